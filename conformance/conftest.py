@@ -1,0 +1,47 @@
+"""Bind ``torch`` for the conformance suite: refgrad by default, real torch for the oracle.
+
+Every file here is written against torch's API (``import torch``). With
+``REFGRAD_CONFORMANCE_TARGET=torch`` the real PyTorch runs them; otherwise
+``torch`` and each ``torch.<submodule>`` name refgrad's modules.
+"""
+
+import importlib
+import os
+import pkgutil
+import sys
+
+import pytest
+from hypothesis import settings
+
+TARGET = os.environ.get("REFGRAD_CONFORMANCE_TARGET", "refgrad")
+
+
+def bind_torch_to_refgrad() -> None:
+    import refgrad
+
+    sys.modules["torch"] = refgrad
+    for info in pkgutil.walk_packages(refgrad.__path__, "refgrad."):
+        module = importlib.import_module(info.name)
+        sys.modules["torch" + info.name[len("refgrad") :]] = module
+
+
+if TARGET == "refgrad":
+    bind_torch_to_refgrad()
+    # Files that compare refgrad with torch need both, so only the oracle runs them.
+    collect_ignore = ["oracle"]
+
+settings.register_profile("dev", max_examples=50, deadline=None)
+settings.register_profile("ci", max_examples=200, deadline=None, derandomize=True)
+settings.register_profile("thorough", max_examples=2000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(autouse=True)
+def modes_are_restored():
+    """Fail any test that leaves a global autograd switch changed."""
+    import torch
+
+    before = (torch.is_grad_enabled(), torch.is_inference_mode_enabled())
+    yield
+    after = (torch.is_grad_enabled(), torch.is_inference_mode_enabled())
+    assert after == before, f"(grad mode, inference mode) left at {after}, was {before}"

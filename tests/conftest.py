@@ -1,0 +1,29 @@
+"""White-box tests: one file per module, with the autograd state checked around each."""
+
+import os
+
+import pytest
+from hypothesis import settings
+
+from refgrad.autograd._state import AutogradState, state
+
+settings.register_profile("dev", max_examples=50, deadline=None)
+settings.register_profile("ci", max_examples=200, deadline=None, derandomize=True)
+settings.register_profile("thorough", max_examples=2000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+SWITCHES = tuple(vars(AutogradState()))
+
+
+@pytest.fixture(autouse=True)
+def state_is_restored():
+    """Fail any test that leaves a thread-local switch changed."""
+    before = {name: _snapshot(getattr(state, name)) for name in SWITCHES}
+    yield
+    after = {name: _snapshot(getattr(state, name)) for name in SWITCHES if name != "sequence_nr"}
+    changed = {k: v for k, v in after.items() if v != before[k]}
+    assert not changed, f"the test left autograd state changed: {changed}"
+
+
+def _snapshot(value):
+    return list(value) if isinstance(value, list) else value
