@@ -4,7 +4,7 @@ project = "refgrad"
 author = "The refgrad authors"
 copyright = "2026, The refgrad authors"
 
-extensions = ["myst_nb"]
+extensions = ["myst_nb", "sphinx.ext.doctest"]
 html_theme = "sphinx_book_theme"
 html_title = "refgrad: autograd, explained by running it"
 html_theme_options = {

@@ -56,7 +56,8 @@ def make(array: np.ndarray, attrs: dict) -> StandIn:
     grad_fn = None
     if "grad_fn" in attrs:
         grad_fn = type(attrs["grad_fn"], (), {})()
-    return StandIn(array, requires_grad=bool(attrs.get("requires_grad") or grad_fn), grad_fn=grad_fn)
+    requires_grad = bool(attrs.get("requires_grad") or grad_fn)
+    return StandIn(array, requires_grad=requires_grad, grad_fn=grad_fn)
 
 
 @pytest.fixture(autouse=True)

@@ -138,8 +138,9 @@ def tensors(draw):
     name = draw(st.sampled_from(list(DTYPES)))
     big = draw(st.integers(0, 9)) == 0
     array = draw(large_arrays(name) if big else small_arrays(name))
-    autograd = draw(st.sampled_from(["none", "requires_grad", "grad_fn"])) if name in FLOATS else "none"
-    return array, autograd
+    if name not in FLOATS:
+        return array, "none"
+    return array, draw(st.sampled_from(["none", "requires_grad", "grad_fn"]))
 
 
 def torch_and_standin(array: np.ndarray, autograd: str):

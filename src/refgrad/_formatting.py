@@ -206,7 +206,7 @@ def contents_text(values: np.ndarray, indent: int, options: PrintOptions) -> str
     return block_text(values, indent, summarize, Formatter(shown, options), options)
 
 
-# --- book/chapters/04_printing.md:346
+# --- book/chapters/04_printing.md:349
 # NOTE [Which suffixes a tensor shows]
 # In order:
 #   device='cuda:0'   any device other than the CPU;
@@ -242,7 +242,7 @@ def suffixes(t, values: np.ndarray, options: PrintOptions) -> list[str]:
     return found
 
 
-# --- book/chapters/04_printing.md:388
+# --- book/chapters/04_printing.md:391
 def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> str:
     """Append the suffixes and the closing parenthesis, wrapping as torch does."""
     # NOTE [Suffix wrapping counts two too many]
@@ -251,7 +251,7 @@ def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> 
     # true length of the new line. A suffix goes on a new line when the
     # running length + the suffix + 2 would exceed the linewidth.
     pieces = [text]
-    line = len(text) - text.rfind("\n") - 1
+    line = len(text) - text.rfind("\n") + 1
     for item in tail:
         if line + len(item) + 2 > linewidth:
             pieces.append(",\n" + " " * indent + item)
@@ -262,7 +262,7 @@ def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> 
     return "".join(pieces) + ")"
 
 
-# --- book/chapters/04_printing.md:416
+# --- book/chapters/04_printing.md:419
 def tensor_repr(t, *, tensor_contents: str | None = None) -> str:
     """``repr(t)`` exactly as torch 2.13 prints it."""
     prefix = "tensor("

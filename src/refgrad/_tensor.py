@@ -44,15 +44,19 @@ class VersionCounter:
         self.value = value
 
 
-# --- book/chapters/03_tensor.md:95
+# --- book/chapters/03_tensor.md:96
 def wrap_dim(dim: int, ndim: int) -> int:
-    """A dimension index made non-negative, or torch's IndexError."""
-    low, high = (-ndim, ndim - 1) if ndim else (-1, 0)
-    if not low <= dim <= high:
+    """A dimension index made non-negative, or torch's IndexError.
+
+    A 0-d tensor behaves as if it had one dimension, so reductions accept 0 and -1.
+    """
+    rank = max(ndim, 1)
+    if not -rank <= dim < rank:
         raise IndexError(
-            f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
+            f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], "
+            f"but got {dim})"
         )
-    return dim + ndim if dim < 0 else dim
+    return dim + rank if dim < 0 else dim
 
 
 class _Shape:
@@ -64,7 +68,11 @@ class _Shape:
 
     def size(self, dim: int | None = None):
         shape = self._data.shape
-        return Size(shape) if dim is None else shape[wrap_dim(dim, len(shape))]
+        if dim is None:
+            return Size(shape)
+        if not shape:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return shape[wrap_dim(dim, len(shape))]
 
     @property
     def ndim(self) -> int:
@@ -82,7 +90,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:134
+# --- book/chapters/03_tensor.md:143
 class _Layout:
     __slots__ = ()
 
@@ -121,7 +129,7 @@ class _Storage:
         return int(self._data.__array_interface__["data"][0])
 
 
-# --- book/chapters/03_tensor.md:181
+# --- book/chapters/03_tensor.md:190
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -166,7 +174,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:229
+# --- book/chapters/03_tensor.md:238
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -207,7 +215,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:281
+# --- book/chapters/03_tensor.md:290
 class _Versions:
     __slots__ = ()
 
@@ -229,7 +237,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:312
+# --- book/chapters/03_tensor.md:321
 class _Detach:
     __slots__ = ()
 
@@ -247,7 +255,7 @@ class _Detach:
         self._data = new._data
 
 
-# --- book/chapters/03_tensor.md:339
+# --- book/chapters/03_tensor.md:348
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -280,7 +288,7 @@ class _Python:
         return array if dtype is None else array.astype(dtype, copy=False)
 
 
-# --- book/chapters/03_tensor.md:373
+# --- book/chapters/03_tensor.md:382
 def _scalar(t, kind):
     if t._data.size != 1:
         raise ValueError("only one element tensors can be converted to Python scalars")
@@ -310,7 +318,7 @@ class _Numbers:
         return self.__repr__()  # so that subclasses' reprs print too
 
 
-# --- book/chapters/03_tensor.md:410
+# --- book/chapters/03_tensor.md:419
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -338,7 +346,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:444
+# --- book/chapters/03_tensor.md:453
 def make_tensor(data, requires_grad=False, grad_fn=None, output_nr=0, cls=Tensor):
     """A new tensor around the array ``data``, with its own version counter."""
     t = object.__new__(cls)

@@ -1,0 +1,230 @@
+"""The tensor surface (spec F1-F8, F17-F19, F21-F23), written against torch's API."""
+
+import pickle
+import re
+
+import numpy as np
+import pytest
+import torch
+
+
+def raises(kind, message):
+    """pytest.raises that checks the whole message, not a pattern."""
+    return pytest.raises(kind, match="^" + re.escape(message) + "$")
+
+
+@pytest.mark.parametrize(
+    ("data", "dtype"),
+    [
+        (1.5, torch.float32), (2, torch.int64), (True, torch.bool), ([1, 2.5], torch.float32),
+        ([True, 2], torch.int64), ([], torch.float32), ([[True], [False]], torch.bool),
+        (np.array([1.0], dtype=np.float64), torch.float64),
+        (np.array([1, 2], dtype=np.int32), torch.int32),
+    ],
+)
+def test_tensor_infers_torch_dtypes(data, dtype):
+    assert torch.tensor(data).dtype is dtype
+
+
+def test_tensor_shapes_and_values():
+    t = torch.tensor([[1, 2, 3], [4, 5, 6]])
+    assert t.shape == torch.Size([2, 3]) and t.size() == (2, 3) and t.size(-1) == 3
+    assert (t.dim(), t.ndim, t.numel(), len(t)) == (2, 2, 6, 2)
+    assert t.tolist() == [[1, 2, 3], [4, 5, 6]]
+    assert torch.tensor([[]]).shape == (1, 0)
+    assert torch.tensor([1.7, -1.7], dtype=torch.int64).tolist() == [1, -1]
+
+
+def test_tensor_copying_a_tensor_warns_and_copies():
+    source = torch.tensor([1.0, 2.0])
+    with pytest.warns(UserWarning, match="^To copy construct from a tensor, it is recommended"):
+        copy = torch.tensor(source)
+    assert copy.data_ptr() != source.data_ptr() and copy.tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize(
+    ("data", "kind", "message"),
+    [
+        ([[1, 2], [3]], ValueError, "expected sequence of length 2 at dim 1 (got 1)"),
+        ("abc", TypeError, "new(): invalid data type 'str'"),
+        (None, RuntimeError, "Could not infer dtype of NoneType"),
+    ],
+)
+def test_tensor_refuses_bad_data(data, kind, message):
+    with raises(kind, message):
+        torch.tensor(data)
+
+
+def test_only_floating_tensors_can_require_grad():
+    with raises(RuntimeError, "Only Tensors of floating point and complex dtype can require gradients"):
+        torch.tensor([1, 2], requires_grad=True)
+    with raises(RuntimeError, "Only Tensors of floating point and complex dtype can require gradients"):
+        torch.zeros(2, dtype=torch.int64, requires_grad=True)
+    with raises(RuntimeError, "only Tensors of floating point dtype can require gradients"):
+        torch.ones(2, dtype=torch.int64).requires_grad_()
+    with raises(RuntimeError, "requires_grad must be a bool"):
+        torch.ones(2).requires_grad = 1
+
+
+@pytest.mark.parametrize("size", [(2, 3), ((2, 3),), ([2, 3],), (torch.Size([2, 3]),)])
+@pytest.mark.parametrize("factory", ["ones", "zeros", "empty", "rand", "randn"])
+def test_factories_take_sizes_every_way(factory, size):
+    t = getattr(torch, factory)(*size)
+    assert t.shape == (2, 3) and t.dtype is torch.float32 and t.is_leaf
+
+
+def test_factory_values_and_empty_sizes():
+    assert torch.ones(2).tolist() == [1.0, 1.0] and torch.zeros(1).tolist() == [0.0]
+    assert torch.ones(()).shape == () and torch.ones(0).shape == (0,)
+    assert torch.full((2,), 3).dtype is torch.int64
+    assert torch.full((2,), True).tolist() == [True, True]
+    assert torch.full((2,), 1.5, dtype=torch.int64).tolist() == [1, 1]
+    assert torch.zeros_like(torch.ones(2, 3, dtype=torch.float64)).dtype is torch.float64
+
+
+def test_factory_size_errors():
+    with raises(RuntimeError, "Trying to create tensor with negative dimension -1: [-1]"):
+        torch.ones(-1)
+    with raises(TypeError, "ones(): argument 'size' (position 1) must be tuple of ints, not str"):
+        torch.ones("a")
+
+
+def test_arange():
+    assert torch.arange(5).tolist() == [0, 1, 2, 3, 4] and torch.arange(5).dtype is torch.int64
+    assert torch.arange(0.5, 3).tolist() == [0.5, 1.5, 2.5]
+    assert torch.arange(0, 1, 0.25).dtype is torch.float32
+    assert torch.arange(3, dtype=torch.float64).dtype is torch.float64
+    with raises(RuntimeError, "step must be nonzero"):
+        torch.arange(0, 1, 0)
+    with raises(RuntimeError, "upper bound and lower bound inconsistent with step sign"):
+        torch.arange(0, 3, -1)
+
+
+def test_manual_seed_makes_random_tensors_repeatable():
+    torch.manual_seed(7)
+    first = torch.rand(5).tolist(), torch.randn(3).tolist()
+    torch.manual_seed(7)
+    assert (torch.rand(5).tolist(), torch.randn(3).tolist()) == first
+    values = torch.rand(1000)
+    assert all(0.0 <= v < 1.0 for v in values.tolist())
+    with raises(NotImplementedError, "\"check_uniform_bounds\" not implemented for 'Long'"):
+        torch.rand(2, dtype=torch.int64)
+
+
+def test_leaf_attributes():
+    t = torch.ones(2, requires_grad=True)
+    assert (t.is_leaf, t.grad_fn, t.grad, t.output_nr, t._version) == (True, None, None, 0, 0)
+    assert t.device == torch.device("cpu") and str(t.device) == "cpu"
+    assert repr(t.device) == "device(type='cpu')" and t.device != "cpu"
+    assert repr(t.layout) == "torch.strided" and t.is_sparse is False
+    assert t._base is None and not t._is_view() and not t.is_inference()
+    assert torch.ones(2).is_leaf and not torch.ones(2).requires_grad
+
+
+def test_grad_assignment_rules():
+    t = torch.ones(2, requires_grad=True)
+    t.grad = torch.full((2,), 3.0)
+    assert t.grad.tolist() == [3.0, 3.0]
+    t.grad = None
+    assert t.grad is None
+    with raises(RuntimeError, "attempting to assign a gradient of size '[3]' to a tensor of size "
+                "'[2]'. Please ensure that the gradient and the tensor are the same size"):
+        t.grad = torch.ones(3)
+    with raises(TypeError, "assigned grad expected to be a Tensor or None but got grad of type int"):
+        t.grad = 3
+    with pytest.raises(RuntimeError, match="^attempting to assign a gradient with dtype"):
+        t.grad = torch.ones(2, dtype=torch.float64)
+
+
+def test_version_is_read_only():
+    with pytest.raises(AttributeError, match="'_version'.* is not writable"):
+        torch.ones(2)._version = 3
+
+
+def test_detach_shares_storage_and_version_but_data_does_not():
+    x = torch.ones(2, requires_grad=True)
+    d = x.detach()
+    assert d.data_ptr() == x.data_ptr() and not d.requires_grad and d.is_leaf
+    assert x.data.data_ptr() == x.data_ptr() and not x.data.requires_grad
+
+
+def test_python_conversions():
+    assert torch.tensor(3).item() == 3 and isinstance(torch.tensor(3).item(), int)
+    assert torch.tensor([2.5]).item() == 2.5 and torch.tensor(2.0).tolist() == 2.0
+    assert int(torch.tensor(2.7)) == 2 and float(torch.tensor([1.5])) == 1.5
+    assert bool(torch.tensor([True])) and not bool(torch.tensor(0.0))
+    with raises(RuntimeError, "a Tensor with 2 elements cannot be converted to Scalar"):
+        torch.ones(2).item()
+    with raises(ValueError, "only one element tensors can be converted to Python scalars"):
+        float(torch.ones(2))
+    with raises(RuntimeError, "Boolean value of Tensor with more than one value is ambiguous"):
+        bool(torch.ones(2))
+    with raises(RuntimeError, "Boolean value of Tensor with no values is ambiguous"):
+        bool(torch.ones(0))
+    with raises(TypeError, "len() of a 0-d tensor"):
+        len(torch.tensor(1.0))
+
+
+def test_numpy_refuses_a_tensor_that_requires_grad():
+    t = torch.ones(2, requires_grad=True)
+    with raises(RuntimeError, "Can't call numpy() on Tensor that requires grad. "
+                "Use tensor.detach().numpy() instead."):
+        t.numpy()
+    array = t.detach().numpy()
+    assert isinstance(array, np.ndarray) and array.tolist() == [1.0, 1.0]
+    assert np.asarray(torch.tensor([1, 2])).tolist() == [1, 2]
+
+
+def test_size_index_errors():
+    with raises(IndexError, "Dimension out of range (expected to be in range of [-1, 0], but got 2)"):
+        torch.ones(2).size(2)
+
+
+def test_legacy_constructor():
+    assert torch.Tensor([1, 2]).dtype is torch.float32
+    assert torch.Tensor(2, 3).shape == (2, 3) and torch.Tensor().shape == (0,)
+    with raises(TypeError, "new(): data must be a sequence (got float)"):
+        torch.Tensor(2.5)
+
+
+def test_parameter():
+    base = torch.ones(2)
+    p = torch.nn.Parameter(base)
+    assert isinstance(p, torch.Tensor) and p.requires_grad and p.is_leaf
+    assert p.data_ptr() == base.data_ptr()
+    assert repr(p) == str(p) == "Parameter containing:\ntensor([1., 1.], requires_grad=True)"
+    assert repr(torch.nn.Parameter()) == "Parameter containing:\ntensor([], requires_grad=True)"
+    assert not torch.nn.Parameter(base, requires_grad=False).requires_grad
+    with raises(RuntimeError, "Only Tensors of floating point and complex dtype can require gradients"):
+        torch.nn.Parameter(torch.tensor([1, 2]))
+
+
+def test_sizes_devices_and_dtypes_print_as_torch():
+    assert repr(torch.Size([2, 3])) == str(torch.Size([2, 3])) == "torch.Size([2, 3])"
+    assert type(torch.Size([2, 3])[1:]) is torch.Size and torch.Size([2, 3]).numel() == 6
+    assert repr(torch.device("cuda", 1)) == "device(type='cuda', index=1)"
+    assert str(torch.device("cuda:1")) == "cuda:1" and torch.device("cuda").index is None
+    assert repr(torch.float32) == str(torch.float) == "torch.float32" and torch.double is torch.float64
+    assert pickle.loads(pickle.dumps(torch.float16)) is torch.float16
+    assert (torch.float32.is_floating_point, torch.int64.is_floating_point) == (True, False)
+    assert (torch.uint8.is_signed, torch.int8.is_signed, torch.float16.itemsize) == (False, True, 2)
+    assert torch.get_default_dtype() is torch.float32
+    assert torch.cuda.is_available() is False
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "result"),
+    [
+        ("int64", "float16", "float16"), ("uint8", "int8", "int16"), ("bool", "int32", "int32"),
+        ("float32", "float64", "float64"), ("int32", "int64", "int64"),
+    ],
+)
+def test_promote_types(a, b, result):
+    assert torch.promote_types(getattr(torch, a), getattr(torch, b)) is getattr(torch, result)
+
+
+def test_typename():
+    assert torch.typename(torch.ones(2)) == "torch.FloatTensor"
+    assert torch.typename(torch.tensor([1])) == "torch.LongTensor"
+    assert torch.typename(1) == "int" and torch.is_tensor(torch.ones(1))
+    assert not torch.is_tensor([1]) and torch.numel(torch.ones(2, 3)) == 6
