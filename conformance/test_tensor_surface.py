@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 import torch
 
+ONLY_FLOAT = "Only Tensors of floating point and complex dtype can require gradients"
+
 
 def raises(kind, message):
     """pytest.raises that checks the whole message, not a pattern."""
@@ -56,9 +58,9 @@ def test_tensor_refuses_bad_data(data, kind, message):
 
 
 def test_only_floating_tensors_can_require_grad():
-    with raises(RuntimeError, "Only Tensors of floating point and complex dtype can require gradients"):
+    with raises(RuntimeError, ONLY_FLOAT):
         torch.tensor([1, 2], requires_grad=True)
-    with raises(RuntimeError, "Only Tensors of floating point and complex dtype can require gradients"):
+    with raises(RuntimeError, ONLY_FLOAT):
         torch.zeros(2, dtype=torch.int64, requires_grad=True)
     with raises(RuntimeError, "only Tensors of floating point dtype can require gradients"):
         torch.ones(2, dtype=torch.int64).requires_grad_()
@@ -130,7 +132,8 @@ def test_grad_assignment_rules():
     with raises(RuntimeError, "attempting to assign a gradient of size '[3]' to a tensor of size "
                 "'[2]'. Please ensure that the gradient and the tensor are the same size"):
         t.grad = torch.ones(3)
-    with raises(TypeError, "assigned grad expected to be a Tensor or None but got grad of type int"):
+    message = "assigned grad expected to be a Tensor or None but got grad of type int"
+    with raises(TypeError, message):
         t.grad = 3
     with pytest.raises(RuntimeError, match="^attempting to assign a gradient with dtype"):
         t.grad = torch.ones(2, dtype=torch.float64)
@@ -176,7 +179,8 @@ def test_numpy_refuses_a_tensor_that_requires_grad():
 
 
 def test_size_index_errors():
-    with raises(IndexError, "Dimension out of range (expected to be in range of [-1, 0], but got 2)"):
+    message = "Dimension out of range (expected to be in range of [-1, 0], but got 2)"
+    with raises(IndexError, message):
         torch.ones(2).size(2)
 
 
@@ -195,7 +199,7 @@ def test_parameter():
     assert repr(p) == str(p) == "Parameter containing:\ntensor([1., 1.], requires_grad=True)"
     assert repr(torch.nn.Parameter()) == "Parameter containing:\ntensor([], requires_grad=True)"
     assert not torch.nn.Parameter(base, requires_grad=False).requires_grad
-    with raises(RuntimeError, "Only Tensors of floating point and complex dtype can require gradients"):
+    with raises(RuntimeError, ONLY_FLOAT):
         torch.nn.Parameter(torch.tensor([1, 2]))
 
 
@@ -204,7 +208,8 @@ def test_sizes_devices_and_dtypes_print_as_torch():
     assert type(torch.Size([2, 3])[1:]) is torch.Size and torch.Size([2, 3]).numel() == 6
     assert repr(torch.device("cuda", 1)) == "device(type='cuda', index=1)"
     assert str(torch.device("cuda:1")) == "cuda:1" and torch.device("cuda").index is None
-    assert repr(torch.float32) == str(torch.float) == "torch.float32" and torch.double is torch.float64
+    assert repr(torch.float32) == str(torch.float) == "torch.float32"
+    assert torch.double is torch.float64
     assert pickle.loads(pickle.dumps(torch.float16)) is torch.float16
     assert (torch.float32.is_floating_point, torch.int64.is_floating_point) == (True, False)
     assert (torch.uint8.is_signed, torch.int8.is_signed, torch.float16.itemsize) == (False, True, 2)

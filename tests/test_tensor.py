@@ -98,5 +98,6 @@ def test_parameter_shares_the_version_counter():
 
 
 def test_size_of_a_0d_tensor_has_no_dimensions():
-    with pytest.raises(IndexError, match="^Dimension specified as -1 but tensor has no dimensions$"):
+    message = "^Dimension specified as -1 but tensor has no dimensions$"
+    with pytest.raises(IndexError, match=message):
         torch.tensor(1.0).size(-1)

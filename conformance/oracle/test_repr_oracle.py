@@ -92,9 +92,11 @@ def element_strategy(name: str, draw):
 
 def cast(values, name: str, shape) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):
-        return np.array(values, dtype=np.float64 if name in FLOATS else object).astype(
-            DTYPES[name]
-        ).reshape(shape)
+        return (
+            np.array(values, dtype=np.float64 if name in FLOATS else object)
+            .astype(DTYPES[name])
+            .reshape(shape)
+        )
 
 
 @st.composite
@@ -110,8 +112,19 @@ def large_arrays(draw, name: str):
     """More than 1000 elements, to exercise summarising; values from a seeded RNG."""
     shape = draw(
         st.sampled_from(
-            [(1001,), (2000,), (3001,), (40, 50), (2, 600), (600, 2), (11, 10, 10), (7, 1, 150),
-             (2, 3, 13, 14), (5, 5, 5, 9), (1, 1001)]
+            [
+                (1001,),
+                (2000,),
+                (3001,),
+                (40, 50),
+                (2, 600),
+                (600, 2),
+                (11, 10, 10),
+                (7, 1, 150),
+                (2, 3, 13, 14),
+                (5, 5, 5, 9),
+                (1, 1001),
+            ]
         )
     )
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))

@@ -15,7 +15,7 @@ from refgrad._dtype import (
     bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int, int8,
     int16, int32, int64, long, promote_types, short, uint8,
 )
-from refgrad._formatting import get_printoptions, set_printoptions
+from refgrad._formatting import set_printoptions
 from refgrad._size import Size
 from refgrad._tensor import Tensor, strided
 from refgrad._typename import is_tensor, numel, typename

@@ -5,6 +5,8 @@
 # --- book/chapters/02_dtypes.md:187
 """Element types, their NumPy storage, and torch's type promotion."""
 
+import builtins
+
 import numpy as np
 
 # Categories order the kinds of number for promotion: bool < integer < float.
@@ -38,7 +40,7 @@ class dtype:  # noqa: N801 - torch's name
         return self.name
 
 
-# --- book/chapters/02_dtypes.md:228
+# --- book/chapters/02_dtypes.md:230
 bool = dtype("bool", np.bool_, BOOL)  # noqa: A001 - torch's name
 uint8 = dtype("uint8", np.uint8, INTEGER)
 int8 = dtype("int8", np.int8, INTEGER)
@@ -69,7 +71,7 @@ def get_default_dtype() -> dtype:
     return DEFAULT_FLOAT
 
 
-# --- book/chapters/02_dtypes.md:268
+# --- book/chapters/02_dtypes.md:270
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch's promotion of two dtypes."""
     if a is b:
@@ -79,7 +81,7 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     return FROM_NUMPY[np.promote_types(a.numpy, b.numpy)]
 
 
-# --- book/chapters/02_dtypes.md:287
+# --- book/chapters/02_dtypes.md:291
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     """Fold a lower-priority result into a higher-priority one."""
     if higher is None:
@@ -91,9 +93,9 @@ def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
 
 def scalar_dtype(value) -> dtype:
     """The dtype a Python number stands for when it meets a tensor."""
-    if isinstance(value, builtins_bool):
+    if isinstance(value, builtins.bool):
         return bool
-    if isinstance(value, builtins_int):
+    if isinstance(value, builtins.int):
         return int64
     return DEFAULT_FLOAT
 
@@ -114,8 +116,3 @@ def result_type(*operands) -> dtype:
 
 def _pick(current: dtype | None, new: dtype) -> dtype:
     return new if current is None else promote_types(current, new)
-
-
-# --- book/chapters/02_dtypes.md:328
-builtins_bool = type(True)
-builtins_int = type(0)
