@@ -29,3 +29,7 @@ nb_merge_streams = True
 myst_enable_extensions = ["colon_fence", "dollarmath"]
 myst_heading_anchors = 3
 suppress_warnings = ["mystnb.unknown_mime_type"]
+
+# Without a default, the theme's first-visit script logs "Got invalid theme mode"
+# to the browser console; the site check treats console errors as failures.
+html_context = {"default_mode": "auto"}

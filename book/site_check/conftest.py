@@ -12,6 +12,7 @@ import threading
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import pytest
@@ -47,7 +48,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib's name
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
@@ -106,11 +107,11 @@ def browser():
             browser.close()
 
 
-@dataclass
+@dataclass(repr=False)
 class Site:
     """One browser page on the served site that remembers the JavaScript errors it saw."""
 
-    page: object  # playwright.sync_api.Page
+    page: Any  # playwright.sync_api.Page
     base_url: str
     js_errors: list[str] = field(default_factory=list)
 
@@ -125,36 +126,43 @@ class Site:
 
     def visit(self, path: str):
         """Load `path` (relative to the site root) and return the page."""
+        __tracebackhide__ = True
         response = self.page.goto(self.url(path), wait_until="load")
-        assert response is not None and response.ok, (
-            f"GET {path} answered {response.status if response else 'nothing'}"
-        )
+        if response is None or not response.ok:
+            raise AssertionError(f"GET {path} answered {response.status if response else None}")
         return self.page
 
     def assert_no_js_errors(self) -> None:
-        assert not self.js_errors, "JavaScript errors on the pages visited:\n  " + "\n  ".join(
-            self.js_errors
-        )
+        __tracebackhide__ = True  # report the failure at the test's line
+        if self.js_errors:
+            raise AssertionError(
+                "JavaScript errors on the pages visited:\n  " + "\n  ".join(self.js_errors)
+            )
+
+    def _on_page_error(self, error) -> None:
+        self.js_errors.append(f"{self.page.url}: uncaught {error}")
+
+    def _on_console(self, message) -> None:
+        if message.type != "error":
+            return
+        where = message.location.get("url") or self.page.url
+        # Chromium asks for /favicon.ico by itself; the book declares no icon, so that 404
+        # is the browser's, not the site's. A 404 for anything a page asks for still counts.
+        if self.path_of(where) == "favicon.ico":
+            return
+        self.js_errors.append(f"{self.page.url}: console error: {message.text} ({where})")
 
 
 @pytest.fixture(scope="session")
 def _session_site(browser, base_url: str):
+    # One context and page for the whole session, so static assets are fetched once.
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    site = Site(page=page, base_url=base_url)
-
-    def on_page_error(error) -> None:
-        site.js_errors.append(f"{page.url}: uncaught {error}")
-
-    def on_console(message) -> None:
-        if message.type == "error":
-            where = message.location.get("url") or page.url
-            site.js_errors.append(f"{page.url}: console error: {message.text} ({where})")
-
-    page.on("pageerror", on_page_error)
-    page.on("console", on_console)
     try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        site = Site(page=page, base_url=base_url)
+        page.on("pageerror", site._on_page_error)
+        page.on("console", site._on_console)
         yield site
     finally:
         context.close()
@@ -162,6 +170,10 @@ def _session_site(browser, base_url: str):
 
 @pytest.fixture
 def site(_session_site: Site) -> Site:
-    """The shared page, with the error log emptied for this test."""
-    _session_site.js_errors.clear()
-    return _session_site
+    """The shared page, with an empty error log and empty storage, so that every test's
+    first page load is a first visit (the case in which themes tend to misbehave)."""
+    site = _session_site
+    if site.page.url.startswith(site.base_url):
+        site.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+    site.js_errors.clear()
+    return site

@@ -6,3 +6,15 @@
 """refgrad.autograd: computing gradients by recording and replaying a graph."""
 
 __all__: list[str] = []
+
+
+# --- book/chapters/07_grad_modes.md:756
+from refgrad.autograd import grad_mode
+from refgrad.autograd.grad_mode import (
+    enable_grad, inference_mode, no_grad, set_grad_enabled, set_multithreading_enabled,
+)
+
+__all__ += [
+    "grad_mode", "enable_grad", "inference_mode", "no_grad", "set_grad_enabled",
+    "set_multithreading_enabled",
+]

@@ -1,0 +1,642 @@
+"""Grad modes (F133–F165, F23, F157–F159, F197): black-box, against torch's API."""
+
+import functools
+import gc
+import inspect
+import threading
+import warnings
+
+import pytest
+import torch
+import torch.autograd.grad_mode as gm
+from torch.utils._contextlib import context_decorator
+
+C = torch._C
+
+
+def modes():
+    return torch.is_grad_enabled(), torch.is_inference_mode_enabled()
+
+
+def test_defaults_and_aliases():
+    assert modes() == (True, False)
+    for name in ("no_grad", "enable_grad", "set_grad_enabled", "inference_mode"):
+        assert getattr(torch, name) is getattr(torch.autograd, name) is getattr(gm, name)
+    assert torch.autograd.set_multithreading_enabled is gm.set_multithreading_enabled
+    assert not hasattr(torch, "set_multithreading_enabled")
+    assert torch.autograd.grad_mode is gm
+    assert torch._jit_internal.is_scripting() is False
+
+
+def test_grad_mode_all():
+    assert gm.__all__[:5] == [
+        "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
+        "set_multithreading_enabled",
+    ]
+    for private in ("_force_original_view_tracking", "_unsafe_preserve_version_counter",
+                    "_enter_inference_mode", "_exit_inference_mode"):
+        assert callable(getattr(gm, private))
+
+
+@pytest.mark.parametrize("factory", [torch.no_grad, torch.enable_grad,
+                                     lambda: torch.set_grad_enabled(True),
+                                     torch.inference_mode,
+                                     lambda: torch.autograd.set_multithreading_enabled(True)])
+def test_enter_returns_none(factory):
+    with factory() as entered:
+        assert entered is None
+
+
+def test_no_grad_and_enable_grad_nest():
+    x = torch.ones(2, requires_grad=True)
+    with torch.no_grad():
+        assert not torch.is_grad_enabled()
+        assert x.requires_grad
+        with torch.enable_grad():
+            assert torch.is_grad_enabled()
+        assert not torch.is_grad_enabled()
+    assert torch.is_grad_enabled()
+    assert torch.no_grad().prev is False
+
+
+def test_reusing_one_instance_leaves_the_mode_changed():
+    for cls, value in ((torch.no_grad, False), (torch.enable_grad, True)):
+        C._set_grad_enabled(not value)
+        try:
+            ctx = cls()
+            with ctx:
+                with ctx:
+                    pass
+            assert torch.is_grad_enabled() is value
+        finally:
+            C._set_grad_enabled(True)
+
+
+def test_exceptions_restore_and_propagate():
+    with pytest.raises(ZeroDivisionError):
+        with torch.no_grad():
+            1 / 0
+    assert torch.is_grad_enabled()
+
+    @torch.inference_mode()
+    def fails():
+        raise KeyError("k")
+
+    with pytest.raises(KeyError):
+        fails()
+    assert modes() == (True, False)
+
+
+def test_enable_grad_exit_without_enter():
+    with pytest.raises(AttributeError, match="'enable_grad' object has no attribute 'prev'"):
+        torch.enable_grad().__exit__(None, None, None)
+
+
+def test_no_param_decorator_forms():
+    def probe():
+        """Doc."""
+        return torch.is_grad_enabled()
+
+    for decorated in (torch.no_grad(probe), torch.no_grad()(probe)):
+        assert decorated() is False and torch.is_grad_enabled()
+        assert decorated.__name__ == "probe" and decorated.__doc__ == "Doc."
+        assert decorated.__wrapped__ is probe
+    with torch.no_grad():
+        assert torch.enable_grad(probe)() is True
+        assert not torch.is_grad_enabled()
+    assert isinstance(torch.enable_grad(None), torch.enable_grad)
+
+
+def test_no_param_quirk_messages():
+    with pytest.raises(TypeError) as info:
+        torch.no_grad(None)
+    assert str(info.value) == "no_grad.__init__() takes 1 positional argument but 2 were given"
+    with pytest.raises(TypeError) as info:
+        torch.no_grad(1, 2)
+    assert str(info.value) == (
+        "_NoParamDecoratorContextManager.__new__() takes from 1 to 2 positional arguments "
+        "but 3 were given"
+    )
+
+
+def test_wraps_keeps_signature_and_qualname():
+    def f(a, b=2, *, c):
+        return a
+
+    g = torch.no_grad()(f)
+    assert inspect.signature(g) == inspect.signature(f)
+    assert g.__qualname__ == f.__qualname__
+
+
+def test_decorating_a_class_warns_and_returns_a_constructor():
+    class Box:
+        def __init__(self):
+            self.grad = torch.is_grad_enabled()
+
+    with pytest.warns(FutureWarning) as record:
+        made = torch.no_grad()(Box)
+    assert str(record[0].message) == (
+        "Decorating classes is deprecated and will be disabled in future versions. You should "
+        "only decorate functions or methods. To preserve the current behavior of class "
+        "decoration, you can directly decorate the `__init__` method and nothing else."
+    )
+    assert not isinstance(made, type)
+    box = made()
+    assert isinstance(box, Box) and box.grad is False and torch.is_grad_enabled()
+
+
+def test_recursive_decorated_function_restores():
+    @torch.no_grad()
+    def depth(n):
+        if n == 0:
+            return [torch.is_grad_enabled()]
+        with torch.enable_grad():
+            inner = depth(n - 1)
+        return [torch.is_grad_enabled(), *inner]
+
+    assert depth(3) == [False, False, False, False]
+    assert torch.is_grad_enabled()
+
+
+def test_async_function_body_runs_in_callers_mode():
+    @torch.no_grad()
+    async def body():
+        return torch.is_grad_enabled()
+
+    coroutine = body()
+    with pytest.raises(StopIteration) as info:
+        coroutine.send(None)
+    assert info.value.value is True
+
+
+def test_generator_steps_run_in_the_mode():
+    log = []
+
+    @torch.no_grad()
+    def gen():
+        log.append("started")
+        got = yield torch.is_grad_enabled()
+        while True:
+            try:
+                got = yield (got, torch.is_grad_enabled())
+            except ValueError as error:
+                got = f"caught {error}"
+            finally:
+                log.append(torch.is_grad_enabled())
+
+    it = gen()
+    assert log == [] and inspect.isgeneratorfunction(gen)
+    assert next(it) is False and torch.is_grad_enabled()
+    assert it.send("a") == ("a", False) and torch.is_grad_enabled()
+    assert it.throw(ValueError("v")) == ("caught v", False)
+    it.close()
+    assert log == ["started", False, False] and torch.is_grad_enabled()
+
+
+def test_generator_return_value_and_exceptions():
+    @torch.inference_mode()
+    def gen():
+        yield torch.is_inference_mode_enabled()
+        return "done"
+
+    def outer():
+        return (yield from gen())
+
+    it = outer()
+    assert next(it) is True and modes() == (True, False)
+    with pytest.raises(StopIteration) as info:
+        next(it)
+    assert info.value.value == "done"
+
+    @torch.no_grad()
+    def raising():
+        yield 1
+        raise KeyError("inside")
+
+    it = raising()
+    next(it)
+    with pytest.raises(KeyError):
+        next(it)
+    assert torch.is_grad_enabled()
+
+
+def test_generator_that_ignores_close():
+    refusals = []
+
+    @torch.no_grad()
+    def stubborn():
+        while True:
+            try:
+                yield 1
+            except GeneratorExit:
+                refusals.append(torch.is_grad_enabled())
+                if len(refusals) > 1:  # give in the second time, when collected
+                    return
+
+    it = stubborn()
+    next(it)
+    with pytest.raises(RuntimeError, match="generator ignored GeneratorExit"):
+        it.close()
+    # The refusal ran under the mode; the mode is back afterwards.
+    assert torch.is_grad_enabled() and refusals[0] is False
+
+
+def test_context_decorator_rules():
+    with pytest.raises(AssertionError) as info:
+        context_decorator(torch.no_grad, lambda: None)
+    assert str(info.value) == (
+        f"Passed in {torch.no_grad} is both callable and also a valid context manager "
+        "(has __enter__), making it ambiguous which interface to use.  If you intended to "
+        "pass a context manager factory, rewrite your call as context_decorator(lambda: "
+        "ctx()); if you intended to pass a context manager directly, rewrite your call as "
+        "context_decorator(lambda: ctx)"
+    )
+    with pytest.raises(RuntimeError) as info:
+        context_decorator(lambda: torch.no_grad(), int)
+    assert str(info.value).startswith("Cannot decorate classes; it is ambiguous")
+    assert str(info.value).endswith("class at definition-site will prevent use of the "
+                                    "identifier as a conventional type.  To specify which "
+                                    "methods to decorate, decorate each of them individually.")
+    entered = []
+
+    class Multi:
+        def __enter__(self):
+            entered.append(1)
+
+        def __exit__(self, *exc):
+            return None
+
+    f = context_decorator(Multi(), lambda: 5)
+    assert (f(), f(), entered) == (5, 5, [1, 1])
+
+
+def test_set_grad_enabled_construction_and_restore():
+    try:
+        ctx = torch.set_grad_enabled(False)
+        assert not torch.is_grad_enabled() and ctx.prev is True and ctx.mode is False
+    finally:
+        torch.set_grad_enabled(True)
+    with torch.set_grad_enabled(False):
+        assert not torch.is_grad_enabled()
+    assert torch.is_grad_enabled()
+    ctx = torch.set_grad_enabled(False)
+    C._set_grad_enabled(True)
+    with ctx:
+        assert not torch.is_grad_enabled()
+    assert torch.is_grad_enabled()  # the prev of construction
+
+
+def test_set_grad_enabled_repr_and_clone():
+    ctx = torch.set_grad_enabled(False)
+    try:
+        assert repr(ctx) == str(ctx) == "torch.autograd.grad_mode.set_grad_enabled(mode=False)"
+        C._set_grad_enabled(True)
+        copy = ctx.clone()
+        assert copy is not ctx and copy.mode is False and copy.prev is True
+        assert not torch.is_grad_enabled()
+    finally:
+        C._set_grad_enabled(True)
+
+
+@pytest.mark.parametrize(
+    "value, name", [(1, "int"), (None, "NoneType"), (len, "builtin_function_or_method")]
+)
+def test_set_grad_enabled_rejects_non_bools(value, name):
+    with pytest.raises(TypeError) as info:
+        torch.set_grad_enabled(value)
+    assert str(info.value) == (
+        f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {name}"
+    )
+    assert torch.is_grad_enabled()
+
+
+def test_set_grad_enabled_messages_for_missing_and_function():
+    with pytest.raises(TypeError) as info:
+        torch.set_grad_enabled()
+    assert str(info.value) == (
+        "set_grad_enabled.__init__() missing 1 required positional argument: 'mode'"
+    )
+    with pytest.raises(TypeError, match=r"must be bool, not function$"):
+        @torch.set_grad_enabled
+        def f():
+            pass
+
+
+def test_set_grad_enabled_decorator_does_not_leak():
+    @torch.set_grad_enabled(False)
+    def f():
+        return torch.is_grad_enabled()
+
+    assert torch.is_grad_enabled()
+    assert f() is False and torch.is_grad_enabled()
+
+    @torch.set_grad_enabled(False)
+    def gen():
+        yield torch.is_grad_enabled()
+
+    assert list(gen()) == [False] and torch.is_grad_enabled()
+
+
+def test_private_setters_check_types():
+    for setter, name in ((C._set_grad_enabled, "set_grad_enabled"),
+                         (C._set_multithreading_enabled, "set_multithreading_enabled"),
+                         (C._set_view_replay_enabled, "set_view_replay_enabled")):
+        with pytest.raises(TypeError) as info:
+            setter(1)
+        assert str(info.value) == (
+            f"{name}(): argument 'enabled' (position 1) must be bool, not int"
+        )
+        with pytest.raises(TypeError) as info:
+            setter()
+        assert str(info.value) == f'{name}() missing 1 required positional arguments: "enabled"'
+
+
+def test_inference_mode_basics():
+    with torch.inference_mode():
+        assert modes() == (False, True)
+        t = torch.ones(2)
+        leaf = torch.zeros(2, requires_grad=True)
+        with torch.enable_grad():
+            assert torch.is_grad_enabled()
+            assert torch.ones(1).is_inference()
+    assert modes() == (True, False)
+    assert t.is_inference() and torch.is_inference(t) and not t.requires_grad
+    assert leaf.is_inference() and leaf.requires_grad and leaf.is_leaf
+    assert not torch.ones(1).is_inference()
+    with pytest.raises(RuntimeError) as info:
+        t._version
+    assert str(info.value) == "Inference tensors do not track version counter."
+    assert torch.inference_mode().mode is True
+
+
+def test_inference_mode_false_enables_grad_even_in_no_grad():
+    with torch.no_grad():
+        with torch.inference_mode(False):
+            assert modes() == (True, False)
+            assert not torch.ones(1).is_inference()
+        assert modes() == (False, False)
+    with torch.inference_mode():
+        with torch.inference_mode(mode=False):
+            assert modes() == (True, False)
+        assert modes() == (False, True)
+
+
+def test_is_inference_rejects_non_tensors():
+    with pytest.raises(TypeError) as info:
+        torch.is_inference(1)
+    assert str(info.value) == (
+        "is_inference(): argument 'input' (position 1) must be Tensor, not int"
+    )
+
+
+def test_inference_mode_decorator_forms():
+    @torch.inference_mode
+    def bare():
+        return modes()
+
+    @torch.inference_mode()
+    def called():
+        return modes()
+
+    @torch.inference_mode(False)
+    def off():
+        return modes()
+
+    assert bare() == called() == (False, True)
+    with torch.inference_mode():
+        assert off() == (True, False)
+    assert modes() == (True, False)
+    clone = torch.inference_mode(False).clone()
+    assert isinstance(clone, torch.inference_mode) and clone.mode is False
+    odd = torch.inference_mode(1)
+    with pytest.raises(TypeError, match="'int' object is not callable"):
+        odd()
+    with pytest.raises(TypeError) as info:
+        torch.inference_mode(True, 2)
+    assert str(info.value) == (
+        "inference_mode.__new__() takes from 1 to 2 positional arguments but 3 were given"
+    )
+
+
+def test_inference_mode_generator():
+    @torch.inference_mode()
+    def gen():
+        for _ in range(2):
+            yield modes()
+
+    assert list(gen()) == [(False, True), (False, True)]
+    assert modes() == (True, False)
+
+
+def test_reusing_inference_mode_leaks():
+    reused = torch.inference_mode()
+    with torch.inference_mode(False):  # a fence that restores the leak
+        with reused:
+            assert torch.is_inference_mode_enabled()
+            with reused:
+                inner = modes()
+            between = modes()
+        after = modes()
+    assert (inner, between, after) == ((True, False), (False, True), (False, True))
+
+
+def test_inference_mode_exit_without_enter():
+    with pytest.raises(AttributeError) as info:
+        torch.inference_mode().__exit__(None, None, None)
+    assert str(info.value) == "'inference_mode' object has no attribute '_inference_mode_context'"
+
+
+def test_out_of_order_exits_restore_in_exit_order():
+    with torch.inference_mode(False):  # fence
+        outer, inner = torch.inference_mode(), torch.inference_mode(False)
+        outer.__enter__()
+        inner.__enter__()
+        outer.__exit__(None, None, None)
+        first = modes()
+        inner.__exit__(None, None, None)
+        second = modes()
+    assert (first, second) == ((True, False), (False, True))
+
+
+def test_functional_pair():
+    guard = gm._enter_inference_mode(True)
+    try:
+        assert modes() == (False, True)
+    finally:
+        gm._exit_inference_mode(guard)
+    assert modes() == (True, False)
+
+
+def test_inference_guard_sets_and_restores_the_other_switches():
+    C._set_view_replay_enabled(True)
+    try:
+        with torch.inference_mode():
+            assert not C._is_multithreading_enabled() and not C._is_view_replay_enabled()
+            C._set_multithreading_enabled(True)
+        assert C._is_multithreading_enabled() and C._is_view_replay_enabled()
+    finally:
+        C._set_view_replay_enabled(False)
+
+
+def test_inference_guard_is_raii():
+    guard = C._InferenceMode(True)
+    assert modes() == (False, True)  # made, not yet entered
+    del guard
+    gc.collect()
+    assert modes() == (True, False)
+    guard = C._InferenceMode(True)
+    guard.__exit__(None, None, None)
+    C._set_grad_enabled(False)
+    try:
+        guard.__exit__(None, None, None)  # a second exit does nothing
+        assert modes() == (False, False)
+    finally:
+        C._set_grad_enabled(True)
+
+
+def test_set_multithreading_enabled():
+    assert C._is_multithreading_enabled()
+    ctx = torch.autograd.set_multithreading_enabled(False)
+    try:
+        assert not C._is_multithreading_enabled()
+        with ctx:
+            assert not C._is_multithreading_enabled()
+        assert C._is_multithreading_enabled()
+        with torch.autograd.set_multithreading_enabled(False):
+            assert not C._is_multithreading_enabled()
+        copy = ctx.clone()
+        assert copy.mode is False and not C._is_multithreading_enabled()
+    finally:
+        C._set_multithreading_enabled(True)
+    with pytest.raises(TypeError) as info:
+        torch.autograd.set_multithreading_enabled(1)
+    assert str(info.value) == (
+        "set_multithreading_enabled(): argument 'enabled' (position 1) must be bool, not int"
+    )
+
+
+def test_set_multithreading_enabled_decorator_leaks():
+    try:
+        @torch.autograd.set_multithreading_enabled(False)
+        def f():
+            return C._is_multithreading_enabled()
+
+        assert not C._is_multithreading_enabled()  # decorating leaked the mode
+        assert f() is False
+        assert not C._is_multithreading_enabled()  # the call restored the leaked value
+        C._set_multithreading_enabled(True)
+        assert f() is False
+        assert C._is_multithreading_enabled()
+    finally:
+        C._set_multithreading_enabled(True)
+
+
+def test_force_original_view_tracking():
+    assert not C._is_view_replay_enabled()
+    ctx = gm._force_original_view_tracking(True)
+    try:
+        assert C._is_view_replay_enabled()
+        C._set_view_replay_enabled(False)
+        with ctx:
+            assert C._is_view_replay_enabled()
+        assert not C._is_view_replay_enabled()
+        assert ctx.clone().mode is True and C._is_view_replay_enabled()
+    finally:
+        C._set_view_replay_enabled(False)
+
+    @gm._force_original_view_tracking(True)
+    def f():
+        return C._is_view_replay_enabled()
+
+    assert not C._is_view_replay_enabled()
+    assert f() is True and not C._is_view_replay_enabled()
+
+
+def test_unsafe_preserve_version_counter():
+    x = torch.ones(2)
+    y = torch.zeros(2)
+    before = (x._version, y._version)
+    with gm._unsafe_preserve_version_counter((x, y)) as entered:
+        assert entered is None
+    assert (x._version, y._version) == before
+    keeper = gm._unsafe_preserve_version_counter(x)
+    assert keeper.tensors == (x,) and keeper.prev_versions == (x._version,)
+    with pytest.raises(AssertionError) as info:
+        gm._unsafe_preserve_version_counter([x])
+    assert str(info.value) == "Expected tensors to be a tuple"
+    with torch.inference_mode():
+        t = torch.ones(1)
+    with pytest.raises(RuntimeError, match="^Inference tensors do not track version counter.$"):
+        gm._unsafe_preserve_version_counter(t)
+
+
+def test_unsafe_preserve_version_counter_decorator_fails_when_called():
+    x = torch.ones(1)
+
+    @gm._unsafe_preserve_version_counter(x)
+    def f():
+        return 1
+
+    with pytest.raises(TypeError) as info:
+        f()
+    assert str(info.value) == (
+        "_unsafe_preserve_version_counter.__init__() missing 1 required positional "
+        "argument: 'tensors'"
+    )
+
+
+def run_in_thread(target):
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(target()))
+    worker.start()
+    worker.join()
+    return seen[0]
+
+
+def test_new_threads_start_from_the_defaults():
+    def look():
+        return modes(), C._is_multithreading_enabled()
+
+    with torch.no_grad():
+        assert run_in_thread(look) == ((True, False), True)
+    with torch.inference_mode():
+        assert run_in_thread(look) == ((True, False), True)
+    with torch.autograd.set_multithreading_enabled(False):
+        assert run_in_thread(look) == ((True, False), True)
+    assert run_in_thread(lambda: torch.set_grad_enabled(False) and None) is None
+    assert torch.is_grad_enabled()
+
+
+def test_eight_threads_toggle_independently():
+    barrier = threading.Barrier(8)
+    errors = []
+
+    def worker(i):
+        try:
+            mode = [torch.no_grad, torch.enable_grad, torch.inference_mode,
+                    functools.partial(torch.inference_mode, False)][i % 4]
+            expected = [(False, False), (True, False), (False, True), (True, False)][i % 4]
+            for _ in range(50):
+                with mode():
+                    barrier.wait()
+                    if modes() != expected:
+                        errors.append((i, modes()))
+                    barrier.wait()
+                if modes() != (True, False):
+                    errors.append((i, "after", modes()))
+        except BaseException as error:  # surface anything in the main thread
+            errors.append((i, repr(error)))
+            barrier.abort()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert errors == []
+
+
+def test_warning_filter_untouched():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        torch.no_grad()(lambda: None)()
