@@ -99,8 +99,8 @@ def book(session):
 def site(session):
     """Build the book and check it in headless Chromium."""
     build_book(session)
-    session.install("--quiet", "--disable-pip-version-check", "playwright", "pytest")
-    session.run("pytest", "book/site_check", "-p", "no:randomly", *session.posargs)
+    _install(session, "site")
+    session.run("pytest", "book/site_check", *session.posargs)
 
 
 @nox.session

@@ -233,3 +233,25 @@ def test_typename():
     assert torch.typename(torch.tensor([1])) == "torch.LongTensor"
     assert torch.typename(1) == "int" and torch.is_tensor(torch.ones(1))
     assert not torch.is_tensor([1]) and torch.numel(torch.ones(2, 3)) == 6
+
+
+def test_factories_and_parameters_honour_requires_grad_under_no_grad():
+    with torch.no_grad():
+        factories = (torch.ones, torch.zeros, torch.rand, torch.randn)
+        made = [f(2, requires_grad=True) for f in factories]
+        made.append(torch.tensor([1.0], requires_grad=True))
+        made.append(torch.ones(2).requires_grad_())
+        made.append(torch.nn.Parameter(torch.rand(10)))
+    assert all(t.requires_grad and t.is_leaf for t in made)
+
+
+def test_parameters_and_inference_mode():
+    with torch.inference_mode():
+        inside = torch.nn.Parameter(torch.ones(2))
+        plain = torch.ones(2)
+    assert inside.requires_grad and inside.is_inference() and torch.is_inference(plain)
+    with raises(RuntimeError, "Setting requires_grad=True on inference tensor outside "
+                "InferenceMode is not allowed."):
+        torch.nn.Parameter(plain)
+    with raises(RuntimeError, "Inference tensors do not track version counter."):
+        plain._version

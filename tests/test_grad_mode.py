@@ -112,3 +112,24 @@ def test_view_replay_setter():
         _C._set_view_replay_enabled(False)
     with pytest.raises(TypeError, match=r"^set_view_replay_enabled\(\): argument 'enabled'"):
         _C._set_view_replay_enabled(None)
+
+
+def test_a_guard_collected_in_another_thread_leaves_that_thread_alone():
+    import threading
+
+    from refgrad._C import _InferenceMode
+    from refgrad.autograd._state import state
+
+    box = []
+    maker = threading.Thread(target=lambda: box.append(_InferenceMode(True)))
+    maker.start()
+    maker.join()
+    # The maker thread never exited its guard; dropping it here must not touch
+    # this thread's switches.
+    state.grad_enabled = False
+    try:
+        box.clear()
+        still_off = not state.grad_enabled
+    finally:
+        state.grad_enabled = True
+    assert still_off

@@ -5,6 +5,8 @@
 # --- book/chapters/07_grad_modes.md:42
 """refgrad._C: the private entry points that torch keeps in its C++ extension."""
 
+import threading
+
 import refgrad
 from refgrad.autograd._state import state
 
@@ -31,7 +33,7 @@ def _check_argument(function: str, name: str, value, kind, kind_name: str) -> No
         )
 
 
-# --- book/chapters/07_grad_modes.md:81
+# --- book/chapters/07_grad_modes.md:83
 def _set_grad_enabled(enabled=_MISSING) -> None:
     _check_argument("set_grad_enabled", "enabled", enabled, bool, "bool")
     state.grad_enabled = enabled
@@ -61,7 +63,7 @@ def is_inference(input=_MISSING) -> bool:
     return input.is_inference()
 
 
-# --- book/chapters/07_grad_modes.md:134
+# --- book/chapters/07_grad_modes.md:136
 _GUARDED = ("grad_enabled", "inference_mode", "multithreading_enabled", "view_replay_enabled")
 
 
@@ -77,6 +79,7 @@ class _InferenceMode:
         state.multithreading_enabled = not enabled
         state.view_replay_enabled = False
         self._saved = saved
+        self._thread = threading.get_ident()
 
     def __enter__(self) -> None:
         return None
@@ -88,4 +91,6 @@ class _InferenceMode:
                 setattr(state, name, value)
 
     def __del__(self) -> None:
-        self.__exit__(None, None, None)
+        # The garbage collector may run in any thread; only the owner may restore.
+        if getattr(self, "_thread", None) == threading.get_ident():
+            self.__exit__(None, None, None)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/07_grad_modes.md:401
+# --- book/chapters/07_grad_modes.md:407
 """Grad modes: the context managers and decorators that switch autograd's recording."""
 
 import refgrad
@@ -19,7 +19,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/07_grad_modes.md:423
+# --- book/chapters/07_grad_modes.md:429
 class no_grad(_NoParamDecoratorContextManager):
     """Do not record operations: results have ``requires_grad=False``."""
 
@@ -45,7 +45,7 @@ class enable_grad(_NoParamDecoratorContextManager):
         _C._set_grad_enabled(self.prev)
 
 
-# --- book/chapters/07_grad_modes.md:502
+# --- book/chapters/07_grad_modes.md:508
 class set_grad_enabled(_DecoratorContextManager):
     """Set grad mode now; as a context manager or decorator, restore it afterwards."""
 
@@ -74,7 +74,7 @@ class set_grad_enabled(_DecoratorContextManager):
         return str(self)
 
 
-# --- book/chapters/07_grad_modes.md:565
+# --- book/chapters/07_grad_modes.md:571
 class inference_mode(_DecoratorContextManager):
     """Make inference tensors and record nothing; ``inference_mode(False)`` undoes it."""
 
@@ -97,7 +97,7 @@ class inference_mode(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
-# --- book/chapters/07_grad_modes.md:646
+# --- book/chapters/07_grad_modes.md:652
 def _enter_inference_mode(mode):
     guard = _C._InferenceMode(mode)
     guard.__enter__()
@@ -108,7 +108,7 @@ def _exit_inference_mode(mode) -> None:
     mode.__exit__(None, None, None)
 
 
-# --- book/chapters/07_grad_modes.md:671
+# --- book/chapters/07_grad_modes.md:677
 class set_multithreading_enabled(_DecoratorContextManager):
     """Allow or forbid multithreaded backward in this thread, from construction on."""
 
@@ -127,7 +127,7 @@ class set_multithreading_enabled(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
-# --- book/chapters/07_grad_modes.md:697
+# --- book/chapters/07_grad_modes.md:703
 class _force_original_view_tracking(_DecoratorContextManager):
     """Switch view replay on or off, from construction on; restore on exit."""
 
@@ -150,7 +150,7 @@ class _force_original_view_tracking(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
-# --- book/chapters/07_grad_modes.md:730
+# --- book/chapters/07_grad_modes.md:736
 class _unsafe_preserve_version_counter(_DecoratorContextManager):
     """Put the tensors' version counters back where they were, on exit."""
 

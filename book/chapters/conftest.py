@@ -5,5 +5,5 @@ from sybil.parsers.myst import DocTestDirectiveParser
 
 pytest_collect_file = Sybil(
     parsers=[DocTestDirectiveParser()],
-    patterns=["chapters/*.md"],
+    patterns=["*.md"],
 ).pytest()
