@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import refgrad as torch
-from refgrad._tensor import Tensor, VersionCounter, make_tensor, wrap_dim
+from refgrad._tensor import Tensor, VersionCounter, make_tensor
+from refgrad._tensor_values import wrap_dim
 from refgrad.autograd._state import state
 
 

@@ -17,7 +17,8 @@ from refgrad._dtype import (
 )
 from refgrad._formatting import set_printoptions
 from refgrad._size import Size
-from refgrad._tensor import Tensor, strided
+from refgrad._tensor import Tensor
+from refgrad._tensor_values import strided
 from refgrad._typename import is_tensor, numel, typename
 from refgrad.autograd._state import is_grad_enabled, is_inference_mode_enabled
 

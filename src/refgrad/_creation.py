@@ -13,7 +13,8 @@ import numpy as np
 from refgrad import _dtype
 from refgrad._backend import array_module
 from refgrad._device import CPU, device
-from refgrad._tensor import Tensor, check_requires_grad, host_array, make_tensor
+from refgrad._tensor import Tensor, check_requires_grad, make_tensor
+from refgrad._tensor_values import host_array
 
 _COPY_WARNING = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -43,7 +44,7 @@ def _leaves(data) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:78
+# --- book/chapters/05_creation.md:79
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -77,7 +78,7 @@ def _to_array(data, dtype: _dtype.dtype | None):
         )
 
 
-# --- book/chapters/05_creation.md:121
+# --- book/chapters/05_creation.md:122
 def _finish(array, dev, requires_grad: bool, pin_memory: bool = False) -> Tensor:
     if pin_memory:
         raise RuntimeError(
@@ -97,7 +98,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(_to_array(data, dtype), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:148
+# --- book/chapters/05_creation.md:149
 def parse_size(args, name: str) -> tuple:
     if len(args) == 1 and isinstance(args[0], tuple | list):
         args = tuple(args[0])
@@ -115,7 +116,7 @@ def parse_size(args, name: str) -> tuple:
     return tuple(args)
 
 
-# --- book/chapters/05_creation.md:170
+# --- book/chapters/05_creation.md:171
 def _filled(name, fill, size, dtype, device, requires_grad, pin_memory=False) -> Tensor:
     shape = parse_size(size, name)
     dtype = dtype or _dtype.DEFAULT_FLOAT
@@ -140,7 +141,7 @@ def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_gra
     return _filled("full", fill, (size,), dtype, device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:198
+# --- book/chapters/05_creation.md:199
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -164,7 +165,7 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:228
+# --- book/chapters/05_creation.md:229
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
     if end is None:
         start, end = 0, start
@@ -180,7 +181,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:252
+# --- book/chapters/05_creation.md:253
 class Generator:
     """A source of random numbers that can be re-seeded."""
 
@@ -208,7 +209,7 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-# --- book/chapters/05_creation.md:284
+# --- book/chapters/05_creation.md:285
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -238,7 +239,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     return _finish(values.astype((dtype or _dtype.int64).numpy), device, False)
 
 
-# --- book/chapters/05_creation.md:320
+# --- book/chapters/05_creation.md:321
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), np.float32), cls=cls)

@@ -7,12 +7,7 @@
 
 import warnings
 
-import numpy as np
-
-from refgrad import _dtype
-from refgrad._backend import device_of
-from refgrad._formatting import tensor_repr
-from refgrad._size import Size
+from refgrad._tensor_values import _Numbers, _Python, _Shape, _Storage
 from refgrad.autograd._state import state
 
 NOT_A_LEAF_GRAD = (
@@ -34,7 +29,7 @@ NOT_LEAF_REQUIRES_GRAD = (
 )
 
 
-# --- book/chapters/03_tensor.md:74
+# --- book/chapters/03_tensor.md:69
 class VersionCounter:
     """How many times a storage has been written in place."""
 
@@ -44,92 +39,7 @@ class VersionCounter:
         self.value = value
 
 
-# --- book/chapters/03_tensor.md:96
-def wrap_dim(dim: int, ndim: int) -> int:
-    """A dimension index made non-negative, or torch's IndexError.
-
-    A 0-d tensor behaves as if it had one dimension, so reductions accept 0 and -1.
-    """
-    rank = max(ndim, 1)
-    if not -rank <= dim < rank:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], "
-            f"but got {dim})"
-        )
-    return dim + rank if dim < 0 else dim
-
-
-class _Shape:
-    __slots__ = ()
-
-    @property
-    def shape(self) -> Size:
-        return Size(self._data.shape)
-
-    def size(self, dim: int | None = None):
-        shape = self._data.shape
-        if dim is None:
-            return Size(shape)
-        if not shape:
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-        return shape[wrap_dim(dim, len(shape))]
-
-    @property
-    def ndim(self) -> int:
-        return self._data.ndim
-
-    def dim(self) -> int:
-        return self._data.ndim
-
-    def numel(self) -> int:
-        return self._data.size
-
-    def __len__(self) -> int:
-        if not self._data.ndim:
-            raise TypeError("len() of a 0-d tensor")
-        return len(self._data)
-
-
-# --- book/chapters/03_tensor.md:143
-class _Layout:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "torch.strided"
-
-
-strided = _Layout()
-
-
-class _Storage:
-    __slots__ = ()
-
-    @property
-    def dtype(self) -> _dtype.dtype:
-        return _dtype.FROM_NUMPY[self._data.dtype]
-
-    def element_size(self) -> int:
-        return self._data.itemsize
-
-    def is_floating_point(self) -> bool:
-        return self._data.dtype.kind == "f"
-
-    @property
-    def device(self):
-        return device_of(self._data)
-
-    @property
-    def is_cuda(self) -> bool:
-        return self.device.type == "cuda"
-
-    layout = strided
-    is_sparse = False
-
-    def data_ptr(self) -> int:
-        return int(self._data.__array_interface__["data"][0])
-
-
-# --- book/chapters/03_tensor.md:190
+# --- book/chapters/03_tensor.md:200
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -174,7 +84,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:238
+# --- book/chapters/03_tensor.md:248
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -215,7 +125,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:290
+# --- book/chapters/03_tensor.md:300
 class _Versions:
     __slots__ = ()
 
@@ -237,7 +147,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:321
+# --- book/chapters/03_tensor.md:331
 class _Detach:
     __slots__ = ()
 
@@ -255,70 +165,7 @@ class _Detach:
         self._data = new._data
 
 
-# --- book/chapters/03_tensor.md:348
-def host_array(t):
-    """The values as a NumPy array, copied off the device if need be."""
-    data = t._data
-    return data if isinstance(data, np.ndarray) else data.get()
-
-
-class _Python:
-    __slots__ = ()
-
-    def item(self):
-        if self._data.size != 1:
-            raise RuntimeError(
-                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
-            )
-        return host_array(self).reshape(()).item()
-
-    def tolist(self):
-        return host_array(self).tolist()
-
-    def numpy(self, *, force: bool = False):
-        if self._requires_grad and not force:
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad. "
-                "Use tensor.detach().numpy() instead."
-            )
-        return host_array(self)
-
-    def __array__(self, dtype=None, copy=None):
-        array = self.numpy()
-        return array if dtype is None else array.astype(dtype, copy=False)
-
-
-# --- book/chapters/03_tensor.md:382
-def _scalar(t, kind):
-    if t._data.size != 1:
-        raise ValueError("only one element tensors can be converted to Python scalars")
-    return kind(host_array(t).reshape(()).item())
-
-
-class _Numbers:
-    __slots__ = ()
-
-    def __bool__(self) -> bool:
-        size = self._data.size
-        if size != 1:
-            amount = "no values" if size == 0 else "more than one value"
-            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
-        return bool(host_array(self).reshape(()).item())
-
-    def __float__(self) -> float:
-        return _scalar(self, float)
-
-    def __int__(self) -> int:
-        return _scalar(self, int)
-
-    def __repr__(self) -> str:
-        return tensor_repr(self)
-
-    def __str__(self) -> str:
-        return self.__repr__()  # so that subclasses' reprs print too
-
-
-# --- book/chapters/03_tensor.md:419
+# --- book/chapters/03_tensor.md:429
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -346,7 +193,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:453
+# --- book/chapters/03_tensor.md:463
 def make_tensor(data, requires_grad=False, grad_fn=None, output_nr=0, cls=Tensor):
     """A new tensor around the array ``data``, with its own version counter."""
     t = object.__new__(cls)
