@@ -45,27 +45,42 @@ class enable_grad(_NoParamDecoratorContextManager):
         _C._set_grad_enabled(self.prev)
 
 
-# --- book/chapters/07_grad_modes.md:508
-class set_grad_enabled(_DecoratorContextManager):
-    """Set grad mode now; as a context manager or decorator, restore it afterwards."""
+# --- book/chapters/07_grad_modes.md:512
+class _SwitchSetOnConstruction(_DecoratorContextManager):
+    """A switch set when constructed, restored on exit; decorating undoes the set."""
+
+    _read = staticmethod(lambda: False)  # each subclass names its switch
+    _write = staticmethod(lambda mode: None)
 
     def __init__(self, mode: bool) -> None:
-        self.prev = is_grad_enabled()
+        self.prev = self._read()
         self.mode = mode
-        _C._set_grad_enabled(mode)
+        self._write(mode)
 
     def __call__(self, orig_func):
-        _C._set_grad_enabled(self.prev)
+        self._write(self.prev)
         return super().__call__(orig_func)
 
     def __enter__(self) -> None:
-        _C._set_grad_enabled(self.mode)
+        self._write(self.mode)
 
     def __exit__(self, exc_type, exc_value, traceback) -> None:
-        _C._set_grad_enabled(self.prev)
+        self._write(self.prev)
 
-    def clone(self) -> "set_grad_enabled":
+    def clone(self):
         return self.__class__(self.mode)
+
+
+# --- book/chapters/07_grad_modes.md:539
+class set_grad_enabled(_SwitchSetOnConstruction):
+    """Set grad mode now; as a context manager or decorator, restore it afterwards."""
+
+    _read = staticmethod(is_grad_enabled)
+    _write = staticmethod(_C._set_grad_enabled)
+
+    def __init__(self, mode: bool) -> None:
+        # Declared here so that a missing mode is reported under this class's name.
+        super().__init__(mode)
 
     def __str__(self) -> str:
         return f"{refgrad.typename(self)}(mode={self.mode})"
@@ -74,7 +89,7 @@ class set_grad_enabled(_DecoratorContextManager):
         return str(self)
 
 
-# --- book/chapters/07_grad_modes.md:571
+# --- book/chapters/07_grad_modes.md:591
 class inference_mode(_DecoratorContextManager):
     """Make inference tensors and record nothing; ``inference_mode(False)`` undoes it."""
 
@@ -97,7 +112,7 @@ class inference_mode(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
-# --- book/chapters/07_grad_modes.md:652
+# --- book/chapters/07_grad_modes.md:672
 def _enter_inference_mode(mode):
     guard = _C._InferenceMode(mode)
     guard.__enter__()
@@ -108,7 +123,7 @@ def _exit_inference_mode(mode) -> None:
     mode.__exit__(None, None, None)
 
 
-# --- book/chapters/07_grad_modes.md:677
+# --- book/chapters/07_grad_modes.md:697
 class set_multithreading_enabled(_DecoratorContextManager):
     """Allow or forbid multithreaded backward in this thread, from construction on."""
 
@@ -127,30 +142,18 @@ class set_multithreading_enabled(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
-# --- book/chapters/07_grad_modes.md:703
-class _force_original_view_tracking(_DecoratorContextManager):
+# --- book/chapters/07_grad_modes.md:723
+class _force_original_view_tracking(_SwitchSetOnConstruction):
     """Switch view replay on or off, from construction on; restore on exit."""
 
+    _read = staticmethod(_C._is_view_replay_enabled)
+    _write = staticmethod(_C._set_view_replay_enabled)
+
     def __init__(self, mode: bool) -> None:
-        self.prev = _C._is_view_replay_enabled()
-        self.mode = mode
-        _C._set_view_replay_enabled(mode)
-
-    def __call__(self, orig_func):
-        _C._set_view_replay_enabled(self.prev)
-        return super().__call__(orig_func)
-
-    def __enter__(self) -> None:
-        _C._set_view_replay_enabled(self.mode)
-
-    def __exit__(self, exc_type, exc_value, traceback) -> None:
-        _C._set_view_replay_enabled(self.prev)
-
-    def clone(self) -> "_force_original_view_tracking":
-        return self.__class__(self.mode)
+        super().__init__(mode)
 
 
-# --- book/chapters/07_grad_modes.md:736
+# --- book/chapters/07_grad_modes.md:744
 class _unsafe_preserve_version_counter(_DecoratorContextManager):
     """Put the tensors' version counters back where they were, on exit."""
 
