@@ -2,9 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:122
+# --- book/chapters/06_parameters.md:125
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
+# NOTE [Import order]: autograd first. Its modules import the tensor module, and the
+# tensor module imports autograd's state; entering through autograd lets each find
+# the other complete.
+from refgrad import autograd  # isort: skip
 from refgrad import cuda, nn
 from refgrad._creation import (
     Generator, arange, default_generator, empty, empty_like, full, full_like, initial_seed,
@@ -29,3 +33,11 @@ __version__ = "0.1.0"
 from refgrad import _C, _jit_internal, utils
 from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+
+
+# --- book/chapters/16_functions.md:264
+from refgrad import _ops
+from refgrad._ops.functions import (
+    add, clone, cos, div, eq, exp, expand, ge, gt, le, log, lt, mul, ne, neg, pow, reciprocal,
+    reshape, rsub, sin, squeeze, stack, sub, sum, unbind, unsqueeze, view, where,
+)

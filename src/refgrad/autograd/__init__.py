@@ -18,3 +18,11 @@ __all__ += [
     "grad_mode", "enable_grad", "inference_mode", "no_grad", "set_grad_enabled",
     "set_multithreading_enabled",
 ]
+
+
+# --- book/chapters/10_nodes.md:409
+from refgrad.autograd import graph
+
+
+# --- book/chapters/18_backward.md:245
+from refgrad.autograd._backward import _engine_run_backward, backward, grad
