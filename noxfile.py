@@ -115,3 +115,10 @@ def oracle(session):
 def lint(session):
     session.install("--quiet", "ruff")
     session.run("ruff", "check", "src", "tests", "conformance", "book", "noxfile.py")
+
+
+@nox.session
+def bench(session):
+    """Benchmarks side by side: refgrad, torch (1 and default threads), a NumPy floor."""
+    _install(session, "oracle")
+    session.run("python", "tests/bench/run.py", "--out", "bench-results", *session.posargs)
