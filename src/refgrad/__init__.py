@@ -35,9 +35,32 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:264
+# --- book/chapters/16_functions.md:327
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, clone, cos, div, eq, exp, expand, ge, gt, le, log, lt, mul, ne, neg, pow, reciprocal,
     reshape, rsub, sin, squeeze, stack, sub, sum, unbind, unsqueeze, view, where,
+)
+
+
+# --- book/chapters/16a_pointwise.md:202
+from refgrad._ops.pointwise import (
+    abs, clamp, clip, maximum, minimum, relu, rsqrt, sigmoid, sign, sqrt, tan,
+    tanh,
+)
+
+
+# --- book/chapters/16b_reductions.md:395
+from refgrad import return_types
+from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
+
+
+# --- book/chapters/16c_linalg.md:293
+from refgrad._ops.linalg import bmm, dot, matmul, mm, mv
+
+
+# --- book/chapters/16d_indexing.md:526
+from refgrad._ops.indexing import index_put, narrow, select
+from refgrad._ops.shaping import (
+    cat, concat, concatenate, flatten, permute, t, transpose,
 )

@@ -94,3 +94,9 @@ class _InferenceMode:
         # The garbage collector may run in any thread; only the owner may restore.
         if getattr(self, "_thread", None) == threading.get_ident():
             self.__exit__(None, None, None)
+
+
+# --- book/chapters/17a_engine_introspection.md:97
+from refgrad.autograd._introspection import (
+    _current_autograd_node, _current_graph_task_id, _will_engine_execute_node,
+)

@@ -112,21 +112,32 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:182
+# --- book/chapters/14_arithmetic.md:184
+def floating(fn):
+    """``fn`` with integer and bool inputs first made the default float dtype."""
+    from refgrad._dtype import get_default_dtype
+
+    def forward(a):
+        return fn(a.astype(get_default_dtype().numpy) if a.dtype.kind in "biu" else a)
+
+    forward.__name__ = fn.__name__
+    return forward
+
+
 EXP = register(Op(
-    "exp", "ExpBackward0", ("self",), forward=np.exp,
+    "exp", "ExpBackward0", ("self",), forward=floating(np.exp),
     backward=lambda g, result: (g * result,), saves=(("result", ("self",)),),
 ))
 LOG = register(Op(
-    "log", "LogBackward0", ("self",), forward=np.log,
+    "log", "LogBackward0", ("self",), forward=floating(np.log),
     backward=lambda g, self: (g / self,), saves=(("self", ("self",)),),
 ))
 SIN = register(Op(
-    "sin", "SinBackward0", ("self",), forward=np.sin,
+    "sin", "SinBackward0", ("self",), forward=floating(np.sin),
     backward=lambda g, self: (g * self.cos(),), saves=(("self", ("self",)),),
 ))
 COS = register(Op(
-    "cos", "CosBackward0", ("self",), forward=np.cos,
+    "cos", "CosBackward0", ("self",), forward=floating(np.cos),
     backward=lambda g, self: (g * -self.sin(),), saves=(("self", ("self",)),),
 ))
 CLONE = register(Op(
@@ -134,7 +145,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:211
+# --- book/chapters/14_arithmetic.md:224
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import array_module
 
@@ -151,7 +162,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:234
+# --- book/chapters/14_arithmetic.md:247
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

@@ -21,12 +21,14 @@ def node_class(op) -> type:
     """The node class for an op-table row: one per node name."""
     cls = _NODE_CLASSES.get(op.node)
     if cls is None:
-        cls = type(op.node, (OpNode,), {"__slots__": (), "op": op})
+        # Module "builtins" makes the class print as torch's do: <class 'MulBackward0'>.
+        namespace = {"__slots__": (), "op": op, "__module__": "builtins"}
+        cls = type(op.node, (OpNode,), namespace)
         _NODE_CLASSES[op.node] = _functions.register(cls)
     return cls
 
 
-# --- book/chapters/13_dispatch.md:61
+# --- book/chapters/13_dispatch.md:63
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -50,19 +52,25 @@ class OpNode(FunctionNode):
 
     def release_variables(self) -> None:
         for saved in self._saved:
-            if saved is not None:
-                saved.release()
+            for one in saved if isinstance(saved, tuple) else (saved,):
+                if one is not None:
+                    one.release()
 
 
 def _shown(saved, node):
+    if isinstance(saved, tuple):  # a list of tensors, such as index's indices
+        return tuple(None if s is None else unpack(s, node) for s in saved)
     if isinstance(saved, SavedNumber):
         from refgrad._creation import tensor
+        from refgrad._dtype import float64
 
-        return tensor(saved.value)
+        # torch wraps a Python float as a double, whatever the tensor's dtype.
+        value = saved.value
+        return tensor(value, dtype=float64 if isinstance(value, float) else None)
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:103
+# --- book/chapters/13_dispatch.md:111
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     if all(g is None for g in grads):
         return (None,) * len(self._next)
@@ -70,10 +78,18 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
     kwargs = dict(self._params)
     for (name, _), saved in zip(op.saves, self._saved):
         if saved is not None:
-            kwargs[name] = saved.value if isinstance(saved, SavedNumber) else unpack(saved, self)
+            kwargs[name] = _unpacked(saved, self)
     if op.outputs is not None and len(op.outputs) == 1:
         return tuple(op.backward(grads[0], **kwargs))
     return tuple(op.backward(tuple(_materialize(grads, self._meta)), **kwargs))
+
+
+def _unpacked(saved, node):
+    if isinstance(saved, SavedNumber):
+        return saved.value
+    if isinstance(saved, tuple):
+        return [None if s is None else unpack(s, node) for s in saved]
+    return unpack(saved, node)
 
 
 def _materialize(grads, metas):
@@ -84,10 +100,19 @@ def _materialize(grads, metas):
 
 
 OpNode.apply = _apply
-OpNode.__call__ = lambda self, *grads: self.apply(list(grads))
 
 
-# --- book/chapters/13_dispatch.md:136
+def _dir(self) -> list:
+    """Ordinary attributes, plus the ``_saved_*`` names this node answers to."""
+    names = {name for name, _ in self.op.saves} | set(self._params)
+    saved = [f"_saved_{n}" for n in names] + [f"_raw_saved_{n}" for n, _ in self.op.saves]
+    return sorted(set(object.__dir__(self)) | set(saved))
+
+
+OpNode.__dir__ = _dir
+
+
+# --- book/chapters/13_dispatch.md:161
 def _arrays(op, args, params):
     """The NumPy operands for a row, cast to the promoted dtype if it asks."""
     if op.variadic:
@@ -111,7 +136,7 @@ def _as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:167
+# --- book/chapters/13_dispatch.md:192
 def call(op, args: tuple, params: dict | None = None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``."""
     params = params or {}
@@ -130,27 +155,25 @@ def call(op, args: tuple, params: dict | None = None):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:192
+# --- book/chapters/13_dispatch.md:217
 def _record(op, tensors, arrays, params, results):
     edges = tuple(gradient_edge(t) if isinstance(t, Tensor) else (None, 0) for t in tensors)
     node = node_class(op)(edges)
-    outputs = tuple(
-        make_tensor(r, r.dtype.kind == "f", node, i) for i, r in enumerate(results)
-    )
+    outputs = tuple(_output(r, node, i) for i, r in enumerate(results))
     node._meta = tuple(InputMetadata(o) for o in outputs)
     node._params = dict(params)
-    for key in op.keeps:
-        name, _, what = key.partition("_sym_")
-        value = arrays[op.inputs.index(name)]
-        node._params[key] = list(value.shape) if what == "sizes" else value.size
     needed = {
         name for name, t in zip(op.inputs, tensors) if isinstance(t, Tensor) and t._requires_grad
     }
+    for key in op.keeps:
+        name, _, what = key.partition("_sym_")
+        keep = what != "strides" or name in needed
+        node._params[key] = _metadata(arrays[op.inputs.index(name)], what) if keep else ()
     named = dict(params)
     named.update(zip(op.inputs, tensors))
     named.update(zip(op.outputs or (), outputs))
     node._saved = tuple(
-        _save(named[value], value in (op.outputs or ())) if needed.intersection(users) else None
+        _save(named[value], node) if needed.intersection(users) else None
         for value, users in op.saves
     )
     if op.view:
@@ -158,13 +181,30 @@ def _record(op, tensors, arrays, params, results):
     return outputs
 
 
-def _save(value, is_output: bool):
+def _save(value, node):
     if isinstance(value, Tensor):
-        return SavedTensor(value, is_output)
+        return SavedTensor(value, value._grad_fn is node)
+    if isinstance(value, list | tuple) and any(isinstance(v, Tensor) for v in value):
+        return tuple(None if v is None else SavedTensor(v, False) for v in value)
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:234
+# --- book/chapters/13_dispatch.md:263
+def _output(result, node, i):
+    if result.dtype.kind in "fc":
+        return make_tensor(result, True, node, i)
+    return make_tensor(result)
+
+
+def _metadata(array, what: str):
+    if what == "sizes":
+        return tuple(array.shape)
+    if what == "strides":
+        return tuple(s // array.itemsize for s in array.strides)
+    return array.size
+
+
+# --- book/chapters/13_dispatch.md:286
 def _link_views(source, outputs) -> None:
     base = source._base if source._base is not None else source
     for out in outputs:

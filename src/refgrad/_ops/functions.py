@@ -76,7 +76,9 @@ eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT
 # --- book/chapters/16_functions.md:109
 def _dims(dim, ndim: int) -> tuple:
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    return tuple(wrap_dim(d, ndim) for d in dims)
+    for d in dims:
+        wrap_dim(d, ndim)
+    return dims
 
 
 def sum(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
@@ -93,7 +95,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:133
+# --- book/chapters/16_functions.md:135
 def infer_shape(shape, numel: int) -> tuple:
     if len(shape) == 1 and isinstance(shape[0], tuple | list):
         shape = shape[0]
@@ -112,14 +114,16 @@ def view(input, *shape):
 
 
 def reshape(input, *shape):
+    from refgrad._ops.shaping import reshape_copy
+
     shape = infer_shape(shape, input.numel())
     try:
         return call(sh.VIEW, (input,), {"shape": shape})
     except RuntimeError:
-        return call(sh.VIEW, (clone(input),), {"shape": shape})  # not viewable: copy first
+        return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:160
+# --- book/chapters/16_functions.md:164
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], tuple | list):
         sizes = tuple(sizes[0])
@@ -134,11 +138,15 @@ def unsqueeze(input, dim):
     return call(sh.UNSQUEEZE, (input,), {"dim": wrap_dim(dim, input.ndim + 1)})
 
 
-def squeeze(input, dim):
+def squeeze(input, dim=None):
+    from refgrad._ops.shaping import squeeze_all
+
+    if dim is None:
+        return squeeze_all(input)
     return call(sh.SQUEEZE_DIM, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:183
+# --- book/chapters/16_functions.md:191
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType

@@ -2,32 +2,47 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:209
+# --- book/chapters/16_functions.md:219
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._ops import functions as F
+from refgrad._ops import indexing, linalg, pointwise, shaping, statistics
 from refgrad._tensor import Tensor
 
-METHODS = (
-    "add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sin", "cos", "clone",
-    "reciprocal", "eq", "ne", "lt", "le", "gt", "ge", "sum", "view", "reshape", "expand",
-    "unsqueeze", "squeeze", "unbind",
-)
+METHODS = {
+    F: ("add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sin", "cos", "clone",
+        "reciprocal", "eq", "ne", "lt", "le", "gt", "ge", "sum", "view", "reshape", "expand",
+        "unsqueeze", "squeeze", "unbind"),
+    pointwise: ("tan", "tanh", "sigmoid", "relu", "abs", "sign", "sqrt", "rsqrt", "clamp",
+                "clip", "maximum", "minimum"),
+    statistics: ("mean", "max", "min", "prod", "logsumexp", "softmax", "log_softmax"),
+    linalg: ("matmul", "mm", "dot", "bmm", "mv"),
+    shaping: ("transpose", "t", "permute", "flatten", "contiguous", "is_contiguous"),
+    indexing: ("select", "narrow", "index_put"),
+}
+
+
+# --- book/chapters/16_functions.md:240
 OPERATORS = {
     "__add__": F.add, "__radd__": F.add, "__sub__": F.sub, "__rsub__": F.rsub,
     "__mul__": F.mul, "__rmul__": F.mul, "__truediv__": F.div,
     "__rtruediv__": lambda self, other: F.mul(F.reciprocal(self), other),
     "__pow__": F.pow, "__rpow__": lambda self, other: F.pow(other, self),
     "__neg__": F.neg, "__eq__": F.eq, "__ne__": F.ne, "__lt__": F.lt, "__le__": F.le,
-    "__gt__": F.gt, "__ge__": F.ge,
+    "__gt__": F.gt, "__ge__": F.ge, "__matmul__": linalg.matmul,
+    "__rmatmul__": lambda self, other: linalg.matmul(other, self), "__abs__": pointwise.abs,
+    "__getitem__": indexing.getitem, "__iter__": lambda self: iter(_rows(self)),
 }
 
 
 def install(cls=Tensor) -> None:
-    for name in METHODS:
-        setattr(cls, name, getattr(F, name))
+    for module, names in METHODS.items():
+        for name in names:
+            setattr(cls, name, getattr(module, name))
     for name, function in OPERATORS.items():
         setattr(cls, name, function)
+    cls.T = property(_reversed)
+    cls.mT = property(_matrix_transpose)
     cls.view_as = lambda self, other: F.view(self, other.shape)
     cls.to = F.to
     for name, kind in (("float", "float32"), ("double", "float64"), ("half", "float16"),
@@ -39,3 +54,33 @@ def _converter(kind: str):
     from refgrad import _dtype
 
     return lambda self: F.to(self, getattr(_dtype, kind))
+
+
+# --- book/chapters/16_functions.md:279
+def _rows(t):
+    if t.ndim == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    return F.unbind(t, 0)
+
+
+def _reversed(t):
+    import warnings
+
+    if t.ndim == 0:
+        warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
+                      "these cases.", UserWarning, stacklevel=2)
+    elif t.ndim != 2:
+        warnings.warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
+            "to reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
+    return shaping.permute(t, tuple(range(t.ndim - 1, -1, -1)))
+
+
+def _matrix_transpose(t):
+    if t.ndim < 2:
+        raise RuntimeError(
+            f"tensor.mT is only supported on matrices or batches of matrices. Got {t.ndim}-D "
+            "tensor.")
+    return shaping.transpose(t, -2, -1)

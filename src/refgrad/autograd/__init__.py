@@ -20,9 +20,15 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:409
+# --- book/chapters/10_nodes.md:476
 from refgrad.autograd import graph
 
 
-# --- book/chapters/18_backward.md:245
+# --- book/chapters/18_backward.md:262
 from refgrad.autograd._backward import _engine_run_backward, backward, grad
+
+
+# --- book/chapters/19_gradcheck.md:570
+from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
+
+__all__ += ["gradcheck", "gradgradcheck"]

@@ -111,10 +111,21 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     grads = _make_grads(tensors, grads or (None,) * len(tensors))
     if retain_graph is None:
         retain_graph = create_graph
-    if create_graph and inputs is None:
-        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
+    if create_graph:
+        _warn_create_graph_once()
     _engine_run_backward(tensors, grads, retain_graph, create_graph, _as_tuple(inputs),
                          True, True)
+
+
+# --- book/chapters/18_backward.md:169
+_create_graph_warned = False
+
+
+def _warn_create_graph_once() -> None:
+    global _create_graph_warned
+    if not _create_graph_warned:
+        _create_graph_warned = True
+        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=4)
 
 
 CREATE_GRAPH_WARNING = (
@@ -126,7 +137,7 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-# --- book/chapters/18_backward.md:179
+# --- book/chapters/18_backward.md:196
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -161,7 +172,7 @@ def _materialized(grad, input):
     return zeros_like(input)
 
 
-# --- book/chapters/18_backward.md:221
+# --- book/chapters/18_backward.md:238
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

@@ -2,13 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17_engine.md:49
+# --- book/chapters/17_engine.md:50
 """The backward engine: dependency counting and torch's ready-queue order."""
 
-import heapq
 import itertools
 
-from refgrad.autograd._state import state
+from refgrad.autograd._state import next_sequence_nr, state
 
 _task_ids = itertools.count()
 
@@ -17,7 +16,7 @@ class GraphTask:
     """The state of one backward() or grad() call."""
 
     __slots__ = ("id", "keep_graph", "create_graph", "exec_info", "captured", "buffers",
-                 "dependencies")
+                 "dependencies", "ready", "lone_root")
 
     def __init__(self, keep_graph: bool, create_graph: bool) -> None:
         self.id = next(_task_ids)
@@ -27,9 +26,63 @@ class GraphTask:
         self.captured = None  # the gradients grad() returns
         self.buffers = {}  # {node: [gradient or None per input slot]}
         self.dependencies = {}
+        self.ready = ReadyQueue()
+        self.lone_root = None  # the root node, when there is exactly one root edge
 
 
-# --- book/chapters/17_engine.md:83
+# --- book/chapters/17_engine.md:92
+class ReadyQueue:
+    """Nodes ready to run, largest sequence number first, ties as torch breaks them."""
+
+    __slots__ = ("_heap",)
+
+    def __init__(self) -> None:
+        self._heap = []
+
+    def __len__(self) -> int:
+        return len(self._heap)
+
+    def push(self, node) -> None:
+        self._heap.append(node)
+        _move_up(self._heap, len(self._heap) - 1, node)
+
+    def pop(self):
+        heap = self._heap
+        top, last = heap[0], heap.pop()
+        if heap:
+            _move_up(heap, _walk_hole_down(heap), last)
+        return top
+
+
+# --- book/chapters/17_engine.md:117
+def _move_up(heap: list, hole: int, node) -> None:
+    """Put ``node`` at ``hole`` or above it, past parents with smaller numbers."""
+    while hole > 0:
+        parent = (hole - 1) // 2
+        if not heap[parent]._seq < node._seq:
+            break
+        heap[hole] = heap[parent]
+        hole = parent
+    heap[hole] = node
+
+
+def _walk_hole_down(heap: list) -> int:
+    """Move the hole left at the top down to a leaf; return where it ends."""
+    size, hole, child = len(heap), 0, 0
+    while child < (size - 1) // 2:
+        child = 2 * (child + 1)
+        if heap[child]._seq < heap[child - 1]._seq:
+            child -= 1
+        heap[hole] = heap[child]
+        hole = child
+    if size % 2 == 0 and child == (size - 2) // 2:
+        child = 2 * (child + 1)
+        heap[hole] = heap[child - 1]
+        hole = child - 1
+    return hole
+
+
+# --- book/chapters/17_engine.md:168
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
@@ -50,7 +103,7 @@ def count_dependencies(roots) -> dict:
     return dependencies
 
 
-# --- book/chapters/17_engine.md:114
+# --- book/chapters/17_engine.md:199
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -88,33 +141,36 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:161
+# --- book/chapters/17_engine.md:252
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
     root_nodes = [node for node, _ in roots if node is not None]
+    if len(roots) == 1:
+        task.lone_root = roots[0][0]
+    else:
+        next_sequence_nr()  # torch's GraphRoot takes one
     task.dependencies = count_dependencies(root_nodes)
     if targets is not None:
         task.exec_info = plan(root_nodes, targets, accumulate_grad)
         task.captured = [None] * len(targets)
-    ready, order = [], itertools.count()
     saved = state.graph_task, state.current_node, state.grad_enabled
     state.graph_task, state.grad_enabled = task, create_graph
     try:
         for (node, slot), grad in zip(roots, root_grads):
             if node is not None:
-                _deliver(task, node, slot, grad, ready, order)
-        while ready:
-            node = heapq.heappop(ready)[2]
+                _deliver(task, node, slot, grad)
+        while task.ready:
+            node = task.ready.pop()
             outputs = _evaluate(task, node, task.buffers.pop(node))
-            _propagate(task, node, outputs, ready, order)
+            _propagate(task, node, outputs)
     finally:
         state.graph_task, state.current_node, state.grad_enabled = saved
     return task.captured
 
 
-# --- book/chapters/17_engine.md:191
-def _deliver(task, node, slot, grad, ready, order) -> None:
+# --- book/chapters/17_engine.md:285
+def _deliver(task, node, slot, grad) -> None:
     buffer = task.buffers.get(node)
     if buffer is None:
         buffer = task.buffers[node] = [None] * max(len(node._meta), 1)
@@ -124,10 +180,10 @@ def _deliver(task, node, slot, grad, ready, order) -> None:
     remaining = task.dependencies[node] - 1
     task.dependencies[node] = remaining
     if remaining == 0:
-        heapq.heappush(ready, (-node._seq, next(order), node))
+        task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:214
+# --- book/chapters/17_engine.md:308
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     state.current_node = node
@@ -144,7 +200,7 @@ def _evaluate(task, node, grads):
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:236
+# --- book/chapters/17_engine.md:330
 def _call(task, node, grads):
     grads = _tensor_pre_hooks(node, grads)
     if node._pre_hooks:
@@ -166,7 +222,7 @@ def _call(task, node, grads):
     return outputs
 
 
-# --- book/chapters/17_engine.md:263
+# --- book/chapters/17_engine.md:357
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in node._tensor_pre_hooks:
@@ -190,7 +246,7 @@ def retain(tensor, grad) -> None:
         tensor._grad = tensor._grad + grad
 
 
-# --- book/chapters/17_engine.md:295
+# --- book/chapters/17_engine.md:389
 def validate_outputs(node, outputs) -> list:
     from refgrad._ops.shapes import sum_to
 
@@ -222,8 +278,8 @@ def _expandable(shape, to) -> bool:
     return all(n == 1 or n == m for n, m in zip(reversed(shape), reversed(tuple(to))))
 
 
-# --- book/chapters/17_engine.md:331
-def _propagate(task, node, outputs, ready, order) -> None:
+# --- book/chapters/17_engine.md:425
+def _propagate(task, node, outputs) -> None:
     if outputs is None:
         return
     info = task.exec_info
@@ -232,4 +288,4 @@ def _propagate(task, node, outputs, ready, order) -> None:
             continue
         if info is not None and not _leads_to_target(info.get(child)):
             continue
-        _deliver(task, child, slot, grad, ready, order)
+        _deliver(task, child, slot, grad)

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from typing import NamedTuple
 
 from refgrad._C import _functions
-from refgrad.autograd._state import next_sequence_nr
+from refgrad.autograd._state import next_sequence_nr, state
 from refgrad.utils.hooks import RemovableHandle
 
 
@@ -55,7 +55,7 @@ class Node(abc.ABC):
         return NotImplemented
 
 
-# --- book/chapters/10_nodes.md:163
+# --- book/chapters/10_nodes.md:165
 class InputMetadata:
     """What the gradient flowing into one node input must look like."""
 
@@ -69,7 +69,7 @@ class InputMetadata:
         self.device = tensor.device
 
 
-# --- book/chapters/10_nodes.md:178
+# --- book/chapters/10_nodes.md:180
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -78,9 +78,9 @@ class FunctionNode(Node):
         "_tensor_pre_hooks", "_retains_grad", "__weakref__",
     )
 
-    def __init__(self, next_functions: tuple = ()) -> None:
+    def __init__(self, next_functions: tuple = (), sequence_nr: int | None = None) -> None:
         self._next = next_functions
-        self._seq = next_sequence_nr()
+        self._seq = next_sequence_nr() if sequence_nr is None else sequence_nr
         self._meta = ()
         self._metadata = None
         self._pre_hooks = None
@@ -114,7 +114,7 @@ class FunctionNode(Node):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:231
+# --- book/chapters/10_nodes.md:233
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -145,7 +145,25 @@ FunctionNode._register_hook_dict = _register_hook_dict
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:277
+# --- book/chapters/10_nodes.md:278
+def _call_node(self, *grads, **kwargs):
+    from refgrad._tensor import Tensor
+
+    if kwargs:
+        raise TypeError("keyword arguments are not supported")
+    if len(grads) != len(self._meta):
+        raise TypeError(f"expected {len(self._meta)} arguments, got {len(grads)} instead")
+    for i, grad in enumerate(grads):
+        if grad is not None and not isinstance(grad, Tensor):
+            raise TypeError(f"argument {i} is not a Variable")
+    outputs = tuple(self.apply(list(grads)))
+    return outputs[0] if len(outputs) == 1 else outputs
+
+
+FunctionNode.__call__ = _call_node
+
+
+# --- book/chapters/10_nodes.md:307
 ACCUMULATE_SEQUENCE_NR = 2**64 - 1
 _accumulate_lock = threading.Lock()
 
@@ -156,8 +174,7 @@ class AccumulateGrad(FunctionNode):
     __slots__ = ("variable",)
 
     def __init__(self, variable) -> None:
-        FunctionNode.__init__(self)
-        self._seq = ACCUMULATE_SEQUENCE_NR
+        FunctionNode.__init__(self, (), ACCUMULATE_SEQUENCE_NR)
         self._meta = (InputMetadata(variable),)
         self.variable = variable
 
@@ -171,23 +188,18 @@ class AccumulateGrad(FunctionNode):
                 accumulate_into(self.variable, grad, create_graph)
         return ()
 
-    def __call__(self, *grads):
-        return self.apply(list(grads))
-
 
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:316
+# --- book/chapters/10_nodes.md:344
 def accumulate_into(variable, grad, create_graph: bool) -> None:
-    from refgrad._tensor import make_tensor
-
     old = variable._grad
     if old is None:
-        if create_graph:
-            variable._grad = grad if grad._grad_fn is not None else _copy(grad, make_tensor)
+        if create_graph and grad.requires_grad:
+            variable._grad = _recorded_copy(grad)
         else:
-            variable._grad = _copy(grad, make_tensor)
+            variable._grad = _copy(grad)
     elif create_graph:
         variable._grad = old + grad
     else:
@@ -199,11 +211,38 @@ def accumulate_into(variable, grad, create_graph: bool) -> None:
             hook(variable)
 
 
-def _copy(grad, make_tensor):
+def _copy(grad):
+    from refgrad._tensor import make_tensor
+
     return make_tensor(grad._data.copy())
 
 
-# --- book/chapters/10_nodes.md:349
+# --- book/chapters/10_nodes.md:374
+class CopyBackwards(FunctionNode):
+    """The node of a copy recorded for double backward: passes its gradient to the source."""
+
+    __slots__ = ()
+
+    def name(self) -> str:
+        return "torch::autograd::CopyBackwards"
+
+    def apply(self, grads, create_graph: bool = False) -> tuple:
+        return (None, grads[0])
+
+
+_functions.register(CopyBackwards)
+
+
+def _recorded_copy(grad):
+    from refgrad._tensor import make_tensor
+
+    node = CopyBackwards(((None, 0), gradient_edge(grad)))
+    copy = make_tensor(grad._data.copy(), True, node, 0)
+    node._meta = (InputMetadata(copy),)
+    return copy
+
+
+# --- book/chapters/10_nodes.md:407
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -223,7 +262,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:374
+# --- book/chapters/10_nodes.md:439
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
@@ -239,4 +278,6 @@ def get_gradient_edge(tensor) -> GradientEdge:
             "It is not possible to get the gradient edge for a Tensor that does not "
             "require gradients"
         )
+    if tensor._grad_fn is None and state.inference_mode:
+        raise AttributeError("'NoneType' object has no attribute 'next_functions'")
     return GradientEdge(*gradient_edge(tensor))

@@ -87,14 +87,21 @@ def _type_of_data(data) -> str:
     return tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:142
+# --- book/chapters/11_saved.md:144
 class SavedNumber:
     """A Python number an operation kept; shown as a 0-d tensor."""
 
-    __slots__ = ("value",)
+    __slots__ = ("_value", "_freed")
 
     def __init__(self, value) -> None:
-        self.value = value
+        self._value = value
+        self._freed = False
+
+    @property
+    def value(self):
+        if self._freed:
+            raise RuntimeError(FREED)
+        return self._value
 
     def release(self) -> None:
-        pass  # numbers cost nothing to keep, and torch keeps them
+        self._freed = True

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:400
+# --- book/chapters/10_nodes.md:467
 """refgrad.autograd.graph: the graph's public API."""
 
 from refgrad.autograd._node import GradientEdge, Node, get_gradient_edge

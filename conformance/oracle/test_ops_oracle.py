@@ -1,0 +1,347 @@
+"""Oracle test: every op of the 16a-16d chapters, on refgrad and on real torch.
+
+Each case is an expression written once against a module ``T`` (torch or
+refgrad) and run on both with the same float64 leaves: fixed ones and
+Hypothesis-drawn ones, some laid out non-contiguously. The two runs must agree
+on forward values and dtype, on the whole recorded graph (node class names and
+the ``next_functions`` of every node), on the non-tensor ``_saved_*``
+attributes torch shows, on which tensors were saved and in which order
+(torch's order from ``saved_tensors_hooks``; refgrad's from the row's
+``saves`` entries that were actually saved), and on the gradients of a random
+upstream gradient.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import refgrad
+from refgrad.autograd._saved import SavedTensor
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    shapes: tuple
+    fn: object
+    low: float = -3.0
+    high: float = 3.0
+    transposed: bool = False  # leaves are transposed views (non-contiguous)
+
+
+def _idx(T, values, dtype=None):
+    return T.tensor(values, dtype=dtype)
+
+
+CASES = [
+    # elementwise
+    Case("tan", ((3, 4),), lambda T, x: x.tan(), -1.2, 1.2),
+    Case("tanh", ((3, 4),), lambda T, x: T.tanh(x)),
+    Case("sigmoid", ((5,),), lambda T, x: x.sigmoid()),
+    Case("relu", ((3, 4),), lambda T, x: T.relu(x), transposed=True),
+    Case("abs", ((6,),), lambda T, x: abs(x)),
+    Case("sqrt", ((2, 3),), lambda T, x: x.sqrt(), 0.1, 4.0),
+    Case("rsqrt", ((2, 3),), lambda T, x: T.rsqrt(x), 0.1, 4.0),
+    Case("clamp", ((4, 3),), lambda T, x: x.clamp(-0.5, 0.8)),
+    Case("clamp_min", ((4,),), lambda T, x: T.clamp(x, min=0.1)),
+    Case("clamp_max", ((4,),), lambda T, x: x.clamp(max=0.3)),
+    Case("maximum", ((3, 1), (4,)), lambda T, x, y: T.maximum(x, y)),
+    Case("minimum", ((2, 3), (2, 3)), lambda T, x, y: x.minimum(y), transposed=True),
+    Case("max_binary", ((3,), (3,)), lambda T, x, y: T.max(x, y)),
+    # reductions
+    Case("mean", ((3, 4),), lambda T, x: x.mean()),
+    Case("mean_dim", ((3, 4),), lambda T, x: x.mean(1)),
+    Case("mean_dims", ((2, 3, 4),), lambda T, x: T.mean(x, (0, -1), keepdim=True)),
+    Case("max", ((3, 4),), lambda T, x: x.max()),
+    Case("min", ((5,),), lambda T, x: T.min(x)),
+    Case("max_dim", ((3, 4),), lambda T, x: x.max(1)[0]),
+    Case("max_dim_keep", ((3, 4),), lambda T, x: x.max(-1, keepdim=True).values),
+    Case("min_dim", ((3, 4),), lambda T, x: T.min(x, 0).values, transposed=True),
+    Case("prod", ((2, 3),), lambda T, x: x.prod()),
+    Case("prod_dim", ((3, 4),), lambda T, x: x.prod(1)),
+    Case("prod_dim_keep", ((3, 4),), lambda T, x: T.prod(x, -1, keepdim=True)),
+    Case("logsumexp", ((3, 4),), lambda T, x: x.logsumexp(1)),
+    Case("logsumexp_dims", ((2, 3, 4),), lambda T, x: T.logsumexp(x, (0, 2), keepdim=True)),
+    Case("softmax", ((3, 4),), lambda T, x: x.softmax(1)),
+    Case("softmax_fn", ((3, 4),), lambda T, x: T.softmax(x, 0), transposed=True),
+    Case("log_softmax", ((3, 4),), lambda T, x: x.log_softmax(-1)),
+    # linear algebra
+    Case("mm", ((2, 3), (3, 4)), lambda T, x, y: x.mm(y)),
+    Case("mm_nc", ((2, 3), (3, 4)), lambda T, x, y: T.mm(x, y), transposed=True),
+    Case("dot", ((3,), (3,)), lambda T, x, y: T.dot(x, y)),
+    Case("mv", ((2, 3), (3,)), lambda T, x, y: x.mv(y)),
+    Case("bmm", ((2, 2, 3), (2, 3, 4)), lambda T, x, y: T.bmm(x, y)),
+    Case("matmul_11", ((3,), (3,)), lambda T, x, y: x @ y),
+    Case("matmul_21", ((2, 3), (3,)), lambda T, x, y: x @ y),
+    Case("matmul_12", ((3,), (3, 4)), lambda T, x, y: x @ y),
+    Case("matmul_22", ((2, 3), (3, 4)), lambda T, x, y: T.matmul(x, y)),
+    Case("matmul_31", ((2, 2, 3), (3,)), lambda T, x, y: x @ y),
+    Case("matmul_32", ((2, 2, 3), (3, 4)), lambda T, x, y: x @ y),
+    Case("matmul_23", ((2, 3), (2, 3, 4)), lambda T, x, y: x @ y),
+    Case("matmul_33", ((2, 2, 3), (2, 3, 4)), lambda T, x, y: x @ y),
+    Case("matmul_13", ((3,), (2, 3, 4)), lambda T, x, y: x @ y),
+    Case("matmul_bcast", ((3, 1, 2, 3), (4, 3, 5)), lambda T, x, y: x @ y),
+    Case("matmul_3v_bcast", ((2, 1, 2, 3), (3,)), lambda T, x, y: x.unsqueeze(1) @ y),
+    Case("matmul_const", ((2, 3, 4),), lambda T, x: T.ones(2, 3, dtype=T.float64) @ x),
+    Case("matmul_const_right", ((4, 2, 3),), lambda T, x: x @ T.ones(3, 2, dtype=T.float64)),
+    Case("matmul_nc", ((3, 2, 3), (3, 4)), lambda T, x, y: x.transpose(0, 1) @ y),
+    # shapes
+    Case("reshape", ((2, 3),), lambda T, x: x.reshape(3, 2)),
+    Case("reshape_copy", ((2, 3),), lambda T, x: x.t().reshape(6)),
+    Case("reshape_nc_leaf", ((3, 4),), lambda T, x: T.reshape(x, (-1,)), transposed=True),
+    Case("transpose", ((2, 3, 4),), lambda T, x: x.transpose(-1, 0)),
+    Case("t", ((2, 3),), lambda T, x: T.t(x)),
+    Case("T", ((2, 3),), lambda T, x: x.T),
+    Case("mT", ((2, 3, 4),), lambda T, x: x.mT),
+    Case("permute", ((2, 3, 4),), lambda T, x: x.permute(2, 0, 1)),
+    Case("permute_neg", ((2, 3, 4),), lambda T, x: T.permute(x, (-1, 0, 1))),
+    Case("squeeze_all", ((2, 1, 3, 1),), lambda T, x: x.squeeze()),
+    Case("flatten", ((2, 3, 4),), lambda T, x: x.flatten()),
+    Case("flatten_part", ((2, 3, 4),), lambda T, x: T.flatten(x, 1)),
+    Case("flatten_nc", ((3, 4),), lambda T, x: x.flatten(), transposed=True),
+    Case("cat", ((2, 3), (1, 3)), lambda T, x, y: T.cat([x, y])),
+    Case("cat_last", ((2, 3), (2, 1)), lambda T, x, y: T.cat((x, y), -1)),
+    Case("stack", ((2, 3), (2, 3)), lambda T, x, y: T.stack([x, y], 1)),
+    Case("unbind", ((3, 2),), lambda T, x: x.unbind(0)[1]),
+    Case("iterate", ((3, 2),), lambda T, x: list(x)[2]),
+    Case("narrow", ((4, 3),), lambda T, x: x.narrow(-1, 1, 2)),
+    Case("select", ((4, 3),), lambda T, x: T.select(x, 1, -1)),
+    # indexing
+    Case("idx_int", ((3, 4),), lambda T, x: x[1]),
+    Case("idx_neg", ((3, 4),), lambda T, x: x[-1]),
+    Case("idx_two_ints", ((3, 4),), lambda T, x: x[2, 1]),
+    Case("idx_slice", ((3, 4),), lambda T, x: x[:, 1:]),
+    Case("idx_single_slice", ((3, 4),), lambda T, x: x[:]),
+    Case("idx_step", ((5, 4),), lambda T, x: x[1::2, ::3]),
+    Case("idx_neg_slice", ((5, 4),), lambda T, x: x[-4:-1]),
+    Case("idx_full", ((3, 4),), lambda T, x: x[0:3, :]),
+    Case("idx_ellipsis", ((2, 3, 4),), lambda T, x: x[..., 0]),
+    Case("idx_ellipsis_only", ((2, 3),), lambda T, x: x[...]),
+    Case("idx_none", ((3, 4),), lambda T, x: x[None, 1, ..., None]),
+    Case("idx_bool", ((4,),), lambda T, x: x[_idx(T, [True, False, True, True])]),
+    Case("idx_mask", ((3, 4),), lambda T, x: x[x > 0]),
+    Case("idx_long", ((4,),), lambda T, x: x[_idx(T, [1, 0, 1, 3])]),
+    Case("idx_list", ((4, 3),), lambda T, x: x[[0, 2, 2]]),
+    Case("idx_two_tensors", ((4, 3),), lambda T, x: x[_idx(T, [0, 3]), _idx(T, [2, 2])]),
+    Case("idx_split_tensors", ((3, 2, 4),), lambda T, x: x[_idx(T, [0]), :, _idx(T, [1])]),
+    Case("idx_mixed", ((4, 3),), lambda T, x: x[1:, None, _idx(T, [0, 0])]),
+    Case("idx_int_then_tensor", ((4, 3),), lambda T, x: x[0, _idx(T, [2, 1])]),
+    Case("idx_bool_scalar", ((2, 3),), lambda T, x: x[True]),
+]
+
+
+def _leaves(T, arrays, transposed):
+    leaves = []
+    for a in arrays:
+        if transposed and a.ndim >= 2:
+            base = T.tensor(np.ascontiguousarray(np.swapaxes(a, 0, -1)))
+            leaves.append(base.transpose(0, -1).requires_grad_())
+        else:
+            leaves.append(T.tensor(a).requires_grad_())
+    return leaves
+
+
+def _label(t, leaves, shape, dtype, has_grad_fn):
+    for i, leaf in enumerate(leaves):
+        if t is leaf:
+            return f"in{i}"
+    return f"{tuple(shape)}{'R' if has_grad_fn else ''}{dtype}"
+
+
+def _torch_run(case, arrays):
+    leaves = _leaves(torch, arrays, case.transposed)
+    packs = []
+
+    def pack(t):
+        packs.append(_label(t, leaves, t.shape, str(t.dtype)[6:], t.grad_fn is not None))
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out = case.fn(torch, *leaves)
+    return leaves, out, packs
+
+
+def _refgrad_packs(nodes, leaves):
+    packs = []
+    for node in sorted((n for n in nodes if hasattr(n, "_saved")), key=lambda n: n._seq):
+        for saved in node._saved:
+            for one in saved if isinstance(saved, tuple) else (saved,):
+                if isinstance(one, SavedTensor):
+                    t = one._original
+                    if t is None:
+                        dtype = str(refgrad._dtype.from_numpy(one._data.dtype))[6:]
+                        packs.append(f"{tuple(one._data.shape)}R{dtype}")
+                    else:
+                        packs.append(_label(t, leaves, t.shape, str(t.dtype)[6:], t.grad_fn))
+    return packs
+
+
+def _graph(out):
+    """Every node reachable from ``out``, breadth first, with its edges' names."""
+    order, seen, queue = [], set(), [out.grad_fn]
+    while queue:
+        node = queue.pop(0)
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(node)
+        queue.extend(n for n, _ in node.next_functions)
+    return order
+
+
+def _shape_of_graph(nodes):
+    return [
+        (type(n).__name__, [(type(c).__name__ if c is not None else None, i)
+                            for c, i in n.next_functions])
+        for n in nodes
+    ]
+
+
+def _plain(value):
+    """A non-tensor saved attribute, with torch's unsigned display of negative ints."""
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return value
+    if isinstance(value, int):
+        return value % 2**64
+    if isinstance(value, tuple | list):
+        return tuple(_plain(v) for v in value)
+    return value
+
+
+def _saved_attributes(theirs, ours):
+    for t_node, r_node in zip(theirs, ours):
+        for name in dir(t_node):
+            if not name.startswith("_saved_"):
+                continue
+            expected = getattr(t_node, name)
+            got = getattr(r_node, name)
+            if isinstance(expected, torch.Tensor):
+                np.testing.assert_allclose(got.detach().numpy(), expected.detach().numpy())
+            elif isinstance(expected, tuple) and any(isinstance(e, torch.Tensor) for e in expected):
+                assert len(got) == len(expected), name
+                for e, g in zip(expected, got):
+                    assert (e is None) == (g is None), name
+                    if e is not None:
+                        np.testing.assert_array_equal(g.numpy(), e.numpy())
+            else:
+                assert _plain(got) == _plain(expected), (type(t_node).__name__, name)
+
+
+def check(case, arrays, seed=0):
+    t_leaves, t_out, t_packs = _torch_run(case, arrays)
+    r_leaves = _leaves(refgrad, arrays, case.transposed)
+    r_out = case.fn(refgrad, *r_leaves)
+    assert str(r_out.dtype) == str(t_out.dtype)
+    assert tuple(r_out.shape) == tuple(t_out.shape)
+    np.testing.assert_allclose(r_out.detach().numpy(), t_out.detach().numpy(), rtol=1e-12,
+                               atol=1e-12)
+    t_nodes, r_nodes = _graph(t_out), _graph(r_out)
+    assert _shape_of_graph(r_nodes) == _shape_of_graph(t_nodes)
+    assert _refgrad_packs(r_nodes, r_leaves) == t_packs
+    _saved_attributes(t_nodes, r_nodes)
+    upstream = np.random.default_rng(seed).standard_normal(tuple(t_out.shape))
+    t_out.backward(torch.tensor(upstream))
+    r_out.backward(refgrad.tensor(upstream))
+    for t_leaf, r_leaf in zip(t_leaves, r_leaves):
+        assert (r_leaf.grad is None) == (t_leaf.grad is None)
+        if t_leaf.grad is not None:
+            np.testing.assert_allclose(r_leaf.grad.numpy(), t_leaf.grad.numpy(), rtol=1e-10,
+                                       atol=1e-12)
+
+
+def _fixed(case, seed):
+    rng = np.random.default_rng(seed)
+    return [rng.uniform(case.low, case.high, size=shape) for shape in case.shapes]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_fixed_inputs(case):
+    for seed in range(3):
+        check(case, _fixed(case, seed), seed)
+
+
+def _drawn(case):
+    values = st.one_of(
+        st.floats(case.low, case.high, allow_nan=False),
+        st.sampled_from([v for v in (0.0, 1.0, -1.0, 0.5) if case.low <= v <= case.high]),
+    )
+    return st.tuples(*(hnp.arrays(np.float64, shape, elements=values) for shape in case.shapes))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_drawn_inputs(case, data):
+    check(case, list(data.draw(_drawn(case))))
+
+
+def test_prod_gradient_with_zeros():
+    rows = [[0.0, 2.0, 3.0], [0.0, 0.0, 4.0], [1.0, 2.0, 5.0]]
+    for case in (CASES_BY_NAME["prod_dim"], CASES_BY_NAME["prod"]):
+        check(case, [np.array(rows)[:, : case.shapes[0][1]][: case.shapes[0][0]]])
+
+
+def test_ties_share_the_gradient():
+    check(CASES_BY_NAME["max"], [np.array([[1.0, 3.0, 3.0, 0.0]] * 3)])
+    check(CASES_BY_NAME["maximum"], [np.ones((3, 1)), np.ones(4)])
+    check(CASES_BY_NAME["max_dim"], [np.array([[2.0, 2.0, 1.0, 2.0]] * 3)])
+
+
+CASES_BY_NAME = {c.name: c for c in CASES}
+
+
+def test_errors_match():
+    for expr in (
+        lambda T: T.tensor([1, 2]).mean(),
+        lambda T: T.tensor([1, 2]).softmax(0),
+        lambda T: T.ones(2, 3).log_softmax(0).long().softmax(0),
+        lambda T: T.ones(2).clamp(),
+        lambda T: T.ones(2, 3).mm(T.ones(2, 3)),
+        lambda T: T.ones(2, 3).mm(T.ones(3, 2, dtype=T.float64)),
+        lambda T: T.ones(2).dot(T.ones(3)),
+        lambda T: T.ones(2, 2).dot(T.ones(2)),
+        lambda T: T.ones(2, 3).mv(T.ones(2)),
+        lambda T: T.ones(2, 3, 4).t(),
+        lambda T: T.ones(2, 3, 4).bmm(T.ones(2, 3, 4)),
+        lambda T: T.ones(2) @ T.tensor(1.0),
+        lambda T: T.ones(0).max(),
+        lambda T: T.cat([]),
+        lambda T: T.cat([T.ones(2), T.ones(2, 2)]),
+        lambda T: T.ones(2, 3)[5],
+        lambda T: T.ones(2, 3)[0, 0, 0],
+        lambda T: T.ones(2, 3)[::-1],
+        lambda T: T.ones(3).mT,
+    ):
+        with pytest.raises(Exception) as theirs:
+            expr(torch)
+        with pytest.raises(Exception) as ours:
+            expr(refgrad)
+        assert type(ours.value) is type(theirs.value)
+        assert str(ours.value) == str(theirs.value)
+
+
+def test_integer_dtypes_match():
+    for expr in (
+        lambda T: T.tensor([1, -2, 3]).relu(),
+        lambda T: T.tensor([1, -2, 3]).abs(),
+        lambda T: T.tensor([1, 2, 3]).sqrt(),
+        lambda T: T.tensor([1, 2, 3]).tanh(),
+        lambda T: T.tensor([1, 2, 3]).exp(),
+        lambda T: T.tensor([1, 2, 3]).clamp(0.5),
+        lambda T: T.tensor([1, 2, 3]).clamp(0),
+        lambda T: T.maximum(T.tensor([1, 2]), T.tensor([1.5, 0.5])),
+        lambda T: T.tensor([1, 2, 3]).prod(),
+        lambda T: T.tensor([True, False]).prod(),
+        lambda T: T.tensor([1, 2, 3]).logsumexp(0),
+        lambda T: T.tensor([[1, 2], [3, 4]]) @ T.tensor([[1, 0], [0, 1]]),
+        lambda T: T.cat([T.tensor([1, 2]), T.tensor([0.5])]),
+        lambda T: T.tensor([[1, 5], [3, 2]]).max(1).indices,
+    ):
+        theirs, ours = expr(torch), expr(refgrad)
+        assert str(ours.dtype) == str(theirs.dtype)
+        np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)

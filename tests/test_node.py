@@ -1,0 +1,183 @@
+"""refgrad.autograd._node: node classes, AccumulateGrad, accumulation and edges."""
+
+import gc
+import weakref
+
+import pytest
+
+import refgrad
+from refgrad._C import _functions
+from refgrad.autograd import _node
+from refgrad.autograd._node import (
+    ACCUMULATE_SEQUENCE_NR,
+    AccumulateGrad,
+    CopyBackwards,
+    FunctionNode,
+    GradientEdge,
+    InputMetadata,
+    Node,
+    accumulate_into,
+    get_gradient_edge,
+    grad_accumulator,
+    gradient_edge,
+)
+from refgrad.autograd._state import state
+
+
+def leaf(*values, dtype=None):
+    return refgrad.tensor(list(values), dtype=dtype, requires_grad=True)
+
+
+def test_nodes_have_slots_and_make_hook_dicts_lazily():
+    node = (leaf(1.0) * 2).grad_fn
+    assert not hasattr(node, "__dict__")
+    assert node._pre_hooks is None and node._post_hooks is None and node._metadata is None
+    handle = node.register_prehook(lambda grads: None)
+    assert list(node._pre_hooks) == [handle.id]
+    assert node._post_hooks is None
+
+
+def test_pre_and_post_hooks_share_one_dict_each():
+    node = (leaf(1.0) * 2).grad_fn
+    h1 = node.register_prehook(lambda grads: None)
+    h2 = node.register_prehook(lambda grads: None)
+    h3 = node.register_hook(lambda grad_inputs, grad_outputs: None)
+    assert h1.hooks_dict_ref() is h2.hooks_dict_ref() is node._pre_hooks
+    assert h3.hooks_dict_ref() is node._post_hooks
+    assert h2.id == h1.id + 1
+
+
+def test_a_node_with_its_own_number_takes_none_from_the_counter():
+    before = state.sequence_nr
+    node = FunctionNode((), 7)
+    assert node._sequence_nr() == 7 and state.sequence_nr == before
+    FunctionNode()
+    assert state.sequence_nr == before + 1
+
+
+def test_accumulate_grad_is_registered_and_numbered_last():
+    a = leaf(1.0)
+    before = state.sequence_nr
+    node = grad_accumulator(a)
+    assert state.sequence_nr == before
+    assert node._sequence_nr() == ACCUMULATE_SEQUENCE_NR == 2**64 - 1
+    assert _functions.AccumulateGrad is AccumulateGrad
+    assert _functions.CopyBackwards is CopyBackwards
+    assert issubclass(AccumulateGrad, Node) and isinstance(node, Node)
+
+
+def test_the_leaf_holds_its_accumulator_weakly():
+    gc.disable()
+    try:
+        a = leaf(1.0)
+        node = grad_accumulator(a)
+        assert grad_accumulator(a) is node and node.variable is a
+        ref = weakref.ref(node)
+        del node
+        assert ref() is None
+        assert grad_accumulator(a) is not None
+    finally:
+        gc.enable()
+
+
+def test_input_metadata_copies_shape_dtype_device():
+    t = refgrad.ones(2, 3, dtype=refgrad.float64)
+    meta = InputMetadata(t)
+    assert meta.shape == [2, 3] and meta.dtype is refgrad.float64
+    assert str(meta.device) == "cpu"
+
+
+def test_gradient_edges():
+    a = leaf(1.0)
+    b = a * 2
+    assert gradient_edge(b) == (b.grad_fn, 0)
+    assert gradient_edge(a) == (grad_accumulator(a), 0)
+    assert gradient_edge(refgrad.ones(1)) == (None, 0)
+    edge = get_gradient_edge(b)
+    assert isinstance(edge, GradientEdge) and edge.ownership_token is None
+
+
+def test_get_gradient_edge_in_inference_mode():
+    a = leaf(1.0)
+    b = a * 2
+    with refgrad.inference_mode():
+        assert get_gradient_edge(b).node is b.grad_fn
+        with pytest.raises(AttributeError, match="'NoneType' object has no attribute"):
+            get_gradient_edge(a)
+
+
+def test_first_accumulation_copies():
+    a = leaf(1.0, 2.0)
+    grad = refgrad.tensor([3.0, 4.0])
+    accumulate_into(a, grad, False)
+    assert a.grad is not grad and a.grad._data is not grad._data
+    assert a.grad.tolist() == [3.0, 4.0]
+
+
+def test_later_accumulations_add_in_place_and_bump_the_version():
+    a = leaf(1.0, 2.0)
+    accumulate_into(a, refgrad.tensor([1.0, 1.0]), False)
+    first, data, version = a.grad, a.grad._data, a.grad._version
+    accumulate_into(a, refgrad.tensor([2.0, 2.0]), False)
+    assert a.grad is first and a.grad._data is data
+    assert a.grad._version == version + 1 and a.grad.tolist() == [3.0, 3.0]
+
+
+def test_accumulation_under_create_graph():
+    a = leaf(1.0, 2.0)
+    g = refgrad.tensor([1.0, 1.0], requires_grad=True)
+    accumulate_into(a, g, True)
+    assert type(a.grad.grad_fn) is CopyBackwards and a.grad is not g
+    assert a.grad.grad_fn.next_functions == ((None, 0), (grad_accumulator(g), 0))
+    assert a.grad.grad_fn._input_metadata[0].shape == [2]
+    first = a.grad
+    accumulate_into(a, g, True)
+    assert a.grad is not first and a.grad.grad_fn.name() == "AddBackward0"
+    b = leaf(1.0)
+    accumulate_into(b, refgrad.tensor([5.0]), True)
+    assert b.grad.grad_fn is None
+
+
+def test_copy_backwards_passes_the_gradient_to_its_source():
+    g = leaf(1.0, 2.0)
+    node = CopyBackwards(((None, 0), gradient_edge(g)))
+    assert node.apply([refgrad.tensor([3.0, 4.0])])[1].tolist() == [3.0, 4.0]
+    assert node.apply([refgrad.tensor([3.0, 4.0])])[0] is None
+
+
+def test_post_accumulate_grad_hooks_see_the_updated_leaf():
+    from collections import OrderedDict
+
+    a = leaf(1.0)
+    seen = []
+    a._post_accumulate_grad_hooks = OrderedDict({0: lambda t: seen.append(t.grad.tolist())})
+    accumulate_into(a, refgrad.tensor([2.0]), False)
+    assert seen == [[2.0]]
+
+
+def test_calling_a_node_directly():
+    a = leaf(1.0, 2.0)
+    acc = grad_accumulator(a)
+    assert acc(refgrad.tensor([1.0, 1.0])) == ()
+    assert a.grad.tolist() == [1.0, 1.0]
+    with pytest.raises(TypeError, match="expected 1 arguments, got 2 instead"):
+        acc(None, None)
+    with pytest.raises(TypeError, match="argument 0 is not a Variable"):
+        acc(1.0)
+    with pytest.raises(TypeError, match="keyword arguments are not supported"):
+        acc(grad=None)
+
+
+def test_subclass_hook_reads_the_registry():
+    class CloneBackward0:
+        pass
+
+    assert not issubclass(CloneBackward0, Node)
+    assert Node.__subclasshook__(_functions.AccumulateGrad) is True
+    assert Node.__subclasshook__(CloneBackward0) is NotImplemented
+
+
+def test_repr_names_the_class():
+    node = (leaf(1.0) * 2).grad_fn
+    assert repr(node).startswith("<MulBackward0 object at 0x")
+    assert _node.RemovableHandle is refgrad.utils.hooks.RemovableHandle

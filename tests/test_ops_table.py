@@ -1,0 +1,77 @@
+"""White-box tests of the op table (refgrad._ops): one row per name, and rows that add up."""
+
+import importlib
+import inspect
+import pkgutil
+import re
+
+import pytest
+
+import refgrad._ops
+from refgrad._ops.table import OPS, Op
+
+ROWS = list(OPS.values())
+
+
+def _module_level_rows():
+    rows = []
+    for info in pkgutil.iter_modules(refgrad._ops.__path__, "refgrad._ops."):
+        module = importlib.import_module(info.name)
+        rows.extend(
+            value for name, value in vars(module).items()
+            if isinstance(value, Op) and not name.startswith("__")
+        )
+    return rows
+
+
+def test_every_row_is_one_distinct_module_level_op():
+    rows = _module_level_rows()
+    distinct = {id(r): r for r in rows}
+    assert len(distinct) == len(rows), "one Op object bound to two module names"
+    assert len(rows) == len(OPS), "two rows share a name, or a row is not in the table"
+    assert {id(r) for r in OPS.values()} == set(distinct)
+
+
+def test_table_keys_are_row_names():
+    assert all(key == row.name for key, row in OPS.items())
+
+
+def _params(op):
+    try:
+        parameters = inspect.signature(op.forward).parameters
+    except ValueError:  # NumPy ufuncs: no parameters beyond the inputs
+        return set()
+    return set(list(parameters)[len(op.inputs):])
+
+
+@pytest.mark.parametrize("op", ROWS, ids=[r.name for r in ROWS])
+def test_node_name_is_torchs_form(op):
+    assert op.node is None or re.fullmatch(r"[A-Z]\w*Backward\d+", op.node)
+    assert (op.node is None) == (op.backward is None)
+
+
+@pytest.mark.parametrize("op", ROWS, ids=[r.name for r in ROWS])
+def test_saves_name_inputs_outputs_or_params(op):
+    known = set(op.inputs) | set(op.outputs or ()) | _params(op)
+    for value, users in op.saves:
+        assert value in known, f"{op.name} saves unknown {value!r}"
+        assert users and set(users) <= set(op.inputs), f"{op.name}: {value} for {users}"
+    assert len({value for value, _ in op.saves}) == len(op.saves)
+
+
+@pytest.mark.parametrize("op", ROWS, ids=[r.name for r in ROWS])
+def test_keeps_describe_inputs(op):
+    for key in op.keeps:
+        name, sep, what = key.partition("_sym_")
+        assert sep and name in op.inputs and what in ("sizes", "strides", "numel"), key
+
+
+def test_view_rows_have_one_input():
+    for op in ROWS:
+        if op.view:
+            assert len(op.inputs) == 1 and not op.writes, op.name
+
+
+def test_node_names_are_unique_per_row():
+    nodes = [op.node for op in ROWS if op.node is not None]
+    assert len(nodes) == len(set(nodes))

@@ -1,0 +1,41 @@
+"""refgrad.autograd._saved: saved tensors and saved numbers."""
+
+import pytest
+
+import refgrad
+from refgrad.autograd._saved import FREED, SavedNumber, SavedTensor, unpack
+
+
+def test_a_saved_number_is_freed_like_a_tensor():
+    saved = SavedNumber(2)
+    assert saved.value == 2
+    saved.release()
+    with pytest.raises(RuntimeError) as info:
+        saved.value
+    assert str(info.value) == FREED
+
+
+def test_a_saved_tensor_is_freed():
+    t = refgrad.tensor([1.0])
+    saved = SavedTensor(t, False)
+    assert unpack(saved, None) is t
+    saved.release()
+    assert saved._original is None
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        unpack(saved, None)
+
+
+def test_a_saved_output_keeps_only_its_data():
+    a = refgrad.tensor([1.0], requires_grad=True)
+    e = a.exp()
+    saved = e.grad_fn._saved[0]
+    assert saved._original is None and saved._data is e._data
+    assert unpack(saved, e.grad_fn).grad_fn is e.grad_fn
+
+
+def test_a_number_scalar_graph_cannot_run_twice():
+    a = refgrad.tensor([1.0], requires_grad=True)
+    y = (a * 2).sum()
+    y.backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        y.backward()
