@@ -25,6 +25,7 @@ nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_execution_timeout = 600
 nb_merge_streams = True
+nb_render_markdown_format = "myst"  # so that generated tables render as tables
 
 myst_enable_extensions = ["colon_fence", "dollarmath"]
 myst_heading_anchors = 3
