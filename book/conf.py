@@ -4,7 +4,8 @@ project = "refgrad"
 author = "The refgrad authors"
 copyright = "2026, The refgrad authors"
 
-extensions = ["myst_nb", "sphinx.ext.doctest"]
+# MathJax is served from the site itself, so formulas render offline.
+extensions = ["myst_nb", "sphinx.ext.doctest", "sphinx-mathjax-offline"]
 html_theme = "sphinx_book_theme"
 html_title = "refgrad: autograd, explained by running it"
 html_theme_options = {

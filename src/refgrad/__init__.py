@@ -35,7 +35,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:327
+# --- book/chapters/16_functions.md:329
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, clone, cos, div, eq, exp, expand, ge, gt, le, log, lt, mul, ne, neg, pow, reciprocal,
@@ -50,7 +50,7 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:395
+# --- book/chapters/16b_reductions.md:402
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
@@ -59,8 +59,34 @@ from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod
 from refgrad._ops.linalg import bmm, dot, matmul, mm, mv
 
 
-# --- book/chapters/16d_indexing.md:526
+# --- book/chapters/16d_indexing.md:531
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
+
+
+# --- book/chapters/24_devices.md:93
+from refgrad._ops import devices as _devices
+
+
+# --- book/chapters/26_inplace.md:383
+# These replace the plain functions with ones that take out=.
+from refgrad._ops.inplace import (
+    abs,  # noqa: F811
+    add,  # noqa: F811
+    clamp,  # noqa: F811
+    cos,  # noqa: F811
+    div,  # noqa: F811
+    exp,  # noqa: F811
+    log,  # noqa: F811
+    mul,  # noqa: F811
+    neg,  # noqa: F811
+    pow,  # noqa: F811
+    sigmoid,  # noqa: F811
+    sin,  # noqa: F811
+    sqrt,  # noqa: F811
+    sub,  # noqa: F811
+    tanh,  # noqa: F811
+)
+from refgrad._ops.views import diagonal

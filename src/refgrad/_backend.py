@@ -40,3 +40,29 @@ def array_module(where: device):
     if not cuda_is_available():
         raise AssertionError(_NO_CUDA)
     return _cupy()
+
+
+# --- book/chapters/02_dtypes.md:162
+NO_ACCELERATOR = "Cannot access accelerator device when none is available."
+
+
+def pin(array):
+    """A copy of a host array in page-locked memory."""
+    if not cuda_is_available():
+        raise RuntimeError(NO_ACCELERATOR)
+    memory = _cupy().cuda.alloc_pinned_memory(max(array.nbytes, 1))
+    out = np.frombuffer(memory, array.dtype, array.size).reshape(array.shape)
+    out[...] = array
+    return out
+
+
+def is_pinned(array) -> bool:
+    """Whether a host array lives in page-locked memory."""
+    cupy = _cupy()
+    if cupy is None or not isinstance(array, np.ndarray):
+        return False
+    while isinstance(array, np.ndarray) and array.base is not None:
+        array = array.base
+    if isinstance(array, memoryview):  # np.frombuffer keeps a view of the buffer
+        array = array.obj
+    return isinstance(array, cupy.cuda.PinnedMemoryPointer)

@@ -33,13 +33,14 @@ NOT_LEAF_REQUIRES_GRAD = (
 class VersionCounter:
     """How many times a storage has been written in place."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "views")
 
     def __init__(self, value: int = 0) -> None:
         self.value = value
+        self.views = None  # a WeakSet of the views whose grad_fn follows the writes
 
 
-# --- book/chapters/03_tensor.md:200
+# --- book/chapters/03_tensor.md:201
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -84,7 +85,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:248
+# --- book/chapters/03_tensor.md:249
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -125,7 +126,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:300
+# --- book/chapters/03_tensor.md:301
 class _Versions:
     __slots__ = ()
 
@@ -147,7 +148,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:331
+# --- book/chapters/03_tensor.md:332
 class _Detach:
     __slots__ = ()
 
@@ -165,7 +166,7 @@ class _Detach:
         self._data = new._data
 
 
-# --- book/chapters/03_tensor.md:429
+# --- book/chapters/03_tensor.md:430
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -193,7 +194,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:463
+# --- book/chapters/03_tensor.md:464
 def make_tensor(data, requires_grad=False, grad_fn=None, output_nr=0, cls=Tensor):
     """A new tensor around the array ``data``, with its own version counter."""
     t = object.__new__(cls)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:89
+# --- book/chapters/03_tensor.md:90
 """What a tensor's array says: shape, dtype, device and Python values."""
 
 import numpy as np
@@ -13,7 +13,7 @@ from refgrad._formatting import tensor_repr
 from refgrad._size import Size
 
 
-# --- book/chapters/03_tensor.md:106
+# --- book/chapters/03_tensor.md:107
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, or torch's IndexError.
 
@@ -59,7 +59,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:153
+# --- book/chapters/03_tensor.md:154
 class _Layout:
     __slots__ = ()
 
@@ -98,7 +98,7 @@ class _Storage:
         return int(self._data.__array_interface__["data"][0])
 
 
-# --- book/chapters/03_tensor.md:358
+# --- book/chapters/03_tensor.md:359
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -131,7 +131,7 @@ class _Python:
         return array if dtype is None else array.astype(dtype, copy=False)
 
 
-# --- book/chapters/03_tensor.md:392
+# --- book/chapters/03_tensor.md:393
 def _scalar(t, kind):
     if t._data.size != 1:
         raise ValueError("only one element tensors can be converted to Python scalars")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:314
+# --- book/chapters/16_functions.md:316
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -12,3 +12,7 @@ from refgrad._ops.methods import install
 from refgrad._ops.table import OPS
 
 install()
+
+
+# --- book/chapters/26_inplace.md:378
+import refgrad._ops.inplace  # noqa: F401 - installs the in-place methods

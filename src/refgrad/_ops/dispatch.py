@@ -151,7 +151,7 @@ def call(op, args: tuple, params: dict | None = None):
     if record:
         outputs = _record(op, tensors, arrays, params, results)
     else:
-        outputs = tuple(_plain_output(op, tensors, r) for r in results)
+        outputs = _plain_outputs(op, tensors, results, params)
     return outputs if many else outputs[0]
 
 
@@ -177,7 +177,7 @@ def _record(op, tensors, arrays, params, results):
         for value, users in op.saves
     )
     if op.view:
-        _link_views(tensors[0], outputs)
+        _link_views(op, tensors[0], outputs, params)
     return outputs
 
 
@@ -205,18 +205,23 @@ def _metadata(array, what: str):
 
 
 # --- book/chapters/13_dispatch.md:286
-def _link_views(source, outputs) -> None:
+def _link_views(op, source, outputs, params) -> None:
+    from refgrad._ops.views import track_view  # chapter "Views"
+
     base = source._base if source._base is not None else source
-    for out in outputs:
+    many = op.outputs is None or len(op.outputs) > 1
+    for i, out in enumerate(outputs):
         out._base = base
         out._version_counter = source._version_counter
+        track_view(op, source, out, params, i if many else None)
 
 
-def _plain_output(op, tensors, result):
-    out = make_tensor(result)
+def _plain_outputs(op, tensors, results, params):
+    outputs = tuple(make_tensor(r) for r in results)
     if op.view:
         source = tensors[0]
-        _link_views(source, (out,))
-        # A view made without recording still requires grad if its base does.
-        out._requires_grad = source._requires_grad
-    return out
+        _link_views(op, source, outputs, params)
+        for out in outputs:
+            # A view made without recording still requires grad if its base does.
+            out._requires_grad = source._requires_grad
+    return outputs

@@ -73,7 +73,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:109
+# --- book/chapters/16_functions.md:111
 def _dims(dim, ndim: int) -> tuple:
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     for d in dims:
@@ -95,7 +95,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:135
+# --- book/chapters/16_functions.md:137
 def infer_shape(shape, numel: int) -> tuple:
     if len(shape) == 1 and isinstance(shape[0], tuple | list):
         shape = shape[0]
@@ -123,7 +123,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:164
+# --- book/chapters/16_functions.md:166
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], tuple | list):
         sizes = tuple(sizes[0])
@@ -146,7 +146,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIM, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:191
+# --- book/chapters/16_functions.md:193
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType

@@ -167,6 +167,11 @@ def _named_dims(items) -> int:
 
 # --- book/chapters/16d_indexing.md:450
 def getitem(self, index):
+    return _finish(self, *walk(self, index, isinstance(index, slice)))
+
+
+def walk(self, index, keep_full: bool):
+    """The basic-indexing view of ``index``, and the tensor indices left to apply."""
     from refgrad._tensor import Tensor
 
     items = _as_tuple(index)
@@ -185,12 +190,12 @@ def getitem(self, index):
             tensors.append(item)
             dim += item.ndim if _is_mask(item) else 1
         elif isinstance(item, slice):
-            result = _apply_slice(result, dim, item, isinstance(index, slice))
+            result = _apply_slice(result, dim, item, keep_full)
             dim += 1
             tensors.append(None)
         else:
             result = select(result, dim, int(item))
-    return _finish(self, result, tensors)
+    return result, tensors
 
 
 def _bool_index(item):
@@ -205,7 +210,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:491
+# --- book/chapters/16d_indexing.md:496
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

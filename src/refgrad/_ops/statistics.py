@@ -138,7 +138,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:209
+# --- book/chapters/16b_reductions.md:216
 def _shift(a, axes):
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(a)
     return np.where(np.isfinite(top), top, 0)
@@ -158,7 +158,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:230
+# --- book/chapters/16b_reductions.md:237
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
     shifted = a - _shift(a, axis)
@@ -175,7 +175,7 @@ def _reduce_like(t, dim):
     return t.sum(dim, keepdim=True) if t.ndim else t
 
 
-# --- book/chapters/16b_reductions.md:248
+# --- book/chapters/16b_reductions.md:255
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -192,7 +192,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:299
+# --- book/chapters/16b_reductions.md:306
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -233,7 +233,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:344
+# --- book/chapters/16b_reductions.md:351
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -263,7 +263,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=_dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:375
+# --- book/chapters/16b_reductions.md:382
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         if dtype is not None:

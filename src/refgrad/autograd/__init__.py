@@ -20,11 +20,11 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:476
+# --- book/chapters/10_nodes.md:499
 from refgrad.autograd import graph
 
 
-# --- book/chapters/18_backward.md:262
+# --- book/chapters/18_backward.md:276
 from refgrad.autograd._backward import _engine_run_backward, backward, grad
 
 
@@ -32,3 +32,10 @@ from refgrad.autograd._backward import _engine_run_backward, backward, grad
 from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 
 __all__ += ["gradcheck", "gradgradcheck"]
+
+
+# --- book/chapters/25_functions.md:235
+from refgrad.autograd import function
+from refgrad.autograd.function import Function
+
+__all__ += ["Function"]

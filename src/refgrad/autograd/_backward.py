@@ -5,10 +5,12 @@
 # --- book/chapters/18_backward.md:29
 """backward() and grad(): the entry points that run the engine."""
 
+import logging
 import warnings
 
 from refgrad._tensor import Tensor
 from refgrad.autograd import _engine
+from refgrad.autograd._backward_logging import _register_logging_hooks_on_whole_graph, log
 from refgrad.autograd._node import GradientEdge, gradient_edge
 
 
@@ -26,7 +28,7 @@ def _shape_of(output):
     return output
 
 
-# --- book/chapters/18_backward.md:54
+# --- book/chapters/18_backward.md:56
 def _make_grads(outputs, grads) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
@@ -52,7 +54,7 @@ def _make_grads(outputs, grads) -> list:
     return made
 
 
-# --- book/chapters/18_backward.md:87
+# --- book/chapters/18_backward.md:89
 def _root_edges(outputs) -> list:
     edges = []
     for i, out in enumerate(outputs):
@@ -81,9 +83,19 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:124
+# --- book/chapters/18_backward.md:128
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
+    if log.getEffectiveLevel() > logging.DEBUG:
+        return _run_backward(t_outputs, *args)
+    unregister_hooks = _register_logging_hooks_on_whole_graph(t_outputs)
+    try:
+        return _run_backward(t_outputs, *args)
+    finally:
+        unregister_hooks()
+
+
+def _run_backward(t_outputs, *args):
     grads, keep_graph, create_graph, inputs, allow_unreachable, accumulate_grad = args
     roots = _root_edges(t_outputs)
     targets = _target_edges(inputs, accumulate_grad) if inputs else None
@@ -100,7 +112,7 @@ def _engine_run_backward(t_outputs, *args, **kwargs):
     return tuple(captured)
 
 
-# --- book/chapters/18_backward.md:146
+# --- book/chapters/18_backward.md:160
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
@@ -117,7 +129,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
                          True, True)
 
 
-# --- book/chapters/18_backward.md:169
+# --- book/chapters/18_backward.md:183
 _create_graph_warned = False
 
 
@@ -137,7 +149,7 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-# --- book/chapters/18_backward.md:196
+# --- book/chapters/18_backward.md:210
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -172,7 +184,7 @@ def _materialized(grad, input):
     return zeros_like(input)
 
 
-# --- book/chapters/18_backward.md:238
+# --- book/chapters/18_backward.md:252
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

@@ -7,6 +7,7 @@
 
 import itertools
 
+from refgrad.autograd._hooks import call_hooks
 from refgrad.autograd._state import next_sequence_nr, state
 
 _task_ids = itertools.count()
@@ -30,7 +31,7 @@ class GraphTask:
         self.lone_root = None  # the root node, when there is exactly one root edge
 
 
-# --- book/chapters/17_engine.md:92
+# --- book/chapters/17_engine.md:93
 class ReadyQueue:
     """Nodes ready to run, largest sequence number first, ties as torch breaks them."""
 
@@ -54,7 +55,7 @@ class ReadyQueue:
         return top
 
 
-# --- book/chapters/17_engine.md:117
+# --- book/chapters/17_engine.md:118
 def _move_up(heap: list, hole: int, node) -> None:
     """Put ``node`` at ``hole`` or above it, past parents with smaller numbers."""
     while hole > 0:
@@ -82,7 +83,7 @@ def _walk_hole_down(heap: list) -> int:
     return hole
 
 
-# --- book/chapters/17_engine.md:168
+# --- book/chapters/17_engine.md:169
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
@@ -103,7 +104,7 @@ def count_dependencies(roots) -> dict:
     return dependencies
 
 
-# --- book/chapters/17_engine.md:199
+# --- book/chapters/17_engine.md:200
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -141,7 +142,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:252
+# --- book/chapters/17_engine.md:253
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -169,7 +170,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:285
+# --- book/chapters/17_engine.md:286
 def _deliver(task, node, slot, grad) -> None:
     buffer = task.buffers.get(node)
     if buffer is None:
@@ -183,7 +184,7 @@ def _deliver(task, node, slot, grad) -> None:
         task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:308
+# --- book/chapters/17_engine.md:309
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     state.current_node = node
@@ -200,36 +201,39 @@ def _evaluate(task, node, grads):
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:330
+# --- book/chapters/17_engine.md:331
 def _call(task, node, grads):
     grads = _tensor_pre_hooks(node, grads)
     if node._pre_hooks:
-        for hook in tuple(node._pre_hooks.values()):
-            result = hook(tuple(grads))
-            if result is not None:
-                grads = list(result)
+        grads = list(call_hooks(node._pre_hooks, tuple(grads)))
     outputs = list(node.apply(grads, task.create_graph))
     if not task.keep_graph:
         release = getattr(node, "release_variables", None)
         if release is not None:
             release()
     outputs = validate_outputs(node, outputs)
+    if task.exec_info is not None:
+        outputs = _drop_unwanted(task, node, outputs)
     if node._post_hooks:
-        for hook in tuple(node._post_hooks.values()):
-            result = hook(tuple(outputs), tuple(grads))
-            if result is not None:
-                outputs = list(result)
+        outputs = list(call_hooks(node._post_hooks, tuple(outputs), tuple(grads)))
     return outputs
 
 
-# --- book/chapters/17_engine.md:357
+def _drop_unwanted(task, node, outputs) -> list:
+    """None for every edge that leads to nothing asked for, as torch never computes it."""
+    info = task.exec_info
+    return [grad if child is not None and _leads_to_target(info.get(child)) else None
+            for (child, _), grad in zip(node._next, outputs)]
+
+
+# --- book/chapters/17_engine.md:371
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
-        for slot, hooks in node._tensor_pre_hooks:
-            for hook in tuple(hooks.values()):
-                result = hook(grads[slot])
-                if result is not None:
-                    grads[slot] = result
+        for slot, hooks in tuple(node._tensor_pre_hooks):
+            grads[slot] = call_hooks(hooks, grads[slot])
+    leaf = getattr(node, "variable", None)
+    if leaf is not None and leaf._backward_hooks:
+        grads[0] = call_hooks(leaf._backward_hooks, grads[0])
     if node._retains_grad:
         for slot, ref in tuple(node._retains_grad.items()):
             tensor = ref()
@@ -246,7 +250,7 @@ def retain(tensor, grad) -> None:
         tensor._grad = tensor._grad + grad
 
 
-# --- book/chapters/17_engine.md:389
+# --- book/chapters/17_engine.md:403
 def validate_outputs(node, outputs) -> list:
     from refgrad._ops.shapes import sum_to
 
@@ -256,7 +260,10 @@ def validate_outputs(node, outputs) -> list:
             f"{len(node._next)}, got {len(outputs)})"
         )
     for i, ((child, slot), grad) in enumerate(zip(node._next, outputs)):
-        if child is None or grad is None:
+        if child is None:
+            outputs[i] = None  # torch never computes a gradient along an empty edge
+            continue
+        if grad is None:
             continue
         meta = child._meta[slot]
         if list(grad.shape) != meta.shape:
@@ -278,7 +285,7 @@ def _expandable(shape, to) -> bool:
     return all(n == 1 or n == m for n, m in zip(reversed(shape), reversed(tuple(to))))
 
 
-# --- book/chapters/17_engine.md:425
+# --- book/chapters/17_engine.md:442
 def _propagate(task, node, outputs) -> None:
     if outputs is None:
         return

@@ -185,15 +185,21 @@ class AccumulateGrad(FunctionNode):
         grad = grads[0]
         if grad is not None:
             with _accumulate_lock:
-                accumulate_into(self.variable, grad, create_graph)
+                add_to_grad(self.variable, grad, create_graph)
+        post_accumulate(self.variable)
         return ()
 
 
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:344
+# --- book/chapters/10_nodes.md:349
 def accumulate_into(variable, grad, create_graph: bool) -> None:
+    add_to_grad(variable, grad, create_graph)
+    post_accumulate(variable)
+
+
+def add_to_grad(variable, grad, create_graph: bool) -> None:
     old = variable._grad
     if old is None:
         if create_graph and grad.requires_grad:
@@ -205,6 +211,10 @@ def accumulate_into(variable, grad, create_graph: bool) -> None:
     else:
         old._data += grad._data
         old._version_counter.value += 1
+
+
+def post_accumulate(variable) -> None:
+    """Call the leaf's post-accumulate-grad hooks, even when no gradient came."""
     hooks = variable._post_accumulate_grad_hooks
     if hooks:
         for hook in tuple(hooks.values()):
@@ -217,7 +227,7 @@ def _copy(grad):
     return make_tensor(grad._data.copy())
 
 
-# --- book/chapters/10_nodes.md:374
+# --- book/chapters/10_nodes.md:388
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -242,7 +252,7 @@ def _recorded_copy(grad):
     return copy
 
 
-# --- book/chapters/10_nodes.md:407
+# --- book/chapters/10_nodes.md:421
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -262,7 +272,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:439
+# --- book/chapters/10_nodes.md:453
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

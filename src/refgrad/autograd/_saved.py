@@ -8,6 +8,7 @@
 import re
 
 from refgrad._typename import tensor_type_name
+from refgrad.autograd._state import state
 
 FREED = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
@@ -24,11 +25,14 @@ CANNOT_SAVE_INFERENCE = (
 )
 
 
-# --- book/chapters/11_saved.md:58
+# --- book/chapters/11_saved.md:59
 class SavedTensor:
     """One tensor kept by a node, checked against in-place changes when used."""
 
-    __slots__ = ("_original", "_data", "_counter", "_version", "_output_nr", "_freed")
+    __slots__ = (
+        "_original", "_data", "_counter", "_version", "_output_nr", "_freed", "_is_output",
+        "_packed", "_unpack_hook", "_grad_fn", "_requires_grad", "_accumulator",
+    )
 
     def __init__(self, tensor, is_output: bool) -> None:
         counter = tensor._version_counter
@@ -40,17 +44,37 @@ class SavedTensor:
         self._version = counter.value
         self._output_nr = tensor._output_nr
         self._freed = False
+        self._is_output = is_output
+        self._unpack_hook = self._packed = None
+        hooks = state.saved_tensors_hooks
+        if hooks:
+            # The innermost pair in force now is the one this value keeps (F82).
+            pack_with_hooks(self, tensor, *hooks[-1])
 
     def release(self) -> None:
-        self._original = self._data = None
+        self._original = self._data = self._packed = None
         self._freed = True
 
+    def register_hooks(self, pack_hook, unpack_hook) -> None:
+        """Pack this one value now, with its own pair of hooks."""
+        _check_register(self, pack_hook, unpack_hook)
+        if self._is_output:  # torch hands over the data, without the node
+            from refgrad._tensor import make_tensor
 
-# --- book/chapters/11_saved.md:86
+            tensor = make_tensor(self._data)
+            tensor._version_counter = self._counter
+        else:
+            tensor = self._original
+        pack_with_hooks(self, tensor, pack_hook, unpack_hook)
+
+
+# --- book/chapters/11_saved.md:108
 def unpack(saved: SavedTensor, node):
     """The saved tensor, ready for a backward formula."""
     if saved._freed:
         raise RuntimeError(FREED)
+    if saved._unpack_hook is not None:
+        return unpack_with_hooks(saved, node)
     if saved._counter.value != saved._version:
         raise RuntimeError(_modified_message(saved, node))
     if saved._original is not None:
@@ -62,7 +86,7 @@ def unpack(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:109
+# --- book/chapters/11_saved.md:133
 def _modified_message(saved: SavedTensor, node) -> str:
     tensor = saved._original
     producer = tensor._grad_fn if tensor is not None else node
@@ -87,7 +111,7 @@ def _type_of_data(data) -> str:
     return tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:144
+# --- book/chapters/11_saved.md:168
 class SavedNumber:
     """A Python number an operation kept; shown as a 0-d tensor."""
 
@@ -105,3 +129,76 @@ class SavedNumber:
 
     def release(self) -> None:
         self._freed = True
+
+
+# --- book/chapters/11_saved.md:208
+PACK_MODIFIED = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
+    "pack hook cannot be modified by in-place operations as this can lead to unexpected "
+    "side-effects. Please open an issue if you need to perform in-place operations on the "
+    "input to a pack hook."
+)
+
+
+def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook) -> None:
+    """Hand ``tensor`` to ``pack_hook`` and keep what it returns instead."""
+    saved._grad_fn = None if saved._is_output else tensor._grad_fn
+    saved._requires_grad = saved._is_output or tensor._requires_grad
+    saved._accumulator = tensor._grad_accumulator if saved._grad_fn is None else None
+    version = saved._counter.value
+    enabled, state.grad_enabled = state.grad_enabled, False
+    try:
+        packed = pack_hook(tensor)
+    finally:
+        state.grad_enabled = enabled
+    if saved._counter.value != version:
+        raise RuntimeError(PACK_MODIFIED)
+    saved._packed, saved._unpack_hook = packed, unpack_hook
+    saved._original = saved._data = None
+
+
+# --- book/chapters/11_saved.md:243
+def unpack_with_hooks(saved: SavedTensor, node):
+    from refgrad._tensor import Tensor, make_tensor
+
+    data = saved._unpack_hook(saved._packed)
+    if not isinstance(data, Tensor):
+        raise TypeError(
+            "Output of saved tensor unpack_hook expected to be a Tensor but got result of "
+            f"type {type(data).__name__}"
+        )
+    grad_fn = node if saved._is_output else saved._grad_fn
+    if grad_fn is None and not saved._requires_grad:
+        return data
+    t = make_tensor(data._data, True, grad_fn, saved._output_nr)
+    t._version_counter = data._version_counter
+    if grad_fn is None:
+        t._grad_accumulator = saved._accumulator
+    return t
+
+
+# --- book/chapters/11_saved.md:267
+REGISTER_TWICE = (
+    "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
+    "one pair of hooks is allowed at a time."
+)
+REGISTER_FREED = (
+    "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate "
+    "values of the graph are freed when you call .backward() or autograd.grad(). Specify "
+    "retain_graph=True if you need to backward through the graph a second time or if you "
+    "need to access saved variables after calling backward."
+)
+REGISTER_ARGUMENTS = (
+    "register_hooks(): incompatible function arguments. The following argument types are "
+    "supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: collections.abc.Callable, "
+    "arg1: collections.abc.Callable) -> None\n\nInvoked with: "
+)
+
+
+def _check_register(saved: SavedTensor, pack_hook, unpack_hook) -> None:
+    if not (callable(pack_hook) and callable(unpack_hook)):
+        raise TypeError(REGISTER_ARGUMENTS + f"{saved!r}, {pack_hook!r}, {unpack_hook!r}")
+    if saved._freed:
+        raise RuntimeError(REGISTER_FREED)
+    if saved._unpack_hook is not None:
+        raise RuntimeError(REGISTER_TWICE)

@@ -2,9 +2,25 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:467
+# --- book/chapters/10_nodes.md:484
 """refgrad.autograd.graph: the graph's public API."""
 
+from refgrad.autograd._backward import _engine_run_backward  # noqa: F401
+from refgrad.autograd._backward_logging import (  # noqa: F401
+    _register_logging_hooks_on_whole_graph,
+    log,
+)
+from refgrad.autograd._multi_grad import _MultiHandle, register_multi_grad_hook  # noqa: F401
 from refgrad.autograd._node import GradientEdge, Node, get_gradient_edge
 
-__all__ = ["Node", "GradientEdge", "get_gradient_edge"]
+__all__ = ["register_multi_grad_hook", "Node", "GradientEdge", "get_gradient_edge"]
+
+
+# --- book/chapters/23_saved_tensor_hooks.md:91
+from refgrad.autograd._saved_hooks import (
+    disable_saved_tensors_hooks,
+    save_on_cpu,
+    saved_tensors_hooks,
+)
+
+__all__ += ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]

@@ -1,0 +1,140 @@
+"""In-place ops, views and version counters, against torch's API (F113-F132, F153)."""
+
+import pytest
+import torch
+
+
+def test_versions_count_every_write():
+    a = torch.ones(2, 3)
+    a.add_(1)
+    a.mul_(2).sub_(1)
+    a[0] = 5
+    a += 1
+    torch.add(a, 1, out=a)
+    assert a._version == 6
+    v = a.view(6)
+    v.zero_()
+    assert (a._version, v._version, a.detach()._version, a.data._version) == (7, 7, 7, 0)
+    assert a.clone()._version == 0
+
+
+def test_inplace_on_non_leaf_rewrites_history():
+    a = torch.ones(2, requires_grad=True)
+    b = a * 2
+    b.add_(1)
+    assert b.grad_fn.name() == "AddBackward0"
+    assert b.grad_fn.next_functions[0][0].name() == "MulBackward0"
+    assert b._version == 1
+    b.sum().backward()
+    assert a.grad.tolist() == [2.0, 2.0]
+
+
+def test_inplace_saves_the_original_self():
+    x = torch.ones(2, requires_grad=True)
+    a = x * 3
+    w = torch.full((2,), 2.0, requires_grad=True)
+    a.mul_(w)
+    assert a.grad_fn._saved_self.grad_fn.name() == "CloneBackward0"
+    a.sum().backward()
+    assert w.grad.tolist() == [3.0, 3.0]
+    assert x.grad.tolist() == [6.0, 6.0]
+
+
+@pytest.mark.parametrize("name", ["exp_", "sin_", "tanh_", "sigmoid_", "sqrt_", "relu_"])
+def test_unary_inplace_gradient_matches_out_of_place(name):
+    x = torch.tensor([0.5, 1.5], requires_grad=True)
+    getattr(x * 1, name)().sum().backward()
+    expected = x.grad.clone()
+    x.grad = None
+    getattr(torch, name[:-1])(x * 1).sum().backward()
+    assert x.grad.tolist() == pytest.approx(expected.tolist())
+
+
+def test_saved_result_follows_later_writes():
+    x = torch.ones(2, requires_grad=True)
+    b = (x * 1).exp_()
+    b.mul_(2)
+    with pytest.raises(RuntimeError, match="which is output 0 of Exp, is at version 2; "
+                       "expected version 1 instead"):
+        b.sum().backward()
+
+
+def test_leaf_errors():
+    leaf = torch.ones(2, 3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="^a leaf Variable that requires grad is being "
+                       "used in an in-place operation.$"):
+        leaf.add_(1)
+    with pytest.raises(RuntimeError, match="^a view of a leaf Variable that requires grad"):
+        leaf[0].add_(1)
+    with torch.no_grad():
+        leaf.add_(1)
+    assert leaf._version == 1 and leaf.is_leaf and leaf.grad_fn is None
+
+
+def test_view_made_in_no_grad_and_multi_output_views():
+    y = torch.ones(2, 3, requires_grad=True).clone()
+    with torch.no_grad():
+        r = y[0]
+    with pytest.raises(RuntimeError, match="^A view was created in no_grad mode and is being "
+                       "modified inplace with grad mode enabled. Given that"):
+        r.mul_(2)
+    p, _ = y.unbind(0)
+    with pytest.raises(RuntimeError, match="^Output 0 of Unbind is a view and is being "
+                       "modified inplace. This view is the output of a function that"):
+        p.mul_(2)
+
+
+def test_nograd_inplace_is_not_recorded_but_bumps():
+    a = torch.ones(2, requires_grad=True)
+    b = a * 2
+    with torch.no_grad():
+        b.add_(1)
+    assert b.grad_fn.name() == "MulBackward0" and b._version == 1
+    b.sum().backward()
+    assert a.grad.tolist() == [2.0, 2.0]
+
+
+def test_out_arguments():
+    x = torch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"^mul\(\): functions with out=\.\.\. arguments "
+                       "don't support automatic differentiation, but one of the arguments "
+                       "requires grad.$"):
+        torch.mul(x, 2, out=torch.zeros(2))
+    out = torch.zeros(2)
+    with torch.no_grad():
+        assert torch.mul(x, 3, out=out) is out
+    assert out.tolist() == [3.0, 3.0] and out._version == 1
+
+
+def test_fit_errors():
+    with pytest.raises(RuntimeError, match="^result type Float can't be cast to the desired "
+                       "output type Long$"):
+        torch.ones(2, dtype=torch.long).add_(1.5)
+    with pytest.raises(RuntimeError, match=r"^output with shape \[2\] doesn't match the "
+                       r"broadcast shape \[2, 2\]$"):
+        torch.ones(2).add_(torch.ones(2, 2))
+
+
+def test_inference_tensor_is_written_then_refused():
+    with torch.inference_mode():
+        t = torch.ones(2)
+    with pytest.raises(RuntimeError, match="^Inplace update to inference tensor outside "
+                       "InferenceMode is not allowed.You can make a clone"):
+        t.add_(1)
+    assert t.tolist() == [2.0, 2.0]
+
+
+def test_node_names_of_writes():
+    x = torch.ones(2, 3, requires_grad=True)
+    y = x.clone()
+    y.copy_(torch.ones(3))
+    assert y.grad_fn.name() == "torch::autograd::CopyBackwards"
+    assert type(y.grad_fn).__name__ == "CopyBackwards"
+    assert y.zero_().grad_fn.name() == "ZeroBackward0"
+    assert y.fill_(2).grad_fn.name() == "FillBackward2"
+    y = x.clone()
+    y[torch.tensor([0])] = 5
+    assert y.grad_fn.name() == "IndexPutBackward0"
+    y = x.clone()
+    y[:] = 5
+    assert y.grad_fn.name() == "FillBackward3"

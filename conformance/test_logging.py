@@ -1,0 +1,150 @@
+"""Backward debug logging (F166–F172): black-box, against torch's API.
+
+The logger is found by the graph module's ``__name__``: ``torch.autograd.graph`` in torch,
+``refgrad.autograd.graph`` in refgrad.
+"""
+
+import inspect
+import logging
+import re
+
+import pytest
+import torch
+from torch.autograd.graph import _engine_run_backward
+
+
+class Keep(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.lines = []
+
+    def emit(self, record):
+        self.lines.append(re.sub(r"0x[0-9a-f]+", "0x?", record.getMessage()))
+
+
+@pytest.fixture
+def records():
+    log = logging.getLogger(torch.autograd.graph.__name__)
+    handler, level = Keep(), log.level
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    yield handler.lines
+    log.setLevel(level)
+    log.removeHandler(handler)
+
+
+def test_the_logger_is_the_graph_modules():
+    assert torch.autograd.graph.log is logging.getLogger(torch.autograd.graph.__name__)
+
+
+# F168, F59
+def test_two_branches_log_in_engine_order(records):
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.ones(2, 3, dtype=torch.float64, requires_grad=True)
+    c = (a * 2).sum() + b.sum()
+    c.backward()
+    assert records == [
+        "Executing: <AddBackward0 object at 0x?> with grad_outputs: [f64[]]",
+        "Executing: <SumBackward0 object at 0x?> with grad_outputs: [f64[]]",
+        "Executing: <AccumulateGrad object at 0x?> with grad_outputs: [f64[2, 3]]",
+        "Executing: <SumBackward0 object at 0x?> with grad_outputs: [f32[]]",
+        "Executing: <MulBackward0 object at 0x?> with grad_outputs: [f32[2]]",
+        "Executing: <AccumulateGrad object at 0x?> with grad_outputs: [f32[2]]",
+    ]
+    assert a.grad.tolist() == [2.0, 2.0] and b.grad.tolist() == [[1.0] * 3] * 2
+
+
+# F171, F168 (None entries)
+def test_grad_logs_only_executed_nodes_with_none_entries(records):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    p, q = (x * 2).unbind()
+    torch.autograd.grad(p * 3, x)
+    assert records == [
+        "Executing: <MulBackward0 object at 0x?> with grad_outputs: [f32[]]",
+        "Executing: <UnbindBackward0 object at 0x?> with grad_outputs: [f32[],None]",
+        "Executing: <MulBackward0 object at 0x?> with grad_outputs: [f32[2]]",
+    ]
+
+
+# F169
+@pytest.mark.parametrize(
+    ("dtype", "abbr"),
+    [(torch.float16, "f16"), (torch.float32, "f32"), (torch.float64, "f64")],
+)
+def test_dtype_abbreviations_in_records(records, dtype, abbr):
+    a = torch.ones(2, 3, dtype=dtype, requires_grad=True)
+    a.sum().backward()
+    assert records[-1] == (
+        f"Executing: <AccumulateGrad object at 0x?> with grad_outputs: [{abbr}[2, 3]]")
+
+
+def test_dtype_abbreviation_table():
+    from torch.utils._dtype_abbrs import dtype_abbrs
+
+    expected = {torch.uint8: "u8", torch.int8: "i8", torch.int16: "i16", torch.int32: "i32",
+                torch.int64: "i64", torch.float16: "f16", torch.float32: "f32",
+                torch.float64: "f64", torch.bool: "b8"}
+    assert {k: dtype_abbrs[k] for k in expected} == expected
+
+
+# F167: hooks only for the call, and only at DEBUG
+def test_hooks_are_removed_after_the_call_and_not_added_when_quiet(records):
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = (a * 2).sum()
+    y.backward(retain_graph=True)
+    assert len(records) == 3
+    log = logging.getLogger(torch.autograd.graph.__name__)
+    log.setLevel(logging.WARNING)
+    seen = []
+    y.grad_fn.register_prehook(lambda go: seen.append(len(go)))
+    y.backward()
+    assert len(records) == 3 and seen == [1]
+
+
+def test_hooks_are_removed_when_the_backward_fails(records):
+    a = torch.tensor([1.0], requires_grad=True)
+    b = a * 2
+    a.register_hook(lambda g: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        b.backward(retain_graph=True)
+    logging.getLogger(torch.autograd.graph.__name__).setLevel(logging.WARNING)
+    records.clear()
+    with pytest.raises(ZeroDivisionError):
+        b.backward()
+    assert records == []
+
+
+# F172
+def test_logging_runs_after_user_pre_hooks_and_changes_nothing(records):
+    order = []
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a * 2
+    b.grad_fn.register_prehook(lambda go: order.append("user") or (go[0] * 10,))
+    b.sum().backward()
+    assert order == ["user"]
+    assert records[1] == "Executing: <MulBackward0 object at 0x?> with grad_outputs: [f32[2]]"
+    assert a.grad.tolist() == [20.0, 20.0]
+
+
+# F170
+def test_gradient_edge_outputs_are_roots(records):
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a * 2
+    edge = torch.autograd.graph.get_gradient_edge(b)
+    torch.autograd.backward((edge,), (torch.ones(2),))
+    assert records == [
+        "Executing: <MulBackward0 object at 0x?> with grad_outputs: [f32[2]]",
+        "Executing: <AccumulateGrad object at 0x?> with grad_outputs: [f32[2]]",
+    ]
+
+
+# F166
+def test_engine_run_backward_positional_arguments():
+    assert list(inspect.signature(_engine_run_backward).parameters) == [
+        "t_outputs", "args", "kwargs"]
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = (a * 2).sum()
+    (g,) = _engine_run_backward((y,), (torch.ones(()),), True, False, (a,), False, False)
+    assert g.tolist() == [2.0, 2.0] and a.grad is None
+    assert _engine_run_backward((y,), (torch.ones(()),), False, False, (), False, True) is None
+    assert a.grad.tolist() == [2.0, 2.0]

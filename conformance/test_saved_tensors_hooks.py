@@ -1,0 +1,47 @@
+"""saved_tensors_hooks, disable_saved_tensors_hooks, save_on_cpu (F73-F95)."""
+
+import pytest
+import torch
+from torch.autograd.graph import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks
+
+
+def test_mul_packs_other_then_self_and_unpacks_per_use():
+    log = []
+    a = torch.ones(2, requires_grad=True)
+    b = torch.ones(2, requires_grad=True) * 2
+    with saved_tensors_hooks(lambda x: log.append(("p", x is b)) or x.detach(),
+                             lambda x: log.append("u") or x):
+        y = a * b
+        a * 2
+    y.sum().backward(retain_graph=True)
+    y.grad_fn._saved_self
+    assert log == [("p", True), ("p", False), "u", "u", "u"]
+
+
+def test_messages():
+    with pytest.raises(TypeError, match="^_push_saved_tensors_default_hooks"):
+        with saved_tensors_hooks(1, 2):
+            pass
+    with pytest.raises(TypeError, match="^_saved_tensors_hooks_disable"):
+        with disable_saved_tensors_hooks(123):
+            pass
+    with disable_saved_tensors_hooks("no hooks"):
+        with pytest.raises(RuntimeError, match="^no hooks$"):
+            with save_on_cpu():
+                pass
+    a = torch.ones(2, requires_grad=True)
+    y = a * a
+    raw = y.grad_fn._raw_saved_self
+    raw.register_hooks(lambda x: x.detach(), lambda x: x)
+    with pytest.raises(RuntimeError, match="^Calling register_hooks on a saved tensor whose"):
+        raw.register_hooks(lambda x: x, lambda x: x)
+
+
+def test_save_on_cpu_names_and_gradients():
+    hooks = save_on_cpu(device_type="nonsense")
+    assert (hooks.pack_hook.__name__, hooks.unpack_hook.__name__) == (
+        "pack_to_cpu", "unpack_from_cpu")
+    a = torch.tensor([0.5, 1.5], requires_grad=True)
+    with save_on_cpu(pin_memory=True):
+        (a.exp() * a).sum().backward()
+    assert (a.grad - a.exp() * (a + 1)).abs().max().item() < 1e-6

@@ -1,0 +1,54 @@
+"""White-box tests of refgrad._ops.inplace: casting rules, saved values, the op table."""
+
+import numpy as np
+import pytest
+
+import refgrad as torch
+from refgrad._ops import OPS, inplace
+
+
+@pytest.mark.parametrize(("source", "target", "ok"), [
+    ("float64", "float32", True), ("int64", "float32", True), ("float32", "int64", False),
+    ("complex64", "float32", False), ("int64", "bool", False), ("bool", "int64", True),
+])
+def test_can_cast(source, target, ok):
+    assert inplace._can_cast(np.dtype(source), np.dtype(target)) is ok
+
+
+def test_rows_of_writes_declare_what_they_write():
+    for name in ("zero_", "fill_", "fill_.Tensor", "copy_", "index_put_"):
+        assert OPS[name].writes == ("self",)
+
+
+def test_saved_result_follows_self():
+    x = torch.ones(2, requires_grad=True)
+    b = x * 1
+    b.exp_()
+    saved = b.grad_fn._raw_saved_result
+    assert saved._counter is b._version_counter
+    assert saved._version == b._version == 1
+
+
+def test_original_self_is_cloned_only_when_saved():
+    x = torch.ones(2, requires_grad=True)
+    b = x * 1
+    b.add_(1)  # add saves nothing
+    assert b.grad_fn.next_functions[0][0].name() == "MulBackward0"
+    c = x * 1
+    c.mul_(c)  # both inputs are self: one clone, saved twice
+    node = c.grad_fn
+    assert node._saved_self.grad_fn.name() == "CloneBackward0"
+    assert node._saved_other.grad_fn is node._saved_self.grad_fn
+
+
+def test_readonly_arrays_are_refused():
+    e = torch.ones(1).expand(3)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        e.add_(1)
+
+
+def test_inplace_in_inference_mode_keeps_working():
+    with torch.inference_mode():
+        t = torch.ones(2)
+        t.add_(1)
+    assert t.tolist() == [2.0, 2.0]

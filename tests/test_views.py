@@ -1,0 +1,54 @@
+"""White-box tests of refgrad._ops.views: positions, geometry, creation metadata."""
+
+import numpy as np
+
+import refgrad as torch
+from refgrad._ops import views
+
+
+def test_positions_on_contiguous_and_fortran_bases():
+    base = np.arange(6.0).reshape(2, 3)
+    assert views.positions(base, base[1]).tolist() == [3, 4, 5]
+    assert views.positions(base, base.T[2]).tolist() == [2, 5]
+    fortran = np.asfortranarray(base)
+    assert views.positions(fortran, fortran[1]).tolist() == [3, 4, 5]
+
+
+def test_geometry_and_grid_agree():
+    base = np.arange(12.0).reshape(3, 4)
+    where = views.positions(base, base[1:, ::2])
+    size, stride, offset = views.geometry(where)
+    assert (size, stride, offset) == ((2, 2), (4, 2), 4)
+    assert views.grid(size, stride, offset).tolist() == where.tolist()
+
+
+def test_creation_metadata():
+    y = torch.ones(2, 3)
+    assert y[0]._view_info.creation == views.DEFAULT
+    assert y.unbind(0)[1]._view_info.creation == views.MULTI_OUTPUT_NODE
+    with torch.no_grad():
+        v = y[0]
+    assert v._view_info.creation == views.NO_GRAD_MODE
+    assert v[0]._view_info.creation == views.NO_GRAD_MODE  # inherited
+
+
+def test_views_register_weakly_with_their_counter():
+    y = torch.ones(2, 3)
+    v = y[0]
+    assert any(w is v for w in y._version_counter.views)
+    del v
+    assert len(y._version_counter.views) == 0
+
+
+def test_replay_chain_recorded_only_under_the_flag():
+    y = torch.ones(2, 3)
+    assert y.t()._view_info.replay is None
+    with torch.autograd.grad_mode._force_original_view_tracking(True):
+        v = y.t()[0]
+    assert [op.name for op, _, _ in v._view_info.replay] == ["t", "select"]
+
+
+def test_diagonal_is_a_writable_view():
+    x = torch.zeros(3, 4)
+    x.diagonal(1).fill_(1)
+    assert x.tolist()[0] == [0, 1, 0, 0] and x.tolist()[2] == [0, 0, 0, 1]
