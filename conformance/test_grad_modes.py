@@ -640,3 +640,22 @@ def test_warning_filter_untouched():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         torch.no_grad()(lambda: None)()
+
+
+def test_enable_grad_inside_inference_mode_still_records_nothing():
+    # F150: grad mode reads True, but results are inference tensors without grad.
+    y = torch.ones(2, requires_grad=True)
+    with torch.inference_mode():
+        with torch.enable_grad():
+            enabled = torch.is_grad_enabled()
+            q = y * 2
+    assert enabled and not q.requires_grad and q.is_inference()
+
+
+def test_views_made_in_inference_mode_follow_their_base():
+    # F151: a view of a normal tensor stays normal; a view of an inference tensor is one.
+    x = torch.ones(2, 3)
+    with torch.inference_mode():
+        v, it = x[0], torch.ones(2)
+        iv = it[0]
+    assert not v.is_inference() and v._version == 0 and iv.is_inference()

@@ -486,3 +486,16 @@ def test_handle_removes_from_extra_dicts():
     main[handle.id] = extra[handle.id] = "hook"
     handle.remove()
     assert main == {} and extra == {}
+
+
+def test_hooks_registered_before_an_in_place_op_stay_with_the_old_grad_fn():
+    # F63: the hook registered after cos_ sees the gradient of the cos output,
+    # the one registered before sees the gradient of the sin output.
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    t = a.sin()
+    seen = []
+    t.register_hook(lambda g: seen.append(("before", [round(v, 4) for v in g.tolist()])))
+    t.cos_()
+    t.register_hook(lambda g: seen.append(("after", g.tolist())))
+    t.sum().backward()
+    assert seen == [("after", [1.0, 1.0]), ("before", [-0.7456, -0.7891])]

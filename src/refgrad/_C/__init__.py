@@ -100,3 +100,7 @@ class _InferenceMode:
 from refgrad.autograd._introspection import (
     _current_autograd_node, _current_graph_task_id, _will_engine_execute_node,
 )
+
+
+# --- book/chapters/28_versions.md:94
+from refgrad._C import _autograd

@@ -136,7 +136,7 @@ def _as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:192
+# --- book/chapters/13_dispatch.md:193
 def call(op, args: tuple, params: dict | None = None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``."""
     params = params or {}
@@ -145,7 +145,8 @@ def call(op, args: tuple, params: dict | None = None):
         out = op.forward(*arrays, **params)
     many = op.outputs is None or len(op.outputs) > 1
     results = tuple(_as_array(o) for o in out) if many else (_as_array(out),)
-    record = state.grad_enabled and op.backward is not None and any(
+    # Inference mode records nothing, even where enable_grad() turned grad mode on.
+    record = state.grad_enabled and not state.inference_mode and op.backward is not None and any(
         isinstance(t, Tensor) and t._requires_grad for t in tensors
     )
     if record:
@@ -155,7 +156,7 @@ def call(op, args: tuple, params: dict | None = None):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:217
+# --- book/chapters/13_dispatch.md:219
 def _record(op, tensors, arrays, params, results):
     edges = tuple(gradient_edge(t) if isinstance(t, Tensor) else (None, 0) for t in tensors)
     node = node_class(op)(edges)
@@ -189,7 +190,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:263
+# --- book/chapters/13_dispatch.md:265
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -204,7 +205,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:286
+# --- book/chapters/13_dispatch.md:288
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 

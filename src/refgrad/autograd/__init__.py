@@ -8,7 +8,7 @@
 __all__: list[str] = []
 
 
-# --- book/chapters/07_grad_modes.md:770
+# --- book/chapters/07_grad_modes.md:771
 from refgrad.autograd import grad_mode
 from refgrad.autograd.grad_mode import (
     enable_grad, inference_mode, no_grad, set_grad_enabled, set_multithreading_enabled,
@@ -20,7 +20,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:499
+# --- book/chapters/10_nodes.md:501
 from refgrad.autograd import graph
 
 

@@ -168,5 +168,6 @@ class _unsafe_preserve_version_counter(_DecoratorContextManager):
         pass
 
     def __exit__(self, *args) -> None:
-        for t, version in zip(self.tensors, self.prev_versions, strict=True):
-            t._version_counter.value = version
+        from refgrad._C._autograd import _unsafe_set_version_counter
+
+        _unsafe_set_version_counter(self.tensors, self.prev_versions)

@@ -13,7 +13,9 @@ from refgrad.autograd._backward_logging import (  # noqa: F401
 from refgrad.autograd._multi_grad import _MultiHandle, register_multi_grad_hook  # noqa: F401
 from refgrad.autograd._node import GradientEdge, Node, get_gradient_edge
 
-__all__ = ["register_multi_grad_hook", "Node", "GradientEdge", "get_gradient_edge"]
+__all__ = [
+    "register_multi_grad_hook", "Node", "GradientEdge", "get_gradient_edge", "increment_version",
+]
 
 
 # --- book/chapters/23_saved_tensor_hooks.md:91
@@ -24,3 +26,7 @@ from refgrad.autograd._saved_hooks import (
 )
 
 __all__ += ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
+
+
+# --- book/chapters/28_versions.md:101
+from refgrad.autograd._versions import increment_version

@@ -1,0 +1,94 @@
+"""Version counters (spec F113-F118, F152, F183), written against torch's API."""
+
+import re
+
+import pytest
+import torch
+from torch.autograd.graph import increment_version
+
+
+def raises(kind, message):
+    return pytest.raises(kind, match="^" + re.escape(message) + "$")
+
+
+def test_every_in_place_write_counts_once():
+    a = torch.ones(2, 3)
+    assert a._version == 0 and (a + 1)._version == 0 and a.clone()._version == 0
+    a.add_(1)
+    a.mul_(2).sub_(1)
+    a[0] = 5
+    a += 1
+    torch.add(a, 1, out=a)
+    assert a._version == 6
+
+
+def test_views_and_detach_share_the_counter_and_data_does_not():
+    a = torch.ones(2, 3)
+    views = (a.view(6), a[0], a.t(), a.detach())
+    a.zero_()
+    assert all(v._version == 1 for v in views) and a.data._version == 0
+    a.data.add_(1)
+    assert a._version == 1
+
+
+def test_increment_version_takes_a_tensor_or_any_iterable():
+    b = torch.ones(2)
+    assert increment_version(b) is None
+    increment_version([b, b])
+    increment_version(t for t in (b,))
+    assert b._version == 4
+    increment_version(b[0])
+    assert b._version == 5
+
+
+def test_increment_version_misuse_bumps_what_came_before():
+    b = torch.ones(2)
+    with raises(RuntimeError, "increment_version expect a Iterable[Tensor] as input"):
+        increment_version(3)
+    with raises(RuntimeError, "increment_version expects each element of the iterable to be "
+                "a tensor"):
+        increment_version([b, 3])
+    assert b._version == 1
+
+
+def test_inference_tensors_are_skipped():
+    with torch.inference_mode():
+        t = torch.ones(2)
+    increment_version(t)
+    with raises(RuntimeError, "Inference tensors do not track version counter."):
+        t._version
+
+
+def test_a_counted_write_fails_the_saved_tensor_check():
+    x = torch.ones(2, requires_grad=True)
+    y = x * x
+    increment_version(x)
+    with pytest.raises(RuntimeError, match=r"^one of the variables needed for gradient "
+                       r"computation has been modified by an inplace operation: "
+                       r"\[torch.FloatTensor \[2\]\] is at version 1; expected version 0"):
+        y.sum().backward()
+
+
+def test_unsafe_set_version_counter_can_go_down():
+    from torch._C._autograd import _unsafe_set_version_counter
+
+    a = torch.ones(2)
+    a.add_(1)
+    _unsafe_set_version_counter((a,), (0,))
+    assert a._version == 0
+    _unsafe_set_version_counter((a,), (7,))
+    assert a._version == 7
+
+
+def test_unsafe_preserve_version_counter_hides_writes():
+    from torch.autograd.grad_mode import _unsafe_preserve_version_counter
+
+    x = torch.ones(2, requires_grad=True)
+    y = x * 1
+    z = y * y
+    with _unsafe_preserve_version_counter(y):
+        with torch.no_grad():
+            y.mul_(3)
+    assert y._version == 0
+    z.sum().backward()
+    assert x.grad.tolist() == [6.0, 6.0]  # 2 * y with y written to 3, times dy/dx = 1
