@@ -124,3 +124,15 @@ def test_maximum_splits_ties_in_half():
 def test_mean_of_integers_is_refused():
     with pytest.raises(RuntimeError, match="could not infer output dtype"):
         torch.tensor([1, 2]).mean()
+
+
+def test_equal_and_allclose_answer_with_python_bools():
+    assert torch.equal(torch.ones(2), torch.ones(2)) is True
+    assert torch.equal(torch.ones(2), torch.ones(3)) is False
+    assert torch.equal(torch.ones(2), torch.ones(2, dtype=torch.float64))
+    assert torch.allclose(torch.ones(2), torch.ones(2) + 1e-9)
+    assert torch.allclose(torch.ones(2), torch.ones(1))
+    nan = torch.tensor([float("nan")])
+    assert torch.allclose(nan, nan, equal_nan=True) and not torch.allclose(nan, nan)
+    with pytest.raises(RuntimeError, match="^Float did not match Double$"):
+        torch.allclose(torch.ones(2), torch.ones(2, dtype=torch.float64))

@@ -35,11 +35,11 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:329
+# --- book/chapters/16_functions.md:351
 from refgrad import _ops
 from refgrad._ops.functions import (
-    add, clone, cos, div, eq, exp, expand, ge, gt, le, log, lt, mul, ne, neg, pow, reciprocal,
-    reshape, rsub, sin, squeeze, stack, sub, sum, unbind, unsqueeze, view, where,
+    add, allclose, clone, cos, div, eq, equal, exp, expand, ge, gt, le, log, lt, mul, ne, neg,
+    pow, reciprocal, reshape, rsub, sin, squeeze, stack, sub, sum, unbind, unsqueeze, view, where,
 )
 
 

@@ -7,6 +7,8 @@
 
 import math
 
+import numpy as np
+
 from refgrad._ops import arithmetic as ar
 from refgrad._ops import reductions as red
 from refgrad._ops import shapes as sh
@@ -35,7 +37,7 @@ def div(input, other):
     return call(ar.DIV, (input, other))
 
 
-# --- book/chapters/16_functions.md:61
+# --- book/chapters/16_functions.md:63
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         return call(ar.POW_SCALAR, (exponent,), {"self": input})
@@ -61,7 +63,7 @@ neg, exp, log, sin, cos, clone, reciprocal = (
 )
 
 
-# --- book/chapters/16_functions.md:90
+# --- book/chapters/16_functions.md:92
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -73,7 +75,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:111
+# --- book/chapters/16_functions.md:113
 def _dims(dim, ndim: int) -> tuple:
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     for d in dims:
@@ -95,7 +97,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:137
+# --- book/chapters/16_functions.md:139
 def infer_shape(shape, numel: int) -> tuple:
     if len(shape) == 1 and isinstance(shape[0], tuple | list):
         shape = shape[0]
@@ -123,7 +125,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:166
+# --- book/chapters/16_functions.md:168
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], tuple | list):
         sizes = tuple(sizes[0])
@@ -146,7 +148,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIM, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:193
+# --- book/chapters/16_functions.md:195
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -163,3 +165,17 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     params = {"dtype": dtype, "device": device, "self_dtype": input.dtype,
               "self_device": input.device}
     return call(ar.TO_COPY, (input,), params)
+
+
+# --- book/chapters/16_functions.md:220
+def equal(input, other) -> bool:
+    a, b = input._data, other._data
+    return a.shape == b.shape and bool((a == b).all())
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    if input.dtype is not other.dtype:
+        from refgrad._typename import LEGACY
+
+        raise RuntimeError(f"{LEGACY[input.dtype]} did not match {LEGACY[other.dtype]}")
+    return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))

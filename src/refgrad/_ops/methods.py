@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:221
+# --- book/chapters/16_functions.md:243
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._ops import functions as F
@@ -12,7 +12,7 @@ from refgrad._tensor import Tensor
 METHODS = {
     F: ("add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sin", "cos", "clone",
         "reciprocal", "eq", "ne", "lt", "le", "gt", "ge", "sum", "view", "reshape", "expand",
-        "unsqueeze", "squeeze", "unbind"),
+        "unsqueeze", "squeeze", "unbind", "equal", "allclose"),
     pointwise: ("tan", "tanh", "sigmoid", "relu", "abs", "sign", "sqrt", "rsqrt", "clamp",
                 "clip", "maximum", "minimum"),
     statistics: ("mean", "max", "min", "prod", "logsumexp", "softmax", "log_softmax"),
@@ -22,7 +22,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:242
+# --- book/chapters/16_functions.md:264
 OPERATORS = {
     "__add__": F.add, "__radd__": F.add, "__sub__": F.sub, "__rsub__": F.rsub,
     "__mul__": F.mul, "__rmul__": F.mul, "__truediv__": F.div,
@@ -56,7 +56,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:281
+# --- book/chapters/16_functions.md:303
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
