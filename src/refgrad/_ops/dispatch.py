@@ -136,9 +136,13 @@ def _as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:193
+# --- book/chapters/13_dispatch.md:196
 def call(op, args: tuple, params: dict | None = None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``."""
+    if state.dispatch_modes:  # chapter "Dispatch modes": a mode sees the op first
+        from refgrad.utils._python_dispatch import dispatch_row
+
+        return dispatch_row(op, args, params)
     params = params or {}
     arrays, tensors = _arrays(op, args, params)
     with np.errstate(all="ignore"):
@@ -156,7 +160,7 @@ def call(op, args: tuple, params: dict | None = None):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:219
+# --- book/chapters/13_dispatch.md:226
 def _record(op, tensors, arrays, params, results):
     edges = tuple(gradient_edge(t) if isinstance(t, Tensor) else (None, 0) for t in tensors)
     node = node_class(op)(edges)
@@ -190,7 +194,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:265
+# --- book/chapters/13_dispatch.md:272
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -205,7 +209,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:288
+# --- book/chapters/13_dispatch.md:295
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 

@@ -14,6 +14,7 @@ from refgrad._ops.views import check_view_write, diagonal, rebase_history, regen
 from refgrad._tensor import Tensor
 from refgrad.autograd._node import InputMetadata
 from refgrad.autograd._state import state
+from refgrad.utils._python_dispatch import dispatch_inplace, dispatch_out, named
 
 LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
 INFERENCE_INPLACE = (
@@ -31,7 +32,7 @@ OUT_NEEDS_GRAD = (
 )
 
 
-# --- book/chapters/26_inplace.md:66
+# --- book/chapters/26_inplace.md:67
 def bump(t) -> None:
     """Count one write to ``t``'s memory."""
     counter = t._version_counter
@@ -55,7 +56,7 @@ def check_inplace(t, recorded: bool) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:94
+# --- book/chapters/26_inplace.md:95
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -79,9 +80,11 @@ def check_fits(t, result) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:121
+# --- book/chapters/26_inplace.md:122
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
+    if state.dispatch_modes:  # chapter "Dispatch modes": a mode sees the write first
+        return dispatch_inplace(inplace, self, function, args, kwargs)
     tensors = [a for a in args if isinstance(a, Tensor)]
     recorded = state.grad_enabled and (
         self._requires_grad or any(a._requires_grad for a in tensors))
@@ -110,7 +113,7 @@ def _rebase(self, node) -> None:
         node._meta = (InputMetadata(self),)
 
 
-# --- book/chapters/26_inplace.md:158
+# --- book/chapters/26_inplace.md:161
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 
@@ -137,7 +140,7 @@ def _follow_result(self, node) -> None:
             saved._version = self._version_counter.value
 
 
-# --- book/chapters/26_inplace.md:191
+# --- book/chapters/26_inplace.md:194
 def _constant(g):
     return g * 0
 
@@ -164,7 +167,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:222
+# --- book/chapters/26_inplace.md:225
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.dispatch import node_class
@@ -179,7 +182,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:242
+# --- book/chapters/26_inplace.md:245
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -198,7 +201,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:266
+# --- book/chapters/26_inplace.md:269
 _OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -216,20 +219,21 @@ def _method(function):
 
 
 def zero_(self):
-    return inplace(self, lambda t: _call(ZERO, (t,)))
+    return inplace(self, named("zero", lambda t: _call(ZERO, (t,))))
 
 
 def fill_(self, value):
     if isinstance(value, Tensor):
-        return inplace(self, lambda t, v: _call(FILL_TENSOR, (t, v)), value)
-    return inplace(self, lambda t: _call(FILL, (t,), {"value": value}))
+        return inplace(self, named("fill", lambda t, v: _call(FILL_TENSOR, (t, v))), value)
+    return inplace(self, named("fill", lambda t: _call(FILL, (t,), {"value": value})))
 
 
 def copy_(self, src, non_blocking=False):
-    return inplace(self, lambda t, s: _call(COPY, (t, s), {"src_dtype": s.dtype}), src)
+    copy = named("copy", lambda t, s: _call(COPY, (t, s), {"src_dtype": s.dtype}))
+    return inplace(self, copy, src)
 
 
-# --- book/chapters/26_inplace.md:303
+# --- book/chapters/26_inplace.md:307
 def setitem(self, index, value) -> None:
     from refgrad._creation import tensor
     from refgrad._ops.indexing import walk
@@ -240,20 +244,23 @@ def setitem(self, index, value) -> None:
     if indices:
         if not isinstance(value, Tensor):
             value = tensor(value, dtype=target.dtype)
-        inplace(target, lambda t, v: _call(INDEX_PUT_, (t, v), {
-            "indices": list(indices), "accumulate": False}), value)
+        put = named("index_put", lambda t, v: _call(INDEX_PUT_, (t, v), {
+            "indices": list(indices), "accumulate": False}))
+        inplace(target, put, value)
     elif isinstance(value, Tensor):
         copy_(target, value)
     else:
         fill_(target, tensor(value, dtype=target.dtype))
 
 
-# --- book/chapters/26_inplace.md:328
+# --- book/chapters/26_inplace.md:333
 def with_out(function, name: str):
     """``function`` with torch's ``out=`` keyword."""
     def wrapper(*args, out=None, **kwargs):
         if out is None:
             return function(*args, **kwargs)
+        if state.dispatch_modes:  # chapter "Dispatch modes": out= counts as a write
+            return dispatch_out(wrapper, name, args, dict(kwargs, out=out))
         tensors = [a for a in (*args, out) if isinstance(a, Tensor)]
         if state.grad_enabled and any(t._requires_grad for t in tensors):
             raise RuntimeError(OUT_NEEDS_GRAD.format(name))
@@ -275,7 +282,7 @@ def with_out(function, name: str):
     "clamp", "abs", "sqrt"))
 
 
-# --- book/chapters/26_inplace.md:358
+# --- book/chapters/26_inplace.md:365
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

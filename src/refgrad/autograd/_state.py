@@ -23,12 +23,14 @@ class AutogradState(threading.local):
         self.graph_task = None
         self.current_node = None
         self.sequence_nr = 0
+        # Dispatch modes (TorchDispatchMode), innermost last.
+        self.dispatch_modes: list = []
 
 
 state = AutogradState()
 
 
-# --- book/chapters/01_state.md:66
+# --- book/chapters/01_state.md:68
 def is_grad_enabled() -> bool:
     """Whether operations record a graph in this thread."""
     return state.grad_enabled

@@ -12,9 +12,12 @@ from refgrad.autograd._backward_logging import (  # noqa: F401
 )
 from refgrad.autograd._multi_grad import _MultiHandle, register_multi_grad_hook  # noqa: F401
 from refgrad.autograd._node import GradientEdge, Node, get_gradient_edge
+from refgrad.autograd._write_saved import allow_mutation_on_saved_tensors  # noqa: F401
+from refgrad.autograd._write_saved import graph_getattr as __getattr__  # noqa: F401
 
 __all__ = [
     "register_multi_grad_hook", "Node", "GradientEdge", "get_gradient_edge", "increment_version",
+    "allow_mutation_on_saved_tensors",
 ]
 
 
