@@ -138,3 +138,44 @@ def test_node_names_of_writes():
     y = x.clone()
     y[:] = 5
     assert y.grad_fn.name() == "FillBackward3"
+
+
+@pytest.mark.parametrize(
+    ("write", "packed"),
+    [
+        (lambda b, c: b.sin_(), ["clone"]),
+        (lambda b, c: b.exp_(), ["b"]),
+        (lambda b, c: b.relu_(), ["b"]),
+        (lambda b, c: b.mul_(c), ["c", "clone"]),
+        (lambda b, c: b.mul_(b), ["b", "clone"]),
+        (lambda b, c: b.pow_(c), ["c", "clone", "b"]),
+        (lambda b, c: b.add_(c), []),
+    ],
+)
+def test_what_an_in_place_op_packs(write, packed):
+    # The node of an in-place op keeps a clone of self from before the write,
+    # the other operands, or self itself as the result; pack hooks see just those.
+    a = torch.tensor([1.5, 0.5], requires_grad=True)
+    c = torch.tensor([2.0, 3.0], requires_grad=True)
+    b = a * 1
+    seen = []
+
+    def pack(t):
+        if t is b or t is c:
+            seen.append("b" if t is b else "c")
+        else:
+            seen.append("clone" if t.grad_fn.name() == "CloneBackward0" else t.grad_fn.name())
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        write(b, c)
+    assert seen == packed
+
+
+def test_an_operand_that_is_self_is_checked_at_backward():
+    a = torch.tensor([1.5, 0.5], requires_grad=True)
+    b = a * 1
+    b.mul_(b)
+    with pytest.raises(RuntimeError, match="which is output 0 of Mul, is at version 1; expected "
+                       "version 0 instead"):
+        b.sum().backward()

@@ -35,10 +35,11 @@ def test_original_self_is_cloned_only_when_saved():
     b.add_(1)  # add saves nothing
     assert b.grad_fn.next_functions[0][0].name() == "MulBackward0"
     c = x * 1
-    c.mul_(c)  # both inputs are self: one clone, saved twice
+    c.mul_(c)  # self is cloned; ``other`` is c itself, now one version ahead (as in torch)
     node = c.grad_fn
     assert node._saved_self.grad_fn.name() == "CloneBackward0"
-    assert node._saved_other.grad_fn is node._saved_self.grad_fn
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        node._saved_other
 
 
 def test_readonly_arrays_are_refused():

@@ -14,5 +14,5 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/26_inplace.md:385
+# --- book/chapters/26_inplace.md:408
 import refgrad._ops.inplace  # noqa: F401 - installs the in-place methods

@@ -89,7 +89,8 @@ def inplace(self, function, *args, **kwargs):
     recorded = state.grad_enabled and (
         self._requires_grad or any(a._requires_grad for a in tensors))
     check_inplace(self, recorded)
-    result = function(self, *args, **kwargs)
+    result = _without_pack_hooks(function, self, args, kwargs) if recorded else function(
+        self, *args, **kwargs)
     check_fits(self, result)
     node = result._grad_fn if recorded else None
     if node is not None:
@@ -113,34 +114,56 @@ def _rebase(self, node) -> None:
         node._meta = (InputMetadata(self),)
 
 
-# --- book/chapters/26_inplace.md:161
+# --- book/chapters/26_inplace.md:162
+def _without_pack_hooks(function, self, args, kwargs):
+    """Run the out-of-place op with saved-tensor hooks held back.
+
+    What the in-place node keeps is decided below, and only then packed, so
+    that pack hooks see exactly what torch's do: the other operands, a clone of
+    ``self`` taken before the write, or ``self`` itself as the result.
+    """
+    hooks, state.saved_tensors_hooks = state.saved_tensors_hooks, []
+    try:
+        return function(self, *args, **kwargs)
+    finally:
+        state.saved_tensors_hooks = hooks
+
+
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 
     op = getattr(node, "op", None)
     if op is None or not any(s is not None for s in node._saved):
         return
+    # Only ``self`` is cloned; another argument that happens to be ``self`` is
+    # saved as it is, so torch's version check catches ``b.mul_(b)`` at backward.
     names = {op.inputs[0]}
-    names.update(n for n, a in zip(op.inputs[1:], args) if a is self)
     original = None
     saved = list(node._saved)
     for i, (name, _) in enumerate(op.saves):
-        if name in names and saved[i] is not None:
+        entry = saved[i]
+        if entry is None or name in (op.outputs or ()) or not hasattr(entry, "_original"):
+            continue  # results are saved after the write; numbers stay as they are
+        if name in names:
             original = F.clone(self) if original is None else original
             saved[i] = _save(original, node)
+        else:
+            saved[i] = _save(entry._original, node)  # packed now, in torch's order
     node._saved = tuple(saved)
 
 
 def _follow_result(self, node) -> None:
+    from refgrad._ops.dispatch import _save
+
     op = node.op
-    for (name, _), saved in zip(op.saves, node._saved):
-        hooked = getattr(saved, "_packed", None) is not None
-        if name in (op.outputs or ()) and saved is not None and not hooked:
-            saved._data, saved._counter = self._data, self._version_counter
-            saved._version = self._version_counter.value
+    saved = list(node._saved)
+    for i, (name, _) in enumerate(op.saves):
+        if name in (op.outputs or ()) and saved[i] is not None:
+            saved[i] = _save(self, node)  # the result is self, after the write
+    node._saved = tuple(saved)
 
 
-# --- book/chapters/26_inplace.md:194
+# --- book/chapters/26_inplace.md:217
 def _constant(g):
     return g * 0
 
@@ -167,7 +190,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:225
+# --- book/chapters/26_inplace.md:248
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.dispatch import node_class
@@ -182,7 +205,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:245
+# --- book/chapters/26_inplace.md:268
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -201,7 +224,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:269
+# --- book/chapters/26_inplace.md:292
 _OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -233,7 +256,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, copy, src)
 
 
-# --- book/chapters/26_inplace.md:307
+# --- book/chapters/26_inplace.md:330
 def setitem(self, index, value) -> None:
     from refgrad._creation import tensor
     from refgrad._ops.indexing import walk
@@ -253,7 +276,7 @@ def setitem(self, index, value) -> None:
         fill_(target, tensor(value, dtype=target.dtype))
 
 
-# --- book/chapters/26_inplace.md:333
+# --- book/chapters/26_inplace.md:356
 def with_out(function, name: str):
     """``function`` with torch's ``out=`` keyword."""
     def wrapper(*args, out=None, **kwargs):
@@ -282,7 +305,7 @@ def with_out(function, name: str):
     "clamp", "abs", "sqrt"))
 
 
-# --- book/chapters/26_inplace.md:365
+# --- book/chapters/26_inplace.md:388
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
