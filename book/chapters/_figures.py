@@ -41,3 +41,25 @@ class Picture:
 
 def dot(source: str) -> Picture:
     return Picture(source)
+
+
+def graph_of(tensors: dict) -> Picture:
+    """Draw the graph behind named tensors, walking ``next_functions`` with a stack."""
+    lines = ['digraph { rankdir=TB; node [shape=box, fontname="Helvetica", fontsize=11];']
+    ids, stack = {}, []
+    for label, t in tensors.items():
+        lines.append(f'"{label}" [shape=plaintext];')
+        if t.grad_fn is not None:
+            stack.append(t.grad_fn)
+            lines.append(f'"{label}" -> "n{id(t.grad_fn)}" [style=dashed];')
+    while stack:
+        node = stack.pop()
+        if node in ids:
+            continue
+        ids[node] = f"n{id(node)}"
+        lines.append(f'"{ids[node]}" [label="{node.name().replace("torch::autograd::", "")}"];')
+        for child, _ in node.next_functions:
+            if child is not None:
+                lines.append(f'"{ids[node]}" -> "n{id(child)}";')
+                stack.append(child)
+    return dot("\n".join(lines) + "}")

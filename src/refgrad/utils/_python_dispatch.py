@@ -64,7 +64,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:106
+# --- book/chapters/29_dispatch_modes.md:113
 _ROW_FUNCS: dict = {}
 
 
