@@ -26,7 +26,10 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
         return self._host.copy()
 
     def _wrap(self, value):
-        return DeviceArray(value, self._counts) if isinstance(value, np.ndarray) else value
+        # Like CuPy, reductions give 0-d device arrays, never host scalars.
+        if isinstance(value, np.ndarray | np.generic):
+            return DeviceArray(np.asarray(value), self._counts)
+        return value
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         inputs = [i._host if isinstance(i, DeviceArray) else i for i in inputs]
@@ -148,3 +151,22 @@ def test_pinning_needs_a_device():
 
 def test_the_package_imports_without_cupy():
     assert _backend._cupy() is None or _backend.cuda_is_available() in (True, False)
+
+
+def test_operands_on_two_devices_are_refused_with_torchs_message(device):
+    on_device = refgrad.tensor([1.0, 2.0]).cuda()
+    on_host = refgrad.tensor([3.0, 4.0])
+    message = ("^Expected all tensors to be on the same device, but found at least two "
+               "devices, cuda:0 and cpu!$")
+    with pytest.raises(RuntimeError, match=message):
+        on_device + on_host
+    message = message.replace("cuda:0 and cpu", "cpu and cuda:0")
+    with pytest.raises(RuntimeError, match=message):
+        on_host * on_device
+
+
+def test_a_0d_host_tensor_joins_a_device_operation(device):
+    on_device = refgrad.tensor([1.0, 2.0]).cuda()
+    result = on_device * refgrad.tensor(3.0)
+    assert result.device == refgrad.device("cuda", 0)
+    assert result.cpu().tolist() == [3.0, 6.0]

@@ -96,7 +96,7 @@ def _materialize(grads, metas):
     from refgrad._creation import zeros
 
     for g, meta in zip(grads, metas):
-        yield zeros(meta.shape, dtype=meta.dtype) if g is None else g
+        yield zeros(meta.shape, dtype=meta.dtype, device=meta.device) if g is None else g
 
 
 OpNode.apply = _apply
@@ -121,13 +121,16 @@ def _arrays(op, args, params):
         return [a._data if isinstance(a, Tensor) else a for a in args], args
     extra = [params[name] for name in op.promote_with]
     kind = _dtype.result_type(*args, *extra).numpy
-    arrays = []
+    arrays, on_host = [], True
     for a in args:
         if isinstance(a, Tensor):
             data = a._data
+            on_host = on_host and type(data) is np.ndarray
             arrays.append(data if data.dtype == kind else data.astype(kind))
         else:
             arrays.append(kind.type(a))
+    if not on_host:
+        arrays = _same_device(args, arrays)
     return arrays, args
 
 
@@ -136,7 +139,27 @@ def _as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:196
+# --- book/chapters/13_dispatch.md:195
+def _same_device(args, arrays):
+    from refgrad._backend import array_module, device_of
+
+    found = [device_of(x) for a, x in zip(args, arrays) if isinstance(a, Tensor)]
+    target = next((d for d in found if d.type != "cpu"), found[0])
+    moved = []
+    for a, x in zip(args, arrays):
+        if isinstance(a, Tensor) and device_of(x) != target:
+            if device_of(x).type != "cpu" or a.ndim != 0:
+                other = next(d for d in found if d != found[0])
+                raise RuntimeError(
+                    "Expected all tensors to be on the same device, but found at least two "
+                    f"devices, {found[0]} and {other}!"
+                )
+            x = array_module(target).asarray(x)
+        moved.append(x)
+    return moved
+
+
+# --- book/chapters/13_dispatch.md:226
 def call(op, args: tuple, params: dict | None = None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``."""
     if state.dispatch_modes:  # chapter "Dispatch modes": a mode sees the op first
@@ -160,7 +183,7 @@ def call(op, args: tuple, params: dict | None = None):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:226
+# --- book/chapters/13_dispatch.md:256
 def _record(op, tensors, arrays, params, results):
     edges = tuple(gradient_edge(t) if isinstance(t, Tensor) else (None, 0) for t in tensors)
     node = node_class(op)(edges)
@@ -194,7 +217,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:272
+# --- book/chapters/13_dispatch.md:302
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -209,7 +232,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:295
+# --- book/chapters/13_dispatch.md:325
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 

@@ -40,7 +40,7 @@ def _make_grads(outputs, grads) -> list:
         if grad is None:
             if shape.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            grad = ones(shape, dtype=meta.dtype)
+            grad = ones(shape, dtype=meta.dtype, device=meta.device)
         elif not isinstance(grad, Tensor):
             raise TypeError(
                 f"gradients can be either Tensors or None, but got {type(grad).__name__}"
