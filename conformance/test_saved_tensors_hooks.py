@@ -45,3 +45,12 @@ def test_save_on_cpu_names_and_gradients():
     with save_on_cpu(pin_memory=True):
         (a.exp() * a).sum().backward()
     assert (a.grad - a.exp() * (a + 1)).abs().max().item() < 1e-6
+
+
+def test_an_unsaved_value_shows_an_empty_saved_tensor():
+    a = torch.ones(2, requires_grad=True)
+    node = (a * 2).grad_fn
+    assert node._saved_self is None
+    with pytest.raises(RuntimeError, match="^Calling register_hooks on a saved tensor with value "
+                       "None is forbidden$"):
+        node._raw_saved_self.register_hooks(lambda t: t, lambda t: t)

@@ -170,3 +170,8 @@ def test_a_0d_host_tensor_joins_a_device_operation(device):
     result = on_device * refgrad.tensor(3.0)
     assert result.device == refgrad.device("cuda", 0)
     assert result.cpu().tolist() == [3.0, 6.0]
+
+
+def test_to_cuda_without_an_index_means_gpu_0(device):
+    d = refgrad.tensor([1.0]).cuda()
+    assert d.to("cuda") is d and d.to(refgrad.device("cuda")) is d

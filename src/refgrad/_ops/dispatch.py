@@ -11,7 +11,7 @@ from refgrad import _dtype
 from refgrad._C import _functions
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._node import FunctionNode, InputMetadata, gradient_edge
-from refgrad.autograd._saved import SavedNumber, SavedTensor, unpack
+from refgrad.autograd._saved import NOTHING_SAVED, SavedNumber, SavedTensor, unpack
 from refgrad.autograd._state import state
 
 _NODE_CLASSES: dict = {}
@@ -45,7 +45,9 @@ class OpNode(FunctionNode):
     def _lookup(self, key: str, raw: bool):
         for (name, _), saved in zip(self.op.saves, self._saved):
             if name == key:
-                return saved if raw or saved is None else _shown(saved, self)
+                if raw:
+                    return NOTHING_SAVED if saved is None else saved
+                return None if saved is None else _shown(saved, self)
         if not raw and key in self._params:
             return self._params[key]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
@@ -70,7 +72,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:111
+# --- book/chapters/13_dispatch.md:113
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     if all(g is None for g in grads):
         return (None,) * len(self._next)
@@ -112,7 +114,7 @@ def _dir(self) -> list:
 OpNode.__dir__ = _dir
 
 
-# --- book/chapters/13_dispatch.md:161
+# --- book/chapters/13_dispatch.md:163
 def _arrays(op, args, params):
     """The NumPy operands for a row, cast to the promoted dtype if it asks."""
     if op.variadic:
@@ -139,7 +141,7 @@ def _as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:195
+# --- book/chapters/13_dispatch.md:197
 def _same_device(args, arrays):
     from refgrad._backend import array_module, device_of
 
@@ -159,7 +161,7 @@ def _same_device(args, arrays):
     return moved
 
 
-# --- book/chapters/13_dispatch.md:226
+# --- book/chapters/13_dispatch.md:228
 def call(op, args: tuple, params: dict | None = None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``."""
     if state.dispatch_modes:  # chapter "Dispatch modes": a mode sees the op first
@@ -183,7 +185,7 @@ def call(op, args: tuple, params: dict | None = None):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:256
+# --- book/chapters/13_dispatch.md:258
 def _record(op, tensors, arrays, params, results):
     edges = tuple(gradient_edge(t) if isinstance(t, Tensor) else (None, 0) for t in tensors)
     node = node_class(op)(edges)
@@ -217,7 +219,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:302
+# --- book/chapters/13_dispatch.md:304
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -232,7 +234,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:325
+# --- book/chapters/13_dispatch.md:327
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 

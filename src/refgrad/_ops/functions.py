@@ -160,6 +160,8 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
             device = arg
     dtype = dtype or input.dtype
     device = Device(device) if device is not None else input.device
+    if device.type == "cuda" and device.index is None:
+        device = Device("cuda", 0)  # "cuda" means the current GPU, which is GPU 0 here
     if dtype is input.dtype and device == input.device and not copy:
         return input
     params = {"dtype": dtype, "device": device, "self_dtype": input.dtype,
@@ -167,7 +169,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:220
+# --- book/chapters/16_functions.md:222
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())

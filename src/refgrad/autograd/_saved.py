@@ -68,7 +68,20 @@ class SavedTensor:
         pack_with_hooks(self, tensor, pack_hook, unpack_hook)
 
 
-# --- book/chapters/11_saved.md:108
+# --- book/chapters/11_saved.md:107
+class NothingSaved:
+    """What ``_raw_saved_<name>`` shows for a value the node did not keep."""
+
+    __slots__ = ()
+
+    def register_hooks(self, pack_hook, unpack_hook) -> None:
+        raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
+
+
+NOTHING_SAVED = NothingSaved()
+
+
+# --- book/chapters/11_saved.md:126
 def unpack(saved: SavedTensor, node):
     """The saved tensor, ready for a backward formula."""
     if saved._freed:
@@ -86,7 +99,7 @@ def unpack(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:133
+# --- book/chapters/11_saved.md:151
 def _modified_message(saved: SavedTensor, node) -> str:
     tensor = saved._original
     producer = tensor._grad_fn if tensor is not None else node
@@ -111,7 +124,7 @@ def _type_of_data(data) -> str:
     return tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:168
+# --- book/chapters/11_saved.md:186
 class SavedNumber:
     """A Python number an operation kept; shown as a 0-d tensor."""
 
@@ -131,7 +144,7 @@ class SavedNumber:
         self._freed = True
 
 
-# --- book/chapters/11_saved.md:208
+# --- book/chapters/11_saved.md:226
 PACK_MODIFIED = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -157,7 +170,7 @@ def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook) -> None:
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:243
+# --- book/chapters/11_saved.md:261
 def unpack_with_hooks(saved: SavedTensor, node):
     from refgrad._tensor import Tensor, make_tensor
 
@@ -177,7 +190,7 @@ def unpack_with_hooks(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:267
+# --- book/chapters/11_saved.md:285
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
