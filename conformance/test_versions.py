@@ -92,3 +92,22 @@ def test_unsafe_preserve_version_counter_hides_writes():
     assert y._version == 0
     z.sum().backward()
     assert x.grad.tolist() == [6.0, 6.0]  # 2 * y with y written to 3, times dy/dx = 1
+
+
+def test_in_place_on_a_normal_tensor_inside_inference_mode_still_counts():
+    # F128
+    x = torch.ones(2)
+    with torch.inference_mode():
+        x.add_(1)
+    assert x._version == 1 and not x.is_inference()
+
+
+def test_in_place_on_a_detached_alias_counts_for_the_original():
+    # F127: the write through the alias makes the saved original stale.
+    a = torch.ones(2, requires_grad=True)
+    b = a * 1
+    y = b * b
+    b.detach().add_(1)
+    assert b._version == 1
+    with pytest.raises(RuntimeError, match="is at version 1; expected version 0 instead"):
+        y.sum().backward()
