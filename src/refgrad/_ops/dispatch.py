@@ -12,7 +12,7 @@ from refgrad._C import _functions
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._node import FunctionNode, InputMetadata, gradient_edge
 from refgrad.autograd._saved import NOTHING_SAVED, SavedNumber, SavedTensor, unpack
-from refgrad.autograd._state import state
+from refgrad.autograd._state import dual_levels, state
 
 _NODE_CLASSES: dict = {}
 
@@ -182,10 +182,14 @@ def call(op, args: tuple, params: dict | None = None):
         outputs = _record(op, tensors, arrays, params, results)
     else:
         outputs = _plain_outputs(op, tensors, results, params)
+    if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD"
+        from refgrad.autograd.forward_ad import push_tangents
+
+        push_tangents(op, args, params, outputs)
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:258
+# --- book/chapters/13_dispatch.md:262
 def _record(op, tensors, arrays, params, results):
     edges = tuple(gradient_edge(t) if isinstance(t, Tensor) else (None, 0) for t in tensors)
     node = node_class(op)(edges)
@@ -219,7 +223,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:304
+# --- book/chapters/13_dispatch.md:308
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -234,7 +238,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:327
+# --- book/chapters/13_dispatch.md:331
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 

@@ -29,8 +29,12 @@ class AutogradState(threading.local):
 
 state = AutogradState()
 
+# Forward-mode AD levels are global, not per thread, as in torch: the levels
+# entered with forward_ad.dual_level(), innermost last (chapter "Forward-mode AD").
+dual_levels: list = []
 
-# --- book/chapters/01_state.md:68
+
+# --- book/chapters/01_state.md:72
 def is_grad_enabled() -> bool:
     """Whether operations record a graph in this thread."""
     return state.grad_enabled
