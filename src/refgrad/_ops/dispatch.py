@@ -5,12 +5,14 @@
 # --- book/chapters/13_dispatch.md:29
 """call(): run an op-table row, and record its node when autograd must."""
 
+from typing import NamedTuple
+
 import numpy as np
 
 from refgrad import _dtype
 from refgrad._C import _functions
 from refgrad._tensor import Tensor, make_tensor
-from refgrad.autograd._node import FunctionNode, InputMetadata, gradient_edge
+from refgrad.autograd._node import FunctionNode, InputMetadata, grad_accumulator
 from refgrad.autograd._saved import NOTHING_SAVED, SavedNumber, SavedTensor, unpack
 from refgrad.autograd._state import dual_levels, state
 
@@ -22,13 +24,39 @@ def node_class(op) -> type:
     cls = _NODE_CLASSES.get(op.node)
     if cls is None:
         # Module "builtins" makes the class print as torch's do: <class 'MulBackward0'>.
-        namespace = {"__slots__": (), "op": op, "__module__": "builtins"}
+        namespace = {"__slots__": (), "op": op, "plan": make_plan(op), "__module__": "builtins"}
         cls = type(op.node, (OpNode,), namespace)
         _NODE_CLASSES[op.node] = _functions.register(cls)
     return cls
 
 
-# --- book/chapters/13_dispatch.md:63
+# --- book/chapters/13_dispatch.md:64
+class RecordPlan(NamedTuple):
+    """A row's saves and keeps, by position: worked out once per row."""
+
+    saves: tuple  # (where, key, users): where is "input", "output" or "param"
+    keeps: tuple  # (name to keep it under, input position, "sizes" / "strides" / "numel")
+
+
+def make_plan(op) -> RecordPlan:
+    inputs, outputs = op.inputs, op.outputs or ()
+    saves = []
+    for value, users in op.saves:
+        if value in outputs:
+            where = ("output", outputs.index(value))
+        elif value in inputs:
+            where = ("input", inputs.index(value))
+        else:
+            where = ("param", value)
+        saves.append((*where, tuple(inputs.index(u) for u in users)))
+    keeps = []
+    for key in op.keeps:
+        name, _, what = key.partition("_sym_")
+        keeps.append((key, inputs.index(name), what))
+    return RecordPlan(tuple(saves), tuple(keeps))
+
+
+# --- book/chapters/13_dispatch.md:98
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -72,9 +100,12 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:113
+# --- book/chapters/13_dispatch.md:148
 def _apply(self, grads, create_graph: bool = False) -> tuple:
-    if all(g is None for g in grads):
+    for g in grads:
+        if g is not None:
+            break
+    else:
         return (None,) * len(self._next)
     op = self.op
     kwargs = dict(self._params)
@@ -114,13 +145,16 @@ def _dir(self) -> list:
 OpNode.__dir__ = _dir
 
 
-# --- book/chapters/13_dispatch.md:163
+# --- book/chapters/13_dispatch.md:201
 def _arrays(op, args, params):
     """The NumPy operands for a row, cast to the promoted dtype if it asks."""
     if op.variadic:
         return [[t._data for t in args[0]]], list(args[0])
     if not op.promote:
         return [a._data if isinstance(a, Tensor) else a for a in args], args
+    kind = None if op.promote_with else _shared_dtype(args)
+    if kind is not None:  # the common case, settled without the promotion rules
+        return [a._data if isinstance(a, Tensor) else kind.type(a) for a in args], args
     extra = [params[name] for name in op.promote_with]
     kind = _dtype.result_type(*args, *extra).numpy
     arrays, on_host = [], True
@@ -141,7 +175,35 @@ def _as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:197
+# --- book/chapters/13_dispatch.md:239
+# How strong a number or a dtype kind is, for _shared_dtype.
+_NUMBER_STRENGTH = {bool: 0, int: 1, float: 2}
+_KIND_STRENGTH = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def _shared_dtype(args):
+    """The one NumPy dtype of host tensors that numbers cannot promote; else None."""
+    kind, strongest = None, 0
+    for a in args:
+        if isinstance(a, Tensor):
+            data = a._data
+            if type(data) is not np.ndarray:
+                return None
+            if kind is None:
+                kind = data.dtype
+            elif data.dtype != kind:
+                return None
+        else:
+            strength = _NUMBER_STRENGTH.get(type(a))
+            if strength is None:
+                return None
+            strongest = max(strongest, strength)
+    if kind is None or strongest > _KIND_STRENGTH.get(kind.kind, -1):
+        return None
+    return kind
+
+
+# --- book/chapters/13_dispatch.md:274
 def _same_device(args, arrays):
     from refgrad._backend import array_module, device_of
 
@@ -161,24 +223,20 @@ def _same_device(args, arrays):
     return moved
 
 
-# --- book/chapters/13_dispatch.md:228
+# --- book/chapters/13_dispatch.md:305
 def call(op, args: tuple, params: dict | None = None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``."""
     if state.dispatch_modes:  # chapter "Dispatch modes": a mode sees the op first
         from refgrad.utils._python_dispatch import dispatch_row
 
         return dispatch_row(op, args, params)
-    params = params or {}
+    if params is None:
+        params = _NO_PARAMS
     arrays, tensors = _arrays(op, args, params)
-    with np.errstate(all="ignore"):
-        out = op.forward(*arrays, **params)
+    out = _forward(op, arrays, params)
     many = op.outputs is None or len(op.outputs) > 1
     results = tuple(_as_array(o) for o in out) if many else (_as_array(out),)
-    # Inference mode records nothing, even where enable_grad() turned grad mode on.
-    record = state.grad_enabled and not state.inference_mode and op.backward is not None and any(
-        isinstance(t, Tensor) and t._requires_grad for t in tensors
-    )
-    if record:
+    if _records(op, tensors):
         outputs = _record(op, tensors, arrays, params, results)
     else:
         outputs = _plain_outputs(op, tensors, results, params)
@@ -189,30 +247,89 @@ def call(op, args: tuple, params: dict | None = None):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:262
+# --- book/chapters/13_dispatch.md:337
+_NO_PARAMS: dict = {}
+
+
+def _records(op, tensors) -> bool:
+    if not state.grad_enabled or op.backward is None or state.inference_mode:
+        return False
+    for t in tensors:
+        if isinstance(t, Tensor) and t._requires_grad:
+            return True
+    return False
+
+
+# --- book/chapters/13_dispatch.md:355
+# NOTE [Quiet floating point]
+# np.errstate is a thin wrapper around a context variable that holds NumPy's
+# error settings. Setting that variable directly does the same job for a
+# fraction of the cost. Where a NumPy lacks it, the public way is used.
+try:
+    from numpy._core._ufunc_config import _extobj_contextvar as _fp_settings
+    from numpy._core.umath import _make_extobj
+
+    _QUIET = _make_extobj(all="ignore")
+except ImportError:  # pragma: no cover - NumPy 1.x
+    _fp_settings = None
+
+
+def _forward(op, arrays, params):
+    if _fp_settings is None:  # pragma: no cover - NumPy 1.x
+        with np.errstate(all="ignore"):
+            return op.forward(*arrays, **params)
+    token = _fp_settings.set(_QUIET)
+    try:
+        return op.forward(*arrays, **params)
+    finally:
+        _fp_settings.reset(token)
+
+
+# --- book/chapters/13_dispatch.md:386
 def _record(op, tensors, arrays, params, results):
-    edges = tuple(gradient_edge(t) if isinstance(t, Tensor) else (None, 0) for t in tensors)
-    node = node_class(op)(edges)
+    cls = node_class(op)
+    edges, needs = _edges(tensors)
+    node = cls(edges)
     outputs = tuple(_output(r, node, i) for i, r in enumerate(results))
     node._meta = tuple(InputMetadata(o) for o in outputs)
-    node._params = dict(params)
-    needed = {
-        name for name, t in zip(op.inputs, tensors) if isinstance(t, Tensor) and t._requires_grad
-    }
-    for key in op.keeps:
-        name, _, what = key.partition("_sym_")
-        keep = what != "strides" or name in needed
-        node._params[key] = _metadata(arrays[op.inputs.index(name)], what) if keep else ()
-    named = dict(params)
-    named.update(zip(op.inputs, tensors))
-    named.update(zip(op.outputs or (), outputs))
+    plan = cls.plan
+    if plan.keeps:
+        node._params = dict(params)
+        for key, position, what in plan.keeps:
+            keep = what != "strides" or needs[position]
+            node._params[key] = _metadata(arrays[position], what) if keep else ()
+    else:
+        node._params = params
     node._saved = tuple(
-        _save(named[value], node) if needed.intersection(users) else None
-        for value, users in op.saves
-    )
+        _save(_value(where, key, tensors, outputs, params), node)
+        if any(needs[u] for u in users) else None
+        for where, key, users in plan.saves
+    ) if plan.saves else ()
     if op.view:
         _link_views(op, tensors[0], outputs, params)
     return outputs
+
+
+def _edges(tensors) -> tuple:
+    """The edge to each input, and whether each input's gradient is wanted."""
+    edges, needs = [], []
+    for t in tensors:
+        if not isinstance(t, Tensor):
+            edges.append((None, 0))
+            needs.append(False)
+            continue
+        if t._grad_fn is not None:
+            edges.append((t._grad_fn, t._output_nr))
+        else:
+            edges.append((grad_accumulator(t), 0) if t._requires_grad else (None, 0))
+        needs.append(t._requires_grad)
+    return tuple(edges), needs
+
+
+def _value(where: str, key, tensors, outputs, params):
+    if where == "output":
+        return outputs[key]
+    return tensors[key] if where == "input" else params[key]
 
 
 def _save(value, node):
@@ -223,7 +340,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:308
+# --- book/chapters/13_dispatch.md:453
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -238,7 +355,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:331
+# --- book/chapters/13_dispatch.md:476
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 

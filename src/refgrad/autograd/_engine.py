@@ -203,7 +203,8 @@ def _evaluate(task, node, grads):
 
 # --- book/chapters/17_engine.md:331
 def _call(task, node, grads):
-    grads = _tensor_pre_hooks(node, grads)
+    if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
+        grads = _tensor_pre_hooks(node, grads)
     if node._pre_hooks:
         grads = list(call_hooks(node._pre_hooks, tuple(grads)))
     outputs = list(node.apply(grads, task.create_graph))
@@ -226,12 +227,12 @@ def _drop_unwanted(task, node, outputs) -> list:
             for (child, _), grad in zip(node._next, outputs)]
 
 
-# --- book/chapters/17_engine.md:371
+# --- book/chapters/17_engine.md:372
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
             grads[slot] = call_hooks(hooks, grads[slot])
-    leaf = getattr(node, "variable", None)
+    leaf = node.variable if node._accumulates else None
     if leaf is not None and leaf._backward_hooks:
         grads[0] = call_hooks(leaf._backward_hooks, grads[0])
     if node._retains_grad:
@@ -250,10 +251,8 @@ def retain(tensor, grad) -> None:
         tensor._grad = tensor._grad + grad
 
 
-# --- book/chapters/17_engine.md:403
+# --- book/chapters/17_engine.md:406
 def validate_outputs(node, outputs) -> list:
-    from refgrad._ops.shapes import sum_to
-
     if len(outputs) != len(node._next):
         raise RuntimeError(
             f"function {node.name()} returned an incorrect number of gradients (expected "
@@ -266,17 +265,24 @@ def validate_outputs(node, outputs) -> list:
         if grad is None:
             continue
         meta = child._meta[slot]
-        if list(grad.shape) != meta.shape:
-            if not _expandable(meta.shape, grad.shape):
-                raise RuntimeError(
-                    f"Function {node.name()} returned an invalid gradient at index {i} - got "
-                    f"{list(grad.shape)} but expected shape compatible with {meta.shape}"
-                )
-            grad = sum_to(grad, meta.shape)
-        if grad.dtype is not meta.dtype:
+        data = grad._data
+        if data.shape != meta._sizes:
+            grad = _reshaped(node, i, grad, meta)
+        if data.dtype != meta._array_dtype:
             grad = grad.to(meta.dtype)
         outputs[i] = grad
     return outputs
+
+
+def _reshaped(node, i: int, grad, meta):
+    from refgrad._ops.shapes import sum_to
+
+    if not _expandable(meta.shape, grad.shape):
+        raise RuntimeError(
+            f"Function {node.name()} returned an invalid gradient at index {i} - got "
+            f"{list(grad.shape)} but expected shape compatible with {meta.shape}"
+        )
+    return sum_to(grad, meta.shape)
 
 
 def _expandable(shape, to) -> bool:
@@ -285,7 +291,7 @@ def _expandable(shape, to) -> bool:
     return all(n == 1 or n == m for n, m in zip(reversed(shape), reversed(tuple(to))))
 
 
-# --- book/chapters/17_engine.md:442
+# --- book/chapters/17_engine.md:450
 def _propagate(task, node, outputs) -> None:
     if outputs is None:
         return

@@ -11,7 +11,11 @@ import weakref
 from collections import OrderedDict
 from typing import NamedTuple
 
+import numpy as np
+
+from refgrad import _dtype
 from refgrad._C import _functions
+from refgrad._device import CPU
 from refgrad.autograd._state import next_sequence_nr, state
 from refgrad.utils.hooks import RemovableHandle
 
@@ -55,21 +59,36 @@ class Node(abc.ABC):
         return NotImplemented
 
 
-# --- book/chapters/10_nodes.md:165
+# --- book/chapters/10_nodes.md:169
 class InputMetadata:
     """What the gradient flowing into one node input must look like."""
 
-    __slots__ = ("shape", "dtype", "device")
+    # The array's own shape tuple and dtype: the engine compares gradients with
+    # them directly, and the public forms are built only when asked for.
+    __slots__ = ("_sizes", "_array_dtype", "_device")
     is_nested_tensor = False
     is_cpp_nested_tensor = False
 
     def __init__(self, tensor) -> None:
-        self.shape = list(tensor._data.shape)
-        self.dtype = tensor.dtype
-        self.device = tensor.device
+        data = tensor._data
+        self._sizes = data.shape
+        self._array_dtype = data.dtype
+        self._device = None if isinstance(data, np.ndarray) else tensor.device
+
+    @property
+    def shape(self) -> list:
+        return list(self._sizes)
+
+    @property
+    def dtype(self):
+        return _dtype.FROM_NUMPY[self._array_dtype]
+
+    @property
+    def device(self):
+        return CPU if self._device is None else self._device
 
 
-# --- book/chapters/10_nodes.md:180
+# --- book/chapters/10_nodes.md:202
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -109,12 +128,13 @@ class FunctionNode(Node):
         return self._seq
 
     requires_grad = True
+    _accumulates = False  # True for AccumulateGrad, whose leaf's hooks the engine runs
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:233
+# --- book/chapters/10_nodes.md:256
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -145,7 +165,7 @@ FunctionNode._register_hook_dict = _register_hook_dict
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:278
+# --- book/chapters/10_nodes.md:301
 def _call_node(self, *grads, **kwargs):
     from refgrad._tensor import Tensor
 
@@ -163,7 +183,7 @@ def _call_node(self, *grads, **kwargs):
 FunctionNode.__call__ = _call_node
 
 
-# --- book/chapters/10_nodes.md:307
+# --- book/chapters/10_nodes.md:330
 ACCUMULATE_SEQUENCE_NR = 2**64 - 1
 _accumulate_lock = threading.Lock()
 
@@ -172,6 +192,7 @@ class AccumulateGrad(FunctionNode):
     """Adds the gradient that reaches a leaf into the leaf's ``.grad``."""
 
     __slots__ = ("variable",)
+    _accumulates = True
 
     def __init__(self, variable) -> None:
         FunctionNode.__init__(self, (), ACCUMULATE_SEQUENCE_NR)
@@ -193,7 +214,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:349
+# --- book/chapters/10_nodes.md:373
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -227,7 +248,7 @@ def _copy(grad):
     return make_tensor(grad._data.copy())
 
 
-# --- book/chapters/10_nodes.md:388
+# --- book/chapters/10_nodes.md:412
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -252,7 +273,7 @@ def _recorded_copy(grad):
     return copy
 
 
-# --- book/chapters/10_nodes.md:421
+# --- book/chapters/10_nodes.md:445
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -272,7 +293,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:453
+# --- book/chapters/10_nodes.md:477
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
