@@ -108,21 +108,24 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
     else:
         return (None,) * len(self._next)
     op = self.op
-    kwargs = dict(self._params)
-    for (name, _), saved in zip(op.saves, self._saved):
-        if saved is not None:
-            kwargs[name] = _unpacked(saved, self)
-    if op.outputs is not None and len(op.outputs) == 1:
-        return tuple(op.backward(grads[0], **kwargs))
-    return tuple(op.backward(tuple(_materialize(grads, self._meta)), **kwargs))
+    if op.saves:
+        kwargs = dict(self._params)
+        for (name, _), saved in zip(op.saves, self._saved):
+            if saved is not None:
+                kwargs[name] = _unpacked(saved, self)
+    else:
+        kwargs = self._params
+    if len(grads) == 1 and op.outputs is not None:
+        return op.backward(grads[0], **kwargs)
+    return op.backward(tuple(_materialize(grads, self._meta)), **kwargs)
 
 
 def _unpacked(saved, node):
+    if type(saved) is SavedTensor:
+        return unpack(saved, node)
     if isinstance(saved, SavedNumber):
         return saved.value
-    if isinstance(saved, tuple):
-        return [None if s is None else unpack(s, node) for s in saved]
-    return unpack(saved, node)
+    return [None if s is None else unpack(s, node) for s in saved]
 
 
 def _materialize(grads, metas):
@@ -145,16 +148,16 @@ def _dir(self) -> list:
 OpNode.__dir__ = _dir
 
 
-# --- book/chapters/13_dispatch.md:201
+# --- book/chapters/13_dispatch.md:204
 def _arrays(op, args, params):
     """The NumPy operands for a row, cast to the promoted dtype if it asks."""
     if op.variadic:
         return [[t._data for t in args[0]]], list(args[0])
     if not op.promote:
         return [a._data if isinstance(a, Tensor) else a for a in args], args
-    kind = None if op.promote_with else _shared_dtype(args)
-    if kind is not None:  # the common case, settled without the promotion rules
-        return [a._data if isinstance(a, Tensor) else kind.type(a) for a in args], args
+    arrays = None if op.promote_with else _shared_operands(args)
+    if arrays is not None:  # the common case, settled without the promotion rules
+        return arrays, args
     extra = [params[name] for name in op.promote_with]
     kind = _dtype.result_type(*args, *extra).numpy
     arrays, on_host = [], True
@@ -175,15 +178,17 @@ def _as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:239
-# How strong a number or a dtype kind is, for _shared_dtype.
+# --- book/chapters/13_dispatch.md:247
+# How strong a number or a dtype kind is: a number no stronger than the
+# tensors' kind leaves their dtype alone.
 _NUMBER_STRENGTH = {bool: 0, int: 1, float: 2}
 _KIND_STRENGTH = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
 
 
-def _shared_dtype(args):
-    """The one NumPy dtype of host tensors that numbers cannot promote; else None."""
-    kind, strongest = None, 0
+def _shared_operands(args):
+    """The arrays of host tensors of one dtype that no number promotes; else None."""
+    kind, strongest, arrays = None, 0, []
     for a in args:
         if isinstance(a, Tensor):
             data = a._data
@@ -193,17 +198,20 @@ def _shared_dtype(args):
                 kind = data.dtype
             elif data.dtype != kind:
                 return None
+            arrays.append(data)
         else:
             strength = _NUMBER_STRENGTH.get(type(a))
-            if strength is None:
+            if strength is None or not _WEAK_NUMBERS:
                 return None
-            strongest = max(strongest, strength)
+            if strength > strongest:
+                strongest = strength
+            arrays.append(a)
     if kind is None or strongest > _KIND_STRENGTH.get(kind.kind, -1):
         return None
-    return kind
+    return arrays
 
 
-# --- book/chapters/13_dispatch.md:274
+# --- book/chapters/13_dispatch.md:287
 def _same_device(args, arrays):
     from refgrad._backend import array_module, device_of
 
@@ -223,7 +231,7 @@ def _same_device(args, arrays):
     return moved
 
 
-# --- book/chapters/13_dispatch.md:305
+# --- book/chapters/13_dispatch.md:318
 def call(op, args: tuple, params: dict | None = None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``."""
     if state.dispatch_modes:  # chapter "Dispatch modes": a mode sees the op first
@@ -247,7 +255,7 @@ def call(op, args: tuple, params: dict | None = None):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:337
+# --- book/chapters/13_dispatch.md:350
 _NO_PARAMS: dict = {}
 
 
@@ -260,7 +268,7 @@ def _records(op, tensors) -> bool:
     return False
 
 
-# --- book/chapters/13_dispatch.md:355
+# --- book/chapters/13_dispatch.md:368
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -285,29 +293,48 @@ def _forward(op, arrays, params):
         _fp_settings.reset(token)
 
 
-# --- book/chapters/13_dispatch.md:386
+# --- book/chapters/13_dispatch.md:399
 def _record(op, tensors, arrays, params, results):
-    cls = node_class(op)
+    cls = _NODE_CLASSES.get(op.node) or node_class(op)
     edges, needs = _edges(tensors)
     node = cls(edges)
-    outputs = tuple(_output(r, node, i) for i, r in enumerate(results))
-    node._meta = tuple(InputMetadata(o) for o in outputs)
-    plan = cls.plan
-    if plan.keeps:
-        node._params = dict(params)
-        for key, position, what in plan.keeps:
-            keep = what != "strides" or needs[position]
-            node._params[key] = _metadata(arrays[position], what) if keep else ()
+    if len(results) == 1:
+        outputs = (_output(results[0], node, 0),)
+        node._meta = (InputMetadata(outputs[0]),)
     else:
-        node._params = params
-    node._saved = tuple(
-        _save(_value(where, key, tensors, outputs, params), node)
-        if any(needs[u] for u in users) else None
-        for where, key, users in plan.saves
-    ) if plan.saves else ()
+        outputs = tuple(_output(r, node, i) for i, r in enumerate(results))
+        node._meta = tuple(InputMetadata(o) for o in outputs)
+    plan = cls.plan
+    node._params = _kept(plan, needs, arrays, params) if plan.keeps else params
+    node._saved = _saves(plan, needs, tensors, outputs, params, node) if plan.saves else ()
     if op.view:
         _link_views(op, tensors[0], outputs, params)
     return outputs
+
+
+def _kept(plan, needs, arrays, params) -> dict:
+    kept = dict(params)
+    for key, position, what in plan.keeps:
+        keep = what != "strides" or needs[position]
+        kept[key] = _metadata(arrays[position], what) if keep else ()
+    return kept
+
+
+def _saves(plan, needs, tensors, outputs, params, node) -> tuple:
+    saved = []
+    for where, key, users in plan.saves:
+        for user in users:
+            if needs[user]:
+                break
+        else:
+            saved.append(None)  # no gradient that needs it will be computed
+            continue
+        if where == "output":
+            value = outputs[key]
+        else:
+            value = tensors[key] if where == "input" else params[key]
+        saved.append(_save(value, node))
+    return tuple(saved)
 
 
 def _edges(tensors) -> tuple:
@@ -326,12 +353,6 @@ def _edges(tensors) -> tuple:
     return tuple(edges), needs
 
 
-def _value(where: str, key, tensors, outputs, params):
-    if where == "output":
-        return outputs[key]
-    return tensors[key] if where == "input" else params[key]
-
-
 def _save(value, node):
     if isinstance(value, Tensor):
         return SavedTensor(value, value._grad_fn is node)
@@ -340,7 +361,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:453
+# --- book/chapters/13_dispatch.md:479
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -355,7 +376,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:476
+# --- book/chapters/13_dispatch.md:502
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 
