@@ -246,8 +246,10 @@ def call(op, args: tuple, params: dict | None = None):
     results = tuple(_as_array(o) for o in out) if many else (_as_array(out),)
     if _records(op, tensors):
         outputs = _record(op, tensors, arrays, params, results)
-    else:
+    elif many or op.view:
         outputs = _plain_outputs(op, tensors, results, params)
+    else:
+        outputs = (make_tensor(results[0]),)  # the commonest case, said directly
     if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD"
         from refgrad.autograd.forward_ad import push_tangents
 
@@ -255,7 +257,7 @@ def call(op, args: tuple, params: dict | None = None):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:350
+# --- book/chapters/13_dispatch.md:352
 _NO_PARAMS: dict = {}
 
 
@@ -268,7 +270,7 @@ def _records(op, tensors) -> bool:
     return False
 
 
-# --- book/chapters/13_dispatch.md:368
+# --- book/chapters/13_dispatch.md:370
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -293,7 +295,7 @@ def _forward(op, arrays, params):
         _fp_settings.reset(token)
 
 
-# --- book/chapters/13_dispatch.md:399
+# --- book/chapters/13_dispatch.md:401
 def _record(op, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     edges, needs = _edges(tensors)
@@ -361,7 +363,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:479
+# --- book/chapters/13_dispatch.md:481
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -376,7 +378,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:502
+# --- book/chapters/13_dispatch.md:504
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 

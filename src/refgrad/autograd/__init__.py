@@ -20,7 +20,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:528
+# --- book/chapters/10_nodes.md:569
 from refgrad.autograd import graph
 
 

@@ -161,30 +161,32 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
         for (node, slot), grad in zip(roots, root_grads):
             if node is not None:
                 _deliver(task, node, slot, grad)
-        while task.ready:
-            node = task.ready.pop()
-            outputs = _evaluate(task, node, task.buffers.pop(node))
-            _propagate(task, node, outputs)
+        ready, buffers = task.ready, task.buffers
+        while ready:
+            node = ready.pop()
+            # No local keeps the outputs alive: see NOTE [Stealing the first gradient].
+            _propagate(task, node, _evaluate(task, node, buffers.pop(node)))
     finally:
         state.graph_task, state.current_node, state.grad_enabled = saved
     return task.captured
 
 
-# --- book/chapters/17_engine.md:286
+# --- book/chapters/17_engine.md:287
 def _deliver(task, node, slot, grad) -> None:
     buffer = task.buffers.get(node)
     if buffer is None:
-        buffer = task.buffers[node] = [None] * max(len(node._meta), 1)
+        buffer = task.buffers[node] = [None] * (len(node._meta) or 1)
     if grad is not None:
         old = buffer[slot]
         buffer[slot] = grad if old is None else old + grad
-    remaining = task.dependencies[node] - 1
-    task.dependencies[node] = remaining
+    dependencies = task.dependencies
+    remaining = dependencies[node] - 1
+    dependencies[node] = remaining
     if remaining == 0:
         task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:309
+# --- book/chapters/17_engine.md:311
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     state.current_node = node
@@ -201,7 +203,7 @@ def _evaluate(task, node, grads):
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:331
+# --- book/chapters/17_engine.md:333
 def _call(task, node, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -227,7 +229,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for (child, _), grad in zip(node._next, outputs)]
 
 
-# --- book/chapters/17_engine.md:372
+# --- book/chapters/17_engine.md:374
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
@@ -251,7 +253,7 @@ def retain(tensor, grad) -> None:
         tensor._grad = tensor._grad + grad
 
 
-# --- book/chapters/17_engine.md:406
+# --- book/chapters/17_engine.md:408
 def validate_outputs(node, outputs) -> list:
     if len(outputs) != len(node._next):
         raise RuntimeError(
@@ -291,7 +293,7 @@ def _expandable(shape, to) -> bool:
     return all(n == 1 or n == m for n, m in zip(reversed(shape), reversed(tuple(to))))
 
 
-# --- book/chapters/17_engine.md:450
+# --- book/chapters/17_engine.md:452
 def _propagate(task, node, outputs) -> None:
     if outputs is None:
         return

@@ -6,6 +6,7 @@
 """Graph nodes: the abstract Node, the concrete node base, AccumulateGrad and edges."""
 
 import abc
+import sys
 import threading
 import weakref
 from collections import OrderedDict
@@ -59,7 +60,7 @@ class Node(abc.ABC):
         return NotImplemented
 
 
-# --- book/chapters/10_nodes.md:169
+# --- book/chapters/10_nodes.md:170
 class InputMetadata:
     """What the gradient flowing into one node input must look like."""
 
@@ -88,7 +89,7 @@ class InputMetadata:
         return CPU if self._device is None else self._device
 
 
-# --- book/chapters/10_nodes.md:202
+# --- book/chapters/10_nodes.md:203
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -134,7 +135,7 @@ class FunctionNode(Node):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:256
+# --- book/chapters/10_nodes.md:257
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -165,7 +166,7 @@ FunctionNode._register_hook_dict = _register_hook_dict
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:301
+# --- book/chapters/10_nodes.md:302
 def _call_node(self, *grads, **kwargs):
     from refgrad._tensor import Tensor
 
@@ -183,7 +184,7 @@ def _call_node(self, *grads, **kwargs):
 FunctionNode.__call__ = _call_node
 
 
-# --- book/chapters/10_nodes.md:330
+# --- book/chapters/10_nodes.md:331
 ACCUMULATE_SEQUENCE_NR = 2**64 - 1
 _accumulate_lock = threading.Lock()
 
@@ -205,8 +206,9 @@ class AccumulateGrad(FunctionNode):
     def apply(self, grads, create_graph: bool = False) -> tuple:
         grad = grads[0]
         if grad is not None:
+            steal = not create_graph and _unshared(grads)
             with _accumulate_lock:
-                add_to_grad(self.variable, grad, create_graph)
+                add_to_grad(self.variable, grad, create_graph, steal)
         post_accumulate(self.variable)
         return ()
 
@@ -214,17 +216,19 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:373
+# --- book/chapters/10_nodes.md:375
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
 
 
-def add_to_grad(variable, grad, create_graph: bool) -> None:
+def add_to_grad(variable, grad, create_graph: bool, steal: bool = False) -> None:
     old = variable._grad
     if old is None:
         if create_graph and grad.requires_grad:
             variable._grad = _recorded_copy(grad)
+        elif steal:
+            variable._grad = _stolen(grad)
         else:
             variable._grad = _copy(grad)
     elif create_graph:
@@ -248,7 +252,38 @@ def _copy(grad):
     return make_tensor(grad._data.copy())
 
 
-# --- book/chapters/10_nodes.md:412
+# --- book/chapters/10_nodes.md:417
+# NOTE [Stealing the first gradient]
+# The engine's buffer list, AccumulateGrad.apply's local, _unshared's local
+# and getrefcount's own argument: four references when nothing outside the
+# engine holds the gradient. Its array must be held by that tensor alone, own
+# its memory, and be laid out as a copy would be. The engine drops its other
+# handles before it runs a node (see its main loop). Elsewhere than CPython
+# 3.11 to 3.13 the counts may differ, so there refgrad always copies.
+_ENGINE_REFS = 4 if sys.implementation.name == "cpython" and sys.version_info < (3, 14) else -1
+
+
+def _unshared(grads: list) -> bool:
+    """Whether AccumulateGrad may keep ``grads[0]`` as ``.grad`` without a copy."""
+    grad = grads[0]
+    data = grad._data
+    return (
+        sys.getrefcount(grad) <= _ENGINE_REFS
+        and type(data) is np.ndarray
+        and sys.getrefcount(data) <= 3  # the tensor, the local `data`, the argument
+        and data.base is None
+        and data.flags.c_contiguous
+        and data.flags.writeable
+    )
+
+
+def _stolen(grad):
+    from refgrad._tensor import make_tensor
+
+    return make_tensor(grad._data)  # the array, under a fresh tensor (torch: detach())
+
+
+# --- book/chapters/10_nodes.md:453
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -273,7 +308,7 @@ def _recorded_copy(grad):
     return copy
 
 
-# --- book/chapters/10_nodes.md:445
+# --- book/chapters/10_nodes.md:486
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -293,7 +328,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:477
+# --- book/chapters/10_nodes.md:518
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

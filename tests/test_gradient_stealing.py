@@ -1,0 +1,71 @@
+"""AccumulateGrad takes the first gradient without a copy only when nobody else holds it."""
+
+import pytest
+
+import refgrad as torch
+from refgrad.autograd import _node
+
+
+def _fresh_through_hook(leaf, keep=None):
+    seen = {}
+
+    def hook(g):
+        fresh = g * 1
+        seen["array"] = id(fresh._data)
+        if keep is not None:
+            keep.append(fresh)
+        return fresh
+
+    leaf.register_hook(hook)
+    return seen
+
+
+def test_a_gradient_nobody_holds_becomes_grad_without_a_copy():
+    if _node._ENGINE_REFS < 0:  # other interpreters always copy; the copy test below covers it
+        assert _node._unshared([torch.ones(1)]) is False
+        return
+    x = torch.ones(3, requires_grad=True)
+    seen = _fresh_through_hook(x)
+    (x * 2).sum().backward()
+    assert id(x.grad._data) == seen["array"]
+    assert x.grad.tolist() == [2.0, 2.0, 2.0] and x.grad._version == 0
+
+
+def test_a_gradient_someone_keeps_is_copied():
+    x = torch.ones(3, requires_grad=True)
+    kept = []
+    _fresh_through_hook(x, keep=kept)
+    (x * 2).sum().backward()
+    assert x.grad._data is not kept[0]._data
+    x.grad.add_(1)
+    assert kept[0].tolist() == [2.0, 2.0, 2.0]
+
+
+def test_the_callers_gradient_is_copied():
+    g = torch.ones(3)
+    x = torch.ones(3, requires_grad=True)
+    (x + 0).backward(g)
+    x.grad.add_(1)
+    assert g.tolist() == [1.0, 1.0, 1.0]
+
+
+def test_one_gradient_sent_to_two_leaves_is_not_shared():
+    a = torch.ones(3, requires_grad=True)
+    b = torch.ones(3, requires_grad=True)
+    (a + b).sum().backward()
+    a.grad.add_(1)
+    assert b.grad.tolist() == [1.0, 1.0, 1.0]
+
+
+def test_a_view_is_copied_not_stolen():
+    x = torch.ones(3, requires_grad=True)
+    x.sum().backward()  # SumBackward0 hands over an expanded view
+    assert x.grad._data.base is None and x.grad._data.flags.c_contiguous
+
+
+def test_create_graph_always_copies():
+    x = torch.ones(3, requires_grad=True)
+    seen = _fresh_through_hook(x)
+    with pytest.warns(UserWarning, match="reference cycle"):
+        (x * 2).sum().backward(create_graph=True)
+    assert id(x.grad._data) != seen["array"]
