@@ -8,6 +8,7 @@
 import itertools
 
 from refgrad.autograd._hooks import call_hooks
+from refgrad.autograd._node import sole_holder
 from refgrad.autograd._state import next_sequence_nr, state
 
 _task_ids = itertools.count()
@@ -31,7 +32,7 @@ class GraphTask:
         self.lone_root = None  # the root node, when there is exactly one root edge
 
 
-# --- book/chapters/17_engine.md:93
+# --- book/chapters/17_engine.md:94
 class ReadyQueue:
     """Nodes ready to run, largest sequence number first, ties as torch breaks them."""
 
@@ -55,7 +56,7 @@ class ReadyQueue:
         return top
 
 
-# --- book/chapters/17_engine.md:118
+# --- book/chapters/17_engine.md:119
 def _move_up(heap: list, hole: int, node) -> None:
     """Put ``node`` at ``hole`` or above it, past parents with smaller numbers."""
     while hole > 0:
@@ -83,7 +84,7 @@ def _walk_hole_down(heap: list) -> int:
     return hole
 
 
-# --- book/chapters/17_engine.md:169
+# --- book/chapters/17_engine.md:170
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
@@ -104,7 +105,7 @@ def count_dependencies(roots) -> dict:
     return dependencies
 
 
-# --- book/chapters/17_engine.md:200
+# --- book/chapters/17_engine.md:201
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -142,7 +143,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:253
+# --- book/chapters/17_engine.md:254
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -171,14 +172,18 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:287
+# --- book/chapters/17_engine.md:292
 def _deliver(task, node, slot, grad) -> None:
     buffer = task.buffers.get(node)
     if buffer is None:
         buffer = task.buffers[node] = [None] * (len(node._meta) or 1)
     if grad is not None:
-        old = buffer[slot]
-        buffer[slot] = grad if old is None else old + grad
+        if buffer[slot] is None:
+            buffer[slot] = grad
+        elif not state.grad_enabled and sole_holder(buffer, slot, 0):
+            buffer[slot]._data += grad._data  # nobody else can see the partial sum
+        else:
+            buffer[slot] = buffer[slot] + grad
     dependencies = task.dependencies
     remaining = dependencies[node] - 1
     dependencies[node] = remaining
@@ -186,7 +191,7 @@ def _deliver(task, node, slot, grad) -> None:
         task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:311
+# --- book/chapters/17_engine.md:320
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     state.current_node = node
@@ -203,7 +208,7 @@ def _evaluate(task, node, grads):
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:333
+# --- book/chapters/17_engine.md:342
 def _call(task, node, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -229,7 +234,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for (child, _), grad in zip(node._next, outputs)]
 
 
-# --- book/chapters/17_engine.md:374
+# --- book/chapters/17_engine.md:383
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
@@ -253,7 +258,7 @@ def retain(tensor, grad) -> None:
         tensor._grad = tensor._grad + grad
 
 
-# --- book/chapters/17_engine.md:408
+# --- book/chapters/17_engine.md:417
 def validate_outputs(node, outputs) -> list:
     if len(outputs) != len(node._next):
         raise RuntimeError(
@@ -293,7 +298,7 @@ def _expandable(shape, to) -> bool:
     return all(n == 1 or n == m for n, m in zip(reversed(shape), reversed(tuple(to))))
 
 
-# --- book/chapters/17_engine.md:452
+# --- book/chapters/17_engine.md:461
 def _propagate(task, node, outputs) -> None:
     if outputs is None:
         return

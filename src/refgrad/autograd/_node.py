@@ -206,7 +206,7 @@ class AccumulateGrad(FunctionNode):
     def apply(self, grads, create_graph: bool = False) -> tuple:
         grad = grads[0]
         if grad is not None:
-            steal = not create_graph and _unshared(grads)
+            steal = not create_graph and sole_holder(grads, 0, 1)  # 1: the local `grad`
             with _accumulate_lock:
                 add_to_grad(self.variable, grad, create_graph, steal)
         post_accumulate(self.variable)
@@ -254,21 +254,23 @@ def _copy(grad):
 
 # --- book/chapters/10_nodes.md:417
 # NOTE [Stealing the first gradient]
-# The engine's buffer list, AccumulateGrad.apply's local, _unshared's local
-# and getrefcount's own argument: four references when nothing outside the
-# engine holds the gradient. Its array must be held by that tensor alone, own
-# its memory, and be laid out as a copy would be. The engine drops its other
-# handles before it runs a node (see its main loop). Elsewhere than CPython
-# 3.11 to 3.13 the counts may differ, so there refgrad always copies.
-_ENGINE_REFS = 4 if sys.implementation.name == "cpython" and sys.version_info < (3, 14) else -1
+# A gradient in the engine's buffer list is held by that list, by the locals
+# of the frames handling it (the caller says how many), by sole_holder's own
+# local, and by getrefcount's argument. One reference more means someone
+# else has it. Its array must be held by that tensor alone, own its memory,
+# and be laid out as a copy would be. The engine drops its other handles
+# before it runs a node (see its main loop). Elsewhere than CPython 3.11 to
+# 3.13 the counts may differ, so there refgrad always copies.
+_COUNTS_KNOWN = sys.implementation.name == "cpython" and sys.version_info < (3, 14)
 
 
-def _unshared(grads: list) -> bool:
-    """Whether AccumulateGrad may keep ``grads[0]`` as ``.grad`` without a copy."""
-    grad = grads[0]
+def sole_holder(holder: list, index: int, locals_holding: int) -> bool:
+    """Whether the gradient ``holder[index]`` is held by nobody outside the engine."""
+    grad = holder[index]
     data = grad._data
     return (
-        sys.getrefcount(grad) <= _ENGINE_REFS
+        _COUNTS_KNOWN
+        and sys.getrefcount(grad) <= 3 + locals_holding
         and type(data) is np.ndarray
         and sys.getrefcount(data) <= 3  # the tensor, the local `data`, the argument
         and data.base is None
@@ -283,7 +285,7 @@ def _stolen(grad):
     return make_tensor(grad._data)  # the array, under a fresh tensor (torch: detach())
 
 
-# --- book/chapters/10_nodes.md:453
+# --- book/chapters/10_nodes.md:484
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -308,7 +310,7 @@ def _recorded_copy(grad):
     return copy
 
 
-# --- book/chapters/10_nodes.md:486
+# --- book/chapters/10_nodes.md:517
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -328,7 +330,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:518
+# --- book/chapters/10_nodes.md:549
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
