@@ -163,7 +163,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
             if node is not None:
                 _deliver(task, node, slot, grad)
         ready, buffers = task.ready, task.buffers
-        while ready:
+        while ready._heap:
             node = ready.pop()
             # No local keeps the outputs alive: see NOTE [Stealing the first gradient].
             _propagate(task, node, _evaluate(task, node, buffers.pop(node)))
@@ -215,10 +215,8 @@ def _call(task, node, grads):
     if node._pre_hooks:
         grads = list(call_hooks(node._pre_hooks, tuple(grads)))
     outputs = list(node.apply(grads, task.create_graph))
-    if not task.keep_graph:
-        release = getattr(node, "release_variables", None)
-        if release is not None:
-            release()
+    if not task.keep_graph and node._releases:
+        node.release_variables()
     outputs = validate_outputs(node, outputs)
     if task.exec_info is not None:
         outputs = _drop_unwanted(task, node, outputs)
@@ -234,7 +232,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for (child, _), grad in zip(node._next, outputs)]
 
 
-# --- book/chapters/17_engine.md:383
+# --- book/chapters/17_engine.md:381
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
@@ -258,7 +256,7 @@ def retain(tensor, grad) -> None:
         tensor._grad = tensor._grad + grad
 
 
-# --- book/chapters/17_engine.md:417
+# --- book/chapters/17_engine.md:415
 def validate_outputs(node, outputs) -> list:
     if len(outputs) != len(node._next):
         raise RuntimeError(
@@ -298,7 +296,7 @@ def _expandable(shape, to) -> bool:
     return all(n == 1 or n == m for n, m in zip(reversed(shape), reversed(tuple(to))))
 
 
-# --- book/chapters/17_engine.md:461
+# --- book/chapters/17_engine.md:459
 def _propagate(task, node, outputs) -> None:
     if outputs is None:
         return

@@ -130,12 +130,18 @@ class FunctionNode(Node):
 
     requires_grad = True
     _accumulates = False  # True for AccumulateGrad, whose leaf's hooks the engine runs
+    _releases = False  # whether the class has release_variables(), set just below
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        # The engine asks this flag, not getattr, after every node it runs.
+        cls._releases = hasattr(cls, "release_variables")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:257
+# --- book/chapters/10_nodes.md:263
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -166,7 +172,7 @@ FunctionNode._register_hook_dict = _register_hook_dict
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:302
+# --- book/chapters/10_nodes.md:308
 def _call_node(self, *grads, **kwargs):
     from refgrad._tensor import Tensor
 
@@ -184,7 +190,7 @@ def _call_node(self, *grads, **kwargs):
 FunctionNode.__call__ = _call_node
 
 
-# --- book/chapters/10_nodes.md:331
+# --- book/chapters/10_nodes.md:337
 ACCUMULATE_SEQUENCE_NR = 2**64 - 1
 _accumulate_lock = threading.Lock()
 
@@ -216,7 +222,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:375
+# --- book/chapters/10_nodes.md:381
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -252,7 +258,7 @@ def _copy(grad):
     return make_tensor(grad._data.copy())
 
 
-# --- book/chapters/10_nodes.md:417
+# --- book/chapters/10_nodes.md:423
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -285,7 +291,7 @@ def _stolen(grad):
     return make_tensor(grad._data)  # the array, under a fresh tensor (torch: detach())
 
 
-# --- book/chapters/10_nodes.md:484
+# --- book/chapters/10_nodes.md:490
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -310,7 +316,7 @@ def _recorded_copy(grad):
     return copy
 
 
-# --- book/chapters/10_nodes.md:517
+# --- book/chapters/10_nodes.md:523
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -330,7 +336,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:549
+# --- book/chapters/10_nodes.md:555
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
