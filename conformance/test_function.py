@@ -3,6 +3,8 @@
 import pytest
 import torch
 
+from conformance._support import UNUSED, raises
+
 
 class Exp(torch.autograd.Function):
     @staticmethod
@@ -91,14 +93,14 @@ def test_once_differentiable_hides_gradients_behind_an_error_node():
 
 def test_differentiating_through_once_differentiable_fails():
     _, _, (gx, _) = _product_gradients(create_graph=True)
-    with pytest.raises(RuntimeError, match="^" + ONCE + "$"):
+    with raises(RuntimeError, ONCE):
         gx.sum().backward()
     x, _, (gx, _) = _product_gradients(create_graph=True)
-    with pytest.raises(RuntimeError, match="^" + ONCE + "$"):
+    with raises(RuntimeError, ONCE):
         (gx * 3 + x).sum().backward()
     # x is not behind the Error node: its gradient was never recorded there
     x, _, (gx, _) = _product_gradients(create_graph=True)
-    with pytest.raises(RuntimeError, match="appears to not have been used in the graph"):
+    with raises(RuntimeError, UNUSED.format(0)):
         torch.autograd.grad(gx.sum(), x)
 
 
