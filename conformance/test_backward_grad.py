@@ -9,25 +9,7 @@ import pytest
 import torch
 from torch.autograd.graph import GradientEdge, get_gradient_edge
 
-FREED = (
-    "Trying to backward through the graph a second time (or directly access saved tensors "
-    "after they have already been freed). Saved intermediate values of the graph are freed "
-    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
-    "backward through the graph a second time or if you need to access saved tensors after "
-    "calling backward."
-)
-UNUSED = (
-    "The differentiated Tensor at index {} appears to not have been used in the graph. "
-    "Set allow_unused=True if this is the desired behavior."
-)
-
-
-def leaf(*values, dtype=None):
-    return torch.tensor(list(values), dtype=dtype, requires_grad=True)
-
-
-def raises(kind, message):
-    return pytest.raises(kind, match="^" + re.escape(message) + "$")
+from conformance._support import FREED, UNUSED, leaf, raises
 
 
 # F12

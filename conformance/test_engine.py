@@ -6,11 +6,9 @@ import pytest
 import torch
 from torch.autograd.graph import get_gradient_edge
 
+from conformance._support import leaf
+
 C = torch._C
-
-
-def leaf(*values):
-    return torch.tensor(list(values), requires_grad=True)
 
 
 def accumulator(t):

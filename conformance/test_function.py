@@ -3,6 +3,8 @@
 import pytest
 import torch
 
+from conformance._support import UNUSED, raises
+
 
 class Exp(torch.autograd.Function):
     @staticmethod
@@ -43,3 +45,82 @@ def test_save_for_backward_refuses_numbers():
     with pytest.raises(TypeError, match="^save_for_backward can only save variables, but "
                        "argument 1 is of type int$"):
         Bad.apply(torch.ones(2, requires_grad=True))
+
+
+class Product(torch.autograd.Function):
+    """x * y, with a backward that cannot be differentiated again."""
+
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.save_for_backward(x, y)
+        return x * y
+
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, grad):
+        assert not torch.is_grad_enabled()
+        x, y = ctx.saved_tensors
+        return grad * y, grad * x
+
+
+ONCE = "trying to differentiate twice a function that was marked with @once_differentiable"
+
+
+def _product_gradients(create_graph, grad_requires_grad=True, **kwargs):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = torch.tensor([3.0, 4.0], requires_grad=True)
+    out = Product.apply(x, y)
+    # squaring makes the gradient reaching Product depend on x and y
+    loss = (out * out).sum() if grad_requires_grad else out.sum()
+    return x, y, torch.autograd.grad(loss, (x, y), create_graph=create_graph, **kwargs)
+
+
+def test_once_differentiable_hides_gradients_behind_an_error_node():
+    x, y, (gx, gy) = _product_gradients(create_graph=True)
+    assert gx.tolist() == [18.0, 64.0] and gy.tolist() == [6.0, 32.0]
+    node = gx.grad_fn
+    assert gy.grad_fn is node and (gx.output_nr, gy.output_nr) == (0, 1)
+    assert type(node).__name__ == "Error" and node.name() == "torch::autograd::Error"
+    assert isinstance(node, torch.autograd.graph.Node)
+    assert gx.requires_grad and not gx.is_leaf and repr(gx).endswith("grad_fn=<Error>)")
+    assert node._sequence_nr() == 2**64 - 1 and len(node._input_metadata) == 2
+    # the edges lead to stand-in leaves holding the gradients, not to x and y
+    leaves = [edge[0].variable for edge in node.next_functions]
+    assert [type(edge[0]).__name__ for edge in node.next_functions] == ["AccumulateGrad"] * 2
+    assert leaves[0].is_leaf and leaves[0].requires_grad and leaves[0] is not x
+    assert leaves[0].tolist() == gx.tolist()
+
+
+def test_differentiating_through_once_differentiable_fails():
+    _, _, (gx, _) = _product_gradients(create_graph=True)
+    with raises(RuntimeError, ONCE):
+        gx.sum().backward()
+    x, _, (gx, _) = _product_gradients(create_graph=True)
+    with raises(RuntimeError, ONCE):
+        (gx * 3 + x).sum().backward()
+    # x is not behind the Error node: its gradient was never recorded there
+    x, _, (gx, _) = _product_gradients(create_graph=True)
+    with raises(RuntimeError, UNUSED.format(0)):
+        torch.autograd.grad(gx.sum(), x)
+
+
+def test_once_differentiable_without_create_graph_or_differentiable_grads():
+    for create_graph, grad_requires_grad in ((False, True), (True, False)):
+        _, _, (gx, gy) = _product_gradients(create_graph, grad_requires_grad)
+        assert gx.grad_fn is None and not gx.requires_grad and gy.grad_fn is None
+
+
+def test_once_differentiable_keeps_missing_gradients_and_arity():
+    @torch.autograd.function.once_differentiable
+    def backward(results, grad):  # what it returns is up to its first argument
+        return results(grad)
+
+    grad = torch.ones(2, requires_grad=True)
+    gx, gy = backward(lambda g: (g * 2, None), grad)
+    assert gy is None and gx.grad_fn.next_functions[1] == (None, 0)
+    assert len(gx.grad_fn._input_metadata) == 2
+    single = backward(lambda g: (g * 2,), grad)
+    assert isinstance(single, torch.Tensor) and type(single.grad_fn).__name__ == "Error"
+    assert backward(lambda g: None, grad) is None
+    with torch.no_grad():
+        assert backward(lambda g: (g * 2,), grad)[0].grad_fn is None

@@ -10,17 +10,9 @@ import pytest
 import torch
 from torch.utils.hooks import RemovableHandle
 
+from conformance._support import leaf, raises
+
 NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
-
-
-def leaf(*values):
-    return torch.tensor(list(values), requires_grad=True)
-
-
-def raises(kind, message, fn):
-    with pytest.raises(kind) as info:
-        fn()
-    assert str(info.value) == message
 
 
 # F53: registration and replacement
@@ -38,7 +30,8 @@ def test_tensor_hook_replaces_the_gradient_and_handle_removes_it():
 
 
 def test_tensor_hook_needs_requires_grad():
-    raises(RuntimeError, NO_GRAD, lambda: torch.ones(3).register_hook(lambda g: g))
+    with raises(RuntimeError, NO_GRAD):
+        torch.ones(3).register_hook(lambda g: g)
 
 
 def backward_with_tensor_hook(hook):
@@ -62,7 +55,8 @@ def backward_with_tensor_hook(hook):
     ],
 )
 def test_tensor_hook_results_are_checked(hook, kind, message):
-    raises(kind, message, lambda: backward_with_tensor_hook(hook))
+    with raises(kind, message):
+        backward_with_tensor_hook(hook)
 
 
 def test_hook_names_come_from_dunder_name():
@@ -73,16 +67,17 @@ def test_hook_names_come_from_dunder_name():
         def __call__(self, g):
             return torch.ones(5)
 
-    raises(RuntimeError, "hook 'named_hook' has changed the size of value",
-           lambda: backward_with_tensor_hook(named_hook))
-    raises(RuntimeError, "hook '<unknown>' has changed the size of value",
-           lambda: backward_with_tensor_hook(Callable()))
+    with raises(RuntimeError, "hook 'named_hook' has changed the size of value"):
+        backward_with_tensor_hook(named_hook)
+    with raises(RuntimeError, "hook '<unknown>' has changed the size of value"):
+        backward_with_tensor_hook(Callable())
 
 
 def test_non_callable_hook_fails_only_when_called():
     a = leaf(1.0)
     a.register_hook(5)
-    raises(TypeError, "'int' object is not callable", lambda: (a * 2).sum().backward())
+    with raises(TypeError, "'int' object is not callable"):
+        (a * 2).sum().backward()
 
 
 def test_hook_returning_its_argument_is_not_checked_and_changes_nothing():
@@ -131,15 +126,16 @@ def test_node_hook_results_are_checked(hooks, kind, message):
             b.grad_fn.register_hook(hooks["post"])
         b.sum().backward()
 
-    raises(kind, message, run)
+    with raises(kind, message):
+        run()
 
 
 def test_post_hook_cannot_replace_a_none_entry():
     def hook(gi, go):
         return (gi[0], torch.ones(3))
 
-    raises(RuntimeError, "can't replace a None gradient with a non-None value",
-           lambda: backward_with_node_hooks(post=hook, scalar=False))
+    with raises(RuntimeError, "can't replace a None gradient with a non-None value"):
+        backward_with_node_hooks(post=hook, scalar=False)
 
 
 def test_post_hook_none_entry_drops_the_gradient():
@@ -185,8 +181,8 @@ def test_hook_on_output_without_gradient_is_called_with_none():
 def test_replacing_a_none_gradient_raises():
     x, y = leaf(1.0, 2.0).clone().unbind()
     y.register_hook(lambda g: torch.ones(()))
-    raises(RuntimeError, "can't replace a None gradient with a non-None value",
-           lambda: x.backward())
+    with raises(RuntimeError, "can't replace a None gradient with a non-None value"):
+        x.backward()
 
 
 def test_hook_on_a_tensor_outside_the_graph_is_not_called():
@@ -380,7 +376,8 @@ def test_hooks_run_with_grad_mode_off_unless_create_graph():
 def test_exception_in_a_hook_propagates():
     a = leaf(1.0)
     a.register_hook(lambda g: 1 / 0)
-    raises(ZeroDivisionError, "division by zero", lambda: (a * 2).backward())
+    with raises(ZeroDivisionError, "division by zero"):
+        (a * 2).backward()
 
 
 def test_hook_on_the_root_sees_the_seed():
@@ -423,9 +420,13 @@ def test_hooks_under_grad_and_backward_inputs():
 
 # F64
 def test_post_accumulate_grad_hook_checks():
-    raises(RuntimeError, "post accumulate grad hooks cannot be registered on non-leaf tensors",
-           lambda: (leaf(1.0) * 2).register_post_accumulate_grad_hook(print))
-    raises(RuntimeError, NO_GRAD, lambda: torch.ones(1).register_post_accumulate_grad_hook(print))
+    with raises(
+        RuntimeError,
+        "post accumulate grad hooks cannot be registered on non-leaf tensors",
+    ):
+        (leaf(1.0) * 2).register_post_accumulate_grad_hook(print)
+    with raises(RuntimeError, NO_GRAD):
+        torch.ones(1).register_post_accumulate_grad_hook(print)
 
 
 def test_post_accumulate_grad_hook_as_an_optimizer_step():

@@ -4,20 +4,6 @@ import pytest
 import torch
 
 
-def test_versions_count_every_write():
-    a = torch.ones(2, 3)
-    a.add_(1)
-    a.mul_(2).sub_(1)
-    a[0] = 5
-    a += 1
-    torch.add(a, 1, out=a)
-    assert a._version == 6
-    v = a.view(6)
-    v.zero_()
-    assert (a._version, v._version, a.detach()._version, a.data._version) == (7, 7, 7, 0)
-    assert a.clone()._version == 0
-
-
 def test_inplace_on_non_leaf_rewrites_history():
     a = torch.ones(2, requires_grad=True)
     b = a * 2

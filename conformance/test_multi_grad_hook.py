@@ -10,24 +10,19 @@ import torch
 from torch.autograd.graph import _MultiHandle, register_multi_grad_hook
 from torch.utils.hooks import RemovableHandle
 
-
-def leaf(*values):
-    return torch.tensor(list(values), requires_grad=True)
-
-
-def raises(kind, message, fn):
-    with pytest.raises(kind) as info:
-        fn()
-    assert str(info.value) == message
+from conformance._support import leaf, raises
 
 
 # F96
 def test_mode_is_keyword_only_and_checked():
     x = leaf(1.0)
-    raises(ValueError, "Expects mode to be one of ('all', 'any') but got some",
-           lambda: register_multi_grad_hook((x,), print, mode="some"))
-    raises(TypeError, "register_multi_grad_hook() takes 2 positional arguments but 3 were given",
-           lambda: register_multi_grad_hook((x,), print, "any"))
+    with raises(ValueError, "Expects mode to be one of ('all', 'any') but got some"):
+        register_multi_grad_hook((x,), print, mode="some")
+    with raises(
+        TypeError,
+        "register_multi_grad_hook() takes 2 positional arguments but 3 were given",
+    ):
+        register_multi_grad_hook((x,), print, "any")
 
 
 # F97
@@ -112,26 +107,28 @@ def test_all_mode_return_value_is_ignored():
 
 # F99, F100, F103
 def test_misuse_messages():
-    raises(AssertionError, "Expected gradient function to be set",
-           lambda: register_multi_grad_hook((leaf(1.0), torch.ones(1)), print))
+    with raises(AssertionError, "Expected gradient function to be set"):
+        register_multi_grad_hook((leaf(1.0), torch.ones(1)), print)
     a = leaf(1.0)
     register_multi_grad_hook((a,), print)
-    raises(AssertionError, "expected this hook to be called inside a backward call",
-           lambda: list(a._backward_hooks.values())[0](torch.ones(1)))
+    with raises(AssertionError, "expected this hook to be called inside a backward call"):
+        list(a._backward_hooks.values())[0](torch.ones(1))
     b = leaf(1.0)
     register_multi_grad_hook((b,), print, mode="any")
-    raises(AssertionError, "expected this hook to be called inside a backward call",
-           lambda: list(b._backward_hooks.values())[0](torch.ones(1)))
+    with raises(AssertionError, "expected this hook to be called inside a backward call"):
+        list(b._backward_hooks.values())[0](torch.ones(1))
 
 
 def test_leaf_input_of_grad_is_torchs_known_limitation():
     a = leaf(1.0)
     b = a * 2
     register_multi_grad_hook((a, b), print)
-    raises(RuntimeError,
-           "A leaf node was passed to _will_engine_execute_node but we are currently running "
-           "autograd.grad(). This is currently not supported.",
-           lambda: torch.autograd.grad(b * 3, a))
+    with raises(
+        RuntimeError,
+        "A leaf node was passed to _will_engine_execute_node but we are currently running "
+        "autograd.grad(). This is currently not supported.",
+    ):
+        torch.autograd.grad(b * 3, a)
 
 
 def test_any_mode_fires_once_per_backward_with_the_first_gradient():

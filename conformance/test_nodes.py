@@ -7,17 +7,7 @@ import pytest
 import torch
 from torch.autograd.graph import Node
 
-FREED = (
-    "Trying to backward through the graph a second time (or directly access saved tensors "
-    "after they have already been freed). Saved intermediate values of the graph are freed "
-    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
-    "backward through the graph a second time or if you need to access saved tensors after "
-    "calling backward."
-)
-
-
-def leaf(*values):
-    return torch.tensor(list(values), requires_grad=True)
+from conformance._support import FREED, leaf
 
 
 def accumulator(t):

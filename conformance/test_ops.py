@@ -136,3 +136,158 @@ def test_equal_and_allclose_answer_with_python_bools():
     assert torch.allclose(nan, nan, equal_nan=True) and not torch.allclose(nan, nan)
     with pytest.raises(RuntimeError, match="^Float did not match Double$"):
         torch.allclose(torch.ones(2), torch.ones(2, dtype=torch.float64))
+
+
+NAN = float("nan")
+# x, min and max, elementwise: inside, at each bound, outside, crossed bounds, and nans
+CLAMP_X = [-2.0, -1.0, 0.0, 1.0, 2.0, 0.5, NAN, 0.0, 0.0, 1.0]
+CLAMP_MIN = [-1.0, -1.0, 0.0, 1.0, -1.0, 1.0, 0.0, NAN, 0.0, 1.0]
+CLAMP_MAX = [1.0, 1.0, 0.0, 1.0, 1.0, -1.0, 1.0, 1.0, NAN, 1.0]
+
+
+def _saved_names(node):
+    return sorted(n for n in dir(node) if n.startswith("_saved_"))
+
+
+def _grads(*leaves):
+    return [None if t.grad is None else t.grad.tolist() for t in leaves]
+
+
+def test_clamp_with_tensor_bounds_records_clamp_backward0():
+    x, lo, hi = _leaf(CLAMP_X), _leaf(CLAMP_MIN), _leaf(CLAMP_MAX)
+    packed = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t,
+                                                  lambda t: t):
+        y = torch.clamp(x, lo, hi)
+    node = y.grad_fn
+    assert type(node).__name__ == "ClampBackward0"
+    assert [n is packed[i] for i, n in enumerate((hi, lo, x))] == [True] * 3
+    assert _saved_names(node) == ["_saved_max", "_saved_min", "_saved_self"]
+    np.testing.assert_array_equal(
+        y.detach().numpy(), [-1.0, -1.0, 0.0, 1.0, 1.0, -1.0, NAN, NAN, NAN, 1.0])
+    y.backward(torch.arange(1.0, 11.0, dtype=torch.float64))
+    # ties go to the input; crossed bounds (index 5) send everything to max; nans stop it
+    assert _grads(x, lo, hi) == [
+        [0.0, 2.0, 3.0, 4.0, 0.0, 0.0, 0.0, 0.0, 0.0, 10.0],
+        [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 5.0, 6.0, 0.0, 0.0, 0.0, 0.0],
+    ]
+
+
+@pytest.mark.parametrize(("name", "bound", "node", "grads"), [
+    ("clamp_min", CLAMP_MIN, "ClampMinBackward1", [
+        [0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0],
+        [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]]),
+    ("clamp_max", CLAMP_MAX, "ClampMaxBackward1", [
+        [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0],
+        [0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0]]),
+])
+def test_one_sided_clamp_with_a_tensor_bound(name, bound, node, grads):
+    x, b = _leaf(CLAMP_X), _leaf(bound)
+    for y in (getattr(torch, name)(x, b), getattr(x, name)(b)):
+        assert type(y.grad_fn).__name__ == node
+        assert _saved_names(y.grad_fn) == sorted([f"_saved_{name[6:]}", "_saved_self"])
+        x.grad = b.grad = None
+        y.sum().backward()
+        assert _grads(x, b) == grads
+
+
+def test_clamp_with_one_tensor_bound_gives_the_one_sided_gradients():
+    x, lo, hi = _leaf(CLAMP_X), _leaf(CLAMP_MIN), _leaf(CLAMP_MAX)
+    torch.clamp(x, min=lo).sum().backward()
+    torch.clamp(x, max=hi).sum().backward()
+    assert _grads(lo, hi) == [[1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+                              [0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0]]
+    assert x.grad.tolist()[:6] == [1.0, 2.0, 2.0, 2.0, 1.0, 0.0]
+
+
+@pytest.mark.parametrize(("name", "bound", "node", "saved", "grad"), [
+    ("clamp_min", -1.0, "ClampMinBackward0", -1.0, [0.0, 1.0, 1.0, 1.0, 1.0]),
+    ("clamp_min", 0, "ClampMinBackward0", 0, [0.0, 0.0, 1.0, 1.0, 1.0]),
+    ("clamp_max", 1.0, "ClampMaxBackward0", 1.0, [1.0, 1.0, 1.0, 1.0, 0.0]),
+])
+def test_one_sided_clamp_with_a_number_keeps_it(name, bound, node, saved, grad):
+    x = _leaf(CLAMP_X[:5])
+    y = getattr(torch, name)(x, bound)
+    assert type(y.grad_fn).__name__ == node
+    kept = getattr(y.grad_fn, "_saved_" + name[6:])
+    assert kept == saved and type(kept) is type(saved)
+    assert type(y.grad_fn._saved_self) is torch.Tensor
+    assert [n for n, _ in y.grad_fn.next_functions][0] is not None
+    y.sum().backward()
+    assert x.grad.tolist() == grad
+
+
+def test_clamp_bounds_broadcast_and_promote():
+    x, lo = _leaf([[0.0], [2.0]]), _leaf([1.0, 3.0, 0.0])
+    y = torch.clamp_min(x, lo)
+    assert y.shape == (2, 3) and y.tolist() == [[1.0, 3.0, 0.0], [2.0, 3.0, 2.0]]
+    y.sum().backward()
+    assert x.grad.tolist() == [[1.0], [2.0]] and lo.grad.tolist() == [1.0, 2.0, 0.0]
+    ints = torch.tensor([1, 5, 9])
+    assert torch.clamp(ints, torch.tensor([2.0, 3.0, 4.0], dtype=torch.float64)).dtype \
+        == torch.float64
+    assert torch.clamp_min(ints, torch.tensor([2, 3, 4])).dtype == torch.int64
+    assert torch.clamp_min(ints, 2.5).dtype == torch.float32
+    assert torch.clamp_max(ints, 2).tolist() == [1, 2, 2]
+
+
+def test_clamp_refuses_a_number_and_a_tensor_together():
+    x = torch.ones(2)
+    message = (
+        "clamp() received an invalid combination of arguments - got (Tensor, Tensor, float), "
+        "but expected one of:\n"
+        " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
+        " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n"
+    )
+    with pytest.raises(TypeError) as info:
+        torch.clamp(x, torch.zeros(2), 1.0)
+    assert str(info.value) == message
+    with pytest.raises(TypeError, match=r"^clamp_min\(\) received an invalid combination"):
+        torch.clamp_min(x, None)
+
+
+def test_clamp_in_place_with_tensor_bounds():
+    x = _leaf([-1.0, 0.5, 2.0])
+    lo = _leaf([0.0, 0.0, 0.0])
+    for method, node in (("clamp_", "ClampBackward0"), ("clip_", "ClampBackward0"),
+                         ("clamp_min_", "ClampMinBackward1"), ("clamp_max_", "ClampMaxBackward0")):
+        y = x * 1
+        args = (lo, lo + 1) if method in ("clamp_", "clip_") else (
+            (lo,) if method == "clamp_min_" else (1.0,))
+        assert getattr(y, method)(*args) is y and y._version == 1
+        assert type(y.grad_fn).__name__ == node
+
+
+@pytest.mark.parametrize(("dim", "shape"), [
+    ((0, 2), (2, 3)), ([0, 2], (2, 3)), ((0, 1), (2, 1, 3)), ((), (1, 2, 1, 3)),
+    ((2,), (1, 2, 3)), ((-2, 0), (2, 3)),
+])
+def test_squeeze_with_several_dims_is_squeeze_backward2(dim, shape):
+    x = _leaf(np.ones((1, 2, 1, 3)))
+    for y in (x.squeeze(dim), torch.squeeze(x, dim), torch.squeeze(x, dim=dim)):
+        assert y.shape == shape and y._base is x
+        node = y.grad_fn
+        assert type(node).__name__ == "SqueezeBackward2"
+        assert node._saved_self_sym_sizes == (1, 2, 1, 3)
+        assert _saved_names(node) == ["_saved_dim", "_saved_self_sym_sizes"]
+        if all(d >= 0 for d in dim):
+            assert node._saved_dim == tuple(dim)
+    y.backward(torch.ones(shape, dtype=torch.float64))
+    assert x.grad.shape == (1, 2, 1, 3)
+    assert type(x.squeeze(2).grad_fn).__name__ == "SqueezeBackward1"
+    assert type(x.squeeze().grad_fn).__name__ == "SqueezeBackward0"
+
+
+def test_squeeze_dims_are_checked():
+    x = torch.ones(1, 2, 1, 3)
+    with pytest.raises(RuntimeError, match="^dim 0 appears multiple times in the list of dims$"):
+        x.squeeze((0, -4))
+    with pytest.raises(IndexError, match=r"^Dimension out of range \(expected to be in range "
+                       r"of \[-4, 3\], but got 5\)$"):
+        x.squeeze((0, 5))
+    with pytest.raises(RuntimeError, match="^dim 1 appears multiple times in the list of dims$"):
+        x.sum((1, 1))
+    scalar = torch.ones((), requires_grad=True)
+    assert type(scalar.squeeze((0,)).grad_fn).__name__ == "SqueezeBackward2"
+    assert scalar.squeeze((-1,)).shape == ()

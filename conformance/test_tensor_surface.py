@@ -1,18 +1,14 @@
 """The tensor surface (spec F1-F8, F17-F19, F21-F23), written against torch's API."""
 
 import pickle
-import re
 
 import numpy as np
 import pytest
 import torch
 
+from conformance._support import raises
+
 ONLY_FLOAT = "Only Tensors of floating point and complex dtype can require gradients"
-
-
-def raises(kind, message):
-    """pytest.raises that checks the whole message, not a pattern."""
-    return pytest.raises(kind, match="^" + re.escape(message) + "$")
 
 
 @pytest.mark.parametrize(

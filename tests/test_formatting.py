@@ -8,48 +8,13 @@ five attributes the printer reads.
 """
 
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
 
+from conformance._support import StandIn
 from refgrad import _formatting
 from refgrad._formatting import get_printoptions, set_printoptions, tensor_repr
-
-
-class DType:
-    """Stands in for a torch dtype: only its repr is read."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"torch.{self.name}"
-
-
-TORCH_NAMES = {
-    "bool": "bool",
-    "uint8": "uint8",
-    "int8": "int8",
-    "int16": "int16",
-    "int32": "int32",
-    "int64": "int64",
-    "float16": "float16",
-    "float32": "float32",
-    "float64": "float64",
-}
-
-
-@dataclass
-class StandIn:
-    _data: np.ndarray
-    requires_grad: bool = False
-    grad_fn: object = None
-    device: str = "cpu"
-    dtype: DType = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.dtype = DType(TORCH_NAMES[self._data.dtype.name])
 
 
 def make(array: np.ndarray, attrs: dict) -> StandIn:

@@ -66,3 +66,20 @@ def test_wrong_number_of_gradients():
     expected = r"returned an incorrect number of gradients \(expected 2, got 1\)"
     with pytest.raises(RuntimeError, match=expected):
         y.sum().backward()
+
+
+def test_error_node_fails_when_run_and_is_registered():
+    from refgrad._C import _functions
+    from refgrad.autograd.function import ONCE_DIFFERENTIABLE, Error
+
+    assert _functions.Error is Error
+    x = refgrad.tensor([1.0, 2.0], requires_grad=True)
+    y = Square.apply(x, 3)
+    (g,) = refgrad.autograd.grad((y * y).sum(), x, create_graph=True)
+    node = g.grad_fn
+    assert isinstance(node, Error) and node._message == ONCE_DIFFERENTIABLE
+    # the gradient shares the stand-in leaf's memory, but not its version counter
+    leaf = node.next_functions[0][0].variable
+    assert g._data is leaf._data and g._version_counter is not leaf._version_counter
+    with pytest.raises(RuntimeError, match="^trying to differentiate twice"):
+        node(refgrad.ones(2), None)

@@ -179,6 +179,8 @@ RECIPES: dict[str, Recipe] = {
         -len(shapes[0]) - 1, len(shapes[0])).map(lambda d: {"dim": d})),
     "squeeze_dim": Recipe(torch.squeeze, min_ndim=1, params=lambda shapes: st.integers(
         -len(shapes[0]), len(shapes[0]) - 1).map(lambda d: {"dim": d})),
+    "squeeze_dims": Recipe(torch.squeeze, min_ndim=1, params=lambda shapes: _dims(shapes).map(
+        lambda d: {"dim": tuple(d)})),
     "unbind": Recipe(torch.unbind, min_ndim=1, params=lambda shapes: st.integers(
         0, len(shapes[0]) - 1).map(lambda d: {"dim": d})),
     "stack": Recipe(lambda *ts, dim: torch.stack(list(ts), dim), ("any", "any", "any"),
@@ -195,6 +197,11 @@ RECIPES: dict[str, Recipe] = {
     "abs": Recipe(torch.abs, ("nonzero",)),
     "clamp": Recipe(lambda a, bounds: torch.clamp(a, *bounds),
                     params=_one_of("bounds", (-0.5, 0.5), (None, 0.3), (-0.3, None))),
+    "clamp_tensor": Recipe(torch.clamp, ("any", "any", "any")),
+    "clamp_min": Recipe(lambda a, min: torch.clamp_min(a, min), params=_one_of("min", -0.5, 1)),
+    "clamp_min_tensor": Recipe(torch.clamp_min, ("any", "any")),
+    "clamp_max": Recipe(lambda a, max: torch.clamp_max(a, max), params=_one_of("max", 0.5, -1)),
+    "clamp_max_tensor": Recipe(torch.clamp_max, ("any", "any")),
     "maximum": Recipe(torch.maximum, ("any", "any")),
     "minimum": Recipe(torch.minimum, ("any", "any")),
     "dot": Recipe(torch.dot, ("any", "any"), shapes=_sizes("n", "n")),

@@ -7,13 +7,13 @@ two strings character for character.
 """
 
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conformance._support import StandIn
 from refgrad._formatting import set_printoptions, tensor_repr
 
 DTYPES = {
@@ -28,28 +28,8 @@ FLOATS = ("float32", "float64", "float16")
 SPECIALS = [0.0, -0.0, math.nan, math.inf, -math.inf, 1.0, -1.0, 0.5, 1e-4, 1e8, 1000.0]
 
 
-class DType:
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"torch.{self.name}"
-
-
 class CloneBackward0:
     """Stands in for the grad_fn that ``t.clone()`` gives a tensor in torch."""
-
-
-@dataclass
-class StandIn:
-    _data: np.ndarray
-    requires_grad: bool = False
-    grad_fn: object = None
-    device: str = "cpu"
-    dtype: DType = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.dtype = DType(self._data.dtype.name)
 
 
 # --- value strategies -------------------------------------------------------

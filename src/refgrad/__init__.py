@@ -35,7 +35,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:353
+# --- book/chapters/16_functions.md:362
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, div, eq, equal, exp, expand, ge, gt, le, log, lt, mul, ne, neg,
@@ -43,14 +43,14 @@ from refgrad._ops.functions import (
 )
 
 
-# --- book/chapters/16a_pointwise.md:202
+# --- book/chapters/16a_pointwise.md:341
 from refgrad._ops.pointwise import (
-    abs, clamp, clip, maximum, minimum, relu, rsqrt, sigmoid, sign, sqrt, tan,
-    tanh,
+    abs, clamp, clamp_max, clamp_min, clip, maximum, minimum, relu, rsqrt, sigmoid, sign,
+    sqrt, tan, tanh,
 )
 
 
-# --- book/chapters/16b_reductions.md:402
+# --- book/chapters/16b_reductions.md:395
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
@@ -70,12 +70,14 @@ from refgrad._ops.shaping import (
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:413
+# --- book/chapters/26_inplace.md:414
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.inplace import (
     abs,  # noqa: F811
     add,  # noqa: F811
     clamp,  # noqa: F811
+    clamp_max,  # noqa: F811
+    clamp_min,  # noqa: F811
     cos,  # noqa: F811
     div,  # noqa: F811
     exp,  # noqa: F811

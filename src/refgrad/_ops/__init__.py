@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:340
+# --- book/chapters/16_functions.md:349
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -14,5 +14,5 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/26_inplace.md:408
+# --- book/chapters/26_inplace.md:409
 import refgrad._ops.inplace  # noqa: F401 - installs the in-place methods

@@ -76,17 +76,22 @@ eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT
 
 
 # --- book/chapters/16_functions.md:113
-def _dims(dim, ndim: int) -> tuple:
+def dim_tuple(dim, ndim: int) -> tuple:
+    """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    seen = set()
     for d in dims:
-        wrap_dim(d, ndim)
+        wrapped = wrap_dim(d, ndim)
+        if wrapped in seen:
+            raise RuntimeError(f"dim {wrapped} appears multiple times in the list of dims")
+        seen.add(wrapped)
     return dims
 
 
 def sum(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
     if dim is None:
         return call(red.SUM, (input,))
-    return call(red.SUM_DIM, (input,), {"dim": _dims(dim, input.ndim), "keepdim": keepdim})
+    return call(red.SUM_DIM, (input,), {"dim": dim_tuple(dim, input.ndim), "keepdim": keepdim})
 
 
 def stack(tensors, dim=0):
@@ -97,7 +102,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:139
+# --- book/chapters/16_functions.md:144
 def infer_shape(shape, numel: int) -> tuple:
     if len(shape) == 1 and isinstance(shape[0], tuple | list):
         shape = shape[0]
@@ -125,7 +130,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:168
+# --- book/chapters/16_functions.md:173
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], tuple | list):
         sizes = tuple(sizes[0])
@@ -137,7 +142,8 @@ def expand(input, *sizes):
 
 
 def unsqueeze(input, dim):
-    return call(sh.UNSQUEEZE, (input,), {"dim": wrap_dim(dim, input.ndim + 1)})
+    wrap_dim(dim, input.ndim + 1)
+    return call(sh.UNSQUEEZE, (input,), {"dim": dim})
 
 
 def squeeze(input, dim=None):
@@ -145,10 +151,13 @@ def squeeze(input, dim=None):
 
     if dim is None:
         return squeeze_all(input)
-    return call(sh.SQUEEZE_DIM, (input,), {"dim": wrap_dim(dim, input.ndim)})
+    if isinstance(dim, int):
+        wrap_dim(dim, input.ndim)
+        return call(sh.SQUEEZE_DIM, (input,), {"dim": dim})
+    return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:195
+# --- book/chapters/16_functions.md:204
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -169,7 +178,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:222
+# --- book/chapters/16_functions.md:231
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())

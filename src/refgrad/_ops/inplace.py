@@ -229,6 +229,7 @@ _OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
     "sigmoid": pointwise.sigmoid, "relu": pointwise.relu, "clamp": pointwise.clamp,
+    "clamp_min": pointwise.clamp_min, "clamp_max": pointwise.clamp_max,
     "abs": pointwise.abs, "sqrt": pointwise.sqrt,
 }
 
@@ -256,7 +257,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, copy, src)
 
 
-# --- book/chapters/26_inplace.md:330
+# --- book/chapters/26_inplace.md:331
 def setitem(self, index, value) -> None:
     from refgrad._creation import tensor
     from refgrad._ops.indexing import walk
@@ -276,7 +277,7 @@ def setitem(self, index, value) -> None:
         fill_(target, tensor(value, dtype=target.dtype))
 
 
-# --- book/chapters/26_inplace.md:356
+# --- book/chapters/26_inplace.md:357
 def with_out(function, name: str):
     """``function`` with torch's ``out=`` keyword."""
     def wrapper(*args, out=None, **kwargs):
@@ -300,12 +301,12 @@ def with_out(function, name: str):
 
 
 (add, sub, mul, div, pow, neg, exp, log, sin, cos, tanh, sigmoid, clamp,  # noqa: A001
- abs, sqrt) = (with_out(_OUT_OF_PLACE[n], n) for n in (  # noqa: A001
+ clamp_min, clamp_max, abs, sqrt) = (with_out(_OUT_OF_PLACE[n], n) for n in (  # noqa: A001
     "add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sin", "cos", "tanh", "sigmoid",
-    "clamp", "abs", "sqrt"))
+    "clamp", "clamp_min", "clamp_max", "abs", "sqrt"))
 
 
-# --- book/chapters/26_inplace.md:388
+# --- book/chapters/26_inplace.md:389
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

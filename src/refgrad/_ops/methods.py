@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:245
+# --- book/chapters/16_functions.md:254
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._ops import functions as F
@@ -14,7 +14,7 @@ METHODS = {
         "reciprocal", "eq", "ne", "lt", "le", "gt", "ge", "sum", "view", "reshape", "expand",
         "unsqueeze", "squeeze", "unbind", "equal", "allclose"),
     pointwise: ("tan", "tanh", "sigmoid", "relu", "abs", "sign", "sqrt", "rsqrt", "clamp",
-                "clip", "maximum", "minimum"),
+                "clamp_min", "clamp_max", "clip", "maximum", "minimum"),
     statistics: ("mean", "max", "min", "prod", "logsumexp", "softmax", "log_softmax"),
     linalg: ("matmul", "mm", "dot", "bmm", "mv"),
     shaping: ("transpose", "t", "permute", "flatten", "contiguous", "is_contiguous"),
@@ -22,7 +22,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:266
+# --- book/chapters/16_functions.md:275
 OPERATORS = {
     "__add__": F.add, "__radd__": F.add, "__sub__": F.sub, "__rsub__": F.rsub,
     "__mul__": F.mul, "__rmul__": F.mul, "__truediv__": F.div,
@@ -56,7 +56,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:305
+# --- book/chapters/16_functions.md:314
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

@@ -73,7 +73,61 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:138
+# --- book/chapters/16a_pointwise.md:145
+def _kept(g, keep):
+    """``g`` where the NumPy mask ``keep`` holds, zero elsewhere."""
+    from refgrad._tensor import make_tensor
+
+    return _zero_where(make_tensor(np.asarray(~keep)), g)
+
+
+def _clamp_grads(g, self, min=None, max=None):  # noqa: A002 - torch's names
+    s = self._data
+    lo = None if min is None else min._data
+    hi = None if max is None else max._data
+    if lo is None:
+        return _kept(g, s <= hi), None, _kept(g, s > hi)
+    if hi is None:
+        return _kept(g, s >= lo), _kept(g, s < lo), None
+    return (
+        _kept(g, (s >= lo) & (s <= hi)),
+        _kept(g, (s < lo) & (lo < hi)),
+        _kept(g, (s > hi) | (hi < lo)),
+    )
+
+
+_SELF_MIN_MAX = ("self", "min", "max")
+CLAMP_TENSOR = register(Op(
+    "clamp_tensor", "ClampBackward0", _SELF_MIN_MAX,
+    forward=lambda a, min, max: np.clip(a, min, max), backward=_clamp_grads,
+    saves=(("max", _SELF_MIN_MAX), ("min", _SELF_MIN_MAX), ("self", _SELF_MIN_MAX)),
+))
+
+
+# --- book/chapters/16a_pointwise.md:186
+CLAMP_MIN = register(Op(
+    "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: np.maximum(a, min),
+    backward=lambda g, self, min: (_kept(g, self._data >= min),),
+    saves=(("self", ("self",)),), promote_with=("min",),
+))
+CLAMP_MIN_TENSOR = register(Op(
+    "clamp_min_tensor", "ClampMinBackward1", ("self", "min"), forward=np.maximum,
+    backward=lambda g, self, min: _clamp_grads(g, self, min=min)[:2],
+    saves=(("min", ("self", "min")), ("self", ("self", "min"))),
+))
+CLAMP_MAX = register(Op(
+    "clamp_max", "ClampMaxBackward0", ("self",), forward=lambda a, max: np.minimum(a, max),
+    backward=lambda g, self, max: (_kept(g, self._data <= max),),
+    saves=(("self", ("self",)),), promote_with=("max",),
+))
+CLAMP_MAX_TENSOR = register(Op(
+    "clamp_max_tensor", "ClampMaxBackward1", ("self", "max"), forward=np.minimum,
+    backward=lambda g, self, max: _clamp_grads(g, self, max=max)[::2],
+    saves=(("max", ("self", "max")), ("self", ("self", "max"))),
+))
+
+
+# --- book/chapters/16a_pointwise.md:217
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -98,17 +152,69 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", np.maximum, lambda s, o: s < 
 MINIMUM = _extremum("minimum", "MinimumBackward0", np.minimum, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:171
+# --- book/chapters/16a_pointwise.md:251
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import result_type
     from refgrad._ops.dispatch import call
 
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    kind = result_type(input, *(b for b in (min, max) if b is not None))
+    given = [b for b in (min, max) if b is not None]
+    if any(_is_tensor(b) for b in given):
+        if not all(_is_tensor(b) for b in given):
+            raise _mixed_bounds("clamp", (input, min, max), ("min = None", "max = None"))
+        return _clamp_tensors(input, min, max)
+    kind = result_type(input, *given)
     if kind is not input.dtype:
         input = input.to(kind)
     return call(CLAMP, (input,), {"min": min, "max": max})
+
+
+def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
+    from refgrad._ops.dispatch import call
+
+    if max is None:
+        return call(CLAMP_MIN_TENSOR, (input, min))
+    if min is None:
+        return call(CLAMP_MAX_TENSOR, (input, max))
+    return call(CLAMP_TENSOR, (input, min, max))
+
+
+# --- book/chapters/16a_pointwise.md:286
+def clamp_min(input, min):  # noqa: A002 - torch's names
+    return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
+
+
+def clamp_max(input, max):  # noqa: A002 - torch's names
+    return _one_bound("clamp_max", CLAMP_MAX, CLAMP_MAX_TENSOR, input, "max", max)
+
+
+def _one_bound(name, number_row, tensor_row, input, key, bound):
+    from refgrad._ops.dispatch import call
+
+    if _is_tensor(bound):
+        return call(tensor_row, (input, bound))
+    if bound is None:
+        raise _mixed_bounds(name, (input, bound), (key,))
+    return call(number_row, (input,), {key: bound})
+
+
+def _is_tensor(value) -> bool:
+    from refgrad._tensor import Tensor
+
+    return isinstance(value, Tensor)
+
+
+def _mixed_bounds(name, args, params) -> TypeError:
+    got = ", ".join("Tensor" if _is_tensor(a) else type(a).__name__ for a in args)
+    forms = "".join(
+        f" * (Tensor input, {', '.join(f'{kind} {p}' for p in params)}, *, Tensor out = None)\n"
+        for kind in ("Tensor", "Number")
+    )
+    return TypeError(
+        f"{name}() received an invalid combination of arguments - got ({got}), "
+        f"but expected one of:\n{forms}"
+    )
 
 
 def _function(row):

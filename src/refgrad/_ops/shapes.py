@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:71
+# --- book/chapters/15_sums_and_shapes.md:73
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
@@ -34,7 +34,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:104
+# --- book/chapters/15_sums_and_shapes.md:106
 UNSQUEEZE = register(Op(
     "unsqueeze", "UnsqueezeBackward0", ("self",),
     forward=lambda a, dim: np.expand_dims(a, dim),
@@ -43,6 +43,18 @@ UNSQUEEZE = register(Op(
 SQUEEZE_DIM = register(Op(
     "squeeze_dim", "SqueezeBackward1", ("self",),
     forward=lambda a, dim: np.squeeze(a, dim) if a.ndim and a.shape[dim] == 1 else a.view(),
+    backward=lambda g, dim, self_sym_sizes: (g.reshape(self_sym_sizes),),
+    keeps=("self_sym_sizes",), view=True,
+))
+
+
+def _squeeze_dims(a, dim):
+    ones = tuple(d for d in dim if a.ndim and a.shape[d] == 1)
+    return np.squeeze(a, ones) if ones else a.view()
+
+
+SQUEEZE_DIMS = register(Op(
+    "squeeze_dims", "SqueezeBackward2", ("self",), forward=_squeeze_dims,
     backward=lambda g, dim, self_sym_sizes: (g.reshape(self_sym_sizes),),
     keeps=("self_sym_sizes",), view=True,
 ))
@@ -58,7 +70,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:135
+# --- book/chapters/15_sums_and_shapes.md:149
 def _stack(grads, dim):
     from refgrad._ops.functions import stack
 

@@ -12,7 +12,7 @@ import numpy as np
 from refgrad import return_types
 from refgrad._dtype import get_default_dtype
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import where
+from refgrad._ops.functions import dim_tuple, where
 from refgrad._ops.pointwise import maximum, minimum
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
@@ -206,13 +206,6 @@ def _call(row, input, **params):
     return call(row, (input,), params)
 
 
-def _dim_tuple(dim, ndim):
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    for d in dims:
-        wrap_dim(d, ndim)
-    return dims
-
-
 def mean(input, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
         input = input.to(dtype)
@@ -221,7 +214,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
         f"or complex dtype. Got: {name}"))
     if dim is None:
         return _call(MEAN, input)
-    return _call(MEAN_DIM, input, dim=_dim_tuple(dim, input.ndim), keepdim=keepdim)
+    return _call(MEAN_DIM, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
@@ -229,11 +222,11 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
         input = input.to(dtype)
     if dim is None:
         return _call(PROD, input)
-    _dim_tuple(dim, input.ndim)
+    dim_tuple(dim, input.ndim)
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:351
+# --- book/chapters/16b_reductions.md:344
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -246,7 +239,7 @@ def _extreme(name, whole, along, elementwise):
                     f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                     "Specify the reduction dim with the 'dim' argument.")
             return _call(whole, input)
-        _dim_tuple(dim, input.ndim)
+        dim_tuple(dim, input.ndim)
         return pair(*_call(along, input, dim=dim, keepdim=keepdim))
 
     function.__name__ = name
@@ -260,10 +253,10 @@ min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 def logsumexp(input, dim, keepdim=False):
     if not input.dtype.is_floating_point:
         input = input.to(get_default_dtype())
-    return _call(LOGSUMEXP, input, dim=_dim_tuple(dim, input.ndim), keepdim=keepdim)
+    return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:382
+# --- book/chapters/16b_reductions.md:375
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         if dtype is not None:

@@ -34,7 +34,7 @@ from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 __all__ += ["gradcheck", "gradgradcheck"]
 
 
-# --- book/chapters/25_functions.md:235
+# --- book/chapters/25_functions.md:310
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

@@ -7,8 +7,14 @@
 
 import functools
 
-from refgrad._tensor import Tensor
-from refgrad.autograd._node import FunctionNode, InputMetadata, gradient_edge
+from refgrad._C import _functions
+from refgrad._tensor import Tensor, make_tensor
+from refgrad.autograd._node import (
+    ACCUMULATE_SEQUENCE_NR,
+    FunctionNode,
+    InputMetadata,
+    gradient_edge,
+)
 from refgrad.autograd._saved import FREED, SavedTensor, unpack
 from refgrad.autograd._state import state
 
@@ -37,7 +43,7 @@ class FunctionCtx:
         self.materialize_grads = value
 
 
-# --- book/chapters/25_functions.md:76
+# --- book/chapters/25_functions.md:82
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -73,7 +79,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:121
+# --- book/chapters/25_functions.md:127
 def _apply(cls, *args, **kwargs):
     node = cls._backward_cls(())
     node.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
@@ -94,7 +100,7 @@ def _apply(cls, *args, **kwargs):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/25_functions.md:151
+# --- book/chapters/25_functions.md:157
 def _wrap(node, inputs, outputs, record) -> tuple:
     dirty = {id(t) for t in node.dirty_tensors}
     plain = {id(t) for t in node.non_differentiable}
@@ -121,7 +127,7 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:185
+# --- book/chapters/25_functions.md:191
 def _no_setup_context(ctx, inputs, output):
     raise NotImplementedError("setup_context is not overridden")
 
@@ -153,14 +159,64 @@ class Function:
     apply = classmethod(_apply)
 
 
-# --- book/chapters/25_functions.md:221
+# --- book/chapters/25_functions.md:237
+ONCE_DIFFERENTIABLE = (
+    "trying to differentiate twice a function that was marked with @once_differentiable"
+)
+
+
 def once_differentiable(fn):
     @functools.wraps(fn)
-    def wrapper(ctx, *args):
-        enabled, state.grad_enabled = state.grad_enabled, False
+    def wrapper(ctx, *args, **kwargs):
+        recording, state.grad_enabled = state.grad_enabled, False
         try:
-            return fn(ctx, *args)
+            outputs = fn(ctx, *args, **kwargs)
         finally:
-            state.grad_enabled = enabled
+            state.grad_enabled = recording
+        if not recording or not any(isinstance(a, Tensor) and a.requires_grad for a in args):
+            return outputs
+        many = isinstance(outputs, tuple)
+        return _behind_error(ONCE_DIFFERENTIABLE, outputs if many else (outputs,))
 
     return wrapper
+
+
+# --- book/chapters/25_functions.md:268
+class Error(FunctionNode):
+    """A node that fails when run: it marks a gradient that cannot be taken."""
+
+    __slots__ = ("_message",)
+
+    def __init__(self, message: str, next_functions: tuple) -> None:
+        FunctionNode.__init__(self, next_functions, ACCUMULATE_SEQUENCE_NR)
+        self._message = message
+
+    def name(self) -> str:
+        return "torch::autograd::Error"
+
+    def apply(self, grads, create_graph: bool = False) -> tuple:
+        raise RuntimeError(self._message)
+
+
+_functions.register(Error)
+
+
+def _behind_error(message: str, results: tuple):
+    leaves = [None if r is None else _fake_leaf(r) for r in results]
+    node = Error(message, tuple((None, 0) if t is None else gradient_edge(t) for t in leaves))
+    wrapped = tuple(None if t is None else make_tensor(t._data, True, node, i)
+                    for i, t in enumerate(leaves))
+    node._meta = tuple(InputMetadata(_placeholder() if t is None else t) for t in wrapped)
+    return wrapped[0] if len(wrapped) == 1 else wrapped
+
+
+def _fake_leaf(result):
+    leaf = result.detach()
+    leaf.requires_grad = True
+    return leaf
+
+
+def _placeholder():
+    from refgrad._creation import zeros
+
+    return zeros(())

@@ -1,0 +1,60 @@
+"""What several test files share: torch's long messages, a strict ``raises``, small builders.
+
+Importing this module imports no torch: ``tests/`` uses the repr stand-ins without it, and
+``leaf`` looks ``torch`` up when called, so it builds whichever tensor the conformance
+session bound that name to.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+
+FREED = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+UNUSED = (
+    "The differentiated Tensor at index {} appears to not have been used in the graph. "
+    "Set allow_unused=True if this is the desired behavior."
+)
+
+
+def raises(kind, message):
+    """pytest.raises that checks the whole message, to the letter, not a pattern."""
+    return pytest.raises(kind, match=r"\A" + re.escape(message) + r"\Z")
+
+
+def leaf(*values, dtype=None):
+    """A 1-d tensor of ``values`` that requires grad."""
+    import torch
+
+    return torch.tensor(list(values), dtype=dtype, requires_grad=True)
+
+
+class DType:
+    """Stands in for a torch dtype in repr tests: only its repr is read."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+@dataclass
+class StandIn:
+    """Stands in for a tensor in repr tests: exactly the attributes the printer reads."""
+
+    _data: np.ndarray
+    requires_grad: bool = False
+    grad_fn: object = None
+    device: str = "cpu"
+    dtype: DType = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.dtype = DType(self._data.dtype.name)  # NumPy's dtype names are torch's
