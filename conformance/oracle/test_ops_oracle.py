@@ -215,6 +215,8 @@ def _plain(value):
 
 def _saved_attributes(theirs, ours):
     for t_node, r_node in zip(theirs, ours):
+        shown = {n for n in dir(t_node) if n.startswith("_saved")}
+        assert {n for n in dir(r_node) if n.startswith("_saved")} == shown, type(t_node).__name__
         for name in dir(t_node):
             if not name.startswith("_saved_"):
                 continue

@@ -43,7 +43,7 @@ from refgrad._ops.functions import (
 )
 
 
-# --- book/chapters/16a_pointwise.md:341
+# --- book/chapters/16a_pointwise.md:336
 from refgrad._ops.pointwise import (
     abs, clamp, clamp_max, clamp_min, clip, maximum, minimum, relu, rsqrt, sigmoid, sign,
     sqrt, tan, tanh,
@@ -59,7 +59,7 @@ from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod
 from refgrad._ops.linalg import bmm, dot, matmul, mm, mv
 
 
-# --- book/chapters/16d_indexing.md:531
+# --- book/chapters/16d_indexing.md:532
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,

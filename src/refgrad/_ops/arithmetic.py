@@ -22,7 +22,7 @@ SUB = register(Op(
 RSUB = register(Op(
     "rsub", "RsubBackward1", ("self",), promote_with=("other",),
     forward=lambda a, other, alpha=1: other - a if alpha == 1 else other - alpha * a,
-    backward=lambda g, alpha, other: (-g if alpha == 1 else g * -alpha,),
+    backward=lambda g, alpha, other: (-g if alpha == 1 else g * -alpha,), hides=("other",),
 ))
 
 
@@ -159,10 +159,11 @@ TO_COPY = register(Op(
     backward=lambda g, dtype, device, self_dtype, self_device: (
         g.to(self_device, self_dtype),
     ),
+    hides=("dtype", "device", "self_dtype", "self_device"),
 ))
 
 
-# --- book/chapters/14_arithmetic.md:247
+# --- book/chapters/14_arithmetic.md:248
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

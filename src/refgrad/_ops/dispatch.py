@@ -76,7 +76,7 @@ class OpNode(FunctionNode):
                 if raw:
                     return NOTHING_SAVED if saved is None else saved
                 return None if saved is None else _shown(saved, self)
-        if not raw and key in self._params:
+        if not raw and key in self._params and key not in self.op.hides:
             return self._params[key]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
 
@@ -140,15 +140,16 @@ OpNode.apply = _apply
 
 def _dir(self) -> list:
     """Ordinary attributes, plus the ``_saved_*`` names this node answers to."""
-    names = {name for name, _ in self.op.saves} | set(self._params)
+    names = {name for name, _ in self.op.saves} | (set(self._params) - set(self.op.hides))
     saved = [f"_saved_{n}" for n in names] + [f"_raw_saved_{n}" for n, _ in self.op.saves]
-    return sorted(set(object.__dir__(self)) | set(saved))
+    # The slot holding the saved values is refgrad's own; torch's nodes have none.
+    return sorted((set(object.__dir__(self)) - {"_saved"}) | set(saved))
 
 
 OpNode.__dir__ = _dir
 
 
-# --- book/chapters/13_dispatch.md:204
+# --- book/chapters/13_dispatch.md:205
 def _arrays(op, args, params):
     """The NumPy operands for a row, cast to the promoted dtype if it asks."""
     if op.variadic:
@@ -159,13 +160,15 @@ def _arrays(op, args, params):
     if arrays is not None:  # the common case, settled without the promotion rules
         return arrays, args
     extra = [params[name] for name in op.promote_with]
-    kind = _dtype.result_type(*args, *extra).numpy
+    kind = _dtype.result_type(*(a for a in args if a is not None), *extra).numpy
     arrays, on_host = [], True
     for a in args:
         if isinstance(a, Tensor):
             data = a._data
             on_host = on_host and type(data) is np.ndarray
             arrays.append(data if data.dtype == kind else data.astype(kind))
+        elif a is None:  # an optional tensor argument that was not given
+            arrays.append(None)
         else:
             arrays.append(kind.type(a))
     if not on_host:
@@ -178,7 +181,7 @@ def _as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:247
+# --- book/chapters/13_dispatch.md:250
 # How strong a number or a dtype kind is: a number no stronger than the
 # tensors' kind leaves their dtype alone.
 _NUMBER_STRENGTH = {bool: 0, int: 1, float: 2}
@@ -211,7 +214,7 @@ def _shared_operands(args):
     return arrays
 
 
-# --- book/chapters/13_dispatch.md:287
+# --- book/chapters/13_dispatch.md:290
 def _same_device(args, arrays):
     from refgrad._backend import array_module, device_of
 
@@ -231,7 +234,7 @@ def _same_device(args, arrays):
     return moved
 
 
-# --- book/chapters/13_dispatch.md:318
+# --- book/chapters/13_dispatch.md:321
 def call(op, args: tuple, params: dict | None = None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``."""
     if state.dispatch_modes:  # chapter "Dispatch modes": a mode sees the op first
@@ -257,7 +260,7 @@ def call(op, args: tuple, params: dict | None = None):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:352
+# --- book/chapters/13_dispatch.md:355
 _NO_PARAMS: dict = {}
 
 
@@ -270,7 +273,7 @@ def _records(op, tensors) -> bool:
     return False
 
 
-# --- book/chapters/13_dispatch.md:370
+# --- book/chapters/13_dispatch.md:373
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -295,7 +298,7 @@ def _forward(op, arrays, params):
         _fp_settings.reset(token)
 
 
-# --- book/chapters/13_dispatch.md:401
+# --- book/chapters/13_dispatch.md:404
 def _record(op, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     edges, needs = _edges(tensors)
@@ -356,6 +359,8 @@ def _edges(tensors) -> tuple:
 
 
 def _save(value, node):
+    if value is None:  # an optional tensor that was not given: nothing to keep
+        return None
     if isinstance(value, Tensor):
         return SavedTensor(value, value._grad_fn is node)
     if isinstance(value, list | tuple) and any(isinstance(v, Tensor) for v in value):
@@ -363,7 +368,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:481
+# --- book/chapters/13_dispatch.md:486
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -378,7 +383,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:504
+# --- book/chapters/13_dispatch.md:509
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 

@@ -173,14 +173,10 @@ def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
 def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     from refgrad._ops.dispatch import call
 
-    if max is None:
-        return call(CLAMP_MIN_TENSOR, (input, min))
-    if min is None:
-        return call(CLAMP_MAX_TENSOR, (input, max))
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:286
+# --- book/chapters/16a_pointwise.md:281
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 

@@ -25,12 +25,12 @@ def _view_forward(a, shape):
 VIEW = register(Op(
     "view", "ViewBackward0", ("self",), forward=_view_forward,
     backward=lambda g, shape, self_sym_sizes: (g.reshape(self_sym_sizes),),
-    keeps=("self_sym_sizes",), view=True,
+    keeps=("self_sym_sizes",), view=True, hides=("shape",),
 ))
 EXPAND = register(Op(
     "expand", "ExpandBackward0", ("self",), forward=lambda a, size: np.broadcast_to(a, size),
     backward=lambda g, size, self_sym_sizes: (sum_to(g, self_sym_sizes),),
-    keeps=("self_sym_sizes",), view=True,
+    keeps=("self_sym_sizes",), view=True, hides=("size",),
 ))
 
 

@@ -39,7 +39,7 @@ UNSAFE_VIEW = register(Op(
     "_unsafe_view", "UnsafeViewBackward0", ("self",),
     forward=lambda a, size: np.reshape(a, size),
     backward=lambda g, size, self_sym_sizes: (g.reshape(self_sym_sizes),),
-    keeps=("self_sym_sizes",),
+    keeps=("self_sym_sizes",), hides=("size",),
 ))
 
 
@@ -63,10 +63,11 @@ def _cat_backward(g, dim, tensors_args_sizes):
 
 CAT = register(Op(
     "cat", "CatBackward0", ("tensors",), forward=_cat, backward=_cat_backward, variadic=True,
+    hides=("tensors_args_sizes",),
 ))
 
 
-# --- book/chapters/16d_indexing.md:125
+# --- book/chapters/16d_indexing.md:126
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -99,7 +100,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:163
+# --- book/chapters/16d_indexing.md:164
 def unsafe_view(input, size):
     return _call(UNSAFE_VIEW, input, size=tuple(size))
 
@@ -125,7 +126,7 @@ def contiguous(input, memory_format=None):
     return out
 
 
-# --- book/chapters/16d_indexing.md:190
+# --- book/chapters/16d_indexing.md:191
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -148,7 +149,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:216
+# --- book/chapters/16d_indexing.md:217
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

@@ -28,6 +28,7 @@ class Op:
     promote: bool = True  # compute in the promoted dtype of the inputs
     promote_with: tuple[str, ...] = ()  # number parameters that take part in promotion
     variadic: bool = False  # the single input is a sequence of tensors
+    hides: tuple[str, ...] = ()  # parameters the backward needs but torch's node does not show
 
 
 OPS: dict[str, Op] = {}
