@@ -60,6 +60,8 @@ class _RequiresGrad:
     def requires_grad(self, flag) -> None:
         if not isinstance(flag, bool):
             raise RuntimeError("requires_grad must be a bool")
+        if self._grad_fn is None:  # the setter words its dtype error as a factory does
+            check_requires_grad(self, flag, ONLY_FLOAT[0].lower() + ONLY_FLOAT[1:])
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad: bool = True):
@@ -85,7 +87,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:249
+# --- book/chapters/03_tensor.md:251
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -126,7 +128,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:301
+# --- book/chapters/03_tensor.md:303
 class _Versions:
     __slots__ = ()
 
@@ -148,7 +150,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:332
+# --- book/chapters/03_tensor.md:334
 class _Detach:
     __slots__ = ()
 
@@ -166,7 +168,7 @@ class _Detach:
         self._data = new._data
 
 
-# --- book/chapters/03_tensor.md:430
+# --- book/chapters/03_tensor.md:432
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -194,7 +196,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:464
+# --- book/chapters/03_tensor.md:466
 def make_tensor(data, requires_grad=False, grad_fn=None, output_nr=0, cls=Tensor):
     """A new tensor around the array ``data``, with its own version counter."""
     t = object.__new__(cls)

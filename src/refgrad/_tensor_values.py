@@ -98,7 +98,7 @@ class _Storage:
         return int(self._data.__array_interface__["data"][0])
 
 
-# --- book/chapters/03_tensor.md:359
+# --- book/chapters/03_tensor.md:361
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -131,7 +131,7 @@ class _Python:
         return array if dtype is None else array.astype(dtype, copy=False)
 
 
-# --- book/chapters/03_tensor.md:393
+# --- book/chapters/03_tensor.md:395
 def _scalar(t, kind):
     if t._data.size != 1:
         raise ValueError("only one element tensors can be converted to Python scalars")

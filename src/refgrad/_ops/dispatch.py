@@ -244,7 +244,13 @@ def call(op, args: tuple, params: dict | None = None):
     if params is None:
         params = _NO_PARAMS
     arrays, tensors = _arrays(op, args, params)
-    out = _forward(op, arrays, params)
+    try:
+        out = _forward(op, arrays, params)
+    except ValueError:
+        error = _broadcast_error(op, tensors)
+        if error is None:
+            raise
+        raise error from None
     many = op.outputs is None or len(op.outputs) > 1
     results = tuple(_as_array(o) for o in out) if many else (_as_array(out),)
     if _records(op, tensors):
@@ -260,7 +266,7 @@ def call(op, args: tuple, params: dict | None = None):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:355
+# --- book/chapters/13_dispatch.md:361
 _NO_PARAMS: dict = {}
 
 
@@ -273,7 +279,7 @@ def _records(op, tensors) -> bool:
     return False
 
 
-# --- book/chapters/13_dispatch.md:373
+# --- book/chapters/13_dispatch.md:379
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -298,7 +304,28 @@ def _forward(op, arrays, params):
         _fp_settings.reset(token)
 
 
-# --- book/chapters/13_dispatch.md:404
+# --- book/chapters/13_dispatch.md:410
+def _broadcast_error(op, tensors):
+    """torch's error for tensors whose shapes do not broadcast; None if they do."""
+    if not op.promote or op.variadic:
+        return None
+    shapes = [tuple(t._data.shape) for t in tensors if isinstance(t, Tensor)]
+    size = shapes[0] if shapes else ()
+    for other in shapes[1:]:
+        ndim = max(len(size), len(other))
+        a_sizes, b_sizes = (1,) * (ndim - len(size)) + size, (1,) * (ndim - len(other)) + other
+        for dim in range(ndim - 1, -1, -1):
+            a, b = a_sizes[dim], b_sizes[dim]
+            if a != b and a != 1 and b != 1:
+                return RuntimeError(
+                    f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
+                    f"non-singleton dimension {dim}"
+                )
+        size = tuple(b if a == 1 else a for a, b in zip(a_sizes, b_sizes))
+    return None
+
+
+# --- book/chapters/13_dispatch.md:437
 def _record(op, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     edges, needs = _edges(tensors)
@@ -368,7 +395,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:486
+# --- book/chapters/13_dispatch.md:519
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -383,7 +410,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:509
+# --- book/chapters/13_dispatch.md:542
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 

@@ -63,14 +63,24 @@ UNBIND = register(Op(
     forward=lambda a, dim: tuple(np.moveaxis(a, dim, 0)),
     backward=lambda grads, dim: (_stack(grads, dim),), outputs=None, view=True,
 ))
+def _same_sizes(arrays):
+    for entry, a in enumerate(arrays[1:], start=1):
+        if a.shape != arrays[0].shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(arrays[0].shape)} "
+                f"at entry 0 and {list(a.shape)} at entry {entry}"
+            )
+    return arrays
+
+
 STACK = register(Op(
     "stack", "StackBackward0", ("tensors",),
-    forward=lambda arrays, dim: np.stack(arrays, axis=dim),
+    forward=lambda arrays, dim: np.stack(_same_sizes(arrays), axis=dim),
     backward=lambda g, dim: g.unbind(dim), variadic=True,
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:149
+# --- book/chapters/15_sums_and_shapes.md:159
 def _stack(grads, dim):
     from refgrad._ops.functions import stack
 

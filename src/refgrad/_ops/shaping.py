@@ -49,8 +49,25 @@ def _cat(arrays, dim, tensors_args_sizes):
 
     from refgrad._dtype import from_numpy, promote_types
 
+    _check_cat(arrays, dim)
     kind = reduce(promote_types, (from_numpy(a.dtype) for a in arrays)).numpy
     return np.concatenate([a.astype(kind, copy=False) for a in arrays], axis=dim)
+
+
+def _check_cat(arrays, dim) -> None:
+    """torch's errors for pieces that do not fit together (NumPy's words differ)."""
+    first = arrays[0].shape
+    for number, a in enumerate(arrays[1:], start=1):
+        if a.ndim != len(first):
+            raise RuntimeError(
+                f"Tensors must have same number of dimensions: got {len(first)} and {a.ndim}"
+            )
+        for d, (want, got) in enumerate(zip(first, a.shape)):
+            if d != dim and want != got:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {dim}. Expected size "
+                    f"{want} but got size {got} for tensor number {number} in the list."
+                )
 
 
 def _cat_backward(g, dim, tensors_args_sizes):
@@ -67,7 +84,7 @@ CAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:126
+# --- book/chapters/16d_indexing.md:143
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -100,7 +117,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:164
+# --- book/chapters/16d_indexing.md:181
 def unsafe_view(input, size):
     return _call(UNSAFE_VIEW, input, size=tuple(size))
 
@@ -126,7 +143,7 @@ def contiguous(input, memory_format=None):
     return out
 
 
-# --- book/chapters/16d_indexing.md:191
+# --- book/chapters/16d_indexing.md:208
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -149,7 +166,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:217
+# --- book/chapters/16d_indexing.md:234
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

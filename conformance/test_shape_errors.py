@@ -1,0 +1,60 @@
+"""Black-box tests: shapes that do not fit give torch's RuntimeError and text."""
+
+import pytest
+import torch
+
+from conformance._support import raises
+
+
+@pytest.mark.parametrize(("a", "b", "message"), [
+    ((2,), (3,), "The size of tensor a (2) must match the size of tensor b (3) at non-singleton "
+                 "dimension 0"),
+    ((2, 3), (3, 2), "The size of tensor a (3) must match the size of tensor b (2) at "
+                     "non-singleton dimension 1"),
+    ((2, 3), (4, 1, 2), "The size of tensor a (3) must match the size of tensor b (2) at "
+                        "non-singleton dimension 2"),
+    ((5, 2, 3), (4, 1, 3), "The size of tensor a (5) must match the size of tensor b (4) at "
+                           "non-singleton dimension 0"),
+])
+def test_elementwise_operands_that_do_not_broadcast(a, b, message):
+    x = torch.ones(a, requires_grad=True)
+    for op in (lambda: x + torch.ones(b), lambda: x * torch.ones(b), lambda: x.sub(torch.ones(b))):
+        with raises(RuntimeError, message):
+            op()
+
+
+def test_a_failed_broadcast_records_nothing():
+    x = torch.ones(2, requires_grad=True)
+    with raises(RuntimeError, "The size of tensor a (2) must match the size of tensor b (3) at "
+                              "non-singleton dimension 0"):
+        x * torch.ones(3)
+    assert torch.is_grad_enabled() and x.grad is None
+
+
+@pytest.mark.parametrize(("shapes", "dim", "message"), [
+    (((2, 3), (2, 2)), 0, "Sizes of tensors must match except in dimension 0. Expected size 3 "
+                          "but got size 2 for tensor number 1 in the list."),
+    (((2, 3), (4, 3), (1, 2)), 0, "Sizes of tensors must match except in dimension 0. Expected "
+                                  "size 3 but got size 2 for tensor number 2 in the list."),
+    (((2, 3), (4, 3)), 1, "Sizes of tensors must match except in dimension 1. Expected size 2 "
+                          "but got size 4 for tensor number 1 in the list."),
+    (((2, 3), (3,)), 0, "Tensors must have same number of dimensions: got 2 and 1"),
+])
+def test_cat_of_pieces_that_do_not_fit(shapes, dim, message):
+    with raises(RuntimeError, message):
+        torch.cat([torch.ones(s) for s in shapes], dim)
+
+
+def test_stack_of_unequal_tensors():
+    with raises(RuntimeError, "stack expects each tensor to be equal size, but got [2] at entry "
+                              "0 and [3] at entry 1"):
+        torch.stack([torch.ones(2), torch.ones(3)])
+
+
+def test_requires_grad_on_an_integer_tensor_words_the_setter_and_the_method_apart():
+    x = torch.ones(2, dtype=torch.long)
+    with raises(RuntimeError, "only Tensors of floating point and complex dtype can require "
+                              "gradients"):
+        x.requires_grad = True
+    with raises(RuntimeError, "only Tensors of floating point dtype can require gradients"):
+        x.requires_grad_()
