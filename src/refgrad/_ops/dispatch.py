@@ -252,7 +252,10 @@ def call(op, args: tuple, params: dict | None = None):
             raise
         raise error from None
     many = op.outputs is None or len(op.outputs) > 1
-    results = tuple(_as_array(o) for o in out) if many else (_as_array(out),)
+    if many:
+        results = tuple(_as_array(o) for o in out)
+    else:
+        results = (out if type(out) is np.ndarray else _as_array(out),)
     if _records(op, tensors):
         outputs = _record(op, tensors, arrays, params, results)
     elif many or op.view:
@@ -266,7 +269,7 @@ def call(op, args: tuple, params: dict | None = None):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:361
+# --- book/chapters/13_dispatch.md:364
 _NO_PARAMS: dict = {}
 
 
@@ -279,7 +282,7 @@ def _records(op, tensors) -> bool:
     return False
 
 
-# --- book/chapters/13_dispatch.md:379
+# --- book/chapters/13_dispatch.md:382
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -304,7 +307,7 @@ def _forward(op, arrays, params):
         _fp_settings.reset(token)
 
 
-# --- book/chapters/13_dispatch.md:410
+# --- book/chapters/13_dispatch.md:413
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
@@ -325,7 +328,7 @@ def _broadcast_error(op, tensors):
     return None
 
 
-# --- book/chapters/13_dispatch.md:437
+# --- book/chapters/13_dispatch.md:440
 def _record(op, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     edges, needs = _edges(tensors)
@@ -395,7 +398,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:519
+# --- book/chapters/13_dispatch.md:522
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -410,7 +413,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:542
+# --- book/chapters/13_dispatch.md:545
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 

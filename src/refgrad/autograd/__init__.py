@@ -20,7 +20,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:606
+# --- book/chapters/10_nodes.md:609
 from refgrad.autograd import graph
 
 

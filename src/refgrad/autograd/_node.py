@@ -17,7 +17,7 @@ import numpy as np
 from refgrad import _dtype
 from refgrad._C import _functions
 from refgrad._device import CPU
-from refgrad.autograd._state import next_sequence_nr, state
+from refgrad.autograd._state import state
 from refgrad.utils.hooks import RemovableHandle
 
 
@@ -100,7 +100,10 @@ class FunctionNode(Node):
 
     def __init__(self, next_functions: tuple = (), sequence_nr: int | None = None) -> None:
         self._next = next_functions
-        self._seq = next_sequence_nr() if sequence_nr is None else sequence_nr
+        if sequence_nr is None:  # next_sequence_nr(), spelled out: every node passes here
+            sequence_nr = state.sequence_nr
+            state.sequence_nr = sequence_nr + 1
+        self._seq = sequence_nr
         self._meta = ()
         self._metadata = None
         self._pre_hooks = None
@@ -141,7 +144,7 @@ class FunctionNode(Node):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:263
+# --- book/chapters/10_nodes.md:266
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -172,7 +175,7 @@ FunctionNode._register_hook_dict = _register_hook_dict
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:308
+# --- book/chapters/10_nodes.md:311
 def _call_node(self, *grads, **kwargs):
     from refgrad._tensor import Tensor
 
@@ -190,7 +193,7 @@ def _call_node(self, *grads, **kwargs):
 FunctionNode.__call__ = _call_node
 
 
-# --- book/chapters/10_nodes.md:337
+# --- book/chapters/10_nodes.md:340
 ACCUMULATE_SEQUENCE_NR = 2**64 - 1
 _accumulate_lock = threading.Lock()
 
@@ -222,7 +225,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:381
+# --- book/chapters/10_nodes.md:384
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -258,7 +261,7 @@ def _copy(grad):
     return make_tensor(grad._data.copy())
 
 
-# --- book/chapters/10_nodes.md:423
+# --- book/chapters/10_nodes.md:426
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -291,7 +294,7 @@ def _stolen(grad):
     return make_tensor(grad._data)  # the array, under a fresh tensor (torch: detach())
 
 
-# --- book/chapters/10_nodes.md:490
+# --- book/chapters/10_nodes.md:493
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -316,7 +319,7 @@ def _recorded_copy(grad):
     return copy
 
 
-# --- book/chapters/10_nodes.md:523
+# --- book/chapters/10_nodes.md:526
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -336,7 +339,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:555
+# --- book/chapters/10_nodes.md:558
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
