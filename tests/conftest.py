@@ -5,7 +5,7 @@ import os
 import pytest
 from hypothesis import settings
 
-from refgrad.autograd._state import AutogradState, state
+from refgrad.autograd._state import AutogradState, dual_levels, state
 
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.register_profile("ci", max_examples=200, deadline=None, derandomize=True)
@@ -23,6 +23,7 @@ def state_is_restored():
     after = {name: _snapshot(getattr(state, name)) for name in SWITCHES if name != "sequence_nr"}
     changed = {k: v for k, v in after.items() if v != before[k]}
     assert not changed, f"the test left autograd state changed: {changed}"
+    assert not dual_levels, "the test left a forward-mode dual level open"
 
 
 def _snapshot(value):

@@ -80,11 +80,12 @@ def test_inputs_are_validated():
 
 
 def test_unsupported_checks_are_refused():
-    for option in ("check_forward_ad", "check_batched_grad"):
+    for option in ("check_batched_grad", "check_batched_forward_grad"):
+        extra = {"check_forward_ad": True} if option == "check_batched_forward_grad" else {}
         with pytest.raises(NotImplementedError, match=f"{option}=True is not supported"):
-            gradcheck(torch.sin, (_x(),), **{option: True})
-    with pytest.raises(NotImplementedError, match="check_forward_ad=True"):
-        gradgradcheck(torch.sin, (_x(),), check_fwd_over_rev=True)
+            gradcheck(torch.sin, (_x(),), **{option: True}, **extra)
+    with pytest.raises(NotImplementedError, match="check_batched_grad=True"):
+        gradgradcheck(torch.sin, (_x(),), check_batched_grad=True)
     with pytest.raises(AssertionError, match="at least one of check_forward_ad"):
         gradcheck(torch.sin, (_x(),), check_backward_ad=False)
     with pytest.raises(AssertionError, match="requires check_rev_over_rev"):
@@ -121,3 +122,40 @@ def test_gradgradcheck_catches_a_wrong_second_derivative():
         gradgradcheck(frozen, (_x(),))
     assert gradgradcheck(torch.cos, (_x(),), gen_non_contig_grad_outputs=True)
     assert gradgradcheck(torch.cos, (_x(),), fast_mode=True)
+
+
+def test_forward_mode_is_checked_against_finite_differences():
+    x = torch.tensor([0.5, 1.0, -2.0], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([[0.3, -1.2], [2.0, 0.7]], dtype=torch.float64, requires_grad=True)
+    f = lambda a, b: (a[:2] @ b).exp()  # noqa: E731
+    for fast in (False, True):
+        assert gradcheck(f, (x, w), check_forward_ad=True, fast_mode=fast)
+        assert gradcheck(f, (x, w), check_forward_ad=True, check_backward_ad=False,
+                         fast_mode=fast)
+    assert gradgradcheck(lambda a: (a ** 3).sin().sum(), (x,), check_fwd_over_rev=True)
+
+
+def test_forward_mode_catches_a_wrong_jvp():
+    class Sin(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_forward(a)
+            return a.sin()
+
+        @staticmethod
+        def backward(ctx, g):
+            raise AssertionError("backward is not checked here")
+
+        @staticmethod
+        def jvp(ctx, t):
+            (a,) = ctx.saved_tensors
+            return t * a.cos() * 1.001
+
+    x = torch.tensor([0.5, 1.0, -2.0], dtype=torch.float64, requires_grad=True)
+    options = {"check_forward_ad": True, "check_backward_ad": False, "rtol": 1e-4}
+    with pytest.raises(GradcheckError, match="^Jacobian computed with forward mode mismatch "
+                       "for output 0 with respect to input 0,\nnumerical:"):
+        gradcheck(Sin.apply, (x,), **options)
+    with pytest.raises(GradcheckError, match="(?s)computed with forward mode.*in slow mode"):
+        gradcheck(Sin.apply, (x,), fast_mode=True, **options)
+    assert gradcheck(Sin.apply, (x,), check_forward_ad=True, check_backward_ad=False)  # 0.1%

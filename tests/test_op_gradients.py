@@ -277,6 +277,7 @@ RECIPES.update({
         lambda g: call(_VW.DIAGONAL_BACKWARD, (g,), {
             "input_sizes": (3, 4), "offset": 1, "dim1": 0, "dim2": 1}),
         shapes=st.just([(3,)])),
+    "_fw_primal": Recipe(lambda a: call(OPS["_fw_primal"], (a,))),  # unpack_dual's primal
     "as_strided": Recipe(
         lambda a: call(_VW.AS_STRIDED, (a,), {"size": (2, 2), "stride": (1, 3),
                                               "storage_offset": 1}),
@@ -286,7 +287,7 @@ RECIPES.update({
 
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)
-    return make_tensor(np.random.default_rng(seed).random(shape) < 0.5)
+    return make_tensor(np.asarray(np.random.default_rng(seed).random(shape) < 0.5))
 
 
 def _values(rng, shape, kind):
@@ -322,7 +323,13 @@ def _shape_for(data, base, broadcast):
 
 
 def _case(data, name):
-    """Inputs (leaves), parameters and a function of the inputs for one row."""
+    """Inputs (leaves), a function of the inputs, and a random generator for one row."""
+    inputs, params, rng = drawn_case(data, name)
+    return inputs, (lambda *ts: RECIPES[name].call(*ts, **params)), rng
+
+
+def drawn_case(data, name):
+    """Inputs (leaves), keyword parameters and a random generator for one row."""
     recipe = RECIPES[name]
     base = tuple(data.draw(st.lists(st.integers(1, 3), min_size=recipe.min_ndim,
                                     max_size=recipe.max_ndim)))
@@ -337,7 +344,7 @@ def _case(data, name):
     inputs = tuple(_laid_out(_values(rng, s, kind), layout)
                    for s, kind, layout in zip(shapes, recipe.values, layouts))
     params = data.draw(recipe.params(shapes))
-    return inputs, (lambda *ts: recipe.call(*ts, **params)), rng
+    return inputs, params, rng
 
 
 def _grad_outputs(outputs, rng):

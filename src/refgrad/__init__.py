@@ -70,7 +70,7 @@ from refgrad._ops.shaping import (
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:414
+# --- book/chapters/26_inplace.md:428
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.inplace import (
     abs,  # noqa: F811

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/04_printing.md:37
+# --- book/chapters/04_printing.md:41
 """How tensors print: a repr that matches torch 2.13 character for character.
 
 The printer reads only ``_data``, ``dtype``, ``device``, ``grad_fn`` and
@@ -17,7 +17,7 @@ import numpy as np
 __all__ = ["get_printoptions", "set_printoptions", "tensor_repr"]
 
 
-# --- book/chapters/04_printing.md:63
+# --- book/chapters/04_printing.md:67
 @dataclass
 class PrintOptions:
     """The process-wide print settings, with torch's defaults."""
@@ -38,7 +38,7 @@ PROFILES = {
 }
 
 
-# --- book/chapters/04_printing.md:90
+# --- book/chapters/04_printing.md:94
 def set_printoptions(
     precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
 ) -> None:
@@ -69,7 +69,7 @@ def get_printoptions() -> dict:
     return asdict(OPTIONS)
 
 
-# --- book/chapters/04_printing.md:128
+# --- book/chapters/04_printing.md:132
 def host_values(t) -> np.ndarray:
     """The tensor's values as a NumPy array, copied off the device if needed."""
     data = t._data
@@ -80,7 +80,7 @@ def host_values(t) -> np.ndarray:
     return np.asarray(data)
 
 
-# --- book/chapters/04_printing.md:149
+# --- book/chapters/04_printing.md:153
 def shown_elements(values: np.ndarray, edgeitems: int) -> np.ndarray:
     """The elements a summarised print displays, as one array.
 
@@ -97,7 +97,7 @@ def shown_elements(values: np.ndarray, edgeitems: int) -> np.ndarray:
     return values
 
 
-# --- book/chapters/04_printing.md:174
+# --- book/chapters/04_printing.md:178
 # NOTE [Float formatting modes]
 # The mode is chosen from the finite, non-zero elements that are shown:
 #   * sci:   if the largest magnitude is more than 1000 times the smallest,
@@ -125,7 +125,7 @@ def float_mode(finite: np.ndarray, sci_mode: bool | None) -> str:
     return "int" if bool(np.all(np.ceil(finite) == finite)) else "fixed"
 
 
-# --- book/chapters/04_printing.md:211
+# --- book/chapters/04_printing.md:215
 class Formatter:
     """Formats single elements in the mode and width shared by one tensor."""
 
@@ -158,7 +158,7 @@ class Formatter:
         return self.bare(value).rjust(self.width)
 
 
-# --- book/chapters/04_printing.md:269
+# --- book/chapters/04_printing.md:273
 def row_text(row: np.ndarray, indent: int, summarize: bool, fmt: Formatter,
              options: PrintOptions) -> str:
     """A 1-d row, wrapped so that each line holds a whole number of elements."""
@@ -175,7 +175,7 @@ def row_text(row: np.ndarray, indent: int, summarize: bool, fmt: Formatter,
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
 
-# --- book/chapters/04_printing.md:299
+# --- book/chapters/04_printing.md:303
 def block_text(values: np.ndarray, indent: int, summarize: bool, fmt: Formatter,
                options: PrintOptions) -> str:
     """A tensor of any rank, laid out the way torch lays it out."""
@@ -196,7 +196,7 @@ def block_text(values: np.ndarray, indent: int, summarize: bool, fmt: Formatter,
     return "[" + separator.join(parts) + "]"
 
 
-# --- book/chapters/04_printing.md:325
+# --- book/chapters/04_printing.md:329
 def contents_text(values: np.ndarray, indent: int, options: PrintOptions) -> str:
     """The bracketed values of a tensor, without the ``tensor(`` wrapper."""
     if values.size == 0:
@@ -206,7 +206,7 @@ def contents_text(values: np.ndarray, indent: int, options: PrintOptions) -> str
     return block_text(values, indent, summarize, Formatter(shown, options), options)
 
 
-# --- book/chapters/04_printing.md:349
+# --- book/chapters/04_printing.md:353
 # NOTE [Which suffixes a tensor shows]
 # In order:
 #   device='cuda:0'   any device other than the CPU;
@@ -218,7 +218,8 @@ def contents_text(values: np.ndarray, indent: int, options: PrintOptions) -> str
 #                     dtype is not float32, int64 or bool (those can be read
 #                     off the values: "1.", "1", "True");
 #   grad_fn=<Name>    the class name of the tensor's grad_fn, if any;
-#   requires_grad=True otherwise, if the tensor requires grad.
+#   requires_grad=True otherwise, if the tensor requires grad;
+#   tangent=...       a dual tensor's tangent (chapter "Forward-mode AD").
 DEFAULT_DTYPE = "torch.float32"
 READABLE_DTYPES = {"torch.float32", "torch.int64", "torch.bool"}
 
@@ -239,10 +240,28 @@ def suffixes(t, values: np.ndarray, options: PrintOptions) -> list[str]:
         found.append(f"grad_fn=<{type(t.grad_fn).__name__}>")
     elif t.requires_grad:
         found.append("requires_grad=True")
+    tangent = _tangent(t)
+    if tangent is not None:
+        found.append("tangent=" + _tangent_text(tangent))
     return found
 
 
-# --- book/chapters/04_printing.md:391
+# --- book/chapters/04_printing.md:399
+def _tangent(t):
+    from refgrad.autograd._state import dual_levels
+
+    if not dual_levels:
+        return None
+    from refgrad.autograd._tangents import shown_tangent
+
+    return shown_tangent(t)
+
+
+def _tangent_text(tangent) -> str:
+    return str(tangent.item()) if tangent.ndim == 0 else tensor_repr(tangent)
+
+
+# --- book/chapters/04_printing.md:420
 def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> str:
     """Append the suffixes and the closing parenthesis, wrapping as torch does."""
     # NOTE [Suffix wrapping counts two too many]
@@ -262,7 +281,7 @@ def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> 
     return "".join(pieces) + ")"
 
 
-# --- book/chapters/04_printing.md:419
+# --- book/chapters/04_printing.md:448
 def tensor_repr(t, *, tensor_contents: str | None = None) -> str:
     """``repr(t)`` exactly as torch 2.13 prints it."""
     prefix = "tensor("

@@ -14,5 +14,9 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/26_inplace.md:409
+# --- book/chapters/18a_forward_ad.md:527
+import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
+
+
+# --- book/chapters/26_inplace.md:423
 import refgrad._ops.inplace  # noqa: F401 - installs the in-place methods

@@ -13,7 +13,7 @@ from refgrad._ops.table import Op, register
 from refgrad._ops.views import check_view_write, diagonal, rebase_history, regenerate_views
 from refgrad._tensor import Tensor
 from refgrad.autograd._node import InputMetadata
-from refgrad.autograd._state import state
+from refgrad.autograd._state import dual_levels, state
 from refgrad.utils._python_dispatch import dispatch_inplace, dispatch_out, named
 
 LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -80,7 +80,7 @@ def check_fits(t, result) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:122
+# --- book/chapters/26_inplace.md:126
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     if state.dispatch_modes:  # chapter "Dispatch modes": a mode sees the write first
@@ -101,6 +101,10 @@ def inplace(self, function, *args, **kwargs):
     bump(self)
     if node is not None:
         _follow_result(self, node)
+    if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD"
+        from refgrad.autograd.forward_ad import write_tangent
+
+        write_tangent(self, result)
     return self
 
 
@@ -114,7 +118,7 @@ def _rebase(self, node) -> None:
         node._meta = (InputMetadata(self),)
 
 
-# --- book/chapters/26_inplace.md:162
+# --- book/chapters/26_inplace.md:170
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -163,7 +167,7 @@ def _follow_result(self, node) -> None:
     node._saved = tuple(saved)
 
 
-# --- book/chapters/26_inplace.md:217
+# --- book/chapters/26_inplace.md:225
 def _constant(g):
     return g * 0
 
@@ -190,7 +194,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:248
+# --- book/chapters/26_inplace.md:256
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.dispatch import node_class
@@ -205,7 +209,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:268
+# --- book/chapters/26_inplace.md:276
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -224,7 +228,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:292
+# --- book/chapters/26_inplace.md:300
 _OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -257,7 +261,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, copy, src)
 
 
-# --- book/chapters/26_inplace.md:331
+# --- book/chapters/26_inplace.md:339
 def setitem(self, index, value) -> None:
     from refgrad._creation import tensor
     from refgrad._ops.indexing import walk
@@ -277,7 +281,7 @@ def setitem(self, index, value) -> None:
         fill_(target, tensor(value, dtype=target.dtype))
 
 
-# --- book/chapters/26_inplace.md:357
+# --- book/chapters/26_inplace.md:367
 def with_out(function, name: str):
     """``function`` with torch's ``out=`` keyword."""
     def wrapper(*args, out=None, **kwargs):
@@ -294,6 +298,10 @@ def with_out(function, name: str):
         check_fits(out, result)
         np.copyto(out._data, result._data, casting="unsafe")
         bump(out)
+        if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD"
+            from refgrad.autograd.forward_ad import refuse_out
+
+            refuse_out(name, (*args, out))
         return out
 
     wrapper.__name__ = name
@@ -306,7 +314,7 @@ def with_out(function, name: str):
     "clamp", "clamp_min", "clamp_max", "abs", "sqrt"))
 
 
-# --- book/chapters/26_inplace.md:389
+# --- book/chapters/26_inplace.md:403
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

@@ -28,13 +28,17 @@ from refgrad.autograd import graph
 from refgrad.autograd._backward import _engine_run_backward, backward, grad
 
 
-# --- book/chapters/19_gradcheck.md:570
+# --- book/chapters/18a_forward_ad.md:546
+from refgrad.autograd import forward_ad
+
+
+# --- book/chapters/19_gradcheck.md:733
 from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 
 __all__ += ["gradcheck", "gradgradcheck"]
 
 
-# --- book/chapters/25_functions.md:310
+# --- book/chapters/25_functions.md:336
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

@@ -179,6 +179,10 @@ def _slow_tables(func, func_out, inputs, output, i, j, eps, rtol, atol) -> str:
     n = _numerical_jacobians(func, inputs, [_positions(func_out)[i]], eps)[j][0]
     vectors = list(_unit_vectors(output.numel()))
     a = _analytical_jacobians(inputs, output, vectors, float("inf"), False)[j]
+    return _slow_message(a, n, rtol, atol)
+
+
+def _slow_message(a, n, rtol, atol) -> str:
     message = (
         "\nThe above quantities relating the numerical and analytical jacobians are computed "
         "\nin fast mode. See: https://github.com/pytorch/pytorch/issues/53876 for more "

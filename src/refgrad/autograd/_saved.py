@@ -32,6 +32,7 @@ class SavedTensor:
     __slots__ = (
         "_original", "_data", "_counter", "_version", "_output_nr", "_freed", "_is_output",
         "_packed", "_unpack_hook", "_grad_fn", "_requires_grad", "_accumulator",
+        "_tangent",  # (level, tangent) of a saved output, chapter "Forward-mode AD"
     )
 
     def __init__(self, tensor, is_output: bool) -> None:
@@ -45,14 +46,14 @@ class SavedTensor:
         self._output_nr = tensor._output_nr
         self._freed = False
         self._is_output = is_output
-        self._unpack_hook = self._packed = None
+        self._unpack_hook = self._packed = self._tangent = None
         hooks = state.saved_tensors_hooks
         if hooks:
             # The innermost pair in force now is the one this value keeps (F82).
             pack_with_hooks(self, tensor, *hooks[-1])
 
     def release(self) -> None:
-        self._original = self._data = self._packed = None
+        self._original = self._data = self._packed = self._tangent = None
         self._freed = True
 
     def register_hooks(self, pack_hook, unpack_hook) -> None:
@@ -68,7 +69,7 @@ class SavedTensor:
         pack_with_hooks(self, tensor, pack_hook, unpack_hook)
 
 
-# --- book/chapters/11_saved.md:107
+# --- book/chapters/11_saved.md:108
 class NothingSaved:
     """What ``_raw_saved_<name>`` shows for a value the node did not keep."""
 
@@ -81,7 +82,7 @@ class NothingSaved:
 NOTHING_SAVED = NothingSaved()
 
 
-# --- book/chapters/11_saved.md:126
+# --- book/chapters/11_saved.md:127
 def unpack(saved: SavedTensor, node):
     """The saved tensor, ready for a backward formula."""
     if saved._freed:
@@ -96,10 +97,14 @@ def unpack(saved: SavedTensor, node):
 
     t = make_tensor(saved._data, True, node, saved._output_nr)
     t._version_counter = saved._counter
+    if saved._tangent is not None:  # chapter "Forward-mode AD"
+        from refgrad.autograd.forward_ad import restore_tangent
+
+        restore_tangent(t, saved._tangent)
     return t
 
 
-# --- book/chapters/11_saved.md:151
+# --- book/chapters/11_saved.md:156
 def _modified_message(saved: SavedTensor, node) -> str:
     tensor = saved._original
     producer = tensor._grad_fn if tensor is not None else node
@@ -124,7 +129,7 @@ def _type_of_data(data) -> str:
     return tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:186
+# --- book/chapters/11_saved.md:191
 class SavedNumber:
     """A Python number an operation kept; shown as a 0-d tensor."""
 
@@ -144,7 +149,7 @@ class SavedNumber:
         self._freed = True
 
 
-# --- book/chapters/11_saved.md:226
+# --- book/chapters/11_saved.md:231
 PACK_MODIFIED = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -170,7 +175,7 @@ def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook) -> None:
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:261
+# --- book/chapters/11_saved.md:266
 def unpack_with_hooks(saved: SavedTensor, node):
     from refgrad._tensor import Tensor, make_tensor
 
@@ -190,7 +195,7 @@ def unpack_with_hooks(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:285
+# --- book/chapters/11_saved.md:290
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."

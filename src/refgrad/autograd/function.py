@@ -16,7 +16,8 @@ from refgrad.autograd._node import (
     gradient_edge,
 )
 from refgrad.autograd._saved import FREED, SavedTensor, unpack
-from refgrad.autograd._state import state
+from refgrad.autograd._state import dual_levels, state
+from refgrad.autograd._tangents import forward_grad
 
 __all__ = ["Function", "BackwardCFunction", "FunctionCtx", "once_differentiable"]
 
@@ -42,8 +43,12 @@ class FunctionCtx:
     def set_materialize_grads(self, value: bool) -> None:
         self.materialize_grads = value
 
+    def save_for_forward(self, *tensors) -> None:
+        # What ``jvp`` reads as ctx.saved_tensors (chapter "Forward-mode AD").
+        self.saved_for_forward = tensors
 
-# --- book/chapters/25_functions.md:82
+
+# --- book/chapters/25_functions.md:87
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -65,6 +70,8 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
 
     @property
     def saved_tensors(self) -> tuple:
+        if self._in_jvp:
+            return self.saved_for_forward
         if self._saved is None:
             raise RuntimeError(FREED)
         return tuple(None if s is None else unpack(s, self) for s in self._saved)
@@ -79,14 +86,24 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:127
+# --- book/chapters/25_functions.md:137
 def _apply(cls, *args, **kwargs):
+    if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD": run jvp too
+        from refgrad.autograd.forward_ad import apply_with_tangents
+
+        return apply_with_tangents(cls, _run, args, kwargs)
+    outputs, many, _ = _run(cls, args, kwargs)
+    return outputs if many else outputs[0]
+
+
+def _run(cls, args, kwargs):
     node = cls._backward_cls(())
     node.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
     node._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
     inputs = [args[i] for i in node._tensor_positions]
     record = state.grad_enabled and any(t.requires_grad for t in inputs)
     enabled, state.grad_enabled = state.grad_enabled, False
+    forward_on, forward_grad.enabled = forward_grad.enabled, False  # no tangents inside
     try:
         if cls.setup_context is _no_setup_context:
             output = cls.forward(node, *args, **kwargs)
@@ -94,13 +111,12 @@ def _apply(cls, *args, **kwargs):
             output = cls.forward(*args, **kwargs)
             cls.setup_context(node, args, output)
     finally:
-        state.grad_enabled = enabled
+        state.grad_enabled, forward_grad.enabled = enabled, forward_on
     many = isinstance(output, tuple)
-    outputs = _wrap(node, inputs, output if many else (output,), record)
-    return outputs if many else outputs[0]
+    return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:157
+# --- book/chapters/25_functions.md:176
 def _wrap(node, inputs, outputs, record) -> tuple:
     dirty = {id(t) for t in node.dirty_tensors}
     plain = {id(t) for t in node.non_differentiable}
@@ -127,7 +143,7 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:191
+# --- book/chapters/25_functions.md:212
 def _no_setup_context(ctx, inputs, output):
     raise NotImplementedError("setup_context is not overridden")
 
@@ -140,7 +156,7 @@ class Function:
         namespace = {
             "_forward_cls": cls, "__module__": __name__, "to_save": (),
             "dirty_tensors": (), "non_differentiable": (), "materialize_grads": True,
-            "_saved": (),
+            "_saved": (), "saved_for_forward": (), "_in_jvp": False,
         }
         cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,), namespace)
 
@@ -155,11 +171,16 @@ class Function:
                                   "your custom autograd.Function to use it with backward "
                                   "mode AD.")
 
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+
     setup_context = staticmethod(_no_setup_context)
     apply = classmethod(_apply)
 
 
-# --- book/chapters/25_functions.md:237
+# --- book/chapters/25_functions.md:263
 ONCE_DIFFERENTIABLE = (
     "trying to differentiate twice a function that was marked with @once_differentiable"
 )
@@ -181,7 +202,7 @@ def once_differentiable(fn):
     return wrapper
 
 
-# --- book/chapters/25_functions.md:268
+# --- book/chapters/25_functions.md:294
 class Error(FunctionNode):
     """A node that fails when run: it marks a gradient that cannot be taken."""
 

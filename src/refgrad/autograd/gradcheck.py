@@ -51,7 +51,7 @@ def _check_inputs(inputs) -> None:
         )
 
 
-# --- book/chapters/19_gradcheck.md:359
+# --- book/chapters/19_gradcheck.md:499
 def _check_backward_mul_by_grad_output(outputs, inputs, masked) -> None:
     from refgrad._creation import zeros_like
 
@@ -73,7 +73,7 @@ def _check_backward_mul_by_grad_output(outputs, inputs, masked) -> None:
             raise GradcheckError("grad is incorrect size")
 
 
-# --- book/chapters/19_gradcheck.md:388
+# --- book/chapters/19_gradcheck.md:528
 UNDEFINED_HELP = 'Please look at "Notes about undefined output gradients" in ' \
     '"tools/autograd/derivatives.yaml"'
 
@@ -98,7 +98,7 @@ def _undefined_cases(func, inputs, count: int):
             yield outs, [None if i == k else zeros_like(o) for i, o in enumerate(outs)]
 
 
-# --- book/chapters/19_gradcheck.md:414
+# --- book/chapters/19_gradcheck.md:554
 def _check_undefined_grad(func, outputs, inputs) -> None:
     diff = _diff_inputs(inputs)
     if not diff:
@@ -119,13 +119,12 @@ def _check_undefined_grad(func, outputs, inputs) -> None:
             )
 
 
-# --- book/chapters/19_gradcheck.md:444
+# --- book/chapters/19_gradcheck.md:585
 def _refuse(**options) -> None:
     for name, value in options.items():
         if value:
             raise NotImplementedError(
-                f"{name}=True is not supported: refgrad implements reverse-mode autograd "
-                "only, without forward-mode AD or batched (vmap) gradients"
+                f"{name}=True is not supported: refgrad has no batched (vmap) gradients"
             )
 
 
@@ -140,11 +139,25 @@ def _check_options(check_forward_ad, check_backward_ad, check_batched_grad,
     if check_batched_forward_grad and not check_forward_ad:
         raise AssertionError(
             "Setting check_batched_forward_grad=True requires check_forward_ad to be True")
-    _refuse(check_forward_ad=check_forward_ad, check_batched_grad=check_batched_grad,
+    _refuse(check_batched_grad=check_batched_grad,
             check_batched_forward_grad=check_batched_forward_grad)
 
 
-# --- book/chapters/19_gradcheck.md:470
+# --- book/chapters/19_gradcheck.md:610
+def _check_forward(func, func_out, inputs, outputs, eps, rtol, atol, fast_mode,
+                   check_undefined_grad) -> None:
+    from refgrad.autograd import _forward_jacobians as forward
+
+    if not outputs:  # nothing to compare: the numerical Jacobian must be zero
+        _slow_check(func, func_out, inputs, outputs, eps, rtol, atol, False, 0.0)
+        return
+    check = forward.fast_forward_check if fast_mode else forward.slow_forward_check
+    check(func, func_out, inputs, eps, rtol, atol)
+    if check_undefined_grad:
+        forward.check_undefined_tangents(func, inputs)
+
+
+# --- book/chapters/19_gradcheck.md:625
 def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: float = 0.001,
               raise_exception: bool = True, nondet_tol: float = 0.0,
               check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
@@ -159,11 +172,17 @@ def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: fl
         _check_inputs(tupled)
         func_out = func(*tupled)
         outputs = _differentiable_outputs(func_out)
-        check = _fast_check if fast_mode else _slow_check
-        check(func, func_out, tupled, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol)
-        _check_backward_mul_by_grad_output(outputs, tupled, masked)
-        if check_undefined_grad:
-            _check_undefined_grad(func, outputs, tupled)
+        if check_backward_ad:
+            check = _fast_check if fast_mode else _slow_check
+            check(func, func_out, tupled, outputs, eps, rtol, atol, check_grad_dtypes,
+                  nondet_tol)
+        if check_forward_ad:
+            _check_forward(func, func_out, tupled, outputs, eps, rtol, atol, fast_mode,
+                           check_undefined_grad)
+        if check_backward_ad:
+            _check_backward_mul_by_grad_output(outputs, tupled, masked)
+            if check_undefined_grad:
+                _check_undefined_grad(func, outputs, tupled)
     except GradcheckError:
         if raise_exception:
             raise
@@ -171,7 +190,7 @@ def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: fl
     return True
 
 
-# --- book/chapters/19_gradcheck.md:507
+# --- book/chapters/19_gradcheck.md:668
 def _random_grad_output(output, non_contiguous: bool):
     from refgrad._creation import default_generator
 
@@ -186,6 +205,8 @@ def _random_grad_output(output, non_contiguous: bool):
 def _gradient_function(func, num_inputs: int, diff_inputs: set):
     def new_func(*args):
         inputs, grad_outputs = args[:num_inputs], args[num_inputs:]
+        # Forward mode hands in detached duals: they must require grad again.
+        inputs = tuple(x.requires_grad_() if i in diff_inputs else x for i, x in enumerate(inputs))
         outputs = _differentiable_outputs(func(*inputs))
         diff = tuple(x for i, x in enumerate(inputs) if i in diff_inputs)
         grads = grad(outputs, diff, grad_outputs, create_graph=True, allow_unused=True)
@@ -194,7 +215,7 @@ def _gradient_function(func, num_inputs: int, diff_inputs: set):
     return new_func
 
 
-# --- book/chapters/19_gradcheck.md:531
+# --- book/chapters/19_gradcheck.md:694
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-06, atol: float = 1e-05,
                   rtol: float = 0.001, gen_non_contig_grad_outputs: bool = False,
                   raise_exception: bool = True, nondet_tol: float = 0.0,

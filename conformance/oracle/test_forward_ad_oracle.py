@@ -1,0 +1,183 @@
+"""Oracle test: forward-mode tangents of every op-table row, refgrad against torch.
+
+The rows are driven by the white-box sweep of tests/test_op_gradients.py: its
+RECIPES say how to call each differentiable row, and ``drawn_case`` draws the
+float64 inputs (some laid out non-contiguously) and the parameters. Here each
+row also gets random float64 tangents; the same call is made inside a dual
+level on refgrad and, through TORCH_CALLS, on real torch. Every output must
+agree on its value, and on its tangent: present or not, dtype and values.
+"""
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import refgrad
+from tests.test_op_gradients import DIFFERENTIABLE, RECIPES, _laid_out, drawn_case
+
+aten = torch.ops.aten
+
+TORCH_CALLS = {
+    "add": lambda a, b, alpha: torch.add(a, b, alpha=alpha),
+    "sub": lambda a, b, alpha: torch.sub(a, b, alpha=alpha),
+    "rsub": lambda a, other: torch.rsub(a, other),
+    "mul": torch.mul, "div": torch.div, "reciprocal": torch.reciprocal, "neg": torch.neg,
+    "pow": lambda a, exponent: torch.pow(a, exponent),
+    "pow_tensor": torch.pow,
+    "pow_scalar": lambda e, base: torch.pow(base, e),
+    "where": lambda a, b, condition: torch.where(condition, a, b),
+    "exp": torch.exp, "log": torch.log, "sin": torch.sin, "cos": torch.cos,
+    "clone": torch.clone,
+    "_to_copy": lambda a: a.to(torch.float64, copy=True),
+    "sum": torch.sum,
+    "sum_dim": lambda a, dim, keepdim: torch.sum(a, dim, keepdim),
+    "view": lambda a, shape: a.contiguous().view(shape),
+    "expand": lambda a, size: a.expand(size),
+    "unsqueeze": torch.unsqueeze, "squeeze_dim": torch.squeeze, "unbind": torch.unbind,
+    "stack": lambda *ts, dim: torch.stack(list(ts), dim),
+    "tan": torch.tan, "tanh": torch.tanh, "sigmoid": torch.sigmoid, "sqrt": torch.sqrt,
+    "rsqrt": torch.rsqrt, "relu": torch.relu, "sign": torch.sign, "abs": torch.abs,
+    "clamp": lambda a, bounds: torch.clamp(a, *bounds),
+    "maximum": torch.maximum, "minimum": torch.minimum,
+    "dot": torch.dot, "mv": torch.mv, "mm": torch.mm, "bmm": torch.bmm,
+    "squeeze_": torch.matmul,
+    "select": torch.select,
+    "select_backward": lambda g, input_sizes, dim, index: aten.select_backward(
+        g, input_sizes, dim, index),
+    "slice": lambda a, dim, start, end, step: aten.slice(a, dim, start, end, step),
+    "slice_backward": lambda g, input_sizes, dim, start, end, step: aten.slice_backward(
+        g, input_sizes, dim, start, end, step),
+    "index": lambda a, index: a[index],
+    "_index_put_impl_": lambda a, v, index, accumulate: torch.index_put(
+        a, [index], v, accumulate),
+    "transpose": torch.transpose, "t": torch.t,
+    "permute": lambda a, dims: torch.permute(a, dims),
+    "squeeze": torch.squeeze,
+    "alias": lambda a: a[...],
+    "_unsafe_view": lambda a, shape: aten._unsafe_view(a, shape),
+    "cat": lambda *ts, dim: torch.cat(list(ts), dim),
+    "mean": torch.mean, "mean_dim": torch.mean, "max": torch.max, "min": torch.min,
+    "max_dim": torch.max, "min_dim": torch.min, "prod": torch.prod, "prod_dim": torch.prod,
+    "logsumexp": torch.logsumexp, "softmax": torch.softmax, "log_softmax": torch.log_softmax,
+    "zero_": lambda a: a.clone().zero_(),
+    "fill_": lambda a: a.clone().fill_(2.0),
+    "fill_.Tensor": lambda a, v: a.clone().fill_(v),
+    "copy_": lambda a, s: a.clone().copy_(s),
+    "index_put_": lambda a, v, index, accumulate: a.clone().index_put_([index], v, accumulate),
+    "diagonal": lambda a, offset, dim1, dim2: torch.diagonal(a, offset, dim1, dim2),
+    "diagonal_backward": lambda g: aten.diagonal_backward(g, (3, 4), 1, 0, 1),
+    "as_strided": lambda a: torch.as_strided(a, (2, 2), (1, 3), 1),
+    "_fw_primal": lambda a: torch.autograd.forward_ad.unpack_dual(a).primal,
+}
+
+
+def test_every_differentiable_row_has_a_torch_call():
+    assert set(TORCH_CALLS) == set(DIFFERENTIABLE)
+
+
+def _to_torch(value):
+    if isinstance(value, refgrad.Tensor):
+        # Contiguous: torch's as_strided reads memory, refgrad's reads logical order.
+        return torch.tensor(value.numpy().copy(order="C"))
+    if isinstance(value, refgrad.dtype):
+        return getattr(torch, value.name)
+    if isinstance(value, list | tuple):
+        return type(value)(_to_torch(v) for v in value)
+    return value
+
+
+def _outputs(result):
+    return list(result) if isinstance(result, tuple | list) else [result]
+
+
+def _run(lib, call, primals, tangents, params):
+    fw = lib.autograd.forward_ad
+    with fw.dual_level():
+        duals = [fw.make_dual(p, t) for p, t in zip(primals, tangents)]
+        return [(o.detach().numpy(), str(o.dtype), _tangent(fw, o))
+                for o in _outputs(call(*duals, **params))]
+
+
+def _tangent(fw, output):
+    tangent = fw.unpack_dual(output).tangent
+    return None if tangent is None else (str(tangent.dtype), tangent.detach().numpy())
+
+
+def check_row(name, data):
+    leaves, params, rng = drawn_case(data, name)
+    primals = [leaf.detach() for leaf in leaves]
+    layouts = data.draw(st.lists(st.sampled_from(["contiguous", "strided", "transposed"]),
+                                 min_size=len(leaves), max_size=len(leaves)))
+    tangents = [_laid_out(rng.uniform(-1.0, 1.0, p.shape), layout).detach()
+                for p, layout in zip(primals, layouts)]
+    ours = _run(refgrad, RECIPES[name].call, primals, tangents, params)
+    theirs = _run(torch, TORCH_CALLS[name], [_to_torch(p) for p in primals],
+                  [_to_torch(t) for t in tangents], {k: _to_torch(v) for k, v in params.items()})
+    assert len(ours) == len(theirs)
+    for (value, dtype, tangent), (t_value, t_dtype, t_tangent) in zip(ours, theirs):
+        assert dtype == t_dtype
+        np.testing.assert_allclose(value, t_value, rtol=1e-12, atol=1e-12)
+        assert (tangent is None) == (t_tangent is None), name
+        if tangent is not None:
+            assert tangent[0] == t_tangent[0], name
+            np.testing.assert_allclose(tangent[1], t_tangent[1], rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", DIFFERENTIABLE)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_tangents_match_torch(name, data):
+    check_row(name, data)
+
+
+def _tangent_gradients(lib, call, primals, tangents, params, weights):
+    """Gradients of sum(tangent * weight) over the outputs: forward, then reverse."""
+    fw = lib.autograd.forward_ad
+    leaves = [p.detach().requires_grad_() for p in primals + tangents]
+    with fw.dual_level():
+        duals = [fw.make_dual(p, t) for p, t in zip(leaves, leaves[len(primals):])]
+        found = [fw.unpack_dual(o).tangent for o in _outputs(call(*duals, **params))]
+    loss = sum((t * w).sum() for t, w in zip(found, weights) if t is not None)
+    if not getattr(loss, "requires_grad", False):
+        return [np.zeros(tuple(x.shape)) for x in leaves]
+    grads = lib.autograd.grad(loss, leaves, allow_unused=True)
+    return [np.zeros(tuple(x.shape)) if g is None else g.numpy(force=True)  # torch's zero tensors
+            for x, g in zip(leaves, grads)]
+
+
+# torch's forward formulas for these rows write in place into a value that their own
+# backward saved, so torch raises when their tangents are differentiated. refgrad can; the
+# white-box suite checks those rows against finite differences instead.
+TORCH_CANNOT_DIFFERENTIATE = {"softmax", "log_softmax", "logsumexp"}
+
+
+@pytest.mark.parametrize("name", sorted(TORCH_CANNOT_DIFFERENTIATE))
+def test_torch_still_cannot_differentiate_these_tangents(name):
+    call = TORCH_CALLS[name]
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        _tangent_gradients(torch, call, [torch.ones(2, 3, dtype=torch.float64)],
+                           [torch.ones(2, 3, dtype=torch.float64)], {"dim": 1},
+                           [torch.ones(2, 3, dtype=torch.float64)[:, 0]] if name == "logsumexp"
+                           else [torch.ones(2, 3, dtype=torch.float64)])
+
+
+@pytest.mark.parametrize("name", [n for n in DIFFERENTIABLE if n not in TORCH_CANNOT_DIFFERENTIATE])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_tangents_differentiate_like_torch(name, data):
+    """Reverse mode through the tangents: the second derivatives, row by row."""
+    leaves, params, rng = drawn_case(data, name)
+    primals = [leaf.detach() for leaf in leaves]
+    tangents = [refgrad.tensor(rng.uniform(-1.0, 1.0, p.shape)) for p in primals]
+    shapes = [o.shape for o in _outputs(RECIPES[name].call(*primals, **params))]
+    weights = [rng.uniform(-1.0, 1.0, tuple(s)) for s in shapes]
+    ours = _tangent_gradients(refgrad, RECIPES[name].call, primals, tangents, params,
+                              [refgrad.tensor(w) for w in weights])
+    t_params = {k: _to_torch(v) for k, v in params.items()}
+    theirs = _tangent_gradients(torch, TORCH_CALLS[name], [_to_torch(p) for p in primals],
+                                [_to_torch(t) for t in tangents], t_params,
+                                [torch.tensor(w) for w in weights])
+    for g, t_g in zip(ours, theirs):
+        np.testing.assert_allclose(g, t_g, rtol=1e-9, atol=1e-12)
