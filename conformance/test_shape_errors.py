@@ -39,6 +39,8 @@ def test_a_failed_broadcast_records_nothing():
     (((2, 3), (4, 3)), 1, "Sizes of tensors must match except in dimension 1. Expected size 2 "
                           "but got size 4 for tensor number 1 in the list."),
     (((2, 3), (3,)), 0, "Tensors must have same number of dimensions: got 2 and 1"),
+    (((2, 3), (3, 2)), -1, "Sizes of tensors must match except in dimension 1. Expected size 2 "
+                           "but got size 3 for tensor number 1 in the list."),
 ])
 def test_cat_of_pieces_that_do_not_fit(shapes, dim, message):
     with raises(RuntimeError, message):

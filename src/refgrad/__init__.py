@@ -59,7 +59,7 @@ from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod
 from refgrad._ops.linalg import bmm, dot, matmul, mm, mv
 
 
-# --- book/chapters/16d_indexing.md:549
+# --- book/chapters/16d_indexing.md:550
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:276
+# --- book/chapters/16d_indexing.md:277
 """Indexing rows (select, slice, index, and the rows of their gradients) and x[...]."""
 
 import numpy as np
@@ -22,7 +22,7 @@ def _slice(a, dim, start, end, step):
     return a[_at(a.ndim, dim, slice(start, end, step))]
 
 
-# --- book/chapters/16d_indexing.md:302
+# --- book/chapters/16d_indexing.md:303
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype)
     out[key] = g
@@ -43,7 +43,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:324
+# --- book/chapters/16d_indexing.md:325
 SLICE = register(Op(
     "slice", "SliceBackward0", ("self",), forward=_slice,
     backward=lambda g, dim, start, end, step, self_sym_sizes: (
@@ -59,7 +59,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:346
+# --- book/chapters/16d_indexing.md:347
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -88,7 +88,7 @@ INDEX_PUT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:376
+# --- book/chapters/16d_indexing.md:377
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -118,7 +118,7 @@ def _index_grad(g, indices, sizes):
     return index_put(_zeros(sizes, g.dtype), indices, g, True)
 
 
-# --- book/chapters/16d_indexing.md:410
+# --- book/chapters/16d_indexing.md:411
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
@@ -136,7 +136,7 @@ def narrow(input, dim, start, length):
     return _call(SLICE, input, dim=dim, start=start, end=start + length, step=1)
 
 
-# --- book/chapters/16d_indexing.md:438
+# --- book/chapters/16d_indexing.md:439
 INT64_MAX = 2**63 - 1
 
 
@@ -165,7 +165,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:468
+# --- book/chapters/16d_indexing.md:469
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -210,7 +210,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:514
+# --- book/chapters/16d_indexing.md:515
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

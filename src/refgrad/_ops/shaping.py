@@ -57,6 +57,7 @@ def _cat(arrays, dim, tensors_args_sizes):
 def _check_cat(arrays, dim) -> None:
     """torch's errors for pieces that do not fit together (NumPy's words differ)."""
     first = arrays[0].shape
+    dim = dim % max(len(first), 1)
     for number, a in enumerate(arrays[1:], start=1):
         if a.ndim != len(first):
             raise RuntimeError(
@@ -84,7 +85,7 @@ CAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:143
+# --- book/chapters/16d_indexing.md:144
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -117,7 +118,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:181
+# --- book/chapters/16d_indexing.md:182
 def unsafe_view(input, size):
     return _call(UNSAFE_VIEW, input, size=tuple(size))
 
@@ -143,7 +144,7 @@ def contiguous(input, memory_format=None):
     return out
 
 
-# --- book/chapters/16d_indexing.md:208
+# --- book/chapters/16d_indexing.md:209
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -166,7 +167,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:234
+# --- book/chapters/16d_indexing.md:235
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim
