@@ -251,3 +251,11 @@ def test_parameters_and_inference_mode():
         torch.nn.Parameter(plain)
     with raises(RuntimeError, "Inference tensors do not track version counter."):
         plain._version
+
+
+def test_format_of_a_0d_tensor_is_its_number():
+    assert f"{torch.tensor(1.5)}" == "1.5" and format(torch.tensor(1.5), ".2f") == "1.50"
+    assert f"{torch.tensor(3)}" == "3" and f"{torch.tensor(1.5, requires_grad=True)}" == "1.5"
+    assert f"{torch.ones(2)}" == str(torch.ones(2)) == "tensor([1., 1.])"
+    with pytest.raises(TypeError, match=r"^unsupported format string passed to Tensor.__format__$"):
+        format(torch.ones(2), ".2f")

@@ -258,7 +258,7 @@ def _tangent(t):
 
 
 def _tangent_text(tangent) -> str:
-    return str(tangent.item()) if tangent.ndim == 0 else tensor_repr(tangent)
+    return format(tangent)  # a 0-d tensor formats as its item
 
 
 # --- book/chapters/04_printing.md:420

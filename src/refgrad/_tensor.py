@@ -168,7 +168,7 @@ class _Detach:
         self._data = new._data
 
 
-# --- book/chapters/03_tensor.md:432
+# --- book/chapters/03_tensor.md:442
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -196,7 +196,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:466
+# --- book/chapters/03_tensor.md:476
 def make_tensor(data, requires_grad=False, grad_fn=None, output_nr=0, cls=Tensor):
     """A new tensor around the array ``data``, with its own version counter."""
     t = object.__new__(cls)

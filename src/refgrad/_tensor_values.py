@@ -130,8 +130,14 @@ class _Python:
         array = self.numpy()
         return array if dtype is None else array.astype(dtype, copy=False)
 
+    def __format__(self, spec: str) -> str:
+        # A 0-d tensor formats as its number (f"{loss:.3f}"); others as str(), no spec.
+        if self._data.ndim == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
 
-# --- book/chapters/03_tensor.md:395
+
+# --- book/chapters/03_tensor.md:405
 def _scalar(t, kind):
     if t._data.size != 1:
         raise ValueError("only one element tensors can be converted to Python scalars")
