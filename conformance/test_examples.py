@@ -25,6 +25,7 @@ def switches_reset_after():
     torch._C._set_view_replay_enabled(False)
 
 
+# F134, F138, F139, F140, F141, F142, F143, F144, F146, F147, F148, F149, F152, F153, F165
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_documented_example(path, switches_reset_after):
     result = doctest.testfile(

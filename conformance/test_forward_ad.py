@@ -203,6 +203,7 @@ def test_dual_of_a_tensor_that_requires_grad():
 
 # ---- grad mode and inference mode (F154, F161)
 
+# F154, F161
 def test_grad_mode_does_not_affect_tangents_and_inference_mode_disables_them():
     x = torch.tensor([1.0, 2.0])
     with fwAD.dual_level():

@@ -21,6 +21,7 @@ class Exp(torch.autograd.Function):
         return grad * y
 
 
+# F160
 def test_node_name_hooks_and_gradient():
     x = torch.tensor([0.0, 1.0], requires_grad=True)
     packed = []

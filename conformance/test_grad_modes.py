@@ -18,6 +18,7 @@ def modes():
     return torch.is_grad_enabled(), torch.is_inference_mode_enabled()
 
 
+# F162
 def test_defaults_and_aliases():
     assert modes() == (True, False)
     for name in ("no_grad", "enable_grad", "set_grad_enabled", "inference_mode"):
@@ -38,6 +39,7 @@ def test_grad_mode_all():
         assert callable(getattr(gm, private))
 
 
+# F165
 @pytest.mark.parametrize("factory", [torch.no_grad, torch.enable_grad,
                                      lambda: torch.set_grad_enabled(True),
                                      torch.inference_mode,
@@ -47,6 +49,7 @@ def test_enter_returns_none(factory):
         assert entered is None
 
 
+# F139, F141
 def test_no_grad_and_enable_grad_nest():
     x = torch.ones(2, requires_grad=True)
     with torch.no_grad():
@@ -59,6 +62,7 @@ def test_no_grad_and_enable_grad_nest():
     assert torch.no_grad().prev is False
 
 
+# F140
 def test_reusing_one_instance_leaves_the_mode_changed():
     for cls, value in ((torch.no_grad, False), (torch.enable_grad, True)):
         C._set_grad_enabled(not value)
@@ -72,6 +76,7 @@ def test_reusing_one_instance_leaves_the_mode_changed():
             C._set_grad_enabled(True)
 
 
+# F163
 def test_exceptions_restore_and_propagate():
     with pytest.raises(ZeroDivisionError):
         with torch.no_grad():
@@ -87,11 +92,13 @@ def test_exceptions_restore_and_propagate():
     assert modes() == (True, False)
 
 
+# F141
 def test_enable_grad_exit_without_enter():
     with pytest.raises(AttributeError, match="'enable_grad' object has no attribute 'prev'"):
         torch.enable_grad().__exit__(None, None, None)
 
 
+# F133, F138, F141
 def test_no_param_decorator_forms():
     def probe():
         """Doc."""
@@ -107,6 +114,7 @@ def test_no_param_decorator_forms():
     assert isinstance(torch.enable_grad(None), torch.enable_grad)
 
 
+# F138
 def test_no_param_quirk_messages():
     with pytest.raises(TypeError) as info:
         torch.no_grad(None)
@@ -119,6 +127,7 @@ def test_no_param_quirk_messages():
     )
 
 
+# F133
 def test_wraps_keeps_signature_and_qualname():
     def f(a, b=2, *, c):
         return a
@@ -128,6 +137,7 @@ def test_wraps_keeps_signature_and_qualname():
     assert g.__qualname__ == f.__qualname__
 
 
+# F135
 def test_decorating_a_class_warns_and_returns_a_constructor():
     class Box:
         def __init__(self):
@@ -145,6 +155,7 @@ def test_decorating_a_class_warns_and_returns_a_constructor():
     assert isinstance(box, Box) and box.grad is False and torch.is_grad_enabled()
 
 
+# F164
 def test_recursive_decorated_function_restores():
     @torch.no_grad()
     def depth(n):
@@ -158,6 +169,7 @@ def test_recursive_decorated_function_restores():
     assert torch.is_grad_enabled()
 
 
+# F136
 def test_async_function_body_runs_in_callers_mode():
     @torch.no_grad()
     async def body():
@@ -169,6 +181,7 @@ def test_async_function_body_runs_in_callers_mode():
     assert info.value.value is True
 
 
+# F134
 def test_generator_steps_run_in_the_mode():
     log = []
 
@@ -193,6 +206,7 @@ def test_generator_steps_run_in_the_mode():
     assert log == ["started", False, False] and torch.is_grad_enabled()
 
 
+# F134, F163
 def test_generator_return_value_and_exceptions():
     @torch.inference_mode()
     def gen():
@@ -220,6 +234,7 @@ def test_generator_return_value_and_exceptions():
     assert torch.is_grad_enabled()
 
 
+# F134
 def test_generator_that_ignores_close():
     refusals = []
 
@@ -241,6 +256,7 @@ def test_generator_that_ignores_close():
     assert torch.is_grad_enabled() and refusals[0] is False
 
 
+# F137
 def test_context_decorator_rules():
     with pytest.raises(AssertionError) as info:
         context_decorator(torch.no_grad, lambda: None)
@@ -270,6 +286,7 @@ def test_context_decorator_rules():
     assert (f(), f(), entered) == (5, 5, [1, 1])
 
 
+# F142
 def test_set_grad_enabled_construction_and_restore():
     try:
         ctx = torch.set_grad_enabled(False)
@@ -286,6 +303,7 @@ def test_set_grad_enabled_construction_and_restore():
     assert torch.is_grad_enabled()  # the prev of construction
 
 
+# F143, F145
 def test_set_grad_enabled_repr_and_clone():
     ctx = torch.set_grad_enabled(False)
     try:
@@ -298,6 +316,7 @@ def test_set_grad_enabled_repr_and_clone():
         C._set_grad_enabled(True)
 
 
+# F142
 @pytest.mark.parametrize(
     "value, name", [(1, "int"), (None, "NoneType"), (len, "builtin_function_or_method")]
 )
@@ -310,6 +329,7 @@ def test_set_grad_enabled_rejects_non_bools(value, name):
     assert torch.is_grad_enabled()
 
 
+# F142
 def test_set_grad_enabled_messages_for_missing_and_function():
     with pytest.raises(TypeError) as info:
         torch.set_grad_enabled()
@@ -322,6 +342,7 @@ def test_set_grad_enabled_messages_for_missing_and_function():
             pass
 
 
+# F144
 def test_set_grad_enabled_decorator_does_not_leak():
     @torch.set_grad_enabled(False)
     def f():
@@ -351,6 +372,7 @@ def test_private_setters_check_types():
         assert str(info.value) == f'{name}() missing 1 required positional arguments: "enabled"'
 
 
+# F147, F151, F152
 def test_inference_mode_basics():
     with torch.inference_mode():
         assert modes() == (False, True)
@@ -369,6 +391,7 @@ def test_inference_mode_basics():
     assert torch.inference_mode().mode is True
 
 
+# F149
 def test_inference_mode_false_enables_grad_even_in_no_grad():
     with torch.no_grad():
         with torch.inference_mode(False):
@@ -389,6 +412,7 @@ def test_is_inference_rejects_non_tensors():
     )
 
 
+# F148
 def test_inference_mode_decorator_forms():
     @torch.inference_mode
     def bare():
@@ -418,6 +442,7 @@ def test_inference_mode_decorator_forms():
     )
 
 
+# F148, F134
 def test_inference_mode_generator():
     @torch.inference_mode()
     def gen():
@@ -428,6 +453,7 @@ def test_inference_mode_generator():
     assert modes() == (True, False)
 
 
+# F156
 def test_reusing_inference_mode_leaks():
     reused = torch.inference_mode()
     with torch.inference_mode(False):  # a fence that restores the leak
@@ -440,12 +466,14 @@ def test_reusing_inference_mode_leaks():
     assert (inner, between, after) == ((True, False), (False, True), (False, True))
 
 
+# F156
 def test_inference_mode_exit_without_enter():
     with pytest.raises(AttributeError) as info:
         torch.inference_mode().__exit__(None, None, None)
     assert str(info.value) == "'inference_mode' object has no attribute '_inference_mode_context'"
 
 
+# F156
 def test_out_of_order_exits_restore_in_exit_order():
     with torch.inference_mode(False):  # fence
         outer, inner = torch.inference_mode(), torch.inference_mode(False)
@@ -458,6 +486,7 @@ def test_out_of_order_exits_restore_in_exit_order():
     assert (first, second) == ((True, False), (False, True))
 
 
+# F157
 def test_functional_pair():
     guard = gm._enter_inference_mode(True)
     try:
@@ -494,6 +523,7 @@ def test_inference_guard_is_raii():
         C._set_grad_enabled(True)
 
 
+# F158
 def test_set_multithreading_enabled():
     assert C._is_multithreading_enabled()
     ctx = torch.autograd.set_multithreading_enabled(False)
@@ -515,6 +545,7 @@ def test_set_multithreading_enabled():
     )
 
 
+# F159
 def test_set_multithreading_enabled_decorator_leaks():
     try:
         @torch.autograd.set_multithreading_enabled(False)
@@ -593,6 +624,7 @@ def run_in_thread(target):
     return seen[0]
 
 
+# F146, F155, F158
 def test_new_threads_start_from_the_defaults():
     def look():
         return modes(), C._is_multithreading_enabled()
@@ -607,6 +639,7 @@ def test_new_threads_start_from_the_defaults():
     assert torch.is_grad_enabled()
 
 
+# F146, F155
 def test_eight_threads_toggle_independently():
     barrier = threading.Barrier(8)
     errors = []
@@ -642,8 +675,9 @@ def test_warning_filter_untouched():
         torch.no_grad()(lambda: None)()
 
 
+# F150
 def test_enable_grad_inside_inference_mode_still_records_nothing():
-    # F150: grad mode reads True, but results are inference tensors without grad.
+    # Grad mode reads True, but results are inference tensors without grad.
     y = torch.ones(2, requires_grad=True)
     with torch.inference_mode():
         with torch.enable_grad():
@@ -652,10 +686,298 @@ def test_enable_grad_inside_inference_mode_still_records_nothing():
     assert enabled and not q.requires_grad and q.is_inference()
 
 
+# F151
 def test_views_made_in_inference_mode_follow_their_base():
-    # F151: a view of a normal tensor stays normal; a view of an inference tensor is one.
+    # A view of a normal tensor stays normal; a view of an inference tensor is one.
     x = torch.ones(2, 3)
     with torch.inference_mode():
         v, it = x[0], torch.ones(2)
         iv = it[0]
     assert not v.is_inference() and v._version == 0 and iv.is_inference()
+
+
+# F133, F164
+@pytest.mark.parametrize("make", [torch.no_grad, torch.inference_mode,
+                                  lambda: torch.set_grad_enabled(False)])
+def test_each_call_runs_in_a_fresh_clone_so_plain_recursion_restores(make):
+    # Sharing one instance would let the inner call overwrite the outer's saved
+    # mode, and the outer exit would then leave the mode switched off.
+    decorator = make()
+
+    @decorator
+    def countdown(n):
+        return torch.is_grad_enabled() if n == 0 else countdown(n - 1)
+
+    assert countdown(3) is False and modes() == (True, False)
+
+
+# F133
+def test_the_decorating_instance_is_never_entered():
+    grad_on, inference = torch.enable_grad(), torch.inference_mode()
+    grad_on(lambda: None)()
+    inference(lambda: None)()
+    # Each call entered a clone, so the instances never saved any state.
+    assert not hasattr(grad_on, "prev")
+    assert not hasattr(inference, "_inference_mode_context")
+
+
+# F134
+def test_generator_steps_use_the_mode_whatever_the_caller_has():
+    @torch.enable_grad()
+    def gen():
+        try:
+            while True:
+                yield torch.is_grad_enabled()
+        finally:
+            closed.append(torch.is_grad_enabled())
+
+    closed = []
+    it = gen()
+    with torch.no_grad():
+        assert next(it) is True and not torch.is_grad_enabled()
+    assert next(it) is True
+    with torch.no_grad():
+        with pytest.raises(KeyError):
+            it.throw(KeyError("k"))  # not caught: it propagates, the caller's mode is back
+        assert not torch.is_grad_enabled()
+    assert closed == [True]
+
+
+# F135
+def test_decorating_a_class_without_parentheses():
+    class Box:
+        def __init__(self):
+            self.grad = torch.is_grad_enabled()
+
+    with pytest.warns(FutureWarning, match="^Decorating classes is deprecated"):
+        made = torch.no_grad(Box)
+    assert inspect.isfunction(made) and made().grad is False and torch.is_grad_enabled()
+
+
+# F137
+def test_context_decorator_exact_texts_and_factories():
+    class Both:
+        def __call__(self):
+            return None
+
+        def __enter__(self):
+            return None
+
+        def __exit__(self, *exc):
+            return None
+
+    both = Both()
+    with pytest.raises(AssertionError) as info:
+        context_decorator(both, lambda: None)
+    assert str(info.value) == (
+        f"Passed in {both} is both callable and also a valid context manager (has "
+        "__enter__), making it ambiguous which interface to use.  If you intended to pass a "
+        "context manager factory, rewrite your call as context_decorator(lambda: ctx()); if "
+        "you intended to pass a context manager directly, rewrite your call as "
+        "context_decorator(lambda: ctx)"
+    )
+    with pytest.raises(RuntimeError) as info:
+        context_decorator(lambda: torch.no_grad(), Both)
+    assert str(info.value) == (
+        "Cannot decorate classes; it is ambiguous whether or not only the constructor or all "
+        "methods should have the context manager applied; additionally, decorating a class at "
+        "definition-site will prevent use of the identifier as a conventional type.  To specify "
+        "which methods to decorate, decorate each of them individually."
+    )
+    made = []
+
+    def factory():
+        made.append(torch.no_grad())
+        return made[-1]
+
+    f = context_decorator(factory, torch.is_grad_enabled)
+    assert (f(), f(), len(made), torch.is_grad_enabled()) == (False, False, 2, True)
+    assert made[0] is not made[1]
+    log = []
+
+    class Multi:
+        def __enter__(self):
+            log.append("enter")
+
+        def __exit__(self, *exc):
+            log.append("exit")
+
+    g = context_decorator(Multi(), lambda: log.append("body"))
+    g()
+    g()
+    assert log == ["enter", "body", "exit"] * 2
+
+
+# F139
+def test_no_grad_results_and_the_saved_previous_mode():
+    x = torch.ones(2, requires_grad=True)
+    with torch.no_grad():
+        y = x * 2
+    assert (y.requires_grad, y.grad_fn, y.is_leaf) == (False, None, True)
+    ctx = torch.no_grad()
+    assert ctx.__enter__() is None and ctx.prev is True and not torch.is_grad_enabled()
+    assert not ctx.__exit__(ValueError, ValueError("v"), None)  # never suppresses
+    assert torch.is_grad_enabled()
+    with torch.no_grad():
+        inner = torch.no_grad()
+        with inner:
+            assert inner.prev is False
+
+
+# F141
+def test_enable_grad_records_inside_no_grad():
+    x = torch.ones(2, requires_grad=True)
+
+    @torch.enable_grad()
+    def double(t):
+        return t * 2
+
+    with torch.no_grad():
+        y = double(x)
+        assert not torch.is_grad_enabled()
+        ctx = torch.enable_grad()
+        assert ctx.__enter__() is None and ctx.prev is False and torch.is_grad_enabled()
+        assert not ctx.__exit__(None, None, None)
+        assert not torch.is_grad_enabled()
+    assert y.requires_grad and y.grad_fn.name() == "MulBackward0"
+
+
+# F147
+def test_inference_mode_enters_a_fresh_guard_each_time():
+    x = torch.ones(2, requires_grad=True)
+    im = torch.inference_mode()
+    with im:
+        first = im._inference_mode_context
+        y = x * 2
+    with im:
+        second = im._inference_mode_context
+    assert isinstance(first, torch._C._InferenceMode) and first is not second
+    assert (y.is_inference(), y.requires_grad, y.grad_fn) == (True, False, None)
+    assert modes() == (True, False)
+
+
+# F148
+def test_inference_mode_none_and_keyword_forms():
+    odd = torch.inference_mode(None)  # decorates None: fails only when called
+    with pytest.raises(TypeError) as info:
+        odd()
+    assert str(info.value) == "'NoneType' object is not callable"
+
+    @torch.inference_mode(mode=False)
+    def off():
+        return modes()
+
+    with torch.inference_mode():
+        assert off() == (True, False)
+    assert torch.inference_mode(mode=False).clone().mode is False
+
+
+# F151
+def test_inference_tensors_from_ops_views_leaves_and_clones():
+    x = torch.ones(2)
+    with torch.inference_mode():
+        made = torch.ones(2)
+        from_op = x * 2
+        leaf = torch.ones(2, requires_grad=True)
+        from_leaf = leaf * 2
+        normal_view = x[0]
+    assert from_op.is_inference() and made.is_inference()
+    assert leaf.is_inference() and leaf.requires_grad and leaf.is_leaf
+    assert from_leaf.is_inference() and not from_leaf.requires_grad
+    assert made[0].is_inference() and made.view(2).is_inference()  # views made outside
+    x.add_(1)
+    assert not normal_view.is_inference() and normal_view._version == 1  # shares x's counter
+    assert repr(made) == "tensor([1., 1.])"
+    assert repr(leaf) == "tensor([1., 1.], requires_grad=True)"
+    assert not made.clone().is_inference()
+
+
+# F153
+@pytest.mark.parametrize("write, after", [
+    (lambda t: t.add_(1), [2.0, 2.0]),
+    (lambda t: t.mul_(3), [3.0, 3.0]),
+    (lambda t: t.zero_(), [0.0, 0.0]),
+    (lambda t: t.__setitem__(0, 7.0), [7.0, 1.0]),
+    (lambda t: t.copy_(torch.full((2,), 9.0)), [9.0, 9.0]),
+])
+def test_inference_tensor_writes_outside_land_then_raise(write, after):
+    with torch.inference_mode():
+        t = torch.ones(2)
+    with pytest.raises(RuntimeError) as info:
+        write(t)
+    assert str(info.value) == (
+        "Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
+        "a clone to get a normal tensor before doing inplace update.See "
+        "https://github.com/pytorch/rfcs/pull/17 for more details."
+    )
+    assert t.tolist() == after
+
+
+# F153
+def test_inference_tensors_in_recorded_ops_outside():
+    with torch.inference_mode():
+        t = torch.ones(2)
+    x = torch.ones(2, requires_grad=True)
+    for must_save in (lambda: x * t, lambda: t * x, lambda: x.exp() * t):
+        with pytest.raises(RuntimeError) as info:
+            must_save()
+        assert str(info.value) == (
+            "Inference tensors cannot be saved for backward. Please do not use Tensors created "
+            "in inference mode in computation tracked by autograd. To work around this, you can "
+            "make a clone to get a normal tensor and use it in autograd, or use "
+            "`torch.no_grad()` instead of `torch.inference_mode()`."
+        )
+    assert (x + t).grad_fn.name() == "AddBackward0"
+    with pytest.raises(RuntimeError) as info:
+        t.requires_grad_()
+    assert str(info.value) == (
+        "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+    )
+
+
+# F158
+def test_set_multithreading_enabled_keeps_prev_and_backward_still_works():
+    ctx = torch.autograd.set_multithreading_enabled(False)
+    try:
+        assert ctx.prev is True and ctx.mode is False
+        a = torch.ones(2, requires_grad=True)
+        (a * 2).sum().backward()
+        assert a.grad.tolist() == [2.0, 2.0]
+    finally:
+        ctx.__exit__(None, None, None)
+    assert C._is_multithreading_enabled()
+
+
+# F160
+def test_custom_function_forward_and_backward_run_without_grad_mode():
+    seen = []
+
+    class Double(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            seen.append(("forward", torch.is_grad_enabled()))
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            seen.append(("backward", torch.is_grad_enabled()))
+            return grad * 2
+
+    a = torch.ones(1, requires_grad=True)
+    Double.apply(a).backward()
+    assert seen == [("forward", False), ("backward", False)] and torch.is_grad_enabled()
+    assert a.grad.tolist() == [2.0]
+
+
+# F165
+def test_enter_values_of_the_graph_context_managers():
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t) as entered:
+        assert entered is None
+    b = torch.ones(1, requires_grad=True) * 2
+    for handle in (b.register_hook(lambda g: None),
+                   b.grad_fn.register_hook(lambda *g: None),
+                   b.grad_fn.register_prehook(lambda g: None)):
+        with handle as entered:
+            assert entered is handle
+    with torch.autograd.graph.allow_mutation_on_saved_tensors() as entered:
+        assert type(entered).__name__ == "_AllowMutationOnSavedContext"

@@ -101,6 +101,7 @@ def test_fit_errors():
         torch.ones(2).add_(torch.ones(2, 2))
 
 
+# F153
 def test_inference_tensor_is_written_then_refused():
     with torch.inference_mode():
         t = torch.ones(2)

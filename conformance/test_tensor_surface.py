@@ -241,6 +241,7 @@ def test_factories_and_parameters_honour_requires_grad_under_no_grad():
     assert all(t.requires_grad and t.is_leaf for t in made)
 
 
+# F151, F152, F153
 def test_parameters_and_inference_mode():
     with torch.inference_mode():
         inside = torch.nn.Parameter(torch.ones(2))

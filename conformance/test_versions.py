@@ -49,6 +49,7 @@ def test_increment_version_misuse_bumps_what_came_before():
     assert b._version == 1
 
 
+# F152
 def test_inference_tensors_are_skipped():
     with torch.inference_mode():
         t = torch.ones(2)

@@ -20,12 +20,14 @@ class Recorder:
         self.log.append("exit")
 
 
+# F133
 def test_plain_function_is_wrapped_per_call():
     log = []
     f = cl.context_decorator(lambda: Recorder(log), lambda x: log.append(x) or x)
     assert f(3) == 3 and log == ["enter", 3, "exit"]
 
 
+# F134
 def test_generator_steps_each_run_in_a_fresh_context():
     log = []
 
@@ -44,6 +46,7 @@ def test_generator_steps_each_run_in_a_fresh_context():
     assert log[-2:] == ["enter", "exit"]
 
 
+# F134
 def test_throw_is_forwarded_and_may_be_caught():
     def gen():
         try:
@@ -58,6 +61,7 @@ def test_throw_is_forwarded_and_may_be_caught():
         it.throw(ValueError("v"))
 
 
+# F134
 def test_return_value_becomes_stop_iteration_value():
     def gen():
         yield 1
@@ -70,6 +74,7 @@ def test_return_value_becomes_stop_iteration_value():
     assert info.value.value == "r"
 
 
+# F137
 def test_non_callable_context_is_reused():
     log = []
     rec = Recorder(log)
@@ -79,6 +84,7 @@ def test_non_callable_context_is_reused():
     assert log == ["enter", "exit"] * 2
 
 
+# F137
 def test_refusals():
     with pytest.raises(AssertionError, match=r"^Passed in .* is both callable"):
         cl.context_decorator(Recorder, lambda: None)
@@ -97,6 +103,7 @@ def test_base_class_is_abstract():
     assert type(base.clone()) is cl._DecoratorContextManager
 
 
+# F135
 def test_class_decoration_warns_and_builds_under_the_mode():
     log = []
 
@@ -117,6 +124,7 @@ def test_class_decoration_warns_and_builds_under_the_mode():
     assert isinstance(make(7), Thing) and log == ["in", 7, "out"]
 
 
+# F138
 def test_no_param_new():
     log = []
 

@@ -56,6 +56,7 @@ def test_guard_restores_when_dropped():
     assert switches() == (True, False, True, False)
 
 
+# F155
 def test_guard_restores_the_thread_that_uses_it():
     seen = []
 
@@ -72,6 +73,7 @@ def test_guard_restores_the_thread_that_uses_it():
     assert switches() == (True, False, True, False)
 
 
+# F139, F147
 def test_instances_keep_their_state_where_torch_does():
     assert vars(refgrad.no_grad()) == {"prev": False} and vars(refgrad.enable_grad()) == {}
     assert vars(refgrad.inference_mode()) == {"mode": True}
@@ -80,6 +82,7 @@ def test_instances_keep_their_state_where_torch_does():
         assert isinstance(im._inference_mode_context, _C._InferenceMode)
 
 
+# F143
 def test_set_grad_enabled_uses_typename():
     ctx = gm.set_grad_enabled(True)
     assert refgrad.typename(ctx) == "torch.autograd.grad_mode.set_grad_enabled"
