@@ -981,3 +981,10 @@ def test_enter_values_of_the_graph_context_managers():
             assert entered is handle
     with torch.autograd.graph.allow_mutation_on_saved_tensors() as entered:
         assert type(entered).__name__ == "_AllowMutationOnSavedContext"
+
+# F151 (quirk): torch 2.13 reports version 1 for a clone of an inference tensor made outside.
+def test_clone_of_an_inference_tensor_outside_reports_version_one():
+    with torch.inference_mode():
+        t = torch.ones(2)
+    c = t.clone()
+    assert not c.is_inference() and c._version == 1

@@ -58,12 +58,19 @@ def _unary(row):
     return function
 
 
-neg, exp, log, sin, cos, clone, reciprocal = (
-    _unary(r) for r in (ar.NEG, ar.EXP, ar.LOG, ar.SIN, ar.COS, ar.CLONE, ar.RECIPROCAL)
+neg, exp, log, sin, cos, reciprocal = (
+    _unary(r) for r in (ar.NEG, ar.EXP, ar.LOG, ar.SIN, ar.COS, ar.RECIPROCAL)
 )
 
 
-# --- book/chapters/16_functions.md:92
+def clone(input):
+    out = call(ar.CLONE, (input,))
+    if input._version_counter is None and out._version_counter is not None:
+        out._version_counter.value = 1  # torch's quirk: see below
+    return out
+
+
+# --- book/chapters/16_functions.md:104
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -75,7 +82,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:113
+# --- book/chapters/16_functions.md:125
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
@@ -102,7 +109,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:144
+# --- book/chapters/16_functions.md:156
 def infer_shape(shape, numel: int) -> tuple:
     if len(shape) == 1 and isinstance(shape[0], tuple | list):
         shape = shape[0]
@@ -130,7 +137,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:173
+# --- book/chapters/16_functions.md:185
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], tuple | list):
         sizes = tuple(sizes[0])
@@ -157,7 +164,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:204
+# --- book/chapters/16_functions.md:216
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -178,7 +185,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:231
+# --- book/chapters/16_functions.md:243
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
