@@ -120,6 +120,10 @@ def lint(session):
 
 @nox.session
 def bench(session):
-    """Benchmarks side by side: refgrad, torch (1 and default threads), a NumPy floor."""
+    """Benchmarks side by side: refgrad, torch (1 and default threads), a NumPy floor.
+
+    Writes book/bench/bench.json and bench.md, which the chapter "What it costs"
+    shows; `-- --quick` is a short trial run into bench-results/ instead.
+    """
     _install(session, "oracle")
-    session.run("python", "tests/bench/run.py", "--out", "bench-results", *session.posargs)
+    session.run("python", "tests/bench/run.py", *session.posargs)

@@ -15,7 +15,8 @@ html_theme_options = {
 }
 html_static_path: list[str] = []
 
-exclude_patterns = ["_build", "jupyter_execute", "**.ipynb_checkpoints", "README.md"]
+# bench/ holds the last benchmark run, data that the costs chapter reads, not a page.
+exclude_patterns = ["_build", "jupyter_execute", "**.ipynb_checkpoints", "README.md", "bench"]
 source_suffix = {".md": "myst-nb"}
 master_doc = "index"
 

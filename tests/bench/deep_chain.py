@@ -3,20 +3,45 @@
     python deep_chain.py LIBRARY N [--keep]
 
 Prints one JSON line. Without --keep it times N ops on a 1-element tensor and
-a backward through them, and reports the peak RSS growth. With --keep it
-builds the chain, keeps it alive, and reports the RSS growth per node.
+a backward through them, checks the gradient, and reports the peak RSS growth.
+With --keep it builds the chain, keeps it alive, and reports the RSS growth
+per recorded node.
 """
 
 import importlib
 import json
-import resource
+import math
 import sys
 import time
 
+_FACTOR, _SHIFT = 1.0000001, 0.0000001
+
+
+def _status(field: str) -> int:
+    with open("/proc/self/status") as f:
+        line = next(line for line in f if line.startswith(field + ":"))
+    return int(line.split()[1]) * 1024  # the kernel writes kB
+
 
 def rss_bytes() -> int:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * resource.getpagesize()
+    return _status("VmRSS")
+
+
+def peak_rss_bytes() -> int:
+    # Not getrusage's ru_maxrss: a child started from a large parent reports the parent's.
+    return _status("VmHWM")
+
+
+def reset_peak() -> None:
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")  # sets the peak back to the current RSS
+
+
+def build(x, n: int):
+    y = x
+    for i in range(n):
+        y = y * _FACTOR if i % 2 else y + _SHIFT
+    return y
 
 
 def main() -> None:
@@ -25,13 +50,12 @@ def main() -> None:
     if library == "torch":
         torch.set_num_threads(1)
     x = torch.tensor([0.5], requires_grad=True)
-    y = x * 1.0  # warm the path before measuring
+    build(x, 8).backward()  # warm the path before measuring
+    x.grad = None
+    reset_peak()
     before = rss_bytes()
-    peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     start = time.perf_counter()
-    y = x
-    for i in range(n):
-        y = y * 1.0000001 if i % 2 else y + 0.0000001
+    y = build(x, n)
     middle = time.perf_counter()
     if keep:
         grown = rss_bytes() - before
@@ -39,10 +63,12 @@ def main() -> None:
         return
     y.backward()
     end = time.perf_counter()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    print(json.dumps({"library": library, "ops": n, "forward": middle - start,
-                      "backward": end - middle, "total": end - start,
-                      "peak_rss_growth": peak - peak_before}))
+    grad, expected = float(x.grad[0]), _FACTOR ** (n // 2)
+    print(json.dumps({
+        "library": library, "ops": n, "forward": middle - start, "backward": end - middle,
+        "total": end - start, "peak_rss_growth": peak_rss_bytes() - before,
+        "ok": math.isfinite(grad) and abs(grad - expected) < 0.05 * expected,
+    }))
 
 
 if __name__ == "__main__":

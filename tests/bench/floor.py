@@ -1,41 +1,61 @@
-"""Hand-written NumPy floors: the same forward and backward, with no autograd."""
+"""Hand-written NumPy floors: the same forward and backward, with no autograd.
+
+Each floor keeps exactly what the autograd node would save (sin its input, exp
+its output, mul and add by a number nothing) and walks the chain back by hand.
+"""
 
 import time
 
 import numpy as np
-from workloads import W1_CHAINS, W1_LENGTH
+from workloads import start_values
+
+_MUL, _ADD = np.float32(0.9), np.float32(0.1)
 
 
-def w1_floor():
-    forward = backward = 0.0
-    for _ in range(W1_CHAINS):
-        start = time.perf_counter()
-        y = np.array([0.1, 0.2, 0.3], np.float32)
-        saved = []
-        for i in range(W1_LENGTH):
-            step = i % 4
-            if step == 2:
-                saved.append(y)
-                y = np.sin(y)
-            elif step == 3:
-                y = np.exp(y)
-                saved.append(y)
-            else:
-                saved.append(None)
-                y = y * np.float32(0.9) if step == 0 else y + np.float32(0.1)
-        middle = time.perf_counter()
-        g = np.ones(3, np.float32)
-        for i in reversed(range(W1_LENGTH)):
-            step = i % 4
-            g = g * np.float32(0.9) if step == 0 else g if step == 1 else (
-                g * np.cos(saved[i]) if step == 2 else g * saved[i])
-        end = time.perf_counter()
-        forward += middle - start
-        backward += end - middle
-    return {"forward": forward, "backward": backward, "total": forward + backward}
+def _timings(start, middle, end) -> dict:
+    return {"forward": middle - start, "backward": end - middle, "total": end - start}
 
 
-def w2_floor(weights):
+def chain_floor(size: int, length: int) -> dict:
+    y = start_values(size)
+    start = time.perf_counter()
+    saved = []
+    for i in range(length):
+        step = i % 4
+        if step == 0:
+            saved.append(None)
+            y = y * _MUL
+        elif step == 1:
+            saved.append(None)
+            y = y + _ADD
+        elif step == 2:
+            saved.append(y)
+            y = np.sin(y)
+        else:
+            y = np.exp(y)
+            saved.append(y)
+    middle = time.perf_counter()
+    g = np.ones(size, np.float32)
+    for i in reversed(range(length)):
+        step = i % 4
+        if step == 0:
+            g = g * _MUL
+        elif step == 2:
+            g = g * np.cos(saved[i])
+        elif step == 3:
+            g = g * saved[i]
+    return _timings(start, middle, time.perf_counter())
+
+
+def w1_floor(chains: int, length: int) -> dict:
+    total = {"forward": 0.0, "backward": 0.0, "total": 0.0}
+    for _ in range(chains):
+        one = chain_floor(3, length)
+        total = {phase: total[phase] + one[phase] for phase in total}
+    return total
+
+
+def w2_floor(weights: dict) -> dict:
     params, x, target = weights["params"], weights["x"], weights["y"]
     start = time.perf_counter()
     activations, h = [x], x
@@ -52,11 +72,10 @@ def w2_floor(weights):
         grads[i], grads[i + 1] = activations[i // 2].T @ g, g.sum(0)
         if i:
             g = (g @ params[i].T) * (activations[i // 2] > 0)
-    end = time.perf_counter()
-    return {"forward": middle - start, "backward": end - middle, "total": end - start}
+    return _timings(start, middle, time.perf_counter())
 
 
-def w5_floor(leaves=10_000):
+def w5_floor(leaves: int) -> dict:
     xs = [np.ones(16, np.float32) for _ in range(leaves)]
     start = time.perf_counter()
     loss = np.float32(0)
@@ -66,14 +85,13 @@ def w5_floor(leaves=10_000):
     grads = [np.ones_like(x) for x in xs]
     end = time.perf_counter()
     assert len(grads) == leaves
-    return {"forward": middle - start, "backward": end - middle, "total": end - start}
+    return _timings(start, middle, end)
 
 
-def w6_floor(array):
+def w6_floor(array) -> dict:
     start = time.perf_counter()
     s, e = np.sin(array), np.exp(array)
     _ = (s * array + e).sum()
     middle = time.perf_counter()
     _ = np.cos(array) * array + s + e
-    end = time.perf_counter()
-    return {"forward": middle - start, "backward": end - middle, "total": end - start}
+    return _timings(start, middle, time.perf_counter())
