@@ -32,7 +32,7 @@ RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", lambda a: 1 / np.sqrt(a), lambd
     -0.5 * g * result**3,))
 
 
-# --- book/chapters/16a_pointwise.md:78
+# --- book/chapters/16a_pointwise.md:80
 def _zero_where(mask, g):
     from refgrad._ops.functions import where
 
@@ -44,8 +44,13 @@ RELU = register(Op(
     backward=lambda g, result: (_zero_where(result <= 0, g),),
     saves=(("result", ("self",)),),
 ))
+def _sign(a):
+    out = np.sign(a)
+    return np.where(np.isnan(out), out.dtype.type(0), out) if out.dtype.kind == "f" else out
+
+
 SIGN = register(Op(
-    "sign", "SignBackward0", ("self",), forward=np.sign, backward=lambda g: (g * 0,),
+    "sign", "SignBackward0", ("self",), forward=_sign, backward=lambda g: (g * 0,),
 ))
 ABS = register(Op(
     "abs", "AbsBackward0", ("self",), forward=np.abs,
@@ -53,7 +58,7 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:107
+# --- book/chapters/16a_pointwise.md:114
 def _outside(self, min, max):  # noqa: A002 - torch's names
     from refgrad._tensor import make_tensor
 
@@ -73,7 +78,7 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:145
+# --- book/chapters/16a_pointwise.md:152
 def _kept(g, keep):
     """``g`` where the NumPy mask ``keep`` holds, zero elsewhere."""
     from refgrad._tensor import make_tensor
@@ -104,7 +109,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:186
+# --- book/chapters/16a_pointwise.md:193
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: np.maximum(a, min),
     backward=lambda g, self, min: (_kept(g, self._data >= min),),
@@ -127,7 +132,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:217
+# --- book/chapters/16a_pointwise.md:224
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -152,7 +157,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", np.maximum, lambda s, o: s < 
 MINIMUM = _extremum("minimum", "MinimumBackward0", np.minimum, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:251
+# --- book/chapters/16a_pointwise.md:258
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import result_type
     from refgrad._ops.dispatch import call
@@ -176,7 +181,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:281
+# --- book/chapters/16a_pointwise.md:288
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 
