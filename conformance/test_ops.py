@@ -291,3 +291,94 @@ def test_squeeze_dims_are_checked():
     scalar = torch.ones((), requires_grad=True)
     assert type(scalar.squeeze((0,)).grad_fn).__name__ == "SqueezeBackward2"
     assert scalar.squeeze((-1,)).shape == ()
+
+
+def test_spread_and_norm_nodes_show_what_the_spelling_chose():
+    x = _leaf(np.arange(12.0).reshape(3, 4))
+    shown = [
+        (x.var().grad_fn._saved_correction, x.var().grad_fn._saved_dim),
+        (x.var(1).grad_fn._saved_correction, x.var(1).grad_fn._saved_dim),
+        (x.var(unbiased=False).grad_fn._saved_correction, None),
+        (x.var(1, correction=None).grad_fn._saved_correction, None),
+        (x.std(0, keepdim=True).grad_fn._saved_keepdim,
+         x.std(correction=0.5).grad_fn._saved_correction),
+    ]
+    assert shown == [(None, None), (1, (1,)), (0, None), (None, None), (True, 0.5)]
+    orders = [x.norm().grad_fn._saved_ord, x.norm("fro", dim=1).grad_fn._saved_ord,
+              x.norm(2.0).grad_fn._saved_ord, torch.linalg.vector_norm(x, 3).grad_fn._saved_ord]
+    assert orders == [2, 2, 2.0, 3] and [type(o) for o in orders] == [int, int, float, int]
+    assert x.amax().grad_fn._saved_dim == () and x.amin(1).grad_fn._saved_dim == (1,)
+
+
+def test_var_without_degrees_of_freedom_warns_and_is_nan():
+    x = _leaf([2.0])
+    with pytest.warns(UserWarning, match=r"^var\(\): degrees of freedom is <= 0"):
+        v = x.var()
+    v.backward()
+    assert np.isnan(v.item()) and np.isnan(x.grad.item())
+
+
+def test_amax_and_the_inf_norm_share_the_gradient_among_ties():
+    x = _leaf([[1.0, 3.0, 3.0, 0.0], [2.0, 2.0, 2.0, 2.0]])
+    x.amax(1).sum().backward()
+    assert x.grad.tolist() == [[0.0, 0.5, 0.5, 0.0], [0.25, 0.25, 0.25, 0.25]]
+    y = _leaf([-3.0, 1.0, 3.0])
+    y.norm(float("inf")).backward()
+    assert y.grad.tolist() == [-0.5, 0.0, 0.5]
+
+
+def test_norms_at_zero_and_of_order_zero():
+    z = _leaf([0.0, 0.0, 0.0])
+    z.norm().backward()
+    assert z.grad.tolist() == [0.0, 0.0, 0.0]
+    x = _leaf([1.0, -2.0, 0.0])
+    n = x.norm(0)
+    n.backward()
+    assert n.item() == 2.0 and x.grad is None
+
+
+def test_split_and_chunk_are_views_from_one_node():
+    x = _leaf(np.arange(20.0).reshape(5, 4))
+    pieces = x.split(2)
+    assert [tuple(p.shape) for p in pieces] == [(2, 4), (2, 4), (1, 4)]
+    assert all(p.grad_fn is pieces[0].grad_fn for p in pieces)
+    assert [p.output_nr for p in pieces] == [0, 1, 2]
+    assert type(pieces[0].grad_fn).__name__ == "SplitBackward0"
+    pieces[1].sum().backward()
+    assert x.grad.sum(1).tolist() == [0.0, 0.0, 4.0, 4.0, 0.0]
+    assert type(x.split([1, 4])[0].grad_fn).__name__ == "SplitWithSizesBackward0"
+    assert [tuple(p.shape) for p in torch.chunk(x, 3, -1)] == [(5, 2), (5, 2)]
+    empty = torch.ones(0, 2, requires_grad=True).chunk(3)
+    assert len(empty) == 3 and type(empty[0].grad_fn).__name__ == "SplitWithSizesBackward0"
+
+
+def test_gather_adds_where_an_element_is_picked_twice():
+    x = _leaf(np.arange(12.0).reshape(3, 4))
+    out = x.gather(1, torch.tensor([[0, 0], [1, 3], [2, 2]]))
+    assert out.tolist() == [[0.0, 0.0], [5.0, 7.0], [10.0, 10.0]]
+    out.sum().backward()
+    assert x.grad.tolist() == [[2.0, 0, 0, 0], [0, 1.0, 0, 1.0], [0, 0, 2.0, 0]]
+    assert out.grad_fn._saved_sparse_grad is False
+
+
+def test_masked_fill_with_a_tensor_value_gives_it_the_masked_gradient():
+    x, v = _leaf(np.ones((2, 3))), torch.tensor(5.0, requires_grad=True)
+    out = x.masked_fill(torch.tensor([True, False, True]), v)
+    assert type(out.grad_fn).__name__ == "MaskedFillBackward1"
+    out.sum().backward()
+    assert v.grad.item() == 4.0 and x.grad.tolist() == [[0.0, 1.0, 0.0]] * 2
+    assert type(x.masked_fill(x > 2, 0.0).grad_fn).__name__ == "MaskedFillBackward0"
+
+
+def test_repeat_cumsum_and_outer():
+    x = _leaf([1.0, 2.0, 3.0])
+    r = x.repeat(2, 2)
+    assert tuple(r.shape) == (2, 6) and r.grad_fn._saved_repeats == (2, 2)
+    r.sum().backward()
+    assert x.grad.tolist() == [4.0, 4.0, 4.0]
+    x.grad = None
+    x.cumsum(0).sum().backward()
+    assert x.grad.tolist() == [3.0, 2.0, 1.0]
+    o = torch.outer(x, _leaf([1.0, 2.0]))
+    assert _chain(o) == ["MulBackward0", "ViewBackward0"]
+    assert o.tolist() == [[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]]

@@ -252,6 +252,94 @@ RECIPES: dict[str, Recipe] = {
 }
 
 
+def _wide(min_ndim=1):
+    """Shapes with every size at least 2, so that var's correction leaves freedom."""
+    return st.lists(st.integers(2, 3), min_size=min_ndim, max_size=3).map(lambda s: [tuple(s)])
+
+
+def _spread_params(shapes):
+    dims = st.one_of(st.none(), _dims(shapes).map(tuple))
+    return st.builds(lambda d, c, k: {"dim": d, "correction": c, "keepdim": k}, dims,
+                     st.sampled_from([0, 1, 0.5, None]), st.booleans())
+
+
+def _norm_params(shapes):
+    dims = st.one_of(st.none(), _dims(shapes).map(tuple)) if shapes[0] else st.none()
+    orders = st.sampled_from([1, 2, 3, 1.5, 0.5, -1, float("inf"), float("-inf")])
+    return st.builds(lambda o, d, k: {"ord": o, "dim": d, "keepdim": k}, orders, dims,
+                     st.booleans())
+
+
+def _extreme_params(shapes):
+    dims = st.just(()) if not shapes[0] else st.one_of(st.just(()), _dims(shapes).map(tuple))
+    return st.builds(lambda d, k: {"dim": d, "keepdim": k}, dims, st.booleans())
+
+
+def _mask(shapes):
+    return st.integers(0, 2**32 - 1).map(lambda seed: {"mask": _condition(shapes[:1], seed)})
+
+
+def _repeats(shapes):
+    ndim = len(shapes[0])
+    return st.lists(st.integers(1, 3), min_size=ndim, max_size=ndim + 2).map(
+        lambda r: {"repeats": tuple(r)})
+
+
+def _split_params(shapes):
+    return st.builds(lambda d, n: {"dim": d, "split_size": n}, _dim(shapes), st.integers(1, 3))
+
+
+def _sizes_summing_to(n):
+    # no empty pieces: gradgradcheck has nothing to perturb in an empty output
+    cuts = st.lists(st.integers(1, n - 1), max_size=2, unique=True).map(sorted) if n > 1 else (
+        st.just([]))
+    return cuts.map(lambda c: [b - a for a, b in zip([0, *c], [*c, n])])
+
+
+def _split_sizes_params(shapes):
+    return _dim(shapes).flatmap(lambda d: _sizes_summing_to(shapes[0][d]).map(
+        lambda sizes: {"dim": d, "split_sizes": sizes}))
+
+
+def _gather_params(shapes):
+    shape = shapes[0]
+
+    def index(d, sizes, seed):
+        rng = np.random.default_rng(seed)
+        return {"dim": d, "index": torch.tensor(rng.integers(0, shape[d], sizes))}
+
+    def pick(d):
+        sizes = st.tuples(*(st.integers(1, 3) if k == d else st.integers(1, n)
+                            for k, n in enumerate(shape)))
+        return st.builds(index, st.just(d), sizes, st.integers(0, 2**32 - 1))
+
+    return _dim(shapes).flatmap(pick)
+
+
+RECIPES.update({
+    "var": Recipe(lambda a, **p: torch.var(a, **p), shapes=_wide(), params=_spread_params),
+    "std": Recipe(lambda a, **p: a.std(**p), shapes=_wide(), params=_spread_params),
+    # away from zero, where |x| has its kink
+    "linalg_vector_norm": Recipe(lambda a, **p: torch.linalg.vector_norm(a, **p), ("nonzero",),
+                                 params=_norm_params),
+    "amax": Recipe(lambda a, **p: torch.amax(a, **p), params=_extreme_params),
+    "amin": Recipe(lambda a, **p: a.amin(**p), params=_extreme_params),
+    "cumsum": Recipe(lambda a, dim: torch.cumsum(a, dim), params=lambda shapes: st.integers(
+        -max(len(shapes[0]), 1), max(len(shapes[0]), 1) - 1).map(lambda d: {"dim": d})),
+    "masked_fill": Recipe(lambda a, mask: torch.masked_fill(a, mask, 0.5), params=_mask),
+    "masked_fill_tensor": Recipe(lambda a, v, mask: a.masked_fill(mask, v), ("any", "any"),
+                                 params=_mask, shapes=st.lists(st.integers(1, 3), max_size=3).map(
+                                     lambda s: [tuple(s), ()])),
+    "repeat": Recipe(lambda a, repeats: a.repeat(repeats), params=_repeats),
+    "split": Recipe(lambda a, split_size, dim: torch.split(a, split_size, dim), min_ndim=1,
+                    params=_split_params),
+    "split_with_sizes": Recipe(lambda a, split_sizes, dim: a.split(split_sizes, dim),
+                               min_ndim=1, params=_split_sizes_params),
+    "gather": Recipe(lambda a, dim, index: torch.gather(a, dim, index), min_ndim=1,
+                     params=_gather_params),
+})
+
+
 # The rows of in-place ops and views (chapters 26 and 27), called out of place.
 _IP = torch._ops.inplace
 _VW = torch._ops.views

@@ -1,4 +1,4 @@
-"""Oracle test: every op of the 16a-16d chapters, on refgrad and on real torch.
+"""Oracle test: every op of the 14-16d chapters' rows, on refgrad and on real torch.
 
 Each case is an expression written once against a module ``T`` (torch or
 refgrad) and run on both with the same float64 leaves: fixed ones and
@@ -70,6 +70,66 @@ CASES = [
     Case("softmax", ((3, 4),), lambda T, x: x.softmax(1)),
     Case("softmax_fn", ((3, 4),), lambda T, x: T.softmax(x, 0), transposed=True),
     Case("log_softmax", ((3, 4),), lambda T, x: x.log_softmax(-1)),
+    # measures of spread and size
+    Case("var", ((3, 4),), lambda T, x: x.var()),
+    Case("var_dim", ((3, 4),), lambda T, x: x.var(1)),
+    Case("var_dims_keep", ((2, 3, 4),), lambda T, x: T.var(x, (0, -1), correction=0,
+                                                            keepdim=True)),
+    Case("var_unbiased", ((3, 4),), lambda T, x: x.var(0, unbiased=False), transposed=True),
+    Case("var_correction_none", ((3, 4),), lambda T, x: x.var(1, correction=None)),
+    Case("var_old_spelling", ((3, 4),), lambda T, x: T.var(x, False)),
+    Case("std", ((3, 4),), lambda T, x: x.std()),
+    Case("std_dim", ((3, 4),), lambda T, x: T.std(x, -1, keepdim=True)),
+    Case("std_correction", ((3, 4),), lambda T, x: x.std(dim=0, correction=2)),
+    Case("std_fraction", ((3, 4),), lambda T, x: x.std(correction=0.5), transposed=True),
+    Case("norm", ((3, 4),), lambda T, x: x.norm()),
+    Case("norm_1", ((3, 4),), lambda T, x: x.norm(1)),
+    Case("norm_3_dim", ((3, 4),), lambda T, x: x.norm(3, dim=1)),
+    Case("norm_1.5_keep", ((3, 4),), lambda T, x: x.norm(1.5, dim=0, keepdim=True)),
+    Case("norm_half", ((3, 4),), lambda T, x: x.norm(0.5)),
+    Case("norm_negative", ((3, 4),), lambda T, x: T.norm(x, -2.0, 1)),
+    Case("norm_inf", ((3, 4),), lambda T, x: x.norm(float("inf"))),
+    Case("norm_neg_inf_dim", ((3, 4),), lambda T, x: T.linalg.vector_norm(x, float("-inf"), 1)),
+    Case("norm_0", ((3, 4),), lambda T, x: T.linalg.vector_norm(x, 0)),
+    Case("norm_0_plus", ((3, 4),), lambda T, x: T.linalg.vector_norm(x, 0) + x.sum()),
+    Case("vector_norm", ((2, 3, 4),), lambda T, x: T.linalg.vector_norm(x, 2.5, dim=(0, 2),
+                                                                          keepdim=True)),
+    Case("norm_fro_dim", ((3, 4),), lambda T, x: T.norm(x, "fro", dim=1), transposed=True),
+    Case("amax", ((3, 4),), lambda T, x: x.amax(1)),
+    Case("amax_all", ((3, 4),), lambda T, x: T.amax(x)),
+    Case("amax_dims", ((2, 3, 4),), lambda T, x: x.amax((0, -1), keepdim=True)),
+    Case("amin", ((3, 4),), lambda T, x: T.amin(x, -1), transposed=True),
+    Case("amin_scalar", ((),), lambda T, x: x.amin(0)),
+    Case("cumsum", ((3, 4),), lambda T, x: x.cumsum(1)),
+    Case("cumsum_neg", ((2, 3, 4),), lambda T, x: T.cumsum(x, -2), transposed=True),
+    Case("cumsum_scalar", ((),), lambda T, x: x.cumsum(0)),
+    # the float32 result is converted back, so that the gradient arriving is float32
+    Case("cumsum_dtype", ((3, 4),), lambda T, x: x.cumsum(0, dtype=T.float32).double()),
+    # masks, pieces, tiles and gathers
+    Case("masked_fill", ((3, 4),), lambda T, x: x.masked_fill(x > 0.5, 2.0)),
+    Case("masked_fill_bcast", ((3, 4),), lambda T, x: x.masked_fill(
+        _idx(T, [True, False, False, True]), -1)),
+    Case("masked_fill_grows", ((4,),), lambda T, x: T.masked_fill(
+        x, _idx(T, [[True, False, True, False]] * 2), 0.0)),
+    Case("masked_fill_tensor", ((3, 4), ()), lambda T, x, v: x.masked_fill(x < 0, v)),
+    Case("masked_fill_const_tensor", ((3, 4),), lambda T, x: x.masked_fill(
+        x < 0, T.tensor(1.5))),
+    Case("repeat", ((3, 4),), lambda T, x: x.repeat(2, 3)),
+    Case("repeat_more", ((3, 4),), lambda T, x: x.repeat(2, 1, 3), transposed=True),
+    Case("repeat_scalar", ((),), lambda T, x: x.repeat((3, 2))),
+    Case("split", ((5, 4),), lambda T, x: x.split(2)[2]),
+    Case("split_dim", ((5, 4),), lambda T, x: T.split(x, 3, dim=-1)[0]),
+    Case("split_sizes", ((5, 4),), lambda T, x: x.split([1, 4])[1]),
+    Case("split_all", ((5, 4),), lambda T, x: T.stack(x.split(2, 1), 0)),
+    Case("chunk", ((5, 4),), lambda T, x: x.chunk(2)[1]),
+    Case("chunk_dim", ((5, 4),), lambda T, x: T.chunk(x, 3, -1)[0], transposed=True),
+    Case("gather", ((3, 4),), lambda T, x: x.gather(1, _idx(T, [[0, 0], [1, 3], [2, 2]]))),
+    Case("gather_dim0", ((3, 4),), lambda T, x: T.gather(x, -2, _idx(T, [[0, 2, 1, 0]])),
+         transposed=True),
+    Case("gather_int32", ((3, 4),), lambda T, x: x.gather(0, _idx(T, [[2, 2]], T.int32))),
+    Case("outer", ((3,), (4,)), lambda T, x, y: T.outer(x, y)),
+    Case("outer_method", ((3,), (4,)), lambda T, x, y: x.outer(y)),
+    Case("ger_const", ((3,),), lambda T, x: T.ger(x, T.ones(4, dtype=T.float64))),
     # linear algebra
     Case("mm", ((2, 3), (3, 4)), lambda T, x, y: x.mm(y)),
     Case("mm_nc", ((2, 3), (3, 4)), lambda T, x, y: T.mm(x, y), transposed=True),
@@ -292,6 +352,55 @@ def test_ties_share_the_gradient():
     check(CASES_BY_NAME["max"], [np.array([[1.0, 3.0, 3.0, 0.0]] * 3)])
     check(CASES_BY_NAME["maximum"], [np.ones((3, 1)), np.ones(4)])
     check(CASES_BY_NAME["max_dim"], [np.array([[2.0, 2.0, 1.0, 2.0]] * 3)])
+    ties = np.array([[1.0, 3.0, 3.0, 0.0], [2.0, 2.0, 2.0, 2.0], [-3.0, 1.0, 3.0, -3.0]])
+    for name in ("amax", "amax_all", "amin", "norm_inf", "norm_neg_inf_dim"):
+        check(CASES_BY_NAME[name], [ties])
+    check(CASES_BY_NAME["amax_dims"], [np.ones((2, 3, 4))])
+
+
+def test_nan_and_zero_edges():
+    nan = np.array([[np.nan, 1.0, 2.0, 0.0], [0.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0]])
+    for name in ("amax", "amin", "norm_inf"):
+        check(CASES_BY_NAME[name], [nan])
+    zeros = np.array([[0.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, -2.0], [1.0, 1.0, 1.0, 1.0]])
+    for name in ("norm", "norm_1", "norm_3_dim", "norm_1.5_keep", "norm_half", "norm_negative",
+                 "std", "std_dim", "var_dim", "norm_0_plus"):
+        check(CASES_BY_NAME[name], [zeros])
+
+
+def test_spread_without_freedom_warns_and_matches():
+    one = np.array([[2.0, 3.0, 4.0]])
+    for expr in (
+        lambda T, x: x.var(0),
+        lambda T, x: x.std(0, correction=1.5),
+        lambda T, x: x.var(correction=3),
+        lambda T, x: x[0, 0].var(),
+        lambda T, x: x.std(1, correction=4),
+        lambda T, x: x.var(correction=4),
+        lambda T, x: x.std(correction=3),
+    ):
+        case = Case("no_freedom", ((1, 3),), expr)
+        with pytest.warns(UserWarning, match=r"^(var|std)\(\): degrees of freedom is <= 0"):
+            check(case, [one])
+
+
+def test_var_dim_of_nothing_counts_one_element_as_torch_does():
+    # dim=[] reduces everything, but the backward counts 1 - correction degrees of freedom
+    rows = [np.array([[1.0, 2.0, 4.0], [0.0, 1.0, 5.0]])]
+    check(Case("var_empty_dims", ((2, 3),), lambda T, x: x.var(dim=[], correction=0)), rows)
+    check(Case("var_empty_dims_inf", ((2, 3),), lambda T, x: x.var(dim=[])), rows)
+    check(Case("std_empty_dims", ((2, 3),), lambda T, x: x.std(dim=())), rows)
+
+
+def test_split_pieces_refuse_in_place_writes():
+    messages = []
+    for T in (torch, refgrad):
+        x = T.ones(4, requires_grad=True).clone()
+        with pytest.raises(RuntimeError) as caught:
+            x.split(2)[1].mul_(2)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+    assert messages[1].startswith("Output 1 of Split is a view and is being modified inplace.")
 
 
 CASES_BY_NAME = {c.name: c for c in CASES}
@@ -318,6 +427,48 @@ def test_errors_match():
         lambda T: T.ones(2, 3)[0, 0, 0],
         lambda T: T.ones(2, 3)[::-1],
         lambda T: T.ones(3).mT,
+        lambda T: T.ones(2, 3, dtype=T.long).var(),
+        lambda T: T.ones(2, 3, dtype=T.long).std(5),
+        lambda T: T.ones(2, 3).std(2),
+        lambda T: T.ones(2, 3).var((0, 0)),
+        lambda T: T.ones(2, dtype=T.long).norm(),
+        lambda T: T.linalg.vector_norm(T.ones(2), dtype=T.long),
+        lambda T: T.linalg.vector_norm(T.ones(2, dtype=T.float64), dtype=T.float32),
+        lambda T: T.ones(2, 3).norm(dim=2),
+        lambda T: T.ones(0).norm(float("inf")),
+        lambda T: T.ones(0, 3).norm(float("-inf"), dim=(1, -2)),
+        lambda T: T.ones(2, 3).norm("abc"),
+        lambda T: T.ones(2, 2, 2).norm("fro", dim=(0, 1, 2)),
+        lambda T: T.ones(2, 3).masked_fill(T.ones(2, 3, dtype=T.long), 1.0),
+        lambda T: T.ones(2, 3).masked_fill(T.ones(2, 3, dtype=T.float64), 1.0),
+        lambda T: T.ones(2, 3).masked_fill(T.ones(2, 3, dtype=T.uint8), T.tensor(1.0)),
+        lambda T: T.ones(2, 3).masked_fill(T.ones(2, dtype=T.bool), 1.0),
+        lambda T: T.ones(2, 3).masked_fill(T.ones(2, dtype=T.long), 1.0),
+        lambda T: T.ones(2, 3).masked_fill(T.ones(3, dtype=T.bool), T.ones(2)),
+        lambda T: T.ones(2, 3).repeat(2),
+        lambda T: T.ones(2, 3).repeat(-1, 2),
+        lambda T: T.ones(2, 3).split(0),
+        lambda T: T.ones(2, 3).split(-1),
+        lambda T: T.ones(2, 3).split(2, 2),
+        lambda T: T.ones(2, 3).split([1, 1], -1),
+        lambda T: T.ones(2, 3).split([1, -1, 3], 1),
+        lambda T: T.tensor(1.0).split(1),
+        lambda T: T.ones(2, 3).chunk(0),
+        lambda T: T.ones(2, 3).chunk(2, 3),
+        lambda T: T.tensor(1.0).chunk(1),
+        lambda T: T.ones(2, 3).gather(1, T.ones(2, 2)),
+        lambda T: T.ones(2, 3).gather(2, T.ones(2, 2, dtype=T.long)),
+        lambda T: T.ones(2, 3).gather(1, T.ones(2, dtype=T.long)),
+        lambda T: T.ones(2, 3).gather(-1, T.ones(3, 2, dtype=T.long)),
+        lambda T: T.ones(2, 3).gather(-1, T.tensor([[0, 5, -1]])),
+        lambda T: T.ones(2, 3).gather(1, T.tensor([[-1]])),
+        lambda T: T.outer(T.ones(2, 2), T.ones(2)),
+        lambda T: T.outer(T.ones(2), T.tensor(1.0)),
+        lambda T: T.ones(2, 3).amax(2),
+        lambda T: T.ones(2, 3).amin((1, -1)),
+        lambda T: T.ones(0).amin(),
+        lambda T: T.ones(3, 0).amax((0, -1)),
+        lambda T: T.ones(2, 3).cumsum(2),
     ):
         with pytest.raises(Exception) as theirs:
             expr(torch)
@@ -343,6 +494,33 @@ def test_integer_dtypes_match():
         lambda T: T.tensor([[1, 2], [3, 4]]) @ T.tensor([[1, 0], [0, 1]]),
         lambda T: T.cat([T.tensor([1, 2]), T.tensor([0.5])]),
         lambda T: T.tensor([[1, 5], [3, 2]]).max(1).indices,
+        lambda T: T.tensor([1, 2, 3]).cumsum(0),
+        lambda T: T.tensor([True, False, True]).cumsum(0),
+        lambda T: T.tensor([1.5, 2.5]).cumsum(0, dtype=T.int32),
+        lambda T: T.tensor([0.1, 0.2, 0.3, 1000.0, 0.7], dtype=T.float16).cumsum(0),
+        lambda T: T.tensor([[1, 5], [3, 2]]).amax(1),
+        lambda T: T.tensor([True, False]).amin(),
+        lambda T: T.tensor([1, 2]).masked_fill(T.tensor([True, False]), 2.7),
+        lambda T: T.tensor([True, False]).masked_fill(T.tensor([True, True]), 0),
+        lambda T: T.tensor([1.0, 2.0]).masked_fill(T.tensor([True, False]),
+                                                   T.tensor(2.5, dtype=T.float64)),
+        lambda T: T.tensor([1, 2]).repeat(2),
+        lambda T: T.outer(T.tensor([1, 2]), T.tensor([0.5, 1.5])),
+        lambda T: T.ger(T.tensor([1, 2]), T.tensor([3, 4])),
+        lambda T: T.tensor([[1, 2], [3, 4]]).gather(1, T.tensor([[1], [0]])),
+        lambda T: T.tensor([[1.0, 2.0]]).gather(1, T.tensor([[1, 1, 0]], dtype=T.int32)),
+        lambda T: T.tensor(5.0).gather(0, T.tensor([0, 0])),
+        lambda T: T.tensor([5.0, 6.0]).gather(0, T.tensor(1)),
+        lambda T: T.ones(3, dtype=T.float16).var(),
+        lambda T: T.linalg.vector_norm(T.ones(3, dtype=T.float16), dtype=T.float32),
+        lambda T: T.ones(3).norm(dtype=T.float64),
+        lambda T: T.ones(2, 3).var(keepdim=True),
+        lambda T: T.ones(2, 3).amax(keepdim=True),
+        lambda T: T.tensor([3.0, -4.0]).norm(0),
+        lambda T: T.ones(0, 2).norm(dim=0),
+        lambda T: T.ones(0, 3).chunk(2)[1],
+        lambda T: T.ones(4).split(5)[0],
+        lambda T: T.ones(2, 0, 3).repeat(2, 1, 1),
     ):
         theirs, ours = expr(torch), expr(refgrad)
         assert str(ours.dtype) == str(theirs.dtype)

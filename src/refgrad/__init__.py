@@ -35,28 +35,34 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:374
+# --- book/chapters/16_functions.md:422
 from refgrad import _ops
 from refgrad._ops.functions import (
-    add, allclose, clone, cos, div, eq, equal, exp, expand, ge, gt, le, log, lt, mul, ne, neg,
-    pow, reciprocal, reshape, rsub, sin, squeeze, stack, sub, sum, unbind, unsqueeze, view, where,
+    add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, le, log, lt,
+    masked_fill, mul, ne, neg, pow, reciprocal, reshape, rsub, sin, squeeze, stack, sub, sum,
+    unbind, unsqueeze, view, where,
 )
 
 
-# --- book/chapters/16a_pointwise.md:336
+# --- book/chapters/16a_pointwise.md:343
 from refgrad._ops.pointwise import (
     abs, clamp, clamp_max, clamp_min, clip, maximum, minimum, relu, rsqrt, sigmoid, sign,
     sqrt, tan, tanh,
 )
 
 
-# --- book/chapters/16b_reductions.md:395
+# --- book/chapters/16b_reductions.md:397
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16c_linalg.md:293
-from refgrad._ops.linalg import bmm, dot, matmul, mm, mv
+# --- book/chapters/16b_reductions.md:789
+from refgrad import linalg
+from refgrad._ops.measures import amax, amin, norm, std, var
+
+
+# --- book/chapters/16c_linalg.md:315
+from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
 # --- book/chapters/16d_indexing.md:550
@@ -64,6 +70,10 @@ from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
+
+
+# --- book/chapters/16d_indexing.md:814
+from refgrad._ops.pieces import chunk, gather, split, split_with_sizes
 
 
 # --- book/chapters/24_devices.md:93

@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:361
+# --- book/chapters/16_functions.md:408
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
-    arithmetic, indexing, linalg, pointwise, reductions, shapes, shaping, statistics,
+    arithmetic, indexing, linalg, measures, pieces, pointwise, reductions, shapes, shaping,
+    statistics,
 )
 from refgrad._ops.methods import install
 from refgrad._ops.table import OPS

@@ -112,7 +112,26 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:184
+# --- book/chapters/14_arithmetic.md:189
+def _fill(a, mask, value):
+    return np.where(mask._data, np.asarray(value).astype(a.dtype), a)
+
+
+MASKED_FILL = register(Op(
+    "masked_fill", "MaskedFillBackward0", ("self",), promote=False,
+    forward=lambda a, mask, value: _fill(a, mask, value),
+    backward=lambda g, mask, value: (g.masked_fill(mask, 0),),
+    saves=(("mask", ("self",)),), hides=("value",),
+))
+MASKED_FILL_TENSOR = register(Op(
+    "masked_fill_tensor", "MaskedFillBackward1", ("self", "value"), promote=False,
+    forward=lambda a, value, mask: _fill(a, mask, value),
+    backward=lambda g, mask: (g.masked_fill(mask, 0), _where_grad(mask, g, True).sum()),
+    saves=(("mask", ("self", "value")),),
+))
+
+
+# --- book/chapters/14_arithmetic.md:216
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -145,7 +164,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:224
+# --- book/chapters/14_arithmetic.md:256
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import array_module
 
@@ -163,7 +182,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:248
+# --- book/chapters/14_arithmetic.md:280
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

@@ -197,3 +197,38 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
 
         raise RuntimeError(f"{LEGACY[input.dtype]} did not match {LEGACY[other.dtype]}")
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+# --- book/chapters/16_functions.md:265
+_C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
+            "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
+            "float64": "double"}
+
+
+def masked_fill(input, mask, value):
+    _check_broadcast(tuple(mask.shape), tuple(input.shape))
+    kind = str(mask.dtype)[6:]
+    if kind != "bool":
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           + _C_TYPES[kind])
+    if not isinstance(value, Tensor):
+        return call(ar.MASKED_FILL, (input,), {"mask": mask, "value": value})
+    if value.ndim:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.ndim} dimension(s).")
+    return call(ar.MASKED_FILL_TENSOR, (input, value), {"mask": mask})
+
+
+def _check_broadcast(a: tuple, b: tuple) -> None:
+    ndim = max(len(a), len(b))
+    a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
+    for d in range(ndim - 1, -1, -1):
+        if a[d] != b[d] and 1 not in (a[d], b[d]):
+            raise RuntimeError(f"The size of tensor a ({a[d]}) must match the size of tensor b "
+                               f"({b[d]}) at non-singleton dimension {d}")
+
+
+# --- book/chapters/16_functions.md:295
+def cumsum(input, dim, *, dtype=None):
+    wrap_dim(dim, input.ndim)
+    return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

@@ -3,7 +3,7 @@
 
 
 # --- book/chapters/16c_linalg.md:32
-"""Matrix product rows (dot, mv, mm, bmm) and matmul's choice among them."""
+"""Matrix product rows (dot, mv, mm, bmm), matmul's choice among them, and outer."""
 
 import numpy as np
 
@@ -219,3 +219,14 @@ def _batched(a, b):
     shape = batch + ((n,) if a.ndim > 1 else ()) + ((p,) if b.ndim > 1 else ())
     out = left.bmm(right)
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
+
+
+# --- book/chapters/16c_linalg.md:303
+def outer(input, vec2):
+    for name, t in (("self", input), ("vec2", vec2)):
+        if t.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
+    return input.reshape(input.shape[0], 1) * vec2
+
+
+ger = outer

@@ -2,27 +2,29 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:266
+# --- book/chapters/16_functions.md:311
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._ops import functions as F
-from refgrad._ops import indexing, linalg, pointwise, shaping, statistics
+from refgrad._ops import indexing, linalg, measures, pieces, pointwise, shaping, statistics
 from refgrad._tensor import Tensor
 
 METHODS = {
     F: ("add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sin", "cos", "clone",
         "reciprocal", "eq", "ne", "lt", "le", "gt", "ge", "sum", "view", "reshape", "expand",
-        "unsqueeze", "squeeze", "unbind", "equal", "allclose"),
+        "unsqueeze", "squeeze", "unbind", "equal", "allclose", "masked_fill", "cumsum"),
     pointwise: ("tan", "tanh", "sigmoid", "relu", "abs", "sign", "sqrt", "rsqrt", "clamp",
                 "clamp_min", "clamp_max", "clip", "maximum", "minimum"),
     statistics: ("mean", "max", "min", "prod", "logsumexp", "softmax", "log_softmax"),
-    linalg: ("matmul", "mm", "dot", "bmm", "mv"),
+    measures: ("var", "std", "norm", "amax", "amin"),
+    linalg: ("matmul", "mm", "dot", "bmm", "mv", "outer", "ger"),
     shaping: ("transpose", "t", "permute", "flatten", "contiguous", "is_contiguous"),
     indexing: ("select", "narrow", "index_put"),
+    pieces: ("split", "chunk", "repeat", "gather"),
 }
 
 
-# --- book/chapters/16_functions.md:287
+# --- book/chapters/16_functions.md:334
 OPERATORS = {
     "__add__": F.add, "__radd__": F.add, "__sub__": F.sub, "__rsub__": F.rsub,
     "__mul__": F.mul, "__rmul__": F.mul, "__truediv__": F.div,
@@ -56,7 +58,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:326
+# --- book/chapters/16_functions.md:373
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

@@ -3,7 +3,7 @@
 
 
 # --- book/chapters/15_sums_and_shapes.md:30
-"""Reduction rows: sum over everything or over dimensions."""
+"""Reduction rows: sum over everything or over dimensions, and the running sum."""
 
 import numpy as np
 
@@ -30,4 +30,34 @@ SUM = register(Op(
 SUM_DIM = register(Op(
     "sum_dim", "SumBackward1", ("self",), forward=_sum_forward,
     backward=_sum_dim_backward, keeps=("self_sym_sizes",),
+))
+
+
+# --- book/chapters/15_sums_and_shapes.md:76
+_WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
+
+
+def _cumsum(a, dim, dtype=None, self_dtype=None):
+    kind = np.dtype(dtype.numpy if dtype is not None else
+                    np.int64 if a.dtype.kind in "biu" else a.dtype)
+    if a.ndim == 0:
+        return a.astype(kind)
+    return np.cumsum(a.astype(kind), axis=dim, dtype=_WIDER.get(kind, kind)).astype(kind)
+
+
+def _reversed(t, dim):
+    from refgrad._tensor import make_tensor
+
+    d = dim % t.ndim
+    return t[(slice(None),) * d + (make_tensor(np.arange(t.shape[d] - 1, -1, -1)),)]
+
+
+def _cumsum_backward(g, dim, dtype, self_dtype):
+    g = g.to(self_dtype)
+    return (g if g.ndim == 0 else _reversed(_reversed(g, dim).cumsum(dim), dim),)
+
+
+CUMSUM = register(Op(
+    "cumsum", "CumsumBackward0", ("self",), forward=_cumsum, backward=_cumsum_backward,
+    hides=("dtype", "self_dtype"),
 ))

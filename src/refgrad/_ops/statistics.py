@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:33
+# --- book/chapters/16b_reductions.md:35
 """Reductions beyond sum: mean, max, min, prod, logsumexp, softmax and log_softmax."""
 
 import math
@@ -37,7 +37,7 @@ def _spread(g, axes, keepdim, sizes):
     return g.expand(sizes)
 
 
-# --- book/chapters/16b_reductions.md:69
+# --- book/chapters/16b_reductions.md:71
 MEAN = register(Op(
     "mean", "MeanBackward0", ("self",), forward=np.mean,
     backward=lambda g, self_sym_sizes, self_sym_numel: (
@@ -51,7 +51,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:91
+# --- book/chapters/16b_reductions.md:93
 def _even_share(g, self, result):
     value, data = result._data, self._data
     hits = np.isnan(data) if np.isnan(value) else data == value
@@ -68,7 +68,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:114
+# --- book/chapters/16b_reductions.md:116
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -107,7 +107,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:167
+# --- book/chapters/16b_reductions.md:169
 def _prod_grad(g, self, result, dim=None, keepdim=False):
     axes = None if dim is None else dim % (self.ndim or 1)
     zero = self._data == 0
@@ -138,7 +138,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:216
+# --- book/chapters/16b_reductions.md:218
 def _shift(a, axes):
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(a)
     return np.where(np.isfinite(top), top, 0)
@@ -158,7 +158,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:237
+# --- book/chapters/16b_reductions.md:239
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
     shifted = a - _shift(a, axis)
@@ -175,7 +175,7 @@ def _reduce_like(t, dim):
     return t.sum(dim, keepdim=True) if t.ndim else t
 
 
-# --- book/chapters/16b_reductions.md:255
+# --- book/chapters/16b_reductions.md:257
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -192,7 +192,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:306
+# --- book/chapters/16b_reductions.md:308
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -226,7 +226,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:344
+# --- book/chapters/16b_reductions.md:346
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -256,7 +256,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:375
+# --- book/chapters/16b_reductions.md:377
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         if dtype is not None:
