@@ -76,9 +76,9 @@ def _requires_grad(*groups) -> bool:
     return False
 
 
-# --- book/chapters/18a_forward_ad.md:732
+# --- book/chapters/18a_forward_ad.md:733
 def _tangent_dtype(op, args, params, outputs, tangents):
-    if op.name == "_to_copy":
+    if op.name == "_to_copy" or (op.name == "cumsum" and params["dtype"] is not None):
         return params["dtype"]
     inputs = args[0] if op.variadic else args
     operands = [a if t is None else t for a, t in zip(inputs, tangents)]
@@ -95,7 +95,7 @@ def _seed(output, dtype):
     return zeros(tuple(output.shape), dtype=dtype, device=output.device, requires_grad=True)
 
 
-# --- book/chapters/18a_forward_ad.md:757
+# --- book/chapters/18a_forward_ad.md:758
 @contextlib.contextmanager
 def _inner_pass():
     saved = state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes
@@ -107,7 +107,7 @@ def _inner_pass():
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:774
+# --- book/chapters/18a_forward_ad.md:775
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd._backward import grad
 

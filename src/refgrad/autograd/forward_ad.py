@@ -184,7 +184,7 @@ def push_tangents(op, args, params, outputs) -> None:
             set_tangent(out, tangent, level)
 
 
-# --- book/chapters/18a_forward_ad.md:850
+# --- book/chapters/18a_forward_ad.md:851
 def write_tangent(self, result) -> None:
     """After an in-place op wrote ``result`` into ``self``: the same for tangents."""
     level = active_level()
@@ -202,7 +202,7 @@ def write_tangent(self, result) -> None:
     set_tangent(self, old, level)
 
 
-# --- book/chapters/18a_forward_ad.md:869
+# --- book/chapters/18a_forward_ad.md:870
 def _tangent_through_base(view, level):
     base = view._base
     if tangent_of(base, level) is None:
@@ -210,7 +210,7 @@ def _tangent_through_base(view, level):
     return tangent_of(view, level)
 
 
-# --- book/chapters/18a_forward_ad.md:886
+# --- book/chapters/18a_forward_ad.md:887
 def refuse_out(name: str, tensors) -> None:
     """torch's error for an ``out=`` function that met a dual tensor."""
     level = active_level()
@@ -219,7 +219,7 @@ def refuse_out(name: str, tensors) -> None:
                                   "support it because it is an out= function")
 
 
-# --- book/chapters/18a_forward_ad.md:906
+# --- book/chapters/18a_forward_ad.md:907
 def apply_with_tangents(cls, run, args, kwargs):
     """``Function.apply`` while a level is open: ``run`` it, then its ``jvp``."""
     level = active_level()
@@ -230,7 +230,7 @@ def apply_with_tangents(cls, run, args, kwargs):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/18a_forward_ad.md:918
+# --- book/chapters/18a_forward_ad.md:919
 def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
     from refgrad._creation import zeros_like
 
@@ -252,7 +252,7 @@ def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
             set_tangent(out, in_layout_of(out, tangent), level)
 
 
-# --- book/chapters/18a_forward_ad.md:954
+# --- book/chapters/18a_forward_ad.md:955
 def set_tangent(t, tangent, level) -> None:
     """Store ``t``'s tangent, also where ``t``'s node saved ``t`` as an output."""
     from refgrad.autograd._saved import SavedTensor
