@@ -460,3 +460,17 @@ def test_edge_output_gradient_takes_the_recorded_dtype():
     s = (a * a).sum()
     (g,) = torch.autograd.grad(get_gradient_edge(s), a)
     assert g.dtype is torch.float64 and g.tolist() == [2.0, 4.0]
+
+
+def test_a_root_gradient_is_cast_to_the_roots_dtype():
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    third = torch.tensor([1 / 3, 1 / 3], dtype=torch.float64)
+    y = x.float() * 1
+    seen = []
+    y.register_hook(lambda g: seen.append(g.dtype))
+    y.backward(third)
+    assert seen == [torch.float32]
+    assert x.grad.dtype is torch.float64
+    assert x.grad.tolist() == [float(torch.tensor(1 / 3, dtype=torch.float32))] * 2
+    (g,) = torch.autograd.grad(x.float() * 1, x, third)
+    assert g.tolist() == x.grad.tolist()

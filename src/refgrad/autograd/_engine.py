@@ -161,7 +161,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     try:
         for (node, slot), grad in zip(roots, root_grads):
             if node is not None:
-                _deliver(task, node, slot, grad)
+                _deliver(task, node, slot, _in_root_dtype(node, slot, grad))
         ready, buffers = task.ready, task.buffers
         while ready._heap:
             node = ready.pop()
@@ -172,7 +172,15 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:292
+# --- book/chapters/17_engine.md:288
+def _in_root_dtype(node, slot, grad):
+    if grad is None or not node._meta:
+        return grad
+    meta = node._meta[slot]
+    return grad if grad._data.dtype == meta._array_dtype else grad.to(meta.dtype)
+
+
+# --- book/chapters/17_engine.md:305
 def _deliver(task, node, slot, grad) -> None:
     buffer = task.buffers.get(node)
     if buffer is None:
@@ -191,7 +199,7 @@ def _deliver(task, node, slot, grad) -> None:
         task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:320
+# --- book/chapters/17_engine.md:333
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     state.current_node = node
@@ -208,7 +216,7 @@ def _evaluate(task, node, grads):
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:342
+# --- book/chapters/17_engine.md:355
 def _call(task, node, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -232,7 +240,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for (child, _), grad in zip(node._next, outputs)]
 
 
-# --- book/chapters/17_engine.md:381
+# --- book/chapters/17_engine.md:394
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
@@ -256,7 +264,7 @@ def retain(tensor, grad) -> None:
         tensor._grad = tensor._grad + grad
 
 
-# --- book/chapters/17_engine.md:415
+# --- book/chapters/17_engine.md:428
 def validate_outputs(node, outputs) -> list:
     if len(outputs) != len(node._next):
         raise RuntimeError(
@@ -296,7 +304,7 @@ def _expandable(shape, to) -> bool:
     return all(n == 1 or n == m for n, m in zip(reversed(shape), reversed(tuple(to))))
 
 
-# --- book/chapters/17_engine.md:459
+# --- book/chapters/17_engine.md:472
 def _propagate(task, node, outputs) -> None:
     if outputs is None:
         return
