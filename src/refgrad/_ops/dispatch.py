@@ -12,7 +12,7 @@ import numpy as np
 from refgrad import _dtype
 from refgrad._C import _functions
 from refgrad._tensor import Tensor, make_tensor
-from refgrad.autograd._node import FunctionNode, InputMetadata, grad_accumulator
+from refgrad.autograd._node import FunctionNode, grad_accumulator, input_metadata
 from refgrad.autograd._saved import NOTHING_SAVED, SavedNumber, SavedTensor, unpack
 from refgrad.autograd._state import dual_levels, state
 
@@ -117,7 +117,7 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
         kwargs = self._params
     if len(grads) == 1 and op.outputs is not None:
         return op.backward(grads[0], **kwargs)
-    return op.backward(tuple(_materialize(grads, self._meta)), **kwargs)
+    return op.backward(tuple(_materialize(grads, self._input_metadata)), **kwargs)
 
 
 def _unpacked(saved, node):
@@ -335,10 +335,10 @@ def _record(op, tensors, arrays, params, results):
     node = cls(edges)
     if len(results) == 1:
         outputs = (_output(results[0], node, 0),)
-        node._meta = (InputMetadata(outputs[0]),)
+        node._meta = (input_metadata(outputs[0]),)
     else:
         outputs = tuple(_output(r, node, i) for i, r in enumerate(results))
-        node._meta = tuple(InputMetadata(o) for o in outputs)
+        node._meta = tuple(input_metadata(o) for o in outputs)
     plan = cls.plan
     node._params = _kept(plan, needs, arrays, params) if plan.keeps else params
     node._saved = _saves(plan, needs, tensors, outputs, params, node) if plan.saves else ()
@@ -372,18 +372,21 @@ def _saves(plan, needs, tensors, outputs, params, node) -> tuple:
     return tuple(saved)
 
 
+_NO_EDGE = (None, 0)  # one shared tuple for every input that needs no gradient
+
+
 def _edges(tensors) -> tuple:
     """The edge to each input, and whether each input's gradient is wanted."""
     edges, needs = [], []
     for t in tensors:
         if not isinstance(t, Tensor):
-            edges.append((None, 0))
+            edges.append(_NO_EDGE)
             needs.append(False)
             continue
         if t._grad_fn is not None:
             edges.append((t._grad_fn, t._output_nr))
         else:
-            edges.append((grad_accumulator(t), 0) if t._requires_grad else (None, 0))
+            edges.append((grad_accumulator(t), 0) if t._requires_grad else _NO_EDGE)
         needs.append(t._requires_grad)
     return tuple(edges), needs
 
@@ -398,7 +401,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:522
+# --- book/chapters/13_dispatch.md:525
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -413,7 +416,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:545
+# --- book/chapters/13_dispatch.md:548
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 

@@ -12,7 +12,7 @@ from refgrad._ops import pointwise
 from refgrad._ops.table import Op, register
 from refgrad._ops.views import check_view_write, diagonal, rebase_history, regenerate_views
 from refgrad._tensor import Tensor
-from refgrad.autograd._node import InputMetadata
+from refgrad.autograd._node import input_metadata
 from refgrad.autograd._state import dual_levels, state
 from refgrad.utils._python_dispatch import dispatch_inplace, dispatch_out, named
 
@@ -115,7 +115,7 @@ def _rebase(self, node) -> None:
         rebase_history(self, node)
     else:
         self._grad_fn, self._output_nr, self._requires_grad = node, 0, True
-        node._meta = (InputMetadata(self),)
+        node._meta = (input_metadata(self),)
 
 
 # --- book/chapters/26_inplace.md:170

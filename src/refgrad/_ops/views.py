@@ -13,7 +13,7 @@ import numpy as np
 
 from refgrad._C import _functions
 from refgrad._ops.table import Op, register
-from refgrad.autograd._node import FunctionNode, InputMetadata, gradient_edge
+from refgrad.autograd._node import FunctionNode, gradient_edge, input_metadata
 from refgrad.autograd._state import state
 
 DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, INFERENCE_MODE = range(4)
@@ -140,7 +140,7 @@ def _as_strided_node(base, view):
 
     size, stride, offset = geometry(positions(base._data, view._data))
     node = node_class(AS_STRIDED)((gradient_edge(base),))
-    node._meta = (InputMetadata(view),)
+    node._meta = (input_metadata(view),)
     node._params = {"size": size, "stride": stride, "storage_offset": offset,
                     "self_sym_sizes": tuple(base._data.shape)}
     node._saved = ()
@@ -208,7 +208,7 @@ def rebase_history(view, fn) -> None:
     node._fn = fn
     node._where = positions(base._data, view._data)
     node._shape = tuple(base._data.shape)
-    node._meta = (InputMetadata(base),)
+    node._meta = (input_metadata(base),)
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
 
 

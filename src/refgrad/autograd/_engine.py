@@ -8,7 +8,7 @@
 import itertools
 
 from refgrad.autograd._hooks import call_hooks
-from refgrad.autograd._node import sole_holder
+from refgrad.autograd._node import entry_dtype, sole_holder
 from refgrad.autograd._state import next_sequence_nr, state
 
 _task_ids = itertools.count()
@@ -176,8 +176,8 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
 def _in_root_dtype(node, slot, grad):
     if grad is None or not node._meta:
         return grad
-    meta = node._meta[slot]
-    return grad if grad._data.dtype == meta._array_dtype else grad.to(meta.dtype)
+    entry = node._meta[slot]
+    return grad if grad._data.dtype.char == entry[1] else grad.to(entry_dtype(entry))
 
 
 # --- book/chapters/17_engine.md:305
@@ -277,25 +277,25 @@ def validate_outputs(node, outputs) -> list:
             continue
         if grad is None:
             continue
-        meta = child._meta[slot]
+        entry = child._meta[slot]
         data = grad._data
-        if data.shape != meta._sizes:
-            grad = _reshaped(node, i, grad, meta)
-        if data.dtype != meta._array_dtype:
-            grad = grad.to(meta.dtype)
+        if data.shape != entry[0]:
+            grad = _reshaped(node, i, grad, list(entry[0]))
+        if data.dtype.char != entry[1]:
+            grad = grad.to(entry_dtype(entry))
         outputs[i] = grad
     return outputs
 
 
-def _reshaped(node, i: int, grad, meta):
+def _reshaped(node, i: int, grad, shape: list):
     from refgrad._ops.shapes import sum_to
 
-    if not _expandable(meta.shape, grad.shape):
+    if not _expandable(shape, grad.shape):
         raise RuntimeError(
             f"Function {node.name()} returned an invalid gradient at index {i} - got "
-            f"{list(grad.shape)} but expected shape compatible with {meta.shape}"
+            f"{list(grad.shape)} but expected shape compatible with {shape}"
         )
-    return sum_to(grad, meta.shape)
+    return sum_to(grad, shape)
 
 
 def _expandable(shape, to) -> bool:

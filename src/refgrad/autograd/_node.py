@@ -61,20 +61,32 @@ class Node(abc.ABC):
 
 
 # --- book/chapters/10_nodes.md:170
-class InputMetadata:
-    """What the gradient flowing into one node input must look like."""
+def input_metadata(tensor) -> tuple:
+    """What a gradient for ``tensor`` must look like: (sizes, dtype code, device or None)."""
+    data = tensor._data
+    return (data.shape, data.dtype.char, None if isinstance(data, np.ndarray) else tensor.device)
 
-    # The array's own shape tuple and dtype: the engine compares gradients with
-    # them directly, and the public forms are built only when asked for.
+
+def entry_dtype(entry: tuple):
+    """The refgrad dtype of an input-metadata entry."""
+    return _dtype.FROM_NUMPY[np.dtype(entry[1])]
+
+
+class InputMetadata:
+    """One entry of a node's expected inputs, as torch's ``_input_metadata`` shows it."""
+
     __slots__ = ("_sizes", "_array_dtype", "_device")
     is_nested_tensor = False
     is_cpp_nested_tensor = False
 
     def __init__(self, tensor) -> None:
-        data = tensor._data
-        self._sizes = data.shape
-        self._array_dtype = data.dtype
-        self._device = None if isinstance(data, np.ndarray) else tensor.device
+        self._sizes, self._array_dtype, self._device = input_metadata(tensor)
+
+    @classmethod
+    def _of(cls, entry: tuple) -> "InputMetadata":
+        meta = object.__new__(cls)
+        meta._sizes, meta._array_dtype, meta._device = entry
+        return meta
 
     @property
     def shape(self) -> list:
@@ -82,14 +94,14 @@ class InputMetadata:
 
     @property
     def dtype(self):
-        return _dtype.FROM_NUMPY[self._array_dtype]
+        return entry_dtype((self._sizes, self._array_dtype))
 
     @property
     def device(self):
         return CPU if self._device is None else self._device
 
 
-# --- book/chapters/10_nodes.md:203
+# --- book/chapters/10_nodes.md:221
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -126,7 +138,7 @@ class FunctionNode(Node):
 
     @property
     def _input_metadata(self) -> tuple:
-        return self._meta
+        return tuple(InputMetadata._of(entry) for entry in self._meta)
 
     def _sequence_nr(self) -> int:
         return self._seq
@@ -144,7 +156,7 @@ class FunctionNode(Node):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:266
+# --- book/chapters/10_nodes.md:284
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -175,7 +187,7 @@ FunctionNode._register_hook_dict = _register_hook_dict
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:311
+# --- book/chapters/10_nodes.md:329
 def _call_node(self, *grads, **kwargs):
     from refgrad._tensor import Tensor
 
@@ -193,7 +205,7 @@ def _call_node(self, *grads, **kwargs):
 FunctionNode.__call__ = _call_node
 
 
-# --- book/chapters/10_nodes.md:340
+# --- book/chapters/10_nodes.md:358
 ACCUMULATE_SEQUENCE_NR = 2**64 - 1
 _accumulate_lock = threading.Lock()
 
@@ -206,7 +218,7 @@ class AccumulateGrad(FunctionNode):
 
     def __init__(self, variable) -> None:
         FunctionNode.__init__(self, (), ACCUMULATE_SEQUENCE_NR)
-        self._meta = (InputMetadata(variable),)
+        self._meta = (input_metadata(variable),)
         self.variable = variable
 
     def name(self) -> str:
@@ -225,7 +237,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:384
+# --- book/chapters/10_nodes.md:402
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -261,7 +273,7 @@ def _copy(grad):
     return make_tensor(grad._data.copy())
 
 
-# --- book/chapters/10_nodes.md:426
+# --- book/chapters/10_nodes.md:444
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -294,7 +306,7 @@ def _stolen(grad):
     return make_tensor(grad._data)  # the array, under a fresh tensor (torch: detach())
 
 
-# --- book/chapters/10_nodes.md:493
+# --- book/chapters/10_nodes.md:511
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -315,11 +327,11 @@ def _recorded_copy(grad):
 
     node = CopyBackwards(((None, 0), gradient_edge(grad)))
     copy = make_tensor(grad._data.copy(), True, node, 0)
-    node._meta = (InputMetadata(copy),)
+    node._meta = (input_metadata(copy),)
     return copy
 
 
-# --- book/chapters/10_nodes.md:526
+# --- book/chapters/10_nodes.md:544
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -339,7 +351,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:558
+# --- book/chapters/10_nodes.md:576
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

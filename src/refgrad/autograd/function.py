@@ -12,8 +12,8 @@ from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._node import (
     ACCUMULATE_SEQUENCE_NR,
     FunctionNode,
-    InputMetadata,
     gradient_edge,
+    input_metadata,
 )
 from refgrad.autograd._saved import FREED, SavedTensor, unpack
 from refgrad.autograd._state import dual_levels, state
@@ -56,7 +56,8 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
 
     def apply(self, grads, create_graph: bool = False) -> tuple:
         if self.materialize_grads:
-            grads = [_zeros(m) if g is None else g for g, m in zip(grads, self._meta)]
+            metas = self._input_metadata
+            grads = [_zeros(m) if g is None else g for g, m in zip(grads, metas)]
         result = self._forward_cls.backward(self, *grads)
         result = result if isinstance(result, tuple) else (result,)
         positions = self._tensor_positions
@@ -86,7 +87,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:137
+# --- book/chapters/25_functions.md:138
 def _apply(cls, *args, **kwargs):
     if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD": run jvp too
         from refgrad.autograd.forward_ad import apply_with_tangents
@@ -116,7 +117,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:176
+# --- book/chapters/25_functions.md:177
 def _wrap(node, inputs, outputs, record) -> tuple:
     dirty = {id(t) for t in node.dirty_tensors}
     plain = {id(t) for t in node.non_differentiable}
@@ -136,14 +137,14 @@ def _wrap(node, inputs, outputs, record) -> tuple:
             out._grad_fn, out._output_nr, out._requires_grad = node, i, True
         wrapped.append(out)
     if record:
-        node._meta = tuple(InputMetadata(o) for o in wrapped if isinstance(o, Tensor))
+        node._meta = tuple(input_metadata(o) for o in wrapped if isinstance(o, Tensor))
         node._saved = tuple(
             None if t is None else SavedTensor(t, t._grad_fn is node) for t in node.to_save
         )
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:212
+# --- book/chapters/25_functions.md:213
 def _no_setup_context(ctx, inputs, output):
     raise NotImplementedError("setup_context is not overridden")
 
@@ -180,7 +181,7 @@ class Function:
     apply = classmethod(_apply)
 
 
-# --- book/chapters/25_functions.md:263
+# --- book/chapters/25_functions.md:264
 ONCE_DIFFERENTIABLE = (
     "trying to differentiate twice a function that was marked with @once_differentiable"
 )
@@ -202,7 +203,7 @@ def once_differentiable(fn):
     return wrapper
 
 
-# --- book/chapters/25_functions.md:294
+# --- book/chapters/25_functions.md:295
 class Error(FunctionNode):
     """A node that fails when run: it marks a gradient that cannot be taken."""
 
@@ -227,7 +228,7 @@ def _behind_error(message: str, results: tuple):
     node = Error(message, tuple((None, 0) if t is None else gradient_edge(t) for t in leaves))
     wrapped = tuple(None if t is None else make_tensor(t._data, True, node, i)
                     for i, t in enumerate(leaves))
-    node._meta = tuple(InputMetadata(_placeholder() if t is None else t) for t in wrapped)
+    node._meta = tuple(input_metadata(_placeholder() if t is None else t) for t in wrapped)
     return wrapped[0] if len(wrapped) == 1 else wrapped
 
 
