@@ -215,6 +215,12 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=None,
                         help="some of W1 W2 W3 W4 W5 W6 M1 sweeps profile")
     args = parser.parse_args()
+    # torch and refgrad share this process only so that their runs can be interleaved.
+    # Freezing what the imports made keeps a garbage collection that one library's
+    # allocations set off from walking the other's modules, as it would not in a
+    # process that imports one of them.
+    gc.collect()
+    gc.freeze()
     config = QUICK if args.quick else FULL
     repeats = args.repeats or config["repeats"]
     out = args.out or (ROOT / ("bench-results" if args.quick else "book/bench"))
