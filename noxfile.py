@@ -108,8 +108,9 @@ def site(session):
 def oracle(session):
     """Run the conformance suite against real torch 2.13, and compare refgrad with it."""
     _install(session, "test", "oracle")
+    # The repository root on the path: oracle tests reuse the recipes in tests/.
     session.run("pytest", "conformance", *session.posargs,
-                env={"REFGRAD_CONFORMANCE_TARGET": "torch"})
+                env={"REFGRAD_CONFORMANCE_TARGET": "torch", "PYTHONPATH": str(ROOT)})
 
 
 @nox.session
