@@ -12,12 +12,12 @@ from refgrad._ops.table import Op, register
 ADD = register(Op(
     "add", "AddBackward0", ("self", "other"),
     forward=lambda a, b, alpha=1: a + b if alpha == 1 else a + alpha * b,
-    backward=lambda g, alpha: (g, g if alpha == 1 else g * alpha),
+    backward=lambda g, alpha: (g, g if alpha == 1 else g * alpha), ufunc=np.add,
 ))
 SUB = register(Op(
     "sub", "SubBackward0", ("self", "other"),
     forward=lambda a, b, alpha=1: a - b if alpha == 1 else a - alpha * b,
-    backward=lambda g, alpha: (g, -g if alpha == 1 else g * -alpha),
+    backward=lambda g, alpha: (g, -g if alpha == 1 else g * -alpha), ufunc=np.subtract,
 ))
 RSUB = register(Op(
     "rsub", "RsubBackward1", ("self",), promote_with=("other",),
@@ -34,7 +34,7 @@ MUL = register(Op(
         g * other if other is not None else None,
         g * self if self is not None else None,
     ),
-    saves=(("other", ("self",)), ("self", ("other",))),
+    saves=(("other", ("self",)), ("self", ("other",))), ufunc=np.multiply,
 ))
 DIV = register(Op(
     "div", "DivBackward0", ("self", "other"),
@@ -43,7 +43,7 @@ DIV = register(Op(
         g / other if other is not None else None,
         -g * self / (other * other) if self is not None else None,
     ),
-    saves=(("other", ("self", "other")), ("self", ("other",))),
+    saves=(("other", ("self", "other")), ("self", ("other",))), ufunc=np.true_divide,
 ))
 RECIPROCAL = register(Op(
     "reciprocal", "ReciprocalBackward0", ("self",), forward=lambda a: _true_divide(1, a),
@@ -95,10 +95,35 @@ def _log_or_zero(base):
     return where(base == 0, 0.0, log(base))
 
 
-# --- book/chapters/14_arithmetic.md:159
+# --- book/chapters/14_arithmetic.md:172
+# NOTE [Branch-free select]
+# Below this many elements np.where is quicker than the few passes of the bit
+# select, and a mispredicted branch costs too little to matter.
+_SELECT_MIN = 4096
+_UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def select(condition, a, b):
+    """``np.where(condition, a, b)``, choosing on the bits for large arrays."""
+    if np.size(condition) < _SELECT_MIN:
+        return np.where(condition, a, b)
+    kind = np.result_type(a, b)
+    unsigned = _UNSIGNED.get(kind.itemsize)
+    if unsigned is None or kind.kind not in "biufc":
+        return np.where(condition, a, b)
+    b_bits = np.asarray(b, kind).view(unsigned)
+    bits = np.bitwise_xor(np.asarray(a, kind).view(unsigned), b_bits)
+    # Times one keeps the bits, times zero clears them: a mask with no array of its own.
+    fits = np.broadcast_shapes(bits.shape, np.shape(condition)) == bits.shape
+    bits = np.multiply(bits, condition, out=bits if fits else None)
+    bits ^= b_bits
+    return bits.view(kind)
+
+
+# --- book/chapters/14_arithmetic.md:198
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
-    forward=lambda a, b, condition: np.where(condition._data, a, b),
+    forward=lambda a, b, condition: select(condition._data, a, b),
     backward=lambda g, condition: (
         _where_grad(condition, g, True), _where_grad(condition, g, False),
     ),
@@ -112,9 +137,9 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:189
+# --- book/chapters/14_arithmetic.md:228
 def _fill(a, mask, value):
-    return np.where(mask._data, np.asarray(value).astype(a.dtype), a)
+    return select(mask._data, np.asarray(value).astype(a.dtype), a)
 
 
 MASKED_FILL = register(Op(
@@ -131,7 +156,7 @@ MASKED_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:216
+# --- book/chapters/14_arithmetic.md:255
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -164,7 +189,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:256
+# --- book/chapters/14_arithmetic.md:295
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import array_module
 
@@ -182,7 +207,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:280
+# --- book/chapters/14_arithmetic.md:319
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

@@ -235,8 +235,11 @@ def _same_device(args, arrays):
 
 
 # --- book/chapters/13_dispatch.md:321
-def call(op, args: tuple, params: dict | None = None):
-    """Run one op-table row on ``args`` (tensors and numbers) and ``params``."""
+def call(op, args: tuple, params: dict | None = None, spare=None):
+    """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
+
+    ``spare`` is the array of a dying operand the result may be written into.
+    """
     if state.dispatch_modes:  # chapter "Dispatch modes": a mode sees the op first
         from refgrad.utils._python_dispatch import dispatch_row
 
@@ -244,8 +247,10 @@ def call(op, args: tuple, params: dict | None = None):
     if params is None:
         params = _NO_PARAMS
     arrays, tensors = _arrays(op, args, params)
+    if spare is not None:
+        spare = _into(op, tensors, arrays, params, spare)
     try:
-        out = _forward(op, arrays, params)
+        out = _forward(op, arrays, params, spare)
     except ValueError:
         error = _broadcast_error(op, tensors)
         if error is None:
@@ -269,7 +274,7 @@ def call(op, args: tuple, params: dict | None = None):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:364
+# --- book/chapters/13_dispatch.md:369
 _NO_PARAMS: dict = {}
 
 
@@ -282,7 +287,7 @@ def _records(op, tensors) -> bool:
     return False
 
 
-# --- book/chapters/13_dispatch.md:382
+# --- book/chapters/13_dispatch.md:387
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -296,18 +301,24 @@ except ImportError:  # pragma: no cover - NumPy 1.x
     _fp_settings = None
 
 
-def _forward(op, arrays, params):
+def _forward(op, arrays, params, out=None):
     if _fp_settings is None:  # pragma: no cover - NumPy 1.x
         with np.errstate(all="ignore"):
-            return op.forward(*arrays, **params)
+            return _run(op, arrays, params, out)
     token = _fp_settings.set(_QUIET)
     try:
-        return op.forward(*arrays, **params)
+        return _run(op, arrays, params, out)
     finally:
         _fp_settings.reset(token)
 
 
-# --- book/chapters/13_dispatch.md:413
+def _run(op, arrays, params, out):
+    if out is None:
+        return op.forward(*arrays, **params)
+    return op.ufunc(*arrays, out=out)  # NOTE [Dying operands]
+
+
+# --- book/chapters/13_dispatch.md:424
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
@@ -328,7 +339,7 @@ def _broadcast_error(op, tensors):
     return None
 
 
-# --- book/chapters/13_dispatch.md:440
+# --- book/chapters/13_dispatch.md:451
 def _record(op, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     edges, needs = _edges(tensors)
@@ -401,7 +412,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:525
+# --- book/chapters/13_dispatch.md:536
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -416,7 +427,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:548
+# --- book/chapters/13_dispatch.md:559
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 
@@ -437,3 +448,18 @@ def _plain_outputs(op, tensors, results, params):
             # A view made without recording still requires grad if its base does.
             out._requires_grad = source._requires_grad
     return outputs
+
+
+# --- book/chapters/13_dispatch.md:670
+def _into(op, tensors, arrays, params, spare):
+    """``spare`` if ``op`` may write its result there; else None."""
+    if op.ufunc is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":
+        return None
+    if dual_levels or (op.saves and _records(op, tensors)):
+        return None
+    try:
+        shape = np.broadcast_shapes(*(np.shape(x) for x in arrays))
+        kind = np.result_type(*arrays)
+    except (TypeError, ValueError):  # the forward will say what is wrong
+        return None
+    return spare if shape == spare.shape and kind == spare.dtype else None
