@@ -382,3 +382,19 @@ def test_repeat_cumsum_and_outer():
     o = torch.outer(x, _leaf([1.0, 2.0]))
     assert _chain(o) == ["MulBackward0", "ViewBackward0"]
     assert o.tolist() == [[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]]
+
+
+def test_relu_double_backward_records_threshold_backward_with_torchs_edges():
+    x = torch.tensor([1.0, -2.0, 0.0, float("nan")], requires_grad=True)
+    y = x.relu()
+    g = torch.tensor([1.0, -3.0, float("nan"), 2.0], requires_grad=True)
+    (gx,) = torch.autograd.grad(y, x, g, create_graph=True)
+    node = gx.grad_fn
+    assert type(node).__name__ == "ThresholdBackwardBackward0"
+    assert [type(n).__name__ for n, _ in node.next_functions] == ["AccumulateGrad",
+                                                                  "ReluBackward0"]
+    assert node._saved_threshold == 0 and node.next_functions[1][0] is y.grad_fn
+    np.testing.assert_array_equal(gx.detach().numpy(), [1.0, 0.0, 0.0, 2.0])
+    gg, gself = torch.autograd.grad(gx, (g, x), torch.tensor([5.0, 6.0, 7.0, 8.0]))
+    np.testing.assert_array_equal(gg.numpy(), [5.0, 0.0, 0.0, 8.0])
+    np.testing.assert_array_equal(gself.numpy(), [0.0, 0.0, 0.0, 0.0])

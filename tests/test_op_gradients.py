@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import refgrad as torch
-from refgrad._ops import OPS, indexing, shaping
+from refgrad._ops import OPS, indexing, pointwise, shaping
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
@@ -193,6 +193,8 @@ RECIPES: dict[str, Recipe] = {
     "sqrt": Recipe(torch.sqrt, ("positive",)),
     "rsqrt": Recipe(torch.rsqrt, ("positive",)),
     "relu": Recipe(torch.relu, ("nonzero",)),  # away from the kink at 0
+    "threshold_backward": Recipe(pointwise.threshold_backward, ("any", "nonzero"),
+                                 params=_one_of("threshold", 0, -0.5), broadcast=False),
     "sign": Recipe(torch.sign, ("nonzero",)),
     "abs": Recipe(torch.abs, ("nonzero",)),
     "clamp": Recipe(lambda a, bounds: torch.clamp(a, *bounds),

@@ -48,6 +48,7 @@ TORCH_CALLS = {
     "dot": torch.dot, "mv": torch.mv, "mm": torch.mm, "bmm": torch.bmm,
     "squeeze_": torch.matmul,
     "select": torch.select,
+    "threshold_backward": lambda g, self, threshold: aten.threshold_backward(g, self, threshold),
     "select_backward": lambda g, input_sizes, dim, index: aten.select_backward(
         g, input_sizes, dim, index),
     "slice": lambda a, dim, start, end, step: aten.slice(a, dim, start, end, step),

@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from refgrad._ops.arithmetic import floating
+from refgrad._ops.arithmetic import floating, select
 from refgrad._ops.table import Op, register
 
 
@@ -32,7 +32,7 @@ RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", lambda a: 1 / np.sqrt(a), lambd
     -0.5 * g * result**3,))
 
 
-# --- book/chapters/16a_pointwise.md:80
+# --- book/chapters/16a_pointwise.md:89
 def _zero_where(mask, g):
     from refgrad._ops.functions import where
 
@@ -41,9 +41,29 @@ def _zero_where(mask, g):
 
 RELU = register(Op(
     "relu", "ReluBackward0", ("self",), forward=lambda a: np.maximum(a, a.dtype.type(0)),
-    backward=lambda g, result: (_zero_where(result <= 0, g),),
+    backward=lambda g, result: (threshold_backward(g, result, 0),),
     saves=(("result", ("self",)),),
 ))
+THRESHOLD_BACKWARD = register(Op(
+    "threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
+    forward=lambda g, self, threshold: select(self <= threshold, g.dtype.type(0), g),
+    backward=lambda g, self, threshold: (
+        threshold_backward(g, self, threshold), _zeros_like(self),
+    ),
+    saves=(("self", ("grad_output",)),), promote=False,
+))
+
+
+def threshold_backward(grad_output, self, threshold):
+    from refgrad._ops.dispatch import call
+
+    return call(THRESHOLD_BACKWARD, (grad_output, self), {"threshold": threshold})
+
+
+def _zeros_like(t):
+    from refgrad._creation import zeros_like
+
+    return zeros_like(t)
 def _sign(a):
     out = np.sign(a)
     return np.where(np.isnan(out), out.dtype.type(0), out) if out.dtype.kind == "f" else out
@@ -58,7 +78,7 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:114
+# --- book/chapters/16a_pointwise.md:143
 def _outside(self, min, max):  # noqa: A002 - torch's names
     from refgrad._tensor import make_tensor
 
@@ -78,7 +98,7 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:152
+# --- book/chapters/16a_pointwise.md:181
 def _kept(g, keep):
     """``g`` where the NumPy mask ``keep`` holds, zero elsewhere."""
     from refgrad._tensor import make_tensor
@@ -109,7 +129,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:193
+# --- book/chapters/16a_pointwise.md:222
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: np.maximum(a, min),
     backward=lambda g, self, min: (_kept(g, self._data >= min),),
@@ -132,7 +152,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:224
+# --- book/chapters/16a_pointwise.md:253
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -157,7 +177,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", np.maximum, lambda s, o: s < 
 MINIMUM = _extremum("minimum", "MinimumBackward0", np.minimum, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:258
+# --- book/chapters/16a_pointwise.md:287
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import result_type
     from refgrad._ops.dispatch import call
@@ -181,7 +201,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:288
+# --- book/chapters/16a_pointwise.md:317
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 
