@@ -131,3 +131,35 @@ def test_gradients_through_reused_memory_match_numpy():
 def test_the_counts_are_those_of_the_versions_checked():
     assert elision._COUNTS_KNOWN == (sys.implementation.name == "cpython"
                                      and (3, 11) <= sys.version_info < (3, 14))
+
+
+def test_a_temporary_given_to_a_function_of_one_tensor_receives_its_result():
+    temp = Temporaries()
+    method, function = temp(-1.0).relu(), torch.relu(temp(-1.0))  # not inside assert,
+    assert temp.reused(method) and temp.reused(function)  # which keeps what it evaluates
+    out = temp(0.0).exp()
+    assert temp.reused(out) and out[0].item() == 1.0
+    kept = temp(-1.0)
+    out = kept.relu()
+    assert not temp.reused(out) and kept[0].item() == -1.0
+
+
+def test_a_row_that_saves_only_its_result_reuses_while_recording():
+    w = torch.full((N,), -1.0, requires_grad=True)
+    temp = Temporaries()
+    out = (temp(3.0) * w).relu()  # the product dies; relu keeps its result, not its input
+    out.sum().backward()
+    assert w.grad[0].item() == 0.0
+    w.grad = None
+    out = (w * 2.0).sin()  # sin keeps its input: the product must survive
+    out.sum().backward()
+    assert w.grad[0].item() == pytest.approx(2 * np.cos(-2.0), rel=1e-6)
+
+
+def test_a_parameter_passed_on_is_still_named():
+    temp = Temporaries()
+
+    def relu_plus_input(t):
+        return t + t.relu()
+
+    assert relu_plus_input(temp(-2.0))[0].item() == -2.0

@@ -44,7 +44,7 @@ from refgrad._ops.functions import (
 )
 
 
-# --- book/chapters/16a_pointwise.md:372
+# --- book/chapters/16a_pointwise.md:379
 from refgrad._ops.pointwise import (
     abs, clamp, clamp_max, clamp_min, clip, maximum, minimum, relu, rsqrt, sigmoid, sign,
     sqrt, tan, tanh,

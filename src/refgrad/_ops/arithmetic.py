@@ -12,12 +12,12 @@ from refgrad._ops.table import Op, register
 ADD = register(Op(
     "add", "AddBackward0", ("self", "other"),
     forward=lambda a, b, alpha=1: a + b if alpha == 1 else a + alpha * b,
-    backward=lambda g, alpha: (g, g if alpha == 1 else g * alpha), ufunc=np.add,
+    backward=lambda g, alpha: (g, g if alpha == 1 else g * alpha), into=np.add,
 ))
 SUB = register(Op(
     "sub", "SubBackward0", ("self", "other"),
     forward=lambda a, b, alpha=1: a - b if alpha == 1 else a - alpha * b,
-    backward=lambda g, alpha: (g, -g if alpha == 1 else g * -alpha), ufunc=np.subtract,
+    backward=lambda g, alpha: (g, -g if alpha == 1 else g * -alpha), into=np.subtract,
 ))
 RSUB = register(Op(
     "rsub", "RsubBackward1", ("self",), promote_with=("other",),
@@ -34,7 +34,7 @@ MUL = register(Op(
         g * other if other is not None else None,
         g * self if self is not None else None,
     ),
-    saves=(("other", ("self",)), ("self", ("other",))), ufunc=np.multiply,
+    saves=(("other", ("self",)), ("self", ("other",))), into=np.multiply,
 ))
 DIV = register(Op(
     "div", "DivBackward0", ("self", "other"),
@@ -43,7 +43,7 @@ DIV = register(Op(
         g / other if other is not None else None,
         -g * self / (other * other) if self is not None else None,
     ),
-    saves=(("other", ("self", "other")), ("self", ("other",))), ufunc=np.true_divide,
+    saves=(("other", ("self", "other")), ("self", ("other",))), into=np.true_divide,
 ))
 RECIPROCAL = register(Op(
     "reciprocal", "ReciprocalBackward0", ("self",), forward=lambda a: _true_divide(1, a),
@@ -51,17 +51,18 @@ RECIPROCAL = register(Op(
 ))
 NEG = register(Op(
     "neg", "NegBackward0", ("self",), forward=np.negative, backward=lambda g: (-g,),
+    into=np.negative,
 ))
 
 
-# --- book/chapters/14_arithmetic.md:96
+# --- book/chapters/14_arithmetic.md:97
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(np.asarray(x).dtype.kind in "biu" for x in (a, b))
     return result.astype(np.float32) if integral else result
 
 
-# --- book/chapters/14_arithmetic.md:112
+# --- book/chapters/14_arithmetic.md:113
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: np.power(a, exponent),
@@ -88,14 +89,14 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:145
+# --- book/chapters/14_arithmetic.md:146
 def _log_or_zero(base):
     from refgrad._ops.functions import log, where
 
     return where(base == 0, 0.0, log(base))
 
 
-# --- book/chapters/14_arithmetic.md:172
+# --- book/chapters/14_arithmetic.md:173
 # NOTE [Branch-free select]
 # Below this many elements np.where is quicker than the few passes of the bit
 # select, and a mispredicted branch costs too little to matter.
@@ -120,7 +121,7 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:198
+# --- book/chapters/14_arithmetic.md:199
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -137,7 +138,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:228
+# --- book/chapters/14_arithmetic.md:229
 def _fill(a, mask, value):
     return select(mask._data, np.asarray(value).astype(a.dtype), a)
 
@@ -156,7 +157,7 @@ MASKED_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:255
+# --- book/chapters/14_arithmetic.md:256
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -170,7 +171,7 @@ def floating(fn):
 
 EXP = register(Op(
     "exp", "ExpBackward0", ("self",), forward=floating(np.exp),
-    backward=lambda g, result: (g * result,), saves=(("result", ("self",)),),
+    backward=lambda g, result: (g * result,), saves=(("result", ("self",)),), into=np.exp,
 ))
 LOG = register(Op(
     "log", "LogBackward0", ("self",), forward=floating(np.log),
@@ -189,7 +190,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:295
+# --- book/chapters/14_arithmetic.md:296
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import array_module
 
@@ -207,7 +208,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:319
+# --- book/chapters/14_arithmetic.md:320
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

@@ -315,7 +315,7 @@ def _forward(op, arrays, params, out=None):
 def _run(op, arrays, params, out):
     if out is None:
         return op.forward(*arrays, **params)
-    return op.ufunc(*arrays, out=out)  # NOTE [Dying operands]
+    return op.into(*arrays, out=out)  # NOTE [Dying operands]
 
 
 # --- book/chapters/13_dispatch.md:424
@@ -450,12 +450,12 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:670
+# --- book/chapters/13_dispatch.md:705
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
-    if op.ufunc is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":
+    if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":
         return None
-    if dual_levels or (op.saves and _records(op, tensors)):
+    if dual_levels or (_saves_an_input(op) and _records(op, tensors)):
         return None
     try:
         shape = np.broadcast_shapes(*(np.shape(x) for x in arrays))
@@ -463,3 +463,7 @@ def _into(op, tensors, arrays, params, spare):
     except (TypeError, ValueError):  # the forward will say what is wrong
         return None
     return spare if shape == spare.shape and kind == spare.dtype else None
+
+
+def _saves_an_input(op) -> bool:
+    return any(name in op.inputs for name, _ in op.saves)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:617
+# --- book/chapters/13_dispatch.md:624
 """NOTE [Dying operands]: writing a result into an operand nobody will read again."""
 
 import dis
@@ -46,3 +46,28 @@ def dying_array(a, b):
 def _inside_operator() -> bool:
     frame = sys._getframe(3)  # 0: here, 1: dying_array, 2: the operator's function
     return frame.f_code.co_code[frame.f_lasti] == _BINARY_OP
+
+
+# References to a dying tensor passed to a function of one tensor: that
+# function's parameter, the argument tuple it has built for call(), this
+# function's parameter, and getrefcount's argument.
+_DYING_ALONE = 4
+
+
+def dying_alone(t):
+    """The array of ``t`` if the call that received it held the only reference."""
+    if not isinstance(t, Tensor):
+        return None
+    data = t._data
+    if (
+        type(data) is np.ndarray
+        and data.nbytes >= _MIN_BYTES
+        and _COUNTS_KNOWN
+        and sys.getrefcount(t) <= _DYING_ALONE
+        and sys.getrefcount(data) <= _DYING_ARRAY
+        and data.base is None
+        and data.flags.writeable
+        and (t._grad_fn is not None or not t._requires_grad)
+    ):
+        return data
+    return None

@@ -13,7 +13,7 @@ from refgrad._ops import arithmetic as ar
 from refgrad._ops import reductions as red
 from refgrad._ops import shapes as sh
 from refgrad._ops.dispatch import call
-from refgrad._ops.elision import dying_array
+from refgrad._ops.elision import dying_alone, dying_array
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
 
@@ -53,7 +53,7 @@ def where(condition, input, other):
 
 def _unary(row):
     def function(input):
-        return call(row, (input,))
+        return call(row, (input,), None, dying_alone(input) if row.into else None)
 
     function.__name__ = row.name
     return function

@@ -42,7 +42,7 @@ def _zero_where(mask, g):
 RELU = register(Op(
     "relu", "ReluBackward0", ("self",), forward=lambda a: np.maximum(a, a.dtype.type(0)),
     backward=lambda g, result: (threshold_backward(g, result, 0),),
-    saves=(("result", ("self",)),),
+    saves=(("result", ("self",)),), into=lambda a, out: np.maximum(a, a.dtype.type(0), out=out),
 ))
 THRESHOLD_BACKWARD = register(Op(
     "threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
@@ -240,9 +240,16 @@ def _mixed_bounds(name, args, params) -> TypeError:
 
 def _function(row):
     from refgrad._ops.dispatch import call
+    from refgrad._ops.elision import dying_alone
 
     def function(*args):
         return call(row, args)
+
+    def unary(input):  # a row that can write into its input: NOTE [Dying operands]
+        return call(row, (input,), None, dying_alone(input))
+
+    if row.into is not None:
+        function = unary
 
     function.__name__ = row.name
     return function

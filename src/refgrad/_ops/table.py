@@ -29,7 +29,7 @@ class Op:
     promote_with: tuple[str, ...] = ()  # number parameters that take part in promotion
     variadic: bool = False  # the single input is a sequence of tensors
     hides: tuple[str, ...] = ()  # parameters the backward needs but torch's node does not show
-    ufunc: Callable | None = None  # the NumPy ufunc forward is: see NOTE [Dying operands]
+    into: Callable | None = None  # forward, writing into out=: see NOTE [Dying operands]
 
 
 OPS: dict[str, Op] = {}
