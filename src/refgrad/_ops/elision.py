@@ -15,59 +15,46 @@ from refgrad._tensor import Tensor
 _COUNTS_KNOWN = sys.implementation.name == "cpython" and (3, 11) <= sys.version_info < (3, 14)
 _BINARY_OP = dis.opmap.get("BINARY_OP")
 _MIN_BYTES = 1 << 18
-# References to a dying tensor, seen from here: the operator's stack, the
-# operator function's parameter and the argument tuple it has built for
-# call(), this function's parameter, the tuple and loop variable below, and
-# getrefcount's argument.
-_DYING_TENSOR = 7
-_DYING_ARRAY = 3  # the tensor, the local `data`, getrefcount's argument
+# References to a dying operand of an operator, seen from _unshared: the
+# operator's stack, the operator function's parameter and the argument tuple
+# it has built for call(), dying_array's parameter, its tuple and loop
+# variable, _unshared's parameter, and getrefcount's argument.
+_DYING_OPERAND = 8
+# The same for a function of one tensor: its parameter and argument tuple,
+# dying_alone's and _unshared's parameters, and getrefcount's argument.
+_DYING_ALONE = 5
 
 
 def dying_array(a, b):
     """The array of ``a`` or ``b`` if that operand dies with this operator; else None."""
     for t in (a, b):
-        if isinstance(t, Tensor):
-            data = t._data
-            if (
-                type(data) is np.ndarray
-                and data.nbytes >= _MIN_BYTES
-                and _COUNTS_KNOWN
-                and sys.getrefcount(t) <= _DYING_TENSOR
-                and sys.getrefcount(data) <= _DYING_ARRAY
-                and data.base is None
-                and data.flags.writeable
-                and (t._grad_fn is not None or not t._requires_grad)
-                and _inside_operator()
-            ):
-                return data
+        if _unshared(t, _DYING_OPERAND) and _inside_operator():
+            return t._data
     return None
+
+
+def dying_alone(t):
+    """The array of ``t`` if the call that received it held the only reference."""
+    return t._data if _unshared(t, _DYING_ALONE) else None
+
+
+def _unshared(t, references: int) -> bool:
+    """Whether ``t`` has no more than ``references`` and its big array is its alone."""
+    if not isinstance(t, Tensor):
+        return False
+    data = t._data
+    return (
+        type(data) is np.ndarray
+        and data.nbytes >= _MIN_BYTES
+        and _COUNTS_KNOWN
+        and sys.getrefcount(t) <= references
+        and sys.getrefcount(data) <= 3  # the tensor, the local `data`, getrefcount's
+        and data.base is None
+        and data.flags.writeable
+        and (t._grad_fn is not None or not t._requires_grad)
+    )
 
 
 def _inside_operator() -> bool:
     frame = sys._getframe(3)  # 0: here, 1: dying_array, 2: the operator's function
     return frame.f_code.co_code[frame.f_lasti] == _BINARY_OP
-
-
-# References to a dying tensor passed to a function of one tensor: that
-# function's parameter, the argument tuple it has built for call(), this
-# function's parameter, and getrefcount's argument.
-_DYING_ALONE = 4
-
-
-def dying_alone(t):
-    """The array of ``t`` if the call that received it held the only reference."""
-    if not isinstance(t, Tensor):
-        return None
-    data = t._data
-    if (
-        type(data) is np.ndarray
-        and data.nbytes >= _MIN_BYTES
-        and _COUNTS_KNOWN
-        and sys.getrefcount(t) <= _DYING_ALONE
-        and sys.getrefcount(data) <= _DYING_ARRAY
-        and data.base is None
-        and data.flags.writeable
-        and (t._grad_fn is not None or not t._requires_grad)
-    ):
-        return data
-    return None

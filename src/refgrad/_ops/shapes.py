@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:121
+# --- book/chapters/15_sums_and_shapes.md:124
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
@@ -11,14 +11,12 @@ from refgrad._ops.table import Op, register
 
 
 def _view_forward(a, shape):
-    out = a.view()
-    try:
-        out.shape = shape
-    except AttributeError:
+    out = a.reshape(shape)
+    if out.size and not np.may_share_memory(out, a):  # NumPy had to copy: no view exists
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
-        ) from None
+        )
     return out
 
 
@@ -34,7 +32,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:154
+# --- book/chapters/15_sums_and_shapes.md:155
 UNSQUEEZE = register(Op(
     "unsqueeze", "UnsqueezeBackward0", ("self",),
     forward=lambda a, dim: np.expand_dims(a, dim),
@@ -80,7 +78,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:207
+# --- book/chapters/15_sums_and_shapes.md:208
 def _stack(grads, dim):
     from refgrad._ops.functions import stack
 
