@@ -1,5 +1,6 @@
 """Views and writes through them: CopySlices and regenerated grad_fns (F122-F132)."""
 
+import pytest
 import torch
 from torch.autograd.grad_mode import _force_original_view_tracking
 
@@ -70,3 +71,15 @@ def test_setitem_forms():
     x[x == 0] = 6
     assert x.tolist() == [[1, 1, 1, 4], [6, 2, 3, 4], [5, 6, 6, 4]]
     assert x._version == 5
+
+
+def test_view_of_memory_that_no_view_can_describe_raises_torchs_error():
+    t = torch.arange(6.0).view(2, 3).t()
+    with pytest.raises(RuntimeError) as info:
+        t.view(6)
+    assert str(info.value) == (
+        "view size is not compatible with input tensor's size and stride (at least one "
+        "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+    )
+    assert t.view(3, 2).data_ptr() == t.data_ptr()  # the same shape: still a view
+    assert tuple(torch.zeros(0, 3).t().view(0).shape) == (0,)  # nothing to copy, so a view
