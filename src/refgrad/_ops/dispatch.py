@@ -304,21 +304,17 @@ except ImportError:  # pragma: no cover - NumPy 1.x
 def _forward(op, arrays, params, out=None):
     if _fp_settings is None:  # pragma: no cover - NumPy 1.x
         with np.errstate(all="ignore"):
-            return _run(op, arrays, params, out)
+            return op.forward(*arrays, **params) if out is None else op.into(*arrays, out=out)
     token = _fp_settings.set(_QUIET)
     try:
-        return _run(op, arrays, params, out)
+        if out is None:
+            return op.forward(*arrays, **params)
+        return op.into(*arrays, out=out)  # NOTE [Dying operands]
     finally:
         _fp_settings.reset(token)
 
 
-def _run(op, arrays, params, out):
-    if out is None:
-        return op.forward(*arrays, **params)
-    return op.into(*arrays, out=out)  # NOTE [Dying operands]
-
-
-# --- book/chapters/13_dispatch.md:424
+# --- book/chapters/13_dispatch.md:420
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
@@ -339,7 +335,7 @@ def _broadcast_error(op, tensors):
     return None
 
 
-# --- book/chapters/13_dispatch.md:451
+# --- book/chapters/13_dispatch.md:447
 def _record(op, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     edges, needs = _edges(tensors)
@@ -412,7 +408,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:536
+# --- book/chapters/13_dispatch.md:532
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -427,7 +423,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:559
+# --- book/chapters/13_dispatch.md:555
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 
@@ -450,7 +446,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:692
+# --- book/chapters/13_dispatch.md:688
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":
