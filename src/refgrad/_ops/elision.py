@@ -17,9 +17,9 @@ _BINARY_OP = dis.opmap.get("BINARY_OP")
 _MIN_BYTES = 1 << 18
 # References to a dying operand of an operator, seen from _unshared: the
 # operator's stack, the operator function's parameter and the argument tuple
-# it has built for call(), dying_array's parameter, its tuple and loop
-# variable, _unshared's parameter, and getrefcount's argument.
-_DYING_OPERAND = 8
+# it has built for call(), dying_array's parameter, _unshared's parameter,
+# and getrefcount's argument.
+_DYING_OPERAND = 6
 # The same for a function of one tensor: its parameter and argument tuple,
 # dying_alone's and _unshared's parameters, and getrefcount's argument.
 _DYING_ALONE = 5
@@ -27,26 +27,28 @@ _DYING_ALONE = 5
 
 def dying_array(a, b):
     """The array of ``a`` or ``b`` if that operand dies with this operator; else None."""
-    for t in (a, b):
-        if _unshared(t, _DYING_OPERAND) and _inside_operator():
-            return t._data
+    # Most operands are small: two size checks settle them before any call.
+    if _big(a) and _unshared(a, _DYING_OPERAND) and _inside_operator():
+        return a._data
+    if _big(b) and _unshared(b, _DYING_OPERAND) and _inside_operator():
+        return b._data
     return None
 
 
 def dying_alone(t):
     """The array of ``t`` if the call that received it held the only reference."""
-    return t._data if _unshared(t, _DYING_ALONE) else None
+    return t._data if _big(t) and _unshared(t, _DYING_ALONE) else None
+
+
+def _big(t) -> bool:
+    return isinstance(t, Tensor) and type(t._data) is np.ndarray and t._data.nbytes >= _MIN_BYTES
 
 
 def _unshared(t, references: int) -> bool:
-    """Whether ``t`` has no more than ``references`` and its big array is its alone."""
-    if not isinstance(t, Tensor):
-        return False
+    """Whether ``t`` has no more than ``references`` and its array is its alone."""
     data = t._data
     return (
-        type(data) is np.ndarray
-        and data.nbytes >= _MIN_BYTES
-        and _COUNTS_KNOWN
+        _COUNTS_KNOWN
         and sys.getrefcount(t) <= references
         and sys.getrefcount(data) <= 3  # the tensor, the local `data`, getrefcount's
         and data.base is None
