@@ -138,7 +138,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:229
+# --- book/chapters/14_arithmetic.md:241
 def _fill(a, mask, value):
     return select(mask._data, np.asarray(value).astype(a.dtype), a)
 
@@ -157,7 +157,7 @@ MASKED_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:256
+# --- book/chapters/14_arithmetic.md:268
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -190,7 +190,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:296
+# --- book/chapters/14_arithmetic.md:308
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import array_module
 
@@ -208,7 +208,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:320
+# --- book/chapters/14_arithmetic.md:332
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 
