@@ -96,7 +96,7 @@ class _InferenceMode:
             self.__exit__(None, None, None)
 
 
-# --- book/chapters/17a_engine_introspection.md:97
+# --- book/chapters/17a_engine_introspection.md:98
 from refgrad.autograd._introspection import (
     _current_autograd_node, _current_graph_task_id, _will_engine_execute_node,
 )

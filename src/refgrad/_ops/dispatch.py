@@ -82,9 +82,12 @@ class OpNode(FunctionNode):
 
     def release_variables(self) -> None:
         for saved in self._saved:
-            for one in saved if isinstance(saved, tuple) else (saved,):
-                if one is not None:
-                    one.release()
+            if type(saved) is tuple:
+                for one in saved:
+                    if one is not None:
+                        one.release()
+            elif saved is not None:
+                saved.release()
 
 
 def _shown(saved, node):
@@ -100,7 +103,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:148
+# --- book/chapters/13_dispatch.md:151
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:
@@ -111,18 +114,18 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
     if op.saves:
         kwargs = dict(self._params)
         for (name, _), saved in zip(op.saves, self._saved):
-            if saved is not None:
+            if type(saved) is SavedTensor:
+                kwargs[name] = unpack(saved, self)
+            elif saved is not None:
                 kwargs[name] = _unpacked(saved, self)
     else:
         kwargs = self._params
-    if len(grads) == 1 and op.outputs is not None:
+    if not op.many:
         return op.backward(grads[0], **kwargs)
     return op.backward(tuple(_materialize(grads, self._input_metadata)), **kwargs)
 
 
 def _unpacked(saved, node):
-    if type(saved) is SavedTensor:
-        return unpack(saved, node)
     if isinstance(saved, SavedNumber):
         return saved.value
     return [None if s is None else unpack(s, node) for s in saved]
@@ -149,7 +152,7 @@ def _dir(self) -> list:
 OpNode.__dir__ = _dir
 
 
-# --- book/chapters/13_dispatch.md:205
+# --- book/chapters/13_dispatch.md:208
 def _arrays(op, args, params):
     """The NumPy operands for a row, cast to the promoted dtype if it asks."""
     if op.variadic:
@@ -181,40 +184,34 @@ def _as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:250
-# How strong a number or a dtype kind is: a number no stronger than the
-# tensors' kind leaves their dtype alone.
-_NUMBER_STRENGTH = {bool: 0, int: 1, float: 2}
-_KIND_STRENGTH = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+# --- book/chapters/13_dispatch.md:257
+# The Python numbers that each dtype kind absorbs: a number no stronger than
+# the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
+_ABSORBED = {"b": (bool,), "u": (bool, int), "i": (bool, int), "f": (bool, int, float),
+             "c": (bool, int, float)}
+if not _WEAK_NUMBERS:  # pragma: no cover - NumPy 1.x
+    _ABSORBED = dict.fromkeys(_ABSORBED, ())
 
 
 def _shared_operands(args):
     """The arrays of host tensors of one dtype that no number promotes; else None."""
-    kind, strongest, arrays = None, 0, []
+    arrays, dtype = [], None
     for a in args:
         if isinstance(a, Tensor):
             data = a._data
-            if type(data) is not np.ndarray:
+            if type(data) is not np.ndarray or dtype is not None and data.dtype is not dtype:
                 return None
-            if kind is None:
-                kind = data.dtype
-            elif data.dtype != kind:
-                return None
+            dtype = data.dtype
             arrays.append(data)
-        else:
-            strength = _NUMBER_STRENGTH.get(type(a))
-            if strength is None or not _WEAK_NUMBERS:
-                return None
-            if strength > strongest:
-                strongest = strength
+        elif dtype is not None and type(a) in _ABSORBED.get(dtype.kind, ()):
             arrays.append(a)
-    if kind is None or strongest > _KIND_STRENGTH.get(kind.kind, -1):
-        return None
-    return arrays
+        else:  # a number before any tensor, or one that would promote: the general rules
+            return None
+    return arrays if dtype is not None and dtype.kind in _ABSORBED else None
 
 
-# --- book/chapters/13_dispatch.md:290
+# --- book/chapters/13_dispatch.md:291
 def _same_device(args, arrays):
     from refgrad._backend import array_module, device_of
 
@@ -234,7 +231,7 @@ def _same_device(args, arrays):
     return moved
 
 
-# --- book/chapters/13_dispatch.md:321
+# --- book/chapters/13_dispatch.md:322
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -246,24 +243,21 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
         return dispatch_row(op, args, params)
     if params is None:
         params = _NO_PARAMS
-    arrays, tensors = _arrays(op, args, params)
+    arrays = _shared_operands(args) if op.plain else None
+    if arrays is None:
+        arrays, tensors = _arrays(op, args, params)
+    else:
+        tensors = args
     if spare is not None:
         spare = _into(op, tensors, arrays, params, spare)
-    try:
-        out = _forward(op, arrays, params, spare)
-    except ValueError:
-        error = _broadcast_error(op, tensors)
-        if error is None:
-            raise
-        raise error from None
-    many = op.outputs is None or len(op.outputs) > 1
-    if many:
+    out = _forward(op, arrays, params, spare, tensors)
+    if op.many:
         results = tuple(_as_array(o) for o in out)
     else:
         results = (out if type(out) is np.ndarray else _as_array(out),)
     if _records(op, tensors):
         outputs = _record(op, tensors, arrays, params, results)
-    elif many or op.view:
+    elif op.many or op.view:
         outputs = _plain_outputs(op, tensors, results, params)
     else:
         outputs = (make_tensor(results[0]),)  # the commonest case, said directly
@@ -271,10 +265,10 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
         from refgrad.autograd.forward_ad import push_tangents
 
         push_tangents(op, args, params, outputs)
-    return outputs if many else outputs[0]
+    return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:369
+# --- book/chapters/13_dispatch.md:367
 _NO_PARAMS: dict = {}
 
 
@@ -287,34 +281,42 @@ def _records(op, tensors) -> bool:
     return False
 
 
-# --- book/chapters/13_dispatch.md:387
+# --- book/chapters/13_dispatch.md:385
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
-# fraction of the cost. Where a NumPy lacks it, the public way is used.
+# fraction of the cost. Where a NumPy lacks it, np.seterr does the same.
 try:
     from numpy._core._ufunc_config import _extobj_contextvar as _fp_settings
     from numpy._core.umath import _make_extobj
 
     _QUIET = _make_extobj(all="ignore")
 except ImportError:  # pragma: no cover - NumPy 1.x
-    _fp_settings = None
+
+    class _fp_settings:  # noqa: N801 - stands in for the context variable
+        set = staticmethod(lambda quiet: np.seterr(**quiet))
+        reset = staticmethod(lambda old: np.seterr(**old))
+
+    _QUIET = {"all": "ignore"}
 
 
-def _forward(op, arrays, params, out=None):
-    if _fp_settings is None:  # pragma: no cover - NumPy 1.x
-        with np.errstate(all="ignore"):
-            return op.forward(*arrays, **params) if out is None else op.into(*arrays, out=out)
+def _forward(op, arrays, params, out, tensors):
+    """The row's forward, quiet, with torch's error for shapes that do not broadcast."""
     token = _fp_settings.set(_QUIET)
     try:
         if out is None:
             return op.forward(*arrays, **params)
         return op.into(*arrays, out=out)  # NOTE [Dying operands]
+    except ValueError:
+        error = _broadcast_error(op, tensors)
+        if error is None:
+            raise
+        raise error from None
     finally:
         _fp_settings.reset(token)
 
 
-# --- book/chapters/13_dispatch.md:420
+# --- book/chapters/13_dispatch.md:426
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
@@ -335,11 +337,10 @@ def _broadcast_error(op, tensors):
     return None
 
 
-# --- book/chapters/13_dispatch.md:447
+# --- book/chapters/13_dispatch.md:453
 def _record(op, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
-    edges, needs = _edges(tensors)
-    node = cls(edges)
+    node = cls(edges := _edges(tensors))
     if len(results) == 1:
         outputs = (_output(results[0], node, 0),)
         node._meta = (input_metadata(outputs[0]),)
@@ -347,26 +348,26 @@ def _record(op, tensors, arrays, params, results):
         outputs = tuple(_output(r, node, i) for i, r in enumerate(results))
         node._meta = tuple(input_metadata(o) for o in outputs)
     plan = cls.plan
-    node._params = _kept(plan, needs, arrays, params) if plan.keeps else params
-    node._saved = _saves(plan, needs, tensors, outputs, params, node) if plan.saves else ()
+    node._params = _kept(plan, edges, arrays, params) if plan.keeps else params
+    node._saved = _saves(plan, edges, tensors, outputs, params, node) if plan.saves else ()
     if op.view:
         _link_views(op, tensors[0], outputs, params)
     return outputs
 
 
-def _kept(plan, needs, arrays, params) -> dict:
+def _kept(plan, edges, arrays, params) -> dict:
     kept = dict(params)
     for key, position, what in plan.keeps:
-        keep = what != "strides" or needs[position]
+        keep = what != "strides" or edges[position][0] is not None
         kept[key] = _metadata(arrays[position], what) if keep else ()
     return kept
 
 
-def _saves(plan, needs, tensors, outputs, params, node) -> tuple:
+def _saves(plan, edges, tensors, outputs, params, node) -> tuple:
     saved = []
     for where, key, users in plan.saves:
         for user in users:
-            if needs[user]:
+            if edges[user][0] is not None:  # that input's gradient is wanted
                 break
         else:
             saved.append(None)  # no gradient that needs it will be computed
@@ -375,7 +376,10 @@ def _saves(plan, needs, tensors, outputs, params, node) -> tuple:
             value = outputs[key]
         else:
             value = tensors[key] if where == "input" else params[key]
-        saved.append(_save(value, node))
+        if isinstance(value, Tensor):
+            saved.append(SavedTensor(value, value._grad_fn is node))
+        else:
+            saved.append(_save(value, node))
     return tuple(saved)
 
 
@@ -383,19 +387,18 @@ _NO_EDGE = (None, 0)  # one shared tuple for every input that needs no gradient
 
 
 def _edges(tensors) -> tuple:
-    """The edge to each input, and whether each input's gradient is wanted."""
-    edges, needs = [], []
+    """The edge to each input; an input whose gradient is not wanted gets (None, 0)."""
+    edges = []
     for t in tensors:
-        if not isinstance(t, Tensor):
-            edges.append(_NO_EDGE)
-            needs.append(False)
-            continue
-        if t._grad_fn is not None:
-            edges.append((t._grad_fn, t._output_nr))
-        else:
-            edges.append((grad_accumulator(t), 0) if t._requires_grad else _NO_EDGE)
-        needs.append(t._requires_grad)
-    return tuple(edges), needs
+        if isinstance(t, Tensor):
+            if t._grad_fn is not None:
+                edges.append((t._grad_fn, t._output_nr))
+                continue
+            if t._requires_grad:
+                edges.append((grad_accumulator(t), 0))
+                continue
+        edges.append(_NO_EDGE)
+    return tuple(edges)
 
 
 def _save(value, node):
@@ -408,7 +411,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:532
+# --- book/chapters/13_dispatch.md:539
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -423,7 +426,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:555
+# --- book/chapters/13_dispatch.md:562
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 
@@ -446,7 +449,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:690
+# --- book/chapters/13_dispatch.md:697
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":

@@ -6,7 +6,7 @@
 """The op table: one row per differentiable operation."""
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +30,14 @@ class Op:
     variadic: bool = False  # the single input is a sequence of tensors
     hides: tuple[str, ...] = ()  # parameters the backward needs but torch's node does not show
     into: Callable | None = None  # forward, writing into out=: see NOTE [Dying operands]
+    # Worked out from the fields above when the row is made, for call()'s sake:
+    plain: bool = field(init=False, repr=False)  # operands are settled by _shared_operands
+    many: bool = field(init=False, repr=False)  # anything but exactly one output
+
+    def __post_init__(self) -> None:
+        plain = self.promote and not self.promote_with and not self.variadic
+        object.__setattr__(self, "plain", plain)
+        object.__setattr__(self, "many", self.outputs is None or len(self.outputs) > 1)
 
 
 OPS: dict[str, Op] = {}

@@ -18,7 +18,7 @@ class GraphTask:
     """The state of one backward() or grad() call."""
 
     __slots__ = ("id", "keep_graph", "create_graph", "exec_info", "captured", "buffers",
-                 "dependencies", "ready", "lone_root")
+                 "dependencies", "ready", "lone_root", "current_node")
 
     def __init__(self, keep_graph: bool, create_graph: bool) -> None:
         self.id = next(_task_ids)
@@ -30,9 +30,10 @@ class GraphTask:
         self.dependencies = {}
         self.ready = ReadyQueue()
         self.lone_root = None  # the root node, when there is exactly one root edge
+        self.current_node = None  # the node running now, for _current_autograd_node()
 
 
-# --- book/chapters/17_engine.md:94
+# --- book/chapters/17_engine.md:95
 class ReadyQueue:
     """Nodes ready to run, largest sequence number first, ties as torch breaks them."""
 
@@ -45,8 +46,10 @@ class ReadyQueue:
         return len(self._heap)
 
     def push(self, node) -> None:
-        self._heap.append(node)
-        _move_up(self._heap, len(self._heap) - 1, node)
+        heap = self._heap
+        heap.append(node)
+        if len(heap) > 1:  # a chain keeps one node here at a time: nothing to move
+            _move_up(heap, len(heap) - 1, node)
 
     def pop(self):
         heap = self._heap
@@ -56,7 +59,7 @@ class ReadyQueue:
         return top
 
 
-# --- book/chapters/17_engine.md:119
+# --- book/chapters/17_engine.md:122
 def _move_up(heap: list, hole: int, node) -> None:
     """Put ``node`` at ``hole`` or above it, past parents with smaller numbers."""
     while hole > 0:
@@ -84,28 +87,30 @@ def _walk_hole_down(heap: list) -> int:
     return hole
 
 
-# --- book/chapters/17_engine.md:170
+# --- book/chapters/17_engine.md:174
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
     stack = []
     for node in roots:
-        if node not in dependencies:
+        if node in dependencies:
+            dependencies[node] += 1
+        else:
+            dependencies[node] = 1
             stack.append(node)
-        dependencies[node] = dependencies.get(node, 0) + 1
-    seen = set(stack)
     while stack:
         for child, _ in stack.pop()._next:
             if child is None:
-                continue
-            dependencies[child] = dependencies.get(child, 0) + 1
-            if child not in seen:
-                seen.add(child)
+                pass
+            elif child in dependencies:
+                dependencies[child] += 1
+            else:  # the first edge to reach a node is the one that walks on from it
+                dependencies[child] = 1
                 stack.append(child)
     return dependencies
 
 
-# --- book/chapters/17_engine.md:201
+# --- book/chapters/17_engine.md:207
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -143,7 +148,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:254
+# --- book/chapters/17_engine.md:265
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -156,73 +161,75 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     if targets is not None:
         task.exec_info = plan(root_nodes, targets, accumulate_grad)
         task.captured = [None] * len(targets)
-    saved = state.graph_task, state.current_node, state.grad_enabled
+    saved = state.graph_task, state.grad_enabled
     state.graph_task, state.grad_enabled = task, create_graph
     try:
-        for (node, slot), grad in zip(roots, root_grads):
-            if node is not None:
-                _deliver(task, node, slot, _in_root_dtype(node, slot, grad))
+        grads = [_in_root_dtype(node, slot, grad) for (node, slot), grad in zip(roots, root_grads)]
+        _deliver(task, roots, grads, None)
         ready, buffers = task.ready, task.buffers
+        step = _call if task.exec_info is None else _evaluate
         while ready._heap:
             node = ready.pop()
+            task.current_node = node
             # No local keeps the outputs alive: see NOTE [Stealing the first gradient].
-            _propagate(task, node, _evaluate(task, node, buffers.pop(node)))
+            _propagate(task, node, step(task, node, buffers.pop(node)))
     finally:
-        state.graph_task, state.current_node, state.grad_enabled = saved
+        state.graph_task, state.grad_enabled = saved
     return task.captured
 
 
-# --- book/chapters/17_engine.md:288
+# --- book/chapters/17_engine.md:300
 def _in_root_dtype(node, slot, grad):
-    if grad is None or not node._meta:
+    if grad is None or node is None or not node._meta:
         return grad
     entry = node._meta[slot]
     return grad if grad._data.dtype.char == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:305
-def _deliver(task, node, slot, grad) -> None:
-    buffer = task.buffers.get(node)
-    if buffer is None:
-        buffer = task.buffers[node] = [None] * (len(node._meta) or 1)
-    if grad is not None:
-        if buffer[slot] is None:
-            buffer[slot] = grad
-        elif not state.grad_enabled and sole_holder(buffer, slot, 0):
-            buffer[slot]._data += grad._data  # nobody else can see the partial sum
-        else:
-            buffer[slot] = buffer[slot] + grad
-    dependencies = task.dependencies
-    remaining = dependencies[node] - 1
-    dependencies[node] = remaining
-    if remaining == 0:
-        task.ready.push(node)
+# --- book/chapters/17_engine.md:320
+def _deliver(task, edges, grads, info) -> None:
+    buffers, dependencies = task.buffers, task.dependencies
+    for (node, slot), grad in zip(edges, grads):
+        if node is None or info is not None and not _leads_to_target(info.get(node)):
+            continue
+        buffer = buffers.get(node)
+        if buffer is None:
+            buffer = buffers[node] = [None] * (len(node._meta) or 1)
+        if grad is not None:
+            if buffer[slot] is None:
+                buffer[slot] = grad
+            elif not state.grad_enabled and sole_holder(buffer, slot, 0):
+                buffer[slot]._data += grad._data  # nobody else can see the partial sum
+            else:
+                buffer[slot] = buffer[slot] + grad
+        remaining = dependencies[node] - 1
+        dependencies[node] = remaining
+        if remaining == 0:
+            task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:333
+# --- book/chapters/17_engine.md:351
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
-    state.current_node = node
-    if task.exec_info is not None:
-        info = task.exec_info.get(node)
-        needed = info is not None and info.needed
-        if not needed:
-            grads = _tensor_pre_hooks(node, grads)
-        if info is not None and info.captures:
-            for slot, index in info.captures:
-                task.captured[index] = grads[slot]
-        if not needed:
-            return None
+    info = task.exec_info.get(node)
+    needed = info is not None and info.needed
+    if not needed:
+        grads = _tensor_pre_hooks(node, grads)
+    if info is not None and info.captures:
+        for slot, index in info.captures:
+            task.captured[index] = grads[slot]
+    if not needed:
+        return None
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:355
+# --- book/chapters/17_engine.md:371
 def _call(task, node, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
     if node._pre_hooks:
         grads = list(call_hooks(node._pre_hooks, tuple(grads)))
-    outputs = list(node.apply(grads, task.create_graph))
+    outputs = node.apply(grads, task.create_graph)
     if not task.keep_graph and node._releases:
         node.release_variables()
     outputs = validate_outputs(node, outputs)
@@ -240,7 +247,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for (child, _), grad in zip(node._next, outputs)]
 
 
-# --- book/chapters/17_engine.md:394
+# --- book/chapters/17_engine.md:410
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
@@ -264,27 +271,35 @@ def retain(tensor, grad) -> None:
         tensor._grad = tensor._grad + grad
 
 
-# --- book/chapters/17_engine.md:428
+# --- book/chapters/17_engine.md:444
 def validate_outputs(node, outputs) -> list:
-    if len(outputs) != len(node._next):
+    edges = node._next
+    if len(outputs) != len(edges):
         raise RuntimeError(
             f"function {node.name()} returned an incorrect number of gradients (expected "
-            f"{len(node._next)}, got {len(outputs)})"
+            f"{len(edges)}, got {len(outputs)})"
         )
-    for i, ((child, slot), grad) in enumerate(zip(node._next, outputs)):
-        if child is None:
-            outputs[i] = None  # torch never computes a gradient along an empty edge
-            continue
+    checked = list(outputs)
+    for i, (child, slot) in enumerate(edges):
+        grad = checked[i]
         if grad is None:
+            continue
+        if child is None:
+            checked[i] = None  # torch never computes a gradient along an empty edge
             continue
         entry = child._meta[slot]
         data = grad._data
-        if data.shape != entry[0]:
-            grad = _reshaped(node, i, grad, list(entry[0]))
-        if data.dtype.char != entry[1]:
-            grad = grad.to(entry_dtype(entry))
-        outputs[i] = grad
-    return outputs
+        if data.shape != entry[0] or data.dtype.char != entry[1]:
+            checked[i] = _conformed(node, i, grad, entry)
+    return checked
+
+
+def _conformed(node, i: int, grad, entry):
+    if grad._data.shape != entry[0]:
+        grad = _reshaped(node, i, grad, list(entry[0]))
+    if grad._data.dtype.char != entry[1]:
+        grad = grad.to(entry_dtype(entry))
+    return grad
 
 
 def _reshaped(node, i: int, grad, shape: list):
@@ -304,14 +319,7 @@ def _expandable(shape, to) -> bool:
     return all(n == 1 or n == m for n, m in zip(reversed(shape), reversed(tuple(to))))
 
 
-# --- book/chapters/17_engine.md:472
+# --- book/chapters/17_engine.md:496
 def _propagate(task, node, outputs) -> None:
-    if outputs is None:
-        return
-    info = task.exec_info
-    for (child, slot), grad in zip(node._next, outputs):
-        if child is None:
-            continue
-        if info is not None and not _leads_to_target(info.get(child)):
-            continue
-        _deliver(task, child, slot, grad)
+    if outputs is not None:
+        _deliver(task, node._next, outputs, task.exec_info)

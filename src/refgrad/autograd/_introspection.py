@@ -17,10 +17,11 @@ def _current_graph_task_id() -> int:
 
 def _current_autograd_node():
     """The node whose hooks (or formula) are running now, or None."""
-    return state.current_node
+    task = state.graph_task
+    return None if task is None else task.current_node
 
 
-# --- book/chapters/17a_engine_introspection.md:63
+# --- book/chapters/17a_engine_introspection.md:64
 LEAF_IN_GRAD = (
     "A leaf node was passed to _will_engine_execute_node but we are currently running "
     "autograd.grad(). This is currently not supported."

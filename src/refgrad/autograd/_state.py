@@ -21,7 +21,6 @@ class AutogradState(threading.local):
         self.saved_tensors_hooks_disabled_message: str | None = None
         # The backward that this thread is running, if any.
         self.graph_task = None
-        self.current_node = None
         self.sequence_nr = 0
         # Dispatch modes (TorchDispatchMode), innermost last.
         self.dispatch_modes: list = []
@@ -34,7 +33,7 @@ state = AutogradState()
 dual_levels: list = []
 
 
-# --- book/chapters/01_state.md:72
+# --- book/chapters/01_state.md:71
 def is_grad_enabled() -> bool:
     """Whether operations record a graph in this thread."""
     return state.grad_enabled
