@@ -196,16 +196,24 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:476
+# --- book/chapters/03_tensor.md:479
+_new = object.__new__  # looked up once, not on every tensor
+
+
 def make_tensor(data, requires_grad=False, grad_fn=None, output_nr=0, cls=Tensor):
     """A new tensor around the array ``data``, with its own version counter."""
-    t = object.__new__(cls)
+    t = _new(cls)
     t._data = data
     t._requires_grad = requires_grad
     t._grad = None
     t._grad_fn = grad_fn
     t._output_nr = output_nr
-    t._version_counter = None if state.inference_mode else VersionCounter()
+    if grad_fn is None and state.inference_mode:
+        t._version_counter = None
+    else:
+        t._version_counter = counter = _new(VersionCounter)
+        counter.value = 0
+        counter.views = None
     t._base = None
     t._view_info = None
     t._backward_hooks = None

@@ -27,21 +27,21 @@ _DYING_ALONE = 5
 
 def dying_array(a, b):
     """The array of ``a`` or ``b`` if that operand dies with this operator; else None."""
-    # Most operands are small: two size checks settle them before any call.
-    if _big(a) and _unshared(a, _DYING_OPERAND) and _inside_operator():
-        return a._data
-    if _big(b) and _unshared(b, _DYING_OPERAND) and _inside_operator():
-        return b._data
+    # Most operands are small: a size check settles each before any call.
+    if isinstance(a, Tensor) and a._data.nbytes >= _MIN_BYTES:
+        if _unshared(a, _DYING_OPERAND) and _inside_operator():
+            return a._data
+    if isinstance(b, Tensor) and b._data.nbytes >= _MIN_BYTES:
+        if _unshared(b, _DYING_OPERAND) and _inside_operator():
+            return b._data
     return None
 
 
 def dying_alone(t):
     """The array of ``t`` if the call that received it held the only reference."""
-    return t._data if _big(t) and _unshared(t, _DYING_ALONE) else None
-
-
-def _big(t) -> bool:
-    return isinstance(t, Tensor) and type(t._data) is np.ndarray and t._data.nbytes >= _MIN_BYTES
+    if isinstance(t, Tensor) and t._data.nbytes >= _MIN_BYTES and _unshared(t, _DYING_ALONE):
+        return t._data
+    return None
 
 
 def _unshared(t, references: int) -> bool:
@@ -49,6 +49,7 @@ def _unshared(t, references: int) -> bool:
     data = t._data
     return (
         _COUNTS_KNOWN
+        and type(data) is np.ndarray
         and sys.getrefcount(t) <= references
         and sys.getrefcount(data) <= 3  # the tensor, the local `data`, getrefcount's
         and data.base is None

@@ -12,7 +12,8 @@ from refgrad._ops.table import Op, register
 
 def _sum_forward(a, dim=None, keepdim=False):
     kind = np.int64 if a.dtype.kind in "biu" else a.dtype
-    return np.sum(a, axis=dim, keepdims=keepdim, dtype=kind)
+    # The method, not np.sum: it skips np.sum's argument handling, and CuPy has it too.
+    return a.sum(axis=dim, keepdims=keepdim, dtype=kind)
 
 
 def _sum_dim_backward(g, dim, keepdim, self_sym_sizes):
@@ -33,7 +34,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:76
+# --- book/chapters/15_sums_and_shapes.md:77
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 
