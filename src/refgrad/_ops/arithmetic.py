@@ -29,7 +29,7 @@ RSUB = register(Op(
 # --- book/chapters/14_arithmetic.md:63
 MUL = register(Op(
     "mul", "MulBackward0", ("self", "other"),
-    forward=lambda a, b: a * b,
+    forward=np.multiply,
     backward=lambda g, self=None, other=None: (
         g * other if other is not None else None,
         g * self if self is not None else None,

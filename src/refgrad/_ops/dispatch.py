@@ -196,6 +196,11 @@ if not _WEAK_NUMBERS:  # pragma: no cover - NumPy 1.x
 
 def _shared_operands(args):
     """The arrays of host tensors of one dtype that no number promotes; else None."""
+    if len(args) == 1:  # a function of one tensor: nothing to promote
+        a = args[0]
+        if isinstance(a, Tensor) and type(a._data) is np.ndarray and a._data.dtype.kind in _ABSORBED:
+            return [a._data]
+        return None
     arrays, dtype = [], None
     for a in args:
         if isinstance(a, Tensor):
@@ -211,7 +216,7 @@ def _shared_operands(args):
     return arrays if dtype is not None and dtype.kind in _ABSORBED else None
 
 
-# --- book/chapters/13_dispatch.md:291
+# --- book/chapters/13_dispatch.md:296
 def _same_device(args, arrays):
     from refgrad._backend import array_module, device_of
 
@@ -231,7 +236,7 @@ def _same_device(args, arrays):
     return moved
 
 
-# --- book/chapters/13_dispatch.md:322
+# --- book/chapters/13_dispatch.md:327
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -268,7 +273,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:367
+# --- book/chapters/13_dispatch.md:372
 _NO_PARAMS: dict = {}
 
 
@@ -281,7 +286,7 @@ def _records(op, tensors) -> bool:
     return False
 
 
-# --- book/chapters/13_dispatch.md:385
+# --- book/chapters/13_dispatch.md:390
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -316,7 +321,7 @@ def _forward(op, arrays, params, out, tensors):
         _fp_settings.reset(token)
 
 
-# --- book/chapters/13_dispatch.md:426
+# --- book/chapters/13_dispatch.md:431
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
@@ -337,7 +342,7 @@ def _broadcast_error(op, tensors):
     return None
 
 
-# --- book/chapters/13_dispatch.md:453
+# --- book/chapters/13_dispatch.md:458
 def _record(op, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     node = cls(edges := _edges(tensors))
@@ -411,7 +416,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:539
+# --- book/chapters/13_dispatch.md:544
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -426,7 +431,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:562
+# --- book/chapters/13_dispatch.md:567
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 
@@ -449,7 +454,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:698
+# --- book/chapters/13_dispatch.md:703
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":
