@@ -24,13 +24,14 @@ def node_class(op) -> type:
     cls = _NODE_CLASSES.get(op.node)
     if cls is None:
         # Module "builtins" makes the class print as torch's do: <class 'MulBackward0'>.
-        namespace = {"__slots__": (), "op": op, "plan": make_plan(op), "__module__": "builtins"}
+        namespace = {"__slots__": (), "op": op, "plan": make_plan(op), "__module__": "builtins",
+                     **saved_attributes(op)}
         cls = type(op.node, (OpNode,), namespace)
         _NODE_CLASSES[op.node] = _functions.register(cls)
     return cls
 
 
-# --- book/chapters/13_dispatch.md:64
+# --- book/chapters/13_dispatch.md:65
 class RecordPlan(NamedTuple):
     """A row's saves and keeps, by position: worked out once per row."""
 
@@ -56,19 +57,40 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:98
+# --- book/chapters/13_dispatch.md:100
+# NOTE [No __getattr__ on nodes]
+# A class that defines __getattr__ routes every attribute read of its
+# instances through a slow generic path: CPython's specializing interpreter
+# leaves such reads unspecialized, even for names that exist. The engine
+# reads a node's slots many times per node, so the _saved_* names are
+# properties instead, made per class from what the row declares.
+def saved_attributes(op) -> dict:
+    """The ``_saved_<name>`` and ``_raw_saved_<name>`` properties of a row's nodes."""
+    saved = [name for name, _ in op.saves]
+    shown = [*saved, *(n for n in (*op.keeps, *_formula_parameters(op)) if n not in op.hides)]
+    attributes = {f"_saved_{name}": _saved_property(name, raw=False) for name in shown}
+    attributes.update({f"_raw_saved_{name}": _saved_property(name, raw=True) for name in saved})
+    return attributes
+
+
+def _formula_parameters(op) -> list:
+    """The names the backward formula takes after the gradient."""
+    import inspect
+
+    parameters = list(inspect.signature(op.backward).parameters.values())[1:]
+    return [p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
+def _saved_property(key: str, raw: bool) -> property:
+    return property(lambda node: node._lookup(key, raw))
+
+
+# --- book/chapters/13_dispatch.md:133
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
     __slots__ = ("_saved", "_params")
     op = None  # each subclass names its row
-
-    def __getattr__(self, name: str):
-        if name.startswith("_raw_saved_"):
-            return self._lookup(name[11:], raw=True)
-        if name.startswith("_saved_"):
-            return self._lookup(name[7:], raw=False)
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def _lookup(self, key: str, raw: bool):
         for (name, _), saved in zip(self.op.saves, self._saved):
@@ -103,7 +125,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:151
+# --- book/chapters/13_dispatch.md:179
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:
@@ -145,14 +167,16 @@ def _dir(self) -> list:
     """Ordinary attributes, plus the ``_saved_*`` names this node answers to."""
     names = {name for name, _ in self.op.saves} | (set(self._params) - set(self.op.hides))
     saved = [f"_saved_{n}" for n in names] + [f"_raw_saved_{n}" for n, _ in self.op.saves]
-    # The slot holding the saved values is refgrad's own; torch's nodes have none.
-    return sorted((set(object.__dir__(self)) - {"_saved"}) | set(saved))
+    # The class has a property for every name its row may show; this node shows
+    # only those it has. The slot holding the saved values is refgrad's own.
+    ordinary = {n for n in object.__dir__(self) if not n.startswith(("_saved_", "_raw_saved_"))}
+    return sorted((ordinary - {"_saved"}) | set(saved))
 
 
 OpNode.__dir__ = _dir
 
 
-# --- book/chapters/13_dispatch.md:208
+# --- book/chapters/13_dispatch.md:238
 def _arrays(op, args, params):
     """The NumPy operands for a row, cast to the promoted dtype if it asks."""
     if op.variadic:
@@ -184,7 +208,7 @@ def _as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:257
+# --- book/chapters/13_dispatch.md:287
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -216,7 +240,7 @@ def _shared_operands(args):
     return arrays if dtype is not None and dtype.kind in _ABSORBED else None
 
 
-# --- book/chapters/13_dispatch.md:296
+# --- book/chapters/13_dispatch.md:326
 def _same_device(args, arrays):
     from refgrad._backend import array_module, device_of
 
@@ -236,7 +260,7 @@ def _same_device(args, arrays):
     return moved
 
 
-# --- book/chapters/13_dispatch.md:327
+# --- book/chapters/13_dispatch.md:357
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -273,7 +297,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:372
+# --- book/chapters/13_dispatch.md:402
 _NO_PARAMS: dict = {}
 
 
@@ -286,7 +310,7 @@ def _records(op, tensors) -> bool:
     return False
 
 
-# --- book/chapters/13_dispatch.md:390
+# --- book/chapters/13_dispatch.md:420
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -321,7 +345,7 @@ def _forward(op, arrays, params, out, tensors):
         _fp_settings.reset(token)
 
 
-# --- book/chapters/13_dispatch.md:431
+# --- book/chapters/13_dispatch.md:461
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
@@ -342,7 +366,7 @@ def _broadcast_error(op, tensors):
     return None
 
 
-# --- book/chapters/13_dispatch.md:458
+# --- book/chapters/13_dispatch.md:488
 def _record(op, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     node = cls(edges := _edges(tensors))
@@ -416,7 +440,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:544
+# --- book/chapters/13_dispatch.md:574
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -431,7 +455,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:567
+# --- book/chapters/13_dispatch.md:597
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 
@@ -454,7 +478,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:703
+# --- book/chapters/13_dispatch.md:733
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":
