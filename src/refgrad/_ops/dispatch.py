@@ -221,9 +221,9 @@ if not _WEAK_NUMBERS:  # pragma: no cover - NumPy 1.x
 def _shared_operands(args):
     """The arrays of host tensors of one dtype that no number promotes; else None."""
     if len(args) == 1:  # a function of one tensor: nothing to promote
-        a = args[0]
-        if isinstance(a, Tensor) and type(a._data) is np.ndarray and a._data.dtype.kind in _ABSORBED:
-            return [a._data]
+        data = args[0]._data if isinstance(args[0], Tensor) else None
+        if type(data) is np.ndarray and data.dtype.kind in _ABSORBED:
+            return [data]
         return None
     arrays, dtype = [], None
     for a in args:
