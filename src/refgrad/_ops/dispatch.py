@@ -225,6 +225,8 @@ def _shared_operands(args):
         if type(data) is np.ndarray and data.dtype.kind in _ABSORBED:
             return [data]
         return None
+    if len(args) == 2:  # the commonest operations, spelled out
+        return _shared_pair(*args)
     arrays, dtype = [], None
     for a in args:
         if isinstance(a, Tensor):
@@ -240,7 +242,22 @@ def _shared_operands(args):
     return arrays if dtype is not None and dtype.kind in _ABSORBED else None
 
 
-# --- book/chapters/13_dispatch.md:326
+def _shared_pair(a, b):
+    """_shared_operands for a tensor and a tensor or a number, in that order."""
+    data = a._data if isinstance(a, Tensor) else None
+    if type(data) is not np.ndarray:
+        return None
+    dtype = data.dtype
+    if isinstance(b, Tensor):
+        other = b._data
+        if type(other) is np.ndarray and other.dtype is dtype and dtype.kind in _ABSORBED:
+            return [data, other]
+    elif type(b) in _ABSORBED.get(dtype.kind, ()):
+        return [data, b]
+    return None
+
+
+# --- book/chapters/13_dispatch.md:343
 def _same_device(args, arrays):
     from refgrad._backend import array_module, device_of
 
@@ -260,7 +277,7 @@ def _same_device(args, arrays):
     return moved
 
 
-# --- book/chapters/13_dispatch.md:357
+# --- book/chapters/13_dispatch.md:374
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -297,7 +314,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:402
+# --- book/chapters/13_dispatch.md:419
 _NO_PARAMS: dict = {}
 
 
@@ -310,7 +327,7 @@ def _records(op, tensors) -> bool:
     return False
 
 
-# --- book/chapters/13_dispatch.md:420
+# --- book/chapters/13_dispatch.md:437
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -345,7 +362,7 @@ def _forward(op, arrays, params, out, tensors):
         _fp_settings.reset(token)
 
 
-# --- book/chapters/13_dispatch.md:461
+# --- book/chapters/13_dispatch.md:478
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
@@ -366,7 +383,7 @@ def _broadcast_error(op, tensors):
     return None
 
 
-# --- book/chapters/13_dispatch.md:488
+# --- book/chapters/13_dispatch.md:505
 def _record(op, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     node = cls(edges := _edges(tensors))
@@ -440,7 +457,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:574
+# --- book/chapters/13_dispatch.md:591
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -455,7 +472,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:597
+# --- book/chapters/13_dispatch.md:614
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 
@@ -478,7 +495,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:733
+# --- book/chapters/13_dispatch.md:750
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":
