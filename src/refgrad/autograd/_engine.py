@@ -171,14 +171,17 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
         while ready._heap:
             node = ready.pop()
             task.current_node = node
-            # No local keeps the outputs alive: see NOTE [Stealing the first gradient].
-            _propagate(task, node, step(task, node, buffers.pop(node)))
+            outputs = step(task, node, buffers.pop(node))
+            if outputs is not None:  # None: a node only captured, not run
+                _deliver(task, node._next, outputs, task.exec_info)
+            # Let go of the outputs before the next node: NOTE [Stealing the first gradient].
+            outputs = None
     finally:
         state.graph_task, state.grad_enabled = saved
     return task.captured
 
 
-# --- book/chapters/17_engine.md:300
+# --- book/chapters/17_engine.md:303
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
@@ -186,7 +189,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype.char == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:320
+# --- book/chapters/17_engine.md:323
 def _deliver(task, edges, grads, info) -> None:
     buffers, dependencies = task.buffers, task.dependencies
     for (node, slot), grad in zip(edges, grads):
@@ -208,7 +211,7 @@ def _deliver(task, edges, grads, info) -> None:
             task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:351
+# --- book/chapters/17_engine.md:354
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -223,7 +226,7 @@ def _evaluate(task, node, grads):
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:371
+# --- book/chapters/17_engine.md:374
 def _call(task, node, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -247,7 +250,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for (child, _), grad in zip(node._next, outputs)]
 
 
-# --- book/chapters/17_engine.md:410
+# --- book/chapters/17_engine.md:413
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
@@ -271,7 +274,7 @@ def retain(tensor, grad) -> None:
         tensor._grad = tensor._grad + grad
 
 
-# --- book/chapters/17_engine.md:444
+# --- book/chapters/17_engine.md:447
 def validate_outputs(node, outputs) -> list:
     edges = node._next
     if len(outputs) != len(edges):
@@ -317,9 +320,3 @@ def _expandable(shape, to) -> bool:
     if len(shape) > len(to):
         return False
     return all(n == 1 or n == m for n, m in zip(reversed(shape), reversed(tuple(to))))
-
-
-# --- book/chapters/17_engine.md:496
-def _propagate(task, node, outputs) -> None:
-    if outputs is not None:
-        _deliver(task, node._next, outputs, task.exec_info)
