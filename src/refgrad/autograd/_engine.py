@@ -186,7 +186,7 @@ def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
     entry = node._meta[slot]
-    return grad if grad._data.dtype.char == entry[1] else grad.to(entry_dtype(entry))
+    return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
 # --- book/chapters/17_engine.md:323
@@ -274,7 +274,7 @@ def retain(tensor, grad) -> None:
         tensor._grad = tensor._grad + grad
 
 
-# --- book/chapters/17_engine.md:447
+# --- book/chapters/17_engine.md:450
 def validate_outputs(node, outputs) -> list:
     edges = node._next
     if len(outputs) != len(edges):
@@ -292,7 +292,7 @@ def validate_outputs(node, outputs) -> list:
             continue
         entry = child._meta[slot]
         data = grad._data
-        if data.shape != entry[0] or data.dtype.char != entry[1]:
+        if data.shape != entry[0] or data.dtype is not entry[1]:
             checked[i] = _conformed(node, i, grad, entry)
     return checked
 
@@ -300,7 +300,7 @@ def validate_outputs(node, outputs) -> list:
 def _conformed(node, i: int, grad, entry):
     if grad._data.shape != entry[0]:
         grad = _reshaped(node, i, grad, list(entry[0]))
-    if grad._data.dtype.char != entry[1]:
+    if grad._data.dtype != entry[1]:
         grad = grad.to(entry_dtype(entry))
     return grad
 

@@ -62,9 +62,9 @@ class Node(abc.ABC):
 
 # --- book/chapters/10_nodes.md:170
 def input_metadata(tensor) -> tuple:
-    """What a gradient for ``tensor`` must look like: (sizes, dtype code, device or None)."""
+    """What a gradient for ``tensor`` must look like: (sizes, NumPy dtype, device or None)."""
     data = tensor._data
-    return (data.shape, data.dtype.char, None if isinstance(data, np.ndarray) else tensor.device)
+    return (data.shape, data.dtype, None if isinstance(data, np.ndarray) else tensor.device)
 
 
 def entry_dtype(entry: tuple):
