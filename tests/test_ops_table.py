@@ -78,3 +78,9 @@ def test_view_rows_have_one_input():
 def test_node_names_are_unique_per_row():
     nodes = [op.node for op in ROWS if op.node is not None]
     assert len(nodes) == len(set(nodes))
+
+
+@pytest.mark.parametrize("op", ROWS, ids=lambda op: op.name)
+def test_derived_fields_follow_the_declared_ones(op):
+    assert op.many == (op.outputs is None or len(op.outputs) > 1)
+    assert op.plain == (op.promote and not op.promote_with and not op.variadic)

@@ -220,11 +220,6 @@ if not _WEAK_NUMBERS:  # pragma: no cover - NumPy 1.x
 
 def _shared_operands(args):
     """The arrays of host tensors of one dtype that no number promotes; else None."""
-    if len(args) == 1:  # a function of one tensor: nothing to promote
-        data = args[0]._data if isinstance(args[0], Tensor) else None
-        if type(data) is np.ndarray and data.dtype.kind in _ABSORBED:
-            return [data]
-        return None
     if len(args) == 2:  # the commonest operations, spelled out
         return _shared_pair(*args)
     arrays, dtype = [], None
@@ -257,7 +252,7 @@ def _shared_pair(a, b):
     return None
 
 
-# --- book/chapters/13_dispatch.md:343
+# --- book/chapters/13_dispatch.md:338
 def _same_device(args, arrays):
     from refgrad._backend import array_module, device_of
 
@@ -277,7 +272,7 @@ def _same_device(args, arrays):
     return moved
 
 
-# --- book/chapters/13_dispatch.md:374
+# --- book/chapters/13_dispatch.md:369
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -314,7 +309,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:419
+# --- book/chapters/13_dispatch.md:414
 _NO_PARAMS: dict = {}
 
 
@@ -327,7 +322,7 @@ def _records(op, tensors) -> bool:
     return False
 
 
-# --- book/chapters/13_dispatch.md:437
+# --- book/chapters/13_dispatch.md:432
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -362,7 +357,7 @@ def _forward(op, arrays, params, out, tensors):
         _fp_settings.reset(token)
 
 
-# --- book/chapters/13_dispatch.md:478
+# --- book/chapters/13_dispatch.md:473
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
@@ -383,7 +378,7 @@ def _broadcast_error(op, tensors):
     return None
 
 
-# --- book/chapters/13_dispatch.md:505
+# --- book/chapters/13_dispatch.md:500
 def _record(op, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     node = cls(edges := _edges(tensors))
@@ -457,7 +452,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:591
+# --- book/chapters/13_dispatch.md:586
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -472,7 +467,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:614
+# --- book/chapters/13_dispatch.md:609
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 
@@ -495,7 +490,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:750
+# --- book/chapters/13_dispatch.md:745
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":

@@ -1,0 +1,56 @@
+"""White-box tests of the _saved_* attributes of op nodes (NOTE [No __getattr__ on nodes])."""
+
+import numpy as np
+import pytest
+
+import refgrad
+from refgrad._ops.dispatch import OpNode, node_class
+from refgrad._ops.table import OPS
+
+DIFFERENTIABLE = [op for op in OPS.values() if op.backward is not None]
+
+
+@pytest.mark.parametrize("op", DIFFERENTIABLE, ids=lambda op: op.name)
+def test_no_node_class_routes_reads_through_getattr(op):
+    cls = node_class(op)
+    # Either hook makes CPython leave every attribute read of the class unspecialized.
+    assert not hasattr(cls, "__getattr__")
+    assert cls.__getattribute__ is object.__getattribute__
+
+
+def _recorded_nodes():
+    a = refgrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    b = refgrad.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
+    outputs = [a * b, a + b * 2, (a @ b).sum(), a.sum(dim=0), a.pow(3), a[0], a.expand(3, 2, 2),
+               refgrad.add(a, b, alpha=2), a.clamp(min=1.5), a.mean(), a.transpose(0, 1)]
+    return [out.grad_fn for out in outputs]
+
+
+@pytest.mark.parametrize("node", _recorded_nodes(), ids=lambda node: node.name())
+def test_every_saved_name_in_dir_reads(node):
+    names = [n for n in dir(node) if n.startswith(("_saved_", "_raw_saved_"))]
+    assert names, "a recorded node shows what it keeps"
+    for name in names:
+        getattr(node, name)  # each name dir() lists answers, without AttributeError
+
+
+@pytest.mark.parametrize("node", _recorded_nodes(), ids=lambda node: node.name())
+def test_every_kept_parameter_is_shown(node):
+    hidden = set(node.op.hides)
+    for key, value in node._params.items():
+        if key not in hidden:
+            shown = getattr(node, f"_saved_{key}")
+            assert shown == value if not isinstance(value, np.ndarray) else shown is value
+
+
+def test_a_name_the_node_does_not_have_is_torchs_attribute_error():
+    node = (refgrad.tensor([1.0], requires_grad=True) * 2).grad_fn
+    message = "'MulBackward0' object has no attribute '_saved_nope'"
+    with pytest.raises(AttributeError, match=message):
+        node._saved_nope
+    with pytest.raises(AttributeError):
+        node._raw_saved_alpha  # only saved values have a raw form
+
+
+def test_op_node_itself_defines_no_getattr():
+    assert "__getattr__" not in vars(OpNode)
