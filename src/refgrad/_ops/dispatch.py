@@ -183,9 +183,7 @@ def _arrays(op, args, params):
         return [[t._data for t in args[0]]], list(args[0])
     if not op.promote:
         return [a._data if isinstance(a, Tensor) else a for a in args], args
-    arrays = None if op.promote_with else _shared_operands(args)
-    if arrays is not None:  # the common case, settled without the promotion rules
-        return arrays, args
+    # call() has already tried _shared_operands on the rows it can settle.
     extra = [params[name] for name in op.promote_with]
     kind = _dtype.result_type(*(a for a in args if a is not None), *extra).numpy
     arrays, on_host = [], True
