@@ -31,8 +31,8 @@ class Op:
     hides: tuple[str, ...] = ()  # parameters the backward needs but torch's node does not show
     into: Callable | None = None  # forward, writing into out=: see NOTE [Dying operands]
     # Worked out from the fields above when the row is made, for call()'s sake:
-    plain: bool = field(init=False, repr=False)  # operands are settled by _shared_operands
-    many: bool = field(init=False, repr=False)  # anything but exactly one output
+    plain: bool = field(init=False, repr=False)  # operands promote together: see _shared_operands
+    many: bool = field(init=False, repr=False)  # several outputs, or as many as forward returns
 
     def __post_init__(self) -> None:
         plain = self.promote and not self.promote_with and not self.variadic
