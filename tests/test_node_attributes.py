@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import refgrad
-from refgrad._ops.dispatch import OpNode, node_class
+from refgrad._ops.op_nodes import OpNode, node_class
 from refgrad._ops.table import OPS
 
 DIFFERENTIABLE = [op for op in OPS.values() if op.backward is not None]

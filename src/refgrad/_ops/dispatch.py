@@ -2,181 +2,19 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:29
+# --- book/chapters/13_dispatch.md:235
 """call(): run an op-table row, and record its node when autograd must."""
-
-from typing import NamedTuple
 
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._C import _functions
+from refgrad._ops.op_nodes import _NODE_CLASSES, node_class
 from refgrad._tensor import Tensor, make_tensor
-from refgrad.autograd._node import FunctionNode, grad_accumulator, input_metadata
-from refgrad.autograd._saved import NOTHING_SAVED, SavedNumber, SavedTensor, unpack
+from refgrad.autograd._node import grad_accumulator, input_metadata
+from refgrad.autograd._saved import SavedNumber, SavedTensor
 from refgrad.autograd._state import dual_levels, state
 
-_NODE_CLASSES: dict = {}
 
-
-def node_class(op) -> type:
-    """The node class for an op-table row: one per node name."""
-    cls = _NODE_CLASSES.get(op.node)
-    if cls is None:
-        # Module "builtins" makes the class print as torch's do: <class 'MulBackward0'>.
-        namespace = {"__slots__": (), "op": op, "plan": make_plan(op), "__module__": "builtins",
-                     **saved_attributes(op)}
-        cls = type(op.node, (OpNode,), namespace)
-        _NODE_CLASSES[op.node] = _functions.register(cls)
-    return cls
-
-
-# --- book/chapters/13_dispatch.md:65
-class RecordPlan(NamedTuple):
-    """A row's saves and keeps, by position: worked out once per row."""
-
-    saves: tuple  # (where, key, users): where is "input", "output" or "param"
-    keeps: tuple  # (name to keep it under, input position, "sizes" / "strides" / "numel")
-
-
-def make_plan(op) -> RecordPlan:
-    inputs, outputs = op.inputs, op.outputs or ()
-    saves = []
-    for value, users in op.saves:
-        if value in outputs:
-            where = ("output", outputs.index(value))
-        elif value in inputs:
-            where = ("input", inputs.index(value))
-        else:
-            where = ("param", value)
-        saves.append((*where, tuple(inputs.index(u) for u in users)))
-    keeps = []
-    for key in op.keeps:
-        name, _, what = key.partition("_sym_")
-        keeps.append((key, inputs.index(name), what))
-    return RecordPlan(tuple(saves), tuple(keeps))
-
-
-# --- book/chapters/13_dispatch.md:100
-# NOTE [No __getattr__ on nodes]
-# A class that defines __getattr__ routes every attribute read of its
-# instances through a slow generic path: CPython's specializing interpreter
-# leaves such reads unspecialized, even for names that exist. The engine
-# reads a node's slots many times per node, so the _saved_* names are
-# properties instead, made per class from what the row declares.
-def saved_attributes(op) -> dict:
-    """The ``_saved_<name>`` and ``_raw_saved_<name>`` properties of a row's nodes."""
-    saved = [name for name, _ in op.saves]
-    shown = [*saved, *(n for n in (*op.keeps, *_formula_parameters(op)) if n not in op.hides)]
-    attributes = {f"_saved_{name}": _saved_property(name, raw=False) for name in shown}
-    attributes.update({f"_raw_saved_{name}": _saved_property(name, raw=True) for name in saved})
-    return attributes
-
-
-def _formula_parameters(op) -> list:
-    """The names the backward formula takes after the gradient."""
-    import inspect
-
-    parameters = list(inspect.signature(op.backward).parameters.values())[1:]
-    return [p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-
-
-def _saved_property(key: str, raw: bool) -> property:
-    return property(lambda node: node._lookup(key, raw))
-
-
-# --- book/chapters/13_dispatch.md:133
-class OpNode(FunctionNode):
-    """A node recorded by an op-table row."""
-
-    __slots__ = ("_saved", "_params")
-    op = None  # each subclass names its row
-
-    def _lookup(self, key: str, raw: bool):
-        for (name, _), saved in zip(self.op.saves, self._saved):
-            if name == key:
-                if raw:
-                    return NOTHING_SAVED if saved is None else saved
-                return None if saved is None else _shown(saved, self)
-        if not raw and key in self._params and key not in self.op.hides:
-            return self._params[key]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
-
-    def release_variables(self) -> None:
-        for saved in self._saved:
-            if type(saved) is tuple:
-                for one in saved:
-                    if one is not None:
-                        one.release()
-            elif saved is not None:
-                saved.release()
-
-
-def _shown(saved, node):
-    if isinstance(saved, tuple):  # a list of tensors, such as index's indices
-        return tuple(None if s is None else unpack(s, node) for s in saved)
-    if isinstance(saved, SavedNumber):
-        from refgrad._creation import tensor
-        from refgrad._dtype import float64
-
-        # torch wraps a Python float as a double, whatever the tensor's dtype.
-        value = saved.value
-        return tensor(value, dtype=float64 if isinstance(value, float) else None)
-    return unpack(saved, node)
-
-
-# --- book/chapters/13_dispatch.md:179
-def _apply(self, grads, create_graph: bool = False) -> tuple:
-    for g in grads:
-        if g is not None:
-            break
-    else:
-        return (None,) * len(self._next)
-    op = self.op
-    if op.saves:
-        kwargs = dict(self._params)
-        for (name, _), saved in zip(op.saves, self._saved):
-            if type(saved) is SavedTensor:
-                kwargs[name] = unpack(saved, self)
-            elif saved is not None:
-                kwargs[name] = _unpacked(saved, self)
-    else:
-        kwargs = self._params
-    if not op.many:
-        return op.backward(grads[0], **kwargs)
-    return op.backward(tuple(_materialize(grads, self._input_metadata)), **kwargs)
-
-
-def _unpacked(saved, node):
-    if isinstance(saved, SavedNumber):
-        return saved.value
-    return [None if s is None else unpack(s, node) for s in saved]
-
-
-def _materialize(grads, metas):
-    from refgrad._creation import zeros
-
-    for g, meta in zip(grads, metas):
-        yield zeros(meta.shape, dtype=meta.dtype, device=meta.device) if g is None else g
-
-
-OpNode.apply = _apply
-
-
-def _dir(self) -> list:
-    """Ordinary attributes, plus the ``_saved_*`` names this node answers to."""
-    names = {name for name, _ in self.op.saves} | (set(self._params) - set(self.op.hides))
-    saved = [f"_saved_{n}" for n in names] + [f"_raw_saved_{n}" for n, _ in self.op.saves]
-    # The class has a property for every name its row may show; this node shows
-    # only those it has. The slot holding the saved values is refgrad's own.
-    ordinary = {n for n in object.__dir__(self) if not n.startswith(("_saved_", "_raw_saved_"))}
-    return sorted((ordinary - {"_saved"}) | set(saved))
-
-
-OpNode.__dir__ = _dir
-
-
-# --- book/chapters/13_dispatch.md:238
 def _arrays(op, args, params):
     """The NumPy operands for a row, cast to the promoted dtype if it asks."""
     if op.variadic:
@@ -206,7 +44,7 @@ def _as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:287
+# --- book/chapters/13_dispatch.md:296
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -250,7 +88,7 @@ def _shared_pair(a, b):
     return None
 
 
-# --- book/chapters/13_dispatch.md:338
+# --- book/chapters/13_dispatch.md:347
 def _same_device(args, arrays):
     from refgrad._backend import array_module, device_of
 
@@ -270,7 +108,7 @@ def _same_device(args, arrays):
     return moved
 
 
-# --- book/chapters/13_dispatch.md:369
+# --- book/chapters/13_dispatch.md:378
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -307,7 +145,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:414
+# --- book/chapters/13_dispatch.md:423
 _NO_PARAMS: dict = {}
 
 
@@ -320,7 +158,7 @@ def _records(op, tensors) -> bool:
     return False
 
 
-# --- book/chapters/13_dispatch.md:432
+# --- book/chapters/13_dispatch.md:441
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -355,7 +193,7 @@ def _forward(op, arrays, params, out, tensors):
         _fp_settings.reset(token)
 
 
-# --- book/chapters/13_dispatch.md:473
+# --- book/chapters/13_dispatch.md:482
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
@@ -376,7 +214,7 @@ def _broadcast_error(op, tensors):
     return None
 
 
-# --- book/chapters/13_dispatch.md:500
+# --- book/chapters/13_dispatch.md:509
 def _record(op, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     node = cls(edges := _edges(tensors))
@@ -450,7 +288,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:586
+# --- book/chapters/13_dispatch.md:595
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -465,7 +303,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:609
+# --- book/chapters/13_dispatch.md:618
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 
@@ -488,7 +326,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:745
+# --- book/chapters/13_dispatch.md:754
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":

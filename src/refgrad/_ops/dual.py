@@ -14,7 +14,7 @@ FW_PRIMAL = register(Op(
 
 
 def _hand_written_name(row) -> None:
-    from refgrad._ops.dispatch import node_class
+    from refgrad._ops.op_nodes import node_class
 
     node_class(row).name = lambda self: "torch::autograd::Identity"
 

@@ -197,7 +197,7 @@ COPY = register(Op(
 # --- book/chapters/26_inplace.md:256
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
-    from refgrad._ops.dispatch import node_class
+    from refgrad._ops.op_nodes import node_class
     from refgrad.autograd import _node
 
     full = "torch::autograd::" + row.node

@@ -136,7 +136,7 @@ def regenerate(view) -> None:
 
 
 def _as_strided_node(base, view):
-    from refgrad._ops.dispatch import node_class
+    from refgrad._ops.op_nodes import node_class
 
     size, stride, offset = geometry(positions(base._data, view._data))
     node = node_class(AS_STRIDED)((gradient_edge(base),))
