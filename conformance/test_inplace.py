@@ -1,7 +1,10 @@
 """In-place ops, views and version counters, against torch's API (F113-F132, F153)."""
 
+import numpy as np
 import pytest
 import torch
+
+from conformance._support import raises
 
 
 def test_inplace_on_non_leaf_rewrites_history():
@@ -166,3 +169,31 @@ def test_an_operand_that_is_self_is_checked_at_backward():
     with pytest.raises(RuntimeError, match="which is output 0 of Mul, is at version 1; expected "
                        "version 0 instead"):
         b.sum().backward()
+
+
+def test_masked_fill_and_index_put_in_place():
+    base = torch.zeros(3, requires_grad=True)
+    x = base.clone()
+    assert x.masked_fill_(torch.tensor([True, False, True]), 2.0) is x
+    assert x.grad_fn.name() == "MaskedFillBackward0" and x.tolist() == [2.0, 0.0, 2.0]
+    assert x.index_put_((torch.tensor([1, 1]),), torch.tensor(3.0), accumulate=True) is x
+    assert x.grad_fn.name() == "IndexPutBackward0" and x.tolist() == [2.0, 6.0, 2.0]
+    x.sum().backward()
+    assert base.grad.tolist() == [0.0, 1.0, 0.0]
+
+
+@pytest.mark.parametrize(("value", "name"), [
+    ([5.0, 6.0], "list"), ((5.0, 6.0), "tuple"), ("a", "str"), (None, "NoneType"),
+    (np.array([5.0, 6.0]), "numpy.ndarray"), (np.float32(1.0), "numpy.float32"),
+    (np.bool_(True), "numpy.bool"),
+])
+def test_only_tensors_and_numbers_can_be_assigned(value, name):
+    x = torch.zeros(3)
+    with raises(TypeError, f"can't assign a {name} to a torch.FloatTensor"):
+        x[0:2] = value
+    with raises(TypeError, f"can't assign a {name} to a torch.FloatTensor"):
+        x[torch.tensor([0, 2])] = value
+    assert x.tolist() == [0.0, 0.0, 0.0]
+    x[0:2] = np.int64(3)
+    x[2] = np.float64(1.5)
+    assert x.tolist() == [3.0, 3.0, 1.5]

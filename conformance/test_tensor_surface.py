@@ -210,7 +210,26 @@ def test_sizes_devices_and_dtypes_print_as_torch():
     assert (torch.float32.is_floating_point, torch.int64.is_floating_point) == (True, False)
     assert (torch.uint8.is_signed, torch.int8.is_signed, torch.float16.itemsize) == (False, True, 2)
     assert torch.get_default_dtype() is torch.float32
-    assert torch.cuda.is_available() is False
+    assert type(torch.cuda.is_available()) is bool
+
+
+def test_legacy_type_names_and_get_device_on_the_cpu():
+    x = torch.tensor([1.5, 2.5], requires_grad=True)
+    assert (x.type(), x.get_device()) == ("torch.FloatTensor", -1)
+    assert torch.ones(2, dtype=torch.int64).type() == "torch.LongTensor"
+    assert torch.ones(2, dtype=torch.bool).type() == "torch.BoolTensor"
+    assert x.type(torch.float32) is x and x.type("torch.FloatTensor") is x
+    converted = x.type("torch.IntTensor")
+    assert converted.dtype is torch.int32 and converted.tolist() == [1, 2]
+    doubled = x.type(torch.float64)
+    assert doubled.grad_fn.name() == "ToCopyBackward0"
+    doubled.sum().backward()
+    assert x.grad.dtype is torch.float32 and x.grad.tolist() == [1.0, 1.0]
+    assert x.type("torch.Tensor") is x  # the default dtype's type
+    with raises(ValueError, "invalid type: 'torch.Float'"):
+        x.type("torch.Float")
+    with raises(TypeError, "dtype must be a type, str, or dtype object"):
+        x.type(3)
 
 
 @pytest.mark.parametrize(
@@ -260,3 +279,22 @@ def test_format_of_a_0d_tensor_is_its_number():
     assert f"{torch.ones(2)}" == str(torch.ones(2)) == "tensor([1., 1.])"
     with pytest.raises(TypeError, match=r"^unsupported format string passed to Tensor.__format__$"):
         format(torch.ones(2), ".2f")
+
+
+def test_new_factories_take_dtype_and_device_from_the_tensor():
+    import warnings
+
+    t = torch.ones(2, dtype=torch.int64, requires_grad=False)
+    assert t.new_zeros(2, 3).dtype is torch.int64 and t.new_zeros((2,)).tolist() == [0, 0]
+    assert t.new_ones(2, dtype=torch.float32).tolist() == [1.0, 1.0]
+    assert t.new_full((2,), 3.7).tolist() == [3, 3] and t.new_empty(0).shape == (0,)
+    assert t.new_tensor([1.5, 2]).tolist() == [1, 2]
+    grad = torch.ones(2, requires_grad=True)
+    assert not grad.new_zeros(2).requires_grad and grad.new_ones(2, requires_grad=True).is_leaf
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        copied = t.new_tensor(torch.tensor([1.5]))
+    assert copied.tolist() == [1] and str(caught[0].message) == (
+        "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone()"
+        " or sourceTensor.detach().clone().requires_grad_(True), rather than "
+        "tensor.new_tensor(sourceTensor).")

@@ -1,7 +1,8 @@
-"""refgrad._ops.devices and the _backend seam, on a simulated device."""
+"""refgrad._ops.devices and the _backend seam, on a simulated device and on real CuPy."""
 
 import contextlib
-import types
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -9,66 +10,12 @@ import pytest
 import refgrad
 from refgrad import _backend
 from refgrad.autograd.graph import save_on_cpu
+from tests.devices import AVAILABLE, use
 
 
-class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
-    """An array 'on the GPU': NumPy functions work, silent host copies do not."""
-
-    def __init__(self, host, counts):
-        self._host, self._counts = host, counts
-        self.device = types.SimpleNamespace(id=0)
-
-    def __array__(self, *args, **kwargs):
-        raise TypeError("implicit conversion of a device array to the host")
-
-    def get(self):
-        self._counts["to_host"] += 1
-        return self._host.copy()
-
-    def _wrap(self, value):
-        # Like CuPy, reductions give 0-d device arrays, never host scalars.
-        if isinstance(value, np.ndarray | np.generic):
-            return DeviceArray(np.asarray(value), self._counts)
-        return value
-
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        inputs = [i._host if isinstance(i, DeviceArray) else i for i in inputs]
-        return self._wrap(getattr(ufunc, method)(*inputs, **kwargs))
-
-    def __array_function__(self, func, types_, args, kwargs):
-        args = [a._host if isinstance(a, DeviceArray) else a for a in args]
-        return self._wrap(func(*args, **kwargs))
-
-    def __getattr__(self, name):  # shape, dtype, astype, reshape, ...
-        if name.startswith("__"):
-            raise AttributeError(name)
-        value = getattr(self._host, name)
-        if callable(value):
-            return lambda *a, **k: self._wrap(value(*a, **k))
-        return value
-
-
-class Pinned(bytearray):
-    pass
-
-
-@pytest.fixture
-def device(monkeypatch):
-    counts = {"to_host": 0, "to_device": 0}
-
-    def asarray(a):
-        assert isinstance(a, np.ndarray)
-        counts["to_device"] += 1
-        return DeviceArray(np.array(a), counts)
-
-    fake = types.SimpleNamespace(
-        asarray=asarray,
-        cuda=types.SimpleNamespace(
-            is_available=lambda: True, alloc_pinned_memory=Pinned, PinnedMemoryPointer=Pinned
-        ),
-    )
-    monkeypatch.setattr(_backend, "_cupy", lambda: fake)
-    return counts
+@pytest.fixture(params=AVAILABLE)
+def device(request, monkeypatch):
+    return use(request.param, monkeypatch)
 
 
 def _gradients(a, b, hooks):
@@ -86,8 +33,12 @@ def test_cuda_moves_to_the_device_and_back(device):
     assert device == {"to_host": 0, "to_device": 1}
     assert d.cuda() is d and x.cpu() is x
     assert d.cpu().tolist() == [1.0, 2.0]
-    with pytest.raises(TypeError, match="implicit conversion"):
+    with pytest.raises(TypeError, match="(?i)implicit conversion"):
         np.asarray(d._data)
+    with pytest.raises(TypeError, match=(
+            r"^can't convert cuda:0 device type tensor to numpy\. Use Tensor\.cpu\(\) to copy "
+            r"the tensor to host memory first\.$")):
+        d.numpy()
 
 
 def _counted(hooks, counts, log):
@@ -142,15 +93,51 @@ def test_pin_memory_true_pins_the_host_copies(device):
         assert host.device.type == "cpu" and host.is_pinned()
 
 
-def test_pinning_needs_a_device():
+def test_pinning_needs_a_device(monkeypatch):
+    monkeypatch.setattr(_backend, "_cupy", lambda: None)  # as on a machine without CuPy
     x = refgrad.ones(2)
-    assert not x.is_pinned()
+    assert not x.is_pinned() and not refgrad.cuda.is_available()
     with pytest.raises(RuntimeError, match="^Cannot access accelerator device when none"):
         x.pin_memory()
+    with pytest.raises(RuntimeError, match="^pin_memory=True requires a CUDA or other"):
+        refgrad.ones(2, pin_memory=True)
+
+
+def test_pin_memory_copies_into_pinned_host_memory(device):
+    x = refgrad.tensor([1.0, 2.0])
+    pinned = x.pin_memory()
+    assert pinned.is_pinned() and not x.is_pinned() and pinned.device.type == "cpu"
+    assert pinned.pin_memory() is pinned and pinned[:1].is_pinned()
+    assert not (pinned * 2).is_pinned()
+    assert pinned.tolist() == [1.0, 2.0] and device == {"to_host": 0, "to_device": 0}
+
+
+def test_factories_pin_on_request(device):
+    assert refgrad.ones(2, pin_memory=True).is_pinned()
+    made = refgrad.tensor([1.5, 2.5], pin_memory=True, requires_grad=True)
+    assert made.is_pinned() and made.is_leaf and made.tolist() == [1.5, 2.5]
+    with pytest.raises(RuntimeError, match="^Only dense CPU tensors can be pinned$"):
+        refgrad.ones(2, device="cuda", pin_memory=True)
+
+
+def test_a_device_tensor_is_never_pinned_nor_pinnable(device):
+    d = refgrad.ones(2).cuda()
+    assert not d.is_pinned()
+    with pytest.raises(RuntimeError, match="only dense CPU tensors can be pinned"):
+        d.pin_memory()
 
 
 def test_the_package_imports_without_cupy():
-    assert _backend._cupy() is None or _backend.cuda_is_available() in (True, False)
+    # CuPy is imported only when a device is first asked about; with it missing
+    # (None in sys.modules makes its import fail), refgrad still imports and works.
+    script = (
+        "import sys; import refgrad; assert 'cupy' not in sys.modules; "
+        "sys.modules['cupy'] = None; assert not refgrad.cuda.is_available(); "
+        "print((refgrad.ones(2, requires_grad=True) * 3).sum().item())"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "6.0\n"
 
 
 def test_operands_on_two_devices_are_refused_with_torchs_message(device):
@@ -160,7 +147,7 @@ def test_operands_on_two_devices_are_refused_with_torchs_message(device):
                "devices, cuda:0 and cpu!$")
     with pytest.raises(RuntimeError, match=message):
         on_device + on_host
-    message = message.replace("cuda:0 and cpu", "cpu and cuda:0")
+    # torch names the operands' common device first: the GPU, whichever side it is on
     with pytest.raises(RuntimeError, match=message):
         on_host * on_device
 
@@ -175,3 +162,131 @@ def test_a_0d_host_tensor_joins_a_device_operation(device):
 def test_to_cuda_without_an_index_means_gpu_0(device):
     d = refgrad.tensor([1.0]).cuda()
     assert d.to("cuda") is d and d.to(refgrad.device("cuda")) is d
+
+
+def test_get_device_and_the_legacy_type_names(device):
+    x = refgrad.tensor([1.0, 2.0], requires_grad=True)
+    d = x.cuda()
+    assert (x.get_device(), d.get_device()) == (-1, 0)
+    assert (x.type(), d.type()) == ("torch.FloatTensor", "torch.cuda.FloatTensor")
+    assert d.double().type() == "torch.cuda.DoubleTensor"
+    moved = x.type("torch.cuda.DoubleTensor")
+    assert moved.device == refgrad.device("cuda", 0) and moved.dtype is refgrad.float64
+    assert moved.grad_fn.name() == "ToCopyBackward0"
+    back = d.type("torch.LongTensor")
+    assert back.device.type == "cpu" and back.tolist() == [1, 2]
+    assert d.type("torch.cuda.FloatTensor") is d and x.type(refgrad.float32) is x
+
+
+def test_type_refuses_what_is_not_a_type():
+    x = refgrad.ones(2)
+    with pytest.raises(ValueError, match=r"^invalid type: 'torch\.cuda\.Float'$"):
+        x.type("torch.cuda.Float")
+    with pytest.raises(TypeError, match="^dtype must be a type, str, or dtype object$"):
+        x.type(3)
+
+
+def test_cuda_takes_only_a_gpu_and_an_existing_one(device):
+    x = refgrad.ones(2)
+    with pytest.raises(RuntimeError, match="^Invalid device, must be cuda device$"):
+        x.cuda("cpu")
+    assert refgrad.device(0) == refgrad.device("cuda", 0)
+    count = _backend.array_module(refgrad.device("cuda")).cuda.runtime.getDeviceCount()
+    with pytest.raises(RuntimeError, match="^CUDA error: invalid device ordinal$"):
+        x.cuda(count)
+    assert device == {"to_host": 0, "to_device": 0}
+
+
+def test_a_bare_device_number_needs_a_gpu(monkeypatch):
+    monkeypatch.setattr(_backend, "_cupy", lambda: None)
+    with pytest.raises(RuntimeError, match="^Cannot access accelerator device when none"):
+        refgrad.device(1)
+
+
+def test_copy_between_devices_writes_in_place_and_sends_gradients_back(device):
+    src = refgrad.tensor([1.0, 2.0], requires_grad=True)
+    on_device = refgrad.zeros(2).cuda()
+    before = on_device.data_ptr()
+    on_device.copy_(src)
+    assert on_device.device == refgrad.device("cuda", 0) and on_device.data_ptr() == before
+    assert type(on_device.grad_fn).__name__ == "CopyBackwards"
+    (on_device * 3).sum().backward()
+    assert src.grad.device.type == "cpu" and src.grad.tolist() == [3.0, 3.0]
+    host = refgrad.zeros(2)
+    host.copy_(refgrad.tensor([4.0, 5.0]).cuda())
+    assert host.device.type == "cpu" and host.tolist() == [4.0, 5.0]
+
+
+def test_numpy_of_a_device_tensor_copies_only_when_forced(device):
+    d = refgrad.tensor([1.0, 2.0], requires_grad=True).cuda()
+    with pytest.raises(TypeError, match="^can't convert cuda:0 device type tensor to numpy"):
+        d.detach().numpy()
+    forced = d.numpy(force=True)
+    assert isinstance(forced, np.ndarray) and forced.tolist() == [1.0, 2.0]
+
+
+def test_a_list_of_tensors_must_share_one_device(device):
+    on_device, on_host = refgrad.ones(2).cuda(), refgrad.zeros(2)
+    message = ("^Expected all tensors to be on the same device, but got tensors is on {}, "
+               "different from other tensors on {} \\(when checking argument in method "
+               "wrapper_CUDA_cat\\)$")
+    with pytest.raises(RuntimeError, match=message.format("cpu", "cuda:0")):
+        refgrad.cat([on_device, on_host])
+    with pytest.raises(RuntimeError, match=message.format("cuda:0", "cpu")):
+        refgrad.cat([on_host, on_device])
+    joined = refgrad.cat([on_device, on_device * 2])
+    assert joined.device == refgrad.device("cuda", 0) and joined.tolist() == [1, 1, 2, 2]
+
+
+def test_host_indices_index_a_device_tensor(device):
+    d = refgrad.tensor([1.0, 2.0, 3.0], requires_grad=True).cuda()
+    picked = d[refgrad.tensor([2, 0, 2])]
+    assert picked.device == refgrad.device("cuda", 0) and picked.tolist() == [3.0, 1.0, 3.0]
+    assert d[[True, False, True]].tolist() == [1.0, 3.0] and d[True].shape == (1, 3)
+    picked.sum().backward()
+    w = refgrad.zeros(3).cuda()
+    w[[0, 2]] = refgrad.tensor([5.0, 6.0]).cuda()
+    w[refgrad.tensor([1])] = 7.0
+    with pytest.raises(RuntimeError, match="^Expected all tensors to be on the same device"):
+        w[[0, 2]] = refgrad.tensor([5.0, 6.0])  # the values must be on the device
+    with pytest.raises(TypeError, match="^can't assign a list to a torch.cuda.FloatTensor$"):
+        w[[0, 2]] = [5.0, 6.0]
+    assert w.device == refgrad.device("cuda", 0) and w.tolist() == [5.0, 7.0, 6.0]
+
+
+def test_device_indices_do_not_index_a_host_tensor(device):
+    with pytest.raises(RuntimeError, match=(
+            r"^indices should be either on cpu or on the same device as the indexed tensor "
+            r"\(cpu\)$")):
+        refgrad.ones(3)[refgrad.tensor([0, 1]).cuda()]
+
+
+def test_stack_is_refused_as_torchs_cat_is(device):
+    with pytest.raises(RuntimeError, match=(
+            r"^Expected all tensors to be on the same device, but got tensors is on cuda:0, "
+            r"different from other tensors on cpu \(when checking argument in method "
+            r"wrapper_CUDA_cat\)$")):
+        refgrad.stack([refgrad.zeros(2), refgrad.ones(2).cuda()])
+
+
+def test_where_takes_its_condition_by_torchs_device_rules(device):
+    a, b = refgrad.ones(2).cuda(), refgrad.zeros(2).cuda()
+    host_condition = refgrad.tensor([True, False])
+    with pytest.raises(RuntimeError, match="^Expected all tensors to be on the same device, "
+                       "but found at least two devices, cuda:0 and cpu!$"):
+        refgrad.where(host_condition, a, b)
+    assert refgrad.where(host_condition.cuda(), a, b).tolist() == [1.0, 0.0]
+    assert refgrad.where(refgrad.tensor(True), a, b).device == refgrad.device("cuda", 0)
+
+
+def test_masked_fill_and_gather_want_their_masks_and_indices_beside_the_input(device):
+    d = refgrad.ones(2, 2).cuda()
+    with pytest.raises(RuntimeError, match="^expected self and mask to be on the same device, "
+                       "but got mask on cpu and self on cuda:0$"):
+        d.masked_fill(refgrad.tensor([True, False]), 0.0)
+    with pytest.raises(RuntimeError, match=(
+            r"^Expected all tensors to be on the same device, but got index is on cpu, "
+            r"different from other tensors on cuda:0 \(when checking argument in method "
+            r"wrapper_CUDA_gather\)$")):
+        d.gather(0, refgrad.tensor([[0, 1]]))
+    assert d.gather(0, refgrad.tensor([[0, 1]]).cuda()).tolist() == [[1.0, 1.0]]

@@ -35,7 +35,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:423
+# --- book/chapters/16_functions.md:440
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, le, log, lt,
@@ -44,19 +44,19 @@ from refgrad._ops.functions import (
 )
 
 
-# --- book/chapters/16a_pointwise.md:379
+# --- book/chapters/16a_pointwise.md:383
 from refgrad._ops.pointwise import (
     abs, clamp, clamp_max, clamp_min, clip, maximum, minimum, relu, rsqrt, sigmoid, sign,
     sqrt, tan, tanh,
 )
 
 
-# --- book/chapters/16b_reductions.md:397
+# --- book/chapters/16b_reductions.md:399
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:789
+# --- book/chapters/16b_reductions.md:799
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -65,22 +65,22 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:550
+# --- book/chapters/16d_indexing.md:570
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:814
+# --- book/chapters/16d_indexing.md:842
 from refgrad._ops.pieces import chunk, gather, split, split_with_sizes
 
 
-# --- book/chapters/24_devices.md:93
+# --- book/chapters/24_devices.md:134
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:428
+# --- book/chapters/26_inplace.md:467
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.inplace import (
     abs,  # noqa: F811

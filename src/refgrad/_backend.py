@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:117
+# --- book/chapters/02_dtypes.md:128
 """The seam between devices and array libraries: cpu is NumPy, cuda is CuPy."""
 
 import numpy as np
@@ -28,7 +28,7 @@ def cuda_is_available() -> bool:
 
 def device_of(array) -> device:
     """The device an array lives on."""
-    if isinstance(array, np.ndarray):
+    if isinstance(array, np.ndarray | np.generic):
         return CPU
     return device("cuda", array.device.id)
 
@@ -42,7 +42,26 @@ def array_module(where: device):
     return _cupy()
 
 
-# --- book/chapters/02_dtypes.md:162
+def move(array, where: device):
+    """A copy of ``array`` on the device ``where``."""
+    if where.type == "cpu":
+        return array.get()
+    cupy = array_module(where)
+    index = where.index or 0
+    if index >= cupy.cuda.runtime.getDeviceCount():
+        raise RuntimeError("CUDA error: invalid device ordinal")
+    with cupy.cuda.Device(index):  # CuPy allocates on the current device
+        return cupy.asarray(array) if isinstance(array, np.ndarray) else cupy.array(array)
+
+
+def data_ptr(array) -> int:
+    """The address of an array's first element, on the host or on its device."""
+    if isinstance(array, np.ndarray):
+        return int(array.__array_interface__["data"][0])
+    return int(array.data.ptr)
+
+
+# --- book/chapters/02_dtypes.md:192
 NO_ACCELERATOR = "Cannot access accelerator device when none is available."
 
 
@@ -66,3 +85,14 @@ def is_pinned(array) -> bool:
     if isinstance(array, memoryview):  # np.frombuffer keeps a view of the buffer
         array = array.obj
     return isinstance(array, cupy.cuda.PinnedMemoryPointer)
+
+
+# --- book/chapters/02_dtypes.md:226
+def writeable(array) -> bool:
+    """Whether an array may be written in place."""
+    return array.flags.writeable if isinstance(array, np.ndarray) else True
+
+
+def add_at(out, key, values) -> None:
+    """``out[key] += values`` in place, where repeated indices add up."""
+    array_module(device_of(out)).add.at(out, key, values)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._backend import array_module
+from refgrad._backend import cuda_is_available, move, pin
 from refgrad._device import CPU, device
 from refgrad._tensor import Tensor, check_requires_grad, make_tensor
 from refgrad._tensor_values import host_array
@@ -78,19 +78,28 @@ def _to_array(data, dtype: _dtype.dtype | None):
         )
 
 
-# --- book/chapters/05_creation.md:122
+# --- book/chapters/05_creation.md:124
 def _finish(array, dev, requires_grad: bool, pin_memory: bool = False) -> Tensor:
+    on_device = dev is not None and device(dev) != CPU
     if pin_memory:
-        raise RuntimeError(
-            "pin_memory=True requires a CUDA or other accelerator backend; no pinned memory "
-            "allocator is available on this system."
-        )
-    if dev is not None and device(dev) != CPU:
-        array = array_module(device(dev)).asarray(array)
+        array = _pinned(array, on_device)
+    if on_device:
+        array = move(array, device(dev))
     t = make_tensor(array)
     check_requires_grad(t, requires_grad)
     t._requires_grad = requires_grad
     return t
+
+
+def _pinned(array, on_device: bool):
+    if not cuda_is_available():
+        raise RuntimeError(
+            "pin_memory=True requires a CUDA or other accelerator backend; no pinned memory "
+            "allocator is available on this system."
+        )
+    if on_device:
+        raise RuntimeError("Only dense CPU tensors can be pinned")
+    return pin(array)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
@@ -98,7 +107,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(_to_array(data, dtype), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:149
+# --- book/chapters/05_creation.md:160
 def parse_size(args, name: str) -> tuple:
     if len(args) == 1 and isinstance(args[0], tuple | list):
         args = tuple(args[0])
@@ -116,7 +125,7 @@ def parse_size(args, name: str) -> tuple:
     return tuple(args)
 
 
-# --- book/chapters/05_creation.md:171
+# --- book/chapters/05_creation.md:182
 def _filled(name, fill, size, dtype, device, requires_grad, pin_memory=False) -> Tensor:
     shape = parse_size(size, name)
     dtype = dtype or _dtype.DEFAULT_FLOAT
@@ -141,7 +150,7 @@ def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_gra
     return _filled("full", fill, (size,), dtype, device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:199
+# --- book/chapters/05_creation.md:210
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -165,7 +174,38 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:229
+# --- book/chapters/05_creation.md:239
+def _new(factory):
+    def method(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
+               pin_memory=False):
+        return factory(*size, dtype=dtype or self.dtype, device=device or self.device,
+                       requires_grad=requires_grad, pin_memory=pin_memory)
+
+    method.__name__ = f"new_{factory.__name__}"
+    return method
+
+
+def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
+             layout=None, pin_memory=False):
+    return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
+                requires_grad=requires_grad)
+
+
+def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None,
+               pin_memory=False):
+    if isinstance(data, Tensor):
+        warnings.warn(_COPY_WARNING.replace("torch.tensor(", "tensor.new_tensor("),
+                      UserWarning, stacklevel=2)
+        data = host_array(data)
+    return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+                  requires_grad=requires_grad, pin_memory=pin_memory)
+
+
+for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
+    setattr(Tensor, _method.__name__, _method)
+
+
+# --- book/chapters/05_creation.md:276
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
     if end is None:
         start, end = 0, start
@@ -181,7 +221,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:253
+# --- book/chapters/05_creation.md:300
 class Generator:
     """A source of random numbers that can be re-seeded."""
 
@@ -209,7 +249,7 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-# --- book/chapters/05_creation.md:285
+# --- book/chapters/05_creation.md:332
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -239,7 +279,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     return _finish(values.astype((dtype or _dtype.int64).numpy), device, False)
 
 
-# --- book/chapters/05_creation.md:321
+# --- book/chapters/05_creation.md:368
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), np.float32), cls=cls)

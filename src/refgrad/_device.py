@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:69
+# --- book/chapters/02_dtypes.md:70
 """torch.device: where a tensor's storage lives."""
 
 _KNOWN = ("cpu", "cuda")
@@ -14,6 +14,8 @@ class device:  # noqa: N801 - torch's name
     def __init__(self, spec, index: int | None = None) -> None:
         if isinstance(spec, device):
             spec, index = spec.type, spec.index if index is None else index
+        elif isinstance(spec, int) and not isinstance(spec, bool):
+            spec, index = _accelerator(), spec  # a bare number means the accelerator
         kind, _, number = str(spec).partition(":")
         if kind not in _KNOWN:
             raise RuntimeError(
@@ -35,6 +37,14 @@ class device:  # noqa: N801 - torch's name
 
     def __hash__(self) -> int:
         return hash((self.type, self.index))
+
+
+def _accelerator() -> str:
+    from refgrad._backend import NO_ACCELERATOR, cuda_is_available
+
+    if not cuda_is_available():
+        raise RuntimeError(NO_ACCELERATOR)
+    return "cuda"
 
 
 CPU = device("cpu")

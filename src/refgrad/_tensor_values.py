@@ -8,7 +8,7 @@
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._backend import device_of
+from refgrad._backend import data_ptr, device_of
 from refgrad._formatting import tensor_repr
 from refgrad._size import Size
 
@@ -95,10 +95,10 @@ class _Storage:
     is_sparse = False
 
     def data_ptr(self) -> int:
-        return int(self._data.__array_interface__["data"][0])
+        return data_ptr(self._data)
 
 
-# --- book/chapters/03_tensor.md:361
+# --- book/chapters/03_tensor.md:362
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -119,6 +119,11 @@ class _Python:
         return host_array(self).tolist()
 
     def numpy(self, *, force: bool = False):
+        if not force and not isinstance(self._data, np.ndarray):
+            raise TypeError(
+                f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() "
+                "to copy the tensor to host memory first."
+            )
         if self._requires_grad and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. "
@@ -137,7 +142,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:405
+# --- book/chapters/03_tensor.md:411
 def _scalar(t, kind):
     if t._data.size != 1:
         raise ValueError("only one element tensors can be converted to Python scalars")

@@ -58,11 +58,16 @@ NEG = register(Op(
 # --- book/chapters/14_arithmetic.md:97
 def _true_divide(a, b):
     result = np.true_divide(a, b)
-    integral = all(np.asarray(x).dtype.kind in "biu" for x in (a, b))
+    integral = all(_kind(x) in "biu" for x in (a, b))
     return result.astype(np.float32) if integral else result
 
 
-# --- book/chapters/14_arithmetic.md:113
+def _kind(x) -> str:
+    # Read an array's dtype where it lives: np.asarray would copy a GPU array.
+    return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
+
+
+# --- book/chapters/14_arithmetic.md:118
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: np.power(a, exponent),
@@ -89,14 +94,14 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:146
+# --- book/chapters/14_arithmetic.md:151
 def _log_or_zero(base):
     from refgrad._ops.functions import log, where
 
     return where(base == 0, 0.0, log(base))
 
 
-# --- book/chapters/14_arithmetic.md:173
+# --- book/chapters/14_arithmetic.md:179
 # NOTE [Branch-free select]
 # Below this many elements np.where is quicker than the few passes of the bit
 # select, and a mispredicted branch costs too little to matter.
@@ -105,8 +110,8 @@ _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 def select(condition, a, b):
-    """``np.where(condition, a, b)``, choosing on the bits for large arrays."""
-    if np.size(condition) < _SELECT_MIN:
+    """``np.where(condition, a, b)``, choosing on the bits for large host arrays."""
+    if not isinstance(condition, np.ndarray) or condition.size < _SELECT_MIN:
         return np.where(condition, a, b)
     kind = np.result_type(a, b)
     unsigned = _UNSIGNED.get(kind.itemsize)
@@ -121,7 +126,7 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:199
+# --- book/chapters/14_arithmetic.md:205
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -138,9 +143,11 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:241
+# --- book/chapters/14_arithmetic.md:248
 def _fill(a, mask, value):
-    return select(mask._data, np.asarray(value).astype(a.dtype), a)
+    if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
+        value = np.asarray(value)[()]
+    return select(mask._data, value.astype(a.dtype), a)
 
 
 MASKED_FILL = register(Op(
@@ -157,7 +164,7 @@ MASKED_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:268
+# --- book/chapters/14_arithmetic.md:277
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -190,12 +197,12 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:308
+# --- book/chapters/14_arithmetic.md:317
 def _to_copy(a, dtype, device, self_dtype, self_device):
-    from refgrad._backend import array_module
+    from refgrad._backend import move
 
     if device != self_device:
-        a = array_module(device).asarray(a) if device.type != "cpu" else a.get()
+        a = move(a, device)
     return a.astype(dtype.numpy)
 
 
@@ -208,7 +215,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:332
+# --- book/chapters/14_arithmetic.md:341
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

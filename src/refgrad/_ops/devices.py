@@ -18,13 +18,48 @@ def cpu(input, memory_format=None):
 def cuda(input, device=None, non_blocking=False, memory_format=None):
     target = Device("cuda", 0) if device is None else Device(device)
     if target.type != "cuda":
-        raise RuntimeError(f"Invalid device, must be cuda device, got {target}")
+        raise RuntimeError("Invalid device, must be cuda device")
     if target.index is None:
         target = Device("cuda", 0)
     return to(input, target, non_blocking=non_blocking)
 
 
-# --- book/chapters/24_devices.md:63
+def get_device(input) -> int:
+    """The GPU's index for a tensor on a GPU; -1 on the CPU."""
+    where = input.device
+    return -1 if where.type == "cpu" else where.index
+
+
+# --- book/chapters/24_devices.md:65
+def tensor_type(input, dtype=None, non_blocking=False):
+    from refgrad._dtype import dtype as DType
+
+    if dtype is None:
+        return _type(input)
+    if isinstance(dtype, str):
+        dtype, where = _from_type_name(dtype, input.device)
+    elif isinstance(dtype, DType):
+        where = input.device
+    else:
+        raise TypeError("dtype must be a type, str, or dtype object")
+    return to(input, where, dtype, non_blocking=non_blocking)
+
+
+def _from_type_name(name: str, here):
+    from refgrad._dtype import get_default_dtype
+    from refgrad._typename import LEGACY
+
+    if name == "torch.Tensor":  # the default dtype's type; torch has no cuda spelling
+        name = f"torch.{LEGACY[get_default_dtype()]}Tensor"
+    for dtype, legacy in LEGACY.items():
+        if name == f"torch.{legacy}Tensor":
+            return dtype, Device("cpu")
+        if name == f"torch.cuda.{legacy}Tensor":
+            return dtype, here if here.type == "cuda" else Device("cuda", 0)
+    raise ValueError(f"invalid type: '{name}'")
+
+
+# --- book/chapters/24_devices.md:103
 def pin_memory(input, device=None):
     from refgrad._tensor import make_tensor
 
@@ -46,8 +81,9 @@ def _type(t) -> str:
 
 
 def install(cls) -> None:
-    for function in (cpu, cuda, pin_memory, is_pinned):
+    for function in (cpu, cuda, get_device, pin_memory, is_pinned):
         setattr(cls, function.__name__, function)
+    cls.type = tensor_type
 
 
 install(Tensor)

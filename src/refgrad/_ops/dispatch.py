@@ -18,7 +18,10 @@ from refgrad.autograd._state import dual_levels, state
 def _arrays(op, args, params):
     """The NumPy operands for a row, cast to the promoted dtype if it asks."""
     if op.variadic:
-        return [[t._data for t in args[0]]], list(args[0])
+        arrays = [t._data for t in args[0]]
+        if any(type(x) is not np.ndarray for x in arrays):
+            _one_device(op, arrays)
+        return [arrays], list(args[0])
     if not op.promote:
         return [a._data if isinstance(a, Tensor) else a for a in args], args
     # call() has already tried _shared_operands on the rows it can settle.
@@ -44,7 +47,7 @@ def _as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:296
+# --- book/chapters/13_dispatch.md:299
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -88,9 +91,14 @@ def _shared_pair(a, b):
     return None
 
 
-# --- book/chapters/13_dispatch.md:347
+# --- book/chapters/13_dispatch.md:354
+MIXED_DEVICES = (
+    "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
+)
+
+
 def _same_device(args, arrays):
-    from refgrad._backend import array_module, device_of
+    from refgrad._backend import device_of, move
 
     found = [device_of(x) for a, x in zip(args, arrays) if isinstance(a, Tensor)]
     target = next((d for d in found if d.type != "cpu"), found[0])
@@ -98,17 +106,28 @@ def _same_device(args, arrays):
     for a, x in zip(args, arrays):
         if isinstance(a, Tensor) and device_of(x) != target:
             if device_of(x).type != "cpu" or a.ndim != 0:
-                other = next(d for d in found if d != found[0])
-                raise RuntimeError(
-                    "Expected all tensors to be on the same device, but found at least two "
-                    f"devices, {found[0]} and {other}!"
-                )
-            x = array_module(target).asarray(x)
+                raise RuntimeError(MIXED_DEVICES.format(target, device_of(x)))
+            x = move(x, target)
         moved.append(x)
     return moved
 
 
-# --- book/chapters/13_dispatch.md:378
+def _one_device(op, arrays):
+    """torch's error for a list of tensors (cat, stack) that spans devices."""
+    from refgrad._backend import device_of
+
+    found = [device_of(x) for x in arrays]
+    target = found[0]  # here the first tensor sets the device, whichever it is
+    for where in found:
+        if where != target:
+            raise RuntimeError(
+                f"Expected all tensors to be on the same device, but got tensors is on {where}, "
+                f"different from other tensors on {target} (when checking argument in method "
+                "wrapper_CUDA_cat)"  # stack is a cat in torch, and says so
+            )
+
+
+# --- book/chapters/13_dispatch.md:401
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -145,7 +164,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:423
+# --- book/chapters/13_dispatch.md:446
 _NO_PARAMS: dict = {}
 
 
@@ -158,7 +177,7 @@ def _records(op, tensors) -> bool:
     return False
 
 
-# --- book/chapters/13_dispatch.md:441
+# --- book/chapters/13_dispatch.md:464
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -193,7 +212,7 @@ def _forward(op, arrays, params, out, tensors):
         _fp_settings.reset(token)
 
 
-# --- book/chapters/13_dispatch.md:482
+# --- book/chapters/13_dispatch.md:505
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
@@ -214,7 +233,7 @@ def _broadcast_error(op, tensors):
     return None
 
 
-# --- book/chapters/13_dispatch.md:509
+# --- book/chapters/13_dispatch.md:532
 def _record(op, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     node = cls(edges := _edges(tensors))
@@ -288,7 +307,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:595
+# --- book/chapters/13_dispatch.md:618
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -303,7 +322,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:618
+# --- book/chapters/13_dispatch.md:641
 def _link_views(op, source, outputs, params) -> None:
     from refgrad._ops.views import track_view  # chapter "Views"
 
@@ -326,7 +345,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:754
+# --- book/chapters/13_dispatch.md:777
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":

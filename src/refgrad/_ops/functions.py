@@ -48,7 +48,21 @@ def pow(input, exponent):  # noqa: A001 - torch's name
 
 
 def where(condition, input, other):
+    tensors = [t for t in (condition, input, other) if isinstance(t, Tensor)]
+    if any(type(t._data) is not np.ndarray for t in tensors):
+        condition = _beside(condition, tensors)
     return call(ar.WHERE, (input, other), {"condition": condition})
+
+
+def _beside(condition, tensors):
+    """The condition on the operation's device, by torch's rules for mixing devices."""
+    from refgrad._ops.dispatch import MIXED_DEVICES
+
+    target = next((t.device for t in tensors if t.device.type != "cpu"), tensors[0].device)
+    for t in tensors:
+        if t.device != target and t.ndim:
+            raise RuntimeError(MIXED_DEVICES.format(target, t.device))
+    return condition.to(target)
 
 
 def _unary(row):
@@ -71,7 +85,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:105
+# --- book/chapters/16_functions.md:119
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -83,7 +97,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:126
+# --- book/chapters/16_functions.md:140
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
@@ -110,7 +124,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:157
+# --- book/chapters/16_functions.md:171
 def infer_shape(shape, numel: int) -> tuple:
     if len(shape) == 1 and isinstance(shape[0], tuple | list):
         shape = shape[0]
@@ -138,7 +152,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:186
+# --- book/chapters/16_functions.md:200
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], tuple | list):
         sizes = tuple(sizes[0])
@@ -165,7 +179,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:217
+# --- book/chapters/16_functions.md:231
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -186,7 +200,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:244
+# --- book/chapters/16_functions.md:258
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -200,13 +214,16 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-# --- book/chapters/16_functions.md:266
+# --- book/chapters/16_functions.md:280
 _C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
             "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
             "float64": "double"}
 
 
 def masked_fill(input, mask, value):
+    if mask.device != input.device:
+        raise RuntimeError("expected self and mask to be on the same device, but got mask on "
+                           f"{mask.device} and self on {input.device}")
     _check_broadcast(tuple(mask.shape), tuple(input.shape))
     kind = str(mask.dtype)[6:]
     if kind != "bool":
@@ -229,7 +246,7 @@ def _check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:296
+# --- book/chapters/16_functions.md:313
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

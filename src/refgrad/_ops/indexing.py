@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:277
+# --- book/chapters/16d_indexing.md:280
 """Indexing rows (select, slice, index, and the rows of their gradients) and x[...]."""
 
 import numpy as np
 
+from refgrad._backend import add_at
 from refgrad._ops.table import Op, register
 
 
@@ -22,9 +23,9 @@ def _slice(a, dim, start, end, step):
     return a[_at(a.ndim, dim, slice(start, end, step))]
 
 
-# --- book/chapters/16d_indexing.md:303
+# --- book/chapters/16d_indexing.md:307
 def _put(g, input_sizes, key):
-    out = np.zeros(input_sizes, dtype=g.dtype)
+    out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
     return out
 
@@ -43,7 +44,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:325
+# --- book/chapters/16d_indexing.md:329
 SLICE = register(Op(
     "slice", "SliceBackward0", ("self",), forward=_slice,
     backward=lambda g, dim, start, end, step, self_sym_sizes: (
@@ -59,7 +60,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:347
+# --- book/chapters/16d_indexing.md:354
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -67,7 +68,7 @@ def _key(indices):
 def _index_put(a, values, indices, accumulate):
     out = a.copy()
     if accumulate:
-        np.add.at(out, _key(indices), values)
+        add_at(out, _key(indices), values)
     else:
         out[_key(indices)] = values
     return out
@@ -81,14 +82,14 @@ INDEX = register(Op(
 INDEX_PUT = register(Op(
     "_index_put_impl_", "IndexPutImplBackward0", ("self", "values"), forward=_index_put,
     backward=lambda g, indices, accumulate: (
-        g if accumulate else index_put(g, indices, _zeros((), g.dtype), False),
+        g if accumulate else index_put(g, indices, zeros_as(g, ()), False),
         _call(INDEX, g, indices=indices),
     ),
     saves=(("indices", ("self", "values")),),
 ))
 
 
-# --- book/chapters/16d_indexing.md:377
+# --- book/chapters/16d_indexing.md:384
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -108,17 +109,18 @@ def index_put(input, indices, values, accumulate=False):
     return _call(INDEX_PUT, input, values, indices=list(indices), accumulate=accumulate)
 
 
-def _zeros(sizes, dtype):
-    from refgrad._creation import zeros
+def zeros_as(t, sizes):
+    """A tensor of zeros of ``sizes``, with ``t``'s dtype and on ``t``'s device."""
+    from refgrad._tensor import make_tensor
 
-    return zeros(sizes, dtype=dtype)
+    return make_tensor(np.zeros(sizes, dtype=t._data.dtype, like=t._data))
 
 
 def _index_grad(g, indices, sizes):
-    return index_put(_zeros(sizes, g.dtype), indices, g, True)
+    return index_put(zeros_as(g, sizes), indices, g, True)
 
 
-# --- book/chapters/16d_indexing.md:411
+# --- book/chapters/16d_indexing.md:419
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
@@ -136,7 +138,7 @@ def narrow(input, dim, start, length):
     return _call(SLICE, input, dim=dim, start=start, end=start + length, step=1)
 
 
-# --- book/chapters/16d_indexing.md:439
+# --- book/chapters/16d_indexing.md:447
 INT64_MAX = 2**63 - 1
 
 
@@ -165,7 +167,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:469
+# --- book/chapters/16d_indexing.md:477
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -195,7 +197,19 @@ def walk(self, index, keep_full: bool):
             tensors.append(None)
         else:
             result = select(result, dim, int(item))
-    return result, tensors
+    return result, _beside(result, tensors)
+
+
+def _beside(t, indices):
+    """Index tensors on the host move to ``t``'s GPU; the reverse is an error."""
+    for i, index in enumerate(indices):
+        if index is None or index.device == t.device:
+            continue
+        if index.device.type != "cpu":
+            raise RuntimeError("indices should be either on cpu or on the same device as the "
+                               f"indexed tensor ({t.device})")
+        indices[i] = index.to(t.device)
+    return indices
 
 
 def _bool_index(item):
@@ -210,7 +224,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:515
+# --- book/chapters/16d_indexing.md:535
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._backend import writeable
 from refgrad._ops import functions as F
 from refgrad._ops import pointwise
 from refgrad._ops.table import Op, register
@@ -32,7 +33,7 @@ OUT_NEEDS_GRAD = (
 )
 
 
-# --- book/chapters/26_inplace.md:67
+# --- book/chapters/26_inplace.md:68
 def bump(t) -> None:
     """Count one write to ``t``'s memory."""
     counter = t._version_counter
@@ -52,11 +53,11 @@ def check_inplace(t, recorded: bool) -> None:
             check_view_write(t)
         if t._requires_grad and t._grad_fn is None:
             raise RuntimeError(LEAF)
-    if not t._data.flags.writeable:
+    if not writeable(t._data):
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:95
+# --- book/chapters/26_inplace.md:96
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -80,7 +81,7 @@ def check_fits(t, result) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:126
+# --- book/chapters/26_inplace.md:127
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     if state.dispatch_modes:  # chapter "Dispatch modes": a mode sees the write first
@@ -118,7 +119,7 @@ def _rebase(self, node) -> None:
         node._meta = (input_metadata(self),)
 
 
-# --- book/chapters/26_inplace.md:170
+# --- book/chapters/26_inplace.md:171
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -167,7 +168,7 @@ def _follow_result(self, node) -> None:
     node._saved = tuple(saved)
 
 
-# --- book/chapters/26_inplace.md:225
+# --- book/chapters/26_inplace.md:226
 def _constant(g):
     return g * 0
 
@@ -194,7 +195,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:256
+# --- book/chapters/26_inplace.md:257
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -209,7 +210,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:276
+# --- book/chapters/26_inplace.md:277
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -228,13 +229,13 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:300
+# --- book/chapters/26_inplace.md:301
 _OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
     "sigmoid": pointwise.sigmoid, "relu": pointwise.relu, "clamp": pointwise.clamp,
     "clamp_min": pointwise.clamp_min, "clamp_max": pointwise.clamp_max,
-    "abs": pointwise.abs, "sqrt": pointwise.sqrt,
+    "abs": pointwise.abs, "sqrt": pointwise.sqrt, "masked_fill": F.masked_fill,
 }
 
 
@@ -256,32 +257,57 @@ def fill_(self, value):
     return inplace(self, named("fill", lambda t: _call(FILL, (t,), {"value": value})))
 
 
+def index_put_(self, indices, values, accumulate=False):
+    # Index tensors may live anywhere: torch moves them to the tensor written.
+    indices = [i if i is None or i.device == self.device else i.to(self.device)
+               for i in indices]
+    put = named("index_put", lambda t, v: _call(INDEX_PUT_, (t, v), {
+        "indices": indices, "accumulate": accumulate}))
+    return inplace(self, put, values)
+
+
 def copy_(self, src, non_blocking=False):
-    copy = named("copy", lambda t, s: _call(COPY, (t, s), {"src_dtype": s.dtype}))
-    return inplace(self, copy, src)
+    def copy(t, s):
+        if isinstance(s, Tensor) and s.device != t.device:
+            s = s.to(t.device)  # NOTE [Copies between devices]
+        return _call(COPY, (t, s), {"src_dtype": s.dtype})
+
+    return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:339
+# --- book/chapters/26_inplace.md:359
 def setitem(self, index, value) -> None:
-    from refgrad._creation import tensor
     from refgrad._ops.indexing import walk
 
     target, indices = walk(self, index, False)
+    values = _assignable(value, target)
     while indices and indices[-1] is None:
         indices.pop()
     if indices:
-        if not isinstance(value, Tensor):
-            value = tensor(value, dtype=target.dtype)
         put = named("index_put", lambda t, v: _call(INDEX_PUT_, (t, v), {
             "indices": list(indices), "accumulate": False}))
-        inplace(target, put, value)
+        inplace(target, put, values)
     elif isinstance(value, Tensor):
-        copy_(target, value)
+        copy_(target, values)
     else:
-        fill_(target, tensor(value, dtype=target.dtype))
+        fill_(target, values)
 
 
-# --- book/chapters/26_inplace.md:367
+def _assignable(value, target):
+    """A tensor to write: a tensor, or a number made into one on the target's device."""
+    from refgrad._creation import tensor
+    from refgrad._typename import tensor_type_name
+
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, bool | int | float | complex | np.integer):
+        return tensor(value, dtype=target.dtype, device=target.device)
+    kind = type(value)
+    name = kind.__name__ if kind.__module__ == "builtins" else f"numpy.{kind.__name__}"
+    raise TypeError(f"can't assign a {name} to a {tensor_type_name(target)}")
+
+
+# --- book/chapters/26_inplace.md:405
 def with_out(function, name: str):
     """``function`` with torch's ``out=`` keyword."""
     def wrapper(*args, out=None, **kwargs):
@@ -294,7 +320,7 @@ def with_out(function, name: str):
             raise RuntimeError(OUT_NEEDS_GRAD.format(name))
         result = function(*args, **kwargs)
         if result._data.shape != out._data.shape:
-            out._data = np.empty(result._data.shape, dtype=out._data.dtype)  # torch resizes
+            out._data = np.empty_like(result._data, dtype=out._data.dtype, order="C")  # resized
         check_fits(out, result)
         np.copyto(out._data, result._data, casting="unsafe")
         bump(out)
@@ -314,7 +340,7 @@ def with_out(function, name: str):
     "clamp", "clamp_min", "clamp_max", "abs", "sqrt"))
 
 
-# --- book/chapters/26_inplace.md:403
+# --- book/chapters/26_inplace.md:441
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
@@ -325,6 +351,7 @@ def install(cls=Tensor) -> None:
     cls.clip_ = cls.clamp_
     cls.diagonal = diagonal
     cls.zero_, cls.fill_, cls.copy_, cls.__setitem__ = zero_, fill_, copy_, setitem
+    cls.index_put_ = index_put_
     for name, function in (("__iadd__", F.add), ("__isub__", F.sub), ("__imul__", F.mul),
                            ("__itruediv__", F.div)):
         setattr(cls, name, _augmented(function))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:420
+# --- book/chapters/16b_reductions.md:422
 """Measures along dimensions: var, std, vector norms, amax and amin."""
 
 import math
@@ -35,20 +35,26 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:457
+def _array(value):
+    """``value`` as an array: NumPy makes 0-d results scalars, a GPU keeps arrays."""
+    return np.asarray(value) if isinstance(value, np.generic) else value
+
+
+# --- book/chapters/16b_reductions.md:464
 def _var(a, dim, correction, keepdim):
     axes = _axes(dim, a.ndim)
     n = a.size if axes is None else math.prod(a.shape[d] for d in axes)
     centred = a - np.sum(a, axis=axes, keepdims=True) / n
     squares = np.sum(centred * centred, axis=axes, keepdims=keepdim)
-    return np.asarray(squares / max(n - _correction(correction), 0)).astype(a.dtype)
+    # A whole reduction gives NumPy a scalar here; the dispatcher makes it an array.
+    return (squares / max(n - _correction(correction), 0)).astype(a.dtype)
 
 
 def _std(a, dim, correction, keepdim):
     return np.sqrt(_var(a, dim, correction, keepdim))
 
 
-# --- book/chapters/16b_reductions.md:479
+# --- book/chapters/16b_reductions.md:487
 def _count(self, dim) -> int:
     return self.numel() if dim is None else math.prod(self.shape[d] for d in dim)
 
@@ -75,7 +81,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
                          keepdim)
 
 
-# --- book/chapters/16b_reductions.md:507
+# --- book/chapters/16b_reductions.md:515
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -86,7 +92,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:527
+# --- book/chapters/16b_reductions.md:535
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -104,7 +110,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return np.sum(size ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:555
+# --- book/chapters/16b_reductions.md:563
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -116,13 +122,13 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
         return (g * where(result == 0, 0.0, self / result),)
     if math.isinf(ord):
         size = np.abs(self._data)
-        hits = np.asarray((size == result._data) | np.isnan(size)).astype(size.dtype)
-        count = np.asarray(hits.sum(axis=_axes(dim, self.ndim), keepdims=True))
+        hits = _array((size == result._data) | np.isnan(size)).astype(size.dtype)
+        count = _array(hits.sum(axis=_axes(dim, self.ndim), keepdims=True))
         return (self.sign() * (g / make_tensor(count)) * make_tensor(hits),)
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:579
+# --- book/chapters/16b_reductions.md:587
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
@@ -141,7 +147,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:607
+# --- book/chapters/16b_reductions.md:617
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -149,8 +155,8 @@ def _extreme(pick):
 def _tie_share(g, self, result, dim, keepdim):
     g = _unsqueezed(g, dim, self.ndim, keepdim)
     best = _unsqueezed(result, dim, self.ndim, keepdim)._data
-    hits = np.asarray(self._data == best).astype(self._data.dtype)
-    count = np.asarray(hits.sum(axis=_axes(dim, self.ndim), keepdims=True))
+    hits = _array(self._data == best).astype(self._data.dtype)
+    count = _array(hits.sum(axis=_axes(dim, self.ndim), keepdims=True))
     return ((g / make_tensor(count)) * make_tensor(hits),)
 
 
@@ -164,7 +170,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:639
+# --- book/chapters/16b_reductions.md:649
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -190,7 +196,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:666
+# --- book/chapters/16b_reductions.md:676
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -209,7 +215,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=4)
 
 
-# --- book/chapters/16b_reductions.md:691
+# --- book/chapters/16b_reductions.md:701
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     _check_norm_dtypes(x, dtype)
     if isinstance(ord, str):
@@ -238,7 +244,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:721
+# --- book/chapters/16b_reductions.md:731
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
     """Refuse an inf or -inf norm of an empty slice, which has no value."""
     if not dims:
@@ -269,7 +275,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:757
+# --- book/chapters/16b_reductions.md:767
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = dim_tuple(dim, input.ndim)

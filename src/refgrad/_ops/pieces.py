@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:568
+# --- book/chapters/16d_indexing.md:588
 """Rows that cut a tensor into views, tile it, or gather from it: split, repeat, gather."""
 
 import numpy as np
@@ -32,7 +32,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:599
+# --- book/chapters/16d_indexing.md:619
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -47,7 +47,7 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:626
+# --- book/chapters/16d_indexing.md:646
 def _tile(a, repeats):
     return np.tile(a.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats)
 
@@ -67,10 +67,12 @@ REPEAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:657
+# --- book/chapters/16d_indexing.md:679
 def _key(index, dim):
     """Each position's own coordinates, with the index's values along ``dim``."""
-    key = list(np.indices(index.shape, sparse=True))
+    ones = (1,) * index.ndim
+    key = [np.arange(n, like=index).reshape(ones[:d] + (n,) + ones[d + 1:])
+           for d, n in enumerate(index.shape)]
     key[dim] = index
     return tuple(key)
 
@@ -85,15 +87,14 @@ def _gather(a, index, dim, sparse_grad):
     return flat[_key(_positions(index), dim % flat.ndim)].reshape(index._data.shape)
 
 
-# --- book/chapters/16d_indexing.md:676
+# --- book/chapters/16d_indexing.md:700
 def _scatter_add(g, index, self, dim, sparse_grad):
-    from refgrad._creation import zeros
-    from refgrad._ops.indexing import index_put
+    from refgrad._ops.indexing import index_put, zeros_as
     from refgrad._tensor import make_tensor
 
     positions, sizes = _positions(index), tuple(self.shape) or (1,)
-    key = [make_tensor(np.asarray(k)) for k in _key(positions, dim % len(sizes))]
-    out = index_put(zeros(sizes, dtype=g.dtype), key, g.reshape(positions.shape), True)
+    key = [make_tensor(k) for k in _key(positions, dim % len(sizes))]
+    out = index_put(zeros_as(g, sizes), key, g.reshape(positions.shape), True)
     return (out.reshape(self.shape),)
 
 
@@ -103,7 +104,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:702
+# --- book/chapters/16d_indexing.md:725
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -134,7 +135,7 @@ def split(tensor, split_size_or_sections, dim=0):
     return _call(SPLIT, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:734
+# --- book/chapters/16d_indexing.md:757
 def split_with_sizes(input, split_sizes, dim=0):
     sizes, length = list(split_sizes), _length(input, dim)
     if any(n < 0 for n in sizes):
@@ -158,7 +159,7 @@ def chunk(input, chunks, dim=0):
     return split(input, -(-length // chunks), dim)
 
 
-# --- book/chapters/16d_indexing.md:762
+# --- book/chapters/16d_indexing.md:785
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -175,7 +176,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:785
+# --- book/chapters/16d_indexing.md:808
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
@@ -186,6 +187,11 @@ def gather(input, dim, index, *, sparse_grad=False):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     if sparse_grad:
         raise NotImplementedError("refgrad has no sparse tensors: use sparse_grad=False")
+    if index.device != input.device:
+        raise RuntimeError(
+            f"Expected all tensors to be on the same device, but got index is on {index.device}"
+            f", different from other tensors on {input.device} (when checking argument in "
+            "method wrapper_CUDA_gather)")
     _check_index(input, index, d)
     return _call(GATHER, input, dim=dim, index=index, sparse_grad=sparse_grad)
 

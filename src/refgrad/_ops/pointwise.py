@@ -83,7 +83,7 @@ def _outside(self, min, max):  # noqa: A002 - torch's names
     from refgrad._tensor import make_tensor
 
     data = self._data
-    outside = np.zeros(data.shape, dtype=bool)
+    outside = np.zeros_like(data, dtype=bool)
     if min is not None:
         outside |= ~(data >= min)
     if max is not None:
@@ -98,12 +98,15 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:181
+# --- book/chapters/16a_pointwise.md:182
 def _kept(g, keep):
-    """``g`` where the NumPy mask ``keep`` holds, zero elsewhere."""
+    """``g`` where the array mask ``keep`` holds, zero elsewhere."""
     from refgrad._tensor import make_tensor
 
-    return _zero_where(make_tensor(np.asarray(~keep)), g)
+    drop = ~keep
+    if isinstance(drop, np.generic):  # NumPy compares 0-d arrays into a scalar
+        drop = np.asarray(drop)
+    return _zero_where(make_tensor(drop), g)
 
 
 def _clamp_grads(g, self, min=None, max=None):  # noqa: A002 - torch's names
@@ -129,7 +132,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:222
+# --- book/chapters/16a_pointwise.md:226
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: np.maximum(a, min),
     backward=lambda g, self, min: (_kept(g, self._data >= min),),
@@ -152,7 +155,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:253
+# --- book/chapters/16a_pointwise.md:257
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -177,7 +180,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", np.maximum, lambda s, o: s < 
 MINIMUM = _extremum("minimum", "MinimumBackward0", np.minimum, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:287
+# --- book/chapters/16a_pointwise.md:291
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import result_type
     from refgrad._ops.dispatch import call
@@ -201,7 +204,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:317
+# --- book/chapters/16a_pointwise.md:321
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 

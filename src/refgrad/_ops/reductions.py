@@ -50,7 +50,8 @@ def _reversed(t, dim):
     from refgrad._tensor import make_tensor
 
     d = dim % t.ndim
-    return t[(slice(None),) * d + (make_tensor(np.arange(t.shape[d] - 1, -1, -1)),)]
+    backwards = np.arange(t.shape[d] - 1, -1, -1, like=t._data)
+    return t[(slice(None),) * d + (make_tensor(backwards),)]
 
 
 def _cumsum_backward(g, dim, dtype, self_dtype):

@@ -140,11 +140,12 @@ def contiguous(input, memory_format=None):
     if is_contiguous(input):
         return input
     out = clone(input)  # CloneBackward0, as in torch
-    out._data = np.ascontiguousarray(out._data)  # a fresh copy, laid out row by row
+    # a fresh copy, laid out row by row; like= keeps a GPU array on its device
+    out._data = np.ascontiguousarray(out._data, like=out._data)
     return out
 
 
-# --- book/chapters/16d_indexing.md:209
+# --- book/chapters/16d_indexing.md:210
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -167,7 +168,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:235
+# --- book/chapters/16d_indexing.md:236
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

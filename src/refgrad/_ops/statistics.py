@@ -72,7 +72,7 @@ MIN = register(Op(
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
-            return a.copy(), np.zeros((), dtype=np.int64)
+            return a.copy(), np.zeros_like(a, dtype=np.int64)
         indices = np.expand_dims(pick(a, axis=dim), dim)
         values = np.take_along_axis(a, indices, axis=dim)
         if not keepdim:
@@ -91,7 +91,7 @@ def _to_index(grads, indices, dim, keepdim, self_sym_sizes):
         g, data = g.unsqueeze(dim), np.expand_dims(data, dim)
     shape = [1] * len(self_sym_sizes)
     shape[dim] = self_sym_sizes[dim]
-    chosen = np.arange(self_sym_sizes[dim]).reshape(shape) == data
+    chosen = np.arange(self_sym_sizes[dim], like=data).reshape(shape) == data
     return (where(make_tensor(chosen), g, 0.0),)
 
 
@@ -107,7 +107,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:169
+# --- book/chapters/16b_reductions.md:171
 def _prod_grad(g, self, result, dim=None, keepdim=False):
     axes = None if dim is None else dim % (self.ndim or 1)
     zero = self._data == 0
@@ -138,7 +138,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:218
+# --- book/chapters/16b_reductions.md:220
 def _shift(a, axes):
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(a)
     return np.where(np.isfinite(top), top, 0)
@@ -158,7 +158,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:239
+# --- book/chapters/16b_reductions.md:241
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
     shifted = a - _shift(a, axis)
@@ -175,7 +175,7 @@ def _reduce_like(t, dim):
     return t.sum(dim, keepdim=True) if t.ndim else t
 
 
-# --- book/chapters/16b_reductions.md:257
+# --- book/chapters/16b_reductions.md:259
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -192,7 +192,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:308
+# --- book/chapters/16b_reductions.md:310
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -226,7 +226,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:346
+# --- book/chapters/16b_reductions.md:348
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -256,7 +256,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:377
+# --- book/chapters/16b_reductions.md:379
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         if dtype is not None:

@@ -95,31 +95,30 @@ def geometry(where: np.ndarray) -> tuple:
     return tuple(where.shape), stride, first
 
 
-def grid(size, stride, storage_offset) -> np.ndarray:
-    """The flat positions an as_strided view reads."""
-    where = np.full(tuple(size), storage_offset, dtype=np.int64)
+def grid(size, stride, storage_offset, like=None) -> np.ndarray:
+    """The flat positions an as_strided view reads, made on ``like``'s device."""
+    where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
     for d, (n, s) in enumerate(zip(size, stride)):
         shape = [1] * len(size)
         shape[d] = n
-        where = where + (np.arange(n, dtype=np.int64) * s).reshape(shape)
+        where = where + (np.arange(n, dtype=np.int64, like=like) * s).reshape(shape)
     return where
 
 
-# --- book/chapters/27_views.md:161
+# --- book/chapters/27_views.md:162
 def _as_strided_backward(g, size, stride, storage_offset, self_sym_sizes):
-    from refgrad._creation import zeros
-    from refgrad._ops.indexing import index_put
+    from refgrad._ops.indexing import index_put, zeros_as
     from refgrad._tensor import make_tensor
 
-    where = make_tensor(grid(size, stride, storage_offset).reshape(-1))
-    flat = zeros(math.prod(self_sym_sizes), dtype=g.dtype)
+    where = make_tensor(grid(size, stride, storage_offset, like=g._data).reshape(-1))
+    flat = zeros_as(g, math.prod(self_sym_sizes))
     return (index_put(flat, [where], g.reshape(-1), True).view(self_sym_sizes),)
 
 
 AS_STRIDED = register(Op(
     "as_strided", "AsStridedBackward0", ("self",),
     forward=lambda a, size, stride, storage_offset: a.reshape(-1)[
-        grid(size, stride, storage_offset)],
+        grid(size, stride, storage_offset, like=a)],
     backward=_as_strided_backward, keeps=("self_sym_sizes",),
 ))
 
@@ -259,21 +258,19 @@ def check_view_write(view) -> None:
         raise RuntimeError(VIEW_OF_LEAF)
 
 
-# --- book/chapters/27_views.md:357
+# --- book/chapters/27_views.md:361
 def _diagonal(a, offset, dim1, dim2):
-    # np.diagonal's view is read-only; build the same view with the strides.
-    cut = {dim2: slice(offset, None)} if offset >= 0 else {dim1: slice(-offset, None)}
-    start = a[tuple(cut.get(d, slice(None)) for d in range(a.ndim))]
-    keep = [d for d in range(a.ndim) if d not in (dim1, dim2)]
-    shape = (*(start.shape[d] for d in keep), min(start.shape[dim1], start.shape[dim2]))
-    strides = (*(start.strides[d] for d in keep), start.strides[dim1] + start.strides[dim2])
-    return np.lib.stride_tricks.as_strided(start, shape, strides,
-                                           writeable=a.flags.writeable)
+    out = np.diagonal(a, offset, dim1, dim2)
+    if isinstance(out, np.ndarray) and a.flags.writeable:
+        out.flags.writeable = True  # NumPy's diagonal view is read-only; torch's is not
+    return out
 
 
 def _diagonal_put(g, input_sizes, offset, dim1, dim2):
-    out = np.zeros(input_sizes, dtype=g.dtype)
-    _diagonal(out, offset, dim1, dim2)[...] = g
+    out = np.zeros(input_sizes, dtype=g.dtype, like=g)
+    steps = np.arange(g.shape[-1], like=g)
+    rows, cols = (steps, steps + offset) if offset >= 0 else (steps - offset, steps)
+    np.moveaxis(out, (dim1, dim2), (-2, -1))[..., rows, cols] = g
     return out
 
 
