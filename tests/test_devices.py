@@ -118,6 +118,8 @@ def test_factories_pin_on_request(device):
     assert made.is_pinned() and made.is_leaf and made.tolist() == [1.5, 2.5]
     with pytest.raises(RuntimeError, match="^Only dense CPU tensors can be pinned$"):
         refgrad.ones(2, device="cuda", pin_memory=True)
+    ignored = refgrad.tensor([1.0], device="cuda", pin_memory=True)  # as torch.tensor does
+    assert ignored.device == refgrad.device("cuda", 0) and not ignored.is_pinned()
 
 
 def test_a_device_tensor_is_never_pinned_nor_pinnable(device):
@@ -192,8 +194,9 @@ def test_cuda_takes_only_a_gpu_and_an_existing_one(device):
         x.cuda("cpu")
     assert refgrad.device(0) == refgrad.device("cuda", 0)
     count = _backend.array_module(refgrad.device("cuda")).cuda.runtime.getDeviceCount()
-    with pytest.raises(RuntimeError, match="^CUDA error: invalid device ordinal$"):
+    with pytest.raises(refgrad.AcceleratorError, match="^CUDA error: invalid device ordinal$"):
         x.cuda(count)
+    assert issubclass(refgrad.AcceleratorError, RuntimeError)
     assert device == {"to_host": 0, "to_device": 0}
 
 

@@ -77,10 +77,11 @@ from refgrad._ops.pieces import chunk, gather, split, split_with_sizes
 
 
 # --- book/chapters/24_devices.md:134
+from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:467
+# --- book/chapters/26_inplace.md:470
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.inplace import (
     abs,  # noqa: F811

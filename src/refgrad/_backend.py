@@ -42,6 +42,10 @@ def array_module(where: device):
     return _cupy()
 
 
+class AcceleratorError(RuntimeError):
+    """An error reported by the GPU, as torch's ``torch.AcceleratorError``."""
+
+
 def move(array, where: device):
     """A copy of ``array`` on the device ``where``."""
     if where.type == "cpu":
@@ -49,7 +53,7 @@ def move(array, where: device):
     cupy = array_module(where)
     index = where.index or 0
     if index >= cupy.cuda.runtime.getDeviceCount():
-        raise RuntimeError("CUDA error: invalid device ordinal")
+        raise AcceleratorError("CUDA error: invalid device ordinal")
     with cupy.cuda.Device(index):  # CuPy allocates on the current device
         return cupy.asarray(array) if isinstance(array, np.ndarray) else cupy.array(array)
 
@@ -61,7 +65,7 @@ def data_ptr(array) -> int:
     return int(array.data.ptr)
 
 
-# --- book/chapters/02_dtypes.md:192
+# --- book/chapters/02_dtypes.md:196
 NO_ACCELERATOR = "Cannot access accelerator device when none is available."
 
 
@@ -87,7 +91,7 @@ def is_pinned(array) -> bool:
     return isinstance(array, cupy.cuda.PinnedMemoryPointer)
 
 
-# --- book/chapters/02_dtypes.md:226
+# --- book/chapters/02_dtypes.md:230
 def writeable(array) -> bool:
     """Whether an array may be written in place."""
     return array.flags.writeable if isinstance(array, np.ndarray) else True

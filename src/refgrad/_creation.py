@@ -79,8 +79,12 @@ def _to_array(data, dtype: _dtype.dtype | None):
 
 
 # --- book/chapters/05_creation.md:124
+def _on_gpu(dev) -> bool:
+    return dev is not None and device(dev) != CPU
+
+
 def _finish(array, dev, requires_grad: bool, pin_memory: bool = False) -> Tensor:
-    on_device = dev is not None and device(dev) != CPU
+    on_device = _on_gpu(dev)
     if pin_memory:
         array = _pinned(array, on_device)
     if on_device:
@@ -104,10 +108,12 @@ def _pinned(array, on_device: bool):
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data``."""
+    if _on_gpu(device):
+        pin_memory = False  # torch.tensor ignores the pin for a GPU tensor; factories refuse
     return _finish(_to_array(data, dtype), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:160
+# --- book/chapters/05_creation.md:166
 def parse_size(args, name: str) -> tuple:
     if len(args) == 1 and isinstance(args[0], tuple | list):
         args = tuple(args[0])
@@ -125,7 +131,7 @@ def parse_size(args, name: str) -> tuple:
     return tuple(args)
 
 
-# --- book/chapters/05_creation.md:182
+# --- book/chapters/05_creation.md:188
 def _filled(name, fill, size, dtype, device, requires_grad, pin_memory=False) -> Tensor:
     shape = parse_size(size, name)
     dtype = dtype or _dtype.DEFAULT_FLOAT
@@ -150,7 +156,7 @@ def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_gra
     return _filled("full", fill, (size,), dtype, device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:210
+# --- book/chapters/05_creation.md:216
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -174,7 +180,7 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:239
+# --- book/chapters/05_creation.md:245
 def _new(factory):
     def method(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
                pin_memory=False):
@@ -205,7 +211,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:276
+# --- book/chapters/05_creation.md:282
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
     if end is None:
         start, end = 0, start
@@ -221,7 +227,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:300
+# --- book/chapters/05_creation.md:306
 class Generator:
     """A source of random numbers that can be re-seeded."""
 
@@ -249,7 +255,7 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-# --- book/chapters/05_creation.md:332
+# --- book/chapters/05_creation.md:338
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -279,7 +285,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     return _finish(values.astype((dtype or _dtype.int64).numpy), device, False)
 
 
-# --- book/chapters/05_creation.md:368
+# --- book/chapters/05_creation.md:374
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), np.float32), cls=cls)

@@ -19,5 +19,5 @@ install()
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
-# --- book/chapters/26_inplace.md:462
+# --- book/chapters/26_inplace.md:465
 import refgrad._ops.inplace  # noqa: F401 - installs the in-place methods

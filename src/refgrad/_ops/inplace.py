@@ -229,7 +229,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:301
+# --- book/chapters/26_inplace.md:304
 _OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -275,7 +275,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:359
+# --- book/chapters/26_inplace.md:362
 def setitem(self, index, value) -> None:
     from refgrad._ops.indexing import walk
 
@@ -307,7 +307,7 @@ def _assignable(value, target):
     raise TypeError(f"can't assign a {name} to a {tensor_type_name(target)}")
 
 
-# --- book/chapters/26_inplace.md:405
+# --- book/chapters/26_inplace.md:408
 def with_out(function, name: str):
     """``function`` with torch's ``out=`` keyword."""
     def wrapper(*args, out=None, **kwargs):
@@ -340,7 +340,7 @@ def with_out(function, name: str):
     "clamp", "clamp_min", "clamp_max", "abs", "sqrt"))
 
 
-# --- book/chapters/26_inplace.md:441
+# --- book/chapters/26_inplace.md:444
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
