@@ -197,3 +197,38 @@ def test_only_tensors_and_numbers_can_be_assigned(value, name):
     x[0:2] = np.int64(3)
     x[2] = np.float64(1.5)
     assert x.tolist() == [3.0, 3.0, 1.5]
+
+
+def test_index_put_wants_tensors_of_the_same_dtype():
+    x = torch.zeros(3)
+    index = torch.tensor([0])
+    with raises(RuntimeError, "Index put requires the source and destination dtypes match, "
+                              "got Float for the destination and Long for the source."):
+        x.index_put_((index,), torch.tensor([1]))
+    with raises(RuntimeError, "Index put requires the source and destination dtypes match, "
+                              "got Float for the destination and Double for the source."):
+        x[index] = torch.tensor([1.0], dtype=torch.float64)
+    with raises(TypeError, "index_put_(): argument 'values' (position 2) must be Tensor, "
+                           "not float"):
+        x.index_put_((index,), 1.0)
+    with raises(TypeError, "expected Tensor as element 0 in argument 0, but got NoneType"):
+        x.index_put_((None,), torch.tensor(1.0))
+    x[0:1] = torch.tensor([2], dtype=torch.float64)  # a slice copies, and copy_ converts
+    x[1] = torch.tensor(3)
+    assert x.tolist() == [2.0, 3.0, 0.0]
+
+
+def test_assignment_names_the_refused_type_as_torch_does():
+    import decimal
+    import fractions
+
+    class Custom:
+        pass
+
+    x = torch.zeros(2)
+    for value, name in [(fractions.Fraction(1, 2), "Fraction"), (Custom(), "Custom"),
+                        (decimal.Decimal(1), "decimal.Decimal")]:
+        with raises(TypeError, f"can't assign a {name} to a torch.FloatTensor"):
+            x[0] = value
+    with raises(TypeError, "'numpy.timedelta64' object cannot be interpreted as an integer"):
+        x[0] = np.timedelta64(1)

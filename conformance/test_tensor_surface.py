@@ -210,7 +210,6 @@ def test_sizes_devices_and_dtypes_print_as_torch():
     assert (torch.float32.is_floating_point, torch.int64.is_floating_point) == (True, False)
     assert (torch.uint8.is_signed, torch.int8.is_signed, torch.float16.itemsize) == (False, True, 2)
     assert torch.get_default_dtype() is torch.float32
-    assert type(torch.cuda.is_available()) is bool
 
 
 def test_legacy_type_names_and_get_device_on_the_cpu():
@@ -298,3 +297,26 @@ def test_new_factories_take_dtype_and_device_from_the_tensor():
         "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone()"
         " or sourceTensor.detach().clone().requires_grad_(True), rather than "
         "tensor.new_tensor(sourceTensor).")
+
+
+def test_new_factories_refuse_what_torch_refuses():
+    t = torch.zeros(3)
+    assert t.new_zeros(size=(2,)).tolist() == [0.0, 0.0]
+    assert t.new_full(size=(2,), fill_value=3.0).tolist() == [3.0, 3.0]
+    with raises(TypeError, 'new_zeros() missing 1 required positional arguments: "size"'):
+        t.new_zeros()
+    with raises(TypeError, "new_full(): argument 'size' (position 1) must be tuple of ints, "
+                           "not int"):
+        t.new_full(2, 3.0)
+
+
+def test_type_takes_classes_and_devices_take_numbers():
+    x = torch.zeros(3)
+    assert x.type(torch.Tensor) is x
+    with raises(ValueError, "invalid type: 'float'"):
+        x.type(float)
+    with raises(RuntimeError, "Device index must not be negative"):
+        torch.device(-1)
+    with pytest.raises(TypeError, match=r"^device\(\) received an invalid combination of "
+                       r"arguments - got \(bool\)"):
+        torch.device(True)

@@ -196,7 +196,6 @@ def test_cuda_takes_only_a_gpu_and_an_existing_one(device):
     count = _backend.array_module(refgrad.device("cuda")).cuda.runtime.getDeviceCount()
     with pytest.raises(refgrad.AcceleratorError, match="^CUDA error: invalid device ordinal$"):
         x.cuda(count)
-    assert issubclass(refgrad.AcceleratorError, RuntimeError)
     assert device == {"to_host": 0, "to_device": 0}
 
 

@@ -35,7 +35,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:440
+# --- book/chapters/16_functions.md:449
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, le, log, lt,
@@ -65,23 +65,23 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:570
+# --- book/chapters/16d_indexing.md:584
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:842
+# --- book/chapters/16d_indexing.md:858
 from refgrad._ops.pieces import chunk, gather, split, split_with_sizes
 
 
-# --- book/chapters/24_devices.md:134
+# --- book/chapters/24_devices.md:141
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:470
+# --- book/chapters/26_inplace.md:494
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.inplace import (
     abs,  # noqa: F811

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:128
+# --- book/chapters/02_dtypes.md:139
 """The seam between devices and array libraries: cpu is NumPy, cuda is CuPy."""
 
 import numpy as np
@@ -31,6 +31,13 @@ def device_of(array) -> device:
     if isinstance(array, np.ndarray | np.generic):
         return CPU
     return device("cuda", array.device.id)
+
+
+def same_device(x, y) -> bool:
+    """Whether two arrays live on one device; two NumPy arrays answer at once."""
+    if type(x) is np.ndarray and type(y) is np.ndarray:
+        return True
+    return device_of(x) == device_of(y)
 
 
 def array_module(where: device):
@@ -65,7 +72,7 @@ def data_ptr(array) -> int:
     return int(array.data.ptr)
 
 
-# --- book/chapters/02_dtypes.md:196
+# --- book/chapters/02_dtypes.md:214
 NO_ACCELERATOR = "Cannot access accelerator device when none is available."
 
 
@@ -91,7 +98,7 @@ def is_pinned(array) -> bool:
     return isinstance(array, cupy.cuda.PinnedMemoryPointer)
 
 
-# --- book/chapters/02_dtypes.md:230
+# --- book/chapters/02_dtypes.md:248
 def writeable(array) -> bool:
     """Whether an array may be written in place."""
     return array.flags.writeable if isinstance(array, np.ndarray) else True

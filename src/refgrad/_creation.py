@@ -150,13 +150,14 @@ def empty(*size, dtype=None, layout=None, device=None, requires_grad=False, pin_
     return _filled("empty", np.empty, size, dtype, device, requires_grad, pin_memory)
 
 
-def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False):
+def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False):
     dtype = dtype or _dtype.scalar_dtype(fill_value)
     fill = lambda shape, kind: np.full(shape, fill_value).astype(kind)
-    return _filled("full", fill, (size,), dtype, device, requires_grad)
+    return _filled("full", fill, (size,), dtype, device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:216
+# --- book/chapters/05_creation.md:217
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -180,21 +181,29 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:245
+# --- book/chapters/05_creation.md:246
 def _new(factory):
-    def method(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
-               pin_memory=False):
-        return factory(*size, dtype=dtype or self.dtype, device=device or self.device,
+    name = f"new_{factory.__name__}"
+
+    def method(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
+               layout=None, pin_memory=False):
+        sizes = sizes if size is None else (size,)
+        if not sizes:
+            raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+        return factory(*sizes, dtype=dtype or self.dtype, device=device or self.device,
                        requires_grad=requires_grad, pin_memory=pin_memory)
 
-    method.__name__ = f"new_{factory.__name__}"
+    method.__name__ = name
     return method
 
 
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
              layout=None, pin_memory=False):
+    if not isinstance(size, tuple | list):  # a Size is a tuple
+        raise TypeError("new_full(): argument 'size' (position 1) must be tuple of ints, not "
+                        + type(size).__name__)
     return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
-                requires_grad=requires_grad)
+                requires_grad=requires_grad, pin_memory=pin_memory)
 
 
 def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None,
@@ -211,7 +220,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:282
+# --- book/chapters/05_creation.md:291
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
     if end is None:
         start, end = 0, start
@@ -227,7 +236,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:306
+# --- book/chapters/05_creation.md:315
 class Generator:
     """A source of random numbers that can be re-seeded."""
 
@@ -255,7 +264,7 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-# --- book/chapters/05_creation.md:338
+# --- book/chapters/05_creation.md:347
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -285,7 +294,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     return _finish(values.astype((dtype or _dtype.int64).numpy), device, False)
 
 
-# --- book/chapters/05_creation.md:374
+# --- book/chapters/05_creation.md:383
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), np.float32), cls=cls)

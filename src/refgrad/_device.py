@@ -5,7 +5,14 @@
 # --- book/chapters/02_dtypes.md:70
 """torch.device: where a tensor's storage lives."""
 
+import numpy as np
+
 _KNOWN = ("cpu", "cuda")
+_NOT_A_DEVICE = (
+    "device() received an invalid combination of arguments - got (bool), but expected one "
+    "of:\n * (torch.device device)\n      didn't match because some of the arguments have "
+    "invalid types: (!bool!)\n * (str type, int index = -1)\n"
+)
 
 
 class device:  # noqa: N801 - torch's name
@@ -14,8 +21,12 @@ class device:  # noqa: N801 - torch's name
     def __init__(self, spec, index: int | None = None) -> None:
         if isinstance(spec, device):
             spec, index = spec.type, spec.index if index is None else index
-        elif isinstance(spec, int) and not isinstance(spec, bool):
-            spec, index = _accelerator(), spec  # a bare number means the accelerator
+        elif isinstance(spec, bool):
+            raise TypeError(_NOT_A_DEVICE)
+        elif isinstance(spec, int | np.integer):
+            if spec < 0:
+                raise RuntimeError("Device index must not be negative")
+            spec, index = _accelerator(), int(spec)  # a bare number means the accelerator
         kind, _, number = str(spec).partition(":")
         if kind not in _KNOWN:
             raise RuntimeError(

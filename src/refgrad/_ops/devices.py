@@ -36,6 +36,8 @@ def tensor_type(input, dtype=None, non_blocking=False):
 
     if dtype is None:
         return _type(input)
+    if isinstance(dtype, type):  # a class stands for its name: Tensor for torch.Tensor
+        dtype = "torch.Tensor" if dtype is Tensor else _class_name(dtype)
     if isinstance(dtype, str):
         dtype, where = _from_type_name(dtype, input.device)
     elif isinstance(dtype, DType):
@@ -43,6 +45,11 @@ def tensor_type(input, dtype=None, non_blocking=False):
     else:
         raise TypeError("dtype must be a type, str, or dtype object")
     return to(input, where, dtype, non_blocking=non_blocking)
+
+
+def _class_name(kind) -> str:
+    module = kind.__module__
+    return kind.__qualname__ if module == "builtins" else f"{module}.{kind.__qualname__}"
 
 
 def _from_type_name(name: str, here):
@@ -59,7 +66,7 @@ def _from_type_name(name: str, here):
     raise ValueError(f"invalid type: '{name}'")
 
 
-# --- book/chapters/24_devices.md:103
+# --- book/chapters/24_devices.md:110
 def pin_memory(input, device=None):
     from refgrad._tensor import make_tensor
 

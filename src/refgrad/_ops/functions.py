@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from refgrad._backend import same_device
 from refgrad._ops import arithmetic as ar
 from refgrad._ops import reductions as red
 from refgrad._ops import shapes as sh
@@ -38,7 +39,7 @@ def div(input, other):
     return call(ar.DIV, (input, other), None, dying_array(input, other))
 
 
-# --- book/chapters/16_functions.md:64
+# --- book/chapters/16_functions.md:68
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         return call(ar.POW_SCALAR, (exponent,), {"self": input})
@@ -48,13 +49,17 @@ def pow(input, exponent):  # noqa: A001 - torch's name
 
 
 def where(condition, input, other):
-    tensors = [t for t in (condition, input, other) if isinstance(t, Tensor)]
-    if any(type(t._data) is not np.ndarray for t in tensors):
-        condition = _beside(condition, tensors)
+    on_host = type(condition._data) is np.ndarray
+    for t in (input, other):
+        if isinstance(t, Tensor) and type(t._data) is not np.ndarray:
+            on_host = False
+    if not on_host:
+        tensors = [t for t in (condition, input, other) if isinstance(t, Tensor)]
+        condition = _condition_beside(condition, tensors)
     return call(ar.WHERE, (input, other), {"condition": condition})
 
 
-def _beside(condition, tensors):
+def _condition_beside(condition, tensors):
     """The condition on the operation's device, by torch's rules for mixing devices."""
     from refgrad._ops.dispatch import MIXED_DEVICES
 
@@ -85,7 +90,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:119
+# --- book/chapters/16_functions.md:127
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -97,7 +102,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:140
+# --- book/chapters/16_functions.md:148
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
@@ -124,7 +129,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:171
+# --- book/chapters/16_functions.md:179
 def infer_shape(shape, numel: int) -> tuple:
     if len(shape) == 1 and isinstance(shape[0], tuple | list):
         shape = shape[0]
@@ -152,7 +157,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:200
+# --- book/chapters/16_functions.md:208
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], tuple | list):
         sizes = tuple(sizes[0])
@@ -179,7 +184,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:231
+# --- book/chapters/16_functions.md:239
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -200,7 +205,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:258
+# --- book/chapters/16_functions.md:266
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -214,14 +219,14 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-# --- book/chapters/16_functions.md:280
+# --- book/chapters/16_functions.md:289
 _C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
             "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
             "float64": "double"}
 
 
 def masked_fill(input, mask, value):
-    if mask.device != input.device:
+    if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
                            f"{mask.device} and self on {input.device}")
     _check_broadcast(tuple(mask.shape), tuple(input.shape))
@@ -246,7 +251,7 @@ def _check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:313
+# --- book/chapters/16_functions.md:322
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from refgrad._backend import add_at
+from refgrad._backend import add_at, same_device
 from refgrad._ops.table import Op, register
 
 
@@ -106,6 +106,7 @@ def slice_backward(g, input_sizes, dim, start, end, step):
 
 
 def index_put(input, indices, values, accumulate=False):
+    check_put(input, values)
     return _call(INDEX_PUT, input, values, indices=list(indices), accumulate=accumulate)
 
 
@@ -120,7 +121,18 @@ def _index_grad(g, indices, sizes):
     return index_put(zeros_as(g, sizes), indices, g, True)
 
 
-# --- book/chapters/16d_indexing.md:419
+def check_put(input, values) -> None:
+    """torch's rule for index_put: the values have the tensor's dtype already."""
+    if values.dtype is not input.dtype:
+        from refgrad._typename import LEGACY
+
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{LEGACY[input.dtype]} for the destination and {LEGACY[values.dtype]} for the "
+            "source.")
+
+
+# --- book/chapters/16d_indexing.md:431
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
@@ -138,7 +150,7 @@ def narrow(input, dim, start, length):
     return _call(SLICE, input, dim=dim, start=start, end=start + length, step=1)
 
 
-# --- book/chapters/16d_indexing.md:447
+# --- book/chapters/16d_indexing.md:461
 INT64_MAX = 2**63 - 1
 
 
@@ -167,7 +179,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:477
+# --- book/chapters/16d_indexing.md:491
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -197,13 +209,13 @@ def walk(self, index, keep_full: bool):
             tensors.append(None)
         else:
             result = select(result, dim, int(item))
-    return result, _beside(result, tensors)
+    return result, _indices_beside(result, tensors)
 
 
-def _beside(t, indices):
+def _indices_beside(t, indices):
     """Index tensors on the host move to ``t``'s GPU; the reverse is an error."""
     for i, index in enumerate(indices):
-        if index is None or index.device == t.device:
+        if index is None or same_device(index._data, t._data):
             continue
         if index.device.type != "cpu":
             raise RuntimeError("indices should be either on cpu or on the same device as the "
@@ -224,7 +236,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:535
+# --- book/chapters/16d_indexing.md:549
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from refgrad._backend import writeable
+from refgrad._backend import same_device, writeable
 from refgrad._ops import functions as F
 from refgrad._ops import pointwise
 from refgrad._ops.table import Op, register
@@ -258,9 +258,18 @@ def fill_(self, value):
 
 
 def index_put_(self, indices, values, accumulate=False):
+    from refgrad._ops.indexing import check_put
+
+    if not isinstance(values, Tensor):
+        raise TypeError("index_put_(): argument 'values' (position 2) must be Tensor, not "
+                        + type(values).__name__)
+    for k, i in enumerate(indices):
+        if not isinstance(i, Tensor):
+            raise TypeError(f"expected Tensor as element {k} in argument 0, but got "
+                            + type(i).__name__)
+    check_put(self, values)
     # Index tensors may live anywhere: torch moves them to the tensor written.
-    indices = [i if i is None or i.device == self.device else i.to(self.device)
-               for i in indices]
+    indices = [i if same_device(i._data, self._data) else i.to(self.device) for i in indices]
     put = named("index_put", lambda t, v: _call(INDEX_PUT_, (t, v), {
         "indices": indices, "accumulate": accumulate}))
     return inplace(self, put, values)
@@ -268,14 +277,14 @@ def index_put_(self, indices, values, accumulate=False):
 
 def copy_(self, src, non_blocking=False):
     def copy(t, s):
-        if isinstance(s, Tensor) and s.device != t.device:
+        if isinstance(s, Tensor) and not same_device(s._data, t._data):
             s = s.to(t.device)  # NOTE [Copies between devices]
         return _call(COPY, (t, s), {"src_dtype": s.dtype})
 
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:362
+# --- book/chapters/26_inplace.md:371
 def setitem(self, index, value) -> None:
     from refgrad._ops.indexing import walk
 
@@ -284,6 +293,9 @@ def setitem(self, index, value) -> None:
     while indices and indices[-1] is None:
         indices.pop()
     if indices:
+        from refgrad._ops.indexing import check_put
+
+        check_put(target, values)
         put = named("index_put", lambda t, v: _call(INDEX_PUT_, (t, v), {
             "indices": list(indices), "accumulate": False}))
         inplace(target, put, values)
@@ -300,14 +312,26 @@ def _assignable(value, target):
 
     if isinstance(value, Tensor):
         return value
+    if isinstance(value, np.timedelta64):  # a NumPy integer that is not a number
+        raise TypeError("'numpy.timedelta64' object cannot be interpreted as an integer")
     if isinstance(value, bool | int | float | complex | np.integer):
-        return tensor(value, dtype=target.dtype, device=target.device)
-    kind = type(value)
-    name = kind.__name__ if kind.__module__ == "builtins" else f"numpy.{kind.__name__}"
-    raise TypeError(f"can't assign a {name} to a {tensor_type_name(target)}")
+        on_host = type(target._data) is np.ndarray
+        return tensor(value, dtype=target.dtype, device=None if on_host else target.device)
+    raise TypeError(f"can't assign a {_c_type_name(type(value))} to a "
+                    f"{tensor_type_name(target)}")
 
 
-# --- book/chapters/26_inplace.md:408
+def _c_type_name(kind) -> str:
+    """The name CPython's C level gives a type: qualified only for compiled types."""
+    if kind.__flags__ & _HEAP_TYPE or kind.__module__ == "builtins":
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__name__}"
+
+
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
+
+
+# --- book/chapters/26_inplace.md:432
 def with_out(function, name: str):
     """``function`` with torch's ``out=`` keyword."""
     def wrapper(*args, out=None, **kwargs):
@@ -340,7 +364,7 @@ def with_out(function, name: str):
     "clamp", "clamp_min", "clamp_max", "abs", "sqrt"))
 
 
-# --- book/chapters/26_inplace.md:444
+# --- book/chapters/26_inplace.md:468
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

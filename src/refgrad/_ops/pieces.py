@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:588
+# --- book/chapters/16d_indexing.md:602
 """Rows that cut a tensor into views, tile it, or gather from it: split, repeat, gather."""
 
 import numpy as np
 
+from refgrad._backend import same_device
 from refgrad._ops.table import Op, register
 
 
@@ -32,7 +33,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:619
+# --- book/chapters/16d_indexing.md:634
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -47,7 +48,7 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:646
+# --- book/chapters/16d_indexing.md:661
 def _tile(a, repeats):
     return np.tile(a.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats)
 
@@ -67,7 +68,7 @@ REPEAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:679
+# --- book/chapters/16d_indexing.md:694
 def _key(index, dim):
     """Each position's own coordinates, with the index's values along ``dim``."""
     ones = (1,) * index.ndim
@@ -87,7 +88,7 @@ def _gather(a, index, dim, sparse_grad):
     return flat[_key(_positions(index), dim % flat.ndim)].reshape(index._data.shape)
 
 
-# --- book/chapters/16d_indexing.md:700
+# --- book/chapters/16d_indexing.md:715
 def _scatter_add(g, index, self, dim, sparse_grad):
     from refgrad._ops.indexing import index_put, zeros_as
     from refgrad._tensor import make_tensor
@@ -104,7 +105,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:725
+# --- book/chapters/16d_indexing.md:740
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -135,7 +136,7 @@ def split(tensor, split_size_or_sections, dim=0):
     return _call(SPLIT, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:757
+# --- book/chapters/16d_indexing.md:772
 def split_with_sizes(input, split_sizes, dim=0):
     sizes, length = list(split_sizes), _length(input, dim)
     if any(n < 0 for n in sizes):
@@ -159,7 +160,7 @@ def chunk(input, chunks, dim=0):
     return split(input, -(-length // chunks), dim)
 
 
-# --- book/chapters/16d_indexing.md:785
+# --- book/chapters/16d_indexing.md:800
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -176,7 +177,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:808
+# --- book/chapters/16d_indexing.md:824
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
@@ -187,7 +188,7 @@ def gather(input, dim, index, *, sparse_grad=False):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     if sparse_grad:
         raise NotImplementedError("refgrad has no sparse tensors: use sparse_grad=False")
-    if index.device != input.device:
+    if not same_device(index._data, input._data):
         raise RuntimeError(
             f"Expected all tensors to be on the same device, but got index is on {index.device}"
             f", different from other tensors on {input.device} (when checking argument in "
