@@ -53,7 +53,11 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
     def _wrap(self, value):
         # Like CuPy, reductions give 0-d device arrays, never host scalars.
         if isinstance(value, np.ndarray | np.generic):
-            return DeviceArray(np.asarray(value), self._counts)
+            value = np.asarray(value)
+            base = value.base
+            if not value.flags.writeable and isinstance(base, np.ndarray) and base.flags.writeable:
+                value.flags.writeable = True  # CuPy's views are all writable, diagonals too
+            return DeviceArray(value, self._counts)
         if isinstance(value, tuple | list):
             return type(value)(self._wrap(v) for v in value)
         return value

@@ -292,3 +292,41 @@ def test_masked_fill_and_gather_want_their_masks_and_indices_beside_the_input(de
             r"wrapper_CUDA_gather\)$")):
         d.gather(0, refgrad.tensor([[0, 1]]))
     assert d.gather(0, refgrad.tensor([[0, 1]]).cuda()).tolist() == [[1.0, 1.0]]
+
+
+def _write_through_views(leaf):
+    b = leaf * 1
+    b[0].mul_(3)
+    b.diagonal().add_(1)
+    b.view(4)[1:3] = 5.0
+    assert type(b.grad_fn).__name__ == "CopySlices"
+    return (b * b).sum()
+
+
+def test_writes_through_views_of_a_device_tensor_differentiate_as_on_the_host(device):
+    values = [[0.5, -1.0], [2.0, 1.5]]
+    on_host = refgrad.tensor(values, requires_grad=True)
+    on_device = refgrad.tensor(values).cuda().requires_grad_()
+    expected, got = _write_through_views(on_host), _write_through_views(on_device)
+    expected.backward()
+    got.backward()
+    assert got.device == on_device.grad.device == refgrad.device("cuda", 0)
+    assert got.item() == expected.item() and on_device.grad.tolist() == on_host.grad.tolist()
+
+
+def test_forward_mode_tangents_stay_on_the_device(device):
+    import refgrad.autograd.forward_ad as fwAD
+
+    def tangent_of(x, t):
+        with fwAD.dual_level():
+            dual = fwAD.make_dual(x, t)
+            out = fwAD.unpack_dual((dual * dual).sin()).tangent
+            kept = fwAD.unpack_dual(dual).tangent
+        return out, kept
+
+    values = [[1.0, 2.0], [3.0, 4.0]]
+    host = tangent_of(refgrad.tensor(values).t(), refgrad.ones(2, 2))
+    moved = tangent_of(refgrad.tensor(values).cuda().t(), refgrad.ones(2, 2).cuda())
+    for on_device, on_host in zip(moved, host):
+        assert on_device.device == refgrad.device("cuda", 0)
+        np.testing.assert_allclose(on_device.cpu().numpy(), on_host.numpy())

@@ -11,6 +11,7 @@ import weakref
 
 import numpy as np
 
+from refgrad._backend import data_ptr, device_of, move
 from refgrad._C import _functions
 from refgrad._ops.table import Op, register
 from refgrad.autograd._node import FunctionNode, gradient_edge, input_metadata
@@ -40,7 +41,7 @@ def _creation(source, many: bool) -> int:
     return info.creation if meta == DEFAULT and info is not None else meta
 
 
-# --- book/chapters/27_views.md:79
+# --- book/chapters/27_views.md:80
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay = None
@@ -57,7 +58,7 @@ def track_view(op, source, out, params, index) -> None:
         counter.views.add(out)
 
 
-# --- book/chapters/27_views.md:104
+# --- book/chapters/27_views.md:107
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -67,8 +68,8 @@ def _byte_offsets(a: np.ndarray) -> np.ndarray:
     return off
 
 
-def _address(a: np.ndarray) -> int:
-    return a.__array_interface__["data"][0]
+def _address(a) -> int:
+    return data_ptr(a)
 
 
 def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
@@ -82,7 +83,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:133
+# --- book/chapters/27_views.md:136
 def geometry(where: np.ndarray) -> tuple:
     """(size, stride, storage_offset) of a view, from its positions."""
     if where.size == 0:
@@ -105,7 +106,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:162
+# --- book/chapters/27_views.md:165
 def _as_strided_backward(g, size, stride, storage_offset, self_sym_sizes):
     from refgrad._ops.indexing import index_put, zeros_as
     from refgrad._tensor import make_tensor
@@ -123,7 +124,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:189
+# --- book/chapters/27_views.md:192
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
     base = view._base
@@ -146,7 +147,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:216
+# --- book/chapters/27_views.md:219
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -167,7 +168,7 @@ def regenerate_views(counter) -> None:
         regenerate(view)
 
 
-# --- book/chapters/27_views.md:247
+# --- book/chapters/27_views.md:250
 class CopySlices(FunctionNode):
     """The base's grad_fn after an in-place write through one of its views."""
 
@@ -199,19 +200,24 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:283
+# --- book/chapters/27_views.md:286
+def _placed_like(array, where: np.ndarray):
+    """``where`` on ``array``'s device, to index the gradients that will live there."""
+    return where if type(array) is np.ndarray else move(where, device_of(array))
+
+
 def rebase_history(view, fn) -> None:
     """Make the base of ``view`` record that ``fn`` wrote through ``view``."""
     base = view._base
     node = CopySlices((gradient_edge(base), *fn._next[1:]))
     node._fn = fn
-    node._where = positions(base._data, view._data)
+    node._where = _placed_like(base._data, positions(base._data, view._data))
     node._shape = tuple(base._data.shape)
     node._meta = (input_metadata(base),)
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
 
 
-# --- book/chapters/27_views.md:302
+# --- book/chapters/27_views.md:310
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -228,7 +234,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:320
+# --- book/chapters/27_views.md:328
 def _rebase_message(view, creation: int) -> str:
     fn = view._grad_fn
     name = re.sub(r"Backward\d*$", "", type(fn).__name__) if fn is not None else ""
@@ -258,7 +264,7 @@ def check_view_write(view) -> None:
         raise RuntimeError(VIEW_OF_LEAF)
 
 
-# --- book/chapters/27_views.md:361
+# --- book/chapters/27_views.md:369
 def _diagonal(a, offset, dim1, dim2):
     out = np.diagonal(a, offset, dim1, dim2)
     if isinstance(out, np.ndarray) and a.flags.writeable:

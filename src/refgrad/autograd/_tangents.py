@@ -162,10 +162,8 @@ def same_layout(primal, tangent) -> bool:
 def zeros_in_layout(primal, dtype):
     """Zeros of ``dtype`` laid out in memory like ``primal``."""
     p = primal._data
-    if not isinstance(p, np.ndarray):  # CuPy: a plain layout
-        from refgrad._backend import array_module, device_of
-
-        return make_tensor(array_module(device_of(p)).zeros(p.shape, dtype))
+    if not isinstance(p, np.ndarray):  # CuPy: a plain layout, on the primal's device
+        return make_tensor(np.zeros(p.shape, dtype, like=p))
     offset, strides, size = _storage(p)
     memory = np.zeros(size, dtype)
     item = memory.itemsize
