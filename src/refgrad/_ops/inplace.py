@@ -284,54 +284,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:371
-def setitem(self, index, value) -> None:
-    from refgrad._ops.indexing import walk
-
-    target, indices = walk(self, index, False)
-    values = _assignable(value, target)
-    while indices and indices[-1] is None:
-        indices.pop()
-    if indices:
-        from refgrad._ops.indexing import check_put
-
-        check_put(target, values)
-        put = named("index_put", lambda t, v: _call(INDEX_PUT_, (t, v), {
-            "indices": list(indices), "accumulate": False}))
-        inplace(target, put, values)
-    elif isinstance(value, Tensor):
-        copy_(target, values)
-    else:
-        fill_(target, values)
-
-
-def _assignable(value, target):
-    """A tensor to write: a tensor, or a number made into one on the target's device."""
-    from refgrad._creation import tensor
-    from refgrad._typename import tensor_type_name
-
-    if isinstance(value, Tensor):
-        return value
-    if isinstance(value, np.timedelta64):  # a NumPy integer that is not a number
-        raise TypeError("'numpy.timedelta64' object cannot be interpreted as an integer")
-    if isinstance(value, bool | int | float | complex | np.integer):
-        on_host = type(target._data) is np.ndarray
-        return tensor(value, dtype=target.dtype, device=None if on_host else target.device)
-    raise TypeError(f"can't assign a {_c_type_name(type(value))} to a "
-                    f"{tensor_type_name(target)}")
-
-
-def _c_type_name(kind) -> str:
-    """The name CPython's C level gives a type: qualified only for compiled types."""
-    if kind.__flags__ & _HEAP_TYPE or kind.__module__ == "builtins":
-        return kind.__name__
-    return f"{kind.__module__}.{kind.__name__}"
-
-
-_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
-
-
-# --- book/chapters/26_inplace.md:432
+# --- book/chapters/26_inplace.md:445
 def with_out(function, name: str):
     """``function`` with torch's ``out=`` keyword."""
     def wrapper(*args, out=None, **kwargs):
@@ -364,7 +317,7 @@ def with_out(function, name: str):
     "clamp", "clamp_min", "clamp_max", "abs", "sqrt"))
 
 
-# --- book/chapters/26_inplace.md:468
+# --- book/chapters/26_inplace.md:481
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
@@ -374,7 +327,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name + "_", _method(function))
     cls.clip_ = cls.clamp_
     cls.diagonal = diagonal
-    cls.zero_, cls.fill_, cls.copy_, cls.__setitem__ = zero_, fill_, copy_, setitem
+    cls.zero_, cls.fill_, cls.copy_ = zero_, fill_, copy_
     cls.index_put_ = index_put_
     for name, function in (("__iadd__", F.add), ("__isub__", F.sub), ("__imul__", F.mul),
                            ("__itruediv__", F.div)):
