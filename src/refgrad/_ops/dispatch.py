@@ -42,7 +42,7 @@ def _arrays(op, args, params):
     return arrays, args
 
 
-def _as_array(value):
+def as_array(value):
     # NumPy returns scalars, not 0-d arrays, from reductions; tensors want arrays.
     return np.asarray(value) if isinstance(value, np.generic) else value
 
@@ -148,9 +148,9 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
         spare = _into(op, tensors, arrays, params, spare)
     out = _forward(op, arrays, params, spare, tensors)
     if op.many:
-        results = tuple(_as_array(o) for o in out)
+        results = tuple(as_array(o) for o in out)
     else:
-        results = (out if type(out) is np.ndarray else _as_array(out),)
+        results = (out if type(out) is np.ndarray else as_array(out),)
     if _records(op, tensors):
         outputs = _record(op, tensors, arrays, params, results)
     elif op.many or op.view:

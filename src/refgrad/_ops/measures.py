@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from refgrad._ops.dispatch import call
+from refgrad._ops.dispatch import as_array, call
 from refgrad._ops.functions import dim_tuple, where
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
@@ -35,12 +35,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-def _array(value):
-    """``value`` as an array: NumPy makes 0-d results scalars, a GPU keeps arrays."""
-    return np.asarray(value) if isinstance(value, np.generic) else value
-
-
-# --- book/chapters/16b_reductions.md:464
+# --- book/chapters/16b_reductions.md:459
 def _var(a, dim, correction, keepdim):
     axes = _axes(dim, a.ndim)
     n = a.size if axes is None else math.prod(a.shape[d] for d in axes)
@@ -54,7 +49,7 @@ def _std(a, dim, correction, keepdim):
     return np.sqrt(_var(a, dim, correction, keepdim))
 
 
-# --- book/chapters/16b_reductions.md:487
+# --- book/chapters/16b_reductions.md:482
 def _count(self, dim) -> int:
     return self.numel() if dim is None else math.prod(self.shape[d] for d in dim)
 
@@ -81,7 +76,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
                          keepdim)
 
 
-# --- book/chapters/16b_reductions.md:515
+# --- book/chapters/16b_reductions.md:510
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -92,7 +87,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:535
+# --- book/chapters/16b_reductions.md:530
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -110,7 +105,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return np.sum(size ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:563
+# --- book/chapters/16b_reductions.md:558
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -122,13 +117,13 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
         return (g * where(result == 0, 0.0, self / result),)
     if math.isinf(ord):
         size = np.abs(self._data)
-        hits = _array((size == result._data) | np.isnan(size)).astype(size.dtype)
-        count = _array(hits.sum(axis=_axes(dim, self.ndim), keepdims=True))
+        hits = as_array((size == result._data) | np.isnan(size)).astype(size.dtype)
+        count = as_array(hits.sum(axis=_axes(dim, self.ndim), keepdims=True))
         return (self.sign() * (g / make_tensor(count)) * make_tensor(hits),)
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:587
+# --- book/chapters/16b_reductions.md:582
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
@@ -147,7 +142,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:617
+# --- book/chapters/16b_reductions.md:612
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -155,8 +150,8 @@ def _extreme(pick):
 def _tie_share(g, self, result, dim, keepdim):
     g = _unsqueezed(g, dim, self.ndim, keepdim)
     best = _unsqueezed(result, dim, self.ndim, keepdim)._data
-    hits = _array(self._data == best).astype(self._data.dtype)
-    count = _array(hits.sum(axis=_axes(dim, self.ndim), keepdims=True))
+    hits = as_array(self._data == best).astype(self._data.dtype)
+    count = as_array(hits.sum(axis=_axes(dim, self.ndim), keepdims=True))
     return ((g / make_tensor(count)) * make_tensor(hits),)
 
 
@@ -170,7 +165,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:649
+# --- book/chapters/16b_reductions.md:644
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -196,7 +191,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:676
+# --- book/chapters/16b_reductions.md:671
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -215,7 +210,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=4)
 
 
-# --- book/chapters/16b_reductions.md:701
+# --- book/chapters/16b_reductions.md:696
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     _check_norm_dtypes(x, dtype)
     if isinstance(ord, str):
@@ -244,7 +239,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:731
+# --- book/chapters/16b_reductions.md:726
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
     """Refuse an inf or -inf norm of an empty slice, which has no value."""
     if not dims:
@@ -275,7 +270,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:767
+# --- book/chapters/16b_reductions.md:762
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = dim_tuple(dim, input.ndim)
