@@ -1,5 +1,7 @@
 """Black-box tests: shapes that do not fit give torch's RuntimeError and text."""
 
+import math
+
 import pytest
 import torch
 
@@ -60,3 +62,35 @@ def test_requires_grad_on_an_integer_tensor_words_the_setter_and_the_method_apar
         x.requires_grad = True
     with raises(RuntimeError, "only Tensors of floating point dtype can require gradients"):
         x.requires_grad_()
+
+
+@pytest.mark.parametrize(("shape", "sizes", "message"), [
+    ((2,), (3,), "The expanded size of the tensor (3) must match the existing size (2) at "
+                 "non-singleton dimension 0.  Target sizes: [3].  Tensor sizes: [2]"),
+    ((2,), (2, -3), "The expanded size of the tensor (-3) must match the existing size (2) at "
+                    "non-singleton dimension 1.  Target sizes: [2, -3].  Tensor sizes: [2]"),
+    ((2, 3), (3,), "expand(torch.FloatTensor{[2, 3]}, size=[3]): the number of sizes provided "
+                   "(1) must be greater or equal to the number of dimensions in the tensor (2)"),
+    ((2,), (-1, 2), "The expanded size of the tensor (-1) isn't allowed in a leading, "
+                    "non-existing dimension 0"),
+    ((2,), (-2, -1, 2), "The expanded size of the tensor (-1) isn't allowed in a leading, "
+                        "non-existing dimension 1"),
+    ((2,), (3, -2, 2), "numel: integer multiplication overflow"),
+    ((), (-1,), "numel: integer multiplication overflow"),
+])
+def test_expand_to_sizes_that_do_not_fit(shape, sizes, message):
+    with raises(RuntimeError, message):
+        torch.ones(shape).expand(*sizes)
+
+
+@pytest.mark.parametrize(("shape", "sizes", "expected"), [
+    ((1, 3), (2, -1), [2, 3]),
+    ((3, 1), (2, 3, 4), [2, 3, 4]),
+    ((), (0,), [0]),
+    ((2,), (0, 2), [0, 2]),
+])
+def test_expand_keeps_minus_one_dimensions_and_adds_leading_ones(shape, sizes, expected):
+    x = torch.arange(float(max(1, math.prod(shape)))).reshape(shape)
+    y = x.expand(*sizes)
+    assert list(y.shape) == expected
+    assert torch.equal(y, x + torch.zeros(expected))

@@ -260,3 +260,44 @@ def test_create_graph_warning_is_given_once(monkeypatch):
         (a * a).sum().backward(create_graph=True)
     (a * a).sum().backward(create_graph=True)  # errors if it warned again
     assert a.grad.grad_fn.name() == "AddBackward0"
+
+
+class _Returns(refgrad.autograd.Function):
+    """y = x + w, whose backward returns whatever gradient for w the test asks for."""
+
+    @staticmethod
+    def forward(ctx, x, w, grad_for_w):
+        ctx.grad_for_w = grad_for_w
+        return x + w
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, ctx.grad_for_w, None
+
+
+def _run(grad_for_w, post_hook: bool):
+    x = refgrad.ones(2, 3, requires_grad=True)
+    w = refgrad.zeros(3, requires_grad=True)
+    y = _Returns.apply(x, w, grad_for_w)
+    seen = []
+    if post_hook:  # a post-hook makes the engine check the outputs before delivering
+        y.grad_fn.register_hook(lambda grads, _: seen.append(grads[1]))
+    y.sum().backward()
+    return w.grad, seen
+
+
+@pytest.mark.parametrize("post_hook", [False, True])
+def test_gradients_are_conformed_whether_checked_apart_or_while_delivered(post_hook):
+    grad, seen = _run(refgrad.ones(2, 3, dtype=refgrad.float64), post_hook)
+    assert grad.dtype is refgrad.float32 and grad.tolist() == [2.0, 2.0, 2.0]
+    if post_hook:  # the hook saw the checked gradient: summed down and cast
+        assert seen[0].shape == (3,) and seen[0].dtype is refgrad.float32
+
+
+@pytest.mark.parametrize("post_hook", [False, True])
+def test_a_gradient_of_a_wrong_shape_fails_the_same_on_both_paths(post_hook):
+    message = (r"Function _ReturnsBackward returned an invalid gradient at index 1 - got \[4\] "
+               r"but expected shape compatible with \[3\]")
+    with pytest.raises(RuntimeError, match=message):
+        _run(refgrad.ones(4), post_hook)
+    assert refgrad.is_grad_enabled() and state.graph_task is None

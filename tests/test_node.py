@@ -181,3 +181,23 @@ def test_repr_names_the_class():
     node = (leaf(1.0) * 2).grad_fn
     assert repr(node).startswith("<MulBackward0 object at 0x")
     assert _node.RemovableHandle is refgrad.utils.hooks.RemovableHandle
+
+
+def test_nodes_whose_one_output_looks_alike_share_their_metadata():
+    x = refgrad.ones(3, requires_grad=True)
+    a, b, c = x * 2, x.sin(), (x * 2).double()
+    assert a.grad_fn._meta is b.grad_fn._meta  # same shape, same dtype: one tuple
+    assert c.grad_fn._meta is not a.grad_fn._meta
+    assert c.grad_fn._meta[0][:2] == ((3,), refgrad.float64.numpy)
+    assert [m.shape for m in b.grad_fn._input_metadata] == [[3]]
+    leaf_node = (x * 1).grad_fn.next_functions[0][0]
+    assert leaf_node._meta is a.grad_fn._meta  # the leaf's AccumulateGrad shares it too
+
+
+def test_the_shared_metadata_stays_small(monkeypatch):
+    monkeypatch.setattr(_node, "_LONE_METADATA", {})
+    x = refgrad.ones(1, requires_grad=True)
+    for n in range(1, 1100):
+        y = x.expand(n) * 2
+        assert y.grad_fn._meta[0][0] == (n,)
+    assert len(_node._LONE_METADATA) <= 1024

@@ -1,6 +1,8 @@
 """White-box tests of refgrad._ops.views: positions, geometry, creation metadata."""
 
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 
 import refgrad as torch
 from refgrad._ops import views
@@ -52,3 +54,35 @@ def test_diagonal_is_a_writable_view():
     x = torch.zeros(3, 4)
     x.diagonal(1).fill_(1)
     assert x.tolist()[0] == [0, 1, 0, 0] and x.tolist()[2] == [0, 0, 0, 1]
+
+
+
+@st.composite
+def _expansions(draw):
+    """An array shape (maybe transposed in memory) and a size it expands to."""
+    shape = [1 if draw(st.booleans()) else draw(st.integers(2, 3))
+             for _ in range(draw(st.integers(0, 3)))]
+    lead = draw(st.lists(st.integers(0, 3), max_size=2))
+    size = lead + [draw(st.integers(0, 3)) if n == 1 else n for n in shape]
+    return shape, size, draw(st.booleans())
+
+
+@given(_expansions())
+def test_expanded_is_broadcast_to_without_its_cost(case):
+    from refgrad._ops.shapes import expanded
+
+    shape, size, transposed = case
+    a = np.arange(float(np.prod(shape, dtype=int))).reshape(shape)
+    if transposed:  # a strided array takes broadcast_to's own path
+        a = a.T.copy().T
+    quick, slow = expanded(a, tuple(size)), np.broadcast_to(a, size)
+    assert quick.shape == slow.shape and (quick == slow).all()
+    assert np.shares_memory(quick, a) or not quick.size
+    assert not quick.flags.writeable
+
+
+def test_expand_writes_nothing_and_follows_its_base():
+    x = torch.tensor([[1.0], [2.0]])
+    y = x.expand(2, 3)
+    x.mul_(10)
+    assert y.tolist() == [[10.0] * 3, [20.0] * 3] and y._version == x._version == 1

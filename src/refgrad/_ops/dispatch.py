@@ -9,8 +9,9 @@ import numpy as np
 
 from refgrad import _dtype
 from refgrad._ops.op_nodes import _NODE_CLASSES, node_class
+from refgrad._ops.views import track_view  # chapter "Views"
 from refgrad._tensor import Tensor, make_tensor
-from refgrad.autograd._node import grad_accumulator, input_metadata
+from refgrad.autograd._node import grad_accumulator, input_metadata, lone_metadata
 from refgrad.autograd._saved import SavedNumber, SavedTensor
 from refgrad.autograd._state import dual_levels, state
 
@@ -47,7 +48,7 @@ def as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:299
+# --- book/chapters/13_dispatch.md:300
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -91,7 +92,7 @@ def _shared_pair(a, b):
     return None
 
 
-# --- book/chapters/13_dispatch.md:354
+# --- book/chapters/13_dispatch.md:355
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -127,7 +128,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:401
+# --- book/chapters/13_dispatch.md:402
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -146,13 +147,28 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
         tensors = args
     if spare is not None:
         spare = _into(op, tensors, arrays, params, spare)
-    out = _forward(op, arrays, params, spare, tensors)
+    token = _fp_settings.set(_QUIET)  # NOTE [Quiet floating point]
+    try:
+        if spare is not None:
+            out = op.into(*arrays, out=spare)  # NOTE [Dying operands]
+        elif params:
+            out = op.forward(*arrays, **params)
+        else:
+            out = op.forward(*arrays)
+    except ValueError:
+        error = _broadcast_error(op, tensors)
+        if error is None:
+            raise
+        raise error from None
+    finally:
+        _fp_settings.reset(token)
     if op.many:
         results = tuple(as_array(o) for o in out)
     else:
         results = (out if type(out) is np.ndarray else as_array(out),)
-    if _records(op, tensors):
-        outputs = _record(op, tensors, arrays, params, results)
+    edges = _edges(tensors) if _records(op) else None
+    if edges is not None:
+        outputs = _record(op, edges, tensors, arrays, params, results)
     elif op.many or op.view:
         outputs = _plain_outputs(op, tensors, results, params)
     else:
@@ -164,20 +180,16 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:446
+# --- book/chapters/13_dispatch.md:466
 _NO_PARAMS: dict = {}
 
 
-def _records(op, tensors) -> bool:
-    if not state.grad_enabled or op.backward is None or state.inference_mode:
-        return False
-    for t in tensors:
-        if isinstance(t, Tensor) and t._requires_grad:
-            return True
-    return False
+def _records(op) -> bool:
+    """Whether this row records here and now, if any input requires grad."""
+    return state.grad_enabled and op.backward is not None and not state.inference_mode
 
 
-# --- book/chapters/13_dispatch.md:464
+# --- book/chapters/13_dispatch.md:484
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -196,23 +208,7 @@ except ImportError:  # pragma: no cover - NumPy 1.x
     _QUIET = {"all": "ignore"}
 
 
-def _forward(op, arrays, params, out, tensors):
-    """The row's forward, quiet, with torch's error for shapes that do not broadcast."""
-    token = _fp_settings.set(_QUIET)
-    try:
-        if out is None:
-            return op.forward(*arrays, **params)
-        return op.into(*arrays, out=out)  # NOTE [Dying operands]
-    except ValueError:
-        error = _broadcast_error(op, tensors)
-        if error is None:
-            raise
-        raise error from None
-    finally:
-        _fp_settings.reset(token)
-
-
-# --- book/chapters/13_dispatch.md:505
+# --- book/chapters/13_dispatch.md:510
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
@@ -233,13 +229,13 @@ def _broadcast_error(op, tensors):
     return None
 
 
-# --- book/chapters/13_dispatch.md:532
-def _record(op, tensors, arrays, params, results):
+# --- book/chapters/13_dispatch.md:537
+def _record(op, edges, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
-    node = cls(edges := _edges(tensors))
+    node = cls(edges)
     if len(results) == 1:
         outputs = (_output(results[0], node, 0),)
-        node._meta = (input_metadata(outputs[0]),)
+        node._meta = lone_metadata(outputs[0])  # NOTE [Shared metadata]
     else:
         outputs = tuple(_output(r, node, i) for i, r in enumerate(results))
         node._meta = tuple(input_metadata(o) for o in outputs)
@@ -282,19 +278,21 @@ def _saves(plan, edges, tensors, outputs, params, node) -> tuple:
 _NO_EDGE = (None, 0)  # one shared tuple for every input that needs no gradient
 
 
-def _edges(tensors) -> tuple:
-    """The edge to each input; an input whose gradient is not wanted gets (None, 0)."""
-    edges = []
+def _edges(tensors):
+    """The edge to each input, (None, 0) where no gradient is wanted; None if none is."""
+    edges, wanted = [], False
     for t in tensors:
         if isinstance(t, Tensor):
             if t._grad_fn is not None:
                 edges.append((t._grad_fn, t._output_nr))
+                wanted = True
                 continue
             if t._requires_grad:
                 edges.append((grad_accumulator(t), 0))
+                wanted = True
                 continue
         edges.append(_NO_EDGE)
-    return tuple(edges)
+    return tuple(edges) if wanted else None
 
 
 def _save(value, node):
@@ -307,7 +305,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:618
+# --- book/chapters/13_dispatch.md:625
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -322,16 +320,13 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:641
+# --- book/chapters/13_dispatch.md:648
 def _link_views(op, source, outputs, params) -> None:
-    from refgrad._ops.views import track_view  # chapter "Views"
-
     base = source._base if source._base is not None else source
-    many = op.outputs is None or len(op.outputs) > 1
     for i, out in enumerate(outputs):
         out._base = base
         out._version_counter = source._version_counter
-        track_view(op, source, out, params, i if many else None)
+        track_view(op, source, out, params, i if op.many else None)
 
 
 def _plain_outputs(op, tensors, results, params):
@@ -345,12 +340,12 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:777
+# --- book/chapters/13_dispatch.md:781
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":
         return None
-    if dual_levels or (_saves_an_input(op) and _records(op, tensors)):
+    if dual_levels or (_saves_an_input(op) and _records(op) and _any_requires_grad(tensors)):
         return None
     try:
         shape = np.broadcast_shapes(*(np.shape(x) for x in arrays))
@@ -358,6 +353,10 @@ def _into(op, tensors, arrays, params, spare):
     except (TypeError, ValueError):  # the forward will say what is wrong
         return None
     return spare if shape == spare.shape and kind == spare.dtype else None
+
+
+def _any_requires_grad(tensors) -> bool:
+    return any(isinstance(t, Tensor) and t._requires_grad for t in tensors)
 
 
 def _saves_an_input(op) -> bool:

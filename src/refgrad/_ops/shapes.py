@@ -26,13 +26,65 @@ VIEW = register(Op(
     keeps=("self_sym_sizes",), view=True, hides=("shape",),
 ))
 EXPAND = register(Op(
-    "expand", "ExpandBackward0", ("self",), forward=lambda a, size: np.broadcast_to(a, size),
+    "expand", "ExpandBackward0", ("self",), forward=lambda a, size: expanded(a, size),
     backward=lambda g, size, self_sym_sizes: (sum_to(g, self_sym_sizes),),
     keeps=("self_sym_sizes",), view=True, hides=("size",),
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:158
+# --- book/chapters/15_sums_and_shapes.md:163
+OVERFLOW = "numel: integer multiplication overflow"
+
+
+def expanded_size(t, sizes) -> tuple:
+    """The size ``t.expand(*sizes)`` makes, each -1 replaced; torch's errors."""
+    shape = t._data.shape
+    lead = len(sizes) - len(shape)
+    if lead < 0:
+        from refgrad._typename import tensor_type_name
+
+        raise RuntimeError(
+            f"expand({tensor_type_name(t)}{{{list(shape)}}}, size={list(sizes)}): the number "
+            f"of sizes provided ({len(sizes)}) must be greater or equal to the number of "
+            f"dimensions in the tensor ({len(shape)})"
+        )
+    if shape and -1 in sizes[:lead]:
+        raise RuntimeError(
+            f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+            f"dimension {sizes[:lead].index(-1)}"
+        )
+    size = list(sizes[:lead])
+    for dim, (n, m) in enumerate(zip(sizes[lead:], shape), start=lead):
+        if n == -1:
+            n = m
+        elif n != m and m != 1:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({n}) must match the existing size ({m}) at "
+                f"non-singleton dimension {dim}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+                f"{list(shape)}"
+            )
+        size.append(n)
+    if any(n < 0 for n in size):
+        raise RuntimeError(OVERFLOW)
+    return tuple(size)
+
+
+# --- book/chapters/15_sums_and_shapes.md:212
+def expanded(a, size):
+    """``a`` seen with the (already checked) ``size``, as a read-only view."""
+    if type(a) is not np.ndarray or not a.flags.c_contiguous or not a.size:
+        return np.broadcast_to(a, size)
+    lead = len(size) - a.ndim
+    strides = (0,) * lead  # a 0-d array, the commonest, has no dimension of its own
+    if a.ndim:
+        strides += tuple([0 if m == 1 and n != 1 else s
+                          for n, m, s in zip(size[lead:], a.shape, a.strides)])
+    out = np.ndarray(size, a.dtype, a, 0, strides)
+    out.setflags(write=False)
+    return out
+
+
+# --- book/chapters/15_sums_and_shapes.md:240
 UNSQUEEZE = register(Op(
     "unsqueeze", "UnsqueezeBackward0", ("self",),
     forward=lambda a, dim: np.expand_dims(a, dim),
@@ -78,7 +130,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:211
+# --- book/chapters/15_sums_and_shapes.md:293
 def _stack(grads, dim):
     from refgrad._ops.functions import stack
 

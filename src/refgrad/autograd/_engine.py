@@ -172,7 +172,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
             node = ready.pop()
             task.current_node = node
             outputs = step(task, node, buffers.pop(node))
-            if outputs is not None:  # None: a node only captured, not run
+            if outputs is not None:  # None: delivered already, or only captured
                 _deliver(task, node._next, outputs, task.exec_info)
             # Let go of the outputs before the next node: NOTE [Stealing the first gradient].
             outputs = None
@@ -190,15 +190,25 @@ def _in_root_dtype(node, slot, grad):
 
 
 # --- book/chapters/17_engine.md:323
-def _deliver(task, edges, grads, info) -> None:
+def _deliver(task, edges, grads, info, source=None) -> None:
+    """Add ``grads`` into the buffers at the ends of ``edges``.
+
+    ``source`` is the node that returned ``grads`` when they are still to be
+    checked: see "Checking what a node returns", below.
+    """
     buffers, dependencies = task.buffers, task.dependencies
-    for (node, slot), grad in zip(edges, grads):
+    for i, ((node, slot), grad) in enumerate(zip(edges, grads)):
         if node is None or info is not None and not _leads_to_target(info.get(node)):
             continue
         buffer = buffers.get(node)
         if buffer is None:
             buffer = buffers[node] = [None] * (len(node._meta) or 1)
         if grad is not None:
+            if source is not None:
+                entry = node._meta[slot]
+                data = grad._data
+                if data.shape != entry[0] or data.dtype is not entry[1]:
+                    grad = _conformed(source, i, grad, entry)
             if buffer[slot] is None:
                 buffer[slot] = grad
             elif not state.grad_enabled and sole_holder(buffer, slot, 0):
@@ -211,7 +221,7 @@ def _deliver(task, edges, grads, info) -> None:
             task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:354
+# --- book/chapters/17_engine.md:364
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -226,7 +236,7 @@ def _evaluate(task, node, grads):
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:374
+# --- book/chapters/17_engine.md:384
 def _call(task, node, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -235,6 +245,11 @@ def _call(task, node, grads):
     outputs = node.apply(grads, task.create_graph)
     if not task.keep_graph and node._releases:
         node.release_variables()
+    if task.exec_info is None and not node._post_hooks:
+        # The common case: check and deliver in one pass. NOTE [One pass per node]
+        _check_count(node, outputs)
+        _deliver(task, node._next, outputs, None, node)
+        return None
     outputs = validate_outputs(node, outputs)
     if task.exec_info is not None:
         outputs = _drop_unwanted(task, node, outputs)
@@ -250,7 +265,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for (child, _), grad in zip(node._next, outputs)]
 
 
-# --- book/chapters/17_engine.md:413
+# --- book/chapters/17_engine.md:428
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
@@ -274,14 +289,10 @@ def retain(tensor, grad) -> None:
         tensor._grad = tensor._grad + grad
 
 
-# --- book/chapters/17_engine.md:450
+# --- book/chapters/17_engine.md:465
 def validate_outputs(node, outputs) -> list:
     edges = node._next
-    if len(outputs) != len(edges):
-        raise RuntimeError(
-            f"function {node.name()} returned an incorrect number of gradients (expected "
-            f"{len(edges)}, got {len(outputs)})"
-        )
+    _check_count(node, outputs)
     checked = list(outputs)
     for i, (child, slot) in enumerate(edges):
         grad = checked[i]
@@ -295,6 +306,14 @@ def validate_outputs(node, outputs) -> list:
         if data.shape != entry[0] or data.dtype is not entry[1]:
             checked[i] = _conformed(node, i, grad, entry)
     return checked
+
+
+def _check_count(node, outputs) -> None:
+    if len(outputs) != len(node._next):
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients (expected "
+            f"{len(node._next)}, got {len(outputs)})"
+        )
 
 
 def _conformed(node, i: int, grad, entry):

@@ -67,6 +67,29 @@ def input_metadata(tensor) -> tuple:
     return (data.shape, data.dtype, None if isinstance(data, np.ndarray) else tensor.device)
 
 
+# NOTE [Shared metadata]
+# Python's cycle collector keeps every container that might hold a reference
+# on its lists, and a tuple that holds a dtype stays there for good: each one
+# is visited again by every full collection. Nodes whose one output has the
+# same shape and dtype share one metadata tuple instead, which leaves two
+# fewer objects per node for the collector, and no new tuple to make.
+_LONE_METADATA: dict = {}
+
+
+def lone_metadata(tensor) -> tuple:
+    """``(input_metadata(tensor),)``, shared by the nodes whose one output looks alike."""
+    data = tensor._data
+    if type(data) is not np.ndarray:
+        return (input_metadata(tensor),)
+    key = (shape := data.shape, data.dtype)
+    meta = _LONE_METADATA.get(key)
+    if meta is None:
+        if len(_LONE_METADATA) >= 1024:  # a program of ever-new shapes keeps no more
+            _LONE_METADATA.clear()
+        meta = _LONE_METADATA[key] = ((shape, data.dtype, None),)
+    return meta
+
+
 def entry_dtype(entry: tuple):
     """The refgrad dtype of an input-metadata entry."""
     return _dtype.FROM_NUMPY[np.dtype(entry[1])]
@@ -101,7 +124,7 @@ class InputMetadata:
         return CPU if self._device is None else self._device
 
 
-# --- book/chapters/10_nodes.md:221
+# --- book/chapters/10_nodes.md:244
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -156,7 +179,7 @@ class FunctionNode(Node):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:284
+# --- book/chapters/10_nodes.md:307
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -187,7 +210,7 @@ FunctionNode._register_hook_dict = _register_hook_dict
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:329
+# --- book/chapters/10_nodes.md:352
 def _call_node(self, *grads, **kwargs):
     from refgrad._tensor import Tensor
 
@@ -205,7 +228,7 @@ def _call_node(self, *grads, **kwargs):
 FunctionNode.__call__ = _call_node
 
 
-# --- book/chapters/10_nodes.md:358
+# --- book/chapters/10_nodes.md:381
 ACCUMULATE_SEQUENCE_NR = 2**64 - 1
 _accumulate_lock = threading.Lock()
 
@@ -218,7 +241,7 @@ class AccumulateGrad(FunctionNode):
 
     def __init__(self, variable) -> None:
         FunctionNode.__init__(self, (), ACCUMULATE_SEQUENCE_NR)
-        self._meta = (input_metadata(variable),)
+        self._meta = lone_metadata(variable)  # NOTE [Shared metadata]
         self.variable = variable
 
     def name(self) -> str:
@@ -237,7 +260,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:402
+# --- book/chapters/10_nodes.md:425
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -273,7 +296,7 @@ def _copy(grad):
     return make_tensor(grad._data.copy())
 
 
-# --- book/chapters/10_nodes.md:444
+# --- book/chapters/10_nodes.md:467
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -306,7 +329,7 @@ def _stolen(grad):
     return make_tensor(grad._data)  # the array, under a fresh tensor (torch: detach())
 
 
-# --- book/chapters/10_nodes.md:511
+# --- book/chapters/10_nodes.md:534
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -331,7 +354,7 @@ def _recorded_copy(grad):
     return copy
 
 
-# --- book/chapters/10_nodes.md:544
+# --- book/chapters/10_nodes.md:567
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -351,7 +374,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:576
+# --- book/chapters/10_nodes.md:599
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

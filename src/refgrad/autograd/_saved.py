@@ -7,6 +7,7 @@
 
 import re
 
+from refgrad._tensor import make_tensor
 from refgrad._typename import tensor_type_name
 from refgrad.autograd._state import state
 
@@ -25,7 +26,7 @@ CANNOT_SAVE_INFERENCE = (
 )
 
 
-# --- book/chapters/11_saved.md:59
+# --- book/chapters/11_saved.md:60
 class SavedTensor:
     """One tensor kept by a node, checked against in-place changes when used."""
 
@@ -60,7 +61,6 @@ class SavedTensor:
         """Pack this one value now, with its own pair of hooks."""
         _check_register(self, pack_hook, unpack_hook)
         if self._is_output:  # torch hands over the data, without the node
-            from refgrad._tensor import make_tensor
 
             tensor = make_tensor(self._data)
             tensor._version_counter = self._counter
@@ -93,7 +93,6 @@ def unpack(saved: SavedTensor, node):
         raise RuntimeError(_modified_message(saved, node))
     if saved._original is not None:
         return saved._original
-    from refgrad._tensor import make_tensor
 
     t = make_tensor(saved._data, True, node, saved._output_nr)
     t._version_counter = saved._counter
@@ -104,7 +103,7 @@ def unpack(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:156
+# --- book/chapters/11_saved.md:155
 def _modified_message(saved: SavedTensor, node) -> str:
     tensor = saved._original
     producer = tensor._grad_fn if tensor is not None else node
@@ -124,12 +123,10 @@ def _modified_message(saved: SavedTensor, node) -> str:
 
 
 def _type_of_data(data) -> str:
-    from refgrad._tensor import make_tensor
-
     return tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:191
+# --- book/chapters/11_saved.md:188
 class SavedNumber:
     """A Python number an operation kept; shown as a 0-d tensor."""
 
@@ -149,7 +146,7 @@ class SavedNumber:
         self._freed = True
 
 
-# --- book/chapters/11_saved.md:231
+# --- book/chapters/11_saved.md:228
 PACK_MODIFIED = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -175,9 +172,9 @@ def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook) -> None:
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:266
+# --- book/chapters/11_saved.md:263
 def unpack_with_hooks(saved: SavedTensor, node):
-    from refgrad._tensor import Tensor, make_tensor
+    from refgrad._tensor import Tensor
 
     data = saved._unpack_hook(saved._packed)
     if not isinstance(data, Tensor):
@@ -195,7 +192,7 @@ def unpack_with_hooks(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:290
+# --- book/chapters/11_saved.md:287
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
