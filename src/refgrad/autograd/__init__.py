@@ -20,7 +20,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:650
+# --- book/chapters/10_nodes.md:643
 from refgrad.autograd import graph
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from refgrad import _dtype
 from refgrad._C import _functions
 from refgrad._device import CPU
+from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._state import state
 from refgrad.utils.hooks import RemovableHandle
 
@@ -60,7 +61,7 @@ class Node(abc.ABC):
         return NotImplemented
 
 
-# --- book/chapters/10_nodes.md:170
+# --- book/chapters/10_nodes.md:171
 def input_metadata(tensor) -> tuple:
     """What a gradient for ``tensor`` must look like: (sizes, NumPy dtype, device or None)."""
     data = tensor._data
@@ -124,7 +125,7 @@ class InputMetadata:
         return CPU if self._device is None else self._device
 
 
-# --- book/chapters/10_nodes.md:244
+# --- book/chapters/10_nodes.md:245
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -179,7 +180,7 @@ class FunctionNode(Node):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:307
+# --- book/chapters/10_nodes.md:308
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -210,10 +211,8 @@ FunctionNode._register_hook_dict = _register_hook_dict
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:352
+# --- book/chapters/10_nodes.md:353
 def _call_node(self, *grads, **kwargs):
-    from refgrad._tensor import Tensor
-
     if kwargs:
         raise TypeError("keyword arguments are not supported")
     if len(grads) != len(self._meta):
@@ -228,7 +227,7 @@ def _call_node(self, *grads, **kwargs):
 FunctionNode.__call__ = _call_node
 
 
-# --- book/chapters/10_nodes.md:381
+# --- book/chapters/10_nodes.md:380
 ACCUMULATE_SEQUENCE_NR = 2**64 - 1
 _accumulate_lock = threading.Lock()
 
@@ -260,7 +259,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:425
+# --- book/chapters/10_nodes.md:424
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -291,12 +290,10 @@ def post_accumulate(variable) -> None:
 
 
 def _copy(grad):
-    from refgrad._tensor import make_tensor
-
     return make_tensor(grad._data.copy())
 
 
-# --- book/chapters/10_nodes.md:467
+# --- book/chapters/10_nodes.md:464
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -324,12 +321,10 @@ def sole_holder(holder: list, index: int, locals_holding: int) -> bool:
 
 
 def _stolen(grad):
-    from refgrad._tensor import make_tensor
-
     return make_tensor(grad._data)  # the array, under a fresh tensor (torch: detach())
 
 
-# --- book/chapters/10_nodes.md:534
+# --- book/chapters/10_nodes.md:529
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -346,15 +341,13 @@ _functions.register(CopyBackwards)
 
 
 def _recorded_copy(grad):
-    from refgrad._tensor import make_tensor
-
     node = CopyBackwards(((None, 0), gradient_edge(grad)))
     copy = make_tensor(grad._data.copy(), True, node, 0)
     node._meta = (input_metadata(copy),)
     return copy
 
 
-# --- book/chapters/10_nodes.md:567
+# --- book/chapters/10_nodes.md:560
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -374,7 +367,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:599
+# --- book/chapters/10_nodes.md:592
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
