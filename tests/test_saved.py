@@ -39,3 +39,25 @@ def test_a_number_scalar_graph_cannot_run_twice():
     y.backward()
     with pytest.raises(RuntimeError, match="backward through the graph a second time"):
         y.backward()
+
+
+@pytest.mark.parametrize("number", [2.5, 3, True])
+def test_a_plain_number_is_kept_as_itself_until_released(number):
+    import gc
+
+    a = refgrad.tensor([1.0], requires_grad=True)
+    node = (y := a * number).grad_fn
+    assert node._saved == (number, None)  # other, kept as itself; self, not needed
+    assert type(node._saved[0]) is type(number)
+    gc.collect()
+    assert not gc.is_tracked(node._saved)  # numbers and None: nothing to watch
+    assert isinstance(node._raw_saved_other, SavedNumber)
+    assert node._raw_saved_other.value == number
+    y.sum().backward(retain_graph=True)
+    assert node._saved == (number, None) and a.grad.tolist() == [float(number)]
+    y.sum().backward()  # released: the number goes with the rest
+    for read in (lambda: node._saved_other, lambda: node._raw_saved_other.value,
+                 lambda: y.sum().backward()):
+        with pytest.raises(RuntimeError) as info:
+            read()
+        assert str(info.value) == FREED

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:235
+# --- book/chapters/13_dispatch.md:254
 """call(): run an op-table row, and record its node when autograd must."""
 
 import numpy as np
@@ -12,7 +12,7 @@ from refgrad._ops.op_nodes import _NODE_CLASSES, node_class
 from refgrad._ops.views import track_view  # chapter "Views"
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._node import grad_accumulator, input_metadata, lone_metadata
-from refgrad.autograd._saved import SavedNumber, SavedTensor
+from refgrad.autograd._saved import PLAIN_NUMBERS, SavedNumber, SavedTensor
 from refgrad.autograd._state import dual_levels, state
 
 
@@ -48,7 +48,7 @@ def as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:300
+# --- book/chapters/13_dispatch.md:319
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -60,39 +60,37 @@ if not _WEAK_NUMBERS:  # pragma: no cover - NumPy 1.x
 
 def _shared_operands(args):
     """The arrays of host tensors of one dtype that no number promotes; else None."""
-    if len(args) == 2:  # the commonest operations, spelled out
-        return _shared_pair(*args)
-    arrays, dtype = [], None
-    for a in args:
-        if isinstance(a, Tensor):
-            data = a._data
-            if type(data) is not np.ndarray or dtype is not None and data.dtype is not dtype:
-                return None
-            dtype = data.dtype
-            arrays.append(data)
-        elif dtype is not None and type(a) in _ABSORBED.get(dtype.kind, ()):
-            arrays.append(a)
-        else:  # a number before any tensor, or one that would promote: the general rules
-            return None
-    return arrays if dtype is not None and dtype.kind in _ABSORBED else None
-
-
-def _shared_pair(a, b):
-    """_shared_operands for a tensor and a tensor or a number, in that order."""
-    data = a._data if isinstance(a, Tensor) else None
-    if type(data) is not np.ndarray:
+    first = args[0]
+    data = first._data if isinstance(first, Tensor) else None
+    if type(data) is not np.ndarray:  # a number first, or a device array
         return None
     dtype = data.dtype
-    if isinstance(b, Tensor):
-        other = b._data
-        if type(other) is np.ndarray and other.dtype is dtype and dtype.kind in _ABSORBED:
-            return [data, other]
-    elif type(b) in _ABSORBED.get(dtype.kind, ()):
-        return [data, b]
-    return None
+    absorbed = _ABSORBED.get(dtype.kind)
+    if absorbed is None:
+        return None
+    if len(args) == 1:  # the commonest operations, spelled out
+        return [data]
+    if len(args) == 2:
+        b = args[1]
+        if isinstance(b, Tensor):
+            other = b._data
+            return [data, other] if type(other) is np.ndarray and other.dtype is dtype else None
+        return [data, b] if type(b) in absorbed else None
+    arrays = [data]
+    for a in args[1:]:
+        if isinstance(a, Tensor):
+            other = a._data
+            if type(other) is not np.ndarray or other.dtype is not dtype:
+                return None
+            arrays.append(other)
+        elif type(a) in absorbed:
+            arrays.append(a)
+        else:  # a number that would promote, or an optional tensor not given
+            return None
+    return arrays
 
 
-# --- book/chapters/13_dispatch.md:355
+# --- book/chapters/13_dispatch.md:372
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -128,7 +126,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:402
+# --- book/chapters/13_dispatch.md:419
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -180,7 +178,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:466
+# --- book/chapters/13_dispatch.md:483
 _NO_PARAMS: dict = {}
 
 
@@ -189,7 +187,7 @@ def _records(op) -> bool:
     return state.grad_enabled and op.backward is not None and not state.inference_mode
 
 
-# --- book/chapters/13_dispatch.md:484
+# --- book/chapters/13_dispatch.md:501
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -208,7 +206,7 @@ except ImportError:  # pragma: no cover - NumPy 1.x
     _QUIET = {"all": "ignore"}
 
 
-# --- book/chapters/13_dispatch.md:510
+# --- book/chapters/13_dispatch.md:527
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
@@ -229,7 +227,7 @@ def _broadcast_error(op, tensors):
     return None
 
 
-# --- book/chapters/13_dispatch.md:537
+# --- book/chapters/13_dispatch.md:554
 def _record(op, edges, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     node = cls(edges)
@@ -298,6 +296,8 @@ def _edges(tensors):
 def _save(value, node):
     if value is None:  # an optional tensor that was not given: nothing to keep
         return None
+    if type(value) in PLAIN_NUMBERS:  # NOTE [Numbers kept as they are]
+        return value
     if isinstance(value, Tensor):
         return SavedTensor(value, value._grad_fn is node)
     if isinstance(value, list | tuple) and any(isinstance(v, Tensor) for v in value):
@@ -305,7 +305,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:625
+# --- book/chapters/13_dispatch.md:644
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -320,7 +320,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:648
+# --- book/chapters/13_dispatch.md:667
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -340,7 +340,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:781
+# --- book/chapters/13_dispatch.md:800
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":

@@ -9,7 +9,14 @@ from typing import NamedTuple
 
 from refgrad._C import _functions
 from refgrad.autograd._node import FunctionNode
-from refgrad.autograd._saved import NOTHING_SAVED, SavedNumber, SavedTensor, unpack
+from refgrad.autograd._saved import (
+    NOTHING_SAVED,
+    PLAIN_NUMBERS,
+    RELEASED_NUMBER,
+    SavedNumber,
+    SavedTensor,
+    unpack,
+)
 
 _NODE_CLASSES: dict = {}
 
@@ -26,7 +33,7 @@ def node_class(op) -> type:
     return cls
 
 
-# --- book/chapters/13_dispatch.md:62
+# --- book/chapters/13_dispatch.md:69
 class RecordPlan(NamedTuple):
     """A row's saves and keeps, by position: worked out once per row."""
 
@@ -52,7 +59,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:97
+# --- book/chapters/13_dispatch.md:105
 # NOTE [No __getattr__ on nodes]
 # A class that defines __getattr__ routes every attribute read of its
 # instances through a slow generic path: CPython's specializing interpreter
@@ -80,7 +87,7 @@ def _saved_property(key: str, raw: bool) -> property:
     return property(lambda node: node._lookup(key, raw))
 
 
-# --- book/chapters/13_dispatch.md:130
+# --- book/chapters/13_dispatch.md:138
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -91,6 +98,8 @@ class OpNode(FunctionNode):
         for (name, _), saved in zip(self.op.saves, self._saved):
             if name == key:
                 if raw:
+                    if type(saved) in PLAIN_NUMBERS:  # NOTE [Numbers kept as they are]
+                        return SavedNumber(saved)
                     return NOTHING_SAVED if saved is None else saved
                 return None if saved is None else _shown(saved, self)
         if not raw and key in self._params and key not in self.op.hides:
@@ -98,29 +107,36 @@ class OpNode(FunctionNode):
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
 
     def release_variables(self) -> None:
+        numbers = False
         for saved in self._saved:
             if type(saved) is tuple:
                 for one in saved:
                     if one is not None:
                         one.release()
+            elif type(saved) in PLAIN_NUMBERS:
+                numbers = True
             elif saved is not None:
                 saved.release()
+        if numbers:  # NOTE [Numbers kept as they are]
+            self._saved = tuple(RELEASED_NUMBER if type(s) in PLAIN_NUMBERS else s
+                                for s in self._saved)
 
 
 def _shown(saved, node):
     if isinstance(saved, tuple):  # a list of tensors, such as index's indices
         return tuple(None if s is None else unpack(s, node) for s in saved)
-    if isinstance(saved, SavedNumber):
+    plain = type(saved) in PLAIN_NUMBERS
+    if plain or isinstance(saved, SavedNumber):
         from refgrad._creation import tensor
         from refgrad._dtype import float64
 
         # torch wraps a Python float as a double, whatever the tensor's dtype.
-        value = saved.value
+        value = saved if plain else saved.value
         return tensor(value, dtype=float64 if isinstance(value, float) else None)
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:176
+# --- book/chapters/13_dispatch.md:193
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:
@@ -143,6 +159,8 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
 
 
 def _unpacked(saved, node):
+    if type(saved) in PLAIN_NUMBERS:
+        return saved
     if isinstance(saved, SavedNumber):
         return saved.value
     return [None if s is None else unpack(s, node) for s in saved]

@@ -126,7 +126,7 @@ def _type_of_data(data) -> str:
     return tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:188
+# --- book/chapters/11_saved.md:191
 class SavedNumber:
     """A Python number an operation kept; shown as a 0-d tensor."""
 
@@ -146,7 +146,19 @@ class SavedNumber:
         self._freed = True
 
 
-# --- book/chapters/11_saved.md:228
+# NOTE [Numbers kept as they are]
+# A node keeps a plain Python number (bool, int, float, complex) as the number
+# itself, not inside a SavedNumber: a float needs no version check and no
+# hooks, and a node that holds only numbers and None is one object fewer for
+# the garbage collector, whose tuple of saved values it can stop watching.
+# When the node is released its numbers are replaced by RELEASED_NUMBER, so
+# that reading one afterwards fails as a freed value does.
+PLAIN_NUMBERS = frozenset({bool, int, float, complex})
+RELEASED_NUMBER = SavedNumber(None)
+RELEASED_NUMBER.release()
+
+
+# --- book/chapters/11_saved.md:243
 PACK_MODIFIED = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -172,7 +184,7 @@ def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook) -> None:
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:263
+# --- book/chapters/11_saved.md:278
 def unpack_with_hooks(saved: SavedTensor, node):
     from refgrad._tensor import Tensor
 
@@ -192,7 +204,7 @@ def unpack_with_hooks(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:287
+# --- book/chapters/11_saved.md:302
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
