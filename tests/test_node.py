@@ -201,3 +201,14 @@ def test_the_shared_metadata_stays_small(monkeypatch):
         y = x.expand(n) * 2
         assert y.grad_fn._meta[0][0] == (n,)
     assert len(_node._LONE_METADATA) <= 1024
+
+
+def test_edges_are_kept_as_nodes_and_slots_and_shown_as_pairs():
+    x = refgrad.ones(3, requires_grad=True)
+    a, b = refgrad.ones(3, requires_grad=True).unbind(0)[1], x * 2
+    node = (a + b).grad_fn
+    assert node.next_functions == ((a.grad_fn, 1), (b.grad_fn, 0))
+    assert node.next_functions is not node.next_functions  # built afresh, as torch does
+    gc.collect()
+    assert not gc.is_tracked(node._next_slots)  # only numbers: the collector lets it be
+    assert node._next_nodes == (a.grad_fn, b.grad_fn)

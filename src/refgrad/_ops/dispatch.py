@@ -230,7 +230,8 @@ def _broadcast_error(op, tensors):
 # --- book/chapters/13_dispatch.md:554
 def _record(op, edges, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
-    node = cls(edges)
+    node = cls()
+    node._next_nodes, node._next_slots = edges  # NOTE [Edges in two tuples]
     if len(results) == 1:
         outputs = (_output(results[0], node, 0),)
         node._meta = lone_metadata(outputs[0])  # NOTE [Shared metadata]
@@ -248,7 +249,7 @@ def _record(op, edges, tensors, arrays, params, results):
 def _kept(plan, edges, arrays, params) -> dict:
     kept = dict(params)
     for key, position, what in plan.keeps:
-        keep = what != "strides" or edges[position][0] is not None
+        keep = what != "strides" or edges[0][position] is not None
         kept[key] = _metadata(arrays[position], what) if keep else ()
     return kept
 
@@ -257,7 +258,7 @@ def _saves(plan, edges, tensors, outputs, params, node) -> tuple:
     saved = []
     for where, key, users in plan.saves:
         for user in users:
-            if edges[user][0] is not None:  # that input's gradient is wanted
+            if edges[0][user] is not None:  # that input's gradient is wanted
                 break
         else:
             saved.append(None)  # no gradient that needs it will be computed
@@ -273,24 +274,27 @@ def _saves(plan, edges, tensors, outputs, params, node) -> tuple:
     return tuple(saved)
 
 
-_NO_EDGE = (None, 0)  # one shared tuple for every input that needs no gradient
-
-
 def _edges(tensors):
-    """The edge to each input, (None, 0) where no gradient is wanted; None if none is."""
-    edges, wanted = [], False
+    """(nodes, slots): where each input's gradient goes; None if no input requires grad.
+
+    An input whose gradient is not wanted gets node None and slot 0.
+    """
+    nodes, slots, wanted = [], [], False
     for t in tensors:
         if isinstance(t, Tensor):
             if t._grad_fn is not None:
-                edges.append((t._grad_fn, t._output_nr))
+                nodes.append(t._grad_fn)
+                slots.append(t._output_nr)
                 wanted = True
                 continue
             if t._requires_grad:
-                edges.append((grad_accumulator(t), 0))
+                nodes.append(grad_accumulator(t))
+                slots.append(0)
                 wanted = True
                 continue
-        edges.append(_NO_EDGE)
-    return tuple(edges) if wanted else None
+        nodes.append(None)
+        slots.append(0)
+    return (tuple(nodes), tuple(slots)) if wanted else None
 
 
 def _save(value, node):
@@ -305,7 +309,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:644
+# --- book/chapters/13_dispatch.md:648
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -320,7 +324,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:667
+# --- book/chapters/13_dispatch.md:671
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -340,7 +344,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:800
+# --- book/chapters/13_dispatch.md:804
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":

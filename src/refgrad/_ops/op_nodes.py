@@ -142,7 +142,7 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
         if g is not None:
             break
     else:
-        return (None,) * len(self._next)
+        return (None,) * len(self._next_nodes)
     op = self.op
     if op.saves:
         kwargs = dict(self._params)

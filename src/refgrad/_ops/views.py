@@ -183,7 +183,7 @@ class CopySlices(FunctionNode):
 
         g = grads[0]
         if g is None:
-            return (None,) * len(self._next)
+            return (None,) * len(self._next_nodes)
         flat = g.reshape(-1)
         where = make_tensor(self._where.reshape(-1))
         window = flat[where].view(self._where.shape)
@@ -209,7 +209,7 @@ def _placed_like(array, where: np.ndarray):
 def rebase_history(view, fn) -> None:
     """Make the base of ``view`` record that ``fn`` wrote through ``view``."""
     base = view._base
-    node = CopySlices((gradient_edge(base), *fn._next[1:]))
+    node = CopySlices((gradient_edge(base), *fn.next_functions[1:]))
     node._fn = fn
     node._where = _placed_like(base._data, positions(base._data, view._data))
     node._shape = tuple(base._data.shape)

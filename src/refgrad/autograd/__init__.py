@@ -20,7 +20,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:643
+# --- book/chapters/10_nodes.md:662
 from refgrad.autograd import graph
 
 
@@ -38,7 +38,7 @@ from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 __all__ += ["gradcheck", "gradgradcheck"]
 
 
-# --- book/chapters/25_functions.md:337
+# --- book/chapters/25_functions.md:338
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

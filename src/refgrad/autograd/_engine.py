@@ -99,7 +99,7 @@ def count_dependencies(roots) -> dict:
             dependencies[node] = 1
             stack.append(node)
     while stack:
-        for child, _ in stack.pop()._next:
+        for child in stack.pop()._next_nodes:
             if child is None:
                 pass
             elif child in dependencies:
@@ -133,14 +133,14 @@ def plan(roots, targets, accumulate_grad: bool) -> dict:
     while stack:
         node, children_done = stack.pop()
         if children_done:
-            if any(_leads_to_target(info.get(c)) for c, _ in node._next if c is not None):
+            if any(_leads_to_target(info.get(c)) for c in node._next_nodes if c is not None):
                 info.setdefault(node, ExecInfo()).needed = True
             continue
         if node in visited:
             continue
         visited.add(node)
         stack.append((node, True))
-        stack.extend((c, False) for c, _ in node._next if c is not None and c not in visited)
+        stack.extend((c, False) for c in node._next_nodes if c is not None and c not in visited)
     return info
 
 
@@ -165,7 +165,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     state.graph_task, state.grad_enabled = task, create_graph
     try:
         grads = [_in_root_dtype(node, slot, grad) for (node, slot), grad in zip(roots, root_grads)]
-        _deliver(task, roots, grads, None)
+        _deliver(task, [node for node, _ in roots], [slot for _, slot in roots], grads, None)
         ready, buffers = task.ready, task.buffers
         step = _call if task.exec_info is None else _evaluate
         while ready._heap:
@@ -173,7 +173,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
             task.current_node = node
             outputs = step(task, node, buffers.pop(node))
             if outputs is not None:  # None: delivered already, or only captured
-                _deliver(task, node._next, outputs, task.exec_info)
+                _deliver(task, node._next_nodes, node._next_slots, outputs, task.exec_info)
             # Let go of the outputs before the next node: NOTE [Stealing the first gradient].
             outputs = None
     finally:
@@ -190,14 +190,14 @@ def _in_root_dtype(node, slot, grad):
 
 
 # --- book/chapters/17_engine.md:323
-def _deliver(task, edges, grads, info, source=None) -> None:
-    """Add ``grads`` into the buffers at the ends of ``edges``.
+def _deliver(task, nodes, slots, grads, info, source=None) -> None:
+    """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
     ``source`` is the node that returned ``grads`` when they are still to be
     checked: see "Checking what a node returns", below.
     """
     buffers, dependencies = task.buffers, task.dependencies
-    for i, ((node, slot), grad) in enumerate(zip(edges, grads)):
+    for i, (node, slot, grad) in enumerate(zip(nodes, slots, grads)):
         if node is None or info is not None and not _leads_to_target(info.get(node)):
             continue
         buffer = buffers.get(node)
@@ -248,7 +248,7 @@ def _call(task, node, grads):
     if task.exec_info is None and not node._post_hooks:
         # The common case: check and deliver in one pass. NOTE [One pass per node]
         _check_count(node, outputs)
-        _deliver(task, node._next, outputs, None, node)
+        _deliver(task, node._next_nodes, node._next_slots, outputs, None, node)
         return None
     outputs = validate_outputs(node, outputs)
     if task.exec_info is not None:
@@ -262,7 +262,7 @@ def _drop_unwanted(task, node, outputs) -> list:
     """None for every edge that leads to nothing asked for, as torch never computes it."""
     info = task.exec_info
     return [grad if child is not None and _leads_to_target(info.get(child)) else None
-            for (child, _), grad in zip(node._next, outputs)]
+            for child, grad in zip(node._next_nodes, outputs)]
 
 
 # --- book/chapters/17_engine.md:428
@@ -291,10 +291,9 @@ def retain(tensor, grad) -> None:
 
 # --- book/chapters/17_engine.md:465
 def validate_outputs(node, outputs) -> list:
-    edges = node._next
     _check_count(node, outputs)
     checked = list(outputs)
-    for i, (child, slot) in enumerate(edges):
+    for i, (child, slot) in enumerate(zip(node._next_nodes, node._next_slots)):
         grad = checked[i]
         if grad is None:
             continue
@@ -309,10 +308,10 @@ def validate_outputs(node, outputs) -> list:
 
 
 def _check_count(node, outputs) -> None:
-    if len(outputs) != len(node._next):
+    if len(outputs) != len(node._next_nodes):
         raise RuntimeError(
             f"function {node.name()} returned an incorrect number of gradients (expected "
-            f"{len(node._next)}, got {len(outputs)})"
+            f"{len(node._next_nodes)}, got {len(outputs)})"
         )
 
 

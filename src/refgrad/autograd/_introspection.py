@@ -46,6 +46,6 @@ def _will_engine_execute_node(node) -> bool:
     info = task.exec_info.get(node)
     if info is None or not (info.needed or info.captures):
         return False
-    if info.captures and not any(child is not None for child, _ in node._next):
+    if info.captures and not any(child is not None for child in node._next_nodes):
         raise RuntimeError(LEAF_IN_GRAD)
     return True

@@ -130,12 +130,15 @@ class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
     __slots__ = (
-        "_next", "_seq", "_meta", "_metadata", "_pre_hooks", "_post_hooks",
-        "_tensor_pre_hooks", "_retains_grad", "__weakref__",
+        "_next_nodes", "_next_slots", "_seq", "_meta", "_metadata", "_pre_hooks",
+        "_post_hooks", "_tensor_pre_hooks", "_retains_grad", "__weakref__",
     )
 
     def __init__(self, next_functions: tuple = (), sequence_nr: int | None = None) -> None:
-        self._next = next_functions
+        if next_functions:
+            set_edges(self, next_functions)
+        else:  # the dispatcher gives its nodes their edges itself
+            self._next_nodes = self._next_slots = ()
         if sequence_nr is None:  # next_sequence_nr(), spelled out: every node passes here
             sequence_nr = state.sequence_nr
             state.sequence_nr = sequence_nr + 1
@@ -152,7 +155,7 @@ class FunctionNode(Node):
 
     @property
     def next_functions(self) -> tuple:
-        return self._next
+        return tuple(zip(self._next_nodes, self._next_slots))
 
     @property
     def metadata(self) -> dict:
@@ -180,7 +183,14 @@ class FunctionNode(Node):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:308
+# --- book/chapters/10_nodes.md:312
+def set_edges(node, edges) -> None:
+    """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
+    node._next_nodes = tuple([child for child, _ in edges])
+    node._next_slots = tuple([slot for _, slot in edges])
+
+
+# --- book/chapters/10_nodes.md:327
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -211,7 +221,7 @@ FunctionNode._register_hook_dict = _register_hook_dict
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:353
+# --- book/chapters/10_nodes.md:372
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")
@@ -227,7 +237,7 @@ def _call_node(self, *grads, **kwargs):
 FunctionNode.__call__ = _call_node
 
 
-# --- book/chapters/10_nodes.md:380
+# --- book/chapters/10_nodes.md:399
 ACCUMULATE_SEQUENCE_NR = 2**64 - 1
 _accumulate_lock = threading.Lock()
 
@@ -259,7 +269,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:424
+# --- book/chapters/10_nodes.md:443
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -293,7 +303,7 @@ def _copy(grad):
     return make_tensor(grad._data.copy())
 
 
-# --- book/chapters/10_nodes.md:464
+# --- book/chapters/10_nodes.md:483
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -324,7 +334,7 @@ def _stolen(grad):
     return make_tensor(grad._data)  # the array, under a fresh tensor (torch: detach())
 
 
-# --- book/chapters/10_nodes.md:529
+# --- book/chapters/10_nodes.md:548
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -347,7 +357,7 @@ def _recorded_copy(grad):
     return copy
 
 
-# --- book/chapters/10_nodes.md:560
+# --- book/chapters/10_nodes.md:579
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -367,7 +377,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:592
+# --- book/chapters/10_nodes.md:611
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

@@ -14,6 +14,7 @@ from refgrad.autograd._node import (
     FunctionNode,
     gradient_edge,
     input_metadata,
+    set_edges,
 )
 from refgrad.autograd._saved import FREED, SavedTensor, unpack
 from refgrad.autograd._state import dual_levels, state
@@ -48,7 +49,7 @@ class FunctionCtx:
         self.saved_for_forward = tensors
 
 
-# --- book/chapters/25_functions.md:87
+# --- book/chapters/25_functions.md:88
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -87,7 +88,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:138
+# --- book/chapters/25_functions.md:139
 def _apply(cls, *args, **kwargs):
     if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD": run jvp too
         from refgrad.autograd.forward_ad import apply_with_tangents
@@ -117,12 +118,12 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:177
+# --- book/chapters/25_functions.md:178
 def _wrap(node, inputs, outputs, record) -> tuple:
     dirty = {id(t) for t in node.dirty_tensors}
     plain = {id(t) for t in node.non_differentiable}
     if record:
-        node._next = tuple(gradient_edge(t) for t in inputs)
+        set_edges(node, [gradient_edge(t) for t in inputs])
     wrapped, i = [], -1
     for out in outputs:
         if not isinstance(out, Tensor):
@@ -144,7 +145,7 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:213
+# --- book/chapters/25_functions.md:214
 def _no_setup_context(ctx, inputs, output):
     raise NotImplementedError("setup_context is not overridden")
 
@@ -181,7 +182,7 @@ class Function:
     apply = classmethod(_apply)
 
 
-# --- book/chapters/25_functions.md:264
+# --- book/chapters/25_functions.md:265
 ONCE_DIFFERENTIABLE = (
     "trying to differentiate twice a function that was marked with @once_differentiable"
 )
@@ -203,7 +204,7 @@ def once_differentiable(fn):
     return wrapper
 
 
-# --- book/chapters/25_functions.md:295
+# --- book/chapters/25_functions.md:296
 class Error(FunctionNode):
     """A node that fails when run: it marks a gradient that cannot be taken."""
 
