@@ -232,3 +232,34 @@ def test_assignment_names_the_refused_type_as_torch_does():
             x[0] = value
     with raises(TypeError, "'numpy.timedelta64' object cannot be interpreted as an integer"):
         x[0] = np.timedelta64(1)
+
+
+def test_writes_through_an_expanded_tensor_are_refused_only_where_elements_share_memory():
+    x = torch.ones(3)
+    e = x.expand(2, 3)
+    e[0].add_(1)  # one row of the expansion: every element has its own memory
+    assert x.tolist() == [2.0, 2.0, 2.0] and x._version == 1
+    e[1] = 5.0
+    assert x.tolist() == [5.0, 5.0, 5.0]
+    message = ("unsupported operation: more than one element of the written-to tensor refers to "
+               "a single memory location. Please clone() the tensor before performing the "
+               "operation.")
+    for write in (lambda: e.add_(1), lambda: e[:, 0].mul_(2), lambda: e.copy_(torch.zeros(2, 3)),
+                  lambda: e.fill_(torch.tensor(4.0))):
+        with raises(RuntimeError, message):
+            write()
+    assert x.tolist() == [5.0, 5.0, 5.0]
+    same = x.expand(3)  # nothing stretched: an ordinary view
+    same.add_(1)
+    assert x.tolist() == [6.0, 6.0, 6.0]
+
+
+def test_one_value_may_be_written_where_elements_share_memory():
+    x = torch.ones(3)
+    e = x.expand(2, 3)
+    e[:, 1].fill_(0)
+    assert x.tolist() == [1.0, 0.0, 1.0]
+    e.fill_(3)
+    assert x.tolist() == [3.0, 3.0, 3.0]
+    e.zero_()
+    assert x.tolist() == [0.0, 0.0, 0.0] and x._version == 3

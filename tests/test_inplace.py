@@ -53,3 +53,12 @@ def test_inplace_in_inference_mode_keeps_working():
         t = torch.ones(2)
         t.add_(1)
     assert t.tolist() == [2.0, 2.0]
+
+
+def test_a_recorded_single_value_write_where_elements_share_memory_is_refused_at_once():
+    # NOTE [Writes where elements share memory]: torch would fail in backward instead.
+    x = torch.ones(3, requires_grad=True)
+    c = x.clone()
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        c.expand(2, 3).fill_(2.0)
+    assert c._version == 0 and c.grad_fn.name() == "CloneBackward0"

@@ -104,6 +104,12 @@ def writeable(array) -> bool:
     return array.flags.writeable if isinstance(array, np.ndarray) else True
 
 
+def overlaps(array) -> bool:
+    """Whether two elements of ``array`` share memory: a stretched (stride-0) dimension."""
+    strides = array.strides
+    return 0 in strides and any(s == 0 and n > 1 for n, s in zip(array.shape, strides))
+
+
 def add_at(out, key, values) -> None:
     """``out[key] += values`` in place, where repeated indices add up."""
     array_module(device_of(out)).add.at(out, key, values)

@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from refgrad._backend import same_device, writeable
+from refgrad._backend import overlaps, same_device, writeable
 from refgrad._ops import functions as F
 from refgrad._ops import pointwise
 from refgrad._ops.table import Op, register
@@ -46,18 +46,23 @@ def bump(t) -> None:
         regenerate_views(counter)
 
 
-def check_inplace(t, recorded: bool) -> None:
-    """torch's check_inplace: refuse writes autograd could not follow."""
+def check_inplace(t, recorded: bool, one_value: bool = False) -> None:
+    """torch's check_inplace: refuse writes autograd could not follow.
+
+    ``one_value``: the write puts one value everywhere, which torch allows even
+    where elements share memory (``zero_()``, ``fill_()`` with a number), when
+    autograd does not record it: see NOTE [Writes where elements share memory].
+    """
     if recorded:
         if t._base is not None:
             check_view_write(t)
         if t._requires_grad and t._grad_fn is None:
             raise RuntimeError(LEAF)
-    if not writeable(t._data):
+    if (recorded or not one_value) and overlaps(t._data) or not writeable(t._data):
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:96
+# --- book/chapters/26_inplace.md:114
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -81,7 +86,7 @@ def check_fits(t, result) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:127
+# --- book/chapters/26_inplace.md:145
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     if state.dispatch_modes:  # chapter "Dispatch modes": a mode sees the write first
@@ -89,7 +94,7 @@ def inplace(self, function, *args, **kwargs):
     tensors = [a for a in args if isinstance(a, Tensor)]
     recorded = state.grad_enabled and (
         self._requires_grad or any(a._requires_grad for a in tensors))
-    check_inplace(self, recorded)
+    check_inplace(self, recorded, getattr(function, "one_value", False))
     result = _without_pack_hooks(function, self, args, kwargs) if recorded else function(
         self, *args, **kwargs)
     check_fits(self, result)
@@ -119,7 +124,7 @@ def _rebase(self, node) -> None:
         node._meta = (input_metadata(self),)
 
 
-# --- book/chapters/26_inplace.md:171
+# --- book/chapters/26_inplace.md:189
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -168,7 +173,7 @@ def _follow_result(self, node) -> None:
     node._saved = tuple(saved)
 
 
-# --- book/chapters/26_inplace.md:226
+# --- book/chapters/26_inplace.md:244
 def _constant(g):
     return g * 0
 
@@ -195,7 +200,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:257
+# --- book/chapters/26_inplace.md:275
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -210,7 +215,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:277
+# --- book/chapters/26_inplace.md:295
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -229,7 +234,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:304
+# --- book/chapters/26_inplace.md:322
 _OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -248,13 +253,19 @@ def _method(function):
 
 
 def zero_(self):
-    return inplace(self, named("zero", lambda t: _call(ZERO, (t,))))
+    return inplace(self, _one_value(named("zero", lambda t: _call(ZERO, (t,)))))
 
 
 def fill_(self, value):
     if isinstance(value, Tensor):
         return inplace(self, named("fill", lambda t, v: _call(FILL_TENSOR, (t, v))), value)
-    return inplace(self, named("fill", lambda t: _call(FILL, (t,), {"value": value})))
+    return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
+
+
+def _one_value(function):
+    """Mark ``function`` as writing one value everywhere: see check_inplace."""
+    function.one_value = True
+    return function
 
 
 def index_put_(self, indices, values, accumulate=False):
@@ -284,7 +295,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:445
+# --- book/chapters/26_inplace.md:469
 def with_out(function, name: str):
     """``function`` with torch's ``out=`` keyword."""
     def wrapper(*args, out=None, **kwargs):
@@ -317,7 +328,7 @@ def with_out(function, name: str):
     "clamp", "clamp_min", "clamp_max", "abs", "sqrt"))
 
 
-# --- book/chapters/26_inplace.md:481
+# --- book/chapters/26_inplace.md:505
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

@@ -69,22 +69,22 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:212
+# --- book/chapters/15_sums_and_shapes.md:215
 def expanded(a, size):
-    """``a`` seen with the (already checked) ``size``, as a read-only view."""
-    if type(a) is not np.ndarray or not a.flags.c_contiguous or not a.size:
+    """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
+    if type(a) is not np.ndarray:
         return np.broadcast_to(a, size)
     lead = len(size) - a.ndim
     strides = (0,) * lead  # a 0-d array, the commonest, has no dimension of its own
     if a.ndim:
         strides += tuple([0 if m == 1 and n != 1 else s
                           for n, m, s in zip(size[lead:], a.shape, a.strides)])
-    out = np.ndarray(size, a.dtype, a, 0, strides)
-    out.setflags(write=False)
-    return out
+    if a.flags.c_contiguous and a.size:
+        return np.ndarray(size, a.dtype, a, 0, strides)
+    return np.lib.stride_tricks.as_strided(a, size, strides)
 
 
-# --- book/chapters/15_sums_and_shapes.md:240
+# --- book/chapters/15_sums_and_shapes.md:243
 UNSQUEEZE = register(Op(
     "unsqueeze", "UnsqueezeBackward0", ("self",),
     forward=lambda a, dim: np.expand_dims(a, dim),
@@ -130,7 +130,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:293
+# --- book/chapters/15_sums_and_shapes.md:296
 def _stack(grads, dim):
     from refgrad._ops.functions import stack
 
