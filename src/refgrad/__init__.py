@@ -81,7 +81,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:532
+# --- book/chapters/26_inplace.md:533
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.inplace import (
     abs,  # noqa: F811

@@ -230,8 +230,9 @@ def _broadcast_error(op, tensors):
 # --- book/chapters/13_dispatch.md:556
 def _record(op, edges, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
+    nodes, slots = edges
     node = cls()
-    node._next_nodes, node._next_slots = edges  # NOTE [Edges in two tuples]
+    node._next_nodes, node._next_slots = nodes, slots  # NOTE [Edges in two tuples]
     if len(results) == 1:
         outputs = (_output(results[0], node, 0),)
         node._meta = lone_metadata(outputs[0])  # NOTE [Shared metadata]
@@ -239,26 +240,26 @@ def _record(op, edges, tensors, arrays, params, results):
         outputs = tuple(_output(r, node, i) for i, r in enumerate(results))
         node._meta = tuple(input_metadata(o) for o in outputs)
     plan = cls.plan
-    node._params = _kept(plan, edges, arrays, params) if plan.keeps else params
-    node._saved = _saves(plan, edges, tensors, outputs, params, node) if plan.saves else ()
+    node._params = _kept(plan, nodes, arrays, params) if plan.keeps else params
+    node._saved = _saves(plan, nodes, tensors, outputs, params, node) if plan.saves else ()
     if op.view:
         _link_views(op, tensors[0], outputs, params)
     return outputs
 
 
-def _kept(plan, edges, arrays, params) -> dict:
+def _kept(plan, nodes, arrays, params) -> dict:
     kept = dict(params)
     for key, position, what in plan.keeps:
-        keep = what != "strides" or edges[0][position] is not None
+        keep = what != "strides" or nodes[position] is not None
         kept[key] = _metadata(arrays[position], what) if keep else ()
     return kept
 
 
-def _saves(plan, edges, tensors, outputs, params, node) -> tuple:
+def _saves(plan, nodes, tensors, outputs, params, node) -> tuple:
     saved = []
     for where, key, users in plan.saves:
         for user in users:
-            if edges[0][user] is not None:  # that input's gradient is wanted
+            if nodes[user] is not None:  # that input's gradient is wanted
                 break
         else:
             saved.append(None)  # no gradient that needs it will be computed
@@ -309,7 +310,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:650
+# --- book/chapters/13_dispatch.md:651
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -324,7 +325,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:673
+# --- book/chapters/13_dispatch.md:674
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -344,7 +345,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:806
+# --- book/chapters/13_dispatch.md:807
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":

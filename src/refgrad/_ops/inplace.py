@@ -58,11 +58,12 @@ def check_inplace(t, recorded: bool, one_value: bool = False) -> None:
             check_view_write(t)
         if t._requires_grad and t._grad_fn is None:
             raise RuntimeError(LEAF)
-    if (recorded or not one_value) and overlaps(t._data) or not writeable(t._data):
+    shared = overlaps(t._data) and (recorded or not one_value)
+    if shared or not writeable(t._data):
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:114
+# --- book/chapters/26_inplace.md:115
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -86,7 +87,7 @@ def check_fits(t, result) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:145
+# --- book/chapters/26_inplace.md:146
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     if state.dispatch_modes:  # chapter "Dispatch modes": a mode sees the write first
@@ -124,7 +125,7 @@ def _rebase(self, node) -> None:
         node._meta = (input_metadata(self),)
 
 
-# --- book/chapters/26_inplace.md:189
+# --- book/chapters/26_inplace.md:190
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -173,7 +174,7 @@ def _follow_result(self, node) -> None:
     node._saved = tuple(saved)
 
 
-# --- book/chapters/26_inplace.md:244
+# --- book/chapters/26_inplace.md:245
 def _constant(g):
     return g * 0
 
@@ -200,7 +201,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:275
+# --- book/chapters/26_inplace.md:276
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -215,7 +216,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:295
+# --- book/chapters/26_inplace.md:296
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -234,7 +235,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:322
+# --- book/chapters/26_inplace.md:323
 _OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -295,7 +296,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:469
+# --- book/chapters/26_inplace.md:470
 def with_out(function, name: str):
     """``function`` with torch's ``out=`` keyword."""
     def wrapper(*args, out=None, **kwargs):
@@ -328,7 +329,7 @@ def with_out(function, name: str):
     "clamp", "clamp_min", "clamp_max", "abs", "sqrt"))
 
 
-# --- book/chapters/26_inplace.md:505
+# --- book/chapters/26_inplace.md:506
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
