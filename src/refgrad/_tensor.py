@@ -37,7 +37,7 @@ class VersionCounter:
 
     def __init__(self, value: int = 0) -> None:
         self.value = value
-        self.views = None  # a WeakSet of the views whose grad_fn follows the writes
+        self.views = None  # weak references to the views whose grad_fn follows the writes
 
 
 # --- book/chapters/03_tensor.md:201

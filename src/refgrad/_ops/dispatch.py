@@ -335,7 +335,10 @@ def _link_views(op, source, outputs, params) -> None:
 
 
 def _plain_outputs(op, tensors, results, params):
-    outputs = tuple(make_tensor(r) for r in results)
+    if op.many:
+        outputs = tuple([make_tensor(r) for r in results])
+    else:
+        outputs = (make_tensor(results[0]),)
     if op.view:
         source = tensors[0]
         _link_views(op, source, outputs, params)
@@ -345,7 +348,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:807
+# --- book/chapters/13_dispatch.md:810
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":

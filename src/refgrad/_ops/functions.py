@@ -19,12 +19,20 @@ from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
 
 
+# Most additions keep the default alpha. They share one parameter dict, which
+# nothing changes (see "Running an operation"), where each would make its own
+# and its node would keep it.
+_ALPHA_ONE = {"alpha": 1}
+
+
 def add(input, other, *, alpha=1):
-    return call(ar.ADD, (input, other), {"alpha": alpha}, dying_array(input, other))
+    params = _ALPHA_ONE if type(alpha) is int and alpha == 1 else {"alpha": alpha}
+    return call(ar.ADD, (input, other), params, dying_array(input, other))
 
 
 def sub(input, other, *, alpha=1):
-    return call(ar.SUB, (input, other), {"alpha": alpha}, dying_array(input, other))
+    params = _ALPHA_ONE if type(alpha) is int and alpha == 1 else {"alpha": alpha}
+    return call(ar.SUB, (input, other), params, dying_array(input, other))
 
 
 def rsub(input, other, *, alpha=1):
@@ -39,7 +47,7 @@ def div(input, other):
     return call(ar.DIV, (input, other), None, dying_array(input, other))
 
 
-# --- book/chapters/16_functions.md:68
+# --- book/chapters/16_functions.md:76
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         return call(ar.POW_SCALAR, (exponent,), {"self": input})
@@ -90,7 +98,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:127
+# --- book/chapters/16_functions.md:135
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -102,7 +110,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:148
+# --- book/chapters/16_functions.md:156
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
@@ -129,7 +137,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:179
+# --- book/chapters/16_functions.md:187
 def infer_shape(shape, numel: int) -> tuple:
     if len(shape) == 1 and isinstance(shape[0], tuple | list):
         shape = shape[0]
@@ -157,7 +165,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:208
+# --- book/chapters/16_functions.md:216
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], tuple | list):
         sizes = tuple(sizes[0])
@@ -180,7 +188,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:235
+# --- book/chapters/16_functions.md:243
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -201,7 +209,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:262
+# --- book/chapters/16_functions.md:270
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -215,7 +223,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-# --- book/chapters/16_functions.md:285
+# --- book/chapters/16_functions.md:293
 _C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
             "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
             "float64": "double"}
@@ -247,7 +255,7 @@ def _check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:318
+# --- book/chapters/16_functions.md:326
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

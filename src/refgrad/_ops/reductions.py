@@ -12,8 +12,9 @@ from refgrad._ops.table import Op, register
 
 def _sum_forward(a, dim=None, keepdim=False):
     kind = np.int64 if a.dtype.kind in "biu" else a.dtype
-    # The method, not np.sum: it skips np.sum's argument handling, and CuPy has it too.
-    return a.sum(axis=dim, keepdims=keepdim, dtype=kind)
+    if type(a) is np.ndarray:  # the ufunc itself: ndarray.sum is a Python layer over it
+        return np.add.reduce(a, axis=dim, dtype=kind, keepdims=keepdim)
+    return a.sum(axis=dim, keepdims=keepdim, dtype=kind)  # CuPy's arrays have the method
 
 
 def _sum_dim_backward(g, dim, keepdim, self_sym_sizes):
@@ -34,7 +35,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:77
+# --- book/chapters/15_sums_and_shapes.md:78
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 

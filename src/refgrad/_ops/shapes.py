@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:127
+# --- book/chapters/15_sums_and_shapes.md:128
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
@@ -32,7 +32,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:163
+# --- book/chapters/15_sums_and_shapes.md:164
 OVERFLOW = "numel: integer multiplication overflow"
 
 
@@ -69,7 +69,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:215
+# --- book/chapters/15_sums_and_shapes.md:216
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not np.ndarray:
@@ -84,7 +84,7 @@ def expanded(a, size):
     return np.lib.stride_tricks.as_strided(a, size, strides)
 
 
-# --- book/chapters/15_sums_and_shapes.md:243
+# --- book/chapters/15_sums_and_shapes.md:244
 UNSQUEEZE = register(Op(
     "unsqueeze", "UnsqueezeBackward0", ("self",),
     forward=lambda a, dim: np.expand_dims(a, dim),
@@ -130,7 +130,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:296
+# --- book/chapters/15_sums_and_shapes.md:297
 def _stack(grads, dim):
     from refgrad._ops.functions import stack
 

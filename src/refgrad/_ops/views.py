@@ -41,7 +41,7 @@ def _creation(source, many: bool) -> int:
     return info.creation if meta == DEFAULT and info is not None else meta
 
 
-# --- book/chapters/27_views.md:80
+# --- book/chapters/27_views.md:90
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay = None
@@ -53,12 +53,13 @@ def track_view(op, source, out, params, index) -> None:
     out._view_info = ViewInfo(_creation(source, index is not None), replay)
     counter = out._version_counter
     if counter is not None:
-        if counter.views is None:
-            counter.views = weakref.WeakSet()
-        counter.views.add(out)
+        views = counter.views
+        if views is None:
+            views = counter.views = set()
+        views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
 
 
-# --- book/chapters/27_views.md:107
+# --- book/chapters/27_views.md:118
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -83,7 +84,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:136
+# --- book/chapters/27_views.md:147
 def geometry(where: np.ndarray) -> tuple:
     """(size, stride, storage_offset) of a view, from its positions."""
     if where.size == 0:
@@ -106,7 +107,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:165
+# --- book/chapters/27_views.md:176
 def _as_strided_backward(g, size, stride, storage_offset, self_sym_sizes):
     from refgrad._ops.indexing import index_put, zeros_as
     from refgrad._tensor import make_tensor
@@ -124,7 +125,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:192
+# --- book/chapters/27_views.md:203
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
     base = view._base
@@ -147,7 +148,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:219
+# --- book/chapters/27_views.md:230
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -164,11 +165,13 @@ def _replayed(base, replay) -> tuple:
 
 def regenerate_views(counter) -> None:
     """Regenerate every live view sharing ``counter``; called on each bump."""
-    for view in list(counter.views):
-        regenerate(view)
+    for reference in list(counter.views):  # a copy: replaying adds views of its own
+        view = reference()
+        if view is not None:
+            regenerate(view)
 
 
-# --- book/chapters/27_views.md:250
+# --- book/chapters/27_views.md:263
 class CopySlices(FunctionNode):
     """The base's grad_fn after an in-place write through one of its views."""
 
@@ -200,7 +203,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:286
+# --- book/chapters/27_views.md:299
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -217,7 +220,7 @@ def rebase_history(view, fn) -> None:
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
 
 
-# --- book/chapters/27_views.md:310
+# --- book/chapters/27_views.md:323
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -234,7 +237,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:328
+# --- book/chapters/27_views.md:341
 def _rebase_message(view, creation: int) -> str:
     fn = view._grad_fn
     name = re.sub(r"Backward\d*$", "", type(fn).__name__) if fn is not None else ""
@@ -264,7 +267,7 @@ def check_view_write(view) -> None:
         raise RuntimeError(VIEW_OF_LEAF)
 
 
-# --- book/chapters/27_views.md:369
+# --- book/chapters/27_views.md:382
 def _diagonal(a, offset, dim1, dim2):
     out = np.diagonal(a, offset, dim1, dim2)
     if isinstance(out, np.ndarray) and a.flags.writeable:
