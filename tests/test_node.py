@@ -21,7 +21,6 @@ from refgrad.autograd._node import (
     grad_accumulator,
     gradient_edge,
 )
-from refgrad.autograd._state import state
 
 
 def leaf(*values, dtype=None):
@@ -48,18 +47,17 @@ def test_pre_and_post_hooks_share_one_dict_each():
 
 
 def test_a_node_with_its_own_number_takes_none_from_the_counter():
-    before = state.sequence_nr
+    before = FunctionNode()._sequence_nr()
     node = FunctionNode((), 7)
-    assert node._sequence_nr() == 7 and state.sequence_nr == before
-    FunctionNode()
-    assert state.sequence_nr == before + 1
+    assert node._sequence_nr() == 7
+    assert FunctionNode()._sequence_nr() == before + 1
 
 
 def test_accumulate_grad_is_registered_and_numbered_last():
     a = leaf(1.0)
-    before = state.sequence_nr
+    before = FunctionNode()._sequence_nr()
     node = grad_accumulator(a)
-    assert state.sequence_nr == before
+    assert FunctionNode()._sequence_nr() == before + 1  # it took no number
     assert node._sequence_nr() == ACCUMULATE_SEQUENCE_NR == 2**64 - 1
     assert _functions.AccumulateGrad is AccumulateGrad
     assert _functions.CopyBackwards is CopyBackwards

@@ -18,7 +18,6 @@ from refgrad._ops.elision import dying_alone, dying_array
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
 
-
 # Most additions keep the default alpha. They share one parameter dict, which
 # nothing changes (see "Running an operation"), where each would make its own
 # and its node would keep it.
@@ -47,7 +46,7 @@ def div(input, other):
     return call(ar.DIV, (input, other), None, dying_array(input, other))
 
 
-# --- book/chapters/16_functions.md:76
+# --- book/chapters/16_functions.md:75
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         return call(ar.POW_SCALAR, (exponent,), {"self": input})
@@ -98,7 +97,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:135
+# --- book/chapters/16_functions.md:134
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -110,7 +109,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:156
+# --- book/chapters/16_functions.md:155
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
@@ -137,7 +136,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:187
+# --- book/chapters/16_functions.md:186
 def infer_shape(shape, numel: int) -> tuple:
     if len(shape) == 1 and isinstance(shape[0], tuple | list):
         shape = shape[0]
@@ -165,7 +164,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:216
+# --- book/chapters/16_functions.md:215
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], tuple | list):
         sizes = tuple(sizes[0])
@@ -188,7 +187,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:243
+# --- book/chapters/16_functions.md:242
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -209,7 +208,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:270
+# --- book/chapters/16_functions.md:269
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -223,7 +222,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-# --- book/chapters/16_functions.md:293
+# --- book/chapters/16_functions.md:292
 _C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
             "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
             "float64": "double"}
@@ -255,7 +254,7 @@ def _check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:326
+# --- book/chapters/16_functions.md:325
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

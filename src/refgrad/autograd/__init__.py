@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/01_state.md:94
+# --- book/chapters/01_state.md:98
 """refgrad.autograd: computing gradients by recording and replaying a graph."""
 
 __all__: list[str] = []
@@ -20,7 +20,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:662
+# --- book/chapters/10_nodes.md:661
 from refgrad.autograd import graph
 
 

@@ -5,6 +5,7 @@
 # --- book/chapters/01_state.md:35
 """Thread-local autograd state: what torch keeps in C++ thread-local storage."""
 
+import itertools
 import threading
 
 
@@ -21,7 +22,9 @@ class AutogradState(threading.local):
         self.saved_tensors_hooks_disabled_message: str | None = None
         # The backward that this thread is running, if any.
         self.graph_task = None
-        self.sequence_nr = 0
+        # The numbers stamped on new nodes. A counter, not an int, so that
+        # taking one reads the thread-local state once instead of twice.
+        self.sequence_numbers = itertools.count()
         # Dispatch modes (TorchDispatchMode), innermost last.
         self.dispatch_modes: list = []
 
@@ -33,7 +36,7 @@ state = AutogradState()
 dual_levels: list = []
 
 
-# --- book/chapters/01_state.md:71
+# --- book/chapters/01_state.md:77
 def is_grad_enabled() -> bool:
     """Whether operations record a graph in this thread."""
     return state.grad_enabled
@@ -46,6 +49,4 @@ def is_inference_mode_enabled() -> bool:
 
 def next_sequence_nr() -> int:
     """Stamp a new node: the per-thread creation counter the engine sorts by."""
-    number = state.sequence_nr
-    state.sequence_nr = number + 1
-    return number
+    return next(state.sequence_numbers)

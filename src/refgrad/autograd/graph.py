@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:642
+# --- book/chapters/10_nodes.md:641
 """refgrad.autograd.graph: the graph's public API."""
 
 from refgrad.autograd._backward import _engine_run_backward  # noqa: F401
