@@ -1,5 +1,7 @@
 """In-place ops, views and version counters, against torch's API (F113-F132, F153)."""
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -263,3 +265,47 @@ def test_one_value_may_be_written_where_elements_share_memory():
     assert x.tolist() == [3.0, 3.0, 3.0]
     e.zero_()
     assert x.tolist() == [0.0, 0.0, 0.0] and x._version == 3
+
+
+def _warnings_of(write) -> list:
+    """The warnings ``write()`` raises, each message up to torch's "(Triggered internally" note."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        write()
+    return [(w.category, str(w.message).split(" (Triggered internally")[0]) for w in caught]
+
+
+SHARED = ("Use of {}_ on expanded tensors is deprecated. Please clone() the tensor before "
+          "performing this operation. This also applies to advanced indexing e.g. {}")
+MASKED = (UserWarning, SHARED.format("masked_fill", "tensor[mask] = scalar"))
+INDEXED = (UserWarning, SHARED.format("index_put", "tensor[indices] = tensor"))
+
+
+def test_masked_and_indexed_writes_where_elements_share_memory_warn_and_write_the_picked():
+    x = torch.zeros(3)
+    e = x.expand(2, 3)
+    row = torch.tensor([[True, False, False], [False, False, False]])
+    assert _warnings_of(lambda: e.masked_fill_(row, 1.0)) == [MASKED]
+    assert x.tolist() == [1.0, 0.0, 0.0] and x._version == 1  # unpicked aliases left alone
+    assert _warnings_of(lambda: e.masked_fill_(torch.tensor([False, False, True]),
+                                               torch.tensor(2.0))) == [MASKED]
+    assert x.tolist() == [1.0, 0.0, 2.0]
+    pick = (torch.tensor([0, 1]), torch.tensor([1, 1]))
+    assert _warnings_of(lambda: e.index_put_(pick, torch.tensor(5.0), accumulate=True)) == [
+        INDEXED]
+    assert x.tolist() == [1.0, 10.0, 2.0]  # both picks add into the one shared element
+
+
+def test_assignment_through_a_mask_warns_twice_where_elements_share_memory():
+    x = torch.zeros(3)
+    e = x.expand(2, 3)
+
+    def assign(index, value):
+        e[index] = value
+
+    column = torch.tensor([True, False, False])
+    assert _warnings_of(lambda: assign((slice(None), column), 3.0)) == [INDEXED, MASKED]
+    assert x.tolist() == [3.0, 0.0, 0.0]
+    assert _warnings_of(lambda: assign(torch.tensor([1]), torch.ones(3))) == [INDEXED]
+    assert x.tolist() == [1.0, 1.0, 1.0] and x._version == 2
+

@@ -62,3 +62,25 @@ def test_a_recorded_single_value_write_where_elements_share_memory_is_refused_at
     with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
         c.expand(2, 3).fill_(2.0)
     assert c._version == 0 and c.grad_fn.name() == "CloneBackward0"
+
+
+@pytest.mark.parametrize("write", [
+    lambda e: e.masked_fill_(torch.tensor([True, False, False]), 1.0),
+    lambda e: e.index_put_((torch.tensor([0]),), torch.tensor(5.0)),
+    lambda e: e.__setitem__(torch.tensor([True, False]), 2.0),
+])
+def test_a_recorded_masked_or_indexed_write_where_elements_share_memory_warns_then_is_refused(
+        write):
+    # NOTE [Writes where elements share memory]: torch warns too, then fails in backward.
+    c = torch.zeros(3, requires_grad=True).clone()
+    with pytest.warns(UserWarning, match="on expanded tensors is deprecated"):
+        with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+            write(c.expand(2, 3))
+    assert c._version == 0 and c.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_the_shared_write_form_is_used_only_where_elements_share_memory():
+    x = torch.zeros(2, 3)
+    x.masked_fill_(torch.tensor([True, False, True]), 4.0)  # no warning: nothing shared
+    assert x.tolist() == [[4.0, 0.0, 4.0]] * 2 and x._version == 1
+    assert inplace._masked_fill.shared_warnings == (inplace.MASKED_FILL_WARNING,)

@@ -65,14 +65,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:584
+# --- book/chapters/16d_indexing.md:589
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:858
+# --- book/chapters/16d_indexing.md:863
 from refgrad._ops.pieces import chunk, gather, split, split_with_sizes
 
 
@@ -81,7 +81,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:533
+# --- book/chapters/26_inplace.md:630
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.inplace import (
     abs,  # noqa: F811

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:399
+# --- book/chapters/26_inplace.md:493
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
 
 from refgrad._ops import inplace as ip  # its rows stay bound to one module name
+from refgrad._ops.shared_writes import index_put_warnings, put_at, shared_write
 from refgrad._tensor import Tensor
 from refgrad.utils._python_dispatch import named
 
@@ -25,6 +26,8 @@ def setitem(self, index, value) -> None:
         check_put(target, values)
         put = named("index_put", lambda t, v: ip._call(ip.INDEX_PUT_, (t, v), {
             "indices": list(indices), "accumulate": False}))
+        put = shared_write(put, put_at(list(indices), False),
+                           *index_put_warnings(indices, values))
         ip.inplace(target, put, values)
     elif isinstance(value, Tensor):
         ip.copy_(target, values)

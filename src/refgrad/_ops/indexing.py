@@ -65,12 +65,17 @@ def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
 
-def _index_put(a, values, indices, accumulate):
-    out = a.copy()
+def put_into(out, values, indices, accumulate) -> None:
+    """Write (or, with ``accumulate``, add) ``values`` at ``indices`` of the array ``out``."""
     if accumulate:
         add_at(out, _key(indices), values)
     else:
         out[_key(indices)] = values
+
+
+def _index_put(a, values, indices, accumulate):
+    out = a.copy()
+    put_into(out, values, indices, accumulate)
     return out
 
 
@@ -89,7 +94,7 @@ INDEX_PUT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:384
+# --- book/chapters/16d_indexing.md:389
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -132,7 +137,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:431
+# --- book/chapters/16d_indexing.md:436
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
@@ -150,7 +155,7 @@ def narrow(input, dim, start, length):
     return _call(SLICE, input, dim=dim, start=start, end=start + length, step=1)
 
 
-# --- book/chapters/16d_indexing.md:461
+# --- book/chapters/16d_indexing.md:466
 INT64_MAX = 2**63 - 1
 
 
@@ -179,7 +184,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:491
+# --- book/chapters/16d_indexing.md:496
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -236,7 +241,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:549
+# --- book/chapters/16d_indexing.md:554
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

@@ -5,11 +5,20 @@
 # --- book/chapters/26_inplace.md:31
 """In-place ops, out= arguments and item assignment, on top of the out-of-place rows."""
 
+import warnings
+
 import numpy as np
 
 from refgrad._backend import overlaps, same_device, writeable
 from refgrad._ops import functions as F
 from refgrad._ops import pointwise
+from refgrad._ops.shared_writes import (
+    MASKED_FILL_WARNING,
+    fill_where_masked,
+    index_put_warnings,
+    put_at,
+    shared_write,
+)
 from refgrad._ops.table import Op, register
 from refgrad._ops.views import check_view_write, diagonal, rebase_history, regenerate_views
 from refgrad._tensor import Tensor
@@ -33,7 +42,7 @@ OUT_NEEDS_GRAD = (
 )
 
 
-# --- book/chapters/26_inplace.md:68
+# --- book/chapters/26_inplace.md:77
 def bump(t) -> None:
     """Count one write to ``t``'s memory."""
     counter = t._version_counter
@@ -46,24 +55,25 @@ def bump(t) -> None:
         regenerate_views(counter)
 
 
-def check_inplace(t, recorded: bool, one_value: bool = False) -> None:
+def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
     """torch's check_inplace: refuse writes autograd could not follow.
 
-    ``one_value``: the write puts one value everywhere, which torch allows even
-    where elements share memory (``zero_()``, ``fill_()`` with a number), when
-    autograd does not record it: see NOTE [Writes where elements share memory].
+    ``shared_ok``: the write is one torch allows even where elements share
+    memory, when autograd does not record it: one value everywhere
+    (``zero_()``, ``fill_()`` with a number), or a masked or indexed write,
+    which warns. See NOTE [Writes where elements share memory].
     """
     if recorded:
         if t._base is not None:
             check_view_write(t)
         if t._requires_grad and t._grad_fn is None:
             raise RuntimeError(LEAF)
-    shared = overlaps(t._data) and (recorded or not one_value)
+    shared = overlaps(t._data) and (recorded or not shared_ok)
     if shared or not writeable(t._data):
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:115
+# --- book/chapters/26_inplace.md:181
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -87,7 +97,7 @@ def check_fits(t, result) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:146
+# --- book/chapters/26_inplace.md:212
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     if state.dispatch_modes:  # chapter "Dispatch modes": a mode sees the write first
@@ -95,14 +105,19 @@ def inplace(self, function, *args, **kwargs):
     tensors = [a for a in args if isinstance(a, Tensor)]
     recorded = state.grad_enabled and (
         self._requires_grad or any(a._requires_grad for a in tensors))
-    check_inplace(self, recorded, getattr(function, "one_value", False))
+    shared_write = _shared_write(self, function)
+    shared_ok = shared_write is not None or getattr(function, "one_value", False)
+    check_inplace(self, recorded, shared_ok)
     result = _without_pack_hooks(function, self, args, kwargs) if recorded else function(
         self, *args, **kwargs)
     check_fits(self, result)
     node = result._grad_fn if recorded else None
     if node is not None:
         _keep_original(self, args, node)
-    np.copyto(self._data, result._data, casting="unsafe")
+    if shared_write is not None:  # NOTE [Writes where elements share memory]
+        shared_write(self._data, *args)
+    else:
+        np.copyto(self._data, result._data, casting="unsafe")
     if node is not None and self._version_counter is not None:
         _rebase(self, node)
     bump(self)
@@ -115,6 +130,16 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
+def _shared_write(self, function):
+    """``function``'s form for shared memory, after torch's warnings, if ``self`` needs it."""
+    write = getattr(function, "shared_write", None)
+    if write is None or not overlaps(self._data):
+        return None
+    for message in function.shared_warnings:
+        warnings.warn(message, UserWarning, stacklevel=4)
+    return write
+
+
 def _rebase(self, node) -> None:
     # Hooks registered so far stay with the old grad_fn; new ones bind to the new one.
     self._backward_hooks = None
@@ -125,7 +150,7 @@ def _rebase(self, node) -> None:
         node._meta = (input_metadata(self),)
 
 
-# --- book/chapters/26_inplace.md:190
+# --- book/chapters/26_inplace.md:271
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -174,7 +199,7 @@ def _follow_result(self, node) -> None:
     node._saved = tuple(saved)
 
 
-# --- book/chapters/26_inplace.md:245
+# --- book/chapters/26_inplace.md:326
 def _constant(g):
     return g * 0
 
@@ -201,7 +226,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:276
+# --- book/chapters/26_inplace.md:357
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -216,7 +241,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:296
+# --- book/chapters/26_inplace.md:377
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -235,13 +260,13 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:323
+# --- book/chapters/26_inplace.md:404
 _OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
     "sigmoid": pointwise.sigmoid, "relu": pointwise.relu, "clamp": pointwise.clamp,
     "clamp_min": pointwise.clamp_min, "clamp_max": pointwise.clamp_max,
-    "abs": pointwise.abs, "sqrt": pointwise.sqrt, "masked_fill": F.masked_fill,
+    "abs": pointwise.abs, "sqrt": pointwise.sqrt,
 }
 
 
@@ -269,6 +294,18 @@ def _one_value(function):
     return function
 
 
+def _masked_fill(t, mask, value):
+    return F.masked_fill(t, mask, value)
+
+
+_masked_fill.__name__ = "masked_fill"
+shared_write(_masked_fill, fill_where_masked, MASKED_FILL_WARNING)
+
+
+def masked_fill_(self, mask, value):
+    return inplace(self, _masked_fill, mask, value)
+
+
 def index_put_(self, indices, values, accumulate=False):
     from refgrad._ops.indexing import check_put
 
@@ -284,6 +321,7 @@ def index_put_(self, indices, values, accumulate=False):
     indices = [i if same_device(i._data, self._data) else i.to(self.device) for i in indices]
     put = named("index_put", lambda t, v: _call(INDEX_PUT_, (t, v), {
         "indices": indices, "accumulate": accumulate}))
+    put = shared_write(put, put_at(indices, accumulate), *index_put_warnings(indices, values))
     return inplace(self, put, values)
 
 
@@ -296,7 +334,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:470
+# --- book/chapters/26_inplace.md:567
 def with_out(function, name: str):
     """``function`` with torch's ``out=`` keyword."""
     def wrapper(*args, out=None, **kwargs):
@@ -329,7 +367,7 @@ def with_out(function, name: str):
     "clamp", "clamp_min", "clamp_max", "abs", "sqrt"))
 
 
-# --- book/chapters/26_inplace.md:506
+# --- book/chapters/26_inplace.md:603
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
@@ -340,7 +378,7 @@ def install(cls=Tensor) -> None:
     cls.clip_ = cls.clamp_
     cls.diagonal = diagonal
     cls.zero_, cls.fill_, cls.copy_ = zero_, fill_, copy_
-    cls.index_put_ = index_put_
+    cls.index_put_, cls.masked_fill_ = index_put_, masked_fill_
     for name, function in (("__iadd__", F.add), ("__isub__", F.sub), ("__imul__", F.mul),
                            ("__itruediv__", F.div)):
         setattr(cls, name, _augmented(function))
