@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import refgrad as torch
-from refgrad._ops import OPS, inplace
+from refgrad._ops import OPS, inplace, write_checks
 
 
 @pytest.mark.parametrize(("source", "target", "ok"), [
@@ -12,7 +12,7 @@ from refgrad._ops import OPS, inplace
     ("complex64", "float32", False), ("int64", "bool", False), ("bool", "int64", True),
 ])
 def test_can_cast(source, target, ok):
-    assert inplace._can_cast(np.dtype(source), np.dtype(target)) is ok
+    assert write_checks._can_cast(np.dtype(source), np.dtype(target)) is ok
 
 
 def test_rows_of_writes_declare_what_they_write():

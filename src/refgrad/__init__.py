@@ -81,9 +81,9 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:630
+# --- book/chapters/26_inplace.md:655
 # These replace the plain functions with ones that take out=.
-from refgrad._ops.inplace import (
+from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
     add,  # noqa: F811
     clamp,  # noqa: F811

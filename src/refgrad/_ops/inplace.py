@@ -2,14 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:31
-"""In-place ops, out= arguments and item assignment, on top of the out-of-place rows."""
+# --- book/chapters/26_inplace.md:201
+"""In-place ops and their methods, on top of the out-of-place rows."""
 
 import warnings
 
 import numpy as np
 
-from refgrad._backend import overlaps, same_device, writeable
+from refgrad._backend import overlaps, same_device
 from refgrad._ops import functions as F
 from refgrad._ops import pointwise
 from refgrad._ops.shared_writes import (
@@ -20,84 +20,14 @@ from refgrad._ops.shared_writes import (
     shared_write,
 )
 from refgrad._ops.table import Op, register
-from refgrad._ops.views import check_view_write, diagonal, rebase_history, regenerate_views
+from refgrad._ops.views import diagonal, rebase_history
+from refgrad._ops.write_checks import bump, check_fits, check_inplace
 from refgrad._tensor import Tensor
 from refgrad.autograd._node import input_metadata
 from refgrad.autograd._state import dual_levels, state
-from refgrad.utils._python_dispatch import dispatch_inplace, dispatch_out, named
-
-LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
-INFERENCE_INPLACE = (
-    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
-    "clone to get a normal tensor before doing inplace update.See "
-    "https://github.com/pytorch/rfcs/pull/17 for more details."
-)
-OVERLAP = (
-    "unsupported operation: more than one element of the written-to tensor refers to a "
-    "single memory location. Please clone() the tensor before performing the operation."
-)
-OUT_NEEDS_GRAD = (
-    "{}(): functions with out=... arguments don't support automatic differentiation, but "
-    "one of the arguments requires grad."
-)
+from refgrad.utils._python_dispatch import dispatch_inplace, named
 
 
-# --- book/chapters/26_inplace.md:77
-def bump(t) -> None:
-    """Count one write to ``t``'s memory."""
-    counter = t._version_counter
-    if counter is None:
-        if not state.inference_mode:
-            raise RuntimeError(INFERENCE_INPLACE)
-        return
-    counter.value += 1
-    if counter.views:
-        regenerate_views(counter)
-
-
-def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
-    """torch's check_inplace: refuse writes autograd could not follow.
-
-    ``shared_ok``: the write is one torch allows even where elements share
-    memory, when autograd does not record it: one value everywhere
-    (``zero_()``, ``fill_()`` with a number), or a masked or indexed write,
-    which warns. See NOTE [Writes where elements share memory].
-    """
-    if recorded:
-        if t._base is not None:
-            check_view_write(t)
-        if t._requires_grad and t._grad_fn is None:
-            raise RuntimeError(LEAF)
-    shared = overlaps(t._data) and (recorded or not shared_ok)
-    if shared or not writeable(t._data):
-        raise RuntimeError(OVERLAP)
-
-
-# --- book/chapters/26_inplace.md:181
-def _scalar_name(t) -> str:
-    from refgrad._typename import tensor_type_name
-
-    return tensor_type_name(t)[len("torch."):-len("Tensor")]
-
-
-def _can_cast(source, target) -> bool:
-    if source.kind == "c" and target.kind != "c":
-        return False
-    if source.kind in "fc" and target.kind not in "fc":
-        return False
-    return not (target.kind == "b" and source.kind != "b")
-
-
-def check_fits(t, result) -> None:
-    if result._data.shape != t._data.shape:
-        raise RuntimeError(f"output with shape {list(t.shape)} doesn't match the broadcast "
-                           f"shape {list(result.shape)}")
-    if not _can_cast(result._data.dtype, t._data.dtype):
-        raise RuntimeError(f"result type {_scalar_name(result)} can't be cast to the desired "
-                           f"output type {_scalar_name(t)}")
-
-
-# --- book/chapters/26_inplace.md:212
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     if state.dispatch_modes:  # chapter "Dispatch modes": a mode sees the write first
@@ -150,7 +80,7 @@ def _rebase(self, node) -> None:
         node._meta = (input_metadata(self),)
 
 
-# --- book/chapters/26_inplace.md:271
+# --- book/chapters/26_inplace.md:285
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -199,7 +129,7 @@ def _follow_result(self, node) -> None:
     node._saved = tuple(saved)
 
 
-# --- book/chapters/26_inplace.md:326
+# --- book/chapters/26_inplace.md:340
 def _constant(g):
     return g * 0
 
@@ -226,7 +156,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:357
+# --- book/chapters/26_inplace.md:371
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -241,7 +171,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:377
+# --- book/chapters/26_inplace.md:391
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -260,8 +190,8 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:404
-_OUT_OF_PLACE = {
+# --- book/chapters/26_inplace.md:418
+OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
     "sigmoid": pointwise.sigmoid, "relu": pointwise.relu, "clamp": pointwise.clamp,
@@ -334,46 +264,13 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:567
-def with_out(function, name: str):
-    """``function`` with torch's ``out=`` keyword."""
-    def wrapper(*args, out=None, **kwargs):
-        if out is None:
-            return function(*args, **kwargs)
-        if state.dispatch_modes:  # chapter "Dispatch modes": out= counts as a write
-            return dispatch_out(wrapper, name, args, dict(kwargs, out=out))
-        tensors = [a for a in (*args, out) if isinstance(a, Tensor)]
-        if state.grad_enabled and any(t._requires_grad for t in tensors):
-            raise RuntimeError(OUT_NEEDS_GRAD.format(name))
-        result = function(*args, **kwargs)
-        if result._data.shape != out._data.shape:
-            out._data = np.empty_like(result._data, dtype=out._data.dtype, order="C")  # resized
-        check_fits(out, result)
-        np.copyto(out._data, result._data, casting="unsafe")
-        bump(out)
-        if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD"
-            from refgrad.autograd.forward_ad import refuse_out
-
-            refuse_out(name, (*args, out))
-        return out
-
-    wrapper.__name__ = name
-    return wrapper
-
-
-(add, sub, mul, div, pow, neg, exp, log, sin, cos, tanh, sigmoid, clamp,  # noqa: A001
- clamp_min, clamp_max, abs, sqrt) = (with_out(_OUT_OF_PLACE[n], n) for n in (  # noqa: A001
-    "add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sin", "cos", "tanh", "sigmoid",
-    "clamp", "clamp_min", "clamp_max", "abs", "sqrt"))
-
-
-# --- book/chapters/26_inplace.md:603
+# --- book/chapters/26_inplace.md:628
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
 
 def install(cls=Tensor) -> None:
-    for name, function in _OUT_OF_PLACE.items():
+    for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function))
     cls.clip_ = cls.clamp_
     cls.diagonal = diagonal

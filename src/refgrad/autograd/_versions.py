@@ -5,7 +5,7 @@
 # --- book/chapters/28_versions.md:38
 """Version counters by hand: increment_version and the unsafe setter."""
 
-from refgrad._ops.inplace import bump
+from refgrad._ops.write_checks import bump
 from refgrad._tensor import Tensor
 
 
