@@ -3,7 +3,7 @@
 import pytest
 
 import refgrad as torch
-from refgrad.autograd import _node
+from refgrad.autograd import _accumulate
 
 
 def _fresh_through_hook(leaf, keep=None):
@@ -21,8 +21,8 @@ def _fresh_through_hook(leaf, keep=None):
 
 
 def test_a_gradient_nobody_holds_becomes_grad_without_a_copy():
-    if not _node._COUNTS_KNOWN:  # other interpreters always copy; the copy test below covers it
-        assert _node.sole_holder([torch.ones(1)], 0, 0) is False
+    if not _accumulate._COUNTS_KNOWN:  # other interpreters always copy: see the copy test
+        assert _accumulate.sole_holder([torch.ones(1)], 0, 0) is False
         return
     x = torch.ones(3, requires_grad=True)
     seen = _fresh_through_hook(x)

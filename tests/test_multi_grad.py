@@ -3,8 +3,8 @@
 import pytest
 
 import refgrad
+from refgrad.autograd._accumulate import AccumulateGrad, get_gradient_edge
 from refgrad.autograd._multi_grad import _get_grad_fn_or_grad_acc, register_multi_grad_hook
-from refgrad.autograd._node import AccumulateGrad, get_gradient_edge
 
 
 def test_node_for_each_kind_of_tensor():

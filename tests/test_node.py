@@ -8,19 +8,17 @@ import pytest
 import refgrad
 from refgrad._C import _functions
 from refgrad.autograd import _node
-from refgrad.autograd._node import (
+from refgrad.autograd._accumulate import (
     ACCUMULATE_SEQUENCE_NR,
     AccumulateGrad,
     CopyBackwards,
-    FunctionNode,
     GradientEdge,
-    InputMetadata,
-    Node,
     accumulate_into,
     get_gradient_edge,
     grad_accumulator,
     gradient_edge,
 )
+from refgrad.autograd._node import FunctionNode, InputMetadata, Node
 
 
 def leaf(*values, dtype=None):

@@ -11,7 +11,8 @@ from refgrad import _dtype
 from refgrad._ops.op_nodes import _NODE_CLASSES, node_class
 from refgrad._ops.views import track_view  # chapter "Views"
 from refgrad._tensor import Tensor, make_tensor
-from refgrad.autograd._node import grad_accumulator, input_metadata, lone_metadata
+from refgrad.autograd._accumulate import grad_accumulator
+from refgrad.autograd._node import input_metadata, lone_metadata
 from refgrad.autograd._saved import PLAIN_NUMBERS, SavedNumber, SavedTensor
 from refgrad.autograd._state import dual_levels, state
 
@@ -48,7 +49,7 @@ def as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:319
+# --- book/chapters/13_dispatch.md:320
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -90,7 +91,7 @@ def _shared_operands(args):
     return arrays
 
 
-# --- book/chapters/13_dispatch.md:372
+# --- book/chapters/13_dispatch.md:373
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -126,7 +127,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:419
+# --- book/chapters/13_dispatch.md:420
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -178,7 +179,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:483
+# --- book/chapters/13_dispatch.md:484
 _NO_PARAMS: dict = {}
 
 
@@ -187,7 +188,7 @@ def _records(op) -> bool:
     return state.grad_enabled and op.backward is not None and not state.inference_mode
 
 
-# --- book/chapters/13_dispatch.md:501
+# --- book/chapters/13_dispatch.md:502
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -206,7 +207,7 @@ except ImportError:  # pragma: no cover - NumPy 1.x
     _QUIET = {"all": "ignore"}
 
 
-# --- book/chapters/13_dispatch.md:527
+# --- book/chapters/13_dispatch.md:528
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
@@ -227,7 +228,7 @@ def _broadcast_error(op, tensors):
     return None
 
 
-# --- book/chapters/13_dispatch.md:556
+# --- book/chapters/13_dispatch.md:557
 def _record(op, edges, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     nodes, slots = edges
@@ -310,7 +311,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:651
+# --- book/chapters/13_dispatch.md:652
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -325,7 +326,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:674
+# --- book/chapters/13_dispatch.md:675
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -348,7 +349,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:810
+# --- book/chapters/13_dispatch.md:811
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":

@@ -160,12 +160,12 @@ COPY = register(Op(
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
-    from refgrad.autograd import _node
+    from refgrad.autograd._accumulate import CopyBackwards
 
     full = "torch::autograd::" + row.node
     node_class(row).name = lambda self: full
     # _functions keeps the nodes chapter's CopyBackwards (the one backward records).
-    _functions.register(_node.CopyBackwards)
+    _functions.register(CopyBackwards)
 
 
 _hand_written_name(COPY)

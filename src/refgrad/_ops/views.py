@@ -14,7 +14,8 @@ import numpy as np
 from refgrad._backend import data_ptr, device_of, move
 from refgrad._C import _functions
 from refgrad._ops.table import Op, register
-from refgrad.autograd._node import FunctionNode, gradient_edge, input_metadata
+from refgrad.autograd._accumulate import gradient_edge
+from refgrad.autograd._node import FunctionNode, input_metadata
 from refgrad.autograd._state import state
 
 DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, INFERENCE_MODE = range(4)
@@ -41,7 +42,7 @@ def _creation(source, many: bool) -> int:
     return info.creation if meta == DEFAULT and info is not None else meta
 
 
-# --- book/chapters/27_views.md:90
+# --- book/chapters/27_views.md:91
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay = None
@@ -59,7 +60,7 @@ def track_view(op, source, out, params, index) -> None:
         views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
 
 
-# --- book/chapters/27_views.md:118
+# --- book/chapters/27_views.md:119
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -84,7 +85,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:147
+# --- book/chapters/27_views.md:148
 def geometry(where: np.ndarray) -> tuple:
     """(size, stride, storage_offset) of a view, from its positions."""
     if where.size == 0:
@@ -107,7 +108,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:176
+# --- book/chapters/27_views.md:177
 def _as_strided_backward(g, size, stride, storage_offset, self_sym_sizes):
     from refgrad._ops.indexing import index_put, zeros_as
     from refgrad._tensor import make_tensor
@@ -125,7 +126,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:203
+# --- book/chapters/27_views.md:204
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
     base = view._base
@@ -148,7 +149,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:230
+# --- book/chapters/27_views.md:231
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -171,7 +172,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:263
+# --- book/chapters/27_views.md:264
 class CopySlices(FunctionNode):
     """The base's grad_fn after an in-place write through one of its views."""
 
@@ -203,7 +204,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:299
+# --- book/chapters/27_views.md:300
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -220,7 +221,7 @@ def rebase_history(view, fn) -> None:
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
 
 
-# --- book/chapters/27_views.md:323
+# --- book/chapters/27_views.md:324
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -237,7 +238,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:341
+# --- book/chapters/27_views.md:342
 def _rebase_message(view, creation: int) -> str:
     fn = view._grad_fn
     name = re.sub(r"Backward\d*$", "", type(fn).__name__) if fn is not None else ""
@@ -267,7 +268,7 @@ def check_view_write(view) -> None:
         raise RuntimeError(VIEW_OF_LEAF)
 
 
-# --- book/chapters/27_views.md:382
+# --- book/chapters/27_views.md:383
 def _diagonal(a, offset, dim1, dim2):
     out = np.diagonal(a, offset, dim1, dim2)
     if isinstance(out, np.ndarray) and a.flags.writeable:

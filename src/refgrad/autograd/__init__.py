@@ -20,7 +20,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:661
+# --- book/chapters/10_nodes.md:674
 from refgrad.autograd import graph
 
 
@@ -38,7 +38,7 @@ from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 __all__ += ["gradcheck", "gradgradcheck"]
 
 
-# --- book/chapters/25_functions.md:338
+# --- book/chapters/25_functions.md:333
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

@@ -10,8 +10,8 @@ import warnings
 
 from refgrad._tensor import Tensor
 from refgrad.autograd import _engine
+from refgrad.autograd._accumulate import GradientEdge, gradient_edge
 from refgrad.autograd._backward_logging import _register_logging_hooks_on_whole_graph, log
-from refgrad.autograd._node import GradientEdge, gradient_edge
 
 
 def _as_tuple(value) -> tuple:

@@ -7,8 +7,9 @@
 
 import itertools
 
+from refgrad.autograd._accumulate import sole_holder
 from refgrad.autograd._hooks import call_hooks
-from refgrad.autograd._node import entry_dtype, sole_holder
+from refgrad.autograd._node import entry_dtype
 from refgrad.autograd._state import next_sequence_nr, state
 
 _task_ids = itertools.count()
@@ -33,7 +34,7 @@ class GraphTask:
         self.current_node = None  # the node running now, for _current_autograd_node()
 
 
-# --- book/chapters/17_engine.md:95
+# --- book/chapters/17_engine.md:96
 class ReadyQueue:
     """Nodes ready to run, largest sequence number first, ties as torch breaks them."""
 
@@ -59,7 +60,7 @@ class ReadyQueue:
         return top
 
 
-# --- book/chapters/17_engine.md:122
+# --- book/chapters/17_engine.md:123
 def _move_up(heap: list, hole: int, node) -> None:
     """Put ``node`` at ``hole`` or above it, past parents with smaller numbers."""
     while hole > 0:
@@ -87,7 +88,7 @@ def _walk_hole_down(heap: list) -> int:
     return hole
 
 
-# --- book/chapters/17_engine.md:174
+# --- book/chapters/17_engine.md:175
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
@@ -110,7 +111,7 @@ def count_dependencies(roots) -> dict:
     return dependencies
 
 
-# --- book/chapters/17_engine.md:207
+# --- book/chapters/17_engine.md:208
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -148,7 +149,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:265
+# --- book/chapters/17_engine.md:266
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -181,7 +182,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:303
+# --- book/chapters/17_engine.md:304
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
@@ -189,7 +190,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:323
+# --- book/chapters/17_engine.md:324
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -221,7 +222,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
             task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:364
+# --- book/chapters/17_engine.md:365
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -236,7 +237,7 @@ def _evaluate(task, node, grads):
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:384
+# --- book/chapters/17_engine.md:385
 def _call(task, node, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -265,7 +266,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for child, grad in zip(node._next_nodes, outputs)]
 
 
-# --- book/chapters/17_engine.md:428
+# --- book/chapters/17_engine.md:429
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
@@ -289,7 +290,7 @@ def retain(tensor, grad) -> None:
         tensor._grad = tensor._grad + grad
 
 
-# --- book/chapters/17_engine.md:465
+# --- book/chapters/17_engine.md:466
 def validate_outputs(node, outputs) -> list:
     _check_count(node, outputs)
     checked = list(outputs)

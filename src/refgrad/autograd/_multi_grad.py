@@ -9,8 +9,8 @@ import functools
 import threading
 from collections import defaultdict
 
+from refgrad.autograd._accumulate import GradientEdge, grad_accumulator
 from refgrad.autograd._introspection import _current_graph_task_id, _will_engine_execute_node
-from refgrad.autograd._node import GradientEdge, grad_accumulator
 from refgrad.utils.hooks import RemovableHandle
 
 

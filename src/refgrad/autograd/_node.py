@@ -3,21 +3,17 @@
 
 
 # --- book/chapters/10_nodes.md:97
-"""Graph nodes: the abstract Node, the concrete node base, AccumulateGrad and edges."""
+"""Graph nodes: the abstract Node, the concrete node base, their edges and hooks."""
 
 import abc
-import sys
-import threading
-import weakref
 from collections import OrderedDict
-from typing import NamedTuple
 
 import numpy as np
 
 from refgrad import _dtype
 from refgrad._C import _functions
 from refgrad._device import CPU
-from refgrad._tensor import Tensor, make_tensor
+from refgrad._tensor import Tensor
 from refgrad.autograd._state import state
 from refgrad.utils.hooks import RemovableHandle
 
@@ -61,7 +57,7 @@ class Node(abc.ABC):
         return NotImplemented
 
 
-# --- book/chapters/10_nodes.md:171
+# --- book/chapters/10_nodes.md:167
 def input_metadata(tensor) -> tuple:
     """What a gradient for ``tensor`` must look like: (sizes, NumPy dtype, device or None)."""
     data = tensor._data
@@ -125,7 +121,7 @@ class InputMetadata:
         return CPU if self._device is None else self._device
 
 
-# --- book/chapters/10_nodes.md:245
+# --- book/chapters/10_nodes.md:241
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -182,14 +178,14 @@ class FunctionNode(Node):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:311
+# --- book/chapters/10_nodes.md:307
 def set_edges(node, edges) -> None:
     """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
     node._next_nodes = tuple([child for child, _ in edges])
     node._next_slots = tuple([slot for _, slot in edges])
 
 
-# --- book/chapters/10_nodes.md:326
+# --- book/chapters/10_nodes.md:322
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -220,7 +216,7 @@ FunctionNode._register_hook_dict = _register_hook_dict
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:371
+# --- book/chapters/10_nodes.md:367
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")
@@ -234,164 +230,3 @@ def _call_node(self, *grads, **kwargs):
 
 
 FunctionNode.__call__ = _call_node
-
-
-# --- book/chapters/10_nodes.md:398
-ACCUMULATE_SEQUENCE_NR = 2**64 - 1
-_accumulate_lock = threading.Lock()
-
-
-class AccumulateGrad(FunctionNode):
-    """Adds the gradient that reaches a leaf into the leaf's ``.grad``."""
-
-    __slots__ = ("variable",)
-    _accumulates = True
-
-    def __init__(self, variable) -> None:
-        FunctionNode.__init__(self, (), ACCUMULATE_SEQUENCE_NR)
-        self._meta = lone_metadata(variable)  # NOTE [Shared metadata]
-        self.variable = variable
-
-    def name(self) -> str:
-        return "torch::autograd::AccumulateGrad"
-
-    def apply(self, grads, create_graph: bool = False) -> tuple:
-        grad = grads[0]
-        if grad is not None:
-            steal = not create_graph and sole_holder(grads, 0, 1)  # 1: the local `grad`
-            with _accumulate_lock:
-                add_to_grad(self.variable, grad, create_graph, steal)
-        post_accumulate(self.variable)
-        return ()
-
-
-_functions.register(AccumulateGrad)
-
-
-# --- book/chapters/10_nodes.md:442
-def accumulate_into(variable, grad, create_graph: bool) -> None:
-    add_to_grad(variable, grad, create_graph)
-    post_accumulate(variable)
-
-
-def add_to_grad(variable, grad, create_graph: bool, steal: bool = False) -> None:
-    old = variable._grad
-    if old is None:
-        if create_graph and grad.requires_grad:
-            variable._grad = _recorded_copy(grad)
-        elif steal:
-            variable._grad = _stolen(grad)
-        else:
-            variable._grad = _copy(grad)
-    elif create_graph:
-        variable._grad = old + grad
-    else:
-        old._data += grad._data
-        old._version_counter.value += 1
-
-
-def post_accumulate(variable) -> None:
-    """Call the leaf's post-accumulate-grad hooks, even when no gradient came."""
-    hooks = variable._post_accumulate_grad_hooks
-    if hooks:
-        for hook in tuple(hooks.values()):
-            hook(variable)
-
-
-def _copy(grad):
-    return make_tensor(grad._data.copy())
-
-
-# --- book/chapters/10_nodes.md:482
-# NOTE [Stealing the first gradient]
-# A gradient in the engine's buffer list is held by that list, by the locals
-# of the frames handling it (the caller says how many), by sole_holder's own
-# local, and by getrefcount's argument. One reference more means someone
-# else has it. Its array must be held by that tensor alone, own its memory,
-# and be laid out as a copy would be. The engine drops its other handles
-# before it runs a node (see its main loop). Elsewhere than CPython 3.11 to
-# 3.13 the counts may differ, so there refgrad always copies.
-_COUNTS_KNOWN = sys.implementation.name == "cpython" and sys.version_info < (3, 14)
-
-
-def sole_holder(holder: list, index: int, locals_holding: int) -> bool:
-    """Whether the gradient ``holder[index]`` is held by nobody outside the engine."""
-    grad = holder[index]
-    data = grad._data
-    return (
-        _COUNTS_KNOWN
-        and sys.getrefcount(grad) <= 3 + locals_holding
-        and type(data) is np.ndarray
-        and sys.getrefcount(data) <= 3  # the tensor, the local `data`, the argument
-        and data.base is None
-        and data.flags.c_contiguous
-        and data.flags.writeable
-    )
-
-
-def _stolen(grad):
-    return make_tensor(grad._data)  # the array, under a fresh tensor (torch: detach())
-
-
-# --- book/chapters/10_nodes.md:547
-class CopyBackwards(FunctionNode):
-    """The node of a copy recorded for double backward: passes its gradient to the source."""
-
-    __slots__ = ()
-
-    def name(self) -> str:
-        return "torch::autograd::CopyBackwards"
-
-    def apply(self, grads, create_graph: bool = False) -> tuple:
-        return (None, grads[0])
-
-
-_functions.register(CopyBackwards)
-
-
-def _recorded_copy(grad):
-    node = CopyBackwards(((None, 0), gradient_edge(grad)))
-    copy = make_tensor(grad._data.copy(), True, node, 0)
-    node._meta = (input_metadata(copy),)
-    return copy
-
-
-# --- book/chapters/10_nodes.md:578
-def grad_accumulator(leaf) -> AccumulateGrad:
-    """The leaf's AccumulateGrad, made on first use and shared while alive."""
-    ref = leaf._grad_accumulator
-    node = ref() if ref is not None else None
-    if node is None:
-        node = AccumulateGrad(leaf)
-        leaf._grad_accumulator = weakref.ref(node)
-    return node
-
-
-def gradient_edge(t) -> tuple:
-    """The edge along which a gradient for ``t`` travels."""
-    if t._grad_fn is not None:
-        return (t._grad_fn, t._output_nr)
-    if t._requires_grad:
-        return (grad_accumulator(t), 0)
-    return (None, 0)
-
-
-# --- book/chapters/10_nodes.md:610
-class GradientEdge(NamedTuple):
-    """An edge of the graph, named: which node, and which of its inputs."""
-
-    node: Node
-    output_nr: int
-    ownership_token: object = None
-
-
-def get_gradient_edge(tensor) -> GradientEdge:
-    """The edge a gradient for ``tensor`` flows along, even for a leaf."""
-    if not tensor.requires_grad:
-        raise RuntimeError(
-            "It is not possible to get the gradient edge for a Tensor that does not "
-            "require gradients"
-        )
-    if tensor._grad_fn is None and state.inference_mode:
-        raise AttributeError("'NoneType' object has no attribute 'next_functions'")
-    return GradientEdge(*gradient_edge(tensor))

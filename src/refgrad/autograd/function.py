@@ -9,13 +9,8 @@ import functools
 
 from refgrad._C import _functions
 from refgrad._tensor import Tensor, make_tensor
-from refgrad.autograd._node import (
-    ACCUMULATE_SEQUENCE_NR,
-    FunctionNode,
-    gradient_edge,
-    input_metadata,
-    set_edges,
-)
+from refgrad.autograd._accumulate import ACCUMULATE_SEQUENCE_NR, gradient_edge
+from refgrad.autograd._node import FunctionNode, input_metadata, set_edges
 from refgrad.autograd._saved import FREED, SavedTensor, unpack
 from refgrad.autograd._state import dual_levels, state
 from refgrad.autograd._tangents import forward_grad
@@ -49,7 +44,7 @@ class FunctionCtx:
         self.saved_for_forward = tensors
 
 
-# --- book/chapters/25_functions.md:88
+# --- book/chapters/25_functions.md:83
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -88,7 +83,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:139
+# --- book/chapters/25_functions.md:134
 def _apply(cls, *args, **kwargs):
     if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD": run jvp too
         from refgrad.autograd.forward_ad import apply_with_tangents
@@ -118,7 +113,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:178
+# --- book/chapters/25_functions.md:173
 def _wrap(node, inputs, outputs, record) -> tuple:
     dirty = {id(t) for t in node.dirty_tensors}
     plain = {id(t) for t in node.non_differentiable}
@@ -145,7 +140,7 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:214
+# --- book/chapters/25_functions.md:209
 def _no_setup_context(ctx, inputs, output):
     raise NotImplementedError("setup_context is not overridden")
 
@@ -182,7 +177,7 @@ class Function:
     apply = classmethod(_apply)
 
 
-# --- book/chapters/25_functions.md:265
+# --- book/chapters/25_functions.md:260
 ONCE_DIFFERENTIABLE = (
     "trying to differentiate twice a function that was marked with @once_differentiable"
 )
@@ -204,7 +199,7 @@ def once_differentiable(fn):
     return wrapper
 
 
-# --- book/chapters/25_functions.md:296
+# --- book/chapters/25_functions.md:291
 class Error(FunctionNode):
     """A node that fails when run: it marks a gradient that cannot be taken."""
 
