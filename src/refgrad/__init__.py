@@ -56,7 +56,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:794
+# --- book/chapters/16b_reductions.md:795
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 

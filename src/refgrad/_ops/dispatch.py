@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:254
+# --- book/chapters/13_dispatch.md:415
 """call(): run an op-table row, and record its node when autograd must."""
 
 import numpy as np
 
-from refgrad import _dtype
 from refgrad._ops.op_nodes import _NODE_CLASSES, node_class
+from refgrad._ops.operands import _arrays, _broadcast_error, _shared_operands, as_array
 from refgrad._ops.views import track_view  # chapter "Views"
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._accumulate import grad_accumulator
@@ -17,117 +17,6 @@ from refgrad.autograd._saved import PLAIN_NUMBERS, SavedNumber, SavedTensor
 from refgrad.autograd._state import dual_levels, state
 
 
-def _arrays(op, args, params):
-    """The NumPy operands for a row, cast to the promoted dtype if it asks."""
-    if op.variadic:
-        arrays = [t._data for t in args[0]]
-        if any(type(x) is not np.ndarray for x in arrays):
-            _one_device(op, arrays)
-        return [arrays], list(args[0])
-    if not op.promote:
-        return [a._data if isinstance(a, Tensor) else a for a in args], args
-    # call() has already tried _shared_operands on the rows it can settle.
-    extra = [params[name] for name in op.promote_with]
-    kind = _dtype.result_type(*(a for a in args if a is not None), *extra).numpy
-    arrays, on_host = [], True
-    for a in args:
-        if isinstance(a, Tensor):
-            data = a._data
-            on_host = on_host and type(data) is np.ndarray
-            arrays.append(data if data.dtype == kind else data.astype(kind))
-        elif a is None:  # an optional tensor argument that was not given
-            arrays.append(None)
-        else:
-            arrays.append(kind.type(a))
-    if not on_host:
-        arrays = _same_device(args, arrays)
-    return arrays, args
-
-
-def as_array(value):
-    # NumPy returns scalars, not 0-d arrays, from reductions; tensors want arrays.
-    return np.asarray(value) if isinstance(value, np.generic) else value
-
-
-# --- book/chapters/13_dispatch.md:320
-# The Python numbers that each dtype kind absorbs: a number no stronger than
-# the tensors' kind leaves their dtype alone.
-_WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
-_ABSORBED = {"b": (bool,), "u": (bool, int), "i": (bool, int), "f": (bool, int, float),
-             "c": (bool, int, float)}
-if not _WEAK_NUMBERS:  # pragma: no cover - NumPy 1.x
-    _ABSORBED = dict.fromkeys(_ABSORBED, ())
-
-
-def _shared_operands(args):
-    """The arrays of host tensors of one dtype that no number promotes; else None."""
-    first = args[0]
-    data = first._data if isinstance(first, Tensor) else None
-    if type(data) is not np.ndarray:  # a number first, or a device array
-        return None
-    dtype = data.dtype
-    absorbed = _ABSORBED.get(dtype.kind)
-    if absorbed is None:
-        return None
-    if len(args) == 1:  # the commonest operations, spelled out
-        return [data]
-    if len(args) == 2:
-        b = args[1]
-        if isinstance(b, Tensor):
-            other = b._data
-            return [data, other] if type(other) is np.ndarray and other.dtype is dtype else None
-        return [data, b] if type(b) in absorbed else None
-    arrays = [data]
-    for a in args[1:]:
-        if isinstance(a, Tensor):
-            other = a._data
-            if type(other) is not np.ndarray or other.dtype is not dtype:
-                return None
-            arrays.append(other)
-        elif type(a) in absorbed:
-            arrays.append(a)
-        else:  # a number that would promote, or an optional tensor not given
-            return None
-    return arrays
-
-
-# --- book/chapters/13_dispatch.md:373
-MIXED_DEVICES = (
-    "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
-)
-
-
-def _same_device(args, arrays):
-    from refgrad._backend import device_of, move
-
-    found = [device_of(x) for a, x in zip(args, arrays) if isinstance(a, Tensor)]
-    target = next((d for d in found if d.type != "cpu"), found[0])
-    moved = []
-    for a, x in zip(args, arrays):
-        if isinstance(a, Tensor) and device_of(x) != target:
-            if device_of(x).type != "cpu" or a.ndim != 0:
-                raise RuntimeError(MIXED_DEVICES.format(target, device_of(x)))
-            x = move(x, target)
-        moved.append(x)
-    return moved
-
-
-def _one_device(op, arrays):
-    """torch's error for a list of tensors (cat, stack) that spans devices."""
-    from refgrad._backend import device_of
-
-    found = [device_of(x) for x in arrays]
-    target = found[0]  # here the first tensor sets the device, whichever it is
-    for where in found:
-        if where != target:
-            raise RuntimeError(
-                f"Expected all tensors to be on the same device, but got tensors is on {where}, "
-                f"different from other tensors on {target} (when checking argument in method "
-                "wrapper_CUDA_cat)"  # stack is a cat in torch, and says so
-            )
-
-
-# --- book/chapters/13_dispatch.md:420
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -179,7 +68,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:484
+# --- book/chapters/13_dispatch.md:493
 _NO_PARAMS: dict = {}
 
 
@@ -188,7 +77,7 @@ def _records(op) -> bool:
     return state.grad_enabled and op.backward is not None and not state.inference_mode
 
 
-# --- book/chapters/13_dispatch.md:502
+# --- book/chapters/13_dispatch.md:511
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -207,28 +96,7 @@ except ImportError:  # pragma: no cover - NumPy 1.x
     _QUIET = {"all": "ignore"}
 
 
-# --- book/chapters/13_dispatch.md:528
-def _broadcast_error(op, tensors):
-    """torch's error for tensors whose shapes do not broadcast; None if they do."""
-    if not op.promote or op.variadic:
-        return None
-    shapes = [tuple(t._data.shape) for t in tensors if isinstance(t, Tensor)]
-    size = shapes[0] if shapes else ()
-    for other in shapes[1:]:
-        ndim = max(len(size), len(other))
-        a_sizes, b_sizes = (1,) * (ndim - len(size)) + size, (1,) * (ndim - len(other)) + other
-        for dim in range(ndim - 1, -1, -1):
-            a, b = a_sizes[dim], b_sizes[dim]
-            if a != b and a != 1 and b != 1:
-                return RuntimeError(
-                    f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
-                    f"non-singleton dimension {dim}"
-                )
-        size = tuple(b if a == 1 else a for a, b in zip(a_sizes, b_sizes))
-    return None
-
-
-# --- book/chapters/13_dispatch.md:557
+# --- book/chapters/13_dispatch.md:566
 def _record(op, edges, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     nodes, slots = edges
@@ -311,7 +179,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:652
+# --- book/chapters/13_dispatch.md:661
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -326,7 +194,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:675
+# --- book/chapters/13_dispatch.md:684
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -349,7 +217,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:811
+# --- book/chapters/13_dispatch.md:820
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":

@@ -10,8 +10,9 @@ import warnings
 
 import numpy as np
 
-from refgrad._ops.dispatch import as_array, call
+from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple, where
+from refgrad._ops.operands import as_array
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
 from refgrad._typename import LEGACY
@@ -35,7 +36,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:459
+# --- book/chapters/16b_reductions.md:460
 def _var(a, dim, correction, keepdim):
     axes = _axes(dim, a.ndim)
     n = a.size if axes is None else math.prod(a.shape[d] for d in axes)
@@ -49,7 +50,7 @@ def _std(a, dim, correction, keepdim):
     return np.sqrt(_var(a, dim, correction, keepdim))
 
 
-# --- book/chapters/16b_reductions.md:482
+# --- book/chapters/16b_reductions.md:483
 def _count(self, dim) -> int:
     return self.numel() if dim is None else math.prod(self.shape[d] for d in dim)
 
@@ -76,7 +77,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
                          keepdim)
 
 
-# --- book/chapters/16b_reductions.md:510
+# --- book/chapters/16b_reductions.md:511
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -87,7 +88,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:530
+# --- book/chapters/16b_reductions.md:531
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -105,7 +106,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return np.sum(size ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:558
+# --- book/chapters/16b_reductions.md:559
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -123,7 +124,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:582
+# --- book/chapters/16b_reductions.md:583
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
@@ -142,7 +143,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:612
+# --- book/chapters/16b_reductions.md:613
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -165,7 +166,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:644
+# --- book/chapters/16b_reductions.md:645
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -191,7 +192,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:671
+# --- book/chapters/16b_reductions.md:672
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -210,7 +211,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=4)
 
 
-# --- book/chapters/16b_reductions.md:696
+# --- book/chapters/16b_reductions.md:697
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     _check_norm_dtypes(x, dtype)
     if isinstance(ord, str):
@@ -239,7 +240,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:726
+# --- book/chapters/16b_reductions.md:727
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
     """Refuse an inf or -inf norm of an empty slice, which has no value."""
     if not dims:
@@ -270,7 +271,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:762
+# --- book/chapters/16b_reductions.md:763
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = dim_tuple(dim, input.ndim)
