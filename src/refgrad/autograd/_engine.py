@@ -10,6 +10,7 @@ import itertools
 from refgrad.autograd._accumulate import sole_holder
 from refgrad.autograd._hooks import call_hooks
 from refgrad.autograd._node import entry_dtype
+from refgrad.autograd._outputs import _check_count, _conformed, validate_outputs
 from refgrad.autograd._state import next_sequence_nr, state
 
 _task_ids = itertools.count()
@@ -34,7 +35,7 @@ class GraphTask:
         self.current_node = None  # the node running now, for _current_autograd_node()
 
 
-# --- book/chapters/17_engine.md:96
+# --- book/chapters/17_engine.md:97
 class ReadyQueue:
     """Nodes ready to run, largest sequence number first, ties as torch breaks them."""
 
@@ -60,7 +61,7 @@ class ReadyQueue:
         return top
 
 
-# --- book/chapters/17_engine.md:123
+# --- book/chapters/17_engine.md:124
 def _move_up(heap: list, hole: int, node) -> None:
     """Put ``node`` at ``hole`` or above it, past parents with smaller numbers."""
     while hole > 0:
@@ -88,7 +89,7 @@ def _walk_hole_down(heap: list) -> int:
     return hole
 
 
-# --- book/chapters/17_engine.md:175
+# --- book/chapters/17_engine.md:176
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
@@ -111,7 +112,7 @@ def count_dependencies(roots) -> dict:
     return dependencies
 
 
-# --- book/chapters/17_engine.md:208
+# --- book/chapters/17_engine.md:209
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -149,7 +150,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:266
+# --- book/chapters/17_engine.md:267
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -182,7 +183,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:304
+# --- book/chapters/17_engine.md:305
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
@@ -190,7 +191,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:324
+# --- book/chapters/17_engine.md:325
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -222,7 +223,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
             task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:365
+# --- book/chapters/17_engine.md:366
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -237,7 +238,7 @@ def _evaluate(task, node, grads):
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:385
+# --- book/chapters/17_engine.md:386
 def _call(task, node, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -266,7 +267,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for child, grad in zip(node._next_nodes, outputs)]
 
 
-# --- book/chapters/17_engine.md:429
+# --- book/chapters/17_engine.md:430
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
@@ -288,54 +289,3 @@ def retain(tensor, grad) -> None:
         tensor._grad = grad.clone()
     else:
         tensor._grad = tensor._grad + grad
-
-
-# --- book/chapters/17_engine.md:466
-def validate_outputs(node, outputs) -> list:
-    _check_count(node, outputs)
-    checked = list(outputs)
-    for i, (child, slot) in enumerate(zip(node._next_nodes, node._next_slots)):
-        grad = checked[i]
-        if grad is None:
-            continue
-        if child is None:
-            checked[i] = None  # torch never computes a gradient along an empty edge
-            continue
-        entry = child._meta[slot]
-        data = grad._data
-        if data.shape != entry[0] or data.dtype is not entry[1]:
-            checked[i] = _conformed(node, i, grad, entry)
-    return checked
-
-
-def _check_count(node, outputs) -> None:
-    if len(outputs) != len(node._next_nodes):
-        raise RuntimeError(
-            f"function {node.name()} returned an incorrect number of gradients (expected "
-            f"{len(node._next_nodes)}, got {len(outputs)})"
-        )
-
-
-def _conformed(node, i: int, grad, entry):
-    if grad._data.shape != entry[0]:
-        grad = _reshaped(node, i, grad, list(entry[0]))
-    if grad._data.dtype != entry[1]:
-        grad = grad.to(entry_dtype(entry))
-    return grad
-
-
-def _reshaped(node, i: int, grad, shape: list):
-    from refgrad._ops.shapes import sum_to
-
-    if not _expandable(shape, grad.shape):
-        raise RuntimeError(
-            f"Function {node.name()} returned an invalid gradient at index {i} - got "
-            f"{list(grad.shape)} but expected shape compatible with {shape}"
-        )
-    return sum_to(grad, shape)
-
-
-def _expandable(shape, to) -> bool:
-    if len(shape) > len(to):
-        return False
-    return all(n == 1 or n == m for n, m in zip(reversed(shape), reversed(tuple(to))))
