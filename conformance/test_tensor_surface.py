@@ -320,3 +320,43 @@ def test_type_takes_classes_and_devices_take_numbers():
     with pytest.raises(TypeError, match=r"^device\(\) received an invalid combination of "
                        r"arguments - got \(bool\)"):
         torch.device(True)
+
+
+_GRID = (2, 3, 4)  # torch.arange(24.0).reshape(2, 3, 4), made inside each case
+
+
+@pytest.mark.parametrize(("make", "stride", "offset", "contiguous"), [
+    (lambda a: a, (12, 4, 1), 0, True),
+    (lambda a: a.unsqueeze(1), (12, 12, 4, 1), 0, True),
+    (lambda a: a.unsqueeze(-1), (12, 4, 1, 1), 0, True),
+    (lambda a: a.view(6, 4), (4, 1), 0, True),
+    (lambda a: a.permute(2, 0, 1), (1, 12, 4), 0, False),
+    (lambda a: a.transpose(0, 2), (1, 4, 12), 0, False),
+    (lambda a: a[1], (4, 1), 12, True),
+    (lambda a: a[:, 1], (12, 1), 4, False),
+    (lambda a: a[:, ::2], (12, 8, 1), 0, False),
+    (lambda a: a.narrow(2, 1, 2), (12, 4, 1), 1, False),
+    (lambda a: a.diagonal(0, 1, 2), (12, 5), 0, False),
+    (lambda a: a.unbind(1)[2], (12, 1), 8, False),
+    (lambda a: a[:, :1].expand(2, 5, 4), (12, 0, 1), 0, False),
+    (lambda a: a.split(2, dim=2)[1], (12, 4, 1), 2, False),
+    (lambda a: a[1, 2, 3], (), 23, True),
+    (lambda a: a[0].t().unsqueeze(1), (1, 12, 4), 0, False),
+    (lambda a: a.sum(1, keepdim=True), (4, 4, 1), 0, True),  # a new tensor, not a view
+])
+def test_strides_and_storage_offsets_of_views(make, stride, offset, contiguous):
+    t = make(torch.arange(24.0).reshape(_GRID))
+    assert t.stride() == stride and type(t.stride()) is tuple
+    assert t.storage_offset() == offset and t.is_contiguous() is contiguous
+    assert all(t.stride(d) == s and t.stride(d - t.dim()) == s for d, s in enumerate(stride))
+    assert t.detach().stride() == stride and t.detach().storage_offset() == offset
+
+
+def test_stride_of_a_dimension_that_is_not_there():
+    with raises(IndexError, "Dimension specified as 0 but tensor has no dimensions"):
+        torch.tensor(2.0).stride(0)
+    out_of_range = "Dimension out of range (expected to be in range of [-2, 1], but got 2)"
+    with raises(IndexError, out_of_range):
+        torch.ones(2, 3).stride(2)
+    with raises(TypeError, "stride(): argument 'dim' (position 1) must be int, not str"):
+        torch.ones(2, 3).stride("x")

@@ -102,3 +102,13 @@ def test_size_of_a_0d_tensor_has_no_dimensions():
     message = "^Dimension specified as -1 but tensor has no dimensions$"
     with pytest.raises(IndexError, match=message):
         torch.tensor(1.0).size(-1)
+
+
+def test_the_storage_of_a_view_made_through_a_helper_object_is_the_array_under_it():
+    from refgrad._tensor_values import storage_root
+
+    base = np.arange(6.0)
+    strided = np.lib.stride_tricks.as_strided(base[2:], (2,), (8,))  # its base is a helper
+    assert storage_root(strided) is base
+    t = torch.zeros(4)[1:].expand(2, 3)
+    assert t.storage_offset() == 1 and t.stride() == (0, 1)

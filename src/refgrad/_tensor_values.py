@@ -97,8 +97,35 @@ class _Storage:
     def data_ptr(self) -> int:
         return data_ptr(self._data)
 
+    def stride(self, dim: int | None = None):
+        array = self._data
+        steps = tuple(step // array.itemsize for step in array.strides)
+        if dim is None:
+            return steps
+        if not isinstance(dim, int):
+            raise TypeError(
+                f"stride(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
+        if not steps:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return steps[wrap_dim(dim, len(steps))]
 
-# --- book/chapters/03_tensor.md:362
+    def storage_offset(self) -> int:
+        array = self._data
+        return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
+
+
+def storage_root(array):
+    """The array that owns the memory ``array`` looks into: its storage."""
+    root, base = array, array.base
+    while base is not None:
+        if isinstance(base, type(array)):
+            root = base
+        # Some views hang off a helper object, such as as_strided's, whose base is the array.
+        base = getattr(base, "base", None)
+    return root
+
+
+# --- book/chapters/03_tensor.md:405
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -142,7 +169,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:411
+# --- book/chapters/03_tensor.md:454
 def _scalar(t, kind):
     if t._data.size != 1:
         raise ValueError("only one element tensors can be converted to Python scalars")
