@@ -87,3 +87,23 @@ def test_expand_writes_nothing_and_follows_its_base():
     y = x.expand(2, 3)
     x.mul_(10)
     assert y.tolist() == [[10.0] * 3, [20.0] * 3] and y._version == x._version == 1
+
+
+def test_a_counter_and_its_views_leave_no_cycle_behind():
+    import gc
+
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        t = torch.ones(3)
+        v, w = t[0], t[1:]
+        views = t._version_counter.views
+        assert len(views) == 2
+        del v, w  # NOTE [Views held weakly]: each takes its reference out as it dies
+        assert len(views) == 0
+        del t, views
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()

@@ -42,7 +42,7 @@ def _creation(source, many: bool) -> int:
     return info.creation if meta == DEFAULT and info is not None else meta
 
 
-# --- book/chapters/27_views.md:91
+# --- book/chapters/27_views.md:92
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay = None
@@ -60,7 +60,7 @@ def track_view(op, source, out, params, index) -> None:
         views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
 
 
-# --- book/chapters/27_views.md:119
+# --- book/chapters/27_views.md:120
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -85,7 +85,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:148
+# --- book/chapters/27_views.md:149
 def geometry(where: np.ndarray) -> tuple:
     """(size, stride, storage_offset) of a view, from its positions."""
     if where.size == 0:
@@ -108,7 +108,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:177
+# --- book/chapters/27_views.md:178
 def _as_strided_backward(g, size, stride, storage_offset, self_sym_sizes):
     from refgrad._ops.indexing import index_put, zeros_as
     from refgrad._tensor import make_tensor
@@ -126,7 +126,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:204
+# --- book/chapters/27_views.md:205
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
     base = view._base
@@ -149,7 +149,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:231
+# --- book/chapters/27_views.md:232
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -172,7 +172,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:264
+# --- book/chapters/27_views.md:265
 class CopySlices(FunctionNode):
     """The base's grad_fn after an in-place write through one of its views."""
 
@@ -204,7 +204,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:300
+# --- book/chapters/27_views.md:301
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -221,7 +221,7 @@ def rebase_history(view, fn) -> None:
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
 
 
-# --- book/chapters/27_views.md:324
+# --- book/chapters/27_views.md:325
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -238,7 +238,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:342
+# --- book/chapters/27_views.md:343
 def _rebase_message(view, creation: int) -> str:
     fn = view._grad_fn
     name = re.sub(r"Backward\d*$", "", type(fn).__name__) if fn is not None else ""
@@ -268,7 +268,7 @@ def check_view_write(view) -> None:
         raise RuntimeError(VIEW_OF_LEAF)
 
 
-# --- book/chapters/27_views.md:383
+# --- book/chapters/27_views.md:384
 def _diagonal(a, offset, dim1, dim2):
     out = np.diagonal(a, offset, dim1, dim2)
     if isinstance(out, np.ndarray) and a.flags.writeable:
