@@ -309,3 +309,29 @@ def test_assignment_through_a_mask_warns_twice_where_elements_share_memory():
     assert _warnings_of(lambda: assign(torch.tensor([1]), torch.ones(3))) == [INDEXED]
     assert x.tolist() == [1.0, 1.0, 1.0] and x._version == 2
 
+
+
+@pytest.mark.parametrize(("dtype", "name", "through_double"), [
+    ("float16", "c10::Half", "double"), ("float32", "float", "float"),
+    ("float64", "double", "double"), ("int8", "int8_t", "int8_t"), ("int32", "int", "int"),
+    ("int64", "int64_t", "int64_t"), ("uint8", "uint8_t", "uint8_t"),
+])
+def test_a_complex_number_written_into_a_real_tensor(dtype, name, through_double):
+    kind = getattr(torch, dtype)
+    t = torch.zeros(2, dtype=kind)
+    message = "value cannot be converted to type {} without overflow"
+    with raises(RuntimeError, message.format(name)):
+        t.fill_(1j)
+    with raises(RuntimeError, message.format(name)):
+        t.masked_fill_(torch.tensor([True, False]), 2 + 1j)
+    with raises(RuntimeError, message.format(through_double)):
+        t[0] = 2j
+    with raises(RuntimeError, message.format(through_double)):
+        torch.full((1,), 1j, dtype=kind)
+    assert t.tolist() == [0, 0] and t._version == 0
+    t.fill_(3 + 0j)  # no imaginary part: the real part is written
+    t[1] = 4 + 0j
+    assert t.tolist() == [3, 4]
+    flags = torch.zeros(2, dtype=torch.bool)
+    flags.fill_(1j)  # bool takes the number's truth
+    assert flags.tolist() == [True, True]

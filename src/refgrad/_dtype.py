@@ -40,7 +40,29 @@ class dtype:  # noqa: N801 - torch's name
         return self.name
 
 
-# --- book/chapters/02_dtypes.md:345
+# --- book/chapters/02_dtypes.md:350
+_CONVERTED_TO = {"float16": "c10::Half", "float32": "float", "float64": "double",
+                 "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
+                 "uint8": "uint8_t"}
+
+
+def checked_number(value, kind: dtype, through_double: builtins.bool = False):
+    """``value`` as torch converts a number for a tensor of ``kind``.
+
+    ``through_double``: the caller converts a float16 value by way of double,
+    as torch's item assignment and ``full`` do, and the message says so.
+    """
+    if not isinstance(value, complex):
+        return value
+    if kind is bool:
+        return builtins.bool(value)
+    if value.imag:
+        name = "double" if through_double and kind is float16 else _CONVERTED_TO[kind.name]
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    return value.real
+
+
+# --- book/chapters/02_dtypes.md:385
 bool = dtype("bool", np.bool_, BOOL)  # noqa: A001 - torch's name
 uint8 = dtype("uint8", np.uint8, INTEGER)
 int8 = dtype("int8", np.int8, INTEGER)
@@ -71,7 +93,7 @@ def get_default_dtype() -> dtype:
     return DEFAULT_FLOAT
 
 
-# --- book/chapters/02_dtypes.md:385
+# --- book/chapters/02_dtypes.md:425
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch's promotion of two dtypes."""
     if a is b:
@@ -81,7 +103,7 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     return FROM_NUMPY[np.promote_types(a.numpy, b.numpy)]
 
 
-# --- book/chapters/02_dtypes.md:406
+# --- book/chapters/02_dtypes.md:446
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     """Fold a lower-priority result into a higher-priority one."""
     if higher is None:
@@ -97,6 +119,8 @@ def scalar_dtype(value) -> dtype:
         return bool
     if isinstance(value, builtins.int):
         return int64
+    if isinstance(value, complex):  # no complex dtypes: see "Dtypes" above
+        raise RuntimeError("Could not infer dtype of complex")
     return DEFAULT_FLOAT
 
 

@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:507
+# --- book/chapters/26_inplace.md:509
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
 
+from refgrad._dtype import checked_number
 from refgrad._ops import inplace as ip  # its rows stay bound to one module name
 from refgrad._ops.shared_writes import index_put_warnings, put_at, shared_write
 from refgrad._tensor import Tensor
@@ -46,6 +47,7 @@ def _assignable(value, target):
         raise TypeError("'numpy.timedelta64' object cannot be interpreted as an integer")
     if isinstance(value, bool | int | float | complex | np.integer):
         on_host = type(target._data) is np.ndarray
+        value = checked_number(value, target.dtype, through_double=True)
         return tensor(value, dtype=target.dtype, device=None if on_host else target.device)
     raise TypeError(f"can't assign a {_c_type_name(type(value))} to a "
                     f"{tensor_type_name(target)}")

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from refgrad import _dtype
 from refgrad._backend import same_device
 from refgrad._ops import arithmetic as ar
 from refgrad._ops import reductions as red
@@ -46,7 +47,7 @@ def div(input, other):
     return call(ar.DIV, (input, other), None, dying_array(input, other))
 
 
-# --- book/chapters/16_functions.md:75
+# --- book/chapters/16_functions.md:76
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         return call(ar.POW_SCALAR, (exponent,), {"self": input})
@@ -97,7 +98,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:134
+# --- book/chapters/16_functions.md:135
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -109,7 +110,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:155
+# --- book/chapters/16_functions.md:156
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
@@ -136,7 +137,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:186
+# --- book/chapters/16_functions.md:187
 def infer_shape(shape, numel: int) -> tuple:
     if len(shape) == 1 and isinstance(shape[0], tuple | list):
         shape = shape[0]
@@ -164,7 +165,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:215
+# --- book/chapters/16_functions.md:216
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], tuple | list):
         sizes = tuple(sizes[0])
@@ -187,7 +188,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:242
+# --- book/chapters/16_functions.md:243
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -208,7 +209,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:269
+# --- book/chapters/16_functions.md:270
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -222,7 +223,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-# --- book/chapters/16_functions.md:292
+# --- book/chapters/16_functions.md:293
 _C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
             "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
             "float64": "double"}
@@ -238,6 +239,7 @@ def masked_fill(input, mask, value):
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
                            + _C_TYPES[kind])
     if not isinstance(value, Tensor):
+        value = _dtype.checked_number(value, input.dtype)
         return call(ar.MASKED_FILL, (input,), {"mask": mask, "value": value})
     if value.ndim:
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
@@ -254,7 +256,7 @@ def _check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:325
+# --- book/chapters/16_functions.md:327
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

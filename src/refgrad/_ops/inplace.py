@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from refgrad._backend import overlaps, same_device
+from refgrad._dtype import checked_number
 from refgrad._ops import functions as F
 from refgrad._ops import pointwise
 from refgrad._ops.shared_writes import (
@@ -80,7 +81,7 @@ def _rebase(self, node) -> None:
         node._meta = (input_metadata(self),)
 
 
-# --- book/chapters/26_inplace.md:285
+# --- book/chapters/26_inplace.md:286
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -129,7 +130,7 @@ def _follow_result(self, node) -> None:
     node._saved = tuple(saved)
 
 
-# --- book/chapters/26_inplace.md:340
+# --- book/chapters/26_inplace.md:341
 def _constant(g):
     return g * 0
 
@@ -156,7 +157,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:371
+# --- book/chapters/26_inplace.md:372
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -171,7 +172,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:391
+# --- book/chapters/26_inplace.md:392
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -190,7 +191,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:418
+# --- book/chapters/26_inplace.md:419
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -215,6 +216,7 @@ def zero_(self):
 def fill_(self, value):
     if isinstance(value, Tensor):
         return inplace(self, named("fill", lambda t, v: _call(FILL_TENSOR, (t, v))), value)
+    value = checked_number(value, self.dtype)
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
@@ -264,7 +266,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:628
+# --- book/chapters/26_inplace.md:632
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
