@@ -330,3 +330,11 @@ def test_forward_mode_tangents_stay_on_the_device(device):
     for on_device, on_host in zip(moved, host):
         assert on_device.device == refgrad.device("cuda", 0)
         np.testing.assert_allclose(on_device.cpu().numpy(), on_host.numpy())
+
+
+def test_a_masked_fill_where_device_elements_share_memory_takes_a_host_value(device):
+    expanded = refgrad.zeros(3).cuda().expand(2, 3)
+    mask = refgrad.tensor([True, False, False]).cuda()
+    with pytest.warns(UserWarning, match="masked_fill_ on expanded tensors is deprecated"):
+        expanded.masked_fill_(mask, refgrad.tensor(2.0))  # a 0-d value may stay on the host
+    assert expanded.cpu().tolist() == [[2.0, 0.0, 0.0]] * 2

@@ -27,7 +27,7 @@ def shared_write(function, write, *warnings: str):
 
 def fill_where_masked(array, mask, value) -> None:
     """masked_fill_ into ``array`` itself: only where ``mask`` is set."""
-    value = value._data if isinstance(value, Tensor) else value
+    value = value.item() if isinstance(value, Tensor) else value  # 0-d, maybe on the host
     np.copyto(array, value, casting="unsafe", where=np.broadcast_to(mask._data, array.shape))
 
 
