@@ -105,7 +105,7 @@ def test_size_of_a_0d_tensor_has_no_dimensions():
 
 
 def test_the_storage_of_a_view_made_through_a_helper_object_is_the_array_under_it():
-    from refgrad._tensor_values import storage_root
+    from refgrad._backend import storage_root
 
     base = np.arange(6.0)
     strided = np.lib.stride_tricks.as_strided(base[2:], (2,), (8,))  # its base is a helper

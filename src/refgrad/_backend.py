@@ -113,3 +113,20 @@ def overlaps(array) -> bool:
 def add_at(out, key, values) -> None:
     """``out[key] += values`` in place, where repeated indices add up."""
     array_module(device_of(out)).add.at(out, key, values)
+
+
+# --- book/chapters/02_dtypes.md:273
+def element_strides(array) -> tuple:
+    """The strides of ``array`` counted in elements, as torch counts them."""
+    return tuple(step // array.itemsize for step in array.strides)
+
+
+def storage_root(array):
+    """The array that owns the memory ``array`` looks into: its storage."""
+    root, base = array, array.base
+    while base is not None:
+        if isinstance(base, type(array)):
+            root = base
+        # Some views hang off a helper object, such as as_strided's, whose base is the array.
+        base = getattr(base, "base", None)
+    return root

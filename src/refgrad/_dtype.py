@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:295
+# --- book/chapters/02_dtypes.md:320
 """Element types, their NumPy storage, and torch's type promotion."""
 
 import builtins
@@ -40,7 +40,7 @@ class dtype:  # noqa: N801 - torch's name
         return self.name
 
 
-# --- book/chapters/02_dtypes.md:350
+# --- book/chapters/02_dtypes.md:375
 _CONVERTED_TO = {"float16": "c10::Half", "float32": "float", "float64": "double",
                  "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
                  "uint8": "uint8_t"}
@@ -62,7 +62,7 @@ def checked_number(value, kind: dtype, through_double: builtins.bool = False):
     return value.real
 
 
-# --- book/chapters/02_dtypes.md:385
+# --- book/chapters/02_dtypes.md:410
 bool = dtype("bool", np.bool_, BOOL)  # noqa: A001 - torch's name
 uint8 = dtype("uint8", np.uint8, INTEGER)
 int8 = dtype("int8", np.int8, INTEGER)
@@ -93,7 +93,7 @@ def get_default_dtype() -> dtype:
     return DEFAULT_FLOAT
 
 
-# --- book/chapters/02_dtypes.md:425
+# --- book/chapters/02_dtypes.md:450
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch's promotion of two dtypes."""
     if a is b:
@@ -103,7 +103,7 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     return FROM_NUMPY[np.promote_types(a.numpy, b.numpy)]
 
 
-# --- book/chapters/02_dtypes.md:446
+# --- book/chapters/02_dtypes.md:471
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     """Fold a lower-priority result into a higher-priority one."""
     if higher is None:

@@ -40,7 +40,7 @@ class VersionCounter:
         self.views = None  # weak references to the views whose grad_fn follows the writes
 
 
-# --- book/chapters/03_tensor.md:244
+# --- book/chapters/03_tensor.md:233
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -87,7 +87,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:294
+# --- book/chapters/03_tensor.md:283
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -128,7 +128,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:346
+# --- book/chapters/03_tensor.md:335
 class _Versions:
     __slots__ = ()
 
@@ -150,7 +150,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:377
+# --- book/chapters/03_tensor.md:366
 class _Detach:
     __slots__ = ()
 
@@ -168,7 +168,7 @@ class _Detach:
         self._data = new._data
 
 
-# --- book/chapters/03_tensor.md:491
+# --- book/chapters/03_tensor.md:480
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -196,7 +196,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:528
+# --- book/chapters/03_tensor.md:517
 _new = object.__new__  # looked up once, not on every tensor
 
 

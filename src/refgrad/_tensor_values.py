@@ -8,7 +8,7 @@
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._backend import data_ptr, device_of
+from refgrad._backend import data_ptr, device_of, element_strides, storage_root
 from refgrad._formatting import tensor_repr
 from refgrad._size import Size
 
@@ -98,8 +98,7 @@ class _Storage:
         return data_ptr(self._data)
 
     def stride(self, dim: int | None = None):
-        array = self._data
-        steps = tuple(step // array.itemsize for step in array.strides)
+        steps = element_strides(self._data)
         if dim is None:
             return steps
         if not isinstance(dim, int):
@@ -114,18 +113,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-def storage_root(array):
-    """The array that owns the memory ``array`` looks into: its storage."""
-    root, base = array, array.base
-    while base is not None:
-        if isinstance(base, type(array)):
-            root = base
-        # Some views hang off a helper object, such as as_strided's, whose base is the array.
-        base = getattr(base, "base", None)
-    return root
-
-
-# --- book/chapters/03_tensor.md:405
+# --- book/chapters/03_tensor.md:394
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -169,7 +157,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:454
+# --- book/chapters/03_tensor.md:443
 def _scalar(t, kind):
     if t._data.size != 1:
         raise ValueError("only one element tensors can be converted to Python scalars")

@@ -15,7 +15,7 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/18a_forward_ad.md:525
+# --- book/chapters/18a_forward_ad.md:516
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 

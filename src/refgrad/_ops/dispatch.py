@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._backend import element_strides
 from refgrad._ops.op_nodes import _NODE_CLASSES, node_class
 from refgrad._ops.operands import _arrays, _broadcast_error, _shared_operands, as_array
 from refgrad._ops.views import track_view  # chapter "Views"
@@ -68,7 +69,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:493
+# --- book/chapters/13_dispatch.md:494
 _NO_PARAMS: dict = {}
 
 
@@ -77,7 +78,7 @@ def _records(op) -> bool:
     return state.grad_enabled and op.backward is not None and not state.inference_mode
 
 
-# --- book/chapters/13_dispatch.md:511
+# --- book/chapters/13_dispatch.md:512
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -96,7 +97,7 @@ except ImportError:  # pragma: no cover - NumPy 1.x
     _QUIET = {"all": "ignore"}
 
 
-# --- book/chapters/13_dispatch.md:566
+# --- book/chapters/13_dispatch.md:567
 def _record(op, edges, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     nodes, slots = edges
@@ -179,7 +180,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:661
+# --- book/chapters/13_dispatch.md:662
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -190,11 +191,11 @@ def _metadata(array, what: str):
     if what == "sizes":
         return tuple(array.shape)
     if what == "strides":
-        return tuple(s // array.itemsize for s in array.strides)
+        return element_strides(array)
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:684
+# --- book/chapters/13_dispatch.md:685
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -217,7 +218,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:820
+# --- book/chapters/13_dispatch.md:821
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":

@@ -28,7 +28,7 @@ from refgrad.autograd import graph
 from refgrad.autograd._backward import _engine_run_backward, backward, grad
 
 
-# --- book/chapters/18a_forward_ad.md:544
+# --- book/chapters/18a_forward_ad.md:535
 from refgrad.autograd import forward_ad
 
 

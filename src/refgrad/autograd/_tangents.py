@@ -11,6 +11,7 @@ import weakref
 
 import numpy as np
 
+from refgrad._backend import data_ptr, element_strides, storage_root
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._state import dual_levels, state
 
@@ -45,7 +46,7 @@ class IdentityMap:
         return len(self._entries)
 
 
-# --- book/chapters/18a_forward_ad.md:128
+# --- book/chapters/18a_forward_ad.md:129
 class DualLevel:
     """One entered level: its number and the tangents made while it lasts."""
 
@@ -81,7 +82,7 @@ def paused():
         forward_grad.enabled = before
 
 
-# --- book/chapters/18a_forward_ad.md:180
+# --- book/chapters/18a_forward_ad.md:181
 NOT_FORWARD_VIEWS = IdentityMap()  # views whose tangent never follows their base
 
 
@@ -109,44 +110,34 @@ def shown_tangent(t):
     return None if level is None else tangent_of(t, level)
 
 
-# --- book/chapters/18a_forward_ad.md:216
-def _address(array) -> int:
-    return array.__array_interface__["data"][0]
-
-
-def _element_strides(array) -> tuple:
-    return tuple(s // array.itemsize for s in array.strides)
-
-
+# --- book/chapters/18a_forward_ad.md:217
 def window(view, base_tangent):
     """The part of the base's tangent that ``view`` covers, sharing its memory."""
     arrays = view._data, view._base._data, base_tangent._data
     if not all(isinstance(a, np.ndarray) for a in arrays):
         return None  # CuPy arrays: no lazy windows (see the differences below)
     v, b, bt = arrays
-    if b.shape != bt.shape or _element_strides(b) != _element_strides(bt):
+    if b.shape != bt.shape or element_strides(b) != element_strides(bt):
         return None
-    offset = (_address(v) - _address(b)) // b.itemsize
+    offset = (data_ptr(v) - data_ptr(b)) // b.itemsize
     start = np.lib.stride_tricks.as_strided(bt, (offset + 1,), (bt.itemsize,))[offset:]
-    strides = tuple(s * bt.itemsize for s in _element_strides(v))
+    strides = tuple(s * bt.itemsize for s in element_strides(v))
     found = make_tensor(np.lib.stride_tricks.as_strided(start, v.shape, strides))
     found._base = base_tangent._base if base_tangent._base is not None else base_tangent
     found._version_counter = base_tangent._version_counter
     return found
 
 
-# --- book/chapters/18a_forward_ad.md:250
+# --- book/chapters/18a_forward_ad.md:243
 def _storage(array) -> tuple:
     """(offset, strides, size) in elements, against the array that owns the memory."""
-    root = array
-    while isinstance(root.base, np.ndarray):
-        root = root.base
-    offset = (_address(array) - _address(root)) // array.itemsize
-    return offset, _element_strides(array), root.nbytes // array.itemsize
+    root = storage_root(array)
+    offset = (data_ptr(array) - data_ptr(root)) // array.itemsize
+    return offset, element_strides(array), root.nbytes // array.itemsize
 
 
 def same_strides(primal, tangent) -> bool:
-    return _element_strides(primal._data) == _element_strides(tangent._data)
+    return element_strides(primal._data) == element_strides(tangent._data)
 
 
 def same_layout(primal, tangent) -> bool:
@@ -155,10 +146,10 @@ def same_layout(primal, tangent) -> bool:
         return False
     if isinstance(p, np.ndarray) and isinstance(t, np.ndarray):
         return _storage(p) == _storage(t)
-    return _element_strides(p) == _element_strides(t)
+    return element_strides(p) == element_strides(t)
 
 
-# --- book/chapters/18a_forward_ad.md:279
+# --- book/chapters/18a_forward_ad.md:270
 def zeros_in_layout(primal, dtype):
     """Zeros of ``dtype`` laid out in memory like ``primal``."""
     p = primal._data

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:311
+# --- book/chapters/18a_forward_ad.md:302
 """refgrad.autograd.forward_ad: forward-mode AD with dual tensors."""
 
 from typing import NamedTuple
@@ -24,7 +24,7 @@ NOT_LAST = ("Trying to exit a forward AD level that was not the last one that wa
             "This is not supported.")
 
 
-# --- book/chapters/18a_forward_ad.md:334
+# --- book/chapters/18a_forward_ad.md:325
 def enter_dual_level() -> int:
     """Open a level for dual tensors; the functions below default to it."""
     global _current_level
@@ -58,7 +58,7 @@ class dual_level(_DecoratorContextManager):  # noqa: N801 - torch's name
         exit_dual_level()
 
 
-# --- book/chapters/18a_forward_ad.md:373
+# --- book/chapters/18a_forward_ad.md:364
 def _is_fwd_grad_enabled() -> bool:
     return _tangents.forward_grad.enabled
 
@@ -78,7 +78,7 @@ class _set_fwd_grad_enabled(_DecoratorContextManager):  # noqa: N801 - torch's n
         return self.__class__(self.mode)
 
 
-# --- book/chapters/18a_forward_ad.md:405
+# --- book/chapters/18a_forward_ad.md:396
 NO_LEVEL = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
             "enter_dual_level() first.")
 BAD_INDEX = ("Trying to access a forward AD level with an invalid index. This index was "
@@ -99,7 +99,7 @@ def _check_size(tensor, tangent) -> None:
             f"while the given forward gradient is of size {list(tangent.shape)}.")
 
 
-# --- book/chapters/18a_forward_ad.md:427
+# --- book/chapters/18a_forward_ad.md:418
 def make_dual(tensor, tangent, *, level=None):
     """An alias of ``tensor`` that carries ``tangent`` at ``level``."""
     from refgrad._ops.dispatch import call
@@ -133,7 +133,7 @@ def _check_dual(tensor, tangent, level: int, active) -> None:
     _check_size(tensor, tangent)
 
 
-# --- book/chapters/18a_forward_ad.md:474
+# --- book/chapters/18a_forward_ad.md:465
 class UnpackedDualTensor(NamedTuple):
     """What ``unpack_dual`` returns: the primal, and the tangent or None."""
 
@@ -156,7 +156,7 @@ def unpack_dual(tensor, *, level=None) -> UnpackedDualTensor:
     return UnpackedDualTensor(_primal(tensor), tangent)
 
 
-# --- book/chapters/18a_forward_ad.md:530
+# --- book/chapters/18a_forward_ad.md:521
 def _primal(tensor):
     from refgrad._ops.dispatch import call
     from refgrad._ops.dual import FW_PRIMAL
@@ -166,7 +166,7 @@ def _primal(tensor):
     return primal
 
 
-# --- book/chapters/18a_forward_ad.md:562
+# --- book/chapters/18a_forward_ad.md:553
 def push_tangents(op, args, params, outputs) -> None:
     """After ``call`` ran ``op``: give its outputs their tangents."""
     level = active_level()
@@ -184,7 +184,7 @@ def push_tangents(op, args, params, outputs) -> None:
             set_tangent(out, tangent, level)
 
 
-# --- book/chapters/18a_forward_ad.md:849
+# --- book/chapters/18a_forward_ad.md:840
 def write_tangent(self, result) -> None:
     """After an in-place op wrote ``result`` into ``self``: the same for tangents."""
     level = active_level()
@@ -202,7 +202,7 @@ def write_tangent(self, result) -> None:
     set_tangent(self, old, level)
 
 
-# --- book/chapters/18a_forward_ad.md:868
+# --- book/chapters/18a_forward_ad.md:859
 def _tangent_through_base(view, level):
     base = view._base
     if tangent_of(base, level) is None:
@@ -210,7 +210,7 @@ def _tangent_through_base(view, level):
     return tangent_of(view, level)
 
 
-# --- book/chapters/18a_forward_ad.md:885
+# --- book/chapters/18a_forward_ad.md:876
 def refuse_out(name: str, tensors) -> None:
     """torch's error for an ``out=`` function that met a dual tensor."""
     level = active_level()
@@ -219,7 +219,7 @@ def refuse_out(name: str, tensors) -> None:
                                   "support it because it is an out= function")
 
 
-# --- book/chapters/18a_forward_ad.md:905
+# --- book/chapters/18a_forward_ad.md:896
 def apply_with_tangents(cls, run, args, kwargs):
     """``Function.apply`` while a level is open: ``run`` it, then its ``jvp``."""
     level = active_level()
@@ -230,7 +230,7 @@ def apply_with_tangents(cls, run, args, kwargs):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/18a_forward_ad.md:917
+# --- book/chapters/18a_forward_ad.md:908
 def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
     from refgrad._creation import zeros_like
 
@@ -252,7 +252,7 @@ def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
             set_tangent(out, in_layout_of(out, tangent), level)
 
 
-# --- book/chapters/18a_forward_ad.md:953
+# --- book/chapters/18a_forward_ad.md:944
 def set_tangent(t, tangent, level) -> None:
     """Store ``t``'s tangent, also where ``t``'s node saved ``t`` as an output."""
     from refgrad.autograd._saved import SavedTensor
