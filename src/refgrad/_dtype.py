@@ -40,29 +40,7 @@ class dtype:  # noqa: N801 - torch's name
         return self.name
 
 
-# --- book/chapters/02_dtypes.md:375
-_CONVERTED_TO = {"float16": "c10::Half", "float32": "float", "float64": "double",
-                 "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
-                 "uint8": "uint8_t"}
-
-
-def checked_number(value, kind: dtype, through_double: builtins.bool = False):
-    """``value`` as torch converts a number for a tensor of ``kind``.
-
-    ``through_double``: the caller converts a float16 value by way of double,
-    as torch's item assignment and ``full`` do, and the message says so.
-    """
-    if not isinstance(value, complex):
-        return value
-    if kind is bool:
-        return builtins.bool(value)
-    if value.imag:
-        name = "double" if through_double and kind is float16 else _CONVERTED_TO[kind.name]
-        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
-    return value.real
-
-
-# --- book/chapters/02_dtypes.md:410
+# --- book/chapters/02_dtypes.md:363
 bool = dtype("bool", np.bool_, BOOL)  # noqa: A001 - torch's name
 uint8 = dtype("uint8", np.uint8, INTEGER)
 int8 = dtype("int8", np.int8, INTEGER)
@@ -91,6 +69,28 @@ def from_numpy(numpy_dtype) -> dtype:
 
 def get_default_dtype() -> dtype:
     return DEFAULT_FLOAT
+
+
+# --- book/chapters/02_dtypes.md:407
+_CONVERTED_TO = {"float16": "c10::Half", "float32": "float", "float64": "double",
+                 "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
+                 "uint8": "uint8_t"}
+
+
+def checked_number(value, kind: dtype, through_double: builtins.bool = False):
+    """``value`` as torch converts a number for a tensor of ``kind``.
+
+    ``through_double``: the caller converts a float16 value by way of double,
+    as torch's item assignment and ``full`` do, and the message says so.
+    """
+    if not isinstance(value, complex):
+        return value
+    if kind is bool:
+        return builtins.bool(value)
+    if value.imag:
+        name = "double" if through_double and kind is float16 else _CONVERTED_TO[kind.name]
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    return value.real
 
 
 # --- book/chapters/02_dtypes.md:450
