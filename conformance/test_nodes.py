@@ -32,6 +32,12 @@ def test_node_is_abstract_with_torch_message():
     assert str(info.value) == expected
 
 
+def test_a_built_in_node_class_cannot_be_called():
+    node = leaf(1.0, 2.0) * 2
+    with pytest.raises(TypeError, match=r"^cannot create 'MulBackward0' instances$"):
+        type(node.grad_fn)()
+
+
 # F27
 def test_names_of_built_in_nodes():
     a = leaf(0.0, 0.0, 0.0)

@@ -51,6 +51,19 @@ def test_a_node_with_its_own_number_takes_none_from_the_counter():
     assert FunctionNode()._sequence_nr() == before + 1
 
 
+def test_new_node_fills_every_slot_as_init_does():
+    # NOTE [Making a node]: the two ways of making a node must not drift apart.
+    made = _node.new_node(FunctionNode, (None,), (0,))
+    plain = FunctionNode()
+    slots = [s for s in FunctionNode.__slots__ if s != "__weakref__"]
+    for slot in slots:
+        assert hasattr(made, slot) and hasattr(plain, slot), slot
+    differ = {s for s in slots if getattr(made, s) != getattr(plain, s)}
+    assert differ == {"_next_nodes", "_next_slots", "_seq"}
+    assert made.next_functions == ((None, 0),)
+    assert plain._sequence_nr() == made._sequence_nr() + 1
+
+
 def test_accumulate_grad_is_registered_and_numbered_last():
     a = leaf(1.0)
     before = FunctionNode()._sequence_nr()

@@ -2,8 +2,12 @@
 
 import threading
 
+import pytest
+
+import refgrad
 from refgrad.autograd import _state
 from refgrad.autograd._state import is_grad_enabled, next_sequence_nr, state
+from refgrad.utils._python_dispatch import TorchDispatchMode
 
 
 def test_defaults():
@@ -54,3 +58,90 @@ def test_sequence_numbers_increase_per_thread():
     worker.start()
     worker.join()
     assert other == [0]
+
+
+# NOTE [Rarely switched on]: the counts in front of three thread-local switches.
+# A guard another test let another thread collect stays counted for good (the
+# counts err high), so each test compares against the counts it started from.
+def _counts():
+    return (_state.switched_on.inference_mode, _state.switched_on.dispatch_modes,
+            _state.switched_on.saved_tensors_hooks)
+
+
+def _above(before):
+    return tuple(now - then for now, then in zip(_counts(), before))
+
+
+def test_each_context_counts_itself_while_its_switch_is_on():
+    before = _counts()
+
+    class Passing(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    assert _above(before) == (0, 0, 0)
+    with refgrad.inference_mode():
+        assert _above(before) == (1, 0, 0)
+        with refgrad.inference_mode(False):  # turns it off: nothing more to count
+            assert _above(before) == (1, 0, 0)
+    with Passing():
+        assert _above(before) == (0, 1, 0)
+    with refgrad.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        assert _above(before) == (0, 0, 1)
+    assert _above(before) == (0, 0, 0)
+
+
+def test_the_counts_come_back_after_an_exception():
+    before = _counts()
+    with pytest.raises(ZeroDivisionError):
+        with refgrad.inference_mode(), refgrad.autograd.graph.saved_tensors_hooks(
+                lambda t: t, lambda t: t):
+            1 / 0
+    with pytest.raises(TypeError):  # refused before anything is pushed or counted
+        refgrad.autograd.graph.saved_tensors_hooks(1, 2).__enter__()
+    assert _above(before) == (0, 0, 0)
+
+
+def test_many_threads_entering_at_once_lose_no_count():
+    before = _counts()
+    barrier = threading.Barrier(8)
+    inside = []
+
+    def enter_and_leave() -> None:
+        barrier.wait()
+        for _ in range(200):
+            with refgrad.inference_mode():
+                inside.append(_state.switched_on.inference_mode >= before[0] + 1)
+
+    threads = [threading.Thread(target=enter_and_leave) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(inside) and len(inside) == 1600
+    assert _above(before) == (0, 0, 0)
+
+
+def test_a_thread_in_inference_mode_leaves_others_recording():
+    before = _counts()
+    entered, release, seen = threading.Event(), threading.Event(), {}
+
+    def infer() -> None:
+        with refgrad.inference_mode():
+            x = refgrad.ones(2, requires_grad=True)
+            seen["worker"] = ((x * 2).grad_fn, (x * 2).is_inference())
+            entered.set()
+            release.wait()
+
+    worker = threading.Thread(target=infer)
+    worker.start()
+    entered.wait()
+    try:
+        y = refgrad.ones(2, requires_grad=True) * 2  # here, the count is 1 but the switch off
+        assert type(y.grad_fn).__name__ == "MulBackward0" and not y.is_inference()
+        assert _above(before) == (1, 0, 0)
+    finally:
+        release.set()
+        worker.join()
+    assert seen["worker"] == (None, True)
+    assert _above(before) == (0, 0, 0)

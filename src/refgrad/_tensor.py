@@ -8,7 +8,7 @@
 import warnings
 
 from refgrad._tensor_values import _Numbers, _Python, _Shape, _Storage
-from refgrad.autograd._state import state
+from refgrad.autograd._state import state, switched_on
 
 NOT_A_LEAF_GRAD = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -31,16 +31,16 @@ NOT_LEAF_REQUIRES_GRAD = (
 
 # --- book/chapters/03_tensor.md:69
 class VersionCounter:
-    """How many times a storage has been written in place."""
+    """How many times a storage has been written in place.
+
+    ``value`` is the count. ``views`` holds weak references to the views whose
+    ``grad_fn`` follows the writes, or None while there are none.
+    """
 
     __slots__ = ("value", "views")
 
-    def __init__(self, value: int = 0) -> None:
-        self.value = value
-        self.views = None  # weak references to the views whose grad_fn follows the writes
 
-
-# --- book/chapters/03_tensor.md:233
+# --- book/chapters/03_tensor.md:238
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -87,7 +87,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:283
+# --- book/chapters/03_tensor.md:288
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -128,7 +128,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:335
+# --- book/chapters/03_tensor.md:340
 class _Versions:
     __slots__ = ()
 
@@ -150,7 +150,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:366
+# --- book/chapters/03_tensor.md:371
 class _Detach:
     __slots__ = ()
 
@@ -168,7 +168,7 @@ class _Detach:
         self._data = new._data
 
 
-# --- book/chapters/03_tensor.md:480
+# --- book/chapters/03_tensor.md:485
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -196,7 +196,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:517
+# --- book/chapters/03_tensor.md:522
 _new = object.__new__  # looked up once, not on every tensor
 
 
@@ -208,10 +208,10 @@ def make_tensor(data, requires_grad=False, grad_fn=None, output_nr=0, cls=Tensor
     t._grad = None
     t._grad_fn = grad_fn
     t._output_nr = output_nr
-    if grad_fn is None and state.inference_mode:
+    if grad_fn is None and switched_on.inference_mode and state.inference_mode:
         t._version_counter = None
     else:
-        t._version_counter = counter = _new(VersionCounter)
+        t._version_counter = counter = VersionCounter()
         counter.value = 0
         counter.views = None
     t._base = None

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:90
+# --- book/chapters/03_tensor.md:95
 """What a tensor's array says: shape, dtype, device and Python values."""
 
 import numpy as np
@@ -13,7 +13,7 @@ from refgrad._formatting import tensor_repr
 from refgrad._size import Size
 
 
-# --- book/chapters/03_tensor.md:107
+# --- book/chapters/03_tensor.md:112
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, or torch's IndexError.
 
@@ -59,7 +59,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:154
+# --- book/chapters/03_tensor.md:159
 class _Layout:
     __slots__ = ()
 
@@ -113,7 +113,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:394
+# --- book/chapters/03_tensor.md:399
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -157,7 +157,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:443
+# --- book/chapters/03_tensor.md:448
 def _scalar(t, kind):
     if t._data.size != 1:
         raise ValueError("only one element tensors can be converted to Python scalars")

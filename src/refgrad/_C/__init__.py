@@ -8,7 +8,7 @@
 import threading
 
 import refgrad
-from refgrad.autograd._state import state
+from refgrad.autograd._state import state, switched_on
 
 _MISSING = object()  # marks an argument the caller did not pass
 
@@ -74,11 +74,14 @@ class _InferenceMode:
         self._saved = None
         enabled = bool(mode)
         saved = tuple(getattr(state, name) for name in _GUARDED)
+        if enabled:  # counted before it is on: NOTE [Rarely switched on]
+            switched_on.count("inference_mode", 1)
         state.grad_enabled = not enabled
         state.inference_mode = enabled
         state.multithreading_enabled = not enabled
         state.view_replay_enabled = False
         self._saved = saved
+        self._counted = enabled
         self._thread = threading.get_ident()
 
     def __enter__(self) -> None:
@@ -89,6 +92,8 @@ class _InferenceMode:
         if saved is not None:
             for name, value in zip(_GUARDED, saved, strict=True):
                 setattr(state, name, value)
+            if self._counted:
+                switched_on.count("inference_mode", -1)
 
     def __del__(self) -> None:
         # The garbage collector may run in any thread; only the owner may restore.

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:415
+# --- book/chapters/13_dispatch.md:419
 """call(): run an op-table row, and record its node when autograd must."""
 
 import numpy as np
@@ -13,9 +13,9 @@ from refgrad._ops.operands import _arrays, _broadcast_error, _shared_operands, a
 from refgrad._ops.views import track_view  # chapter "Views"
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._accumulate import grad_accumulator
-from refgrad.autograd._node import input_metadata, lone_metadata
+from refgrad.autograd._node import input_metadata, lone_metadata, new_node
 from refgrad.autograd._saved import PLAIN_NUMBERS, SavedNumber, SavedTensor
-from refgrad.autograd._state import dual_levels, state
+from refgrad.autograd._state import dual_levels, state, switched_on
 
 
 def call(op, args: tuple, params: dict | None = None, spare=None):
@@ -23,7 +23,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
 
     ``spare`` is the array of a dying operand the result may be written into.
     """
-    if state.dispatch_modes:  # chapter "Dispatch modes": a mode sees the op first
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import dispatch_row
 
         return dispatch_row(op, args, params)
@@ -69,16 +69,17 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:494
+# --- book/chapters/13_dispatch.md:499
 _NO_PARAMS: dict = {}
 
 
 def _records(op) -> bool:
     """Whether this row records here and now, if any input requires grad."""
-    return state.grad_enabled and op.backward is not None and not state.inference_mode
+    return (state.grad_enabled and op.backward is not None
+            and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:512
+# --- book/chapters/13_dispatch.md:518
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -97,12 +98,11 @@ except ImportError:  # pragma: no cover - NumPy 1.x
     _QUIET = {"all": "ignore"}
 
 
-# --- book/chapters/13_dispatch.md:567
+# --- book/chapters/13_dispatch.md:573
 def _record(op, edges, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     nodes, slots = edges
-    node = cls()
-    node._next_nodes, node._next_slots = nodes, slots  # NOTE [Edges in two tuples]
+    node = new_node(cls, nodes, slots)  # NOTE [Making a node]
     if len(results) == 1:
         outputs = (_output(results[0], node, 0),)
         node._meta = lone_metadata(outputs[0])  # NOTE [Shared metadata]
@@ -180,7 +180,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:662
+# --- book/chapters/13_dispatch.md:667
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -195,7 +195,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:685
+# --- book/chapters/13_dispatch.md:690
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -218,7 +218,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:821
+# --- book/chapters/13_dispatch.md:826
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":

@@ -25,13 +25,13 @@ from refgrad._ops.views import diagonal, rebase_history
 from refgrad._ops.write_checks import bump, check_fits, check_inplace
 from refgrad._tensor import Tensor
 from refgrad.autograd._node import input_metadata
-from refgrad.autograd._state import dual_levels, state
+from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.utils._python_dispatch import dispatch_inplace, named
 
 
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
-    if state.dispatch_modes:  # chapter "Dispatch modes": a mode sees the write first
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return dispatch_inplace(inplace, self, function, args, kwargs)
     tensors = [a for a in args if isinstance(a, Tensor)]
     recorded = state.grad_enabled and (

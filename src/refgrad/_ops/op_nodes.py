@@ -94,6 +94,10 @@ class OpNode(FunctionNode):
     __slots__ = ("_saved", "_params")
     op = None  # each subclass names its row
 
+    def __new__(cls, *args, **kwargs):
+        # As in torch, only recording makes these: NOTE [Making a node].
+        raise TypeError(f"cannot create '{cls.__name__}' instances")
+
     def _lookup(self, key: str, raw: bool):
         for (name, _), saved in zip(self.op.saves, self._saved):
             if name == key:
@@ -136,7 +140,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:193
+# --- book/chapters/13_dispatch.md:197
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:255
+# --- book/chapters/13_dispatch.md:259
 """The NumPy operands of an op-table row: dtypes promoted, devices checked."""
 
 import numpy as np
@@ -43,7 +43,7 @@ def as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:315
+# --- book/chapters/13_dispatch.md:319
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -85,7 +85,7 @@ def _shared_operands(args):
     return arrays
 
 
-# --- book/chapters/13_dispatch.md:368
+# --- book/chapters/13_dispatch.md:372
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -121,7 +121,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:538
+# --- book/chapters/13_dispatch.md:544
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:

@@ -10,7 +10,7 @@ import numpy as np
 from refgrad._ops.inplace import OUT_OF_PLACE
 from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump, check_fits
 from refgrad._tensor import Tensor
-from refgrad.autograd._state import dual_levels, state
+from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.utils._python_dispatch import dispatch_out
 
 
@@ -19,7 +19,7 @@ def with_out(function, name: str):
     def wrapper(*args, out=None, **kwargs):
         if out is None:
             return function(*args, **kwargs)
-        if state.dispatch_modes:  # chapter "Dispatch modes": out= counts as a write
+        if switched_on.dispatch_modes and state.dispatch_modes:  # out= counts as a write
             return dispatch_out(wrapper, name, args, dict(kwargs, out=out))
         tensors = [a for a in (*args, out) if isinstance(a, Tensor)]
         if state.grad_enabled and any(t._requires_grad for t in tensors):

@@ -15,7 +15,7 @@ from refgrad._backend import data_ptr, device_of, move
 from refgrad._C import _functions
 from refgrad._ops.table import Op, register
 from refgrad.autograd._accumulate import gradient_edge
-from refgrad.autograd._node import FunctionNode, input_metadata
+from refgrad.autograd._node import FunctionNode, input_metadata, new_node
 from refgrad.autograd._state import state
 
 DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, INFERENCE_MODE = range(4)
@@ -141,7 +141,8 @@ def _as_strided_node(base, view):
     from refgrad._ops.op_nodes import node_class
 
     size, stride, offset = geometry(positions(base._data, view._data))
-    node = node_class(AS_STRIDED)((gradient_edge(base),))
+    edge_node, edge_slot = gradient_edge(base)
+    node = new_node(node_class(AS_STRIDED), (edge_node,), (edge_slot,))
     node._meta = (input_metadata(view),)
     node._params = {"size": size, "stride": stride, "storage_offset": offset,
                     "self_sym_sizes": tuple(base._data.shape)}
@@ -149,7 +150,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:232
+# --- book/chapters/27_views.md:233
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -172,7 +173,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:265
+# --- book/chapters/27_views.md:266
 class CopySlices(FunctionNode):
     """The base's grad_fn after an in-place write through one of its views."""
 
@@ -204,7 +205,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:301
+# --- book/chapters/27_views.md:302
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -221,7 +222,7 @@ def rebase_history(view, fn) -> None:
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
 
 
-# --- book/chapters/27_views.md:325
+# --- book/chapters/27_views.md:326
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -238,7 +239,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:343
+# --- book/chapters/27_views.md:344
 def _rebase_message(view, creation: int) -> str:
     fn = view._grad_fn
     name = re.sub(r"Backward\d*$", "", type(fn).__name__) if fn is not None else ""
@@ -268,7 +269,7 @@ def check_view_write(view) -> None:
         raise RuntimeError(VIEW_OF_LEAF)
 
 
-# --- book/chapters/27_views.md:384
+# --- book/chapters/27_views.md:385
 def _diagonal(a, offset, dim1, dim2):
     out = np.diagonal(a, offset, dim1, dim2)
     if isinstance(out, np.ndarray) and a.flags.writeable:

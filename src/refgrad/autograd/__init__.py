@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/01_state.md:98
+# --- book/chapters/01_state.md:130
 """refgrad.autograd: computing gradients by recording and replaying a graph."""
 
 __all__: list[str] = []
 
 
-# --- book/chapters/07_grad_modes.md:771
+# --- book/chapters/07_grad_modes.md:780
 from refgrad.autograd import grad_mode
 from refgrad.autograd.grad_mode import (
     enable_grad, inference_mode, no_grad, set_grad_enabled, set_multithreading_enabled,
@@ -20,7 +20,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:674
+# --- book/chapters/10_nodes.md:700
 from refgrad.autograd import graph
 
 

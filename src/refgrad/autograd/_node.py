@@ -144,6 +144,7 @@ class FunctionNode(Node):
         self._post_hooks = None
         self._tensor_pre_hooks = None  # [(input slot, the tensor's hooks dict), ...]
         self._retains_grad = None  # {input slot: weak reference to the tensor}
+        # The same slots as new_node(), below: NOTE [Making a node].
 
     def name(self) -> str:
         return type(self).__name__
@@ -178,7 +179,7 @@ class FunctionNode(Node):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:307
+# --- book/chapters/10_nodes.md:308
 def set_edges(node, edges) -> None:
     """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
     node._next_nodes = tuple([child for child, _ in edges])
@@ -186,6 +187,24 @@ def set_edges(node, edges) -> None:
 
 
 # --- book/chapters/10_nodes.md:322
+# NOTE [Making a node]
+# new_node() and FunctionNode.__init__ fill the same slots with the same
+# defaults; a test holds them together. A slot added to one goes in the other.
+def new_node(cls, next_nodes: tuple, next_slots: tuple):
+    """A node of ``cls`` with these edges, made without running ``__init__``."""
+    node = _new(cls)
+    node._next_nodes, node._next_slots = next_nodes, next_slots
+    node._seq = next(state.sequence_numbers)
+    node._meta = ()
+    node._metadata = node._pre_hooks = node._post_hooks = None
+    node._tensor_pre_hooks = node._retains_grad = None
+    return node
+
+
+_new = object.__new__
+
+
+# --- book/chapters/10_nodes.md:348
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -216,7 +235,7 @@ FunctionNode._register_hook_dict = _register_hook_dict
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:367
+# --- book/chapters/10_nodes.md:393
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")

@@ -9,7 +9,7 @@ import re
 
 from refgrad._tensor import make_tensor
 from refgrad._typename import tensor_type_name
-from refgrad.autograd._state import state
+from refgrad.autograd._state import state, switched_on
 
 FREED = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
@@ -48,7 +48,7 @@ class SavedTensor:
         self._freed = False
         self._is_output = is_output
         self._unpack_hook = self._packed = self._tangent = None
-        hooks = state.saved_tensors_hooks
+        hooks = switched_on.saved_tensors_hooks and state.saved_tensors_hooks
         if hooks:
             # The innermost pair in force now is the one this value keeps (F82).
             pack_with_hooks(self, tensor, *hooks[-1])

@@ -2,12 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:37
+# --- book/chapters/23_saved_tensor_hooks.md:40
 """saved_tensors_hooks, disable_saved_tensors_hooks and save_on_cpu."""
 
 import contextlib
 
-from refgrad.autograd._state import state
+from refgrad.autograd._state import state, switched_on
 
 __all__ = ["saved_tensors_hooks", "disable_saved_tensors_hooks", "save_on_cpu"]
 
@@ -25,6 +25,7 @@ def push_hooks(pack_hook, unpack_hook) -> None:
     message = state.saved_tensors_hooks_disabled_message
     if message is not None:
         raise RuntimeError(message)
+    switched_on.count("saved_tensors_hooks", 1)  # NOTE [Rarely switched on]
     state.saved_tensors_hooks.append((pack_hook, unpack_hook))
 
 
@@ -32,9 +33,10 @@ def pop_hooks() -> None:
     if not state.saved_tensors_hooks:
         raise RuntimeError(POP_EMPTY)
     state.saved_tensors_hooks.pop()
+    switched_on.count("saved_tensors_hooks", -1)
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:75
+# --- book/chapters/23_saved_tensor_hooks.md:80
 class saved_tensors_hooks:  # noqa: N801 - torch's name
     """Pack and unpack every tensor saved for backward inside the block."""
 
@@ -49,7 +51,7 @@ class saved_tensors_hooks:  # noqa: N801 - torch's name
         pop_hooks()
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:126
+# --- book/chapters/23_saved_tensor_hooks.md:131
 DISABLE_ARGUMENTS = (
     "_saved_tensors_hooks_disable(): incompatible function arguments. The following "
     "argument types are supported:\n    1. (error_message: str, fail_if_non_empty: bool = "
@@ -76,7 +78,7 @@ def saved_tensors_hooks_is_enabled() -> bool:
     return state.saved_tensors_hooks_disabled_message is None
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:175
+# --- book/chapters/23_saved_tensor_hooks.md:180
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
     """Keep tensors saved inside the block in CPU memory, pinned if asked."""
 

@@ -36,7 +36,29 @@ state = AutogradState()
 dual_levels: list = []
 
 
-# --- book/chapters/01_state.md:77
+# --- book/chapters/01_state.md:86
+# NOTE [Rarely switched on]
+# The counts may only err high: a context counts itself before it sets its
+# switch, and uncounts itself after restoring it. A count that is too high
+# costs a thread-local read; one that is too low would skip a switch that is on.
+class SwitchedOn:
+    """How many contexts, in all threads together, have each rare switch on."""
+
+    __slots__ = ("inference_mode", "dispatch_modes", "saved_tensors_hooks", "_lock")
+
+    def __init__(self) -> None:
+        self.inference_mode = self.dispatch_modes = self.saved_tensors_hooks = 0
+        self._lock = threading.Lock()
+
+    def count(self, switch: str, change: int) -> None:
+        with self._lock:  # `+=` is three steps: two threads at once could lose one
+            setattr(self, switch, getattr(self, switch) + change)
+
+
+switched_on = SwitchedOn()
+
+
+# --- book/chapters/01_state.md:109
 def is_grad_enabled() -> bool:
     """Whether operations record a graph in this thread."""
     return state.grad_enabled

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:653
+# --- book/chapters/10_nodes.md:679
 """refgrad.autograd.graph: the graph's public API."""
 
 from refgrad.autograd._accumulate import GradientEdge, get_gradient_edge
@@ -22,7 +22,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:91
+# --- book/chapters/23_saved_tensor_hooks.md:96
 from refgrad.autograd._saved_hooks import (
     disable_saved_tensors_hooks,
     save_on_cpu,

@@ -2,10 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29_dispatch_modes.md:39
+# --- book/chapters/29_dispatch_modes.md:41
 """TorchDispatchMode: a per-thread stack of objects that see every op first."""
 
-from refgrad.autograd._state import state
+from refgrad.autograd._state import state, switched_on
 
 
 class TorchDispatchMode:
@@ -15,11 +15,13 @@ class TorchDispatchMode:
         raise NotImplementedError
 
     def __enter__(self):
+        switched_on.count("dispatch_modes", 1)  # NOTE [Rarely switched on]
         state.dispatch_modes.append(self)
         return self
 
     def __exit__(self, *exc_info) -> None:
         state.dispatch_modes.pop()
+        switched_on.count("dispatch_modes", -1)
 
 
 def _get_current_dispatch_mode_stack() -> list:
@@ -30,7 +32,7 @@ def _get_current_dispatch_mode():
     return state.dispatch_modes[-1] if state.dispatch_modes else None
 
 
-# --- book/chapters/29_dispatch_modes.md:68
+# --- book/chapters/29_dispatch_modes.md:72
 class OpFunc:
     """What a mode receives as ``func``: an op's name, its written arguments, a runner."""
 
@@ -64,7 +66,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:113
+# --- book/chapters/29_dispatch_modes.md:117
 _ROW_FUNCS: dict = {}
 
 
