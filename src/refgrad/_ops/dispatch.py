@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:419
+# --- book/chapters/13_dispatch.md:459
 """call(): run an op-table row, and record its node when autograd must."""
 
 import numpy as np
@@ -29,7 +29,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
         return dispatch_row(op, args, params)
     if params is None:
         params = _NO_PARAMS
-    arrays = _shared_operands(args) if op.plain else None
+    arrays = _shared_operands(args, params) if op.plain else None
     if arrays is None:
         arrays, tensors = _arrays(op, args, params)
     else:
@@ -69,7 +69,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:499
+# --- book/chapters/13_dispatch.md:539
 _NO_PARAMS: dict = {}
 
 
@@ -79,7 +79,7 @@ def _records(op) -> bool:
             and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:518
+# --- book/chapters/13_dispatch.md:558
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -98,7 +98,7 @@ except ImportError:  # pragma: no cover - NumPy 1.x
     _QUIET = {"all": "ignore"}
 
 
-# --- book/chapters/13_dispatch.md:573
+# --- book/chapters/13_dispatch.md:613
 def _record(op, edges, tensors, arrays, params, results):
     cls = _NODE_CLASSES.get(op.node) or node_class(op)
     nodes, slots = edges
@@ -180,7 +180,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:667
+# --- book/chapters/13_dispatch.md:707
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -195,7 +195,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:690
+# --- book/chapters/13_dispatch.md:730
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -218,7 +218,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:826
+# --- book/chapters/13_dispatch.md:866
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":

@@ -16,22 +16,22 @@ from refgrad._ops import reductions as red
 from refgrad._ops import shapes as sh
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_alone, dying_array
+from refgrad._ops.operands import DEFAULT_ALPHA
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
 
-# Most additions keep the default alpha. They share one parameter dict, which
-# nothing changes (see "Running an operation"), where each would make its own
-# and its node would keep it.
-_ALPHA_ONE = {"alpha": 1}
+# Most additions keep the default alpha. They share one parameter dict,
+# DEFAULT_ALPHA, which nothing changes (see "Running an operation"), where each
+# would make its own and its node would keep it.
 
 
 def add(input, other, *, alpha=1):
-    params = _ALPHA_ONE if type(alpha) is int and alpha == 1 else {"alpha": alpha}
+    params = DEFAULT_ALPHA if type(alpha) is int and alpha == 1 else {"alpha": alpha}
     return call(ar.ADD, (input, other), params, dying_array(input, other))
 
 
 def sub(input, other, *, alpha=1):
-    params = _ALPHA_ONE if type(alpha) is int and alpha == 1 else {"alpha": alpha}
+    params = DEFAULT_ALPHA if type(alpha) is int and alpha == 1 else {"alpha": alpha}
     return call(ar.SUB, (input, other), params, dying_array(input, other))
 
 

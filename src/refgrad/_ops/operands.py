@@ -5,6 +5,8 @@
 # --- book/chapters/13_dispatch.md:259
 """The NumPy operands of an op-table row: dtypes promoted, devices checked."""
 
+import collections
+
 import numpy as np
 
 from refgrad import _dtype
@@ -43,7 +45,7 @@ def as_array(value):
     return np.asarray(value) if isinstance(value, np.generic) else value
 
 
-# --- book/chapters/13_dispatch.md:319
+# --- book/chapters/13_dispatch.md:332
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -51,16 +53,18 @@ _ABSORBED = {"b": (bool,), "u": (bool, int), "i": (bool, int), "f": (bool, int, 
              "c": (bool, int, float)}
 if not _WEAK_NUMBERS:  # pragma: no cover - NumPy 1.x
     _ABSORBED = dict.fromkeys(_ABSORBED, ())
+# Shared by the additions that keep the default alpha, which nothing changes.
+DEFAULT_ALPHA = {"alpha": 1}
 
 
-def _shared_operands(args):
+def _shared_operands(args, params):
     """The arrays of host tensors of one dtype that no number promotes; else None."""
     first = args[0]
     data = first._data if isinstance(first, Tensor) else None
     if type(data) is not np.ndarray:  # a number first, or a device array
         return None
     dtype = data.dtype
-    absorbed = _ABSORBED.get(dtype.kind)
+    absorbed = _ABSORBED.get(kind := dtype.kind)
     if absorbed is None:
         return None
     if len(args) == 1:  # the commonest operations, spelled out
@@ -70,6 +74,9 @@ def _shared_operands(args):
         if isinstance(b, Tensor):
             other = b._data
             return [data, other] if type(other) is np.ndarray and other.dtype is dtype else None
+        if type(b) is float and kind == "f" and (not params or params is DEFAULT_ALPHA):
+            known = _CONSTANTS[dtype].get(b)  # NOTE [Numbers as constants]
+            return [data, constant(b, dtype) if known is None else known]
         return [data, b] if type(b) in absorbed else None
     arrays = [data]
     for a in args[1:]:
@@ -85,7 +92,29 @@ def _shared_operands(args):
     return arrays
 
 
-# --- book/chapters/13_dispatch.md:372
+# NOTE [Numbers as constants]
+# A 0-d array of the tensor's dtype in place of a Python float: the same bits
+# as NumPy's weak-scalar rules give, for the cost of a plain array operand.
+_CONSTANTS = collections.defaultdict(dict)  # {dtype: {value: read-only 0-d array}}
+
+
+def constant(value: float, dtype):
+    """``value`` as a shared read-only 0-d array of ``dtype``; zero and NaN as they are."""
+    if not value or value != value:
+        return value
+    arrays = _CONSTANTS[dtype]
+    array = arrays.get(value)
+    if array is None:
+        if len(arrays) >= 256:  # a program of ever-new numbers keeps no more
+            arrays.clear()
+        with np.errstate(over="ignore"):  # 1e300 becomes inf, as torch's cast does
+            array = np.array(value, dtype)
+        array.flags.writeable = False
+        arrays[value] = array
+    return array
+
+
+# --- book/chapters/13_dispatch.md:412
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -121,7 +150,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:544
+# --- book/chapters/13_dispatch.md:584
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
