@@ -1,14 +1,20 @@
-"""Machine instructions per op of W1's chain, counted under valgrind's callgrind.
+"""Machine instructions per unit of work, counted under valgrind's callgrind.
 
-    python3 tests/bench/instructions.py [LIBRARY ...]
+    python3 tests/bench/instructions.py [--workload W1|W3|W5] [LIBRARY ...]
 
 Timings on a shared machine move with its load; an instruction count does not.
-For each library (refgrad and torch by default) this runs the chain of
-workloads.STEPS twice under callgrind, with a short and a long chain, and
-divides the difference in instructions by the difference in ops, so that
-imports and start-up cancel out. Forward and backward are counted together,
-with the graph freed after each backward, as in W1. Needs valgrind on the PATH;
-torch under callgrind takes a few minutes.
+For each library (refgrad and torch by default) the child process imports
+everything and warms the path up first, then runs the counted part inside
+``eval()``; callgrind counts only while ``builtin_eval`` runs
+(``--toggle-collect``), so imports, start-up and the warm-up stay out of the
+count, and two runs of the same code give the same number to within a few
+hundred instructions in a hundred million. Needs valgrind on the PATH; torch
+under callgrind takes a few minutes.
+
+- W1: the chain of workloads.STEPS on 3-element tensors, forward and backward,
+  per op, with the graph freed as in W1.
+- W3: deep_chain.build on a 1-element tensor, forward and backward, per op.
+- W5: workloads.w5_wide, per leaf.
 """
 
 import os
@@ -19,51 +25,72 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SHORT, LONG = 1000, 5000
 
-CHILD = """
+PRELUDE = """
 import importlib, sys
-import numpy as np
 sys.path.insert(0, {here!r})
-from workloads import STEPS, start_values
-
 torch = importlib.import_module({library!r})
-x = torch.tensor(start_values(3), requires_grad=True)
-seed = torch.ones(3)
-for length in (8, {ops}):  # a warm-up, then the counted chain
-    y = x
-    for i in range(length):
-        y = STEPS[i % 4](y)
-    y.backward(seed)
+if {library!r} == "torch":
+    torch.set_num_threads(1)
 """
 
+# Each workload: (setup code that defines run(n), units counted, what a unit is).
+WORKLOADS = {
+    "W1": ("""
+from workloads import STEPS, start_values
+x = torch.tensor(start_values(3), requires_grad=True)
+seed = torch.ones(3)
+def run(n):
+    y = x
+    for i in range(n):
+        y = STEPS[i % 4](y)
+    y.backward(seed)
+""", 4000, "op"),
+    "W3": ("""
+import deep_chain
+def run(n):
+    x = torch.tensor([0.5], requires_grad=True)
+    deep_chain.build(x, n).backward()
+""", 20000, "op"),
+    "W5": ("""
+from workloads import w5_wide
+def run(n):
+    w5_wide(torch, n)
+""", 2000, "leaf"),
+}
 
-def instructions(library: str, ops: int) -> int:
-    """Instructions callgrind counts for one child process running ``ops`` ops."""
-    code = CHILD.format(here=str(HERE), library=library, ops=ops)
+
+def instructions(library: str, workload: str) -> float:
+    """Instructions callgrind counts per unit of ``workload`` for ``library``."""
+    setup, units, _ = WORKLOADS[workload]
+    code = (PRELUDE.format(here=str(HERE), library=library) + setup
+            + f"run(8)\neval(compile('run({units})', 'counted', 'exec'))\n")
     env = dict(os.environ, PYTHONHASHSEED="0")
     if library == "refgrad":
         env["PYTHONPATH"] = str(HERE.parents[1] / "src")
     done = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-         sys.executable, "-c", code],
+        ["valgrind", "--tool=callgrind", "--toggle-collect=builtin_eval",
+         "--callgrind-out-file=/dev/null", sys.executable, "-c", code],
         env=env, capture_output=True, text=True, check=True,
     )
     found = re.search(r"Collected : (\d+)", done.stderr)
     if found is None:
         raise RuntimeError("callgrind printed no instruction count:\n" + done.stderr[-2000:])
-    return int(found.group(1))
-
-
-def per_op(library: str) -> float:
-    return (instructions(library, LONG) - instructions(library, SHORT)) / (LONG - SHORT)
+    return int(found.group(1)) / units
 
 
 def main() -> None:
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not on the PATH")
-    for library in sys.argv[1:] or ["refgrad", "torch"]:
-        print(f"{library}: {per_op(library):,.0f} instructions per op, forward and backward")
+    args = sys.argv[1:]
+    workload = "W1"
+    if args[:1] == ["--workload"]:
+        workload, args = args[1], args[2:]
+    unit = WORKLOADS[workload][2]
+    for library in args or ["refgrad", "torch"]:
+        count = instructions(library, workload)
+        print(f"{library}: {count:,.0f} instructions per {unit} of {workload}, "
+              "forward and backward")
 
 
 if __name__ == "__main__":
