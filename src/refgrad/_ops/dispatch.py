@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:459
+# --- book/chapters/13_dispatch.md:460
 """call(): run an op-table row, and record its node when autograd must."""
 
 import numpy as np
+from numpy import ndarray  # NOTE [Names looked up once]
 
 from refgrad._backend import element_strides
 from refgrad._ops.op_nodes import _NODE_CLASSES, node_class
@@ -36,7 +37,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
         tensors = args
     if spare is not None:
         spare = _into(op, tensors, arrays, params, spare)
-    token = _fp_settings.set(_QUIET)  # NOTE [Quiet floating point]
+    token = _quiet_fp(_QUIET)  # NOTE [Quiet floating point]
     try:
         if spare is not None:
             out = op.into(*arrays, out=spare)  # NOTE [Dying operands]
@@ -50,11 +51,11 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
             raise
         raise error from None
     finally:
-        _fp_settings.reset(token)
+        _restore_fp(token)
     if op.many:
         results = tuple(as_array(o) for o in out)
     else:
-        results = (out if type(out) is np.ndarray else as_array(out),)
+        results = (out if type(out) is ndarray else as_array(out),)
     edges = _edges(tensors) if _records(op) else None
     if edges is not None:
         outputs = _record(op, edges, tensors, arrays, params, results)
@@ -69,7 +70,16 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:539
+# --- book/chapters/13_dispatch.md:548
+# NOTE [Names looked up once]
+# CPython 3.11 specializes an attribute read to the type it meets, but not
+# `np.<name>` (NumPy's module defines __getattr__, which rules that out),
+# and not a method called on a name bound by `from ... import` (the
+# compiler takes such a name for a module and reads the method as a plain
+# attribute). Either costs a full lookup each time. Hot code imports
+# NumPy's names directly and binds such methods once, here and elsewhere.
+_known_node_class = _NODE_CLASSES.get
+
 _NO_PARAMS: dict = {}
 
 
@@ -79,7 +89,7 @@ def _records(op) -> bool:
             and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:558
+# --- book/chapters/13_dispatch.md:576
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -97,10 +107,13 @@ except ImportError:  # pragma: no cover - NumPy 1.x
 
     _QUIET = {"all": "ignore"}
 
+# Bound once, as methods of an imported name: NOTE [Names looked up once].
+_quiet_fp, _restore_fp = _fp_settings.set, _fp_settings.reset
 
-# --- book/chapters/13_dispatch.md:613
+
+# --- book/chapters/13_dispatch.md:633
 def _record(op, edges, tensors, arrays, params, results):
-    cls = _NODE_CLASSES.get(op.node) or node_class(op)
+    cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
     node = new_node(cls, nodes, slots)  # NOTE [Making a node]
     if len(results) == 1:
@@ -180,7 +193,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:707
+# --- book/chapters/13_dispatch.md:727
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -195,7 +208,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:730
+# --- book/chapters/13_dispatch.md:750
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -218,7 +231,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:866
+# --- book/chapters/13_dispatch.md:886
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":

@@ -8,6 +8,7 @@
 import collections
 
 import numpy as np
+from numpy import asarray, generic, ndarray  # NOTE [Names looked up once]
 
 from refgrad import _dtype
 from refgrad._tensor import Tensor
@@ -17,7 +18,7 @@ def _arrays(op, args, params):
     """The NumPy operands for a row, cast to the promoted dtype if it asks."""
     if op.variadic:
         arrays = [t._data for t in args[0]]
-        if any(type(x) is not np.ndarray for x in arrays):
+        if any(type(x) is not ndarray for x in arrays):
             _one_device(op, arrays)
         return [arrays], list(args[0])
     if not op.promote:
@@ -29,7 +30,7 @@ def _arrays(op, args, params):
     for a in args:
         if isinstance(a, Tensor):
             data = a._data
-            on_host = on_host and type(data) is np.ndarray
+            on_host = on_host and type(data) is ndarray
             arrays.append(data if data.dtype == kind else data.astype(kind))
         elif a is None:  # an optional tensor argument that was not given
             arrays.append(None)
@@ -42,10 +43,10 @@ def _arrays(op, args, params):
 
 def as_array(value):
     # NumPy returns scalars, not 0-d arrays, from reductions; tensors want arrays.
-    return np.asarray(value) if isinstance(value, np.generic) else value
+    return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:332
+# --- book/chapters/13_dispatch.md:333
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -61,7 +62,7 @@ def _shared_operands(args, params):
     """The arrays of host tensors of one dtype that no number promotes; else None."""
     first = args[0]
     data = first._data if isinstance(first, Tensor) else None
-    if type(data) is not np.ndarray:  # a number first, or a device array
+    if type(data) is not ndarray:  # a number first, or a device array
         return None
     dtype = data.dtype
     absorbed = _ABSORBED.get(kind := dtype.kind)
@@ -73,7 +74,7 @@ def _shared_operands(args, params):
         b = args[1]
         if isinstance(b, Tensor):
             other = b._data
-            return [data, other] if type(other) is np.ndarray and other.dtype is dtype else None
+            return [data, other] if type(other) is ndarray and other.dtype is dtype else None
         if type(b) is float and kind == "f" and (not params or params is DEFAULT_ALPHA):
             known = _CONSTANTS[dtype].get(b)  # NOTE [Numbers as constants]
             return [data, constant(b, dtype) if known is None else known]
@@ -82,7 +83,7 @@ def _shared_operands(args, params):
     for a in args[1:]:
         if isinstance(a, Tensor):
             other = a._data
-            if type(other) is not np.ndarray or other.dtype is not dtype:
+            if type(other) is not ndarray or other.dtype is not dtype:
                 return None
             arrays.append(other)
         elif type(a) in absorbed:
@@ -114,7 +115,7 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:412
+# --- book/chapters/13_dispatch.md:413
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -150,7 +151,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:584
+# --- book/chapters/13_dispatch.md:604
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:

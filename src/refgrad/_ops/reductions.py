@@ -6,14 +6,17 @@
 """Reduction rows: sum over everything or over dimensions, and the running sum."""
 
 import numpy as np
+from numpy import int64, ndarray  # NOTE [Names looked up once]
 
 from refgrad._ops.table import Op, register
 
+_add_reduce = np.add.reduce
+
 
 def _sum_forward(a, dim=None, keepdim=False):
-    kind = np.int64 if a.dtype.kind in "biu" else a.dtype
-    if type(a) is np.ndarray:  # the ufunc itself: ndarray.sum is a Python layer over it
-        return np.add.reduce(a, axis=dim, dtype=kind, keepdims=keepdim)
+    kind = int64 if a.dtype.kind in "biu" else a.dtype
+    if type(a) is ndarray:  # the ufunc itself: ndarray.sum is a Python layer over it
+        return _add_reduce(a, axis=dim, dtype=kind, keepdims=keepdim)
     return a.sum(axis=dim, keepdims=keepdim, dtype=kind)  # CuPy's arrays have the method
 
 
@@ -35,7 +38,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:78
+# --- book/chapters/15_sums_and_shapes.md:81
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 

@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:128
+# --- book/chapters/15_sums_and_shapes.md:131
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
+from numpy import ndarray  # NOTE [Names looked up once]
 
 from refgrad._ops.table import Op, register
 
@@ -32,7 +33,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:164
+# --- book/chapters/15_sums_and_shapes.md:168
 OVERFLOW = "numel: integer multiplication overflow"
 
 
@@ -69,22 +70,22 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:216
+# --- book/chapters/15_sums_and_shapes.md:220
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
-    if type(a) is not np.ndarray:
+    if type(a) is not ndarray:
         return np.broadcast_to(a, size)
-    lead = len(size) - a.ndim
+    lead = len(size) - (ndim := a.ndim)
     strides = (0,) * lead  # a 0-d array, the commonest, has no dimension of its own
-    if a.ndim:
+    if ndim:
         strides += tuple([0 if m == 1 and n != 1 else s
                           for n, m, s in zip(size[lead:], a.shape, a.strides)])
     if a.flags.c_contiguous and a.size:
-        return np.ndarray(size, a.dtype, a, 0, strides)
+        return ndarray(size, a.dtype, a, 0, strides)
     return np.lib.stride_tricks.as_strided(a, size, strides)
 
 
-# --- book/chapters/15_sums_and_shapes.md:244
+# --- book/chapters/15_sums_and_shapes.md:248
 UNSQUEEZE = register(Op(
     "unsqueeze", "UnsqueezeBackward0", ("self",),
     forward=lambda a, dim: np.expand_dims(a, dim),
@@ -130,7 +131,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:297
+# --- book/chapters/15_sums_and_shapes.md:301
 def _stack(grads, dim):
     from refgrad._ops.functions import stack
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:422
+# --- book/chapters/10_nodes.md:423
 """AccumulateGrad, where leaves receive their gradient, and the edge that reaches a tensor."""
 
 import sys
@@ -10,7 +10,7 @@ import threading
 import weakref
 from typing import NamedTuple
 
-import numpy as np
+from numpy import ndarray  # NOTE [Names looked up once]
 
 from refgrad._C import _functions
 from refgrad._tensor import make_tensor
@@ -48,7 +48,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:480
+# --- book/chapters/10_nodes.md:481
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -82,7 +82,7 @@ def _copy(grad):
     return make_tensor(grad._data.copy())
 
 
-# --- book/chapters/10_nodes.md:520
+# --- book/chapters/10_nodes.md:521
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -101,7 +101,7 @@ def sole_holder(holder: list, index: int, locals_holding: int) -> bool:
     return (
         _COUNTS_KNOWN
         and sys.getrefcount(grad) <= 3 + locals_holding
-        and type(data) is np.ndarray
+        and type(data) is ndarray
         and sys.getrefcount(data) <= 3  # the tensor, the local `data`, the argument
         and data.base is None
         and data.flags.c_contiguous
@@ -113,7 +113,7 @@ def _stolen(grad):
     return make_tensor(grad._data)  # the array, under a fresh tensor (torch: detach())
 
 
-# --- book/chapters/10_nodes.md:585
+# --- book/chapters/10_nodes.md:586
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -136,7 +136,7 @@ def _recorded_copy(grad):
     return copy
 
 
-# --- book/chapters/10_nodes.md:616
+# --- book/chapters/10_nodes.md:617
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -156,7 +156,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:648
+# --- book/chapters/10_nodes.md:649
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

@@ -9,6 +9,7 @@ import abc
 from collections import OrderedDict
 
 import numpy as np
+from numpy import ndarray  # NOTE [Names looked up once]
 
 from refgrad import _dtype
 from refgrad._C import _functions
@@ -57,7 +58,7 @@ class Node(abc.ABC):
         return NotImplemented
 
 
-# --- book/chapters/10_nodes.md:167
+# --- book/chapters/10_nodes.md:168
 def input_metadata(tensor) -> tuple:
     """What a gradient for ``tensor`` must look like: (sizes, NumPy dtype, device or None)."""
     data = tensor._data
@@ -76,7 +77,7 @@ _LONE_METADATA: dict = {}
 def lone_metadata(tensor) -> tuple:
     """``(input_metadata(tensor),)``, shared by the nodes whose one output looks alike."""
     data = tensor._data
-    if type(data) is not np.ndarray:
+    if type(data) is not ndarray:
         return (input_metadata(tensor),)
     key = (shape := data.shape, data.dtype)
     meta = _LONE_METADATA.get(key)
@@ -121,7 +122,7 @@ class InputMetadata:
         return CPU if self._device is None else self._device
 
 
-# --- book/chapters/10_nodes.md:241
+# --- book/chapters/10_nodes.md:242
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -179,14 +180,14 @@ class FunctionNode(Node):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:308
+# --- book/chapters/10_nodes.md:309
 def set_edges(node, edges) -> None:
     """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
     node._next_nodes = tuple([child for child, _ in edges])
     node._next_slots = tuple([slot for _, slot in edges])
 
 
-# --- book/chapters/10_nodes.md:322
+# --- book/chapters/10_nodes.md:323
 # NOTE [Making a node]
 # new_node() and FunctionNode.__init__ fill the same slots with the same
 # defaults; a test holds them together. A slot added to one goes in the other.
@@ -204,7 +205,7 @@ def new_node(cls, next_nodes: tuple, next_slots: tuple):
 _new = object.__new__
 
 
-# --- book/chapters/10_nodes.md:348
+# --- book/chapters/10_nodes.md:349
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -235,7 +236,7 @@ FunctionNode._register_hook_dict = _register_hook_dict
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:393
+# --- book/chapters/10_nodes.md:394
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")
