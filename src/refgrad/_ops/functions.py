@@ -138,8 +138,11 @@ def unbind(input, dim=0):
 
 
 # --- book/chapters/16_functions.md:187
+_SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
+
+
 def infer_shape(shape, numel: int) -> tuple:
-    if len(shape) == 1 and isinstance(shape[0], tuple | list):
+    if len(shape) == 1 and isinstance(shape[0], _SEQUENCES):
         shape = shape[0]
     shape = tuple(shape)
     known = math.prod(n for n in shape if n != -1)
@@ -165,9 +168,9 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:216
+# --- book/chapters/16_functions.md:219
 def expand(input, *sizes):
-    if len(sizes) == 1 and isinstance(sizes[0], tuple | list):
+    if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES):
         sizes = tuple(sizes[0])
     return call(sh.EXPAND, (input,), {"size": sh.expanded_size(input, sizes)})
 
@@ -188,7 +191,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:243
+# --- book/chapters/16_functions.md:246
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -209,7 +212,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:270
+# --- book/chapters/16_functions.md:273
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -223,7 +226,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-# --- book/chapters/16_functions.md:293
+# --- book/chapters/16_functions.md:296
 _C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
             "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
             "float64": "double"}
@@ -256,7 +259,7 @@ def _check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:327
+# --- book/chapters/16_functions.md:330
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

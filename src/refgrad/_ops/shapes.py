@@ -41,6 +41,10 @@ def expanded_size(t, sizes) -> tuple:
     """The size ``t.expand(*sizes)`` makes, each -1 replaced; torch's errors."""
     shape = t._data.shape
     lead = len(sizes) - len(shape)
+    # The commonest call, a gradient expanded back to its input's sizes, ends
+    # in the tensor's own sizes and puts sizes that are not negative before.
+    if lead >= 0 and shape == sizes[lead:] and min(sizes, default=0) >= 0:
+        return sizes
     if lead < 0:
         from refgrad._typename import tensor_type_name
 
@@ -70,7 +74,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:220
+# --- book/chapters/15_sums_and_shapes.md:224
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:
@@ -85,7 +89,7 @@ def expanded(a, size):
     return np.lib.stride_tricks.as_strided(a, size, strides)
 
 
-# --- book/chapters/15_sums_and_shapes.md:248
+# --- book/chapters/15_sums_and_shapes.md:252
 UNSQUEEZE = register(Op(
     "unsqueeze", "UnsqueezeBackward0", ("self",),
     forward=lambda a, dim: np.expand_dims(a, dim),
@@ -131,7 +135,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:301
+# --- book/chapters/15_sums_and_shapes.md:305
 def _stack(grads, dim):
     from refgrad._ops.functions import stack
 
