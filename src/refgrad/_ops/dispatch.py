@@ -122,25 +122,25 @@ def _record(op, edges, tensors, arrays, params, results):
     else:
         outputs = tuple(_output(r, node, i) for i, r in enumerate(results))
         node._meta = tuple(input_metadata(o) for o in outputs)
-    plan = cls.plan
-    node._params = _kept(plan, nodes, arrays, params) if plan.keeps else params
-    node._saved = _saves(plan, nodes, tensors, outputs, params, node) if plan.saves else ()
+    saves, keeps = cls.plan  # unpacked: a named field costs a full lookup each time
+    node._params = _kept(keeps, nodes, arrays, params) if keeps else params
+    node._saved = _saves(saves, nodes, tensors, outputs, params, node) if saves else ()
     if op.view:
         _link_views(op, tensors[0], outputs, params)
     return outputs
 
 
-def _kept(plan, nodes, arrays, params) -> dict:
+def _kept(keeps, nodes, arrays, params) -> dict:
     kept = dict(params)
-    for key, position, what in plan.keeps:
+    for key, position, what in keeps:
         keep = what != "strides" or nodes[position] is not None
         kept[key] = _metadata(arrays[position], what) if keep else ()
     return kept
 
 
-def _saves(plan, nodes, tensors, outputs, params, node) -> tuple:
+def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = []
-    for where, key, users in plan.saves:
+    for where, key, users in saves:
         for user in users:
             if nodes[user] is not None:  # that input's gradient is wanted
                 break

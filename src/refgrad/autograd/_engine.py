@@ -249,8 +249,10 @@ def _call(task, node, grads):
         node.release_variables()
     if task.exec_info is None and not node._post_hooks:
         # The common case: check and deliver in one pass. NOTE [One pass per node]
-        _check_count(node, outputs)
-        _deliver(task, node._next_nodes, node._next_slots, outputs, None, node)
+        nodes = node._next_nodes
+        if len(outputs) != len(nodes):
+            _check_count(node, outputs)  # raises torch's error
+        _deliver(task, nodes, node._next_slots, outputs, None, node)
         return None
     outputs = validate_outputs(node, outputs)
     if task.exec_info is not None:
@@ -267,7 +269,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for child, grad in zip(node._next_nodes, outputs)]
 
 
-# --- book/chapters/17_engine.md:430
+# --- book/chapters/17_engine.md:432
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
