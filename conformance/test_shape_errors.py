@@ -77,6 +77,7 @@ def test_requires_grad_on_an_integer_tensor_words_the_setter_and_the_method_apar
                         "non-existing dimension 1"),
     ((2,), (3, -2, 2), "numel: integer multiplication overflow"),
     ((), (-1,), "numel: integer multiplication overflow"),
+    ((2,), (-2, 2), "numel: integer multiplication overflow"),
 ])
 def test_expand_to_sizes_that_do_not_fit(shape, sizes, message):
     with raises(RuntimeError, message):
@@ -88,6 +89,9 @@ def test_expand_to_sizes_that_do_not_fit(shape, sizes, message):
     ((3, 1), (2, 3, 4), [2, 3, 4]),
     ((), (0,), [0]),
     ((2,), (0, 2), [0, 2]),
+    ((), (2, 3), [2, 3]),  # a full sum's gradient, expanded back
+    ((2, 3), (4, 2, 3), [4, 2, 3]),
+    ((2, 3), (2, 3), [2, 3]),
 ])
 def test_expand_keeps_minus_one_dimensions_and_adds_leading_ones(shape, sizes, expected):
     x = torch.arange(float(max(1, math.prod(shape)))).reshape(shape)

@@ -1,6 +1,7 @@
 """White-box tests of how call() settles a row's operands: the short way, or by the rules."""
 
 import collections
+import importlib
 
 import numpy as np
 import pytest
@@ -94,3 +95,27 @@ def test_equal_dtypes_that_are_not_one_object_take_the_rules_and_agree():
     assert out.dtype == refgrad.float32 and out.tolist() == [3.0, 10.0]
     out.sum().backward()
     assert a.grad.tolist() == [3.0, 5.0] and b.grad.tolist() == [1.0, 2.0]
+
+
+# NOTE [Names looked up once]: CPython 3.11 never specializes a read of `np.<name>`,
+# so the functions every op runs name NumPy's objects directly.
+HOT_FUNCTIONS = [
+    "refgrad._ops.dispatch:call", "refgrad._ops.dispatch:_record",
+    "refgrad._ops.operands:_shared_operands", "refgrad._ops.operands:as_array",
+    "refgrad.autograd._node:lone_metadata", "refgrad.autograd._accumulate:sole_holder",
+    "refgrad._ops.reductions:_sum_forward", "refgrad.autograd._engine:_deliver",
+]
+
+
+@pytest.mark.parametrize("where", HOT_FUNCTIONS)
+def test_hot_functions_read_nothing_through_numpys_module(where):
+    module, name = where.split(":")
+    code = getattr(importlib.import_module(module), name).__code__
+    assert "np" not in code.co_names
+
+
+def test_call_sets_numpys_error_settings_through_bound_methods():
+    from refgrad._ops import dispatch
+
+    names = dispatch.call.__code__.co_names
+    assert "_quiet_fp" in names and "_restore_fp" in names and "_fp_settings" not in names

@@ -33,7 +33,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:168
+# --- book/chapters/15_sums_and_shapes.md:171
 OVERFLOW = "numel: integer multiplication overflow"
 
 
@@ -74,7 +74,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:224
+# --- book/chapters/15_sums_and_shapes.md:227
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:
@@ -89,7 +89,7 @@ def expanded(a, size):
     return np.lib.stride_tricks.as_strided(a, size, strides)
 
 
-# --- book/chapters/15_sums_and_shapes.md:252
+# --- book/chapters/15_sums_and_shapes.md:255
 UNSQUEEZE = register(Op(
     "unsqueeze", "UnsqueezeBackward0", ("self",),
     forward=lambda a, dim: np.expand_dims(a, dim),
@@ -135,7 +135,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:305
+# --- book/chapters/15_sums_and_shapes.md:308
 def _stack(grads, dim):
     from refgrad._ops.functions import stack
 
