@@ -46,7 +46,7 @@ def as_array(value):
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:333
+# --- book/chapters/13_dispatch.md:336
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -64,21 +64,20 @@ def _shared_operands(args, params):
     data = first._data if isinstance(first, Tensor) else None
     if type(data) is not ndarray:  # a number first, or a device array
         return None
-    dtype = data.dtype
-    absorbed = _ABSORBED.get(kind := dtype.kind)
-    if absorbed is None:
-        return None
-    if len(args) == 1:  # the commonest operations, spelled out
+    if len(args) == 1:  # the commonest operations, spelled out: nothing to promote
         return [data]
+    dtype = data.dtype
     if len(args) == 2:
         b = args[1]
         if isinstance(b, Tensor):
             other = b._data
             return [data, other] if type(other) is ndarray and other.dtype is dtype else None
+        kind = dtype.kind
         if type(b) is float and kind == "f" and (not params or params is DEFAULT_ALPHA):
             known = _CONSTANTS[dtype].get(b)  # NOTE [Numbers as constants]
             return [data, constant(b, dtype) if known is None else known]
-        return [data, b] if type(b) in absorbed else None
+        return [data, b] if type(b) in _ABSORBED[kind] else None
+    absorbed = _ABSORBED[dtype.kind]
     arrays = [data]
     for a in args[1:]:
         if isinstance(a, Tensor):
@@ -115,7 +114,7 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:413
+# --- book/chapters/13_dispatch.md:415
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -151,7 +150,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:604
+# --- book/chapters/13_dispatch.md:606
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:

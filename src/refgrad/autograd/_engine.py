@@ -56,12 +56,14 @@ class ReadyQueue:
     def pop(self):
         heap = self._heap
         top, last = heap[0], heap.pop()
-        if heap:
+        if len(heap) > 1:
             _move_up(heap, _walk_hole_down(heap), last)
+        elif heap:  # one node was left: it is the top
+            heap[0] = last
         return top
 
 
-# --- book/chapters/17_engine.md:124
+# --- book/chapters/17_engine.md:126
 def _move_up(heap: list, hole: int, node) -> None:
     """Put ``node`` at ``hole`` or above it, past parents with smaller numbers."""
     while hole > 0:
@@ -89,7 +91,7 @@ def _walk_hole_down(heap: list) -> int:
     return hole
 
 
-# --- book/chapters/17_engine.md:176
+# --- book/chapters/17_engine.md:178
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
@@ -112,7 +114,7 @@ def count_dependencies(roots) -> dict:
     return dependencies
 
 
-# --- book/chapters/17_engine.md:209
+# --- book/chapters/17_engine.md:211
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -150,7 +152,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:267
+# --- book/chapters/17_engine.md:269
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -183,7 +185,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:305
+# --- book/chapters/17_engine.md:307
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
@@ -191,7 +193,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:325
+# --- book/chapters/17_engine.md:327
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -202,12 +204,13 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     for i, (node, slot, grad) in enumerate(zip(nodes, slots, grads)):
         if node is None or info is not None and not _leads_to_target(info.get(node)):
             continue
+        meta = node._meta
         buffer = buffers.get(node)
         if buffer is None:
-            buffer = buffers[node] = [None] * (len(node._meta) or 1)
+            buffer = buffers[node] = [None] if len(meta) <= 1 else [None] * len(meta)
         if grad is not None:
             if source is not None:
-                entry = node._meta[slot]
+                entry = meta[slot]
                 data = grad._data
                 if data.shape != entry[0] or data.dtype is not entry[1]:
                     grad = _conformed(source, i, grad, entry)
@@ -223,7 +226,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
             task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:366
+# --- book/chapters/17_engine.md:369
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -238,7 +241,7 @@ def _evaluate(task, node, grads):
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:386
+# --- book/chapters/17_engine.md:389
 def _call(task, node, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -269,7 +272,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for child, grad in zip(node._next_nodes, outputs)]
 
 
-# --- book/chapters/17_engine.md:432
+# --- book/chapters/17_engine.md:435
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
