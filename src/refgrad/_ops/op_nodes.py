@@ -5,10 +5,11 @@
 # --- book/chapters/13_dispatch.md:31
 """Node classes made from op-table rows, and how their nodes run the row's backward."""
 
+import types
 from typing import NamedTuple
 
 from refgrad._C import _functions
-from refgrad.autograd._node import FunctionNode
+from refgrad.autograd._node import FunctionNode, new_node
 from refgrad.autograd._saved import (
     NOTHING_SAVED,
     PLAIN_NUMBERS,
@@ -27,13 +28,33 @@ def node_class(op) -> type:
     if cls is None:
         # Module "builtins" makes the class print as torch's do: <class 'MulBackward0'>.
         namespace = {"__slots__": (), "op": op, "plan": make_plan(op), "__module__": "builtins",
-                     **saved_attributes(op)}
+                     **saved_attributes(op), **own_copies()}
         cls = type(op.node, (OpNode,), namespace)
         _NODE_CLASSES[op.node] = _functions.register(cls)
     return cls
 
 
-# --- book/chapters/13_dispatch.md:69
+# NOTE [Code of its own per node class]
+# At each attribute read or write in a function's code, CPython 3.11 caches
+# what it found for the class of object it met there, and takes a slow path
+# whenever the next object is of another class. Every row has a node class
+# of its own, so a function that makes or runs the nodes of every row would
+# miss that cache at most of its reads and writes. Each node class gets its
+# own copies of the three that touch its nodes most: making one, running its
+# backward, and releasing what it saved. The copies share their source.
+def own_copies() -> dict:
+    """A node class's own copies of new_node, apply and release_variables."""
+    return {"_make": _own_copy(new_node), "apply": _own_copy(OpNode.apply),
+            "release_variables": _own_copy(OpNode.release_variables)}
+
+
+def _own_copy(function):
+    """``function`` with a code object, and so the interpreter's caches, of its own."""
+    return types.FunctionType(function.__code__.replace(), function.__globals__,
+                              function.__name__, function.__defaults__, function.__closure__)
+
+
+# --- book/chapters/13_dispatch.md:90
 class RecordPlan(NamedTuple):
     """A row's saves and keeps, by position: worked out once per row."""
 
@@ -59,7 +80,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:105
+# --- book/chapters/13_dispatch.md:126
 # NOTE [No __getattr__ on nodes]
 # A class that defines __getattr__ routes every attribute read of its
 # instances through a slow generic path: CPython's specializing interpreter
@@ -87,7 +108,7 @@ def _saved_property(key: str, raw: bool) -> property:
     return property(lambda node: node._lookup(key, raw))
 
 
-# --- book/chapters/13_dispatch.md:138
+# --- book/chapters/13_dispatch.md:159
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -140,7 +161,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:197
+# --- book/chapters/13_dispatch.md:218
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:
