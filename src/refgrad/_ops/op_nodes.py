@@ -34,6 +34,7 @@ def node_class(op) -> type:
     return cls
 
 
+# --- book/chapters/13_dispatch.md:72
 # NOTE [Code of its own per node class]
 # At each attribute read or write in a function's code, CPython 3.11 caches
 # what it found for the class of object it met there, and takes a slow path
@@ -54,7 +55,7 @@ def _own_copy(function):
                               function.__name__, function.__defaults__, function.__closure__)
 
 
-# --- book/chapters/13_dispatch.md:90
+# --- book/chapters/13_dispatch.md:100
 class RecordPlan(NamedTuple):
     """A row's saves and keeps, by position: worked out once per row."""
 
@@ -80,7 +81,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:126
+# --- book/chapters/13_dispatch.md:136
 # NOTE [No __getattr__ on nodes]
 # A class that defines __getattr__ routes every attribute read of its
 # instances through a slow generic path: CPython's specializing interpreter
@@ -108,7 +109,7 @@ def _saved_property(key: str, raw: bool) -> property:
     return property(lambda node: node._lookup(key, raw))
 
 
-# --- book/chapters/13_dispatch.md:159
+# --- book/chapters/13_dispatch.md:169
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -161,7 +162,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:218
+# --- book/chapters/13_dispatch.md:228
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:
