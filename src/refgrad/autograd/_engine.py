@@ -91,7 +91,7 @@ def _walk_hole_down(heap: list) -> int:
     return hole
 
 
-# --- book/chapters/17_engine.md:178
+# --- book/chapters/17_engine.md:185
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
@@ -114,7 +114,7 @@ def count_dependencies(roots) -> dict:
     return dependencies
 
 
-# --- book/chapters/17_engine.md:211
+# --- book/chapters/17_engine.md:218
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -152,7 +152,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:269
+# --- book/chapters/17_engine.md:276
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -172,8 +172,10 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
         _deliver(task, [node for node, _ in roots], [slot for _, slot in roots], grads, None)
         ready, buffers = task.ready, task.buffers
         step = _call if task.exec_info is None else _evaluate
-        while ready._heap:
-            node = ready.pop()
+        heap = ready._heap
+        while heap:
+            # NOTE [A queue of one]: a chain's queue holds one node at a time.
+            node = heap.pop() if len(heap) == 1 else ready.pop()
             task.current_node = node
             outputs = step(task, node, buffers.pop(node))
             if outputs is not None:  # None: delivered already, or only captured
@@ -185,7 +187,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:307
+# --- book/chapters/17_engine.md:316
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
@@ -193,7 +195,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:327
+# --- book/chapters/17_engine.md:336
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -223,10 +225,14 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
         remaining = dependencies[node] - 1
         dependencies[node] = remaining
         if remaining == 0:
-            task.ready.push(node)
+            heap = task.ready._heap
+            if heap:
+                task.ready.push(node)
+            else:  # NOTE [A queue of one]
+                heap.append(node)
 
 
-# --- book/chapters/17_engine.md:369
+# --- book/chapters/17_engine.md:382
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -241,7 +247,7 @@ def _evaluate(task, node, grads):
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:389
+# --- book/chapters/17_engine.md:402
 def _call(task, node, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -272,7 +278,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for child, grad in zip(node._next_nodes, outputs)]
 
 
-# --- book/chapters/17_engine.md:435
+# --- book/chapters/17_engine.md:448
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
