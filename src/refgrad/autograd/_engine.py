@@ -50,8 +50,13 @@ class ReadyQueue:
     def push(self, node) -> None:
         heap = self._heap
         heap.append(node)
-        if len(heap) > 1:  # a chain keeps one node here at a time: nothing to move
-            _move_up(heap, len(heap) - 1, node)
+        size = len(heap)
+        if size == 2:  # a second node: one comparison with the top places it
+            top = heap[0]
+            if top._seq < node._seq:
+                heap[0], heap[1] = node, top
+        elif size > 2:
+            _move_up(heap, size - 1, node)
 
     def pop(self):
         heap = self._heap
@@ -63,7 +68,7 @@ class ReadyQueue:
         return top
 
 
-# --- book/chapters/17_engine.md:126
+# --- book/chapters/17_engine.md:131
 def _move_up(heap: list, hole: int, node) -> None:
     """Put ``node`` at ``hole`` or above it, past parents with smaller numbers."""
     while hole > 0:
@@ -91,7 +96,7 @@ def _walk_hole_down(heap: list) -> int:
     return hole
 
 
-# --- book/chapters/17_engine.md:185
+# --- book/chapters/17_engine.md:193
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
@@ -114,7 +119,7 @@ def count_dependencies(roots) -> dict:
     return dependencies
 
 
-# --- book/chapters/17_engine.md:218
+# --- book/chapters/17_engine.md:226
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -152,7 +157,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:276
+# --- book/chapters/17_engine.md:284
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -187,7 +192,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:316
+# --- book/chapters/17_engine.md:324
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
@@ -195,7 +200,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:336
+# --- book/chapters/17_engine.md:344
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -232,7 +237,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 heap.append(node)
 
 
-# --- book/chapters/17_engine.md:382
+# --- book/chapters/17_engine.md:390
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -247,7 +252,7 @@ def _evaluate(task, node, grads):
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:402
+# --- book/chapters/17_engine.md:410
 def _call(task, node, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -261,7 +266,8 @@ def _call(task, node, grads):
         nodes = node._next_nodes
         if len(outputs) != len(nodes):
             _check_count(node, outputs)  # raises torch's error
-        _deliver(task, nodes, node._next_slots, outputs, None, node)
+        if nodes:  # an AccumulateGrad has nothing to hand on
+            _deliver(task, nodes, node._next_slots, outputs, None, node)
         return None
     outputs = validate_outputs(node, outputs)
     if task.exec_info is not None:
@@ -278,7 +284,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for child, grad in zip(node._next_nodes, outputs)]
 
 
-# --- book/chapters/17_engine.md:448
+# --- book/chapters/17_engine.md:457
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
