@@ -150,6 +150,8 @@ RECIPES: dict[str, Recipe] = {
     "sub": Recipe(lambda a, b, alpha: torch.sub(a, b, alpha=alpha), ("any", "any"),
                   _one_of("alpha", 1, 2, -0.5)),
     "rsub": Recipe(lambda a, other: torch.rsub(a, other), params=_one_of("other", 1.5, -2)),
+    "rsub_tensor": Recipe(lambda a, b, alpha: torch.rsub(a, b, alpha=alpha), ("any", "any"),
+                          _one_of("alpha", 1, 2, -0.5)),
     "mul": Recipe(torch.mul, ("any", "any")),
     "div": Recipe(torch.div, ("any", "nonzero")),
     "reciprocal": Recipe(torch.reciprocal, ("nonzero",)),

@@ -23,6 +23,7 @@ TORCH_CALLS = {
     "add": lambda a, b, alpha: torch.add(a, b, alpha=alpha),
     "sub": lambda a, b, alpha: torch.sub(a, b, alpha=alpha),
     "rsub": lambda a, other: torch.rsub(a, other),
+    "rsub_tensor": lambda a, b, alpha: torch.rsub(a, b, alpha=alpha),
     "mul": torch.mul, "div": torch.div, "reciprocal": torch.reciprocal, "neg": torch.neg,
     "pow": lambda a, exponent: torch.pow(a, exponent),
     "pow_tensor": torch.pow,

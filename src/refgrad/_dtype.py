@@ -72,7 +72,7 @@ def get_default_dtype() -> dtype:
 
 
 # --- book/chapters/02_dtypes.md:407
-_CONVERTED_TO = {"float16": "c10::Half", "float32": "float", "float64": "double",
+CONVERTED_TO = {"float16": "c10::Half", "float32": "float", "float64": "double",
                  "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
                  "uint8": "uint8_t"}
 
@@ -88,7 +88,7 @@ def checked_number(value, kind: dtype, through_double: builtins.bool = False):
     if kind is bool:
         return builtins.bool(value)
     if value.imag:
-        name = "double" if through_double and kind is float16 else _CONVERTED_TO[kind.name]
+        name = "double" if through_double and kind is float16 else CONVERTED_TO[kind.name]
         raise RuntimeError(f"value cannot be converted to type {name} without overflow")
     return value.real
 

@@ -2,31 +2,38 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:29
+# --- book/chapters/14_arithmetic.md:31
 """Arithmetic rows: add, sub, rsub, mul, div, neg, pow, and elementwise functions."""
 
 import numpy as np
 
+from refgrad._ops.alpha import add_scaled, negated
 from refgrad._ops.table import Op, register
 
 ADD = register(Op(
     "add", "AddBackward0", ("self", "other"),
-    forward=lambda a, b, alpha=1: a + b if alpha == 1 else a + alpha * b,
+    forward=lambda a, b, alpha=1: a + b if alpha == 1 else add_scaled(a, b, alpha),
     backward=lambda g, alpha: (g, g if alpha == 1 else g * alpha), into=np.add,
 ))
 SUB = register(Op(
     "sub", "SubBackward0", ("self", "other"),
-    forward=lambda a, b, alpha=1: a - b if alpha == 1 else a - alpha * b,
+    forward=lambda a, b, alpha=1: a - b if alpha == 1 else add_scaled(a, b, negated(alpha)),
     backward=lambda g, alpha: (g, -g if alpha == 1 else g * -alpha), into=np.subtract,
 ))
 RSUB = register(Op(
     "rsub", "RsubBackward1", ("self",), promote_with=("other",),
-    forward=lambda a, other, alpha=1: other - a if alpha == 1 else other - alpha * a,
+    forward=lambda a, other, alpha=1: (
+        other - a if alpha == 1 else add_scaled(other, a, negated(alpha))),
     backward=lambda g, alpha, other: (-g if alpha == 1 else g * -alpha,), hides=("other",),
+))
+RSUB_TENSOR = register(Op(
+    "rsub_tensor", "RsubBackward0", ("self", "other"),
+    forward=lambda a, b, alpha=1: b - a if alpha == 1 else add_scaled(b, a, negated(alpha)),
+    backward=lambda g, alpha: (-g if alpha == 1 else g * -alpha, g),
 ))
 
 
-# --- book/chapters/14_arithmetic.md:63
+# --- book/chapters/14_arithmetic.md:73
 MUL = register(Op(
     "mul", "MulBackward0", ("self", "other"),
     forward=np.multiply,
@@ -55,7 +62,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:97
+# --- book/chapters/14_arithmetic.md:107
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -67,7 +74,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:118
+# --- book/chapters/14_arithmetic.md:436
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: np.power(a, exponent),
@@ -94,14 +101,14 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:151
+# --- book/chapters/14_arithmetic.md:469
 def _log_or_zero(base):
     from refgrad._ops.functions import log, where
 
     return where(base == 0, 0.0, log(base))
 
 
-# --- book/chapters/14_arithmetic.md:179
+# --- book/chapters/14_arithmetic.md:497
 # NOTE [Branch-free select]
 # Below this many elements np.where is quicker than the few passes of the bit
 # select, and a mispredicted branch costs too little to matter.
@@ -126,7 +133,7 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:205
+# --- book/chapters/14_arithmetic.md:523
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -143,7 +150,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:248
+# --- book/chapters/14_arithmetic.md:566
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]
@@ -164,7 +171,7 @@ MASKED_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:277
+# --- book/chapters/14_arithmetic.md:595
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -197,7 +204,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:317
+# --- book/chapters/14_arithmetic.md:635
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -215,7 +222,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:341
+# --- book/chapters/14_arithmetic.md:659
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

@@ -14,6 +14,7 @@ from refgrad._backend import same_device
 from refgrad._ops import arithmetic as ar
 from refgrad._ops import reductions as red
 from refgrad._ops import shapes as sh
+from refgrad._ops.alpha import alpha_params, check_subtraction
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_alone, dying_array
 from refgrad._ops.operands import DEFAULT_ALPHA
@@ -26,17 +27,27 @@ from refgrad._tensor_values import wrap_dim
 
 
 def add(input, other, *, alpha=1):
-    params = DEFAULT_ALPHA if type(alpha) is int and alpha == 1 else {"alpha": alpha}
+    if type(alpha) is int and alpha == 1:
+        params = DEFAULT_ALPHA
+    else:
+        params = alpha_params(alpha, input, other)
     return call(ar.ADD, (input, other), params, dying_array(input, other))
 
 
 def sub(input, other, *, alpha=1):
-    params = DEFAULT_ALPHA if type(alpha) is int and alpha == 1 else {"alpha": alpha}
+    if type(alpha) is int and alpha == 1:
+        check_subtraction(input, other)
+        params = DEFAULT_ALPHA
+    else:
+        params = alpha_params(alpha, input, other, subtracts=True)
     return call(ar.SUB, (input, other), params, dying_array(input, other))
 
 
 def rsub(input, other, *, alpha=1):
-    return call(ar.RSUB, (input,), {"other": other, "alpha": alpha})
+    params = alpha_params(alpha, other, input, subtracts=True)
+    if isinstance(other, Tensor):
+        return call(ar.RSUB_TENSOR, (input, other), params)
+    return call(ar.RSUB, (input,), {"other": other, "alpha": params["alpha"]})
 
 
 def mul(input, other):
@@ -47,7 +58,7 @@ def div(input, other):
     return call(ar.DIV, (input, other), None, dying_array(input, other))
 
 
-# --- book/chapters/16_functions.md:76
+# --- book/chapters/16_functions.md:87
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         return call(ar.POW_SCALAR, (exponent,), {"self": input})
@@ -98,7 +109,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:135
+# --- book/chapters/16_functions.md:146
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -110,7 +121,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:156
+# --- book/chapters/16_functions.md:167
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
@@ -137,7 +148,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:187
+# --- book/chapters/16_functions.md:198
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
@@ -168,7 +179,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:219
+# --- book/chapters/16_functions.md:230
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES):
         sizes = tuple(sizes[0])
@@ -191,7 +202,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:246
+# --- book/chapters/16_functions.md:257
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -212,7 +223,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:273
+# --- book/chapters/16_functions.md:284
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -226,7 +237,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-# --- book/chapters/16_functions.md:296
+# --- book/chapters/16_functions.md:307
 _C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
             "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
             "float64": "double"}
@@ -259,7 +270,7 @@ def _check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:330
+# --- book/chapters/16_functions.md:341
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})
