@@ -6,7 +6,6 @@
 """alpha for add, sub and rsub: torch's checks, and its one rounding of a + alpha * b."""
 
 import math
-from fractions import Fraction
 from numbers import Integral
 
 import numpy as np
@@ -32,7 +31,7 @@ def check_subtraction(a, b) -> None:
         raise RuntimeError(_TWO_BOOLS if first and second else _ONE_BOOL)
 
 
-# --- book/chapters/14_arithmetic.md:175
+# --- book/chapters/14_arithmetic.md:174
 def alpha_params(alpha, a, b, subtracts: bool = False) -> dict:
     """``{"alpha": alpha}`` for add (or, ``subtracts``, sub and rsub) of ``a`` and ``b``."""
     if type(alpha) is int and alpha == 1:
@@ -57,7 +56,7 @@ def negated(alpha):
     return -alpha
 
 
-# --- book/chapters/14_arithmetic.md:206
+# --- book/chapters/14_arithmetic.md:205
 def check_alpha(alpha, kind, applied) -> None:
     """torch's checks of ``alpha`` for a result of dtype ``kind``; ``applied`` is the
     value the kernel converts (negated for a subtraction)."""
@@ -86,7 +85,7 @@ def _overflows(value, kind) -> bool:
     return not lowest <= value <= info.max
 
 
-# --- book/chapters/14_arithmetic.md:241
+# --- book/chapters/14_arithmetic.md:240
 def add_scaled(a, b, alpha):
     """``a + alpha * b`` rounded as torch's kernels round it for the operands' dtype."""
     kind = a.dtype if hasattr(a, "dtype") else b.dtype
@@ -101,7 +100,7 @@ def add_scaled(a, b, alpha):
     return a + kind.type(alpha) * b  # float16: NOTE [Where torch rounds twice]
 
 
-# --- book/chapters/14_arithmetic.md:262
+# --- book/chapters/14_arithmetic.md:261
 def _two_sum(x, y):
     """(s, e): s is x + y rounded, and s + e is x + y exactly (Knuth)."""
     s = x + y
@@ -127,7 +126,7 @@ def _two_product(x, y):
     return p, ((x_high * y_high - p) + x_high * y_low + x_low * y_high) + x_low * y_low
 
 
-# --- book/chapters/14_arithmetic.md:297
+# --- book/chapters/14_arithmetic.md:296
 def _rounded_to_odd(total, error):
     """total + error (exact), rounded to odd: ``total``, or where it is inexact and its
     last bit even, its neighbour towards ``error``."""
@@ -150,7 +149,7 @@ def _fused_single(a, b, alpha):
     return _rounded_to_odd(total, error).astype(np.float32)
 
 
-# --- book/chapters/14_arithmetic.md:329
+# --- book/chapters/14_arithmetic.md:328
 def _fused_double(a, b, alpha):
     a, b, alpha = _widened(a, np.float64), _widened(b, np.float64), float(alpha)
     product, product_error = _two_product(alpha, b)
@@ -168,7 +167,7 @@ def _in_safe_range(a, b, alpha, product):
             & (size < 2 * big) & ((size >= tiny) | (b == 0) | (alpha == 0)))
 
 
-# --- book/chapters/14_arithmetic.md:353
+# --- book/chapters/14_arithmetic.md:352
 def _exactly(result, where, a, b, alpha):
     """``result`` with the elements at ``where`` computed in exact arithmetic, on the host."""
     device = device_of(result)
@@ -187,6 +186,8 @@ def _on_host(x):
 
 
 def _exact_one(a: float, b: float, alpha: float) -> float:
+    from fractions import Fraction  # rarely needed: not loaded with refgrad
+
     if not (math.isfinite(b) and math.isfinite(alpha)):
         return a + alpha * b  # an infinite or NaN product: IEEE arithmetic decides
     if not math.isfinite(a):
