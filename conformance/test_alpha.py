@@ -119,6 +119,14 @@ def test_integers_wrap_and_booleans_or():
     assert torch.add(t, t, alpha=2).dtype == torch.bool
 
 
+def test_numpy_scalars_serve_as_alpha():
+    a, i = torch.ones(2), torch.ones(2, dtype=torch.int32)
+    assert a.sub(a, alpha=np.int64(-5)).tolist() == [6.0, 6.0]
+    assert torch.rsub(i, 3, alpha=np.int32(2)).tolist() == [1, 1]
+    assert i.sub(i, alpha=np.uint8(3)).tolist() == [-2, -2]
+    assert a.add(a, alpha=np.float32(0.3)).tolist() == [fused(1.0, 1.0, 0.3, np.float32)] * 2
+
+
 def test_sub_negates_an_unsigned_64_bit_alpha_as_torch_does():
     # torch holds 2**64 - 1 as unsigned; negated in 64 bits it is 1, so this adds.
     one = torch.tensor([1.0], dtype=torch.float64)

@@ -52,7 +52,7 @@ def alpha_params(alpha, a, b, subtracts: bool = False) -> dict:
 def negated(alpha):
     """-alpha as torch negates it for a subtraction: an int wraps around in 64 bits."""
     if isinstance(alpha, Integral) and not isinstance(alpha, bool):
-        return (-alpha + 2**63) % 2**64 - 2**63  # so -(2**64 - 1) is 1, as in torch
+        return (-int(alpha) + 2**63) % 2**64 - 2**63  # so -(2**64 - 1) is 1, as in torch
     return -alpha
 
 
