@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from conformance._support import raises
 
+INTEGRAL = "For integral input tensors, argument alpha must not be a floating point number."
 FLOATS = {"float32": np.float32, "float64": np.float64, "float16": np.float16}
 
 
@@ -127,6 +128,37 @@ def test_numpy_scalars_serve_as_alpha():
     assert a.add(a, alpha=np.float32(0.3)).tolist() == [fused(1.0, 1.0, 0.3, np.float32)] * 2
 
 
+def test_a_numpy_alpha_is_kept_and_differentiated_as_a_python_number():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = torch.add(x, x, alpha=np.float32(0.1))
+    assert type(y.grad_fn._saved_alpha) is float and y.grad_fn._saved_alpha == float(
+        np.float32(0.1))
+    y.sum().backward()
+    assert x.grad.tolist() == [float(np.float32(1.0) + np.float32(0.1))] * 2
+    assert type(torch.sub(x, x, alpha=np.int64(-7)).grad_fn._saved_alpha) is int
+
+
+def test_a_numpy_bool_alpha_is_a_float_to_torch():
+    a = torch.ones(2)
+    assert a.add(a, alpha=np.True_).tolist() == [2.0, 2.0]
+    assert a.sub(a, alpha=np.True_).tolist() == [0.0, 0.0]
+    for dtype in (torch.int32, torch.bool):
+        with raises(RuntimeError, INTEGRAL):
+            torch.ones(2, dtype=dtype).add(torch.ones(2, dtype=dtype), alpha=np.True_)
+
+
+def test_a_zero_alpha_keeps_torch_signs():
+    # Exact path (1e308 is outside the fast path's range): -0.0 + (-0.0) * 1e308 is -0.0.
+    zero = torch.tensor([-0.0], dtype=torch.float64)
+    out = torch.add(zero, torch.tensor([1e308], dtype=torch.float64), alpha=-0.0)
+    assert math.copysign(1, out.item()) == -1.0
+    # torch's gradient for sub is -grad * alpha: with alpha 0, a zero of the other sign.
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([1.0, -1.0], requires_grad=True)
+    torch.sub(a, b, alpha=0).backward(torch.tensor([1.0, -1.0]))
+    assert [math.copysign(1, g) for g in b.grad.tolist()] == [-1.0, 1.0]
+
+
 def test_sub_negates_an_unsigned_64_bit_alpha_as_torch_does():
     # torch holds 2**64 - 1 as unsigned; negated in 64 bits it is 1, so this adds.
     one = torch.tensor([1.0], dtype=torch.float64)
@@ -144,7 +176,6 @@ BOOL_PAIR = ("Subtraction, the `-` operator, with two bool tensors is not suppor
              "Use the `^` or `logical_xor()` operator instead.")
 BOOL_ONE = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
             "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
-INTEGRAL = "For integral input tensors, argument alpha must not be a floating point number."
 
 
 @pytest.mark.parametrize(("dtype", "call", "kind", "message"), [

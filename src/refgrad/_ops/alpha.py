@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:141
+# --- book/chapters/14_arithmetic.md:143
 """alpha for add, sub and rsub: torch's checks, and its one rounding of a + alpha * b."""
 
 import math
@@ -31,9 +31,12 @@ def check_subtraction(a, b) -> None:
         raise RuntimeError(_TWO_BOOLS if first and second else _ONE_BOOL)
 
 
-# --- book/chapters/14_arithmetic.md:174
+# --- book/chapters/14_arithmetic.md:176
 def alpha_params(alpha, a, b, subtracts: bool = False) -> dict:
     """``{"alpha": alpha}`` for add (or, ``subtracts``, sub and rsub) of ``a`` and ``b``."""
+    if isinstance(alpha, np.generic):  # torch reads a NumPy scalar as a Python number
+        alpha = int(alpha) if isinstance(alpha, np.integer) else alpha.item()
+        alpha = float(alpha) if type(alpha) is bool else alpha  # its bool, as a float
     if type(alpha) is int and alpha == 1:
         if subtracts:
             check_subtraction(a, b)
@@ -45,7 +48,7 @@ def alpha_params(alpha, a, b, subtracts: bool = False) -> dict:
             raise OverflowError("can't convert negative int to unsigned")
     if subtracts:
         check_subtraction(a, b)
-    check_alpha(alpha, _dtype.result_type(a, b), negated(alpha) if subtracts else alpha)
+    check_alpha(alpha, _dtype.result_type(a, b), subtracts)
     return {"alpha": alpha}
 
 
@@ -56,11 +59,10 @@ def negated(alpha):
     return -alpha
 
 
-# --- book/chapters/14_arithmetic.md:205
-def check_alpha(alpha, kind, applied) -> None:
-    """torch's checks of ``alpha`` for a result of dtype ``kind``; ``applied`` is the
-    value the kernel converts (negated for a subtraction)."""
-    if isinstance(alpha, bool | np.bool_):
+# --- book/chapters/14_arithmetic.md:210
+def check_alpha(alpha, kind, subtracts: bool) -> None:
+    """torch's checks of ``alpha`` for a result of dtype ``kind``."""
+    if isinstance(alpha, bool):
         if kind is not _dtype.bool:
             raise RuntimeError("Boolean alpha only supported for Boolean results.")
         return
@@ -71,6 +73,7 @@ def check_alpha(alpha, kind, applied) -> None:
     if isinstance(alpha, complex):
         raise RuntimeError(
             "For non-complex input tensors, argument alpha must not be a complex number.")
+    applied = negated(alpha) if subtracts else alpha  # the value the kernel converts
     if kind is not _dtype.bool and _overflows(applied, kind):
         name = _dtype.CONVERTED_TO[kind.name]
         raise RuntimeError(f"value cannot be converted to type {name} without overflow")
@@ -79,13 +82,14 @@ def check_alpha(alpha, kind, applied) -> None:
 def _overflows(value, kind) -> bool:
     """Whether torch's checked conversion of ``value`` to ``kind`` fails."""
     if kind.is_floating_point:  # infinities and NaN convert; finite values must fit
+        value = float(value)
         return math.isfinite(value) and abs(value) > float(np.finfo(kind.numpy).max)
     info = np.iinfo(kind.numpy)
     lowest = -int(info.max) if info.min == 0 else int(info.min)  # unsigned: negatives wrap
     return not lowest <= value <= info.max
 
 
-# --- book/chapters/14_arithmetic.md:240
+# --- book/chapters/14_arithmetic.md:246
 def add_scaled(a, b, alpha):
     """``a + alpha * b`` rounded as torch's kernels round it for the operands' dtype."""
     kind = a.dtype if hasattr(a, "dtype") else b.dtype
@@ -96,11 +100,11 @@ def add_scaled(a, b, alpha):
     if kind == np.bool_:
         return a | (b & bool(alpha))
     if kind.kind == "u":
-        alpha %= 1 << (8 * kind.itemsize)
+        alpha = int(alpha) % (1 << (8 * kind.itemsize))
     return a + kind.type(alpha) * b  # float16: NOTE [Where torch rounds twice]
 
 
-# --- book/chapters/14_arithmetic.md:261
+# --- book/chapters/14_arithmetic.md:267
 def _two_sum(x, y):
     """(s, e): s is x + y rounded, and s + e is x + y exactly (Knuth)."""
     s = x + y
@@ -126,7 +130,7 @@ def _two_product(x, y):
     return p, ((x_high * y_high - p) + x_high * y_low + x_low * y_high) + x_low * y_low
 
 
-# --- book/chapters/14_arithmetic.md:296
+# --- book/chapters/14_arithmetic.md:304
 def _rounded_to_odd(total, error):
     """total + error (exact), rounded to odd: ``total``, or where it is inexact and its
     last bit even, its neighbour towards ``error``."""
@@ -149,7 +153,7 @@ def _fused_single(a, b, alpha):
     return _rounded_to_odd(total, error).astype(np.float32)
 
 
-# --- book/chapters/14_arithmetic.md:328
+# --- book/chapters/14_arithmetic.md:338
 def _fused_double(a, b, alpha):
     a, b, alpha = _widened(a, np.float64), _widened(b, np.float64), float(alpha)
     product, product_error = _two_product(alpha, b)
@@ -167,7 +171,7 @@ def _in_safe_range(a, b, alpha, product):
             & (size < 2 * big) & ((size >= tiny) | (b == 0) | (alpha == 0)))
 
 
-# --- book/chapters/14_arithmetic.md:352
+# --- book/chapters/14_arithmetic.md:364
 def _exactly(result, where, a, b, alpha):
     """``result`` with the elements at ``where`` computed in exact arithmetic, on the host."""
     device = device_of(result)
@@ -193,6 +197,8 @@ def _exact_one(a: float, b: float, alpha: float) -> float:
     if not math.isfinite(a):
         return a  # a finite product does not change an infinity or NaN
     exact = Fraction(a) + Fraction(alpha) * Fraction(b)
+    if exact == 0 and a == 0:  # a zero product: IEEE's rule for the sign of a zero sum
+        return a + alpha * b
     try:
         return float(exact)
     except OverflowError:  # beyond the largest float64: rounds to an infinity

@@ -18,18 +18,18 @@ ADD = register(Op(
 SUB = register(Op(
     "sub", "SubBackward0", ("self", "other"),
     forward=lambda a, b, alpha=1: a - b if alpha == 1 else add_scaled(a, b, negated(alpha)),
-    backward=lambda g, alpha: (g, -g if alpha == 1 else g * -alpha), into=np.subtract,
+    backward=lambda g, alpha: (g, -g if alpha == 1 else -g * alpha), into=np.subtract,
 ))
 RSUB = register(Op(
     "rsub", "RsubBackward1", ("self",), promote_with=("other",),
     forward=lambda a, other, alpha=1: (
         other - a if alpha == 1 else add_scaled(other, a, negated(alpha))),
-    backward=lambda g, alpha, other: (-g if alpha == 1 else g * -alpha,), hides=("other",),
+    backward=lambda g, alpha, other: (-g if alpha == 1 else -g * alpha,), hides=("other",),
 ))
 RSUB_TENSOR = register(Op(
     "rsub_tensor", "RsubBackward0", ("self", "other"),
     forward=lambda a, b, alpha=1: b - a if alpha == 1 else add_scaled(b, a, negated(alpha)),
-    backward=lambda g, alpha: (-g if alpha == 1 else g * -alpha, g),
+    backward=lambda g, alpha: (-g if alpha == 1 else -g * alpha, g),
 ))
 
 
@@ -74,7 +74,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:437
+# --- book/chapters/14_arithmetic.md:452
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: np.power(a, exponent),
@@ -101,14 +101,14 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:470
+# --- book/chapters/14_arithmetic.md:485
 def _log_or_zero(base):
     from refgrad._ops.functions import log, where
 
     return where(base == 0, 0.0, log(base))
 
 
-# --- book/chapters/14_arithmetic.md:498
+# --- book/chapters/14_arithmetic.md:513
 # NOTE [Branch-free select]
 # Below this many elements np.where is quicker than the few passes of the bit
 # select, and a mispredicted branch costs too little to matter.
@@ -133,7 +133,7 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:524
+# --- book/chapters/14_arithmetic.md:539
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -150,7 +150,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:567
+# --- book/chapters/14_arithmetic.md:582
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]
@@ -171,7 +171,7 @@ MASKED_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:596
+# --- book/chapters/14_arithmetic.md:611
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -204,7 +204,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:636
+# --- book/chapters/14_arithmetic.md:651
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -222,7 +222,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:660
+# --- book/chapters/14_arithmetic.md:675
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 
