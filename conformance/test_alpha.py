@@ -228,3 +228,30 @@ def test_rsub_of_two_tensors_records_both():
     assert out.grad_fn._saved_alpha == 2 and len(out.grad_fn.next_functions) == 2
     out.sum().backward()
     assert a.grad.tolist() == [-2.0, -2.0] and b.grad.tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize(("alpha", "shown"), [
+    (None, "NoneType"), ("x", "str"), ([2], "list"), (Fraction(1, 3), "Fraction"),
+    (torch.ones(1), "Tensor"),
+])
+def test_an_alpha_that_is_not_a_number(alpha, shown):
+    a = torch.ones(2)
+    for name, call in (("add", lambda: torch.add(a, a, alpha=alpha)),
+                       ("add", lambda: a.add(a, alpha=alpha)),
+                       ("sub", lambda: torch.sub(a, a, alpha=alpha))):
+        with raises(TypeError, f"{name}(): argument 'alpha' must be Number, not {shown}"):
+            call()
+    for other, got in ((2, "int"), (a, "Tensor")):
+        with raises(TypeError, (
+                f"rsub() received an invalid combination of arguments - got (Tensor, {got}, "
+                f"alpha={shown}), but expected one of:\n * (Tensor input, Tensor other, *, "
+                "Number alpha = 1)\n * (Tensor input, Number other, Number alpha = 1)\n      "
+                "didn't match because some of the keywords were incorrect: alpha\n")):
+            torch.rsub(a, other, alpha=alpha)
+
+
+def test_a_0d_tensor_serves_as_alpha():
+    a = torch.ones(2)
+    assert torch.add(a, a, alpha=torch.tensor(2)).tolist() == [3.0, 3.0]
+    with raises(RuntimeError, "Boolean alpha only supported for Boolean results."):
+        torch.add(a, a, alpha=torch.tensor(True))

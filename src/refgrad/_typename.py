@@ -35,3 +35,14 @@ def is_tensor(obj) -> bool:
 
 def numel(t: Tensor) -> int:
     return t.numel()
+
+
+# --- book/chapters/06_parameters.md:117
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
+
+
+def c_type_name(kind) -> str:
+    """The name CPython's C level gives a type: qualified only for compiled types."""
+    if kind.__flags__ & _HEAP_TYPE or kind.__module__ == "builtins":
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__name__}"

@@ -15,6 +15,7 @@ from refgrad._backend import device_of, move
 from refgrad._device import CPU
 from refgrad._ops.operands import DEFAULT_ALPHA
 from refgrad._tensor import Tensor
+from refgrad._typename import c_type_name
 
 _BOOL = type(np.dtype(bool))  # every boolean dtype's class; cheaper to ask than .kind
 _TWO_BOOLS = ("Subtraction, the `-` operator, with two bool tensors is not supported. "
@@ -31,12 +32,10 @@ def check_subtraction(a, b) -> None:
         raise RuntimeError(_TWO_BOOLS if first and second else _ONE_BOOL)
 
 
-# --- book/chapters/14_arithmetic.md:176
-def alpha_params(alpha, a, b, subtracts: bool = False) -> dict:
-    """``{"alpha": alpha}`` for add (or, ``subtracts``, sub and rsub) of ``a`` and ``b``."""
-    if isinstance(alpha, np.generic):  # torch reads a NumPy scalar as a Python number
-        alpha = int(alpha) if isinstance(alpha, np.integer) else alpha.item()
-        alpha = float(alpha) if type(alpha) is bool else alpha  # its bool, as a float
+# --- book/chapters/14_arithmetic.md:182
+def alpha_params(alpha, a, b, name: str) -> dict:
+    """``{"alpha": alpha}`` for ``name`` (add, sub or rsub) of ``a`` and ``b``."""
+    alpha, subtracts = _number(alpha, name, a), name != "add"
     if type(alpha) is int and alpha == 1:
         if subtracts:
             check_subtraction(a, b)
@@ -52,6 +51,25 @@ def alpha_params(alpha, a, b, subtracts: bool = False) -> dict:
     return {"alpha": alpha}
 
 
+def _number(alpha, name, other):
+    """``alpha`` as torch's argument parser reads a Number; its TypeError for a non-number."""
+    if isinstance(alpha, bool | int | float | complex):
+        return alpha
+    if isinstance(alpha, np.number | np.bool_):  # a Python number, a NumPy bool as a float
+        return float(alpha) if isinstance(alpha, np.bool_) else alpha.item()
+    if isinstance(alpha, Tensor) and alpha.ndim == 0:
+        return alpha.item()
+    kind = c_type_name(type(alpha))
+    if name != "rsub":
+        raise TypeError(f"{name}(): argument 'alpha' must be Number, not {kind}")
+    got = "Tensor" if isinstance(other, Tensor) else c_type_name(type(other))
+    raise TypeError(
+        f"rsub() received an invalid combination of arguments - got (Tensor, {got}, "
+        f"alpha={kind}), but expected one of:\n * (Tensor input, Tensor other, *, Number alpha "
+        "= 1)\n * (Tensor input, Number other, Number alpha = 1)\n      didn't match because "
+        "some of the keywords were incorrect: alpha\n")
+
+
 def negated(alpha):
     """-alpha as torch negates it for a subtraction: an int wraps around in 64 bits."""
     if isinstance(alpha, Integral) and not isinstance(alpha, bool):
@@ -59,7 +77,7 @@ def negated(alpha):
     return -alpha
 
 
-# --- book/chapters/14_arithmetic.md:210
+# --- book/chapters/14_arithmetic.md:233
 def check_alpha(alpha, kind, subtracts: bool) -> None:
     """torch's checks of ``alpha`` for a result of dtype ``kind``."""
     if isinstance(alpha, bool):
@@ -89,7 +107,7 @@ def _overflows(value, kind) -> bool:
     return not lowest <= value <= info.max
 
 
-# --- book/chapters/14_arithmetic.md:246
+# --- book/chapters/14_arithmetic.md:269
 def add_scaled(a, b, alpha):
     """``a + alpha * b`` rounded as torch's kernels round it for the operands' dtype."""
     kind = a.dtype if hasattr(a, "dtype") else b.dtype
@@ -104,7 +122,7 @@ def add_scaled(a, b, alpha):
     return a + kind.type(alpha) * b  # float16: NOTE [Where torch rounds twice]
 
 
-# --- book/chapters/14_arithmetic.md:267
+# --- book/chapters/14_arithmetic.md:290
 def _two_sum(x, y):
     """(s, e): s is x + y rounded, and s + e is x + y exactly (Knuth)."""
     s = x + y
@@ -130,7 +148,7 @@ def _two_product(x, y):
     return p, ((x_high * y_high - p) + x_high * y_low + x_low * y_high) + x_low * y_low
 
 
-# --- book/chapters/14_arithmetic.md:304
+# --- book/chapters/14_arithmetic.md:327
 def _rounded_to_odd(total, error):
     """total + error (exact), rounded to odd: ``total``, or where it is inexact and its
     last bit even, its neighbour towards ``error``."""
@@ -153,7 +171,7 @@ def _fused_single(a, b, alpha):
     return _rounded_to_odd(total, error).astype(np.float32)
 
 
-# --- book/chapters/14_arithmetic.md:338
+# --- book/chapters/14_arithmetic.md:361
 def _fused_double(a, b, alpha):
     a, b, alpha = _widened(a, np.float64), _widened(b, np.float64), float(alpha)
     product, product_error = _two_product(alpha, b)
@@ -171,7 +189,7 @@ def _in_safe_range(a, b, alpha, product):
             & (size < 2 * big) & ((size >= tiny) | (b == 0) | (alpha == 0)))
 
 
-# --- book/chapters/14_arithmetic.md:364
+# --- book/chapters/14_arithmetic.md:387
 def _exactly(result, where, a, b, alpha):
     """``result`` with the elements at ``where`` computed in exact arithmetic, on the host."""
     device = device_of(result)

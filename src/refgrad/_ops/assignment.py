@@ -39,7 +39,7 @@ def setitem(self, index, value) -> None:
 def _assignable(value, target):
     """A tensor to write: a tensor, or a number made into one on the target's device."""
     from refgrad._creation import tensor
-    from refgrad._typename import tensor_type_name
+    from refgrad._typename import c_type_name, tensor_type_name
 
     if isinstance(value, Tensor):
         return value
@@ -49,16 +49,8 @@ def _assignable(value, target):
         on_host = type(target._data) is np.ndarray
         value = checked_number(value, target.dtype, through_double=True)
         return tensor(value, dtype=target.dtype, device=None if on_host else target.device)
-    raise TypeError(f"can't assign a {_c_type_name(type(value))} to a "
+    raise TypeError(f"can't assign a {c_type_name(type(value))} to a "
                     f"{tensor_type_name(target)}")
 
 
-def _c_type_name(kind) -> str:
-    """The name CPython's C level gives a type: qualified only for compiled types."""
-    if kind.__flags__ & _HEAP_TYPE or kind.__module__ == "builtins":
-        return kind.__name__
-    return f"{kind.__module__}.{kind.__name__}"
-
-
-_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
 Tensor.__setitem__ = setitem

@@ -30,7 +30,7 @@ def add(input, other, *, alpha=1):
     if type(alpha) is int and alpha == 1:
         params = DEFAULT_ALPHA
     else:
-        params = alpha_params(alpha, input, other)
+        params = alpha_params(alpha, input, other, "add")
     return call(ar.ADD, (input, other), params, dying_array(input, other))
 
 
@@ -39,12 +39,12 @@ def sub(input, other, *, alpha=1):
         check_subtraction(input, other)
         params = DEFAULT_ALPHA
     else:
-        params = alpha_params(alpha, input, other, subtracts=True)
+        params = alpha_params(alpha, input, other, "sub")
     return call(ar.SUB, (input, other), params, dying_array(input, other))
 
 
 def rsub(input, other, *, alpha=1):
-    params = alpha_params(alpha, other, input, subtracts=True)
+    params = alpha_params(alpha, other, input, "rsub")
     if isinstance(other, Tensor):
         return call(ar.RSUB_TENSOR, (input, other), params)
     return call(ar.RSUB, (input,), {"other": other, "alpha": params["alpha"]})

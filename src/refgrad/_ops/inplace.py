@@ -266,7 +266,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:632
+# --- book/chapters/26_inplace.md:624
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
