@@ -74,7 +74,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:475
+# --- book/chapters/14_arithmetic.md:478
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: np.power(a, exponent),
@@ -101,14 +101,14 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:508
+# --- book/chapters/14_arithmetic.md:511
 def _log_or_zero(base):
     from refgrad._ops.functions import log, where
 
     return where(base == 0, 0.0, log(base))
 
 
-# --- book/chapters/14_arithmetic.md:536
+# --- book/chapters/14_arithmetic.md:539
 # NOTE [Branch-free select]
 # Below this many elements np.where is quicker than the few passes of the bit
 # select, and a mispredicted branch costs too little to matter.
@@ -133,7 +133,7 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:562
+# --- book/chapters/14_arithmetic.md:565
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -150,7 +150,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:605
+# --- book/chapters/14_arithmetic.md:608
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]
@@ -171,7 +171,7 @@ MASKED_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:634
+# --- book/chapters/14_arithmetic.md:637
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -204,7 +204,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:674
+# --- book/chapters/14_arithmetic.md:677
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -222,7 +222,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:698
+# --- book/chapters/14_arithmetic.md:701
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 
