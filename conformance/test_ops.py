@@ -398,3 +398,16 @@ def test_relu_double_backward_records_threshold_backward_with_torchs_edges():
     gg, gself = torch.autograd.grad(gx, (g, x), torch.tensor([5.0, 6.0, 7.0, 8.0]))
     np.testing.assert_array_equal(gg.numpy(), [5.0, 0.0, 0.0, 8.0])
     np.testing.assert_array_equal(gself.numpy(), [0.0, 0.0, 0.0, 0.0])
+
+
+def test_integers_and_negative_integer_powers():
+    message = "Integers to negative integer powers are not allowed."
+    for base in (torch.tensor([1, 2]), torch.tensor([1], dtype=torch.uint8)):
+        with pytest.raises(RuntimeError, match=r"\A" + message + r"\Z"):
+            base ** -1
+    bases = torch.tensor([0, 1, -1, 2, -2, 3] * 2, dtype=torch.int8)
+    exponents = torch.tensor([-1] * 6 + [-2] * 6, dtype=torch.int8)
+    assert (bases ** exponents).tolist() == [0, 1, -1, 0, 0, 0, 0, 1, 1, 0, 0, 0]
+    assert torch.pow(-1, torch.tensor([-1, -2, -3])).tolist() == [-1, 1, -1]
+    assert (torch.tensor([1, 2]) ** torch.tensor(-1)).tolist() == [1, 0]
+    assert (torch.tensor([1, 2]) ** -2.0).tolist() == [1.0, 0.25]

@@ -44,7 +44,7 @@ from refgrad._ops.functions import (
 )
 
 
-# --- book/chapters/16a_pointwise.md:383
+# --- book/chapters/16a_pointwise.md:386
 from refgrad._ops.pointwise import (
     abs, clamp, clamp_max, clamp_min, clip, maximum, minimum, relu, rsqrt, sigmoid, sign,
     sqrt, tan, tanh,
@@ -81,7 +81,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:651
+# --- book/chapters/26_inplace.md:659
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811

@@ -152,13 +152,14 @@ def empty(*size, dtype=None, layout=None, device=None, requires_grad=False, pin_
 
 def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
+    fill_value = _dtype.python_number(fill_value)  # NOTE [NumPy scalars are numbers]
     dtype = dtype or _dtype.scalar_dtype(fill_value)
     fill_value = _dtype.checked_number(fill_value, dtype, through_double=True)
     fill = lambda shape, kind: np.full(shape, fill_value).astype(kind)
     return _filled("full", fill, (size,), dtype, device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:218
+# --- book/chapters/05_creation.md:219
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -182,7 +183,7 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:247
+# --- book/chapters/05_creation.md:248
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -221,7 +222,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:292
+# --- book/chapters/05_creation.md:293
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
     if end is None:
         start, end = 0, start
@@ -237,7 +238,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:316
+# --- book/chapters/05_creation.md:317
 class Generator:
     """A source of random numbers that can be re-seeded."""
 
@@ -265,7 +266,7 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-# --- book/chapters/05_creation.md:348
+# --- book/chapters/05_creation.md:349
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -295,7 +296,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     return _finish(values.astype((dtype or _dtype.int64).numpy), device, False)
 
 
-# --- book/chapters/05_creation.md:384
+# --- book/chapters/05_creation.md:385
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), np.float32), cls=cls)

@@ -83,6 +83,7 @@ def checked_number(value, kind: dtype, through_double: builtins.bool = False):
     ``through_double``: the caller converts a float16 value by way of double,
     as torch's item assignment and ``full`` do, and the message says so.
     """
+    value = python_number(value)  # NOTE [NumPy scalars are numbers]
     if not isinstance(value, complex):
         return value
     if kind is bool:
@@ -93,7 +94,27 @@ def checked_number(value, kind: dtype, through_double: builtins.bool = False):
     return value.real
 
 
-# --- book/chapters/02_dtypes.md:450
+# --- book/chapters/02_dtypes.md:470
+# NOTE [NumPy scalars are numbers]
+# Wherever torch takes a number, a NumPy scalar counts as the Python number
+# it holds, never as a 0-d array with a dtype of its own.
+_INT64_MAX = 2**63 - 1
+
+
+def python_number(value):
+    """``value``, or the Python number a NumPy scalar holds, as torch reads it."""
+    if not isinstance(value, np.generic):
+        return value
+    if isinstance(value, np.bool_ | np.floating):
+        return builtins.float(value)  # a NumPy bool too: torch's reading of it
+    if isinstance(value, np.integer):
+        if value > _INT64_MAX:  # only a uint64 can be: torch reads integers as int64
+            raise TypeError("an integer is required")
+        return builtins.int(value)
+    return complex(value) if isinstance(value, np.complexfloating) else value
+
+
+# --- book/chapters/02_dtypes.md:503
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch's promotion of two dtypes."""
     if a is b:
@@ -103,7 +124,7 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     return FROM_NUMPY[np.promote_types(a.numpy, b.numpy)]
 
 
-# --- book/chapters/02_dtypes.md:471
+# --- book/chapters/02_dtypes.md:524
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     """Fold a lower-priority result into a higher-priority one."""
     if higher is None:

@@ -113,7 +113,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:399
+# --- book/chapters/03_tensor.md:403
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -150,6 +150,10 @@ class _Python:
         array = self.numpy()
         return array if dtype is None else array.astype(dtype, copy=False)
 
+    # Above NumPy's own: `np.float64(2) * x` then asks x.__rmul__, as in torch,
+    # instead of NumPy computing with the tensor's array.
+    __array_priority__ = 1000
+
     def __format__(self, spec: str) -> str:
         # A 0-d tensor formats as its number (f"{loss:.3f}"); others as str(), no spec.
         if self._data.ndim == 0:
@@ -157,7 +161,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:448
+# --- book/chapters/03_tensor.md:456
 def _scalar(t, kind):
     if t._data.size != 1:
         raise ValueError("only one element tensors can be converted to Python scalars")

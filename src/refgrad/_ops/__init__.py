@@ -19,6 +19,6 @@ install()
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
-# --- book/chapters/26_inplace.md:645
+# --- book/chapters/26_inplace.md:653
 import refgrad._ops.assignment  # noqa: F401 - installs item assignment
 import refgrad._ops.inplace  # noqa: F401 - installs the in-place methods

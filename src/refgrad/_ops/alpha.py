@@ -35,7 +35,7 @@ def check_subtraction(a, b) -> None:
 # --- book/chapters/14_arithmetic.md:185
 def alpha_params(alpha, a, b, name: str) -> dict:
     """``{"alpha": alpha}`` for ``name`` (add, sub or rsub) of ``a`` and ``b``."""
-    alpha, subtracts = _number(alpha, name, a), name != "add"
+    alpha, subtracts = read_alpha(alpha, name, a), name != "add"
     if type(alpha) is int and alpha == 1:
         if subtracts:
             check_subtraction(a, b)
@@ -51,12 +51,12 @@ def alpha_params(alpha, a, b, name: str) -> dict:
     return {"alpha": alpha}
 
 
-def _number(alpha, name, other):
+def read_alpha(alpha, name: str, other=None):
     """``alpha`` as torch's argument parser reads a Number; its TypeError for a non-number."""
     if isinstance(alpha, bool | int | float | complex):
         return alpha
-    if isinstance(alpha, np.number | np.bool_):  # a Python number, a NumPy bool as a float
-        return float(alpha) if isinstance(alpha, np.bool_) else alpha.item()
+    if isinstance(alpha, np.number | np.bool_):  # NOTE [NumPy scalars are numbers]
+        return _dtype.python_number(alpha)
     if isinstance(alpha, Tensor) and alpha.ndim == 0:
         return alpha.item()
     kind = c_type_name(type(alpha))
@@ -77,7 +77,7 @@ def negated(alpha):
     return -alpha
 
 
-# --- book/chapters/14_arithmetic.md:236
+# --- book/chapters/14_arithmetic.md:241
 def check_alpha(alpha, kind, subtracts: bool) -> None:
     """torch's checks of ``alpha`` for a result of dtype ``kind``."""
     if isinstance(alpha, bool):
@@ -107,7 +107,7 @@ def _overflows(value, kind) -> bool:
     return not lowest <= value <= info.max
 
 
-# --- book/chapters/14_arithmetic.md:272
+# --- book/chapters/14_arithmetic.md:277
 def add_scaled(a, b, alpha):
     """``a + alpha * b`` rounded as torch's kernels round it for the operands' dtype."""
     kind = a.dtype if hasattr(a, "dtype") else b.dtype
@@ -122,7 +122,7 @@ def add_scaled(a, b, alpha):
     return a + kind.type(alpha) * b  # float16: NOTE [Where torch rounds twice]
 
 
-# --- book/chapters/14_arithmetic.md:293
+# --- book/chapters/14_arithmetic.md:298
 def _two_sum(x, y):
     """(s, e): s is x + y rounded, and s + e is x + y exactly (Knuth)."""
     s = x + y
@@ -148,7 +148,7 @@ def _two_product(x, y):
     return p, ((x_high * y_high - p) + x_high * y_low + x_low * y_high) + x_low * y_low
 
 
-# --- book/chapters/14_arithmetic.md:330
+# --- book/chapters/14_arithmetic.md:335
 def _rounded_to_odd(total, error):
     """total + error (exact), rounded to odd: ``total``, or where it is inexact and its
     last bit even, its neighbour towards ``error``."""
@@ -171,7 +171,7 @@ def _fused_single(a, b, alpha):
     return _rounded_to_odd(total, error).astype(np.float32)
 
 
-# --- book/chapters/14_arithmetic.md:364
+# --- book/chapters/14_arithmetic.md:369
 def _fused_double(a, b, alpha):
     a, b, alpha = _widened(a, np.float64), _widened(b, np.float64), float(alpha)
     product, product_error = _two_product(alpha, b)
@@ -189,7 +189,7 @@ def _in_safe_range(a, b, alpha, product):
             & (size < 2 * big) & ((size >= tiny) | (b == 0) | (alpha == 0)))
 
 
-# --- book/chapters/14_arithmetic.md:390
+# --- book/chapters/14_arithmetic.md:395
 def _exactly(result, where, a, b, alpha):
     """``result`` with the elements at ``where`` computed in exact arithmetic, on the host."""
     device = device_of(result)

@@ -74,10 +74,30 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:478
+# --- book/chapters/14_arithmetic.md:489
+NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
+
+
+def _power(a, b):
+    """``np.power``, with torch's answers where integers meet negative integer powers."""
+    if _kind(a) not in "biu" or _kind(b) not in "biu":
+        return np.power(a, b)
+    if not hasattr(b, "shape"):  # a number; a 0-d tensor counts as a tensor
+        if b < 0:
+            raise RuntimeError(NEGATIVE_POWER)
+        return np.power(a, b)
+    negative = b < 0
+    if not negative.any():
+        return np.power(a, b)
+    result = np.power(a, np.where(negative, 0, b))
+    fraction = np.where(a == 1, 1, np.where(a == -1, 1 - 2 * (b % 2), 0))
+    return np.where(negative, fraction, result).astype(result.dtype)
+
+
+# --- book/chapters/14_arithmetic.md:510
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
-    forward=lambda a, exponent: np.power(a, exponent),
+    forward=lambda a, exponent: _power(a, exponent),
     backward=lambda g, self, exponent: (
         g * 0 if exponent == 0 else g * exponent * self ** (exponent - 1),
     ),
@@ -85,7 +105,7 @@ POW = register(Op(
 ))
 POW_TENSOR = register(Op(
     "pow_tensor", "PowBackward1", ("self", "exponent"),
-    forward=np.power,
+    forward=_power,
     backward=lambda g, self, exponent, result: (
         g * exponent * self ** (exponent - 1),
         g * result * _log_or_zero(self),
@@ -95,20 +115,20 @@ POW_TENSOR = register(Op(
 ))
 POW_SCALAR = register(Op(
     "pow_scalar", "PowBackward2", ("exponent",), promote_with=("self",),
-    forward=lambda exponent, self: np.power(self, exponent),
+    forward=lambda exponent, self: _power(self, exponent),
     backward=lambda g, self, exponent, result: (g * result * float(np.log(self)),),
     saves=(("exponent", ("exponent",)), ("result", ("exponent",))),
 ))
 
 
-# --- book/chapters/14_arithmetic.md:511
+# --- book/chapters/14_arithmetic.md:543
 def _log_or_zero(base):
     from refgrad._ops.functions import log, where
 
     return where(base == 0, 0.0, log(base))
 
 
-# --- book/chapters/14_arithmetic.md:539
+# --- book/chapters/14_arithmetic.md:571
 # NOTE [Branch-free select]
 # Below this many elements np.where is quicker than the few passes of the bit
 # select, and a mispredicted branch costs too little to matter.
@@ -133,7 +153,7 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:565
+# --- book/chapters/14_arithmetic.md:597
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -150,7 +170,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:608
+# --- book/chapters/14_arithmetic.md:640
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]
@@ -171,7 +191,7 @@ MASKED_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:637
+# --- book/chapters/14_arithmetic.md:669
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -204,7 +224,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:677
+# --- book/chapters/14_arithmetic.md:709
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -222,7 +242,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:701
+# --- book/chapters/14_arithmetic.md:733
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

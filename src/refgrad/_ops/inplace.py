@@ -13,6 +13,7 @@ from refgrad._backend import overlaps, same_device
 from refgrad._dtype import checked_number
 from refgrad._ops import functions as F
 from refgrad._ops import pointwise
+from refgrad._ops.alpha import read_alpha
 from refgrad._ops.shared_writes import (
     MASKED_FILL_WARNING,
     fill_where_masked,
@@ -81,7 +82,7 @@ def _rebase(self, node) -> None:
         node._meta = (input_metadata(self),)
 
 
-# --- book/chapters/26_inplace.md:286
+# --- book/chapters/26_inplace.md:287
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -130,7 +131,7 @@ def _follow_result(self, node) -> None:
     node._saved = tuple(saved)
 
 
-# --- book/chapters/26_inplace.md:341
+# --- book/chapters/26_inplace.md:342
 def _constant(g):
     return g * 0
 
@@ -157,7 +158,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:372
+# --- book/chapters/26_inplace.md:373
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -172,7 +173,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:392
+# --- book/chapters/26_inplace.md:393
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -191,7 +192,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:419
+# --- book/chapters/26_inplace.md:423
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -202,10 +203,14 @@ OUT_OF_PLACE = {
 
 
 def _method(function):
+    name = function.__name__ + "_"
+
     def method(self, *args, **kwargs):
+        if "alpha" in kwargs:  # torch's parser reads it first, under the in-place name
+            kwargs["alpha"] = read_alpha(kwargs["alpha"], name)
         return inplace(self, function, *args, **kwargs)
 
-    method.__name__ = function.__name__ + "_"
+    method.__name__ = name
     return method
 
 
@@ -266,7 +271,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:624
+# --- book/chapters/26_inplace.md:632
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

@@ -109,7 +109,7 @@ def _saved_property(key: str, raw: bool) -> property:
     return property(lambda node: node._lookup(key, raw))
 
 
-# --- book/chapters/13_dispatch.md:169
+# --- book/chapters/13_dispatch.md:173
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -129,7 +129,7 @@ class OpNode(FunctionNode):
                     return NOTHING_SAVED if saved is None else saved
                 return None if saved is None else _shown(saved, self)
         if not raw and key in self._params and key not in self.op.hides:
-            return self._params[key]
+            return _read_back(self._params[key])
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
 
     def release_variables(self) -> None:
@@ -148,6 +148,13 @@ class OpNode(FunctionNode):
                                  for s in self._saved])
 
 
+def _read_back(value):
+    """A kept number as torch converts its Scalar back to Python."""
+    if type(value) is int and value >= 2**63:
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    return value
+
+
 def _shown(saved, node):
     if isinstance(saved, tuple):  # a list of tensors, such as index's indices
         return tuple(None if s is None else unpack(s, node) for s in saved)
@@ -162,7 +169,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:228
+# --- book/chapters/13_dispatch.md:239
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:

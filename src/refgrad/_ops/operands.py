@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:290
+# --- book/chapters/13_dispatch.md:301
 """The NumPy operands of an op-table row: dtypes promoted, devices checked."""
 
 import collections
@@ -46,7 +46,7 @@ def as_array(value):
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:367
+# --- book/chapters/13_dispatch.md:378
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -114,7 +114,21 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:446
+# --- book/chapters/13_dispatch.md:459
+def read_numbers(op, args, params):
+    """``args`` and ``params``, each NumPy scalar read as a Python number."""
+    if any(isinstance(a, generic | ndarray) for a in args):
+        for position, a in enumerate(args):
+            if isinstance(a, ndarray):
+                raise TypeError(f"{op.name}(): argument '{op.inputs[position]}' (position "
+                                f"{position + 1}) must be Tensor, not numpy.ndarray")
+        args = tuple([_dtype.python_number(a) for a in args])
+    if params and any(isinstance(v, generic) for v in params.values()):
+        params = {k: _dtype.python_number(v) for k, v in params.items()}
+    return args, params
+
+
+# --- book/chapters/13_dispatch.md:499
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -150,7 +164,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:637
+# --- book/chapters/13_dispatch.md:697
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:

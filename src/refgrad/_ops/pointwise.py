@@ -180,11 +180,12 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", np.maximum, lambda s, o: s < 
 MINIMUM = _extremum("minimum", "MinimumBackward0", np.minimum, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:291
+# --- book/chapters/16a_pointwise.md:292
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
-    from refgrad._dtype import result_type
+    from refgrad._dtype import python_number, result_type
     from refgrad._ops.dispatch import call
 
+    min, max = python_number(min), python_number(max)  # NOTE [NumPy scalars are numbers]
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     given = [b for b in (min, max) if b is not None]
@@ -204,7 +205,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:321
+# --- book/chapters/16a_pointwise.md:323
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 
@@ -214,13 +215,14 @@ def clamp_max(input, max):  # noqa: A002 - torch's names
 
 
 def _one_bound(name, number_row, tensor_row, input, key, bound):
+    from refgrad._dtype import python_number
     from refgrad._ops.dispatch import call
 
     if _is_tensor(bound):
         return call(tensor_row, (input, bound))
     if bound is None:
         raise _mixed_bounds(name, (input, bound), (key,))
-    return call(number_row, (input,), {key: bound})
+    return call(number_row, (input,), {key: python_number(bound)})
 
 
 def _is_tensor(value) -> bool:
