@@ -117,3 +117,35 @@ def test_an_unsigned_int_parameter_does_not_read_back(make, name):
         getattr(node, name)
     assert torch.add(x, x, alpha=2**63 - 1).grad_fn._saved_alpha == 2**63 - 1
     assert torch.add(x, x, alpha=-(2**63)).grad_fn._saved_alpha == -(2**63)
+
+
+def test_numpy_integers_serve_as_dims_and_sizes():
+    x = torch.arange(6.0).reshape(2, 3)
+    one = np.int64(1)
+    assert x.sum(one).tolist() == [3.0, 12.0] and x.sum(dim=np.int32(-1)).tolist() == [3.0, 12.0]
+    assert x.mean(one).tolist() == [1.0, 4.0] and x.amax(np.uint8(1)).tolist() == [2.0, 5.0]
+    assert x.unsqueeze(0).squeeze(np.int64(0)).shape == (2, 3)
+    assert torch.zeros(np.int64(2), 3).shape == (2, 3) and torch.ones([np.int8(2)]).shape == (2,)
+    assert [p.shape for p in x.chunk(np.int64(2), one)] == [(2, 2), (2, 1)]
+    assert torch.linalg.vector_norm(x, dim=one).shape == (2,)
+
+
+def test_numpy_floats_in_ranges_norms_and_alpha():
+    assert torch.arange(np.float32(2.0)).dtype == torch.float32
+    assert torch.arange(0, 3, np.float16(1.0)).tolist() == [0.0, 1.0, 2.0]
+    x = torch.tensor([1.0, 2.0, 3.0])
+    for p in (np.float64(2.5), np.int64(3), np.uint8(3)):
+        assert torch.norm(x, p=p).dtype == torch.float32
+    assert torch.add(x, np.float32(0.5), alpha=2).tolist() == [2.0, 3.0, 4.0]
+    assert torch.sub(x, np.int64(1), alpha=np.int64(2)).tolist() == [-1.0, 0.0, 1.0]
+
+
+def test_power_assignment_writes_in_place():
+    x = torch.tensor([1.0, 2.0])
+    same = x
+    x **= np.float64(2.0)
+    assert x is same and x._version == 1 and x.tolist() == [1.0, 4.0]
+    i = torch.tensor([1, 2, 3])
+    with raises(RuntimeError, "result type Float can't be cast to the desired output type Long"):
+        i **= 2.5
+    assert i.tolist() == [1, 2, 3] and i._version == 0

@@ -35,7 +35,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:468
+# --- book/chapters/16_functions.md:470
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, le, log, lt,
@@ -56,7 +56,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:795
+# --- book/chapters/16b_reductions.md:798
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -72,7 +72,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:863
+# --- book/chapters/16d_indexing.md:864
 from refgrad._ops.pieces import chunk, gather, split, split_with_sizes
 
 
@@ -81,7 +81,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:659
+# --- book/chapters/26_inplace.md:663
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811

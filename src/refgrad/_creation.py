@@ -117,6 +117,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 def parse_size(args, name: str) -> tuple:
     if len(args) == 1 and isinstance(args[0], tuple | list):
         args = tuple(args[0])
+    args = tuple([_dtype.python_number(n) for n in args])  # NOTE [NumPy scalars are numbers]
     for arg in args:
         if not isinstance(arg, int) or isinstance(arg, bool):
             raise TypeError(
@@ -131,7 +132,7 @@ def parse_size(args, name: str) -> tuple:
     return tuple(args)
 
 
-# --- book/chapters/05_creation.md:188
+# --- book/chapters/05_creation.md:189
 def _filled(name, fill, size, dtype, device, requires_grad, pin_memory=False) -> Tensor:
     shape = parse_size(size, name)
     dtype = dtype or _dtype.DEFAULT_FLOAT
@@ -159,7 +160,7 @@ def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_gra
     return _filled("full", fill, (size,), dtype, device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:219
+# --- book/chapters/05_creation.md:220
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -183,7 +184,7 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:248
+# --- book/chapters/05_creation.md:249
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -222,8 +223,9 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:293
+# --- book/chapters/05_creation.md:294
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+    start, end, step = (_dtype.python_number(x) for x in (start, end, step))
     if end is None:
         start, end = 0, start
     if step == 0:
@@ -238,7 +240,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:317
+# --- book/chapters/05_creation.md:319
 class Generator:
     """A source of random numbers that can be re-seeded."""
 
@@ -266,7 +268,7 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-# --- book/chapters/05_creation.md:349
+# --- book/chapters/05_creation.md:351
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -296,7 +298,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     return _finish(values.astype((dtype or _dtype.int64).numpy), device, False)
 
 
-# --- book/chapters/05_creation.md:385
+# --- book/chapters/05_creation.md:387
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), np.float32), cls=cls)

@@ -36,6 +36,7 @@ def check_subtraction(a, b) -> None:
 def alpha_params(alpha, a, b, name: str) -> dict:
     """``{"alpha": alpha}`` for ``name`` (add, sub or rsub) of ``a`` and ``b``."""
     alpha, subtracts = read_alpha(alpha, name, a), name != "add"
+    a, b = _dtype.python_number(a), _dtype.python_number(b)  # NOTE [NumPy scalars are numbers]
     if type(alpha) is int and alpha == 1:
         if subtracts:
             check_subtraction(a, b)
@@ -77,7 +78,7 @@ def negated(alpha):
     return -alpha
 
 
-# --- book/chapters/14_arithmetic.md:241
+# --- book/chapters/14_arithmetic.md:242
 def check_alpha(alpha, kind, subtracts: bool) -> None:
     """torch's checks of ``alpha`` for a result of dtype ``kind``."""
     if isinstance(alpha, bool):
@@ -107,7 +108,7 @@ def _overflows(value, kind) -> bool:
     return not lowest <= value <= info.max
 
 
-# --- book/chapters/14_arithmetic.md:277
+# --- book/chapters/14_arithmetic.md:278
 def add_scaled(a, b, alpha):
     """``a + alpha * b`` rounded as torch's kernels round it for the operands' dtype."""
     kind = a.dtype if hasattr(a, "dtype") else b.dtype
@@ -122,7 +123,7 @@ def add_scaled(a, b, alpha):
     return a + kind.type(alpha) * b  # float16: NOTE [Where torch rounds twice]
 
 
-# --- book/chapters/14_arithmetic.md:298
+# --- book/chapters/14_arithmetic.md:299
 def _two_sum(x, y):
     """(s, e): s is x + y rounded, and s + e is x + y exactly (Knuth)."""
     s = x + y
@@ -148,7 +149,7 @@ def _two_product(x, y):
     return p, ((x_high * y_high - p) + x_high * y_low + x_low * y_high) + x_low * y_low
 
 
-# --- book/chapters/14_arithmetic.md:335
+# --- book/chapters/14_arithmetic.md:336
 def _rounded_to_odd(total, error):
     """total + error (exact), rounded to odd: ``total``, or where it is inexact and its
     last bit even, its neighbour towards ``error``."""
@@ -171,7 +172,7 @@ def _fused_single(a, b, alpha):
     return _rounded_to_odd(total, error).astype(np.float32)
 
 
-# --- book/chapters/14_arithmetic.md:369
+# --- book/chapters/14_arithmetic.md:370
 def _fused_double(a, b, alpha):
     a, b, alpha = _widened(a, np.float64), _widened(b, np.float64), float(alpha)
     product, product_error = _two_product(alpha, b)
@@ -189,7 +190,7 @@ def _in_safe_range(a, b, alpha, product):
             & (size < 2 * big) & ((size >= tiny) | (b == 0) | (alpha == 0)))
 
 
-# --- book/chapters/14_arithmetic.md:395
+# --- book/chapters/14_arithmetic.md:396
 def _exactly(result, where, a, b, alpha):
     """``result`` with the elements at ``where`` computed in exact arithmetic, on the host."""
     device = device_of(result)

@@ -124,6 +124,7 @@ eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT
 # --- book/chapters/16_functions.md:167
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
+    dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     seen = set()
     for d in dims:
@@ -148,7 +149,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:198
+# --- book/chapters/16_functions.md:199
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
@@ -179,7 +180,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:230
+# --- book/chapters/16_functions.md:231
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES):
         sizes = tuple(sizes[0])
@@ -196,13 +197,14 @@ def squeeze(input, dim=None):
 
     if dim is None:
         return squeeze_all(input)
+    dim = _dtype.python_number(dim)
     if isinstance(dim, int):
         wrap_dim(dim, input.ndim)
         return call(sh.SQUEEZE_DIM, (input,), {"dim": dim})
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:257
+# --- book/chapters/16_functions.md:259
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -223,7 +225,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:284
+# --- book/chapters/16_functions.md:286
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -237,7 +239,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-# --- book/chapters/16_functions.md:307
+# --- book/chapters/16_functions.md:309
 _C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
             "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
             "float64": "double"}
@@ -270,7 +272,7 @@ def _check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:341
+# --- book/chapters/16_functions.md:343
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

@@ -271,7 +271,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:632
+# --- book/chapters/26_inplace.md:636
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
@@ -284,7 +284,7 @@ def install(cls=Tensor) -> None:
     cls.zero_, cls.fill_, cls.copy_ = zero_, fill_, copy_
     cls.index_put_, cls.masked_fill_ = index_put_, masked_fill_
     for name, function in (("__iadd__", F.add), ("__isub__", F.sub), ("__imul__", F.mul),
-                           ("__itruediv__", F.div)):
+                           ("__itruediv__", F.div), ("__ipow__", F.pow)):
         setattr(cls, name, _augmented(function))
 
 

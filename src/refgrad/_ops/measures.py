@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from refgrad._dtype import python_number
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple, where
 from refgrad._ops.operands import as_array
@@ -36,7 +37,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:460
+# --- book/chapters/16b_reductions.md:461
 def _var(a, dim, correction, keepdim):
     axes = _axes(dim, a.ndim)
     n = a.size if axes is None else math.prod(a.shape[d] for d in axes)
@@ -50,7 +51,7 @@ def _std(a, dim, correction, keepdim):
     return np.sqrt(_var(a, dim, correction, keepdim))
 
 
-# --- book/chapters/16b_reductions.md:483
+# --- book/chapters/16b_reductions.md:484
 def _count(self, dim) -> int:
     return self.numel() if dim is None else math.prod(self.shape[d] for d in dim)
 
@@ -77,7 +78,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
                          keepdim)
 
 
-# --- book/chapters/16b_reductions.md:511
+# --- book/chapters/16b_reductions.md:512
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -88,7 +89,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:531
+# --- book/chapters/16b_reductions.md:532
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -106,7 +107,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return np.sum(size ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:559
+# --- book/chapters/16b_reductions.md:560
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -124,7 +125,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:583
+# --- book/chapters/16b_reductions.md:584
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
@@ -143,7 +144,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:613
+# --- book/chapters/16b_reductions.md:614
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -166,7 +167,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:645
+# --- book/chapters/16b_reductions.md:646
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -192,7 +193,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:672
+# --- book/chapters/16b_reductions.md:673
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -211,9 +212,10 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=4)
 
 
-# --- book/chapters/16b_reductions.md:697
+# --- book/chapters/16b_reductions.md:698
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     _check_norm_dtypes(x, dtype)
+    ord = python_number(ord)  # noqa: A001 - NOTE [NumPy scalars are numbers]
     if isinstance(ord, str):
         raise TypeError("linalg_vector_norm(): argument 'ord' (position 2) must be Number, "
                         "not str")
@@ -240,7 +242,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:727
+# --- book/chapters/16b_reductions.md:729
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
     """Refuse an inf or -inf norm of an empty slice, which has no value."""
     if not dims:
@@ -259,6 +261,7 @@ def _no_identity(ord, where: str):  # noqa: A002
 
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     if isinstance(p, str):
+        dim = python_number(dim)
         dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
         if p == "nuc":
             raise NotImplementedError("refgrad does not compute nuclear norms")
@@ -271,7 +274,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:763
+# --- book/chapters/16b_reductions.md:766
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = dim_tuple(dim, input.ndim)

@@ -114,7 +114,7 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:459
+# --- book/chapters/13_dispatch.md:461
 def read_numbers(op, args, params):
     """``args`` and ``params``, each NumPy scalar read as a Python number."""
     if any(isinstance(a, generic | ndarray) for a in args):
@@ -123,12 +123,16 @@ def read_numbers(op, args, params):
                 raise TypeError(f"{op.name}(): argument '{op.inputs[position]}' (position "
                                 f"{position + 1}) must be Tensor, not numpy.ndarray")
         args = tuple([_dtype.python_number(a) for a in args])
-    if params and any(isinstance(v, generic) for v in params.values()):
+    if params and any(isinstance(v, generic | ndarray) for v in params.values()):
+        for key in op.promote_with:  # the number arguments that take part in promotion
+            if isinstance(params[key], ndarray):
+                raise TypeError(f"{op.name}(): argument '{key}' must be Number, not "
+                                "numpy.ndarray")
         params = {k: _dtype.python_number(v) for k, v in params.items()}
     return args, params
 
 
-# --- book/chapters/13_dispatch.md:499
+# --- book/chapters/13_dispatch.md:505
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -164,7 +168,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:697
+# --- book/chapters/13_dispatch.md:703
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:

@@ -8,6 +8,7 @@
 import numpy as np
 
 from refgrad._backend import same_device
+from refgrad._dtype import python_number
 from refgrad._ops.table import Op, register
 
 
@@ -33,7 +34,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:639
+# --- book/chapters/16d_indexing.md:640
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -48,7 +49,7 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:666
+# --- book/chapters/16d_indexing.md:667
 def _tile(a, repeats):
     return np.tile(a.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats)
 
@@ -68,7 +69,7 @@ REPEAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:699
+# --- book/chapters/16d_indexing.md:700
 def _key(index, dim):
     """Each position's own coordinates, with the index's values along ``dim``."""
     ones = (1,) * index.ndim
@@ -88,7 +89,7 @@ def _gather(a, index, dim, sparse_grad):
     return flat[_key(_positions(index), dim % flat.ndim)].reshape(index._data.shape)
 
 
-# --- book/chapters/16d_indexing.md:720
+# --- book/chapters/16d_indexing.md:721
 def _scatter_add(g, index, self, dim, sparse_grad):
     from refgrad._ops.indexing import index_put, zeros_as
     from refgrad._tensor import make_tensor
@@ -105,7 +106,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:745
+# --- book/chapters/16d_indexing.md:746
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -121,7 +122,7 @@ def _length(input, dim) -> int:
 
 
 def split(tensor, split_size_or_sections, dim=0):
-    size = split_size_or_sections
+    size = python_number(split_size_or_sections)  # NOTE [NumPy scalars are numbers]
     if isinstance(size, list | tuple):
         return split_with_sizes(tensor, size, dim)
     if not isinstance(size, int):
@@ -136,7 +137,7 @@ def split(tensor, split_size_or_sections, dim=0):
     return _call(SPLIT, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:777
+# --- book/chapters/16d_indexing.md:778
 def split_with_sizes(input, split_sizes, dim=0):
     sizes, length = list(split_sizes), _length(input, dim)
     if any(n < 0 for n in sizes):
@@ -160,7 +161,7 @@ def chunk(input, chunks, dim=0):
     return split(input, -(-length // chunks), dim)
 
 
-# --- book/chapters/16d_indexing.md:805
+# --- book/chapters/16d_indexing.md:806
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -177,7 +178,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:829
+# --- book/chapters/16d_indexing.md:830
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
