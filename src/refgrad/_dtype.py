@@ -6,6 +6,7 @@
 """Element types, their NumPy storage, and torch's type promotion."""
 
 import builtins
+import math
 
 import numpy as np
 
@@ -40,7 +41,7 @@ class dtype:  # noqa: N801 - torch's name
         return self.name
 
 
-# --- book/chapters/02_dtypes.md:363
+# --- book/chapters/02_dtypes.md:364
 bool = dtype("bool", np.bool_, BOOL)  # noqa: A001 - torch's name
 uint8 = dtype("uint8", np.uint8, INTEGER)
 int8 = dtype("int8", np.int8, INTEGER)
@@ -71,7 +72,7 @@ def get_default_dtype() -> dtype:
     return DEFAULT_FLOAT
 
 
-# --- book/chapters/02_dtypes.md:407
+# --- book/chapters/02_dtypes.md:409
 CONVERTED_TO = {"float16": "c10::Half", "float32": "float", "float64": "double",
                  "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
                  "uint8": "uint8_t"}
@@ -84,17 +85,22 @@ def checked_number(value, kind: dtype, through_double: builtins.bool = False):
     as torch's item assignment and ``full`` do, and the message says so.
     """
     value = python_number(value)  # NOTE [NumPy scalars are numbers]
-    if not isinstance(value, complex):
-        return value
-    if kind is bool:
-        return builtins.bool(value)
-    if value.imag:
-        name = "double" if through_double and kind is float16 else CONVERTED_TO[kind.name]
-        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
-    return value.real
+    if type(value) is builtins.int:
+        parsed_int(value)
+    elif isinstance(value, complex):
+        if kind is bool:
+            return builtins.bool(value)
+        if value.imag:
+            name = "double" if through_double and kind is float16 else CONVERTED_TO[kind.name]
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+        value = value.real
+    if kind is not bool and overflows(value, kind):
+        raise RuntimeError(f"value cannot be converted to type {CONVERTED_TO[kind.name]} "
+                           "without overflow")
+    return wrapped(value, kind) if type(value) is builtins.int else value
 
 
-# --- book/chapters/02_dtypes.md:470
+# --- book/chapters/02_dtypes.md:477
 # NOTE [NumPy scalars are numbers]
 # Wherever torch takes a number, a NumPy scalar counts as the Python number
 # it holds, never as a 0-d array with a dtype of its own.
@@ -114,7 +120,39 @@ def python_number(value):
     return complex(value) if isinstance(value, np.complexfloating) else value
 
 
-# --- book/chapters/02_dtypes.md:503
+# --- book/chapters/02_dtypes.md:517
+def parsed_int(value: builtins.int) -> builtins.int:
+    """A Python int as torch's argument parser takes it: 64 bits, signed or unsigned."""
+    if value >= 2**64:
+        raise OverflowError("int too big to convert")
+    if value < -(2**63):
+        raise OverflowError("can't convert negative int to unsigned")
+    return value
+
+
+def overflows(value, kind: dtype) -> builtins.bool:
+    """Whether torch's checked conversion of ``value`` to ``kind`` fails."""
+    if kind.is_floating_point:  # infinities and NaN convert; finite values must fit
+        value = builtins.float(value)
+        return math.isfinite(value) and abs(value) > builtins.float(np.finfo(kind.numpy).max)
+    info = np.iinfo(kind.numpy)
+    if isinstance(value, builtins.float):  # NaN and infinities fail every comparison
+        return not info.min <= value <= info.max
+    lowest = -builtins.int(info.max) if info.min == 0 else builtins.int(info.min)
+    return not lowest <= value <= info.max
+
+
+# --- book/chapters/02_dtypes.md:546
+def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
+    """``value`` cast to the integer dtype ``kind`` as C++ casts it: wrapped to its width."""
+    if kind.is_floating_point or kind is bool:
+        return value
+    info = np.iinfo(kind.numpy)
+    low, span = builtins.int(info.min), builtins.int(info.max) - builtins.int(info.min) + 1
+    return (value - low) % span + low
+
+
+# --- book/chapters/02_dtypes.md:576
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch's promotion of two dtypes."""
     if a is b:
@@ -124,7 +162,7 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     return FROM_NUMPY[np.promote_types(a.numpy, b.numpy)]
 
 
-# --- book/chapters/02_dtypes.md:524
+# --- book/chapters/02_dtypes.md:597
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     """Fold a lower-priority result into a higher-priority one."""
     if higher is None:

@@ -42,10 +42,7 @@ def alpha_params(alpha, a, b, name: str) -> dict:
             check_subtraction(a, b)
         return DEFAULT_ALPHA
     if type(alpha) is int:  # the argument parser's 64 bits come first
-        if alpha >= 2**64:
-            raise OverflowError("int too big to convert")
-        if alpha < -(2**63):
-            raise OverflowError("can't convert negative int to unsigned")
+        _dtype.parsed_int(alpha)
     if subtracts:
         check_subtraction(a, b)
     check_alpha(alpha, _dtype.result_type(a, b), subtracts)
@@ -78,7 +75,7 @@ def negated(alpha):
     return -alpha
 
 
-# --- book/chapters/14_arithmetic.md:242
+# --- book/chapters/14_arithmetic.md:239
 def check_alpha(alpha, kind, subtracts: bool) -> None:
     """torch's checks of ``alpha`` for a result of dtype ``kind``."""
     if isinstance(alpha, bool):
@@ -93,22 +90,12 @@ def check_alpha(alpha, kind, subtracts: bool) -> None:
         raise RuntimeError(
             "For non-complex input tensors, argument alpha must not be a complex number.")
     applied = negated(alpha) if subtracts else alpha  # the value the kernel converts
-    if kind is not _dtype.bool and _overflows(applied, kind):
+    if kind is not _dtype.bool and _dtype.overflows(applied, kind):
         name = _dtype.CONVERTED_TO[kind.name]
         raise RuntimeError(f"value cannot be converted to type {name} without overflow")
 
 
-def _overflows(value, kind) -> bool:
-    """Whether torch's checked conversion of ``value`` to ``kind`` fails."""
-    if kind.is_floating_point:  # infinities and NaN convert; finite values must fit
-        value = float(value)
-        return math.isfinite(value) and abs(value) > float(np.finfo(kind.numpy).max)
-    info = np.iinfo(kind.numpy)
-    lowest = -int(info.max) if info.min == 0 else int(info.min)  # unsigned: negatives wrap
-    return not lowest <= value <= info.max
-
-
-# --- book/chapters/14_arithmetic.md:278
+# --- book/chapters/14_arithmetic.md:265
 def add_scaled(a, b, alpha):
     """``a + alpha * b`` rounded as torch's kernels round it for the operands' dtype."""
     kind = a.dtype if hasattr(a, "dtype") else b.dtype
@@ -123,7 +110,7 @@ def add_scaled(a, b, alpha):
     return a + kind.type(alpha) * b  # float16: NOTE [Where torch rounds twice]
 
 
-# --- book/chapters/14_arithmetic.md:299
+# --- book/chapters/14_arithmetic.md:286
 def _two_sum(x, y):
     """(s, e): s is x + y rounded, and s + e is x + y exactly (Knuth)."""
     s = x + y
@@ -149,7 +136,7 @@ def _two_product(x, y):
     return p, ((x_high * y_high - p) + x_high * y_low + x_low * y_high) + x_low * y_low
 
 
-# --- book/chapters/14_arithmetic.md:336
+# --- book/chapters/14_arithmetic.md:323
 def _rounded_to_odd(total, error):
     """total + error (exact), rounded to odd: ``total``, or where it is inexact and its
     last bit even, its neighbour towards ``error``."""
@@ -172,7 +159,7 @@ def _fused_single(a, b, alpha):
     return _rounded_to_odd(total, error).astype(np.float32)
 
 
-# --- book/chapters/14_arithmetic.md:370
+# --- book/chapters/14_arithmetic.md:357
 def _fused_double(a, b, alpha):
     a, b, alpha = _widened(a, np.float64), _widened(b, np.float64), float(alpha)
     product, product_error = _two_product(alpha, b)
@@ -190,7 +177,7 @@ def _in_safe_range(a, b, alpha, product):
             & (size < 2 * big) & ((size >= tiny) | (b == 0) | (alpha == 0)))
 
 
-# --- book/chapters/14_arithmetic.md:396
+# --- book/chapters/14_arithmetic.md:383
 def _exactly(result, where, a, b, alpha):
     """``result`` with the elements at ``where`` computed in exact arithmetic, on the host."""
     device = device_of(result)

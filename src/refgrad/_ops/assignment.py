@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from refgrad._dtype import checked_number
+from refgrad._dtype import checked_number, float16, float64
 from refgrad._ops import inplace as ip  # its rows stay bound to one module name
 from refgrad._ops.shared_writes import index_put_warnings, put_at, shared_write
 from refgrad._tensor import Tensor
@@ -47,7 +47,11 @@ def _assignable(value, target):
         raise TypeError("'numpy.timedelta64' object cannot be interpreted as an integer")
     if isinstance(value, bool | int | float | complex | np.integer):
         on_host = type(target._data) is np.ndarray
-        value = checked_number(value, target.dtype, through_double=True)
+        if type(value) is int and not -(2**63) <= value < 2**63:  # item assignment's own parse
+            raise ValueError("Overflow when unpacking long long")
+        # Assignment checks a float16 value as a double: 70000 becomes inf, not an error.
+        kind = float64 if target.dtype is float16 else target.dtype
+        value = checked_number(value, kind, through_double=True)
         return tensor(value, dtype=target.dtype, device=None if on_host else target.device)
     raise TypeError(f"can't assign a {c_type_name(type(value))} to a "
                     f"{tensor_type_name(target)}")

@@ -17,7 +17,7 @@ from refgrad._ops import shapes as sh
 from refgrad._ops.alpha import alpha_params, check_subtraction
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_alone, dying_array
-from refgrad._ops.operands import DEFAULT_ALPHA
+from refgrad._ops.operands import DEFAULT_ALPHA, int_operand
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
 
@@ -47,6 +47,8 @@ def rsub(input, other, *, alpha=1):
     params = alpha_params(alpha, other, input, "rsub")
     if isinstance(other, Tensor):
         return call(ar.RSUB_TENSOR, (input, other), params)
+    if type(other) is int:  # an operand kept as a parameter: NOTE [Integers beside integer tensors]
+        other = int_operand(other, _dtype.result_type(input, other))
     return call(ar.RSUB, (input,), {"other": other, "alpha": params["alpha"]})
 
 
@@ -55,19 +57,33 @@ def mul(input, other):
 
 
 def div(input, other):
+    if type(other) is int and input._data.dtype.kind in "iu":
+        # The quotient is a float, and torch divides by the int as a float: never wrapped.
+        other = float(_dtype.parsed_int(other))
     return call(ar.DIV, (input, other), None, dying_array(input, other))
 
 
-# --- book/chapters/16_functions.md:87
+# --- book/chapters/16_functions.md:95
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
+        if type(input) is int:
+            input = int_operand(input, _dtype.result_type(exponent, input))
         return call(ar.POW_SCALAR, (exponent,), {"self": input})
     if isinstance(exponent, Tensor):
         return call(ar.POW_TENSOR, (input, exponent))
+    exponent = _dtype.python_number(exponent)  # NOTE [NumPy scalars are numbers]
+    if isinstance(exponent, int | float):
+        _dtype.checked_number(exponent, _dtype.result_type(input, exponent))
     return call(ar.POW, (input,), {"exponent": exponent})
 
 
 def where(condition, input, other):
+    input, other = _dtype.python_number(input), _dtype.python_number(other)
+    for number in (input, other):
+        if type(number) is int:  # written into an integer result only if it fits
+            kind = _dtype.result_type(input, other)
+            if not kind.is_floating_point:
+                _dtype.checked_number(number, kind)
     on_host = type(condition._data) is np.ndarray
     for t in (input, other):
         if isinstance(t, Tensor) and type(t._data) is not np.ndarray:
@@ -109,7 +125,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:146
+# --- book/chapters/16_functions.md:165
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -121,7 +137,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:167
+# --- book/chapters/16_functions.md:186
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -149,7 +165,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:199
+# --- book/chapters/16_functions.md:218
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
@@ -180,7 +196,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:231
+# --- book/chapters/16_functions.md:250
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES):
         sizes = tuple(sizes[0])
@@ -204,7 +220,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:259
+# --- book/chapters/16_functions.md:278
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -225,7 +241,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:286
+# --- book/chapters/16_functions.md:305
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -239,7 +255,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-# --- book/chapters/16_functions.md:309
+# --- book/chapters/16_functions.md:328
 _C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
             "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
             "float64": "double"}
@@ -272,7 +288,7 @@ def _check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:343
+# --- book/chapters/16_functions.md:362
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

@@ -271,7 +271,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:636
+# --- book/chapters/26_inplace.md:640
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

@@ -34,6 +34,8 @@ def _arrays(op, args, params):
             arrays.append(data if data.dtype == kind else data.astype(kind))
         elif a is None:  # an optional tensor argument that was not given
             arrays.append(None)
+        elif type(a) is int:
+            arrays.append(kind.type(int_operand(a, kind)))
         else:
             arrays.append(kind.type(a))
     if not on_host:
@@ -46,7 +48,7 @@ def as_array(value):
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:378
+# --- book/chapters/13_dispatch.md:384
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -76,6 +78,8 @@ def _shared_operands(args, params):
         if type(b) is float and kind == "f" and (not params or params is DEFAULT_ALPHA):
             known = _CONSTANTS[dtype].get(b)  # NOTE [Numbers as constants]
             return [data, constant(b, dtype) if known is None else known]
+        if type(b) is int and kind != "b":
+            return [data, int_operand(b, dtype)]
         return [data, b] if type(b) in _ABSORBED[kind] else None
     absorbed = _ABSORBED[dtype.kind]
     arrays = [data]
@@ -85,11 +89,33 @@ def _shared_operands(args, params):
             if type(other) is not ndarray or other.dtype is not dtype:
                 return None
             arrays.append(other)
+        elif type(a) is int and dtype.kind != "b":
+            arrays.append(int_operand(a, dtype))
         elif type(a) in absorbed:
             arrays.append(a)
         else:  # a number that would promote, or an optional tensor not given
             return None
     return arrays
+
+
+# NOTE [Integers beside integer tensors]
+# torch's kernels take a Python int as a 64-bit integer and cast it to an
+# integer tensor's dtype, which wraps it around: uint8 + 300 adds 44. NumPy
+# refuses such a number, so it is wrapped here first (chapter "Sizes, devices
+# and dtypes", "Numbers that do not fit").
+_IN_RANGE = {np.dtype(n): (int(np.iinfo(n).min), int(np.iinfo(n).max))
+             for n in (np.int8, np.int16, np.int32, np.int64, np.uint8)}
+_PARSED = (-(2**63), 2**64 - 1)
+
+
+def int_operand(value: int, dtype) -> int:
+    """A Python int beside a tensor of (NumPy or refgrad) ``dtype``, as torch's kernel sees it."""
+    numpy_dtype = getattr(dtype, "numpy", dtype)
+    low, high = _IN_RANGE.get(numpy_dtype, _PARSED)
+    if low <= value <= high:
+        return value
+    _dtype.parsed_int(value)
+    return _dtype.wrapped(value, _dtype.FROM_NUMPY[numpy_dtype])
 
 
 # NOTE [Numbers as constants]
@@ -114,7 +140,7 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:461
+# --- book/chapters/13_dispatch.md:491
 def read_numbers(op, args, params):
     """``args`` and ``params``, each NumPy scalar read as a Python number."""
     if any(isinstance(a, generic | ndarray) for a in args):
@@ -132,7 +158,7 @@ def read_numbers(op, args, params):
     return args, params
 
 
-# --- book/chapters/13_dispatch.md:505
+# --- book/chapters/13_dispatch.md:535
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -168,7 +194,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:703
+# --- book/chapters/13_dispatch.md:733
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:

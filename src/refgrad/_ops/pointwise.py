@@ -180,9 +180,9 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", np.maximum, lambda s, o: s < 
 MINIMUM = _extremum("minimum", "MinimumBackward0", np.minimum, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:292
+# --- book/chapters/16a_pointwise.md:294
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
-    from refgrad._dtype import python_number, result_type
+    from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
 
     min, max = python_number(min), python_number(max)  # NOTE [NumPy scalars are numbers]
@@ -196,6 +196,7 @@ def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     kind = result_type(input, *given)
     if kind is not input.dtype:
         input = input.to(kind)
+    min, max = (None if b is None else checked_number(b, kind) for b in (min, max))  # noqa: A001
     return call(CLAMP, (input,), {"min": min, "max": max})
 
 
@@ -205,7 +206,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:323
+# --- book/chapters/16a_pointwise.md:326
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 
@@ -215,14 +216,16 @@ def clamp_max(input, max):  # noqa: A002 - torch's names
 
 
 def _one_bound(name, number_row, tensor_row, input, key, bound):
-    from refgrad._dtype import python_number
+    from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
 
     if _is_tensor(bound):
         return call(tensor_row, (input, bound))
     if bound is None:
         raise _mixed_bounds(name, (input, bound), (key,))
-    return call(number_row, (input,), {key: python_number(bound)})
+    bound = python_number(bound)  # NOTE [NumPy scalars are numbers]
+    bound = checked_number(bound, result_type(input, bound))
+    return call(number_row, (input,), {key: bound})
 
 
 def _is_tensor(value) -> bool:
