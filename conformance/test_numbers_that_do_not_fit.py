@@ -111,3 +111,71 @@ def test_the_parser_refuses_ints_wider_than_64_bits(call):
         call(2**64)
     with raises(OverflowError, "can't convert negative int to unsigned"):
         call(-(2**63) - 1)
+
+
+def test_integer_division_divides_as_floats():
+    assert (u8(0, 3, 200) / torch.tensor(300)).tolist() == pytest.approx([0, 0.01, 2 / 3])
+    assert (u8(100) / 256).tolist() == [0.390625]
+    assert (torch.tensor([1, 2**30], dtype=torch.int32) / 2**31).tolist() == pytest.approx(
+        [2.0**-31, 0.5])
+    assert (torch.tensor([2**24 + 1]) / 1).tolist() == [2.0**24]  # each operand a float32 first
+
+
+def test_bool_tensors_and_unsigned_ints():
+    message = ("Promotion for uint16, uint32, uint64 types is not supported, attempted to "
+               "promote Bool and UInt64")
+    flags = torch.tensor([True, False])
+    for call in (lambda: flags + 2**63, lambda: flags == 2**63, lambda: torch.pow(2**63, flags),
+                 lambda: flags / 2**63):
+        with raises(RuntimeError, message):
+            call()
+    with raises(OverflowError, "int too big to convert"):
+        flags + 2**64
+    assert flags.clone().fill_(2**63).tolist() == [True, True]
+    assert (flags + 2).tolist() == [3, 2]
+
+
+def test_a_lone_float16_fill_goes_by_way_of_a_double():
+    half = torch.float16
+    assert torch.full((1,), 70000.0, dtype=half).tolist() == [float("inf")]
+    assert torch.full((), 70000.0, dtype=half).item() == float("inf")
+    assert torch.ones(1, dtype=half).fill_(70000).tolist() == [float("inf")]
+    with raises(RuntimeError, overflow("c10::Half")):
+        torch.full((0,), 70000.0, dtype=half)
+    with raises(RuntimeError, overflow("float")):
+        torch.full((1,), 1e300)
+
+
+def test_new_tensors_check_their_integers():
+    with raises(ValueError, "Overflow when unpacking long long"):
+        torch.tensor([1, 2**63])
+    for value, dtype in ((300, torch.uint8), (-129, torch.int8), (2.5e9, torch.int32),
+                         (-1.5, torch.uint8), (float("nan"), torch.int64)):
+        with raises(RuntimeError, f"value cannot be converted to type {str(dtype)[6:]} "
+                                  "without overflow"):
+            torch.tensor(value, dtype=dtype)
+    assert torch.tensor(-1, dtype=torch.uint8).item() == 255
+    assert torch.tensor(2**63, dtype=torch.float32).item() == 2.0**63
+    assert torch.tensor(2**63, dtype=torch.bool).item() is True
+
+
+@pytest.mark.parametrize(("dtype", "exponent", "error"), [
+    (torch.int8, -129, RuntimeError("Integers to negative integer powers are not allowed.")),
+    (torch.int8, 2**63, RuntimeError(overflow("int64_t"))),
+    (torch.bool, 2**63, RuntimeError(overflow("int64_t"))),
+    (torch.float16, 1e300, RuntimeError(overflow("c10::Half"))),
+])
+def test_exponents_checked_where_torch_checks_them(dtype, exponent, error):
+    with raises(type(error), str(error)):
+        torch.ones(2, dtype=dtype) ** exponent
+
+
+def test_exponents_unchecked_where_torch_takes_them_as_doubles():
+    base = torch.tensor([0.0, 3.0])
+    assert (base ** 1e300).tolist() == [0.0, float("inf")]
+    assert (base.double() ** 1e300).tolist() == [0.0, float("inf")]
+    assert (torch.tensor([0, 3]) ** 1e300).tolist() == [0.0, float("inf")]
+    assert (base ** 2**63).tolist() == [0.0, float("inf")]
+    assert torch.where(base > 0, base.double(), 1e300).tolist() == [1e300, 3.0]
+    with raises(RuntimeError, overflow("float")):
+        torch.where(base > 0, base, 1e300)

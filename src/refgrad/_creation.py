@@ -5,6 +5,7 @@
 # --- book/chapters/05_creation.md:33
 """The factories: tensor, ones, zeros, empty, full, arange, rand, randn, randint."""
 
+import math
 import warnings
 from collections.abc import Sequence
 
@@ -44,7 +45,7 @@ def _leaves(data) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:79
+# --- book/chapters/05_creation.md:80
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -70,15 +71,25 @@ def _to_array(data, dtype: _dtype.dtype | None):
         return np.array(data, dtype=dtype.numpy)
     leaves = _leaves(data)
     dtype = dtype or _infer_dtype(leaves)
-    if not dtype.is_floating_point and any(isinstance(x, float) and x != x for x in leaves):
-        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
+    _check_leaves(leaves, dtype)
     with np.errstate(invalid="ignore", over="ignore"):  # 70000 in float16 is inf, as in torch
         return np.array(data, dtype=np.float64 if dtype.is_floating_point else None).astype(
             dtype.numpy
         )
 
 
-# --- book/chapters/05_creation.md:124
+# --- book/chapters/05_creation.md:120
+def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
+    if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
+        return
+    for x in leaves:
+        if type(x) is int and not -(2**63) <= x < 2**63:
+            raise ValueError("Overflow when unpacking long long")
+    if any(type(x) in (int, float) and _dtype.overflows(x, dtype) for x in leaves):
+        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
+
+
+# --- book/chapters/05_creation.md:142
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev) != CPU
 
@@ -113,7 +124,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(_to_array(data, dtype), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:166
+# --- book/chapters/05_creation.md:184
 def parse_size(args, name: str) -> tuple:
     if len(args) == 1 and isinstance(args[0], tuple | list):
         args = tuple(args[0])
@@ -132,7 +143,7 @@ def parse_size(args, name: str) -> tuple:
     return tuple(args)
 
 
-# --- book/chapters/05_creation.md:189
+# --- book/chapters/05_creation.md:207
 def _filled(name, fill, size, dtype, device, requires_grad, pin_memory=False) -> Tensor:
     shape = parse_size(size, name)
     dtype = dtype or _dtype.DEFAULT_FLOAT
@@ -155,12 +166,18 @@ def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_gra
          pin_memory=False):
     fill_value = _dtype.python_number(fill_value)  # NOTE [NumPy scalars are numbers]
     dtype = dtype or _dtype.scalar_dtype(fill_value)
-    fill_value = _dtype.checked_number(fill_value, dtype, through_double=True)
-    fill = lambda shape, kind: np.full(shape, fill_value).astype(kind)
+    numel = math.prod(parse_size((size,), "full"))
+    fill_value = _dtype.checked_fill(fill_value, dtype, numel, through_double=True)
+    fill = lambda shape, kind: _quietly_cast(np.full(shape, fill_value), kind)
     return _filled("full", fill, (size,), dtype, device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:220
+def _quietly_cast(array, kind):
+    with np.errstate(over="ignore"):  # a lone float16 70000 is inf: see checked_fill
+        return array.astype(kind)
+
+
+# --- book/chapters/05_creation.md:244
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -184,7 +201,7 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:249
+# --- book/chapters/05_creation.md:273
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -223,7 +240,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:294
+# --- book/chapters/05_creation.md:318
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
     if end is None:
@@ -240,7 +257,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:319
+# --- book/chapters/05_creation.md:343
 class Generator:
     """A source of random numbers that can be re-seeded."""
 
@@ -268,7 +285,7 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-# --- book/chapters/05_creation.md:351
+# --- book/chapters/05_creation.md:375
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -298,7 +315,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     return _finish(values.astype((dtype or _dtype.int64).numpy), device, False)
 
 
-# --- book/chapters/05_creation.md:387
+# --- book/chapters/05_creation.md:411
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), np.float32), cls=cls)

@@ -94,13 +94,15 @@ def checked_number(value, kind: dtype, through_double: builtins.bool = False):
             name = "double" if through_double and kind is float16 else CONVERTED_TO[kind.name]
             raise RuntimeError(f"value cannot be converted to type {name} without overflow")
         value = value.real
-    if kind is not bool and overflows(value, kind):
+    if kind is bool:  # any number converts to a bool: its truth
+        return builtins.bool(value)
+    if overflows(value, kind):
         raise RuntimeError(f"value cannot be converted to type {CONVERTED_TO[kind.name]} "
                            "without overflow")
     return wrapped(value, kind) if type(value) is builtins.int else value
 
 
-# --- book/chapters/02_dtypes.md:477
+# --- book/chapters/02_dtypes.md:479
 # NOTE [NumPy scalars are numbers]
 # Wherever torch takes a number, a NumPy scalar counts as the Python number
 # it holds, never as a 0-d array with a dtype of its own.
@@ -120,7 +122,7 @@ def python_number(value):
     return complex(value) if isinstance(value, np.complexfloating) else value
 
 
-# --- book/chapters/02_dtypes.md:517
+# --- book/chapters/02_dtypes.md:522
 def parsed_int(value: builtins.int) -> builtins.int:
     """A Python int as torch's argument parser takes it: 64 bits, signed or unsigned."""
     if value >= 2**64:
@@ -142,7 +144,18 @@ def overflows(value, kind: dtype) -> builtins.bool:
     return not lowest <= value <= info.max
 
 
-# --- book/chapters/02_dtypes.md:546
+# --- book/chapters/02_dtypes.md:551
+def checked_fill(value, kind: dtype, numel: builtins.int, through_double: builtins.bool = False):
+    """``checked_number`` for a value that fills ``numel`` elements of ``kind``.
+
+    torch fills a single float16 element by way of a double, unchecked: 70000
+    becomes inf there, where a bigger fill refuses it.
+    """
+    if kind is float16 and numel == 1:
+        return checked_number(value, float64, through_double=True)
+    return checked_number(value, kind, through_double)
+
+
 def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
     """``value`` cast to the integer dtype ``kind`` as C++ casts it: wrapped to its width."""
     if kind.is_floating_point or kind is bool:
@@ -152,7 +165,7 @@ def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
     return (value - low) % span + low
 
 
-# --- book/chapters/02_dtypes.md:576
+# --- book/chapters/02_dtypes.md:600
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch's promotion of two dtypes."""
     if a is b:
@@ -162,7 +175,7 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     return FROM_NUMPY[np.promote_types(a.numpy, b.numpy)]
 
 
-# --- book/chapters/02_dtypes.md:597
+# --- book/chapters/02_dtypes.md:621
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     """Fold a lower-priority result into a higher-priority one."""
     if higher is None:

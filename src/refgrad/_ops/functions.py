@@ -17,7 +17,7 @@ from refgrad._ops import shapes as sh
 from refgrad._ops.alpha import alpha_params, check_subtraction
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_alone, dying_array
-from refgrad._ops.operands import DEFAULT_ALPHA, int_operand
+from refgrad._ops.operands import DEFAULT_ALPHA, check_unsigned_promotion, int_operand
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
 
@@ -44,6 +44,7 @@ def sub(input, other, *, alpha=1):
 
 
 def rsub(input, other, *, alpha=1):
+    other = _dtype.python_number(other)  # NOTE [NumPy scalars are numbers]
     params = alpha_params(alpha, other, input, "rsub")
     if isinstance(other, Tensor):
         return call(ar.RSUB_TENSOR, (input, other), params)
@@ -57,33 +58,59 @@ def mul(input, other):
 
 
 def div(input, other):
-    if type(other) is int and input._data.dtype.kind in "iu":
-        # The quotient is a float, and torch divides by the int as a float: never wrapped.
-        other = float(_dtype.parsed_int(other))
+    other = _dtype.python_number(other)  # NOTE [NumPy scalars are numbers]
+    if _integral(input) and _integral(other):
+        # torch divides integers as floats of the default dtype, each operand cast
+        # to it first: so uint8 / 300 divides by 300, never by 300 wrapped to 44.
+        if type(other) is int:
+            check_unsigned_promotion(other, (input,))
+        kind = _dtype.get_default_dtype()
+        input = input.to(kind)
+        other = other.to(kind) if isinstance(other, Tensor) else float(_dtype.parsed_int(other))
     return call(ar.DIV, (input, other), None, dying_array(input, other))
 
 
-# --- book/chapters/16_functions.md:95
+def _integral(value) -> bool:
+    if isinstance(value, Tensor):
+        return value._data.dtype.kind in "biu"
+    return isinstance(value, int)
+
+
+# --- book/chapters/16_functions.md:111
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
+        input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
         if type(input) is int:
+            check_unsigned_promotion(input, (exponent,))
             input = int_operand(input, _dtype.result_type(exponent, input))
         return call(ar.POW_SCALAR, (exponent,), {"self": input})
     if isinstance(exponent, Tensor):
         return call(ar.POW_TENSOR, (input, exponent))
     exponent = _dtype.python_number(exponent)  # NOTE [NumPy scalars are numbers]
-    if isinstance(exponent, int | float):
-        _dtype.checked_number(exponent, _dtype.result_type(input, exponent))
+    if isinstance(exponent, int | float) and not isinstance(exponent, bool):
+        _check_exponent(input, exponent)
     return call(ar.POW, (input,), {"exponent": exponent})
+
+
+def _check_exponent(input, exponent) -> None:
+    """torch's checks of a number exponent, which depend on the result's dtype."""
+    kind = _dtype.result_type(input, exponent)
+    if kind is _dtype.float16:  # float32 and float64 take any exponent, through a double
+        _dtype.checked_number(exponent, kind)
+    elif type(exponent) is int:
+        _dtype.parsed_int(exponent)
+        if not kind.is_floating_point:
+            if exponent < 0:
+                raise RuntimeError(ar.NEGATIVE_POWER)
+            _dtype.checked_number(exponent, _dtype.int64)  # read as a signed int first
+            _dtype.checked_number(exponent, kind)
 
 
 def where(condition, input, other):
     input, other = _dtype.python_number(input), _dtype.python_number(other)
     for number in (input, other):
-        if type(number) is int:  # written into an integer result only if it fits
-            kind = _dtype.result_type(input, other)
-            if not kind.is_floating_point:
-                _dtype.checked_number(number, kind)
+        if isinstance(number, int | float) and not isinstance(number, bool):
+            _check_where_number(number, _dtype.result_type(input, other))
     on_host = type(condition._data) is np.ndarray
     for t in (input, other):
         if isinstance(t, Tensor) and type(t._data) is not np.ndarray:
@@ -92,6 +119,15 @@ def where(condition, input, other):
         tensors = [t for t in (condition, input, other) if isinstance(t, Tensor)]
         condition = _condition_beside(condition, tensors)
     return call(ar.WHERE, (input, other), {"condition": condition})
+
+
+def _check_where_number(number, kind) -> None:
+    """torch's check of a number ``where`` writes: an int against an integer result,
+    a float against a float32 one (float16 and float64 results are not checked)."""
+    if type(number) is int and not kind.is_floating_point:
+        _dtype.checked_number(number, kind)
+    elif type(number) is float and kind is _dtype.float32:
+        _dtype.checked_number(number, kind)
 
 
 def _condition_beside(condition, tensors):
@@ -125,7 +161,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:165
+# --- book/chapters/16_functions.md:204
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -137,7 +173,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:186
+# --- book/chapters/16_functions.md:225
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -165,7 +201,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:218
+# --- book/chapters/16_functions.md:257
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
@@ -196,7 +232,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:250
+# --- book/chapters/16_functions.md:289
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES):
         sizes = tuple(sizes[0])
@@ -220,7 +256,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:278
+# --- book/chapters/16_functions.md:317
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -241,7 +277,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:305
+# --- book/chapters/16_functions.md:344
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -255,7 +291,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-# --- book/chapters/16_functions.md:328
+# --- book/chapters/16_functions.md:367
 _C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
             "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
             "float64": "double"}
@@ -288,7 +324,7 @@ def _check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:362
+# --- book/chapters/16_functions.md:401
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from refgrad._backend import overlaps, same_device
-from refgrad._dtype import checked_number
+from refgrad._dtype import checked_fill
 from refgrad._ops import functions as F
 from refgrad._ops import pointwise
 from refgrad._ops.alpha import read_alpha
@@ -221,7 +221,7 @@ def zero_(self):
 def fill_(self, value):
     if isinstance(value, Tensor):
         return inplace(self, named("fill", lambda t, v: _call(FILL_TENSOR, (t, v))), value)
-    value = checked_number(value, self.dtype)
+    value = checked_fill(value, self.dtype, self.numel())
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 

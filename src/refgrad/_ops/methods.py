@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:378
+# --- book/chapters/16_functions.md:417
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._ops import functions as F
@@ -24,7 +24,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:401
+# --- book/chapters/16_functions.md:440
 OPERATORS = {
     "__add__": F.add, "__radd__": F.add, "__sub__": F.sub, "__rsub__": F.rsub,
     "__mul__": F.mul, "__rmul__": F.mul, "__truediv__": F.div,
@@ -58,7 +58,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:440
+# --- book/chapters/16_functions.md:479
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

@@ -35,9 +35,10 @@ def _arrays(op, args, params):
         elif a is None:  # an optional tensor argument that was not given
             arrays.append(None)
         elif type(a) is int:
-            arrays.append(kind.type(int_operand(a, kind)))
+            check_unsigned_promotion(a, args)
+            arrays.append(_number_as(int_operand(a, kind), kind))
         else:
-            arrays.append(kind.type(a))
+            arrays.append(_number_as(a, kind))
     if not on_host:
         arrays = _same_device(args, arrays)
     return arrays, args
@@ -48,7 +49,7 @@ def as_array(value):
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:384
+# --- book/chapters/13_dispatch.md:385
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -108,6 +109,24 @@ _IN_RANGE = {np.dtype(n): (int(np.iinfo(n).min), int(np.iinfo(n).max))
 _PARSED = (-(2**63), 2**64 - 1)
 
 
+# An int from 2**63 up is an unsigned 64-bit number to torch, and torch does not
+# promote bool with one; beside any other tensor the tensor's dtype wins.
+_UNSIGNED_PROMOTION = ("Promotion for uint16, uint32, uint64 types is not supported, "
+                       "attempted to promote Bool and UInt64")
+
+
+def check_unsigned_promotion(value: int, args) -> None:
+    """torch's refusal to promote bool tensors with an int from 2**63 up."""
+    if value >= 2**63 and _dtype.parsed_int(value) and all(
+            a._data.dtype.kind == "b" for a in args if isinstance(a, Tensor)):
+        raise RuntimeError(_UNSIGNED_PROMOTION)
+
+
+def _number_as(value, kind):
+    with np.errstate(over="ignore"):  # 1e300 as a float32 is inf, as torch's cast makes it
+        return kind.type(value)
+
+
 def int_operand(value: int, dtype) -> int:
     """A Python int beside a tensor of (NumPy or refgrad) ``dtype``, as torch's kernel sees it."""
     numpy_dtype = getattr(dtype, "numpy", dtype)
@@ -140,7 +159,7 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:491
+# --- book/chapters/13_dispatch.md:510
 def read_numbers(op, args, params):
     """``args`` and ``params``, each NumPy scalar read as a Python number."""
     if any(isinstance(a, generic | ndarray) for a in args):
@@ -158,7 +177,7 @@ def read_numbers(op, args, params):
     return args, params
 
 
-# --- book/chapters/13_dispatch.md:535
+# --- book/chapters/13_dispatch.md:554
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -194,7 +213,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:733
+# --- book/chapters/13_dispatch.md:752
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
