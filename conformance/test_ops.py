@@ -411,3 +411,18 @@ def test_integers_and_negative_integer_powers():
     assert torch.pow(-1, torch.tensor([-1, -2, -3])).tolist() == [-1, 1, -1]
     assert (torch.tensor([1, 2]) ** torch.tensor(-1)).tolist() == [1, 0]
     assert (torch.tensor([1, 2]) ** -2.0).tolist() == [1.0, 0.25]
+
+
+@pytest.mark.parametrize("number", [0.1, 1 / 3, 3.7, 1e-3, 123.456, 7, 70000, 1e-7])
+def test_float16_times_or_over_a_number_rounds_once_from_float32(number):
+    values = np.random.default_rng(0).standard_normal(4000).astype(np.float16)
+    h = torch.tensor(values)
+    wide, n = values.astype(np.float32), np.float32(number)
+    with np.errstate(over="ignore"):
+        for got, want in (((h * number).numpy(), wide * n), ((number * h).numpy(), wide * n),
+                          ((h / number).numpy(), wide / n),
+                          (h.clone().mul_(number).numpy(), wide * n)):
+            assert got.dtype == np.float16
+            np.testing.assert_array_equal(got, want.astype(np.float16))
+        # add and sub round the number to float16 first, as NumPy's weak scalars do
+        np.testing.assert_array_equal((h + number).numpy(), values + np.float16(number))

@@ -33,7 +33,16 @@ RSUB_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:73
+# --- book/chapters/14_arithmetic.md:88
+# NOTE [float16 and numbers]
+# A float16 tensor times or over a Python number: the number in float32, the
+# product or quotient in float32, one rounding to float16, as torch computes it.
+def _half_with_number(ufunc):
+    """The forward of ``ufunc`` for a float16 array and a number after it."""
+    return lambda a, b: ufunc(a.astype(np.float32), np.float32(b)).astype(np.float16)
+
+
+# --- book/chapters/14_arithmetic.md:98
 MUL = register(Op(
     "mul", "MulBackward0", ("self", "other"),
     forward=np.multiply,
@@ -42,6 +51,7 @@ MUL = register(Op(
         g * self if self is not None else None,
     ),
     saves=(("other", ("self",)), ("self", ("other",))), into=np.multiply,
+    half_number=_half_with_number(np.multiply),
 ))
 DIV = register(Op(
     "div", "DivBackward0", ("self", "other"),
@@ -51,6 +61,7 @@ DIV = register(Op(
         -g * self / (other * other) if self is not None else None,
     ),
     saves=(("other", ("self", "other")), ("self", ("other",))), into=np.true_divide,
+    half_number=_half_with_number(np.true_divide),
 ))
 RECIPROCAL = register(Op(
     "reciprocal", "ReciprocalBackward0", ("self",), forward=lambda a: _true_divide(1, a),
@@ -62,7 +73,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:107
+# --- book/chapters/14_arithmetic.md:143
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -74,7 +85,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:477
+# --- book/chapters/14_arithmetic.md:513
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 
 
@@ -94,7 +105,7 @@ def _power(a, b):
     return np.where(negative, fraction, result).astype(result.dtype)
 
 
-# --- book/chapters/14_arithmetic.md:498
+# --- book/chapters/14_arithmetic.md:534
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -121,14 +132,14 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:531
+# --- book/chapters/14_arithmetic.md:567
 def _log_or_zero(base):
     from refgrad._ops.functions import log, where
 
     return where(base == 0, 0.0, log(base))
 
 
-# --- book/chapters/14_arithmetic.md:559
+# --- book/chapters/14_arithmetic.md:595
 # NOTE [Branch-free select]
 # Below this many elements np.where is quicker than the few passes of the bit
 # select, and a mispredicted branch costs too little to matter.
@@ -153,7 +164,7 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:585
+# --- book/chapters/14_arithmetic.md:621
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -170,7 +181,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:628
+# --- book/chapters/14_arithmetic.md:664
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]
@@ -191,7 +202,7 @@ MASKED_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:657
+# --- book/chapters/14_arithmetic.md:693
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -224,7 +235,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:697
+# --- book/chapters/14_arithmetic.md:733
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -242,7 +253,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:721
+# --- book/chapters/14_arithmetic.md:757
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

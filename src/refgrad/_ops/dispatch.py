@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:601
+# --- book/chapters/13_dispatch.md:614
 """call(): run an op-table row, and record its node when autograd must."""
 
 import numpy as np
@@ -13,6 +13,7 @@ from refgrad._ops.op_nodes import _NODE_CLASSES, node_class
 from refgrad._ops.operands import (
     _arrays,
     _broadcast_error,
+    _half_and_number,
     _shared_operands,
     as_array,
     read_numbers,
@@ -37,9 +38,12 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     if params is None:
         params = _NO_PARAMS
     arrays = _shared_operands(args, params) if op.plain else None
+    forward = op.forward
     if arrays is None:
         args, params = read_numbers(op, args, params)  # NOTE [NumPy scalars are numbers]
         arrays, tensors = _arrays(op, args, params)
+        if op.half_number is not None and _half_and_number(arrays):
+            forward = op.half_number  # NOTE [float16 and numbers]
     else:
         tensors = args
     if spare is not None:
@@ -49,9 +53,9 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
         if spare is not None:
             out = op.into(*arrays, out=spare)  # NOTE [Dying operands]
         elif params:
-            out = op.forward(*arrays, **params)
+            out = forward(*arrays, **params)
         else:
-            out = op.forward(*arrays)
+            out = forward(*arrays)
     except ValueError:
         error = _broadcast_error(op, tensors)
         if error is None:
@@ -77,7 +81,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:696
+# --- book/chapters/13_dispatch.md:713
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -96,7 +100,7 @@ def _records(op) -> bool:
             and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:724
+# --- book/chapters/13_dispatch.md:741
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -118,7 +122,7 @@ except ImportError:  # pragma: no cover - NumPy 1.x
 _quiet_fp, _restore_fp = _fp_settings.set, _fp_settings.reset
 
 
-# --- book/chapters/13_dispatch.md:781
+# --- book/chapters/13_dispatch.md:798
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -200,7 +204,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:875
+# --- book/chapters/13_dispatch.md:892
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -215,7 +219,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:898
+# --- book/chapters/13_dispatch.md:915
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -238,10 +242,12 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1034
+# --- book/chapters/13_dispatch.md:1051
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
-    if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.kind not in "fc":
+    # float16 is left out: its arithmetic with a number goes by way of float32
+    # (NOTE [float16 and numbers]), which NumPy's out= would not do.
+    if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.char not in "fd":
         return None
     if dual_levels or (_saves_an_input(op) and _records(op) and _any_requires_grad(tensors)):
         return None

@@ -36,7 +36,10 @@ def _arrays(op, args, params):
             arrays.append(None)
         elif type(a) is int:
             check_unsigned_promotion(a, args)
-            arrays.append(_number_as(int_operand(a, kind), kind))
+            a = int_operand(a, kind)
+            arrays.append(a if kind is _HALF else _number_as(a, kind))
+        elif kind is _HALF:  # as given: NOTE [float16 and numbers]
+            arrays.append(a)
         else:
             arrays.append(_number_as(a, kind))
     if not on_host:
@@ -49,7 +52,7 @@ def as_array(value):
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:385
+# --- book/chapters/13_dispatch.md:388
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -76,6 +79,8 @@ def _shared_operands(args, params):
             other = b._data
             return [data, other] if type(other) is ndarray and other.dtype is dtype else None
         kind = dtype.kind
+        if dtype is _HALF:  # the general path keeps the number: NOTE [float16 and numbers]
+            return None
         if type(b) is float and kind == "f" and (not params or params is DEFAULT_ALPHA):
             known = _CONSTANTS[dtype].get(b)  # NOTE [Numbers as constants]
             return [data, constant(b, dtype) if known is None else known]
@@ -115,6 +120,12 @@ _UNSIGNED_PROMOTION = ("Promotion for uint16, uint32, uint64 types is not suppor
                        "attempted to promote Bool and UInt64")
 
 
+def _half_and_number(arrays) -> bool:
+    """A float16 array followed by a number: torch's kernels take the number as given."""
+    return (len(arrays) == 2 and type(arrays[1]) in (int, float)
+            and getattr(arrays[0], "dtype", None) is _HALF)
+
+
 def check_unsigned_promotion(value: int, args) -> None:
     """torch's refusal to promote bool tensors with an int from 2**63 up."""
     if value >= 2**63 and _dtype.parsed_int(value) and all(
@@ -136,6 +147,8 @@ def int_operand(value: int, dtype) -> int:
     _dtype.parsed_int(value)
     return _dtype.wrapped(value, _dtype.FROM_NUMPY[numpy_dtype])
 
+
+_HALF = np.dtype(np.float16)
 
 # NOTE [Numbers as constants]
 # A 0-d array of the tensor's dtype in place of a Python float: the same bits
@@ -159,7 +172,7 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:510
+# --- book/chapters/13_dispatch.md:523
 def read_numbers(op, args, params):
     """``args`` and ``params``, each NumPy scalar read as a Python number."""
     if any(isinstance(a, generic | ndarray) for a in args):
@@ -177,7 +190,7 @@ def read_numbers(op, args, params):
     return args, params
 
 
-# --- book/chapters/13_dispatch.md:554
+# --- book/chapters/13_dispatch.md:567
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -213,7 +226,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:752
+# --- book/chapters/13_dispatch.md:769
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:

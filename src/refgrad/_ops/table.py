@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/12_op_table.md:38
+# --- book/chapters/12_op_table.md:40
 """The op table: one row per differentiable operation."""
 
 from collections.abc import Callable
@@ -30,6 +30,7 @@ class Op:
     variadic: bool = False  # the single input is a sequence of tensors
     hides: tuple[str, ...] = ()  # parameters the backward needs but torch's node does not show
     into: Callable | None = None  # forward, writing into out=: see NOTE [Dying operands]
+    half_number: Callable | None = None  # forward for float16 op number: NOTE [float16 and numbers]
     # Worked out from the fields above when the row is made, for call()'s sake:
     plain: bool = field(init=False, repr=False)  # operands promote together: see _shared_operands
     many: bool = field(init=False, repr=False)  # several outputs, or as many as forward returns
