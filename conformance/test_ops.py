@@ -426,3 +426,16 @@ def test_float16_times_or_over_a_number_rounds_once_from_float32(number):
             np.testing.assert_array_equal(got, want.astype(np.float16))
         # add and sub round the number to float16 first, as NumPy's weak scalars do
         np.testing.assert_array_equal((h + number).numpy(), values + np.float16(number))
+
+
+def test_float16_functions_of_several_steps_round_once_from_float32():
+    values = (np.random.default_rng(1).standard_normal(2048) * 3).astype(np.float16)
+    wide = values.astype(np.float32)
+    with np.errstate(over="ignore"):
+        sigmoid = (1 / (1 + np.exp(-wide))).astype(np.float16)
+        rows = wide.reshape(32, 64)
+        e = np.exp(rows - rows.max(1, keepdims=True))
+        softmax = (e / e.sum(1, keepdims=True)).astype(np.float16)
+    h = torch.tensor(values)
+    np.testing.assert_array_equal(h.sigmoid().numpy(), sigmoid)
+    np.testing.assert_array_equal(h.reshape(32, 64).softmax(1).numpy(), softmax)

@@ -51,12 +51,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:399
+# --- book/chapters/16b_reductions.md:403
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:798
+# --- book/chapters/16b_reductions.md:802
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 

@@ -202,13 +202,31 @@ MASKED_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:693
+# --- book/chapters/14_arithmetic.md:702
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
 
     def forward(a):
         return fn(a.astype(get_default_dtype().numpy) if a.dtype.kind in "biu" else a)
+
+    forward.__name__ = fn.__name__
+    return forward
+
+
+_HALF = np.dtype(np.float16)
+
+
+def in_float32(fn):
+    """``fn`` taking a float16 array through float32, rounded once at the end.
+
+    torch's kernels compute a function of several steps (``sigmoid``,
+    ``softmax``) on float16 in float32; in float16 each step would round.
+    """
+    def forward(a, *args, **kwargs):
+        if a.dtype is _HALF:
+            return fn(a.astype(np.float32), *args, **kwargs).astype(np.float16)
+        return fn(a, *args, **kwargs)
 
     forward.__name__ = fn.__name__
     return forward
@@ -235,7 +253,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:733
+# --- book/chapters/14_arithmetic.md:760
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -253,7 +271,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:757
+# --- book/chapters/14_arithmetic.md:784
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from refgrad._ops.arithmetic import floating, select
+from refgrad._ops.arithmetic import floating, in_float32, select
 from refgrad._ops.table import Op, register
 
 
@@ -25,11 +25,11 @@ def _sigmoid(a):
 TAN = _keeps_result("tan", "TanBackward0", np.tan, lambda g, result: (g * (1 + result**2),))
 TANH = _keeps_result("tanh", "TanhBackward0", np.tanh, lambda g, result: (
     g * (1 - result * result),))
-SIGMOID = _keeps_result("sigmoid", "SigmoidBackward0", _sigmoid, lambda g, result: (
+SIGMOID = _keeps_result("sigmoid", "SigmoidBackward0", in_float32(_sigmoid), lambda g, result: (
     g * (1 - result) * result,))
 SQRT = _keeps_result("sqrt", "SqrtBackward0", np.sqrt, lambda g, result: (g / (2 * result),))
-RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", lambda a: 1 / np.sqrt(a), lambda g, result: (
-    -0.5 * g * result**3,))
+RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", in_float32(lambda a: 1 / np.sqrt(a)),
+                      lambda g, result: (-0.5 * g * result**3,))
 
 
 # --- book/chapters/16a_pointwise.md:89

@@ -11,6 +11,7 @@ import numpy as np
 
 from refgrad import return_types
 from refgrad._dtype import get_default_dtype
+from refgrad._ops.arithmetic import in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple, where
 from refgrad._ops.pointwise import maximum, minimum
@@ -37,7 +38,7 @@ def _spread(g, axes, keepdim, sizes):
     return g.expand(sizes)
 
 
-# --- book/chapters/16b_reductions.md:71
+# --- book/chapters/16b_reductions.md:72
 MEAN = register(Op(
     "mean", "MeanBackward0", ("self",), forward=np.mean,
     backward=lambda g, self_sym_sizes, self_sym_numel: (
@@ -51,7 +52,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:93
+# --- book/chapters/16b_reductions.md:94
 def _even_share(g, self, result):
     value, data = result._data, self._data
     hits = np.isnan(data) if np.isnan(value) else data == value
@@ -68,7 +69,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:116
+# --- book/chapters/16b_reductions.md:117
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -107,7 +108,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:171
+# --- book/chapters/16b_reductions.md:172
 def _prod_grad(g, self, result, dim=None, keepdim=False):
     axes = None if dim is None else dim % (self.ndim or 1)
     zero = self._data == 0
@@ -122,6 +123,7 @@ def _prod_grad(g, self, result, dim=None, keepdim=False):
     return (g * where(make_tensor((zeros == 0) | (zero & (zeros == 1))), ratio, 0.0),)
 
 
+@in_float32  # torch multiplies float16 in float32
 def _prod_forward(a, dim=None, keepdim=False):
     kind = np.int64 if a.dtype.kind in "biu" else a.dtype
     axes = None if dim is None else dim % (a.ndim or 1)
@@ -138,7 +140,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:220
+# --- book/chapters/16b_reductions.md:222
 def _shift(a, axes):
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(a)
     return np.where(np.isfinite(top), top, 0)
@@ -158,13 +160,15 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:241
+# --- book/chapters/16b_reductions.md:243
+@in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
     shifted = a - _shift(a, axis)
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 
 
+@in_float32
 def _softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
     e = np.exp(a - _shift(a, axis))
@@ -175,7 +179,7 @@ def _reduce_like(t, dim):
     return t.sum(dim, keepdim=True) if t.ndim else t
 
 
-# --- book/chapters/16b_reductions.md:259
+# --- book/chapters/16b_reductions.md:263
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -192,7 +196,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:310
+# --- book/chapters/16b_reductions.md:314
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -226,7 +230,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:348
+# --- book/chapters/16b_reductions.md:352
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -256,7 +260,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:379
+# --- book/chapters/16b_reductions.md:383
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         if dtype is not None:
