@@ -128,8 +128,10 @@ def _half_and_number(arrays) -> bool:
 
 def check_unsigned_promotion(value: int, args) -> None:
     """torch's refusal to promote bool tensors with an int from 2**63 up."""
-    if value >= 2**63 and _dtype.parsed_int(value) and all(
-            a._data.dtype.kind == "b" for a in args if isinstance(a, Tensor)):
+    if value < 2**63:
+        return
+    _dtype.parsed_int(value)  # an int wider than 64 bits is the parser's error, first
+    if all(a._data.dtype.kind == "b" for a in args if isinstance(a, Tensor)):
         raise RuntimeError(_UNSIGNED_PROMOTION)
 
 
@@ -172,7 +174,7 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:523
+# --- book/chapters/13_dispatch.md:525
 def read_numbers(op, args, params):
     """``args`` and ``params``, each NumPy scalar read as a Python number."""
     if any(isinstance(a, generic | ndarray) for a in args):
@@ -183,14 +185,14 @@ def read_numbers(op, args, params):
         args = tuple([_dtype.python_number(a) for a in args])
     if params and any(isinstance(v, generic | ndarray) for v in params.values()):
         for key in op.promote_with:  # the number arguments that take part in promotion
-            if isinstance(params[key], ndarray):
+            if isinstance(params.get(key), ndarray):
                 raise TypeError(f"{op.name}(): argument '{key}' must be Number, not "
                                 "numpy.ndarray")
         params = {k: _dtype.python_number(v) for k, v in params.items()}
     return args, params
 
 
-# --- book/chapters/13_dispatch.md:567
+# --- book/chapters/13_dispatch.md:569
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -226,7 +228,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:769
+# --- book/chapters/13_dispatch.md:771
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
