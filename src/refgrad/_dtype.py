@@ -144,7 +144,6 @@ def overflows(value, kind: dtype) -> builtins.bool:
     return not lowest <= value <= info.max
 
 
-# --- book/chapters/02_dtypes.md:551
 def checked_fill(value, kind: dtype, numel: builtins.int, through_double: builtins.bool = False):
     """``checked_number`` for a value that fills ``numel`` elements of ``kind``.
 
@@ -156,6 +155,7 @@ def checked_fill(value, kind: dtype, numel: builtins.int, through_double: builti
     return checked_number(value, kind, through_double)
 
 
+# --- book/chapters/02_dtypes.md:562
 def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
     """``value`` cast to the integer dtype ``kind`` as C++ casts it: wrapped to its width."""
     if kind.is_floating_point or kind is bool:
@@ -165,7 +165,7 @@ def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
     return (value - low) % span + low
 
 
-# --- book/chapters/02_dtypes.md:600
+# --- book/chapters/02_dtypes.md:597
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch's promotion of two dtypes."""
     if a is b:
@@ -175,7 +175,7 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     return FROM_NUMPY[np.promote_types(a.numpy, b.numpy)]
 
 
-# --- book/chapters/02_dtypes.md:621
+# --- book/chapters/02_dtypes.md:618
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     """Fold a lower-priority result into a higher-priority one."""
     if higher is None:
