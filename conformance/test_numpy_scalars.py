@@ -149,3 +149,22 @@ def test_power_assignment_writes_in_place():
     with raises(RuntimeError, "result type Float can't be cast to the desired output type Long"):
         i **= 2.5
     assert i.tolist() == [1, 2, 3] and i._version == 0
+
+
+def test_sequences_and_strings_are_not_operands():
+    x = torch.tensor([1.0, 2.0, 3.0])
+    for value, shown in (([1, 2, 3], "list"), ((1, 2, 3), "tuple"), ("a", "str")):
+        with raises(TypeError, f"add(): argument 'other' (position 2) must be Tensor, not "
+                               f"{shown}"):
+            torch.add(x, value)
+    assert x.tolist() == [1.0, 2.0, 3.0]
+
+
+def test_comparisons_with_what_is_not_a_tensor_fall_back_to_python():
+    x = torch.tensor([1.0, 2.0])
+    assert (x == [1, 2]) is False and (x != [1, 2]) is True
+    assert (x == None) is False and (x != None) is True  # noqa: E711 - the point of the test
+    assert (x == "a") is False
+    with raises(TypeError, "'<' not supported between instances of 'Tensor' and 'list'"):
+        assert x < [1, 2]
+    assert (x == np.float64(2.0)).tolist() == [False, True]

@@ -4,6 +4,8 @@ Written against torch's API; they pass on real torch and on refgrad. Expected
 node names were recorded from torch 2.13.
 """
 
+import re
+
 import numpy as np
 import pytest
 import torch
@@ -439,3 +441,17 @@ def test_float16_functions_of_several_steps_round_once_from_float32():
     h = torch.tensor(values)
     np.testing.assert_array_equal(h.sigmoid().numpy(), sigmoid)
     np.testing.assert_array_equal(h.reshape(32, 64).softmax(1).numpy(), softmax)
+
+
+def test_a_single_index_must_be_an_integer():
+    x = torch.tensor([1.0, 2.0, 3.0])
+    assert x[np.int64(1)].item() == 2.0 and x[-1].item() == 3.0
+    for index, shown in ((2.5, "float"), (1.0, "float"), (np.float64(1.5), "numpy.float64"),
+                         (np.bool_(True), "numpy.bool"), ((None, 1.5), "float")):
+        message = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                   f"Variables are valid indices (got {shown})")
+        with pytest.raises(IndexError, match=r"\A" + re.escape(message) + r"\Z"):
+            x[index]
+    with pytest.raises(IndexError):
+        x[1.0] = 5.0
+    assert x.tolist() == [1.0, 2.0, 3.0]

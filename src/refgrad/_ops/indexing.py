@@ -155,7 +155,7 @@ def narrow(input, dim, start, length):
     return _call(SLICE, input, dim=dim, start=start, end=start + length, step=1)
 
 
-# --- book/chapters/16d_indexing.md:466
+# --- book/chapters/16d_indexing.md:468
 INT64_MAX = 2**63 - 1
 
 
@@ -184,7 +184,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:496
+# --- book/chapters/16d_indexing.md:498
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -213,8 +213,21 @@ def walk(self, index, keep_full: bool):
             dim += 1
             tensors.append(None)
         else:
-            result = select(result, dim, int(item))
+            result = select(result, dim, _integer_index(item))
     return result, _indices_beside(result, tensors)
+
+
+_VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                  "Variables are valid indices (got {})")
+
+
+def _integer_index(item) -> int:
+    """A single index as torch takes one: an int or a NumPy integer, never a float."""
+    if isinstance(item, int | np.integer):
+        return int(item)
+    from refgrad._typename import c_type_name
+
+    raise IndexError(_VALID_INDICES.format(c_type_name(type(item))))
 
 
 def _indices_beside(t, indices):
@@ -241,7 +254,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:554
+# --- book/chapters/16d_indexing.md:569
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

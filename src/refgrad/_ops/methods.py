@@ -24,14 +24,28 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:440
+# --- book/chapters/16_functions.md:449
+def _comparison(function):
+    def compare(self, other):
+        if other is None:  # an optional tensor elsewhere, never an operand here
+            return NotImplemented
+        try:
+            return function(self, other)
+        except TypeError:  # not a tensor or a number: Python's own answer
+            return NotImplemented
+
+    compare.__name__ = function.__name__
+    return compare
+
+
 OPERATORS = {
     "__add__": F.add, "__radd__": F.add, "__sub__": F.sub, "__rsub__": F.rsub,
     "__mul__": F.mul, "__rmul__": F.mul, "__truediv__": F.div,
     "__rtruediv__": lambda self, other: F.mul(F.reciprocal(self), other),
     "__pow__": F.pow, "__rpow__": lambda self, other: F.pow(other, self),
-    "__neg__": F.neg, "__eq__": F.eq, "__ne__": F.ne, "__lt__": F.lt, "__le__": F.le,
-    "__gt__": F.gt, "__ge__": F.ge, "__matmul__": linalg.matmul,
+    "__neg__": F.neg, "__eq__": _comparison(F.eq), "__ne__": _comparison(F.ne),
+    "__lt__": _comparison(F.lt), "__le__": _comparison(F.le), "__gt__": _comparison(F.gt),
+    "__ge__": _comparison(F.ge), "__matmul__": linalg.matmul,
     "__rmatmul__": lambda self, other: linalg.matmul(other, self), "__abs__": pointwise.abs,
     "__getitem__": indexing.getitem, "__iter__": lambda self: iter(_rows(self)),
 }
@@ -58,7 +72,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:479
+# --- book/chapters/16_functions.md:502
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

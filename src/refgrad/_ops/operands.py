@@ -12,6 +12,7 @@ from numpy import asarray, generic, ndarray  # NOTE [Names looked up once]
 
 from refgrad import _dtype
 from refgrad._tensor import Tensor
+from refgrad._typename import c_type_name
 
 
 def _arrays(op, args, params):
@@ -52,7 +53,7 @@ def as_array(value):
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:388
+# --- book/chapters/13_dispatch.md:389
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -174,14 +175,18 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:525
+# --- book/chapters/13_dispatch.md:528
+_NOT_OPERANDS = (ndarray, list, tuple, str)  # what torch's parser refuses for a tensor
+_READ_FIRST = (generic, *_NOT_OPERANDS)
+
+
 def read_numbers(op, args, params):
     """``args`` and ``params``, each NumPy scalar read as a Python number."""
-    if any(isinstance(a, generic | ndarray) for a in args):
+    if not op.variadic and any(isinstance(a, _READ_FIRST) for a in args):
         for position, a in enumerate(args):
-            if isinstance(a, ndarray):
+            if isinstance(a, _NOT_OPERANDS):
                 raise TypeError(f"{op.name}(): argument '{op.inputs[position]}' (position "
-                                f"{position + 1}) must be Tensor, not numpy.ndarray")
+                                f"{position + 1}) must be Tensor, not {c_type_name(type(a))}")
         args = tuple([_dtype.python_number(a) for a in args])
     if params and any(isinstance(v, generic | ndarray) for v in params.values()):
         for key in op.promote_with:  # the number arguments that take part in promotion
@@ -192,7 +197,7 @@ def read_numbers(op, args, params):
     return args, params
 
 
-# --- book/chapters/13_dispatch.md:569
+# --- book/chapters/13_dispatch.md:576
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -228,7 +233,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:771
+# --- book/chapters/13_dispatch.md:778
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:
