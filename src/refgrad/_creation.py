@@ -128,22 +128,23 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 def parse_size(args, name: str) -> tuple:
     if len(args) == 1 and isinstance(args[0], tuple | list):
         args = tuple(args[0])
-    args = tuple([_dtype.python_number(n) for n in args])  # NOTE [NumPy scalars are numbers]
+    for n in args:
+        if type(n) is not int:  # a NumPy integer, maybe: NOTE [NumPy scalars are numbers]
+            args = tuple([_dtype.python_number(n) for n in args])
+            break
     for arg in args:
         if not isinstance(arg, int) or isinstance(arg, bool):
             raise TypeError(
                 f"{name}(): argument 'size' (position 1) must be tuple of ints, "
                 f"not {type(arg).__name__}"
             )
-    if any(n < 0 for n in args):
-        negative = next(n for n in args if n < 0)
-        raise RuntimeError(
-            f"Trying to create tensor with negative dimension {negative}: {list(args)}"
-        )
+    for n in args:  # every type first, then the first negative size
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {list(args)}")
     return tuple(args)
 
 
-# --- book/chapters/05_creation.md:207
+# --- book/chapters/05_creation.md:208
 def _filled(name, fill, size, dtype, device, requires_grad, pin_memory=False) -> Tensor:
     shape = parse_size(size, name)
     dtype = dtype or _dtype.DEFAULT_FLOAT
@@ -177,7 +178,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:244
+# --- book/chapters/05_creation.md:245
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -201,7 +202,7 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:273
+# --- book/chapters/05_creation.md:274
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -240,7 +241,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:318
+# --- book/chapters/05_creation.md:319
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
     if end is None:
@@ -257,7 +258,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:343
+# --- book/chapters/05_creation.md:344
 class Generator:
     """A source of random numbers that can be re-seeded."""
 
@@ -285,7 +286,7 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-# --- book/chapters/05_creation.md:375
+# --- book/chapters/05_creation.md:376
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -315,7 +316,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     return _finish(values.astype((dtype or _dtype.int64).numpy), device, False)
 
 
-# --- book/chapters/05_creation.md:411
+# --- book/chapters/05_creation.md:412
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), np.float32), cls=cls)
