@@ -6,6 +6,7 @@ and refuse it with torch's overflow error; the argument parser refuses ints wide
 than 64 bits. The same assertions run on torch.
 """
 
+import numpy as np
 import pytest
 import torch
 
@@ -119,6 +120,9 @@ def test_integer_division_divides_as_floats():
     assert (torch.tensor([1, 2**30], dtype=torch.int32) / 2**31).tolist() == pytest.approx(
         [2.0**-31, 0.5])
     assert (torch.tensor([2**24 + 1]) / 1).tolist() == [2.0**24]  # each operand a float32 first
+    ints = torch.tensor([1, 2])
+    for quotient in (torch.div(2, ints), torch.div(np.int64(2), ints)):
+        assert quotient.dtype == torch.float32 and quotient.tolist() == [2.0, 1.0]
 
 
 def test_bool_tensors_and_unsigned_ints():

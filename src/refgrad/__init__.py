@@ -35,7 +35,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:551
+# --- book/chapters/16_functions.md:554
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, le, log, lt,

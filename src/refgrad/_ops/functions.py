@@ -58,15 +58,11 @@ def mul(input, other):
 
 
 def div(input, other):
-    other = _dtype.python_number(other)  # NOTE [NumPy scalars are numbers]
+    input, other = _dtype.python_number(input), _dtype.python_number(other)
     if _integral(input) and _integral(other):
         # torch divides integers as floats of the default dtype, each operand cast
         # to it first: so uint8 / 300 divides by 300, never by 300 wrapped to 44.
-        if type(other) is int:
-            check_unsigned_promotion(other, (input,))
-        kind = _dtype.get_default_dtype()
-        input = input.to(kind)
-        other = other.to(kind) if isinstance(other, Tensor) else float(_dtype.parsed_int(other))
+        input, other = _as_float(input, other), _as_float(other, input)
     return call(ar.DIV, (input, other), None, dying_array(input, other))
 
 
@@ -76,7 +72,14 @@ def _integral(value) -> bool:
     return isinstance(value, int)
 
 
-# --- book/chapters/16_functions.md:111
+def _as_float(value, beside):
+    if isinstance(value, Tensor):
+        return value.to(_dtype.get_default_dtype())
+    check_unsigned_promotion(value, (beside,))
+    return float(_dtype.parsed_int(value))
+
+
+# --- book/chapters/16_functions.md:114
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
@@ -161,7 +164,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:204
+# --- book/chapters/16_functions.md:207
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -173,7 +176,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:225
+# --- book/chapters/16_functions.md:228
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -201,7 +204,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:257
+# --- book/chapters/16_functions.md:260
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
@@ -232,7 +235,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:289
+# --- book/chapters/16_functions.md:292
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES):
         sizes = tuple(sizes[0])
@@ -256,7 +259,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:317
+# --- book/chapters/16_functions.md:320
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -277,7 +280,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:344
+# --- book/chapters/16_functions.md:347
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -291,7 +294,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-# --- book/chapters/16_functions.md:367
+# --- book/chapters/16_functions.md:370
 _C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
             "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
             "float64": "double"}
@@ -324,7 +327,7 @@ def _check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:401
+# --- book/chapters/16_functions.md:404
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

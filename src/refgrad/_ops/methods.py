@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:417
+# --- book/chapters/16_functions.md:420
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._ops import functions as F
@@ -24,7 +24,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:449
+# --- book/chapters/16_functions.md:452
 def _comparison(function):
     def compare(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -72,7 +72,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:502
+# --- book/chapters/16_functions.md:505
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
