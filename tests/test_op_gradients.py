@@ -370,6 +370,15 @@ RECIPES.update({
             "input_sizes": (3, 4), "offset": 1, "dim1": 0, "dim2": 1}),
         shapes=st.just([(3,)])),
     "_fw_primal": Recipe(lambda a: call(OPS["_fw_primal"], (a,))),  # unpack_dual's primal
+    # Steps and saw teeth: their jumps are rare among values drawn at random.
+    "div_mode": Recipe(lambda a, b, rounding_mode: torch.div(a, b, rounding_mode=rounding_mode),
+                       ("any", "nonzero"), _one_of("rounding_mode", None, "trunc", "floor")),
+    "remainder": Recipe(torch.remainder, ("any", "nonzero")),
+    "fmod": Recipe(torch.fmod, ("any", "nonzero")),
+    "remainder_by_number": Recipe(lambda a, other: torch.remainder(a, other),
+                                  params=_one_of("other", 1.5, -0.75, 2)),
+    "fmod_by_number": Recipe(lambda a, other: torch.fmod(a, other),
+                             params=_one_of("other", 1.5, -0.75, 2)),
     "as_strided": Recipe(
         lambda a: call(_VW.AS_STRIDED, (a,), {"size": (2, 2), "stride": (1, 3),
                                               "storage_offset": 1}),
@@ -448,8 +457,34 @@ def _differentiable(x):
     return tuple(o for o in outputs if o.requires_grad)
 
 
-DIFFERENTIABLE = sorted(name for name, op in OPS.items() if op.node is not None)
+# A NotImplemented row records a node whose backward fails, as torch's does:
+# test_rows_without_a_derivative checks those.
+DIFFERENTIABLE = sorted(name for name, op in OPS.items()
+                        if op.node is not None and op.node != "NotImplemented")
+WITHOUT_DERIVATIVE = sorted(name for name, op in OPS.items() if op.node == "NotImplemented")
 COVERED = [name for name in DIFFERENTIABLE if name in RECIPES]  # the others fail below
+
+
+_UNDERIVABLE_CALLS = {
+    "floor_divide": (lambda a: torch.floor_divide(a, a.detach() + 3), "floor_divide"),
+    "floor_divide_by_number": (lambda a: a // 2, "floor_divide"),
+    "number_floor_divide": (lambda a: 2 // a, "floor_divide"),
+    "number_remainder": (lambda a: 2 % a, "remainder"),
+}
+
+
+def test_rows_without_a_derivative():
+    assert sorted(_UNDERIVABLE_CALLS) == WITHOUT_DERIVATIVE
+    for name, (function, operation) in _UNDERIVABLE_CALLS.items():
+        a = torch.tensor([1.5, -2.5], dtype=torch.float64, requires_grad=True)
+        out = function(a)
+        assert OPS[name].node == type(out.grad_fn).__name__ == "NotImplemented"
+        assert out.grad_fn.name() == "torch::autograd::NotImplemented"
+        assert dir(out.grad_fn) == [n for n in dir(out.grad_fn) if not n.startswith("_saved")]
+        with pytest.raises(RuntimeError, match=f"^derivative for aten::{operation} is not "
+                                               "implemented$"):
+            out.sum().backward()
+        assert a.grad is None
 
 
 def test_every_differentiable_row_has_a_recipe():

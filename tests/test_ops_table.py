@@ -46,9 +46,9 @@ def _params(op):
 
 @pytest.mark.parametrize("op", ROWS, ids=[r.name for r in ROWS])
 def test_node_name_is_torchs_form(op):
-    # torch's hand-written nodes are the exceptions to the form: copy_'s CopyBackwards, and
-    # the Identity of unpack_dual's primal.
-    assert op.node in (None, "CopyBackwards", "Identity") or re.fullmatch(
+    # torch's hand-written nodes are the exceptions to the form: copy_'s CopyBackwards,
+    # the Identity of unpack_dual's primal, and NotImplemented, which fails when run.
+    assert op.node in (None, "CopyBackwards", "Identity", "NotImplemented") or re.fullmatch(
         r"[A-Z]\w*Backward\d+", op.node)
     assert (op.node is None) == (op.backward is None)
 
@@ -76,8 +76,11 @@ def test_view_rows_have_one_input():
 
 
 def test_node_names_are_unique_per_row():
-    nodes = [op.node for op in ROWS if op.node is not None]
+    # NotImplemented is one class for every row without a derivative, as in torch.
+    nodes = [op.node for op in ROWS if op.node not in (None, "NotImplemented")]
     assert len(nodes) == len(set(nodes))
+    shared = [op for op in ROWS if op.node == "NotImplemented"]
+    assert shared and all("operation" in op.hides for op in shared)
 
 
 @pytest.mark.parametrize("op", ROWS, ids=lambda op: op.name)

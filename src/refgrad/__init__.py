@@ -15,6 +15,7 @@ from refgrad._creation import (
     manual_seed, ones, ones_like, rand, randint, randn, tensor, zeros, zeros_like,
 )
 from refgrad._device import device
+from refgrad._from_numpy import as_tensor, from_numpy
 from refgrad._dtype import (
     bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int, int8,
     int16, int32, int64, long, promote_types, short, uint8,
@@ -35,7 +36,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:554
+# --- book/chapters/16_functions.md:595
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, le, log, lt,
@@ -76,12 +77,20 @@ from refgrad._ops.shaping import (
 from refgrad._ops.pieces import chunk, gather, split, split_with_sizes
 
 
+# --- book/chapters/16e_rounding_and_bits.md:542
+from refgrad._ops.bits import (
+    bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
+    logical_and, logical_not, logical_or, logical_xor,
+)
+from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
+
+
 # --- book/chapters/24_devices.md:141
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:667
+# --- book/chapters/26_inplace.md:676
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811

@@ -49,7 +49,9 @@ def _leaves(data) -> list:
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
-        if isinstance(x, Tensor | np.ndarray | np.generic):
+        if isinstance(x, Tensor):
+            kind = x.dtype
+        elif isinstance(x, np.ndarray | np.generic):
             kind = _dtype.from_numpy(x.dtype)
         elif isinstance(x, bool | int | float):
             kind = _dtype.scalar_dtype(x)
@@ -71,6 +73,9 @@ def _to_array(data, dtype: _dtype.dtype | None):
         return np.array(data, dtype=dtype.numpy)
     leaves = _leaves(data)
     dtype = dtype or _infer_dtype(leaves)
+    if any(isinstance(x, Tensor) for x in leaves):
+        data = _numbers_for_tensors(data, dtype)
+        leaves = _leaves(data)
     _check_leaves(leaves, dtype)
     with np.errstate(invalid="ignore", over="ignore"):  # 70000 in float16 is inf, as in torch
         return np.array(data, dtype=np.float64 if dtype.is_floating_point else None).astype(
@@ -78,7 +83,33 @@ def _to_array(data, dtype: _dtype.dtype | None):
         )
 
 
-# --- book/chapters/05_creation.md:120
+# --- book/chapters/05_creation.md:131
+def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
+    """A copy of the nested lists ``data``, each tensor in it read as its number."""
+    top = list(data)
+    stack = [top]
+    while stack:  # explicit, not recursive: nesting may be deep
+        level = stack.pop()
+        for i, item in enumerate(level):
+            if isinstance(item, Tensor):
+                level[i] = _number_of(item, dtype)
+            elif _is_sequence(item) and not isinstance(item, np.ndarray):
+                level[i] = inner = list(item)
+                stack.append(inner)
+    return top
+
+
+def _number_of(t: Tensor, dtype: _dtype.dtype):
+    if t.numel() != 1:
+        raise ValueError("only one element tensors can be converted to Python scalars")
+    if dtype.is_floating_point:
+        return float(t)
+    if t.dtype.is_floating_point:
+        raise TypeError("only integer tensors of a single element can be converted to an index")
+    return t.item()
+
+
+# --- book/chapters/05_creation.md:158
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -89,7 +120,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:142
+# --- book/chapters/05_creation.md:180
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev) != CPU
 
@@ -124,7 +155,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(_to_array(data, dtype), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:184
+# --- book/chapters/05_creation.md:222
 def parse_size(args, name: str) -> tuple:
     if len(args) == 1 and isinstance(args[0], tuple | list):
         args = tuple(args[0])
@@ -144,7 +175,7 @@ def parse_size(args, name: str) -> tuple:
     return tuple(args)
 
 
-# --- book/chapters/05_creation.md:208
+# --- book/chapters/05_creation.md:246
 def _filled(name, fill, size, dtype, device, requires_grad, pin_memory=False) -> Tensor:
     shape = parse_size(size, name)
     dtype = dtype or _dtype.DEFAULT_FLOAT
@@ -178,7 +209,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:245
+# --- book/chapters/05_creation.md:283
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -202,7 +233,7 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:274
+# --- book/chapters/05_creation.md:312
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -241,7 +272,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:319
+# --- book/chapters/05_creation.md:357
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
     if end is None:
@@ -258,7 +289,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:344
+# --- book/chapters/05_creation.md:382
 class Generator:
     """A source of random numbers that can be re-seeded."""
 
@@ -286,7 +317,7 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-# --- book/chapters/05_creation.md:376
+# --- book/chapters/05_creation.md:414
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -316,7 +347,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     return _finish(values.astype((dtype or _dtype.int64).numpy), device, False)
 
 
-# --- book/chapters/05_creation.md:412
+# --- book/chapters/05_creation.md:450
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), np.float32), cls=cls)

@@ -161,7 +161,12 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:456
+# --- book/chapters/03_tensor.md:457
+FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
+                 "unexpected behavior.\nConsider using tensor.detach() first.")
+_warned_float = []  # torch gives this warning once per program
+
+
 def _scalar(t, kind):
     if t._data.size != 1:
         raise ValueError("only one element tensors can be converted to Python scalars")
@@ -179,6 +184,11 @@ class _Numbers:
         return bool(host_array(self).reshape(()).item())
 
     def __float__(self) -> float:
+        if self._requires_grad and not _warned_float:
+            _warned_float.append(True)
+            import warnings
+
+            warnings.warn(FLOAT_OF_GRAD, UserWarning, stacklevel=2)
         return _scalar(self, float)
 
     def __int__(self) -> int:

@@ -26,6 +26,11 @@ from refgrad._tensor_values import wrap_dim
 # would make its own and its node would keep it.
 
 
+# A keyword argument torch tells apart from None: div(..., rounding_mode=None)
+# records DivBackward2, and div(...) records DivBackward0.
+NOT_GIVEN = object()
+
+
 def add(input, other, *, alpha=1):
     if type(alpha) is int and alpha == 1:
         params = DEFAULT_ALPHA
@@ -57,13 +62,23 @@ def mul(input, other):
     return call(ar.MUL, (input, other), None, dying_array(input, other))
 
 
-def div(input, other):
+def div(input, other, *, rounding_mode=NOT_GIVEN):
+    if rounding_mode is not NOT_GIVEN:  # chapter "Division that rounds, remainders and bits"
+        from refgrad._ops.rounding import rounded_division
+
+        return rounded_division(input, other, rounding_mode)
+    input, other = floats_if_integers(input, other)
+    return call(ar.DIV, (input, other), None, dying_array(input, other))
+
+
+def floats_if_integers(input, other) -> tuple:
+    """The operands of a true division, NumPy scalars read as numbers."""
     input, other = _dtype.python_number(input), _dtype.python_number(other)
     if _integral(input) and _integral(other):
         # torch divides integers as floats of the default dtype, each operand cast
         # to it first: so uint8 / 300 divides by 300, never by 300 wrapped to 44.
-        input, other = _as_float(input, other), _as_float(other, input)
-    return call(ar.DIV, (input, other), None, dying_array(input, other))
+        return _as_float(input, other), _as_float(other, input)
+    return input, other
 
 
 def _integral(value) -> bool:
@@ -79,7 +94,7 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:114
+# --- book/chapters/16_functions.md:129
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
@@ -164,7 +179,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:207
+# --- book/chapters/16_functions.md:222
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -176,7 +191,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:228
+# --- book/chapters/16_functions.md:243
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -204,7 +219,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:260
+# --- book/chapters/16_functions.md:275
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
@@ -235,7 +250,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:292
+# --- book/chapters/16_functions.md:307
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES):
         sizes = tuple(sizes[0])
@@ -259,7 +274,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:320
+# --- book/chapters/16_functions.md:335
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -280,7 +295,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:347
+# --- book/chapters/16_functions.md:362
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -294,7 +309,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-# --- book/chapters/16_functions.md:370
+# --- book/chapters/16_functions.md:385
 _C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
             "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
             "float64": "double"}
@@ -327,7 +342,7 @@ def _check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:404
+# --- book/chapters/16_functions.md:419
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

@@ -11,8 +11,8 @@ import numpy as np
 
 from refgrad._backend import overlaps, same_device
 from refgrad._dtype import checked_fill
+from refgrad._ops import bits, pointwise, rounding
 from refgrad._ops import functions as F
-from refgrad._ops import pointwise
 from refgrad._ops.alpha import read_alpha
 from refgrad._ops.shared_writes import (
     MASKED_FILL_WARNING,
@@ -198,7 +198,11 @@ OUT_OF_PLACE = {
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
     "sigmoid": pointwise.sigmoid, "relu": pointwise.relu, "clamp": pointwise.clamp,
     "clamp_min": pointwise.clamp_min, "clamp_max": pointwise.clamp_max,
-    "abs": pointwise.abs, "sqrt": pointwise.sqrt,
+    "abs": pointwise.abs, "sqrt": pointwise.sqrt, "floor_divide": rounding.floor_divide_step,
+    "remainder": rounding.remainder, "fmod": rounding.fmod, "true_divide": rounding.true_divide,
+    **{name: getattr(bits, name) for name in (
+        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
+        "bitwise_right_shift", "logical_not", "logical_and", "logical_or", "logical_xor")},
 }
 
 
@@ -271,7 +275,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:640
+# --- book/chapters/26_inplace.md:644
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
@@ -284,7 +288,12 @@ def install(cls=Tensor) -> None:
     cls.zero_, cls.fill_, cls.copy_ = zero_, fill_, copy_
     cls.index_put_, cls.masked_fill_ = index_put_, masked_fill_
     for name, function in (("__iadd__", F.add), ("__isub__", F.sub), ("__imul__", F.mul),
-                           ("__itruediv__", F.div), ("__ipow__", F.pow)):
+                           ("__itruediv__", F.div), ("__ipow__", F.pow),
+                           ("__ifloordiv__", rounding.floor_divide_step),
+                           ("__imod__", rounding.remainder), ("__iand__", bits.bitwise_and),
+                           ("__ior__", bits.bitwise_or), ("__ixor__", bits.bitwise_xor),
+                           ("__ilshift__", bits.bitwise_left_shift),
+                           ("__irshift__", bits.bitwise_right_shift)):
         setattr(cls, name, _augmented(function))
 
 

@@ -2,11 +2,21 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:420
+# --- book/chapters/16_functions.md:435
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
+from refgrad._ops import (
+    bits,
+    indexing,
+    linalg,
+    measures,
+    pieces,
+    pointwise,
+    rounding,
+    shaping,
+    statistics,
+)
 from refgrad._ops import functions as F
-from refgrad._ops import indexing, linalg, measures, pieces, pointwise, shaping, statistics
 from refgrad._tensor import Tensor
 
 METHODS = {
@@ -21,21 +31,32 @@ METHODS = {
     shaping: ("transpose", "t", "permute", "flatten", "contiguous", "is_contiguous"),
     indexing: ("select", "narrow", "index_put"),
     pieces: ("split", "chunk", "repeat", "gather"),
+    rounding: ("floor_divide", "remainder", "fmod", "true_divide", "float_power",
+               "float_power_"),
+    bits: ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
+           "bitwise_right_shift", "logical_not", "logical_and", "logical_or", "logical_xor"),
 }
 
 
-# --- book/chapters/16_functions.md:452
-def _comparison(function):
-    def compare(self, other):
+# --- book/chapters/16_functions.md:483
+def _falls_back(function, reflected: bool = False):
+    def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
             return NotImplemented
         try:
-            return function(self, other)
+            return function(other, self) if reflected else function(self, other)
         except TypeError:  # not a tensor or a number: Python's own answer
             return NotImplemented
 
-    compare.__name__ = function.__name__
-    return compare
+    operator.__name__ = function.__name__
+    return operator
+
+
+_FALLING_BACK = {
+    "floordiv": rounding.floor_divide, "mod": rounding.remainder, "and": bits.bitwise_and,
+    "or": bits.bitwise_or, "xor": bits.bitwise_xor, "lshift": bits.bitwise_left_shift,
+    "rshift": bits.bitwise_right_shift,
+}
 
 
 OPERATORS = {
@@ -43,11 +64,14 @@ OPERATORS = {
     "__mul__": F.mul, "__rmul__": F.mul, "__truediv__": F.div,
     "__rtruediv__": lambda self, other: F.mul(F.reciprocal(self), other),
     "__pow__": F.pow, "__rpow__": lambda self, other: F.pow(other, self),
-    "__neg__": F.neg, "__eq__": _comparison(F.eq), "__ne__": _comparison(F.ne),
-    "__lt__": _comparison(F.lt), "__le__": _comparison(F.le), "__gt__": _comparison(F.gt),
-    "__ge__": _comparison(F.ge), "__matmul__": linalg.matmul,
+    "__neg__": F.neg, "__eq__": _falls_back(F.eq), "__ne__": _falls_back(F.ne),
+    "__lt__": _falls_back(F.lt), "__le__": _falls_back(F.le), "__gt__": _falls_back(F.gt),
+    "__ge__": _falls_back(F.ge), "__matmul__": linalg.matmul,
     "__rmatmul__": lambda self, other: linalg.matmul(other, self), "__abs__": pointwise.abs,
     "__getitem__": indexing.getitem, "__iter__": lambda self: iter(_rows(self)),
+    "__invert__": bits.invert,
+    **{f"__{name}__": _falls_back(f) for name, f in _FALLING_BACK.items()},
+    **{f"__r{name}__": _falls_back(f, reflected=True) for name, f in _FALLING_BACK.items()},
 }
 
 
@@ -72,7 +96,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:505
+# --- book/chapters/16_functions.md:546
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

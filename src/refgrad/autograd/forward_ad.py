@@ -166,7 +166,7 @@ def _primal(tensor):
     return primal
 
 
-# --- book/chapters/18a_forward_ad.md:553
+# --- book/chapters/18a_forward_ad.md:555
 def push_tangents(op, args, params, outputs) -> None:
     """After ``call`` ran ``op``: give its outputs their tangents."""
     level = active_level()
@@ -176,6 +176,9 @@ def push_tangents(op, args, params, outputs) -> None:
     tangents = [tangent_of(a, level) for a in inputs]
     if all(t is None for t in tangents):
         return
+    if op.node == "NotImplemented":  # NOTE [Derivatives torch does not implement]
+        raise NotImplementedError(f"Trying to use forward AD with aten::{params['operation']} "
+                                  "that does not support it.")
     from refgrad.autograd._jvp import output_tangents
 
     for out, tangent in zip(outputs, output_tangents(op, args, params, outputs, tangents,
@@ -184,7 +187,7 @@ def push_tangents(op, args, params, outputs) -> None:
             set_tangent(out, tangent, level)
 
 
-# --- book/chapters/18a_forward_ad.md:840
+# --- book/chapters/18a_forward_ad.md:845
 def write_tangent(self, result) -> None:
     """After an in-place op wrote ``result`` into ``self``: the same for tangents."""
     level = active_level()
@@ -202,7 +205,7 @@ def write_tangent(self, result) -> None:
     set_tangent(self, old, level)
 
 
-# --- book/chapters/18a_forward_ad.md:859
+# --- book/chapters/18a_forward_ad.md:864
 def _tangent_through_base(view, level):
     base = view._base
     if tangent_of(base, level) is None:
@@ -210,7 +213,7 @@ def _tangent_through_base(view, level):
     return tangent_of(view, level)
 
 
-# --- book/chapters/18a_forward_ad.md:876
+# --- book/chapters/18a_forward_ad.md:881
 def refuse_out(name: str, tensors) -> None:
     """torch's error for an ``out=`` function that met a dual tensor."""
     level = active_level()
@@ -219,7 +222,7 @@ def refuse_out(name: str, tensors) -> None:
                                   "support it because it is an out= function")
 
 
-# --- book/chapters/18a_forward_ad.md:896
+# --- book/chapters/18a_forward_ad.md:901
 def apply_with_tangents(cls, run, args, kwargs):
     """``Function.apply`` while a level is open: ``run`` it, then its ``jvp``."""
     level = active_level()
@@ -230,7 +233,7 @@ def apply_with_tangents(cls, run, args, kwargs):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/18a_forward_ad.md:908
+# --- book/chapters/18a_forward_ad.md:913
 def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
     from refgrad._creation import zeros_like
 
@@ -252,7 +255,7 @@ def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
             set_tangent(out, in_layout_of(out, tangent), level)
 
 
-# --- book/chapters/18a_forward_ad.md:944
+# --- book/chapters/18a_forward_ad.md:949
 def set_tangent(t, tangent, level) -> None:
     """Store ``t``'s tangent, also where ``t``'s node saved ``t`` as an output."""
     from refgrad.autograd._saved import SavedTensor
