@@ -29,7 +29,7 @@ class Recipe:
     """How to call one row: ``call(*tensors, **params)``."""
 
     call: Callable
-    values: tuple[str, ...] = ("any",)  # per tensor input: any, positive, nonzero, small
+    values: tuple[str, ...] = ("any",)  # per input: any, positive, nonzero, small, inside, ...
     params: Callable = lambda shapes: st.just({})  # shapes -> strategy of keyword params
     min_ndim: int = 0
     max_ndim: int = 3
@@ -379,6 +379,18 @@ RECIPES.update({
                                   params=_one_of("other", 1.5, -0.75, 2)),
     "fmod_by_number": Recipe(lambda a, other: torch.fmod(a, other),
                              params=_one_of("other", 1.5, -0.75, 2)),
+    "floor": Recipe(torch.floor), "ceil": Recipe(torch.ceil), "round": Recipe(torch.round),
+    "trunc": Recipe(torch.trunc), "frac": Recipe(torch.frac),
+    "round_decimals": Recipe(lambda a, decimals: torch.round(a, decimals=decimals),
+                             params=_one_of("decimals", 1, 2, -1)),
+    "log1p": Recipe(torch.log1p, ("positive",)), "log2": Recipe(torch.log2, ("positive",)),
+    "log10": Recipe(torch.log10, ("positive",)), "expm1": Recipe(torch.expm1),
+    "exp2": Recipe(torch.exp2), "sinh": Recipe(torch.sinh), "cosh": Recipe(torch.cosh),
+    "asin": Recipe(torch.asin, ("inside",)), "acos": Recipe(torch.acos, ("inside",)),
+    "atan": Recipe(torch.atan), "asinh": Recipe(torch.asinh),
+    "acosh": Recipe(torch.acosh, ("above_one",)), "atanh": Recipe(torch.atanh, ("inside",)),
+    "deg2rad": Recipe(torch.deg2rad), "rad2deg": Recipe(torch.rad2deg),
+    "atan2": Recipe(torch.atan2, ("nonzero", "nonzero")),
     "as_strided": Recipe(
         lambda a: call(_VW.AS_STRIDED, (a,), {"size": (2, 2), "stride": (1, 3),
                                               "storage_offset": 1}),
@@ -396,6 +408,10 @@ def _values(rng, shape, kind):
         values = rng.uniform(-1.0, 1.0, shape)
     elif kind == "positive":
         values = rng.uniform(0.5, 2.0, shape)
+    elif kind == "inside":  # well inside (-1, 1), where asin, acos and atanh are smooth
+        values = rng.uniform(-0.9, 0.9, shape)
+    elif kind == "above_one":
+        values = rng.uniform(1.1, 3.0, shape)
     elif kind == "nonzero":
         values = rng.uniform(0.5, 2.0, shape) * rng.choice([-1.0, 1.0], shape)
     else:

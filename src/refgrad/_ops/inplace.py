@@ -11,7 +11,7 @@ import numpy as np
 
 from refgrad._backend import overlaps, same_device
 from refgrad._dtype import checked_fill
-from refgrad._ops import bits, pointwise, rounding
+from refgrad._ops import bits, elementwise, pointwise, rounding
 from refgrad._ops import functions as F
 from refgrad._ops.alpha import read_alpha
 from refgrad._ops.shared_writes import (
@@ -203,6 +203,11 @@ OUT_OF_PLACE = {
     **{name: getattr(bits, name) for name in (
         "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
         "bitwise_right_shift", "logical_not", "logical_and", "logical_or", "logical_xor")},
+    **{name: getattr(elementwise, name) for name in (
+        "floor", "ceil", "round", "trunc", "fix", "frac", "log1p", "log2", "log10", "expm1",
+        "exp2", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "arcsin",
+        "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "deg2rad", "rad2deg", "square",
+        "atan2", "arctan2")},
 }
 
 
@@ -275,7 +280,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:644
+# --- book/chapters/26_inplace.md:649
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

@@ -7,6 +7,7 @@
 
 from refgrad._ops import (
     bits,
+    elementwise,
     indexing,
     linalg,
     measures,
@@ -35,10 +36,15 @@ METHODS = {
                "float_power_"),
     bits: ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
            "bitwise_right_shift", "logical_not", "logical_and", "logical_or", "logical_xor"),
+    elementwise: ("floor", "ceil", "round", "trunc", "fix", "frac", "log1p", "log2", "log10",
+                  "expm1", "exp2", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh",
+                  "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
+                  "deg2rad", "rad2deg", "isnan", "isinf", "isfinite", "isposinf", "isneginf",
+                  "signbit", "argmax", "argmin", "all", "any", "atan2", "arctan2"),
 }
 
 
-# --- book/chapters/16_functions.md:483
+# --- book/chapters/16_functions.md:489
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -86,8 +92,10 @@ def install(cls=Tensor) -> None:
     cls.view_as = lambda self, other: F.view(self, other.shape)
     cls.to = F.to
     for name, kind in (("float", "float32"), ("double", "float64"), ("half", "float16"),
-                       ("long", "int64")):
+                       ("long", "int64"), ("int", "int32"), ("short", "int16"),
+                       ("char", "int8"), ("byte", "uint8"), ("bool", "bool")):
         setattr(cls, name, _converter(kind))
+    elementwise.install_shorthands(cls)
 
 
 def _converter(kind: str):
@@ -96,7 +104,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:546
+# --- book/chapters/16_functions.md:554
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
