@@ -4,11 +4,14 @@ Written against torch's API; they pass on real torch and on refgrad. Expected
 node names were recorded from torch 2.13.
 """
 
+import math
 import re
 
 import numpy as np
 import pytest
 import torch
+
+from conformance._support import raises
 
 
 def _leaf(array):
@@ -455,3 +458,55 @@ def test_a_single_index_must_be_an_integer():
     with pytest.raises(IndexError):
         x[1.0] = 5.0
     assert x.tolist() == [1.0, 2.0, 3.0]
+
+
+def test_ties_keep_the_input_so_signed_zeros_survive():
+    def signs(t):
+        return [math.copysign(1.0, v) for v in t.tolist()]
+
+    z = torch.tensor([-0.0, 0.0])
+    assert signs(z.relu()) == [-1.0, 1.0]
+    assert signs(z.clamp(min=0.0)) == [-1.0, 1.0] and signs(z.clamp(max=-0.0)) == [-1.0, 1.0]
+    assert signs(z.clamp(-0.0, 0.0)) == [-1.0, 1.0]
+    assert signs(torch.clamp_min(z, 0.0)) == [-1.0, 1.0]
+    assert signs(torch.clamp_max(z, torch.tensor(-0.0))) == [-1.0, 1.0]
+    assert signs(torch.maximum(z, torch.tensor([0.0, -0.0]))) == [-1.0, 1.0]
+    assert signs(torch.minimum(z, torch.tensor([0.0, -0.0]))) == [-1.0, 1.0]
+    assert signs(z.clone().relu_()) == [-1.0, 1.0]
+    big = torch.full((40,), -0.0)  # past any vector width
+    assert set(signs(big.relu())) == {-1.0}
+    nan = torch.tensor([float("nan"), 1.0])
+    assert math.isnan(nan.clamp(min=0.0)[0]) and math.isnan(torch.tensor([1.0]).clamp(
+        min=float("nan"))[0])
+
+
+def test_a_list_of_floats_indexes_by_positions_cut_toward_zero():
+    x = torch.tensor([1.0, 2.0, 3.0])
+    assert x[[1.5]].tolist() == [2.0] and x[[1.5, 0.2]].tolist() == [2.0, 1.0]
+    assert x[[1, 2.5]].tolist() == [2.0, 3.0] and x[[-1.5]].tolist() == [3.0]
+    assert x[[True, False, True]].tolist() == [1.0, 3.0]
+
+
+def test_softmax_dim_must_be_an_int():
+    x = torch.tensor([1.0, 2.0])
+    for dim, name in ((2.5, "float"), (None, "NoneType"), (True, "bool")):
+        with raises(TypeError, f"softmax(): argument 'dim' (position 2) must be int, not {name}"):
+            torch.softmax(x, dim)
+    with raises(TypeError, "log_softmax(): argument 'dim' (position 2) must be int, not float"):
+        torch.log_softmax(x, 0.0)
+
+
+def test_in_place_clamp_with_number_bounds_names_c_types():
+    for dtype, name in ((torch.uint8, "unsigned char"), (torch.int64, "long int"),
+                        (torch.int8, "signed char"), (torch.int16, "short int"),
+                        (torch.int32, "int"), (torch.bool, "bool")):
+        t = torch.tensor([1, 0], dtype=dtype)
+        for method, args, kwargs in (("clamp_", (0.5,), {}), ("clamp_min_", (0.5,), {}),
+                                     ("clip_", (), {"max": 0.5})):
+            with raises(RuntimeError, "result type Float can't be cast to the desired output "
+                                      f"type {name}"):
+                getattr(t, method)(*args, **kwargs)
+        assert t.tolist() == [1, 0]
+    u = torch.tensor([1, 2], dtype=torch.uint8)
+    with raises(RuntimeError, "result type Float can't be cast to the desired output type Byte"):
+        u.clamp_(torch.tensor(0.5))

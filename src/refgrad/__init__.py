@@ -36,7 +36,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:603
+# --- book/chapters/16_functions.md:608
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, le, log, lt,
@@ -45,19 +45,19 @@ from refgrad._ops.functions import (
 )
 
 
-# --- book/chapters/16a_pointwise.md:391
+# --- book/chapters/16a_pointwise.md:415
 from refgrad._ops.pointwise import (
     abs, clamp, clamp_max, clamp_min, clip, maximum, minimum, relu, rsqrt, sigmoid, sign,
     sqrt, tan, tanh,
 )
 
 
-# --- book/chapters/16b_reductions.md:403
+# --- book/chapters/16b_reductions.md:407
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:802
+# --- book/chapters/16b_reductions.md:806
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -66,14 +66,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:604
+# --- book/chapters/16d_indexing.md:611
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:879
+# --- book/chapters/16d_indexing.md:886
 from refgrad._ops.pieces import chunk, gather, split, split_with_sizes
 
 
@@ -99,7 +99,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:681
+# --- book/chapters/26_inplace.md:707
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811

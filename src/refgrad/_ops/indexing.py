@@ -155,7 +155,7 @@ def narrow(input, dim, start, length):
     return _call(SLICE, input, dim=dim, start=start, end=start + length, step=1)
 
 
-# --- book/chapters/16d_indexing.md:468
+# --- book/chapters/16d_indexing.md:470
 INT64_MAX = 2**63 - 1
 
 
@@ -163,7 +163,12 @@ def _as_tuple(index) -> tuple:
     from refgrad._creation import tensor
 
     items = index if isinstance(index, tuple) else (index,)
-    return tuple(tensor(i) if isinstance(i, list) else i for i in items)
+    return tuple(_positions(tensor(i)) if isinstance(i, list) else i for i in items)
+
+
+def _positions(t):
+    """A list index as torch reads it: floats in it are cut to int64 positions."""
+    return t.long() if t.dtype.is_floating_point else t
 
 
 def _is_mask(item) -> bool:
@@ -184,7 +189,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:498
+# --- book/chapters/16d_indexing.md:505
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -254,7 +259,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:569
+# --- book/chapters/16d_indexing.md:576
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

@@ -285,9 +285,35 @@ def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
 
+# torch checks clamp_'s number bounds in a kernel of its own, whose cast error
+# names the C type ("unsigned char") where every other in-place op names
+# torch's ("Byte").
+_C_TYPE_NAMES = {"Bool": "bool", "Byte": "unsigned char", "Char": "signed char",
+                 "Short": "short int", "Int": "int", "Long": "long int"}
+
+
+def _bounded(function):
+    method = _method(function)
+
+    def bounded(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except RuntimeError as error:  # raised before anything was written
+            start, _, kind = str(error).rpartition(" ")
+            numbers = not any(isinstance(b, Tensor) for b in (*args, *kwargs.values()))
+            if numbers and start.endswith("can't be cast to the desired output type"):
+                raise RuntimeError(f"{start} {_C_TYPE_NAMES.get(kind, kind)}") from None
+            raise
+
+    bounded.__name__ = method.__name__
+    return bounded
+
+
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function))
+    for function in (pointwise.clamp, pointwise.clamp_min, pointwise.clamp_max):
+        setattr(cls, function.__name__ + "_", _bounded(function))
     cls.clip_ = cls.clamp_
     cls.diagonal = diagonal
     cls.zero_, cls.fill_, cls.copy_ = zero_, fill_, copy_

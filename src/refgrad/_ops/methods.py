@@ -44,7 +44,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:489
+# --- book/chapters/16_functions.md:494
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -104,7 +104,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:554
+# --- book/chapters/16_functions.md:559
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

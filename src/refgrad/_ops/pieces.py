@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:622
+# --- book/chapters/16d_indexing.md:629
 """Rows that cut a tensor into views, tile it, or gather from it: split, repeat, gather."""
 
 import numpy as np
@@ -34,7 +34,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:655
+# --- book/chapters/16d_indexing.md:662
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -49,7 +49,7 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:682
+# --- book/chapters/16d_indexing.md:689
 def _tile(a, repeats):
     return np.tile(a.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats)
 
@@ -69,7 +69,7 @@ REPEAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:715
+# --- book/chapters/16d_indexing.md:722
 def _key(index, dim):
     """Each position's own coordinates, with the index's values along ``dim``."""
     ones = (1,) * index.ndim
@@ -89,7 +89,7 @@ def _gather(a, index, dim, sparse_grad):
     return flat[_key(_positions(index), dim % flat.ndim)].reshape(index._data.shape)
 
 
-# --- book/chapters/16d_indexing.md:736
+# --- book/chapters/16d_indexing.md:743
 def _scatter_add(g, index, self, dim, sparse_grad):
     from refgrad._ops.indexing import index_put, zeros_as
     from refgrad._tensor import make_tensor
@@ -106,7 +106,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:761
+# --- book/chapters/16d_indexing.md:768
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -137,7 +137,7 @@ def split(tensor, split_size_or_sections, dim=0):
     return _call(SPLIT, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:793
+# --- book/chapters/16d_indexing.md:800
 def split_with_sizes(input, split_sizes, dim=0):
     sizes, length = list(split_sizes), _length(input, dim)
     if any(n < 0 for n in sizes):
@@ -161,7 +161,7 @@ def chunk(input, chunks, dim=0):
     return split(input, -(-length // chunks), dim)
 
 
-# --- book/chapters/16d_indexing.md:821
+# --- book/chapters/16d_indexing.md:828
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -178,7 +178,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:845
+# --- book/chapters/16d_indexing.md:852
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 

@@ -32,7 +32,19 @@ RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", in_float32(lambda a: 1 / np.sqr
                       lambda g, result: (-0.5 * g * result**3,))
 
 
-# --- book/chapters/16a_pointwise.md:89
+# --- book/chapters/16a_pointwise.md:94
+# NOTE [Ties keep the input]
+# torch's max(a, bound) keeps a when the two are equal (-0.0 against 0.0);
+# NumPy's maximum returns its second operand then. So the input goes second,
+# here and in clamp, maximum and minimum; a test of signed zeros checks it.
+def at_least(a, low):
+    return np.maximum(low, a)
+
+
+def at_most(a, high):
+    return np.minimum(high, a)
+
+
 def _zero_where(mask, g):
     from refgrad._ops.functions import where
 
@@ -40,9 +52,9 @@ def _zero_where(mask, g):
 
 
 RELU = register(Op(
-    "relu", "ReluBackward0", ("self",), forward=lambda a: np.maximum(a, a.dtype.type(0)),
+    "relu", "ReluBackward0", ("self",), forward=lambda a: at_least(a, a.dtype.type(0)),
     backward=lambda g, result: (threshold_backward(g, result, 0),),
-    saves=(("result", ("self",)),), into=lambda a, out: np.maximum(a, a.dtype.type(0), out=out),
+    saves=(("result", ("self",)),), into=lambda a, out: np.maximum(a.dtype.type(0), a, out=out),
 ))
 THRESHOLD_BACKWARD = register(Op(
     "threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
@@ -78,7 +90,7 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:143
+# --- book/chapters/16a_pointwise.md:160
 def _outside(self, min, max):  # noqa: A002 - torch's names
     from refgrad._tensor import make_tensor
 
@@ -91,14 +103,21 @@ def _outside(self, min, max):  # noqa: A002 - torch's names
     return make_tensor(outside)
 
 
+def _clip(a, low, high):
+    """maximum, then minimum, each keeping the input on a tie: NOTE [Ties keep the input]."""
+    if low is not None:
+        a = at_least(a, low)
+    return a if high is None else at_most(a, high)
+
+
 CLAMP = register(Op(
-    "clamp", "ClampBackward1", ("self",), forward=lambda a, min, max: np.clip(a, min, max),
+    "clamp", "ClampBackward1", ("self",), forward=lambda a, min, max: _clip(a, min, max),
     backward=lambda g, self, min, max: (_zero_where(_outside(self, min, max), g),),
     saves=(("self", ("self",)),),
 ))
 
 
-# --- book/chapters/16a_pointwise.md:182
+# --- book/chapters/16a_pointwise.md:206
 def _kept(g, keep):
     """``g`` where the array mask ``keep`` holds, zero elsewhere."""
     from refgrad._tensor import make_tensor
@@ -127,35 +146,35 @@ def _clamp_grads(g, self, min=None, max=None):  # noqa: A002 - torch's names
 _SELF_MIN_MAX = ("self", "min", "max")
 CLAMP_TENSOR = register(Op(
     "clamp_tensor", "ClampBackward0", _SELF_MIN_MAX,
-    forward=lambda a, min, max: np.clip(a, min, max), backward=_clamp_grads,
+    forward=lambda a, min, max: _clip(a, min, max), backward=_clamp_grads,
     saves=(("max", _SELF_MIN_MAX), ("min", _SELF_MIN_MAX), ("self", _SELF_MIN_MAX)),
 ))
 
 
-# --- book/chapters/16a_pointwise.md:226
+# --- book/chapters/16a_pointwise.md:250
 CLAMP_MIN = register(Op(
-    "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: np.maximum(a, min),
+    "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_kept(g, self._data >= min),),
     saves=(("self", ("self",)),), promote_with=("min",),
 ))
 CLAMP_MIN_TENSOR = register(Op(
-    "clamp_min_tensor", "ClampMinBackward1", ("self", "min"), forward=np.maximum,
+    "clamp_min_tensor", "ClampMinBackward1", ("self", "min"), forward=at_least,
     backward=lambda g, self, min: _clamp_grads(g, self, min=min)[:2],
     saves=(("min", ("self", "min")), ("self", ("self", "min"))),
 ))
 CLAMP_MAX = register(Op(
-    "clamp_max", "ClampMaxBackward0", ("self",), forward=lambda a, max: np.minimum(a, max),
+    "clamp_max", "ClampMaxBackward0", ("self",), forward=lambda a, max: at_most(a, max),
     backward=lambda g, self, max: (_kept(g, self._data <= max),),
     saves=(("self", ("self",)),), promote_with=("max",),
 ))
 CLAMP_MAX_TENSOR = register(Op(
-    "clamp_max_tensor", "ClampMaxBackward1", ("self", "max"), forward=np.minimum,
+    "clamp_max_tensor", "ClampMaxBackward1", ("self", "max"), forward=at_most,
     backward=lambda g, self, max: _clamp_grads(g, self, max=max)[::2],
     saves=(("max", ("self", "max")), ("self", ("self", "max"))),
 ))
 
 
-# --- book/chapters/16a_pointwise.md:257
+# --- book/chapters/16a_pointwise.md:281
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -176,11 +195,11 @@ def _extremum(name, node, forward, self_lost):
     ))
 
 
-MAXIMUM = _extremum("maximum", "MaximumBackward0", np.maximum, lambda s, o: s < o)
-MINIMUM = _extremum("minimum", "MinimumBackward0", np.minimum, lambda s, o: s > o)
+MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
+MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:294
+# --- book/chapters/16a_pointwise.md:318
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -206,7 +225,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:326
+# --- book/chapters/16a_pointwise.md:350
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 

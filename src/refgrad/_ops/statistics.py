@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from refgrad import return_types
-from refgrad._dtype import get_default_dtype
+from refgrad._dtype import get_default_dtype, python_number
 from refgrad._ops.arithmetic import in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple, where
@@ -263,6 +263,10 @@ def logsumexp(input, dim, keepdim=False):
 # --- book/chapters/16b_reductions.md:383
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
+        dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
+        if type(dim) is not int:  # bools and floats included, as torch's parser has it
+            raise TypeError(f"{row.name}(): argument 'dim' (position 2) must be int, not "
+                            f"{type(dim).__name__}")
         if dtype is not None:
             input = input.to(dtype)
         last = input.ndim == 0 or wrap_dim(dim, input.ndim) == input.ndim - 1
