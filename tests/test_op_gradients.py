@@ -140,6 +140,10 @@ def _cat_dim(shapes):
     return st.sampled_from(agree).map(lambda d: {"dim": d})
 
 
+def _dims_as(name):
+    return lambda shapes: _dims(shapes).map(lambda dims: {name: tuple(dims)})
+
+
 def _one_of(name, *values):
     return lambda shapes: st.sampled_from(values).map(lambda v: {name: v})
 
@@ -391,6 +395,22 @@ RECIPES.update({
     "acosh": Recipe(torch.acosh, ("above_one",)), "atanh": Recipe(torch.atanh, ("inside",)),
     "deg2rad": Recipe(torch.deg2rad), "rad2deg": Recipe(torch.rad2deg),
     "atan2": Recipe(torch.atan2, ("nonzero", "nonzero")),
+    "flip": Recipe(lambda a, dims: torch.flip(a, dims), min_ndim=1, params=_dims_as("dims")),
+    "roll": Recipe(lambda a, **p: torch.roll(a, **p), min_ndim=1, params=lambda shapes: st.one_of(
+        st.just({"shifts": 1}), _dims_as("dims")(shapes).map(
+            lambda p: {"shifts": tuple(range(1, len(p["dims"]) + 1)), **p}))),
+    "tril": Recipe(lambda a, diagonal: torch.tril(a, diagonal), min_ndim=2,
+                   params=_one_of("diagonal", 0, 1, -1)),
+    "triu": Recipe(lambda a, diagonal: a.triu(diagonal), min_ndim=2,
+                   params=_one_of("diagonal", 0, 2, -1)),
+    "lerp": Recipe(lambda a, b, weight: torch.lerp(a, b, weight), ("any", "any"),
+                   _one_of("weight", 0.25, 0.75, -0.5, 1.5)),
+    "lerp_tensor": Recipe(torch.lerp, ("any", "any", "any")),
+    "addcmul": Recipe(lambda a, b, c, value: torch.addcmul(a, b, c, value=value),
+                      ("any", "any", "any"), _one_of("value", 1, 0.5, -2)),
+    "addcdiv": Recipe(lambda a, b, c, value: torch.addcdiv(a, b, c, value=value),
+                      ("any", "any", "nonzero"), _one_of("value", 1, 0.5, -2)),
+    "nan_to_num": Recipe(torch.nan_to_num),
     "as_strided": Recipe(
         lambda a: call(_VW.AS_STRIDED, (a,), {"size": (2, 2), "stride": (1, 3),
                                               "storage_offset": 1}),

@@ -78,6 +78,19 @@ CASES = [
     Case("degrees", ((3,),), lambda T, x: x.deg2rad() * T.rad2deg(x)),
     Case("atan2", ((3, 1), (4,)), lambda T, x, y: T.atan2(x, y)),
     Case("square", ((3,),), lambda T, x: x.square()),
+    # moves, blends and fused arithmetic
+    Case("flip_roll", ((2, 3, 2),), lambda T, x: x.flip((0, -1)).roll((1, -1), (1, 2))),
+    Case("roll_flat", ((3, 2),), lambda T, x: T.roll(x, 2), transposed=True),
+    Case("triangles", ((3, 4),), lambda T, x: x.tril(1) * T.triu(x, -1)),
+    Case("diff", ((3, 4), (3, 1)), lambda T, x, p: T.diff(x, n=2, dim=1, prepend=p)),
+    Case("lerp", ((3, 4), (4,)), lambda T, x, y: T.lerp(x, y.expand(3, 4), 0.3)),
+    Case("lerp_tensor", ((3, 4), (3, 4), (4,)),
+         lambda T, x, y, w: T.lerp(x, y, w.expand(3, 4))),
+    Case("addcmul", ((3, 4), (3, 1), (4,)), lambda T, x, a, b: T.addcmul(x, a, b, value=-0.5)),
+    Case("addcdiv", ((4,), (2, 4), (4,)), lambda T, x, a, b: x.addcdiv(a, b + 3.5, value=2),
+         0.0, 3.0),
+    # infinities where the drawn values are 0 (nan would not compare equal in the saved lists)
+    Case("nan_to_num", ((5,),), lambda T, x: T.nan_to_num(x.reciprocal(), posinf=7.0), 0.0, 3.0),
     # reductions
     Case("mean", ((3, 4),), lambda T, x: x.mean()),
     Case("mean_dim", ((3, 4),), lambda T, x: x.mean(1)),

@@ -36,7 +36,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:608
+# --- book/chapters/16_functions.md:613
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, le, log, lt,
@@ -94,12 +94,17 @@ from refgrad._ops.elementwise import (
 )
 
 
+# --- book/chapters/16g_moves_and_fused.md:281
+from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
+from refgrad._ops.rearranging import diff, flip, roll, tril, triu
+
+
 # --- book/chapters/24_devices.md:141
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:707
+# --- book/chapters/26_inplace.md:709
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811

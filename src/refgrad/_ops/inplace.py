@@ -11,7 +11,7 @@ import numpy as np
 
 from refgrad._backend import overlaps, same_device
 from refgrad._dtype import checked_fill
-from refgrad._ops import bits, elementwise, pointwise, rounding
+from refgrad._ops import bits, elementwise, fused, pointwise, rearranging, rounding
 from refgrad._ops import functions as F
 from refgrad._ops.alpha import read_alpha
 from refgrad._ops.shared_writes import (
@@ -208,6 +208,8 @@ OUT_OF_PLACE = {
         "exp2", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "arcsin",
         "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "deg2rad", "rad2deg", "square",
         "atan2", "arctan2")},
+    "tril": rearranging.tril, "triu": rearranging.triu, "lerp": fused.lerp,
+    "addcmul": fused.addcmul, "addcdiv": fused.addcdiv, "nan_to_num": fused.nan_to_num,
 }
 
 
@@ -280,7 +282,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:649
+# --- book/chapters/26_inplace.md:651
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

@@ -8,11 +8,13 @@
 from refgrad._ops import (
     bits,
     elementwise,
+    fused,
     indexing,
     linalg,
     measures,
     pieces,
     pointwise,
+    rearranging,
     rounding,
     shaping,
     statistics,
@@ -41,10 +43,12 @@ METHODS = {
                   "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
                   "deg2rad", "rad2deg", "isnan", "isinf", "isfinite", "isposinf", "isneginf",
                   "signbit", "argmax", "argmin", "all", "any", "atan2", "arctan2"),
+    rearranging: ("flip", "roll", "tril", "triu", "diff"),
+    fused: ("lerp", "addcmul", "addcdiv", "nan_to_num"),
 }
 
 
-# --- book/chapters/16_functions.md:494
+# --- book/chapters/16_functions.md:498
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -90,6 +94,7 @@ def install(cls=Tensor) -> None:
     cls.T = property(_reversed)
     cls.mT = property(_matrix_transpose)
     cls.view_as = lambda self, other: F.view(self, other.shape)
+    cls.where = lambda self, condition, other: F.where(condition, self, other)
     cls.to = F.to
     for name, kind in (("float", "float32"), ("double", "float64"), ("half", "float16"),
                        ("long", "int64"), ("int", "int32"), ("short", "int16"),
@@ -104,7 +109,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:559
+# --- book/chapters/16_functions.md:564
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

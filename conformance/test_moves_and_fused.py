@@ -1,0 +1,137 @@
+"""Black-box tests: flip, roll, tril, triu, diff, lerp, addcmul, addcdiv, nan_to_num,
+and the where method. The same assertions run on torch.
+"""
+
+import math
+
+import pytest
+import torch
+
+from conformance._support import raises
+
+
+def test_moving_elements_and_what_the_nodes_show():
+    m = torch.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], requires_grad=True)
+    assert m.flip(0).tolist() == [[3.0, 4.0, 5.0], [0.0, 1.0, 2.0]]
+    assert torch.flip(m, (0, -1)).tolist() == [[5.0, 4.0, 3.0], [2.0, 1.0, 0.0]]
+    assert m.flip(0).is_contiguous() and m.flip(0)._version == 0
+    assert m.roll(1).tolist() == [[5.0, 0.0, 1.0], [2.0, 3.0, 4.0]]
+    assert torch.roll(m, (1, 2), (0, 1)).tolist() == [[4.0, 5.0, 3.0], [1.0, 2.0, 0.0]]
+    assert m.tril().tolist() == [[0.0, 0.0, 0.0], [3.0, 4.0, 0.0]]
+    assert m.triu(1).tolist() == [[0.0, 1.0, 2.0], [0.0, 0.0, 5.0]]
+    node = m.flip(0).grad_fn
+    assert type(node).__name__ == "FlipBackward0" and node._saved_dims == (0,)
+    node = m.roll(1).grad_fn
+    assert node._saved_shifts == (1,) and node._saved_dims == ()
+    assert type(m.tril(1).grad_fn).__name__ == "TrilBackward0"
+    assert m.tril(1).grad_fn._saved_diagonal == 1
+    assert torch.tensor([[1, 2], [3, 4]]).flip(1).dtype == torch.int64
+    (m.flip(0) * torch.tensor([1.0, 2.0, 3.0]) + m.roll(1, 1).triu()).sum().backward()
+    assert m.grad.tolist() == [[2.0, 3.0, 4.0], [2.0, 3.0, 3.0]]
+
+
+def test_bad_moves():
+    m = torch.zeros(2, 3)
+    with raises(RuntimeError, "dim 0 appears multiple times in the list of dims"):
+        m.flip((0, 0))
+    with raises(RuntimeError, "shifts and dimensions must align. shifts: 2, dims:1"):
+        torch.roll(m, (1, 2), 0)
+    with raises(RuntimeError, "shifts and dimensions must align. shifts: 2, dims:0"):
+        torch.roll(m, (1, 2))
+    with raises(RuntimeError, "tril: input tensor must have at least 2 dimensions"):
+        torch.tril(torch.tensor([1.0, 2.0]))
+
+
+def test_diff_is_made_of_slices():
+    x = torch.tensor([1.0, 4.0, 9.0, 16.0], requires_grad=True)
+    d = torch.diff(x)
+    assert d.tolist() == [3.0, 5.0, 7.0] and torch.diff(x, n=2).tolist() == [2.0, 2.0]
+    assert type(d.grad_fn).__name__ == "SubBackward0"
+    assert [type(n).__name__ for n, _ in d.grad_fn.next_functions] == ["SliceBackward0"] * 2
+    joined = torch.diff(x, prepend=torch.tensor([0.0]), append=torch.tensor([20.0]))
+    assert joined.tolist() == [1.0, 3.0, 5.0, 7.0, 4.0]
+    assert torch.diff(torch.tensor([True, False, False])).tolist() == [True, False]
+    assert torch.diff(x, n=5).tolist() == []
+    with raises(RuntimeError, "diff expects input to be at least one-dimensional"):
+        torch.diff(torch.tensor(1.0))
+
+
+def test_lerp_blends_without_promoting():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 6.0], requires_grad=True)
+    y = torch.lerp(a, b, 0.25)
+    assert y.tolist() == [1.5, 3.0] and type(y.grad_fn).__name__ == "LerpBackward0"
+    assert y.grad_fn._saved_weight == 0.25 and torch.lerp(a, b, 1.0).tolist() == [3.0, 6.0]
+    w = torch.tensor([0.5, 2.0], requires_grad=True)
+    z = torch.lerp(a, b, w)
+    assert type(z.grad_fn).__name__ == "LerpBackward1" and z.tolist() == [2.0, 10.0]
+    z.sum().backward()
+    assert a.grad.tolist() == [0.5, -1.0] and b.grad.tolist() == [0.5, 2.0]
+    assert w.grad.tolist() == [2.0, 4.0]
+    with raises(RuntimeError, "expected dtype float for `end` but got dtype double"):
+        torch.lerp(a, b.double(), 0.5)
+    with raises(NotImplementedError, "\"lerp_kernel_scalar\" not implemented for 'Long'"):
+        torch.lerp(torch.tensor([1]), torch.tensor([2]), 0.5)
+    half = torch.lerp(torch.tensor([1.0], dtype=torch.float16),
+                      torch.tensor([2.0], dtype=torch.float16), 0.3)
+    assert half.item() == pytest.approx(1.2998046875)
+
+
+def test_what_lerp_saves():
+    a, b, w = (torch.tensor([v], requires_grad=True) for v in (1.0, 3.0, 0.5))
+    packed = []
+
+    def pack(t):
+        packed.append(t.item())
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        torch.lerp(a, b, w)
+        assert packed == [3.0, 1.0, 0.5]  # end, self, weight
+        packed.clear()
+        torch.lerp(a, b.detach(), w.detach())
+        assert packed == [0.5]
+
+
+def test_addcmul_and_addcdiv_are_one_node_each():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    t1 = torch.tensor([3.0, 4.0], requires_grad=True)
+    t2 = torch.tensor([2.0, 8.0], requires_grad=True)
+    y = torch.addcmul(x, t1, t2, value=0.5)
+    assert y.tolist() == [4.0, 18.0] and type(y.grad_fn).__name__ == "AddcmulBackward0"
+    assert y.grad_fn._saved_value == 0.5 and len(y.grad_fn.next_functions) == 3
+    z = torch.addcdiv(x, t1, t2, value=2)
+    assert z.tolist() == [4.0, 3.0] and z.grad_fn._saved_value == 2
+    (y + z).sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]
+    assert t1.grad.tolist() == [1.0 + 1.0, 4.0 + 0.25]
+    assert t2.grad.tolist() == [1.5 - 1.5, 2.0 - 0.125]
+    assert torch.addcmul(torch.tensor([1.0]), torch.tensor([2]), torch.tensor([3.0]),
+                         value=2).tolist() == [13.0]
+    with pytest.raises(RuntimeError, match="^Integer division with addcdiv is no longer "):
+        torch.addcdiv(torch.tensor([1]), torch.tensor([2]), torch.tensor([3]))
+
+
+def test_nan_to_num_cleans_and_its_gradient_passes_where_finite():
+    x = torch.tensor([1.0, math.nan, math.inf, -math.inf], requires_grad=True)
+    y = torch.nan_to_num(x)
+    big = 3.4028234663852886e38  # float32's largest finite value
+    assert y.tolist() == [1.0, 0.0, big, -big]
+    assert torch.nan_to_num(x, nan=1.0, posinf=2.0).tolist() == [1.0, 1.0, 2.0, -big]
+    assert type(y.grad_fn).__name__ == "NanToNumBackward0"
+    assert [n for n in dir(y.grad_fn) if n.startswith("_saved")] == ["_saved_self"]
+    y.sum().backward()
+    assert x.grad.tolist() == [1.0, 0.0, 0.0, 0.0]
+    half = torch.nan_to_num(torch.tensor([math.nan, math.inf], dtype=torch.float16))
+    assert half.tolist() == [0.0, 65504.0]
+    assert torch.nan_to_num(torch.tensor([1, 2])).tolist() == [1, 2]
+
+
+def test_the_where_method_and_in_place_forms():
+    m = torch.tensor([[1.0, 3.0], [4.0, 0.5]])
+    assert m.where(m > 2, torch.zeros(2, 2)).tolist() == [[0.0, 3.0], [4.0, 0.0]]
+    t = m.clone()
+    assert t.tril_() is t and t.tolist() == [[1.0, 0.0], [4.0, 0.5]]
+    assert m.clone().lerp_(torch.ones(2, 2), 0.5).tolist() == [[1.0, 2.0], [2.5, 0.75]]
+    assert m.clone().addcmul_(m, m).tolist() == [[2.0, 12.0], [20.0, 0.75]]
+    assert torch.tensor([math.nan]).nan_to_num_().tolist() == [0.0]
