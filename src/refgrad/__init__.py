@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:141
+# --- book/chapters/06_parameters.md:142
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -18,7 +18,7 @@ from refgrad._device import device
 from refgrad._from_numpy import as_tensor, from_numpy
 from refgrad._dtype import (
     bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int, int8,
-    int16, int32, int64, long, promote_types, short, uint8,
+    int16, int32, int64, long, promote_types, set_default_dtype, short, uint8,
 )
 from refgrad._formatting import set_printoptions
 from refgrad._size import Size

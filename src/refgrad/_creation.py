@@ -347,14 +347,14 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     return _finish(values.astype((dtype or _dtype.int64).numpy), device, False)
 
 
-# --- book/chapters/05_creation.md:450
+# --- book/chapters/05_creation.md:451
 def legacy_new(cls, args) -> Tensor:
     if not args:
-        return make_tensor(np.empty((0,), np.float32), cls=cls)
+        return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)
     if all(isinstance(a, int) for a in args):
-        return make_tensor(np.empty(parse_size(args, "new"), np.float32), cls=cls)
+        return make_tensor(np.empty(parse_size(args, "new"), _dtype.DEFAULT_FLOAT.numpy), cls=cls)
     if len(args) == 1 and _is_sequence(args[0]):
-        return make_tensor(_to_array(args[0], _dtype.float32), cls=cls)
+        return make_tensor(_to_array(args[0], _dtype.DEFAULT_FLOAT), cls=cls)
     if len(args) == 1:
         raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
     raise TypeError("new() received an invalid combination of arguments")

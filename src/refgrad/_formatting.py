@@ -14,10 +14,12 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from refgrad._dtype import get_default_dtype
+
 __all__ = ["get_printoptions", "set_printoptions", "tensor_repr"]
 
 
-# --- book/chapters/04_printing.md:67
+# --- book/chapters/04_printing.md:69
 @dataclass
 class PrintOptions:
     """The process-wide print settings, with torch's defaults."""
@@ -38,7 +40,7 @@ PROFILES = {
 }
 
 
-# --- book/chapters/04_printing.md:94
+# --- book/chapters/04_printing.md:96
 def set_printoptions(
     precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
 ) -> None:
@@ -69,7 +71,7 @@ def get_printoptions() -> dict:
     return asdict(OPTIONS)
 
 
-# --- book/chapters/04_printing.md:132
+# --- book/chapters/04_printing.md:134
 def host_values(t) -> np.ndarray:
     """The tensor's values as a NumPy array, copied off the device if needed."""
     data = t._data
@@ -80,7 +82,7 @@ def host_values(t) -> np.ndarray:
     return np.asarray(data)
 
 
-# --- book/chapters/04_printing.md:153
+# --- book/chapters/04_printing.md:155
 def shown_elements(values: np.ndarray, edgeitems: int) -> np.ndarray:
     """The elements a summarised print displays, as one array.
 
@@ -97,7 +99,7 @@ def shown_elements(values: np.ndarray, edgeitems: int) -> np.ndarray:
     return values
 
 
-# --- book/chapters/04_printing.md:178
+# --- book/chapters/04_printing.md:180
 # NOTE [Float formatting modes]
 # The mode is chosen from the finite, non-zero elements that are shown:
 #   * sci:   if the largest magnitude is more than 1000 times the smallest,
@@ -125,7 +127,7 @@ def float_mode(finite: np.ndarray, sci_mode: bool | None) -> str:
     return "int" if bool(np.all(np.ceil(finite) == finite)) else "fixed"
 
 
-# --- book/chapters/04_printing.md:215
+# --- book/chapters/04_printing.md:217
 class Formatter:
     """Formats single elements in the mode and width shared by one tensor."""
 
@@ -158,7 +160,7 @@ class Formatter:
         return self.bare(value).rjust(self.width)
 
 
-# --- book/chapters/04_printing.md:273
+# --- book/chapters/04_printing.md:275
 def row_text(row: np.ndarray, indent: int, summarize: bool, fmt: Formatter,
              options: PrintOptions) -> str:
     """A 1-d row, wrapped so that each line holds a whole number of elements."""
@@ -175,7 +177,7 @@ def row_text(row: np.ndarray, indent: int, summarize: bool, fmt: Formatter,
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
 
-# --- book/chapters/04_printing.md:303
+# --- book/chapters/04_printing.md:305
 def block_text(values: np.ndarray, indent: int, summarize: bool, fmt: Formatter,
                options: PrintOptions) -> str:
     """A tensor of any rank, laid out the way torch lays it out."""
@@ -196,7 +198,7 @@ def block_text(values: np.ndarray, indent: int, summarize: bool, fmt: Formatter,
     return "[" + separator.join(parts) + "]"
 
 
-# --- book/chapters/04_printing.md:329
+# --- book/chapters/04_printing.md:331
 def contents_text(values: np.ndarray, indent: int, options: PrintOptions) -> str:
     """The bracketed values of a tensor, without the ``tensor(`` wrapper."""
     if values.size == 0:
@@ -206,22 +208,22 @@ def contents_text(values: np.ndarray, indent: int, options: PrintOptions) -> str
     return block_text(values, indent, summarize, Formatter(shown, options), options)
 
 
-# --- book/chapters/04_printing.md:353
+# --- book/chapters/04_printing.md:355
 # NOTE [Which suffixes a tensor shows]
 # In order:
 #   device='cuda:0'   any device other than the CPU;
 #   size=(...)        an empty tensor whose rank is not 1 (tensor([]) is
 #                     unambiguous, tensor([], size=(0, 3)) is not), or any
 #                     tensor when edgeitems == 0 (its values print as [...]);
-#   dtype=torch.xxx   an empty tensor whose dtype is not float32 (nothing
+#   dtype=torch.xxx   an empty tensor whose dtype is not the default one
+#                     (float32 unless set_default_dtype changed it: nothing
 #                     inside hints at the dtype), or a non-empty one whose
-#                     dtype is not float32, int64 or bool (those can be read
-#                     off the values: "1.", "1", "True");
+#                     dtype is not the default, int64 or bool (those can be
+#                     read off the values: "1.", "1", "True");
 #   grad_fn=<Name>    the class name of the tensor's grad_fn, if any;
 #   requires_grad=True otherwise, if the tensor requires grad;
 #   tangent=...       a dual tensor's tangent (chapter "Forward-mode AD").
-DEFAULT_DTYPE = "torch.float32"
-READABLE_DTYPES = {"torch.float32", "torch.int64", "torch.bool"}
+READABLE_DTYPES = {"torch.int64", "torch.bool"}  # and the default dtype
 
 
 def suffixes(t, values: np.ndarray, options: PrintOptions) -> list[str]:
@@ -234,7 +236,7 @@ def suffixes(t, values: np.ndarray, options: PrintOptions) -> list[str]:
     empty = values.size == 0
     if (empty and values.ndim != 1) or (not empty and not options.edgeitems):
         found.append(f"size={tuple(values.shape)}")
-    if dtype != DEFAULT_DTYPE and (empty or dtype not in READABLE_DTYPES):
+    if dtype != repr(get_default_dtype()) and (empty or dtype not in READABLE_DTYPES):
         found.append(f"dtype={dtype}")
     if t.grad_fn is not None:
         found.append(f"grad_fn=<{type(t.grad_fn).__name__}>")
@@ -246,7 +248,7 @@ def suffixes(t, values: np.ndarray, options: PrintOptions) -> list[str]:
     return found
 
 
-# --- book/chapters/04_printing.md:399
+# --- book/chapters/04_printing.md:401
 def _tangent(t):
     from refgrad.autograd._state import dual_levels
 
@@ -261,7 +263,7 @@ def _tangent_text(tangent) -> str:
     return format(tangent)  # a 0-d tensor formats as its item
 
 
-# --- book/chapters/04_printing.md:420
+# --- book/chapters/04_printing.md:422
 def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> str:
     """Append the suffixes and the closing parenthesis, wrapping as torch does."""
     # NOTE [Suffix wrapping counts two too many]
@@ -281,7 +283,7 @@ def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> 
     return "".join(pieces) + ")"
 
 
-# --- book/chapters/04_printing.md:448
+# --- book/chapters/04_printing.md:450
 def tensor_repr(t, *, tensor_contents: str | None = None) -> str:
     """``repr(t)`` exactly as torch 2.13 prints it."""
     prefix = "tensor("

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:77
+# --- book/chapters/06_parameters.md:78
 """Dotted names for objects, and torch's legacy names for tensor types."""
 
 from refgrad import _dtype
@@ -37,7 +37,7 @@ def numel(t: Tensor) -> int:
     return t.numel()
 
 
-# --- book/chapters/06_parameters.md:117
+# --- book/chapters/06_parameters.md:118
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
 
 

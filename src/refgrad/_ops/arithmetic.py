@@ -77,7 +77,13 @@ NEG = register(Op(
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
-    return result.astype(np.float32) if integral else result
+    return result.astype(_default_float()) if integral else result
+
+
+def _default_float():
+    from refgrad._dtype import get_default_dtype
+
+    return get_default_dtype().numpy
 
 
 def _kind(x) -> str:
@@ -85,7 +91,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:513
+# --- book/chapters/14_arithmetic.md:519
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 
 
@@ -105,7 +111,7 @@ def _power(a, b):
     return np.where(negative, fraction, result).astype(result.dtype)
 
 
-# --- book/chapters/14_arithmetic.md:534
+# --- book/chapters/14_arithmetic.md:540
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -132,14 +138,14 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:567
+# --- book/chapters/14_arithmetic.md:573
 def _log_or_zero(base):
     from refgrad._ops.functions import log, where
 
     return where(base == 0, 0.0, log(base))
 
 
-# --- book/chapters/14_arithmetic.md:595
+# --- book/chapters/14_arithmetic.md:601
 # NOTE [Branch-free select]
 # Below this many elements np.where is quicker than the few passes of the bit
 # select, and a mispredicted branch costs too little to matter.
@@ -164,7 +170,7 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:621
+# --- book/chapters/14_arithmetic.md:627
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -181,7 +187,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:664
+# --- book/chapters/14_arithmetic.md:670
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]
@@ -202,7 +208,7 @@ MASKED_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:702
+# --- book/chapters/14_arithmetic.md:708
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -253,7 +259,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:760
+# --- book/chapters/14_arithmetic.md:766
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -271,7 +277,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:784
+# --- book/chapters/14_arithmetic.md:790
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._dtype import get_default_dtype
 from refgrad._tensor import Tensor, check_requires_grad, make_tensor
 
 
@@ -17,7 +18,7 @@ class Parameter(Tensor):
 
     def __new__(cls, data=None, requires_grad: bool = True):
         if data is None:
-            data = make_tensor(np.empty((0,), np.float32))
+            data = make_tensor(np.empty((0,), get_default_dtype().numpy))
         param = make_tensor(data._data, cls=cls)
         param._version_counter = data._version_counter
         check_requires_grad(param, requires_grad)
