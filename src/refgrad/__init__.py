@@ -16,6 +16,10 @@ from refgrad._creation import (
 )
 from refgrad._device import device
 from refgrad._from_numpy import as_tensor, from_numpy
+from refgrad._type_info import can_cast, finfo, iinfo, is_floating_point, result_type
+from refgrad._factories import (
+    eye, linspace, logspace, rand_like, randint_like, randn_like, randperm,
+)
 from refgrad._dtype import (
     bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int, int8,
     int16, int32, int64, long, promote_types, set_default_dtype, short, uint8,
@@ -36,10 +40,10 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:613
+# --- book/chapters/16_functions.md:633
 from refgrad import _ops
 from refgrad._ops.functions import (
-    add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, le, log, lt,
+    add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, isclose, le, log, lt,
     masked_fill, mul, ne, neg, pow, reciprocal, reshape, rsub, sin, squeeze, stack, sub, sum,
     unbind, unsqueeze, view, where,
 )
@@ -94,9 +98,12 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:281
+# --- book/chapters/16g_moves_and_fused.md:369
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
-from refgrad._ops.rearranging import diff, flip, roll, tril, triu
+from refgrad._ops.rearranging import (
+    atleast_1d, atleast_2d, broadcast_to, diff, flip, hstack, moveaxis, movedim, ravel, roll,
+    swapaxes, swapdims, tril, triu, vstack,
+)
 
 
 # --- book/chapters/24_devices.md:141

@@ -309,7 +309,22 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-# --- book/chapters/16_functions.md:385
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Elementwise ``|input - other| <= atol + rtol * |other|``, as allclose tests it."""
+    from refgrad._tensor import make_tensor
+    from refgrad._typename import LEGACY
+
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"{LEGACY[input.dtype]} did not match {LEGACY[other.dtype]}")
+    for name, tolerance in (("rtol", rtol), ("atol", atol)):
+        if tolerance < 0:
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
+                               f"{tolerance}")
+    return make_tensor(np.asarray(np.isclose(input._data, other._data, rtol=rtol, atol=atol,
+                                             equal_nan=equal_nan)))
+
+
+# --- book/chapters/16_functions.md:403
 _C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
             "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
             "float64": "double"}
@@ -342,7 +357,7 @@ def _check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:419
+# --- book/chapters/16_functions.md:437
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

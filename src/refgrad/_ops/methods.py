@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:435
+# --- book/chapters/16_functions.md:453
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._ops import (
@@ -25,7 +25,8 @@ from refgrad._tensor import Tensor
 METHODS = {
     F: ("add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sin", "cos", "clone",
         "reciprocal", "eq", "ne", "lt", "le", "gt", "ge", "sum", "view", "reshape", "expand",
-        "unsqueeze", "squeeze", "unbind", "equal", "allclose", "masked_fill", "cumsum"),
+        "unsqueeze", "squeeze", "unbind", "equal", "allclose", "isclose", "masked_fill",
+        "cumsum"),
     pointwise: ("tan", "tanh", "sigmoid", "relu", "abs", "sign", "sqrt", "rsqrt", "clamp",
                 "clamp_min", "clamp_max", "clip", "maximum", "minimum"),
     statistics: ("mean", "max", "min", "prod", "logsumexp", "softmax", "log_softmax"),
@@ -43,12 +44,13 @@ METHODS = {
                   "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
                   "deg2rad", "rad2deg", "isnan", "isinf", "isfinite", "isposinf", "isneginf",
                   "signbit", "argmax", "argmin", "all", "any", "atan2", "arctan2"),
-    rearranging: ("flip", "roll", "tril", "triu", "diff"),
+    rearranging: ("flip", "roll", "tril", "triu", "diff", "broadcast_to", "swapaxes",
+                  "swapdims", "movedim", "moveaxis", "ravel"),
     fused: ("lerp", "addcmul", "addcdiv", "nan_to_num"),
 }
 
 
-# --- book/chapters/16_functions.md:498
+# --- book/chapters/16_functions.md:518
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -109,7 +111,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:564
+# --- book/chapters/16_functions.md:584
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

@@ -76,3 +76,70 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         later, earlier = out.narrow(dim, 1, length - 1), out.narrow(dim, 0, length - 1)
         out = later.logical_xor(earlier) if out.dtype is _dtype.bool else later - earlier
     return out
+
+
+# --- book/chapters/16g_moves_and_fused.md:137
+def broadcast_to(input, size):
+    return input.expand(size)
+
+
+def swapaxes(input, axis0, axis1):
+    return input.transpose(axis0, axis1)
+
+
+def movedim(input, source, destination):
+    from refgrad._tensor_values import wrap_dim
+
+    one = isinstance(source, int)
+    if one != isinstance(destination, int):
+        raise TypeError(f"movedim() received an invalid combination of arguments - got "
+                        f"(Tensor, {type(source).__name__}, {type(destination).__name__})")
+    moved = [wrap_dim(d, input.ndim) for d in ((source,) if one else source)]
+    places = [wrap_dim(d, input.ndim) for d in ((destination,) if one else destination)]
+    for name, dims in (("source", moved), ("destination", places)):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")
+    order = [None] * input.ndim
+    for d, place in zip(moved, places):
+        order[place] = d
+    rest = iter(d for d in range(input.ndim) if d not in moved)
+    return input.permute(*[next(rest) if d is None else d for d in order])
+
+
+def ravel(input):
+    return input.contiguous().view(-1)
+
+
+def atleast_1d(*tensors):
+    return _at_least(tensors, 1, lambda t: t.reshape(1))
+
+
+def atleast_2d(*tensors):
+    return _at_least(tensors, 2, lambda t: t.reshape(1, 1) if t.ndim == 0 else t.unsqueeze(0))
+
+
+def _at_least(tensors, ndim, grow):
+    many = len(tensors) != 1 or isinstance(tensors[0], tuple | list)
+    given = tensors[0] if len(tensors) == 1 and many else tensors
+    grown = tuple(grow(t) if t.ndim < ndim else t for t in given)
+    return grown if many else grown[0]
+
+
+def hstack(tensors):
+    from refgrad._ops.shaping import cat
+
+    if not tensors:
+        raise RuntimeError("hstack expects a non-empty TensorList")
+    pieces = atleast_1d(tuple(tensors))
+    return cat(pieces, 0 if pieces[0].ndim == 1 else 1)
+
+
+def vstack(tensors):
+    from refgrad._ops.shaping import cat
+
+    if not tensors:
+        raise RuntimeError("vstack expects a non-empty TensorList")
+    return cat(atleast_2d(tuple(tensors)), 0)
+
+
+moveaxis, swapdims = movedim, swapaxes
