@@ -120,3 +120,34 @@ def test_shapes_by_other_names():
     (moved * torch.arange(24.0).reshape(3, 4, 2)).sum().backward()
     expected = np.transpose(np.arange(24.0).reshape(3, 4, 2), (2, 0, 1)).ravel().tolist()
     assert m.grad.flatten().tolist() == pytest.approx(expected)
+
+
+def test_index_select_takes_whole_slices_and_adds_their_gradients_back():
+    x = torch.arange(12.0).reshape(3, 4).requires_grad_()
+    y = x.index_select(0, torch.tensor([2, 0, 2]))
+    assert y.tolist() == [[8.0, 9.0, 10.0, 11.0], [0.0, 1.0, 2.0, 3.0], [8.0, 9.0, 10.0, 11.0]]
+    node = y.grad_fn
+    assert type(node).__name__ == "IndexSelectBackward0" and node._saved_dim == 0
+    assert node._saved_index.tolist() == [2, 0, 2] and node._saved_self_sym_sizes == (3, 4)
+    (y * torch.arange(12.0).reshape(3, 4)).sum().backward()
+    assert x.grad.tolist() == [[4.0, 5.0, 6.0, 7.0], [0.0] * 4, [8.0, 10.0, 12.0, 14.0]]
+    assert torch.index_select(x, -1, torch.tensor(1)).tolist() == [[1.0], [5.0], [9.0]]
+    assert x.index_select(0, torch.tensor([1], dtype=torch.int32)).shape == (1, 4)
+    assert x.index_select(0, torch.tensor([], dtype=torch.int64)).shape == (0, 4)
+    with raises(IndexError, "index_select(): Index is supposed to be a vector"):
+        x.index_select(0, torch.tensor([[0]]))
+    with raises(RuntimeError, "index_select(): Expected dtype int32 or int64 for index"):
+        x.index_select(0, torch.tensor([0.0]))
+    for bad in ([5], [-1]):
+        with raises(IndexError, "index out of range in self"):
+            x.index_select(0, torch.tensor(bad))
+
+
+def test_gradient_checks_of_empty_inputs_and_outputs():
+    from torch.autograd.gradcheck import gradcheck, gradgradcheck
+
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    empty = torch.zeros(0, dtype=torch.float64, requires_grad=True)
+    assert gradcheck(lambda t: t[:0] * 2, (x,)) and gradgradcheck(lambda t: t[:0] * 2, (x,))
+    assert gradcheck(lambda t: t * 2, (empty,))
+    assert gradgradcheck(lambda t: t.sum() * x, (empty,))

@@ -411,6 +411,10 @@ RECIPES.update({
     "addcdiv": Recipe(lambda a, b, c, value: torch.addcdiv(a, b, c, value=value),
                       ("any", "any", "nonzero"), _one_of("value", 1, 0.5, -2)),
     "nan_to_num": Recipe(torch.nan_to_num),
+    "index_select": Recipe(lambda a, dim, index: torch.index_select(a, dim, index), min_ndim=1,
+                           params=lambda shapes: _dim(shapes).flatmap(lambda d: st.lists(
+                               st.integers(0, shapes[0][d] - 1), min_size=1, max_size=4).map(
+                               lambda i: {"dim": d, "index": torch.tensor(i, dtype=torch.int64)}))),
     "as_strided": Recipe(
         lambda a: call(_VW.AS_STRIDED, (a,), {"size": (2, 2), "stride": (1, 3),
                                               "storage_offset": 1}),

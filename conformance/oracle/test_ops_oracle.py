@@ -91,6 +91,8 @@ CASES = [
          0.0, 3.0),
     # infinities where the drawn values are 0 (nan would not compare equal in the saved lists)
     Case("nan_to_num", ((5,),), lambda T, x: T.nan_to_num(x.reciprocal(), posinf=7.0), 0.0, 3.0),
+    Case("index_select", ((3, 4),), lambda T, x: x.index_select(0, T.tensor([2, 0, 2]))
+         * T.index_select(x, -1, T.tensor([1, 1, 3, 0])).sum()),
     # reductions
     Case("mean", ((3, 4),), lambda T, x: x.mean()),
     Case("mean_dim", ((3, 4),), lambda T, x: x.mean(1)),

@@ -77,8 +77,8 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:886
-from refgrad._ops.pieces import chunk, gather, split, split_with_sizes
+# --- book/chapters/16d_indexing.md:940
+from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
 # --- book/chapters/16e_rounding_and_bits.md:542

@@ -34,7 +34,7 @@ METHODS = {
     linalg: ("matmul", "mm", "dot", "bmm", "mv", "outer", "ger"),
     shaping: ("transpose", "t", "permute", "flatten", "contiguous", "is_contiguous"),
     indexing: ("select", "narrow", "index_put"),
-    pieces: ("split", "chunk", "repeat", "gather"),
+    pieces: ("split", "chunk", "repeat", "gather", "index_select"),
     rounding: ("floor_divide", "remainder", "fmod", "true_divide", "float_power",
                "float_power_"),
     bits: ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",

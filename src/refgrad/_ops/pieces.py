@@ -209,3 +209,46 @@ def _check_index(input, index, dim) -> None:
     if outside.size:
         raise RuntimeError(
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
+
+
+# --- book/chapters/16d_indexing.md:896
+def _add_slices_back(g, index, dim, self_sym_sizes):
+    from refgrad._ops.indexing import index_put, zeros_as
+    from refgrad._tensor import make_tensor
+
+    sizes = tuple(self_sym_sizes) or (1,)
+    d = dim % len(sizes)
+    shape = list(g.shape) or [1]
+    along = _positions(index).reshape([-1 if k == d else 1 for k in range(len(shape))])
+    key = [make_tensor(k) for k in _key(np.broadcast_to(along, shape), d)]
+    out = index_put(zeros_as(g, sizes), key, g.reshape(shape), True)
+    return (out.reshape(self_sym_sizes),)
+
+
+def _select_slices(a, dim, index):
+    taken = np.take(a.reshape(a.shape or (1,)), _positions(index), axis=dim % max(a.ndim, 1))
+    return taken.reshape(a.shape) if a.ndim == 0 else taken  # a 0-d input stays 0-d
+
+
+INDEX_SELECT = register(Op(
+    "index_select", "IndexSelectBackward0", ("self",), forward=_select_slices,
+    backward=_add_slices_back, saves=(("index", ("self",)),), keeps=("self_sym_sizes",),
+))
+
+
+def index_select(input, dim, index):
+    from refgrad._tensor import Tensor
+    from refgrad._tensor_values import wrap_dim
+
+    if not isinstance(index, Tensor):
+        raise TypeError("index_select(): argument 'index' (position 2) must be Tensor, not "
+                        f"{type(index).__name__}")
+    d = wrap_dim(dim, input.ndim)
+    if index.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if str(index.dtype) not in ("torch.int32", "torch.int64"):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    length, values = input.shape[d] if input.ndim else 1, index._data
+    if values.size and (values.min() < 0 or values.max() >= length):
+        raise IndexError("index out of range in self")
+    return _call(INDEX_SELECT, input, dim=dim, index=index)

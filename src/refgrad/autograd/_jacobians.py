@@ -51,12 +51,16 @@ def _central_difference(func, inputs, data, step, eps) -> list:
     return [((b - a) / (2 * eps)).reshape(-1) for a, b in zip(before, after)]
 
 
-# --- book/chapters/19_gradcheck.md:174
+# --- book/chapters/19_gradcheck.md:177
 def _numerical_jacobians(func, inputs, positions, eps) -> list:
     """[input][output] Jacobians, inputs that require grad by outputs at ``positions``."""
     jacobians = []
     for inp in _diff_inputs(inputs):
         data = inp._data
+        if data.size == 0:  # an input with no elements: Jacobians with no rows
+            sizes = [out.size for out in _output_arrays(func, inputs)]
+            jacobians.append([np.zeros((0, sizes[k]), data.dtype) for k in positions])
+            continue
         rows = []
         for index in np.ndindex(data.shape):
             step = np.zeros(data.shape, data.dtype)
@@ -68,7 +72,7 @@ def _numerical_jacobians(func, inputs, positions, eps) -> list:
     return jacobians
 
 
-# --- book/chapters/19_gradcheck.md:200
+# --- book/chapters/19_gradcheck.md:207
 def _jacobian_columns(inputs, output, vectors, check_grad_dtypes) -> list:
     diff = _diff_inputs(inputs)
     columns = [np.zeros((t._data.size, len(vectors)), t._data.dtype) for t in diff]
@@ -86,7 +90,7 @@ def _jacobian_columns(inputs, output, vectors, check_grad_dtypes) -> list:
     return columns
 
 
-# --- book/chapters/19_gradcheck.md:219
+# --- book/chapters/19_gradcheck.md:226
 NONDET_MESSAGE = (
     "Backward is not reentrant, i.e., running backward with same input and grad_output "
     "multiple times gives different values, although analytical gradient matches numerical "
@@ -110,7 +114,7 @@ def _unit_vectors(n: int):
         yield e
 
 
-# --- book/chapters/19_gradcheck.md:251
+# --- book/chapters/19_gradcheck.md:258
 def _allclose(a, n, rtol, atol) -> bool:
     return bool(np.all(np.abs(a - n) <= atol + rtol * np.abs(n)))
 
@@ -126,7 +130,7 @@ def _positions(func_out) -> list:
     return [k for k, o in enumerate(_as_tuple(func_out)) if o.requires_grad]
 
 
-# --- book/chapters/19_gradcheck.md:272
+# --- book/chapters/19_gradcheck.md:279
 def _slow_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,
                 nondet_tol) -> None:
     if not outputs:
@@ -146,7 +150,7 @@ def _slow_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
                 raise GradcheckError(_mismatch(make_tensor(a), make_tensor(n), i, j))
 
 
-# --- book/chapters/19_gradcheck.md:305
+# --- book/chapters/19_gradcheck.md:312
 def _random_unit(n: int, generator) -> np.ndarray:
     u = generator.numpy.random(n)
     return u / np.linalg.norm(u) if n else u
@@ -174,7 +178,7 @@ def _fast_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
                 raise GradcheckError(_mismatch(a, n, i, j) + slow)
 
 
-# --- book/chapters/19_gradcheck.md:334
+# --- book/chapters/19_gradcheck.md:341
 def _slow_tables(func, func_out, inputs, output, i, j, eps, rtol, atol) -> str:
     n = _numerical_jacobians(func, inputs, [_positions(func_out)[i]], eps)[j][0]
     vectors = list(_unit_vectors(output.numel()))
