@@ -130,12 +130,10 @@ def _test(name, ufunc):
     return register(Op(name, None, ("self",), forward=ufunc, promote=False))
 
 
-ISNAN = _test("isnan", np.isnan)
-ISINF = _test("isinf", np.isinf)
-ISFINITE = _test("isfinite", np.isfinite)
-ISPOSINF = _test("isposinf", np.isposinf)
-ISNEGINF = _test("isneginf", np.isneginf)
-SIGNBIT = _test("signbit", np.signbit)
+# NumPy has each test under torch's name.
+ISNAN, ISINF, ISFINITE, ISPOSINF, ISNEGINF, SIGNBIT = (
+    _test(name, getattr(np, name))
+    for name in ("isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit"))
 
 
 def _position(find):
@@ -161,7 +159,7 @@ ALL = register(Op("all", None, ("self",), forward=_every(np.all), promote=False)
 ANY = register(Op("any", None, ("self",), forward=_every(np.any), promote=False))
 
 
-# --- book/chapters/16f_more_elementwise.md:237
+# --- book/chapters/16f_more_elementwise.md:235
 def _function(row):
     from refgrad._ops.dispatch import call
 
@@ -203,7 +201,7 @@ def atan2(input, other):
 arctan2 = atan2
 
 
-# --- book/chapters/16f_more_elementwise.md:280
+# --- book/chapters/16f_more_elementwise.md:278
 def argmax(input, dim=None, keepdim=False):
     return _locate(ARGMAX, input, dim, keepdim)
 
@@ -251,7 +249,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:335
+# --- book/chapters/16f_more_elementwise.md:333
 def square(input):
     return input.pow(2)
 
