@@ -135,3 +135,32 @@ def test_the_where_method_and_in_place_forms():
     assert m.clone().lerp_(torch.ones(2, 2), 0.5).tolist() == [[1.0, 2.0], [2.5, 0.75]]
     assert m.clone().addcmul_(m, m).tolist() == [[2.0, 12.0], [20.0, 0.75]]
     assert torch.tensor([math.nan]).nan_to_num_().tolist() == [0.0]
+
+
+def test_sort_argsort_msort_and_topk():
+    x = torch.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]], requires_grad=True)
+    values, indices = torch.sort(x, 1, descending=True)
+    assert values.tolist() == [[3.0, 2.0, 1.0], [5.0, 4.0, 0.0]]
+    assert indices.tolist() == [[0, 2, 1], [1, 2, 0]] and indices.dtype == torch.int64
+    node = values.grad_fn
+    assert type(node).__name__ == "SortBackward0" and node._saved_dim == 1
+    assert node._saved_indices.tolist() == [[0, 2, 1], [1, 2, 0]]
+    assert node._saved_self_sym_sizes == (2, 3)
+    assert sorted(n for n in dir(node) if n.startswith("_saved")) == [
+        "_saved_dim", "_saved_indices", "_saved_self_sym_sizes"]
+    (values * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert x.grad.tolist() == [[1.0, 3.0, 2.0], [3.0, 1.0, 2.0]]
+    assert torch.argsort(x, dim=0).tolist() == [[1, 0, 0], [0, 1, 1]]
+    assert torch.msort(x).tolist() == [[0.0, 1.0, 2.0], [3.0, 5.0, 4.0]]
+    top = torch.topk(x, 2)
+    assert top.values.tolist() == [[3.0, 2.0], [5.0, 4.0]] and top.indices.tolist() == [
+        [0, 2], [1, 2]]
+    assert type(top.values.grad_fn).__name__ == "TopkBackward0"
+    with raises(RuntimeError, "selected index k out of range"):
+        torch.topk(x, 4)
+    n = torch.tensor([2.0, math.nan, 1.0, math.nan, 2.0])
+    assert torch.sort(n).indices.tolist() == [2, 0, 4, 1, 3]  # nan is the largest
+    assert torch.sort(n, descending=True).indices.tolist() == [1, 3, 0, 4, 2]
+    assert torch.sort(torch.tensor([3, 1, 3]), descending=True, stable=True).indices.tolist() == [
+        0, 2, 1]
+    assert torch.sort(torch.tensor(3.0)).indices.item() == 0

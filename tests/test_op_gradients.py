@@ -411,6 +411,13 @@ RECIPES.update({
     "addcdiv": Recipe(lambda a, b, c, value: torch.addcdiv(a, b, c, value=value),
                       ("any", "any", "nonzero"), _one_of("value", 1, 0.5, -2)),
     "nan_to_num": Recipe(torch.nan_to_num),
+    "sort": Recipe(lambda a, **p: torch.sort(a, **p).values, min_ndim=1,
+                   params=lambda shapes: st.builds(lambda d, down: {"dim": d, "descending": down},
+                                                   _dim(shapes), st.booleans())),
+    "topk": Recipe(lambda a, **p: torch.topk(a, **p).values, min_ndim=1,
+                   params=lambda shapes: _dim(shapes).flatmap(lambda d: st.builds(
+                       lambda k, big: {"dim": d, "k": k, "largest": big},
+                       st.integers(1, shapes[0][d]), st.booleans()))),
     "index_select": Recipe(lambda a, dim, index: torch.index_select(a, dim, index), min_ndim=1,
                            params=lambda shapes: _dim(shapes).flatmap(lambda d: st.lists(
                                st.integers(0, shapes[0][d] - 1), min_size=1, max_size=4).map(

@@ -93,6 +93,8 @@ TORCH_CALLS = {
     "addcmul": lambda a, b, c, value: torch.addcmul(a, b, c, value=value),
     "addcdiv": lambda a, b, c, value: torch.addcdiv(a, b, c, value=value),
     "nan_to_num": torch.nan_to_num,
+    "sort": lambda a, **p: torch.sort(a, **p).values,
+    "topk": lambda a, **p: torch.topk(a, **p).values,
     "index_select": lambda a, dim, index: torch.index_select(a, dim, torch.tensor(index.tolist(),
                                                                                   dtype=torch.int64)),
     "var": lambda a, **p: torch.var(a, **p), "std": lambda a, **p: a.std(**p),

@@ -38,6 +38,11 @@ def _idx(T, values, dtype=None):
     return T.tensor(values, dtype=dtype)
 
 
+def _spread(T):
+    """Offsets 10 apart, which keep drawn values of at most 3 from meeting."""
+    return T.arange(0.0, 150.0, 10.0, dtype=T.float64).reshape(3, 5)
+
+
 CASES = [
     # elementwise
     Case("tan", ((3, 4),), lambda T, x: x.tan(), -1.2, 1.2),
@@ -93,6 +98,10 @@ CASES = [
     Case("nan_to_num", ((5,),), lambda T, x: T.nan_to_num(x.reciprocal(), posinf=7.0), 0.0, 3.0),
     Case("index_select", ((3, 4),), lambda T, x: x.index_select(0, T.tensor([2, 0, 2]))
          * T.index_select(x, -1, T.tensor([1, 1, 3, 0])).sum()),
+    Case("sort", ((3, 4),), lambda T, x: T.sort(x, 1, descending=True).values * x.sort(0)[0]),
+    # distinct values: among equal ones, torch's topk picks positions of its own choosing
+    Case("topk", ((3, 5),), lambda T, x: T.topk(x + _spread(T), 2).values.sum()
+         + (x - _spread(T)).topk(1, 0, False)[0]),
     # reductions
     Case("mean", ((3, 4),), lambda T, x: x.mean()),
     Case("mean_dim", ((3, 4),), lambda T, x: x.mean(1)),

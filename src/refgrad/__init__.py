@@ -40,7 +40,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:633
+# --- book/chapters/16_functions.md:635
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, isclose, le, log, lt,
@@ -56,12 +56,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:407
+# --- book/chapters/16b_reductions.md:409
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:806
+# --- book/chapters/16b_reductions.md:808
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -77,7 +77,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:940
+# --- book/chapters/16d_indexing.md:943
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -98,8 +98,9 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:369
+# --- book/chapters/16g_moves_and_fused.md:461
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
+from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.rearranging import (
     atleast_1d, atleast_2d, broadcast_to, diff, flip, hstack, moveaxis, movedim, ravel, roll,
     swapaxes, swapdims, tril, triu, vstack,

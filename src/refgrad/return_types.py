@@ -22,3 +22,5 @@ def _structseq(name: str, fields: tuple):
 
 max = _structseq("max", ("values", "indices"))  # noqa: A001 - torch's names
 min = _structseq("min", ("values", "indices"))  # noqa: A001
+sort = _structseq("sort", ("values", "indices"))  # chapter "Flips, rolls, triangles, ..."
+topk = _structseq("topk", ("values", "indices"))

@@ -12,6 +12,7 @@ from refgrad._ops import (
     indexing,
     linalg,
     measures,
+    ordering,
     pieces,
     pointwise,
     rearranging,
@@ -47,10 +48,11 @@ METHODS = {
     rearranging: ("flip", "roll", "tril", "triu", "diff", "broadcast_to", "swapaxes",
                   "swapdims", "movedim", "moveaxis", "ravel"),
     fused: ("lerp", "addcmul", "addcdiv", "nan_to_num"),
+    ordering: ("sort", "argsort", "msort", "topk"),
 }
 
 
-# --- book/chapters/16_functions.md:518
+# --- book/chapters/16_functions.md:520
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -111,7 +113,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:584
+# --- book/chapters/16_functions.md:586
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

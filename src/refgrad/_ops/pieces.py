@@ -90,14 +90,23 @@ def _gather(a, index, dim, sparse_grad):
 
 
 # --- book/chapters/16d_indexing.md:743
-def _scatter_add(g, index, self, dim, sparse_grad):
+def added_at(g, positions, sizes, dim):
+    """Zeros of ``sizes``, with each element of ``g`` added at its position along ``dim``.
+
+    ``positions`` is an array of ``g``'s shape (at least 1-d) holding indices along ``dim``.
+    The sum is an accumulating ``index_put``, so it is recorded when a graph is made.
+    """
     from refgrad._ops.indexing import index_put, zeros_as
     from refgrad._tensor import make_tensor
 
-    positions, sizes = _positions(index), tuple(self.shape) or (1,)
-    key = [make_tensor(k) for k in _key(positions, dim % len(sizes))]
-    out = index_put(zeros_as(g, sizes), key, g.reshape(positions.shape), True)
-    return (out.reshape(self.shape),)
+    whole = tuple(sizes) or (1,)
+    key = [make_tensor(k) for k in _key(positions, dim % len(whole))]
+    out = index_put(zeros_as(g, whole), key, g.reshape(positions.shape), True)
+    return out.reshape(tuple(sizes))
+
+
+def _scatter_add(g, index, self, dim, sparse_grad):
+    return (added_at(g, _positions(index), self.shape, dim),)
 
 
 GATHER = register(Op(
@@ -106,7 +115,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:768
+# --- book/chapters/16d_indexing.md:777
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -137,7 +146,7 @@ def split(tensor, split_size_or_sections, dim=0):
     return _call(SPLIT, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:800
+# --- book/chapters/16d_indexing.md:809
 def split_with_sizes(input, split_sizes, dim=0):
     sizes, length = list(split_sizes), _length(input, dim)
     if any(n < 0 for n in sizes):
@@ -161,7 +170,7 @@ def chunk(input, chunks, dim=0):
     return split(input, -(-length // chunks), dim)
 
 
-# --- book/chapters/16d_indexing.md:828
+# --- book/chapters/16d_indexing.md:837
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -178,7 +187,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:852
+# --- book/chapters/16d_indexing.md:861
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
@@ -211,18 +220,12 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:896
+# --- book/chapters/16d_indexing.md:905
 def _add_slices_back(g, index, dim, self_sym_sizes):
-    from refgrad._ops.indexing import index_put, zeros_as
-    from refgrad._tensor import make_tensor
-
-    sizes = tuple(self_sym_sizes) or (1,)
-    d = dim % len(sizes)
     shape = list(g.shape) or [1]
+    d = dim % len(shape)
     along = _positions(index).reshape([-1 if k == d else 1 for k in range(len(shape))])
-    key = [make_tensor(k) for k in _key(np.broadcast_to(along, shape), d)]
-    out = index_put(zeros_as(g, sizes), key, g.reshape(shape), True)
-    return (out.reshape(self_sym_sizes),)
+    return (added_at(g, np.broadcast_to(along, shape), self_sym_sizes, d),)
 
 
 def _select_slices(a, dim, index):
