@@ -151,3 +151,32 @@ def test_gradient_checks_of_empty_inputs_and_outputs():
     assert gradcheck(lambda t: t[:0] * 2, (x,)) and gradgradcheck(lambda t: t[:0] * 2, (x,))
     assert gradcheck(lambda t: t * 2, (empty,))
     assert gradgradcheck(lambda t: t.sum() * x, (empty,))
+
+
+def test_random_fills_in_place():
+    x = torch.zeros(3, requires_grad=True)
+    y = x * 2
+    assert y.uniform_(-1, 1) is y and type(y.grad_fn).__name__ == "UniformBackward0"
+    assert all(-1 <= v < 1 for v in y.tolist())
+    z = x * 2
+    z.normal_()
+    assert type(z.grad_fn).__name__ == "NormalBackward0"
+    z.sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0]
+    with raises(RuntimeError, "a leaf Variable that requires grad is being used in an in-place "
+                              "operation."):
+        x.uniform_()
+    with torch.no_grad():
+        assert x.uniform_(2, 3) is x and all(2 <= v < 3 for v in x.tolist())
+    assert torch.zeros(2).uniform_(to=0.0).tolist() == [0.0, 0.0]
+    assert torch.zeros(2).normal_(1.5, 0.0).tolist() == [1.5, 1.5]
+    assert torch.zeros(2, dtype=torch.float16).normal_(std=2).dtype == torch.float16
+    with raises(NotImplementedError, "\"check_uniform_bounds\" not implemented for 'Bool'"):
+        torch.zeros(2, dtype=torch.bool).uniform_()
+    with raises(NotImplementedError, "\"normal_kernel_cpu\" not implemented for 'Long'"):
+        torch.zeros(2, dtype=torch.int64).normal_()
+    with raises(RuntimeError, "uniform_ expects to return a [from, to) range, but found from=2 > "
+                              "to=1"):
+        torch.zeros(2).uniform_(2, 1)
+    with raises(RuntimeError, "normal expects std >= 0.0, but found std -1"):
+        torch.zeros(2).normal_(0, -1)

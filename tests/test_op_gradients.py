@@ -353,6 +353,11 @@ _IP = torch._ops.inplace
 _VW = torch._ops.views
 RECIPES.update({
     "zero_": Recipe(lambda a: call(_IP.ZERO, (a,))),
+    # Bounds that leave nothing to chance, so that the draws repeat.
+    "uniform_": Recipe(lambda a: call(OPS["uniform_"], (a,), {
+        "generator": None, "low": 0.5, "high": 0.5})),
+    "normal_": Recipe(lambda a: call(OPS["normal_"], (a,), {
+        "generator": None, "mean": -1.5, "std": 0.0})),
     "fill_": Recipe(lambda a: call(_IP.FILL, (a,), {"value": 2.0})),
     "fill_.Tensor": Recipe(lambda a, v: call(_IP.FILL_TENSOR, (a, v)), ("any", "any"),
                            shapes=st.just([(2, 3), ()])),

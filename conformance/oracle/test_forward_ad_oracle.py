@@ -68,6 +68,8 @@ TORCH_CALLS = {
     "max_dim": torch.max, "min_dim": torch.min, "prod": torch.prod, "prod_dim": torch.prod,
     "logsumexp": torch.logsumexp, "softmax": torch.softmax, "log_softmax": torch.log_softmax,
     "zero_": lambda a: a.clone().zero_(),
+    "uniform_": lambda a: a.clone().uniform_(0.5, 0.5),
+    "normal_": lambda a: a.clone().normal_(-1.5, 0.0),
     "fill_": lambda a: a.clone().fill_(2.0),
     "fill_.Tensor": lambda a, v: a.clone().fill_(v),
     "copy_": lambda a, s: a.clone().copy_(s),
