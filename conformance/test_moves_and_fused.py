@@ -164,3 +164,39 @@ def test_sort_argsort_msort_and_topk():
     assert torch.sort(torch.tensor([3, 1, 3]), descending=True, stable=True).indices.tolist() == [
         0, 2, 1]
     assert torch.sort(torch.tensor(3.0)).indices.item() == 0
+
+
+def test_masked_select_nonzero_and_where_with_a_condition_alone():
+    x = torch.tensor([[1.0, -2.0, 3.0], [-4.0, 5.0, -6.0]], requires_grad=True)
+    mask = x.detach() > 0
+    packed = []
+
+    def pack(t):
+        packed.append(t.tolist())
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        y = torch.masked_select(x, mask)
+    assert y.tolist() == [1.0, 3.0, 5.0] and type(y.grad_fn).__name__ == "MaskedSelectBackward0"
+    assert packed == [mask.tolist(), x.tolist()] and len(y.grad_fn.next_functions) == 1
+    y.sum().backward()
+    assert x.grad.tolist() == [[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]
+    v = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    z = v.masked_select(mask)
+    assert z.tolist() == [1.0, 3.0, 2.0]
+    z.sum().backward()
+    assert v.grad.tolist() == [1.0, 1.0, 1.0]
+    with raises(RuntimeError, "masked_select: expected BoolTensor for mask"):
+        torch.masked_select(x, x)
+    with raises(RuntimeError, "The size of tensor a (2) must match the size of tensor b (3) at "
+                              "non-singleton dimension 1"):
+        torch.masked_select(x, torch.tensor([True, False]))
+    assert torch.nonzero(mask).tolist() == [[0, 0], [0, 2], [1, 1]]
+    rows, columns = torch.where(mask)
+    assert rows.tolist() == [0, 0, 1] and columns.tolist() == [0, 2, 1]
+    assert [t.tolist() for t in mask.nonzero(as_tuple=True)] == [[0, 0, 1], [0, 2, 1]]
+    assert torch.nonzero(torch.tensor(3.0)).shape == (1, 0)
+    assert torch.count_nonzero(x).item() == 6
+    assert torch.count_nonzero(mask, dim=1).tolist() == [2, 1]
+    with pytest.raises(TypeError, match=r"^where\(\) received an invalid combination"):
+        torch.where(mask, x)

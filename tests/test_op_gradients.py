@@ -423,6 +423,7 @@ RECIPES.update({
                    params=lambda shapes: _dim(shapes).flatmap(lambda d: st.builds(
                        lambda k, big: {"dim": d, "k": k, "largest": big},
                        st.integers(1, shapes[0][d]), st.booleans()))),
+    "masked_select": Recipe(lambda a, mask: torch.masked_select(a, mask), params=_mask),
     "index_select": Recipe(lambda a, dim, index: torch.index_select(a, dim, index), min_ndim=1,
                            params=lambda shapes: _dim(shapes).flatmap(lambda d: st.lists(
                                st.integers(0, shapes[0][d] - 1), min_size=1, max_size=4).map(

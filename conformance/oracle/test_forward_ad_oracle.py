@@ -96,6 +96,7 @@ TORCH_CALLS = {
     "addcdiv": lambda a, b, c, value: torch.addcdiv(a, b, c, value=value),
     "nan_to_num": torch.nan_to_num,
     "sort": lambda a, **p: torch.sort(a, **p).values,
+    "masked_select": lambda a, mask: torch.masked_select(a, torch.tensor(mask.tolist())),
     "topk": lambda a, **p: torch.topk(a, **p).values,
     "index_select": lambda a, dim, index: torch.index_select(a, dim, torch.tensor(index.tolist(),
                                                                                   dtype=torch.int64)),

@@ -102,6 +102,8 @@ CASES = [
     # distinct values: among equal ones, torch's topk picks positions of its own choosing
     Case("topk", ((3, 5),), lambda T, x: T.topk(x + _spread(T), 2).values.sum()
          + (x - _spread(T)).topk(1, 0, False)[0]),
+    Case("masked_select", ((2, 3), (3,)), lambda T, x, v: T.masked_select(x, x > 0)
+         + v.masked_select(T.tensor([[True], [False]])).sum()),
     # reductions
     Case("mean", ((3, 4),), lambda T, x: x.mean()),
     Case("mean_dim", ((3, 4),), lambda T, x: x.mean(1)),

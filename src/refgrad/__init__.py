@@ -40,7 +40,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:635
+# --- book/chapters/16_functions.md:650
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, isclose, le, log, lt,
@@ -98,9 +98,10 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:461
+# --- book/chapters/16g_moves_and_fused.md:533
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
+from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
 from refgrad._ops.rearranging import (
     atleast_1d, atleast_2d, broadcast_to, diff, flip, hstack, moveaxis, movedim, ravel, roll,
     swapaxes, swapdims, tril, triu, vstack,

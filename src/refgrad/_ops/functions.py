@@ -124,7 +124,20 @@ def _check_exponent(input, exponent) -> None:
             _dtype.checked_number(exponent, kind)
 
 
-def where(condition, input, other):
+_WHERE_FORMS = (
+    "where() received an invalid combination of arguments - got ({}), but expected one of:\n"
+    " * (Tensor condition)\n * (Tensor condition, Tensor input, Tensor other, *, Tensor out = "
+    "None)\n * (Tensor condition, Number self, Tensor other)\n * (Tensor condition, Tensor "
+    "input, Number other)\n * (Tensor condition, Number self, Number other)\n")
+
+
+def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
+    if input is NOT_GIVEN and other is NOT_GIVEN:  # where(condition): its nonzero positions
+        from refgrad._ops.selecting import nonzero
+
+        return nonzero(condition, as_tuple=True)
+    if input is NOT_GIVEN or other is NOT_GIVEN:
+        raise TypeError(_WHERE_FORMS.format("Tensor, Tensor"))
     input, other = _dtype.python_number(input), _dtype.python_number(other)
     for number in (input, other):
         if isinstance(number, int | float) and not isinstance(number, bool):
@@ -179,7 +192,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:222
+# --- book/chapters/16_functions.md:235
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -191,7 +204,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:243
+# --- book/chapters/16_functions.md:256
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -219,7 +232,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:275
+# --- book/chapters/16_functions.md:288
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
@@ -250,7 +263,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:307
+# --- book/chapters/16_functions.md:320
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES):
         sizes = tuple(sizes[0])
@@ -274,7 +287,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:335
+# --- book/chapters/16_functions.md:348
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -295,7 +308,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:362
+# --- book/chapters/16_functions.md:375
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -324,7 +337,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
                                              equal_nan=equal_nan)))
 
 
-# --- book/chapters/16_functions.md:403
+# --- book/chapters/16_functions.md:416
 _C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
             "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
             "float64": "double"}
@@ -334,7 +347,7 @@ def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
                            f"{mask.device} and self on {input.device}")
-    _check_broadcast(tuple(mask.shape), tuple(input.shape))
+    check_broadcast(tuple(mask.shape), tuple(input.shape))
     kind = str(mask.dtype)[6:]
     if kind != "bool":
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
@@ -348,7 +361,7 @@ def masked_fill(input, mask, value):
     return call(ar.MASKED_FILL_TENSOR, (input, value), {"mask": mask})
 
 
-def _check_broadcast(a: tuple, b: tuple) -> None:
+def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
     for d in range(ndim - 1, -1, -1):
@@ -357,7 +370,7 @@ def _check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:437
+# --- book/chapters/16_functions.md:450
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

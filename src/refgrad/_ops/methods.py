@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:453
+# --- book/chapters/16_functions.md:466
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._ops import (
@@ -17,6 +17,7 @@ from refgrad._ops import (
     pointwise,
     rearranging,
     rounding,
+    selecting,
     shaping,
     statistics,
 )
@@ -49,10 +50,11 @@ METHODS = {
                   "swapdims", "movedim", "moveaxis", "ravel"),
     fused: ("lerp", "addcmul", "addcdiv", "nan_to_num"),
     ordering: ("sort", "argsort", "msort", "topk"),
+    selecting: ("masked_select", "nonzero", "count_nonzero"),
 }
 
 
-# --- book/chapters/16_functions.md:520
+# --- book/chapters/16_functions.md:535
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -113,7 +115,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:586
+# --- book/chapters/16_functions.md:601
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
