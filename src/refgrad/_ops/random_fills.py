@@ -27,20 +27,18 @@ def _drawn(draw, kernel):
     return forward
 
 
-UNIFORM = register(Op(
-    "uniform_", "UniformBackward0", ("self",),
-    forward=_drawn(lambda rng, shape, low, high: rng.uniform(low, high, shape),
-                   "check_uniform_bounds"),
-    backward=lambda g, **drawn: (_constant(g),), promote=False, writes=("self",),
-    hides=("generator", "low", "high"),
-))
-NORMAL = register(Op(
-    "normal_", "NormalBackward0", ("self",),
-    forward=_drawn(lambda rng, shape, mean, std: rng.normal(mean, std, shape),
-                   "normal_kernel_cpu"),
-    backward=lambda g, **drawn: (_constant(g),), promote=False, writes=("self",),
-    hides=("generator", "mean", "std"),
-))
+def _random_fill(name, node, kernel, draw, numbers):
+    return register(Op(name, node, ("self",), forward=_drawn(draw, kernel),
+                       backward=lambda g, **drawn: (_constant(g),), promote=False,
+                       writes=("self",), hides=("generator", *numbers)))
+
+
+UNIFORM = _random_fill("uniform_", "UniformBackward0", "check_uniform_bounds",
+                       lambda rng, shape, low, high: rng.uniform(low, high, shape),
+                       ("low", "high"))
+NORMAL = _random_fill("normal_", "NormalBackward0", "normal_kernel_cpu",
+                      lambda rng, shape, mean, std: rng.normal(mean, std, shape),
+                      ("mean", "std"))
 
 
 def uniform_(self, from_=0.0, to=1.0, *, generator=None):
