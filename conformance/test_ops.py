@@ -510,3 +510,12 @@ def test_in_place_clamp_with_number_bounds_names_c_types():
     u = torch.tensor([1, 2], dtype=torch.uint8)
     with raises(RuntimeError, "result type Float can't be cast to the desired output type Byte"):
         u.clamp_(torch.tensor(0.5))
+
+
+def test_a_power_with_a_constant_tensor_exponent():
+    a = torch.tensor([2.0, 3.0], requires_grad=True)
+    (a ** torch.tensor([2.0, 3.0])).sum().backward()
+    assert a.grad.tolist() == [4.0, 27.0]
+    e = torch.tensor([2.0, 3.0], requires_grad=True)
+    (torch.tensor([2.0, 3.0]) ** e).sum().backward()
+    assert e.grad.tolist() == pytest.approx([4.0 * math.log(2.0), 27.0 * math.log(3.0)])

@@ -69,6 +69,20 @@ def test_keeps_describe_inputs(op):
         assert sep and name in op.inputs and what in ("sizes", "strides", "numel"), key
 
 
+@pytest.mark.parametrize("op", ROWS, ids=[r.name for r in ROWS])
+def test_a_value_saved_for_some_gradients_may_be_absent(op):
+    # A value saved for some inputs' gradients only is not saved when none of those is
+    # wanted, and then the formula is called without it.
+    import inspect
+
+    if op.backward is None:
+        return
+    parameters = inspect.signature(op.backward).parameters
+    for value, users in op.saves:
+        if set(users) != set(op.inputs) and value in parameters:
+            assert parameters[value].default is None, (op.name, value)
+
+
 def test_view_rows_have_one_input():
     for op in ROWS:
         if op.view:

@@ -123,9 +123,9 @@ POW = register(Op(
 POW_TENSOR = register(Op(
     "pow_tensor", "PowBackward1", ("self", "exponent"),
     forward=_power,
-    backward=lambda g, self, exponent, result: (
+    backward=lambda g, self, exponent, result=None: (  # result: saved for exponent's sake only
         g * exponent * self ** (exponent - 1),
-        g * result * _log_or_zero(self),
+        None if result is None else g * result * _log_or_zero(self),
     ),
     saves=(("exponent", ("self", "exponent")), ("self", ("self", "exponent")),
            ("result", ("exponent",))),

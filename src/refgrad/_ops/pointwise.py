@@ -59,9 +59,9 @@ RELU = register(Op(
 THRESHOLD_BACKWARD = register(Op(
     "threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
     forward=lambda g, self, threshold: select(self <= threshold, g.dtype.type(0), g),
-    backward=lambda g, self, threshold: (
-        threshold_backward(g, self, threshold), _zeros_like(self),
-    ),
+    backward=lambda g, threshold, self=None: (  # self: saved for grad_output's sake only
+        (None, None) if self is None else (threshold_backward(g, self, threshold),
+                                           _zeros_like(self))),
     saves=(("self", ("grad_output",)),), promote=False,
 ))
 
