@@ -180,3 +180,43 @@ def test_random_fills_in_place():
         torch.zeros(2).uniform_(2, 1)
     with raises(RuntimeError, "normal expects std >= 0.0, but found std -1"):
         torch.zeros(2).normal_(0, -1)
+
+
+def test_smaller_agreements():
+    s = torch.tensor(3.0, requires_grad=True)
+    assert type(torch.movedim(s, 0, 0).grad_fn).__name__ == "AliasBackward0"
+    assert type(torch.swapaxes(s, 0, 0).grad_fn).__name__ == "TransposeBackward0"
+    assert torch.flip(s, [0]).item() == 3.0 and torch.roll(s, 1).item() == 3.0
+    with raises(IndexError, "Dimension specified as 0 but tensor has no dimensions"):
+        torch.roll(s, 1, 0)
+    m = torch.zeros(2, 3)
+    with raises(IndexError, "Dimension out of range (expected to be in range of [-2, 1], but "
+                            "got 2)"):
+        torch.roll(m, 1, 2)
+    with raises(RuntimeError, "order must be non-negative but got -1"):
+        torch.diff(torch.zeros(3), n=-1)
+    assert m.flip(0, 1).shape == (2, 3) and torch.zeros(3).broadcast_to(2, 3).shape == (2, 3)
+    assert torch.swapdims(m, dim0=0, dim1=1).shape == (3, 2)
+    assert torch.negative(torch.tensor([1.0])).tolist() == [-1.0]
+    assert torch.absolute(torch.tensor([-1.0])).tolist() == [1.0]
+    assert torch.divide(torch.tensor([3]), 2, rounding_mode="floor").tolist() == [1]
+    t = torch.tensor([3.0])
+    assert t.divide_(2) is t and t.negative_().absolute_().tolist() == [1.5]
+    assert torch.finfo(torch.float32) == torch.finfo(torch.float32)
+    assert torch.finfo(torch.float32) != torch.finfo(torch.float64)
+    assert torch.iinfo(torch.int8) == torch.iinfo(torch.int8)
+    for form, kernel in ((torch.floor, "floor_vml_cpu"), (torch.round, "round_vml_cpu"),
+                         (torch.trunc, "trunc_vml_cpu"), (torch.ceil, "ceil_vml_cpu")):
+        with raises(NotImplementedError, f"\"{kernel}\" not implemented for 'Bool'"):
+            form(torch.tensor([True]))
+    with raises(RuntimeError, "topk does not support bool dtypes on CPU"):
+        torch.topk(torch.tensor([True, False]), 1)
+    with raises(NotImplementedError, "\"linspace_cpu\" not implemented for 'Bool'"):
+        torch.linspace(0, 1, 3, dtype=torch.bool)
+    with raises(NotImplementedError, "\"addcmul_cpu_out\" not implemented for 'Bool'"):
+        torch.addcmul(torch.tensor([True]), torch.tensor([True]), torch.tensor([True]))
+    with raises(RuntimeError, "where expected condition to be a boolean tensor, but got a tensor "
+                              "with dtype Long"):
+        torch.where(torch.tensor([1, 0]), torch.zeros(2), 1.0)
+    half = torch.round(torch.tensor([2.35], dtype=torch.float16), decimals=1)
+    assert half.item() == 2.30078125

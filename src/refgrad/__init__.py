@@ -40,7 +40,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:650
+# --- book/chapters/16_functions.md:655
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, isclose, le, log, lt,
@@ -89,16 +89,16 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:347
+# --- book/chapters/16f_more_elementwise.md:368
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
-    argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, exp2, expm1, fix, floor,
-    frac, isfinite, isinf, isnan, isneginf, isposinf, log1p, log2, log10, rad2deg, round,
-    signbit, sinh, square, trunc,
+    absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
+    expm1, fix, floor, frac, isfinite, isinf, isnan, isneginf, isposinf, log1p, log2, log10,
+    negative, rad2deg, round, signbit, sinh, square, trunc,
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:533
+# --- book/chapters/16g_moves_and_fused.md:562
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -113,7 +113,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:779
+# --- book/chapters/26_inplace.md:780
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811

@@ -45,6 +45,8 @@ def _even_points(start, end, steps, kind):
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
+    if dtype is _dtype.bool:
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
     kind = np.dtype((dtype or _dtype.DEFAULT_FLOAT).numpy)
     points = _even_points(start, end, steps, kind)
     return _finish(np.trunc(points).astype(kind), device, requires_grad) if kind.kind in "biu" \
@@ -58,7 +60,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     return _finish(powers.astype(kind), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:539
+# --- book/chapters/05_creation.md:541
 def rand_like(input, *, dtype=None, device=None, requires_grad=False):
     return rand(input.shape, dtype=dtype or input.dtype, device=device or input.device,
                 requires_grad=requires_grad)

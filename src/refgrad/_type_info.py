@@ -31,6 +31,12 @@ class finfo:  # noqa: N801 - torch's name
         self.tiny = self.smallest_normal = float(info.smallest_normal)
         self.resolution = 10.0 ** -int(info.precision)  # exactly 1e-06, not float32's
 
+    def __eq__(self, other) -> bool:
+        return type(other) is finfo and other.dtype == self.dtype
+
+    def __hash__(self) -> int:
+        return hash(self.dtype)
+
     def __repr__(self) -> str:
         shown = ("resolution", "min", "max", "eps", "smallest_normal", "tiny")
         return ("finfo(" + ", ".join(f"{name}={getattr(self, name):g}" for name in shown)
@@ -50,11 +56,17 @@ class iinfo:  # noqa: N801 - torch's name
         self.bits, self.min, self.max, self.dtype = info.bits, int(info.min), int(info.max), \
             type.name
 
+    def __eq__(self, other) -> bool:
+        return type(other) is iinfo and other.dtype == self.dtype
+
+    def __hash__(self) -> int:
+        return hash(self.dtype)
+
     def __repr__(self) -> str:
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
-# --- book/chapters/02_dtypes.md:482
+# --- book/chapters/02_dtypes.md:494
 def is_floating_point(input) -> bool:
     return input.dtype.is_floating_point
 

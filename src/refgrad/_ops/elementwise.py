@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16f_more_elementwise.md:37
+# --- book/chapters/16f_more_elementwise.md:38
 """Rows of the long tail: rounding, logs and exponentials, hyperbolic and inverse
 trigonometric functions, tests of values, argmax and friends."""
 
@@ -16,9 +16,14 @@ from refgrad._ops.rounding import not_implemented_for
 from refgrad._ops.table import Op, register
 
 
-def _on_floats(ufunc):
-    """``ufunc`` for floats; an integer array comes back as a copy of itself."""
-    return lambda a: ufunc(a) if a.dtype.kind == "f" else a.copy()
+def _on_floats(ufunc, kernel):
+    """``ufunc`` for floats; an integer array comes back as a copy, a bool one is refused."""
+    def forward(a):
+        if a.dtype.kind == "b":
+            raise not_implemented_for(kernel, a.dtype)
+        return ufunc(a) if a.dtype.kind == "f" else a.copy()
+
+    return forward
 
 
 def _zero_gradient(g, **params):
@@ -26,7 +31,7 @@ def _zero_gradient(g, **params):
 
 
 def _step(name, node, ufunc):
-    return register(Op(name, node, ("self",), forward=_on_floats(ufunc),
+    return register(Op(name, node, ("self",), forward=_on_floats(ufunc, f"{name}_vml_cpu"),
                        backward=_zero_gradient))
 
 
@@ -34,6 +39,7 @@ FLOOR = _step("floor", "FloorBackward0", np.floor)
 CEIL = _step("ceil", "CeilBackward0", np.ceil)
 ROUND = _step("round", "RoundBackward0", np.round)  # half to even, as torch's nearbyint
 TRUNC = _step("trunc", "TruncBackward0", np.trunc)
+@in_float32  # float16 is scaled in float32, as torch's kernel does
 def _round_decimals(a, decimals):
     if a.dtype.kind != "f":
         raise not_implemented_for("round_cpu", a.dtype)
@@ -56,7 +62,7 @@ FRAC = register(Op("frac", "FracBackward0", ("self",), forward=_frac,
                    backward=lambda g: (g,)))
 
 
-# --- book/chapters/16f_more_elementwise.md:100
+# --- book/chapters/16f_more_elementwise.md:107
 def _saves_input(name, node, ufunc, backward):
     return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
                        saves=(("self", ("self",)),)))
@@ -77,7 +83,7 @@ EXPM1 = _saves_result("expm1", "Expm1Backward0", np.expm1,
 EXP2 = _saves_result("exp2", "Exp2Backward0", np.exp2, lambda g, result: (g * result * LN2,))
 
 
-# --- book/chapters/16f_more_elementwise.md:129
+# --- book/chapters/16f_more_elementwise.md:136
 SINH = _saves_input("sinh", "SinhBackward0", np.sinh, lambda g, self: (g * self.cosh(),))
 COSH = _saves_input("cosh", "CoshBackward0", np.cosh, lambda g, self: (g * self.sinh(),))
 ASIN = _saves_input("asin", "AsinBackward0", np.arcsin,
@@ -103,7 +109,7 @@ RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
                       backward=lambda g: (g * (1 / DEGREE),)))
 
 
-# --- book/chapters/16f_more_elementwise.md:161
+# --- book/chapters/16f_more_elementwise.md:168
 def _atan2_gradients(g, self=None, other=None):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
     squared = self * self + other * other
@@ -125,7 +131,7 @@ def _as_floats(*arrays):
     return [x.astype(default) if x.dtype.kind in "biu" else x for x in arrays]
 
 
-# --- book/chapters/16f_more_elementwise.md:193
+# --- book/chapters/16f_more_elementwise.md:200
 def _test(name, ufunc):
     return register(Op(name, None, ("self",), forward=ufunc, promote=False))
 
@@ -159,7 +165,7 @@ ALL = register(Op("all", None, ("self",), forward=_every(np.all), promote=False)
 ANY = register(Op("any", None, ("self",), forward=_every(np.any), promote=False))
 
 
-# --- book/chapters/16f_more_elementwise.md:235
+# --- book/chapters/16f_more_elementwise.md:242
 def _function(row):
     from refgrad._ops.dispatch import call
 
@@ -201,7 +207,7 @@ def atan2(input, other):
 arctan2 = atan2
 
 
-# --- book/chapters/16f_more_elementwise.md:278
+# --- book/chapters/16f_more_elementwise.md:285
 def argmax(input, dim=None, keepdim=False):
     return _locate(ARGMAX, input, dim, keepdim)
 
@@ -249,13 +255,27 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:333
+# --- book/chapters/16f_more_elementwise.md:340
 def square(input):
     return input.pow(2)
 
 
+def negative(input):
+    return input.neg()
+
+
+def absolute(input):
+    return input.abs()
+
+
+def divide(input, other, **rounding):
+    from refgrad._ops.functions import div
+
+    return div(input, other, **rounding)
+
+
 def install_shorthands(cls) -> None:
-    cls.square, cls.negative, cls.absolute = square, cls.neg, cls.abs
+    cls.square, cls.negative, cls.absolute, cls.divide = square, cls.neg, cls.abs, cls.div
     cls.type_as = lambda self, other: self.to(other.dtype)
     cls.expand_as = lambda self, other: self.expand(other.shape)
     cls.reshape_as = lambda self, other: self.reshape(other.shape)

@@ -138,6 +138,11 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
         return nonzero(condition, as_tuple=True)
     if input is NOT_GIVEN or other is NOT_GIVEN:
         raise TypeError(_WHERE_FORMS.format("Tensor, Tensor"))
+    if condition.dtype is not _dtype.bool:
+        from refgrad._typename import LEGACY
+
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {LEGACY[condition.dtype]}")
     input, other = _dtype.python_number(input), _dtype.python_number(other)
     for number in (input, other):
         if isinstance(number, int | float) and not isinstance(number, bool):
@@ -192,7 +197,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:235
+# --- book/chapters/16_functions.md:240
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -204,7 +209,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:256
+# --- book/chapters/16_functions.md:261
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -232,7 +237,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:288
+# --- book/chapters/16_functions.md:293
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
@@ -263,7 +268,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:320
+# --- book/chapters/16_functions.md:325
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES):
         sizes = tuple(sizes[0])
@@ -287,7 +292,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:348
+# --- book/chapters/16_functions.md:353
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -308,7 +313,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:375
+# --- book/chapters/16_functions.md:380
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -337,7 +342,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
                                              equal_nan=equal_nan)))
 
 
-# --- book/chapters/16_functions.md:416
+# --- book/chapters/16_functions.md:421
 _C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
             "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
             "float64": "double"}
@@ -370,7 +375,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:450
+# --- book/chapters/16_functions.md:455
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:387
+# --- book/chapters/16g_moves_and_fused.md:410
 """Fused rows: lerp, addcmul, addcdiv, and nan_to_num."""
 
 import numpy as np
@@ -47,7 +47,7 @@ LERP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:433
+# --- book/chapters/16g_moves_and_fused.md:456
 def lerp(input, end, weight):
     tensors = [("end", end)] + ([("weight", weight)] if isinstance(weight, Tensor) else [])
     for name, t in tensors:
@@ -67,16 +67,22 @@ def _c_name(kind) -> str:
         kind.name, kind.name)
 
 
-# --- book/chapters/16g_moves_and_fused.md:463
+# --- book/chapters/16g_moves_and_fused.md:486
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
 
 
+def _addcmul(a, b, c, value):
+    kind = np.result_type(a, b, c)
+    if kind.kind == "b":
+        raise not_implemented_for("addcmul_cpu_out", kind)
+    return a + _scaled(value, kind) * b * c
+
+
 ADDCMUL = register(Op(
     "addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"),
-    forward=_in_float32(lambda a, b, c, value: a + _scaled(value, np.result_type(a, b, c))
-                        * b * c),
+    forward=_in_float32(_addcmul),
     backward=lambda g, value, tensor1=None, tensor2=None: (
         g, None if tensor2 is None else g * tensor2 * value,
         None if tensor1 is None else g * tensor1 * value),
@@ -109,7 +115,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     return call(ADDCDIV, (input, tensor1, tensor2), {"value": _dtype.python_number(value)})
 
 
-# --- book/chapters/16g_moves_and_fused.md:514
+# --- book/chapters/16g_moves_and_fused.md:543
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return a.copy()

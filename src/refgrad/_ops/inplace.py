@@ -318,6 +318,7 @@ def install(cls=Tensor) -> None:
     for function in (pointwise.clamp, pointwise.clamp_min, pointwise.clamp_max):
         setattr(cls, function.__name__ + "_", _bounded(function))
     cls.clip_ = cls.clamp_
+    cls.negative_, cls.absolute_, cls.divide_ = cls.neg_, cls.abs_, cls.div_
     cls.diagonal = diagonal
     cls.zero_, cls.fill_, cls.copy_ = zero_, fill_, copy_
     cls.index_put_, cls.masked_fill_ = index_put_, masked_fill_

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:226
+# --- book/chapters/16g_moves_and_fused.md:245
 """sort, argsort, msort and topk."""
 
 import numpy as np
@@ -49,7 +49,7 @@ TOPK = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:274
+# --- book/chapters/16g_moves_and_fused.md:293
 def sort(input, dim=-1, descending=False, stable=False):
     wrap_dim(dim, input.ndim)
     params = {"dim": dim, "descending": descending, "stable": stable}
@@ -65,6 +65,10 @@ def msort(input):
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's names
+    from refgrad._dtype import bool as boolean
+
+    if input.dtype is boolean:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     d = wrap_dim(dim, input.ndim)
     if not 0 <= k <= (input.shape[d] if input.ndim else 1):
         raise RuntimeError("selected index k out of range")

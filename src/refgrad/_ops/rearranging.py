@@ -13,7 +13,8 @@ from refgrad._ops.functions import dim_tuple
 from refgrad._ops.table import Op, register
 
 FLIP = register(Op(
-    "flip", "FlipBackward0", ("self",), forward=lambda a, dims: np.flip(a, dims).copy(),
+    "flip", "FlipBackward0", ("self",),
+    forward=lambda a, dims: np.flip(a, dims).copy() if a.ndim else a.copy(),
     backward=lambda g, dims: (g.flip(dims),), promote=False,
 ))
 ROLL = register(Op(
@@ -32,15 +33,22 @@ TRIU = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:71
-def flip(input, dims):
+# --- book/chapters/16g_moves_and_fused.md:72
+def flip(input, *dims):
+    dims = dims[0] if len(dims) == 1 else dims  # flip(x, (0, 1)), or x.flip(0, 1)
     dims = dim_tuple(dims, input.ndim)
     return call(FLIP, (input,), {"dims": dims})
 
 
 def roll(input, shifts, dims=None):
+    from refgrad._tensor_values import wrap_dim
+
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     dims = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
+    if dims and input.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    for d in dims:
+        wrap_dim(d, input.ndim)
     if len(shifts) != (len(dims) or 1):  # no dimensions: one shift, of the flattened tensor
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
                            f"{len(dims)}")
@@ -61,12 +69,14 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:107
+# --- book/chapters/16g_moves_and_fused.md:115
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
 
     if input.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
     pieces = [t for t in (prepend, input, append) if t is not None]
     out = cat(pieces, dim) if len(pieces) > 1 else input
     for _ in range(n):
@@ -78,18 +88,27 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:137
-def broadcast_to(input, size):
-    return input.expand(size)
+# --- book/chapters/16g_moves_and_fused.md:147
+def broadcast_to(input, *size):
+    return input.expand(*size)
 
 
 def swapaxes(input, axis0, axis1):
     return input.transpose(axis0, axis1)
 
 
+def swapdims(input, dim0, dim1):
+    return input.transpose(dim0, dim1)
+
+
 def movedim(input, source, destination):
     from refgrad._tensor_values import wrap_dim
 
+    if input.ndim == 0:
+        wrap_dim(source if isinstance(source, int) else 0, 0)
+        from refgrad._ops.shaping import alias
+
+        return alias(input)  # torch's answer for a 0-d tensor
     one = isinstance(source, int)
     if one != isinstance(destination, int):
         raise TypeError(f"movedim() received an invalid combination of arguments - got "
@@ -142,4 +161,4 @@ def vstack(tensors):
     return cat(atleast_2d(tuple(tensors)), 0)
 
 
-moveaxis, swapdims = movedim, swapaxes
+moveaxis = movedim

@@ -11,7 +11,7 @@ from refgrad._ops.table import Op, register
 
 TRANSPOSE = register(Op(
     "transpose", "TransposeBackward0", ("self",),
-    forward=lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
+    forward=lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1) if a.ndim else a.view(),
     backward=lambda g, dim0, dim1: (g.transpose(dim0, dim1),), view=True,
 ))
 T = register(Op(
