@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:142
+# --- book/chapters/06_parameters.md:154
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -81,7 +81,7 @@ from refgrad._ops.shaping import (
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:542
+# --- book/chapters/16e_rounding_and_bits.md:537
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,

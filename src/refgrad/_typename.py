@@ -46,3 +46,10 @@ def c_type_name(kind) -> str:
     if kind.__flags__ & _HEAP_TYPE or kind.__module__ == "builtins":
         return kind.__name__
     return f"{kind.__module__}.{kind.__name__}"
+
+
+# --- book/chapters/06_parameters.md:138
+def not_implemented_for(kernel: str, kind) -> NotImplementedError:
+    """torch's error for a kernel with no version for the NumPy dtype ``kind``."""
+    return NotImplementedError(
+        f"\"{kernel}\" not implemented for '{LEGACY[_dtype.from_numpy(kind)]}'")

@@ -12,8 +12,8 @@ import numpy as np
 
 from refgrad._creation import zeros_like
 from refgrad._ops.arithmetic import floating, in_float32
-from refgrad._ops.rounding import not_implemented_for
 from refgrad._ops.table import Op, register
+from refgrad._typename import not_implemented_for
 
 
 def _on_floats(ufunc, kernel):

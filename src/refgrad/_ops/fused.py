@@ -9,9 +9,9 @@ import numpy as np
 
 from refgrad import _dtype
 from refgrad._ops.dispatch import call
-from refgrad._ops.rounding import not_implemented_for
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
+from refgrad._typename import not_implemented_for
 
 _HALF = np.dtype(np.float16)
 

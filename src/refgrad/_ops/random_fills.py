@@ -10,9 +10,9 @@ import numpy as np
 from refgrad._backend import device_of, move
 from refgrad._creation import default_generator
 from refgrad._ops.inplace import _call, _constant, inplace
-from refgrad._ops.rounding import not_implemented_for
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
+from refgrad._typename import not_implemented_for
 from refgrad.utils._python_dispatch import named
 
 

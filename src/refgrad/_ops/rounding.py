@@ -16,15 +16,9 @@ from refgrad._ops.op_nodes import node_class
 from refgrad._ops.operands import check_unsigned_promotion, int_operand
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
-from refgrad._typename import LEGACY
+from refgrad._typename import LEGACY, not_implemented_for
 
 ROUNDING_MODES = ("trunc", "floor")
-
-
-def not_implemented_for(kernel: str, kind) -> NotImplementedError:
-    """torch's error for a kernel with no version for the NumPy dtype ``kind``."""
-    return NotImplementedError(
-        f"\"{kernel}\" not implemented for '{LEGACY[_dtype.from_numpy(kind)]}'")
 
 
 def _integral(a, b, kernel: str) -> bool:
@@ -50,7 +44,7 @@ def quotient(a, b, rounding_mode: str | None):
     return floor + ((floor * b != a) & ((a < 0) != (b < 0)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:106
+# --- book/chapters/16e_rounding_and_bits.md:100
 def _remainder(a, b):
     """The remainder with the divisor's sign, as torch computes it."""
     if _integral(a, b, "remainder_cpu"):
@@ -65,7 +59,7 @@ def _fmod(a, b):
     return np.fmod(a, b)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:138
+# --- book/chapters/16e_rounding_and_bits.md:132
 def _division_gradients(g, rounding_mode, self=None, other=None):
     # self is saved only for other's gradient: present, it says that one is wanted.
     if rounding_mode is None:  # true division, asked for by name
@@ -112,7 +106,7 @@ FMOD_BY_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:202
+# --- book/chapters/16e_rounding_and_bits.md:196
 # NOTE [Derivatives torch does not implement]
 # Such a row records a NotImplemented node like any other; its backward fails
 # with torch's message. All these rows share one node class (classes go by
@@ -151,7 +145,7 @@ def without_empty_edges(out):
     return out
 
 
-# --- book/chapters/16e_rounding_and_bits.md:250
+# --- book/chapters/16e_rounding_and_bits.md:244
 def is_number(value) -> bool:
     return isinstance(value, bool | int | float)
 
@@ -197,7 +191,7 @@ def _named(row, name) -> dict:
     return {"operation": name} if row.node == "NotImplemented" else {}
 
 
-# --- book/chapters/16e_rounding_and_bits.md:303
+# --- book/chapters/16e_rounding_and_bits.md:297
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -261,7 +255,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:512
+# --- book/chapters/16e_rounding_and_bits.md:507
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -282,6 +276,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:536
+# --- book/chapters/16e_rounding_and_bits.md:531
 def true_divide(input, other):
     return div(input, other)
