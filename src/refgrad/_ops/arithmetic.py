@@ -224,13 +224,16 @@ _HALF = np.dtype(np.float16)
 
 
 def in_float32(fn):
-    """``fn`` taking a float16 array through float32, rounded once at the end.
+    """``fn`` taking float16 arrays through float32, rounded once at the end.
 
     torch's kernels compute a function of several steps (``sigmoid``,
-    ``softmax``) on float16 in float32; in float16 each step would round.
+    ``softmax``, ``lerp``) on float16 in float32; in float16 each step would
+    round. The first array decides; the others are cast with it.
     """
     def forward(a, *args, **kwargs):
         if a.dtype is _HALF:
+            args = [x.astype(np.float32) if getattr(x, "dtype", None) is _HALF else x
+                    for x in args]
             return fn(a.astype(np.float32), *args, **kwargs).astype(np.float16)
         return fn(a, *args, **kwargs)
 
@@ -259,7 +262,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:766
+# --- book/chapters/14_arithmetic.md:769
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -277,7 +280,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:790
+# --- book/chapters/14_arithmetic.md:793
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

@@ -17,7 +17,7 @@ from refgrad._ops import shapes as sh
 from refgrad._ops.alpha import alpha_params, check_subtraction
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_alone, dying_array
-from refgrad._ops.operands import DEFAULT_ALPHA, check_unsigned_promotion, int_operand
+from refgrad._ops.operands import DEFAULT_ALPHA, check_unsigned_promotion, number_beside
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
 
@@ -53,8 +53,8 @@ def rsub(input, other, *, alpha=1):
     params = alpha_params(alpha, other, input, "rsub")
     if isinstance(other, Tensor):
         return call(ar.RSUB_TENSOR, (input, other), params)
-    if type(other) is int:  # an operand kept as a parameter: NOTE [Integers beside integer tensors]
-        other = int_operand(other, _dtype.result_type(input, other))
+    # An operand kept as a parameter: NOTE [Integers beside integer tensors]
+    other = number_beside(other, input)
     return call(ar.RSUB, (input,), {"other": other, "alpha": params["alpha"]})
 
 
@@ -98,9 +98,7 @@ def _as_float(value, beside):
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
-        if type(input) is int:
-            check_unsigned_promotion(input, (exponent,))
-            input = int_operand(input, _dtype.result_type(exponent, input))
+        input = number_beside(input, exponent)
         return call(ar.POW_SCALAR, (exponent,), {"self": input})
     if isinstance(exponent, Tensor):
         return call(ar.POW_TENSOR, (input, exponent))
@@ -197,7 +195,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:240
+# --- book/chapters/16_functions.md:238
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -209,7 +207,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:261
+# --- book/chapters/16_functions.md:259
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -237,7 +235,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:293
+# --- book/chapters/16_functions.md:291
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
@@ -268,7 +266,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:325
+# --- book/chapters/16_functions.md:323
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES):
         sizes = tuple(sizes[0])
@@ -292,7 +290,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:353
+# --- book/chapters/16_functions.md:351
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -313,7 +311,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:380
+# --- book/chapters/16_functions.md:378
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -342,7 +340,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
                                              equal_nan=equal_nan)))
 
 
-# --- book/chapters/16_functions.md:421
+# --- book/chapters/16_functions.md:419
 _C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
             "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
             "float64": "double"}
@@ -375,7 +373,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:455
+# --- book/chapters/16_functions.md:453
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

@@ -8,23 +8,11 @@
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._ops.arithmetic import in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
-
-_HALF = np.dtype(np.float16)
-
-
-def _in_float32(fn):
-    """``fn`` of several arrays, float16 ones computed in float32 and rounded once."""
-    def forward(*arrays, **params):
-        if any(getattr(a, "dtype", None) is _HALF for a in arrays):
-            arrays = [a.astype(np.float32) if hasattr(a, "astype") else a for a in arrays]
-            return fn(*arrays, **params).astype(np.float16)
-        return fn(*arrays, **params)
-
-    return forward
 
 
 def _lerp(start, end, weight):
@@ -35,19 +23,19 @@ def _lerp(start, end, weight):
 
 LERP = register(Op(
     "lerp", "LerpBackward0", ("self", "end"), promote=False,
-    forward=_in_float32(lambda a, b, weight: _lerp(a, b, weight)),
+    forward=in_float32(lambda a, b, weight: _lerp(a, b, weight)),
     backward=lambda g, weight: (g * (1 - weight), g * weight),
 ))
 LERP_TENSOR = register(Op(
     "lerp_tensor", "LerpBackward1", ("self", "end", "weight"), promote=False,
-    forward=_in_float32(_lerp),
+    forward=in_float32(_lerp),
     backward=lambda g, end=None, self=None, weight=None: (
         g * (1 - weight), g * weight, None if self is None else g * (end - self)),
     saves=(("end", ("weight",)), ("self", ("weight",)), ("weight", ("self", "end", "weight"))),
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:456
+# --- book/chapters/16g_moves_and_fused.md:444
 def lerp(input, end, weight):
     tensors = [("end", end)] + ([("weight", weight)] if isinstance(weight, Tensor) else [])
     for name, t in tensors:
@@ -67,7 +55,7 @@ def _c_name(kind) -> str:
         kind.name, kind.name)
 
 
-# --- book/chapters/16g_moves_and_fused.md:486
+# --- book/chapters/16g_moves_and_fused.md:474
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -82,7 +70,7 @@ def _addcmul(a, b, c, value):
 
 ADDCMUL = register(Op(
     "addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"),
-    forward=_in_float32(_addcmul),
+    forward=in_float32(_addcmul),
     backward=lambda g, value, tensor1=None, tensor2=None: (
         g, None if tensor2 is None else g * tensor2 * value,
         None if tensor1 is None else g * tensor1 * value),
@@ -90,7 +78,7 @@ ADDCMUL = register(Op(
 ))
 ADDCDIV = register(Op(
     "addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
-    forward=_in_float32(lambda a, b, c, value: a + value * b / c),
+    forward=in_float32(lambda a, b, c, value: a + value * b / c),
     backward=lambda g, value, tensor1=None, tensor2=None: (
         g, None if tensor2 is None else g * value / tensor2,
         None if tensor1 is None else -g * value * tensor1 / (tensor2 * tensor2)),
@@ -115,7 +103,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     return call(ADDCDIV, (input, tensor1, tensor2), {"value": _dtype.python_number(value)})
 
 
-# --- book/chapters/16g_moves_and_fused.md:543
+# --- book/chapters/16g_moves_and_fused.md:531
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return a.copy()

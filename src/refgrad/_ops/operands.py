@@ -151,6 +151,15 @@ def int_operand(value: int, dtype) -> int:
     return _dtype.wrapped(value, _dtype.FROM_NUMPY[numpy_dtype])
 
 
+def number_beside(number, t):
+    """``number`` as torch's kernels take it beside the tensor ``t``: an int wrapped to the
+    result's dtype, for the functions that keep a number as a parameter."""
+    if type(number) is int:
+        check_unsigned_promotion(number, (t,))
+        return int_operand(number, _dtype.result_type(t, number))
+    return number
+
+
 _HALF = np.dtype(np.float16)
 
 # NOTE [Numbers as constants]
@@ -175,7 +184,7 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:528
+# --- book/chapters/13_dispatch.md:537
 _NOT_OPERANDS = (ndarray, list, tuple, str)  # what torch's parser refuses for a tensor
 _READ_FIRST = (generic, *_NOT_OPERANDS)
 
@@ -197,7 +206,7 @@ def read_numbers(op, args, params):
     return args, params
 
 
-# --- book/chapters/13_dispatch.md:576
+# --- book/chapters/13_dispatch.md:585
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -233,7 +242,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:778
+# --- book/chapters/13_dispatch.md:787
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:

@@ -52,7 +52,7 @@ def _zero_where(mask, g):
 
 
 RELU = register(Op(
-    "relu", "ReluBackward0", ("self",), forward=lambda a: at_least(a, a.dtype.type(0)),
+    "relu", "ReluBackward0", ("self",), forward=lambda a: np.maximum(a.dtype.type(0), a),
     backward=lambda g, result: (threshold_backward(g, result, 0),),
     saves=(("result", ("self",)),), into=lambda a, out: np.maximum(a.dtype.type(0), a, out=out),
 ))

@@ -13,7 +13,7 @@ from refgrad._ops import arithmetic as ar
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import div, floats_if_integers
 from refgrad._ops.op_nodes import node_class
-from refgrad._ops.operands import check_unsigned_promotion, int_operand
+from refgrad._ops.operands import number_beside
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY, not_implemented_for
@@ -145,17 +145,9 @@ def without_empty_edges(out):
     return out
 
 
-# --- book/chapters/16e_rounding_and_bits.md:244
+# --- book/chapters/16e_rounding_and_bits.md:245
 def is_number(value) -> bool:
     return isinstance(value, bool | int | float)
-
-
-def number_beside(number, t):
-    """``number`` as torch's kernels take it beside the tensor ``t``."""
-    if type(number) is int:
-        check_unsigned_promotion(number, (t,))
-        return int_operand(number, _dtype.result_type(t, number))
-    return number
 
 
 def invalid_combination(name: str, got, forms) -> TypeError:
@@ -191,7 +183,7 @@ def _named(row, name) -> dict:
     return {"operation": name} if row.node == "NotImplemented" else {}
 
 
-# --- book/chapters/16e_rounding_and_bits.md:297
+# --- book/chapters/16e_rounding_and_bits.md:290
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -255,7 +247,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:507
+# --- book/chapters/16e_rounding_and_bits.md:500
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -276,6 +268,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:531
+# --- book/chapters/16e_rounding_and_bits.md:524
 def true_divide(input, other):
     return div(input, other)
