@@ -56,6 +56,21 @@ def test_diff_is_made_of_slices():
         torch.diff(torch.tensor(1.0))
 
 
+def test_diff_of_order_zero_is_a_copy_of_the_input_alone():
+    x = torch.tensor([1.0, 4.0, 9.0], requires_grad=True)
+    for same in (torch.diff(x, n=0), torch.diff(x, n=0, prepend=torch.tensor([0.0]))):
+        assert same is not x and same.tolist() == [1.0, 4.0, 9.0]
+        assert type(same.grad_fn).__name__ == "CopyBackwards" and same._version == 1
+        assert same.grad_fn.next_functions[1][0].variable is x  # never the joined tensor
+    same.sum().backward()
+    assert x.grad.tolist() == [1.0, 1.0, 1.0]
+    plain = torch.tensor([True, False])
+    copied = torch.diff(plain, n=0)
+    assert copied.grad_fn is None and copied.tolist() == [True, False]
+    copied[0] = False
+    assert plain.tolist() == [True, False]
+
+
 def test_lerp_blends_without_promoting():
     a = torch.tensor([1.0, 2.0], requires_grad=True)
     b = torch.tensor([3.0, 6.0], requires_grad=True)

@@ -405,6 +405,15 @@ def test_relu_double_backward_records_threshold_backward_with_torchs_edges():
     np.testing.assert_array_equal(gself.numpy(), [0.0, 0.0, 0.0, 0.0])
 
 
+def test_relu_second_derivative_is_zeros_when_the_incoming_gradient_is_plain():
+    x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    y = x.relu()
+    (gx,) = torch.autograd.grad(y, x, torch.ones(3), create_graph=True)
+    assert gx.grad_fn.next_functions[0] == (None, 0)  # nothing saved for the plain gradient
+    (second,) = torch.autograd.grad(gx.sum(), x)
+    np.testing.assert_array_equal(second.numpy(), [0.0, 0.0, 0.0])
+
+
 def test_integers_and_negative_integer_powers():
     message = "Integers to negative integer powers are not allowed."
     for base in (torch.tensor([1, 2]), torch.tensor([1], dtype=torch.uint8)):

@@ -339,15 +339,55 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
     return _random("normal_kernel_cpu", draw, size, generator, dtype, device, requires_grad)
 
 
-def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None):
+def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad=False):
     if size is None:
         low, high, size = 0, low, high
+    dtype = dtype or _dtype.int64
+    check_random_bounds(low, high, dtype)
+    return draw_integers(low, high, size, generator, dtype, device, requires_grad)
+
+
+def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> Tensor:
     rng = (generator or default_generator).numpy
     values = rng.integers(low, high, parse_size((size,), "randint"))
-    return _finish(values.astype((dtype or _dtype.int64).numpy), device, False)
+    return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:451
+# --- book/chapters/05_creation.md:461
+def check_random_bounds(low: int, high: int, dtype) -> None:
+    """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
+    for bound in (low, high):
+        if not -2**63 <= bound < 2**63:
+            raise ValueError("Overflow when unpacking long long")
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
+                           f">= to={high}")
+    kind = str(dtype)[6:]
+    c_type = _dtype.C_TYPE_NAMES[kind]
+    if kind == "bool":
+        smallest, largest = 0, 1
+    else:
+        info = np.finfo(dtype.numpy) if dtype.is_floating_point else np.iinfo(dtype.numpy)
+        number = float if dtype.is_floating_point else int  # compared without NumPy's casts
+        smallest, largest = number(info.min), number(info.max)
+    named = (("from", low), ("to - 1", high - 1))
+    for name, value in named:
+        if not smallest <= value <= largest:
+            raise RuntimeError(f"{name} is out of bounds for {c_type}")
+    if not dtype.is_floating_point:
+        return
+    digits = info.nmant + 1  # every whole number up to 2**digits is exact
+    for name, value in named:
+        if abs(value) > 2**digits:
+            warnings.warn(
+                f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                f"limitations {c_type} can support discrete uniform distribution only within "
+                "this range. This warning will become an error in version 1.7 release, please "
+                "fix the code in advance", UserWarning, stacklevel=3)
+
+
+# --- book/chapters/05_creation.md:501
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)

@@ -2,13 +2,21 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:482
+# --- book/chapters/05_creation.md:532
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._creation import _finish, default_generator, rand, randint, randn
+from refgrad._creation import (
+    _finish,
+    check_random_bounds,
+    default_generator,
+    draw_integers,
+    rand,
+    randn,
+)
+from refgrad._typename import not_implemented_for
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
@@ -60,7 +68,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     return _finish(powers.astype(kind), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:541
+# --- book/chapters/05_creation.md:599
 def rand_like(input, *, dtype=None, device=None, requires_grad=False):
     return rand(input.shape, dtype=dtype or input.dtype, device=device or input.device,
                 requires_grad=requires_grad)
@@ -71,15 +79,36 @@ def randn_like(input, *, dtype=None, device=None, requires_grad=False):
                  requires_grad=requires_grad)
 
 
-def randint_like(input, low=0, high=None, *, dtype=None, device=None):
+def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False):
     if high is None:
         low, high = 0, low
-    return randint(low, high, input.shape, dtype=dtype or input.dtype,
-                   device=device or input.device)
+    dtype = dtype or input.dtype
+    check_random_bounds(low, high, dtype)  # here, so that a warning names the caller's line
+    return draw_integers(low, high, input.shape, None, dtype, device or input.device,
+                         requires_grad)
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    dtype = dtype or _dtype.int64
+    _check_permutation_fits(n, dtype)
     order = (generator or default_generator).numpy.permutation(n)
-    return _finish(order.astype((dtype or _dtype.int64).numpy), device, requires_grad)
+    return _finish(order.astype(dtype.numpy), device, requires_grad)
+
+
+# --- book/chapters/05_creation.md:634
+_EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
+                "float64": (2**53 + 1, "2^53+1", "Double")}
+
+
+def _check_permutation_fits(n: int, dtype) -> None:
+    kind = str(dtype)[6:]
+    if kind == "bool":
+        raise not_implemented_for("randperm", dtype.numpy)
+    if kind in _EXACT_UP_TO:
+        limit, written, name = _EXACT_UP_TO[kind]
+        if n > limit:
+            raise RuntimeError(f"n cannot be greater than {written} for {name} type.")
+    else:  # the checked conversion of "Numbers that do not fit"
+        _dtype.checked_number(n - 1, dtype)

@@ -341,11 +341,6 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 # --- book/chapters/16_functions.md:419
-_C_TYPES = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
-            "uint8": "unsigned char", "float16": "c10::Half", "float32": "float",
-            "float64": "double"}
-
-
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
@@ -354,7 +349,7 @@ def masked_fill(input, mask, value):
     kind = str(mask.dtype)[6:]
     if kind != "bool":
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           + _C_TYPES[kind])
+                           + _dtype.C_TYPE_NAMES[kind])
     if not isinstance(value, Tensor):
         value = _dtype.checked_number(value, input.dtype)
         return call(ar.MASKED_FILL, (input,), {"mask": mask, "value": value})
@@ -373,7 +368,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:453
+# --- book/chapters/16_functions.md:448
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:245
+# --- book/chapters/16g_moves_and_fused.md:252
 """sort, argsort, msort and topk."""
 
 import numpy as np
@@ -49,7 +49,7 @@ TOPK = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:293
+# --- book/chapters/16g_moves_and_fused.md:300
 def sort(input, dim=-1, descending=False, stable=False):
     wrap_dim(dim, input.ndim)
     params = {"dim": dim, "descending": descending, "stable": stable}

@@ -32,7 +32,7 @@ RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", in_float32(lambda a: 1 / np.sqr
                       lambda g, result: (-0.5 * g * result**3,))
 
 
-# --- book/chapters/16a_pointwise.md:94
+# --- book/chapters/16a_pointwise.md:96
 # NOTE [Ties keep the input]
 # torch's max(a, bound) keeps a when the two are equal (-0.0 against 0.0);
 # NumPy's maximum returns its second operand then. So the input goes second,
@@ -60,8 +60,7 @@ THRESHOLD_BACKWARD = register(Op(
     "threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
     forward=lambda g, self, threshold: select(self <= threshold, g.dtype.type(0), g),
     backward=lambda g, threshold, self=None: (  # self: saved for grad_output's sake only
-        (None, None) if self is None else (threshold_backward(g, self, threshold),
-                                           _zeros_like(self))),
+        None if self is None else threshold_backward(g, self, threshold), _zeros_like(g)),
     saves=(("self", ("grad_output",)),), promote=False,
 ))
 
@@ -90,7 +89,7 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:160
+# --- book/chapters/16a_pointwise.md:161
 def _outside(self, min, max):  # noqa: A002 - torch's names
     from refgrad._tensor import make_tensor
 
@@ -117,7 +116,7 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:206
+# --- book/chapters/16a_pointwise.md:207
 def _kept(g, keep):
     """``g`` where the array mask ``keep`` holds, zero elsewhere."""
     from refgrad._tensor import make_tensor
@@ -151,7 +150,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:250
+# --- book/chapters/16a_pointwise.md:251
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_kept(g, self._data >= min),),
@@ -174,7 +173,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:281
+# --- book/chapters/16a_pointwise.md:282
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -199,7 +198,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:318
+# --- book/chapters/16a_pointwise.md:319
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -225,7 +224,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:350
+# --- book/chapters/16a_pointwise.md:351
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 

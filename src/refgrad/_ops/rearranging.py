@@ -69,7 +69,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:115
+# --- book/chapters/16g_moves_and_fused.md:118
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
 
@@ -77,6 +77,10 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
+    if n == 0:  # a copy of the input alone, prepend and append unread, as torch's is
+        from refgrad._creation import empty_like
+
+        return empty_like(input).copy_(input)
     pieces = [t for t in (prepend, input, append) if t is not None]
     out = cat(pieces, dim) if len(pieces) > 1 else input
     for _ in range(n):
@@ -88,7 +92,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:147
+# --- book/chapters/16g_moves_and_fused.md:154
 def broadcast_to(input, *size):
     return input.expand(*size)
 
