@@ -528,3 +528,17 @@ def test_a_power_with_a_constant_tensor_exponent():
     e = torch.tensor([2.0, 3.0], requires_grad=True)
     (torch.tensor([2.0, 3.0]) ** e).sum().backward()
     assert e.grad.tolist() == pytest.approx([4.0 * math.log(2.0), 27.0 * math.log(3.0)])
+
+
+def test_index_put_records_its_public_node_and_index_the_internal_one():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    v = torch.tensor(5.0, requires_grad=True)
+    put = torch.index_put(x, (torch.tensor([1]),), v)
+    assert type(put.grad_fn).__name__ == "IndexPutBackward0"
+    assert type(x.index_put((torch.tensor([0]),), v, True).grad_fn).__name__ == (
+        "IndexPutBackward0")
+    g = torch.ones(2, requires_grad=True)
+    (gx,) = torch.autograd.grad(x[torch.tensor([0, 0])], x, g, create_graph=True)
+    assert type(gx.grad_fn).__name__ == "IndexPutImplBackward0" and gx.tolist() == [2.0, 0, 0]
+    gx_of_g = torch.autograd.grad(put.sum(), (x, v), create_graph=True)
+    assert [t.tolist() for t in gx_of_g] == [[1.0, 0.0, 1.0], 1.0]

@@ -124,6 +124,10 @@ def _index_put_params(shapes):
         lambda ix: {"index": torch.tensor(ix), "accumulate": acc or k > n}))
 
 
+_INDEX_PUT_SHAPES = st.tuples(st.integers(1, 3), st.integers(1, 3), st.lists(
+    st.integers(1, 3), max_size=2)).map(lambda t: [(t[0], *t[2]), (t[1], *t[2])])
+
+
 def _cat_shapes_of(base, dim, sizes):
     return [base[:dim] + (n,) + base[dim + 1:] for n in sizes]
 
@@ -228,11 +232,14 @@ RECIPES: dict[str, Recipe] = {
     "slice_backward": Recipe(lambda g, **p: indexing.slice_backward(g, **p), min_ndim=1,
                              params=_slice_backward_params),
     "index": Recipe(lambda a, index: a[index], min_ndim=1, params=_int_index),
-    "_index_put_impl_": Recipe(
+    "index_put": Recipe(
         lambda a, v, index, accumulate: torch.index_put(a, [index], v, accumulate),
-        ("any", "any"), params=_index_put_params,
-        shapes=st.tuples(st.integers(1, 3), st.integers(1, 3), st.lists(
-            st.integers(1, 3), max_size=2)).map(lambda t: [(t[0], *t[2]), (t[1], *t[2])])),
+        ("any", "any"), params=_index_put_params, shapes=_INDEX_PUT_SHAPES),
+    # the row index's backward records, called directly
+    "_index_put_impl_": Recipe(
+        lambda a, v, index, accumulate: call(OPS["_index_put_impl_"], (a, v), {
+            "indices": [index], "accumulate": accumulate}),
+        ("any", "any"), params=_index_put_params, shapes=_INDEX_PUT_SHAPES),
     "transpose": Recipe(torch.transpose, min_ndim=1, params=lambda shapes: st.tuples(
         _dim(shapes), _dim(shapes)).map(lambda d: {"dim0": d[0], "dim1": d[1]})),
     "t": Recipe(torch.t, max_ndim=2),

@@ -5,6 +5,8 @@
 # --- book/chapters/16d_indexing.md:280
 """Indexing rows (select, slice, index, and the rows of their gradients) and x[...]."""
 
+from dataclasses import replace
+
 import numpy as np
 
 from refgrad._backend import add_at, same_device
@@ -23,7 +25,7 @@ def _slice(a, dim, start, end, step):
     return a[_at(a.ndim, dim, slice(start, end, step))]
 
 
-# --- book/chapters/16d_indexing.md:307
+# --- book/chapters/16d_indexing.md:309
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -44,7 +46,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:329
+# --- book/chapters/16d_indexing.md:331
 SLICE = register(Op(
     "slice", "SliceBackward0", ("self",), forward=_slice,
     backward=lambda g, dim, start, end, step, self_sym_sizes: (
@@ -60,7 +62,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:354
+# --- book/chapters/16d_indexing.md:359
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -92,9 +94,12 @@ INDEX_PUT = register(Op(
     ),
     saves=(("indices", ("self", "values")),),
 ))
+# The public index_put is the same row under torch's public name; the one
+# above is what index's own backward records, torch's _index_put_impl_.
+PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:389
+# --- book/chapters/16d_indexing.md:397
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -111,8 +116,12 @@ def slice_backward(g, input_sizes, dim, start, end, step):
 
 
 def index_put(input, indices, values, accumulate=False):
+    return _put_by_row(PUBLIC_INDEX_PUT, input, indices, values, accumulate)
+
+
+def _put_by_row(row, input, indices, values, accumulate):
     check_put(input, values)
-    return _call(INDEX_PUT, input, values, indices=list(indices), accumulate=accumulate)
+    return _call(row, input, values, indices=list(indices), accumulate=accumulate)
 
 
 def zeros_as(t, sizes):
@@ -123,7 +132,7 @@ def zeros_as(t, sizes):
 
 
 def _index_grad(g, indices, sizes):
-    return index_put(zeros_as(g, sizes), indices, g, True)
+    return _put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True)
 
 
 def check_put(input, values) -> None:
@@ -137,7 +146,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:436
+# --- book/chapters/16d_indexing.md:448
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
@@ -155,7 +164,7 @@ def narrow(input, dim, start, length):
     return _call(SLICE, input, dim=dim, start=start, end=start + length, step=1)
 
 
-# --- book/chapters/16d_indexing.md:470
+# --- book/chapters/16d_indexing.md:482
 INT64_MAX = 2**63 - 1
 
 
@@ -189,7 +198,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:505
+# --- book/chapters/16d_indexing.md:517
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -259,7 +268,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:576
+# --- book/chapters/16d_indexing.md:588
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

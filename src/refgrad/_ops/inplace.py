@@ -183,16 +183,15 @@ def _call(row, args, params=None):
 def _index_put_row():
     from dataclasses import replace
 
-    from refgrad._ops.indexing import INDEX_PUT
+    from refgrad._ops.indexing import PUBLIC_INDEX_PUT
 
-    return register(replace(INDEX_PUT, name="index_put_", node="IndexPutBackward0",
-                            writes=("self",)))
+    return register(replace(PUBLIC_INDEX_PUT, name="index_put_", writes=("self",)))
 
 
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:423
+# --- book/chapters/26_inplace.md:422
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -236,7 +235,7 @@ def fill_(self, value):
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
-# --- book/chapters/26_inplace.md:535
+# --- book/chapters/26_inplace.md:534
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -283,7 +282,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:720
+# --- book/chapters/26_inplace.md:719
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
