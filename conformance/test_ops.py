@@ -542,3 +542,37 @@ def test_index_put_records_its_public_node_and_index_the_internal_one():
     assert type(gx.grad_fn).__name__ == "IndexPutImplBackward0" and gx.tolist() == [2.0, 0, 0]
     gx_of_g = torch.autograd.grad(put.sum(), (x, v), create_graph=True)
     assert [t.tolist() for t in gx_of_g] == [[1.0, 0.0, 1.0], 1.0]
+
+
+def test_narrow_checks_and_counts_a_negative_start_from_the_end():
+    x = torch.arange(12.0).reshape(3, 4).requires_grad_()
+    last_two = x.narrow(-1, -2, 2)
+    assert last_two.tolist() == [[2.0, 3.0], [6.0, 7.0], [10.0, 11.0]]
+    node = last_two.grad_fn
+    assert (node._saved_start, node._saved_end) == (2, 4)
+    assert x.narrow(0, -1, 1).tolist() == [[8.0, 9.0, 10.0, 11.0]]
+    assert x.narrow(1, torch.tensor(1), 2).tolist() == [[1.0, 2.0], [5.0, 6.0], [9.0, 10.0]]
+    with raises(IndexError, "start out of range (expected to be in range of [-4, 4], but got -5)"):
+        x.narrow(1, -5, 1)
+    with raises(RuntimeError, "start (2) + length (3) exceeds dimension size (4)."):
+        x.narrow(1, 2, 3)
+    with raises(RuntimeError, "narrow(): length must be non-negative."):
+        x.narrow(5, 0, -1)
+    with raises(IndexError, "Dimension out of range (expected to be in range of [-2, 1], but "
+                            "got 2)"):
+        x.narrow(2, 0, 1)
+    with raises(RuntimeError, "narrow() cannot be applied to a 0-dim tensor."):
+        torch.tensor(1.0).narrow(0, 0, 1)
+    with raises(RuntimeError, "start must be an 0-dim integral Tensor."):
+        x.narrow(1, torch.tensor([1]), 2)
+    assert x.narrow(1, 4, 0).shape == (3, 0)
+
+
+def test_stack_unbind_and_diagonal_keep_negative_dims_as_given():
+    x = torch.ones(2, 3, 4, requires_grad=True)
+    # torch shows a negative dim as an unsigned 64-bit number; either way, not wrapped
+    as_given = {-1, 2**64 - 1}
+    assert torch.stack([x, x], -1).grad_fn._saved_dim in as_given
+    assert x.unbind(-1)[0].grad_fn._saved_dim in as_given
+    node = x.diagonal(0, -1, -2).grad_fn
+    assert node._saved_dim1 in as_given and node._saved_dim2 in {-2, 2**64 - 2}

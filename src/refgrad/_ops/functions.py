@@ -228,14 +228,16 @@ def sum(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
 
 
 def stack(tensors, dim=0):
-    return call(sh.STACK, (list(tensors),), {"dim": wrap_dim(dim, tensors[0].ndim + 1)})
+    wrap_dim(dim, tensors[0].ndim + 1)  # checked here; the node keeps dim as given
+    return call(sh.STACK, (list(tensors),), {"dim": dim})
 
 
 def unbind(input, dim=0):
-    return call(sh.UNBIND, (input,), {"dim": wrap_dim(dim, input.ndim)})
+    wrap_dim(dim, input.ndim)
+    return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:291
+# --- book/chapters/16_functions.md:293
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
@@ -266,7 +268,7 @@ def reshape(input, *shape):
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:323
+# --- book/chapters/16_functions.md:325
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES):
         sizes = tuple(sizes[0])
@@ -290,7 +292,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:351
+# --- book/chapters/16_functions.md:353
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -311,7 +313,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:378
+# --- book/chapters/16_functions.md:380
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -340,7 +342,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
                                              equal_nan=equal_nan)))
 
 
-# --- book/chapters/16_functions.md:419
+# --- book/chapters/16_functions.md:421
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
@@ -368,7 +370,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:448
+# --- book/chapters/16_functions.md:450
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

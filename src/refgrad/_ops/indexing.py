@@ -146,7 +146,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:448
+# --- book/chapters/16d_indexing.md:451
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
@@ -161,10 +161,34 @@ def select(input, dim, index):
 
 
 def narrow(input, dim, start, length):
+    from refgrad._tensor_values import wrap_dim
+
+    start = _narrow_start(start)
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    size = input.shape[wrap_dim(dim, input.ndim)]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
+    start = start + size if start < 0 else start
+    if start > size - length:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({size}).")
     return _call(SLICE, input, dim=dim, start=start, end=start + length, step=1)
 
 
-# --- book/chapters/16d_indexing.md:482
+def _narrow_start(start) -> int:
+    """A start given as a number, or as torch also takes it: a 0-d integer tensor."""
+    if not hasattr(start, "_data"):
+        return start
+    if start.ndim != 0 or start.dtype.is_floating_point:
+        raise RuntimeError("start must be an 0-dim integral Tensor.")
+    return int(start.item())
+
+
+# --- book/chapters/16d_indexing.md:509
 INT64_MAX = 2**63 - 1
 
 
@@ -198,7 +222,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:517
+# --- book/chapters/16d_indexing.md:544
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -268,7 +292,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:588
+# --- book/chapters/16d_indexing.md:615
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)
