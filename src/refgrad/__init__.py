@@ -108,7 +108,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16i_cumulative.md:564
+# --- book/chapters/16i_cumulative.md:565
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.special import (
     erf, erfc, erfinv, heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy,

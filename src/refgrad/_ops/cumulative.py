@@ -8,7 +8,6 @@
 import numpy as np
 
 from refgrad import return_types
-from refgrad._ops.arithmetic import in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import where
 from refgrad._ops.pieces import added_at
@@ -32,21 +31,22 @@ def _from_the_end(t, dim):
     return t.flip(dim).cumsum(dim).flip(dim)
 
 
-# --- book/chapters/16i_cumulative.md:99
+# --- book/chapters/16i_cumulative.md:98
 def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
+    g = g.to(self_dtype)  # with dtype=, the gradient is worked out in the input's dtype
     if self.ndim == 0:
-        return (g.to(self_dtype),)
-    x, d = self.to(result.dtype), dim % self.ndim
-    if not (x._data == 0).any():
-        return ((_from_the_end(g * result, d) / x).to(self_dtype),)
-    xs, gs = x.movedim(d, -1), g.movedim(d, -1)
-    places = np.arange(xs.shape[-1], like=x._data)
+        return (g,)
+    d = dim % self.ndim
+    if not (self._data == 0).any():
+        return (_from_the_end(g * result, d) / self,)
+    xs, gs = self.movedim(d, -1), g.movedim(d, -1)
+    places = np.arange(xs.shape[-1], like=self._data)
     own, later = (make_tensor(places[:, None] == places[None, :]),
                   make_tensor(places[:, None] <= places[None, :]))
     # [..., i, j]: the product up to j with x_i left out
     products = where(own, 1.0, xs.unsqueeze(-2)).cumprod(-1)
     grad = where(later, products * gs.unsqueeze(-2), 0.0).sum(-1)
-    return (grad.movedim(-1, d).to(self_dtype),)
+    return (grad.movedim(-1, d),)
 
 
 CUMPROD = register(Op(
@@ -82,12 +82,13 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:212
-@in_float32
+# --- book/chapters/16i_cumulative.md:213
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
-    return a.copy() if a.ndim == 0 else np.logaddexp.accumulate(a, axis=dim)
+    if a.ndim == 0:
+        return a.copy()
+    return np.logaddexp.accumulate(a.astype(_WIDER.get(a.dtype, a.dtype)), axis=dim).astype(a.dtype)
 
 
 def _logcumsumexp_backward(g, self, result, dim):
@@ -107,7 +108,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:241
+# --- book/chapters/16i_cumulative.md:243
 def cumprod(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(CUMPROD, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:284
+# --- book/chapters/16i_cumulative.md:286
 """Elementwise special functions: logaddexp, hypot, xlogy, logit, sgn, heaviside and erf."""
 
 import math
@@ -15,7 +15,7 @@ from refgrad._dtype import get_default_dtype
 from refgrad._ops.arithmetic import floating, in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.elementwise import _function
-from refgrad._ops.pointwise import SIGN
+from refgrad._ops.pointwise import _sign
 from refgrad._ops.rounding import _no_derivative, _pick, without_empty_edges
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
@@ -53,7 +53,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:353
+# --- book/chapters/16i_cumulative.md:355
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -79,7 +79,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:380
+# --- book/chapters/16i_cumulative.md:382
 XLOGY = register(Op(
     "xlogy", "XlogyBackward0", ("self", "other"), forward=_xlogy, saves=BOTH,
     backward=lambda g, self, other: (_for_x(g, self, other), g * self / other),
@@ -104,9 +104,8 @@ def xlogy(input, other):
     return _pick("xlogy", rows, XLOGY_FORMS, input, other)
 
 
-# --- book/chapters/16i_cumulative.md:422
-@in_float32
-def _logit(a, eps):
+# --- book/chapters/16i_cumulative.md:424
+def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:
         a = np.clip(a, eps, 1 - eps)
@@ -126,7 +125,7 @@ LOGIT = register(Op(
 ))
 SGN = register(Op(
     "sgn", "SgnBackward0", ("self",), backward=lambda g, self, result: (g * 0,),
-    forward=lambda a: a.copy() if a.dtype.kind == "b" else SIGN.forward(a),
+    forward=lambda a: a.copy() if a.dtype.kind == "b" else _sign(a),
     saves=(("self", ("self",)), ("result", ("self",))),
 ))
 HEAVISIDE = register(Op(
@@ -136,7 +135,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:455
+# --- book/chapters/16i_cumulative.md:456
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -166,7 +165,7 @@ def heaviside(input, values):
     return without_empty_edges(call(HEAVISIDE, (input, values), {"operation": "heaviside"}))
 
 
-# --- book/chapters/16i_cumulative.md:509
+# --- book/chapters/16i_cumulative.md:510
 _ERF, _ERFC = np.frompyfunc(math.erf, 1, 1), np.frompyfunc(math.erfc, 1, 1)
 SLOPE = 2 / math.sqrt(math.pi)  # erf's slope at zero
 
@@ -193,12 +192,12 @@ def _erfinv64(y):
     return np.copysign(x, y)
 
 
-# --- book/chapters/16i_cumulative.md:537
+# --- book/chapters/16i_cumulative.md:538
 def _in_float64(fn):
     """``fn`` of a float64 NumPy array, for a float array on any device, rounded once."""
     def forward(a):
         host = a if isinstance(a, np.ndarray) else move(a, CPU)
-        out = fn(host.astype(np.float64)).astype(host.dtype)
+        out = np.asarray(fn(host.astype(np.float64))).astype(host.dtype)  # 0-d: an array
         return out if host is a else move(out, device_of(a))
 
     forward.__name__ = fn.__name__
