@@ -258,3 +258,28 @@ def test_in_place_forms():
     y = x * 1.0
     y.erfinv_()
     assert type(y.grad_fn).__name__ == "ErfinvBackward0" and y._version == 1
+
+
+def test_nansum_passes_over_nans_and_nanmean_divides_by_a_count():
+    x = torch.tensor([[1.0, NAN, 2.0], [3.0, 4.0, 5.0]], requires_grad=True)
+    total = x.nansum()
+    assert total.item() == 15.0 and type(total.grad_fn).__name__ == "NansumBackward0"
+    assert total.grad_fn._saved_dim is None and total.grad_fn._saved_keepdim is False
+    assert total.grad_fn._saved_self is x
+    rows = torch.nansum(x, 1, keepdim=True)
+    assert rows.tolist() == [[3.0], [12.0]] and rows.grad_fn._saved_dim == (1,)
+    rows.backward(torch.tensor([[2.0], [3.0]]))
+    assert x.grad.tolist() == [[2.0, 0.0, 2.0], [3.0, 3.0, 3.0]]
+    assert torch.nansum(torch.tensor([1, 2])).dtype == torch.int64
+    assert torch.nansum(torch.tensor([1, 2]), dtype=torch.float64).dtype == torch.float64
+    means = x.nanmean(0)
+    assert means.tolist() == [2.0, 4.0, 3.5]
+    node = means.grad_fn
+    assert type(node).__name__ == "DivBackward0" and node._saved_self is None
+    assert node._saved_other.tolist() == [2, 1, 2] and node._saved_other.dtype == torch.int64
+    assert [type(n).__name__ if n is not None else None for n, _ in node.next_functions] == [
+        "NansumBackward0", None]
+    assert math.isnan(torch.nanmean(torch.tensor([NAN, NAN])).item())
+    with raises(RuntimeError, "nanmean(): expected input to have floating point or complex "
+                              "dtype but got Long"):
+        torch.nanmean(torch.tensor([1, 2]))

@@ -454,6 +454,9 @@ RECIPES.update({
     "sgn": Recipe(torch.sgn),
     "erf": Recipe(torch.erf), "erfc": Recipe(torch.erfc),
     "erfinv": Recipe(torch.erfinv, ("inside",)),
+    "nansum": Recipe(lambda a, **p: torch.nansum(a, **p), ("nans",),
+                     params=lambda shapes: st.one_of(st.just({}), _dims_keepdim(shapes)
+                                                     if shapes[0] else st.just({"dim": 0}))),
 })
 
 
@@ -471,6 +474,8 @@ def _values(rng, shape, kind):
         values = rng.uniform(-0.9, 0.9, shape)
     elif kind == "unit":  # inside (0, 1), away from logit's poles
         values = rng.uniform(0.1, 0.9, shape)
+    elif kind == "nans":  # about a third of them nan, which nansum passes over
+        values = np.where(rng.random(shape) > 0.35, rng.uniform(-2.0, 2.0, shape), np.nan)
     elif kind == "zeros":  # about a third of them exactly zero
         values = rng.uniform(-2.0, 2.0, shape) * (rng.random(shape) > 0.35)
     elif kind == "above_one":

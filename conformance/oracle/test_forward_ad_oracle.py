@@ -117,7 +117,7 @@ TORCH_CALLS = {
     "xlogy": torch.xlogy, "number_xlogy": lambda b, self: torch.xlogy(self, b),
     "xlogy_by_number": lambda a, other: a.xlogy(other),
     "logit": lambda a, eps: torch.logit(a, eps), "sgn": torch.sgn, "erf": torch.erf,
-    "erfc": torch.erfc, "erfinv": torch.erfinv,
+    "erfc": torch.erfc, "erfinv": torch.erfinv, "nansum": lambda a, **p: torch.nansum(a, **p),
 }
 
 

@@ -43,6 +43,10 @@ def _spread(T):
     return T.arange(0.0, 150.0, 10.0, dtype=T.float64).reshape(3, 5)
 
 
+def _nans_at_or_below_zero(T, x):
+    return T.where(x > 0, x, float("nan"))
+
+
 CASES = [
     # elementwise
     Case("tan", ((3, 4),), lambda T, x: x.tan(), -1.2, 1.2),
@@ -117,6 +121,8 @@ CASES = [
     Case("logit", ((5,),), lambda T, x: T.logit(x) * x.logit(eps=0.3), 0.05, 0.95),
     Case("sgn", ((5,),), lambda T, x: x.sgn() * x),
     Case("erf", ((2, 3),), lambda T, x: x.erf() + T.erfc(x) * (x / 4).erfinv()),
+    Case("nansum_nanmean", ((3, 4),), lambda T, x: T.nansum(_nans_at_or_below_zero(T, x), 1)
+         * _nans_at_or_below_zero(T, x).nanmean(0)[:3] + _nans_at_or_below_zero(T, -x).nansum()),
     Case("masked_select", ((2, 3), (3,)), lambda T, x, v: T.masked_select(x, x > 0)
          + v.masked_select(T.tensor([[True], [False]])).sum()),
     # reductions

@@ -40,7 +40,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:658
+# --- book/chapters/16_functions.md:660
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, isclose, le, log, lt,
@@ -108,8 +108,9 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16i_cumulative.md:565
+# --- book/chapters/16i_cumulative.md:633
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
+from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import (
     erf, erfc, erfinv, heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy,
 )

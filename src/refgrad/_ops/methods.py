@@ -20,6 +20,7 @@ from refgrad._ops import (
     rounding,
     selecting,
     shaping,
+    skipping_nan,
     special,
     statistics,
 )
@@ -54,12 +55,13 @@ METHODS = {
     ordering: ("sort", "argsort", "msort", "topk"),
     selecting: ("masked_select", "nonzero", "count_nonzero"),
     cumulative: ("cumprod", "cummax", "cummin", "logcumsumexp"),
+    skipping_nan: ("nansum", "nanmean"),
     special: ("logaddexp", "logaddexp2", "hypot", "xlogy", "logit", "sgn", "heaviside", "erf",
               "erfc", "erfinv"),
 }
 
 
-# --- book/chapters/16_functions.md:543
+# --- book/chapters/16_functions.md:545
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -120,7 +122,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:609
+# --- book/chapters/16_functions.md:611
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
