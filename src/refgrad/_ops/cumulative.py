@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:68
+# --- book/chapters/16i_cumulative.md:69
 """Running rows along a dimension: cumprod, cummax, cummin and logcumsumexp."""
 
 import numpy as np
@@ -31,7 +31,7 @@ def _from_the_end(t, dim):
     return t.flip(dim).cumsum(dim).flip(dim)
 
 
-# --- book/chapters/16i_cumulative.md:98
+# --- book/chapters/16i_cumulative.md:99
 def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     g = g.to(self_dtype)  # with dtype=, the gradient is worked out in the input's dtype
     if self.ndim == 0:
@@ -55,7 +55,7 @@ CUMPROD = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:164
+# --- book/chapters/16i_cumulative.md:165
 def _running(accumulate):
     def forward(a, dim):
         if a.ndim == 0:
@@ -82,7 +82,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:213
+# --- book/chapters/16i_cumulative.md:214
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -108,7 +108,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:243
+# --- book/chapters/16i_cumulative.md:244
 def cumprod(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(CUMPROD, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})
