@@ -108,7 +108,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16i_cumulative.md:634
+# --- book/chapters/16i_cumulative.md:636
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import (

@@ -165,7 +165,7 @@ def heaviside(input, values):
     return without_empty_edges(call(HEAVISIDE, (input, values), {"operation": "heaviside"}))
 
 
-# --- book/chapters/16i_cumulative.md:511
+# --- book/chapters/16i_cumulative.md:513
 _ERF, _ERFC = np.frompyfunc(math.erf, 1, 1), np.frompyfunc(math.erfc, 1, 1)
 SLOPE = 2 / math.sqrt(math.pi)  # erf's slope at zero
 
@@ -192,7 +192,7 @@ def _erfinv64(y):
     return np.copysign(x, y)
 
 
-# --- book/chapters/16i_cumulative.md:539
+# --- book/chapters/16i_cumulative.md:541
 def _in_float64(fn):
     """``fn`` of a float64 NumPy array, for a float array on any device, rounded once."""
     def forward(a):
