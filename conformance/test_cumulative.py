@@ -214,6 +214,11 @@ def test_sgn_and_heaviside():
     assert len(out.grad_fn.next_functions) == 1
     with raises(RuntimeError, "derivative for aten::heaviside is not implemented"):
         out.sum().backward()
+    written = a * 1.0
+    written.heaviside_(torch.tensor([0.25]))
+    assert written.tolist() == [1.0, 0.25] and written._version == 1
+    with raises(RuntimeError, "derivative for aten::heaviside_ is not implemented"):
+        written.sum().backward()
 
 
 def test_the_error_function_and_its_inverse():

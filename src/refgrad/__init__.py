@@ -108,7 +108,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16i_cumulative.md:636
+# --- book/chapters/16i_cumulative.md:649
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import (
@@ -121,7 +121,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:791
+# --- book/chapters/26_inplace.md:792
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811

@@ -219,8 +219,9 @@ OUT_OF_PLACE = {
         "atan2", "arctan2")},
     "tril": rearranging.tril, "triu": rearranging.triu, "lerp": fused.lerp,
     "addcmul": fused.addcmul, "addcdiv": fused.addcdiv, "nan_to_num": fused.nan_to_num,
-    "cumprod": cumulative.cumprod, **{name: getattr(special, name) for name in (
-        "hypot", "xlogy", "logit", "sgn", "heaviside", "erf", "erfc", "erfinv")},
+    "cumprod": cumulative.cumprod, "heaviside": special.heaviside_step,
+    **{name: getattr(special, name) for name in (
+        "hypot", "xlogy", "logit", "sgn", "erf", "erfc", "erfinv")},
 }
 
 
@@ -247,7 +248,7 @@ def fill_(self, value):
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
-# --- book/chapters/26_inplace.md:546
+# --- book/chapters/26_inplace.md:547
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -294,7 +295,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:731
+# --- book/chapters/26_inplace.md:732
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

@@ -104,7 +104,7 @@ def xlogy(input, other):
     return _pick("xlogy", rows, XLOGY_FORMS, input, other)
 
 
-# --- book/chapters/16i_cumulative.md:425
+# --- book/chapters/16i_cumulative.md:426
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:
@@ -135,7 +135,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:457
+# --- book/chapters/16i_cumulative.md:458
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -159,13 +159,25 @@ def logit(input, eps=None):
 
 
 def heaviside(input, values):
+    return _heaviside(input, values, "heaviside")
+
+
+def heaviside_step(input, values):
+    """The step of ``heaviside_`` before the write: its node names the in-place form."""
+    return _heaviside(input, values, "heaviside_")
+
+
+def _heaviside(input, values, operation):
     _tensor_beside("heaviside", input, values, "values")
     if values.dtype is not input.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
-    return without_empty_edges(call(HEAVISIDE, (input, values), {"operation": "heaviside"}))
+    return without_empty_edges(call(HEAVISIDE, (input, values), {"operation": operation}))
 
 
-# --- book/chapters/16i_cumulative.md:513
+heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
+
+
+# --- book/chapters/16i_cumulative.md:526
 _ERF, _ERFC = np.frompyfunc(math.erf, 1, 1), np.frompyfunc(math.erfc, 1, 1)
 SLOPE = 2 / math.sqrt(math.pi)  # erf's slope at zero
 
@@ -192,7 +204,7 @@ def _erfinv64(y):
     return np.copysign(x, y)
 
 
-# --- book/chapters/16i_cumulative.md:541
+# --- book/chapters/16i_cumulative.md:554
 def _in_float64(fn):
     """``fn`` of a float64 NumPy array, for a float array on any device, rounded once."""
     def forward(a):
