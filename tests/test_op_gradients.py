@@ -148,6 +148,11 @@ def _dims_as(name):
     return lambda shapes: _dims(shapes).map(lambda dims: {name: tuple(dims)})
 
 
+def _any_dim(shapes):
+    ndim = max(len(shapes[0]), 1)
+    return st.integers(-ndim, ndim - 1).map(lambda d: {"dim": d})
+
+
 def _one_of(name, *values):
     return lambda shapes: st.sampled_from(values).map(lambda v: {name: v})
 
@@ -439,6 +444,26 @@ RECIPES.update({
         lambda a: call(_VW.AS_STRIDED, (a,), {"size": (2, 2), "stride": (1, 3),
                                               "storage_offset": 1}),
         shapes=st.just([(2, 3)])),
+    # zeros: cumprod's gradient is a polynomial there, which finite differences check well
+    "cumprod": Recipe(lambda a, dim: torch.cumprod(a, dim), ("zeros",), params=_any_dim),
+    "cummax": Recipe(lambda a, dim: torch.cummax(a, dim).values, params=_any_dim),
+    "cummin": Recipe(lambda a, dim: a.cummin(dim)[0], params=_any_dim),
+    "logcumsumexp": Recipe(lambda a, dim: a.logcumsumexp(dim), params=_any_dim),
+    "logaddexp": Recipe(torch.logaddexp, ("any", "any")),
+    "logaddexp2": Recipe(torch.logaddexp2, ("any", "any")),
+    "hypot": Recipe(torch.hypot, ("nonzero", "nonzero")),
+    "xlogy": Recipe(torch.xlogy, ("any", "positive")),
+    "number_xlogy": Recipe(lambda b, self: torch.xlogy(self, b), ("positive",),
+                           params=_one_of("self", 1.5, -2, 0)),
+    "xlogy_by_number": Recipe(lambda a, other: a.xlogy(other), params=_one_of("other", 2.5, 3)),
+    "logit": Recipe(lambda a, eps: torch.logit(a, eps), ("unit",),
+                    params=_one_of("eps", None, 0.05, -1.0)),
+    "sgn": Recipe(torch.sgn),
+    "erf": Recipe(torch.erf), "erfc": Recipe(torch.erfc),
+    "erfinv": Recipe(torch.erfinv, ("inside",)),
+    "nansum": Recipe(lambda a, **p: torch.nansum(a, **p), ("nans",),
+                     params=lambda shapes: st.one_of(st.just({}), _dims_keepdim(shapes)
+                                                     if shapes[0] else st.just({"dim": 0}))),
 })
 
 
@@ -454,6 +479,12 @@ def _values(rng, shape, kind):
         values = rng.uniform(0.5, 2.0, shape)
     elif kind == "inside":  # well inside (-1, 1), where asin, acos and atanh are smooth
         values = rng.uniform(-0.9, 0.9, shape)
+    elif kind == "unit":  # inside (0, 1), away from logit's poles
+        values = rng.uniform(0.1, 0.9, shape)
+    elif kind == "nans":  # about a third of them nan, which nansum passes over
+        values = np.where(rng.random(shape) > 0.35, rng.uniform(-2.0, 2.0, shape), np.nan)
+    elif kind == "zeros":  # about a third of them exactly zero
+        values = rng.uniform(-2.0, 2.0, shape) * (rng.random(shape) > 0.35)
     elif kind == "above_one":
         values = rng.uniform(1.1, 3.0, shape)
     elif kind == "nonzero":
@@ -530,6 +561,7 @@ _UNDERIVABLE_CALLS = {
     "floor_divide_by_number": (lambda a: a // 2, "floor_divide"),
     "number_floor_divide": (lambda a: 2 // a, "floor_divide"),
     "number_remainder": (lambda a: 2 % a, "remainder"),
+    "heaviside": (lambda a: torch.heaviside(a, a.detach()), "heaviside"),
 }
 
 

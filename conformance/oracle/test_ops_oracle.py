@@ -43,6 +43,10 @@ def _spread(T):
     return T.arange(0.0, 150.0, 10.0, dtype=T.float64).reshape(3, 5)
 
 
+def _nans_at_or_below_zero(T, x):
+    return T.where(x > 0, x, float("nan"))
+
+
 CASES = [
     # elementwise
     Case("tan", ((3, 4),), lambda T, x: x.tan(), -1.2, 1.2),
@@ -102,6 +106,23 @@ CASES = [
     # distinct values: among equal ones, torch's topk picks positions of its own choosing
     Case("topk", ((3, 5),), lambda T, x: T.topk(x + _spread(T), 2).values.sum()
          + (x - _spread(T)).topk(1, 0, False)[0]),
+    # running rows, zeros included: cumprod's gradient through them
+    Case("cumprod", ((3, 4),), lambda T, x: x.cumprod(1) + T.cumprod(x * (x > 0), 0)),
+    # no zeros: there torch's gradient mixes in the float32 result, refgrad's keeps to float64
+    Case("cumprod_dtype", ((5,),), lambda T, x: T.cumprod(x, 0, dtype=T.float32), 0.5, 3.0),
+    Case("cummax_cummin", ((3, 5),), lambda T, x: T.cummax(x + _spread(T), 1).values
+         * x.cummin(0)[0]),
+    Case("logcumsumexp", ((3, 4),), lambda T, x: x.logcumsumexp(1) + T.logcumsumexp(x, 0)),
+    # special functions
+    Case("logaddexp", ((3, 1), (4,)), lambda T, x, y: T.logaddexp(x, y) * x.logaddexp2(y)),
+    Case("hypot", ((2, 3), (3,)), lambda T, x, y: T.hypot(x, y), 0.5, 3.0),
+    Case("xlogy", ((2, 3), (3,)), lambda T, x, y: T.xlogy(x, y) + x.xlogy(2.5)
+         + T.xlogy(2, y), 0.0, 3.0),
+    Case("logit", ((5,),), lambda T, x: T.logit(x) * x.logit(eps=0.3), 0.05, 0.95),
+    Case("sgn", ((5,),), lambda T, x: x.sgn() * x),
+    Case("erf", ((2, 3),), lambda T, x: x.erf() + T.erfc(x) * (x / 4).erfinv()),
+    Case("nansum_nanmean", ((3, 4),), lambda T, x: T.nansum(_nans_at_or_below_zero(T, x), 1)
+         * _nans_at_or_below_zero(T, x).nanmean(0)[:3] + _nans_at_or_below_zero(T, -x).nansum()),
     Case("masked_select", ((2, 3), (3,)), lambda T, x, v: T.masked_select(x, x > 0)
          + v.masked_select(T.tensor([[True], [False]])).sum()),
     # reductions

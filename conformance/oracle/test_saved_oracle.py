@@ -46,8 +46,10 @@ def _run(T, case, arrays):
         for i, leaf in enumerate(leaves):
             if t is leaf:
                 return f"in{i}"
+        values = np.round(np.asarray(t.detach().tolist(), dtype=float), 6)
+        # None for nan, which would not equal itself in the compared lists
         return (tuple(t.shape), str(t.dtype).split(".")[-1], t.grad_fn is not None,
-                np.round(np.asarray(t.detach().tolist(), dtype=float), 6).tolist())
+                np.where(np.isnan(values), None, values).tolist())
 
     def pack(t):
         assert not T.is_grad_enabled()

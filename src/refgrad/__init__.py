@@ -40,7 +40,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:650
+# --- book/chapters/16_functions.md:657
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, isclose, le, log, lt,
@@ -56,12 +56,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:409
+# --- book/chapters/16b_reductions.md:411
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:808
+# --- book/chapters/16b_reductions.md:810
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -108,12 +108,20 @@ from refgrad._ops.rearranging import (
 )
 
 
+# --- book/chapters/16i_cumulative.md:649
+from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
+from refgrad._ops.skipping_nan import nanmean, nansum
+from refgrad._ops.special import (
+    erf, erfc, erfinv, heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy,
+)
+
+
 # --- book/chapters/24_devices.md:141
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:779
+# --- book/chapters/26_inplace.md:791
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811

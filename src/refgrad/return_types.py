@@ -24,3 +24,5 @@ max = _structseq("max", ("values", "indices"))  # noqa: A001 - torch's names
 min = _structseq("min", ("values", "indices"))  # noqa: A001
 sort = _structseq("sort", ("values", "indices"))  # chapter "Flips, rolls, triangles, ..."
 topk = _structseq("topk", ("values", "indices"))
+cummax = _structseq("cummax", ("values", "indices"))  # chapter "Running products, ..."
+cummin = _structseq("cummin", ("values", "indices"))

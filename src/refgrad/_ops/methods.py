@@ -7,6 +7,7 @@
 
 from refgrad._ops import (
     bits,
+    cumulative,
     elementwise,
     fused,
     indexing,
@@ -19,6 +20,8 @@ from refgrad._ops import (
     rounding,
     selecting,
     shaping,
+    skipping_nan,
+    special,
     statistics,
 )
 from refgrad._ops import functions as F
@@ -51,10 +54,14 @@ METHODS = {
     fused: ("lerp", "addcmul", "addcdiv", "nan_to_num"),
     ordering: ("sort", "argsort", "msort", "topk"),
     selecting: ("masked_select", "nonzero", "count_nonzero"),
+    cumulative: ("cumprod", "cummax", "cummin", "logcumsumexp"),
+    skipping_nan: ("nansum", "nanmean"),
+    special: ("logaddexp", "logaddexp2", "hypot", "xlogy", "logit", "sgn", "heaviside", "erf",
+              "erfc", "erfinv"),
 }
 
 
-# --- book/chapters/16_functions.md:535
+# --- book/chapters/16_functions.md:542
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -115,7 +122,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:601
+# --- book/chapters/16_functions.md:608
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

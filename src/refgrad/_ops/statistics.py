@@ -196,7 +196,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:316
+# --- book/chapters/16b_reductions.md:318
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -230,7 +230,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:354
+# --- book/chapters/16b_reductions.md:356
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -260,7 +260,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:385
+# --- book/chapters/16b_reductions.md:387
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]

@@ -78,7 +78,7 @@ def _requires_grad(*groups) -> bool:
 
 # --- book/chapters/18a_forward_ad.md:727
 def _tangent_dtype(op, args, params, outputs, tangents):
-    if op.name == "_to_copy" or (op.name == "cumsum" and params["dtype"] is not None):
+    if op.name == "_to_copy" or (op.name in ("cumsum", "cumprod") and params["dtype"] is not None):
         return params["dtype"]
     inputs = args[0] if op.variadic else args
     operands = [a if t is None else t for a, t in zip(inputs, tangents)]
