@@ -335,3 +335,17 @@ def test_a_complex_number_written_into_a_real_tensor(dtype, name, through_double
     flags = torch.zeros(2, dtype=torch.bool)
     flags.fill_(1j)  # bool takes the number's truth
     assert flags.tolist() == [True, True]
+
+
+def test_more_in_place_forms_write_what_their_functions_return():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    for name, args in (("cumsum", (0,)), ("reciprocal", ()), ("rsqrt", ()), ("tan", ()),
+                       ("sign", ())):
+        y = x.clone()
+        assert getattr(y, name + "_")(*args) is y and y._version == 1
+        assert y.tolist() == getattr(x, name)(*args).tolist()
+        assert type(y.grad_fn).__name__ == type(getattr(x, name)(*args).grad_fn).__name__
+    integers = torch.tensor([1, 2])
+    with raises(RuntimeError, "result type Float can't be cast to the desired output type Long"):
+        integers.rsqrt_()
+    assert integers.cumsum_(0).tolist() == [1, 3]

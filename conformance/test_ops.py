@@ -576,3 +576,9 @@ def test_stack_unbind_and_diagonal_keep_negative_dims_as_given():
     assert x.unbind(-1)[0].grad_fn._saved_dim in as_given
     node = x.diagonal(0, -1, -2).grad_fn
     assert node._saved_dim1 in as_given and node._saved_dim2 in {-2, 2**64 - 2}
+
+
+def test_the_sign_of_a_bool_is_the_bool():
+    b = torch.tensor([True, False])
+    assert torch.sign(b).tolist() == [True, False] and b.sign().dtype == torch.bool
+    assert b.sign_() is b and b.tolist() == [True, False]

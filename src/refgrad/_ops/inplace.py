@@ -206,7 +206,9 @@ OUT_OF_PLACE = {
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
     "sigmoid": pointwise.sigmoid, "relu": pointwise.relu, "clamp": pointwise.clamp,
     "clamp_min": pointwise.clamp_min, "clamp_max": pointwise.clamp_max,
-    "abs": pointwise.abs, "sqrt": pointwise.sqrt, "floor_divide": rounding.floor_divide_step,
+    "abs": pointwise.abs, "sqrt": pointwise.sqrt, "rsqrt": pointwise.rsqrt,
+    "tan": pointwise.tan, "sign": pointwise.sign, "reciprocal": F.reciprocal, "cumsum": F.cumsum,
+    "floor_divide": rounding.floor_divide_step,
     "remainder": rounding.remainder, "fmod": rounding.fmod, "true_divide": rounding.true_divide,
     **{name: getattr(bits, name) for name in (
         "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
@@ -247,7 +249,7 @@ def fill_(self, value):
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
-# --- book/chapters/26_inplace.md:546
+# --- book/chapters/26_inplace.md:548
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -294,7 +296,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:731
+# --- book/chapters/26_inplace.md:733
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

@@ -32,7 +32,7 @@ RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", in_float32(lambda a: 1 / np.sqr
                       lambda g, result: (-0.5 * g * result**3,))
 
 
-# --- book/chapters/16a_pointwise.md:96
+# --- book/chapters/16a_pointwise.md:97
 # NOTE [Ties keep the input]
 # torch's max(a, bound) keeps a when the two are equal (-0.0 against 0.0);
 # NumPy's maximum returns its second operand then. So the input goes second,
@@ -76,6 +76,8 @@ def _zeros_like(t):
 
     return zeros_like(t)
 def _sign(a):
+    if a.dtype.kind == "b":  # NumPy has no sign of bools; torch's is the bool itself
+        return a.copy()
     out = np.sign(a)
     return np.where(np.isnan(out), out.dtype.type(0), out) if out.dtype.kind == "f" else out
 
@@ -89,7 +91,7 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:161
+# --- book/chapters/16a_pointwise.md:164
 def _outside(self, min, max):  # noqa: A002 - torch's names
     from refgrad._tensor import make_tensor
 
@@ -116,7 +118,7 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:207
+# --- book/chapters/16a_pointwise.md:210
 def _kept(g, keep):
     """``g`` where the array mask ``keep`` holds, zero elsewhere."""
     from refgrad._tensor import make_tensor
@@ -150,7 +152,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:251
+# --- book/chapters/16a_pointwise.md:254
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_kept(g, self._data >= min),),
@@ -173,7 +175,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:282
+# --- book/chapters/16a_pointwise.md:285
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -198,7 +200,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:319
+# --- book/chapters/16a_pointwise.md:322
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -224,7 +226,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:351
+# --- book/chapters/16a_pointwise.md:354
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 
