@@ -7,6 +7,7 @@
 
 from refgrad._ops import (
     bits,
+    combining,
     elementwise,
     fused,
     indexing,
@@ -17,6 +18,7 @@ from refgrad._ops import (
     pointwise,
     rearranging,
     rounding,
+    scattering,
     selecting,
     shaping,
     statistics,
@@ -51,10 +53,13 @@ METHODS = {
     fused: ("lerp", "addcmul", "addcdiv", "nan_to_num"),
     ordering: ("sort", "argsort", "msort", "topk"),
     selecting: ("masked_select", "nonzero", "count_nonzero"),
+    scattering: ("scatter", "scatter_add", "index_add", "index_copy", "index_fill",
+                 "masked_scatter", "take", "take_along_dim"),
+    combining: ("scatter_reduce",),
 }
 
 
-# --- book/chapters/16_functions.md:538
+# --- book/chapters/16_functions.md:543
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -115,7 +120,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:604
+# --- book/chapters/16_functions.md:609
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
