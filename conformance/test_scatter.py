@@ -232,3 +232,19 @@ def test_in_place_forms_record_the_same_nodes():
     with raises(RuntimeError, "a leaf Variable that requires grad is being used in an in-place "
                               "operation."):
         leaf.index_fill_(0, torch.tensor([0]), 1.0)
+
+
+def test_two_zeros_in_a_product_refuse_a_second_derivative():
+    a = torch.tensor([2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    b = torch.tensor([0.0, 0.0, 4.0], dtype=torch.float64, requires_grad=True)
+    r = a.scatter_reduce(0, torch.tensor([0, 0, 1]), b, "prod")
+    (g,) = torch.autograd.grad(r.sum(), b, create_graph=True)
+    assert g.tolist() == [0.0, 0.0, 3.0]
+    with raises(RuntimeError, "scatter_reduce(): Double backward is unsupported for src when "
+                              ">1 zeros in src are scattered to the same position in self"):
+        torch.autograd.grad(g.sum(), b)
+    one = torch.tensor([0.0, 5.0, 4.0], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(a.scatter_reduce(0, torch.tensor([0, 0, 1]), one, "prod").sum(),
+                               one, create_graph=True)
+    (second,) = torch.autograd.grad(g[0], one)
+    assert g.tolist() == [10.0, 0.0, 3.0] and second.tolist() == [0.0, 2.0, 0.0]

@@ -40,7 +40,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:658
+# --- book/chapters/16_functions.md:659
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, isclose, le, log, lt,
@@ -108,11 +108,10 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:742
+# --- book/chapters/16h_scatter.md:786
 from refgrad._ops.combining import scatter_reduce
-from refgrad._ops.scattering import (
-    index_add, index_copy, index_fill, masked_scatter, scatter, scatter_add, take, take_along_dim,
-)
+from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
+from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
 # --- book/chapters/24_devices.md:141
@@ -120,7 +119,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:792
+# --- book/chapters/26_inplace.md:793
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811

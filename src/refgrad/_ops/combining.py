@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:586
+# --- book/chapters/16h_scatter.md:596
 """scatter_reduce: a scatter that combines what lands on one place."""
 
 import numpy as np
@@ -11,6 +11,8 @@ from refgrad._backend import add_at
 from refgrad._ops.dispatch import call
 from refgrad._ops.scattering import at_least_1d, check_scatter, first_part, spots
 from refgrad._ops.table import Op, register
+from refgrad.autograd._state import state
+from refgrad.autograd.function import Function
 
 REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 
@@ -28,7 +30,7 @@ def _combine(out, key, values, ufunc) -> None:
         places, values = places[rest], values[rest]
 
 
-# --- book/chapters/16h_scatter.md:613
+# --- book/chapters/16h_scatter.md:625
 def _neutral(kind, reduce):
     """What a written place starts from when ``self`` is left out."""
     if reduce in ("sum", "mean", "prod"):
@@ -66,7 +68,7 @@ def _scatter_reduce(a, src, dim, index, reduce, include_self):
     return out
 
 
-# --- book/chapters/16h_scatter.md:673
+# --- book/chapters/16h_scatter.md:685
 def _extreme_grads(g, dim, index, self, src, result):
     kind = self.dtype
     value = result.gather(dim, index)
@@ -84,7 +86,7 @@ def _mean_grads(g, dim, index, include_self, src):
     return g / count, g.gather(dim, index) / count.gather(dim, index)
 
 
-# --- book/chapters/16h_scatter.md:692
+# --- book/chapters/16h_scatter.md:704
 def _product_grads(g, dim, index, include_self, self, src, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -99,7 +101,30 @@ def _product_grads(g, dim, index, include_self, self, src, result):
     without_it = again(self, src.masked_fill(lone, 1))
     src_grad = where(lone, (g * without_it).gather(dim, index),
                      (g * result).gather(dim, index) / src.masked_fill(zero, 1))
-    return self_grad, src_grad
+    return self_grad, _once_only(src_grad, zeros_there)
+
+
+# --- book/chapters/16h_scatter.md:731
+TWICE = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
+         "scattered to the same position in self")
+
+
+class Error(Function):
+    """The identity, whose backward refuses: a gradient that must not be differentiated."""
+
+    @staticmethod
+    def forward(ctx, t):
+        return t.clone()
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError(TWICE)
+
+
+def _once_only(src_grad, zeros_there):
+    if not state.grad_enabled or not bool((zeros_there > 1).any()):
+        return src_grad  # not recorded, or nothing to refuse
+    return Error.apply(src_grad)
 
 
 def _reduce_grads(g, dim, index, reduce, include_self, self, src, result):
@@ -115,7 +140,7 @@ def _reduce_grads(g, dim, index, reduce, include_self, self, src, result):
     return (self_grad if include_self else self_grad.scatter(dim, index, 0)), src_grad
 
 
-# --- book/chapters/16h_scatter.md:724
+# --- book/chapters/16h_scatter.md:768
 SCATTER_REDUCE = register(Op(
     "scatter_reduce", "ScatterReduceBackward0", ("self", "src"), promote=False,
     forward=_scatter_reduce, backward=_reduce_grads,

@@ -20,6 +20,7 @@ from refgrad._ops import (
     rearranging,
     rounding,
     scattering,
+    slice_writes,
 )
 from refgrad._ops import functions as F
 from refgrad._ops.alpha import read_alpha
@@ -91,7 +92,7 @@ def _rebase(self, node) -> None:
         node._meta = (input_metadata(self),)
 
 
-# --- book/chapters/26_inplace.md:296
+# --- book/chapters/26_inplace.md:297
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -140,7 +141,7 @@ def _follow_result(self, node) -> None:
     node._saved = tuple(saved)
 
 
-# --- book/chapters/26_inplace.md:351
+# --- book/chapters/26_inplace.md:352
 def _constant(g):
     return g * 0
 
@@ -167,7 +168,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:382
+# --- book/chapters/26_inplace.md:383
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -182,7 +183,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:402
+# --- book/chapters/26_inplace.md:403
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -201,7 +202,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:432
+# --- book/chapters/26_inplace.md:433
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -219,8 +220,8 @@ OUT_OF_PLACE = {
         "atan2", "arctan2")},
     "tril": rearranging.tril, "triu": rearranging.triu, "lerp": fused.lerp,
     "addcmul": fused.addcmul, "addcdiv": fused.addcdiv, "nan_to_num": fused.nan_to_num,
-    **{name: getattr(scattering, name) for name in (
-        "scatter", "scatter_add", "index_add", "index_copy", "index_fill", "masked_scatter")},
+    **{name: getattr(scattering, name) for name in ("scatter", "scatter_add", "masked_scatter")},
+    **{name: getattr(slice_writes, name) for name in ("index_add", "index_copy", "index_fill")},
     "scatter_reduce": combining.scatter_reduce,
 }
 
@@ -248,7 +249,7 @@ def fill_(self, value):
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
-# --- book/chapters/26_inplace.md:547
+# --- book/chapters/26_inplace.md:548
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -295,7 +296,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:732
+# --- book/chapters/26_inplace.md:733
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

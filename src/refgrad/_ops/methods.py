@@ -21,6 +21,7 @@ from refgrad._ops import (
     scattering,
     selecting,
     shaping,
+    slice_writes,
     statistics,
 )
 from refgrad._ops import functions as F
@@ -53,13 +54,13 @@ METHODS = {
     fused: ("lerp", "addcmul", "addcdiv", "nan_to_num"),
     ordering: ("sort", "argsort", "msort", "topk"),
     selecting: ("masked_select", "nonzero", "count_nonzero"),
-    scattering: ("scatter", "scatter_add", "index_add", "index_copy", "index_fill",
-                 "masked_scatter", "take", "take_along_dim"),
+    scattering: ("scatter", "scatter_add", "masked_scatter", "take", "take_along_dim"),
+    slice_writes: ("index_add", "index_copy", "index_fill"),
     combining: ("scatter_reduce",),
 }
 
 
-# --- book/chapters/16_functions.md:543
+# --- book/chapters/16_functions.md:544
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -120,7 +121,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:609
+# --- book/chapters/16_functions.md:610
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

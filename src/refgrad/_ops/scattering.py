@@ -3,8 +3,8 @@
 
 
 # --- book/chapters/16h_scatter.md:41
-"""Rows that write by index: scatter, scatter_add, index_add, index_copy, index_fill,
-masked_scatter; and take, whose gradient is such a write."""
+"""Rows that write by index: scatter, scatter_add and masked_scatter; and take, whose
+gradient is such a write."""
 
 import numpy as np
 
@@ -86,7 +86,7 @@ def check_scatter(input, dim, index, src=None) -> int:
     if max(index.ndim, 1) != max(input.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     _check_sizes(input, d, index, src)
-    _check_values(index, d, input.shape[d] if input.ndim else 1)
+    check_values(index, d, input.shape[d] if input.ndim else 1)
     return d
 
 
@@ -110,7 +110,7 @@ def _check_sizes(input, d, index, src) -> None:
                            f"{list(input.shape)} apart from dimension {d}{larger}")
 
 
-def _check_values(index, d, length, prefix="", error=RuntimeError) -> None:
+def check_values(index, d, length, prefix="", error=RuntimeError) -> None:
     values = index._data
     outside = values[(values < 0) | (values >= length)]
     if outside.size:
@@ -139,186 +139,7 @@ def scatter_add(input, dim, index, src):
     return call(SCATTER_ADD, (input, src), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16h_scatter.md:224
-def slab_key(index, dim, ndim):
-    """The NumPy key of whole slices ``index`` along ``dim`` of an ``ndim``-d array."""
-    return (slice(None),) * (dim % max(ndim, 1)) + (at_least_1d(index._data),)
-
-
-def _slabs(source):
-    """``source`` as slices: a 0-d source is one slice of one element."""
-    return source.reshape(1) if source.ndim == 0 else source
-
-
-def _index_add(a, source, dim, index, alpha, source_dim):
-    out = a.copy()
-    scale = int(alpha) if a.dtype.kind in "iub" else alpha  # an integer tensor cuts alpha
-    values = _slabs(source) if scale == 1 else _slabs(source) * scale
-    add_at(at_least_1d(out), slab_key(index, dim, a.ndim), values.astype(a.dtype, copy=False))
-    return out
-
-
-def _source_grad(g, dim, index, alpha):
-    picked = g.index_select(dim, index)
-    return picked if alpha == 1 else picked * alpha
-
-
-INDEX_ADD = register(Op(
-    "index_add", "IndexAddBackward0", ("self", "source"), forward=_index_add, promote=False,
-    backward=lambda g, dim, alpha, source_dim, index=None, source=None: (
-        g, None if source is None else _source_grad(g, dim, index, alpha).reshape(
-            source.shape)),
-    saves=(("index", ("source",)), ("source", ("source",))),
-))
-
-
-# --- book/chapters/16h_scatter.md:269
-def _index_copy(a, source, dim, index, source_dim):
-    out = a.copy()
-    at_least_1d(out)[slab_key(index, dim, a.ndim)] = _slabs(source)
-    return out
-
-
-def _index_fill(a, dim, index, value):
-    out = a.copy()
-    at_least_1d(out)[slab_key(index, dim, a.ndim)] = value
-    return out
-
-
-def _filled_once(g, dim, index):
-    from refgrad._tensor import make_tensor
-
-    return g.index_select(dim, make_tensor(np.unique(index._data))).sum()
-
-
-# --- book/chapters/16h_scatter.md:289
-INDEX_COPY = register(Op(
-    "index_copy", "IndexCopyBackward0", ("self", "source"), forward=_index_copy,
-    promote=False,
-    backward=lambda g, dim, index, source_dim, source=None: (
-        g.index_fill(dim, index, 0),
-        None if source is None else g.index_select(dim, index).reshape(source.shape)),
-    saves=(("index", ("self", "source")), ("source", ("source",))),
-))
-INDEX_FILL = register(Op(
-    "index_fill", "IndexFillBackward0", ("self",), promote=False,
-    forward=_index_fill, backward=lambda g, dim, index, value: (g.index_fill(dim, index, 0),),
-    saves=(("index", ("self",)),), hides=("value",),
-))
-INDEX_FILL_TENSOR = register(Op(
-    "index_fill_tensor", "IndexFillBackward1", ("self", "value"), promote=False,
-    forward=lambda a, value, dim, index: _index_fill(a, dim, index, value),
-    backward=lambda g, dim, index: (g.index_fill(dim, index, 0), _filled_once(g, dim, index)),
-    saves=(("index", ("self", "value")),),
-))
-
-
-# --- book/chapters/16h_scatter.md:318
-def _length(t, d) -> int:
-    return t.shape[d] if t.ndim else 1
-
-
-def index_add(input, dim, index, source, *, alpha=1):
-    from refgrad._ops.alpha import read_alpha
-    from refgrad._tensor_values import wrap_dim
-    from refgrad._typename import LEGACY
-
-    alpha = read_alpha(alpha, "index_add")
-    d = wrap_dim(dim, input.ndim)
-    if index.ndim > 1:
-        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
-                         f"{index.ndim} with type: {LEGACY[index.dtype]} and size: "
-                         f"{list(index.shape)}")
-    if str(index.dtype) not in ("torch.int32", "torch.int64"):
-        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but got: "
-                           + LEGACY[index.dtype])
-    if source.dtype is not input.dtype:
-        raise RuntimeError(f"index_add_(): self ({LEGACY[input.dtype]}) and source "
-                           f"({LEGACY[source.dtype]}) must have the same scalar type")
-    along = _length(source, d) if source.ndim else 1
-    if index.numel() != along:
-        raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal "
-                           f"to source.size(dim): ({along}), for dim: {d}")
-    _check_slices(input, source, d)
-    _check_values(index, d, _length(input, d))
-    params = {"dim": dim, "index": index, "alpha": alpha, "source_dim": source.ndim}
-    return call(INDEX_ADD, (input, source), params)
-
-
-# --- book/chapters/16h_scatter.md:351
-def _check_slices(input, source, d) -> None:
-    a, b = tuple(input.shape), tuple(source.shape)
-    if source.ndim and (len(a) != len(b) or any(a[k] != b[k] for k in range(len(a)) if k != d)):
-        raise RuntimeError("source tensor shape must match self tensor shape, excluding the "
-                           f"specified dimension. Got self.shape = {list(a)} source.shape = "
-                           f"{list(b)}")
-
-
-def index_copy(input, dim, index, source):
-    from refgrad._tensor_values import wrap_dim
-    from refgrad._typename import LEGACY
-
-    d = wrap_dim(dim, input.ndim)
-    prefix = "index_copy_(): "
-    if index.ndim > 1:
-        raise IndexError(f"{prefix}Index should have dimension 1 or 0 (got {index.ndim})")
-    if source.ndim == 0 and index.numel() != 1:
-        raise IndexError(f"{prefix}When source is scalar, index should have one element (got "
-                         f"{index.numel()})")
-    if source.ndim and index.numel() != _length(source, d):
-        raise IndexError(f"{prefix}Number of indices ({index.numel()}) should be equal to "
-                         f"source.size(dim) ({_length(source, d)})")
-    if str(index.dtype) != "torch.int64":
-        raise RuntimeError(f"{prefix}Expected a long tensor for index, but got "
-                           + LEGACY[index.dtype])
-    if source.dtype is not input.dtype:
-        raise RuntimeError(f"{prefix}self and source expected to have the same dtype, but got "
-                           f"(self) {LEGACY[input.dtype]} and (source) {LEGACY[source.dtype]}")
-    _check_copy_slices(input, source, d)
-    _check_values(index, d, _length(input, d), prefix, IndexError)
-    return call(INDEX_COPY, (input, source), {"dim": dim, "index": index,
-                                               "source_dim": source.ndim})
-
-
-# --- book/chapters/16h_scatter.md:390
-def _check_copy_slices(input, source, d) -> None:
-    if not source.ndim or not input.ndim:
-        return
-    mine = [n for k, n in enumerate(input.shape) if k != d]
-    theirs = [n for k, n in enumerate(source.shape) if k != d]
-    if mine != theirs:
-        raise RuntimeError(
-            "index_copy_(): Source/destination tensor must have same slice shapes. Destination "
-            f"slice shape: {' '.join(map(str, mine))} at dimension {d} and source slice shape: "
-            f"{' '.join(map(str, theirs))} at dimension 0.")
-
-
-def index_fill(input, dim, index, value):
-    from refgrad import _dtype
-    from refgrad._tensor import Tensor
-    from refgrad._tensor_values import wrap_dim
-
-    d = wrap_dim(dim, input.ndim)
-    if str(index.dtype) != "torch.int64":
-        raise IndexError("index_fill_(): Expected dtype int64 for index.")
-    if index.ndim > 1:
-        raise RuntimeError("Index has to be a vector/scalar")
-    length = _length(input, d)
-    values = index._data
-    outside = values[(values < -length) | (values >= length)]
-    if outside.size:
-        raise IndexError(f"index {int(outside.flat[0])} is out of bounds for dimension {d} with "
-                         f"size {length}")
-    if isinstance(value, Tensor):
-        if value.ndim:
-            raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
-                               f"tensor with {value.ndim} dimension(s).")
-        return call(INDEX_FILL_TENSOR, (input, value), {"dim": dim, "index": index})
-    number = _dtype.checked_number(value, input.dtype)
-    return call(INDEX_FILL, (input,), {"dim": dim, "index": index, "value": number})
-
-
-# --- book/chapters/16h_scatter.md:440
+# --- book/chapters/16h_scatter.md:450
 def _masked_scatter(a, source, mask):
     shape = np.broadcast_shapes(a.shape, mask._data.shape)
     out = np.broadcast_to(a, shape).copy()
@@ -347,7 +168,7 @@ MASKED_SCATTER = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:470
+# --- book/chapters/16h_scatter.md:480
 def masked_scatter(input, mask, source):
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -371,7 +192,7 @@ def _bool():
     return _dtype.bool
 
 
-# --- book/chapters/16h_scatter.md:504
+# --- book/chapters/16h_scatter.md:514
 def _put_taken_back(g, index, self):
     from refgrad._ops.indexing import index_put, zeros_as
 
@@ -400,7 +221,7 @@ def take(input, index):
     return call(TAKE, (input,), {"index": index})
 
 
-# --- book/chapters/16h_scatter.md:542
+# --- book/chapters/16h_scatter.md:552
 def take_along_dim(input, indices, dim=None):
     from refgrad._ops.functions import check_broadcast
     from refgrad._tensor_values import wrap_dim
