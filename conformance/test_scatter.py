@@ -248,3 +248,26 @@ def test_two_zeros_in_a_product_refuse_a_second_derivative():
                                one, create_graph=True)
     (second,) = torch.autograd.grad(g[0], one)
     assert g.tolist() == [10.0, 0.0, 3.0] and second.tolist() == [0.0, 2.0, 0.0]
+
+
+def test_scatter_with_the_older_reductions_has_no_derivative():
+    x = torch.ones(3, requires_grad=True)
+    with pytest.warns(UserWarning, match="^The reduce argument of torch.scatter with Tensor src "
+                                         "is deprecated and will be removed in a future PyTorch "
+                                         "release. Use torch.scatter_reduce instead for more "
+                                         "reduction options."):
+        y = x.scatter(0, torch.tensor([0, 0, 2]), torch.tensor([2.0, 3.0, 4.0]), reduce="multiply")
+    assert y.tolist() == [6.0, 1.0, 4.0]
+    assert y.grad_fn.name() == "torch::autograd::NotImplemented"
+    assert _names(y.grad_fn) == ["AccumulateGrad"]  # no edge for the source, which needs none
+    with raises(RuntimeError, "derivative for aten::scatter is not implemented"):
+        y.sum().backward()
+    ints = torch.zeros(3, dtype=torch.long).scatter(0, torch.tensor([0, 0]), 2.5, reduce="add")
+    assert ints.tolist() == [4, 0, 0]
+    h = x * 1
+    h.scatter_(0, torch.tensor([1]), 5.0, reduce="add")
+    assert h.tolist() == [1.0, 6.0, 1.0]
+    with raises(RuntimeError, "derivative for aten::scatter_ is not implemented"):
+        h.sum().backward()
+    with raises(RuntimeError, "reduce argument must be either add or multiply."):
+        x.scatter(0, torch.tensor([0]), 1.0, reduce="sum")

@@ -613,7 +613,18 @@ _UNDERIVABLE_CALLS = {
     "floor_divide_by_number": (lambda a: a // 2, "floor_divide"),
     "number_floor_divide": (lambda a: 2 // a, "floor_divide"),
     "number_remainder": (lambda a: 2 % a, "remainder"),
+    "scatter.reduce": (lambda a: _warned(lambda: a.scatter(
+        0, torch.tensor([1, 1]), a.detach() * 2, reduce="multiply")), "scatter"),
+    "scatter.value_reduce": (lambda a: torch.scatter(a, 0, torch.tensor([0]), 2.0, reduce="add"),
+                             "scatter"),
 }
+
+
+def _warned(run):
+    """``run()``, which must warn that scatter's reduce= is deprecated."""
+    with pytest.warns(UserWarning, match="^The reduce argument of torch.scatter with Tensor src "
+                                         "is deprecated"):
+        return run()
 
 
 def test_rows_without_a_derivative():

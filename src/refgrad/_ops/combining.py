@@ -2,13 +2,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:596
-"""scatter_reduce: a scatter that combines what lands on one place."""
+# --- book/chapters/16h_scatter.md:608
+"""scatter_reduce: a scatter that combines what lands on one place; and scatter's reduce=."""
+
+import warnings
 
 import numpy as np
 
 from refgrad._backend import add_at
 from refgrad._ops.dispatch import call
+from refgrad._ops.rounding import underivable, without_empty_edges
 from refgrad._ops.scattering import at_least_1d, check_scatter, first_part, spots
 from refgrad._ops.table import Op, register
 from refgrad.autograd._state import state
@@ -30,7 +33,7 @@ def _combine(out, key, values, ufunc) -> None:
         places, values = places[rest], values[rest]
 
 
-# --- book/chapters/16h_scatter.md:625
+# --- book/chapters/16h_scatter.md:640
 def _neutral(kind, reduce):
     """What a written place starts from when ``self`` is left out."""
     if reduce in ("sum", "mean", "prod"):
@@ -68,7 +71,7 @@ def _scatter_reduce(a, src, dim, index, reduce, include_self):
     return out
 
 
-# --- book/chapters/16h_scatter.md:685
+# --- book/chapters/16h_scatter.md:700
 def _extreme_grads(g, dim, index, self, src, result):
     kind = self.dtype
     value = result.gather(dim, index)
@@ -86,7 +89,7 @@ def _mean_grads(g, dim, index, include_self, src):
     return g / count, g.gather(dim, index) / count.gather(dim, index)
 
 
-# --- book/chapters/16h_scatter.md:704
+# --- book/chapters/16h_scatter.md:719
 def _product_grads(g, dim, index, include_self, self, src, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -104,7 +107,7 @@ def _product_grads(g, dim, index, include_self, self, src, result):
     return self_grad, _once_only(src_grad, zeros_there)
 
 
-# --- book/chapters/16h_scatter.md:731
+# --- book/chapters/16h_scatter.md:746
 TWICE = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
          "scattered to the same position in self")
 
@@ -140,7 +143,7 @@ def _reduce_grads(g, dim, index, reduce, include_self, self, src, result):
     return (self_grad if include_self else self_grad.scatter(dim, index, 0)), src_grad
 
 
-# --- book/chapters/16h_scatter.md:768
+# --- book/chapters/16h_scatter.md:783
 SCATTER_REDUCE = register(Op(
     "scatter_reduce", "ScatterReduceBackward0", ("self", "src"), promote=False,
     forward=_scatter_reduce, backward=_reduce_grads,
@@ -155,3 +158,48 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     check_scatter(input, dim, index, src)
     params = {"dim": dim, "index": index, "reduce": reduce, "include_self": include_self}
     return call(SCATTER_REDUCE, (input, src), params)
+
+
+# --- book/chapters/16h_scatter.md:808
+DEPRECATED = ("The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+              "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
+              "reduction options.")
+
+
+def _by(a, values, dim, index, reduce):
+    out = a.copy()
+    if index._data.size:
+        flat, key = at_least_1d(out), spots(index, dim, a.ndim)
+        if reduce == "add":
+            add_at(flat, key, values)
+        else:
+            _combine(flat, key, values, np.multiply)
+    return out
+
+
+SCATTER_BY = underivable(
+    "scatter.reduce", ("self", "src"),
+    lambda a, src, dim, index, reduce, operation: _by(
+        a, first_part(src, index), dim, index, reduce))
+SCATTER_VALUE_BY = underivable(
+    "scatter.value_reduce", ("self",),
+    lambda a, dim, index, value, reduce, operation: _by(a, np.full(
+        at_least_1d(index._data).shape, value, dtype=a.dtype, like=a), dim, index, reduce))
+
+
+# --- book/chapters/16h_scatter.md:836
+def scatter_by(input, dim, index, given, reduce, operation="scatter"):
+    """``scatter(input, dim, index, given, reduce=reduce)``: torch's older reductions."""
+    from refgrad._dtype import checked_number
+    from refgrad._tensor import Tensor
+
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    params = {"dim": dim, "index": index, "reduce": reduce, "operation": operation}
+    if isinstance(given, Tensor):
+        check_scatter(input, dim, index, given)
+        warnings.warn(DEPRECATED, UserWarning, stacklevel=3)
+        return without_empty_edges(call(SCATTER_BY, (input, given), params))
+    check_scatter(input, dim, index)
+    value = checked_number(given, input.dtype)
+    return call(SCATTER_VALUE_BY, (input,), {**params, "value": value})

@@ -220,7 +220,8 @@ OUT_OF_PLACE = {
         "atan2", "arctan2")},
     "tril": rearranging.tril, "triu": rearranging.triu, "lerp": fused.lerp,
     "addcmul": fused.addcmul, "addcdiv": fused.addcdiv, "nan_to_num": fused.nan_to_num,
-    **{name: getattr(scattering, name) for name in ("scatter", "scatter_add", "masked_scatter")},
+    "scatter": scattering.scatter_step, "scatter_add": scattering.scatter_add,
+    "masked_scatter": scattering.masked_scatter,
     **{name: getattr(slice_writes, name) for name in ("index_add", "index_copy", "index_fill")},
     "scatter_reduce": combining.scatter_reduce,
 }
@@ -249,7 +250,7 @@ def fill_(self, value):
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
-# --- book/chapters/26_inplace.md:548
+# --- book/chapters/26_inplace.md:549
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -296,7 +297,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:733
+# --- book/chapters/26_inplace.md:734
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

@@ -118,14 +118,16 @@ def check_values(index, d, length, prefix="", error=RuntimeError) -> None:
                     f"with size {length}")
 
 
-# --- book/chapters/16h_scatter.md:190
-def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+# --- book/chapters/16h_scatter.md:192
+def scatter(input, dim, index, src=None, value=None, *, reduce=None, _operation="scatter"):
     from refgrad import _dtype
     from refgrad._tensor import Tensor
 
-    if reduce is not None:
-        raise NotImplementedError("refgrad's scatter takes no reduce=: use scatter_reduce")
     given = src if src is not None else value
+    if reduce is not None:  # the older reductions, told in "scatter_reduce" below
+        from refgrad._ops.combining import scatter_by
+
+        return scatter_by(input, dim, index, given, reduce, _operation)
     if isinstance(given, Tensor):
         check_scatter(input, dim, index, given)
         return call(SCATTER, (input, given), {"dim": dim, "index": index})
@@ -139,7 +141,15 @@ def scatter_add(input, dim, index, src):
     return call(SCATTER_ADD, (input, src), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16h_scatter.md:450
+def scatter_step(input, dim, index, src=None, value=None, *, reduce=None):
+    """The step of ``scatter_`` before the write: an older reduction's node names it."""
+    return scatter(input, dim, index, src, value, reduce=reduce, _operation="scatter_")
+
+
+scatter_step.__name__ = "scatter"  # the in-place method is named after it
+
+
+# --- book/chapters/16h_scatter.md:462
 def _masked_scatter(a, source, mask):
     shape = np.broadcast_shapes(a.shape, mask._data.shape)
     out = np.broadcast_to(a, shape).copy()
@@ -168,7 +178,7 @@ MASKED_SCATTER = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:480
+# --- book/chapters/16h_scatter.md:492
 def masked_scatter(input, mask, source):
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -192,7 +202,7 @@ def _bool():
     return _dtype.bool
 
 
-# --- book/chapters/16h_scatter.md:514
+# --- book/chapters/16h_scatter.md:526
 def _put_taken_back(g, index, self):
     from refgrad._ops.indexing import index_put, zeros_as
 
@@ -221,7 +231,7 @@ def take(input, index):
     return call(TAKE, (input,), {"index": index})
 
 
-# --- book/chapters/16h_scatter.md:552
+# --- book/chapters/16h_scatter.md:564
 def take_along_dim(input, indices, dim=None):
     from refgrad._ops.functions import check_broadcast
     from refgrad._tensor_values import wrap_dim

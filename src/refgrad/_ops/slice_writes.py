@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:224
+# --- book/chapters/16h_scatter.md:236
 """Rows that write whole slices: index_add, index_copy, index_fill."""
 
 import numpy as np
@@ -45,7 +45,7 @@ INDEX_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:279
+# --- book/chapters/16h_scatter.md:291
 def _index_copy(a, source, dim, index, source_dim):
     out = a.copy()
     at_least_1d(out)[slab_key(index, dim, a.ndim)] = _slabs(source)
@@ -64,7 +64,7 @@ def _filled_once(g, dim, index):
     return g.index_select(dim, make_tensor(np.unique(index._data))).sum()
 
 
-# --- book/chapters/16h_scatter.md:299
+# --- book/chapters/16h_scatter.md:311
 INDEX_COPY = register(Op(
     "index_copy", "IndexCopyBackward0", ("self", "source"), forward=_index_copy,
     promote=False,
@@ -86,7 +86,7 @@ INDEX_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:328
+# --- book/chapters/16h_scatter.md:340
 def _length(t, d) -> int:
     return t.shape[d] if t.ndim else 1
 
@@ -118,7 +118,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     return call(INDEX_ADD, (input, source), params)
 
 
-# --- book/chapters/16h_scatter.md:361
+# --- book/chapters/16h_scatter.md:373
 def _check_slices(input, source, d) -> None:
     a, b = tuple(input.shape), tuple(source.shape)
     if source.ndim and (len(a) != len(b) or any(a[k] != b[k] for k in range(len(a)) if k != d)):
@@ -153,7 +153,7 @@ def index_copy(input, dim, index, source):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:400
+# --- book/chapters/16h_scatter.md:412
 def _check_copy_slices(input, source, d) -> None:
     if not source.ndim or not input.ndim:
         return
