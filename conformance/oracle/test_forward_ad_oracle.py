@@ -118,6 +118,16 @@ TORCH_CALLS = {
     "xlogy_by_number": lambda a, other: a.xlogy(other),
     "logit": lambda a, eps: torch.logit(a, eps), "sgn": torch.sgn, "erf": torch.erf,
     "erfc": torch.erfc, "erfinv": torch.erfinv, "nansum": lambda a, **p: torch.nansum(a, **p),
+    "scatter": lambda a, s, dim, index: a.scatter(dim, index, s),
+    "scatter_value": lambda a, dim, index: torch.scatter(a, dim, index, -1.5),
+    "scatter_add": lambda a, s, dim, index: torch.scatter_add(a, dim, index, s),
+    "scatter_reduce": lambda a, s, **p: a.scatter_reduce(src=s, **p),
+    "index_add": lambda a, s, dim, index, alpha: a.index_add(dim, index, s, alpha=alpha),
+    "index_copy": lambda a, s, dim, index: torch.index_copy(a, dim, index, s),
+    "index_fill": lambda a, dim, index: a.index_fill(dim, index, 0.5),
+    "index_fill_tensor": lambda a, v, dim, index: torch.index_fill(a, dim, index, v),
+    "masked_scatter": lambda a, s, mask: a.masked_scatter(mask, s),
+    "take": lambda a, index: torch.take(a, index),
 }
 
 
@@ -164,6 +174,9 @@ def check_row(name, data):
     ours = _run(refgrad, RECIPES[name].call, primals, tangents, params)
     theirs = _run(torch, TORCH_CALLS[name], [_to_torch(p) for p in primals],
                   [_to_torch(t) for t in tangents], {k: _to_torch(v) for k, v in params.items()})
+    if _torch_leaves_out_the_tangent(name, params):
+        assert [t for _, _, t in theirs] == [None] and ours[0][2] is not None
+        return
     assert len(ours) == len(theirs)
     for (value, dtype, tangent), (t_value, t_dtype, t_tangent) in zip(ours, theirs):
         assert dtype == t_dtype
@@ -172,6 +185,15 @@ def check_row(name, data):
         if tangent is not None:
             assert tangent[0] == t_tangent[0], name
             np.testing.assert_allclose(tangent[1], t_tangent[1], rtol=1e-10, atol=1e-12)
+
+
+def _torch_leaves_out_the_tangent(name, params) -> bool:
+    """torch has no forward formula for a product scatter_reduce, and gives no tangent.
+
+    refgrad's tangent comes from its backward formula, which the white-box suite checks
+    against finite differences; a difference named in chapter 16h.
+    """
+    return name == "scatter_reduce" and params["reduce"] == "prod"
 
 
 @pytest.mark.parametrize("name", DIFFERENTIABLE)
@@ -232,6 +254,8 @@ def test_tangents_differentiate_like_torch(name, data):
         # suite checks refgrad's against finite differences.
         with pytest.raises(RuntimeError, match="modified by an inplace operation"):
             _tangent_gradients(*t_args)
+        return
+    if _torch_leaves_out_the_tangent(name, params):
         return
     theirs = _tangent_gradients(*t_args)
     if name == "cumprod":

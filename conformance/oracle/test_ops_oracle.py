@@ -125,6 +125,42 @@ CASES = [
          * _nans_at_or_below_zero(T, x).nanmean(0)[:3] + _nans_at_or_below_zero(T, -x).nansum()),
     Case("masked_select", ((2, 3), (3,)), lambda T, x, v: T.masked_select(x, x > 0)
          + v.masked_select(T.tensor([[True], [False]])).sum()),
+    # writes by index (the duplicate targets are deliberate: torch's gradients for them)
+    Case("scatter", ((3, 4), (2, 4)), lambda T, x, s: x.scatter(
+        0, _idx(T, [[0, 1, 2, 0], [0, 0, 0, 0]]), s)),
+    Case("scatter_value", ((3, 4),), lambda T, x: T.scatter(x, -1, _idx(T, [[3], [0]]), 2.5)),
+    Case("scatter_add", ((3, 4), (3, 3)), lambda T, x, s: T.scatter_add(
+        x, 1, _idx(T, [[0, 0, 3], [1, 2, 1], [3, 3, 3]]), s), transposed=True),
+    Case("scatter_add_int32", ((3, 4), (1, 4)), lambda T, x, s: x.scatter_add(
+        0, _idx(T, [[2, 2, 0, 1]], T.int32), s)),
+    Case("index_add", ((4, 3), (5, 3)), lambda T, x, s: x.index_add(
+        0, _idx(T, [1, 3, 1, 0, 1]), s, alpha=-2.0)),
+    Case("index_add_dim1", ((2, 4), (2, 2)), lambda T, x, s: T.index_add(
+        x, -1, _idx(T, [3, 3], T.int32), s), transposed=True),
+    Case("index_copy", ((4, 3), (3, 3)), lambda T, x, s: x.index_copy(0, _idx(T, [2, 0, 2]), s)),
+    Case("index_fill", ((3, 4),), lambda T, x: x.index_fill(1, _idx(T, [0, -1, 0]), -1.5)),
+    Case("index_fill_tensor", ((3, 4), ()), lambda T, x, v: T.index_fill(
+        x, 0, _idx(T, [2, 0, 2]), v)),
+    Case("masked_scatter", ((3, 4), (13,)), lambda T, x, s: x.masked_scatter(x > 0, s)),
+    Case("masked_scatter_bcast", ((4,), (9,)), lambda T, x, s: T.masked_scatter(
+        x, _idx(T, [[True, False, True, True]] * 2), s)),
+    Case("take", ((3, 4),), lambda T, x: x.take(_idx(T, [[0, 11], [-1, 5], [5, 5]]))),
+    Case("take_along_dim", ((3, 4),), lambda T, x: T.take_along_dim(x, _idx(T, [[0], [2]]), 0)),
+    Case("take_along_dim_flat", ((3, 4),), lambda T, x: x.take_along_dim(_idx(T, [1, 1, 10]))),
+    *[Case(f"scatter_reduce_{how}_{keep}", ((3, 4), (3, 4)), lambda T, x, s, how=how, keep=keep:
+           x.scatter_reduce(0, _idx(T, [[0, 1, 2, 0], [0, 0, 1, 0], [2, 2, 2, 0]]), s, how,
+                            include_self=keep))
+      for how in ("sum", "prod", "mean", "amax", "amin") for keep in (True, False)],
+    Case("scatter_inplace", ((3, 4), (2, 4)), lambda T, x, s: (x * 1).scatter_(
+        0, _idx(T, [[0, 1, 2, 0], [1, 1, 1, 1]]), s).scatter_add_(
+        1, _idx(T, [[0, 0, 3, 0]]), s[:1])),
+    Case("index_inplace", ((4, 3), (2, 3)), lambda T, x, s: (x * 1).index_add_(
+        0, _idx(T, [3, 3]), s, alpha=0.5).index_copy_(0, _idx(T, [1, 0]), s).index_fill_(
+        1, _idx(T, [2]), 4.0)),
+    Case("reduce_inplace", ((3, 4), (3, 4)), lambda T, x, s: (x * 1).scatter_reduce_(
+        0, _idx(T, [[0, 1, 2, 0], [0, 0, 1, 0], [2, 2, 2, 0]]), s, "prod")),
+    Case("masked_scatter_inplace", ((3, 4), (7,)), lambda T, x, s: (x * 1).masked_scatter_(
+        _idx(T, [True, False, False, True]), s)),
     # reductions
     Case("mean", ((3, 4),), lambda T, x: x.mean()),
     Case("mean_dim", ((3, 4),), lambda T, x: x.mean(1)),
@@ -593,6 +629,23 @@ def test_integer_dtypes_match():
         lambda T: T.ones(0, 3).chunk(2)[1],
         lambda T: T.ones(4).split(5)[0],
         lambda T: T.ones(2, 0, 3).repeat(2, 1, 1),
+        lambda T: T.tensor([-7, 0, 0]).scatter_reduce(0, T.tensor([0, 0]), T.tensor([3, -4]),
+                                                      "mean"),
+        lambda T: T.tensor([-7, 0, 0]).scatter_reduce(0, T.tensor([0, 0, 2]),
+                                                      T.tensor([3, -4, 5]), "amin",
+                                                      include_self=False),
+        lambda T: T.tensor([1, 2, 3], dtype=T.int32).scatter_reduce(
+            0, T.tensor([0, 0, 2]), T.tensor([3, -4, 5], dtype=T.int32), "prod"),
+        lambda T: T.tensor([1, 2, 3], dtype=T.uint8).scatter_reduce(
+            0, T.tensor([1, 1]), T.tensor([7, 9], dtype=T.uint8), "amax", include_self=False),
+        lambda T: T.zeros(3, dtype=T.long).index_add(0, T.tensor([0, 0]), T.tensor([5, 1]),
+                                                     alpha=2),
+        lambda T: T.zeros(3, dtype=T.bool).scatter_add(0, T.tensor([0, 0]),
+                                                       T.tensor([True, True])),
+        lambda T: T.zeros(3, dtype=T.int16).index_fill(0, T.tensor([2]), 2.7),
+        lambda T: T.zeros(2, 2, dtype=T.float16).masked_scatter(
+            T.tensor([True, False]), T.tensor([1.5, 2.5], dtype=T.float16)),
+        lambda T: T.tensor(5.0).take(T.tensor([0, 0])),
     ):
         theirs, ours = expr(torch), expr(refgrad)
         assert str(ours.dtype) == str(theirs.dtype)

@@ -40,7 +40,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:657
+# --- book/chapters/16_functions.md:663
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, isclose, le, log, lt,
@@ -81,7 +81,7 @@ from refgrad._ops.shaping import (
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:530
+# --- book/chapters/16e_rounding_and_bits.md:534
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -108,6 +108,12 @@ from refgrad._ops.rearranging import (
 )
 
 
+# --- book/chapters/16h_scatter.md:855
+from refgrad._ops.combining import scatter_reduce
+from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
+from refgrad._ops.slice_writes import index_add, index_copy, index_fill
+
+
 # --- book/chapters/16i_cumulative.md:649
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
@@ -121,7 +127,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:793
+# --- book/chapters/26_inplace.md:800
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811

@@ -13,12 +13,15 @@ from refgrad._backend import overlaps, same_device
 from refgrad._dtype import checked_fill
 from refgrad._ops import (
     bits,
+    combining,
     cumulative,
     elementwise,
     fused,
     pointwise,
     rearranging,
     rounding,
+    scattering,
+    slice_writes,
     special,
 )
 from refgrad._ops import functions as F
@@ -91,7 +94,7 @@ def _rebase(self, node) -> None:
         node._meta = (input_metadata(self),)
 
 
-# --- book/chapters/26_inplace.md:296
+# --- book/chapters/26_inplace.md:299
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -140,7 +143,7 @@ def _follow_result(self, node) -> None:
     node._saved = tuple(saved)
 
 
-# --- book/chapters/26_inplace.md:351
+# --- book/chapters/26_inplace.md:354
 def _constant(g):
     return g * 0
 
@@ -167,7 +170,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:382
+# --- book/chapters/26_inplace.md:385
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -182,7 +185,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:402
+# --- book/chapters/26_inplace.md:405
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -200,7 +203,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:431
+# --- book/chapters/26_inplace.md:434
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -223,6 +226,10 @@ OUT_OF_PLACE = {
     "cumprod": cumulative.cumprod, "heaviside": special.heaviside_step,
     **{name: getattr(special, name) for name in (
         "hypot", "xlogy", "logit", "sgn", "erf", "erfc", "erfinv")},
+    "scatter": scattering.scatter_step, "scatter_add": scattering.scatter_add,
+    "masked_scatter": scattering.masked_scatter,
+    **{name: getattr(slice_writes, name) for name in ("index_add", "index_copy", "index_fill")},
+    "scatter_reduce": combining.scatter_reduce,
 }
 
 
@@ -249,7 +256,7 @@ def fill_(self, value):
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
-# --- book/chapters/26_inplace.md:548
+# --- book/chapters/26_inplace.md:555
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -296,7 +303,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:733
+# --- book/chapters/26_inplace.md:740
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

@@ -7,6 +7,7 @@
 
 from refgrad._ops import (
     bits,
+    combining,
     cumulative,
     elementwise,
     fused,
@@ -18,9 +19,11 @@ from refgrad._ops import (
     pointwise,
     rearranging,
     rounding,
+    scattering,
     selecting,
     shaping,
     skipping_nan,
+    slice_writes,
     special,
     statistics,
 )
@@ -58,10 +61,13 @@ METHODS = {
     skipping_nan: ("nansum", "nanmean"),
     special: ("logaddexp", "logaddexp2", "hypot", "xlogy", "logit", "sgn", "heaviside", "erf",
               "erfc", "erfinv"),
+    scattering: ("scatter", "scatter_add", "masked_scatter", "take", "take_along_dim"),
+    slice_writes: ("index_add", "index_copy", "index_fill"),
+    combining: ("scatter_reduce",),
 }
 
 
-# --- book/chapters/16_functions.md:542
+# --- book/chapters/16_functions.md:548
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -122,7 +128,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:608
+# --- book/chapters/16_functions.md:614
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

@@ -70,7 +70,7 @@ REPEAT = register(Op(
 
 
 # --- book/chapters/16d_indexing.md:761
-def _key(index, dim):
+def index_key(index, dim):
     """Each position's own coordinates, with the index's values along ``dim``."""
     ones = (1,) * index.ndim
     key = [np.arange(n, like=index).reshape(ones[:d] + (n,) + ones[d + 1:])
@@ -86,7 +86,7 @@ def _positions(index):
 
 def _gather(a, index, dim, sparse_grad):
     flat = a.reshape(a.shape or (1,))
-    return flat[_key(_positions(index), dim % flat.ndim)].reshape(index._data.shape)
+    return flat[index_key(_positions(index), dim % flat.ndim)].reshape(index._data.shape)
 
 
 # --- book/chapters/16d_indexing.md:782
@@ -100,7 +100,7 @@ def added_at(g, positions, sizes, dim):
     from refgrad._tensor import make_tensor
 
     whole = tuple(sizes) or (1,)
-    key = [make_tensor(k) for k in _key(positions, dim % len(whole))]
+    key = [make_tensor(k) for k in index_key(positions, dim % len(whole))]
     out = index_put(zeros_as(g, whole), key, g.reshape(positions.shape), True)
     return out.reshape(tuple(sizes))
 

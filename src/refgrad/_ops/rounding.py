@@ -110,27 +110,31 @@ FMOD_BY_NUMBER = register(Op(
 # NOTE [Derivatives torch does not implement]
 # Such a row records a NotImplemented node like any other; its backward fails
 # with torch's message. All these rows share one node class (classes go by
-# node name), so each passes its operation's name as a hidden parameter; a
-# number operand is hidden too, as torch's node shows nothing.
+# node name), so each passes its operation's name as a hidden parameter; its
+# other parameters are hidden too, as torch's node shows nothing. The class
+# reads what to hide from its first row, so UNSHOWN names every parameter of
+# every such row, those of scatter's reduce= (chapter 16h) included.
+UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value")
+
+
 def _no_derivative(g, operation, **numbers):
     raise RuntimeError(f"derivative for aten::{operation} is not implemented")
 
 
-def _underivable(name, inputs, forward, promote_with=()):
+def underivable(name, inputs, forward, promote_with=()):
     return register(Op(name, "NotImplemented", inputs, forward=forward,
-                       backward=_no_derivative, promote_with=promote_with,
-                       hides=("operation", "self", "other")))
+                       backward=_no_derivative, promote_with=promote_with, hides=UNSHOWN))
 
 
-FLOOR_DIVIDE = _underivable(
+FLOOR_DIVIDE = underivable(
     "floor_divide", ("self", "other"), lambda a, b, operation: quotient(a, b, "floor"))
-FLOOR_DIVIDE_BY_NUMBER = _underivable(
+FLOOR_DIVIDE_BY_NUMBER = underivable(
     "floor_divide_by_number", ("self",),
     lambda a, other, operation: quotient(a, other, "floor"), ("other",))
-NUMBER_FLOOR_DIVIDE = _underivable(
+NUMBER_FLOOR_DIVIDE = underivable(
     "number_floor_divide", ("other",),
     lambda b, self, operation: quotient(self, b, "floor"), ("self",))
-NUMBER_REMAINDER = _underivable(
+NUMBER_REMAINDER = underivable(
     "number_remainder", ("other",), lambda b, self, operation: _remainder(self, b), ("self",))
 node_class(FLOOR_DIVIDE).name = lambda node: "torch::autograd::NotImplemented"
 
@@ -145,7 +149,7 @@ def without_empty_edges(out):
     return out
 
 
-# --- book/chapters/16e_rounding_and_bits.md:245
+# --- book/chapters/16e_rounding_and_bits.md:249
 def is_number(value) -> bool:
     return isinstance(value, bool | int | float)
 
@@ -183,7 +187,7 @@ def _named(row, name) -> dict:
     return {"operation": name} if row.node == "NotImplemented" else {}
 
 
-# --- book/chapters/16e_rounding_and_bits.md:290
+# --- book/chapters/16e_rounding_and_bits.md:294
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -247,7 +251,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:500
+# --- book/chapters/16e_rounding_and_bits.md:504
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -268,6 +272,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:524
+# --- book/chapters/16e_rounding_and_bits.md:528
 def true_divide(input, other):
     return div(input, other)
