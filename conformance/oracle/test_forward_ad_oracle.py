@@ -56,6 +56,8 @@ TORCH_CALLS = {
     "slice_backward": lambda g, input_sizes, dim, start, end, step: aten.slice_backward(
         g, input_sizes, dim, start, end, step),
     "index": lambda a, index: a[index],
+    "index_put": lambda a, v, index, accumulate: torch.index_put(a, [index], v, accumulate),
+    # the row index's backward records computes what the public one does
     "_index_put_impl_": lambda a, v, index, accumulate: torch.index_put(
         a, [index], v, accumulate),
     "transpose": torch.transpose, "t": torch.t,
