@@ -11,19 +11,13 @@ from refgrad import return_types
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import where
 from refgrad._ops.pieces import added_at
-from refgrad._ops.reductions import _WIDER
+from refgrad._ops.reductions import _WIDER, running
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import not_implemented_for
 
-
-def _cumprod(a, dim, dtype=None, self_dtype=None):
-    kind = np.dtype(dtype.numpy if dtype is not None else
-                    np.int64 if a.dtype.kind in "biu" else a.dtype)
-    if a.ndim == 0:
-        return a.astype(kind)
-    return np.cumprod(a.astype(kind), axis=dim, dtype=_WIDER.get(kind, kind)).astype(kind)
+_cumprod = running(np.cumprod)  # cumsum's forward, multiplying: integers to int64
 
 
 def _from_the_end(t, dim):
@@ -31,7 +25,7 @@ def _from_the_end(t, dim):
     return t.flip(dim).cumsum(dim).flip(dim)
 
 
-# --- book/chapters/16i_cumulative.md:99
+# --- book/chapters/16i_cumulative.md:93
 def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     g = g.to(self_dtype)  # with dtype=, the gradient is worked out in the input's dtype
     if self.ndim == 0:
@@ -55,7 +49,7 @@ CUMPROD = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:165
+# --- book/chapters/16i_cumulative.md:159
 def _running(accumulate):
     def forward(a, dim):
         if a.ndim == 0:
@@ -82,7 +76,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:214
+# --- book/chapters/16i_cumulative.md:208
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -108,7 +102,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:244
+# --- book/chapters/16i_cumulative.md:238
 def cumprod(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(CUMPROD, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

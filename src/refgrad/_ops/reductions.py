@@ -42,12 +42,19 @@ SUM_DIM = register(Op(
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 
-def _cumsum(a, dim, dtype=None, self_dtype=None):
-    kind = np.dtype(dtype.numpy if dtype is not None else
-                    np.int64 if a.dtype.kind in "biu" else a.dtype)
-    if a.ndim == 0:
-        return a.astype(kind)
-    return np.cumsum(a.astype(kind), axis=dim, dtype=_WIDER.get(kind, kind)).astype(kind)
+def running(accumulate):
+    """The forward of a running row (cumsum, cumprod) from NumPy's ``accumulate``."""
+    def forward(a, dim, dtype=None, self_dtype=None):
+        kind = np.dtype(dtype.numpy if dtype is not None else
+                        np.int64 if a.dtype.kind in "biu" else a.dtype)
+        if a.ndim == 0:
+            return a.astype(kind)
+        return accumulate(a.astype(kind), axis=dim, dtype=_WIDER.get(kind, kind)).astype(kind)
+
+    return forward
+
+
+_cumsum = running(np.cumsum)
 
 
 def _reversed(t, dim):
