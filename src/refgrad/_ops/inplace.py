@@ -11,7 +11,15 @@ import numpy as np
 
 from refgrad._backend import overlaps, same_device
 from refgrad._dtype import checked_fill
-from refgrad._ops import bits, elementwise, fused, pointwise, rearranging, rounding
+from refgrad._ops import (
+    bits,
+    elementwise,
+    fused,
+    pointwise,
+    products,
+    rearranging,
+    rounding,
+)
 from refgrad._ops import functions as F
 from refgrad._ops.alpha import read_alpha
 from refgrad._ops.shared_writes import (
@@ -82,7 +90,7 @@ def _rebase(self, node) -> None:
         node._meta = (input_metadata(self),)
 
 
-# --- book/chapters/26_inplace.md:287
+# --- book/chapters/26_inplace.md:295
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -131,7 +139,7 @@ def _follow_result(self, node) -> None:
     node._saved = tuple(saved)
 
 
-# --- book/chapters/26_inplace.md:342
+# --- book/chapters/26_inplace.md:350
 def _constant(g):
     return g * 0
 
@@ -158,7 +166,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:373
+# --- book/chapters/26_inplace.md:381
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -173,7 +181,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:393
+# --- book/chapters/26_inplace.md:401
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -192,7 +200,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:423
+# --- book/chapters/26_inplace.md:431
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -210,6 +218,8 @@ OUT_OF_PLACE = {
         "atan2", "arctan2")},
     "tril": rearranging.tril, "triu": rearranging.triu, "lerp": fused.lerp,
     "addcmul": fused.addcmul, "addcdiv": fused.addcdiv, "nan_to_num": fused.nan_to_num,
+    "addmm": products.addmm, "addmv": products.addmv, "baddbmm": products.baddbmm,
+    "addbmm": products.addbmm,
 }
 
 
@@ -236,7 +246,7 @@ def fill_(self, value):
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
-# --- book/chapters/26_inplace.md:535
+# --- book/chapters/26_inplace.md:545
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -283,7 +293,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:720
+# --- book/chapters/26_inplace.md:730
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

@@ -15,11 +15,13 @@ from refgrad._ops import (
     ordering,
     pieces,
     pointwise,
+    products,
     rearranging,
     rounding,
     selecting,
     shaping,
     statistics,
+    tiling,
 )
 from refgrad._ops import functions as F
 from refgrad._tensor import Tensor
@@ -51,10 +53,13 @@ METHODS = {
     fused: ("lerp", "addcmul", "addcdiv", "nan_to_num"),
     ordering: ("sort", "argsort", "msort", "topk"),
     selecting: ("masked_select", "nonzero", "count_nonzero"),
+    products: ("addmm", "addmv", "baddbmm", "addbmm", "vdot", "trace", "cross", "kron"),
+    tiling: ("diag", "diag_embed", "tile", "repeat_interleave", "tensor_split", "unflatten",
+             "rot90", "fliplr", "flipud"),
 }
 
 
-# --- book/chapters/16_functions.md:538
+# --- book/chapters/16_functions.md:543
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -115,7 +120,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:604
+# --- book/chapters/16_functions.md:609
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
