@@ -110,6 +110,15 @@ TORCH_CALLS = {
     "split": lambda a, split_size, dim: torch.split(a, split_size, dim),
     "split_with_sizes": lambda a, split_sizes, dim: a.split(split_sizes, dim),
     "gather": lambda a, dim, index: torch.gather(a, dim, index),
+    "addmm": lambda a, b, c, **p: torch.addmm(a, b, c, **p),
+    "addmv": lambda a, b, c, **p: torch.addmv(a, b, c, **p),
+    "baddbmm": lambda a, b, c, **p: torch.baddbmm(a, b, c, **p),
+    "addbmm": lambda a, b, c, **p: torch.addbmm(a, b, c, **p),
+    "vdot": torch.vdot, "trace": torch.trace,
+    "linalg_cross": lambda a, b, dim: torch.linalg.cross(a, b, dim=dim),
+    "diag_embed": lambda a, **p: torch.diag_embed(a, **p),
+    "diagonal_copy": lambda a, diagonal: torch.diag(a, diagonal),
+    "rot90": lambda a, k, dims: torch.rot90(a, k, dims),
 }
 
 

@@ -192,7 +192,7 @@ VDOT = register(Op(
     "vdot", "VdotBackward0", ("self", "other"), forward=np.dot, promote=False,
     backward=lambda g, self=None, other=None: (
         None if other is None else g * other, None if self is None else g * self),
-    saves=(("self", ("other",)), ("other", ("self",))),
+    saves=(("other", ("self",)), ("self", ("other",))),
 ))
 TRACE = register(Op(
     "trace", "TraceBackward0", ("self",), forward=_trace, backward=_trace_backward,
@@ -207,7 +207,7 @@ CROSS = register(Op(
     backward=lambda g, dim, self=None, other=None: (
         None if other is None else linalg_cross(other, g, dim=dim),
         None if self is None else linalg_cross(g, self, dim=dim)),
-    saves=(("self", ("other",)), ("other", ("self",))),
+    saves=(("other", ("self",)), ("self", ("other",))),
 ))
 
 
