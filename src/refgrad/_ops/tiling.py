@@ -21,7 +21,7 @@ def _embed(a, offset, dim1, dim2):
     steps = np.arange(a.shape[-1], like=a)
     rows, cols = (steps, steps + offset) if offset >= 0 else (steps - offset, steps)
     out[..., rows, cols] = a
-    return np.ascontiguousarray(np.moveaxis(out, (-2, -1), (dim1, dim2)))
+    return np.moveaxis(out, (-2, -1), (dim1, dim2)).copy()  # C order, on the same device
 
 
 DIAG_EMBED = register(Op(
@@ -133,10 +133,20 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:572
+# --- book/chapters/16j_products_and_shapes.md:574
+def _turned(a, k, dims):
+    """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
+    k, (first, second) = k % 4, dims
+    if k == 0:
+        return a.copy()
+    if k == 2:
+        return np.flip(a, dims).copy()
+    flipped = np.flip(a, second if k == 1 else first).copy()
+    return np.swapaxes(flipped, first, second)  # a transposed view of a fresh array
+
+
 ROT90 = register(Op(
-    "rot90", "Rot90Backward0", ("self",), promote=False,
-    forward=lambda a, k, dims: np.rot90(a, k, dims).copy(),
+    "rot90", "Rot90Backward0", ("self",), promote=False, forward=_turned,
     backward=lambda g, k, dims: (rot90(g, -k, dims),),
 ))
 
@@ -166,7 +176,7 @@ def flipud(input):
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:616
+# --- book/chapters/16j_products_and_shapes.md:628
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")
