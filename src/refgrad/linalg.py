@@ -11,6 +11,4 @@ __all__ = ["vector_norm"]
 
 
 # --- book/chapters/16j_products_and_shapes.md:676
-from refgrad._ops.products import linalg_cross as cross
-
-__all__ += ["cross"]
+from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
