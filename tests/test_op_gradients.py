@@ -180,6 +180,11 @@ RECIPES: dict[str, Recipe] = {
                           lambda d, k: {"dim": d, "keepdim": k}, _dims(shapes), st.booleans())),
     # reshape of a non-viewable input would record _unsafe_view instead
     "view": Recipe(lambda a, shape: a.contiguous().view(shape), params=_new_shape),
+    # reshape's view of a tensor that is not contiguous, whatever the layout drawn: a
+    # dimension of size 1 added, which every layout can view
+    "_reshape_alias": Recipe(lambda a, shape: call(OPS["_reshape_alias"], (a,), {"shape": shape}),
+                             params=lambda shapes: st.sampled_from(
+                                 [(1, *shapes[0]), (*shapes[0], 1)]).map(lambda s: {"shape": s})),
     "expand": Recipe(lambda a, size: a.expand(size), params=_expand_to),
     "unsqueeze": Recipe(torch.unsqueeze, params=lambda shapes: st.integers(
         -len(shapes[0]) - 1, len(shapes[0])).map(lambda d: {"dim": d})),

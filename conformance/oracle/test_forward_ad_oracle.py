@@ -35,6 +35,7 @@ TORCH_CALLS = {
     "sum": torch.sum,
     "sum_dim": lambda a, dim, keepdim: torch.sum(a, dim, keepdim),
     "view": lambda a, shape: a.contiguous().view(shape),
+    "_reshape_alias": lambda a, shape: a.reshape(shape),
     "expand": lambda a, size: a.expand(size),
     "unsqueeze": torch.unsqueeze, "squeeze_dim": torch.squeeze, "unbind": torch.unbind,
     "squeeze_dims": torch.squeeze,

@@ -244,6 +244,8 @@ CASES = [
     Case("reshape", ((2, 3),), lambda T, x: x.reshape(3, 2)),
     Case("reshape_copy", ((2, 3),), lambda T, x: x.t().reshape(6)),
     Case("reshape_nc_leaf", ((3, 4),), lambda T, x: T.reshape(x, (-1,)), transposed=True),
+    Case("reshape_alias", ((2, 3),), lambda T, x: x.t().reshape(1, 3, 2)),
+    Case("reshape_alias_expanded", ((1, 3),), lambda T, x: x.expand(2, 3).reshape(2, 3, 1)),
     Case("transpose", ((2, 3, 4),), lambda T, x: x.transpose(-1, 0)),
     Case("t", ((2, 3),), lambda T, x: T.t(x)),
     Case("T", ((2, 3),), lambda T, x: x.T),
