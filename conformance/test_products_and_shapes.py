@@ -1,4 +1,5 @@
-"""Black-box tests: addmm, addmv, baddbmm, addbmm, vdot, trace, cross, kron, diag,
+"""Black-box tests: addmm, addmv, baddbmm, addbmm, vdot, trace, cross, kron, tensordot,
+inner, diag,
 diag_embed, tile, repeat_interleave, tensor_split, unflatten, rot90, fliplr, flipud and
 meshgrid. The same assertions run on torch.
 """
@@ -344,3 +345,49 @@ def test_meshgrid():
         torch.meshgrid(indexing="ij")
     with raises(RuntimeError, "meshgrid expects all tensors to have the same dtype"):
         torch.meshgrid(a, b.double(), indexing="ij")
+
+
+def _chain(t):
+    names, node = [], t.grad_fn
+    while type(node).__name__ != "AccumulateGrad":
+        names.append(type(node).__name__)
+        node = node.next_functions[0][0]
+    return names
+
+
+def test_tensordot_and_inner_are_made_of_permutes_reshapes_and_mm():
+    a = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    b = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], requires_grad=True)
+    y = torch.tensordot(a, b, 1)
+    assert y.tolist() == [[2.0, 3.0], [8.0, 9.0]]
+    assert _chain(y) == ["ViewBackward0", "MmBackward0", "ViewBackward0", "PermuteBackward0"]
+    y.sum().backward()
+    assert a.grad.tolist() == [[1.0, 1.0, 2.0]] * 2 and b.grad.tolist() == [[3.0] * 2, [5.0] * 2,
+                                                                          [7.0] * 2]
+    c = torch.tensordot(a, b.t().contiguous(), ([1], [1]))  # its permute is a transpose
+    assert c.tolist() == y.tolist()
+    mm = c.grad_fn.next_functions[0][0]
+    assert [type(n).__name__ for n, _ in mm.next_functions] == ["ViewBackward0",
+                                                                 "ReshapeAliasBackward0"]
+    v = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    d = torch.inner(v, v)
+    assert d.item() == 14.0 and _chain(d) == ["ViewBackward0", "DotBackward0",
+                                              "PermuteBackward0"]
+    assert torch.inner(a, v).tolist() == [8.0, 26.0]
+    assert type(torch.inner(a, torch.tensor(2.0)).grad_fn).__name__ == "MulBackward0"
+    assert torch.tensordot(torch.ones(2, 1), torch.ones(3, 4), ([1], [0])).tolist() == [
+        [3.0] * 4] * 2
+    with raises(RuntimeError, "contracted dimensions need to match, but first has size 3 in "
+                              "dim -1 and second has size 2 in dim 0"):
+        torch.tensordot(a, torch.ones(2, 3), 1)
+    with raises(RuntimeError, "both dimension lists should have same length"):
+        torch.tensordot(a, b, ([0], [0, 1]))
+    with raises(RuntimeError, "tensordot expects dims >= 0, but got dims=-1"):
+        torch.tensordot(a, b, -1)
+    with raises(RuntimeError, "tensordot expects dims < ndim_a or ndim_b, but got dims=3"):
+        torch.tensordot(a, b, 3)
+    with raises(RuntimeError, "both inputs should have same dtype"):
+        torch.tensordot(a, b.double(), 1)
+    with raises(RuntimeError, "inner() the last dimension must match on both input tensors "
+                              "but got shapes [2, 3] and [2]"):
+        torch.inner(a, torch.ones(2))

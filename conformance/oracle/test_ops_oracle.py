@@ -218,6 +218,16 @@ CASES = [
     Case("cross_dim", ((3, 2), (3, 2)), lambda T, x, y: x.cross(y, dim=0), transposed=True),
     Case("kron", ((2, 3), (3,)), lambda T, x, y: T.kron(x, y)),
     Case("kron_method", ((2,), (2, 2)), lambda T, x, y: x.kron(y)),
+    Case("tensordot", ((2, 3, 4), (3, 4, 5)), lambda T, x, y: T.tensordot(x, y)),
+    Case("tensordot_lists", ((2, 3, 4), (4, 3, 5)), lambda T, x, y: T.tensordot(
+        x, y, ([1, 2], [1, 0]))),
+    Case("tensordot_size_one", ((2, 1), (3, 4)), lambda T, x, y: T.tensordot(x, y, ([1], [0]))),
+    Case("tensordot_vectors", ((3,), (3,)), lambda T, x, y: T.tensordot(x, y, 1)),
+    Case("tensordot_outer", ((2,), (3,)), lambda T, x, y: T.tensordot(x, y, 0),
+         transposed=True),
+    Case("inner", ((2, 3), (4, 3)), lambda T, x, y: T.inner(x, y)),
+    Case("inner_method", ((2, 2, 3), (3,)), lambda T, x, y: x.inner(y), transposed=True),
+    Case("inner_number", ((2, 3), ()), lambda T, x, y: T.inner(x, y)),
     # new shapes from old ones
     Case("diag_vector", ((3,),), lambda T, x: T.diag(x, -1)),
     Case("diag_matrix", ((3, 4),), lambda T, x: x.diag(1) * T.diag(x)[:3]),

@@ -40,7 +40,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:676
+# --- book/chapters/16_functions.md:678
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, isclose, le, log, lt,
@@ -108,10 +108,11 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:665
+# --- book/chapters/16j_products_and_shapes.md:747
 from refgrad._ops.products import (
     addbmm, addmm, addmv, baddbmm, cross, kron, trace, vdot,
 )
+from refgrad._ops.contractions import inner, tensordot
 from refgrad._ops.tiling import (
     diag, diag_embed, fliplr, flipud, meshgrid, repeat_interleave, rot90, tensor_split, tile,
     unflatten,

@@ -7,6 +7,7 @@
 
 from refgrad._ops import (
     bits,
+    contractions,
     elementwise,
     fused,
     indexing,
@@ -54,12 +55,13 @@ METHODS = {
     ordering: ("sort", "argsort", "msort", "topk"),
     selecting: ("masked_select", "nonzero", "count_nonzero"),
     products: ("addmm", "addmv", "baddbmm", "addbmm", "vdot", "trace", "cross", "kron"),
+    contractions: ("inner",),
     tiling: ("diag", "diag_embed", "tile", "repeat_interleave", "tensor_split", "unflatten",
              "rot90", "fliplr", "flipud"),
 }
 
 
-# --- book/chapters/16_functions.md:561
+# --- book/chapters/16_functions.md:563
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -120,7 +122,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:627
+# --- book/chapters/16_functions.md:629
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
