@@ -1,5 +1,5 @@
 """Black-box tests: addmm, addmv, baddbmm, addbmm, vdot, trace, cross, kron, tensordot,
-inner, diag,
+inner, einsum, diag,
 diag_embed, tile, repeat_interleave, tensor_split, unflatten, rot90, fliplr, flipud and
 meshgrid. The same assertions run on torch.
 """
@@ -391,3 +391,60 @@ def test_tensordot_and_inner_are_made_of_permutes_reshapes_and_mm():
     with raises(RuntimeError, "inner() the last dimension must match on both input tensors "
                               "but got shapes [2, 3] and [2]"):
         torch.inner(a, torch.ones(2))
+
+
+def test_einsum_is_made_of_permutes_and_bmm():
+    a = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    b = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], requires_grad=True)
+    y = torch.einsum("ij,jk->ik", a, b)
+    assert y.tolist() == [[2.0, 3.0], [8.0, 9.0]]
+    assert _chain(y) == ["ViewBackward0", "PermuteBackward0", "ViewBackward0", "BmmBackward0",
+                         "ViewBackward0", "PermuteBackward0", "PermuteBackward0",
+                         "UnsqueezeBackward0"]
+    y.sum().backward()
+    assert a.grad.tolist() == [[1.0, 1.0, 2.0]] * 2
+    assert torch.einsum("ij->ji", a).tolist() == a.t().tolist()
+    assert type(torch.einsum("ij->ji", a).grad_fn).__name__ == "PermuteBackward0"
+    assert torch.einsum("ij", a).tolist() == a.tolist()
+    assert torch.einsum("ii", torch.eye(3) * 2).item() == 6.0
+    assert _chain(torch.einsum("ij->", a)) == ["SumBackward1", "PermuteBackward0"]
+    assert torch.einsum("i,j", torch.tensor([1.0, 2.0]), torch.tensor([3.0])).tolist() == [
+        [3.0], [6.0]]
+    assert torch.einsum("...i,i", a, torch.ones(3)).tolist() == [3.0, 12.0]
+    assert torch.einsum(" i j , j k -> i k ", [a, b]).tolist() == y.tolist()
+    assert torch.einsum("iij->ji", torch.arange(8.0).reshape(2, 2, 2)).tolist() == [
+        [0.0, 6.0], [1.0, 7.0]]
+    empty = torch.einsum("ij,jk->ik", torch.ones(2, 0, requires_grad=True), torch.ones(0, 4))
+    assert empty.tolist() == [[0.0] * 4] * 2
+
+
+def test_einsum_checks_the_equation():
+    a = torch.ones(2, 3)
+    with raises(RuntimeError, "einsum(): fewer operands were provided than specified in the "
+                              "equation"):
+        torch.einsum("ij,jk", a)
+    with raises(RuntimeError, "einsum(): more operands were provided than specified in the "
+                              "equation"):
+        torch.einsum("ij", a, a)
+    with raises(RuntimeError, "einsum(): the number of subscripts in the equation (2) does not "
+                              "match the number of dimensions (1) for operand 0 and no ellipsis "
+                              "was given"):
+        torch.einsum("ij", torch.ones(3))
+    with raises(RuntimeError, "einsum(): invalid subscript given at index 1 in the equation "
+                              "string, subscripts must be in [a-zA-Z]"):
+        torch.einsum("i1->", torch.ones(2))
+    with raises(RuntimeError, "einsum(): subscript j has size 4 for operand 1 which does not "
+                              "broadcast with previously seen size 3"):
+        torch.einsum("ij,jk->ik", a, torch.ones(4, 4))
+    with raises(RuntimeError, "einsum(): subscript i is repeated for operand 0 but the sizes "
+                              "don't match, 3 != 2"):
+        torch.einsum("ii->i", a)
+    with raises(RuntimeError, "einsum(): output subscript k does not appear in the equation "
+                              "for any input operand"):
+        torch.einsum("ij->k", a)
+    with raises(RuntimeError, "einsum(): output subscript i appears more than once in the "
+                              "output"):
+        torch.einsum("ij->ii", a)
+    with raises(RuntimeError, "einsum(): found '.' for operand 0 that is not part of any "
+                              "ellipsis"):
+        torch.einsum("..i.->", torch.ones(2))

@@ -228,6 +228,20 @@ CASES = [
     Case("inner", ((2, 3), (4, 3)), lambda T, x, y: T.inner(x, y)),
     Case("inner_method", ((2, 2, 3), (3,)), lambda T, x, y: x.inner(y), transposed=True),
     Case("inner_number", ((2, 3), ()), lambda T, x, y: T.inner(x, y)),
+    Case("einsum_mm", ((2, 3), (3, 4)), lambda T, x, y: T.einsum("ij,jk->ik", x, y)),
+    Case("einsum_transposed", ((2, 3), (4, 3)), lambda T, x, y: T.einsum("ij,kj", x, y),
+         transposed=True),
+    Case("einsum_batch", ((2, 2, 3, 4), (2, 2, 5, 4)), lambda T, x, y: T.einsum(
+        "bhqd,bhkd->bhqk", x, y)),
+    Case("einsum_three", ((2, 3), (4, 3, 5), (2, 5)), lambda T, x, y, z: T.einsum(
+        "bn,anm,bm->ba", x, y, z)),
+    Case("einsum_diagonal", ((3, 3, 2),), lambda T, x: T.einsum("iij->ji", x)),
+    Case("einsum_trace", ((3, 3),), lambda T, x: T.einsum("ii", x)),
+    Case("einsum_outer", ((3,), (2,)), lambda T, x, y: T.einsum("i,j->ij", x, y)),
+    Case("einsum_ellipsis", ((5, 2, 3), (3, 4)), lambda T, x, y: T.einsum(
+        "...ij,...jk->...ik", x, y)),
+    Case("einsum_sum_alone", ((2, 3), (3,)), lambda T, x, y: T.einsum("ij,j->", x, y)),
+    Case("einsum_repeated", ((3,), (3,), (3,)), lambda T, x, y, z: T.einsum("i,i,i->", [x, y, z])),
     # new shapes from old ones
     Case("diag_vector", ((3,),), lambda T, x: T.diag(x, -1)),
     Case("diag_matrix", ((3, 4),), lambda T, x: x.diag(1) * T.diag(x)[:3]),

@@ -108,11 +108,12 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:747
+# --- book/chapters/16j_products_and_shapes.md:1003
 from refgrad._ops.products import (
     addbmm, addmm, addmv, baddbmm, cross, kron, trace, vdot,
 )
 from refgrad._ops.contractions import inner, tensordot
+from refgrad._ops.einsum import einsum
 from refgrad._ops.tiling import (
     diag, diag_embed, fliplr, flipud, meshgrid, repeat_interleave, rot90, tensor_split, tile,
     unflatten,
