@@ -108,7 +108,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1003
+# --- book/chapters/16j_products_and_shapes.md:1004
 from refgrad._ops.products import (
     addbmm, addmm, addmv, baddbmm, cross, kron, trace, vdot,
 )

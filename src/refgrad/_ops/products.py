@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:40
+# --- book/chapters/16j_products_and_shapes.md:41
 """addmm and its relatives, vdot, trace and cross: rows; kron, made of views."""
 
 import numpy as np
@@ -25,7 +25,7 @@ def _blend(a, product, beta, alpha):
     return out + (a if beta == 1 else a * beta)
 
 
-# --- book/chapters/16j_products_and_shapes.md:70
+# --- book/chapters/16j_products_and_shapes.md:71
 def _times(t, factor):
     return t if factor == 1 else t * factor
 
@@ -48,7 +48,7 @@ def _baddbmm_backward(g, beta, alpha, batch1=None, batch2=None):
             None if batch1 is None else _times(batch1.transpose(1, 2).bmm(g), alpha))
 
 
-# --- book/chapters/16j_products_and_shapes.md:98
+# --- book/chapters/16j_products_and_shapes.md:99
 def _addbmm_backward(g, beta, alpha, batch1_sym_argsize_0, batch1_sym_argsize_1,
                      batch2_sym_argsize_2, batch1=None, batch2=None):
     shape = (batch1_sym_argsize_0, batch1_sym_argsize_1, batch2_sym_argsize_2)
@@ -63,7 +63,7 @@ def _with(product):
                                                                     alpha))
 
 
-# --- book/chapters/16j_products_and_shapes.md:117
+# --- book/chapters/16j_products_and_shapes.md:118
 ADDMM = register(Op(
     "addmm", "AddmmBackward0", ("self", "mat1", "mat2"), forward=_with(np.matmul),
     backward=_addmm_backward, saves=(("mat1", ("mat2",)), ("mat2", ("mat1",))),
@@ -86,7 +86,7 @@ ADDBMM = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:149
+# --- book/chapters/16j_products_and_shapes.md:150
 def _legacy(t) -> str:
     from refgrad._typename import LEGACY
 
@@ -114,7 +114,7 @@ def _call(row, input, a, b, shape, beta, alpha, **sizes):
     return call(row, (input, a, b), params)
 
 
-# --- book/chapters/16j_products_and_shapes.md:178
+# --- book/chapters/16j_products_and_shapes.md:179
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     for name, t in (("mat1", mat1), ("mat2", mat2)):
         if t.ndim != 2:
@@ -142,7 +142,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     return _call(ADDMV, input, mat, vec, (rows,), beta, alpha)
 
 
-# --- book/chapters/16j_products_and_shapes.md:210
+# --- book/chapters/16j_products_and_shapes.md:211
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._ops.linalg import _C_NAMES, _batches
 
@@ -170,7 +170,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
                  batch1_sym_argsize_0=b, batch1_sym_argsize_1=n, batch2_sym_argsize_2=p)
 
 
-# --- book/chapters/16j_products_and_shapes.md:260
+# --- book/chapters/16j_products_and_shapes.md:261
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -200,7 +200,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:299
+# --- book/chapters/16j_products_and_shapes.md:300
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: np.cross(a, b, axis=dim),
@@ -211,7 +211,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:311
+# --- book/chapters/16j_products_and_shapes.md:312
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.linalg import _vectors
@@ -245,7 +245,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:346
+# --- book/chapters/16j_products_and_shapes.md:347
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -262,7 +262,7 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:372
+# --- book/chapters/16j_products_and_shapes.md:373
 def kron(input, other):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._tensor import Tensor
