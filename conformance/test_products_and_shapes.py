@@ -208,6 +208,7 @@ def test_kron_is_made_of_views_and_a_product():
         [1, 2], [10, 20]]
     with raises(TypeError, "kron(): argument 'other' (position 2) must be Tensor, not int"):
         torch.kron(a, 2)
+    assert torch.kron(torch.arange(6.0).reshape(2, 3)[:, :2], torch.ones(1)).shape == (2, 2)
 
 
 def test_diag_both_ways_and_diag_embed():
