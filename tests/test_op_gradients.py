@@ -189,6 +189,11 @@ RECIPES: dict[str, Recipe] = {
                           lambda d, k: {"dim": d, "keepdim": k}, _dims(shapes), st.booleans())),
     # reshape of a non-viewable input would record _unsafe_view instead
     "view": Recipe(lambda a, shape: a.contiguous().view(shape), params=_new_shape),
+    # reshape's view of a tensor that is not contiguous, whatever the layout drawn: a
+    # dimension of size 1 added, which every layout can view
+    "_reshape_alias": Recipe(lambda a, shape: call(OPS["_reshape_alias"], (a,), {"shape": shape}),
+                             params=lambda shapes: st.sampled_from(
+                                 [(1, *shapes[0]), (*shapes[0], 1)]).map(lambda s: {"shape": s})),
     "expand": Recipe(lambda a, size: a.expand(size), params=_expand_to),
     "unsqueeze": Recipe(torch.unsqueeze, params=lambda shapes: st.integers(
         -len(shapes[0]) - 1, len(shapes[0])).map(lambda d: {"dim": d})),
@@ -554,6 +559,48 @@ RECIPES.update({
                                                                    [(2, 3), (7,)],
                                                                    [(3, 2), (3, 2)]])),
     "take": Recipe(lambda a, index: torch.take(a, index), params=_take_params),
+})
+
+
+def _scales(shapes):
+    return st.sampled_from([(1, 1), (0.5, -2), (0, 1.5), (-1, 0)]).map(
+        lambda p: {"beta": p[0], "alpha": p[1]})
+
+
+def _added(function):
+    return lambda a, b, c, beta, alpha: function(a, b, c, beta=beta, alpha=alpha)
+
+
+def _cross_dim(shapes):
+    return st.just({"dim": next(d for d, n in enumerate(shapes[0]) if n == 3)})
+
+
+RECIPES.update({
+    # input broadcast to the product's shape, or of the product's shape
+    "addmm": Recipe(_added(torch.addmm), ("any",) * 3, _scales, shapes=st.one_of(
+        _sizes("np", "nm", "mp"), _sizes("p", "nm", "mp"))),
+    "addmv": Recipe(_added(torch.addmv), ("any",) * 3, _scales, shapes=st.one_of(
+        _sizes("n", "nm", "m"), st.just([(), (2, 3), (3,)]))),
+    "baddbmm": Recipe(_added(torch.baddbmm), ("any",) * 3, _scales, shapes=st.one_of(
+        _sizes("bnp", "bnm", "bmp"), _sizes("np", "bnm", "bmp"))),
+    "addbmm": Recipe(_added(torch.addbmm), ("any",) * 3, _scales, shapes=st.one_of(
+        _sizes("np", "bnm", "bmp"), _sizes("p", "bnm", "bmp"))),
+    "vdot": Recipe(torch.vdot, ("any", "any"), shapes=_sizes("n", "n")),
+    "trace": Recipe(torch.trace, shapes=_sizes("nm")),
+    "linalg_cross": Recipe(lambda a, b, dim: torch.linalg.cross(a, b, dim=dim), ("any", "any"),
+                           _cross_dim, shapes=st.sampled_from([
+                               [(3,), (3,)], [(2, 3), (1, 3)], [(3, 2), (3, 2)]])),
+    "diag_embed": Recipe(lambda a, **p: torch.diag_embed(a, **p), min_ndim=1,
+                         params=lambda shapes: st.builds(
+                             lambda k, dims: {"offset": k, "dim1": dims[0], "dim2": dims[1]},
+                             st.sampled_from([0, 1, -2]),
+                             st.sampled_from([(-2, -1), (-1, 0), (0, 1)]))),
+    "diagonal_copy": Recipe(lambda a, diagonal: torch.diag(a, diagonal), shapes=_sizes("nm"),
+                            params=_one_of("diagonal", 0, 1, -1)),
+    "rot90": Recipe(lambda a, k, dims: torch.rot90(a, k, dims), min_ndim=2,
+                    params=lambda shapes: st.builds(lambda k, dims: {"k": k, "dims": dims},
+                                                    st.sampled_from([1, 2, 3, -1, 0]),
+                                                    st.sampled_from([(0, 1), (1, 0), (-1, 0)]))),
 })
 
 

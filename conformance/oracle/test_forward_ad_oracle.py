@@ -35,6 +35,7 @@ TORCH_CALLS = {
     "sum": torch.sum,
     "sum_dim": lambda a, dim, keepdim: torch.sum(a, dim, keepdim),
     "view": lambda a, shape: a.contiguous().view(shape),
+    "_reshape_alias": lambda a, shape: a.reshape(shape),
     "expand": lambda a, size: a.expand(size),
     "unsqueeze": torch.unsqueeze, "squeeze_dim": torch.squeeze, "unbind": torch.unbind,
     "squeeze_dims": torch.squeeze,
@@ -130,6 +131,15 @@ TORCH_CALLS = {
     "index_fill_tensor": lambda a, v, dim, index: torch.index_fill(a, dim, index, v),
     "masked_scatter": lambda a, s, mask: a.masked_scatter(mask, s),
     "take": lambda a, index: torch.take(a, index),
+    "addmm": lambda a, b, c, **p: torch.addmm(a, b, c, **p),
+    "addmv": lambda a, b, c, **p: torch.addmv(a, b, c, **p),
+    "baddbmm": lambda a, b, c, **p: torch.baddbmm(a, b, c, **p),
+    "addbmm": lambda a, b, c, **p: torch.addbmm(a, b, c, **p),
+    "vdot": torch.vdot, "trace": torch.trace,
+    "linalg_cross": lambda a, b, dim: torch.linalg.cross(a, b, dim=dim),
+    "diag_embed": lambda a, **p: torch.diag_embed(a, **p),
+    "diagonal_copy": lambda a, diagonal: torch.diag(a, diagonal),
+    "rot90": lambda a, k, dims: torch.rot90(a, k, dims),
 }
 
 

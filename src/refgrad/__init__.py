@@ -40,7 +40,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:663
+# --- book/chapters/16_functions.md:688
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, isclose, le, log, lt,
@@ -66,7 +66,7 @@ from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
 
-# --- book/chapters/16c_linalg.md:315
+# --- book/chapters/16c_linalg.md:324
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
@@ -122,12 +122,24 @@ from refgrad._ops.special import (
 )
 
 
+# --- book/chapters/16j_products_and_shapes.md:1004
+from refgrad._ops.products import (
+    addbmm, addmm, addmv, baddbmm, cross, kron, trace, vdot,
+)
+from refgrad._ops.contractions import inner, tensordot
+from refgrad._ops.einsum import einsum
+from refgrad._ops.tiling import (
+    diag, diag_embed, fliplr, flipud, meshgrid, repeat_interleave, rot90, tensor_split, tile,
+    unflatten,
+)
+
+
 # --- book/chapters/24_devices.md:141
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:800
+# --- book/chapters/26_inplace.md:803
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811

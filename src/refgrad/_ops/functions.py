@@ -6,6 +6,7 @@
 """torch.* function forms of the op-table rows."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -18,8 +19,10 @@ from refgrad._ops.alpha import alpha_params, check_subtraction
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_alone, dying_array
 from refgrad._ops.operands import DEFAULT_ALPHA, check_unsigned_promotion, number_beside
+from refgrad._ops.table import register
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
+from refgrad.autograd._state import state
 
 # Most additions keep the default alpha. They share one parameter dict,
 # DEFAULT_ALPHA, which nothing changes (see "Running an operation"), where each
@@ -94,7 +97,7 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:129
+# --- book/chapters/16_functions.md:132
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
@@ -195,7 +198,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:238
+# --- book/chapters/16_functions.md:241
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -207,7 +210,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:259
+# --- book/chapters/16_functions.md:262
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -237,7 +240,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:293
+# --- book/chapters/16_functions.md:296
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
@@ -262,13 +265,20 @@ def reshape(input, *shape):
     from refgrad._ops.shaping import reshape_copy
 
     shape = infer_shape(shape, input.numel())
+    # A contiguous tensor is viewed; any other, when it can be, is aliased: the same view
+    # under another name, torch's ReshapeAliasBackward0. Under a dispatch mode torch views.
+    aliased = not input._data.flags.c_contiguous and not state.dispatch_modes
+    row = RESHAPE_ALIAS if aliased else sh.VIEW
     try:
-        return call(sh.VIEW, (input,), {"shape": shape})
+        return call(row, (input,), {"shape": shape})
     except RuntimeError:
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
-# --- book/chapters/16_functions.md:325
+RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
+
+
+# --- book/chapters/16_functions.md:343
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES):
         sizes = tuple(sizes[0])
@@ -292,7 +302,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:353
+# --- book/chapters/16_functions.md:371
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -313,7 +323,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:380
+# --- book/chapters/16_functions.md:398
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -342,7 +352,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
                                              equal_nan=equal_nan)))
 
 
-# --- book/chapters/16_functions.md:421
+# --- book/chapters/16_functions.md:439
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
@@ -370,7 +380,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:450
+# --- book/chapters/16_functions.md:468
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

@@ -18,6 +18,7 @@ from refgrad._ops import (
     elementwise,
     fused,
     pointwise,
+    products,
     rearranging,
     rounding,
     scattering,
@@ -94,7 +95,7 @@ def _rebase(self, node) -> None:
         node._meta = (input_metadata(self),)
 
 
-# --- book/chapters/26_inplace.md:299
+# --- book/chapters/26_inplace.md:300
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -143,7 +144,7 @@ def _follow_result(self, node) -> None:
     node._saved = tuple(saved)
 
 
-# --- book/chapters/26_inplace.md:354
+# --- book/chapters/26_inplace.md:355
 def _constant(g):
     return g * 0
 
@@ -170,7 +171,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:385
+# --- book/chapters/26_inplace.md:386
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -185,7 +186,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:405
+# --- book/chapters/26_inplace.md:406
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -203,7 +204,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:434
+# --- book/chapters/26_inplace.md:435
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -230,6 +231,8 @@ OUT_OF_PLACE = {
     "masked_scatter": scattering.masked_scatter,
     **{name: getattr(slice_writes, name) for name in ("index_add", "index_copy", "index_fill")},
     "scatter_reduce": combining.scatter_reduce,
+    "addmm": products.addmm, "addmv": products.addmv, "baddbmm": products.baddbmm,
+    "addbmm": products.addbmm,
 }
 
 
@@ -256,7 +259,7 @@ def fill_(self, value):
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
-# --- book/chapters/26_inplace.md:555
+# --- book/chapters/26_inplace.md:558
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -303,7 +306,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:740
+# --- book/chapters/26_inplace.md:743
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

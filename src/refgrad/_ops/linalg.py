@@ -56,9 +56,12 @@ BMM = register(Op(
 _C_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int"}
 
 
-def _same_dtype(a, b, message) -> None:
+def _same_dtype(a, b, message, c_names=True) -> None:
+    from refgrad._typename import LEGACY
+
     if a.dtype is not b.dtype:
-        names = [_C_NAMES.get(str(t.dtype)[6:], str(t.dtype)[6:]) for t in (a, b)]
+        names = [_C_NAMES.get(str(t.dtype)[6:], str(t.dtype)[6:]) if c_names else
+                 LEGACY[t.dtype] for t in (a, b)]
         raise RuntimeError(message.format(*names))
 
 
@@ -75,7 +78,7 @@ def _matrices(a, b) -> None:
     _same_dtype(a, b, "expected m1 and m2 to have the same dtype, but got: {} != {}")
 
 
-# --- book/chapters/16c_linalg.md:114
+# --- book/chapters/16c_linalg.md:117
 def _vectors(a, b) -> None:
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -85,7 +88,8 @@ def _vectors(a, b) -> None:
             f"have the same number of elements, but got {a.numel()} and {b.numel()} elements "
             "respectively"
         )
-    _same_dtype(a, b, "dot : expected both vectors to have same dtype, but found {} and {}")
+    _same_dtype(a, b, "dot : expected both vectors to have same dtype, but found {} and {}",
+                c_names=False)
 
 
 def _batches(a, b) -> None:
@@ -99,10 +103,10 @@ def _batches(a, b) -> None:
             f"Expected size for first two dimensions of batch2 tensor to be: {want} but got: "
             f"{list(b.shape[:2])}."
         )
-    _same_dtype(a, b, "expected scalar type {} but found {}")
+    _same_dtype(a, b, "expected scalar type {} but found {}", c_names=False)
 
 
-# --- book/chapters/16c_linalg.md:144
+# --- book/chapters/16c_linalg.md:150
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -125,6 +129,8 @@ def dot(input, tensor):
 
 
 def mv(input, vec):
+    from refgrad._typename import LEGACY
+
     if input.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
     if input.shape[1] != vec.shape[0]:
@@ -132,11 +138,12 @@ def mv(input, vec):
             f"size mismatch, got input ({input.shape[0]}), mat ({input.shape[0]}x"
             f"{input.shape[1]}), vec ({vec.shape[0]})"
         )
-    _same_dtype(input, vec, "expected scalar type {} but found {}")
+    _same_dtype(vec, input, "addmv input tensors must have the same dtype, but got {}, {}, and "
+                f"{LEGACY[vec.dtype]}", c_names=False)
     return _call(MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:187
+# --- book/chapters/16c_linalg.md:196
 SQUEEZE_ = register(Op(
     "squeeze_", "SqueezeBackward4", ("self",), forward=lambda a, dim: np.squeeze(a, dim),
     backward=lambda g, dim, self_sym_sizes: (g.unsqueeze(dim),), keeps=("self_sym_sizes",),
@@ -167,7 +174,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:227
+# --- book/chapters/16c_linalg.md:236
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -186,7 +193,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:252
+# --- book/chapters/16c_linalg.md:261
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -201,7 +208,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:272
+# --- book/chapters/16c_linalg.md:281
 def _batched(a, b):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._size import Size
@@ -221,7 +228,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:303
+# --- book/chapters/16c_linalg.md:312
 def outer(input, vec2):
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:466
+# --- book/chapters/16_functions.md:484
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._ops import (
     bits,
     combining,
+    contractions,
     cumulative,
     elementwise,
     fused,
@@ -17,6 +18,7 @@ from refgrad._ops import (
     ordering,
     pieces,
     pointwise,
+    products,
     rearranging,
     rounding,
     scattering,
@@ -26,6 +28,7 @@ from refgrad._ops import (
     slice_writes,
     special,
     statistics,
+    tiling,
 )
 from refgrad._ops import functions as F
 from refgrad._tensor import Tensor
@@ -64,10 +67,14 @@ METHODS = {
     scattering: ("scatter", "scatter_add", "masked_scatter", "take", "take_along_dim"),
     slice_writes: ("index_add", "index_copy", "index_fill"),
     combining: ("scatter_reduce",),
+    products: ("addmm", "addmv", "baddbmm", "addbmm", "vdot", "trace", "cross", "kron"),
+    contractions: ("inner",),
+    tiling: ("diag", "diag_embed", "tile", "repeat_interleave", "tensor_split", "unflatten",
+             "rot90", "fliplr", "flipud"),
 }
 
 
-# --- book/chapters/16_functions.md:548
+# --- book/chapters/16_functions.md:573
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -128,7 +135,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:614
+# --- book/chapters/16_functions.md:639
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
