@@ -76,7 +76,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:208
+# --- book/chapters/16i_cumulative.md:215
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -88,12 +88,15 @@ def _logcumsumexp(a, dim):
 def _logcumsumexp_backward(g, self, result, dim):
     if self.ndim == 0:
         return (g,)
-    x, r, g = (t.movedim(dim, -1) for t in (self, result, g))
-    places = np.arange(x.shape[-1], like=self._data)
-    # [..., i, j]: j at or after i, and x_i above -inf (its weight is 0, never -inf - -inf)
-    keep = (places[:, None] <= places[None, :]) & (x._data > -np.inf)[..., :, None]
-    gaps = where(make_tensor(keep), x.unsqueeze(-1) - r.unsqueeze(-2), float("-inf"))
-    return ((gaps.exp() * g.unsqueeze(-2)).sum(-1).movedim(-1, dim),)
+    d = dim % self.ndim
+    sums = []
+    for part in (g, -g):  # the positive part, then the negative part
+        positive = part > 0
+        logs = where(positive, where(positive, part, 1.0).log(), float("-inf"))
+        from_the_end = (logs - result).flip(d).logcumsumexp(d).flip(d)
+        sums.append((self + from_the_end).exp())
+    # -inf + inf where x and the sums after it are all -inf: weights of zero there
+    return (where(self == float("-inf"), 0.0, sums[0] - sums[1]),)
 
 
 LOGCUMSUMEXP = register(Op(
@@ -102,7 +105,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:238
+# --- book/chapters/16i_cumulative.md:248
 def cumprod(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(CUMPROD, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

@@ -1,0 +1,39 @@
+"""logcumsumexp's gradient: stable, linear in the dimension's length, zero where nothing adds."""
+
+import numpy as np
+
+import refgrad as torch
+
+
+def _weights_by_hand(x, g):
+    """sum over j >= i of g_j * exp(x_i - r_j), term by term, in float64."""
+    r = np.logaddexp.accumulate(x)
+    return np.array([sum(g[j] * np.exp(x[i] - r[j]) for j in range(i, len(x)))
+                     for i in range(len(x))])
+
+
+def test_the_gradient_is_the_sum_of_softmax_weights():
+    rng = np.random.default_rng(0)
+    x, g = rng.standard_normal(9) * 6, rng.standard_normal(9)
+    t = torch.tensor(x, requires_grad=True)
+    (grad,) = torch.autograd.grad(t.logcumsumexp(0), t, torch.tensor(g))
+    np.testing.assert_allclose(grad.numpy(), _weights_by_hand(x, g), rtol=1e-12, atol=1e-15)
+
+
+def test_a_long_dimension_costs_linear_memory_and_stays_finite():
+    n = 200_000  # a square of weights would hold 4e10 of them
+    x = np.random.default_rng(1).standard_normal(n) * 50
+    t = torch.tensor(x, requires_grad=True)
+    seed = np.zeros(n)
+    seed[-1] = 1.0  # the last log-sum alone: its gradient is the softmax of x
+    (grad,) = torch.autograd.grad(t.logcumsumexp(0), t, torch.tensor(seed))
+    softmax = np.exp(x - x.max()) / np.exp(x - x.max()).sum()
+    np.testing.assert_allclose(grad.numpy(), softmax, rtol=1e-9, atol=1e-300)
+
+
+def test_leading_minus_infinities_get_zero_gradient():
+    x = torch.tensor([-np.inf, -np.inf, 1.0, 2.0], requires_grad=True)
+    (grad,) = torch.autograd.grad(x.logcumsumexp(0), x, torch.ones(4))
+    assert grad[:2].tolist() == [0.0, 0.0]
+    np.testing.assert_allclose(grad[2:].numpy(), _weights_by_hand(np.array([1.0, 2.0]),
+                                                                 np.ones(2)), rtol=1e-6)
