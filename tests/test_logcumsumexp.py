@@ -37,3 +37,25 @@ def test_leading_minus_infinities_get_zero_gradient():
     assert grad[:2].tolist() == [0.0, 0.0]
     np.testing.assert_allclose(grad[2:].numpy(), _weights_by_hand(np.array([1.0, 2.0]),
                                                                  np.ones(2)), rtol=1e-6)
+
+
+def test_differentiated_with_respect_to_the_gradient_it_stays_linear_at_zeros():
+    x = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    g = torch.tensor([0.0, 1.0, 0.0], dtype=torch.float64, requires_grad=True)
+    (grad,) = torch.autograd.grad(x.logcumsumexp(0), x, g, create_graph=True)
+    (by_g,) = torch.autograd.grad(grad.sum(), g)
+    # d/dg_j of sum_i grad_i is the sum of the weights exp(x_i - r_j), i <= j: 1 for every j
+    np.testing.assert_allclose(by_g.numpy(), [1.0, 1.0, 1.0], rtol=1e-12)
+
+
+def test_forward_mode_tangent_is_the_weighted_sum_of_tangents():
+    import refgrad.autograd.forward_ad as fwAD
+
+    x = np.array([0.3, 1.2, -0.7])
+    v = np.array([-0.46, 0.0, 2.0])
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(torch.tensor(x), torch.tensor(v))
+        tangent = fwAD.unpack_dual(dual.logcumsumexp(0)).tangent.numpy()
+    r = np.logaddexp.accumulate(x)
+    expected = [sum(v[i] * np.exp(x[i] - r[j]) for i in range(j + 1)) for j in range(3)]
+    np.testing.assert_allclose(tangent, expected, rtol=1e-12)

@@ -76,7 +76,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:215
+# --- book/chapters/16i_cumulative.md:225
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -88,6 +88,8 @@ def _logcumsumexp(a, dim):
 def _logcumsumexp_backward(g, self, result, dim):
     if self.ndim == 0:
         return (g,)
+    if g._requires_grad:  # to be differentiated with respect to g: keep it linear
+        return (_square_of_weights(g, self, result, dim),)
     d = dim % self.ndim
     sums = []
     for part in (g, -g):  # the positive part, then the negative part
@@ -99,13 +101,23 @@ def _logcumsumexp_backward(g, self, result, dim):
     return (where(self == float("-inf"), 0.0, sums[0] - sums[1]),)
 
 
+def _square_of_weights(g, self, result, dim):
+    """Every weight exp(x_i - r_j), j at or after i, times g_j, summed over j."""
+    x, r, g = (t.movedim(dim, -1) for t in (self, result, g))
+    places = np.arange(x.shape[-1], like=self._data)
+    # [..., i, j]: j at or after i, and x_i above -inf (its weight is 0, never -inf - -inf)
+    keep = (places[:, None] <= places[None, :]) & (x._data > -np.inf)[..., :, None]
+    gaps = where(make_tensor(keep), x.unsqueeze(-1) - r.unsqueeze(-2), float("-inf"))
+    return (gaps.exp() * g.unsqueeze(-2)).sum(-1).movedim(-1, dim)
+
+
 LOGCUMSUMEXP = register(Op(
     "logcumsumexp", "LogcumsumexpBackward0", ("self",), forward=_logcumsumexp,
     backward=_logcumsumexp_backward, saves=(("self", ("self",)), ("result", ("self",))),
 ))
 
 
-# --- book/chapters/16i_cumulative.md:248
+# --- book/chapters/16i_cumulative.md:270
 def cumprod(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(CUMPROD, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})
