@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:69
+# --- book/chapters/16i_cumulative.md:72
 """Running rows along a dimension: cumprod, cummax, cummin and logcumsumexp."""
 
 import numpy as np
@@ -16,6 +16,7 @@ from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import not_implemented_for
+from refgrad.autograd._state import state
 
 _cumprod = running(np.cumprod)  # cumsum's forward, multiplying: integers to int64
 
@@ -25,7 +26,7 @@ def _from_the_end(t, dim):
     return t.flip(dim).cumsum(dim).flip(dim)
 
 
-# --- book/chapters/16i_cumulative.md:93
+# --- book/chapters/16i_cumulative.md:97
 def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     g = g.to(self_dtype)  # with dtype=, the gradient is worked out in the input's dtype
     if self.ndim == 0:
@@ -33,6 +34,13 @@ def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     d = dim % self.ndim
     if not (self._data == 0).any():
         return (_from_the_end(g * result, d) / self,)
+    if state.grad_enabled and (g._requires_grad or self._requires_grad):
+        return (_products_leaving_out(g, self, d),)  # to be differentiated again
+    return (_in_three_parts(g, self, result, d),)
+
+
+def _products_leaving_out(g, self, d):
+    """For each place i, the sum over j >= i of g_j times the product to j without x_i."""
     xs, gs = self.movedim(d, -1), g.movedim(d, -1)
     places = np.arange(xs.shape[-1], like=self._data)
     own, later = (make_tensor(places[:, None] == places[None, :]),
@@ -40,7 +48,21 @@ def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     # [..., i, j]: the product up to j with x_i left out
     products = where(own, 1.0, xs.unsqueeze(-2)).cumprod(-1)
     grad = where(later, products * gs.unsqueeze(-2), 0.0).sum(-1)
-    return (grad.movedim(-1, d),)
+    return grad.movedim(-1, d)
+
+
+def _in_three_parts(g, self, result, d):
+    """The short formula before each slice's first zero, the product with that zero
+    taken as one at it, and zero after it: right, but only to the first order."""
+    zero = self._data == 0
+    shape = [1] * self.ndim
+    shape[d] = self.shape[d]
+    places = np.arange(self.shape[d], like=self._data).reshape(shape)
+    first = np.where(zero.any(d, keepdims=True), zero.argmax(d, keepdims=True), self.shape[d])
+    before, at = make_tensor(places < first), make_tensor(places == first)
+    short = _from_the_end(g * result, d) / where(before, self, 1.0)
+    at_zero = _from_the_end(g * where(at, 1.0, self).cumprod(d), d)
+    return where(before, short, where(at, at_zero, 0.0))
 
 
 CUMPROD = register(Op(
@@ -49,7 +71,7 @@ CUMPROD = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:159
+# --- book/chapters/16i_cumulative.md:184
 def _running(accumulate):
     def forward(a, dim):
         if a.ndim == 0:
@@ -76,7 +98,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:225
+# --- book/chapters/16i_cumulative.md:250
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -117,7 +139,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:270
+# --- book/chapters/16i_cumulative.md:295
 def cumprod(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     return call(CUMPROD, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})
