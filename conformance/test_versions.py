@@ -1,5 +1,7 @@
 """Version counters (spec F113-F118, F152, F183), written against torch's API."""
 
+import re
+
 import pytest
 import torch
 from torch.autograd.graph import increment_version
@@ -109,4 +111,19 @@ def test_in_place_on_a_detached_alias_counts_for_the_original():
     b.detach().add_(1)
     assert b._version == 1
     with pytest.raises(RuntimeError, match="is at version 1; expected version 0 instead"):
+        y.sum().backward()
+
+
+@pytest.mark.parametrize(("write", "shown"), [
+    (lambda w: w.mul_(2), "Mul"), (lambda w: w.clamp_(min=0), "Clamp1"),
+    (lambda w: w.fill_(1), "Fill2"), (lambda w: w.copy_(torch.ones(3)),
+                                       "torch::autograd::CopyBackwards"),
+    (lambda w: w.__setitem__(0, 5.0), "torch::autograd::CopySlices"),
+])
+def test_the_modified_message_names_the_producer_as_torch_shortens_it(write, shown):
+    leaf = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    w = leaf * 2
+    y = w.sin()
+    write(w)
+    with pytest.raises(RuntimeError, match=rf"which is output 0 of {re.escape(shown)}, is at"):
         y.sum().backward()

@@ -103,7 +103,7 @@ def unpack(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:155
+# --- book/chapters/11_saved.md:156
 def _modified_message(saved: SavedTensor, node) -> str:
     tensor = saved._original
     producer = tensor._grad_fn if tensor is not None else node
@@ -111,7 +111,8 @@ def _modified_message(saved: SavedTensor, node) -> str:
     kind = tensor_type_name(tensor) if tensor is not None else _type_of_data(saved._data)
     which = ""
     if producer is not None:
-        op = re.sub(r"Backward\d*$", "", type(producer).__name__)
+        # Backward0 goes; BackwardN keeps its N; C++ nodes keep their whole name.
+        op = re.sub(r"Backward(\d+)$", lambda m: m[1].lstrip("0"), producer.name())
         which = f", which is output {saved._output_nr} of {op},"
     return (
         "one of the variables needed for gradient computation has been modified by an "
@@ -126,7 +127,7 @@ def _type_of_data(data) -> str:
     return tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:191
+# --- book/chapters/11_saved.md:193
 class SavedNumber:
     """A Python number an operation kept; shown as a 0-d tensor."""
 
@@ -158,7 +159,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:243
+# --- book/chapters/11_saved.md:245
 PACK_MODIFIED = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -184,7 +185,7 @@ def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook) -> None:
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:278
+# --- book/chapters/11_saved.md:280
 def unpack_with_hooks(saved: SavedTensor, node):
     from refgrad._tensor import Tensor
 
@@ -204,7 +205,7 @@ def unpack_with_hooks(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:302
+# --- book/chapters/11_saved.md:304
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
