@@ -582,3 +582,42 @@ def test_the_sign_of_a_bool_is_the_bool():
     b = torch.tensor([True, False])
     assert torch.sign(b).tolist() == [True, False] and b.sign().dtype == torch.bool
     assert b.sign_() is b and b.tolist() == [True, False]
+
+
+BYTE_MASK = "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool"
+
+
+def test_a_uint8_index_is_a_mask_with_a_warning():
+    x = torch.arange(12.0).reshape(3, 4)
+    u = torch.tensor([1, 0, 2], dtype=torch.uint8)
+    with pytest.warns(UserWarning, match=BYTE_MASK) as seen:
+        picked = x[u]
+    assert seen[0].filename == __file__
+    assert picked.tolist() == [[0.0, 1.0, 2.0, 3.0], [8.0, 9.0, 10.0, 11.0]]
+    with pytest.warns(UserWarning, match=BYTE_MASK):
+        put = torch.index_put(x, (u,), torch.ones(4))
+    assert put[:, 0].tolist() == [1.0, 4.0, 1.0]
+    with pytest.warns(UserWarning, match=BYTE_MASK):
+        y = x.clone()
+        y[u] = torch.zeros(4)
+    assert y[:, 0].tolist() == [0.0, 4.0, 0.0]
+    with raises(RuntimeError, "masked_fill_ only supports boolean masks, but got mask with "
+                              "dtype unsigned char"):
+        x.clone()[u] = 0.0
+    leaf = x.clone().requires_grad_()
+    with pytest.warns(UserWarning, match=BYTE_MASK):
+        leaf[u].sum().backward()
+    assert leaf.grad[:, 0].tolist() == [1.0, 0.0, 1.0]
+
+
+def test_index_tensors_of_other_dtypes_and_masks_of_other_shapes_are_refused():
+    x = torch.zeros(3, 4)
+    with raises(IndexError, "tensors used as indices must be long, int, byte or bool tensors"):
+        x[torch.tensor([1, 0], dtype=torch.int8)]
+    assert x[torch.tensor([2, 0], dtype=torch.int32)].shape == (2, 4)
+    with raises(IndexError, "The shape of the mask [2] at index 0 does not match the shape of "
+                            "the indexed tensor [3, 4] at index 1"):
+        x[:, torch.tensor([True, False])]
+    with raises(IndexError, "The shape of the mask [3, 3] at index 1 does not match the shape "
+                            "of the indexed tensor [3, 4] at index 1"):
+        x[torch.ones(3, 3, dtype=torch.bool)]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:620
+# --- book/chapters/26_inplace.md:621
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
@@ -17,6 +17,10 @@ from refgrad.utils._python_dispatch import named
 def setitem(self, index, value) -> None:
     from refgrad._ops.indexing import walk
 
+    if isinstance(index, Tensor) and index._data.dtype == np.uint8 and not isinstance(
+            value, Tensor):  # torch fills through masked_fill_, which wants a bool mask
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           "unsigned char")
     target, indices = walk(self, index, False)
     values = _assignable(value, target)
     while indices and indices[-1] is None:

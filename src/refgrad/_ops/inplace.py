@@ -279,7 +279,7 @@ def masked_fill_(self, mask, value):
 
 
 def index_put_(self, indices, values, accumulate=False):
-    from refgrad._ops.indexing import check_put
+    from refgrad._ops.indexing import check_put, index_tensor
 
     if not isinstance(values, Tensor):
         raise TypeError("index_put_(): argument 'values' (position 2) must be Tensor, not "
@@ -289,6 +289,7 @@ def index_put_(self, indices, values, accumulate=False):
             raise TypeError(f"expected Tensor as element {k} in argument 0, but got "
                             + type(i).__name__)
     check_put(self, values)
+    indices = [index_tensor(i) for i in indices]  # a uint8 tensor is a mask
     # Index tensors may live anywhere: torch moves them to the tensor written.
     indices = [i if same_device(i._data, self._data) else i.to(self.device) for i in indices]
     put = named("index_put", lambda t, v: _call(INDEX_PUT_, (t, v), {
@@ -306,7 +307,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:743
+# --- book/chapters/26_inplace.md:748
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
