@@ -4,6 +4,8 @@ import pytest
 import torch
 from torch.autograd.grad_mode import _force_original_view_tracking
 
+from conformance._support import raises
+
 
 def test_write_through_view_makes_copyslices():
     x = torch.ones(2, 3, requires_grad=True)
@@ -83,3 +85,25 @@ def test_view_of_memory_that_no_view_can_describe_raises_torchs_error():
     )
     assert t.view(3, 2).data_ptr() == t.data_ptr()  # the same shape: still a view
     assert tuple(torch.zeros(0, 3).t().view(0).shape) == (0,)  # nothing to copy, so a view
+
+
+def test_unfold_is_a_view_of_overlapping_windows():
+    signal = torch.arange(6.0, requires_grad=True)
+    windows = signal.unfold(0, 3, 2)
+    assert windows.tolist() == [[0.0, 1.0, 2.0], [2.0, 3.0, 4.0]]
+    assert windows._is_view() and windows.stride() == (2, 1)
+    node = windows.grad_fn
+    assert type(node).__name__ == "UnfoldBackward0"
+    assert (node._saved_dimension, node._saved_size, node._saved_step) == (0, 3, 2)
+    windows.sum().backward()
+    assert signal.grad.tolist() == [1.0, 1.0, 2.0, 1.0, 1.0, 0.0]  # place 2 is in both
+    plain = torch.zeros(5)
+    plain.unfold(0, 2, 1)[0, 1] = 7.0  # writes through to the tensor it views
+    assert plain.tolist() == [0.0, 7.0, 0.0, 0.0, 0.0] and plain._version == 1
+    with raises(RuntimeError, "maximum size for tensor at dimension 0 is 6 but size is 7"):
+        signal.unfold(0, 7, 1)
+    with raises(RuntimeError, "step is 0 but must be > 0"):
+        signal.unfold(0, 2, 0)
+    with raises(RuntimeError, "size is -1 but must be >= 0"):
+        signal.unfold(0, -1, 1)
+    assert signal.unfold(0, 0, 2).shape == (4, 0)  # windows of nothing, one every 2

@@ -395,6 +395,14 @@ RECIPES.update({
         lambda g: call(_VW.DIAGONAL_BACKWARD, (g,), {
             "input_sizes": (3, 4), "offset": 1, "dim1": 0, "dim2": 1}),
         shapes=st.just([(3,)])),
+    "unfold": Recipe(lambda a, **p: a.unfold(**p), shapes=st.sampled_from([[(5,)], [(2, 4)]]),
+                     params=lambda shapes: st.builds(
+                         lambda size, step: {"dimension": -1, "size": size, "step": step},
+                         st.integers(1, 3), st.integers(1, 3))),
+    "unfold_backward": Recipe(
+        lambda g: call(torch._ops.windows.UNFOLD_BACKWARD, (g,), {
+            "input_sizes": (2, 5), "dim": 1, "size": 3, "step": 1}),  # windows that overlap
+        shapes=st.just([(2, 3, 3)])),
     "_fw_primal": Recipe(lambda a: call(OPS["_fw_primal"], (a,))),  # unpack_dual's primal
     # Steps and saw teeth: their jumps are rare among values drawn at random.
     "div_mode": Recipe(lambda a, b, rounding_mode: torch.div(a, b, rounding_mode=rounding_mode),

@@ -79,6 +79,8 @@ TORCH_CALLS = {
     "index_put_": lambda a, v, index, accumulate: a.clone().index_put_([index], v, accumulate),
     "diagonal": lambda a, offset, dim1, dim2: torch.diagonal(a, offset, dim1, dim2),
     "diagonal_backward": lambda g: aten.diagonal_backward(g, (3, 4), 1, 0, 1),
+    "unfold": lambda a, **p: a.unfold(**p),
+    "unfold_backward": lambda g: aten.unfold_backward(g, (2, 5), 1, 3, 1),
     "as_strided": lambda a: torch.as_strided(a, (2, 2), (1, 3), 1),
     "_fw_primal": lambda a: torch.autograd.forward_ad.unpack_dual(a).primal,
     "div_mode": lambda a, b, rounding_mode: torch.div(a, b, rounding_mode=rounding_mode),

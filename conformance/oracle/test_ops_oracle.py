@@ -293,6 +293,7 @@ CASES = [
     Case("einsum_three", ((2, 3), (4, 3, 5), (2, 5)), lambda T, x, y, z: T.einsum(
         "bn,anm,bm->ba", x, y, z)),
     Case("einsum_diagonal", ((3, 3, 2),), lambda T, x: T.einsum("iij->ji", x)),
+    Case("unfold_windows", ((2, 7),), lambda T, x: x.unfold(1, 3, 2).unfold(0, 1, 1) * x[0, 0]),
     Case("einsum_trace", ((3, 3),), lambda T, x: T.einsum("ii", x)),
     Case("einsum_outer", ((3,), (2,)), lambda T, x, y: T.einsum("i,j->ij", x, y)),
     Case("einsum_ellipsis", ((5, 2, 3), (3, 4)), lambda T, x, y: T.einsum(

@@ -23,3 +23,7 @@ import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 import refgrad._ops.assignment  # noqa: F401 - installs item assignment
 import refgrad._ops.inplace  # noqa: F401 - installs the in-place methods
 import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
+
+
+# --- book/chapters/27_views.md:513
+import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
