@@ -419,6 +419,26 @@ def test_einsum_is_made_of_permutes_and_bmm():
     assert empty.tolist() == [[0.0] * 4] * 2
 
 
+def test_einsum_of_empty_operands_keeps_the_graph():
+    z = torch.zeros(0, requires_grad=True)
+    total = torch.einsum("i->", z)
+    assert total.item() == 0.0 and type(total.grad_fn).__name__ == "SumBackward1"
+    total.backward()
+    assert z.grad.shape == (0,)
+    a, b = torch.zeros(2, 0, requires_grad=True), torch.zeros(0, 3, requires_grad=True)
+    y = torch.einsum("ij,jk->ik", a, b)
+    assert y.tolist() == [[0.0] * 3] * 2 and type(y.grad_fn).__name__ == "ViewBackward0"
+    y.sum().backward()
+    assert a.grad.shape == (2, 0) and b.grad.shape == (0, 3)
+    c = torch.zeros(0, 3, requires_grad=True)
+    cols = torch.einsum("ij->j", c)
+    assert cols.tolist() == [0.0] * 3 and type(cols.grad_fn).__name__ == "SumBackward1"
+    assert torch.einsum("ij,ij->ij", c, c).requires_grad
+    ints = torch.einsum("ij,jk->ik", torch.zeros(2, 0, dtype=torch.int64),
+                        torch.zeros(0, 3, dtype=torch.int64))
+    assert ints.dtype == torch.int64 and ints.grad_fn is None
+
+
 def test_einsum_checks_the_equation():
     a = torch.ones(2, 3)
     with raises(RuntimeError, "einsum(): fewer operands were provided than specified in the "

@@ -193,21 +193,7 @@ def einsum(equation, *operands):
     sizes = {}
     ops = [_aligned(t, i, labels, place, ell_at, ell_dims, width, sizes)
            for i, (t, labels) in enumerate(zip(operands, terms))]
-    if any(op.numel() == 0 for op in ops):
-        return _zeros(ops, kept)
     if len(ops) == 1:
         return ops[0].sum(list(range(kept, width))) if width > kept else ops[0]
     result = _combined(ops, kept, width)
     return result.view(tuple(result.shape[:kept])) if width > kept else result
-
-
-def _zeros(ops, kept):
-    """torch's answer when an operand is empty: zeros of the output's shape, with no history."""
-    from refgrad._tensor import make_tensor
-
-    shape = []
-    for d in range(kept):
-        lengths = [op.shape[d] for op in ops]
-        shape.append(0 if 0 in lengths else max(lengths))
-    data = ops[0]._data
-    return make_tensor(np.zeros(shape, dtype=np.result_type(*[op._data for op in ops]), like=data))
