@@ -469,3 +469,28 @@ def test_einsum_checks_the_equation():
     with raises(RuntimeError, "einsum(): found '.' for operand 0 that is not part of any "
                               "ellipsis"):
         torch.einsum("..i.->", torch.ones(2))
+
+
+def test_results_laid_out_as_torch_lays_them_out():
+    a = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    b = torch.arange(12.0).reshape(3, 4).requires_grad_()
+    turned = torch.einsum("ij,jk->ki", a, b)
+    assert turned.stride() == (2, 1) and turned.tolist() == (a @ b).t().tolist()
+    assert turned.view(-1).shape == (8,)
+    batches = torch.einsum("bij,bjk->bki", torch.ones(5, 2, 3), torch.ones(5, 3, 4))
+    assert batches.stride() == (8, 2, 1) and batches.view(-1).shape == (40,)
+    assert torch.einsum("bij,bjk->kbi", torch.ones(5, 2, 3), torch.ones(5, 3, 4)).stride() == (
+        2, 8, 1)
+    x = torch.arange(6.0).reshape(3, 2).requires_grad_()
+    y = torch.ones(3, 2)
+    along_rows = torch.linalg.cross(x, y, dim=0)
+    assert along_rows.stride() == (2, 1) and along_rows.view(-1).shape == (6,)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert torch.cross(x, y).stride() == (2, 1)
+    assert torch.linalg.cross(torch.ones(4, 3, 5), torch.ones(4, 3, 5), dim=1).stride() == (
+        15, 5, 1)
+    t = torch.arange(6.0).reshape(3, 2).t()
+    repeated = t.repeat_interleave(2, dim=0)
+    assert repeated.stride() == (3, 1) and repeated.view(-1).shape == (12,)
+    assert repeated.tolist() == [[0.0, 2.0, 4.0]] * 2 + [[1.0, 3.0, 5.0]] * 2

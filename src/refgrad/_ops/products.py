@@ -200,10 +200,10 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:300
+# --- book/chapters/16j_products_and_shapes.md:302
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
-    forward=lambda a, b, dim: np.cross(a, b, axis=dim),
+    forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
     backward=lambda g, dim, self=None, other=None: (
         None if other is None else linalg_cross(other, g, dim=dim),
         None if self is None else linalg_cross(g, self, dim=dim)),
@@ -211,7 +211,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:312
+# --- book/chapters/16j_products_and_shapes.md:314
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.linalg import _vectors
@@ -245,7 +245,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:347
+# --- book/chapters/16j_products_and_shapes.md:349
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -262,7 +262,7 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:373
+# --- book/chapters/16j_products_and_shapes.md:375
 def kron(input, other):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._tensor import Tensor

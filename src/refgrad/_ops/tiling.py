@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:730
+# --- book/chapters/16j_products_and_shapes.md:739
 """Rows and composites that build new shapes: diagonals, tiles, cuts, turns and grids."""
 
 from dataclasses import replace
@@ -34,7 +34,7 @@ DIAGONAL_COPY = register(replace(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:763
+# --- book/chapters/16j_products_and_shapes.md:772
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     d1, d2 = wrap_dim(dim1, input.ndim + 1), wrap_dim(dim2, input.ndim + 1)
     if d1 == d2:
@@ -50,7 +50,7 @@ def diag(input, diagonal=0):
     return call(DIAGONAL_COPY, (input,), {"offset": diagonal, "dim1": 0, "dim2": 1})
 
 
-# --- book/chapters/16j_products_and_shapes.md:793
+# --- book/chapters/16j_products_and_shapes.md:802
 def tile(input, *dims):
     dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], tuple | list) else dims
     return input.repeat((1,) * (input.ndim - len(dims)) + tuple(dims))
@@ -74,7 +74,7 @@ def _positions(counts, alone=False):
     return make_tensor(np.repeat(np.arange(flat.size, dtype=data.dtype, like=data), flat))
 
 
-# --- book/chapters/16j_products_and_shapes.md:818
+# --- book/chapters/16j_products_and_shapes.md:827
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     from refgrad._tensor import Tensor
 
@@ -95,10 +95,13 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     grown = source.unsqueeze(d + 1)
     shape = list(grown.shape)
     shape[d + 1] = repeats
-    return grown.expand(shape).clone().flatten(d, d + 1)
+    spread = grown.expand(shape)
+    # one clone either way, laid out row by row as torch's is
+    copied = spread.clone() if spread.is_contiguous() else spread.contiguous()
+    return copied.flatten(d, d + 1)
 
 
-# --- book/chapters/16j_products_and_shapes.md:853
+# --- book/chapters/16j_products_and_shapes.md:865
 def tensor_split(input, indices_or_sections, dim=0):
     from refgrad._ops.indexing import SLICE
     from refgrad._tensor import Tensor
@@ -121,7 +124,7 @@ def tensor_split(input, indices_or_sections, dim=0):
                  for s, e in zip(starts, ends))
 
 
-# --- book/chapters/16j_products_and_shapes.md:877
+# --- book/chapters/16j_products_and_shapes.md:889
 def unflatten(input, dim, sizes):
     d = wrap_dim(dim, input.ndim)
     sizes = tuple(sizes)
@@ -133,7 +136,7 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:900
+# --- book/chapters/16j_products_and_shapes.md:912
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -176,7 +179,7 @@ def flipud(input):
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:954
+# --- book/chapters/16j_products_and_shapes.md:966
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")
