@@ -494,3 +494,18 @@ def test_results_laid_out_as_torch_lays_them_out():
     repeated = t.repeat_interleave(2, dim=0)
     assert repeated.stride() == (3, 1) and repeated.view(-1).shape == (12,)
     assert repeated.tolist() == [[0.0, 2.0, 4.0]] * 2 + [[1.0, 3.0, 5.0]] * 2
+
+
+def test_shapes_taken_by_torch_keyword_names():
+    x = torch.arange(6.0)
+    assert [p.tolist() for p in torch.tensor_split(x, indices=[2])] == [
+        [0.0, 1.0], [2.0, 3.0, 4.0, 5.0]]
+    assert [len(p) for p in x.tensor_split(sections=2)] == [3, 3]
+    assert [len(p) for p in torch.tensor_split(x, tensor_indices_or_sections=torch.tensor([2]))
+            ] == [2, 4]
+    assert [len(p) for p in x.tensor_split(tensor_indices_or_sections=torch.tensor(3))] == [
+        2, 2, 2]
+    assert x.tile(dims=(2,)).shape == (12,) and torch.tile(input=x, dims=(2, 1)).shape == (2, 6)
+    assert x.reshape(shape=(2, 3)).tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert torch.reshape(input=x, shape=(3, -1)).shape == (3, 2)
+    assert torch.repeat_interleave(repeats=torch.tensor([1, 2])).tolist() == [0, 1, 1]

@@ -51,7 +51,8 @@ def diag(input, diagonal=0):
 
 
 # --- book/chapters/16j_products_and_shapes.md:802
-def tile(input, *dims):
+def tile(input, *counts, dims=None):
+    dims = (dims,) if dims is not None else counts  # by name, torch's `dims`, or by position
     dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], tuple | list) else dims
     return input.repeat((1,) * (input.ndim - len(dims)) + tuple(dims))
 
@@ -74,12 +75,14 @@ def _positions(counts, alone=False):
     return make_tensor(np.repeat(np.arange(flat.size, dtype=data.dtype, like=data), flat))
 
 
-# --- book/chapters/16j_products_and_shapes.md:827
-def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+# --- book/chapters/16j_products_and_shapes.md:828
+def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     from refgrad._tensor import Tensor
 
     if repeats is None:
         return _positions(input, alone=True)
+    if input is None:  # the counts alone, given by name
+        return _positions(repeats, alone=True)
     source = input if dim is not None else input.flatten()
     d = wrap_dim(0 if dim is None else dim, source.ndim)
     if isinstance(repeats, Tensor):
@@ -101,11 +104,14 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     return copied.flatten(d, d + 1)
 
 
-# --- book/chapters/16j_products_and_shapes.md:865
-def tensor_split(input, indices_or_sections, dim=0):
+# --- book/chapters/16j_products_and_shapes.md:872
+def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sections=None,
+                 tensor_indices_or_sections=None):
     from refgrad._ops.indexing import SLICE
     from refgrad._tensor import Tensor
 
+    named = (indices_or_sections, indices, sections, tensor_indices_or_sections)
+    indices_or_sections = next((v for v in named if v is not None), None)
     if input.ndim == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
                            "tensor with 0 dims")
@@ -124,7 +130,7 @@ def tensor_split(input, indices_or_sections, dim=0):
                  for s, e in zip(starts, ends))
 
 
-# --- book/chapters/16j_products_and_shapes.md:889
+# --- book/chapters/16j_products_and_shapes.md:899
 def unflatten(input, dim, sizes):
     d = wrap_dim(dim, input.ndim)
     sizes = tuple(sizes)
@@ -136,7 +142,7 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:912
+# --- book/chapters/16j_products_and_shapes.md:922
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -179,7 +185,7 @@ def flipud(input):
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:966
+# --- book/chapters/16j_products_and_shapes.md:976
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")
