@@ -509,3 +509,11 @@ def test_shapes_taken_by_torch_keyword_names():
     assert x.reshape(shape=(2, 3)).tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
     assert torch.reshape(input=x, shape=(3, -1)).shape == (3, 2)
     assert torch.repeat_interleave(repeats=torch.tensor([1, 2])).tolist() == [0, 1, 1]
+
+
+def test_unflatten_infers_from_the_dimension_it_cuts():
+    assert torch.zeros(0, 6).unflatten(1, (2, -1)).shape == (0, 2, 3)
+    assert torch.zeros(2, 0).unflatten(1, (3, -1)).shape == (2, 3, 0)
+    with raises(RuntimeError, "unflatten: Provided sizes [4, -1] don't multiply up to the size "
+                              "of dim 1 (6) in the input tensor"):
+        torch.zeros(0, 6).unflatten(1, (4, -1))

@@ -104,7 +104,7 @@ def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     return copied.flatten(d, d + 1)
 
 
-# --- book/chapters/16j_products_and_shapes.md:872
+# --- book/chapters/16j_products_and_shapes.md:873
 def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sections=None,
                  tensor_indices_or_sections=None):
     from refgrad._ops.indexing import SLICE
@@ -130,19 +130,31 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sectio
                  for s, e in zip(starts, ends))
 
 
-# --- book/chapters/16j_products_and_shapes.md:899
+# --- book/chapters/16j_products_and_shapes.md:900
 def unflatten(input, dim, sizes):
-    d = wrap_dim(dim, input.ndim)
-    sizes = tuple(sizes)
+    d, given = wrap_dim(dim, input.ndim), list(sizes)
+    sizes, length = tuple(sizes), input.shape[d]
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
-    if -1 not in sizes and int(np.prod(sizes)) != input.shape[d]:
-        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
-                           f"size of dim {d} ({input.shape[d]}) in the input tensor")
+    if sizes.count(-1) > 1:
+        raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be "
+                           "inferred")
+    if -1 in sizes:  # inferred from this dimension's length, not the whole tensor's
+        known = int(np.prod([n for n in sizes if n != -1]))
+        if known == 0 and length == 0:
+            raise RuntimeError(
+                f"unflatten got an unexpected error:\ncannot reshape tensor of 0 elements "
+                f"into shape {list(sizes)} because the unspecified dimension size -1 can be "
+                f"any value and is ambiguous")
+        inferred = length // known if known else 0
+        sizes = tuple(inferred if n == -1 else n for n in sizes)
+    if int(np.prod(sizes)) != length:
+        raise RuntimeError(f"unflatten: Provided sizes {list(given)} don't multiply up to the "
+                           f"size of dim {d} ({length}) in the input tensor")
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:922
+# --- book/chapters/16j_products_and_shapes.md:935
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -185,7 +197,7 @@ def flipud(input):
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:976
+# --- book/chapters/16j_products_and_shapes.md:989
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")
