@@ -122,7 +122,7 @@ from refgrad._ops.special import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1026
+# --- book/chapters/16j_products_and_shapes.md:1034
 from refgrad._ops.products import (
     addbmm, addmm, addmv, baddbmm, cross, kron, trace, vdot,
 )

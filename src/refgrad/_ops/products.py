@@ -200,7 +200,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:302
+# --- book/chapters/16j_products_and_shapes.md:303
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
@@ -211,7 +211,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:314
+# --- book/chapters/16j_products_and_shapes.md:315
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.linalg import _vectors
@@ -245,24 +245,27 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:349
+# --- book/chapters/16j_products_and_shapes.md:350
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
     "to agree with that of linalg.cross in a future release.")
+_warned_cross = []
 
 
 def cross(input, other, dim=None):
     import warnings
 
     if dim is None:
-        warnings.warn(CROSS_WITHOUT_DIM, UserWarning, stacklevel=2)
+        if not _warned_cross:  # once per program, as torch's
+            _warned_cross.append(True)
+            warnings.warn(CROSS_WITHOUT_DIM, UserWarning, stacklevel=2)
         shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
         dim = next((d for d, n in enumerate(shape) if n == 3), -1)
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:375
+# --- book/chapters/16j_products_and_shapes.md:379
 def kron(input, other):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._tensor import Tensor
