@@ -515,3 +515,33 @@ def test_unflatten_infers_from_the_dimension_it_cuts():
     with raises(RuntimeError, "unflatten: Provided sizes [4, -1] don't multiply up to the size "
                               "of dim 1 (6) in the input tensor"):
         torch.zeros(0, 6).unflatten(1, (4, -1))
+
+
+def test_products_refuse_bools_and_factors_that_are_not_numbers():
+    flags = torch.ones(2, 2, dtype=torch.bool)
+    line = torch.ones(2, dtype=torch.bool)
+    cases = [("dot", lambda: torch.vdot(line, line)), ("dot", lambda: torch.inner(line, line)),
+             ("addmm_impl_cpu_", lambda: torch.inner(flags, flags)),
+             ("addmm_impl_cpu_", lambda: torch.tensordot(flags, flags, dims=1)),
+             ("bmm", lambda: torch.einsum("ij,jk->ik", flags, flags)),
+             ("baddbmm", lambda: torch.baddbmm(flags[None], flags[None], flags[None])),
+             ("addmv_impl_cpu", lambda: torch.addmv(line, flags, line)),
+             ("addmv_impl_cpu", lambda: torch.mv(flags, line))]
+    for kernel, call in cases:
+        with raises(NotImplementedError, f'"{kernel}" not implemented for \'Bool\''):
+            call()
+    m = torch.ones(2, 2)
+    with pytest.raises(TypeError, match=r"addmm\(\) received an invalid combination of "
+                                        r"arguments - got \(Tensor, Tensor, Tensor, "
+                                        r"beta=NoneType\)"):
+        torch.addmm(m, m, m, beta=None)
+    with raises(TypeError, "addmv(): argument 'alpha' must be Number, not NoneType"):
+        torch.addmv(torch.ones(2), m, torch.ones(2), alpha=None)
+    with raises(TypeError, "addbmm(): argument 'beta' must be Number, not NoneType"):
+        torch.addbmm(m, m[None], m[None], beta=None)
+    with raises(RuntimeError, "vector + matrix @ vector expected, got 2, 2, 1"):
+        torch.addmv(torch.ones(1, 2), m, torch.ones(2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with raises(RuntimeError, "no dimension of size 3 in input"):
+            torch.cross(m, m)

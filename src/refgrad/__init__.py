@@ -66,7 +66,7 @@ from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
 
-# --- book/chapters/16c_linalg.md:324
+# --- book/chapters/16c_linalg.md:339
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
@@ -122,7 +122,7 @@ from refgrad._ops.special import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1034
+# --- book/chapters/16j_products_and_shapes.md:1063
 from refgrad._ops.products import (
     addbmm, addmm, addmv, baddbmm, cross, kron, trace, vdot,
 )
