@@ -552,6 +552,11 @@ def test_narrow_checks_and_counts_a_negative_start_from_the_end():
     assert (node._saved_start, node._saved_end) == (2, 4)
     assert x.narrow(0, -1, 1).tolist() == [[8.0, 9.0, 10.0, 11.0]]
     assert x.narrow(1, torch.tensor(1), 2).tolist() == [[1.0, 2.0], [5.0, 6.0], [9.0, 10.0]]
+    assert torch.narrow(x, torch.tensor(1), 1, torch.tensor(2)).tolist() == [
+        [1.0, 2.0], [5.0, 6.0], [9.0, 10.0]]
+    with pytest.raises(TypeError, match=r"narrow\(\) received an invalid combination of "
+                                        r"arguments - got \(Tensor, int, int, float\)"):
+        torch.narrow(x, 0, 1, 2.0)
     with raises(IndexError, "start out of range (expected to be in range of [-4, 4], but got -5)"):
         x.narrow(1, -5, 1)
     with raises(RuntimeError, "start (2) + length (3) exceeds dimension size (4)."):

@@ -184,6 +184,7 @@ def test_cross_without_a_dim_warns_and_takes_the_first_of_length_three():
     with pytest.warns(UserWarning, match="Using torch.cross without specifying the dim arg"):
         c = torch.cross(x, torch.tensor([[0.0, 0.0], [1.0, 0.0], [0.0, 0.0]]))
     assert c.tolist() == [[0.0, 0.0], [0.0, 0.0], [1.0, 0.0]]
+    assert c.stride() == (2, 1) and c.view(-1).shape == (6,)
     with raises(RuntimeError, "linalg.cross: inputs dimension -1 must have length 3. Got 2 "
                               "and 2"):
         torch.linalg.cross(x, x)
@@ -419,6 +420,26 @@ def test_einsum_is_made_of_permutes_and_bmm():
     assert empty.tolist() == [[0.0] * 4] * 2
 
 
+def test_einsum_of_empty_operands_keeps_the_graph():
+    z = torch.zeros(0, requires_grad=True)
+    total = torch.einsum("i->", z)
+    assert total.item() == 0.0 and type(total.grad_fn).__name__ == "SumBackward1"
+    total.backward()
+    assert z.grad.shape == (0,)
+    a, b = torch.zeros(2, 0, requires_grad=True), torch.zeros(0, 3, requires_grad=True)
+    y = torch.einsum("ij,jk->ik", a, b)
+    assert y.tolist() == [[0.0] * 3] * 2 and type(y.grad_fn).__name__ == "ViewBackward0"
+    y.sum().backward()
+    assert a.grad.shape == (2, 0) and b.grad.shape == (0, 3)
+    c = torch.zeros(0, 3, requires_grad=True)
+    cols = torch.einsum("ij->j", c)
+    assert cols.tolist() == [0.0] * 3 and type(cols.grad_fn).__name__ == "SumBackward1"
+    assert torch.einsum("ij,ij->ij", c, c).requires_grad
+    ints = torch.einsum("ij,jk->ik", torch.zeros(2, 0, dtype=torch.int64),
+                        torch.zeros(0, 3, dtype=torch.int64))
+    assert ints.dtype == torch.int64 and ints.grad_fn is None
+
+
 def test_einsum_checks_the_equation():
     a = torch.ones(2, 3)
     with raises(RuntimeError, "einsum(): fewer operands were provided than specified in the "
@@ -449,3 +470,78 @@ def test_einsum_checks_the_equation():
     with raises(RuntimeError, "einsum(): found '.' for operand 0 that is not part of any "
                               "ellipsis"):
         torch.einsum("..i.->", torch.ones(2))
+
+
+def test_results_laid_out_as_torch_lays_them_out():
+    a = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    b = torch.arange(12.0).reshape(3, 4).requires_grad_()
+    turned = torch.einsum("ij,jk->ki", a, b)
+    assert turned.stride() == (2, 1) and turned.tolist() == (a @ b).t().tolist()
+    assert turned.view(-1).shape == (8,)
+    batches = torch.einsum("bij,bjk->bki", torch.ones(5, 2, 3), torch.ones(5, 3, 4))
+    assert batches.stride() == (8, 2, 1) and batches.view(-1).shape == (40,)
+    assert torch.einsum("bij,bjk->kbi", torch.ones(5, 2, 3), torch.ones(5, 3, 4)).stride() == (
+        2, 8, 1)
+    x = torch.arange(6.0).reshape(3, 2).requires_grad_()
+    y = torch.ones(3, 2)
+    along_rows = torch.linalg.cross(x, y, dim=0)
+    assert along_rows.stride() == (2, 1) and along_rows.view(-1).shape == (6,)
+    assert torch.linalg.cross(torch.ones(4, 3, 5), torch.ones(4, 3, 5), dim=1).stride() == (
+        15, 5, 1)
+    t = torch.arange(6.0).reshape(3, 2).t()
+    repeated = t.repeat_interleave(2, dim=0)
+    assert repeated.stride() == (3, 1) and repeated.view(-1).shape == (12,)
+    assert repeated.tolist() == [[0.0, 2.0, 4.0]] * 2 + [[1.0, 3.0, 5.0]] * 2
+
+
+def test_shapes_taken_by_torch_keyword_names():
+    x = torch.arange(6.0)
+    assert [p.tolist() for p in torch.tensor_split(x, indices=[2])] == [
+        [0.0, 1.0], [2.0, 3.0, 4.0, 5.0]]
+    assert [len(p) for p in x.tensor_split(sections=2)] == [3, 3]
+    assert [len(p) for p in torch.tensor_split(x, tensor_indices_or_sections=torch.tensor([2]))
+            ] == [2, 4]
+    assert [len(p) for p in x.tensor_split(tensor_indices_or_sections=torch.tensor(3))] == [
+        2, 2, 2]
+    assert x.tile(dims=(2,)).shape == (12,) and torch.tile(input=x, dims=(2, 1)).shape == (2, 6)
+    assert x.reshape(shape=(2, 3)).tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert torch.reshape(input=x, shape=(3, -1)).shape == (3, 2)
+    assert torch.repeat_interleave(repeats=torch.tensor([1, 2])).tolist() == [0, 1, 1]
+
+
+def test_unflatten_infers_from_the_dimension_it_cuts():
+    assert torch.zeros(0, 6).unflatten(1, (2, -1)).shape == (0, 2, 3)
+    assert torch.zeros(2, 0).unflatten(1, (3, -1)).shape == (2, 3, 0)
+    with raises(RuntimeError, "unflatten: Provided sizes [4, -1] don't multiply up to the size "
+                              "of dim 1 (6) in the input tensor"):
+        torch.zeros(0, 6).unflatten(1, (4, -1))
+
+
+def test_products_refuse_bools_and_factors_that_are_not_numbers():
+    flags = torch.ones(2, 2, dtype=torch.bool)
+    line = torch.ones(2, dtype=torch.bool)
+    cases = [("dot", lambda: torch.vdot(line, line)), ("dot", lambda: torch.inner(line, line)),
+             ("addmm_impl_cpu_", lambda: torch.inner(flags, flags)),
+             ("addmm_impl_cpu_", lambda: torch.tensordot(flags, flags, dims=1)),
+             ("bmm", lambda: torch.einsum("ij,jk->ik", flags, flags)),
+             ("baddbmm", lambda: torch.baddbmm(flags[None], flags[None], flags[None])),
+             ("addmv_impl_cpu", lambda: torch.addmv(line, flags, line)),
+             ("addmv_impl_cpu", lambda: torch.mv(flags, line))]
+    for kernel, call in cases:
+        with raises(NotImplementedError, f'"{kernel}" not implemented for \'Bool\''):
+            call()
+    m = torch.ones(2, 2)
+    with pytest.raises(TypeError, match=r"addmm\(\) received an invalid combination of "
+                                        r"arguments - got \(Tensor, Tensor, Tensor, "
+                                        r"beta=NoneType\)"):
+        torch.addmm(m, m, m, beta=None)
+    with raises(TypeError, "addmv(): argument 'alpha' must be Number, not NoneType"):
+        torch.addmv(torch.ones(2), m, torch.ones(2), alpha=None)
+    with raises(TypeError, "addbmm(): argument 'beta' must be Number, not NoneType"):
+        torch.addbmm(m, m[None], m[None], beta=None)
+    with raises(RuntimeError, "vector + matrix @ vector expected, got 2, 2, 1"):
+        torch.addmv(torch.ones(1, 2), m, torch.ones(2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with raises(RuntimeError, "no dimension of size 3 in input"):
+            torch.cross(m, m)

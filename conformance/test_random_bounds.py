@@ -87,3 +87,33 @@ def test_randperm_fills_the_dtype_to_its_last_exact_value():
         order = torch.randperm(n, dtype=dtype)
         assert order.dtype == dtype
         assert sorted(order.tolist()) == list(range(n))
+
+
+def test_randint_takes_its_bound_by_position_or_by_name():
+    for draw in (torch.randint(5, size=(3,)), torch.randint(high=5, size=(3,)),
+                 torch.randint(torch.tensor(5), (3,)), torch.randint(1, torch.tensor(5), [3])):
+        assert draw.shape == (3,) and draw.dtype == torch.int64
+        assert all(0 <= v < 5 for v in draw.tolist())
+    assert torch.randint(torch.tensor([1]), (2,)).tolist() == [0, 0]
+
+
+def test_randint_and_randperm_refuse_numbers_that_are_not_whole():
+    with raises(TypeError, "randint(): argument 'high' (position 1) must be int, not float"):
+        torch.randint(1.5, (3,))
+    with raises(TypeError, "randint(): argument 'high' (position 1) must be int, not bool"):
+        torch.randint(True, (3,))
+    with raises(TypeError, "randint(): argument 'high' (position 1) must be int, not Tensor"):
+        torch.randint(torch.tensor(5.0), (3,))
+    with raises(TypeError, "randint(): argument 'size' (position 2) must be tuple of ints, "
+                           "not int"):
+        torch.randint(5, 3)
+    with raises(TypeError, "randint(): argument 'size' must be tuple of ints, not int"):
+        torch.randint(5, size=3)
+    with pytest.raises(TypeError, match=r"randint\(\) received an invalid combination of "
+                                        r"arguments - got \(float, int, tuple\)"):
+        torch.randint(1.0, 5, (3,))
+    with raises(TypeError, "randperm(): argument 'n' (position 1) must be int, not float"):
+        torch.randperm(5.0)
+    with raises(TypeError, "randperm(): argument 'n' (position 1) must be int, not Tensor"):
+        torch.randperm(torch.tensor(5.0))
+    assert sorted(torch.randperm(torch.tensor(5)).tolist()) == [0, 1, 2, 3, 4]

@@ -66,18 +66,18 @@ from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
 
-# --- book/chapters/16c_linalg.md:324
+# --- book/chapters/16c_linalg.md:339
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:702
+# --- book/chapters/16d_indexing.md:710
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1034
+# --- book/chapters/16d_indexing.md:1042
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -122,7 +122,7 @@ from refgrad._ops.special import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1004
+# --- book/chapters/16j_products_and_shapes.md:1063
 from refgrad._ops.products import (
     addbmm, addmm, addmv, baddbmm, cross, kron, trace, vdot,
 )

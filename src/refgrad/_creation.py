@@ -339,13 +339,51 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
     return _random("normal_kernel_cpu", draw, size, generator, dtype, device, requires_grad)
 
 
-def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
+_UNSET = object()
+
+
+def randint(low=_UNSET, high=None, size=None, *, generator=None, dtype=None, device=None,
             requires_grad=False):
-    if size is None:
-        low, high, size = 0, low, high
+    size_named = size is not None
+    if size is None:  # randint(high, size)
+        low, high, size = _UNSET, low, high
+    elif high is None:  # randint(high, size=size)
+        low, high = _UNSET, low
+    if low is _UNSET:
+        low, bound = 0, whole_number(high)
+        if bound is None:
+            raise TypeError(f"randint(): argument 'high' (position 1) must be int, not "
+                            f"{type(high).__name__}")
+        if not isinstance(size, tuple | list):
+            where = "" if size_named else " (position 2)"
+            raise TypeError(f"randint(): argument 'size'{where} must be tuple of ints, not "
+                            f"{type(size).__name__}")
+    else:
+        given, low, bound = (low, high, size), whole_number(low), whole_number(high)
+        if low is None or bound is None or not isinstance(size, tuple | list):
+            got = ", ".join(type(v).__name__ for v in given)
+            raise TypeError(f"randint() received an invalid combination of arguments - got "
+                            f"({got})")
     dtype = dtype or _dtype.int64
-    check_random_bounds(low, high, dtype)
-    return draw_integers(low, high, size, generator, dtype, device, requires_grad)
+    check_random_bounds(low, bound, dtype)
+    return draw_integers(low, bound, size, generator, dtype, device, requires_grad)
+
+
+def whole_number(value):
+    """``value`` as an int where torch takes it as one, else None.
+
+    An int or a NumPy integer, or an integer tensor of one element; never a
+    bool or a float.
+    """
+    if isinstance(value, bool | np.bool_):
+        return None
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, Tensor) and value.numel() == 1 and not (
+            value.dtype.is_floating_point or value.dtype.is_complex
+            or value.dtype == _dtype.bool):
+        return int(value.item())
+    return None
 
 
 def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> Tensor:
@@ -354,7 +392,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> T
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:461
+# --- book/chapters/05_creation.md:509
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):
@@ -387,7 +425,7 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
                 "fix the code in advance", UserWarning, stacklevel=3)
 
 
-# --- book/chapters/05_creation.md:501
+# --- book/chapters/05_creation.md:549
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:532
+# --- book/chapters/05_creation.md:580
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
@@ -15,6 +15,7 @@ from refgrad._creation import (
     draw_integers,
     rand,
     randn,
+    whole_number,
 )
 from refgrad._typename import not_implemented_for
 
@@ -68,7 +69,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     return _finish(powers.astype(kind), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:599
+# --- book/chapters/05_creation.md:648
 def rand_like(input, *, dtype=None, device=None, requires_grad=False):
     return rand(input.shape, dtype=dtype or input.dtype, device=device or input.device,
                 requires_grad=requires_grad)
@@ -89,6 +90,11 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    number = whole_number(n)
+    if number is None:
+        raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not "
+                        f"{type(n).__name__}")
+    n = number
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     dtype = dtype or _dtype.int64
@@ -97,7 +103,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     return _finish(order.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:634
+# --- book/chapters/05_creation.md:688
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:493
+# --- book/chapters/16j_products_and_shapes.md:528
 """einsum, built as torch builds it: unsqueeze, permute, mul, and bmm between reshapes."""
 
 import numpy as np
@@ -34,7 +34,7 @@ def _terms(text, start, operand):
     return [*terms, current]
 
 
-# --- book/chapters/16j_products_and_shapes.md:526
+# --- book/chapters/16j_products_and_shapes.md:561
 def _check_dimensions(operands, terms):
     if len(terms) > len(operands):
         raise RuntimeError("einsum(): fewer operands were provided than specified in the "
@@ -70,7 +70,7 @@ def _output(equation, lhs, terms, counts):
     return output
 
 
-# --- book/chapters/16j_products_and_shapes.md:570
+# --- book/chapters/16j_products_and_shapes.md:605
 def _positions(terms, output, counts, ell_dims):
     """Each letter's position, where ``...`` starts, and how many positions are output's."""
     place, at = {}, 0
@@ -89,7 +89,7 @@ def _positions(terms, output, counts, ell_dims):
     return place, ell_at, kept, at
 
 
-# --- book/chapters/16j_products_and_shapes.md:590
+# --- book/chapters/16j_products_and_shapes.md:625
 def _aligned(t, i, labels, place, ell_at, ell_dims, width, sizes):
     """Operand ``t`` with a dimension for every position, in the common order."""
     order, seen, j = [None] * width, {}, 0
@@ -121,7 +121,7 @@ def _aligned(t, i, labels, place, ell_at, ell_dims, width, sizes):
     return t.permute(*order)
 
 
-# --- book/chapters/16j_products_and_shapes.md:631
+# --- book/chapters/16j_products_and_shapes.md:671
 def _sum_product(left, right, summed):
     if not summed:
         return left * right
@@ -137,6 +137,8 @@ def _sum_product(left, right, summed):
             only_left.append(d)
         else:
             only_right.append(d)
+    if only_left and only_right and only_right[-1] < only_left[0]:  # torch's swap
+        left, right, only_left, only_right = right, left, only_right, only_left
     size = lambda t, dims: int(np.prod([t.shape[d] for d in dims]))  # noqa: E731
     batch, rows, inner = size(left, both), size(left, only_left), size(left, summed)
     cols = size(right, only_right)
@@ -149,7 +151,7 @@ def _sum_product(left, right, summed):
     return a.bmm(b).view(shape).permute(*back)
 
 
-# --- book/chapters/16j_products_and_shapes.md:664
+# --- book/chapters/16j_products_and_shapes.md:706
 def _combined(ops, kept, width):
     wide = {d: sum(op.shape[d] != 1 for op in ops) for d in range(kept, width)}
     result = ops[0]
@@ -174,7 +176,7 @@ def _combined(ops, kept, width):
     return result
 
 
-# --- book/chapters/16j_products_and_shapes.md:690
+# --- book/chapters/16j_products_and_shapes.md:732
 def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], list | tuple):
         operands = tuple(operands[0])
@@ -193,21 +195,7 @@ def einsum(equation, *operands):
     sizes = {}
     ops = [_aligned(t, i, labels, place, ell_at, ell_dims, width, sizes)
            for i, (t, labels) in enumerate(zip(operands, terms))]
-    if any(op.numel() == 0 for op in ops):
-        return _zeros(ops, kept)
     if len(ops) == 1:
         return ops[0].sum(list(range(kept, width))) if width > kept else ops[0]
     result = _combined(ops, kept, width)
     return result.view(tuple(result.shape[:kept])) if width > kept else result
-
-
-def _zeros(ops, kept):
-    """torch's answer when an operand is empty: zeros of the output's shape, with no history."""
-    from refgrad._tensor import make_tensor
-
-    shape = []
-    for d in range(kept):
-        lengths = [op.shape[d] for op in ops]
-        shape.append(0 if 0 in lengths else max(lengths))
-    data = ops[0]._data
-    return make_tensor(np.zeros(shape, dtype=np.result_type(*[op._data for op in ops]), like=data))

@@ -261,10 +261,10 @@ def view(input, *shape):
     return call(sh.VIEW, (input,), {"shape": shape})
 
 
-def reshape(input, *shape):
+def reshape(input, *sizes, shape=None):
     from refgrad._ops.shaping import reshape_copy
 
-    shape = infer_shape(shape, input.numel())
+    shape = infer_shape((shape,) if shape is not None else sizes, input.numel())
     # A contiguous tensor is viewed; any other, when it can be, is aliased: the same view
     # under another name, torch's ReshapeAliasBackward0. Under a dispatch mode torch views.
     aliased = not input._data.flags.c_contiguous and not state.dispatch_modes

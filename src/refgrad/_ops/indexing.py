@@ -149,7 +149,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:454
+# --- book/chapters/16d_indexing.md:455
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
@@ -164,9 +164,14 @@ def select(input, dim, index):
 
 
 def narrow(input, dim, start, length):
+    from refgrad._creation import whole_number
     from refgrad._tensor_values import wrap_dim
 
-    start = _narrow_start(start)
+    given = (input, dim, start, length)
+    dim, length, start = whole_number(dim), whole_number(length), _narrow_start(start)
+    if dim is None or length is None or start is None:
+        got = ", ".join(type(v).__name__ for v in given)
+        raise TypeError(f"narrow() received an invalid combination of arguments - got ({got})")
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:
@@ -184,14 +189,16 @@ def narrow(input, dim, start, length):
 
 def _narrow_start(start) -> int:
     """A start given as a number, or as torch also takes it: a 0-d integer tensor."""
+    from refgrad._creation import whole_number
+
     if not hasattr(start, "_data"):
-        return start
+        return whole_number(start)
     if start.ndim != 0 or start.dtype.is_floating_point:
         raise RuntimeError("start must be an 0-dim integral Tensor.")
     return int(start.item())
 
 
-# --- book/chapters/16d_indexing.md:522
+# --- book/chapters/16d_indexing.md:530
 INT64_MAX = 2**63 - 1
 
 
@@ -261,7 +268,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:593
+# --- book/chapters/16d_indexing.md:601
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -334,7 +341,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:667
+# --- book/chapters/16d_indexing.md:675
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

@@ -76,9 +76,18 @@ def _matrices(a, b) -> None:
             f"{b.shape[0]}x{b.shape[1]})"
         )
     _same_dtype(a, b, "expected m1 and m2 to have the same dtype, but got: {} != {}")
+    _no_bools(b, "addmm_impl_cpu_")
 
 
-# --- book/chapters/16c_linalg.md:117
+def _no_bools(t, kernel: str) -> None:
+    """torch's products have no kernel for bools; each names the kernel it would have used."""
+    from refgrad._typename import not_implemented_for
+
+    if t.dtype.name == "bool":
+        raise not_implemented_for(kernel, t._data.dtype)
+
+
+# --- book/chapters/16c_linalg.md:126
 def _vectors(a, b) -> None:
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -90,9 +99,10 @@ def _vectors(a, b) -> None:
         )
     _same_dtype(a, b, "dot : expected both vectors to have same dtype, but found {} and {}",
                 c_names=False)
+    _no_bools(b, "dot")
 
 
-def _batches(a, b) -> None:
+def _batches(a, b, kernel: str = "bmm") -> None:
     if a.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if b.ndim != 3:
@@ -104,9 +114,10 @@ def _batches(a, b) -> None:
             f"{list(b.shape[:2])}."
         )
     _same_dtype(a, b, "expected scalar type {} but found {}", c_names=False)
+    _no_bools(b, kernel)
 
 
-# --- book/chapters/16c_linalg.md:150
+# --- book/chapters/16c_linalg.md:164
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -140,10 +151,11 @@ def mv(input, vec):
         )
     _same_dtype(vec, input, "addmv input tensors must have the same dtype, but got {}, {}, and "
                 f"{LEGACY[vec.dtype]}", c_names=False)
+    _no_bools(vec, "addmv_impl_cpu")
     return _call(MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:196
+# --- book/chapters/16c_linalg.md:211
 SQUEEZE_ = register(Op(
     "squeeze_", "SqueezeBackward4", ("self",), forward=lambda a, dim: np.squeeze(a, dim),
     backward=lambda g, dim, self_sym_sizes: (g.unsqueeze(dim),), keeps=("self_sym_sizes",),
@@ -174,7 +186,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:236
+# --- book/chapters/16c_linalg.md:251
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -193,7 +205,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:261
+# --- book/chapters/16c_linalg.md:276
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -208,7 +220,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:281
+# --- book/chapters/16c_linalg.md:296
 def _batched(a, b):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._size import Size
@@ -228,7 +240,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:312
+# --- book/chapters/16c_linalg.md:327
 def outer(input, vec2):
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:

@@ -104,6 +104,26 @@ def _same_dtypes(input, mat1, mat2) -> None:
         raise not_implemented_for("addmm_impl_cpu_", mat2._data.dtype)
 
 
+def _numbers(name, **factors) -> None:
+    """Refuse a ``beta`` or ``alpha`` that is not a number, in the words torch's binding uses.
+
+    ``addmm`` and ``baddbmm`` have a second form in torch, so it reports the arguments
+    it could not match; ``addmv`` and ``addbmm`` name the argument.
+    """
+    from numbers import Number
+
+    from refgrad._tensor import Tensor
+
+    for key, value in factors.items():
+        if isinstance(value, Number | Tensor | np.generic):
+            continue
+        kind = type(value).__name__
+        if name in ("addmm", "baddbmm"):
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            f"(Tensor, Tensor, Tensor, {key}={kind})")
+        raise TypeError(f"{name}(): argument '{key}' must be Number, not {kind}")
+
+
 def _call(row, input, a, b, shape, beta, alpha, **sizes):
     from refgrad._dtype import python_number
     from refgrad._ops.dispatch import call
@@ -114,8 +134,9 @@ def _call(row, input, a, b, shape, beta, alpha, **sizes):
     return call(row, (input, a, b), params)
 
 
-# --- book/chapters/16j_products_and_shapes.md:179
+# --- book/chapters/16j_products_and_shapes.md:199
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    _numbers("addmm", beta=beta, alpha=alpha)  # the binding's check, before any other
     for name, t in (("mat1", mat1), ("mat2", mat2)):
         if t.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {t.ndim}-D tensor")
@@ -128,7 +149,10 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
 
 
 def addmv(input, mat, vec, *, beta=1, alpha=1):
-    if mat.ndim != 2 or vec.ndim != 1:
+    from refgrad._ops.linalg import _no_bools
+
+    _numbers("addmv", beta=beta, alpha=alpha)
+    if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, "
                            f"{vec.ndim}")
     rows = mat.shape[0]
@@ -139,14 +163,16 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     if not input.dtype is mat.dtype is vec.dtype:
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
                            f"{_legacy(input)}, {_legacy(mat)}, and {_legacy(vec)}")
+    _no_bools(vec, "addmv_impl_cpu")
     return _call(ADDMV, input, mat, vec, (rows,), beta, alpha)
 
 
-# --- book/chapters/16j_products_and_shapes.md:211
+# --- book/chapters/16j_products_and_shapes.md:236
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._ops.linalg import _C_NAMES, _batches
 
-    _batches(batch1, batch2)
+    _numbers("baddbmm", beta=beta, alpha=alpha)
+    _batches(batch1, batch2, "baddbmm")
     if input.dtype is not batch1.dtype:
         names = [_C_NAMES.get(t.dtype.name, t.dtype.name) for t in (input, batch1, batch2)]
         raise RuntimeError("Input dtypes must be the same, got: input {}, batch1: {}, "
@@ -156,6 +182,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    _numbers("addbmm", beta=beta, alpha=alpha)
     for name, t in (("batch1", batch1), ("batch2", batch2)):
         if t.ndim != 3:
             raise RuntimeError(f"{name} must be a 3D tensor")
@@ -170,7 +197,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
                  batch1_sym_argsize_0=b, batch1_sym_argsize_1=n, batch2_sym_argsize_2=p)
 
 
-# --- book/chapters/16j_products_and_shapes.md:261
+# --- book/chapters/16j_products_and_shapes.md:288
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -200,10 +227,10 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:300
+# --- book/chapters/16j_products_and_shapes.md:330
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
-    forward=lambda a, b, dim: np.cross(a, b, axis=dim),
+    forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
     backward=lambda g, dim, self=None, other=None: (
         None if other is None else linalg_cross(other, g, dim=dim),
         None if self is None else linalg_cross(g, self, dim=dim)),
@@ -211,7 +238,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:312
+# --- book/chapters/16j_products_and_shapes.md:342
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.linalg import _vectors
@@ -245,24 +272,29 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:347
+# --- book/chapters/16j_products_and_shapes.md:377
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
     "to agree with that of linalg.cross in a future release.")
+_warned_cross = []
 
 
 def cross(input, other, dim=None):
     import warnings
 
     if dim is None:
-        warnings.warn(CROSS_WITHOUT_DIM, UserWarning, stacklevel=2)
+        if not _warned_cross:  # once per program, as torch's
+            _warned_cross.append(True)
+            warnings.warn(CROSS_WITHOUT_DIM, UserWarning, stacklevel=2)
         shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
-        dim = next((d for d, n in enumerate(shape) if n == 3), -1)
+        dim = next((d for d, n in enumerate(shape) if n == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:373
+# --- book/chapters/16j_products_and_shapes.md:408
 def kron(input, other):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._tensor import Tensor

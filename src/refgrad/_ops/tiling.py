@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:743
+# --- book/chapters/16j_products_and_shapes.md:772
 """Rows and composites that build new shapes: diagonals, tiles, cuts, turns and grids."""
 
 from dataclasses import replace
@@ -34,7 +34,7 @@ DIAGONAL_COPY = register(replace(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:776
+# --- book/chapters/16j_products_and_shapes.md:805
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     d1, d2 = wrap_dim(dim1, input.ndim + 1), wrap_dim(dim2, input.ndim + 1)
     if d1 == d2:
@@ -50,8 +50,9 @@ def diag(input, diagonal=0):
     return call(DIAGONAL_COPY, (input,), {"offset": diagonal, "dim1": 0, "dim2": 1})
 
 
-# --- book/chapters/16j_products_and_shapes.md:806
-def tile(input, *dims):
+# --- book/chapters/16j_products_and_shapes.md:835
+def tile(input, *counts, dims=None):
+    dims = (dims,) if dims is not None else counts  # by name, torch's `dims`, or by position
     dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], tuple | list) else dims
     return input.repeat((1,) * (input.ndim - len(dims)) + tuple(dims))
 
@@ -74,12 +75,14 @@ def _positions(counts, alone=False):
     return make_tensor(np.repeat(np.arange(flat.size, dtype=data.dtype, like=data), flat))
 
 
-# --- book/chapters/16j_products_and_shapes.md:831
-def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+# --- book/chapters/16j_products_and_shapes.md:861
+def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     from refgrad._tensor import Tensor
 
     if repeats is None:
         return _positions(input, alone=True)
+    if input is None:  # the counts alone, given by name
+        return _positions(repeats, alone=True)
     source = input if dim is not None else input.flatten()
     d = wrap_dim(0 if dim is None else dim, source.ndim)
     if isinstance(repeats, Tensor):
@@ -95,14 +98,20 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     grown = source.unsqueeze(d + 1)
     shape = list(grown.shape)
     shape[d + 1] = repeats
-    return grown.expand(shape).clone().flatten(d, d + 1)
+    spread = grown.expand(shape)
+    # one clone either way, laid out row by row as torch's is
+    copied = spread.clone() if spread.is_contiguous() else spread.contiguous()
+    return copied.flatten(d, d + 1)
 
 
-# --- book/chapters/16j_products_and_shapes.md:866
-def tensor_split(input, indices_or_sections, dim=0):
+# --- book/chapters/16j_products_and_shapes.md:906
+def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sections=None,
+                 tensor_indices_or_sections=None):
     from refgrad._ops.indexing import SLICE
     from refgrad._tensor import Tensor
 
+    named = (indices_or_sections, indices, sections, tensor_indices_or_sections)
+    indices_or_sections = next((v for v in named if v is not None), None)
     if input.ndim == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
                            "tensor with 0 dims")
@@ -121,19 +130,31 @@ def tensor_split(input, indices_or_sections, dim=0):
                  for s, e in zip(starts, ends))
 
 
-# --- book/chapters/16j_products_and_shapes.md:890
+# --- book/chapters/16j_products_and_shapes.md:933
 def unflatten(input, dim, sizes):
-    d = wrap_dim(dim, input.ndim)
-    sizes = tuple(sizes)
+    d, given = wrap_dim(dim, input.ndim), list(sizes)
+    sizes, length = tuple(sizes), input.shape[d]
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
-    if -1 not in sizes and int(np.prod(sizes)) != input.shape[d]:
-        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
-                           f"size of dim {d} ({input.shape[d]}) in the input tensor")
+    if sizes.count(-1) > 1:
+        raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be "
+                           "inferred")
+    if -1 in sizes:  # inferred from this dimension's length, not the whole tensor's
+        known = int(np.prod([n for n in sizes if n != -1]))
+        if known == 0 and length == 0:
+            raise RuntimeError(
+                f"unflatten got an unexpected error:\ncannot reshape tensor of 0 elements "
+                f"into shape {list(sizes)} because the unspecified dimension size -1 can be "
+                f"any value and is ambiguous")
+        inferred = length // known if known else 0
+        sizes = tuple(inferred if n == -1 else n for n in sizes)
+    if int(np.prod(sizes)) != length:
+        raise RuntimeError(f"unflatten: Provided sizes {list(given)} don't multiply up to the "
+                           f"size of dim {d} ({length}) in the input tensor")
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:913
+# --- book/chapters/16j_products_and_shapes.md:968
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -176,10 +197,11 @@ def flipud(input):
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:967
+# --- book/chapters/16j_products_and_shapes.md:1023
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")
+_warned_meshgrid = []
 
 
 def meshgrid(*tensors, indexing=None):
@@ -190,7 +212,9 @@ def meshgrid(*tensors, indexing=None):
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
     if indexing is None:
-        warnings.warn(MESHGRID_WITHOUT_INDEXING, UserWarning, stacklevel=2)
+        if not _warned_meshgrid:  # once per program, as torch's
+            _warned_meshgrid.append(True)
+            warnings.warn(MESHGRID_WITHOUT_INDEXING, UserWarning, stacklevel=2)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but '
