@@ -288,3 +288,32 @@ def test_nansum_passes_over_nans_and_nanmean_divides_by_a_count():
     with raises(RuntimeError, "nanmean(): expected input to have floating point or complex "
                               "dtype but got Long"):
         torch.nanmean(torch.tensor([1, 2]))
+
+
+@pytest.mark.parametrize("dim", [(), []])
+def test_nanmean_over_no_dims_is_the_mean_of_every_value(dim):
+    x = torch.tensor([[1.0, 2.0], [3.0, NAN]], requires_grad=True)
+    mean = torch.nanmean(x, dim=dim)
+    assert mean.shape == () and mean.item() == 2.0
+    assert torch.nanmean(x, dim, keepdim=True).tolist() == [[2.0]]
+    mean.backward()
+    assert torch.allclose(x.grad, torch.tensor([[1 / 3, 1 / 3], [1 / 3, 0.0]]))
+
+
+@pytest.mark.parametrize("dim", [0, -1, (0,), []])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_nanmean_of_a_zero_dimensional_tensor(dim, keepdim):
+    x = torch.tensor(2.0, requires_grad=True)
+    mean = torch.nanmean(x, dim, keepdim)
+    assert mean.shape == () and mean.item() == 2.0
+    mean.backward()
+    assert x.grad.item() == 1.0
+    assert math.isnan(torch.nanmean(torch.tensor(NAN), dim, keepdim).item())
+
+
+@pytest.mark.parametrize("dtype, name", [("int64", "Long"), ("bool", "Bool"), ("int32", "Int")])
+def test_nanmean_wants_a_floating_point_dtype(dtype, name):
+    with raises(RuntimeError, "nanmean(): could not infer output dtype. Optional dtype must be "
+                              f"either a floating point or complex dtype. Got: {name}"):
+        torch.nanmean(torch.tensor([1.0, 2.0]), dtype=getattr(torch, dtype))
+    assert torch.nanmean(torch.tensor([1.0, 2.0]), dtype=torch.float64).dtype == torch.float64

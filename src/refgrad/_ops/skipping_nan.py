@@ -51,6 +51,13 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     if not input.dtype.is_floating_point:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
                            f"but got {LEGACY[input.dtype]}")
-    counted = input.isnan().logical_not().sum(dim, keepdim) if dim is not None else (
-        input.isnan().logical_not().sum())
+    if dtype is not None and not dtype.is_floating_point:
+        raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must be "
+                           f"either a floating point or complex dtype. Got: {LEGACY[dtype]}")
+    dims = None if dim is None else dim_tuple(dim, input.ndim)
+    present = input.isnan().logical_not()
+    if input.ndim == 0:  # its one value, whichever of 0 and -1 names it
+        counted = present.sum()
+    else:  # no dims, or an empty list of them, counts over every dimension
+        counted = present.sum(dims or tuple(range(input.ndim)), keepdim)
     return nansum(input, dim, keepdim, dtype=dtype) / counted
