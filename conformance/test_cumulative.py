@@ -317,3 +317,62 @@ def test_nanmean_wants_a_floating_point_dtype(dtype, name):
                               f"either a floating point or complex dtype. Got: {name}"):
         torch.nanmean(torch.tensor([1.0, 2.0]), dtype=getattr(torch, dtype))
     assert torch.nanmean(torch.tensor([1.0, 2.0]), dtype=torch.float64).dtype == torch.float64
+
+
+@pytest.mark.parametrize("name", ["cumprod", "cumsum", "nansum", "prod"])
+@pytest.mark.parametrize("dtype, word", [("int64", "Long"), ("int32", "Int"), ("bool", "Bool")])
+def test_an_integer_dtype_is_refused_where_the_result_would_be_recorded(name, dtype, word):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    args = (0,) if name.startswith("cum") else ()
+    kind = getattr(torch, dtype)
+    if name.startswith("cum") and dtype == "bool":  # no running product or sum in bool
+        kind_error = (NotImplementedError, f"\"{name}_out_cpu\" not implemented for 'Bool'")
+    else:
+        kind_error = (RuntimeError, f"Autograd not support dtype: {word}")
+    with raises(*kind_error):
+        getattr(torch, name)(x, *args, dtype=kind)
+    if name.startswith("cum") and dtype == "bool":
+        return
+    with torch.no_grad():
+        assert getattr(torch, name)(x, *args, dtype=kind).dtype == kind
+    assert getattr(torch, name)(x.detach(), *args, dtype=kind).dtype == kind
+
+
+@pytest.mark.parametrize("name", ["cumprod", "cumsum"])
+def test_running_products_and_sums_give_no_bool(name):
+    message = f"\"{name}_out_cpu\" not implemented for 'Bool'"
+    for x in (torch.tensor([True, False]), torch.tensor([1, 0])):
+        with raises(NotImplementedError, message):
+            getattr(torch, name)(x, 0, dtype=torch.bool)
+    with raises(NotImplementedError, message):
+        getattr(torch.tensor([True]), name + "_")(0)
+    counted = getattr(torch, name)(torch.tensor([True, False]), 0)
+    assert counted.dtype == torch.int64
+    assert counted.tolist() == ([1, 0] if name == "cumprod" else [1, 1])
+
+
+@pytest.mark.parametrize("name", ["cumprod", "cumsum"])
+def test_running_products_and_sums_in_place_keep_the_input_dtype(name):
+    with raises(RuntimeError, "Bad in-place call: input tensor dtype float and output tensor "
+                              "dtype double should match"):
+        getattr(torch.tensor([1.0, 2.0]), name + "_")(0, dtype=torch.float64)
+    with raises(RuntimeError, "Bad in-place call: input tensor dtype long int and output "
+                              "tensor dtype double should match"):
+        getattr(torch.tensor([1, 2]), name + "_")(0, dtype=torch.float64)
+    with raises(RuntimeError, "Bad in-place call: input tensor dtype bool and output tensor "
+                              "dtype float should match"):
+        getattr(torch.tensor([True]), name + "_")(0, dtype=torch.float32)
+    x = torch.tensor([1.0, 2.0, 3.0])
+    assert getattr(x, name + "_")(0, dtype=torch.float32).tolist() == (
+        [1.0, 2.0, 6.0] if name == "cumprod" else [1.0, 3.0, 6.0])
+    small = getattr(torch.tensor([2, 3], dtype=torch.int32), name + "_")(0)
+    assert small.dtype == torch.int32
+    assert small.tolist() == ([2, 6] if name == "cumprod" else [2, 5])
+
+
+@pytest.mark.parametrize("name", ["cummax", "cummin"])
+@pytest.mark.parametrize("dim", [1, -2])
+def test_cummax_and_cummin_of_a_scalar_name_their_dims(name, dim):
+    with raises(IndexError, f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}"):
+        getattr(torch, name)(torch.tensor(1.0), dim)
+    assert getattr(torch, name)(torch.tensor(1.0), -1).values.item() == 1.0

@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:644
+# --- book/chapters/16i_cumulative.md:667
 """nansum, a row, and nanmean, made of it."""
 
 import numpy as np
 
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import dim_tuple
+from refgrad._ops.functions import check_grad_dtype, dim_tuple
 from refgrad._ops.reductions import _sum_forward
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
@@ -34,7 +34,7 @@ def _nansum_backward(g, self, dim, keepdim, dtype, self_dtype):
     return (g.expand(tuple(self.shape)) * self.isnan().logical_not(),)
 
 
-# --- book/chapters/16i_cumulative.md:677
+# --- book/chapters/16i_cumulative.md:700
 NANSUM = register(Op(
     "nansum", "NansumBackward0", ("self",), forward=_nansum, backward=_nansum_backward,
     saves=(("self", ("self",)),), hides=("dtype", "self_dtype"),
@@ -43,6 +43,7 @@ NANSUM = register(Op(
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     dims = None if dim is None else dim_tuple(dim, input.ndim)
+    check_grad_dtype(input, dtype)
     params = {"dim": dims, "keepdim": keepdim, "dtype": dtype, "self_dtype": input.dtype}
     return call(NANSUM, (input,), params)
 

@@ -13,7 +13,7 @@ from refgrad import return_types
 from refgrad._dtype import get_default_dtype, python_number
 from refgrad._ops.arithmetic import in_float32
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import dim_tuple, where
+from refgrad._ops.functions import check_grad_dtype, dim_tuple, where
 from refgrad._ops.pointwise import maximum, minimum
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
@@ -222,15 +222,17 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
+    if dim is not None:
+        dim_tuple(dim, input.ndim)
+    check_grad_dtype(input, dtype)
     if dtype is not None:
         input = input.to(dtype)
-    if dim is None:
-        return _call(PROD, input)
-    dim_tuple(dim, input.ndim)
-    return _call(PROD_DIM, input, dim=dim, keepdim=keepdim)
+    out = _call(PROD, input) if dim is None else _call(PROD_DIM, input, dim=dim, keepdim=keepdim)
+    # an integer product is counted in int64, but a dtype= asked for is the result's
+    return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:356
+# --- book/chapters/16b_reductions.md:358
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -260,7 +262,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:387
+# --- book/chapters/16b_reductions.md:389
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
