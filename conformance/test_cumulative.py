@@ -376,3 +376,36 @@ def test_cummax_and_cummin_of_a_scalar_name_their_dims(name, dim):
     with raises(IndexError, f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}"):
         getattr(torch, name)(torch.tensor(1.0), dim)
     assert getattr(torch, name)(torch.tensor(1.0), -1).values.item() == 1.0
+
+
+def test_logit_with_eps_over_one_half_raises_before_it_lowers():
+    x = torch.tensor([0.0, 1.0, 0.5, NAN])
+    y = torch.logit(x, eps=0.6)
+    assert torch.allclose(y[:3], torch.tensor([math.log(1.5), math.log(2 / 3), math.log(1.5)]))
+    assert math.isnan(y[3].item())
+
+
+@pytest.mark.parametrize("name", ["logaddexp", "logaddexp2", "hypot", "heaviside"])
+@pytest.mark.parametrize("number, kind", [(2.0, "float"), (2, "int")])
+def test_two_tensor_functions_refuse_a_number_first(name, number, kind):
+    with raises(TypeError, f"{name}(): argument 'input' (position 1) must be Tensor, not {kind}"):
+        getattr(torch, name)(number, torch.tensor([1.0]))
+
+
+@pytest.mark.parametrize("name", ["logit", "sgn", "erf", "erfc", "erfinv"])
+@pytest.mark.parametrize("value, kind", [(0.5, "float"), (1, "int"), (True, "bool"),
+                                         ([0.5], "list")])
+def test_one_tensor_functions_refuse_anything_else(name, value, kind):
+    with raises(TypeError, f"{name}(): argument 'input' (position 1) must be Tensor, not {kind}"):
+        getattr(torch, name)(value)
+
+
+def test_heaviside_shapes_must_broadcast():
+    with raises(RuntimeError, "The size of tensor a (3) must match the size of tensor b (2) at "
+                              "non-singleton dimension 0"):
+        torch.heaviside(torch.zeros(3), torch.tensor([1.0, 2.0]))
+    with raises(RuntimeError, "The size of tensor a (2) must match the size of tensor b (3) at "
+                              "non-singleton dimension 0"):
+        torch.heaviside(torch.zeros(2, 3), torch.tensor([[1.0], [2.0], [3.0]]))
+    assert torch.heaviside(torch.zeros(2, 1), torch.tensor([1.0, 2.0, 3.0])).tolist() == [
+        [1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]

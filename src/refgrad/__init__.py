@@ -108,13 +108,13 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:855
+# --- book/chapters/16h_scatter.md:892
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:731
+# --- book/chapters/16i_cumulative.md:746
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import (

@@ -14,9 +14,10 @@ from refgrad._device import CPU
 from refgrad._dtype import get_default_dtype
 from refgrad._ops.arithmetic import floating, in_float32
 from refgrad._ops.dispatch import call
-from refgrad._ops.elementwise import _function
+from refgrad._ops.functions import check_broadcast
 from refgrad._ops.pointwise import _sign
 from refgrad._ops.rounding import _no_derivative, _pick, without_empty_edges
+from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
@@ -53,7 +54,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:430
+# --- book/chapters/16i_cumulative.md:431
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -79,7 +80,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:457
+# --- book/chapters/16i_cumulative.md:458
 XLOGY = register(Op(
     "xlogy", "XlogyBackward0", ("self", "other"), forward=_xlogy, saves=BOTH,
     backward=lambda g, self, other: (_for_x(g, self, other), g * self / other),
@@ -104,11 +105,11 @@ def xlogy(input, other):
     return _pick("xlogy", rows, XLOGY_FORMS, input, other)
 
 
-# --- book/chapters/16i_cumulative.md:500
+# --- book/chapters/16i_cumulative.md:502
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
-    if eps is not None and eps >= 0:
-        a = np.clip(a, eps, 1 - eps)
+    if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
+        a = np.where(a < eps, eps, np.where(a > 1 - eps, 1 - eps, a)).astype(a.dtype)
     return np.log(a / (1 - a))
 
 
@@ -135,7 +136,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:532
+# --- book/chapters/16i_cumulative.md:534
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -144,6 +145,7 @@ def _tensor_beside(name, input, other, argument="other"):
 
 def _two_tensors(row):
     def function(input, other):
+        tensor_argument(row.name, "input", 1, input)
         _tensor_beside(row.name, input, other)
         return call(row, (input, other))
 
@@ -155,6 +157,7 @@ logaddexp, logaddexp2, hypot = (_two_tensors(r) for r in (LOGADDEXP, LOGADDEXP2,
 
 
 def logit(input, eps=None):
+    tensor_argument("logit", "input", 1, input)
     return call(LOGIT, (input,), {"eps": eps})
 
 
@@ -168,16 +171,18 @@ def heaviside_step(input, values):
 
 
 def _heaviside(input, values, operation):
+    tensor_argument("heaviside", "input", 1, input)
     _tensor_beside("heaviside", input, values, "values")
     if values.dtype is not input.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    check_broadcast(tuple(input.shape), tuple(values.shape))  # the row does not promote
     return without_empty_edges(call(HEAVISIDE, (input, values), {"operation": operation}))
 
 
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:600
+# --- book/chapters/16i_cumulative.md:606
 _ERF, _ERFC = np.frompyfunc(math.erf, 1, 1), np.frompyfunc(math.erfc, 1, 1)
 SLOPE = 2 / math.sqrt(math.pi)  # erf's slope at zero
 
@@ -204,7 +209,7 @@ def _erfinv64(y):
     return np.copysign(x, y)
 
 
-# --- book/chapters/16i_cumulative.md:628
+# --- book/chapters/16i_cumulative.md:634
 def _in_float64(fn):
     """``fn`` of a float64 NumPy array, for a float array on any device, rounded once."""
     def forward(a):
@@ -227,4 +232,13 @@ ERFC = _saves_self("erfc", "ErfcBackward0", _erfc64,
                    lambda g, self: (-g * SLOPE * (-self * self).exp(),))
 ERFINV = _saves_self("erfinv", "ErfinvBackward0", _erfinv64,
                      lambda g, self: (g / SLOPE * (self.erfinv() * self.erfinv()).exp(),))
-erf, erfc, erfinv, sgn = (_function(row) for row in (ERF, ERFC, ERFINV, SGN))
+def _one_tensor(row):
+    def function(input):
+        tensor_argument(row.name, "input", 1, input)
+        return call(row, (input,))
+
+    function.__name__ = row.name
+    return function
+
+
+erf, erfc, erfinv, sgn = (_one_tensor(row) for row in (ERF, ERFC, ERFINV, SGN))
