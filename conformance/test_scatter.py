@@ -326,3 +326,18 @@ def test_index_copy_wants_matching_dimensionality():
             torch.index_copy(torch.zeros(2, 3), 0, index, source)
     copied = torch.index_copy(torch.tensor([1.0, 2.0, 3.0]), 0, torch.tensor(1), torch.tensor(5.0))
     assert copied.tolist() == [1.0, 5.0, 3.0]
+
+
+def test_scatter_reduce_takes_no_mean_of_bools():
+    x, src = torch.tensor([True, False]), torch.tensor([True])
+    for include_self in (True, False):
+        with raises(NotImplementedError, "\"scatter_gather_tensor_cpu_reduce_mean\" not "
+                                         "implemented for 'Bool'"):
+            torch.scatter_reduce(x, 0, torch.tensor([0]), src, "mean", include_self=include_self)
+    with raises(NotImplementedError, "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented "
+                                     "for 'Bool'"):
+        x.clone().scatter_reduce_(0, torch.tensor([0]), src, "mean")
+    with raises(NotImplementedError, "\"div_floor_cpu\" not implemented for 'Bool'"):
+        torch.scatter_reduce(x, 0, torch.tensor([], dtype=torch.int64),
+                             torch.tensor([], dtype=torch.bool), "mean")
+    assert torch.scatter_reduce(x, 0, torch.tensor([1]), src, "amax").tolist() == [True, True]
