@@ -409,3 +409,34 @@ def test_heaviside_shapes_must_broadcast():
         torch.heaviside(torch.zeros(2, 3), torch.tensor([[1.0], [2.0], [3.0]]))
     assert torch.heaviside(torch.zeros(2, 1), torch.tensor([1.0, 2.0, 3.0])).tolist() == [
         [1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]
+
+
+def _tangent(function, primal, tangent):
+    fw = torch.autograd.forward_ad
+    with fw.dual_level():
+        return fw.unpack_dual(function(fw.make_dual(primal, tangent))).tangent
+
+
+def _same(a, b):
+    return all(x == y or (math.isnan(x) and math.isnan(y)) for x, y in zip(a, b))
+
+
+def test_xlogy_tangents_are_log_y_where_x_is_not_zero():
+    x, y, ones = (torch.tensor([2.0, 0.0, 0.0, 2.0, 1.0]),
+                  torch.tensor([0.0, 0.0, -1.0, -1.0, NAN]), torch.ones(5))
+    assert _same(_tangent(lambda a: torch.xlogy(a, y), x, ones).tolist(),
+                 [-INF, 0.0, 0.0, NAN, NAN])
+    assert _same(_tangent(lambda a: torch.xlogy(a, -1.0), x, ones).tolist(),
+                 [NAN, 0.0, 0.0, NAN, NAN])
+    assert _same(_tangent(lambda b: torch.xlogy(x, b), torch.tensor([0.0, 0.0, -1.0, -1.0, 1.0]),
+                          ones).tolist(), [INF, NAN, 0.0, -2.0, 1.0])
+    dual = _tangent(lambda a: torch.xlogy(a, torch.tensor([1.0, 4.0]) * a),
+                    torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+    assert torch.allclose(dual, torch.tensor([1.0, math.log(8.0) + 1.0]))
+
+
+def test_logit_tangents_outside_the_unit_interval():
+    p, ones = torch.tensor([-0.3, 0.0, 0.5, 1.0, 1.5]), torch.ones(5)
+    assert _same(_tangent(torch.logit, p, ones).tolist(), [NAN, INF, 4.0, INF, NAN])
+    assert _tangent(lambda a: torch.logit(a, eps=0.1), p, ones).tolist() == [0, 0, 4, 0, 0]
+    assert _tangent(lambda a: torch.logit(a, eps=-0.1), p, ones).tolist() == [0, INF, 4, INF, 0]

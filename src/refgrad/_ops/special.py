@@ -81,9 +81,24 @@ def _for_x(g, self, other):
 
 
 # --- book/chapters/16i_cumulative.md:458
+def _x_tangent(t, self, other):
+    # log(y) where x is not zero, 0 where it is: a tangent, linear in t, unlike _for_x;
+    # in x's dtype, where torch's takes the default dtype beside a number
+    return t * xlogy((self != 0).to(self.dtype), other)
+
+
+def _xlogy_tangent(tangents, self, other):
+    t_x, t_y = tangents
+    parts = [] if t_x is None else [_x_tangent(t_x, self, other)]
+    if t_y is not None:
+        parts.append(t_y * self / other)
+    return parts[0] if len(parts) == 1 else parts[0] + parts[1]
+
+
 XLOGY = register(Op(
     "xlogy", "XlogyBackward0", ("self", "other"), forward=_xlogy, saves=BOTH,
     backward=lambda g, self, other: (_for_x(g, self, other), g * self / other),
+    tangent=_xlogy_tangent,
 ))
 NUMBER_XLOGY = register(Op(
     "number_xlogy", "XlogyBackward1", ("other",), promote_with=("self",),
@@ -94,6 +109,7 @@ XLOGY_BY_NUMBER = register(Op(
     "xlogy_by_number", "XlogyBackward2", ("self",), promote_with=("other",),
     forward=lambda x, other: _xlogy(x, other), saves=(("self", ("self",)),),
     backward=lambda g, self, other: (_for_x(g, self, other),),
+    tangent=lambda tangents, self, other: _x_tangent(tangents[0], self, other),
 ))
 _OUT = "*, Tensor out = None"
 XLOGY_FORMS = (f"Tensor input, Tensor other, {_OUT}", f"Number self, Tensor other, {_OUT}",
@@ -105,7 +121,7 @@ def xlogy(input, other):
     return _pick("xlogy", rows, XLOGY_FORMS, input, other)
 
 
-# --- book/chapters/16i_cumulative.md:502
+# --- book/chapters/16i_cumulative.md:518
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -120,9 +136,17 @@ def _logit_backward(g, self, eps):
     return (slope.masked_fill((self < eps) | (self > 1 - eps), 0.0),)
 
 
+def _logit_tangent(tangents, self, eps):
+    slope = tangents[0] / (self * (1 - self))
+    if eps is None:
+        return slope.masked_fill((self < 0) | (self > 1), math.nan)
+    # a negative eps, which the backward takes as none, is a plain range here, as in torch
+    return slope.masked_fill((self < eps) | (self > 1 - eps), 0.0)
+
+
 LOGIT = register(Op(
     "logit", "LogitBackward0", ("self",), forward=_logit, backward=_logit_backward,
-    saves=(("self", ("self",)),),
+    saves=(("self", ("self",)),), tangent=_logit_tangent,
 ))
 SGN = register(Op(
     "sgn", "SgnBackward0", ("self",), backward=lambda g, self, result: (g * 0,),
@@ -136,7 +160,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:534
+# --- book/chapters/16i_cumulative.md:558
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -182,7 +206,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:606
+# --- book/chapters/16i_cumulative.md:630
 _ERF, _ERFC = np.frompyfunc(math.erf, 1, 1), np.frompyfunc(math.erfc, 1, 1)
 SLOPE = 2 / math.sqrt(math.pi)  # erf's slope at zero
 
@@ -209,7 +233,7 @@ def _erfinv64(y):
     return np.copysign(x, y)
 
 
-# --- book/chapters/16i_cumulative.md:634
+# --- book/chapters/16i_cumulative.md:658
 def _in_float64(fn):
     """``fn`` of a float64 NumPy array, for a float array on any device, rounded once."""
     def forward(a):
