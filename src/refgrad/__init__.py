@@ -56,12 +56,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:413
+# --- book/chapters/16b_reductions.md:414
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:812
+# --- book/chapters/16b_reductions.md:813
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
