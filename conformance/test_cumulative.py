@@ -440,3 +440,13 @@ def test_logit_tangents_outside_the_unit_interval():
     assert _same(_tangent(torch.logit, p, ones).tolist(), [NAN, INF, 4.0, INF, NAN])
     assert _tangent(lambda a: torch.logit(a, eps=0.1), p, ones).tolist() == [0, 0, 4, 0, 0]
     assert _tangent(lambda a: torch.logit(a, eps=-0.1), p, ones).tolist() == [0, INF, 4, INF, 0]
+
+
+def test_logit_takes_eps_as_a_number():
+    x = torch.tensor([0.5, 0.0])
+    for eps in ("a", [0.1], torch.tensor([0.1, 0.2])):
+        kind = type(eps).__name__
+        with raises(TypeError, f"logit(): argument 'eps' must be float, not {kind}"):
+            torch.logit(x, eps=eps)
+    assert torch.logit(x, eps=torch.tensor(0.1)).tolist() == torch.logit(x, eps=0.1).tolist()
+    assert torch.logit(x, eps=1).tolist() == [INF, INF]

@@ -6,6 +6,7 @@
 """Elementwise special functions: logaddexp, hypot, xlogy, logit, sgn, heaviside and erf."""
 
 import math
+import numbers
 
 import numpy as np
 
@@ -20,7 +21,7 @@ from refgrad._ops.rounding import _no_derivative, _pick, without_empty_edges
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
-from refgrad._typename import not_implemented_for
+from refgrad._typename import c_type_name, not_implemented_for
 
 
 def _floats_only(ufunc, kernel):
@@ -54,7 +55,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:431
+# --- book/chapters/16i_cumulative.md:432
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -80,7 +81,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:458
+# --- book/chapters/16i_cumulative.md:459
 def _x_tangent(t, self, other):
     # log(y) where x is not zero, 0 where it is: a tangent, linear in t, unlike _for_x;
     # in x's dtype, where torch's takes the default dtype beside a number
@@ -121,7 +122,7 @@ def xlogy(input, other):
     return _pick("xlogy", rows, XLOGY_FORMS, input, other)
 
 
-# --- book/chapters/16i_cumulative.md:518
+# --- book/chapters/16i_cumulative.md:519
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -160,7 +161,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:558
+# --- book/chapters/16i_cumulative.md:559
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -182,6 +183,10 @@ logaddexp, logaddexp2, hypot = (_two_tensors(r) for r in (LOGADDEXP, LOGADDEXP2,
 
 def logit(input, eps=None):
     tensor_argument("logit", "input", 1, input)
+    if isinstance(eps, Tensor) and eps.ndim == 0:  # a one-value tensor is a number here
+        eps = eps.item()
+    elif eps is not None and not isinstance(eps, numbers.Real):
+        raise TypeError(f"logit(): argument 'eps' must be float, not {c_type_name(type(eps))}")
     return call(LOGIT, (input,), {"eps": eps})
 
 
@@ -206,7 +211,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:630
+# --- book/chapters/16i_cumulative.md:635
 _ERF, _ERFC = np.frompyfunc(math.erf, 1, 1), np.frompyfunc(math.erfc, 1, 1)
 SLOPE = 2 / math.sqrt(math.pi)  # erf's slope at zero
 
@@ -233,7 +238,7 @@ def _erfinv64(y):
     return np.copysign(x, y)
 
 
-# --- book/chapters/16i_cumulative.md:658
+# --- book/chapters/16i_cumulative.md:663
 def _in_float64(fn):
     """``fn`` of a float64 NumPy array, for a float array on any device, rounded once."""
     def forward(a):
