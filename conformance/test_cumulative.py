@@ -430,6 +430,12 @@ def test_xlogy_tangents_are_log_y_where_x_is_not_zero():
                  [NAN, 0.0, 0.0, NAN, NAN])
     assert _same(_tangent(lambda b: torch.xlogy(x, b), torch.tensor([0.0, 0.0, -1.0, -1.0, 1.0]),
                           ones).tolist(), [INF, NAN, 0.0, -2.0, 1.0])
+    by_two = _tangent(lambda a: torch.xlogy(a, 2.0), torch.tensor([1.0, 0.0]),
+                      torch.tensor([0.5, 0.25]))
+    assert torch.allclose(by_two, torch.tensor([0.5, 0.25]) * math.log(2.0))
+    still = _tangent(lambda a: torch.xlogy(a, torch.tensor([0.0, -1.0])),
+                     torch.tensor([2.0, 2.0]), torch.tensor([0.0, 0.0]))
+    assert still.tolist() == [0.0, 0.0]
     dual = _tangent(lambda a: torch.xlogy(a, torch.tensor([1.0, 4.0]) * a),
                     torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
     assert torch.allclose(dual, torch.tensor([1.0, math.log(8.0) + 1.0]))

@@ -82,15 +82,11 @@ def _for_x(g, self, other):
 
 
 # --- book/chapters/16i_cumulative.md:459
-def _x_tangent(t, self, other):
-    # log(y) where x is not zero, 0 where it is: a tangent, linear in t, unlike _for_x;
-    # in x's dtype, where torch's takes the default dtype beside a number
-    return t * xlogy((self != 0).to(self.dtype), other)
-
-
 def _xlogy_tangent(tangents, self, other):
+    # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
+    # wherever x is not zero, even where log(y) is infinite or nan.
     t_x, t_y = tangents
-    parts = [] if t_x is None else [_x_tangent(t_x, self, other)]
+    parts = [] if t_x is None else [_for_x(t_x, self, other)]
     if t_y is not None:
         parts.append(t_y * self / other)
     return parts[0] if len(parts) == 1 else parts[0] + parts[1]
@@ -110,7 +106,7 @@ XLOGY_BY_NUMBER = register(Op(
     "xlogy_by_number", "XlogyBackward2", ("self",), promote_with=("other",),
     forward=lambda x, other: _xlogy(x, other), saves=(("self", ("self",)),),
     backward=lambda g, self, other: (_for_x(g, self, other),),
-    tangent=lambda tangents, self, other: _x_tangent(tangents[0], self, other),
+    tangent=lambda tangents, self, other: _for_x(tangents[0], self, other),
 ))
 _OUT = "*, Tensor out = None"
 XLOGY_FORMS = (f"Tensor input, Tensor other, {_OUT}", f"Number self, Tensor other, {_OUT}",
@@ -122,7 +118,7 @@ def xlogy(input, other):
     return _pick("xlogy", rows, XLOGY_FORMS, input, other)
 
 
-# --- book/chapters/16i_cumulative.md:519
+# --- book/chapters/16i_cumulative.md:515
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -161,7 +157,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:559
+# --- book/chapters/16i_cumulative.md:555
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -211,7 +207,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:635
+# --- book/chapters/16i_cumulative.md:631
 _ERF, _ERFC = np.frompyfunc(math.erf, 1, 1), np.frompyfunc(math.erfc, 1, 1)
 SLOPE = 2 / math.sqrt(math.pi)  # erf's slope at zero
 
@@ -238,7 +234,7 @@ def _erfinv64(y):
     return np.copysign(x, y)
 
 
-# --- book/chapters/16i_cumulative.md:663
+# --- book/chapters/16i_cumulative.md:659
 def _in_float64(fn):
     """``fn`` of a float64 NumPy array, for a float array on any device, rounded once."""
     def forward(a):

@@ -107,7 +107,7 @@ def _inner_pass():
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:776
+# --- book/chapters/18a_forward_ad.md:777
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd._backward import grad
 
