@@ -288,3 +288,171 @@ def test_nansum_passes_over_nans_and_nanmean_divides_by_a_count():
     with raises(RuntimeError, "nanmean(): expected input to have floating point or complex "
                               "dtype but got Long"):
         torch.nanmean(torch.tensor([1, 2]))
+
+
+@pytest.mark.parametrize("dim", [(), []])
+def test_nanmean_over_no_dims_is_the_mean_of_every_value(dim):
+    x = torch.tensor([[1.0, 2.0], [3.0, NAN]], requires_grad=True)
+    mean = torch.nanmean(x, dim=dim)
+    assert mean.shape == () and mean.item() == 2.0
+    assert torch.nanmean(x, dim, keepdim=True).tolist() == [[2.0]]
+    mean.backward()
+    assert torch.allclose(x.grad, torch.tensor([[1 / 3, 1 / 3], [1 / 3, 0.0]]))
+
+
+@pytest.mark.parametrize("dim", [0, -1, (0,), []])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_nanmean_of_a_zero_dimensional_tensor(dim, keepdim):
+    x = torch.tensor(2.0, requires_grad=True)
+    mean = torch.nanmean(x, dim, keepdim)
+    assert mean.shape == () and mean.item() == 2.0
+    mean.backward()
+    assert x.grad.item() == 1.0
+    assert math.isnan(torch.nanmean(torch.tensor(NAN), dim, keepdim).item())
+
+
+@pytest.mark.parametrize("dtype, name", [("int64", "Long"), ("bool", "Bool"), ("int32", "Int")])
+def test_nanmean_wants_a_floating_point_dtype(dtype, name):
+    with raises(RuntimeError, "nanmean(): could not infer output dtype. Optional dtype must be "
+                              f"either a floating point or complex dtype. Got: {name}"):
+        torch.nanmean(torch.tensor([1.0, 2.0]), dtype=getattr(torch, dtype))
+    assert torch.nanmean(torch.tensor([1.0, 2.0]), dtype=torch.float64).dtype == torch.float64
+
+
+@pytest.mark.parametrize("name", ["cumprod", "cumsum", "nansum", "prod"])
+@pytest.mark.parametrize("dtype, word", [("int64", "Long"), ("int32", "Int"), ("bool", "Bool")])
+def test_an_integer_dtype_is_refused_where_the_result_would_be_recorded(name, dtype, word):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    args = (0,) if name.startswith("cum") else ()
+    kind = getattr(torch, dtype)
+    if name.startswith("cum") and dtype == "bool":  # no running product or sum in bool
+        kind_error = (NotImplementedError, f"\"{name}_out_cpu\" not implemented for 'Bool'")
+    else:
+        kind_error = (RuntimeError, f"Autograd not support dtype: {word}")
+    with raises(*kind_error):
+        getattr(torch, name)(x, *args, dtype=kind)
+    if name.startswith("cum") and dtype == "bool":
+        return
+    with torch.no_grad():
+        assert getattr(torch, name)(x, *args, dtype=kind).dtype == kind
+    assert getattr(torch, name)(x.detach(), *args, dtype=kind).dtype == kind
+
+
+@pytest.mark.parametrize("name", ["cumprod", "cumsum"])
+def test_running_products_and_sums_give_no_bool(name):
+    message = f"\"{name}_out_cpu\" not implemented for 'Bool'"
+    for x in (torch.tensor([True, False]), torch.tensor([1, 0])):
+        with raises(NotImplementedError, message):
+            getattr(torch, name)(x, 0, dtype=torch.bool)
+    with raises(NotImplementedError, message):
+        getattr(torch.tensor([True]), name + "_")(0)
+    counted = getattr(torch, name)(torch.tensor([True, False]), 0)
+    assert counted.dtype == torch.int64
+    assert counted.tolist() == ([1, 0] if name == "cumprod" else [1, 1])
+
+
+@pytest.mark.parametrize("name", ["cumprod", "cumsum"])
+def test_running_products_and_sums_in_place_keep_the_input_dtype(name):
+    with raises(RuntimeError, "Bad in-place call: input tensor dtype float and output tensor "
+                              "dtype double should match"):
+        getattr(torch.tensor([1.0, 2.0]), name + "_")(0, dtype=torch.float64)
+    with raises(RuntimeError, "Bad in-place call: input tensor dtype long int and output "
+                              "tensor dtype double should match"):
+        getattr(torch.tensor([1, 2]), name + "_")(0, dtype=torch.float64)
+    with raises(RuntimeError, "Bad in-place call: input tensor dtype bool and output tensor "
+                              "dtype float should match"):
+        getattr(torch.tensor([True]), name + "_")(0, dtype=torch.float32)
+    x = torch.tensor([1.0, 2.0, 3.0])
+    assert getattr(x, name + "_")(0, dtype=torch.float32).tolist() == (
+        [1.0, 2.0, 6.0] if name == "cumprod" else [1.0, 3.0, 6.0])
+    small = getattr(torch.tensor([2, 3], dtype=torch.int32), name + "_")(0)
+    assert small.dtype == torch.int32
+    assert small.tolist() == ([2, 6] if name == "cumprod" else [2, 5])
+
+
+@pytest.mark.parametrize("name", ["cummax", "cummin"])
+@pytest.mark.parametrize("dim", [1, -2])
+def test_cummax_and_cummin_of_a_scalar_name_their_dims(name, dim):
+    with raises(IndexError, f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}"):
+        getattr(torch, name)(torch.tensor(1.0), dim)
+    assert getattr(torch, name)(torch.tensor(1.0), -1).values.item() == 1.0
+
+
+def test_logit_with_eps_over_one_half_raises_before_it_lowers():
+    x = torch.tensor([0.0, 1.0, 0.5, NAN])
+    y = torch.logit(x, eps=0.6)
+    assert torch.allclose(y[:3], torch.tensor([math.log(1.5), math.log(2 / 3), math.log(1.5)]))
+    assert math.isnan(y[3].item())
+
+
+@pytest.mark.parametrize("name", ["logaddexp", "logaddexp2", "hypot", "heaviside"])
+@pytest.mark.parametrize("number, kind", [(2.0, "float"), (2, "int")])
+def test_two_tensor_functions_refuse_a_number_first(name, number, kind):
+    with raises(TypeError, f"{name}(): argument 'input' (position 1) must be Tensor, not {kind}"):
+        getattr(torch, name)(number, torch.tensor([1.0]))
+
+
+@pytest.mark.parametrize("name", ["logit", "sgn", "erf", "erfc", "erfinv"])
+@pytest.mark.parametrize("value, kind", [(0.5, "float"), (1, "int"), (True, "bool"),
+                                         ([0.5], "list")])
+def test_one_tensor_functions_refuse_anything_else(name, value, kind):
+    with raises(TypeError, f"{name}(): argument 'input' (position 1) must be Tensor, not {kind}"):
+        getattr(torch, name)(value)
+
+
+def test_heaviside_shapes_must_broadcast():
+    with raises(RuntimeError, "The size of tensor a (3) must match the size of tensor b (2) at "
+                              "non-singleton dimension 0"):
+        torch.heaviside(torch.zeros(3), torch.tensor([1.0, 2.0]))
+    with raises(RuntimeError, "The size of tensor a (2) must match the size of tensor b (3) at "
+                              "non-singleton dimension 0"):
+        torch.heaviside(torch.zeros(2, 3), torch.tensor([[1.0], [2.0], [3.0]]))
+    assert torch.heaviside(torch.zeros(2, 1), torch.tensor([1.0, 2.0, 3.0])).tolist() == [
+        [1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]
+
+
+def _tangent(function, primal, tangent):
+    fw = torch.autograd.forward_ad
+    with fw.dual_level():
+        return fw.unpack_dual(function(fw.make_dual(primal, tangent))).tangent
+
+
+def _same(a, b):
+    return all(x == y or (math.isnan(x) and math.isnan(y)) for x, y in zip(a, b))
+
+
+def test_xlogy_tangents_are_log_y_where_x_is_not_zero():
+    x, y, ones = (torch.tensor([2.0, 0.0, 0.0, 2.0, 1.0]),
+                  torch.tensor([0.0, 0.0, -1.0, -1.0, NAN]), torch.ones(5))
+    assert _same(_tangent(lambda a: torch.xlogy(a, y), x, ones).tolist(),
+                 [-INF, 0.0, 0.0, NAN, NAN])
+    assert _same(_tangent(lambda a: torch.xlogy(a, -1.0), x, ones).tolist(),
+                 [NAN, 0.0, 0.0, NAN, NAN])
+    assert _same(_tangent(lambda b: torch.xlogy(x, b), torch.tensor([0.0, 0.0, -1.0, -1.0, 1.0]),
+                          ones).tolist(), [INF, NAN, 0.0, -2.0, 1.0])
+    by_two = _tangent(lambda a: torch.xlogy(a, 2.0), torch.tensor([1.0, 0.0]),
+                      torch.tensor([0.5, 0.25]))
+    assert torch.allclose(by_two, torch.tensor([0.5, 0.25]) * math.log(2.0))
+    still = _tangent(lambda a: torch.xlogy(a, torch.tensor([0.0, -1.0])),
+                     torch.tensor([2.0, 2.0]), torch.tensor([0.0, 0.0]))
+    assert still.tolist() == [0.0, 0.0]
+    dual = _tangent(lambda a: torch.xlogy(a, torch.tensor([1.0, 4.0]) * a),
+                    torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+    assert torch.allclose(dual, torch.tensor([1.0, math.log(8.0) + 1.0]))
+
+
+def test_logit_tangents_outside_the_unit_interval():
+    p, ones = torch.tensor([-0.3, 0.0, 0.5, 1.0, 1.5]), torch.ones(5)
+    assert _same(_tangent(torch.logit, p, ones).tolist(), [NAN, INF, 4.0, INF, NAN])
+    assert _tangent(lambda a: torch.logit(a, eps=0.1), p, ones).tolist() == [0, 0, 4, 0, 0]
+    assert _tangent(lambda a: torch.logit(a, eps=-0.1), p, ones).tolist() == [0, INF, 4, INF, 0]
+
+
+def test_logit_takes_eps_as_a_number():
+    x = torch.tensor([0.5, 0.0])
+    for eps in ("a", [0.1], torch.tensor([0.1, 0.2])):
+        kind = type(eps).__name__
+        with raises(TypeError, f"logit(): argument 'eps' must be float, not {kind}"):
+            torch.logit(x, eps=eps)
+    assert torch.logit(x, eps=torch.tensor(0.1)).tolist() == torch.logit(x, eps=0.1).tolist()
+    assert torch.logit(x, eps=1).tolist() == [INF, INF]

@@ -626,3 +626,26 @@ def test_index_tensors_of_other_dtypes_and_masks_of_other_shapes_are_refused():
     with raises(IndexError, "The shape of the mask [3, 3] at index 1 does not match the shape "
                             "of the indexed tensor [3, 4] at index 1"):
         x[torch.ones(3, 3, dtype=torch.bool)]
+
+
+@pytest.mark.parametrize("dim", [(), []])
+def test_sum_over_no_dims_sums_everything(dim):
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    total = x.sum(dim)
+    assert total.shape == () and total.item() == 10.0
+    assert type(total.grad_fn).__name__ == "SumBackward1" and total.grad_fn._saved_dim == ()
+    assert x.sum(dim, keepdim=True).tolist() == [[10.0]]
+    total.backward()
+    assert x.grad.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+    assert torch.tensor([[True, False]]).sum(dim).tolist() == 1
+
+
+@pytest.mark.parametrize("name", ["sum", "mean"])
+@pytest.mark.parametrize("dim", [0, -1, (0,), ()])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_a_zero_dimensional_tensor_reduces_to_itself(name, dim, keepdim):
+    x = torch.tensor(2.0, requires_grad=True)
+    y = getattr(x, name)(dim, keepdim)
+    assert y.shape == () and y.item() == 2.0
+    y.backward()
+    assert x.grad.item() == 1.0

@@ -271,3 +271,73 @@ def test_scatter_with_the_older_reductions_has_no_derivative():
         h.sum().backward()
     with raises(RuntimeError, "reduce argument must be either add or multiply."):
         x.scatter(0, torch.tensor([0]), 1.0, reduce="sum")
+
+
+@pytest.mark.parametrize("number, kind", [(2.0, "float"), (2, "int")])
+def test_a_number_is_no_source(number, kind):
+    x, index = torch.tensor([1.0]), torch.tensor([0])
+    with raises(TypeError, f"scatter_add(): argument 'src' (position 4) must be Tensor, not "
+                           f"{kind}"):
+        torch.scatter_add(x, 0, index, number)
+    with raises(TypeError, f"scatter_reduce(): argument 'src' (position 4) must be Tensor, not "
+                           f"{kind}"):
+        torch.scatter_reduce(x, 0, index, number, "sum")
+    with raises(TypeError, f"masked_scatter(): argument 'source' (position 3) must be Tensor, "
+                           f"not {kind}"):
+        torch.masked_scatter(x, torch.tensor([True]), number)
+
+
+def test_take_along_dim_wants_a_dimension_to_take_along():
+    for dim in (0, -1):
+        with raises(IndexError, "Dimension specified as 0 but tensor has no dimensions"):
+            torch.take_along_dim(torch.tensor(3.0), torch.tensor(0), dim)
+    assert torch.take_along_dim(torch.tensor(3.0), torch.tensor(0)).tolist() == [3.0]
+
+
+def test_take_from_an_empty_tensor():
+    with raises(IndexError, "take(): tried to take from an empty tensor"):
+        torch.take(torch.zeros(0), torch.tensor([0]))
+    with raises(IndexError, "take(): tried to take from an empty tensor"):
+        torch.take(torch.zeros(2, 0), torch.tensor([5]))
+    assert torch.take(torch.zeros(0), torch.tensor([], dtype=torch.int64)).shape == (0,)
+
+
+def test_index_add_compares_whole_shapes_beside_a_scalar():
+    for index in (torch.tensor(1), torch.tensor([1])):
+        with raises(RuntimeError, "source tensor shape must match self tensor shape, excluding "
+                                  "the specified dimension. Got self.shape = [3] source.shape = "
+                                  "[]"):
+            torch.index_add(torch.tensor([1.0, 2.0, 3.0]), 0, index, torch.tensor(5.0))
+    with raises(RuntimeError, "index_add_(): Indexing dim 1 is out of bounds of the source "
+                              "tensor with dim 1"):
+        torch.index_add(torch.zeros(2, 3), 1, torch.tensor([1]), torch.ones(2))
+    assert torch.index_add(torch.tensor(1.0), 0, torch.tensor(0), torch.tensor(5.0)).item() == 6
+    added = torch.index_add(torch.tensor([1.0, 2.0, 3.0]), 0, torch.tensor(1), torch.tensor([5.0]))
+    assert added.tolist() == [1.0, 7.0, 3.0]
+
+
+def test_index_copy_wants_matching_dimensionality():
+    for index, source, n in ((torch.tensor(0), torch.ones(3), 1),
+                             (torch.tensor([0]), torch.ones(3), 1),
+                             (torch.tensor([0]), torch.ones(1, 1, 3), 3)):
+        with raises(IndexError, "index_copy_(): When source and destination are not scalars, "
+                                f"their dimensionality must match. Source dimensionality ({n}), "
+                                "destination dimensionality (2)"):
+            torch.index_copy(torch.zeros(2, 3), 0, index, source)
+    copied = torch.index_copy(torch.tensor([1.0, 2.0, 3.0]), 0, torch.tensor(1), torch.tensor(5.0))
+    assert copied.tolist() == [1.0, 5.0, 3.0]
+
+
+def test_scatter_reduce_takes_no_mean_of_bools():
+    x, src = torch.tensor([True, False]), torch.tensor([True])
+    for include_self in (True, False):
+        with raises(NotImplementedError, "\"scatter_gather_tensor_cpu_reduce_mean\" not "
+                                         "implemented for 'Bool'"):
+            torch.scatter_reduce(x, 0, torch.tensor([0]), src, "mean", include_self=include_self)
+    with raises(NotImplementedError, "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented "
+                                     "for 'Bool'"):
+        x.clone().scatter_reduce_(0, torch.tensor([0]), src, "mean")
+    with raises(NotImplementedError, "\"div_floor_cpu\" not implemented for 'Bool'"):
+        torch.scatter_reduce(x, 0, torch.tensor([], dtype=torch.int64),
+                             torch.tensor([], dtype=torch.bool), "mean")
+    assert torch.scatter_reduce(x, 0, torch.tensor([1]), src, "amax").tolist() == [True, True]

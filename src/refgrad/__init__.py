@@ -40,7 +40,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:688
+# --- book/chapters/16_functions.md:724
 from refgrad import _ops
 from refgrad._ops.functions import (
     add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, isclose, le, log, lt,
@@ -56,12 +56,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:411
+# --- book/chapters/16b_reductions.md:414
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:810
+# --- book/chapters/16b_reductions.md:813
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -108,13 +108,13 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:855
+# --- book/chapters/16h_scatter.md:896
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:700
+# --- book/chapters/16i_cumulative.md:771
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import (
@@ -139,7 +139,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:808
+# --- book/chapters/26_inplace.md:809
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:608
+# --- book/chapters/16h_scatter.md:639
 """scatter_reduce: a scatter that combines what lands on one place; and scatter's reduce=."""
 
 import warnings
@@ -12,7 +12,13 @@ import numpy as np
 from refgrad._backend import add_at
 from refgrad._ops.dispatch import call
 from refgrad._ops.rounding import underivable, without_empty_edges
-from refgrad._ops.scattering import at_least_1d, check_scatter, first_part, spots
+from refgrad._ops.scattering import (
+    at_least_1d,
+    check_scatter,
+    first_part,
+    spots,
+    tensor_argument,
+)
 from refgrad._ops.table import Op, register
 from refgrad.autograd._state import state
 from refgrad.autograd.function import Function
@@ -33,7 +39,7 @@ def _combine(out, key, values, ufunc) -> None:
         places, values = places[rest], values[rest]
 
 
-# --- book/chapters/16h_scatter.md:640
+# --- book/chapters/16h_scatter.md:677
 def _neutral(kind, reduce):
     """What a written place starts from when ``self`` is left out."""
     if reduce in ("sum", "mean", "prod"):
@@ -71,7 +77,7 @@ def _scatter_reduce(a, src, dim, index, reduce, include_self):
     return out
 
 
-# --- book/chapters/16h_scatter.md:700
+# --- book/chapters/16h_scatter.md:737
 def _extreme_grads(g, dim, index, self, src, result):
     kind = self.dtype
     value = result.gather(dim, index)
@@ -89,7 +95,7 @@ def _mean_grads(g, dim, index, include_self, src):
     return g / count, g.gather(dim, index) / count.gather(dim, index)
 
 
-# --- book/chapters/16h_scatter.md:719
+# --- book/chapters/16h_scatter.md:756
 def _product_grads(g, dim, index, include_self, self, src, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -107,7 +113,7 @@ def _product_grads(g, dim, index, include_self, self, src, result):
     return self_grad, _once_only(src_grad, zeros_there)
 
 
-# --- book/chapters/16h_scatter.md:746
+# --- book/chapters/16h_scatter.md:783
 TWICE = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
          "scattered to the same position in self")
 
@@ -143,7 +149,7 @@ def _reduce_grads(g, dim, index, reduce, include_self, self, src, result):
     return (self_grad if include_self else self_grad.scatter(dim, index, 0)), src_grad
 
 
-# --- book/chapters/16h_scatter.md:783
+# --- book/chapters/16h_scatter.md:820
 SCATTER_REDUCE = register(Op(
     "scatter_reduce", "ScatterReduceBackward0", ("self", "src"), promote=False,
     forward=_scatter_reduce, backward=_reduce_grads,
@@ -152,15 +158,19 @@ SCATTER_REDUCE = register(Op(
 
 
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    tensor_argument("scatter_reduce", "src", 4, src)
     if reduce not in REDUCTIONS:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
                            + str(reduce))
     check_scatter(input, dim, index, src)
+    if reduce == "mean" and str(input.dtype) == "torch.bool":  # no mean of bools in torch
+        kernel = "scatter_gather_tensor_cpu_reduce_mean" if index.numel() else "div_floor_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     params = {"dim": dim, "index": index, "reduce": reduce, "include_self": include_self}
     return call(SCATTER_REDUCE, (input, src), params)
 
 
-# --- book/chapters/16h_scatter.md:808
+# --- book/chapters/16h_scatter.md:849
 DEPRECATED = ("The reduce argument of torch.scatter with Tensor src is deprecated and will be "
               "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
               "reduction options.")
@@ -187,7 +197,7 @@ SCATTER_VALUE_BY = underivable(
         at_least_1d(index._data).shape, value, dtype=a.dtype, like=a), dim, index, reduce))
 
 
-# --- book/chapters/16h_scatter.md:836
+# --- book/chapters/16h_scatter.md:877
 def scatter_by(input, dim, index, given, reduce, operation="scatter"):
     """``scatter(input, dim, index, given, reduce=reduce)``: torch's older reductions."""
     from refgrad._dtype import checked_number

@@ -7,9 +7,9 @@
 
 import numpy as np
 
-from refgrad import return_types
+from refgrad import _dtype, return_types
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import where
+from refgrad._ops.functions import check_grad_dtype, in_place_dtype, where
 from refgrad._ops.pieces import added_at
 from refgrad._ops.reductions import _WIDER, running
 from refgrad._ops.table import Op, register
@@ -139,19 +139,37 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:295
+# --- book/chapters/16i_cumulative.md:300
 def cumprod(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
+    if dtype is _dtype.bool:
+        raise not_implemented_for("cumprod_out_cpu", np.bool_)
+    check_grad_dtype(input, dtype)
     return call(CUMPROD, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})
 
 
-def cummax(input, dim):
+def cumprod_step(input, dim, *, dtype=None):
+    """The step of ``cumprod_`` before the write: the product in the input's own dtype."""
     wrap_dim(dim, input.ndim)
+    return cumprod(input, dim, dtype=in_place_dtype(input, dtype))
+
+
+cumprod_step.__name__ = "cumprod"  # the in-place method is named after it
+
+
+def _scalar_dim(name, input, dim):
+    if input.ndim == 0 and dim not in (0, -1):
+        raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
+    wrap_dim(dim, input.ndim)
+
+
+def cummax(input, dim):
+    _scalar_dim("cummax", input, dim)
     return return_types.cummax(*call(CUMMAX, (input,), {"dim": dim}))
 
 
 def cummin(input, dim):
-    wrap_dim(dim, input.ndim)
+    _scalar_dim("cummin", input, dim)
     return return_types.cummin(*call(CUMMIN, (input,), {"dim": dim}))
 
 

@@ -22,6 +22,7 @@ from refgrad._ops.operands import DEFAULT_ALPHA, check_unsigned_promotion, numbe
 from refgrad._ops.table import register
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
+from refgrad._typename import LEGACY
 from refgrad.autograd._state import state
 
 # Most additions keep the default alpha. They share one parameter dict,
@@ -97,7 +98,7 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:132
+# --- book/chapters/16_functions.md:133
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
@@ -198,7 +199,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:241
+# --- book/chapters/16_functions.md:242
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -210,7 +211,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:262
+# --- book/chapters/16_functions.md:263
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -240,7 +241,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:296
+# --- book/chapters/16_functions.md:297
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
@@ -278,7 +279,7 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:343
+# --- book/chapters/16_functions.md:344
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES):
         sizes = tuple(sizes[0])
@@ -302,7 +303,7 @@ def squeeze(input, dim=None):
     return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
 
 
-# --- book/chapters/16_functions.md:371
+# --- book/chapters/16_functions.md:372
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -323,7 +324,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:398
+# --- book/chapters/16_functions.md:399
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -352,7 +353,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
                                              equal_nan=equal_nan)))
 
 
-# --- book/chapters/16_functions.md:439
+# --- book/chapters/16_functions.md:440
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
@@ -380,7 +381,35 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:468
+# --- book/chapters/16_functions.md:469
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
+    if dtype is _dtype.bool:  # torch has no running sum in bool
+        raise NotImplementedError("\"cumsum_out_cpu\" not implemented for 'Bool'")
+    check_grad_dtype(input, dtype)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})
+
+
+def in_place_dtype(input, dtype):
+    """The dtype an in-place running op computes in: the input's, which ``dtype`` must be."""
+    if dtype is not None and dtype != input.dtype:
+        names = _dtype.C_TYPE_NAMES
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {names[str(input.dtype)[6:]]} "
+                           f"and output tensor dtype {names[str(dtype)[6:]]} should match")
+    return input.dtype
+
+
+def cumsum_step(input, dim, *, dtype=None):
+    """The step of ``cumsum_`` before the write: the sum in the input's own dtype."""
+    wrap_dim(dim, input.ndim)
+    return cumsum(input, dim, dtype=in_place_dtype(input, dtype))
+
+
+cumsum_step.__name__ = "cumsum"  # the in-place method is named after it
+
+
+def check_grad_dtype(input, dtype) -> None:
+    """Refuse a ``dtype=`` with no gradients when the result would need a node."""
+    if (dtype is not None and not dtype.is_floating_point and input.requires_grad
+            and state.grad_enabled):
+        raise RuntimeError(f"Autograd not support dtype: {LEGACY[dtype]}")

@@ -211,7 +211,8 @@ OUT_OF_PLACE = {
     "sigmoid": pointwise.sigmoid, "relu": pointwise.relu, "clamp": pointwise.clamp,
     "clamp_min": pointwise.clamp_min, "clamp_max": pointwise.clamp_max,
     "abs": pointwise.abs, "sqrt": pointwise.sqrt, "rsqrt": pointwise.rsqrt,
-    "tan": pointwise.tan, "sign": pointwise.sign, "reciprocal": F.reciprocal, "cumsum": F.cumsum,
+    "tan": pointwise.tan, "sign": pointwise.sign, "reciprocal": F.reciprocal,
+    "cumsum": F.cumsum_step,
     "floor_divide": rounding.floor_divide_step,
     "remainder": rounding.remainder, "fmod": rounding.fmod, "true_divide": rounding.true_divide,
     **{name: getattr(bits, name) for name in (
@@ -224,7 +225,7 @@ OUT_OF_PLACE = {
         "atan2", "arctan2")},
     "tril": rearranging.tril, "triu": rearranging.triu, "lerp": fused.lerp,
     "addcmul": fused.addcmul, "addcdiv": fused.addcdiv, "nan_to_num": fused.nan_to_num,
-    "cumprod": cumulative.cumprod, "heaviside": special.heaviside_step,
+    "cumprod": cumulative.cumprod_step, "heaviside": special.heaviside_step,
     **{name: getattr(special, name) for name in (
         "hypot", "xlogy", "logit", "sgn", "erf", "erfc", "erfinv")},
     "scatter": scattering.scatter_step, "scatter_add": scattering.scatter_add,
@@ -259,7 +260,7 @@ def fill_(self, value):
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
-# --- book/chapters/26_inplace.md:558
+# --- book/chapters/26_inplace.md:559
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -307,7 +308,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:748
+# --- book/chapters/26_inplace.md:749
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

@@ -20,8 +20,13 @@ def _sum_forward(a, dim=None, keepdim=False):
     return a.sum(axis=dim, keepdims=keepdim, dtype=kind)  # CuPy's arrays have the method
 
 
+def _sum_dim_forward(a, dim, keepdim):
+    # No dims at all sum everything, as None does; a 0-d array's one value is its own sum.
+    return _sum_forward(a, dim if dim and a.ndim else None, keepdim)
+
+
 def _sum_dim_backward(g, dim, keepdim, self_sym_sizes):
-    if not keepdim:
+    if not keepdim and self_sym_sizes:
         for d in sorted(d % len(self_sym_sizes) for d in dim):
             g = g.unsqueeze(d)
     return (g.expand(self_sym_sizes),)
@@ -33,12 +38,12 @@ SUM = register(Op(
     keeps=("self_sym_sizes",),
 ))
 SUM_DIM = register(Op(
-    "sum_dim", "SumBackward1", ("self",), forward=_sum_forward,
+    "sum_dim", "SumBackward1", ("self",), forward=_sum_dim_forward,
     backward=_sum_dim_backward, keeps=("self_sym_sizes",),
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:81
+# --- book/chapters/15_sums_and_shapes.md:86
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 

@@ -137,6 +137,7 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None, _operation=
 
 
 def scatter_add(input, dim, index, src):
+    tensor_argument("scatter_add", "src", 4, src)
     check_scatter(input, dim, index, src)
     return call(SCATTER_ADD, (input, src), {"dim": dim, "index": index})
 
@@ -149,7 +150,17 @@ def scatter_step(input, dim, index, src=None, value=None, *, reduce=None):
 scatter_step.__name__ = "scatter"  # the in-place method is named after it
 
 
-# --- book/chapters/16h_scatter.md:462
+def tensor_argument(function, argument, position, value) -> None:
+    """torch's refusal of a number, or anything else, where a tensor must go."""
+    from refgrad._tensor import Tensor
+    from refgrad._typename import c_type_name
+
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{function}(): argument '{argument}' (position {position}) must be "
+                        f"Tensor, not {c_type_name(type(value))}")
+
+
+# --- book/chapters/16h_scatter.md:486
 def _masked_scatter(a, source, mask):
     shape = np.broadcast_shapes(a.shape, mask._data.shape)
     out = np.broadcast_to(a, shape).copy()
@@ -178,10 +189,12 @@ MASKED_SCATTER = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:492
+# --- book/chapters/16h_scatter.md:516
 def masked_scatter(input, mask, source):
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
+
+    tensor_argument("masked_scatter", "source", 3, source)
 
     if mask.dtype is not _bool():
         raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
@@ -202,7 +215,7 @@ def _bool():
     return _dtype.bool
 
 
-# --- book/chapters/16h_scatter.md:526
+# --- book/chapters/16h_scatter.md:552
 def _put_taken_back(g, index, self):
     from refgrad._ops.indexing import index_put, zeros_as
 
@@ -224,6 +237,8 @@ def take(input, index):
         raise RuntimeError("take(): Expected a long tensor for index, but got "
                            + LEGACY[index.dtype])
     n, values = input.numel(), index._data
+    if n == 0 and values.size:
+        raise IndexError("take(): tried to take from an empty tensor")
     outside = values[(values < -n) | (values >= n)]
     if outside.size:
         raise IndexError(f"out of range: tried to access index {int(outside.flat[0])} on a "
@@ -231,7 +246,7 @@ def take(input, index):
     return call(TAKE, (input,), {"index": index})
 
 
-# --- book/chapters/16h_scatter.md:564
+# --- book/chapters/16h_scatter.md:592
 def take_along_dim(input, indices, dim=None):
     from refgrad._ops.functions import check_broadcast
     from refgrad._tensor_values import wrap_dim
@@ -247,6 +262,8 @@ def take_along_dim(input, indices, dim=None):
                            f"number of dimensions, but got {input.ndim} dimensions for input, "
                            f"and {indices.ndim} dimensions for indices")
     d = wrap_dim(dim, input.ndim)
+    if input.ndim == 0:  # gather wants a dimension to gather along; any dim that wraps is 0
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     wanted = list(input.shape)
     wanted[d:d + 1] = list(indices.shape[d:d + 1])
     check_broadcast(tuple(wanted), tuple(indices.shape))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:138
+# --- book/chapters/15_sums_and_shapes.md:143
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
@@ -33,7 +33,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:178
+# --- book/chapters/15_sums_and_shapes.md:183
 OVERFLOW = "numel: integer multiplication overflow"
 
 
@@ -74,7 +74,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:234
+# --- book/chapters/15_sums_and_shapes.md:239
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:
@@ -89,7 +89,7 @@ def expanded(a, size):
     return np.lib.stride_tricks.as_strided(a, size, strides)
 
 
-# --- book/chapters/15_sums_and_shapes.md:262
+# --- book/chapters/15_sums_and_shapes.md:267
 UNSQUEEZE = register(Op(
     "unsqueeze", "UnsqueezeBackward0", ("self",),
     forward=lambda a, dim: np.expand_dims(a, dim),
@@ -135,7 +135,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:315
+# --- book/chapters/15_sums_and_shapes.md:320
 def _stack(grads, dim):
     from refgrad._ops.functions import stack
 

@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:644
+# --- book/chapters/16i_cumulative.md:707
 """nansum, a row, and nanmean, made of it."""
 
 import numpy as np
 
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import dim_tuple
+from refgrad._ops.functions import check_grad_dtype, dim_tuple
 from refgrad._ops.reductions import _sum_forward
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
@@ -34,7 +34,7 @@ def _nansum_backward(g, self, dim, keepdim, dtype, self_dtype):
     return (g.expand(tuple(self.shape)) * self.isnan().logical_not(),)
 
 
-# --- book/chapters/16i_cumulative.md:677
+# --- book/chapters/16i_cumulative.md:740
 NANSUM = register(Op(
     "nansum", "NansumBackward0", ("self",), forward=_nansum, backward=_nansum_backward,
     saves=(("self", ("self",)),), hides=("dtype", "self_dtype"),
@@ -43,6 +43,7 @@ NANSUM = register(Op(
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     dims = None if dim is None else dim_tuple(dim, input.ndim)
+    check_grad_dtype(input, dtype)
     params = {"dim": dims, "keepdim": keepdim, "dtype": dtype, "self_dtype": input.dtype}
     return call(NANSUM, (input,), params)
 
@@ -51,6 +52,13 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     if not input.dtype.is_floating_point:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
                            f"but got {LEGACY[input.dtype]}")
-    counted = input.isnan().logical_not().sum(dim, keepdim) if dim is not None else (
-        input.isnan().logical_not().sum())
+    if dtype is not None and not dtype.is_floating_point:
+        raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must be "
+                           f"either a floating point or complex dtype. Got: {LEGACY[dtype]}")
+    dims = None if dim is None else dim_tuple(dim, input.ndim)
+    present = input.isnan().logical_not()
+    if input.ndim == 0:  # its one value, whichever of 0 and -1 names it
+        counted = present.sum()
+    else:  # no dims, or an empty list of them, counts over every dimension
+        counted = present.sum(dims or tuple(range(input.ndim)), keepdim)
     return nansum(input, dim, keepdim, dtype=dtype) / counted

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:236
+# --- book/chapters/16h_scatter.md:251
 """Rows that write whole slices: index_add, index_copy, index_fill."""
 
 import numpy as np
@@ -45,7 +45,7 @@ INDEX_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:291
+# --- book/chapters/16h_scatter.md:306
 def _index_copy(a, source, dim, index, source_dim):
     out = a.copy()
     at_least_1d(out)[slab_key(index, dim, a.ndim)] = _slabs(source)
@@ -64,7 +64,7 @@ def _filled_once(g, dim, index):
     return g.index_select(dim, make_tensor(np.unique(index._data))).sum()
 
 
-# --- book/chapters/16h_scatter.md:311
+# --- book/chapters/16h_scatter.md:326
 INDEX_COPY = register(Op(
     "index_copy", "IndexCopyBackward0", ("self", "source"), forward=_index_copy,
     promote=False,
@@ -86,7 +86,7 @@ INDEX_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:340
+# --- book/chapters/16h_scatter.md:355
 def _length(t, d) -> int:
     return t.shape[d] if t.ndim else 1
 
@@ -108,6 +108,9 @@ def index_add(input, dim, index, source, *, alpha=1):
     if source.dtype is not input.dtype:
         raise RuntimeError(f"index_add_(): self ({LEGACY[input.dtype]}) and source "
                            f"({LEGACY[source.dtype]}) must have the same scalar type")
+    if source.ndim and d >= source.ndim:
+        raise RuntimeError(f"index_add_(): Indexing dim {d} is out of bounds of the source "
+                           f"tensor with dim {source.ndim}")
     along = _length(source, d) if source.ndim else 1
     if index.numel() != along:
         raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal "
@@ -118,13 +121,15 @@ def index_add(input, dim, index, source, *, alpha=1):
     return call(INDEX_ADD, (input, source), params)
 
 
-# --- book/chapters/16h_scatter.md:373
+# --- book/chapters/16h_scatter.md:391
 def _check_slices(input, source, d) -> None:
-    a, b = tuple(input.shape), tuple(source.shape)
-    if source.ndim and (len(a) != len(b) or any(a[k] != b[k] for k in range(len(a)) if k != d)):
+    a, b = list(input.shape), list(source.shape)
+    if a and b:  # the shapes but for dim; a 0-d tensor beside a 1-d one is a mismatch
+        del a[d], b[d]
+    if a != b:
         raise RuntimeError("source tensor shape must match self tensor shape, excluding the "
-                           f"specified dimension. Got self.shape = {list(a)} source.shape = "
-                           f"{list(b)}")
+                           f"specified dimension. Got self.shape = {list(input.shape)} "
+                           f"source.shape = {list(source.shape)}")
 
 
 def index_copy(input, dim, index, source):
@@ -138,6 +143,10 @@ def index_copy(input, dim, index, source):
     if source.ndim == 0 and index.numel() != 1:
         raise IndexError(f"{prefix}When source is scalar, index should have one element (got "
                          f"{index.numel()})")
+    if source.ndim and input.ndim and source.ndim != input.ndim:
+        raise IndexError(f"{prefix}When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({source.ndim}), "
+                         f"destination dimensionality ({input.ndim})")
     if source.ndim and index.numel() != _length(source, d):
         raise IndexError(f"{prefix}Number of indices ({index.numel()}) should be equal to "
                          f"source.size(dim) ({_length(source, d)})")
@@ -153,7 +162,7 @@ def index_copy(input, dim, index, source):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:412
+# --- book/chapters/16h_scatter.md:436
 def _check_copy_slices(input, source, d) -> None:
     if not source.ndim or not input.ndim:
         return

@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:338
+# --- book/chapters/16i_cumulative.md:361
 """Elementwise special functions: logaddexp, hypot, xlogy, logit, sgn, heaviside and erf."""
 
 import math
+import numbers
 
 import numpy as np
 
@@ -14,12 +15,13 @@ from refgrad._device import CPU
 from refgrad._dtype import get_default_dtype
 from refgrad._ops.arithmetic import floating, in_float32
 from refgrad._ops.dispatch import call
-from refgrad._ops.elementwise import _function
+from refgrad._ops.functions import check_broadcast
 from refgrad._ops.pointwise import _sign
 from refgrad._ops.rounding import _no_derivative, _pick, without_empty_edges
+from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
-from refgrad._typename import not_implemented_for
+from refgrad._typename import c_type_name, not_implemented_for
 
 
 def _floats_only(ufunc, kernel):
@@ -53,7 +55,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:407
+# --- book/chapters/16i_cumulative.md:432
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -79,10 +81,21 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:434
+# --- book/chapters/16i_cumulative.md:459
+def _xlogy_tangent(tangents, self, other):
+    # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
+    # wherever x is not zero, even where log(y) is infinite or nan.
+    t_x, t_y = tangents
+    parts = [] if t_x is None else [_for_x(t_x, self, other)]
+    if t_y is not None:
+        parts.append(t_y * self / other)
+    return parts[0] if len(parts) == 1 else parts[0] + parts[1]
+
+
 XLOGY = register(Op(
     "xlogy", "XlogyBackward0", ("self", "other"), forward=_xlogy, saves=BOTH,
     backward=lambda g, self, other: (_for_x(g, self, other), g * self / other),
+    tangent=_xlogy_tangent,
 ))
 NUMBER_XLOGY = register(Op(
     "number_xlogy", "XlogyBackward1", ("other",), promote_with=("self",),
@@ -93,6 +106,7 @@ XLOGY_BY_NUMBER = register(Op(
     "xlogy_by_number", "XlogyBackward2", ("self",), promote_with=("other",),
     forward=lambda x, other: _xlogy(x, other), saves=(("self", ("self",)),),
     backward=lambda g, self, other: (_for_x(g, self, other),),
+    tangent=lambda tangents, self, other: _for_x(tangents[0], self, other),
 ))
 _OUT = "*, Tensor out = None"
 XLOGY_FORMS = (f"Tensor input, Tensor other, {_OUT}", f"Number self, Tensor other, {_OUT}",
@@ -104,11 +118,11 @@ def xlogy(input, other):
     return _pick("xlogy", rows, XLOGY_FORMS, input, other)
 
 
-# --- book/chapters/16i_cumulative.md:477
+# --- book/chapters/16i_cumulative.md:515
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
-    if eps is not None and eps >= 0:
-        a = np.clip(a, eps, 1 - eps)
+    if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
+        a = np.where(a < eps, eps, np.where(a > 1 - eps, 1 - eps, a)).astype(a.dtype)
     return np.log(a / (1 - a))
 
 
@@ -119,9 +133,17 @@ def _logit_backward(g, self, eps):
     return (slope.masked_fill((self < eps) | (self > 1 - eps), 0.0),)
 
 
+def _logit_tangent(tangents, self, eps):
+    slope = tangents[0] / (self * (1 - self))
+    if eps is None:
+        return slope.masked_fill((self < 0) | (self > 1), math.nan)
+    # a negative eps, which the backward takes as none, is a plain range here, as in torch
+    return slope.masked_fill((self < eps) | (self > 1 - eps), 0.0)
+
+
 LOGIT = register(Op(
     "logit", "LogitBackward0", ("self",), forward=_logit, backward=_logit_backward,
-    saves=(("self", ("self",)),),
+    saves=(("self", ("self",)),), tangent=_logit_tangent,
 ))
 SGN = register(Op(
     "sgn", "SgnBackward0", ("self",), backward=lambda g, self, result: (g * 0,),
@@ -135,7 +157,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:509
+# --- book/chapters/16i_cumulative.md:555
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -144,6 +166,7 @@ def _tensor_beside(name, input, other, argument="other"):
 
 def _two_tensors(row):
     def function(input, other):
+        tensor_argument(row.name, "input", 1, input)
         _tensor_beside(row.name, input, other)
         return call(row, (input, other))
 
@@ -155,6 +178,11 @@ logaddexp, logaddexp2, hypot = (_two_tensors(r) for r in (LOGADDEXP, LOGADDEXP2,
 
 
 def logit(input, eps=None):
+    tensor_argument("logit", "input", 1, input)
+    if isinstance(eps, Tensor) and eps.ndim == 0:  # a one-value tensor is a number here
+        eps = eps.item()
+    elif eps is not None and not isinstance(eps, numbers.Real):
+        raise TypeError(f"logit(): argument 'eps' must be float, not {c_type_name(type(eps))}")
     return call(LOGIT, (input,), {"eps": eps})
 
 
@@ -168,16 +196,18 @@ def heaviside_step(input, values):
 
 
 def _heaviside(input, values, operation):
+    tensor_argument("heaviside", "input", 1, input)
     _tensor_beside("heaviside", input, values, "values")
     if values.dtype is not input.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    check_broadcast(tuple(input.shape), tuple(values.shape))  # the row does not promote
     return without_empty_edges(call(HEAVISIDE, (input, values), {"operation": operation}))
 
 
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:577
+# --- book/chapters/16i_cumulative.md:631
 _ERF, _ERFC = np.frompyfunc(math.erf, 1, 1), np.frompyfunc(math.erfc, 1, 1)
 SLOPE = 2 / math.sqrt(math.pi)  # erf's slope at zero
 
@@ -204,7 +234,7 @@ def _erfinv64(y):
     return np.copysign(x, y)
 
 
-# --- book/chapters/16i_cumulative.md:605
+# --- book/chapters/16i_cumulative.md:659
 def _in_float64(fn):
     """``fn`` of a float64 NumPy array, for a float array on any device, rounded once."""
     def forward(a):
@@ -227,4 +257,13 @@ ERFC = _saves_self("erfc", "ErfcBackward0", _erfc64,
                    lambda g, self: (-g * SLOPE * (-self * self).exp(),))
 ERFINV = _saves_self("erfinv", "ErfinvBackward0", _erfinv64,
                      lambda g, self: (g / SLOPE * (self.erfinv() * self.erfinv()).exp(),))
-erf, erfc, erfinv, sgn = (_function(row) for row in (ERF, ERFC, ERFINV, SGN))
+def _one_tensor(row):
+    def function(input):
+        tensor_argument(row.name, "input", 1, input)
+        return call(row, (input,))
+
+    function.__name__ = row.name
+    return function
+
+
+erf, erfc, erfinv, sgn = (_one_tensor(row) for row in (ERF, ERFC, ERFINV, SGN))

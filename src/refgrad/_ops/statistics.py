@@ -13,7 +13,7 @@ from refgrad import return_types
 from refgrad._dtype import get_default_dtype, python_number
 from refgrad._ops.arithmetic import in_float32
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import dim_tuple, where
+from refgrad._ops.functions import check_grad_dtype, dim_tuple, where
 from refgrad._ops.pointwise import maximum, minimum
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
@@ -21,7 +21,8 @@ from refgrad._tensor_values import wrap_dim
 
 
 def _axes(dim, ndim):
-    return None if dim is None or dim == () else tuple(d % (ndim or 1) for d in dim)
+    # no dims, or a 0-d tensor (whose dims 0 and -1 are itself): every value
+    return None if dim is None or dim == () or not ndim else tuple(d % ndim for d in dim)
 
 
 def _mean_dim_backward(g, dim, keepdim, self_sym_sizes, self_sym_numel):
@@ -38,7 +39,7 @@ def _spread(g, axes, keepdim, sizes):
     return g.expand(sizes)
 
 
-# --- book/chapters/16b_reductions.md:72
+# --- book/chapters/16b_reductions.md:73
 MEAN = register(Op(
     "mean", "MeanBackward0", ("self",), forward=np.mean,
     backward=lambda g, self_sym_sizes, self_sym_numel: (
@@ -52,7 +53,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:94
+# --- book/chapters/16b_reductions.md:95
 def _even_share(g, self, result):
     value, data = result._data, self._data
     hits = np.isnan(data) if np.isnan(value) else data == value
@@ -69,7 +70,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:117
+# --- book/chapters/16b_reductions.md:118
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -108,7 +109,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:172
+# --- book/chapters/16b_reductions.md:173
 def _prod_grad(g, self, result, dim=None, keepdim=False):
     axes = None if dim is None else dim % (self.ndim or 1)
     zero = self._data == 0
@@ -140,7 +141,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:222
+# --- book/chapters/16b_reductions.md:223
 def _shift(a, axes):
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(a)
     return np.where(np.isfinite(top), top, 0)
@@ -160,7 +161,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:243
+# --- book/chapters/16b_reductions.md:244
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -179,7 +180,7 @@ def _reduce_like(t, dim):
     return t.sum(dim, keepdim=True) if t.ndim else t
 
 
-# --- book/chapters/16b_reductions.md:263
+# --- book/chapters/16b_reductions.md:264
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -196,7 +197,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:318
+# --- book/chapters/16b_reductions.md:319
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -222,15 +223,17 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
+    if dim is not None:
+        dim_tuple(dim, input.ndim)
+    check_grad_dtype(input, dtype)
     if dtype is not None:
         input = input.to(dtype)
-    if dim is None:
-        return _call(PROD, input)
-    dim_tuple(dim, input.ndim)
-    return _call(PROD_DIM, input, dim=dim, keepdim=keepdim)
+    out = _call(PROD, input) if dim is None else _call(PROD_DIM, input, dim=dim, keepdim=keepdim)
+    # an integer product is counted in int64, but a dtype= asked for is the result's
+    return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:356
+# --- book/chapters/16b_reductions.md:359
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -260,7 +263,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:387
+# --- book/chapters/16b_reductions.md:390
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]

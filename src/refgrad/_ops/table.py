@@ -31,6 +31,9 @@ class Op:
     hides: tuple[str, ...] = ()  # parameters the backward needs but torch's node does not show
     into: Callable | None = None  # forward, writing into out=: see NOTE [Dying operands]
     half_number: Callable | None = None  # forward for float16 op number: NOTE [float16 and numbers]
+    # forward mode's formula, (tangents, **saved) -> tangent, where differentiating the
+    # backward one would not give torch's tangent: chapter "Forward-mode AD"
+    tangent: Callable | None = None
     # Worked out from the fields above when the row is made, for call()'s sake:
     plain: bool = field(init=False, repr=False)  # operands promote together: see _shared_operands
     many: bool = field(init=False, repr=False)  # several outputs, or as many as forward returns

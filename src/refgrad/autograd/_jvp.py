@@ -107,13 +107,17 @@ def _inner_pass():
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:769
+# --- book/chapters/18a_forward_ad.md:777
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd._backward import grad
 
     attach = state.grad_enabled and _requires_grad(args, outputs, tangents)
     kwargs = _formula_arguments(op, args, params, outputs, attach)
     dtype = _tangent_dtype(op, args, params, outputs, tangents)
+    if op.tangent is not None:
+        with _inner_pass():
+            tangent = op.tangent(tangents, **kwargs)
+        return [_finish(outputs[0], tangent if attach else tangent.detach(), dtype)]
     seeds = [_seed(o, dtype) for o in outputs]
     wanted = [s for s in seeds if s._requires_grad]
     single = op.outputs is not None and len(op.outputs) == 1
