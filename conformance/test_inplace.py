@@ -349,3 +349,35 @@ def test_more_in_place_forms_write_what_their_functions_return():
     with raises(RuntimeError, "result type Float can't be cast to the desired output type Long"):
         integers.rsqrt_()
     assert integers.cumsum_(0).tolist() == [1, 3]
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("eq", [0.0, 1.0, 0.0]), ("ne", [1.0, 0.0, 1.0]), ("lt", [1.0, 0.0, 0.0]),
+    ("le", [1.0, 1.0, 0.0]), ("gt", [0.0, 0.0, 1.0]), ("ge", [0.0, 1.0, 1.0]),
+])
+def test_comparisons_in_place_write_ones_and_zeros_and_record_a_zero_gradient(name, expected):
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x.clone()
+    assert getattr(y, name + "_")(2.0) is y and y.tolist() == expected
+    assert y.dtype == torch.float32 and y._version == 1
+    node = y.grad_fn
+    assert type(node).__name__ == name.capitalize() + "Backward0"
+    assert not [a for a in dir(node) if a.startswith("_saved")]
+    other = torch.tensor([2.0], requires_grad=True)
+    z = x.clone()
+    getattr(z, name + "_")(other)
+    assert type(z.grad_fn).__name__ == name.capitalize() + "Backward1" and z.tolist() == expected
+    (z * torch.tensor([float("inf"), 1.0, 2.0])).sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0] and other.grad.tolist() == [0.0]
+
+
+def test_comparisons_in_place_compare_promoted_and_keep_the_dtype():
+    integers = torch.tensor([1, 2, 3])
+    assert integers.lt_(2.5).tolist() == [1, 1, 0] and integers.dtype == torch.int64
+    floats = torch.tensor([1.0, 2.0])
+    assert floats.eq_(torch.tensor([1, 5])).tolist() == [1.0, 0.0]
+    with raises(RuntimeError, "a leaf Variable that requires grad is being used in an in-place "
+                              "operation."):
+        torch.tensor([1.0], requires_grad=True).eq_(1.0)
+    with raises(RuntimeError, "output with shape [2] doesn't match the broadcast shape [2, 2]"):
+        torch.tensor([1.0, 2.0]).eq_(torch.ones(2, 2))

@@ -124,6 +124,7 @@ def _index_put_params(shapes):
         lambda ix: {"index": torch.tensor(ix), "accumulate": acc or k > n}))
 
 
+_COMPARED = ("eq", "ne", "lt", "le", "gt", "ge")
 _INDEX_PUT_SHAPES = st.tuples(st.integers(1, 3), st.integers(1, 3), st.lists(
     st.integers(1, 3), max_size=2)).map(lambda t: [(t[0], *t[2]), (t[1], *t[2])])
 
@@ -403,6 +404,12 @@ RECIPES.update({
         lambda g: call(torch._ops.windows.UNFOLD_BACKWARD, (g,), {
             "input_sizes": (2, 5), "dim": 1, "size": 3, "step": 1}),  # windows that overlap
         shapes=st.just([(2, 3, 3)])),
+    # Comparisons written in place: values far from the number or tensor compared with.
+    **{f"{name}_": Recipe(lambda a, name=name: call(OPS[f"{name}_"], (a,), {
+        "other": 1.5, "self_dtype": a.dtype}), ("small",)) for name in _COMPARED},
+    **{f"{name}_.Tensor": Recipe(lambda a, b, name=name: call(OPS[f"{name}_.Tensor"], (a, b), {
+        "self_dtype": a.dtype}), ("small", "above_one"),
+        shapes=st.sampled_from([[(2, 3), (3,)], [(2, 3), (2, 3)]])) for name in _COMPARED},
     "_fw_primal": Recipe(lambda a: call(OPS["_fw_primal"], (a,))),  # unpack_dual's primal
     # Steps and saw teeth: their jumps are rare among values drawn at random.
     "div_mode": Recipe(lambda a, b, rounding_mode: torch.div(a, b, rounding_mode=rounding_mode),

@@ -71,6 +71,10 @@ TORCH_CALLS = {
     "max_dim": torch.max, "min_dim": torch.min, "prod": torch.prod, "prod_dim": torch.prod,
     "logsumexp": torch.logsumexp, "softmax": torch.softmax, "log_softmax": torch.log_softmax,
     "zero_": lambda a: a.clone().zero_(),
+    **{f"{name}_": lambda a, name=name, **p: getattr(a.clone(), f"{name}_")(1.5)
+       for name in ("eq", "ne", "lt", "le", "gt", "ge")},
+    **{f"{name}_.Tensor": lambda a, b, name=name, **p: getattr(a.clone(), f"{name}_")(b)
+       for name in ("eq", "ne", "lt", "le", "gt", "ge")},
     "uniform_": lambda a: a.clone().uniform_(0.5, 0.5),
     "normal_": lambda a: a.clone().normal_(-1.5, 0.0),
     "fill_": lambda a: a.clone().fill_(2.0),

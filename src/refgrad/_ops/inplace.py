@@ -204,7 +204,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:435
+# --- book/chapters/26_inplace.md:501
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -260,7 +260,7 @@ def fill_(self, value):
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
-# --- book/chapters/26_inplace.md:559
+# --- book/chapters/26_inplace.md:625
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -308,7 +308,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:749
+# --- book/chapters/26_inplace.md:815
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
