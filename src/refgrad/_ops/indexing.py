@@ -5,13 +5,12 @@
 # --- book/chapters/16d_indexing.md:280
 """Indexing rows (select, slice, index, and the rows of their gradients) and x[...]."""
 
-import sys
-import warnings
 from dataclasses import replace
 
 import numpy as np
 
 from refgrad._backend import add_at, same_device
+from refgrad._ops.index_tensors import check_mask, index_tensor
 from refgrad._ops.table import Op, register
 
 
@@ -27,7 +26,7 @@ def _slice(a, dim, start, end, step):
     return a[_at(a.ndim, dim, slice(start, end, step))]
 
 
-# --- book/chapters/16d_indexing.md:311
+# --- book/chapters/16d_indexing.md:310
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -48,7 +47,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:333
+# --- book/chapters/16d_indexing.md:332
 SLICE = register(Op(
     "slice", "SliceBackward0", ("self",), forward=_slice,
     backward=lambda g, dim, start, end, step, self_sym_sizes: (
@@ -64,7 +63,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:361
+# --- book/chapters/16d_indexing.md:360
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -101,7 +100,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:399
+# --- book/chapters/16d_indexing.md:398
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -149,7 +148,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:455
+# --- book/chapters/16d_indexing.md:454
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
@@ -198,7 +197,7 @@ def _narrow_start(start) -> int:
     return int(start.item())
 
 
-# --- book/chapters/16d_indexing.md:530
+# --- book/chapters/16d_indexing.md:529
 INT64_MAX = 2**63 - 1
 
 
@@ -220,42 +219,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-_BYTE_MASK = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
-              "torch.bool instead.")
-
-
-def index_tensor(item):
-    """An index tensor as torch takes one: positions (int64 or int32), or a mask.
-
-    A uint8 tensor is an old spelling of a mask: read as one, with torch's
-    warning at the caller's line. Other dtypes are torch's IndexError.
-    """
-    kind = item._data.dtype
-    if kind == np.uint8:
-        warnings.warn(_BYTE_MASK, UserWarning, stacklevel=_first_frame_outside())
-        return item != 0
-    if kind.kind != "b" and kind not in (np.int64, np.int32):
-        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    return item
-
-
-def _first_frame_outside() -> int:
-    """The stacklevel, for a warning raised by our caller, of the first frame outside refgrad."""
-    frame, level = sys._getframe(2), 2
-    while frame is not None and frame.f_globals.get("__name__", "").startswith("refgrad"):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
-def _check_mask(mask, t, dim) -> None:
-    """A mask must match the dimensions of ``t`` it covers, from ``dim`` on."""
-    for j, size in enumerate(mask.shape):
-        if t.shape[dim + j] != size:
-            raise IndexError(f"The shape of the mask {list(mask.shape)} at index {j} does not "
-                             f"match the shape of the indexed tensor {list(t.shape)} at index "
-                             f"{dim + j}")
-
-
+# --- book/chapters/16d_indexing.md:603
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -268,7 +232,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:601
+# --- book/chapters/16d_indexing.md:617
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -292,7 +256,7 @@ def walk(self, index, keep_full: bool):
         elif isinstance(item, Tensor):
             item = index_tensor(item)
             if _is_mask(item):
-                _check_mask(item, result, dim)
+                check_mask(item, result, dim)
             tensors.append(item)
             dim += item.ndim if _is_mask(item) else 1
         elif isinstance(item, slice):
@@ -341,7 +305,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:675
+# --- book/chapters/16d_indexing.md:691
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

@@ -280,7 +280,8 @@ def masked_fill_(self, mask, value):
 
 
 def index_put_(self, indices, values, accumulate=False):
-    from refgrad._ops.indexing import check_put, index_tensor
+    from refgrad._ops.index_tensors import index_tensor
+    from refgrad._ops.indexing import check_put
 
     if not isinstance(values, Tensor):
         raise TypeError("index_put_(): argument 'values' (position 2) must be Tensor, not "
@@ -308,7 +309,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:815
+# --- book/chapters/26_inplace.md:816
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
