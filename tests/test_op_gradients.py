@@ -231,8 +231,6 @@ RECIPES: dict[str, Recipe] = {
     "mv": Recipe(torch.mv, ("any", "any"), shapes=_sizes("nm", "m")),
     "mm": Recipe(torch.mm, ("any", "any"), shapes=_sizes("nm", "mp")),
     "bmm": Recipe(torch.bmm, ("any", "any"), shapes=_sizes("bnm", "bmp")),
-    # matmul of a vector by a matrix squeezes the row it added, in place of a view
-    "squeeze_": Recipe(torch.matmul, ("any", "any"), shapes=_sizes("m", "mp")),
     # indexing and shaping
     "select": Recipe(torch.select, min_ndim=1, params=_dim_and_index),
     "select_backward": Recipe(lambda g, **p: indexing.select_backward(g, **p),
@@ -257,6 +255,20 @@ RECIPES: dict[str, Recipe] = {
     "permute": Recipe(lambda a, dims: torch.permute(a, dims), params=lambda shapes: st.permutations(
         range(len(shapes[0]))).map(lambda d: {"dims": tuple(d)})),
     "squeeze": Recipe(torch.squeeze),
+    # the in-place view ops, on a copy (a leaf that requires grad refuses them)
+    "squeeze_": Recipe(lambda a: a.clone().squeeze_()),
+    "squeeze_dim_": Recipe(lambda a, dim: a.clone().squeeze_(dim), min_ndim=1,
+                           params=lambda shapes: st.integers(
+                               -len(shapes[0]), len(shapes[0]) - 1).map(lambda d: {"dim": d})),
+    "squeeze_dims_": Recipe(lambda a, dim: a.clone().squeeze_(dim), min_ndim=1,
+                            params=lambda shapes: _dims(shapes).map(lambda d: {"dim": tuple(d)})),
+    "unsqueeze_": Recipe(lambda a, dim: a.clone().unsqueeze_(dim),
+                         params=lambda shapes: st.integers(
+                             -len(shapes[0]) - 1, len(shapes[0])).map(lambda d: {"dim": d})),
+    "t_": Recipe(lambda a: a.clone().t_(), max_ndim=2),
+    "transpose_": Recipe(lambda a, dim0, dim1: a.clone().transpose_(dim0, dim1), min_ndim=1,
+                         params=lambda shapes: st.tuples(_dim(shapes), _dim(shapes)).map(
+                             lambda d: {"dim0": d[0], "dim1": d[1]})),
     "alias": Recipe(lambda a: a[...]),
     "_unsafe_view": Recipe(lambda a, shape: shaping.unsafe_view(a, shape), params=_new_shape),
     "cat": Recipe(lambda *ts, dim: torch.cat(list(ts), dim), ("any", "any", "any"),

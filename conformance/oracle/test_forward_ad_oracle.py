@@ -48,7 +48,12 @@ TORCH_CALLS = {
     "clamp_max": lambda a, max: torch.clamp_max(a, max), "clamp_max_tensor": torch.clamp_max,
     "maximum": torch.maximum, "minimum": torch.minimum,
     "dot": torch.dot, "mv": torch.mv, "mm": torch.mm, "bmm": torch.bmm,
-    "squeeze_": torch.matmul,
+    "squeeze_": lambda a: a.clone().squeeze_(),
+    "squeeze_dim_": lambda a, dim: a.clone().squeeze_(dim),
+    "squeeze_dims_": lambda a, dim: a.clone().squeeze_(dim),
+    "unsqueeze_": lambda a, dim: a.clone().unsqueeze_(dim),
+    "t_": lambda a: a.clone().t_(),
+    "transpose_": lambda a, dim0, dim1: a.clone().transpose_(dim0, dim1),
     "select": torch.select,
     "threshold_backward": lambda g, self, threshold: aten.threshold_backward(g, self, threshold),
     "select_backward": lambda g, input_sizes, dim, index: aten.select_backward(

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:710
+# --- book/chapters/16_functions.md:720
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -28,3 +28,7 @@ import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 # --- book/chapters/27_views.md:513
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
+
+
+# --- book/chapters/27_views.md:728
+import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest

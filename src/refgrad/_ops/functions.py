@@ -292,18 +292,28 @@ def unsqueeze(input, dim):
 
 
 def squeeze(input, dim=None):
-    from refgrad._ops.shaping import squeeze_all
+    from refgrad._ops.shaping import SQUEEZE
 
+    row, params = squeeze_form(input, dim, (SQUEEZE, sh.SQUEEZE_DIM, sh.SQUEEZE_DIMS))
+    return call(row, (input,), params)
+
+
+def squeeze_form(input, dim, rows) -> tuple:
+    """(row, params) of a squeeze of every dimension, of one, or of several.
+
+    ``rows`` are those three rows: the view's, or the in-place form's.
+    """
+    every, one, several = rows
     if dim is None:
-        return squeeze_all(input)
+        return every, {}
     dim = _dtype.python_number(dim)
     if isinstance(dim, int):
         wrap_dim(dim, input.ndim)
-        return call(sh.SQUEEZE_DIM, (input,), {"dim": dim})
-    return call(sh.SQUEEZE_DIMS, (input,), {"dim": dim_tuple(dim, input.ndim)})
+        return one, {"dim": dim}
+    return several, {"dim": dim_tuple(dim, input.ndim)}
 
 
-# --- book/chapters/16_functions.md:372
+# --- book/chapters/16_functions.md:382
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -324,7 +334,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:399
+# --- book/chapters/16_functions.md:409
 def equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
@@ -353,7 +363,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
                                              equal_nan=equal_nan)))
 
 
-# --- book/chapters/16_functions.md:440
+# --- book/chapters/16_functions.md:450
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
@@ -381,7 +391,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:469
+# --- book/chapters/16_functions.md:479
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool:  # torch has no running sum in bool

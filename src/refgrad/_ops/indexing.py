@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:280
+# --- book/chapters/16d_indexing.md:276
 """Indexing rows (select, slice, index, and the rows of their gradients) and x[...]."""
 
 from dataclasses import replace
@@ -26,7 +26,7 @@ def _slice(a, dim, start, end, step):
     return a[_at(a.ndim, dim, slice(start, end, step))]
 
 
-# --- book/chapters/16d_indexing.md:310
+# --- book/chapters/16d_indexing.md:306
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -47,7 +47,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:332
+# --- book/chapters/16d_indexing.md:328
 SLICE = register(Op(
     "slice", "SliceBackward0", ("self",), forward=_slice,
     backward=lambda g, dim, start, end, step, self_sym_sizes: (
@@ -63,7 +63,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:360
+# --- book/chapters/16d_indexing.md:356
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -100,7 +100,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:398
+# --- book/chapters/16d_indexing.md:394
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -148,7 +148,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:454
+# --- book/chapters/16d_indexing.md:450
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
@@ -197,7 +197,7 @@ def _narrow_start(start) -> int:
     return int(start.item())
 
 
-# --- book/chapters/16d_indexing.md:529
+# --- book/chapters/16d_indexing.md:525
 INT64_MAX = 2**63 - 1
 
 
@@ -219,7 +219,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:603
+# --- book/chapters/16d_indexing.md:599
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -232,7 +232,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:617
+# --- book/chapters/16d_indexing.md:613
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -305,7 +305,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:691
+# --- book/chapters/16d_indexing.md:687
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

@@ -156,15 +156,7 @@ def mv(input, vec):
 
 
 # --- book/chapters/16c_linalg.md:211
-SQUEEZE_ = register(Op(
-    "squeeze_", "SqueezeBackward4", ("self",), forward=lambda a, dim: np.squeeze(a, dim),
-    backward=lambda g, dim, self_sym_sizes: (g.unsqueeze(dim),), keeps=("self_sym_sizes",),
-))
-
-
 def matmul(input, other):
-    from refgrad._ops.dispatch import call
-
     if input.ndim == 0 or other.ndim == 0:
         raise RuntimeError(
             "both arguments to matmul need to be at least 1D, but they are "
@@ -178,15 +170,13 @@ def matmul(input, other):
     if ranks == (2, 2):
         return mm(input, other)
     if ranks == (1, 2):
-        out = call(SQUEEZE_, (mm(input.unsqueeze(0), other),), {"dim": 0})
-        out._version_counter.value += 1
-        return out
+        return mm(input.unsqueeze(0), other).squeeze_(0)
     if _should_fold(input, other):
         return _folded(input, other)
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:251
+# --- book/chapters/16c_linalg.md:241
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -205,7 +195,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:276
+# --- book/chapters/16c_linalg.md:266
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -220,7 +210,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:296
+# --- book/chapters/16c_linalg.md:286
 def _batched(a, b):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._size import Size
@@ -240,7 +230,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:327
+# --- book/chapters/16c_linalg.md:317
 def outer(input, vec2):
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:

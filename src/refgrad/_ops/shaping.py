@@ -160,15 +160,11 @@ def flatten(input, start_dim=0, end_dim=-1):
     return input.reshape(shape[:start] + (int(np.prod(shape[start:end + 1])),) + shape[end + 1:])
 
 
-def squeeze_all(input):
-    return _call(SQUEEZE, input)
-
-
 def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:236
+# --- book/chapters/16d_indexing.md:232
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

@@ -20,7 +20,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:701
+# --- book/chapters/10_nodes.md:719
 from refgrad.autograd import graph
 
 

@@ -66,8 +66,26 @@ def add_to_grad(variable, grad, create_graph: bool, steal: bool = False) -> None
     elif create_graph:
         variable._grad = old + grad
     else:
-        old._data += grad._data
+        try:
+            old._data += grad._data
+        except ValueError:  # a .grad of another shape, as after x.t_() under no_grad
+            raise _shapes_differ(old, grad) from None
         old._version_counter.value += 1
+
+
+def _shapes_differ(old, grad) -> RuntimeError:
+    """torch's error for a gradient that cannot be added into ``.grad`` in place."""
+    import numpy as np
+
+    from refgrad._ops.arithmetic import ADD
+    from refgrad._ops.operands import _broadcast_error
+
+    error = _broadcast_error(ADD, (old, grad))
+    if error is not None:
+        return error
+    shape = list(np.broadcast_shapes(old._data.shape, grad._data.shape))
+    return RuntimeError(f"output with shape {list(old.shape)} doesn't match the broadcast "
+                        f"shape {shape}")
 
 
 def post_accumulate(variable) -> None:
@@ -82,7 +100,7 @@ def _copy(grad):
     return make_tensor(grad._data.copy())
 
 
-# --- book/chapters/10_nodes.md:521
+# --- book/chapters/10_nodes.md:539
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -113,7 +131,7 @@ def _stolen(grad):
     return make_tensor(grad._data)  # the array, under a fresh tensor (torch: detach())
 
 
-# --- book/chapters/10_nodes.md:586
+# --- book/chapters/10_nodes.md:604
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -136,7 +154,7 @@ def _recorded_copy(grad):
     return copy
 
 
-# --- book/chapters/10_nodes.md:617
+# --- book/chapters/10_nodes.md:635
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -156,7 +174,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:649
+# --- book/chapters/10_nodes.md:667
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
