@@ -134,6 +134,10 @@ from refgrad._ops.tiling import (
 )
 
 
+# --- book/chapters/22a_anomaly_mode.md:276
+from refgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
+
+
 # --- book/chapters/24_devices.md:141
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices

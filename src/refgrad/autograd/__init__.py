@@ -20,7 +20,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:719
+# --- book/chapters/10_nodes.md:728
 from refgrad.autograd import graph
 
 
@@ -36,6 +36,13 @@ from refgrad.autograd import forward_ad
 from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 
 __all__ += ["gradcheck", "gradgradcheck"]
+
+
+# --- book/chapters/22a_anomaly_mode.md:268
+from refgrad.autograd import anomaly_mode
+from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
+
+__all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 
 
 # --- book/chapters/25_functions.md:333

@@ -8,6 +8,7 @@
 import itertools
 
 from refgrad.autograd._accumulate import sole_holder
+from refgrad.autograd._anomaly import anomaly, check_nan, reporting
 from refgrad.autograd._hooks import call_hooks
 from refgrad.autograd._node import entry_dtype
 from refgrad.autograd._outputs import _check_count, _conformed, validate_outputs
@@ -20,7 +21,7 @@ class GraphTask:
     """The state of one backward() or grad() call."""
 
     __slots__ = ("id", "keep_graph", "create_graph", "exec_info", "captured", "buffers",
-                 "dependencies", "ready", "lone_root", "current_node")
+                 "dependencies", "ready", "lone_root", "current_node", "checks_nan")
 
     def __init__(self, keep_graph: bool, create_graph: bool) -> None:
         self.id = next(_task_ids)
@@ -33,9 +34,10 @@ class GraphTask:
         self.ready = ReadyQueue()
         self.lone_root = None  # the root node, when there is exactly one root edge
         self.current_node = None  # the node running now, for _current_autograd_node()
+        self.checks_nan = False  # anomaly mode's check of every node's outputs
 
 
-# --- book/chapters/17_engine.md:97
+# --- book/chapters/17_engine.md:99
 class ReadyQueue:
     """Nodes ready to run, largest sequence number first, ties as torch breaks them."""
 
@@ -68,7 +70,7 @@ class ReadyQueue:
         return top
 
 
-# --- book/chapters/17_engine.md:131
+# --- book/chapters/17_engine.md:133
 def _move_up(heap: list, hole: int, node) -> None:
     """Put ``node`` at ``hole`` or above it, past parents with smaller numbers."""
     while hole > 0:
@@ -96,7 +98,7 @@ def _walk_hole_down(heap: list) -> int:
     return hole
 
 
-# --- book/chapters/17_engine.md:193
+# --- book/chapters/17_engine.md:195
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
@@ -119,7 +121,7 @@ def count_dependencies(roots) -> dict:
     return dependencies
 
 
-# --- book/chapters/17_engine.md:226
+# --- book/chapters/17_engine.md:228
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -157,7 +159,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:284
+# --- book/chapters/17_engine.md:286
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -177,6 +179,9 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
         _deliver(task, [node for node, _ in roots], [slot for _, slot in roots], grads, None)
         ready, buffers = task.ready, task.buffers
         step = _call if task.exec_info is None else _evaluate
+        if anomaly.enabled:  # chapter "Anomaly detection"
+            task.checks_nan = anomaly.check_nan
+            step = reporting(step)
         heap = ready._heap
         while heap:
             # NOTE [A queue of one]: a chain's queue holds one node at a time.
@@ -192,7 +197,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:324
+# --- book/chapters/17_engine.md:329
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
@@ -200,7 +205,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:344
+# --- book/chapters/17_engine.md:349
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -237,7 +242,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 heap.append(node)
 
 
-# --- book/chapters/17_engine.md:390
+# --- book/chapters/17_engine.md:395
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -252,7 +257,7 @@ def _evaluate(task, node, grads):
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:410
+# --- book/chapters/17_engine.md:415
 def _call(task, node, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -261,7 +266,7 @@ def _call(task, node, grads):
     outputs = node.apply(grads, task.create_graph)
     if not task.keep_graph and node._releases:
         node.release_variables()
-    if task.exec_info is None and not node._post_hooks:
+    if task.exec_info is None and not node._post_hooks and not task.checks_nan:
         # The common case: check and deliver in one pass. NOTE [One pass per node]
         nodes = node._next_nodes
         if len(outputs) != len(nodes):
@@ -274,6 +279,8 @@ def _call(task, node, grads):
         outputs = _drop_unwanted(task, node, outputs)
     if node._post_hooks:
         outputs = list(call_hooks(node._post_hooks, tuple(outputs), tuple(grads)))
+    if task.checks_nan:
+        check_nan(node, outputs)
     return outputs
 
 
@@ -284,7 +291,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for child, grad in zip(node._next_nodes, outputs)]
 
 
-# --- book/chapters/17_engine.md:457
+# --- book/chapters/17_engine.md:464
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):

@@ -15,8 +15,13 @@ from refgrad import _dtype
 from refgrad._C import _functions
 from refgrad._device import CPU
 from refgrad._tensor import Tensor
+from refgrad.autograd._anomaly import remember_forward
 from refgrad.autograd._state import state
 from refgrad.utils.hooks import RemovableHandle
+
+# Anomaly mode's switch, as the makers of nodes read it: a plain global of this
+# module is the cheapest thing they can ask (chapter "Anomaly detection").
+REMEMBERING = False
 
 
 class Node(abc.ABC):
@@ -58,7 +63,7 @@ class Node(abc.ABC):
         return NotImplemented
 
 
-# --- book/chapters/10_nodes.md:168
+# --- book/chapters/10_nodes.md:173
 def input_metadata(tensor) -> tuple:
     """What a gradient for ``tensor`` must look like: (sizes, NumPy dtype, device or None)."""
     data = tensor._data
@@ -122,7 +127,7 @@ class InputMetadata:
         return CPU if self._device is None else self._device
 
 
-# --- book/chapters/10_nodes.md:242
+# --- book/chapters/10_nodes.md:247
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -145,6 +150,8 @@ class FunctionNode(Node):
         self._post_hooks = None
         self._tensor_pre_hooks = None  # [(input slot, the tensor's hooks dict), ...]
         self._retains_grad = None  # {input slot: weak reference to the tensor}
+        if REMEMBERING:  # chapter "Anomaly detection"
+            remember_forward(self)
         # The same slots as new_node(), below: NOTE [Making a node].
 
     def name(self) -> str:
@@ -180,14 +187,14 @@ class FunctionNode(Node):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:309
+# --- book/chapters/10_nodes.md:316
 def set_edges(node, edges) -> None:
     """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
     node._next_nodes = tuple([child for child, _ in edges])
     node._next_slots = tuple([slot for _, slot in edges])
 
 
-# --- book/chapters/10_nodes.md:323
+# --- book/chapters/10_nodes.md:330
 # NOTE [Making a node]
 # new_node() and FunctionNode.__init__ fill the same slots with the same
 # defaults; a test holds them together. A slot added to one goes in the other.
@@ -199,13 +206,15 @@ def new_node(cls, next_nodes: tuple, next_slots: tuple):
     node._meta = ()
     node._metadata = node._pre_hooks = node._post_hooks = None
     node._tensor_pre_hooks = node._retains_grad = None
+    if REMEMBERING:  # chapter "Anomaly detection"
+        remember_forward(node)
     return node
 
 
 _new = object.__new__
 
 
-# --- book/chapters/10_nodes.md:349
+# --- book/chapters/10_nodes.md:358
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -236,7 +245,7 @@ FunctionNode._register_hook_dict = _register_hook_dict
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:394
+# --- book/chapters/10_nodes.md:403
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")

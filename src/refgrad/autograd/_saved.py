@@ -117,17 +117,26 @@ def _modified_message(saved: SavedTensor, node) -> str:
     return (
         "one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: [{kind} {shape}]{which} is at version {saved._counter.value}; "
-        f"expected version {saved._version} instead. Hint: enable anomaly detection to find "
-        "the operation that failed to compute its gradient, with "
-        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+        f"expected version {saved._version} instead. Hint: {_hint()}"
     )
+
+
+def _hint() -> str:
+    from refgrad.autograd._anomaly import anomaly
+
+    if anomaly.enabled:  # the engine warns with the forward's stack: chapter "Anomaly detection"
+        return ("the backtrace further above shows the operation that failed to compute its "
+                "gradient. The variable in question was changed in there or anywhere later. "
+                "Good luck!")
+    return ("enable anomaly detection to find the operation that failed to compute its "
+            "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
 def _type_of_data(data) -> str:
     return tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:193
+# --- book/chapters/11_saved.md:202
 class SavedNumber:
     """A Python number an operation kept; shown as a 0-d tensor."""
 
@@ -159,7 +168,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:245
+# --- book/chapters/11_saved.md:254
 PACK_MODIFIED = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -185,7 +194,7 @@ def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook) -> None:
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:280
+# --- book/chapters/11_saved.md:289
 def unpack_with_hooks(saved: SavedTensor, node):
     from refgrad._tensor import Tensor
 
@@ -205,7 +214,7 @@ def unpack_with_hooks(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:304
+# --- book/chapters/11_saved.md:313
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
