@@ -38,6 +38,10 @@ from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 __all__ += ["gradcheck", "gradgradcheck"]
 
 
+# --- book/chapters/19b_functional.md:781
+from refgrad.autograd import functional
+
+
 # --- book/chapters/25_functions.md:333
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
