@@ -6,11 +6,22 @@
 """refgrad.autograd.functional: Jacobians, Hessians and their products with vectors."""
 
 from refgrad.autograd._functional_jacobian import (
-    _jacobian_by_basis, _jacobian_by_rows, _jacobian_forward,
+    _jacobian_by_basis,
+    _jacobian_by_rows,
+    _jacobian_forward,
 )
 from refgrad.autograd._functional_utils import (
-    OUTPUTS, _check_v, _fresh, _grad_of, _handed_back, _handed_back_table, _strict_check,
-    _tensors, _unpacked, _unpacked_table, _zeros_for_missing,
+    OUTPUTS,
+    _check_v,
+    _fresh,
+    _grad_of,
+    _handed_back,
+    _handed_back_table,
+    _strict_check,
+    _tensors,
+    _unpacked,
+    _unpacked_table,
+    _zeros_for_missing,
 )
 from refgrad.autograd._state import is_grad_enabled
 from refgrad.autograd.grad_mode import enable_grad, set_grad_enabled
@@ -23,7 +34,7 @@ V_FOR_INPUT = ("The vector v can only be None if the input to the user-provided 
                "a single Tensor with a single element.")
 
 
-# --- book/chapters/19b_functional.md:318
+# --- book/chapters/19b_functional.md:329
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(inputs), v^T J)``: the vector-Jacobian product, by one backward pass."""
     with enable_grad():
@@ -44,7 +55,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
             _unpacked(_handed_back(result, create_graph), inputs_tuple))
 
 
-# --- book/chapters/19b_functional.md:367
+# --- book/chapters/19b_functional.md:378
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(inputs), J v)``: the Jacobian-vector product, by the double-backward trick."""
     from refgrad._creation import zeros_like
@@ -77,7 +88,7 @@ def _checked_input_v(v, inputs, inputs_tuple, create_graph, caller):
     return v
 
 
-# --- book/chapters/19b_functional.md:615
+# --- book/chapters/19b_functional.md:626
 STRATEGY = 'Expected strategy to be either "forward-mode" or "reverse-mode".'
 HINT = (' Hint: If your function has more outputs than inputs, "forward-mode" tends to be '
         'more performant. Otherwise, prefer to use "reverse-mode".')
@@ -92,7 +103,7 @@ VECTORIZED_STRICT = (
 )
 
 
-# --- book/chapters/19b_functional.md:631
+# --- book/chapters/19b_functional.md:642
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
              strategy="reverse-mode"):
     """The Jacobian of ``func`` at ``inputs``: shapes are output's, then input's."""
@@ -117,7 +128,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
     return _unpacked_table(table, outputs_tuple, inputs_tuple)
 
 
-# --- book/chapters/19b_functional.md:676
+# --- book/chapters/19b_functional.md:687
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             outer_jacobian_strategy="reverse-mode"):
     """The Hessian of a scalar ``func``: the Jacobian of its gradient."""
@@ -155,7 +166,7 @@ def _check_single(out_tuple: bool, out, caller: str) -> None:
         )
 
 
-# --- book/chapters/19b_functional.md:731
+# --- book/chapters/19b_functional.md:742
 def _gradient_graph(func, inputs, v, create_graph, strict, caller):
     """What vhp and hvp share: the checked inputs and ``v``, the output and its gradient."""
     inputs_tuple, inputs = _tensors(inputs, "inputs", caller)
@@ -181,7 +192,7 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
             _unpacked(_handed_back(result, create_graph), inputs_tuple))
 
 
-# --- book/chapters/19b_functional.md:758
+# --- book/chapters/19b_functional.md:769
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(inputs), H v)``: the double-backward trick applied to the gradient."""
     from refgrad._creation import zeros_like
