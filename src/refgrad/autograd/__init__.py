@@ -38,7 +38,7 @@ from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 __all__ += ["gradcheck", "gradgradcheck"]
 
 
-# --- book/chapters/19b_functional.md:792
+# --- book/chapters/19b_functional.md:795
 from refgrad.autograd import functional
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19b_functional.md:424
+# --- book/chapters/19b_functional.md:426
 """The three ways jacobian builds its table: by rows, by rows in a batch, by columns."""
 
 from refgrad._creation import zeros_like
@@ -28,7 +28,7 @@ def _jacobian_by_rows(outputs, inputs, create_graph, strict) -> tuple:
     return tuple(table)
 
 
-# --- book/chapters/19b_functional.md:456
+# --- book/chapters/19b_functional.md:458
 def _row(g, inp, i: int, j: int, create_graph: bool, strict: bool):
     if g is None:
         if strict:
@@ -45,7 +45,7 @@ def _stacked(rows: list, shape):
     return stack(rows).view(shape)
 
 
-# --- book/chapters/19b_functional.md:497
+# --- book/chapters/19b_functional.md:499
 def _basis_vector(tensors, numels, k: int) -> tuple:
     """Unit vector ``k`` over all the tensors' elements, cut into one flat piece per tensor."""
     pieces, start = [], 0
@@ -82,7 +82,7 @@ def _whole(rows: list, inp, total: int):
     return inp.new_zeros((total, *inp.shape))  # no output reaches this input
 
 
-# --- book/chapters/19b_functional.md:553
+# --- book/chapters/19b_functional.md:556
 FORWARD_STRICT = (
     "torch.autograd.functional.jacobian: `strict=True` and `strategy=\"forward-mode\"` are not "
     "supported together (yet). Please either set `strict=False` or "
@@ -92,7 +92,7 @@ FORWARD_LOOP = ("Computing Jacobian using forward-AD or forward-over-reverse Hes
                 "only implemented for `vectorize=True`.")  # sic: torch's missing space
 
 
-# --- book/chapters/19b_functional.md:568
+# --- book/chapters/19b_functional.md:571
 def _jacobian_forward(func, inputs, strict, vectorize):
     """jacobian(strategy="forward-mode"): one run of ``func`` on dual tensors per column."""
     if strict:
@@ -114,7 +114,7 @@ def _jacobian_forward(func, inputs, strict, vectorize):
     return table if outputs_tuple else table[0]
 
 
-# --- book/chapters/19b_functional.md:591
+# --- book/chapters/19b_functional.md:594
 def _tangent(dual):
     primal, tangent = unpack_dual(dual)
     return zeros_like(primal) if tangent is None else tangent
