@@ -578,3 +578,32 @@ def test_grad_mode_is_restored_after_an_exception(name):
             with pytest.raises(ValueError, match="^failing$"):
                 func(failing, torch.tensor(1.0))
             assert torch.is_grad_enabled() is enabled
+
+
+# ---- edges
+
+
+@pytest.mark.parametrize("options", [{}, {"vectorize": True}, FWD])
+def test_identity_and_detached_functions(options):
+    assert_same(jacobian(lambda a: a, x3(), **options), torch.eye(3))
+    assert_same(jacobian(lambda a: a.detach(), x3(), **options), torch.zeros(3, 3))
+    assert_same(jacobian(lambda a: (a * 2, torch.ones(2)), x3(), **options),
+                (2 * torch.eye(3), torch.zeros(2, 3)))
+
+
+@pytest.mark.parametrize("options", [{}, {"vectorize": True}])
+def test_empty_inputs(options):
+    assert_same(jacobian(lambda a: a.sum(), torch.ones(0), **options), torch.zeros(0))
+
+
+def test_empty_outputs():
+    with raises(RuntimeError, "stack expects a non-empty TensorList"):
+        jacobian(lambda a: a[:0], x3())
+    assert_same(jacobian(lambda a: a[:0], x3(), **FWD), torch.zeros(0, 3))
+
+
+def test_products_of_the_identity():
+    for product in (vjp, jvp):
+        assert_same(product(lambda a: a, x3(), torch.ones(3)), (x3(), torch.ones(3)))
+    assert_same(vjp(lambda a: (a.sum(),), x3()), ((torch.tensor(6.0),), torch.ones(3)))
+    assert_same(jvp(lambda a: a * 2, x3(), (torch.ones(3),)), (2 * x3(), 2 * torch.ones(3)))

@@ -148,3 +148,9 @@ def test_no_inputs_give_an_empty_table():
     # torch fails here with an IndexError; refgrad returns the empty table (see the chapter)
     x = tensor([1.0])
     assert jacobian(lambda: x * 2, ()) == ()
+
+
+def test_an_empty_output_gives_an_empty_jacobian_when_vectorized():
+    # torch fails here with an IndexError; refgrad returns the empty Jacobian (see the chapter)
+    got = jacobian(lambda a: a[:0], tensor([1.0, 2.0]), vectorize=True)
+    assert tuple(got.shape) == (0, 2)
