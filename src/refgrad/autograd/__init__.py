@@ -38,6 +38,10 @@ from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 __all__ += ["gradcheck", "gradgradcheck"]
 
 
+# --- book/chapters/19b_functional.md:795
+from refgrad.autograd import functional
+
+
 # --- book/chapters/22a_anomaly_mode.md:268
 from refgrad.autograd import anomaly_mode
 from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
