@@ -38,6 +38,10 @@ from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 __all__ += ["gradcheck", "gradgradcheck"]
 
 
+# --- book/chapters/23a_checkpoint.md:306
+from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
+
+
 # --- book/chapters/25_functions.md:333
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
