@@ -61,6 +61,12 @@ SUPPRESSED = (
 BOTH = [False, True]
 
 
+@pytest.fixture(autouse=True)
+def generator_left_as_found():
+    with torch.random.fork_rng():
+        yield
+
+
 def leaf():
     return torch.tensor([0.5, 1.0, 1.5], requires_grad=True)
 

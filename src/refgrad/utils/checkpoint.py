@@ -11,11 +11,18 @@ import warnings
 from refgrad.autograd._state import is_grad_enabled
 from refgrad.random import fork_rng, get_rng_state, set_rng_state
 from refgrad.utils._checkpoint_frame import (
-    DETERMINISM_CHECKS, CheckpointError, Frame, forward_hooks, set_checkpoint_debug_enabled,
-    set_checkpoint_early_stop, switches,
+    DETERMINISM_CHECKS,
+    CheckpointError,
+    Frame,
+    forward_hooks,
+    set_checkpoint_debug_enabled,
+    set_checkpoint_early_stop,
+    switches,
 )
 from refgrad.utils._checkpoint_reentrant import (
-    CheckpointFunction, check_backward_validity, detach_variable,
+    CheckpointFunction,
+    check_backward_validity,
+    detach_variable,
 )
 
 __all__ = [
@@ -29,7 +36,7 @@ def noop_context_fn():
     return contextlib.nullcontext(), contextlib.nullcontext()
 
 
-# --- book/chapters/23a_checkpoint.md:661
+# --- book/chapters/23a_checkpoint.md:668
 SUPPRESSED = (
     "torch.utils.checkpoint: the forward context provided by context_fn suppressed an "
     "exception raised during the checkpointed forward. This is not supported because "
@@ -49,7 +56,7 @@ def _check_options(context_fn, determinism_check, debug):
     return DETERMINISM_CHECKS[determinism_check]
 
 
-# --- book/chapters/23a_checkpoint.md:682
+# --- book/chapters/23a_checkpoint.md:689
 def _without_reentrant(function, preserve, context_fn, determinism_check, debug,
                        early_stop, args, kwargs):
     describe = _check_options(context_fn, determinism_check, debug)
@@ -78,7 +85,7 @@ def _without_reentrant(function, preserve, context_fn, determinism_check, debug,
     return result
 
 
-# --- book/chapters/23a_checkpoint.md:720
+# --- book/chapters/23a_checkpoint.md:727
 NO_USE_REENTRANT = (
     "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. "
     "Starting in PyTorch 2.9, calling checkpoint without use_reentrant will raise an "
@@ -107,7 +114,7 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
     return CheckpointFunction.apply(function, preserve, *args)
 
 
-# --- book/chapters/23a_checkpoint.md:760
+# --- book/chapters/23a_checkpoint.md:767
 SEQUENTIAL_NO_USE_REENTRANT = (
     "torch.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be "
     "passed explicitly. In version 2.9 we will raise an exception if use_reentrant is not "
@@ -126,7 +133,7 @@ def _chain(functions, start: int, stop: int):
     return run
 
 
-# --- book/chapters/23a_checkpoint.md:780
+# --- book/chapters/23a_checkpoint.md:787
 def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
     """Run a chain of functions in ``segments`` pieces, all but the last checkpointed."""
     if use_reentrant is None:
