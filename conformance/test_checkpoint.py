@@ -137,6 +137,29 @@ def test_non_reentrant_works_with_backward_inputs():
     assert torch.allclose(w.grad, (x * (x * w).exp()).sum().detach())
 
 
+def test_non_reentrant_gradients_of_gradients():
+    def f(t):
+        return (t.sin() * t).exp()
+
+    x = torch.tensor([0.5, 1.0], dtype=torch.float64, requires_grad=True)
+    y = checkpoint(f, x, use_reentrant=False)
+    (g,) = torch.autograd.grad(y.sum(), x, create_graph=True)
+    (gg,) = torch.autograd.grad(g.sum(), x)
+    plain = x.detach().requires_grad_()
+    (g_plain,) = torch.autograd.grad(f(plain).sum(), plain, create_graph=True)
+    (gg_plain,) = torch.autograd.grad(g_plain.sum(), plain)
+    assert torch.allclose(g, g_plain) and torch.allclose(gg, gg_plain)
+    assert torch.autograd.gradcheck(lambda t: checkpoint(f, t, use_reentrant=False), (x,))
+    assert torch.autograd.gradgradcheck(lambda t: checkpoint(f, t, use_reentrant=False), (x,))
+
+
+def test_non_reentrant_keyword_tensors_get_gradients():
+    x, w = leaf(), torch.tensor(2.0, requires_grad=True)
+    y = checkpoint(lambda t, w: (t * w).sin(), x, use_reentrant=False, w=w)
+    y.sum().backward()
+    assert torch.allclose(w.grad, (x * (x * w).cos()).sum().detach())
+
+
 def test_recomputation_counts_and_early_stop():
     fn, x = Counted(), leaf()
     y = checkpoint(fn, x, use_reentrant=False)
