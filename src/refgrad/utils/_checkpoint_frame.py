@@ -44,6 +44,10 @@ class Frame:
         self.forward_completed = False
         self.ignore_mismatch = False
 
+    # NOTE [Nested checkpoints]
+    # The arguments are saved under the hooks innermost now: an enclosing
+    # checkpoint's, if any. Taking them back may then recompute the enclosing
+    # function first; no frame needs to know its parent.
     def save_inputs(self, args) -> None:
         self.inputs = [SavedTensor(a, False) if isinstance(a, Tensor) else a for a in args]
 
@@ -51,7 +55,7 @@ class Frame:
         return [unpack(a, None) if isinstance(a, SavedTensor) else a for a in self.inputs]
 
 
-# --- book/chapters/23a_checkpoint.md:384
+# --- book/chapters/23a_checkpoint.md:388
 # NOTE [Recomputed values die young]
 # Only the graph holds a Holder strongly; the frame's reference is weak. A
 # recomputed tensor lives in its holder until it is unpacked, and is dropped
@@ -80,7 +84,7 @@ def forward_hooks(frame: Frame) -> saved_tensors_hooks:
     return saved_tensors_hooks(pack, unpack_holder)
 
 
-# --- book/chapters/23a_checkpoint.md:429
+# --- book/chapters/23a_checkpoint.md:433
 def recomputation_hooks(frame: Frame, run) -> saved_tensors_hooks:
     def pack(tensor):
         tensor = tensor.detach() if tensor.requires_grad else tensor
@@ -112,7 +116,7 @@ def recompute(frame: Frame, run) -> None:
     check_recomputed(frame, run)
 
 
-# --- book/chapters/23a_checkpoint.md:478
+# --- book/chapters/23a_checkpoint.md:482
 class CheckpointError(RuntimeError):
     pass
 
@@ -128,7 +132,7 @@ def _shape_dtype_device(tensor) -> dict:
 DETERMINISM_CHECKS = {"default": _shape_dtype_device, "none": lambda tensor: None}
 
 
-# --- book/chapters/23a_checkpoint.md:498
+# --- book/chapters/23a_checkpoint.md:502
 DEBUG_TIP = (
     "\nTip: To see a more detailed error message, either pass `debug=True` to\n"
     "`torch.utils.checkpoint.checkpoint(...)` or wrap the code block\n"
@@ -152,7 +156,7 @@ MORE_SAVED = (
 )
 
 
-# --- book/chapters/23a_checkpoint.md:523
+# --- book/chapters/23a_checkpoint.md:527
 DIFFERENT_COUNT = (
     "torch.utils.checkpoint: A different number of tensors was saved during the original "
     "forward and recomputation.\nNumber of tensors saved during forward: {}\n"
@@ -169,7 +173,7 @@ UNPACKED_TWICE = (
 )
 
 
-# --- book/chapters/23a_checkpoint.md:545
+# --- book/chapters/23a_checkpoint.md:549
 def check_recomputed(frame: Frame, run) -> None:
     if frame.ignore_mismatch:
         return
@@ -191,13 +195,9 @@ def check_recomputed(frame: Frame, run) -> None:
         raise CheckpointError(DIFFERENT_METADATA.format("".join(different)))
 
 
-# --- book/chapters/23a_checkpoint.md:580
-# NOTE [Nested checkpoints]
-# A frame saves its arguments under whatever hooks are innermost when it is
-# made: those of an enclosing checkpoint, if any. Unpacking them may thus
-# recompute the enclosing function first; no frame needs to know its parent.
+# --- book/chapters/23a_checkpoint.md:593
 class _Switches:
-    """Process-wide overrides, as torch keeps them: None defers to the argument."""
+    """The overrides in force; None defers to the argument."""
 
     early_stop = None
     debug = None
@@ -206,7 +206,6 @@ class _Switches:
 switches = _Switches()
 
 
-# --- book/chapters/23a_checkpoint.md:601
 @contextlib.contextmanager
 def set_checkpoint_early_stop(enable: bool):
     """Whether checkpoints whose forward runs in the block stop recomputing early."""
