@@ -138,6 +138,15 @@ from refgrad._ops.tiling import (
 from refgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 
 
+# --- book/chapters/23a_checkpoint.md:145
+from refgrad import random
+from refgrad.random import get_rng_state, set_rng_state
+
+
+# --- book/chapters/23a_checkpoint.md:812
+from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
+
+
 # --- book/chapters/24_devices.md:141
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices

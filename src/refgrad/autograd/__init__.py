@@ -49,6 +49,10 @@ from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 __all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 
 
+# --- book/chapters/23a_checkpoint.md:306
+from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
+
+
 # --- book/chapters/25_functions.md:333
 from refgrad.autograd import function
 from refgrad.autograd.function import Function

@@ -1,0 +1,169 @@
+"""refgrad.utils.checkpoint and refgrad.random: the parts torch does not show."""
+
+import numpy as np
+import pytest
+
+import refgrad
+from refgrad.autograd import _is_checkpoint_valid
+from refgrad.random import STATE_SIZE, fork_rng, get_rng_state, set_rng_state
+from refgrad.utils import _checkpoint_frame
+from refgrad.utils.checkpoint import (
+    CheckpointError,
+    checkpoint,
+    set_checkpoint_debug_enabled,
+    set_checkpoint_early_stop,
+)
+
+
+@pytest.fixture(autouse=True)
+def generator_left_as_found():
+    with fork_rng():
+        yield
+
+
+def frames_made(monkeypatch) -> list:
+    """Collect every Frame the non-reentrant checkpoint makes from now on."""
+    made = []
+    real = _checkpoint_frame.Frame
+
+    def record(*args):
+        made.append(real(*args))
+        return made[-1]
+
+    monkeypatch.setattr("refgrad.utils.checkpoint.Frame", record)
+    return made
+
+
+def test_the_state_is_56_bytes_of_pcg64_and_the_seed():
+    refgrad.manual_seed(12345)
+    refgrad.rand(3)
+    state = get_rng_state()
+    assert state.shape == (STATE_SIZE,) == (56,)
+    raw = state.numpy().tobytes()
+    bits = refgrad.default_generator.numpy.bit_generator.state
+    assert int.from_bytes(raw[:16], "little") == bits["state"]["state"]
+    assert int.from_bytes(raw[16:32], "little") == bits["state"]["inc"]
+    assert int.from_bytes(raw[40:], "little") == 12345
+
+
+def test_a_held_back_half_draw_survives_the_round_trip():
+    refgrad.default_generator.numpy.integers(0, 2**31, dtype=np.uint32)  # keeps a half back
+    state = get_rng_state()
+    first = refgrad.default_generator.numpy.integers(0, 2**31, size=3, dtype=np.uint32)
+    set_rng_state(state)
+    again = refgrad.default_generator.numpy.integers(0, 2**31, size=3, dtype=np.uint32)
+    assert list(first) == list(again)
+
+
+def test_reexports_and_meta_fork():
+    assert refgrad.get_rng_state is get_rng_state
+    assert refgrad.random.set_rng_state is set_rng_state
+    state = get_rng_state()
+    with fork_rng(device_type="meta"):
+        refgrad.rand(2)
+    assert not refgrad.equal(get_rng_state(), state)
+
+
+def test_checkpoint_valid_outside_backward_and_in_plain_backward_only():
+    seen = []
+    x = refgrad.ones(2, requires_grad=True)
+    y = x * 2
+    y.register_hook(lambda g: seen.append(_is_checkpoint_valid()))
+    assert _is_checkpoint_valid()
+    y.sum().backward(retain_graph=True)
+    refgrad.autograd.grad(y.sum(), x, retain_graph=True)
+    y.sum().backward(inputs=[x])
+    assert seen == [True, False, False]
+
+
+def test_holders_are_weak_and_die_with_the_graph(monkeypatch):
+    frames = frames_made(monkeypatch)
+    x = refgrad.tensor([0.5, 1.0], requires_grad=True)
+    y = checkpoint(lambda t: t.sin().exp(), x, use_reentrant=False)
+    (frame,) = frames
+    assert len(frame.holders) == 2 and all(ref() is not None for ref in frame.holders)
+    y.sum().backward()
+    assert all(ref() is None for ref in frame.holders)
+
+
+def test_recomputed_values_are_dropped_when_unpacked_even_if_retained(monkeypatch):
+    frames = frames_made(monkeypatch)
+    x = refgrad.tensor([0.5, 1.0], requires_grad=True)
+    y = checkpoint(lambda t: t.sin().exp(), x, use_reentrant=False)
+    y.sum().backward(retain_graph=True)
+    (frame,) = frames
+    holders = [ref() for ref in frame.holders]
+    assert all(h is not None for h in holders)
+    assert [list(h.values.values()) for h in holders] == [[None], [None]]
+    y.sum().backward()
+    assert [len(h.values) for h in holders] == [2, 2]  # one entry per backward run
+
+
+def test_each_unpack_outside_backward_recomputes():
+    starts = []
+
+    def fn(t):
+        starts.append(1)
+        return t.sin()
+
+    x = refgrad.tensor([0.5, 1.0], requires_grad=True)
+    y = checkpoint(fn, x, use_reentrant=False)
+    first, second = y.grad_fn._saved_self, y.grad_fn._saved_self
+    assert len(starts) == 3
+    assert refgrad.equal(first, x) and refgrad.equal(second, x)
+
+
+def test_switches_are_restored_after_an_error():
+    with pytest.raises(KeyError):
+        with set_checkpoint_early_stop(False), set_checkpoint_debug_enabled(True):
+            assert (_checkpoint_frame.switches.early_stop, _checkpoint_frame.switches.debug) \
+                == (False, True)
+            raise KeyError
+    assert (_checkpoint_frame.switches.early_stop, _checkpoint_frame.switches.debug) == (
+        None, None)
+
+
+def test_debug_is_accepted_and_logs_nothing_more():
+    calls = []
+
+    def moody(t):
+        calls.append(1)
+        return (t if len(calls) == 1 else refgrad.cat([t, t])).exp()
+
+    messages = []
+    for debug in (False, True):
+        calls.clear()
+        y = checkpoint(moody, refgrad.ones(2, requires_grad=True), use_reentrant=False,
+                       debug=debug)
+        with pytest.raises(CheckpointError) as error:
+            y.sum().backward()
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+    assert messages[0].startswith("torch.utils.checkpoint: Recomputed values")
+
+
+def test_a_frame_saves_its_arguments_under_the_enclosing_hooks(monkeypatch):
+    frames = frames_made(monkeypatch)
+
+    def outer(t):
+        return checkpoint(lambda u: u.exp(), t.cos(), use_reentrant=False).sum()
+
+    x = refgrad.tensor([0.5, 1.0], requires_grad=True)
+    checkpoint(outer, x, use_reentrant=False)
+    outer_frame, inner_frame = frames
+    # cos saves x, the inner frame its argument: both are placeholders of the outer frame
+    assert len(outer_frame.holders) == 2
+    assert inner_frame.inputs[0]._unpack_hook is not None
+    assert len(inner_frame.holders) == 1
+
+
+def test_reentrant_backward_accepts_gradients_for_every_output_too():
+    # NOTE [One gradient per tensor output]: torch's convention must work as well.
+    from refgrad.utils.checkpoint import CheckpointFunction
+
+    x = refgrad.tensor([0.5, 1.0], requires_grad=True)
+    out = CheckpointFunction.apply(lambda t: (3, t.sin()), True, x)
+    node = out[1].grad_fn
+    grads = CheckpointFunction.backward(node, None, refgrad.ones(2))
+    assert grads[:2] == (None, None)
+    assert refgrad.allclose(grads[2], x.cos().detach())
