@@ -474,3 +474,67 @@ def test_a_root_gradient_is_cast_to_the_roots_dtype():
     assert x.grad.tolist() == [float(torch.tensor(1 / 3, dtype=torch.float32))] * 2
     (g,) = torch.autograd.grad(x.float() * 1, x, third)
     assert g.tolist() == x.grad.tolist()
+
+
+# is_grads_batched: the first dimension of each grad_output is a batch
+
+
+def test_batched_grad_outputs_give_one_gradient_per_row():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * x
+    (jacobian,) = torch.autograd.grad(y, x, torch.eye(3), retain_graph=True,
+                                      is_grads_batched=True)
+    assert jacobian.tolist() == [[2.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 6.0]]
+    (rows,) = torch.autograd.grad(y.sum(), x, torch.tensor([1.0, 2.0]), retain_graph=True,
+                                  is_grads_batched=True)
+    assert rows.tolist() == [[2.0, 4.0, 6.0], [4.0, 8.0, 12.0]]
+    (both,) = torch.autograd.grad((y, x * 2), x, (torch.eye(3), 2 * torch.eye(3)),
+                                  is_grads_batched=True)
+    assert both.tolist() == [[6.0, 0.0, 0.0], [0.0, 8.0, 0.0], [0.0, 0.0, 10.0]]
+
+
+def test_batched_grad_with_unused_inputs_and_a_graph():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    unused = torch.ones(2, requires_grad=True)
+    y = x * x
+    first, second = torch.autograd.grad(y, [x, unused], torch.eye(2), retain_graph=True,
+                                        is_grads_batched=True, allow_unused=True)
+    assert first.tolist() == [[2.0, 0.0], [0.0, 4.0]] and second is None
+    _, zeros = torch.autograd.grad(y, [x, unused], torch.eye(2), retain_graph=True,
+                                   is_grads_batched=True, materialize_grads=True)
+    assert zeros.tolist() == [0.0, 0.0]  # the input's shape, without the batch
+    (g,) = torch.autograd.grad(y, x, torch.eye(2), create_graph=True, is_grads_batched=True)
+    assert g.requires_grad
+    (gg,) = torch.autograd.grad(g.sum(), x)
+    assert gg.tolist() == [2.0, 2.0]
+
+
+def test_batched_grad_frees_the_graph_after_the_last_row():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = (x * x).sum()
+    torch.autograd.grad(z, x, torch.tensor([1.0, 2.0, 3.0]), is_grads_batched=True)
+    with raises(RuntimeError, FREED):
+        torch.autograd.grad(z, x, torch.tensor([1.0]), is_grads_batched=True)
+
+
+def test_batched_grad_refusals():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * x
+    with raises(RuntimeError, "If `is_grads_batched=True`, we interpret the first dimension of "
+                              "each grad_output as the batch dimension. The sizes of the "
+                              "remaining dimensions are expected to match the shape of "
+                              "corresponding output, but a mismatch was detected: "
+                              "grad_output[0] has a shape of torch.Size([]) and output[0] has "
+                              "a shape of torch.Size([3]). If you only want some tensors in "
+                              "`grad_output` to be considered batched, consider using vmap."):
+        torch.autograd.grad(y, x, torch.ones(2, 4), retain_graph=True, is_grads_batched=True)
+    with raises(ValueError, "vmap: Expected all tensors to have the same size in the mapped "
+                            "dimension, got sizes [2, 3] for the mapped dimension"):
+        torch.autograd.grad((y, y), x, (torch.ones(2, 3), torch.ones(3, 3)), retain_graph=True,
+                            is_grads_batched=True)
+    with raises(ValueError, "vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, "
+                            "but that input is a Tensor of dimensionality 0 so expected in_dim "
+                            "to satisfy 0 <= in_dim < 0."):
+        torch.autograd.grad(y.sum(), x, None, retain_graph=True, is_grads_batched=True)
+    with raises(IndexError, "index 0 is out of bounds for dimension 0 with size 0"):
+        torch.autograd.grad(y, x, torch.ones(0, 3), retain_graph=True, is_grads_batched=True)

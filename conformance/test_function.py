@@ -125,3 +125,25 @@ def test_once_differentiable_keeps_missing_gradients_and_arity():
     assert backward(lambda g: None, grad) is None
     with torch.no_grad():
         assert backward(lambda g: (g * 2,), grad)[0].grad_fn is None
+
+
+def test_outputs_that_are_no_tensors_count_and_get_none():
+    seen = []
+
+    class Mixed(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, 3, x * 3, "s"
+
+        @staticmethod
+        def backward(ctx, *grads):
+            seen.append([None if g is None else tuple(g.shape) for g in grads])
+            return grads[0] * 2 + grads[2] * 3
+
+    x = torch.ones(2, requires_grad=True)
+    a, number, b, text = Mixed.apply(x)
+    assert (number, text, a.output_nr, b.output_nr) == (3, "s", 0, 2)
+    assert b.grad_fn is a.grad_fn and len(a.grad_fn._input_metadata) == 4
+    (a.sum() + b.sum()).backward()
+    assert seen == [[(2,), None, (2,), None]]  # materialized for tensors only
+    assert x.grad.tolist() == [5.0, 5.0]

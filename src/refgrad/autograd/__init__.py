@@ -24,7 +24,7 @@ __all__ += [
 from refgrad.autograd import graph
 
 
-# --- book/chapters/18_backward.md:276
+# --- book/chapters/18_backward.md:346
 from refgrad.autograd._backward import _engine_run_backward, backward, grad
 
 
@@ -38,7 +38,7 @@ from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 __all__ += ["gradcheck", "gradgradcheck"]
 
 
-# --- book/chapters/19b_functional.md:795
+# --- book/chapters/19b_functional.md:796
 from refgrad.autograd import functional
 
 
@@ -49,11 +49,11 @@ from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 __all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 
 
-# --- book/chapters/23a_checkpoint.md:306
+# --- book/chapters/23a_checkpoint.md:304
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:333
+# --- book/chapters/25_functions.md:350
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

@@ -29,7 +29,7 @@ def _shape_of(output):
 
 
 # --- book/chapters/18_backward.md:56
-def _make_grads(outputs, grads) -> list:
+def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
 
@@ -45,7 +45,9 @@ def _make_grads(outputs, grads) -> list:
             raise TypeError(
                 f"gradients can be either Tensors or None, but got {type(grad).__name__}"
             )
-        elif grad.shape != shape:
+        elif batched and grad[0].shape != shape:
+            raise RuntimeError(_BATCHED_MISMATCH.format(i, Size(grad[0].shape[1:]), i, shape))
+        elif not batched and grad.shape != shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape} and "
                 f"output[{i}] has a shape of {shape}."
@@ -54,7 +56,18 @@ def _make_grads(outputs, grads) -> list:
     return made
 
 
-# --- book/chapters/18_backward.md:89
+# torch's text shows the shape of the first row without its first dimension: the
+# batch dimension is taken off twice, once by the row and once by the message.
+_BATCHED_MISMATCH = (
+    "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the "
+    "batch dimension. The sizes of the remaining dimensions are expected to match the shape "
+    "of corresponding output, but a mismatch was detected: grad_output[{}] has a shape of {} "
+    "and output[{}] has a shape of {}. If you only want some tensors in `grad_output` to be "
+    "considered batched, consider using vmap."
+)
+
+
+# --- book/chapters/18_backward.md:102
 def _root_edges(outputs) -> list:
     edges = []
     for i, out in enumerate(outputs):
@@ -83,7 +96,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:128
+# --- book/chapters/18_backward.md:141
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     if log.getEffectiveLevel() > logging.DEBUG:
@@ -112,7 +125,7 @@ def _run_backward(t_outputs, *args):
     return tuple(captured)
 
 
-# --- book/chapters/18_backward.md:160
+# --- book/chapters/18_backward.md:173
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
@@ -129,7 +142,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
                          True, True)
 
 
-# --- book/chapters/18_backward.md:183
+# --- book/chapters/18_backward.md:196
 _create_graph_warned = False
 
 
@@ -149,7 +162,7 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-# --- book/chapters/18_backward.md:210
+# --- book/chapters/18_backward.md:223
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -163,9 +176,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    grads = _make_grads(outputs, _as_tuple(grad_outputs) or (None,) * len(outputs))
+    grads = _make_grads(outputs, _as_tuple(grad_outputs) or (None,) * len(outputs),
+                        is_grads_batched)
     if retain_graph is None:
         retain_graph = create_graph
+    if is_grads_batched:  # section "Batched gradients", below
+        return _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
+                           materialize_grads)
     result = _engine_run_backward(outputs, grads, retain_graph, create_graph, inputs,
                                   allow_unused, False)
     if materialize_grads:
@@ -184,7 +201,31 @@ def _materialized(grad, input):
     return zeros_like(input)
 
 
-# --- book/chapters/18_backward.md:252
+# --- book/chapters/18_backward.md:283
+def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
+                materialize_grads) -> tuple:
+    """grad() once per row of the batched ``grads``, each input's gradients stacked."""
+    from refgrad._ops.functions import stack
+
+    for g in grads:
+        if g.ndim == 0:
+            raise ValueError(
+                "vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, but that "
+                "input is a Tensor of dimensionality 0 so expected in_dim to satisfy "
+                "0 <= in_dim < 0.")
+    sizes = [g.shape[0] for g in grads]
+    if len(set(sizes)) > 1:
+        raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
+                         f"dimension, got sizes {sizes} for the mapped dimension")
+    rows = [grad(outputs, inputs, [g[b] for g in grads], retain_graph or b < sizes[0] - 1,
+                 create_graph, allow_unused=allow_unused) for b in range(sizes[0])]
+    result = tuple(None if column[0] is None else stack(list(column)) for column in zip(*rows))
+    if materialize_grads:  # zeros of the input's shape, without the batch, as in torch
+        result = tuple(_materialized(g, t) for g, t in zip(result, inputs))
+    return result
+
+
+# --- book/chapters/18_backward.md:322
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

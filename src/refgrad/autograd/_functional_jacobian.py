@@ -45,7 +45,7 @@ def _stacked(rows: list, shape):
     return stack(rows).view(shape)
 
 
-# --- book/chapters/19b_functional.md:499
+# --- book/chapters/19b_functional.md:500
 def _basis_vector(tensors, numels, k: int) -> tuple:
     """Unit vector ``k`` over all the tensors' elements, cut into one flat piece per tensor."""
     pieces, start = [], 0
@@ -82,7 +82,7 @@ def _whole(rows: list, inp, total: int):
     return inp.new_zeros((total, *inp.shape))  # no output reaches this input
 
 
-# --- book/chapters/19b_functional.md:556
+# --- book/chapters/19b_functional.md:557
 FORWARD_STRICT = (
     "torch.autograd.functional.jacobian: `strict=True` and `strategy=\"forward-mode\"` are not "
     "supported together (yet). Please either set `strict=False` or "
@@ -92,7 +92,7 @@ FORWARD_LOOP = ("Computing Jacobian using forward-AD or forward-over-reverse Hes
                 "only implemented for `vectorize=True`.")  # sic: torch's missing space
 
 
-# --- book/chapters/19b_functional.md:571
+# --- book/chapters/19b_functional.md:572
 def _jacobian_forward(func, inputs, strict, vectorize):
     """jacobian(strategy="forward-mode"): one run of ``func`` on dual tensors per column."""
     if strict:
@@ -114,7 +114,7 @@ def _jacobian_forward(func, inputs, strict, vectorize):
     return table if outputs_tuple else table[0]
 
 
-# --- book/chapters/19b_functional.md:594
+# --- book/chapters/19b_functional.md:595
 def _tangent(dual):
     primal, tangent = unpack_dual(dual)
     return zeros_like(primal) if tangent is None else tangent

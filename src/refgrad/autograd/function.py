@@ -51,9 +51,10 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
     _forward_cls = None
 
     def apply(self, grads, create_graph: bool = False) -> tuple:
-        if self.materialize_grads:
-            metas = self._input_metadata
-            grads = [_zeros(m) if g is None else g for g, m in zip(grads, metas)]
+        if self.materialize_grads:  # not for an output that is no tensor: it stays None
+            metas, others = self._input_metadata, self._not_tensors
+            grads = [_zeros(m) if g is None and i not in others else g
+                     for i, (g, m) in enumerate(zip(grads, metas))]
         result = self._forward_cls.backward(self, *grads)
         result = result if isinstance(result, tuple) else (result,)
         positions = self._tensor_positions
@@ -83,7 +84,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:134
+# --- book/chapters/25_functions.md:135
 def _apply(cls, *args, **kwargs):
     if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD": run jvp too
         from refgrad.autograd.forward_ad import apply_with_tangents
@@ -113,18 +114,17 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:173
+# --- book/chapters/25_functions.md:177
 def _wrap(node, inputs, outputs, record) -> tuple:
     dirty = {id(t) for t in node.dirty_tensors}
     plain = {id(t) for t in node.non_differentiable}
     if record:
         set_edges(node, [gradient_edge(t) for t in inputs])
-    wrapped, i = [], -1
-    for out in outputs:
+    wrapped = []
+    for i, out in enumerate(outputs):
         if not isinstance(out, Tensor):
             wrapped.append(out)
             continue
-        i += 1
         if id(out) in dirty:
             out._version_counter.value += 1
         elif any(out is t for t in inputs):
@@ -132,15 +132,29 @@ def _wrap(node, inputs, outputs, record) -> tuple:
         if record and id(out) not in plain and out._data.dtype.kind in "fc":
             out._grad_fn, out._output_nr, out._requires_grad = node, i, True
         wrapped.append(out)
-    if record:
-        node._meta = tuple(input_metadata(o) for o in wrapped if isinstance(o, Tensor))
+    if record:  # one entry per output, tensor or not: NOTE [Every output counts]
+        node._meta = tuple(input_metadata(o if isinstance(o, Tensor) else _no_tensor())
+                           for o in wrapped)
+        node._not_tensors = {i for i, o in enumerate(wrapped) if not isinstance(o, Tensor)}
         node._saved = tuple(
             None if t is None else SavedTensor(t, t._grad_fn is node) for t in node.to_save
         )
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:209
+# --- book/chapters/25_functions.md:214
+# NOTE [Every output counts]
+# A forward may return numbers, strings or None beside its tensors. They are
+# outputs all the same: each tensor's output_nr is its position among all of
+# them, the node expects a gradient per output, and backward receives one,
+# None for an output that is no tensor (described as a float scalar, as
+# torch describes it), whatever set_materialize_grads says.
+def _no_tensor():
+    from refgrad._creation import zeros
+
+    return zeros(())
+
+
 def _no_setup_context(ctx, inputs, output):
     raise NotImplementedError("setup_context is not overridden")
 
@@ -177,7 +191,7 @@ class Function:
     apply = classmethod(_apply)
 
 
-# --- book/chapters/25_functions.md:260
+# --- book/chapters/25_functions.md:277
 ONCE_DIFFERENTIABLE = (
     "trying to differentiate twice a function that was marked with @once_differentiable"
 )
@@ -199,7 +213,7 @@ def once_differentiable(fn):
     return wrapper
 
 
-# --- book/chapters/25_functions.md:291
+# --- book/chapters/25_functions.md:308
 class Error(FunctionNode):
     """A node that fails when run: it marks a gradient that cannot be taken."""
 

@@ -62,7 +62,7 @@ def _recompute(ctx) -> tuple:
     return detached, (outputs,) if isinstance(outputs, Tensor) else outputs
 
 
-# --- book/chapters/23a_checkpoint.md:254
+# --- book/chapters/23a_checkpoint.md:256
 class CheckpointFunction(Function):
     @staticmethod
     def forward(ctx, run_function, preserve_rng_state, *args):
@@ -81,12 +81,8 @@ class CheckpointFunction(Function):
         if not _is_checkpoint_valid():
             raise RuntimeError(GRAD_REFUSED)
         detached, outputs = _recompute(ctx)
-        # NOTE [One gradient per tensor output]: refgrad's Function passes a gradient
-        # for each tensor output only; torch passes one for every output.
-        if len(grads) == len(outputs):
-            grads = [g for o, g in zip(outputs, grads) if isinstance(o, Tensor)]
-        tensors = [o for o in outputs if isinstance(o, Tensor)]
-        pairs = [(o, g) for o, g in zip(tensors, grads) if o.requires_grad]
+        pairs = [(o, g) for o, g in zip(outputs, grads)
+                 if isinstance(o, Tensor) and o.requires_grad]
         if not pairs:
             raise RuntimeError(NO_OUTPUT_REQUIRES_GRAD)
         backward([o for o, _ in pairs], [g for _, g in pairs])
