@@ -40,13 +40,14 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:734
+# --- book/chapters/16_functions.md:755
 from refgrad import _ops
+from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import (
-    add, allclose, clone, cos, cumsum, div, eq, equal, exp, expand, ge, gt, isclose, le, log, lt,
-    masked_fill, mul, ne, neg, pow, reciprocal, reshape, rsub, sin, squeeze, stack, sub, sum,
-    unbind, unsqueeze, view, where,
+    add, clone, cos, cumsum, div, eq, exp, ge, gt, le, log, lt, masked_fill, mul, ne, neg, pow,
+    reciprocal, rsub, sin, stack, sub, sum, unbind, where,
 )
+from refgrad._ops.reshaping import expand, reshape, squeeze, unsqueeze, view
 
 
 # --- book/chapters/16a_pointwise.md:419

@@ -5,9 +5,6 @@
 # --- book/chapters/16_functions.md:25
 """torch.* function forms of the op-table rows."""
 
-import math
-from dataclasses import replace
-
 import numpy as np
 
 from refgrad import _dtype
@@ -19,7 +16,6 @@ from refgrad._ops.alpha import alpha_params, check_subtraction
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_alone, dying_array
 from refgrad._ops.operands import DEFAULT_ALPHA, check_unsigned_promotion, number_beside
-from refgrad._ops.table import register
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import LEGACY
@@ -98,7 +94,7 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:133
+# --- book/chapters/16_functions.md:129
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
@@ -199,7 +195,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:242
+# --- book/chapters/16_functions.md:238
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -211,7 +207,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:263
+# --- book/chapters/16_functions.md:259
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -241,79 +237,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:297
-_SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
-
-
-def infer_shape(shape, numel: int) -> tuple:
-    if len(shape) == 1 and isinstance(shape[0], _SEQUENCES):
-        shape = shape[0]
-    shape = tuple(shape)
-    known = math.prod(n for n in shape if n != -1)
-    if shape.count(-1) == 1 and known and numel % known == 0:
-        return tuple(numel // known if n == -1 else n for n in shape)
-    if -1 not in shape and known == numel:
-        return shape
-    raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
-
-
-def view(input, *shape):
-    shape = infer_shape(shape, input.numel())
-    return call(sh.VIEW, (input,), {"shape": shape})
-
-
-def reshape(input, *sizes, shape=None):
-    from refgrad._ops.shaping import reshape_copy
-
-    shape = infer_shape((shape,) if shape is not None else sizes, input.numel())
-    # A contiguous tensor is viewed; any other, when it can be, is aliased: the same view
-    # under another name, torch's ReshapeAliasBackward0. Under a dispatch mode torch views.
-    aliased = not input._data.flags.c_contiguous and not state.dispatch_modes
-    row = RESHAPE_ALIAS if aliased else sh.VIEW
-    try:
-        return call(row, (input,), {"shape": shape})
-    except RuntimeError:
-        return reshape_copy(input, shape)  # not viewable: copy first
-
-
-RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
-
-
-# --- book/chapters/16_functions.md:344
-def expand(input, *sizes):
-    if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES):
-        sizes = tuple(sizes[0])
-    return call(sh.EXPAND, (input,), {"size": sh.expanded_size(input, sizes)})
-
-
-def unsqueeze(input, dim):
-    wrap_dim(dim, input.ndim + 1)
-    return call(sh.UNSQUEEZE, (input,), {"dim": dim})
-
-
-def squeeze(input, dim=None):
-    from refgrad._ops.shaping import SQUEEZE
-
-    row, params = squeeze_form(input, dim, (SQUEEZE, sh.SQUEEZE_DIM, sh.SQUEEZE_DIMS))
-    return call(row, (input,), params)
-
-
-def squeeze_form(input, dim, rows) -> tuple:
-    """(row, params) of a squeeze of every dimension, of one, or of several.
-
-    ``rows`` are those three rows: the view's, or the in-place form's.
-    """
-    every, one, several = rows
-    if dim is None:
-        return every, {}
-    dim = _dtype.python_number(dim)
-    if isinstance(dim, int):
-        wrap_dim(dim, input.ndim)
-        return one, {"dim": dim}
-    return several, {"dim": dim_tuple(dim, input.ndim)}
-
-
-# --- book/chapters/16_functions.md:382
+# --- book/chapters/16_functions.md:396
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -334,36 +258,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:409
-def equal(input, other) -> bool:
-    a, b = input._data, other._data
-    return a.shape == b.shape and bool((a == b).all())
-
-
-def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
-    if input.dtype is not other.dtype:
-        from refgrad._typename import LEGACY
-
-        raise RuntimeError(f"{LEGACY[input.dtype]} did not match {LEGACY[other.dtype]}")
-    return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
-
-
-def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Elementwise ``|input - other| <= atol + rtol * |other|``, as allclose tests it."""
-    from refgrad._tensor import make_tensor
-    from refgrad._typename import LEGACY
-
-    if input.dtype is not other.dtype:
-        raise RuntimeError(f"{LEGACY[input.dtype]} did not match {LEGACY[other.dtype]}")
-    for name, tolerance in (("rtol", rtol), ("atol", atol)):
-        if tolerance < 0:
-            raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
-                               f"{tolerance}")
-    return make_tensor(np.asarray(np.isclose(input._data, other._data, rtol=rtol, atol=atol,
-                                             equal_nan=equal_nan)))
-
-
-# --- book/chapters/16_functions.md:450
+# --- book/chapters/16_functions.md:468
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
@@ -391,7 +286,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:479
+# --- book/chapters/16_functions.md:497
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool:  # torch has no running sum in bool

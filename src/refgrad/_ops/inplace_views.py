@@ -10,7 +10,7 @@ from dataclasses import replace
 from refgrad._ops import shapes as sh
 from refgrad._ops import shaping
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import squeeze_form
+from refgrad._ops.reshaping import squeeze_form
 from refgrad._ops.table import register
 from refgrad._ops.views import check_view_write
 from refgrad._ops.write_checks import INFERENCE_INPLACE, LEAF, bump

@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:530
+# --- book/chapters/16_functions.md:548
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._ops import (
     bits,
+    closeness,
     combining,
     contractions,
     cumulative,
@@ -20,6 +21,7 @@ from refgrad._ops import (
     pointwise,
     products,
     rearranging,
+    reshaping,
     rounding,
     scattering,
     selecting,
@@ -35,9 +37,10 @@ from refgrad._tensor import Tensor
 
 METHODS = {
     F: ("add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sin", "cos", "clone",
-        "reciprocal", "eq", "ne", "lt", "le", "gt", "ge", "sum", "view", "reshape", "expand",
-        "unsqueeze", "squeeze", "unbind", "equal", "allclose", "isclose", "masked_fill",
+        "reciprocal", "eq", "ne", "lt", "le", "gt", "ge", "sum", "unbind", "masked_fill",
         "cumsum"),
+    closeness: ("equal", "allclose", "isclose"),
+    reshaping: ("view", "reshape", "expand", "unsqueeze", "squeeze"),
     pointwise: ("tan", "tanh", "sigmoid", "relu", "abs", "sign", "sqrt", "rsqrt", "clamp",
                 "clamp_min", "clamp_max", "clip", "maximum", "minimum"),
     statistics: ("mean", "max", "min", "prod", "logsumexp", "softmax", "log_softmax"),
@@ -74,7 +77,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:619
+# --- book/chapters/16_functions.md:640
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -119,7 +122,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, function)
     cls.T = property(_reversed)
     cls.mT = property(_matrix_transpose)
-    cls.view_as = lambda self, other: F.view(self, other.shape)
+    cls.view_as = lambda self, other: reshaping.view(self, other.shape)
     cls.where = lambda self, condition, other: F.where(condition, self, other)
     cls.to = F.to
     for name, kind in (("float", "float32"), ("double", "float64"), ("half", "float16"),
@@ -135,7 +138,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:685
+# --- book/chapters/16_functions.md:706
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
