@@ -121,6 +121,11 @@ def _add_at(out, key, values):  # cupy.add.at
     np.add.at(out._host, _unwrap(key), _unwrap(values))
 
 
+def _as_strided(x, shape, strides):  # cupy.lib.stride_tricks.as_strided
+    view = np.lib.stride_tricks.as_strided(x._host, shape, strides)
+    return DeviceArray(view, x._counts)
+
+
 def simulated(monkeypatch, counts):
     """Hand refgrad a stand-in for CuPy whose arrays are DeviceArrays."""
 
@@ -134,6 +139,7 @@ def simulated(monkeypatch, counts):
     fake = types.SimpleNamespace(
         asarray=asarray,
         add=types.SimpleNamespace(at=_add_at),
+        lib=types.SimpleNamespace(stride_tricks=types.SimpleNamespace(as_strided=_as_strided)),
         cuda=types.SimpleNamespace(
             is_available=lambda: True, alloc_pinned_memory=Pinned, PinnedMemoryPointer=Pinned,
             runtime=types.SimpleNamespace(getDeviceCount=lambda: 1),

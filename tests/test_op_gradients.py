@@ -472,10 +472,11 @@ RECIPES.update({
                            params=lambda shapes: _dim(shapes).flatmap(lambda d: st.lists(
                                st.integers(0, shapes[0][d] - 1), min_size=1, max_size=4).map(
                                lambda i: {"dim": d, "index": torch.tensor(i, dtype=torch.int64)}))),
-    "as_strided": Recipe(
-        lambda a: call(_VW.AS_STRIDED, (a,), {"size": (2, 2), "stride": (1, 3),
-                                              "storage_offset": 1}),
-        shapes=st.just([(2, 3)])),
+    # on a contiguous tensor, whose storage holds its elements in order, as torch's does
+    "as_strided": Recipe(lambda a: torch.as_strided(a.contiguous(), (2, 2), (1, 3), 1),
+                         shapes=st.just([(2, 3)])),
+    "as_strided_": Recipe(lambda a: a.contiguous().clone().as_strided_((2, 2), (1, 3), 1),
+                          shapes=st.just([(2, 3)])),
     # zeros: cumprod's gradient is a polynomial there, which finite differences check well
     "cumprod": Recipe(lambda a, dim: torch.cumprod(a, dim), ("zeros",), params=_any_dim),
     "cummax": Recipe(lambda a, dim: torch.cummax(a, dim).values, params=_any_dim),

@@ -16,11 +16,15 @@ def test_positions_on_contiguous_and_fortran_bases():
     assert views.positions(fortran, fortran[1]).tolist() == [3, 4, 5]
 
 
-def test_geometry_and_grid_agree():
-    base = np.arange(12.0).reshape(3, 4)
-    where = views.positions(base, base[1:, ::2])
-    size, stride, offset = views.geometry(where)
+def test_storage_geometry_and_grid_agree_with_positions():
+    from refgrad._ops.strided import storage_geometry
+
+    base = torch.arange(12.0).view(3, 4)
+    view = base[1:, ::2]
+    size, stride, offset = storage_geometry(view)
     assert (size, stride, offset) == ((2, 2), (4, 2), 4)
+    # a contiguous base at the start of its storage: its places are the storage's
+    where = views.positions(base._data, view._data)
     assert views.grid(size, stride, offset).tolist() == where.tolist()
 
 

@@ -175,3 +175,7 @@ from refgrad._ops.out_arguments import (
     tanh,  # noqa: F811
 )
 from refgrad._ops.views import diagonal
+
+
+# --- book/chapters/27_views.md:881
+from refgrad._ops.strided import as_strided

@@ -5,7 +5,6 @@
 # --- book/chapters/27_views.md:36
 """Views: how they were made, their regenerated grad_fn, and CopySlices."""
 
-import math
 import re
 import weakref
 
@@ -42,7 +41,7 @@ def _creation(source, many: bool) -> int:
     return info.creation if meta == DEFAULT and info is not None else meta
 
 
-# --- book/chapters/27_views.md:92
+# --- book/chapters/27_views.md:91
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay = None
@@ -60,7 +59,7 @@ def track_view(op, source, out, params, index) -> None:
         views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
 
 
-# --- book/chapters/27_views.md:120
+# --- book/chapters/27_views.md:119
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -86,18 +85,6 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
 
 
 # --- book/chapters/27_views.md:149
-def geometry(where: np.ndarray) -> tuple:
-    """(size, stride, storage_offset) of a view, from its positions."""
-    if where.size == 0:
-        return tuple(where.shape), (1,) * where.ndim, 0
-    first = int(where.reshape(-1)[0])
-    stride = tuple(
-        int(where[(0,) * d + (1,)].reshape(-1)[0]) - first if n > 1 else 1
-        for d, n in enumerate(where.shape)
-    )
-    return tuple(where.shape), stride, first
-
-
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -108,25 +95,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:178
-def _as_strided_backward(g, size, stride, storage_offset, self_sym_sizes):
-    from refgrad._ops.indexing import index_put, zeros_as
-    from refgrad._tensor import make_tensor
-
-    where = make_tensor(grid(size, stride, storage_offset, like=g._data).reshape(-1))
-    flat = zeros_as(g, math.prod(self_sym_sizes))
-    return (index_put(flat, [where], g.reshape(-1), True).view(self_sym_sizes),)
-
-
-AS_STRIDED = register(Op(
-    "as_strided", "AsStridedBackward0", ("self",),
-    forward=lambda a, size, stride, storage_offset: a.reshape(-1)[
-        grid(size, stride, storage_offset, like=a)],
-    backward=_as_strided_backward, keeps=("self_sym_sizes",),
-))
-
-
-# --- book/chapters/27_views.md:205
+# --- book/chapters/27_views.md:232
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
     base = view._base
@@ -139,18 +108,19 @@ def regenerate(view) -> None:
 
 def _as_strided_node(base, view):
     from refgrad._ops.op_nodes import node_class
+    from refgrad._ops.strided import AS_STRIDED, storage_geometry
 
-    size, stride, offset = geometry(positions(base._data, view._data))
+    size, stride, offset = storage_geometry(view)
     edge_node, edge_slot = gradient_edge(base)
     node = new_node(node_class(AS_STRIDED), (edge_node,), (edge_slot,))
     node._meta = (input_metadata(view),)
     node._params = {"size": size, "stride": stride, "storage_offset": offset,
-                    "self_sym_sizes": tuple(base._data.shape)}
+                    "self_geometry": storage_geometry(base)}
     node._saved = ()
     return node
 
 
-# --- book/chapters/27_views.md:233
+# --- book/chapters/27_views.md:261
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -173,7 +143,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:266
+# --- book/chapters/27_views.md:294
 class CopySlices(FunctionNode):
     """The base's grad_fn after an in-place write through one of its views."""
 
@@ -205,7 +175,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:302
+# --- book/chapters/27_views.md:330
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -222,7 +192,7 @@ def rebase_history(view, fn) -> None:
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
 
 
-# --- book/chapters/27_views.md:326
+# --- book/chapters/27_views.md:354
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -239,7 +209,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:344
+# --- book/chapters/27_views.md:372
 def _rebase_message(view, creation: int) -> str:
     fn = view._grad_fn
     name = re.sub(r"Backward\d*$", "", type(fn).__name__) if fn is not None else ""
@@ -269,7 +239,7 @@ def check_view_write(view) -> None:
         raise RuntimeError(VIEW_OF_LEAF)
 
 
-# --- book/chapters/27_views.md:385
+# --- book/chapters/27_views.md:413
 def _diagonal(a, offset, dim1, dim2):
     out = np.diagonal(a, offset, dim1, dim2)
     if isinstance(out, np.ndarray) and a.flags.writeable:
