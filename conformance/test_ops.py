@@ -6,6 +6,7 @@ node names were recorded from torch 2.13.
 
 import math
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -649,3 +650,27 @@ def test_a_zero_dimensional_tensor_reduces_to_itself(name, dim, keepdim):
     assert y.shape == () and y.item() == 2.0
     y.backward()
     assert x.grad.item() == 1.0
+
+
+SEQUENCE_AS_TUPLE = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
+    "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
+    "interpreted as tensor index, x[torch.tensor(seq)]")
+
+
+def test_a_list_holding_indices_is_read_as_a_tuple_of_them_with_a_warning():
+    x = torch.arange(12.0).view(3, 4)
+    u = torch.tensor([0, 2])
+    with pytest.warns(UserWarning, match=re.escape(SEQUENCE_AS_TUPLE)):
+        assert x[[u]].tolist() == x[u].tolist()
+    with pytest.warns(UserWarning, match=re.escape(SEQUENCE_AS_TUPLE)):
+        assert x[[[0, 2], [1, 3]]].tolist() == [1.0, 11.0]
+    with pytest.warns(UserWarning, match=re.escape(SEQUENCE_AS_TUPLE)):
+        assert x[[None, 0]].tolist() == [[0.0, 1.0, 2.0, 3.0]]
+    with pytest.warns(UserWarning, match=re.escape(SEQUENCE_AS_TUPLE)):
+        y = x.clone()
+        y[[u, slice(1, 3)]] = 0.0
+    assert y[0].tolist() == [0.0, 0.0, 0.0, 3.0] and y[1].tolist() == [4.0, 5.0, 6.0, 7.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert x[[0, 2]].tolist() == x[u].tolist()  # plain numbers: an index, no warning

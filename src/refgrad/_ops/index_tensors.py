@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:554
+# --- book/chapters/16d_indexing.md:580
 """Index tensors as torch takes them: int64 or int32 positions, bool (or uint8) masks."""
 
 import sys
@@ -22,14 +22,14 @@ def index_tensor(item):
     """
     kind = item._data.dtype
     if kind == np.uint8:
-        warnings.warn(_BYTE_MASK, UserWarning, stacklevel=_first_frame_outside())
+        warnings.warn(_BYTE_MASK, UserWarning, stacklevel=first_frame_outside())
         return item != 0
     if kind.kind != "b" and kind not in (np.int64, np.int32):
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     return item
 
 
-def _first_frame_outside() -> int:
+def first_frame_outside() -> int:
     """The stacklevel, for a warning raised by our caller, of the first frame outside refgrad."""
     frame, level = sys._getframe(2), 2
     while frame is not None and frame.f_globals.get("__name__", "").startswith("refgrad"):

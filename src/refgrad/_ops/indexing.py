@@ -5,12 +5,13 @@
 # --- book/chapters/16d_indexing.md:276
 """Indexing rows (select, slice, index, and the rows of their gradients) and x[...]."""
 
+import warnings
 from dataclasses import replace
 
 import numpy as np
 
 from refgrad._backend import add_at, same_device
-from refgrad._ops.index_tensors import check_mask, index_tensor
+from refgrad._ops.index_tensors import check_mask, first_frame_outside, index_tensor
 from refgrad._ops.table import Op, register
 
 
@@ -26,7 +27,7 @@ def _slice(a, dim, start, end, step):
     return a[_at(a.ndim, dim, slice(start, end, step))]
 
 
-# --- book/chapters/16d_indexing.md:306
+# --- book/chapters/16d_indexing.md:307
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -47,7 +48,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:328
+# --- book/chapters/16d_indexing.md:329
 SLICE = register(Op(
     "slice", "SliceBackward0", ("self",), forward=_slice,
     backward=lambda g, dim, start, end, step, self_sym_sizes: (
@@ -63,7 +64,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:356
+# --- book/chapters/16d_indexing.md:357
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -100,7 +101,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:394
+# --- book/chapters/16d_indexing.md:395
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -148,7 +149,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:450
+# --- book/chapters/16d_indexing.md:451
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
@@ -197,15 +198,33 @@ def _narrow_start(start) -> int:
     return int(start.item())
 
 
-# --- book/chapters/16d_indexing.md:525
+# --- book/chapters/16d_indexing.md:533
 INT64_MAX = 2**63 - 1
 
 
 def _as_tuple(index) -> tuple:
     from refgrad._creation import tensor
 
+    if isinstance(index, list) and _read_as_tuple(index):
+        warnings.warn(SEQUENCE_AS_TUPLE, UserWarning, stacklevel=first_frame_outside())
+        index = tuple(index)
     items = index if isinstance(index, tuple) else (index,)
     return tuple(_positions(tensor(i)) if isinstance(i, list) else i for i in items)
+
+
+def _read_as_tuple(index: list) -> bool:
+    """Whether torch reads this list as a tuple of indices: its legacy rule."""
+    from refgrad._tensor import Tensor
+
+    return len(index) < 32 and any(
+        i is None or i is Ellipsis or isinstance(i, Tensor | list | tuple | slice) for i in index)
+
+
+SEQUENCE_AS_TUPLE = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
+    "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
+    "interpreted as tensor index, x[torch.tensor(seq)], which will result either in an error "
+    "or a different result")
 
 
 def _positions(t):
@@ -219,7 +238,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:599
+# --- book/chapters/16d_indexing.md:625
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -232,7 +251,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:613
+# --- book/chapters/16d_indexing.md:639
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -305,7 +324,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:687
+# --- book/chapters/16d_indexing.md:713
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)
