@@ -296,6 +296,17 @@ def test_masked_and_indexed_writes_where_elements_share_memory_warn_and_write_th
     assert x.tolist() == [1.0, 10.0, 2.0]  # both picks add into the one shared element
 
 
+def test_index_fill_where_elements_share_memory_warns_and_fills_the_picked_slabs():
+    filled = (UserWarning, SHARED.format("index_fill", "tensor[mask] = scalar"))
+    x = torch.zeros(3, 1)
+    e = x.expand(3, 2)
+    assert _warnings_of(lambda: e.index_fill_(0, torch.tensor([1]), 5.0)) == [filled]
+    assert x.tolist() == [[0.0], [5.0], [0.0]] and x._version == 1
+    assert _warnings_of(lambda: e.index_fill_(1, torch.tensor([1]), torch.tensor(2.0))) == [
+        filled]
+    assert x.tolist() == [[2.0], [2.0], [2.0]]  # each row's one element is shared
+
+
 def test_assignment_through_a_mask_warns_twice_where_elements_share_memory():
     x = torch.zeros(3)
     e = x.expand(2, 3)

@@ -84,3 +84,16 @@ def test_the_shared_write_form_is_used_only_where_elements_share_memory():
     x.masked_fill_(torch.tensor([True, False, True]), 4.0)  # no warning: nothing shared
     assert x.tolist() == [[4.0, 0.0, 4.0]] * 2 and x._version == 1
     assert inplace._masked_fill.shared_warnings == (inplace.MASKED_FILL_WARNING,)
+
+
+def test_a_recorded_index_fill_where_elements_share_memory_is_refused_at_once():
+    # torch warns, writes and fails in the backward; refgrad refuses before writing
+    import warnings
+
+    leaf = torch.zeros(3, 1, requires_grad=True)
+    shared = (leaf * 1).expand(3, 2)
+    with warnings.catch_warnings(record=True), pytest.raises(
+            RuntimeError, match="more than one element of the written-to tensor"):
+        warnings.simplefilter("always")
+        shared.index_fill_(0, torch.tensor([1]), 5.0)
+    assert shared.tolist() == [[0.0, 0.0]] * 3

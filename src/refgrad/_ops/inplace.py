@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:201
+# --- book/chapters/26_inplace.md:212
 """In-place ops and their methods, on top of the out-of-place rows."""
 
 import warnings
@@ -28,7 +28,9 @@ from refgrad._ops import (
 from refgrad._ops import functions as F
 from refgrad._ops.alpha import read_alpha
 from refgrad._ops.shared_writes import (
+    INDEX_FILL_WARNING,
     MASKED_FILL_WARNING,
+    fill_slabs,
     fill_where_masked,
     index_put_warnings,
     put_at,
@@ -95,7 +97,7 @@ def _rebase(self, node) -> None:
         node._meta = (input_metadata(self),)
 
 
-# --- book/chapters/26_inplace.md:300
+# --- book/chapters/26_inplace.md:313
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -144,7 +146,7 @@ def _follow_result(self, node) -> None:
     node._saved = tuple(saved)
 
 
-# --- book/chapters/26_inplace.md:355
+# --- book/chapters/26_inplace.md:368
 def _constant(g):
     return g * 0
 
@@ -171,7 +173,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:386
+# --- book/chapters/26_inplace.md:399
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -186,7 +188,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:406
+# --- book/chapters/26_inplace.md:419
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -204,7 +206,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:501
+# --- book/chapters/26_inplace.md:514
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -260,7 +262,7 @@ def fill_(self, value):
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
-# --- book/chapters/26_inplace.md:625
+# --- book/chapters/26_inplace.md:638
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -277,6 +279,18 @@ shared_write(_masked_fill, fill_where_masked, MASKED_FILL_WARNING)
 
 def masked_fill_(self, mask, value):
     return inplace(self, _masked_fill, mask, value)
+
+
+def _index_fill(t, dim, index, value):
+    return slice_writes.index_fill(t, dim, index, value)
+
+
+_index_fill.__name__ = "index_fill"
+shared_write(_index_fill, fill_slabs, INDEX_FILL_WARNING)
+
+
+def index_fill_(self, dim, index, value):
+    return inplace(self, _index_fill, dim, index, value)
 
 
 def index_put_(self, indices, values, accumulate=False):
@@ -309,7 +323,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:816
+# --- book/chapters/26_inplace.md:841
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
@@ -347,7 +361,7 @@ def install(cls=Tensor) -> None:
     cls.negative_, cls.absolute_, cls.divide_ = cls.neg_, cls.abs_, cls.div_
     cls.diagonal = diagonal
     cls.zero_, cls.fill_, cls.copy_ = zero_, fill_, copy_
-    cls.index_put_, cls.masked_fill_ = index_put_, masked_fill_
+    cls.index_put_, cls.masked_fill_, cls.index_fill_ = index_put_, masked_fill_, index_fill_
     for name, function in (("__iadd__", F.add), ("__isub__", F.sub), ("__imul__", F.mul),
                            ("__itruediv__", F.div), ("__ipow__", F.pow),
                            ("__ifloordiv__", rounding.floor_divide_step),

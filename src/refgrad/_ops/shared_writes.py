@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:123
+# --- book/chapters/26_inplace.md:124
 """Masked and indexed writes, which torch allows, with a warning, where elements share memory."""
 
 import numpy as np
@@ -15,6 +15,7 @@ SHARED_WRITE = (
     "performing this operation. This also applies to advanced indexing e.g. {}"
 )
 MASKED_FILL_WARNING = SHARED_WRITE.format("masked_fill", "tensor[mask] = scalar")
+INDEX_FILL_WARNING = SHARED_WRITE.format("index_fill", "tensor[mask] = scalar")
 INDEX_PUT_WARNING = SHARED_WRITE.format("index_put", "tensor[indices] = tensor")
 
 
@@ -29,6 +30,15 @@ def fill_where_masked(array, mask, value) -> None:
     """masked_fill_ into ``array`` itself: only where ``mask`` is set."""
     value = value.item() if isinstance(value, Tensor) else value  # 0-d, maybe on the host
     np.copyto(array, value, casting="unsafe", where=np.broadcast_to(mask._data, array.shape))
+
+
+def fill_slabs(array, dim, index, value) -> None:
+    """index_fill_ into ``array`` itself: only the slabs ``index`` picks along ``dim``."""
+    from refgrad._ops.scattering import at_least_1d
+    from refgrad._ops.slice_writes import slab_key
+
+    value = value.item() if isinstance(value, Tensor) else value
+    at_least_1d(array)[slab_key(index, dim, array.ndim)] = value
 
 
 def put_at(indices, accumulate: bool):

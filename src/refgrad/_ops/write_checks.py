@@ -56,7 +56,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:170
+# --- book/chapters/26_inplace.md:181
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
