@@ -988,3 +988,13 @@ def test_clone_of_an_inference_tensor_outside_reports_version_one():
         t = torch.ones(2)
     c = t.clone()
     assert not c.is_inference() and c._version == 1
+
+
+def test_the_scripting_and_compiling_questions_answer_no_outside_those_tools():
+    import torch.compiler
+    import torch.jit
+
+    assert torch.jit.is_scripting() is False and torch.jit.is_tracing() is False
+    assert torch.jit.is_scripting is torch._jit_internal.is_scripting
+    assert (torch.compiler.is_compiling(), torch.compiler.is_dynamo_compiling(),
+            torch.compiler.is_exporting()) == (False, False, False)

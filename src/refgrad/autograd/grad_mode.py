@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/07_grad_modes.md:416
+# --- book/chapters/07_grad_modes.md:469
 """Grad modes: the context managers and decorators that switch autograd's recording."""
 
 import refgrad
@@ -19,7 +19,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/07_grad_modes.md:438
+# --- book/chapters/07_grad_modes.md:491
 class no_grad(_NoParamDecoratorContextManager):
     """Do not record operations: results have ``requires_grad=False``."""
 
@@ -45,7 +45,7 @@ class enable_grad(_NoParamDecoratorContextManager):
         _C._set_grad_enabled(self.prev)
 
 
-# --- book/chapters/07_grad_modes.md:521
+# --- book/chapters/07_grad_modes.md:574
 class _SwitchSetOnConstruction(_DecoratorContextManager):
     """A switch set when constructed, restored on exit; decorating undoes the set."""
 
@@ -71,7 +71,7 @@ class _SwitchSetOnConstruction(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
-# --- book/chapters/07_grad_modes.md:548
+# --- book/chapters/07_grad_modes.md:601
 class set_grad_enabled(_SwitchSetOnConstruction):
     """Set grad mode now; as a context manager or decorator, restore it afterwards."""
 
@@ -89,7 +89,7 @@ class set_grad_enabled(_SwitchSetOnConstruction):
         return str(self)
 
 
-# --- book/chapters/07_grad_modes.md:600
+# --- book/chapters/07_grad_modes.md:653
 class inference_mode(_DecoratorContextManager):
     """Make inference tensors and record nothing; ``inference_mode(False)`` undoes it."""
 
@@ -112,7 +112,7 @@ class inference_mode(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
-# --- book/chapters/07_grad_modes.md:681
+# --- book/chapters/07_grad_modes.md:734
 def _enter_inference_mode(mode):
     guard = _C._InferenceMode(mode)
     guard.__enter__()
@@ -123,7 +123,7 @@ def _exit_inference_mode(mode) -> None:
     mode.__exit__(None, None, None)
 
 
-# --- book/chapters/07_grad_modes.md:706
+# --- book/chapters/07_grad_modes.md:759
 class set_multithreading_enabled(_DecoratorContextManager):
     """Allow or forbid multithreaded backward in this thread, from construction on."""
 
@@ -142,7 +142,7 @@ class set_multithreading_enabled(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
-# --- book/chapters/07_grad_modes.md:732
+# --- book/chapters/07_grad_modes.md:785
 class _force_original_view_tracking(_SwitchSetOnConstruction):
     """Switch view replay on or off, from construction on; restore on exit."""
 
@@ -153,7 +153,7 @@ class _force_original_view_tracking(_SwitchSetOnConstruction):
         super().__init__(mode)
 
 
-# --- book/chapters/07_grad_modes.md:753
+# --- book/chapters/07_grad_modes.md:806
 class _unsafe_preserve_version_counter(_DecoratorContextManager):
     """Put the tensors' version counters back where they were, on exit."""
 
