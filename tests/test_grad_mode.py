@@ -102,7 +102,7 @@ def test_unsafe_preserve_version_counter_sets_values_back():
 def test_jit_internal_and_all():
     assert refgrad._jit_internal.is_scripting() is False
     assert gm.__all__ == ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
-                          "set_multithreading_enabled"]
+                          "set_multithreading_enabled", "enforce_grad_layout_policy"]
     assert "grad_mode" in refgrad.autograd.__all__
     assert not hasattr(refgrad, "set_multithreading_enabled")
 

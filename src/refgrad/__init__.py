@@ -34,11 +34,11 @@ from refgrad.autograd._state import is_grad_enabled, is_inference_mode_enabled
 __version__ = "0.1.0"
 
 
-# --- book/chapters/07_grad_modes.md:239
+# --- book/chapters/07_grad_modes.md:248
 from refgrad import compiler, jit
 
 
-# --- book/chapters/07_grad_modes.md:846
+# --- book/chapters/07_grad_modes.md:881
 from refgrad import _C, _jit_internal, utils
 from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled

@@ -57,13 +57,22 @@ def _set_view_replay_enabled(enabled=_MISSING) -> None:
     state.view_replay_enabled = enabled
 
 
+def _is_grad_layout_enforcement_enabled() -> bool:
+    return state.grad_layout_enforced
+
+
+def _set_grad_layout_enforcement_enabled(enabled=_MISSING) -> None:
+    _check_argument("set_grad_layout_enforcement_enabled", "enabled", enabled, bool, "bool")
+    state.grad_layout_enforced = enabled
+
+
 def is_inference(input=_MISSING) -> bool:
     """``torch.is_inference(t)``: whether ``t`` was made in inference mode."""
     _check_argument("is_inference", "input", input, refgrad.Tensor, "Tensor")
     return input.is_inference()
 
 
-# --- book/chapters/07_grad_modes.md:136
+# --- book/chapters/07_grad_modes.md:145
 _GUARDED = ("grad_enabled", "inference_mode", "multithreading_enabled", "view_replay_enabled")
 
 

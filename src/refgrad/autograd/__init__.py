@@ -2,25 +2,26 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/01_state.md:130
+# --- book/chapters/01_state.md:132
 """refgrad.autograd: computing gradients by recording and replaying a graph."""
 
 __all__: list[str] = []
 
 
-# --- book/chapters/07_grad_modes.md:833
+# --- book/chapters/07_grad_modes.md:867
 from refgrad.autograd import grad_mode
 from refgrad.autograd.grad_mode import (
-    enable_grad, inference_mode, no_grad, set_grad_enabled, set_multithreading_enabled,
+    enable_grad, enforce_grad_layout_policy, inference_mode, no_grad, set_grad_enabled,
+    set_multithreading_enabled,
 )
 
 __all__ += [
     "grad_mode", "enable_grad", "inference_mode", "no_grad", "set_grad_enabled",
-    "set_multithreading_enabled",
+    "set_multithreading_enabled", "enforce_grad_layout_policy",
 ]
 
 
-# --- book/chapters/10_nodes.md:728
+# --- book/chapters/10_nodes.md:765
 from refgrad.autograd import graph
 
 

@@ -10,7 +10,7 @@ import threading
 import weakref
 from typing import NamedTuple
 
-from numpy import ndarray  # NOTE [Names looked up once]
+from numpy import copyto, empty_like, ndarray  # NOTE [Names looked up once]
 
 from refgrad._C import _functions
 from refgrad._tensor import make_tensor
@@ -58,11 +58,11 @@ def add_to_grad(variable, grad, create_graph: bool, steal: bool = False) -> None
     old = variable._grad
     if old is None:
         if create_graph and grad.requires_grad:
-            variable._grad = _recorded_copy(grad)
-        elif steal:
+            variable._grad = _recorded_copy(grad, variable)
+        elif steal and (not state.grad_layout_enforced or _obeys_layout(grad, variable)):
             variable._grad = _stolen(grad)
         else:
-            variable._grad = _copy(grad)
+            variable._grad = _copy(grad, variable)
     elif create_graph:
         variable._grad = old + grad
     else:
@@ -96,11 +96,38 @@ def post_accumulate(variable) -> None:
             hook(variable)
 
 
-def _copy(grad):
-    return make_tensor(grad._data.copy())
+def _copy(grad, variable):
+    return make_tensor(_laid_out_like(grad._data, variable._data))
 
 
-# --- book/chapters/10_nodes.md:548
+# --- book/chapters/10_nodes.md:552
+def _laid_out_like(data, leaf):
+    """A copy of ``data`` in ``leaf``'s memory order, if ``leaf`` is dense; else row-major."""
+    if type(data) is ndarray and not leaf.flags.c_contiguous and _dense(leaf):
+        copy = empty_like(leaf, dtype=data.dtype)  # order "K": the leaf's own order
+        copyto(copy, data)
+        return copy
+    return data.copy()
+
+
+def _obeys_layout(grad, variable) -> bool:
+    data, leaf = grad._data, variable._data
+    if not _dense(leaf):
+        return data.flags.c_contiguous
+    return all(g == s for n, g, s in zip(leaf.shape, data.strides, leaf.strides) if n != 1)
+
+
+def _dense(array) -> bool:
+    """Whether ``array``'s elements fill their memory without gaps or overlaps."""
+    span = array.itemsize
+    for stride, size in sorted((abs(s), n) for n, s in zip(array.shape, array.strides) if n != 1):
+        if stride != span:
+            return False
+        span *= size
+    return True
+
+
+# --- book/chapters/10_nodes.md:585
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -131,7 +158,7 @@ def _stolen(grad):
     return make_tensor(grad._data)  # the array, under a fresh tensor (torch: detach())
 
 
-# --- book/chapters/10_nodes.md:613
+# --- book/chapters/10_nodes.md:650
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -147,14 +174,14 @@ class CopyBackwards(FunctionNode):
 _functions.register(CopyBackwards)
 
 
-def _recorded_copy(grad):
+def _recorded_copy(grad, variable):
     node = CopyBackwards(((None, 0), gradient_edge(grad)))
-    copy = make_tensor(grad._data.copy(), True, node, 0)
+    copy = make_tensor(_laid_out_like(grad._data, variable._data), True, node, 0)
     node._meta = (input_metadata(copy),)
     return copy
 
 
-# --- book/chapters/10_nodes.md:644
+# --- book/chapters/10_nodes.md:681
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -174,7 +201,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:676
+# --- book/chapters/10_nodes.md:713
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

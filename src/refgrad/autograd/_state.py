@@ -17,6 +17,8 @@ class AutogradState(threading.local):
         self.inference_mode = False
         self.multithreading_enabled = True
         self.view_replay_enabled = False
+        # Whether a leaf's first gradient takes the leaf's layout (chapter "Grad modes").
+        self.grad_layout_enforced = True
         # Saved-tensor hooks: a stack of (pack, unpack) pairs, innermost last.
         self.saved_tensors_hooks: list = []
         self.saved_tensors_hooks_disabled_message: str | None = None
@@ -36,7 +38,7 @@ state = AutogradState()
 dual_levels: list = []
 
 
-# --- book/chapters/01_state.md:86
+# --- book/chapters/01_state.md:88
 # NOTE [Rarely switched on]
 # The counts may only err high: a context counts itself before it sets its
 # switch, and uncounts itself after restoring it. A count that is too high
@@ -58,7 +60,7 @@ class SwitchedOn:
 switched_on = SwitchedOn()
 
 
-# --- book/chapters/01_state.md:109
+# --- book/chapters/01_state.md:111
 def is_grad_enabled() -> bool:
     """Whether operations record a graph in this thread."""
     return state.grad_enabled

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/07_grad_modes.md:469
+# --- book/chapters/07_grad_modes.md:478
 """Grad modes: the context managers and decorators that switch autograd's recording."""
 
 import refgrad
@@ -16,10 +16,11 @@ __all__ = [
     "set_grad_enabled",
     "inference_mode",
     "set_multithreading_enabled",
+    "enforce_grad_layout_policy",
 ]
 
 
-# --- book/chapters/07_grad_modes.md:491
+# --- book/chapters/07_grad_modes.md:501
 class no_grad(_NoParamDecoratorContextManager):
     """Do not record operations: results have ``requires_grad=False``."""
 
@@ -45,7 +46,7 @@ class enable_grad(_NoParamDecoratorContextManager):
         _C._set_grad_enabled(self.prev)
 
 
-# --- book/chapters/07_grad_modes.md:574
+# --- book/chapters/07_grad_modes.md:584
 class _SwitchSetOnConstruction(_DecoratorContextManager):
     """A switch set when constructed, restored on exit; decorating undoes the set."""
 
@@ -71,7 +72,7 @@ class _SwitchSetOnConstruction(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
-# --- book/chapters/07_grad_modes.md:601
+# --- book/chapters/07_grad_modes.md:611
 class set_grad_enabled(_SwitchSetOnConstruction):
     """Set grad mode now; as a context manager or decorator, restore it afterwards."""
 
@@ -89,7 +90,7 @@ class set_grad_enabled(_SwitchSetOnConstruction):
         return str(self)
 
 
-# --- book/chapters/07_grad_modes.md:653
+# --- book/chapters/07_grad_modes.md:663
 class inference_mode(_DecoratorContextManager):
     """Make inference tensors and record nothing; ``inference_mode(False)`` undoes it."""
 
@@ -112,7 +113,7 @@ class inference_mode(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
-# --- book/chapters/07_grad_modes.md:734
+# --- book/chapters/07_grad_modes.md:744
 def _enter_inference_mode(mode):
     guard = _C._InferenceMode(mode)
     guard.__enter__()
@@ -123,7 +124,7 @@ def _exit_inference_mode(mode) -> None:
     mode.__exit__(None, None, None)
 
 
-# --- book/chapters/07_grad_modes.md:759
+# --- book/chapters/07_grad_modes.md:769
 class set_multithreading_enabled(_DecoratorContextManager):
     """Allow or forbid multithreaded backward in this thread, from construction on."""
 
@@ -142,7 +143,7 @@ class set_multithreading_enabled(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
-# --- book/chapters/07_grad_modes.md:785
+# --- book/chapters/07_grad_modes.md:795
 class _force_original_view_tracking(_SwitchSetOnConstruction):
     """Switch view replay on or off, from construction on; restore on exit."""
 
@@ -153,7 +154,18 @@ class _force_original_view_tracking(_SwitchSetOnConstruction):
         super().__init__(mode)
 
 
-# --- book/chapters/07_grad_modes.md:806
+# --- book/chapters/07_grad_modes.md:819
+class enforce_grad_layout_policy(_SwitchSetOnConstruction):
+    """Enforce the gradient layout contract, or relax it, from construction on."""
+
+    _read = staticmethod(_C._is_grad_layout_enforcement_enabled)
+    _write = staticmethod(_C._set_grad_layout_enforcement_enabled)
+
+    def __init__(self, enable: bool = True) -> None:
+        super().__init__(enable)
+
+
+# --- book/chapters/07_grad_modes.md:840
 class _unsafe_preserve_version_counter(_DecoratorContextManager):
     """Put the tensors' version counters back where they were, on exit."""
 
