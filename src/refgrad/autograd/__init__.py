@@ -21,7 +21,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:765
+# --- book/chapters/10_nodes.md:767
 from refgrad.autograd import graph
 
 

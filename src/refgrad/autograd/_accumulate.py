@@ -59,7 +59,7 @@ def add_to_grad(variable, grad, create_graph: bool, steal: bool = False) -> None
     if old is None:
         if create_graph and grad.requires_grad:
             variable._grad = _recorded_copy(grad, variable)
-        elif steal and (not state.grad_layout_enforced or _obeys_layout(grad, variable)):
+        elif steal and (_obeys_layout(grad, variable) or not state.grad_layout_enforced):
             variable._grad = _stolen(grad)
         else:
             variable._grad = _copy(grad, variable)
@@ -112,6 +112,8 @@ def _laid_out_like(data, leaf):
 
 def _obeys_layout(grad, variable) -> bool:
     data, leaf = grad._data, variable._data
+    if data.flags.c_contiguous and leaf.flags.c_contiguous:  # the common case, asked first
+        return True
     if not _dense(leaf):
         return data.flags.c_contiguous
     return all(g == s for n, g, s in zip(leaf.shape, data.strides, leaf.strides) if n != 1)
@@ -127,7 +129,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:585
+# --- book/chapters/10_nodes.md:587
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -158,7 +160,7 @@ def _stolen(grad):
     return make_tensor(grad._data)  # the array, under a fresh tensor (torch: detach())
 
 
-# --- book/chapters/10_nodes.md:650
+# --- book/chapters/10_nodes.md:652
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -181,7 +183,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:681
+# --- book/chapters/10_nodes.md:683
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -201,7 +203,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:713
+# --- book/chapters/10_nodes.md:715
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
