@@ -1057,3 +1057,12 @@ def test_enforce_grad_layout_policy_acts_at_construction_per_thread():
                            "(position 1) must be bool, not int"):
         torch.autograd.enforce_grad_layout_policy(1)
     assert torch._C._is_grad_layout_enforcement_enabled()
+
+
+def test_the_questions_torch_autograd_answers():
+    assert torch.autograd.is_multithreading_enabled is torch._C._is_multithreading_enabled
+    assert torch.autograd.is_view_replay_enabled is torch._C._is_view_replay_enabled
+    assert (torch.autograd.is_multithreading_enabled(),
+            torch.autograd.is_view_replay_enabled()) == (True, False)
+    x = torch.ones(2, requires_grad=True)
+    assert type(x.exp().grad_fn._raw_saved_result) is torch.autograd.SavedTensor

@@ -38,7 +38,7 @@ __version__ = "0.1.0"
 from refgrad import compiler, jit
 
 
-# --- book/chapters/07_grad_modes.md:881
+# --- book/chapters/07_grad_modes.md:886
 from refgrad import _C, _jit_internal, utils
 from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled

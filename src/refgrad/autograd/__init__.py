@@ -8,12 +8,15 @@
 __all__: list[str] = []
 
 
-# --- book/chapters/07_grad_modes.md:867
+# --- book/chapters/07_grad_modes.md:869
 from refgrad.autograd import grad_mode
 from refgrad.autograd.grad_mode import (
     enable_grad, enforce_grad_layout_policy, inference_mode, no_grad, set_grad_enabled,
     set_multithreading_enabled,
 )
+
+from refgrad._C import _is_multithreading_enabled as is_multithreading_enabled
+from refgrad._C import _is_view_replay_enabled as is_view_replay_enabled
 
 __all__ += [
     "grad_mode", "enable_grad", "inference_mode", "no_grad", "set_grad_enabled",
@@ -23,6 +26,10 @@ __all__ += [
 
 # --- book/chapters/10_nodes.md:767
 from refgrad.autograd import graph
+
+
+# --- book/chapters/11_saved.md:385
+from refgrad.autograd._saved import SavedTensor
 
 
 # --- book/chapters/18_backward.md:346
