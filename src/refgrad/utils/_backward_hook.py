@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:568
+# --- book/chapters/21a_module_hooks.md:581
 """BackwardHook: a module's full backward hooks, built on two identity nodes."""
 
 import warnings
@@ -24,9 +24,9 @@ def _unpack_none(indices, values):
     return tuple(values[idx] for idx in indices)
 
 
-# --- book/chapters/21a_module_hooks.md:591
-class BackwardHook:
-    """One module call's backward hooks, set on its input and output nodes."""
+# --- book/chapters/21a_module_hooks.md:604
+class _Wrapping:
+    """Passes a tuple's tensors through the identity and hooks the new node."""
 
     def __init__(self, module, user_hooks, user_pre_hooks) -> None:
         self.user_hooks = user_hooks
@@ -62,7 +62,10 @@ class BackwardHook:
         return out, tensors_idx
 
 
-# --- book/chapters/21a_module_hooks.md:635
+# --- book/chapters/21a_module_hooks.md:648
+class _InputSide(_Wrapping):
+    """The input identity node: where the full backward hooks run."""
+
     def setup_input_hook(self, args):
         res, self.input_tensors_index = self._apply_on_tensors(self._set_user_hook, args)
         self.n_inputs = len(args)
@@ -89,7 +92,10 @@ class BackwardHook:
         grad_fn.register_hook(hook)
 
 
-# --- book/chapters/21a_module_hooks.md:666
+# --- book/chapters/21a_module_hooks.md:682
+class _OutputSide(_InputSide):
+    """The output identity node: backward pre-hooks, and hooks without inputs."""
+
     def _run_pre_hooks(self, grad_output):
         self.grad_outputs = _pack_with_none(
             self.output_tensors_index, grad_output, self.n_outputs
@@ -127,7 +133,10 @@ class BackwardHook:
         self.grad_outputs = None
 
 
-# --- book/chapters/21a_module_hooks.md:705
+# --- book/chapters/21a_module_hooks.md:724
+class BackwardHook(_OutputSide):
+    """One module call's backward hooks, set on its input and output nodes."""
+
     def setup_output_hook(self, args):
         def fn(grad_fn) -> None:
             def hook(_, grad_output):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:377
+# --- book/chapters/21a_module_hooks.md:386
 """Calling a Module: the forward hooks around forward, the backward hooks set up."""
 
 import warnings
@@ -27,9 +27,9 @@ def _file(hooks, hook, prepend, extras=()):
     return handle
 
 
-# --- book/chapters/21a_module_hooks.md:403
-class HookedCall:
-    """The hook dictionaries of a Module and the call that runs them."""
+# --- book/chapters/21a_module_hooks.md:412
+class _HookRegistry:
+    """The hook dictionaries of a Module and the methods that fill them."""
 
     def _init_hooks(self) -> None:
         for name in _HOOK_DICTS:
@@ -66,42 +66,46 @@ class HookedCall:
         return _file(self._backward_hooks, hook, prepend)
 
 
-# --- book/chapters/21a_module_hooks.md:447
-    def _run_pre_hooks(self, args, kwargs):
-        for hook_id, hook in list(self._forward_pre_hooks.items()):
-            if hook_id in self._forward_pre_hooks_with_kwargs:
-                result = hook(self, args, kwargs)
-                if result is not None:
-                    if not (isinstance(result, tuple) and len(result) == 2):
-                        raise RuntimeError(
-                            "forward pre-hook must return None or a tuple of "
-                            f"(new_args, new_kwargs), but got {result}."
-                        )
-                    args, kwargs = result
-            else:
-                result = hook(self, args)
-                if result is not None:
-                    args = result if isinstance(result, tuple) else (result,)
-        return args, kwargs
-
-    def _run_forward_hooks(self, args, kwargs, result, called):
-        for hook_id, hook in list(self._forward_hooks.items()):
-            if hook_id in self._forward_hooks_always_called:
-                called.add(hook_id)
-            if hook_id in self._forward_hooks_with_kwargs:
-                hook_result = hook(self, args, kwargs, result)
-            else:
-                hook_result = hook(self, args, result)
-            if hook_result is not None:
-                result = hook_result
-        return result
+# --- book/chapters/21a_module_hooks.md:456
+def run_pre_hooks(module, args, kwargs):
+    for hook_id, hook in list(module._forward_pre_hooks.items()):
+        if hook_id in module._forward_pre_hooks_with_kwargs:
+            result = hook(module, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError(
+                        "forward pre-hook must return None or a tuple of "
+                        f"(new_args, new_kwargs), but got {result}."
+                    )
+                args, kwargs = result
+        else:
+            result = hook(module, args)
+            if result is not None:
+                args = result if isinstance(result, tuple) else (result,)
+    return args, kwargs
 
 
-# --- book/chapters/21a_module_hooks.md:479
+def run_forward_hooks(module, args, kwargs, result, called):
+    for hook_id, hook in list(module._forward_hooks.items()):
+        if hook_id in module._forward_hooks_always_called:
+            called.add(hook_id)
+        if hook_id in module._forward_hooks_with_kwargs:
+            hook_result = hook(module, args, kwargs, result)
+        else:
+            hook_result = hook(module, args, result)
+        if hook_result is not None:
+            result = hook_result
+    return result
+
+
+# --- book/chapters/21a_module_hooks.md:489
+class HookedCall(_HookRegistry):
+    """A Module's call: forward hooks around forward, backward hooks set up."""
+
     def __call__(self, *args, **kwargs):
         called = set()
         try:
-            args, kwargs = self._run_pre_hooks(args, kwargs)
+            args, kwargs = run_pre_hooks(self, args, kwargs)
             bw_hook = None
             if self._backward_hooks or self._backward_pre_hooks:
                 bw_hook = BackwardHook(
@@ -110,7 +114,7 @@ class HookedCall:
                 )
                 args = bw_hook.setup_input_hook(args)
             result = self.forward(*args, **kwargs)
-            result = self._run_forward_hooks(args, kwargs, result, called)
+            result = run_forward_hooks(self, args, kwargs, result, called)
             if bw_hook is not None:
                 if not isinstance(result, Tensor | tuple):
                     warnings.warn(

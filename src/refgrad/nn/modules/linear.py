@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:758
+# --- book/chapters/21a_module_hooks.md:780
 """Linear: y = x W^T + b."""
 
 import math

@@ -26,11 +26,8 @@ def _forward_unimplemented(self, *args, **kwargs):
     )
 
 
-class Module(HookedCall):
-    """Base class of every module: parameters, buffers and children, by name."""
-
-    training: bool
-    forward = _forward_unimplemented
+class _Members(HookedCall):
+    """Where a Module files its members, and the checks on each new one."""
 
     def __init__(self, *args, **kwargs) -> None:
         if args or kwargs:
@@ -75,7 +72,10 @@ class Module(HookedCall):
         self._modules[name] = module
 
 
-# --- book/chapters/21a_module_hooks.md:223
+# --- book/chapters/21a_module_hooks.md:220
+class _Attributes(_Members):
+    """Attribute access that reads and writes the member dictionaries."""
+
     def __getattr__(self, name: str):
         for store in ("_parameters", "_buffers", "_modules"):
             members = self.__dict__.get(store)
@@ -130,6 +130,9 @@ class Module(HookedCall):
 
 
 # --- book/chapters/21a_module_hooks.md:280
+class _Walks(_Attributes):
+    """The iterators over a module tree."""
+
     def named_modules(self, memo=None, prefix: str = "", remove_duplicate: bool = True):
         yield from walk_modules(self, prefix, remove_duplicate)
 
@@ -165,7 +168,13 @@ class Module(HookedCall):
             yield buf
 
 
-# --- book/chapters/21a_module_hooks.md:317
+# --- book/chapters/21a_module_hooks.md:320
+class Module(_Walks):
+    """Base class of every module: parameters, buffers and children, by name."""
+
+    training: bool
+    forward = _forward_unimplemented
+
     def train(self, mode: bool = True):
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
