@@ -130,3 +130,38 @@ def test_zero_grad_and_modes():
     assert net.eval().lin.training is False and net.train().act.training is True
     net.requires_grad_(False)
     assert not any(p.requires_grad for p in net.parameters())
+
+
+def test_backward_hooks_prepend_and_pre_hook_count():
+    order = []
+    relu = torch.nn.ReLU()
+    relu.register_full_backward_hook(lambda m, gi, go: order.append("a"))
+    relu.register_full_backward_hook(lambda m, gi, go: order.append("b"), prepend=True)
+    relu(torch.ones(2, requires_grad=True)).sum().backward()
+    assert order == ["b", "a"]
+    relu.register_full_backward_pre_hook(lambda m, go: (go[0], go[0]))
+    with raises(RuntimeError,
+                "Backward pre hook returned an invalid number of grad_output, "
+                "got 2, but expected 1"):
+        relu(torch.ones(2, requires_grad=True)).sum().backward()
+
+
+def test_always_call_hook_runs_when_forward_fails():
+    class Fails(torch.nn.Module):
+        def forward(self, x):
+            raise ValueError("boom")
+
+    seen = []
+    m = Fails()
+    m.register_forward_hook(lambda m, a, o: seen.append(o), always_call=True)
+    with raises(ValueError, "boom"):
+        m(torch.ones(1))
+    assert seen == [None]
+
+
+def test_assigning_wrong_type_to_parameter_name():
+    lin = torch.nn.Linear(2, 2)
+    with raises(TypeError,
+                "cannot assign 'torch.FloatTensor' as parameter 'weight' "
+                "(torch.nn.Parameter or None expected)"):
+        lin.weight = torch.zeros(2, 2)
