@@ -8,3 +8,9 @@
 from refgrad.nn.parameter import Parameter
 
 __all__ = ["Parameter"]
+
+
+# --- book/chapters/21a_module_hooks.md:896
+from refgrad.nn.modules import Linear, Module, ReLU, Sequential  # noqa: E402
+
+__all__ += ["Linear", "Module", "ReLU", "Sequential"]

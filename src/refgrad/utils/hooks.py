@@ -42,3 +42,7 @@ class RemovableHandle:
 
     def __exit__(self, exc_type, exc_value, traceback) -> None:
         self.remove()
+
+
+# --- book/chapters/21a_module_hooks.md:750
+from refgrad.utils._backward_hook import BackwardHook  # noqa: F401, E402

@@ -1,0 +1,167 @@
+"""nn.Module: registration, forward hooks and full backward hooks."""
+
+import torch
+
+from conformance._support import raises
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(3, 2)
+        self.act = torch.nn.ReLU()
+
+    def forward(self, x):
+        return self.act(self.lin(x))
+
+
+def test_registration_and_names():
+    net = Net()
+    assert [n for n, _ in net.named_parameters()] == ["lin.weight", "lin.bias"]
+    assert [n for n, _ in net.named_modules()] == ["", "lin", "act"]
+    assert [n for n, _ in net.named_children()] == ["lin", "act"]
+    del net.act
+    assert [n for n, _ in net.named_children()] == ["lin"]
+
+
+def test_parameter_before_init():
+    class Bad(torch.nn.Module):
+        def __init__(self):
+            self.w = torch.nn.Parameter(torch.zeros(2))
+
+    with raises(AttributeError, "cannot assign parameters before Module.__init__() call"):
+        Bad()
+
+
+def test_missing_forward():
+    with raises(NotImplementedError,
+                'Module [Module] is missing the required "forward" function'):
+        torch.nn.Module()(torch.zeros(1))
+
+
+def test_repr():
+    seq = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(),
+                              torch.nn.Sequential(torch.nn.Linear(3, 4, bias=False)))
+    assert repr(seq) == (
+        "Sequential(\n  (0): Linear(in_features=3, out_features=4, bias=True)\n"
+        "  (1): ReLU()\n  (2): Sequential(\n"
+        "    (0): Linear(in_features=3, out_features=4, bias=False)\n  )\n)"
+    )
+    assert len(seq) == 3 and isinstance(seq[1], torch.nn.ReLU)
+
+
+def test_linear_graph_and_init():
+    lin = torch.nn.Linear(100, 50)
+    y = lin(torch.randn(4, 100))
+    assert type(y.grad_fn).__name__ == "AddmmBackward0"
+    assert type(y.grad_fn.next_functions[2][0]).__name__ == "TBackward0"
+    assert lin.weight.abs().max().item() <= 0.1
+    assert lin.weight.abs().max().item() > 0.09
+
+
+def test_forward_hooks_order_and_replacement():
+    calls = []
+    relu = torch.nn.ReLU()
+    relu.register_forward_pre_hook(lambda m, a: calls.append("pre") or (a[0] * 2,))
+    relu.register_forward_hook(lambda m, a, o: calls.append("post"))
+    h = relu.register_forward_hook(lambda m, a, o: o + 1, prepend=True)
+    out = relu(torch.tensor([1.0, -1.0]))
+    assert out.tolist() == [3.0, 1.0] and calls == ["pre", "post"]
+    h.remove()
+    assert relu(torch.tensor([1.0])).tolist() == [2.0]
+
+
+def test_forward_hooks_with_kwargs():
+    seen = []
+    relu = torch.nn.ReLU()
+    relu.register_forward_pre_hook(lambda m, a, k: (a, k), with_kwargs=True)
+    relu.register_forward_hook(lambda m, a, k, o: seen.append(k), with_kwargs=True)
+    relu(torch.tensor([1.0]))
+    assert seen == [{}]
+
+
+def test_full_backward_hooks_order_and_grads():
+    order = []
+    relu = torch.nn.ReLU()
+    relu.register_full_backward_pre_hook(lambda m, go: order.append(("pre", go[0].tolist())))
+    relu.register_full_backward_hook(
+        lambda m, gi, go: order.append(("hook", gi[0].tolist())) or (gi[0] * 10,)
+    )
+    x = torch.tensor([1.0, -1.0], requires_grad=True)
+    x.register_hook(lambda g: order.append(("x", g.tolist())))
+    y = relu(x)
+    assert type(y.grad_fn).__name__ == "BackwardHookFunctionBackward"
+    y.register_hook(lambda g: order.append(("y", g.tolist())))
+    y.sum().backward()
+    assert order == [("y", [1.0, 1.0]), ("pre", [1.0, 1.0]), ("hook", [1.0, 0.0]),
+                     ("x", [10.0, 0.0])]
+    assert x.grad.tolist() == [10.0, 0.0]
+
+
+def test_backward_pre_hook_replaces_and_none_inputs():
+    class Two(torch.nn.Module):
+        def forward(self, a, b):
+            return a * b
+
+    seen = []
+    m = Two()
+    m.register_full_backward_pre_hook(lambda m, go: (go[0] * 3,))
+    m.register_full_backward_hook(lambda m, gi, go: seen.append((gi[1], go[0].tolist())))
+    a = torch.tensor([2.0], requires_grad=True)
+    m(a, 5.0).sum().backward()
+    assert seen == [(None, [3.0])] and a.grad.tolist() == [15.0]
+
+
+def test_hook_returns_wrong_count():
+    relu = torch.nn.ReLU()
+    relu.register_full_backward_hook(lambda m, gi, go: (gi[0], gi[0]))
+    x = torch.ones(2, requires_grad=True)
+    with raises(RuntimeError,
+                "Backward hook returned an invalid number of grad_input, got 2, but expected 1"):
+        relu(x).sum().backward()
+
+
+def test_zero_grad_and_modes():
+    net = Net()
+    net(torch.ones(1, 3)).sum().backward()
+    assert net.lin.weight.grad is not None
+    net.zero_grad()
+    assert net.lin.weight.grad is None
+    assert net.eval().lin.training is False and net.train().act.training is True
+    net.requires_grad_(False)
+    assert not any(p.requires_grad for p in net.parameters())
+
+
+def test_backward_hooks_prepend_and_pre_hook_count():
+    order = []
+    relu = torch.nn.ReLU()
+    relu.register_full_backward_hook(lambda m, gi, go: order.append("a"))
+    relu.register_full_backward_hook(lambda m, gi, go: order.append("b"), prepend=True)
+    relu(torch.ones(2, requires_grad=True)).sum().backward()
+    assert order == ["b", "a"]
+    relu.register_full_backward_pre_hook(lambda m, go: (go[0], go[0]))
+    with raises(RuntimeError,
+                "Backward pre hook returned an invalid number of grad_output, "
+                "got 2, but expected 1"):
+        relu(torch.ones(2, requires_grad=True)).sum().backward()
+
+
+def test_always_call_hook_runs_when_forward_fails():
+    class Fails(torch.nn.Module):
+        def forward(self, x):
+            raise ValueError("boom")
+
+    seen = []
+    m = Fails()
+    m.register_forward_hook(lambda m, a, o: seen.append(o), always_call=True)
+    with raises(ValueError, "boom"):
+        m(torch.ones(1))
+    assert seen == [None]
+
+
+def test_assigning_wrong_type_to_parameter_name():
+    lin = torch.nn.Linear(2, 2)
+    with raises(TypeError,
+                "cannot assign 'torch.FloatTensor' as parameter 'weight' "
+                "(torch.nn.Parameter or None expected)"):
+        lin.weight = torch.zeros(2, 2)
