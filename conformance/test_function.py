@@ -147,3 +147,42 @@ def test_outputs_that_are_no_tensors_count_and_get_none():
     (a.sum() + b.sum()).backward()
     assert seen == [[(2,), None, (2,), None]]  # materialized for tensors only
     assert x.grad.tolist() == [5.0, 5.0]
+
+
+CUSTOM_VIEW = (
+    "Output 0 of {} is a view and is being modified inplace. This view was created inside a "
+    "custom Function (or because an input was returned as-is) and the autograd logic to handle "
+    "view+inplace would override the custom backward associated with the custom Function, "
+    "leading to incorrect gradients. This behavior is forbidden. You can fix this by cloning "
+    "the output of the custom Function.")
+
+
+def test_views_a_function_returns_refuse_in_place_writes():
+    class Same(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    class Row(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x[0]
+
+        @staticmethod
+        def backward(ctx, g):
+            return torch.ones(2, 3) * g
+
+    x = torch.ones(2, 3, requires_grad=True)
+    same = Same.apply(x * 1)
+    with raises(RuntimeError, CUSTOM_VIEW.format("Same")):
+        same.mul_(2)
+    row = Row.apply(x * 1)
+    with raises(RuntimeError, CUSTOM_VIEW.format("Row")):
+        row.mul_(2)
+    plain = Same.apply(torch.ones(2))  # nothing recorded: nothing to protect
+    plain.mul_(2)
+    assert plain.tolist() == [2.0, 2.0]

@@ -51,7 +51,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:828
+# --- book/chapters/27_views.md:838
 def as_strided(input, size, stride, storage_offset=None):
     from refgrad._ops.dispatch import call
 

@@ -17,7 +17,7 @@ from refgrad.autograd._accumulate import gradient_edge
 from refgrad.autograd._node import FunctionNode, input_metadata, new_node
 from refgrad.autograd._state import state
 
-DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, INFERENCE_MODE = range(4)
+DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, INFERENCE_MODE, IN_CUSTOM_FUNCTION = range(5)
 
 
 class ViewInfo:
@@ -192,11 +192,17 @@ def rebase_history(view, fn) -> None:
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
 
 
-# --- book/chapters/27_views.md:354
+# --- book/chapters/27_views.md:356
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
     "operation by an out-of-place one."
+)
+CUSTOM = (
+    " This view was created inside a custom Function (or because an input was returned "
+    "as-is) and the autograd logic to handle view+inplace would override the custom backward "
+    "associated with the custom Function, leading to incorrect gradients. This behavior is "
+    "forbidden. You can fix this by cloning the output of the custom Function."
 )
 AMBIGUOUS = (
     " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
@@ -209,7 +215,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:372
+# --- book/chapters/27_views.md:380
 def _rebase_message(view, creation: int) -> str:
     fn = view._grad_fn
     name = re.sub(r"Backward\d*$", "", type(fn).__name__) if fn is not None else ""
@@ -224,6 +230,8 @@ def _rebase_message(view, creation: int) -> str:
         message = f"Output {view._output_nr} of {name} is a view and is being modified inplace."
     if creation == MULTI_OUTPUT_NODE:
         return message + MULTI
+    if creation == IN_CUSTOM_FUNCTION:
+        return message + CUSTOM
     mode = "inference_mode" if creation == INFERENCE_MODE else "no_grad"
     return message + AMBIGUOUS.format(mode)
 
@@ -239,7 +247,7 @@ def check_view_write(view) -> None:
         raise RuntimeError(VIEW_OF_LEAF)
 
 
-# --- book/chapters/27_views.md:413
+# --- book/chapters/27_views.md:423
 def _diagonal(a, offset, dim1, dim2):
     out = np.diagonal(a, offset, dim1, dim2)
     if isinstance(out, np.ndarray) and a.flags.writeable:

@@ -114,7 +114,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:177
+# --- book/chapters/25_functions.md:183
 def _wrap(node, inputs, outputs, record) -> tuple:
     dirty = {id(t) for t in node.dirty_tensors}
     plain = {id(t) for t in node.non_differentiable}
@@ -131,6 +131,8 @@ def _wrap(node, inputs, outputs, record) -> tuple:
             out = out.view_as(out)
         if record and id(out) not in plain and out._data.dtype.kind in "fc":
             out._grad_fn, out._output_nr, out._requires_grad = node, i, True
+            if out._base is not None and id(out) not in dirty:  # no in-place writes to it
+                _mark_custom_view(out)
         wrapped.append(out)
     if record:  # one entry per output, tensor or not: NOTE [Every output counts]
         node._meta = tuple(input_metadata(o if isinstance(o, Tensor) else _no_tensor())
@@ -142,7 +144,14 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:214
+# --- book/chapters/25_functions.md:222
+def _mark_custom_view(out) -> None:
+    """Mark a view a Function returned: torch refuses in-place writes to it."""
+    from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
+
+    out._view_info = ViewInfo(IN_CUSTOM_FUNCTION, None)
+
+
 # NOTE [Every output counts]
 # A forward may return numbers, strings or None beside its tensors. They are
 # outputs all the same: each tensor's output_nr is its position among all of
@@ -191,7 +200,7 @@ class Function:
     apply = classmethod(_apply)
 
 
-# --- book/chapters/25_functions.md:277
+# --- book/chapters/25_functions.md:292
 ONCE_DIFFERENTIABLE = (
     "trying to differentiate twice a function that was marked with @once_differentiable"
 )
@@ -213,7 +222,7 @@ def once_differentiable(fn):
     return wrapper
 
 
-# --- book/chapters/25_functions.md:308
+# --- book/chapters/25_functions.md:323
 class Error(FunctionNode):
     """A node that fails when run: it marks a gradient that cannot be taken."""
 
