@@ -538,3 +538,20 @@ def test_checkpoint_sequential(reentrant):
 def test_checkpoint_sequential_with_more_segments_than_functions():
     with raises(ValueError, "range() arg 3 must not be zero"):
         checkpoint_sequential([torch.sin], 3, leaf(), use_reentrant=False)
+
+
+@pytest.mark.parametrize("use_reentrant", [True, False])
+def test_an_error_in_the_function_leaves_no_checkpoint_state_behind(use_reentrant):
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+
+    def fails(t):
+        t.exp()
+        raise ValueError("boom")
+
+    with raises(ValueError, "boom"):
+        checkpoint(fails, a, use_reentrant=use_reentrant)
+    assert torch.is_grad_enabled()
+    y = a.exp()
+    assert torch.equal(y.grad_fn._saved_result, y)
+    y.sum().backward()
+    assert torch.equal(a.grad, y.detach())
