@@ -165,3 +165,10 @@ def test_assigning_wrong_type_to_parameter_name():
                 "cannot assign 'torch.FloatTensor' as parameter 'weight' "
                 "(torch.nn.Parameter or None expected)"):
         lin.weight = torch.zeros(2, 2)
+
+
+def test_identity_hands_its_input_back_whatever_it_was_given():
+    m = torch.nn.Identity(3, x=1)
+    x = torch.ones(2, requires_grad=True)
+    assert m(x) is x and repr(m) == "Identity()"
+    assert torch.nn.modules.linear.Identity is torch.nn.Identity

@@ -360,3 +360,10 @@ def test_stride_of_a_dimension_that_is_not_there():
         torch.ones(2, 3).stride(2)
     with raises(TypeError, "stride(): argument 'dim' (position 1) must be int, not str"):
         torch.ones(2, 3).stride("x")
+
+
+def test_an_empty_tensor_has_the_strides_of_a_fresh_row_major_one():
+    assert torch.zeros(0, 1).stride() == (1, 1)
+    assert torch.zeros(2, 0, 3).stride() == (3, 3, 1)
+    assert torch.zeros(0).stride() == (1,)
+    assert torch.zeros(0, 3).stride() == (3, 1)

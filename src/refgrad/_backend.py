@@ -115,9 +115,15 @@ def add_at(out, key, values) -> None:
     array_module(device_of(out)).add.at(out, key, values)
 
 
-# --- book/chapters/02_dtypes.md:273
+# --- book/chapters/02_dtypes.md:277
 def element_strides(array) -> tuple:
     """The strides of ``array`` counted in elements, as torch counts them."""
+    if array.size == 0:  # NumPy gives an empty array zero strides; torch, row-major ones
+        strides, step = [], 1
+        for n in reversed(array.shape):
+            strides.append(step)
+            step *= max(n, 1)
+        return tuple(reversed(strides))
     return tuple(step // array.itemsize for step in array.strides)
 
 

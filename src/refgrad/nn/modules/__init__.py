@@ -2,12 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:884
+# --- book/chapters/21a_module_hooks.md:898
 """refgrad.nn.modules: Module and the modules built on it."""
 
 from refgrad.nn.modules.activation import ReLU
 from refgrad.nn.modules.container import Sequential
-from refgrad.nn.modules.linear import Linear
+from refgrad.nn.modules.linear import Identity, Linear
 from refgrad.nn.modules.module import Module
 
-__all__ = ["Linear", "Module", "ReLU", "Sequential"]
+__all__ = ["Identity", "Linear", "Module", "ReLU", "Sequential"]
