@@ -127,3 +127,14 @@ def test_the_modified_message_names_the_producer_as_torch_shortens_it(write, sho
     write(w)
     with pytest.raises(RuntimeError, match=rf"which is output 0 of {re.escape(shown)}, is at"):
         y.sum().backward()
+
+
+def test_gradients_summed_in_the_engine_count_each_addition_as_a_write():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    (single,) = torch.autograd.grad((a * 2).sum(), a)
+    (two,) = torch.autograd.grad((a * 2 + a * 3).sum(), a)
+    (three,) = torch.autograd.grad((a * 2 + a * 3 + a * 4).sum(), a)
+    assert (single._version, two._version, three._version) == (0, 1, 2)
+    leaf = torch.tensor([1.0, 2.0], requires_grad=True)
+    (leaf * 2 + leaf * 3).sum().backward()
+    assert leaf.grad._version == 1 and leaf.grad.tolist() == [5.0, 5.0]  # stolen, count kept

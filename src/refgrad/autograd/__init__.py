@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:767
+# --- book/chapters/10_nodes.md:769
 from refgrad.autograd import graph
 
 

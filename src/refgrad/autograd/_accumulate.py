@@ -157,10 +157,12 @@ def sole_holder(holder: list, index: int, locals_holding: int) -> bool:
 
 
 def _stolen(grad):
-    return make_tensor(grad._data)  # the array, under a fresh tensor (torch: detach())
+    stolen = make_tensor(grad._data)  # the array, under a fresh tensor (torch: detach())
+    stolen._version_counter = grad._version_counter  # which, as detach, shares the count
+    return stolen
 
 
-# --- book/chapters/10_nodes.md:652
+# --- book/chapters/10_nodes.md:654
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -183,7 +185,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:683
+# --- book/chapters/10_nodes.md:685
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -203,7 +205,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:715
+# --- book/chapters/10_nodes.md:717
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

@@ -205,7 +205,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:349
+# --- book/chapters/17_engine.md:351
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -229,7 +229,9 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
             if buffer[slot] is None:
                 buffer[slot] = grad
             elif not state.grad_enabled and sole_holder(buffer, slot, 0):
-                buffer[slot]._data += grad._data  # nobody else can see the partial sum
+                partial = buffer[slot]  # nobody else can see it: add in place
+                partial._data += grad._data
+                partial._version_counter.value += 1  # a write, counted as torch's add_ counts it
             else:
                 buffer[slot] = buffer[slot] + grad
         remaining = dependencies[node] - 1
@@ -242,7 +244,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 heap.append(node)
 
 
-# --- book/chapters/17_engine.md:395
+# --- book/chapters/17_engine.md:399
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -257,7 +259,7 @@ def _evaluate(task, node, grads):
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:415
+# --- book/chapters/17_engine.md:419
 def _call(task, node, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -291,7 +293,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for child, grad in zip(node._next_nodes, outputs)]
 
 
-# --- book/chapters/17_engine.md:464
+# --- book/chapters/17_engine.md:468
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
