@@ -1,5 +1,6 @@
 """nn.Module: registration, forward hooks and full backward hooks."""
 
+import pytest
 import torch
 
 from conformance._support import raises
@@ -172,3 +173,14 @@ def test_identity_hands_its_input_back_whatever_it_was_given():
     x = torch.ones(2, requires_grad=True)
     assert m(x) is x and repr(m) == "Identity()"
     assert torch.nn.modules.linear.Identity is torch.nn.Identity
+
+
+def test_a_hooked_modules_output_refuses_in_place_writes():
+    m = torch.nn.Linear(3, 2)
+    m.register_full_backward_hook(lambda mod, grad_input, grad_output: None)
+    out = m(torch.ones(4, 3, requires_grad=True))
+    with pytest.raises(RuntimeError, match="Output 0 of BackwardHookFunction is a view and is "
+                                           "being modified inplace. This view was created "
+                                           "inside a custom Function"):
+        out.add_(1)
+    out.clone().add_(1)  # a copy may be written
