@@ -236,3 +236,24 @@ def test_edges_are_kept_as_nodes_and_slots_and_shown_as_pairs():
     gc.collect()
     assert not gc.is_tracked(node._next_slots)  # only numbers: the collector lets it be
     assert node._next_nodes == (a.grad_fn, b.grad_fn)
+
+
+def test_nodes_with_the_same_slots_share_one_tuple():
+    x = refgrad.ones(3, requires_grad=True)
+    first, second = (x * 2).grad_fn, (x + 1).grad_fn
+    assert first._next_slots == (0, 0)
+    assert first._next_slots is second._next_slots
+    pieces = refgrad.ones(3, 2, requires_grad=True).unbind(0)
+    node = (pieces[2] * pieces[1]).grad_fn
+    assert node.next_functions == ((pieces[2].grad_fn, 2), (pieces[1].grad_fn, 1))
+
+
+def test_the_shared_slots_stay_few(monkeypatch):
+    from refgrad._ops import dispatch
+
+    monkeypatch.setattr(dispatch, "_SHARED_SLOTS", {})
+    monkeypatch.setattr(dispatch, "_known_slots", dispatch._SHARED_SLOTS.get)
+    pieces = refgrad.ones(1100, requires_grad=True).unbind(0)
+    for n, piece in enumerate(pieces):
+        assert (piece * 2).grad_fn.next_functions[0][1] == n
+    assert len(dispatch._SHARED_SLOTS) <= 1024

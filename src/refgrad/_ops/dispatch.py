@@ -122,7 +122,7 @@ except ImportError:  # pragma: no cover - NumPy 1.x
 _quiet_fp, _restore_fp = _fp_settings.set, _fp_settings.reset
 
 
-# --- book/chapters/13_dispatch.md:816
+# --- book/chapters/13_dispatch.md:818
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -189,7 +189,26 @@ def _edges(tensors):
                 continue
         nodes.append(None)
         slots.append(0)
-    return (tuple(nodes), tuple(slots)) if wanted else None
+    if not wanted:
+        return None
+    slots = tuple(slots)
+    return tuple(nodes), _known_slots(slots) or _share(slots)  # NOTE [Shared slots]
+
+
+# NOTE [Shared slots]
+# Nearly every node's slots are (0,), (0, 0) or the like, so nodes share one
+# tuple per pattern. A graph kept alive then leaves one object fewer per
+# node for the cycle collector to count and to visit in its full passes,
+# which are most of what a deep chain's forward costs beyond its ops.
+_SHARED_SLOTS: dict = {}
+_known_slots = _SHARED_SLOTS.get
+
+
+def _share(slots: tuple) -> tuple:
+    if len(_SHARED_SLOTS) >= 1024:  # a program of ever-new patterns keeps no more
+        _SHARED_SLOTS.clear()
+    _SHARED_SLOTS[slots] = slots
+    return slots
 
 
 def _save(value, node):
@@ -204,7 +223,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:910
+# --- book/chapters/13_dispatch.md:931
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -219,7 +238,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:933
+# --- book/chapters/13_dispatch.md:954
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -242,7 +261,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1069
+# --- book/chapters/13_dispatch.md:1090
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32
