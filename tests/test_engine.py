@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import refgrad
 from refgrad.autograd import _engine
-from refgrad.autograd._engine import ReadyQueue
 from refgrad.autograd._introspection import _current_autograd_node
+from refgrad.autograd._ready_queue import ReadyQueue
 from refgrad.autograd._state import state
 
 

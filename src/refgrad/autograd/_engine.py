@@ -12,6 +12,7 @@ from refgrad.autograd._anomaly import anomaly, check_nan, reporting
 from refgrad.autograd._hooks import call_hooks
 from refgrad.autograd._node import entry_dtype
 from refgrad.autograd._outputs import _check_count, _conformed, validate_outputs
+from refgrad.autograd._ready_queue import ReadyQueue
 from refgrad.autograd._state import next_sequence_nr, state
 
 _task_ids = itertools.count()
@@ -37,68 +38,7 @@ class GraphTask:
         self.checks_nan = False  # anomaly mode's check of every node's outputs
 
 
-# --- book/chapters/17_engine.md:99
-class ReadyQueue:
-    """Nodes ready to run, largest sequence number first, ties as torch breaks them."""
-
-    __slots__ = ("_heap",)
-
-    def __init__(self) -> None:
-        self._heap = []
-
-    def __len__(self) -> int:
-        return len(self._heap)
-
-    def push(self, node) -> None:
-        heap = self._heap
-        heap.append(node)
-        size = len(heap)
-        if size == 2:  # a second node: one comparison with the top places it
-            top = heap[0]
-            if top._seq < node._seq:
-                heap[0], heap[1] = node, top
-        elif size > 2:
-            _move_up(heap, size - 1, node)
-
-    def pop(self):
-        heap = self._heap
-        top, last = heap[0], heap.pop()
-        if len(heap) > 1:
-            _move_up(heap, _walk_hole_down(heap), last)
-        elif heap:  # one node was left: it is the top
-            heap[0] = last
-        return top
-
-
-# --- book/chapters/17_engine.md:133
-def _move_up(heap: list, hole: int, node) -> None:
-    """Put ``node`` at ``hole`` or above it, past parents with smaller numbers."""
-    while hole > 0:
-        parent = (hole - 1) // 2
-        if not heap[parent]._seq < node._seq:
-            break
-        heap[hole] = heap[parent]
-        hole = parent
-    heap[hole] = node
-
-
-def _walk_hole_down(heap: list) -> int:
-    """Move the hole left at the top down to a leaf; return where it ends."""
-    size, hole, child = len(heap), 0, 0
-    while child < (size - 1) // 2:
-        child = 2 * (child + 1)
-        if heap[child]._seq < heap[child - 1]._seq:
-            child -= 1
-        heap[hole] = heap[child]
-        hole = child
-    if size % 2 == 0 and child == (size - 2) // 2:
-        child = 2 * (child + 1)
-        heap[hole] = heap[child - 1]
-        hole = child - 1
-    return hole
-
-
-# --- book/chapters/17_engine.md:195
+# --- book/chapters/17_engine.md:199
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
@@ -121,7 +61,7 @@ def count_dependencies(roots) -> dict:
     return dependencies
 
 
-# --- book/chapters/17_engine.md:228
+# --- book/chapters/17_engine.md:232
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -159,7 +99,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:286
+# --- book/chapters/17_engine.md:290
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -197,7 +137,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:329
+# --- book/chapters/17_engine.md:333
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
@@ -205,7 +145,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:351
+# --- book/chapters/17_engine.md:355
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -244,7 +184,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 heap.append(node)
 
 
-# --- book/chapters/17_engine.md:399
+# --- book/chapters/17_engine.md:403
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -259,7 +199,7 @@ def _evaluate(task, node, grads):
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:419
+# --- book/chapters/17_engine.md:423
 def _call(task, node, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -293,7 +233,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for child, grad in zip(node._next_nodes, outputs)]
 
 
-# --- book/chapters/17_engine.md:468
+# --- book/chapters/17_engine.md:472
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
