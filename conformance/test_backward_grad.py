@@ -130,7 +130,7 @@ def test_a_user_assigned_grad_is_accumulated_into():
 
 
 def backward_creating_graph(tensor, *args):
-    # torch warns about the reference cycle once per process, so the warning is not tested
+    # the reference-cycle warning is tested in test_warn_always.py
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         tensor.backward(*args, create_graph=True)

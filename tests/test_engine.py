@@ -252,9 +252,9 @@ def test_plan_marks_only_nodes_on_a_path_to_the_targets():
 
 
 def test_create_graph_warning_is_given_once(monkeypatch):
-    from refgrad.autograd import _backward
+    from refgrad import _warn_once
 
-    monkeypatch.setattr(_backward, "_create_graph_warned", False)
+    monkeypatch.setattr(_warn_once, "_given", set())
     a = leaf(1.0)
     with pytest.warns(UserWarning, match="reference cycle"):
         (a * a).sum().backward(create_graph=True)

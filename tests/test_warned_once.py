@@ -1,12 +1,25 @@
-"""meshgrid without indexing and cross without dim warn once per program, as torch does."""
+"""Warnings torch gives once per process, and set_warn_always, which gives them every time."""
 
+import threading
 import warnings
 
+import numpy as np
+import pytest
+
 import refgrad as torch
+from refgrad import _warn_once
 from refgrad._ops import products, tiling
+from refgrad._tensor_values import FLOAT_OF_GRAD
 
 
-def _messages(call, times):
+@pytest.fixture(autouse=True)
+def fresh(monkeypatch):
+    """Nothing given yet, and the switch off, whatever ran before."""
+    monkeypatch.setattr(_warn_once, "_given", set())
+    monkeypatch.setattr(_warn_once, "_always", False)
+
+
+def _messages(call, times=1):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for _ in range(times):
@@ -14,15 +27,70 @@ def _messages(call, times):
     return [str(w.message) for w in caught]
 
 
-def test_meshgrid_warns_about_indexing_once(monkeypatch):
-    monkeypatch.setattr(tiling, "_warned_meshgrid", [])
-    given = _messages(lambda: torch.meshgrid(torch.ones(2), torch.ones(3)), 3)
-    assert given == [tiling.MESHGRID_WITHOUT_INDEXING]
-    assert _messages(lambda: torch.meshgrid(torch.ones(2), torch.ones(3)), 1) == []
+def _read_only():
+    a = np.ones(3)
+    a.flags.writeable = False
+    return a
 
 
-def test_cross_warns_about_its_dim_once(monkeypatch):
-    monkeypatch.setattr(products, "_warned_cross", [])
-    given = _messages(lambda: torch.cross(torch.ones(3, 2), torch.ones(3, 2)), 3)
-    assert given == [products.CROSS_WITHOUT_DIM]
-    assert _messages(lambda: torch.cross(torch.ones(3), torch.ones(3), dim=0), 1) == []
+ONCE = {
+    "meshgrid": lambda: torch.meshgrid(torch.ones(2), torch.ones(3)),
+    "cross": lambda: torch.cross(torch.ones(3, 2), torch.ones(3, 2)),
+    "float": lambda: float(torch.ones(1, requires_grad=True)),
+    "from_numpy": lambda: torch.from_numpy(_read_only()),
+    "T": lambda: torch.ones(2, 3, 4).T,
+    "T of 0-d": lambda: torch.tensor(1.0).T,
+    "create_graph": lambda: (torch.ones(2, requires_grad=True) * 2).sum().backward(
+        create_graph=True),
+}
+
+
+@pytest.mark.parametrize("key", ONCE)
+def test_each_warning_is_given_once_then_every_time_when_asked(key):
+    assert len(_messages(ONCE[key], 3)) == 1
+    assert key in _warn_once._given
+    torch.set_warn_always(True)
+    assert len(_messages(ONCE[key], 3)) == 3
+
+
+def test_the_texts_are_torchs():
+    assert _messages(ONCE["meshgrid"]) == [tiling.MESHGRID_WITHOUT_INDEXING]
+    assert _messages(ONCE["cross"]) == [products.CROSS_WITHOUT_DIM]
+    assert _messages(ONCE["float"]) == [FLOAT_OF_GRAD]
+
+
+def test_the_two_warnings_of_T_are_given_once_each():
+    assert len(_messages(ONCE["T"], 2)) == 1
+    assert len(_messages(ONCE["T of 0-d"], 2)) == 1
+    assert _messages(lambda: torch.ones(2).T) == []  # one dimension: no warning at all
+
+
+def test_what_is_given_while_always_does_not_use_the_once_up():
+    torch.set_warn_always(True)
+    assert len(_messages(ONCE["meshgrid"], 2)) == 2
+    torch.set_warn_always(False)
+    assert len(_messages(ONCE["meshgrid"], 2)) == 1
+
+
+def test_the_calls_that_do_not_warn_leave_the_once_unused():
+    assert _messages(lambda: torch.cross(torch.ones(3), torch.ones(3), dim=0)) == []
+    assert _messages(lambda: torch.meshgrid(torch.ones(2), indexing="ij")) == []
+    assert _warn_once._given == set()
+
+
+def test_the_switch_is_one_for_the_whole_process():
+    torch.set_warn_always(True)
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(torch.is_warn_always_enabled()))
+    thread.start()
+    thread.join()
+    assert seen == [True]
+
+
+@pytest.mark.parametrize("value, name", [(1, "int"), (None, "NoneType"),
+                                         (np.bool_(True), "numpy.bool")])
+def test_the_switch_takes_a_bool_only(value, name):
+    with pytest.raises(RuntimeError) as caught:
+        torch.set_warn_always(value)
+    assert str(caught.value) == f"setWarnOnlyOnce expects a bool, but got {name}"
+    assert torch.is_warn_always_enabled() is False

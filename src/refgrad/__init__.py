@@ -34,6 +34,10 @@ from refgrad.autograd._state import is_grad_enabled, is_inference_mode_enabled
 __version__ = "0.1.0"
 
 
+# --- book/chapters/01a_warn_once.md:84
+from refgrad._warn_once import is_warn_always_enabled, set_warn_always
+
+
 # --- book/chapters/07_grad_modes.md:248
 from refgrad import compiler, jit
 
@@ -127,7 +131,7 @@ from refgrad._ops.special import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1063
+# --- book/chapters/16j_products_and_shapes.md:1056
 from refgrad._ops.products import (
     addbmm, addmm, addmv, baddbmm, cross, kron, trace, vdot,
 )

@@ -5,14 +5,13 @@
 # --- book/chapters/05_creation.md:726
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
-import warnings
-
 import numpy as np
 
 from refgrad import _dtype
 from refgrad._creation import tensor
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._typename import c_type_name
+from refgrad._warn_once import warn_once
 
 _TORCH_NUMPY_TYPES = ("float64, float32, float16, complex64, complex128, int64, int32, int16, "
                       "int8, uint64, uint32, uint16, uint8, and bool")
@@ -21,16 +20,14 @@ _NOT_WRITABLE = (
     "This means writing to this tensor will result in undefined behavior. You may want to "
     "copy the array to protect its data or make it writable before converting it to a tensor. "
     "This type of warning will be suppressed for the rest of this program.")
-_warned = []  # the read-only warning is given once per program, as torch's is
 
 
 def from_numpy(ndarray) -> Tensor:
     """A tensor over the memory of ``ndarray``: a write to either shows in the other."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {c_type_name(type(ndarray))})")
-    if not ndarray.flags.writeable and not _warned:
-        _warned.append(True)
-        warnings.warn(_NOT_WRITABLE, UserWarning, stacklevel=2)
+    if not ndarray.flags.writeable:
+        warn_once("from_numpy", _NOT_WRITABLE)  # chapter "Warnings given once"
     _check_layout(ndarray)
     return make_tensor(ndarray)
 

@@ -40,7 +40,7 @@ class VersionCounter:
     __slots__ = ("value", "views")
 
 
-# --- book/chapters/03_tensor.md:238
+# --- book/chapters/03_tensor.md:239
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -87,7 +87,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:288
+# --- book/chapters/03_tensor.md:289
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -128,7 +128,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:340
+# --- book/chapters/03_tensor.md:341
 class _Versions:
     __slots__ = ()
 
@@ -150,7 +150,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:371
+# --- book/chapters/03_tensor.md:372
 class _Detach:
     __slots__ = ()
 
@@ -168,7 +168,7 @@ class _Detach:
         self._data = new._data
 
 
-# --- book/chapters/03_tensor.md:504
+# --- book/chapters/03_tensor.md:502
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -196,7 +196,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:541
+# --- book/chapters/03_tensor.md:539
 _new = object.__new__  # looked up once, not on every tensor
 
 

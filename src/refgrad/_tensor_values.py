@@ -11,9 +11,10 @@ from refgrad import _dtype
 from refgrad._backend import data_ptr, device_of, element_strides, storage_root
 from refgrad._formatting import tensor_repr
 from refgrad._size import Size
+from refgrad._warn_once import warn_once
 
 
-# --- book/chapters/03_tensor.md:112
+# --- book/chapters/03_tensor.md:113
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, or torch's IndexError.
 
@@ -59,7 +60,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:159
+# --- book/chapters/03_tensor.md:160
 class _Layout:
     __slots__ = ()
 
@@ -113,7 +114,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:403
+# --- book/chapters/03_tensor.md:404
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -161,10 +162,9 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:457
+# --- book/chapters/03_tensor.md:459
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
-_warned_float = []  # torch gives this warning once per program
 
 
 def _scalar(t, kind):
@@ -184,11 +184,8 @@ class _Numbers:
         return bool(host_array(self).reshape(()).item())
 
     def __float__(self) -> float:
-        if self._requires_grad and not _warned_float:
-            _warned_float.append(True)
-            import warnings
-
-            warnings.warn(FLOAT_OF_GRAD, UserWarning, stacklevel=2)
+        if self._requires_grad:
+            warn_once("float", FLOAT_OF_GRAD)  # chapter "Warnings given once"
         return _scalar(self, float)
 
     def __int__(self) -> int:

@@ -34,6 +34,7 @@ from refgrad._ops import (
 )
 from refgrad._ops import functions as F
 from refgrad._tensor import Tensor
+from refgrad._warn_once import warn_once
 
 METHODS = {
     F: ("add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sin", "cos", "clone",
@@ -77,7 +78,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:640
+# --- book/chapters/16_functions.md:641
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -138,7 +139,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:706
+# --- book/chapters/16_functions.md:707
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
@@ -146,17 +147,16 @@ def _rows(t):
 
 
 def _reversed(t):
-    import warnings
-
+    # Two warnings, each given once: chapter "Warnings given once".
     if t.ndim == 0:
-        warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
-                      "these cases.", UserWarning, stacklevel=2)
+        warn_once("T of 0-d", "Tensor.T is deprecated on 0-D tensors. This function is the "
+                  "identity in these cases.")
     elif t.ndim != 2:
-        warnings.warn(
-            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
-            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+        warn_once(
+            "T", "The use of `x.T` on tensors of dimension other than 2 to reverse their shape "
+            "is deprecated and it will throw an error in a future release. Consider `x.mT` to "
             "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
-            "to reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
+            "to reverse the dimensions of a tensor.")
     return shaping.permute(t, tuple(range(t.ndim - 1, -1, -1)))
 
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from refgrad._ops.arithmetic import in_float32
 from refgrad._ops.table import Op, register
+from refgrad._warn_once import warn_once
 
 
 def _cut(factor, kind):
@@ -25,7 +26,7 @@ def _blend(a, product, beta, alpha):
     return out + (a if beta == 1 else a * beta)
 
 
-# --- book/chapters/16j_products_and_shapes.md:71
+# --- book/chapters/16j_products_and_shapes.md:72
 def _times(t, factor):
     return t if factor == 1 else t * factor
 
@@ -48,7 +49,7 @@ def _baddbmm_backward(g, beta, alpha, batch1=None, batch2=None):
             None if batch1 is None else _times(batch1.transpose(1, 2).bmm(g), alpha))
 
 
-# --- book/chapters/16j_products_and_shapes.md:99
+# --- book/chapters/16j_products_and_shapes.md:100
 def _addbmm_backward(g, beta, alpha, batch1_sym_argsize_0, batch1_sym_argsize_1,
                      batch2_sym_argsize_2, batch1=None, batch2=None):
     shape = (batch1_sym_argsize_0, batch1_sym_argsize_1, batch2_sym_argsize_2)
@@ -63,7 +64,7 @@ def _with(product):
                                                                     alpha))
 
 
-# --- book/chapters/16j_products_and_shapes.md:118
+# --- book/chapters/16j_products_and_shapes.md:119
 ADDMM = register(Op(
     "addmm", "AddmmBackward0", ("self", "mat1", "mat2"), forward=_with(np.matmul),
     backward=_addmm_backward, saves=(("mat1", ("mat2",)), ("mat2", ("mat1",))),
@@ -86,7 +87,7 @@ ADDBMM = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:150
+# --- book/chapters/16j_products_and_shapes.md:151
 def _legacy(t) -> str:
     from refgrad._typename import LEGACY
 
@@ -134,7 +135,7 @@ def _call(row, input, a, b, shape, beta, alpha, **sizes):
     return call(row, (input, a, b), params)
 
 
-# --- book/chapters/16j_products_and_shapes.md:199
+# --- book/chapters/16j_products_and_shapes.md:200
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     _numbers("addmm", beta=beta, alpha=alpha)  # the binding's check, before any other
     for name, t in (("mat1", mat1), ("mat2", mat2)):
@@ -167,7 +168,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     return _call(ADDMV, input, mat, vec, (rows,), beta, alpha)
 
 
-# --- book/chapters/16j_products_and_shapes.md:236
+# --- book/chapters/16j_products_and_shapes.md:237
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._ops.linalg import _C_NAMES, _batches
 
@@ -197,7 +198,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
                  batch1_sym_argsize_0=b, batch1_sym_argsize_1=n, batch2_sym_argsize_2=p)
 
 
-# --- book/chapters/16j_products_and_shapes.md:288
+# --- book/chapters/16j_products_and_shapes.md:289
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -227,7 +228,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:330
+# --- book/chapters/16j_products_and_shapes.md:331
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
@@ -238,7 +239,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:342
+# --- book/chapters/16j_products_and_shapes.md:343
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.linalg import _vectors
@@ -272,21 +273,16 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:377
+# --- book/chapters/16j_products_and_shapes.md:378
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
     "to agree with that of linalg.cross in a future release.")
-_warned_cross = []
 
 
 def cross(input, other, dim=None):
-    import warnings
-
     if dim is None:
-        if not _warned_cross:  # once per program, as torch's
-            _warned_cross.append(True)
-            warnings.warn(CROSS_WITHOUT_DIM, UserWarning, stacklevel=2)
+        warn_once("cross", CROSS_WITHOUT_DIM)  # chapter "Warnings given once"
         shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
         dim = next((d for d, n in enumerate(shape) if n == 3), None)
         if dim is None:
@@ -294,7 +290,7 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:408
+# --- book/chapters/16j_products_and_shapes.md:404
 def kron(input, other):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._tensor import Tensor

@@ -6,9 +6,9 @@
 """backward() and grad(): the entry points that run the engine."""
 
 import logging
-import warnings
 
 from refgrad._tensor import Tensor
+from refgrad._warn_once import warn_once
 from refgrad.autograd import _engine
 from refgrad.autograd._accumulate import GradientEdge, gradient_edge
 from refgrad.autograd._backward_logging import _register_logging_hooks_on_whole_graph, log
@@ -136,23 +136,13 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     grads = _make_grads(tensors, grads or (None,) * len(tensors))
     if retain_graph is None:
         retain_graph = create_graph
-    if create_graph:
-        _warn_create_graph_once()
+    if create_graph:  # chapter "Warnings given once"
+        warn_once("create_graph", CREATE_GRAPH_WARNING, stacklevel=3)
     _engine_run_backward(tensors, grads, retain_graph, create_graph, _as_tuple(inputs),
                          True, True)
 
 
 # --- book/chapters/18_backward.md:196
-_create_graph_warned = False
-
-
-def _warn_create_graph_once() -> None:
-    global _create_graph_warned
-    if not _create_graph_warned:
-        _create_graph_warned = True
-        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=4)
-
-
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "
@@ -162,7 +152,7 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-# --- book/chapters/18_backward.md:223
+# --- book/chapters/18_backward.md:213
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -201,7 +191,7 @@ def _materialized(grad, input):
     return zeros_like(input)
 
 
-# --- book/chapters/18_backward.md:283
+# --- book/chapters/18_backward.md:273
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -225,7 +215,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:322
+# --- book/chapters/18_backward.md:312
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
