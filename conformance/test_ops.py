@@ -674,3 +674,25 @@ def test_a_list_holding_indices_is_read_as_a_tuple_of_them_with_a_warning():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert x[[0, 2]].tolist() == x[u].tolist()  # plain numbers: an index, no warning
+
+
+WRAPPED = 2**64 - 1  # -1 as torch's nodes show an integer they keep
+
+
+@pytest.mark.parametrize("make, attribute, shown", [
+    (lambda x: x.sum(-1), "_saved_dim", (WRAPPED,)),
+    (lambda x: x.transpose(-1, 0), "_saved_dim0", WRAPPED),
+    (lambda x: x[:, -3:-1], "_saved_start", 2**64 - 3),
+    (lambda x: x[:, -1], "_saved_index", WRAPPED),
+    (lambda x: x.roll(-1, 0), "_saved_shifts", (WRAPPED,)),
+    (lambda x: x.tril(-1), "_saved_diagonal", WRAPPED),
+    (lambda x: x.rot90(-1, (0, -1)), "_saved_dims", (0, WRAPPED)),
+    (lambda x: x.permute(-1, 0), "_saved_dims", (WRAPPED, 0)),
+    (lambda x: x.add(x, alpha=-2), "_saved_alpha", -2),  # Scalars keep their sign
+    (lambda x: x.pow(-2), "_saved_exponent", -2),
+    (lambda x: x.clamp(-1, 1), "_saved_min", -1),
+])
+def test_a_node_shows_the_integers_it_keeps_unsigned_and_its_scalars_signed(
+        make, attribute, shown):
+    node = make(torch.ones(4, 5, requires_grad=True)).grad_fn
+    assert getattr(node, attribute) == shown

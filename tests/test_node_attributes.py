@@ -54,3 +54,38 @@ def test_a_name_the_node_does_not_have_is_torchs_attribute_error():
 
 def test_op_node_itself_defines_no_getattr():
     assert "__getattr__" not in vars(OpNode)
+
+
+# Kept parameters that hold no integer: flags and names.
+_NOT_INTEGERS = {"keepdim", "sparse_grad", "include_self", "accumulate", "reduce",
+                 "rounding_mode", "src_dtype"}
+
+
+def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():
+    from refgrad._ops.op_nodes import SCALAR_PARAMETERS, _formula_parameters
+
+    unknown = {}
+    for op in OPS.values():
+        if op.backward is None:
+            continue
+        saved = {name for name, _ in op.saves}
+        for name in (*op.keeps, *_formula_parameters(op)):
+            if name in op.hides or name in op.inputs or name in saved:
+                continue
+            looks_integer = name.startswith(("dim", "self_sym", "input_", "batch", "mat",
+                                              "source")) or name in {
+                "start", "end", "step", "index", "offset", "diagonal", "shifts", "k",
+                "repeats", "size", "stride", "storage_offset", "split_size", "split_sizes"}
+            if not looks_integer and name not in SCALAR_PARAMETERS | _NOT_INTEGERS:
+                unknown.setdefault(name, op.node)
+    # A new parameter must be placed: a Scalar (shown signed) or an integer (shown unsigned).
+    assert unknown == {}
+
+
+def test_a_kept_negative_integer_reads_back_unsigned_and_the_backward_still_uses_it():
+    x = refgrad.ones(2, 3, requires_grad=True)
+    y = x.sum(-1)
+    assert y.grad_fn._saved_dim == (2**64 - 1,) and y.grad_fn._params["dim"] == (-1,)
+    y.sum().backward()
+    assert x.grad.tolist() == [[1.0] * 3] * 2
+    assert x.pow(-2).grad_fn._saved_exponent == -2

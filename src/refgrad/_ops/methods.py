@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:548
+# --- book/chapters/16_functions.md:547
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._ops import (
@@ -78,7 +78,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:641
+# --- book/chapters/16_functions.md:640
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -139,7 +139,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:707
+# --- book/chapters/16_functions.md:706
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

@@ -109,7 +109,7 @@ def _saved_property(key: str, raw: bool) -> property:
     return property(lambda node: node._lookup(key, raw))
 
 
-# --- book/chapters/13_dispatch.md:173
+# --- book/chapters/13_dispatch.md:180
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -129,7 +129,7 @@ class OpNode(FunctionNode):
                     return NOTHING_SAVED if saved is None else saved
                 return None if saved is None else _shown(saved, self)
         if not raw and key in self._params and key not in self.op.hides:
-            return _read_back(self._params[key])
+            return _read_back(key, self._params[key])
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
 
     def release_variables(self) -> None:
@@ -148,11 +148,29 @@ class OpNode(FunctionNode):
                                  for s in self._saved])
 
 
-def _read_back(value):
-    """A kept number as torch converts its Scalar back to Python."""
-    if type(value) is int and value >= 2**63:
-        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+def _read_back(key: str, value):
+    """A kept parameter as torch's node converts it back to Python."""
+    if key in SCALAR_PARAMETERS:
+        if type(value) is int and value >= 2**63:
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        return value
+    # NOTE [Integers shown unsigned]
+    if type(value) is int:
+        return value % 2**64
+    if type(value) is tuple:
+        return tuple(v % 2**64 if type(v) is int else v for v in value)
     return value
+
+
+# NOTE [Integers shown unsigned]
+# A node shows the integers it keeps (a dim, an index, a shift, an offset)
+# through a conversion from an unsigned 64-bit integer, so -1 reads back as
+# 2**64 - 1. The parameters torch keeps as Scalars are read back with their
+# sign. These are their names; every other integer is shown unsigned.
+SCALAR_PARAMETERS = frozenset({
+    "alpha", "beta", "correction", "eps", "exponent", "max", "min", "ord", "other", "self",
+    "threshold", "value", "weight",
+})
 
 
 def _shown(saved, node):
@@ -169,7 +187,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:239
+# --- book/chapters/13_dispatch.md:264
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:
