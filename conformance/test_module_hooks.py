@@ -184,3 +184,37 @@ def test_a_hooked_modules_output_refuses_in_place_writes():
                                            "inside a custom Function"):
         out.add_(1)
     out.clone().add_(1)  # a copy may be written
+
+
+def _node_names(out) -> list:
+    found, stack = [], [out.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or type(node).__name__ == "AccumulateGrad":
+            continue
+        found.append(node.name())
+        stack.extend(child for child, _ in reversed(node.next_functions))
+    return found
+
+
+@pytest.mark.parametrize(("bias", "make", "names"), [
+    (True, lambda: torch.ones(4, 3), ["AddmmBackward0", "TBackward0"]),
+    (True, lambda: torch.ones(5, 4, 3), ["ViewBackward0", "AddmmBackward0", "ViewBackward0",
+                                         "TBackward0"]),
+    (True, lambda: torch.ones(3), ["ViewBackward0", "AddmmBackward0", "ViewBackward0",
+                                   "TBackward0"]),
+    (True, lambda: torch.ones(5, 3, 4).transpose(1, 2), [
+        "AddBackward0", "UnsafeViewBackward0", "MmBackward0", "UnsafeViewBackward0",
+        "CloneBackward0", "TBackward0"]),
+    (False, lambda: torch.ones(5, 4, 3), ["UnsafeViewBackward0", "MmBackward0",
+                                          "ViewBackward0", "TBackward0"]),
+    (False, lambda: torch.ones(3), ["SqueezeBackward4", "MmBackward0", "UnsqueezeBackward0",
+                                    "TBackward0"]),
+])
+def test_linear_records_the_graph_torchs_takes_for_each_input(bias, make, names):
+    lin = torch.nn.Linear(3, 2, bias=bias)
+    x = make().requires_grad_()
+    out = lin(x)
+    assert _node_names(out) == names
+    out.sum().backward()
+    assert x.grad.shape == x.shape and lin.weight.grad.shape == (2, 3)

@@ -51,6 +51,46 @@ def test_matmul_records_torchs_path(left, right, chain):
     assert _chain(out) == chain
 
 
+def _tree(out) -> list:
+    """(depth, name) of every node below ``out`` but the leaves', depth first, in order."""
+    found, stack = [], [(out.grad_fn, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node is None or type(node).__name__ == "AccumulateGrad":
+            continue
+        found.append((depth, node.name()))
+        stack.extend((child, depth + 1) for child, _ in reversed(node.next_functions))
+    return found
+
+
+def _ones(*shape, grad=True):
+    return torch.ones(*shape, dtype=torch.float64, requires_grad=grad)
+
+
+@pytest.mark.parametrize(("left", "right", "tree"), [
+    # a batch of one matrix that requires grad is squeezed out, and the other side folded
+    (lambda: _ones(5, 4, 3), lambda: _ones(1, 3, 2), [
+        (0, "UnsafeViewBackward0"), (1, "MmBackward0"), (2, "ViewBackward0"),
+        (2, "SqueezeBackward1")]),
+    (lambda: _ones(1, 4, 3), lambda: _ones(5, 3, 2, grad=False), [
+        (0, "CloneBackward0"), (1, "TransposeBackward0"), (2, "UnsafeViewBackward0"),
+        (3, "MmBackward0"), (4, "TBackward0"), (5, "SqueezeBackward1")]),
+    # ... but not when it needs no gradient, nor when both batches hold one matrix
+    (lambda: _ones(5, 4, 3), lambda: _ones(1, 3, 2, grad=False), [
+        (0, "UnsafeViewBackward0"), (1, "BmmBackward0"), (2, "ViewBackward0"),
+        (3, "ExpandBackward0")]),
+    (lambda: _ones(1, 4, 3), lambda: _ones(1, 3, 2), [
+        (0, "UnsafeViewBackward0"), (1, "BmmBackward0"), (2, "ViewBackward0"),
+        (3, "ExpandBackward0"), (2, "ViewBackward0"), (3, "ExpandBackward0")]),
+])
+def test_matmul_squeezes_a_batch_of_one_that_requires_grad(left, right, tree):
+    a, b = left(), right()
+    out = torch.matmul(a, b)
+    assert _tree(out) == tree
+    out.sum().backward()
+    assert b.grad is None or b.grad.tolist() == [[[4.0 * a.shape[0]] * 2] * 3]
+
+
 def test_max_along_a_dimension_is_a_named_pair_with_plain_indices():
     x = _leaf([[1.0, 5.0, 2.0], [7.0, 0.0, 7.0]])
     values, indices = result = x.max(1)

@@ -75,7 +75,7 @@ from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
 
-# --- book/chapters/16c_linalg.md:329
+# --- book/chapters/16c_linalg.md:350
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 

@@ -171,12 +171,14 @@ def matmul(input, other):
         return mm(input, other)
     if ranks == (1, 2):
         return mm(input.unsqueeze(0), other).squeeze_(0)
+    if ranks == (3, 3):
+        input, other = _batch_of_one_squeezed(input, other)
     if _should_fold(input, other):
         return _folded(input, other)
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:241
+# --- book/chapters/16c_linalg.md:243
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -195,7 +197,18 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:266
+# --- book/chapters/16c_linalg.md:270
+def _batch_of_one_squeezed(a, b) -> tuple:
+    """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
+    if a.shape[0] != b.shape[0]:
+        if b.shape[0] == 1 and b.requires_grad:
+            return a, b.squeeze(0)
+        if a.shape[0] == 1 and a.requires_grad:
+            return a.squeeze(0), b
+    return a, b
+
+
+# --- book/chapters/16c_linalg.md:287
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -210,7 +223,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:286
+# --- book/chapters/16c_linalg.md:307
 def _batched(a, b):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._size import Size
@@ -230,7 +243,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:317
+# --- book/chapters/16c_linalg.md:338
 def outer(input, vec2):
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:

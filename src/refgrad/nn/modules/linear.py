@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:779
+# --- book/chapters/21a_module_hooks.md:784
 """Linear: y = x W^T + b."""
 
 import math
@@ -35,21 +35,22 @@ class Linear(Module):
                 self.bias.uniform_(-bound, bound)
 
     def forward(self, input):
-        flat = input if input.dim() == 2 else input.reshape(-1, self.in_features)
-        if self.bias is not None:
-            out = refgrad.addmm(self.bias, flat, self.weight.t())
-        else:
-            out = refgrad.mm(flat, self.weight.t())
+        if self.bias is None:
+            return refgrad.matmul(input, self.weight.t())
         if input.dim() == 2:
-            return out
-        return out.view(*input.shape[:-1], self.out_features)
+            return refgrad.addmm(self.bias, input, self.weight.t())
+        if input.is_contiguous():
+            flat = input.reshape(-1, self.in_features)
+            out = refgrad.addmm(self.bias, flat, self.weight.t())
+            return out.view(*input.shape[:-1], self.out_features)
+        return refgrad.matmul(input, self.weight.t()).add_(self.bias)
 
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
 
 
-# --- book/chapters/21a_module_hooks.md:831
+# --- book/chapters/21a_module_hooks.md:837
 class Identity(Module):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__()
