@@ -61,12 +61,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:414
+# --- book/chapters/16b_reductions.md:419
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:813
+# --- book/chapters/16b_reductions.md:818
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -119,7 +119,7 @@ from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, 
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:771
+# --- book/chapters/16i_cumulative.md:783
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import (
