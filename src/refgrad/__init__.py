@@ -181,5 +181,5 @@ from refgrad._ops.out_arguments import (
 from refgrad._ops.views import diagonal
 
 
-# --- book/chapters/27_views.md:891
+# --- book/chapters/27_views.md:930
 from refgrad._ops.strided import as_strided

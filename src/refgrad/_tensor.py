@@ -76,18 +76,21 @@ class _RequiresGrad:
 
     @property
     def is_leaf(self) -> bool:
-        return self._grad_fn is None
+        return self.grad_fn is None
 
     @property
     def grad_fn(self):
-        return self._grad_fn
+        fn = self._grad_fn
+        if fn is None and self._view_info is not None and self._view_info.stale:
+            raise RuntimeError(self._view_info.stale)  # NOTE [Views past regenerating]
+        return fn
 
     @property
     def output_nr(self) -> int:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:288
+# --- book/chapters/03_tensor.md:291
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -128,7 +131,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:340
+# --- book/chapters/03_tensor.md:343
 class _Versions:
     __slots__ = ()
 
@@ -150,7 +153,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:371
+# --- book/chapters/03_tensor.md:374
 class _Detach:
     __slots__ = ()
 
@@ -168,7 +171,7 @@ class _Detach:
         self._data = new._data
 
 
-# --- book/chapters/03_tensor.md:504
+# --- book/chapters/03_tensor.md:507
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -196,7 +199,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:541
+# --- book/chapters/03_tensor.md:544
 _new = object.__new__  # looked up once, not on every tensor
 
 

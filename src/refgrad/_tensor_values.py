@@ -113,7 +113,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:403
+# --- book/chapters/03_tensor.md:406
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -161,7 +161,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:457
+# --- book/chapters/03_tensor.md:460
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 _warned_float = []  # torch gives this warning once per program

@@ -115,7 +115,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:193
+# --- book/chapters/25_functions.md:195
 def _wrap(node, inputs, outputs, record) -> tuple:
     dirty = {id(t) for t in node.dirty_tensors}
     plain = {id(t) for t in node.non_differentiable}
@@ -133,8 +133,8 @@ def _wrap(node, inputs, outputs, record) -> tuple:
             out = out.detach() if out._requires_grad and not differentiable else out.view_as(out)
         if differentiable:
             out._grad_fn, out._output_nr, out._requires_grad = node, i, True
-            if out._base is not None and id(out) not in dirty:  # no in-place writes to it
-                _mark_custom_view(out)
+        if out._base is not None and id(out) not in dirty:  # no in-place writes to it
+            _mark_custom_view(out)
         wrapped.append(out)
     if record:  # one entry per output, tensor or not: NOTE [Every output counts]
         node._meta = tuple(input_metadata(o if isinstance(o, Tensor) else _no_tensor())
@@ -146,7 +146,7 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:233
+# --- book/chapters/25_functions.md:235
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
@@ -202,7 +202,7 @@ class Function:
     apply = classmethod(_apply)
 
 
-# --- book/chapters/25_functions.md:303
+# --- book/chapters/25_functions.md:305
 ONCE_DIFFERENTIABLE = (
     "trying to differentiate twice a function that was marked with @once_differentiable"
 )
@@ -224,7 +224,7 @@ def once_differentiable(fn):
     return wrapper
 
 
-# --- book/chapters/25_functions.md:334
+# --- book/chapters/25_functions.md:336
 class Error(FunctionNode):
     """A node that fails when run: it marks a gradient that cannot be taken."""
 
