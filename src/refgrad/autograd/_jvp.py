@@ -109,7 +109,7 @@ def _inner_pass():
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:780
+# --- book/chapters/18a_forward_ad.md:782
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd._backward import grad
 
@@ -119,6 +119,8 @@ def _jvp(op, args, params, outputs, tangents) -> list:
     if op.tangent is not None:
         with _inner_pass():
             tangent = op.tangent(tangents, **kwargs)
+        if tangent is None:  # torch has no formula here: no tangent, silently
+            return [None]
         return [_finish(outputs[0], tangent if attach else tangent.detach(), dtype)]
     seeds = [_seed(o, dtype) for o in outputs]
     wanted = [s for s in seeds if s._requires_grad]
