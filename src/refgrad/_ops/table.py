@@ -57,7 +57,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:107
+# --- book/chapters/12_op_table.md:109
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it; rows that make
 # views receive empty arrays with torch's strides, so that NumPy's view
