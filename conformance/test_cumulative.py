@@ -112,6 +112,39 @@ def test_logcumsumexp_does_not_overflow_and_weights_its_gradient():
         torch.logcumsumexp(torch.tensor([1, 2]), 0)
 
 
+def test_logcumsumexp_gradient_is_nan_where_the_log_sum_is_minus_infinity():
+    x = torch.tensor([-INF, -INF, 1.0, -INF, 2.0], dtype=torch.float64, requires_grad=True)
+    x.logcumsumexp(0).backward(torch.tensor([0.0, 1.0, 1.0, -1.0, 1.0], dtype=torch.float64))
+    grad = x.grad.tolist()
+    assert math.isnan(grad[0]) and math.isnan(grad[1]) and grad[3] == 0.0
+    r = [1.0, 1.0, math.log(math.e + math.e**2)]
+    assert grad[2] == pytest.approx(1.0 - math.exp(1.0 - r[1]) + math.exp(1.0 - r[2]), rel=1e-14)
+    everywhere = torch.full((3,), -INF, requires_grad=True)
+    everywhere.logcumsumexp(0).sum().backward()
+    assert all(math.isnan(v) for v in everywhere.grad.tolist())
+    later = torch.tensor([1.0, INF, -INF], requires_grad=True)
+    later.logcumsumexp(0).sum().backward()
+    assert later.grad[0].item() == 1.0 and math.isnan(later.grad[1].item())
+    assert later.grad[2].item() == 0.0
+
+
+def test_logcumsumexp_forward_tangent_uses_the_whole_maximum():
+    fwad = torch.autograd.forward_ad
+    x = torch.tensor([-200.0, -300.0, 0.0], dtype=torch.float64)
+    v = torch.tensor([-0.46, 0.0, 2.0], dtype=torch.float64)
+    with fwad.dual_level():
+        tangent = fwad.unpack_dual(fwad.make_dual(x, v).logcumsumexp(0)).tangent
+        scaled = [math.exp(-200.0), math.exp(-300.0), 1.0]
+        weighted = [s * t for s, t in zip(scaled, v.tolist())]
+        expected = [sum(weighted[:j + 1]) / (sum(scaled[:j + 1]) + 1e-13) for j in range(3)]
+        assert tangent.tolist() == pytest.approx(expected, rel=1e-15)
+        wider = torch.tensor([3.0, 1.0], dtype=torch.float64)
+        wide = fwad.make_dual(torch.tensor([2.0, 1.0]), wider)
+        assert fwad.unpack_dual(wide.logcumsumexp(0)).tangent.dtype == torch.float32
+        with raises(IndexError, "max(): Expected reduction dim 0 to have non-zero size."):
+            fwad.make_dual(torch.zeros(0, 3), torch.zeros(0, 3)).logcumsumexp(0)
+
+
 def test_logaddexp_logaddexp2_and_hypot():
     a = torch.tensor([0.0, 1.0, -800.0], dtype=torch.float64, requires_grad=True)
     b = torch.tensor([0.0, 3.0, 800.0], dtype=torch.float64, requires_grad=True)

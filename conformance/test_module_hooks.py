@@ -218,3 +218,44 @@ def test_linear_records_the_graph_torchs_takes_for_each_input(bias, make, names)
     assert _node_names(out) == names
     out.sum().backward()
     assert x.grad.shape == x.shape and lin.weight.grad.shape == (2, 3)
+
+
+def _described(grads):
+    return [None if g is None else (g.dtype, g.tolist()) for g in grads]
+
+
+class _Mixed(torch.nn.Module):
+    def forward(self, a, b, k, c):
+        return a * b * k + c, (a * 2).detach(), a + 1
+
+
+def test_full_hooks_see_zeros_for_inputs_that_do_not_require_grad():
+    seen = []
+    module = _Mixed()
+    module.register_full_backward_pre_hook(lambda m, go: seen.append(("pre", _described(go))))
+    module.register_full_backward_hook(
+        lambda m, gi, go: seen.append(("full", _described(gi), _described(go))))
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b, c = torch.tensor([3.0, 4.0]), torch.tensor([5.0, 6.0])
+    y, plain, w = module(a, b, 3.0, c)
+    assert not plain.requires_grad and plain.grad_fn is None and w.requires_grad
+    y.sum().backward()
+    ones, zeros = (torch.float32, [1.0, 1.0]), (torch.float32, [0.0, 0.0])
+    assert seen == [("pre", [ones, None, None]),
+                    ("full", [(torch.float32, [9.0, 12.0]), zeros, None, zeros],
+                     [ones, None, None])]
+    assert a.grad.tolist() == [9.0, 12.0]
+
+
+def test_an_index_tensor_gets_integer_zeros_in_grad_input():
+    seen = []
+
+    class Pick(torch.nn.Module):
+        def forward(self, a, idx):
+            return a[idx]
+
+    module = Pick()
+    module.register_full_backward_hook(lambda m, gi, go: seen.append(_described(gi)))
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    module(a, torch.tensor([1, 1])).sum().backward()
+    assert seen == [[(torch.float32, [0.0, 2.0]), (torch.int64, [0, 0])]]

@@ -110,6 +110,10 @@ def test_positions_of_the_largest_and_smallest():
     with raises(IndexError, "argmax(): Expected reduction dim 1 to have non-zero size."):
         torch.argmax(torch.zeros(2, 0), 1)
     assert torch.argmax(torch.zeros(2, 0), 0).tolist() == []
+    for name, dim in (("max", -1), ("min", 1)):
+        with raises(IndexError, f"{name}(): Expected reduction dim 1 to have non-zero size."):
+            getattr(torch.zeros(2, 0), name)(dim)
+    assert torch.zeros(2, 0).max(0).values.shape == (0,)
     with raises(IndexError, "Dimension out of range (expected to be in range of [-1, 0], but "
                             "got 1)"):
         torch.argmax(torch.tensor([1, 2]), 1)

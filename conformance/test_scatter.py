@@ -3,6 +3,8 @@ masked_scatter, take and take_along_dim, and their in-place forms. The same asse
 on torch.
 """
 
+import math
+
 import pytest
 import torch
 
@@ -341,3 +343,84 @@ def test_scatter_reduce_takes_no_mean_of_bools():
         torch.scatter_reduce(x, 0, torch.tensor([], dtype=torch.int64),
                              torch.tensor([], dtype=torch.bool), "mean")
     assert torch.scatter_reduce(x, 0, torch.tensor([1]), src, "amax").tolist() == [True, True]
+
+
+def _extreme(self_values, src_values, index, reduce, include_self):
+    a = torch.tensor(self_values, dtype=torch.float64, requires_grad=True)
+    b = torch.tensor(src_values, dtype=torch.float64, requires_grad=True)
+    r = a.scatter_reduce(0, torch.tensor(index), b, reduce, include_self=include_self)
+    return a, b, r
+
+
+@pytest.mark.parametrize("reduce", ["amax", "amin"])
+def test_a_tie_keeps_the_value_already_there_and_nan_wins(reduce):
+    _, _, r = _extreme([0.0, -0.0, 1.0], [-0.0, 0.0, float("nan")], [0, 1, 2], reduce, True)
+    assert [math.copysign(1.0, v) for v in r.tolist()[:2]] == [1.0, -1.0]
+    assert math.isnan(r[2].item())
+    _, _, r = _extreme([5.0, 5.0], [-0.0, 0.0], [0, 1], reduce, False)
+    assert [math.copysign(1.0, v) for v in r.tolist()] == [-1.0, 1.0]
+
+
+@pytest.mark.parametrize("include_self", [True, False])
+def test_extreme_gradients_share_among_ties_and_skip_places_not_written(include_self):
+    a, b, r = _extreme([4.0, 5.0, 0.0, 3.0], [4.0, 4.0, 5.0, 5.0], [0, 0, 1, 1], "amax",
+                       include_self)
+    assert r.tolist() == [4.0, 5.0, 0.0, 3.0]
+    r.backward(torch.tensor([3.0, 6.0, 1.0, 2.0], dtype=torch.float64))
+    # self ties at both written places and counts in the share even when left out
+    assert a.grad.tolist() == ([1.0, 2.0, 1.0, 2.0] if include_self else [0.0, 0.0, 1.0, 2.0])
+    assert b.grad.tolist() == [1.0, 1.0, 2.0, 2.0]
+
+
+@pytest.mark.parametrize("reduce, expected", [("max", [4.0, 7.0, 0.0]), ("min", [1.0, 2.0, 0.0])])
+def test_max_and_min_combine_like_amax_and_amin_but_have_no_derivative(reduce, expected):
+    a, b, r = _extreme([1.0, 5.0, 0.0], [4.0, 4.0, 2.0, 7.0], [0, 0, 1, 1], reduce, True)
+    assert r.tolist() == expected and r.grad_fn._saved_reduce == reduce
+    twin = a.scatter_reduce(0, torch.tensor([0, 0, 1, 1]), b, "a" + reduce, include_self=False)
+    assert a.scatter_reduce(0, torch.tensor([0, 0, 1, 1]), b, reduce,
+                            include_self=False).tolist() == twin.tolist()
+    with raises(RuntimeError, "Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', "
+                              f"'amin' but got {reduce}."):
+        r.sum().backward()
+    assert a.grad is None and b.grad is None
+    ints = torch.tensor([1, 5, 0]).scatter_reduce(0, torch.tensor([0, 0, 1, 1]),
+                                                  torch.tensor([4, 4, 2, 7]), reduce)
+    assert ints.tolist() == [int(v) for v in expected]
+    inplace = torch.tensor([1.0, 2.0], requires_grad=True).clone()
+    inplace.scatter_reduce_(0, torch.tensor([0]), torch.tensor([3.0]), reduce,
+                            include_self=False)
+    assert inplace.tolist() == [3.0, 2.0]
+    assert type(inplace.grad_fn).__name__ == "ScatterReduceBackward0"
+
+
+def _tangent(self_values, src_values, index, reduce, include_self, self_tangent=True):
+    fwad = torch.autograd.forward_ad
+    with fwad.dual_level():
+        a = torch.tensor(self_values, dtype=torch.float64)
+        if self_tangent:
+            a = fwad.make_dual(a, torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64))
+        b = fwad.make_dual(torch.tensor(src_values, dtype=torch.float64),
+                           torch.tensor([10.0, 20.0, 30.0, 40.0], dtype=torch.float64))
+        r = a.scatter_reduce(0, torch.tensor(index), b, reduce, include_self=include_self)
+        tangent = fwad.unpack_dual(r).tangent
+        return None if tangent is None else tangent.tolist()
+
+
+def test_extreme_tangents_count_self_only_when_it_is_included():
+    values, src, index = [4.0, 5.0, 0.0], [4.0, 1.0, 5.0, 2.0], [0, 0, 1, 2]
+    assert _tangent(values, src, index, "amax", True) == [5.5, 16.0, 40.0]
+    assert _tangent(values, src, index, "amax", False) == [10.0, 30.0, 40.0]
+    assert _tangent(values, src, index, "amax", True, self_tangent=False) == [5.0, 15.0, 40.0]
+    assert _tangent(values, src, index, "amin", True) == [20.0, 16.0, 3.0]
+    assert _tangent(values, src, index, "amin", False) == [20.0, 30.0, 40.0]
+    nan = float("nan")
+    found = _tangent([nan, 5.0, 0.0], [4.0, nan, 5.0, 2.0], [0, 1, 1, 2], "amax", False)
+    assert found[0] == 10.0 and math.isnan(found[1]) and found[2] == 40.0
+
+
+def test_linear_reductions_reduce_the_tangents_and_the_rest_have_none():
+    values, src, index = [4.0, 5.0, 0.0], [4.0, 1.0, 5.0, 2.0], [0, 0, 1, 2]
+    assert _tangent(values, src, index, "sum", False) == [30.0, 30.0, 40.0]
+    assert _tangent(values, src, index, "mean", True) == [31.0 / 3.0, 16.0, 21.5]
+    for reduce in ("prod", "max", "min"):
+        assert _tangent(values, src, index, reduce, True) is None

@@ -367,3 +367,43 @@ def test_an_empty_tensor_has_the_strides_of_a_fresh_row_major_one():
     assert torch.zeros(2, 0, 3).stride() == (3, 3, 1)
     assert torch.zeros(0).stride() == (1,)
     assert torch.zeros(0, 3).stride() == (3, 1)
+
+
+def _layout(t):
+    return tuple(t.shape), t.stride(), t.storage_offset()
+
+
+def test_views_of_an_empty_tensor_move_its_strides_as_they_would_a_full_ones():
+    e = torch.zeros(0, 3)
+    assert _layout(e.t()) == _layout(e.T) == _layout(e.transpose(0, 1)) == ((3, 0), (1, 3), 0)
+    assert _layout(torch.zeros(2, 0, 3).mT) == ((2, 3, 0), (3, 1, 3), 0)
+    assert torch.zeros(2, 0, 3).permute(2, 0, 1).stride() == (1, 3, 3)
+    assert torch.zeros(2, 0, 3).movedim(0, 2).stride() == (3, 1, 3)
+    assert torch.zeros(0, 3, 0).permute(2, 1, 0).stride() == (1, 1, 3)
+    assert torch.zeros(1, 0, 3).expand(2, 0, 3).stride() == (0, 3, 1)
+    assert torch.zeros(0).expand(4, 0).stride() == (0, 1)
+    assert e.unsqueeze(0).stride() == (0, 3, 1) and e.unsqueeze(1).stride() == (3, 3, 1)
+    assert e.t()[None].stride() == (3, 1, 3) and e.t()[:, None].stride() == (1, 0, 3)
+    assert e.unfold(1, 2, 1).stride() == (3, 1, 1) and e.diagonal().stride() == (4,)
+    assert e.t().contiguous().stride() == (1, 3) and e.t().t().stride() == (3, 1)
+    assert e.t().detach().stride() == (1, 3) and e.t()[...].stride() == (1, 3)
+    assert torch.zeros(4, 3)[:0].t().stride() == (1, 3)
+
+
+def test_an_empty_slice_starts_where_torch_would_start_it():
+    x = torch.zeros(3, 4)
+    assert _layout(x[:, :0]) == ((3, 0), (4, 1), 0)
+    assert _layout(x[1:1, 1:]) == ((0, 3), (4, 1), 5)
+    assert _layout(x[2:2]) == ((0, 4), (4, 1), 8) and x[5:].storage_offset() == 12
+    assert _layout(x[:, 2:2]) == ((3, 0), (4, 1), 2)
+    assert _layout(x[::2, :0]) == ((2, 0), (8, 1), 0)
+    assert _layout(x.t()[:0]) == ((0, 3), (1, 4), 0)
+    assert x.narrow(1, 1, 0).storage_offset() == 1 and x.t()[1:1].storage_offset() == 1
+    assert _layout(torch.zeros(2, 0, 3)[1]) == ((0, 3), (3, 1), 3)
+    assert _layout(torch.zeros(2, 0, 3).select(0, 1)) == ((0, 3), (3, 1), 3)
+    assert torch.zeros(0, 4).chunk(2, 1)[1].storage_offset() == 2
+    empty = x[:, 2:2]
+    assert _layout(empty.t()) == ((0, 3), (1, 4), 2)
+    assert _layout(empty[1:]) == ((2, 0), (4, 1), 6) and _layout(empty[1]) == ((0,), (1,), 6)
+    assert _layout(x[3:][:, 1:]) == ((0, 3), (4, 1), 13)
+    assert _layout(x[3:].as_strided((0, 2), (1, 1), 5)) == ((0, 2), (1, 1), 5)

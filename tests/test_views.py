@@ -111,3 +111,28 @@ def test_a_counter_and_its_views_leave_no_cycle_behind():
     finally:
         if enabled:
             gc.enable()
+
+
+def test_an_empty_view_keeps_its_storage_and_its_writability():
+    from refgrad._backend import moved_on, storage_root, torch_laid_out
+
+    full = np.zeros((3, 4), dtype=np.float32)
+    assert torch_laid_out(full) is full  # arrays with elements go through as they are
+    laid = torch_laid_out(np.zeros((0, 3), dtype=np.float32))
+    assert laid.strides == (12, 4) and laid.T.strides == (4, 12)
+    moved = moved_on(full[:, 2:2], 8)
+    assert storage_root(moved) is full and moved.flags.writeable and moved.strides == (16, 4)
+    full.flags.writeable = False
+    assert not moved_on(full[:, 2:2], 8).flags.writeable
+
+
+def test_empty_views_are_views_that_backward_and_in_place_writes_go_through():
+    base = torch.zeros(3, 4, requires_grad=True)
+    empty = base[:, 2:2].t()
+    assert empty._base is base and empty.storage_offset() == 2 and empty.stride() == (1, 4)
+    empty.sum().backward()
+    assert base.grad.tolist() == [[0.0] * 4] * 3
+    copy = base.detach().clone()
+    piece = copy[1:1]
+    piece.add_(1.0)
+    assert copy._version == 1 and piece.storage_offset() == 4

@@ -65,12 +65,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:414
+# --- book/chapters/16b_reductions.md:419
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:813
+# --- book/chapters/16b_reductions.md:818
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -79,14 +79,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:748
+# --- book/chapters/16d_indexing.md:760
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1080
+# --- book/chapters/16d_indexing.md:1092
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -117,13 +117,13 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:896
+# --- book/chapters/16h_scatter.md:944
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:771
+# --- book/chapters/16i_cumulative.md:783
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import (
@@ -185,5 +185,5 @@ from refgrad._ops.out_arguments import (
 from refgrad._ops.views import diagonal
 
 
-# --- book/chapters/27_views.md:891
+# --- book/chapters/27_views.md:930
 from refgrad._ops.strided import as_strided

@@ -115,16 +115,40 @@ def add_at(out, key, values) -> None:
     array_module(device_of(out)).add.at(out, key, values)
 
 
-# --- book/chapters/02_dtypes.md:277
+# --- book/chapters/02_dtypes.md:298
 def element_strides(array) -> tuple:
     """The strides of ``array`` counted in elements, as torch counts them."""
-    if array.size == 0:  # NumPy gives an empty array zero strides; torch, row-major ones
+    if array.size == 0 and not any(array.strides):  # NumPy's new empty: row-major ones
         strides, step = [], 1
         for n in reversed(array.shape):
             strides.append(step)
             step *= max(n, 1)
         return tuple(reversed(strides))
     return tuple(step // array.itemsize for step in array.strides)
+
+
+def torch_laid_out(array):
+    """``array``, or an empty one whose strides say nothing given torch's, for a view."""
+    if array.size or any(array.strides):
+        return array
+    steps = tuple(s * array.itemsize for s in element_strides(array))
+    # writable if the array was: the view stays as writable as its source
+    return array_module(device_of(array)).lib.stride_tricks.as_strided(array, array.shape, steps)
+
+
+class _Interface:
+    """An array's description, held with the array it looks into, for np.asarray."""
+
+    def __init__(self, interface, base):
+        self.__array_interface__, self.base = interface, base
+
+
+def moved_on(array, nbytes: int):
+    """The empty host ``array``, starting ``nbytes`` further on in its memory."""
+    interface = dict(array.__array_interface__, strides=array.strides)
+    address, read_only = interface["data"]
+    interface["data"] = (address + nbytes, read_only)
+    return np.asarray(_Interface(interface, array))
 
 
 def storage_root(array):

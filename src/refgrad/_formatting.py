@@ -220,7 +220,8 @@ def contents_text(values: np.ndarray, indent: int, options: PrintOptions) -> str
 #                     inside hints at the dtype), or a non-empty one whose
 #                     dtype is not the default, int64 or bool (those can be
 #                     read off the values: "1.", "1", "True");
-#   grad_fn=<Name>    the class name of the tensor's grad_fn, if any;
+#   grad_fn=<Name>    the class name of the tensor's grad_fn, if any (<Invalid>
+#                     where reading it raises: a view past regenerating);
 #   requires_grad=True otherwise, if the tensor requires grad;
 #   tangent=...       a dual tensor's tangent (chapter "Forward-mode AD").
 READABLE_DTYPES = {"torch.int64", "torch.bool"}  # and the default dtype
@@ -238,17 +239,22 @@ def suffixes(t, values: np.ndarray, options: PrintOptions) -> list[str]:
         found.append(f"size={tuple(values.shape)}")
     if dtype != repr(get_default_dtype()) and (empty or dtype not in READABLE_DTYPES):
         found.append(f"dtype={dtype}")
-    if t.grad_fn is not None:
-        found.append(f"grad_fn=<{type(t.grad_fn).__name__}>")
-    elif t.requires_grad:
-        found.append("requires_grad=True")
+    try:
+        fn = t.grad_fn
+    except RuntimeError:  # a view whose grad_fn torch refuses to hand out, after a write
+        found.append("grad_fn=<Invalid>")
+    else:
+        if fn is not None:
+            found.append(f"grad_fn=<{type(fn).__name__}>")
+        elif t.requires_grad:
+            found.append("requires_grad=True")
     tangent = _tangent(t)
     if tangent is not None:
         found.append("tangent=" + _tangent_text(tangent))
     return found
 
 
-# --- book/chapters/04_printing.md:401
+# --- book/chapters/04_printing.md:407
 def _tangent(t):
     from refgrad.autograd._state import dual_levels
 
@@ -263,7 +269,7 @@ def _tangent_text(tangent) -> str:
     return format(tangent)  # a 0-d tensor formats as its item
 
 
-# --- book/chapters/04_printing.md:422
+# --- book/chapters/04_printing.md:428
 def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> str:
     """Append the suffixes and the closing parenthesis, wrapping as torch does."""
     # NOTE [Suffix wrapping counts two too many]
@@ -283,7 +289,7 @@ def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> 
     return "".join(pieces) + ")"
 
 
-# --- book/chapters/04_printing.md:450
+# --- book/chapters/04_printing.md:456
 def tensor_repr(t, *, tensor_contents: str | None = None) -> str:
     """``repr(t)`` exactly as torch 2.13 prints it."""
     prefix = "tensor("

@@ -76,18 +76,21 @@ class _RequiresGrad:
 
     @property
     def is_leaf(self) -> bool:
-        return self._grad_fn is None
+        return self.grad_fn is None
 
     @property
     def grad_fn(self):
-        return self._grad_fn
+        fn = self._grad_fn
+        if fn is None and self._view_info is not None and self._view_info.stale:
+            raise RuntimeError(self._view_info.stale)  # NOTE [Views past regenerating]
+        return fn
 
     @property
     def output_nr(self) -> int:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:289
+# --- book/chapters/03_tensor.md:292
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -128,7 +131,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:341
+# --- book/chapters/03_tensor.md:344
 class _Versions:
     __slots__ = ()
 
@@ -150,7 +153,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:372
+# --- book/chapters/03_tensor.md:375
 class _Detach:
     __slots__ = ()
 
@@ -168,7 +171,7 @@ class _Detach:
         self._data = new._data
 
 
-# --- book/chapters/03_tensor.md:502
+# --- book/chapters/03_tensor.md:505
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -196,7 +199,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:539
+# --- book/chapters/03_tensor.md:542
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:639
+# --- book/chapters/16h_scatter.md:646
 """scatter_reduce: a scatter that combines what lands on one place; and scatter's reduce=."""
 
 import warnings
@@ -24,6 +24,15 @@ from refgrad.autograd._state import state
 from refgrad.autograd.function import Function
 
 REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
+ALIASES = {"max": "amax", "min": "amin"}  # taken, combined alike, but not differentiable
+
+
+def _larger(old, new):
+    return np.where((new > old) | (new != new), new, old)  # a tie keeps the old; nan wins
+
+
+def _smaller(old, new):
+    return np.where((new < old) | (new != new), new, old)
 
 
 def _combine(out, key, values, ufunc) -> None:
@@ -39,7 +48,7 @@ def _combine(out, key, values, ufunc) -> None:
         places, values = places[rest], values[rest]
 
 
-# --- book/chapters/16h_scatter.md:677
+# --- book/chapters/16h_scatter.md:693
 def _neutral(kind, reduce):
     """What a written place starts from when ``self`` is left out."""
     if reduce in ("sum", "mean", "prod"):
@@ -50,7 +59,7 @@ def _neutral(kind, reduce):
         low, high = False, True
     else:
         low, high = np.iinfo(kind).min, np.iinfo(kind).max
-    return low if reduce == "amax" else high
+    return low if reduce in ("amax", "max") else high
 
 
 def _mean(flat, key, part, include_self) -> None:
@@ -70,14 +79,14 @@ def _scatter_reduce(a, src, dim, index, reduce, include_self):
     if reduce in ("sum", "mean"):
         add_at(flat, key, part)
     else:
-        _combine(flat, key, part, {"prod": np.multiply, "amax": np.maximum,
-                                   "amin": np.minimum}[reduce])
+        _combine(flat, key, part, {"prod": np.multiply, "amax": _larger,
+                                   "amin": _smaller}[ALIASES.get(reduce, reduce)])
     if reduce == "mean":
         _mean(flat, key, part, include_self)
     return out
 
 
-# --- book/chapters/16h_scatter.md:737
+# --- book/chapters/16h_scatter.md:753
 def _extreme_grads(g, dim, index, self, src, result):
     kind = self.dtype
     value = result.gather(dim, index)
@@ -95,7 +104,7 @@ def _mean_grads(g, dim, index, include_self, src):
     return g / count, g.gather(dim, index) / count.gather(dim, index)
 
 
-# --- book/chapters/16h_scatter.md:756
+# --- book/chapters/16h_scatter.md:772
 def _product_grads(g, dim, index, include_self, self, src, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -113,7 +122,7 @@ def _product_grads(g, dim, index, include_self, self, src, result):
     return self_grad, _once_only(src_grad, zeros_there)
 
 
-# --- book/chapters/16h_scatter.md:783
+# --- book/chapters/16h_scatter.md:799
 TWICE = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
          "scattered to the same position in self")
 
@@ -143,23 +152,44 @@ def _reduce_grads(g, dim, index, reduce, include_self, self, src, result):
         grads = _mean_grads(g, dim, index, include_self, src)
     elif reduce == "prod":
         grads = _product_grads(g, dim, index, include_self, self, src, result)
-    else:
+    elif reduce in ("amax", "amin"):
         grads = _extreme_grads(g, dim, index, self, src, result)
+    else:  # "max" or "min"
+        raise RuntimeError("Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', "
+                           f"'amin' but got {reduce}.")
     self_grad, src_grad = grads
     return (self_grad if include_self else self_grad.scatter(dim, index, 0)), src_grad
 
 
-# --- book/chapters/16h_scatter.md:820
+# --- book/chapters/16h_scatter.md:849
+def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, result):
+    from refgrad._creation import zeros_like
+    from refgrad._ops.functions import where
+
+    t_self, t_src = (zeros_like(p) if t is None else t for t, p in zip(tangents, (self, src)))
+    if reduce in ("sum", "mean"):
+        return scatter_reduce(t_self, dim, index, t_src, reduce, include_self=include_self)
+    if reduce not in ("amax", "amin"):
+        return None  # torch has no forward formula for these
+    at_self, at_src = self == result, src == result.gather(dim, index)
+    count = at_self.to(t_self.dtype).scatter_reduce(
+        dim, index, at_src.to(t_self.dtype), "sum", include_self=include_self)
+    total = (t_self * at_self).scatter_reduce(
+        dim, index, where(at_src, t_src, 0.0), "sum", include_self=include_self)
+    return total / count
+
+
+# --- book/chapters/16h_scatter.md:868
 SCATTER_REDUCE = register(Op(
     "scatter_reduce", "ScatterReduceBackward0", ("self", "src"), promote=False,
-    forward=_scatter_reduce, backward=_reduce_grads,
+    forward=_scatter_reduce, backward=_reduce_grads, tangent=_reduce_tangent,
     saves=tuple((name, ("self", "src")) for name in ("index", "self", "src", "result")),
 ))
 
 
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     tensor_argument("scatter_reduce", "src", 4, src)
-    if reduce not in REDUCTIONS:
+    if reduce not in REDUCTIONS and reduce not in ALIASES:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
                            + str(reduce))
     check_scatter(input, dim, index, src)
@@ -170,7 +200,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     return call(SCATTER_REDUCE, (input, src), params)
 
 
-# --- book/chapters/16h_scatter.md:849
+# --- book/chapters/16h_scatter.md:897
 DEPRECATED = ("The reduce argument of torch.scatter with Tensor src is deprecated and will be "
               "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
               "reduction options.")
@@ -197,7 +227,7 @@ SCATTER_VALUE_BY = underivable(
         at_least_1d(index._data).shape, value, dtype=a.dtype, like=a), dim, index, reduce))
 
 
-# --- book/chapters/16h_scatter.md:877
+# --- book/chapters/16h_scatter.md:925
 def scatter_by(input, dim, index, given, reduce, operation="scatter"):
     """``scatter(input, dim, index, given, reduce=reduce)``: torch's older reductions."""
     from refgrad._dtype import checked_number

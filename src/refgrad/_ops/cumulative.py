@@ -98,7 +98,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:250
+# --- book/chapters/16i_cumulative.md:264
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -108,38 +108,36 @@ def _logcumsumexp(a, dim):
 
 
 def _logcumsumexp_backward(g, self, result, dim):
-    if self.ndim == 0:
+    if self.ndim == 0 or self.numel() == 0:
         return (g,)
-    if g._requires_grad:  # to be differentiated with respect to g: keep it linear
-        return (_square_of_weights(g, self, result, dim),)
     d = dim % self.ndim
+    # NOTE [Lowest, not -inf]: torch's log of a zero part is the dtype's lowest finite
+    # number; less a log-sum of -inf it is +inf, and the gradient there is nan.
+    lowest = float(np.finfo(g._data.dtype).min)
+    logs = g.abs().log()
     sums = []
-    for part in (g, -g):  # the positive part, then the negative part
-        positive = part > 0
-        logs = where(positive, where(positive, part, 1.0).log(), float("-inf"))
-        from_the_end = (logs - result).flip(d).logcumsumexp(d).flip(d)
-        sums.append((self + from_the_end).exp())
-    # -inf + inf where x and the sums after it are all -inf: weights of zero there
-    return (where(self == float("-inf"), 0.0, sums[0] - sums[1]),)
+    for part in (g > 0, g < 0):  # the positive part, then the negative part
+        from_the_end = (where(part, logs, lowest) - result).flip(d).logcumsumexp(d).flip(d)
+        sums.append((from_the_end + self).exp())
+    return (sums[0] - sums[1],)
 
 
-def _square_of_weights(g, self, result, dim):
-    """Every weight exp(x_i - r_j), j at or after i, times g_j, summed over j."""
-    x, r, g = (t.movedim(dim, -1) for t in (self, result, g))
-    places = np.arange(x.shape[-1], like=self._data)
-    # [..., i, j]: j at or after i, and x_i above -inf (its weight is 0, never -inf - -inf)
-    keep = (places[:, None] <= places[None, :]) & (x._data > -np.inf)[..., :, None]
-    gaps = where(make_tensor(keep), x.unsqueeze(-1) - r.unsqueeze(-2), float("-inf"))
-    return (gaps.exp() * g.unsqueeze(-2)).sum(-1).movedim(-1, dim)
+def _logcumsumexp_tangent(tangents, self, result, dim):
+    """torch's forward formula: running sums of exp(x - max), 1e-13 in the denominator."""
+    scaled = (self - self.max(dim, keepdim=True).values).exp()  # max's error when empty
+    # torch multiplies in place, so the weighted tangents keep the input's dtype
+    weighted = (scaled * tangents[0]).to(scaled.dtype)
+    return weighted.cumsum(dim) / (scaled.cumsum(dim) + 1e-13)
 
 
 LOGCUMSUMEXP = register(Op(
     "logcumsumexp", "LogcumsumexpBackward0", ("self",), forward=_logcumsumexp,
     backward=_logcumsumexp_backward, saves=(("self", ("self",)), ("result", ("self",))),
+    tangent=_logcumsumexp_tangent,
 ))
 
 
-# --- book/chapters/16i_cumulative.md:300
+# --- book/chapters/16i_cumulative.md:312
 def cumprod(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool:

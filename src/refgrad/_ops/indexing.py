@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from refgrad._backend import add_at, same_device
+from refgrad._backend import add_at, moved_on, same_device
 from refgrad._ops.index_tensors import check_mask, first_frame_outside, index_tensor
 from refgrad._ops.table import Op, register
 
@@ -24,10 +24,15 @@ def _select(a, dim, index):
 
 
 def _slice(a, dim, start, end, step):
-    return a[_at(a.ndim, dim, slice(start, end, step))]
+    out = a[_at(a.ndim, dim, slice(start, end, step))]
+    if not out.size and type(out) is np.ndarray:  # NOTE [Where an empty slice starts]
+        first, stop, every = slice(start, end, step).indices(a.shape[dim % a.ndim])
+        if first and not len(range(first, stop, every)):
+            return moved_on(out, first * a.strides[dim % a.ndim])
+    return out
 
 
-# --- book/chapters/16d_indexing.md:307
+# --- book/chapters/16d_indexing.md:319
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -48,7 +53,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:329
+# --- book/chapters/16d_indexing.md:341
 SLICE = register(Op(
     "slice", "SliceBackward0", ("self",), forward=_slice,
     backward=lambda g, dim, start, end, step, self_sym_sizes: (
@@ -64,7 +69,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:357
+# --- book/chapters/16d_indexing.md:369
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -101,7 +106,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:395
+# --- book/chapters/16d_indexing.md:407
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -149,7 +154,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:451
+# --- book/chapters/16d_indexing.md:463
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
@@ -198,7 +203,7 @@ def _narrow_start(start) -> int:
     return int(start.item())
 
 
-# --- book/chapters/16d_indexing.md:533
+# --- book/chapters/16d_indexing.md:545
 INT64_MAX = 2**63 - 1
 
 
@@ -238,7 +243,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:625
+# --- book/chapters/16d_indexing.md:637
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -251,7 +256,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:639
+# --- book/chapters/16d_indexing.md:651
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -324,7 +329,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:713
+# --- book/chapters/16d_indexing.md:725
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

@@ -89,10 +89,22 @@ def expanded(a, size):
     return np.lib.stride_tricks.as_strided(a, size, strides)
 
 
-# --- book/chapters/15_sums_and_shapes.md:267
+# --- book/chapters/15_sums_and_shapes.md:273
+def _unsqueeze(a, dim):
+    out = np.expand_dims(a, dim)
+    if a.size:
+        return out
+    # torch's new stride is the size times the stride of the dimension it goes before
+    # (1 at the end): an empty array shows it, and the row sees its torch strides
+    d = dim % out.ndim
+    step = a.itemsize if d == a.ndim else a.shape[d] * a.strides[d]
+    steps = a.strides[:d] + (step,) + a.strides[d:]
+    return np.lib.stride_tricks.as_strided(a, out.shape, steps)
+
+
 UNSQUEEZE = register(Op(
     "unsqueeze", "UnsqueezeBackward0", ("self",),
-    forward=lambda a, dim: np.expand_dims(a, dim),
+    forward=_unsqueeze,
     backward=lambda g, dim: (g.squeeze(dim),), view=True,
 ))
 SQUEEZE_DIM = register(Op(
@@ -135,7 +147,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:320
+# --- book/chapters/15_sums_and_shapes.md:338
 def _stack(grads, dim):
     from refgrad._ops.functions import stack
 

@@ -233,7 +233,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:359
+# --- book/chapters/16b_reductions.md:361
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -246,7 +246,10 @@ def _extreme(name, whole, along, elementwise):
                     f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                     "Specify the reduction dim with the 'dim' argument.")
             return _call(whole, input)
-        dim_tuple(dim, input.ndim)
+        for d in dim_tuple(dim, input.ndim):
+            if input.ndim and input.shape[d] == 0:
+                d %= input.ndim
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         return pair(*_call(along, input, dim=dim, keepdim=keepdim))
 
     function.__name__ = name
@@ -263,7 +266,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:390
+# --- book/chapters/16b_reductions.md:395
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]

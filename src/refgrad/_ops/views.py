@@ -23,11 +23,12 @@ DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, INFERENCE_MODE, IN_CUSTOM_FUNCTION = r
 class ViewInfo:
     """How one view was made: its creation metadata and, maybe, its view ops."""
 
-    __slots__ = ("creation", "replay")
+    __slots__ = ("creation", "replay", "stale")
 
     def __init__(self, creation: int, replay) -> None:
         self.creation = creation
         self.replay = replay  # ((op, params, output index), ...) from the base, or None
+        self.stale = None  # torch's error for reading grad_fn: NOTE [Views past regenerating]
 
 
 def _creation(source, many: bool) -> int:
@@ -41,7 +42,7 @@ def _creation(source, many: bool) -> int:
     return info.creation if meta == DEFAULT and info is not None else meta
 
 
-# --- book/chapters/27_views.md:91
+# --- book/chapters/27_views.md:92
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay = None
@@ -59,7 +60,7 @@ def track_view(op, source, out, params, index) -> None:
         views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
 
 
-# --- book/chapters/27_views.md:119
+# --- book/chapters/27_views.md:120
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -84,7 +85,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:149
+# --- book/chapters/27_views.md:150
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -95,10 +96,15 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:232
+# --- book/chapters/27_views.md:233
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
     base = view._base
+    info = view._view_info
+    if info.creation != DEFAULT:  # NOTE [Views past regenerating]
+        if view._grad_fn is not None or base._requires_grad:
+            _go_stale(view, info)
+        return
     if not base._requires_grad:
         return
     replay = view._view_info.replay
@@ -120,7 +126,13 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:261
+# --- book/chapters/27_views.md:289
+def _go_stale(view, info) -> None:
+    info.stale = _rebase_message(view, info.creation, INDIRECT)
+    view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
+
+
+# --- book/chapters/27_views.md:296
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -143,7 +155,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:294
+# --- book/chapters/27_views.md:329
 class CopySlices(FunctionNode):
     """The base's grad_fn after an in-place write through one of its views."""
 
@@ -175,7 +187,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:330
+# --- book/chapters/27_views.md:365
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -192,7 +204,7 @@ def rebase_history(view, fn) -> None:
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
 
 
-# --- book/chapters/27_views.md:356
+# --- book/chapters/27_views.md:391
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -215,19 +227,23 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:380
-def _rebase_message(view, creation: int) -> str:
+# --- book/chapters/27_views.md:415
+DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
+
+
+def _rebase_message(view, creation: int, modified: str = DIRECT) -> str:
     fn = view._grad_fn
     name = re.sub(r"Backward\d*$", "", type(fn).__name__) if fn is not None else ""
     if creation in (NO_GRAD_MODE, INFERENCE_MODE) or fn is None:
         prefix = (f"Output {view._output_nr} of {name} is a view of a view which was created in"
                   if fn is not None else "A view was created in")
         if creation == INFERENCE_MODE:
-            message = prefix + " inference mode and is being modified inplace in normal mode."
+            message = f"{prefix} inference mode and {modified} modified inplace in normal mode."
         else:
-            message = prefix + " no_grad mode and is being modified inplace with grad mode enabled."
+            message = (f"{prefix} no_grad mode and {modified} modified inplace with grad mode "
+                       "enabled.")
     else:
-        message = f"Output {view._output_nr} of {name} is a view and is being modified inplace."
+        message = f"Output {view._output_nr} of {name} is a view and {modified} modified inplace."
     if creation == MULTI_OUTPUT_NODE:
         return message + MULTI
     if creation == IN_CUSTOM_FUNCTION:
@@ -247,7 +263,7 @@ def check_view_write(view) -> None:
         raise RuntimeError(VIEW_OF_LEAF)
 
 
-# --- book/chapters/27_views.md:423
+# --- book/chapters/27_views.md:462
 def _diagonal(a, offset, dim1, dim2):
     out = np.diagonal(a, offset, dim1, dim2)
     if isinstance(out, np.ndarray) and a.flags.writeable:

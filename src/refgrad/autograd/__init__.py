@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:769
+# --- book/chapters/10_nodes.md:772
 from refgrad.autograd import graph
 
 
@@ -61,7 +61,7 @@ __all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:365
+# --- book/chapters/25_functions.md:378
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

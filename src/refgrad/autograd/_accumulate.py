@@ -191,6 +191,9 @@ def grad_accumulator(leaf) -> AccumulateGrad:
     ref = leaf._grad_accumulator
     node = ref() if ref is not None else None
     if node is None:
+        info = leaf._view_info  # a view whose grad_fn torch refuses: NOTE [Views past regenerating]
+        if info is not None and info.stale:
+            raise RuntimeError(info.stale)
         node = AccumulateGrad(leaf)
         leaf._grad_accumulator = weakref.ref(node)
     return node
@@ -205,7 +208,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:717
+# --- book/chapters/10_nodes.md:720
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

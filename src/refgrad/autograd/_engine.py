@@ -228,12 +228,14 @@ def _call(task, node, grads):
 
 def _drop_unwanted(task, node, outputs) -> list:
     """None for every edge that leads to nothing asked for, as torch never computes it."""
+    if getattr(node, "_keeps_every_gradient", False):  # NOTE [What backward returned, hooks see]
+        return outputs
     info = task.exec_info
     return [grad if child is not None and _leads_to_target(info.get(child)) else None
             for child, grad in zip(node._next_nodes, outputs)]
 
 
-# --- book/chapters/17_engine.md:472
+# --- book/chapters/17_engine.md:474
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):

@@ -76,10 +76,12 @@ def _requires_grad(*groups) -> bool:
     return False
 
 
-# --- book/chapters/18a_forward_ad.md:727
+# --- book/chapters/18a_forward_ad.md:728
 def _tangent_dtype(op, args, params, outputs, tangents):
     if op.name == "_to_copy" or (op.name in ("cumsum", "cumprod") and params["dtype"] is not None):
         return params["dtype"]
+    if op.name == "logcumsumexp":
+        return outputs[0].dtype
     inputs = args[0] if op.variadic else args
     operands = [a if t is None else t for a, t in zip(inputs, tangents)]
     operands += [params[name] for name in op.promote_with]
@@ -95,7 +97,7 @@ def _seed(output, dtype):
     return zeros(tuple(output.shape), dtype=dtype, device=output.device, requires_grad=True)
 
 
-# --- book/chapters/18a_forward_ad.md:752
+# --- book/chapters/18a_forward_ad.md:755
 @contextlib.contextmanager
 def _inner_pass():
     saved = state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes
@@ -107,7 +109,7 @@ def _inner_pass():
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:777
+# --- book/chapters/18a_forward_ad.md:782
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd._backward import grad
 
@@ -117,6 +119,8 @@ def _jvp(op, args, params, outputs, tangents) -> list:
     if op.tangent is not None:
         with _inner_pass():
             tangent = op.tangent(tangents, **kwargs)
+        if tangent is None:  # torch has no formula here: no tangent, silently
+            return [None]
         return [_finish(outputs[0], tangent if attach else tangent.detach(), dtype)]
     seeds = [_seed(o, dtype) for o in outputs]
     wanted = [s for s in seeds if s._requires_grad]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17_engine.md:510
+# --- book/chapters/17_engine.md:512
 """What a node returns, checked: how many gradients, and their shapes and dtypes."""
 
 from refgrad.autograd._node import entry_dtype
@@ -16,7 +16,10 @@ def validate_outputs(node, outputs) -> list:
         if grad is None:
             continue
         if child is None:
-            checked[i] = None  # torch never computes a gradient along an empty edge
+            # NOTE [What backward returned, hooks see]: torch's built-in formulas never
+            # compute a gradient along an empty edge; a custom Function's is kept
+            if not getattr(node, "_keeps_every_gradient", False):
+                checked[i] = None
             continue
         entry = child._meta[slot]
         data = grad._data

@@ -44,11 +44,12 @@ class FunctionCtx:
         self.saved_for_forward = tensors
 
 
-# --- book/chapters/25_functions.md:83
+# --- book/chapters/25_functions.md:88
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
     _forward_cls = None
+    _keeps_every_gradient = True  # NOTE [What backward returned, hooks see]
 
     def apply(self, grads, create_graph: bool = False) -> tuple:
         if self.materialize_grads:  # not for an output that is no tensor: it stays None
@@ -84,7 +85,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:135
+# --- book/chapters/25_functions.md:141
 def _apply(cls, *args, **kwargs):
     if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD": run jvp too
         from refgrad.autograd.forward_ad import apply_with_tangents
@@ -114,7 +115,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:183
+# --- book/chapters/25_functions.md:195
 def _wrap(node, inputs, outputs, record) -> tuple:
     dirty = {id(t) for t in node.dirty_tensors}
     plain = {id(t) for t in node.non_differentiable}
@@ -125,14 +126,15 @@ def _wrap(node, inputs, outputs, record) -> tuple:
         if not isinstance(out, Tensor):
             wrapped.append(out)
             continue
+        differentiable = record and id(out) not in plain and out._data.dtype.kind in "fc"
         if id(out) in dirty:
             out._version_counter.value += 1
-        elif any(out is t for t in inputs):
-            out = out.view_as(out)
-        if record and id(out) not in plain and out._data.dtype.kind in "fc":
+        elif any(out is t for t in inputs):  # NOTE [An input returned as it is]
+            out = out.detach() if out._requires_grad and not differentiable else out.view_as(out)
+        if differentiable:
             out._grad_fn, out._output_nr, out._requires_grad = node, i, True
-            if out._base is not None and id(out) not in dirty:  # no in-place writes to it
-                _mark_custom_view(out)
+        if out._base is not None and id(out) not in dirty:  # no in-place writes to it
+            _mark_custom_view(out)
         wrapped.append(out)
     if record:  # one entry per output, tensor or not: NOTE [Every output counts]
         node._meta = tuple(input_metadata(o if isinstance(o, Tensor) else _no_tensor())
@@ -144,7 +146,7 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:222
+# --- book/chapters/25_functions.md:235
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
@@ -200,7 +202,7 @@ class Function:
     apply = classmethod(_apply)
 
 
-# --- book/chapters/25_functions.md:292
+# --- book/chapters/25_functions.md:305
 ONCE_DIFFERENTIABLE = (
     "trying to differentiate twice a function that was marked with @once_differentiable"
 )
@@ -222,7 +224,7 @@ def once_differentiable(fn):
     return wrapper
 
 
-# --- book/chapters/25_functions.md:323
+# --- book/chapters/25_functions.md:336
 class Error(FunctionNode):
     """A node that fails when run: it marks a gradient that cannot be taken."""
 

@@ -1,0 +1,169 @@
+"""Views whose grad_fn cannot be regenerated: made by a custom Function, in no_grad mode, or
+as one of several outputs. After their base is written in place, reading grad_fn raises.
+The same assertions run on torch."""
+
+import pytest
+import torch
+
+from conformance._support import raises
+
+INDIRECT = "its base or another view of its base has been modified inplace"
+CUSTOM = (
+    " This view was created inside a custom Function (or because an input was returned "
+    "as-is) and the autograd logic to handle view+inplace would override the custom backward "
+    "associated with the custom Function, leading to incorrect gradients. This behavior is "
+    "forbidden. You can fix this by cloning the output of the custom Function."
+)
+MULTI = (
+    " This view is the output of a function that returns multiple views. Such functions do "
+    "not allow the output views to be modified inplace. You should replace the inplace "
+    "operation by an out-of-place one."
+)
+AMBIGUOUS = (
+    " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace "
+    "to be tracked)."
+)
+
+
+class Tail(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x[1:]
+
+    @staticmethod
+    def backward(ctx, g):
+        return torch.cat([torch.zeros(1, 2), g])
+
+
+class Same(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+def _base():
+    return torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True).clone()
+
+
+@pytest.mark.parametrize("fn, name", [(Tail, "Tail"), (Same, "Same")])
+@pytest.mark.parametrize("quietly", [True, False])
+def test_a_custom_functions_view_refuses_its_grad_fn_after_its_base_is_written(fn, name, quietly):
+    base = _base()
+    view = fn.apply(base)
+    assert type(view.grad_fn).__name__ == name + "Backward" and view._base is base
+    if quietly:
+        with torch.no_grad():
+            base.mul_(2)
+    else:
+        base.mul_(2)
+    message = f"Output 0 of {name} is a view and {INDIRECT}." + CUSTOM
+    for _ in range(2):  # and again: the view stays as it is
+        with raises(RuntimeError, message):
+            view.grad_fn
+    with raises(RuntimeError, message):
+        view.is_leaf
+    with raises(RuntimeError, message):
+        view * 2
+    with raises(RuntimeError, message):
+        view.sum()
+    assert view.requires_grad and view.output_nr == 0 and view._version == 1
+    assert repr(view).endswith("grad_fn=<Invalid>)")
+    assert view.detach().tolist() == (base.detach()[1:] if name == "Tail" else base).tolist()
+
+
+def test_a_view_of_the_custom_view_and_a_write_through_a_sibling_view():
+    base = _base()
+    view = Tail.apply(base)
+    row = view[0]
+    assert type(row.grad_fn).__name__ == "SelectBackward0"
+    with torch.no_grad():
+        base[0].mul_(2)
+    with raises(RuntimeError, f"Output 0 of Select is a view and {INDIRECT}." + CUSTOM):
+        row.grad_fn
+    with raises(RuntimeError, f"Output 0 of Tail is a view and {INDIRECT}." + CUSTOM):
+        view.grad_fn
+
+
+def test_made_under_no_grad_a_custom_view_still_counts_as_one():
+    base = _base()
+    with torch.no_grad():
+        view = Tail.apply(base)
+        base.mul_(2)
+    message = f"A view was created in no_grad mode and {INDIRECT} with grad mode enabled." + CUSTOM
+    with raises(RuntimeError, message):
+        view.grad_fn
+
+
+def test_a_custom_view_of_a_base_without_grad_still_refuses():
+    base = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    weight = torch.tensor(1.0, requires_grad=True)
+
+    class TailOf(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, t, k):
+            return t[1:]
+
+        @staticmethod
+        def backward(ctx, g):
+            return None, None
+
+    view = TailOf.apply(base, weight)
+    assert view.requires_grad and type(view.grad_fn).__name__ == "TailOfBackward"
+    with torch.no_grad():
+        base.mul_(2)
+    with raises(RuntimeError, f"Output 0 of TailOf is a view and {INDIRECT}." + CUSTOM):
+        view.grad_fn
+
+
+@pytest.mark.parametrize("quietly", [True, False])
+def test_a_view_made_in_no_grad_mode_refuses_after_its_base_is_written(quietly):
+    base = _base()
+    with torch.no_grad():
+        view = base[1:]
+    assert view.grad_fn is None and view.requires_grad
+    if quietly:
+        with torch.no_grad():
+            base.mul_(2)
+    else:
+        base.mul_(2)
+    message = f"A view was created in no_grad mode and {INDIRECT} with grad mode enabled."
+    with raises(RuntimeError, message + AMBIGUOUS):
+        view.grad_fn
+
+
+def test_a_no_grad_view_of_a_base_without_grad_says_nothing():
+    base = torch.tensor([1.0, 2.0])
+    with torch.no_grad():
+        view = base[1:]
+    base.mul_(2)
+    assert view.grad_fn is None and not view.requires_grad and view.is_leaf
+
+
+@pytest.mark.parametrize("quietly", [True, False])
+def test_an_output_of_unbind_refuses_after_its_base_is_written(quietly):
+    base = _base()
+    first, second = base.unbind(0)
+    if quietly:
+        with torch.no_grad():
+            base.mul_(2)
+    else:
+        base.mul_(2)
+    with raises(RuntimeError, f"Output 0 of Unbind is a view and {INDIRECT}." + MULTI):
+        first.grad_fn
+    with raises(RuntimeError, f"Output 1 of Unbind is a view and {INDIRECT}." + MULTI):
+        second.grad_fn
+
+
+def test_an_ordinary_view_is_regenerated():
+    base = _base()
+    view = base[1:]
+    with torch.no_grad():
+        base.mul_(2)
+    assert type(view.grad_fn).__name__ == "AsStridedBackward0"
+    view.sum().backward()
