@@ -64,12 +64,9 @@ def test_factories_ignore_grad_mode():
 
 
 def test_inference_tensors_are_tagged_at_creation_and_have_no_version():
-    state.inference_mode = True
-    try:
+    with torch.inference_mode():
         t = torch.ones(2)
         inside = torch.ones(2, requires_grad=True)  # allowed inside the mode
-    finally:
-        state.inference_mode = False
     assert t.is_inference() and inside.requires_grad and not torch.ones(2).is_inference()
     with pytest.raises(RuntimeError, match="^Inference tensors do not track version counter.$"):
         t._version

@@ -8,7 +8,7 @@
 import numpy as np
 from numpy import ndarray  # NOTE [Names looked up once]
 
-from refgrad._backend import element_strides
+from refgrad._backend import element_strides, torch_laid_out
 from refgrad._ops.op_nodes import _NODE_CLASSES, node_class
 from refgrad._ops.operands import (
     _arrays,
@@ -46,6 +46,8 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
             forward = op.half_number  # NOTE [float16 and numbers]
     else:
         tensors = args
+    if op.view and not arrays[0].size:  # NOTE [Empty views]
+        arrays[0] = torch_laid_out(arrays[0])
     if spare is not None:
         spare = _into(op, tensors, arrays, params, spare)
     token = _quiet_fp(_QUIET)  # NOTE [Quiet floating point]
@@ -81,7 +83,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:756
+# --- book/chapters/13_dispatch.md:750
+# NOTE [Empty views]
+# An empty array's strides are seen only through views of it: rows that make
+# views receive an empty input with torch's strides, so that NumPy's view
+# carries torch's strides on (a transpose of an empty tensor permutes them).
+
+
+# --- book/chapters/13_dispatch.md:773
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -100,7 +109,7 @@ def _records(op) -> bool:
             and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:784
+# --- book/chapters/13_dispatch.md:801
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -122,7 +131,7 @@ except ImportError:  # pragma: no cover - NumPy 1.x
 _quiet_fp, _restore_fp = _fp_settings.set, _fp_settings.reset
 
 
-# --- book/chapters/13_dispatch.md:843
+# --- book/chapters/13_dispatch.md:860
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -223,7 +232,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:956
+# --- book/chapters/13_dispatch.md:973
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -238,7 +247,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:979
+# --- book/chapters/13_dispatch.md:996
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -261,7 +270,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1115
+# --- book/chapters/13_dispatch.md:1132
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

@@ -8,8 +8,6 @@
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from refgrad._backend import torch_laid_out
-
 
 @dataclass(frozen=True, slots=True)
 class Op:
@@ -41,8 +39,6 @@ class Op:
     many: bool = field(init=False, repr=False)  # several outputs, or as many as forward returns
 
     def __post_init__(self) -> None:
-        if self.view:  # NOTE [Empty views]
-            object.__setattr__(self, "forward", _on_torch_strides(self.forward))
         plain = self.promote and not self.promote_with and not self.variadic
         object.__setattr__(self, "plain", plain)
         object.__setattr__(self, "many", self.outputs is None or len(self.outputs) > 1)
@@ -55,16 +51,3 @@ def register(op: Op) -> Op:
     """Add a row to the table, replacing any row of the same name."""
     OPS[op.name] = op
     return op
-
-
-# --- book/chapters/12_op_table.md:109
-# NOTE [Empty views]
-# An empty array's strides are seen only through views of it; rows that make
-# views receive empty arrays with torch's strides, so that NumPy's view
-# carries torch's strides on (a transpose of an empty tensor permutes them).
-def _on_torch_strides(forward):
-    def laid_out(array, *args, **kwargs):
-        return forward(array if array.size else torch_laid_out(array), *args, **kwargs)
-
-    laid_out.__name__ = getattr(forward, "__name__", "forward")
-    return laid_out
