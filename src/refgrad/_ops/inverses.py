@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:217
+# --- book/chapters/16l_more_linalg.md:219
 """Determinants, inverses, the Cholesky factorization and linear solves."""
 
 import numpy as np
@@ -67,7 +67,7 @@ LINALG_DET = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:289
+# --- book/chapters/16l_more_linalg.md:291
 # NOTE [Cofactors]
 # The gradient of det at a singular matrix, differentiable again: the signed
 # determinants of the minors. n² determinants of size n-1 cost far more than
@@ -93,13 +93,13 @@ def _eye_like(A):
     return eye(A.shape[-1], dtype=A.dtype, device=A.device)
 
 
-# --- book/chapters/16l_more_linalg.md:319
+# --- book/chapters/16l_more_linalg.md:321
 def det(A):
     check_matrices(A, "linalg.det", low_precision="lu_cpu")
     return call(LINALG_DET, (A,), _factored(A))
 
 
-# --- book/chapters/16l_more_linalg.md:341
+# --- book/chapters/16l_more_linalg.md:343
 def _slogdet(a, LU, pivots):
     diagonal = np.diagonal(LU._data, axis1=-2, axis2=-1)
     sign = swap_sign(pivots._data, a.dtype) * np.sign(diagonal).prod(-1)
@@ -123,7 +123,7 @@ def linalg_slogdet(A, name="linalg.slogdet", kind=None):
     return (kind or LINALG_SLOGDET_RESULT)(sign, logabsdet)
 
 
-# --- book/chapters/16l_more_linalg.md:371
+# --- book/chapters/16l_more_linalg.md:373
 def logdet(input):
     from refgrad._ops.functions import where
 
@@ -136,7 +136,7 @@ def slogdet(input):
     return linalg_slogdet(input, kind=SLOGDET_RESULT)
 
 
-# --- book/chapters/16l_more_linalg.md:394
+# --- book/chapters/16l_more_linalg.md:396
 def _inv_ex(a):
     try:
         return np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -177,7 +177,7 @@ def _singular_inverse(info):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:447
+# --- book/chapters/16l_more_linalg.md:449
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -219,7 +219,7 @@ def _check_power(A) -> None:
                            f"they are {A.shape[-2]} by {A.shape[-1]} matrices")
 
 
-# --- book/chapters/16l_more_linalg.md:509
+# --- book/chapters/16l_more_linalg.md:511
 def _cholesky_ex(a, upper):
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
@@ -247,7 +247,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:538
+# --- book/chapters/16l_more_linalg.md:540
 def cholesky_ex(A, *, upper=False, check_errors=False):
     check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
     L, info = call(LINALG_CHOLESKY_EX, (A,), {"upper": upper})
@@ -262,7 +262,7 @@ def cholesky(A, *, upper=False):
     return cholesky_ex(A, upper=upper, check_errors=True).L
 
 
-# --- book/chapters/16l_more_linalg.md:570
+# --- book/chapters/16l_more_linalg.md:572
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -284,7 +284,7 @@ def _solve_ex(a, b, LU, pivots, info, left):
     return x[..., 0].copy() if vector else x
 
 
-# --- book/chapters/16l_more_linalg.md:593
+# --- book/chapters/16l_more_linalg.md:595
 def _solve_backward(g, A, LU, pivots, left, result=None, info=None):
     gB = solve(A.mT, g, left=left)
     if result is None:  # saved only when A's gradient is wanted
@@ -302,7 +302,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:616
+# --- book/chapters/16l_more_linalg.md:618
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:661
+# --- book/chapters/16l_more_linalg.md:663
 """A rank-one update (addr) and the distance between two tensors (dist)."""
 
 from refgrad._ops.dispatch import call
@@ -27,7 +27,7 @@ ADDR = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:687
+# --- book/chapters/16l_more_linalg.md:689
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._dtype import python_number
     from refgrad._ops.shapes import expanded_size
@@ -45,7 +45,7 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     return call(ADDR, (input, vec1, vec2), {"beta": beta, "alpha": alpha})
 
 
-# --- book/chapters/16l_more_linalg.md:715
+# --- book/chapters/16l_more_linalg.md:717
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 
