@@ -316,3 +316,61 @@ def test_dist_with_p_zero_counts_and_has_no_gradient():
     with pytest.raises(RuntimeError, match=r"^Expected a proper Tensor but got None \(or an "
                                            r"undefined Tensor in C\+\+\) for argument #0 'self'$"):
         d.backward()
+
+
+@pytest.mark.parametrize("ord, nodes", [
+    ("fro", ["LinalgVectorNormBackward0"]),
+    (1, ["AmaxBackward0", "LinalgVectorNormBackward0"]),
+    (-1, ["AminBackward0", "LinalgVectorNormBackward0"]),
+    (float("inf"), ["AmaxBackward0", "LinalgVectorNormBackward0"]),
+    (float("-inf"), ["AminBackward0", "LinalgVectorNormBackward0"]),
+])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_matrix_norms_are_vector_norms_and_extremes(ord, nodes, keepdim):
+    a = _leaf(BATCH[:, :, :2])
+    out = torch.linalg.matrix_norm(a, ord, keepdim=keepdim)
+    expected = np.linalg.norm(BATCH[:, :, :2], ord, axis=(-2, -1), keepdims=keepdim)
+    np.testing.assert_allclose(out.detach().numpy(), expected, rtol=1e-12)
+    names, node = [], out.grad_fn
+    while node is not None and not node.name().endswith("AccumulateGrad"):
+        names.append(node.name())
+        node = node.next_functions[0][0]
+    assert names == nodes
+    out.sum().backward()
+    assert a.grad.shape == a.shape
+
+
+def test_linalg_norm_chooses():
+    a = _leaf(A3)
+    assert torch.linalg.norm(a).grad_fn._saved_ord == 2.0
+    assert torch.linalg.norm(a, dim=(0, 1)).grad_fn._saved_dim == (0, 1)
+    np.testing.assert_allclose(torch.linalg.norm(a, 1).item(), np.linalg.norm(A3, 1))
+    np.testing.assert_allclose(torch.linalg.norm(a[0], 3).item(), np.linalg.norm(A3[0], 3))
+    np.testing.assert_allclose(torch.linalg.norm(a, float("inf"), dim=(1, 0)).item(),
+                               np.linalg.norm(A3.T, np.inf))
+    assert torch.linalg.matrix_norm(a.float(), -1, dtype=torch.float64).dtype == torch.float64
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: torch.linalg.matrix_norm(torch.ones(3, 4), "foo"),
+     "linalg.matrix_norm: Order foo not supported."),
+    (lambda: torch.linalg.matrix_norm(torch.ones(3, 4), 3),
+     "linalg.matrix_norm: Order 3 not supported."),
+    (lambda: torch.linalg.matrix_norm(torch.ones(3)),
+     "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."),
+    (lambda: torch.linalg.matrix_norm(torch.ones(3, 3, dtype=torch.long)),
+     "linalg.matrix_norm: Expected a floating point or complex tensor as input. Got Long"),
+    (lambda: torch.linalg.matrix_norm(torch.ones(3, 3, dtype=torch.float64), 1,
+                                      dtype=torch.float32),
+     r"linalg.matrix_norm: the dtype of the input \(Double\) should be convertible without "
+     r"narrowing to the specified dtype \(Float\)"),
+    (lambda: torch.linalg.matrix_norm(torch.ones(3, 3), dim=(0, 0)),
+     r"linalg.matrix_norm: dims must be different. Got \(0, 0\)"),
+    (lambda: torch.linalg.norm(torch.ones(2, 3, 4), 1),
+     "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got 3D."),
+    (lambda: torch.linalg.norm(torch.ones(3, 3), dim=(0, 1, 1)),
+     r"linalg.norm: If dim is specified, it must be of length 1 or 2. Got \[0, 1, 1\]"),
+])
+def test_norm_errors(call, message):
+    with pytest.raises(RuntimeError, match=f"^{message}$"):
+        call()

@@ -143,7 +143,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16l_more_linalg.md:783
+# --- book/chapters/16l_more_linalg.md:868
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
