@@ -632,6 +632,49 @@ RECIPES.update({
 })
 
 
+
+def _conditioned(a):
+    """Small entries and 3 on the diagonal: well away from a singular matrix."""
+    return a + 3 * torch.eye(a.shape[-1], dtype=a.dtype, device=a.device)
+
+
+def _positive_definite(a):
+    return a @ a.mT + torch.eye(a.shape[-1], dtype=a.dtype, device=a.device)
+
+
+_SQUARE = st.sampled_from([[(1, 1)], [(2, 2)], [(3, 3)], [(2, 3, 3)], [(2, 1, 2, 2)]])
+_SOLVE_SHAPES = st.sampled_from([[(2, 2), (2,)], [(3, 3), (3, 2)], [(2, 3, 3), (3,)],
+                                 [(2, 3, 3), (2, 3)], [(2, 2), (3, 2, 1)], [(2, 2, 2), (3, 2)],
+                                 [(3, 3), (3, 3)], [(1, 1), (1,)]])
+
+
+def _solve_sides(shapes):
+    a, b = shapes
+    n = a[-1]
+    vector = len(b) == 1 or b == a[:-1]
+    sides = [left for left, fits in ((True, vector or b[-2] == n),
+                                     (False, not vector and b[-1] == n)) if fits]
+    return st.sampled_from(sides).map(lambda left: {"left": left})
+
+
+RECIPES.update({
+    "linalg_det": Recipe(lambda a: torch.linalg.det(_conditioned(a)), ("small",), shapes=_SQUARE),
+    "linalg_slogdet": Recipe(lambda a: torch.linalg.slogdet(_conditioned(a)).logabsdet,
+                             ("small",), shapes=_SQUARE),
+    "linalg_inv_ex": Recipe(lambda a: torch.linalg.inv(_conditioned(a)), ("small",),
+                            shapes=_SQUARE),
+    "linalg_cholesky_ex": Recipe(
+        lambda a, upper: torch.linalg.cholesky(_positive_definite(a), upper=upper), ("small",),
+        _one_of("upper", False, True), shapes=_SQUARE),
+    "linalg_solve_ex": Recipe(
+        lambda a, b, left: torch.linalg.solve(_conditioned(a), b, left=left), ("small", "any"),
+        _solve_sides, shapes=_SOLVE_SHAPES),
+    "addr": Recipe(lambda m, u, v, **p: torch.addr(m, u, v, **p), ("any",) * 3, _scales,
+                   shapes=st.one_of(_sizes("nm", "n", "m"), _sizes("m", "n", "m"))),
+    "dist": Recipe(lambda a, b, p: torch.dist(a, b, p), ("any", "any"),
+                   _one_of("p", 2, 1, 3, 1.5, float("inf"))),
+})
+
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)
     return make_tensor(np.asarray(np.random.default_rng(seed).random(shape) < 0.5))

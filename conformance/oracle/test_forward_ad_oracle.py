@@ -152,7 +152,20 @@ TORCH_CALLS = {
     "diag_embed": lambda a, **p: torch.diag_embed(a, **p),
     "diagonal_copy": lambda a, diagonal: torch.diag(a, diagonal),
     "rot90": lambda a, k, dims: torch.rot90(a, k, dims),
+    "linalg_det": lambda a: torch.linalg.det(_conditioned(a)),
+    "linalg_slogdet": lambda a: torch.linalg.slogdet(_conditioned(a)).logabsdet,
+    "linalg_inv_ex": lambda a: torch.linalg.inv(_conditioned(a)),
+    "linalg_cholesky_ex": lambda a, upper: torch.linalg.cholesky(
+        a @ a.mT + torch.eye(a.shape[-1], dtype=a.dtype), upper=upper),
+    "linalg_solve_ex": lambda a, b, left: torch.linalg.solve(_conditioned(a), b, left=left),
+    "addr": lambda m, u, v, **p: torch.addr(m, u, v, **p),
+    "dist": lambda a, b, p: torch.dist(a, b, p),
 }
+
+
+def _conditioned(a):
+    """As the white-box recipes make them: well away from a singular matrix."""
+    return a + 3 * torch.eye(a.shape[-1], dtype=a.dtype)
 
 
 def test_every_differentiable_row_has_a_torch_call():
@@ -246,6 +259,36 @@ def test_torch_still_cannot_differentiate_these_tangents(name):
                            else [torch.ones(2, 3, dtype=torch.float64)])
 
 
+# torch's forward formulas for these rows read the LU factorization their forward saved,
+# which torch does not differentiate: differentiated, their tangents miss the terms through
+# it. refgrad's are exact; torch's reverse mode, differentiated twice, is the oracle instead.
+TANGENTS_THROUGH_A_CONSTANT_LU = {"linalg_det", "linalg_slogdet", "linalg_solve_ex"}
+
+
+def _reverse_over_reverse(lib, call, primals, tangents, params, weights):
+    """The same gradients as _tangent_gradients, from two reverse passes: with J the
+    Jacobian, <J t, w> has gradient J^T w for t, and for the primals that of <t, J^T w>."""
+    leaves = [p.detach().requires_grad_() for p in primals]
+    loss = sum((o * w).sum() for o, w in zip(_outputs(call(*leaves, **params)), weights))
+    pulled = lib.autograd.grad(loss, leaves, create_graph=True)
+    pairing = sum((g * t).sum() for g, t in zip(pulled, tangents))
+    if not pairing.requires_grad:  # J does not depend on the primals
+        second = [None] * len(leaves)
+    else:
+        second = lib.autograd.grad(pairing, leaves, allow_unused=True)
+    return [np.zeros(tuple(x.shape)) if g is None else g.numpy() for x, g in zip(leaves, second)
+            ] + [g.detach().numpy() for g in pulled]
+
+
+def test_torch_still_differentiates_det_tangents_through_a_constant_lu():
+    a, t = torch.tensor([[2.0]], dtype=torch.float64), torch.tensor([[1.0]], dtype=torch.float64)
+    weight = torch.tensor(1.0, dtype=torch.float64)
+    found = _tangent_gradients(torch, torch.linalg.det, [a], [t], {}, [weight])
+    # det of a 1x1 matrix is its entry: its tangent t does not depend on the entry
+    assert found[0][0, 0] == pytest.approx(0.5)
+    assert _reverse_over_reverse(torch, torch.linalg.det, [a], [t], {}, [weight])[0][0, 0] == 0
+
+
 @pytest.mark.parametrize("name", [n for n in DIFFERENTIABLE if n not in TORCH_CANNOT_DIFFERENTIATE])
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
@@ -261,13 +304,15 @@ def test_tangents_differentiate_like_torch(name, data):
     t_params = {k: _to_torch(v) for k, v in params.items()}
     t_args = (torch, TORCH_CALLS[name], [_to_torch(p) for p in primals],
               [_to_torch(t) for t in tangents], t_params, [torch.tensor(w) for w in weights])
-    if name == "linalg_vector_norm" and params["ord"] == 1:
-        # The same in-place write, in torch's formula for the 1-norm only: the white-box
-        # suite checks refgrad's against finite differences.
+    if (name, params.get("ord", params.get("p"))) in (("linalg_vector_norm", 1), ("dist", 1)):
+        # The same in-place write, in torch's formula for the 1-norm only (dist's too): the
+        # white-box suite checks refgrad's against finite differences.
         with pytest.raises(RuntimeError, match="modified by an inplace operation"):
             _tangent_gradients(*t_args)
         return
     theirs = _tangent_gradients(*t_args)
+    if name in TANGENTS_THROUGH_A_CONSTANT_LU:
+        theirs = _reverse_over_reverse(*t_args)
     if name == "cumprod":
         # torch's tangent formula divides by the input, so differentiated it gives nan at a
         # zero; refgrad's tangent comes from the reverse formula, a polynomial there.

@@ -48,7 +48,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:754
+# --- book/chapters/16_functions.md:758
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import (
@@ -141,6 +141,11 @@ from refgrad._ops.tiling import (
     diag, diag_embed, fliplr, flipud, meshgrid, repeat_interleave, rot90, tensor_split, tile,
     unflatten,
 )
+
+
+# --- book/chapters/16l_more_linalg.md:868
+from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
+from refgrad._ops.rank_one import addr, dist
 
 
 # --- book/chapters/22a_anomaly_mode.md:276

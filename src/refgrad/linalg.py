@@ -12,3 +12,11 @@ __all__ = ["vector_norm"]
 
 # --- book/chapters/16j_products_and_shapes.md:1069
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
+
+
+# --- book/chapters/16l_more_linalg.md:859
+from refgrad._ops.factorizations import _LinAlgError as LinAlgError  # noqa: F401
+from refgrad._ops.inverses import cholesky, cholesky_ex, det, inv, inv_ex  # noqa: F401
+from refgrad._ops.inverses import linalg_slogdet as slogdet  # noqa: F401
+from refgrad._ops.inverses import matrix_power, solve  # noqa: F401
+from refgrad._ops.matrix_norms import matrix_norm, norm  # noqa: F401

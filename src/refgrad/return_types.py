@@ -26,3 +26,10 @@ sort = _structseq("sort", ("values", "indices"))  # chapter "Flips, rolls, trian
 topk = _structseq("topk", ("values", "indices"))
 cummax = _structseq("cummax", ("values", "indices"))  # chapter "Running products, ..."
 cummin = _structseq("cummin", ("values", "indices"))
+
+
+# --- book/chapters/16l_more_linalg.md:851
+from refgrad._ops.factorizations import CHOLESKY_EX_RESULT as linalg_cholesky_ex  # noqa: F401, E402
+from refgrad._ops.factorizations import INV_EX_RESULT as linalg_inv_ex  # noqa: F401, E402
+from refgrad._ops.factorizations import LINALG_SLOGDET_RESULT as linalg_slogdet  # noqa: F401, E402
+from refgrad._ops.factorizations import SLOGDET_RESULT as slogdet  # noqa: F401, E402

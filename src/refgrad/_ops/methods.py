@@ -14,12 +14,14 @@ from refgrad._ops import (
     elementwise,
     fused,
     indexing,
+    inverses,
     linalg,
     measures,
     ordering,
     pieces,
     pointwise,
     products,
+    rank_one,
     rearranging,
     reshaping,
     rounding,
@@ -75,10 +77,12 @@ METHODS = {
     contractions: ("inner",),
     tiling: ("diag", "diag_embed", "tile", "repeat_interleave", "tensor_split", "unflatten",
              "rot90", "fliplr", "flipud"),
+    inverses: ("det", "logdet", "slogdet", "inverse", "matrix_power"),
+    rank_one: ("addr", "dist"),
 }
 
 
-# --- book/chapters/16_functions.md:640
+# --- book/chapters/16_functions.md:644
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -139,7 +143,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:706
+# --- book/chapters/16_functions.md:710
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
