@@ -143,6 +143,19 @@ from refgrad._ops.tiling import (
 )
 
 
+# --- book/chapters/16n_more_shapes_and_elementwise.md:837
+from refgrad._ops.directions import (
+    atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
+    row_stack, vsplit,
+)
+from refgrad._ops.scatter_copies import (
+    diagonal_scatter, narrow_copy, select_scatter, slice_scatter,
+)
+from refgrad._ops.pairs import copysign, fmax, fmin, ldexp
+from refgrad._ops.spreads import corrcoef, cov, std_mean, var_mean
+from refgrad._ops.integrals import cumulative_trapezoid, trapezoid, trapz
+
+
 # --- book/chapters/22a_anomaly_mode.md:276
 from refgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 
