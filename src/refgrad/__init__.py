@@ -143,7 +143,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:837
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1114
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -154,6 +154,8 @@ from refgrad._ops.scatter_copies import (
 from refgrad._ops.pairs import copysign, fmax, fmin, ldexp
 from refgrad._ops.spreads import corrcoef, cov, std_mean, var_mean
 from refgrad._ops.integrals import cumulative_trapezoid, trapezoid, trapz
+from refgrad._ops.distances import cosine_similarity, pairwise_distance
+from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
 # --- book/chapters/22a_anomaly_mode.md:276
