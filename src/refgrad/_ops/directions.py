@@ -12,6 +12,11 @@ from refgrad._ops.tiling import diag, tensor_split
 
 
 def _split(name, input, sections, dim, least):
+    from refgrad._tensor import Tensor
+
+    if isinstance(sections, Tensor):  # torch's binding takes a number or a list here
+        raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                        "(Tensor, Tensor)")
     if input.ndim < least:
         raise RuntimeError(f"torch.{name} requires a tensor with at least {least} dimension, "
                            f"but got a tensor with {input.ndim} dimensions!")
@@ -37,7 +42,7 @@ def dsplit(input, indices_or_sections):
     return _split("dsplit", input, indices_or_sections, 2, 3)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:82
+# --- book/chapters/16n_more_shapes_and_elementwise.md:87
 def atleast_3d(*tensors):
     many = len(tensors) != 1 or isinstance(tensors[0], tuple | list)
     given = tensors[0] if len(tensors) == 1 and many else tensors
@@ -69,7 +74,7 @@ def column_stack(tensors):
 row_stack = vstack
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:122
+# --- book/chapters/16n_more_shapes_and_elementwise.md:127
 def diagflat(input, offset=0):
     return diag(input.contiguous().view(-1), offset)
 

@@ -3,13 +3,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:712
+# --- book/chapters/16n_more_shapes_and_elementwise.md:720
 """Rows for a tensor and a number, and the trapezoid rule made of them."""
 
 import numpy as np
 
 from refgrad._ops.arithmetic import _true_divide
 from refgrad._ops.dispatch import call
+from refgrad._ops.elementwise import _as_floats
 from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
 
@@ -29,7 +30,8 @@ MUL_NUMBER = register(Op(
 ))
 DIV_NUMBER = register(Op(
     "div_number", "DivBackward1", ("self",), promote_with=("other",),
-    forward=_with_number(_true_divide), backward=lambda g, other: (g / other,),
+    forward=lambda a, other: _with_number(_true_divide)(*_as_floats(a), other),
+    backward=lambda g, other: (g / other,),
 ))
 ADD_NUMBER = register(Op(
     "add_number", "AddBackward1", ("self",), promote_with=("other",),
@@ -49,7 +51,7 @@ def plus(t, number):
     return call(ADD_NUMBER, (t,), {"other": number})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:767
+# --- book/chapters/16n_more_shapes_and_elementwise.md:777
 def _cut(t, dim, start, end):
     from refgrad._ops.indexing import SLICE
 
@@ -57,6 +59,8 @@ def _cut(t, dim, start, end):
 
 
 def _widths(name, x, y, dim):
+    if 1 < x.ndim < y.ndim:  # leading dimensions of size 1, as torch pads them
+        x = x.view((1,) * (y.ndim - x.ndim) + tuple(x.shape))
     if x.ndim == 1:
         if x.shape[0] != y.shape[dim]:
             raise RuntimeError(f"{name}: There must be one `x` value for each sample point")
@@ -73,7 +77,7 @@ def _nothing(y, dim):
     return zeros(tuple(y.shape[:d]) + tuple(y.shape[d + 1:]), dtype=y.dtype)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:792
+# --- book/chapters/16n_more_shapes_and_elementwise.md:804
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments - got "

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:937
+# --- book/chapters/16n_more_shapes_and_elementwise.md:949
 """renorm, and the activations torch has at its top level: rows."""
 
 import numpy as np
@@ -29,7 +29,7 @@ def _renorm(a, p, dim, maxnorm):
     return a * factor
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:964
+# --- book/chapters/16n_more_shapes_and_elementwise.md:976
 def _renorm_backward(g, self, p, dim, maxnorm):
     others = _others(self.ndim, dim)
     norm = measures.vector_norm(self, p, others, True)
@@ -62,7 +62,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1014
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1026
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -90,7 +90,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1051
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1063
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -111,7 +111,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1073
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1085
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 
@@ -132,6 +132,10 @@ def celu(input, alpha=1.0):
 
 
 def threshold(input, threshold, value):
+    if input.dtype.name == "bool":
+        from refgrad._typename import not_implemented_for
+
+        raise not_implemented_for("threshold_cpu", input._data.dtype)
     return call(THRESHOLD, (input,), {"threshold": threshold, "value": value})
 
 
