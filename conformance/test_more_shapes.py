@@ -375,3 +375,24 @@ def test_top_level_activations():
         torch.selu(torch.arange(3))
     with raises(NotImplementedError, "\"hardshrink_cpu\" not implemented for 'Long'"):
         torch.arange(3).hardshrink()
+
+
+def test_in_place_forms_record_the_functions_nodes():
+    x = torch.tensor([-1.0, 0.5, 2.0], requires_grad=True)
+    y = x * 1
+    y.copysign_(-1)
+    assert y.tolist() == [-1.0, -0.5, -2.0] and y._version == 1
+    assert type(y.grad_fn).__name__ == "CopysignBackward1"
+    assert y.grad_fn._saved_self.tolist() == [-1.0, 0.5, 2.0]
+    y.sum().backward()
+    assert x.grad.tolist() == [1.0, -1.0, -1.0]
+    z = x * 1
+    torch.ldexp_(z, torch.tensor([1, 2, 3]))
+    assert z.tolist() == [-2.0, 2.0, 16.0] and type(z.grad_fn).__name__ == "LdexpBackward0"
+    r = x.reshape(1, 3) * 1
+    r.renorm_(2, 0, 1.0)
+    assert type(r.grad_fn).__name__ == "RenormBackward0"
+    assert r.norm().item() == pytest.approx(1.0, rel=1e-5)
+    with raises(RuntimeError, "a leaf Variable that requires grad is being used in an in-place "
+                              "operation."):
+        x.copysign_(1)

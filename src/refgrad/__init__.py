@@ -153,6 +153,7 @@ from refgrad._ops.scatter_copies import (
 )
 from refgrad._ops.pairs import copysign, fmax, fmin, ldexp
 from refgrad._ops.spreads import corrcoef, cov, std_mean, var_mean
+from refgrad._ops.more_methods import ldexp_
 from refgrad._ops.integrals import cumulative_trapezoid, trapezoid, trapz
 from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold

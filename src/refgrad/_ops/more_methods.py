@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1174
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1175
 """The methods of chapter "More shapes, more elementwise", installed on Tensor."""
 
 from refgrad._ops import directions, pairs, rescaling, scatter_copies, spreads
@@ -21,3 +21,11 @@ MORE_METHODS = {
 for _module, _names in MORE_METHODS.items():
     for _name in _names:
         setattr(Tensor, _name, getattr(_module, _name))
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1200
+from refgrad._ops.inplace import _method  # noqa: E402 - after the plain methods
+
+for _function in (pairs.copysign, pairs.ldexp, rescaling.renorm):
+    setattr(Tensor, _function.__name__ + "_", _method(_function))
+ldexp_ = Tensor.ldexp_
