@@ -3,19 +3,21 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:855
+# --- book/chapters/16n_more_shapes_and_elementwise.md:856
 """pairwise_distance and cosine_similarity, composites, and the norm node they record."""
 
 import numpy as np
 
 from refgrad._ops import measures
+from refgrad._ops.arithmetic import in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.integrals import plus
 from refgrad._ops.table import Op, register
 
 NORM_DIMS = register(Op(
     "norm_dims", "NormBackward1", ("self",),
-    forward=lambda a, p, dim, keepdim: measures._vector_norm(a, p, dim, keepdim, None),
+    forward=in_float32(lambda a, p, dim, keepdim: measures._vector_norm(a, p, dim, keepdim,
+                                                                         None)),
     backward=lambda g, self, result, p, dim, keepdim: measures._norm_backward(
         g, self, result, p, dim, keepdim, None),
     saves=(("self", ("self",)), ("result", ("self",))),
@@ -28,7 +30,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return call(NORM_DIMS, (difference,), {"p": p, "dim": (last,), "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:894
+# --- book/chapters/16n_more_shapes_and_elementwise.md:897
 def _common(x1, x2):
     from refgrad._dtype import result_type
     from refgrad._ops.functions import check_broadcast, to

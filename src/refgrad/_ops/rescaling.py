@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:949
+# --- book/chapters/16n_more_shapes_and_elementwise.md:954
 """renorm, and the activations torch has at its top level: rows."""
 
 import numpy as np
@@ -23,13 +23,14 @@ def _others(ndim, dim):
 
 
 def _renorm(a, p, dim, maxnorm):
-    norm = measures._vector_norm(a, p, _others(a.ndim, dim), True, None)
-    factor = np.where(norm > maxnorm, a.dtype.type(maxnorm) / (norm + a.dtype.type(1e-7)),
-                      a.dtype.type(1))
-    return a * factor
+    wide = a.astype(np.float32) if a.dtype == np.float16 else a
+    norm = measures._vector_norm(wide, p, _others(a.ndim, dim), True, None)
+    kind = wide.dtype.type
+    factor = np.where(norm > maxnorm, kind(maxnorm) / (norm + kind(1e-7)), kind(1))
+    return a * factor.astype(a.dtype)  # the factor rounded to the input's dtype first
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:976
+# --- book/chapters/16n_more_shapes_and_elementwise.md:982
 def _renorm_backward(g, self, p, dim, maxnorm):
     others = _others(self.ndim, dim)
     norm = measures.vector_norm(self, p, others, True)
@@ -41,7 +42,7 @@ def _renorm_backward(g, self, p, dim, maxnorm):
 
 
 RENORM = register(Op(
-    "renorm", "RenormBackward0", ("self",), forward=in_float32(_renorm),
+    "renorm", "RenormBackward0", ("self",), forward=_renorm,
     backward=_renorm_backward, saves=(("self", ("self",)),), promote=False,
 ))
 
@@ -62,7 +63,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1026
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1032
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -90,7 +91,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1063
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1069
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -111,7 +112,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1085
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1091
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 
