@@ -143,7 +143,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1167
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1168
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
