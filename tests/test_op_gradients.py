@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import refgrad as torch
-from refgrad._ops import OPS, indexing, pointwise, shaping
+from refgrad._ops import OPS, indexing, integrals, pointwise, shaping
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
@@ -674,6 +674,66 @@ RECIPES.update({
     "dist": Recipe(lambda a, b, p: torch.dist(a, b, p), ("any", "any"),
                    _one_of("p", 2, 1, 3, 1.5, float("inf"))),
 })
+
+
+def _pick(*choices):
+    return lambda shapes: st.sampled_from(choices)
+
+
+RECIPES.update({
+    # chapter "More shapes, more elementwise"
+    "select_scatter": Recipe(lambda a, s, dim, index: torch.select_scatter(a, s, dim, index),
+                             ("any", "any"), _pick({"dim": 0, "index": -1},
+                                                   {"dim": 0, "index": 0}),
+                             shapes=_sizes("nm", "m")),
+    "slice_scatter": Recipe(lambda a, s, **p: torch.slice_scatter(a, s, **p), ("any", "any"),
+                            _pick({"dim": 1, "start": 1, "end": None, "step": 2},
+                                  {"dim": -1, "start": -2, "end": None, "step": 1},
+                                  {"dim": 1, "start": 0, "end": 2, "step": 1}),
+                            shapes=st.just([(3, 4), (3, 2)])),
+    "diagonal_scatter": Recipe(lambda a, s, **p: torch.diagonal_scatter(a, s, **p),
+                               ("any", "any"),
+                               _pick({"offset": 0, "dim1": 0, "dim2": 1},
+                                     {"offset": 1, "dim1": 0, "dim2": 1},
+                                     {"offset": 0, "dim1": 1, "dim2": 0}),
+                               shapes=st.just([(3, 4), (3,)])),
+    # a negative start only where the piece ends before the last element: see the
+    # chapter's differences for torch's gradient at the end
+    "narrow_copy": Recipe(lambda a, start: torch.narrow_copy(a, 0, start, 1), shapes=_wide(),
+                          params=_one_of("start", 0, 1, -2)),
+    "fmax": Recipe(torch.fmax, ("any", "any")),
+    "fmin": Recipe(torch.fmin, ("any", "any")),
+    "copysign": Recipe(torch.copysign, ("nonzero", "nonzero")),
+    "copysign_number": Recipe(lambda a, other: torch.copysign(a, other), ("nonzero",),
+                              _one_of("other", -1.5, 2, -0.0)),
+    "ldexp": Recipe(torch.ldexp, ("any", "small")),
+    "var_mean": Recipe(lambda a, **p: torch.var_mean(a, **p), shapes=_wide(),
+                       params=_spread_params),
+    "std_mean": Recipe(lambda a, **p: torch.std_mean(a, **p), shapes=_wide(),
+                       params=_spread_params),
+    "mul_number": Recipe(lambda a, other: integrals.times(a, other),
+                         params=_one_of("other", 0.5, -2)),
+    "div_number": Recipe(lambda a, other: integrals.over(a, other),
+                         params=_one_of("other", 0.5, -2)),
+    "add_number": Recipe(lambda a, other: integrals.plus(a, other),
+                         params=_one_of("other", 0.5, -2)),
+    "norm_dims": Recipe(lambda a, b, p, keepdim: torch.pairwise_distance(a, b, p, keepdim=keepdim),
+                        ("any", "any"), min_ndim=1, params=lambda shapes: st.builds(
+                            lambda p, k: {"p": p, "keepdim": k},
+                            st.sampled_from([1.0, 2.0, 3.0, 1.5]), st.booleans())),
+    "renorm": Recipe(lambda a, **p: torch.renorm(a, **p), min_ndim=2,
+                     params=lambda shapes: st.builds(
+                         lambda p, d, m: {"p": p, "dim": d, "maxnorm": m},
+                         st.sampled_from([1, 2, 3]), st.sampled_from([0, 1, -1]),
+                         st.sampled_from([0.5, 1.0, 100.0]))),
+    "elu": Recipe(torch.selu),
+    "celu": Recipe(lambda a, alpha: torch.celu(a, alpha), params=_one_of("alpha", 1.0, 0.5, 2)),
+    "threshold": Recipe(lambda a, threshold: torch.threshold(a, threshold, 2.0),
+                        params=_one_of("threshold", 0.1, -0.5)),
+    "hardshrink": Recipe(lambda a, lambd: a.hardshrink(lambd),
+                         params=_one_of("lambd", 0.5, 0.3)),
+})
+
 
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)

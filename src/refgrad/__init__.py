@@ -148,6 +148,22 @@ from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
 
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1164
+from refgrad._ops.directions import (
+    atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
+    row_stack, vsplit,
+)
+from refgrad._ops.scatter_copies import (
+    diagonal_scatter, narrow_copy, select_scatter, slice_scatter,
+)
+from refgrad._ops.pairs import copysign, fmax, fmin, ldexp
+from refgrad._ops.spreads import corrcoef, cov, std_mean, var_mean
+from refgrad._ops.more_methods import ldexp_
+from refgrad._ops.integrals import cumulative_trapezoid, trapezoid, trapz
+from refgrad._ops.distances import cosine_similarity, pairwise_distance
+from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
+
+
 # --- book/chapters/22a_anomaly_mode.md:276
 from refgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 

@@ -15,6 +15,10 @@ from refgrad._ops.table import OPS
 install()
 
 
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1215
+import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
+
+
 # --- book/chapters/18a_forward_ad.md:516
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 

@@ -168,8 +168,8 @@ def _read_back(key: str, value):
 # 2**64 - 1. The parameters torch keeps as Scalars are read back with their
 # sign. These are their names; every other integer is shown unsigned.
 SCALAR_PARAMETERS = frozenset({
-    "alpha", "beta", "correction", "eps", "exponent", "max", "min", "ord", "other", "self",
-    "threshold", "value", "weight",
+    "alpha", "beta", "correction", "eps", "exponent", "input_scale", "lambd", "max", "maxnorm",
+    "min", "ord", "other", "p", "scale", "self", "threshold", "value", "weight",
 })
 
 
