@@ -48,7 +48,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:755
+# --- book/chapters/16_functions.md:757
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import (
@@ -65,12 +65,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:414
+# --- book/chapters/16b_reductions.md:419
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:813
+# --- book/chapters/16b_reductions.md:818
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -141,6 +141,10 @@ from refgrad._ops.tiling import (
     diag, diag_embed, fliplr, flipud, meshgrid, repeat_interleave, rot90, tensor_split, tile,
     unflatten,
 )
+
+
+# --- book/chapters/16k_order_statistics.md:513
+from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
 # --- book/chapters/22a_anomaly_mode.md:276

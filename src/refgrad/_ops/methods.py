@@ -16,6 +16,7 @@ from refgrad._ops import (
     indexing,
     linalg,
     measures,
+    order_statistics,
     ordering,
     pieces,
     pointwise,
@@ -75,10 +76,11 @@ METHODS = {
     contractions: ("inner",),
     tiling: ("diag", "diag_embed", "tile", "repeat_interleave", "tensor_split", "unflatten",
              "rot90", "fliplr", "flipud"),
+    order_statistics: ("median", "nanmedian", "kthvalue", "mode", "aminmax"),
 }
 
 
-# --- book/chapters/16_functions.md:641
+# --- book/chapters/16_functions.md:643
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -139,7 +141,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:707
+# --- book/chapters/16_functions.md:709
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
