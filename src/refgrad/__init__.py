@@ -48,7 +48,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:757
+# --- book/chapters/16_functions.md:759
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import (
@@ -145,6 +145,10 @@ from refgrad._ops.tiling import (
 
 # --- book/chapters/16k_order_statistics.md:513
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
+
+
+# --- book/chapters/16k_order_statistics.md:669
+from refgrad._ops.quantiles import nanquantile, quantile
 
 
 # --- book/chapters/22a_anomaly_mode.md:276

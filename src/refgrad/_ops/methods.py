@@ -21,6 +21,7 @@ from refgrad._ops import (
     pieces,
     pointwise,
     products,
+    quantiles,
     rearranging,
     reshaping,
     rounding,
@@ -77,10 +78,11 @@ METHODS = {
     tiling: ("diag", "diag_embed", "tile", "repeat_interleave", "tensor_split", "unflatten",
              "rot90", "fliplr", "flipud"),
     order_statistics: ("median", "nanmedian", "kthvalue", "mode", "aminmax"),
+    quantiles: ("quantile", "nanquantile"),
 }
 
 
-# --- book/chapters/16_functions.md:643
+# --- book/chapters/16_functions.md:645
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -141,7 +143,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:709
+# --- book/chapters/16_functions.md:711
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
