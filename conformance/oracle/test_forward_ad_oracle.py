@@ -152,6 +152,12 @@ TORCH_CALLS = {
     "diag_embed": lambda a, **p: torch.diag_embed(a, **p),
     "diagonal_copy": lambda a, diagonal: torch.diag(a, diagonal),
     "rot90": lambda a, k, dims: torch.rot90(a, k, dims),
+    "median": torch.median, "nanmedian": lambda a: a.nanmedian(),
+    "median_dim": lambda a, **p: torch.median(a, **p).values,
+    "nanmedian_dim": lambda a, **p: a.nanmedian(**p)[0],
+    "kthvalue": lambda a, **p: torch.kthvalue(a, **p).values,
+    "mode": lambda a, **p: torch.mode(a, **p).values,
+    "aminmax": lambda a, **p: tuple(torch.aminmax(a, **p)),
 }
 
 

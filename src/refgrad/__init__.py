@@ -143,11 +143,11 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16k_order_statistics.md:513
+# --- book/chapters/16k_order_statistics.md:541
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:669
+# --- book/chapters/16k_order_statistics.md:697
 from refgrad._ops.quantiles import nanquantile, quantile
 
 

@@ -11,7 +11,7 @@ from refgrad import return_types
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
 from refgrad._ops.measures import _tie_share
-from refgrad._ops.selection import kth_smallest, most_frequent
+from refgrad._ops.selection import first_among_equals, kth_smallest, most_frequent
 from refgrad._ops.statistics import _even_share, _to_index
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
@@ -35,6 +35,9 @@ def _middle_along(skip_nan: bool):
         order = np.argsort(moved, axis=-1, kind="stable")
         place = _places(moved, skip_nan)[..., None]
         indices = np.take_along_axis(order, place, axis=-1)
+        if skip_nan and moved.dtype.kind == "f":  # slices of nan alone
+            indices = np.where(np.isnan(moved).all(-1, keepdims=True),
+                               first_among_equals(moved.shape[-1]), indices)
         values = np.take_along_axis(moved, indices, axis=-1)
         values, indices = np.moveaxis(values, -1, dim), np.moveaxis(indices, -1, dim)
         if not keepdim:
@@ -56,7 +59,7 @@ def _middle(skip_nan: bool):
     return forward
 
 
-# --- book/chapters/16k_order_statistics.md:325
+# --- book/chapters/16k_order_statistics.md:353
 def _whole(name, node, skip_nan):
     return register(Op(
         name, node, ("self",), forward=_middle(skip_nan), backward=_even_share,
@@ -80,7 +83,7 @@ MEDIAN_DIM = _selecting("median_dim", "MedianBackward1", _middle_along(skip_nan=
 NANMEDIAN_DIM = _selecting("nanmedian_dim", "NanmedianBackward1", _middle_along(skip_nan=True))
 
 
-# --- book/chapters/16k_order_statistics.md:359
+# --- book/chapters/16k_order_statistics.md:387
 # NOTE [Replayed selection]
 # kthvalue and mode choose among equal values the element torch's CPU kernels choose,
 # by running the same steps as those kernels on each slice (refgrad/_ops/selection.py).
@@ -105,7 +108,7 @@ KTHVALUE = _selecting("kthvalue", "KthvalueBackward0",
 MODE = _selecting("mode", "ModeBackward0", _slice_by_slice(most_frequent))
 
 
-# --- book/chapters/16k_order_statistics.md:393
+# --- book/chapters/16k_order_statistics.md:421
 def _extremes(a, dim, keepdim):
     axis = None if dim is None or a.ndim == 0 else dim % a.ndim
     keep = keepdim and a.ndim > 0
@@ -125,7 +128,7 @@ AMINMAX = register(Op(
 ))
 
 
-# --- book/chapters/16k_order_statistics.md:422
+# --- book/chapters/16k_order_statistics.md:450
 _UNSET = object()  # median() and median(dim) are two functions in torch
 
 
@@ -154,7 +157,7 @@ def _non_empty(name: str, input, dim: int, colon: str = "()") -> int:
     return d
 
 
-# --- book/chapters/16k_order_statistics.md:452
+# --- book/chapters/16k_order_statistics.md:480
 def _median_function(name, whole, along):
     pair = getattr(return_types, name)
 
@@ -175,7 +178,7 @@ median = _median_function("median", MEDIAN, MEDIAN_DIM)
 nanmedian = _median_function("nanmedian", NANMEDIAN, NANMEDIAN_DIM)
 
 
-# --- book/chapters/16k_order_statistics.md:478
+# --- book/chapters/16k_order_statistics.md:506
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = _integer("kthvalue", "k", k)
     dim = _integer("kthvalue", "dim", dim, 2)
@@ -193,7 +196,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(*call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
-# --- book/chapters/16k_order_statistics.md:497
+# --- book/chapters/16k_order_statistics.md:525
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is not None:
         dim = _integer("aminmax", "dim", dim, None)

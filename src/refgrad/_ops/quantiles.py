@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:543
+# --- book/chapters/16k_order_statistics.md:571
 """quantile and nanquantile, built from sort, gather and lerp_ as torch builds them."""
 
 from refgrad._dtype import float32, float64, int64
@@ -34,7 +34,7 @@ def _checked(input, q, interpolation):
     return q
 
 
-# --- book/chapters/16k_order_statistics.md:583
+# --- book/chapters/16k_order_statistics.md:611
 def _sorted_rows(input, dim, keepdim):
     """The input sorted along its last dimension, shaped (reduced sizes..., n)."""
     from refgrad._ops.functions import dim_tuple
@@ -55,7 +55,7 @@ def _sorted_rows(input, dim, keepdim):
     return rows.view(kept + [rows.shape[-1]]) if kept else rows.view(-1)
 
 
-# --- book/chapters/16k_order_statistics.md:610
+# --- book/chapters/16k_order_statistics.md:638
 def _ranks(rows, q, skip_nan: bool):
     if skip_nan:
         ranks = q * (rows.isnan().logical_not().sum(-1, True) - 1)
@@ -72,7 +72,7 @@ def _broadcast_shape(a, b):
     return np.broadcast_shapes(a, b)
 
 
-# --- book/chapters/16k_order_statistics.md:628
+# --- book/chapters/16k_order_statistics.md:656
 def _read(rows, ranks, interpolation):
     from refgrad._creation import full_like
 
@@ -86,7 +86,7 @@ def _read(rows, ranks, interpolation):
     return values
 
 
-# --- book/chapters/16k_order_statistics.md:648
+# --- book/chapters/16k_order_statistics.md:676
 def _quantile(name, skip_nan):
     def function(input, q, dim=None, keepdim=False, *, interpolation="linear"):
         q = _checked(input, q, interpolation)

@@ -157,3 +157,18 @@ def most_frequent(values: list) -> tuple:
                 best, most = (value, position), run
             run = 0
     return best
+
+
+# --- book/chapters/16k_order_statistics.md:329
+def first_among_equals(n: int) -> int:
+    """The position std::nth_element puts first when no element is less than another."""
+    positions, first, last = list(range(n)), 0, n
+    while last - first > 3:
+        mid = first + (last - first) // 2
+        positions[first], positions[mid] = positions[mid], positions[first]
+        lo, hi = first + 1, last - 1
+        while lo < hi:  # nothing stops either scan: every pair is swapped
+            positions[lo], positions[hi] = positions[hi], positions[lo]
+            lo, hi = lo + 1, hi - 1
+        last = lo
+    return positions[0]
