@@ -652,6 +652,9 @@ RECIPES.update({
     "kthvalue": Recipe(lambda a, **p: torch.kthvalue(a, **p).values, min_ndim=1, params=_kth),
     "mode": Recipe(lambda a, **p: torch.mode(a, **p).values, min_ndim=1, params=_dim_keepdim),
     "aminmax": Recipe(lambda a, **p: tuple(torch.aminmax(a, **p)), params=_maybe_dim_keepdim),
+    # torch's tensor-times-number product, which quantile records
+    "mul_number": Recipe(lambda a, other: call(OPS["mul_number"], (a,), {"other": other}),
+                         params=_one_of("other", 3, -2, 0.5)),
 })
 
 

@@ -158,6 +158,7 @@ TORCH_CALLS = {
     "kthvalue": lambda a, **p: torch.kthvalue(a, **p).values,
     "mode": lambda a, **p: torch.mode(a, **p).values,
     "aminmax": lambda a, **p: tuple(torch.aminmax(a, **p)),
+    "mul_number": lambda a, other: aten.mul.Scalar(a, other),
 }
 
 

@@ -147,7 +147,7 @@ from refgrad._ops.tiling import (
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:697
+# --- book/chapters/16k_order_statistics.md:713
 from refgrad._ops.quantiles import nanquantile, quantile
 
 

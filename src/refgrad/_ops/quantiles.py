@@ -5,7 +5,11 @@
 # --- book/chapters/16k_order_statistics.md:571
 """quantile and nanquantile, built from sort, gather and lerp_ as torch builds them."""
 
+import numpy as np
+
 from refgrad._dtype import float32, float64, int64
+from refgrad._ops.dispatch import call
+from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 
 _MODES = ("linear", "lower", "higher", "midpoint", "nearest")
@@ -34,7 +38,7 @@ def _checked(input, q, interpolation):
     return q
 
 
-# --- book/chapters/16k_order_statistics.md:611
+# --- book/chapters/16k_order_statistics.md:615
 def _sorted_rows(input, dim, keepdim):
     """The input sorted along its last dimension, shaped (reduced sizes..., n)."""
     from refgrad._ops.functions import dim_tuple
@@ -55,24 +59,29 @@ def _sorted_rows(input, dim, keepdim):
     return rows.view(kept + [rows.shape[-1]]) if kept else rows.view(-1)
 
 
-# --- book/chapters/16k_order_statistics.md:638
+# --- book/chapters/16k_order_statistics.md:649
+MUL_NUMBER = register(Op(
+    "mul_number", "MulBackward1", ("self",), promote_with=("other",),
+    forward=lambda a, other: a * other, backward=lambda g, other: (g * other,),
+))
+
+
 def _ranks(rows, q, skip_nan: bool):
     if skip_nan:
         ranks = q * (rows.isnan().logical_not().sum(-1, True) - 1)
         return ranks.masked_fill(ranks < 0, 0)
     last = rows.shape[-1] - 1
     has_nan = rows.isnan().any(-1, True)
-    shape = _broadcast_shape(tuple(q.shape), tuple(has_nan.shape))
-    return (q * last).expand(shape).masked_fill(has_nan.expand(shape), last)
+    ranks = call(MUL_NUMBER, (q,), {"other": last})
+    shape = tuple(np.broadcast_shapes(tuple(q.shape), tuple(has_nan.shape)))
+    return _expanded(ranks, shape).masked_fill(_expanded(has_nan, shape), last)
 
 
-def _broadcast_shape(a, b):
-    import numpy as np
-
-    return np.broadcast_shapes(a, b)
+def _expanded(t, shape):
+    return t if tuple(t.shape) == shape else t.expand(shape)
 
 
-# --- book/chapters/16k_order_statistics.md:656
+# --- book/chapters/16k_order_statistics.md:672
 def _read(rows, ranks, interpolation):
     from refgrad._creation import full_like
 
@@ -86,7 +95,7 @@ def _read(rows, ranks, interpolation):
     return values
 
 
-# --- book/chapters/16k_order_statistics.md:676
+# --- book/chapters/16k_order_statistics.md:692
 def _quantile(name, skip_nan):
     def function(input, q, dim=None, keepdim=False, *, interpolation="linear"):
         q = _checked(input, q, interpolation)
