@@ -143,11 +143,11 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16k_order_statistics.md:541
+# --- book/chapters/16k_order_statistics.md:544
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:713
+# --- book/chapters/16k_order_statistics.md:716
 from refgrad._ops.quantiles import nanquantile, quantile
 
 

@@ -20,17 +20,20 @@ from refgrad._typename import LEGACY
 def _places(moved, skip_nan: bool):
     """The place, in a stable sort of each last-axis slice, of its median."""
     n = moved.shape[-1]
-    nans = np.isnan(moved).sum(-1) if moved.dtype.kind == "f" else np.zeros(moved.shape[:-1], int)
+    if moved.dtype.kind == "f":
+        nans = np.isnan(moved).sum(-1)
+    else:  # made like the input, so that it stays on the input's device
+        nans = np.zeros_like(moved[..., 0], dtype=np.int64)
     if skip_nan:
         return np.maximum((n - nans - 1) // 2, 0)
     return np.where(nans > 0, n - nans, (n - 1) // 2)
 
 
-# --- book/chapters/16k_order_statistics.md:286
+# --- book/chapters/16k_order_statistics.md:289
 def _middle_along(skip_nan: bool):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
-            return a.copy(), np.zeros((), np.int64)
+            return a.copy(), np.zeros_like(a, dtype=np.int64)
         moved = np.moveaxis(a, dim, -1)
         order = np.argsort(moved, axis=-1, kind="stable")
         place = _places(moved, skip_nan)[..., None]
@@ -54,12 +57,12 @@ def _middle(skip_nan: bool):
         if a.size:
             return along(a.reshape(-1), 0, False)[0]
         nothing = np.nan if a.dtype.kind == "f" else np.iinfo(a.dtype).min  # torch's nan, cast
-        return np.array(nothing, a.dtype)
+        return np.full_like(a, nothing, shape=())
 
     return forward
 
 
-# --- book/chapters/16k_order_statistics.md:353
+# --- book/chapters/16k_order_statistics.md:356
 def _whole(name, node, skip_nan):
     return register(Op(
         name, node, ("self",), forward=_middle(skip_nan), backward=_even_share,
@@ -83,19 +86,19 @@ MEDIAN_DIM = _selecting("median_dim", "MedianBackward1", _middle_along(skip_nan=
 NANMEDIAN_DIM = _selecting("nanmedian_dim", "NanmedianBackward1", _middle_along(skip_nan=True))
 
 
-# --- book/chapters/16k_order_statistics.md:387
+# --- book/chapters/16k_order_statistics.md:390
 # NOTE [Replayed selection]
 # kthvalue and mode choose among equal values the element torch's CPU kernels choose,
 # by running the same steps as those kernels on each slice (refgrad/_ops/selection.py).
 def _slice_by_slice(pick):
     def forward(a, dim, keepdim, **params):
         if a.ndim == 0:
-            return a.copy(), np.zeros((), np.int64)
+            return a.copy(), np.zeros_like(a, dtype=np.int64)
         moved = np.moveaxis(a, dim, -1)
-        rows = moved.reshape(-1, moved.shape[-1])
-        chosen = [pick(row.tolist(), **params) for row in rows]
-        values = np.array([v for v, _ in chosen], a.dtype).reshape(moved.shape[:-1])
-        indices = np.array([i for _, i in chosen], np.int64).reshape(moved.shape[:-1])
+        chosen = [pick(row, **params) for row in moved.reshape(-1, moved.shape[-1]).tolist()]
+        # like=a: the answers go back to the input's device
+        values = np.array([v for v, _ in chosen], a.dtype, like=a).reshape(moved.shape[:-1])
+        indices = np.array([i for _, i in chosen], np.int64, like=a).reshape(moved.shape[:-1])
         if keepdim:
             values, indices = np.expand_dims(values, dim), np.expand_dims(indices, dim)
         return values, indices
@@ -108,7 +111,7 @@ KTHVALUE = _selecting("kthvalue", "KthvalueBackward0",
 MODE = _selecting("mode", "ModeBackward0", _slice_by_slice(most_frequent))
 
 
-# --- book/chapters/16k_order_statistics.md:421
+# --- book/chapters/16k_order_statistics.md:424
 def _extremes(a, dim, keepdim):
     axis = None if dim is None or a.ndim == 0 else dim % a.ndim
     keep = keepdim and a.ndim > 0
@@ -128,7 +131,7 @@ AMINMAX = register(Op(
 ))
 
 
-# --- book/chapters/16k_order_statistics.md:450
+# --- book/chapters/16k_order_statistics.md:453
 _UNSET = object()  # median() and median(dim) are two functions in torch
 
 
@@ -157,7 +160,7 @@ def _non_empty(name: str, input, dim: int, colon: str = "()") -> int:
     return d
 
 
-# --- book/chapters/16k_order_statistics.md:480
+# --- book/chapters/16k_order_statistics.md:483
 def _median_function(name, whole, along):
     pair = getattr(return_types, name)
 
@@ -178,7 +181,7 @@ median = _median_function("median", MEDIAN, MEDIAN_DIM)
 nanmedian = _median_function("nanmedian", NANMEDIAN, NANMEDIAN_DIM)
 
 
-# --- book/chapters/16k_order_statistics.md:506
+# --- book/chapters/16k_order_statistics.md:509
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = _integer("kthvalue", "k", k)
     dim = _integer("kthvalue", "dim", dim, 2)
@@ -196,7 +199,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(*call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
-# --- book/chapters/16k_order_statistics.md:525
+# --- book/chapters/16k_order_statistics.md:528
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is not None:
         dim = _integer("aminmax", "dim", dim, None)
