@@ -48,7 +48,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:759
+# --- book/chapters/16_functions.md:763
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import (
@@ -149,6 +149,14 @@ from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanme
 
 # --- book/chapters/16k_order_statistics.md:716
 from refgrad._ops.quantiles import nanquantile, quantile
+
+
+# --- book/chapters/16k_order_statistics.md:890
+from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
+
+
+# --- book/chapters/16k_order_statistics.md:1065
+from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
 # --- book/chapters/22a_anomaly_mode.md:276

@@ -10,6 +10,7 @@ from refgrad._ops import (
     closeness,
     combining,
     contractions,
+    counting,
     cumulative,
     elementwise,
     fused,
@@ -26,6 +27,7 @@ from refgrad._ops import (
     reshaping,
     rounding,
     scattering,
+    searching,
     selecting,
     shaping,
     skipping_nan,
@@ -79,10 +81,12 @@ METHODS = {
              "rot90", "fliplr", "flipud"),
     order_statistics: ("median", "nanmedian", "kthvalue", "mode", "aminmax"),
     quantiles: ("quantile", "nanquantile"),
+    searching: ("argwhere",),
+    counting: ("unique", "unique_consecutive", "bincount", "histc"),
 }
 
 
-# --- book/chapters/16_functions.md:645
+# --- book/chapters/16_functions.md:649
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -143,7 +147,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:711
+# --- book/chapters/16_functions.md:715
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
