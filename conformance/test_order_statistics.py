@@ -221,3 +221,111 @@ def test_quantile_errors_come_in_torchs_order():
     with raises(RuntimeError, "quantile() q values must be in the range [0, 1]"):
         torch.quantile(x, torch.tensor([1.5]))
     assert torch.quantile(x, torch.tensor([]), dim=1).shape == (0, 2)
+
+
+def test_argwhere_searchsorted_and_bucketize():
+    x = torch.tensor([[0.0, 1.5, 0.0], [2.0, 0.0, -1.0]], requires_grad=True)
+    assert x.argwhere().tolist() == [[0, 1], [1, 0], [1, 2]]
+    assert torch.argwhere(torch.tensor(3)).shape == (1, 0)
+    sequence = torch.tensor([1.0, 3.0, 3.0, 5.0, 7.0])
+    values = torch.tensor([[3.0, 6.0, 9.0], [0.0, 1.0, NAN]])
+    left = torch.searchsorted(sequence, values)
+    assert left.tolist() == [[1, 4, 5], [0, 0, 5]] and left.dtype == torch.int64
+    assert torch.searchsorted(sequence, values, side="right").tolist() == [[3, 4, 5], [0, 1, 5]]
+    assert torch.searchsorted(sequence, values, right=True, out_int32=True).dtype == torch.int32
+    assert torch.searchsorted(sequence, 3.0).shape == ()
+    rows = torch.tensor([[1, 3, 5], [2, 4, 6]])
+    assert torch.searchsorted(rows, torch.tensor([[3], [3]])).tolist() == [[1], [1]]
+    unsorted = torch.tensor([5.0, 1.0, 3.0])
+    assert torch.searchsorted(unsorted, torch.tensor([2.0, 4.0]),
+                              sorter=torch.tensor([1, 2, 0])).tolist() == [1, 2]
+    assert torch.bucketize(values, sequence).tolist() == left.tolist()
+    assert torch.bucketize(values, sequence, right=True).tolist() == [[3, 4, 5], [0, 1, 5]]
+    with raises(RuntimeError, "torch.searchsorted(): side can only be 'left' or 'right' but got "
+                              "middle"):
+        torch.searchsorted(sequence, values, side="middle")
+    with raises(RuntimeError, "torch.searchsorted(): side and right can't be set to opposites, "
+                              "got side of left while right was True"):
+        torch.searchsorted(sequence, values, side="left", right=True)
+    with raises(RuntimeError, "torch.searchsorted(): boundaries tensor should be 1 dimension or "
+                              "the first N-1 dimensions of boundaries tensor and input value "
+                              "tensor must match, but we got boundaries tensor [2, 3] and input "
+                              "value tensor [1, 2]"):
+        torch.searchsorted(rows, torch.tensor([[3, 1]]))
+    with raises(RuntimeError, "boundaries tensor must be 1 dimension, but got dim(2)"):
+        torch.bucketize(values, rows)
+
+
+def test_isin():
+    found = torch.isin(torch.tensor([1, 2, 3, 4]), torch.tensor([2, 4, 6]))
+    assert found.tolist() == [False, True, False, True] and found.dtype == torch.bool
+    assert torch.isin(torch.tensor([1, 2, 3, 4]), torch.tensor([2, 4]), invert=True).tolist() == [
+        True, False, True, False]
+    assert torch.isin(torch.tensor([1.0, 2.5]), 2.5).tolist() == [False, True]
+    assert torch.isin(2, torch.tensor([2, 4])).item() is True
+    assert torch.isin(torch.tensor([NAN]), torch.tensor([NAN])).tolist() == [False]
+    with pytest.raises(TypeError, match=r"^isin\(\) received an invalid combination of "
+                                        r"arguments - got \(int, int\)"):
+        torch.isin(2, 3)
+
+
+def test_unique_and_unique_consecutive():
+    a = torch.tensor([3, 1, 2, 3, 1, 1, 5])
+    assert torch.unique(a).tolist() == [1, 2, 3, 5]
+    values, inverse, counts = a.unique(return_inverse=True, return_counts=True)
+    assert inverse.tolist() == [2, 0, 1, 2, 0, 0, 3] and counts.tolist() == [3, 1, 2, 1]
+    assert [values[i].item() for i in inverse.tolist()] == a.tolist()
+    assert len(torch.unique(a, return_counts=True)) == 2
+    m = torch.tensor([[1, 2], [0, 5], [1, 2], [0, 1]])
+    rows, inverse, counts = torch.unique(m, dim=0, return_inverse=True, return_counts=True)
+    assert rows.tolist() == [[0, 1], [0, 5], [1, 2]]
+    assert inverse.tolist() == [2, 1, 2, 0] and counts.tolist() == [1, 1, 2]
+    nans = torch.unique(torch.tensor([1.0, NAN, NAN, 0.0]), return_counts=True)
+    assert nans[0][:2].tolist() == [0.0, 1.0] and nans[0][2:].isnan().all()
+    assert nans[1].tolist() == [1, 1, 1, 1]
+    single = torch.unique(torch.tensor(3), return_inverse=True)
+    assert single[0].tolist() == [3] and single[1].shape == ()
+    runs = torch.tensor([1, 1, 2, 2, 3, 1, 1, 2])
+    values, inverse, counts = torch.unique_consecutive(runs, return_inverse=True,
+                                                       return_counts=True)
+    assert values.tolist() == [1, 2, 3, 1, 2] and counts.tolist() == [2, 2, 1, 2, 1]
+    assert inverse.tolist() == [0, 0, 1, 1, 2, 3, 3, 4]
+    assert torch.unique_consecutive(m, dim=0, return_counts=True)[1].tolist() == [1, 1, 1, 1]
+    square = torch.unique_consecutive(torch.tensor([[1, 1], [1, 1]]), return_inverse=True)
+    assert square[1].tolist() == [[0, 0], [0, 0]]
+    with raises(RuntimeError, "There are 0 sized dimensions, and they aren't selected, so "
+                              "unique cannot be applied"):
+        torch.unique(torch.zeros(0, 3), dim=1)
+
+
+def test_bincount_and_histc():
+    a = torch.tensor([3, 1, 2, 3, 1, 1, 5])
+    assert a.bincount().tolist() == [0, 3, 1, 2, 0, 1]
+    assert torch.bincount(a, minlength=8).tolist() == [0, 3, 1, 2, 0, 1, 0, 0]
+    weights = torch.tensor([0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0])
+    summed = torch.bincount(a, weights=weights)
+    assert summed.tolist() == [0.0, 3.0, 1.0, 1.5, 0.0, 2.0] and summed.dtype == torch.float32
+    assert torch.bincount(a, weights=torch.ones(7, dtype=torch.int64)).dtype == torch.float64
+    with raises(NotImplementedError, "\"bincount_cpu\" not implemented for 'Float'"):
+        torch.bincount(torch.tensor([1.0]), minlength=-1)
+    with raises(RuntimeError, "minlength should be >= 0"):
+        torch.bincount(torch.tensor([-1]), minlength=-1)
+    with raises(RuntimeError, "bincount only supports 1-d non-negative integral inputs."):
+        torch.bincount(torch.tensor([-1, 2]))
+    with raises(RuntimeError, "weights should be 1-d and have the same length as input"):
+        torch.bincount(a, weights=torch.tensor([1.0]))
+    data = torch.tensor([1.0, 2.0, 1.0, 4.0])
+    assert torch.histc(data, bins=4, min=0, max=3).tolist() == [0.0, 2.0, 1.0, 0.0]
+    assert data.histc(bins=4).tolist() == [2.0, 1.0, 0.0, 1.0]  # from 1 to 4
+    assert torch.histc(data).shape == (100,)
+    assert torch.histc(torch.tensor([2.0, 2.0]), bins=3).tolist() == [0.0, 2.0, 0.0]
+    thirds = torch.tensor([0.1, 0.2, 0.3, 0.7, 1.0], dtype=torch.float64)
+    assert torch.histc(thirds, bins=3, min=0, max=1).tolist() == [3.0, 0.0, 2.0]
+    with raises(NotImplementedError, "\"histogram_cpu\" not implemented for 'Long'"):
+        torch.histc(torch.tensor([1, 2]))
+    with raises(RuntimeError, "torch.histogram(): bins must be > 0, but got 0 for dimension 0"):
+        torch.histc(data, bins=0)
+    with raises(RuntimeError, "torch.histc: max must be larger than min"):
+        torch.histc(data, bins=2, min=3, max=1)
+    with raises(RuntimeError, "torch.histc: range of [0, inf] is not finite"):
+        torch.histc(data, bins=2, min=0, max=math.inf)

@@ -143,19 +143,19 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16k_order_statistics.md:544
+# --- book/chapters/16k_order_statistics.md:547
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:716
+# --- book/chapters/16k_order_statistics.md:719
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:890
+# --- book/chapters/16k_order_statistics.md:893
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1065
+# --- book/chapters/16k_order_statistics.md:1068
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 

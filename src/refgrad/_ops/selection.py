@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:59
+# --- book/chapters/16k_order_statistics.md:62
 """Selection algorithms replayed element by element, to choose torch's element on ties.
 
 See NOTE [Replayed selection] in chapter "Order statistics".
@@ -14,7 +14,7 @@ def _after(x, y) -> bool:
     return x > y or (x != x and y == y)
 
 
-# --- book/chapters/16k_order_statistics.md:77
+# --- book/chapters/16k_order_statistics.md:80
 def kth_smallest(values: list, k: int) -> tuple:
     """(value, position) of the element a median-of-three quickselect puts in place ``k``."""
     vals, pos = list(values), list(range(len(values)))
@@ -56,7 +56,7 @@ def _meet(vals, swap, lo, hi) -> tuple:
     return i, j
 
 
-# --- book/chapters/16k_order_statistics.md:128
+# --- book/chapters/16k_order_statistics.md:131
 _RUN = 16  # ranges this short are left to the final insertion sort
 
 
@@ -101,7 +101,7 @@ def _partition(a, first, last, pivot, less) -> int:
         first += 1
 
 
-# --- book/chapters/16k_order_statistics.md:181
+# --- book/chapters/16k_order_statistics.md:184
 def _insertion_sort(a, less) -> None:
     for i in range(1, len(a)):
         item, j = a[i], i
@@ -127,7 +127,7 @@ def _heap_sort(a, first, last, less) -> None:
     a[first:last] = part
 
 
-# --- book/chapters/16k_order_statistics.md:208
+# --- book/chapters/16k_order_statistics.md:211
 def _sift(h, hole, n, item, less) -> None:
     """Move the hole at ``hole`` down to a leaf, then let ``item`` climb back up."""
     top, child = hole, hole
@@ -159,7 +159,7 @@ def most_frequent(values: list) -> tuple:
     return best
 
 
-# --- book/chapters/16k_order_statistics.md:332
+# --- book/chapters/16k_order_statistics.md:335
 def first_among_equals(n: int) -> int:
     """The position std::nth_element puts first when no element is less than another."""
     positions, first, last = list(range(n)), 0, n
