@@ -143,19 +143,19 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16k_order_statistics.md:547
+# --- book/chapters/16k_order_statistics.md:555
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:719
+# --- book/chapters/16k_order_statistics.md:727
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:893
+# --- book/chapters/16k_order_statistics.md:901
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1068
+# --- book/chapters/16k_order_statistics.md:1076
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 

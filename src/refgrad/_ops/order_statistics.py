@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:264
+# --- book/chapters/16k_order_statistics.md:272
 """Order statistics: median, nanmedian, kthvalue, mode and aminmax."""
 
 import numpy as np
@@ -29,7 +29,7 @@ def _places(moved, skip_nan: bool):
     return np.where(nans > 0, n - nans, (n - 1) // 2)
 
 
-# --- book/chapters/16k_order_statistics.md:292
+# --- book/chapters/16k_order_statistics.md:300
 def _middle_along(skip_nan: bool):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -62,7 +62,7 @@ def _middle(skip_nan: bool):
     return forward
 
 
-# --- book/chapters/16k_order_statistics.md:359
+# --- book/chapters/16k_order_statistics.md:367
 def _whole(name, node, skip_nan):
     return register(Op(
         name, node, ("self",), forward=_middle(skip_nan), backward=_even_share,
@@ -86,7 +86,7 @@ MEDIAN_DIM = _selecting("median_dim", "MedianBackward1", _middle_along(skip_nan=
 NANMEDIAN_DIM = _selecting("nanmedian_dim", "NanmedianBackward1", _middle_along(skip_nan=True))
 
 
-# --- book/chapters/16k_order_statistics.md:393
+# --- book/chapters/16k_order_statistics.md:401
 # NOTE [Replayed selection]
 # kthvalue and mode choose among equal values the element torch's CPU kernels choose,
 # by running the same steps as those kernels on each slice (refgrad/_ops/selection.py).
@@ -111,7 +111,7 @@ KTHVALUE = _selecting("kthvalue", "KthvalueBackward0",
 MODE = _selecting("mode", "ModeBackward0", _slice_by_slice(most_frequent))
 
 
-# --- book/chapters/16k_order_statistics.md:427
+# --- book/chapters/16k_order_statistics.md:435
 def _extremes(a, dim, keepdim):
     axis = None if dim is None or a.ndim == 0 else dim % a.ndim
     keep = keepdim and a.ndim > 0
@@ -131,7 +131,7 @@ AMINMAX = register(Op(
 ))
 
 
-# --- book/chapters/16k_order_statistics.md:456
+# --- book/chapters/16k_order_statistics.md:464
 _UNSET = object()  # median() and median(dim) are two functions in torch
 
 
@@ -160,7 +160,7 @@ def _non_empty(name: str, input, dim: int, colon: str = "()") -> int:
     return d
 
 
-# --- book/chapters/16k_order_statistics.md:486
+# --- book/chapters/16k_order_statistics.md:494
 def _median_function(name, whole, along):
     pair = getattr(return_types, name)
 
@@ -181,7 +181,7 @@ median = _median_function("median", MEDIAN, MEDIAN_DIM)
 nanmedian = _median_function("nanmedian", NANMEDIAN, NANMEDIAN_DIM)
 
 
-# --- book/chapters/16k_order_statistics.md:512
+# --- book/chapters/16k_order_statistics.md:520
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = _integer("kthvalue", "k", k)
     dim = _integer("kthvalue", "dim", dim, 2)
@@ -199,7 +199,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(*call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
-# --- book/chapters/16k_order_statistics.md:531
+# --- book/chapters/16k_order_statistics.md:539
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is not None:
         dim = _integer("aminmax", "dim", dim, None)
