@@ -143,19 +143,19 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16k_order_statistics.md:555
+# --- book/chapters/16k_order_statistics.md:556
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:727
+# --- book/chapters/16k_order_statistics.md:728
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:901
+# --- book/chapters/16k_order_statistics.md:902
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1076
+# --- book/chapters/16k_order_statistics.md:1077
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 

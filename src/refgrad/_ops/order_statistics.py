@@ -111,7 +111,7 @@ KTHVALUE = _selecting("kthvalue", "KthvalueBackward0",
 MODE = _selecting("mode", "ModeBackward0", _slice_by_slice(most_frequent))
 
 
-# --- book/chapters/16k_order_statistics.md:435
+# --- book/chapters/16k_order_statistics.md:436
 def _extremes(a, dim, keepdim):
     axis = None if dim is None or a.ndim == 0 else dim % a.ndim
     keep = keepdim and a.ndim > 0
@@ -127,11 +127,11 @@ def _both_shares(grads, self, min, max, dim, keepdim):  # noqa: A002 - torch's n
 AMINMAX = register(Op(
     "aminmax", "AminmaxBackward0", ("self",), forward=_extremes, backward=_both_shares,
     outputs=("min", "max"),
-    saves=(("self", ("self",)), ("min", ("self",)), ("max", ("self",))),
+    saves=(("self", ("self",)), ("max", ("self",)), ("min", ("self",))),
 ))
 
 
-# --- book/chapters/16k_order_statistics.md:464
+# --- book/chapters/16k_order_statistics.md:465
 _UNSET = object()  # median() and median(dim) are two functions in torch
 
 
@@ -160,7 +160,7 @@ def _non_empty(name: str, input, dim: int, colon: str = "()") -> int:
     return d
 
 
-# --- book/chapters/16k_order_statistics.md:494
+# --- book/chapters/16k_order_statistics.md:495
 def _median_function(name, whole, along):
     pair = getattr(return_types, name)
 
@@ -181,7 +181,7 @@ median = _median_function("median", MEDIAN, MEDIAN_DIM)
 nanmedian = _median_function("nanmedian", NANMEDIAN, NANMEDIAN_DIM)
 
 
-# --- book/chapters/16k_order_statistics.md:520
+# --- book/chapters/16k_order_statistics.md:521
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = _integer("kthvalue", "k", k)
     dim = _integer("kthvalue", "dim", dim, 2)
@@ -199,7 +199,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(*call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
-# --- book/chapters/16k_order_statistics.md:539
+# --- book/chapters/16k_order_statistics.md:540
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is not None:
         dim = _integer("aminmax", "dim", dim, None)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:585
+# --- book/chapters/16k_order_statistics.md:586
 """quantile and nanquantile, built from sort, gather and lerp_ as torch builds them."""
 
 import numpy as np
@@ -38,7 +38,7 @@ def _checked(input, q, interpolation):
     return q
 
 
-# --- book/chapters/16k_order_statistics.md:629
+# --- book/chapters/16k_order_statistics.md:630
 def _sorted_rows(input, dim, keepdim):
     """The input sorted along its last dimension, shaped (reduced sizes..., n)."""
     from refgrad._ops.functions import dim_tuple
@@ -59,7 +59,7 @@ def _sorted_rows(input, dim, keepdim):
     return rows.view(kept + [rows.shape[-1]]) if kept else rows.view(-1)
 
 
-# --- book/chapters/16k_order_statistics.md:663
+# --- book/chapters/16k_order_statistics.md:664
 MUL_NUMBER = register(Op(
     "mul_number", "MulBackward1", ("self",), promote_with=("other",),
     forward=lambda a, other: a * other, backward=lambda g, other: (g * other,),
@@ -81,7 +81,7 @@ def _expanded(t, shape):
     return t if tuple(t.shape) == shape else t.expand(shape)
 
 
-# --- book/chapters/16k_order_statistics.md:686
+# --- book/chapters/16k_order_statistics.md:687
 def _read(rows, ranks, interpolation):
     from refgrad._creation import full_like
 
@@ -95,7 +95,7 @@ def _read(rows, ranks, interpolation):
     return values
 
 
-# --- book/chapters/16k_order_statistics.md:706
+# --- book/chapters/16k_order_statistics.md:707
 def _quantile(name, skip_nan):
     def function(input, q, dim=None, keepdim=False, *, interpolation="linear"):
         q = _checked(input, q, interpolation)
