@@ -735,6 +735,29 @@ RECIPES.update({
 })
 
 
+def _kth(shapes):
+    return _dim(shapes).flatmap(lambda d: st.builds(
+        lambda k, keep: {"k": k, "dim": d, "keepdim": keep}, st.integers(1, shapes[0][d]),
+        st.booleans()))
+
+
+def _maybe_dim_keepdim(shapes):
+    return st.one_of(st.just({}), _dim_keepdim(shapes)) if shapes[0] else st.just({})
+
+
+RECIPES.update({
+    # order statistics (chapter 16k): drawn values are distinct, so no ties decide
+    "median": Recipe(torch.median),
+    "nanmedian": Recipe(lambda a: a.nanmedian()),
+    "median_dim": Recipe(lambda a, **p: torch.median(a, **p).values, min_ndim=1,
+                         params=_dim_keepdim),
+    "nanmedian_dim": Recipe(lambda a, **p: a.nanmedian(**p)[0], min_ndim=1, params=_dim_keepdim),
+    "kthvalue": Recipe(lambda a, **p: torch.kthvalue(a, **p).values, min_ndim=1, params=_kth),
+    "mode": Recipe(lambda a, **p: torch.mode(a, **p).values, min_ndim=1, params=_dim_keepdim),
+    "aminmax": Recipe(lambda a, **p: tuple(torch.aminmax(a, **p)), params=_maybe_dim_keepdim),
+})
+
+
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)
     return make_tensor(np.asarray(np.random.default_rng(seed).random(shape) < 0.5))

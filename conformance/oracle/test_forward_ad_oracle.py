@@ -177,6 +177,12 @@ TORCH_CALLS = {
     "celu": lambda a, alpha: torch.celu(a, alpha),
     "threshold": lambda a, threshold: torch.threshold(a, threshold, 2.0),
     "hardshrink": lambda a, lambd: a.hardshrink(lambd),
+    "median": torch.median, "nanmedian": lambda a: a.nanmedian(),
+    "median_dim": lambda a, **p: torch.median(a, **p).values,
+    "nanmedian_dim": lambda a, **p: a.nanmedian(**p)[0],
+    "kthvalue": lambda a, **p: torch.kthvalue(a, **p).values,
+    "mode": lambda a, **p: torch.mode(a, **p).values,
+    "aminmax": lambda a, **p: tuple(torch.aminmax(a, **p)),
 }
 
 

@@ -47,6 +47,11 @@ def _nans_at_or_below_zero(T, x):
     return T.where(x > 0, x, float("nan"))
 
 
+def _tied(x):
+    """``x`` rounded to whole numbers, so that values tie, with x's gradient."""
+    return x - x.detach() + x.detach().round()
+
+
 CASES = [
     # elementwise
     Case("tan", ((3, 4),), lambda T, x: x.tan(), -1.2, 1.2),
@@ -366,6 +371,28 @@ CASES = [
     Case("idx_mixed", ((4, 3),), lambda T, x: x[1:, None, _idx(T, [0, 0])]),
     Case("idx_int_then_tensor", ((4, 3),), lambda T, x: x[0, _idx(T, [2, 1])]),
     Case("idx_bool_scalar", ((2, 3),), lambda T, x: x[True]),
+    # order statistics (chapter 16k); _tied rounds the values but keeps the gradient
+    Case("median_all", ((3, 4),), lambda T, x: _tied(x).median()),
+    Case("median_dim", ((3, 4),), lambda T, x: _tied(x).median(1).values),
+    Case("median_keepdim", ((4, 3),), lambda T, x: T.median(_tied(x), 0, True).values),
+    Case("nanmedian_all", ((3, 4),), lambda T, x: _nans_at_or_below_zero(T, x).nanmedian()),
+    Case("nanmedian_dim", ((3, 4),),
+         lambda T, x: _nans_at_or_below_zero(T, x).nanmedian(-1).values),
+    Case("kthvalue_ties", ((3, 6),), lambda T, x: _tied(x).kthvalue(4, 1).values),
+    Case("mode_ties", ((3, 6),), lambda T, x: _tied(x).mode(1).values),
+    Case("aminmax_all", ((3, 4),), lambda T, x: sum(_tied(x).aminmax())),
+    Case("aminmax_dim", ((3, 4),), lambda T, x: (lambda r: r.min * 2 + r.max)(
+        T.aminmax(_tied(x), dim=0, keepdim=True))),
+    Case("quantile_linear", ((3, 5),), lambda T, x: T.quantile(x, 0.3, dim=1)),
+    Case("quantile_vector", ((3, 5),), lambda T, x: x.quantile(
+        _idx(T, [0.1, 0.5, 1.0], T.float64), dim=0, keepdim=True)),
+    Case("quantile_all_midpoint", ((3, 4),), lambda T, x: T.quantile(
+        x, 0.45, interpolation="midpoint")),
+    Case("quantile_modes", ((2, 5),), lambda T, x: sum(T.quantile(
+        x, _idx(T, [0.2, 0.6], T.float64), dim=-1, interpolation=mode)
+        for mode in ("lower", "higher", "nearest"))),
+    Case("nanquantile", ((3, 4),), lambda T, x: T.nanquantile(
+        _nans_at_or_below_zero(T, x), _idx(T, [0.25, 0.75], T.float64), dim=1)),
 ]
 
 

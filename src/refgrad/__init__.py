@@ -48,7 +48,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:758
+# --- book/chapters/16_functions.md:766
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import (
@@ -65,12 +65,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:419
+# --- book/chapters/16b_reductions.md:424
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:818
+# --- book/chapters/16b_reductions.md:823
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -141,6 +141,22 @@ from refgrad._ops.tiling import (
     diag, diag_embed, fliplr, flipud, meshgrid, repeat_interleave, rot90, tensor_split, tile,
     unflatten,
 )
+
+
+# --- book/chapters/16k_order_statistics.md:556
+from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
+
+
+# --- book/chapters/16k_order_statistics.md:721
+from refgrad._ops.quantiles import nanquantile, quantile
+
+
+# --- book/chapters/16k_order_statistics.md:895
+from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
+
+
+# --- book/chapters/16k_order_statistics.md:1070
+from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
 # --- book/chapters/16l_more_linalg.md:868

@@ -107,7 +107,9 @@ def writeable(array) -> bool:
 def overlaps(array) -> bool:
     """Whether two elements of ``array`` share memory: a stretched (stride-0) dimension."""
     strides = array.strides
-    return 0 in strides and any(s == 0 and n > 1 for n, s in zip(array.shape, strides))
+    # NumPy gives empty arrays zero strides; with no elements, none can share memory
+    return 0 in strides and array.size > 0 and any(
+        s == 0 and n > 1 for n, s in zip(array.shape, strides))
 
 
 def add_at(out, key, values) -> None:
@@ -115,7 +117,7 @@ def add_at(out, key, values) -> None:
     array_module(device_of(out)).add.at(out, key, values)
 
 
-# --- book/chapters/02_dtypes.md:298
+# --- book/chapters/02_dtypes.md:300
 def element_strides(array) -> tuple:
     """The strides of ``array`` counted in elements, as torch counts them."""
     if array.size == 0 and not any(array.strides):  # NumPy's new empty: row-major ones

@@ -26,6 +26,11 @@ sort = _structseq("sort", ("values", "indices"))  # chapter "Flips, rolls, trian
 topk = _structseq("topk", ("values", "indices"))
 cummax = _structseq("cummax", ("values", "indices"))  # chapter "Running products, ..."
 cummin = _structseq("cummin", ("values", "indices"))
+median = _structseq("median", ("values", "indices"))  # chapter "Order statistics"
+nanmedian = _structseq("nanmedian", ("values", "indices"))
+kthvalue = _structseq("kthvalue", ("values", "indices"))
+mode = _structseq("mode", ("values", "indices"))
+aminmax = _structseq("aminmax", ("min", "max"))
 
 
 # --- book/chapters/16l_more_linalg.md:851

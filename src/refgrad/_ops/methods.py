@@ -10,6 +10,7 @@ from refgrad._ops import (
     closeness,
     combining,
     contractions,
+    counting,
     cumulative,
     elementwise,
     fused,
@@ -17,15 +18,18 @@ from refgrad._ops import (
     inverses,
     linalg,
     measures,
+    order_statistics,
     ordering,
     pieces,
     pointwise,
     products,
+    quantiles,
     rank_one,
     rearranging,
     reshaping,
     rounding,
     scattering,
+    searching,
     selecting,
     shaping,
     skipping_nan,
@@ -79,10 +83,14 @@ METHODS = {
              "rot90", "fliplr", "flipud"),
     inverses: ("det", "logdet", "slogdet", "inverse", "matrix_power"),
     rank_one: ("addr", "dist"),
+    order_statistics: ("median", "nanmedian", "kthvalue", "mode", "aminmax"),
+    quantiles: ("quantile", "nanquantile"),
+    searching: ("argwhere",),
+    counting: ("unique", "unique_consecutive", "bincount", "histc"),
 }
 
 
-# --- book/chapters/16_functions.md:644
+# --- book/chapters/16_functions.md:652
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -143,7 +151,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:710
+# --- book/chapters/16_functions.md:718
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

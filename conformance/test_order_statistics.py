@@ -1,0 +1,331 @@
+"""Black-box tests: median, nanmedian, kthvalue, mode, aminmax, quantile and nanquantile.
+The same assertions run on torch.
+"""
+
+import math
+
+import pytest
+import torch
+
+from conformance._support import raises
+
+NAN = math.nan
+
+
+def _saved(node):
+    return sorted(n for n in dir(node) if n.startswith("_saved_"))
+
+
+def _names(t):
+    """The class names of every node of ``t``'s graph."""
+    names, stack = set(), [t.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is not None:
+            names.add(type(node).__name__)
+            stack.extend(n for n, _ in node.next_functions)
+    return names
+
+
+def _lower_middle(values):
+    """The element torch's median picks: the middle of the (value, position) order."""
+    ordered = sorted((v, i) for i, v in enumerate(values))
+    return ordered[(len(values) - 1) // 2]
+
+
+def test_median_of_everything_shares_its_gradient_among_ties():
+    x = torch.tensor([3.0, 1.0, 2.0, 1.0, 3.0, 2.0], requires_grad=True)
+    m = x.median()
+    assert m.item() == 2.0 and type(m.grad_fn).__name__ == "MedianBackward0"
+    assert _saved(m.grad_fn) == ["_saved_result", "_saved_self"]
+    m.backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.5, 0.0, 0.0, 0.5]
+    assert torch.median(torch.tensor([4, 1, 3, 2])).item() == 2  # the lower middle value
+    assert torch.tensor([1.0, NAN, 2.0]).median().isnan()
+    assert torch.tensor([]).median().isnan()
+
+
+def test_median_along_a_dimension_picks_the_middle_of_value_then_position():
+    rows = [[1.0, 5.0, 1.0, 5.0], [2.0, 2.0, 2.0, 2.0], [4.0, 3.0, 3.0, 4.0], [3.0, 1.0, 2.0, 1.0]]
+    x = torch.tensor(rows, requires_grad=True)
+    out = x.median(1)
+    assert type(out).__name__ == "median" and repr(out).startswith("torch.return_types.median(")
+    expected = [_lower_middle(r) for r in rows]
+    assert out.values.tolist() == [v for v, _ in expected]
+    assert out.indices.tolist() == [i for _, i in expected] == [2, 1, 2, 3]
+    node = out.values.grad_fn
+    assert type(node).__name__ == "MedianBackward1"
+    assert (node._saved_dim, node._saved_keepdim, tuple(node._saved_self_sym_sizes)) == (
+        1, False, (4, 4))
+    assert node._saved_indices.tolist() == out.indices.tolist()
+    out.values.sum().backward()
+    assert x.grad.tolist() == [[float(j == i) for j in range(4)] for _, i in expected]
+    kept = torch.median(x, 0, True)
+    assert kept.values.shape == (1, 4) and kept.indices.shape == (1, 4)
+
+
+def test_median_takes_the_first_nan_and_nanmedian_leaves_nans_out():
+    x = torch.tensor([[1.0, NAN, 2.0, NAN], [NAN, NAN, NAN, NAN], [5.0, 1.0, 3.0, NAN]])
+    m = x.median(1)
+    assert m.indices.tolist() == [1, 0, 3] and m.values.isnan().all()
+    n = x.nanmedian(1)
+    assert type(n).__name__ == "nanmedian"
+    assert n.values[0].item() == 1.0 and n.values[1].isnan() and n.values[2].item() == 3.0
+    assert n.indices.tolist() == [0, 2, 2]  # a row of nan alone: where torch's select left it
+    assert [torch.full((k,), NAN).nanmedian(0).indices.item() for k in range(1, 9)] == [
+        0, 0, 0, 2, 2, 3, 5, 6]
+    assert torch.tensor([1.0, NAN, 2.0, 3.0]).nanmedian().item() == 2.0
+    y = torch.tensor([1.0, NAN, NAN], requires_grad=True)
+    y.nanmedian().backward()
+    assert y.grad.tolist() == [1.0, 0.0, 0.0]
+    z = torch.tensor([1.0, NAN, NAN], requires_grad=True)
+    z.median().backward()
+    assert z.grad.tolist() == [0.0, 0.5, 0.5]
+    assert type(torch.nanmedian(y, 0).values.grad_fn).__name__ == "NanmedianBackward1"
+
+
+def test_kthvalue_and_mode_choose_torchs_element_on_ties():
+    x = torch.tensor([[3.0, 1.0, 2.0, 1.0], [2.0, 2.0, 5.0, 0.0]], requires_grad=True)
+    k = x.kthvalue(2, 1)
+    assert type(k).__name__ == "kthvalue"
+    assert k.values.tolist() == [1.0, 2.0] and k.indices.tolist() == [3, 0]
+    node = k.values.grad_fn
+    assert type(node).__name__ == "KthvalueBackward0"
+    assert _saved(node) == ["_saved_dim", "_saved_indices", "_saved_keepdim",
+                            "_saved_self_sym_sizes"]
+    k.values.sum().backward()
+    assert x.grad.tolist() == [[0.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0]]
+    m = x.mode(1)
+    assert type(m).__name__ == "mode" and type(m.values.grad_fn).__name__ == "ModeBackward0"
+    assert m.values.tolist() == [1.0, 2.0] and m.indices.tolist() == [3, 1]
+    assert torch.tensor([1, 2, 2, 3, 3, 1]).mode().indices.item() == 5  # smallest, last seen
+    long = torch.tensor([float((i * 7) % 5) for i in range(40)])
+    assert long.mode().values.item() == 0.0 and long.mode().indices.item() == 0
+    assert long.kthvalue(9).indices.item() == 28 and long.kthvalue(20).indices.item() == 11
+    assert torch.tensor([1.0, NAN, 0.5]).kthvalue(3).values.isnan()
+    assert torch.tensor([True, False, True]).mode().indices.item() == 2
+
+
+def test_aminmax_shares_each_gradient_among_ties():
+    x = torch.tensor([[3.0, 1.0, 3.0, 0.0], [2.0, 2.0, 5.0, 5.0]], requires_grad=True)
+    both = x.aminmax()
+    assert type(both).__name__ == "aminmax" and both.min is both[0] and both.max is both[1]
+    assert (both.min.item(), both.max.item()) == (0.0, 5.0)
+    node = both.min.grad_fn
+    assert node is both.max.grad_fn and type(node).__name__ == "AminmaxBackward0"
+    assert _saved(node) == ["_saved_dim", "_saved_keepdim", "_saved_max", "_saved_min",
+                            "_saved_self"]
+    assert node._saved_dim is None and node._saved_self is x
+    (both.min + both.max * 10).backward()
+    assert x.grad.tolist() == [[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 5.0, 5.0]]
+    rows = torch.aminmax(x, dim=1, keepdim=True)
+    assert rows.min.tolist() == [[0.0], [2.0]] and rows.max.tolist() == [[3.0], [5.0]]
+    assert torch.tensor([1, 5, 2]).aminmax().max.dtype == torch.int64
+
+
+def _linear_quantile(values, q):
+    ordered = sorted(values)
+    rank = q * (len(ordered) - 1)
+    low = math.floor(rank)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (rank - low) * (ordered[high] - ordered[low])
+
+
+def test_quantile_interpolates_and_splits_its_gradient():
+    rows = [[3.0, 1.0, 2.0, 7.0, 4.0], [0.5, -1.0, 6.0, 2.0, 2.5]]
+    x = torch.tensor(rows, dtype=torch.float64, requires_grad=True)
+    q = torch.quantile(x, 0.3, dim=1)
+    assert q.tolist() == pytest.approx([_linear_quantile(r, 0.3) for r in rows])
+    assert type(q.grad_fn).__name__ == "SqueezeBackward4"
+    assert type(q.grad_fn.next_functions[0][0]).__name__ == "LerpBackward1"
+    q.sum().backward()
+    # rank 1.2: the second smallest gets 0.8 of the gradient, the third 0.2
+    expected = [[0.2, 0.0, 0.8, 0.0, 0.0], [0.8, 0.0, 0.0, 0.2, 0.0]]
+    assert [pytest.approx(row) for row in expected] == x.grad.tolist()
+    modes = {m: torch.quantile(x, 0.3, dim=1, interpolation=m).tolist()
+             for m in ("lower", "higher", "midpoint", "nearest")}
+    assert modes == {"lower": [2.0, 0.5], "higher": [3.0, 2.0], "midpoint": [2.5, 1.25],
+                     "nearest": [2.0, 0.5]}
+
+
+def test_quantile_shapes_and_the_gradient_of_q():
+    x = torch.tensor([[3.0, 1.0, 2.0, 1.0], [2.0, 2.0, 5.0, 0.0]], requires_grad=True)
+    qs = torch.tensor([0.25, 0.5], requires_grad=True)
+    out = x.quantile(qs, dim=1, keepdim=True)
+    assert out.shape == (2, 2, 1)
+    assert torch.quantile(x, qs, dim=0).shape == (2, 4)
+    assert torch.quantile(x, 0.5, keepdim=True).shape == (1, 1)
+    assert torch.quantile(torch.tensor(2.0), 0.5).shape == ()
+    whole = torch.quantile(x, qs)
+    assert whole.tolist() == [1.0, 2.0]
+    whole[0].backward()
+    # rank 0.25 * 7 = 1.75 of [0, 1, 1, 2, 2, 2, 3, 5]: moving q by 1 moves the rank by 7
+    assert qs.grad.tolist() == [0.0, 0.0]  # both neighbours are 1
+    ys = torch.tensor([0.75], requires_grad=True)
+    torch.quantile(torch.tensor([0.0, 1.0, 3.0]), ys).sum().backward()
+    assert ys.grad.tolist() == [4.0]  # rank 1.5, between 1 and 3: (3 - 1) * 2 per unit of q
+    assert "MulBackward1" in _names(torch.quantile(torch.tensor([0.0, 1.0]), ys))
+    assert torch.quantile(torch.tensor([1.0, NAN, 3.0]), 0.5).isnan()
+    assert torch.nanquantile(torch.tensor([1.0, NAN, 3.0]), 0.5).item() == 2.0
+    assert torch.nanquantile(torch.tensor([NAN, NAN]), 0.5).isnan()
+
+
+def test_errors():
+    x = torch.tensor([[3.0, 1.0, 2.0, 1.0], [2.0, 2.0, 5.0, 0.0]])
+    with raises(NotImplementedError, "\"median_cpu\" not implemented for 'Bool'"):
+        torch.tensor([True, False]).median()
+    with raises(NotImplementedError, "\"median_out\" not implemented for 'Bool'"):
+        torch.tensor([True, False]).nanmedian(0)
+    with raises(IndexError, "median(): Expected reduction dim 0 to have non-zero size."):
+        torch.zeros(0, 3).median(0)
+    assert torch.zeros(0, 3).median(1).values.shape == (0,)
+    with raises(IndexError, "Dimension out of range (expected to be in range of [-2, 1], but "
+                            "got 2)"):
+        x.median(2)
+    with raises(TypeError, "kthvalue(): argument 'k' (position 1) must be int, not float"):
+        x.kthvalue(1.5)
+    with raises(RuntimeError, "kthvalue(): selected number k out of range for dimension 1"):
+        x.kthvalue(5, 1)
+    with raises(RuntimeError, "kthvalue(): selected number k out of range for dimension 0"):
+        torch.tensor(3.0).kthvalue(2)
+    with raises(NotImplementedError, "\"kthvalue_cpu\" not implemented for 'Bool'"):
+        torch.tensor([True]).kthvalue(1)
+    with raises(IndexError, "mode(): Expected reduction dim 0 to have non-zero size."):
+        torch.zeros(0, 3).mode(0)
+    with raises(RuntimeError, "aminmax(): cannot compute aminmax over an empty dimension as "
+                              "the operation has no identity."):
+        torch.tensor([]).aminmax()
+    with raises(IndexError, "aminmax: Expected reduction dim 0 to have non-zero size."):
+        torch.zeros(0, 3).aminmax(dim=0)
+
+
+def test_quantile_errors_come_in_torchs_order():
+    x = torch.tensor([[3.0, 1.0, 2.0, 1.0], [2.0, 2.0, 5.0, 0.0]])
+    ints, empty = torch.tensor([1, 2, 3]), torch.tensor([])
+    with raises(RuntimeError, "quantile() interpolation must be one of linear, lower, higher, "
+                              "midpoint or nearest, but got foo"):
+        torch.quantile(empty, 0.5, interpolation="foo")
+    with raises(RuntimeError, "quantile() q must be in the range [0, 1] but got 1.5"):
+        torch.quantile(ints, 1.5)
+    with raises(RuntimeError, "quantile() input tensor must be non-empty"):
+        torch.quantile(empty, torch.tensor([[0.5]]))
+    with raises(RuntimeError, "quantile() q must be a scalar or 1D tensor"):
+        torch.quantile(ints, torch.tensor([[0.5]]))
+    with raises(RuntimeError, "quantile() input tensor must be either float or double dtype"):
+        torch.quantile(ints, 0.5)
+    with raises(RuntimeError, "quantile() q tensor must be same dtype as the input tensor"):
+        torch.quantile(x, torch.tensor([0.5], dtype=torch.float64), dim=5)
+    with raises(IndexError, "Dimension out of range (expected to be in range of [-2, 1], but "
+                            "got 5)"):
+        torch.quantile(x, torch.tensor([1.5]), dim=5)
+    with raises(RuntimeError, "quantile() q values must be in the range [0, 1]"):
+        torch.quantile(x, torch.tensor([1.5]))
+    assert torch.quantile(x, torch.tensor([]), dim=1).shape == (0, 2)
+
+
+def test_argwhere_searchsorted_and_bucketize():
+    x = torch.tensor([[0.0, 1.5, 0.0], [2.0, 0.0, -1.0]], requires_grad=True)
+    assert x.argwhere().tolist() == [[0, 1], [1, 0], [1, 2]]
+    assert torch.argwhere(torch.tensor(3)).shape == (1, 0)
+    sequence = torch.tensor([1.0, 3.0, 3.0, 5.0, 7.0])
+    values = torch.tensor([[3.0, 6.0, 9.0], [0.0, 1.0, NAN]])
+    left = torch.searchsorted(sequence, values)
+    assert left.tolist() == [[1, 4, 5], [0, 0, 5]] and left.dtype == torch.int64
+    assert torch.searchsorted(sequence, values, side="right").tolist() == [[3, 4, 5], [0, 1, 5]]
+    assert torch.searchsorted(sequence, values, right=True, out_int32=True).dtype == torch.int32
+    assert torch.searchsorted(sequence, 3.0).shape == ()
+    rows = torch.tensor([[1, 3, 5], [2, 4, 6]])
+    assert torch.searchsorted(rows, torch.tensor([[3], [3]])).tolist() == [[1], [1]]
+    unsorted = torch.tensor([5.0, 1.0, 3.0])
+    assert torch.searchsorted(unsorted, torch.tensor([2.0, 4.0]),
+                              sorter=torch.tensor([1, 2, 0])).tolist() == [1, 2]
+    assert torch.bucketize(values, sequence).tolist() == left.tolist()
+    assert torch.bucketize(values, sequence, right=True).tolist() == [[3, 4, 5], [0, 1, 5]]
+    with raises(RuntimeError, "torch.searchsorted(): side can only be 'left' or 'right' but got "
+                              "middle"):
+        torch.searchsorted(sequence, values, side="middle")
+    with raises(RuntimeError, "torch.searchsorted(): side and right can't be set to opposites, "
+                              "got side of left while right was True"):
+        torch.searchsorted(sequence, values, side="left", right=True)
+    with raises(RuntimeError, "torch.searchsorted(): boundaries tensor should be 1 dimension or "
+                              "the first N-1 dimensions of boundaries tensor and input value "
+                              "tensor must match, but we got boundaries tensor [2, 3] and input "
+                              "value tensor [1, 2]"):
+        torch.searchsorted(rows, torch.tensor([[3, 1]]))
+    with raises(RuntimeError, "boundaries tensor must be 1 dimension, but got dim(2)"):
+        torch.bucketize(values, rows)
+
+
+def test_isin():
+    found = torch.isin(torch.tensor([1, 2, 3, 4]), torch.tensor([2, 4, 6]))
+    assert found.tolist() == [False, True, False, True] and found.dtype == torch.bool
+    assert torch.isin(torch.tensor([1, 2, 3, 4]), torch.tensor([2, 4]), invert=True).tolist() == [
+        True, False, True, False]
+    assert torch.isin(torch.tensor([1.0, 2.5]), 2.5).tolist() == [False, True]
+    assert torch.isin(2, torch.tensor([2, 4])).item() is True
+    assert torch.isin(torch.tensor([NAN]), torch.tensor([NAN])).tolist() == [False]
+    with pytest.raises(TypeError, match=r"^isin\(\) received an invalid combination of "
+                                        r"arguments - got \(int, int\)"):
+        torch.isin(2, 3)
+
+
+def test_unique_and_unique_consecutive():
+    a = torch.tensor([3, 1, 2, 3, 1, 1, 5])
+    assert torch.unique(a).tolist() == [1, 2, 3, 5]
+    values, inverse, counts = a.unique(return_inverse=True, return_counts=True)
+    assert inverse.tolist() == [2, 0, 1, 2, 0, 0, 3] and counts.tolist() == [3, 1, 2, 1]
+    assert [values[i].item() for i in inverse.tolist()] == a.tolist()
+    assert len(torch.unique(a, return_counts=True)) == 2
+    m = torch.tensor([[1, 2], [0, 5], [1, 2], [0, 1]])
+    rows, inverse, counts = torch.unique(m, dim=0, return_inverse=True, return_counts=True)
+    assert rows.tolist() == [[0, 1], [0, 5], [1, 2]]
+    assert inverse.tolist() == [2, 1, 2, 0] and counts.tolist() == [1, 1, 2]
+    nans = torch.unique(torch.tensor([1.0, NAN, NAN, 0.0]), return_counts=True)
+    assert nans[0][:2].tolist() == [0.0, 1.0] and nans[0][2:].isnan().all()
+    assert nans[1].tolist() == [1, 1, 1, 1]
+    single = torch.unique(torch.tensor(3), return_inverse=True)
+    assert single[0].tolist() == [3] and single[1].shape == ()
+    runs = torch.tensor([1, 1, 2, 2, 3, 1, 1, 2])
+    values, inverse, counts = torch.unique_consecutive(runs, return_inverse=True,
+                                                       return_counts=True)
+    assert values.tolist() == [1, 2, 3, 1, 2] and counts.tolist() == [2, 2, 1, 2, 1]
+    assert inverse.tolist() == [0, 0, 1, 1, 2, 3, 3, 4]
+    assert torch.unique_consecutive(m, dim=0, return_counts=True)[1].tolist() == [1, 1, 1, 1]
+    square = torch.unique_consecutive(torch.tensor([[1, 1], [1, 1]]), return_inverse=True)
+    assert square[1].tolist() == [[0, 0], [0, 0]]
+    with raises(RuntimeError, "There are 0 sized dimensions, and they aren't selected, so "
+                              "unique cannot be applied"):
+        torch.unique(torch.zeros(0, 3), dim=1)
+
+
+def test_bincount_and_histc():
+    a = torch.tensor([3, 1, 2, 3, 1, 1, 5])
+    assert a.bincount().tolist() == [0, 3, 1, 2, 0, 1]
+    assert torch.bincount(a, minlength=8).tolist() == [0, 3, 1, 2, 0, 1, 0, 0]
+    weights = torch.tensor([0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0])
+    summed = torch.bincount(a, weights=weights)
+    assert summed.tolist() == [0.0, 3.0, 1.0, 1.5, 0.0, 2.0] and summed.dtype == torch.float32
+    assert torch.bincount(a, weights=torch.ones(7, dtype=torch.int64)).dtype == torch.float64
+    with raises(NotImplementedError, "\"bincount_cpu\" not implemented for 'Float'"):
+        torch.bincount(torch.tensor([1.0]), minlength=-1)
+    with raises(RuntimeError, "minlength should be >= 0"):
+        torch.bincount(torch.tensor([-1]), minlength=-1)
+    with raises(RuntimeError, "bincount only supports 1-d non-negative integral inputs."):
+        torch.bincount(torch.tensor([-1, 2]))
+    with raises(RuntimeError, "weights should be 1-d and have the same length as input"):
+        torch.bincount(a, weights=torch.tensor([1.0]))
+    data = torch.tensor([1.0, 2.0, 1.0, 4.0])
+    assert torch.histc(data, bins=4, min=0, max=3).tolist() == [0.0, 2.0, 1.0, 0.0]
+    assert data.histc(bins=4).tolist() == [2.0, 1.0, 0.0, 1.0]  # from 1 to 4
+    assert torch.histc(data).shape == (100,)
+    assert torch.histc(torch.tensor([2.0, 2.0]), bins=3).tolist() == [0.0, 2.0, 0.0]
+    thirds = torch.tensor([0.1, 0.2, 0.3, 0.7, 1.0], dtype=torch.float64)
+    assert torch.histc(thirds, bins=3, min=0, max=1).tolist() == [3.0, 0.0, 2.0]
+    with raises(NotImplementedError, "\"histogram_cpu\" not implemented for 'Long'"):
+        torch.histc(torch.tensor([1, 2]))
+    with raises(RuntimeError, "torch.histogram(): bins must be > 0, but got 0 for dimension 0"):
+        torch.histc(data, bins=0)
+    with raises(RuntimeError, "torch.histc: max must be larger than min"):
+        torch.histc(data, bins=2, min=3, max=1)
+    with raises(RuntimeError, "torch.histc: range of [0, inf] is not finite"):
+        torch.histc(data, bins=2, min=0, max=math.inf)
