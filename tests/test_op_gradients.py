@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import refgrad as torch
-from refgrad._ops import OPS, indexing, pointwise, shaping
+from refgrad._ops import OPS, arithmetic, indexing, pointwise, shaping
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
@@ -216,6 +216,13 @@ RECIPES: dict[str, Recipe] = {
     "relu": Recipe(torch.relu, ("nonzero",)),  # away from the kink at 0
     "threshold_backward": Recipe(pointwise.threshold_backward, ("any", "nonzero"),
                                  params=_one_of("threshold", 0, -0.5), broadcast=False),
+    "tanh_backward": Recipe(pointwise.tanh_backward, ("any", "small"), broadcast=False),
+    "sigmoid_backward": Recipe(pointwise.sigmoid_backward, ("any", "unit"), broadcast=False),
+    # the rows a backward formula calls to scale, shift or divide by a number
+    "mul_scalar": Recipe(arithmetic.mul_scalar, params=_one_of("number", 2, -0.5, 1.5)),
+    "div_scalar": Recipe(arithmetic.div_scalar, params=_one_of("number", 2, -0.5, 1.5)),
+    "add_scalar": Recipe(arithmetic.add_scalar, params=_one_of("number", 1, -0.5)),
+    "sub_scalar": Recipe(arithmetic.sub_scalar, params=_one_of("number", 1, -0.5)),
     "sign": Recipe(torch.sign, ("nonzero",)),
     "abs": Recipe(torch.abs, ("nonzero",)),
     "clamp": Recipe(lambda a, bounds: torch.clamp(a, *bounds),

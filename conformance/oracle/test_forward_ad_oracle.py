@@ -56,6 +56,11 @@ TORCH_CALLS = {
     "transpose_": lambda a, dim0, dim1: a.clone().transpose_(dim0, dim1),
     "select": torch.select,
     "threshold_backward": lambda g, self, threshold: aten.threshold_backward(g, self, threshold),
+    "tanh_backward": aten.tanh_backward, "sigmoid_backward": aten.sigmoid_backward,
+    "mul_scalar": lambda a, number: aten.mul.Scalar(a, number),
+    "div_scalar": lambda a, number: aten.div.Scalar(a, number),
+    "add_scalar": lambda a, number: aten.add.Scalar(a, number),
+    "sub_scalar": lambda a, number: aten.sub.Scalar(a, number),
     "select_backward": lambda g, input_sizes, dim, index: aten.select_backward(
         g, input_sizes, dim, index),
     "slice": lambda a, dim, start, end, step: aten.slice(a, dim, start, end, step),

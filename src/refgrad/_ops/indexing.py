@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:276
+# --- book/chapters/16d_indexing.md:278
 """Indexing rows (select, slice, index, and the rows of their gradients) and x[...]."""
 
 import warnings
@@ -27,7 +27,7 @@ def _slice(a, dim, start, end, step):
     return a[_at(a.ndim, dim, slice(start, end, step))]
 
 
-# --- book/chapters/16d_indexing.md:307
+# --- book/chapters/16d_indexing.md:309
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -48,7 +48,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:329
+# --- book/chapters/16d_indexing.md:331
 SLICE = register(Op(
     "slice", "SliceBackward0", ("self",), forward=_slice,
     backward=lambda g, dim, start, end, step, self_sym_sizes: (
@@ -64,7 +64,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:357
+# --- book/chapters/16d_indexing.md:359
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -101,7 +101,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:395
+# --- book/chapters/16d_indexing.md:397
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -149,7 +149,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:451
+# --- book/chapters/16d_indexing.md:453
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
@@ -198,7 +198,7 @@ def _narrow_start(start) -> int:
     return int(start.item())
 
 
-# --- book/chapters/16d_indexing.md:533
+# --- book/chapters/16d_indexing.md:535
 INT64_MAX = 2**63 - 1
 
 
@@ -238,7 +238,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:625
+# --- book/chapters/16d_indexing.md:627
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -251,7 +251,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:639
+# --- book/chapters/16d_indexing.md:641
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -324,7 +324,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:713
+# --- book/chapters/16d_indexing.md:715
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

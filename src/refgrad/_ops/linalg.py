@@ -19,7 +19,7 @@ DOT = register(Op(
 MV = register(Op(
     "mv", "MvBackward0", ("self", "vec"), forward=np.matmul, promote=False,
     backward=lambda g, self=None, vec=None: (
-        g.unsqueeze(1) * vec if vec is not None else None,
+        g.reshape(-1, 1) * vec if vec is not None else None,
         self.t().mv(g) if self is not None else None,
     ),
     saves=(("self", ("vec",)), ("vec", ("self",))),

@@ -16,7 +16,7 @@ from refgrad._dtype import get_default_dtype
 from refgrad._ops.arithmetic import floating, in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_broadcast
-from refgrad._ops.pointwise import _sign
+from refgrad._ops.pointwise import _sign, _zeros_like
 from refgrad._ops.rounding import _no_derivative, _pick, without_empty_edges
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
@@ -146,7 +146,7 @@ LOGIT = register(Op(
     saves=(("self", ("self",)),), tangent=_logit_tangent,
 ))
 SGN = register(Op(
-    "sgn", "SgnBackward0", ("self",), backward=lambda g, self, result: (g * 0,),
+    "sgn", "SgnBackward0", ("self",), backward=lambda g, self, result: (_zeros_like(g),),
     forward=lambda a: a.copy() if a.dtype.kind == "b" else _sign(a),
     saves=(("self", ("self",)), ("result", ("self",))),
 ))

@@ -11,7 +11,7 @@ import numpy as np
 
 from refgrad import return_types
 from refgrad._dtype import get_default_dtype, python_number
-from refgrad._ops.arithmetic import in_float32
+from refgrad._ops.arithmetic import div_scalar, in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_grad_dtype, dim_tuple, where
 from refgrad._ops.pointwise import maximum, minimum
@@ -28,7 +28,7 @@ def _axes(dim, ndim):
 def _mean_dim_backward(g, dim, keepdim, self_sym_sizes, self_sym_numel):
     axes = _axes(dim, len(self_sym_sizes))
     count = self_sym_numel if axes is None else math.prod(self_sym_sizes[d] for d in axes)
-    return (_spread(g, axes, keepdim, self_sym_sizes) / count,)
+    return (div_scalar(_spread(g, axes, keepdim, self_sym_sizes), count),)
 
 
 def _spread(g, axes, keepdim, sizes):
@@ -43,7 +43,7 @@ def _spread(g, axes, keepdim, sizes):
 MEAN = register(Op(
     "mean", "MeanBackward0", ("self",), forward=np.mean,
     backward=lambda g, self_sym_sizes, self_sym_numel: (
-        g.expand(self_sym_sizes) / self_sym_numel,),
+        div_scalar(g.expand(self_sym_sizes), self_sym_numel),),
     keeps=("self_sym_sizes", "self_sym_numel"),
 ))
 MEAN_DIM = register(Op(
