@@ -75,7 +75,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:156
+# --- book/chapters/14_arithmetic.md:159
 def _by_number(ufunc):
     """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
     half = _half_with_number(ufunc)
@@ -126,7 +126,14 @@ def sub_scalar(t, number):
     return call(SUB_SCALAR, (t,), {"other": number})
 
 
-# --- book/chapters/14_arithmetic.md:212
+def one_minus(t):
+    """``1 - t`` as torch's formulas write it: ``sub`` of a 0-d one, a ``SubBackward0``."""
+    from refgrad._ops.dispatch import call
+
+    return call(SUB, (t.new_ones(()), t), {"alpha": 1})
+
+
+# --- book/chapters/14_arithmetic.md:222
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -144,7 +151,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:588
+# --- book/chapters/14_arithmetic.md:598
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 
 
@@ -164,7 +171,7 @@ def _power(a, b):
     return np.where(negative, fraction, result).astype(result.dtype)
 
 
-# --- book/chapters/14_arithmetic.md:609
+# --- book/chapters/14_arithmetic.md:619
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -191,7 +198,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:642
+# --- book/chapters/14_arithmetic.md:652
 def _log_or_zero(base):
     from refgrad._ops.functions import log, where
 
@@ -204,7 +211,7 @@ def _zeros_like(t):
     return zeros_like(t)
 
 
-# --- book/chapters/14_arithmetic.md:676
+# --- book/chapters/14_arithmetic.md:686
 # NOTE [Branch-free select]
 # Below this many elements np.where is quicker than the few passes of the bit
 # select, and a mispredicted branch costs too little to matter.
@@ -229,7 +236,7 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:702
+# --- book/chapters/14_arithmetic.md:712
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -246,7 +253,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:745
+# --- book/chapters/14_arithmetic.md:755
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]
@@ -267,7 +274,7 @@ MASKED_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:783
+# --- book/chapters/14_arithmetic.md:793
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -321,7 +328,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:844
+# --- book/chapters/14_arithmetic.md:854
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -339,7 +346,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:868
+# --- book/chapters/14_arithmetic.md:878
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

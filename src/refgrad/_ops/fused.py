@@ -8,7 +8,7 @@
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._ops.arithmetic import in_float32, mul_scalar
+from refgrad._ops.arithmetic import in_float32, mul_scalar, one_minus
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
@@ -30,7 +30,7 @@ LERP_TENSOR = register(Op(
     "lerp_tensor", "LerpBackward1", ("self", "end", "weight"), promote=False,
     forward=in_float32(_lerp),
     backward=lambda g, end=None, self=None, weight=None: (
-        g * (1 - weight), g * weight, None if self is None else g * (end - self)),
+        g * one_minus(weight), g * weight, None if self is None else g * (end - self)),
     saves=(("end", ("weight",)), ("self", ("weight",)), ("weight", ("self", "end", "weight"))),
 ))
 

@@ -115,14 +115,14 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     g = _unsqueezed(g, dim, self.ndim, keepdim)
     result = _unsqueezed(result, dim, self.ndim, keepdim)
     if ord == 1:
-        return (self.sign() * g,)
+        return (self.sgn() * g,)
     if ord == 2:
         return (g * where(result == 0, 0.0, self / result),)
     if math.isinf(ord):
         size = np.abs(self._data)
         hits = as_array((size == result._data) | np.isnan(size)).astype(size.dtype)
         count = as_array(hits.sum(axis=_axes(dim, self.ndim), keepdims=True))
-        return (self.sign() * (g / make_tensor(count)) * make_tensor(hits),)
+        return (self.sgn() * (g / make_tensor(count)) * make_tensor(hits),)
     return (_power_grad(g, self, result, ord),)
 
 
@@ -130,11 +130,11 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
-        scaled = self.sign() * where(self == 0, 0.0, size ** (p - 1))
+        scaled = self.sgn() * where(self == 0, 0.0, size ** (p - 1))
         return scaled * g * result ** (1 - p)
-    scale = where(result == 0, 0.0, g / result ** (p - 1))
+    scale = (g / result ** (p - 1)).masked_fill(result == 0, 0)
     if p < 2:
-        return self.sign() * size ** (p - 1) * scale
+        return self.sgn() * size ** (p - 1) * scale
     return self * size ** (p - 2) * scale
 
 

@@ -156,6 +156,8 @@ def _stack(grads, dim):
 def sum_to(grad, shape):
     """Sum ``grad`` down to ``shape``, undoing a broadcast."""
     shape = tuple(shape)
+    if not shape:  # torch sums a gradient for a 0-d input whole, even a 0-d one
+        return grad.sum()
     lead = grad.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(
         lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1

@@ -13,9 +13,9 @@ import numpy as np
 from refgrad._backend import device_of, move
 from refgrad._device import CPU
 from refgrad._dtype import get_default_dtype
-from refgrad._ops.arithmetic import floating, in_float32
+from refgrad._ops.arithmetic import add_scalar, floating, in_float32, mul_scalar, one_minus
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import check_broadcast
+from refgrad._ops.functions import check_broadcast, where
 from refgrad._ops.pointwise import _sign, _zeros_like
 from refgrad._ops.rounding import _no_derivative, _pick, without_empty_edges
 from refgrad._ops.scattering import tensor_argument
@@ -38,14 +38,14 @@ BOTH = (("other", ("self", "other")), ("self", ("self", "other")))
 LOGADDEXP = register(Op(
     "logaddexp", "LogaddexpBackward0", ("self", "other"), saves=BOTH,
     forward=_floats_only(np.logaddexp, "logaddexp_cpu"),
-    backward=lambda g, self, other: (g / (1 + (other - self).exp()),
-                                     g / (1 + (self - other).exp())),
+    backward=lambda g, self, other: (g / add_scalar((other - self).exp(), 1),
+                                     g / add_scalar((self - other).exp(), 1)),
 ))
 LOGADDEXP2 = register(Op(
     "logaddexp2", "Logaddexp2Backward0", ("self", "other"), saves=BOTH,
     forward=_floats_only(np.logaddexp2, "logaddexp2_cpu"),
-    backward=lambda g, self, other: (g / (1 + (other - self).exp2()),
-                                     g / (1 + (self - other).exp2())),
+    backward=lambda g, self, other: (g / add_scalar(2.0 ** (other - self), 1),
+                                     g / add_scalar(2.0 ** (self - other), 1)),
 ))
 HYPOT = register(Op(
     "hypot", "HypotBackward0", ("self", "other"), forward=_floats_only(np.hypot, "hypot_cpu"),
@@ -100,7 +100,7 @@ XLOGY = register(Op(
 NUMBER_XLOGY = register(Op(
     "number_xlogy", "XlogyBackward1", ("other",), promote_with=("self",),
     forward=lambda y, self: _xlogy(self, y), saves=(("other", ("other",)),),
-    backward=lambda g, other, self: (g * self / other,),
+    backward=lambda g, other, self: (mul_scalar(g, self) / other,),
 ))
 XLOGY_BY_NUMBER = register(Op(
     "xlogy_by_number", "XlogyBackward2", ("self",), promote_with=("other",),
@@ -127,10 +127,10 @@ def _logit(a, eps):  # float16 in float16, as torch does
 
 
 def _logit_backward(g, self, eps):
-    slope = g / (self * (1 - self))
+    slope = g / (self * one_minus(self))
     if eps is None or eps < 0:
-        return (slope.masked_fill((self < 0) | (self > 1), math.nan),)
-    return (slope.masked_fill((self < eps) | (self > 1 - eps), 0.0),)
+        return (where((self >= 0) & (self <= 1), slope, math.nan),)
+    return (where((self >= eps) & (self <= 1 - eps), slope, 0.0),)
 
 
 def _logit_tangent(tangents, self, eps):
@@ -252,11 +252,11 @@ def _saves_self(name, node, fn, backward):
 
 
 ERF = _saves_self("erf", "ErfBackward0", _erf64,
-                  lambda g, self: (g * SLOPE * (-self * self).exp(),))
+                  lambda g, self: (mul_scalar((-self.pow(2)).exp(), SLOPE) * g,))
 ERFC = _saves_self("erfc", "ErfcBackward0", _erfc64,
-                   lambda g, self: (-g * SLOPE * (-self * self).exp(),))
+                   lambda g, self: (mul_scalar((-self.pow(2)).exp(), -SLOPE) * g,))
 ERFINV = _saves_self("erfinv", "ErfinvBackward0", _erfinv64,
-                     lambda g, self: (g / SLOPE * (self.erfinv() * self.erfinv()).exp(),))
+                     lambda g, self: (mul_scalar(self.erfinv().pow(2).exp(), 1 / SLOPE) * g,))
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)
