@@ -61,12 +61,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:414
+# --- book/chapters/16b_reductions.md:418
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:814
+# --- book/chapters/16b_reductions.md:818
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -82,7 +82,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:1082
+# --- book/chapters/16d_indexing.md:1088
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -127,7 +127,7 @@ from refgrad._ops.special import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1063
+# --- book/chapters/16j_products_and_shapes.md:1064
 from refgrad._ops.products import (
     addbmm, addmm, addmv, baddbmm, cross, kron, trace, vdot,
 )

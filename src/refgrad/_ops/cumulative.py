@@ -10,7 +10,6 @@ import numpy as np
 from refgrad import _dtype, return_types
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_grad_dtype, in_place_dtype, where
-from refgrad._ops.pieces import added_at
 from refgrad._ops.reductions import _WIDER, running
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
@@ -26,7 +25,7 @@ def _from_the_end(t, dim):
     return t.flip(dim).cumsum(dim).flip(dim)
 
 
-# --- book/chapters/16i_cumulative.md:97
+# --- book/chapters/16i_cumulative.md:96
 def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     g = g.to(self_dtype)  # with dtype=, the gradient is worked out in the input's dtype
     if self.ndim == 0:
@@ -71,7 +70,7 @@ CUMPROD = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:184
+# --- book/chapters/16i_cumulative.md:183
 def _running(accumulate):
     def forward(a, dim):
         if a.ndim == 0:
@@ -87,8 +86,9 @@ def _running(accumulate):
 
 
 def _to_places(grads, self, indices, dim):
-    positions = indices._data.reshape(indices._data.shape or (1,))
-    return (added_at(grads[0], positions, tuple(self.shape), dim),)
+    from refgrad._ops.indexing import zeros_as
+
+    return (zeros_as(grads[0], tuple(self.shape)).scatter_add(dim, indices, grads[0]),)
 
 
 CUMMAX, CUMMIN = (register(Op(

@@ -106,7 +106,9 @@ def added_at(g, positions, sizes, dim):
 
 
 def _scatter_add(g, index, self, dim, sparse_grad):
-    return (added_at(g, _positions(index), self.shape, dim),)
+    from refgrad._ops.indexing import zeros_as
+
+    return (zeros_as(g, self.shape).scatter_add(dim, index, g),)
 
 
 GATHER = register(Op(
@@ -115,7 +117,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:916
+# --- book/chapters/16d_indexing.md:918
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -146,7 +148,7 @@ def split(tensor, split_size_or_sections, dim=0):
     return _call(SPLIT, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:948
+# --- book/chapters/16d_indexing.md:950
 def split_with_sizes(input, split_sizes, dim=0):
     sizes, length = list(split_sizes), _length(input, dim)
     if any(n < 0 for n in sizes):
@@ -170,7 +172,7 @@ def chunk(input, chunks, dim=0):
     return split(input, -(-length // chunks), dim)
 
 
-# --- book/chapters/16d_indexing.md:976
+# --- book/chapters/16d_indexing.md:978
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -187,7 +189,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:1000
+# --- book/chapters/16d_indexing.md:1002
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
@@ -220,8 +222,12 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1044
+# --- book/chapters/16d_indexing.md:1046
 def _add_slices_back(g, index, dim, self_sym_sizes):
+    from refgrad._ops.indexing import zeros_as
+
+    if self_sym_sizes:  # torch's zeros with the slices added back: an IndexAddBackward0
+        return (zeros_as(g, self_sym_sizes).index_add(dim, index, g),)
     shape = list(g.shape) or [1]
     d = dim % len(shape)
     along = _positions(index).reshape([-1 if k == d else 1 for k in range(len(shape))])

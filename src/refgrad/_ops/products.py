@@ -207,12 +207,13 @@ def _trace(a):
 
 
 def _trace_backward(g, self_sym_sizes):
-    from refgrad._ops.dispatch import call
-    from refgrad._ops.views import DIAGONAL_BACKWARD
+    from refgrad._ops.indexing import zeros_as
+    from refgrad._tensor import make_tensor
 
-    along = g.expand(min(self_sym_sizes))
-    params = {"input_sizes": tuple(self_sym_sizes), "offset": 0, "dim1": 0, "dim2": 1}
-    return (call(DIAGONAL_BACKWARD, (along,), params),)
+    rows, cols = self_sym_sizes
+    flat = zeros_as(g, (rows * cols,))
+    diagonal = make_tensor(np.arange(min(rows, cols), like=flat._data) * (cols + 1))
+    return (flat.index_fill(0, diagonal, g).view(rows, cols),)
 
 
 VDOT = register(Op(
@@ -227,7 +228,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:330
+# --- book/chapters/16j_products_and_shapes.md:331
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
@@ -238,7 +239,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:342
+# --- book/chapters/16j_products_and_shapes.md:343
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.linalg import _vectors
@@ -272,7 +273,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:377
+# --- book/chapters/16j_products_and_shapes.md:378
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -294,7 +295,7 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:408
+# --- book/chapters/16j_products_and_shapes.md:409
 def kron(input, other):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._tensor import Tensor

@@ -57,7 +57,10 @@ MEAN_DIM = register(Op(
 def _even_share(g, self, result):
     value, data = result._data, self._data
     hits = np.isnan(data) if np.isnan(value) else data == value
-    return (where(make_tensor(hits), g / int(hits.sum()), 0.0),)
+    from refgrad._ops.indexing import zeros_as
+
+    zeros = zeros_as(g, data.shape)  # torch's zeros, the share filled in where the hits are
+    return (zeros.masked_fill(make_tensor(np.asarray(hits)), g / int(hits.sum())),)
 
 
 MAX = register(Op(
@@ -70,7 +73,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:118
+# --- book/chapters/16b_reductions.md:121
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -93,8 +96,9 @@ def _to_index(grads, indices, dim, keepdim, self_sym_sizes):
         g, data = g.unsqueeze(dim), np.expand_dims(data, dim)
     shape = [1] * len(self_sym_sizes)
     shape[dim] = self_sym_sizes[dim]
-    chosen = np.arange(self_sym_sizes[dim], like=data).reshape(shape) == data
-    return (where(make_tensor(chosen), g, 0.0),)
+    from refgrad._ops.indexing import zeros_as
+
+    return (zeros_as(g, self_sym_sizes).scatter(dim, make_tensor(data), g),)
 
 
 MAX_DIM = register(Op(
@@ -109,7 +113,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:173
+# --- book/chapters/16b_reductions.md:177
 def _prod_grad(g, self, result, dim=None, keepdim=False):
     axes = None if dim is None else dim % (self.ndim or 1)
     zero = self._data == 0
@@ -141,7 +145,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:223
+# --- book/chapters/16b_reductions.md:227
 def _shift(a, axes):
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(a)
     return np.where(np.isfinite(top), top, 0)
@@ -161,7 +165,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:244
+# --- book/chapters/16b_reductions.md:248
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -180,7 +184,7 @@ def _reduce_like(t, dim):
     return t.sum(dim, keepdim=True) if t.ndim else t
 
 
-# --- book/chapters/16b_reductions.md:264
+# --- book/chapters/16b_reductions.md:268
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -197,7 +201,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:319
+# --- book/chapters/16b_reductions.md:323
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -233,7 +237,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:359
+# --- book/chapters/16b_reductions.md:363
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -263,7 +267,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:390
+# --- book/chapters/16b_reductions.md:394
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
