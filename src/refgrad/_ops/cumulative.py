@@ -28,7 +28,7 @@ def _from_the_end(t, dim):
 # --- book/chapters/16i_cumulative.md:96
 def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     g = g.to(self_dtype)  # with dtype=, the gradient is worked out in the input's dtype
-    if self.ndim == 0:
+    if self.ndim == 0 or self.numel() <= 1 or self.shape[dim] == 1:  # torch's g, as it is
         return (g,)
     d = dim % self.ndim
     if not (self._data == 0).any():

@@ -115,6 +115,8 @@ MIN_DIM = register(Op(
 
 # --- book/chapters/16b_reductions.md:177
 def _prod_grad(g, self, result, dim=None, keepdim=False):
+    if dim is None and self.ndim == 0:  # torch passes a 0-d input its gradient as it is
+        return (g,)
     axes = None if dim is None else dim % (self.ndim or 1)
     zero = self._data == 0
     zeros = zero.sum(axis=axes, keepdims=True)
@@ -145,7 +147,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:227
+# --- book/chapters/16b_reductions.md:229
 def _shift(a, axes):
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(a)
     return np.where(np.isfinite(top), top, 0)
@@ -165,7 +167,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:248
+# --- book/chapters/16b_reductions.md:250
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -184,7 +186,7 @@ def _reduce_like(t, dim):
     return t.sum(dim, keepdim=True) if t.ndim else t
 
 
-# --- book/chapters/16b_reductions.md:268
+# --- book/chapters/16b_reductions.md:270
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -201,7 +203,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:323
+# --- book/chapters/16b_reductions.md:325
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -237,7 +239,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:363
+# --- book/chapters/16b_reductions.md:365
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -267,7 +269,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:394
+# --- book/chapters/16b_reductions.md:396
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
