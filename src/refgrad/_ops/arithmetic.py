@@ -184,8 +184,8 @@ POW_TENSOR = register(Op(
     "pow_tensor", "PowBackward1", ("self", "exponent"),
     forward=_power,
     backward=lambda g, self, exponent, result=None: (  # result: saved for exponent's sake only
-        g * exponent * self ** (exponent - 1),
-        None if result is None else g * result * _log_or_zero(self),
+        _base_grad(g, self, exponent),
+        None if result is None else _exponent_grad(g, self, exponent, result),
     ),
     saves=(("exponent", ("self", "exponent")), ("self", ("self", "exponent")),
            ("result", ("exponent",))),
@@ -198,11 +198,17 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:652
-def _log_or_zero(base):
+# --- book/chapters/14_arithmetic.md:655
+def _base_grad(g, self, exponent):
+    from refgrad._ops.functions import where
+
+    return where(exponent == 0, 0.0, g * (exponent * self ** sub_scalar(exponent, 1)))
+
+
+def _exponent_grad(g, self, exponent, result):
     from refgrad._ops.functions import log, where
 
-    return where(base == 0, 0.0, log(base))
+    return g * where((exponent >= 0) & (self == 0), 0.0, result * log(self))
 
 
 def _zeros_like(t):
@@ -211,7 +217,7 @@ def _zeros_like(t):
     return zeros_like(t)
 
 
-# --- book/chapters/14_arithmetic.md:686
+# --- book/chapters/14_arithmetic.md:695
 # NOTE [Branch-free select]
 # Below this many elements np.where is quicker than the few passes of the bit
 # select, and a mispredicted branch costs too little to matter.
@@ -236,7 +242,7 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:712
+# --- book/chapters/14_arithmetic.md:721
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -253,7 +259,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:755
+# --- book/chapters/14_arithmetic.md:764
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]
@@ -269,12 +275,12 @@ MASKED_FILL = register(Op(
 MASKED_FILL_TENSOR = register(Op(
     "masked_fill_tensor", "MaskedFillBackward1", ("self", "value"), promote=False,
     forward=lambda a, value, mask: _fill(a, mask, value),
-    backward=lambda g, mask: (g.masked_fill(mask, 0), _where_grad(mask, g, True).sum()),
+    backward=lambda g, mask: (g.masked_fill(mask, 0), g.masked_select(mask).sum()),
     saves=(("mask", ("self", "value")),),
 ))
 
 
-# --- book/chapters/14_arithmetic.md:793
+# --- book/chapters/14_arithmetic.md:802
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -328,7 +334,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:854
+# --- book/chapters/14_arithmetic.md:863
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -346,7 +352,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:878
+# --- book/chapters/14_arithmetic.md:887
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

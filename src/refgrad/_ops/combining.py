@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:639
+# --- book/chapters/16h_scatter.md:641
 """scatter_reduce: a scatter that combines what lands on one place; and scatter's reduce=."""
 
 import warnings
@@ -39,7 +39,7 @@ def _combine(out, key, values, ufunc) -> None:
         places, values = places[rest], values[rest]
 
 
-# --- book/chapters/16h_scatter.md:677
+# --- book/chapters/16h_scatter.md:679
 def _neutral(kind, reduce):
     """What a written place starts from when ``self`` is left out."""
     if reduce in ("sum", "mean", "prod"):
@@ -77,7 +77,7 @@ def _scatter_reduce(a, src, dim, index, reduce, include_self):
     return out
 
 
-# --- book/chapters/16h_scatter.md:737
+# --- book/chapters/16h_scatter.md:739
 def _extreme_grads(g, dim, index, self, src, result):
     kind = self.dtype
     value = result.gather(dim, index)
@@ -95,7 +95,7 @@ def _mean_grads(g, dim, index, include_self, src):
     return g / count, g.gather(dim, index) / count.gather(dim, index)
 
 
-# --- book/chapters/16h_scatter.md:756
+# --- book/chapters/16h_scatter.md:758
 def _product_grads(g, dim, index, include_self, self, src, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -113,7 +113,7 @@ def _product_grads(g, dim, index, include_self, self, src, result):
     return self_grad, _once_only(src_grad, zeros_there)
 
 
-# --- book/chapters/16h_scatter.md:783
+# --- book/chapters/16h_scatter.md:785
 TWICE = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
          "scattered to the same position in self")
 
@@ -149,7 +149,7 @@ def _reduce_grads(g, dim, index, reduce, include_self, self, src, result):
     return (self_grad if include_self else self_grad.scatter(dim, index, 0)), src_grad
 
 
-# --- book/chapters/16h_scatter.md:820
+# --- book/chapters/16h_scatter.md:822
 SCATTER_REDUCE = register(Op(
     "scatter_reduce", "ScatterReduceBackward0", ("self", "src"), promote=False,
     forward=_scatter_reduce, backward=_reduce_grads,
@@ -170,7 +170,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     return call(SCATTER_REDUCE, (input, src), params)
 
 
-# --- book/chapters/16h_scatter.md:849
+# --- book/chapters/16h_scatter.md:851
 DEPRECATED = ("The reduce argument of torch.scatter with Tensor src is deprecated and will be "
               "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
               "reduction options.")
@@ -197,7 +197,7 @@ SCATTER_VALUE_BY = underivable(
         at_least_1d(index._data).shape, value, dtype=a.dtype, like=a), dim, index, reduce))
 
 
-# --- book/chapters/16h_scatter.md:877
+# --- book/chapters/16h_scatter.md:879
 def scatter_by(input, dim, index, given, reduce, operation="scatter"):
     """``scatter(input, dim, index, given, reduce=reduce)``: torch's older reductions."""
     from refgrad._dtype import checked_number
