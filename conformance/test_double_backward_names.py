@@ -17,6 +17,7 @@ POS = [[0.5, 1.25, 2.0], [1.5, 0.75, 0.3]]
 INSIDE = [[0.2, -0.3, 0.6], [-0.7, 0.1, 0.4]]
 ABOVE_ONE = [[1.5, 2.25, 3.0], [1.1, 1.75, 2.5]]
 TALL = [[0.5, 1.25], [2.0, 1.5], [0.75, 0.3]]
+UNIT = [[0.2, 0.3, 0.6], [0.7, 0.1, 0.4]]
 
 CASES = {
     "add": (lambda a, b: torch.add(a, b, alpha=2.5), [ANY, POS]),
@@ -65,6 +66,40 @@ CASES = {
     "unsqueeze": (lambda a: a.unsqueeze(1), [ANY]),
     "logsumexp": (lambda a: a.logsumexp(1), [ANY]),
     "prod_dim": (lambda a: a.prod(1), [ANY]),
+    "prod": (torch.prod, [ANY]),
+    "prod_of_one": (lambda a: a[0, 0].prod(), [ANY]),
+    "cumsum": (lambda a: a.cumsum(1), [ANY]),
+    "cumsum_of_one": (lambda a: a[:, :1].cumsum(1), [ANY]),
+    "cumprod": (lambda a: a.cumprod(1), [POS]),
+    "erf": (torch.erf, [ANY]), "erfc": (torch.erfc, [ANY]), "erfinv": (torch.erfinv, [INSIDE]),
+    "atanh": (torch.atanh, [INSIDE]),
+    "logaddexp": (torch.logaddexp, [ANY, POS]), "logaddexp2": (torch.logaddexp2, [ANY, POS]),
+    "logit": (torch.logit, [UNIT]), "logit_eps": (lambda a: torch.logit(a, 0.25), [UNIT]),
+    "xlogy_number": (lambda a: torch.xlogy(1.5, a), [POS]),
+    "lerp_tensor": (torch.lerp, [ANY, POS, INSIDE]),
+    "norm_1": (lambda a: torch.linalg.vector_norm(a, 1), [ANY]),
+    "norm_3": (lambda a: torch.linalg.vector_norm(a, 3), [ANY]),
+    "std_dim": (lambda a: a.std(0), [ANY]),
+    "div_mode": (lambda a, b: torch.div(a, b, rounding_mode=None), [ANY, POS]),
+    "zero_": (lambda a: a.clone().zero_(), [ANY]),
+    "fill_": (lambda a: a.clone().fill_(2.0), [ANY]),
+    "gather": (lambda a: a.gather(1, torch.tensor([[0, 0], [2, 1]])), [ANY]),
+    "index_select": (lambda a: a.index_select(1, torch.tensor([2, 0, 2])), [ANY]),
+    "sort": (lambda a: a.sort(1).values, [ANY]),
+    "topk": (lambda a: a.topk(2, 1).values, [ANY]),
+    "cummax": (lambda a: a.cummax(1).values, [ANY]),
+    "max": (torch.max, [ANY]), "min": (torch.min, [ANY]),
+    "max_dim": (lambda a: a.max(1).values, [ANY]),
+    "trace": (torch.trace, [ANY]),
+    "mm_column_major": (lambda a, b: a.t().mm(b.t()), [TALL, ANY]),
+    "addmm": (lambda a, b, c: torch.addmm(a, b, c, beta=0.5, alpha=2), [TALL[0], ANY, TALL]),
+    "addmv": (lambda a, b, c: torch.addmv(a[:, 0], b, c[0]), [ANY, ANY, POS]),
+    "baddbmm": (lambda a, b, c: torch.baddbmm(a, b, c, beta=2, alpha=-0.5),
+                [[TALL[0]], [ANY], [TALL]]),
+    "index_add": (lambda a, b: a.index_add(0, torch.tensor([1]), b[:1], alpha=2), [ANY, POS]),
+    "index_copy": (lambda a, b: a.index_copy(1, torch.tensor([2]), b[:, :1]), [ANY, POS]),
+    "masked_fill_value": (lambda a, b: a.masked_fill(a > 0, b[0, 0]), [ANY, POS]),
+    "pow_tensor": (torch.pow, [POS, ANY]),
 }
 
 EXPECTED = {
@@ -285,6 +320,146 @@ EXPECTED = {
         'MulBackward0 .UnsqueezeBackward0 ..AccumulateGrad .DivBackward0 ..UnsqueezeBackward0 '
         '...ProdBackward1 ..AccumulateGrad',
     ],
+    'prod': [
+        'MulBackward0 .AccumulateGrad .DivBackward0 ..ProdBackward0 ...AccumulateGrad '
+        '..AccumulateGrad',
+    ],
+    'prod_of_one': [
+        'SelectBackwardBackward0 .SelectBackwardBackward0 ..AccumulateGrad',
+    ],
+    'cumsum': [
+        'FlipBackward0 .CumsumBackward0 ..FlipBackward0 ...AccumulateGrad',
+    ],
+    'cumsum_of_one': [
+        'SliceBackwardBackward0 .AccumulateGrad',
+    ],
+    'cumprod': [
+        'DivBackward0 .FlipBackward0 ..CumsumBackward0 ...FlipBackward0 .AccumulateGrad',
+    ],
+    'erf': [
+        'MulBackward0 .MulBackward1 ..ExpBackward0 ...NegBackward0 .AccumulateGrad',
+    ],
+    'erfc': [
+        'MulBackward0 .MulBackward1 ..ExpBackward0 ...NegBackward0 .AccumulateGrad',
+    ],
+    'erfinv': [
+        'MulBackward0 .MulBackward1 ..ExpBackward0 ...PowBackward0 .AccumulateGrad',
+    ],
+    'atanh': [
+        'DivBackward0 .MulBackward1 ..AccumulateGrad .SubBackward0 ..None ..PowBackward0 '
+        '...AccumulateGrad',
+    ],
+    'logaddexp': [
+        'DivBackward0 .AccumulateGrad .AddBackward1 ..ExpBackward0 ...SubBackward0',
+        'DivBackward0 .AccumulateGrad .AddBackward1 ..ExpBackward0 ...SubBackward0',
+    ],
+    'logaddexp2': [
+        'DivBackward0 .AccumulateGrad .AddBackward1 ..PowBackward2 ...SubBackward0',
+        'DivBackward0 .AccumulateGrad .AddBackward1 ..PowBackward2 ...SubBackward0',
+    ],
+    'logit': [
+        'WhereBackward0 .DivBackward0 ..AccumulateGrad ..MulBackward0 ...AccumulateGrad '
+        '...SubBackward0 .None',
+    ],
+    'logit_eps': [
+        'WhereBackward0 .DivBackward0 ..AccumulateGrad ..MulBackward0 ...AccumulateGrad '
+        '...SubBackward0 .None',
+    ],
+    'xlogy_number': [
+        'DivBackward0 .MulBackward1 ..AccumulateGrad .AccumulateGrad',
+    ],
+    'lerp_tensor': [
+        'MulBackward0 .AccumulateGrad .SubBackward0 ..None ..AccumulateGrad',
+        'MulBackward0 .AccumulateGrad .AccumulateGrad',
+        'MulBackward0 .AccumulateGrad .SubBackward0 ..AccumulateGrad ..AccumulateGrad',
+    ],
+    'norm_1': [
+        'MulBackward0 .SgnBackward0 ..AccumulateGrad .AccumulateGrad',
+    ],
+    'norm_3': [
+        'MulBackward0 .MulBackward0 ..AccumulateGrad ..PowBackward0 ...AbsBackward0 '
+        '.MaskedFillBackward0 ..DivBackward0 ...AccumulateGrad ...PowBackward0',
+    ],
+    'std_dim': [
+        'MulBackward0 .MulBackward1 ..UnsqueezeBackward0 ...MaskedFillBackward0 .SubBackward0 '
+        '..AccumulateGrad ..MeanBackward1 ...AccumulateGrad',
+    ],
+    'div_mode': [
+        'DivBackward0 .AccumulateGrad .AccumulateGrad',
+        'MulBackward0 .NegBackward0 ..AccumulateGrad .DivBackward0 ..DivBackward0 '
+        '...AccumulateGrad ...AccumulateGrad ..AccumulateGrad',
+    ],
+    'zero_': [
+        '-',
+    ],
+    'fill_': [
+        '-',
+    ],
+    'gather': [
+        'ScatterAddBackward0 .None .AccumulateGrad',
+    ],
+    'index_select': [
+        'IndexAddBackward0 .None .AccumulateGrad',
+    ],
+    'sort': [
+        'ScatterBackward0 .None .AccumulateGrad',
+    ],
+    'topk': [
+        'ScatterBackward0 .None .AccumulateGrad',
+    ],
+    'cummax': [
+        'ScatterAddBackward0 .None .AccumulateGrad',
+    ],
+    'max': [
+        'MaskedFillBackward1 .None .DivBackward0 ..AccumulateGrad ..None',
+    ],
+    'min': [
+        'MaskedFillBackward1 .None .DivBackward0 ..AccumulateGrad ..None',
+    ],
+    'max_dim': [
+        'ScatterBackward0 .None .UnsqueezeBackward0 ..AccumulateGrad',
+    ],
+    'trace': [
+        'ViewBackward0 .IndexFillBackward1 ..None ..AccumulateGrad',
+    ],
+    'mm_column_major': [
+        'TBackward0 .TBackward0 ..MmBackward0 ...TBackward0 ...TBackward0',
+        'TBackward0 .TBackward0 ..MmBackward0 ...TBackward0 ...TBackward0',
+    ],
+    'addmm': [
+        'ViewBackward0 .SumBackward1 ..MulBackward1 ...AccumulateGrad',
+        'MulBackward1 .MmBackward0 ..AccumulateGrad ..TBackward0 ...AccumulateGrad',
+        'MulBackward1 .MmBackward0 ..TBackward0 ...AccumulateGrad ..AccumulateGrad',
+    ],
+    'addmv': [
+        'SelectBackwardBackward0 .AccumulateGrad',
+        'MulBackward0 .ViewBackward0 ..AccumulateGrad .SelectBackward0 ..AccumulateGrad',
+        'SelectBackwardBackward0 .MvBackward0 ..TBackward0 ...AccumulateGrad ..AccumulateGrad',
+    ],
+    'baddbmm': [
+        'ViewBackward0 .SumBackward1 ..MulBackward1 ...AccumulateGrad',
+        'MulBackward1 .BmmBackward0 ..AccumulateGrad ..TransposeBackward0 ...AccumulateGrad',
+        'MulBackward1 .BmmBackward0 ..TransposeBackward0 ...AccumulateGrad ..AccumulateGrad',
+    ],
+    'index_add': [
+        '-',
+        'SliceBackwardBackward0 .MulBackward1 ..ExpandBackward0 ...IndexSelectBackward0',
+    ],
+    'index_copy': [
+        'IndexFillBackward0 .AccumulateGrad',
+        'SliceBackwardBackward0 .ExpandBackward0 ..IndexSelectBackward0 ...AccumulateGrad',
+    ],
+    'masked_fill_value': [
+        'MaskedFillBackward0 .AccumulateGrad',
+        'SelectBackwardBackward0 .SelectBackwardBackward0 ..SumBackward0 '
+        '...MaskedSelectBackward0',
+    ],
+    'pow_tensor': [
+        'WhereBackward0 .None .MulBackward0 ..AccumulateGrad ..MulBackward0 ...AccumulateGrad '
+        '...PowBackward1',
+        'MulBackward0 .AccumulateGrad .WhereBackward0 ..None ..MulBackward0 ...PowBackward1 '
+        '...LogBackward0',
+    ],
 }
 
 
@@ -311,8 +486,15 @@ def test_every_case_has_its_expected_graphs():
     assert set(CASES) == set(EXPECTED)
 
 
+def test_names_walks_in_preorder_to_the_depth_asked():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    node = (x.sin() * 2).grad_fn
+    assert names(node, 0) == "MulBackward0"
+    assert names(node, 1) == "MulBackward0 .SinBackward0 .None"
+    assert names(node, 2) == "MulBackward0 .SinBackward0 ..AccumulateGrad .None"
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_gradient_graph_names_match(name):
     fn, data = CASES[name]
     assert gradient_graphs(fn, data) == EXPECTED[name]
-

@@ -66,7 +66,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:820
+# --- book/chapters/16b_reductions.md:821
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 

@@ -112,8 +112,9 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
-    g = _unsqueezed(g, dim, self.ndim, keepdim)
-    result = _unsqueezed(result, dim, self.ndim, keepdim)
+    if dim is not None:  # over every dimension, the 0-d gradient broadcasts as it is
+        g = _unsqueezed(g, dim, self.ndim, keepdim)
+        result = _unsqueezed(result, dim, self.ndim, keepdim)
     if ord == 1:
         return (self.sgn() * g,)
     if ord == 2:
@@ -126,7 +127,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:606
+# --- book/chapters/16b_reductions.md:607
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
@@ -145,7 +146,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:636
+# --- book/chapters/16b_reductions.md:637
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -168,7 +169,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:668
+# --- book/chapters/16b_reductions.md:669
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -194,7 +195,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:695
+# --- book/chapters/16b_reductions.md:696
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -213,7 +214,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=4)
 
 
-# --- book/chapters/16b_reductions.md:720
+# --- book/chapters/16b_reductions.md:721
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     _check_norm_dtypes(x, dtype)
     ord = python_number(ord)  # noqa: A001 - NOTE [NumPy scalars are numbers]
@@ -243,7 +244,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:751
+# --- book/chapters/16b_reductions.md:752
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
     """Refuse an inf or -inf norm of an empty slice, which has no value."""
     if not dims:
@@ -275,7 +276,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:788
+# --- book/chapters/16b_reductions.md:789
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = dim_tuple(dim, input.ndim)
