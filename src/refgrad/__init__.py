@@ -82,7 +82,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:1088
+# --- book/chapters/16d_indexing.md:1100
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 

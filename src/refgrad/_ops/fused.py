@@ -80,8 +80,8 @@ ADDCDIV = register(Op(
     "addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
     forward=in_float32(lambda a, b, c, value: a + value * b / c),
     backward=lambda g, value, tensor1=None, tensor2=None: (
-        g, None if tensor2 is None else g * value / tensor2,
-        None if tensor1 is None else -g * value * tensor1 / (tensor2 * tensor2)),
+        g, None if tensor2 is None else g * (tensor2.new_full((), value) / tensor2),
+        None if tensor1 is None else -g * (mul_scalar(tensor1, value) / (tensor2 * tensor2))),
     saves=(("tensor1", ("tensor2",)), ("tensor2", ("tensor1", "tensor2"))),
 ))
 INTEGER_ADDCDIV = (
