@@ -54,19 +54,19 @@ from refgrad._ops.functions import (
 from refgrad._ops.reshaping import expand, reshape, squeeze, unsqueeze, view
 
 
-# --- book/chapters/16a_pointwise.md:466
+# --- book/chapters/16a_pointwise.md:468
 from refgrad._ops.pointwise import (
     abs, clamp, clamp_max, clamp_min, clip, maximum, minimum, relu, rsqrt, sigmoid, sign,
     sqrt, tan, tanh,
 )
 
 
-# --- book/chapters/16b_reductions.md:420
+# --- book/chapters/16b_reductions.md:425
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:821
+# --- book/chapters/16b_reductions.md:826
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -82,7 +82,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:1100
+# --- book/chapters/16d_indexing.md:1102
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -119,7 +119,7 @@ from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, 
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:771
+# --- book/chapters/16i_cumulative.md:772
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import (
@@ -127,7 +127,7 @@ from refgrad._ops.special import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1068
+# --- book/chapters/16j_products_and_shapes.md:1069
 from refgrad._ops.products import (
     addbmm, addmm, addmv, baddbmm, cross, kron, trace, vdot,
 )

@@ -201,7 +201,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
                  batch1_sym_argsize_0=b, batch1_sym_argsize_1=n, batch2_sym_argsize_2=p)
 
 
-# --- book/chapters/16j_products_and_shapes.md:292
+# --- book/chapters/16j_products_and_shapes.md:293
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -232,7 +232,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:335
+# --- book/chapters/16j_products_and_shapes.md:336
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
@@ -243,7 +243,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:347
+# --- book/chapters/16j_products_and_shapes.md:348
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.linalg import _vectors
@@ -277,7 +277,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:382
+# --- book/chapters/16j_products_and_shapes.md:383
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -299,7 +299,7 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:413
+# --- book/chapters/16j_products_and_shapes.md:414
 def kron(input, other):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._tensor import Tensor

@@ -146,7 +146,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:331
+# --- book/chapters/15_sums_and_shapes.md:337
 def _stack(grads, dim):
     from refgrad._ops.functions import stack
 

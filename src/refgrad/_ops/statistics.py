@@ -53,12 +53,12 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:95
+# --- book/chapters/16b_reductions.md:97
 def _even_share(g, self, result):
-    value, data = result._data, self._data
-    hits = np.isnan(data) if np.isnan(value) else data == value
     from refgrad._ops.indexing import zeros_as
 
+    value, data = result._data, self._data
+    hits = np.isnan(data) if np.isnan(value) else data == value
     zeros = zeros_as(g, data.shape)  # torch's zeros, the share filled in where the hits are
     return (zeros.masked_fill(make_tensor(np.asarray(hits)), g / int(hits.sum())),)
 
@@ -73,7 +73,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:121
+# --- book/chapters/16b_reductions.md:123
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -113,7 +113,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:177
+# --- book/chapters/16b_reductions.md:179
 def _prod_grad(g, self, result, dim=None, keepdim=False):
     if dim is None and self.ndim == 0:  # torch passes a 0-d input its gradient as it is
         return (g,)
@@ -147,7 +147,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:229
+# --- book/chapters/16b_reductions.md:234
 def _shift(a, axes):
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(a)
     return np.where(np.isfinite(top), top, 0)
@@ -167,7 +167,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:250
+# --- book/chapters/16b_reductions.md:255
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -186,7 +186,7 @@ def _reduce_like(t, dim):
     return t.sum(dim, keepdim=True) if t.ndim else t
 
 
-# --- book/chapters/16b_reductions.md:270
+# --- book/chapters/16b_reductions.md:275
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -203,7 +203,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:325
+# --- book/chapters/16b_reductions.md:330
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -239,7 +239,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:365
+# --- book/chapters/16b_reductions.md:370
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -269,7 +269,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:396
+# --- book/chapters/16b_reductions.md:401
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
