@@ -60,7 +60,7 @@ def _even_share(g, self, result):
     value, data = result._data, self._data
     hits = np.isnan(data) if np.isnan(value) else data == value
     zeros = zeros_as(g, data.shape)  # torch's zeros, the share filled in where the hits are
-    return (zeros.masked_fill(make_tensor(np.asarray(hits)), g / int(hits.sum())),)
+    return (zeros.masked_fill(make_tensor(hits), g / int(hits.sum())),)
 
 
 MAX = register(Op(
