@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import refgrad as torch
-from refgrad._ops import OPS, indexing, integrals, pointwise, shaping
+from refgrad._ops import OPS, arithmetic, indexing, pointwise, shaping
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
@@ -216,6 +216,13 @@ RECIPES: dict[str, Recipe] = {
     "relu": Recipe(torch.relu, ("nonzero",)),  # away from the kink at 0
     "threshold_backward": Recipe(pointwise.threshold_backward, ("any", "nonzero"),
                                  params=_one_of("threshold", 0, -0.5), broadcast=False),
+    "tanh_backward": Recipe(pointwise.tanh_backward, ("any", "small"), broadcast=False),
+    "sigmoid_backward": Recipe(pointwise.sigmoid_backward, ("any", "unit"), broadcast=False),
+    # the rows a backward formula calls to scale, shift or divide by a number
+    "mul_scalar": Recipe(arithmetic.mul_scalar, params=_one_of("number", 2, -0.5, 1.5)),
+    "div_scalar": Recipe(arithmetic.div_scalar, params=_one_of("number", 2, -0.5, 1.5)),
+    "add_scalar": Recipe(arithmetic.add_scalar, params=_one_of("number", 1, -0.5)),
+    "sub_scalar": Recipe(arithmetic.sub_scalar, params=_one_of("number", 1, -0.5)),
     "sign": Recipe(torch.sign, ("nonzero",)),
     "abs": Recipe(torch.abs, ("nonzero",)),
     "clamp": Recipe(lambda a, bounds: torch.clamp(a, *bounds),
@@ -711,12 +718,6 @@ RECIPES.update({
                        params=_spread_params),
     "std_mean": Recipe(lambda a, **p: torch.std_mean(a, **p), shapes=_wide(),
                        params=_spread_params),
-    "mul_number": Recipe(lambda a, other: integrals.times(a, other),
-                         params=_one_of("other", 0.5, -2)),
-    "div_number": Recipe(lambda a, other: integrals.over(a, other),
-                         params=_one_of("other", 0.5, -2)),
-    "add_number": Recipe(lambda a, other: integrals.plus(a, other),
-                         params=_one_of("other", 0.5, -2)),
     "norm_dims": Recipe(lambda a, b, p, keepdim: torch.pairwise_distance(a, b, p, keepdim=keepdim),
                         ("any", "any"), min_ndim=1, params=lambda shapes: st.builds(
                             lambda p, k: {"p": p, "keepdim": k},

@@ -58,35 +58,35 @@ from refgrad._ops.functions import (
 from refgrad._ops.reshaping import expand, reshape, squeeze, unsqueeze, view
 
 
-# --- book/chapters/16a_pointwise.md:419
+# --- book/chapters/16a_pointwise.md:468
 from refgrad._ops.pointwise import (
     abs, clamp, clamp_max, clamp_min, clip, maximum, minimum, relu, rsqrt, sigmoid, sign,
     sqrt, tan, tanh,
 )
 
 
-# --- book/chapters/16b_reductions.md:424
+# --- book/chapters/16b_reductions.md:435
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:823
+# --- book/chapters/16b_reductions.md:836
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
 
-# --- book/chapters/16c_linalg.md:350
+# --- book/chapters/16c_linalg.md:363
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:760
+# --- book/chapters/16d_indexing.md:762
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1092
+# --- book/chapters/16d_indexing.md:1114
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -98,7 +98,7 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:368
+# --- book/chapters/16f_more_elementwise.md:377
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
     absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
@@ -117,13 +117,13 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:944
+# --- book/chapters/16h_scatter.md:946
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:783
+# --- book/chapters/16i_cumulative.md:784
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import (
@@ -131,7 +131,7 @@ from refgrad._ops.special import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1056
+# --- book/chapters/16j_products_and_shapes.md:1062
 from refgrad._ops.products import (
     addbmm, addmm, addmv, baddbmm, cross, kron, trace, vdot,
 )
@@ -164,7 +164,7 @@ from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1164
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1133
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -198,7 +198,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:902
+# --- book/chapters/26_inplace.md:904
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811

@@ -13,27 +13,29 @@ from refgrad._ops.table import Op, register
 ADD = register(Op(
     "add", "AddBackward0", ("self", "other"),
     forward=lambda a, b, alpha=1: a + b if alpha == 1 else add_scaled(a, b, alpha),
-    backward=lambda g, alpha: (g, g if alpha == 1 else g * alpha), into=np.add,
+    backward=lambda g, alpha: (g, g if alpha == 1 else mul_scalar(g, alpha)), into=np.add,
 ))
 SUB = register(Op(
     "sub", "SubBackward0", ("self", "other"),
     forward=lambda a, b, alpha=1: a - b if alpha == 1 else add_scaled(a, b, negated(alpha)),
-    backward=lambda g, alpha: (g, -g if alpha == 1 else -g * alpha), into=np.subtract,
+    backward=lambda g, alpha: (g, -g if alpha == 1 else mul_scalar(-g, alpha)),
+    into=np.subtract,
 ))
 RSUB = register(Op(
     "rsub", "RsubBackward1", ("self",), promote_with=("other",),
     forward=lambda a, other, alpha=1: (
         other - a if alpha == 1 else add_scaled(other, a, negated(alpha))),
-    backward=lambda g, alpha, other: (-g if alpha == 1 else -g * alpha,), hides=("other",),
+    backward=lambda g, alpha, other: (-g if alpha == 1 else mul_scalar(-g, alpha),),
+    hides=("other",),
 ))
 RSUB_TENSOR = register(Op(
     "rsub_tensor", "RsubBackward0", ("self", "other"),
     forward=lambda a, b, alpha=1: b - a if alpha == 1 else add_scaled(b, a, negated(alpha)),
-    backward=lambda g, alpha: (-g if alpha == 1 else -g * alpha, g),
+    backward=lambda g, alpha: (-g if alpha == 1 else mul_scalar(-g, alpha), g),
 ))
 
 
-# --- book/chapters/14_arithmetic.md:88
+# --- book/chapters/14_arithmetic.md:90
 # NOTE [float16 and numbers]
 # A float16 tensor times or over a Python number: the number in float32, the
 # product or quotient in float32, one rounding to float16, as torch computes it.
@@ -42,7 +44,7 @@ def _half_with_number(ufunc):
     return lambda a, b: ufunc(a.astype(np.float32), np.float32(b)).astype(np.float16)
 
 
-# --- book/chapters/14_arithmetic.md:98
+# --- book/chapters/14_arithmetic.md:100
 MUL = register(Op(
     "mul", "MulBackward0", ("self", "other"),
     forward=np.multiply,
@@ -58,14 +60,14 @@ DIV = register(Op(
     forward=lambda a, b: _true_divide(a, b),
     backward=lambda g, self=None, other=None: (
         g / other if other is not None else None,
-        -g * self / (other * other) if self is not None else None,
+        -g * (self / other / other) if self is not None else None,
     ),
     saves=(("other", ("self", "other")), ("self", ("other",))), into=np.true_divide,
     half_number=_half_with_number(np.true_divide),
 ))
 RECIPROCAL = register(Op(
     "reciprocal", "ReciprocalBackward0", ("self",), forward=lambda a: _true_divide(1, a),
-    backward=lambda g, result: (-g * result * result,), saves=(("result", ("self",)),),
+    backward=lambda g, result: (-g * (result * result),), saves=(("result", ("self",)),),
 ))
 NEG = register(Op(
     "neg", "NegBackward0", ("self",), forward=np.negative, backward=lambda g: (-g,),
@@ -73,7 +75,65 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:143
+# --- book/chapters/14_arithmetic.md:159
+def _by_number(ufunc):
+    """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
+    half = _half_with_number(ufunc)
+    return lambda a, other: half(a, other) if a.dtype == np.float16 else ufunc(a, other)
+
+
+MUL_SCALAR = register(Op(
+    "mul_scalar", "MulBackward1", ("self",), promote_with=("other",),
+    forward=_by_number(np.multiply), backward=lambda g, other: (mul_scalar(g, other),),
+))
+DIV_SCALAR = register(Op(
+    "div_scalar", "DivBackward1", ("self",), promote_with=("other",),
+    forward=_by_number(lambda a, other: _true_divide(a, other)),
+    backward=lambda g, other: (div_scalar(g, other),),
+))
+ADD_SCALAR = register(Op(
+    "add_scalar", "AddBackward1", ("self",), promote_with=("other",),
+    forward=lambda a, other: a + other, backward=lambda g, other: (g,), hides=("other",),
+))
+SUB_SCALAR = register(Op(
+    "sub_scalar", "SubBackward1", ("self",), promote_with=("other",),
+    forward=lambda a, other: a - other, backward=lambda g, other: (g,), hides=("other",),
+))
+
+
+def mul_scalar(t, number):
+    """``t * number`` as a backward formula writes it: a ``MulBackward1``."""
+    from refgrad._ops.dispatch import call
+
+    return call(MUL_SCALAR, (t,), {"other": number})
+
+
+def div_scalar(t, number):
+    from refgrad._ops.dispatch import call
+
+    return call(DIV_SCALAR, (t,), {"other": number})
+
+
+def add_scalar(t, number):
+    from refgrad._ops.dispatch import call
+
+    return call(ADD_SCALAR, (t,), {"other": number})
+
+
+def sub_scalar(t, number):
+    from refgrad._ops.dispatch import call
+
+    return call(SUB_SCALAR, (t,), {"other": number})
+
+
+def one_minus(t):
+    """``1 - t`` as torch's formulas write it: ``sub`` of a 0-d one, a ``SubBackward0``."""
+    from refgrad._ops.dispatch import call
+
+    return call(SUB, (t.new_ones(()), t), {"alpha": 1})
+
+
+# --- book/chapters/14_arithmetic.md:266
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -91,7 +151,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:519
+# --- book/chapters/14_arithmetic.md:642
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 
 
@@ -111,12 +171,12 @@ def _power(a, b):
     return np.where(negative, fraction, result).astype(result.dtype)
 
 
-# --- book/chapters/14_arithmetic.md:540
+# --- book/chapters/14_arithmetic.md:663
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
     backward=lambda g, self, exponent: (
-        g * 0 if exponent == 0 else g * exponent * self ** (exponent - 1),
+        _zeros_like(self) if exponent == 0 else g * mul_scalar(self ** (exponent - 1), exponent),
     ),
     saves=(("self", ("self",)),),
 ))
@@ -124,8 +184,8 @@ POW_TENSOR = register(Op(
     "pow_tensor", "PowBackward1", ("self", "exponent"),
     forward=_power,
     backward=lambda g, self, exponent, result=None: (  # result: saved for exponent's sake only
-        g * exponent * self ** (exponent - 1),
-        None if result is None else g * result * _log_or_zero(self),
+        _base_grad(g, self, exponent),
+        None if result is None else _exponent_grad(g, self, exponent, result),
     ),
     saves=(("exponent", ("self", "exponent")), ("self", ("self", "exponent")),
            ("result", ("exponent",))),
@@ -133,19 +193,31 @@ POW_TENSOR = register(Op(
 POW_SCALAR = register(Op(
     "pow_scalar", "PowBackward2", ("exponent",), promote_with=("self",),
     forward=lambda exponent, self: _power(self, exponent),
-    backward=lambda g, self, exponent, result: (g * result * float(np.log(self)),),
+    backward=lambda g, self, exponent, result: (g * mul_scalar(result, float(np.log(self))),),
     saves=(("exponent", ("exponent",)), ("result", ("exponent",))),
 ))
 
 
-# --- book/chapters/14_arithmetic.md:573
-def _log_or_zero(base):
+# --- book/chapters/14_arithmetic.md:699
+def _base_grad(g, self, exponent):
+    from refgrad._ops.functions import where
+
+    return where(exponent == 0, 0.0, g * (exponent * self ** sub_scalar(exponent, 1)))
+
+
+def _exponent_grad(g, self, exponent, result):
     from refgrad._ops.functions import log, where
 
-    return where(base == 0, 0.0, log(base))
+    return g * where((exponent >= 0) & (self == 0), 0.0, result * log(self))
 
 
-# --- book/chapters/14_arithmetic.md:601
+def _zeros_like(t):
+    from refgrad._creation import zeros_like
+
+    return zeros_like(t)
+
+
+# --- book/chapters/14_arithmetic.md:739
 # NOTE [Branch-free select]
 # Below this many elements np.where is quicker than the few passes of the bit
 # select, and a mispredicted branch costs too little to matter.
@@ -170,7 +242,7 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:627
+# --- book/chapters/14_arithmetic.md:765
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -187,7 +259,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:670
+# --- book/chapters/14_arithmetic.md:808
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]
@@ -203,12 +275,12 @@ MASKED_FILL = register(Op(
 MASKED_FILL_TENSOR = register(Op(
     "masked_fill_tensor", "MaskedFillBackward1", ("self", "value"), promote=False,
     forward=lambda a, value, mask: _fill(a, mask, value),
-    backward=lambda g, mask: (g.masked_fill(mask, 0), _where_grad(mask, g, True).sum()),
+    backward=lambda g, mask: (g.masked_fill(mask, 0), g.masked_select(mask).sum()),
     saves=(("mask", ("self", "value")),),
 ))
 
 
-# --- book/chapters/14_arithmetic.md:708
+# --- book/chapters/14_arithmetic.md:846
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -262,7 +334,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:769
+# --- book/chapters/14_arithmetic.md:907
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -280,7 +352,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:793
+# --- book/chapters/14_arithmetic.md:931
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

@@ -10,7 +10,6 @@ import numpy as np
 from refgrad import _dtype, return_types
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_grad_dtype, in_place_dtype, where
-from refgrad._ops.pieces import added_at
 from refgrad._ops.reductions import _WIDER, running
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
@@ -26,10 +25,10 @@ def _from_the_end(t, dim):
     return t.flip(dim).cumsum(dim).flip(dim)
 
 
-# --- book/chapters/16i_cumulative.md:97
+# --- book/chapters/16i_cumulative.md:96
 def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     g = g.to(self_dtype)  # with dtype=, the gradient is worked out in the input's dtype
-    if self.ndim == 0:
+    if self.ndim == 0 or self.numel() <= 1 or self.shape[dim] == 1:  # torch's g, as it is
         return (g,)
     d = dim % self.ndim
     if not (self._data == 0).any():
@@ -87,8 +86,9 @@ def _running(accumulate):
 
 
 def _to_places(grads, self, indices, dim):
-    positions = indices._data.reshape(indices._data.shape or (1,))
-    return (added_at(grads[0], positions, tuple(self.shape), dim),)
+    from refgrad._ops.indexing import zeros_as
+
+    return (zeros_as(grads[0], tuple(self.shape)).scatter_add(dim, indices, grads[0]),)
 
 
 CUMMAX, CUMMIN = (register(Op(
@@ -98,7 +98,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:264
+# --- book/chapters/16i_cumulative.md:265
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -137,7 +137,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:312
+# --- book/chapters/16i_cumulative.md:313
 def cumprod(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool:

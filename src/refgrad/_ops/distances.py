@@ -3,15 +3,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:856
+# --- book/chapters/16n_more_shapes_and_elementwise.md:825
 """pairwise_distance and cosine_similarity, composites, and the norm node they record."""
 
 import numpy as np
 
 from refgrad._ops import measures
-from refgrad._ops.arithmetic import in_float32
+from refgrad._ops.arithmetic import add_scalar, in_float32
 from refgrad._ops.dispatch import call
-from refgrad._ops.integrals import plus
 from refgrad._ops.table import Op, register
 
 NORM_DIMS = register(Op(
@@ -26,11 +25,11 @@ NORM_DIMS = register(Op(
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     last = max(x1.ndim, x2.ndim) - 1
-    difference = plus(x1 - x2, eps)
+    difference = add_scalar(x1 - x2, eps)
     return call(NORM_DIMS, (difference,), {"p": p, "dim": (last,), "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:897
+# --- book/chapters/16n_more_shapes_and_elementwise.md:865
 def _common(x1, x2):
     from refgrad._dtype import result_type
     from refgrad._ops.functions import check_broadcast, to

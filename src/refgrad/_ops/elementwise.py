@@ -11,7 +11,14 @@ import math
 import numpy as np
 
 from refgrad._creation import zeros_like
-from refgrad._ops.arithmetic import floating, in_float32
+from refgrad._ops.arithmetic import (
+    add_scalar,
+    floating,
+    in_float32,
+    mul_scalar,
+    one_minus,
+    sub_scalar,
+)
 from refgrad._ops.table import Op, register
 from refgrad._typename import not_implemented_for
 
@@ -62,7 +69,7 @@ FRAC = register(Op("frac", "FracBackward0", ("self",), forward=_frac,
                    backward=lambda g: (g,)))
 
 
-# --- book/chapters/16f_more_elementwise.md:107
+# --- book/chapters/16f_more_elementwise.md:114
 def _saves_input(name, node, ufunc, backward):
     return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
                        saves=(("self", ("self",)),)))
@@ -74,42 +81,44 @@ def _saves_result(name, node, ufunc, backward):
 
 
 LN2, LN10 = math.log(2.0), math.log(10.0)
-LOG1P = _saves_input("log1p", "Log1PBackward0", np.log1p, lambda g, self: (g / (self + 1),))
-LOG2 = _saves_input("log2", "Log2Backward0", np.log2, lambda g, self: (g / (self * LN2),))
+LOG1P = _saves_input("log1p", "Log1PBackward0", np.log1p,
+                     lambda g, self: (g / add_scalar(self, 1),))
+LOG2 = _saves_input("log2", "Log2Backward0", np.log2, lambda g, self: (g / mul_scalar(self, LN2),))
 LOG10 = _saves_input("log10", "Log10Backward0", np.log10,
-                     lambda g, self: (g / (self * LN10),))
+                     lambda g, self: (g / mul_scalar(self, LN10),))
 EXPM1 = _saves_result("expm1", "Expm1Backward0", np.expm1,
-                      lambda g, result: (g * (result + 1),))
-EXP2 = _saves_result("exp2", "Exp2Backward0", np.exp2, lambda g, result: (g * result * LN2,))
+                      lambda g, result: (g * add_scalar(result, 1),))
+EXP2 = _saves_result("exp2", "Exp2Backward0", np.exp2,
+                     lambda g, result: (mul_scalar(g * result, LN2),))
 
 
-# --- book/chapters/16f_more_elementwise.md:136
+# --- book/chapters/16f_more_elementwise.md:145
 SINH = _saves_input("sinh", "SinhBackward0", np.sinh, lambda g, self: (g * self.cosh(),))
 COSH = _saves_input("cosh", "CoshBackward0", np.cosh, lambda g, self: (g * self.sinh(),))
 ASIN = _saves_input("asin", "AsinBackward0", np.arcsin,
-                    lambda g, self: (g * (1 - self * self).rsqrt(),))
+                    lambda g, self: (g * add_scalar(-self * self, 1).rsqrt(),))
 ACOS = _saves_input("acos", "AcosBackward0", np.arccos,
-                    lambda g, self: (-g * (1 - self * self).rsqrt(),))
+                    lambda g, self: (g * -add_scalar(-self * self, 1).rsqrt(),))
 ATAN = _saves_input("atan", "AtanBackward0", np.arctan,
-                    lambda g, self: (g / (self * self + 1),))
+                    lambda g, self: (g / add_scalar(self * self, 1),))
 ASINH = _saves_input("asinh", "AsinhBackward0", np.arcsinh,
-                     lambda g, self: (g * (self * self + 1).rsqrt(),))
+                     lambda g, self: (g * add_scalar(self.pow(2), 1).rsqrt(),))
 ACOSH = _saves_input("acosh", "AcoshBackward0", np.arccosh,
-                     lambda g, self: (g * (self * self - 1).rsqrt(),))
+                     lambda g, self: (g * sub_scalar(self * self, 1).rsqrt(),))
 ATANH = _saves_input("atanh", "AtanhBackward0", np.arctanh,
-                     lambda g, self: (g / (1 - self * self),))
+                     lambda g, self: (mul_scalar(g, 1) / one_minus(self.pow(2)),))
 # torch multiplies by the constant, taken in the tensor's dtype (float16 through
 # float32, as any product with a number: NOTE [float16 and numbers]).
 DEGREE = math.pi / 180
 DEG2RAD = register(Op("deg2rad", "Deg2RadBackward0", ("self",),
                       forward=floating(in_float32(lambda a: a * DEGREE)),
-                      backward=lambda g: (g * DEGREE,)))
+                      backward=lambda g: (mul_scalar(g, DEGREE),)))
 RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
                       forward=floating(in_float32(lambda a: a * (1 / DEGREE))),
-                      backward=lambda g: (g * (1 / DEGREE),)))
+                      backward=lambda g: (mul_scalar(g, 1 / DEGREE),)))
 
 
-# --- book/chapters/16f_more_elementwise.md:168
+# --- book/chapters/16f_more_elementwise.md:177
 def _atan2_gradients(g, self=None, other=None):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
     squared = self * self + other * other
@@ -131,7 +140,7 @@ def _as_floats(*arrays):
     return [x.astype(default) if x.dtype.kind in "biu" else x for x in arrays]
 
 
-# --- book/chapters/16f_more_elementwise.md:200
+# --- book/chapters/16f_more_elementwise.md:209
 def _test(name, ufunc):
     return register(Op(name, None, ("self",), forward=ufunc, promote=False))
 
@@ -165,7 +174,7 @@ ALL = register(Op("all", None, ("self",), forward=_every(np.all), promote=False)
 ANY = register(Op("any", None, ("self",), forward=_every(np.any), promote=False))
 
 
-# --- book/chapters/16f_more_elementwise.md:242
+# --- book/chapters/16f_more_elementwise.md:251
 def _function(row):
     from refgrad._ops.dispatch import call
 
@@ -207,7 +216,7 @@ def atan2(input, other):
 arctan2 = atan2
 
 
-# --- book/chapters/16f_more_elementwise.md:285
+# --- book/chapters/16f_more_elementwise.md:294
 def argmax(input, dim=None, keepdim=False):
     return _locate(ARGMAX, input, dim, keepdim)
 
@@ -255,7 +264,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:340
+# --- book/chapters/16f_more_elementwise.md:349
 def square(input):
     return input.pow(2)
 

@@ -8,7 +8,7 @@
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._ops.arithmetic import in_float32
+from refgrad._ops.arithmetic import in_float32, mul_scalar, one_minus
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
@@ -24,13 +24,13 @@ def _lerp(start, end, weight):
 LERP = register(Op(
     "lerp", "LerpBackward0", ("self", "end"), promote=False,
     forward=in_float32(lambda a, b, weight: _lerp(a, b, weight)),
-    backward=lambda g, weight: (g * (1 - weight), g * weight),
+    backward=lambda g, weight: (mul_scalar(g, 1 - weight), mul_scalar(g, weight)),
 ))
 LERP_TENSOR = register(Op(
     "lerp_tensor", "LerpBackward1", ("self", "end", "weight"), promote=False,
     forward=in_float32(_lerp),
     backward=lambda g, end=None, self=None, weight=None: (
-        g * (1 - weight), g * weight, None if self is None else g * (end - self)),
+        g * one_minus(weight), g * weight, None if self is None else g * (end - self)),
     saves=(("end", ("weight",)), ("self", ("weight",)), ("weight", ("self", "end", "weight"))),
 ))
 
@@ -72,16 +72,16 @@ ADDCMUL = register(Op(
     "addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"),
     forward=in_float32(_addcmul),
     backward=lambda g, value, tensor1=None, tensor2=None: (
-        g, None if tensor2 is None else g * tensor2 * value,
-        None if tensor1 is None else g * tensor1 * value),
+        g, None if tensor2 is None else g * mul_scalar(tensor2, value),
+        None if tensor1 is None else g * mul_scalar(tensor1, value)),
     saves=(("tensor1", ("tensor2",)), ("tensor2", ("tensor1",))),
 ))
 ADDCDIV = register(Op(
     "addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
     forward=in_float32(lambda a, b, c, value: a + value * b / c),
     backward=lambda g, value, tensor1=None, tensor2=None: (
-        g, None if tensor2 is None else g * value / tensor2,
-        None if tensor1 is None else -g * value * tensor1 / (tensor2 * tensor2)),
+        g, None if tensor2 is None else g * (tensor2.new_full((), value) / tensor2),
+        None if tensor1 is None else -g * (mul_scalar(tensor1, value) / (tensor2 * tensor2))),
     saves=(("tensor1", ("tensor2",)), ("tensor2", ("tensor1", "tensor2"))),
 ))
 INTEGER_ADDCDIV = (

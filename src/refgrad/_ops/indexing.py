@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:276
+# --- book/chapters/16d_indexing.md:278
 """Indexing rows (select, slice, index, and the rows of their gradients) and x[...]."""
 
 import warnings
@@ -32,7 +32,7 @@ def _slice(a, dim, start, end, step):
     return out
 
 
-# --- book/chapters/16d_indexing.md:319
+# --- book/chapters/16d_indexing.md:321
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -53,7 +53,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:341
+# --- book/chapters/16d_indexing.md:343
 SLICE = register(Op(
     "slice", "SliceBackward0", ("self",), forward=_slice,
     backward=lambda g, dim, start, end, step, self_sym_sizes: (
@@ -69,7 +69,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:369
+# --- book/chapters/16d_indexing.md:371
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -106,7 +106,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:407
+# --- book/chapters/16d_indexing.md:409
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -154,7 +154,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:463
+# --- book/chapters/16d_indexing.md:465
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
@@ -203,7 +203,7 @@ def _narrow_start(start) -> int:
     return int(start.item())
 
 
-# --- book/chapters/16d_indexing.md:545
+# --- book/chapters/16d_indexing.md:547
 INT64_MAX = 2**63 - 1
 
 
@@ -243,7 +243,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:637
+# --- book/chapters/16d_indexing.md:639
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -256,7 +256,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:651
+# --- book/chapters/16d_indexing.md:653
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -329,7 +329,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:725
+# --- book/chapters/16d_indexing.md:727
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

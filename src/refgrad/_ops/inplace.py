@@ -148,7 +148,9 @@ def _follow_result(self, node) -> None:
 
 # --- book/chapters/26_inplace.md:368
 def _constant(g):
-    return g * 0
+    from refgrad._creation import zeros_like
+
+    return zeros_like(g)
 
 
 ZERO = register(Op(
@@ -173,7 +175,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:399
+# --- book/chapters/26_inplace.md:401
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -188,7 +190,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:419
+# --- book/chapters/26_inplace.md:421
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -206,7 +208,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:514
+# --- book/chapters/26_inplace.md:516
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -262,7 +264,7 @@ def fill_(self, value):
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
-# --- book/chapters/26_inplace.md:638
+# --- book/chapters/26_inplace.md:640
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -323,7 +325,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:841
+# --- book/chapters/26_inplace.md:843
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

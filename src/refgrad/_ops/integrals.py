@@ -3,55 +3,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:720
-"""Rows for a tensor and a number, and the trapezoid rule made of them."""
+# --- book/chapters/16n_more_shapes_and_elementwise.md:728
+"""The trapezoid rule, with torch's products, quotients and sums with a number."""
 
-import numpy as np
-
-from refgrad._ops.arithmetic import _true_divide
+from refgrad._ops.arithmetic import div_scalar as over
+from refgrad._ops.arithmetic import mul_scalar as times
 from refgrad._ops.dispatch import call
-from refgrad._ops.elementwise import _as_floats
-from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
 
 
-def _with_number(ufunc):
-    def forward(a, other, alpha=1):
-        if a.dtype == np.float16:  # NOTE [float16 and numbers]
-            return ufunc(a.astype(np.float32), np.float32(other)).astype(np.float16)
-        return ufunc(a, a.dtype.type(other)).astype(a.dtype, copy=False)
-
-    return forward
-
-
-MUL_NUMBER = register(Op(
-    "mul_number", "MulBackward1", ("self",), promote_with=("other",),
-    forward=_with_number(np.multiply), backward=lambda g, other: (g * other,),
-))
-DIV_NUMBER = register(Op(
-    "div_number", "DivBackward1", ("self",), promote_with=("other",),
-    forward=lambda a, other: _with_number(_true_divide)(*_as_floats(a), other),
-    backward=lambda g, other: (g / other,),
-))
-ADD_NUMBER = register(Op(
-    "add_number", "AddBackward1", ("self",), promote_with=("other",),
-    forward=_with_number(np.add), backward=lambda g, other: (g,), hides=("other",),
-))
-
-
-def times(t, number):
-    return call(MUL_NUMBER, (t,), {"other": number})
-
-
-def over(t, number):
-    return call(DIV_NUMBER, (t,), {"other": number})
-
-
-def plus(t, number):
-    return call(ADD_NUMBER, (t,), {"other": number})
-
-
-# --- book/chapters/16n_more_shapes_and_elementwise.md:777
+# --- book/chapters/16n_more_shapes_and_elementwise.md:746
 def _cut(t, dim, start, end):
     from refgrad._ops.indexing import SLICE
 
@@ -77,7 +38,7 @@ def _nothing(y, dim):
     return zeros(tuple(y.shape[:d]) + tuple(y.shape[d + 1:]), dtype=y.dtype)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:804
+# --- book/chapters/16n_more_shapes_and_elementwise.md:773
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments - got "

@@ -19,7 +19,7 @@ DOT = register(Op(
 MV = register(Op(
     "mv", "MvBackward0", ("self", "vec"), forward=np.matmul, promote=False,
     backward=lambda g, self=None, vec=None: (
-        g.unsqueeze(1) * vec if vec is not None else None,
+        g.reshape(-1, 1) * vec if vec is not None else None,
         self.t().mv(g) if self is not None else None,
     ),
     saves=(("self", ("vec",)), ("vec", ("self",))),
@@ -27,11 +27,24 @@ MV = register(Op(
 
 
 # --- book/chapters/16c_linalg.md:57
-def _mm_backward(g, self=None, mat2=None, **_):
+def _mm_backward(g, self=None, mat2=None, **layout):
+    sizes, strides = layout["self_sym_sizes"], layout["self_sym_strides"]
+    mat2_sizes, mat2_strides = layout["mat2_sym_sizes"], layout["mat2_sym_strides"]
     return (
-        g.mm(mat2.t()) if mat2 is not None else None,
-        self.t().mm(g) if self is not None else None,
+        None if mat2 is None else mm_grad(g, mat2, sizes, strides, True),
+        None if self is None else mm_grad(g, self, mat2_sizes, mat2_strides, False),
     )
+
+
+# NOTE [Column-major gradients]
+# torch's kernel gives an input laid out column-major a column-major gradient, by
+# computing its transpose and transposing that, so the graph under create_graph=True
+# has a TBackward0 on top. The numbers are the same; the nodes follow torch's.
+def mm_grad(g, other, sizes, strides, first: bool):
+    """The gradient of ``mm``'s first (or second) input, given the other one."""
+    if strides[0] == 1 and strides[1] == sizes[0]:  # column-major
+        return other.mm(g.t()).t() if first else g.t().mm(other).t()
+    return g.mm(other.t()) if first else other.t().mm(g)
 
 
 def _bmm_backward(g, self=None, mat2=None):
@@ -52,7 +65,7 @@ BMM = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:90
+# --- book/chapters/16c_linalg.md:103
 _C_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int"}
 
 
@@ -87,7 +100,7 @@ def _no_bools(t, kernel: str) -> None:
         raise not_implemented_for(kernel, t._data.dtype)
 
 
-# --- book/chapters/16c_linalg.md:126
+# --- book/chapters/16c_linalg.md:139
 def _vectors(a, b) -> None:
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -117,7 +130,7 @@ def _batches(a, b, kernel: str = "bmm") -> None:
     _no_bools(b, kernel)
 
 
-# --- book/chapters/16c_linalg.md:164
+# --- book/chapters/16c_linalg.md:177
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -155,7 +168,7 @@ def mv(input, vec):
     return _call(MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:211
+# --- book/chapters/16c_linalg.md:224
 def matmul(input, other):
     if input.ndim == 0 or other.ndim == 0:
         raise RuntimeError(
@@ -178,7 +191,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:243
+# --- book/chapters/16c_linalg.md:256
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -197,7 +210,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:270
+# --- book/chapters/16c_linalg.md:283
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -208,7 +221,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:287
+# --- book/chapters/16c_linalg.md:300
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -223,7 +236,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:307
+# --- book/chapters/16c_linalg.md:320
 def _batched(a, b):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._size import Size
@@ -243,7 +256,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:338
+# --- book/chapters/16c_linalg.md:351
 def outer(input, vec2):
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:

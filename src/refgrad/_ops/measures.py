@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:447
+# --- book/chapters/16b_reductions.md:458
 """Measures along dimensions: var, std, vector norms, amax and amin."""
 
 import math
@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from refgrad._dtype import python_number
+from refgrad._ops.arithmetic import mul_scalar
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple, where
 from refgrad._ops.operands import as_array
@@ -37,7 +38,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:486
+# --- book/chapters/16b_reductions.md:498
 def _var(a, dim, correction, keepdim):
     axes = _axes(dim, a.ndim)
     n = a.size if axes is None else math.prod(a.shape[d] for d in axes)
@@ -51,7 +52,7 @@ def _std(a, dim, correction, keepdim):
     return np.sqrt(_var(a, dim, correction, keepdim))
 
 
-# --- book/chapters/16b_reductions.md:509
+# --- book/chapters/16b_reductions.md:521
 def _count(self, dim) -> int:
     return self.numel() if dim is None else math.prod(self.shape[d] for d in dim)
 
@@ -61,10 +62,10 @@ def _var_backward(g, self, dim, correction, keepdim):
     if dim is None or self.ndim == 0:
         if dof <= 0:
             return (g * _inf_or_nan(self),)
-        return (g * (2.0 / dof) * (self - self.mean()),)
+        return (mul_scalar(g, 2.0 / dof) * (self - self.mean()),)
     g = _unsqueezed(g, dim, self.ndim, keepdim)
     scale = 2.0 / dof if dof else math.inf
-    return (g * scale * (self - self.mean(dim, keepdim=True)),)
+    return (mul_scalar(g, scale) * (self - self.mean(dim, keepdim=True)),)
 
 
 def _inf_or_nan(self):
@@ -74,11 +75,11 @@ def _inf_or_nan(self):
 
 
 def _std_backward(g, self, result, dim, correction, keepdim):
-    return _var_backward(where(result == 0, 0.0, g / (result * 2)), self, dim, correction,
-                         keepdim)
+    kept = (g / mul_scalar(result, 2)).masked_fill(result == 0, 0)
+    return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:537
+# --- book/chapters/16b_reductions.md:549
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -89,7 +90,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:557
+# --- book/chapters/16b_reductions.md:569
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -107,33 +108,34 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return np.sum(size ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:585
+# --- book/chapters/16b_reductions.md:597
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
-    g = _unsqueezed(g, dim, self.ndim, keepdim)
-    result = _unsqueezed(result, dim, self.ndim, keepdim)
+    if dim is not None:  # over every dimension, the 0-d gradient broadcasts as it is
+        g = _unsqueezed(g, dim, self.ndim, keepdim)
+        result = _unsqueezed(result, dim, self.ndim, keepdim)
     if ord == 1:
-        return (self.sign() * g,)
+        return (self.sgn() * g,)
     if ord == 2:
         return (g * where(result == 0, 0.0, self / result),)
     if math.isinf(ord):
         size = np.abs(self._data)
         hits = as_array((size == result._data) | np.isnan(size)).astype(size.dtype)
         count = as_array(hits.sum(axis=_axes(dim, self.ndim), keepdims=True))
-        return (self.sign() * (g / make_tensor(count)) * make_tensor(hits),)
+        return (self.sgn() * (g / make_tensor(count)) * make_tensor(hits),)
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:609
+# --- book/chapters/16b_reductions.md:622
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
-        scaled = self.sign() * where(self == 0, 0.0, size ** (p - 1))
+        scaled = self.sgn() * where(self == 0, 0.0, size ** (p - 1))
         return scaled * g * result ** (1 - p)
-    scale = where(result == 0, 0.0, g / result ** (p - 1))
+    scale = (g / result ** (p - 1)).masked_fill(result == 0, 0)
     if p < 2:
-        return self.sign() * size ** (p - 1) * scale
+        return self.sgn() * size ** (p - 1) * scale
     return self * size ** (p - 2) * scale
 
 
@@ -144,7 +146,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:639
+# --- book/chapters/16b_reductions.md:652
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -167,7 +169,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:671
+# --- book/chapters/16b_reductions.md:684
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -193,7 +195,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:698
+# --- book/chapters/16b_reductions.md:711
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -212,7 +214,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=4)
 
 
-# --- book/chapters/16b_reductions.md:723
+# --- book/chapters/16b_reductions.md:736
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     _check_norm_dtypes(x, dtype)
     ord = python_number(ord)  # noqa: A001 - NOTE [NumPy scalars are numbers]
@@ -242,7 +244,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:754
+# --- book/chapters/16b_reductions.md:767
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
     """Refuse an inf or -inf norm of an empty slice, which has no value."""
     if not dims:
@@ -274,7 +276,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:791
+# --- book/chapters/16b_reductions.md:804
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = dim_tuple(dim, input.ndim)

@@ -9,7 +9,6 @@ import numpy as np
 
 from refgrad import return_types
 from refgrad._ops.dispatch import call
-from refgrad._ops.pieces import added_at
 from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
 
@@ -32,8 +31,9 @@ def _sorted(a, dim, descending, stable=True, k=None):
 
 
 def _put_back(grads, indices, dim, self_sym_sizes, **choices):
-    positions = indices._data.reshape(indices._data.shape or (1,))
-    return (added_at(grads[0], positions, self_sym_sizes, dim),)
+    from refgrad._ops.indexing import zeros_as
+
+    return (zeros_as(grads[0], self_sym_sizes).scatter(dim, indices, grads[0]),)
 
 
 SORT = register(Op(

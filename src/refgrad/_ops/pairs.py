@@ -10,8 +10,15 @@ import numpy as np
 
 from refgrad._ops.dispatch import call
 from refgrad._ops.elementwise import _as_floats
-from refgrad._ops.pointwise import _zero_where, _zeros_like
+from refgrad._ops.pointwise import _zeros_like
 from refgrad._ops.table import Op, register
+
+
+def _zero_where(mask, g):
+    """``g`` with zeros where ``mask`` holds."""
+    from refgrad._ops.functions import where
+
+    return where(mask, 0.0, g)
 
 
 def _chosen(wins):
@@ -30,7 +37,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:390
+# --- book/chapters/16n_more_shapes_and_elementwise.md:397
 def _copysign_backward(g, self=None, result=None):
     ratio = _zero_where(self == 0, result / self)
     return g * ratio
@@ -55,7 +62,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:426
+# --- book/chapters/16n_more_shapes_and_elementwise.md:433
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -77,7 +84,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:452
+# --- book/chapters/16n_more_shapes_and_elementwise.md:459
 def _tensor(name, other) -> None:
     from refgrad._tensor import Tensor
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:778
+# --- book/chapters/16d_indexing.md:780
 """Rows that cut a tensor into views, tile it, or gather from it: split, repeat, gather."""
 
 import numpy as np
@@ -34,7 +34,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:811
+# --- book/chapters/16d_indexing.md:813
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -49,18 +49,27 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:838
+# --- book/chapters/16d_indexing.md:843
 def _tile(a, repeats):
     return np.tile(a.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats)
 
 
 def _untile(g, repeats, self_sym_sizes):
-    if not repeats:
-        return (g,)
-    sizes = (1,) * (len(repeats) - len(self_sym_sizes)) + tuple(self_sym_sizes)
-    pairs = tuple(n for pair in zip(repeats, sizes) for n in pair)
-    copies = tuple(range(0, len(pairs), 2))
-    return (g.reshape(pairs).sum(copies).reshape(self_sym_sizes),)
+    """Sum the copies back, in torch's steps: leading dimensions one by one, then the rest."""
+    from refgrad._ops.indexing import zeros_as
+
+    if 0 in repeats:
+        return (zeros_as(g, self_sym_sizes),)
+    lead = len(repeats) - len(self_sym_sizes)
+    for _ in range(lead):
+        g = g.sum(0)
+    sizes, copies = [], []
+    for repeat, size in zip(repeats[lead:], self_sym_sizes):
+        if repeat != 1:  # the copies get a dimension of their own, summed away
+            sizes.append(repeat)
+            copies.append(len(sizes) - 1)
+        sizes.append(size)
+    return (g.reshape(sizes).sum(copies) if copies else g,)
 
 
 REPEAT = register(Op(
@@ -69,7 +78,7 @@ REPEAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:871
+# --- book/chapters/16d_indexing.md:886
 def index_key(index, dim):
     """Each position's own coordinates, with the index's values along ``dim``."""
     ones = (1,) * index.ndim
@@ -89,7 +98,7 @@ def _gather(a, index, dim, sparse_grad):
     return flat[index_key(_positions(index), dim % flat.ndim)].reshape(index._data.shape)
 
 
-# --- book/chapters/16d_indexing.md:892
+# --- book/chapters/16d_indexing.md:907
 def added_at(g, positions, sizes, dim):
     """Zeros of ``sizes``, with each element of ``g`` added at its position along ``dim``.
 
@@ -106,7 +115,9 @@ def added_at(g, positions, sizes, dim):
 
 
 def _scatter_add(g, index, self, dim, sparse_grad):
-    return (added_at(g, _positions(index), self.shape, dim),)
+    from refgrad._ops.indexing import zeros_as
+
+    return (zeros_as(g, self.shape).scatter_add(dim, index, g),)
 
 
 GATHER = register(Op(
@@ -115,7 +126,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:926
+# --- book/chapters/16d_indexing.md:943
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -146,7 +157,7 @@ def split(tensor, split_size_or_sections, dim=0):
     return _call(SPLIT, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:958
+# --- book/chapters/16d_indexing.md:975
 def split_with_sizes(input, split_sizes, dim=0):
     sizes, length = list(split_sizes), _length(input, dim)
     if any(n < 0 for n in sizes):
@@ -170,7 +181,7 @@ def chunk(input, chunks, dim=0):
     return split(input, -(-length // chunks), dim)
 
 
-# --- book/chapters/16d_indexing.md:986
+# --- book/chapters/16d_indexing.md:1003
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -187,7 +198,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:1010
+# --- book/chapters/16d_indexing.md:1027
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
@@ -220,8 +231,12 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1054
+# --- book/chapters/16d_indexing.md:1072
 def _add_slices_back(g, index, dim, self_sym_sizes):
+    from refgrad._ops.indexing import zeros_as
+
+    if self_sym_sizes:  # torch's zeros with the slices added back: an IndexAddBackward0
+        return (zeros_as(g, self_sym_sizes).index_add(dim, index, g),)
     shape = list(g.shape) or [1]
     d = dim % len(shape)
     along = _positions(index).reshape([-1 if k == d else 1 for k in range(len(shape))])

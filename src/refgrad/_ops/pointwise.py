@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from refgrad._ops.arithmetic import floating, in_float32, select
+from refgrad._ops.arithmetic import add_scalar, div_scalar, floating, in_float32, mul_scalar, select
 from refgrad._ops.table import Op, register
 
 
@@ -22,17 +22,19 @@ def _sigmoid(a):
     return 1 / (1 + np.exp(-a))
 
 
-TAN = _keeps_result("tan", "TanBackward0", np.tan, lambda g, result: (g * (1 + result**2),))
+TAN = _keeps_result("tan", "TanBackward0", np.tan, lambda g, result: (
+    g * add_scalar(result**2, 1),))
 TANH = _keeps_result("tanh", "TanhBackward0", np.tanh, lambda g, result: (
-    g * (1 - result * result),))
+    tanh_backward(g, result),))
 SIGMOID = _keeps_result("sigmoid", "SigmoidBackward0", in_float32(_sigmoid), lambda g, result: (
-    g * (1 - result) * result,))
-SQRT = _keeps_result("sqrt", "SqrtBackward0", np.sqrt, lambda g, result: (g / (2 * result),))
+    sigmoid_backward(g, result),))
+SQRT = _keeps_result("sqrt", "SqrtBackward0", np.sqrt, lambda g, result: (
+    g / mul_scalar(result, 2),))
 RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", in_float32(lambda a: 1 / np.sqrt(a)),
-                      lambda g, result: (-0.5 * g * result**3,))
+                      lambda g, result: (mul_scalar(g, -0.5) * result**3,))
 
 
-# --- book/chapters/16a_pointwise.md:97
+# --- book/chapters/16a_pointwise.md:101
 # NOTE [Ties keep the input]
 # torch's max(a, bound) keeps a when the two are equal (-0.0 against 0.0);
 # NumPy's maximum returns its second operand then. So the input goes second,
@@ -45,10 +47,11 @@ def at_most(a, high):
     return np.minimum(high, a)
 
 
-def _zero_where(mask, g):
+def _keep_where(mask, g):
+    """``g`` where ``mask`` holds, zero elsewhere: torch's ``where(mask, grad, 0)``."""
     from refgrad._ops.functions import where
 
-    return where(mask, 0.0, g)
+    return where(mask, g, 0.0)
 
 
 RELU = register(Op(
@@ -83,25 +86,58 @@ def _sign(a):
 
 
 SIGN = register(Op(
-    "sign", "SignBackward0", ("self",), forward=_sign, backward=lambda g: (g * 0,),
+    "sign", "SignBackward0", ("self",), forward=_sign, backward=lambda g: (_zeros_like(g),),
 ))
 ABS = register(Op(
     "abs", "AbsBackward0", ("self",), forward=np.abs,
-    backward=lambda g, self: (g * self.sign(),), saves=(("self", ("self",)),),
+    backward=lambda g, self: (g * self.sgn(),), saves=(("self", ("self",)),),
 ))
 
 
-# --- book/chapters/16a_pointwise.md:164
-def _outside(self, min, max):  # noqa: A002 - torch's names
+# --- book/chapters/16a_pointwise.md:173
+_GRAD_AND_OUTPUT = (("grad_output", ("output",)), ("output", ("grad_output", "output")))
+TANH_BACKWARD = register(Op(
+    "tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"),
+    forward=lambda g, y: g * (1 - y * y),
+    backward=lambda g, grad_output=None, output=None: (
+        None if output is None else tanh_backward(g, output),
+        None if grad_output is None else g * (mul_scalar(output, -2) * grad_output)),
+    saves=_GRAD_AND_OUTPUT,
+))
+SIGMOID_BACKWARD = register(Op(
+    "sigmoid_backward", "SigmoidBackwardBackward0", ("grad_output", "output"),
+    forward=lambda g, y: g * (1 - y) * y,
+    backward=lambda g, grad_output=None, output=None: (
+        None if output is None else sigmoid_backward(g, output),
+        None if grad_output is None else (
+            g * grad_output * add_scalar(mul_scalar(output, -2), 1))),
+    saves=_GRAD_AND_OUTPUT,
+))
+
+
+def tanh_backward(grad_output, output):
+    from refgrad._ops.dispatch import call
+
+    return call(TANH_BACKWARD, (grad_output, output))
+
+
+def sigmoid_backward(grad_output, output):
+    from refgrad._ops.dispatch import call
+
+    return call(SIGMOID_BACKWARD, (grad_output, output))
+
+
+# --- book/chapters/16a_pointwise.md:214
+def _inside(self, min, max):  # noqa: A002 - torch's names
     from refgrad._tensor import make_tensor
 
     data = self._data
-    outside = np.zeros_like(data, dtype=bool)
+    inside = np.ones_like(data, dtype=bool)
     if min is not None:
-        outside |= ~(data >= min)
+        inside &= data >= min
     if max is not None:
-        outside |= ~(data <= max)
-    return make_tensor(outside)
+        inside &= data <= max
+    return make_tensor(inside)
 
 
 def _clip(a, low, high):
@@ -113,20 +149,19 @@ def _clip(a, low, high):
 
 CLAMP = register(Op(
     "clamp", "ClampBackward1", ("self",), forward=lambda a, min, max: _clip(a, min, max),
-    backward=lambda g, self, min, max: (_zero_where(_outside(self, min, max), g),),
+    backward=lambda g, self, min, max: (_keep_where(_inside(self, min, max), g),),
     saves=(("self", ("self",)),),
 ))
 
 
-# --- book/chapters/16a_pointwise.md:210
+# --- book/chapters/16a_pointwise.md:260
 def _kept(g, keep):
     """``g`` where the array mask ``keep`` holds, zero elsewhere."""
     from refgrad._tensor import make_tensor
 
-    drop = ~keep
-    if isinstance(drop, np.generic):  # NumPy compares 0-d arrays into a scalar
-        drop = np.asarray(drop)
-    return _zero_where(make_tensor(drop), g)
+    if isinstance(keep, np.generic):  # NumPy compares 0-d arrays into a scalar
+        keep = np.asarray(keep)
+    return _keep_where(make_tensor(keep), g)
 
 
 def _clamp_grads(g, self, min=None, max=None):  # noqa: A002 - torch's names
@@ -152,7 +187,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:254
+# --- book/chapters/16a_pointwise.md:303
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_kept(g, self._data >= min),),
@@ -175,11 +210,11 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:285
+# --- book/chapters/16a_pointwise.md:334
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
-    return _zero_where(lost, where(self == other, g / 2, g))
+    return where(self == other, div_scalar(g, 2), g).masked_fill(lost, 0)
 
 
 def _extremum(name, node, forward, self_lost):
@@ -200,7 +235,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:322
+# --- book/chapters/16a_pointwise.md:371
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -226,7 +261,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:354
+# --- book/chapters/16a_pointwise.md:403
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 

@@ -7,7 +7,8 @@
 
 import numpy as np
 
-from refgrad._ops.arithmetic import in_float32
+from refgrad._ops.arithmetic import in_float32, mul_scalar
+from refgrad._ops.linalg import mm_grad
 from refgrad._ops.table import Op, register
 from refgrad._warn_once import warn_once
 
@@ -26,20 +27,23 @@ def _blend(a, product, beta, alpha):
     return out + (a if beta == 1 else a * beta)
 
 
-# --- book/chapters/16j_products_and_shapes.md:72
+# --- book/chapters/16j_products_and_shapes.md:73
 def _times(t, factor):
-    return t if factor == 1 else t * factor
+    return t if factor == 1 else mul_scalar(t, factor)
 
 
-def _addmm_backward(g, beta, alpha, mat1=None, mat2=None, **sizes):
+def _addmm_backward(g, beta, alpha, mat1=None, mat2=None, **layout):
+    # NOTE [Column-major gradients]
+    mat1_layout = layout["mat1_sym_sizes"], layout["mat1_sym_strides"]
+    mat2_layout = layout["mat2_sym_sizes"], layout["mat2_sym_strides"]
     return (_times(g, beta),
-            None if mat2 is None else _times(g.mm(mat2.t()), alpha),
-            None if mat1 is None else _times(mat1.t().mm(g), alpha))
+            None if mat2 is None else _times(mm_grad(g, mat2, *mat1_layout, True), alpha),
+            None if mat1 is None else _times(mm_grad(g, mat1, *mat2_layout, False), alpha))
 
 
 def _addmv_backward(g, beta, alpha, mat=None, vec=None):
     return (_times(g, beta),
-            None if vec is None else _times(g.unsqueeze(1) * vec, alpha),
+            None if vec is None else _times(g.reshape(-1, 1) * vec, alpha),
             None if mat is None else _times(mat.t().mv(g), alpha))
 
 
@@ -49,7 +53,7 @@ def _baddbmm_backward(g, beta, alpha, batch1=None, batch2=None):
             None if batch1 is None else _times(batch1.transpose(1, 2).bmm(g), alpha))
 
 
-# --- book/chapters/16j_products_and_shapes.md:100
+# --- book/chapters/16j_products_and_shapes.md:104
 def _addbmm_backward(g, beta, alpha, batch1_sym_argsize_0, batch1_sym_argsize_1,
                      batch2_sym_argsize_2, batch1=None, batch2=None):
     shape = (batch1_sym_argsize_0, batch1_sym_argsize_1, batch2_sym_argsize_2)
@@ -64,7 +68,7 @@ def _with(product):
                                                                     alpha))
 
 
-# --- book/chapters/16j_products_and_shapes.md:119
+# --- book/chapters/16j_products_and_shapes.md:123
 ADDMM = register(Op(
     "addmm", "AddmmBackward0", ("self", "mat1", "mat2"), forward=_with(np.matmul),
     backward=_addmm_backward, saves=(("mat1", ("mat2",)), ("mat2", ("mat1",))),
@@ -87,7 +91,7 @@ ADDBMM = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:151
+# --- book/chapters/16j_products_and_shapes.md:155
 def _legacy(t) -> str:
     from refgrad._typename import LEGACY
 
@@ -135,7 +139,7 @@ def _call(row, input, a, b, shape, beta, alpha, **sizes):
     return call(row, (input, a, b), params)
 
 
-# --- book/chapters/16j_products_and_shapes.md:200
+# --- book/chapters/16j_products_and_shapes.md:204
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     _numbers("addmm", beta=beta, alpha=alpha)  # the binding's check, before any other
     for name, t in (("mat1", mat1), ("mat2", mat2)):
@@ -168,7 +172,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     return _call(ADDMV, input, mat, vec, (rows,), beta, alpha)
 
 
-# --- book/chapters/16j_products_and_shapes.md:237
+# --- book/chapters/16j_products_and_shapes.md:241
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._ops.linalg import _C_NAMES, _batches
 
@@ -198,7 +202,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
                  batch1_sym_argsize_0=b, batch1_sym_argsize_1=n, batch2_sym_argsize_2=p)
 
 
-# --- book/chapters/16j_products_and_shapes.md:289
+# --- book/chapters/16j_products_and_shapes.md:294
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -208,12 +212,13 @@ def _trace(a):
 
 
 def _trace_backward(g, self_sym_sizes):
-    from refgrad._ops.dispatch import call
-    from refgrad._ops.views import DIAGONAL_BACKWARD
+    from refgrad._ops.indexing import zeros_as
+    from refgrad._tensor import make_tensor
 
-    along = g.expand(min(self_sym_sizes))
-    params = {"input_sizes": tuple(self_sym_sizes), "offset": 0, "dim1": 0, "dim2": 1}
-    return (call(DIAGONAL_BACKWARD, (along,), params),)
+    rows, cols = self_sym_sizes
+    flat = zeros_as(g, (rows * cols,))
+    diagonal = make_tensor(np.arange(min(rows, cols), like=flat._data) * (cols + 1))
+    return (flat.index_fill(0, diagonal, g).view(rows, cols),)
 
 
 VDOT = register(Op(
@@ -228,7 +233,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:331
+# --- book/chapters/16j_products_and_shapes.md:337
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
@@ -239,7 +244,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:343
+# --- book/chapters/16j_products_and_shapes.md:349
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.linalg import _vectors
@@ -273,7 +278,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:378
+# --- book/chapters/16j_products_and_shapes.md:384
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -290,7 +295,7 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:404
+# --- book/chapters/16j_products_and_shapes.md:410
 def kron(input, other):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._tensor import Tensor

@@ -8,7 +8,7 @@
 import numpy as np
 
 from refgrad._dtype import float32, float64, int64
-from refgrad._ops.integrals import times
+from refgrad._ops.arithmetic import mul_scalar
 from refgrad._tensor import Tensor
 
 _MODES = ("linear", "lower", "higher", "midpoint", "nearest")
@@ -65,7 +65,7 @@ def _ranks(rows, q, skip_nan: bool):
         return ranks.masked_fill(ranks < 0, 0)
     last = rows.shape[-1] - 1
     has_nan = rows.isnan().any(-1, True)
-    ranks = times(q, last)
+    ranks = mul_scalar(q, last)
     shape = tuple(np.broadcast_shapes(tuple(q.shape), tuple(has_nan.shape)))
     return _expanded(ranks, shape).masked_fill(_expanded(has_nan, shape), last)
 

@@ -43,7 +43,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:86
+# --- book/chapters/15_sums_and_shapes.md:88
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 
@@ -63,16 +63,14 @@ _cumsum = running(np.cumsum)
 
 
 def _reversed(t, dim):
-    from refgrad._tensor import make_tensor
-
-    d = dim % t.ndim
-    backwards = np.arange(t.shape[d] - 1, -1, -1, like=t._data)
-    return t[(slice(None),) * d + (make_tensor(backwards),)]
+    return t.flip(dim)  # the row of chapter "Flips, rolls, triangles, and arithmetic in one step"
 
 
 def _cumsum_backward(g, dim, dtype, self_dtype):
     g = g.to(self_dtype)
-    return (g if g.ndim == 0 else _reversed(_reversed(g, dim).cumsum(dim), dim),)
+    if g.ndim == 0 or g.numel() <= 1 or g.shape[dim] == 1:  # nothing to add up: torch's g
+        return (g,)
+    return (_reversed(_reversed(g, dim).cumsum(dim), dim),)
 
 
 CUMSUM = register(Op(

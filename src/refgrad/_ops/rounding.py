@@ -63,7 +63,7 @@ def _fmod(a, b):
 def _division_gradients(g, rounding_mode, self=None, other=None):
     # self is saved only for other's gradient: present, it says that one is wanted.
     if rounding_mode is None:  # true division, asked for by name
-        return g / other, (None if self is None else -g * self / (other * other))
+        return g / other, (None if self is None else -g * (self / other / other))
     return zeros_like(g), (None if self is None else zeros_like(g))
 
 

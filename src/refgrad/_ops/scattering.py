@@ -160,7 +160,7 @@ def tensor_argument(function, argument, position, value) -> None:
                         f"Tensor, not {c_type_name(type(value))}")
 
 
-# --- book/chapters/16h_scatter.md:486
+# --- book/chapters/16h_scatter.md:488
 def _masked_scatter(a, source, mask):
     shape = np.broadcast_shapes(a.shape, mask._data.shape)
     out = np.broadcast_to(a, shape).copy()
@@ -189,7 +189,7 @@ MASKED_SCATTER = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:516
+# --- book/chapters/16h_scatter.md:518
 def masked_scatter(input, mask, source):
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -215,7 +215,7 @@ def _bool():
     return _dtype.bool
 
 
-# --- book/chapters/16h_scatter.md:552
+# --- book/chapters/16h_scatter.md:554
 def _put_taken_back(g, index, self):
     from refgrad._ops.indexing import index_put, zeros_as
 
@@ -246,7 +246,7 @@ def take(input, index):
     return call(TAKE, (input,), {"index": index})
 
 
-# --- book/chapters/16h_scatter.md:592
+# --- book/chapters/16h_scatter.md:594
 def take_along_dim(input, indices, dim=None):
     from refgrad._ops.functions import check_broadcast
     from refgrad._tensor_values import wrap_dim

@@ -110,9 +110,19 @@ UNSQUEEZE = register(Op(
 SQUEEZE_DIM = register(Op(
     "squeeze_dim", "SqueezeBackward1", ("self",),
     forward=lambda a, dim: np.squeeze(a, dim) if a.ndim and a.shape[dim] == 1 else a.view(),
-    backward=lambda g, dim, self_sym_sizes: (g.reshape(self_sym_sizes),),
+    backward=lambda g, dim, self_sym_sizes: (unsqueeze_to(g, (dim,), self_sym_sizes),),
     keeps=("self_sym_sizes",), view=True,
 ))
+
+
+def unsqueeze_to(g, dims, sizes):
+    """Put back, in order, each of ``dims`` that had size one: torch's ``unsqueeze_to``."""
+    ndim = len(sizes)
+    wanted = {d % ndim for d in dims} if ndim else set()
+    for d in range(ndim):
+        if d in wanted and sizes[d] == 1:
+            g = g.unsqueeze(d)
+    return g
 
 
 def _squeeze_dims(a, dim):
@@ -122,7 +132,7 @@ def _squeeze_dims(a, dim):
 
 SQUEEZE_DIMS = register(Op(
     "squeeze_dims", "SqueezeBackward2", ("self",), forward=_squeeze_dims,
-    backward=lambda g, dim, self_sym_sizes: (g.reshape(self_sym_sizes),),
+    backward=lambda g, dim, self_sym_sizes: (unsqueeze_to(g, dim, self_sym_sizes),),
     keeps=("self_sym_sizes",), view=True,
 ))
 UNBIND = register(Op(
@@ -143,11 +153,12 @@ def _same_sizes(arrays):
 STACK = register(Op(
     "stack", "StackBackward0", ("tensors",),
     forward=lambda arrays, dim: np.stack(_same_sizes(arrays), axis=dim),
-    backward=lambda g, dim: g.unbind(dim), variadic=True,
+    backward=lambda g, dim: tuple(g.select(dim, i) for i in range(g.shape[dim])),
+    variadic=True,
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:338
+# --- book/chapters/15_sums_and_shapes.md:355
 def _stack(grads, dim):
     from refgrad._ops.functions import stack
 
@@ -157,6 +168,8 @@ def _stack(grads, dim):
 def sum_to(grad, shape):
     """Sum ``grad`` down to ``shape``, undoing a broadcast."""
     shape = tuple(shape)
+    if not shape:  # torch sums a gradient for a 0-d input whole, even a 0-d one
+        return grad.sum()
     lead = grad.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(
         lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1

@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._ops.shapes import unsqueeze_to
 from refgrad._ops.table import Op, register
 
 TRANSPOSE = register(Op(
@@ -25,10 +26,11 @@ PERMUTE = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:72
+# --- book/chapters/16d_indexing.md:73
 SQUEEZE = register(Op(
     "squeeze", "SqueezeBackward0", ("self",), forward=np.squeeze,
-    backward=lambda g, self_sym_sizes: (g.reshape(self_sym_sizes),),
+    backward=lambda g, self_sym_sizes: (unsqueeze_to(g, range(len(self_sym_sizes)),
+                                                     self_sym_sizes),),
     keeps=("self_sym_sizes",), view=True,
 ))
 ALIAS = register(Op(
@@ -43,7 +45,7 @@ UNSAFE_VIEW = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:99
+# --- book/chapters/16d_indexing.md:101
 def _cat(arrays, dim, tensors_args_sizes):
     from functools import reduce
 
@@ -85,7 +87,7 @@ CAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:144
+# --- book/chapters/16d_indexing.md:146
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -118,7 +120,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:182
+# --- book/chapters/16d_indexing.md:184
 def unsafe_view(input, size):
     return _call(UNSAFE_VIEW, input, size=tuple(size))
 
@@ -145,7 +147,7 @@ def contiguous(input, memory_format=None):
     return out
 
 
-# --- book/chapters/16d_indexing.md:210
+# --- book/chapters/16d_indexing.md:212
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -164,7 +166,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:232
+# --- book/chapters/16d_indexing.md:234
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

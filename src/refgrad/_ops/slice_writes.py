@@ -8,6 +8,7 @@
 import numpy as np
 
 from refgrad._backend import add_at
+from refgrad._ops.arithmetic import mul_scalar
 from refgrad._ops.dispatch import call
 from refgrad._ops.scattering import at_least_1d, check_values
 from refgrad._ops.table import Op, register
@@ -31,21 +32,22 @@ def _index_add(a, source, dim, index, alpha, source_dim):
     return out
 
 
-def _source_grad(g, dim, index, alpha):
+def _source_grad(g, dim, index, source, alpha=1):
+    """The slices ``source`` was written to, as torch takes them: expanded to its shape."""
     picked = g.index_select(dim, index)
-    return picked if alpha == 1 else picked * alpha
+    picked = picked.expand(source.shape) if source.ndim else picked.reshape(())
+    return picked if alpha == 1 else mul_scalar(picked, alpha)
 
 
 INDEX_ADD = register(Op(
     "index_add", "IndexAddBackward0", ("self", "source"), forward=_index_add, promote=False,
     backward=lambda g, dim, alpha, source_dim, index=None, source=None: (
-        g, None if source is None else _source_grad(g, dim, index, alpha).reshape(
-            source.shape)),
+        g, None if source is None else _source_grad(g, dim, index, source, alpha)),
     saves=(("index", ("source",)), ("source", ("source",))),
 ))
 
 
-# --- book/chapters/16h_scatter.md:306
+# --- book/chapters/16h_scatter.md:308
 def _index_copy(a, source, dim, index, source_dim):
     out = a.copy()
     at_least_1d(out)[slab_key(index, dim, a.ndim)] = _slabs(source)
@@ -64,13 +66,13 @@ def _filled_once(g, dim, index):
     return g.index_select(dim, make_tensor(np.unique(index._data))).sum()
 
 
-# --- book/chapters/16h_scatter.md:326
+# --- book/chapters/16h_scatter.md:328
 INDEX_COPY = register(Op(
     "index_copy", "IndexCopyBackward0", ("self", "source"), forward=_index_copy,
     promote=False,
     backward=lambda g, dim, index, source_dim, source=None: (
         g.index_fill(dim, index, 0),
-        None if source is None else g.index_select(dim, index).reshape(source.shape)),
+        None if source is None else _source_grad(g, dim, index, source)),
     saves=(("index", ("self", "source")), ("source", ("source",))),
 ))
 INDEX_FILL = register(Op(
@@ -86,7 +88,7 @@ INDEX_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:355
+# --- book/chapters/16h_scatter.md:357
 def _length(t, d) -> int:
     return t.shape[d] if t.ndim else 1
 
@@ -121,7 +123,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     return call(INDEX_ADD, (input, source), params)
 
 
-# --- book/chapters/16h_scatter.md:391
+# --- book/chapters/16h_scatter.md:393
 def _check_slices(input, source, d) -> None:
     a, b = list(input.shape), list(source.shape)
     if a and b:  # the shapes but for dim; a 0-d tensor beside a 1-d one is a mismatch
@@ -162,7 +164,7 @@ def index_copy(input, dim, index, source):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:436
+# --- book/chapters/16h_scatter.md:438
 def _check_copy_slices(input, source, d) -> None:
     if not source.ndim or not input.ndim:
         return

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:373
+# --- book/chapters/16i_cumulative.md:374
 """Elementwise special functions: logaddexp, hypot, xlogy, logit, sgn, heaviside and erf."""
 
 import math
@@ -13,10 +13,10 @@ import numpy as np
 from refgrad._backend import device_of, move
 from refgrad._device import CPU
 from refgrad._dtype import get_default_dtype
-from refgrad._ops.arithmetic import floating, in_float32
+from refgrad._ops.arithmetic import add_scalar, floating, in_float32, mul_scalar, one_minus
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import check_broadcast
-from refgrad._ops.pointwise import _sign
+from refgrad._ops.functions import check_broadcast, where
+from refgrad._ops.pointwise import _sign, _zeros_like
 from refgrad._ops.rounding import _no_derivative, _pick, without_empty_edges
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
@@ -38,14 +38,14 @@ BOTH = (("other", ("self", "other")), ("self", ("self", "other")))
 LOGADDEXP = register(Op(
     "logaddexp", "LogaddexpBackward0", ("self", "other"), saves=BOTH,
     forward=_floats_only(np.logaddexp, "logaddexp_cpu"),
-    backward=lambda g, self, other: (g / (1 + (other - self).exp()),
-                                     g / (1 + (self - other).exp())),
+    backward=lambda g, self, other: (g / add_scalar((other - self).exp(), 1),
+                                     g / add_scalar((self - other).exp(), 1)),
 ))
 LOGADDEXP2 = register(Op(
     "logaddexp2", "Logaddexp2Backward0", ("self", "other"), saves=BOTH,
     forward=_floats_only(np.logaddexp2, "logaddexp2_cpu"),
-    backward=lambda g, self, other: (g / (1 + (other - self).exp2()),
-                                     g / (1 + (self - other).exp2())),
+    backward=lambda g, self, other: (g / add_scalar(2.0 ** (other - self), 1),
+                                     g / add_scalar(2.0 ** (self - other), 1)),
 ))
 HYPOT = register(Op(
     "hypot", "HypotBackward0", ("self", "other"), forward=_floats_only(np.hypot, "hypot_cpu"),
@@ -55,7 +55,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:444
+# --- book/chapters/16i_cumulative.md:445
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -81,7 +81,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:471
+# --- book/chapters/16i_cumulative.md:472
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -100,7 +100,7 @@ XLOGY = register(Op(
 NUMBER_XLOGY = register(Op(
     "number_xlogy", "XlogyBackward1", ("other",), promote_with=("self",),
     forward=lambda y, self: _xlogy(self, y), saves=(("other", ("other",)),),
-    backward=lambda g, other, self: (g * self / other,),
+    backward=lambda g, other, self: (mul_scalar(g, self) / other,),
 ))
 XLOGY_BY_NUMBER = register(Op(
     "xlogy_by_number", "XlogyBackward2", ("self",), promote_with=("other",),
@@ -118,7 +118,7 @@ def xlogy(input, other):
     return _pick("xlogy", rows, XLOGY_FORMS, input, other)
 
 
-# --- book/chapters/16i_cumulative.md:527
+# --- book/chapters/16i_cumulative.md:528
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -127,10 +127,10 @@ def _logit(a, eps):  # float16 in float16, as torch does
 
 
 def _logit_backward(g, self, eps):
-    slope = g / (self * (1 - self))
+    slope = g / (self * one_minus(self))
     if eps is None or eps < 0:
-        return (slope.masked_fill((self < 0) | (self > 1), math.nan),)
-    return (slope.masked_fill((self < eps) | (self > 1 - eps), 0.0),)
+        return (where((self >= 0) & (self <= 1), slope, math.nan),)
+    return (where((self >= eps) & (self <= 1 - eps), slope, 0.0),)
 
 
 def _logit_tangent(tangents, self, eps):
@@ -146,7 +146,7 @@ LOGIT = register(Op(
     saves=(("self", ("self",)),), tangent=_logit_tangent,
 ))
 SGN = register(Op(
-    "sgn", "SgnBackward0", ("self",), backward=lambda g, self, result: (g * 0,),
+    "sgn", "SgnBackward0", ("self",), backward=lambda g, self, result: (_zeros_like(g),),
     forward=lambda a: a.copy() if a.dtype.kind == "b" else _sign(a),
     saves=(("self", ("self",)), ("result", ("self",))),
 ))
@@ -157,7 +157,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:567
+# --- book/chapters/16i_cumulative.md:568
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -207,7 +207,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:643
+# --- book/chapters/16i_cumulative.md:644
 _ERF, _ERFC = np.frompyfunc(math.erf, 1, 1), np.frompyfunc(math.erfc, 1, 1)
 SLOPE = 2 / math.sqrt(math.pi)  # erf's slope at zero
 
@@ -234,7 +234,7 @@ def _erfinv64(y):
     return np.copysign(x, y)
 
 
-# --- book/chapters/16i_cumulative.md:671
+# --- book/chapters/16i_cumulative.md:672
 def _in_float64(fn):
     """``fn`` of a float64 NumPy array, for a float array on any device, rounded once."""
     def forward(a):
@@ -252,11 +252,11 @@ def _saves_self(name, node, fn, backward):
 
 
 ERF = _saves_self("erf", "ErfBackward0", _erf64,
-                  lambda g, self: (g * SLOPE * (-self * self).exp(),))
+                  lambda g, self: (mul_scalar((-self.pow(2)).exp(), SLOPE) * g,))
 ERFC = _saves_self("erfc", "ErfcBackward0", _erfc64,
-                   lambda g, self: (-g * SLOPE * (-self * self).exp(),))
+                   lambda g, self: (mul_scalar((-self.pow(2)).exp(), -SLOPE) * g,))
 ERFINV = _saves_self("erfinv", "ErfinvBackward0", _erfinv64,
-                     lambda g, self: (g / SLOPE * (self.erfinv() * self.erfinv()).exp(),))
+                     lambda g, self: (mul_scalar(self.erfinv().pow(2).exp(), 1 / SLOPE) * g,))
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

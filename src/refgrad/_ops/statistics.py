@@ -11,7 +11,7 @@ import numpy as np
 
 from refgrad import return_types
 from refgrad._dtype import get_default_dtype, python_number
-from refgrad._ops.arithmetic import in_float32
+from refgrad._ops.arithmetic import div_scalar, in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_grad_dtype, dim_tuple, where
 from refgrad._ops.pointwise import maximum, minimum
@@ -28,7 +28,7 @@ def _axes(dim, ndim):
 def _mean_dim_backward(g, dim, keepdim, self_sym_sizes, self_sym_numel):
     axes = _axes(dim, len(self_sym_sizes))
     count = self_sym_numel if axes is None else math.prod(self_sym_sizes[d] for d in axes)
-    return (_spread(g, axes, keepdim, self_sym_sizes) / count,)
+    return (div_scalar(_spread(g, axes, keepdim, self_sym_sizes), count),)
 
 
 def _spread(g, axes, keepdim, sizes):
@@ -43,7 +43,7 @@ def _spread(g, axes, keepdim, sizes):
 MEAN = register(Op(
     "mean", "MeanBackward0", ("self",), forward=np.mean,
     backward=lambda g, self_sym_sizes, self_sym_numel: (
-        g.expand(self_sym_sizes) / self_sym_numel,),
+        div_scalar(g.expand(self_sym_sizes), self_sym_numel),),
     keeps=("self_sym_sizes", "self_sym_numel"),
 ))
 MEAN_DIM = register(Op(
@@ -53,11 +53,14 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:95
+# --- book/chapters/16b_reductions.md:97
 def _even_share(g, self, result):
+    from refgrad._ops.indexing import zeros_as
+
     value, data = result._data, self._data
     hits = np.isnan(data) if np.isnan(value) else data == value
-    return (where(make_tensor(hits), g / int(hits.sum()), 0.0),)
+    zeros = zeros_as(g, data.shape)  # torch's zeros, the share filled in where the hits are
+    return (zeros.masked_fill(make_tensor(hits), g / int(hits.sum())),)
 
 
 MAX = register(Op(
@@ -70,7 +73,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:118
+# --- book/chapters/16b_reductions.md:123
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -93,8 +96,9 @@ def _to_index(grads, indices, dim, keepdim, self_sym_sizes):
         g, data = g.unsqueeze(dim), np.expand_dims(data, dim)
     shape = [1] * len(self_sym_sizes)
     shape[dim] = self_sym_sizes[dim]
-    chosen = np.arange(self_sym_sizes[dim], like=data).reshape(shape) == data
-    return (where(make_tensor(chosen), g, 0.0),)
+    from refgrad._ops.indexing import zeros_as
+
+    return (zeros_as(g, self_sym_sizes).scatter(dim, make_tensor(data), g),)
 
 
 MAX_DIM = register(Op(
@@ -109,8 +113,10 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:173
+# --- book/chapters/16b_reductions.md:179
 def _prod_grad(g, self, result, dim=None, keepdim=False):
+    if dim is None and self.ndim == 0:  # torch passes a 0-d input its gradient as it is
+        return (g,)
     axes = None if dim is None else dim % (self.ndim or 1)
     zero = self._data == 0
     zeros = zero.sum(axis=axes, keepdims=True)
@@ -141,7 +147,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:223
+# --- book/chapters/16b_reductions.md:234
 def _shift(a, axes):
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(a)
     return np.where(np.isfinite(top), top, 0)
@@ -161,7 +167,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:244
+# --- book/chapters/16b_reductions.md:255
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -180,7 +186,7 @@ def _reduce_like(t, dim):
     return t.sum(dim, keepdim=True) if t.ndim else t
 
 
-# --- book/chapters/16b_reductions.md:264
+# --- book/chapters/16b_reductions.md:275
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -197,7 +203,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:324
+# --- book/chapters/16b_reductions.md:335
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -233,7 +239,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:366
+# --- book/chapters/16b_reductions.md:377
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -266,7 +272,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:400
+# --- book/chapters/16b_reductions.md:411
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]

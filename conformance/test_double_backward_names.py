@@ -1,0 +1,500 @@
+"""The graph a gradient carries under ``create_graph=True``, named node by node.
+
+A gradient computed with ``create_graph=True`` has a graph of its own, made of the
+operations its backward formula used. These tests compute the first gradients of
+one call per operation, with an incoming gradient that itself requires grad, and
+compare the node names of each gradient's graph, three edges deep, with the names
+torch gives. Each graph is written in preorder, one dot per level below its root;
+``None`` is an edge that leads nowhere, and ``-`` a gradient with no node.
+"""
+
+import pytest
+import torch
+
+DEPTH = 3
+ANY = [[0.5, -1.25, 2.0], [1.5, 0.75, -0.5]]
+POS = [[0.5, 1.25, 2.0], [1.5, 0.75, 0.3]]
+INSIDE = [[0.2, -0.3, 0.6], [-0.7, 0.1, 0.4]]
+ABOVE_ONE = [[1.5, 2.25, 3.0], [1.1, 1.75, 2.5]]
+TALL = [[0.5, 1.25], [2.0, 1.5], [0.75, 0.3]]
+UNIT = [[0.2, 0.3, 0.6], [0.7, 0.1, 0.4]]
+
+CASES = {
+    "add": (lambda a, b: torch.add(a, b, alpha=2.5), [ANY, POS]),
+    "sub": (lambda a, b: torch.sub(a, b, alpha=-0.5), [ANY, POS]),
+    "rsub": (lambda a: torch.rsub(a, 2.0, alpha=3), [ANY]),
+    "rsub_tensor": (lambda a, b: torch.rsub(a, b, alpha=2), [ANY, POS]),
+    "mul": (torch.mul, [ANY, POS]),
+    "div": (torch.div, [ANY, POS]),
+    "reciprocal": (torch.reciprocal, [POS]),
+    "pow": (lambda a: a ** 3, [POS]),
+    "pow_zero": (lambda a: a ** 0, [POS]),
+    "pow_scalar": (lambda a: 2.0 ** a, [ANY]),
+    "exp": (torch.exp, [ANY]), "log": (torch.log, [POS]), "sin": (torch.sin, [ANY]),
+    "cos": (torch.cos, [ANY]), "tan": (torch.tan, [INSIDE]), "tanh": (torch.tanh, [ANY]),
+    "sigmoid": (torch.sigmoid, [ANY]), "sqrt": (torch.sqrt, [POS]),
+    "rsqrt": (torch.rsqrt, [POS]), "relu": (torch.relu, [ANY]), "abs": (torch.abs, [ANY]),
+    "sign": (torch.sign, [ANY]), "sgn": (torch.sgn, [ANY]),
+    "clamp": (lambda a: torch.clamp(a, -1.0, 1.0), [ANY]),
+    "clamp_min": (lambda a: torch.clamp_min(a, 0.6), [ANY]),
+    "clamp_max": (lambda a: torch.clamp_max(a, 0.6), [ANY]),
+    "clamp_tensor": (torch.clamp, [ANY, INSIDE, POS]),
+    "maximum": (torch.maximum, [ANY, INSIDE]), "minimum": (torch.minimum, [ANY, INSIDE]),
+    "sum": (torch.sum, [ANY]), "sum_dim": (lambda a: a.sum(1), [ANY]),
+    "mean": (torch.mean, [ANY]), "mean_dim": (lambda a: a.mean(0), [ANY]),
+    "var": (lambda a: a.var(1), [ANY]), "std": (lambda a: a.std(), [ANY]),
+    "log1p": (torch.log1p, [POS]), "log2": (torch.log2, [POS]), "log10": (torch.log10, [POS]),
+    "expm1": (torch.expm1, [ANY]), "exp2": (torch.exp2, [ANY]),
+    "asin": (torch.asin, [INSIDE]), "acos": (torch.acos, [INSIDE]),
+    "atan": (torch.atan, [ANY]), "asinh": (torch.asinh, [ANY]),
+    "acosh": (torch.acosh, [ABOVE_ONE]),
+    "deg2rad": (torch.deg2rad, [ANY]), "rad2deg": (torch.rad2deg, [ANY]),
+    "lerp": (lambda a, b: torch.lerp(a, b, 0.25), [ANY, POS]),
+    "addcmul": (lambda a, b, c: torch.addcmul(a, b, c, value=0.5), [ANY, POS, INSIDE]),
+    "squeeze": (lambda a: a[:1].squeeze(), [ANY]),
+    "squeeze_dim": (lambda a: a[:1].squeeze(0), [ANY]),
+    "squeeze_dims": (lambda a: a[:1].squeeze((0, 1)), [ANY]),
+    "stack": (lambda a, b: torch.stack([a, b], 1), [ANY, POS]),
+    "cat": (lambda a, b: torch.cat([a, b], 0), [ANY, POS]),
+    "mv": (lambda a, b: torch.mv(a, b[0]), [ANY, POS]),
+    "mm": (torch.mm, [ANY, TALL]),
+    "where": (lambda a, b: torch.where(a > 0, a, b), [ANY, POS]),
+    "select": (lambda a: a[1], [ANY]),
+    "transpose": (lambda a: a.transpose(0, 1), [ANY]),
+    "view": (lambda a: a.view(3, 2), [ANY]),
+    "expand": (lambda a: a[:1].expand(4, 3), [ANY]),
+    "unsqueeze": (lambda a: a.unsqueeze(1), [ANY]),
+    "logsumexp": (lambda a: a.logsumexp(1), [ANY]),
+    "prod_dim": (lambda a: a.prod(1), [ANY]),
+    "prod": (torch.prod, [ANY]),
+    "prod_of_one": (lambda a: a[0, 0].prod(), [ANY]),
+    "cumsum": (lambda a: a.cumsum(1), [ANY]),
+    "cumsum_of_one": (lambda a: a[:, :1].cumsum(1), [ANY]),
+    "cumprod": (lambda a: a.cumprod(1), [POS]),
+    "erf": (torch.erf, [ANY]), "erfc": (torch.erfc, [ANY]), "erfinv": (torch.erfinv, [INSIDE]),
+    "atanh": (torch.atanh, [INSIDE]),
+    "logaddexp": (torch.logaddexp, [ANY, POS]), "logaddexp2": (torch.logaddexp2, [ANY, POS]),
+    "logit": (torch.logit, [UNIT]), "logit_eps": (lambda a: torch.logit(a, 0.25), [UNIT]),
+    "xlogy_number": (lambda a: torch.xlogy(1.5, a), [POS]),
+    "lerp_tensor": (torch.lerp, [ANY, POS, INSIDE]),
+    "norm_1": (lambda a: torch.linalg.vector_norm(a, 1), [ANY]),
+    "norm_3": (lambda a: torch.linalg.vector_norm(a, 3), [ANY]),
+    "std_dim": (lambda a: a.std(0), [ANY]),
+    "div_mode": (lambda a, b: torch.div(a, b, rounding_mode=None), [ANY, POS]),
+    "zero_": (lambda a: a.clone().zero_(), [ANY]),
+    "fill_": (lambda a: a.clone().fill_(2.0), [ANY]),
+    "gather": (lambda a: a.gather(1, torch.tensor([[0, 0], [2, 1]])), [ANY]),
+    "index_select": (lambda a: a.index_select(1, torch.tensor([2, 0, 2])), [ANY]),
+    "sort": (lambda a: a.sort(1).values, [ANY]),
+    "topk": (lambda a: a.topk(2, 1).values, [ANY]),
+    "cummax": (lambda a: a.cummax(1).values, [ANY]),
+    "max": (torch.max, [ANY]), "min": (torch.min, [ANY]),
+    "max_dim": (lambda a: a.max(1).values, [ANY]),
+    "trace": (torch.trace, [ANY]),
+    "mm_column_major": (lambda a, b: a.t().mm(b.t()), [TALL, ANY]),
+    "addmm": (lambda a, b, c: torch.addmm(a, b, c, beta=0.5, alpha=2), [TALL[0], ANY, TALL]),
+    "addmv": (lambda a, b, c: torch.addmv(a[:, 0], b, c[0]), [ANY, ANY, POS]),
+    "baddbmm": (lambda a, b, c: torch.baddbmm(a, b, c, beta=2, alpha=-0.5),
+                [[TALL[0]], [ANY], [TALL]]),
+    "index_add": (lambda a, b: a.index_add(0, torch.tensor([1]), b[:1], alpha=2), [ANY, POS]),
+    "index_copy": (lambda a, b: a.index_copy(1, torch.tensor([2]), b[:, :1]), [ANY, POS]),
+    "masked_fill_value": (lambda a, b: a.masked_fill(a > 0, b[0, 0]), [ANY, POS]),
+    "pow_tensor": (torch.pow, [POS, ANY]),
+}
+
+EXPECTED = {
+    'add': [
+        '-',
+        'MulBackward1 .AccumulateGrad',
+    ],
+    'sub': [
+        '-',
+        'MulBackward1 .NegBackward0 ..AccumulateGrad',
+    ],
+    'rsub': [
+        'MulBackward1 .NegBackward0 ..AccumulateGrad',
+    ],
+    'rsub_tensor': [
+        'MulBackward1 .NegBackward0 ..AccumulateGrad',
+        '-',
+    ],
+    'mul': [
+        'MulBackward0 .AccumulateGrad .AccumulateGrad',
+        'MulBackward0 .AccumulateGrad .AccumulateGrad',
+    ],
+    'div': [
+        'DivBackward0 .AccumulateGrad .AccumulateGrad',
+        'MulBackward0 .NegBackward0 ..AccumulateGrad .DivBackward0 ..DivBackward0 '
+        '...AccumulateGrad ...AccumulateGrad ..AccumulateGrad',
+    ],
+    'reciprocal': [
+        'MulBackward0 .NegBackward0 ..AccumulateGrad .MulBackward0 ..ReciprocalBackward0 '
+        '...AccumulateGrad ..ReciprocalBackward0 ...AccumulateGrad',
+    ],
+    'pow': [
+        'MulBackward0 .AccumulateGrad .MulBackward1 ..PowBackward0 ...AccumulateGrad',
+    ],
+    'pow_zero': [
+        '-',
+    ],
+    'pow_scalar': [
+        'MulBackward0 .AccumulateGrad .MulBackward1 ..PowBackward2 ...AccumulateGrad',
+    ],
+    'exp': [
+        'MulBackward0 .AccumulateGrad .ExpBackward0 ..AccumulateGrad',
+    ],
+    'log': [
+        'DivBackward0 .AccumulateGrad .AccumulateGrad',
+    ],
+    'sin': [
+        'MulBackward0 .AccumulateGrad .CosBackward0 ..AccumulateGrad',
+    ],
+    'cos': [
+        'MulBackward0 .AccumulateGrad .NegBackward0 ..SinBackward0 ...AccumulateGrad',
+    ],
+    'tan': [
+        'MulBackward0 .AccumulateGrad .AddBackward1 ..PowBackward0 ...TanBackward0',
+    ],
+    'tanh': [
+        'TanhBackwardBackward0 .AccumulateGrad .TanhBackward0 ..AccumulateGrad',
+    ],
+    'sigmoid': [
+        'SigmoidBackwardBackward0 .AccumulateGrad .SigmoidBackward0 ..AccumulateGrad',
+    ],
+    'sqrt': [
+        'DivBackward0 .AccumulateGrad .MulBackward1 ..SqrtBackward0 ...AccumulateGrad',
+    ],
+    'rsqrt': [
+        'MulBackward0 .MulBackward1 ..AccumulateGrad .PowBackward0 ..RsqrtBackward0 '
+        '...AccumulateGrad',
+    ],
+    'relu': [
+        'ThresholdBackwardBackward0 .AccumulateGrad .ReluBackward0 ..AccumulateGrad',
+    ],
+    'abs': [
+        'MulBackward0 .AccumulateGrad .SgnBackward0 ..AccumulateGrad',
+    ],
+    'sign': [
+        '-',
+    ],
+    'sgn': [
+        '-',
+    ],
+    'clamp': [
+        'WhereBackward0 .AccumulateGrad .None',
+    ],
+    'clamp_min': [
+        'WhereBackward0 .AccumulateGrad .None',
+    ],
+    'clamp_max': [
+        'WhereBackward0 .AccumulateGrad .None',
+    ],
+    'clamp_tensor': [
+        'WhereBackward0 .AccumulateGrad .None',
+        'WhereBackward0 .AccumulateGrad .None',
+        'WhereBackward0 .AccumulateGrad .None',
+    ],
+    'maximum': [
+        'MaskedFillBackward0 .WhereBackward0 ..DivBackward1 ...AccumulateGrad ..AccumulateGrad',
+        'MaskedFillBackward0 .WhereBackward0 ..DivBackward1 ...AccumulateGrad ..AccumulateGrad',
+    ],
+    'minimum': [
+        'MaskedFillBackward0 .WhereBackward0 ..DivBackward1 ...AccumulateGrad ..AccumulateGrad',
+        'MaskedFillBackward0 .WhereBackward0 ..DivBackward1 ...AccumulateGrad ..AccumulateGrad',
+    ],
+    'sum': [
+        'ExpandBackward0 .AccumulateGrad',
+    ],
+    'sum_dim': [
+        'ExpandBackward0 .UnsqueezeBackward0 ..AccumulateGrad',
+    ],
+    'mean': [
+        'DivBackward1 .ExpandBackward0 ..AccumulateGrad',
+    ],
+    'mean_dim': [
+        'DivBackward1 .ExpandBackward0 ..UnsqueezeBackward0 ...AccumulateGrad',
+    ],
+    'var': [
+        'MulBackward0 .MulBackward1 ..UnsqueezeBackward0 ...AccumulateGrad .SubBackward0 '
+        '..AccumulateGrad ..MeanBackward1 ...AccumulateGrad',
+    ],
+    'std': [
+        'MulBackward0 .MulBackward1 ..MaskedFillBackward0 ...DivBackward0 .SubBackward0 '
+        '..AccumulateGrad ..MeanBackward0 ...AccumulateGrad',
+    ],
+    'log1p': [
+        'DivBackward0 .AccumulateGrad .AddBackward1 ..AccumulateGrad',
+    ],
+    'log2': [
+        'DivBackward0 .AccumulateGrad .MulBackward1 ..AccumulateGrad',
+    ],
+    'log10': [
+        'DivBackward0 .AccumulateGrad .MulBackward1 ..AccumulateGrad',
+    ],
+    'expm1': [
+        'MulBackward0 .AccumulateGrad .AddBackward1 ..Expm1Backward0 ...AccumulateGrad',
+    ],
+    'exp2': [
+        'MulBackward1 .MulBackward0 ..AccumulateGrad ..Exp2Backward0 ...AccumulateGrad',
+    ],
+    'asin': [
+        'MulBackward0 .AccumulateGrad .RsqrtBackward0 ..AddBackward1 ...MulBackward0',
+    ],
+    'acos': [
+        'MulBackward0 .AccumulateGrad .NegBackward0 ..RsqrtBackward0 ...AddBackward1',
+    ],
+    'atan': [
+        'DivBackward0 .AccumulateGrad .AddBackward1 ..MulBackward0 ...AccumulateGrad '
+        '...AccumulateGrad',
+    ],
+    'asinh': [
+        'MulBackward0 .AccumulateGrad .RsqrtBackward0 ..AddBackward1 ...PowBackward0',
+    ],
+    'acosh': [
+        'MulBackward0 .AccumulateGrad .RsqrtBackward0 ..SubBackward1 ...MulBackward0',
+    ],
+    'deg2rad': [
+        'MulBackward1 .AccumulateGrad',
+    ],
+    'rad2deg': [
+        'MulBackward1 .AccumulateGrad',
+    ],
+    'lerp': [
+        'MulBackward1 .AccumulateGrad',
+        'MulBackward1 .AccumulateGrad',
+    ],
+    'addcmul': [
+        '-',
+        'MulBackward0 .AccumulateGrad .MulBackward1 ..AccumulateGrad',
+        'MulBackward0 .AccumulateGrad .MulBackward1 ..AccumulateGrad',
+    ],
+    'squeeze': [
+        'SliceBackwardBackward0 .UnsqueezeBackward0 ..AccumulateGrad',
+    ],
+    'squeeze_dim': [
+        'SliceBackwardBackward0 .UnsqueezeBackward0 ..AccumulateGrad',
+    ],
+    'squeeze_dims': [
+        'SliceBackwardBackward0 .UnsqueezeBackward0 ..AccumulateGrad',
+    ],
+    'stack': [
+        'SelectBackward0 .AccumulateGrad',
+        'SelectBackward0 .AccumulateGrad',
+    ],
+    'cat': [
+        'SliceBackward0 .AccumulateGrad',
+        'SliceBackward0 .AccumulateGrad',
+    ],
+    'mv': [
+        'MulBackward0 .ViewBackward0 ..AccumulateGrad .SelectBackward0 ..AccumulateGrad',
+        'SelectBackwardBackward0 .MvBackward0 ..TBackward0 ...AccumulateGrad ..AccumulateGrad',
+    ],
+    'mm': [
+        'MmBackward0 .AccumulateGrad .TBackward0 ..AccumulateGrad',
+        'MmBackward0 .TBackward0 ..AccumulateGrad .AccumulateGrad',
+    ],
+    'where': [
+        'WhereBackward0 .AccumulateGrad .None',
+        'WhereBackward0 .None .AccumulateGrad',
+    ],
+    'select': [
+        'SelectBackwardBackward0 .AccumulateGrad',
+    ],
+    'transpose': [
+        'TransposeBackward0 .AccumulateGrad',
+    ],
+    'view': [
+        'ViewBackward0 .AccumulateGrad',
+    ],
+    'expand': [
+        'SliceBackwardBackward0 .SumBackward1 ..AccumulateGrad',
+    ],
+    'unsqueeze': [
+        'SqueezeBackward1 .AccumulateGrad',
+    ],
+    'logsumexp': [
+        'MulBackward0 .UnsqueezeBackward0 ..AccumulateGrad .ExpBackward0 ..SubBackward0 '
+        '...AccumulateGrad ...UnsqueezeBackward0',
+    ],
+    'prod_dim': [
+        'MulBackward0 .UnsqueezeBackward0 ..AccumulateGrad .DivBackward0 ..UnsqueezeBackward0 '
+        '...ProdBackward1 ..AccumulateGrad',
+    ],
+    'prod': [
+        'MulBackward0 .AccumulateGrad .DivBackward0 ..ProdBackward0 ...AccumulateGrad '
+        '..AccumulateGrad',
+    ],
+    'prod_of_one': [
+        'SelectBackwardBackward0 .SelectBackwardBackward0 ..AccumulateGrad',
+    ],
+    'cumsum': [
+        'FlipBackward0 .CumsumBackward0 ..FlipBackward0 ...AccumulateGrad',
+    ],
+    'cumsum_of_one': [
+        'SliceBackwardBackward0 .AccumulateGrad',
+    ],
+    'cumprod': [
+        'DivBackward0 .FlipBackward0 ..CumsumBackward0 ...FlipBackward0 .AccumulateGrad',
+    ],
+    'erf': [
+        'MulBackward0 .MulBackward1 ..ExpBackward0 ...NegBackward0 .AccumulateGrad',
+    ],
+    'erfc': [
+        'MulBackward0 .MulBackward1 ..ExpBackward0 ...NegBackward0 .AccumulateGrad',
+    ],
+    'erfinv': [
+        'MulBackward0 .MulBackward1 ..ExpBackward0 ...PowBackward0 .AccumulateGrad',
+    ],
+    'atanh': [
+        'DivBackward0 .MulBackward1 ..AccumulateGrad .SubBackward0 ..None ..PowBackward0 '
+        '...AccumulateGrad',
+    ],
+    'logaddexp': [
+        'DivBackward0 .AccumulateGrad .AddBackward1 ..ExpBackward0 ...SubBackward0',
+        'DivBackward0 .AccumulateGrad .AddBackward1 ..ExpBackward0 ...SubBackward0',
+    ],
+    'logaddexp2': [
+        'DivBackward0 .AccumulateGrad .AddBackward1 ..PowBackward2 ...SubBackward0',
+        'DivBackward0 .AccumulateGrad .AddBackward1 ..PowBackward2 ...SubBackward0',
+    ],
+    'logit': [
+        'WhereBackward0 .DivBackward0 ..AccumulateGrad ..MulBackward0 ...AccumulateGrad '
+        '...SubBackward0 .None',
+    ],
+    'logit_eps': [
+        'WhereBackward0 .DivBackward0 ..AccumulateGrad ..MulBackward0 ...AccumulateGrad '
+        '...SubBackward0 .None',
+    ],
+    'xlogy_number': [
+        'DivBackward0 .MulBackward1 ..AccumulateGrad .AccumulateGrad',
+    ],
+    'lerp_tensor': [
+        'MulBackward0 .AccumulateGrad .SubBackward0 ..None ..AccumulateGrad',
+        'MulBackward0 .AccumulateGrad .AccumulateGrad',
+        'MulBackward0 .AccumulateGrad .SubBackward0 ..AccumulateGrad ..AccumulateGrad',
+    ],
+    'norm_1': [
+        'MulBackward0 .SgnBackward0 ..AccumulateGrad .AccumulateGrad',
+    ],
+    'norm_3': [
+        'MulBackward0 .MulBackward0 ..AccumulateGrad ..PowBackward0 ...AbsBackward0 '
+        '.MaskedFillBackward0 ..DivBackward0 ...AccumulateGrad ...PowBackward0',
+    ],
+    'std_dim': [
+        'MulBackward0 .MulBackward1 ..UnsqueezeBackward0 ...MaskedFillBackward0 .SubBackward0 '
+        '..AccumulateGrad ..MeanBackward1 ...AccumulateGrad',
+    ],
+    'div_mode': [
+        'DivBackward0 .AccumulateGrad .AccumulateGrad',
+        'MulBackward0 .NegBackward0 ..AccumulateGrad .DivBackward0 ..DivBackward0 '
+        '...AccumulateGrad ...AccumulateGrad ..AccumulateGrad',
+    ],
+    'zero_': [
+        '-',
+    ],
+    'fill_': [
+        '-',
+    ],
+    'gather': [
+        'ScatterAddBackward0 .None .AccumulateGrad',
+    ],
+    'index_select': [
+        'IndexAddBackward0 .None .AccumulateGrad',
+    ],
+    'sort': [
+        'ScatterBackward0 .None .AccumulateGrad',
+    ],
+    'topk': [
+        'ScatterBackward0 .None .AccumulateGrad',
+    ],
+    'cummax': [
+        'ScatterAddBackward0 .None .AccumulateGrad',
+    ],
+    'max': [
+        'MaskedFillBackward1 .None .DivBackward0 ..AccumulateGrad ..None',
+    ],
+    'min': [
+        'MaskedFillBackward1 .None .DivBackward0 ..AccumulateGrad ..None',
+    ],
+    'max_dim': [
+        'ScatterBackward0 .None .UnsqueezeBackward0 ..AccumulateGrad',
+    ],
+    'trace': [
+        'ViewBackward0 .IndexFillBackward1 ..None ..AccumulateGrad',
+    ],
+    'mm_column_major': [
+        'TBackward0 .TBackward0 ..MmBackward0 ...TBackward0 ...TBackward0',
+        'TBackward0 .TBackward0 ..MmBackward0 ...TBackward0 ...TBackward0',
+    ],
+    'addmm': [
+        'ViewBackward0 .SumBackward1 ..MulBackward1 ...AccumulateGrad',
+        'MulBackward1 .MmBackward0 ..AccumulateGrad ..TBackward0 ...AccumulateGrad',
+        'MulBackward1 .MmBackward0 ..TBackward0 ...AccumulateGrad ..AccumulateGrad',
+    ],
+    'addmv': [
+        'SelectBackwardBackward0 .AccumulateGrad',
+        'MulBackward0 .ViewBackward0 ..AccumulateGrad .SelectBackward0 ..AccumulateGrad',
+        'SelectBackwardBackward0 .MvBackward0 ..TBackward0 ...AccumulateGrad ..AccumulateGrad',
+    ],
+    'baddbmm': [
+        'ViewBackward0 .SumBackward1 ..MulBackward1 ...AccumulateGrad',
+        'MulBackward1 .BmmBackward0 ..AccumulateGrad ..TransposeBackward0 ...AccumulateGrad',
+        'MulBackward1 .BmmBackward0 ..TransposeBackward0 ...AccumulateGrad ..AccumulateGrad',
+    ],
+    'index_add': [
+        '-',
+        'SliceBackwardBackward0 .MulBackward1 ..ExpandBackward0 ...IndexSelectBackward0',
+    ],
+    'index_copy': [
+        'IndexFillBackward0 .AccumulateGrad',
+        'SliceBackwardBackward0 .ExpandBackward0 ..IndexSelectBackward0 ...AccumulateGrad',
+    ],
+    'masked_fill_value': [
+        'MaskedFillBackward0 .AccumulateGrad',
+        'SelectBackwardBackward0 .SelectBackwardBackward0 ..SumBackward0 '
+        '...MaskedSelectBackward0',
+    ],
+    'pow_tensor': [
+        'WhereBackward0 .None .MulBackward0 ..AccumulateGrad ..MulBackward0 ...AccumulateGrad '
+        '...PowBackward1',
+        'MulBackward0 .AccumulateGrad .WhereBackward0 ..None ..MulBackward0 ...PowBackward1 '
+        '...LogBackward0',
+    ],
+}
+
+
+def names(node, depth=DEPTH):
+    """``node`` and the nodes below it, to ``depth`` edges, in preorder."""
+    found, stack = [], [(0, node)]
+    while stack:
+        level, here = stack.pop()
+        found.append("." * level + ("None" if here is None else type(here).__name__))
+        if here is not None and level < depth:
+            stack.extend((level + 1, child) for child, _ in reversed(here.next_functions))
+    return " ".join(found)
+
+
+def gradient_graphs(fn, data):
+    leaves = [torch.tensor(d, dtype=torch.float64, requires_grad=True) for d in data]
+    out = fn(*leaves)
+    incoming = torch.ones_like(out).requires_grad_()
+    grads = torch.autograd.grad(out, leaves, incoming, create_graph=True, allow_unused=True)
+    return ["-" if g is None or g.grad_fn is None else names(g.grad_fn) for g in grads]
+
+
+def test_every_case_has_its_expected_graphs():
+    assert set(CASES) == set(EXPECTED)
+
+
+def test_names_walks_in_preorder_to_the_depth_asked():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    node = (x.sin() * 2).grad_fn
+    assert names(node, 0) == "MulBackward0"
+    assert names(node, 1) == "MulBackward0 .SinBackward0 .None"
+    assert names(node, 2) == "MulBackward0 .SinBackward0 ..AccumulateGrad .None"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_gradient_graph_names_match(name):
+    fn, data = CASES[name]
+    assert gradient_graphs(fn, data) == EXPECTED[name]
