@@ -9,7 +9,20 @@ from refgrad._ops.elementwise import exp2, expm1, log1p, round
 from refgrad._ops.pointwise import sigmoid as expit
 from refgrad._ops.special import logit, xlogy
 from refgrad._ops.special_functions import (
-    digamma, entr, erf, erfc, erfinv, i0, i0e, i1, i1e, log_ndtr, ndtr, ndtri, polygamma, sinc,
+    digamma,
+    entr,
+    erf,
+    erfc,
+    erfinv,
+    i0,
+    i0e,
+    i1,
+    i1e,
+    log_ndtr,
+    ndtr,
+    ndtri,
+    polygamma,
+    sinc,
 )
 from refgrad._ops.special_functions import lgamma as gammaln
 from refgrad._ops.special_functions import mvlgamma as multigammaln
