@@ -106,7 +106,7 @@ def erfc(x):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:223
+# --- book/chapters/16m_special_functions.md:224
 def _first_guess(w):
     """Winitzki's approximation to |erfinv|, from w = log(1 - y^2)."""
     t = 2 / (math.pi * 0.147) + w / 2
@@ -131,7 +131,7 @@ def _inverse_outside(c):
     return x
 
 
-# --- book/chapters/16m_special_functions.md:249
+# --- book/chapters/16m_special_functions.md:250
 def _inverse(a, c):
     """x >= 0 with erf(x) = a, given c = 1 - a computed without rounding; nan outside [0, 1]."""
     out = np.full_like(a, np.nan)
@@ -157,7 +157,7 @@ def ndtri(p):
     return np.where(low, -x, x)
 
 
-# --- book/chapters/16m_special_functions.md:283
+# --- book/chapters/16m_special_functions.md:284
 def log_ndtr(x):
     x = np.asarray(x, dtype=np.float64)
     y = -x / math.sqrt(2)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:617
+# --- book/chapters/16m_special_functions.md:618
 """Rows and functions of the error, gamma and Bessel families, and sinc and entr."""
 
 import math
@@ -45,7 +45,7 @@ def _row(name, node, fn, backward, saves=(("self", ("self",)),), kernel=None):
                        backward=backward, saves=saves))
 
 
-# --- book/chapters/16m_special_functions.md:667
+# --- book/chapters/16m_special_functions.md:668
 SLOPE = ef.SLOPE
 ERF = _row("erf", "ErfBackward0", ef.erf, lambda g, self: (g * SLOPE * (-self * self).exp(),))
 ERFC = _row("erfc", "ErfcBackward0", ef.erfc,
@@ -54,7 +54,7 @@ ERFINV = _row("erfinv", "ErfinvBackward0", ef.erfinv,
               lambda g, self: (g / SLOPE * (self.erfinv() * self.erfinv()).exp(),))
 
 
-# --- book/chapters/16m_special_functions.md:697
+# --- book/chapters/16m_special_functions.md:698
 def _mvlgamma(x, p):
     out = p * (p - 1) / 4 * math.log(math.pi)
     for i in range(p):
@@ -82,7 +82,7 @@ MVLGAMMA = register(Op(
 ))
 
 
-# --- book/chapters/16m_special_functions.md:736
+# --- book/chapters/16m_special_functions.md:737
 SELF_AND_RESULT = (("self", ("self",)), ("result", ("self",)))
 
 
@@ -111,7 +111,7 @@ I1 = _row("special_i1", "SpecialI1Backward0", bessel.i1, _i1_backward, SELF_AND_
 I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF_AND_RESULT)
 
 
-# --- book/chapters/16m_special_functions.md:774
+# --- book/chapters/16m_special_functions.md:775
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -136,7 +136,7 @@ ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -(1 + self.log()),))
 
 
-# --- book/chapters/16m_special_functions.md:809
+# --- book/chapters/16m_special_functions.md:810
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", ef.ndtri,
              lambda g, result: (g * SQRT_TWO_PI * (result * result / 2).exp(),),
@@ -146,7 +146,7 @@ LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr,
                 SELF_AND_RESULT, "log_ndtr_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:823
+# --- book/chapters/16m_special_functions.md:824
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -167,7 +167,7 @@ def _integer(name, argument, position, value):
                         f"not {c_type_name(type(value))}")
 
 
-# --- book/chapters/16m_special_functions.md:845
+# --- book/chapters/16m_special_functions.md:846
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)
