@@ -141,7 +141,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16m_special_functions.md:935
+# --- book/chapters/16m_special_functions.md:937
 from refgrad import special
 from refgrad._ops.special_functions import (
     digamma, erf, erfc, erfinv, i0, lgamma, mvlgamma, polygamma, sinc,
