@@ -759,6 +759,26 @@ RECIPES.update({
 })
 
 
+# Special functions (chapter 16m). The scaled Bessel functions and entr keep away from zero,
+# where |x| and log x have kinks and poles; mvlgamma's input stays above (p - 1) / 2.
+RECIPES.update({
+    "lgamma": Recipe(torch.lgamma, ("positive",)),
+    "digamma": Recipe(torch.digamma, ("positive",)),
+    "polygamma": Recipe(lambda a, n: torch.polygamma(n, a), ("positive",),
+                        params=_one_of("n", 0, 1, 2)),
+    "mvlgamma": Recipe(lambda a, p: torch.mvlgamma(a, p), ("above_one",),
+                       params=_one_of("p", 1, 2, 3)),
+    "i0": Recipe(torch.i0),
+    "special_i0e": Recipe(torch.special.i0e, ("nonzero",)),
+    "special_i1": Recipe(torch.special.i1),
+    "special_i1e": Recipe(torch.special.i1e, ("nonzero",)),
+    "sinc": Recipe(torch.sinc),
+    "special_entr": Recipe(torch.special.entr, ("positive",)),
+    "special_ndtri": Recipe(torch.special.ndtri, ("unit",)),
+    "special_log_ndtr": Recipe(torch.special.log_ndtr),
+})
+
+
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)
     return make_tensor(np.asarray(np.random.default_rng(seed).random(shape) < 0.5))

@@ -48,7 +48,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:766
+# --- book/chapters/16_functions.md:769
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import (
@@ -123,12 +123,10 @@ from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, 
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:784
+# --- book/chapters/16i_cumulative.md:715
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
-from refgrad._ops.special import (
-    erf, erfc, erfinv, heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy,
-)
+from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
 
 
 # --- book/chapters/16j_products_and_shapes.md:1062
@@ -162,6 +160,13 @@ from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 # --- book/chapters/16l_more_linalg.md:868
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
+
+
+# --- book/chapters/16m_special_functions.md:939
+from refgrad import special
+from refgrad._ops.special_functions import (
+    digamma, erf, erfc, erfinv, i0, lgamma, mvlgamma, polygamma, sinc,
+)
 
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:1133
@@ -198,7 +203,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:904
+# --- book/chapters/26_inplace.md:907
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811

@@ -24,6 +24,7 @@ from refgrad._ops import (
     scattering,
     slice_writes,
     special,
+    special_functions,
 )
 from refgrad._ops import functions as F
 from refgrad._ops.alpha import read_alpha
@@ -97,7 +98,7 @@ def _rebase(self, node) -> None:
         node._meta = (input_metadata(self),)
 
 
-# --- book/chapters/26_inplace.md:313
+# --- book/chapters/26_inplace.md:314
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -146,7 +147,7 @@ def _follow_result(self, node) -> None:
     node._saved = tuple(saved)
 
 
-# --- book/chapters/26_inplace.md:368
+# --- book/chapters/26_inplace.md:369
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -175,7 +176,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:401
+# --- book/chapters/26_inplace.md:402
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -190,7 +191,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:421
+# --- book/chapters/26_inplace.md:422
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -208,7 +209,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:516
+# --- book/chapters/26_inplace.md:517
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -231,13 +232,15 @@ OUT_OF_PLACE = {
     "addcmul": fused.addcmul, "addcdiv": fused.addcdiv, "nan_to_num": fused.nan_to_num,
     "cumprod": cumulative.cumprod_step, "heaviside": special.heaviside_step,
     **{name: getattr(special, name) for name in (
-        "hypot", "xlogy", "logit", "sgn", "erf", "erfc", "erfinv")},
+        "hypot", "xlogy", "logit", "sgn")},
     "scatter": scattering.scatter_step, "scatter_add": scattering.scatter_add,
     "masked_scatter": scattering.masked_scatter,
     **{name: getattr(slice_writes, name) for name in ("index_add", "index_copy", "index_fill")},
     "scatter_reduce": combining.scatter_reduce,
     "addmm": products.addmm, "addmv": products.addmv, "baddbmm": products.baddbmm,
     "addbmm": products.addbmm,
+    **{name: getattr(special_functions, name) for name in (
+        "erf", "erfc", "erfinv", "lgamma", "digamma", "i0", "sinc", "mvlgamma")},
 }
 
 
@@ -264,7 +267,7 @@ def fill_(self, value):
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
-# --- book/chapters/26_inplace.md:640
+# --- book/chapters/26_inplace.md:643
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -325,7 +328,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:843
+# --- book/chapters/26_inplace.md:846
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

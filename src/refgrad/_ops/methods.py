@@ -35,6 +35,7 @@ from refgrad._ops import (
     skipping_nan,
     slice_writes,
     special,
+    special_functions,
     statistics,
     tiling,
 )
@@ -72,8 +73,7 @@ METHODS = {
     selecting: ("masked_select", "nonzero", "count_nonzero"),
     cumulative: ("cumprod", "cummax", "cummin", "logcumsumexp"),
     skipping_nan: ("nansum", "nanmean"),
-    special: ("logaddexp", "logaddexp2", "hypot", "xlogy", "logit", "sgn", "heaviside", "erf",
-              "erfc", "erfinv"),
+    special: ("logaddexp", "logaddexp2", "hypot", "xlogy", "logit", "sgn", "heaviside"),
     scattering: ("scatter", "scatter_add", "masked_scatter", "take", "take_along_dim"),
     slice_writes: ("index_add", "index_copy", "index_fill"),
     combining: ("scatter_reduce",),
@@ -87,10 +87,12 @@ METHODS = {
     quantiles: ("quantile", "nanquantile"),
     searching: ("argwhere",),
     counting: ("unique", "unique_consecutive", "bincount", "histc"),
+    special_functions: ("erf", "erfc", "erfinv", "lgamma", "digamma", "mvlgamma", "i0",
+                        "sinc"),
 }
 
 
-# --- book/chapters/16_functions.md:652
+# --- book/chapters/16_functions.md:654
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -143,6 +145,7 @@ def install(cls=Tensor) -> None:
                        ("char", "int8"), ("byte", "uint8"), ("bool", "bool")):
         setattr(cls, name, _converter(kind))
     elementwise.install_shorthands(cls)
+    cls.polygamma = special_functions.polygamma_method  # x.polygamma(n): the tensor first
 
 
 def _converter(kind: str):
@@ -151,7 +154,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:718
+# --- book/chapters/16_functions.md:721
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

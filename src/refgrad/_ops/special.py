@@ -2,18 +2,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:374
-"""Elementwise special functions: logaddexp, hypot, xlogy, logit, sgn, heaviside and erf."""
+# --- book/chapters/16i_cumulative.md:373
+"""Elementwise functions of two numbers and more: logaddexp, hypot, xlogy, logit, sgn and
+heaviside."""
 
 import math
 import numbers
 
 import numpy as np
 
-from refgrad._backend import device_of, move
-from refgrad._device import CPU
 from refgrad._dtype import get_default_dtype
-from refgrad._ops.arithmetic import add_scalar, floating, in_float32, mul_scalar, one_minus
+from refgrad._ops.arithmetic import add_scalar, in_float32, mul_scalar, one_minus
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_broadcast, where
 from refgrad._ops.pointwise import _sign, _zeros_like
@@ -55,7 +54,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:445
+# --- book/chapters/16i_cumulative.md:443
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -81,7 +80,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:472
+# --- book/chapters/16i_cumulative.md:470
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -118,7 +117,7 @@ def xlogy(input, other):
     return _pick("xlogy", rows, XLOGY_FORMS, input, other)
 
 
-# --- book/chapters/16i_cumulative.md:528
+# --- book/chapters/16i_cumulative.md:526
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -157,7 +156,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:568
+# --- book/chapters/16i_cumulative.md:566
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -207,56 +206,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:644
-_ERF, _ERFC = np.frompyfunc(math.erf, 1, 1), np.frompyfunc(math.erfc, 1, 1)
-SLOPE = 2 / math.sqrt(math.pi)  # erf's slope at zero
-
-
-def _erf64(x):
-    return np.asarray(_ERF(x), dtype=np.float64)
-
-
-def _erfc64(x):
-    return np.asarray(_ERFC(x), dtype=np.float64)
-
-
-def _erfinv64(y):
-    a = np.abs(y)
-    w = np.log1p(-a * a)
-    t = 2 / (math.pi * 0.147) + w / 2
-    x = np.sqrt(np.maximum(np.sqrt(t * t - w / 0.147) - t, 0.0))  # Winitzki's guess
-    inside = a < 1
-    x = np.where(inside, x, 0.0)
-    for _ in range(5):
-        miss = np.where(a <= 0.5, _erf64(x) - a, (1 - a) - _erfc64(x))
-        x = x - miss / (SLOPE * np.exp(-x * x))
-    x = np.where(inside, x, np.where(a == 1, np.inf, np.nan))
-    return np.copysign(x, y)
-
-
-# --- book/chapters/16i_cumulative.md:672
-def _in_float64(fn):
-    """``fn`` of a float64 NumPy array, for a float array on any device, rounded once."""
-    def forward(a):
-        host = a if isinstance(a, np.ndarray) else move(a, CPU)
-        out = np.asarray(fn(host.astype(np.float64))).astype(host.dtype)  # 0-d: an array
-        return out if host is a else move(out, device_of(a))
-
-    forward.__name__ = fn.__name__
-    return forward
-
-
-def _saves_self(name, node, fn, backward):
-    return register(Op(name, node, ("self",), forward=floating(_in_float64(fn)),
-                       backward=backward, saves=(("self", ("self",)),)))
-
-
-ERF = _saves_self("erf", "ErfBackward0", _erf64,
-                  lambda g, self: (mul_scalar((-self.pow(2)).exp(), SLOPE) * g,))
-ERFC = _saves_self("erfc", "ErfcBackward0", _erfc64,
-                   lambda g, self: (mul_scalar((-self.pow(2)).exp(), -SLOPE) * g,))
-ERFINV = _saves_self("erfinv", "ErfinvBackward0", _erfinv64,
-                     lambda g, self: (mul_scalar(self.erfinv().pow(2).exp(), 1 / SLOPE) * g,))
+# --- book/chapters/16i_cumulative.md:625
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)
@@ -266,4 +216,4 @@ def _one_tensor(row):
     return function
 
 
-erf, erfc, erfinv, sgn = (_one_tensor(row) for row in (ERF, ERFC, ERFINV, SGN))
+sgn = _one_tensor(SGN)
