@@ -44,7 +44,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:755
+# --- book/chapters/16_functions.md:799
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import (
@@ -136,6 +136,27 @@ from refgrad._ops.einsum import einsum
 from refgrad._ops.tiling import (
     diag, diag_embed, fliplr, flipud, meshgrid, repeat_interleave, rot90, tensor_split, tile,
     unflatten,
+)
+
+
+# --- book/chapters/16k_argument_checks.md:167
+# These replace the plain functions with ones that check their arguments as torch does.
+from refgrad._ops.checked import (
+    bmm,  # noqa: F811
+    cat,  # noqa: F811
+    flatten,  # noqa: F811
+    matmul,  # noqa: F811
+    mean,  # noqa: F811
+    mm,  # noqa: F811
+    permute,  # noqa: F811
+    reshape,  # noqa: F811
+    squeeze,  # noqa: F811
+    stack,  # noqa: F811
+    sum,  # noqa: F811
+    swapaxes,  # noqa: F811
+    swapdims,  # noqa: F811
+    transpose,  # noqa: F811
+    unsqueeze,  # noqa: F811
 )
 
 

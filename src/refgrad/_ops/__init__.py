@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:741
+# --- book/chapters/16_functions.md:785
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -13,6 +13,10 @@ from refgrad._ops.methods import install
 from refgrad._ops.table import OPS
 
 install()
+
+
+# --- book/chapters/16k_argument_checks.md:162
+import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 
 
 # --- book/chapters/18a_forward_ad.md:516
