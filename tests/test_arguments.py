@@ -3,14 +3,15 @@
 import pytest
 
 import refgrad as torch
-from refgrad._arguments import (
-    Arguments,
+from refgrad._argument_forms import (
     function_form,
+    is_plain,
     method_copy,
     method_form,
+    plain_kinds,
     refuse,
-    signature,
 )
+from refgrad._arguments import Arguments, signature
 
 SUM = ("sum(Tensor input, *, torch.dtype dtype = None)",
        "sum(Tensor input, tuple of ints[1]? dim, bool keepdim = False, *, "
@@ -75,18 +76,18 @@ def test_several_signatures_list_the_reasons_of_those_that_match_in_count():
 
 
 def test_plain_calls_skip_the_check():
-    a = Arguments("transpose(Tensor input, int dim0, int dim1)")
     x = torch.ones(2)
-    assert a.is_plain((x, 0, 1), {}) and a.is_plain((x, 0), {"dim1": 1})
-    assert not a.is_plain((x,), {"dim1": 1})  # a missing argument is the parser's to report
-    assert not a.is_plain((x, True, 1), {}) and not a.is_plain((x, 0, 1, 2), {})
-    assert not a.is_plain((x, 0), {"dim2": 1})
-    view = Arguments("view(Tensor input, tuple of ints size)", method=True)
-    assert view.is_plain((2, 3), {}) and view.is_plain((torch.Size([2, 3]),), {})
-    assert not view.is_plain((2, 3.0), {}) and not view.is_plain(((2, "a"),), {})
-    total = Arguments(SUM[1], method=True)
-    assert total.is_plain((0,), {"keepdim": True}) and total.is_plain(([0, 1],), {})
-    assert not total.is_plain((0,), {"keepdim": 1})
+    a = plain_kinds(Arguments("transpose(Tensor input, int dim0, int dim1)"))
+    assert is_plain(a, (x, 0, 1), {}) and is_plain(a, (x, 0), {"dim1": 1})
+    assert not is_plain(a, (x,), {"dim1": 1})  # a missing argument is the parser's to report
+    assert not is_plain(a, (x, True, 1), {}) and not is_plain(a, (x, 0, 1, 2), {})
+    assert not is_plain(a, (x, 0), {"dim2": 1})
+    view = plain_kinds(Arguments("view(Tensor input, tuple of ints size)", method=True))
+    assert is_plain(view, (2, 3), {}) and is_plain(view, (torch.Size([2, 3]),), {})
+    assert not is_plain(view, (2, 3.0), {}) and not is_plain(view, ((2, "a"),), {})
+    total = plain_kinds(Arguments(SUM[1], method=True))
+    assert is_plain(total, (0,), {"keepdim": True}) and is_plain(total, ([0, 1],), {})
+    assert not is_plain(total, (0,), {"keepdim": 1})
 
 
 def test_a_fitting_call_keeps_its_own_error():

@@ -139,7 +139,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16k_argument_checks.md:167
+# --- book/chapters/16k_argument_checks.md:168
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     bmm,  # noqa: F811

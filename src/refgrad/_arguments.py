@@ -6,13 +6,11 @@
 """torch's signatures for a function, and the TypeError a call gets when its arguments fit none."""
 
 import re
-import types
 from typing import NamedTuple
 
 import numpy as np
 
 from refgrad._dtype import dtype as DType
-from refgrad._size import Size
 from refgrad._tensor import Tensor
 from refgrad._typename import c_type_name
 
@@ -38,7 +36,7 @@ _PARAMETER = re.compile(r"(?P<kind>[\w. ]+?)(\[(?P<size>\d+)\])?(?P<none>\?)? (?
                         r"( = (?P<default>.+))?$")
 
 
-# --- book/chapters/13a_arguments.md:120
+# --- book/chapters/13a_arguments.md:118
 def signature(text: str, method: bool = False, hidden: bool = False) -> Signature:
     """A signature written as torch prints it: ``"transpose(Tensor input, int dim0, int dim1)"``.
 
@@ -70,7 +68,7 @@ def _shown(parameters) -> str:
     return f"({', '.join(parts)})"
 
 
-# --- book/chapters/13a_arguments.md:164
+# --- book/chapters/13a_arguments.md:162
 # NOTE [What torch's parser takes for a type]
 # An int is an int but not a bool, a NumPy integer, or a 0-d integer tensor
 # that does not require grad. Inside a tuple of ints the elements are read as
@@ -108,7 +106,7 @@ _CHECKS = {
 }
 
 
-# --- book/chapters/13a_arguments.md:204
+# --- book/chapters/13a_arguments.md:202
 def _fits(p: Parameter, value, numbers_as_tensors: bool) -> bool:
     """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
     if value is None and p.takes_none:
@@ -126,7 +124,7 @@ def _type_name(value) -> str:
     return "torch.dtype" if isinstance(value, DType) else c_type_name(type(value))
 
 
-# --- book/chapters/13a_arguments.md:230
+# --- book/chapters/13a_arguments.md:228
 def _bind(sig: Signature, args, kwargs, numbers: bool):
     """(the call's values for ``sig``, None), or (None, torch's complaint) when they do not fit."""
     n = len(args)
@@ -157,7 +155,7 @@ def _bind(sig: Signature, args, kwargs, numbers: bool):
     return bound, None
 
 
-# --- book/chapters/13a_arguments.md:265
+# --- book/chapters/13a_arguments.md:263
 # torch also takes NumPy's names for some arguments: x.sum(axis=0).
 _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
                 "other": ("x2",)}
@@ -188,7 +186,7 @@ def _unpacked(sig: Signature, bound) -> str | None:
     return None
 
 
-# --- book/chapters/13a_arguments.md:300
+# --- book/chapters/13a_arguments.md:298
 def _required(sig: Signature) -> int:
     return sum(p.default is None for p in sig.parameters)
 
@@ -228,7 +226,7 @@ def _extra_keyword(sig: Signature, kwargs, given: int) -> str:
     raise AssertionError("every keyword was used")
 
 
-# --- book/chapters/13a_arguments.md:352
+# --- book/chapters/13a_arguments.md:350
 def _combination(signatures, args, kwargs, numbers: bool) -> str:
     shown = [s for s in signatures if not s.hidden]
     got = _listed([_type_name(a) for a in args],
@@ -253,7 +251,7 @@ def _listed(positional: list, keywords: list) -> str:
     return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
-# --- book/chapters/13a_arguments.md:379
+# --- book/chapters/13a_arguments.md:377
 # NOTE [Which signatures say why they did not match]
 # torch explains a signature only when the call gave as many arguments as the
 # printed signature has comma-separated pieces: "*" is a piece, "()" is one
@@ -282,7 +280,7 @@ def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
     return "some of the arguments have invalid types: " + _listed(shown, keywords)
 
 
-# --- book/chapters/13a_arguments.md:417
+# --- book/chapters/13a_arguments.md:415
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 
@@ -291,7 +289,6 @@ class Arguments:
         self.signatures = (*(signature(t, method) for t in texts),
                            *(signature(t, method, hidden=True) for t in hidden))
         self.method, self.numbers = method, numbers_as_tensors
-        self.plain = tuple(_plain_kinds(s) for s in self.signatures)
 
     def error(self, args: tuple, kwargs: dict) -> TypeError | None:
         """torch's TypeError for these arguments, or None when they fit a signature."""
@@ -316,147 +313,3 @@ class Arguments:
         error = self.error(args, kwargs)
         if error is not None:
             raise error from None
-
-    def is_plain(self, args: tuple, kwargs: dict) -> bool:
-        """Whether every argument is exactly of the kind a signature wants: NOTE [Plain calls]."""
-        for plain in self.plain:
-            if _plain(args, kwargs, plain):
-                return True
-        return False
-
-
-# --- book/chapters/13a_arguments.md:470
-_PLAIN = {"int": int, "Tensor": Tensor, "bool": bool}
-_SEQUENCES = (tuple, list, Size)
-_INTS, _INTS_OR_INT = "ints", "ints or an int"  # plain values for a tuple of ints
-_VARARGS = None  # view(2, 3): any number of ints, or one tuple of them
-
-
-def _plain_kinds(sig: Signature) -> tuple:
-    """(kinds by position, kinds by name, required parameters): what a plain call passes."""
-    named = {p.name: _plain_kind(p) for p in sig.parameters if _plain_kind(p) is not None}
-    required = tuple((i, p.name) for i, p in enumerate(sig.parameters) if p.default is None)
-    if sig.varargs:
-        return _VARARGS, named, required
-    positional = []
-    for p in sig.parameters:
-        if p.keyword_only or p.name not in named:
-            break
-        positional.append(named[p.name])
-    return tuple(positional), named, required
-
-
-def _plain_kind(p: Parameter):
-    if p.kind == "tuple of ints":
-        return _INTS_OR_INT if p.size else _INTS
-    return _PLAIN.get(p.kind)
-
-
-# --- book/chapters/13a_arguments.md:498
-def _plain(args: tuple, kwargs: dict, plain: tuple) -> bool:
-    positional, named, required = plain
-    for index, name in required:
-        if index >= len(args) and name not in kwargs:
-            return False
-    if positional is _VARARGS:
-        if not (len(args) == 1 and _plain_value(args[0], _INTS)):
-            for value in args:
-                if type(value) is not int:
-                    return False
-    elif len(args) > len(positional):
-        return False
-    else:
-        for value, kind in zip(args, positional):
-            if not _plain_value(value, kind):
-                return False
-    for key, value in kwargs.items():
-        if key not in named or not _plain_value(value, named[key]):
-            return False
-    return True
-
-
-def _plain_value(value, kind) -> bool:
-    if type(value) is kind:
-        return True
-    if kind is _INTS or (kind is _INTS_OR_INT and type(value) is not int):
-        if type(value) not in _SEQUENCES:
-            return False
-        for item in value:
-            if type(item) is not int:
-                return False
-        return True
-    return kind is _INTS_OR_INT
-
-
-# --- book/chapters/13a_arguments.md:536
-# NOTE [Plain calls]
-# A call whose arguments are all of exactly the types a signature names (ints
-# where it wants int, tensors where it wants a Tensor) cannot be refused by
-# torch's parser for their types, so it goes straight to the function. Any
-# other call is checked first. Both kinds are checked again if the function
-# fails, since a failure may come from a missing or extra argument.
-def function_form(function, arguments: Arguments):
-    """``function`` as ``torch.<name>``, with torch's argument errors."""
-    def checked(*args, **kwargs):
-        if (args or kwargs) and not arguments.is_plain(args, kwargs):
-            arguments.check(args, kwargs)
-        try:
-            return function(*args, **kwargs)
-        except Exception:
-            arguments.check(args, kwargs)
-            raise
-
-    return _named(checked, function)
-
-
-# --- book/chapters/13a_arguments.md:559
-def method_form(function, arguments: Arguments):
-    """``function`` as ``Tensor.<name>``, with torch's argument errors (self not counted)."""
-    def checked(self, *args, **kwargs):
-        if (args or kwargs) and not arguments.is_plain(args, kwargs):
-            arguments.check(args, kwargs)
-        try:
-            return function(self, *args, **kwargs)
-        except Exception:
-            arguments.check(args, kwargs)
-            raise
-
-    return _named(checked, function)
-
-
-def _named(checked, function):
-    checked.__name__ = checked.__qualname__ = function.__name__
-    checked.__doc__ = function.__doc__
-    checked.__wrapped__ = function
-    return checked
-
-
-# --- book/chapters/13a_arguments.md:593
-# NOTE [Method copies of the arithmetic]
-# add, sub, mul and div run on every step of a program, so they get no
-# wrapper: their own failure path asks for torch's error. A method counts its
-# positions after self, the function from its first argument; to tell the two
-# apart there, Tensor.mul is a copy of torch.mul with a code object of its own
-# (the same source), and the failure path looks at which code is running.
-_METHOD_CODES: dict = {}
-
-
-def method_copy(function):
-    """``function`` with a code object of its own, to install as a Tensor method."""
-    copy = types.FunctionType(function.__code__.replace(), function.__globals__,
-                              function.__name__, function.__defaults__, function.__closure__)
-    copy.__kwdefaults__ = function.__kwdefaults__
-    _METHOD_CODES[id(copy.__code__)] = copy.__code__
-    return copy
-
-
-def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> None:
-    """Raise torch's error if the arguments do not fit; else return.
-
-    ``forms`` is (function form, method form), ``args`` include the tensor, and
-    ``code`` is the code of the function that failed: a method copy's or not.
-    """
-    if _METHOD_CODES.get(id(code)) is code or forms[0] is None:
-        forms[1].check(args[1:], kwargs)
-    else:
-        forms[0].check(args, kwargs)

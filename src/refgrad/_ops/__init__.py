@@ -15,7 +15,7 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16k_argument_checks.md:162
+# --- book/chapters/16k_argument_checks.md:163
 import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 
 

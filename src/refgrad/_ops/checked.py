@@ -5,7 +5,8 @@
 # --- book/chapters/16k_argument_checks.md:31
 """torch's argument errors for the shape functions, reductions, products and arithmetic."""
 
-from refgrad._arguments import Arguments, function_form, method_copy, method_form, refuse
+from refgrad._argument_forms import function_form, method_copy, method_form, refuse
+from refgrad._arguments import Arguments
 from refgrad._ops import functions, linalg, rearranging, reshaping, shaping, statistics
 from refgrad._tensor import Tensor
 
@@ -31,7 +32,7 @@ def _products(name: str) -> tuple:
             Arguments(f"{name}(Tensor input, Tensor mat2)", method=True))
 
 
-# --- book/chapters/16k_argument_checks.md:62
+# --- book/chapters/16k_argument_checks.md:63
 # name: (where the function lives, (function form's signatures, method form's)).
 # None for a form torch does not have.
 SIGNATURES = {
@@ -58,7 +59,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/16k_argument_checks.md:95
+# --- book/chapters/16k_argument_checks.md:96
 def _function(name: str):
     module, (arguments, _) = SIGNATURES[name]
     return function_form(getattr(module, name), arguments)
@@ -78,7 +79,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, method_copy(getattr(module, name)))
 
 
-# --- book/chapters/16k_argument_checks.md:125
+# --- book/chapters/16k_argument_checks.md:126
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {
