@@ -48,7 +48,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:769
+# --- book/chapters/16_functions.md:813
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import (
@@ -183,6 +183,27 @@ from refgrad._ops.more_methods import ldexp_
 from refgrad._ops.integrals import cumulative_trapezoid, trapezoid, trapz
 from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
+
+
+# --- book/chapters/16o_argument_checks.md:168
+# These replace the plain functions with ones that check their arguments as torch does.
+from refgrad._ops.checked import (
+    bmm,  # noqa: F811
+    cat,  # noqa: F811
+    flatten,  # noqa: F811
+    matmul,  # noqa: F811
+    mean,  # noqa: F811
+    mm,  # noqa: F811
+    permute,  # noqa: F811
+    reshape,  # noqa: F811
+    squeeze,  # noqa: F811
+    stack,  # noqa: F811
+    sum,  # noqa: F811
+    swapaxes,  # noqa: F811
+    swapdims,  # noqa: F811
+    transpose,  # noqa: F811
+    unsqueeze,  # noqa: F811
+)
 
 
 # --- book/chapters/22a_anomaly_mode.md:276

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:755
+# --- book/chapters/16_functions.md:799
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -17,6 +17,10 @@ install()
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:1184
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
+
+
+# --- book/chapters/16o_argument_checks.md:163
+import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 
 
 # --- book/chapters/18a_forward_ad.md:516

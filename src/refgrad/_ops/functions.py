@@ -2,8 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:25
+# --- book/chapters/16_functions.md:31
 """torch.* function forms of the op-table rows."""
+
+import sys
 
 import numpy as np
 
@@ -32,20 +34,28 @@ NOT_GIVEN = object()
 
 
 def add(input, other, *, alpha=1):
-    if type(alpha) is int and alpha == 1:
-        params = DEFAULT_ALPHA
-    else:
-        params = alpha_params(alpha, input, other, "add")
-    return call(ar.ADD, (input, other), params, dying_array(input, other))
+    try:
+        if type(alpha) is int and alpha == 1:
+            params = DEFAULT_ALPHA
+        else:
+            params = alpha_params(alpha, input, other, "add")
+        return call(ar.ADD, (input, other), params, dying_array(input, other))
+    except TypeError:  # NOTE [Method copies of the arithmetic]
+        refuse_arguments("add", (input, other), _given_alpha(alpha))
+        raise
 
 
 def sub(input, other, *, alpha=1):
-    if type(alpha) is int and alpha == 1:
-        check_subtraction(input, other)
-        params = DEFAULT_ALPHA
-    else:
-        params = alpha_params(alpha, input, other, "sub")
-    return call(ar.SUB, (input, other), params, dying_array(input, other))
+    try:
+        if type(alpha) is int and alpha == 1:
+            check_subtraction(input, other)
+            params = DEFAULT_ALPHA
+        else:
+            params = alpha_params(alpha, input, other, "sub")
+        return call(ar.SUB, (input, other), params, dying_array(input, other))
+    except TypeError:
+        refuse_arguments("sub", (input, other), _given_alpha(alpha))
+        raise
 
 
 def rsub(input, other, *, alpha=1):
@@ -59,16 +69,36 @@ def rsub(input, other, *, alpha=1):
 
 
 def mul(input, other):
-    return call(ar.MUL, (input, other), None, dying_array(input, other))
+    try:
+        return call(ar.MUL, (input, other), None, dying_array(input, other))
+    except TypeError:
+        refuse_arguments("mul", (input, other), {})
+        raise
 
 
 def div(input, other, *, rounding_mode=NOT_GIVEN):
-    if rounding_mode is not NOT_GIVEN:  # chapter "Division that rounds, remainders and bits"
-        from refgrad._ops.rounding import rounded_division
+    try:
+        if rounding_mode is not NOT_GIVEN:  # chapter "Division that rounds, remainders and bits"
+            from refgrad._ops.rounding import rounded_division
 
-        return rounded_division(input, other, rounding_mode)
-    input, other = floats_if_integers(input, other)
-    return call(ar.DIV, (input, other), None, dying_array(input, other))
+            return rounded_division(input, other, rounding_mode)
+        input, other = floats_if_integers(input, other)
+        return call(ar.DIV, (input, other), None, dying_array(input, other))
+    except TypeError:
+        given = {} if rounding_mode is NOT_GIVEN else {"rounding_mode": rounding_mode}
+        refuse_arguments("div", (input, other), given)
+        raise
+
+
+def refuse_arguments(name: str, args: tuple, kwargs: dict) -> None:
+    """torch's TypeError, if the calling function's arguments are what is wrong."""
+    from refgrad._ops.checked import refuse_copied
+
+    refuse_copied(name, args, kwargs, sys._getframe(1).f_code)
+
+
+def _given_alpha(alpha) -> dict:
+    return {} if type(alpha) is int and alpha == 1 else {"alpha": alpha}
 
 
 def floats_if_integers(input, other) -> tuple:
@@ -94,7 +124,7 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:129
+# --- book/chapters/16_functions.md:165
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
@@ -195,7 +225,7 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:238
+# --- book/chapters/16_functions.md:274
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -207,7 +237,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:258
+# --- book/chapters/16_functions.md:294
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -222,6 +252,11 @@ def dim_tuple(dim, ndim: int) -> tuple:
 
 
 def sum(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
+    if dim is None and keepdim is False:  # the plain total: nothing to check
+        return call(red.SUM, (input,))
+    # NOTE [Method copies of the arithmetic]: Tensor.sum is a copy, and so it
+    # checks its arguments here, against the form that is running.
+    refuse_arguments("sum", (input, dim) if keepdim is False else (input, dim, keepdim), {})
     if dim is None:
         return call(red.SUM, (input,))
     return call(red.SUM_DIM, (input,), {"dim": dim_tuple(dim, input.ndim), "keepdim": keepdim})
@@ -237,7 +272,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:395
+# --- book/chapters/16_functions.md:439
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -258,7 +293,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:467
+# --- book/chapters/16_functions.md:511
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
@@ -286,7 +321,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:496
+# --- book/chapters/16_functions.md:540
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool:  # torch has no running sum in bool

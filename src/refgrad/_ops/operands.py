@@ -194,8 +194,10 @@ def read_numbers(op, args, params):
     if not op.variadic and any(isinstance(a, _READ_FIRST) for a in args):
         for position, a in enumerate(args):
             if isinstance(a, _NOT_OPERANDS):
-                raise TypeError(f"{op.name}(): argument '{op.inputs[position]}' (position "
-                                f"{position + 1}) must be Tensor, not {c_type_name(type(a))}")
+                # A row's "self" is the function's "input" in torch's Python signatures.
+                name = "input" if op.inputs[position] == "self" else op.inputs[position]
+                raise TypeError(f"{op.name}(): argument '{name}' (position {position + 1}) "
+                                f"must be Tensor, not {c_type_name(type(a))}")
         args = tuple([_dtype.python_number(a) for a in args])
     if params and any(isinstance(v, generic | ndarray) for v in params.values()):
         for key in op.promote_with:  # the number arguments that take part in promotion
@@ -206,7 +208,7 @@ def read_numbers(op, args, params):
     return args, params
 
 
-# --- book/chapters/13_dispatch.md:610
+# --- book/chapters/13_dispatch.md:612
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -242,7 +244,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:829
+# --- book/chapters/13_dispatch.md:831
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:292
+# --- book/chapters/16_functions.md:333
 """The shape functions: view, reshape, expand, unsqueeze and squeeze."""
 
 import math
@@ -11,7 +11,7 @@ from dataclasses import replace
 from refgrad import _dtype
 from refgrad._ops import shapes as sh
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import dim_tuple
+from refgrad._ops.functions import dim_tuple, refuse_arguments
 from refgrad._ops.table import register
 from refgrad._tensor_values import wrap_dim
 from refgrad.autograd._state import state
@@ -19,7 +19,7 @@ from refgrad.autograd._state import state
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
-# --- book/chapters/16_functions.md:313
+# --- book/chapters/16_functions.md:354
 def infer_shape(shape, numel: int) -> tuple:
     if len(shape) == 1 and isinstance(shape[0], _SEQUENCES):
         shape = shape[0]
@@ -54,11 +54,14 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:357
+# --- book/chapters/16_functions.md:398
 def expand(input, *sizes):
-    if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES):
-        sizes = tuple(sizes[0])
-    return call(sh.EXPAND, (input,), {"size": sh.expanded_size(input, sizes)})
+    try:
+        shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES) else sizes
+        return call(sh.EXPAND, (input,), {"size": sh.expanded_size(input, shape)})
+    except Exception:  # NOTE [Method copies of the arithmetic]
+        refuse_arguments("expand", (input, *sizes), {})
+        raise
 
 
 def unsqueeze(input, dim):
