@@ -484,7 +484,10 @@ def _saved_attributes(theirs, ours):
             expected = getattr(t_node, name)
             got = getattr(r_node, name)
             if isinstance(expected, torch.Tensor):
-                np.testing.assert_allclose(got.detach().numpy(), expected.detach().numpy())
+                # a saved intermediate that cancels exactly (logaddexp2(x, x) at x = -1) is
+                # 0 in one library and a rounding away from it in the other
+                np.testing.assert_allclose(got.detach().numpy(), expected.detach().numpy(),
+                                           atol=1e-13)
             elif isinstance(expected, tuple) and any(isinstance(e, torch.Tensor) for e in expected):
                 assert len(got) == len(expected), name
                 for e, g in zip(expected, got):
