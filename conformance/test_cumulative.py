@@ -489,3 +489,11 @@ def test_logit_takes_eps_as_a_number():
             torch.logit(x, eps=eps)
     assert torch.logit(x, eps=torch.tensor(0.1)).tolist() == torch.logit(x, eps=0.1).tolist()
     assert torch.logit(x, eps=1).tolist() == [INF, INF]
+
+
+def test_a_running_sum_starts_from_positive_zero():
+    signs = [math.copysign(1.0, v) for v in torch.tensor([-0.0, -0.0, 1.0]).cumsum(0).tolist()]
+    assert signs == [1.0, 1.0, 1.0]
+    half = torch.tensor([[-0.0], [-0.0]], dtype=torch.float16).cumsum(0)
+    assert [math.copysign(1.0, v) for v in half.flatten().tolist()] == [1.0, 1.0]
+    assert math.copysign(1.0, torch.tensor(-0.0).cumsum(0).item()) == -1.0  # 0-d: a copy

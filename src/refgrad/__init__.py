@@ -79,14 +79,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:762
+# --- book/chapters/16d_indexing.md:768
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1114
+# --- book/chapters/16d_indexing.md:1120
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -169,7 +169,7 @@ from refgrad._ops.special_functions import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1133
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1129
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,

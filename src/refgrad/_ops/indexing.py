@@ -170,7 +170,6 @@ def select(input, dim, index):
 
 def narrow(input, dim, start, length):
     from refgrad._creation import whole_number
-    from refgrad._tensor_values import wrap_dim
 
     given = (input, dim, start, length)
     dim, length, start = whole_number(dim), whole_number(length), _narrow_start(start)
@@ -181,15 +180,22 @@ def narrow(input, dim, start, length):
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
-    size = input.shape[wrap_dim(dim, input.ndim)]
-    if not -size <= start <= size:
-        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
-                         f"but got {start})")
-    start = start + size if start < 0 else start
+    size, start = narrow_bounds(input, dim, start)
     if start > size - length:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({size}).")
     return _call(SLICE, input, dim=dim, start=start, end=start + length, step=1)
+
+
+def narrow_bounds(input, dim, start) -> tuple:
+    """(the size along ``dim``, ``start`` counted from the front), or torch's IndexError."""
+    from refgrad._tensor_values import wrap_dim
+
+    size = input.shape[wrap_dim(dim, input.ndim)]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
+    return size, start + size if start < 0 else start
 
 
 def _narrow_start(start) -> int:
@@ -203,7 +209,7 @@ def _narrow_start(start) -> int:
     return int(start.item())
 
 
-# --- book/chapters/16d_indexing.md:547
+# --- book/chapters/16d_indexing.md:553
 INT64_MAX = 2**63 - 1
 
 
@@ -243,7 +249,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:639
+# --- book/chapters/16d_indexing.md:645
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -256,7 +262,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:653
+# --- book/chapters/16d_indexing.md:659
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -329,7 +335,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:727
+# --- book/chapters/16d_indexing.md:733
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

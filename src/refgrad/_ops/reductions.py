@@ -43,7 +43,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:88
+# --- book/chapters/15_sums_and_shapes.md:91
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 
@@ -59,7 +59,14 @@ def running(accumulate):
     return forward
 
 
-_cumsum = running(np.cumsum)
+_running_sum = running(np.cumsum)
+
+
+def _cumsum(a, dim, dtype=None, self_dtype=None):
+    out = _running_sum(a, dim, dtype, self_dtype)
+    if a.ndim and out.dtype.kind == "f":
+        out += 0.0  # from +0.0, as torch's running sum starts: -0.0 + 0.0 is 0.0
+    return out
 
 
 def _reversed(t, dim):

@@ -9,7 +9,7 @@
 import numpy as np
 
 from refgrad._ops.dispatch import call
-from refgrad._ops.indexing import slice_backward
+from refgrad._ops.indexing import narrow_bounds, slice_backward
 from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
 
@@ -138,11 +138,7 @@ NARROW_COPY = register(Op(
 def narrow_copy(input, dim, start, length):
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    size = input.shape[wrap_dim(dim, input.ndim)]
-    if not -size <= start <= size:
-        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
-                         f"but got {start})")
-    begin = start + size if start < 0 else start
+    size, begin = narrow_bounds(input, dim, start)
     if length < 0 or begin + length > size:
         raise RuntimeError(f"start ({begin}) + length ({length}) exceeds dimension size "
                            f"({size}).")
