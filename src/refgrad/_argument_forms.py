@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:466
+# --- book/chapters/13a_arguments.md:547
 """The forms that give a function torch's argument errors: wrappers and method copies."""
 
+import re
 import types
 
 from refgrad._arguments import Arguments, Parameter, Signature
@@ -37,7 +38,7 @@ def _plain_kind(p: Parameter):
     return _PLAIN.get(p.kind)
 
 
-# --- book/chapters/13a_arguments.md:502
+# --- book/chapters/13a_arguments.md:584
 def plain_kinds(arguments: Arguments) -> tuple:
     return tuple(_plain_kinds(s) for s in arguments.signatures)
 
@@ -85,7 +86,7 @@ def _plain_value(value, kind) -> bool:
     return kind is _INTS_OR_INT
 
 
-# --- book/chapters/13a_arguments.md:552
+# --- book/chapters/13a_arguments.md:634
 # NOTE [Plain calls]
 # A call whose arguments are all of exactly the types a signature names (ints
 # where it wants int, tensors where it wants a Tensor) cannot be refused by
@@ -99,7 +100,7 @@ def function_form(function, arguments: Arguments):
 
     def checked(*args, **kwargs):
         if (args or kwargs) and not is_plain(plains, args, kwargs):
-            arguments.check(args, kwargs)
+            args, kwargs = arguments.read(args, kwargs)  # NOTE [Tensors read as ints]
         try:
             return function(*args, **kwargs)
         except Exception:
@@ -109,14 +110,14 @@ def function_form(function, arguments: Arguments):
     return _named(checked, function)
 
 
-# --- book/chapters/13a_arguments.md:578
+# --- book/chapters/13a_arguments.md:660
 def method_form(function, arguments: Arguments):
     """``function`` as ``Tensor.<name>``, with torch's argument errors (self not counted)."""
     plains = plain_kinds(arguments)
 
     def checked(self, *args, **kwargs):
         if (args or kwargs) and not is_plain(plains, args, kwargs):
-            arguments.check(args, kwargs)
+            args, kwargs = arguments.read(args, kwargs)  # NOTE [Tensors read as ints]
         try:
             return function(self, *args, **kwargs)
         except Exception:
@@ -133,7 +134,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/13a_arguments.md:614
+# --- book/chapters/13a_arguments.md:696
 # NOTE [Method copies of the arithmetic]
 # add, sub, mul and div run on every step of a program, so they get no
 # wrapper: their own failure path asks for torch's error. A method counts its
@@ -152,13 +153,37 @@ def method_copy(function):
     return copy
 
 
-def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> None:
-    """Raise torch's error if the arguments do not fit; else return.
+def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
+    """Raise torch's error if the arguments do not fit; else return them as read.
 
     ``forms`` is (function form, method form), ``args`` include the tensor, and
     ``code`` is the code of the function that failed: a method copy's or not.
+    What comes back is ``args``, with ints for the tensors given for ints
+    (NOTE [Tensors read as ints]): the very tuple when there were none.
     """
     if _METHOD_CODES.get(id(code)) is code or forms[0] is None:
-        forms[1].check(args[1:], kwargs)
-    else:
-        forms[0].check(args, kwargs)
+        rest = args[1:]
+        read, _ = forms[1].read(rest, kwargs)
+        return args if read is rest else (args[0], *read)
+    read, _ = forms[0].read(args, kwargs)
+    return read
+
+
+# --- book/chapters/13a_arguments.md:746
+_MISSING = re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: (.*)")
+
+
+def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict) -> None:
+    """Raise torch's TypeError for a call Python refused in its own words; else return."""
+    if error.__traceback__ is None or error.__traceback__.tb_next is not None:
+        return  # raised inside the function: not Python's reading of the call
+    from refgrad._ops.checked import ARITHMETIC
+
+    if name in ARITHMETIC:
+        ARITHMETIC[name][0].check(args, kwargs)
+    missing = _MISSING.fullmatch(str(error))
+    if missing is not None:
+        names = re.findall(r"'(\w+)'", missing[2])
+        s = "s" if len(names) == 1 else ""  # sic, as _missing in "How torch reads a call"
+        raise TypeError(f"{missing[1]}() missing {len(names)} required positional argument{s}: "
+                        + ", ".join(f'"{n}"' for n in names)) from None

@@ -226,11 +226,11 @@ def _extra_keyword(sig: Signature, kwargs, given: int) -> str:
     raise AssertionError("every keyword was used")
 
 
-# --- book/chapters/13a_arguments.md:350
+# --- book/chapters/13a_arguments.md:351
 def _combination(signatures, args, kwargs, numbers: bool) -> str:
     shown = [s for s in signatures if not s.hidden]
     got = _listed([_type_name(a) for a in args],
-                  [f"{k}={_type_name(v)}" for k, v in kwargs.items()])
+                  [f"{k}={_type_name(v)}" for k, v in reversed(kwargs.items())])
     head = (f"{shown[0].name}() received an invalid combination of arguments - got {got}, "
             "but expected ")
     if len(shown) == 1:
@@ -251,19 +251,19 @@ def _listed(positional: list, keywords: list) -> str:
     return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
-# --- book/chapters/13a_arguments.md:377
+# --- book/chapters/13a_arguments.md:378
 # NOTE [Which signatures say why they did not match]
 # torch explains a signature only when the call gave as many arguments as the
 # printed signature has comma-separated pieces: "*" is a piece, "()" is one
-# piece, and "out" counts only when given.
+# piece, and so is "out", given or not: torch.max(x, None, True) is explained
+# against (Tensor input, *, Tensor out = None), and torch.mean(x, "a", "b") is
+# not against (Tensor input, *, torch.dtype dtype = None, Tensor out = None).
 def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
     pieces = max(1, len(sig.parameters) + any(p.keyword_only for p in sig.parameters))
-    if any(p.name == "out" for p in sig.parameters) and "out" not in kwargs:
-        pieces -= 1
     if len(args) + len(kwargs) != pieces:
         return None
     named = {p.name: p for p in sig.parameters}
-    unknown = [k for k in kwargs if k not in named]
+    unknown = [k for k in reversed(kwargs) if k not in named]
     if unknown:
         return "some of the keywords were incorrect: " + ", ".join(unknown)
     slots = [p for p in sig.parameters if not p.keyword_only]
@@ -272,15 +272,57 @@ def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
         fits = p is not None and _fits(p, value, numbers) and not _unpacked(sig, [(0, p, value)])
         return text if fits else f"!{text}!"
 
-    shown = [marked(_type_name(a), slots[i] if i < len(slots) else None, a)
+    shown = [marked(_described(a), slots[i] if i < len(slots) else None, a)
              for i, a in enumerate(args)]
-    keywords = [marked(f"{k}={_type_name(v)}", named[k], v) for k, v in kwargs.items()]
+    keywords = [marked(f"{k}={_type_name(v)}", named[k], v) for k, v in reversed(kwargs.items())]
     if not any(t.startswith("!") for t in (*shown, *keywords)):
         return None
     return "some of the arguments have invalid types: " + _listed(shown, keywords)
 
 
-# --- book/chapters/13a_arguments.md:415
+def _described(value) -> str:
+    """A value's type as the reasons show it: a tuple or list with its elements' types."""
+    names = [_type_name(item) for item in value] if isinstance(value, tuple | list) else ()
+    if isinstance(value, tuple):
+        return f"tuple of ({names[0]},)" if len(names) == 1 else f"tuple of ({', '.join(names)})"
+    if isinstance(value, list):
+        return f"list of [{', '.join(names)}]"
+    return _type_name(value)
+
+
+# --- book/chapters/13a_arguments.md:437
+# NOTE [Tensors read as ints]
+# torch's parser turns an index tensor given for an int, or inside a tuple of
+# ints, into that int before the function runs. A call with one is never plain
+# (NOTE [Plain calls]), so it is read first, and here the tensors become ints.
+# When nothing needs turning, the very args and kwargs come back.
+def as_ints(sig: Signature, args: tuple, kwargs: dict) -> tuple:
+    """(args, kwargs) with each tensor given for an int (or in a tuple of ints) as that int."""
+    slots = [p for p in sig.parameters if not p.keyword_only]
+    if sig.varargs and args and (len(args) > 1 or not _fits(slots[0], args[0], False)):
+        read = tuple(_as_int(a) for a in args)  # view(2, 3): each is an element of the size
+    else:
+        read = tuple(_int_for(p, a) for p, a in zip(slots, args))
+    named = {key: p for p in sig.parameters for key in (p.name, *_NUMPY_NAMES.get(p.name, ()))}
+    given = {key: _int_for(named[key], value) for key, value in kwargs.items()}
+    same = all(a is b for a, b in zip(read, args)) and all(given[k] is kwargs[k] for k in kwargs)
+    return (args, kwargs) if same else (read, given)
+
+
+def _as_int(value):
+    return int(value.item()) if isinstance(value, Tensor) else value
+
+
+def _int_for(p: Parameter, value):
+    if p.kind == "int" or (p.kind == "tuple of ints" and isinstance(value, Tensor)):
+        return _as_int(value)
+    if p.kind == "tuple of ints" and isinstance(value, tuple | list):
+        if any(isinstance(item, Tensor) for item in value):
+            return tuple(_as_int(item) for item in value)
+    return value
+
+
+# --- book/chapters/13a_arguments.md:478
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 
@@ -292,15 +334,23 @@ class Arguments:
 
     def error(self, args: tuple, kwargs: dict) -> TypeError | None:
         """torch's TypeError for these arguments, or None when they fit a signature."""
+        return self._reading(args, kwargs)[1]
+
+    def _reading(self, args: tuple, kwargs: dict) -> tuple:
+        """(the signature the arguments fit, None), or (None, torch's TypeError)."""
         first = self.signatures[0]
         if self.method and not any(s.parameters for s in self.signatures) and (args or kwargs):
             taken = f"no arguments ({len(args)} given)" if args else "no keyword arguments"
-            return TypeError(f"TensorBase.{first.name}() takes {taken}")
+            return None, TypeError(f"TensorBase.{first.name}() takes {taken}")
         for s in self.signatures:
             bound, _ = _bind(s, args, kwargs, self.numbers)
             if bound is not None:
                 complaint = _unpacked(s, bound)
-                return None if complaint is None else TypeError(complaint)
+                return (s, None) if complaint is None else (None, TypeError(complaint))
+        return None, self._refusal(args, kwargs)
+
+    def _refusal(self, args: tuple, kwargs: dict) -> TypeError:
+        first = self.signatures[0]
         given = len(args) + len(kwargs)
         plausible = [s for s in self.signatures
                      if not s.hidden and _required(s) <= given <= len(s.parameters)]
@@ -313,3 +363,13 @@ class Arguments:
         error = self.error(args, kwargs)
         if error is not None:
             raise error from None
+
+    def read(self, args: tuple, kwargs: dict) -> tuple:
+        """(args, kwargs) as torch's parser passes them on, or torch's TypeError raised.
+
+        An index tensor given for an int comes out as that int: NOTE [Tensors read as ints].
+        """
+        fitted, error = self._reading(args, kwargs)
+        if error is not None:
+            raise error from None
+        return as_ints(fitted, args, kwargs)

@@ -162,7 +162,7 @@ def _position(find):
 
 def _every(find):
     def forward(a, dims, keepdim):
-        out = np.asarray(find(a, axis=dims, keepdims=keepdim and dims is not None))
+        out = np.asarray(find(a, axis=dims, keepdims=keepdim))  # dims None: every one
         return out.astype(np.uint8) if a.dtype == np.uint8 else out
 
     return forward
@@ -181,7 +181,7 @@ def _function(row):
     def function(input):
         return call(row, (input,))
 
-    function.__name__ = row.name
+    function.__name__ = function.__qualname__ = row.name
     return function
 
 
