@@ -197,6 +197,11 @@ READ_AS_INTS = [
     ("x.mode(T(1)).values", (2,), "ModeBackward0"),
     ("x.max(dim=T(1)).values", (2,), "MaxBackward0"),
     ("x.aminmax(dim=T(0)).max", (3,), "AminmaxBackward0"),
+    ("torch.ones(T(2), 3)", (2, 3), None),
+    ("torch.zeros((3, T([2])))", (3, 2), None),
+    ("torch.empty([T(2)])", (2,), None),
+    ("x.new_zeros(T(2), 3)", (2, 3), None),
+    ("torch.full((T(2),), 1.0)", (2,), None),
 ]
 
 
@@ -277,3 +282,88 @@ def test_function_forms_refuse_a_count_or_keyword_in_torch_words(call, message):
     x = _x()
     with raises(TypeError, message):
         eval(call, {"torch": torch, "x": x})
+
+
+SHAPE_METHOD_ERRORS = [
+    ("x.flip()", 'flip() missing 1 required positional arguments: "dims"'),
+    ("x.tile()", 'tile() missing 1 required positional arguments: "dims"'),
+    ("x.unbind(0, 1)", "unbind() takes from 0 to 1 positional arguments but 2 were given"),
+    ("x.expand_as(x, foo=1)", "expand_as() got an unexpected keyword argument 'foo'"),
+    ("x.view_as(x, foo=1)", "view_as() got an unexpected keyword argument 'foo'"),
+    ("x.all(None, 'a')",
+     "all() received an invalid combination of arguments - got (NoneType, str), but expected "
+     "one of:\n * ()\n * (tuple of ints dim = None, bool keepdim = False)\n      didn't match "
+     "because some of the arguments have invalid types: (!NoneType!, !str!)\n * (int dim, bool "
+     "keepdim = False)\n      didn't match because some of the arguments have invalid types: "
+     "(!NoneType!, !str!)\n"),
+    ("x.movedim(0, 'a')",
+     "movedim() received an invalid combination of arguments - got (int, str), but expected one "
+     "of:\n * (int source, int destination)\n      didn't match because some of the arguments "
+     "have invalid types: (int, !str!)\n * (tuple of ints source, tuple of ints destination)\n"
+     "      didn't match because some of the arguments have invalid types: (!int!, !str!)\n"),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), SHAPE_METHOD_ERRORS)
+def test_shape_methods_refuse_in_torch_words(call, message):
+    x = _x()
+    with raises(TypeError, message):
+        eval(call, {"torch": torch, "x": x})
+
+
+def test_a_method_takes_the_ints_of_its_tuple_one_by_one():
+    y = torch.ones(1, 2, 1, requires_grad=True)
+    assert y.squeeze(0, 2).shape == (2,)
+    assert y.squeeze(0, 2).grad_fn.name() == "SqueezeBackward2"
+    assert y.squeeze(_T(0), 2).shape == (2,)
+    assert _x().flip(0, 1).shape == (2, 3)
+
+
+SPREAD_ERRORS = [
+    ("x.std(0, 1)",
+     "std() received an invalid combination of arguments - got (int, int), but expected one "
+     "of:\n * (tuple of ints dim, bool unbiased = True, bool keepdim = False)\n * (tuple of ints "
+     "dim = None, *, Number correction = None, bool keepdim = False)\n * (bool unbiased = "
+     "True)\n"),
+    ("x.std(1, unbiased=True, correction=0)",
+     "std() received an invalid combination of arguments - got (int, correction=int, "
+     "unbiased=bool), but expected one of:\n * (tuple of ints dim, bool unbiased = True, bool "
+     "keepdim = False)\n      didn't match because some of the keywords were incorrect: "
+     "correction, unbiased\n * (tuple of ints dim = None, *, Number correction = None, bool "
+     "keepdim = False)\n * (bool unbiased = True)\n"),
+    ("x.var(0, keepdim=True, foo=1)",
+     "var() received an invalid combination of arguments - got (int, foo=int, keepdim=bool), "
+     "but expected one of:\n * (tuple of ints dim, bool unbiased = True, bool keepdim = False)\n"
+     "      didn't match because some of the keywords were incorrect: foo, keepdim\n * (tuple of "
+     "ints dim = None, *, Number correction = None, bool keepdim = False)\n * (bool unbiased = "
+     "True)\n"),
+    ("x.std(None, 1, True)",
+     "std() received an invalid combination of arguments - got (NoneType, int, bool), but "
+     "expected one of:\n * (tuple of ints dim, bool unbiased = True, bool keepdim = False)\n    "
+     "  didn't match because some of the arguments have invalid types: (!NoneType!, !int!, "
+     "!bool!)\n * (tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"
+     "\n * (bool unbiased = True)\n"),
+    ("x.all(dim=0, keepdim='a')",
+     "all() received an invalid combination of arguments - got (keepdim=str, dim=int, ), but "
+     "expected one of:\n * ()\n * (tuple of ints dim = None, bool keepdim = False)\n      didn't "
+     "match because some of the keywords were incorrect: keepdim, dim\n * (int dim, bool "
+     "keepdim = False)\n      didn't match because some of the keywords were incorrect: "
+     "keepdim\n"),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), SPREAD_ERRORS)
+def test_invalid_combinations_say_what_torch_says(call, message):
+    x = _x()
+    with raises(TypeError, message):
+        eval(call, {"torch": torch, "x": x})
+
+
+def test_std_and_var_read_tensors_and_numpy_names():
+    x = _x()
+    assert x.std(_T(1)).grad_fn._saved_dim == (1,)
+    assert torch.equal(x.var((_T(1),)), x.var(1))
+    assert x.var(axis=1).shape == (2,)
+    assert x.std(1, keepdims=True).shape == (2, 1)
+    assert x.mean(axis=1).shape == (2,)
+    assert x.amax(axis=0).shape == (3,)

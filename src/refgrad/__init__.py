@@ -48,7 +48,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:855
+# --- book/chapters/16_functions.md:858
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import (
@@ -98,7 +98,7 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:377
+# --- book/chapters/16f_more_elementwise.md:380
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
     absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
@@ -185,7 +185,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16o_argument_checks.md:287
+# --- book/chapters/16o_argument_checks.md:299
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
@@ -218,6 +218,7 @@ from refgrad._ops.checked import (
     movedim,  # noqa: F811
     nanmean,  # noqa: F811
     nanmedian,  # noqa: F811
+    narrow,  # noqa: F811
     nansum,  # noqa: F811
     permute,  # noqa: F811
     prod,  # noqa: F811
@@ -227,6 +228,7 @@ from refgrad._ops.checked import (
     softmax,  # noqa: F811
     squeeze,  # noqa: F811
     stack,  # noqa: F811
+    std,  # noqa: F811
     sum,  # noqa: F811
     swapaxes,  # noqa: F811
     swapdims,  # noqa: F811
@@ -235,6 +237,7 @@ from refgrad._ops.checked import (
     transpose,  # noqa: F811
     unbind,  # noqa: F811
     unsqueeze,  # noqa: F811
+    var,  # noqa: F811
 )
 
 

@@ -79,10 +79,18 @@ SIGNATURES = {
 # --- book/chapters/16o_argument_checks.md:119
 _KEEP = "bool keepdim = False"
 _DIMS = f"tuple of ints[1]? dim = None, {_KEEP}"
-_TRUTH = ("Tensor input, *, Tensor out = None",
-          f"Tensor input, {_DIMS}, *, Tensor out = None",
+_TRUTH = ("Tensor input, *, Tensor out = None",  # the dims of all and any: no single int
+          f"Tensor input, tuple of ints? dim = None, {_KEEP}, *, Tensor out = None",
           f"Tensor input, int dim, {_KEEP}, *, Tensor out = None")
 _OUTS = "*, tuple of Tensors out = None"
+
+
+def _spread(name: str) -> tuple:
+    return (f"{name}(Tensor input, tuple of ints[1]? dim, bool unbiased = True, {_KEEP}, *, "
+            "Tensor out = None)",
+            f"{name}(Tensor input, tuple of ints[1]? dim = None, *, Number? correction = None, "
+            f"{_KEEP}, Tensor out = None)",
+            f"{name}(Tensor input, bool unbiased = True)")
 SIGNATURES.update({
     "prod": (statistics, _both(f"prod(Tensor input, {_DTYPE})", f"prod(Tensor input, int dim, "
                                f"{_KEEP}, {_DTYPE}, Tensor out = None)")),
@@ -120,6 +128,8 @@ SIGNATURES.update({
     "mode": (order_statistics, _both(f"mode(Tensor input, int dim = -1, {_KEEP}, {_OUTS})")),
     "aminmax": (order_statistics, _both(f"aminmax(Tensor input, *, int? dim = None, {_KEEP}, "
                                         "tuple of Tensors out = None)")),
+    "std": (measures, _both(*_spread("std"))),
+    "var": (measures, _both(*_spread("var"))),
     "kthvalue": (order_statistics, _both(f"kthvalue(Tensor input, int k, int dim = -1, {_KEEP}, "
                                          f"{_OUTS})")),
     "topk": (ordering, _both("topk(Tensor input, int k, int dim = -1, bool largest = True, "
@@ -127,9 +137,11 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:173
+# --- book/chapters/16o_argument_checks.md:183
 SIGNATURES.update({
     "select": (indexing, _both("select(Tensor input, int dim, int index)")),
+    "narrow": (indexing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
+                               "narrow(Tensor input, int dim, int start, int length)")),
     "unbind": (functions, _both("unbind(Tensor input, int dim = 0)")),
     "movedim": (rearranging, _both(
         "movedim(Tensor input, int source, int destination)",
@@ -150,7 +162,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:202
+# --- book/chapters/16o_argument_checks.md:214
 def _function(name: str):
     module, (arguments, _) = SIGNATURES[name]
     return function_form(getattr(module, name), arguments)
@@ -161,15 +173,15 @@ def _function(name: str):
     "transpose", "swapaxes", "swapdims", "unsqueeze", "squeeze", "permute", "reshape", "flatten",
     "sum", "mean", "cat", "stack", "mm", "bmm", "matmul"))
 (prod, logsumexp, nansum, nanmean, amax, amin, all, any, argmax, argmin,  # noqa: A001
- count_nonzero, cumsum, softmax, log_softmax, max, min, median, nanmedian, mode, aminmax,
- kthvalue, topk) = (_function(name) for name in (
+ count_nonzero, cumsum, softmax, log_softmax, max, min, median, nanmedian, mode, aminmax, std,
+ var, kthvalue, topk) = (_function(name) for name in (
     "prod", "logsumexp", "nansum", "nanmean", "amax", "amin", "all", "any", "argmax", "argmin",
     "count_nonzero", "cumsum", "softmax", "log_softmax", "max", "min", "median", "nanmedian",
-    "mode", "aminmax", "kthvalue", "topk"))
-(select, unbind, movedim, diagonal, index_select, gather, chunk, roll, flip,
+    "mode", "aminmax", "std", "var", "kthvalue", "topk"))
+(select, narrow, unbind, movedim, diagonal, index_select, gather, chunk, roll, flip,
  tile) = (_function(name) for name in (
-    "select", "unbind", "movedim", "diagonal", "index_select", "gather", "chunk", "roll", "flip",
-    "tile"))
+    "select", "narrow", "unbind", "movedim", "diagonal", "index_select", "gather", "chunk",
+    "roll", "flip", "tile"))
 
 
 def install(cls=Tensor) -> None:
@@ -180,7 +192,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, method_copy(getattr(module, name)))
 
 
-# --- book/chapters/16o_argument_checks.md:242
+# --- book/chapters/16o_argument_checks.md:254
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {

@@ -289,3 +289,6 @@ def install_shorthands(cls) -> None:
     cls.expand_as = lambda self, other: self.expand(other.shape)
     cls.reshape_as = lambda self, other: self.reshape(other.shape)
     cls.nelement, cls.ndimension = cls.numel, cls.dim
+    for name in ("type_as", "expand_as", "reshape_as"):  # NOTE [Named as torch names them]
+        method = getattr(cls, name)
+        method.__name__ = method.__qualname__ = name
