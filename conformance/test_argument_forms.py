@@ -197,6 +197,8 @@ READ_AS_INTS = [
     ("x.mode(T(1)).values", (2,), "ModeBackward0"),
     ("x.max(dim=T(1)).values", (2,), "MaxBackward0"),
     ("x.aminmax(dim=T(0)).max", (3,), "AminmaxBackward0"),
+    ("x.unflatten(T(1), (3, 1))", (2, 3, 1), "ViewBackward0"),
+    ("torch.unflatten(x, T(1), (T(3), 1))", (2, 3, 1), "ViewBackward0"),
     ("torch.ones(T(2), 3)", (2, 3), None),
     ("torch.zeros((3, T([2])))", (3, 2), None),
     ("torch.empty([T(2)])", (2,), None),
@@ -289,6 +291,9 @@ SHAPE_METHOD_ERRORS = [
     ("x.tile()", 'tile() missing 1 required positional arguments: "dims"'),
     ("x.unbind(0, 1)", "unbind() takes from 0 to 1 positional arguments but 2 were given"),
     ("x.expand_as(x, foo=1)", "expand_as() got an unexpected keyword argument 'foo'"),
+    ("x.unflatten(1, 3)",
+     "unflatten(): argument 'sizes' (position 2) must be tuple of ints, not int"),
+    ("torch.unflatten(x, 1)", 'unflatten() missing 1 required positional arguments: "sizes"'),
     ("x.view_as(x, foo=1)", "view_as() got an unexpected keyword argument 'foo'"),
     ("x.all(None, 'a')",
      "all() received an invalid combination of arguments - got (NoneType, str), but expected "

@@ -185,7 +185,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16o_argument_checks.md:299
+# --- book/chapters/16o_argument_checks.md:302
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
@@ -236,6 +236,7 @@ from refgrad._ops.checked import (
     topk,  # noqa: F811
     transpose,  # noqa: F811
     unbind,  # noqa: F811
+    unflatten,  # noqa: F811
     unsqueeze,  # noqa: F811
     var,  # noqa: F811
 )

@@ -91,6 +91,8 @@ def _spread(name: str) -> tuple:
             f"{name}(Tensor input, tuple of ints[1]? dim = None, *, Number? correction = None, "
             f"{_KEEP}, Tensor out = None)",
             f"{name}(Tensor input, bool unbiased = True)")
+
+
 SIGNATURES.update({
     "prod": (statistics, _both(f"prod(Tensor input, {_DTYPE})", f"prod(Tensor input, int dim, "
                                f"{_KEEP}, {_DTYPE}, Tensor out = None)")),
@@ -137,7 +139,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:183
+# --- book/chapters/16o_argument_checks.md:185
 SIGNATURES.update({
     "select": (indexing, _both("select(Tensor input, int dim, int index)")),
     "narrow": (indexing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
@@ -157,12 +159,13 @@ SIGNATURES.update({
                                 "tuple of ints[1] dims = ())")),
     "flip": (rearranging, _both("flip(Tensor input, tuple of ints dims)")),
     "tile": (tiling, _both("tile(Tensor input, tuple of ints dims)")),
+    "unflatten": (tiling, _both("unflatten(Tensor input, int dim, tuple of ints sizes)")),
     "repeat": (pieces, (None, Arguments("repeat(Tensor input, tuple of ints repeats)",
                                         method=True))),
 })
 
 
-# --- book/chapters/16o_argument_checks.md:214
+# --- book/chapters/16o_argument_checks.md:217
 def _function(name: str):
     module, (arguments, _) = SIGNATURES[name]
     return function_form(getattr(module, name), arguments)
@@ -178,10 +181,10 @@ def _function(name: str):
     "prod", "logsumexp", "nansum", "nanmean", "amax", "amin", "all", "any", "argmax", "argmin",
     "count_nonzero", "cumsum", "softmax", "log_softmax", "max", "min", "median", "nanmedian",
     "mode", "aminmax", "std", "var", "kthvalue", "topk"))
-(select, narrow, unbind, movedim, diagonal, index_select, gather, chunk, roll, flip,
- tile) = (_function(name) for name in (
+(select, narrow, unbind, movedim, diagonal, index_select, gather, chunk, roll, flip, tile,
+ unflatten) = (_function(name) for name in (
     "select", "narrow", "unbind", "movedim", "diagonal", "index_select", "gather", "chunk",
-    "roll", "flip", "tile"))
+    "roll", "flip", "tile", "unflatten"))
 
 
 def install(cls=Tensor) -> None:
@@ -192,7 +195,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, method_copy(getattr(module, name)))
 
 
-# --- book/chapters/16o_argument_checks.md:254
+# --- book/chapters/16o_argument_checks.md:257
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {
