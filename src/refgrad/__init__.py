@@ -48,7 +48,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:813
+# --- book/chapters/16_functions.md:858
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import (
@@ -58,19 +58,19 @@ from refgrad._ops.functions import (
 from refgrad._ops.reshaping import expand, reshape, squeeze, unsqueeze, view
 
 
-# --- book/chapters/16a_pointwise.md:468
+# --- book/chapters/16a_pointwise.md:473
 from refgrad._ops.pointwise import (
     abs, clamp, clamp_max, clamp_min, clip, maximum, minimum, relu, rsqrt, sigmoid, sign,
     sqrt, tan, tanh,
 )
 
 
-# --- book/chapters/16b_reductions.md:435
+# --- book/chapters/16b_reductions.md:436
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:836
+# --- book/chapters/16b_reductions.md:838
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -98,7 +98,7 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:377
+# --- book/chapters/16f_more_elementwise.md:380
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
     absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
@@ -185,24 +185,60 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16o_argument_checks.md:168
+# --- book/chapters/16o_argument_checks.md:302
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
+    all,  # noqa: A004, F811
+    amax,  # noqa: F811
+    amin,  # noqa: F811
+    aminmax,  # noqa: F811
+    any,  # noqa: A004, F811
+    argmax,  # noqa: F811
+    argmin,  # noqa: F811
     bmm,  # noqa: F811
     cat,  # noqa: F811
+    chunk,  # noqa: F811
+    count_nonzero,  # noqa: F811
+    cumsum,  # noqa: F811
+    diagonal,  # noqa: F811
     flatten,  # noqa: F811
+    flip,  # noqa: F811
+    gather,  # noqa: F811
+    index_select,  # noqa: F811
+    kthvalue,  # noqa: F811
+    log_softmax,  # noqa: F811
+    logsumexp,  # noqa: F811
     matmul,  # noqa: F811
+    max,  # noqa: A004, F811
+    median,  # noqa: F811
+    min,  # noqa: A004, F811
+    mode,  # noqa: F811
     mean,  # noqa: F811
     mm,  # noqa: F811
+    movedim,  # noqa: F811
+    nanmean,  # noqa: F811
+    nanmedian,  # noqa: F811
+    narrow,  # noqa: F811
+    nansum,  # noqa: F811
     permute,  # noqa: F811
+    prod,  # noqa: F811
     reshape,  # noqa: F811
+    roll,  # noqa: F811
+    select,  # noqa: F811
+    softmax,  # noqa: F811
     squeeze,  # noqa: F811
     stack,  # noqa: F811
+    std,  # noqa: F811
     sum,  # noqa: F811
     swapaxes,  # noqa: F811
     swapdims,  # noqa: F811
+    tile,  # noqa: F811
+    topk,  # noqa: F811
     transpose,  # noqa: F811
+    unbind,  # noqa: F811
+    unflatten,  # noqa: F811
     unsqueeze,  # noqa: F811
+    var,  # noqa: F811
 )
 
 
@@ -224,7 +260,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:907
+# --- book/chapters/26_inplace.md:912
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -245,7 +281,6 @@ from refgrad._ops.out_arguments import (
     sub,  # noqa: F811
     tanh,  # noqa: F811
 )
-from refgrad._ops.views import diagonal
 
 
 # --- book/chapters/27_views.md:930

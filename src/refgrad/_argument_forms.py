@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:466
+# --- book/chapters/13a_arguments.md:561
 """The forms that give a function torch's argument errors: wrappers and method copies."""
 
+import re
 import types
 
 from refgrad._arguments import Arguments, Parameter, Signature
@@ -37,9 +38,14 @@ def _plain_kind(p: Parameter):
     return _PLAIN.get(p.kind)
 
 
-# --- book/chapters/13a_arguments.md:502
+# --- book/chapters/13a_arguments.md:598
 def plain_kinds(arguments: Arguments) -> tuple:
     return tuple(_plain_kinds(s) for s in arguments.signatures)
+
+
+def takes_nothing(arguments: Arguments) -> bool:
+    """Whether a call with no arguments fits: x.flip() does not, x.sum() does."""
+    return any(all(p.default is not None for p in s.parameters) for s in arguments.signatures)
 
 
 def is_plain(plains: tuple, args: tuple, kwargs: dict) -> bool:
@@ -85,42 +91,48 @@ def _plain_value(value, kind) -> bool:
     return kind is _INTS_OR_INT
 
 
-# --- book/chapters/13a_arguments.md:552
+# --- book/chapters/13a_arguments.md:653
 # NOTE [Plain calls]
 # A call whose arguments are all of exactly the types a signature names (ints
 # where it wants int, tensors where it wants a Tensor) cannot be refused by
 # torch's parser for their types, so it goes straight to the function. Any
-# other call is checked first, and so is one that lacks a required argument.
-# Both kinds are checked again if the function fails, since the failure may
-# come from an extra positional argument.
+# other call is checked first, and so is one that lacks a required argument,
+# even by giving none. Both kinds are read again if the function fails, since
+# the failure may come from an extra positional argument, or from ints that a
+# method takes one by one (x.squeeze(0, 1)) where the function wants them as
+# one tuple: then the function is called again with the tuple.
 def function_form(function, arguments: Arguments):
     """``function`` as ``torch.<name>``, with torch's argument errors."""
-    plains = plain_kinds(arguments)
+    plains, bare = plain_kinds(arguments), takes_nothing(arguments)
 
     def checked(*args, **kwargs):
-        if (args or kwargs) and not is_plain(plains, args, kwargs):
-            arguments.check(args, kwargs)
+        if (args or kwargs or not bare) and not is_plain(plains, args, kwargs):
+            args, kwargs = arguments.read(args, kwargs)  # NOTE [Tensors read as ints]
         try:
             return function(*args, **kwargs)
         except Exception:
-            arguments.check(args, kwargs)
+            read, named = arguments.read(args, kwargs)
+            if read is not args:  # x.squeeze(0, 1): the function wants the tuple
+                return function(*read, **named)
             raise
 
     return _named(checked, function)
 
 
-# --- book/chapters/13a_arguments.md:578
+# --- book/chapters/13a_arguments.md:683
 def method_form(function, arguments: Arguments):
     """``function`` as ``Tensor.<name>``, with torch's argument errors (self not counted)."""
-    plains = plain_kinds(arguments)
+    plains, bare = plain_kinds(arguments), takes_nothing(arguments)
 
     def checked(self, *args, **kwargs):
-        if (args or kwargs) and not is_plain(plains, args, kwargs):
-            arguments.check(args, kwargs)
+        if (args or kwargs or not bare) and not is_plain(plains, args, kwargs):
+            args, kwargs = arguments.read(args, kwargs)  # NOTE [Tensors read as ints]
         try:
             return function(self, *args, **kwargs)
         except Exception:
-            arguments.check(args, kwargs)
+            read, named = arguments.read(args, kwargs)
+            if read is not args:  # x.squeeze(0, 1): the function wants the tuple
+                return function(self, *read, **named)
             raise
 
     return _named(checked, function)
@@ -133,7 +145,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/13a_arguments.md:614
+# --- book/chapters/13a_arguments.md:721
 # NOTE [Method copies of the arithmetic]
 # add, sub, mul and div run on every step of a program, so they get no
 # wrapper: their own failure path asks for torch's error. A method counts its
@@ -152,13 +164,37 @@ def method_copy(function):
     return copy
 
 
-def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> None:
-    """Raise torch's error if the arguments do not fit; else return.
+def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
+    """Raise torch's error if the arguments do not fit; else return them as read.
 
     ``forms`` is (function form, method form), ``args`` include the tensor, and
     ``code`` is the code of the function that failed: a method copy's or not.
+    What comes back is ``args``, with ints for the tensors given for ints
+    (NOTE [Tensors read as ints]): the very tuple when there were none.
     """
     if _METHOD_CODES.get(id(code)) is code or forms[0] is None:
-        forms[1].check(args[1:], kwargs)
-    else:
-        forms[0].check(args, kwargs)
+        rest = args[1:]
+        read, _ = forms[1].read(rest, kwargs)
+        return args if read is rest else (args[0], *read)
+    read, _ = forms[0].read(args, kwargs)
+    return read
+
+
+# --- book/chapters/13a_arguments.md:771
+_MISSING = re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: (.*)")
+
+
+def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict) -> None:
+    """Raise torch's TypeError for a call Python refused in its own words; else return."""
+    if error.__traceback__ is None or error.__traceback__.tb_next is not None:
+        return  # raised inside the function: not Python's reading of the call
+    from refgrad._ops.checked import ARITHMETIC
+
+    if name in ARITHMETIC:
+        ARITHMETIC[name][0].check(args, kwargs)
+    missing = _MISSING.fullmatch(str(error))
+    if missing is not None:
+        names = re.findall(r"'(\w+)'", missing[2])
+        s = "s" if len(names) == 1 else ""  # sic, as _missing in "How torch reads a call"
+        raise TypeError(f"{missing[1]}() missing {len(names)} required positional argument{s}: "
+                        + ", ".join(f'"{n}"' for n in names)) from None

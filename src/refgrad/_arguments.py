@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:82
+# --- book/chapters/13a_arguments.md:84
 """torch's signatures for a function, and the TypeError a call gets when its arguments fit none."""
 
 import re
@@ -36,7 +36,7 @@ _PARAMETER = re.compile(r"(?P<kind>[\w. ]+?)(\[(?P<size>\d+)\])?(?P<none>\?)? (?
                         r"( = (?P<default>.+))?$")
 
 
-# --- book/chapters/13a_arguments.md:118
+# --- book/chapters/13a_arguments.md:120
 def signature(text: str, method: bool = False, hidden: bool = False) -> Signature:
     """A signature written as torch prints it: ``"transpose(Tensor input, int dim0, int dim1)"``.
 
@@ -54,7 +54,8 @@ def signature(text: str, method: bool = False, hidden: bool = False) -> Signatur
     if method:
         parameters = [p for p in parameters if p.name not in ("input", "out")]
     positional = [p for p in parameters if not p.keyword_only]
-    varargs = len(positional) == 1 and positional[0].kind == "tuple of ints"
+    varargs = (len(positional) == 1 and positional[0].kind == "tuple of ints"
+               and positional[0].default is None)  # std(0, 1) is not std((0, 1))
     return Signature(name, tuple(parameters), _shown(parameters), varargs, hidden)
 
 
@@ -68,7 +69,7 @@ def _shown(parameters) -> str:
     return f"({', '.join(parts)})"
 
 
-# --- book/chapters/13a_arguments.md:162
+# --- book/chapters/13a_arguments.md:165
 # NOTE [What torch's parser takes for a type]
 # An int is an int but not a bool, a NumPy integer, or a 0-d integer tensor
 # that does not require grad. Inside a tuple of ints the elements are read as
@@ -106,7 +107,7 @@ _CHECKS = {
 }
 
 
-# --- book/chapters/13a_arguments.md:202
+# --- book/chapters/13a_arguments.md:205
 def _fits(p: Parameter, value, numbers_as_tensors: bool) -> bool:
     """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
     if value is None and p.takes_none:
@@ -124,7 +125,7 @@ def _type_name(value) -> str:
     return "torch.dtype" if isinstance(value, DType) else c_type_name(type(value))
 
 
-# --- book/chapters/13a_arguments.md:228
+# --- book/chapters/13a_arguments.md:231
 def _bind(sig: Signature, args, kwargs, numbers: bool):
     """(the call's values for ``sig``, None), or (None, torch's complaint) when they do not fit."""
     n = len(args)
@@ -155,7 +156,7 @@ def _bind(sig: Signature, args, kwargs, numbers: bool):
     return bound, None
 
 
-# --- book/chapters/13a_arguments.md:263
+# --- book/chapters/13a_arguments.md:266
 # torch also takes NumPy's names for some arguments: x.sum(axis=0).
 _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
                 "other": ("x2",)}
@@ -186,7 +187,7 @@ def _unpacked(sig: Signature, bound) -> str | None:
     return None
 
 
-# --- book/chapters/13a_arguments.md:298
+# --- book/chapters/13a_arguments.md:301
 def _required(sig: Signature) -> int:
     return sum(p.default is None for p in sig.parameters)
 
@@ -197,7 +198,8 @@ def _too_many(sig: Signature, given: int) -> str:
     were = "was" if given == 1 else "were"
     if least == most:
         return f"{sig.name}() takes {most} positional argument{s} but {given} {were} given"
-    return (f"{sig.name}() takes from {least} to {most} positional argument{s} but {given} "
+    # a range is always plural: "takes from 0 to 1 positional arguments"
+    return (f"{sig.name}() takes from {least} to {most} positional arguments but {given} "
             f"{were} given")
 
 
@@ -226,11 +228,11 @@ def _extra_keyword(sig: Signature, kwargs, given: int) -> str:
     raise AssertionError("every keyword was used")
 
 
-# --- book/chapters/13a_arguments.md:350
+# --- book/chapters/13a_arguments.md:355
 def _combination(signatures, args, kwargs, numbers: bool) -> str:
     shown = [s for s in signatures if not s.hidden]
     got = _listed([_type_name(a) for a in args],
-                  [f"{k}={_type_name(v)}" for k, v in kwargs.items()])
+                  [f"{k}={_type_name(v)}" for k, v in reversed(kwargs.items())])
     head = (f"{shown[0].name}() received an invalid combination of arguments - got {got}, "
             "but expected ")
     if len(shown) == 1:
@@ -251,36 +253,88 @@ def _listed(positional: list, keywords: list) -> str:
     return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
-# --- book/chapters/13a_arguments.md:377
+# --- book/chapters/13a_arguments.md:382
 # NOTE [Which signatures say why they did not match]
 # torch explains a signature only when the call gave as many arguments as the
 # printed signature has comma-separated pieces: "*" is a piece, "()" is one
-# piece, and "out" counts only when given.
+# piece, and so is "out", given or not: torch.max(x, None, True) is explained
+# against (Tensor input, *, Tensor out = None), and torch.mean(x, "a", "b") is
+# not against (Tensor input, *, torch.dtype dtype = None, Tensor out = None).
+# The explanation reads the printed signature again, and fits fewer values
+# than the parser did: only a parameter with no default and a one-word type
+# ("int dim", "Tensor other") is ever fitted, and never by None. So
+# x.all("a", True) marks the True against "bool keepdim = False", a tuple is
+# marked against "tuple of ints dims", and a keyword for a parameter with a
+# default is always one of the "keywords [that] were incorrect".
 def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
     pieces = max(1, len(sig.parameters) + any(p.keyword_only for p in sig.parameters))
-    if any(p.name == "out" for p in sig.parameters) and "out" not in kwargs:
-        pieces -= 1
     if len(args) + len(kwargs) != pieces:
         return None
     named = {p.name: p for p in sig.parameters}
-    unknown = [k for k in kwargs if k not in named]
+    unknown = [k for k in reversed(kwargs) if k not in named or named[k].default is not None]
     if unknown:
         return "some of the keywords were incorrect: " + ", ".join(unknown)
     slots = [p for p in sig.parameters if not p.keyword_only]
 
     def marked(text, p, value):
-        fits = p is not None and _fits(p, value, numbers) and not _unpacked(sig, [(0, p, value)])
+        fits = (p is not None and p.default is None and " " not in p.kind
+                and value is not None and _fits(p, value, numbers))
         return text if fits else f"!{text}!"
 
-    shown = [marked(_type_name(a), slots[i] if i < len(slots) else None, a)
+    shown = [marked(_described(a), slots[i] if i < len(slots) else None, a)
              for i, a in enumerate(args)]
-    keywords = [marked(f"{k}={_type_name(v)}", named[k], v) for k, v in kwargs.items()]
+    keywords = [marked(f"{k}={_type_name(v)}", named[k], v) for k, v in reversed(kwargs.items())]
     if not any(t.startswith("!") for t in (*shown, *keywords)):
         return None
     return "some of the arguments have invalid types: " + _listed(shown, keywords)
 
 
-# --- book/chapters/13a_arguments.md:415
+def _described(value) -> str:
+    """A value's type as the reasons show it: a tuple or list with its elements' types."""
+    names = [_type_name(item) for item in value] if isinstance(value, tuple | list) else ()
+    if isinstance(value, tuple):
+        return f"tuple of ({names[0]},)" if len(names) == 1 else f"tuple of ({', '.join(names)})"
+    if isinstance(value, list):
+        return f"list of [{', '.join(names)}]"
+    return _type_name(value)
+
+
+# --- book/chapters/13a_arguments.md:448
+# NOTE [Tensors read as ints]
+# torch's parser turns an index tensor given for an int, or inside a tuple of
+# ints, into that int before the function runs. A call with one is never plain
+# (NOTE [Plain calls]), so it is read first, and here the tensors become ints.
+# The ints of a method's tuple given one by one come out as the one tuple they
+# stand for, and NumPy's names for keywords as torch's (axis= as dim=). When
+# nothing needs turning, the very args and kwargs come back.
+def as_ints(sig: Signature, args: tuple, kwargs: dict) -> tuple:
+    """(args, kwargs) with each tensor given for an int (or in a tuple of ints) as that int."""
+    slots = [p for p in sig.parameters if not p.keyword_only]
+    if sig.varargs and args and (len(args) > 1 or not _fits(slots[0], args[0], False)):
+        read = (tuple(_as_int(a) for a in args),)  # view(2, 3) is view((2, 3))
+    else:
+        read = tuple(_int_for(p, a) for p, a in zip(slots, args))
+    named = {key: p for p in sig.parameters for key in (p.name, *_NUMPY_NAMES.get(p.name, ()))}
+    given = {named[key].name: _int_for(named[key], value) for key, value in kwargs.items()}
+    same = (all(a is b for a, b in zip(read, args))  # and axis= comes out as dim=
+            and all(given.get(k) is kwargs[k] for k in kwargs))
+    return (args, kwargs) if same else (read, given)
+
+
+def _as_int(value):
+    return int(value.item()) if isinstance(value, Tensor) else value
+
+
+def _int_for(p: Parameter, value):
+    if p.kind == "int" or (p.kind == "tuple of ints" and isinstance(value, Tensor)):
+        return _as_int(value)
+    if p.kind == "tuple of ints" and isinstance(value, tuple | list):
+        if any(isinstance(item, Tensor) for item in value):
+            return tuple(_as_int(item) for item in value)
+    return value
+
+
+# --- book/chapters/13a_arguments.md:492
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 
@@ -292,15 +346,23 @@ class Arguments:
 
     def error(self, args: tuple, kwargs: dict) -> TypeError | None:
         """torch's TypeError for these arguments, or None when they fit a signature."""
+        return self._reading(args, kwargs)[1]
+
+    def _reading(self, args: tuple, kwargs: dict) -> tuple:
+        """(the signature the arguments fit, None), or (None, torch's TypeError)."""
         first = self.signatures[0]
         if self.method and not any(s.parameters for s in self.signatures) and (args or kwargs):
             taken = f"no arguments ({len(args)} given)" if args else "no keyword arguments"
-            return TypeError(f"TensorBase.{first.name}() takes {taken}")
+            return None, TypeError(f"TensorBase.{first.name}() takes {taken}")
         for s in self.signatures:
             bound, _ = _bind(s, args, kwargs, self.numbers)
             if bound is not None:
                 complaint = _unpacked(s, bound)
-                return None if complaint is None else TypeError(complaint)
+                return (s, None) if complaint is None else (None, TypeError(complaint))
+        return None, self._refusal(args, kwargs)
+
+    def _refusal(self, args: tuple, kwargs: dict) -> TypeError:
+        first = self.signatures[0]
         given = len(args) + len(kwargs)
         plausible = [s for s in self.signatures
                      if not s.hidden and _required(s) <= given <= len(s.parameters)]
@@ -313,3 +375,13 @@ class Arguments:
         error = self.error(args, kwargs)
         if error is not None:
             raise error from None
+
+    def read(self, args: tuple, kwargs: dict) -> tuple:
+        """(args, kwargs) as torch's parser passes them on, or torch's TypeError raised.
+
+        An index tensor given for an int comes out as that int: NOTE [Tensors read as ints].
+        """
+        fitted, error = self._reading(args, kwargs)
+        if error is not None:
+            raise error from None
+        return as_ints(fitted, args, kwargs)

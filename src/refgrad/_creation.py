@@ -155,13 +155,13 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(_to_array(data, dtype), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:222
+# --- book/chapters/05_creation.md:225
 def parse_size(args, name: str) -> tuple:
     if len(args) == 1 and isinstance(args[0], tuple | list):
         args = tuple(args[0])
     for n in args:
         if type(n) is not int:  # a NumPy integer, maybe: NOTE [NumPy scalars are numbers]
-            args = tuple([_dtype.python_number(n) for n in args])
+            args = tuple([_size_number(n) for n in args])
             break
     for arg in args:
         if not isinstance(arg, int) or isinstance(arg, bool):
@@ -175,7 +175,13 @@ def parse_size(args, name: str) -> tuple:
     return tuple(args)
 
 
-# --- book/chapters/05_creation.md:246
+def _size_number(n):
+    if isinstance(n, Tensor) and n.numel() == 1 and n._data.dtype.kind in "iu":
+        return int(n.item())
+    return _dtype.python_number(n)
+
+
+# --- book/chapters/05_creation.md:255
 def _filled(name, fill, size, dtype, device, requires_grad, pin_memory=False) -> Tensor:
     shape = parse_size(size, name)
     dtype = dtype or _dtype.DEFAULT_FLOAT
@@ -209,7 +215,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:283
+# --- book/chapters/05_creation.md:292
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -233,7 +239,7 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:312
+# --- book/chapters/05_creation.md:321
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -272,7 +278,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:357
+# --- book/chapters/05_creation.md:366
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
     if end is None:
@@ -289,7 +295,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:382
+# --- book/chapters/05_creation.md:391
 class Generator:
     """A source of random numbers that can be re-seeded."""
 
@@ -317,7 +323,7 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-# --- book/chapters/05_creation.md:414
+# --- book/chapters/05_creation.md:423
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -392,7 +398,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> T
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:509
+# --- book/chapters/05_creation.md:518
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):
@@ -425,7 +431,7 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
                 "fix the code in advance", UserWarning, stacklevel=3)
 
 
-# --- book/chapters/05_creation.md:549
+# --- book/chapters/05_creation.md:558
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)

@@ -79,7 +79,7 @@ def _binary(row):
             raise invalid_combination(row.name, type_names(input, other), _FORMS)
         return call(row, (input, other))
 
-    function.__name__ = row.name
+    function.__name__ = function.__qualname__ = row.name
     return function
 
 
@@ -92,7 +92,7 @@ def _tensors_only(row):
                                 f"{type(value).__name__}")
         return call(row, args)
 
-    function.__name__ = row.name
+    function.__name__ = function.__qualname__ = row.name
     return function
 
 

@@ -2,12 +2,29 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:31
+# --- book/chapters/16o_argument_checks.md:34
 """torch's argument errors for the shape functions, reductions, products and arithmetic."""
 
 from refgrad._argument_forms import function_form, method_copy, method_form, refuse
 from refgrad._arguments import Arguments
-from refgrad._ops import functions, linalg, rearranging, reshaping, shaping, statistics
+from refgrad._ops import (
+    elementwise,
+    functions,
+    indexing,
+    linalg,
+    measures,
+    order_statistics,
+    ordering,
+    pieces,
+    rearranging,
+    reshaping,
+    selecting,
+    shaping,
+    skipping_nan,
+    statistics,
+    tiling,
+    views,
+)
 from refgrad._tensor import Tensor
 
 
@@ -32,7 +49,7 @@ def _products(name: str) -> tuple:
             Arguments(f"{name}(Tensor input, Tensor mat2)", method=True))
 
 
-# --- book/chapters/16o_argument_checks.md:63
+# --- book/chapters/16o_argument_checks.md:83
 # name: (where the function lives, (function form's signatures, method form's)).
 # None for a form torch does not have.
 SIGNATURES = {
@@ -59,7 +76,96 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/16o_argument_checks.md:96
+# --- book/chapters/16o_argument_checks.md:119
+_KEEP = "bool keepdim = False"
+_DIMS = f"tuple of ints[1]? dim = None, {_KEEP}"
+_TRUTH = ("Tensor input, *, Tensor out = None",  # the dims of all and any: no single int
+          f"Tensor input, tuple of ints? dim = None, {_KEEP}, *, Tensor out = None",
+          f"Tensor input, int dim, {_KEEP}, *, Tensor out = None")
+_OUTS = "*, tuple of Tensors out = None"
+
+
+def _spread(name: str) -> tuple:
+    return (f"{name}(Tensor input, tuple of ints[1]? dim, bool unbiased = True, {_KEEP}, *, "
+            "Tensor out = None)",
+            f"{name}(Tensor input, tuple of ints[1]? dim = None, *, Number? correction = None, "
+            f"{_KEEP}, Tensor out = None)",
+            f"{name}(Tensor input, bool unbiased = True)")
+
+
+SIGNATURES.update({
+    "prod": (statistics, _both(f"prod(Tensor input, {_DTYPE})", f"prod(Tensor input, int dim, "
+                               f"{_KEEP}, {_DTYPE}, Tensor out = None)")),
+    "logsumexp": (statistics, _both(
+        f"logsumexp(Tensor input, tuple of ints[1] dim, {_KEEP}, *, Tensor out = None)")),
+    "nansum": (skipping_nan, _both(f"nansum(Tensor input, {_DIMS}, {_DTYPE}, Tensor out = None)")),
+    "nanmean": (skipping_nan, _both(f"nanmean(Tensor input, {_DIMS}, {_DTYPE}, "
+                                    "Tensor out = None)")),
+    "amax": (measures, _both(f"amax(Tensor input, tuple of ints[1]? dim = (), {_KEEP}, *, "
+                             "Tensor out = None)")),
+    "amin": (measures, _both(f"amin(Tensor input, tuple of ints[1]? dim = (), {_KEEP}, *, "
+                             "Tensor out = None)")),
+    "all": (elementwise, _both(*(f"all({t})" for t in _TRUTH))),
+    "any": (elementwise, _both(*(f"any({t})" for t in _TRUTH))),
+    "argmax": (elementwise, _both(f"argmax(Tensor input, int? dim = None, {_KEEP}, *, "
+                                  "Tensor out = None)")),
+    "argmin": (elementwise, _both(f"argmin(Tensor input, int? dim = None, {_KEEP}, *, "
+                                  "Tensor out = None)")),
+    "count_nonzero": (selecting, _both("count_nonzero(Tensor input, int? dim = None)",
+                                       "count_nonzero(Tensor input, tuple of ints dim)")),
+    "cumsum": (functions, _both(f"cumsum(Tensor input, int dim, {_DTYPE}, Tensor out = None)")),
+    "softmax": (statistics, _both("softmax(Tensor input, int dim, torch.dtype? dtype = None)")),
+    "log_softmax": (statistics, _both(
+        "log_softmax(Tensor input, int dim, torch.dtype? dtype = None)")),
+    "max": (statistics, _both("max(Tensor input, *, Tensor out = None)",
+                              "max(Tensor input, Tensor other, *, Tensor out = None)",
+                              f"max(Tensor input, int dim, {_KEEP}, {_OUTS})")),
+    "min": (statistics, _both("min(Tensor input, *, Tensor out = None)",
+                              "min(Tensor input, Tensor other, *, Tensor out = None)",
+                              f"min(Tensor input, int dim, {_KEEP}, {_OUTS})")),
+    "median": (order_statistics, _both("median(Tensor input)",
+                                       f"median(Tensor input, int dim, {_KEEP}, {_OUTS})")),
+    "nanmedian": (order_statistics, _both("nanmedian(Tensor input)",
+                                          f"nanmedian(Tensor input, int dim, {_KEEP}, {_OUTS})")),
+    "mode": (order_statistics, _both(f"mode(Tensor input, int dim = -1, {_KEEP}, {_OUTS})")),
+    "aminmax": (order_statistics, _both(f"aminmax(Tensor input, *, int? dim = None, {_KEEP}, "
+                                        "tuple of Tensors out = None)")),
+    "std": (measures, _both(*_spread("std"))),
+    "var": (measures, _both(*_spread("var"))),
+    "kthvalue": (order_statistics, _both(f"kthvalue(Tensor input, int k, int dim = -1, {_KEEP}, "
+                                         f"{_OUTS})")),
+    "topk": (ordering, _both("topk(Tensor input, int k, int dim = -1, bool largest = True, "
+                             f"bool sorted = True, {_OUTS})")),
+})
+
+
+# --- book/chapters/16o_argument_checks.md:185
+SIGNATURES.update({
+    "select": (indexing, _both("select(Tensor input, int dim, int index)")),
+    "narrow": (indexing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
+                               "narrow(Tensor input, int dim, int start, int length)")),
+    "unbind": (functions, _both("unbind(Tensor input, int dim = 0)")),
+    "movedim": (rearranging, _both(
+        "movedim(Tensor input, int source, int destination)",
+        "movedim(Tensor input, tuple of ints source, tuple of ints destination)")),
+    "diagonal": (views, _both("diagonal(Tensor input, int offset = 0, int dim1 = 0, "
+                              "int dim2 = 1)")),
+    "index_select": (pieces, _both(
+        "index_select(Tensor input, int dim, Tensor index, *, Tensor out = None)")),
+    "gather": (pieces, _both("gather(Tensor input, int dim, Tensor index, *, "
+                             "bool sparse_grad = False, Tensor out = None)")),
+    "chunk": (pieces, _both("chunk(Tensor input, int chunks, int dim = 0)")),
+    "roll": (rearranging, _both("roll(Tensor input, tuple of ints[1] shifts, "
+                                "tuple of ints[1] dims = ())")),
+    "flip": (rearranging, _both("flip(Tensor input, tuple of ints dims)")),
+    "tile": (tiling, _both("tile(Tensor input, tuple of ints dims)")),
+    "unflatten": (tiling, _both("unflatten(Tensor input, int dim, tuple of ints sizes)")),
+    "repeat": (pieces, (None, Arguments("repeat(Tensor input, tuple of ints repeats)",
+                                        method=True))),
+})
+
+
+# --- book/chapters/16o_argument_checks.md:217
 def _function(name: str):
     module, (arguments, _) = SIGNATURES[name]
     return function_form(getattr(module, name), arguments)
@@ -69,6 +175,16 @@ def _function(name: str):
  mean, cat, stack, mm, bmm, matmul) = (_function(name) for name in (
     "transpose", "swapaxes", "swapdims", "unsqueeze", "squeeze", "permute", "reshape", "flatten",
     "sum", "mean", "cat", "stack", "mm", "bmm", "matmul"))
+(prod, logsumexp, nansum, nanmean, amax, amin, all, any, argmax, argmin,  # noqa: A001
+ count_nonzero, cumsum, softmax, log_softmax, max, min, median, nanmedian, mode, aminmax, std,
+ var, kthvalue, topk) = (_function(name) for name in (
+    "prod", "logsumexp", "nansum", "nanmean", "amax", "amin", "all", "any", "argmax", "argmin",
+    "count_nonzero", "cumsum", "softmax", "log_softmax", "max", "min", "median", "nanmedian",
+    "mode", "aminmax", "std", "var", "kthvalue", "topk"))
+(select, narrow, unbind, movedim, diagonal, index_select, gather, chunk, roll, flip, tile,
+ unflatten) = (_function(name) for name in (
+    "select", "narrow", "unbind", "movedim", "diagonal", "index_select", "gather", "chunk",
+    "roll", "flip", "tile", "unflatten"))
 
 
 def install(cls=Tensor) -> None:
@@ -79,7 +195,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, method_copy(getattr(module, name)))
 
 
-# --- book/chapters/16o_argument_checks.md:126
+# --- book/chapters/16o_argument_checks.md:257
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {
@@ -106,9 +222,12 @@ COPIED = {
 }
 
 
-def refuse_copied(name: str, args: tuple, kwargs: dict, code) -> None:
-    """torch's error for arguments of a copied method's function that fit no signature."""
-    refuse(COPIED[name][1], args, kwargs, code)
+def refuse_copied(name: str, args: tuple, kwargs: dict, code) -> tuple:
+    """torch's error for arguments of a copied method's function that fit no signature.
+
+    Arguments that fit come back as read: NOTE [Tensors read as ints].
+    """
+    return refuse(COPIED[name][1], args, kwargs, code)
 
 
 install()

@@ -50,7 +50,7 @@ def tensordot(a, b, dims=2):
     free_a = [d for d in range(a.ndim) if d not in paired_a]
     free_b = [d for d in range(b.ndim) if d not in paired_b]
     sizes = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
-    left, right = a.permute(*free_a, *first), b.permute(*second, *free_b)
+    left, right = a.permute((*free_a, *first)), b.permute((*second, *free_b))
     if a.ndim == b.ndim == len(first) == 1:
         return left.dot(right).reshape(sizes)
     rows = math.prod(a.shape[d] for d in free_a)

@@ -118,7 +118,7 @@ def _aligned(t, i, labels, place, ell_at, ell_dims, width, sizes):
         if order[p] is None:
             t = t.unsqueeze(t.ndim)  # at the end; torch shows the dimension counted
             order[p], j = j, j + 1
-    return t.permute(*order)
+    return t.permute(tuple(order))
 
 
 # --- book/chapters/16j_products_and_shapes.md:673
@@ -146,9 +146,9 @@ def _sum_product(left, right, summed):
              + [right.shape[d] for d in only_right])
     order = both + only_left + summed + only_right
     back = [order.index(d) for d in range(left.ndim)]
-    a = left.permute(*order).reshape(batch, rows, inner)
-    b = right.permute(*both, *summed, *only_right, *only_left).reshape(batch, inner, cols)
-    return a.bmm(b).view(shape).permute(*back)
+    a = left.permute(tuple(order)).reshape(batch, rows, inner)
+    b = right.permute((*both, *summed, *only_right, *only_left)).reshape(batch, inner, cols)
+    return a.bmm(b).view(shape).permute(tuple(back))
 
 
 # --- book/chapters/16j_products_and_shapes.md:708

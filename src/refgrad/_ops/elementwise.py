@@ -162,7 +162,7 @@ def _position(find):
 
 def _every(find):
     def forward(a, dims, keepdim):
-        out = np.asarray(find(a, axis=dims, keepdims=keepdim and dims is not None))
+        out = np.asarray(find(a, axis=dims, keepdims=keepdim))  # dims None: every one
         return out.astype(np.uint8) if a.dtype == np.uint8 else out
 
     return forward
@@ -181,7 +181,7 @@ def _function(row):
     def function(input):
         return call(row, (input,))
 
-    function.__name__ = row.name
+    function.__name__ = function.__qualname__ = row.name
     return function
 
 
@@ -289,3 +289,6 @@ def install_shorthands(cls) -> None:
     cls.expand_as = lambda self, other: self.expand(other.shape)
     cls.reshape_as = lambda self, other: self.reshape(other.shape)
     cls.nelement, cls.ndimension = cls.numel, cls.dim
+    for name in ("type_as", "expand_as", "reshape_as"):  # NOTE [Named as torch names them]
+        method = getattr(cls, name)
+        method.__name__ = method.__qualname__ = name

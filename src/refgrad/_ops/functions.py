@@ -31,6 +31,10 @@ from refgrad.autograd._state import state
 # A keyword argument torch tells apart from None: div(..., rounding_mode=None)
 # records DivBackward2, and div(...) records DivBackward0.
 NOT_GIVEN = object()
+# And a dim torch tells apart from None: x.sum() records SumBackward0, while
+# x.sum(None) and x.sum(dim=None, keepdim=True) take the form with a dim, and
+# record SumBackward1 with dim None (every dimension).
+NO_DIM = object()
 
 
 def add(input, other, *, alpha=1):
@@ -90,11 +94,14 @@ def div(input, other, *, rounding_mode=NOT_GIVEN):
         raise
 
 
-def refuse_arguments(name: str, args: tuple, kwargs: dict) -> None:
-    """torch's TypeError, if the calling function's arguments are what is wrong."""
+def refuse_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
+    """torch's TypeError, if the calling function's arguments are what is wrong.
+
+    Arguments that fit come back as torch reads them: NOTE [Tensors read as ints].
+    """
     from refgrad._ops.checked import refuse_copied
 
-    refuse_copied(name, args, kwargs, sys._getframe(1).f_code)
+    return refuse_copied(name, args, kwargs, sys._getframe(1).f_code)
 
 
 def _given_alpha(alpha) -> dict:
@@ -124,7 +131,7 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:165
+# --- book/chapters/16_functions.md:172
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
@@ -205,11 +212,18 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
+# --- book/chapters/16_functions.md:265
+# NOTE [Named as torch names them]
+# Python words an argument error with the function's qualified name:
+# "sin() takes 1 positional argument but 2 were given". A function made in a
+# factory carries its own name there, so that the call that torch's parser
+# refuses for its count or an unknown keyword reads as torch's refusal, at no
+# cost to the calls that fit.
 def _unary(row):
     def function(input):
         return call(row, (input,), None, dying_alone(input) if row.into else None)
 
-    function.__name__ = row.name
+    function.__name__ = function.__qualname__ = row.name
     return function
 
 
@@ -225,19 +239,19 @@ def clone(input):
     return out
 
 
-# --- book/chapters/16_functions.md:274
+# --- book/chapters/16_functions.md:300
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
 
-    function.__name__ = row.name
+    function.__name__ = function.__qualname__ = row.name
     return function
 
 
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:294
+# --- book/chapters/16_functions.md:330
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -251,15 +265,18 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-def sum(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
-    if dim is None and keepdim is False:  # the plain total: nothing to check
+def sum(input, dim=NO_DIM, keepdim=False):  # noqa: A001 - torch's name
+    if dim is NO_DIM and keepdim is False:  # the plain total: nothing to check
         return call(red.SUM, (input,))
     # NOTE [Method copies of the arithmetic]: Tensor.sum is a copy, and so it
     # checks its arguments here, against the form that is running.
-    refuse_arguments("sum", (input, dim) if keepdim is False else (input, dim, keepdim), {})
-    if dim is None:
-        return call(red.SUM, (input,))
-    return call(red.SUM_DIM, (input,), {"dim": dim_tuple(dim, input.ndim), "keepdim": keepdim})
+    if dim is NO_DIM:  # keepdim alone: torch has no such signature
+        refuse_arguments("sum", (input,), {"keepdim": keepdim})
+    args = (input, dim) if keepdim is False else (input, dim, keepdim)
+    dim = refuse_arguments("sum", args, {})[1]  # NOTE [Tensors read as ints]
+    if dim is not None:
+        dim = dim_tuple(dim, input.ndim)
+    return call(red.SUM_DIM, (input,), {"dim": dim, "keepdim": keepdim})
 
 
 def stack(tensors, dim=0):
@@ -272,7 +289,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:439
+# --- book/chapters/16_functions.md:481
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -293,7 +310,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:511
+# --- book/chapters/16_functions.md:553
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
@@ -321,7 +338,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:540
+# --- book/chapters/16_functions.md:582
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool:  # torch has no running sum in bool

@@ -328,7 +328,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:846
+# --- book/chapters/26_inplace.md:851
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

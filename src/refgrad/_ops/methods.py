@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:591
+# --- book/chapters/16_functions.md:633
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._ops import (
@@ -92,7 +92,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:698
+# --- book/chapters/16_functions.md:740
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -139,6 +139,9 @@ def install(cls=Tensor) -> None:
     cls.mT = property(_matrix_transpose)
     cls.view_as = lambda self, other: reshaping.view(self, other.shape)
     cls.where = lambda self, condition, other: F.where(condition, self, other)
+    for name in ("view_as", "where"):  # NOTE [Named as torch names them]
+        method = getattr(cls, name)
+        method.__name__ = method.__qualname__ = name
     cls.to = F.to
     for name, kind in (("float", "float32"), ("double", "float64"), ("half", "float16"),
                        ("long", "int64"), ("int", "int32"), ("short", "int16"),
@@ -154,7 +157,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:765
+# --- book/chapters/16_functions.md:810
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

@@ -173,7 +173,7 @@ def _median_function(name, whole, along):
         _no_bool(input, "median_out")
         return pair(*call(along, (input,), {"dim": dim, "keepdim": keepdim}))
 
-    function.__name__ = name
+    function.__name__ = function.__qualname__ = name
     return function
 
 

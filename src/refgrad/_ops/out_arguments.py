@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._argument_forms import refuse_in_torch_words
 from refgrad._ops.inplace import OUT_OF_PLACE
 from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump, check_fits
 from refgrad._tensor import Tensor
@@ -18,7 +19,11 @@ def with_out(function, name: str):
     """``function`` with torch's ``out=`` keyword."""
     def wrapper(*args, out=None, **kwargs):
         if out is None:
-            return function(*args, **kwargs)
+            try:
+                return function(*args, **kwargs)
+            except TypeError as error:
+                refuse_in_torch_words(name, error, args, kwargs)
+                raise
         if switched_on.dispatch_modes and state.dispatch_modes:  # out= counts as a write
             return dispatch_out(wrapper, name, args, dict(kwargs, out=out))
         tensors = [a for a in (*args, out) if isinstance(a, Tensor)]

@@ -305,16 +305,21 @@ def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone
 
-    def function(*args):
-        return call(row, args)
+    def function(input):
+        return call(row, (input,))
+
+    def binary(input, other):
+        return call(row, (input, other))
 
     def unary(input):  # a row that can write into its input: NOTE [Dying operands]
         return call(row, (input,), None, dying_alone(input))
 
     if row.into is not None:
         function = unary
+    elif len(row.inputs) == 2:
+        function = binary
 
-    function.__name__ = row.name
+    function.__name__ = function.__qualname__ = row.name
     return function
 
 

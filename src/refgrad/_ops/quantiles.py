@@ -100,7 +100,7 @@ def _quantile(name, skip_nan):
             return values.squeeze_(-1)
         return values.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
 
-    function.__name__ = name
+    function.__name__ = function.__qualname__ = name
     return function
 
 

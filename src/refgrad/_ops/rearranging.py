@@ -126,7 +126,7 @@ def movedim(input, source, destination):
     for d, place in zip(moved, places):
         order[place] = d
     rest = iter(d for d in range(input.ndim) if d not in moved)
-    return input.permute(*[next(rest) if d is None else d for d in order])
+    return input.permute(tuple(next(rest) if d is None else d for d in order))
 
 
 def ravel(input):

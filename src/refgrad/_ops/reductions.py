@@ -27,6 +27,7 @@ def _sum_dim_forward(a, dim, keepdim):
 
 def _sum_dim_backward(g, dim, keepdim, self_sym_sizes):
     if not keepdim and self_sym_sizes:
+        dim = range(len(self_sym_sizes)) if dim is None else dim  # None: every dimension
         for d in sorted(d % len(self_sym_sizes) for d in dim):
             g = g.unsqueeze(d)
     return (g.expand(self_sym_sizes),)
@@ -43,7 +44,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:91
+# --- book/chapters/15_sums_and_shapes.md:92
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 

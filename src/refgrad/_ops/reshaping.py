@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:333
+# --- book/chapters/16_functions.md:372
 """The shape functions: view, reshape, expand, unsqueeze and squeeze."""
 
 import math
@@ -19,7 +19,7 @@ from refgrad.autograd._state import state
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
-# --- book/chapters/16_functions.md:354
+# --- book/chapters/16_functions.md:393
 def infer_shape(shape, numel: int) -> tuple:
     if len(shape) == 1 and isinstance(shape[0], _SEQUENCES):
         shape = shape[0]
@@ -54,13 +54,16 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:398
+# --- book/chapters/16_functions.md:437
 def expand(input, *sizes):
     try:
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES) else sizes
         return call(sh.EXPAND, (input,), {"size": sh.expanded_size(input, shape)})
     except Exception:  # NOTE [Method copies of the arithmetic]
-        refuse_arguments("expand", (input, *sizes), {})
+        given = (input, *sizes)
+        args = refuse_arguments("expand", given, {})
+        if args is not given:  # tensors given for ints: NOTE [Tensors read as ints]
+            return expand(*args)
         raise
 
 

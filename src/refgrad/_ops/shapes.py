@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:153
+# --- book/chapters/15_sums_and_shapes.md:154
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
@@ -33,7 +33,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:193
+# --- book/chapters/15_sums_and_shapes.md:194
 OVERFLOW = "numel: integer multiplication overflow"
 
 
@@ -74,7 +74,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:249
+# --- book/chapters/15_sums_and_shapes.md:250
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:
@@ -89,7 +89,7 @@ def expanded(a, size):
     return np.lib.stride_tricks.as_strided(a, size, strides)
 
 
-# --- book/chapters/15_sums_and_shapes.md:283
+# --- book/chapters/15_sums_and_shapes.md:284
 def _unsqueeze(a, dim):
     out = np.expand_dims(a, dim)
     if a.size:
@@ -158,7 +158,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:365
+# --- book/chapters/15_sums_and_shapes.md:366
 def _stack(grads, dim):
     from refgrad._ops.functions import stack
 

@@ -21,7 +21,7 @@ T = register(Op(
 ))
 PERMUTE = register(Op(
     "permute", "PermuteBackward0", ("self",), forward=lambda a, dims: np.transpose(a, dims),
-    backward=lambda g, dims: (g.permute(*np.argsort([d % g.ndim for d in dims]).tolist()),),
+    backward=lambda g, dims: (g.permute(tuple(np.argsort([d % g.ndim for d in dims]).tolist())),),
     view=True,
 ))
 

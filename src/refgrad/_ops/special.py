@@ -169,7 +169,7 @@ def _two_tensors(row):
         _tensor_beside(row.name, input, other)
         return call(row, (input, other))
 
-    function.__name__ = row.name
+    function.__name__ = function.__qualname__ = row.name
     return function
 
 
@@ -212,7 +212,7 @@ def _one_tensor(row):
         tensor_argument(row.name, "input", 1, input)
         return call(row, (input,))
 
-    function.__name__ = row.name
+    function.__name__ = function.__qualname__ = row.name
     return function
 
 

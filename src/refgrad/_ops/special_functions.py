@@ -154,7 +154,7 @@ def _one_tensor(row):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
         return call(row, (input,))
 
-    function.__name__ = row.name.removeprefix("special_")
+    function.__name__ = function.__qualname__ = row.name.removeprefix("special_")
     return function
 
 

@@ -13,7 +13,7 @@ from refgrad import return_types
 from refgrad._dtype import get_default_dtype, python_number
 from refgrad._ops.arithmetic import div_scalar, in_float32
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import check_grad_dtype, dim_tuple, where
+from refgrad._ops.functions import NO_DIM, check_grad_dtype, dim_tuple, where
 from refgrad._ops.pointwise import maximum, minimum
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
@@ -217,15 +217,16 @@ def _call(row, input, **params):
     return call(row, (input,), params)
 
 
-def mean(input, dim=None, keepdim=False, *, dtype=None):
+def mean(input, dim=NO_DIM, keepdim=False, *, dtype=None):
     if dtype is not None:
         input = input.to(dtype)
     _floating_only(input, lambda name: RuntimeError(
         "mean(): could not infer output dtype. Input dtype must be either a floating point "
         f"or complex dtype. Got: {name}"))
-    if dim is None:
+    if dim is NO_DIM:  # x.mean(None) is the form with a dim, as sum's is
         return _call(MEAN, input)
-    return _call(MEAN_DIM, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
+    dims = None if dim is None else dim_tuple(dim, input.ndim)
+    return _call(MEAN_DIM, input, dim=dims, keepdim=keepdim)
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
@@ -239,7 +240,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:377
+# --- book/chapters/16b_reductions.md:378
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -258,7 +259,7 @@ def _extreme(name, whole, along, elementwise):
                 raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         return pair(*_call(along, input, dim=dim, keepdim=keepdim))
 
-    function.__name__ = name
+    function.__name__ = function.__qualname__ = name
     return function
 
 
@@ -272,7 +273,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:411
+# --- book/chapters/16b_reductions.md:412
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -287,7 +288,7 @@ def _softmax_function(row, kernel):
             f"'{name}'"))
         return _call(row, input, dim=dim)
 
-    function.__name__ = row.name
+    function.__name__ = function.__qualname__ = row.name
     return function
 
 
