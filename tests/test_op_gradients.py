@@ -776,6 +776,29 @@ RECIPES.update({
     "special_entr": Recipe(torch.special.entr, ("positive",)),
     "special_ndtri": Recipe(torch.special.ndtri, ("unit",)),
     "special_log_ndtr": Recipe(torch.special.log_ndtr),
+    "special_erfcx": Recipe(torch.special.erfcx),
+    "special_xlog1py": Recipe(torch.special.xlog1py, ("any", "positive")),
+    "number_xlog1py": Recipe(lambda b, self: torch.special.xlog1py(self, b), ("positive",),
+                             params=_one_of("self", 1.5, -2, 0)),
+    "xlog1py_by_number": Recipe(lambda a, other: torch.special.xlog1py(a, other),
+                                params=_one_of("other", 2.5, 3, -0.5)),
+    # The derivative for a is torch's NotImplementedError: a is a constant here, of x's shape
+    # and on its device.
+    "igamma": Recipe(lambda x: torch.special.gammainc(torch.full_like(x.detach(), 2.5), x),
+                     ("positive",)),
+    "igammac": Recipe(lambda x: torch.igammac(torch.full_like(x.detach(), 1.5), x),
+                      ("positive",)),
+})
+
+
+# The in-place activations' rows (chapter 16n), called out of place.
+RECIPES.update({
+    "elu_": Recipe(lambda a: call(OPS["elu_"], (a,), {
+        "alpha": 1.6732632423543772, "scale": 1.0507009873554805, "input_scale": 1})),
+    "celu_": Recipe(lambda a, alpha: call(OPS["celu_"], (a,), {"alpha": alpha}),
+                    params=_one_of("alpha", 1.0, 0.3, 2)),
+    "threshold_": Recipe(lambda a, threshold: call(OPS["threshold_"], (a,), {
+        "threshold": threshold, "value": 2.0}), params=_one_of("threshold", 0.1, -0.5)),
 })
 
 

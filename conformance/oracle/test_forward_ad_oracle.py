@@ -190,6 +190,14 @@ TORCH_CALLS = {
     "i0": torch.i0, "special_i0e": torch.special.i0e, "special_i1": torch.special.i1,
     "special_i1e": torch.special.i1e, "sinc": torch.sinc, "special_entr": torch.special.entr,
     "special_ndtri": torch.special.ndtri, "special_log_ndtr": torch.special.log_ndtr,
+    "special_erfcx": torch.special.erfcx, "special_xlog1py": torch.special.xlog1py,
+    "number_xlog1py": lambda b, self: torch.special.xlog1py(self, b),
+    "xlog1py_by_number": lambda a, other: torch.special.xlog1py(a, other),
+    "igamma": lambda x: torch.special.gammainc(torch.full_like(x.detach(), 2.5), x),
+    "igammac": lambda x: torch.igammac(torch.full_like(x.detach(), 1.5), x),
+    "elu_": lambda a: torch.selu_(a.clone()),
+    "celu_": lambda a, alpha: torch.celu_(a.clone(), alpha),
+    "threshold_": lambda a, threshold: torch.threshold_(a.clone(), threshold, 2.0),
 }
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
@@ -256,11 +264,27 @@ def check_row(name, data):
                                        atol=1e-12)
 
 
-@pytest.mark.parametrize("name", DIFFERENTIABLE)
+# torch has no forward formula for these rows; both libraries refuse a tangent.
+WITHOUT_FORWARD_FORMULA = {"igamma", "igammac"}
+
+
+@pytest.mark.parametrize("name", [n for n in DIFFERENTIABLE if n not in WITHOUT_FORWARD_FORMULA])
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_tangents_match_torch(name, data):
     check_row(name, data)
+
+
+@pytest.mark.parametrize("name", sorted(WITHOUT_FORWARD_FORMULA))
+def test_both_refuse_a_tangent_where_torch_has_no_forward_formula(name):
+    for lib, call in ((refgrad, RECIPES[name].call), (torch, TORCH_CALLS[name])):
+        x = lib.tensor([0.5, 2.0], dtype=lib.float64)
+        with lib.autograd.forward_ad.dual_level():
+            dual = lib.autograd.forward_ad.make_dual(x, lib.ones_like(x))
+            with pytest.raises(NotImplementedError, match=f"^Trying to use forward AD with "
+                               f"{name} that does not support it because it has not been "
+                               "implemented yet"):
+                call(dual)
 
 
 def _tangent_gradients(lib, call, primals, tangents, params, weights):

@@ -15,6 +15,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.gamma_functions import _STIRLING, HALF_LOG_TWO_PI, lgamma
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
+from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
 from refgrad.autograd._engine import _leads_to_target
 from refgrad.autograd._state import state
@@ -37,7 +38,7 @@ def _log_factor(a, x):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:1007
+# --- book/chapters/16m_special_functions.md:1008
 def _steps(a):
     return int(50 + 12 * math.sqrt(a.max())) if a.size else 0
 
@@ -56,7 +57,7 @@ def _series(a, x):
     return total
 
 
-# --- book/chapters/16m_special_functions.md:1027
+# --- book/chapters/16m_special_functions.md:1028
 TINY = 1e-300  # stands in for a zero denominator, as Lentz's method prescribes
 
 
@@ -80,7 +81,7 @@ def _fraction(a, x):
     return h
 
 
-# --- book/chapters/16m_special_functions.md:1052
+# --- book/chapters/16m_special_functions.md:1053
 def _inside(a, x):
     """P(a, x) and Q(a, x) for finite a > 0 and x > 0."""
     log_factor = _log_factor(a, x)
@@ -106,7 +107,7 @@ def regularized(a, x, upper):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:1092
+# --- book/chapters/16m_special_functions.md:1093
 def _in_float64(upper, kernel):
     def forward(a, x):
         if a.dtype.kind != "f":
@@ -130,7 +131,7 @@ def _wants_input():
         task.exec_info is None or _leads_to_target(task.exec_info.get(child)))
 
 
-# --- book/chapters/16m_special_functions.md:1117
+# --- book/chapters/16m_special_functions.md:1118
 def _backward(name, sign):
     def backward(g, self=None, other=None):
         if _wants_input():
@@ -151,7 +152,7 @@ def _no_tangent(name):
     return tangent
 
 
-# --- book/chapters/16m_special_functions.md:1139
+# --- book/chapters/16m_special_functions.md:1140
 def _rows(name, upper):
     return register(Op(
         name, name.capitalize() + "Backward0", ("self", "other"),
@@ -176,3 +177,11 @@ def _function(row, name):
 igamma, igammac = _function(IGAMMA, "igamma"), _function(IGAMMAC, "igammac")
 gammainc = _function(IGAMMA, "special_gammainc")
 gammaincc = _function(IGAMMAC, "special_gammaincc")
+
+
+# --- book/chapters/16m_special_functions.md:1171
+from refgrad._ops.inplace import _method  # noqa: E402 - after the functions it wraps
+
+for _function in (igamma, igammac):
+    setattr(Tensor, _function.__name__, _function)
+    setattr(Tensor, _function.__name__ + "_", _method(_function))
