@@ -10,10 +10,11 @@ import numpy as np
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
+from refgrad._ops import rescaling
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import where
 from refgrad._ops.inplace import inplace
-from refgrad._ops.rescaling import CELU, ELU, SELU_ALPHA, SELU_SCALE, THRESHOLD, _floating
+from refgrad._ops.rescaling import SELU_ALPHA, SELU_SCALE, _floating
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
 from refgrad.utils._python_dispatch import named
@@ -31,27 +32,27 @@ def _from_result(g, result, alpha, scale, input_scale):
     return (where(result <= 0, negative, g * scale),)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1232
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1233
 ELU_ = register(Op(
-    "elu_", "EluBackward1", ("self",), forward=ELU.forward, promote=False, writes=("self",),
+    "elu_", "EluBackward1", ("self",), forward=rescaling.ELU.forward, promote=False,
     backward=lambda g, result, alpha, scale, input_scale: _from_result(
         g, result, alpha, scale, input_scale),
-    saves=(("result", ("self",)),),
+    saves=(("result", ("self",)),), writes=("self",),
 ))
 CELU_ = register(Op(
-    "celu_", "CeluBackward1", ("self",), forward=CELU.forward, promote=False, writes=("self",),
+    "celu_", "CeluBackward1", ("self",), forward=rescaling.CELU.forward, promote=False,
     backward=lambda g, result, alpha: _from_result(
         g, result, alpha, 1.0, 1.0 / float(np.float32(alpha))),
-    saves=(("result", ("self",)),),
+    saves=(("result", ("self",)),), writes=("self",),
 ))
 THRESHOLD_ = register(Op(
-    "threshold_", "ThresholdBackward1", ("self",), forward=THRESHOLD.forward, promote=False,
-    backward=THRESHOLD.backward, saves=(("self", ("self",)),), hides=("value",),
-    writes=("self",),
+    "threshold_", "ThresholdBackward1", ("self",), forward=rescaling.THRESHOLD.forward,
+    promote=False, backward=rescaling.THRESHOLD.backward, saves=(("self", ("self",)),),
+    hides=("value",), writes=("self",),
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1256
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1257
 def _selu_step(t):
     _floating(t, "elu_cpu")
     return call(ELU_, (t,), {"alpha": SELU_ALPHA, "scale": SELU_SCALE, "input_scale": 1})
@@ -74,7 +75,7 @@ def celu_(input, alpha=1.0):
     return inplace(input, named("celu", step))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1280
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1281
 def _threshold_(input, threshold, value):
     def step(t):
         return call(THRESHOLD_, (t,), {"threshold": threshold, "value": value})
