@@ -144,7 +144,9 @@ def _backward(name, sign):
     return backward
 
 
-def _no_tangent(name):
+def no_forward_formula(name):
+    """The tangent formula of a row torch gives none: it refuses, in torch's words."""
+
     def tangent(tangents, **saved):
         raise NotImplementedError(f"Trying to use forward AD with {name} that does not support "
                                   "it because it has not been implemented yet.")
@@ -152,12 +154,12 @@ def _no_tangent(name):
     return tangent
 
 
-# --- book/chapters/16m_special_functions.md:1140
+# --- book/chapters/16m_special_functions.md:1142
 def _rows(name, upper):
     return register(Op(
         name, name.capitalize() + "Backward0", ("self", "other"),
         forward=_in_float64(upper, name + "_cpu"), backward=_backward(name, 1 - 2 * upper),
-        saves=(("self", ("other",)), ("other", ("other",))), tangent=_no_tangent(name),
+        saves=(("self", ("other",)), ("other", ("other",))), tangent=no_forward_formula(name),
     ))
 
 
@@ -179,7 +181,7 @@ gammainc = _function(IGAMMA, "special_gammainc")
 gammaincc = _function(IGAMMAC, "special_gammaincc")
 
 
-# --- book/chapters/16m_special_functions.md:1171
+# --- book/chapters/16m_special_functions.md:1173
 from refgrad._ops.inplace import _method  # noqa: E402 - after the functions it wraps
 
 for _function in (igamma, igammac):
