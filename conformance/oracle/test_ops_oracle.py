@@ -396,7 +396,7 @@ CASES = [
     # more special functions, and distances between sets
     Case("xlog1py", ((2, 3), (3,)), lambda T, x, y: T.special.xlog1py(x, y)
          + T.special.xlog1py(x, 2.5) + T.special.xlog1py(2, y), 0.0, 3.0),
-    Case("erfcx", ((2, 3),), lambda T, x: T.special.erfcx(x * 4)),
+    Case("erfcx", ((2, 3),), lambda T, x: T.special.erfcx(x)),
     Case("gammainc", ((2, 3),), lambda T, x: T.special.gammainc(T.full_like(x.detach(), 1.5), x)
          * T.igammac(T.full_like(x.detach(), 3.0), x), 0.1, 3.0),
     Case("selu_celu_threshold_", ((2, 3),), lambda T, x: T.selu_(x.clone())

@@ -162,7 +162,7 @@ from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
 
-# --- book/chapters/16m_special_functions.md:1251
+# --- book/chapters/16m_special_functions.md:1252
 from refgrad import special
 from refgrad._ops.incomplete_gamma import igamma, igammac
 from refgrad._ops.special_functions import (
@@ -174,7 +174,7 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1434
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1440
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -190,7 +190,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1608
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1614
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 

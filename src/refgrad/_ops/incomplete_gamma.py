@@ -107,7 +107,7 @@ def regularized(a, x, upper):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:1093
+# --- book/chapters/16m_special_functions.md:1094
 def _in_float64(upper, kernel):
     def forward(a, x):
         if a.dtype.kind != "f":
@@ -131,7 +131,7 @@ def _wants_input():
         task.exec_info is None or _leads_to_target(task.exec_info.get(child)))
 
 
-# --- book/chapters/16m_special_functions.md:1118
+# --- book/chapters/16m_special_functions.md:1119
 def _backward(name, sign):
     def backward(g, self=None, other=None):
         if _wants_input():
@@ -154,12 +154,12 @@ def no_forward_formula(name):
     return tangent
 
 
-# --- book/chapters/16m_special_functions.md:1142
+# --- book/chapters/16m_special_functions.md:1143
 def _rows(name, upper):
     return register(Op(
         name, name.capitalize() + "Backward0", ("self", "other"),
         forward=_in_float64(upper, name + "_cpu"), backward=_backward(name, 1 - 2 * upper),
-        saves=(("self", ("other",)), ("other", ("other",))), tangent=no_forward_formula(name),
+        saves=(("other", ("other",)), ("self", ("other",))), tangent=no_forward_formula(name),
     ))
 
 
@@ -181,7 +181,7 @@ gammainc = _function(IGAMMA, "special_gammainc")
 gammaincc = _function(IGAMMAC, "special_gammaincc")
 
 
-# --- book/chapters/16m_special_functions.md:1173
+# --- book/chapters/16m_special_functions.md:1174
 from refgrad._ops.inplace import _method  # noqa: E402 - after the functions it wraps
 
 for _function in (igamma, igammac):
