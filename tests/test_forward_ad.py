@@ -18,10 +18,28 @@ import refgrad.autograd.forward_ad as fwAD
 from refgrad._tensor import make_tensor
 from refgrad.autograd import _tangents
 from refgrad.autograd.gradcheck import gradcheck
-from tests.test_op_gradients import COVERED, RECIPES, _laid_out, drawn_case
+from tests.test_op_gradients import (
+    COVERED,
+    RECIPES,
+    WITHOUT_FORWARD_FORMULA,
+    _laid_out,
+    drawn_case,
+)
 
 EPS = 1e-6
-WITH_TANGENTS = [name for name in COVERED if name != "_fw_primal"]
+WITH_TANGENTS = [name for name in COVERED
+                 if name != "_fw_primal" and name not in WITHOUT_FORWARD_FORMULA]
+
+
+@pytest.mark.parametrize("name", sorted(WITHOUT_FORWARD_FORMULA))
+def test_rows_without_a_forward_formula_refuse_a_tangent(name):
+    shapes, params = WITHOUT_FORWARD_FORMULA[name]
+    primals = [torch.rand(*shape, dtype=torch.float64) + 0.5 for shape in shapes]
+    with fwAD.dual_level():
+        duals = [fwAD.make_dual(p, torch.ones_like(p)) for p in primals]
+        with pytest.raises(NotImplementedError, match=f"^Trying to use forward AD with {name} "
+                           "that does not support it because it has not been implemented yet"):
+            RECIPES[name].call(*duals, **params)
 
 
 def _outputs(result):

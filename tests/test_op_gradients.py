@@ -776,6 +776,43 @@ RECIPES.update({
     "special_entr": Recipe(torch.special.entr, ("positive",)),
     "special_ndtri": Recipe(torch.special.ndtri, ("unit",)),
     "special_log_ndtr": Recipe(torch.special.log_ndtr),
+    "special_erfcx": Recipe(torch.special.erfcx),
+    "special_xlog1py": Recipe(torch.special.xlog1py, ("any", "positive")),
+    "number_xlog1py": Recipe(lambda b, self: torch.special.xlog1py(self, b), ("positive",),
+                             params=_one_of("self", 1.5, -2, 0)),
+    "xlog1py_by_number": Recipe(lambda a, other: torch.special.xlog1py(a, other),
+                                params=_one_of("other", 2.5, 3, -0.5)),
+    # The derivative for a is torch's NotImplementedError: a is a constant here, of x's shape
+    # and on its device.
+    "igamma": Recipe(lambda x: torch.special.gammainc(torch.full_like(x.detach(), 2.5), x),
+                     ("positive",)),
+    "igammac": Recipe(lambda x: torch.igammac(torch.full_like(x.detach(), 1.5), x),
+                      ("positive",)),
+})
+
+
+# cdist and pdist (chapter 16n): the row a small cdist records, the product form larger ones
+# record, and pdist's. Their gradients cannot be differentiated, as in torch: REFUSING below.
+_TWO_SETS = st.sampled_from([[(3, 2), (4, 2)], [(2, 3, 2), (1, 4, 2)], [(1, 3), (2, 3)]])
+_ANY_P = _one_of("p", 0.0, 0.5, 1.0, 1.5, 2.0, 3.0, float("inf"))
+RECIPES.update({
+    "_cdist_forward": Recipe(lambda a, b, p: torch.cdist(a, b, p, "donot_use_mm_for_euclid_dist"),
+                             ("any", "any"), params=_ANY_P, shapes=_TWO_SETS, twice=False),
+    "_pdist_forward": Recipe(lambda a, p: torch.pdist(a, p), params=_ANY_P,
+                             shapes=st.sampled_from([[(4, 2)], [(3, 3)], [(2, 1)]]), twice=False),
+    "_euclidean_dist": Recipe(lambda a, b: call(OPS["_euclidean_dist"], (a, b)), ("any", "any"),
+                              shapes=_TWO_SETS),
+})
+
+
+# The in-place activations' rows (chapter 16n), called out of place.
+RECIPES.update({
+    "elu_": Recipe(lambda a: call(OPS["elu_"], (a,), {
+        "alpha": 1.6732632423543772, "scale": 1.0507009873554805, "input_scale": 1})),
+    "celu_": Recipe(lambda a, alpha: call(OPS["celu_"], (a,), {"alpha": alpha}),
+                    params=_one_of("alpha", 1.0, 0.3, 2)),
+    "threshold_": Recipe(lambda a, threshold: call(OPS["threshold_"], (a,), {
+        "threshold": threshold, "value": 2.0}), params=_one_of("threshold", 0.1, -0.5)),
 })
 
 
@@ -862,8 +899,19 @@ def _differentiable(x):
 
 # A NotImplemented row records a node whose backward fails, as torch's does:
 # test_rows_without_a_derivative checks those.
-DIFFERENTIABLE = sorted(name for name, op in OPS.items()
-                        if op.node is not None and op.node != "NotImplemented")
+# torch has no forward formula for these rows: refgrad refuses their tangents too (the
+# forward-mode tests check it). name: (the shapes of the recipe's inputs, its parameters)
+WITHOUT_FORWARD_FORMULA = {
+    "igamma": ([(2,)], {}), "igammac": ([(2,)], {}),
+    "_cdist_forward": ([(3, 2), (4, 2)], {"p": 2.0}), "_pdist_forward": ([(3, 2)], {"p": 1.0}),
+    "_euclidean_dist": ([(3, 2), (4, 2)], {}),
+}
+
+# The rows of cdist's and pdist's gradients record nodes (CdistBackwardBackward0) that
+# refuse to be differentiated, as torch's do: test_rows_that_refuse_their_backward.
+REFUSING = {"_cdist_backward", "_pdist_backward"}
+DIFFERENTIABLE = sorted(name for name, op in OPS.items() if op.node is not None
+                        and op.node != "NotImplemented" and name not in REFUSING)
 WITHOUT_DERIVATIVE = sorted(name for name, op in OPS.items() if op.node == "NotImplemented")
 COVERED = [name for name in DIFFERENTIABLE if name in RECIPES]  # the others fail below
 
@@ -900,6 +948,19 @@ def test_rows_without_a_derivative():
                                                "implemented$"):
             out.sum().backward()
         assert a.grad is None
+
+
+@pytest.mark.parametrize(("name", "function"), [
+    ("_cdist_backward", lambda a: torch.cdist(a, a.detach() + 1, 1.5)),
+    ("_pdist_backward", lambda a: torch.pdist(a, 3.0)),
+])
+def test_rows_that_refuse_their_backward(name, function):
+    a = torch.tensor([[1.5, -2.5], [0.5, 1.0]], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(function(a).sum(), a, create_graph=True)
+    assert type(g.grad_fn).__name__ == OPS[name].node
+    with pytest.raises(NotImplementedError, match=f"^the derivative for '{name}' is not "
+                                                  r"implemented\.$"):
+        g.sum().backward()
 
 
 def test_every_differentiable_row_has_a_recipe():

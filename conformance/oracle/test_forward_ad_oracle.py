@@ -15,7 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import refgrad
-from tests.test_op_gradients import DIFFERENTIABLE, RECIPES, _laid_out, drawn_case
+from tests.test_op_gradients import (
+    DIFFERENTIABLE,
+    RECIPES,
+    WITHOUT_FORWARD_FORMULA,
+    _laid_out,
+    drawn_case,
+)
 
 aten = torch.ops.aten
 
@@ -190,6 +196,16 @@ TORCH_CALLS = {
     "i0": torch.i0, "special_i0e": torch.special.i0e, "special_i1": torch.special.i1,
     "special_i1e": torch.special.i1e, "sinc": torch.sinc, "special_entr": torch.special.entr,
     "special_ndtri": torch.special.ndtri, "special_log_ndtr": torch.special.log_ndtr,
+    "special_erfcx": torch.special.erfcx, "special_xlog1py": torch.special.xlog1py,
+    "number_xlog1py": lambda b, self: torch.special.xlog1py(self, b),
+    "xlog1py_by_number": lambda a, other: torch.special.xlog1py(a, other),
+    "igamma": lambda x: torch.special.gammainc(torch.full_like(x.detach(), 2.5), x),
+    "igammac": lambda x: torch.igammac(torch.full_like(x.detach(), 1.5), x),
+    "elu_": lambda a: torch.selu_(a.clone()),
+    "celu_": lambda a, alpha: torch.celu_(a.clone(), alpha),
+    "threshold_": lambda a, threshold: torch.threshold_(a.clone(), threshold, 2.0),
+    "_cdist_forward": lambda a, b, p: torch.cdist(a, b, p, "donot_use_mm_for_euclid_dist"),
+    "_pdist_forward": lambda a, p: torch.pdist(a, p), "_euclidean_dist": torch._euclidean_dist,
 }
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
@@ -256,11 +272,26 @@ def check_row(name, data):
                                        atol=1e-12)
 
 
-@pytest.mark.parametrize("name", DIFFERENTIABLE)
+
+
+@pytest.mark.parametrize("name", [n for n in DIFFERENTIABLE if n not in WITHOUT_FORWARD_FORMULA])
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_tangents_match_torch(name, data):
     check_row(name, data)
+
+
+@pytest.mark.parametrize("name", sorted(WITHOUT_FORWARD_FORMULA))
+def test_both_refuse_a_tangent_where_torch_has_no_forward_formula(name):
+    shapes, params = WITHOUT_FORWARD_FORMULA[name]
+    for lib, call in ((refgrad, RECIPES[name].call), (torch, TORCH_CALLS[name])):
+        primals = [lib.ones(*shape, dtype=lib.float64) * 1.5 for shape in shapes]
+        with lib.autograd.forward_ad.dual_level():
+            duals = [lib.autograd.forward_ad.make_dual(p, lib.ones_like(p)) for p in primals]
+            with pytest.raises(NotImplementedError, match=f"^Trying to use forward AD with "
+                               f"{name} that does not support it because it has not been "
+                               "implemented yet"):
+                call(*duals, **params)
 
 
 def _tangent_gradients(lib, call, primals, tangents, params, weights):
@@ -324,7 +355,8 @@ def test_torch_still_differentiates_det_tangents_through_a_constant_lu():
     assert _reverse_over_reverse(torch, torch.linalg.det, [a], [t], {}, [weight])[0][0, 0] == 0
 
 
-@pytest.mark.parametrize("name", [n for n in DIFFERENTIABLE if n not in TORCH_CANNOT_DIFFERENTIATE])
+@pytest.mark.parametrize("name", [n for n in DIFFERENTIABLE if n not in
+                                  TORCH_CANNOT_DIFFERENTIATE | set(WITHOUT_FORWARD_FORMULA)])
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_tangents_differentiate_like_torch(name, data):

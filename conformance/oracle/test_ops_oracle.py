@@ -393,6 +393,21 @@ CASES = [
         for mode in ("lower", "higher", "nearest"))),
     Case("nanquantile", ((3, 4),), lambda T, x: T.nanquantile(
         _nans_at_or_below_zero(T, x), _idx(T, [0.25, 0.75], T.float64), dim=1)),
+    # more special functions, and distances between sets
+    Case("xlog1py", ((2, 3), (3,)), lambda T, x, y: T.special.xlog1py(x, y)
+         + T.special.xlog1py(x, 2.5) + T.special.xlog1py(2, y), 0.0, 3.0),
+    Case("erfcx", ((2, 3),), lambda T, x: T.special.erfcx(x)),
+    Case("gammainc", ((2, 3),), lambda T, x: T.special.gammainc(T.full_like(x.detach(), 1.5), x)
+         * T.igammac(T.full_like(x.detach(), 3.0), x), 0.1, 3.0),
+    Case("selu_celu_threshold_", ((2, 3),), lambda T, x: T.selu_(x.clone())
+         + T.celu_(x.clone(), 0.7) * T.threshold_(x.clone(), 0.5, -2.0)),
+    Case("cdist", ((3, 2), (4, 2)), lambda T, x, y: sum(
+        T.cdist(x, y, p, "donot_use_mm_for_euclid_dist") for p in (0.0, 0.5, 1.0, 2.0, 3.0))
+         + T.cdist(x, y, float("inf"))),
+    Case("cdist_batched", ((2, 3, 2), (1, 4, 2)), lambda T, x, y: T.cdist(x, y, 1.5)),
+    Case("cdist_by_product", ((2, 30, 2), (1, 4, 2)), lambda T, x, y: T.cdist(x, y)),
+    Case("pdist", ((4, 3),), lambda T, x: sum(T.pdist(x, p) for p in (0.0, 1.0, 2.0, 2.5))
+         + T.pdist(x, float("inf"))),
 ]
 
 

@@ -123,7 +123,7 @@ from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, 
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:715
+# --- book/chapters/16i_cumulative.md:816
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
@@ -162,14 +162,19 @@ from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
 
-# --- book/chapters/16m_special_functions.md:939
+# --- book/chapters/16m_special_functions.md:1254
 from refgrad import special
+from refgrad._ops.incomplete_gamma import igamma, igammac
 from refgrad._ops.special_functions import (
     digamma, erf, erfc, erfinv, i0, lgamma, mvlgamma, polygamma, sinc,
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1129
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1192
+from refgrad._ops.set_distances import cdist, pdist
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1440
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -183,6 +188,10 @@ from refgrad._ops.more_methods import ldexp_
 from refgrad._ops.integrals import cumulative_trapezoid, trapezoid, trapz
 from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1614
+from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
 # --- book/chapters/16o_argument_checks.md:302

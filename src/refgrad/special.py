@@ -2,10 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:903
+# --- book/chapters/16m_special_functions.md:1214
 """torch.special: the special functions, some under a second name."""
 
 from refgrad._ops.elementwise import exp2, expm1, log1p, round
+from refgrad._ops.incomplete_gamma import gammainc, gammaincc
+from refgrad._ops.log_one_plus import xlog1py
 from refgrad._ops.pointwise import sigmoid as expit
 from refgrad._ops.special import logit, xlogy
 from refgrad._ops.special_functions import (
@@ -13,6 +15,7 @@ from refgrad._ops.special_functions import (
     entr,
     erf,
     erfc,
+    erfcx,
     erfinv,
     i0,
     i0e,
@@ -31,7 +34,8 @@ from refgrad._ops.statistics import log_softmax, logsumexp, softmax
 psi = digamma
 
 __all__ = [
-    "digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "i0",
-    "i0e", "i1", "i1e", "log1p", "log_ndtr", "log_softmax", "logit", "logsumexp",
-    "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round", "sinc", "softmax", "xlogy",
+    "digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1", "gammainc",
+    "gammaincc", "gammaln", "i0", "i0e", "i1", "i1e", "log1p", "log_ndtr", "log_softmax",
+    "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round", "sinc",
+    "softmax", "xlog1py", "xlogy",
 ]

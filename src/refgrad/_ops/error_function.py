@@ -106,7 +106,23 @@ def erfc(x):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:224
+# --- book/chapters/16m_special_functions.md:196
+def erfcx(x):
+    x, small, big = _ranges(x)
+    out = np.empty_like(x)
+    inner = x[small]
+    out[small] = np.exp(inner * inner) * (1 - _erf_small(inner))
+    outer = x[big]
+    y = np.abs(outer)
+    head = np.trunc(y * 16) / 16
+    with np.errstate(over="ignore", invalid="ignore"):
+        grown = np.exp(head * head) * np.exp((y - head) * (y + head))  # e^{y^2}, split
+        out[big] = np.where(outer < 0, 2 * grown - scaled_erfc(y), scaled_erfc(y))
+    out[x == -np.inf] = np.inf  # whose split gives inf * nan
+    return out
+
+
+# --- book/chapters/16m_special_functions.md:250
 def _first_guess(w):
     """Winitzki's approximation to |erfinv|, from w = log(1 - y^2)."""
     t = 2 / (math.pi * 0.147) + w / 2
@@ -131,7 +147,7 @@ def _inverse_outside(c):
     return x
 
 
-# --- book/chapters/16m_special_functions.md:250
+# --- book/chapters/16m_special_functions.md:276
 def _inverse(a, c):
     """x >= 0 with erf(x) = a, given c = 1 - a computed without rounding; nan outside [0, 1]."""
     out = np.full_like(a, np.nan)
@@ -157,7 +173,7 @@ def ndtri(p):
     return np.where(low, -x, x)
 
 
-# --- book/chapters/16m_special_functions.md:284
+# --- book/chapters/16m_special_functions.md:310
 def log_ndtr(x):
     x = np.asarray(x, dtype=np.float64)
     y = -x / math.sqrt(2)

@@ -117,7 +117,7 @@ def xlogy(input, other):
     return _pick("xlogy", rows, XLOGY_FORMS, input, other)
 
 
-# --- book/chapters/16i_cumulative.md:526
+# --- book/chapters/16i_cumulative.md:627
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -156,7 +156,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:566
+# --- book/chapters/16i_cumulative.md:667
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -206,7 +206,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:625
+# --- book/chapters/16i_cumulative.md:726
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

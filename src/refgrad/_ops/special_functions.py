@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:618
+# --- book/chapters/16m_special_functions.md:644
 """Rows and functions of the error, gamma and Bessel families, and sinc and entr."""
 
 import math
@@ -45,7 +45,7 @@ def _row(name, node, fn, backward, saves=(("self", ("self",)),), kernel=None):
                        backward=backward, saves=saves))
 
 
-# --- book/chapters/16m_special_functions.md:668
+# --- book/chapters/16m_special_functions.md:694
 SLOPE = ef.SLOPE
 # torch's formulas, with its number products (MulBackward1): chapter "Arithmetic"
 ERF = _row("erf", "ErfBackward0", ef.erf,
@@ -56,7 +56,13 @@ ERFINV = _row("erfinv", "ErfinvBackward0", ef.erfinv,
               lambda g, self: (mul_scalar(self.erfinv().pow(2).exp(), 1 / SLOPE) * g,))
 
 
-# --- book/chapters/16m_special_functions.md:700
+# --- book/chapters/16m_special_functions.md:715
+ERFCX = _row("special_erfcx", "SpecialErfcxBackward0", ef.erfcx,
+             lambda g, self, result: ((mul_scalar(self, 2.0) * result - SLOPE) * g,),
+             (("self", ("self",)), ("result", ("self",))), "erfcx_cpu")
+
+
+# --- book/chapters/16m_special_functions.md:742
 def _mvlgamma(x, p):
     out = p * (p - 1) / 4 * math.log(math.pi)
     for i in range(p):
@@ -84,7 +90,7 @@ MVLGAMMA = register(Op(
 ))
 
 
-# --- book/chapters/16m_special_functions.md:739
+# --- book/chapters/16m_special_functions.md:781
 SELF_AND_RESULT = (("self", ("self",)), ("result", ("self",)))
 
 
@@ -113,7 +119,7 @@ I1 = _row("special_i1", "SpecialI1Backward0", bessel.i1, _i1_backward, SELF_AND_
 I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF_AND_RESULT)
 
 
-# --- book/chapters/16m_special_functions.md:777
+# --- book/chapters/16m_special_functions.md:819
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -138,7 +144,7 @@ ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -(1 + self.log()),))
 
 
-# --- book/chapters/16m_special_functions.md:812
+# --- book/chapters/16m_special_functions.md:854
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", ef.ndtri,
              lambda g, result: (g * SQRT_TWO_PI * (result * result / 2).exp(),),
@@ -148,7 +154,7 @@ LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr,
                 SELF_AND_RESULT, "log_ndtr_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:826
+# --- book/chapters/16m_special_functions.md:868
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -158,9 +164,9 @@ def _one_tensor(row):
     return function
 
 
-erf, erfc, erfinv, lgamma, digamma, i0, sinc, i0e, i1, i1e, entr, ndtri, log_ndtr = (
+erf, erfc, erfinv, lgamma, digamma, i0, sinc, i0e, i1, i1e, entr, ndtri, log_ndtr, erfcx = (
     _one_tensor(row) for row in (ERF, ERFC, ERFINV, LGAMMA, DIGAMMA, I0, SINC, I0E, I1, I1E,
-                                 ENTR, NDTRI, LOG_NDTR))
+                                 ENTR, NDTRI, LOG_NDTR, ERFCX))
 
 
 def _integer(name, argument, position, value):
@@ -169,7 +175,7 @@ def _integer(name, argument, position, value):
                         f"not {c_type_name(type(value))}")
 
 
-# --- book/chapters/16m_special_functions.md:848
+# --- book/chapters/16m_special_functions.md:890
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)
