@@ -100,6 +100,11 @@ CASES = {
     "index_copy": (lambda a, b: a.index_copy(1, torch.tensor([2]), b[:, :1]), [ANY, POS]),
     "masked_fill_value": (lambda a, b: a.masked_fill(a > 0, b[0, 0]), [ANY, POS]),
     "pow_tensor": (torch.pow, [POS, ANY]),
+    "softmax": (lambda a: a.softmax(1), [ANY]),
+    "softmax_negative_dim": (lambda a: torch.softmax(a, -2), [ANY]),
+    "softmax_of_0d": (lambda a: a[1, 2].softmax(0), [ANY]),
+    "log_softmax": (lambda a: a.log_softmax(1), [ANY]),
+    "log_softmax_of_0d": (lambda a: torch.log_softmax(a[0, 1], -1), [ANY]),
 }
 
 EXPECTED = {
@@ -459,6 +464,23 @@ EXPECTED = {
         '...PowBackward1',
         'MulBackward0 .AccumulateGrad .WhereBackward0 ..None ..MulBackward0 ...PowBackward1 '
         '...LogBackward0',
+    ],
+    'softmax': [
+        'SoftmaxBackwardDataBackward0 .AccumulateGrad .SoftmaxBackward0 ..AccumulateGrad',
+    ],
+    'softmax_negative_dim': [
+        'SoftmaxBackwardDataBackward0 .AccumulateGrad .SoftmaxBackward0 ..AccumulateGrad',
+    ],
+    'softmax_of_0d': [
+        'SelectBackwardBackward0 .SelectBackwardBackward0 ..SoftmaxBackwardDataBackward0 '
+        '...AccumulateGrad ...SoftmaxBackward0',
+    ],
+    'log_softmax': [
+        'LogSoftmaxBackwardDataBackward0 .AccumulateGrad .LogSoftmaxBackward0 ..AccumulateGrad',
+    ],
+    'log_softmax_of_0d': [
+        'SelectBackwardBackward0 .SelectBackwardBackward0 ..LogSoftmaxBackwardDataBackward0 '
+        '...AccumulateGrad ...LogSoftmaxBackward0',
     ],
 }
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import refgrad as torch
-from refgrad._ops import OPS, arithmetic, indexing, pointwise, shaping
+from refgrad._ops import OPS, arithmetic, indexing, pointwise, shaping, softmax_backward
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
@@ -294,6 +294,13 @@ RECIPES: dict[str, Recipe] = {
         lambda d: {"dim": d})),
     "log_softmax": Recipe(torch.log_softmax, min_ndim=1, params=lambda shapes: _dim(
         shapes).map(lambda d: {"dim": d})),
+    # the rows the softmaxes' backward records, called directly, 0-d and negative dims included
+    "_softmax_backward_data": Recipe(
+        lambda g, y, dim: softmax_backward.softmax_backward_data(g, y, dim, torch.float64),
+        ("any", "unit"), params=_any_dim, broadcast=False),
+    "_log_softmax_backward_data": Recipe(
+        lambda g, y, dim: softmax_backward.log_softmax_backward_data(g, y, dim, torch.float64),
+        ("any", "any"), params=_any_dim, broadcast=False),
 }
 
 

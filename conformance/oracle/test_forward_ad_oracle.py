@@ -80,6 +80,10 @@ TORCH_CALLS = {
     "mean": torch.mean, "mean_dim": torch.mean, "max": torch.max, "min": torch.min,
     "max_dim": torch.max, "min_dim": torch.min, "prod": torch.prod, "prod_dim": torch.prod,
     "logsumexp": torch.logsumexp, "softmax": torch.softmax, "log_softmax": torch.log_softmax,
+    "_softmax_backward_data": lambda g, y, dim: aten._softmax_backward_data(
+        g, y, dim, torch.float64),
+    "_log_softmax_backward_data": lambda g, y, dim: aten._log_softmax_backward_data(
+        g, y, dim, torch.float64),
     "zero_": lambda a: a.clone().zero_(),
     **{f"{name}_": lambda a, name=name, **p: getattr(a.clone(), f"{name}_")(1.5)
        for name in ("eq", "ne", "lt", "le", "gt", "ge")},

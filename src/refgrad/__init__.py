@@ -65,12 +65,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:435
+# --- book/chapters/16b_reductions.md:537
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:836
+# --- book/chapters/16b_reductions.md:938
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
