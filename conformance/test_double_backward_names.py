@@ -105,6 +105,15 @@ CASES = {
     "softmax_of_0d": (lambda a: a[1, 2].softmax(0), [ANY]),
     "log_softmax": (lambda a: a.log_softmax(1), [ANY]),
     "log_softmax_of_0d": (lambda a: torch.log_softmax(a[0, 1], -1), [ANY]),
+    "amax": (lambda a: a.amax(1), [ANY]),
+    "amin_dims": (lambda a: torch.amin(a, (0, -1)), [ANY]),
+    "amax_keepdim": (lambda a: a.amax(-1, keepdim=True), [ANY]),
+    "amax_of_0d": (torch.amax, [0.75]),
+    "amin_of_0d_along_0": (lambda a: a.amin(0), [-1.25]),
+    "amax_of_0d_along_minus_1": (lambda a: a.amax(-1), [2.0]),
+    "aminmax": (lambda a: sum(torch.aminmax(a, dim=1)), [ANY]),
+    "logcumsumexp": (lambda a: a.logcumsumexp(1), [ANY]),
+    "logcumsumexp_along_0": (lambda a: torch.logcumsumexp(a, -2), [ANY]),
 }
 
 EXPECTED = {
@@ -481,6 +490,36 @@ EXPECTED = {
     'log_softmax_of_0d': [
         'SelectBackwardBackward0 .SelectBackwardBackward0 ..LogSoftmaxBackwardDataBackward0 '
         '...AccumulateGrad ...LogSoftmaxBackward0',
+    ],
+    'amax': [
+        'MulBackward0 .DivBackward0 ..ViewBackward0 ...AccumulateGrad ..None .None',
+    ],
+    'amin_dims': [
+        'MulBackward0 .DivBackward0 ..ViewBackward0 ...AccumulateGrad ..None .None',
+    ],
+    'amax_keepdim': [
+        'MulBackward0 .DivBackward0 ..AccumulateGrad ..None .None',
+    ],
+    'amax_of_0d': [
+        'MulBackward0 .DivBackward0 ..ViewBackward0 ...AccumulateGrad ..None .None',
+    ],
+    'amin_of_0d_along_0': [
+        'SumBackward0 .MulBackward0 ..DivBackward0 ...ViewBackward0 ...None ..None',
+    ],
+    'amax_of_0d_along_minus_1': [
+        'SumBackward0 .MulBackward0 ..DivBackward0 ...ViewBackward0 ...None ..None',
+    ],
+    'aminmax': [
+        'AddBackward0 .MulBackward0 ..DivBackward0 ...ViewBackward0 ...None ..None .MulBackward0 '
+        '..DivBackward0 ...ViewBackward0 ...None ..None',
+    ],
+    'logcumsumexp': [
+        'SubBackward0 .ExpBackward0 ..AddBackward0 ...FlipBackward0 ...AccumulateGrad '
+        '.ExpBackward0 ..AddBackward0 ...FlipBackward0 ...AccumulateGrad',
+    ],
+    'logcumsumexp_along_0': [
+        'SubBackward0 .ExpBackward0 ..AddBackward0 ...FlipBackward0 ...AccumulateGrad '
+        '.ExpBackward0 ..AddBackward0 ...FlipBackward0 ...AccumulateGrad',
     ],
 }
 

@@ -70,7 +70,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:938
+# --- book/chapters/16b_reductions.md:957
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 

@@ -146,16 +146,27 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:754
+# --- book/chapters/16b_reductions.md:762
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
 
+def _restored(shape, dim, keepdim):
+    """The shape a reduction's result had before ``dim`` went: a 1 at each of them."""
+    if keepdim:
+        return shape
+    dim = dim or ()
+    total = len(shape) + len(dim)
+    ones, rest = {d % total for d in dim}, iter(shape)
+    return tuple(1 if i in ones else next(rest) for i in range(total))
+
+
 def _tie_share(g, self, result, dim, keepdim):
-    g = _unsqueezed(g, dim, self.ndim, keepdim)
-    best = _unsqueezed(result, dim, self.ndim, keepdim)._data
-    hits = as_array(self._data == best).astype(self._data.dtype)
-    count = as_array(hits.sum(axis=_axes(dim, self.ndim), keepdims=True))
+    shape = _restored(tuple(g.shape), dim, keepdim)
+    if not keepdim:
+        g = g.reshape(shape)
+    hits = as_array(self._data == result._data.reshape(shape))  # bool, as torch's mask
+    count = as_array(hits.sum(axis=_axes(dim, hits.ndim), keepdims=True, dtype=np.int64))
     return ((g / make_tensor(count)) * make_tensor(hits),)
 
 
@@ -169,7 +180,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:786
+# --- book/chapters/16b_reductions.md:805
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -195,7 +206,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:813
+# --- book/chapters/16b_reductions.md:832
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -214,7 +225,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=4)
 
 
-# --- book/chapters/16b_reductions.md:838
+# --- book/chapters/16b_reductions.md:857
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     _check_norm_dtypes(x, dtype)
     ord = python_number(ord)  # noqa: A001 - NOTE [NumPy scalars are numbers]
@@ -244,7 +255,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:869
+# --- book/chapters/16b_reductions.md:888
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
     """Refuse an inf or -inf norm of an empty slice, which has no value."""
     if not dims:
@@ -276,7 +287,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:906
+# --- book/chapters/16b_reductions.md:925
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = dim_tuple(dim, input.ndim)
