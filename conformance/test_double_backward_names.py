@@ -114,6 +114,12 @@ CASES = {
     "aminmax": (lambda a: sum(torch.aminmax(a, dim=1)), [ANY]),
     "logcumsumexp": (lambda a: a.logcumsumexp(1), [ANY]),
     "logcumsumexp_along_0": (lambda a: torch.logcumsumexp(a, -2), [ANY]),
+    "masked_select": (lambda a: a.masked_select(a > 0), [ANY]),
+    "masked_select_broadcast": (lambda a: a[0].masked_select(torch.tensor([[True], [False]])),
+                                [ANY]),
+    "masked_scatter": (lambda a, b: a.masked_scatter(a > 0, b), [ANY, POS]),
+    "masked_scatter_broadcast": (
+        lambda a, b: a.masked_scatter(torch.tensor([True, False, False]), b[0]), [ANY, POS]),
 }
 
 EXPECTED = {
@@ -520,6 +526,20 @@ EXPECTED = {
     'logcumsumexp_along_0': [
         'SubBackward0 .ExpBackward0 ..AddBackward0 ...FlipBackward0 ...AccumulateGrad '
         '.ExpBackward0 ..AddBackward0 ...FlipBackward0 ...AccumulateGrad',
+    ],
+    'masked_select': [
+        'MaskedScatterBackward0 .None .AccumulateGrad',
+    ],
+    'masked_select_broadcast': [
+        'SelectBackwardBackward0 .ViewBackward0 ..SumBackward1 ...MaskedScatterBackward0',
+    ],
+    'masked_scatter': [
+        'MaskedFillBackward0 .AccumulateGrad',
+        'MaskedScatterBackwardBackward0 .AccumulateGrad',
+    ],
+    'masked_scatter_broadcast': [
+        'MaskedFillBackward0 .AccumulateGrad',
+        'SelectBackwardBackward0 .MaskedScatterBackwardBackward0 ..AccumulateGrad',
     ],
 }
 

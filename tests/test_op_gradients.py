@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import refgrad as torch
-from refgrad._ops import OPS, arithmetic, indexing, pointwise, shaping, softmax_backward
+from refgrad._ops import OPS, arithmetic, indexing, pointwise, scattering, shaping, softmax_backward
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
@@ -601,6 +601,11 @@ RECIPES.update({
                                                                    [(2, 3), (7,)],
                                                                    [(3, 2), (3, 2)]])),
     "take": Recipe(lambda a, index: torch.take(a, index), params=_take_params),
+    # the row masked_scatter's source gradient records, called directly; torch's forward
+    # formula for it works only when the sizes are the gradient's own
+    "masked_scatter_backward": Recipe(
+        lambda g, mask: scattering.masked_scatter_backward(g, mask, tuple(g.shape)),
+        params=_mask),
 })
 
 

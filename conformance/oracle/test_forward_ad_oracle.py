@@ -151,6 +151,8 @@ TORCH_CALLS = {
     "index_fill": lambda a, dim, index: a.index_fill(dim, index, 0.5),
     "index_fill_tensor": lambda a, v, dim, index: torch.index_fill(a, dim, index, v),
     "masked_scatter": lambda a, s, mask: a.masked_scatter(mask, s),
+    "masked_scatter_backward": lambda g, mask: aten.masked_scatter_backward(
+        g, torch.tensor(mask.tolist()), g.shape),
     "take": lambda a, index: torch.take(a, index),
     "addmm": lambda a, b, c, **p: torch.addmm(a, b, c, **p),
     "addmv": lambda a, b, c, **p: torch.addmv(a, b, c, **p),

@@ -206,6 +206,12 @@ CASES = [
     Case("amin_gradient_0d", ((), ()), lambda T, x, g: _gradient(T, x.amin(), x, g), packs=False),
     Case("amax_gradient_0d_along_0", ((), (1,)),
          lambda T, x, g: _gradient(T, x.amax(0), x, g[0]), packs=False),
+    Case("masked_select_gradient", ((2, 3), (4,)), lambda T, x, g: _gradient(
+        T, x.masked_select(_idx(T, [[True, False, True], [False, True, True]])), x, g),
+        packs=False),
+    Case("masked_scatter_gradient", ((2, 3), (7,), (2, 3)), lambda T, x, s, g: _gradient(
+        T, x.masked_scatter(_idx(T, [[True, False, True], [False, True, True]]), s), s, g),
+        packs=False),
     Case("softmax_second", ((3, 4), (3, 4), (3, 4)),
          lambda T, x, g, h: _second(T, T.softmax(x, -2), x, g, h), packs=False),
     Case("log_softmax_second", ((2, 5), (2, 5), (2, 5)),

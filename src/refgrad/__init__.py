@@ -107,7 +107,7 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:557
+# --- book/chapters/16g_moves_and_fused.md:559
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -117,7 +117,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:946
+# --- book/chapters/16h_scatter.md:971
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill

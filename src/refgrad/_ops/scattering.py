@@ -160,7 +160,7 @@ def tensor_argument(function, argument, position, value) -> None:
                         f"Tensor, not {c_type_name(type(value))}")
 
 
-# --- book/chapters/16h_scatter.md:488
+# --- book/chapters/16h_scatter.md:500
 def _masked_scatter(a, source, mask):
     shape = np.broadcast_shapes(a.shape, mask._data.shape)
     out = np.broadcast_to(a, shape).copy()
@@ -169,27 +169,40 @@ def _masked_scatter(a, source, mask):
     return out
 
 
-def _masked_source_grad(g, mask, source_sym_sizes):
-    from refgrad._ops.indexing import zeros_as
-    from refgrad._ops.shaping import cat
+def _masked_scatter_backward(g, mask, sizes):
+    where = np.broadcast_to(mask._data, np.broadcast_shapes(g.shape, mask._data.shape))
+    picked = np.broadcast_to(g, where.shape)[where]
+    out = np.zeros_like(g, shape=(int(np.prod(sizes)),))  # on g's device
+    out[:picked.size] = picked  # the elements the mask left unused stay zero
+    return out.reshape(sizes)
 
-    picked = g.masked_select(mask)
-    unused = int(np.prod(source_sym_sizes)) - picked.numel()
-    if unused > 0:
-        picked = cat([picked, zeros_as(g, (unused,))])
-    return picked.reshape(source_sym_sizes)
+
+def _masked_scatter_backward_grad(g, mask, sizes, grad_output_sym_sizes):
+    from refgrad._ops.indexing import zeros_as
+
+    return (masked_scatter(zeros_as(g, grad_output_sym_sizes), mask, g),)
 
 
 MASKED_SCATTER = register(Op(
     "masked_scatter", "MaskedScatterBackward0", ("self", "source"), promote=False,
     forward=_masked_scatter,
     backward=lambda g, mask, source_sym_sizes: (
-        g.masked_fill(mask, 0), _masked_source_grad(g, mask, source_sym_sizes)),
+        g.masked_fill(mask, 0), masked_scatter_backward(g, mask, source_sym_sizes)),
     saves=(("mask", ("self", "source")),), keeps=("source_sym_sizes",),
+))
+MASKED_SCATTER_BACKWARD = register(Op(
+    "masked_scatter_backward", "MaskedScatterBackwardBackward0", ("grad_output",),
+    forward=_masked_scatter_backward, backward=_masked_scatter_backward_grad,
+    saves=(("mask", ("grad_output",)),), keeps=("grad_output_sym_sizes",),
+    hides=("sizes", "grad_output_sym_sizes"),
 ))
 
 
-# --- book/chapters/16h_scatter.md:518
+def masked_scatter_backward(grad_output, mask, sizes):
+    return call(MASKED_SCATTER_BACKWARD, (grad_output,), {"mask": mask, "sizes": tuple(sizes)})
+
+
+# --- book/chapters/16h_scatter.md:543
 def masked_scatter(input, mask, source):
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -215,7 +228,7 @@ def _bool():
     return _dtype.bool
 
 
-# --- book/chapters/16h_scatter.md:554
+# --- book/chapters/16h_scatter.md:579
 def _put_taken_back(g, index, self):
     from refgrad._ops.indexing import index_put, zeros_as
 
@@ -246,7 +259,7 @@ def take(input, index):
     return call(TAKE, (input,), {"index": index})
 
 
-# --- book/chapters/16h_scatter.md:594
+# --- book/chapters/16h_scatter.md:619
 def take_along_dim(input, indices, dim=None):
     from refgrad._ops.functions import check_broadcast
     from refgrad._tensor_values import wrap_dim
