@@ -114,6 +114,7 @@ CASES = {
     "aminmax": (lambda a: sum(torch.aminmax(a, dim=1)), [ANY]),
     "logcumsumexp": (lambda a: a.logcumsumexp(1), [ANY]),
     "logcumsumexp_along_0": (lambda a: torch.logcumsumexp(a, -2), [ANY]),
+    "take": (lambda a: a.take(torch.tensor([[0, 4], [4, -1]])), [ANY]),
     "masked_select": (lambda a: a.masked_select(a > 0), [ANY]),
     "masked_select_broadcast": (lambda a: a[0].masked_select(torch.tensor([[True], [False]])),
                                 [ANY]),
@@ -540,6 +541,9 @@ EXPECTED = {
     'masked_scatter_broadcast': [
         'MaskedFillBackward0 .AccumulateGrad',
         'SelectBackwardBackward0 .MaskedScatterBackwardBackward0 ..AccumulateGrad',
+    ],
+    'take': [
+        'PutBackward0 .None .AccumulateGrad',
     ],
 }
 

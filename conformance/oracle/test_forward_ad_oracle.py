@@ -154,6 +154,7 @@ TORCH_CALLS = {
     "masked_scatter_backward": lambda g, mask: aten.masked_scatter_backward(
         g, torch.tensor(mask.tolist()), g.shape),
     "take": lambda a, index: torch.take(a, index),
+    "put": lambda a, s, index, accumulate: torch.put(a, index, s, accumulate),
     "addmm": lambda a, b, c, **p: torch.addmm(a, b, c, **p),
     "addmv": lambda a, b, c, **p: torch.addmv(a, b, c, **p),
     "baddbmm": lambda a, b, c, **p: torch.baddbmm(a, b, c, **p),

@@ -212,6 +212,8 @@ CASES = [
     Case("masked_scatter_gradient", ((2, 3), (7,), (2, 3)), lambda T, x, s, g: _gradient(
         T, x.masked_scatter(_idx(T, [[True, False, True], [False, True, True]]), s), s, g),
         packs=False),
+    Case("take_gradient", ((2, 3), (2, 2)), lambda T, x, g: _gradient(
+        T, x.take(_idx(T, [[0, 4], [4, -1]])), x, g), packs=False),
     Case("softmax_second", ((3, 4), (3, 4), (3, 4)),
          lambda T, x, g, h: _second(T, T.softmax(x, -2), x, g, h), packs=False),
     Case("log_softmax_second", ((2, 5), (2, 5), (2, 5)),
