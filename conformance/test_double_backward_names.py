@@ -115,6 +115,11 @@ CASES = {
     "logcumsumexp": (lambda a: a.logcumsumexp(1), [ANY]),
     "logcumsumexp_along_0": (lambda a: torch.logcumsumexp(a, -2), [ANY]),
     "take": (lambda a: a.take(torch.tensor([[0, 4], [4, -1]])), [ANY]),
+    "cumprod_with_a_zero": (lambda a: a.cumprod(1), [[[0.5, 0.0, 2.0], [1.5, 0.75, -0.5]]]),
+    "cumprod_with_zeros_along_0": (lambda a: a.cumprod(-2), [[[0.0, 1.0], [2.0, 0.0]]]),
+    "prod_with_a_zero": (torch.prod, [[[0.5, 0.0, 2.0], [1.5, 0.75, -0.5]]]),
+    "prod_dim_with_a_zero": (lambda a: a.prod(1), [[[0.5, 0.0, 2.0], [1.5, 0.75, -0.5]]]),
+    "prod_of_one_zero": (lambda a: a.prod(0, keepdim=True), [[[0.0, 1.5]]]),
     "masked_select": (lambda a: a.masked_select(a > 0), [ANY]),
     "masked_select_broadcast": (lambda a: a[0].masked_select(torch.tensor([[True], [False]])),
                                 [ANY]),
@@ -544,6 +549,25 @@ EXPECTED = {
     ],
     'take': [
         'PutBackward0 .None .AccumulateGrad',
+    ],
+    'cumprod_with_a_zero': [
+        'CopySlices .CopySlices ..CopySlices ...None ...SumBackward1 ..SumBackward1 '
+        '...MulBackward0 .SumBackward1 ..MulBackward0 ...SliceBackward0 ...ProdBackward1',
+    ],
+    'cumprod_with_zeros_along_0': [
+        'CopySlices .CopySlices ..None ..SumBackward1 ...MulBackward0 .SumBackward1 '
+        '..MulBackward0 ...SliceBackward0 ...ProdBackward1',
+    ],
+    'prod_with_a_zero': [
+        'ViewBackward0 .MulBackward0 ..AccumulateGrad ..MulBackward0 ...CumprodBackward0 '
+        '...FlipBackward0',
+    ],
+    'prod_dim_with_a_zero': [
+        'MulBackward0 .UnsqueezeBackward0 ..AccumulateGrad .MulBackward0 ..CumprodBackward0 '
+        '...CatBackward0 ..FlipBackward0 ...CumprodBackward0',
+    ],
+    'prod_of_one_zero': [
+        '-',
     ],
 }
 

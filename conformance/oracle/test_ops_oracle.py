@@ -214,6 +214,12 @@ CASES = [
         packs=False),
     Case("take_gradient", ((2, 3), (2, 2)), lambda T, x, g: _gradient(
         T, x.take(_idx(T, [[0, 4], [4, -1]])), x, g), packs=False),
+    Case("cumprod_gradient_with_zeros", ((2, 4), (2, 4)), lambda T, x, g: _gradient(
+        T, (x * _idx(T, [[1.0, 0.0, 1.0, 1.0], [0.0, 1.0, 1.0, 0.0]], T.float64)).cumprod(1),
+        x, g), packs=False),
+    Case("prod_gradient_with_zeros", ((3, 2), (2,)), lambda T, x, g: _gradient(
+        T, (x * _idx(T, [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], T.float64)).prod(0), x, g),
+        packs=False),
     Case("softmax_second", ((3, 4), (3, 4), (3, 4)),
          lambda T, x, g, h: _second(T, T.softmax(x, -2), x, g, h), packs=False),
     Case("log_softmax_second", ((2, 5), (2, 5), (2, 5)),

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:304
+# --- book/chapters/16b_reductions.md:322
 """The softmaxes' gradients as operations: _softmax_backward_data, _log_softmax_backward_data."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _log_softmax_backward(g, y, dim, input_dtype):
     return g - np.exp(y) * np.sum(g, axis=_axis(dim, y.ndim), keepdims=True)
 
 
-# --- book/chapters/16b_reductions.md:348
+# --- book/chapters/16b_reductions.md:366
 def _softmax_backward_grads(g, grad_output, output, dim, input_dtype):
     return (softmax_backward_data(g, output, dim, input_dtype),
             grad_output * g - (output * grad_output).sum(dim, keepdim=True) * g
