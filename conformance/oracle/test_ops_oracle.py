@@ -209,9 +209,11 @@ CASES = [
     Case("masked_select_gradient", ((2, 3), (4,)), lambda T, x, g: _gradient(
         T, x.masked_select(_idx(T, [[True, False, True], [False, True, True]])), x, g),
         packs=False),
-    Case("masked_scatter_gradient", ((2, 3), (7,), (2, 3)), lambda T, x, s, g: _gradient(
-        T, x.masked_scatter(_idx(T, [[True, False, True], [False, True, True]]), s), s, g),
-        packs=False),
+    # both gradients: refgrad makes a formula's every share (chapter "The op table")
+    Case("masked_scatter_gradient", ((2, 3), (7,), (2, 3)), lambda T, x, s, g: T.cat([
+        share.reshape(-1) for share in T.autograd.grad(
+            x.masked_scatter(_idx(T, [[True, False, True], [False, True, True]]), s), (x, s), g,
+            create_graph=True)]), packs=False),
     Case("take_gradient", ((2, 3), (2, 2)), lambda T, x, g: _gradient(
         T, x.take(_idx(T, [[0, 4], [4, -1]])), x, g), packs=False),
     Case("cumprod_gradient_with_zeros", ((2, 4), (2, 4)), lambda T, x, g: _gradient(

@@ -31,8 +31,9 @@ def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     if self.ndim == 0 or self.numel() <= 1 or self.shape[dim] == 1:  # torch's g, as it is
         return (g,)
     d = dim % self.ndim
+    w = result * g  # torch's formula makes this first, whichever way it goes on
     if not (self._data == 0).any():
-        return (_from_the_end(g * result, d) / self,)
+        return (_from_the_end(w, d) / self,)
     if state.grad_enabled and (g._requires_grad or self._requires_grad):
         return (_products_leaving_out(g, self, d),)  # to be differentiated again
     return (_in_three_parts(g, self, result, d),)
@@ -87,7 +88,7 @@ CUMPROD = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:206
+# --- book/chapters/16i_cumulative.md:207
 def _running(accumulate):
     def forward(a, dim):
         if a.ndim == 0:
@@ -115,7 +116,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:287
+# --- book/chapters/16i_cumulative.md:288
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -154,7 +155,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:335
+# --- book/chapters/16i_cumulative.md:336
 def cumprod(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool:

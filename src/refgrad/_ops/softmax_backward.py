@@ -26,16 +26,22 @@ def _log_softmax_backward(g, y, dim, input_dtype):
     return g - np.exp(y) * np.sum(g, axis=_axis(dim, y.ndim), keepdims=True)
 
 
-# --- book/chapters/16b_reductions.md:366
+# --- book/chapters/16b_reductions.md:370
+# NOTE [Operands right to left]
+# torch's formulas are C++, whose compiler evaluates an operator's operands from the
+# right. The terms are made in that order here, so that the nodes are recorded, and
+# saved-tensor hooks see their tensors, in torch's order.
 def _softmax_backward_grads(g, grad_output, output, dim, input_dtype):
-    return (softmax_backward_data(g, output, dim, input_dtype),
-            grad_output * g - (output * grad_output).sum(dim, keepdim=True) * g
-            - grad_output * (output * g).sum(dim, keepdim=True))
+    for_grad_output = softmax_backward_data(g, output, dim, input_dtype)
+    last = grad_output * (output * g).sum(dim, keepdim=True)
+    middle = (output * grad_output).sum(dim, keepdim=True) * g
+    return for_grad_output, grad_output * g - middle - last
 
 
 def _log_softmax_backward_grads(g, grad_output, output, dim, input_dtype):
-    return (g - (g * output.exp()).sum(dim, keepdim=True),
-            -grad_output.sum(dim, keepdim=True) * output.exp() * g)
+    for_grad_output = g - (g * output.exp()).sum(dim, keepdim=True)
+    weights = output.exp()
+    return for_grad_output, -grad_output.sum(dim, keepdim=True) * weights * g
 
 
 _BOTH = (("grad_output", ("grad_output", "output")), ("output", ("grad_output", "output")))
