@@ -607,3 +607,31 @@ def test_names_walks_in_preorder_to_the_depth_asked():
 def test_gradient_graph_names_match(name):
     fn, data = CASES[name]
     assert gradient_graphs(fn, data) == EXPECTED[name]
+
+
+@pytest.mark.parametrize(("call", "shown"), [
+    (lambda a: a[1], ["_saved_dim", "_saved_index"]),
+    (lambda a: a[:, 1:3], ["_saved_dim", "_saved_end", "_saved_start", "_saved_step"]),
+    (lambda a: a.diagonal(1), ["_saved_dim1", "_saved_dim2", "_saved_offset"]),
+    (lambda a: a.unfold(1, 2, 1), ["_saved_dim", "_saved_size", "_saved_step"]),
+])
+def test_backward_rows_show_only_what_their_own_gradient_keeps(call, shown):
+    x = torch.tensor(ANY, dtype=torch.float64, requires_grad=True)
+    out = call(x)
+    (g,) = torch.autograd.grad(out, x, torch.ones_like(out, requires_grad=True),
+                               create_graph=True)
+    assert sorted(n for n in dir(g.grad_fn) if n.startswith("_saved")) == shown
+
+
+def test_a_slice_left_open_inside_a_formula_is_closed_for_its_gradient():
+    # cumprod's gradient at a zero slices the input from each place on, its end unsaid
+    x = torch.tensor([0.0, 2.0], dtype=torch.float64, requires_grad=True)
+    incoming = torch.tensor([1.0, 0.5], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(x.cumprod(0), x, incoming, create_graph=True)
+    h = torch.tensor([0.3, 0.7], dtype=torch.float64, requires_grad=True)
+    (second,) = torch.autograd.grad(g, x, h, create_graph=True)
+    opened = second.grad_fn.next_functions[1][0]
+    closed = opened.next_functions[0][0]
+    assert (opened.name(), closed.name()) == ("SliceBackwardBackward0", "SliceBackward0")
+    assert (opened._saved_start, opened._saved_end) == (1, 2**63 - 1)
+    assert (closed._saved_start, closed._saved_end) == (1, 2)

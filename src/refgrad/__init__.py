@@ -79,14 +79,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:768
+# --- book/chapters/16d_indexing.md:781
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1120
+# --- book/chapters/16d_indexing.md:1133
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -248,5 +248,5 @@ from refgrad._ops.out_arguments import (
 from refgrad._ops.views import diagonal
 
 
-# --- book/chapters/27_views.md:930
+# --- book/chapters/27_views.md:931
 from refgrad._ops.strided import as_strided
