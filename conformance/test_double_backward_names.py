@@ -100,6 +100,32 @@ CASES = {
     "index_copy": (lambda a, b: a.index_copy(1, torch.tensor([2]), b[:, :1]), [ANY, POS]),
     "masked_fill_value": (lambda a, b: a.masked_fill(a > 0, b[0, 0]), [ANY, POS]),
     "pow_tensor": (torch.pow, [POS, ANY]),
+    "softmax": (lambda a: a.softmax(1), [ANY]),
+    "softmax_negative_dim": (lambda a: torch.softmax(a, -2), [ANY]),
+    "softmax_of_0d": (lambda a: a[1, 2].softmax(0), [ANY]),
+    "log_softmax": (lambda a: a.log_softmax(1), [ANY]),
+    "log_softmax_of_0d": (lambda a: torch.log_softmax(a[0, 1], -1), [ANY]),
+    "amax": (lambda a: a.amax(1), [ANY]),
+    "amin_dims": (lambda a: torch.amin(a, (0, -1)), [ANY]),
+    "amax_keepdim": (lambda a: a.amax(-1, keepdim=True), [ANY]),
+    "amax_of_0d": (torch.amax, [0.75]),
+    "amin_of_0d_along_0": (lambda a: a.amin(0), [-1.25]),
+    "amax_of_0d_along_minus_1": (lambda a: a.amax(-1), [2.0]),
+    "aminmax": (lambda a: sum(torch.aminmax(a, dim=1)), [ANY]),
+    "logcumsumexp": (lambda a: a.logcumsumexp(1), [ANY]),
+    "logcumsumexp_along_0": (lambda a: torch.logcumsumexp(a, -2), [ANY]),
+    "take": (lambda a: a.take(torch.tensor([[0, 4], [4, -1]])), [ANY]),
+    "cumprod_with_a_zero": (lambda a: a.cumprod(1), [[[0.5, 0.0, 2.0], [1.5, 0.75, -0.5]]]),
+    "cumprod_with_zeros_along_0": (lambda a: a.cumprod(-2), [[[0.0, 1.0], [2.0, 0.0]]]),
+    "prod_with_a_zero": (torch.prod, [[[0.5, 0.0, 2.0], [1.5, 0.75, -0.5]]]),
+    "prod_dim_with_a_zero": (lambda a: a.prod(1), [[[0.5, 0.0, 2.0], [1.5, 0.75, -0.5]]]),
+    "prod_of_one_zero": (lambda a: a.prod(0, keepdim=True), [[[0.0, 1.5]]]),
+    "masked_select": (lambda a: a.masked_select(a > 0), [ANY]),
+    "masked_select_broadcast": (lambda a: a[0].masked_select(torch.tensor([[True], [False]])),
+                                [ANY]),
+    "masked_scatter": (lambda a, b: a.masked_scatter(a > 0, b), [ANY, POS]),
+    "masked_scatter_broadcast": (
+        lambda a, b: a.masked_scatter(torch.tensor([True, False, False]), b[0]), [ANY, POS]),
 }
 
 EXPECTED = {
@@ -460,6 +486,89 @@ EXPECTED = {
         'MulBackward0 .AccumulateGrad .WhereBackward0 ..None ..MulBackward0 ...PowBackward1 '
         '...LogBackward0',
     ],
+    'softmax': [
+        'SoftmaxBackwardDataBackward0 .AccumulateGrad .SoftmaxBackward0 ..AccumulateGrad',
+    ],
+    'softmax_negative_dim': [
+        'SoftmaxBackwardDataBackward0 .AccumulateGrad .SoftmaxBackward0 ..AccumulateGrad',
+    ],
+    'softmax_of_0d': [
+        'SelectBackwardBackward0 .SelectBackwardBackward0 ..SoftmaxBackwardDataBackward0 '
+        '...AccumulateGrad ...SoftmaxBackward0',
+    ],
+    'log_softmax': [
+        'LogSoftmaxBackwardDataBackward0 .AccumulateGrad .LogSoftmaxBackward0 ..AccumulateGrad',
+    ],
+    'log_softmax_of_0d': [
+        'SelectBackwardBackward0 .SelectBackwardBackward0 ..LogSoftmaxBackwardDataBackward0 '
+        '...AccumulateGrad ...LogSoftmaxBackward0',
+    ],
+    'amax': [
+        'MulBackward0 .DivBackward0 ..ViewBackward0 ...AccumulateGrad ..None .None',
+    ],
+    'amin_dims': [
+        'MulBackward0 .DivBackward0 ..ViewBackward0 ...AccumulateGrad ..None .None',
+    ],
+    'amax_keepdim': [
+        'MulBackward0 .DivBackward0 ..AccumulateGrad ..None .None',
+    ],
+    'amax_of_0d': [
+        'MulBackward0 .DivBackward0 ..ViewBackward0 ...AccumulateGrad ..None .None',
+    ],
+    'amin_of_0d_along_0': [
+        'SumBackward0 .MulBackward0 ..DivBackward0 ...ViewBackward0 ...None ..None',
+    ],
+    'amax_of_0d_along_minus_1': [
+        'SumBackward0 .MulBackward0 ..DivBackward0 ...ViewBackward0 ...None ..None',
+    ],
+    'aminmax': [
+        'AddBackward0 .MulBackward0 ..DivBackward0 ...ViewBackward0 ...None ..None .MulBackward0 '
+        '..DivBackward0 ...ViewBackward0 ...None ..None',
+    ],
+    'logcumsumexp': [
+        'SubBackward0 .ExpBackward0 ..AddBackward0 ...FlipBackward0 ...AccumulateGrad '
+        '.ExpBackward0 ..AddBackward0 ...FlipBackward0 ...AccumulateGrad',
+    ],
+    'logcumsumexp_along_0': [
+        'SubBackward0 .ExpBackward0 ..AddBackward0 ...FlipBackward0 ...AccumulateGrad '
+        '.ExpBackward0 ..AddBackward0 ...FlipBackward0 ...AccumulateGrad',
+    ],
+    'masked_select': [
+        'MaskedScatterBackward0 .None .AccumulateGrad',
+    ],
+    'masked_select_broadcast': [
+        'SelectBackwardBackward0 .ViewBackward0 ..SumBackward1 ...MaskedScatterBackward0',
+    ],
+    'masked_scatter': [
+        'MaskedFillBackward0 .AccumulateGrad',
+        'MaskedScatterBackwardBackward0 .AccumulateGrad',
+    ],
+    'masked_scatter_broadcast': [
+        'MaskedFillBackward0 .AccumulateGrad',
+        'SelectBackwardBackward0 .MaskedScatterBackwardBackward0 ..AccumulateGrad',
+    ],
+    'take': [
+        'PutBackward0 .None .AccumulateGrad',
+    ],
+    'cumprod_with_a_zero': [
+        'CopySlices .CopySlices ..CopySlices ...None ...SumBackward1 ..SumBackward1 '
+        '...MulBackward0 .SumBackward1 ..MulBackward0 ...SliceBackward0 ...ProdBackward1',
+    ],
+    'cumprod_with_zeros_along_0': [
+        'CopySlices .CopySlices ..None ..SumBackward1 ...MulBackward0 .SumBackward1 '
+        '..MulBackward0 ...SliceBackward0 ...ProdBackward1',
+    ],
+    'prod_with_a_zero': [
+        'ViewBackward0 .MulBackward0 ..AccumulateGrad ..MulBackward0 ...CumprodBackward0 '
+        '...FlipBackward0',
+    ],
+    'prod_dim_with_a_zero': [
+        'MulBackward0 .UnsqueezeBackward0 ..AccumulateGrad .MulBackward0 ..CumprodBackward0 '
+        '...CatBackward0 ..FlipBackward0 ...CumprodBackward0',
+    ],
+    'prod_of_one_zero': [
+        '-',
+    ],
 }
 
 
@@ -498,3 +607,31 @@ def test_names_walks_in_preorder_to_the_depth_asked():
 def test_gradient_graph_names_match(name):
     fn, data = CASES[name]
     assert gradient_graphs(fn, data) == EXPECTED[name]
+
+
+@pytest.mark.parametrize(("call", "shown"), [
+    (lambda a: a[1], ["_saved_dim", "_saved_index"]),
+    (lambda a: a[:, 1:3], ["_saved_dim", "_saved_end", "_saved_start", "_saved_step"]),
+    (lambda a: a.diagonal(1), ["_saved_dim1", "_saved_dim2", "_saved_offset"]),
+    (lambda a: a.unfold(1, 2, 1), ["_saved_dim", "_saved_size", "_saved_step"]),
+])
+def test_backward_rows_show_only_what_their_own_gradient_keeps(call, shown):
+    x = torch.tensor(ANY, dtype=torch.float64, requires_grad=True)
+    out = call(x)
+    (g,) = torch.autograd.grad(out, x, torch.ones_like(out, requires_grad=True),
+                               create_graph=True)
+    assert sorted(n for n in dir(g.grad_fn) if n.startswith("_saved")) == shown
+
+
+def test_a_slice_left_open_inside_a_formula_is_closed_for_its_gradient():
+    # cumprod's gradient at a zero slices the input from each place on, its end unsaid
+    x = torch.tensor([0.0, 2.0], dtype=torch.float64, requires_grad=True)
+    incoming = torch.tensor([1.0, 0.5], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(x.cumprod(0), x, incoming, create_graph=True)
+    h = torch.tensor([0.3, 0.7], dtype=torch.float64, requires_grad=True)
+    (second,) = torch.autograd.grad(g, x, h, create_graph=True)
+    opened = second.grad_fn.next_functions[1][0]
+    closed = opened.next_functions[0][0]
+    assert (opened.name(), closed.name()) == ("SliceBackwardBackward0", "SliceBackward0")
+    assert (opened._saved_start, opened._saved_end) == (1, 2**63 - 1)
+    assert (closed._saved_start, closed._saved_end) == (1, 2)

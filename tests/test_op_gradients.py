@@ -14,8 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import refgrad as torch
-from refgrad._ops import OPS, arithmetic, indexing, pointwise, shaping
+from refgrad._ops import OPS, arithmetic, indexing, pointwise, scattering, shaping
 from refgrad._ops.dispatch import call
+from refgrad._ops.putting import put
+from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_backward_data
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
 from refgrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
@@ -294,6 +296,13 @@ RECIPES: dict[str, Recipe] = {
         lambda d: {"dim": d})),
     "log_softmax": Recipe(torch.log_softmax, min_ndim=1, params=lambda shapes: _dim(
         shapes).map(lambda d: {"dim": d})),
+    # the rows the softmaxes' backward records, called directly, 0-d and negative dims included
+    "_softmax_backward_data": Recipe(
+        lambda g, y, dim: softmax_backward_data(g, y, dim, torch.float64),
+        ("any", "unit"), params=_any_dim, broadcast=False),
+    "_log_softmax_backward_data": Recipe(
+        lambda g, y, dim: log_softmax_backward_data(g, y, dim, torch.float64),
+        ("any", "any"), params=_any_dim, broadcast=False),
 }
 
 
@@ -555,6 +564,15 @@ def _take_params(shapes):
         lambda i: {"index": torch.tensor(i)})
 
 
+def _put_params(shapes):
+    """Positions for each source element: repeats only where the writes accumulate."""
+    n, k = int(np.prod(shapes[0])), int(np.prod(shapes[1]))
+    unique = st.permutations(range(-n, 0)).map(lambda p: list(p[:k]))
+    repeated = st.lists(st.integers(-n, n - 1), min_size=k, max_size=k)
+    return st.booleans().flatmap(lambda acc: (repeated if acc else unique).map(
+        lambda ix: {"index": torch.tensor(ix), "accumulate": acc}))
+
+
 def _reduce_params(shapes):
     return st.builds(lambda p, reduce, include_self: {**p, "reduce": reduce,
                                                       "include_self": include_self},
@@ -594,6 +612,16 @@ RECIPES.update({
                                                                    [(2, 3), (7,)],
                                                                    [(3, 2), (3, 2)]])),
     "take": Recipe(lambda a, index: torch.take(a, index), params=_take_params),
+    # the row masked_scatter's source gradient records, called directly; torch's forward
+    # formula for it works only when the sizes are the gradient's own
+    # the row take's gradient records, called directly
+    "put": Recipe(lambda a, s, index, accumulate: put(a, index, s, accumulate),
+                  ("any", "any"), params=_put_params,
+                  shapes=st.sampled_from([[(3, 4), (5,)], [(2, 3), (2, 2)], [(4,), (4,)],
+                                          [(), ()]])),
+    "masked_scatter_backward": Recipe(
+        lambda g, mask: scattering.masked_scatter_backward(g, mask, tuple(g.shape)),
+        params=_mask),
 })
 
 

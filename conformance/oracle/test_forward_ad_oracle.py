@@ -86,6 +86,10 @@ TORCH_CALLS = {
     "mean": torch.mean, "mean_dim": torch.mean, "max": torch.max, "min": torch.min,
     "max_dim": torch.max, "min_dim": torch.min, "prod": torch.prod, "prod_dim": torch.prod,
     "logsumexp": torch.logsumexp, "softmax": torch.softmax, "log_softmax": torch.log_softmax,
+    "_softmax_backward_data": lambda g, y, dim: aten._softmax_backward_data(
+        g, y, dim, torch.float64),
+    "_log_softmax_backward_data": lambda g, y, dim: aten._log_softmax_backward_data(
+        g, y, dim, torch.float64),
     "zero_": lambda a: a.clone().zero_(),
     **{f"{name}_": lambda a, name=name, **p: getattr(a.clone(), f"{name}_")(1.5)
        for name in ("eq", "ne", "lt", "le", "gt", "ge")},
@@ -153,7 +157,10 @@ TORCH_CALLS = {
     "index_fill": lambda a, dim, index: a.index_fill(dim, index, 0.5),
     "index_fill_tensor": lambda a, v, dim, index: torch.index_fill(a, dim, index, v),
     "masked_scatter": lambda a, s, mask: a.masked_scatter(mask, s),
+    "masked_scatter_backward": lambda g, mask: aten.masked_scatter_backward(
+        g, torch.tensor(mask.tolist()), g.shape),
     "take": lambda a, index: torch.take(a, index),
+    "put": lambda a, s, index, accumulate: torch.put(a, index, s, accumulate),
     "addmm": lambda a, b, c, **p: torch.addmm(a, b, c, **p),
     "addmv": lambda a, b, c, **p: torch.addmv(a, b, c, **p),
     "baddbmm": lambda a, b, c, **p: torch.baddbmm(a, b, c, **p),

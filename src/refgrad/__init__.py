@@ -65,12 +65,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:436
+# --- book/chapters/16b_reductions.md:566
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:838
+# --- book/chapters/16b_reductions.md:987
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -79,14 +79,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:768
+# --- book/chapters/16d_indexing.md:781
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1120
+# --- book/chapters/16d_indexing.md:1133
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -107,7 +107,7 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:557
+# --- book/chapters/16g_moves_and_fused.md:559
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -117,13 +117,13 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:946
+# --- book/chapters/16h_scatter.md:1021
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:816
+# --- book/chapters/16i_cumulative.md:840
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
@@ -292,5 +292,5 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/27_views.md:930
+# --- book/chapters/27_views.md:931
 from refgrad._ops.strided import as_strided

@@ -133,7 +133,7 @@ def one_minus(t):
     return call(SUB, (t.new_ones(()), t), {"alpha": 1})
 
 
-# --- book/chapters/14_arithmetic.md:266
+# --- book/chapters/14_arithmetic.md:264
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -151,7 +151,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:642
+# --- book/chapters/14_arithmetic.md:640
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 
 
@@ -171,7 +171,7 @@ def _power(a, b):
     return np.where(negative, fraction, result).astype(result.dtype)
 
 
-# --- book/chapters/14_arithmetic.md:663
+# --- book/chapters/14_arithmetic.md:661
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -198,7 +198,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:699
+# --- book/chapters/14_arithmetic.md:697
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
 
@@ -217,7 +217,7 @@ def _zeros_like(t):
     return zeros_like(t)
 
 
-# --- book/chapters/14_arithmetic.md:739
+# --- book/chapters/14_arithmetic.md:737
 # NOTE [Branch-free select]
 # Below this many elements np.where is quicker than the few passes of the bit
 # select, and a mispredicted branch costs too little to matter.
@@ -242,7 +242,7 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:765
+# --- book/chapters/14_arithmetic.md:763
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -259,7 +259,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:808
+# --- book/chapters/14_arithmetic.md:806
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]
@@ -280,7 +280,7 @@ MASKED_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:846
+# --- book/chapters/14_arithmetic.md:844
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -334,7 +334,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:907
+# --- book/chapters/14_arithmetic.md:905
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -352,7 +352,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:931
+# --- book/chapters/14_arithmetic.md:929
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

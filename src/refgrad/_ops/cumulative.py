@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:71
+# --- book/chapters/16i_cumulative.md:77
 """Running rows along a dimension: cumprod, cummax, cummin and logcumsumexp."""
 
 import numpy as np
@@ -25,29 +25,47 @@ def _from_the_end(t, dim):
     return t.flip(dim).cumsum(dim).flip(dim)
 
 
-# --- book/chapters/16i_cumulative.md:95
+# --- book/chapters/16i_cumulative.md:101
 def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     g = g.to(self_dtype)  # with dtype=, the gradient is worked out in the input's dtype
     if self.ndim == 0 or self.numel() <= 1 or self.shape[dim] == 1:  # torch's g, as it is
         return (g,)
     d = dim % self.ndim
+    w = result * g  # torch's formula makes this first, whichever way it goes on
     if not (self._data == 0).any():
-        return (_from_the_end(g * result, d) / self,)
+        return (_from_the_end(w, d) / self,)
     if state.grad_enabled and (g._requires_grad or self._requires_grad):
         return (_products_leaving_out(g, self, d),)  # to be differentiated again
     return (_in_three_parts(g, self, result, d),)
 
 
+def _part(t, d, start, end=None):
+    from refgrad._ops.indexing import SLICE
+
+    return call(SLICE, (t,), {"dim": d, "start": start, "end": end, "step": 1})
+
+
 def _products_leaving_out(g, self, d):
-    """For each place i, the sum over j >= i of g_j times the product to j without x_i."""
-    xs, gs = self.movedim(d, -1), g.movedim(d, -1)
-    places = np.arange(xs.shape[-1], like=self._data)
-    own, later = (make_tensor(places[:, None] == places[None, :]),
-                  make_tensor(places[:, None] <= places[None, :]))
-    # [..., i, j]: the product up to j with x_i left out
-    products = where(own, 1.0, xs.unsqueeze(-2)).cumprod(-1)
-    grad = where(later, products * gs.unsqueeze(-2), 0.0).sum(-1)
-    return grad.movedim(-1, d)
+    """For each place k, the sum over j >= k of g_j times the product to j without x_k,
+    written into place k of zeros: torch's loop, node for node."""
+    from refgrad._ops.indexing import zeros_as
+    from refgrad._ops.shaping import cat
+
+    n, grad = self.shape[d], zeros_as(g, tuple(self.shape))
+    ones_shape = list(self.shape)
+    ones_shape[d] = 1
+    for k in range(n):
+        if k == 0:  # nothing before x_0: a one, then the products after it
+            one = zeros_as(g, (1,)).fill_(1).expand(ones_shape)
+            left_out = cat([one, _part(self, d, 1).cumprod(d)], d)
+        elif k == n - 1:  # nothing after the last: the product of all before it
+            left_out = _part(self, d, 0, k).prod(d, keepdim=True)
+        else:
+            before, after = _part(self, d, 0, k).prod(d, keepdim=True), _part(self, d, k + 1)
+            after = after.cumprod(d)
+            left_out = cat([before, before.expand_as(after) * after], d)
+        grad.select(d, k).copy_((_part(g, d, k) * left_out).sum(d))
+    return grad
 
 
 def _in_three_parts(g, self, result, d):
@@ -70,7 +88,7 @@ CUMPROD = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:183
+# --- book/chapters/16i_cumulative.md:207
 def _running(accumulate):
     def forward(a, dim):
         if a.ndim == 0:
@@ -98,7 +116,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:264
+# --- book/chapters/16i_cumulative.md:288
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -137,7 +155,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:312
+# --- book/chapters/16i_cumulative.md:336
 def cumprod(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool:

@@ -50,14 +50,18 @@ SELECT_BACKWARD = register(Op(
     forward=lambda g, input_sizes, dim, index: _put(
         g, input_sizes, _at(len(input_sizes), dim, index)),
     backward=lambda g, input_sizes, dim, index: (g.select(dim, index),),
+    hides=("input_sizes",),  # its own gradient has no use for them, and torch's node no slot
 ))
 
 
-# --- book/chapters/16d_indexing.md:343
+# --- book/chapters/16d_indexing.md:352
+_WHOLE = 2**63 - 1  # the end of a slice that runs to the end, as torch says it
+
 SLICE = register(Op(
     "slice", "SliceBackward0", ("self",), forward=_slice,
-    backward=lambda g, dim, start, end, step, self_sym_sizes: (
-        slice_backward(g, self_sym_sizes, dim, start, end, step),),
+    backward=lambda g, dim, start, end, step, self_sym_sizes: (slice_backward(
+        g, self_sym_sizes, dim, 0 if start is None else start,
+        _WHOLE if end is None else end, step),),
     keeps=("self_sym_sizes",), view=True,
 ))
 SLICE_BACKWARD = register(Op(
@@ -66,10 +70,11 @@ SLICE_BACKWARD = register(Op(
         g, input_sizes, _at(len(input_sizes), dim, slice(start, end, step))),
     backward=lambda g, input_sizes, dim, start, end, step: (
         _call(SLICE, g, dim=dim, start=start, end=end, step=step),),
+    hides=("input_sizes",),
 ))
 
 
-# --- book/chapters/16d_indexing.md:371
+# --- book/chapters/16d_indexing.md:384
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -106,7 +111,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:409
+# --- book/chapters/16d_indexing.md:422
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -154,7 +159,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:465
+# --- book/chapters/16d_indexing.md:478
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
@@ -209,7 +214,7 @@ def _narrow_start(start) -> int:
     return int(start.item())
 
 
-# --- book/chapters/16d_indexing.md:553
+# --- book/chapters/16d_indexing.md:566
 INT64_MAX = 2**63 - 1
 
 
@@ -249,7 +254,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:645
+# --- book/chapters/16d_indexing.md:658
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -262,7 +267,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:659
+# --- book/chapters/16d_indexing.md:672
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -335,7 +340,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:733
+# --- book/chapters/16d_indexing.md:746
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

@@ -11,6 +11,7 @@ import numpy as np
 from refgrad._backend import add_at
 from refgrad._ops.dispatch import call
 from refgrad._ops.pieces import index_key
+from refgrad._ops.putting import put
 from refgrad._ops.table import Op, register
 
 
@@ -30,7 +31,7 @@ def first_part(src, index):
     return src[tuple(slice(0, n) for n in at_least_1d(index._data).shape)]
 
 
-# --- book/chapters/16h_scatter.md:75
+# --- book/chapters/16h_scatter.md:76
 def _scatter(a, src, dim, index):
     out = a.copy()
     if index._data.size:  # an empty index writes nothing, whatever its shape
@@ -52,7 +53,7 @@ def _scatter_add(a, src, dim, index):
     return out
 
 
-# --- book/chapters/16h_scatter.md:110
+# --- book/chapters/16h_scatter.md:111
 SCATTER = register(Op(
     "scatter", "ScatterBackward0", ("self", "src"), forward=_scatter, promote=False,
     backward=lambda g, dim, index: (g.scatter(dim, index, 0), g.gather(dim, index)),
@@ -71,7 +72,7 @@ SCATTER_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:137
+# --- book/chapters/16h_scatter.md:138
 def check_scatter(input, dim, index, src=None) -> int:
     """torch's checks of a scatter's arguments; ``dim`` made non-negative."""
     from refgrad._tensor_values import wrap_dim
@@ -90,7 +91,7 @@ def check_scatter(input, dim, index, src=None) -> int:
     return d
 
 
-# --- book/chapters/16h_scatter.md:157
+# --- book/chapters/16h_scatter.md:158
 def _size(t, d) -> int:
     from refgrad._tensor_values import wrap_dim
 
@@ -118,7 +119,7 @@ def check_values(index, d, length, prefix="", error=RuntimeError) -> None:
                     f"with size {length}")
 
 
-# --- book/chapters/16h_scatter.md:192
+# --- book/chapters/16h_scatter.md:193
 def scatter(input, dim, index, src=None, value=None, *, reduce=None, _operation="scatter"):
     from refgrad import _dtype
     from refgrad._tensor import Tensor
@@ -160,7 +161,7 @@ def tensor_argument(function, argument, position, value) -> None:
                         f"Tensor, not {c_type_name(type(value))}")
 
 
-# --- book/chapters/16h_scatter.md:488
+# --- book/chapters/16h_scatter.md:501
 def _masked_scatter(a, source, mask):
     shape = np.broadcast_shapes(a.shape, mask._data.shape)
     out = np.broadcast_to(a, shape).copy()
@@ -169,27 +170,40 @@ def _masked_scatter(a, source, mask):
     return out
 
 
-def _masked_source_grad(g, mask, source_sym_sizes):
-    from refgrad._ops.indexing import zeros_as
-    from refgrad._ops.shaping import cat
+def _masked_scatter_backward(g, mask, sizes):
+    where = np.broadcast_to(mask._data, np.broadcast_shapes(g.shape, mask._data.shape))
+    picked = np.broadcast_to(g, where.shape)[where]
+    out = np.zeros_like(g, shape=(int(np.prod(sizes)),))  # on g's device
+    out[:picked.size] = picked  # the elements the mask left unused stay zero
+    return out.reshape(sizes)
 
-    picked = g.masked_select(mask)
-    unused = int(np.prod(source_sym_sizes)) - picked.numel()
-    if unused > 0:
-        picked = cat([picked, zeros_as(g, (unused,))])
-    return picked.reshape(source_sym_sizes)
+
+def _masked_scatter_backward_grad(g, mask, sizes, grad_output_sym_sizes):
+    from refgrad._ops.indexing import zeros_as
+
+    return (masked_scatter(zeros_as(g, grad_output_sym_sizes), mask, g),)
 
 
 MASKED_SCATTER = register(Op(
     "masked_scatter", "MaskedScatterBackward0", ("self", "source"), promote=False,
     forward=_masked_scatter,
     backward=lambda g, mask, source_sym_sizes: (
-        g.masked_fill(mask, 0), _masked_source_grad(g, mask, source_sym_sizes)),
+        g.masked_fill(mask, 0), masked_scatter_backward(g, mask, source_sym_sizes)),
     saves=(("mask", ("self", "source")),), keeps=("source_sym_sizes",),
+))
+MASKED_SCATTER_BACKWARD = register(Op(
+    "masked_scatter_backward", "MaskedScatterBackwardBackward0", ("grad_output",),
+    forward=_masked_scatter_backward, backward=_masked_scatter_backward_grad,
+    saves=(("mask", ("grad_output",)),), keeps=("grad_output_sym_sizes",),
+    hides=("sizes", "grad_output_sym_sizes"),
 ))
 
 
-# --- book/chapters/16h_scatter.md:518
+def masked_scatter_backward(grad_output, mask, sizes):
+    return call(MASKED_SCATTER_BACKWARD, (grad_output,), {"mask": mask, "sizes": tuple(sizes)})
+
+
+# --- book/chapters/16h_scatter.md:544
 def masked_scatter(input, mask, source):
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -215,12 +229,11 @@ def _bool():
     return _dtype.bool
 
 
-# --- book/chapters/16h_scatter.md:554
+# --- book/chapters/16h_scatter.md:630
 def _put_taken_back(g, index, self):
-    from refgrad._ops.indexing import index_put, zeros_as
+    from refgrad._ops.indexing import zeros_as
 
-    flat = index_put(zeros_as(g, (self.numel(),)), [index.reshape(-1)], g.reshape(-1), True)
-    return (flat.reshape(self.shape),)
+    return (put(zeros_as(g, tuple(self.shape)), index, g, True),)
 
 
 TAKE = register(Op(
@@ -246,7 +259,7 @@ def take(input, index):
     return call(TAKE, (input,), {"index": index})
 
 
-# --- book/chapters/16h_scatter.md:594
+# --- book/chapters/16h_scatter.md:669
 def take_along_dim(input, indices, dim=None):
     from refgrad._ops.functions import check_broadcast
     from refgrad._tensor_values import wrap_dim

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:348
+# --- book/chapters/16g_moves_and_fused.md:350
 """masked_select, nonzero, count_nonzero."""
 
 import numpy as np
@@ -19,11 +19,11 @@ def _select(a, mask):
 
 
 def _put_selected_back(g, mask, self):
-    from refgrad._ops.indexing import index_put, zeros_as
+    from refgrad._ops.indexing import zeros_as
+    from refgrad._ops.scattering import masked_scatter
 
     shape = np.broadcast_shapes(tuple(self.shape), tuple(mask.shape))
-    where = make_tensor(np.broadcast_to(mask._data, shape))
-    return (index_put(zeros_as(g, shape), [where], g, False),)
+    return (masked_scatter(zeros_as(g, shape), mask, g),)
 
 
 MASKED_SELECT = register(Op(
@@ -41,7 +41,7 @@ def masked_select(input, mask):
     return call(MASKED_SELECT, (input,), {"mask": mask})
 
 
-# --- book/chapters/16g_moves_and_fused.md:388
+# --- book/chapters/16g_moves_and_fused.md:390
 def nonzero(input, *, as_tuple=False):
     data = input._data
     if as_tuple:

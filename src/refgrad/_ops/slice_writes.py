@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:251
+# --- book/chapters/16h_scatter.md:252
 """Rows that write whole slices: index_add, index_copy, index_fill."""
 
 import numpy as np
@@ -47,7 +47,7 @@ INDEX_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:308
+# --- book/chapters/16h_scatter.md:309
 def _index_copy(a, source, dim, index, source_dim):
     out = a.copy()
     at_least_1d(out)[slab_key(index, dim, a.ndim)] = _slabs(source)
@@ -66,7 +66,7 @@ def _filled_once(g, dim, index):
     return g.index_select(dim, make_tensor(np.unique(index._data))).sum()
 
 
-# --- book/chapters/16h_scatter.md:328
+# --- book/chapters/16h_scatter.md:329
 INDEX_COPY = register(Op(
     "index_copy", "IndexCopyBackward0", ("self", "source"), forward=_index_copy,
     promote=False,
@@ -88,7 +88,7 @@ INDEX_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:357
+# --- book/chapters/16h_scatter.md:358
 def _length(t, d) -> int:
     return t.shape[d] if t.ndim else 1
 
@@ -123,7 +123,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     return call(INDEX_ADD, (input, source), params)
 
 
-# --- book/chapters/16h_scatter.md:393
+# --- book/chapters/16h_scatter.md:394
 def _check_slices(input, source, d) -> None:
     a, b = list(input.shape), list(source.shape)
     if a and b:  # the shapes but for dim; a 0-d tensor beside a 1-d one is a mismatch
@@ -164,7 +164,7 @@ def index_copy(input, dim, index, source):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:438
+# --- book/chapters/16h_scatter.md:439
 def _check_copy_slices(input, source, d) -> None:
     if not source.ndim or not input.ndim:
         return

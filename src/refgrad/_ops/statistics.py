@@ -13,8 +13,9 @@ from refgrad import return_types
 from refgrad._dtype import get_default_dtype, python_number
 from refgrad._ops.arithmetic import div_scalar, in_float32
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import NO_DIM, check_grad_dtype, dim_tuple, where
+from refgrad._ops.functions import NO_DIM, check_grad_dtype, dim_tuple
 from refgrad._ops.pointwise import maximum, minimum
+from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_backward_data
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_values import wrap_dim
@@ -39,7 +40,7 @@ def _spread(g, axes, keepdim, sizes):
     return g.expand(sizes)
 
 
-# --- book/chapters/16b_reductions.md:73
+# --- book/chapters/16b_reductions.md:74
 MEAN = register(Op(
     "mean", "MeanBackward0", ("self",), forward=np.mean,
     backward=lambda g, self_sym_sizes, self_sym_numel: (
@@ -53,7 +54,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:97
+# --- book/chapters/16b_reductions.md:98
 def _even_share(g, self, result):
     from refgrad._ops.indexing import zeros_as
 
@@ -73,7 +74,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:123
+# --- book/chapters/16b_reductions.md:124
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -113,21 +114,34 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:179
+# --- book/chapters/16b_reductions.md:185
 def _prod_grad(g, self, result, dim=None, keepdim=False):
     if dim is None and self.ndim == 0:  # torch passes a 0-d input its gradient as it is
         return (g,)
     axes = None if dim is None else dim % (self.ndim or 1)
-    zero = self._data == 0
-    zeros = zero.sum(axis=axes, keepdims=True)
     if dim is not None and not keepdim and self.ndim:
         g, result = g.unsqueeze(axes), result.unsqueeze(axes)
-    if not zeros.any():
+    if not (self._data == 0).any():
         return (g * (result / self),)
-    safe = where(make_tensor(zero), 1.0, self)
-    rest = safe.prod() if dim is None else safe.prod(axes, keepdim=True)
-    ratio = where(make_tensor(zeros == 0), result / safe, rest)
-    return (g * where(make_tensor((zeros == 0) | (zero & (zeros == 1))), ratio, 0.0),)
+    if dim is None:
+        flat = self.contiguous().view(-1)
+        return (_others_product_grad(g, flat, 0).view(tuple(self.shape)),)
+    return (_others_product_grad(g, self, axes),)
+
+
+def _others_product_grad(g, self, d):
+    """``g`` times the product of the factors other than each, along ``d``, without dividing."""
+    from refgrad._ops.indexing import zeros_as
+    from refgrad._ops.shaping import cat
+
+    n, shape = self.shape[d], list(self.shape)
+    if n == 1:  # a lone factor: the other factors' product is one, and torch passes g on
+        return g
+    shape[d] = 1
+    ones = zeros_as(g, tuple(shape)).fill_(1)
+    before = cat([ones, self.narrow(d, 0, n - 1)], d).cumprod(d)
+    after = cat([ones, self.narrow(d, 1, n - 1).flip(d)], d).cumprod(d).flip(d)
+    return g * (before * after)
 
 
 @in_float32  # torch multiplies float16 in float32
@@ -147,7 +161,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:234
+# --- book/chapters/16b_reductions.md:253
 def _shift(a, axes):
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(a)
     return np.where(np.isfinite(top), top, 0)
@@ -167,7 +181,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:255
+# --- book/chapters/16b_reductions.md:274
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -182,28 +196,25 @@ def _softmax(a, dim):
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
-def _reduce_like(t, dim):
-    return t.sum(dim, keepdim=True) if t.ndim else t
-
-
-# --- book/chapters/16b_reductions.md:275
+# --- book/chapters/16b_reductions.md:291
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
 ))
+# input_dtype: torch passes the input's; without a float16-to-float32 softmax it is the result's
 SOFTMAX = register(Op(
     "softmax", "SoftmaxBackward0", ("self",), forward=_softmax,
-    backward=lambda g, result, dim: (result * (g - _reduce_like(g * result, dim)),),
+    backward=lambda g, result, dim: (softmax_backward_data(g, result, dim, result.dtype),),
     saves=(("result", ("self",)),),
 ))
 LOG_SOFTMAX = register(Op(
     "log_softmax", "LogSoftmaxBackward0", ("self",), forward=_log_softmax,
-    backward=lambda g, result, dim: (g - result.exp() * _reduce_like(g, dim),),
+    backward=lambda g, result, dim: (log_softmax_backward_data(g, result, dim, result.dtype),),
     saves=(("result", ("self",)),),
 ))
 
 
-# --- book/chapters/16b_reductions.md:335
+# --- book/chapters/16b_reductions.md:465
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -240,7 +251,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:378
+# --- book/chapters/16b_reductions.md:508
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -273,7 +284,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:412
+# --- book/chapters/16b_reductions.md:542
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]

@@ -51,7 +51,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:877
+# --- book/chapters/27_views.md:878
 def as_strided(input, size, stride, storage_offset=None):
     from refgrad._ops.dispatch import call
 

@@ -290,6 +290,7 @@ DIAGONAL_BACKWARD = register(Op(
     "diagonal_backward", "DiagonalBackwardBackward0", ("grad_output",), forward=_diagonal_put,
     backward=lambda g, input_sizes, offset, dim1, dim2: (
         _call(DIAGONAL, g, offset=offset, dim1=dim1, dim2=dim2),),
+    hides=("input_sizes",),
 ))
 
 
