@@ -20,13 +20,16 @@ def _same_bits(got, expected) -> bool:
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, 3))
+@given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, 6))
 def test_select_matches_where_bit_for_bit(dtype, seed, which):
     rng = np.random.default_rng(seed)
     a = (rng.standard_normal((70, 90)) * 10).astype(dtype)
     b = (rng.standard_normal((1, 90)) * 10).astype(dtype)
+    if a.dtype.kind in "fc":
+        a[0, :4] = [np.nan, np.inf, -np.inf, -0.0]
     condition = rng.random((70, 90)) < 0.5
-    x, y = ((a, b), (a, 0), (0.5, b), (b, a))[which]
+    # A zero on either side takes the one-pass way; a negative zero must not.
+    x, y = ((a, b), (a, 0), (0.5, b), (b, a), (0, a), (-0.0, b), (a, -0.0))[which]
     assert _same_bits(select(condition, x, y), np.where(condition, x, y))
 
 

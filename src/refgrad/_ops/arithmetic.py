@@ -217,7 +217,7 @@ def _zeros_like(t):
     return zeros_like(t)
 
 
-# --- book/chapters/14_arithmetic.md:737
+# --- book/chapters/14_arithmetic.md:742
 # NOTE [Branch-free select]
 # Below this many elements np.where is quicker than the few passes of the bit
 # select, and a mispredicted branch costs too little to matter.
@@ -233,16 +233,21 @@ def select(condition, a, b):
     unsigned = _UNSIGNED.get(kind.itemsize)
     if unsigned is None or kind.kind not in "biufc":
         return np.where(condition, a, b)
+    a_bits = np.asarray(a, kind).view(unsigned)
     b_bits = np.asarray(b, kind).view(unsigned)
-    bits = np.bitwise_xor(np.asarray(a, kind).view(unsigned), b_bits)
     # Times one keeps the bits, times zero clears them: a mask with no array of its own.
+    if not b_bits.ndim and not b_bits:  # `a` or +0: the mask alone chooses
+        return np.multiply(a_bits, condition).view(kind)
+    if not a_bits.ndim and not a_bits:
+        return np.multiply(b_bits, np.logical_not(condition)).view(kind)
+    bits = np.bitwise_xor(a_bits, b_bits)
     fits = np.broadcast_shapes(bits.shape, np.shape(condition)) == bits.shape
     bits = np.multiply(bits, condition, out=bits if fits else None)
     bits ^= b_bits
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:763
+# --- book/chapters/14_arithmetic.md:773
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -259,7 +264,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:806
+# --- book/chapters/14_arithmetic.md:816
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]
@@ -280,7 +285,7 @@ MASKED_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:844
+# --- book/chapters/14_arithmetic.md:854
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -334,7 +339,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:905
+# --- book/chapters/14_arithmetic.md:915
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -352,7 +357,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:929
+# --- book/chapters/14_arithmetic.md:939
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

@@ -251,7 +251,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:330
+# --- book/chapters/16_functions.md:335
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -272,11 +272,17 @@ def sum(input, dim=NO_DIM, keepdim=False):  # noqa: A001 - torch's name
     # checks its arguments here, against the form that is running.
     if dim is NO_DIM:  # keepdim alone: torch has no such signature
         refuse_arguments("sum", (input,), {"keepdim": keepdim})
-    args = (input, dim) if keepdim is False else (input, dim, keepdim)
-    dim = refuse_arguments("sum", args, {})[1]  # NOTE [Tensors read as ints]
+    if type(keepdim) is not bool or not _plain_dims(dim):  # the rest fit as they are
+        args = (input, dim) if keepdim is False else (input, dim, keepdim)
+        dim = refuse_arguments("sum", args, {})[1]  # NOTE [Tensors read as ints]
     if dim is not None:
         dim = dim_tuple(dim, input.ndim)
     return call(red.SUM_DIM, (input,), {"dim": dim, "keepdim": keepdim})
+
+
+def _plain_dims(dim) -> bool:
+    # The dims of a gradient summed back to its input's shape, the commonest call.
+    return type(dim) is int or type(dim) is tuple and all(type(d) is int for d in dim)
 
 
 def stack(tensors, dim=0):
@@ -289,7 +295,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:481
+# --- book/chapters/16_functions.md:492
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -310,7 +316,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:553
+# --- book/chapters/16_functions.md:564
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
@@ -338,7 +344,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:582
+# --- book/chapters/16_functions.md:593
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool:  # torch has no running sum in bool

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:633
+# --- book/chapters/16_functions.md:644
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._ops import (
@@ -92,7 +92,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:740
+# --- book/chapters/16_functions.md:751
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -157,7 +157,7 @@ def _converter(kind: str):
     return lambda self: F.to(self, getattr(_dtype, kind))
 
 
-# --- book/chapters/16_functions.md:810
+# --- book/chapters/16_functions.md:821
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
