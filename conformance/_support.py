@@ -29,6 +29,15 @@ def raises(kind, message):
     return pytest.raises(kind, match=r"\A" + re.escape(message) + r"\Z")
 
 
+def first_edges(t) -> list:
+    """The names of the nodes met following each node's first edge, down to the leaf."""
+    found, node = [], t.grad_fn
+    while node is not None and type(node).__name__ != "AccumulateGrad":
+        found.append(type(node).__name__)
+        node = node.next_functions[0][0]
+    return found
+
+
 def leaf(*values, dtype=None):
     """A 1-d tensor of ``values`` that requires grad."""
     import torch

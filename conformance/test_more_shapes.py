@@ -11,16 +11,7 @@ import warnings
 import pytest
 import torch
 
-from conformance._support import raises
-
-
-def _chain(t):
-    """Node names down the first edges, to the leaf."""
-    found, node = [], t.grad_fn
-    while node is not None and type(node).__name__ != "AccumulateGrad":
-        found.append(type(node).__name__)
-        node = node.next_functions[0][0]
-    return found
+from conformance._support import first_edges, raises
 
 
 def _edges(t):
@@ -63,8 +54,8 @@ def test_stacks_grow_their_pieces_as_torch_does():
     d = torch.dstack([v, v * 0])
     assert d.shape == (1, 2, 2) and d[0, :, 0].tolist() == [1.0, 2.0]
     assert _edges(d) == ["UnsqueezeBackward0", "UnsqueezeBackward0"]
-    assert _chain(d) == ["CatBackward0", "UnsqueezeBackward0", "UnsqueezeBackward0"]
-    assert _chain(torch.dstack([m, m])) == ["CatBackward0", "UnsqueezeBackward0"]
+    assert first_edges(d) == ["CatBackward0", "UnsqueezeBackward0", "UnsqueezeBackward0"]
+    assert first_edges(torch.dstack([m, m])) == ["CatBackward0", "UnsqueezeBackward0"]
     assert torch.dstack([torch.tensor(1.0), torch.tensor(2.0)]).shape == (1, 1, 2)
     c = torch.column_stack([v, m, torch.tensor([5.0, 6.0])])
     assert c.tolist() == [[1.0, 1.0, 1.0, 5.0], [2.0, 1.0, 1.0, 6.0]]
@@ -83,9 +74,9 @@ def test_diagflat_is_diag_embed_of_a_flat_view_and_conj_is_the_tensor_itself():
     m = torch.arange(4.0).reshape(2, 2).requires_grad_()
     d = torch.diagflat(m, 1)
     assert d.shape == (5, 5) and d.diagonal(1).tolist() == [0.0, 1.0, 2.0, 3.0]
-    assert _chain(d) == ["DiagEmbedBackward0", "ViewBackward0"]
-    assert _chain(m.t().diagflat()) == ["DiagEmbedBackward0", "ViewBackward0", "CloneBackward0",
-                                        "TBackward0"]
+    assert first_edges(d) == ["DiagEmbedBackward0", "ViewBackward0"]
+    assert first_edges(m.t().diagflat()) == [
+        "DiagEmbedBackward0", "ViewBackward0", "CloneBackward0", "TBackward0"]
     assert torch.diagflat(torch.tensor(3.0)).tolist() == [[3.0]]
     assert torch.conj(m) is m and m.resolve_conj() is m and torch.resolve_neg(m) is m
     assert not m.is_conj() and not m.is_neg()
@@ -241,7 +232,7 @@ def test_cov_and_corrcoef_record_the_operations_they_are_made_of():
     x = torch.tensor([[0.0, 1.0, 2.0, 4.0], [1.0, 0.0, 3.0, 2.0]], requires_grad=True)
     c = torch.cov(x)
     assert c.flatten().tolist() == pytest.approx([35 / 12, 7 / 6, 7 / 6, 5 / 3])
-    assert _chain(c) == ["SqueezeBackward0", "DivBackward0", "MmBackward0", "SubBackward0"]
+    assert first_edges(c) == ["SqueezeBackward0", "DivBackward0", "MmBackward0", "SubBackward0"]
     assert _edges(c.grad_fn.next_functions[0][0]) == ["MmBackward0", None]
     assert torch.cov(x, correction=0)[1, 1].item() == pytest.approx(1.25)
     assert torch.cov(torch.tensor([1.0, 2.0, 4.0])).shape == ()
@@ -251,7 +242,7 @@ def test_cov_and_corrcoef_record_the_operations_they_are_made_of():
     assert weighted[0, 0].item() == pytest.approx(2.3783783783783785, rel=1e-6)  # NumPy's
     r = torch.corrcoef(x)
     assert r[0, 1].item() == pytest.approx(7 / 6 / math.sqrt(35 / 12 * 5 / 3))
-    assert _chain(r)[:3] == ["ClampBackward1", "DivBackward0", "DivBackward0"]
+    assert first_edges(r)[:3] == ["ClampBackward1", "DivBackward0", "DivBackward0"]
     r.sum().backward()
     assert x.grad is not None
     with raises(RuntimeError, "cov(): expected input to have two or fewer dimensions but got "
@@ -271,7 +262,7 @@ def test_trapezoid_records_the_number_forms_of_mul_and_div():
     y = torch.tensor([[0.0, 1.0, 4.0, 9.0]], requires_grad=True)
     area = torch.trapezoid(y, dx=2.0)
     assert area.tolist() == [19.0]
-    assert _chain(area) == ["MulBackward1", "SubBackward0", "SumBackward1"]
+    assert first_edges(area) == ["MulBackward1", "SubBackward0", "SumBackward1"]
     assert area.grad_fn._saved_other == 2.0
     assert _edges(area.grad_fn.next_functions[0][0]) == ["SumBackward1", "MulBackward1"]
     area.sum().backward()
@@ -279,11 +270,11 @@ def test_trapezoid_records_the_number_forms_of_mul_and_div():
     x = torch.tensor([0.0, 1.0, 3.0, 4.0])
     bent = torch.trapz(y, x)
     assert bent.tolist() == [0.5 + 5.0 + 6.5]
-    assert _chain(bent) == ["DivBackward1", "SumBackward1", "MulBackward0", "AddBackward0",
+    assert first_edges(bent) == ["DivBackward1", "SumBackward1", "MulBackward0", "AddBackward0",
                             "SliceBackward0"]
     running = torch.cumulative_trapezoid(y)
     assert running.tolist() == [[0.5, 3.0, 9.5]]
-    assert _chain(running) == ["CumsumBackward0", "MulBackward1", "AddBackward0",
+    assert first_edges(running) == ["CumsumBackward0", "MulBackward1", "AddBackward0",
                                "SliceBackward0"]
     assert torch.cumulative_trapezoid(y, x).tolist() == [[0.5, 5.5, 12.0]]
     assert torch.trapezoid(torch.arange(6).reshape(2, 3)).tolist() == [2.0, 8.0]
@@ -302,14 +293,14 @@ def test_distances_are_the_composites_torch_writes():
     b = torch.tensor([[0.0, 0.0], [1.0, 1.0]], requires_grad=True)
     d = torch.pairwise_distance(a, b, eps=0.0)
     assert d.tolist() == [5.0, 1.0]
-    assert _chain(d) == ["NormBackward1", "AddBackward1", "SubBackward0"]
+    assert first_edges(d) == ["NormBackward1", "AddBackward1", "SubBackward0"]
     node = d.grad_fn
     assert (node._saved_p, node._saved_dim, node._saved_keepdim) == (2.0, (1,), False)
     assert node._saved_result.tolist() == [5.0, 1.0]
     assert torch.pairwise_distance(a, b, p=1.0, keepdim=True).shape == (2, 1)
     s = torch.cosine_similarity(a, b + 1)
     assert s.tolist() == pytest.approx([7 / 5 / math.sqrt(2), 1 / math.sqrt(2)])
-    assert _chain(s) == ["SumBackward1", "MulBackward0", "DivBackward0"]
+    assert first_edges(s) == ["SumBackward1", "MulBackward0", "DivBackward0"]
     norm = s.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[1][0]
     assert _chain_from(norm) == ["CloneBackward0", "LinalgVectorNormBackward0"]
     zero = torch.cosine_similarity(torch.zeros(1, 2), torch.ones(1, 2))
