@@ -5,7 +5,7 @@
 # --- book/chapters/26_inplace.md:947
 """The in-place methods as torch.<name>_ functions: torch.sin_(t) is t.sin_()."""
 
-from refgrad._argument_forms import function_form
+from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
 
 # NOTE [In-place functions]
@@ -49,13 +49,29 @@ SIGNATURES.update({
 })
 
 
-def from_method(name: str, signatures: tuple):
-    """``Tensor.<name>`` as ``torch.<name>``, with the function's argument errors."""
-    def method_call(input, *args, **kwargs):
-        return getattr(input, name)(*args, **kwargs)
+def from_method(method, signatures: tuple):
+    """``Tensor.<method>`` as a function named by ``signatures``, with their argument errors.
 
-    method_call.__name__ = method_call.__qualname__ = name
+    ``method`` is a method's name, or a function taking the tensor first.
+    """
+    def method_call(input, *args, **kwargs):
+        if callable(method):
+            return method(input, *args, **kwargs)
+        return getattr(input, method)(*args, **kwargs)
+
+    method_call.__name__ = method_call.__qualname__ = signatures[0].partition("(")[0]
     return function_form(method_call, Arguments(*signatures))
+
+
+def method_alias(method, signatures: tuple):
+    """``Tensor.<method>`` under another name, refusing arguments in that name's words."""
+    def alias(self, *args, **kwargs):
+        if callable(method):
+            return method(self, *args, **kwargs)
+        return getattr(self, method)(*args, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = signatures[0].partition("(")[0]
+    return method_form(alias, Arguments(*signatures, method=True))
 
 
 FUNCTIONS = {name: from_method(name, texts) for name, texts in SIGNATURES.items()}
