@@ -10,7 +10,7 @@ import torch
 from conformance._support import raises
 
 LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
-# name: (extra arguments, the node the write records)
+# name: the node the write records
 UNARY = {
     "abs_": "AbsBackward0", "acos_": "AcosBackward0", "arccos_": "AcosBackward0",
     "arcsin_": "AsinBackward0", "arctan_": "AtanBackward0", "asin_": "AsinBackward0",
@@ -27,6 +27,7 @@ UNARY = {
     "tan_": "TanBackward0", "tanh_": "TanhBackward0", "trunc_": "TruncBackward0",
     "zero_": "ZeroBackward0", "round_": "RoundBackward0",
 }
+# name: (the arguments after the tensor, the node the write records)
 WITH_ARGUMENTS = {
     "clamp_": ((0.3, 0.6), "ClampBackward1"), "clip_": ((0.3,), "ClampBackward1"),
     "clamp_min_": ((0.3,), "ClampMinBackward0"), "clamp_max_": ((0.3,), "ClampMaxBackward0"),
