@@ -292,5 +292,26 @@ from refgrad._ops.out_arguments import (
 )
 
 
+# --- book/chapters/26_inplace.md:1028
+from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
+    abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
+    as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
+    cos_, cosh_, deg2rad_, detach_, erf_, erfc_, exp2_, exp_, expm1_, fill_, fix_, floor_,
+    frac_, i0_, index_put_, log10_, log1p_, log2_, log_, logit_, nan_to_num_, neg_, negative_,
+    rad2deg_, reciprocal_, relu_, round_, rsqrt_, sigmoid_, sin_, sinc_, sinh_, sqrt_,
+    square_, tan_, tanh_, trunc_, zero_,
+)
+
+
+# --- book/chapters/26_inplace.md:1298
+from refgrad._ops.aliases import (
+    greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
+)
+from refgrad._ops.small_methods import (
+    _log_softmax_backward_data, _softmax_backward_data, adjoint, is_complex, is_nonzero,
+    is_same_size, is_signed, isreal, positive, put,
+)
+
+
 # --- book/chapters/27_views.md:931
 from refgrad._ops.strided import as_strided
