@@ -69,6 +69,32 @@ def test_the_inverse_hyperbolic_functions_write_their_values():
     assert torch.atanh_(torch.tensor([0.5])).tolist() == torch.tensor([0.5]).atanh().tolist()
 
 
+@pytest.mark.parametrize(("method", "name", "start"), [
+    ("asinh_", "asinh", 1.5), ("arcsinh_", "asinh", 1.5), ("acosh_", "acosh", 1.5),
+    ("arccosh_", "acosh", 1.5), ("atanh_", "atanh", 0.5), ("arctanh_", "atanh", 0.25),
+])
+def test_the_inverse_hyperbolics_in_place_record_a_node_that_refuses(method, name, start):
+    x = torch.tensor([start, start * 1.25], dtype=torch.float64, requires_grad=True)
+    y = x.clone()
+    out = getattr(y, method)()
+    assert out is y and y._version == 1
+    assert y.tolist() == getattr(x.detach(), name)().tolist()
+    node = y.grad_fn
+    assert type(node).__name__ == name.capitalize() + "Backward1"
+    assert [a for a in dir(node) if a.startswith("_saved")] == []
+    with raises(NotImplementedError,
+                f"the derivative for 'inplace version of {name}' is not implemented."):
+        y.sum().backward()
+    assert x.grad is None
+    fw = torch.autograd.forward_ad
+    with fw.dual_level():
+        dual = fw.make_dual(torch.tensor([start], dtype=torch.float64), torch.ones(1))
+        with pytest.raises(NotImplementedError, match=f"^Trying to use forward AD with "
+                           f"{name}_ that does not support it because it has not been "
+                           "implemented yet"):
+            getattr(dual.clone(), method)()
+
+
 def test_function_forms_with_more_arguments():
     assert torch.round_(torch.tensor([0.123456]), decimals=2).tolist() == [
         pytest.approx(0.12)]

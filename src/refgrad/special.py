@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:1214
+# --- book/chapters/16m_special_functions.md:1205
 """torch.special: the special functions, some under a second name."""
 
 from refgrad._ops.elementwise import exp2, expm1, log1p, round

@@ -14,7 +14,7 @@ from refgrad._device import CPU
 from refgrad._ops.dispatch import call
 from refgrad._ops.gamma_functions import _STIRLING, HALF_LOG_TWO_PI, lgamma
 from refgrad._ops.scattering import tensor_argument
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
 from refgrad.autograd._engine import _leads_to_target
@@ -144,17 +144,7 @@ def _backward(name, sign):
     return backward
 
 
-def no_forward_formula(name):
-    """The tangent formula of a row torch gives none: it refuses, in torch's words."""
-
-    def tangent(tangents, **saved):
-        raise NotImplementedError(f"Trying to use forward AD with {name} that does not support "
-                                  "it because it has not been implemented yet.")
-
-    return tangent
-
-
-# --- book/chapters/16m_special_functions.md:1145
+# --- book/chapters/16m_special_functions.md:1136
 def _rows(name, upper):
     return register(Op(
         name, name.capitalize() + "Backward0", ("self", "other"),
@@ -181,7 +171,7 @@ gammainc = _function(IGAMMA, "special_gammainc")
 gammaincc = _function(IGAMMAC, "special_gammaincc")
 
 
-# --- book/chapters/16m_special_functions.md:1176
+# --- book/chapters/16m_special_functions.md:1167
 from refgrad._ops.inplace import _method  # noqa: E402 - after the functions it wraps
 
 for _function in (igamma, igammac):

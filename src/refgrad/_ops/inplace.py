@@ -17,6 +17,7 @@ from refgrad._ops import (
     cumulative,
     elementwise,
     fused,
+    inverse_hyperbolics_in_place,
     pointwise,
     products,
     rearranging,
@@ -98,7 +99,7 @@ def _rebase(self, node) -> None:
         node._meta = (input_metadata(self),)
 
 
-# --- book/chapters/26_inplace.md:314
+# --- book/chapters/26_inplace.md:315
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -147,7 +148,7 @@ def _follow_result(self, node) -> None:
     node._saved = tuple(saved)
 
 
-# --- book/chapters/26_inplace.md:369
+# --- book/chapters/26_inplace.md:370
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -176,7 +177,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:402
+# --- book/chapters/26_inplace.md:403
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -191,7 +192,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:422
+# --- book/chapters/26_inplace.md:423
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -209,7 +210,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:517
+# --- book/chapters/26_inplace.md:570
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
@@ -241,6 +242,7 @@ OUT_OF_PLACE = {
     "addbmm": products.addbmm,
     **{name: getattr(special_functions, name) for name in (
         "erf", "erfc", "erfinv", "lgamma", "digamma", "i0", "sinc", "mvlgamma")},
+    **inverse_hyperbolics_in_place.STEPS,  # NOTE [Inverse hyperbolics in place]
 }
 
 
@@ -267,7 +269,7 @@ def fill_(self, value):
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
-# --- book/chapters/26_inplace.md:643
+# --- book/chapters/26_inplace.md:697
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -328,7 +330,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:851
+# --- book/chapters/26_inplace.md:905
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

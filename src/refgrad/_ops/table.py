@@ -51,3 +51,14 @@ def register(op: Op) -> Op:
     """Add a row to the table, replacing any row of the same name."""
     OPS[op.name] = op
     return op
+
+
+# --- book/chapters/12_op_table.md:95
+def no_forward_formula(name):
+    """The tangent formula of a row torch gives none: it refuses, in torch's words."""
+
+    def tangent(tangents, **saved):
+        raise NotImplementedError(f"Trying to use forward AD with {name} that does not support "
+                                  "it because it has not been implemented yet.")
+
+    return tangent
