@@ -34,3 +34,14 @@ def test_celu_gradient_in_float32_and_in_place():
     r.sum().backward()
     # the in-place node reads the gradient off the result, with the same rounded inverse
     assert w.grad.tolist() == [0.09697196401108542, 0.0004681757930491441, 1.0]
+
+
+def test_softmax_scales_by_the_reciprocal_along_the_last_dim_and_divides_along_others():
+    x = torch.tensor([[0.0, 0.0], [1.0, 1.5], [3.0, 2.0]])
+    # the same numbers, along the last dimension and along the first: the last digits differ
+    assert torch.softmax(x.t(), 1).tolist() == [
+        [0.04201006516814232, 0.11419519037008286, 0.8437947034835815],
+        [0.0776955857872963, 0.3482074439525604, 0.5740970373153687]]
+    assert torch.softmax(x, 0).tolist() == [
+        [0.04201006516814232, 0.0776955783367157], [0.11419519782066345, 0.3482074439525604],
+        [0.8437947034835815, 0.5740970373153687]]
