@@ -78,6 +78,20 @@ def test_requires_grad_on_an_integer_tensor_words_the_setter_and_the_method_apar
     ((2,), (3, -2, 2), "numel: integer multiplication overflow"),
     ((), (-1,), "numel: integer multiplication overflow"),
     ((2,), (-2, 2), "numel: integer multiplication overflow"),
+    # several dimensions at fault: torch checks from the last, and names it
+    ((2, 3), (3, 4), "The expanded size of the tensor (4) must match the existing size (3) at "
+                     "non-singleton dimension 1.  Target sizes: [3, 4].  Tensor sizes: [2, 3]"),
+    ((2, 1, 3), (4, 5, 6), "The expanded size of the tensor (6) must match the existing size "
+                           "(3) at non-singleton dimension 2.  Target sizes: [4, 5, 6].  "
+                           "Tensor sizes: [2, 1, 3]"),
+    ((2, 3), (-1, 3, 3), "The expanded size of the tensor (3) must match the existing size (2) "
+                         "at non-singleton dimension 1.  Target sizes: [-1, 3, 3].  Tensor "
+                         "sizes: [2, 3]"),
+    ((2, 3), (-1, -1, 2, 3), "The expanded size of the tensor (-1) isn't allowed in a leading, "
+                             "non-existing dimension 1"),
+    ((2, 3), (3, -1), "The expanded size of the tensor (3) must match the existing size (2) at "
+                      "non-singleton dimension 0.  Target sizes: [3, -1].  Tensor sizes: "
+                      "[2, 3]"),
 ])
 def test_expand_to_sizes_that_do_not_fit(shape, sizes, message):
     with raises(RuntimeError, message):

@@ -48,7 +48,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:869
+# --- book/chapters/16_functions.md:884
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import (
@@ -65,12 +65,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:566
+# --- book/chapters/16b_reductions.md:586
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:987
+# --- book/chapters/16b_reductions.md:1007
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -79,14 +79,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:781
+# --- book/chapters/16d_indexing.md:786
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1133
+# --- book/chapters/16d_indexing.md:1138
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -174,7 +174,7 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1439
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1457
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -190,7 +190,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1613
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1630
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -264,7 +264,7 @@ from refgrad.random import get_rng_state, set_rng_state
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
 
 
-# --- book/chapters/24_devices.md:141
+# --- book/chapters/24_devices.md:144
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 

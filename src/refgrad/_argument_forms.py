@@ -198,3 +198,14 @@ def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict
         s = "s" if len(names) == 1 else ""  # sic, as _missing in "How torch reads a call"
         raise TypeError(f"{missing[1]}() missing {len(names)} required positional argument{s}: "
                         + ", ".join(f'"{n}"' for n in names)) from None
+
+
+# --- book/chapters/13a_arguments.md:847
+def refused_by_copy(name: str, takes: int, refused: tuple, code) -> TypeError:
+    """torch's count for a function with a method copy: the method does not count self."""
+    from refgrad._method_counts import keywords_only
+
+    if _METHOD_CODES.get(id(code)) is code:
+        return keywords_only(name, refused)
+    return TypeError(f"{name}() takes {takes} positional argument{'' if takes == 1 else 's'} "
+                     f"but {takes + len(refused)} were given")

@@ -7,6 +7,7 @@
 
 import warnings
 
+from refgrad._method_counts import no_arguments
 from refgrad._tensor_values import _Numbers, _Python, _Shape, _Storage
 from refgrad.autograd._state import state, switched_on
 
@@ -29,7 +30,7 @@ NOT_LEAF_REQUIRES_GRAD = (
 )
 
 
-# --- book/chapters/03_tensor.md:69
+# --- book/chapters/03_tensor.md:70
 class VersionCounter:
     """How many times a storage has been written in place.
 
@@ -40,7 +41,7 @@ class VersionCounter:
     __slots__ = ("value", "views")
 
 
-# --- book/chapters/03_tensor.md:239
+# --- book/chapters/03_tensor.md:241
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -90,7 +91,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:292
+# --- book/chapters/03_tensor.md:294
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -131,7 +132,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:344
+# --- book/chapters/03_tensor.md:346
 class _Versions:
     __slots__ = ()
 
@@ -153,11 +154,13 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:375
+# --- book/chapters/03_tensor.md:377
 class _Detach:
     __slots__ = ()
 
-    def detach(self):
+    def detach(self, *refused):  # NOTE [Methods that take no positional arguments]
+        if refused:
+            raise no_arguments("detach", refused)
         other = make_tensor(self._data)
         other._version_counter = self._version_counter
         return other
@@ -171,7 +174,7 @@ class _Detach:
         self._data = new._data
 
 
-# --- book/chapters/03_tensor.md:505
+# --- book/chapters/03_tensor.md:515
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -199,7 +202,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:542
+# --- book/chapters/03_tensor.md:552
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:95
+# --- book/chapters/03_tensor.md:96
 """What a tensor's array says: shape, dtype, device and Python values."""
 
 import numpy as np
@@ -10,11 +10,12 @@ import numpy as np
 from refgrad import _dtype
 from refgrad._backend import data_ptr, device_of, element_strides, storage_root
 from refgrad._formatting import tensor_repr
+from refgrad._method_counts import keywords_only, no_arguments
 from refgrad._size import Size
 from refgrad._warn_once import warn_once
 
 
-# --- book/chapters/03_tensor.md:113
+# --- book/chapters/03_tensor.md:115
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, or torch's IndexError.
 
@@ -60,7 +61,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:160
+# --- book/chapters/03_tensor.md:162
 class _Layout:
     __slots__ = ()
 
@@ -114,7 +115,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:407
+# --- book/chapters/03_tensor.md:411
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -124,17 +125,23 @@ def host_array(t):
 class _Python:
     __slots__ = ()
 
-    def item(self):
+    def item(self, *refused):
+        if refused:
+            raise no_arguments("item", refused)
         if self._data.size != 1:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
             )
         return host_array(self).reshape(()).item()
 
-    def tolist(self):
+    def tolist(self, *refused):
+        if refused:
+            raise no_arguments("tolist", refused)
         return host_array(self).tolist()
 
-    def numpy(self, *, force: bool = False):
+    def numpy(self, *refused, force: bool = False):
+        if refused:
+            raise keywords_only("numpy", refused)
         if not force and not isinstance(self._data, np.ndarray):
             raise TypeError(
                 f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() "
@@ -162,7 +169,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:462
+# --- book/chapters/03_tensor.md:472
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 

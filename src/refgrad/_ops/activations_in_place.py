@@ -3,10 +3,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1515
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1534
 """selu_, celu_ and threshold_, with the nodes torch records for them, and xlogy_."""
-
-import numpy as np
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
@@ -32,7 +30,7 @@ def _from_result(g, result, alpha, scale, input_scale):
     return (where(result <= 0, negative, g * scale),)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1545
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1562
 ELU_ = register(Op(
     "elu_", "EluBackward1", ("self",), forward=rescaling.ELU.forward, promote=False,
     backward=lambda g, result, alpha, scale, input_scale: _from_result(
@@ -42,7 +40,7 @@ ELU_ = register(Op(
 CELU_ = register(Op(
     "celu_", "CeluBackward1", ("self",), forward=rescaling.CELU.forward, promote=False,
     backward=lambda g, result, alpha: _from_result(
-        g, result, alpha, 1.0, 1.0 / float(np.float32(alpha))),
+        g, result, alpha, 1.0, rescaling.celu_backward_scale(alpha)),
     saves=(("result", ("self",)),), writes=("self",),
 ))
 THRESHOLD_ = register(Op(
@@ -52,7 +50,7 @@ THRESHOLD_ = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1569
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1586
 def _selu_step(t):
     _floating(t, "elu_cpu")
     return call(ELU_, (t,), {"alpha": SELU_ALPHA, "scale": SELU_SCALE, "input_scale": 1})
@@ -75,7 +73,7 @@ def celu_(input, alpha=1.0):
     return inplace(input, named("celu", step))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1593
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1610
 def _threshold_(input, threshold, value):
     def step(t):
         return call(THRESHOLD_, (t,), {"threshold": threshold, "value": value})

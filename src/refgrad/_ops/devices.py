@@ -7,11 +7,14 @@
 
 from refgrad import _backend
 from refgrad._device import device as Device
+from refgrad._method_counts import keywords_only
 from refgrad._ops.functions import to
 from refgrad._tensor import Tensor
 
 
-def cpu(input, memory_format=None):
+def cpu(input, *refused, memory_format=None):
+    if refused:  # NOTE [Methods that take no positional arguments]
+        raise keywords_only("cpu", refused)
     return to(input, "cpu")
 
 
@@ -30,7 +33,7 @@ def get_device(input) -> int:
     return -1 if where.type == "cpu" else where.index
 
 
-# --- book/chapters/24_devices.md:65
+# --- book/chapters/24_devices.md:68
 def tensor_type(input, dtype=None, non_blocking=False):
     from refgrad._dtype import dtype as DType
 
@@ -66,7 +69,7 @@ def _from_type_name(name: str, here):
     raise ValueError(f"invalid type: '{name}'")
 
 
-# --- book/chapters/24_devices.md:110
+# --- book/chapters/24_devices.md:113
 def pin_memory(input, device=None):
     from refgrad._tensor import make_tensor
 

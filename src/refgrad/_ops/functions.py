@@ -232,14 +232,18 @@ neg, exp, log, sin, cos, reciprocal = (
 )
 
 
-def clone(input):
+def clone(input, *refused, memory_format=None):
+    if refused:  # NOTE [Methods that take no positional arguments]
+        from refgrad._argument_forms import refused_by_copy
+
+        raise refused_by_copy("clone", 1, refused, sys._getframe().f_code)
     out = call(ar.CLONE, (input,))
     if input._version_counter is None and out._version_counter is not None:
         out._version_counter.value = 1  # torch's quirk: see below
     return out
 
 
-# --- book/chapters/16_functions.md:300
+# --- book/chapters/16_functions.md:304
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -251,7 +255,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:335
+# --- book/chapters/16_functions.md:339
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -295,7 +299,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:492
+# --- book/chapters/16_functions.md:496
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -316,7 +320,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:564
+# --- book/chapters/16_functions.md:568
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
@@ -344,7 +348,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:593
+# --- book/chapters/16_functions.md:597
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool:  # torch has no running sum in bool

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:278
+# --- book/chapters/16d_indexing.md:283
 """Indexing rows (select, slice, index, and the rows of their gradients) and x[...]."""
 
 import warnings
@@ -32,7 +32,7 @@ def _slice(a, dim, start, end, step):
     return out
 
 
-# --- book/chapters/16d_indexing.md:321
+# --- book/chapters/16d_indexing.md:326
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -54,7 +54,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:352
+# --- book/chapters/16d_indexing.md:357
 _WHOLE = 2**63 - 1  # the end of a slice that runs to the end, as torch says it
 
 SLICE = register(Op(
@@ -74,7 +74,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:384
+# --- book/chapters/16d_indexing.md:389
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -111,7 +111,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:422
+# --- book/chapters/16d_indexing.md:427
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -159,7 +159,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:478
+# --- book/chapters/16d_indexing.md:483
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
@@ -214,7 +214,7 @@ def _narrow_start(start) -> int:
     return int(start.item())
 
 
-# --- book/chapters/16d_indexing.md:566
+# --- book/chapters/16d_indexing.md:571
 INT64_MAX = 2**63 - 1
 
 
@@ -254,7 +254,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:658
+# --- book/chapters/16d_indexing.md:663
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -267,7 +267,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:672
+# --- book/chapters/16d_indexing.md:677
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -340,7 +340,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:746
+# --- book/chapters/16d_indexing.md:751
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:589
+# --- book/chapters/16b_reductions.md:609
 """Measures along dimensions: var, std, vector norms, amax and amin."""
 
 import math
@@ -38,7 +38,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:629
+# --- book/chapters/16b_reductions.md:649
 def _var(a, dim, correction, keepdim):
     axes = _axes(dim, a.ndim)
     n = a.size if axes is None else math.prod(a.shape[d] for d in axes)
@@ -52,7 +52,7 @@ def _std(a, dim, correction, keepdim):
     return np.sqrt(_var(a, dim, correction, keepdim))
 
 
-# --- book/chapters/16b_reductions.md:652
+# --- book/chapters/16b_reductions.md:672
 def _count(self, dim) -> int:
     return self.numel() if dim is None else math.prod(self.shape[d] for d in dim)
 
@@ -79,7 +79,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:680
+# --- book/chapters/16b_reductions.md:700
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -90,7 +90,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:700
+# --- book/chapters/16b_reductions.md:720
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -108,7 +108,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return np.sum(size ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:728
+# --- book/chapters/16b_reductions.md:748
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -127,7 +127,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:753
+# --- book/chapters/16b_reductions.md:773
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
@@ -146,7 +146,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:791
+# --- book/chapters/16b_reductions.md:811
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -180,7 +180,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:834
+# --- book/chapters/16b_reductions.md:854
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -206,7 +206,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:861
+# --- book/chapters/16b_reductions.md:881
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -225,7 +225,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=4)
 
 
-# --- book/chapters/16b_reductions.md:886
+# --- book/chapters/16b_reductions.md:906
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     _check_norm_dtypes(x, dtype)
     ord = python_number(ord)  # noqa: A001 - NOTE [NumPy scalars are numbers]
@@ -255,7 +255,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:917
+# --- book/chapters/16b_reductions.md:937
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
     """Refuse an inf or -inf norm of an empty slice, which has no value."""
     if not dims:
@@ -287,7 +287,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:955
+# --- book/chapters/16b_reductions.md:975
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = () if dim is None else dim_tuple(dim, input.ndim)

@@ -2,9 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:644
+# --- book/chapters/16_functions.md:648
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
+from refgrad._argument_forms import method_copy
+from refgrad._method_counts import keywords_only
 from refgrad._ops import (
     bits,
     closeness,
@@ -92,7 +94,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:751
+# --- book/chapters/16_functions.md:757
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -146,18 +148,27 @@ def install(cls=Tensor) -> None:
     for name, kind in (("float", "float32"), ("double", "float64"), ("half", "float16"),
                        ("long", "int64"), ("int", "int32"), ("short", "int16"),
                        ("char", "int8"), ("byte", "uint8"), ("bool", "bool")):
-        setattr(cls, name, _converter(kind))
+        setattr(cls, name, _converter(name, kind))
+    cls.clone = method_copy(F.clone)  # torch.clone(x, 1) and x.clone(1) count apart
     elementwise.install_shorthands(cls)
     cls.polygamma = special_functions.polygamma_method  # x.polygamma(n): the tensor first
 
 
-def _converter(kind: str):
+def _converter(name: str, kind: str):
     from refgrad import _dtype
 
-    return lambda self: F.to(self, getattr(_dtype, kind))
+    dtype = getattr(_dtype, kind)
+
+    def convert(self, *refused, memory_format=None):
+        if refused:  # NOTE [Methods that take no positional arguments]
+            raise keywords_only(name, refused)
+        return F.to(self, dtype)
+
+    convert.__name__ = convert.__qualname__ = name  # NOTE [Named as torch names them]
+    return convert
 
 
-# --- book/chapters/16_functions.md:821
+# --- book/chapters/16_functions.md:836
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

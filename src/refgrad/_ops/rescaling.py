@@ -64,7 +64,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1303
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1315
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -74,8 +74,13 @@ def _elu(a, alpha, scale, input_scale):
 
 
 def _elu_backward(g, self, alpha, scale, input_scale):
-    slope = (self * input_scale).exp() * (alpha * scale * input_scale)
-    return where(self > 0, g * scale, g * slope)
+    negative = g * input_scale * (alpha * scale) * (self * input_scale).exp()
+    return where(self > 0, g * scale, negative)
+
+
+def celu_backward_scale(alpha):
+    # NOTE [celu's rounded inverse]: both celu nodes divide by alpha as a float32.
+    return 1.0 / float(np.float32(alpha))
 
 
 ELU = register(Op(
@@ -87,12 +92,13 @@ ELU = register(Op(
 CELU = register(Op(
     "celu", "CeluBackward0", ("self",), promote=False,
     forward=in_float32(lambda a, alpha: _elu(a, alpha, 1.0, 1.0 / alpha)),
-    backward=lambda g, self, alpha: (_elu_backward(g, self, alpha, 1.0, 1.0 / alpha),),
+    backward=lambda g, self, alpha: (
+        _elu_backward(g, self, alpha, 1.0, celu_backward_scale(alpha)),),
     saves=(("self", ("self",)),),
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1340
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1358
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -113,7 +119,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1362
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1380
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 

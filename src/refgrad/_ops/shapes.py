@@ -33,7 +33,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:194
+# --- book/chapters/15_sums_and_shapes.md:197
 OVERFLOW = "numel: integer multiplication overflow"
 
 
@@ -53,28 +53,29 @@ def expanded_size(t, sizes) -> tuple:
             f"of sizes provided ({len(sizes)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({len(shape)})"
         )
-    if shape and -1 in sizes[:lead]:
-        raise RuntimeError(
-            f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
-            f"dimension {sizes[:lead].index(-1)}"
-        )
-    size = list(sizes[:lead])
-    for dim, (n, m) in enumerate(zip(sizes[lead:], shape), start=lead):
-        if n == -1:
-            n = m
-        elif n != m and m != 1:
+    size = list(sizes)
+    for dim in range(len(sizes) - 1, -1, -1):  # from the last dimension, as torch checks
+        n, k = sizes[dim], dim - lead
+        if k < 0:
+            if n == -1 and shape:
+                raise RuntimeError(
+                    f"The expanded size of the tensor (-1) isn't allowed in a leading, "
+                    f"non-existing dimension {dim}"
+                )
+        elif n == -1:
+            size[dim] = shape[k]
+        elif n != shape[k] and shape[k] != 1:
             raise RuntimeError(
-                f"The expanded size of the tensor ({n}) must match the existing size ({m}) at "
-                f"non-singleton dimension {dim}.  Target sizes: {list(sizes)}.  Tensor sizes: "
-                f"{list(shape)}"
+                f"The expanded size of the tensor ({n}) must match the existing size "
+                f"({shape[k]}) at non-singleton dimension {dim}.  Target sizes: {list(sizes)}."
+                f"  Tensor sizes: {list(shape)}"
             )
-        size.append(n)
     if any(n < 0 for n in size):
         raise RuntimeError(OVERFLOW)
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:250
+# --- book/chapters/15_sums_and_shapes.md:254
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:
@@ -89,7 +90,7 @@ def expanded(a, size):
     return np.lib.stride_tricks.as_strided(a, size, strides)
 
 
-# --- book/chapters/15_sums_and_shapes.md:284
+# --- book/chapters/15_sums_and_shapes.md:288
 def _unsqueeze(a, dim):
     out = np.expand_dims(a, dim)
     if a.size:
@@ -158,7 +159,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:366
+# --- book/chapters/15_sums_and_shapes.md:370
 def _stack(grads, dim):
     from refgrad._ops.functions import stack
 

@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._method_counts import keywords_only
 from refgrad._ops.shapes import unsqueeze_to
 from refgrad._ops.table import Op, register
 
@@ -26,7 +27,7 @@ PERMUTE = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:73
+# --- book/chapters/16d_indexing.md:74
 SQUEEZE = register(Op(
     "squeeze", "SqueezeBackward0", ("self",), forward=np.squeeze,
     backward=lambda g, self_sym_sizes: (unsqueeze_to(g, range(len(self_sym_sizes)),
@@ -45,7 +46,7 @@ UNSAFE_VIEW = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:101
+# --- book/chapters/16d_indexing.md:102
 def _cat(arrays, dim, tensors_args_sizes):
     from functools import reduce
 
@@ -87,7 +88,7 @@ CAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:146
+# --- book/chapters/16d_indexing.md:147
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -120,7 +121,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:184
+# --- book/chapters/16d_indexing.md:185
 def unsafe_view(input, size):
     return _call(UNSAFE_VIEW, input, size=tuple(size))
 
@@ -132,14 +133,18 @@ def reshape_copy(input, shape):
     return unsafe_view(clone(input), shape)
 
 
-def is_contiguous(input, memory_format=None) -> bool:
+def is_contiguous(input, *refused, memory_format=None) -> bool:
+    if refused:  # NOTE [Methods that take no positional arguments]
+        raise keywords_only("is_contiguous", refused)
     return bool(input._data.flags.c_contiguous)
 
 
-def contiguous(input, memory_format=None):
+def contiguous(input, *refused, memory_format=None):
+    if refused:
+        raise keywords_only("contiguous", refused)
     from refgrad._ops.functions import clone
 
-    if is_contiguous(input):
+    if input._data.flags.c_contiguous:  # is_contiguous, without its call
         return input
     out = clone(input)  # CloneBackward0, as in torch
     # a fresh copy, laid out row by row; like= keeps a GPU array on its device
@@ -147,7 +152,7 @@ def contiguous(input, memory_format=None):
     return out
 
 
-# --- book/chapters/16d_indexing.md:212
+# --- book/chapters/16d_indexing.md:217
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -166,7 +171,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:234
+# --- book/chapters/16d_indexing.md:239
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

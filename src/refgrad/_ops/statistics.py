@@ -181,7 +181,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:274
+# --- book/chapters/16b_reductions.md:291
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -193,10 +193,13 @@ def _log_softmax(a, dim):
 def _softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
     e = np.exp(a - _shift(a, axis))
-    return e / np.sum(e, axis=axis, keepdims=True)
+    total = np.sum(e, axis=axis, keepdims=True)
+    if axis == a.ndim - 1:  # NOTE [Softmax's last digits]
+        return e * (1 / total)  # torch's kernel for the last dim scales by the reciprocal
+    return e / total
 
 
-# --- book/chapters/16b_reductions.md:291
+# --- book/chapters/16b_reductions.md:311
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -214,7 +217,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:465
+# --- book/chapters/16b_reductions.md:485
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -251,7 +254,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:508
+# --- book/chapters/16b_reductions.md:528
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -284,7 +287,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:542
+# --- book/chapters/16b_reductions.md:562
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]

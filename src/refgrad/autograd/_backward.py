@@ -7,6 +7,7 @@
 
 import logging
 
+from refgrad._method_counts import no_arguments
 from refgrad._tensor import Tensor
 from refgrad._warn_once import warn_once
 from refgrad.autograd import _engine
@@ -28,7 +29,7 @@ def _shape_of(output):
     return output
 
 
-# --- book/chapters/18_backward.md:56
+# --- book/chapters/18_backward.md:57
 def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
@@ -67,7 +68,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:102
+# --- book/chapters/18_backward.md:103
 def _root_edges(outputs) -> list:
     edges = []
     for i, out in enumerate(outputs):
@@ -96,7 +97,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:141
+# --- book/chapters/18_backward.md:142
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     if log.getEffectiveLevel() > logging.DEBUG:
@@ -125,7 +126,7 @@ def _run_backward(t_outputs, *args):
     return tuple(captured)
 
 
-# --- book/chapters/18_backward.md:173
+# --- book/chapters/18_backward.md:174
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
@@ -142,7 +143,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
                          True, True)
 
 
-# --- book/chapters/18_backward.md:196
+# --- book/chapters/18_backward.md:197
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "
@@ -152,7 +153,7 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-# --- book/chapters/18_backward.md:213
+# --- book/chapters/18_backward.md:214
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -191,7 +192,7 @@ def _materialized(grad, input):
     return zeros_like(input)
 
 
-# --- book/chapters/18_backward.md:273
+# --- book/chapters/18_backward.md:274
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -215,12 +216,14 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:312
+# --- book/chapters/18_backward.md:313
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
-def retain_grad(self) -> None:
+def retain_grad(self, *refused) -> None:
+    if refused:  # NOTE [Methods that take no positional arguments]
+        raise no_arguments("retain_grad", refused)
     import weakref
 
     if not self._requires_grad:
