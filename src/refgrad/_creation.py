@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._arguments import Arguments
 from refgrad._backend import cuda_is_available, move, pin
 from refgrad._device import CPU, device
 from refgrad._tensor import Tensor, check_requires_grad, make_tensor
@@ -45,7 +46,7 @@ def _leaves(data) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:80
+# --- book/chapters/05_creation.md:81
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -83,7 +84,7 @@ def _to_array(data, dtype: _dtype.dtype | None):
         )
 
 
-# --- book/chapters/05_creation.md:131
+# --- book/chapters/05_creation.md:132
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -109,7 +110,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return t.item()
 
 
-# --- book/chapters/05_creation.md:158
+# --- book/chapters/05_creation.md:159
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -120,7 +121,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:180
+# --- book/chapters/05_creation.md:181
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev) != CPU
 
@@ -155,7 +156,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(_to_array(data, dtype), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:225
+# --- book/chapters/05_creation.md:226
 def parse_size(args, name: str) -> tuple:
     if len(args) == 1 and isinstance(args[0], tuple | list):
         args = tuple(args[0])
@@ -181,22 +182,39 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:255
+# --- book/chapters/05_creation.md:258
+def size_args(name, sizes: tuple, size) -> tuple:
+    """The size given by position or as ``size=``, with torch's errors for neither or both."""
+    if size is None:
+        if not sizes:
+            raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+        return sizes
+    if sizes:
+        raise TypeError(f"{name}() got multiple values for argument 'size'")
+    return (size,)
+
+
 def _filled(name, fill, size, dtype, device, requires_grad, pin_memory=False) -> Tensor:
     shape = parse_size(size, name)
     dtype = dtype or _dtype.DEFAULT_FLOAT
     return _finish(fill(shape, dtype.numpy), device, requires_grad, pin_memory)
 
 
-def ones(*size, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False):
+    size = size_args("ones", sizes, size)
     return _filled("ones", np.ones, size, dtype, device, requires_grad, pin_memory)
 
 
-def zeros(*size, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+def zeros(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False):
+    size = size_args("zeros", sizes, size)
     return _filled("zeros", np.zeros, size, dtype, device, requires_grad, pin_memory)
 
 
-def empty(*size, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+def empty(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False):
+    size = size_args("empty", sizes, size)
     return _filled("empty", np.empty, size, dtype, device, requires_grad, pin_memory)
 
 
@@ -215,7 +233,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:292
+# --- book/chapters/05_creation.md:312
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -239,7 +257,7 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:321
+# --- book/chapters/05_creation.md:341
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -278,7 +296,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:366
+# --- book/chapters/05_creation.md:386
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
     if end is None:
@@ -295,7 +313,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:391
+# --- book/chapters/05_creation.md:411
 class Generator:
     """A source of random numbers that can be re-seeded."""
 
@@ -323,7 +341,7 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-# --- book/chapters/05_creation.md:423
+# --- book/chapters/05_creation.md:447
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -335,12 +353,34 @@ def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tens
     return _finish(values, device, requires_grad)
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
+def _draw_signatures(name: str) -> Arguments:
+    options = ("Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+               "torch.device device = None, bool pin_memory = False, bool requires_grad = False")
+    return Arguments(f"{name}(tuple of ints size, *, torch.Generator generator, {options})",
+                     f"{name}(tuple of ints size, *, {options})")
+
+
+_DRAWS = {"rand": _draw_signatures("rand"), "randn": _draw_signatures("randn")}
+
+
+def _draw_size(name, sizes, size, options: dict) -> tuple:
+    if (size is None) != (not sizes):  # one size, by position or by name
+        return sizes or (size,)
+    given = {key: value for key, value in (("size", size), *options.items())
+             if value is not None and value is not False}
+    raise _DRAWS[name].error(sizes, given)  # torch's words for neither or both
+
+
+def rand(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
+    size = _draw_size("rand", sizes, size, {"generator": generator, "dtype": dtype,
+                                            "device": device, "requires_grad": requires_grad})
     draw = lambda rng, shape: rng.random(shape)
     return _random("check_uniform_bounds", draw, size, generator, dtype, device, requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
+def randn(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
+    size = _draw_size("randn", sizes, size, {"generator": generator, "dtype": dtype,
+                                             "device": device, "requires_grad": requires_grad})
     draw = lambda rng, shape: rng.standard_normal(shape)
     return _random("normal_kernel_cpu", draw, size, generator, dtype, device, requires_grad)
 
@@ -398,7 +438,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> T
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:518
+# --- book/chapters/05_creation.md:564
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):
@@ -431,7 +471,7 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
                 "fix the code in advance", UserWarning, stacklevel=3)
 
 
-# --- book/chapters/05_creation.md:558
+# --- book/chapters/05_creation.md:604
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:589
+# --- book/chapters/05_creation.md:635
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
@@ -69,7 +69,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     return _finish(powers.astype(kind), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:657
+# --- book/chapters/05_creation.md:703
 def rand_like(input, *, dtype=None, device=None, requires_grad=False):
     return rand(input.shape, dtype=dtype or input.dtype, device=device or input.device,
                 requires_grad=requires_grad)
@@ -103,7 +103,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     return _finish(order.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:697
+# --- book/chapters/05_creation.md:743
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
