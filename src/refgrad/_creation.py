@@ -134,8 +134,15 @@ def _finish(array, dev, requires_grad: bool, pin_memory: bool = False) -> Tensor
         array = move(array, device(dev))
     t = make_tensor(array)
     check_requires_grad(t, requires_grad)
-    t._requires_grad = requires_grad
+    t._requires_grad = bool(requires_grad)  # None, which torch's factories take, is False
     return t
+
+
+def no_out(name: str, out) -> None:
+    """Refuse a tensor to write into: refgrad's factories always make a new one."""
+    if out is not None:
+        raise NotImplementedError(f"refgrad's {name}() takes no out= tensor: copy its result "
+                                  "into one with out.copy_()")
 
 
 def _pinned(array, on_device: bool):
@@ -156,7 +163,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(_to_array(data, dtype), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:226
+# --- book/chapters/05_creation.md:233
 def parse_size(args, name: str) -> tuple:
     if len(args) == 1 and isinstance(args[0], tuple | list):
         args = tuple(args[0])
@@ -182,7 +189,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:258
+# --- book/chapters/05_creation.md:265
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -218,8 +225,9 @@ def empty(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad
     return _filled("empty", np.empty, size, dtype, device, requires_grad, pin_memory)
 
 
-def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
-         pin_memory=False):
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
+         requires_grad=False, pin_memory=False):
+    no_out("full", out)
     fill_value = _dtype.python_number(fill_value)  # NOTE [NumPy scalars are numbers]
     dtype = dtype or _dtype.scalar_dtype(fill_value)
     numel = math.prod(parse_size((size,), "full"))
@@ -233,7 +241,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:312
+# --- book/chapters/05_creation.md:320
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -241,23 +249,27 @@ def _like(factory, t, dtype, device, requires_grad, *extra):
     )
 
 
-def zeros_like(input, *, dtype=None, device=None, requires_grad=False):
+def zeros_like(input, *, memory_format=None, dtype=None, layout=None, device=None,
+               pin_memory=False, requires_grad=False):
     return _like(zeros, input, dtype, device, requires_grad)
 
 
-def ones_like(input, *, dtype=None, device=None, requires_grad=False):
+def ones_like(input, *, memory_format=None, dtype=None, layout=None, device=None,
+              pin_memory=False, requires_grad=False):
     return _like(ones, input, dtype, device, requires_grad)
 
 
-def empty_like(input, *, dtype=None, device=None, requires_grad=False):
+def empty_like(input, *, memory_format=None, dtype=None, layout=None, device=None,
+               pin_memory=False, requires_grad=False):
     return _like(empty, input, dtype, device, requires_grad)
 
 
-def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False):
+def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None, device=None,
+              pin_memory=False, requires_grad=False):
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:341
+# --- book/chapters/05_creation.md:353
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -296,11 +308,15 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:386
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+# --- book/chapters/05_creation.md:453
+def arange(start=None, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+           pin_memory=False, requires_grad=False):
+    no_out("arange", out)
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
-    if end is None:
+    if end is None:  # arange(5)
         start, end = 0, start
+    elif start is None:  # arange(end=5)
+        start = 0
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:
@@ -313,7 +329,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:411
+# --- book/chapters/05_creation.md:482
 class Generator:
     """A source of random numbers that can be re-seeded."""
 
@@ -341,7 +357,7 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-# --- book/chapters/05_creation.md:447
+# --- book/chapters/05_creation.md:518
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -438,7 +454,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> T
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:564
+# --- book/chapters/05_creation.md:635
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):
@@ -471,7 +487,7 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
                 "fix the code in advance", UserWarning, stacklevel=3)
 
 
-# --- book/chapters/05_creation.md:604
+# --- book/chapters/05_creation.md:675
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)
