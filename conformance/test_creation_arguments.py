@@ -4,6 +4,8 @@ Each refused call gets torch's exception and its message to the letter; each
 accepted one the tensor torch makes. The same tables run on torch.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -215,3 +217,12 @@ def test_requires_grad_by_keyword_still_makes_a_leaf():
                  torch.full((2,), 1.0, requires_grad=True),
                  torch.zeros_like(torch.ones(2), requires_grad=True)):
         assert made.requires_grad and made.is_leaf and made.grad_fn is None
+
+
+def test_the_copy_warning_names_the_callers_line():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        torch.tensor(torch.ones(2))
+        torch.tensor(torch.ones(2), dtype=torch.float64)
+    assert [w.filename for w in caught] == [__file__, __file__]
+    assert caught[0].lineno + 1 == caught[1].lineno

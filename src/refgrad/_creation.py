@@ -64,10 +64,10 @@ def _infer_dtype(leaves) -> _dtype.dtype:
     return _dtype.DEFAULT_FLOAT if result is None else result
 
 
-def _to_array(data, dtype: _dtype.dtype | None):
-    """A fresh NumPy array holding ``data``."""
+def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
+    """A fresh NumPy array holding ``data``; a warning for a tensor names ``stacklevel``'s line."""
     if isinstance(data, Tensor):
-        warnings.warn(_COPY_WARNING, UserWarning, stacklevel=3)
+        warnings.warn(_COPY_WARNING, UserWarning, stacklevel=stacklevel)
         data = host_array(data)
     if isinstance(data, np.ndarray | np.generic):
         dtype = dtype or _dtype.from_numpy(data.dtype)
@@ -160,10 +160,11 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     """A new leaf tensor holding a copy of ``data``."""
     if _on_gpu(device):
         pin_memory = False  # torch.tensor ignores the pin for a GPU tensor; factories refuse
-    return _finish(_to_array(data, dtype), device, requires_grad, pin_memory)
+    # the warning for a tensor names the caller's line, past torch.tensor's argument reading
+    return _finish(_to_array(data, dtype, stacklevel=4), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:233
+# --- book/chapters/05_creation.md:234
 def parse_size(args, name: str) -> tuple:
     if len(args) == 1 and isinstance(args[0], tuple | list):
         args = tuple(args[0])
@@ -189,7 +190,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:265
+# --- book/chapters/05_creation.md:266
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -241,7 +242,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:320
+# --- book/chapters/05_creation.md:321
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -269,7 +270,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:353
+# --- book/chapters/05_creation.md:354
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -308,7 +309,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:453
+# --- book/chapters/05_creation.md:454
 def arange(start=None, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     no_out("arange", out)
@@ -329,7 +330,7 @@ def arange(start=None, end=None, step=1, *, out=None, dtype=None, layout=None, d
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:482
+# --- book/chapters/05_creation.md:483
 class Generator:
     """A source of random numbers that can be re-seeded."""
 
@@ -357,7 +358,7 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-# --- book/chapters/05_creation.md:518
+# --- book/chapters/05_creation.md:519
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -454,7 +455,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> T
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:635
+# --- book/chapters/05_creation.md:636
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):
@@ -487,7 +488,7 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
                 "fix the code in advance", UserWarning, stacklevel=3)
 
 
-# --- book/chapters/05_creation.md:675
+# --- book/chapters/05_creation.md:676
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)
