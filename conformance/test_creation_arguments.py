@@ -226,3 +226,86 @@ def test_the_copy_warning_names_the_callers_line():
         torch.tensor(torch.ones(2), dtype=torch.float64)
     assert [w.filename for w in caught] == [__file__, __file__]
     assert caught[0].lineno + 1 == caught[1].lineno
+
+
+WHOLE_RANGES = [
+    ((0, 1, 0.25), torch.int32, [0, 0, 0, 0]),
+    ((-2.5, 2.5, 1), torch.int64, [-2, -1, 0, 1]),
+    ((-2.5, 2.5, 1), torch.int32, [-2, -1, 0, 1, 2]),
+    ((0, 5, 1.9), torch.int64, [0, 1, 2, 3, 4]),
+    ((0, 5, 1.9), torch.int32, [0, 1, 2]),
+    ((5, 0, -1.5), torch.int64, [5, 4, 3, 2, 1]),
+    ((5, 0, -1.5), torch.int8, [5, 4, 3, 2]),
+    ((2.5,), torch.int64, [0, 1]),
+    ((0, 10, 3), torch.int64, [0, 3, 6, 9]),
+]
+
+
+@pytest.mark.parametrize(("bounds", "dtype", "values"), WHOLE_RANGES)
+def test_an_integer_range_cuts_its_bounds_first(bounds, dtype, values):
+    made = torch.arange(*bounds, dtype=dtype)
+    assert made.dtype is dtype and made.tolist() == values
+
+
+def test_an_integer_range_refuses_a_step_cut_to_zero():
+    with raises(ValueError, "step must be nonzero"):
+        torch.arange(0, 1, 0.25, dtype=torch.int64)
+    with raises(RuntimeError, "step must be nonzero"):
+        torch.arange(0, 1, 0, dtype=torch.int64)
+    with raises(NotImplementedError, "\"arange_cpu\" not implemented for 'Bool'"):
+        torch.arange(0, 3, dtype=torch.bool)
+
+
+def test_out_takes_the_values_in_its_own_dtype():
+    ints = torch.empty(0, dtype=torch.int64)
+    assert torch.eye(2, out=ints) is ints and ints.tolist() == [[1, 0], [0, 1]]
+    assert ints._version == 1
+    wide = torch.empty(3, dtype=torch.float64)
+    assert torch.arange(3, out=wide).tolist() == [0.0, 1.0, 2.0] and wide.dtype is torch.float64
+    assert torch.linspace(0, 5, 3, out=ints).tolist() == [0, 2, 5]
+    assert torch.logspace(0, 2, 3, out=ints).tolist() == [1, 10, 100]
+    assert torch.full((2,), 1.5, out=ints).tolist() == [1, 1]
+    flags = torch.empty(0, dtype=torch.bool)
+    assert torch.full((2,), 7, out=flags).tolist() == [True, True]
+
+
+def test_out_takes_the_shape_of_the_values():
+    out = torch.empty(5)
+    assert torch.eye(2, 3, out=out).shape == (2, 3)
+    assert torch.full((2, 2), 7.0, out=out).shape == (2, 2)
+    assert torch.linspace(0, 1, 3, out=out).tolist() == [0.0, 0.5, 1.0]
+    square = torch.empty(2, 2)  # arange keeps an out with as many elements
+    assert torch.arange(4, out=square).tolist() == [[0.0, 1.0], [2.0, 3.0]]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert torch.arange(3, out=torch.empty(0)).shape == (3,)  # empty: resized quietly
+        assert torch.arange(3, out=torch.empty(1)).tolist() == [0.0, 1.0, 2.0]
+    assert len(caught) == 1 and caught[0].filename == __file__
+    assert str(caught[0].message).startswith(
+        "The number of elements in the out tensor of shape [1] is 1 which does not match the "
+        "computed number of elements 3. Note that this may occur as a result of rounding "
+        "error. The out tensor will be resized to a tensor of shape (3,).")
+
+
+@pytest.mark.parametrize(("name", "args"), [
+    ("eye", (2,)), ("arange", (3,)), ("linspace", (0, 1, 3)), ("logspace", (0, 1, 3)),
+    ("full", ((2,), 1.0)),
+])
+def test_out_is_refused_with_another_dtype_or_a_grad(name, args):
+    factory, out = getattr(torch, name), torch.zeros(3)
+    with raises(RuntimeError, "dtype Double does not match dtype of out parameter (Float)"):
+        factory(*args, dtype=torch.float64, out=out)
+    tracked = torch.zeros(3, requires_grad=True)
+    with raises(RuntimeError, f"aten::{name}(): functions with out=... arguments don't support "
+                "automatic differentiation, but one of the arguments requires grad."):
+        factory(*args, out=tracked)
+    assert out.tolist() == [0.0] * 3 and out._version == 0
+    assert tracked.tolist() == [0.0] * 3 and tracked._version == 0
+    made = factory(*args, out=out, requires_grad=True)
+    assert made is out and out.requires_grad and out.is_leaf
+    with torch.no_grad():
+        factory(*args, out=tracked)
+    assert not tracked.requires_grad  # the default turns it off
+    with raises(RuntimeError, "Only Tensors of floating point and complex dtype can require "
+                "gradients"):
+        factory(*args, out=torch.zeros(3, dtype=torch.int64), requires_grad=True)

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:878
+# --- book/chapters/05_creation.md:951
 """The factories as torch.* gives them: each reads its arguments as torch's parser does."""
 
 from refgrad import _creation, _empty_strided, _factories
 from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
+from refgrad._factory_out import writing
 from refgrad._tensor import Tensor
 
 _OPTIONS = ("torch.dtype? dtype = None, torch.layout? layout = None, torch.device? device = "
@@ -23,14 +24,14 @@ def _ends(name: str, base: str = "") -> Arguments:
     return Arguments(*(f"{name}({pair}, int steps, {base}{_MADE})" for pair in ends))
 
 
-eye = function_form(_factories.eye, Arguments(f"eye(int n, {_MADE})",
-                                              f"eye(int n, int m, {_MADE})"))
-arange = function_form(_creation.arange, Arguments(
+eye = function_form(writing(_factories.eye), Arguments(f"eye(int n, {_MADE})",
+                                                       f"eye(int n, int m, {_MADE})"))
+arange = function_form(writing(_creation.arange), Arguments(
     f"arange(Number end, {_MADE})", f"arange(Number start, Number end, *, {_OPTIONS})",
     f"arange(Number start, Number end, Number step = 1, {_MADE})"))
-linspace = function_form(_factories.linspace, _ends("linspace"))
-logspace = function_form(_factories.logspace, _ends("logspace", "float base = 10.0, "))
-full = function_form(_creation.full, Arguments(
+linspace = function_form(writing(_factories.linspace), _ends("linspace"))
+logspace = function_form(writing(_factories.logspace), _ends("logspace", "float base = 10.0, "))
+full = function_form(writing(_creation.full), Arguments(
     f"full(tuple of ints size, Number fill_value, {_MADE})"))
 tensor = function_form(_creation.tensor, Arguments(
     "tensor(object data, *, torch.dtype? dtype = None, torch.device? device = None, "
