@@ -38,6 +38,22 @@ __version__ = "0.1.0"
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
+# --- book/chapters/05_creation.md:1001
+from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
+    arange,
+    empty_like,
+    empty_strided,
+    eye,
+    full,
+    full_like,
+    linspace,
+    logspace,
+    ones_like,
+    tensor,
+    zeros_like,
+)
+
+
 # --- book/chapters/07_grad_modes.md:248
 from refgrad import compiler, jit
 
@@ -90,7 +106,11 @@ from refgrad._ops.shaping import (
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:534
+# --- book/chapters/16e_rounding_and_bits.md:635
+from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
+
+
+# --- book/chapters/16e_rounding_and_bits.md:687
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,

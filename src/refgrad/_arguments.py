@@ -10,8 +10,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from refgrad._device import device as Device
 from refgrad._dtype import dtype as DType
 from refgrad._tensor import Tensor
+from refgrad._tensor_values import strided
 from refgrad._typename import c_type_name
 
 
@@ -36,7 +38,7 @@ _PARAMETER = re.compile(r"(?P<kind>[\w. ]+?)(\[(?P<size>\d+)\])?(?P<none>\?)? (?
                         r"( = (?P<default>.+))?$")
 
 
-# --- book/chapters/13a_arguments.md:120
+# --- book/chapters/13a_arguments.md:122
 def signature(text: str, method: bool = False, hidden: bool = False) -> Signature:
     """A signature written as torch prints it: ``"transpose(Tensor input, int dim0, int dim1)"``.
 
@@ -69,12 +71,14 @@ def _shown(parameters) -> str:
     return f"({', '.join(parts)})"
 
 
-# --- book/chapters/13a_arguments.md:165
+# --- book/chapters/13a_arguments.md:173
 # NOTE [What torch's parser takes for a type]
 # An int is an int but not a bool, a NumPy integer, or a 0-d integer tensor
 # that does not require grad. Inside a tuple of ints the elements are read as
 # indices: a NumPy integer, an integer tensor of one element, and, after the
-# first element, a bool too. A Number is any Python or NumPy number.
+# first element, a bool too. A Number is any Python or NumPy number, and a
+# float any but a bool or a complex; either takes a 0-d tensor that does not
+# require grad. A bool is only Python's: torch refuses a NumPy bool.
 def _is_int(value) -> bool:
     if isinstance(value, bool | np.bool_):
         return False
@@ -91,23 +95,36 @@ def _is_index(value) -> bool:
 
 
 def _is_number(value) -> bool:
-    return isinstance(value, int | float | complex | np.number | np.bool_)
+    return isinstance(value, int | float | complex | np.number | np.bool_) or _is_scalar(value)
+
+
+def _is_float(value) -> bool:
+    if isinstance(value, int | float | np.integer | np.floating):
+        return not isinstance(value, bool)
+    return _is_scalar(value)
+
+
+def _is_scalar(value) -> bool:
+    return isinstance(value, Tensor) and value.ndim == 0 and not value.requires_grad
 
 
 _CHECKS = {
     "int": _is_int,
-    "bool": lambda v: isinstance(v, bool | np.bool_),
+    "bool": lambda v: isinstance(v, bool),
     "Number": _is_number,
-    "float": lambda v: isinstance(v, int | float | np.integer | np.floating)
-    and not isinstance(v, bool),
+    "float": _is_float,
     "str": lambda v: isinstance(v, str),
     "torch.dtype": lambda v: isinstance(v, DType),
+    "torch.device": lambda v: isinstance(v, str | Device) or _is_int(v),
+    "torch.layout": lambda v: v is strided,  # refgrad's one layout
+    "torch.memory_format": lambda v: False,  # refgrad has none: only None is taken
     "Tensor": lambda v: isinstance(v, Tensor),
     "tuple of Tensors": lambda v: isinstance(v, tuple | list),
+    "object": lambda v: True,  # torch.tensor's data: anything, read by the function
 }
 
 
-# --- book/chapters/13a_arguments.md:205
+# --- book/chapters/13a_arguments.md:228
 def _fits(p: Parameter, value, numbers_as_tensors: bool) -> bool:
     """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
     if value is None and p.takes_none:
@@ -125,7 +142,7 @@ def _type_name(value) -> str:
     return "torch.dtype" if isinstance(value, DType) else c_type_name(type(value))
 
 
-# --- book/chapters/13a_arguments.md:231
+# --- book/chapters/13a_arguments.md:254
 def _bind(sig: Signature, args, kwargs, numbers: bool):
     """(the call's values for ``sig``, None), or (None, torch's complaint) when they do not fit."""
     n = len(args)
@@ -156,7 +173,7 @@ def _bind(sig: Signature, args, kwargs, numbers: bool):
     return bound, None
 
 
-# --- book/chapters/13a_arguments.md:266
+# --- book/chapters/13a_arguments.md:289
 # torch also takes NumPy's names for some arguments: x.sum(axis=0).
 _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
                 "other": ("x2",)}
@@ -187,7 +204,7 @@ def _unpacked(sig: Signature, bound) -> str | None:
     return None
 
 
-# --- book/chapters/13a_arguments.md:301
+# --- book/chapters/13a_arguments.md:324
 def _required(sig: Signature) -> int:
     return sum(p.default is None for p in sig.parameters)
 
@@ -228,7 +245,7 @@ def _extra_keyword(sig: Signature, kwargs, given: int) -> str:
     raise AssertionError("every keyword was used")
 
 
-# --- book/chapters/13a_arguments.md:355
+# --- book/chapters/13a_arguments.md:378
 def _combination(signatures, args, kwargs, numbers: bool) -> str:
     shown = [s for s in signatures if not s.hidden]
     got = _listed([_type_name(a) for a in args],
@@ -253,7 +270,7 @@ def _listed(positional: list, keywords: list) -> str:
     return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
-# --- book/chapters/13a_arguments.md:382
+# --- book/chapters/13a_arguments.md:405
 # NOTE [Which signatures say why they did not match]
 # torch explains a signature only when the call gave as many arguments as the
 # printed signature has comma-separated pieces: "*" is a piece, "()" is one
@@ -299,7 +316,7 @@ def _described(value) -> str:
     return _type_name(value)
 
 
-# --- book/chapters/13a_arguments.md:448
+# --- book/chapters/13a_arguments.md:472
 # NOTE [Tensors read as ints]
 # torch's parser turns an index tensor given for an int, or inside a tuple of
 # ints, into that int before the function runs. A call with one is never plain
@@ -328,13 +345,15 @@ def _as_int(value):
 def _int_for(p: Parameter, value):
     if p.kind == "int" or (p.kind == "tuple of ints" and isinstance(value, Tensor)):
         return _as_int(value)
+    if p.kind in ("Number", "float") and isinstance(value, Tensor):
+        return value.item()  # arange(torch.tensor(2.5)) is arange(2.5)
     if p.kind == "tuple of ints" and isinstance(value, tuple | list):
         if any(isinstance(item, Tensor) for item in value):
             return tuple(_as_int(item) for item in value)
     return value
 
 
-# --- book/chapters/13a_arguments.md:492
+# --- book/chapters/13a_arguments.md:518
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 

@@ -8,6 +8,7 @@
 import math
 import warnings
 from collections.abc import Sequence
+from fractions import Fraction
 
 import numpy as np
 
@@ -46,7 +47,7 @@ def _leaves(data) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:81
+# --- book/chapters/05_creation.md:82
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -64,10 +65,10 @@ def _infer_dtype(leaves) -> _dtype.dtype:
     return _dtype.DEFAULT_FLOAT if result is None else result
 
 
-def _to_array(data, dtype: _dtype.dtype | None):
-    """A fresh NumPy array holding ``data``."""
+def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
+    """A fresh NumPy array holding ``data``; a warning for a tensor names ``stacklevel``'s line."""
     if isinstance(data, Tensor):
-        warnings.warn(_COPY_WARNING, UserWarning, stacklevel=3)
+        warnings.warn(_COPY_WARNING, UserWarning, stacklevel=stacklevel)
         data = host_array(data)
     if isinstance(data, np.ndarray | np.generic):
         dtype = dtype or _dtype.from_numpy(data.dtype)
@@ -84,7 +85,7 @@ def _to_array(data, dtype: _dtype.dtype | None):
         )
 
 
-# --- book/chapters/05_creation.md:132
+# --- book/chapters/05_creation.md:133
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -110,7 +111,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return t.item()
 
 
-# --- book/chapters/05_creation.md:159
+# --- book/chapters/05_creation.md:160
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -121,7 +122,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:181
+# --- book/chapters/05_creation.md:182
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev) != CPU
 
@@ -134,7 +135,7 @@ def _finish(array, dev, requires_grad: bool, pin_memory: bool = False) -> Tensor
         array = move(array, device(dev))
     t = make_tensor(array)
     check_requires_grad(t, requires_grad)
-    t._requires_grad = requires_grad
+    t._requires_grad = bool(requires_grad)  # None, which torch's factories take, is False
     return t
 
 
@@ -153,10 +154,11 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     """A new leaf tensor holding a copy of ``data``."""
     if _on_gpu(device):
         pin_memory = False  # torch.tensor ignores the pin for a GPU tensor; factories refuse
-    return _finish(_to_array(data, dtype), device, requires_grad, pin_memory)
+    # the warning for a tensor names the caller's line, past torch.tensor's argument reading
+    return _finish(_to_array(data, dtype, stacklevel=4), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:226
+# --- book/chapters/05_creation.md:228
 def parse_size(args, name: str) -> tuple:
     if len(args) == 1 and isinstance(args[0], tuple | list):
         args = tuple(args[0])
@@ -182,7 +184,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:258
+# --- book/chapters/05_creation.md:260
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -233,7 +235,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:312
+# --- book/chapters/05_creation.md:314
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -241,23 +243,27 @@ def _like(factory, t, dtype, device, requires_grad, *extra):
     )
 
 
-def zeros_like(input, *, dtype=None, device=None, requires_grad=False):
+def zeros_like(input, *, memory_format=None, dtype=None, layout=None, device=None,
+               pin_memory=False, requires_grad=False):
     return _like(zeros, input, dtype, device, requires_grad)
 
 
-def ones_like(input, *, dtype=None, device=None, requires_grad=False):
+def ones_like(input, *, memory_format=None, dtype=None, layout=None, device=None,
+              pin_memory=False, requires_grad=False):
     return _like(ones, input, dtype, device, requires_grad)
 
 
-def empty_like(input, *, dtype=None, device=None, requires_grad=False):
+def empty_like(input, *, memory_format=None, dtype=None, layout=None, device=None,
+               pin_memory=False, requires_grad=False):
     return _like(empty, input, dtype, device, requires_grad)
 
 
-def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False):
+def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None, device=None,
+              pin_memory=False, requires_grad=False):
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:341
+# --- book/chapters/05_creation.md:347
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -296,11 +302,14 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:386
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+# --- book/chapters/05_creation.md:453
+def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
+           pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
-    if end is None:
+    if end is None:  # arange(5)
         start, end = 0, start
+    elif start is None:  # arange(end=5)
+        start = 0
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:
@@ -308,12 +317,29 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if dtype is None:
         any_float = any(isinstance(x, float) for x in (start, end, step))
         dtype = _dtype.DEFAULT_FLOAT if any_float else _dtype.int64
+    if dtype is _dtype.bool:
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if not dtype.is_floating_point:
+        return _finish(_whole_range(start, end, step, dtype), device, requires_grad)
     length = int(np.ceil((end - start) / step))
     values = start + np.arange(length, dtype=np.float64) * step
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:411
+def _whole_range(start, end, step, dtype):
+    first, last, whole_step = int(start), int(end), int(step)  # each cut toward zero
+    if dtype is _dtype.int64:  # counted from the cut bounds
+        if whole_step == 0:
+            raise ValueError("step must be nonzero")
+        sign = 1 if whole_step > 0 else -1
+        length = math.ceil(Fraction(last - first + whole_step - sign, whole_step))
+    else:  # counted from the bounds as given
+        length = int(np.ceil((end - start) / step))
+    values = first + np.arange(length, dtype=np.int64) * whole_step
+    return values.astype(dtype.numpy)
+
+
+# --- book/chapters/05_creation.md:498
 class Generator:
     """A source of random numbers that can be re-seeded."""
 
@@ -341,7 +367,7 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-# --- book/chapters/05_creation.md:447
+# --- book/chapters/05_creation.md:534
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -438,7 +464,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> T
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:564
+# --- book/chapters/05_creation.md:651
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):
@@ -471,7 +497,7 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
                 "fix the code in advance", UserWarning, stacklevel=3)
 
 
-# --- book/chapters/05_creation.md:604
+# --- book/chapters/05_creation.md:691
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:635
+# --- book/chapters/05_creation.md:722
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
@@ -17,10 +17,12 @@ from refgrad._creation import (
     randn,
     whole_number,
 )
+from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
 
 
-def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
+def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False,
+        requires_grad=False):
     m = n if m is None else m
     for name, size in (("n", n), ("m", m)):
         if size < 0:
@@ -53,7 +55,9 @@ def _even_points(start, end, steps, kind):
     return np.concatenate([lower, upper])
 
 
-def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
+def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=False,
+             requires_grad=False):
+    _check_ends("linspace", start, end)
     if dtype is _dtype.bool:
         raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
     kind = np.dtype((dtype or _dtype.DEFAULT_FLOAT).numpy)
@@ -62,14 +66,24 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
         else _finish(points.astype(kind), device, requires_grad)
 
 
-def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=None,
+             pin_memory=False, requires_grad=False):
+    _check_ends("logspace", start, end)
     kind = np.dtype((dtype or _dtype.DEFAULT_FLOAT).numpy)
     exponents = _even_points(start, end, steps, kind).astype(np.float64)
     powers = np.power(np.float64(base), exponents)  # one by one, in double
     return _finish(powers.astype(kind), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:703
+def _check_ends(name, start, end) -> None:
+    wrong = [f"{which} with {value.ndim} dimension(s)" for which, value in
+             (("start", start), ("end", end)) if isinstance(value, Tensor) and value.ndim]
+    if wrong:
+        raise RuntimeError(f"{name} only supports 0-dimensional start and end tensors, but got "
+                           + " and ".join(wrong) + ".")
+
+
+# --- book/chapters/05_creation.md:804
 def rand_like(input, *, dtype=None, device=None, requires_grad=False):
     return rand(input.shape, dtype=dtype or input.dtype, device=device or input.device,
                 requires_grad=requires_grad)
@@ -103,7 +117,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     return _finish(order.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:743
+# --- book/chapters/05_creation.md:844
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
