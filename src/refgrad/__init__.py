@@ -24,7 +24,7 @@ from refgrad._dtype import (
     bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int, int8,
     int16, int32, int64, long, promote_types, set_default_dtype, short, uint8,
 )
-from refgrad._formatting import set_printoptions
+from refgrad._printoptions import set_printoptions
 from refgrad._size import Size
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import strided
