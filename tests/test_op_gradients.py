@@ -395,7 +395,7 @@ RECIPES.update({
 
 
 # The rows of in-place ops and views (chapters 26 and 27), called out of place.
-_IP = torch._ops.inplace
+_IP = torch._ops.inplace_writes
 _VW = torch._ops.views
 RECIPES.update({
     "zero_": Recipe(lambda a: call(_IP.ZERO, (a,))),

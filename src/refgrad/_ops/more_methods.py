@@ -24,7 +24,7 @@ for _module, _names in MORE_METHODS.items():
 
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:1499
-from refgrad._ops.inplace import _method  # noqa: E402 - after the plain methods
+from refgrad._ops.inplace_methods import _method  # noqa: E402 - after the plain methods
 
 for _function in (pairs.copysign, pairs.ldexp, rescaling.renorm):
     setattr(Tensor, _function.__name__ + "_", _method(_function))
