@@ -48,13 +48,14 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:884
+# --- book/chapters/16_functions.md:934
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
-from refgrad._ops.functions import (
-    add, clone, cos, cumsum, div, eq, exp, ge, gt, le, log, lt, masked_fill, mul, ne, neg, pow,
-    reciprocal, rsub, sin, stack, sub, sum, unbind, where,
+from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
+from refgrad._ops.simple_functions import (
+    clone, cos, eq, exp, ge, gt, le, log, lt, masked_fill, ne, neg, reciprocal, sin,
 )
+from refgrad._ops.sums_and_stacks import cumsum, stack, sum, unbind
 from refgrad._ops.reshaping import expand, reshape, squeeze, unsqueeze, view
 
 
@@ -123,7 +124,7 @@ from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, 
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:840
+# --- book/chapters/16i_cumulative.md:841
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
@@ -170,11 +171,11 @@ from refgrad._ops.special_functions import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1191
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1192
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1457
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1458
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -190,11 +191,11 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1630
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1631
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
-# --- book/chapters/16o_argument_checks.md:302
+# --- book/chapters/16o_argument_checks.md:304
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
@@ -269,7 +270,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:1008
+# --- book/chapters/26_inplace.md:1011
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -292,7 +293,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1124
+# --- book/chapters/26_inplace.md:1127
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -303,7 +304,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1394
+# --- book/chapters/26_inplace.md:1397
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )

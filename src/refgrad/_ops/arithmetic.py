@@ -206,7 +206,8 @@ def _base_grad(g, self, exponent):
 
 
 def _exponent_grad(g, self, exponent, result):
-    from refgrad._ops.functions import log, where
+    from refgrad._ops.functions import where
+    from refgrad._ops.simple_functions import log
 
     return g * where((exponent >= 0) & (self == 0), 0.0, result * log(self))
 
@@ -217,7 +218,7 @@ def _zeros_like(t):
     return zeros_like(t)
 
 
-# --- book/chapters/14_arithmetic.md:742
+# --- book/chapters/14_arithmetic.md:743
 # NOTE [Branch-free select]
 # Below this many elements np.where is quicker than the few passes of the bit
 # select, and a mispredicted branch costs too little to matter.
@@ -247,7 +248,7 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:773
+# --- book/chapters/14_arithmetic.md:774
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -264,7 +265,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:816
+# --- book/chapters/14_arithmetic.md:817
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]
@@ -285,7 +286,7 @@ MASKED_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:854
+# --- book/chapters/14_arithmetic.md:855
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -339,7 +340,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:915
+# --- book/chapters/14_arithmetic.md:916
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -357,7 +358,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:939
+# --- book/chapters/14_arithmetic.md:940
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

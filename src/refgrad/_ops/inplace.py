@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from refgrad._backend import overlaps
-from refgrad._ops import functions as F
+from refgrad._ops.simple_functions import clone
 from refgrad._ops.views import rebase_history
 from refgrad._ops.write_checks import bump, check_fits, check_inplace
 from refgrad._tensor import Tensor
@@ -102,7 +102,7 @@ def _keep_original(self, args, node) -> None:
         if entry is None or name in (op.outputs or ()) or not hasattr(entry, "_original"):
             continue  # results are saved after the write; numbers stay as they are
         if name in names:
-            original = F.clone(self) if original is None else original
+            original = clone(self) if original is None else original
             saved[i] = _save(original, node)
         else:
             saved[i] = _save(entry._original, node)  # packed now, in torch's order

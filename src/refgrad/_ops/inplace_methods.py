@@ -20,8 +20,10 @@ from refgrad._ops import (
     slice_writes,
     special,
     special_functions,
+    sums_and_stacks,
 )
 from refgrad._ops import functions as F
+from refgrad._ops import simple_functions as simple
 from refgrad._ops.alpha import read_alpha
 from refgrad._ops.inplace import inplace
 from refgrad._ops.inplace_writes import (
@@ -48,15 +50,16 @@ def _method(function):
     return method
 
 
-# --- book/chapters/26_inplace.md:623
+# --- book/chapters/26_inplace.md:625
 OUT_OF_PLACE = {
-    "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
-    "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
+    "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
+    "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
+    "tanh": pointwise.tanh,
     "sigmoid": pointwise.sigmoid, "relu": pointwise.relu, "clamp": pointwise.clamp,
     "clamp_min": pointwise.clamp_min, "clamp_max": pointwise.clamp_max,
     "abs": pointwise.abs, "sqrt": pointwise.sqrt, "rsqrt": pointwise.rsqrt,
-    "tan": pointwise.tan, "sign": pointwise.sign, "reciprocal": F.reciprocal,
-    "cumsum": F.cumsum_step,
+    "tan": pointwise.tan, "sign": pointwise.sign, "reciprocal": simple.reciprocal,
+    "cumsum": sums_and_stacks.cumsum_step,
     "floor_divide": rounding.floor_divide_step,
     "remainder": rounding.remainder, "fmod": rounding.fmod, "true_divide": rounding.true_divide,
     **{name: getattr(bits, name) for name in (
@@ -84,7 +87,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:947
+# --- book/chapters/26_inplace.md:950
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

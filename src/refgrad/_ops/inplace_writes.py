@@ -10,7 +10,6 @@ import numpy as np
 
 from refgrad._backend import same_device
 from refgrad._dtype import checked_fill
-from refgrad._ops import functions as F
 from refgrad._ops import slice_writes
 from refgrad._ops.inplace import inplace
 from refgrad._ops.shared_writes import (
@@ -22,6 +21,7 @@ from refgrad._ops.shared_writes import (
     put_at,
     shared_write,
 )
+from refgrad._ops.simple_functions import masked_fill
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad.utils._python_dispatch import named
@@ -89,7 +89,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:727
+# --- book/chapters/26_inplace.md:730
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -108,7 +108,7 @@ def fill_(self, value):
 
 
 def _masked_fill(t, mask, value):
-    return F.masked_fill(t, mask, value)
+    return masked_fill(t, mask, value)
 
 
 _masked_fill.__name__ = "masked_fill"
