@@ -11,6 +11,7 @@ import numpy as np
 
 from refgrad import _dtype
 from refgrad._ops import arithmetic as ar
+from refgrad._ops import conditional, powers
 from refgrad._ops.alpha import alpha_params, check_subtraction
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_array
@@ -128,18 +129,18 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:176
+# --- book/chapters/16_functions.md:177
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
         input = number_beside(input, exponent)
-        return call(ar.POW_SCALAR, (exponent,), {"self": input})
+        return call(powers.POW_SCALAR, (exponent,), {"self": input})
     if isinstance(exponent, Tensor):
-        return call(ar.POW_TENSOR, (input, exponent))
+        return call(powers.POW_TENSOR, (input, exponent))
     exponent = _dtype.python_number(exponent)  # NOTE [NumPy scalars are numbers]
     if isinstance(exponent, int | float) and not isinstance(exponent, bool):
         _check_exponent(input, exponent)
-    return call(ar.POW, (input,), {"exponent": exponent})
+    return call(powers.POW, (input,), {"exponent": exponent})
 
 
 def _check_exponent(input, exponent) -> None:
@@ -151,7 +152,7 @@ def _check_exponent(input, exponent) -> None:
         _dtype.parsed_int(exponent)
         if not kind.is_floating_point:
             if exponent < 0:
-                raise RuntimeError(ar.NEGATIVE_POWER)
+                raise RuntimeError(powers.NEGATIVE_POWER)
             _dtype.checked_number(exponent, _dtype.int64)  # read as a signed int first
             _dtype.checked_number(exponent, kind)
 
@@ -186,7 +187,7 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
     if not on_host:
         tensors = [t for t in (condition, input, other) if isinstance(t, Tensor)]
         condition = _condition_beside(condition, tensors)
-    return call(ar.WHERE, (input, other), {"condition": condition})
+    return call(conditional.WHERE, (input, other), {"condition": condition})
 
 
 def _check_where_number(number, kind) -> None:
@@ -209,7 +210,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:363
+# --- book/chapters/16_functions.md:365
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -223,7 +224,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:630
+# --- book/chapters/16_functions.md:632
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -233,7 +234,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:669
+# --- book/chapters/16_functions.md:671
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

@@ -7,7 +7,8 @@
 
 import numpy as np
 
-from refgrad._ops.arithmetic import add_scalar, div_scalar, floating, in_float32, mul_scalar, select
+from refgrad._ops.arithmetic import add_scalar, div_scalar, floating, in_float32, mul_scalar
+from refgrad._ops.conditional import select
 from refgrad._ops.table import Op, register
 
 
@@ -34,7 +35,7 @@ RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", in_float32(lambda a: 1 / np.sqr
                       lambda g, result: (mul_scalar(g, -0.5) * result**3,))
 
 
-# --- book/chapters/16a_pointwise.md:101
+# --- book/chapters/16a_pointwise.md:102
 # NOTE [Ties keep the input]
 # torch's max(a, bound) keeps a when the two are equal (-0.0 against 0.0);
 # NumPy's maximum returns its second operand then. So the input goes second,
@@ -94,7 +95,7 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:173
+# --- book/chapters/16a_pointwise.md:174
 _GRAD_AND_OUTPUT = (("grad_output", ("output",)), ("output", ("grad_output", "output")))
 TANH_BACKWARD = register(Op(
     "tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"),
@@ -127,7 +128,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:214
+# --- book/chapters/16a_pointwise.md:215
 def _inside(self, min, max):  # noqa: A002 - torch's names
     from refgrad._tensor import make_tensor
 
@@ -154,7 +155,7 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:260
+# --- book/chapters/16a_pointwise.md:261
 def _kept(g, keep):
     """``g`` where the array mask ``keep`` holds, zero elsewhere."""
     from refgrad._tensor import make_tensor
@@ -187,7 +188,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:303
+# --- book/chapters/16a_pointwise.md:304
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_kept(g, self._data >= min),),
@@ -210,7 +211,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:334
+# --- book/chapters/16a_pointwise.md:335
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -235,7 +236,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:371
+# --- book/chapters/16a_pointwise.md:372
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -261,7 +262,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:403
+# --- book/chapters/16a_pointwise.md:404
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 

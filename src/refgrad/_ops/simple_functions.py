@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:273
+# --- book/chapters/16_functions.md:274
 """neg, exp, log, sin, cos, reciprocal, the comparisons, clone, to and masked_fill:
 function forms of one arithmetic row each."""
 
@@ -11,13 +11,14 @@ import sys
 from refgrad import _dtype
 from refgrad._backend import same_device
 from refgrad._ops import arithmetic as ar
+from refgrad._ops import conditional
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_alone
 from refgrad._ops.functions import check_broadcast
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/16_functions.md:289
+# --- book/chapters/16_functions.md:291
 # NOTE [Named as torch names them]
 # Python words an argument error with the function's qualified name:
 # "sin() takes 1 positional argument but 2 were given". A function made in a
@@ -48,7 +49,7 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:328
+# --- book/chapters/16_functions.md:330
 def _binary(row):
     def function(input, other):
         return call(row, (input, other))
@@ -60,7 +61,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:535
+# --- book/chapters/16_functions.md:537
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -81,7 +82,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:607
+# --- book/chapters/16_functions.md:609
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
@@ -93,8 +94,8 @@ def masked_fill(input, mask, value):
                            + _dtype.C_TYPE_NAMES[kind])
     if not isinstance(value, Tensor):
         value = _dtype.checked_number(value, input.dtype)
-        return call(ar.MASKED_FILL, (input,), {"mask": mask, "value": value})
+        return call(conditional.MASKED_FILL, (input,), {"mask": mask, "value": value})
     if value.ndim:
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.ndim} dimension(s).")
-    return call(ar.MASKED_FILL_TENSOR, (input, value), {"mask": mask})
+    return call(conditional.MASKED_FILL_TENSOR, (input, value), {"mask": mask})
