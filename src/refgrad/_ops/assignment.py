@@ -16,7 +16,7 @@ from refgrad.utils._python_dispatch import named
 
 
 def setitem(self, index, value) -> None:
-    from refgrad._ops.indexing import walk
+    from refgrad._ops.subscripts import walk
 
     if isinstance(index, Tensor) and index._data.dtype == np.uint8 and not isinstance(
             value, Tensor):  # torch fills through masked_fill_, which wants a bool mask

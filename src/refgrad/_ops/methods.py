@@ -39,6 +39,7 @@ from refgrad._ops import (
     special,
     special_functions,
     statistics,
+    subscripts,
     sums_and_stacks,
     tiling,
 )
@@ -97,7 +98,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:808
+# --- book/chapters/16_functions.md:809
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -128,7 +129,7 @@ OPERATORS = {
     "__gt__": _falls_back(simple.gt), "__ge__": _falls_back(simple.ge),
     "__matmul__": linalg.matmul,
     "__rmatmul__": lambda self, other: linalg.matmul(other, self), "__abs__": pointwise.abs,
-    "__getitem__": indexing.getitem, "__iter__": lambda self: iter(_rows(self)),
+    "__getitem__": subscripts.getitem, "__iter__": lambda self: iter(_rows(self)),
     "__invert__": bits.invert,
     **{f"__{name}__": _falls_back(f) for name, f in _FALLING_BACK.items()},
     **{f"__r{name}__": _falls_back(f, reflected=True) for name, f in _FALLING_BACK.items()},
@@ -172,7 +173,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:888
+# --- book/chapters/16_functions.md:889
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
