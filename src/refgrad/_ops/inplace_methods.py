@@ -7,6 +7,7 @@
 
 from refgrad._ops import (
     bits,
+    clamps,
     combining,
     cumulative,
     elementwise,
@@ -50,13 +51,13 @@ def _method(function):
     return method
 
 
-# --- book/chapters/26_inplace.md:625
+# --- book/chapters/26_inplace.md:626
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
     "tanh": pointwise.tanh,
-    "sigmoid": pointwise.sigmoid, "relu": pointwise.relu, "clamp": pointwise.clamp,
-    "clamp_min": pointwise.clamp_min, "clamp_max": pointwise.clamp_max,
+    "sigmoid": pointwise.sigmoid, "relu": pointwise.relu, "clamp": clamps.clamp,
+    "clamp_min": clamps.clamp_min, "clamp_max": clamps.clamp_max,
     "abs": pointwise.abs, "sqrt": pointwise.sqrt, "rsqrt": pointwise.rsqrt,
     "tan": pointwise.tan, "sign": pointwise.sign, "reciprocal": simple.reciprocal,
     "cumsum": sums_and_stacks.cumsum_step,
@@ -87,7 +88,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:950
+# --- book/chapters/26_inplace.md:951
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
@@ -119,7 +120,7 @@ def _bounded(function):
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function))
-    for function in (pointwise.clamp, pointwise.clamp_min, pointwise.clamp_max):
+    for function in (clamps.clamp, clamps.clamp_min, clamps.clamp_max):
         setattr(cls, function.__name__ + "_", _bounded(function))
     cls.clip_ = cls.clamp_
     cls.negative_, cls.absolute_, cls.divide_ = cls.neg_, cls.abs_, cls.div_

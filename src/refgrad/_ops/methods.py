@@ -9,6 +9,7 @@ from refgrad._argument_forms import method_copy
 from refgrad._method_counts import keywords_only
 from refgrad._ops import (
     bits,
+    clamps,
     closeness,
     combining,
     contractions,
@@ -55,8 +56,9 @@ METHODS = {
     sums_and_stacks: ("sum", "unbind", "cumsum"),
     closeness: ("equal", "allclose", "isclose"),
     reshaping: ("view", "reshape", "expand", "unsqueeze", "squeeze"),
-    pointwise: ("tan", "tanh", "sigmoid", "relu", "abs", "sign", "sqrt", "rsqrt", "clamp",
-                "clamp_min", "clamp_max", "clip", "maximum", "minimum"),
+    pointwise: ("tan", "tanh", "sigmoid", "relu", "abs", "sign", "sqrt", "rsqrt", "maximum",
+                "minimum"),
+    clamps: ("clamp", "clamp_min", "clamp_max", "clip"),
     statistics: ("mean", "max", "min", "prod", "logsumexp", "softmax", "log_softmax"),
     measures: ("var", "std", "norm", "amax", "amin"),
     linalg: ("matmul", "mm", "dot", "bmm", "mv", "outer", "ger"),
@@ -98,7 +100,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:809
+# --- book/chapters/16_functions.md:811
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -173,7 +175,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:889
+# --- book/chapters/16_functions.md:891
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
