@@ -48,7 +48,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:939
+# --- book/chapters/16_functions.md:941
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -130,10 +130,9 @@ from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
 
 
-# --- book/chapters/16j_products_and_shapes.md:1062
-from refgrad._ops.products import (
-    addbmm, addmm, addmv, baddbmm, cross, kron, trace, vdot,
-)
+# --- book/chapters/16j_products_and_shapes.md:1072
+from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
+from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
 from refgrad._ops.einsum import einsum
 from refgrad._ops.tiling import (

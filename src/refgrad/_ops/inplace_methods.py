@@ -6,6 +6,7 @@
 """The in-place methods made from out-of-place functions, and their installation."""
 
 from refgrad._ops import (
+    addmm_family,
     bits,
     clamps,
     combining,
@@ -14,7 +15,6 @@ from refgrad._ops import (
     fused,
     inverse_hyperbolics_in_place,
     pointwise,
-    products,
     rearranging,
     rounding,
     scattering,
@@ -80,8 +80,8 @@ OUT_OF_PLACE = {
     "masked_scatter": scattering.masked_scatter,
     **{name: getattr(slice_writes, name) for name in ("index_add", "index_copy", "index_fill")},
     "scatter_reduce": combining.scatter_reduce,
-    "addmm": products.addmm, "addmv": products.addmv, "baddbmm": products.baddbmm,
-    "addbmm": products.addbmm,
+    "addmm": addmm_family.addmm, "addmv": addmm_family.addmv,
+    "baddbmm": addmm_family.baddbmm, "addbmm": addmm_family.addbmm,
     **{name: getattr(special_functions, name) for name in (
         "erf", "erfc", "erfinv", "lgamma", "digamma", "i0", "sinc", "mvlgamma")},
     **inverse_hyperbolics_in_place.STEPS,  # NOTE [Inverse hyperbolics in place]

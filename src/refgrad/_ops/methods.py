@@ -8,6 +8,7 @@
 from refgrad._argument_forms import method_copy
 from refgrad._method_counts import keywords_only
 from refgrad._ops import (
+    addmm_family,
     bits,
     clamps,
     closeness,
@@ -85,7 +86,8 @@ METHODS = {
     scattering: ("scatter", "scatter_add", "masked_scatter", "take", "take_along_dim"),
     slice_writes: ("index_add", "index_copy", "index_fill"),
     combining: ("scatter_reduce",),
-    products: ("addmm", "addmv", "baddbmm", "addbmm", "vdot", "trace", "cross", "kron"),
+    addmm_family: ("addmm", "addmv", "baddbmm", "addbmm"),
+    products: ("vdot", "trace", "cross", "kron"),
     contractions: ("inner",),
     tiling: ("diag", "diag_embed", "tile", "repeat_interleave", "tensor_split", "unflatten",
              "rot90", "fliplr", "flipud"),
@@ -100,7 +102,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:811
+# --- book/chapters/16_functions.md:813
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -175,7 +177,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:891
+# --- book/chapters/16_functions.md:893
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
