@@ -313,5 +313,5 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/27_views.md:931
+# --- book/chapters/27_views.md:949
 from refgrad._ops.strided import as_strided

@@ -8,6 +8,7 @@
 from refgrad._argument_forms import function_form, method_copy, method_form, refuse
 from refgrad._arguments import Arguments
 from refgrad._ops import (
+    diagonal_view,
     elementwise,
     functions,
     indexing,
@@ -24,7 +25,6 @@ from refgrad._ops import (
     statistics,
     sums_and_stacks,
     tiling,
-    views,
 )
 from refgrad._tensor import Tensor
 
@@ -150,7 +150,7 @@ SIGNATURES.update({
     "movedim": (rearranging, _both(
         "movedim(Tensor input, int source, int destination)",
         "movedim(Tensor input, tuple of ints source, tuple of ints destination)")),
-    "diagonal": (views, _both("diagonal(Tensor input, int offset = 0, int dim1 = 0, "
+    "diagonal": (diagonal_view, _both("diagonal(Tensor input, int offset = 0, int dim1 = 0, "
                               "int dim2 = 1)")),
     "index_select": (pieces, _both(
         "index_select(Tensor input, int dim, Tensor index, *, Tensor out = None)")),

@@ -10,8 +10,8 @@ import warnings
 import numpy as np
 
 from refgrad._backend import overlaps
+from refgrad._ops.copy_slices import rebase_history
 from refgrad._ops.simple_functions import clone
-from refgrad._ops.views import rebase_history
 from refgrad._ops.write_checks import bump, check_fits, check_inplace
 from refgrad._tensor import Tensor
 from refgrad.autograd._node import input_metadata

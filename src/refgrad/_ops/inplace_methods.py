@@ -26,6 +26,7 @@ from refgrad._ops import (
 from refgrad._ops import functions as F
 from refgrad._ops import simple_functions as simple
 from refgrad._ops.alpha import read_alpha
+from refgrad._ops.diagonal_view import diagonal
 from refgrad._ops.inplace import inplace
 from refgrad._ops.inplace_writes import (
     copy_,
@@ -35,7 +36,6 @@ from refgrad._ops.inplace_writes import (
     masked_fill_,
     zero_,
 )
-from refgrad._ops.views import diagonal
 from refgrad._tensor import Tensor
 
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from refgrad._ops import views
+from refgrad._ops import diagonal_view
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
@@ -30,7 +30,7 @@ DIAG_EMBED = register(Op(
     backward=lambda g, offset, dim1, dim2: (g.diagonal(offset, dim1, dim2),),
 ))
 DIAGONAL_COPY = register(replace(
-    views.DIAGONAL, name="diagonal_copy", node="DiagonalBackward0_copy", view=False,
+    diagonal_view.DIAGONAL, name="diagonal_copy", node="DiagonalBackward0_copy", view=False,
     forward=lambda a, offset, dim1, dim2: np.diagonal(a, offset, dim1, dim2).copy(),
 ))
 
