@@ -395,8 +395,8 @@ RECIPES.update({
 
 
 # The rows of in-place ops and views (chapters 26 and 27), called out of place.
-_IP = torch._ops.inplace
-_VW = torch._ops.views
+_IP = torch._ops.inplace_writes
+_DV = torch._ops.diagonal_view
 RECIPES.update({
     "zero_": Recipe(lambda a: call(_IP.ZERO, (a,))),
     # Bounds that leave nothing to chance, so that the draws repeat.
@@ -421,7 +421,7 @@ RECIPES.update({
                            lambda o, d: {"offset": o, "dim1": d[0], "dim2": d[1]},
                            st.integers(-1, 1), st.sampled_from([(0, 1), (1, 0), (-1, 0)]))),
     "diagonal_backward": Recipe(
-        lambda g: call(_VW.DIAGONAL_BACKWARD, (g,), {
+        lambda g: call(_DV.DIAGONAL_BACKWARD, (g,), {
             "input_sizes": (3, 4), "offset": 1, "dim1": 0, "dim2": 1}),
         shapes=st.just([(3,)])),
     "unfold": Recipe(lambda a, **p: a.unfold(**p), shapes=st.sampled_from([[(5,)], [(2, 4)]]),

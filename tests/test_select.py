@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import refgrad as torch
-from refgrad._ops.arithmetic import _SELECT_MIN, select
+from refgrad._ops.conditional import _SELECT_MIN, select
 
 DTYPES = (np.float16, np.float32, np.float64, np.int8, np.int64, np.uint16, np.bool_,
           np.complex64, np.complex128)

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance._support import StandIn
-from refgrad._formatting import set_printoptions, tensor_repr
+from refgrad._formatting import tensor_repr
+from refgrad._printoptions import set_printoptions
 
 DTYPES = {
     "float32": np.float32,

@@ -24,7 +24,7 @@ from refgrad._dtype import (
     bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int, int8,
     int16, int32, int64, long, promote_types, set_default_dtype, short, uint8,
 )
-from refgrad._formatting import set_printoptions
+from refgrad._printoptions import set_printoptions
 from refgrad._size import Size
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import strided
@@ -64,20 +64,21 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:884
+# --- book/chapters/16_functions.md:941
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
-from refgrad._ops.functions import (
-    add, clone, cos, cumsum, div, eq, exp, ge, gt, le, log, lt, masked_fill, mul, ne, neg, pow,
-    reciprocal, rsub, sin, stack, sub, sum, unbind, where,
+from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
+from refgrad._ops.simple_functions import (
+    clone, cos, eq, exp, ge, gt, le, log, lt, masked_fill, ne, neg, reciprocal, sin,
 )
+from refgrad._ops.sums_and_stacks import cumsum, stack, sum, unbind
 from refgrad._ops.reshaping import expand, reshape, squeeze, unsqueeze, view
 
 
-# --- book/chapters/16a_pointwise.md:473
+# --- book/chapters/16a_pointwise.md:490
+from refgrad._ops.clamps import clamp, clamp_max, clamp_min, clip
 from refgrad._ops.pointwise import (
-    abs, clamp, clamp_max, clamp_min, clip, maximum, minimum, relu, rsqrt, sigmoid, sign,
-    sqrt, tan, tanh,
+    abs, maximum, minimum, relu, rsqrt, sigmoid, sign, sqrt, tan, tanh,
 )
 
 
@@ -95,14 +96,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:786
+# --- book/chapters/16d_indexing.md:799
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1138
+# --- book/chapters/16d_indexing.md:1151
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -143,16 +144,15 @@ from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, 
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:840
+# --- book/chapters/16i_cumulative.md:841
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
 
 
-# --- book/chapters/16j_products_and_shapes.md:1062
-from refgrad._ops.products import (
-    addbmm, addmm, addmv, baddbmm, cross, kron, trace, vdot,
-)
+# --- book/chapters/16j_products_and_shapes.md:1072
+from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
+from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
 from refgrad._ops.einsum import einsum
 from refgrad._ops.tiling import (
@@ -190,11 +190,11 @@ from refgrad._ops.special_functions import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1191
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1192
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1457
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1458
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -210,11 +210,11 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1630
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1631
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
-# --- book/chapters/16o_argument_checks.md:302
+# --- book/chapters/16o_argument_checks.md:304
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
@@ -289,7 +289,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:966
+# --- book/chapters/26_inplace.md:1012
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -312,7 +312,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1082
+# --- book/chapters/26_inplace.md:1128
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -323,7 +323,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1352
+# --- book/chapters/26_inplace.md:1398
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -333,5 +333,5 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/27_views.md:931
+# --- book/chapters/27_views.md:949
 from refgrad._ops.strided import as_strided

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/04_printing.md:41
+# --- book/chapters/04_printing.md:42
 """How tensors print: a repr that matches torch 2.13 character for character.
 
 The printer reads only ``_data``, ``dtype``, ``device``, ``grad_fn`` and
@@ -10,68 +10,16 @@ The printer reads only ``_data``, ``dtype``, ``device``, ``grad_fn`` and
 """
 
 import math
-from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from refgrad._dtype import get_default_dtype
+from refgrad._printoptions import OPTIONS, PrintOptions
 
-__all__ = ["get_printoptions", "set_printoptions", "tensor_repr"]
-
-
-# --- book/chapters/04_printing.md:69
-@dataclass
-class PrintOptions:
-    """The process-wide print settings, with torch's defaults."""
-
-    precision: int = 4
-    threshold: float = 1000
-    edgeitems: int = 3
-    linewidth: int = 80
-    sci_mode: bool | None = None
+__all__ = ["tensor_repr"]
 
 
-OPTIONS = PrintOptions()
-
-PROFILES = {
-    "default": {"precision": 4, "threshold": 1000, "edgeitems": 3, "linewidth": 80},
-    "short": {"precision": 2, "threshold": 1000, "edgeitems": 2, "linewidth": 80},
-    "full": {"precision": 4, "threshold": math.inf, "edgeitems": 3, "linewidth": 80},
-}
-
-
-# --- book/chapters/04_printing.md:96
-def set_printoptions(
-    precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
-) -> None:
-    """Change how tensors print, with the semantics of ``torch.set_printoptions``."""
-    for name, preset in PROFILES.items():
-        if profile == name:
-            for option, value in preset.items():
-                setattr(OPTIONS, option, value)
-    given = {
-        "precision": precision,
-        "threshold": threshold,
-        "edgeitems": edgeitems,
-        "linewidth": linewidth,
-    }
-    for option, value in given.items():
-        if value is not None:
-            setattr(OPTIONS, option, value)
-    # NOTE [sci_mode is always overwritten]
-    # The other options keep their value when their argument is None, but
-    # sci_mode is assigned unconditionally: set_printoptions(precision=2)
-    # quietly turns a forced sci_mode back to automatic. Torch does this, and
-    # programs that print after such a call depend on it.
-    OPTIONS.sci_mode = sci_mode
-
-
-def get_printoptions() -> dict:
-    """The current options, as keyword arguments ``set_printoptions`` accepts."""
-    return asdict(OPTIONS)
-
-
-# --- book/chapters/04_printing.md:134
+# --- book/chapters/04_printing.md:143
 def host_values(t) -> np.ndarray:
     """The tensor's values as a NumPy array, copied off the device if needed."""
     data = t._data
@@ -82,7 +30,7 @@ def host_values(t) -> np.ndarray:
     return np.asarray(data)
 
 
-# --- book/chapters/04_printing.md:155
+# --- book/chapters/04_printing.md:164
 def shown_elements(values: np.ndarray, edgeitems: int) -> np.ndarray:
     """The elements a summarised print displays, as one array.
 
@@ -99,7 +47,7 @@ def shown_elements(values: np.ndarray, edgeitems: int) -> np.ndarray:
     return values
 
 
-# --- book/chapters/04_printing.md:180
+# --- book/chapters/04_printing.md:189
 # NOTE [Float formatting modes]
 # The mode is chosen from the finite, non-zero elements that are shown:
 #   * sci:   if the largest magnitude is more than 1000 times the smallest,
@@ -127,7 +75,7 @@ def float_mode(finite: np.ndarray, sci_mode: bool | None) -> str:
     return "int" if bool(np.all(np.ceil(finite) == finite)) else "fixed"
 
 
-# --- book/chapters/04_printing.md:217
+# --- book/chapters/04_printing.md:226
 class Formatter:
     """Formats single elements in the mode and width shared by one tensor."""
 
@@ -160,7 +108,7 @@ class Formatter:
         return self.bare(value).rjust(self.width)
 
 
-# --- book/chapters/04_printing.md:275
+# --- book/chapters/04_printing.md:284
 def row_text(row: np.ndarray, indent: int, summarize: bool, fmt: Formatter,
              options: PrintOptions) -> str:
     """A 1-d row, wrapped so that each line holds a whole number of elements."""
@@ -177,7 +125,7 @@ def row_text(row: np.ndarray, indent: int, summarize: bool, fmt: Formatter,
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
 
-# --- book/chapters/04_printing.md:305
+# --- book/chapters/04_printing.md:314
 def block_text(values: np.ndarray, indent: int, summarize: bool, fmt: Formatter,
                options: PrintOptions) -> str:
     """A tensor of any rank, laid out the way torch lays it out."""
@@ -198,7 +146,7 @@ def block_text(values: np.ndarray, indent: int, summarize: bool, fmt: Formatter,
     return "[" + separator.join(parts) + "]"
 
 
-# --- book/chapters/04_printing.md:331
+# --- book/chapters/04_printing.md:340
 def contents_text(values: np.ndarray, indent: int, options: PrintOptions) -> str:
     """The bracketed values of a tensor, without the ``tensor(`` wrapper."""
     if values.size == 0:
@@ -208,7 +156,7 @@ def contents_text(values: np.ndarray, indent: int, options: PrintOptions) -> str
     return block_text(values, indent, summarize, Formatter(shown, options), options)
 
 
-# --- book/chapters/04_printing.md:355
+# --- book/chapters/04_printing.md:364
 # NOTE [Which suffixes a tensor shows]
 # In order:
 #   device='cuda:0'   any device other than the CPU;
@@ -254,7 +202,7 @@ def suffixes(t, values: np.ndarray, options: PrintOptions) -> list[str]:
     return found
 
 
-# --- book/chapters/04_printing.md:407
+# --- book/chapters/04_printing.md:416
 def _tangent(t):
     from refgrad.autograd._state import dual_levels
 
@@ -269,7 +217,7 @@ def _tangent_text(tangent) -> str:
     return format(tangent)  # a 0-d tensor formats as its item
 
 
-# --- book/chapters/04_printing.md:428
+# --- book/chapters/04_printing.md:437
 def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> str:
     """Append the suffixes and the closing parenthesis, wrapping as torch does."""
     # NOTE [Suffix wrapping counts two too many]
@@ -289,7 +237,7 @@ def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> 
     return "".join(pieces) + ")"
 
 
-# --- book/chapters/04_printing.md:456
+# --- book/chapters/04_printing.md:465
 def tensor_repr(t, *, tensor_contents: str | None = None) -> str:
     """``repr(t)`` exactly as torch 2.13 prints it."""
     prefix = "tensor("

@@ -3,7 +3,7 @@
 
 
 # --- book/chapters/14_arithmetic.md:31
-"""Arithmetic rows: add, sub, rsub, mul, div, neg, pow, and elementwise functions."""
+"""Arithmetic rows: add, sub, rsub, mul, div, neg, elementwise functions and comparisons."""
 
 import numpy as np
 
@@ -151,141 +151,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:640
-NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
-
-
-def _power(a, b):
-    """``np.power``, with torch's answers where integers meet negative integer powers."""
-    if _kind(a) not in "biu" or _kind(b) not in "biu":
-        return np.power(a, b)
-    if not hasattr(b, "shape"):  # a number; a 0-d tensor counts as a tensor
-        if b < 0:
-            raise RuntimeError(NEGATIVE_POWER)
-        return np.power(a, b)
-    negative = b < 0
-    if not negative.any():
-        return np.power(a, b)
-    result = np.power(a, np.where(negative, 0, b))
-    fraction = np.where(a == 1, 1, np.where(a == -1, 1 - 2 * (b % 2), 0))
-    return np.where(negative, fraction, result).astype(result.dtype)
-
-
-# --- book/chapters/14_arithmetic.md:661
-POW = register(Op(
-    "pow", "PowBackward0", ("self",), promote_with=("exponent",),
-    forward=lambda a, exponent: _power(a, exponent),
-    backward=lambda g, self, exponent: (
-        _zeros_like(self) if exponent == 0 else g * mul_scalar(self ** (exponent - 1), exponent),
-    ),
-    saves=(("self", ("self",)),),
-))
-POW_TENSOR = register(Op(
-    "pow_tensor", "PowBackward1", ("self", "exponent"),
-    forward=_power,
-    backward=lambda g, self, exponent, result=None: (  # result: saved for exponent's sake only
-        _base_grad(g, self, exponent),
-        None if result is None else _exponent_grad(g, self, exponent, result),
-    ),
-    saves=(("exponent", ("self", "exponent")), ("self", ("self", "exponent")),
-           ("result", ("exponent",))),
-))
-POW_SCALAR = register(Op(
-    "pow_scalar", "PowBackward2", ("exponent",), promote_with=("self",),
-    forward=lambda exponent, self: _power(self, exponent),
-    backward=lambda g, self, exponent, result: (g * mul_scalar(result, float(np.log(self))),),
-    saves=(("exponent", ("exponent",)), ("result", ("exponent",))),
-))
-
-
-# --- book/chapters/14_arithmetic.md:697
-def _base_grad(g, self, exponent):
-    from refgrad._ops.functions import where
-
-    return where(exponent == 0, 0.0, g * (exponent * self ** sub_scalar(exponent, 1)))
-
-
-def _exponent_grad(g, self, exponent, result):
-    from refgrad._ops.functions import log, where
-
-    return g * where((exponent >= 0) & (self == 0), 0.0, result * log(self))
-
-
-def _zeros_like(t):
-    from refgrad._creation import zeros_like
-
-    return zeros_like(t)
-
-
-# --- book/chapters/14_arithmetic.md:742
-# NOTE [Branch-free select]
-# Below this many elements np.where is quicker than the few passes of the bit
-# select, and a mispredicted branch costs too little to matter.
-_SELECT_MIN = 4096
-_UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
-
-
-def select(condition, a, b):
-    """``np.where(condition, a, b)``, choosing on the bits for large host arrays."""
-    if not isinstance(condition, np.ndarray) or condition.size < _SELECT_MIN:
-        return np.where(condition, a, b)
-    kind = np.result_type(a, b)
-    unsigned = _UNSIGNED.get(kind.itemsize)
-    if unsigned is None or kind.kind not in "biufc":
-        return np.where(condition, a, b)
-    a_bits = np.asarray(a, kind).view(unsigned)
-    b_bits = np.asarray(b, kind).view(unsigned)
-    # Times one keeps the bits, times zero clears them: a mask with no array of its own.
-    if not b_bits.ndim and not b_bits:  # `a` or +0: the mask alone chooses
-        return np.multiply(a_bits, condition).view(kind)
-    if not a_bits.ndim and not a_bits:
-        return np.multiply(b_bits, np.logical_not(condition)).view(kind)
-    bits = np.bitwise_xor(a_bits, b_bits)
-    fits = np.broadcast_shapes(bits.shape, np.shape(condition)) == bits.shape
-    bits = np.multiply(bits, condition, out=bits if fits else None)
-    bits ^= b_bits
-    return bits.view(kind)
-
-
-# --- book/chapters/14_arithmetic.md:773
-WHERE = register(Op(
-    "where", "WhereBackward0", ("self", "other"),
-    forward=lambda a, b, condition: select(condition._data, a, b),
-    backward=lambda g, condition: (
-        _where_grad(condition, g, True), _where_grad(condition, g, False),
-    ),
-    saves=(("condition", ("self", "other")),),
-))
-
-
-def _where_grad(condition, g, keep_true: bool):
-    from refgrad._ops.functions import where
-
-    return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
-
-
-# --- book/chapters/14_arithmetic.md:816
-def _fill(a, mask, value):
-    if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
-        value = np.asarray(value)[()]
-    return select(mask._data, value.astype(a.dtype), a)
-
-
-MASKED_FILL = register(Op(
-    "masked_fill", "MaskedFillBackward0", ("self",), promote=False,
-    forward=lambda a, mask, value: _fill(a, mask, value),
-    backward=lambda g, mask, value: (g.masked_fill(mask, 0),),
-    saves=(("mask", ("self",)),), hides=("value",),
-))
-MASKED_FILL_TENSOR = register(Op(
-    "masked_fill_tensor", "MaskedFillBackward1", ("self", "value"), promote=False,
-    forward=lambda a, value, mask: _fill(a, mask, value),
-    backward=lambda g, mask: (g.masked_fill(mask, 0), g.masked_select(mask).sum()),
-    saves=(("mask", ("self", "value")),),
-))
-
-
-# --- book/chapters/14_arithmetic.md:854
+# --- book/chapters/14_arithmetic.md:873
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -339,7 +205,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:915
+# --- book/chapters/14_arithmetic.md:934
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -357,7 +223,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:939
+# --- book/chapters/14_arithmetic.md:958
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

@@ -2,20 +2,21 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:773
+# --- book/chapters/26_inplace.md:818
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
 
 from refgrad._dtype import checked_number, float16, float64
-from refgrad._ops import inplace as ip  # its rows stay bound to one module name
+from refgrad._ops import inplace_writes as writes  # its rows stay bound to one module name
+from refgrad._ops.inplace import inplace
 from refgrad._ops.shared_writes import index_put_warnings, put_at, shared_write
 from refgrad._tensor import Tensor
 from refgrad.utils._python_dispatch import named
 
 
 def setitem(self, index, value) -> None:
-    from refgrad._ops.indexing import walk
+    from refgrad._ops.subscripts import walk
 
     if isinstance(index, Tensor) and index._data.dtype == np.uint8 and not isinstance(
             value, Tensor):  # torch fills through masked_fill_, which wants a bool mask
@@ -29,15 +30,15 @@ def setitem(self, index, value) -> None:
         from refgrad._ops.indexing import check_put
 
         check_put(target, values)
-        put = named("index_put", lambda t, v: ip._call(ip.INDEX_PUT_, (t, v), {
+        put = named("index_put", lambda t, v: writes._call(writes.INDEX_PUT_, (t, v), {
             "indices": list(indices), "accumulate": False}))
         put = shared_write(put, put_at(list(indices), False),
                            *index_put_warnings(indices, values))
-        ip.inplace(target, put, values)
+        inplace(target, put, values)
     elif isinstance(value, Tensor):
-        ip.copy_(target, values)
+        writes.copy_(target, values)
     else:
-        ip.fill_(target, values)
+        writes.fill_(target, values)
 
 
 def _assignable(value, target):

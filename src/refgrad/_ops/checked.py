@@ -8,6 +8,7 @@
 from refgrad._argument_forms import function_form, method_copy, method_form, refuse
 from refgrad._arguments import Arguments
 from refgrad._ops import (
+    diagonal_view,
     elementwise,
     functions,
     indexing,
@@ -22,8 +23,8 @@ from refgrad._ops import (
     shaping,
     skipping_nan,
     statistics,
+    sums_and_stacks,
     tiling,
-    views,
 )
 from refgrad._tensor import Tensor
 
@@ -49,7 +50,7 @@ def _products(name: str) -> tuple:
             Arguments(f"{name}(Tensor input, Tensor mat2)", method=True))
 
 
-# --- book/chapters/16o_argument_checks.md:83
+# --- book/chapters/16o_argument_checks.md:84
 # name: (where the function lives, (function form's signatures, method form's)).
 # None for a form torch does not have.
 SIGNATURES = {
@@ -64,11 +65,11 @@ SIGNATURES = {
                                          "view(Tensor input, tuple of ints size)", method=True))),
     "reshape": (reshaping, _both("reshape(Tensor input, tuple of ints shape)")),
     "flatten": (shaping, _both("flatten(Tensor input, int start_dim = 0, int end_dim = -1)")),
-    "sum": (functions, (Arguments(*_SUM), None)),  # the method: see COPIED below
+    "sum": (sums_and_stacks, (Arguments(*_SUM), None)),  # the method: see COPIED below
     "mean": (statistics, _both(*_MEAN)),
     "cat": (shaping, (Arguments("cat(tuple of Tensors tensors, int dim = 0, *, Tensor out = None)"),
                       None)),
-    "stack": (functions, (Arguments(
+    "stack": (sums_and_stacks, (Arguments(
         "stack(tuple of Tensors tensors, int dim = 0, *, Tensor out = None)"), None)),
     "mm": (linalg, _products("mm")),
     "bmm": (linalg, _products("bmm")),
@@ -76,7 +77,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/16o_argument_checks.md:119
+# --- book/chapters/16o_argument_checks.md:120
 _KEEP = "bool keepdim = False"
 _DIMS = f"tuple of ints[1]? dim = None, {_KEEP}"
 _TRUTH = ("Tensor input, *, Tensor out = None",  # the dims of all and any: no single int
@@ -113,7 +114,8 @@ SIGNATURES.update({
                                   "Tensor out = None)")),
     "count_nonzero": (selecting, _both("count_nonzero(Tensor input, int? dim = None)",
                                        "count_nonzero(Tensor input, tuple of ints dim)")),
-    "cumsum": (functions, _both(f"cumsum(Tensor input, int dim, {_DTYPE}, Tensor out = None)")),
+    "cumsum": (sums_and_stacks, _both(
+        f"cumsum(Tensor input, int dim, {_DTYPE}, Tensor out = None)")),
     "softmax": (statistics, _both("softmax(Tensor input, int dim, torch.dtype? dtype = None)")),
     "log_softmax": (statistics, _both(
         "log_softmax(Tensor input, int dim, torch.dtype? dtype = None)")),
@@ -139,16 +141,16 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:185
+# --- book/chapters/16o_argument_checks.md:187
 SIGNATURES.update({
     "select": (indexing, _both("select(Tensor input, int dim, int index)")),
     "narrow": (indexing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
                                "narrow(Tensor input, int dim, int start, int length)")),
-    "unbind": (functions, _both("unbind(Tensor input, int dim = 0)")),
+    "unbind": (sums_and_stacks, _both("unbind(Tensor input, int dim = 0)")),
     "movedim": (rearranging, _both(
         "movedim(Tensor input, int source, int destination)",
         "movedim(Tensor input, tuple of ints source, tuple of ints destination)")),
-    "diagonal": (views, _both("diagonal(Tensor input, int offset = 0, int dim1 = 0, "
+    "diagonal": (diagonal_view, _both("diagonal(Tensor input, int offset = 0, int dim1 = 0, "
                               "int dim2 = 1)")),
     "index_select": (pieces, _both(
         "index_select(Tensor input, int dim, Tensor index, *, Tensor out = None)")),
@@ -165,7 +167,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:217
+# --- book/chapters/16o_argument_checks.md:219
 def _function(name: str):
     module, (arguments, _) = SIGNATURES[name]
     return function_form(getattr(module, name), arguments)
@@ -195,7 +197,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, method_copy(getattr(module, name)))
 
 
-# --- book/chapters/16o_argument_checks.md:257
+# --- book/chapters/16o_argument_checks.md:259
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {
@@ -216,7 +218,7 @@ ARITHMETIC = {
 # fail or, for sum, when they are asked for more than a plain total.
 COPIED = {
     **{name: (functions, forms) for name, forms in ARITHMETIC.items()},
-    "sum": (functions, _both(*_SUM)),
+    "sum": (sums_and_stacks, _both(*_SUM)),
     "expand": (reshaping, (None, Arguments(
         "expand(Tensor input, tuple of ints size, *, bool implicit = False)", method=True))),
 }

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:452
+# --- book/chapters/26_inplace.md:454
 """eq_, ne_, lt_, le_, gt_ and ge_: comparisons written into their first operand."""
 
 import numpy as np
 
-from refgrad._ops.inplace import _call, inplace
+from refgrad._ops.inplace import inplace
+from refgrad._ops.inplace_writes import _call
 from refgrad._ops.pointwise import _zeros_like
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor

@@ -9,8 +9,9 @@ import numpy as np
 
 from refgrad import _dtype, return_types
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import check_grad_dtype, in_place_dtype, where
+from refgrad._ops.functions import check_grad_dtype, where
 from refgrad._ops.reductions import _WIDER, running
+from refgrad._ops.sums_and_stacks import in_place_dtype
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
 from refgrad._tensor_values import wrap_dim
@@ -25,7 +26,7 @@ def _from_the_end(t, dim):
     return t.flip(dim).cumsum(dim).flip(dim)
 
 
-# --- book/chapters/16i_cumulative.md:101
+# --- book/chapters/16i_cumulative.md:102
 def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     g = g.to(self_dtype)  # with dtype=, the gradient is worked out in the input's dtype
     if self.ndim == 0 or self.numel() <= 1 or self.shape[dim] == 1:  # torch's g, as it is
@@ -88,7 +89,7 @@ CUMPROD = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:207
+# --- book/chapters/16i_cumulative.md:208
 def _running(accumulate):
     def forward(a, dim):
         if a.ndim == 0:
@@ -116,7 +117,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:288
+# --- book/chapters/16i_cumulative.md:289
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -155,7 +156,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:336
+# --- book/chapters/16i_cumulative.md:337
 def cumprod(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool:

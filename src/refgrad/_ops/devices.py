@@ -8,7 +8,7 @@
 from refgrad import _backend
 from refgrad._device import device as Device
 from refgrad._method_counts import keywords_only
-from refgrad._ops.functions import to
+from refgrad._ops.simple_functions import to
 from refgrad._tensor import Tensor
 
 

@@ -32,7 +32,8 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
 # --- book/chapters/16n_more_shapes_and_elementwise.md:861
 def _common(x1, x2):
     from refgrad._dtype import result_type
-    from refgrad._ops.functions import check_broadcast, to
+    from refgrad._ops.functions import check_broadcast
+    from refgrad._ops.simple_functions import to
     from refgrad._ops.statistics import _NAMES
 
     kind = result_type(x1, x2)

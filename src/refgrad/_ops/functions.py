@@ -2,21 +2,19 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:31
-"""torch.* function forms of the op-table rows."""
+# --- book/chapters/16_functions.md:38
+"""torch.* function forms of the arithmetic rows, and the argument checks many forms share."""
 
 import sys
 
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._backend import same_device
 from refgrad._ops import arithmetic as ar
-from refgrad._ops import reductions as red
-from refgrad._ops import shapes as sh
+from refgrad._ops import conditional, powers
 from refgrad._ops.alpha import alpha_params, check_subtraction
 from refgrad._ops.dispatch import call
-from refgrad._ops.elision import dying_alone, dying_array
+from refgrad._ops.elision import dying_array
 from refgrad._ops.operands import DEFAULT_ALPHA, check_unsigned_promotion, number_beside
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
@@ -131,18 +129,18 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:172
+# --- book/chapters/16_functions.md:177
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
         input = number_beside(input, exponent)
-        return call(ar.POW_SCALAR, (exponent,), {"self": input})
+        return call(powers.POW_SCALAR, (exponent,), {"self": input})
     if isinstance(exponent, Tensor):
-        return call(ar.POW_TENSOR, (input, exponent))
+        return call(powers.POW_TENSOR, (input, exponent))
     exponent = _dtype.python_number(exponent)  # NOTE [NumPy scalars are numbers]
     if isinstance(exponent, int | float) and not isinstance(exponent, bool):
         _check_exponent(input, exponent)
-    return call(ar.POW, (input,), {"exponent": exponent})
+    return call(powers.POW, (input,), {"exponent": exponent})
 
 
 def _check_exponent(input, exponent) -> None:
@@ -154,7 +152,7 @@ def _check_exponent(input, exponent) -> None:
         _dtype.parsed_int(exponent)
         if not kind.is_floating_point:
             if exponent < 0:
-                raise RuntimeError(ar.NEGATIVE_POWER)
+                raise RuntimeError(powers.NEGATIVE_POWER)
             _dtype.checked_number(exponent, _dtype.int64)  # read as a signed int first
             _dtype.checked_number(exponent, kind)
 
@@ -189,7 +187,7 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
     if not on_host:
         tensors = [t for t in (condition, input, other) if isinstance(t, Tensor)]
         condition = _condition_beside(condition, tensors)
-    return call(ar.WHERE, (input, other), {"condition": condition})
+    return call(conditional.WHERE, (input, other), {"condition": condition})
 
 
 def _check_where_number(number, kind) -> None:
@@ -212,50 +210,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:265
-# NOTE [Named as torch names them]
-# Python words an argument error with the function's qualified name:
-# "sin() takes 1 positional argument but 2 were given". A function made in a
-# factory carries its own name there, so that the call that torch's parser
-# refuses for its count or an unknown keyword reads as torch's refusal, at no
-# cost to the calls that fit.
-def _unary(row):
-    def function(input):
-        return call(row, (input,), None, dying_alone(input) if row.into else None)
-
-    function.__name__ = function.__qualname__ = row.name
-    return function
-
-
-neg, exp, log, sin, cos, reciprocal = (
-    _unary(r) for r in (ar.NEG, ar.EXP, ar.LOG, ar.SIN, ar.COS, ar.RECIPROCAL)
-)
-
-
-def clone(input, *refused, memory_format=None):
-    if refused:  # NOTE [Methods that take no positional arguments]
-        from refgrad._argument_forms import refused_by_copy
-
-        raise refused_by_copy("clone", 1, refused, sys._getframe().f_code)
-    out = call(ar.CLONE, (input,))
-    if input._version_counter is None and out._version_counter is not None:
-        out._version_counter.value = 1  # torch's quirk: see below
-    return out
-
-
-# --- book/chapters/16_functions.md:304
-def _binary(row):
-    def function(input, other):
-        return call(row, (input, other))
-
-    function.__name__ = function.__qualname__ = row.name
-    return function
-
-
-eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
-
-
-# --- book/chapters/16_functions.md:339
+# --- book/chapters/16_functions.md:365
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -269,76 +224,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-def sum(input, dim=NO_DIM, keepdim=False):  # noqa: A001 - torch's name
-    if dim is NO_DIM and keepdim is False:  # the plain total: nothing to check
-        return call(red.SUM, (input,))
-    # NOTE [Method copies of the arithmetic]: Tensor.sum is a copy, and so it
-    # checks its arguments here, against the form that is running.
-    if dim is NO_DIM:  # keepdim alone: torch has no such signature
-        refuse_arguments("sum", (input,), {"keepdim": keepdim})
-    if type(keepdim) is not bool or not _plain_dims(dim):  # the rest fit as they are
-        args = (input, dim) if keepdim is False else (input, dim, keepdim)
-        dim = refuse_arguments("sum", args, {})[1]  # NOTE [Tensors read as ints]
-    if dim is not None:
-        dim = dim_tuple(dim, input.ndim)
-    return call(red.SUM_DIM, (input,), {"dim": dim, "keepdim": keepdim})
-
-
-def _plain_dims(dim) -> bool:
-    # The dims of a gradient summed back to its input's shape, the commonest call.
-    return type(dim) is int or type(dim) is tuple and all(type(d) is int for d in dim)
-
-
-def stack(tensors, dim=0):
-    wrap_dim(dim, tensors[0].ndim + 1)  # checked here; the node keeps dim as given
-    return call(sh.STACK, (list(tensors),), {"dim": dim})
-
-
-def unbind(input, dim=0):
-    wrap_dim(dim, input.ndim)
-    return call(sh.UNBIND, (input,), {"dim": dim})
-
-
-# --- book/chapters/16_functions.md:496
-def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
-    from refgrad._device import device as Device
-    from refgrad._dtype import dtype as DType
-
-    for arg in args:
-        if isinstance(arg, DType):
-            dtype = arg
-        else:
-            device = arg
-    dtype = dtype or input.dtype
-    device = Device(device) if device is not None else input.device
-    if device.type == "cuda" and device.index is None:
-        device = Device("cuda", 0)  # "cuda" means the current GPU, which is GPU 0 here
-    if dtype is input.dtype and device == input.device and not copy:
-        return input
-    params = {"dtype": dtype, "device": device, "self_dtype": input.dtype,
-              "self_device": input.device}
-    return call(ar.TO_COPY, (input,), params)
-
-
-# --- book/chapters/16_functions.md:568
-def masked_fill(input, mask, value):
-    if not same_device(mask._data, input._data):
-        raise RuntimeError("expected self and mask to be on the same device, but got mask on "
-                           f"{mask.device} and self on {input.device}")
-    check_broadcast(tuple(mask.shape), tuple(input.shape))
-    kind = str(mask.dtype)[6:]
-    if kind != "bool":
-        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           + _dtype.C_TYPE_NAMES[kind])
-    if not isinstance(value, Tensor):
-        value = _dtype.checked_number(value, input.dtype)
-        return call(ar.MASKED_FILL, (input,), {"mask": mask, "value": value})
-    if value.ndim:
-        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
-                           f"tensor with {value.ndim} dimension(s).")
-    return call(ar.MASKED_FILL_TENSOR, (input, value), {"mask": mask})
-
-
+# --- book/chapters/16_functions.md:632
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -348,33 +234,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:597
-def cumsum(input, dim, *, dtype=None):
-    wrap_dim(dim, input.ndim)
-    if dtype is _dtype.bool:  # torch has no running sum in bool
-        raise NotImplementedError("\"cumsum_out_cpu\" not implemented for 'Bool'")
-    check_grad_dtype(input, dtype)
-    return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})
-
-
-def in_place_dtype(input, dtype):
-    """The dtype an in-place running op computes in: the input's, which ``dtype`` must be."""
-    if dtype is not None and dtype != input.dtype:
-        names = _dtype.C_TYPE_NAMES
-        raise RuntimeError(f"Bad in-place call: input tensor dtype {names[str(input.dtype)[6:]]} "
-                           f"and output tensor dtype {names[str(dtype)[6:]]} should match")
-    return input.dtype
-
-
-def cumsum_step(input, dim, *, dtype=None):
-    """The step of ``cumsum_`` before the write: the sum in the input's own dtype."""
-    wrap_dim(dim, input.ndim)
-    return cumsum(input, dim, dtype=in_place_dtype(input, dtype))
-
-
-cumsum_step.__name__ = "cumsum"  # the in-place method is named after it
-
-
+# --- book/chapters/16_functions.md:671
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

@@ -172,7 +172,7 @@ gammaincc = _function(IGAMMAC, "special_gammaincc")
 
 
 # --- book/chapters/16m_special_functions.md:1167
-from refgrad._ops.inplace import _method  # noqa: E402 - after the functions it wraps
+from refgrad._ops.inplace_methods import _method  # noqa: E402 - after the functions it wraps
 
 for _function in (igamma, igammac):
     setattr(Tensor, _function.__name__, _function)

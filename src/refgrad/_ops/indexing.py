@@ -3,15 +3,14 @@
 
 
 # --- book/chapters/16d_indexing.md:283
-"""Indexing rows (select, slice, index, and the rows of their gradients) and x[...]."""
+"""Indexing rows (select, slice, index, and the rows of their gradients) and their functions."""
 
-import warnings
 from dataclasses import replace
 
 import numpy as np
 
-from refgrad._backend import add_at, moved_on, same_device
-from refgrad._ops.index_tensors import check_mask, first_frame_outside, index_tensor
+from refgrad._backend import add_at, moved_on
+from refgrad._ops.index_tensors import index_tensor
 from refgrad._ops.table import Op, register
 
 
@@ -32,7 +31,7 @@ def _slice(a, dim, start, end, step):
     return out
 
 
-# --- book/chapters/16d_indexing.md:326
+# --- book/chapters/16d_indexing.md:325
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -54,7 +53,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:357
+# --- book/chapters/16d_indexing.md:356
 _WHOLE = 2**63 - 1  # the end of a slice that runs to the end, as torch says it
 
 SLICE = register(Op(
@@ -74,7 +73,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:389
+# --- book/chapters/16d_indexing.md:388
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -111,7 +110,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:427
+# --- book/chapters/16d_indexing.md:426
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -159,7 +158,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:483
+# --- book/chapters/16d_indexing.md:482
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
@@ -212,155 +211,3 @@ def _narrow_start(start) -> int:
     if start.ndim != 0 or start.dtype.is_floating_point:
         raise RuntimeError("start must be an 0-dim integral Tensor.")
     return int(start.item())
-
-
-# --- book/chapters/16d_indexing.md:571
-INT64_MAX = 2**63 - 1
-
-
-def _as_tuple(index) -> tuple:
-    from refgrad._creation import tensor
-
-    if isinstance(index, list) and _read_as_tuple(index):
-        warnings.warn(SEQUENCE_AS_TUPLE, UserWarning, stacklevel=first_frame_outside())
-        index = tuple(index)
-    items = index if isinstance(index, tuple) else (index,)
-    return tuple(_positions(tensor(i)) if isinstance(i, list) else i for i in items)
-
-
-def _read_as_tuple(index: list) -> bool:
-    """Whether torch reads this list as a tuple of indices: its legacy rule."""
-    from refgrad._tensor import Tensor
-
-    return len(index) < 32 and any(
-        i is None or i is Ellipsis or isinstance(i, Tensor | list | tuple | slice) for i in index)
-
-
-SEQUENCE_AS_TUPLE = (
-    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
-    "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
-    "interpreted as tensor index, x[torch.tensor(seq)], which will result either in an error "
-    "or a different result")
-
-
-def _positions(t):
-    """A list index as torch reads it: floats in it are cut to int64 positions."""
-    return t.long() if t.dtype.is_floating_point else t
-
-
-def _is_mask(item) -> bool:
-    from refgrad import _dtype
-
-    return item.dtype is _dtype.bool
-
-
-# --- book/chapters/16d_indexing.md:663
-def _named_dims(items) -> int:
-    from refgrad._tensor import Tensor
-
-    count = 0
-    for i in items:
-        if isinstance(i, Tensor):
-            count += i.ndim if _is_mask(i) else 1
-        elif not (i is None or i is Ellipsis or isinstance(i, bool)):
-            count += 1
-    return count
-
-
-# --- book/chapters/16d_indexing.md:677
-def getitem(self, index):
-    return _finish(self, *walk(self, index, isinstance(index, slice)))
-
-
-def walk(self, index, keep_full: bool):
-    """The basic-indexing view of ``index``, and the tensor indices left to apply."""
-    from refgrad._tensor import Tensor
-
-    items = _as_tuple(index)
-    named = _named_dims(items)
-    if named > self.ndim:
-        raise IndexError(f"too many indices for tensor of dimension {self.ndim}")
-    result, dim, tensors = self, 0, []
-    for item in items:
-        if item is None or isinstance(item, bool):
-            result, dim = result.unsqueeze(dim), dim + 1
-            tensors.append(_bool_index(item) if isinstance(item, bool) else None)
-        elif item is Ellipsis:
-            dim += self.ndim - named
-            tensors.extend([None] * (self.ndim - named))
-        elif isinstance(item, Tensor):
-            item = index_tensor(item)
-            if _is_mask(item):
-                check_mask(item, result, dim)
-            tensors.append(item)
-            dim += item.ndim if _is_mask(item) else 1
-        elif isinstance(item, slice):
-            result = _apply_slice(result, dim, item, keep_full)
-            dim += 1
-            tensors.append(None)
-        else:
-            result = select(result, dim, _integer_index(item))
-    return result, _indices_beside(result, tensors)
-
-
-_VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
-                  "Variables are valid indices (got {})")
-
-
-def _integer_index(item) -> int:
-    """A single index as torch takes one: an int or a NumPy integer, never a float."""
-    if isinstance(item, int | np.integer):
-        return int(item)
-    from refgrad._typename import c_type_name
-
-    raise IndexError(_VALID_INDICES.format(c_type_name(type(item))))
-
-
-def _indices_beside(t, indices):
-    """Index tensors on the host move to ``t``'s GPU; the reverse is an error."""
-    for i, index in enumerate(indices):
-        if index is None or same_device(index._data, t._data):
-            continue
-        if index.device.type != "cpu":
-            raise RuntimeError("indices should be either on cpu or on the same device as the "
-                               f"indexed tensor ({t.device})")
-        indices[i] = index.to(t.device)
-    return indices
-
-
-def _bool_index(item):
-    from refgrad._creation import tensor
-
-    return tensor([0] if item else [], dtype=_dtype_int64())
-
-
-def _dtype_int64():
-    from refgrad import _dtype
-
-    return _dtype.int64
-
-
-# --- book/chapters/16d_indexing.md:751
-def _apply_slice(t, dim, item, always):
-    start = 0 if item.start is None else int(item.start)
-    end = INT64_MAX if item.stop is None else int(item.stop)
-    step = 1 if item.step is None else int(item.step)
-    if step <= 0:
-        raise ValueError("step must be greater than zero")
-    if not always and start == 0 and step == 1 and end >= t.shape[dim]:
-        return t
-    return _call(SLICE, t, dim=dim, start=start, end=end, step=step)
-
-
-def _finish(self, result, tensors):
-    while tensors and tensors[-1] is None:
-        tensors.pop()
-    if tensors:
-        return _call(INDEX, result, indices=tensors)
-    return alias(result) if result is self else result
-
-
-def alias(t):
-    from refgrad._ops.shaping import alias as make_alias
-
-    return make_alias(t)

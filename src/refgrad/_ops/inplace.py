@@ -2,49 +2,21 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:212
-"""In-place ops and their methods, on top of the out-of-place rows."""
+# --- book/chapters/26_inplace.md:215
+"""The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import warnings
 
 import numpy as np
 
-from refgrad._backend import overlaps, same_device
-from refgrad._dtype import checked_fill
-from refgrad._ops import (
-    bits,
-    combining,
-    cumulative,
-    elementwise,
-    fused,
-    inverse_hyperbolics_in_place,
-    pointwise,
-    products,
-    rearranging,
-    rounding,
-    scattering,
-    slice_writes,
-    special,
-    special_functions,
-)
-from refgrad._ops import functions as F
-from refgrad._ops.alpha import read_alpha
-from refgrad._ops.shared_writes import (
-    INDEX_FILL_WARNING,
-    MASKED_FILL_WARNING,
-    fill_slabs,
-    fill_where_masked,
-    index_put_warnings,
-    put_at,
-    shared_write,
-)
-from refgrad._ops.table import Op, register
-from refgrad._ops.views import diagonal, rebase_history
+from refgrad._backend import overlaps
+from refgrad._ops.copy_slices import rebase_history
+from refgrad._ops.simple_functions import clone
 from refgrad._ops.write_checks import bump, check_fits, check_inplace
 from refgrad._tensor import Tensor
 from refgrad.autograd._node import input_metadata
 from refgrad.autograd._state import dual_levels, state, switched_on
-from refgrad.utils._python_dispatch import dispatch_inplace, named
+from refgrad.utils._python_dispatch import dispatch_inplace
 
 
 def inplace(self, function, *args, **kwargs):
@@ -99,7 +71,7 @@ def _rebase(self, node) -> None:
         node._meta = (input_metadata(self),)
 
 
-# --- book/chapters/26_inplace.md:315
+# --- book/chapters/26_inplace.md:290
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -130,7 +102,7 @@ def _keep_original(self, args, node) -> None:
         if entry is None or name in (op.outputs or ()) or not hasattr(entry, "_original"):
             continue  # results are saved after the write; numbers stay as they are
         if name in names:
-            original = F.clone(self) if original is None else original
+            original = clone(self) if original is None else original
             saved[i] = _save(original, node)
         else:
             saved[i] = _save(entry._original, node)  # packed now, in torch's order
@@ -146,237 +118,3 @@ def _follow_result(self, node) -> None:
         if name in (op.outputs or ()) and saved[i] is not None:
             saved[i] = _save(self, node)  # the result is self, after the write
     node._saved = tuple(saved)
-
-
-# --- book/chapters/26_inplace.md:370
-def _constant(g):
-    from refgrad._creation import zeros_like
-
-    return zeros_like(g)
-
-
-ZERO = register(Op(
-    "zero_", "ZeroBackward0", ("self",), forward=np.zeros_like,
-    backward=lambda g: (_constant(g),), promote=False, writes=("self",),
-))
-FILL = register(Op(
-    "fill_", "FillBackward2", ("self",),
-    forward=lambda a, value: np.full_like(a, value), backward=lambda g, value: (_constant(g),),
-    promote=False, writes=("self",),
-))
-FILL_TENSOR = register(Op(
-    "fill_.Tensor", "FillBackward3", ("self", "value"),
-    forward=lambda a, value: np.full_like(a, value), backward=lambda g: (_constant(g), g.sum()),
-    promote=False, writes=("self",),
-))
-COPY = register(Op(
-    "copy_", "CopyBackwards", ("self", "src"),
-    forward=lambda a, src, src_dtype: np.broadcast_to(src, a.shape).astype(a.dtype),
-    backward=lambda g, src_dtype: (_constant(g), g.to(src_dtype)),
-    promote=False, writes=("self",),
-))
-
-
-# --- book/chapters/26_inplace.md:403
-def _hand_written_name(row) -> None:
-    from refgrad._C import _functions
-    from refgrad._ops.op_nodes import node_class
-    from refgrad.autograd._accumulate import CopyBackwards
-
-    full = "torch::autograd::" + row.node
-    node_class(row).name = lambda self: full
-    # _functions keeps the nodes chapter's CopyBackwards (the one backward records).
-    _functions.register(CopyBackwards)
-
-
-_hand_written_name(COPY)
-
-
-# --- book/chapters/26_inplace.md:423
-def _call(row, args, params=None):
-    from refgrad._ops.dispatch import call
-
-    return call(row, args, params)
-
-
-def _index_put_row():
-    from dataclasses import replace
-
-    from refgrad._ops.indexing import PUBLIC_INDEX_PUT
-
-    return register(replace(PUBLIC_INDEX_PUT, name="index_put_", writes=("self",)))
-
-
-INDEX_PUT_ = _index_put_row()
-
-
-# --- book/chapters/26_inplace.md:570
-OUT_OF_PLACE = {
-    "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
-    "exp": F.exp, "log": F.log, "sin": F.sin, "cos": F.cos, "tanh": pointwise.tanh,
-    "sigmoid": pointwise.sigmoid, "relu": pointwise.relu, "clamp": pointwise.clamp,
-    "clamp_min": pointwise.clamp_min, "clamp_max": pointwise.clamp_max,
-    "abs": pointwise.abs, "sqrt": pointwise.sqrt, "rsqrt": pointwise.rsqrt,
-    "tan": pointwise.tan, "sign": pointwise.sign, "reciprocal": F.reciprocal,
-    "cumsum": F.cumsum_step,
-    "floor_divide": rounding.floor_divide_step,
-    "remainder": rounding.remainder, "fmod": rounding.fmod, "true_divide": rounding.true_divide,
-    **{name: getattr(bits, name) for name in (
-        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
-        "bitwise_right_shift", "logical_not", "logical_and", "logical_or", "logical_xor")},
-    **{name: getattr(elementwise, name) for name in (
-        "floor", "ceil", "round", "trunc", "fix", "frac", "log1p", "log2", "log10", "expm1",
-        "exp2", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "arcsin",
-        "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "deg2rad", "rad2deg", "square",
-        "atan2", "arctan2")},
-    "tril": rearranging.tril, "triu": rearranging.triu, "lerp": fused.lerp,
-    "addcmul": fused.addcmul, "addcdiv": fused.addcdiv, "nan_to_num": fused.nan_to_num,
-    "cumprod": cumulative.cumprod_step, "heaviside": special.heaviside_step,
-    **{name: getattr(special, name) for name in (
-        "hypot", "xlogy", "logit", "sgn")},
-    "scatter": scattering.scatter_step, "scatter_add": scattering.scatter_add,
-    "masked_scatter": scattering.masked_scatter,
-    **{name: getattr(slice_writes, name) for name in ("index_add", "index_copy", "index_fill")},
-    "scatter_reduce": combining.scatter_reduce,
-    "addmm": products.addmm, "addmv": products.addmv, "baddbmm": products.baddbmm,
-    "addbmm": products.addbmm,
-    **{name: getattr(special_functions, name) for name in (
-        "erf", "erfc", "erfinv", "lgamma", "digamma", "i0", "sinc", "mvlgamma")},
-    **inverse_hyperbolics_in_place.STEPS,  # NOTE [Inverse hyperbolics in place]
-}
-
-
-def _method(function):
-    name = function.__name__ + "_"
-
-    def method(self, *args, **kwargs):
-        if "alpha" in kwargs:  # torch's parser reads it first, under the in-place name
-            kwargs["alpha"] = read_alpha(kwargs["alpha"], name)
-        return inplace(self, function, *args, **kwargs)
-
-    method.__name__ = name
-    return method
-
-
-def zero_(self):
-    return inplace(self, _one_value(named("zero", lambda t: _call(ZERO, (t,)))))
-
-
-def fill_(self, value):
-    if isinstance(value, Tensor):
-        return inplace(self, named("fill", lambda t, v: _call(FILL_TENSOR, (t, v))), value)
-    value = checked_fill(value, self.dtype, self.numel())
-    return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
-
-
-# --- book/chapters/26_inplace.md:697
-def _one_value(function):
-    """Mark ``function`` as writing one value everywhere: see check_inplace."""
-    function.one_value = True
-    return function
-
-
-def _masked_fill(t, mask, value):
-    return F.masked_fill(t, mask, value)
-
-
-_masked_fill.__name__ = "masked_fill"
-shared_write(_masked_fill, fill_where_masked, MASKED_FILL_WARNING)
-
-
-def masked_fill_(self, mask, value):
-    return inplace(self, _masked_fill, mask, value)
-
-
-def _index_fill(t, dim, index, value):
-    return slice_writes.index_fill(t, dim, index, value)
-
-
-_index_fill.__name__ = "index_fill"
-shared_write(_index_fill, fill_slabs, INDEX_FILL_WARNING)
-
-
-def index_fill_(self, dim, index, value):
-    return inplace(self, _index_fill, dim, index, value)
-
-
-def index_put_(self, indices, values, accumulate=False):
-    from refgrad._ops.index_tensors import index_tensor
-    from refgrad._ops.indexing import check_put
-
-    if not isinstance(values, Tensor):
-        raise TypeError("index_put_(): argument 'values' (position 2) must be Tensor, not "
-                        + type(values).__name__)
-    for k, i in enumerate(indices):
-        if not isinstance(i, Tensor):
-            raise TypeError(f"expected Tensor as element {k} in argument 0, but got "
-                            + type(i).__name__)
-    check_put(self, values)
-    indices = [index_tensor(i) for i in indices]  # a uint8 tensor is a mask
-    # Index tensors may live anywhere: torch moves them to the tensor written.
-    indices = [i if same_device(i._data, self._data) else i.to(self.device) for i in indices]
-    put = named("index_put", lambda t, v: _call(INDEX_PUT_, (t, v), {
-        "indices": indices, "accumulate": accumulate}))
-    put = shared_write(put, put_at(indices, accumulate), *index_put_warnings(indices, values))
-    return inplace(self, put, values)
-
-
-def copy_(self, src, non_blocking=False):
-    def copy(t, s):
-        if isinstance(s, Tensor) and not same_device(s._data, t._data):
-            s = s.to(t.device)  # NOTE [Copies between devices]
-        return _call(COPY, (t, s), {"src_dtype": s.dtype})
-
-    return inplace(self, named("copy", copy), src)
-
-
-# --- book/chapters/26_inplace.md:905
-def _augmented(function):
-    return lambda self, other: inplace(self, function, other)
-
-
-# torch checks clamp_'s number bounds in a kernel of its own, whose cast error
-# names the C type ("unsigned char") where every other in-place op names
-# torch's ("Byte").
-_C_TYPE_NAMES = {"Bool": "bool", "Byte": "unsigned char", "Char": "signed char",
-                 "Short": "short int", "Int": "int", "Long": "long int"}
-
-
-def _bounded(function):
-    method = _method(function)
-
-    def bounded(self, *args, **kwargs):
-        try:
-            return method(self, *args, **kwargs)
-        except RuntimeError as error:  # raised before anything was written
-            start, _, kind = str(error).rpartition(" ")
-            numbers = not any(isinstance(b, Tensor) for b in (*args, *kwargs.values()))
-            if numbers and start.endswith("can't be cast to the desired output type"):
-                raise RuntimeError(f"{start} {_C_TYPE_NAMES.get(kind, kind)}") from None
-            raise
-
-    bounded.__name__ = method.__name__
-    return bounded
-
-
-def install(cls=Tensor) -> None:
-    for name, function in OUT_OF_PLACE.items():
-        setattr(cls, name + "_", _method(function))
-    for function in (pointwise.clamp, pointwise.clamp_min, pointwise.clamp_max):
-        setattr(cls, function.__name__ + "_", _bounded(function))
-    cls.clip_ = cls.clamp_
-    cls.negative_, cls.absolute_, cls.divide_ = cls.neg_, cls.abs_, cls.div_
-    cls.diagonal = diagonal
-    cls.zero_, cls.fill_, cls.copy_ = zero_, fill_, copy_
-    cls.index_put_, cls.masked_fill_, cls.index_fill_ = index_put_, masked_fill_, index_fill_
-    for name, function in (("__iadd__", F.add), ("__isub__", F.sub), ("__imul__", F.mul),
-                           ("__itruediv__", F.div), ("__ipow__", F.pow),
-                           ("__ifloordiv__", rounding.floor_divide_step),
-                           ("__imod__", rounding.remainder), ("__iand__", bits.bitwise_and),
-                           ("__ior__", bits.bitwise_or), ("__ixor__", bits.bitwise_xor),
-                           ("__ilshift__", bits.bitwise_left_shift),
-                           ("__irshift__", bits.bitwise_right_shift)):
-        setattr(cls, name, _augmented(function))
-
-
-install()

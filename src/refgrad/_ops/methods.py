@@ -2,13 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:648
+# --- book/chapters/16_functions.md:696
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._argument_forms import method_copy
 from refgrad._method_counts import keywords_only
 from refgrad._ops import (
+    addmm_family,
     bits,
+    clamps,
     closeness,
     combining,
     contractions,
@@ -39,20 +41,25 @@ from refgrad._ops import (
     special,
     special_functions,
     statistics,
+    subscripts,
+    sums_and_stacks,
     tiling,
 )
 from refgrad._ops import functions as F
+from refgrad._ops import simple_functions as simple
 from refgrad._tensor import Tensor
 from refgrad._warn_once import warn_once
 
 METHODS = {
-    F: ("add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sin", "cos", "clone",
-        "reciprocal", "eq", "ne", "lt", "le", "gt", "ge", "sum", "unbind", "masked_fill",
-        "cumsum"),
+    F: ("add", "sub", "mul", "div", "pow"),
+    simple: ("neg", "exp", "log", "sin", "cos", "clone", "reciprocal", "eq", "ne", "lt", "le",
+             "gt", "ge", "masked_fill"),
+    sums_and_stacks: ("sum", "unbind", "cumsum"),
     closeness: ("equal", "allclose", "isclose"),
     reshaping: ("view", "reshape", "expand", "unsqueeze", "squeeze"),
-    pointwise: ("tan", "tanh", "sigmoid", "relu", "abs", "sign", "sqrt", "rsqrt", "clamp",
-                "clamp_min", "clamp_max", "clip", "maximum", "minimum"),
+    pointwise: ("tan", "tanh", "sigmoid", "relu", "abs", "sign", "sqrt", "rsqrt", "maximum",
+                "minimum"),
+    clamps: ("clamp", "clamp_min", "clamp_max", "clip"),
     statistics: ("mean", "max", "min", "prod", "logsumexp", "softmax", "log_softmax"),
     measures: ("var", "std", "norm", "amax", "amin"),
     linalg: ("matmul", "mm", "dot", "bmm", "mv", "outer", "ger"),
@@ -79,7 +86,8 @@ METHODS = {
     scattering: ("scatter", "scatter_add", "masked_scatter", "take", "take_along_dim"),
     slice_writes: ("index_add", "index_copy", "index_fill"),
     combining: ("scatter_reduce",),
-    products: ("addmm", "addmv", "baddbmm", "addbmm", "vdot", "trace", "cross", "kron"),
+    addmm_family: ("addmm", "addmv", "baddbmm", "addbmm"),
+    products: ("vdot", "trace", "cross", "kron"),
     contractions: ("inner",),
     tiling: ("diag", "diag_embed", "tile", "repeat_interleave", "tensor_split", "unflatten",
              "rot90", "fliplr", "flipud"),
@@ -94,7 +102,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:757
+# --- book/chapters/16_functions.md:813
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -118,13 +126,14 @@ _FALLING_BACK = {
 OPERATORS = {
     "__add__": F.add, "__radd__": F.add, "__sub__": F.sub, "__rsub__": F.rsub,
     "__mul__": F.mul, "__rmul__": F.mul, "__truediv__": F.div,
-    "__rtruediv__": lambda self, other: F.mul(F.reciprocal(self), other),
+    "__rtruediv__": lambda self, other: F.mul(simple.reciprocal(self), other),
     "__pow__": F.pow, "__rpow__": lambda self, other: F.pow(other, self),
-    "__neg__": F.neg, "__eq__": _falls_back(F.eq), "__ne__": _falls_back(F.ne),
-    "__lt__": _falls_back(F.lt), "__le__": _falls_back(F.le), "__gt__": _falls_back(F.gt),
-    "__ge__": _falls_back(F.ge), "__matmul__": linalg.matmul,
+    "__neg__": simple.neg, "__eq__": _falls_back(simple.eq), "__ne__": _falls_back(simple.ne),
+    "__lt__": _falls_back(simple.lt), "__le__": _falls_back(simple.le),
+    "__gt__": _falls_back(simple.gt), "__ge__": _falls_back(simple.ge),
+    "__matmul__": linalg.matmul,
     "__rmatmul__": lambda self, other: linalg.matmul(other, self), "__abs__": pointwise.abs,
-    "__getitem__": indexing.getitem, "__iter__": lambda self: iter(_rows(self)),
+    "__getitem__": subscripts.getitem, "__iter__": lambda self: iter(_rows(self)),
     "__invert__": bits.invert,
     **{f"__{name}__": _falls_back(f) for name, f in _FALLING_BACK.items()},
     **{f"__r{name}__": _falls_back(f, reflected=True) for name, f in _FALLING_BACK.items()},
@@ -144,12 +153,12 @@ def install(cls=Tensor) -> None:
     for name in ("view_as", "where"):  # NOTE [Named as torch names them]
         method = getattr(cls, name)
         method.__name__ = method.__qualname__ = name
-    cls.to = F.to
+    cls.to = simple.to
     for name, kind in (("float", "float32"), ("double", "float64"), ("half", "float16"),
                        ("long", "int64"), ("int", "int32"), ("short", "int16"),
                        ("char", "int8"), ("byte", "uint8"), ("bool", "bool")):
         setattr(cls, name, _converter(name, kind))
-    cls.clone = method_copy(F.clone)  # torch.clone(x, 1) and x.clone(1) count apart
+    cls.clone = method_copy(simple.clone)  # torch.clone(x, 1) and x.clone(1) count apart
     elementwise.install_shorthands(cls)
     cls.polygamma = special_functions.polygamma_method  # x.polygamma(n): the tensor first
 
@@ -162,17 +171,17 @@ def _converter(name: str, kind: str):
     def convert(self, *refused, memory_format=None):
         if refused:  # NOTE [Methods that take no positional arguments]
             raise keywords_only(name, refused)
-        return F.to(self, dtype)
+        return simple.to(self, dtype)
 
     convert.__name__ = convert.__qualname__ = name  # NOTE [Named as torch names them]
     return convert
 
 
-# --- book/chapters/16_functions.md:836
+# --- book/chapters/16_functions.md:893
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
-    return F.unbind(t, 0)
+    return sums_and_stacks.unbind(t, 0)
 
 
 def _reversed(t):

@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:849
+# --- book/chapters/26_inplace.md:895
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
 
 from refgrad._argument_forms import refuse_in_torch_words
-from refgrad._ops.inplace import OUT_OF_PLACE
+from refgrad._ops.inplace_methods import OUT_OF_PLACE
 from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump, check_fits
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import dual_levels, state, switched_on

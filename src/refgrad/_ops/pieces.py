@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:804
+# --- book/chapters/16d_indexing.md:817
 """Rows that cut a tensor into views, tile it, or gather from it: split, repeat, gather."""
 
 import numpy as np
@@ -34,7 +34,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:837
+# --- book/chapters/16d_indexing.md:850
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -49,7 +49,7 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:867
+# --- book/chapters/16d_indexing.md:880
 def _tile(a, repeats):
     return np.tile(a.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats)
 
@@ -78,7 +78,7 @@ REPEAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:910
+# --- book/chapters/16d_indexing.md:923
 def index_key(index, dim):
     """Each position's own coordinates, with the index's values along ``dim``."""
     ones = (1,) * index.ndim
@@ -98,7 +98,7 @@ def _gather(a, index, dim, sparse_grad):
     return flat[index_key(_positions(index), dim % flat.ndim)].reshape(index._data.shape)
 
 
-# --- book/chapters/16d_indexing.md:931
+# --- book/chapters/16d_indexing.md:944
 def added_at(g, positions, sizes, dim):
     """Zeros of ``sizes``, with each element of ``g`` added at its position along ``dim``.
 
@@ -126,7 +126,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:967
+# --- book/chapters/16d_indexing.md:980
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -157,7 +157,7 @@ def split(tensor, split_size_or_sections, dim=0):
     return _call(SPLIT, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:999
+# --- book/chapters/16d_indexing.md:1012
 def split_with_sizes(input, split_sizes, dim=0):
     sizes, length = list(split_sizes), _length(input, dim)
     if any(n < 0 for n in sizes):
@@ -181,7 +181,7 @@ def chunk(input, chunks, dim=0):
     return split(input, -(-length // chunks), dim)
 
 
-# --- book/chapters/16d_indexing.md:1027
+# --- book/chapters/16d_indexing.md:1040
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -198,7 +198,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:1051
+# --- book/chapters/16d_indexing.md:1064
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
@@ -231,7 +231,7 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1096
+# --- book/chapters/16d_indexing.md:1109
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import zeros_as
 

@@ -3,11 +3,12 @@
 
 
 # --- book/chapters/16a_pointwise.md:33
-"""Elementwise rows: tan, tanh, sigmoid, sqrt, rsqrt, relu, sign, abs, clamp, maximum, minimum."""
+"""Elementwise rows: tan, tanh, sigmoid, sqrt, rsqrt, relu, sign, abs, maximum, minimum."""
 
 import numpy as np
 
-from refgrad._ops.arithmetic import add_scalar, div_scalar, floating, in_float32, mul_scalar, select
+from refgrad._ops.arithmetic import add_scalar, div_scalar, floating, in_float32, mul_scalar
+from refgrad._ops.conditional import select
 from refgrad._ops.table import Op, register
 
 
@@ -34,7 +35,7 @@ RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", in_float32(lambda a: 1 / np.sqr
                       lambda g, result: (mul_scalar(g, -0.5) * result**3,))
 
 
-# --- book/chapters/16a_pointwise.md:101
+# --- book/chapters/16a_pointwise.md:102
 # NOTE [Ties keep the input]
 # torch's max(a, bound) keeps a when the two are equal (-0.0 against 0.0);
 # NumPy's maximum returns its second operand then. So the input goes second,
@@ -94,7 +95,7 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:173
+# --- book/chapters/16a_pointwise.md:174
 _GRAD_AND_OUTPUT = (("grad_output", ("output",)), ("output", ("grad_output", "output")))
 TANH_BACKWARD = register(Op(
     "tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"),
@@ -127,90 +128,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:214
-def _inside(self, min, max):  # noqa: A002 - torch's names
-    from refgrad._tensor import make_tensor
-
-    data = self._data
-    inside = np.ones_like(data, dtype=bool)
-    if min is not None:
-        inside &= data >= min
-    if max is not None:
-        inside &= data <= max
-    return make_tensor(inside)
-
-
-def _clip(a, low, high):
-    """maximum, then minimum, each keeping the input on a tie: NOTE [Ties keep the input]."""
-    if low is not None:
-        a = at_least(a, low)
-    return a if high is None else at_most(a, high)
-
-
-CLAMP = register(Op(
-    "clamp", "ClampBackward1", ("self",), forward=lambda a, min, max: _clip(a, min, max),
-    backward=lambda g, self, min, max: (_keep_where(_inside(self, min, max), g),),
-    saves=(("self", ("self",)),),
-))
-
-
-# --- book/chapters/16a_pointwise.md:260
-def _kept(g, keep):
-    """``g`` where the array mask ``keep`` holds, zero elsewhere."""
-    from refgrad._tensor import make_tensor
-
-    if isinstance(keep, np.generic):  # NumPy compares 0-d arrays into a scalar
-        keep = np.asarray(keep)
-    return _keep_where(make_tensor(keep), g)
-
-
-def _clamp_grads(g, self, min=None, max=None):  # noqa: A002 - torch's names
-    s = self._data
-    lo = None if min is None else min._data
-    hi = None if max is None else max._data
-    if lo is None:
-        return _kept(g, s <= hi), None, _kept(g, s > hi)
-    if hi is None:
-        return _kept(g, s >= lo), _kept(g, s < lo), None
-    return (
-        _kept(g, (s >= lo) & (s <= hi)),
-        _kept(g, (s < lo) & (lo < hi)),
-        _kept(g, (s > hi) | (hi < lo)),
-    )
-
-
-_SELF_MIN_MAX = ("self", "min", "max")
-CLAMP_TENSOR = register(Op(
-    "clamp_tensor", "ClampBackward0", _SELF_MIN_MAX,
-    forward=lambda a, min, max: _clip(a, min, max), backward=_clamp_grads,
-    saves=(("max", _SELF_MIN_MAX), ("min", _SELF_MIN_MAX), ("self", _SELF_MIN_MAX)),
-))
-
-
-# --- book/chapters/16a_pointwise.md:303
-CLAMP_MIN = register(Op(
-    "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
-    backward=lambda g, self, min: (_kept(g, self._data >= min),),
-    saves=(("self", ("self",)),), promote_with=("min",),
-))
-CLAMP_MIN_TENSOR = register(Op(
-    "clamp_min_tensor", "ClampMinBackward1", ("self", "min"), forward=at_least,
-    backward=lambda g, self, min: _clamp_grads(g, self, min=min)[:2],
-    saves=(("min", ("self", "min")), ("self", ("self", "min"))),
-))
-CLAMP_MAX = register(Op(
-    "clamp_max", "ClampMaxBackward0", ("self",), forward=lambda a, max: at_most(a, max),
-    backward=lambda g, self, max: (_kept(g, self._data <= max),),
-    saves=(("self", ("self",)),), promote_with=("max",),
-))
-CLAMP_MAX_TENSOR = register(Op(
-    "clamp_max_tensor", "ClampMaxBackward1", ("self", "max"), forward=at_most,
-    backward=lambda g, self, max: _clamp_grads(g, self, max=max)[::2],
-    saves=(("max", ("self", "max")), ("self", ("self", "max"))),
-))
-
-
-# --- book/chapters/16a_pointwise.md:334
+# --- book/chapters/16a_pointwise.md:344
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -235,72 +153,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:371
-def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
-    from refgrad._dtype import checked_number, python_number, result_type
-    from refgrad._ops.dispatch import call
-
-    min, max = python_number(min), python_number(max)  # NOTE [NumPy scalars are numbers]
-    if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    given = [b for b in (min, max) if b is not None]
-    if any(_is_tensor(b) for b in given):
-        if not all(_is_tensor(b) for b in given):
-            raise _mixed_bounds("clamp", (input, min, max), ("min = None", "max = None"))
-        return _clamp_tensors(input, min, max)
-    kind = result_type(input, *given)
-    if kind is not input.dtype:
-        input = input.to(kind)
-    min, max = (None if b is None else checked_number(b, kind) for b in (min, max))  # noqa: A001
-    return call(CLAMP, (input,), {"min": min, "max": max})
-
-
-def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
-    from refgrad._ops.dispatch import call
-
-    return call(CLAMP_TENSOR, (input, min, max))
-
-
-# --- book/chapters/16a_pointwise.md:403
-def clamp_min(input, min):  # noqa: A002 - torch's names
-    return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
-
-
-def clamp_max(input, max):  # noqa: A002 - torch's names
-    return _one_bound("clamp_max", CLAMP_MAX, CLAMP_MAX_TENSOR, input, "max", max)
-
-
-def _one_bound(name, number_row, tensor_row, input, key, bound):
-    from refgrad._dtype import checked_number, python_number, result_type
-    from refgrad._ops.dispatch import call
-
-    if _is_tensor(bound):
-        return call(tensor_row, (input, bound))
-    if bound is None:
-        raise _mixed_bounds(name, (input, bound), (key,))
-    bound = python_number(bound)  # NOTE [NumPy scalars are numbers]
-    bound = checked_number(bound, result_type(input, bound))
-    return call(number_row, (input,), {key: bound})
-
-
-def _is_tensor(value) -> bool:
-    from refgrad._tensor import Tensor
-
-    return isinstance(value, Tensor)
-
-
-def _mixed_bounds(name, args, params) -> TypeError:
-    got = ", ".join("Tensor" if _is_tensor(a) else type(a).__name__ for a in args)
-    forms = "".join(
-        f" * (Tensor input, {', '.join(f'{kind} {p}' for p in params)}, *, Tensor out = None)\n"
-        for kind in ("Tensor", "Number")
-    )
-    return TypeError(
-        f"{name}() received an invalid combination of arguments - got ({got}), "
-        f"but expected one of:\n{forms}"
-    )
-
-
+# --- book/chapters/16a_pointwise.md:460
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone
@@ -327,4 +180,3 @@ tan, tanh, sigmoid, relu, abs, sign, sqrt, rsqrt = (  # noqa: A001 - torch's nam
     _function(r) for r in (TAN, TANH, SIGMOID, RELU, ABS, SIGN, SQRT, RSQRT)
 )
 maximum, minimum = _function(MAXIMUM), _function(MINIMUM)
-clip = clamp

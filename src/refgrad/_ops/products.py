@@ -91,118 +91,7 @@ ADDBMM = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:155
-def _legacy(t) -> str:
-    from refgrad._typename import LEGACY
-
-    return LEGACY[t.dtype]
-
-
-def _same_dtypes(input, mat1, mat2) -> None:
-    for name, t in (("self", input), ("mat1", mat1)):
-        if t.dtype is not mat2.dtype:
-            raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "
-                               f"{_legacy(t)} and {_legacy(mat2)}")
-    if mat2.dtype.name == "bool":
-        from refgrad._typename import not_implemented_for
-
-        raise not_implemented_for("addmm_impl_cpu_", mat2._data.dtype)
-
-
-def _numbers(name, **factors) -> None:
-    """Refuse a ``beta`` or ``alpha`` that is not a number, in the words torch's binding uses.
-
-    ``addmm`` and ``baddbmm`` have a second form in torch, so it reports the arguments
-    it could not match; ``addmv`` and ``addbmm`` name the argument.
-    """
-    from numbers import Number
-
-    from refgrad._tensor import Tensor
-
-    for key, value in factors.items():
-        if isinstance(value, Number | Tensor | np.generic):
-            continue
-        kind = type(value).__name__
-        if name in ("addmm", "baddbmm"):
-            raise TypeError(f"{name}() received an invalid combination of arguments - got "
-                            f"(Tensor, Tensor, Tensor, {key}={kind})")
-        raise TypeError(f"{name}(): argument '{key}' must be Number, not {kind}")
-
-
-def _call(row, input, a, b, shape, beta, alpha, **sizes):
-    from refgrad._dtype import python_number
-    from refgrad._ops.dispatch import call
-    from refgrad._ops.shapes import expanded_size
-
-    expanded_size(input, shape)  # torch's message when input does not broadcast
-    params = {"beta": python_number(beta), "alpha": python_number(alpha), **sizes}
-    return call(row, (input, a, b), params)
-
-
-# --- book/chapters/16j_products_and_shapes.md:204
-def addmm(input, mat1, mat2, *, beta=1, alpha=1):
-    _numbers("addmm", beta=beta, alpha=alpha)  # the binding's check, before any other
-    for name, t in (("mat1", mat1), ("mat2", mat2)):
-        if t.ndim != 2:
-            raise RuntimeError(f"{name} must be a matrix, got {t.ndim}-D tensor")
-    if mat1.shape[1] != mat2.shape[0]:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
-            f"{mat2.shape[0]}x{mat2.shape[1]})")
-    _same_dtypes(input, mat1, mat2)
-    return _call(ADDMM, input, mat1, mat2, (mat1.shape[0], mat2.shape[1]), beta, alpha)
-
-
-def addmv(input, mat, vec, *, beta=1, alpha=1):
-    from refgrad._ops.linalg import _no_bools
-
-    _numbers("addmv", beta=beta, alpha=alpha)
-    if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
-        raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, "
-                           f"{vec.ndim}")
-    rows = mat.shape[0]
-    if mat.shape[1] != vec.shape[0] or (input.ndim and input.shape[-1] not in (1, rows)):
-        raise RuntimeError(
-            f"size mismatch, got input ({input.shape[0] if input.ndim else 1}), mat "
-            f"({rows}x{mat.shape[1]}), vec ({vec.shape[0]})")
-    if not input.dtype is mat.dtype is vec.dtype:
-        raise RuntimeError("addmv input tensors must have the same dtype, but got "
-                           f"{_legacy(input)}, {_legacy(mat)}, and {_legacy(vec)}")
-    _no_bools(vec, "addmv_impl_cpu")
-    return _call(ADDMV, input, mat, vec, (rows,), beta, alpha)
-
-
-# --- book/chapters/16j_products_and_shapes.md:241
-def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
-    from refgrad._ops.linalg import _C_NAMES, _batches
-
-    _numbers("baddbmm", beta=beta, alpha=alpha)
-    _batches(batch1, batch2, "baddbmm")
-    if input.dtype is not batch1.dtype:
-        names = [_C_NAMES.get(t.dtype.name, t.dtype.name) for t in (input, batch1, batch2)]
-        raise RuntimeError("Input dtypes must be the same, got: input {}, batch1: {}, "
-                           "batch2: {}".format(*names))
-    shape = (batch1.shape[0], batch1.shape[1], batch2.shape[2])
-    return _call(BADDBMM, input, batch1, batch2, shape, beta, alpha)
-
-
-def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
-    _numbers("addbmm", beta=beta, alpha=alpha)
-    for name, t in (("batch1", batch1), ("batch2", batch2)):
-        if t.ndim != 3:
-            raise RuntimeError(f"{name} must be a 3D tensor")
-    (b, n, m), (b2, m2, p) = batch1.shape, batch2.shape
-    if b != b2:
-        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got {b} and "
-                           f"{b2}")
-    if m != m2:
-        raise RuntimeError(f"Incompatible matrix sizes for bmm ({n}x{m} and {m2}x{p})")
-    _same_dtypes(input, batch1, batch2)
-    return _call(ADDBMM, input, batch1, batch2, (n, p), beta, alpha,
-                 batch1_sym_argsize_0=b, batch1_sym_argsize_1=n, batch2_sym_argsize_2=p)
-
-
-# --- book/chapters/16j_products_and_shapes.md:294
+# --- book/chapters/16j_products_and_shapes.md:302
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -233,7 +122,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:337
+# --- book/chapters/16j_products_and_shapes.md:345
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
@@ -244,7 +133,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:349
+# --- book/chapters/16j_products_and_shapes.md:357
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.linalg import _vectors
@@ -265,6 +154,7 @@ def linalg_cross(input, other, *, dim=-1):
     from refgrad._ops.dispatch import call
     from refgrad._ops.functions import check_broadcast
     from refgrad._tensor_values import wrap_dim
+    from refgrad._typename import LEGACY
 
     if input.ndim != other.ndim:
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
@@ -274,11 +164,12 @@ def linalg_cross(input, other, *, dim=-1):
                            f"{input.shape[d]} and {other.shape[d]}")
     check_broadcast(tuple(input.shape), tuple(other.shape))
     if input.dtype is not other.dtype:
-        raise RuntimeError(f"expected scalar type {_legacy(input)} but found {_legacy(other)}")
+        raise RuntimeError(f"expected scalar type {LEGACY[input.dtype]} but found "
+                           f"{LEGACY[other.dtype]}")
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:384
+# --- book/chapters/16j_products_and_shapes.md:394
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -295,7 +186,7 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:410
+# --- book/chapters/16j_products_and_shapes.md:420
 def kron(input, other):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._tensor import Tensor

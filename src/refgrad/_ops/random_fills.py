@@ -2,14 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:639
+# --- book/chapters/26_inplace.md:672
 """uniform_ and normal_: in-place writes of random numbers."""
 
 import numpy as np
 
 from refgrad._backend import device_of, move
 from refgrad._creation import default_generator
-from refgrad._ops.inplace import _call, _constant, inplace
+from refgrad._ops.inplace import inplace
+from refgrad._ops.inplace_writes import _call, _constant
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for

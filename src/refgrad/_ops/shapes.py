@@ -161,7 +161,7 @@ STACK = register(Op(
 
 # --- book/chapters/15_sums_and_shapes.md:370
 def _stack(grads, dim):
-    from refgrad._ops.functions import stack
+    from refgrad._ops.sums_and_stacks import stack
 
     return stack(list(grads), dim)
 

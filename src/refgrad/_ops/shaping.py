@@ -128,7 +128,7 @@ def unsafe_view(input, size):
 
 def reshape_copy(input, shape):
     """What reshape does when no view has the shape: copy, then view the copy."""
-    from refgrad._ops.functions import clone
+    from refgrad._ops.simple_functions import clone
 
     return unsafe_view(clone(input), shape)
 
@@ -142,7 +142,7 @@ def is_contiguous(input, *refused, memory_format=None) -> bool:
 def contiguous(input, *refused, memory_format=None):
     if refused:
         raise keywords_only("contiguous", refused)
-    from refgrad._ops.functions import clone
+    from refgrad._ops.simple_functions import clone
 
     if input._data.flags.c_contiguous:  # is_contiguous, without its call
         return input

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:397
+# --- book/chapters/16i_cumulative.md:398
 """Elementwise functions of two numbers and more: logaddexp, hypot, xlogy, logit, sgn and
 heaviside."""
 
@@ -54,7 +54,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:467
+# --- book/chapters/16i_cumulative.md:468
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -80,7 +80,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:494
+# --- book/chapters/16i_cumulative.md:495
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -117,7 +117,7 @@ def xlogy(input, other):
     return _pick("xlogy", rows, XLOGY_FORMS, input, other)
 
 
-# --- book/chapters/16i_cumulative.md:651
+# --- book/chapters/16i_cumulative.md:652
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -156,7 +156,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:691
+# --- book/chapters/16i_cumulative.md:692
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -206,7 +206,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:750
+# --- book/chapters/16i_cumulative.md:751
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:175
+# --- book/chapters/27_views.md:174
 """as_strided: a view of the storage by sizes, strides and offset, and its gradient."""
 
 import numpy as np
@@ -51,7 +51,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:878
+# --- book/chapters/27_views.md:896
 def as_strided(input, size, stride, storage_offset=None):
     from refgrad._ops.dispatch import call
 

@@ -2,14 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:774
+# --- book/chapters/16j_products_and_shapes.md:784
 """Rows and composites that build new shapes: diagonals, tiles, cuts, turns and grids."""
 
 from dataclasses import replace
 
 import numpy as np
 
-from refgrad._ops import views
+from refgrad._ops import diagonal_view
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
@@ -30,12 +30,12 @@ DIAG_EMBED = register(Op(
     backward=lambda g, offset, dim1, dim2: (g.diagonal(offset, dim1, dim2),),
 ))
 DIAGONAL_COPY = register(replace(
-    views.DIAGONAL, name="diagonal_copy", node="DiagonalBackward0_copy", view=False,
+    diagonal_view.DIAGONAL, name="diagonal_copy", node="DiagonalBackward0_copy", view=False,
     forward=lambda a, offset, dim1, dim2: np.diagonal(a, offset, dim1, dim2).copy(),
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:808
+# --- book/chapters/16j_products_and_shapes.md:818
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     d1, d2 = wrap_dim(dim1, input.ndim + 1), wrap_dim(dim2, input.ndim + 1)
     if d1 == d2:
@@ -51,7 +51,7 @@ def diag(input, diagonal=0):
     return call(DIAGONAL_COPY, (input,), {"offset": diagonal, "dim1": 0, "dim2": 1})
 
 
-# --- book/chapters/16j_products_and_shapes.md:838
+# --- book/chapters/16j_products_and_shapes.md:848
 def tile(input, *counts, dims=None):
     dims = (dims,) if dims is not None else counts  # by name, torch's `dims`, or by position
     dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], tuple | list) else dims
@@ -76,7 +76,7 @@ def _positions(counts, alone=False):
     return make_tensor(np.repeat(np.arange(flat.size, dtype=data.dtype, like=data), flat))
 
 
-# --- book/chapters/16j_products_and_shapes.md:864
+# --- book/chapters/16j_products_and_shapes.md:874
 def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     from refgrad._tensor import Tensor
 
@@ -105,7 +105,7 @@ def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     return copied.flatten(d, d + 1)
 
 
-# --- book/chapters/16j_products_and_shapes.md:909
+# --- book/chapters/16j_products_and_shapes.md:919
 def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sections=None,
                  tensor_indices_or_sections=None):
     from refgrad._ops.indexing import SLICE
@@ -131,7 +131,7 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sectio
                  for s, e in zip(starts, ends))
 
 
-# --- book/chapters/16j_products_and_shapes.md:936
+# --- book/chapters/16j_products_and_shapes.md:946
 def unflatten(input, dim, sizes):
     d, given = wrap_dim(dim, input.ndim), list(sizes)
     sizes, length = tuple(sizes), input.shape[d]
@@ -155,7 +155,7 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:971
+# --- book/chapters/16j_products_and_shapes.md:981
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -198,7 +198,7 @@ def flipud(input):
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1027
+# --- book/chapters/16j_products_and_shapes.md:1037
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")

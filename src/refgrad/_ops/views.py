@@ -3,18 +3,17 @@
 
 
 # --- book/chapters/27_views.md:36
-"""Views: how they were made, their regenerated grad_fn, and CopySlices."""
+"""Views: how they were made, where they sit in their base, their regenerated grad_fn,
+and the checks before a write through them."""
 
 import re
 import weakref
 
 import numpy as np
 
-from refgrad._backend import data_ptr, device_of, move
-from refgrad._C import _functions
-from refgrad._ops.table import Op, register
+from refgrad._backend import data_ptr
 from refgrad.autograd._accumulate import gradient_edge
-from refgrad.autograd._node import FunctionNode, input_metadata, new_node
+from refgrad.autograd._node import input_metadata, new_node
 from refgrad.autograd._state import state
 
 DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, INFERENCE_MODE, IN_CUSTOM_FUNCTION = range(5)
@@ -42,7 +41,7 @@ def _creation(source, many: bool) -> int:
     return info.creation if meta == DEFAULT and info is not None else meta
 
 
-# --- book/chapters/27_views.md:92
+# --- book/chapters/27_views.md:91
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay = None
@@ -60,7 +59,7 @@ def track_view(op, source, out, params, index) -> None:
         views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
 
 
-# --- book/chapters/27_views.md:120
+# --- book/chapters/27_views.md:119
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -85,7 +84,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:150
+# --- book/chapters/27_views.md:149
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -96,7 +95,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:233
+# --- book/chapters/27_views.md:232
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
     base = view._base
@@ -126,13 +125,13 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:289
+# --- book/chapters/27_views.md:288
 def _go_stale(view, info) -> None:
     info.stale = _rebase_message(view, info.creation, INDIRECT)
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:296
+# --- book/chapters/27_views.md:295
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -155,56 +154,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:329
-class CopySlices(FunctionNode):
-    """The base's grad_fn after an in-place write through one of its views."""
-
-    __slots__ = ("_fn", "_where", "_shape")
-
-    def name(self) -> str:
-        return "torch::autograd::CopySlices"
-
-    def apply(self, grads, create_graph: bool = False) -> tuple:
-        from refgrad._ops.indexing import index_put
-        from refgrad._tensor import make_tensor
-
-        g = grads[0]
-        if g is None:
-            return (None,) * len(self._next_nodes)
-        flat = g.reshape(-1)
-        where = make_tensor(self._where.reshape(-1))
-        window = flat[where].view(self._where.shape)
-        res = list(self._fn.apply([window], create_graph))
-        inner = window * 0 if res[0] is None else res[0].expand(self._where.shape)
-        out = index_put(flat, [where], inner.reshape(-1), False).view(self._shape)
-        return (out, *res[1:])
-
-    def release_variables(self) -> None:
-        self._fn.release_variables()
-
-
-CopySlices.__module__ = "builtins"
-_functions.register(CopySlices)
-
-
-# --- book/chapters/27_views.md:365
-def _placed_like(array, where: np.ndarray):
-    """``where`` on ``array``'s device, to index the gradients that will live there."""
-    return where if type(array) is np.ndarray else move(where, device_of(array))
-
-
-def rebase_history(view, fn) -> None:
-    """Make the base of ``view`` record that ``fn`` wrote through ``view``."""
-    base = view._base
-    node = CopySlices((gradient_edge(base), *fn.next_functions[1:]))
-    node._fn = fn
-    node._where = _placed_like(base._data, positions(base._data, view._data))
-    node._shape = tuple(base._data.shape)
-    node._meta = (input_metadata(base),)
-    base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
-
-
-# --- book/chapters/27_views.md:391
+# --- book/chapters/27_views.md:402
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -227,7 +177,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:415
+# --- book/chapters/27_views.md:426
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 
@@ -261,47 +211,3 @@ def check_view_write(view) -> None:
         raise RuntimeError(_rebase_message(view, info.creation))
     if view._requires_grad and view._base._grad_fn is None:
         raise RuntimeError(VIEW_OF_LEAF)
-
-
-# --- book/chapters/27_views.md:462
-def _diagonal(a, offset, dim1, dim2):
-    out = np.diagonal(a, offset, dim1, dim2)
-    if isinstance(out, np.ndarray) and a.flags.writeable:
-        out.flags.writeable = True  # NumPy's diagonal view is read-only; torch's is not
-    return out
-
-
-def _diagonal_put(g, input_sizes, offset, dim1, dim2):
-    out = np.zeros(input_sizes, dtype=g.dtype, like=g)
-    steps = np.arange(g.shape[-1], like=g)
-    rows, cols = (steps, steps + offset) if offset >= 0 else (steps - offset, steps)
-    np.moveaxis(out, (dim1, dim2), (-2, -1))[..., rows, cols] = g
-    return out
-
-
-DIAGONAL = register(Op(
-    "diagonal", "DiagonalBackward0", ("self",), forward=_diagonal,
-    backward=lambda g, offset, dim1, dim2, self_sym_sizes: (_call(
-        DIAGONAL_BACKWARD, g, input_sizes=tuple(self_sym_sizes), offset=offset, dim1=dim1,
-        dim2=dim2),),
-    keeps=("self_sym_sizes",), view=True,
-))
-DIAGONAL_BACKWARD = register(Op(
-    "diagonal_backward", "DiagonalBackwardBackward0", ("grad_output",), forward=_diagonal_put,
-    backward=lambda g, input_sizes, offset, dim1, dim2: (
-        _call(DIAGONAL, g, offset=offset, dim1=dim1, dim2=dim2),),
-    hides=("input_sizes",),
-))
-
-
-def _call(row, *args, **params):
-    from refgrad._ops.dispatch import call
-
-    return call(row, args, params)
-
-
-def diagonal(input, offset=0, dim1=0, dim2=1):
-    from refgrad._tensor_values import wrap_dim
-
-    wrap_dim(dim1, input.ndim), wrap_dim(dim2, input.ndim)  # the node keeps them as given
-    return _call(DIAGONAL, input, offset=offset, dim1=dim1, dim2=dim2)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:37
+# --- book/chapters/26_inplace.md:40
 """What every write into a tensor checks first, and the version bump that follows it."""
 
 from refgrad._backend import overlaps, writeable
@@ -25,7 +25,7 @@ OUT_NEEDS_GRAD = (
 )
 
 
-# --- book/chapters/26_inplace.md:66
+# --- book/chapters/26_inplace.md:69
 def bump(t) -> None:
     """Count one write to ``t``'s memory."""
     counter = t._version_counter
@@ -56,7 +56,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:181
+# --- book/chapters/26_inplace.md:184
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 

@@ -196,7 +196,7 @@ def _materialized(grad, input):
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
-    from refgrad._ops.functions import stack
+    from refgrad._ops.sums_and_stacks import stack
 
     for g in grads:
         if g.ndim == 0:

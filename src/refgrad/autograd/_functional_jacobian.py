@@ -6,7 +6,7 @@
 """The three ways jacobian builds its table: by rows, by rows in a batch, by columns."""
 
 from refgrad._creation import zeros_like
-from refgrad._ops.functions import stack
+from refgrad._ops.sums_and_stacks import stack
 from refgrad.autograd._functional_utils import NO_GRAPH, _grad_of, _tensors
 from refgrad.autograd.forward_ad import dual_level, make_dual, unpack_dual
 
