@@ -75,7 +75,7 @@ def _with_out(plain):
 # --- book/chapters/16e_rounding_and_bits.md:597
 def _in_place(plain):
     from refgrad._dtype import result_type
-    from refgrad._ops.inplace import _method
+    from refgrad._ops.inplace_methods import _method
     from refgrad._typename import LEGACY
 
     write = _method(plain)
