@@ -251,6 +251,10 @@ from refgrad._ops.checked import (
 )
 
 
+# --- book/chapters/16p_decompositions.md:214
+from refgrad._ops.singular_values import torch_svd as svd
+
+
 # --- book/chapters/22a_anomaly_mode.md:276
 from refgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 

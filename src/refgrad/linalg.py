@@ -20,3 +20,7 @@ from refgrad._ops.inverses import cholesky, cholesky_ex, det, inv, inv_ex  # noq
 from refgrad._ops.inverses import linalg_slogdet as slogdet  # noqa: F401
 from refgrad._ops.inverses import matrix_power, solve  # noqa: F401
 from refgrad._ops.matrix_norms import matrix_norm, norm  # noqa: F401
+
+
+# --- book/chapters/16p_decompositions.md:203
+from refgrad._ops.singular_values import svd, svdvals  # noqa: F401

@@ -38,3 +38,8 @@ from refgrad._ops.factorizations import CHOLESKY_EX_RESULT as linalg_cholesky_ex
 from refgrad._ops.factorizations import INV_EX_RESULT as linalg_inv_ex  # noqa: F401, E402
 from refgrad._ops.factorizations import LINALG_SLOGDET_RESULT as linalg_slogdet  # noqa: F401, E402
 from refgrad._ops.factorizations import SLOGDET_RESULT as slogdet  # noqa: F401, E402
+
+
+# --- book/chapters/16p_decompositions.md:208
+from refgrad._ops.singular_values import LINALG_SVD_RESULT as linalg_svd  # noqa: F401, E402
+from refgrad._ops.singular_values import SVD_RESULT as svd  # noqa: F401, E402
