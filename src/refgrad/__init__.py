@@ -251,8 +251,9 @@ from refgrad._ops.checked import (
 )
 
 
-# --- book/chapters/16p_decompositions.md:214
+# --- book/chapters/16p_decompositions.md:454
 from refgrad._ops.singular_values import torch_svd as svd
+from refgrad._ops.triangular_factors import torch_qr as qr
 
 
 # --- book/chapters/22a_anomaly_mode.md:276
