@@ -39,7 +39,16 @@ def _svd(a, full_matrices, S_sym_argsize_minus_1):
     return column_major(U), S, column_major(Vh)
 
 
-# --- book/chapters/16p_decompositions.md:111
+# --- book/chapters/16p_decompositions.md:112
+# NOTE [Zeros for an absent gradient]
+# A node of several outputs gets zeros for those no loss reached. The terms
+# of the vectors' gradients divide by differences of values, so where the
+# gradient is such zeros they are left out: it is not differentiated (the
+# seeds of forward mode are zeros that are) and holds nothing.
+def absent(g) -> bool:
+    return not g.requires_grad and not g._data.any()
+
+
 def _svd_backward(grads, U, S, Vh, full_matrices, S_sym_argsize_minus_1):
     from refgrad._factories import eye
     from refgrad._ops.tiling import diag_embed
@@ -49,7 +58,7 @@ def _svd_backward(grads, U, S, Vh, full_matrices, S_sym_argsize_minus_1):
         k = S_sym_argsize_minus_1
         U, gU, Vh, gVh = U[..., :k], gU[..., :k], Vh[..., :k, :], gVh[..., :k, :]
     gA = diag_embed(gS)
-    if gU._data.any() or gVh._data.any():
+    if not (absent(gU) and absent(gVh)):
         UtgU, VtgV = U.mT @ gU, Vh @ gVh.mT
         squares = S * S
         E = squares.unsqueeze(-2) - squares.unsqueeze(-1)
@@ -58,9 +67,9 @@ def _svd_backward(grads, U, S, Vh, full_matrices, S_sym_argsize_minus_1):
             (VtgV - VtgV.mT) / E)
     gA = U @ gA @ Vh
     m, n = U.shape[-2], Vh.shape[-1]
-    if m > S.shape[-1] and gU._data.any():
+    if m > S.shape[-1] and not absent(gU):
         gA = gA + ((gU - U @ UtgU) / S.unsqueeze(-2)) @ Vh
-    if n > S.shape[-1] and gVh._data.any():
+    if n > S.shape[-1] and not absent(gVh):
         gA = gA + U @ ((gVh.mT - Vh.mT @ VtgV) / S.unsqueeze(-2)).mT
     return (gA,)
 
@@ -72,7 +81,7 @@ LINALG_SVD = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:156
+# --- book/chapters/16p_decompositions.md:166
 def svd(A, full_matrices=True, *, driver=None):
     _check_svd(A, "linalg.svd: The input tensor A must have at least 2 dimensions.")
     if driver is not None:

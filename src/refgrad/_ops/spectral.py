@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:210
+# --- book/chapters/16p_decompositions.md:220
 """Eigenvalues and eigenvectors of symmetric matrices: linalg.eigh and linalg.eigvalsh."""
 
 import numpy as np
 
 from refgrad._ops.dispatch import call
-from refgrad._ops.singular_values import column_major
+from refgrad._ops.singular_values import absent, column_major
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
 from refgrad.return_types import _structseq
@@ -21,7 +21,7 @@ def _eigh(a, UPLO):
     return eigenvalues, column_major(eigenvectors)
 
 
-# --- book/chapters/16p_decompositions.md:246
+# --- book/chapters/16p_decompositions.md:256
 def _eigh_backward(grads, eigenvalues, eigenvectors, UPLO):
     from refgrad._factories import eye
     from refgrad._ops.tiling import diag_embed
@@ -29,7 +29,7 @@ def _eigh_backward(grads, eigenvalues, eigenvectors, UPLO):
     gL, gV = grads
     L, V = eigenvalues, eigenvectors
     inner = diag_embed(gL)
-    if gV._data.any():
+    if not absent(gV):  # NOTE [Zeros for an absent gradient]
         VtgV = V.mT @ gV
         E = L.unsqueeze(-2) - L.unsqueeze(-1)
         E = E + eye(E.shape[-1], dtype=E.dtype, device=E.device)  # its diagonal divides zeros
@@ -44,7 +44,7 @@ LINALG_EIGH = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:274
+# --- book/chapters/16p_decompositions.md:284
 def eigh(A, UPLO="L"):
     return LINALG_EIGH_RESULT(*call(LINALG_EIGH, (A,), {"UPLO": _check_eigh(A, UPLO)}))
 
