@@ -70,7 +70,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1010
+# --- book/chapters/16b_reductions.md:1011
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
