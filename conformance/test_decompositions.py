@@ -66,7 +66,7 @@ def test_svd_factors_rebuild_the_matrix(dtype, values, full_matrices):
                                rtol=TOLERANCE[dtype] * 10)
     rebuilt = (U[..., :k] * S.unsqueeze(-2)) @ Vh[..., :k, :]
     np.testing.assert_allclose(rebuilt.detach().numpy(), values, atol=TOLERANCE[dtype] * 10)
-    for factor, size in ((U, m), (Vh.mT, n)):
+    for factor in (U, Vh.mT):
         np.testing.assert_allclose((factor.mT @ factor).detach().numpy(),
                                    np.broadcast_to(np.eye(factor.shape[-1]),
                                                    factor.shape[:-2] + (factor.shape[-1],) * 2),
