@@ -251,9 +251,12 @@ from refgrad._ops.checked import (
 )
 
 
-# --- book/chapters/16p_decompositions.md:464
+# --- book/chapters/16p_decompositions.md:826
 from refgrad._ops.singular_values import torch_svd as svd
 from refgrad._ops.triangular_factors import torch_qr as qr
+from refgrad._ops.matrix_exponential import matrix_exp
+from refgrad._ops.pseudo_inverses import pinverse
+from refgrad._ops import decomposition_methods
 
 
 # --- book/chapters/22a_anomaly_mode.md:276

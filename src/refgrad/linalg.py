@@ -22,7 +22,10 @@ from refgrad._ops.inverses import matrix_power, solve  # noqa: F401
 from refgrad._ops.matrix_norms import matrix_norm, norm  # noqa: F401
 
 
-# --- book/chapters/16p_decompositions.md:448
+# --- book/chapters/16p_decompositions.md:807
 from refgrad._ops.singular_values import svd, svdvals  # noqa: F401
 from refgrad._ops.spectral import eigh, eigvalsh  # noqa: F401
 from refgrad._ops.triangular_factors import qr  # noqa: F401
+from refgrad._ops.matrix_exponential import matrix_exp  # noqa: F401
+from refgrad._ops.pseudo_inverses import matrix_rank, pinv  # noqa: F401
+from refgrad._ops.chained_products import multi_dot, vecdot  # noqa: F401
