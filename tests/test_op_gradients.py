@@ -723,6 +723,12 @@ def _qr_modes(shapes):
         lambda mode: {"mode": mode})
 
 
+def _hermitian_if_square(shapes):
+    m, n = shapes[0][-2:]
+    return st.sampled_from([False, True] if m == n else [False]).map(
+        lambda hermitian: {"hermitian": hermitian})
+
+
 _MATRICES = st.sampled_from([[(1, 1)], [(2, 2)], [(3, 2)], [(2, 3)], [(3, 1)], [(2, 3, 3)],
                              [(2, 1, 2, 3)], [(2, 3, 2)]])
 
@@ -738,7 +744,13 @@ RECIPES.update({
     # Householder reflections fix the signs of Q's columns the same way in every LAPACK.
     "linalg_qr": Recipe(lambda a, mode: tuple(torch.linalg.qr(_spread(a), mode=mode)),
                         ("small",), _qr_modes, shapes=_MATRICES),
+    "linalg_matrix_exp": Recipe(torch.linalg.matrix_exp, ("any",), shapes=_SQUARE),
+    # A full rank kept under the steps of gradcheck: the pseudo-inverse is smooth there.
+    "linalg_pinv": Recipe(lambda a, hermitian: torch.linalg.pinv(
+        _symmetric(a) if hermitian else _spread(a), hermitian=hermitian), ("small",),
+        _hermitian_if_square, shapes=_MATRICES),
 })
+
 
 
 RECIPES.update({

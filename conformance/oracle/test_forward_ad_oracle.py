@@ -181,6 +181,9 @@ TORCH_CALLS = {
     "linalg_eigh": lambda a, UPLO: _eigh_invariants(torch.linalg.eigh(_spread(a + a.mT),
                                                                       UPLO=UPLO)),
     "linalg_qr": lambda a, mode: tuple(torch.linalg.qr(_spread(a), mode=mode)),
+    "linalg_matrix_exp": torch.linalg.matrix_exp,
+    "linalg_pinv": lambda a, hermitian: torch.linalg.pinv(
+        _spread(a + a.mT) if hermitian else _spread(a), hermitian=hermitian),
     "addr": lambda m, u, v, **p: torch.addr(m, u, v, **p),
     "dist": lambda a, b, p: torch.dist(a, b, p),
     # chapter "More shapes, more elementwise"
