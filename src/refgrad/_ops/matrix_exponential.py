@@ -21,7 +21,7 @@ def _matrix_exp(a):
         wanted = np.ceil(np.log2(norms / 0.5))
     squarings = np.where(np.isfinite(wanted) & (wanted > 0), wanted, 0).astype(np.int64)
     x = a / np.exp2(squarings)[..., None, None].astype(a.dtype)
-    term = result = np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape).copy()
+    term = result = np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype, like=a), a.shape).copy()
     for k in range(1, _DEGREE + 1):
         term = term @ x / a.dtype.type(k)
         result = result + term

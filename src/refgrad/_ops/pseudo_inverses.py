@@ -17,10 +17,13 @@ from refgrad._typename import LEGACY
 def _cutoff(values, a, atol, rtol):
     """The tolerance for each matrix: max(atol, rtol times its largest value)."""
     if rtol is None:
-        rtol = 0.0 if atol is not None and np.all(np.asarray(atol) > 0) else (
-            np.finfo(a.dtype).eps * max(a.shape[-2:]))
-    largest = values.max(-1, initial=0.0)
-    return np.maximum(np.asarray(0.0 if atol is None else atol), np.asarray(rtol) * largest)
+        rtol = 0.0 if atol is not None and bool(np.all(atol > 0)) else (
+            float(np.finfo(a.dtype).eps) * max(a.shape[-2:]))
+    if values.shape[-1]:
+        largest = values.max(-1)
+    else:  # no values: nothing to keep, whatever the cutoff
+        largest = np.zeros(values.shape[:-1], dtype=values.dtype, like=values)
+    return np.maximum(0.0 if atol is None else atol, rtol * largest)
 
 
 def _pinv(a, atol, rtol, hermitian):
@@ -35,7 +38,7 @@ def _pinv(a, atol, rtol, hermitian):
     return (right * inverted[..., None, :]) @ left.swapaxes(-1, -2)
 
 
-# --- book/chapters/16p_decompositions.md:601
+# --- book/chapters/16p_decompositions.md:604
 def _pinv_backward(g, self, result, atol, rtol, hermitian):
     A, P, G = self, result, g
     Pt, Gt = P.mT, G.mT
@@ -49,7 +52,7 @@ LINALG_PINV = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:622
+# --- book/chapters/16p_decompositions.md:625
 def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     if input.ndim < 2 or input.dtype.name not in ("float32", "float64"):
         raise RuntimeError(f"linalg.pinv({LEGACY[input.dtype]}{{{list(input.shape)}}}): "
@@ -74,13 +77,13 @@ def _factorable(A, hermitian) -> None:
 
 
 def _number(tolerance):
-    """A tolerance as an array the forward can broadcast: a number or a tensor's values."""
+    """A tolerance the forward can broadcast: a float, or a tensor's array."""
     if tolerance is None:
         return None
-    return tolerance._data if hasattr(tolerance, "_data") else np.asarray(float(tolerance))
+    return tolerance._data if hasattr(tolerance, "_data") else float(tolerance)
 
 
-# --- book/chapters/16p_decompositions.md:654
+# --- book/chapters/16p_decompositions.md:657
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._tensor import make_tensor
 
@@ -95,4 +98,5 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     a = A._data
     values = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
     cutoff = _cutoff(values, a, _number(atol), _number(rtol))
-    return make_tensor(np.asarray((values > cutoff[..., None]).sum(-1), dtype=np.int64))
+    counts = (values > cutoff[..., None]).sum(-1, keepdims=True).astype(np.int64)
+    return make_tensor(counts[..., 0])  # an array even for one matrix, not a NumPy scalar

@@ -31,9 +31,9 @@ def _svd(a, full_matrices, S_sym_argsize_minus_1):
     k = S_sym_argsize_minus_1
     rows, cols = (m, n) if full_matrices else (k, k)
     finite = np.isfinite(a).all(axis=(-2, -1))
-    U = np.full(a.shape[:-2] + (m, rows), np.nan, dtype=a.dtype)
-    S = np.full(a.shape[:-2] + (k,), np.nan, dtype=a.dtype)
-    Vh = np.full(a.shape[:-2] + (cols, n), np.nan, dtype=a.dtype)
+    U = np.full(a.shape[:-2] + (m, rows), np.nan, dtype=a.dtype, like=a)
+    S = np.full(a.shape[:-2] + (k,), np.nan, dtype=a.dtype, like=a)
+    Vh = np.full(a.shape[:-2] + (cols, n), np.nan, dtype=a.dtype, like=a)
     if finite.any():
         U[finite], S[finite], Vh[finite] = np.linalg.svd(a[finite], full_matrices=full_matrices)
     return column_major(U), S, column_major(Vh)

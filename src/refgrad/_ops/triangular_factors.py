@@ -20,7 +20,7 @@ QR_RESULT = _structseq("qr", ("Q", "R"))
 
 def _qr(a, mode):
     if mode == "r":
-        return np.empty((0,), dtype=a.dtype), np.linalg.qr(a, mode="r")
+        return np.empty((0,), dtype=a.dtype, like=a), np.linalg.qr(a, mode="r")
     Q, R = np.linalg.qr(a, mode=mode)
     return column_major(Q), R
 
