@@ -99,6 +99,14 @@ def test_svd_gradient_of_a_sign_free_loss_matches_finite_differences(values, ful
     np.testing.assert_allclose(a.grad.numpy(), expected, rtol=1e-6, atol=1e-8)
 
 
+def test_a_loss_that_depends_on_the_signs_is_not_refused_for_real_matrices():
+    # torch checks the phase of the vectors for complex inputs only
+    a = _leaf(TALL)
+    U, S, Vh = torch.linalg.svd(a, full_matrices=False)
+    (U.sum() + Vh.sum()).backward()
+    assert a.grad.shape == (4, 3) and torch.isfinite(a.grad).all()
+
+
 def test_singular_values_alone_have_a_gradient_where_they_repeat():
     a = torch.eye(3, dtype=torch.float64, requires_grad=True)
     torch.linalg.svdvals(a).sum().backward()
