@@ -251,7 +251,7 @@ from refgrad._ops.checked import (
 )
 
 
-# --- book/chapters/16p_decompositions.md:835
+# --- book/chapters/16p_decompositions.md:842
 from refgrad._ops.singular_values import torch_svd as svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops.matrix_exponential import matrix_exp

@@ -39,7 +39,7 @@ def _svd(a, full_matrices, S_sym_argsize_minus_1):
     return column_major(U), S, column_major(Vh)
 
 
-# --- book/chapters/16p_decompositions.md:117
+# --- book/chapters/16p_decompositions.md:124
 # NOTE [Zeros for an absent gradient]
 # A node of several outputs gets zeros for those no loss reached. The terms
 # of the vectors' gradients divide by differences of values, so where the
@@ -81,7 +81,7 @@ LINALG_SVD = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:171
+# --- book/chapters/16p_decompositions.md:178
 def svd(A, full_matrices=True, *, driver=None):
     _check_svd(A, "linalg.svd: The input tensor A must have at least 2 dimensions.")
     if driver is not None:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:225
+# --- book/chapters/16p_decompositions.md:232
 """Eigenvalues and eigenvectors of symmetric matrices: linalg.eigh and linalg.eigvalsh."""
 
 import numpy as np
@@ -21,7 +21,7 @@ def _eigh(a, UPLO):
     return eigenvalues, column_major(eigenvectors)
 
 
-# --- book/chapters/16p_decompositions.md:261
+# --- book/chapters/16p_decompositions.md:268
 def _eigh_backward(grads, eigenvalues, eigenvectors, UPLO):
     from refgrad._factories import eye
     from refgrad._ops.tiling import diag_embed
@@ -44,7 +44,7 @@ LINALG_EIGH = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:289
+# --- book/chapters/16p_decompositions.md:296
 def eigh(A, UPLO="L"):
     return LINALG_EIGH_RESULT(*call(LINALG_EIGH, (A,), {"UPLO": _check_eigh(A, UPLO)}))
 
