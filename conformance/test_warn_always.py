@@ -46,6 +46,10 @@ CALLS = {
     "T of 0-d": (lambda: torch.tensor(1.0).T,
                  "Tensor.T is deprecated on 0-D tensors. This function is the identity in "
                  "these cases."),
+    "qr": (lambda: torch.qr(torch.ones(2, 2)),
+           "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future "
+           "PyTorch release.\nThe boolean parameter 'some' has been replaced with a string "
+           "parameter 'mode'."),
     "create_graph": (lambda: (torch.ones(2, requires_grad=True) * 2).sum().backward(
         create_graph=True), "Using backward() with create_graph=True will create a reference "
         "cycle between the parameter and its gradient which can cause a memory leak."),

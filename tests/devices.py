@@ -59,7 +59,9 @@ class DeviceArray(np.lib.mixins.NDArrayOperatorsMixin):
                 value.flags.writeable = True  # CuPy's views are all writable, diagonals too
             return DeviceArray(value, self._counts)
         if isinstance(value, tuple | list):
-            return type(value)(self._wrap(v) for v in value)
+            wrapped = [self._wrap(v) for v in value]
+            # NumPy's linalg results are named tuples; CuPy's are plain ones.
+            return wrapped if isinstance(value, list) else tuple(wrapped)
         return value
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):

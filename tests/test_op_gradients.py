@@ -692,6 +692,67 @@ def _solve_sides(shapes):
     return st.sampled_from(sides).map(lambda left: {"left": left})
 
 
+def _spread(a):
+    """Small entries on n, n-1, ..., 1 down the diagonal: singular values apart and away from 0."""
+    m, n = a.shape[-2:]
+    steps = torch.arange(n, 0, -1, dtype=a.dtype, device=a.device)
+    return 0.1 * a + torch.eye(m, n, dtype=a.dtype, device=a.device) * steps
+
+
+def _symmetric(a):
+    """A symmetric matrix with its eigenvalues apart."""
+    return _spread(a + a.mT)
+
+
+def _svd_invariants(result):
+    """What does not depend on the signs of the singular vectors."""
+    U, S, Vh = result
+    k = S.shape[-1]
+    U, Vh = U[..., :k], Vh[..., :k, :]
+    return S, U * U, Vh * Vh, U @ Vh
+
+
+def _eigh_invariants(result):
+    L, V = result
+    return L, V * V, (V * L.unsqueeze(-2)) @ V.mT
+
+
+def _qr_modes(shapes):
+    m, n = shapes[0][-2:]
+    return st.sampled_from(["reduced", "complete"] if m <= n else ["reduced"]).map(
+        lambda mode: {"mode": mode})
+
+
+def _hermitian_if_square(shapes):
+    m, n = shapes[0][-2:]
+    return st.sampled_from([False, True] if m == n else [False]).map(
+        lambda hermitian: {"hermitian": hermitian})
+
+
+_MATRICES = st.sampled_from([[(1, 1)], [(2, 2)], [(3, 2)], [(2, 3)], [(3, 1)], [(2, 3, 3)],
+                             [(2, 1, 2, 3)], [(2, 3, 2)]])
+
+
+RECIPES.update({
+    "linalg_svd": Recipe(
+        lambda a, full_matrices: _svd_invariants(torch.linalg.svd(
+            _spread(a), full_matrices=full_matrices)), ("small",),
+        _one_of("full_matrices", False, True), shapes=_MATRICES),
+    "linalg_eigh": Recipe(
+        lambda a, UPLO: _eigh_invariants(torch.linalg.eigh(_symmetric(a), UPLO=UPLO)),
+        ("small",), _one_of("UPLO", "L", "U"), shapes=_SQUARE),
+    # Householder reflections fix the signs of Q's columns the same way in every LAPACK.
+    "linalg_qr": Recipe(lambda a, mode: tuple(torch.linalg.qr(_spread(a), mode=mode)),
+                        ("small",), _qr_modes, shapes=_MATRICES),
+    "linalg_matrix_exp": Recipe(torch.linalg.matrix_exp, ("any",), shapes=_SQUARE),
+    # A full rank kept under the steps of gradcheck: the pseudo-inverse is smooth there.
+    "linalg_pinv": Recipe(lambda a, hermitian: torch.linalg.pinv(
+        _symmetric(a) if hermitian else _spread(a), hermitian=hermitian), ("small",),
+        _hermitian_if_square, shapes=_MATRICES),
+})
+
+
+
 RECIPES.update({
     "linalg_det": Recipe(lambda a: torch.linalg.det(_conditioned(a)), ("small",), shapes=_SQUARE),
     "linalg_slogdet": Recipe(lambda a: torch.linalg.slogdet(_conditioned(a)).logabsdet,

@@ -176,6 +176,14 @@ TORCH_CALLS = {
     "linalg_cholesky_ex": lambda a, upper: torch.linalg.cholesky(
         a @ a.mT + torch.eye(a.shape[-1], dtype=a.dtype), upper=upper),
     "linalg_solve_ex": lambda a, b, left: torch.linalg.solve(_conditioned(a), b, left=left),
+    "linalg_svd": lambda a, full_matrices: _svd_invariants(torch.linalg.svd(
+        _spread(a), full_matrices=full_matrices)),
+    "linalg_eigh": lambda a, UPLO: _eigh_invariants(torch.linalg.eigh(_spread(a + a.mT),
+                                                                      UPLO=UPLO)),
+    "linalg_qr": lambda a, mode: tuple(torch.linalg.qr(_spread(a), mode=mode)),
+    "linalg_matrix_exp": torch.linalg.matrix_exp,
+    "linalg_pinv": lambda a, hermitian: torch.linalg.pinv(
+        _spread(a + a.mT) if hermitian else _spread(a), hermitian=hermitian),
     "addr": lambda m, u, v, **p: torch.addr(m, u, v, **p),
     "dist": lambda a, b, p: torch.dist(a, b, p),
     # chapter "More shapes, more elementwise"
@@ -222,6 +230,24 @@ THROUGH_TRIGAMMA = {"digamma", "polygamma"}
 def _conditioned(a):
     """As the white-box recipes make them: well away from a singular matrix."""
     return a + 3 * torch.eye(a.shape[-1], dtype=a.dtype)
+
+
+def _spread(a):
+    """As the white-box recipes make them: singular values apart and away from zero."""
+    m, n = a.shape[-2:]
+    return 0.1 * a + torch.eye(m, n, dtype=a.dtype) * torch.arange(n, 0, -1, dtype=a.dtype)
+
+
+def _svd_invariants(result):
+    U, S, Vh = result
+    k = S.shape[-1]
+    U, Vh = U[..., :k], Vh[..., :k, :]
+    return S, U * U, Vh * Vh, U @ Vh
+
+
+def _eigh_invariants(result):
+    L, V = result
+    return L, V * V, (V * L.unsqueeze(-2)) @ V.mT
 
 
 def test_every_differentiable_row_has_a_torch_call():
@@ -353,6 +379,23 @@ def _reverse_over_reverse(lib, call, primals, tangents, params, weights):
             ] + [g.detach().numpy() for g in pulled]
 
 
+# torch's forward formula for eigh divides by the differences of the eigenvalues, zero on
+# the diagonal, and then overwrites that diagonal: differentiated, its tangents are nan
+# everywhere. torch's reverse mode, differentiated twice, is the oracle instead.
+TANGENTS_TORCH_DIFFERENTIATES_TO_NAN = {"linalg_eigh"}
+
+
+def test_torch_still_differentiates_eigh_tangents_to_nan():
+    a = torch.tensor([[2.0, 0.5], [0.5, -1.0]], dtype=torch.float64)
+    t = torch.tensor([[1.0, 0.25], [0.25, 0.5]], dtype=torch.float64)
+    call, weights = TORCH_CALLS["linalg_eigh"], [torch.ones(2, dtype=torch.float64),
+                                                  torch.ones(2, 2, dtype=torch.float64),
+                                                  torch.ones(2, 2, dtype=torch.float64)]
+    assert np.isnan(_tangent_gradients(torch, call, [a], [t], {"UPLO": "L"}, weights)[0]).all()
+    assert np.isfinite(_reverse_over_reverse(torch, call, [a], [t], {"UPLO": "L"},
+                                             weights)[0]).all()
+
+
 def test_torch_still_differentiates_det_tangents_through_a_constant_lu():
     a, t = torch.tensor([[2.0]], dtype=torch.float64), torch.tensor([[1.0]], dtype=torch.float64)
     weight = torch.tensor(1.0, dtype=torch.float64)
@@ -387,7 +430,7 @@ def test_tangents_differentiate_like_torch(name, data):
             _tangent_gradients(*t_args)
         return
     theirs = _tangent_gradients(*t_args)
-    if name in TANGENTS_THROUGH_A_CONSTANT_LU:
+    if name in TANGENTS_THROUGH_A_CONSTANT_LU | TANGENTS_TORCH_DIFFERENTIATES_TO_NAN:
         theirs = _reverse_over_reverse(*t_args)
     if name == "cumprod":
         # torch's tangent formula divides by the input, so differentiated it gives nan at a

@@ -87,7 +87,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1007
+# --- book/chapters/16b_reductions.md:1011
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -177,7 +177,7 @@ from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:868
+# --- book/chapters/16l_more_linalg.md:889
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
@@ -269,6 +269,14 @@ from refgrad._ops.checked import (
     unsqueeze,  # noqa: F811
     var,  # noqa: F811
 )
+
+
+# --- book/chapters/16p_decompositions.md:842
+from refgrad._ops.singular_values import torch_svd as svd
+from refgrad._ops.triangular_factors import torch_qr as qr
+from refgrad._ops.matrix_exponential import matrix_exp
+from refgrad._ops.pseudo_inverses import pinverse
+from refgrad._ops import decomposition_methods
 
 
 # --- book/chapters/22a_anomaly_mode.md:276

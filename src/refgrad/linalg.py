@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:998
+# --- book/chapters/16b_reductions.md:1002
 """torch.linalg: the linear-algebra functions refgrad differentiates."""
 
 from refgrad._ops.measures import vector_norm
@@ -14,9 +14,18 @@ __all__ = ["vector_norm"]
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
 
 
-# --- book/chapters/16l_more_linalg.md:859
+# --- book/chapters/16l_more_linalg.md:880
 from refgrad._ops.factorizations import _LinAlgError as LinAlgError  # noqa: F401
 from refgrad._ops.inverses import cholesky, cholesky_ex, det, inv, inv_ex  # noqa: F401
 from refgrad._ops.inverses import linalg_slogdet as slogdet  # noqa: F401
 from refgrad._ops.inverses import matrix_power, solve  # noqa: F401
 from refgrad._ops.matrix_norms import matrix_norm, norm  # noqa: F401
+
+
+# --- book/chapters/16p_decompositions.md:823
+from refgrad._ops.singular_values import svd, svdvals  # noqa: F401
+from refgrad._ops.spectral import eigh, eigvalsh  # noqa: F401
+from refgrad._ops.triangular_factors import qr  # noqa: F401
+from refgrad._ops.matrix_exponential import matrix_exp  # noqa: F401
+from refgrad._ops.pseudo_inverses import matrix_rank, pinv  # noqa: F401
+from refgrad._ops.chained_products import multi_dot, vecdot  # noqa: F401

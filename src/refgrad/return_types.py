@@ -33,8 +33,16 @@ mode = _structseq("mode", ("values", "indices"))
 aminmax = _structseq("aminmax", ("min", "max"))
 
 
-# --- book/chapters/16l_more_linalg.md:851
+# --- book/chapters/16l_more_linalg.md:872
 from refgrad._ops.factorizations import CHOLESKY_EX_RESULT as linalg_cholesky_ex  # noqa: F401, E402
 from refgrad._ops.factorizations import INV_EX_RESULT as linalg_inv_ex  # noqa: F401, E402
 from refgrad._ops.factorizations import LINALG_SLOGDET_RESULT as linalg_slogdet  # noqa: F401, E402
 from refgrad._ops.factorizations import SLOGDET_RESULT as slogdet  # noqa: F401, E402
+
+
+# --- book/chapters/16p_decompositions.md:833
+from refgrad._ops.singular_values import LINALG_SVD_RESULT as linalg_svd  # noqa: F401, E402
+from refgrad._ops.singular_values import SVD_RESULT as svd  # noqa: F401, E402
+from refgrad._ops.spectral import LINALG_EIGH_RESULT as linalg_eigh  # noqa: F401, E402
+from refgrad._ops.triangular_factors import LINALG_QR_RESULT as linalg_qr  # noqa: F401, E402
+from refgrad._ops.triangular_factors import QR_RESULT as qr  # noqa: F401, E402

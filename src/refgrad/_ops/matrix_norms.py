@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:767
+# --- book/chapters/16l_more_linalg.md:769
 """Matrix norms made of vector norms and extremes, and linalg.norm's choice among them."""
 
 import math
@@ -28,17 +28,36 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
                            f"{dims[1]})")
     if ord == "fro":
         return vector_norm(A, 2, dim=(first, second), keepdim=keepdim, dtype=dtype)
+    if ord in ("nuc", 2, -2):
+        return _spectral_norm(A, ord, (first, second), keepdim, dtype)
     if ord not in (1, -1, math.inf, -math.inf):
         shown = ord if isinstance(ord, str) else f"{ord:g}"
-        if ord in ("nuc", 2, -2):
-            raise NotImplementedError(f"linalg.matrix_norm: Order {shown} needs singular "
-                                      "values, which refgrad does not compute")
         raise RuntimeError(f"linalg.matrix_norm: Order {shown} not supported.")
     summed, picked = (first, second) if abs(ord) == 1 else (second, first)
     sums = vector_norm(A, 1.0, dim=(summed,), keepdim=keepdim, dtype=dtype)
     if not keepdim and picked > summed:
         picked -= 1
     return (amax if ord > 0 else amin)(sums, dim=(picked,), keepdim=keepdim)
+
+
+# The norms made of singular values: chapter "Decompositions" has them.
+def _spectral_norm(A, ord, dims, keepdim, dtype):  # noqa: A002
+    from refgrad._creation import zeros
+    from refgrad._ops.singular_values import svdvals
+
+    if dtype is not None:
+        A = A.to(dtype)
+    moved = [d for d in range(A.ndim) if d not in dims] + list(dims)
+    S = svdvals(A.permute(*moved))
+    if ord != "nuc" and ord > 0 and S.shape[-1] == 0:  # the largest of none: torch's zero
+        shape = [1 if d in dims else n for d, n in enumerate(A.shape)]
+        return zeros(*(shape if keepdim else S.shape[:-1]), dtype=A.dtype, device=A.device)
+    result = (S.sum(-1, keepdim=keepdim) if ord == "nuc" else
+              S.amax(-1, keepdim=keepdim) if ord > 0 else S.amin(-1, keepdim=keepdim))
+    if keepdim:
+        back = sorted(range(A.ndim), key=moved.__getitem__)
+        result = result.unsqueeze(-1).permute(*back)
+    return result
 
 
 def _check_narrowing(A, dtype) -> None:
@@ -51,7 +70,7 @@ def _check_narrowing(A, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16l_more_linalg.md:817
+# --- book/chapters/16l_more_linalg.md:838
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)

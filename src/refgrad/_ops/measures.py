@@ -276,18 +276,22 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     if isinstance(p, str):
         dim = python_number(dim)
         dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
-        if p == "nuc":
-            raise NotImplementedError("refgrad does not compute nuclear norms")
-        if p != "fro":
+        if p not in ("fro", "nuc"):
             raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+        if p == "nuc" and not dims:
+            dims = tuple(range(input.ndim))
         if len(dims) > 2:
             raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
                                + " ".join(map(str, dims)))
+        if p == "nuc":  # singular values: chapter "Decompositions"
+            from refgrad._ops.matrix_norms import matrix_norm
+
+            return matrix_norm(input, "nuc", dims, keepdim, dtype=dtype)
         p = 2
     return vector_norm(input, p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:975
+# --- book/chapters/16b_reductions.md:979
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = () if dim is None else dim_tuple(dim, input.ndim)
