@@ -45,6 +45,28 @@ def leaf(*values, dtype=None):
     return torch.tensor(list(values), dtype=dtype, requires_grad=True)
 
 
+def matrix_leaf(values, dtype=None):
+    """A tensor of ``values`` (float64 unless ``dtype`` says) that requires grad."""
+    import torch
+
+    return torch.tensor(values, dtype=dtype or torch.float64, requires_grad=True)
+
+
+def saved_names(node) -> list:
+    """The ``_saved_*`` attributes a node shows, sorted."""
+    return sorted(name for name in dir(node) if name.startswith("_saved_"))
+
+
+def numeric_gradient(f, a, eps=1e-6):
+    """Central differences of the scalar function ``f`` of the NumPy array ``a``."""
+    grad = np.zeros_like(a)
+    for index in np.ndindex(a.shape):
+        step = np.zeros_like(a)
+        step[index] = eps
+        grad[index] = (f(a + step) - f(a - step)) / (2 * eps)
+    return grad
+
+
 class DType:
     """Stands in for a torch dtype in repr tests: only its repr is read."""
 

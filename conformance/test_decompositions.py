@@ -10,31 +10,19 @@ import numpy as np
 import pytest
 import torch
 
-from conformance._support import first_edges, raises
+from conformance._support import (
+    first_edges,
+    matrix_leaf,
+    numeric_gradient,
+    raises,
+    saved_names,
+)
 
 RNG = np.random.default_rng(11)
 TALL, WIDE, BATCH = (RNG.uniform(-1.0, 1.0, s) for s in [(4, 3), (2, 4), (2, 3, 2)])
 SYMMETRIC = RNG.uniform(-1.0, 1.0, (3, 3))
 SYMMETRIC = SYMMETRIC + SYMMETRIC.T
 TOLERANCE = {torch.float32: 1e-5, torch.float64: 1e-12}
-
-
-def _leaf(values, dtype=torch.float64):
-    return torch.tensor(values, dtype=dtype, requires_grad=True)
-
-
-def _saved(node):
-    return sorted(name for name in dir(node) if name.startswith("_saved_"))
-
-
-def _numeric_gradient(f, a, eps=1e-6):
-    """Central differences of the scalar f at a, entry by entry."""
-    grad = np.zeros_like(a)
-    for index in np.ndindex(a.shape):
-        step = np.zeros_like(a)
-        step[index] = eps
-        grad[index] = (f(a + step) - f(a - step)) / (2 * eps)
-    return grad
 
 
 def _svd_loss(a, weights):
@@ -50,7 +38,7 @@ def _svd_loss(a, weights):
 @pytest.mark.parametrize("values", [TALL, WIDE, BATCH])
 @pytest.mark.parametrize("full_matrices", [True, False])
 def test_svd_factors_rebuild_the_matrix(dtype, values, full_matrices):
-    a = _leaf(values, dtype)
+    a = matrix_leaf(values, dtype)
     result = torch.linalg.svd(a, full_matrices=full_matrices)
     assert type(result).__name__ == "linalg_svd"
     assert len(result) == 3 and all(
@@ -74,9 +62,9 @@ def test_svd_factors_rebuild_the_matrix(dtype, values, full_matrices):
 
 
 def test_svd_node_keeps_the_factors_and_the_count_of_singular_values():
-    U, S, Vh = torch.linalg.svd(_leaf(TALL))
+    U, S, Vh = torch.linalg.svd(matrix_leaf(TALL))
     node = S.grad_fn
-    assert _saved(node) == ["_saved_S", "_saved_S_sym_argsize_minus_1", "_saved_U",
+    assert saved_names(node) == ["_saved_S", "_saved_S_sym_argsize_minus_1", "_saved_U",
                             "_saved_Vh", "_saved_full_matrices"]
     assert node._saved_full_matrices is True and node._saved_S_sym_argsize_minus_1 == 3
     assert torch.equal(node._saved_U, U) and torch.equal(node._saved_Vh, Vh)
@@ -88,20 +76,20 @@ def test_svd_node_keeps_the_factors_and_the_count_of_singular_values():
 def test_svd_gradient_of_a_sign_free_loss_matches_finite_differences(values, full_matrices):
     weights = [RNG.uniform(-1.0, 1.0, s) for s in
                [(min(values.shape),), (values.shape[0], min(values.shape)), values.shape]]
-    a = _leaf(values)
+    a = matrix_leaf(values)
     U, S, Vh = torch.linalg.svd(a, full_matrices=full_matrices)
     k = S.shape[-1]
     U, Vh = U[..., :k], Vh[..., :k, :]
     loss = ((S * torch.tensor(weights[0])).sum() + (U * U * torch.tensor(weights[1])).sum()
             + (U @ Vh * torch.tensor(weights[2])).sum())
     loss.backward()
-    expected = _numeric_gradient(lambda x: _svd_loss(x, weights), values)
+    expected = numeric_gradient(lambda x: _svd_loss(x, weights), values)
     np.testing.assert_allclose(a.grad.numpy(), expected, rtol=1e-6, atol=1e-8)
 
 
 def test_a_loss_that_depends_on_the_signs_is_not_refused_for_real_matrices():
     # torch checks the phase of the vectors for complex inputs only
-    a = _leaf(TALL)
+    a = matrix_leaf(TALL)
     U, S, Vh = torch.linalg.svd(a, full_matrices=False)
     (U.sum() + Vh.sum()).backward()
     assert a.grad.shape == (4, 3) and torch.isfinite(a.grad).all()
@@ -114,7 +102,7 @@ def test_singular_values_alone_have_a_gradient_where_they_repeat():
 
 
 def test_svdvals_records_the_whole_decomposition_reduced():
-    a = _leaf(WIDE)
+    a = matrix_leaf(WIDE)
     S = torch.linalg.svdvals(a)
     assert S.grad_fn.name() == "LinalgSvdBackward0" and S.grad_fn._saved_full_matrices is False
     assert S.grad_fn._saved_U.shape == (2, 2) and S.grad_fn._saved_Vh.shape == (2, 4)
@@ -124,7 +112,7 @@ def test_svdvals_records_the_whole_decomposition_reduced():
 
 
 def test_torch_svd_returns_v_and_zeros_without_vectors():
-    a = _leaf(BATCH)
+    a = matrix_leaf(BATCH)
     result = torch.svd(a)
     assert type(result).__name__ == "svd"
     assert len(result) == 3 and all(
@@ -194,7 +182,7 @@ def test_svd_refuses_a_single_non_finite_matrix():
 @pytest.mark.parametrize("keepdim", [False, True])
 def test_matrix_norms_of_singular_values(ord, pick, dim, keepdim):
     values = RNG.uniform(-1.0, 1.0, (2, 3, 4))
-    a = _leaf(values)
+    a = matrix_leaf(values)
     result = torch.linalg.matrix_norm(a, ord, dim=dim, keepdim=keepdim)
     moved = np.moveaxis(values, dim, (-2, -1))
     expected = pick(np.linalg.svd(moved, compute_uv=False), axis=-1)
@@ -209,7 +197,7 @@ def test_matrix_norms_of_singular_values(ord, pick, dim, keepdim):
 
 @pytest.mark.parametrize("ord", ["nuc", 2, -2])
 def test_matrix_norm_gradients(ord):
-    a = _leaf(TALL)
+    a = matrix_leaf(TALL)
     torch.linalg.norm(a, ord).backward()
     U, _, Vh = np.linalg.svd(TALL, full_matrices=False)
     expected = {"nuc": U @ Vh, 2: np.outer(U[:, 0], Vh[0]), -2: np.outer(U[:, -1], Vh[-1])}
@@ -217,7 +205,7 @@ def test_matrix_norm_gradients(ord):
 
 
 def test_torch_norm_takes_nuc():
-    a = _leaf(BATCH)
+    a = matrix_leaf(BATCH)
     result = torch.norm(a, "nuc", dim=(2, 0), keepdim=True)
     assert result.shape == (1, 3, 1)
     assert first_edges(torch.norm(a[0], "nuc")) == ["SumBackward1", "LinalgSvdBackward0",
@@ -237,11 +225,11 @@ def test_spectral_norms_of_empty_matrices():
 
 
 def test_matrix_norm_dtype_converts_first():
-    a = _leaf(TALL, torch.float32)
+    a = matrix_leaf(TALL, torch.float32)
     result = torch.linalg.matrix_norm(a, "nuc", dtype=torch.float64)
     assert result.dtype == torch.float64
     assert first_edges(result) == ["SumBackward1", "LinalgSvdBackward0", "PermuteBackward0",
                                    "ToCopyBackward0"]
     with raises(RuntimeError, "linalg.matrix_norm: the dtype of the input (Double) should be "
                 "convertible without narrowing to the specified dtype (Float)"):
-        torch.linalg.matrix_norm(_leaf(TALL), 2, dtype=torch.float32)
+        torch.linalg.matrix_norm(matrix_leaf(TALL), 2, dtype=torch.float32)

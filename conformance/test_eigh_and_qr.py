@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from conformance._support import raises
+from conformance._support import matrix_leaf, numeric_gradient, raises, saved_names
 
 RNG = np.random.default_rng(13)
 SYMMETRIC = RNG.uniform(-1.0, 1.0, (3, 3))
@@ -20,30 +20,13 @@ TALL, WIDE = RNG.uniform(-1.0, 1.0, (4, 3)), RNG.uniform(-1.0, 1.0, (2, 4))
 TOLERANCE = {torch.float32: 1e-5, torch.float64: 1e-12}
 
 
-def _leaf(values, dtype=torch.float64):
-    return torch.tensor(values, dtype=dtype, requires_grad=True)
-
-
-def _saved(node):
-    return sorted(name for name in dir(node) if name.startswith("_saved_"))
-
-
-def _numeric_gradient(f, a, eps=1e-6):
-    grad = np.zeros_like(a)
-    for index in np.ndindex(a.shape):
-        step = np.zeros_like(a)
-        step[index] = eps
-        grad[index] = (f(a + step) - f(a - step)) / (2 * eps)
-    return grad
-
-
 # --- eigh
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 @pytest.mark.parametrize("values", [SYMMETRIC, BATCH])
 def test_eigh_factors_rebuild_the_matrix(dtype, values):
-    a = _leaf(values, dtype)
+    a = matrix_leaf(values, dtype)
     result = torch.linalg.eigh(a)
     assert type(result).__name__ == "linalg_eigh" and len(result) == 2
     L, V = result
@@ -57,11 +40,11 @@ def test_eigh_factors_rebuild_the_matrix(dtype, values):
 
 
 def test_eigh_node_keeps_its_outputs_and_not_uplo():
-    L, V = torch.linalg.eigh(_leaf(SYMMETRIC), UPLO="U")
+    L, V = torch.linalg.eigh(matrix_leaf(SYMMETRIC), UPLO="U")
     node = L.grad_fn
-    assert _saved(node) == ["_saved_eigenvalues", "_saved_eigenvectors"]
+    assert saved_names(node) == ["_saved_eigenvalues", "_saved_eigenvectors"]
     assert torch.equal(node._saved_eigenvalues, L) and torch.equal(node._saved_eigenvectors, V)
-    assert torch.linalg.eigvalsh(_leaf(SYMMETRIC)).grad_fn.name() == "LinalgEighBackward0"
+    assert torch.linalg.eigvalsh(matrix_leaf(SYMMETRIC)).grad_fn.name() == "LinalgEighBackward0"
 
 
 @pytest.mark.parametrize("UPLO", ["L", "U", "l", "u"])
@@ -79,19 +62,19 @@ def test_eigh_gradient_of_a_sign_free_loss_matches_finite_differences():
         L, V = np.linalg.eigh(a + a.T)
         return (L * weights[0]).sum() + (V * V * weights[1]).sum()
 
-    a = _leaf(SYMMETRIC / 2)
+    a = matrix_leaf(SYMMETRIC / 2)
     L, V = torch.linalg.eigh(a + a.mT)
     ((L * torch.tensor(weights[0])).sum() + (V * V * torch.tensor(weights[1])).sum()).backward()
-    np.testing.assert_allclose(a.grad.numpy(), _numeric_gradient(loss, SYMMETRIC / 2),
+    np.testing.assert_allclose(a.grad.numpy(), numeric_gradient(loss, SYMMETRIC / 2),
                                rtol=1e-6, atol=1e-8)
 
 
 def test_eigh_gradient_is_symmetric_even_from_one_triangle():
-    a = _leaf(np.tril(SYMMETRIC))
+    a = matrix_leaf(np.tril(SYMMETRIC))
     L, V = torch.linalg.eigh(a)
     (V[:, 0] ** 2 * torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)).sum().backward()
     np.testing.assert_allclose(a.grad.numpy(), a.grad.numpy().T, atol=1e-12)
-    b = _leaf(SYMMETRIC)
+    b = matrix_leaf(SYMMETRIC)
     torch.linalg.eigvalsh(b)[-1].backward()  # the largest eigenvalue's gradient: v vᵀ
     v = np.linalg.eigh(SYMMETRIC)[1][:, -1]
     np.testing.assert_allclose(b.grad.numpy(), np.outer(v, v), atol=1e-12)
@@ -136,7 +119,7 @@ def test_eigh_errors(call, kind, message):
 @pytest.mark.parametrize("values", [TALL, WIDE, BATCH[:, :, :3]])
 @pytest.mark.parametrize("mode", ["reduced", "complete", "r"])
 def test_qr_factors(dtype, values, mode):
-    a = _leaf(values, dtype)
+    a = matrix_leaf(values, dtype)
     result = torch.linalg.qr(a, mode=mode)
     assert type(result).__name__ == "linalg_qr" and len(result) == 2
     Q, R = result
@@ -161,9 +144,9 @@ def test_qr_factors(dtype, values, mode):
 
 
 def test_qr_node_keeps_q_r_and_mode():
-    Q, R = torch.linalg.qr(_leaf(WIDE), mode="complete")
+    Q, R = torch.linalg.qr(matrix_leaf(WIDE), mode="complete")
     node = R.grad_fn
-    assert _saved(node) == ["_saved_Q", "_saved_R", "_saved_mode"]
+    assert saved_names(node) == ["_saved_Q", "_saved_R", "_saved_mode"]
     assert node._saved_mode == "complete" and torch.equal(node._saved_Q, Q)
     assert torch.equal(node._saved_R, R)
 
@@ -180,12 +163,12 @@ def test_qr_gradient_of_a_sign_free_loss_matches_finite_differences(values, mode
         signs = np.sign(np.diagonal(R))
         return (Q * signs * weights[0]).sum() + (R * signs[:, None] * weights[1]).sum()
 
-    a = _leaf(values)
+    a = matrix_leaf(values)
     Q, R = torch.linalg.qr(a, mode=mode)
     signs = torch.sign(torch.diagonal(R)).detach()
     ((Q * signs * torch.tensor(weights[0])).sum()
      + (R * signs.unsqueeze(-1) * torch.tensor(weights[1])).sum()).backward()
-    np.testing.assert_allclose(a.grad.numpy(), _numeric_gradient(loss, values),
+    np.testing.assert_allclose(a.grad.numpy(), numeric_gradient(loss, values),
                                rtol=1e-6, atol=1e-8)
 
 
@@ -197,7 +180,7 @@ def test_qr_gradient_of_a_sign_free_loss_matches_finite_differences(values, mode
                  "nrows > ncols."),
 ])
 def test_qr_refuses_a_backward_without_a_derivative(mode, message):
-    a = _leaf(TALL)
+    a = matrix_leaf(TALL)
     R = torch.linalg.qr(a, mode=mode).R
     with raises(RuntimeError, message):
         R.sum().backward()
@@ -205,7 +188,7 @@ def test_qr_refuses_a_backward_without_a_derivative(mode, message):
 
 
 def test_qr_complete_of_a_wide_matrix_and_of_empty_ones():
-    a = _leaf(WIDE)
+    a = matrix_leaf(WIDE)
     torch.linalg.qr(a, mode="complete").R.sum().backward()
     assert a.grad.shape == (2, 4) and torch.isfinite(a.grad).all()
     Q, R = torch.linalg.qr(torch.ones(0, 2))
@@ -217,7 +200,7 @@ def test_torch_qr_is_the_older_spelling():
     torch.set_warn_always(True)
     try:
         with pytest.warns(UserWarning, match="^torch.qr is deprecated in favor of torch.linalg.qr"):
-            result = torch.qr(_leaf(TALL), some=False)
+            result = torch.qr(matrix_leaf(TALL), some=False)
     finally:
         torch.set_warn_always(before)
     assert type(result).__name__ == "qr" and result.Q.shape == (4, 4)

@@ -4,28 +4,11 @@ import numpy as np
 import pytest
 import torch
 
-from conformance._support import first_edges, raises
+from conformance._support import first_edges, matrix_leaf, numeric_gradient, raises, saved_names
 
 RNG = np.random.default_rng(17)
 SQUARE, TALL = RNG.uniform(-1.0, 1.0, (3, 3)), RNG.uniform(-1.0, 1.0, (4, 3))
 TOLERANCE = {torch.float32: 1e-5, torch.float64: 1e-12}
-
-
-def _leaf(values, dtype=torch.float64):
-    return torch.tensor(values, dtype=dtype, requires_grad=True)
-
-
-def _saved(node):
-    return sorted(name for name in dir(node) if name.startswith("_saved_"))
-
-
-def _numeric_gradient(f, a, eps=1e-6):
-    grad = np.zeros_like(a)
-    for index in np.ndindex(a.shape):
-        step = np.zeros_like(a)
-        step[index] = eps
-        grad[index] = (f(a + step) - f(a - step)) / (2 * eps)
-    return grad
 
 
 def _expm(a):
@@ -40,7 +23,7 @@ def _expm(a):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 def test_matrix_exp_values(dtype):
     values = np.stack([SQUARE, 3 * SQUARE, np.diag([1.0, -2.0, 0.5])])
-    result = torch.linalg.matrix_exp(_leaf(values, dtype))
+    result = torch.linalg.matrix_exp(matrix_leaf(values, dtype))
     assert result.dtype == dtype and result.grad_fn.name() == "LinalgMatrixExpBackward0"
     np.testing.assert_allclose(result.detach().numpy(), _expm(values),
                                rtol=TOLERANCE[dtype] * 10, atol=TOLERANCE[dtype] * 10)
@@ -58,11 +41,11 @@ def test_matrix_exp_of_a_large_matrix_squares_its_way_back():
 
 def test_matrix_exp_gradient_matches_finite_differences():
     weights = RNG.uniform(-1.0, 1.0, (3, 3))
-    a = _leaf(SQUARE)
+    a = matrix_leaf(SQUARE)
     node = torch.linalg.matrix_exp(a).grad_fn
-    assert _saved(node) == ["_saved_self"] and torch.equal(node._saved_self, a)
+    assert saved_names(node) == ["_saved_self"] and torch.equal(node._saved_self, a)
     (torch.linalg.matrix_exp(a) * torch.tensor(weights)).sum().backward()
-    expected = _numeric_gradient(lambda x: (_expm(x) * weights).sum(), SQUARE)
+    expected = numeric_gradient(lambda x: (_expm(x) * weights).sum(), SQUARE)
     np.testing.assert_allclose(a.grad.numpy(), expected, rtol=1e-6, atol=1e-8)
 
 
@@ -89,7 +72,7 @@ DIAGONAL = np.diag([3.0, 1.0, 0.1])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 @pytest.mark.parametrize("values", [TALL, TALL.T, np.stack([TALL, 2 * TALL])])
 def test_pinv_values(dtype, values):
-    result = torch.linalg.pinv(_leaf(values, dtype))
+    result = torch.linalg.pinv(matrix_leaf(values, dtype))
     assert result.dtype == dtype and result.grad_fn.name() == "LinalgPinvBackward0"
     np.testing.assert_allclose(result.detach().numpy(), np.linalg.pinv(values),
                                rtol=TOLERANCE[dtype] * 100, atol=TOLERANCE[dtype] * 10)
@@ -131,11 +114,11 @@ def test_hermitian_pinv_reads_the_lower_triangle_and_keeps_signs():
 @pytest.mark.parametrize("values", [TALL, TALL.T, SQUARE])
 def test_pinv_gradient_matches_finite_differences(values):
     weights = RNG.uniform(-1.0, 1.0, values.T.shape)
-    a = _leaf(values)
+    a = matrix_leaf(values)
     result = torch.linalg.pinv(a)
-    assert _saved(result.grad_fn) == ["_saved_result", "_saved_self"]
+    assert saved_names(result.grad_fn) == ["_saved_result", "_saved_self"]
     (result * torch.tensor(weights)).sum().backward()
-    expected = _numeric_gradient(lambda x: (np.linalg.pinv(x) * weights).sum(), values)
+    expected = numeric_gradient(lambda x: (np.linalg.pinv(x) * weights).sum(), values)
     np.testing.assert_allclose(a.grad.numpy(), expected, rtol=1e-6, atol=1e-8)
 
 
@@ -176,8 +159,7 @@ def test_pinv_and_rank_errors(call, kind, message):
 
 
 def test_multi_dot_multiplies_in_the_cheapest_order():
-    a, b, c = _leaf(RNG.uniform(-1, 1, (10, 1))), _leaf(RNG.uniform(-1, 1, (1, 10))), _leaf(
-        RNG.uniform(-1, 1, (10, 1)))
+    a, b, c = (matrix_leaf(RNG.uniform(-1, 1, shape)) for shape in [(10, 1), (1, 10), (10, 1)])
     result = torch.linalg.multi_dot([a, b, c])
     np.testing.assert_allclose(result.detach().numpy(), (a @ b @ c).detach().numpy(),
                                rtol=1e-12)
@@ -190,7 +172,7 @@ def test_multi_dot_multiplies_in_the_cheapest_order():
 
 
 def test_multi_dot_takes_vectors_at_the_ends():
-    u, M, v = (_leaf(RNG.uniform(-1, 1, s)) for s in [(3,), (3, 4), (4,)])
+    u, M, v = (matrix_leaf(RNG.uniform(-1, 1, s)) for s in [(3,), (3, 4), (4,)])
     result = torch.linalg.multi_dot((u, M, v))
     assert result.shape == () and first_edges(result)[-1] == "UnsqueezeBackward0"
     np.testing.assert_allclose(result.item(), u.detach().numpy() @ M.detach().numpy()
@@ -220,7 +202,7 @@ def test_multi_dot_errors(tensors, message):
 
 
 def test_vecdot_is_a_product_and_a_sum():
-    x, y = _leaf(RNG.uniform(-1, 1, (2, 3))), _leaf(RNG.uniform(-1, 1, (3,)))
+    x, y = matrix_leaf(RNG.uniform(-1, 1, (2, 3))), matrix_leaf(RNG.uniform(-1, 1, (3,)))
     result = torch.linalg.vecdot(x, y)
     assert first_edges(result) == ["SumBackward1", "MulBackward0"]
     np.testing.assert_allclose(result.detach().numpy(), x.detach().numpy() @ y.detach().numpy(),

@@ -271,7 +271,7 @@ from refgrad._ops.checked import (
 )
 
 
-# --- book/chapters/16p_decompositions.md:842
+# --- book/chapters/16p_decompositions.md:830
 from refgrad._ops.singular_values import torch_svd as svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops.matrix_exponential import matrix_exp

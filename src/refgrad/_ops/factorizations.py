@@ -67,12 +67,16 @@ class _LinAlgError(RuntimeError):
 
 def check_matrices(A, name: str, low_precision: str | None = None) -> None:
     """torch's checks of a batch of square matrices, in torch's order."""
+    check_square(A, name)
+    check_floating(A, name, low_precision)
+
+
+def check_square(A, name: str) -> None:
     if A.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
     if A.shape[-1] != A.shape[-2]:
         raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
                            f"{A.shape[-2]} by {A.shape[-1]} matrices")
-    check_floating(A, name, low_precision)
 
 
 def check_floating(A, name: str, low_precision: str | None = None) -> None:
@@ -94,7 +98,7 @@ def failure(name: str, info, describe) -> _LinAlgError:
     return _LinAlgError(f"{name}: {where}{describe(int(flat[first]))}")
 
 
-# --- book/chapters/16l_more_linalg.md:166
+# --- book/chapters/16l_more_linalg.md:170
 def cholesky_info(a):
     """For each matrix, the order of its first leading minor that is not positive-definite."""
     n = a.shape[-1]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:219
+# --- book/chapters/16l_more_linalg.md:223
 """Determinants, inverses, the Cholesky factorization and linear solves."""
 
 import numpy as np
@@ -15,6 +15,7 @@ from refgrad._ops.factorizations import (
     SLOGDET_RESULT,
     check_floating,
     check_matrices,
+    check_square,
     cholesky_info,
     factors,
     failure,
@@ -67,7 +68,7 @@ LINALG_DET = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:291
+# --- book/chapters/16l_more_linalg.md:296
 # NOTE [Cofactors]
 # The gradient of det at a singular matrix, differentiable again: the signed
 # determinants of the minors. n² determinants of size n-1 cost far more than
@@ -93,13 +94,13 @@ def _eye_like(A):
     return eye(A.shape[-1], dtype=A.dtype, device=A.device)
 
 
-# --- book/chapters/16l_more_linalg.md:321
+# --- book/chapters/16l_more_linalg.md:326
 def det(A):
     check_matrices(A, "linalg.det", low_precision="lu_cpu")
     return call(LINALG_DET, (A,), _factored(A))
 
 
-# --- book/chapters/16l_more_linalg.md:343
+# --- book/chapters/16l_more_linalg.md:348
 def _slogdet(a, LU, pivots):
     diagonal = np.diagonal(LU._data, axis1=-2, axis2=-1)
     sign = swap_sign(pivots._data, a.dtype) * np.sign(diagonal).prod(-1)
@@ -123,7 +124,7 @@ def linalg_slogdet(A, name="linalg.slogdet", kind=None):
     return (kind or LINALG_SLOGDET_RESULT)(sign, logabsdet)
 
 
-# --- book/chapters/16l_more_linalg.md:373
+# --- book/chapters/16l_more_linalg.md:378
 def logdet(input):
     from refgrad._ops.functions import where
 
@@ -136,7 +137,7 @@ def slogdet(input):
     return linalg_slogdet(input, kind=SLOGDET_RESULT)
 
 
-# --- book/chapters/16l_more_linalg.md:396
+# --- book/chapters/16l_more_linalg.md:401
 def _inv_ex(a):
     try:
         return np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -177,7 +178,7 @@ def _singular_inverse(info):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:449
+# --- book/chapters/16l_more_linalg.md:454
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -211,12 +212,7 @@ def _by_squaring(A, n):
 
 
 def _check_power(A) -> None:
-    if A.ndim < 2:
-        raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 "
-                           "dimensions.")
-    if A.shape[-1] != A.shape[-2]:
-        raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but "
-                           f"they are {A.shape[-2]} by {A.shape[-1]} matrices")
+    check_square(A, "linalg.matrix_power")
 
 
 # --- book/chapters/16l_more_linalg.md:511

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:470
+# --- book/chapters/16p_decompositions.md:467
 """The matrix exponential, by scaling and squaring a Taylor series."""
 
 import numpy as np
 
 from refgrad._ops.dispatch import call
+from refgrad._ops.factorizations import check_matrices
 from refgrad._ops.table import Op, register
 
 _DEGREE = 18
@@ -30,7 +31,7 @@ def _matrix_exp(a):
     return result
 
 
-# --- book/chapters/16p_decompositions.md:511
+# --- book/chapters/16p_decompositions.md:509
 def _matrix_exp_backward(g, self):
     from refgrad._creation import zeros_like
     from refgrad._ops.shaping import cat
@@ -48,15 +49,5 @@ LINALG_MATRIX_EXP = register(Op(
 
 
 def matrix_exp(A):
-    from refgrad._typename import LEGACY
-
-    if A.ndim < 2:
-        raise RuntimeError("linalg.matrix_exp: The input tensor A must have at least 2 "
-                           "dimensions.")
-    if A.shape[-1] != A.shape[-2]:
-        raise RuntimeError(f"linalg.matrix_exp: A must be batches of square matrices, but they "
-                           f"are {A.shape[-2]} by {A.shape[-1]} matrices")
-    if not A.dtype.is_floating_point:
-        raise RuntimeError(f"linalg.matrix_exp: Expected a floating point or complex tensor as "
-                           f"input. Got {LEGACY[A.dtype]}")
+    check_matrices(A, "linalg.matrix_exp")
     return call(LINALG_MATRIX_EXP, (A,))

@@ -8,6 +8,7 @@
 import numpy as np
 
 from refgrad._ops.dispatch import call
+from refgrad._ops.factorizations import check_square
 from refgrad._ops.singular_values import absent, column_major
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
@@ -21,7 +22,7 @@ def _eigh(a, UPLO):
     return eigenvalues, column_major(eigenvectors)
 
 
-# --- book/chapters/16p_decompositions.md:268
+# --- book/chapters/16p_decompositions.md:269
 def _eigh_backward(grads, eigenvalues, eigenvectors, UPLO):
     from refgrad._factories import eye
     from refgrad._ops.tiling import diag_embed
@@ -44,7 +45,7 @@ LINALG_EIGH = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:296
+# --- book/chapters/16p_decompositions.md:297
 def eigh(A, UPLO="L"):
     return LINALG_EIGH_RESULT(*call(LINALG_EIGH, (A,), {"UPLO": _check_eigh(A, UPLO)}))
 
@@ -54,11 +55,7 @@ def eigvalsh(A, UPLO="L"):
 
 
 def _check_eigh(A, UPLO) -> str:
-    if A.ndim < 2:
-        raise RuntimeError("linalg.eigh: The input tensor A must have at least 2 dimensions.")
-    if A.shape[-1] != A.shape[-2]:
-        raise RuntimeError(f"linalg.eigh: A must be batches of square matrices, but they are "
-                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+    check_square(A, "linalg.eigh")
     if UPLO.upper() not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     if A.dtype.name not in ("float32", "float64"):
