@@ -141,19 +141,19 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16k_order_statistics.md:556
+# --- book/chapters/16k_order_statistics.md:568
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:721
+# --- book/chapters/16k_order_statistics.md:733
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:895
+# --- book/chapters/16k_order_statistics.md:907
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1070
+# --- book/chapters/16k_order_statistics.md:1082
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
