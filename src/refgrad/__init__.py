@@ -70,7 +70,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1007
+# --- book/chapters/16b_reductions.md:1033
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -86,7 +86,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:1138
+# --- book/chapters/16d_indexing.md:1181
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -145,15 +145,15 @@ from refgrad._ops.tiling import (
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:733
+# --- book/chapters/16k_order_statistics.md:740
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:907
+# --- book/chapters/16k_order_statistics.md:914
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1082
+# --- book/chapters/16k_order_statistics.md:1089
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -194,7 +194,7 @@ from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
-# --- book/chapters/16o_argument_checks.md:302
+# --- book/chapters/16o_argument_checks.md:307
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
@@ -227,10 +227,12 @@ from refgrad._ops.checked import (
     movedim,  # noqa: F811
     nanmean,  # noqa: F811
     nanmedian,  # noqa: F811
+    nanquantile,  # noqa: F811
     narrow,  # noqa: F811
     nansum,  # noqa: F811
     permute,  # noqa: F811
     prod,  # noqa: F811
+    quantile,  # noqa: F811
     reshape,  # noqa: F811
     roll,  # noqa: F811
     select,  # noqa: F811
@@ -303,7 +305,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1352
+# --- book/chapters/26_inplace.md:1353
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )

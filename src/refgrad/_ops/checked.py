@@ -16,6 +16,7 @@ from refgrad._ops import (
     order_statistics,
     ordering,
     pieces,
+    quantiles,
     rearranging,
     reshaping,
     selecting,
@@ -49,7 +50,7 @@ def _products(name: str) -> tuple:
             Arguments(f"{name}(Tensor input, Tensor mat2)", method=True))
 
 
-# --- book/chapters/16o_argument_checks.md:83
+# --- book/chapters/16o_argument_checks.md:84
 # name: (where the function lives, (function form's signatures, method form's)).
 # None for a form torch does not have.
 SIGNATURES = {
@@ -76,7 +77,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/16o_argument_checks.md:119
+# --- book/chapters/16o_argument_checks.md:120
 _KEEP = "bool keepdim = False"
 _DIMS = f"tuple of ints[1]? dim = None, {_KEEP}"
 _TRUTH = ("Tensor input, *, Tensor out = None",  # the dims of all and any: no single int
@@ -136,10 +137,14 @@ SIGNATURES.update({
                                          f"{_OUTS})")),
     "topk": (ordering, _both("topk(Tensor input, int k, int dim = -1, bool largest = True, "
                              f"bool sorted = True, {_OUTS})")),
+    **{name: (quantiles, _both(*(
+        f"{name}(Tensor input, {q}, int? dim = None, {_KEEP}, *, "
+        'str interpolation = "linear", Tensor out = None)' for q in ("Tensor q", "float q"))))
+       for name in ("quantile", "nanquantile")},
 })
 
 
-# --- book/chapters/16o_argument_checks.md:185
+# --- book/chapters/16o_argument_checks.md:190
 SIGNATURES.update({
     "select": (indexing, _both("select(Tensor input, int dim, int index)")),
     "narrow": (indexing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
@@ -165,7 +170,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:217
+# --- book/chapters/16o_argument_checks.md:222
 def _function(name: str):
     module, (arguments, _) = SIGNATURES[name]
     return function_form(getattr(module, name), arguments)
@@ -177,10 +182,10 @@ def _function(name: str):
     "sum", "mean", "cat", "stack", "mm", "bmm", "matmul"))
 (prod, logsumexp, nansum, nanmean, amax, amin, all, any, argmax, argmin,  # noqa: A001
  count_nonzero, cumsum, softmax, log_softmax, max, min, median, nanmedian, mode, aminmax, std,
- var, kthvalue, topk) = (_function(name) for name in (
+ var, kthvalue, topk, quantile, nanquantile) = (_function(name) for name in (
     "prod", "logsumexp", "nansum", "nanmean", "amax", "amin", "all", "any", "argmax", "argmin",
     "count_nonzero", "cumsum", "softmax", "log_softmax", "max", "min", "median", "nanmedian",
-    "mode", "aminmax", "std", "var", "kthvalue", "topk"))
+    "mode", "aminmax", "std", "var", "kthvalue", "topk", "quantile", "nanquantile"))
 (select, narrow, unbind, movedim, diagonal, index_select, gather, chunk, roll, flip, tile,
  unflatten) = (_function(name) for name in (
     "select", "narrow", "unbind", "movedim", "diagonal", "index_select", "gather", "chunk",
@@ -195,7 +200,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, method_copy(getattr(module, name)))
 
 
-# --- book/chapters/16o_argument_checks.md:257
+# --- book/chapters/16o_argument_checks.md:262
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {

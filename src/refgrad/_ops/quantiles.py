@@ -88,7 +88,7 @@ def _read(rows, ranks, interpolation):
     return values
 
 
-# --- book/chapters/16k_order_statistics.md:712
+# --- book/chapters/16k_order_statistics.md:719
 def _quantile(name, skip_nan):
     def function(input, q, dim=None, keepdim=False, *, interpolation="linear"):
         q = _checked(input, q, interpolation)
