@@ -86,7 +86,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:1181
+# --- book/chapters/16d_indexing.md:1180
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
