@@ -315,5 +315,9 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/27_views.md:931
+# --- book/chapters/27_views.md:973
 from refgrad._ops.strided import as_strided
+
+
+# --- book/chapters/27_views.md:1098
+from refgrad._ops.strided_scatter import as_strided_scatter

@@ -96,7 +96,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:233
+# --- book/chapters/27_views.md:275
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
     base = view._base
@@ -126,13 +126,13 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:289
+# --- book/chapters/27_views.md:331
 def _go_stale(view, info) -> None:
     info.stale = _rebase_message(view, info.creation, INDIRECT)
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:296
+# --- book/chapters/27_views.md:338
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -155,7 +155,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:329
+# --- book/chapters/27_views.md:371
 class CopySlices(FunctionNode):
     """The base's grad_fn after an in-place write through one of its views."""
 
@@ -187,7 +187,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:365
+# --- book/chapters/27_views.md:407
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -204,7 +204,7 @@ def rebase_history(view, fn) -> None:
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
 
 
-# --- book/chapters/27_views.md:391
+# --- book/chapters/27_views.md:433
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -227,7 +227,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:415
+# --- book/chapters/27_views.md:457
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 
@@ -263,7 +263,7 @@ def check_view_write(view) -> None:
         raise RuntimeError(VIEW_OF_LEAF)
 
 
-# --- book/chapters/27_views.md:462
+# --- book/chapters/27_views.md:504
 def _diagonal(a, offset, dim1, dim2):
     out = np.diagonal(a, offset, dim1, dim2)
     if isinstance(out, np.ndarray) and a.flags.writeable:
