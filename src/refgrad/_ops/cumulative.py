@@ -116,7 +116,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:288
+# --- book/chapters/16i_cumulative.md:294
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -155,7 +155,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:336
+# --- book/chapters/16i_cumulative.md:342
 def cumprod(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool:
