@@ -497,3 +497,26 @@ def test_a_running_sum_starts_from_positive_zero():
     half = torch.tensor([[-0.0], [-0.0]], dtype=torch.float16).cumsum(0)
     assert [math.copysign(1.0, v) for v in half.flatten().tolist()] == [1.0, 1.0]
     assert math.copysign(1.0, torch.tensor(-0.0).cumsum(0).item()) == -1.0  # 0-d: a copy
+
+
+def test_logcumsumexp_third_derivative_keeps_the_sign_of_a_zero():
+    # the part through abs's sgn adds zeros that leave a -0.0 as it is
+    x = torch.tensor([1.0, -1.0], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([-1.0, 1.0], dtype=torch.float64, requires_grad=True)
+    (first,) = torch.autograd.grad(x.logcumsumexp(0), x, w, create_graph=True)
+    ones = torch.ones(2, dtype=torch.float64)
+    (second,) = torch.autograd.grad(first, w, ones, create_graph=True)
+    (third,) = torch.autograd.grad(second, w, ones)
+    assert [str(v) for v in third.tolist()] == ["-0.0", "0.0"]
+
+
+def test_a_sum_with_sgns_zeros_is_recorded_and_valued_as_the_other_term():
+    x = torch.tensor([-1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(x.abs().sum() + (x**3).sum(), x, create_graph=True)
+    (h,) = torch.autograd.grad(g.sum(), x, create_graph=True)
+    assert h.tolist() == [-6.0, 12.0] and type(h.grad_fn).__name__ == "AddBackward0"
+    assert [None if n is None else type(n).__name__ for n, _ in h.grad_fn.next_functions] == [
+        None, "MulBackward0"]
+    y = torch.tensor([-2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad((y * -0.0).sum() + y.sgn().sum(), y)
+    assert [str(v) for v in g.tolist()] == ["-0.0", "-0.0"]  # -0.0 + 0.0 would be 0.0

@@ -233,3 +233,20 @@ def test_matrix_norm_dtype_converts_first():
     with raises(RuntimeError, "linalg.matrix_norm: the dtype of the input (Double) should be "
                 "convertible without narrowing to the specified dtype (Float)"):
         torch.linalg.matrix_norm(matrix_leaf(TALL), 2, dtype=torch.float32)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: torch.norm(torch.ones(2, 3, 2), "abc"),
+     "linalg.matrix_norm: Order abc not supported."),
+    (lambda: torch.linalg.matrix_norm(torch.ones(3), 3),
+     "linalg.matrix_norm: Order 3 not supported."),
+    (lambda: torch.linalg.matrix_norm(torch.ones(3), 1),
+     "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."),
+    (lambda: torch.linalg.matrix_norm(torch.ones(2, 3, 2), 2.5),
+     "linalg.matrix_norm: Order 2.5 not supported."),
+    (lambda: torch.linalg.matrix_norm(torch.ones(2, 3, 2), "fro", dim=(0, 1, 2)),
+     "linalg.matrix_norm: dim must be a 2-tuple. Got 0 1 2"),
+])
+def test_matrix_norm_checks_the_order_first(call, message):
+    with raises(RuntimeError, message):
+        call()

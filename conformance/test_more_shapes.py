@@ -368,6 +368,24 @@ def test_top_level_activations():
         torch.arange(3).hardshrink()
 
 
+
+def test_selu_and_celu_round_as_torchs_float32_kernel():
+    # torch's values, to the bit: alpha * scale rounded to float32 (selu(-inf)), and
+    # expm1 within an ulp, where a float32 expm1 of 2 ulp would miss some of them.
+    x = torch.tensor([-3.0, -0.01, -0.1, -1.0, -math.inf, 2.0])
+    assert torch.selu(x).tolist() == [
+        -1.6705687046051025, -0.01749338023364544, -0.16730527579784393, -1.1113307476043701,
+        -1.7580993175506592, 2.1014020442962646]
+    assert torch.selu_(x.clone()).tolist() == torch.selu(x).tolist()
+    assert torch.celu(x).tolist() == [
+        -0.9502129554748535, -0.009950165636837482, -0.09516258537769318,
+        -0.6321205496788025, -1.0, 2.0]
+    y = torch.tensor([-3.0, -0.1, -1.0, -0.5, -2.0, -math.inf])
+    assert torch.celu(y, 0.3).tolist() == [
+        -0.2999863922595978, -0.0850406140089035, -0.28929781913757324, -0.24333731830120087,
+        -0.2996182143688202, -0.30000001192092896]
+
+
 def test_in_place_forms_record_the_functions_nodes():
     x = torch.tensor([-1.0, 0.5, 2.0], requires_grad=True)
     y = x * 1

@@ -123,6 +123,37 @@ def test_aminmax_shares_each_gradient_among_ties():
     assert torch.tensor([1, 5, 2]).aminmax().max.dtype == torch.int64
 
 
+
+def _graph(t):
+    """Every node of ``t``'s graph as (depth, name), depth first, edges in order."""
+    found, stack = [], [(t.grad_fn, 0)]
+    while stack:
+        node, depth = stack.pop()
+        found.append((depth, None if node is None else type(node).__name__))
+        if node is not None:
+            stack.extend((n, depth + 1) for n, _ in reversed(node.next_functions))
+    return found
+
+
+@pytest.mark.parametrize("dim", [None, 1])
+def test_aminmax_with_one_result_used_adds_no_zeros_in_its_double_backward(dim):
+    x = torch.tensor([[1.0, 5.0, 3.0], [2.0, 0.0, 4.0]], requires_grad=True)
+    share = ["MulBackward0", "DivBackward0", "ViewBackward0", "MulBackward0", None,
+             "MulBackward1", "PowBackward0", "AminmaxBackward0", "AccumulateGrad", None, None]
+    depths = [0, 1, 2, 3, 4, 4, 5, 6, 7, 2, 1]
+    for which in (0, 1):
+        used = torch.aminmax(x, dim=dim)[which]
+        (g,) = torch.autograd.grad((used**2).sum(), x, create_graph=True)
+        assert _graph(g) == list(zip(depths, share))
+    both = torch.aminmax(x, dim=dim)
+    (g,) = torch.autograd.grad((both.min**2 + both.max**3).sum(), x, create_graph=True)
+    graph = _graph(g)
+    assert graph[0] == (0, "AddBackward0")
+    assert [name for _, name in graph[1:]] == share * 2
+    expected = [[2.0, 75.0, 0.0], [0.0, 0.0, 48.0]] if dim else [[0.0, 75.0, 0.0], [0.0] * 3]
+    assert g.tolist() == expected
+
+
 def _linear_quantile(values, q):
     ordered = sorted(values)
     rank = q * (len(ordered) - 1)

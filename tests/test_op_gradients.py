@@ -493,6 +493,10 @@ RECIPES.update({
                          shapes=st.just([(2, 3)])),
     "as_strided_": Recipe(lambda a: a.contiguous().clone().as_strided_((2, 2), (1, 3), 1),
                           shapes=st.just([(2, 3)])),
+    # refgrad's gradient of the input, not torch's: see the chapter "Views"
+    "as_strided_scatter": Recipe(
+        lambda a, s: torch.as_strided_scatter(a.contiguous(), s, (2, 2), (1, 3), 1),
+        ("any", "any"), shapes=st.just([(2, 3), (2, 2)])),
     # zeros: cumprod's gradient is a polynomial there, which finite differences check well
     "cumprod": Recipe(lambda a, dim: torch.cumprod(a, dim), ("zeros",), params=_any_dim),
     "cummax": Recipe(lambda a, dim: torch.cummax(a, dim).values, params=_any_dim),

@@ -136,3 +136,33 @@ def test_empty_views_are_views_that_backward_and_in_place_writes_go_through():
     piece = copy[1:1]
     piece.add_(1.0)
     assert copy._version == 1 and piece.storage_offset() == 4
+
+
+def test_as_strided_scatter_gives_the_input_the_gradient_of_the_places_left_alone():
+    # torch 2.13 gives the complement: the gradient at the written places (chapter "Views")
+    x = torch.zeros(2, 3, dtype=torch.float64, requires_grad=True)
+    src = torch.ones(2, 2, dtype=torch.float64, requires_grad=True)
+    y = torch.as_strided_scatter(x, src, (2, 2), (1, 3), 1)
+    (grad,) = torch.autograd.grad(y, x, torch.arange(1.0, 7.0, dtype=torch.float64).view(2, 3))
+    assert grad.tolist() == [[1.0, 0.0, 0.0], [4.0, 0.0, 0.0]]
+    assert torch.autograd.gradcheck(
+        lambda a, b: torch.as_strided_scatter(a, b, (2, 2), (1, 3), 1), (x, src))
+
+
+def test_as_strided_scatter_src_gradient_where_torchs_formula_reads_the_wrong_places():
+    # an input past the start of its storage: src[k] shows at element 2k of the result
+    storage = torch.zeros(7, dtype=torch.float64, requires_grad=True)
+    src = torch.ones(3, dtype=torch.float64, requires_grad=True)
+    y = torch.as_strided_scatter(storage[1:], src, (3,), (2,), 1)
+    (grad,) = torch.autograd.grad(y, src, torch.arange(10.0, 16.0, dtype=torch.float64))
+    assert grad.tolist() == [10.0, 12.0, 14.0]  # torch 2.13 gives [11, 13, 15]
+    assert torch.autograd.gradcheck(
+        lambda a, b: torch.as_strided_scatter(a[1:], b, (3,), (2,), 1), (storage, src))
+    # a view that reads places again: the last write stays, the others get no gradient
+    x = torch.zeros(6, dtype=torch.float64, requires_grad=True)
+    many = torch.arange(9.0, dtype=torch.float64).view(3, 3).requires_grad_()
+    y = torch.as_strided_scatter(x, many, (3, 3), (1, 1))
+    (grad,) = torch.autograd.grad(y, many, torch.arange(1.0, 7.0, dtype=torch.float64))
+    assert grad.tolist() == [[1.0, 0.0, 0.0], [2.0, 0.0, 0.0], [3.0, 4.0, 5.0]]
+    assert torch.autograd.gradgradcheck(
+        lambda a, b: torch.as_strided_scatter(a, b, (3, 3), (1, 1)), (x, many))

@@ -107,6 +107,8 @@ TORCH_CALLS = {
     "unfold_backward": lambda g: aten.unfold_backward(g, (2, 5), 1, 3, 1),
     "as_strided": lambda a: torch.as_strided(a, (2, 2), (1, 3), 1),
     "as_strided_": lambda a: a.contiguous().clone().as_strided_((2, 2), (1, 3), 1),
+    "as_strided_scatter": lambda a, s: torch.as_strided_scatter(a.contiguous(), s, (2, 2),
+                                                                (1, 3), 1),
     "_fw_primal": lambda a: torch.autograd.forward_ad.unpack_dual(a).primal,
     "div_mode": lambda a, b, rounding_mode: torch.div(a, b, rounding_mode=rounding_mode),
     "remainder": torch.remainder, "fmod": torch.fmod,
@@ -405,8 +407,22 @@ def test_torch_still_differentiates_det_tangents_through_a_constant_lu():
     assert _reverse_over_reverse(torch, torch.linalg.det, [a], [t], {}, [weight])[0][0, 0] == 0
 
 
+# torch's reverse formula for as_strided_scatter's input gives the gradient at the written
+# places, the complement of the right one (chapter "Views"): reverse mode through its
+# tangent inherits that. refgrad's is right, and checked against finite differences.
+TORCH_WRONG_REVERSE = {"as_strided_scatter"}
+
+
+def test_torch_still_gives_as_strided_scatter_the_complement_of_the_input_gradient():
+    x = torch.zeros(4, dtype=torch.float64, requires_grad=True)
+    y = torch.as_strided_scatter(x, torch.ones(2, dtype=torch.float64), (2,), (1,), 1)
+    (grad,) = torch.autograd.grad(y, x, torch.arange(1.0, 5.0, dtype=torch.float64))
+    assert grad.tolist() == [0.0, 2.0, 3.0, 0.0]  # the right one is [1, 0, 0, 4]
+
+
 @pytest.mark.parametrize("name", [n for n in DIFFERENTIABLE if n not in
-                                  TORCH_CANNOT_DIFFERENTIATE | set(WITHOUT_FORWARD_FORMULA)])
+                                  TORCH_CANNOT_DIFFERENTIATE | set(WITHOUT_FORWARD_FORMULA)
+                                  | TORCH_WRONG_REVERSE])
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_tangents_differentiate_like_torch(name, data):

@@ -87,7 +87,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1011
+# --- book/chapters/16b_reductions.md:1033
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -103,7 +103,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:1151
+# --- book/chapters/16d_indexing.md:1193
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -144,7 +144,7 @@ from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, 
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:841
+# --- book/chapters/16i_cumulative.md:849
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
@@ -161,23 +161,23 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16k_order_statistics.md:556
+# --- book/chapters/16k_order_statistics.md:568
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:721
+# --- book/chapters/16k_order_statistics.md:740
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:895
+# --- book/chapters/16k_order_statistics.md:914
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1070
+# --- book/chapters/16k_order_statistics.md:1089
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:889
+# --- book/chapters/16l_more_linalg.md:890
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
@@ -194,7 +194,7 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1458
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1484
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -210,11 +210,11 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1631
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1657
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
-# --- book/chapters/16o_argument_checks.md:304
+# --- book/chapters/16o_argument_checks.md:309
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
@@ -247,10 +247,12 @@ from refgrad._ops.checked import (
     movedim,  # noqa: F811
     nanmean,  # noqa: F811
     nanmedian,  # noqa: F811
+    nanquantile,  # noqa: F811
     narrow,  # noqa: F811
     nansum,  # noqa: F811
     permute,  # noqa: F811
     prod,  # noqa: F811
+    quantile,  # noqa: F811
     reshape,  # noqa: F811
     roll,  # noqa: F811
     select,  # noqa: F811
@@ -331,7 +333,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1398
+# --- book/chapters/26_inplace.md:1399
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -341,5 +343,9 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/27_views.md:949
+# --- book/chapters/27_views.md:991
 from refgrad._ops.strided import as_strided
+
+
+# --- book/chapters/27_views.md:1116
+from refgrad._ops.strided_scatter import as_strided_scatter

@@ -15,11 +15,11 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1509
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1535
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 
-# --- book/chapters/16o_argument_checks.md:299
+# --- book/chapters/16o_argument_checks.md:304
 import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 
 
@@ -34,9 +34,9 @@ import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/27_views.md:609
+# --- book/chapters/27_views.md:651
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 
-# --- book/chapters/27_views.md:824
+# --- book/chapters/27_views.md:866
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest

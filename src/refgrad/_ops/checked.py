@@ -17,6 +17,7 @@ from refgrad._ops import (
     order_statistics,
     ordering,
     pieces,
+    quantiles,
     rearranging,
     reshaping,
     selecting,
@@ -50,7 +51,7 @@ def _products(name: str) -> tuple:
             Arguments(f"{name}(Tensor input, Tensor mat2)", method=True))
 
 
-# --- book/chapters/16o_argument_checks.md:84
+# --- book/chapters/16o_argument_checks.md:85
 # name: (where the function lives, (function form's signatures, method form's)).
 # None for a form torch does not have.
 SIGNATURES = {
@@ -77,7 +78,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/16o_argument_checks.md:120
+# --- book/chapters/16o_argument_checks.md:121
 _KEEP = "bool keepdim = False"
 _DIMS = f"tuple of ints[1]? dim = None, {_KEEP}"
 _TRUTH = ("Tensor input, *, Tensor out = None",  # the dims of all and any: no single int
@@ -138,10 +139,14 @@ SIGNATURES.update({
                                          f"{_OUTS})")),
     "topk": (ordering, _both("topk(Tensor input, int k, int dim = -1, bool largest = True, "
                              f"bool sorted = True, {_OUTS})")),
+    **{name: (quantiles, _both(*(
+        f"{name}(Tensor input, {q}, int? dim = None, {_KEEP}, *, "
+        'str interpolation = "linear", Tensor out = None)' for q in ("Tensor q", "float q"))))
+       for name in ("quantile", "nanquantile")},
 })
 
 
-# --- book/chapters/16o_argument_checks.md:187
+# --- book/chapters/16o_argument_checks.md:192
 SIGNATURES.update({
     "select": (indexing, _both("select(Tensor input, int dim, int index)")),
     "narrow": (indexing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
@@ -167,7 +172,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:219
+# --- book/chapters/16o_argument_checks.md:224
 def _function(name: str):
     module, (arguments, _) = SIGNATURES[name]
     return function_form(getattr(module, name), arguments)
@@ -179,10 +184,10 @@ def _function(name: str):
     "sum", "mean", "cat", "stack", "mm", "bmm", "matmul"))
 (prod, logsumexp, nansum, nanmean, amax, amin, all, any, argmax, argmin,  # noqa: A001
  count_nonzero, cumsum, softmax, log_softmax, max, min, median, nanmedian, mode, aminmax, std,
- var, kthvalue, topk) = (_function(name) for name in (
+ var, kthvalue, topk, quantile, nanquantile) = (_function(name) for name in (
     "prod", "logsumexp", "nansum", "nanmean", "amax", "amin", "all", "any", "argmax", "argmin",
     "count_nonzero", "cumsum", "softmax", "log_softmax", "max", "min", "median", "nanmedian",
-    "mode", "aminmax", "std", "var", "kthvalue", "topk"))
+    "mode", "aminmax", "std", "var", "kthvalue", "topk", "quantile", "nanquantile"))
 (select, narrow, unbind, movedim, diagonal, index_select, gather, chunk, roll, flip, tile,
  unflatten) = (_function(name) for name in (
     "select", "narrow", "unbind", "movedim", "diagonal", "index_select", "gather", "chunk",
@@ -197,7 +202,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, method_copy(getattr(module, name)))
 
 
-# --- book/chapters/16o_argument_checks.md:259
+# --- book/chapters/16o_argument_checks.md:264
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {

@@ -13,6 +13,10 @@ from refgrad._tensor_values import wrap_dim
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # noqa: A002
+    # As torch's: the order is checked first, then the matrices, then the dims.
+    if ord not in ("fro", "nuc") if isinstance(ord, str) else abs(ord) not in (1, 2, math.inf):
+        shown = ord if isinstance(ord, str) else f"{ord:g}"
+        raise RuntimeError(f"linalg.matrix_norm: Order {shown} not supported.")
     if A.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
@@ -21,7 +25,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     if len(dims) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
-                           f"{', '.join(map(str, dims))}")
+                           f"{' '.join(map(str, dims))}")
     first, second = (wrap_dim(d, A.ndim) for d in dims)
     if first == second:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dims[0]}, "
@@ -30,9 +34,6 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
         return vector_norm(A, 2, dim=(first, second), keepdim=keepdim, dtype=dtype)
     if ord in ("nuc", 2, -2):
         return _spectral_norm(A, ord, (first, second), keepdim, dtype)
-    if ord not in (1, -1, math.inf, -math.inf):
-        shown = ord if isinstance(ord, str) else f"{ord:g}"
-        raise RuntimeError(f"linalg.matrix_norm: Order {shown} not supported.")
     summed, picked = (first, second) if abs(ord) == 1 else (second, first)
     sums = vector_norm(A, 1.0, dim=(summed,), keepdim=keepdim, dtype=dtype)
     if not keepdim and picked > summed:
@@ -70,7 +71,7 @@ def _check_narrowing(A, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16l_more_linalg.md:838
+# --- book/chapters/16l_more_linalg.md:839
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)

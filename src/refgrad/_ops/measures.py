@@ -10,13 +10,14 @@ import warnings
 
 import numpy as np
 
+from refgrad._arguments import Arguments
 from refgrad._dtype import python_number
 from refgrad._ops.arithmetic import mul_scalar
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple, where
 from refgrad._ops.operands import as_array
 from refgrad._ops.table import Op, register
-from refgrad._tensor import make_tensor
+from refgrad._tensor import Tensor, make_tensor
 from refgrad._typename import LEGACY
 
 
@@ -38,7 +39,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:649
+# --- book/chapters/16b_reductions.md:650
 def _var(a, dim, correction, keepdim):
     axes = _axes(dim, a.ndim)
     n = a.size if axes is None else math.prod(a.shape[d] for d in axes)
@@ -52,7 +53,7 @@ def _std(a, dim, correction, keepdim):
     return np.sqrt(_var(a, dim, correction, keepdim))
 
 
-# --- book/chapters/16b_reductions.md:672
+# --- book/chapters/16b_reductions.md:673
 def _count(self, dim) -> int:
     return self.numel() if dim is None else math.prod(self.shape[d] for d in dim)
 
@@ -79,7 +80,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:700
+# --- book/chapters/16b_reductions.md:701
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -90,7 +91,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:720
+# --- book/chapters/16b_reductions.md:721
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -108,7 +109,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return np.sum(size ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:748
+# --- book/chapters/16b_reductions.md:749
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -127,7 +128,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:773
+# --- book/chapters/16b_reductions.md:774
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
@@ -146,7 +147,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:811
+# --- book/chapters/16b_reductions.md:812
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -180,7 +181,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:854
+# --- book/chapters/16b_reductions.md:855
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -206,7 +207,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:881
+# --- book/chapters/16b_reductions.md:882
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -225,13 +226,19 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=4)
 
 
-# --- book/chapters/16b_reductions.md:906
+# --- book/chapters/16b_reductions.md:917
+_VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
+                         "tuple of ints[1]? dim = None, bool keepdim = False, *, "
+                         "torch.dtype? dtype = None, Tensor out = None)")
+
+
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
+    if isinstance(ord, Tensor) and ord.ndim == 0 and not ord.requires_grad:
+        ord = ord.item()  # noqa: A001 - the parser reads such a tensor as a Number
+    if not _plain_norm(ord, dim, keepdim):  # NOTE [Tensors read as ints]
+        (x, ord, dim, keepdim), _ = _VECTOR_NORM.read((x, ord, dim, keepdim), {"dtype": dtype})
     _check_norm_dtypes(x, dtype)
     ord = python_number(ord)  # noqa: A001 - NOTE [NumPy scalars are numbers]
-    if isinstance(ord, str):
-        raise TypeError("linalg_vector_norm(): argument 'ord' (position 2) must be Number, "
-                        "not str")
     dims = None if dim is None else dim_tuple(dim, x.ndim)
     if math.isinf(ord):
         _check_identity(x, ord, dims)
@@ -255,7 +262,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:937
+# --- book/chapters/16b_reductions.md:954
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
     """Refuse an inf or -inf norm of an empty slice, which has no value."""
     if not dims:
@@ -272,26 +279,31 @@ def _no_identity(ord, where: str):  # noqa: A002
                        "operation does not have an identity")
 
 
+def _plain_norm(ord, dim, keepdim) -> bool:  # noqa: A002
+    if type(ord) not in (int, float) or type(keepdim) is not bool:
+        return False
+    return (dim is None or type(dim) is int
+            or type(dim) in (tuple, list) and all(type(d) is int for d in dim))
+
+
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    # As torch's Python code: an int dim (a bool too) goes on as a list of one, any
+    # other as given, and len() is asked of it for p="fro", so a 0-d tensor is
+    # refused there and read as an int with a number for p.
+    given, dim = dim, [dim] if isinstance(dim, int) else dim
     if isinstance(p, str):
-        dim = python_number(dim)
-        dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
-        if p not in ("fro", "nuc"):
-            raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
-        if p == "nuc" and not dims:
-            dims = tuple(range(input.ndim))
-        if len(dims) > 2:
-            raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
-                               + " ".join(map(str, dims)))
-        if p == "nuc":  # singular values: chapter "Decompositions"
-            from refgrad._ops.matrix_norms import matrix_norm
+        if p == "fro" and (given is None or isinstance(given, int) or len(dim) <= 2):
+            return vector_norm(input, 2, dim, keepdim, dtype=dtype)
+        # Every other string goes to matrix_norm, which computes "nuc" from the
+        # singular values (chapter "Decompositions") and refuses the rest.
+        from refgrad._ops.matrix_norms import matrix_norm
 
-            return matrix_norm(input, "nuc", dims, keepdim, dtype=dtype)
-        p = 2
-    return vector_norm(input, p, dim, keepdim, dtype=dtype)
+        dims = tuple(range(input.ndim)) if dim is None else dim
+        return matrix_norm(input, p, dims, keepdim, dtype=dtype)
+    return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:979
+# --- book/chapters/16b_reductions.md:1001
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = () if dim is None else dim_tuple(dim, input.ndim)

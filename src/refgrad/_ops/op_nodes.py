@@ -187,7 +187,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:264
+# --- book/chapters/13_dispatch.md:266
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:
@@ -206,6 +206,8 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
         kwargs = self._params
     if not op.many:
         return op.backward(grads[0], **kwargs)
+    if op.missing_grads:  # NOTE [Missing grads]
+        return op.backward(tuple(grads), **kwargs)
     return op.backward(tuple(_materialize(grads, self._input_metadata)), **kwargs)
 
 

@@ -111,27 +111,33 @@ KTHVALUE = _selecting("kthvalue", "KthvalueBackward0",
 MODE = _selecting("mode", "ModeBackward0", _slice_by_slice(most_frequent))
 
 
-# --- book/chapters/16k_order_statistics.md:436
+# --- book/chapters/16k_order_statistics.md:442
 def _extremes(a, dim, keepdim):
     axis = None if dim is None or a.ndim == 0 else dim % a.ndim
     keep = keepdim and a.ndim > 0
     return np.min(a, axis=axis, keepdims=keep), np.max(a, axis=axis, keepdims=keep)
 
 
+# NOTE [Missing grads]
+# A multi-output row with missing_grads=True gets None for an output that no
+# gradient reached, where the others get zeros; its formula builds only the
+# terms whose gradient came, as torch's does, so a graph recorded from it has
+# no sum with zeros in it.
 def _both_shares(grads, self, min, max, dim, keepdim):  # noqa: A002 - torch's names
     dims = None if dim is None else (dim,)
-    return (_tie_share(grads[0], self, min, dims, keepdim)[0]
-            + _tie_share(grads[1], self, max, dims, keepdim)[0],)
+    shares = [_tie_share(g, self, result, dims, keepdim)[0]
+              for g, result in zip(grads, (min, max)) if g is not None]
+    return (shares[0] + shares[1] if len(shares) == 2 else shares[0],)
 
 
 AMINMAX = register(Op(
     "aminmax", "AminmaxBackward0", ("self",), forward=_extremes, backward=_both_shares,
-    outputs=("min", "max"),
+    outputs=("min", "max"), missing_grads=True,
     saves=(("self", ("self",)), ("max", ("self",)), ("min", ("self",))),
 ))
 
 
-# --- book/chapters/16k_order_statistics.md:465
+# --- book/chapters/16k_order_statistics.md:477
 _UNSET = object()  # median() and median(dim) are two functions in torch
 
 
@@ -160,7 +166,7 @@ def _non_empty(name: str, input, dim: int, colon: str = "()") -> int:
     return d
 
 
-# --- book/chapters/16k_order_statistics.md:495
+# --- book/chapters/16k_order_statistics.md:507
 def _median_function(name, whole, along):
     pair = getattr(return_types, name)
 
@@ -181,7 +187,7 @@ median = _median_function("median", MEDIAN, MEDIAN_DIM)
 nanmedian = _median_function("nanmedian", NANMEDIAN, NANMEDIAN_DIM)
 
 
-# --- book/chapters/16k_order_statistics.md:521
+# --- book/chapters/16k_order_statistics.md:533
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = _integer("kthvalue", "k", k)
     dim = _integer("kthvalue", "dim", dim, 2)
@@ -199,7 +205,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(*call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
-# --- book/chapters/16k_order_statistics.md:540
+# --- book/chapters/16k_order_statistics.md:552
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is not None:
         dim = _integer("aminmax", "dim", dim, None)

@@ -7,9 +7,10 @@
 
 import numpy as np
 
+from refgrad._arguments import Arguments
 from refgrad._backend import same_device
-from refgrad._dtype import python_number
 from refgrad._ops.table import Op, register
+from refgrad._tensor import Tensor
 
 
 def _cut(a, dim, sizes):
@@ -34,7 +35,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:850
+# --- book/chapters/16d_indexing.md:851
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -49,7 +50,7 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:880
+# --- book/chapters/16d_indexing.md:881
 def _tile(a, repeats):
     return np.tile(a.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats)
 
@@ -78,7 +79,7 @@ REPEAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:923
+# --- book/chapters/16d_indexing.md:924
 def index_key(index, dim):
     """Each position's own coordinates, with the index's values along ``dim``."""
     ones = (1,) * index.ndim
@@ -98,7 +99,7 @@ def _gather(a, index, dim, sparse_grad):
     return flat[index_key(_positions(index), dim % flat.ndim)].reshape(index._data.shape)
 
 
-# --- book/chapters/16d_indexing.md:944
+# --- book/chapters/16d_indexing.md:945
 def added_at(g, positions, sizes, dim):
     """Zeros of ``sizes``, with each element of ``g`` added at its position along ``dim``.
 
@@ -126,7 +127,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:980
+# --- book/chapters/16d_indexing.md:994
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -141,13 +142,27 @@ def _length(input, dim) -> int:
     return input.shape[wrap_dim(dim, input.ndim)]
 
 
+# NOTE [How split reads its size]
+# torch.split turns a tensor given for the size into int(tensor) when int()
+# takes it (any one element), then calls split for an int and
+# split_with_sizes for anything else, whose parsers read the rest.
+_SPLIT = Arguments("split(Tensor input, int split_size, int dim = 0)",
+                   "split(Tensor input, tuple of ints split_size, int dim = 0)")
+_SPLIT_WITH_SIZES = "split_with_sizes(Tensor input, tuple of ints split_sizes, int dim = 0)"
+_SIZES = Arguments(_SPLIT_WITH_SIZES)
+
+
 def split(tensor, split_size_or_sections, dim=0):
-    size = python_number(split_size_or_sections)  # NOTE [NumPy scalars are numbers]
-    if isinstance(size, list | tuple):
-        return split_with_sizes(tensor, size, dim)
+    size = split_size_or_sections
+    if isinstance(size, Tensor):
+        try:
+            size = int(size)
+        except ValueError:  # several elements, or nan: sizes, to be refused as such
+            pass
     if not isinstance(size, int):
-        raise TypeError("split_with_sizes(): argument 'split_sizes' (position 2) must be tuple "
-                        f"of ints, not {type(size).__name__}")
+        return split_with_sizes(tensor, size, dim)
+    if type(size) is not int or type(dim) is not int:  # a bool, or a tensor for dim
+        _, size, dim = _SPLIT.read((tensor, size, dim), {})[0]
     if tensor.ndim and size < 0:
         raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
     length = _length(tensor, dim)
@@ -157,8 +172,10 @@ def split(tensor, split_size_or_sections, dim=0):
     return _call(SPLIT, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:1012
+# --- book/chapters/16d_indexing.md:1040
 def split_with_sizes(input, split_sizes, dim=0):
+    if type(dim) is not int or not _plain_sizes(split_sizes):
+        _, split_sizes, dim = _SIZES.read((input, split_sizes, dim), {})[0]
     sizes, length = list(split_sizes), _length(input, dim)
     if any(n < 0 for n in sizes):
         raise RuntimeError("split_with_sizes expects split_sizes have only non-negative "
@@ -170,6 +187,18 @@ def split_with_sizes(input, split_sizes, dim=0):
     return _call(SPLIT_WITH_SIZES, input, split_sizes=tuple(sizes), dim=dim)
 
 
+def _plain_sizes(sizes) -> bool:
+    return type(sizes) in (list, tuple) and all(type(n) is int for n in sizes)
+
+
+def split_method(self, split_size, dim=0):
+    """``Tensor.split``: ``torch.split``, with the method's name for the size."""
+    return split(self, split_size, dim)
+
+
+split_method.__name__, split_method.__qualname__ = "split", "Tensor.split"
+
+
 def chunk(input, chunks, dim=0):
     if input.ndim == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
@@ -178,10 +207,10 @@ def chunk(input, chunks, dim=0):
     length = _length(input, dim)
     if length == 0:
         return split_with_sizes(input, [0] * chunks, dim)
-    return split(input, -(-length // chunks), dim)
+    return split(input, -(-length // int(chunks)), dim)  # an int, where chunks may be NumPy's
 
 
-# --- book/chapters/16d_indexing.md:1040
+# --- book/chapters/16d_indexing.md:1082
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -198,7 +227,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:1064
+# --- book/chapters/16d_indexing.md:1106
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
@@ -231,7 +260,7 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1109
+# --- book/chapters/16d_indexing.md:1151
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import zeros_as
 

@@ -64,12 +64,20 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1316
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1334
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
+# NOTE [elu's exponential]
+# torch's vectorized expm1 is within an ulp; NumPy's float32 one is not, so a
+# float32 exponential is taken in float64 and rounded once, which agrees with
+# torch's far more often. alpha * scale is rounded as torch's kernel rounds it.
+def _expm1(z):
+    return np.expm1(z.astype(np.float64)).astype(z.dtype) if z.dtype == np.float32 else np.expm1(z)
+
+
 def _elu(a, alpha, scale, input_scale):
-    negative = np.expm1(a * a.dtype.type(input_scale)) * a.dtype.type(alpha * scale)
+    negative = _expm1(a * a.dtype.type(input_scale)) * a.dtype.type(alpha * scale)
     return np.where(a > 0, a * a.dtype.type(scale), negative)
 
 
@@ -98,7 +106,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1359
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1385
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -119,7 +127,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1381
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1407
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 

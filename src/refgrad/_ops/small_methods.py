@@ -10,6 +10,7 @@ from refgrad._arguments import Arguments
 from refgrad._dtype import bool as bool_
 from refgrad._dtype import int64
 from refgrad._ops.inplace import inplace
+from refgrad._ops.pieces import _SPLIT_WITH_SIZES, split_method
 from refgrad._ops.pieces import split_with_sizes as _split_with_sizes
 from refgrad._ops.putting import put as _put_row
 from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_backward_data
@@ -45,7 +46,7 @@ def is_signed(input):
     return input.dtype.is_signed
 
 
-# --- book/chapters/26_inplace.md:1271
+# --- book/chapters/26_inplace.md:1272
 def sum_to_size(input, size):
     size, shape = tuple(size), tuple(input.shape)
     lead = len(shape) - len(size)
@@ -77,7 +78,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:1308
+# --- book/chapters/26_inplace.md:1309
 def _check_put(input, index, source):
     if index.dtype is not int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
@@ -109,7 +110,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, named("put", lambda t: _put_row(t, index, source, accumulate)))
 
 
-# --- book/chapters/26_inplace.md:1344
+# --- book/chapters/26_inplace.md:1345
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -139,14 +140,14 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:1378
+# --- book/chapters/26_inplace.md:1379
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))
     if _text is not None:
         FUNCTIONS[_name] = function_form(_function, Arguments(_text))
-Tensor.split_with_sizes = lambda self, split_sizes, dim=0: _split_with_sizes(
-    self, split_sizes, dim)
+Tensor.split_with_sizes = method_form(_split_with_sizes, Arguments(_SPLIT_WITH_SIZES, method=True))
+Tensor.split = split_method  # its size is split_size, where torch.split's is split_size_or_sections
 Tensor.H = property(_hermitian)
 Tensor.mH = property(lambda self: _last_two(self, "tensor.mH"))
 Tensor.is_cpu = property(lambda self: self.device.type == "cpu")

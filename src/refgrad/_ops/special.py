@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:398
+# --- book/chapters/16i_cumulative.md:404
 """Elementwise functions of two numbers and more: logaddexp, hypot, xlogy, logit, sgn and
 heaviside."""
 
@@ -21,6 +21,7 @@ from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._typename import c_type_name, not_implemented_for
+from refgrad._zero_grads import adds_nothing
 
 
 def _floats_only(ufunc, kernel):
@@ -54,7 +55,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:468
+# --- book/chapters/16i_cumulative.md:475
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -80,7 +81,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:495
+# --- book/chapters/16i_cumulative.md:502
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -117,7 +118,7 @@ def xlogy(input, other):
     return _pick("xlogy", rows, XLOGY_FORMS, input, other)
 
 
-# --- book/chapters/16i_cumulative.md:652
+# --- book/chapters/16i_cumulative.md:659
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -145,7 +146,8 @@ LOGIT = register(Op(
     saves=(("self", ("self",)),), tangent=_logit_tangent,
 ))
 SGN = register(Op(
-    "sgn", "SgnBackward0", ("self",), backward=lambda g, self, result: (_zeros_like(g),),
+    "sgn", "SgnBackward0", ("self",),  # its zeros: NOTE [Zeros that add nothing]
+    backward=lambda g, self, result: (adds_nothing(_zeros_like(g)),),
     forward=lambda a: a.copy() if a.dtype.kind == "b" else _sign(a),
     saves=(("self", ("self",)), ("result", ("self",))),
 ))
@@ -156,7 +158,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:692
+# --- book/chapters/16i_cumulative.md:700
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -206,7 +208,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:751
+# --- book/chapters/16i_cumulative.md:759
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

@@ -2,10 +2,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:174
+# --- book/chapters/27_views.md:182
 """as_strided: a view of the storage by sizes, strides and offset, and its gradient."""
-
-import numpy as np
 
 from refgrad._backend import array_module, device_of, element_strides, storage_root
 from refgrad._ops.table import Op, register
@@ -24,25 +22,61 @@ def strided_view(a, size, stride, storage_offset, self_geometry=None):
     return tricks.as_strided(flat[storage_offset:], tuple(size), strides)
 
 
+# NOTE [as_strided's backward]
+# torch's steps, with torch's ops, so that a double backward records torch's nodes:
+# squeeze the output's size-1 dims and sum its stride-0 ones, then scatter into a
+# zero storage (copy_ into a view, or index_add_ where places repeat), divide by
+# how often the input holds each place, and view the storage as the input.
 def _as_strided_backward(g, size, stride, storage_offset, self_geometry):
-    from refgrad._ops.indexing import index_put, zeros_as
-    from refgrad._ops.views import grid
-    from refgrad._tensor import make_tensor
-
     sizes, strides, offset = self_geometry
-    read = grid(size, stride, storage_offset, like=g._data).reshape(-1)
-    held = grid(sizes, strides, offset, like=g._data).reshape(-1)
-    length = max(_last(read), _last(held)) + 1
-    storage = index_put(zeros_as(g, length), [make_tensor(read)], g.reshape(-1), True)
-    grad = storage[make_tensor(held)]
-    times = np.bincount(held, minlength=length)[held]  # on held's device, as NumPy dispatches
-    if times.size and int(times.max()) > 1:  # places the input holds more than once
-        grad = grad / make_tensor(times.astype(g._data.dtype))
-    return (grad.view(sizes),)
+    if 0 in size or 0 in sizes:
+        return (g.new_zeros(sizes),)
+    kept = []
+    for d in reversed(range(g.ndim)):
+        if size[d] == 1:
+            g = g.squeeze(d)
+        elif stride[d] == 0:
+            g = g.sum(d)
+        else:
+            kept.insert(0, (size[d], stride[d]))
+    held = [(n, s) for n, s in zip(sizes, strides) if n != 1]
+    shared = min(offset, storage_offset)
+    held_at, read_at = offset - shared, storage_offset - shared
+    storage = g.new_zeros(max(_extent(held, held_at), _extent(kept, read_at)))
+    places = None
+    if may_overlap(held) or may_overlap(kept):
+        from refgrad._creation import arange
+        from refgrad._dtype import int64
+
+        places = arange(storage.numel(), dtype=int64, device=g.device)
+    if may_overlap(kept):
+        storage.index_add_(0, _viewed(places, kept, read_at).reshape(-1), g.reshape(-1))
+    else:
+        _viewed(storage, kept, read_at).copy_(g)
+    if may_overlap(held):
+        indices = _viewed(places, held, held_at).reshape(-1)
+        count = storage.new_zeros(storage.shape)
+        count.index_add_(0, indices, storage.new_ones(1).expand_as(indices))
+        storage.div_(count)  # nan at the places the input does not hold, as torch's
+    return (storage.as_strided(sizes, strides, held_at),)
 
 
-def _last(where) -> int:
-    return int(where.max()) if where.size else -1
+def _viewed(t, dims, offset):
+    return t.as_strided([n for n, _ in dims], [s for _, s in dims], offset)
+
+
+def _extent(dims, offset) -> int:
+    return offset + 1 + sum((n - 1) * s for n, s in dims)
+
+
+def may_overlap(dims) -> bool:
+    """Whether two elements may share a place: some stride within the reach of smaller ones."""
+    reach = 0
+    for n, s in sorted(dims, key=lambda d: d[1]):
+        if s <= reach:
+            return True
+        reach += s * (n - 1)
+    return False
 
 
 AS_STRIDED = register(Op(
@@ -51,7 +85,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:896
+# --- book/chapters/27_views.md:938
 def as_strided(input, size, stride, storage_offset=None):
     from refgrad._ops.dispatch import call
 

@@ -34,6 +34,8 @@ class Op:
     # forward mode's formula, (tangents, **saved) -> tangent, where differentiating the
     # backward one would not give torch's tangent: chapter "Forward-mode AD"
     tangent: Callable | None = None
+    # the backward gets None for an output no gradient reached, not zeros: NOTE [Missing grads]
+    missing_grads: bool = False
     # Worked out from the fields above when the row is made, for call()'s sake:
     plain: bool = field(init=False, repr=False)  # operands promote together: see _shared_operands
     many: bool = field(init=False, repr=False)  # several outputs, or as many as forward returns
@@ -53,7 +55,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:95
+# --- book/chapters/12_op_table.md:97
 def no_forward_formula(name):
     """The tangent formula of a row torch gives none: it refuses, in torch's words."""
 

@@ -95,7 +95,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:232
+# --- book/chapters/27_views.md:274
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
     base = view._base
@@ -125,13 +125,13 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:288
+# --- book/chapters/27_views.md:330
 def _go_stale(view, info) -> None:
     info.stale = _rebase_message(view, info.creation, INDIRECT)
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:295
+# --- book/chapters/27_views.md:337
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -154,7 +154,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:402
+# --- book/chapters/27_views.md:444
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -177,7 +177,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:426
+# --- book/chapters/27_views.md:468
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 
