@@ -11,8 +11,8 @@
 from refgrad import autograd  # isort: skip
 from refgrad import cuda, nn
 from refgrad._creation import (
-    Generator, arange, default_generator, empty, empty_like, full, full_like, initial_seed,
-    manual_seed, ones, ones_like, rand, randint, randn, tensor, zeros, zeros_like,
+    arange, empty, empty_like, full, full_like, ones, ones_like, rand, randint, randn, tensor,
+    zeros, zeros_like,
 )
 from refgrad._device import device
 from refgrad._from_numpy import as_tensor, from_numpy
@@ -36,6 +36,10 @@ __version__ = "0.1.0"
 
 # --- book/chapters/01a_warn_once.md:84
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
+
+
+# --- book/chapters/05a_random.md:479
+from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
 # --- book/chapters/07_grad_modes.md:248
@@ -255,12 +259,12 @@ from refgrad._ops.checked import (
 from refgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 
 
-# --- book/chapters/23a_checkpoint.md:145
+# --- book/chapters/23a_checkpoint.md:103
 from refgrad import random
 from refgrad.random import get_rng_state, set_rng_state
 
 
-# --- book/chapters/23a_checkpoint.md:810
+# --- book/chapters/23a_checkpoint.md:768
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
 
 
@@ -269,7 +273,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:966
+# --- book/chapters/26_inplace.md:976
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -292,7 +296,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1082
+# --- book/chapters/26_inplace.md:1092
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -303,7 +307,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1352
+# --- book/chapters/26_inplace.md:1362
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )

@@ -2,15 +2,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:639
+# --- book/chapters/26_inplace.md:643
 """uniform_ and normal_: in-place writes of random numbers."""
 
 import numpy as np
 
 from refgrad._backend import device_of, move
-from refgrad._creation import default_generator
+from refgrad._generator import default_generator
 from refgrad._ops.inplace import _call, _constant, inplace
 from refgrad._ops.table import Op, register
+from refgrad._sampling import normal, uniform
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
 from refgrad.utils._python_dispatch import named
@@ -20,8 +21,11 @@ def _drawn(draw, kernel):
     def forward(a, generator, **bounds):
         if a.dtype.kind != "f":
             raise not_implemented_for(kernel, a.dtype)
-        values = np.asarray(draw((generator or default_generator).numpy, a.shape, **bounds),
-                            dtype=a.dtype)
+        order = np.argsort([-abs(step) for step in a.strides], kind="stable")  # memory order
+        shape = tuple(a.shape[axis] for axis in order)
+        contiguous = bool(a.flags.c_contiguous) if type(a) is np.ndarray else True
+        values = draw(generator or default_generator, shape, a.dtype, contiguous, **bounds)
+        values = values.transpose(np.argsort(order))
         return values if type(a) is np.ndarray else move(values, device_of(a))
 
     return forward
@@ -34,10 +38,12 @@ def _random_fill(name, node, kernel, draw, numbers):
 
 
 UNIFORM = _random_fill("uniform_", "UniformBackward0", "check_uniform_bounds",
-                       lambda rng, shape, low, high: rng.uniform(low, high, shape),
+                       lambda gen, shape, kind, _, low, high: uniform(gen, shape, kind, low,
+                                                                      high),
                        ("low", "high"))
 NORMAL = _random_fill("normal_", "NormalBackward0", "normal_kernel_cpu",
-                      lambda rng, shape, mean, std: rng.normal(mean, std, shape),
+                      lambda gen, shape, kind, contiguous, mean, std: normal(
+                          gen, shape, kind, mean, std, contiguous),
                       ("mean", "std"))
 
 
