@@ -404,6 +404,18 @@ RECIPES.update({
         "generator": None, "low": 0.5, "high": 0.5})),
     "normal_": Recipe(lambda a: call(OPS["normal_"], (a,), {
         "generator": None, "mean": -1.5, "std": 0.0})),
+    "exponential_": Recipe(lambda a: call(OPS["exponential_"], (a,), {
+        "generator": None, "lambd": float("inf")})),
+    "random_.from": Recipe(lambda a: call(OPS["random_.from"], (a,), {
+        "generator": None, "low": 3, "high": 4})),
+    "random_.to": Recipe(lambda a: call(OPS["random_.to"], (a,), {
+        "generator": None, "high": 1})),
+    # A generator seeded afresh at each call, so that the draws repeat; on a contiguous
+    # copy, since draws follow memory order and the oracle's torch leaves are contiguous.
+    "random_": Recipe(lambda a: call(OPS["random_"], (a.contiguous(),), {
+        "generator": torch.Generator().manual_seed(0)})),
+    "bernoulli_.float": Recipe(lambda a: call(OPS["bernoulli_.float"], (a,), {
+        "generator": None, "p": 1.0})),
     "fill_": Recipe(lambda a: call(_IP.FILL, (a,), {"value": 2.0})),
     "fill_.Tensor": Recipe(lambda a, v: call(_IP.FILL_TENSOR, (a, v)), ("any", "any"),
                            shapes=st.just([(2, 3), ()])),

@@ -50,6 +50,16 @@ CASES = {
     "uniform_": lambda T, n: T.empty(n).uniform_(-2.5, 3.0),
     "uniform_double": lambda T, n: T.empty(n, dtype=T.float64).uniform_(-1e30, 7.0),
     "normal_double": lambda T, n: T.empty(n, dtype=T.float64).normal_(3.0, 0.7),
+    "random_": lambda T, n: (T.empty(n, dtype=T.int64).random_(),
+                             T.empty(n, dtype=T.float32).random_(),
+                             T.empty(n, dtype=T.bool).random_()),
+    "random_bounds": lambda T, n: (T.empty(n, dtype=T.int32).random_(-3, None),
+                                   T.empty(n, dtype=T.float64).random_(7),
+                                   T.empty(n, dtype=T.uint8).random_(4, 9)),
+    "exponential_": lambda T, n: (T.empty(n).exponential_(0.5),
+                                  T.empty(n, dtype=T.float64).exponential_(3.0)),
+    "bernoulli_": lambda T, n: (T.empty(n).bernoulli_(0.25),
+                                T.empty(n, dtype=T.int64).bernoulli_(0.75)),
 }
 
 

@@ -125,6 +125,8 @@ def integers(generator, shape, low: int, high: int) -> np.ndarray:
     """torch's random_(low, high): int64 numbers in [low, high)."""
     span, n = high - low, math.prod(shape)
     drawn = generator.words64(n) if span >= 2**28 else generator.words(n).astype(np.uint64)
+    if span == 2**64:  # the whole 64-bit range: every draw as it is
+        return drawn.view(np.int64).reshape(shape)
     values = drawn % np.uint64(span) + np.uint64(low % 2**64)  # wraps as int64 does
     return values.view(np.int64).reshape(shape)
 
@@ -139,3 +141,31 @@ def permutation(generator, n: int) -> np.ndarray:
         j = i + pick
         order[i], order[j] = order[j], order[i]
     return np.array(order, dtype=np.int64)
+
+
+# --- book/chapters/05a_random.md:493
+def full_range(generator, shape, dtype) -> np.ndarray:
+    """torch's random_() with no bounds: every value the dtype holds exactly."""
+    kind, n = np.dtype(dtype), math.prod(shape)
+    if kind == np.bool_:
+        modulus = 2
+    elif kind.kind == "f":
+        modulus = 2 ** (np.finfo(kind).nmant + 1) + 1
+    else:
+        modulus = int(np.iinfo(kind).max) + 1
+    wide = kind in (np.int64, np.float64)
+    drawn = generator.words64(n) if wide else generator.words(n).astype(np.uint64)
+    return (drawn % np.uint64(modulus)).astype(kind).reshape(shape)
+
+
+def exponential(generator, shape, dtype, lambd) -> np.ndarray:
+    """torch's exponential_(lambd): computed in double, then rounded to the dtype."""
+    u = uniform(generator, shape, np.float64)
+    return ((-1.0 / lambd) * _libm(math.log1p, -u)).astype(dtype)
+
+
+def bernoulli(generator, shape, dtype, p) -> np.ndarray:
+    """torch's bernoulli_(p): 1 where a uniform number falls below ``p``."""
+    if isinstance(p, np.ndarray):  # probabilities: uniform numbers of their dtype
+        return (uniform(generator, shape, p.dtype) < p).astype(dtype)
+    return (uniform(generator, shape, np.float64) < p).astype(dtype)

@@ -1,0 +1,111 @@
+"""random_, exponential_ and bernoulli_: torch's numbers, nodes and refusals."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+from conformance._support import raises
+from conformance.test_random_streams import doubles, mt19937_words
+
+
+def test_random_takes_the_word_modulo_the_dtypes_reach():
+    words = mt19937_words(2, 200)
+    wide = [(high << 32 | low) for high, low in zip(words[0::2], words[1::2])]
+    expected = {torch.int32: [w % 2**31 for w in words[:100]],
+                torch.uint8: [w % 256 for w in words[:100]],
+                torch.bool: [bool(w & 1) for w in words[:100]],
+                torch.float32: [float(w % (2**24 + 1)) for w in words[:100]],
+                torch.int64: [w % 2**63 for w in wide[:100]],
+                torch.float64: [float(w % (2**53 + 1)) for w in wide[:100]]}
+    for dtype, numbers in expected.items():
+        torch.manual_seed(2)
+        assert torch.empty(100, dtype=dtype).random_().tolist() == numbers, dtype
+
+
+def test_random_with_bounds_draws_as_randint_does():
+    words = mt19937_words(3, 100)
+    torch.manual_seed(3)
+    assert torch.empty(50, dtype=torch.int64).random_(3, 10).tolist() == [
+        3 + w % 7 for w in words[:50]]
+    torch.manual_seed(3)
+    assert torch.empty(50, dtype=torch.int16).random_(to=9).tolist() == [
+        w % 9 for w in words[:50]]
+    torch.manual_seed(3)
+    assert torch.empty(50, dtype=torch.float16).random_(-3, None).tolist() == [
+        -3 + w % (2**11 + 4) for w in words[:50]]
+    torch.manual_seed(3)
+    wide = [(high << 32 | low) for high, low in zip(words[0::2], words[1::2])]
+    assert torch.empty(50, dtype=torch.int64).random_(-2**63, None).tolist() == [
+        w - 2**64 if w >= 2**63 else w for w in wide]
+
+
+def test_exponential_is_computed_in_double():
+    u = doubles(mt19937_words(4, 200))
+    torch.manual_seed(4)
+    drawn = torch.empty(100, dtype=torch.float64).exponential_(1.5).tolist()
+    assert drawn == [(-1 / 1.5) * math.log1p(-x) for x in u]
+    torch.manual_seed(4)
+    singles = torch.empty(100).exponential_(1.5).numpy()
+    assert np.array_equal(singles, np.array(drawn, dtype=np.float32))
+
+
+def test_bernoulli_compares_a_uniform_double_with_p():
+    u = doubles(mt19937_words(5, 400))
+    for dtype in (torch.float32, torch.int64, torch.bool):
+        torch.manual_seed(5)
+        drawn = torch.empty(200, dtype=dtype).bernoulli_(0.3).tolist()
+        assert drawn == [type(drawn[0])(x < 0.3) for x in u], dtype
+
+
+@pytest.mark.parametrize("call, node", [
+    (lambda t: t.random_(), "RandomBackward2"), (lambda t: t.random_(4), "RandomBackward1"),
+    (lambda t: t.random_(2, 4), "RandomBackward0"),
+    (lambda t: t.random_(2, None), "RandomBackward0"),
+    (lambda t: t.exponential_(), "ExponentialBackward0"),
+    (lambda t: t.bernoulli_(0.4), "BernoulliBackward2")])
+def test_the_nodes_and_their_zero_gradient(call, node):
+    x = torch.ones(3, requires_grad=True)
+    y = call(x.clone())
+    assert type(y.grad_fn).__name__ == node
+    y.sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("call, kind, message", [
+    (lambda: torch.empty(3).exponential_(-1.5), RuntimeError,
+     "exponential_ expects lambda > 0.0, but found lambda=-1.5"),
+    (lambda: torch.empty(3, dtype=torch.int64).exponential_(), RuntimeError,
+     "Exponential distribution is a continuous probability distribution. dtype must be a "
+     "floating point but you specified Long"),
+    (lambda: torch.empty(3).bernoulli_(1.5), RuntimeError,
+     "bernoulli_ expects p to be in [0, 1], but got p=1.5"),
+    (lambda: torch.empty(3, dtype=torch.int32).random_(2**31, None), RuntimeError,
+     "from is out of bounds for int"),
+    (lambda: torch.empty(3, dtype=torch.float32).random_(2**24, None), RuntimeError,
+     "random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted to "
+     "dtype, but got from=16777216 > to_inc=16777216"),
+    (lambda: torch.empty(3, dtype=torch.int32).random_(0), RuntimeError,
+     "random_ expects 'from' to be less than 'to', but got from=0 >= to=0"),
+    (lambda: torch.empty(3, dtype=torch.int32).random_(2**31 + 1), RuntimeError,
+     "to - 1 is out of bounds for int"),
+    (lambda: torch.empty(3, dtype=torch.int64).random_(2**63, None), ValueError,
+     "Overflow when unpacking long long"),
+    (lambda: torch.empty(3, dtype=torch.int32).random_(1.5), TypeError,
+     "random_() received an invalid combination of arguments - got (float), but expected one "
+     "of:\n * (*, torch.Generator generator = None)\n * (int from, int to, *, torch.Generator "
+     "generator = None)\n * (int to, *, torch.Generator generator = None)\n")])
+def test_refusals_leave_the_generator_alone(call, kind, message):
+    state = torch.get_rng_state()
+    with raises(kind, message):
+        call()
+    assert torch.equal(torch.get_rng_state(), state)
+
+
+def test_a_from_too_far_down_for_a_float_warns():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        torch.empty(3).random_(-2**25, None)
+    assert [str(w.message)[:38] for w in caught] == ["from is out of bounds [-(2^24), 2^24]."]
