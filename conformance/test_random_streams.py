@@ -55,6 +55,15 @@ def test_seed_zero_gives_torchs_numbers():
     assert torch.randperm(8).tolist() == [4, 0, 7, 3, 2, 5, 1, 6]
 
 
+def test_a_seeded_linear_layer_starts_from_torchs_weights():
+    torch.manual_seed(0)
+    layer = torch.nn.Linear(3, 2)
+    assert layer.weight.tolist() == [
+        [-0.004322517663240433, 0.3097158372402191, -0.4751853346824646],
+        [-0.4248946011066437, -0.2223689705133438, 0.15482072532176971]]
+    assert layer.bias.tolist() == [-0.011439144611358643, 0.45777493715286255]
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_rand_takes_24_bits_of_a_word_in_single_and_53_of_two_in_double(seed):
     words = mt19937_words(seed, 1400)
