@@ -1,4 +1,4 @@
-"""random_, exponential_ and bernoulli_: torch's numbers, nodes and refusals."""
+"""random_, exponential_, bernoulli and normal: torch's numbers, nodes and refusals."""
 
 import math
 import warnings
@@ -109,3 +109,77 @@ def test_a_from_too_far_down_for_a_float_warns():
         warnings.simplefilter("always")
         torch.empty(3).random_(-2**25, None)
     assert [str(w.message)[:38] for w in caught] == ["from is out of bounds [-(2^24), 2^24]."]
+
+
+def test_bernoulli_draws_uniform_numbers_of_the_probabilities_dtype():
+    words = mt19937_words(6, 20 + 40)
+    torch.manual_seed(6)
+    p = torch.rand(20)
+    assert torch.bernoulli(p).tolist() == [
+        float((w % 2**24) / 2**24 < q) for w, q in zip(words[20:40], p.tolist())]
+    torch.manual_seed(6)
+    p = torch.rand(10, dtype=torch.float64)
+    u = doubles(words)[10:20]
+    assert torch.bernoulli(p).tolist() == [float(x < q) for x, q in zip(u, p.tolist())]
+
+
+def test_normal_scales_and_shifts_standard_normal_numbers():
+    torch.manual_seed(8)
+    z = torch.randn(5, dtype=torch.float64)
+    mean = torch.tensor([0.5, -1.0, 2.0, 0.0, 3.0], dtype=torch.float64)
+    std = torch.tensor([1.5, 0.25, 2.0, 1.0, 0.1], dtype=torch.float64)
+    torch.manual_seed(8)
+    assert torch.equal(torch.normal(mean, std), z * std + mean)
+    torch.manual_seed(8)
+    assert torch.equal(torch.normal(mean, 0.5), z * 0.5 + mean)
+    torch.manual_seed(8)
+    assert torch.equal(torch.normal(1.0, std), z * std + 1.0)
+    torch.manual_seed(8)
+    made = torch.normal(1.0, 0.5, (5,), dtype=torch.float64)
+    assert torch.equal(made, z * 0.5 + 1.0) and made.grad_fn is None
+
+
+@pytest.mark.parametrize("call, node, sizes", [
+    (lambda m, s: torch.normal(m, s), "NormalBackward3", ("mean", "std")),
+    (lambda m, s: torch.normal(m, 2.0), "NormalBackward1", ("mean",)),
+    (lambda m, s: torch.normal(1.0, s), "NormalBackward2", ("std",)),
+    (lambda m, s: torch.bernoulli(torch.sigmoid(m)), "BernoulliBackward0", ())])
+def test_draws_out_of_place_record_zero_gradients(call, node, sizes):
+    mean = torch.zeros(2, 1, requires_grad=True)
+    std = torch.ones(3, requires_grad=True)
+    out = call(mean, std)
+    assert type(out.grad_fn).__name__ == node
+    for name in sizes:
+        assert getattr(out.grad_fn, f"_saved_{name}_sym_sizes") == {
+            "mean": (2, 1), "std": (3,)}[name]
+    out.sum().backward()
+    for leaf in (mean, std):
+        assert leaf.grad is None or not leaf.grad.any()
+
+
+@pytest.mark.parametrize("call, kind, message", [
+    (lambda: torch.bernoulli(torch.tensor([1.5])), RuntimeError,
+     "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be "
+     "improved?  If so, please report an enhancement request to PyTorch.)"),
+    (lambda: torch.bernoulli(torch.tensor([1, 0])), NotImplementedError,
+     "\"bernoulli_tensor_cpu_p_\" not implemented for 'Long'"),
+    (lambda: torch.normal(torch.zeros(3), -torch.ones(3)), RuntimeError,
+     "normal expects all elements of std >= 0.0"),
+    (lambda: torch.normal(torch.zeros(3), -1.0), RuntimeError,
+     "normal expects std >= 0.0, but found std -1"),
+    (lambda: torch.normal(torch.zeros(3, dtype=torch.int64), 1.0), NotImplementedError,
+     "\"normal_kernel_cpu\" not implemented for 'Long'"),
+    (lambda: torch.normal(torch.zeros(3), torch.ones(2)), RuntimeError,
+     "The size of tensor a (3) must match the size of tensor b (2) at non-singleton "
+     "dimension 0")])
+def test_draws_out_of_place_refuse_as_torch_does(call, kind, message):
+    state = torch.get_rng_state()
+    with raises(kind, message):
+        call()
+    assert torch.equal(torch.get_rng_state(), state)
+
+
+def test_normal_with_two_numbers_needs_a_size():
+    with pytest.raises(TypeError, match=r"\Anormal\(\) received an invalid combination of "
+                       r"arguments - got \(float, float\), but expected one of:\n"):
+        torch.normal(0.0, 1.0)

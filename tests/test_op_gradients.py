@@ -414,6 +414,18 @@ RECIPES.update({
     # copy, since draws follow memory order and the oracle's torch leaves are contiguous.
     "random_": Recipe(lambda a: call(OPS["random_"], (a.contiguous(),), {
         "generator": torch.Generator().manual_seed(0)})),
+    # Probabilities of exactly 1 and standard deviations of 0, so that the draws are
+    # constant, as torch's zero gradients say.
+    "bernoulli": Recipe(lambda a: call(OPS["bernoulli"], (a * 0.0 + 1.0,), {
+        "generator": None})),
+    "normal.Tensor_float": Recipe(lambda a: call(OPS["normal.Tensor_float"], (a * 0.0 + 3.0,), {
+        "std": 0.0, "generator": None})),
+    "normal.float_Tensor": Recipe(lambda a: call(OPS["normal.float_Tensor"], (a * 0.0,), {
+        "mean": 2.0, "generator": None})),
+    "normal.Tensor_Tensor": Recipe(lambda a, b: call(OPS["normal.Tensor_Tensor"], (
+        a * 0.0 + 3.0, b * 0.0), {"generator": None}), ("any", "any"),
+        # one shape: torch's forward mode fails on this row's broadcasting
+        shapes=st.just([(2, 3), (2, 3)])),
     "bernoulli_.float": Recipe(lambda a: call(OPS["bernoulli_.float"], (a,), {
         "generator": None, "p": 1.0})),
     "fill_": Recipe(lambda a: call(_IP.FILL, (a,), {"value": 2.0})),

@@ -58,6 +58,12 @@ CASES = {
                                    T.empty(n, dtype=T.uint8).random_(4, 9)),
     "exponential_": lambda T, n: (T.empty(n).exponential_(0.5),
                                   T.empty(n, dtype=T.float64).exponential_(3.0)),
+    "bernoulli": lambda T, n: (T.bernoulli(T.rand(n)), T.bernoulli(T.rand(n, 2).t()),
+                               T.bernoulli(T.rand(n, dtype=T.float64), 0.5)),
+    "normal": lambda T, n: (T.normal(T.rand(n, dtype=T.float64), T.rand(n, dtype=T.float64)),
+                            T.normal(T.rand(2, 1, dtype=T.float64), 0.5),
+                            T.normal(T.rand(1, dtype=T.float64), T.rand(n)),
+                            T.normal(-1.0, 3.0, (n,), dtype=T.float64)),
     "bernoulli_": lambda T, n: (T.empty(n).bernoulli_(0.25),
                                 T.empty(n, dtype=T.int64).bernoulli_(0.75)),
 }
