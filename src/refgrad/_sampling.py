@@ -161,11 +161,10 @@ def full_range(generator, shape, dtype) -> np.ndarray:
 def exponential(generator, shape, dtype, lambd) -> np.ndarray:
     """torch's exponential_(lambd): computed in double, then rounded to the dtype."""
     u = uniform(generator, shape, np.float64)
-    return ((-1.0 / lambd) * _libm(math.log1p, -u)).astype(dtype)
+    return np.asarray((-1.0 / lambd) * _libm(math.log1p, -u)).astype(dtype)
 
 
 def bernoulli(generator, shape, dtype, p) -> np.ndarray:
     """torch's bernoulli_(p): 1 where a uniform number falls below ``p``."""
-    if isinstance(p, np.ndarray):  # probabilities: uniform numbers of their dtype
-        return (uniform(generator, shape, p.dtype) < p).astype(dtype)
-    return (uniform(generator, shape, np.float64) < p).astype(dtype)
+    u = uniform(generator, shape, p.dtype if isinstance(p, np.ndarray) else np.float64)
+    return np.asarray(u < p).astype(dtype)  # probabilities: uniform numbers of their dtype

@@ -10,7 +10,9 @@ from types import SimpleNamespace
 import numpy as np
 
 from refgrad._arguments import Arguments
+from refgrad._backend import device_of, move
 from refgrad._creation import empty
+from refgrad._device import CPU
 from refgrad._generator import default_generator
 from refgrad._ops.inplace import _call, _constant
 from refgrad._ops.operands import _broadcast_error
@@ -24,22 +26,33 @@ _P_RANGE = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could 
             "message be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
+def _on_host(array):
+    """(the array on the CPU, where it came from): draws are made on the CPU."""
+    if type(array) is np.ndarray or isinstance(array, int | float | np.generic):
+        return array, None
+    return move(array, CPU), device_of(array)
+
+
 def _bernoulli(p, generator):
     if p.dtype.kind != "f":
         raise not_implemented_for("bernoulli_tensor_cpu_p_", p.dtype)
+    p, where = _on_host(p)
     if not ((p >= 0) & (p <= 1)).all():
         raise RuntimeError(_P_RANGE)
-    return draw_bernoulli(generator or default_generator, p.shape, p.dtype, p)
+    drawn = draw_bernoulli(generator or default_generator, p.shape, p.dtype, p)
+    return drawn if where is None else move(drawn, where)
 
 
 def _normal(kind_of):
     def forward(mean, std, generator):
+        (mean, on), (std, where) = _on_host(mean), _on_host(std)
         kind = np.asarray(kind_of(mean, std)).dtype
         if kind.kind != "f":
             raise not_implemented_for("normal_kernel_cpu", kind)
         shape = np.broadcast_shapes(np.shape(mean), np.shape(std))
         z = draw_normal(generator or default_generator, shape, kind)
-        return ((z * std).astype(kind) + mean).astype(kind)
+        drawn = np.asarray(np.asarray(z * std).astype(kind) + mean).astype(kind)
+        return drawn if (on or where) is None else move(drawn, on or where)
 
     return forward
 
@@ -47,7 +60,7 @@ def _normal(kind_of):
 def _zeros(g, sizes):
     from refgrad._creation import zeros
 
-    return zeros(sizes, dtype=g.dtype)
+    return zeros(sizes, dtype=g.dtype, device=g.device)
 
 
 BERNOULLI = register(Op("bernoulli", "BernoulliBackward0", ("self",), forward=_bernoulli,
@@ -73,7 +86,7 @@ NORMAL_TENSOR_TENSOR = register(Op(
         np.broadcast_shapes(tuple(mean_sym_sizes), tuple(std_sym_sizes)))))
 
 
-# --- book/chapters/26_inplace.md:886
+# --- book/chapters/26_inplace.md:899
 def bernoulli(input, *args, generator=None, **kwargs):
     if args or kwargs:  # a probability given as a number
         p = args[0] if args else kwargs.pop("p")
