@@ -38,7 +38,7 @@ __version__ = "0.1.0"
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05a_random.md:521
+# --- book/chapters/05a_random.md:527
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
@@ -273,11 +273,11 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:946
+# --- book/chapters/26_inplace.md:982
 from refgrad._ops.random_draws import bernoulli, normal
 
 
-# --- book/chapters/26_inplace.md:1220
+# --- book/chapters/26_inplace.md:1256
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -300,7 +300,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1336
+# --- book/chapters/26_inplace.md:1372
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -311,7 +311,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1606
+# --- book/chapters/26_inplace.md:1642
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )

@@ -34,6 +34,7 @@ def _odd_sum(a, b):
     return np.where((lost != 0) & even, np.nextafter(s, toward), s)
 
 
+# --- book/chapters/05a_random.md:322
 # NOTE [One rounding]
 # torch computes a * b + c with one fused multiply-add. In double, the exact
 # product and sum are carried as pairs of doubles and rounded once at the end
@@ -51,7 +52,7 @@ def fused(a, b, c):
     return _odd_sum(wide, np.full(a.shape, np.float64(c))).astype(a.dtype)
 
 
-# --- book/chapters/05a_random.md:335
+# --- book/chapters/05a_random.md:341
 def uniform(generator, shape, dtype, low=0.0, high=1.0) -> np.ndarray:
     """torch's uniform_(low, high) for a float dtype, in C order."""
     kind, n = np.dtype(dtype), math.prod(shape)
@@ -68,7 +69,7 @@ def uniform(generator, shape, dtype, low=0.0, high=1.0) -> np.ndarray:
     return values.astype(kind).reshape(shape)
 
 
-# --- book/chapters/05a_random.md:388
+# --- book/chapters/05a_random.md:394
 def _libm(function, values: np.ndarray) -> np.ndarray:
     """``function`` (one of ``math``'s, the C library's) applied to each value."""
     flat = values.astype(np.float64).ravel().tolist()
@@ -93,7 +94,7 @@ def _sixteen_at_a_time(generator, n, kind, mean, std) -> np.ndarray:
     return values
 
 
-# --- book/chapters/05a_random.md:414
+# --- book/chapters/05a_random.md:420
 def _one_at_a_time(generator, n, mean, std) -> np.ndarray:
     values, held = [], generator._normal
     if held is not None and n:
@@ -120,7 +121,7 @@ def normal(generator, shape, dtype, mean=0.0, std=1.0, contiguous=True) -> np.nd
     return values.astype(kind).reshape(shape)
 
 
-# --- book/chapters/05a_random.md:457
+# --- book/chapters/05a_random.md:463
 def integers(generator, shape, low: int, high: int) -> np.ndarray:
     """torch's random_(low, high): int64 numbers in [low, high)."""
     span, n = high - low, math.prod(shape)
@@ -143,7 +144,7 @@ def permutation(generator, n: int) -> np.ndarray:
     return np.array(order, dtype=np.int64)
 
 
-# --- book/chapters/05a_random.md:493
+# --- book/chapters/05a_random.md:499
 def full_range(generator, shape, dtype) -> np.ndarray:
     """torch's random_() with no bounds: every value the dtype holds exactly."""
     kind, n = np.dtype(dtype), math.prod(shape)

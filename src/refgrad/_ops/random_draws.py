@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:814
+# --- book/chapters/26_inplace.md:832
 """bernoulli and normal: random draws that make a new tensor."""
 
 from types import SimpleNamespace
@@ -26,6 +26,7 @@ _P_RANGE = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could 
             "message be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
+# --- book/chapters/26_inplace.md:861
 def _on_host(array):
     """(the array on the CPU, where it came from): draws are made on the CPU."""
     if type(array) is np.ndarray or isinstance(array, int | float | np.generic):
@@ -63,6 +64,7 @@ def _zeros(g, sizes):
     return zeros(sizes, dtype=g.dtype, device=g.device)
 
 
+# --- book/chapters/26_inplace.md:904
 BERNOULLI = register(Op("bernoulli", "BernoulliBackward0", ("self",), forward=_bernoulli,
                         backward=lambda g, **_: (_constant(g),), promote=False,
                         hides=("generator",)))
@@ -86,7 +88,7 @@ NORMAL_TENSOR_TENSOR = register(Op(
         np.broadcast_shapes(tuple(mean_sym_sizes), tuple(std_sym_sizes)))))
 
 
-# --- book/chapters/26_inplace.md:899
+# --- book/chapters/26_inplace.md:929
 def bernoulli(input, *args, generator=None, **kwargs):
     if args or kwargs:  # a probability given as a number
         p = args[0] if args else kwargs.pop("p")
@@ -94,6 +96,7 @@ def bernoulli(input, *args, generator=None, **kwargs):
     return _call(BERNOULLI, (input,), {"generator": generator})
 
 
+# --- book/chapters/26_inplace.md:942
 _BROADCASTING = SimpleNamespace(promote=True, variadic=False)  # as an op whose inputs broadcast
 _NORMAL = Arguments(
     "normal(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
