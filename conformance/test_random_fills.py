@@ -161,6 +161,8 @@ def test_draws_out_of_place_record_zero_gradients(call, node, sizes):
     (lambda: torch.bernoulli(torch.tensor([1.5])), RuntimeError,
      "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be "
      "improved?  If so, please report an enhancement request to PyTorch.)"),
+    (lambda: torch.bernoulli(torch.rand(3), 1.5), RuntimeError,
+     "bernoulli_ expects p to be in [0, 1], but got p=1.5"),
     (lambda: torch.bernoulli(torch.tensor([1, 0])), NotImplementedError,
      "\"bernoulli_tensor_cpu_p_\" not implemented for 'Long'"),
     (lambda: torch.normal(torch.zeros(3), -torch.ones(3)), RuntimeError,
@@ -183,3 +185,15 @@ def test_normal_with_two_numbers_needs_a_size():
     with pytest.raises(TypeError, match=r"\Anormal\(\) received an invalid combination of "
                        r"arguments - got \(float, float\), but expected one of:\n"):
         torch.normal(0.0, 1.0)
+
+
+def test_bernoulli_with_a_number_draws_doubles_and_has_no_derivative():
+    u = doubles(mt19937_words(7, 12))
+    x = torch.zeros(6, dtype=torch.int64)
+    torch.manual_seed(7)
+    assert torch.bernoulli(x, 0.4).tolist() == [int(v < 0.4) for v in u]
+    a = torch.ones(2, requires_grad=True)
+    out = torch.bernoulli(a, 0.5)
+    assert out.grad_fn.name() == "torch::autograd::NotImplemented"
+    with raises(RuntimeError, "derivative for aten::bernoulli is not implemented"):
+        out.sum().backward()

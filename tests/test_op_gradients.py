@@ -974,6 +974,7 @@ _UNDERIVABLE_CALLS = {
     "floor_divide_by_number": (lambda a: a // 2, "floor_divide"),
     "number_floor_divide": (lambda a: 2 // a, "floor_divide"),
     "number_remainder": (lambda a: 2 % a, "remainder"),
+    "bernoulli.p": (lambda a: torch.bernoulli(a, 0.5), "bernoulli"),
     "heaviside": (lambda a: torch.heaviside(a, a.detach()), "heaviside"),
     "scatter.reduce": (lambda a: _warned(lambda: a.scatter(
         0, torch.tensor([1, 1]), a.detach() * 2, reduce="multiply")), "scatter"),

@@ -269,7 +269,7 @@ def fill_(self, value):
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
-# --- book/chapters/26_inplace.md:987
+# --- book/chapters/26_inplace.md:1003
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -330,7 +330,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:1195
+# --- book/chapters/26_inplace.md:1211
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:832
+# --- book/chapters/26_inplace.md:834
 """bernoulli and normal: random draws that make a new tensor."""
 
 from types import SimpleNamespace
@@ -16,6 +16,7 @@ from refgrad._device import CPU
 from refgrad._generator import default_generator
 from refgrad._ops.inplace import _call, _constant
 from refgrad._ops.operands import _broadcast_error
+from refgrad._ops.rounding import UNSHOWN, _no_derivative
 from refgrad._ops.table import Op, register
 from refgrad._sampling import bernoulli as draw_bernoulli
 from refgrad._sampling import normal as draw_normal
@@ -26,7 +27,7 @@ _P_RANGE = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could 
             "message be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/26_inplace.md:861
+# --- book/chapters/26_inplace.md:864
 def _on_host(array):
     """(the array on the CPU, where it came from): draws are made on the CPU."""
     if type(array) is np.ndarray or isinstance(array, int | float | np.generic):
@@ -58,16 +59,26 @@ def _normal(kind_of):
     return forward
 
 
+def _bernoulli_number(a, p, generator):
+    a, where = _on_host(a)
+    drawn = draw_bernoulli(generator or default_generator, a.shape, a.dtype, p)
+    return drawn if where is None else move(drawn, where)
+
+
 def _zeros(g, sizes):
     from refgrad._creation import zeros
 
     return zeros(sizes, dtype=g.dtype, device=g.device)
 
 
-# --- book/chapters/26_inplace.md:904
+# --- book/chapters/26_inplace.md:913
 BERNOULLI = register(Op("bernoulli", "BernoulliBackward0", ("self",), forward=_bernoulli,
                         backward=lambda g, **_: (_constant(g),), promote=False,
                         hides=("generator",)))
+BERNOULLI_NUMBER = register(Op(
+    "bernoulli.p", "NotImplemented", ("self",), forward=lambda a, p, generator, operation:
+    _bernoulli_number(a, p, generator), backward=_no_derivative, promote=False,
+    hides=UNSHOWN))
 NORMAL_TENSOR_FLOAT = register(Op(
     "normal.Tensor_float", "NormalBackward1", ("mean",), forward=lambda mean, std, generator:
     _normal(lambda m, s: m)(mean, std, generator),
@@ -88,15 +99,18 @@ NORMAL_TENSOR_TENSOR = register(Op(
         np.broadcast_shapes(tuple(mean_sym_sizes), tuple(std_sym_sizes)))))
 
 
-# --- book/chapters/26_inplace.md:929
+# --- book/chapters/26_inplace.md:942
 def bernoulli(input, *args, generator=None, **kwargs):
-    if args or kwargs:  # a probability given as a number
-        p = args[0] if args else kwargs.pop("p")
-        return empty(input.shape, dtype=input.dtype).bernoulli_(p, generator=generator)
+    if args or kwargs:  # a probability given as a number: a node without a derivative
+        p = args[0] if args else kwargs["p"]
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+        params = {"p": p, "generator": generator, "operation": "bernoulli"}
+        return _call(BERNOULLI_NUMBER, (input,), params)
     return _call(BERNOULLI, (input,), {"generator": generator})
 
 
-# --- book/chapters/26_inplace.md:942
+# --- book/chapters/26_inplace.md:958
 _BROADCASTING = SimpleNamespace(promote=True, variadic=False)  # as an op whose inputs broadcast
 _NORMAL = Arguments(
     "normal(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
