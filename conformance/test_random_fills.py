@@ -161,7 +161,7 @@ def test_draws_out_of_place_record_zero_gradients(call, node, sizes):
     (lambda: torch.bernoulli(torch.tensor([1.5])), RuntimeError,
      "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be "
      "improved?  If so, please report an enhancement request to PyTorch.)"),
-    (lambda: torch.bernoulli(torch.rand(3), 1.5), RuntimeError,
+    (lambda: torch.bernoulli(torch.zeros(3), 1.5), RuntimeError,
      "bernoulli_ expects p to be in [0, 1], but got p=1.5"),
     (lambda: torch.bernoulli(torch.tensor([1, 0])), NotImplementedError,
      "\"bernoulli_tensor_cpu_p_\" not implemented for 'Long'"),
