@@ -197,3 +197,33 @@ def test_bernoulli_with_a_number_draws_doubles_and_has_no_derivative():
     assert out.grad_fn.name() == "torch::autograd::NotImplemented"
     with raises(RuntimeError, "derivative for aten::bernoulli is not implemented"):
         out.sum().backward()
+
+
+def test_bernoulli_into_a_tensor_follows_its_memory_order():
+    words = mt19937_words(9, 40)
+    p = torch.tensor([0.2, 0.5, 0.9, 0.4])
+    torch.manual_seed(9)
+    drawn = torch.zeros(4, 3).t().bernoulli_(p)  # memory order: down the columns
+    u = [(w % 2**24) / 2**24 for w in words]
+    expected = [[float(u[3 * j + i] < q) for j, q in enumerate(p.tolist())] for i in range(3)]
+    assert drawn.tolist() == expected
+    x, q = torch.zeros(2, 4, requires_grad=True), torch.full((4,), 0.5, requires_grad=True)
+    out = x.clone().bernoulli_(q)
+    assert type(out.grad_fn).__name__ == "BernoulliBackward1"
+    out.sum().backward()
+    assert not x.grad.any() and not q.grad.any()
+    with raises(RuntimeError, "The expanded size of the tensor (3) must match the existing size "
+                "(2) at non-singleton dimension 0.  Target sizes: [3].  Tensor sizes: [2]"):
+        torch.zeros(3).bernoulli_(torch.tensor([0.5, 0.2]))
+
+
+def test_bernoulli_into_a_tensor_has_a_tangent_only_from_self():
+    import torch.autograd.forward_ad as fw
+
+    with fw.dual_level():
+        p = fw.make_dual(torch.full((3,), 0.5, dtype=torch.float64),
+                         torch.ones(3, dtype=torch.float64))
+        assert fw.unpack_dual(torch.zeros(3, dtype=torch.float64).bernoulli_(p)).tangent is None
+        x = fw.make_dual(torch.zeros(3, dtype=torch.float64), torch.ones(3, dtype=torch.float64))
+        tangent = fw.unpack_dual(x.clone().bernoulli_(p)).tangent
+        assert tangent.tolist() == [0.0, 0.0, 0.0]

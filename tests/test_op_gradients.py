@@ -426,6 +426,8 @@ RECIPES.update({
         a * 0.0 + 3.0, b * 0.0), {"generator": None}), ("any", "any"),
         # one shape: torch's forward mode fails on this row's broadcasting
         shapes=st.just([(2, 3), (2, 3)])),
+    "bernoulli_.Tensor": Recipe(lambda a, b: call(OPS["bernoulli_.Tensor"], (a, b * 0.0 + 1.0), {
+        "generator": None}), ("any", "any"), shapes=st.just([(2, 3), (2, 3)])),
     "bernoulli_.float": Recipe(lambda a: call(OPS["bernoulli_.float"], (a,), {
         "generator": None, "p": 1.0})),
     "fill_": Recipe(lambda a: call(_IP.FILL, (a,), {"value": 2.0})),

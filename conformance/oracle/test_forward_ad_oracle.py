@@ -103,6 +103,7 @@ TORCH_CALLS = {
     "random_": lambda a: a.clone().random_(generator=torch.Generator().manual_seed(0)),
     "bernoulli_.float": lambda a: a.clone().bernoulli_(1.0),
     "bernoulli": lambda a: torch.bernoulli(a * 0.0 + 1.0),
+    "bernoulli_.Tensor": lambda a, b: a.clone().bernoulli_(b * 0.0 + 1.0),
     "normal.Tensor_float": lambda a: torch.normal(a * 0.0 + 3.0, 0.0),
     "normal.float_Tensor": lambda a: torch.normal(2.0, a * 0.0),
     "normal.Tensor_Tensor": lambda a, b: torch.normal(a * 0.0 + 3.0, b * 0.0),

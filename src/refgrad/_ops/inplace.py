@@ -269,7 +269,7 @@ def fill_(self, value):
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
 
 
-# --- book/chapters/26_inplace.md:1003
+# --- book/chapters/26_inplace.md:1047
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -330,7 +330,7 @@ def copy_(self, src, non_blocking=False):
     return inplace(self, named("copy", copy), src)
 
 
-# --- book/chapters/26_inplace.md:1211
+# --- book/chapters/26_inplace.md:1255
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

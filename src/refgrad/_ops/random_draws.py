@@ -14,7 +14,8 @@ from refgrad._backend import device_of, move
 from refgrad._creation import empty
 from refgrad._device import CPU
 from refgrad._generator import default_generator
-from refgrad._ops.inplace import _call, _constant
+from refgrad._ops import random_fills
+from refgrad._ops.inplace import _call, _constant, inplace
 from refgrad._ops.operands import _broadcast_error
 from refgrad._ops.rounding import UNSHOWN, _no_derivative
 from refgrad._ops.table import Op, register
@@ -22,12 +23,14 @@ from refgrad._sampling import bernoulli as draw_bernoulli
 from refgrad._sampling import normal as draw_normal
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
+from refgrad.autograd.grad_mode import no_grad
+from refgrad.utils._python_dispatch import named
 
 _P_RANGE = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
             "message be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/26_inplace.md:864
+# --- book/chapters/26_inplace.md:867
 def _on_host(array):
     """(the array on the CPU, where it came from): draws are made on the CPU."""
     if type(array) is np.ndarray or isinstance(array, int | float | np.generic):
@@ -71,7 +74,7 @@ def _zeros(g, sizes):
     return zeros(sizes, dtype=g.dtype, device=g.device)
 
 
-# --- book/chapters/26_inplace.md:913
+# --- book/chapters/26_inplace.md:916
 BERNOULLI = register(Op("bernoulli", "BernoulliBackward0", ("self",), forward=_bernoulli,
                         backward=lambda g, **_: (_constant(g),), promote=False,
                         hides=("generator",)))
@@ -99,7 +102,7 @@ NORMAL_TENSOR_TENSOR = register(Op(
         np.broadcast_shapes(tuple(mean_sym_sizes), tuple(std_sym_sizes)))))
 
 
-# --- book/chapters/26_inplace.md:942
+# --- book/chapters/26_inplace.md:945
 def bernoulli(input, *args, generator=None, **kwargs):
     if args or kwargs:  # a probability given as a number: a node without a derivative
         p = args[0] if args else kwargs["p"]
@@ -110,7 +113,7 @@ def bernoulli(input, *args, generator=None, **kwargs):
     return _call(BERNOULLI, (input,), {"generator": generator})
 
 
-# --- book/chapters/26_inplace.md:958
+# --- book/chapters/26_inplace.md:961
 _BROADCASTING = SimpleNamespace(promote=True, variadic=False)  # as an op whose inputs broadcast
 _NORMAL = Arguments(
     "normal(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
@@ -147,3 +150,37 @@ def normal(*args, generator=None, **kwargs):
 
 
 Tensor.bernoulli = bernoulli
+
+
+# --- book/chapters/26_inplace.md:1007
+def _bernoulli_into(a, p, generator):
+    (a, where), (p, _) = _on_host(a), _on_host(p)
+    order = np.argsort([-abs(step) for step in a.strides], kind="stable")  # memory order
+    laid = np.broadcast_to(p, a.shape).transpose(order)
+    drawn = draw_bernoulli(generator or default_generator, laid.shape, a.dtype, laid)
+    drawn = drawn.transpose(np.argsort(order))
+    return drawn if where is None else move(drawn, where)
+
+
+BERNOULLI_TENSOR = register(Op(
+    "bernoulli_.Tensor", "BernoulliBackward1", ("self", "p"), forward=_bernoulli_into,
+    backward=lambda g, **_: (_constant(g), _constant(g)), promote=False, writes=("self",),
+    hides=("generator",), tangent=lambda tangents, **_: (  # from self's tangent only
+        None if tangents[0] is None else _constant(tangents[0]))))
+
+
+def bernoulli_(self, p=0.5, *, generator=None):
+    if not isinstance(p, Tensor):
+        return random_fills.bernoulli_(self, p, generator=generator)
+    if not p.dtype.is_floating_point:
+        raise not_implemented_for("bernoulli_tensor_cpu_p_", p.dtype.numpy)
+    with no_grad():
+        p.expand(self.shape)  # torch's words for probabilities that do not spread
+    if not bool(((p >= 0) & (p <= 1)).all()):
+        raise RuntimeError(_P_RANGE)
+    params = {"generator": generator}
+    return inplace(self, named("bernoulli", lambda t, q: _call(BERNOULLI_TENSOR, (t, q),
+                                                               params)), p)
+
+
+Tensor.bernoulli_ = bernoulli_
