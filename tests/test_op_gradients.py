@@ -404,6 +404,32 @@ RECIPES.update({
         "generator": None, "low": 0.5, "high": 0.5})),
     "normal_": Recipe(lambda a: call(OPS["normal_"], (a,), {
         "generator": None, "mean": -1.5, "std": 0.0})),
+    "exponential_": Recipe(lambda a: call(OPS["exponential_"], (a,), {
+        "generator": None, "lambd": float("inf")})),
+    "random_.from": Recipe(lambda a: call(OPS["random_.from"], (a,), {
+        "generator": None, "low": 3, "high": 4})),
+    "random_.to": Recipe(lambda a: call(OPS["random_.to"], (a,), {
+        "generator": None, "high": 1})),
+    # A generator seeded afresh at each call, so that the draws repeat; on a contiguous
+    # copy, since draws follow memory order and the oracle's torch leaves are contiguous.
+    "random_": Recipe(lambda a: call(OPS["random_"], (a.contiguous(),), {
+        "generator": torch.Generator().manual_seed(0)})),
+    # Probabilities of exactly 1 and standard deviations of 0, so that the draws are
+    # constant, as torch's zero gradients say.
+    "bernoulli": Recipe(lambda a: call(OPS["bernoulli"], (a * 0.0 + 1.0,), {
+        "generator": None})),
+    "normal.Tensor_float": Recipe(lambda a: call(OPS["normal.Tensor_float"], (a * 0.0 + 3.0,), {
+        "std": 0.0, "generator": None})),
+    "normal.float_Tensor": Recipe(lambda a: call(OPS["normal.float_Tensor"], (a * 0.0,), {
+        "mean": 2.0, "generator": None})),
+    "normal.Tensor_Tensor": Recipe(lambda a, b: call(OPS["normal.Tensor_Tensor"], (
+        a * 0.0 + 3.0, b * 0.0), {"generator": None}), ("any", "any"),
+        # one shape: torch's forward mode fails on this row's broadcasting
+        shapes=st.just([(2, 3), (2, 3)])),
+    "bernoulli_.Tensor": Recipe(lambda a, b: call(OPS["bernoulli_.Tensor"], (a, b * 0.0 + 1.0), {
+        "generator": None}), ("any", "any"), shapes=st.just([(2, 3), (2, 3)])),
+    "bernoulli_.float": Recipe(lambda a: call(OPS["bernoulli_.float"], (a,), {
+        "generator": None, "p": 1.0})),
     "fill_": Recipe(lambda a: call(_IP.FILL, (a,), {"value": 2.0})),
     "fill_.Tensor": Recipe(lambda a, v: call(_IP.FILL_TENSOR, (a, v)), ("any", "any"),
                            shapes=st.just([(2, 3), ()])),
@@ -1015,6 +1041,7 @@ _UNDERIVABLE_CALLS = {
     "floor_divide_by_number": (lambda a: a // 2, "floor_divide"),
     "number_floor_divide": (lambda a: 2 // a, "floor_divide"),
     "number_remainder": (lambda a: 2 % a, "remainder"),
+    "bernoulli.p": (lambda a: torch.bernoulli(a, 0.5), "bernoulli"),
     "heaviside": (lambda a: torch.heaviside(a, a.detach()), "heaviside"),
     "scatter.reduce": (lambda a: _warned(lambda: a.scatter(
         0, torch.tensor([1, 1]), a.detach() * 2, reduce="multiply")), "scatter"),

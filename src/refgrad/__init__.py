@@ -11,8 +11,8 @@
 from refgrad import autograd  # isort: skip
 from refgrad import cuda, nn
 from refgrad._creation import (
-    Generator, arange, default_generator, empty, empty_like, full, full_like, initial_seed,
-    manual_seed, ones, ones_like, rand, randint, randn, tensor, zeros, zeros_like,
+    arange, empty, empty_like, full, full_like, ones, ones_like, rand, randint, randn, tensor,
+    zeros, zeros_like,
 )
 from refgrad._device import device
 from refgrad._from_numpy import as_tensor, from_numpy
@@ -38,7 +38,7 @@ __version__ = "0.1.0"
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:1001
+# --- book/chapters/05_creation.md:972
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty_like,
@@ -52,6 +52,10 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
     tensor,
     zeros_like,
 )
+
+
+# --- book/chapters/05a_random.md:527
+from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
 # --- book/chapters/07_grad_modes.md:248
@@ -107,11 +111,11 @@ from refgrad._ops.shaping import (
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:635
+# --- book/chapters/16e_rounding_and_bits.md:636
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:687
+# --- book/chapters/16e_rounding_and_bits.md:688
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -285,12 +289,12 @@ from refgrad._ops import decomposition_methods
 from refgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 
 
-# --- book/chapters/23a_checkpoint.md:145
+# --- book/chapters/23a_checkpoint.md:103
 from refgrad import random
 from refgrad.random import get_rng_state, set_rng_state
 
 
-# --- book/chapters/23a_checkpoint.md:810
+# --- book/chapters/23a_checkpoint.md:768
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
 
 
@@ -299,7 +303,11 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:1012
+# --- book/chapters/26_inplace.md:1077
+from refgrad._ops.random_draws import bernoulli, normal
+
+
+# --- book/chapters/26_inplace.md:1363
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -322,7 +330,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1128
+# --- book/chapters/26_inplace.md:1479
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -333,7 +341,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1399
+# --- book/chapters/26_inplace.md:1750
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )

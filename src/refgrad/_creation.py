@@ -16,6 +16,8 @@ from refgrad import _dtype
 from refgrad._arguments import Arguments
 from refgrad._backend import cuda_is_available, move, pin
 from refgrad._device import CPU, device
+from refgrad._generator import default_generator
+from refgrad._sampling import integers, normal, uniform
 from refgrad._tensor import Tensor, check_requires_grad, make_tensor
 from refgrad._tensor_values import host_array
 
@@ -47,7 +49,7 @@ def _leaves(data) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:82
+# --- book/chapters/05_creation.md:84
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -85,7 +87,7 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         )
 
 
-# --- book/chapters/05_creation.md:133
+# --- book/chapters/05_creation.md:135
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -111,7 +113,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return t.item()
 
 
-# --- book/chapters/05_creation.md:160
+# --- book/chapters/05_creation.md:162
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -122,7 +124,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:182
+# --- book/chapters/05_creation.md:184
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev) != CPU
 
@@ -158,7 +160,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(_to_array(data, dtype, stacklevel=4), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:228
+# --- book/chapters/05_creation.md:230
 def parse_size(args, name: str) -> tuple:
     if len(args) == 1 and isinstance(args[0], tuple | list):
         args = tuple(args[0])
@@ -184,7 +186,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:260
+# --- book/chapters/05_creation.md:262
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -235,7 +237,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:314
+# --- book/chapters/05_creation.md:316
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -263,7 +265,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:347
+# --- book/chapters/05_creation.md:349
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -302,7 +304,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:453
+# --- book/chapters/05_creation.md:455
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
@@ -339,43 +341,14 @@ def _whole_range(start, end, step, dtype):
     return values.astype(dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:498
-class Generator:
-    """A source of random numbers that can be re-seeded."""
-
-    def __init__(self, seed: int = 67280421310721) -> None:
-        self.manual_seed(seed)
-
-    def manual_seed(self, seed: int) -> "Generator":
-        self._seed = int(seed)
-        self.numpy = np.random.Generator(np.random.PCG64(self._seed))
-        return self
-
-    def initial_seed(self) -> int:
-        return self._seed
-
-
-default_generator = Generator()
-
-
-def manual_seed(seed: int) -> Generator:
-    """Re-seed the default generator."""
-    return default_generator.manual_seed(seed)
-
-
-def initial_seed() -> int:
-    return default_generator.initial_seed()
-
-
-# --- book/chapters/05_creation.md:534
+# --- book/chapters/05_creation.md:507
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
         names = {_dtype.int64: "Long", _dtype.int32: "Int", _dtype.bool: "Bool"}
         kind = names.get(dtype, dtype.name)
         raise NotImplementedError(f'"{kernel}" not implemented for \'{kind}\'')
-    rng = (generator or default_generator).numpy
-    values = draw(rng, parse_size(size, kernel)).astype(dtype.numpy)
+    values = draw(generator or default_generator, parse_size(size, kernel), dtype.numpy)
     return _finish(values, device, requires_grad)
 
 
@@ -400,15 +373,13 @@ def _draw_size(name, sizes, size, options: dict) -> tuple:
 def rand(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     size = _draw_size("rand", sizes, size, {"generator": generator, "dtype": dtype,
                                             "device": device, "requires_grad": requires_grad})
-    draw = lambda rng, shape: rng.random(shape)
-    return _random("check_uniform_bounds", draw, size, generator, dtype, device, requires_grad)
+    return _random("check_uniform_bounds", uniform, size, generator, dtype, device, requires_grad)
 
 
 def randn(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     size = _draw_size("randn", sizes, size, {"generator": generator, "dtype": dtype,
                                              "device": device, "requires_grad": requires_grad})
-    draw = lambda rng, shape: rng.standard_normal(shape)
-    return _random("normal_kernel_cpu", draw, size, generator, dtype, device, requires_grad)
+    return _random("normal_kernel_cpu", normal, size, generator, dtype, device, requires_grad)
 
 
 _UNSET = object()
@@ -459,12 +430,12 @@ def whole_number(value):
 
 
 def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> Tensor:
-    rng = (generator or default_generator).numpy
-    values = rng.integers(low, high, parse_size((size,), "randint"))
+    shape = parse_size((size,), "randint")
+    values = integers(generator or default_generator, shape, low, high)
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:651
+# --- book/chapters/05_creation.md:621
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):
@@ -497,7 +468,7 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
                 "fix the code in advance", UserWarning, stacklevel=3)
 
 
-# --- book/chapters/05_creation.md:691
+# --- book/chapters/05_creation.md:661
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)

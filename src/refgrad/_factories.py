@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:722
+# --- book/chapters/05_creation.md:692
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
@@ -17,6 +17,7 @@ from refgrad._creation import (
     randn,
     whole_number,
 )
+from refgrad._sampling import permutation
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
 
@@ -83,7 +84,7 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:804
+# --- book/chapters/05_creation.md:775
 def rand_like(input, *, dtype=None, device=None, requires_grad=False):
     return rand(input.shape, dtype=dtype or input.dtype, device=device or input.device,
                 requires_grad=requires_grad)
@@ -113,11 +114,11 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     dtype = dtype or _dtype.int64
     _check_permutation_fits(n, dtype)
-    order = (generator or default_generator).numpy.permutation(n)
+    order = permutation(generator or default_generator, n)
     return _finish(order.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:844
+# --- book/chapters/05_creation.md:815
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 

@@ -2,61 +2,29 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23a_checkpoint.md:60
+# --- book/chapters/23a_checkpoint.md:58
 """refgrad.random: read, restore and fork the default generator's state."""
 
 import contextlib
 
-import numpy as np
-
-from refgrad._creation import default_generator, initial_seed, manual_seed
-from refgrad._dtype import uint8
-from refgrad._from_numpy import from_numpy
+from refgrad._generator import default_generator, initial_seed, manual_seed, seed
 from refgrad._tensor import Tensor
 
-__all__ = ["fork_rng", "get_rng_state", "initial_seed", "manual_seed", "set_rng_state"]
-
-# NOTE [The state as bytes]
-# PCG64's state and increment take 16 bytes each, the held-back 32-bit value and
-# the flag 4 each, and the seed 16; all little-endian, in that order.
-WIDTHS = (16, 16, 4, 4, 16)
-STATE_SIZE = sum(WIDTHS)
+__all__ = ["fork_rng", "get_rng_state", "initial_seed", "manual_seed", "seed",
+           "set_rng_state"]
 
 
 def get_rng_state() -> Tensor:
     """The default generator's state, as a uint8 tensor."""
-    bits = default_generator.numpy.bit_generator.state
-    numbers = (bits["state"]["state"], bits["state"]["inc"], bits["uinteger"],
-               bits["has_uint32"], initial_seed())
-    raw = b"".join(n.to_bytes(width, "little") for n, width in zip(numbers, WIDTHS))
-    return from_numpy(np.frombuffer(raw, dtype=np.uint8).copy())
+    return default_generator.get_state()
 
 
-# --- book/chapters/23a_checkpoint.md:98
 def set_rng_state(new_state) -> None:
     """Put back a state that ``get_rng_state`` returned."""
-    if not isinstance(new_state, Tensor):
-        raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
-    if new_state.dtype != uint8 or new_state.device.type != "cpu":
-        raise TypeError("RNG state must be a torch.ByteTensor")
-    if new_state.numel() != STATE_SIZE:
-        raise RuntimeError(
-            f"Expected a CPUGeneratorImplState of size {STATE_SIZE} but found the input RNG "
-            f"state size to be {new_state.numel()}"
-        )
-    raw, numbers = new_state.numpy().tobytes(), []
-    for width in WIDTHS:
-        numbers.append(int.from_bytes(raw[:width], "little"))
-        raw = raw[width:]
-    state, inc, uinteger, has_uint32, seed = numbers
-    default_generator.manual_seed(seed)
-    default_generator.numpy.bit_generator.state = {
-        "bit_generator": "PCG64", "state": {"state": state, "inc": inc},
-        "has_uint32": has_uint32, "uinteger": uinteger,
-    }
+    default_generator.set_state(new_state)
 
 
-# --- book/chapters/23a_checkpoint.md:129
+# --- book/chapters/23a_checkpoint.md:87
 @contextlib.contextmanager
 def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="devices",
              device_type=None):

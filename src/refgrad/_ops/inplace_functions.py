@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1047
+# --- book/chapters/26_inplace.md:1398
 """The in-place methods as torch.<name>_ functions: torch.sin_(t) is t.sin_()."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -23,7 +23,7 @@ UNARY = (
 )
 
 
-# --- book/chapters/26_inplace.md:1072
+# --- book/chapters/26_inplace.md:1423
 def _bounds(name: str, *bounds: str) -> tuple:
     return tuple(f"{name}(Tensor input, {', '.join(f'{kind} {b}' for b in bounds)})"
                  for kind in ("Tensor", "Number"))

@@ -88,7 +88,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:951
+# --- book/chapters/26_inplace.md:1302
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

@@ -2,32 +2,41 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:672
+# --- book/chapters/26_inplace.md:676
 """uniform_ and normal_: in-place writes of random numbers."""
 
 import numpy as np
 
+from refgrad._arguments import Arguments
 from refgrad._backend import device_of, move
-from refgrad._creation import default_generator
+from refgrad._creation import check_random_bounds
+from refgrad._dtype import C_TYPE_NAMES
+from refgrad._dtype import bool as bool_
+from refgrad._generator import default_generator
 from refgrad._ops.inplace import inplace
 from refgrad._ops.inplace_writes import _call, _constant
 from refgrad._ops.table import Op, register
+from refgrad._sampling import bernoulli, exponential, full_range, integers, normal, uniform
 from refgrad._tensor import Tensor
-from refgrad._typename import not_implemented_for
+from refgrad._typename import LEGACY, not_implemented_for
 from refgrad.utils._python_dispatch import named
 
 
 def _drawn(draw, kernel):
     def forward(a, generator, **bounds):
-        if a.dtype.kind != "f":
+        if kernel is not None and a.dtype.kind != "f":
             raise not_implemented_for(kernel, a.dtype)
-        values = np.asarray(draw((generator or default_generator).numpy, a.shape, **bounds),
-                            dtype=a.dtype)
+        order = np.argsort([-abs(step) for step in a.strides], kind="stable")  # memory order
+        shape = tuple(a.shape[axis] for axis in order)
+        contiguous = bool(a.flags.c_contiguous) if type(a) is np.ndarray else True
+        values = draw(generator or default_generator, shape, a.dtype, contiguous, **bounds)
+        values = values.transpose(np.argsort(order))
         return values if type(a) is np.ndarray else move(values, device_of(a))
 
     return forward
 
 
+# --- book/chapters/26_inplace.md:715
 def _random_fill(name, node, kernel, draw, numbers):
     return register(Op(name, node, ("self",), forward=_drawn(draw, kernel),
                        backward=lambda g, **drawn: (_constant(g),), promote=False,
@@ -35,13 +44,16 @@ def _random_fill(name, node, kernel, draw, numbers):
 
 
 UNIFORM = _random_fill("uniform_", "UniformBackward0", "check_uniform_bounds",
-                       lambda rng, shape, low, high: rng.uniform(low, high, shape),
+                       lambda gen, shape, kind, _, low, high: uniform(gen, shape, kind, low,
+                                                                      high),
                        ("low", "high"))
 NORMAL = _random_fill("normal_", "NormalBackward0", "normal_kernel_cpu",
-                      lambda rng, shape, mean, std: rng.normal(mean, std, shape),
+                      lambda gen, shape, kind, contiguous, mean, std: normal(
+                          gen, shape, kind, mean, std, contiguous),
                       ("mean", "std"))
 
 
+# --- book/chapters/26_inplace.md:737
 def uniform_(self, from_=0.0, to=1.0, *, generator=None):
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
@@ -58,3 +70,86 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
 
 
 Tensor.uniform_, Tensor.normal_ = uniform_, normal_
+
+
+# --- book/chapters/26_inplace.md:766
+EXPONENTIAL = _random_fill("exponential_", "ExponentialBackward0", None,
+                           lambda gen, shape, kind, _, lambd: exponential(gen, shape, kind,
+                                                                          lambd),
+                           ("lambd",))
+RANDOM_FROM = _random_fill("random_.from", "RandomBackward0", None,
+                           lambda gen, shape, kind, _, low, high: integers(
+                               gen, shape, low, high).astype(kind), ("low", "high"))
+RANDOM_TO = _random_fill("random_.to", "RandomBackward1", None,
+                         lambda gen, shape, kind, _, high: integers(
+                             gen, shape, 0, high).astype(kind), ("high",))
+RANDOM = _random_fill("random_", "RandomBackward2", None,
+                      lambda gen, shape, kind, _: full_range(gen, shape, kind), ())
+BERNOULLI = _random_fill("bernoulli_.float", "BernoulliBackward2", None,
+                         lambda gen, shape, kind, _, p: bernoulli(gen, shape, kind, p), ("p",))
+
+
+def exponential_(self, lambd=1.0, *, generator=None):
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("Exponential distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified "
+                           f"{LEGACY[self.dtype]}")
+    if not lambd > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
+    params = {"generator": generator, "lambd": lambd}
+    return inplace(self, named("exponential", lambda t: _call(EXPONENTIAL, (t,), params)))
+
+
+def bernoulli_(self, p=0.5, *, generator=None):
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+    params = {"generator": generator, "p": p}
+    return inplace(self, named("bernoulli", lambda t: _call(BERNOULLI, (t,), params)))
+
+
+# --- book/chapters/26_inplace.md:802
+_RANDOM = Arguments("random_(*, torch.Generator generator = None)",
+                    "random_(int from, int? to, *, torch.Generator generator = None)",
+                    "random_(int to, *, torch.Generator generator = None)", method=True)
+
+
+def random_(self, *args, generator=None, **kwargs):
+    args, kwargs = _RANDOM.read(args, kwargs)
+    bounds = (*args, *kwargs.values())
+    if any(b is not None and not -2**63 <= b < 2**63 for b in bounds):
+        raise ValueError("Overflow when unpacking long long")
+    if len(bounds) == 2 and bounds[1] is None:
+        low, high = bounds[0], _largest(bounds[0], self.dtype) + 1
+        if self.dtype.is_floating_point:  # torch's warning for a ``from`` too far down
+            check_random_bounds(low, high, self.dtype)
+        row, params = RANDOM_FROM, {"low": low, "high": high}
+    elif len(bounds) == 2:
+        check_random_bounds(*bounds, self.dtype)
+        row, params = RANDOM_FROM, {"low": bounds[0], "high": bounds[1]}
+    elif bounds:
+        check_random_bounds(0, bounds[0], self.dtype)
+        row, params = RANDOM_TO, {"high": bounds[0]}
+    else:
+        row, params = RANDOM, {}
+    params = {"generator": generator, **params}
+    return inplace(self, named("random", lambda t: _call(row, (t,), params)))
+
+
+# --- book/chapters/26_inplace.md:835
+def _largest(low: int, dtype) -> int:
+    """The largest value ``random_(low, None)`` may draw, after torch's checks on ``low``."""
+    if not dtype.is_floating_point:
+        info = np.iinfo(dtype.numpy) if dtype != bool_ else np.iinfo(np.uint8)
+        largest = 1 if dtype == bool_ else int(info.max)
+        if not (0 if dtype == bool_ else int(info.min)) <= low <= largest:
+            raise RuntimeError(f"from is out of bounds for {C_TYPE_NAMES[str(dtype)[6:]]}")
+        return largest
+    largest = 2 ** (np.finfo(dtype.numpy).nmant + 1)
+    if low >= largest:
+        raise RuntimeError("random_ expects 'from' casted to dtype to be less than or equal "
+                           f"to 'to_inc' casted to dtype, but got from={low} > "
+                           f"to_inc={largest}")
+    return largest
+
+
+Tensor.exponential_, Tensor.random_, Tensor.bernoulli_ = exponential_, random_, bernoulli_

@@ -113,8 +113,9 @@ FMOD_BY_NUMBER = register(Op(
 # node name), so each passes its operation's name as a hidden parameter; its
 # other parameters are hidden too, as torch's node shows nothing. The class
 # reads what to hide from its first row, so UNSHOWN names every parameter of
-# every such row, those of scatter's reduce= (chapter 16h) included.
-UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value")
+# every such row, those of scatter's reduce= (chapter 16h) and bernoulli's (chapter 26)
+# included.
+UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p", "generator")
 
 
 def _no_derivative(g, operation, **numbers):
@@ -149,7 +150,7 @@ def without_empty_edges(out):
     return out
 
 
-# --- book/chapters/16e_rounding_and_bits.md:249
+# --- book/chapters/16e_rounding_and_bits.md:250
 def is_number(value) -> bool:
     return isinstance(value, bool | int | float)
 
@@ -187,7 +188,7 @@ def _named(row, name) -> dict:
     return {"operation": name} if row.node == "NotImplemented" else {}
 
 
-# --- book/chapters/16e_rounding_and_bits.md:294
+# --- book/chapters/16e_rounding_and_bits.md:295
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -251,7 +252,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:657
+# --- book/chapters/16e_rounding_and_bits.md:658
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -272,6 +273,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:681
+# --- book/chapters/16e_rounding_and_bits.md:682
 def true_divide(input, other):
     return div(input, other)

@@ -40,7 +40,7 @@ from refgrad.autograd._backward import _engine_run_backward, backward, grad
 from refgrad.autograd import forward_ad
 
 
-# --- book/chapters/19_gradcheck.md:740
+# --- book/chapters/19_gradcheck.md:743
 from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 
 __all__ += ["gradcheck", "gradgradcheck"]
@@ -57,7 +57,7 @@ from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 __all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 
 
-# --- book/chapters/23a_checkpoint.md:304
+# --- book/chapters/23a_checkpoint.md:262
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 

@@ -51,7 +51,7 @@ def _check_inputs(inputs) -> None:
         )
 
 
-# --- book/chapters/19_gradcheck.md:506
+# --- book/chapters/19_gradcheck.md:508
 def _check_backward_mul_by_grad_output(outputs, inputs, masked) -> None:
     from refgrad._creation import zeros_like
 
@@ -73,7 +73,7 @@ def _check_backward_mul_by_grad_output(outputs, inputs, masked) -> None:
             raise GradcheckError("grad is incorrect size")
 
 
-# --- book/chapters/19_gradcheck.md:535
+# --- book/chapters/19_gradcheck.md:537
 UNDEFINED_HELP = 'Please look at "Notes about undefined output gradients" in ' \
     '"tools/autograd/derivatives.yaml"'
 
@@ -98,7 +98,7 @@ def _undefined_cases(func, inputs, count: int):
             yield outs, [None if i == k else zeros_like(o) for i, o in enumerate(outs)]
 
 
-# --- book/chapters/19_gradcheck.md:561
+# --- book/chapters/19_gradcheck.md:563
 def _check_undefined_grad(func, outputs, inputs) -> None:
     diff = _diff_inputs(inputs)
     if not diff:
@@ -119,7 +119,7 @@ def _check_undefined_grad(func, outputs, inputs) -> None:
             )
 
 
-# --- book/chapters/19_gradcheck.md:592
+# --- book/chapters/19_gradcheck.md:594
 def _refuse(**options) -> None:
     for name, value in options.items():
         if value:
@@ -143,7 +143,7 @@ def _check_options(check_forward_ad, check_backward_ad, check_batched_grad,
             check_batched_forward_grad=check_batched_forward_grad)
 
 
-# --- book/chapters/19_gradcheck.md:617
+# --- book/chapters/19_gradcheck.md:619
 def _check_forward(func, func_out, inputs, outputs, eps, rtol, atol, fast_mode,
                    check_undefined_grad) -> None:
     from refgrad.autograd import _forward_jacobians as forward
@@ -157,7 +157,7 @@ def _check_forward(func, func_out, inputs, outputs, eps, rtol, atol, fast_mode,
         forward.check_undefined_tangents(func, inputs)
 
 
-# --- book/chapters/19_gradcheck.md:632
+# --- book/chapters/19_gradcheck.md:634
 def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: float = 0.001,
               raise_exception: bool = True, nondet_tol: float = 0.0,
               check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
@@ -190,14 +190,15 @@ def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: fl
     return True
 
 
-# --- book/chapters/19_gradcheck.md:675
+# --- book/chapters/19_gradcheck.md:677
 def _random_grad_output(output, non_contiguous: bool):
-    from refgrad._creation import default_generator
+    from refgrad._generator import default_generator
+    from refgrad._sampling import uniform
 
     shape = tuple(output.shape)
     kind = output._data.dtype if output._data.dtype.kind in "fc" else np.float64
     wide = shape[:-1] + (2 * shape[-1],) if non_contiguous and shape else shape
-    data = default_generator.numpy.uniform(-1, 1, wide).astype(kind)
+    data = uniform(default_generator, wide, np.float64, -1.0, 1.0).astype(kind)
     data = data[..., ::2] if wide != shape else data
     return make_tensor(np.asarray(data), requires_grad=True)
 
@@ -215,7 +216,7 @@ def _gradient_function(func, num_inputs: int, diff_inputs: set):
     return new_func
 
 
-# --- book/chapters/19_gradcheck.md:701
+# --- book/chapters/19_gradcheck.md:704
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-06, atol: float = 1e-05,
                   rtol: float = 0.001, gen_non_contig_grad_outputs: bool = False,
                   raise_exception: bool = True, nondet_tol: float = 0.0,

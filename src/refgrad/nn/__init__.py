@@ -10,7 +10,7 @@ from refgrad.nn.parameter import Parameter
 __all__ = ["Parameter"]
 
 
-# --- book/chapters/21a_module_hooks.md:921
+# --- book/chapters/21a_module_hooks.md:922
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23a_checkpoint.md:633
+# --- book/chapters/23a_checkpoint.md:591
 """torch.utils.checkpoint: keep a function's arguments, and recompute what it saved."""
 
 import contextlib
@@ -36,7 +36,7 @@ def noop_context_fn():
     return contextlib.nullcontext(), contextlib.nullcontext()
 
 
-# --- book/chapters/23a_checkpoint.md:668
+# --- book/chapters/23a_checkpoint.md:626
 SUPPRESSED = (
     "torch.utils.checkpoint: the forward context provided by context_fn suppressed an "
     "exception raised during the checkpointed forward. This is not supported because "
@@ -56,7 +56,7 @@ def _check_options(context_fn, determinism_check, debug):
     return DETERMINISM_CHECKS[determinism_check]
 
 
-# --- book/chapters/23a_checkpoint.md:689
+# --- book/chapters/23a_checkpoint.md:647
 def _without_reentrant(function, preserve, context_fn, determinism_check, debug,
                        early_stop, args, kwargs):
     describe = _check_options(context_fn, determinism_check, debug)
@@ -85,7 +85,7 @@ def _without_reentrant(function, preserve, context_fn, determinism_check, debug,
     return result
 
 
-# --- book/chapters/23a_checkpoint.md:727
+# --- book/chapters/23a_checkpoint.md:685
 NO_USE_REENTRANT = (
     "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. "
     "Starting in PyTorch 2.9, calling checkpoint without use_reentrant will raise an "
@@ -114,7 +114,7 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
     return CheckpointFunction.apply(function, preserve, *args)
 
 
-# --- book/chapters/23a_checkpoint.md:767
+# --- book/chapters/23a_checkpoint.md:725
 SEQUENTIAL_NO_USE_REENTRANT = (
     "torch.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be "
     "passed explicitly. In version 2.9 we will raise an exception if use_reentrant is not "
@@ -133,7 +133,7 @@ def _chain(functions, start: int, stop: int):
     return run
 
 
-# --- book/chapters/23a_checkpoint.md:787
+# --- book/chapters/23a_checkpoint.md:745
 def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
     """Run a chain of functions in ``segments`` pieces, all but the last checkpointed."""
     if use_reentrant is None:
