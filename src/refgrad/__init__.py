@@ -54,7 +54,7 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05a_random.md:527
+# --- book/chapters/05a_random.md:545
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
