@@ -21,6 +21,7 @@ from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_bac
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
 from refgrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
+from refgrad.nn import functional as F  # registers the rows of chapter 16q
 
 # Tighter than torch's default rtol=1e-3, which lets a 0.1% error through exactly.
 RTOL = 1e-4
@@ -841,6 +842,32 @@ RECIPES.update({
                     params=_one_of("alpha", 1.0, 0.3, 2)),
     "threshold_": Recipe(lambda a, threshold: call(OPS["threshold_"], (a,), {
         "threshold": threshold, "value": 2.0}), params=_one_of("threshold", 0.1, -0.5)),
+})
+
+
+# The activations of torch.nn.functional (chapter 16q). Values run from -4 to 4 where a
+# function changes its piece at +-3; hardtanh's bounds sit among the values drawn.
+RECIPES.update({
+    "leaky_relu": Recipe(lambda a, negative_slope: F.leaky_relu(a, negative_slope), ("nonzero",),
+                         params=_one_of("negative_slope", 0.01, 0.3, -0.5)),
+    "leaky_relu_": Recipe(lambda a, negative_slope: call(OPS["leaky_relu_"], (a,), {
+        "negative_slope": negative_slope}), ("nonzero",), params=_one_of("negative_slope", 0.2)),
+    "gelu": Recipe(lambda a, approximate: F.gelu(a, approximate=approximate),
+                   params=_one_of("approximate", "none", "tanh")),
+    "silu": Recipe(F.silu), "mish": Recipe(F.mish),
+    "softplus": Recipe(lambda a, beta, threshold: F.softplus(a, beta, threshold),
+                       params=lambda shapes: st.sampled_from(
+                           [{"beta": 1, "threshold": 20}, {"beta": 2.0, "threshold": 1.0},
+                            {"beta": 0.5, "threshold": -5.0}])),
+    "hardtanh": Recipe(lambda a, min_val, max_val: F.hardtanh(a, min_val, max_val),
+                       params=lambda shapes: st.sampled_from(
+                           [{"min_val": -1.0, "max_val": 1.0}, {"min_val": 0, "max_val": 6}])),
+    "hardsigmoid": Recipe(lambda a: F.hardsigmoid(a * 2)),
+    "hardswish": Recipe(lambda a: F.hardswish(a * 2)),
+    "log_sigmoid": Recipe(F.logsigmoid),
+    "softshrink": Recipe(lambda a, lambd: F.softshrink(a, lambd), params=_one_of("lambd", 0.5, 0)),
+    "glu": Recipe(lambda a, dim: F.glu(a, dim), shapes=st.sampled_from([[(4,)], [(2, 4)]]),
+                  params=_one_of("dim", -1, 0)),
 })
 
 

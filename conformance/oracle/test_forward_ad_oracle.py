@@ -11,6 +11,7 @@ agree on its value, and on its tangent: present or not, dtype and values.
 import numpy as np
 import pytest
 import torch
+import torch.nn.functional as F
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -214,6 +215,17 @@ TORCH_CALLS = {
     "_cdist_forward": lambda a, b, p: torch.cdist(a, b, p, "donot_use_mm_for_euclid_dist"),
     "_pdist_forward": lambda a, p: torch.pdist(a, p), "_euclidean_dist": torch._euclidean_dist,
 }
+TORCH_CALLS.update({  # torch.nn.functional's rows, chapter 16q
+    "leaky_relu": lambda a, negative_slope: F.leaky_relu(a, negative_slope),
+    "leaky_relu_": lambda a, negative_slope: F.leaky_relu(a.clone(), negative_slope, True),
+    "gelu": lambda a, approximate: F.gelu(a, approximate=approximate),
+    "silu": F.silu, "mish": F.mish,
+    "softplus": lambda a, beta, threshold: F.softplus(a, beta, threshold),
+    "hardtanh": lambda a, min_val, max_val: F.hardtanh(a, min_val, max_val),
+    "hardsigmoid": lambda a: F.hardsigmoid(a * 2), "hardswish": lambda a: F.hardswish(a * 2),
+    "log_sigmoid": F.logsigmoid, "softshrink": lambda a, lambd: F.softshrink(a, lambd),
+    "glu": lambda a, dim: F.glu(a, dim),
+})
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
 THROUGH_TRIGAMMA = {"digamma", "polygamma"}
@@ -362,8 +374,25 @@ def test_torch_still_differentiates_det_tangents_through_a_constant_lu():
     assert _reverse_over_reverse(torch, torch.linalg.det, [a], [t], {}, [weight])[0][0, 0] == 0
 
 
+# torch's forward formulas for these rows call functions that have no derivative of their
+# own (glu_jvp, hardsigmoid_backward): torch refuses to differentiate their tangents. The
+# white-box suite checks refgrad's second derivatives against finite differences instead.
+TORCH_TANGENTS_WITHOUT_DERIVATIVE = {"glu": "glu_jvp", "hardsigmoid": "hardsigmoid_backward"}
+
+
+@pytest.mark.parametrize("name", sorted(TORCH_TANGENTS_WITHOUT_DERIVATIVE))
+def test_torch_still_refuses_to_differentiate_these_tangents(name):
+    one = torch.ones(2, 4, dtype=torch.float64)
+    with pytest.raises(RuntimeError, match=f"^derivative for aten::"
+                       f"{TORCH_TANGENTS_WITHOUT_DERIVATIVE[name]} is not implemented"):
+        _tangent_gradients(torch, TORCH_CALLS[name], [one], [one], {"dim": -1} if name == "glu"
+                           else {}, [torch.ones(2, 2 if name == "glu" else 4,
+                                                dtype=torch.float64)])
+
+
 @pytest.mark.parametrize("name", [n for n in DIFFERENTIABLE if n not in
-                                  TORCH_CANNOT_DIFFERENTIATE | set(WITHOUT_FORWARD_FORMULA)])
+                                  TORCH_CANNOT_DIFFERENTIATE | set(WITHOUT_FORWARD_FORMULA)
+                                  | set(TORCH_TANGENTS_WITHOUT_DERIVATIVE)])
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_tangents_differentiate_like_torch(name, data):
