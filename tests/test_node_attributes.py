@@ -75,7 +75,8 @@ def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():
             looks_integer = name.startswith(("dim", "self_sym", "input_", "batch", "mat",
                                               "source")) or name in {
                 "start", "end", "step", "index", "offset", "diagonal", "shifts", "k", "length", "n",
-                "repeats", "size", "stride", "storage_offset", "split_size", "split_sizes"}
+                "repeats", "size", "stride", "storage_offset", "split_size", "split_sizes",
+                "reduction", "ignore_index"}
             if not looks_integer and name not in SCALAR_PARAMETERS | _NOT_INTEGERS:
                 unknown.setdefault(name, op.node)
     # A new parameter must be placed: a Scalar (shown signed) or an integer (shown unsigned).

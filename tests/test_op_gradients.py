@@ -871,6 +871,50 @@ RECIPES.update({
 })
 
 
+def _reductions(**more):
+    return lambda shapes: st.sampled_from(["mean", "sum", "none"]).map(
+        lambda r: {"reduction": r, **more})
+
+
+def _weights(shapes):
+    return st.builds(lambda r, w: {"reduction": r, "weighted": w},
+                     st.sampled_from(["mean", "sum", "none"]), st.booleans())
+
+
+def _targets(shape):
+    """Class indices for an input of ``shape``, classes along dimension 1, one ignored."""
+    n, c, *rest = shape
+    return torch.tensor(np.arange(n * int(np.prod(rest))).reshape(n, *rest) % (c + 1) - 1)
+
+
+# The losses of torch.nn.functional (chapter 16q): targets that require a gradient too.
+RECIPES.update({
+    "mse_loss": Recipe(lambda a, b, reduction: F.mse_loss(a, b, reduction=reduction),
+                       ("any", "any"), params=_reductions(), broadcast=False),
+    "huber_loss": Recipe(lambda a, b, reduction, delta: F.huber_loss(a, b, reduction, delta),
+                         ("any", "any"), params=_reductions(delta=0.5), broadcast=False),
+    "smooth_l1_loss": Recipe(
+        lambda a, b, reduction, beta: F.smooth_l1_loss(a, b, reduction=reduction, beta=beta),
+        ("any", "any"), params=_reductions(beta=0.75), broadcast=False),
+    "binary_cross_entropy": Recipe(
+        lambda a, b, reduction, weighted: F.binary_cross_entropy(
+            a, b, torch.full_like(a.detach(), 1.5) if weighted else None, reduction=reduction),
+        ("unit", "unit"), params=_weights, broadcast=False),
+    "binary_cross_entropy_with_logits": Recipe(
+        lambda a, b, reduction, weighted: F.binary_cross_entropy_with_logits(
+            a, b, torch.full_like(a.detach(), 1.5) if weighted else None, reduction=reduction,
+            pos_weight=torch.full_like(a.detach(), 0.5) if weighted else None),
+        ("any", "unit"), params=_weights, broadcast=False),
+    "nll_loss": Recipe(lambda a, reduction: F.nll_loss(a, _targets(a.shape), reduction=reduction,
+                                                       ignore_index=-1),
+                       shapes=st.sampled_from([[(3, 4)], [(5, 2)]]), params=_reductions()),
+    "nll_loss2d": Recipe(
+        lambda a, reduction: F.nll_loss(a, _targets(a.shape), torch.tensor(
+            [2.0, 0.5, 1.0], dtype=a.dtype), reduction=reduction, ignore_index=-1),
+        shapes=st.just([(2, 3, 2, 2)]), params=_reductions()),
+})
+
+
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)
     return make_tensor(np.asarray(np.random.default_rng(seed).random(shape) < 0.5))

@@ -226,6 +226,30 @@ TORCH_CALLS.update({  # torch.nn.functional's rows, chapter 16q
     "log_sigmoid": F.logsigmoid, "softshrink": lambda a, lambd: F.softshrink(a, lambd),
     "glu": lambda a, dim: F.glu(a, dim),
 })
+
+
+def _targets(shape):
+    """As the white-box recipes make them: class indices, one ignored."""
+    n, c, *rest = shape
+    return torch.tensor(np.arange(n * int(np.prod(rest))).reshape(n, *rest) % (c + 1) - 1)
+
+
+TORCH_CALLS.update({  # torch.nn.functional's losses, chapter 16q
+    "mse_loss": lambda a, b, reduction: F.mse_loss(a, b, reduction=reduction),
+    "huber_loss": lambda a, b, reduction, delta: F.huber_loss(a, b, reduction, delta),
+    "smooth_l1_loss": lambda a, b, reduction, beta: F.smooth_l1_loss(
+        a, b, reduction=reduction, beta=beta),
+    "binary_cross_entropy": lambda a, b, reduction, weighted: F.binary_cross_entropy(
+        a, b, torch.full_like(a.detach(), 1.5) if weighted else None, reduction=reduction),
+    "binary_cross_entropy_with_logits": lambda a, b, reduction, weighted: (
+        F.binary_cross_entropy_with_logits(
+            a, b, torch.full_like(a.detach(), 1.5) if weighted else None, reduction=reduction,
+            pos_weight=torch.full_like(a.detach(), 0.5) if weighted else None)),
+    "nll_loss": lambda a, reduction: F.nll_loss(a, _targets(a.shape), reduction=reduction,
+                                                ignore_index=-1),
+    "nll_loss2d": lambda a, reduction: F.nll_loss(a, _targets(a.shape), torch.tensor(
+        [2.0, 0.5, 1.0], dtype=a.dtype), reduction=reduction, ignore_index=-1),
+})
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
 THROUGH_TRIGAMMA = {"digamma", "polygamma"}

@@ -168,9 +168,9 @@ def _read_back(key: str, value):
 # 2**64 - 1. The parameters torch keeps as Scalars are read back with their
 # sign. These are their names; every other integer is shown unsigned.
 SCALAR_PARAMETERS = frozenset({
-    "alpha", "beta", "correction", "eps", "exponent", "input_scale", "lambd", "max", "max_val",
-    "maxnorm", "min", "min_val", "negative_slope", "ord", "other", "p", "scale", "self",
-    "threshold", "value", "weight",
+    "alpha", "beta", "correction", "delta", "eps", "exponent", "input_scale", "lambd", "max",
+    "max_val", "maxnorm", "min", "min_val", "negative_slope", "ord", "other", "p", "scale",
+    "self", "threshold", "value", "weight",
 })
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:479
+# --- book/chapters/16q_functional.md:1093
 """refgrad.nn.functional: torch.nn.functional's activations, losses and layers."""
 
 from refgrad._ops.activation_functions import (
@@ -30,10 +30,23 @@ from refgrad._ops.activation_functions import (
     tanhshrink,
     threshold,
 )
+from refgrad._ops.cross_entropy import cross_entropy
+from refgrad._ops.loss_functions import (
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    huber_loss,
+    kl_div,
+    l1_loss,
+    mse_loss,
+    nll_loss,
+    smooth_l1_loss,
+)
 from refgrad._ops.pointwise import sigmoid, tanh
 from refgrad._ops.rescaling import hardshrink
 
 __all__ = [
+    "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "huber_loss",
+    "kl_div", "l1_loss", "mse_loss", "nll_loss", "smooth_l1_loss",
     "celu", "elu", "gelu", "glu", "hardshrink", "hardsigmoid", "hardswish", "hardtanh",
     "leaky_relu", "log_softmax", "logsigmoid", "mish", "normalize", "relu", "relu6", "selu",
     "sigmoid", "silu", "softmax", "softmin", "softplus", "softshrink", "softsign", "tanh",
