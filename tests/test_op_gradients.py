@@ -914,6 +914,26 @@ RECIPES.update({
         shapes=st.just([(2, 3, 2, 2)]), params=_reductions()),
 })
 
+# The layers of torch.nn.functional (chapter 16q).
+RECIPES.update({
+    "_prelu_kernel": Recipe(lambda a, w: F.prelu(a, w), ("nonzero", "any"),
+                            shapes=st.sampled_from([[(2, 3, 2), (3,)], [(2, 3), (1,)],
+                                                    [(3,), (1,)]])),
+    "embedding": Recipe(lambda w, padding_idx, scale_grad_by_freq: F.embedding(
+        torch.tensor([[1, 2, 1], [0, 3, 1]]), w, padding_idx,
+        scale_grad_by_freq=scale_grad_by_freq), shapes=st.just([(4, 3)]),
+        # padding_idx and scale_grad_by_freq change the gradient, not the values: no finite
+        # difference sees them, so the conformance tests check them against torch instead
+        params=lambda shapes: st.just({"padding_idx": None, "scale_grad_by_freq": False})),
+    "constant_pad_nd": Recipe(lambda a, pad: F.pad(a, pad, value=1.5), min_ndim=2,
+                              params=_one_of("pad", (1, 2), (0, 1, 1, 0), (-1, 1))),
+    "native_layer_norm": Recipe(
+        lambda a, w, b, normalized_shape: F.layer_norm(a, normalized_shape, w, b),
+        ("any", "any", "any"), shapes=st.sampled_from([[(2, 3), (3,), (3,)],
+                                                       [(2, 2, 3), (2, 3), (2, 3)]]),
+        params=lambda shapes: st.just({"normalized_shape": shapes[1]})),
+})
+
 
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)

@@ -250,6 +250,14 @@ TORCH_CALLS.update({  # torch.nn.functional's losses, chapter 16q
     "nll_loss2d": lambda a, reduction: F.nll_loss(a, _targets(a.shape), torch.tensor(
         [2.0, 0.5, 1.0], dtype=a.dtype), reduction=reduction, ignore_index=-1),
 })
+TORCH_CALLS.update({  # torch.nn.functional's layers, chapter 16q
+    "_prelu_kernel": F.prelu,
+    "embedding": lambda w, padding_idx, scale_grad_by_freq: F.embedding(
+        torch.tensor([[1, 2, 1], [0, 3, 1]]), w, padding_idx,
+        scale_grad_by_freq=scale_grad_by_freq),
+    "constant_pad_nd": lambda a, pad: F.pad(a, pad, value=1.5),
+    "native_layer_norm": lambda a, w, b, normalized_shape: F.layer_norm(a, normalized_shape, w, b),
+})
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
 THROUGH_TRIGAMMA = {"digamma", "polygamma"}
@@ -371,7 +379,9 @@ def test_torch_still_cannot_differentiate_these_tangents(name):
 # torch's forward formulas for these rows read the LU factorization their forward saved,
 # which torch does not differentiate: differentiated, their tangents miss the terms through
 # it. refgrad's are exact; torch's reverse mode, differentiated twice, is the oracle instead.
-TANGENTS_THROUGH_A_CONSTANT_LU = {"linalg_det", "linalg_slogdet", "linalg_solve_ex"}
+# So does native_layer_norm's, with the mean and deviation its forward saved.
+TANGENTS_THROUGH_A_CONSTANT_LU = {"linalg_det", "linalg_slogdet", "linalg_solve_ex",
+                                  "native_layer_norm"}
 
 
 def _reverse_over_reverse(lib, call, primals, tangents, params, weights):
