@@ -881,10 +881,12 @@ def _weights(shapes):
                      st.sampled_from(["mean", "sum", "none"]), st.booleans())
 
 
-def _targets(shape):
-    """Class indices for an input of ``shape``, classes along dimension 1, one ignored."""
-    n, c, *rest = shape
-    return torch.tensor(np.arange(n * int(np.prod(rest))).reshape(n, *rest) % (c + 1) - 1)
+def _targeted(shapes):
+    """Reductions, and class indices for an input of ``shapes[0]``, classes along dimension 1,
+    some of them -1: ignored."""
+    n, c, *rest = shapes[0]
+    target = torch.tensor(np.arange(n * int(np.prod(rest))).reshape(n, *rest) % (c + 1) - 1)
+    return _reductions(target=target)(shapes)
 
 
 # The losses of torch.nn.functional (chapter 16q): targets that require a gradient too.
@@ -905,13 +907,13 @@ RECIPES.update({
             a, b, torch.full_like(a.detach(), 1.5) if weighted else None, reduction=reduction,
             pos_weight=torch.full_like(a.detach(), 0.5) if weighted else None),
         ("any", "unit"), params=_weights, broadcast=False),
-    "nll_loss": Recipe(lambda a, reduction: F.nll_loss(a, _targets(a.shape), reduction=reduction,
-                                                       ignore_index=-1),
-                       shapes=st.sampled_from([[(3, 4)], [(5, 2)]]), params=_reductions()),
-    "nll_loss2d": Recipe(
-        lambda a, reduction: F.nll_loss(a, _targets(a.shape), torch.tensor(
-            [2.0, 0.5, 1.0], dtype=a.dtype), reduction=reduction, ignore_index=-1),
-        shapes=st.just([(2, 3, 2, 2)]), params=_reductions()),
+    "nll_loss": Recipe(lambda a, reduction, target: F.nll_loss(
+        a, target, reduction=reduction, ignore_index=-1),
+        shapes=st.sampled_from([[(3, 4)], [(5, 2)]]), params=_targeted),
+    "nll_loss2d": Recipe(lambda a, reduction, target, weight: F.nll_loss(
+        a, target, weight, reduction=reduction, ignore_index=-1),
+        shapes=st.just([(2, 3, 2, 2)]), params=lambda shapes: _targeted(shapes).map(
+            lambda p: {**p, "weight": torch.tensor([2.0, 0.5, 1.0], dtype=torch.float64)})),
 })
 
 # The layers of torch.nn.functional (chapter 16q).
@@ -919,12 +921,12 @@ RECIPES.update({
     "_prelu_kernel": Recipe(lambda a, w: F.prelu(a, w), ("nonzero", "any"),
                             shapes=st.sampled_from([[(2, 3, 2), (3,)], [(2, 3), (1,)],
                                                     [(3,), (1,)]])),
-    "embedding": Recipe(lambda w, padding_idx, scale_grad_by_freq: F.embedding(
-        torch.tensor([[1, 2, 1], [0, 3, 1]]), w, padding_idx,
-        scale_grad_by_freq=scale_grad_by_freq), shapes=st.just([(4, 3)]),
-        # padding_idx and scale_grad_by_freq change the gradient, not the values: no finite
-        # difference sees them, so the conformance tests check them against torch instead
-        params=lambda shapes: st.just({"padding_idx": None, "scale_grad_by_freq": False})),
+    "embedding": Recipe(lambda w, indices: F.embedding(indices, w), shapes=st.just([(4, 3)]),
+                        # padding_idx and scale_grad_by_freq change the gradient, not the
+                        # values: no finite difference sees them, so the conformance tests
+                        # check them against torch instead
+                        params=lambda shapes: st.just({"indices": torch.tensor([[1, 2, 1],
+                                                                                [0, 3, 1]])})),
     "constant_pad_nd": Recipe(lambda a, pad: F.pad(a, pad, value=1.5), min_ndim=2,
                               params=_one_of("pad", (1, 2), (0, 1, 1, 0), (-1, 1))),
     "native_layer_norm": Recipe(

@@ -228,12 +228,6 @@ TORCH_CALLS.update({  # torch.nn.functional's rows, chapter 16q
 })
 
 
-def _targets(shape):
-    """As the white-box recipes make them: class indices, one ignored."""
-    n, c, *rest = shape
-    return torch.tensor(np.arange(n * int(np.prod(rest))).reshape(n, *rest) % (c + 1) - 1)
-
-
 TORCH_CALLS.update({  # torch.nn.functional's losses, chapter 16q
     "mse_loss": lambda a, b, reduction: F.mse_loss(a, b, reduction=reduction),
     "huber_loss": lambda a, b, reduction, delta: F.huber_loss(a, b, reduction, delta),
@@ -245,16 +239,14 @@ TORCH_CALLS.update({  # torch.nn.functional's losses, chapter 16q
         F.binary_cross_entropy_with_logits(
             a, b, torch.full_like(a.detach(), 1.5) if weighted else None, reduction=reduction,
             pos_weight=torch.full_like(a.detach(), 0.5) if weighted else None)),
-    "nll_loss": lambda a, reduction: F.nll_loss(a, _targets(a.shape), reduction=reduction,
-                                                ignore_index=-1),
-    "nll_loss2d": lambda a, reduction: F.nll_loss(a, _targets(a.shape), torch.tensor(
-        [2.0, 0.5, 1.0], dtype=a.dtype), reduction=reduction, ignore_index=-1),
+    "nll_loss": lambda a, reduction, target: F.nll_loss(a, target, reduction=reduction,
+                                                        ignore_index=-1),
+    "nll_loss2d": lambda a, reduction, target, weight: F.nll_loss(
+        a, target, weight, reduction=reduction, ignore_index=-1),
 })
 TORCH_CALLS.update({  # torch.nn.functional's layers, chapter 16q
     "_prelu_kernel": F.prelu,
-    "embedding": lambda w, padding_idx, scale_grad_by_freq: F.embedding(
-        torch.tensor([[1, 2, 1], [0, 3, 1]]), w, padding_idx,
-        scale_grad_by_freq=scale_grad_by_freq),
+    "embedding": lambda w, indices: F.embedding(indices, w),
     "constant_pad_nd": lambda a, pad: F.pad(a, pad, value=1.5),
     "native_layer_norm": lambda a, w, b, normalized_shape: F.layer_norm(a, normalized_shape, w, b),
 })

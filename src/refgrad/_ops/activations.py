@@ -5,10 +5,13 @@
 # --- book/chapters/16q_functional.md:60
 """The activations of torch.nn.functional that record nodes of their own: rows."""
 
+import functools
 import math
 
 import numpy as np
 
+from refgrad._backend import device_of, move
+from refgrad._device import CPU
 from refgrad._ops.arithmetic import in_float32
 from refgrad._ops.error_function import erf as _erf
 from refgrad._ops.functions import where
@@ -17,6 +20,25 @@ from refgrad._ops.rescaling import _inside
 from refgrad._ops.table import Op, register
 
 _SELF = (("self", ("self",)),)
+
+
+def host(array):
+    """``array`` on the host: a device array is copied there."""
+    return array if isinstance(array, np.ndarray) else move(array, CPU)
+
+
+def on_device_of(array, like):
+    """A host ``array`` moved to the device ``like`` lives on."""
+    return array if isinstance(like, np.ndarray) else move(np.asarray(array), device_of(like))
+
+
+def on_host(fn):
+    """``fn`` computed on the host for an array on a device, its result moved back."""
+    @functools.wraps(fn)  # the row's parameters stay readable from the forward
+    def forward(a, *args, **kwargs):
+        return on_device_of(fn(host(a), *args, **kwargs), a)
+
+    return forward
 
 
 def _row(name, node, forward, backward, **more):
@@ -37,7 +59,7 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
         _zero_where((self <= min_val).logical_or(self >= max_val), g),)))
 
 
-# --- book/chapters/16q_functional.md:106
+# --- book/chapters/16q_functional.md:130
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 _INVERSE_ROOT_TAU = 1 / math.sqrt(2 * math.pi)
 
@@ -63,10 +85,10 @@ def _gelu_backward(g, self, approximate):
     return (g * (cdf + self * pdf),)
 
 
-GELU = _row("gelu", "GeluBackward0", _gelu, _gelu_backward)
+GELU = _row("gelu", "GeluBackward0", on_host(_gelu), _gelu_backward)  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:144
+# --- book/chapters/16q_functional.md:168
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -95,7 +117,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus, _softplus_backward)
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:184
+# --- book/chapters/16q_functional.md:208
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -117,7 +139,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda a: a * _relu6_of_shifted(a) / a.dtype.type(6), _hardswish_backward)
 
 
-# --- book/chapters/16q_functional.md:221
+# --- book/chapters/16q_functional.md:245
 def _log_sigmoid(a):
     return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
 
@@ -148,7 +170,7 @@ SOFTSHRINK = _row("softshrink", "SoftshrinkBackward0", _softshrink,
 GLU = _row("glu", "GluBackward0", _glu, _glu_backward)
 
 
-# --- book/chapters/16q_functional.md:259
+# --- book/chapters/16q_functional.md:283
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1101
+# --- book/chapters/16q_functional.md:1174
 """linear, bilinear, prelu, one_hot and embedding, for torch.nn.functional."""
 
 import numpy as np
 
+from refgrad._ops.activations import host
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
@@ -32,7 +33,7 @@ def bilinear(input1, input2, weight, bias=None):
     return output if bias is None else output + bias
 
 
-# --- book/chapters/16q_functional.md:1139
+# --- book/chapters/16q_functional.md:1213
 def _prelu_backward(g, self, weight):
     from refgrad._ops.functions import where
 
@@ -71,7 +72,7 @@ def prelu(input, weight):
     return call(PRELU, (input, weight))
 
 
-# --- book/chapters/16q_functional.md:1183
+# --- book/chapters/16q_functional.md:1257
 def one_hot(tensor, num_classes=-1):
     if tensor.dtype.name != "int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
@@ -89,20 +90,22 @@ def one_hot(tensor, num_classes=-1):
     return make_tensor((data[..., None] == np.arange(num_classes)).astype(np.int64))
 
 
-# --- book/chapters/16q_functional.md:1211
+# --- book/chapters/16q_functional.md:1285
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._creation import zeros
+    from refgrad._ops.activations import on_device_of
 
     flat = indices.reshape(-1)
     rows = g.reshape(-1, g.shape[-1])
-    keep = flat._data != padding_idx
+    found, kind = host(flat._data), g._data.dtype
     if scale_grad_by_freq:
-        counts = np.bincount(flat._data, minlength=weight_sym_argsize_0)[flat._data]
-        rows = rows / make_tensor(counts.astype(g._data.dtype)).unsqueeze(1)
-    if not keep.all():
-        rows = rows * make_tensor(keep.astype(g._data.dtype)).unsqueeze(1)
-    grad = zeros(weight_sym_argsize_0, g.shape[-1], dtype=g.dtype)
+        counts = np.bincount(found, minlength=weight_sym_argsize_0)[found]
+        rows = rows / make_tensor(on_device_of(counts.astype(kind), g._data)).unsqueeze(1)
+    if (found == padding_idx).any():
+        keep = (found != padding_idx).astype(kind)
+        rows = rows * make_tensor(on_device_of(keep, g._data)).unsqueeze(1)
+    grad = zeros(weight_sym_argsize_0, g.shape[-1], dtype=g.dtype, device=g.device)
     return (grad.index_add(0, flat, rows),)
 
 
@@ -112,13 +115,20 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:1235
+# --- book/chapters/16q_functional.md:1311
 def _renormed(weight, indices, max_norm, norm_type):
-    rows = np.unique(indices._data)
-    data = weight._data
-    norms = np.linalg.norm(data[rows], ord=norm_type, axis=1)
-    scale = max_norm / (norms + 1e-7)
-    data[rows[norms > max_norm]] *= scale[norms > max_norm, None].astype(data.dtype)
+    from refgrad._ops.activations import on_device_of
+    from refgrad.autograd.grad_mode import no_grad
+
+    rows = np.unique(host(indices._data))
+    data = host(weight._data)[rows]
+    norms = np.linalg.norm(data, ord=norm_type, axis=1)
+    big = norms > max_norm
+    if big.any():
+        scaled = data[big] * (max_norm / (norms[big] + 1e-7))[:, None].astype(data.dtype)
+        with no_grad():  # a write, as torch's: the version counter moves, nothing is recorded
+            weight[make_tensor(on_device_of(rows[big], weight._data))] = make_tensor(
+                on_device_of(scaled, weight._data))
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
@@ -134,7 +144,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
                            "following scalar types: Long, Int; but got "
                            f"{input.type()} instead (while checking arguments for embedding)")
-    if input.numel() and (input._data.min() < 0 or input._data.max() >= count):
+    if input.numel() and (host(input._data).min() < 0 or host(input._data).max() >= count):
         raise IndexError("index out of range in self")
     if sparse:
         raise NotImplementedError("refgrad has no sparse gradients: embedding(sparse=True)")

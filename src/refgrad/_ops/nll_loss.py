@@ -2,23 +2,24 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:683
+# --- book/chapters/16q_functional.md:729
 """nll_loss and nll_loss2d: rows, and the checks torch makes before them."""
 
 import numpy as np
 
+from refgrad._ops.activations import host, on_device_of, on_host
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
 
 
 def _picked(shape, target, weight, ignore_index, dtype):
-    """Where each sample's class lies, as a mask, and each sample's weight."""
-    t = target._data.astype(np.int64)
+    """Where each sample's class lies, as a mask, and each sample's weight (host arrays)."""
+    t = host(target._data).astype(np.int64)
     if len(shape) == 1:
         t = t.reshape(())  # one sample: its target may be given as 0-d or of size 1
     counted = t != ignore_index
     safe = np.where(counted, t, 0)
-    w = np.ones(t.shape, dtype) if weight is None else weight._data.astype(dtype)[safe]
+    w = np.ones(t.shape, dtype) if weight is None else host(weight._data).astype(dtype)[safe]
     w = np.where(counted, w, dtype.type(0))
     axis = 0 if len(shape) == 1 else 1
     mask = np.expand_dims(safe, axis) == np.arange(shape[axis]).reshape(
@@ -36,11 +37,12 @@ def _nll(a, target, weight, reduction, ignore_index):
     return total / w.sum() if reduction == 1 else total
 
 
-# --- book/chapters/16q_functional.md:718
+# --- book/chapters/16q_functional.md:765
 def _nll_backward(g, self, target, weight, reduction, ignore_index):
     mask, w, axis, _ = _picked(tuple(self.shape), target, weight, ignore_index,
                                self._data.dtype)
-    spread = make_tensor(np.where(mask, -np.expand_dims(w, axis), self._data.dtype.type(0)))
+    spread = make_tensor(on_device_of(
+        np.where(mask, -np.expand_dims(w, axis), self._data.dtype.type(0)), self._data))
     if reduction == 0:
         return (spread * g.unsqueeze(axis),)
     total = w.sum()
@@ -48,13 +50,13 @@ def _nll_backward(g, self, target, weight, reduction, ignore_index):
 
 
 _KEPT = (("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))
-NLL_LOSS = register(Op("nll_loss", "NllLossBackward0", ("self",), forward=_nll,
+NLL_LOSS = register(Op("nll_loss", "NllLossBackward0", ("self",), forward=on_host(_nll),
                        backward=_nll_backward, saves=_KEPT, promote=False))
-NLL_LOSS2D = register(Op("nll_loss2d", "NllLoss2DBackward0", ("self",), forward=_nll,
+NLL_LOSS2D = register(Op("nll_loss2d", "NllLoss2DBackward0", ("self",), forward=on_host(_nll),
                          backward=_nll_backward, saves=_KEPT, promote=False))
 
 
-# --- book/chapters/16q_functional.md:742
+# --- book/chapters/16q_functional.md:790
 def _shape(t):
     return f"[{', '.join(str(n) for n in t.shape)}]"
 
@@ -77,13 +79,13 @@ def _check(input, target, weight, ignore_index, kernel):
     if weight is not None and weight.numel() != classes:
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes "
                            f"or no classes but got weight tensor of shape: {_shape(weight)}")
-    t = target._data
+    t = host(target._data)
     wrong = (t != ignore_index) & ((t < 0) | (t >= classes))
     if wrong.any():
         raise IndexError(f"Target {t[wrong].flat[0]} is out of bounds.")
 
 
-# --- book/chapters/16q_functional.md:772
+# --- book/chapters/16q_functional.md:820
 def _run(row, input, target, weight, reduction, ignore_index):
     from refgrad._ops.dispatch import call
 
@@ -117,7 +119,7 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
     return _run(NLL_LOSS2D, input, target, weight, reduction, ignore_index)
 
 
-# --- book/chapters/16q_functional.md:810
+# --- book/chapters/16q_functional.md:858
 def nll_loss_nd(input, target, weight, reduction, ignore_index):
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")

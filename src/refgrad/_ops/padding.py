@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1278
+# --- book/chapters/16q_functional.md:1361
 """pad, in its constant mode."""
 
 import numpy as np
@@ -21,7 +21,7 @@ def _constant_pad(a, pad, value):
     pairs = _pads(a.ndim, pad)
     crop = tuple(slice(max(-b, 0), a.shape[d] - max(-e, 0)) for d, (b, e) in enumerate(pairs))
     widen = [(max(b, 0), max(e, 0)) for b, e in pairs]
-    return np.pad(a[crop], widen, constant_values=np.array(value).astype(a.dtype))
+    return np.pad(a[crop], widen, constant_values=a.dtype.type(value))
 
 
 CONSTANT_PAD = register(Op(
