@@ -171,6 +171,8 @@ def test_integers():
             function(i)
     with raises(RuntimeError, "Bool inputs not supported for hardtanh"):
         F.relu6(torch.tensor([True]))
+    with raises(RuntimeError, "Boolean inputs not supported for relu"):
+        F.relu(torch.tensor([True]))
 
 
 def test_refusals():

@@ -134,6 +134,52 @@ def test_constant_pad():
         F.pad(x, (1, 1), mode="reflect", value=1.0)
 
 
+def test_reflected_and_replicated_padding():
+    x = torch.tensor([[[1.0, 2.0, 3.0, 4.0]]], requires_grad=True)
+    reflected = F.pad(x, (2, 1), mode="reflect")
+    assert reflected.tolist() == [[[3.0, 2.0, 1.0, 2.0, 3.0, 4.0, 3.0]]]
+    assert type(reflected.grad_fn).__name__ == "ReflectionPad1DBackward0"
+    assert reflected.grad_fn._saved_padding == (2, 1) and reflected.grad_fn._saved_self is x
+    reflected.sum().backward()
+    assert x.grad.tolist() == [[[1.0, 2.0, 3.0, 1.0]]]  # each element once, plus its copies
+    replicated = F.pad(x, (2, -1), mode="replicate")
+    assert replicated.tolist() == [[[1.0, 1.0, 1.0, 2.0, 3.0]]]
+    assert type(replicated.grad_fn).__name__ == "ReplicationPad1DBackward0"
+    image = torch.arange(6.0).view(1, 1, 2, 3).requires_grad_()
+    out = F.pad(image, (1, 0, 0, 1), mode="replicate")
+    assert type(out.grad_fn).__name__ == "ReplicationPad2DBackward0"
+    assert out[0, 0].tolist() == [[0.0, 0.0, 1.0, 2.0], [3.0, 3.0, 4.0, 5.0],
+                                  [3.0, 3.0, 4.0, 5.0]]
+    out.sum().backward()
+    assert image.grad[0, 0].tolist() == [[2.0, 1.0, 1.0], [4.0, 2.0, 2.0]]
+    assert F.pad(torch.ones(1, 1, 2, 3, 3), (1, 1, 1, 1, 1, 1), mode="reflect").shape == (
+        1, 1, 4, 5, 5)
+    assert F.pad(torch.tensor([[1, 2, 3]]), (1, 1), mode="reflect").tolist() == [[2, 1, 2, 3, 2]]
+
+
+def test_reflected_and_replicated_padding_refusals():
+    with raises(RuntimeError, "Argument #4: Padding size should be less than the corresponding "
+                              "input dimension, but got: padding (4, 0) at dimension 2 of input "
+                              "[1, 3, 4]"):
+        F.pad(torch.ones(1, 3, 4), (4, 0), mode="reflect")
+    with raises(RuntimeError, "Argument #6: Padding size should be less than the corresponding "
+                              "input dimension, but got: padding (3, 0) at dimension 2 of input "
+                              "[1, 1, 3, 4]"):
+        F.pad(torch.ones(1, 1, 3, 4), (1, 1, 3, 0), mode="reflect")
+    with raises(NotImplementedError, "Padding size 2 is not supported for 1D input tensor.\n"
+                                     "Supported combinations for non-constant padding:\n"
+                                     "  - 2D or 3D input: padding size = 2 (pads last "
+                                     "dimension)\n"
+                                     "  - 3D or 4D input: padding size = 4 (pads last 2 "
+                                     "dimensions)\n"
+                                     "  - 4D or 5D input: padding size = 6 (pads last 3 "
+                                     "dimensions)"):
+        F.pad(torch.ones(4), (1, 1), mode="replicate")
+    with raises(RuntimeError, "Expected 2D or 3D (batch mode) tensor with possibly 0 batch size "
+                              "and other non-zero dimensions for input, but got: [1, 0, 3]"):
+        F.pad(torch.ones(1, 0, 3), (1, 1), mode="replicate")
+
+
 def test_embedding():
     weight = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
     indices = torch.tensor([[2, 0], [2, 2]])

@@ -77,8 +77,8 @@ def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():
                                               "source")) or name in {
                 "start", "end", "step", "index", "offset", "diagonal", "shifts", "k", "length", "n",
                 "repeats", "size", "stride", "storage_offset", "split_size", "split_sizes",
-                "reduction", "ignore_index", "pad", "padding_idx", "weight_sym_argsize_0",
-                "normalized_shape"}
+                "reduction", "ignore_index", "pad", "padding", "padding_idx",
+                "weight_sym_argsize_0", "normalized_shape"}
             if not looks_integer and name not in SCALAR_PARAMETERS | _NOT_INTEGERS:
                 unknown.setdefault(name, op.node)
     # A new parameter must be placed: a Scalar (shown signed) or an integer (shown unsigned).

@@ -929,6 +929,12 @@ RECIPES.update({
                                                                                 [0, 3, 1]])})),
     "constant_pad_nd": Recipe(lambda a, pad: F.pad(a, pad, value=1.5), min_ndim=2,
                               params=_one_of("pad", (1, 2), (0, 1, 1, 0), (-1, 1))),
+    **{f"{kind}_pad{k}d": Recipe(
+        lambda a, padding, mode=mode: F.pad(a, padding, mode), shapes=st.just([shape]),
+        params=_one_of("padding", padding, tuple(-p if p > 1 else p for p in padding)))
+       for kind, mode in (("reflection", "reflect"), ("replication", "replicate"))
+       for k, shape, padding in ((1, (2, 3, 4), (2, 1)), (2, (1, 2, 3, 4), (1, 2, 2, 1)),
+                                 (3, (1, 1, 3, 3, 4), (1, 1, 2, 0, 1, 2)))},
     "native_layer_norm": Recipe(
         lambda a, w, b, normalized_shape: F.layer_norm(a, normalized_shape, w, b),
         ("any", "any", "any"), shapes=st.sampled_from([[(2, 3), (3,), (3,)],

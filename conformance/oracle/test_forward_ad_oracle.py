@@ -248,6 +248,9 @@ TORCH_CALLS.update({  # torch.nn.functional's layers, chapter 16q
     "_prelu_kernel": F.prelu,
     "embedding": lambda w, indices: F.embedding(indices, w),
     "constant_pad_nd": lambda a, pad: F.pad(a, pad, value=1.5),
+    **{f"{kind}_pad{k}d": lambda a, padding, mode=mode: F.pad(a, padding, mode)
+       for kind, mode in (("reflection", "reflect"), ("replication", "replicate"))
+       for k in (1, 2, 3)},
     "native_layer_norm": lambda a, w, b, normalized_shape: F.layer_norm(a, normalized_shape, w, b),
 })
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter

@@ -2,8 +2,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1361
-"""pad, in its constant mode."""
+# --- book/chapters/16q_functional.md:1362
+"""pad: constant, reflected and replicated."""
 
 import numpy as np
 
@@ -35,7 +35,9 @@ def pad(input, pad, mode="constant", value=None):
         if mode in ("reflect", "replicate", "circular"):
             if value is not None:
                 raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
-            raise NotImplementedError(f"refgrad has no {mode} padding yet")
+            if mode == "circular":
+                raise NotImplementedError("refgrad has no circular padding yet")
+            return _copied_pad(input, pad, mode)
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
@@ -48,3 +50,88 @@ def pad(input, pad, mode="constant", value=None):
             raise RuntimeError("narrow(): length must be non-negative.")
     return call(CONSTANT_PAD, (input,), {"pad": tuple(pad), "value": 0 if value is None
                                          else value})
+
+
+# --- book/chapters/16q_functional.md:1425
+def _sources(spatial, padding, mode):
+    """For each element of the padded dimensions, the flat index of the one it copies."""
+    along = []
+    for n, (before, after) in zip(spatial, _pads(len(spatial), padding)):
+        i = np.arange(-before, n + after)  # positions along the input, outside it too
+        if mode == "reflection":
+            i = np.abs(i)
+            i = np.where(i >= n, 2 * (n - 1) - i, i)
+        along.append(np.clip(i, 0, n - 1))
+    return np.ravel_multi_index(np.ix_(*along), spatial)
+
+
+def _gathered(a, padding, mode):
+    k = len(padding) // 2
+    sources = _sources(a.shape[a.ndim - k:], padding, mode)
+    flat = a.reshape(*a.shape[:a.ndim - k], -1)
+    return flat[..., sources.ravel()].reshape(*a.shape[:a.ndim - k], *sources.shape)
+
+
+def _scattered(g, self, padding, mode):
+    from refgrad._creation import zeros
+    from refgrad._ops.activations import on_device_of
+    from refgrad._tensor import make_tensor
+
+    k = len(padding) // 2
+    lead = tuple(self.shape[:self.ndim - k])
+    sources = _sources(tuple(self.shape[self.ndim - k:]), padding, mode).ravel()
+    index = make_tensor(on_device_of(sources, g._data))
+    grad = zeros(*lead, int(np.prod(self.shape[self.ndim - k:])), dtype=g.dtype, device=g.device)
+    return (grad.index_add(len(lead), index, g.reshape(*lead, -1)).view(self.shape),)
+
+
+# --- book/chapters/16q_functional.md:1459
+def _pad_row(mode, k):
+    from refgrad._ops.activations import on_host
+
+    return register(Op(
+        f"{mode}_pad{k}d", f"{mode.title()}Pad{k}DBackward0", ("self",), promote=False,
+        forward=on_host(lambda a, padding: _gathered(a, padding, mode)),
+        backward=lambda g, self, padding: _scattered(g, self, padding, mode),
+        saves=(("self", ("self",)),)))
+
+
+REFLECTION_PAD1D, REFLECTION_PAD2D, REFLECTION_PAD3D = (_pad_row("reflection", k)
+                                                        for k in (1, 2, 3))
+REPLICATION_PAD1D, REPLICATION_PAD2D, REPLICATION_PAD3D = (_pad_row("replication", k)
+                                                           for k in (1, 2, 3))
+_ROWS = {("reflection", 1): REFLECTION_PAD1D, ("reflection", 2): REFLECTION_PAD2D,
+         ("reflection", 3): REFLECTION_PAD3D, ("replication", 1): REPLICATION_PAD1D,
+         ("replication", 2): REPLICATION_PAD2D, ("replication", 3): REPLICATION_PAD3D}
+
+
+# --- book/chapters/16q_functional.md:1484
+_COMBINATIONS = (
+    "Supported combinations for non-constant padding:\n"
+    "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+    "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+    "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+
+
+def _listed(shape):
+    return f"[{', '.join(str(n) for n in shape)}]"
+
+
+def _copied_pad(input, pad, mode):
+    k = len(pad) // 2
+    if len(pad) % 2 or k not in (1, 2, 3) or input.ndim not in (k + 1, k + 2):
+        raise NotImplementedError(f"Padding size {len(pad)} is not supported for {input.ndim}D "
+                                  f"input tensor.\n{_COMBINATIONS}")
+    if 0 in tuple(input.shape[1:]):
+        raise RuntimeError(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 "
+                           "batch size and other non-zero dimensions for input, but got: "
+                           f"{_listed(input.shape)}")
+    kind = "reflection" if mode == "reflect" else "replication"
+    if kind == "reflection":
+        for d, (before, after) in zip(range(input.ndim - 1, -1, -1), _pads(k, pad)[::-1]):
+            if before >= input.shape[d] or after >= input.shape[d]:
+                raise RuntimeError(f"Argument #{2 * k + 2}: Padding size should be less than "
+                                   "the corresponding input dimension, but got: padding "
+                                   f"({before}, {after}) at dimension {d} of input "
+                                   f"{_listed(input.shape)}")
+    return call(_ROWS[kind, k], (input,), {"padding": tuple(pad)})
