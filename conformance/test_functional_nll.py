@@ -38,6 +38,7 @@ def test_nll_loss_with_weights_and_an_ignored_sample(reduction):
     scale = 1 / (W[2] + W[0]) if reduction == "mean" else 1.0
     assert x.grad.flatten().tolist() == pytest.approx(
         [0, 0, -W[2] * scale, 0, 0, 0, -W[0] * scale, 0, 0])
+    assert all(math.copysign(1.0, v) == 1.0 for v in x.grad.flatten().tolist() if v == 0)
 
 
 def test_nll_loss_defaults_and_a_single_sample():

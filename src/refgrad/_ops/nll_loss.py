@@ -39,14 +39,20 @@ def _nll(a, target, weight, reduction, ignore_index):
 
 # --- book/chapters/16q_functional.md:767
 def _nll_backward(g, self, target, weight, reduction, ignore_index):
-    mask, w, axis, _ = _picked(tuple(self.shape), target, weight, ignore_index,
-                               self._data.dtype)
-    spread = make_tensor(on_device_of(
-        np.where(mask, -np.expand_dims(w, axis), self._data.dtype.type(0)), self._data))
-    if reduction == 0:
-        return (spread * g.unsqueeze(axis),)
+    from refgrad._ops.functions import where
+
+    mask, w, axis, counted = _picked(tuple(self.shape), target, weight, ignore_index,
+                                     self._data.dtype)
+    picked = mask & np.expand_dims(counted, axis)
+    spread = make_tensor(on_device_of(np.where(picked, -np.expand_dims(w, axis), 0.0).astype(
+        self._data.dtype), self._data))
     total = w.sum()
-    return (spread * (g / float(total)) if reduction == 1 and total else spread * g,)
+    if reduction == 0:
+        g = g.unsqueeze(axis)
+    elif reduction == 1 and total:
+        g = g / float(total)
+    # Elsewhere the gradient is +0.0, whatever the sign of g, as torch's.
+    return (where(make_tensor(on_device_of(picked, self._data)), spread * g, 0.0),)
 
 
 _KEPT = (("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))
@@ -56,7 +62,7 @@ NLL_LOSS2D = register(Op("nll_loss2d", "NllLoss2DBackward0", ("self",), forward=
                          backward=_nll_backward, saves=_KEPT, promote=False))
 
 
-# --- book/chapters/16q_functional.md:792
+# --- book/chapters/16q_functional.md:798
 def _shape(t):
     return f"[{', '.join(str(n) for n in t.shape)}]"
 
@@ -85,7 +91,7 @@ def _check(input, target, weight, ignore_index, kernel):
         raise IndexError(f"Target {t[wrong].flat[0]} is out of bounds.")
 
 
-# --- book/chapters/16q_functional.md:822
+# --- book/chapters/16q_functional.md:828
 def _run(row, input, target, weight, reduction, ignore_index):
     from refgrad._ops.dispatch import call
 
@@ -119,7 +125,7 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
     return _run(NLL_LOSS2D, input, target, weight, reduction, ignore_index)
 
 
-# --- book/chapters/16q_functional.md:860
+# --- book/chapters/16q_functional.md:866
 def nll_loss_nd(input, target, weight, reduction, ignore_index):
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
