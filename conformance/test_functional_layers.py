@@ -302,6 +302,18 @@ def test_channel_dropout_drops_whole_channels():
         F.dropout1d(torch.ones(1, 2, 3, 4), 0.5)
 
 
+def test_dropout3d_makes_a_batch_of_one_sample():
+    torch.manual_seed(0)
+    single = F.dropout3d(torch.ones(20, 2, 2, 2, requires_grad=True), 0.5)
+    assert first_edges(single) == ["SqueezeBackward1", "MulBackward0", "UnsqueezeBackward0"]
+    assert set(single.detach().sum((1, 2, 3)).tolist()) <= {0.0, 16.0}
+    assert type(F.dropout3d(torch.ones(2, 3, 1, 1, 1, requires_grad=True), 0.5).grad_fn
+                ).__name__ == "MulBackward0"
+    with pytest.warns(UserWarning, match="^dropout3d: Received a 2-D input to dropout3d, which "
+                                         "is deprecated"):
+        F.dropout3d(torch.ones(2, 3), 0.5)
+
+
 def test_alpha_dropout_keeps_mean_and_variance():
     torch.manual_seed(0)
     x = torch.randn(100000, dtype=torch.float64)

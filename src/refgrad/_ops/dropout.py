@@ -2,8 +2,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1630
-"""dropout, dropout1d, dropout2d and alpha_dropout: products with drawn noise."""
+# --- book/chapters/16q_functional.md:1632
+"""dropout, dropout1d to dropout3d and alpha_dropout: products with drawn noise."""
 
 import math
 import warnings
@@ -45,7 +45,7 @@ def _dropped(input, p, training, inplace, shape, alpha=False):
     return input.mul_(noise) if inplace else input * noise
 
 
-# --- book/chapters/16q_functional.md:1674
+# --- book/chapters/16q_functional.md:1676
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
     return _dropped(input, p, training, inplace, tuple(input.shape))
@@ -69,7 +69,12 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
                            "optional batch dimension (i.e. 2D or 3D inputs).")
     if input.ndim == 3:
         return _dropped(input, p, training, inplace, _channels(input))
-    batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)  # one sample: a batch
+    return _one_sample(input, p, training, inplace)
+
+
+def _one_sample(input, p, training, inplace):
+    """Channel dropout of an input without a batch dimension: a batch of one."""
+    batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
     out = _dropped(batched, p, training, inplace, _channels(batched))
     return out.squeeze_(0) if inplace else out.squeeze(0)
 
@@ -92,3 +97,17 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
                       "behavior, please switch to using dropout1d instead.", UserWarning,
                       stacklevel=2)
     return _dropped(input, p, training, inplace, _channels(input))
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    _check(p)
+    if input.ndim not in (4, 5):
+        warnings.warn(f"dropout3d: Received a {input.ndim}-D input to dropout3d, which is "
+                      "deprecated and will result in an error in a future release. To retain "
+                      "the behavior and silence this warning, please use dropout instead. Note "
+                      "that dropout3d exists to provide channel-wise dropout on inputs with 3 "
+                      "spatial dimensions, a channel dimension, and an optional batch dimension "
+                      "(i.e. 4D or 5D inputs).", UserWarning, stacklevel=2)
+    if input.ndim == 5:
+        return _dropped(input, p, training, inplace, _channels(input))
+    return _one_sample(input, p, training, inplace)

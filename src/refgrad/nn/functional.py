@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1779
+# --- book/chapters/16q_functional.md:1800
 """refgrad.nn.functional: torch.nn.functional's activations, losses and layers."""
 
 from refgrad._ops.activation_functions import (
@@ -31,7 +31,7 @@ from refgrad._ops.activation_functions import (
     threshold,
 )
 from refgrad._ops.cross_entropy import cross_entropy
-from refgrad._ops.dropout import alpha_dropout, dropout, dropout1d, dropout2d
+from refgrad._ops.dropout import alpha_dropout, dropout, dropout1d, dropout2d, dropout3d
 from refgrad._ops.layers import bilinear, embedding, linear, one_hot, prelu
 from refgrad._ops.loss_functions import (
     binary_cross_entropy,
@@ -49,8 +49,8 @@ from refgrad._ops.pointwise import sigmoid, tanh
 from refgrad._ops.rescaling import hardshrink
 
 __all__ = [
-    "alpha_dropout", "bilinear", "dropout", "dropout1d", "dropout2d", "embedding", "layer_norm",
-    "linear", "one_hot", "pad", "prelu",
+    "alpha_dropout", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "embedding",
+    "layer_norm", "linear", "one_hot", "pad", "prelu",
     "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "huber_loss",
     "kl_div", "l1_loss", "mse_loss", "nll_loss", "smooth_l1_loss",
     "celu", "elu", "gelu", "glu", "hardshrink", "hardsigmoid", "hardswish", "hardtanh",
