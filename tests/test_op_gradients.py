@@ -21,6 +21,7 @@ from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_bac
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
 from refgrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
+from refgrad.nn import functional as F  # registers the rows of chapter 16q
 
 # Tighter than torch's default rtol=1e-3, which lets a 0.1% error through exactly.
 RTOL = 1e-4
@@ -932,6 +933,104 @@ RECIPES.update({
                     params=_one_of("alpha", 1.0, 0.3, 2)),
     "threshold_": Recipe(lambda a, threshold: call(OPS["threshold_"], (a,), {
         "threshold": threshold, "value": 2.0}), params=_one_of("threshold", 0.1, -0.5)),
+})
+
+
+# The activations of torch.nn.functional (chapter 16q). Values run from -4 to 4 where a
+# function changes its piece at +-3; hardtanh's bounds sit among the values drawn.
+RECIPES.update({
+    "leaky_relu": Recipe(lambda a, negative_slope: F.leaky_relu(a, negative_slope), ("nonzero",),
+                         params=_one_of("negative_slope", 0.01, 0.3, -0.5)),
+    "leaky_relu_": Recipe(lambda a, negative_slope: call(OPS["leaky_relu_"], (a,), {
+        "negative_slope": negative_slope}), ("nonzero",), params=_one_of("negative_slope", 0.2)),
+    "gelu": Recipe(lambda a, approximate: F.gelu(a, approximate=approximate),
+                   params=_one_of("approximate", "none", "tanh")),
+    "silu": Recipe(F.silu), "mish": Recipe(F.mish),
+    "softplus": Recipe(lambda a, beta, threshold: F.softplus(a, beta, threshold),
+                       params=lambda shapes: st.sampled_from(
+                           [{"beta": 1, "threshold": 20}, {"beta": 2.0, "threshold": 1.0},
+                            {"beta": 0.5, "threshold": -5.0}])),
+    "hardtanh": Recipe(lambda a, min_val, max_val: F.hardtanh(a, min_val, max_val),
+                       params=lambda shapes: st.sampled_from(
+                           [{"min_val": -1.0, "max_val": 1.0}, {"min_val": 0, "max_val": 6}])),
+    "hardsigmoid": Recipe(lambda a: F.hardsigmoid(a * 2)),
+    "hardswish": Recipe(lambda a: F.hardswish(a * 2)),
+    "log_sigmoid": Recipe(F.logsigmoid),
+    "softshrink": Recipe(lambda a, lambd: F.softshrink(a, lambd), params=_one_of("lambd", 0.5, 0)),
+    "glu": Recipe(lambda a, dim: F.glu(a, dim), shapes=st.sampled_from([[(4,)], [(2, 4)]]),
+                  params=_one_of("dim", -1, 0)),
+})
+
+
+def _reductions(**more):
+    return lambda shapes: st.sampled_from(["mean", "sum", "none"]).map(
+        lambda r: {"reduction": r, **more})
+
+
+def _weights(shapes):
+    return st.builds(lambda r, w: {"reduction": r, "weighted": w},
+                     st.sampled_from(["mean", "sum", "none"]), st.booleans())
+
+
+def _targeted(shapes):
+    """Reductions, and class indices for an input of ``shapes[0]``, classes along dimension 1,
+    some of them -1: ignored."""
+    n, c, *rest = shapes[0]
+    target = torch.tensor(np.arange(n * int(np.prod(rest))).reshape(n, *rest) % (c + 1) - 1)
+    return _reductions(target=target)(shapes)
+
+
+# The losses of torch.nn.functional (chapter 16q): targets that require a gradient too.
+RECIPES.update({
+    "mse_loss": Recipe(lambda a, b, reduction: F.mse_loss(a, b, reduction=reduction),
+                       ("any", "any"), params=_reductions(), broadcast=False),
+    "huber_loss": Recipe(lambda a, b, reduction, delta: F.huber_loss(a, b, reduction, delta),
+                         ("any", "any"), params=_reductions(delta=0.5), broadcast=False),
+    "smooth_l1_loss": Recipe(
+        lambda a, b, reduction, beta: F.smooth_l1_loss(a, b, reduction=reduction, beta=beta),
+        ("any", "any"), params=_reductions(beta=0.75), broadcast=False),
+    "binary_cross_entropy": Recipe(
+        lambda a, b, reduction, weighted: F.binary_cross_entropy(
+            a, b, torch.full_like(a.detach(), 1.5) if weighted else None, reduction=reduction),
+        ("unit", "unit"), params=_weights, broadcast=False),
+    "binary_cross_entropy_with_logits": Recipe(
+        lambda a, b, reduction, weighted: F.binary_cross_entropy_with_logits(
+            a, b, torch.full_like(a.detach(), 1.5) if weighted else None, reduction=reduction,
+            pos_weight=torch.full_like(a.detach(), 0.5) if weighted else None),
+        ("any", "unit"), params=_weights, broadcast=False),
+    "nll_loss": Recipe(lambda a, reduction, target: F.nll_loss(
+        a, target, reduction=reduction, ignore_index=-1),
+        shapes=st.sampled_from([[(3, 4)], [(5, 2)]]), params=_targeted),
+    "nll_loss2d": Recipe(lambda a, reduction, target, weight: F.nll_loss(
+        a, target, weight, reduction=reduction, ignore_index=-1),
+        shapes=st.just([(2, 3, 2, 2)]), params=lambda shapes: _targeted(shapes).map(
+            lambda p: {**p, "weight": torch.tensor([2.0, 0.5, 1.0], dtype=torch.float64)})),
+})
+
+# The layers of torch.nn.functional (chapter 16q).
+RECIPES.update({
+    "_prelu_kernel": Recipe(lambda a, w: F.prelu(a, w), ("nonzero", "any"),
+                            shapes=st.sampled_from([[(2, 3, 2), (3,)], [(2, 3), (1,)],
+                                                    [(3,), (1,)]])),
+    "embedding": Recipe(lambda w, indices: F.embedding(indices, w), shapes=st.just([(4, 3)]),
+                        # padding_idx and scale_grad_by_freq change the gradient, not the
+                        # values: no finite difference sees them, so the conformance tests
+                        # check them against torch instead
+                        params=lambda shapes: st.just({"indices": torch.tensor([[1, 2, 1],
+                                                                                [0, 3, 1]])})),
+    "constant_pad_nd": Recipe(lambda a, pad: F.pad(a, pad, value=1.5), min_ndim=2,
+                              params=_one_of("pad", (1, 2), (0, 1, 1, 0), (-1, 1))),
+    **{f"{kind}_pad{k}d": Recipe(
+        lambda a, padding, mode=mode: F.pad(a, padding, mode), shapes=st.just([shape]),
+        params=_one_of("padding", padding, tuple(-p if p > 1 else p for p in padding)))
+       for kind, mode in (("reflection", "reflect"), ("replication", "replicate"))
+       for k, shape, padding in ((1, (2, 3, 4), (2, 1)), (2, (1, 2, 3, 4), (1, 2, 2, 1)),
+                                 (3, (1, 1, 3, 3, 4), (1, 1, 2, 0, 1, 2)))},
+    "native_layer_norm": Recipe(
+        lambda a, w, b, normalized_shape: F.layer_norm(a, normalized_shape, w, b),
+        ("any", "any", "any"), shapes=st.sampled_from([[(2, 3), (3,), (3,)],
+                                                       [(2, 2, 3), (2, 3), (2, 3)]]),
+        params=lambda shapes: st.just({"normalized_shape": shapes[1]})),
 })
 
 

@@ -11,6 +11,7 @@ agree on its value, and on its tangent: present or not, dtype and values.
 import numpy as np
 import pytest
 import torch
+import torch.nn.functional as F
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -234,6 +235,44 @@ TORCH_CALLS = {
     "_cdist_forward": lambda a, b, p: torch.cdist(a, b, p, "donot_use_mm_for_euclid_dist"),
     "_pdist_forward": lambda a, p: torch.pdist(a, p), "_euclidean_dist": torch._euclidean_dist,
 }
+TORCH_CALLS.update({  # torch.nn.functional's rows, chapter 16q
+    "leaky_relu": lambda a, negative_slope: F.leaky_relu(a, negative_slope),
+    "leaky_relu_": lambda a, negative_slope: F.leaky_relu(a.clone(), negative_slope, True),
+    "gelu": lambda a, approximate: F.gelu(a, approximate=approximate),
+    "silu": F.silu, "mish": F.mish,
+    "softplus": lambda a, beta, threshold: F.softplus(a, beta, threshold),
+    "hardtanh": lambda a, min_val, max_val: F.hardtanh(a, min_val, max_val),
+    "hardsigmoid": lambda a: F.hardsigmoid(a * 2), "hardswish": lambda a: F.hardswish(a * 2),
+    "log_sigmoid": F.logsigmoid, "softshrink": lambda a, lambd: F.softshrink(a, lambd),
+    "glu": lambda a, dim: F.glu(a, dim),
+})
+
+
+TORCH_CALLS.update({  # torch.nn.functional's losses, chapter 16q
+    "mse_loss": lambda a, b, reduction: F.mse_loss(a, b, reduction=reduction),
+    "huber_loss": lambda a, b, reduction, delta: F.huber_loss(a, b, reduction, delta),
+    "smooth_l1_loss": lambda a, b, reduction, beta: F.smooth_l1_loss(
+        a, b, reduction=reduction, beta=beta),
+    "binary_cross_entropy": lambda a, b, reduction, weighted: F.binary_cross_entropy(
+        a, b, torch.full_like(a.detach(), 1.5) if weighted else None, reduction=reduction),
+    "binary_cross_entropy_with_logits": lambda a, b, reduction, weighted: (
+        F.binary_cross_entropy_with_logits(
+            a, b, torch.full_like(a.detach(), 1.5) if weighted else None, reduction=reduction,
+            pos_weight=torch.full_like(a.detach(), 0.5) if weighted else None)),
+    "nll_loss": lambda a, reduction, target: F.nll_loss(a, target, reduction=reduction,
+                                                        ignore_index=-1),
+    "nll_loss2d": lambda a, reduction, target, weight: F.nll_loss(
+        a, target, weight, reduction=reduction, ignore_index=-1),
+})
+TORCH_CALLS.update({  # torch.nn.functional's layers, chapter 16q
+    "_prelu_kernel": F.prelu,
+    "embedding": lambda w, indices: F.embedding(indices, w),
+    "constant_pad_nd": lambda a, pad: F.pad(a, pad, value=1.5),
+    **{f"{kind}_pad{k}d": lambda a, padding, mode=mode: F.pad(a, padding, mode)
+       for kind, mode in (("reflection", "reflect"), ("replication", "replicate"))
+       for k in (1, 2, 3)},
+    "native_layer_norm": lambda a, w, b, normalized_shape: F.layer_norm(a, normalized_shape, w, b),
+})
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
 THROUGH_TRIGAMMA = {"digamma", "polygamma"}
@@ -373,7 +412,9 @@ def test_torch_still_cannot_differentiate_these_tangents(name):
 # torch's forward formulas for these rows read the LU factorization their forward saved,
 # which torch does not differentiate: differentiated, their tangents miss the terms through
 # it. refgrad's are exact; torch's reverse mode, differentiated twice, is the oracle instead.
-TANGENTS_THROUGH_A_CONSTANT_LU = {"linalg_det", "linalg_slogdet", "linalg_solve_ex"}
+# So does native_layer_norm's, with the mean and deviation its forward saved.
+TANGENTS_THROUGH_A_CONSTANT_LU = {"linalg_det", "linalg_slogdet", "linalg_solve_ex",
+                                  "native_layer_norm"}
 
 
 def _reverse_over_reverse(lib, call, primals, tangents, params, weights):
@@ -430,9 +471,26 @@ def test_torch_still_gives_as_strided_scatter_the_complement_of_the_input_gradie
     assert grad.tolist() == [0.0, 2.0, 3.0, 0.0]  # the right one is [1, 0, 0, 4]
 
 
+# torch's forward formulas for these rows call functions that have no derivative of their
+# own (glu_jvp, hardsigmoid_backward): torch refuses to differentiate their tangents. The
+# white-box suite checks refgrad's second derivatives against finite differences instead.
+TORCH_TANGENTS_WITHOUT_DERIVATIVE = {"glu": "glu_jvp", "hardsigmoid": "hardsigmoid_backward"}
+
+
+@pytest.mark.parametrize("name", sorted(TORCH_TANGENTS_WITHOUT_DERIVATIVE))
+def test_torch_still_refuses_to_differentiate_these_tangents(name):
+    one = torch.ones(2, 4, dtype=torch.float64)
+    with pytest.raises(RuntimeError, match=f"^derivative for aten::"
+                       f"{TORCH_TANGENTS_WITHOUT_DERIVATIVE[name]} is not implemented"):
+        _tangent_gradients(torch, TORCH_CALLS[name], [one], [one], {"dim": -1} if name == "glu"
+                           else {}, [torch.ones(2, 2 if name == "glu" else 4,
+                                                dtype=torch.float64)])
+
+
 @pytest.mark.parametrize("name", [n for n in DIFFERENTIABLE if n not in
                                   TORCH_CANNOT_DIFFERENTIATE | set(WITHOUT_FORWARD_FORMULA)
-                                  | TORCH_WRONG_REVERSE])
+                                  | TORCH_WRONG_REVERSE
+                                  | set(TORCH_TANGENTS_WITHOUT_DERIVATIVE)])
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_tangents_differentiate_like_torch(name, data):

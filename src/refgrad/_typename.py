@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:78
+# --- book/chapters/06_parameters.md:88
 """Dotted names for objects, and torch's legacy names for tensor types."""
 
 from refgrad import _dtype
@@ -37,7 +37,7 @@ def numel(t: Tensor) -> int:
     return t.numel()
 
 
-# --- book/chapters/06_parameters.md:118
+# --- book/chapters/06_parameters.md:128
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
 
 
@@ -48,7 +48,7 @@ def c_type_name(kind) -> str:
     return f"{kind.__module__}.{kind.__name__}"
 
 
-# --- book/chapters/06_parameters.md:138
+# --- book/chapters/06_parameters.md:148
 def not_implemented_for(kernel: str, kind) -> NotImplementedError:
     """torch's error for a kernel with no version for the NumPy dtype ``kind``."""
     return NotImplementedError(

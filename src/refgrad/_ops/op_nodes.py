@@ -168,8 +168,9 @@ def _read_back(key: str, value):
 # 2**64 - 1. The parameters torch keeps as Scalars are read back with their
 # sign. These are their names; every other integer is shown unsigned.
 SCALAR_PARAMETERS = frozenset({
-    "alpha", "beta", "correction", "eps", "exponent", "input_scale", "lambd", "max", "maxnorm",
-    "min", "ord", "other", "p", "scale", "self", "threshold", "value", "weight",
+    "alpha", "beta", "correction", "delta", "eps", "exponent", "input_scale", "lambd", "max",
+    "max_val", "maxnorm", "min", "min_val", "negative_slope", "ord", "other", "p", "scale",
+    "self", "threshold", "value", "weight",
 })
 
 
@@ -187,7 +188,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:266
+# --- book/chapters/13_dispatch.md:267
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:

@@ -2,12 +2,21 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:62
+# --- book/chapters/06_parameters.md:63
 """refgrad.nn: what autograd's users need of torch.nn."""
 
 from refgrad.nn.parameter import Parameter
 
 __all__ = ["Parameter"]
+
+
+def __getattr__(name):
+    # torch.nn.functional without its import: loaded on first use, not at refgrad's start-up
+    if name == "functional":
+        import importlib
+
+        return importlib.import_module("refgrad.nn.functional")
+    raise AttributeError(f"module 'refgrad.nn' has no attribute '{name}'")
 
 
 # --- book/chapters/21a_module_hooks.md:922
