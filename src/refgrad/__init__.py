@@ -64,7 +64,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:941
+# --- book/chapters/16_functions.md:949
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -214,7 +214,7 @@ from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
-# --- book/chapters/16o_argument_checks.md:304
+# --- book/chapters/16o_argument_checks.md:309
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
@@ -297,7 +297,7 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:1012
+# --- book/chapters/26_inplace.md:1052
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -307,9 +307,15 @@ from refgrad._ops.out_arguments import (
     clamp_min,  # noqa: F811
     cos,  # noqa: F811
     div,  # noqa: F811
+    eq,  # noqa: F811
     exp,  # noqa: F811
+    ge,  # noqa: F811
+    gt,  # noqa: F811
+    le,  # noqa: F811
     log,  # noqa: F811
+    lt,  # noqa: F811
     mul,  # noqa: F811
+    ne,  # noqa: F811
     neg,  # noqa: F811
     pow,  # noqa: F811
     sigmoid,  # noqa: F811
@@ -320,7 +326,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1128
+# --- book/chapters/26_inplace.md:1204
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -331,7 +337,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1398
+# --- book/chapters/26_inplace.md:1477
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )

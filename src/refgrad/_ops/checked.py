@@ -21,6 +21,7 @@ from refgrad._ops import (
     reshaping,
     selecting,
     shaping,
+    simple_functions,
     skipping_nan,
     statistics,
     sums_and_stacks,
@@ -50,7 +51,7 @@ def _products(name: str) -> tuple:
             Arguments(f"{name}(Tensor input, Tensor mat2)", method=True))
 
 
-# --- book/chapters/16o_argument_checks.md:84
+# --- book/chapters/16o_argument_checks.md:85
 # name: (where the function lives, (function form's signatures, method form's)).
 # None for a form torch does not have.
 SIGNATURES = {
@@ -77,7 +78,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/16o_argument_checks.md:120
+# --- book/chapters/16o_argument_checks.md:121
 _KEEP = "bool keepdim = False"
 _DIMS = f"tuple of ints[1]? dim = None, {_KEEP}"
 _TRUTH = ("Tensor input, *, Tensor out = None",  # the dims of all and any: no single int
@@ -141,7 +142,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:187
+# --- book/chapters/16o_argument_checks.md:188
 SIGNATURES.update({
     "select": (indexing, _both("select(Tensor input, int dim, int index)")),
     "narrow": (indexing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
@@ -167,7 +168,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:219
+# --- book/chapters/16o_argument_checks.md:220
 def _function(name: str):
     module, (arguments, _) = SIGNATURES[name]
     return function_form(getattr(module, name), arguments)
@@ -197,7 +198,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, method_copy(getattr(module, name)))
 
 
-# --- book/chapters/16o_argument_checks.md:259
+# --- book/chapters/16o_argument_checks.md:260
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {
@@ -221,6 +222,10 @@ COPIED = {
     "sum": (sums_and_stacks, _both(*_SUM)),
     "expand": (reshaping, (None, Arguments(
         "expand(Tensor input, tuple of ints size, *, bool implicit = False)", method=True))),
+    # the comparisons, like the arithmetic, check only when the row refuses
+    **{name: (simple_functions, _both(*(f"{name}(Tensor input, {kind} other, *, "
+                                       "Tensor out = None)" for kind in ("Tensor", "Number"))))
+       for name in ("eq", "ne", "lt", "le", "gt", "ge")},
 }
 
 

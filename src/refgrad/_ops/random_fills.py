@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:672
+# --- book/chapters/26_inplace.md:688
 """uniform_ and normal_: in-place writes of random numbers."""
 
 import numpy as np

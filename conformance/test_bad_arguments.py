@@ -1,0 +1,112 @@
+"""Black-box tests: a str, None or a list where a tensor or number belongs, and the errors
+torch gives before its kernels run: comparisons, in-place bitwise ops, round_, addmv_."""
+
+import warnings
+
+import pytest
+import torch
+
+from conformance._support import raises
+
+_OTHER = ("Tensor other", "Number other")
+
+
+def _method_refusal(name: str, got: str, marked: str) -> str:
+    """The refusal of a method taking one tensor or number ``other``."""
+    lines = [f"{name}() received an invalid combination of arguments - got ({got}), but "
+             "expected one of:\n"]
+    for form in _OTHER:
+        lines.append(f" * ({form})\n      didn't match because some of the arguments have "
+                     f"invalid types: (!{marked}!)\n")
+    return "".join(lines)
+
+
+def _function_refusal(name: str, got: str) -> str:
+    forms = "".join(f" * (Tensor input, {form}, *, Tensor out = None)\n" for form in _OTHER)
+    return (f"{name}() received an invalid combination of arguments - got (Tensor, {got}), "
+            f"but expected one of:\n{forms}")
+
+
+def _names():
+    return {"torch": torch, "x": torch.tensor([1.5, -2.0]), "i": torch.tensor([3, 4]),
+            "m": torch.ones(2, 2), "v": torch.ones(2)}
+
+
+_ADDMV_ = "(Tensor input, Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1)"
+_CAST = "result type Float can't be cast to the desired output type Long"
+CALLS = [
+    ('x.ge_("a")', TypeError, _method_refusal("ge_", "str", "str")),
+    ("x.lt_(None)", TypeError, _method_refusal("lt_", "NoneType", "NoneType")),
+    ("x.eq_([1, 2])", TypeError, _method_refusal("eq_", "list", "list of [int, int]")),
+    ('x.gt("a")', TypeError, _method_refusal("gt", "str", "str")),
+    ("x.ne(None)", TypeError, _method_refusal("ne", "NoneType", "NoneType")),
+    ("x.le([1, 2])", TypeError, _method_refusal("le", "list", "list of [int, int]")),
+    ('torch.gt(x, "a")', TypeError, _function_refusal("gt", "str")),
+    ("torch.eq(x, None)", TypeError, _function_refusal("eq", "NoneType")),
+    ("torch.lt(x, [1])", TypeError, _function_refusal("lt", "list")),
+    ('torch.greater(x, "a")', TypeError, _function_refusal("greater", "str")),
+    # sic: torch counts the keyword-only decimals among the required arguments
+    ('torch.round_(x, "a")', TypeError,
+     "round_() takes from 2 to 1 positional arguments but 2 were given"),
+    ("torch.round_(x, 1)", TypeError,
+     "round_() takes from 2 to 1 positional arguments but 2 were given"),
+    ("torch.addmv_(x)", TypeError,
+     f"addmv_() received an invalid combination of arguments - got (Tensor), but expected "
+     f"{_ADDMV_}"),
+    ("torch.addmv_(x, m)", TypeError,
+     "addmv_() received an invalid combination of arguments - got (Tensor, Tensor), but "
+     f"expected {_ADDMV_}"),
+    ("torch.addmv_(x, m, v, v)", TypeError,
+     "addmv_() takes 3 positional arguments but 4 were given"),
+    ("i.bitwise_and_(1.5)", RuntimeError, _CAST),
+    ("i.bitwise_or_(x)", RuntimeError, _CAST),
+    ("i.bitwise_xor_(torch.tensor(0.5))", RuntimeError, _CAST),
+    ("i.bitwise_left_shift_(1.5)", RuntimeError, _CAST),
+    ("i.bitwise_right_shift_(x)", RuntimeError, _CAST),
+    *((f"torch.{name}(None)", TypeError,
+       f"{name}(): argument 'input' (position 1) must be Tensor, not NoneType")
+      for name in ("sin", "exp", "abs", "sqrt", "tanh")),
+]
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), CALLS)
+def test_bad_arguments(call, kind, message):
+    with raises(kind, message):
+        eval(call, _names())
+
+
+def test_a_refused_in_place_comparison_leaves_the_tensor_as_it_was():
+    x = torch.tensor([1.5, -2.0])
+    with pytest.raises(TypeError):
+        x.ge_("a")
+    assert x.tolist() == [1.5, -2.0]
+    assert x._version == 0
+
+
+def test_a_refused_in_place_bitwise_op_writes_nothing():
+    i = torch.tensor([3, 4])
+    with pytest.raises(RuntimeError):
+        i &= 1.5
+    assert i.tolist() == [3, 4]
+    assert i._version == 0
+
+
+@pytest.mark.parametrize("name", ["eq", "ne", "lt", "le", "gt", "ge", "greater",
+                                  "greater_equal", "less", "less_equal", "not_equal"])
+def test_comparisons_write_into_out(name):
+    x, y = torch.tensor([1.0, 2.0, 3.0]), torch.tensor([2.0, 2.0, 2.0])
+    expected = getattr(x, name)(y)
+    out = torch.empty(3, dtype=torch.bool)
+    assert getattr(torch, name)(x, y, out=out) is out
+    assert out.tolist() == expected.tolist()
+    into_floats = torch.zeros(3)  # the bools are cast to out's dtype
+    getattr(torch, name)(x, 2.0, out=into_floats)
+    assert into_floats.tolist() == [float(b) for b in getattr(x, name)(2.0).tolist()]
+
+
+def test_addmv_takes_the_old_order_with_the_scale_first():
+    m, v = torch.ones(2, 2), torch.ones(2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        assert torch.addmv_(0.5, torch.zeros(2), 2, m, v).tolist() == [4.0, 4.0]
+        assert torch.addmv_(0.5, torch.full((2,), 2.0), m, v).tolist() == [3.0, 3.0]
