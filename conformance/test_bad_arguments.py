@@ -68,6 +68,32 @@ CALLS = [
       for name in ("sin", "exp", "abs", "sqrt", "tanh")),
 ]
 
+# Functions of two tensors, given something else for the second: (name, its name there).
+SECOND_TENSORS = [("allclose", "other"), ("isclose", "other"), ("equal", "other"),
+                  ("cross", "other"), ("inner", "other"), ("dist", "other"),
+                  ("take", "index"), ("masked_select", "mask"), ("diagonal_scatter", "src"),
+                  ("slice_scatter", "src")]
+for _name, _argument in SECOND_TENSORS:
+    for _value, _type in (('"a"', "str"), ("None", "NoneType"), ("[1, 2]", "list"),
+                          ("1j", "complex")):
+        CALLS.append((f"x.{_name}({_value})", TypeError,
+                      f"{_name}(): argument '{_argument}' (position 1) must be Tensor, not "
+                      f"{_type}"))
+        CALLS.append((f"torch.{_name}(x, {_value})", TypeError,
+                      f"{_name}(): argument '{_argument}' (position 2) must be Tensor, not "
+                      f"{_type}"))
+CALLS += [
+    ("torch.select_scatter(x, None, 0, 0)", TypeError,
+     "select_scatter(): argument 'src' (position 2) must be Tensor, not NoneType"),
+    ("x.select_scatter(x)", TypeError,
+     'select_scatter() missing 2 required positional argument: "dim", "index"'),
+    ("x.equal(x, x)", TypeError, "equal() takes 1 positional argument but 2 were given"),
+    ("torch.allclose(x, x, 1e-5, 1e-8, False, 1)", TypeError,
+     "allclose() takes from 2 to 5 positional arguments but 6 were given"),
+    ('torch.dist(x, x, "a")', TypeError,
+     "dist(): argument 'p' (position 3) must be Number, not str"),
+]
+
 
 @pytest.mark.parametrize(("call", "kind", "message"), CALLS)
 def test_bad_arguments(call, kind, message):

@@ -214,10 +214,11 @@ from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
-# --- book/chapters/16o_argument_checks.md:309
+# --- book/chapters/16o_argument_checks.md:347
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
+    allclose,  # noqa: F811
     amax,  # noqa: F811
     amin,  # noqa: F811
     aminmax,  # noqa: F811
@@ -228,32 +229,41 @@ from refgrad._ops.checked import (
     cat,  # noqa: F811
     chunk,  # noqa: F811
     count_nonzero,  # noqa: F811
+    cross,  # noqa: F811
     cumsum,  # noqa: F811
     diagonal,  # noqa: F811
+    diagonal_scatter,  # noqa: F811
+    dist,  # noqa: F811
+    equal,  # noqa: F811
     flatten,  # noqa: F811
     flip,  # noqa: F811
     gather,  # noqa: F811
     index_select,  # noqa: F811
+    inner,  # noqa: F811
+    isclose,  # noqa: F811
     kthvalue,  # noqa: F811
     log_softmax,  # noqa: F811
     logsumexp,  # noqa: F811
+    masked_select,  # noqa: F811
     matmul,  # noqa: F811
     max,  # noqa: A004, F811
+    mean,  # noqa: F811
     median,  # noqa: F811
     min,  # noqa: A004, F811
-    mode,  # noqa: F811
-    mean,  # noqa: F811
     mm,  # noqa: F811
+    mode,  # noqa: F811
     movedim,  # noqa: F811
     nanmean,  # noqa: F811
     nanmedian,  # noqa: F811
-    narrow,  # noqa: F811
     nansum,  # noqa: F811
+    narrow,  # noqa: F811
     permute,  # noqa: F811
     prod,  # noqa: F811
     reshape,  # noqa: F811
     roll,  # noqa: F811
     select,  # noqa: F811
+    select_scatter,  # noqa: F811
+    slice_scatter,  # noqa: F811
     softmax,  # noqa: F811
     squeeze,  # noqa: F811
     stack,  # noqa: F811
@@ -261,6 +271,7 @@ from refgrad._ops.checked import (
     sum,  # noqa: F811
     swapaxes,  # noqa: F811
     swapdims,  # noqa: F811
+    take,  # noqa: F811
     tile,  # noqa: F811
     topk,  # noqa: F811
     transpose,  # noqa: F811

@@ -160,6 +160,7 @@ def method_copy(function):
     copy = types.FunctionType(function.__code__.replace(), function.__globals__,
                               function.__name__, function.__defaults__, function.__closure__)
     copy.__kwdefaults__ = function.__kwdefaults__
+    copy.__qualname__ = function.__qualname__  # NOTE [Named as torch names them]
     _METHOD_CODES[id(copy.__code__)] = copy.__code__
     return copy
 
@@ -180,7 +181,7 @@ def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     return read
 
 
-# --- book/chapters/13a_arguments.md:798
+# --- book/chapters/13a_arguments.md:799
 _MISSING = re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: (.*)")
 
 
@@ -200,7 +201,7 @@ def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict
                         + ", ".join(f'"{n}"' for n in names)) from None
 
 
-# --- book/chapters/13a_arguments.md:874
+# --- book/chapters/13a_arguments.md:875
 def refused_by_copy(name: str, takes: int, refused: tuple, code) -> TypeError:
     """torch's count for a function with a method copy: the method does not count self."""
     from refgrad._method_counts import keywords_only

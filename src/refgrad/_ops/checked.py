@@ -8,6 +8,8 @@
 from refgrad._argument_forms import function_form, method_copy, method_form, refuse
 from refgrad._arguments import Arguments
 from refgrad._ops import (
+    closeness,
+    contractions,
     diagonal_view,
     elementwise,
     functions,
@@ -17,8 +19,12 @@ from refgrad._ops import (
     order_statistics,
     ordering,
     pieces,
+    products,
+    rank_one,
     rearranging,
     reshaping,
+    scatter_copies,
+    scattering,
     selecting,
     shaping,
     simple_functions,
@@ -51,7 +57,7 @@ def _products(name: str) -> tuple:
             Arguments(f"{name}(Tensor input, Tensor mat2)", method=True))
 
 
-# --- book/chapters/16o_argument_checks.md:85
+# --- book/chapters/16o_argument_checks.md:91
 # name: (where the function lives, (function form's signatures, method form's)).
 # None for a form torch does not have.
 SIGNATURES = {
@@ -78,7 +84,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/16o_argument_checks.md:121
+# --- book/chapters/16o_argument_checks.md:127
 _KEEP = "bool keepdim = False"
 _DIMS = f"tuple of ints[1]? dim = None, {_KEEP}"
 _TRUTH = ("Tensor input, *, Tensor out = None",  # the dims of all and any: no single int
@@ -142,7 +148,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:188
+# --- book/chapters/16o_argument_checks.md:194
 SIGNATURES.update({
     "select": (indexing, _both("select(Tensor input, int dim, int index)")),
     "narrow": (indexing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
@@ -168,7 +174,30 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:220
+# --- book/chapters/16o_argument_checks.md:225
+_CLOSE = "float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False"
+_OUT = "*, Tensor out = None"
+SIGNATURES.update({
+    "allclose": (closeness, _both(f"allclose(Tensor input, Tensor other, {_CLOSE})")),
+    "isclose": (closeness, _both(f"isclose(Tensor input, Tensor other, {_CLOSE})")),
+    "equal": (closeness, _both("equal(Tensor input, Tensor other)")),
+    "cross": (products, _both(f"cross(Tensor input, Tensor other, int? dim = None, {_OUT})")),
+    "inner": (contractions, _both(f"inner(Tensor input, Tensor other, {_OUT})")),
+    "dist": (rank_one, _both("dist(Tensor input, Tensor other, Number p = 2)")),
+    "take": (scattering, _both(f"take(Tensor input, Tensor index, {_OUT})")),
+    "masked_select": (selecting, _both(f"masked_select(Tensor input, Tensor mask, {_OUT})")),
+    "diagonal_scatter": (scatter_copies, _both(
+        "diagonal_scatter(Tensor input, Tensor src, int offset = 0, int dim1 = 0, "
+        "int dim2 = 1)")),
+    "slice_scatter": (scatter_copies, _both(
+        "slice_scatter(Tensor input, Tensor src, int dim = 0, int? start = None, "
+        f"int? end = None, int step = 1, {_OUT})")),
+    "select_scatter": (scatter_copies, _both(
+        "select_scatter(Tensor input, Tensor src, int dim, int index)")),
+})
+
+
+# --- book/chapters/16o_argument_checks.md:254
 def _function(name: str):
     module, (arguments, _) = SIGNATURES[name]
     return function_form(getattr(module, name), arguments)
@@ -188,6 +217,10 @@ def _function(name: str):
  unflatten) = (_function(name) for name in (
     "select", "narrow", "unbind", "movedim", "diagonal", "index_select", "gather", "chunk",
     "roll", "flip", "tile", "unflatten"))
+(allclose, isclose, equal, cross, inner, dist, take, masked_select, diagonal_scatter,
+ slice_scatter, select_scatter) = (_function(name) for name in (
+    "allclose", "isclose", "equal", "cross", "inner", "dist", "take", "masked_select",
+    "diagonal_scatter", "slice_scatter", "select_scatter"))
 
 
 def install(cls=Tensor) -> None:
@@ -198,7 +231,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, method_copy(getattr(module, name)))
 
 
-# --- book/chapters/16o_argument_checks.md:260
+# --- book/chapters/16o_argument_checks.md:298
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {

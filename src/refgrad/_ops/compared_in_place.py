@@ -48,7 +48,7 @@ def _method(name, rows):
 
         return inplace(self, named(name, step), other)
 
-    compare.__name__ = name + "_"
+    compare.__name__ = compare.__qualname__ = name + "_"  # NOTE [Named as torch names them]
     return compare
 
 

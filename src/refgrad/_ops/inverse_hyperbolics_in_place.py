@@ -38,7 +38,7 @@ def _step(row):
     def step(input):
         return call(row, (input,))
 
-    step.__name__ = row.name[:-1]
+    step.__name__ = step.__qualname__ = row.name[:-1]  # NOTE [Named as torch names them]
     return step
 
 
