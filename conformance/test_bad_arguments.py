@@ -72,7 +72,8 @@ CALLS = [
 SECOND_TENSORS = [("allclose", "other"), ("isclose", "other"), ("equal", "other"),
                   ("cross", "other"), ("inner", "other"), ("dist", "other"),
                   ("take", "index"), ("masked_select", "mask"), ("diagonal_scatter", "src"),
-                  ("slice_scatter", "src")]
+                  ("slice_scatter", "src"), ("vdot", "other"), ("take_along_dim", "indices"),
+                  ("logical_and", "other"), ("logical_or", "other"), ("logical_xor", "other")]
 for _name, _argument in SECOND_TENSORS:
     for _value, _type in (('"a"', "str"), ("None", "NoneType"), ("[1, 2]", "list"),
                           ("1j", "complex")):
@@ -92,6 +93,18 @@ CALLS += [
      "allclose() takes from 2 to 5 positional arguments but 6 were given"),
     ('torch.dist(x, x, "a")', TypeError,
      "dist(): argument 'p' (position 3) must be Number, not str"),
+    ('torch.bitwise_not(i, "a")', TypeError,
+     "bitwise_not() takes 1 positional argument but 2 were given"),
+    ('torch.logical_not(x, "a")', TypeError,
+     "logical_not() takes 1 positional argument but 2 were given"),
+    ('x.logical_and(x, "a")', TypeError,
+     "logical_and() takes 1 positional argument but 2 were given"),
+    ('torch.logical_or(x, x, "a")', TypeError,
+     "logical_or() takes 2 positional arguments but 3 were given"),
+    # a method called directly: torch's C method names its class TensorBase
+    ("i.bitwise_not(1)", TypeError, "TensorBase.bitwise_not() takes no arguments (1 given)"),
+    ("x.logical_not(None, 2)", TypeError,
+     "TensorBase.logical_not() takes no arguments (2 given)"),
 ]
 
 
@@ -136,3 +149,20 @@ def test_addmv_takes_the_old_order_with_the_scale_first():
         warnings.simplefilter("ignore", UserWarning)
         assert torch.addmv_(0.5, torch.zeros(2), 2, m, v).tolist() == [4.0, 4.0]
         assert torch.addmv_(0.5, torch.full((2,), 2.0), m, v).tolist() == [3.0, 3.0]
+
+
+@pytest.mark.parametrize(("call", "expected"), [
+    ("torch.allclose(x, x + 1e-4, rtol=1e-3, atol=0.0, equal_nan=True)", True),
+    ("x.isclose(other=x, equal_nan=True).tolist()", [True, True]),
+    ("torch.equal(input=x, other=x)", True),
+    ("x.dist(x + 1, p=1).item()", 2.0),
+    ("torch.take(x, index=torch.tensor([1])).tolist()", [-2.0]),
+    ("x.masked_select(mask=x > 0).tolist()", [1.5]),
+    ("torch.slice_scatter(x, torch.zeros(1), start=0, end=1).tolist()", [0.0, -2.0]),
+    ("torch.take_along_dim(x, torch.tensor([1]), dim=0).tolist()", [-2.0]),
+    ("torch.logical_and(x, other=x > 0).tolist()", [True, False]),
+    ("x.logical_xor(other=x).tolist()", [False, False]),
+    ("torch.vdot(x, other=x).item()", 6.25),
+])
+def test_checked_functions_still_take_their_keywords(call, expected):
+    assert eval(call, _names()) == expected

@@ -107,11 +107,11 @@ from refgrad._ops.shaping import (
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:635
+# --- book/chapters/16e_rounding_and_bits.md:642
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:687
+# --- book/chapters/16e_rounding_and_bits.md:694
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -214,7 +214,7 @@ from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
-# --- book/chapters/16o_argument_checks.md:347
+# --- book/chapters/16o_argument_checks.md:357
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
@@ -225,6 +225,7 @@ from refgrad._ops.checked import (
     any,  # noqa: A004, F811
     argmax,  # noqa: F811
     argmin,  # noqa: F811
+    bitwise_not,  # noqa: F811
     bmm,  # noqa: F811
     cat,  # noqa: F811
     chunk,  # noqa: F811
@@ -243,6 +244,10 @@ from refgrad._ops.checked import (
     isclose,  # noqa: F811
     kthvalue,  # noqa: F811
     log_softmax,  # noqa: F811
+    logical_and,  # noqa: F811
+    logical_not,  # noqa: F811
+    logical_or,  # noqa: F811
+    logical_xor,  # noqa: F811
     logsumexp,  # noqa: F811
     masked_select,  # noqa: F811
     matmul,  # noqa: F811
@@ -272,6 +277,7 @@ from refgrad._ops.checked import (
     swapaxes,  # noqa: F811
     swapdims,  # noqa: F811
     take,  # noqa: F811
+    take_along_dim,  # noqa: F811
     tile,  # noqa: F811
     topk,  # noqa: F811
     transpose,  # noqa: F811
@@ -279,6 +285,7 @@ from refgrad._ops.checked import (
     unflatten,  # noqa: F811
     unsqueeze,  # noqa: F811
     var,  # noqa: F811
+    vdot,  # noqa: F811
 )
 
 

@@ -8,6 +8,7 @@
 from refgrad._argument_forms import function_form, method_copy, method_form, refuse
 from refgrad._arguments import Arguments
 from refgrad._ops import (
+    bits,
     closeness,
     contractions,
     diagonal_view,
@@ -57,7 +58,7 @@ def _products(name: str) -> tuple:
             Arguments(f"{name}(Tensor input, Tensor mat2)", method=True))
 
 
-# --- book/chapters/16o_argument_checks.md:91
+# --- book/chapters/16o_argument_checks.md:92
 # name: (where the function lives, (function form's signatures, method form's)).
 # None for a form torch does not have.
 SIGNATURES = {
@@ -84,7 +85,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/16o_argument_checks.md:127
+# --- book/chapters/16o_argument_checks.md:128
 _KEEP = "bool keepdim = False"
 _DIMS = f"tuple of ints[1]? dim = None, {_KEEP}"
 _TRUTH = ("Tensor input, *, Tensor out = None",  # the dims of all and any: no single int
@@ -148,7 +149,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:194
+# --- book/chapters/16o_argument_checks.md:195
 SIGNATURES.update({
     "select": (indexing, _both("select(Tensor input, int dim, int index)")),
     "narrow": (indexing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
@@ -174,7 +175,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:225
+# --- book/chapters/16o_argument_checks.md:226
 _CLOSE = "float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False"
 _OUT = "*, Tensor out = None"
 SIGNATURES.update({
@@ -194,10 +195,17 @@ SIGNATURES.update({
         f"int? end = None, int step = 1, {_OUT})")),
     "select_scatter": (scatter_copies, _both(
         "select_scatter(Tensor input, Tensor src, int dim, int index)")),
+    "vdot": (products, _both(f"vdot(Tensor input, Tensor other, {_OUT})")),
+    "take_along_dim": (scattering, _both(
+        f"take_along_dim(Tensor input, Tensor indices, int? dim = None, {_OUT})")),
+    **{name: (bits, _both(f"{name}(Tensor input, {_OUT})"))
+       for name in ("bitwise_not", "logical_not")},
+    **{name: (bits, _both(f"{name}(Tensor input, Tensor other, {_OUT})"))
+       for name in ("logical_and", "logical_or", "logical_xor")},
 })
 
 
-# --- book/chapters/16o_argument_checks.md:254
+# --- book/chapters/16o_argument_checks.md:262
 def _function(name: str):
     module, (arguments, _) = SIGNATURES[name]
     return function_form(getattr(module, name), arguments)
@@ -218,9 +226,11 @@ def _function(name: str):
     "select", "narrow", "unbind", "movedim", "diagonal", "index_select", "gather", "chunk",
     "roll", "flip", "tile", "unflatten"))
 (allclose, isclose, equal, cross, inner, dist, take, masked_select, diagonal_scatter,
- slice_scatter, select_scatter) = (_function(name) for name in (
+ slice_scatter, select_scatter, vdot, take_along_dim, bitwise_not, logical_not, logical_and,
+ logical_or, logical_xor) = (_function(name) for name in (
     "allclose", "isclose", "equal", "cross", "inner", "dist", "take", "masked_select",
-    "diagonal_scatter", "slice_scatter", "select_scatter"))
+    "diagonal_scatter", "slice_scatter", "select_scatter", "vdot", "take_along_dim",
+    "bitwise_not", "logical_not", "logical_and", "logical_or", "logical_xor"))
 
 
 def install(cls=Tensor) -> None:
@@ -231,7 +241,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, method_copy(getattr(module, name)))
 
 
-# --- book/chapters/16o_argument_checks.md:298
+# --- book/chapters/16o_argument_checks.md:308
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {
