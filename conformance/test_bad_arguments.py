@@ -101,6 +101,13 @@ CALLS += [
      "logical_and() takes 1 positional argument but 2 were given"),
     ('torch.logical_or(x, x, "a")', TypeError,
      "logical_or() takes 2 positional arguments but 3 were given"),
+    ("torch.nan_to_num(x, [1])", TypeError,
+     "nan_to_num(): argument 'nan' (position 2) must be float, not list"),
+    ("x.nan_to_num(x)", TypeError,
+     "nan_to_num(): argument 'nan' (position 1) must be float, not Tensor"),
+    ('torch.copysign(x, "a")', TypeError, _function_refusal("copysign", "str")),
+    ("x.copysign(None)", TypeError, _method_refusal("copysign", "NoneType", "NoneType")),
+    ("x.copysign([1, 2])", TypeError, _method_refusal("copysign", "list", "list of [int, int]")),
     # a method called directly: torch's C method names its class TensorBase
     ("i.bitwise_not(1)", TypeError, "TensorBase.bitwise_not() takes no arguments (1 given)"),
     ("x.logical_not(None, 2)", TypeError,
@@ -163,6 +170,10 @@ def test_addmv_takes_the_old_order_with_the_scale_first():
     ("torch.logical_and(x, other=x > 0).tolist()", [True, False]),
     ("x.logical_xor(other=x).tolist()", [False, False]),
     ("torch.vdot(x, other=x).item()", 6.25),
+    ("torch.tensor([float('nan'), 1.0]).nan_to_num(None).tolist()", [0.0, 1.0]),
+    ("torch.nan_to_num(torch.tensor([float('nan')]), nan=2.0).tolist()", [2.0]),
+    ("x.copysign(-1).tolist()", [-1.5, -2.0]),
+    ("torch.copysign(x, other=x.abs()).tolist()", [1.5, 2.0]),
 ])
 def test_checked_functions_still_take_their_keywords(call, expected):
     assert eval(call, _names()) == expected

@@ -128,7 +128,7 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:559
+# --- book/chapters/16g_moves_and_fused.md:561
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -190,11 +190,11 @@ from refgrad._ops.special_functions import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1192
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1196
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1458
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1462
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -210,11 +210,11 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1631
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1635
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
-# --- book/chapters/16o_argument_checks.md:357
+# --- book/chapters/16o_argument_checks.md:364
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
@@ -258,6 +258,7 @@ from refgrad._ops.checked import (
     mm,  # noqa: F811
     mode,  # noqa: F811
     movedim,  # noqa: F811
+    nan_to_num,  # noqa: F811
     nanmean,  # noqa: F811
     nanmedian,  # noqa: F811
     nansum,  # noqa: F811

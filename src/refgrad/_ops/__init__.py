@@ -15,11 +15,11 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1509
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1513
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 
-# --- book/chapters/16o_argument_checks.md:352
+# --- book/chapters/16o_argument_checks.md:359
 import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 
 

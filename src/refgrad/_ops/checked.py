@@ -14,11 +14,13 @@ from refgrad._ops import (
     diagonal_view,
     elementwise,
     functions,
+    fused,
     indexing,
     linalg,
     measures,
     order_statistics,
     ordering,
+    pairs,
     pieces,
     products,
     rank_one,
@@ -58,7 +60,7 @@ def _products(name: str) -> tuple:
             Arguments(f"{name}(Tensor input, Tensor mat2)", method=True))
 
 
-# --- book/chapters/16o_argument_checks.md:92
+# --- book/chapters/16o_argument_checks.md:94
 # name: (where the function lives, (function form's signatures, method form's)).
 # None for a form torch does not have.
 SIGNATURES = {
@@ -85,7 +87,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/16o_argument_checks.md:128
+# --- book/chapters/16o_argument_checks.md:130
 _KEEP = "bool keepdim = False"
 _DIMS = f"tuple of ints[1]? dim = None, {_KEEP}"
 _TRUTH = ("Tensor input, *, Tensor out = None",  # the dims of all and any: no single int
@@ -149,7 +151,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:195
+# --- book/chapters/16o_argument_checks.md:197
 SIGNATURES.update({
     "select": (indexing, _both("select(Tensor input, int dim, int index)")),
     "narrow": (indexing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
@@ -175,7 +177,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:226
+# --- book/chapters/16o_argument_checks.md:228
 _CLOSE = "float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False"
 _OUT = "*, Tensor out = None"
 SIGNATURES.update({
@@ -196,6 +198,8 @@ SIGNATURES.update({
     "select_scatter": (scatter_copies, _both(
         "select_scatter(Tensor input, Tensor src, int dim, int index)")),
     "vdot": (products, _both(f"vdot(Tensor input, Tensor other, {_OUT})")),
+    "nan_to_num": (fused, _both("nan_to_num(Tensor input, float? nan = None, float? posinf = "
+                                f"None, float? neginf = None, {_OUT})")),
     "take_along_dim": (scattering, _both(
         f"take_along_dim(Tensor input, Tensor indices, int? dim = None, {_OUT})")),
     **{name: (bits, _both(f"{name}(Tensor input, {_OUT})"))
@@ -205,7 +209,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:262
+# --- book/chapters/16o_argument_checks.md:266
 def _function(name: str):
     module, (arguments, _) = SIGNATURES[name]
     return function_form(getattr(module, name), arguments)
@@ -231,6 +235,7 @@ def _function(name: str):
     "allclose", "isclose", "equal", "cross", "inner", "dist", "take", "masked_select",
     "diagonal_scatter", "slice_scatter", "select_scatter", "vdot", "take_along_dim",
     "bitwise_not", "logical_not", "logical_and", "logical_or", "logical_xor"))
+nan_to_num = _function("nan_to_num")
 
 
 def install(cls=Tensor) -> None:
@@ -241,7 +246,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, method_copy(getattr(module, name)))
 
 
-# --- book/chapters/16o_argument_checks.md:308
+# --- book/chapters/16o_argument_checks.md:313
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {
@@ -265,6 +270,8 @@ COPIED = {
     "sum": (sums_and_stacks, _both(*_SUM)),
     "expand": (reshaping, (None, Arguments(
         "expand(Tensor input, tuple of ints size, *, bool implicit = False)", method=True))),
+    "copysign": (pairs, _both(*(f"copysign(Tensor input, {kind} other, *, Tensor out = None)"
+                                for kind in ("Tensor", "Number")))),
     # the comparisons, like the arithmetic, check only when the row refuses
     **{name: (simple_functions, _both(*(f"{name}(Tensor input, {kind} other, *, "
                                        "Tensor out = None)" for kind in ("Tensor", "Number"))))
