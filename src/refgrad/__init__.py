@@ -68,7 +68,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:941
+# --- book/chapters/16_functions.md:953
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -111,11 +111,11 @@ from refgrad._ops.shaping import (
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:636
+# --- book/chapters/16e_rounding_and_bits.md:643
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:688
+# --- book/chapters/16e_rounding_and_bits.md:695
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -132,7 +132,7 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:559
+# --- book/chapters/16g_moves_and_fused.md:561
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -194,11 +194,11 @@ from refgrad._ops.special_functions import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1192
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1196
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1484
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1488
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -214,52 +214,68 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1657
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1661
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
-# --- book/chapters/16o_argument_checks.md:309
+# --- book/chapters/16o_argument_checks.md:369
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
+    allclose,  # noqa: F811
     amax,  # noqa: F811
     amin,  # noqa: F811
     aminmax,  # noqa: F811
     any,  # noqa: A004, F811
     argmax,  # noqa: F811
     argmin,  # noqa: F811
+    bitwise_not,  # noqa: F811
     bmm,  # noqa: F811
     cat,  # noqa: F811
     chunk,  # noqa: F811
     count_nonzero,  # noqa: F811
+    cross,  # noqa: F811
     cumsum,  # noqa: F811
     diagonal,  # noqa: F811
+    diagonal_scatter,  # noqa: F811
+    dist,  # noqa: F811
+    equal,  # noqa: F811
     flatten,  # noqa: F811
     flip,  # noqa: F811
     gather,  # noqa: F811
     index_select,  # noqa: F811
+    inner,  # noqa: F811
+    isclose,  # noqa: F811
     kthvalue,  # noqa: F811
     log_softmax,  # noqa: F811
+    logical_and,  # noqa: F811
+    logical_not,  # noqa: F811
+    logical_or,  # noqa: F811
+    logical_xor,  # noqa: F811
     logsumexp,  # noqa: F811
+    masked_select,  # noqa: F811
     matmul,  # noqa: F811
     max,  # noqa: A004, F811
+    mean,  # noqa: F811
     median,  # noqa: F811
     min,  # noqa: A004, F811
-    mode,  # noqa: F811
-    mean,  # noqa: F811
     mm,  # noqa: F811
+    mode,  # noqa: F811
     movedim,  # noqa: F811
+    nan_to_num,  # noqa: F811
     nanmean,  # noqa: F811
     nanmedian,  # noqa: F811
     nanquantile,  # noqa: F811
-    narrow,  # noqa: F811
     nansum,  # noqa: F811
+    narrow,  # noqa: F811
     permute,  # noqa: F811
     prod,  # noqa: F811
     quantile,  # noqa: F811
     reshape,  # noqa: F811
     roll,  # noqa: F811
     select,  # noqa: F811
+    select_scatter,  # noqa: F811
+    slice_scatter,  # noqa: F811
     softmax,  # noqa: F811
     squeeze,  # noqa: F811
     stack,  # noqa: F811
@@ -267,6 +283,8 @@ from refgrad._ops.checked import (
     sum,  # noqa: F811
     swapaxes,  # noqa: F811
     swapdims,  # noqa: F811
+    take,  # noqa: F811
+    take_along_dim,  # noqa: F811
     tile,  # noqa: F811
     topk,  # noqa: F811
     transpose,  # noqa: F811
@@ -274,6 +292,7 @@ from refgrad._ops.checked import (
     unflatten,  # noqa: F811
     unsqueeze,  # noqa: F811
     var,  # noqa: F811
+    vdot,  # noqa: F811
 )
 
 
@@ -303,11 +322,11 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:1077
+# --- book/chapters/26_inplace.md:1093
 from refgrad._ops.random_draws import bernoulli, normal
 
 
-# --- book/chapters/26_inplace.md:1363
+# --- book/chapters/26_inplace.md:1410
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -317,9 +336,15 @@ from refgrad._ops.out_arguments import (
     clamp_min,  # noqa: F811
     cos,  # noqa: F811
     div,  # noqa: F811
+    eq,  # noqa: F811
     exp,  # noqa: F811
+    ge,  # noqa: F811
+    gt,  # noqa: F811
+    le,  # noqa: F811
     log,  # noqa: F811
+    lt,  # noqa: F811
     mul,  # noqa: F811
+    ne,  # noqa: F811
     neg,  # noqa: F811
     pow,  # noqa: F811
     sigmoid,  # noqa: F811
@@ -330,7 +355,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1479
+# --- book/chapters/26_inplace.md:1562
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -341,7 +366,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1750
+# --- book/chapters/26_inplace.md:1836
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:587
+# --- book/chapters/13a_arguments.md:588
 """The forms that give a function torch's argument errors: wrappers and method copies."""
 
 import re
@@ -38,7 +38,7 @@ def _plain_kind(p: Parameter):
     return _PLAIN.get(p.kind)
 
 
-# --- book/chapters/13a_arguments.md:624
+# --- book/chapters/13a_arguments.md:625
 def plain_kinds(arguments: Arguments) -> tuple:
     return tuple(_plain_kinds(s) for s in arguments.signatures)
 
@@ -91,7 +91,7 @@ def _plain_value(value, kind) -> bool:
     return kind is _INTS_OR_INT
 
 
-# --- book/chapters/13a_arguments.md:679
+# --- book/chapters/13a_arguments.md:680
 # NOTE [Plain calls]
 # A call whose arguments are all of exactly the types a signature names (ints
 # where it wants int, tensors where it wants a Tensor) cannot be refused by
@@ -119,7 +119,7 @@ def function_form(function, arguments: Arguments):
     return _named(checked, function)
 
 
-# --- book/chapters/13a_arguments.md:709
+# --- book/chapters/13a_arguments.md:710
 def method_form(function, arguments: Arguments):
     """``function`` as ``Tensor.<name>``, with torch's argument errors (self not counted)."""
     plains, bare = plain_kinds(arguments), takes_nothing(arguments)
@@ -145,7 +145,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/13a_arguments.md:747
+# --- book/chapters/13a_arguments.md:748
 # NOTE [Method copies of the arithmetic]
 # add, sub, mul and div run on every step of a program, so they get no
 # wrapper: their own failure path asks for torch's error. A method counts its
@@ -160,6 +160,7 @@ def method_copy(function):
     copy = types.FunctionType(function.__code__.replace(), function.__globals__,
                               function.__name__, function.__defaults__, function.__closure__)
     copy.__kwdefaults__ = function.__kwdefaults__
+    copy.__qualname__ = function.__qualname__  # NOTE [Named as torch names them]
     _METHOD_CODES[id(copy.__code__)] = copy.__code__
     return copy
 
@@ -180,7 +181,7 @@ def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     return read
 
 
-# --- book/chapters/13a_arguments.md:797
+# --- book/chapters/13a_arguments.md:799
 _MISSING = re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: (.*)")
 
 
@@ -188,10 +189,10 @@ def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict
     """Raise torch's TypeError for a call Python refused in its own words; else return."""
     if error.__traceback__ is None or error.__traceback__.tb_next is not None:
         return  # raised inside the function: not Python's reading of the call
-    from refgrad._ops.checked import ARITHMETIC
+    from refgrad._ops.checked import COPIED
 
-    if name in ARITHMETIC:
-        ARITHMETIC[name][0].check(args, kwargs)
+    if name in COPIED and COPIED[name][1][0] is not None:
+        COPIED[name][1][0].check(args, kwargs)
     missing = _MISSING.fullmatch(str(error))
     if missing is not None:
         names = re.findall(r"'(\w+)'", missing[2])
@@ -200,7 +201,7 @@ def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict
                         + ", ".join(f'"{n}"' for n in names)) from None
 
 
-# --- book/chapters/13a_arguments.md:873
+# --- book/chapters/13a_arguments.md:875
 def refused_by_copy(name: str, takes: int, refused: tuple, code) -> TypeError:
     """torch's count for a function with a method copy: the method does not count self."""
     from refgrad._method_counts import keywords_only

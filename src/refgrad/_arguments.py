@@ -211,7 +211,8 @@ def _required(sig: Signature) -> int:
 
 def _too_many(sig: Signature, given: int) -> str:
     most = sum(not p.keyword_only for p in sig.parameters)
-    least, s = min(_required(sig), most), "" if most == 1 else "s"
+    # torch counts a required keyword too: round_(x, 2) "takes from 2 to 1" (sic)
+    least, s = _required(sig), "" if most == 1 else "s"
     were = "was" if given == 1 else "were"
     if least == most:
         return f"{sig.name}() takes {most} positional argument{s} but {given} {were} given"
@@ -245,7 +246,7 @@ def _extra_keyword(sig: Signature, kwargs, given: int) -> str:
     raise AssertionError("every keyword was used")
 
 
-# --- book/chapters/13a_arguments.md:378
+# --- book/chapters/13a_arguments.md:379
 def _combination(signatures, args, kwargs, numbers: bool) -> str:
     shown = [s for s in signatures if not s.hidden]
     got = _listed([_type_name(a) for a in args],
@@ -270,7 +271,7 @@ def _listed(positional: list, keywords: list) -> str:
     return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
-# --- book/chapters/13a_arguments.md:405
+# --- book/chapters/13a_arguments.md:406
 # NOTE [Which signatures say why they did not match]
 # torch explains a signature only when the call gave as many arguments as the
 # printed signature has comma-separated pieces: "*" is a piece, "()" is one
@@ -316,7 +317,7 @@ def _described(value) -> str:
     return _type_name(value)
 
 
-# --- book/chapters/13a_arguments.md:472
+# --- book/chapters/13a_arguments.md:473
 # NOTE [Tensors read as ints]
 # torch's parser turns an index tensor given for an int, or inside a tuple of
 # ints, into that int before the function runs. A call with one is never plain
@@ -353,7 +354,7 @@ def _int_for(p: Parameter, value):
     return value
 
 
-# --- book/chapters/13a_arguments.md:518
+# --- book/chapters/13a_arguments.md:519
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 

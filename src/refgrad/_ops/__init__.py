@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:927
+# --- book/chapters/16_functions.md:939
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -15,11 +15,11 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1535
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1539
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 
-# --- book/chapters/16o_argument_checks.md:304
+# --- book/chapters/16o_argument_checks.md:364
 import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 
 
@@ -27,7 +27,7 @@ import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
-# --- book/chapters/26_inplace.md:1355
+# --- book/chapters/26_inplace.md:1402
 import refgrad._ops.assignment  # noqa: F401 - installs item assignment
 import refgrad._ops.inplace_methods  # noqa: F401 - installs the in-place methods
 import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_

@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1513
+# --- book/chapters/26_inplace.md:1596
 """The other names torch gives tensors' methods: greater for gt, multiply for mul."""
 
+from refgrad._ops import out_arguments
 from refgrad._ops.inplace_functions import from_method, method_alias
 from refgrad._tensor import Tensor
 
@@ -38,14 +39,16 @@ ALIASES["subtract"] = (_subtract, (
     tuple(f"subtract(Tensor input, {o})" for o in _ALPHA))
 
 
-# --- book/chapters/26_inplace.md:1553
+# --- book/chapters/26_inplace.md:1637
 FUNCTIONS = {}
 for _alias, (_method, _functions, _methods) in ALIASES.items():
     setattr(Tensor, _alias, method_alias(_method, _methods))
     _in_place = _subtract_ if _method is _subtract else _method + "_"
     setattr(Tensor, _alias + "_", method_alias(
         _in_place, tuple(t.replace("(", "_(", 1) for t in _methods)))
-    FUNCTIONS[_alias] = from_method(_method, _functions)
+    # the function form's out= is the original function's: torch.greater(x, y, out=z)
+    _function = _method if callable(_method) else getattr(out_arguments, _method, _method)
+    FUNCTIONS[_alias] = from_method(_function, _functions)
 greater, greater_equal, less = FUNCTIONS["greater"], FUNCTIONS["greater_equal"], FUNCTIONS["less"]
 less_equal, not_equal = FUNCTIONS["less_equal"], FUNCTIONS["not_equal"]
 multiply, subtract = FUNCTIONS["multiply"], FUNCTIONS["subtract"]

@@ -84,13 +84,20 @@ def _binary(row):
 
 
 def _tensors_only(row):
-    def function(*args):
+    def check(args):
         for position, (name, value) in enumerate(zip(row.inputs, args)):
             if not isinstance(value, Tensor):
                 raise TypeError(f"{row.name}(): argument '{'input' if name == 'self' else name}'"
                                 f" (position {position + 1}) must be Tensor, not "
                                 f"{type(value).__name__}")
         return call(row, args)
+
+    if len(row.inputs) == 1:
+        def function(input):
+            return check((input,))
+    else:  # named, so that logical_and(x, other=y) reads
+        def function(input, other):
+            return check((input, other))
 
     function.__name__ = function.__qualname__ = row.name
     return function

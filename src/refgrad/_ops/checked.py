@@ -8,20 +8,30 @@
 from refgrad._argument_forms import function_form, method_copy, method_form, refuse
 from refgrad._arguments import Arguments
 from refgrad._ops import (
+    bits,
+    closeness,
+    contractions,
     diagonal_view,
     elementwise,
     functions,
+    fused,
     indexing,
     linalg,
     measures,
     order_statistics,
     ordering,
+    pairs,
     pieces,
+    products,
     quantiles,
+    rank_one,
     rearranging,
     reshaping,
+    scatter_copies,
+    scattering,
     selecting,
     shaping,
+    simple_functions,
     skipping_nan,
     statistics,
     sums_and_stacks,
@@ -51,7 +61,7 @@ def _products(name: str) -> tuple:
             Arguments(f"{name}(Tensor input, Tensor mat2)", method=True))
 
 
-# --- book/chapters/16o_argument_checks.md:85
+# --- book/chapters/16o_argument_checks.md:95
 # name: (where the function lives, (function form's signatures, method form's)).
 # None for a form torch does not have.
 SIGNATURES = {
@@ -78,7 +88,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/16o_argument_checks.md:121
+# --- book/chapters/16o_argument_checks.md:131
 _KEEP = "bool keepdim = False"
 _DIMS = f"tuple of ints[1]? dim = None, {_KEEP}"
 _TRUTH = ("Tensor input, *, Tensor out = None",  # the dims of all and any: no single int
@@ -146,7 +156,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:192
+# --- book/chapters/16o_argument_checks.md:202
 SIGNATURES.update({
     "select": (indexing, _both("select(Tensor input, int dim, int index)")),
     "narrow": (indexing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
@@ -172,7 +182,39 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:224
+# --- book/chapters/16o_argument_checks.md:233
+_CLOSE = "float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False"
+_OUT = "*, Tensor out = None"
+SIGNATURES.update({
+    "allclose": (closeness, _both(f"allclose(Tensor input, Tensor other, {_CLOSE})")),
+    "isclose": (closeness, _both(f"isclose(Tensor input, Tensor other, {_CLOSE})")),
+    "equal": (closeness, _both("equal(Tensor input, Tensor other)")),
+    "cross": (products, _both(f"cross(Tensor input, Tensor other, int? dim = None, {_OUT})")),
+    "inner": (contractions, _both(f"inner(Tensor input, Tensor other, {_OUT})")),
+    "dist": (rank_one, _both("dist(Tensor input, Tensor other, Number p = 2)")),
+    "take": (scattering, _both(f"take(Tensor input, Tensor index, {_OUT})")),
+    "masked_select": (selecting, _both(f"masked_select(Tensor input, Tensor mask, {_OUT})")),
+    "diagonal_scatter": (scatter_copies, _both(
+        "diagonal_scatter(Tensor input, Tensor src, int offset = 0, int dim1 = 0, "
+        "int dim2 = 1)")),
+    "slice_scatter": (scatter_copies, _both(
+        "slice_scatter(Tensor input, Tensor src, int dim = 0, int? start = None, "
+        f"int? end = None, int step = 1, {_OUT})")),
+    "select_scatter": (scatter_copies, _both(
+        "select_scatter(Tensor input, Tensor src, int dim, int index)")),
+    "vdot": (products, _both(f"vdot(Tensor input, Tensor other, {_OUT})")),
+    "nan_to_num": (fused, _both("nan_to_num(Tensor input, float? nan = None, float? posinf = "
+                                f"None, float? neginf = None, {_OUT})")),
+    "take_along_dim": (scattering, _both(
+        f"take_along_dim(Tensor input, Tensor indices, int? dim = None, {_OUT})")),
+    **{name: (bits, _both(f"{name}(Tensor input, {_OUT})"))
+       for name in ("bitwise_not", "logical_not")},
+    **{name: (bits, _both(f"{name}(Tensor input, Tensor other, {_OUT})"))
+       for name in ("logical_and", "logical_or", "logical_xor")},
+})
+
+
+# --- book/chapters/16o_argument_checks.md:271
 def _function(name: str):
     module, (arguments, _) = SIGNATURES[name]
     return function_form(getattr(module, name), arguments)
@@ -192,6 +234,13 @@ def _function(name: str):
  unflatten) = (_function(name) for name in (
     "select", "narrow", "unbind", "movedim", "diagonal", "index_select", "gather", "chunk",
     "roll", "flip", "tile", "unflatten"))
+(allclose, isclose, equal, cross, inner, dist, take, masked_select, diagonal_scatter,
+ slice_scatter, select_scatter, vdot, take_along_dim, bitwise_not, logical_not, logical_and,
+ logical_or, logical_xor) = (_function(name) for name in (
+    "allclose", "isclose", "equal", "cross", "inner", "dist", "take", "masked_select",
+    "diagonal_scatter", "slice_scatter", "select_scatter", "vdot", "take_along_dim",
+    "bitwise_not", "logical_not", "logical_and", "logical_or", "logical_xor"))
+nan_to_num = _function("nan_to_num")
 
 
 def install(cls=Tensor) -> None:
@@ -202,7 +251,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, method_copy(getattr(module, name)))
 
 
-# --- book/chapters/16o_argument_checks.md:264
+# --- book/chapters/16o_argument_checks.md:318
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {
@@ -226,6 +275,12 @@ COPIED = {
     "sum": (sums_and_stacks, _both(*_SUM)),
     "expand": (reshaping, (None, Arguments(
         "expand(Tensor input, tuple of ints size, *, bool implicit = False)", method=True))),
+    "copysign": (pairs, _both(*(f"copysign(Tensor input, {kind} other, *, Tensor out = None)"
+                                for kind in ("Tensor", "Number")))),
+    # the comparisons, like the arithmetic, check only when the row refuses
+    **{name: (simple_functions, _both(*(f"{name}(Tensor input, {kind} other, *, "
+                                       "Tensor out = None)" for kind in ("Tensor", "Number"))))
+       for name in ("eq", "ne", "lt", "le", "gt", "ge")},
 }
 
 

@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:454
+# --- book/chapters/26_inplace.md:463
 """eq_, ne_, lt_, le_, gt_ and ge_: comparisons written into their first operand."""
 
 import numpy as np
 
+from refgrad._arguments import Arguments
 from refgrad._ops.inplace import inplace
 from refgrad._ops.inplace_writes import _call
 from refgrad._ops.pointwise import _zeros_like
@@ -34,8 +35,12 @@ def _rows(name, compare):
 
 def _method(name, rows):
     with_number, with_tensor = rows
+    arguments = Arguments(*(f"{name}_({kind} other)" for kind in ("Tensor", "Number")),
+                          method=True)
 
     def compare(self, other):
+        if not isinstance(other, Tensor | int | float):  # a str, None, a list: refused
+            arguments.check((other,), {})
         def step(t, o):
             if isinstance(o, Tensor):
                 return _call(with_tensor, (t, o), {"self_dtype": t.dtype})
@@ -43,7 +48,7 @@ def _method(name, rows):
 
         return inplace(self, named(name, step), other)
 
-    compare.__name__ = name + "_"
+    compare.__name__ = compare.__qualname__ = name + "_"  # NOTE [Named as torch names them]
     return compare
 
 

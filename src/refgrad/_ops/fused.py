@@ -118,4 +118,6 @@ NAN_TO_NUM = register(Op(
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    if nan is None:  # torch's default, written out
+        nan = 0.0
     return call(NAN_TO_NUM, (input,), {"nan": nan, "posinf": posinf, "neginf": neginf})

@@ -162,7 +162,7 @@ def _function(row, name):
         tensor_argument(name, "other", 2, other)
         return call(row, (input, other))
 
-    function.__name__ = name
+    function.__name__ = function.__qualname__ = name  # NOTE [Named as torch names them]
     return function
 
 

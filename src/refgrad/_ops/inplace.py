@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:215
+# --- book/chapters/26_inplace.md:224
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import warnings
@@ -71,7 +71,7 @@ def _rebase(self, node) -> None:
         node._meta = (input_metadata(self),)
 
 
-# --- book/chapters/26_inplace.md:290
+# --- book/chapters/26_inplace.md:299
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1398
+# --- book/chapters/26_inplace.md:1451
 """The in-place methods as torch.<name>_ functions: torch.sin_(t) is t.sin_()."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -23,7 +23,7 @@ UNARY = (
 )
 
 
-# --- book/chapters/26_inplace.md:1423
+# --- book/chapters/26_inplace.md:1476
 def _bounds(name: str, *bounds: str) -> tuple:
     return tuple(f"{name}(Tensor input, {', '.join(f'{kind} {b}' for b in bounds)})"
                  for kind in ("Tensor", "Number"))
@@ -75,4 +75,27 @@ def method_alias(method, signatures: tuple):
 
 
 FUNCTIONS = {name: from_method(name, texts) for name, texts in SIGNATURES.items()}
+
+
+# --- book/chapters/26_inplace.md:1537
+_ADDMV_ = SIGNATURES["addmv_"][0]
+_ADDMV_OLD = ("addmv_(Number beta, Tensor input, Number alpha, Tensor mat, Tensor vec)",
+              "addmv_(Number beta, Tensor input, Tensor mat, Tensor vec)")
+
+
+def _addmv_(input, *args, **kwargs):
+    from refgrad._tensor import Tensor
+    from refgrad._warn_once import warn_once
+
+    if isinstance(input, Tensor):
+        return input.addmv_(*args, **kwargs)
+    beta, (input, *rest) = input, args  # an old signature: the arguments fit it
+    alpha = rest.pop(0) if len(rest) == 3 else 1
+    warn_once("addmv_ overload", f"This overload of addmv_ is deprecated:\n\t{_ADDMV_OLD[0]}"
+              f"\nConsider using one of the following signatures instead:\n\t{_ADDMV_}")
+    return input.addmv_(*rest, beta=beta, alpha=alpha)
+
+
+_addmv_.__name__ = _addmv_.__qualname__ = "addmv_"
+FUNCTIONS["addmv_"] = function_form(_addmv_, Arguments(_ADDMV_, hidden=_ADDMV_OLD))
 globals().update(FUNCTIONS)  # the names refgrad/__init__.py imports

@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:573
+# --- book/chapters/26_inplace.md:587
 """The in-place methods made from out-of-place functions, and their installation."""
 
+from refgrad._dtype import result_type
 from refgrad._ops import (
     addmm_family,
     bits,
@@ -36,6 +37,7 @@ from refgrad._ops.inplace_writes import (
     masked_fill_,
     zero_,
 )
+from refgrad._ops.write_checks import check_cast
 from refgrad._tensor import Tensor
 
 
@@ -51,7 +53,7 @@ def _method(function):
     return method
 
 
-# --- book/chapters/26_inplace.md:626
+# --- book/chapters/26_inplace.md:642
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -88,7 +90,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:1302
+# --- book/chapters/26_inplace.md:1329
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
@@ -117,11 +119,31 @@ def _bounded(function):
     return bounded
 
 
+def _cast_first(method):
+    """An in-place bitwise ``method``: torch refuses a float result for an integer
+    ``self`` before its kernel refuses floats (x.bitwise_and_(1.5) on a Long tensor)."""
+    def cast_first(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except NotImplementedError:  # the kernel's refusal: nothing was written
+            check_cast(self, result_type(self, *args))
+            raise
+
+    cast_first.__name__ = method.__name__
+    return cast_first
+
+
+_SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bitwise_left_shift,
+                    bits.bitwise_right_shift)
+
+
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function))
     for function in (clamps.clamp, clamps.clamp_min, clamps.clamp_max):
         setattr(cls, function.__name__ + "_", _bounded(function))
+    for function in _SHIFTS_AND_BITS:
+        setattr(cls, function.__name__ + "_", _cast_first(_method(function)))
     cls.clip_ = cls.clamp_
     cls.negative_, cls.absolute_, cls.divide_ = cls.neg_, cls.abs_, cls.div_
     cls.diagonal = diagonal
@@ -130,11 +152,11 @@ def install(cls=Tensor) -> None:
     for name, function in (("__iadd__", F.add), ("__isub__", F.sub), ("__imul__", F.mul),
                            ("__itruediv__", F.div), ("__ipow__", F.pow),
                            ("__ifloordiv__", rounding.floor_divide_step),
-                           ("__imod__", rounding.remainder), ("__iand__", bits.bitwise_and),
-                           ("__ior__", bits.bitwise_or), ("__ixor__", bits.bitwise_xor),
-                           ("__ilshift__", bits.bitwise_left_shift),
-                           ("__irshift__", bits.bitwise_right_shift)):
+                           ("__imod__", rounding.remainder)):
         setattr(cls, name, _augmented(function))
+    for name, function in zip(("__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"),
+                              _SHIFTS_AND_BITS):
+        setattr(cls, name, _cast_first(_augmented(function)))
 
 
 install()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:528
+# --- book/chapters/26_inplace.md:542
 """asinh_, acosh_ and atanh_: the values of asinh, acosh and atanh, with no derivative."""
 
 from dataclasses import replace
@@ -38,7 +38,7 @@ def _step(row):
     def step(input):
         return call(row, (input,))
 
-    step.__name__ = row.name[:-1]
+    step.__name__ = step.__qualname__ = row.name[:-1]  # NOTE [Named as torch names them]
     return step
 
 

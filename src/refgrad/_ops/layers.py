@@ -14,8 +14,8 @@ from refgrad._tensor import make_tensor
 
 
 def linear(input, weight, bias=None):
-    from refgrad._ops.linalg import matmul
     from refgrad._ops.addmm_family import addmm
+    from refgrad._ops.linalg import matmul
 
     if bias is not None and input.ndim == 2:
         return addmm(bias, input, weight.t())

@@ -26,7 +26,10 @@ def _arrays(op, args, params):
         return [a._data if isinstance(a, Tensor) else a for a in args], args
     # call() has already tried _shared_operands on the rows it can settle.
     extra = [params[name] for name in op.promote_with]
-    kind = _dtype.result_type(*(a for a in args if a is not None), *extra).numpy
+    try:
+        kind = _dtype.result_type(*(a for a in args if a is not None), *extra).numpy
+    except AttributeError:  # no operand but None: torch.sin(None)
+        raise not_a_tensor(op, args.index(None), None) from None
     arrays, on_host = [], True
     for a in args:
         if isinstance(a, Tensor):
@@ -53,7 +56,7 @@ def as_array(value):
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:419
+# --- book/chapters/13_dispatch.md:422
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -184,9 +187,16 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:567
+# --- book/chapters/13_dispatch.md:570
 _NOT_OPERANDS = (ndarray, list, tuple, str)  # what torch's parser refuses for a tensor
 _READ_FIRST = (generic, *_NOT_OPERANDS)
+
+
+def not_a_tensor(op, position: int, value) -> TypeError:
+    # A row's "self" is the function's "input" in torch's Python signatures.
+    name = "input" if op.inputs[position] == "self" else op.inputs[position]
+    return TypeError(f"{op.name}(): argument '{name}' (position {position + 1}) must be "
+                     f"Tensor, not {c_type_name(type(value))}")
 
 
 def read_numbers(op, args, params):
@@ -194,10 +204,7 @@ def read_numbers(op, args, params):
     if not op.variadic and any(isinstance(a, _READ_FIRST) for a in args):
         for position, a in enumerate(args):
             if isinstance(a, _NOT_OPERANDS):
-                # A row's "self" is the function's "input" in torch's Python signatures.
-                name = "input" if op.inputs[position] == "self" else op.inputs[position]
-                raise TypeError(f"{op.name}(): argument '{name}' (position {position + 1}) "
-                                f"must be Tensor, not {c_type_name(type(a))}")
+                raise not_a_tensor(op, position, a)
         args = tuple([_dtype.python_number(a) for a in args])
     if params and any(isinstance(v, generic | ndarray) for v in params.values()):
         for key in op.promote_with:  # the number arguments that take part in promotion
@@ -208,7 +215,7 @@ def read_numbers(op, args, params):
     return args, params
 
 
-# --- book/chapters/13_dispatch.md:617
+# --- book/chapters/13_dispatch.md:624
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -244,7 +251,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:836
+# --- book/chapters/13_dispatch.md:843
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:

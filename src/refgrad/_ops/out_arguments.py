@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1246
+# --- book/chapters/26_inplace.md:1262
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
 
 from refgrad._argument_forms import refuse_in_torch_words
+from refgrad._ops import simple_functions
 from refgrad._ops.inplace_methods import OUT_OF_PLACE
 from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump, check_fits
 from refgrad._tensor import Tensor
@@ -49,3 +50,6 @@ def with_out(function, name: str):
  clamp_min, clamp_max, abs, sqrt) = (with_out(OUT_OF_PLACE[n], n) for n in (  # noqa: A001
     "add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sin", "cos", "tanh", "sigmoid",
     "clamp", "clamp_min", "clamp_max", "abs", "sqrt"))
+# The comparisons write a bool result, cast to out's dtype as any result is.
+eq, ne, lt, le, gt, ge = (with_out(getattr(simple_functions, n), n)
+                          for n in ("eq", "ne", "lt", "le", "gt", "ge"))

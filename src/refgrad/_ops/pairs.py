@@ -108,6 +108,10 @@ def copysign(input, other):
 
     if isinstance(other, Tensor):
         return call(COPYSIGN, (input, other))
+    if not isinstance(other, bool | int | float):  # None or a list would pass for a number
+        from refgrad._ops.functions import refuse_arguments
+
+        refuse_arguments("copysign", (input, other), {})
     return call(COPYSIGN_NUMBER, (input,), {"other": other})
 
 

@@ -49,10 +49,18 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:330
+# --- book/chapters/16_functions.md:334
 def _binary(row):
     def function(input, other):
-        return call(row, (input, other))
+        try:
+            if other is None:  # the row would take it for an optional tensor not given
+                raise TypeError
+            return call(row, (input, other))
+        except TypeError:  # torch's words if the arguments fit neither signature
+            from refgrad._ops.functions import refuse_arguments
+
+            refuse_arguments(row.name, (input, other), {})
+            raise
 
     function.__name__ = function.__qualname__ = row.name
     return function
@@ -61,7 +69,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:537
+# --- book/chapters/16_functions.md:549
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -82,7 +90,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:609
+# --- book/chapters/16_functions.md:621
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

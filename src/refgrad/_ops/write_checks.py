@@ -78,3 +78,12 @@ def check_fits(t, result) -> None:
     if not _can_cast(result._data.dtype, t._data.dtype):
         raise RuntimeError(f"result type {_scalar_name(result)} can't be cast to the desired "
                            f"output type {_scalar_name(t)}")
+
+
+def check_cast(t, kind) -> None:
+    """The dtype half of check_fits, for a result dtype ``kind`` not yet computed."""
+    from refgrad._typename import LEGACY
+
+    if not _can_cast(kind.numpy, t._data.dtype):
+        raise RuntimeError(f"result type {LEGACY[kind]} can't be cast to the desired "
+                           f"output type {_scalar_name(t)}")
