@@ -38,6 +38,17 @@ def first_edges(t) -> list:
     return found
 
 
+def graph_nodes(t) -> list:
+    """Every node of ``t``'s graph as (depth, name), depth first, edges in order."""
+    found, stack = [], [(t.grad_fn, 0)]
+    while stack:
+        node, depth = stack.pop()
+        found.append((depth, None if node is None else type(node).__name__))
+        if node is not None:
+            stack.extend((n, depth + 1) for n, _ in reversed(node.next_functions))
+    return found
+
+
 def leaf(*values, dtype=None):
     """A 1-d tensor of ``values`` that requires grad."""
     import torch

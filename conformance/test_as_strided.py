@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from conformance._support import raises
+from conformance._support import graph_nodes, raises
 
 
 def test_a_view_of_the_storage_by_sizes_strides_and_offset():
@@ -101,15 +101,6 @@ def test_as_strided_in_place():
     assert x.grad.tolist() == [0.0, 1.0, 0.0, 1.0]
 
 
-def _graph(t):
-    """Every node of ``t``'s graph as (depth, name), depth first, edges in order."""
-    found, stack = [], [(t.grad_fn, 0)]
-    while stack:
-        node, depth = stack.pop()
-        found.append((depth, None if node is None else type(node).__name__))
-        if node is not None:
-            stack.extend((n, depth + 1) for n, _ in reversed(node.next_functions))
-    return found
 
 
 def test_the_backward_is_torchs_graph_copy_slices_or_index_add_then_as_strided():
@@ -117,7 +108,7 @@ def test_the_backward_is_torchs_graph_copy_slices_or_index_add_then_as_strided()
     (g,) = torch.autograd.grad((x.as_strided((2, 2), (1, 2), 1) ** 3).sum(), x,
                                create_graph=True)
     assert g.tolist() == [0.0, 12.0, 27.0, 48.0, 75.0, 0.0]
-    assert _graph(g) == [(0, "AsStridedBackward0"), (1, "CopySlices"), (2, None),
+    assert graph_nodes(g) == [(0, "AsStridedBackward0"), (1, "CopySlices"), (2, None),
                          (2, "MulBackward0"), (3, None), (3, "MulBackward1"),
                          (4, "PowBackward0"), (5, "AsStridedBackward0"), (6, "AccumulateGrad")]
     assert g._base is not None  # a view of the storage the gradient was copied into
@@ -126,7 +117,7 @@ def test_the_backward_is_torchs_graph_copy_slices_or_index_add_then_as_strided()
     # a place read twice: index_add_ into the storage, of the gradient flattened
     (g,) = torch.autograd.grad((x.as_strided((3, 3), (1, 1)) ** 2).sum(), x, create_graph=True)
     assert g.tolist() == [2.0, 8.0, 18.0, 16.0, 10.0, 0.0]
-    assert _graph(g)[:4] == [(0, "AsStridedBackward0"), (1, "IndexAddBackward0"), (2, None),
+    assert graph_nodes(g)[:4] == [(0, "AsStridedBackward0"), (1, "IndexAddBackward0"), (2, None),
                              (2, "ViewBackward0")]
     assert torch.autograd.grad(g.sum(), x)[0].tolist() == [2.0, 4.0, 6.0, 4.0, 2.0, 0.0]
 
@@ -137,12 +128,12 @@ def test_size_one_and_stride_zero_dimensions_and_an_input_held_twice():
                                create_graph=True)
     assert g.tolist() == [6.0, 0.0, 0.0, 24.0, 0.0, 0.0]
     # the size-1 dimension squeezed, the stride-0 one summed
-    assert [name for _, name in _graph(g)[:5]] == ["AsStridedBackward0", "CopySlices", None,
+    assert [name for _, name in graph_nodes(g)[:5]] == ["AsStridedBackward0", "CopySlices", None,
                                                     "SqueezeBackward1", "SumBackward1"]
     held = x[:2].expand(3, 2)  # places 0 and 1 held three times each: shared by a div_
     (g,) = torch.autograd.grad((held.as_strided((3,), (1,), 0) ** 2).sum(), x, create_graph=True)
     assert g.tolist() == [2.0, 4.0, 0.0, 0.0, 0.0, 0.0]
-    assert [name for _, name in _graph(g)[:6]] == [
+    assert [name for _, name in graph_nodes(g)[:6]] == [
         "SliceBackwardBackward0", "ViewBackward0", "SumBackward1", "AsStridedBackward0",
         "DivBackward0", "CopySlices"]
 

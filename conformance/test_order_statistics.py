@@ -7,7 +7,7 @@ import math
 import pytest
 import torch
 
-from conformance._support import raises
+from conformance._support import graph_nodes, raises
 
 NAN = math.nan
 
@@ -124,15 +124,6 @@ def test_aminmax_shares_each_gradient_among_ties():
 
 
 
-def _graph(t):
-    """Every node of ``t``'s graph as (depth, name), depth first, edges in order."""
-    found, stack = [], [(t.grad_fn, 0)]
-    while stack:
-        node, depth = stack.pop()
-        found.append((depth, None if node is None else type(node).__name__))
-        if node is not None:
-            stack.extend((n, depth + 1) for n, _ in reversed(node.next_functions))
-    return found
 
 
 @pytest.mark.parametrize("dim", [None, 1])
@@ -144,10 +135,10 @@ def test_aminmax_with_one_result_used_adds_no_zeros_in_its_double_backward(dim):
     for which in (0, 1):
         used = torch.aminmax(x, dim=dim)[which]
         (g,) = torch.autograd.grad((used**2).sum(), x, create_graph=True)
-        assert _graph(g) == list(zip(depths, share))
+        assert graph_nodes(g) == list(zip(depths, share))
     both = torch.aminmax(x, dim=dim)
     (g,) = torch.autograd.grad((both.min**2 + both.max**3).sum(), x, create_graph=True)
-    graph = _graph(g)
+    graph = graph_nodes(g)
     assert graph[0] == (0, "AddBackward0")
     assert [name for _, name in graph[1:]] == share * 2
     expected = [[2.0, 75.0, 0.0], [0.0, 0.0, 48.0]] if dim else [[0.0, 75.0, 0.0], [0.0] * 3]

@@ -79,15 +79,22 @@ def _one_sample(input, p, training, inplace):
     return out.squeeze_(0) if inplace else out.squeeze(0)
 
 
-def dropout2d(input, p=0.5, training=True, inplace=False):
-    _check(p)
-    if input.ndim not in (3, 4):
-        warnings.warn(f"dropout2d: Received a {input.ndim}-D input to dropout2d, which is "
+def _warn_unless_spatial(input, spatial: int) -> None:
+    """torch's warning for a dropout2d/3d input without its spatial dims and channel."""
+    if input.ndim not in (spatial + 1, spatial + 2):
+        name = f"dropout{spatial}d"
+        warnings.warn(f"{name}: Received a {input.ndim}-D input to {name}, which is "
                       "deprecated and will result in an error in a future release. To retain "
                       "the behavior and silence this warning, please use dropout instead. Note "
-                      "that dropout2d exists to provide channel-wise dropout on inputs with 2 "
-                      "spatial dimensions, a channel dimension, and an optional batch dimension "
-                      "(i.e. 3D or 4D inputs).", UserWarning, stacklevel=2)
+                      f"that {name} exists to provide channel-wise dropout on inputs with "
+                      f"{spatial} spatial dimensions, a channel dimension, and an optional batch "
+                      f"dimension (i.e. {spatial + 1}D or {spatial + 2}D inputs).", UserWarning,
+                      stacklevel=3)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    _check(p)
+    _warn_unless_spatial(input, 2)
     if input.ndim == 3:
         warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that "
                       "channel-wise 1D dropout behavior is desired - input is interpreted as "
@@ -101,13 +108,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
 
 def dropout3d(input, p=0.5, training=True, inplace=False):
     _check(p)
-    if input.ndim not in (4, 5):
-        warnings.warn(f"dropout3d: Received a {input.ndim}-D input to dropout3d, which is "
-                      "deprecated and will result in an error in a future release. To retain "
-                      "the behavior and silence this warning, please use dropout instead. Note "
-                      "that dropout3d exists to provide channel-wise dropout on inputs with 3 "
-                      "spatial dimensions, a channel dimension, and an optional batch dimension "
-                      "(i.e. 4D or 5D inputs).", UserWarning, stacklevel=2)
+    _warn_unless_spatial(input, 3)
     if input.ndim == 5:
         return _dropped(input, p, training, inplace, _channels(input))
     return _one_sample(input, p, training, inplace)
