@@ -177,3 +177,17 @@ def test_addmv_takes_the_old_order_with_the_scale_first():
 ])
 def test_checked_functions_still_take_their_keywords(call, expected):
     assert eval(call, _names()) == expected
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), [
+    (lambda x: torch.relu(x), RuntimeError, "Boolean inputs not supported for relu"),
+    (lambda x: x.relu_(), RuntimeError, "Boolean inputs not supported for relu"),
+    (lambda x: torch.nn.functional.relu(x), RuntimeError, "Boolean inputs not supported for relu"),
+    (lambda x: torch.abs(x), NotImplementedError, "\"abs_cpu\" not implemented for 'Bool'"),
+    (lambda x: x.abs_(), NotImplementedError, "\"abs_cpu\" not implemented for 'Bool'"),
+])
+def test_relu_and_abs_refuse_bools(call, kind, message):
+    x = torch.tensor([True, False])
+    with raises(kind, message):
+        call(x)
+    assert x.tolist() == [True, False]

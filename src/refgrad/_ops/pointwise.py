@@ -35,7 +35,7 @@ RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", in_float32(lambda a: 1 / np.sqr
                       lambda g, result: (mul_scalar(g, -0.5) * result**3,))
 
 
-# --- book/chapters/16a_pointwise.md:102
+# --- book/chapters/16a_pointwise.md:104
 # NOTE [Ties keep the input]
 # torch's max(a, bound) keeps a when the two are equal (-0.0 against 0.0);
 # NumPy's maximum returns its second operand then. So the input goes second,
@@ -55,8 +55,14 @@ def _keep_where(mask, g):
     return where(mask, g, 0.0)
 
 
+def _relu(a):
+    if a.dtype.kind == "b":  # NumPy would take the larger bool; torch refuses
+        raise RuntimeError("Boolean inputs not supported for relu")
+    return np.maximum(a.dtype.type(0), a)
+
+
 RELU = register(Op(
-    "relu", "ReluBackward0", ("self",), forward=lambda a: np.maximum(a.dtype.type(0), a),
+    "relu", "ReluBackward0", ("self",), forward=_relu,
     backward=lambda g, result: (threshold_backward(g, result, 0),),
     saves=(("result", ("self",)),), into=lambda a, out: np.maximum(a.dtype.type(0), a, out=out),
 ))
@@ -89,13 +95,19 @@ def _sign(a):
 SIGN = register(Op(
     "sign", "SignBackward0", ("self",), forward=_sign, backward=lambda g: (_zeros_like(g),),
 ))
+def _abs(a):
+    if a.dtype.kind == "b":
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
+    return np.abs(a)
+
+
 ABS = register(Op(
-    "abs", "AbsBackward0", ("self",), forward=np.abs,
+    "abs", "AbsBackward0", ("self",), forward=_abs,
     backward=lambda g, self: (g * self.sgn(),), saves=(("self", ("self",)),),
 ))
 
 
-# --- book/chapters/16a_pointwise.md:174
+# --- book/chapters/16a_pointwise.md:188
 _GRAD_AND_OUTPUT = (("grad_output", ("output",)), ("output", ("grad_output", "output")))
 TANH_BACKWARD = register(Op(
     "tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"),
@@ -128,7 +140,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:344
+# --- book/chapters/16a_pointwise.md:358
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -153,7 +165,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:460
+# --- book/chapters/16a_pointwise.md:474
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone
