@@ -251,3 +251,18 @@ def test_generators_keep_their_own_streams():
     h = torch.Generator()
     h.set_state(g.get_state())
     assert torch.equal(torch.randn(20, generator=g), torch.randn(20, generator=h))
+
+
+@pytest.mark.parametrize(("like", "plain"), [
+    (lambda x, g: torch.rand_like(x, generator=g), lambda g: torch.rand(2, 3, generator=g)),
+    (lambda x, g: torch.randn_like(x, generator=g), lambda g: torch.randn(2, 3, generator=g)),
+    (lambda x, g: torch.randint_like(x, 7, generator=g),
+     lambda g: torch.randint(7, (2, 3), generator=g).float()),
+    (lambda x, g: torch.randint_like(x, 2, 9, generator=g),
+     lambda g: torch.randint(2, 9, (2, 3), generator=g).float()),
+])
+def test_the_like_draws_take_a_generator(like, plain):
+    x = torch.ones(2, 3)
+    drawn = like(x, torch.Generator().manual_seed(5))
+    assert drawn.tolist() == plain(torch.Generator().manual_seed(5)).tolist()
+    assert drawn.tolist() != like(x, torch.Generator().manual_seed(6)).tolist()

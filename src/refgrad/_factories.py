@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:692
+# --- book/chapters/05_creation.md:693
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
@@ -84,23 +84,24 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:775
-def rand_like(input, *, dtype=None, device=None, requires_grad=False):
-    return rand(input.shape, dtype=dtype or input.dtype, device=device or input.device,
-                requires_grad=requires_grad)
+# --- book/chapters/05_creation.md:776
+def rand_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
+    return rand(input.shape, generator=generator, dtype=dtype or input.dtype,
+                device=device or input.device, requires_grad=requires_grad)
 
 
-def randn_like(input, *, dtype=None, device=None, requires_grad=False):
-    return randn(input.shape, dtype=dtype or input.dtype, device=device or input.device,
-                 requires_grad=requires_grad)
+def randn_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
+    return randn(input.shape, generator=generator, dtype=dtype or input.dtype,
+                 device=device or input.device, requires_grad=requires_grad)
 
 
-def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False):
+def randint_like(input, low=0, high=None, *, generator=None, dtype=None, device=None,
+                 requires_grad=False):
     if high is None:
         low, high = 0, low
     dtype = dtype or input.dtype
     check_random_bounds(low, high, dtype)  # here, so that a warning names the caller's line
-    return draw_integers(low, high, input.shape, None, dtype, device or input.device,
+    return draw_integers(low, high, input.shape, generator, dtype, device or input.device,
                          requires_grad)
 
 
@@ -118,7 +119,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     return _finish(order.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:815
+# --- book/chapters/05_creation.md:817
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
