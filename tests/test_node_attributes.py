@@ -58,7 +58,8 @@ def test_op_node_itself_defines_no_getattr():
 
 # Kept parameters that hold no integer: flags and names.
 _NOT_INTEGERS = {"keepdim", "sparse_grad", "include_self", "accumulate", "reduce",
-                 "rounding_mode", "src_dtype", "left", "upper", "full_matrices", "mode"}
+                 "rounding_mode", "src_dtype", "left", "upper", "full_matrices", "mode",
+                 "unitriangular", "transpose"}
 
 
 def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():

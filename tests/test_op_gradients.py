@@ -5,6 +5,7 @@ function, how many tensor inputs, which values are allowed, which parameters), a
 test_every_differentiable_row_has_a_recipe makes sure that no row goes unchecked.
 """
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -769,6 +770,40 @@ RECIPES.update({
                    shapes=st.one_of(_sizes("nm", "n", "m"), _sizes("m", "n", "m"))),
     "dist": Recipe(lambda a, b, p: torch.dist(a, b, p), ("any", "any"),
                    _one_of("p", 2, 1, 3, 1.5, float("inf"))),
+})
+
+
+_TRIANGULAR_SHAPES = st.sampled_from([[(2, 2), (2, 1)], [(3, 3), (3, 2)], [(2, 3, 3), (3, 3)],
+                                      [(2, 2), (3, 2, 2)], [(1, 1), (1, 3)], [(2, 2), (1, 2)]])
+
+
+def _triangular_flags(shapes):
+    a, b = shapes
+    lefts = [left for left, side in ((True, -2), (False, -1)) if b[side] == a[-1]]
+    return st.fixed_dictionaries({"upper": st.booleans(), "left": st.sampled_from(lefts),
+                                  "unitriangular": st.booleans()})
+
+
+def _old_triangular_flags(shapes):
+    return st.fixed_dictionaries({"upper": st.booleans(), "transpose": st.booleans(),
+                                  "unitriangular": st.booleans()})
+
+
+def _triangular_solve(b, a, **flags):
+    with warnings.catch_warnings():  # torch.triangular_solve is deprecated: warned once
+        warnings.simplefilter("ignore")
+        return tuple(torch.triangular_solve(b, _conditioned(a), **flags))
+
+
+RECIPES.update({
+    "linalg_solve_triangular": Recipe(
+        lambda a, b, **flags: torch.linalg.solve_triangular(_conditioned(a), b, **flags),
+        ("small", "any"), _triangular_flags, shapes=_TRIANGULAR_SHAPES),
+    "triangular_solve": Recipe(
+        _triangular_solve, ("any", "small"), _old_triangular_flags,
+        # torch's tangent of cloned_coefficient is not broadcast: A's batch is the whole batch
+        shapes=_TRIANGULAR_SHAPES.map(lambda shapes: [shapes[1], shapes[0]]).filter(
+            lambda shapes: shapes[0][-2] == shapes[1][-1] and len(shapes[1]) >= len(shapes[0]))),
 })
 
 

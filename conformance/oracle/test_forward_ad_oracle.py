@@ -8,6 +8,8 @@ level on refgrad and, through TORCH_CALLS, on real torch. Every output must
 agree on its value, and on its tangent: present or not, dtype and values.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -184,6 +186,10 @@ TORCH_CALLS = {
     "linalg_matrix_exp": torch.linalg.matrix_exp,
     "linalg_pinv": lambda a, hermitian: torch.linalg.pinv(
         _spread(a + a.mT) if hermitian else _spread(a), hermitian=hermitian),
+    "linalg_solve_triangular": lambda a, b, **flags: torch.linalg.solve_triangular(
+        _conditioned(a), b, **flags),
+    "triangular_solve": lambda b, a, **flags: _quietly(torch.triangular_solve, b, _conditioned(a),
+                                                      **flags),
     "addr": lambda m, u, v, **p: torch.addr(m, u, v, **p),
     "dist": lambda a, b, p: torch.dist(a, b, p),
     # chapter "More shapes, more elementwise"
@@ -230,6 +236,13 @@ THROUGH_TRIGAMMA = {"digamma", "polygamma"}
 def _conditioned(a):
     """As the white-box recipes make them: well away from a singular matrix."""
     return a + 3 * torch.eye(a.shape[-1], dtype=a.dtype)
+
+
+def _quietly(function, *args, **kwargs):
+    """A deprecated function's result, without its warning (given once, so not every time)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return tuple(function(*args, **kwargs))
 
 
 def _spread(a):

@@ -279,6 +279,10 @@ from refgrad._ops.pseudo_inverses import pinverse
 from refgrad._ops import decomposition_methods
 
 
+# --- book/chapters/16r_solvers.md:328
+from refgrad._ops.solver_methods import triangular_solve
+
+
 # --- book/chapters/22a_anomaly_mode.md:276
 from refgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 

@@ -46,3 +46,9 @@ from refgrad._ops.singular_values import SVD_RESULT as svd  # noqa: F401, E402
 from refgrad._ops.spectral import LINALG_EIGH_RESULT as linalg_eigh  # noqa: F401, E402
 from refgrad._ops.triangular_factors import LINALG_QR_RESULT as linalg_qr  # noqa: F401, E402
 from refgrad._ops.triangular_factors import QR_RESULT as qr  # noqa: F401, E402
+
+
+# --- book/chapters/16r_solvers.md:321
+from refgrad._ops.triangular_solves import (  # noqa: E402
+    TRIANGULAR_SOLVE_RESULT as triangular_solve,  # noqa: F401
+)
