@@ -59,7 +59,7 @@ def test_op_node_itself_defines_no_getattr():
 # Kept parameters that hold no integer: flags and names.
 _NOT_INTEGERS = {"keepdim", "sparse_grad", "include_self", "accumulate", "reduce",
                  "rounding_mode", "src_dtype", "left", "upper", "full_matrices", "mode",
-                 "unitriangular", "transpose"}
+                 "unitriangular", "transpose", "adjoint", "pivot"}
 
 
 def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():
@@ -77,7 +77,8 @@ def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():
                                               "source")) or name in {
                 "start", "end", "step", "index", "offset", "diagonal", "shifts", "k", "length", "n",
                 "repeats", "size", "stride", "storage_offset", "split_size", "split_sizes",
-                "S_sym_argsize_minus_1"}
+                "S_sym_argsize_minus_1", "LU_data_sym_argsize_minus_1",
+                "LU_data_sym_argsize_minus_2"}
             if not looks_integer and name not in SCALAR_PARAMETERS | _NOT_INTEGERS:
                 unknown.setdefault(name, op.node)
     # A new parameter must be placed: a Scalar (shown signed) or an integer (shown unsigned).

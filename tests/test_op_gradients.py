@@ -807,6 +807,40 @@ RECIPES.update({
 })
 
 
+def _pivoted(a):
+    """Small entries, and larger ones on the anti-diagonal: rows that must be swapped."""
+    m, n = a.shape[-2:]
+    steps = torch.arange(n, 0, -1, dtype=a.dtype, device=a.device)
+    return 0.1 * a + torch.eye(m, n, dtype=a.dtype, device=a.device).flip(-2) * steps
+
+
+def _last_row_pivots(lu):
+    """Valid pivots for any LU: each step swaps with the last row."""
+    m, n = lu.shape[-2:]
+    return torch.full(tuple(lu.shape[:-2]) + (min(m, n),), m, dtype=torch.int32,
+                      device=lu.device)
+
+
+def _lu_solve_flags(shapes):
+    a, b = shapes
+    lefts = [left for left, side in ((True, -2), (False, -1)) if b[side] == a[-1]]
+    return st.fixed_dictionaries({"left": st.sampled_from(lefts), "adjoint": st.booleans()})
+
+
+RECIPES.update({
+    "linalg_lu_factor_ex": Recipe(lambda a: torch.linalg.lu_factor_ex(_pivoted(a)).LU,
+                                  ("small",), shapes=_MATRICES),
+    "linalg_lu": Recipe(lambda a: tuple(torch.linalg.lu(_pivoted(a)))[1:], ("small",),
+                        shapes=_MATRICES),
+    "lu_unpack": Recipe(lambda lu: tuple(torch.lu_unpack(lu, _last_row_pivots(lu)))[1:],
+                        shapes=_MATRICES),
+    "linalg_lu_solve": Recipe(
+        lambda lu, b, **flags: torch.linalg.lu_solve(_conditioned(lu), _last_row_pivots(lu), b,
+                                                     **flags),
+        ("small", "any"), _lu_solve_flags, shapes=_TRIANGULAR_SHAPES),
+})
+
+
 def _pick(*choices):
     return lambda shapes: st.sampled_from(choices)
 

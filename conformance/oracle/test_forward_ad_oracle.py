@@ -190,6 +190,11 @@ TORCH_CALLS = {
         _conditioned(a), b, **flags),
     "triangular_solve": lambda b, a, **flags: _quietly(torch.triangular_solve, b, _conditioned(a),
                                                       **flags),
+    "linalg_lu_factor_ex": lambda a: torch.linalg.lu_factor_ex(_pivoted(a)).LU,
+    "linalg_lu": lambda a: tuple(torch.linalg.lu(_pivoted(a)))[1:],
+    "lu_unpack": lambda lu: tuple(torch.lu_unpack(lu, _last_row_pivots(lu)))[1:],
+    "linalg_lu_solve": lambda lu, b, **flags: torch.linalg.lu_solve(
+        _conditioned(lu), _last_row_pivots(lu), b, **flags),
     "addr": lambda m, u, v, **p: torch.addr(m, u, v, **p),
     "dist": lambda a, b, p: torch.dist(a, b, p),
     # chapter "More shapes, more elementwise"
@@ -236,6 +241,18 @@ THROUGH_TRIGAMMA = {"digamma", "polygamma"}
 def _conditioned(a):
     """As the white-box recipes make them: well away from a singular matrix."""
     return a + 3 * torch.eye(a.shape[-1], dtype=a.dtype)
+
+
+def _pivoted(a):
+    """As the white-box recipes make them: rows that must be swapped."""
+    m, n = a.shape[-2:]
+    return 0.1 * a + torch.eye(m, n, dtype=a.dtype).flip(-2) * torch.arange(n, 0, -1,
+                                                                           dtype=a.dtype)
+
+
+def _last_row_pivots(lu):
+    m, n = lu.shape[-2:]
+    return torch.full(tuple(lu.shape[:-2]) + (min(m, n),), m, dtype=torch.int32)
 
 
 def _quietly(function, *args, **kwargs):

@@ -279,8 +279,8 @@ from refgrad._ops.pseudo_inverses import pinverse
 from refgrad._ops import decomposition_methods
 
 
-# --- book/chapters/16r_solvers.md:328
-from refgrad._ops.solver_methods import triangular_solve
+# --- book/chapters/16r_solvers.md:748
+from refgrad._ops.solver_methods import lu_unpack, triangular_solve
 
 
 # --- book/chapters/22a_anomaly_mode.md:276

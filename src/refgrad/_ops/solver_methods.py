@@ -2,12 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:295
+# --- book/chapters/16r_solvers.md:698
 """The functions of chapter "Solvers", with torch's argument errors, and their methods."""
 
 from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
-from refgrad._ops import triangular_solves
+from refgrad._ops import lu_factors, lu_solves, triangular_solves
 from refgrad._tensor import Tensor
 
 _TRIANGULAR_SOLVE = ("triangular_solve(Tensor input, Tensor A, bool upper = True, "
@@ -20,3 +20,15 @@ triangular_solve = function_form(triangular_solves.triangular_solve,
                                  Arguments(_TRIANGULAR_SOLVE))
 Tensor.triangular_solve = method_form(triangular_solves.triangular_solve,
                                       Arguments(_TRIANGULAR_SOLVE, method=True))
+
+_LU_UNPACK = ("lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data = True, "
+              "bool unpack_pivots = True)")
+lu_unpack = function_form(lu_solves.lu_unpack, Arguments(_LU_UNPACK))
+lu_factor = function_form(lu_factors.lu_factor, Arguments(
+    "linalg_lu_factor(Tensor A, *, bool pivot = True)"))
+lu_factor_ex = function_form(lu_factors.lu_factor_ex, Arguments(
+    "linalg_lu_factor_ex(Tensor A, *, bool pivot = True, bool check_errors = False)"))
+lu = function_form(lu_factors.lu, Arguments("linalg_lu(Tensor A, *, bool pivot = True)"))
+lu_solve = function_form(lu_solves.lu_solve, Arguments(
+    "linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left = True, "
+    "bool adjoint = False)"))
