@@ -841,6 +841,23 @@ RECIPES.update({
 })
 
 
+def _factor(u, upper):
+    """A Cholesky factor: one triangle, well away from a zero on its diagonal."""
+    t = u.triu() if upper else u.tril()
+    return t + 2 * torch.eye(u.shape[-1], dtype=u.dtype, device=u.device)
+
+
+RECIPES.update({
+    "cholesky_solve": Recipe(
+        lambda b, u, upper: torch.cholesky_solve(b, _factor(u, upper), upper), ("any", "small"),
+        _one_of("upper", False, True),
+        shapes=_TRIANGULAR_SHAPES.map(lambda shapes: [shapes[1], shapes[0]]).filter(
+            lambda shapes: shapes[0][-2] == shapes[1][-1])),
+    "cholesky_inverse": Recipe(lambda u, upper: torch.cholesky_inverse(_factor(u, upper), upper),
+                               ("small",), _one_of("upper", False, True), shapes=_SQUARE),
+})
+
+
 def _pick(*choices):
     return lambda shapes: st.sampled_from(choices)
 

@@ -2,12 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:698
+# --- book/chapters/16r_solvers.md:829
 """The functions of chapter "Solvers", with torch's argument errors, and their methods."""
 
 from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
-from refgrad._ops import lu_factors, lu_solves, triangular_solves
+from refgrad._ops import cholesky_solves, lu_factors, lu_solves, triangular_solves
 from refgrad._tensor import Tensor
 
 _TRIANGULAR_SOLVE = ("triangular_solve(Tensor input, Tensor A, bool upper = True, "
@@ -24,6 +24,15 @@ Tensor.triangular_solve = method_form(triangular_solves.triangular_solve,
 _LU_UNPACK = ("lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data = True, "
               "bool unpack_pivots = True)")
 lu_unpack = function_form(lu_solves.lu_unpack, Arguments(_LU_UNPACK))
+_CHOLESKY_SOLVE = "cholesky_solve(Tensor input, Tensor input2, bool upper = False)"
+_CHOLESKY_INVERSE = "cholesky_inverse(Tensor input, bool upper = False)"
+cholesky_solve = function_form(cholesky_solves.cholesky_solve, Arguments(_CHOLESKY_SOLVE))
+cholesky_inverse = function_form(cholesky_solves.cholesky_inverse,
+                                 Arguments(_CHOLESKY_INVERSE))
+for _name, _function, _text in (  # torch has no method lu_unpack
+        ("cholesky_solve", cholesky_solves.cholesky_solve, _CHOLESKY_SOLVE),
+        ("cholesky_inverse", cholesky_solves.cholesky_inverse, _CHOLESKY_INVERSE)):
+    setattr(Tensor, _name, method_form(_function, Arguments(_text, method=True)))
 lu_factor = function_form(lu_factors.lu_factor, Arguments(
     "linalg_lu_factor(Tensor A, *, bool pivot = True)"))
 lu_factor_ex = function_form(lu_factors.lu_factor_ex, Arguments(
