@@ -5,6 +5,8 @@ partial pivoting, the first entry of largest magnitude on a tie); random matrice
 checked for what partial pivoting promises, and gradients with gradcheck.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -224,3 +226,55 @@ def test_errors(index):
     call, kind, message = ERRORS[index]
     with raises(kind, message):
         call()
+
+
+# --- the older torch.lu and torch.lu_solve
+
+
+def _quietly(function, *args, **kwargs):
+    with warnings.catch_warnings():  # deprecated, and warned once per process
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
+
+
+def test_torch_lu_is_lu_factor_ex():
+    A = torch.tensor(FACTORED["cyclic"][0], dtype=torch.float64, requires_grad=True)
+    result = _quietly(torch.lu, A)
+    assert type(result) is tuple and len(result) == 2
+    assert result[0].grad_fn.name() == "LinalgLuFactorExBackward0"
+    assert result[1].tolist() == [2, 3, 3]
+    singular = _quietly(torch.lu, torch.ones(2, 2), get_infos=True)
+    assert type(singular).__name__ == "_lu_with_info" and singular.info.item() == 2
+    assert _quietly(torch.Tensor.lu, torch.ones(2, 2))[1].tolist() == [1, 2]
+
+
+def test_torch_lu_solve_takes_b_first():
+    a = RNG.uniform(-1.0, 1.0, (3, 3))
+    LU, pivots = torch.linalg.lu_factor(torch.tensor(a))
+    b = torch.ones(3, 2, dtype=torch.float64)
+    X = _quietly(torch.lu_solve, b, LU, pivots)
+    np.testing.assert_allclose(X.numpy(), np.linalg.solve(a, np.ones((3, 2))), atol=1e-12)
+    assert torch.equal(_quietly(b.lu_solve, LU, pivots), X)
+
+
+@pytest.mark.parametrize("call, start", [
+    (lambda: torch.lu(torch.eye(2)), "torch.lu is deprecated in favor of torch.linalg.lu_factor "
+     "/ torch.linalg.lu_factor_ex and will be removed in a future PyTorch release.\nLU, pivots "
+     "= torch.lu(A, compute_pivots)\nshould be replaced with\n"),
+    (lambda: torch.lu_solve(torch.ones(2, 1), *torch.linalg.lu_factor(torch.eye(2))),
+     "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a "
+     "future PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\nX = "
+     "torch.lu_solve(B, LU, pivots)\nshould be replaced with\nX = torch.linalg.lu_solve(LU, "
+     "pivots, B)"),
+])
+def test_the_older_functions_warn(call, start):
+    before = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+    finally:
+        torch.set_warn_always(before)
+    assert [w.category for w in caught] == [UserWarning]
+    assert str(caught[0].message).startswith(start)

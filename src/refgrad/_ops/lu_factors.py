@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:301
+# --- book/chapters/16r_solvers.md:306
 """LU factors of rectangular matrices: linalg.lu_factor(_ex), linalg.lu and their gradient."""
 
 import numpy as np
@@ -38,7 +38,7 @@ def getrf(a):
     return column_major(lu.reshape(a.shape)), pivots.reshape(batch + (k,)), info.reshape(batch)
 
 
-# --- book/chapters/16r_solvers.md:342
+# --- book/chapters/16r_solvers.md:347
 def row_order(pivots, m):
     """perm, with A[perm] = L U, from getrf's pivots."""
     k, batch = pivots.shape[-1], pivots.shape[:-1]
@@ -70,7 +70,7 @@ def unpacked(lu):
     return L, np.triu(lu[..., :k, :])
 
 
-# --- book/chapters/16r_solvers.md:391
+# --- book/chapters/16r_solvers.md:396
 def lu_backward(gL, gU, P, L, U):
     """The gradient of A = P L U, from those of L and U."""
     from refgrad._ops.shaping import cat
@@ -96,7 +96,7 @@ def _square_backward(gL, gU, L, U):
     return solve_triangular(U.mT, inner, upper=False, left=False)
 
 
-# --- book/chapters/16r_solvers.md:427
+# --- book/chapters/16r_solvers.md:432
 def _lu_factor_ex(a, pivot):
     return getrf(a)
 
@@ -137,7 +137,7 @@ LINALG_LU = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:476
+# --- book/chapters/16r_solvers.md:481
 def _check(A, name: str, pivot) -> None:
     if A.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "

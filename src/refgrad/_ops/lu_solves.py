@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:536
+# --- book/chapters/16r_solvers.md:541
 """Unpacking LU factors and solving with them: torch.lu_unpack and linalg.lu_solve."""
 
 import numpy as np
@@ -45,7 +45,7 @@ LU_UNPACK = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:580
+# --- book/chapters/16r_solvers.md:585
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     from refgrad._tensor import make_tensor
 
@@ -63,7 +63,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     return LU_UNPACK_RESULT(make_tensor(P), L, U)
 
 
-# --- book/chapters/16r_solvers.md:608
+# --- book/chapters/16r_solvers.md:613
 def _lu_solve(lu, b, pivots, left, adjoint):
     b = b if left else b.swapaxes(-1, -2)
     n, k = b.shape[-2:]
@@ -83,7 +83,7 @@ def _lu_solve(lu, b, pivots, left, adjoint):
     return column_major(x) if left else column_major(x).swapaxes(-1, -2)
 
 
-# --- book/chapters/16r_solvers.md:628
+# --- book/chapters/16r_solvers.md:633
 def _lu_solve_backward(g, LU, pivots, left, adjoint, result=None):
     from refgrad._factories import eye
     from refgrad._tensor import make_tensor
@@ -109,7 +109,7 @@ LINALG_LU_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:655
+# --- book/chapters/16r_solvers.md:660
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
     if LU.ndim < 2:
@@ -136,3 +136,34 @@ def _check_lu_solve(LU, pivots, B, left) -> None:
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     _check_lu_solve(LU, pivots, B, left)
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
+
+
+# --- book/chapters/16r_solvers.md:835
+LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
+LU_DEPRECATED = (
+    "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "
+    "will be removed in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\n"
+    "should be replaced with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\n"
+    "LU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)\nshould be replaced with\n"
+    "LU, pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots)")
+LU_SOLVE_DEPRECATED = (
+    "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a "
+    "future PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\nX = "
+    "torch.lu_solve(B, LU, pivots)\nshould be replaced with\nX = torch.linalg.lu_solve(LU, "
+    "pivots, B)")
+
+
+def torch_lu(A, pivot=True, get_infos=False):
+    from refgrad._ops.lu_factors import lu_factor_ex
+    from refgrad._warn_once import warn_once
+
+    warn_once("lu", LU_DEPRECATED, stacklevel=3)  # one frame up is the argument parser
+    LU, pivots, info = lu_factor_ex(A, pivot=pivot)
+    return LU_WITH_INFO_RESULT(LU, pivots, info) if get_infos else (LU, pivots)
+
+
+def torch_lu_solve(input, LU_data, LU_pivots):
+    from refgrad._warn_once import warn_once
+
+    warn_once("lu_solve", LU_SOLVE_DEPRECATED, stacklevel=3)
+    return lu_solve(LU_data, LU_pivots, input)

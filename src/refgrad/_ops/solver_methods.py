@@ -2,12 +2,18 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:829
+# --- book/chapters/16r_solvers.md:917
 """The functions of chapter "Solvers", with torch's argument errors, and their methods."""
 
 from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
-from refgrad._ops import cholesky_solves, lu_factors, lu_solves, triangular_solves
+from refgrad._ops import (
+    cholesky_solves,
+    linalg_conveniences,
+    lu_factors,
+    lu_solves,
+    triangular_solves,
+)
 from refgrad._tensor import Tensor
 
 _TRIANGULAR_SOLVE = ("triangular_solve(Tensor input, Tensor A, bool upper = True, "
@@ -24,12 +30,18 @@ Tensor.triangular_solve = method_form(triangular_solves.triangular_solve,
 _LU_UNPACK = ("lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data = True, "
               "bool unpack_pivots = True)")
 lu_unpack = function_form(lu_solves.lu_unpack, Arguments(_LU_UNPACK))
+_LU = "lu(Tensor A, bool pivot = True, bool get_infos = False)"
+_LU_SOLVE = "lu_solve(Tensor input, Tensor LU_data, Tensor LU_pivots)"
+torch_lu = function_form(lu_solves.torch_lu, Arguments(_LU))
+torch_lu_solve = function_form(lu_solves.torch_lu_solve, Arguments(_LU_SOLVE))
 _CHOLESKY_SOLVE = "cholesky_solve(Tensor input, Tensor input2, bool upper = False)"
 _CHOLESKY_INVERSE = "cholesky_inverse(Tensor input, bool upper = False)"
 cholesky_solve = function_form(cholesky_solves.cholesky_solve, Arguments(_CHOLESKY_SOLVE))
 cholesky_inverse = function_form(cholesky_solves.cholesky_inverse,
                                  Arguments(_CHOLESKY_INVERSE))
 for _name, _function, _text in (  # torch has no method lu_unpack
+        ("lu", lu_solves.torch_lu, _LU.replace("Tensor A", "Tensor input")),
+        ("lu_solve", lu_solves.torch_lu_solve, _LU_SOLVE),
         ("cholesky_solve", cholesky_solves.cholesky_solve, _CHOLESKY_SOLVE),
         ("cholesky_inverse", cholesky_solves.cholesky_inverse, _CHOLESKY_INVERSE)):
     setattr(Tensor, _name, method_form(_function, Arguments(_text, method=True)))
@@ -38,6 +50,10 @@ lu_factor = function_form(lu_factors.lu_factor, Arguments(
 lu_factor_ex = function_form(lu_factors.lu_factor_ex, Arguments(
     "linalg_lu_factor_ex(Tensor A, *, bool pivot = True, bool check_errors = False)"))
 lu = function_form(lu_factors.lu, Arguments("linalg_lu(Tensor A, *, bool pivot = True)"))
+diagonal = function_form(linalg_conveniences.diagonal, Arguments(
+    "linalg_diagonal(Tensor A, *, int offset = 0, int dim1 = -2, int dim2 = -1)"))
+vander = function_form(linalg_conveniences.vander, Arguments(
+    "linalg_vander(Tensor x, *, int? N = None)"))
 lu_solve = function_form(lu_solves.lu_solve, Arguments(
     "linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left = True, "
     "bool adjoint = False)"))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:40
+# --- book/chapters/16r_solvers.md:45
 """Triangular solves: linalg.solve_triangular and torch.triangular_solve."""
 
 import numpy as np
@@ -40,7 +40,7 @@ def _solve_triangular(a, b, upper, left, unitriangular):
                                    unitriangular).swapaxes(-1, -2))
 
 
-# --- book/chapters/16r_solvers.md:99
+# --- book/chapters/16r_solvers.md:104
 def _triangle(gA, upper, unitriangular):
     """A gradient cut to the triangle the solve read."""
     return gA.triu(int(unitriangular)) if upper else gA.tril(-int(unitriangular))
@@ -59,7 +59,7 @@ LINALG_SOLVE_TRIANGULAR = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:127
+# --- book/chapters/16r_solvers.md:132
 def _check(A, B, left, name="linalg.solve_triangular") -> None:
     from refgrad._ops.functions import check_broadcast
 
@@ -90,7 +90,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
                 {"upper": upper, "left": left, "unitriangular": unitriangular})
 
 
-# --- book/chapters/16r_solvers.md:179
+# --- book/chapters/16r_solvers.md:184
 def _triangular_solve(b, a, upper, transpose, unitriangular):
     A = np.broadcast_to(a, np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + a.shape[-2:])
     if transpose:
@@ -130,7 +130,7 @@ TRIANGULAR_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:228
+# --- book/chapters/16r_solvers.md:233
 # NOTE [The whole of A's tangent]
 # torch's forward formula for triangular_solve takes A's tangent whole: not
 # cut to the triangle, its diagonal kept when unitriangular, and not
@@ -138,7 +138,7 @@ TRIANGULAR_SOLVE = register(Op(
 # reverse mode disagree here in both; solve_triangular's formula is exact.
 
 
-# --- book/chapters/16r_solvers.md:240
+# --- book/chapters/16r_solvers.md:245
 TRIANGULAR_SOLVE_DEPRECATED = (
     "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will "
     "be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its "
