@@ -3,7 +3,7 @@
 
 
 # --- book/chapters/16r_solvers.md:878
-"""torch.linalg.diagonal and torch.linalg.vander, built from other functions."""
+"""torch.linalg.diagonal, vander and cond, built from other functions."""
 
 from refgrad._typename import LEGACY
 
@@ -27,3 +27,59 @@ def vander(x, *, N=None):
         raise RuntimeError("N must be greater than 1.")
     powers = cumprod(x.unsqueeze(-1).expand(*x.shape, n - 1), -1)
     return cat([powers.new_ones(*x.shape, 1), powers], -1)
+
+
+# --- book/chapters/16r_solvers.md:925
+_ORDERS = (2, -2, 1, -1, float("inf"), float("-inf"))
+
+
+def cond(A, p=None):
+    from refgrad._ops.singular_values import svdvals
+
+    if A.ndim < 2:
+        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    ord = 2 if p is None else p
+    if isinstance(ord, str):
+        _check_square(A, ord)
+    if ord not in ("fro", "nuc") + _ORDERS:
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {ord}")
+    if A.numel() == 0:  # as NumPy has it
+        return A.new_zeros(A.shape[:-2])
+    if ord in (2, -2, "nuc"):
+        s = svdvals(A)
+        if ord == "nuc":
+            return s.sum(-1) * s.reciprocal().sum(-1)
+        largest, smallest = s.narrow(-1, 0, 1), s.narrow(-1, -1, 1)
+        return (smallest / largest if ord == -2 else largest / smallest).squeeze(-1)
+    if not isinstance(ord, str):
+        _check_square(A, _shown(ord))
+    return _through_the_inverse(A, ord)
+
+
+def _shown(ord) -> str:
+    """The order as torch's message writes it: C++'s to_string."""
+    if type(ord) is int or abs(ord) == float("inf"):
+        return str(ord)
+    return f"{ord:.6f}"
+
+
+def _check_square(A, ord) -> None:
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"linalg.cond(ord={ord}): A must be batches of square matrices, "
+                           f"but they are {A.shape[-2]} by {A.shape[-1]} matrices")
+
+
+def _through_the_inverse(A, ord):
+    from refgrad._ops.inverses import inv_ex
+    from refgrad._ops.matrix_norms import matrix_norm
+
+    inverse, info = inv_ex(A)
+    inverse.masked_fill_(info[..., None, None] > 0, float("inf"))  # NOTE [cond in place]
+    product = matrix_norm(A, ord) * matrix_norm(inverse, ord)
+    return product.nan_to_num_(float("inf"), float("inf"), float("-inf"))
+
+
+# NOTE [cond in place]
+# torch fills the inverse in place, although inv_ex's node saved it: so the
+# condition number in these norms cannot be differentiated, and backward
+# refuses it as a saved tensor modified in place. refgrad does the same.

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:917
+# --- book/chapters/16r_solvers.md:989
 """The functions of chapter "Solvers", with torch's argument errors, and their methods."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -54,6 +54,8 @@ diagonal = function_form(linalg_conveniences.diagonal, Arguments(
     "linalg_diagonal(Tensor A, *, int offset = 0, int dim1 = -2, int dim2 = -1)"))
 vander = function_form(linalg_conveniences.vander, Arguments(
     "linalg_vander(Tensor x, *, int? N = None)"))
+cond = function_form(linalg_conveniences.cond, Arguments(
+    "linalg_cond(Tensor input, Number? p = None)", "linalg_cond(Tensor input, str p)"))
 lu_solve = function_form(lu_solves.lu_solve, Arguments(
     "linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left = True, "
     "bool adjoint = False)"))
