@@ -109,3 +109,63 @@ def test_cond_of_a_rectangular_matrix_needs_the_2_norm(p, shown):
 def test_cond_errors(call, message):
     with raises(RuntimeError, message):
         call()
+
+
+# --- linalg.tensorinv and linalg.tensorsolve
+
+RNG = np.random.default_rng(41)
+
+
+def test_tensorinv_values_and_gradient():
+    a = RNG.uniform(-1.0, 1.0, (4, 6, 8, 3)).reshape(24, 24) + 5 * np.eye(24)
+    a = a.reshape(4, 6, 8, 3)
+    inverse = torch.linalg.tensorinv(torch.tensor(a), ind=2)
+    assert inverse.shape == (8, 3, 4, 6)
+    np.testing.assert_allclose(inverse.numpy(), np.linalg.tensorinv(a, ind=2), atol=1e-12)
+    small = torch.tensor(a[:2, :2, :2, :2].reshape(4, 4) + 3 * np.eye(4)).reshape(2, 2, 2, 2)
+    small.requires_grad_()
+    assert torch.autograd.gradcheck(lambda x: torch.linalg.tensorinv(x), (small,))
+
+
+def test_tensorsolve_values_node_and_gradient():
+    a = (RNG.uniform(-1.0, 1.0, (6, 6)) + 4 * np.eye(6)).reshape(2, 3, 6)
+    b = RNG.uniform(-1.0, 1.0, (2, 3))
+    A = torch.tensor(a, requires_grad=True)
+    B = torch.tensor(b, requires_grad=True)
+    X = torch.linalg.tensorsolve(A, B)
+    assert X.shape == (6,) and X.grad_fn.name() == "ViewBackward0"
+    np.testing.assert_allclose(X.detach().numpy(), np.linalg.tensorsolve(a, b), atol=1e-12)
+    assert torch.autograd.gradcheck(torch.linalg.tensorsolve, (A, B))
+    moved = np.moveaxis(a.reshape(6, 2, 3), 0, -1)  # the rows last: dims=(0, 1) moves the others
+    np.testing.assert_allclose(
+        torch.linalg.tensorsolve(torch.tensor(moved), torch.tensor(b.reshape(6)),
+                                 dims=(0, 1)).numpy(),
+        np.linalg.tensorsolve(a.reshape(6, 2, 3), b.reshape(6)), atol=1e-12)
+
+
+@pytest.mark.parametrize("call, kind, message", [
+    (lambda: torch.linalg.tensorinv(torch.ones(4, 6, 8, 3), ind=0), RuntimeError,
+     "Expected a strictly positive integer for 'ind', but got 0"),
+    (lambda: torch.linalg.tensorinv(torch.ones(4, 6, 8, 2)), RuntimeError,
+     "Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+     "prod(self.shape[:ind]), but got 16 != 24"),
+    (lambda: torch.linalg.tensorinv(torch.ones(4, 6, 8, 3).int()), RuntimeError,
+     "linalg.inv: Expected a floating point or complex tensor as input. Got Int"),
+    (lambda: torch.linalg.tensorinv(torch.zeros(2, 2), ind=1), torch.linalg.LinAlgError,
+     "inv: The diagonal element 1 is zero, the inversion could not be completed because the "
+     "input matrix is singular."),
+    (lambda: torch.linalg.tensorinv(torch.eye(4).reshape(2, 2, 4), 1.5), TypeError,
+     "linalg_tensorinv(): argument 'ind' (position 2) must be int, not float"),
+    (lambda: torch.linalg.tensorsolve(torch.eye(6).reshape(6, 2, 3), torch.ones(6), dims=(0,)),
+     RuntimeError, "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+     "prod(self.shape[:other.ndim]), but got 18 != 6"),
+    (lambda: torch.linalg.tensorsolve(torch.ones(2, 3, 6), torch.ones(2, 2)), RuntimeError,
+     "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+     "prod(self.shape[:other.ndim]), but got 6 != 4"),
+    (lambda: torch.linalg.tensorsolve(torch.zeros(2, 2), torch.ones(2)),
+     torch.linalg.LinAlgError,
+     "torch.linalg.solve: The solver failed because the input matrix is singular."),
+])
+def test_tensor_errors(call, kind, message):
+    with raises(kind, message):
+        call()

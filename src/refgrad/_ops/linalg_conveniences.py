@@ -3,7 +3,9 @@
 
 
 # --- book/chapters/16r_solvers.md:878
-"""torch.linalg.diagonal, vander and cond, built from other functions."""
+"""torch.linalg's diagonal, vander, cond, tensorinv and tensorsolve, from other functions."""
+
+import math
 
 from refgrad._typename import LEGACY
 
@@ -29,7 +31,7 @@ def vander(x, *, N=None):
     return cat([powers.new_ones(*x.shape, 1), powers], -1)
 
 
-# --- book/chapters/16r_solvers.md:925
+# --- book/chapters/16r_solvers.md:927
 _ORDERS = (2, -2, 1, -1, float("inf"), float("-inf"))
 
 
@@ -83,3 +85,36 @@ def _through_the_inverse(A, ord):
 # torch fills the inverse in place, although inv_ex's node saved it: so the
 # condition number in these norms cannot be differentiated, and backward
 # refuses it as a saved tensor modified in place. refgrad does the same.
+
+
+# --- book/chapters/16r_solvers.md:995
+def _requirement(rows, columns, where: str) -> None:
+    if rows != columns:
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[{where}:]) "
+                           f"== prod(self.shape[:{where}]), but got {columns} != {rows}")
+
+
+def tensorinv(A, ind=2):
+    from refgrad._ops.factorizations import failure
+    from refgrad._ops.inverses import inv_ex
+
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    rows, columns = A.shape[:ind], A.shape[ind:]
+    _requirement(math.prod(rows), math.prod(columns), "ind")
+    inverse, info = inv_ex(A.reshape(math.prod(rows), -1))
+    if info._data.any():
+        raise failure("inv", info._data, lambda k: (
+            f"The diagonal element {k} is zero, the inversion could not be completed because "
+            "the input matrix is singular."))
+    return inverse.reshape(*columns, *rows)
+
+
+def tensorsolve(A, B, dims=None):
+    from refgrad._ops.inverses import solve
+
+    if dims is not None:
+        A = A.movedim(dims, tuple(range(A.ndim - len(dims), A.ndim)))
+    columns = A.shape[B.ndim:]  # torch counts the rows as B's entries, not A's dimensions
+    _requirement(B.numel(), math.prod(columns), "other.ndim")
+    return solve(A.reshape(B.numel(), math.prod(columns)), B.flatten()).reshape(columns)

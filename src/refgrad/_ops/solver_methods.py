@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:989
+# --- book/chapters/16r_solvers.md:1036
 """The functions of chapter "Solvers", with torch's argument errors, and their methods."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -56,6 +56,10 @@ vander = function_form(linalg_conveniences.vander, Arguments(
     "linalg_vander(Tensor x, *, int? N = None)"))
 cond = function_form(linalg_conveniences.cond, Arguments(
     "linalg_cond(Tensor input, Number? p = None)", "linalg_cond(Tensor input, str p)"))
+tensorinv = function_form(linalg_conveniences.tensorinv, Arguments(
+    "linalg_tensorinv(Tensor input, int ind = 2)"))
+tensorsolve = function_form(linalg_conveniences.tensorsolve, Arguments(
+    "linalg_tensorsolve(Tensor input, Tensor other, tuple of ints? dims = None)"))
 lu_solve = function_form(lu_solves.lu_solve, Arguments(
     "linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left = True, "
     "bool adjoint = False)"))
