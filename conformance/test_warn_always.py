@@ -50,6 +50,14 @@ CALLS = {
            "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future "
            "PyTorch release.\nThe boolean parameter 'some' has been replaced with a string "
            "parameter 'mode'."),
+    "triangular_solve": (lambda: torch.triangular_solve(torch.ones(2, 1), torch.eye(2)),
+                         "torch.triangular_solve is deprecated in favor of "
+                         "torch.linalg.solve_triangularand will be removed"),
+    "lu": (lambda: torch.lu(torch.eye(2)), "torch.lu is deprecated in favor of "
+           "torch.linalg.lu_factor"),
+    "lu_solve": (lambda: torch.lu_solve(torch.ones(2, 1), *torch.linalg.lu_factor(torch.eye(2))),
+                 "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be "
+                 "removed"),
     "create_graph": (lambda: (torch.ones(2, requires_grad=True) * 2).sum().backward(
         create_graph=True), "Using backward() with create_graph=True will create a reference "
         "cycle between the parameter and its gradient which can cause a memory leak."),

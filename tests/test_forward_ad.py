@@ -29,6 +29,10 @@ from tests.test_op_gradients import (
 EPS = 1e-6
 WITH_TANGENTS = [name for name in COVERED
                  if name != "_fw_primal" and name not in WITHOUT_FORWARD_FORMULA]
+# torch's forward formula for these is not the derivative, and refgrad's follows it
+# (NOTE [The whole of A's tangent]); the oracle compares their tangents with torch's.
+NOT_THE_DERIVATIVE = {"triangular_solve"}
+DERIVATIVES = [name for name in WITH_TANGENTS if name not in NOT_THE_DERIVATIVE]
 
 
 @pytest.mark.parametrize("name", sorted(WITHOUT_FORWARD_FORMULA))
@@ -81,7 +85,7 @@ def _moved(primals, tangents, step):
     return [make_tensor(np.asarray(p._data + step * t._data)) for p, t in zip(primals, tangents)]
 
 
-@pytest.mark.parametrize("name", WITH_TANGENTS)
+@pytest.mark.parametrize("name", DERIVATIVES)
 @settings(max_examples=15)
 @given(data=st.data())
 def test_tangents_are_finite_differences(name, data):
@@ -96,7 +100,7 @@ def test_tangents_are_finite_differences(name, data):
         np.testing.assert_allclose(tangent._data, numeric, rtol=1e-5, atol=1e-7)
 
 
-@pytest.mark.parametrize("name", WITH_TANGENTS)
+@pytest.mark.parametrize("name", DERIVATIVES)
 @settings(max_examples=15)
 @given(data=st.data())
 def test_tangents_are_adjoint_to_gradients(name, data):

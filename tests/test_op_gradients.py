@@ -5,6 +5,7 @@ function, how many tensor inputs, which values are allowed, which parameters), a
 test_every_differentiable_row_has_a_recipe makes sure that no row goes unchecked.
 """
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -800,6 +801,91 @@ RECIPES.update({
                    shapes=st.one_of(_sizes("nm", "n", "m"), _sizes("m", "n", "m"))),
     "dist": Recipe(lambda a, b, p: torch.dist(a, b, p), ("any", "any"),
                    _one_of("p", 2, 1, 3, 1.5, float("inf"))),
+})
+
+
+_TRIANGULAR_SHAPES = st.sampled_from([[(2, 2), (2, 1)], [(3, 3), (3, 2)], [(2, 3, 3), (3, 3)],
+                                      [(2, 2), (3, 2, 2)], [(1, 1), (1, 3)], [(2, 2), (1, 2)]])
+
+
+def _triangular_flags(shapes):
+    a, b = shapes
+    lefts = [left for left, side in ((True, -2), (False, -1)) if b[side] == a[-1]]
+    return st.fixed_dictionaries({"upper": st.booleans(), "left": st.sampled_from(lefts),
+                                  "unitriangular": st.booleans()})
+
+
+def _old_triangular_flags(shapes):
+    return st.fixed_dictionaries({"upper": st.booleans(), "transpose": st.booleans(),
+                                  "unitriangular": st.booleans()})
+
+
+def _triangular_solve(b, a, **flags):
+    with warnings.catch_warnings():  # torch.triangular_solve is deprecated: warned once
+        warnings.simplefilter("ignore")
+        return tuple(torch.triangular_solve(b, _conditioned(a), **flags))
+
+
+RECIPES.update({
+    "linalg_solve_triangular": Recipe(
+        lambda a, b, **flags: torch.linalg.solve_triangular(_conditioned(a), b, **flags),
+        ("small", "any"), _triangular_flags, shapes=_TRIANGULAR_SHAPES),
+    "triangular_solve": Recipe(
+        _triangular_solve, ("any", "small"), _old_triangular_flags,
+        # torch's tangent of cloned_coefficient is not broadcast: A's batch is the whole batch
+        shapes=_TRIANGULAR_SHAPES.map(lambda shapes: [shapes[1], shapes[0]]).filter(
+            lambda shapes: shapes[0][-2] == shapes[1][-1] and len(shapes[1]) >= len(shapes[0]))),
+})
+
+
+def _pivoted(a):
+    """Small entries, and larger ones on the anti-diagonal: rows that must be swapped."""
+    m, n = a.shape[-2:]
+    steps = torch.arange(n, 0, -1, dtype=a.dtype, device=a.device)
+    return 0.1 * a + torch.eye(m, n, dtype=a.dtype, device=a.device).flip(-2) * steps
+
+
+def _last_row_pivots(lu):
+    """Valid pivots for any LU: each step swaps with the last row."""
+    m, n = lu.shape[-2:]
+    return torch.full(tuple(lu.shape[:-2]) + (min(m, n),), m, dtype=torch.int32,
+                      device=lu.device)
+
+
+def _lu_solve_flags(shapes):
+    a, b = shapes
+    lefts = [left for left, side in ((True, -2), (False, -1)) if b[side] == a[-1]]
+    return st.fixed_dictionaries({"left": st.sampled_from(lefts), "adjoint": st.booleans()})
+
+
+RECIPES.update({
+    "linalg_lu_factor_ex": Recipe(lambda a: torch.linalg.lu_factor_ex(_pivoted(a)).LU,
+                                  ("small",), shapes=_MATRICES),
+    "linalg_lu": Recipe(lambda a: tuple(torch.linalg.lu(_pivoted(a)))[1:], ("small",),
+                        shapes=_MATRICES),
+    "lu_unpack": Recipe(lambda lu: tuple(torch.lu_unpack(lu, _last_row_pivots(lu)))[1:],
+                        shapes=_MATRICES),
+    "linalg_lu_solve": Recipe(
+        lambda lu, b, **flags: torch.linalg.lu_solve(_conditioned(lu), _last_row_pivots(lu), b,
+                                                     **flags),
+        ("small", "any"), _lu_solve_flags, shapes=_TRIANGULAR_SHAPES),
+})
+
+
+def _factor(u, upper):
+    """A Cholesky factor: one triangle, well away from a zero on its diagonal."""
+    t = u.triu() if upper else u.tril()
+    return t + 2 * torch.eye(u.shape[-1], dtype=u.dtype, device=u.device)
+
+
+RECIPES.update({
+    "cholesky_solve": Recipe(
+        lambda b, u, upper: torch.cholesky_solve(b, _factor(u, upper), upper), ("any", "small"),
+        _one_of("upper", False, True),
+        shapes=_TRIANGULAR_SHAPES.map(lambda shapes: [shapes[1], shapes[0]]).filter(
+            lambda shapes: shapes[0][-2] == shapes[1][-1])),
+    "cholesky_inverse": Recipe(lambda u, upper: torch.cholesky_inverse(_factor(u, upper), upper),
+                               ("small",), _one_of("upper", False, True), shapes=_SQUARE),
 })
 
 

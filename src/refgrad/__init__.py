@@ -304,6 +304,13 @@ from refgrad._ops.pseudo_inverses import pinverse
 from refgrad._ops import decomposition_methods
 
 
+# --- book/chapters/16r_solvers.md:1121
+from refgrad._ops.solver_methods import cholesky_inverse, cholesky_solve
+from refgrad._ops.solver_methods import lu_unpack, triangular_solve
+from refgrad._ops.solver_methods import torch_lu as lu
+from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
+
+
 # --- book/chapters/22a_anomaly_mode.md:276
 from refgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 

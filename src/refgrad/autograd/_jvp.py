@@ -109,7 +109,7 @@ def _inner_pass():
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:782
+# --- book/chapters/18a_forward_ad.md:783
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd._backward import grad
 
@@ -121,7 +121,8 @@ def _jvp(op, args, params, outputs, tangents) -> list:
             tangent = op.tangent(tangents, **kwargs)
         if tangent is None:  # torch has no formula here: no tangent, silently
             return [None]
-        return [_finish(outputs[0], tangent if attach else tangent.detach(), dtype)]
+        tangents = tangent if isinstance(tangent, tuple) else (tangent,)  # one per output
+        return [_finish(o, t if attach else t.detach(), dtype) for o, t in zip(outputs, tangents)]
     seeds = [_seed(o, dtype) for o in outputs]
     wanted = [s for s in seeds if s._requires_grad]
     single = op.outputs is not None and len(op.outputs) == 1

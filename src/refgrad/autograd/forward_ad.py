@@ -187,7 +187,7 @@ def push_tangents(op, args, params, outputs) -> None:
             set_tangent(out, tangent, level)
 
 
-# --- book/chapters/18a_forward_ad.md:864
+# --- book/chapters/18a_forward_ad.md:866
 def write_tangent(self, result) -> None:
     """After an in-place op wrote ``result`` into ``self``: the same for tangents."""
     level = active_level()
@@ -205,7 +205,7 @@ def write_tangent(self, result) -> None:
     set_tangent(self, old, level)
 
 
-# --- book/chapters/18a_forward_ad.md:883
+# --- book/chapters/18a_forward_ad.md:885
 def _tangent_through_base(view, level):
     base = view._base
     if tangent_of(base, level) is None:
@@ -213,7 +213,7 @@ def _tangent_through_base(view, level):
     return tangent_of(view, level)
 
 
-# --- book/chapters/18a_forward_ad.md:900
+# --- book/chapters/18a_forward_ad.md:902
 def refuse_out(name: str, tensors) -> None:
     """torch's error for an ``out=`` function that met a dual tensor."""
     level = active_level()
@@ -222,7 +222,7 @@ def refuse_out(name: str, tensors) -> None:
                                   "support it because it is an out= function")
 
 
-# --- book/chapters/18a_forward_ad.md:920
+# --- book/chapters/18a_forward_ad.md:922
 def apply_with_tangents(cls, run, args, kwargs):
     """``Function.apply`` while a level is open: ``run`` it, then its ``jvp``."""
     level = active_level()
@@ -233,7 +233,7 @@ def apply_with_tangents(cls, run, args, kwargs):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/18a_forward_ad.md:932
+# --- book/chapters/18a_forward_ad.md:934
 def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
     from refgrad._creation import zeros_like
 
@@ -255,7 +255,7 @@ def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
             set_tangent(out, in_layout_of(out, tangent), level)
 
 
-# --- book/chapters/18a_forward_ad.md:968
+# --- book/chapters/18a_forward_ad.md:970
 def set_tangent(t, tangent, level) -> None:
     """Store ``t``'s tangent, also where ``t``'s node saved ``t`` as an output."""
     from refgrad.autograd._saved import SavedTensor
