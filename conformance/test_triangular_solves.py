@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from conformance._support import raises
+from conformance._support import numeric_gradient, raises
 
 RNG = np.random.default_rng(29)
 SQUARE = RNG.uniform(-1.0, 1.0, (3, 3)) + 3 * np.eye(3)
@@ -39,15 +39,6 @@ def _quiet_triangular_solve(*args, **kwargs):
     with warnings.catch_warnings():  # deprecated, and warned once per process
         warnings.simplefilter("ignore")
         return torch.triangular_solve(*args, **kwargs)
-
-
-def _numeric_gradient(f, a, eps=1e-6):
-    grad = np.zeros_like(a)
-    for index in np.ndindex(a.shape):
-        step = np.zeros_like(a)
-        step[index] = eps
-        grad[index] = (f(a + step) - f(a - step)) / (2 * eps)
-    return grad
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
@@ -242,9 +233,9 @@ def test_solve_triangular_gradients_are_finite_differences(upper, left, unitrian
     def loss(a, b):
         return float((_expected(a, b, upper, left, unitriangular) * weights).sum())
 
-    np.testing.assert_allclose(A.grad.numpy(), _numeric_gradient(lambda a: loss(a, b), BATCH),
+    np.testing.assert_allclose(A.grad.numpy(), numeric_gradient(lambda a: loss(a, b), BATCH),
                                atol=1e-7)
-    np.testing.assert_allclose(B.grad.numpy(), _numeric_gradient(lambda x: loss(BATCH, x), b),
+    np.testing.assert_allclose(B.grad.numpy(), numeric_gradient(lambda x: loss(BATCH, x), b),
                                atol=1e-7)
 
 
@@ -262,9 +253,9 @@ def test_triangular_solve_gradients_are_finite_differences(upper, transpose):
         return float((np.linalg.solve(t.T if transpose else t, x) * weights).sum()
                      + (a * cloned).sum())
 
-    np.testing.assert_allclose(A.grad.numpy(), _numeric_gradient(lambda a: loss(a, RHS), SQUARE),
+    np.testing.assert_allclose(A.grad.numpy(), numeric_gradient(lambda a: loss(a, RHS), SQUARE),
                                atol=1e-7)
-    np.testing.assert_allclose(b.grad.numpy(), _numeric_gradient(lambda x: loss(SQUARE, x), RHS),
+    np.testing.assert_allclose(b.grad.numpy(), numeric_gradient(lambda x: loss(SQUARE, x), RHS),
                                atol=1e-7)
 
 

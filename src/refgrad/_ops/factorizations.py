@@ -15,14 +15,14 @@ from refgrad._typename import LEGACY
 # functions hand a CuPy array to CuPy, and the arrays made here are made
 # like= the input, never on the host behind its back.
 def lu_factor(a):
-    """(LU, pivots, info) of a batch of square matrices, as LAPACK's getrf leaves them."""
-    n, batch = a.shape[-1], a.shape[:-2]
-    count = int(np.prod(batch))
-    lu = np.copy(a).reshape(count, n, n)  # like=: NOTE [Arrays on the device too]
-    pivots = np.zeros((count, n), dtype=np.int32, like=a)
+    """(LU, pivots, info) of a batch of m × n matrices, as LAPACK's getrf leaves them."""
+    (m, n), batch = a.shape[-2:], a.shape[:-2]
+    steps, count = min(m, n), int(np.prod(batch))
+    lu = np.copy(a).reshape(count, m, n)  # like=: NOTE [Arrays on the device too]
+    pivots = np.zeros((count, steps), dtype=np.int32, like=a)
     info = np.zeros(count, dtype=np.int32, like=a)
     every = np.arange(count, like=a)
-    for k in range(n):
+    for k in range(steps):
         p = k + np.abs(lu[:, k:, k]).argmax(axis=1)
         pivots[:, k] = p + 1
         lu[every, k], lu[every, p] = lu[every, p], lu[every, k]
@@ -32,7 +32,7 @@ def lu_factor(a):
         # A zero pivot heads a column of zeros: nothing to divide, as in LAPACK.
         lu[:, k + 1:, k] /= np.where(zero, 1, pivot)[:, None]
         lu[:, k + 1:, k + 1:] -= lu[:, k + 1:, k, None] * lu[:, k, None, k + 1:]
-    return lu.reshape(a.shape), pivots.reshape(batch + (n,)), info.reshape(batch)
+    return lu.reshape(a.shape), pivots.reshape(batch + (steps,)), info.reshape(batch)
 
 
 def swap_sign(pivots, dtype):

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:306
+# --- book/chapters/16r_solvers.md:308
 """LU factors of rectangular matrices: linalg.lu_factor(_ex), linalg.lu and their gradient."""
 
 import numpy as np
 
 from refgrad._ops.dispatch import call
+from refgrad._ops.factorizations import lu_factor as _getrf_row_major
 from refgrad._ops.singular_values import column_major
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
@@ -19,26 +20,12 @@ LU_RESULT = _structseq("linalg_lu", ("P", "L", "U"))
 
 
 def getrf(a):
-    """(LU, pivots, info) of a batch of m × n matrices, as LAPACK's getrf leaves them."""
-    (m, n), batch = a.shape[-2:], a.shape[:-2]
-    k, count = min(m, n), int(np.prod(batch))
-    lu = np.copy(a).reshape(count, m, n)  # like=: NOTE [Arrays on the device too]
-    pivots = np.zeros((count, k), dtype=np.int32, like=a)
-    info = np.zeros(count, dtype=np.int32, like=a)
-    every = np.arange(count, like=a)
-    for j in range(k):
-        p = j + np.abs(lu[:, j:, j]).argmax(axis=1)
-        pivots[:, j] = p + 1
-        lu[every, j], lu[every, p] = lu[every, p], lu[every, j]
-        pivot = lu[:, j, j]
-        zero = pivot == 0
-        info[(info == 0) & zero] = j + 1
-        lu[:, j + 1:, j] /= np.where(zero, 1, pivot)[:, None]  # a zero column stays zero
-        lu[:, j + 1:, j + 1:] -= lu[:, j + 1:, j, None] * lu[:, j, None, j + 1:]
-    return column_major(lu.reshape(a.shape)), pivots.reshape(batch + (k,)), info.reshape(batch)
+    """(LU, pivots, info) of a batch of m × n matrices, LU laid out by columns as torch's."""
+    lu, pivots, info = _getrf_row_major(a)  # chapter "Determinants, inverses, ..."
+    return column_major(lu), pivots, info
 
 
-# --- book/chapters/16r_solvers.md:347
+# --- book/chapters/16r_solvers.md:336
 def row_order(pivots, m):
     """perm, with A[perm] = L U, from getrf's pivots."""
     k, batch = pivots.shape[-1], pivots.shape[:-1]
@@ -70,7 +57,7 @@ def unpacked(lu):
     return L, np.triu(lu[..., :k, :])
 
 
-# --- book/chapters/16r_solvers.md:396
+# --- book/chapters/16r_solvers.md:385
 def lu_backward(gL, gU, P, L, U):
     """The gradient of A = P L U, from those of L and U."""
     from refgrad._ops.shaping import cat
@@ -96,7 +83,7 @@ def _square_backward(gL, gU, L, U):
     return solve_triangular(U.mT, inner, upper=False, left=False)
 
 
-# --- book/chapters/16r_solvers.md:432
+# --- book/chapters/16r_solvers.md:421
 def _lu_factor_ex(a, pivot):
     return getrf(a)
 
@@ -137,7 +124,7 @@ LINALG_LU = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:481
+# --- book/chapters/16r_solvers.md:470
 def _check(A, name: str, pivot) -> None:
     if A.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "

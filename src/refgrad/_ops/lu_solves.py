@@ -2,16 +2,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:541
+# --- book/chapters/16r_solvers.md:530
 """Unpacking LU factors and solving with them: torch.lu_unpack and linalg.lu_solve."""
 
 import numpy as np
 
 from refgrad._ops.dispatch import call
+from refgrad._ops.factorizations import check_square
 from refgrad._ops.lu_factors import permutation, row_order, unpacked
 from refgrad._ops.singular_values import column_major
 from refgrad._ops.table import Op, register
-from refgrad._ops.triangular_solves import substitute
+from refgrad._ops.triangular_solves import check_right_side, substitute
 from refgrad._typename import LEGACY
 from refgrad.return_types import _structseq
 
@@ -45,7 +46,7 @@ LU_UNPACK = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:585
+# --- book/chapters/16r_solvers.md:575
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     from refgrad._tensor import make_tensor
 
@@ -63,7 +64,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     return LU_UNPACK_RESULT(make_tensor(P), L, U)
 
 
-# --- book/chapters/16r_solvers.md:613
+# --- book/chapters/16r_solvers.md:603
 def _lu_solve(lu, b, pivots, left, adjoint):
     b = b if left else b.swapaxes(-1, -2)
     n, k = b.shape[-2:]
@@ -83,7 +84,7 @@ def _lu_solve(lu, b, pivots, left, adjoint):
     return column_major(x) if left else column_major(x).swapaxes(-1, -2)
 
 
-# --- book/chapters/16r_solvers.md:633
+# --- book/chapters/16r_solvers.md:623
 def _lu_solve_backward(g, LU, pivots, left, adjoint, result=None):
     from refgrad._factories import eye
     from refgrad._tensor import make_tensor
@@ -109,20 +110,12 @@ LINALG_LU_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:660
+# --- book/chapters/16r_solvers.md:650
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
-    if LU.ndim < 2:
-        raise RuntimeError(f"torch.{name}: The input tensor A must have at least 2 dimensions.")
-    if LU.shape[-1] != LU.shape[-2]:
-        raise RuntimeError(f"torch.{name}: A must be batches of square matrices, but they are "
-                           f"{LU.shape[-2]} by {LU.shape[-1]} matrices")
-    if B.ndim < 2:
-        raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
-    n, (rows, cols) = LU.shape[-1], B.shape[-2:]
-    if (rows if left else cols) != n:
-        raise RuntimeError(f"{name}: Incompatible shapes of A and B for the equation "
-                           f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {rows}x{cols})")
+    check_square(LU, f"torch.{name}")  # torch names A's checks torch.linalg.lu_solve
+    check_right_side(LU, B, left, name)
+    n = LU.shape[-1]
     if pivots.ndim < 1 or pivots.shape[-1] != n:
         raise RuntimeError(f"{name}: Number of pivots per batch should be same as the dimension "
                            "of the matrix")
@@ -138,7 +131,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:835
+# --- book/chapters/16r_solvers.md:817
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "

@@ -8,6 +8,7 @@
 import numpy as np
 
 from refgrad._ops.dispatch import call
+from refgrad._ops.factorizations import check_square
 from refgrad._ops.singular_values import column_major
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
@@ -40,7 +41,7 @@ def _solve_triangular(a, b, upper, left, unitriangular):
                                    unitriangular).swapaxes(-1, -2))
 
 
-# --- book/chapters/16r_solvers.md:104
+# --- book/chapters/16r_solvers.md:105
 def _triangle(gA, upper, unitriangular):
     """A gradient cut to the triangle the solve read."""
     return gA.triu(int(unitriangular)) if upper else gA.tril(-int(unitriangular))
@@ -59,23 +60,24 @@ LINALG_SOLVE_TRIANGULAR = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:132
+# --- book/chapters/16r_solvers.md:133
 def _check(A, B, left, name="linalg.solve_triangular") -> None:
     from refgrad._ops.functions import check_broadcast
 
-    if A.ndim < 2:
-        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
-    if A.shape[-1] != A.shape[-2]:
-        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
-                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+    check_square(A, name)
+    check_right_side(A, B, left, name)
+    check_broadcast(tuple(B.shape[:-2]), tuple(A.shape[:-2]))
+    _check_kernel(A)
+
+
+def check_right_side(A, B, left, name) -> None:
+    """torch's checks of the B of AX = B (or XA = B) against a square A."""
     if B.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
     n, (rows, cols) = A.shape[-1], B.shape[-2:]
     if (rows if left else cols) != n:
         raise RuntimeError(f"{name}: Incompatible shapes of A and B for the equation "
                            f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {rows}x{cols})")
-    check_broadcast(tuple(B.shape[:-2]), tuple(A.shape[:-2]))
-    _check_kernel(A)
 
 
 def _check_kernel(A) -> None:
@@ -90,7 +92,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
                 {"upper": upper, "left": left, "unitriangular": unitriangular})
 
 
-# --- book/chapters/16r_solvers.md:184
+# --- book/chapters/16r_solvers.md:186
 def _triangular_solve(b, a, upper, transpose, unitriangular):
     A = np.broadcast_to(a, np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + a.shape[-2:])
     if transpose:
@@ -130,7 +132,7 @@ TRIANGULAR_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:233
+# --- book/chapters/16r_solvers.md:235
 # NOTE [The whole of A's tangent]
 # torch's forward formula for triangular_solve takes A's tangent whole: not
 # cut to the triangle, its diagonal kept when unitriangular, and not
@@ -138,7 +140,7 @@ TRIANGULAR_SOLVE = register(Op(
 # reverse mode disagree here in both; solve_triangular's formula is exact.
 
 
-# --- book/chapters/16r_solvers.md:245
+# --- book/chapters/16r_solvers.md:247
 TRIANGULAR_SOLVE_DEPRECATED = (
     "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will "
     "be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its "
