@@ -9,9 +9,10 @@ from conformance._support import raises
 FIRST = [(name, "input") for name in (
     "absolute", "argsort", "argwhere", "bincount", "broadcast_to", "celu", "corrcoef", "cov",
     "det", "diag", "diag_embed", "diagflat", "diff", "fliplr", "flipud", "hardshrink", "histc",
-    "inverse", "is_floating_point", "ldexp_", "logdet", "msort", "negative", "nonzero", "numel",
-    "pdist", "rand_like", "randn_like", "ravel", "rot90", "selu", "slogdet", "sort", "square",
-    "t", "trace", "tril", "triu", "unique", "unique_consecutive")]
+    "inverse", "is_floating_point", "ldexp_", "logdet", "matrix_exp", "msort", "negative",
+    "nonzero", "numel", "pdist", "pinverse", "rand_like", "randn_like", "ravel", "rot90", "selu",
+    "slogdet", "sort", "square", "svd", "t", "trace", "tril", "triu", "unique",
+    "unique_consecutive")]
 FIRST += [("cumulative_trapezoid", "y"), ("trapezoid", "y"), ("trapz", "y"),
           ("where", "condition")]
 BAD = [("a", "str"), (None, "NoneType"), ([1.0, 2.0], "list")]

@@ -306,11 +306,9 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16p_decompositions.md:830
-from refgrad._ops.singular_values import torch_svd as svd
+# --- book/chapters/16p_decompositions.md:846
+from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
-from refgrad._ops.matrix_exponential import matrix_exp
-from refgrad._ops.pseudo_inverses import pinverse
 from refgrad._ops import decomposition_methods
 
 
