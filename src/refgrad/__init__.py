@@ -296,11 +296,19 @@ from refgrad._ops.checked import (
 )
 
 
-# --- book/chapters/16p_decompositions.md:830
-from refgrad._ops.singular_values import torch_svd as svd
+# --- book/chapters/16o_argument_checks.md:536
+from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that is not a tensor]
+    absolute, argsort, argwhere, bincount, broadcast_to, celu, corrcoef, cov,
+    cumulative_trapezoid, det, diag, diag_embed, diagflat, diff, fliplr, flipud, hardshrink,
+    histc, inverse, is_floating_point, ldexp_, logdet, msort, negative, nonzero, numel, pdist,
+    rand_like, randn_like, ravel, rot90, selu, slogdet, sort, square,
+    t, trace, trapezoid, trapz, tril, triu, unique, unique_consecutive, where,
+)
+
+
+# --- book/chapters/16p_decompositions.md:846
+from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
-from refgrad._ops.matrix_exponential import matrix_exp
-from refgrad._ops.pseudo_inverses import pinverse
 from refgrad._ops import decomposition_methods
 
 
