@@ -830,6 +830,13 @@ RECIPES.update({
     "linalg_solve_triangular": Recipe(
         lambda a, b, **flags: torch.linalg.solve_triangular(_conditioned(a), b, **flags),
         ("small", "any"), _triangular_flags, shapes=_TRIANGULAR_SHAPES),
+    # A kept at full rank: the solution is smooth there, for every driver.
+    "linalg_lstsq": Recipe(
+        lambda a, b, driver: tuple(torch.linalg.lstsq(_spread(a), b, driver=driver)[:2]),
+        ("small", "any"), _one_of("driver", "gels", "gelsy", "gelsd", "gelss"),
+        shapes=st.sampled_from([[(3, 2), (3, 2)], [(2, 2), (2, 1)], [(2, 3), (2, 2)],
+                                [(2, 3, 2), (2, 3, 1)], [(3, 2), (3,)], [(2, 3, 2), (2, 3)],
+                                [(1, 3, 2), (2, 3, 2)], [(2, 3, 2), (1, 3, 1)]])),
     "triangular_solve": Recipe(
         _triangular_solve, ("any", "small"), _old_triangular_flags,
         # torch's tangent of cloned_coefficient is not broadcast: A's batch is the whole batch

@@ -199,6 +199,8 @@ TORCH_CALLS = {
     "linalg_matrix_exp": torch.linalg.matrix_exp,
     "linalg_pinv": lambda a, hermitian: torch.linalg.pinv(
         _spread(a + a.mT) if hermitian else _spread(a), hermitian=hermitian),
+    "linalg_lstsq": lambda a, b, driver: tuple(torch.linalg.lstsq(
+        _spread(a), b, driver=driver)[:2]),
     "linalg_solve_triangular": lambda a, b, **flags: torch.linalg.solve_triangular(
         _conditioned(a), b, **flags),
     "triangular_solve": lambda b, a, **flags: _quietly(torch.triangular_solve, b, _conditioned(a),

@@ -48,7 +48,7 @@ from refgrad._ops.triangular_factors import LINALG_QR_RESULT as linalg_qr  # noq
 from refgrad._ops.triangular_factors import QR_RESULT as qr  # noqa: F401, E402
 
 
-# --- book/chapters/16r_solvers.md:1091
+# --- book/chapters/16r_solvers.md:1095
 from refgrad._ops.triangular_solves import (  # noqa: E402
     TRIANGULAR_SOLVE_RESULT as triangular_solve,  # noqa: F401
 )
@@ -57,3 +57,4 @@ from refgrad._ops.lu_factors import LU_FACTOR_RESULT as linalg_lu_factor  # noqa
 from refgrad._ops.lu_factors import LU_RESULT as linalg_lu  # noqa: F401, E402
 from refgrad._ops.lu_solves import LU_UNPACK_RESULT as lu_unpack  # noqa: F401, E402
 from refgrad._ops.lu_solves import LU_WITH_INFO_RESULT as _lu_with_info  # noqa: F401, E402
+from refgrad._ops.least_squares import LSTSQ_RESULT as linalg_lstsq  # noqa: F401, E402

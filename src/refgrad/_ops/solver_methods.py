@@ -9,6 +9,7 @@ from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
 from refgrad._ops import (
     cholesky_solves,
+    least_squares,
     linalg_conveniences,
     lu_factors,
     lu_solves,
@@ -54,6 +55,8 @@ diagonal = function_form(linalg_conveniences.diagonal, Arguments(
     "linalg_diagonal(Tensor A, *, int offset = 0, int dim1 = -2, int dim2 = -1)"))
 vander = function_form(linalg_conveniences.vander, Arguments(
     "linalg_vander(Tensor x, *, int? N = None)"))
+lstsq = function_form(least_squares.lstsq, Arguments(
+    "linalg_lstsq(Tensor self, Tensor b, float? rcond = None, *, str? driver = None)"))
 cond = function_form(linalg_conveniences.cond, Arguments(
     "linalg_cond(Tensor input, Number? p = None)", "linalg_cond(Tensor input, str p)"))
 tensorinv = function_form(linalg_conveniences.tensorinv, Arguments(
