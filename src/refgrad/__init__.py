@@ -68,6 +68,15 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
+# --- book/chapters/13b_threads.md:136
+from refgrad._parallel import (
+    get_num_interop_threads,
+    get_num_threads,
+    set_num_interop_threads,
+    set_num_threads,
+)
+
+
 # --- book/chapters/16_functions.md:953
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose

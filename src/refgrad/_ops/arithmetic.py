@@ -9,6 +9,7 @@ import numpy as np
 
 from refgrad._ops.alpha import add_scaled, negated
 from refgrad._ops.table import Op, register
+from refgrad._parallel import SPLIT_MIN, run_shared  # chapter "Threads inside an op"
 
 ADD = register(Op(
     "add", "AddBackward0", ("self", "other"),
@@ -35,7 +36,7 @@ RSUB_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:90
+# --- book/chapters/14_arithmetic.md:91
 # NOTE [float16 and numbers]
 # A float16 tensor times or over a Python number: the number in float32, the
 # product or quotient in float32, one rounding to float16, as torch computes it.
@@ -44,7 +45,7 @@ def _half_with_number(ufunc):
     return lambda a, b: ufunc(a.astype(np.float32), np.float32(b)).astype(np.float16)
 
 
-# --- book/chapters/14_arithmetic.md:100
+# --- book/chapters/14_arithmetic.md:101
 MUL = register(Op(
     "mul", "MulBackward0", ("self", "other"),
     forward=np.multiply,
@@ -75,7 +76,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:159
+# --- book/chapters/14_arithmetic.md:160
 def _by_number(ufunc):
     """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
     half = _half_with_number(ufunc)
@@ -133,7 +134,7 @@ def one_minus(t):
     return call(SUB, (t.new_ones(()), t), {"alpha": 1})
 
 
-# --- book/chapters/14_arithmetic.md:264
+# --- book/chapters/14_arithmetic.md:265
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -151,13 +152,15 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:873
+# --- book/chapters/14_arithmetic.md:874
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
 
     def forward(a):
-        return fn(a.astype(get_default_dtype().numpy) if a.dtype.kind in "biu" else a)
+        if a.dtype.kind in "biu":
+            a = a.astype(get_default_dtype().numpy)
+        return fn(a) if a.size < SPLIT_MIN else run_shared(fn, a)  # NOTE [Threads inside an op]
 
     forward.__name__ = fn.__name__
     return forward
@@ -205,7 +208,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:934
+# --- book/chapters/14_arithmetic.md:937
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -223,7 +226,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:958
+# --- book/chapters/14_arithmetic.md:961
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

@@ -19,6 +19,7 @@ from refgrad._ops.operands import (
     read_numbers,
 )
 from refgrad._ops.views import track_view  # chapter "Views"
+from refgrad._parallel import run_split  # chapter "Threads inside an op"
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._accumulate import grad_accumulator
 from refgrad.autograd._node import input_metadata, lone_metadata
@@ -53,7 +54,8 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     token = _quiet_fp(_QUIET)  # NOTE [Quiet floating point]
     try:
         if spare is not None:
-            out = op.into(*arrays, out=spare)  # NOTE [Dying operands]
+            # NOTE [Dying operands], NOTE [Threads inside an op]
+            out = run_split(op.into, arrays, spare)
         elif params:
             out = forward(*arrays, **params)
         else:
@@ -83,14 +85,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:764
+# --- book/chapters/13_dispatch.md:766
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:787
+# --- book/chapters/13_dispatch.md:789
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -109,7 +111,7 @@ def _records(op) -> bool:
             and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:815
+# --- book/chapters/13_dispatch.md:817
 # NOTE [Quiet floating point]
 # np.errstate is a thin wrapper around a context variable that holds NumPy's
 # error settings. Setting that variable directly does the same job for a
@@ -131,7 +133,7 @@ except ImportError:  # pragma: no cover - NumPy 1.x
 _quiet_fp, _restore_fp = _fp_settings.set, _fp_settings.reset
 
 
-# --- book/chapters/13_dispatch.md:874
+# --- book/chapters/13_dispatch.md:877
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -232,7 +234,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:987
+# --- book/chapters/13_dispatch.md:990
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -247,7 +249,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1010
+# --- book/chapters/13_dispatch.md:1013
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -270,14 +272,15 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1146
+# --- book/chapters/13_dispatch.md:1167
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32
     # (NOTE [float16 and numbers]), which NumPy's out= would not do.
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.char not in "fd":
         return None
-    if dual_levels or (_saves_an_input(op) and _records(op) and _any_requires_grad(tensors)):
+    if any(spare is a for a in arrays) and (  # a dying operand, not a new array
+            dual_levels or (_saves_an_input(op) and _records(op) and _any_requires_grad(tensors))):
         return None
     try:
         shape = np.broadcast_shapes(*(np.shape(x) for x in arrays))

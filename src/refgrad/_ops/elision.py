@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1075
+# --- book/chapters/13_dispatch.md:1078
 """NOTE [Dying operands]: writing a result into an operand nobody will read again."""
 
 import dis
@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 
+from refgrad._parallel import spare_for_threads  # chapter "Threads inside an op"
 from refgrad._tensor import Tensor
 
 _COUNTS_KNOWN = sys.implementation.name == "cpython" and (3, 11) <= sys.version_info < (3, 14)
@@ -26,21 +27,33 @@ _DYING_ALONE = 5
 
 
 def dying_array(a, b):
-    """The array of ``a`` or ``b`` if that operand dies with this operator; else None."""
+    """The array of ``a`` or ``b`` if that operand dies with this operator; else None.
+
+    A large operand that does not die may still bring a new array for the
+    result, to be shared among threads: NOTE [Threads inside an op].
+    """
     # Most operands are small: a size check settles each before any call.
     if isinstance(a, Tensor) and a._data.nbytes >= _MIN_BYTES:
         if _unshared(a, _DYING_OPERAND) and _inside_operator():
             return a._data
+        large = a._data
+    elif isinstance(b, Tensor) and b._data.nbytes >= _MIN_BYTES:
+        large = None  # b's: naming its array here would count as one more holder
+    else:
+        return None
     if isinstance(b, Tensor) and b._data.nbytes >= _MIN_BYTES:
         if _unshared(b, _DYING_OPERAND) and _inside_operator():
             return b._data
-    return None
+    return spare_for_threads(b._data if large is None else large)  # NOTE [Threads inside an op]
 
 
 def dying_alone(t):
-    """The array of ``t`` if the call that received it held the only reference."""
-    if isinstance(t, Tensor) and t._data.nbytes >= _MIN_BYTES and _unshared(t, _DYING_ALONE):
-        return t._data
+    """The array of ``t`` if the call that received it held the only reference.
+
+    Else, for a large ``t``, a new array to share among threads, or None.
+    """
+    if isinstance(t, Tensor) and t._data.nbytes >= _MIN_BYTES:
+        return t._data if _unshared(t, _DYING_ALONE) else spare_for_threads(t._data)
     return None
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:642
+# --- book/chapters/14_arithmetic.md:643
 """pow's three rows, with torch's answers for integers to negative integer powers."""
 
 import numpy as np
@@ -29,7 +29,7 @@ def _power(a, b):
     return np.where(negative, fraction, result).astype(result.dtype)
 
 
-# --- book/chapters/14_arithmetic.md:670
+# --- book/chapters/14_arithmetic.md:671
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -56,7 +56,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:706
+# --- book/chapters/14_arithmetic.md:707
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
 
