@@ -58,7 +58,8 @@ def test_a_tensor_is_not_a_count(restore_threads):
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: torch.set_num_threads(), "torch.set_num_threads() takes exactly one argument (0 given)"),
+    (lambda: torch.set_num_threads(),
+     "torch.set_num_threads() takes exactly one argument (0 given)"),
     (lambda: torch.set_num_threads(1, 2),
      "torch.set_num_threads() takes exactly one argument (2 given)"),
     (lambda: torch.set_num_threads(num=2), "torch.set_num_threads() takes no keyword arguments"),
