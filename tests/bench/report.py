@@ -32,11 +32,12 @@ def workload_entry(runs: dict, unit: str, scale: float, baselines=("torch-1", "f
     """Summaries of every phase, and refgrad's per-repeat ratios to each baseline."""
     entry = {"unit": unit, "scale": scale,
              "phases": {phase: summarise(runs, phase) for phase in PHASES}, "ratios": {}}
-    for baseline in baselines:
-        if baseline in runs:
-            entry["ratios"][f"refgrad/{baseline}"] = {
-                phase: per_repeat_ratios(runs["refgrad"], runs[baseline], phase)
-                for phase in PHASES}
+    for ours in ("refgrad", "refgrad-1"):
+        for baseline in baselines:
+            if ours in runs and baseline in runs:
+                entry["ratios"][f"{ours}/{baseline}"] = {
+                    phase: per_repeat_ratios(runs[ours], runs[baseline], phase)
+                    for phase in PHASES}
     return entry
 
 
@@ -75,7 +76,10 @@ def _m1(results):
 def _fixed(name, key, limit):
     def measured(results):
         value = _ratio(results, name, key)
-        return None if value is None else (value, limit, True, "")
+        if value is None:
+            return None
+        one = _ratio(results, name, key.replace("refgrad/", "refgrad-1/"))
+        return value, limit, True, "" if one is None else f"refgrad on 1 thread: {one:.2f}×"
     return measured
 
 
@@ -177,16 +181,17 @@ def targets_table(rows: list) -> list:
 
 def workloads_table(workloads: dict) -> list:
     rows = []
-    impls = ("refgrad", "torch-1", "torch-default", "floor")
+    impls = ("refgrad", "refgrad-1", "torch-1", "torch-default", "floor")
+    keys = ("refgrad/torch-1", "refgrad/floor", "refgrad-1/floor")
     for name, entry in workloads.items():
         if "phases" not in entry:
             continue
         total, scale = entry["phases"]["total"], entry["scale"]
         times = [cell(total[i], scale) if i in total else "–" for i in impls]
         ratios = [cell(entry["ratios"][k]["total"]) if k in entry["ratios"] else "–"
-                  for k in ("refgrad/torch-1", "refgrad/floor")]
+                  for k in keys]
         rows.append([name, entry["unit"], *times, *ratios])
-    return _table(["workload", "unit", *impls, "refgrad/torch-1", "refgrad/floor"], rows)
+    return _table(["workload", "unit", *impls, *keys], rows)
 
 
 def phases_table(entry: dict) -> list:
@@ -224,7 +229,8 @@ def markdown(results: dict) -> str:
     m, w = results["machine"], results["workloads"]
     lines = ["# refgrad benchmarks", "",
              f"{m['date']}; {m['cpu']} ({m['cores']} cores); Python {m['python']}, "
-             f"NumPy {m['numpy']}, torch {m['torch']} (default threads: {m['torch_threads']}); "
+             f"NumPy {m['numpy']}, torch {m['torch']} (default threads: {m['torch_threads']}), "
+             f"refgrad threads: {m.get('refgrad_threads', 1)}; "
              f"{results['repeats']} repeats{' (quick run)' if results['quick'] else ''}.", "",
              "Times: median (min–max) over the repeats; ratios: median (min–max) of "
              "per-repeat ratios.", "", "## Targets", "", *targets_table(results["targets"]),

@@ -31,6 +31,7 @@ import refgrad
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 DEFAULT_THREADS = torch.get_num_threads()
+REFGRAD_THREADS = refgrad.get_num_threads()
 
 FULL = {
     "repeats": 7,
@@ -56,22 +57,30 @@ QUICK = {
 }
 
 
-def with_threads(n: int, fn):
+def with_threads(n: int, fn, library=torch):
+    default = DEFAULT_THREADS if library is torch else REFGRAD_THREADS
+
     def run():
-        torch.set_num_threads(n)
+        library.set_num_threads(n)
         try:
             return fn()
         finally:
-            torch.set_num_threads(DEFAULT_THREADS)
+            library.set_num_threads(default)
     return run
 
 
-def implementations(workload, floor_fn, *args) -> dict:
-    """The same workload for each implementation, as zero-argument callables."""
+def implementations(workload, floor_fn, *args, one_thread: bool = False) -> dict:
+    """The same workload for each implementation, as zero-argument callables.
+
+    With ``one_thread``, refgrad also runs on one thread ("refgrad-1"): for the
+    workloads of large arrays, whose elementwise ops refgrad shares among threads.
+    """
     on_torch = functools.partial(workload, torch, *args)
-    impls = {"refgrad": functools.partial(workload, refgrad, *args),
-             "torch-1": with_threads(1, on_torch),
-             "torch-default": with_threads(DEFAULT_THREADS, on_torch)}
+    impls = {"refgrad": functools.partial(workload, refgrad, *args)}
+    if one_thread:
+        impls["refgrad-1"] = with_threads(1, impls["refgrad"], refgrad)
+    impls.update({"torch-1": with_threads(1, on_torch),
+                  "torch-default": with_threads(DEFAULT_THREADS, on_torch)})
     if floor_fn is not None:
         impls["floor"] = functools.partial(floor_fn, *args)
     return impls
@@ -213,6 +222,7 @@ def machine() -> dict:
             "cpu": cpu, "cores": len(os.sched_getaffinity(0)), "platform": platform.platform(),
             "python": platform.python_version(), "numpy": np.__version__,
             "torch": torch.__version__, "torch_threads": DEFAULT_THREADS,
+            "refgrad_threads": REFGRAD_THREADS,
             "refgrad_commit": commit or None, "load_average": os.getloadavg()[0]}
 
 
@@ -241,13 +251,14 @@ def main() -> None:
         found.update(run_w1_w4(config["W1"], repeats))
     weights = w.mlp_weights(config["W2"]["widths"], config["W2"]["batch"])
     array = np.random.default_rng(0).standard_normal(config["W6"]["elements"]).astype(np.float32)
-    for name, workload, floor_fn, extra, unit, settle in (
+    for name, workload, floor_fn, extra, unit, large in (
         ("W2", w.w2_mlp_step, floor.w2_floor, weights, "ms per step", True),
         ("W5", w.w5_wide, floor.w5_floor, config["W5"]["leaves"], "ms", False),
         ("W6", w.w6_big_elementwise, floor.w6_floor, array, "ms", True),
     ):
         if wanted(name):
-            runs = measure(implementations(workload, floor_fn, extra), repeats, settle)
+            impls = implementations(workload, floor_fn, extra, one_thread=large)
+            runs = measure(impls, repeats, settle=large)
             found[name] = report.workload_entry(runs, unit, 1e3)
             print(name, json.dumps(found[name]["ratios"]["refgrad/floor"]["total"]), flush=True)
     if wanted("W3"):
