@@ -338,3 +338,16 @@ def test_a_masked_fill_where_device_elements_share_memory_takes_a_host_value(dev
     with pytest.warns(UserWarning, match="masked_fill_ on expanded tensors is deprecated"):
         expanded.masked_fill_(mask, refgrad.tensor(2.0))  # a 0-d value may stay on the host
     assert expanded.cpu().tolist() == [[2.0, 0.0, 0.0]] * 2
+
+
+def test_large_ops_on_a_device_stay_on_the_device(device):
+    default = refgrad.get_num_threads()
+    refgrad.set_num_threads(4)  # large enough to be shared, were it on the host
+    try:
+        x = refgrad.ones(1 << 20, requires_grad=True).cuda()
+        y = (x.sin() * x + x.exp()).sum()
+        y.backward()
+    finally:
+        refgrad.set_num_threads(default)
+    assert y.is_cuda
+    assert np.allclose(y.cpu().item(), (np.sin(1.0) + np.e) * (1 << 20), rtol=1e-4)

@@ -194,6 +194,7 @@ def run_shared(fn, array):
 
 def spare_for_threads(array):
     """A new array like ``array``, for a result worth sharing among threads; else None."""
-    if settings.threads < 2 or array.size < SPLIT_MIN or array.dtype.char not in "fd":
-        return None
+    if (settings.threads < 2 or type(array) is not ndarray or array.size < SPLIT_MIN
+            or array.dtype.char not in "fd"):
+        return None  # a device array is the device's to share
     return np.empty(array.shape, array.dtype)
