@@ -288,3 +288,14 @@ def test_will_engine_execute_node_misuse():
         with pytest.raises(RuntimeError) as info:
             C._will_engine_execute_node(value)
         assert str(info.value) == f"_will_engine_execute_node expects an grad_fn, but got {name}"
+
+
+def test_gradients_that_add_up_to_nan_give_no_warning():
+    # The suite turns warnings into errors: an addition that warned would fail here.
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a, b = x * float("inf"), x * float("-inf")
+    (a + b).sum().backward(retain_graph=True)  # inf + -inf, meeting at x
+    assert torch.isnan(x.grad).all()
+    x.grad = torch.tensor([float("inf"), 1.0])
+    b.sum().backward()  # -inf added into the .grad that is there
+    assert torch.isnan(x.grad[0]) and x.grad[1].item() == float("-inf")

@@ -119,4 +119,4 @@ def test_call_sets_numpys_error_settings_through_bound_methods():
     from refgrad._ops import dispatch
 
     names = dispatch.call.__code__.co_names
-    assert "_quiet_fp" in names and "_restore_fp" in names and "_fp_settings" not in names
+    assert "quiet_fp" in names and "restore_fp" in names and "_fp_settings" not in names

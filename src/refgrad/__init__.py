@@ -68,7 +68,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/13b_threads.md:136
+# --- book/chapters/13b_threads.md:139
 from refgrad._parallel import (
     get_num_interop_threads,
     get_num_threads,

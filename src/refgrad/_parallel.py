@@ -12,7 +12,7 @@ import threading
 import numpy as np
 from numpy import ndarray
 
-from refgrad._typename import c_type_name  # chapter "Parameters"
+from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp
 
 
 def _usable_cpus() -> int:
@@ -36,7 +36,7 @@ class ThreadSettings:
 settings = ThreadSettings()
 
 
-# --- book/chapters/13b_threads.md:82
+# --- book/chapters/13b_threads.md:83
 def _thread_count(name: str, args: tuple, kwargs: dict) -> int:
     if kwargs:
         raise TypeError(f"torch.{name}() takes no keyword arguments")
@@ -44,6 +44,8 @@ def _thread_count(name: str, args: tuple, kwargs: dict) -> int:
         raise TypeError(f"torch.{name}() takes exactly one argument ({len(args)} given)")
     n = args[0]
     if isinstance(n, bool | np.bool_) or not isinstance(n, int | np.integer):
+        from refgrad._typename import c_type_name  # chapter "Parameters"
+
         raise RuntimeError(f"{name} expects an int, but got {c_type_name(type(n))}")
     n = int(n)
     if not -2**63 <= n < 2**63:
@@ -55,7 +57,7 @@ def _thread_count(name: str, args: tuple, kwargs: dict) -> int:
     return n
 
 
-# --- book/chapters/13b_threads.md:105
+# --- book/chapters/13b_threads.md:108
 def _no_arguments(name: str, args: tuple, kwargs: dict) -> None:
     if args or kwargs:
         raise TypeError(f"torch.{name}() takes no arguments ({len(args) + len(kwargs)} given)")
@@ -85,7 +87,7 @@ def set_num_interop_threads(*args, **kwargs) -> None:
     settings.interop_threads, settings.interop_set = count, True
 
 
-# --- book/chapters/13b_threads.md:165
+# --- book/chapters/13b_threads.md:168
 # NOTE [Threads inside an op]
 # A large elementwise op is cut into slices of whole 4,096-element blocks,
 # counted from the start of the flattened result, so that each element meets
@@ -113,14 +115,14 @@ def _slices(n: int, shares: int) -> list:
     return [slice(start, start + step) for start in range(0, n, step)]
 
 
-# --- book/chapters/13b_threads.md:205
+# --- book/chapters/13b_threads.md:208
 _jobs: queue.SimpleQueue = queue.SimpleQueue()
 _workers: list = []
 _workers_lock = threading.Lock()
 
 
 def _work(jobs) -> None:
-    np.seterr(all="ignore")  # this thread's own settings: NOTE [Quiet floating point]
+    quiet_fp(QUIET)  # this thread's own settings: NOTE [Quiet floating point]
     while True:
         into, operands, out, replies = jobs.get()
         error = _attempt(into, operands, out)
@@ -147,7 +149,7 @@ def _start_workers(count: int) -> None:
             _workers.append(worker)
 
 
-# --- book/chapters/13b_threads.md:243
+# --- book/chapters/13b_threads.md:250
 def _forget_workers() -> None:
     global _jobs
     _jobs = queue.SimpleQueue()
@@ -158,7 +160,7 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_workers)
 
 
-# --- book/chapters/13b_threads.md:258
+# --- book/chapters/13b_threads.md:265
 def run_split(into, arrays, out):
     """``into(*arrays, out=out)``, its elements shared among the intra-op threads."""
     shares = min(settings.threads, out.size // (SPLIT_MIN // 2))
@@ -185,7 +187,7 @@ def _part(operand, piece):
     return operand[piece] if type(operand) is ndarray else operand
 
 
-# --- book/chapters/13b_threads.md:303
+# --- book/chapters/13b_threads.md:310
 def run_shared(fn, array):
     """``fn(array)``, shared among the threads if ``fn`` is a ufunc and it is worth it."""
     out = spare_for_threads(array) if isinstance(fn, np.ufunc) else None
@@ -198,3 +200,16 @@ def spare_for_threads(array):
             or array.dtype.char not in "fd"):
         return None  # a device array is the device's to share
     return np.empty(array.shape, array.dtype)
+
+
+# --- book/chapters/13b_threads.md:332
+def add_into(target, addend) -> None:
+    """``target += addend``, quietly, and shared among the threads when it is large."""
+    token = quiet_fp(QUIET)
+    try:
+        if type(target) is ndarray and target.size >= SPLIT_MIN:
+            run_split(np.add, (target, addend), target)
+        else:
+            target += addend
+    finally:
+        restore_fp(token)

@@ -20,6 +20,7 @@ from refgrad._ops.operands import (
 )
 from refgrad._ops.views import track_view  # chapter "Views"
 from refgrad._parallel import run_split  # chapter "Threads inside an op"
+from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._accumulate import grad_accumulator
 from refgrad.autograd._node import input_metadata, lone_metadata
@@ -51,7 +52,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
         arrays[0] = torch_laid_out(arrays[0])
     if spare is not None:
         spare = _into(op, tensors, arrays, params, spare)
-    token = _quiet_fp(_QUIET)  # NOTE [Quiet floating point]
+    token = quiet_fp(QUIET)  # NOTE [Quiet floating point]
     try:
         if spare is not None:
             # NOTE [Dying operands], NOTE [Threads inside an op]
@@ -66,7 +67,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
             raise
         raise error from None
     finally:
-        _restore_fp(token)
+        restore_fp(token)
     if op.many:
         results = tuple(as_array(o) for o in out)
     else:
@@ -85,14 +86,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:766
+# --- book/chapters/13_dispatch.md:767
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:789
+# --- book/chapters/13_dispatch.md:790
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -111,29 +112,7 @@ def _records(op) -> bool:
             and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:817
-# NOTE [Quiet floating point]
-# np.errstate is a thin wrapper around a context variable that holds NumPy's
-# error settings. Setting that variable directly does the same job for a
-# fraction of the cost. Where a NumPy lacks it, np.seterr does the same.
-try:
-    from numpy._core._ufunc_config import _extobj_contextvar as _fp_settings
-    from numpy._core.umath import _make_extobj
-
-    _QUIET = _make_extobj(all="ignore")
-except ImportError:  # pragma: no cover - NumPy 1.x
-
-    class _fp_settings:  # noqa: N801 - stands in for the context variable
-        set = staticmethod(lambda quiet: np.seterr(**quiet))
-        reset = staticmethod(lambda old: np.seterr(**old))
-
-    _QUIET = {"all": "ignore"}
-
-# Bound once, as methods of an imported name: NOTE [Names looked up once].
-_quiet_fp, _restore_fp = _fp_settings.set, _fp_settings.reset
-
-
-# --- book/chapters/13_dispatch.md:877
+# --- book/chapters/13_dispatch.md:885
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -234,7 +213,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:990
+# --- book/chapters/13_dispatch.md:998
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -249,7 +228,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1013
+# --- book/chapters/13_dispatch.md:1021
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -272,7 +251,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1167
+# --- book/chapters/13_dispatch.md:1175
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

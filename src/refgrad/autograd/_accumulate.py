@@ -13,6 +13,7 @@ from typing import NamedTuple
 from numpy import copyto, empty_like, ndarray  # NOTE [Names looked up once]
 
 from refgrad._C import _functions
+from refgrad._parallel import add_into
 from refgrad._tensor import make_tensor
 from refgrad.autograd._node import FunctionNode, Node, input_metadata, lone_metadata
 from refgrad.autograd._state import state
@@ -48,7 +49,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:490
+# --- book/chapters/10_nodes.md:491
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -67,7 +68,7 @@ def add_to_grad(variable, grad, create_graph: bool, steal: bool = False) -> None
         variable._grad = old + grad
     else:
         try:
-            old._data += grad._data
+            add_into(old._data, grad._data)  # quietly; shared if large
         except ValueError:  # a .grad of another shape, as after x.t_() under no_grad
             raise _shapes_differ(old, grad) from None
         old._version_counter.value += 1
@@ -100,7 +101,7 @@ def _copy(grad, variable):
     return make_tensor(_laid_out_like(grad._data, variable._data))
 
 
-# --- book/chapters/10_nodes.md:552
+# --- book/chapters/10_nodes.md:553
 def _laid_out_like(data, leaf):
     """A copy of ``data`` in ``leaf``'s memory order, if ``leaf`` is dense; else row-major."""
     if type(data) is ndarray and not leaf.flags.c_contiguous and _dense(leaf):
@@ -129,7 +130,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:587
+# --- book/chapters/10_nodes.md:588
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -162,7 +163,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:654
+# --- book/chapters/10_nodes.md:655
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -185,7 +186,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:685
+# --- book/chapters/10_nodes.md:686
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -208,7 +209,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:720
+# --- book/chapters/10_nodes.md:721
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

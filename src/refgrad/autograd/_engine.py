@@ -7,6 +7,7 @@
 
 import itertools
 
+from refgrad._parallel import add_into
 from refgrad._zero_grads import ZERO_GRADS, sum_with_zeros
 from refgrad.autograd._accumulate import sole_holder
 from refgrad.autograd._anomaly import anomaly, check_nan, reporting
@@ -39,7 +40,7 @@ class GraphTask:
         self.checks_nan = False  # anomaly mode's check of every node's outputs
 
 
-# --- book/chapters/17_engine.md:200
+# --- book/chapters/17_engine.md:201
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
@@ -62,7 +63,7 @@ def count_dependencies(roots) -> dict:
     return dependencies
 
 
-# --- book/chapters/17_engine.md:233
+# --- book/chapters/17_engine.md:234
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -100,7 +101,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:291
+# --- book/chapters/17_engine.md:292
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -138,7 +139,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:334
+# --- book/chapters/17_engine.md:335
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
@@ -146,7 +147,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:397
+# --- book/chapters/17_engine.md:398
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -173,7 +174,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 buffer[slot] = sum_with_zeros(buffer[slot], grad)  # NOTE [Zeros that add nothing]
             elif not state.grad_enabled and sole_holder(buffer, slot, 0):
                 partial = buffer[slot]  # nobody else can see it: add in place
-                partial._data += grad._data
+                add_into(partial._data, grad._data)  # quietly; shared if large
                 partial._version_counter.value += 1  # a write, counted as torch's add_ counts it
             else:
                 buffer[slot] = buffer[slot] + grad
@@ -187,7 +188,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 heap.append(node)
 
 
-# --- book/chapters/17_engine.md:447
+# --- book/chapters/17_engine.md:448
 def _evaluate(task, node, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -202,7 +203,7 @@ def _evaluate(task, node, grads):
     return _call(task, node, grads)
 
 
-# --- book/chapters/17_engine.md:467
+# --- book/chapters/17_engine.md:468
 def _call(task, node, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -238,7 +239,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for child, grad in zip(node._next_nodes, outputs)]
 
 
-# --- book/chapters/17_engine.md:518
+# --- book/chapters/17_engine.md:519
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
