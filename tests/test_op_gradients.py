@@ -1126,6 +1126,17 @@ RECIPES.update({
         params=lambda shapes: st.just({"normalized_shape": shapes[1]})),
 })
 
+# The normalization layers (chapter "Normalization layers"): fresh running statistics per call.
+RECIPES.update({
+    "native_batch_norm": Recipe(
+        lambda a, w, b, training: F.batch_norm(
+            a, torch.full((a.shape[1],), 0.25, dtype=a.dtype),
+            torch.full((a.shape[1],), 1.5, dtype=a.dtype), w, b, training),
+        ("any", "any", "any"), shapes=st.sampled_from([[(3, 2), (2,), (2,)],
+                                                       [(2, 3, 2), (3,), (3,)]]),
+        params=lambda shapes: st.sampled_from([{"training": True}, {"training": False}])),
+})
+
 
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)
