@@ -191,3 +191,92 @@ def test_batch_norm_dtype_refusals_leave_the_statistics_alone():
     with torch.no_grad():  # the check is autograd's: without it, the statistics are updated
         F.batch_norm(x + 1, torch.zeros(3, requires_grad=True), var, training=True)
     assert var.tolist() == pytest.approx([0.9] * 3)
+
+
+def _group_reference(x, groups, weight=None, bias=None, eps=1e-5):
+    grouped = x.reshape(x.shape[0], groups, -1)
+    out = ((grouped - grouped.mean(2, keepdims=True))
+           / np.sqrt(grouped.var(2, keepdims=True) + eps)).reshape(x.shape)
+    shape = (-1,) + (1,) * (x.ndim - 2)
+    out = out if weight is None else out * weight.reshape(shape)
+    return out if bias is None else out + bias.reshape(shape)
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (2, 4, 3), (2, 4, 2, 2)])
+def test_group_norm_values_gradients_and_node(shape):
+    data, weight_data = RNG.uniform(-2.0, 2.0, shape), np.array([1.5, -0.5, 2.0, 0.75])
+    bias_data = np.array([0.25, 1.0, -1.0, 0.0])
+    x, weight, bias = _leaf(data), _leaf(weight_data), _leaf(bias_data)
+    out = F.group_norm(x, 2, weight, bias, eps=1e-3)
+    np.testing.assert_allclose(out.detach().numpy(), _group_reference(
+        data, 2, weight_data, bias_data, 1e-3), rtol=1e-12)
+    node = out.grad_fn
+    assert type(node).__name__ == "NativeGroupNormBackward0"
+    spatial = int(np.prod(shape[2:]))
+    assert (node._saved_N, node._saved_C, node._saved_HxW, node._saved_group) == (
+        shape[0], 4, spatial, 2)
+    assert node._saved_eps == 1e-3 and node._saved_input is x and node._saved_weight is weight
+    probe = RNG.uniform(-1.0, 1.0, shape)
+    (out * torch.tensor(probe.tolist(), dtype=torch.float64)).sum().backward()
+
+    def loss(d, w=weight_data):
+        return float((_group_reference(d, 2, w, bias_data, 1e-3) * probe).sum())
+
+    np.testing.assert_allclose(x.grad.numpy(), numeric_gradient(loss, data), atol=1e-7)
+    np.testing.assert_allclose(weight.grad.numpy(),
+                               numeric_gradient(lambda w: loss(data, w), weight_data), atol=1e-7)
+    axes = (0, *range(2, len(shape)))
+    np.testing.assert_allclose(bias.grad.numpy(), probe.sum(axes), rtol=1e-12)
+
+
+def test_group_norm_differentiates_twice_and_copies_a_strided_input():
+    x = _leaf(RNG.uniform(-2.0, 2.0, (3, 2, 4)))
+    out = F.group_norm(x.transpose(0, 1), 1)
+    assert graph_nodes(out)[:3] == [(0, "NativeGroupNormBackward0"), (1, "CloneBackward0"),
+                                    (2, "TransposeBackward0")]
+    assert [n for n, _ in out.grad_fn.next_functions][1:] == [None, None]
+    data = RNG.uniform(-2.0, 2.0, (2, 4, 3))
+    x = _leaf(data)
+    (grad,) = torch.autograd.grad(F.group_norm(x, 2).pow(3).sum(), x, create_graph=True)
+    (second,) = torch.autograd.grad(grad.sum(), x)
+
+    def first(d):
+        t = torch.tensor(d.tolist(), dtype=torch.float64, requires_grad=True)
+        return float(torch.autograd.grad(F.group_norm(t, 2).pow(3).sum(), t)[0].sum())
+
+    np.testing.assert_allclose(second.numpy(), numeric_gradient(first, data), atol=1e-6)
+
+
+def test_group_norm_refusals():
+    x = torch.ones(2, 4, 3)
+    with raises(RuntimeError, "Expected at least 2 dimensions for input tensor but received 1"):
+        F.group_norm(torch.ones(4), 2)
+    with raises(ValueError, "Expected more than 1 value per channel when training, got input "
+                            "size [1, 4]"):
+        F.group_norm(torch.ones(1, 4), 4)
+    with raises(ZeroDivisionError, "integer division or modulo by zero"):
+        F.group_norm(x, 0)
+    with raises(RuntimeError, "Expected num groups to be greater than 0, got -2"):
+        F.group_norm(x, -2)
+    with raises(TypeError, "group_norm(): argument 'num_groups' (position 2) must be int, not "
+                           "float"):
+        F.group_norm(x, 2.0)
+    with raises(RuntimeError, "Expected number of channels in input to be divisible by "
+                              "num_groups, but got input of shape [2, 4, 3] and num_groups=3"):
+        F.group_norm(x, 3)
+    with raises(RuntimeError, "Expected weight to be a vector of size equal to the number of "
+                              "channels in input, but got weight of shape [4, 1] and input of "
+                              "shape [2, 4, 3]"):
+        F.group_norm(x, 2, torch.ones(4, 1))
+    # torch's message shows the weight's shape, [0] without one, for a refused bias
+    with raises(RuntimeError, "Expected bias to be a vector of size equal to the number of "
+                              "channels in input, but got bias of shape [0] and input of shape "
+                              "[2, 4, 3]"):
+        F.group_norm(x, 2, None, torch.ones(3))
+    with raises(RuntimeError, "mixed dtype (CPU): expect parameter to have scalar type of "
+                              "Float"):
+        F.group_norm(x.long(), 2, torch.ones(4, dtype=torch.float64))
+    with raises(NotImplementedError, "\"GroupNormKernelImpl\" not implemented for 'Long'"):
+        F.group_norm(x.long(), 2)
+    assert F.group_norm(torch.ones(0, 4, 3), 2).shape == (0, 4, 3)
+    assert torch.group_norm(torch.ones(1, 4), 4).tolist() == [[0.0] * 4]

@@ -1135,6 +1135,11 @@ RECIPES.update({
         ("any", "any", "any"), shapes=st.sampled_from([[(3, 2), (2,), (2,)],
                                                        [(2, 3, 2), (3,), (3,)]]),
         params=lambda shapes: st.sampled_from([{"training": True}, {"training": False}])),
+    "native_group_norm": Recipe(
+        lambda a, w, b, num_groups: F.group_norm(a, num_groups, w, b),
+        ("any", "any", "any"), shapes=st.sampled_from([[(2, 4), (4,), (4,)],
+                                                       [(2, 4, 3), (4,), (4,)]]),
+        params=lambda shapes: st.sampled_from([{"num_groups": 2}, {"num_groups": 1}])),
 })
 
 

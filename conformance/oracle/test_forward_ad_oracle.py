@@ -292,6 +292,7 @@ TORCH_CALLS.update({  # the normalization layers, chapter "Normalization layers"
     "native_batch_norm": lambda a, w, b, training: F.batch_norm(
         a, torch.full((a.shape[1],), 0.25, dtype=a.dtype),
         torch.full((a.shape[1],), 1.5, dtype=a.dtype), w, b, training),
+    "native_group_norm": lambda a, w, b, num_groups: F.group_norm(a, num_groups, w, b),
 })
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
@@ -465,7 +466,7 @@ def test_torch_still_cannot_differentiate_these_tangents(name):
 # So does native_layer_norm's, with the mean and deviation its forward saved.
 TANGENTS_THROUGH_A_CONSTANT_LU = {"linalg_det", "linalg_slogdet", "linalg_solve_ex",
                                   "native_layer_norm"}
-TANGENTS_THROUGH_A_CONSTANT_LU |= {"native_batch_norm"}  # and its batch statistics
+TANGENTS_THROUGH_A_CONSTANT_LU |= {"native_batch_norm", "native_group_norm"}  # statistics
 
 
 def _reverse_over_reverse(lib, call, primals, tangents, params, weights):

@@ -319,8 +319,9 @@ from refgrad._ops.solver_methods import torch_lu as lu
 from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 
 
-# --- book/chapters/16s_normalization.md:252
+# --- book/chapters/16s_normalization.md:267
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
+from refgrad._ops.group_norm import torch_group_norm as group_norm
 
 
 # --- book/chapters/22a_anomaly_mode.md:276

@@ -55,17 +55,22 @@ def _statistics(wide, training, running_mean, running_var, eps):
     return centred, (running_var.double().view(shape) + eps).rsqrt()
 
 
+def through_statistics(scaled, normalized, inverse, axes):
+    """The gradient of (x - mean) / σ for ``scaled``, mean and σ taken over ``axes``."""
+    return (scaled - scaled.mean(axes, keepdim=True)
+            - normalized * (scaled * normalized).mean(axes, keepdim=True)) * inverse
+
+
 def _batch_norm_backward(g, input, running_mean, running_var, training, momentum, eps,
                          weight=None):
     axes, shape = reduced_axes(input.ndim), per_channel(input.ndim)
     centred, inverse = _statistics(input.double(), training, running_mean, running_var, eps)
     normalized = centred * inverse
     scaled = (g if weight is None else g * weight.view(shape)).double()
-    if training:
-        scaled = (scaled - scaled.mean(axes, keepdim=True)
-                  - normalized * (scaled * normalized).mean(axes, keepdim=True))
+    grad = (through_statistics(scaled, normalized, inverse, axes) if training
+            else scaled * inverse)
     grad_weight = None if weight is None else (g.double() * normalized).sum(axes).to(weight.dtype)
-    return (scaled * inverse).to(input.dtype), grad_weight, g.sum(axes)
+    return grad.to(input.dtype), grad_weight, g.sum(axes)
 
 
 _INPUTS = ("input", "weight", "bias")
@@ -76,7 +81,7 @@ BATCH_NORM = register(Op(
            ("running_var", _INPUTS)), hides=("momentum",)))
 
 
-# --- book/chapters/16s_normalization.md:165
+# --- book/chapters/16s_normalization.md:170
 def _empty(input, weight, bias):
     out = input.clone()
     out = out if weight is None else out * weight[0]
@@ -93,16 +98,21 @@ def _check_sizes(input, weight, bias, running_mean, running_var, training):
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
 
 
-def check_dtypes(input, parameters, kernel="batch_norm"):
-    """torch's CPU rule: the input's dtype throughout, or float32 beside float16."""
-    from refgrad._dtype import float16, float32
-    from refgrad._typename import LEGACY, not_implemented_for
+def check_floating(input, kernel):
+    from refgrad._typename import not_implemented_for
 
     if not input.dtype.is_floating_point:
         raise not_implemented_for(kernel, input._data.dtype)
+
+
+def check_mixed(input, parameters):
+    """torch's CPU rule: the input's dtype throughout, or float32 beside a narrower float."""
+    from refgrad._dtype import float32, float64
+    from refgrad._typename import LEGACY
+
     given = [t for t in parameters if t is not None]
     if given and given[0].dtype is not input.dtype:
-        if input.dtype not in (float16, float32):
+        if input.dtype is float64:
             raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
         if any(t.dtype is not float32 for t in given):
             raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
@@ -112,7 +122,7 @@ def check_dtypes(input, parameters, kernel="batch_norm"):
                                f"{LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16s_normalization.md:205
+# --- book/chapters/16s_normalization.md:215
 def native(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.batch_norm's work: checks, then the row (or an empty input's copy)."""
     from refgrad._ops.nll_loss import not_differentiable
@@ -125,11 +135,22 @@ def native(input, weight, bias, running_mean, running_var, training, momentum, e
     if state.grad_enabled:
         not_differentiable("native_batch_norm", "running_mean", running_mean)
         not_differentiable("native_batch_norm", "running_var", running_var)
-    check_dtypes(input, (weight, bias, running_mean, running_var))
+    check_floating(input, "batch_norm")
+    check_mixed(input, (weight, bias, running_mean, running_var))
     wrap_dim(1, input.ndim)  # a 1-d input has no channels: torch's IndexError
     return call(BATCH_NORM, (input, weight, bias), {
         "running_mean": running_mean, "running_var": running_var, "training": training,
         "momentum": momentum, "eps": eps})
+
+
+def verify_batch_size(size):
+    """F.batch_norm's refusal to train on one value per channel."""
+    values = size[0]  # a 0-d input: torch's IndexError from the same lookup
+    for n in size[2:]:
+        values *= n
+    if values == 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input "
+                         f"size {size}")
 
 
 def torch_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
@@ -143,13 +164,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         raise TypeError("batch_norm(): argument 'momentum' (position 7) must be float, not "
                         "NoneType")
     if training:
-        size = input.shape
-        values = size[0]  # a 0-d input: torch's IndexError from the same lookup
-        for n in size[2:]:
-            values *= n
-        if values == 1:
-            raise ValueError("Expected more than 1 value per channel when training, got input "
-                             f"size {size}")
+        verify_batch_size(input.shape)
         if eps <= 0.0:
             raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     return native(input, weight, bias, running_mean, running_var, training, momentum, eps)
