@@ -280,3 +280,71 @@ def test_group_norm_refusals():
         F.group_norm(x.long(), 2)
     assert F.group_norm(torch.ones(0, 4, 3), 2).shape == (0, 4, 3)
     assert torch.group_norm(torch.ones(1, 4), 4).tolist() == [[0.0] * 4]
+
+
+def test_instance_norm_is_batch_norm_on_a_view():
+    data = RNG.uniform(-2.0, 2.0, (2, 3, 4))
+    x, weight, bias = _leaf(data), _leaf(WEIGHT), _leaf(BIAS)
+    mean, var = torch.zeros(3, dtype=torch.float64), torch.ones(3, dtype=torch.float64)
+    out = F.instance_norm(x, mean, var, weight, bias, momentum=0.5)
+    expected = ((data - data.mean(2, keepdims=True)) / np.sqrt(data.var(2, keepdims=True) + 1e-5)
+                * WEIGHT[:, None] + BIAS[:, None])
+    np.testing.assert_allclose(out.detach().numpy(), expected, rtol=1e-12)
+    assert graph_nodes(out) == [
+        (0, "ViewBackward0"), (1, "NativeBatchNormBackward0"), (2, "ViewBackward0"),
+        (3, "AccumulateGrad"), (2, "RepeatBackward0"), (3, "AccumulateGrad"),
+        (2, "RepeatBackward0"), (3, "AccumulateGrad")]
+    node = out.grad_fn.next_functions[0][0]
+    assert node._saved_input.shape == (1, 6, 4) and node._saved_training is True
+    assert node._saved_weight.tolist() == WEIGHT.tolist() * 2
+    assert out.grad_fn.next_functions[0][0].next_functions[1][0]._saved_repeats == (2,)
+    # each running statistic is the mean over the samples of their estimates, copied in
+    np.testing.assert_allclose(mean.numpy(), 0.5 * data.mean((0, 2)), rtol=1e-12)
+    np.testing.assert_allclose(var.numpy(), 0.5 + 0.5 * data.var(2, ddof=1).mean(0), rtol=1e-12)
+    assert (mean._version, var._version) == (1, 1)
+    probe = RNG.uniform(-1.0, 1.0, data.shape)
+    (out * torch.tensor(probe.tolist(), dtype=torch.float64)).sum().backward()
+
+    def loss(d):
+        normalized = (d - d.mean(2, keepdims=True)) / np.sqrt(d.var(2, keepdims=True) + 1e-5)
+        return float(((normalized * WEIGHT[:, None] + BIAS[:, None]) * probe).sum())
+
+    np.testing.assert_allclose(x.grad.numpy(), numeric_gradient(loss, data), atol=1e-7)
+    np.testing.assert_allclose(bias.grad.numpy(), probe.sum((0, 2)), rtol=1e-12)
+
+
+def test_instance_norm_with_the_running_statistics():
+    data = RNG.uniform(-2.0, 2.0, (2, 3, 1))
+    x = _leaf(data)  # one spatial position is fine when the running statistics normalize
+    strided = _leaf(RNG.uniform(-2.0, 2.0, (3, 2, 4))).transpose(0, 1)
+    assert first_edges(F.instance_norm(strided)) == [
+        "ViewBackward0", "NativeBatchNormBackward0", "ViewBackward0", "CloneBackward0",
+        "TransposeBackward0"]
+    mean, var = torch.tensor([0.5, -1.0, 0.0], dtype=torch.float64), torch.full(
+        (3,), 4.0, dtype=torch.float64)
+    out = F.instance_norm(x, mean, var, use_input_stats=False, eps=0.0)
+    np.testing.assert_allclose(out.detach().numpy(), (data - mean.numpy()[:, None]) / 2.0,
+                               rtol=1e-12)
+    assert (mean._version, var._version) == (0, 0)
+    assert out.grad_fn.next_functions[0][0]._saved_training is False
+
+
+def test_instance_norm_refusals():
+    with raises(ValueError, "Expected more than 1 spatial element when training, got input "
+                            "size torch.Size([2, 4, 1])"):
+        F.instance_norm(torch.ones(2, 4, 1))
+    with raises(ValueError, "Expected more than 1 spatial element when training, got input "
+                            "size torch.Size([2, 4])"):
+        F.instance_norm(torch.ones(2, 4))
+    with raises(RuntimeError, "Expected running_mean and running_var to be defined when "
+                              "use_input_stats is false"):
+        F.instance_norm(torch.ones(2, 4, 3), torch.zeros(4), None, use_input_stats=False)
+    with raises(RuntimeError, "weight should contain 8 elements not 6"):
+        F.instance_norm(torch.ones(2, 4, 3), weight=torch.ones(3))
+    with raises(RuntimeError, "running_mean should contain 8 elements not 6"):
+        F.instance_norm(torch.ones(2, 4, 3), torch.zeros(3), torch.ones(4))
+    with raises(NotImplementedError, "\"batch_norm\" not implemented for 'Long'"):
+        F.instance_norm(torch.ones(2, 4, 3).long())
+    x = torch.tensor([[[1.0, 3.0]]])
+    assert torch.instance_norm(x, None, None, None, None, True, 0.1, 0.0, False).tolist() == [
+        [[-1.0, 1.0]]]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:303
+# --- book/chapters/16s_normalization.md:304
 """group_norm: native_group_norm's row and torch's checks."""
 
 import numpy as np
@@ -51,7 +51,7 @@ GROUP_NORM = register(Op(
     saves=(("input", _INPUTS), ("weight", _INPUTS))))
 
 
-# --- book/chapters/16s_normalization.md:367
+# --- book/chapters/16s_normalization.md:368
 def _listed(shape):
     return f"[{', '.join(str(n) for n in shape)}]"
 
