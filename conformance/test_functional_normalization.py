@@ -348,3 +348,106 @@ def test_instance_norm_refusals():
     x = torch.tensor([[[1.0, 3.0]]])
     assert torch.instance_norm(x, None, None, None, None, True, 0.1, 0.0, False).tolist() == [
         [[-1.0, 1.0]]]
+
+
+def test_rms_norm_graph_values_and_gradients():
+    data, weight_data = RNG.uniform(-2.0, 2.0, (2, 3, 4)), RNG.uniform(0.5, 2.0, (3, 4))
+    x, weight = _leaf(data), _leaf(weight_data)
+    out = F.rms_norm(x, (3, 4), weight, eps=1e-3)
+    assert graph_nodes(out) == [
+        (0, "MulBackward0"), (1, "MulBackward0"), (2, "AccumulateGrad"), (2, "RsqrtBackward0"),
+        (3, "AddBackward1"), (4, "MeanBackward1"), (5, "PowBackward0"), (6, "AccumulateGrad"),
+        (1, "AccumulateGrad")]
+    mean = out.grad_fn.next_functions[0][0].next_functions[1][0].next_functions[0][0]
+    assert mean.next_functions[0][0]._saved_dim == (2, 1)  # the last dimension first
+    assert mean.next_functions[0][0].next_functions[0][0]._saved_exponent == 2
+
+    def reference(d, w=weight_data):
+        return d / np.sqrt((d * d).mean((1, 2), keepdims=True) + 1e-3) * w
+
+    np.testing.assert_allclose(out.detach().numpy(), reference(data), rtol=1e-12)
+    probe = RNG.uniform(-1.0, 1.0, data.shape)
+    (out * torch.tensor(probe.tolist(), dtype=torch.float64)).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), numeric_gradient(
+        lambda d: float((reference(d) * probe).sum()), data), atol=1e-7)
+    np.testing.assert_allclose(weight.grad.numpy(), numeric_gradient(
+        lambda w: float((reference(data, w) * probe).sum()), weight_data), atol=1e-7)
+
+
+@pytest.mark.parametrize(("dtype", "eps"), [("float32", 1.1920928955078125e-07),
+                                            ("float64", 2.220446049250313e-16),
+                                            ("float16", 1.1920928955078125e-07)])
+def test_rms_norm_default_eps_is_the_machine_epsilon_of_its_computation(dtype, eps):
+    x = torch.tensor([[3e-4, 4e-4]], dtype=getattr(torch, dtype))
+    out = F.rms_norm(x, (2,))
+    assert out.dtype == x.dtype
+    wide = np.asarray(x.tolist())
+    np.testing.assert_allclose(np.asarray(out.tolist()), wide / np.sqrt(
+        (wide * wide).mean() + eps), rtol=1e-3 if dtype == "float16" else 1e-6)
+    assert first_edges(F.rms_norm(x.requires_grad_(), (2,)))[-1] == (
+        "ToCopyBackward0" if dtype == "float16" else "MulBackward0")
+
+
+def test_rms_norm_refusals():
+    x = torch.ones(2, 4, 3)
+    with raises(TypeError, "rms_norm(): argument 'normalized_shape' (position 2) must be tuple "
+                           "of ints, not int"):
+        F.rms_norm(x, 3)
+    with raises(RuntimeError, "Expected normalized_shape to be at least 1-dimensional, i.e., "
+                              "containing at least one element, but got normalized_shape = []"):
+        F.rms_norm(x, ())
+    with raises(RuntimeError, "Expected weight to be of same shape as normalized_shape, but got "
+                              "weight of shape [3] and normalized_shape = [1, 2, 4, 3]"):
+        F.rms_norm(x, (1, 2, 4, 3), torch.ones(3))
+    with raises(ValueError, "Input tensor must have at least 4 dimensions, but got 3"):
+        F.rms_norm(x, (1, 2, 4, 3))
+    with raises(RuntimeError, "Given normalized_shape=[2, 3], expected input with shape [*2, 3], "
+                              "but got input of size[2, 4, 3]"):
+        F.rms_norm(x, (2, 3))
+    with raises(NotImplementedError, "\"rms_norm\" not implemented for 'Long'"):
+        F.rms_norm(x.long(), (3,))
+
+
+def _response_reference(d, size, alpha, beta, k):
+    squares = np.pad(d * d, [(0, 0), (size // 2, (size - 1) // 2)] + [(0, 0)] * (d.ndim - 2))
+    windows = sum(squares[:, i:i + d.shape[1]] for i in range(size)) / size
+    return d / (k + alpha * windows) ** beta
+
+
+@pytest.mark.parametrize(("shape", "pool"), [((2, 5, 3), "AvgPool2DBackward0"),
+                                             ((2, 5, 3, 2), "AvgPool3DBackward0")])
+@pytest.mark.parametrize("size", [1, 2, 3])
+def test_local_response_norm(shape, pool, size):
+    data = RNG.uniform(-2.0, 2.0, shape)
+    x = _leaf(data)
+    out = F.local_response_norm(x, size, alpha=0.5, beta=0.75, k=1.5)
+    np.testing.assert_allclose(out.detach().numpy(), _response_reference(
+        data, size, 0.5, 0.75, 1.5), rtol=1e-12)
+    nodes = [name for _, name in graph_nodes(out)]
+    folded = ["ViewBackward0"] if len(shape) == 4 else []
+    assert nodes == ["DivBackward0", "AccumulateGrad", "PowBackward0", "AddBackward0",
+                     "MulBackward0", *folded, "SqueezeBackward1", pool,
+                     "ConstantPadNdBackward0", "ViewBackward0" if folded else
+                     "UnsqueezeBackward0", "MulBackward0", "AccumulateGrad", "AccumulateGrad",
+                     None, None]
+    pooled = out.grad_fn.next_functions[1][0].next_functions[0][0].next_functions[0][0]
+    pooled = pooled.next_functions[0][0].next_functions[0][0]
+    pooled = pooled.next_functions[0][0] if folded else pooled
+    assert pooled._saved_kernel_size == (size, 1, 1)[:len(shape) - 1]
+    assert pooled._saved_stride == (1,) * (len(shape) - 1) and not pooled._saved_ceil_mode
+    assert pooled._saved_count_include_pad and pooled._saved_divisor_override is None
+    probe = RNG.uniform(-1.0, 1.0, shape)
+    (grad,) = torch.autograd.grad(out, x, torch.tensor(probe.tolist(), dtype=torch.float64),
+                                  create_graph=True)
+    np.testing.assert_allclose(grad.detach().numpy(), numeric_gradient(
+        lambda d: float((_response_reference(d, size, 0.5, 0.75, 1.5) * probe).sum()), data),
+        atol=1e-7)
+    assert grad.requires_grad  # and differentiable again
+
+
+def test_local_response_norm_refusals_and_empty_input():
+    with raises(ValueError, "Expected 3D or higher dimensionality                          "
+                            "input (got 2 dimensions)"):
+        F.local_response_norm(torch.ones(2, 3), 2)
+    empty = torch.ones(0, 3, 2)
+    assert F.local_response_norm(empty, 2) is empty

@@ -293,6 +293,8 @@ TORCH_CALLS.update({  # the normalization layers, chapter "Normalization layers"
         a, torch.full((a.shape[1],), 0.25, dtype=a.dtype),
         torch.full((a.shape[1],), 1.5, dtype=a.dtype), w, b, training),
     "native_group_norm": lambda a, w, b, num_groups: F.group_norm(a, num_groups, w, b),
+    "avg_pool2d": lambda a, kernel_size: F.avg_pool2d(a, kernel_size, stride=1),
+    "avg_pool3d": lambda a, kernel_size: F.avg_pool3d(a, kernel_size, stride=1),
 })
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.

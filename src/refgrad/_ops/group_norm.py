@@ -16,6 +16,7 @@ from refgrad._ops.batch_norm import (
     verify_batch_size,
 )
 from refgrad._ops.dispatch import call
+from refgrad._ops.normalization import _listed
 from refgrad._ops.table import Op, register
 
 
@@ -51,11 +52,7 @@ GROUP_NORM = register(Op(
     saves=(("input", _INPUTS), ("weight", _INPUTS))))
 
 
-# --- book/chapters/16s_normalization.md:368
-def _listed(shape):
-    return f"[{', '.join(str(n) for n in shape)}]"
-
-
+# --- book/chapters/16s_normalization.md:369
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
     if isinstance(num_groups, float):
         raise TypeError("group_norm(): argument 'num_groups' (position 2) must be int, not float")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:436
+# --- book/chapters/16s_normalization.md:433
 """instance_norm: batch_norm on a view with one channel per sample and channel."""
 
 from refgrad._ops.batch_norm import native

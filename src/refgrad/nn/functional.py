@@ -50,6 +50,7 @@ from refgrad._ops.normalization import layer_norm
 from refgrad._ops.padding import pad
 from refgrad._ops.pointwise import sigmoid, tanh
 from refgrad._ops.rescaling import hardshrink
+from refgrad._ops.rms_norm import local_response_norm, rms_norm
 
 __all__ = [
     "alpha_dropout", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "embedding",
@@ -60,5 +61,5 @@ __all__ = [
     "leaky_relu", "log_softmax", "logsigmoid", "mish", "normalize", "relu", "relu6", "selu",
     "sigmoid", "silu", "softmax", "softmin", "softplus", "softshrink", "softsign", "tanh",
     "tanhshrink", "threshold",
-    "batch_norm", "group_norm", "instance_norm",
+    "batch_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm",
 ]
