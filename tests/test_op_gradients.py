@@ -1131,8 +1131,8 @@ RECIPES.update({
 RECIPES.update({
     "native_batch_norm": Recipe(
         lambda a, w, b, training: F.batch_norm(
-            a, torch.full((a.shape[1],), 0.25, dtype=a.dtype),
-            torch.full((a.shape[1],), 1.5, dtype=a.dtype), w, b, training),
+            a, torch.full((a.shape[1],), 0.25, dtype=a.dtype, device=a.device),
+            torch.full((a.shape[1],), 1.5, dtype=a.dtype, device=a.device), w, b, training),
         ("any", "any", "any"), shapes=st.sampled_from([[(3, 2), (2,), (2,)],
                                                        [(2, 3, 2), (3,), (3,)]]),
         params=lambda shapes: st.sampled_from([{"training": True}, {"training": False}])),

@@ -290,8 +290,8 @@ TORCH_CALLS.update({  # torch.nn.functional's layers, chapter 16q
 })
 TORCH_CALLS.update({  # the normalization layers, chapter "Normalization layers"
     "native_batch_norm": lambda a, w, b, training: F.batch_norm(
-        a, torch.full((a.shape[1],), 0.25, dtype=a.dtype),
-        torch.full((a.shape[1],), 1.5, dtype=a.dtype), w, b, training),
+        a, torch.full((a.shape[1],), 0.25, dtype=a.dtype, device=a.device),
+        torch.full((a.shape[1],), 1.5, dtype=a.dtype, device=a.device), w, b, training),
     "native_group_norm": lambda a, w, b, num_groups: F.group_norm(a, num_groups, w, b),
     "avg_pool2d": lambda a, kernel_size: F.avg_pool2d(a, kernel_size, stride=1),
     "avg_pool3d": lambda a, kernel_size: F.avg_pool3d(a, kernel_size, stride=1),

@@ -143,6 +143,7 @@ def native(input, weight, bias, running_mean, running_var, training, momentum, e
         "momentum": momentum, "eps": eps})
 
 
+# --- book/chapters/16s_normalization.md:240
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup

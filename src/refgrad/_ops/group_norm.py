@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:304
+# --- book/chapters/16s_normalization.md:299
 """group_norm: native_group_norm's row and torch's checks."""
 
 import numpy as np
@@ -31,6 +31,7 @@ def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's
     return (out if bias is None else out + bias.reshape(shape)).astype(a.dtype)
 
 
+# --- book/chapters/16s_normalization.md:332
 def _group_norm_backward(g, input, N, C, HxW, group, eps, weight=None):  # noqa: N803
     grouped = (N, group, C // group * HxW)
     wide = input.double().reshape(grouped)

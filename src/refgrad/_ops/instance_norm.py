@@ -10,8 +10,6 @@ from refgrad._ops.batch_norm import native
 
 def torch_instance_norm(input, weight, bias, running_mean, running_var, use_input_stats,
                         momentum, eps, cudnn_enabled):
-    from refgrad.autograd.grad_mode import no_grad
-
     if not use_input_stats and (running_mean is None or running_var is None):
         raise RuntimeError("Expected running_mean and running_var to be defined when "
                            "use_input_stats is false")
@@ -22,12 +20,12 @@ def torch_instance_norm(input, weight, bias, running_mean, running_var, use_inpu
     out = native(flat, *repeated, use_input_stats, momentum, eps)
     if use_input_stats:
         for running, estimates in zip((running_mean, running_var), repeated[2:]):
-            if running is not None:
-                with no_grad():
-                    running.copy_(estimates.view(samples, channels).mean(0))
+            if running is not None:  # an ordinary write: the version counter moves
+                running.copy_(estimates.view(samples, channels).mean(0))
     return out.view(input.shape)
 
 
+# --- book/chapters/16s_normalization.md:459
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
                   use_input_stats=True, momentum=0.1, eps=1e-5):
     if use_input_stats:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:582
+# --- book/chapters/16s_normalization.md:587
 """avg_pool2d and avg_pool3d with a stride of one and no padding: rows, for local_response_norm."""
 
 import itertools
@@ -34,6 +34,7 @@ def _pooled_backward(g, self, kernel_size, stride, padding, ceil_mode, count_inc
     return (spread,)
 
 
+# --- book/chapters/16s_normalization.md:623
 def _row(name, node):
     return register(Op(name, node, ("self",), promote=False, forward=_pooled,
                        backward=_pooled_backward, saves=(("self", ("self",)),)))
