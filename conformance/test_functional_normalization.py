@@ -8,7 +8,14 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from conformance._support import first_edges, graph_nodes, numeric_gradient, raises, saved_names
+from conformance._support import (
+    first_edges,
+    graph_nodes,
+    matrix_leaf,
+    numeric_gradient,
+    raises,
+    saved_names,
+)
 
 RNG = np.random.default_rng(7)
 X = RNG.uniform(-2.0, 2.0, (4, 3, 2))
@@ -16,7 +23,7 @@ WEIGHT, BIAS = np.array([1.5, -0.5, 2.0]), np.array([0.25, 1.0, -1.0])
 
 
 def _leaf(values):
-    return torch.tensor(np.asarray(values).tolist(), dtype=torch.float64, requires_grad=True)
+    return matrix_leaf(np.asarray(values).tolist())
 
 
 def _batch_normalized(x, mean, var, eps=1e-5):
@@ -158,6 +165,9 @@ def test_batch_norm_refusals():
         F.batch_norm(x, mean, None)
     with raises(RuntimeError, "running_mean must be defined in evaluation mode"):
         F.batch_norm(x, None, None)
+    with raises(ValueError, "running_mean and running_var must either both be None or neither "
+                            "be None"):
+        F.batch_norm(x.long(), None, var, training=True)
     with raises(RuntimeError, "weight should contain 3 elements not 2"):
         F.batch_norm(x, mean, var, torch.ones(2), training=True)
     with raises(RuntimeError, "bias should contain 3 elements not 4"):
@@ -451,3 +461,21 @@ def test_local_response_norm_refusals_and_empty_input():
         F.local_response_norm(torch.ones(2, 3), 2)
     empty = torch.ones(0, 3, 2)
     assert F.local_response_norm(empty, 2) is empty
+
+
+def test_local_response_norm_dtypes():
+    out = F.local_response_norm(torch.tensor([[[1], [2], [3]]]), 2, alpha=0.5, k=2.0)
+    assert out.dtype == torch.float32  # the pool of the squares stays int64, then alpha
+    # the squares' means over a channel and the one before, truncated as integers:
+    # (0 + 1) // 2, (1 + 4) // 2, (4 + 9) // 2
+    np.testing.assert_allclose(out.flatten().tolist(), [1 / 2.0 ** 0.75, 2 / 3.0 ** 0.75,
+                                                        3 / 5.0 ** 0.75], rtol=1e-6)
+    assert F.local_response_norm(torch.ones(2, 3, 4, dtype=torch.float16), 2).dtype == (
+        torch.float16)
+    with raises(NotImplementedError, "\"avg_pool3d_out_frame\" not implemented for 'Half'"):
+        F.local_response_norm(torch.ones(2, 3, 4, 2, dtype=torch.float16), 2)
+    with raises(NotImplementedError, "\"avg_pool2d\" not implemented for 'Int'"):
+        F.local_response_norm(torch.ones(2, 3, 4, dtype=torch.int32), 2)
+    with raises(NotImplementedError, "\"avg_pool3d_out_frame\" not implemented for 'Bool'"):
+        F.local_response_norm(torch.ones(2, 3, 4, 2, dtype=torch.bool), 2)
+

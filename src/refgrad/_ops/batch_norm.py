@@ -81,7 +81,7 @@ BATCH_NORM = register(Op(
            ("running_var", _INPUTS)), hides=("momentum",)))
 
 
-# --- book/chapters/16s_normalization.md:170
+# --- book/chapters/16s_normalization.md:171
 def _empty(input, weight, bias):
     out = input.clone()
     out = out if weight is None else out * weight[0]
@@ -122,7 +122,7 @@ def check_mixed(input, parameters):
                                f"{LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16s_normalization.md:215
+# --- book/chapters/16s_normalization.md:216
 def native(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.batch_norm's work: checks, then the row (or an empty input's copy)."""
     from refgrad._ops.nll_loss import not_differentiable
@@ -135,6 +135,9 @@ def native(input, weight, bias, running_mean, running_var, training, momentum, e
     if state.grad_enabled:
         not_differentiable("native_batch_norm", "running_mean", running_mean)
         not_differentiable("native_batch_norm", "running_var", running_var)
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be "
+                         "None")
     check_floating(input, "batch_norm")
     check_mixed(input, (weight, bias, running_mean, running_var))
     wrap_dim(1, input.ndim)  # a 1-d input has no channels: torch's IndexError
@@ -143,7 +146,7 @@ def native(input, weight, bias, running_mean, running_var, training, momentum, e
         "momentum": momentum, "eps": eps})
 
 
-# --- book/chapters/16s_normalization.md:240
+# --- book/chapters/16s_normalization.md:244
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup

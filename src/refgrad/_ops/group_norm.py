@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:299
+# --- book/chapters/16s_normalization.md:303
 """group_norm: native_group_norm's row and torch's checks."""
 
 import numpy as np
@@ -31,7 +31,7 @@ def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's
     return (out if bias is None else out + bias.reshape(shape)).astype(a.dtype)
 
 
-# --- book/chapters/16s_normalization.md:332
+# --- book/chapters/16s_normalization.md:336
 def _group_norm_backward(g, input, N, C, HxW, group, eps, weight=None):  # noqa: N803
     grouped = (N, group, C // group * HxW)
     wide = input.double().reshape(grouped)
@@ -53,7 +53,7 @@ GROUP_NORM = register(Op(
     saves=(("input", _INPUTS), ("weight", _INPUTS))))
 
 
-# --- book/chapters/16s_normalization.md:369
+# --- book/chapters/16s_normalization.md:373
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
     if isinstance(num_groups, float):
         raise TypeError("group_norm(): argument 'num_groups' (position 2) must be int, not float")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:587
+# --- book/chapters/16s_normalization.md:593
 """avg_pool2d and avg_pool3d with a stride of one and no padding: rows, for local_response_norm."""
 
 import itertools
@@ -16,7 +16,10 @@ from refgrad._ops.table import Op, register
 def _pooled(a, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
     axes = tuple(range(-len(kernel_size), 0))
     windows = np.lib.stride_tricks.sliding_window_view(a, kernel_size, axis=axes)
-    return windows.mean(axes)
+    if a.dtype.kind == "f":
+        return windows.mean(axes)
+    total = windows.sum(axes)  # integers: the mean truncated towards zero, as torch's kernel
+    return np.sign(total) * (np.abs(total) // int(np.prod(kernel_size)))
 
 
 # The parameters refgrad never changes are named all the same: the node shows what they name.
@@ -34,7 +37,7 @@ def _pooled_backward(g, self, kernel_size, stride, padding, ceil_mode, count_inc
     return (spread,)
 
 
-# --- book/chapters/16s_normalization.md:623
+# --- book/chapters/16s_normalization.md:632
 def _row(name, node):
     return register(Op(name, node, ("self",), promote=False, forward=_pooled,
                        backward=_pooled_backward, saves=(("self", ("self",)),)))
@@ -42,11 +45,18 @@ def _row(name, node):
 
 AVG_POOL2D = _row("avg_pool2d", "AvgPool2DBackward0")
 AVG_POOL3D = _row("avg_pool3d", "AvgPool3DBackward0")
+# The dtypes torch's CPU kernels take, by the number of window sizes.
+_KERNELS = {2: {"float16", "float32", "float64", "int64"}, 3: {"float32", "float64", "int64"}}
 
 
 def avg_pool(input, kernel_size):
     """The mean over each window of ``kernel_size``, moved by one: 2 or 3 sizes."""
+    from refgrad._typename import not_implemented_for
+
     n = len(kernel_size)
+    if input.dtype.name not in _KERNELS[n]:
+        raise not_implemented_for("avg_pool2d" if n == 2 else "avg_pool3d_out_frame",
+                                  input._data.dtype)
     return call(AVG_POOL2D if n == 2 else AVG_POOL3D, (input,), {
         "kernel_size": tuple(kernel_size), "stride": (1,) * n, "padding": (0,) * n,
         "ceil_mode": False, "count_include_pad": True, "divisor_override": None})
