@@ -164,6 +164,10 @@ def test_rms_norm_refusals():
         F.rms_norm(x, (2, 3))
     with raises(NotImplementedError, "\"rms_norm\" not implemented for 'Long'"):
         F.rms_norm(x.long(), (3,))
+    with raises(NotImplementedError, "\"rms_norm\" not implemented for 'Long'"):
+        torch.rms_norm(x.long(), [3])
+    assert torch.rms_norm(torch.tensor([[3.0, 4.0]]), [2], None, 0.0).tolist() == [
+        pytest.approx([0.6 * 2 ** 0.5, 0.8 * 2 ** 0.5])]
 
 
 def _response_reference(d, size, alpha, beta, k):
