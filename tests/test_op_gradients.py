@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import refgrad as torch
 from refgrad._ops import OPS, arithmetic, indexing, pointwise, scattering, shaping
 from refgrad._ops.dispatch import call
+from refgrad._ops.pooled import avg_pool
 from refgrad._ops.putting import put
 from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_backward_data
 from refgrad._ops.table import Op, register
@@ -1124,6 +1125,28 @@ RECIPES.update({
         ("any", "any", "any"), shapes=st.sampled_from([[(2, 3), (3,), (3,)],
                                                        [(2, 2, 3), (2, 3), (2, 3)]]),
         params=lambda shapes: st.just({"normalized_shape": shapes[1]})),
+})
+
+# The normalization layers (chapter "Normalization layers"): fresh running statistics per call.
+RECIPES.update({
+    "native_batch_norm": Recipe(
+        lambda a, w, b, training: F.batch_norm(
+            a, torch.full((a.shape[1],), 0.25, dtype=a.dtype, device=a.device),
+            torch.full((a.shape[1],), 1.5, dtype=a.dtype, device=a.device), w, b, training),
+        ("any", "any", "any"), shapes=st.sampled_from([[(3, 2), (2,), (2,)],
+                                                       [(2, 3, 2), (3,), (3,)]]),
+        params=lambda shapes: st.sampled_from([{"training": True}, {"training": False}])),
+    "native_group_norm": Recipe(
+        lambda a, w, b, num_groups: F.group_norm(a, num_groups, w, b),
+        ("any", "any", "any"), shapes=st.sampled_from([[(2, 4), (4,), (4,)],
+                                                       [(2, 4, 3), (4,), (4,)]]),
+        params=lambda shapes: st.sampled_from([{"num_groups": 2}, {"num_groups": 1}])),
+    "avg_pool2d": Recipe(lambda a, kernel_size: avg_pool(a, kernel_size),
+                         shapes=st.just([(1, 2, 4, 3)]),
+                         params=_one_of("kernel_size", (3, 1), (2, 2), (1, 1))),
+    "avg_pool3d": Recipe(lambda a, kernel_size: avg_pool(a, kernel_size),
+                         shapes=st.just([(1, 1, 3, 2, 3)]),
+                         params=_one_of("kernel_size", (3, 1, 1), (2, 2, 2))),
 })
 
 

@@ -288,6 +288,14 @@ TORCH_CALLS.update({  # torch.nn.functional's layers, chapter 16q
        for k in (1, 2, 3)},
     "native_layer_norm": lambda a, w, b, normalized_shape: F.layer_norm(a, normalized_shape, w, b),
 })
+TORCH_CALLS.update({  # the normalization layers, chapter "Normalization layers"
+    "native_batch_norm": lambda a, w, b, training: F.batch_norm(
+        a, torch.full((a.shape[1],), 0.25, dtype=a.dtype, device=a.device),
+        torch.full((a.shape[1],), 1.5, dtype=a.dtype, device=a.device), w, b, training),
+    "native_group_norm": lambda a, w, b, num_groups: F.group_norm(a, num_groups, w, b),
+    "avg_pool2d": lambda a, kernel_size: F.avg_pool2d(a, kernel_size, stride=1),
+    "avg_pool3d": lambda a, kernel_size: F.avg_pool3d(a, kernel_size, stride=1),
+})
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
 THROUGH_TRIGAMMA = {"digamma", "polygamma"}
@@ -460,6 +468,7 @@ def test_torch_still_cannot_differentiate_these_tangents(name):
 # So does native_layer_norm's, with the mean and deviation its forward saved.
 TANGENTS_THROUGH_A_CONSTANT_LU = {"linalg_det", "linalg_slogdet", "linalg_solve_ex",
                                   "native_layer_norm"}
+TANGENTS_THROUGH_A_CONSTANT_LU |= {"native_batch_norm", "native_group_norm"}  # statistics
 
 
 def _reverse_over_reverse(lib, call, primals, tangents, params, weights):

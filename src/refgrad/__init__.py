@@ -328,6 +328,13 @@ from refgrad._ops.solver_methods import torch_lu as lu
 from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 
 
+# --- book/chapters/16s_normalization.md:697
+from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
+from refgrad._ops.group_norm import torch_group_norm as group_norm
+from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
+from refgrad._ops.rms_norm import rms_norm
+
+
 # --- book/chapters/22a_anomaly_mode.md:276
 from refgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 

@@ -30,8 +30,11 @@ from refgrad._ops.activation_functions import (
     tanhshrink,
     threshold,
 )
+from refgrad._ops.batch_norm import batch_norm
 from refgrad._ops.cross_entropy import cross_entropy
 from refgrad._ops.dropout import alpha_dropout, dropout, dropout1d, dropout2d, dropout3d
+from refgrad._ops.group_norm import group_norm
+from refgrad._ops.instance_norm import instance_norm
 from refgrad._ops.layers import bilinear, embedding, linear, one_hot, prelu
 from refgrad._ops.loss_functions import (
     binary_cross_entropy,
@@ -47,6 +50,7 @@ from refgrad._ops.normalization import layer_norm
 from refgrad._ops.padding import pad
 from refgrad._ops.pointwise import sigmoid, tanh
 from refgrad._ops.rescaling import hardshrink
+from refgrad._ops.rms_norm import local_response_norm, rms_norm
 
 __all__ = [
     "alpha_dropout", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "embedding",
@@ -57,4 +61,5 @@ __all__ = [
     "leaky_relu", "log_softmax", "logsigmoid", "mish", "normalize", "relu", "relu6", "selu",
     "sigmoid", "silu", "softmax", "softmin", "softplus", "softshrink", "softsign", "tanh",
     "tanhshrink", "threshold",
+    "batch_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm",
 ]
