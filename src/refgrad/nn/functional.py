@@ -30,8 +30,11 @@ from refgrad._ops.activation_functions import (
     tanhshrink,
     threshold,
 )
+from refgrad._ops.activations_in_place import celu_, selu_, threshold_
 from refgrad._ops.cross_entropy import cross_entropy
 from refgrad._ops.dropout import alpha_dropout, dropout, dropout1d, dropout2d, dropout3d
+from refgrad._ops.functional_in_place import elu_, hardtanh_, leaky_relu_
+from refgrad._ops.inplace_functions import relu_
 from refgrad._ops.layers import bilinear, embedding, linear, one_hot, prelu
 from refgrad._ops.loss_functions import (
     binary_cross_entropy,
@@ -57,4 +60,6 @@ __all__ = [
     "leaky_relu", "log_softmax", "logsigmoid", "mish", "normalize", "relu", "relu6", "selu",
     "sigmoid", "silu", "softmax", "softmin", "softplus", "softshrink", "softsign", "tanh",
     "tanhshrink", "threshold",
+    # chapter "More of torch.nn.functional"
+    "celu_", "elu_", "hardtanh_", "leaky_relu_", "relu_", "selu_", "threshold_",
 ]
