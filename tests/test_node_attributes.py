@@ -60,7 +60,8 @@ def test_op_node_itself_defines_no_getattr():
 _NOT_INTEGERS = {"keepdim", "sparse_grad", "include_self", "accumulate", "reduce",
                  "rounding_mode", "src_dtype", "left", "upper", "full_matrices", "mode",
                  "approximate", "scale_grad_by_freq", "sparse", "unitriangular", "transpose",
-                 "adjoint", "pivot"}
+                 "adjoint", "pivot",
+                 "training"}
 
 
 def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():

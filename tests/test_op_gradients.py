@@ -1127,6 +1127,22 @@ RECIPES.update({
 })
 
 
+# More of torch.nn.functional (chapter 16t): rrelu's slopes drawn from a generator seeded
+# afresh on every call, so that every evaluation draws the same ones.
+def _rrelu(a, training, inplace=False):
+    generator = torch.Generator().manual_seed(0)
+    if inplace:
+        return torch.rrelu_(a * 1, 0.1, 0.3, training, generator)
+    return torch.rrelu(a, 0.1, 0.3, training, generator)
+
+
+RECIPES.update({
+    "rrelu_with_noise": Recipe(_rrelu, ("nonzero",), params=_one_of("training", False, True)),
+    "rrelu_with_noise_": Recipe(lambda a, training: _rrelu(a, training, True), ("nonzero",),
+                                params=_one_of("training", False, True)),
+})
+
+
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)
     return make_tensor(np.asarray(np.random.default_rng(seed).random(shape) < 0.5))
@@ -1216,6 +1232,7 @@ WITHOUT_FORWARD_FORMULA = {
     "igamma": ([(2,)], {}), "igammac": ([(2,)], {}),
     "_cdist_forward": ([(3, 2), (4, 2)], {"p": 2.0}), "_pdist_forward": ([(3, 2)], {"p": 1.0}),
     "_euclidean_dist": ([(3, 2), (4, 2)], {}),
+    "rrelu_with_noise_": ([(2,)], {"training": False}),
 }
 
 # The rows of cdist's and pdist's gradients record nodes (CdistBackwardBackward0) that

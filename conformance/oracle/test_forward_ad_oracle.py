@@ -288,6 +288,14 @@ TORCH_CALLS.update({  # torch.nn.functional's layers, chapter 16q
        for k in (1, 2, 3)},
     "native_layer_norm": lambda a, w, b, normalized_shape: F.layer_norm(a, normalized_shape, w, b),
 })
+
+TORCH_CALLS.update({  # more of torch.nn.functional, chapter 16t
+    "rrelu_with_noise": lambda a, training: torch.rrelu(
+        a, 0.1, 0.3, training, torch.Generator().manual_seed(0)),
+    "rrelu_with_noise_": lambda a, training: torch.rrelu_(
+        a * 1, 0.1, 0.3, training, torch.Generator().manual_seed(0)),
+})
+
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
 THROUGH_TRIGAMMA = {"digamma", "polygamma"}

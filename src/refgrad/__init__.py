@@ -319,6 +319,10 @@ from refgrad._ops.solver_methods import torch_lu as lu
 from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 
 
+# --- book/chapters/16t_more_functional.md:312
+from refgrad._ops.random_slopes import rrelu, rrelu_
+
+
 # --- book/chapters/22a_anomaly_mode.md:276
 from refgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 

@@ -33,6 +33,7 @@ from refgrad._ops.activation_functions import (
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_
 from refgrad._ops.cross_entropy import cross_entropy
 from refgrad._ops.dropout import alpha_dropout, dropout, dropout1d, dropout2d, dropout3d
+from refgrad._ops.feature_dropout import feature_alpha_dropout
 from refgrad._ops.functional_in_place import elu_, hardtanh_, leaky_relu_
 from refgrad._ops.inplace_functions import relu_
 from refgrad._ops.layers import bilinear, embedding, linear, one_hot, prelu
@@ -49,6 +50,8 @@ from refgrad._ops.loss_functions import (
 from refgrad._ops.normalization import layer_norm
 from refgrad._ops.padding import pad
 from refgrad._ops.pointwise import sigmoid, tanh
+from refgrad._ops.random_slopes import functional_rrelu as rrelu
+from refgrad._ops.random_slopes import functional_rrelu_ as rrelu_
 from refgrad._ops.rescaling import hardshrink
 
 __all__ = [
@@ -62,4 +65,5 @@ __all__ = [
     "tanhshrink", "threshold",
     # chapter "More of torch.nn.functional"
     "celu_", "elu_", "hardtanh_", "leaky_relu_", "relu_", "selu_", "threshold_",
+    "rrelu", "rrelu_", "feature_alpha_dropout",
 ]
