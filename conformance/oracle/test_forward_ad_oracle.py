@@ -294,6 +294,12 @@ TORCH_CALLS.update({  # more of torch.nn.functional, chapter 16t
         a, 0.1, 0.3, training, torch.Generator().manual_seed(0)),
     "rrelu_with_noise_": lambda a, training: torch.rrelu_(
         a * 1, 0.1, 0.3, training, torch.Generator().manual_seed(0)),
+    "soft_margin_loss": lambda a, reduction: F.soft_margin_loss(
+        a, torch.ones_like(a.detach()).neg_(), reduction=reduction),
+    "multi_margin_loss": lambda a, target, reduction: F.multi_margin_loss(
+        a, torch.tensor(target.tolist()), 2, 0.5, reduction=reduction),
+    "multilabel_margin_loss_forward": lambda a, target, reduction: F.multilabel_margin_loss(
+        a, torch.tensor(target.tolist()), reduction=reduction),
 })
 
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter

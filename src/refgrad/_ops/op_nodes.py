@@ -171,7 +171,7 @@ SCALAR_PARAMETERS = frozenset({
     "alpha", "beta", "correction", "delta", "eps", "exponent", "input_scale", "lambd", "max",
     "max_val", "maxnorm", "min", "min_val", "negative_slope", "ord", "other", "p", "scale",
     "self", "threshold", "value", "weight",
-    "lower", "upper",
+    "lower", "upper", "margin",
 })
 
 
