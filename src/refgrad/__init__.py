@@ -319,7 +319,7 @@ from refgrad._ops.solver_methods import torch_lu as lu
 from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 
 
-# --- book/chapters/16t_more_functional.md:312
+# --- book/chapters/16t_more_functional.md:322
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 

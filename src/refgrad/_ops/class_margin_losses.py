@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:726
+# --- book/chapters/16t_more_functional.md:752
 """multi_margin_loss and multilabel_margin_loss: rows, and the checks torch makes first."""
 
 import numpy as np
 
-from refgrad._ops.activations import host
+from refgrad._ops.activations import host, on_device_of, on_host
+from refgrad._ops.margin_losses import reduction_of, sizes_of
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._tensor import make_tensor
 
@@ -43,15 +44,15 @@ def _multi_margin(a, target, p, margin, weight, reduction):
     return _reduced(losses, reduction, tuple(target.shape))
 
 
-# --- book/chapters/16t_more_functional.md:768
+# --- book/chapters/16t_more_functional.md:795
 def _multi_margin_backward(g, self, target, p, margin, weight, reduction):
     from refgrad._ops.functions import where
 
     x = self.reshape(1, -1) if self.ndim <= 1 else self
     n, classes = x.shape
-    _, mine, h, y = _margins(self._data, target, p, margin, weight)
-    own = make_tensor(~mine)
-    slope = make_tensor(mine & (h > 0))
+    _, mine, h, y = _margins(host(self._data), target, p, margin, weight)
+    own = make_tensor(on_device_of(~mine, self._data))
+    slope = make_tensor(on_device_of(mine & (h > 0), self._data))
     violated = where(slope, 1.0 if p == 1 else (x - (x * own).sum(1, True) + margin) * 2, 0.0)
     if weight is not None:
         violated = violated * weight.index_select(0, target.reshape(-1)).unsqueeze(1)
@@ -62,13 +63,13 @@ def _multi_margin_backward(g, self, target, p, margin, weight, reduction):
 
 
 MULTI_MARGIN_LOSS = register(Op(
-    "multi_margin_loss", "MultiMarginLossBackward0", ("self",), forward=_multi_margin,
+    "multi_margin_loss", "MultiMarginLossBackward0", ("self",), forward=on_host(_multi_margin),
     backward=_multi_margin_backward, promote=False,
     tangent=no_forward_formula("multi_margin_loss"),
     saves=(("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:798
+# --- book/chapters/16t_more_functional.md:825
 def _pairs(a, target):
     """For each sample: the listed classes, in order, and the mask of the others."""
     x = _matrix(a)
@@ -90,7 +91,7 @@ def _multilabel_margin(a, target, is_target, reduction):
 
 
 def _multilabel_margin_backward(g, self, target, is_target, reduction):
-    x, listed = _pairs(self._data, target)
+    x, listed = _pairs(host(self._data), target)
     others = host(is_target._data).reshape(x.shape) == 0
     slopes = np.zeros(x.shape, x.dtype)
     for i, classes in enumerate(listed):
@@ -98,23 +99,19 @@ def _multilabel_margin_backward(g, self, target, is_target, reduction):
             violated = others[i] & (x[i, c] - x[i] < 1)
             slopes[i] += violated
             slopes[i, c] -= violated.sum()
-    grad = make_tensor(slopes / x.dtype.type(x.shape[1]))
+    grad = make_tensor(on_device_of(slopes / x.dtype.type(x.shape[1]), self._data))
     g = g.reshape(-1, 1) if reduction == 0 else g / x.shape[0] if reduction == 1 else g
     return ((grad * g).reshape(self.shape),)
 
 
 MULTILABEL_MARGIN_LOSS = register(Op(
     "multilabel_margin_loss_forward", "MultilabelMarginLossBackward0", ("self",),
-    forward=_multilabel_margin, backward=_multilabel_margin_backward, promote=False,
+    forward=on_host(_multilabel_margin), backward=_multilabel_margin_backward, promote=False,
     tangent=no_forward_formula("multilabel_margin_loss_forward"),
     saves=(("self", ("self",)), ("target", ("self",)), ("is_target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:845
-def _sizes(t):
-    return f"[{', '.join(str(n) for n in t.shape)}]"
-
-
+# --- book/chapters/16t_more_functional.md:872
 def _checked_input(input, kernel):
     from refgrad._typename import not_implemented_for
 
@@ -122,7 +119,7 @@ def _checked_input(input, kernel):
         raise not_implemented_for(kernel, input._data.dtype)
     if not (input.ndim == 0 or input.ndim <= 2 and input.shape[-1] != 0):
         raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch "
-                           f"size, but got: {_sizes(input)}")
+                           f"size, but got: {sizes_of(input)}")
     return (1 if input.ndim <= 1 else input.shape[0]), (1 if input.ndim == 0 else
                                                           input.shape[-1])
 
@@ -134,12 +131,11 @@ def _same_dtype(t, dtype):
         raise RuntimeError(f"expected scalar type {LEGACY[dtype]} but found {LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16t_more_functional.md:870
+# --- book/chapters/16t_more_functional.md:893
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     from refgrad._dtype import int64
     from refgrad._ops.dispatch import call
-    from refgrad._ops.margin_losses import reduction_of
     from refgrad._ops.nll_loss import not_differentiable
 
     code = reduction_of(size_average, reduce, reduction)
@@ -152,10 +148,10 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise RuntimeError(
             "multi_margin_loss: target tensor should be 1-D with size equal to the number of "
             f"input samples (batch size). Expected target size [{samples}], but got "
-            f"{_sizes(target)}. Input has shape {_sizes(input)}.")
+            f"{sizes_of(target)}. Input has shape {sizes_of(input)}.")
     if weight is not None and weight.numel() != classes:
         raise RuntimeError(f"inconsistent weight size, expected {classes} but got "
-                           f"{_sizes(weight)}")
+                           f"{sizes_of(weight)}")
     _same_dtype(target, int64)
     if weight is not None:
         _same_dtype(weight, input.dtype)
@@ -167,18 +163,18 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
                                               "weight": weight, "reduction": code})
 
 
+# --- book/chapters/16t_more_functional.md:932
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._dtype import int64
     from refgrad._ops.dispatch import call
-    from refgrad._ops.margin_losses import reduction_of
 
     code = reduction_of(size_average, reduce, reduction)
     samples, classes = _checked_input(input, "multilabel_margin_loss_forward_out_frame")
     fits = (target.ndim <= 1 and target.numel() == classes if input.ndim <= 1 else
             tuple(target.shape) == (samples, classes))
     if not fits:
-        raise RuntimeError(f"inconsistent target size: {_sizes(target)} for input of size: "
-                           f"{_sizes(input)}")
+        raise RuntimeError(f"inconsistent target size: {sizes_of(target)} for input of size: "
+                           f"{sizes_of(input)}")
     _same_dtype(target, int64)
     named = host(target._data)
     if ((named < -1) | (named >= classes)).any():
@@ -186,5 +182,6 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     is_target = np.zeros(named.shape, input._data.dtype)
     for row, classes_listed in zip(is_target.reshape(samples, classes), _pairs(named, target)[1]):
         row[classes_listed] = 1
+    is_target = make_tensor(on_device_of(is_target, input._data))
     return call(MULTILABEL_MARGIN_LOSS, (input,), {
-        "target": target, "is_target": make_tensor(is_target), "reduction": code})
+        "target": target, "is_target": is_target, "reduction": code})

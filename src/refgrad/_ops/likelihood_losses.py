@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:637
+# --- book/chapters/16t_more_functional.md:663
 """poisson_nll_loss and gaussian_nll_loss, composed as torch composes them."""
 
 import math
 
 from refgrad._ops.arithmetic import add_scalar
-from refgrad._ops.losses import legacy_reduction
+from refgrad._ops.losses import REDUCTIONS, legacy_reduction
 from refgrad._ops.margin_losses import reduced
 
 
@@ -29,7 +29,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     return reduced(loss, code)
 
 
-# --- book/chapters/16t_more_functional.md:665
+# --- book/chapters/16t_more_functional.md:691
 def _shared_variance(input, var):
     """``var`` shaped to broadcast against ``input``, or torch's refusal."""
     if tuple(var.shape) == tuple(input.shape):
@@ -61,4 +61,4 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     loss = 0.5 * (var.log() + (input - target) ** 2 / var)
     if full:
         loss += 0.5 * math.log(2 * math.pi)
-    return reduced(loss, {"none": 0, "mean": 1, "sum": 2}[reduction])
+    return reduced(loss, REDUCTIONS[reduction])

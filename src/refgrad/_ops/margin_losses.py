@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:396
+# --- book/chapters/16t_more_functional.md:406
 """The margin and embedding losses torch composes from other operations."""
 
 from refgrad._ops.arithmetic import add_scalar, sub_scalar
@@ -29,7 +29,7 @@ def number_minus(number, t):
     return empty_like(t).fill_(number).sub_(t)
 
 
-def _sizes(t):
+def sizes_of(t):
     return f"[{', '.join(str(n) for n in t.shape)}]"
 
 
@@ -41,6 +41,7 @@ def masked(condition, chosen, zeros):
     return where(condition, chosen, zeros)
 
 
+# --- book/chapters/16t_more_functional.md:451
 def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                           reduction="mean"):
     from refgrad._creation import zeros_like
@@ -51,7 +52,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     wanted = target.ndim + 1
     if input1.ndim != wanted or input2.ndim != wanted:
         raise RuntimeError(f"{target.ndim}D target tensor expects {wanted}D input tensors, but "
-                           f"found inputs with sizes {_sizes(input1)} and {_sizes(input2)}.")
+                           f"found inputs with sizes {sizes_of(input1)} and {sizes_of(input2)}.")
     dim = target.ndim
     products = (input1 * input2).sum(dim)
     squares1 = add_scalar((input1 * input1).sum(dim), _EPSILON)
@@ -64,7 +65,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     return reduced(output, code)
 
 
-# --- book/chapters/16t_more_functional.md:459
+# --- book/chapters/16t_more_functional.md:476
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                         reduction="mean"):
     code = reduction_of(size_average, reduce, reduction)
@@ -100,7 +101,7 @@ def _positive_margin(margin):
         raise ValueError(f"margin must be greater than 0, got {margin}")
 
 
-# --- book/chapters/16t_more_functional.md:504
+# --- book/chapters/16t_more_functional.md:521
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.clamps import clamp_min

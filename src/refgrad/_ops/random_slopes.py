@@ -21,7 +21,7 @@ from refgrad.utils._python_dispatch import named
 def _rrelu(a, noise, lower, upper, training):
     if not training:
         return activations.LEAKY_RELU.forward(a, (lower + upper) / 2)
-    return np.where(a <= 0, a * noise._data, a)
+    return np.where(a <= 0, a * activations.host(noise._data), a)
 
 
 def _rrelu_backward(g, kept, noise, lower, upper, training):
@@ -31,37 +31,40 @@ def _rrelu_backward(g, kept, noise, lower, upper, training):
 
 
 RRELU_WITH_NOISE = register(Op(
-    "rrelu_with_noise", "RreluWithNoiseBackward0", ("self",), forward=_rrelu, promote=False,
+    "rrelu_with_noise", "RreluWithNoiseBackward0", ("self",), forward=activations.on_host(_rrelu),
+    promote=False,
     backward=lambda g, self, noise, lower, upper, training: _rrelu_backward(
         g, self, noise, lower, upper, training),
     saves=(("self", ("self",)), ("noise", ("self",)))))
 RRELU_WITH_NOISE_ = register(Op(
-    "rrelu_with_noise_", "RreluWithNoiseBackward1", ("self",), forward=_rrelu, promote=False,
+    "rrelu_with_noise_", "RreluWithNoiseBackward1", ("self",),
+    forward=activations.on_host(_rrelu), promote=False,
     backward=lambda g, result, noise, lower, upper, training: _rrelu_backward(
         g, result, noise, lower, upper, training),
     saves=(("noise", ("self",)), ("result", ("self",))), writes=("self",),
     tangent=no_forward_formula("rrelu_with_noise_")))  # torch has none for the in-place form
 
 
-# --- book/chapters/16t_more_functional.md:249
+# --- book/chapters/16t_more_functional.md:251
 def _noise(input, lower, upper, generator):
     """The slopes torch draws: one word per element x <= 0, none for the others."""
-    from refgrad._creation import ones_like
     from refgrad._generator import default_generator
+    from refgrad._tensor import make_tensor
 
     if input.dtype.name not in ("float32", "float64"):
         raise not_implemented_for("rrelu_with_noise_out_cpu", input._data.dtype)
-    a = input._data
+    a = activations.host(input._data)
     kind = a.dtype.type
     low, high = kind(lower), kind(upper)
     drawn = (generator or default_generator).words64(int(np.count_nonzero(a <= 0)))
     u = (drawn & np.uint64(2**53 - 1)).astype(np.float64) * 2.0**-53
-    noise = ones_like(input)
-    noise._data[a <= 0] = (u * (np.float64(high) - np.float64(low)) + np.float64(low)).astype(
+    noise = np.ones_like(a)
+    noise[a <= 0] = (u * (np.float64(high) - np.float64(low)) + np.float64(low)).astype(
         a.dtype)  # NOTE [Bounds rounded first]
-    return noise
+    return make_tensor(activations.on_device_of(noise, input._data))
 
 
+# --- book/chapters/16t_more_functional.md:277
 def _step(row, input, lower, upper, training, generator):
     from refgrad._creation import empty_like
 
@@ -92,7 +95,7 @@ rrelu = function_form(_rrelu_fn, Arguments("rrelu" + _SIGNATURE))
 rrelu_ = function_form(_rrelu__fn, Arguments("rrelu_" + _SIGNATURE))
 
 
-# --- book/chapters/16t_more_functional.md:302
+# --- book/chapters/16t_more_functional.md:312
 def functional_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     return (rrelu_ if inplace else rrelu)(input, lower, upper, training)
 

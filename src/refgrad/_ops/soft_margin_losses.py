@@ -2,18 +2,19 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:556
+# --- book/chapters/16t_more_functional.md:573
 """soft_margin_loss (a row) and multilabel_soft_margin_loss (composed)."""
 
 import numpy as np
 
+from refgrad._ops.activations import host, on_host
 from refgrad._ops.margin_losses import reduced, reduction_of
 from refgrad._ops.table import Op, register
 
 
 def _soft_margin(a, target, reduction):
     with np.errstate(over="ignore"):
-        losses = np.log1p(np.exp(-a * target._data))
+        losses = np.log1p(np.exp(-a * host(target._data)))
     if reduction == 0:
         return losses
     return losses.mean(dtype=a.dtype) if reduction == 1 else losses.sum(dtype=a.dtype)
@@ -26,11 +27,12 @@ def _soft_margin_backward(g, self, target, reduction):
 
 
 SOFT_MARGIN_LOSS = register(Op(
-    "soft_margin_loss", "SoftMarginLossBackward0", ("self",), forward=_soft_margin,
+    "soft_margin_loss", "SoftMarginLossBackward0", ("self",), forward=on_host(_soft_margin),
     backward=_soft_margin_backward, promote=False,
     saves=(("self", ("self",)), ("target", ("self",)))))
 
 
+# --- book/chapters/16t_more_functional.md:610
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.dispatch import call
     from refgrad._ops.functions import check_broadcast
@@ -51,11 +53,11 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
         "target": target.to(input.dtype).expand(shape), "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:606
+# --- book/chapters/16t_more_functional.md:632
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     from refgrad._ops.activation_functions import logsigmoid
-    from refgrad._ops.losses import legacy_reduction
+    from refgrad._ops.losses import REDUCTIONS, legacy_reduction
 
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
@@ -66,4 +68,4 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     loss = loss.sum(dim=dim) / input.size(dim)
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"{reduction} is not valid")
-    return reduced(loss, {"none": 0, "mean": 1, "sum": 2}[reduction])
+    return reduced(loss, REDUCTIONS[reduction])
