@@ -125,3 +125,23 @@ def test_argument_counts_and_names():
         with raises(TypeError, f'{name}() missing 1 required positional arguments: "input"'):
             getattr(F, name)(self=torch.tensor([5.0]))
     assert F.elu_(input=torch.tensor([-3.0])).item() == pytest.approx(math.expm1(-3.0))
+
+
+@pytest.mark.parametrize("name, call, node", [
+    ("relu", F.relu, "ReluBackward0"), ("elu", F.elu, "EluBackward1"),
+    ("celu", F.celu, "CeluBackward1"), ("selu", F.selu, "EluBackward1"),
+    ("leaky_relu", F.leaky_relu, "LeakyReluBackward1"), ("hardtanh", F.hardtanh,
+                                                          "HardtanhBackward0"),
+    ("relu6", F.relu6, "HardtanhBackward0"),
+    ("threshold", lambda t, inplace: F.threshold(t, 0.0, 7.0, inplace=inplace),
+     "ThresholdBackward1"),
+    ("rrelu", F.rrelu, "RreluWithNoiseBackward1"),
+])
+def test_inplace_true_writes_and_records_the_in_place_node(name, call, node):
+    x = matrix_leaf(X)
+    y = x * 1
+    assert call(y, inplace=True) is y and y._version == 1
+    assert type(y.grad_fn).__name__ == node
+    assert y.tolist() == call(x.detach(), inplace=False).tolist()
+    with raises(RuntimeError, LEAF):
+        call(x, inplace=True)
