@@ -1150,6 +1150,46 @@ RECIPES.update({
 })
 
 
+# More of torch.nn.functional (chapter 16t): rrelu's slopes drawn from a generator seeded
+# afresh on every call, so that every evaluation draws the same ones.
+def _rrelu(a, training, inplace=False):
+    generator = torch.Generator().manual_seed(0)
+    if inplace:
+        return torch.rrelu_(a * 1, 0.1, 0.3, training, generator)
+    return torch.rrelu(a, 0.1, 0.3, training, generator)
+
+
+def _class_targets(shapes):
+    n, classes = shapes[0]
+    picked = st.lists(st.integers(0, classes - 1), min_size=n, max_size=n)
+    return st.builds(lambda t, reduction: {"target": torch.tensor(t), "reduction": reduction},
+                     picked, st.sampled_from(["none", "mean", "sum"]))
+
+
+def _listed_classes(shapes):
+    n, classes = shapes[0]
+    row = st.lists(st.integers(-1, classes - 1), min_size=classes, max_size=classes)
+    return st.builds(lambda t, reduction: {"target": torch.tensor(t), "reduction": reduction},
+                     st.lists(row, min_size=n, max_size=n), st.sampled_from(["none", "sum"]))
+
+
+RECIPES.update({
+    "rrelu_with_noise": Recipe(_rrelu, ("nonzero",), params=_one_of("training", False, True)),
+    "rrelu_with_noise_": Recipe(lambda a, training: _rrelu(a, training, True), ("nonzero",),
+                                params=_one_of("training", False, True)),
+    "soft_margin_loss": Recipe(
+        lambda a, reduction: F.soft_margin_loss(a, torch.ones_like(a.detach()).neg_(),
+                                                reduction=reduction),
+        params=_one_of("reduction", "none", "mean", "sum")),
+    "multi_margin_loss": Recipe(
+        lambda a, target, reduction: F.multi_margin_loss(a, target, 2, 0.5, reduction=reduction),
+        shapes=st.sampled_from([[(3, 4)], [(2, 3)]]), params=_class_targets),
+    "multilabel_margin_loss_forward": Recipe(
+        lambda a, target, reduction: F.multilabel_margin_loss(a, target, reduction=reduction),
+        shapes=st.sampled_from([[(3, 4)], [(2, 3)]]), params=_listed_classes),
+})
+
+
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)
     return make_tensor(np.asarray(np.random.default_rng(seed).random(shape) < 0.5))
@@ -1239,6 +1279,10 @@ WITHOUT_FORWARD_FORMULA = {
     "igamma": ([(2,)], {}), "igammac": ([(2,)], {}),
     "_cdist_forward": ([(3, 2), (4, 2)], {"p": 2.0}), "_pdist_forward": ([(3, 2)], {"p": 1.0}),
     "_euclidean_dist": ([(3, 2), (4, 2)], {}),
+    "rrelu_with_noise_": ([(2,)], {"training": False}),
+    "multi_margin_loss": ([(3, 4)], {"target": torch.tensor([0, 3, 1]), "reduction": "mean"}),
+    "multilabel_margin_loss_forward": (
+        [(2, 3)], {"target": torch.tensor([[0, -1, 1], [2, 1, 0]]), "reduction": "sum"}),
 }
 
 # The rows of cdist's and pdist's gradients record nodes (CdistBackwardBackward0) that

@@ -296,6 +296,20 @@ TORCH_CALLS.update({  # the normalization layers, chapter "Normalization layers"
     "avg_pool2d": lambda a, kernel_size: F.avg_pool2d(a, kernel_size, stride=1),
     "avg_pool3d": lambda a, kernel_size: F.avg_pool3d(a, kernel_size, stride=1),
 })
+
+TORCH_CALLS.update({  # more of torch.nn.functional, chapter 16t
+    "rrelu_with_noise": lambda a, training: torch.rrelu(
+        a, 0.1, 0.3, training, torch.Generator().manual_seed(0)),
+    "rrelu_with_noise_": lambda a, training: torch.rrelu_(
+        a * 1, 0.1, 0.3, training, torch.Generator().manual_seed(0)),
+    "soft_margin_loss": lambda a, reduction: F.soft_margin_loss(
+        a, torch.ones_like(a.detach()).neg_(), reduction=reduction),
+    "multi_margin_loss": lambda a, target, reduction: F.multi_margin_loss(
+        a, torch.tensor(target.tolist()), 2, 0.5, reduction=reduction),
+    "multilabel_margin_loss_forward": lambda a, target, reduction: F.multilabel_margin_loss(
+        a, torch.tensor(target.tolist()), reduction=reduction),
+})
+
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
 THROUGH_TRIGAMMA = {"digamma", "polygamma"}

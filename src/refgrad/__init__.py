@@ -335,6 +335,10 @@ from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
 from refgrad._ops.rms_norm import rms_norm
 
 
+# --- book/chapters/16t_more_functional.md:322
+from refgrad._ops.random_slopes import rrelu, rrelu_
+
+
 # --- book/chapters/22a_anomaly_mode.md:276
 from refgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 

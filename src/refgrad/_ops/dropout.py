@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1630
+# --- book/chapters/16q_functional.md:1641
 """dropout, dropout1d to dropout3d and alpha_dropout: products with drawn noise."""
 
 import math
@@ -40,12 +40,13 @@ def _dropped(input, p, training, inplace, shape, alpha=False):
         a = 1.0 / math.sqrt((_ALPHA * _ALPHA * p + 1) * (1 - p))
         shift = (noise - 1) * (_ALPHA * a) + _ALPHA * a * p
         noise = noise * a
-        return input.mul_(noise).add_(shift) if inplace else input * noise + shift
+        # out of place too, the shift is added in place: the result's version is 1, as torch's
+        return input.mul_(noise).add_(shift) if inplace else (input * noise).add_(shift)
     noise = noise / (1 - p)
     return input.mul_(noise) if inplace else input * noise
 
 
-# --- book/chapters/16q_functional.md:1674
+# --- book/chapters/16q_functional.md:1686
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
     return _dropped(input, p, training, inplace, tuple(input.shape))

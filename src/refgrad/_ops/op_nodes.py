@@ -171,6 +171,7 @@ SCALAR_PARAMETERS = frozenset({
     "alpha", "beta", "correction", "delta", "eps", "exponent", "input_scale", "lambd", "max",
     "max_val", "maxnorm", "min", "min_val", "negative_slope", "ord", "other", "p", "scale",
     "self", "threshold", "value", "weight",
+    "lower", "upper", "margin",
 })
 
 
@@ -188,7 +189,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:267
+# --- book/chapters/13_dispatch.md:268
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:

@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1366
+# --- book/chapters/16q_functional.md:1368
 """pad: constant, reflected and replicated."""
 
 import numpy as np
 
+from refgrad._arguments import Arguments
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 
@@ -30,21 +31,25 @@ CONSTANT_PAD = register(Op(
         "pad": tuple(-p for p in pad), "value": 0}),), hides=("value",)))
 
 
+_PAD = Arguments('pad(Tensor input, tuple of ints pad, str mode = "constant", '
+                 'float? value = None)')
+
+
 def pad(input, pad, mode="constant", value=None):
-    if mode != "constant":
-        if mode in ("reflect", "replicate", "circular"):
-            if value is not None:
-                raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
-            if mode == "circular":
-                raise NotImplementedError("refgrad has no circular padding yet")
-            return _copied_pad(input, pad, mode)
+    if mode not in ("constant", "reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if not (isinstance(pad, tuple | list) and all(type(p) is int for p in pad)):
+        (input, pad), _ = _PAD.read((input, pad), {})
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
     if len(pad) > 2 * input.ndim:
         raise RuntimeError("Padding length should be less than or equal to two times the input "
                            f"dimension but got padding length {len(pad)} and input of "
                            f"dimension {input.ndim}")
+    if mode != "constant":
+        if value is not None and value != 0:  # a zero is taken, and ignored
+            raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+        return _copied_pad(input, pad, mode)
     for (before, after), size in zip(_pads(input.ndim, pad), input.shape):
         if size + min(before, 0) + min(after, 0) < 0:
             raise RuntimeError("narrow(): length must be non-negative.")
@@ -52,7 +57,7 @@ def pad(input, pad, mode="constant", value=None):
                                          else value})
 
 
-# --- book/chapters/16q_functional.md:1429
+# --- book/chapters/16q_functional.md:1436
 def _sources(spatial, padding, mode):
     """For each element of the padded dimensions, the flat index of the one it copies."""
     along = []
@@ -85,7 +90,7 @@ def _scattered(g, self, padding, mode):
     return (grad.index_add(len(lead), index, g.reshape(*lead, -1)).view(self.shape),)
 
 
-# --- book/chapters/16q_functional.md:1463
+# --- book/chapters/16q_functional.md:1470
 def _pad_row(mode, k):
     from refgrad._ops.activations import on_host
 
@@ -105,7 +110,7 @@ _ROWS = {("reflection", 1): REFLECTION_PAD1D, ("reflection", 2): REFLECTION_PAD2
          ("replication", 2): REPLICATION_PAD2D, ("replication", 3): REPLICATION_PAD3D}
 
 
-# --- book/chapters/16q_functional.md:1488
+# --- book/chapters/16q_functional.md:1495
 _COMBINATIONS = (
     "Supported combinations for non-constant padding:\n"
     "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
@@ -122,6 +127,10 @@ def _copied_pad(input, pad, mode):
     if len(pad) % 2 or k not in (1, 2, 3) or input.ndim not in (k + 1, k + 2):
         raise NotImplementedError(f"Padding size {len(pad)} is not supported for {input.ndim}D "
                                   f"input tensor.\n{_COMBINATIONS}")
+    if mode == "circular":  # chapter "More of torch.nn.functional"
+        from refgrad._ops.circular_padding import circular_pad
+
+        return circular_pad(input, pad)
     if 0 in tuple(input.shape[1:]):
         raise RuntimeError(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 "
                            "batch size and other non-zero dimensions for input, but got: "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1799
+# --- book/chapters/16q_functional.md:1810
 """refgrad.nn.functional: torch.nn.functional's activations, losses and layers."""
 
 from refgrad._ops.activation_functions import (
@@ -30,12 +30,19 @@ from refgrad._ops.activation_functions import (
     tanhshrink,
     threshold,
 )
+from refgrad._ops.activations_in_place import celu_, selu_, threshold_
 from refgrad._ops.batch_norm import batch_norm
+from refgrad._ops.class_margin_losses import multi_margin_loss, multilabel_margin_loss
 from refgrad._ops.cross_entropy import cross_entropy
+from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.dropout import alpha_dropout, dropout, dropout1d, dropout2d, dropout3d
+from refgrad._ops.feature_dropout import feature_alpha_dropout
+from refgrad._ops.functional_in_place import elu_, hardtanh_, leaky_relu_
 from refgrad._ops.group_norm import group_norm
+from refgrad._ops.inplace_functions import relu_
 from refgrad._ops.instance_norm import instance_norm
 from refgrad._ops.layers import bilinear, embedding, linear, one_hot, prelu
+from refgrad._ops.likelihood_losses import gaussian_nll_loss, poisson_nll_loss
 from refgrad._ops.loss_functions import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
@@ -46,11 +53,22 @@ from refgrad._ops.loss_functions import (
     nll_loss,
     smooth_l1_loss,
 )
+from refgrad._ops.margin_losses import (
+    cosine_embedding_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    triplet_margin_loss,
+    triplet_margin_with_distance_loss,
+)
 from refgrad._ops.normalization import layer_norm
 from refgrad._ops.padding import pad
 from refgrad._ops.pointwise import sigmoid, tanh
+from refgrad._ops.random_slopes import functional_rrelu as rrelu
+from refgrad._ops.random_slopes import functional_rrelu_ as rrelu_
 from refgrad._ops.rescaling import hardshrink
 from refgrad._ops.rms_norm import local_response_norm, rms_norm
+from refgrad._ops.set_distances import pdist
+from refgrad._ops.soft_margin_losses import multilabel_soft_margin_loss, soft_margin_loss
 
 __all__ = [
     "alpha_dropout", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "embedding",
@@ -62,4 +80,11 @@ __all__ = [
     "sigmoid", "silu", "softmax", "softmin", "softplus", "softshrink", "softsign", "tanh",
     "tanhshrink", "threshold",
     "batch_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm",
+    # chapter "More of torch.nn.functional"
+    "celu_", "elu_", "hardtanh_", "leaky_relu_", "relu_", "selu_", "threshold_",
+    "rrelu", "rrelu_", "feature_alpha_dropout", "cosine_similarity", "pairwise_distance",
+    "pdist", "cosine_embedding_loss", "hinge_embedding_loss", "margin_ranking_loss",
+    "triplet_margin_loss", "triplet_margin_with_distance_loss", "gaussian_nll_loss",
+    "multilabel_soft_margin_loss", "poisson_nll_loss", "soft_margin_loss", "multi_margin_loss",
+    "multilabel_margin_loss",
 ]
