@@ -68,7 +68,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:953
+# --- book/chapters/16_functions.md:958
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -100,14 +100,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:799
+# --- book/chapters/16d_indexing.md:803
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1193
+# --- book/chapters/16d_indexing.md:1197
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -177,7 +177,7 @@ from refgrad._ops.quantiles import nanquantile, quantile
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1089
+# --- book/chapters/16k_order_statistics.md:1109
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -296,13 +296,23 @@ from refgrad._ops.checked import (
 )
 
 
-# --- book/chapters/16o_argument_checks.md:536
+# --- book/chapters/16o_argument_checks.md:537
 from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that is not a tensor]
-    absolute, argsort, argwhere, bincount, broadcast_to, celu, corrcoef, cov,
-    cumulative_trapezoid, det, diag, diag_embed, diagflat, diff, fliplr, flipud, hardshrink,
-    histc, inverse, is_floating_point, ldexp_, logdet, msort, negative, nonzero, numel, pdist,
-    rand_like, randn_like, ravel, rot90, selu, slogdet, sort, square,
-    t, trace, trapezoid, trapz, tril, triu, unique, unique_consecutive, where,
+    absolute, argwhere, bincount, broadcast_to, celu, corrcoef, cov, cumulative_trapezoid, det,
+    diagflat, fliplr, flipud, hardshrink, inverse, is_floating_point, ldexp_, logdet, msort,
+    negative, nonzero, numel, pdist, rand_like, randn_like, ravel, selu, slogdet, square, t,
+    trace, trapezoid, trapz, unique, unique_consecutive,
+)
+
+
+# --- book/chapters/16o_argument_checks.md:875
+from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
+    addbmm, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d, baddbmm, clamp,
+    clip, column_stack, concat, concatenate, conj, diag, diag_embed, diff, dot, dstack, einsum,
+    ger, histc, hstack, index_add, index_copy, index_fill, index_put, lerp, masked_fill, meshgrid,
+    moveaxis, mv, narrow_copy, outer, pow, renorm, repeat_interleave, resolve_conj, resolve_neg,
+    rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu, var_mean, vstack,
+    where,
 )
 
 
@@ -346,7 +356,6 @@ from refgrad._ops.random_draws import bernoulli, normal
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
     add,  # noqa: F811
-    clamp,  # noqa: F811
     clamp_max,  # noqa: F811
     clamp_min,  # noqa: F811
     cos,  # noqa: F811
@@ -361,7 +370,6 @@ from refgrad._ops.out_arguments import (
     mul,  # noqa: F811
     ne,  # noqa: F811
     neg,  # noqa: F811
-    pow,  # noqa: F811
     sigmoid,  # noqa: F811
     sin,  # noqa: F811
     sqrt,  # noqa: F811
@@ -370,7 +378,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1562
+# --- book/chapters/26_inplace.md:1560
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -381,7 +389,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1836
+# --- book/chapters/26_inplace.md:1834
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )

@@ -280,7 +280,9 @@ def _listed(positional: list, keywords: list) -> str:
 # not against (Tensor input, *, torch.dtype dtype = None, Tensor out = None).
 # The explanation reads the printed signature again, and fits fewer values
 # than the parser did: only a parameter with no default and a one-word type
-# ("int dim", "Tensor other") is ever fitted, and never by None. So
+# ("int dim", "Tensor other") is ever fitted, never by None, and never a
+# "Number", which no Python value's type is named: torch.where(c, 1.5, "a")
+# marks the 1.5 against (Tensor condition, Number self, Tensor other). So
 # x.all("a", True) marks the True against "bool keepdim = False", a tuple is
 # marked against "tuple of ints dims", and a keyword for a parameter with a
 # default is always one of the "keywords [that] were incorrect".
@@ -296,7 +298,7 @@ def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
 
     def marked(text, p, value):
         fits = (p is not None and p.default is None and " " not in p.kind
-                and value is not None and _fits(p, value, numbers))
+                and p.kind != "Number" and value is not None and _fits(p, value, numbers))
         return text if fits else f"!{text}!"
 
     shown = [marked(_described(a), slots[i] if i < len(slots) else None, a)
@@ -317,7 +319,7 @@ def _described(value) -> str:
     return _type_name(value)
 
 
-# --- book/chapters/13a_arguments.md:473
+# --- book/chapters/13a_arguments.md:475
 # NOTE [Tensors read as ints]
 # torch's parser turns an index tensor given for an int, or inside a tuple of
 # ints, into that int before the function runs. A call with one is never plain
@@ -354,7 +356,7 @@ def _int_for(p: Parameter, value):
     return value
 
 
-# --- book/chapters/13a_arguments.md:519
+# --- book/chapters/13a_arguments.md:521
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 
