@@ -4,6 +4,8 @@ refgrad's functions would test such a value for its truth, or read its shape, an
 those words; torch's parser refuses it first, and so does refgrad once the function fails.
 """
 
+import warnings
+
 import pytest
 import torch
 
@@ -112,6 +114,70 @@ REFUSED = [
         ' * (int dim = -1, bool descending = False)\n'
         "      didn't match because some of the arguments have invalid types: (!Tensor!, "
         '!NoneType!)\n'),
+    ('x.clamp("a")', TypeError,
+        'clamp() received an invalid combination of arguments - got (str), but expected one '
+        'of:\n'
+        ' * (Tensor min = None, Tensor max = None)\n'
+        ' * (Number min = None, Number max = None)\n'),
+    ('x.clip_(None, "a")', TypeError,
+        'clip_() received an invalid combination of arguments - got (NoneType, str), but '
+        'expected one of:\n'
+        ' * (Tensor min = None, Tensor max = None)\n'
+        "      didn't match because some of the arguments have invalid types: (!NoneType!, "
+        '!str!)\n'
+        ' * (Number min = None, Number max = None)\n'
+        "      didn't match because some of the arguments have invalid types: (!NoneType!, "
+        '!str!)\n'),
+    ('x.clamp_min("a")', TypeError,
+        'clamp_min() received an invalid combination of arguments - got (str), but expected one '
+        'of:\n'
+        ' * (Tensor min)\n'
+        "      didn't match because some of the arguments have invalid types: (!str!)\n"
+        ' * (Number min)\n'
+        "      didn't match because some of the arguments have invalid types: (!str!)\n"),
+    ('x.clamp_max_(None)', TypeError,
+        'clamp_max_() received an invalid combination of arguments - got (NoneType), but '
+        'expected one of:\n'
+        ' * (Tensor max)\n'
+        "      didn't match because some of the arguments have invalid types: (!NoneType!)\n"
+        ' * (Number max)\n'
+        "      didn't match because some of the arguments have invalid types: (!NoneType!)\n"),
+    ('torch.clamp_min(x, "a")', TypeError,
+        'clamp_min() received an invalid combination of arguments - got (Tensor, str), but '
+        'expected one of:\n'
+        ' * (Tensor input, Tensor min, *, Tensor out = None)\n'
+        ' * (Tensor input, Number min, *, Tensor out = None)\n'),
+    ('torch.clamp_max(x, [1])', TypeError,
+        'clamp_max() received an invalid combination of arguments - got (Tensor, list), but '
+        'expected one of:\n'
+        ' * (Tensor input, Tensor max, *, Tensor out = None)\n'
+        ' * (Tensor input, Number max, *, Tensor out = None)\n'),
+    ('x.bincount("a")', TypeError,
+        "bincount(): argument 'weights' (position 1) must be Tensor, not str"),
+    ('torch.bincount(x, [1])', TypeError,
+        "bincount(): argument 'weights' (position 2) must be Tensor, not list"),
+    ('x.bincount(None, "a")', TypeError,
+        "bincount(): argument 'minlength' (position 2) must be int, not str"),
+    ('x.repeat_interleave()', TypeError,
+        'repeat_interleave() received an invalid combination of arguments - got (), but '
+        'expected one of:\n'
+        ' * (Tensor repeats, int dim = None, *, int output_size = None)\n'
+        ' * (int repeats, int dim = None, *, int output_size = None)\n'),
+    ('x.repeat_interleave(None)', TypeError,
+        'repeat_interleave() received an invalid combination of arguments - got (NoneType), but '
+        'expected one of:\n'
+        ' * (Tensor repeats, int dim = None, *, int output_size = None)\n'
+        ' * (int repeats, int dim = None, *, int output_size = None)\n'),
+    ('torch.neg(torch.tensor([True]))', RuntimeError,
+        'Negation, the `-` operator, on a bool tensor is not supported. If you are trying to '
+        'invert a mask, use the `~` or `logical_not()` operator instead.'),
+    ('torch.tensor([True]).neg_()', RuntimeError,
+        'Negation, the `-` operator, on a bool tensor is not supported. If you are trying to '
+        'invert a mask, use the `~` or `logical_not()` operator instead.'),
+    ('-torch.tensor([True])', RuntimeError,
+        'Negation, the `-` operator, on a bool tensor is not supported. If you are trying to '
+        'invert a mask, use the `~` or `logical_not()` operator instead.'),
+
 ]
 
 
@@ -121,6 +187,14 @@ def test_a_value_of_the_wrong_kind_is_named_as_torch_names_it(call, kind, messag
     with raises(kind, message):
         eval(call, {"torch": torch, "x": x})
     assert x.shape == (2, 2) and x.sum().item() == 4.0  # in-place forms change nothing
+
+
+def test_a_refused_meshgrid_gives_no_warning():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(TypeError):
+            torch.meshgrid("a")
+    assert caught == []
 
 
 def test_the_same_functions_given_what_torch_takes():

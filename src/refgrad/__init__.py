@@ -68,7 +68,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/16_functions.md:958
+# --- book/chapters/16_functions.md:970
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -154,7 +154,7 @@ from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
 
 
-# --- book/chapters/16j_products_and_shapes.md:1072
+# --- book/chapters/16j_products_and_shapes.md:1075
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -298,21 +298,21 @@ from refgrad._ops.checked import (
 
 # --- book/chapters/16o_argument_checks.md:537
 from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that is not a tensor]
-    absolute, argwhere, bincount, broadcast_to, celu, corrcoef, cov, cumulative_trapezoid, det,
+    absolute, argwhere, broadcast_to, celu, corrcoef, cov, cumulative_trapezoid, det,
     diagflat, fliplr, flipud, hardshrink, inverse, is_floating_point, ldexp_, logdet, msort,
     negative, nonzero, numel, pdist, rand_like, randn_like, ravel, selu, slogdet, square, t,
     trace, trapezoid, trapz, unique, unique_consecutive,
 )
 
 
-# --- book/chapters/16o_argument_checks.md:875
+# --- book/chapters/16o_argument_checks.md:892
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
-    addbmm, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d, baddbmm, clamp,
-    clip, column_stack, concat, concatenate, conj, diag, diag_embed, diff, dot, dstack, einsum,
-    ger, histc, hstack, index_add, index_copy, index_fill, index_put, lerp, masked_fill, meshgrid,
-    moveaxis, mv, narrow_copy, outer, pow, renorm, repeat_interleave, resolve_conj, resolve_neg,
-    rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu, var_mean, vstack,
-    where,
+    addbmm, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d, baddbmm, bincount,
+    clamp, clamp_max, clamp_min, clip, column_stack, concat, concatenate, conj, diag,
+    diag_embed, diff, dot, dstack, einsum, ger, histc, hstack, index_add, index_copy,
+    index_fill, index_put, lerp, masked_fill, meshgrid, moveaxis, mv, narrow_copy, outer, pow,
+    renorm, repeat_interleave, resolve_conj, resolve_neg, rot90, row_stack, rsub, scatter,
+    sort, std_mean, tensor_split, tril, triu, var_mean, vstack, where,
 )
 
 
@@ -356,8 +356,6 @@ from refgrad._ops.random_draws import bernoulli, normal
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
     add,  # noqa: F811
-    clamp_max,  # noqa: F811
-    clamp_min,  # noqa: F811
     cos,  # noqa: F811
     div,  # noqa: F811
     eq,  # noqa: F811
@@ -378,7 +376,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1560
+# --- book/chapters/26_inplace.md:1558
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -389,7 +387,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1834
+# --- book/chapters/26_inplace.md:1832
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )

@@ -90,8 +90,13 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
                               "(Tensor input, Tensor tensor_indices_or_sections, int dim = 0)",
                               "(Tensor input, int sections, int dim = 0)")),
     "repeat_interleave": (tiling, tuple(f"(Tensor {first}, *, int output_size = None)" for first
-                                        in ("input, Tensor repeats, int dim = None", "repeats",
-                                            "input, int repeats, int dim = None"))),
+                                        in ("input, Tensor repeats, int? dim = None", "repeats",
+                                            "input, int repeats, int? dim = None"))),
+}
+
+
+# --- book/chapters/16o_argument_checks.md:702
+FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
     "dot": (linalg, (f"(Tensor input, Tensor tensor, {_OUT})",)),
     "mv": (linalg, (f"(Tensor input, Tensor vec, {_OUT})",)),
@@ -109,10 +114,10 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
     "pow": (out_arguments, (f"(Tensor input, Tensor exponent, {_OUT})",
                             f"(Number self, Tensor exponent, {_OUT})",
                             f"(Tensor input, Number exponent, {_OUT})")),
-}
+})
 
 
-# --- book/chapters/16o_argument_checks.md:721
+# --- book/chapters/16o_argument_checks.md:729
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _INDEX = "Tensor input, int dim, Tensor index"
 _SCATTER = (f"({_INDEX}, Tensor src, {_OUT})", f"({_INDEX}, Tensor src, *, str reduce, "
@@ -140,10 +145,14 @@ FUNCTIONS.update({
     "narrow_copy": (scatter_copies, (f"(Tensor input, int dim, int start, int length, {_OUT})",)),
     "renorm": (rescaling, (f"(Tensor input, Number p, int dim, Number maxnorm, {_OUT})",)),
     "scatter": (scattering, _SCATTER),
+    **{name: (out_arguments, tuple(f"(Tensor input, {kind} {name[6:]}, {_OUT})"
+                                   for kind in ("Tensor", "Number")))
+       for name in ("clamp_min", "clamp_max")},
+    "bincount": (counting, ("(Tensor input, Tensor? weights = None, int minlength = 0)",)),
 })
 
 
-# --- book/chapters/16o_argument_checks.md:759
+# --- book/chapters/16o_argument_checks.md:771
 def _function(name: str, pack=None):
     module, texts = FUNCTIONS[name]
     arguments = Arguments(*(name + text for text in texts))
@@ -161,11 +170,11 @@ def _listed(args: tuple) -> tuple:
 
 
 _W = {name: _function(name) for name in FUNCTIONS}
-(addbmm, addmm, addmv, addr, argsort, baddbmm, clamp, clip, column_stack, concat, concatenate,
- diag, diag_embed, diff, dot, dstack, ger, histc, hstack, index_add, index_copy, index_fill,
- index_put, lerp, masked_fill, moveaxis, mv, narrow_copy, outer, pow,  # noqa: A001
- renorm, repeat_interleave, rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split, tril,
- triu, var_mean, vstack, where) = (_W[name] for name in sorted(_W))
+(addbmm, addmm, addmv, addr, argsort, baddbmm, bincount, clamp, clamp_max, clamp_min, clip,
+ column_stack, concat, concatenate, diag, diag_embed, diff, dot, dstack, ger, histc, hstack,
+ index_add, index_copy, index_fill, index_put, lerp, masked_fill, moveaxis, mv, narrow_copy,
+ outer, pow, renorm, repeat_interleave, rot90, row_stack, rsub, scatter, sort,  # noqa: A001
+ std_mean, tensor_split, tril, triu, var_mean, vstack, where) = (_W[name] for name in sorted(_W))
 atleast_1d, atleast_2d, atleast_3d = (read_after_failure(
     getattr(module, name), Arguments(f"{name}(Tensor input)", f"{name}(tuple of Tensors tensors)"),
     _one_or_all) for module, name in ((rearranging, "atleast_1d"), (rearranging, "atleast_2d"),
@@ -175,7 +184,7 @@ meshgrid = read_after_failure(tiling.meshgrid, Arguments(
     _listed)
 
 
-# --- book/chapters/16o_argument_checks.md:796
+# --- book/chapters/16o_argument_checks.md:808
 _EINSUM = Arguments("einsum(str equation, tuple of Tensors tensors, *, tuple of ints? path = None)")
 
 
@@ -192,7 +201,7 @@ def _einsum_read(args: tuple) -> tuple:
 einsum = read_after_failure(plain_einsum, _EINSUM, _einsum_read)
 
 
-# --- book/chapters/16o_argument_checks.md:824
+# --- book/chapters/16o_argument_checks.md:836
 def _after_self(args: tuple) -> tuple:
     return args[1:]
 
@@ -201,7 +210,8 @@ def _after_self(args: tuple) -> tuple:
 METHODS = {name: None for name in (
     "dot", "mv", "addmv", "addmv_", "lerp", "lerp_", "index_put", "index_put_", "outer", "ger",
     "addr", "addbmm", "addbmm_", "baddbmm", "baddbmm_", "diff", "histc", "masked_fill",
-    "masked_fill_", "moveaxis", "rot90", "scatter", "scatter_", "sort", "argsort")}
+    "masked_fill_", "moveaxis", "rot90", "scatter", "scatter_", "sort", "argsort", "clamp_min",
+    "clamp_min_", "clamp_max", "clamp_max_", "bincount")}
 METHODS.update({
     **{name: FUNCTIONS["addmm"][1][:1] for name in ("addmm", "addmm_")},  # no out_dtype
     **{name: ("(Tensor input, Tensor exponent)", "(Tensor input, Number exponent)")
@@ -211,9 +221,12 @@ METHODS.update({
     "transpose_": ("(Tensor input, int dim0, int dim1)",),
     "swapdims_": ("(Tensor input, int dim0, int dim1)",),
     "swapaxes_": ("(Tensor input, int axis0, int axis1)",),
+    **{name: _CLAMP for name in ("clamp", "clamp_", "clip", "clip_")},
 })
 _NAN = "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None)"
 _SQUEEZE = ("(Tensor input)", "(Tensor input, int dim)", "(Tensor input, tuple of ints dim)")
+_REPEAT = tuple(f"(Tensor input, {kind} repeats, int? dim = None, *, int output_size = None)"
+                for kind in ("Tensor", "int"))
 
 
 def install(cls=Tensor) -> None:
@@ -221,7 +234,8 @@ def install(cls=Tensor) -> None:
         texts = METHODS[method] or FUNCTIONS[method.rstrip("_")][1]
         setattr(cls, method, read_after_failure(getattr(cls, method), Arguments(
             *(method + text for text in texts), method=True), _after_self))
-    for method, texts in (("squeeze_", _SQUEEZE), ("nan_to_num_", (_NAN,))):
+    for method, texts in (("squeeze_", _SQUEEZE), ("nan_to_num_", (_NAN,)),
+                          ("repeat_interleave", _REPEAT)):  # x.repeat_interleave() too
         setattr(cls, method, method_form(getattr(cls, method), Arguments(
             *(method + text for text in texts), method=True)))
 

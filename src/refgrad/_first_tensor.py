@@ -56,7 +56,7 @@ def first_tensor(function, name: str, first: str = "input", alone: bool = True):
 # --- book/chapters/16o_argument_checks.md:510
 _WHERE = {  # module: the names it holds, as torch names them
     _factories: ("rand_like", "randn_like"), _type_info: ("is_floating_point",),
-    _typename: ("numel",), counting: ("bincount", "unique", "unique_consecutive"),
+    _typename: ("numel",), counting: ("unique", "unique_consecutive"),
     directions: ("diagflat",),
     elementwise: ("absolute", "negative", "square"), inverses: ("det", "inverse", "logdet",
                                                                 "slogdet"),
@@ -70,7 +70,7 @@ _SAID = {"unique": "_unique2"}  # torch.unique's message names the op it calls
 _W = {name: first_tensor(getattr(module, name), _SAID.get(name, name),
                          alone=name not in ("unique", "unique_consecutive"))
       for module, names in _WHERE.items() for name in names}
-(absolute, argwhere, bincount, broadcast_to, celu, corrcoef, cov, det, diagflat, fliplr, flipud,
+(absolute, argwhere, broadcast_to, celu, corrcoef, cov, det, diagflat, fliplr, flipud,
  hardshrink, inverse, is_floating_point, ldexp_, logdet, msort, negative, nonzero, numel, pdist,
  rand_like, randn_like, ravel, selu, slogdet, square, t, trace, unique, unique_consecutive) = (
     _W[name] for name in sorted(_W))

@@ -33,9 +33,21 @@ def _unary(row):
     return function
 
 
-neg, exp, log, sin, cos, reciprocal = (
-    _unary(r) for r in (ar.NEG, ar.EXP, ar.LOG, ar.SIN, ar.COS, ar.RECIPROCAL)
+exp, log, sin, cos, reciprocal = (
+    _unary(r) for r in (ar.EXP, ar.LOG, ar.SIN, ar.COS, ar.RECIPROCAL)
 )
+
+
+def neg(input):
+    try:
+        return call(ar.NEG, (input,), None, dying_alone(input))
+    except TypeError:  # NumPy's words for a bool: torch's are its own
+        if isinstance(input, Tensor) and input._data.dtype.kind == "b":
+            raise RuntimeError(
+                "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+            ) from None
+        raise
 
 
 def clone(input, *refused, memory_format=None):
@@ -49,7 +61,7 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:339
+# --- book/chapters/16_functions.md:351
 def _binary(row):
     def function(input, other):
         try:
@@ -69,7 +81,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:554
+# --- book/chapters/16_functions.md:566
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -90,7 +102,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:626
+# --- book/chapters/16_functions.md:638
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

@@ -210,7 +210,10 @@ def meshgrid(*tensors, indexing=None):
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
     if indexing is None:
-        warn_once("meshgrid", MESHGRID_WITHOUT_INDEXING)  # chapter "Warnings given once"
+        from refgrad._tensor import Tensor
+
+        if all(isinstance(t, Tensor) for t in tensors):  # torch's parser refuses others first
+            warn_once("meshgrid", MESHGRID_WITHOUT_INDEXING)  # chapter "Warnings given once"
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but '
