@@ -178,6 +178,18 @@ REFUSED = [
         'Negation, the `-` operator, on a bool tensor is not supported. If you are trying to '
         'invert a mask, use the `~` or `logical_not()` operator instead.'),
 
+    ('x.float_power_("a")', TypeError,
+        'float_power_() received an invalid combination of arguments - got (str), but expected '
+        'one of:\n'
+        ' * (Tensor exponent)\n'
+        "      didn't match because some of the arguments have invalid types: (!str!)\n"
+        ' * (Number exponent)\n'
+        "      didn't match because some of the arguments have invalid types: (!str!)\n"),
+    ('x.as_strided(x, "a")', TypeError,
+        "as_strided(): argument 'size' (position 1) must be tuple of ints, not Tensor"),
+    ('x.as_strided_(x, None)', TypeError,
+        "as_strided_(): argument 'size' (position 1) must be tuple of ints, not Tensor"),
+
 ]
 
 

@@ -91,6 +91,12 @@ REFUSED = [
         'Boolean value of Tensor with more than one value is ambiguous'),
     ('torch.unique_consecutive(None, True)', TypeError,
         "unique_consecutive(): argument 'input' (position 1) must be Tensor, not NoneType"),
+    ("torch.hardshrink(x, 1j)", RuntimeError,
+        "value cannot be converted to type float without overflow"),
+    ("x.hardshrink(1e300)", RuntimeError,
+        "value cannot be converted to type float without overflow"),
+    ("x.double().hardshrink(1j)", RuntimeError,
+        "value cannot be converted to type double without overflow"),
 ]
 
 

@@ -198,7 +198,7 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1488
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1491
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -214,7 +214,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1661
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1664
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -305,7 +305,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:892
+# --- book/chapters/16o_argument_checks.md:894
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d, baddbmm, bincount,
     clamp, clamp_max, clamp_min, clip, column_stack, concat, concatenate, conj, diag,

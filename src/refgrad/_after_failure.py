@@ -215,7 +215,9 @@ METHODS = {name: None for name in (
 METHODS.update({
     **{name: FUNCTIONS["addmm"][1][:1] for name in ("addmm", "addmm_")},  # no out_dtype
     **{name: ("(Tensor input, Tensor exponent)", "(Tensor input, Number exponent)")
-       for name in ("pow", "pow_")},
+       for name in ("pow", "pow_", "float_power_")},
+    **{name: ("(Tensor input, tuple of ints size, tuple of ints stride, "
+              "int? storage_offset = None)",) for name in ("as_strided", "as_strided_")},
     "where": tuple(f"(Tensor condition, Tensor input, {kind} other)" for kind in ("Tensor",
                                                                                  "Number")),
     "transpose_": ("(Tensor input, int dim0, int dim1)",),

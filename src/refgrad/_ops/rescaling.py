@@ -156,5 +156,8 @@ def threshold(input, threshold, value):
 
 
 def hardshrink(input, lambd=0.5):
+    from refgrad._dtype import checked_number
+
     _floating(input, "hardshrink_cpu")
+    checked_number(lambd, input.dtype)  # a complex lambd, or one the dtype cannot hold: refused
     return call(HARDSHRINK, (input,), {"lambd": lambd})
