@@ -97,6 +97,8 @@ REFUSED = [
         "value cannot be converted to type float without overflow"),
     ("x.double().hardshrink(1j)", RuntimeError,
         "value cannot be converted to type double without overflow"),
+    ('x.hardshrink("a")', TypeError,
+        "hardshrink(): argument 'lambd' (position 1) must be Number, not str"),
 ]
 
 

@@ -198,7 +198,7 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1491
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1492
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -214,7 +214,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1664
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1665
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -299,20 +299,20 @@ from refgrad._ops.checked import (
 # --- book/chapters/16o_argument_checks.md:537
 from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that is not a tensor]
     absolute, argwhere, broadcast_to, celu, corrcoef, cov, cumulative_trapezoid, det,
-    diagflat, fliplr, flipud, hardshrink, inverse, is_floating_point, ldexp_, logdet, msort,
+    diagflat, fliplr, flipud, inverse, is_floating_point, ldexp_, logdet, msort,
     negative, nonzero, numel, pdist, rand_like, randn_like, ravel, selu, slogdet, square, t,
     trace, trapezoid, trapz, unique, unique_consecutive,
 )
 
 
-# --- book/chapters/16o_argument_checks.md:894
+# --- book/chapters/16o_argument_checks.md:896
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d, baddbmm, bincount,
     clamp, clamp_max, clamp_min, clip, column_stack, concat, concatenate, conj, diag,
-    diag_embed, diff, dot, dstack, einsum, ger, histc, hstack, index_add, index_copy,
-    index_fill, index_put, lerp, masked_fill, meshgrid, moveaxis, mv, narrow_copy, outer, pow,
-    renorm, repeat_interleave, resolve_conj, resolve_neg, rot90, row_stack, rsub, scatter,
-    sort, std_mean, tensor_split, tril, triu, var_mean, vstack, where,
+    diag_embed, diff, dot, dstack, einsum, ger, hardshrink, histc, hstack, index_add,
+    index_copy, index_fill, index_put, lerp, masked_fill, meshgrid, moveaxis, mv, narrow_copy,
+    outer, pow, renorm, repeat_interleave, resolve_conj, resolve_neg, rot90, row_stack, rsub,
+    scatter, sort, std_mean, tensor_split, tril, triu, var_mean, vstack, where,
 )
 
 

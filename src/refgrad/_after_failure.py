@@ -149,10 +149,11 @@ FUNCTIONS.update({
                                    for kind in ("Tensor", "Number")))
        for name in ("clamp_min", "clamp_max")},
     "bincount": (counting, ("(Tensor input, Tensor? weights = None, int minlength = 0)",)),
+    "hardshrink": (rescaling, (f"(Tensor input, Number lambd = 0.5, {_OUT})",)),
 })
 
 
-# --- book/chapters/16o_argument_checks.md:771
+# --- book/chapters/16o_argument_checks.md:772
 def _function(name: str, pack=None):
     module, texts = FUNCTIONS[name]
     arguments = Arguments(*(name + text for text in texts))
@@ -171,7 +172,8 @@ def _listed(args: tuple) -> tuple:
 
 _W = {name: _function(name) for name in FUNCTIONS}
 (addbmm, addmm, addmv, addr, argsort, baddbmm, bincount, clamp, clamp_max, clamp_min, clip,
- column_stack, concat, concatenate, diag, diag_embed, diff, dot, dstack, ger, histc, hstack,
+ column_stack, concat, concatenate, diag, diag_embed, diff, dot, dstack, ger, hardshrink, histc,
+ hstack,
  index_add, index_copy, index_fill, index_put, lerp, masked_fill, moveaxis, mv, narrow_copy,
  outer, pow, renorm, repeat_interleave, rot90, row_stack, rsub, scatter, sort,  # noqa: A001
  std_mean, tensor_split, tril, triu, var_mean, vstack, where) = (_W[name] for name in sorted(_W))
@@ -184,7 +186,7 @@ meshgrid = read_after_failure(tiling.meshgrid, Arguments(
     _listed)
 
 
-# --- book/chapters/16o_argument_checks.md:808
+# --- book/chapters/16o_argument_checks.md:810
 _EINSUM = Arguments("einsum(str equation, tuple of Tensors tensors, *, tuple of ints? path = None)")
 
 
@@ -201,7 +203,7 @@ def _einsum_read(args: tuple) -> tuple:
 einsum = read_after_failure(plain_einsum, _EINSUM, _einsum_read)
 
 
-# --- book/chapters/16o_argument_checks.md:836
+# --- book/chapters/16o_argument_checks.md:838
 def _after_self(args: tuple) -> tuple:
     return args[1:]
 
@@ -211,7 +213,7 @@ METHODS = {name: None for name in (
     "dot", "mv", "addmv", "addmv_", "lerp", "lerp_", "index_put", "index_put_", "outer", "ger",
     "addr", "addbmm", "addbmm_", "baddbmm", "baddbmm_", "diff", "histc", "masked_fill",
     "masked_fill_", "moveaxis", "rot90", "scatter", "scatter_", "sort", "argsort", "clamp_min",
-    "clamp_min_", "clamp_max", "clamp_max_", "bincount")}
+    "clamp_min_", "clamp_max", "clamp_max_", "bincount", "hardshrink")}
 METHODS.update({
     **{name: FUNCTIONS["addmm"][1][:1] for name in ("addmm", "addmm_")},  # no out_dtype
     **{name: ("(Tensor input, Tensor exponent)", "(Tensor input, Number exponent)")

@@ -62,7 +62,7 @@ _WHERE = {  # module: the names it holds, as torch names them
                                                                 "slogdet"),
     more_methods: ("ldexp_",), ordering: ("msort",), products: ("trace",),
     rearranging: ("broadcast_to", "ravel"),
-    rescaling: ("celu", "hardshrink", "selu"), searching: ("argwhere",),
+    rescaling: ("celu", "selu"), searching: ("argwhere",),
     selecting: ("nonzero",), set_distances: ("pdist",), shaping: ("t",),
     spreads: ("corrcoef", "cov"), tiling: ("fliplr", "flipud"),
 }
@@ -71,7 +71,7 @@ _W = {name: first_tensor(getattr(module, name), _SAID.get(name, name),
                          alone=name not in ("unique", "unique_consecutive"))
       for module, names in _WHERE.items() for name in names}
 (absolute, argwhere, broadcast_to, celu, corrcoef, cov, det, diagflat, fliplr, flipud,
- hardshrink, inverse, is_floating_point, ldexp_, logdet, msort, negative, nonzero, numel, pdist,
+ inverse, is_floating_point, ldexp_, logdet, msort, negative, nonzero, numel, pdist,
  rand_like, randn_like, ravel, selu, slogdet, square, t, trace, unique, unique_consecutive) = (
     _W[name] for name in sorted(_W))
 cumulative_trapezoid, trapezoid, trapz = (
