@@ -190,6 +190,23 @@ REFUSED = [
     ('x.as_strided_(x, None)', TypeError,
         "as_strided_(): argument 'size' (position 1) must be tuple of ints, not Tensor"),
 
+    ('x.maximum(1j)', TypeError,
+        "maximum(): argument 'other' (position 1) must be Tensor, not complex"),
+    ('torch.minimum(x, None)', TypeError,
+        "minimum(): argument 'other' (position 2) must be Tensor, not NoneType"),
+    ('torch.clamp_(x, None)', RuntimeError,
+        "torch.clamp: At least one of 'min' or 'max' must not be None"),
+    ('torch.clip_(x, None, "a")', TypeError,
+        'clip_() received an invalid combination of arguments - got (Tensor, NoneType, str), '
+        'but expected one of:\n'
+        ' * (Tensor input, Tensor min = None, Tensor max = None)\n'
+        "      didn't match because some of the arguments have invalid types: (Tensor, "
+        '!NoneType!, !str!)\n'
+        ' * (Tensor input, Number min = None, Number max = None)\n'
+        "      didn't match because some of the arguments have invalid types: (Tensor, "
+        '!NoneType!, !str!)\n'),
+    ('x.repeat_interleave(x, None)', RuntimeError, 'repeats must be 0-dim or 1-dim tensor'),
+
 ]
 
 

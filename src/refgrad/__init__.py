@@ -154,7 +154,7 @@ from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
 
 
-# --- book/chapters/16j_products_and_shapes.md:1075
+# --- book/chapters/16j_products_and_shapes.md:1077
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -218,7 +218,7 @@ from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
-# --- book/chapters/16o_argument_checks.md:369
+# --- book/chapters/16o_argument_checks.md:372
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
@@ -296,7 +296,7 @@ from refgrad._ops.checked import (
 )
 
 
-# --- book/chapters/16o_argument_checks.md:537
+# --- book/chapters/16o_argument_checks.md:540
 from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that is not a tensor]
     absolute, argwhere, broadcast_to, celu, corrcoef, cov, cumulative_trapezoid, det,
     diagflat, fliplr, flipud, inverse, is_floating_point, ldexp_, logdet, msort,
@@ -305,14 +305,15 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:896
+# --- book/chapters/16o_argument_checks.md:902
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d, baddbmm, bincount,
     clamp, clamp_max, clamp_min, clip, column_stack, concat, concatenate, conj, diag,
     diag_embed, diff, dot, dstack, einsum, ger, hardshrink, histc, hstack, index_add,
-    index_copy, index_fill, index_put, lerp, masked_fill, meshgrid, moveaxis, mv, narrow_copy,
-    outer, pow, renorm, repeat_interleave, resolve_conj, resolve_neg, rot90, row_stack, rsub,
-    scatter, sort, std_mean, tensor_split, tril, triu, var_mean, vstack, where,
+    index_copy, index_fill, index_put, lerp, masked_fill, maximum, meshgrid, minimum, moveaxis,
+    mv, narrow_copy, outer, pow, renorm, repeat_interleave, resolve_conj, resolve_neg, rot90,
+    row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu, var_mean, vstack,
+    where,
 )
 
 
@@ -376,7 +377,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1558
+# --- book/chapters/26_inplace.md:1562
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -387,7 +388,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1832
+# --- book/chapters/26_inplace.md:1836
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )

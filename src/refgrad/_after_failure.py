@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:603
+# --- book/chapters/16o_argument_checks.md:606
 """torch's argument errors for functions that read their arguments only once they fail."""
 
 import functools
@@ -20,6 +20,7 @@ from refgrad._ops import (
     linalg,
     ordering,
     out_arguments,
+    pointwise,
     rank_one,
     rearranging,
     rescaling,
@@ -58,7 +59,7 @@ def read_after_failure(function, arguments: Arguments, pack=None):
     return functools.wraps(function)(checked)
 
 
-# --- book/chapters/16o_argument_checks.md:662
+# --- book/chapters/16o_argument_checks.md:666
 _OUT = "*, Tensor out = None"
 _STABLE = "Tensor input, *, bool stable, int dim = -1, bool descending = False"
 _ORDER = "Tensor input, int dim = -1, bool descending = False"
@@ -95,7 +96,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:702
+# --- book/chapters/16o_argument_checks.md:706
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
     "dot": (linalg, (f"(Tensor input, Tensor tensor, {_OUT})",)),
@@ -117,7 +118,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:729
+# --- book/chapters/16o_argument_checks.md:733
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _INDEX = "Tensor input, int dim, Tensor index"
 _SCATTER = (f"({_INDEX}, Tensor src, {_OUT})", f"({_INDEX}, Tensor src, *, str reduce, "
@@ -150,10 +151,12 @@ FUNCTIONS.update({
        for name in ("clamp_min", "clamp_max")},
     "bincount": (counting, ("(Tensor input, Tensor? weights = None, int minlength = 0)",)),
     "hardshrink": (rescaling, (f"(Tensor input, Number lambd = 0.5, {_OUT})",)),
+    **{name: (pointwise, (f"(Tensor input, Tensor other, {_OUT})",))
+       for name in ("maximum", "minimum")},
 })
 
 
-# --- book/chapters/16o_argument_checks.md:772
+# --- book/chapters/16o_argument_checks.md:778
 def _function(name: str, pack=None):
     module, texts = FUNCTIONS[name]
     arguments = Arguments(*(name + text for text in texts))
@@ -174,8 +177,8 @@ _W = {name: _function(name) for name in FUNCTIONS}
 (addbmm, addmm, addmv, addr, argsort, baddbmm, bincount, clamp, clamp_max, clamp_min, clip,
  column_stack, concat, concatenate, diag, diag_embed, diff, dot, dstack, ger, hardshrink, histc,
  hstack,
- index_add, index_copy, index_fill, index_put, lerp, masked_fill, moveaxis, mv, narrow_copy,
- outer, pow, renorm, repeat_interleave, rot90, row_stack, rsub, scatter, sort,  # noqa: A001
+ index_add, index_copy, index_fill, index_put, lerp, masked_fill, maximum, minimum, moveaxis,
+ mv, narrow_copy, outer, pow, renorm, repeat_interleave, rot90, row_stack, rsub, scatter, sort,  # noqa: A001
  std_mean, tensor_split, tril, triu, var_mean, vstack, where) = (_W[name] for name in sorted(_W))
 atleast_1d, atleast_2d, atleast_3d = (read_after_failure(
     getattr(module, name), Arguments(f"{name}(Tensor input)", f"{name}(tuple of Tensors tensors)"),
@@ -186,7 +189,7 @@ meshgrid = read_after_failure(tiling.meshgrid, Arguments(
     _listed)
 
 
-# --- book/chapters/16o_argument_checks.md:810
+# --- book/chapters/16o_argument_checks.md:816
 _EINSUM = Arguments("einsum(str equation, tuple of Tensors tensors, *, tuple of ints? path = None)")
 
 
@@ -203,7 +206,7 @@ def _einsum_read(args: tuple) -> tuple:
 einsum = read_after_failure(plain_einsum, _EINSUM, _einsum_read)
 
 
-# --- book/chapters/16o_argument_checks.md:838
+# --- book/chapters/16o_argument_checks.md:844
 def _after_self(args: tuple) -> tuple:
     return args[1:]
 
@@ -213,7 +216,7 @@ METHODS = {name: None for name in (
     "dot", "mv", "addmv", "addmv_", "lerp", "lerp_", "index_put", "index_put_", "outer", "ger",
     "addr", "addbmm", "addbmm_", "baddbmm", "baddbmm_", "diff", "histc", "masked_fill",
     "masked_fill_", "moveaxis", "rot90", "scatter", "scatter_", "sort", "argsort", "clamp_min",
-    "clamp_min_", "clamp_max", "clamp_max_", "bincount", "hardshrink")}
+    "clamp_min_", "clamp_max", "clamp_max_", "bincount", "hardshrink", "maximum", "minimum")}
 METHODS.update({
     **{name: FUNCTIONS["addmm"][1][:1] for name in ("addmm", "addmm_")},  # no out_dtype
     **{name: ("(Tensor input, Tensor exponent)", "(Tensor input, Number exponent)")

@@ -25,7 +25,11 @@ UNARY = (
 
 # --- book/chapters/26_inplace.md:1472
 def _bounds(name: str, *bounds: str) -> tuple:
-    return tuple(f"{name}(Tensor input, {', '.join(f'{kind} {b}' for b in bounds)})"
+    """A bound that defaults to None takes None too: torch.clamp_(x, None, 1)."""
+    def bound(kind: str, b: str) -> str:
+        return f"{kind}? {b}" if b.endswith("= None") else f"{kind} {b}"
+
+    return tuple(f"{name}(Tensor input, {', '.join(bound(kind, b) for b in bounds)})"
                  for kind in ("Tensor", "Number"))
 
 
@@ -77,7 +81,7 @@ def method_alias(method, signatures: tuple):
 FUNCTIONS = {name: from_method(name, texts) for name, texts in SIGNATURES.items()}
 
 
-# --- book/chapters/26_inplace.md:1533
+# --- book/chapters/26_inplace.md:1537
 _ADDMV_ = SIGNATURES["addmv_"][0]
 _ADDMV_OLD = ("addmv_(Number beta, Tensor input, Number alpha, Tensor mat, Tensor vec)",
               "addmv_(Number beta, Tensor input, Tensor mat, Tensor vec)")
