@@ -99,6 +99,18 @@ REFUSED = [
         "value cannot be converted to type double without overflow"),
     ('x.hardshrink("a")', TypeError,
         "hardshrink(): argument 'lambd' (position 1) must be Number, not str"),
+    ('x ** [1, 2]', TypeError, "unsupported operand type(s) for ** or pow(): 'Tensor' and 'list'"),
+    ('[1, 2] ** x', TypeError, "unsupported operand type(s) for ** or pow(): 'list' and 'Tensor'"),
+    ('[1, 2] - x', TypeError, "unsupported operand type(s) for -: 'list' and 'Tensor'"),
+    ('x ** None', TypeError,
+        "unsupported operand type(s) for ** or pow(): 'Tensor' and 'NoneType'"),
+    ('torch.pow([1, 2], x)', TypeError,
+        'pow() received an invalid combination of arguments - got (list, Tensor), but expected '
+        'one of:\n'
+        ' * (Tensor input, Tensor exponent, *, Tensor out = None)\n'
+        ' * (Number self, Tensor exponent, *, Tensor out = None)\n'
+        ' * (Tensor input, Number exponent, *, Tensor out = None)\n'),
+
 ]
 
 
@@ -113,6 +125,8 @@ def test_a_value_torch_refuses_is_refused_in_its_words(call, kind, message):
 def test_the_values_torch_takes_still_work():
     x = torch.tensor([[1.0, 2.0], [1.0, 4.0]])
     assert x.pow(2).tolist() == [[1.0, 4.0], [1.0, 16.0]]
+    assert x.__rsub__([1, 2]) is NotImplemented and x.__rpow__([1, 2]) is NotImplemented
+    assert (2 ** x).tolist() == [[2.0, 4.0], [2.0, 16.0]]
     assert torch.rsub(x, 1).tolist() == [[0.0, -1.0], [0.0, -3.0]]
     assert x.clone().squeeze_().shape == (2, 2)
     assert torch.ones(1, 2).squeeze_(0).shape == (2,)
