@@ -230,6 +230,31 @@ METHODS.update({
     "swapaxes_": ("(Tensor input, int axis0, int axis1)",),
     **{name: _CLAMP for name in ("clamp", "clamp_", "clip", "clip_")},
 })
+_OTHER = "(Tensor input, Tensor other)"
+_DIM = "(Tensor input, int dim)"
+_ADDC = "(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1)"
+# methods whose functions count their positions from the tensor (NOTE [Method copies of the
+# arithmetic] keeps that for the arithmetic): read again as methods once they fail
+METHODS.update({name: texts for names, texts in (
+    (("atan2", "atan2_", "arctan2", "arctan2_", "fmax", "fmin", "hypot", "hypot_", "igamma",
+      "igamma_", "igammac", "igammac_", "kron", "ldexp", "ldexp_", "logaddexp", "logaddexp2"),
+     (_OTHER,)),
+    (("heaviside", "heaviside_"), ("(Tensor input, Tensor values)",)),
+    (("mvlgamma", "mvlgamma_"), ("(Tensor input, int p)",)),
+    (("cummax", "cummin", "logcumsumexp"), (_DIM,)),
+    (("cumprod", "cumprod_"), ("(Tensor input, int dim, *, torch.dtype? dtype = None)",)),
+    (("matrix_power",), ("(Tensor input, int n)",)),
+    (("scatter_add", "scatter_add_"), ("(Tensor input, int dim, Tensor index, Tensor src)",)),
+    (("scatter_reduce", "scatter_reduce_"), (
+        "(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, "
+        "bool include_self = True)",)),
+    (("masked_scatter", "masked_scatter_"), ("(Tensor input, Tensor mask, Tensor source)",)),
+    (("addcdiv", "addcdiv_", "addcmul", "addcmul_"), (_ADDC,)),
+    (("broadcast_to",), ("(Tensor input, tuple of ints size)",)),
+) for name in names})
+# forms torch tries but never lists: the value first, as older programs gave it
+_HIDDEN = {name: ("(Tensor input, Number value, Tensor tensor1, Tensor tensor2)",)
+           for name in ("addcdiv", "addcmul")}
 _NAN = "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None)"
 _SQUEEZE = ("(Tensor input)", "(Tensor input, int dim)", "(Tensor input, tuple of ints dim)")
 _REPEAT = tuple(f"(Tensor input, {kind} repeats, int? dim = None, *, int output_size = None)"
@@ -239,8 +264,9 @@ _REPEAT = tuple(f"(Tensor input, {kind} repeats, int? dim = None, *, int output_
 def install(cls=Tensor) -> None:
     for method in METHODS:
         texts = METHODS[method] or FUNCTIONS[method.rstrip("_")][1]
+        hidden = tuple(method + text for text in _HIDDEN.get(method.rstrip("_"), ()))
         setattr(cls, method, read_after_failure(getattr(cls, method), Arguments(
-            *(method + text for text in texts), method=True), _after_self))
+            *(method + text for text in texts), method=True, hidden=hidden), _after_self))
     for method, texts in (("squeeze_", _SQUEEZE), ("nan_to_num_", (_NAN,)),
                           ("repeat_interleave", _REPEAT)):  # x.repeat_interleave() too
         setattr(cls, method, method_form(getattr(cls, method), Arguments(
