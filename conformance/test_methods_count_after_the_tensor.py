@@ -54,6 +54,57 @@ REFUSED = [
      "addcmul_(): argument 'tensor2' (position 2) must be Tensor, not NoneType"),
     ('broadcast_to', ('a',), TypeError,
      "broadcast_to(): argument 'size' (position 1) must be tuple of ints, not str"),
+    ('bitwise_and', ('a',), TypeError,
+     'bitwise_and() received an invalid combination of arguments - got (str), but expected one '
+     'of:\n'
+     ' * (Tensor other)\n'
+     "      didn't match because some of the arguments have invalid types: (!str!)\n"
+     ' * (Number other)\n'
+     "      didn't match because some of the arguments have invalid types: (!str!)\n"),
+    ('bitwise_xor_', (), TypeError,
+     'bitwise_xor_() received an invalid combination of arguments - got (), but expected one '
+     'of:\n'
+     ' * (Tensor other)\n'
+     ' * (Number other)\n'),
+    ('floor_divide', (1, 2), TypeError,
+     'floor_divide() received an invalid combination of arguments - got (int, int), but '
+     'expected one of:\n'
+     ' * (Tensor other)\n'
+     ' * (Number other)\n'),
+    ('remainder_', (None,), TypeError,
+     'remainder_() received an invalid combination of arguments - got (NoneType), but expected '
+     'one of:\n'
+     ' * (Tensor other)\n'
+     "      didn't match because some of the arguments have invalid types: (!NoneType!)\n"
+     ' * (Number other)\n'
+     "      didn't match because some of the arguments have invalid types: (!NoneType!)\n"),
+    ('fmod', ([1],), TypeError,
+     'fmod() received an invalid combination of arguments - got (list), but expected one of:\n'
+     ' * (Tensor other)\n'
+     "      didn't match because some of the arguments have invalid types: (!list of [int]!)\n"
+     ' * (Number other)\n'
+     "      didn't match because some of the arguments have invalid types: (!list of [int]!)\n"),
+    ('true_divide', ('a',), TypeError,
+     'true_divide() received an invalid combination of arguments - got (str), but expected one '
+     'of:\n'
+     ' * (Tensor other)\n'
+     "      didn't match because some of the arguments have invalid types: (!str!)\n"
+     ' * (Number other)\n'
+     "      didn't match because some of the arguments have invalid types: (!str!)\n"),
+    ('xlogy_', (X, X), TypeError,
+     'xlogy_() received an invalid combination of arguments - got (Tensor, Tensor), but '
+     'expected one of:\n'
+     ' * (Tensor other)\n'
+     ' * (Number other)\n'),
+    ('float_power', (), TypeError,
+     'float_power() received an invalid combination of arguments - got (), but expected one '
+     'of:\n'
+     ' * (Tensor exponent)\n'
+     ' * (Number exponent)\n'),
+    ('logical_or_', (), TypeError,
+     'logical_or_() missing 1 required positional arguments: "other"'),
+    ('logical_xor_', ('a',), TypeError,
+     "logical_xor_(): argument 'other' (position 1) must be Tensor, not str"),
 ]
 
 

@@ -251,6 +251,12 @@ METHODS.update({name: texts for names, texts in (
     (("masked_scatter", "masked_scatter_"), ("(Tensor input, Tensor mask, Tensor source)",)),
     (("addcdiv", "addcdiv_", "addcmul", "addcmul_"), (_ADDC,)),
     (("broadcast_to",), ("(Tensor input, tuple of ints size)",)),
+    (("logical_and_", "logical_or_", "logical_xor_"), (_OTHER,)),
+    (tuple(n + t for n in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+                           "bitwise_right_shift", "floor_divide", "remainder", "fmod",
+                           "true_divide", "xlogy") for t in ("", "_")),
+     (_OTHER, "(Tensor input, Number other)")),
+    (("float_power",), ("(Tensor input, Tensor exponent)", "(Tensor input, Number exponent)")),
 ) for name in names})
 # forms torch tries but never lists: the value first, as older programs gave it
 _HIDDEN = {name: ("(Tensor input, Number value, Tensor tensor1, Tensor tensor2)",)
