@@ -208,6 +208,25 @@ REFUSED = [
     ('x.permute(0, -3)', IndexError,
         'Dimension out of range (expected to be in range of [-2, 1], but got -3)'),
     ('x.permute(0, 0)', RuntimeError, 'permute(): duplicate dims are not allowed.'),
+    ('torch.addmv(x, "a")', TypeError,
+        'addmv() received an invalid combination of arguments - got (Tensor, str), but expected '
+        '(Tensor input, Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1, Tensor '
+        'out = None)'),
+    ('torch.addcdiv(x, None)', TypeError,
+        'addcdiv() received an invalid combination of arguments - got (Tensor, NoneType), but '
+        'expected (Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor '
+        'out = None)'),
+    ('torch.baddbmm(x, "a")', TypeError,
+        'baddbmm() received an invalid combination of arguments - got (Tensor, str), but '
+        'expected one of:\n'
+        ' * (Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1, '
+        'Tensor out = None)\n'
+        ' * (Tensor input, Tensor batch1, Tensor batch2, torch.dtype out_dtype, *, Number beta '
+        '= 1, Number alpha = 1, Tensor out = None)\n'),
+    ('x.addr("a")', TypeError,
+        'addr() received an invalid combination of arguments - got (str), but expected (Tensor '
+        'vec1, Tensor vec2, *, Number beta = 1, Number alpha = 1)'),
+
 ]
 
 

@@ -305,15 +305,15 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:934
+# --- book/chapters/16o_argument_checks.md:956
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
-    addbmm, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d, baddbmm, bincount,
-    clamp, clamp_max, clamp_min, clip, column_stack, concat, concatenate, conj, diag,
-    diag_embed, diff, dot, dstack, einsum, ger, hardshrink, histc, hstack, index_add,
-    index_copy, index_fill, index_put, lerp, masked_fill, maximum, meshgrid, minimum, moveaxis,
-    mv, narrow_copy, outer, pow, renorm, repeat_interleave, resolve_conj, resolve_neg, rot90,
-    row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu, var_mean, vstack,
-    where,
+    addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
+    baddbmm, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat, concatenate,
+    conj, diag, diag_embed, diff, dot, dstack, einsum, ger, hardshrink, histc, hstack,
+    index_add, index_copy, index_fill, index_put, lerp, masked_fill, maximum, meshgrid,
+    minimum, moveaxis, mv, narrow_copy, outer, pow, renorm, repeat_interleave, resolve_conj,
+    resolve_neg, rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu,
+    var_mean, vstack, where,
 )
 
 

@@ -119,16 +119,33 @@ FUNCTIONS.update({
 
 
 # --- book/chapters/16o_argument_checks.md:733
+_HIDDEN = {  # name: the forms torch tries but never lists
+    **{name: (f"(Number beta, Tensor input, Number alpha, {pair})",
+              f"(Number beta, Tensor input, {pair})")
+       for name, pair in (("addmm", "Tensor mat1, Tensor mat2"),
+                          ("addmv", "Tensor mat, Tensor vec"), ("addr", "Tensor vec1, Tensor vec2"),
+                          ("addbmm", "Tensor batch1, Tensor batch2"),
+                          ("baddbmm", "Tensor batch1, Tensor batch2"))},
+    **{name: ("(Tensor input, Number value, Tensor tensor1, Tensor tensor2)",)
+       for name in ("addcdiv", "addcmul")},
+}
+
+
+# --- book/chapters/16o_argument_checks.md:751
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
+_BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
 _SCATTER = (f"({_INDEX}, Tensor src, {_OUT})", f"({_INDEX}, Tensor src, *, str reduce, "
             "Tensor out = None)", f"({_INDEX}, Number value, {_OUT})",
             f"({_INDEX}, Number value, *, str reduce, Tensor out = None)")
 FUNCTIONS.update({
     **{name: (linalg, ("(Tensor input, Tensor vec2)",)) for name in ("outer", "ger")},
-    "addr": (rank_one, (f"(Tensor input, Tensor vec1, Tensor vec2, {_FACTORS})",)),
-    **{name: (addmm_family, (f"(Tensor input, Tensor batch1, Tensor batch2, {_FACTORS})",))
-       for name in ("addbmm", "baddbmm")},
+    "addr": (rank_one, (f"(Tensor input, Tensor vec1, Tensor vec2, {_FACTORS}, {_OUT[3:]})",)),
+    "addbmm": (addmm_family, (f"({_BATCHES}, {_FACTORS}, {_OUT[3:]})",)),
+    "baddbmm": (addmm_family, (f"({_BATCHES}, {_FACTORS}, {_OUT[3:]})",
+                               f"({_BATCHES}, torch.dtype out_dtype, {_FACTORS}, {_OUT[3:]})")),
+    **{name: (fused, (f"(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, "
+                      f"{_OUT[3:]})",)) for name in ("addcdiv", "addcmul")},
     "diff": (rearranging, ("(Tensor input, int n = 1, int dim = -1, Tensor? prepend = None, "
                            "Tensor? append = None)",)),
     "histc": (counting, ("(Tensor input, int bins = 100, Number min = 0, Number max = 0)",)),
@@ -156,10 +173,11 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:778
+# --- book/chapters/16o_argument_checks.md:800
 def _function(name: str, pack=None):
     module, texts = FUNCTIONS[name]
-    arguments = Arguments(*(name + text for text in texts))
+    arguments = Arguments(*(name + text for text in texts),
+                          hidden=tuple(name + text for text in _HIDDEN.get(name, ())))
     return read_after_failure(getattr(module, name), arguments, pack)
 
 
@@ -174,12 +192,13 @@ def _listed(args: tuple) -> tuple:
 
 
 _W = {name: _function(name) for name in FUNCTIONS}
-(addbmm, addmm, addmv, addr, argsort, baddbmm, bincount, clamp, clamp_max, clamp_min, clip,
- column_stack, concat, concatenate, diag, diag_embed, diff, dot, dstack, ger, hardshrink, histc,
- hstack,
- index_add, index_copy, index_fill, index_put, lerp, masked_fill, maximum, minimum, moveaxis,
- mv, narrow_copy, outer, pow, renorm, repeat_interleave, rot90, row_stack, rsub, scatter, sort,  # noqa: A001
- std_mean, tensor_split, tril, triu, var_mean, vstack, where) = (_W[name] for name in sorted(_W))
+(addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, baddbmm, bincount, clamp, clamp_max,
+ clamp_min, clip, column_stack, concat, concatenate, diag, diag_embed, diff, dot, dstack, ger,
+ hardshrink, histc, hstack, index_add, index_copy, index_fill, index_put, lerp, masked_fill,
+ maximum, minimum, moveaxis, mv, narrow_copy, outer, pow,  # noqa: A001
+ renorm, repeat_interleave, rot90,
+ row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu, var_mean, vstack, where) = (
+    _W[name] for name in sorted(_W))
 atleast_1d, atleast_2d, atleast_3d = (read_after_failure(
     getattr(module, name), Arguments(f"{name}(Tensor input)", f"{name}(tuple of Tensors tensors)"),
     _one_or_all) for module, name in ((rearranging, "atleast_1d"), (rearranging, "atleast_2d"),
@@ -189,7 +208,7 @@ meshgrid = read_after_failure(tiling.meshgrid, Arguments(
     _listed)
 
 
-# --- book/chapters/16o_argument_checks.md:816
+# --- book/chapters/16o_argument_checks.md:840
 _EINSUM = Arguments("einsum(str equation, tuple of Tensors tensors, *, tuple of ints? path = None)")
 
 
@@ -206,7 +225,7 @@ def _einsum_read(args: tuple) -> tuple:
 einsum = read_after_failure(plain_einsum, _EINSUM, _einsum_read)
 
 
-# --- book/chapters/16o_argument_checks.md:844
+# --- book/chapters/16o_argument_checks.md:868
 def _after_self(args: tuple) -> tuple:
     return args[1:]
 
@@ -214,11 +233,12 @@ def _after_self(args: tuple) -> tuple:
 # method: its signatures, where they are not its function's (None)
 METHODS = {name: None for name in (
     "dot", "mv", "addmv", "addmv_", "lerp", "lerp_", "index_put", "index_put_", "outer", "ger",
-    "addr", "addbmm", "addbmm_", "baddbmm", "baddbmm_", "diff", "histc", "masked_fill",
+    "addr", "addbmm", "addbmm_", "diff", "histc", "masked_fill",
     "masked_fill_", "moveaxis", "rot90", "scatter", "scatter_", "sort", "argsort", "clamp_min",
     "clamp_min_", "clamp_max", "clamp_max_", "bincount", "hardshrink", "maximum", "minimum")}
 METHODS.update({
-    **{name: FUNCTIONS["addmm"][1][:1] for name in ("addmm", "addmm_")},  # no out_dtype
+    **{name: FUNCTIONS[name.rstrip("_")][1][:1]  # the methods have no out_dtype
+       for name in ("addmm", "addmm_", "baddbmm", "baddbmm_")},
     **{name: ("(Tensor input, Tensor exponent)", "(Tensor input, Number exponent)")
        for name in ("pow", "pow_", "float_power_")},
     **{name: ("(Tensor input, tuple of ints size, tuple of ints stride, "
@@ -258,9 +278,6 @@ METHODS.update({name: texts for names, texts in (
      (_OTHER, "(Tensor input, Number other)")),
     (("float_power",), ("(Tensor input, Tensor exponent)", "(Tensor input, Number exponent)")),
 ) for name in names})
-# forms torch tries but never lists: the value first, as older programs gave it
-_HIDDEN = {name: ("(Tensor input, Number value, Tensor tensor1, Tensor tensor2)",)
-           for name in ("addcdiv", "addcmul")}
 _NAN = "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None)"
 _SQUEEZE = ("(Tensor input)", "(Tensor input, int dim)", "(Tensor input, tuple of ints dim)")
 _REPEAT = tuple(f"(Tensor input, {kind} repeats, int? dim = None, *, int output_size = None)"
