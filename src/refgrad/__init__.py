@@ -305,7 +305,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:956
+# --- book/chapters/16o_argument_checks.md:984
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat, concatenate,
@@ -315,6 +315,7 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     resolve_neg, rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu,
     var_mean, vstack, where,
 )
+import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
 # --- book/chapters/16p_decompositions.md:846

@@ -7,7 +7,6 @@
 
 import functools
 
-from refgrad._argument_forms import method_form
 from refgrad._arguments import Arguments, _type_name
 from refgrad._ops import (
     addmm_family,
@@ -59,11 +58,11 @@ def read_after_failure(function, arguments: Arguments, pack=None):
     return functools.wraps(function)(checked)
 
 
-# --- book/chapters/16o_argument_checks.md:666
+# --- book/chapters/16o_argument_checks.md:665
 _OUT = "*, Tensor out = None"
 _STABLE = "Tensor input, *, bool stable, int dim = -1, bool descending = False"
 _ORDER = "Tensor input, int dim = -1, bool descending = False"
-_CLAMP = tuple(f"(Tensor input, {kind}? min = None, {kind}? max = None, {_OUT})"
+CLAMP = tuple(f"(Tensor input, {kind}? min = None, {kind}? max = None, {_OUT})"
                for kind in ("Tensor", "Number"))
 _SPREAD = ("(Tensor input, tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False)",
            "(Tensor input, tuple of ints[1]? dim = None, *, Number? correction = None, "
@@ -83,8 +82,8 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
     "sort": (ordering, (f"({_STABLE}, tuple of Tensors out = None)",
                         f"({_ORDER}, *, tuple of Tensors out = None)")),
     "argsort": (ordering, (f"({_STABLE}, Tensor out = None)", f"({_ORDER})")),
-    "clamp": (out_arguments, _CLAMP),  # the one that takes out=, from "In-place operations"
-    "clip": (clamps, _CLAMP), **_STACKS,
+    "clamp": (out_arguments, CLAMP),  # the one that takes out=, from "In-place operations"
+    "clip": (clamps, CLAMP), **_STACKS,
     **{name: (shaping, (f"(tuple of Tensors tensors, int dim = 0, {_OUT})",))
        for name in ("concat", "concatenate")},
     "tensor_split": (tiling, ("(Tensor input, tuple of ints indices, int dim = 0)",
@@ -96,7 +95,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:706
+# --- book/chapters/16o_argument_checks.md:705
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
     "dot": (linalg, (f"(Tensor input, Tensor tensor, {_OUT})",)),
@@ -118,8 +117,8 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:733
-_HIDDEN = {  # name: the forms torch tries but never lists
+# --- book/chapters/16o_argument_checks.md:732
+HIDDEN = {  # name: the forms torch tries but never lists
     **{name: (f"(Number beta, Tensor input, Number alpha, {pair})",
               f"(Number beta, Tensor input, {pair})")
        for name, pair in (("addmm", "Tensor mat1, Tensor mat2"),
@@ -131,7 +130,7 @@ _HIDDEN = {  # name: the forms torch tries but never lists
 }
 
 
-# --- book/chapters/16o_argument_checks.md:751
+# --- book/chapters/16o_argument_checks.md:750
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
@@ -173,11 +172,11 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:800
+# --- book/chapters/16o_argument_checks.md:799
 def _function(name: str, pack=None):
     module, texts = FUNCTIONS[name]
     arguments = Arguments(*(name + text for text in texts),
-                          hidden=tuple(name + text for text in _HIDDEN.get(name, ())))
+                          hidden=tuple(name + text for text in HIDDEN.get(name, ())))
     return read_after_failure(getattr(module, name), arguments, pack)
 
 
@@ -208,7 +207,7 @@ meshgrid = read_after_failure(tiling.meshgrid, Arguments(
     _listed)
 
 
-# --- book/chapters/16o_argument_checks.md:840
+# --- book/chapters/16o_argument_checks.md:839
 _EINSUM = Arguments("einsum(str equation, tuple of Tensors tensors, *, tuple of ints? path = None)")
 
 
@@ -225,77 +224,7 @@ def _einsum_read(args: tuple) -> tuple:
 einsum = read_after_failure(plain_einsum, _EINSUM, _einsum_read)
 
 
-# --- book/chapters/16o_argument_checks.md:868
-def _after_self(args: tuple) -> tuple:
-    return args[1:]
-
-
-# method: its signatures, where they are not its function's (None)
-METHODS = {name: None for name in (
-    "dot", "mv", "addmv", "addmv_", "lerp", "lerp_", "index_put", "index_put_", "outer", "ger",
-    "addr", "addbmm", "addbmm_", "diff", "histc", "masked_fill",
-    "masked_fill_", "moveaxis", "rot90", "scatter", "scatter_", "sort", "argsort", "clamp_min",
-    "clamp_min_", "clamp_max", "clamp_max_", "bincount", "hardshrink", "maximum", "minimum")}
-METHODS.update({
-    **{name: FUNCTIONS[name.rstrip("_")][1][:1]  # the methods have no out_dtype
-       for name in ("addmm", "addmm_", "baddbmm", "baddbmm_")},
-    **{name: ("(Tensor input, Tensor exponent)", "(Tensor input, Number exponent)")
-       for name in ("pow", "pow_", "float_power_")},
-    **{name: ("(Tensor input, tuple of ints size, tuple of ints stride, "
-              "int? storage_offset = None)",) for name in ("as_strided", "as_strided_")},
-    "where": tuple(f"(Tensor condition, Tensor input, {kind} other)" for kind in ("Tensor",
-                                                                                 "Number")),
-    "transpose_": ("(Tensor input, int dim0, int dim1)",),
-    "swapdims_": ("(Tensor input, int dim0, int dim1)",),
-    "swapaxes_": ("(Tensor input, int axis0, int axis1)",),
-    **{name: _CLAMP for name in ("clamp", "clamp_", "clip", "clip_")},
-})
-_OTHER = "(Tensor input, Tensor other)"
-_DIM = "(Tensor input, int dim)"
-_ADDC = "(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1)"
-# methods whose functions count their positions from the tensor (NOTE [Method copies of the
-# arithmetic] keeps that for the arithmetic): read again as methods once they fail
-METHODS.update({name: texts for names, texts in (
-    (("atan2", "atan2_", "arctan2", "arctan2_", "fmax", "fmin", "hypot", "hypot_", "igamma",
-      "igamma_", "igammac", "igammac_", "kron", "ldexp", "ldexp_", "logaddexp", "logaddexp2"),
-     (_OTHER,)),
-    (("heaviside", "heaviside_"), ("(Tensor input, Tensor values)",)),
-    (("mvlgamma", "mvlgamma_"), ("(Tensor input, int p)",)),
-    (("cummax", "cummin", "logcumsumexp"), (_DIM,)),
-    (("cumprod", "cumprod_"), ("(Tensor input, int dim, *, torch.dtype? dtype = None)",)),
-    (("matrix_power",), ("(Tensor input, int n)",)),
-    (("scatter_add", "scatter_add_"), ("(Tensor input, int dim, Tensor index, Tensor src)",)),
-    (("scatter_reduce", "scatter_reduce_"), (
-        "(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, "
-        "bool include_self = True)",)),
-    (("masked_scatter", "masked_scatter_"), ("(Tensor input, Tensor mask, Tensor source)",)),
-    (("addcdiv", "addcdiv_", "addcmul", "addcmul_"), (_ADDC,)),
-    (("broadcast_to",), ("(Tensor input, tuple of ints size)",)),
-    (("logical_and_", "logical_or_", "logical_xor_"), (_OTHER,)),
-    (tuple(n + t for n in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
-                           "bitwise_right_shift", "floor_divide", "remainder", "fmod",
-                           "true_divide", "xlogy") for t in ("", "_")),
-     (_OTHER, "(Tensor input, Number other)")),
-    (("float_power",), ("(Tensor input, Tensor exponent)", "(Tensor input, Number exponent)")),
-) for name in names})
-_NAN = "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None)"
-_SQUEEZE = ("(Tensor input)", "(Tensor input, int dim)", "(Tensor input, tuple of ints dim)")
-_REPEAT = tuple(f"(Tensor input, {kind} repeats, int? dim = None, *, int output_size = None)"
-                for kind in ("Tensor", "int"))
-
-
-def install(cls=Tensor) -> None:
-    for method in METHODS:
-        texts = METHODS[method] or FUNCTIONS[method.rstrip("_")][1]
-        hidden = tuple(method + text for text in _HIDDEN.get(method.rstrip("_"), ()))
-        setattr(cls, method, read_after_failure(getattr(cls, method), Arguments(
-            *(method + text for text in texts), method=True, hidden=hidden), _after_self))
-    for method, texts in (("squeeze_", _SQUEEZE), ("nan_to_num_", (_NAN,)),
-                          ("repeat_interleave", _REPEAT)):  # x.repeat_interleave() too
-        setattr(cls, method, method_form(getattr(cls, method), Arguments(
-            *(method + text for text in texts), method=True)))
-
-
+# --- book/chapters/16o_argument_checks.md:861
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
         if isinstance(input, Tensor):
@@ -309,4 +238,3 @@ def _unchanged(name: str):
 
 
 conj, resolve_conj, resolve_neg = map(_unchanged, ("conj", "resolve_conj", "resolve_neg"))
-install()
