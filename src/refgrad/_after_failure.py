@@ -5,8 +5,6 @@
 # --- book/chapters/16o_argument_checks.md:606
 """torch's argument errors for functions that read their arguments only once they fail."""
 
-import functools
-
 from refgrad._arguments import Arguments, _type_name
 from refgrad._ops import (
     addmm_family,
@@ -42,23 +40,42 @@ from refgrad._tensor import Tensor
 # AttributeError for a string's missing `ndim`, NumPy's, or refgrad's own
 # RuntimeError), is the call read against torch's signatures: one that fits
 # none gets torch's TypeError instead; one that fits keeps its own failure.
-def read_after_failure(function, arguments: Arguments, pack=None):
-    """``function`` with torch's TypeError for arguments that fit none of ``arguments``.
+# The signatures are parsed at the first failure, not at import: hundreds of
+# parsed signatures alive for good would only give the garbage collector more
+# to walk on every full collection, in programs that never fail.
+def read_after_failure(function, spec: tuple):
+    """``function`` with torch's TypeError for arguments that fit none of its signatures.
 
-    ``pack`` turns the call's positional arguments into the ones torch's parser
-    sees (a method's without the tensor, a Python wrapper's packed into a tuple).
+    ``spec`` is (signatures, hidden signatures, method, pack): ``method`` leaves out
+    the tensor a method is called on, and ``pack`` turns the call's positional
+    arguments into the ones torch's parser sees (a Python wrapper's, packed into a
+    tuple), or is None.
     """
     def checked(*args, **kwargs):
         try:
             return function(*args, **kwargs)
         except Exception:
-            arguments.check(args if pack is None else pack(args), kwargs)
+            pack = spec[3]
+            _parsed(spec).check(args if pack is None else pack(args), kwargs)
             raise
 
-    return functools.wraps(function)(checked)
+    checked.__name__ = checked.__qualname__ = function.__name__
+    checked.__doc__ = function.__doc__
+    return checked
 
 
-# --- book/chapters/16o_argument_checks.md:665
+_PARSED: dict = {}  # spec: its Arguments, parsed at the first failure
+
+
+def _parsed(spec: tuple) -> Arguments:
+    arguments = _PARSED.get(spec)
+    if arguments is None:
+        texts, hidden, method, _ = spec
+        arguments = _PARSED[spec] = Arguments(*texts, method=method, hidden=hidden)
+    return arguments
+
+
+# --- book/chapters/16o_argument_checks.md:682
 _OUT = "*, Tensor out = None"
 _STABLE = "Tensor input, *, bool stable, int dim = -1, bool descending = False"
 _ORDER = "Tensor input, int dim = -1, bool descending = False"
@@ -95,7 +112,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:705
+# --- book/chapters/16o_argument_checks.md:722
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
     "dot": (linalg, (f"(Tensor input, Tensor tensor, {_OUT})",)),
@@ -117,7 +134,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:732
+# --- book/chapters/16o_argument_checks.md:749
 HIDDEN = {  # name: the forms torch tries but never lists
     **{name: (f"(Number beta, Tensor input, Number alpha, {pair})",
               f"(Number beta, Tensor input, {pair})")
@@ -130,7 +147,7 @@ HIDDEN = {  # name: the forms torch tries but never lists
 }
 
 
-# --- book/chapters/16o_argument_checks.md:750
+# --- book/chapters/16o_argument_checks.md:767
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
@@ -172,12 +189,12 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:799
-def _function(name: str, pack=None):
+# --- book/chapters/16o_argument_checks.md:816
+def _function(name: str):
     module, texts = FUNCTIONS[name]
-    arguments = Arguments(*(name + text for text in texts),
-                          hidden=tuple(name + text for text in HIDDEN.get(name, ())))
-    return read_after_failure(getattr(module, name), arguments, pack)
+    return read_after_failure(getattr(module, name), (
+        tuple(name + text for text in texts),
+        tuple(name + text for text in HIDDEN.get(name, ())), False, None))
 
 
 def _one_or_all(args: tuple) -> tuple:
@@ -198,19 +215,16 @@ _W = {name: _function(name) for name in FUNCTIONS}
  renorm, repeat_interleave, rot90,
  row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu, var_mean, vstack, where) = (
     _W[name] for name in sorted(_W))
-atleast_1d, atleast_2d, atleast_3d = (read_after_failure(
-    getattr(module, name), Arguments(f"{name}(Tensor input)", f"{name}(tuple of Tensors tensors)"),
-    _one_or_all) for module, name in ((rearranging, "atleast_1d"), (rearranging, "atleast_2d"),
-                                      (directions, "atleast_3d")))
-meshgrid = read_after_failure(tiling.meshgrid, Arguments(
+atleast_1d, atleast_2d, atleast_3d = (read_after_failure(getattr(module, name), (
+    (f"{name}(Tensor input)", f"{name}(tuple of Tensors tensors)"), (), False, _one_or_all))
+    for module, name in ((rearranging, "atleast_1d"), (rearranging, "atleast_2d"),
+                         (directions, "atleast_3d")))
+meshgrid = read_after_failure(tiling.meshgrid, ((
     "meshgrid(tuple of Tensors tensors)", "meshgrid(tuple of Tensors tensors, *, str indexing)"),
-    _listed)
+    (), False, _listed))
 
 
-# --- book/chapters/16o_argument_checks.md:839
-_EINSUM = Arguments("einsum(str equation, tuple of Tensors tensors, *, tuple of ints? path = None)")
-
-
+# --- book/chapters/16o_argument_checks.md:856
 def _einsum_read(args: tuple) -> tuple:
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
@@ -221,10 +235,12 @@ def _einsum_read(args: tuple) -> tuple:
     return args[0], tuple(operands)
 
 
-einsum = read_after_failure(plain_einsum, _EINSUM, _einsum_read)
+einsum = read_after_failure(plain_einsum, (
+    ("einsum(str equation, tuple of Tensors tensors, *, tuple of ints? path = None)",), (), False,
+    _einsum_read))
 
 
-# --- book/chapters/16o_argument_checks.md:861
+# --- book/chapters/16o_argument_checks.md:877
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
         if isinstance(input, Tensor):

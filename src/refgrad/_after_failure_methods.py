@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:886
+# --- book/chapters/16o_argument_checks.md:902
 """torch's argument errors for methods, read once they fail: NOTE [Read after a failure]."""
 
 from refgrad._after_failure import CLAMP, FUNCTIONS, HIDDEN, read_after_failure
@@ -37,7 +37,7 @@ METHODS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:928
+# --- book/chapters/16o_argument_checks.md:944
 _OTHER = "(Tensor input, Tensor other)"
 _DIM = "(Tensor input, int dim)"
 _ADDC = "(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1)"
@@ -66,7 +66,7 @@ METHODS.update({name: texts for names, texts in (
 ) for name in names})
 
 
-# --- book/chapters/16o_argument_checks.md:961
+# --- book/chapters/16o_argument_checks.md:977
 _NAN = "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None)"
 _SQUEEZE = ("(Tensor input)", "(Tensor input, int dim)", "(Tensor input, tuple of ints dim)")
 _REPEAT = tuple(f"(Tensor input, {kind} repeats, int? dim = None, *, int output_size = None)"
@@ -76,9 +76,10 @@ _REPEAT = tuple(f"(Tensor input, {kind} repeats, int? dim = None, *, int output_
 def install(cls=Tensor) -> None:
     for method in METHODS:
         texts = METHODS[method] or FUNCTIONS[method.rstrip("_")][1]
-        hidden = tuple(method + text for text in HIDDEN.get(method.rstrip("_"), ()))
-        setattr(cls, method, read_after_failure(getattr(cls, method), Arguments(
-            *(method + text for text in texts), method=True, hidden=hidden), _after_self))
+        hidden = HIDDEN.get(method.rstrip("_"), ())
+        setattr(cls, method, read_after_failure(getattr(cls, method), (
+            tuple(method + text for text in texts), tuple(method + text for text in hidden),
+            True, _after_self)))
     for method, texts in (("squeeze_", _SQUEEZE), ("nan_to_num_", (_NAN,)),
                           ("repeat_interleave", _REPEAT)):  # x.repeat_interleave() too
         setattr(cls, method, method_form(getattr(cls, method), Arguments(
