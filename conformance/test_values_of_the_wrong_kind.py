@@ -207,6 +207,19 @@ REFUSED = [
         '!NoneType!, !str!)\n'),
     ('x.repeat_interleave(x, None)', RuntimeError, 'repeats must be 0-dim or 1-dim tensor'),
 
+    ('torch.bernoulli(None)', TypeError,
+        "bernoulli(): argument 'input' (position 1) must be Tensor, not NoneType"),
+    ('torch.bernoulli(x, "a")', TypeError,
+        'bernoulli() received an invalid combination of arguments - got (Tensor, str), but '
+        'expected one of:\n'
+        ' * (Tensor input, *, torch.Generator generator = None, Tensor out = None)\n'
+        ' * (Tensor input, float p, *, torch.Generator generator = None)\n'),
+    ('torch.bernoulli(x, 0.5, generator="a")', TypeError,
+        'bernoulli() received an invalid combination of arguments - got (Tensor, float, '
+        'generator=str), but expected one of:\n'
+        ' * (Tensor input, *, torch.Generator generator = None, Tensor out = None)\n'
+        ' * (Tensor input, float p, *, torch.Generator generator = None)\n'),
+
 ]
 
 

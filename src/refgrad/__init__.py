@@ -305,12 +305,12 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1001
+# --- book/chapters/16o_argument_checks.md:1005
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
-    baddbmm, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat, concatenate,
-    conj, diag, diag_embed, diff, dot, dstack, einsum, ger, hardshrink, histc, hstack,
-    index_add, index_copy, index_fill, index_put, lerp, masked_fill, maximum, meshgrid,
+    baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
+    concatenate, conj, diag, diag_embed, diff, dot, dstack, einsum, ger, hardshrink, histc,
+    hstack, index_add, index_copy, index_fill, index_put, lerp, masked_fill, maximum, meshgrid,
     minimum, moveaxis, mv, narrow_copy, outer, pow, renorm, repeat_interleave, resolve_conj,
     resolve_neg, rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu,
     var_mean, vstack, where,
@@ -350,7 +350,7 @@ from refgrad._ops import devices as _devices
 
 
 # --- book/chapters/26_inplace.md:1093
-from refgrad._ops.random_draws import bernoulli, normal
+from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
 # --- book/chapters/26_inplace.md:1410

@@ -18,6 +18,7 @@ from refgrad._ops import (
     ordering,
     out_arguments,
     pointwise,
+    random_draws,
     rank_one,
     rearranging,
     rescaling,
@@ -75,7 +76,7 @@ def _parsed(spec: tuple) -> Arguments:
     return arguments
 
 
-# --- book/chapters/16o_argument_checks.md:682
+# --- book/chapters/16o_argument_checks.md:683
 _OUT = "*, Tensor out = None"
 _STABLE = "Tensor input, *, bool stable, int dim = -1, bool descending = False"
 _ORDER = "Tensor input, int dim = -1, bool descending = False"
@@ -112,7 +113,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:722
+# --- book/chapters/16o_argument_checks.md:723
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
     "dot": (linalg, (f"(Tensor input, Tensor tensor, {_OUT})",)),
@@ -134,7 +135,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:749
+# --- book/chapters/16o_argument_checks.md:750
 HIDDEN = {  # name: the forms torch tries but never lists
     **{name: (f"(Number beta, Tensor input, Number alpha, {pair})",
               f"(Number beta, Tensor input, {pair})")
@@ -147,7 +148,7 @@ HIDDEN = {  # name: the forms torch tries but never lists
 }
 
 
-# --- book/chapters/16o_argument_checks.md:767
+# --- book/chapters/16o_argument_checks.md:768
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
@@ -186,10 +187,13 @@ FUNCTIONS.update({
     "hardshrink": (rescaling, (f"(Tensor input, Number lambd = 0.5, {_OUT})",)),
     **{name: (pointwise, (f"(Tensor input, Tensor other, {_OUT})",))
        for name in ("maximum", "minimum")},
+    "bernoulli": (random_draws, (f"(Tensor input, *, torch.Generator generator = None, "
+                                 f"{_OUT[3:]})", "(Tensor input, float p, *, "
+                                 "torch.Generator generator = None)")),
 })
 
 
-# --- book/chapters/16o_argument_checks.md:816
+# --- book/chapters/16o_argument_checks.md:820
 def _function(name: str):
     module, texts = FUNCTIONS[name]
     return read_after_failure(getattr(module, name), (
@@ -208,12 +212,12 @@ def _listed(args: tuple) -> tuple:
 
 
 _W = {name: _function(name) for name in FUNCTIONS}
-(addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, baddbmm, bincount, clamp, clamp_max,
- clamp_min, clip, column_stack, concat, concatenate, diag, diag_embed, diff, dot, dstack, ger,
- hardshrink, histc, hstack, index_add, index_copy, index_fill, index_put, lerp, masked_fill,
- maximum, minimum, moveaxis, mv, narrow_copy, outer, pow,  # noqa: A001
- renorm, repeat_interleave, rot90,
- row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu, var_mean, vstack, where) = (
+(addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, baddbmm, bernoulli, bincount, clamp,
+ clamp_max, clamp_min, clip, column_stack, concat, concatenate, diag, diag_embed, diff, dot,
+ dstack, ger, hardshrink, histc, hstack, index_add, index_copy, index_fill, index_put, lerp,
+ masked_fill, maximum, minimum, moveaxis, mv, narrow_copy, outer, pow, renorm,  # noqa: A001
+ repeat_interleave, rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu,
+ var_mean, vstack, where) = (
     _W[name] for name in sorted(_W))
 atleast_1d, atleast_2d, atleast_3d = (read_after_failure(getattr(module, name), (
     (f"{name}(Tensor input)", f"{name}(tuple of Tensors tensors)"), (), False, _one_or_all))
@@ -224,7 +228,7 @@ meshgrid = read_after_failure(tiling.meshgrid, ((
     (), False, _listed))
 
 
-# --- book/chapters/16o_argument_checks.md:856
+# --- book/chapters/16o_argument_checks.md:860
 def _einsum_read(args: tuple) -> tuple:
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
@@ -240,7 +244,7 @@ einsum = read_after_failure(plain_einsum, (
     _einsum_read))
 
 
-# --- book/chapters/16o_argument_checks.md:877
+# --- book/chapters/16o_argument_checks.md:881
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
         if isinstance(input, Tensor):
