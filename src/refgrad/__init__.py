@@ -77,7 +77,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:953
+# --- book/chapters/16_functions.md:973
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -109,14 +109,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:799
+# --- book/chapters/16d_indexing.md:803
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1193
+# --- book/chapters/16d_indexing.md:1197
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -163,7 +163,7 @@ from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
 
 
-# --- book/chapters/16j_products_and_shapes.md:1072
+# --- book/chapters/16j_products_and_shapes.md:1077
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -186,7 +186,7 @@ from refgrad._ops.quantiles import nanquantile, quantile
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1089
+# --- book/chapters/16k_order_statistics.md:1109
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -207,7 +207,7 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1488
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1492
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -223,11 +223,11 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1661
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1665
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
-# --- book/chapters/16o_argument_checks.md:369
+# --- book/chapters/16o_argument_checks.md:372
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
@@ -305,14 +305,26 @@ from refgrad._ops.checked import (
 )
 
 
-# --- book/chapters/16o_argument_checks.md:536
+# --- book/chapters/16o_argument_checks.md:540
 from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that is not a tensor]
-    absolute, argsort, argwhere, bincount, broadcast_to, celu, corrcoef, cov,
-    cumulative_trapezoid, det, diag, diag_embed, diagflat, diff, fliplr, flipud, hardshrink,
-    histc, inverse, is_floating_point, ldexp_, logdet, msort, negative, nonzero, numel, pdist,
-    rand_like, randn_like, ravel, rot90, selu, slogdet, sort, square,
-    t, trace, trapezoid, trapz, tril, triu, unique, unique_consecutive, where,
+    absolute, argwhere, broadcast_to, celu, corrcoef, cov, cumulative_trapezoid, det,
+    diagflat, fliplr, flipud, inverse, is_floating_point, ldexp_, logdet, msort,
+    negative, nonzero, numel, pdist, rand_like, randn_like, ravel, selu, slogdet, square, t,
+    trace, trapezoid, trapz, unique, unique_consecutive,
 )
+
+
+# --- book/chapters/16o_argument_checks.md:1005
+from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
+    addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
+    baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
+    concatenate, conj, diag, diag_embed, diff, dot, dstack, einsum, ger, hardshrink, histc,
+    hstack, index_add, index_copy, index_fill, index_put, lerp, masked_fill, maximum, meshgrid,
+    minimum, moveaxis, mv, narrow_copy, outer, pow, renorm, repeat_interleave, resolve_conj,
+    resolve_neg, rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu,
+    var_mean, vstack, where,
+)
+import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
 # --- book/chapters/16p_decompositions.md:846
@@ -358,7 +370,7 @@ from refgrad._ops import devices as _devices
 
 
 # --- book/chapters/26_inplace.md:1093
-from refgrad._ops.random_draws import bernoulli, normal
+from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
 # --- book/chapters/26_inplace.md:1410
@@ -366,9 +378,6 @@ from refgrad._ops.random_draws import bernoulli, normal
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
     add,  # noqa: F811
-    clamp,  # noqa: F811
-    clamp_max,  # noqa: F811
-    clamp_min,  # noqa: F811
     cos,  # noqa: F811
     div,  # noqa: F811
     eq,  # noqa: F811
@@ -381,7 +390,6 @@ from refgrad._ops.out_arguments import (
     mul,  # noqa: F811
     ne,  # noqa: F811
     neg,  # noqa: F811
-    pow,  # noqa: F811
     sigmoid,  # noqa: F811
     sin,  # noqa: F811
     sqrt,  # noqa: F811

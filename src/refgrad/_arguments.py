@@ -12,6 +12,7 @@ import numpy as np
 
 from refgrad._device import device as Device
 from refgrad._dtype import dtype as DType
+from refgrad._generator import Generator
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import strided
 from refgrad._typename import c_type_name
@@ -38,7 +39,7 @@ _PARAMETER = re.compile(r"(?P<kind>[\w. ]+?)(\[(?P<size>\d+)\])?(?P<none>\?)? (?
                         r"( = (?P<default>.+))?$")
 
 
-# --- book/chapters/13a_arguments.md:122
+# --- book/chapters/13a_arguments.md:123
 def signature(text: str, method: bool = False, hidden: bool = False) -> Signature:
     """A signature written as torch prints it: ``"transpose(Tensor input, int dim0, int dim1)"``.
 
@@ -71,7 +72,7 @@ def _shown(parameters) -> str:
     return f"({', '.join(parts)})"
 
 
-# --- book/chapters/13a_arguments.md:173
+# --- book/chapters/13a_arguments.md:174
 # NOTE [What torch's parser takes for a type]
 # An int is an int but not a bool, a NumPy integer, or a 0-d integer tensor
 # that does not require grad. Inside a tuple of ints the elements are read as
@@ -117,6 +118,7 @@ _CHECKS = {
     "torch.dtype": lambda v: isinstance(v, DType),
     "torch.device": lambda v: isinstance(v, str | Device) or _is_int(v),
     "torch.layout": lambda v: v is strided,  # refgrad's one layout
+    "torch.Generator": lambda v: isinstance(v, Generator),
     "torch.memory_format": lambda v: False,  # refgrad has none: only None is taken
     "Tensor": lambda v: isinstance(v, Tensor),
     "tuple of Tensors": lambda v: isinstance(v, tuple | list),
@@ -124,7 +126,7 @@ _CHECKS = {
 }
 
 
-# --- book/chapters/13a_arguments.md:228
+# --- book/chapters/13a_arguments.md:230
 def _fits(p: Parameter, value, numbers_as_tensors: bool) -> bool:
     """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
     if value is None and p.takes_none:
@@ -142,7 +144,7 @@ def _type_name(value) -> str:
     return "torch.dtype" if isinstance(value, DType) else c_type_name(type(value))
 
 
-# --- book/chapters/13a_arguments.md:254
+# --- book/chapters/13a_arguments.md:256
 def _bind(sig: Signature, args, kwargs, numbers: bool):
     """(the call's values for ``sig``, None), or (None, torch's complaint) when they do not fit."""
     n = len(args)
@@ -173,7 +175,7 @@ def _bind(sig: Signature, args, kwargs, numbers: bool):
     return bound, None
 
 
-# --- book/chapters/13a_arguments.md:289
+# --- book/chapters/13a_arguments.md:291
 # torch also takes NumPy's names for some arguments: x.sum(axis=0).
 _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
                 "other": ("x2",)}
@@ -204,7 +206,7 @@ def _unpacked(sig: Signature, bound) -> str | None:
     return None
 
 
-# --- book/chapters/13a_arguments.md:324
+# --- book/chapters/13a_arguments.md:326
 def _required(sig: Signature) -> int:
     return sum(p.default is None for p in sig.parameters)
 
@@ -246,7 +248,7 @@ def _extra_keyword(sig: Signature, kwargs, given: int) -> str:
     raise AssertionError("every keyword was used")
 
 
-# --- book/chapters/13a_arguments.md:379
+# --- book/chapters/13a_arguments.md:381
 def _combination(signatures, args, kwargs, numbers: bool) -> str:
     shown = [s for s in signatures if not s.hidden]
     got = _listed([_type_name(a) for a in args],
@@ -271,7 +273,7 @@ def _listed(positional: list, keywords: list) -> str:
     return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
-# --- book/chapters/13a_arguments.md:406
+# --- book/chapters/13a_arguments.md:408
 # NOTE [Which signatures say why they did not match]
 # torch explains a signature only when the call gave as many arguments as the
 # printed signature has comma-separated pieces: "*" is a piece, "()" is one
@@ -280,7 +282,9 @@ def _listed(positional: list, keywords: list) -> str:
 # not against (Tensor input, *, torch.dtype dtype = None, Tensor out = None).
 # The explanation reads the printed signature again, and fits fewer values
 # than the parser did: only a parameter with no default and a one-word type
-# ("int dim", "Tensor other") is ever fitted, and never by None. So
+# ("int dim", "Tensor other") is ever fitted, never by None, and never a
+# "Number", which no Python value's type is named: torch.where(c, 1.5, "a")
+# marks the 1.5 against (Tensor condition, Number self, Tensor other). So
 # x.all("a", True) marks the True against "bool keepdim = False", a tuple is
 # marked against "tuple of ints dims", and a keyword for a parameter with a
 # default is always one of the "keywords [that] were incorrect".
@@ -296,7 +300,7 @@ def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
 
     def marked(text, p, value):
         fits = (p is not None and p.default is None and " " not in p.kind
-                and value is not None and _fits(p, value, numbers))
+                and p.kind != "Number" and value is not None and _fits(p, value, numbers))
         return text if fits else f"!{text}!"
 
     shown = [marked(_described(a), slots[i] if i < len(slots) else None, a)
@@ -317,7 +321,7 @@ def _described(value) -> str:
     return _type_name(value)
 
 
-# --- book/chapters/13a_arguments.md:473
+# --- book/chapters/13a_arguments.md:477
 # NOTE [Tensors read as ints]
 # torch's parser turns an index tensor given for an int, or inside a tuple of
 # ints, into that int before the function runs. A call with one is never plain
@@ -354,7 +358,7 @@ def _int_for(p: Parameter, value):
     return value
 
 
-# --- book/chapters/13a_arguments.md:519
+# --- book/chapters/13a_arguments.md:523
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:458
+# --- book/chapters/16o_argument_checks.md:461
 """torch's TypeError for a one-tensor function given something else first."""
 
 from refgrad import _factories, _type_info, _typename
@@ -11,7 +11,6 @@ from refgrad._ops import (
     counting,
     directions,
     elementwise,
-    functions,
     integrals,
     inverses,
     more_methods,
@@ -34,14 +33,17 @@ from refgrad._tensor import Tensor
 # parameter. Here the body runs first; when it fails and the only argument
 # is not a tensor, the failure is replaced by torch's words. A call with more
 # arguments keeps its own failure: for a function with several signatures,
-# torch lists them all, and the one-argument wording would be wrong.
-def first_tensor(function, name: str, first: str = "input"):
-    """``function`` with torch's TypeError when its one argument is not a tensor."""
+# torch lists them all, and the one-argument wording would be wrong. Not
+# for unique and unique_consecutive (alone=False): torch's Python wrappers
+# pass every argument but the first by name, so the wording always holds.
+def first_tensor(function, name: str, first: str = "input", alone: bool = True):
+    """``function`` with torch's TypeError when its first argument is not a tensor."""
     def checked(*args, **kwargs):
         try:
             return function(*args, **kwargs)
         except (AttributeError, TypeError):
-            if len(args) == 1 and not kwargs and not isinstance(args[0], Tensor):
+            if args and not isinstance(args[0], Tensor) and (
+                    not alone or (len(args) == 1 and not kwargs)):
                 raise TypeError(f"{name}(): argument '{first}' (position 1) must be "
                                 f"Tensor, not {_type_name(args[0])}") from None
             raise
@@ -51,28 +53,27 @@ def first_tensor(function, name: str, first: str = "input"):
     return checked
 
 
-# --- book/chapters/16o_argument_checks.md:508
+# --- book/chapters/16o_argument_checks.md:513
 _WHERE = {  # module: the names it holds, as torch names them
     _factories: ("rand_like", "randn_like"), _type_info: ("is_floating_point",),
-    _typename: ("numel",), counting: ("bincount", "histc", "unique", "unique_consecutive"),
+    _typename: ("numel",), counting: ("unique", "unique_consecutive"),
     directions: ("diagflat",),
     elementwise: ("absolute", "negative", "square"), inverses: ("det", "inverse", "logdet",
                                                                 "slogdet"),
-    more_methods: ("ldexp_",), ordering: ("argsort", "msort", "sort"), products: ("trace",),
-    rearranging: ("broadcast_to", "diff", "ravel", "tril", "triu"),
-    rescaling: ("celu", "hardshrink", "selu"), searching: ("argwhere",),
+    more_methods: ("ldexp_",), ordering: ("msort",), products: ("trace",),
+    rearranging: ("broadcast_to", "ravel"),
+    rescaling: ("celu", "selu"), searching: ("argwhere",),
     selecting: ("nonzero",), set_distances: ("pdist",), shaping: ("t",),
-    spreads: ("corrcoef", "cov"), tiling: ("diag", "diag_embed", "fliplr", "flipud", "rot90"),
+    spreads: ("corrcoef", "cov"), tiling: ("fliplr", "flipud"),
 }
 _SAID = {"unique": "_unique2"}  # torch.unique's message names the op it calls
-_W = {name: first_tensor(getattr(module, name), _SAID.get(name, name))
+_W = {name: first_tensor(getattr(module, name), _SAID.get(name, name),
+                         alone=name not in ("unique", "unique_consecutive"))
       for module, names in _WHERE.items() for name in names}
-(absolute, argsort, argwhere, bincount, broadcast_to, celu, corrcoef, cov, det, diag,
- diag_embed, diagflat, diff, fliplr, flipud, hardshrink, histc, inverse, is_floating_point,
- ldexp_, logdet, msort, negative, nonzero, numel, pdist, rand_like, randn_like, ravel, rot90,
- selu, slogdet, sort, square, t, trace, tril, triu, unique, unique_consecutive) = (
+(absolute, argwhere, broadcast_to, celu, corrcoef, cov, det, diagflat, fliplr, flipud,
+ inverse, is_floating_point, ldexp_, logdet, msort, negative, nonzero, numel, pdist,
+ rand_like, randn_like, ravel, selu, slogdet, square, t, trace, unique, unique_consecutive) = (
     _W[name] for name in sorted(_W))
 cumulative_trapezoid, trapezoid, trapz = (
     first_tensor(getattr(integrals, name), name, "y")
     for name in ("cumulative_trapezoid", "trapezoid", "trapz"))
-where = first_tensor(functions.where, "where", "condition")

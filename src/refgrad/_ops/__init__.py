@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:939
+# --- book/chapters/16_functions.md:959
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -15,11 +15,11 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1539
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1543
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 
-# --- book/chapters/16o_argument_checks.md:364
+# --- book/chapters/16o_argument_checks.md:367
 import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:34
+# --- book/chapters/16o_argument_checks.md:37
 """torch's argument errors for the shape functions, reductions, products and arithmetic."""
 
 from refgrad._argument_forms import function_form, method_copy, method_form, refuse
@@ -61,7 +61,7 @@ def _products(name: str) -> tuple:
             Arguments(f"{name}(Tensor input, Tensor mat2)", method=True))
 
 
-# --- book/chapters/16o_argument_checks.md:95
+# --- book/chapters/16o_argument_checks.md:98
 # name: (where the function lives, (function form's signatures, method form's)).
 # None for a form torch does not have.
 SIGNATURES = {
@@ -88,7 +88,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/16o_argument_checks.md:131
+# --- book/chapters/16o_argument_checks.md:134
 _KEEP = "bool keepdim = False"
 _DIMS = f"tuple of ints[1]? dim = None, {_KEEP}"
 _TRUTH = ("Tensor input, *, Tensor out = None",  # the dims of all and any: no single int
@@ -156,7 +156,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:202
+# --- book/chapters/16o_argument_checks.md:205
 SIGNATURES.update({
     "select": (indexing, _both("select(Tensor input, int dim, int index)")),
     "narrow": (indexing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
@@ -182,7 +182,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:233
+# --- book/chapters/16o_argument_checks.md:236
 _CLOSE = "float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False"
 _OUT = "*, Tensor out = None"
 SIGNATURES.update({
@@ -214,7 +214,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:271
+# --- book/chapters/16o_argument_checks.md:274
 def _function(name: str):
     module, (arguments, _) = SIGNATURES[name]
     return function_form(getattr(module, name), arguments)
@@ -251,7 +251,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, method_copy(getattr(module, name)))
 
 
-# --- book/chapters/16o_argument_checks.md:318
+# --- book/chapters/16o_argument_checks.md:321
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {

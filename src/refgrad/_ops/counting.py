@@ -10,7 +10,7 @@ import numpy as np
 from refgrad._ops.operands import as_array
 from refgrad._tensor import make_tensor
 from refgrad._tensor_values import wrap_dim
-from refgrad._typename import LEGACY
+from refgrad._typename import LEGACY, c_type_name
 
 
 def _answer(values, inverse, counts, return_inverse, return_counts):
@@ -24,7 +24,7 @@ def _answer(values, inverse, counts, return_inverse, return_counts):
     return found
 
 
-# --- book/chapters/16k_order_statistics.md:963
+# --- book/chapters/16k_order_statistics.md:965
 def _rows(input, dim):
     d = wrap_dim(dim, input.ndim)
     if any(n == 0 for k, n in enumerate(input.shape) if k != d):
@@ -38,9 +38,20 @@ def _put_back(rows, moved, d):
     return np.moveaxis(rows.reshape((rows.shape[0],) + moved.shape[1:]), 0, d)
 
 
+def _flags(op: str, **flags) -> None:
+    """torch's binding takes only Python's bools for these, and names the first that is not."""
+    for name, value in flags.items():
+        if value.__class__ is not bool:
+            raise TypeError(f"{op}(): argument '{name}' must be bool, not "
+                            f"{c_type_name(type(value))}")
+
+
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    bool(return_inverse), bool(return_counts)  # torch's wrapper picks its path by them first
+    data = input._data  # then a non-tensor fails, before the flags' types are read
+    _flags("_unique2" if dim is None else "unique_dim", sorted=sorted,
+           return_inverse=return_inverse, return_counts=return_counts)
     if dim is None:
-        data = input._data
         values, inverse, counts = np.unique(data.reshape(-1), return_inverse=True,
                                             return_counts=True, equal_nan=False)
         inverse = inverse.reshape(data.shape)
@@ -52,10 +63,17 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return _answer(values, inverse, counts, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:996
+# --- book/chapters/16k_order_statistics.md:1009
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    from refgrad._arguments import _is_int
+
+    bool(return_inverse), bool(return_counts)  # as in unique: torch's wrapper tests them first
+    data = input._data
+    _flags("unique_consecutive", return_inverse=return_inverse, return_counts=return_counts)
+    if dim is not None and not _is_int(dim):
+        raise TypeError("unique_consecutive(): argument 'dim' must be int, not "
+                        f"{c_type_name(type(dim))}")
     if dim is None:
-        data = input._data
         flat = data.reshape(-1)
         starts = np.concatenate([flat[:1] == flat[:1], flat[1:] != flat[:-1]])
         values = flat[starts]
@@ -70,7 +88,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return _answer(values, inverse, counts, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1020
+# --- book/chapters/16k_order_statistics.md:1040
 def bincount(input, weights=None, minlength=0):
     from refgrad._dtype import float32
 
@@ -91,7 +109,7 @@ def bincount(input, weights=None, minlength=0):
     return make_tensor(summed.astype(kind))
 
 
-# --- book/chapters/16k_order_statistics.md:1050
+# --- book/chapters/16k_order_statistics.md:1070
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -110,7 +128,7 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1070
+# --- book/chapters/16k_order_statistics.md:1090
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     data = input._data
     if data.dtype.kind != "f":

@@ -65,6 +65,8 @@ def rsub(input, other, *, alpha=1):
     params = alpha_params(alpha, other, input, "rsub")
     if isinstance(other, Tensor):
         return call(ar.RSUB_TENSOR, (input, other), params)
+    if not isinstance(other, int | float | complex):  # worded as torch's: "Arguments torch refuses"
+        raise TypeError(f"rsub(): other must be a Tensor or a number, not {type(other).__name__}")
     # An operand kept as a parameter: NOTE [Integers beside integer tensors]
     other = number_beside(other, input)
     return call(ar.RSUB, (input,), {"other": other, "alpha": params["alpha"]})
@@ -129,10 +131,12 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:177
+# --- book/chapters/16_functions.md:179
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
+        if not isinstance(input, int | float | complex):
+            raise TypeError(f"pow(): self must be a number, not {type(input).__name__}")
         input = number_beside(input, exponent)
         return call(powers.POW_SCALAR, (exponent,), {"self": input})
     if isinstance(exponent, Tensor):
@@ -140,6 +144,9 @@ def pow(input, exponent):  # noqa: A001 - torch's name
     exponent = _dtype.python_number(exponent)  # NOTE [NumPy scalars are numbers]
     if isinstance(exponent, int | float) and not isinstance(exponent, bool):
         _check_exponent(input, exponent)
+    elif not isinstance(exponent, bool | complex):  # worded as torch's: "Checking the arguments"
+        raise TypeError(f"pow(): exponent must be a Tensor or a number, not "
+                        f"{type(exponent).__name__}")
     return call(powers.POW, (input,), {"exponent": exponent})
 
 
@@ -210,7 +217,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:377
+# --- book/chapters/16_functions.md:396
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -224,7 +231,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:644
+# --- book/chapters/16_functions.md:663
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -234,7 +241,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:683
+# --- book/chapters/16_functions.md:702
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

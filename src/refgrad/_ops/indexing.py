@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:283
+# --- book/chapters/16d_indexing.md:287
 """Indexing rows (select, slice, index, and the rows of their gradients) and their functions."""
 
 from dataclasses import replace
@@ -31,7 +31,7 @@ def _slice(a, dim, start, end, step):
     return out
 
 
-# --- book/chapters/16d_indexing.md:325
+# --- book/chapters/16d_indexing.md:329
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -53,7 +53,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:356
+# --- book/chapters/16d_indexing.md:360
 _WHOLE = 2**63 - 1  # the end of a slice that runs to the end, as torch says it
 
 SLICE = register(Op(
@@ -73,7 +73,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:388
+# --- book/chapters/16d_indexing.md:392
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -110,7 +110,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:426
+# --- book/chapters/16d_indexing.md:430
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -158,7 +158,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:482
+# --- book/chapters/16d_indexing.md:486
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 

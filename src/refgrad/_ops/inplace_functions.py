@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1451
+# --- book/chapters/26_inplace.md:1447
 """The in-place methods as torch.<name>_ functions: torch.sin_(t) is t.sin_()."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -23,9 +23,13 @@ UNARY = (
 )
 
 
-# --- book/chapters/26_inplace.md:1476
+# --- book/chapters/26_inplace.md:1472
 def _bounds(name: str, *bounds: str) -> tuple:
-    return tuple(f"{name}(Tensor input, {', '.join(f'{kind} {b}' for b in bounds)})"
+    """A bound that defaults to None takes None too: torch.clamp_(x, None, 1)."""
+    def bound(kind: str, b: str) -> str:
+        return f"{kind}? {b}" if b.endswith("= None") else f"{kind} {b}"
+
+    return tuple(f"{name}(Tensor input, {', '.join(bound(kind, b) for b in bounds)})"
                  for kind in ("Tensor", "Number"))
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:708
+# --- book/chapters/16_functions.md:727
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._argument_forms import method_copy
@@ -102,7 +102,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:825
+# --- book/chapters/16_functions.md:846
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -119,15 +119,14 @@ def _falls_back(function, reflected: bool = False):
 _FALLING_BACK = {
     "floordiv": rounding.floor_divide, "mod": rounding.remainder, "and": bits.bitwise_and,
     "or": bits.bitwise_or, "xor": bits.bitwise_xor, "lshift": bits.bitwise_left_shift,
-    "rshift": bits.bitwise_right_shift,
+    "rshift": bits.bitwise_right_shift, "pow": F.pow,  # x ** [1, 2]: Python's refusal
 }
 
 
 OPERATORS = {
-    "__add__": F.add, "__radd__": F.add, "__sub__": F.sub, "__rsub__": F.rsub,
+    "__add__": F.add, "__radd__": F.add, "__sub__": F.sub, "__rsub__": _falls_back(F.rsub),
     "__mul__": F.mul, "__rmul__": F.mul, "__truediv__": F.div,
     "__rtruediv__": lambda self, other: F.mul(simple.reciprocal(self), other),
-    "__pow__": F.pow, "__rpow__": lambda self, other: F.pow(other, self),
     "__neg__": simple.neg, "__eq__": _falls_back(simple.eq), "__ne__": _falls_back(simple.ne),
     "__lt__": _falls_back(simple.lt), "__le__": _falls_back(simple.le),
     "__gt__": _falls_back(simple.gt), "__ge__": _falls_back(simple.ge),
@@ -177,7 +176,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:905
+# --- book/chapters/16_functions.md:925
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

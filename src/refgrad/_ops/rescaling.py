@@ -156,5 +156,9 @@ def threshold(input, threshold, value):
 
 
 def hardshrink(input, lambd=0.5):
+    from refgrad._dtype import checked_number
+
     _floating(input, "hardshrink_cpu")
+    if isinstance(lambd, int | float | complex):  # others are refused in torch's words later
+        checked_number(lambd, input.dtype)  # a complex lambd, or one the dtype cannot hold
     return call(HARDSHRINK, (input,), {"lambd": lambd})

@@ -111,17 +111,21 @@ def t(input):
 
 
 def permute(input, *dims):
+    from refgrad._tensor_values import wrap_dim
+
     dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], tuple | list) else dims
-    if sorted(d % max(input.ndim, 1) for d in dims) != list(range(input.ndim)):
+    if len(dims) != input.ndim:  # torch's order: the count, each dim's range, then repeats
         raise RuntimeError(
             "permute(sparse_coo): number of dimensions in the tensor input does not match the "
             f"length of the desired ordering of dimensions i.e. input.dim() = {input.ndim} is "
             f"not equal to len(dims) = {len(dims)}"
         )
+    if len({wrap_dim(d, input.ndim) for d in dims}) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:185
+# --- book/chapters/16d_indexing.md:189
 def unsafe_view(input, size):
     return _call(UNSAFE_VIEW, input, size=tuple(size))
 
@@ -152,7 +156,7 @@ def contiguous(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16d_indexing.md:217
+# --- book/chapters/16d_indexing.md:221
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -171,7 +175,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:239
+# --- book/chapters/16d_indexing.md:243
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:274
+# --- book/chapters/16_functions.md:281
 """neg, exp, log, sin, cos, reciprocal, the comparisons, clone, to and masked_fill:
 function forms of one arithmetic row each."""
 
@@ -18,7 +18,7 @@ from refgrad._ops.functions import check_broadcast
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/16_functions.md:291
+# --- book/chapters/16_functions.md:298
 # NOTE [Named as torch names them]
 # Python words an argument error with the function's qualified name:
 # "sin() takes 1 positional argument but 2 were given". A function made in a
@@ -33,9 +33,21 @@ def _unary(row):
     return function
 
 
-neg, exp, log, sin, cos, reciprocal = (
-    _unary(r) for r in (ar.NEG, ar.EXP, ar.LOG, ar.SIN, ar.COS, ar.RECIPROCAL)
+exp, log, sin, cos, reciprocal = (
+    _unary(r) for r in (ar.EXP, ar.LOG, ar.SIN, ar.COS, ar.RECIPROCAL)
 )
+
+
+def neg(input):
+    try:
+        return call(ar.NEG, (input,), None, dying_alone(input))
+    except TypeError:  # NumPy's words for a bool: torch's are its own
+        if isinstance(input, Tensor) and input._data.dtype.kind == "b":
+            raise RuntimeError(
+                "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+            ) from None
+        raise
 
 
 def clone(input, *refused, memory_format=None):
@@ -49,7 +61,7 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:334
+# --- book/chapters/16_functions.md:353
 def _binary(row):
     def function(input, other):
         try:
@@ -69,7 +81,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:549
+# --- book/chapters/16_functions.md:568
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -90,7 +102,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:621
+# --- book/chapters/16_functions.md:640
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

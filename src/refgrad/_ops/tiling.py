@@ -87,6 +87,8 @@ def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     source = input if dim is not None else input.flatten()
     d = wrap_dim(0 if dim is None else dim, source.ndim)
     if isinstance(repeats, Tensor):
+        if repeats.ndim > 1:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
         if repeats.numel() == 1:
             repeats = repeats.reshape(1).expand(source.shape[d] if source.ndim else 1)
         elif repeats.shape[0] != source.shape[d]:
@@ -105,7 +107,7 @@ def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     return copied.flatten(d, d + 1)
 
 
-# --- book/chapters/16j_products_and_shapes.md:919
+# --- book/chapters/16j_products_and_shapes.md:921
 def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sections=None,
                  tensor_indices_or_sections=None):
     from refgrad._ops.indexing import SLICE
@@ -131,7 +133,7 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sectio
                  for s, e in zip(starts, ends))
 
 
-# --- book/chapters/16j_products_and_shapes.md:946
+# --- book/chapters/16j_products_and_shapes.md:948
 def unflatten(input, dim, sizes):
     d, given = wrap_dim(dim, input.ndim), list(sizes)
     sizes, length = tuple(sizes), input.shape[d]
@@ -155,7 +157,7 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:981
+# --- book/chapters/16j_products_and_shapes.md:983
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -198,7 +200,7 @@ def flipud(input):
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1037
+# --- book/chapters/16j_products_and_shapes.md:1039
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")
@@ -210,7 +212,10 @@ def meshgrid(*tensors, indexing=None):
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
     if indexing is None:
-        warn_once("meshgrid", MESHGRID_WITHOUT_INDEXING)  # chapter "Warnings given once"
+        from refgrad._tensor import Tensor
+
+        if all(isinstance(t, Tensor) for t in tensors):  # torch's parser refuses others first
+            warn_once("meshgrid", MESHGRID_WITHOUT_INDEXING)  # chapter "Warnings given once"
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but '
