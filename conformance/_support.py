@@ -29,6 +29,16 @@ def raises(kind, message):
     return pytest.raises(kind, match=r"\A" + re.escape(message) + r"\Z")
 
 
+def refuses_call(call: str, kind, message: str) -> None:
+    """``call``, read with ``x`` a 2x2 tensor of ones, raises torch's error and leaves ``x``."""
+    import torch
+
+    x = torch.ones(2, 2)
+    with raises(kind, message):
+        eval(call, {"torch": torch, "x": x})
+    assert x.tolist() == [[1.0, 1.0], [1.0, 1.0]]  # an in-place form changed nothing
+
+
 def first_edges(t) -> list:
     """The names of the nodes met following each node's first edge, down to the leaf."""
     found, node = [], t.grad_fn

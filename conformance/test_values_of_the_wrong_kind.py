@@ -9,7 +9,7 @@ import warnings
 import pytest
 import torch
 
-from conformance._support import raises
+from conformance._support import refuses_call
 
 # (the call, with x a 2x2 tensor of ones; torch's exception; its message)
 REFUSED = [
@@ -225,10 +225,7 @@ REFUSED = [
 
 @pytest.mark.parametrize("call, kind, message", REFUSED, ids=[row[0] for row in REFUSED])
 def test_a_value_of_the_wrong_kind_is_named_as_torch_names_it(call, kind, message):
-    x = torch.ones(2, 2)
-    with raises(kind, message):
-        eval(call, {"torch": torch, "x": x})
-    assert x.shape == (2, 2) and x.sum().item() == 4.0  # in-place forms change nothing
+    refuses_call(call, kind, message)
 
 
 def test_a_refused_meshgrid_gives_no_warning():
