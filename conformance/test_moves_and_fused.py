@@ -215,3 +215,19 @@ def test_masked_select_nonzero_and_where_with_a_condition_alone():
     assert torch.count_nonzero(mask, dim=1).tolist() == [2, 1]
     with pytest.raises(TypeError, match=r"^where\(\) received an invalid combination"):
         torch.where(mask, x)
+
+
+@pytest.mark.parametrize("call, sizes", [
+    (lambda c, x, y: torch.where(c, x, y), (3, 2)),  # the condition and input agree
+    (lambda c, x, y: torch.where(c[:2], x, x), (2, 3)),  # the condition is the odd one
+    (lambda c, x, y: x.where(c[:2], y), (2, 3)),  # named first, before input and other
+    (lambda c, x, y: torch.where(c, x, torch.ones(4, 1)), None),  # these broadcast
+])
+def test_where_broadcasts_the_condition_first(call, sizes):
+    c, x, y = torch.tensor([True, False, True]), torch.ones(3), torch.ones(2)
+    if sizes is None:
+        assert call(c, x, y).shape == (4, 3)
+        return
+    with raises(RuntimeError, f"The size of tensor a ({sizes[0]}) must match the size of tensor "
+                              f"b ({sizes[1]}) at non-singleton dimension 0"):
+        call(c, x, y)

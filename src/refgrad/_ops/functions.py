@@ -15,7 +15,12 @@ from refgrad._ops import conditional, powers
 from refgrad._ops.alpha import alpha_params, check_subtraction
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_array
-from refgrad._ops.operands import DEFAULT_ALPHA, check_unsigned_promotion, number_beside
+from refgrad._ops.operands import (
+    DEFAULT_ALPHA,
+    _broadcast_error,
+    check_unsigned_promotion,
+    number_beside,
+)
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import LEGACY
@@ -131,7 +136,7 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:179
+# --- book/chapters/16_functions.md:187
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
@@ -194,7 +199,13 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
     if not on_host:
         tensors = [t for t in (condition, input, other) if isinstance(t, Tensor)]
         condition = _condition_beside(condition, tensors)
-    return call(conditional.WHERE, (input, other), {"condition": condition})
+    try:
+        return call(conditional.WHERE, (input, other), {"condition": condition})
+    except (ValueError, RuntimeError):  # torch broadcasts the condition, then input, other
+        error = _broadcast_error(conditional.WHERE, (condition, input, other))
+        if error is None:
+            raise
+        raise error from None
 
 
 def _check_where_number(number, kind) -> None:
@@ -217,7 +228,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:396
+# --- book/chapters/16_functions.md:410
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -231,7 +242,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:663
+# --- book/chapters/16_functions.md:677
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -241,7 +252,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:702
+# --- book/chapters/16_functions.md:716
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

@@ -5,6 +5,7 @@
 # --- book/chapters/16d_indexing.md:287
 """Indexing rows (select, slice, index, and the rows of their gradients) and their functions."""
 
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -31,7 +32,7 @@ def _slice(a, dim, start, end, step):
     return out
 
 
-# --- book/chapters/16d_indexing.md:329
+# --- book/chapters/16d_indexing.md:330
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -53,7 +54,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:360
+# --- book/chapters/16d_indexing.md:361
 _WHOLE = 2**63 - 1  # the end of a slice that runs to the end, as torch says it
 
 SLICE = register(Op(
@@ -73,17 +74,30 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:392
+# --- book/chapters/16d_indexing.md:397
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
 
 def put_into(out, values, indices, accumulate) -> None:
     """Write (or, with ``accumulate``, add) ``values`` at ``indices`` of the array ``out``."""
-    if accumulate:
-        add_at(out, _key(indices), values)
-    else:
-        out[_key(indices)] = values
+    key = _key(indices)
+    try:
+        if accumulate:
+            add_at(out, key, values)
+        else:
+            out[key] = values
+    except (ValueError, IndexError) as error:
+        raise (_shape_mismatch(out.shape, key, values.shape) or _out_of_bounds(key, error)
+               or error) from None
+
+
+def _picked(a, indices):
+    key = _key(indices)
+    try:
+        return a[key]
+    except IndexError as error:
+        raise (_shape_mismatch(a.shape, key, None) or _out_of_bounds(key, error) or error) from None
 
 
 def _index_put(a, values, indices, accumulate):
@@ -93,7 +107,7 @@ def _index_put(a, values, indices, accumulate):
 
 
 INDEX = register(Op(
-    "index", "IndexBackward0", ("self",), forward=lambda a, indices: a[_key(indices)],
+    "index", "IndexBackward0", ("self",), forward=_picked,
     backward=lambda g, indices, self_sym_sizes: (_index_grad(g, indices, self_sym_sizes),),
     saves=(("indices", ("self",)),), keeps=("self_sym_sizes",),
 ))
@@ -110,7 +124,59 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:430
+# --- book/chapters/16d_indexing.md:458
+def _picked_shape(shape, key):
+    """The shape ``array[key]`` has, for index arrays of integers: a list."""
+    places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
+    picked = list(np.broadcast_shapes(*(key[n].shape for n in places)))  # may raise
+    rest = [size for n, size in enumerate(shape) if n not in places]
+    if places != list(range(places[0], places[-1] + 1)):  # apart: the picked shape first
+        return picked + rest
+    return rest[:places[0]] + picked + rest[places[0]:]
+
+
+def _shape_mismatch(shape, key, values_shape):
+    """torch's error for indices, or values, that do not broadcast; None if they do."""
+    if any(_mask(k) for k in key) or all(isinstance(k, slice) for k in key):
+        return None
+    try:
+        picked = _picked_shape(shape, key)
+    except ValueError:
+        shapes = ", ".join(str(list(k.shape)) for k in key if not isinstance(k, slice))
+        return IndexError("shape mismatch: indexing tensors could not be broadcast together "
+                          f"with shapes {shapes}")
+    if values_shape is not None and not _broadcasts(values_shape, picked):
+        return RuntimeError(f"shape mismatch: value tensor of shape {list(values_shape)} "
+                            f"cannot be broadcast to indexing result of shape {picked}")
+    return None
+
+
+# --- book/chapters/16d_indexing.md:486
+_OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
+
+
+def _mask(k) -> bool:
+    return not isinstance(k, slice) and k.dtype.kind == "b"
+
+
+def _broadcasts(values_shape, picked) -> bool:
+    try:
+        return tuple(np.broadcast_shapes(tuple(values_shape), tuple(picked))) == tuple(picked)
+    except ValueError:
+        return False
+
+
+def _out_of_bounds(key, error):
+    """NumPy's range error in torch's words, which count the indexed dimensions only."""
+    found = _OUT_OF_RANGE.fullmatch(str(error))
+    if found is None or any(_mask(k) for k in key):
+        return None
+    index, axis, size = (int(g) for g in found.groups())
+    dim = sum(not isinstance(k, slice) for k in key[:axis])
+    return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+
+
+# --- book/chapters/16d_indexing.md:512
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -158,7 +224,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:486
+# --- book/chapters/16d_indexing.md:568
 def select(input, dim, index):
     from refgrad._tensor_values import wrap_dim
 
