@@ -1,5 +1,6 @@
 """Values torch's parser refuses that NumPy or a truth test would take: refused as torch does."""
 
+import numpy as np
 import pytest
 import torch
 
@@ -110,8 +111,31 @@ REFUSED = [
         ' * (Tensor input, Tensor exponent, *, Tensor out = None)\n'
         ' * (Number self, Tensor exponent, *, Tensor out = None)\n'
         ' * (Tensor input, Number exponent, *, Tensor out = None)\n'),
-
+    ('torch.maximum(x, 2)', TypeError, "maximum(): argument 'other' (position 2) must be Tensor, "
+        "not int"),
+    ('x.minimum(2.0)', TypeError, "minimum(): argument 'other' (position 1) must be Tensor, "
+        "not float"),
+    ('torch.tril(x, 1.5)', TypeError, "tril(): argument 'diagonal' (position 2) must be int, "
+        "not float"),
+    ('x.triu(True)', TypeError, "triu(): argument 'diagonal' (position 1) must be int, not bool"),
+    ('x.tril_("a")', TypeError, "tril_(): argument 'diagonal' (position 1) must be int, not str"),
+    ('torch.addr(x, torch.ones(2), torch.ones(2), beta=[1])', TypeError,
+        "addr(): argument 'beta' must be Number, not list"),
+    ('x.sort(0, "a")', TypeError,
+        'sort() received an invalid combination of arguments - got (int, str), but expected one '
+        'of:\n'
+        ' * (*, bool stable, int dim = -1, bool descending = False)\n'
+        ' * (int dim = -1, bool descending = False)\n'
+        "      didn't match because some of the arguments have invalid types: (!int!, !str!)\n"),
 ]
+
+
+def test_what_torch_takes_for_a_number_or_an_int_is_taken():
+    x = torch.tensor([[0.25, 1.0], [-2.0, 0.75]])
+    assert torch.hardshrink(x, torch.tensor(0.5)).tolist() == [[0.0, 1.0], [-2.0, 0.75]]
+    assert torch.tril(x, torch.tensor(0)).tolist() == [[0.25, 0.0], [-2.0, 0.75]]
+    assert torch.addr(torch.zeros(2, 2), torch.ones(2), torch.ones(2),
+                      beta=torch.tensor(2.0), alpha=np.float32(3)).tolist() == [[3.0] * 2] * 2
 
 
 @pytest.mark.parametrize("call, kind, message", REFUSED, ids=[row[0] for row in REFUSED])

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:906
+# --- book/chapters/16o_argument_checks.md:913
 """torch's argument errors for methods, read once they fail: NOTE [Read after a failure]."""
 
 from refgrad._after_failure import CLAMP, FUNCTIONS, HIDDEN, read_after_failure
@@ -20,7 +20,8 @@ METHODS = {name: None for name in (
     "dot", "mv", "addmv", "addmv_", "lerp", "lerp_", "index_put", "index_put_", "outer", "ger",
     "addr", "addbmm", "addbmm_", "diff", "histc", "masked_fill",
     "masked_fill_", "moveaxis", "rot90", "scatter", "scatter_", "sort", "argsort", "clamp_min",
-    "clamp_min_", "clamp_max", "clamp_max_", "bincount", "hardshrink", "maximum", "minimum")}
+    "clamp_min_", "clamp_max", "clamp_max_", "bincount", "hardshrink", "maximum", "minimum",
+    "tril", "triu")}
 METHODS.update({
     **{name: FUNCTIONS[name.rstrip("_")][1][:1]  # the methods have no out_dtype
        for name in ("addmm", "addmm_", "baddbmm", "baddbmm_")},
@@ -33,11 +34,12 @@ METHODS.update({
     "transpose_": ("(Tensor input, int dim0, int dim1)",),
     "swapdims_": ("(Tensor input, int dim0, int dim1)",),
     "swapaxes_": ("(Tensor input, int axis0, int axis1)",),
+    **{name: ("(Tensor input, int diagonal = 0)",) for name in ("tril_", "triu_")},
     **{name: CLAMP for name in ("clamp", "clamp_", "clip", "clip_")},
 })
 
 
-# --- book/chapters/16o_argument_checks.md:948
+# --- book/chapters/16o_argument_checks.md:957
 _OTHER = "(Tensor input, Tensor other)"
 _DIM = "(Tensor input, int dim)"
 _ADDC = "(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1)"
@@ -66,7 +68,7 @@ METHODS.update({name: texts for names, texts in (
 ) for name in names})
 
 
-# --- book/chapters/16o_argument_checks.md:981
+# --- book/chapters/16o_argument_checks.md:990
 _NAN = "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None)"
 _SQUEEZE = ("(Tensor input)", "(Tensor input, int dim)", "(Tensor input, tuple of ints dim)")
 _REPEAT = tuple(f"(Tensor input, {kind} repeats, int? dim = None, *, int output_size = None)"

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:252
+# --- book/chapters/16g_moves_and_fused.md:255
 """sort, argsort, msort and topk."""
 
 import numpy as np
@@ -49,8 +49,10 @@ TOPK = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:300
+# --- book/chapters/16g_moves_and_fused.md:303
 def sort(input, dim=-1, descending=False, stable=False):
+    if type(descending) is not bool:  # torch's bool is Python's, nothing else
+        raise TypeError("descending")  # reworded: NOTE [Read after a failure]
     wrap_dim(dim, input.ndim)
     params = {"dim": dim, "descending": descending, "stable": stable}
     return return_types.sort(*call(SORT, (input,), params))

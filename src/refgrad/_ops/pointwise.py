@@ -10,6 +10,7 @@ import numpy as np
 from refgrad._ops.arithmetic import add_scalar, div_scalar, floating, in_float32, mul_scalar
 from refgrad._ops.conditional import select
 from refgrad._ops.table import Op, register
+from refgrad._tensor import Tensor
 
 
 def _keeps_result(name, node, forward, backward):
@@ -35,7 +36,7 @@ RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", in_float32(lambda a: 1 / np.sqr
                       lambda g, result: (mul_scalar(g, -0.5) * result**3,))
 
 
-# --- book/chapters/16a_pointwise.md:104
+# --- book/chapters/16a_pointwise.md:105
 # NOTE [Ties keep the input]
 # torch's max(a, bound) keeps a when the two are equal (-0.0 against 0.0);
 # NumPy's maximum returns its second operand then. So the input goes second,
@@ -107,7 +108,7 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:188
+# --- book/chapters/16a_pointwise.md:189
 _GRAD_AND_OUTPUT = (("grad_output", ("output",)), ("output", ("grad_output", "output")))
 TANH_BACKWARD = register(Op(
     "tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"),
@@ -140,7 +141,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:358
+# --- book/chapters/16a_pointwise.md:359
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -165,7 +166,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:474
+# --- book/chapters/16a_pointwise.md:475
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone
@@ -174,6 +175,8 @@ def _function(row):
         return call(row, (input,))
 
     def binary(input, other):
+        if not isinstance(other, Tensor):  # a number too: torch's maximum takes tensors only
+            raise TypeError("other")  # reworded: NOTE [Read after a failure]
         return call(row, (input, other))
 
     def unary(input):  # a row that can write into its input: NOTE [Dying operands]

@@ -5,10 +5,13 @@
 # --- book/chapters/16l_more_linalg.md:663
 """A rank-one update (addr) and the distance between two tensors (dist)."""
 
+import numpy as np
+
 from refgrad._ops.dispatch import call
 from refgrad._ops.measures import _norm_backward, _vector_norm
 from refgrad._ops.products import _blend, _times
 from refgrad._ops.table import Op, register
+from refgrad._tensor import Tensor
 
 
 def _addr(a, vec1, vec2, beta, alpha):
@@ -27,7 +30,7 @@ ADDR = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:689
+# --- book/chapters/16l_more_linalg.md:692
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._dtype import python_number
     from refgrad._ops.shapes import expanded_size
@@ -36,6 +39,8 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
         if t.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t.ndim}-D")
     beta, alpha = python_number(beta), python_number(alpha)
+    if not all(isinstance(f, int | float | complex | np.number | Tensor) for f in (beta, alpha)):
+        raise TypeError("beta, alpha")  # reworded: NOTE [Read after a failure]
     if not input.dtype.is_floating_point and input.dtype.name != "bool":
         for name, factor in (("beta", beta), ("alpha", alpha)):
             if isinstance(factor, float):
@@ -45,7 +50,7 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     return call(ADDR, (input, vec1, vec2), {"beta": beta, "alpha": alpha})
 
 
-# --- book/chapters/16l_more_linalg.md:717
+# --- book/chapters/16l_more_linalg.md:722
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 

@@ -11,6 +11,7 @@ from refgrad import _dtype
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
 from refgrad._ops.table import Op, register
+from refgrad._tensor import Tensor
 
 FLIP = register(Op(
     "flip", "FlipBackward0", ("self",),
@@ -33,7 +34,7 @@ TRIU = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:72
+# --- book/chapters/16g_moves_and_fused.md:73
 def flip(input, *dims):
     dims = dims[0] if len(dims) == 1 else dims  # flip(x, (0, 1)), or x.flip(0, 1)
     dims = dim_tuple(dims, input.ndim)
@@ -64,12 +65,14 @@ def triu(input, diagonal=0):
 
 
 def _triangle(row, input, diagonal):
+    if isinstance(diagonal, bool) or not isinstance(diagonal, int | np.integer | Tensor):
+        raise TypeError("diagonal")  # reworded: NOTE [Read after a failure]
     if input.ndim < 2:
         raise RuntimeError(f"{row.name}: input tensor must have at least 2 dimensions")
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:118
+# --- book/chapters/16g_moves_and_fused.md:121
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
 
@@ -92,7 +95,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:154
+# --- book/chapters/16g_moves_and_fused.md:157
 def broadcast_to(input, *size):
     return input.expand(*size)
 

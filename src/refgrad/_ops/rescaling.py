@@ -15,6 +15,7 @@ from refgrad._ops.functions import where
 from refgrad._ops.pairs import _zero_where
 from refgrad._ops.pointwise import threshold_backward
 from refgrad._ops.table import Op, register
+from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
 
 
@@ -31,7 +32,7 @@ def _renorm(a, p, dim, maxnorm):
     return a * factor.astype(a.dtype)  # the factor rounded to the input's dtype first
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1258
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1259
 def _renorm_backward(g, self, p, dim, maxnorm):
     others = _others(self.ndim, dim)
     norm = measures.vector_norm(self, p, others, True)
@@ -64,7 +65,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1338
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1339
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -106,7 +107,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1389
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1390
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -127,7 +128,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1411
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1412
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 
@@ -159,6 +160,8 @@ def hardshrink(input, lambd=0.5):
     from refgrad._dtype import checked_number
 
     _floating(input, "hardshrink_cpu")
+    if isinstance(lambd, Tensor) and not lambd.ndim:  # a Number may be a 0-d tensor
+        lambd = lambd.item()
     if isinstance(lambd, int | float | complex):  # others are refused in torch's words later
         checked_number(lambd, input.dtype)  # a complex lambd, or one the dtype cannot hold
     return call(HARDSHRINK, (input,), {"lambd": lambd})
