@@ -164,8 +164,10 @@ if hasattr(os, "register_at_fork"):
 def run_split(into, arrays, out):
     """``into(*arrays, out=out)``, its elements shared among the intra-op threads."""
     shares = min(settings.threads, out.size // (SPLIT_MIN // 2))
-    operands = [_cut(a, out.shape) for a in arrays] if out.flags.c_contiguous else [None]
-    if shares < 2 or any(o is None for o in operands):
+    if shares < 2 or not out.flags.c_contiguous:  # a dying operand's small array, say
+        return into(*arrays, out=out)
+    operands = [_cut(a, out.shape) for a in arrays]
+    if any(o is None for o in operands):
         return into(*arrays, out=out)
     target = out.reshape(-1)
     first, *rest = _slices(target.size, shares)
@@ -187,7 +189,7 @@ def _part(operand, piece):
     return operand[piece] if type(operand) is ndarray else operand
 
 
-# --- book/chapters/13b_threads.md:310
+# --- book/chapters/13b_threads.md:312
 def run_shared(fn, array):
     """``fn(array)``, shared among the threads if ``fn`` is a ufunc and it is worth it."""
     out = spare_for_threads(array) if isinstance(fn, np.ufunc) else None
@@ -202,7 +204,7 @@ def spare_for_threads(array):
     return np.empty(array.shape, array.dtype)
 
 
-# --- book/chapters/13b_threads.md:332
+# --- book/chapters/13b_threads.md:334
 def add_into(target, addend) -> None:
     """``target += addend``, quietly, and shared among the threads when it is large."""
     token = quiet_fp(QUIET)
