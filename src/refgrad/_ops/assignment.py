@@ -18,8 +18,8 @@ from refgrad.utils._python_dispatch import named
 def setitem(self, index, value) -> None:
     from refgrad._ops.subscripts import walk
 
-    if isinstance(index, Tensor) and index._data.dtype == np.uint8 and not isinstance(
-            value, Tensor):  # torch fills through masked_fill_, which wants a bool mask
+    if isinstance(index, Tensor) and index._data.dtype == np.uint8 and index._data.ndim and (
+            not isinstance(value, Tensor)):  # filled by masked_fill_, which wants a bool mask
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
                            "unsigned char")
     target, indices = walk(self, index, False)

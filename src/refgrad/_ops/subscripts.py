@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:659
+# --- book/chapters/16d_indexing.md:666
 """x[index]: the index read from left to right as views, then the tensor indices left."""
 
 import warnings
@@ -24,7 +24,18 @@ def _as_tuple(index) -> tuple:
         warnings.warn(SEQUENCE_AS_TUPLE, UserWarning, stacklevel=first_frame_outside())
         index = tuple(index)
     items = index if isinstance(index, tuple) else (index,)
-    return tuple(_positions(tensor(i)) if isinstance(i, list) else i for i in items)
+    return tuple(_positions(tensor(i)) if isinstance(i, list) else _zero_dim(i) for i in items)
+
+
+def _zero_dim(item):
+    """A 0-d integer tensor read as the int it holds, a 0-d mask as its bool."""
+    from refgrad._tensor import Tensor
+
+    if not isinstance(item, Tensor) or item._data.ndim or item._data.dtype.kind not in "biu":
+        return item
+    if item._data.dtype.kind == "b" or item._data.dtype == np.uint8:
+        return bool(item)
+    return int(item)
 
 
 def _read_as_tuple(index: list) -> bool:
@@ -53,7 +64,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:762
+# --- book/chapters/16d_indexing.md:780
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -66,7 +77,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:776
+# --- book/chapters/16d_indexing.md:794
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -139,7 +150,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:850
+# --- book/chapters/16d_indexing.md:868
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)
