@@ -141,7 +141,7 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:566
+# --- book/chapters/16g_moves_and_fused.md:632
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -349,6 +349,10 @@ from refgrad._ops.rms_norm import rms_norm
 
 # --- book/chapters/16t_more_functional.md:322
 from refgrad._ops.random_slopes import rrelu, rrelu_
+
+
+# --- book/chapters/19c_optimizers.md:751
+from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 
 # --- book/chapters/22a_anomaly_mode.md:276

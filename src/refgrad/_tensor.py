@@ -41,7 +41,7 @@ class VersionCounter:
     __slots__ = ("value", "views")
 
 
-# --- book/chapters/03_tensor.md:241
+# --- book/chapters/03_tensor.md:243
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -91,7 +91,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:294
+# --- book/chapters/03_tensor.md:296
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -118,7 +118,7 @@ class _Grad:
 
     @property
     def grad(self):
-        if self._grad_fn is not None and not self._retains_grad:
+        if self._grad_fn is not None and not self._retains_grad and self._grad is None:
             warnings.warn(NOT_A_LEAF_GRAD, UserWarning, stacklevel=2)
         return self._grad
 
@@ -132,7 +132,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:346
+# --- book/chapters/03_tensor.md:348
 class _Versions:
     __slots__ = ()
 
@@ -154,7 +154,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:377
+# --- book/chapters/03_tensor.md:379
 class _Detach:
     __slots__ = ()
 
@@ -174,7 +174,7 @@ class _Detach:
         self._data = new._data
 
 
-# --- book/chapters/03_tensor.md:524
+# --- book/chapters/03_tensor.md:526
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -202,7 +202,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:561
+# --- book/chapters/03_tensor.md:563
 _new = object.__new__  # looked up once, not on every tensor
 
 

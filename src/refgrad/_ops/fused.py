@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:424
+# --- book/chapters/16g_moves_and_fused.md:482
 """Fused rows: lerp, addcmul, addcdiv, and nan_to_num."""
 
 import numpy as np
@@ -10,15 +10,18 @@ import numpy as np
 from refgrad import _dtype
 from refgrad._ops.arithmetic import in_float32, mul_scalar, one_minus
 from refgrad._ops.dispatch import call
+from refgrad._ops.fma import fused_multiply_add
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
 
 
 def _lerp(start, end, weight):
+    weight = weight if hasattr(weight, "dtype") else start.dtype.type(weight)
     step = end - start
-    near_start = np.abs(weight) < 0.5
-    return np.where(near_start, start + weight * step, end - step * (1 - weight))
+    from_start = fused_multiply_add(weight, step, start)
+    from_end = fused_multiply_add(-(1 - weight), step, end)
+    return np.where(np.abs(weight) < 0.5, from_start, from_end)
 
 
 LERP = register(Op(
@@ -35,7 +38,7 @@ LERP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:458
+# --- book/chapters/16g_moves_and_fused.md:519
 def lerp(input, end, weight):
     tensors = [("end", end)] + ([("weight", weight)] if isinstance(weight, Tensor) else [])
     for name, t in tensors:
@@ -55,7 +58,7 @@ def _c_name(kind) -> str:
         kind.name, kind.name)
 
 
-# --- book/chapters/16g_moves_and_fused.md:488
+# --- book/chapters/16g_moves_and_fused.md:551
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -65,7 +68,10 @@ def _addcmul(a, b, c, value):
     kind = np.result_type(a, b, c)
     if kind.kind == "b":
         raise not_implemented_for("addcmul_cpu_out", kind)
-    return a + _scaled(value, kind) * b * c
+    if kind.kind != "f":
+        return a + _scaled(value, kind) * b * c
+    scaled = (kind.type(value) * b).astype(kind, copy=False)
+    return fused_multiply_add(scaled, c.astype(kind, copy=False), a.astype(kind, copy=False))
 
 
 ADDCMUL = register(Op(
@@ -103,7 +109,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     return call(ADDCDIV, (input, tensor1, tensor2), {"value": _dtype.python_number(value)})
 
 
-# --- book/chapters/16g_moves_and_fused.md:545
+# --- book/chapters/16g_moves_and_fused.md:611
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return a.copy()
