@@ -19,6 +19,10 @@ def __getattr__(name):
     raise AttributeError(f"module 'refgrad.nn' has no attribute '{name}'")
 
 
+# --- book/chapters/19d_init_and_clipping.md:537
+from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
+
+
 # --- book/chapters/21a_module_hooks.md:922
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
