@@ -230,3 +230,10 @@ def test_normalize():
     # d(x/|x|) = (I - u u^T) / |x|, u = (0.6, 0.8); the zero row divides by eps
     assert x.grad[0].tolist() == pytest.approx([0.64 / 5, -0.48 / 5])
     assert x.grad[1].tolist() == [1e12, 1e12]
+
+
+def test_softshrink_keeps_the_sign_of_zero_and_passes_nan_on():
+    x = torch.tensor([-0.3, 0.3, -0.0, 0.0, -1.0, float("nan")])
+    out = F.softshrink(x, 0.5)
+    assert [math.copysign(1.0, v) for v in out.tolist()[:4]] == [-1.0, 1.0, -1.0, 1.0]
+    assert out.tolist()[4] == -0.5 and math.isnan(out.tolist()[5])

@@ -146,7 +146,7 @@ def _log_sigmoid(a):
 
 def _softshrink(a, lambd):
     kind = a.dtype.type
-    shrunk = np.where(a < -lambd, a + kind(lambd), kind(0))
+    shrunk = np.where(a < -lambd, a + kind(lambd), a * kind(0))  # -0.0 and NaN as torch's
     return np.where(a > lambd, a - kind(lambd), shrunk)
 
 

@@ -27,3 +27,13 @@ from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
+
+
+# --- book/chapters/21b_layers_and_losses.md:938
+from refgrad.nn.modules import (  # noqa: E402, F401
+    CELU, ELU, GELU, GLU, SELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
+    Embedding, Flatten, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, HuberLoss, KLDivLoss,
+    L1Loss, LayerNorm, LeakyReLU, LogSigmoid, LogSoftmax, Mish, ModuleDict, ModuleList,
+    MSELoss, NLLLoss, PReLU, ReLU6, SiLU, Sigmoid, SmoothL1Loss, Softmax, Softmin, Softplus,
+    Softshrink, Softsign, Tanh, Tanhshrink, Threshold, Unflatten,
+)

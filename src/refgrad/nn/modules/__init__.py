@@ -11,3 +11,23 @@ from refgrad.nn.modules.linear import Identity, Linear
 from refgrad.nn.modules.module import Module
 
 __all__ = ["Identity", "Linear", "Module", "ReLU", "Sequential"]
+
+
+# --- book/chapters/21b_layers_and_losses.md:252
+from refgrad.nn.modules import _state  # noqa: E402, F401 - gives Module its state methods
+
+
+# --- book/chapters/21b_layers_and_losses.md:921
+from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402
+from refgrad.nn.modules.layers import (  # noqa: E402
+    Dropout, Embedding, Flatten, LayerNorm, PReLU, Unflatten,
+)
+from refgrad.nn.modules.loss import (  # noqa: E402
+    BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss,
+    NLLLoss, SmoothL1Loss,
+)
+from refgrad.nn.modules.nonlinear import (  # noqa: E402
+    CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU,
+    LogSigmoid, LogSoftmax, Mish, ReLU6, SiLU, Sigmoid, Softmax, Softmin, Softplus, Softshrink,
+    Softsign, Tanh, Tanhshrink, Threshold,
+)
