@@ -8,7 +8,10 @@ everything and warms the path up first, then runs the counted part inside
 ``eval()``; callgrind counts only while ``builtin_eval`` runs
 (``--toggle-collect``), so imports, start-up and the warm-up stay out of the
 count, and two runs of the same code give the same number to within a few
-hundred instructions in a hundred million. Needs valgrind on the PATH; torch
+hundred instructions in a hundred million. The cyclic garbage collector is run
+just before the count, so that its passes fall at the same places in the
+counted work however many objects the imports left behind: otherwise one more
+or one fewer full pass inside the count moves it by about 1% for W1. Needs valgrind on the PATH; torch
 under callgrind takes a few minutes.
 
 - W1: the chain of workloads.STEPS on 3-element tensors, forward and backward,
@@ -27,7 +30,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 PRELUDE = """
-import importlib, sys
+import gc, importlib, sys
 sys.path.insert(0, {here!r})
 torch = importlib.import_module({library!r})
 if {library!r} == "torch":
@@ -64,7 +67,7 @@ def instructions(library: str, workload: str) -> float:
     """Instructions callgrind counts per unit of ``workload`` for ``library``."""
     setup, units, _ = WORKLOADS[workload]
     code = (PRELUDE.format(here=str(HERE), library=library) + setup
-            + f"run(8)\neval(compile('run({units})', 'counted', 'exec'))\n")
+            + f"run(8)\ngc.collect()\neval(compile('run({units})', 'counted', 'exec'))\n")
     env = dict(os.environ, PYTHONHASHSEED="0")
     if library == "refgrad":
         env["PYTHONPATH"] = str(HERE.parents[1] / "src")
