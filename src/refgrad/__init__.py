@@ -351,6 +351,10 @@ from refgrad._ops.rms_norm import rms_norm
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
+# --- book/chapters/16u_convolution_and_pooling.md:377
+from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
+
+
 # --- book/chapters/22a_anomaly_mode.md:276
 from refgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 

@@ -33,6 +33,7 @@ from refgrad._ops.activation_functions import (
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_
 from refgrad._ops.batch_norm import batch_norm
 from refgrad._ops.class_margin_losses import multi_margin_loss, multilabel_margin_loss
+from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.cross_entropy import cross_entropy
 from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.dropout import alpha_dropout, dropout, dropout1d, dropout2d, dropout3d
@@ -87,4 +88,6 @@ __all__ = [
     "triplet_margin_loss", "triplet_margin_with_distance_loss", "gaussian_nll_loss",
     "multilabel_soft_margin_loss", "poisson_nll_loss", "soft_margin_loss", "multi_margin_loss",
     "multilabel_margin_loss",
+    # chapter "Convolution and pooling"
+    "conv1d", "conv2d", "conv3d",
 ]
