@@ -1190,6 +1190,29 @@ RECIPES.update({
 })
 
 
+# Convolution and pooling (chapter 16u): (input, weight, bias) shapes with the parameters
+# that fit them; conv1d, conv2d or conv3d by the weight's dimensions.
+_CONVOLUTIONS = {
+    ((2, 4, 7), (6, 2, 3), (6,)): {"stride": 2, "padding": 1, "dilation": 2, "groups": 2},
+    ((1, 3, 6), (2, 3, 3), (2,)): {"padding": "same"},
+    ((1, 2, 5, 4), (3, 2, 2, 3), (3,)): {"stride": (2, 1), "padding": (1, 0), "dilation": 1,
+                                          "groups": 1},
+    ((1, 2, 4, 3), (2, 1, 3, 1), (2,)): {"padding": "same", "groups": 2},
+    ((1, 1, 3, 4, 3), (2, 1, 2, 2, 2), (2,)): {"stride": (1, 2, 1), "padding": (0, 1, 1)},
+}
+
+
+def conv(a, w, b, **params):
+    return (F.conv1d, F.conv2d, F.conv3d)[w.ndim - 3](a, w, b, **params)
+
+
+RECIPES.update({
+    "convolution": Recipe(conv, ("any", "any", "any"),
+                          shapes=st.sampled_from([list(s) for s in _CONVOLUTIONS]),
+                          params=lambda shapes: st.just(_CONVOLUTIONS[tuple(shapes)])),
+})
+
+
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)
     return make_tensor(np.asarray(np.random.default_rng(seed).random(shape) < 0.5))

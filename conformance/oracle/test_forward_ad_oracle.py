@@ -310,6 +310,10 @@ TORCH_CALLS.update({  # more of torch.nn.functional, chapter 16t
         a, torch.tensor(target.tolist()), reduction=reduction),
 })
 
+TORCH_CALLS.update({  # chapter "Convolution and pooling"
+    "convolution": lambda a, w, b, **p: (F.conv1d, F.conv2d, F.conv3d)[w.ndim - 3](a, w, b, **p),
+})
+
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
 THROUGH_TRIGAMMA = {"digamma", "polygamma"}

@@ -8,7 +8,6 @@
 
 import numpy as np
 
-from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 
 _OUT, _KERNEL = "xyz", "uvw"  # einsum's letters for the output's and the kernel's positions
@@ -44,7 +43,7 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
     return result.astype(kind)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:111
+# --- book/chapters/16u_convolution_and_pooling.md:110
 def _windows(t, kernel, stride, dilation):
     """``_windowed`` for a tensor: unfold, one spatial dimension at a time."""
     first = t.ndim - len(kernel)
@@ -67,7 +66,7 @@ def _spread(t, stride):
     return t
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:137
+# --- book/chapters/16u_convolution_and_pooling.md:136
 def _convolution_backward(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt):
     from refgrad._ops.einsum import einsum

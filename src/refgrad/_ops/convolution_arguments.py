@@ -3,13 +3,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:195
+# --- book/chapters/16u_convolution_and_pooling.md:194
 """conv1d, conv2d and conv3d: torch's checks in torch's order, then the convolution row."""
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
 from refgrad._dtype import C_TYPE_NAMES
-from refgrad._ops.convolution import CONVOLUTION
+from refgrad._ops import convolution as rows
 from refgrad._ops.dispatch import call
 from refgrad._ops.normalization import _listed
 
@@ -40,7 +40,7 @@ def _same(input, weight, stride, dilation):
     return input, tuple(total // 2 for total in totals)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:244
+# --- book/chapters/16u_convolution_and_pooling.md:243
 def _expand(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) == 1:
@@ -84,7 +84,7 @@ def _by(sizes):
     return " x ".join(str(n) for n in sizes)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:292
+# --- book/chapters/16u_convolution_and_pooling.md:291
 def _check_dtypes(input, weight):
     from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
 
@@ -118,13 +118,13 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     _check_shapes(input, weight, bias, padding, dilation, groups)
     _check_dtypes(input, weight)
     sizes = tuple(bias.shape) if bias is not None else (0,)
-    return call(CONVOLUTION, (input, weight, bias), {
+    return call(rows.CONVOLUTION, (input, weight, bias), {
         "stride": stride, "padding": padding, "dilation": dilation, "transposed": transposed,
         "output_padding": _expand("output_padding", output_padding, n), "groups": groups,
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:336
+# --- book/chapters/16u_convolution_and_pooling.md:335
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
