@@ -33,8 +33,10 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
     padded = np.pad(input.astype(wide), [(0, 0), (0, 0), *((p, p) for p in padding)])
     windows = _windowed(padded, weight.shape[2:], stride, dilation)
     batch, channels, positions = input.shape[0], input.shape[1], windows.shape[2:2 + n]
+    if not channels:  # NOTE [No input channels]
+        return np.zeros((batch, 0, *positions), kind)
     windows = windows.reshape(batch, groups, channels // groups, *windows.shape[2:])
-    kernel = weight.astype(wide).reshape(groups, -1, *weight.shape[1:])
+    kernel = weight.astype(wide).reshape(groups, weight.shape[0] // groups, *weight.shape[1:])
     out, taps = _subscripts(n)
     result = np.einsum(f"ngc{out}{taps},gfc{taps}->ngf{out}", windows, kernel, optimize=True)
     result = result.reshape(batch, weight.shape[0], *positions)
@@ -43,7 +45,7 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
     return result.astype(kind)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:110
+# --- book/chapters/16u_convolution_and_pooling.md:112
 def _windows(t, kernel, stride, dilation):
     """``_windowed`` for a tensor: unfold, one spatial dimension at a time."""
     first = t.ndim - len(kernel)
@@ -66,16 +68,21 @@ def _spread(t, stride):
     return t
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:136
+# --- book/chapters/16u_convolution_and_pooling.md:138
 def _convolution_backward(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt):
+    from refgrad._creation import zeros_like
     from refgrad._ops.einsum import einsum
     from refgrad._ops.padding import pad
 
     n, kernel = weight.ndim - 2, weight.shape[2:]
     out, taps = _subscripts(n)
     batch, channels = input.shape[0], input.shape[1]
-    grouped = g.reshape(batch, groups, -1, *g.shape[2:])
+    if not channels:  # NOTE [No input channels]
+        bias = g.new_zeros(bias_sym_sizes_opt) if bias_sym_sizes_opt != (0,) else None
+        return zeros_like(input), zeros_like(weight), bias
+    outputs = weight.shape[0] // groups
+    grouped = g.reshape(batch, groups, outputs, *g.shape[2:])
     widths = [w for p in reversed(padding) for w in (p, p)]
     windows = _windows(pad(input, widths), kernel, stride, dilation)
     windows = windows.reshape(batch, groups, channels // groups, *windows.shape[2:])
@@ -87,13 +94,17 @@ def _convolution_backward(g, input, weight, stride, padding, dilation, transpose
         full = spread.shape[2 + i] + spans[i]
         widths += [spans[i] - padding[i], spans[i] + input.shape[2 + i] + padding[i] - full]
     back = _windows(pad(spread, widths), kernel, (1,) * n, dilation)
-    back = back.reshape(batch, groups, -1, *back.shape[2:])
-    flipped = weight.flip(tuple(range(2, 2 + n))).reshape(groups, -1, *weight.shape[1:])
+    back = back.reshape(batch, groups, outputs, *back.shape[2:])
+    flipped = weight.flip(tuple(range(2, 2 + n))).reshape(groups, outputs, *weight.shape[1:])
     grad_input = einsum(f"ngf{out}{taps},gfc{taps}->ngc{out}", back, flipped)
     grad_bias = g.sum((0, *range(2, 2 + n))) if bias_sym_sizes_opt != (0,) else None
     return grad_input.reshape(input.shape), grad_weight.reshape(weight.shape), grad_bias
 
 
+# NOTE [No input channels]
+# An input with no channels gives an output with none either, whatever the
+# weight's number of output channels: torch's kernel returns an empty result
+# shaped like its input there. Every gradient is zero.
 _INPUTS = ("input", "weight", "bias")
 CONVOLUTION = register(Op(
     "convolution", "ConvolutionBackward0", _INPUTS, promote=False, forward=_convolution,

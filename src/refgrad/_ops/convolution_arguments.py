@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:194
+# --- book/chapters/16u_convolution_and_pooling.md:205
 """conv1d, conv2d and conv3d: torch's checks in torch's order, then the convolution row."""
 
 from refgrad._argument_forms import function_form
@@ -29,7 +29,13 @@ def _same(input, weight, stride, dilation):
     from refgrad._ops.padding import pad
     from refgrad._warn_once import warn_once
 
+    if weight.ndim < 3:
+        raise RuntimeError("weight should have at least three dimensions")
     n = weight.ndim - 2
+    if input.ndim != weight.ndim:  # torch's words here have no space before the sizes
+        raise RuntimeError(f"Expected {n + 2}-dimensional input for {n + 2}-dimensional weight"
+                           f"{_listed(weight.shape)}, but got {input.ndim}-dimensional input of "
+                           f"size {_listed(input.shape)} instead")
     stride, dilation = _broadcast("stride", stride, n), _broadcast("dilation", dilation, n)
     if any(s != 1 for s in stride):
         raise RuntimeError("padding='same' is not supported for strided convolutions")
@@ -40,7 +46,7 @@ def _same(input, weight, stride, dilation):
     return input, tuple(total // 2 for total in totals)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:243
+# --- book/chapters/16u_convolution_and_pooling.md:260
 def _expand(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) == 1:
@@ -84,7 +90,7 @@ def _by(sizes):
     return " x ".join(str(n) for n in sizes)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:291
+# --- book/chapters/16u_convolution_and_pooling.md:308
 def _check_dtypes(input, weight):
     from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
 
@@ -124,7 +130,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:335
+# --- book/chapters/16u_convolution_and_pooling.md:352
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -132,6 +138,8 @@ def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if input.ndim not in (n + 1, n + 2):
         raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to "
                            f"conv{n}d, but got input of size: {_listed(input.shape)}")
+    stride, padding, dilation = (
+        (v,) * n if isinstance(v, int) else v for v in (stride, padding, dilation))
     unbatched = input.ndim == n + 1
     if unbatched:
         input = input.unsqueeze(0)
@@ -142,7 +150,7 @@ def _conv(n, input, weight, bias, stride, padding, dilation, groups):
             padding = 0
         else:
             raise RuntimeError(f"Invalid padding string: '{padding}'")
-    out = convolution(input, weight, bias, stride, padding, dilation, False, 0, groups)
+    out = convolution(input, weight, bias, stride, padding, dilation, False, (0,) * n, groups)
     return out.squeeze(0) if unbatched else out
 
 
