@@ -351,7 +351,7 @@ from refgrad._ops.rms_norm import rms_norm
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:395
+# --- book/chapters/16u_convolution_and_pooling.md:396
 from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 
 

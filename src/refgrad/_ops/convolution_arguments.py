@@ -115,6 +115,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     n = weight.ndim - 2
     stride, padding = _expand("stride", stride, n), _expand("padding", padding, n)
     dilation = _expand("dilation", dilation, n)
+    output_padding = _expand("output_padding", output_padding, n)
     if any(p < 0 for p in padding):
         raise RuntimeError("negative padding is not supported")
     if any(s <= 0 for s in stride):
@@ -126,11 +127,11 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     sizes = tuple(bias.shape) if bias is not None else (0,)
     return call(rows.CONVOLUTION, (input, weight, bias), {
         "stride": stride, "padding": padding, "dilation": dilation, "transposed": transposed,
-        "output_padding": _expand("output_padding", output_padding, n), "groups": groups,
+        "output_padding": output_padding, "groups": groups,
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:352
+# --- book/chapters/16u_convolution_and_pooling.md:353
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
