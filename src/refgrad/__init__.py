@@ -340,7 +340,7 @@ from refgrad._ops.solver_methods import torch_lu as lu
 from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 
 
-# --- book/chapters/16s_normalization.md:697
+# --- book/chapters/16s_normalization.md:807
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
@@ -351,7 +351,7 @@ from refgrad._ops.rms_norm import rms_norm
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:396
+# --- book/chapters/16u_convolution_and_pooling.md:378
 from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 
 

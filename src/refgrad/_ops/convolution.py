@@ -3,11 +3,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:56
+# --- book/chapters/16u_convolution_and_pooling.md:58
 """convolution: the row behind conv1d, conv2d and conv3d, and its gradient."""
 
 import numpy as np
 
+from refgrad._ops.pooled import spread, windowed
 from refgrad._ops.table import Op, register
 
 _OUT, _KERNEL = "xyz", "uvw"  # einsum's letters for the output's and the kernel's positions
@@ -17,21 +18,12 @@ def _subscripts(n):
     return _OUT[:n], _KERNEL[:n]
 
 
-def _windowed(a, kernel, stride, dilation):
-    """Every window of ``a``'s last dimensions: (..., *positions, *kernel), a view."""
-    n = len(kernel)
-    spans = [d * (k - 1) + 1 for d, k in zip(dilation, kernel)]
-    windows = np.lib.stride_tricks.sliding_window_view(a, spans, axis=tuple(range(-n, 0)))
-    steps = (*(slice(None, None, s) for s in stride), *(slice(None, None, d) for d in dilation))
-    return windows[(..., *steps)]
-
-
 def _convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                  groups, bias_sym_sizes_opt):
     n, kind = weight.ndim - 2, input.dtype
     wide = np.float32 if kind == np.float16 else np.int64 if kind.kind in "iu" else kind
     padded = np.pad(input.astype(wide), [(0, 0), (0, 0), *((p, p) for p in padding)])
-    windows = _windowed(padded, weight.shape[2:], stride, dilation)
+    windows = windowed(padded, weight.shape[2:], stride, dilation)
     batch, channels, positions = input.shape[0], input.shape[1], windows.shape[2:2 + n]
     if not channels:  # NOTE [No input channels]
         return np.zeros((batch, 0, *positions), kind)
@@ -45,30 +37,17 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
     return result.astype(kind)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:112
+# --- book/chapters/16u_convolution_and_pooling.md:106
 def _windows(t, kernel, stride, dilation):
-    """``_windowed`` for a tensor: unfold, one spatial dimension at a time."""
+    """``windowed`` (chapter "Normalization layers") for a tensor: unfold, one dimension at a
+    time."""
     first = t.ndim - len(kernel)
     for i, (k, s, d) in enumerate(zip(kernel, stride, dilation)):
         t = t.unfold(first + i, d * (k - 1) + 1, s)
     return t[(..., *(slice(None, None, d) for d in dilation))]
 
 
-def _spread(t, stride):
-    """``t`` with ``stride - 1`` zeros between neighbours along each spatial dimension."""
-    from refgrad._ops.padding import pad
-
-    first = t.ndim - len(stride)
-    for i, s in enumerate(stride):
-        if s > 1:
-            axis, size = first + i, t.shape[first + i]
-            t = t.unsqueeze(axis + 1)
-            t = pad(t, [0, 0] * (t.ndim - axis - 2) + [0, s - 1]).flatten(axis, axis + 1)
-            t = t.narrow(axis, 0, (size - 1) * s + 1)
-    return t
-
-
-# --- book/chapters/16u_convolution_and_pooling.md:138
+# --- book/chapters/16u_convolution_and_pooling.md:120
 def _convolution_backward(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt):
     from refgrad._creation import zeros_like
@@ -88,12 +67,12 @@ def _convolution_backward(g, input, weight, stride, padding, dilation, transpose
     windows = windows.reshape(batch, groups, channels // groups, *windows.shape[2:])
     grad_weight = einsum(f"ngf{out},ngc{out}{taps}->gfc{taps}", grouped, windows)
     spans = [d * (k - 1) for d, k in zip(dilation, kernel)]
-    spread = _spread(g, stride)
+    spreading = spread(g, stride)
     widths = []
     for i in reversed(range(n)):  # the last dimension first, as pad reads them
-        full = spread.shape[2 + i] + spans[i]
+        full = spreading.shape[2 + i] + spans[i]
         widths += [spans[i] - padding[i], spans[i] + input.shape[2 + i] + padding[i] - full]
-    back = _windows(pad(spread, widths), kernel, (1,) * n, dilation)
+    back = _windows(pad(spreading, widths), kernel, (1,) * n, dilation)
     back = back.reshape(batch, groups, outputs, *back.shape[2:])
     flipped = weight.flip(tuple(range(2, 2 + n))).reshape(groups, outputs, *weight.shape[1:])
     grad_input = einsum(f"ngf{out}{taps},gfc{taps}->ngc{out}", back, flipped)
