@@ -1202,6 +1202,10 @@ _CONVOLUTIONS = {
 }
 
 
+def _one_of_many(*choices):
+    return lambda shapes: st.sampled_from(choices)
+
+
 def conv(a, w, b, **params):
     return (F.conv1d, F.conv2d, F.conv3d)[w.ndim - 3](a, w, b, **params)
 
@@ -1210,6 +1214,17 @@ RECIPES.update({
     "convolution": Recipe(conv, ("any", "any", "any"),
                           shapes=st.sampled_from([list(s) for s in _CONVOLUTIONS]),
                           params=lambda shapes: st.just(_CONVOLUTIONS[tuple(shapes)])),
+    "max_pool2d_with_indices": Recipe(
+        lambda a, **params: F.max_pool2d(a, return_indices=True, **params),
+        shapes=st.sampled_from([[(1, 2, 5, 4)], [(2, 4, 3)]]),
+        params=_one_of_many({"kernel_size": 2}, {"kernel_size": (3, 2), "stride": 1,
+                                                 "padding": 1, "ceil_mode": True},
+                            {"kernel_size": 2, "stride": (2, 1), "dilation": (1, 2)})),
+    "max_pool3d_with_indices": Recipe(
+        lambda a, **params: F.max_pool3d(a, return_indices=True, **params),
+        shapes=st.sampled_from([[(1, 1, 3, 4, 3)], [(2, 3, 3, 2)]]),
+        params=_one_of_many({"kernel_size": 2}, {"kernel_size": (2, 3, 2), "stride": 1,
+                                                 "padding": (1, 1, 0), "ceil_mode": True})),
 })
 
 

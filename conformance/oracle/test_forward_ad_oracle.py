@@ -312,6 +312,8 @@ TORCH_CALLS.update({  # more of torch.nn.functional, chapter 16t
 
 TORCH_CALLS.update({  # chapter "Convolution and pooling"
     "convolution": lambda a, w, b, **p: (F.conv1d, F.conv2d, F.conv3d)[w.ndim - 3](a, w, b, **p),
+    "max_pool2d_with_indices": lambda a, **p: F.max_pool2d(a, return_indices=True, **p),
+    "max_pool3d_with_indices": lambda a, **p: F.max_pool3d(a, return_indices=True, **p),
 })
 
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter

@@ -7,9 +7,9 @@
 """avg_pool1d, avg_pool2d and avg_pool3d: torch's checks, then the rows."""
 
 from refgrad._argument_forms import function_form
-from refgrad._ops import pool_checks
+from refgrad._ops import pool_checks, pooled
 from refgrad._ops.max_pools import signature
-from refgrad._ops.pooled import _KERNELS, AVG_POOL2D, AVG_POOL3D, full
+from refgrad._ops.pooled import _KERNELS, full
 
 _WORDS = {2: ("either be a single int", "either be omitted", "either be a single int"),
           3: ("be a single int", "be omitted", "be a single int")}
@@ -44,7 +44,7 @@ def _avg_pool(n, input, kernel_size, stride=(), padding=0, ceil_mode=False,
     if input.dtype.name not in _KERNELS[n]:
         raise not_implemented_for("avg_pool2d" if n == 2 else "avg_pool3d_out_frame",
                                   input._data.dtype)
-    return call(AVG_POOL2D if n == 2 else AVG_POOL3D, (input,), {
+    return call(pooled.AVG_POOL2D if n == 2 else pooled.AVG_POOL3D, (input,), {
         "kernel_size": kernel_size, "stride": stride, "padding": padding,
         "ceil_mode": ceil_mode, "count_include_pad": count_include_pad,
         "divisor_override": divisor_override})
