@@ -34,8 +34,9 @@ def _max_reference(x, kernel, stride, padding, dilation, ceil_mode):
     n = len(kernel)
     plane = x.shape[-n:]
     lead = x.reshape(-1, *plane)
-    results = {}
-    for out, sizes, taps in _windows(plane, kernel, stride, padding, dilation, ceil_mode):
+    results, windows = {}, list(_windows(plane, kernel, stride, padding, dilation, ceil_mode))
+    sizes = windows[0][1]
+    for out, _, taps in windows:
         for c in range(lead.shape[0]):
             inside = [t for t in taps if t is not None]
             best = max(inside, key=lambda t: lead[(c, *t)])  # the first of equal values
@@ -204,7 +205,8 @@ REFUSALS = [
     (lambda: F.max_pool2d(X, 3, 1, -1), "pad must be non-negative, but got pad: -1"),
     (lambda: F.max_pool2d(X, 2, 1, 0, 0),
      "dilation should be greater than zero, but got dilationH: 0 dilationW: 0"),
-    (lambda: F.max_pool2d(X, 0, 1), "kernel size should be greater than zero, but got kH: 0 kW: 0"),
+    (lambda: F.max_pool2d(X, 0, 1),
+     "kernel size should be greater than zero, but got kH: 0 kW: 0"),
     (lambda: F.max_pool2d(X, 2, -1), "stride should be greater than zero, but got dH: -1 dW: -1"),
     (lambda: F.max_pool2d(X, (3, 2, 1)),
      "max_pool2d: kernel_size must either be a single int, or a tuple of two ints"),
