@@ -240,7 +240,8 @@ REFUSALS = [
      "max_pool1d() padding should be at most half of kernel size, but got padding=2 and "
      "kernel_size=3"),
     (lambda: F.max_pool1d(X[0], 3, 1, -1), "max_pool1d() padding must be non-negative, but got -1"),
-    (lambda: F.max_pool1d(X[0], 0), "max_pool1d() kernel_size must be greater than zero, but got 0"),
+    (lambda: F.max_pool1d(X[0], 0),
+     "max_pool1d() kernel_size must be greater than zero, but got 0"),
     (lambda: F.max_pool1d(X[0], 3, 0), "max_pool1d() stride must be greater than zero, but got 0"),
     (lambda: F.max_pool1d(X[0], 3, 1, 1, 0),
      "max_pool1d() dilation must be greater than zero, but got 0"),
