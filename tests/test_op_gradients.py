@@ -1225,6 +1225,22 @@ RECIPES.update({
         shapes=st.sampled_from([[(1, 1, 3, 4, 3)], [(2, 3, 3, 2)]]),
         params=_one_of_many({"kernel_size": 2}, {"kernel_size": (2, 3, 2), "stride": 1,
                                                  "padding": (1, 1, 0), "ceil_mode": True})),
+    "_adaptive_avg_pool2d": Recipe(
+        lambda a, output_size: F.adaptive_avg_pool2d(a, output_size),
+        shapes=st.sampled_from([[(1, 2, 5, 4)], [(2, 4, 3)]]),
+        params=_one_of("output_size", (2, 3), (3, 1), (5, 2))),
+    "_adaptive_avg_pool3d": Recipe(
+        lambda a, output_size: F.adaptive_avg_pool3d(a, output_size),
+        shapes=st.sampled_from([[(1, 1, 3, 4, 3)], [(2, 3, 2, 3)]]),
+        params=_one_of("output_size", (2, 3, 2), (1, 2, 1))),
+    "adaptive_max_pool2d": Recipe(
+        lambda a, output_size: F.adaptive_max_pool2d(a, output_size, return_indices=True),
+        shapes=st.sampled_from([[(1, 2, 5, 4)], [(2, 4, 3)]]),
+        params=_one_of("output_size", (2, 3), (3, 1), 1)),
+    "adaptive_max_pool3d": Recipe(
+        lambda a, output_size: F.adaptive_max_pool3d(a, output_size, return_indices=True),
+        shapes=st.sampled_from([[(1, 1, 3, 4, 3)], [(2, 3, 2, 3)]]),
+        params=_one_of("output_size", (2, 3, 2), (1, 2, 1))),
 })
 
 

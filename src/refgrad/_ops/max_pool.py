@@ -21,19 +21,24 @@ def _max_pool(a, n, kernel_size, stride, padding, dilation, ceil_mode):
     windows = padded_windows(a, kernel, stride, padding, dilation, sizes, lowest)
     places = padded_windows(np.arange(int(np.prod(shape))).reshape(shape), kernel, stride,
                             padding, dilation, sizes, -1)
-    windows = windows.reshape(*windows.shape[:-n], -1)
-    places = np.broadcast_to(places.reshape(*places.shape[:-n], -1), windows.shape)
+    return best(windows.reshape(*windows.shape[:-n], -1),
+                places.reshape(*places.shape[:-n], -1))
+
+
+def best(windows, places):
+    """The maximum along the last axis, and its place: the first of equals, the last NaN."""
     pick = windows.argmax(-1)
-    if a.dtype.kind == "f":
+    if windows.dtype.kind == "f":
         nan = np.isnan(windows)
         last = windows.shape[-1] - 1 - nan[..., ::-1].argmax(-1)
         pick = np.where(nan.any(-1), last, pick)
+    places = np.broadcast_to(places, windows.shape)
     values = np.take_along_axis(windows, pick[..., None], -1)[..., 0]
     return values, np.take_along_axis(places, pick[..., None], -1)[..., 0]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:577
-def _max_pool_backward(grads, self, result1, n):
+# --- book/chapters/16u_convolution_and_pooling.md:582
+def max_pool_backward(grads, self, result1, n):
     from refgrad._ops.indexing import zeros_as
 
     g, lead = grads[0], self.ndim - n
@@ -47,7 +52,7 @@ def _row(name, node, n):
 
     # The node shows the parameters the backward names.
     def backward(grads, self, result1, kernel_size, stride, padding, dilation, ceil_mode):
-        return _max_pool_backward(grads, self, result1, n)
+        return max_pool_backward(grads, self, result1, n)
 
     return register(Op(name, node, ("self",), promote=False, forward=forward,
                        backward=backward, outputs=("result0", "result1"),
@@ -58,7 +63,7 @@ MAX_POOL2D = _row("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", 2)
 MAX_POOL3D = _row("max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0", 3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:607
+# --- book/chapters/16u_convolution_and_pooling.md:612
 def with_indices(n, input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """torch.max_pool{n}d_with_indices: (values, indices)."""
     from refgrad._ops import pool_checks

@@ -31,6 +31,21 @@ from refgrad._ops.activation_functions import (
     threshold,
 )
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_
+from refgrad._ops.adaptive_pool import adaptive_avg_pool1d
+from refgrad._ops.adaptive_pool import functional_adaptive_avg_pool2d as adaptive_avg_pool2d
+from refgrad._ops.adaptive_pool import functional_adaptive_avg_pool3d as adaptive_avg_pool3d
+from refgrad._ops.adaptive_pool import functional_adaptive_max_pool1d as adaptive_max_pool1d
+from refgrad._ops.adaptive_pool import (
+    functional_adaptive_max_pool1d_with_indices as adaptive_max_pool1d_with_indices,
+)
+from refgrad._ops.adaptive_pool import functional_adaptive_max_pool2d as adaptive_max_pool2d
+from refgrad._ops.adaptive_pool import (
+    functional_adaptive_max_pool2d_with_indices as adaptive_max_pool2d_with_indices,
+)
+from refgrad._ops.adaptive_pool import functional_adaptive_max_pool3d as adaptive_max_pool3d
+from refgrad._ops.adaptive_pool import (
+    functional_adaptive_max_pool3d_with_indices as adaptive_max_pool3d_with_indices,
+)
 from refgrad._ops.avg_pool import avg_pool1d, avg_pool2d, avg_pool3d
 from refgrad._ops.batch_norm import batch_norm
 from refgrad._ops.class_margin_losses import multi_margin_loss, multilabel_margin_loss
@@ -98,5 +113,8 @@ __all__ = [
     # chapter "Convolution and pooling"
     "conv1d", "conv2d", "conv3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool1d",
     "max_pool1d_with_indices", "max_pool2d", "max_pool2d_with_indices", "max_pool3d",
-    "max_pool3d_with_indices",
+    "max_pool3d_with_indices", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool1d_with_indices",
+    "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d",
+    "adaptive_max_pool3d_with_indices",
 ]
