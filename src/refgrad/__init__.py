@@ -340,7 +340,7 @@ from refgrad._ops.solver_methods import torch_lu as lu
 from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 
 
-# --- book/chapters/16s_normalization.md:807
+# --- book/chapters/16s_normalization.md:808
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
@@ -360,7 +360,7 @@ from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1172
+# --- book/chapters/16u_convolution_and_pooling.md:1174
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 

@@ -16,15 +16,16 @@ from refgrad._ops.max_pool import best, max_pool_backward
 from refgrad._ops.table import Op, register
 
 
-def _bounds(size, out):
-    o = np.arange(out)
+def _bounds(size, out, like):
+    o = np.arange(out, like=like)
     return o * size // out, -(-(o + 1) * size // out)  # floor and ceil
 
 
-def _averaging(size, out):
-    """The matrix (out, size) that takes each window's mean."""
-    start, stop = _bounds(size, out)
-    inside = (np.arange(size) >= start[:, None]) & (np.arange(size) < stop[:, None])
+def _averaging(size, out, like):
+    """The matrix (out, size) that takes each window's mean, made where ``like`` is."""
+    start, stop = _bounds(size, out, like)
+    positions = np.arange(size, like=like)
+    inside = (positions >= start[:, None]) & (positions < stop[:, None])
     return inside / np.maximum(stop - start, 1)[:, None]
 
 
@@ -32,7 +33,7 @@ def _adaptive_avg(a, output_size):
     wide = np.float32 if a.dtype == np.float16 else a.dtype
     out = a.astype(wide)
     for axis, o in zip(range(a.ndim - len(output_size), a.ndim), output_size):
-        means = _averaging(a.shape[axis], o).astype(wide)
+        means = _averaging(a.shape[axis], o, a).astype(wide)
         out = np.moveaxis(np.tensordot(out, means, ([axis], [1])), -1, axis)
     return out.astype(a.dtype)
 
@@ -41,19 +42,20 @@ def _adaptive_avg_backward(g, self, output_size):
     from refgrad._tensor import make_tensor
 
     for axis in range(self.ndim - len(output_size), self.ndim):
-        means = make_tensor(_averaging(self.shape[axis], g.shape[axis]).astype(g._data.dtype))
+        means = _averaging(self.shape[axis], g.shape[axis], g._data)
+        means = make_tensor(means.astype(g._data.dtype))
         g = (g.transpose(axis, -1) @ means).transpose(axis, -1)
     return (g,)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:977
+# --- book/chapters/16u_convolution_and_pooling.md:979
 def _adaptive_max(a, output_size):
     n = len(output_size)
     shape = a.shape[-n:]
-    places = np.arange(int(np.prod(shape))).reshape(shape)
-    values = np.empty((*a.shape[:-n], *output_size), a.dtype)
-    indices = np.empty(values.shape, np.int64)
-    bounds = [_bounds(size, o) for size, o in zip(shape, output_size)]
+    places = np.arange(int(np.prod(shape)), like=a).reshape(shape)
+    values = np.empty((*a.shape[:-n], *output_size), a.dtype, like=a)
+    indices = np.empty(values.shape, np.int64, like=a)
+    bounds = [_bounds(size, o, None) for size, o in zip(shape, output_size)]  # on the host
     for at in itertools.product(*(range(o) for o in output_size)):
         cut = tuple(slice(start[o], stop[o]) for o, (start, stop) in zip(at, bounds))
         window = a[(..., *cut)].reshape(*a.shape[:-n], -1)
@@ -83,7 +85,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1021
+# --- book/chapters/16u_convolution_and_pooling.md:1023
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -125,7 +127,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1066
+# --- book/chapters/16u_convolution_and_pooling.md:1068
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -147,7 +149,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1095
+# --- book/chapters/16u_convolution_and_pooling.md:1097
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -184,7 +186,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1135
+# --- book/chapters/16u_convolution_and_pooling.md:1137
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

@@ -19,8 +19,8 @@ def _max_pool(a, n, kernel_size, stride, padding, dilation, ceil_mode):
     sizes = [output_size(*v, ceil_mode) for v in zip(shape, kernel, padding, stride, dilation)]
     lowest = -np.inf if a.dtype.kind == "f" else np.iinfo(a.dtype).min
     windows = padded_windows(a, kernel, stride, padding, dilation, sizes, lowest)
-    places = padded_windows(np.arange(int(np.prod(shape))).reshape(shape), kernel, stride,
-                            padding, dilation, sizes, -1)
+    places = padded_windows(np.arange(int(np.prod(shape)), like=a).reshape(shape), kernel,
+                            stride, padding, dilation, sizes, -1)
     return best(windows.reshape(*windows.shape[:-n], -1),
                 places.reshape(*places.shape[:-n], -1))
 

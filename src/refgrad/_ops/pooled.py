@@ -47,17 +47,18 @@ def padded_windows(a, kernel, stride, padding, dilation, sizes, fill):
 
 
 # --- book/chapters/16s_normalization.md:647
-def divisors(shape, kernel, stride, padding, sizes, count_include_pad, divisor_override):
-    """What each window's sum is divided by: an array of the output's spatial shape."""
+def divisors(like, shape, kernel, stride, padding, sizes, count_include_pad, divisor_override):
+    """What each window's sum is divided by: an array of the output's spatial shape, made
+    where ``like`` is."""
     if divisor_override:
-        return np.full(sizes, divisor_override)
-    total = np.ones((), np.int64)
+        return np.full(sizes, divisor_override, like=like)
+    total = np.ones((), np.int64, like=like)
     for size, k, s, p, o in zip(shape, kernel, stride, padding, sizes):
-        start = np.arange(o) * s - p
+        start = np.arange(o, like=like) * s - p
         stop = np.minimum(start + k, size + p)
         if not count_include_pad:
             start, stop = np.maximum(start, 0), np.minimum(stop, size)
-        total = np.multiply.outer(total, stop - start)
+        total = total[..., None] * (stop - start)
     return total
 
 
@@ -76,14 +77,14 @@ def _pooled(a, n, kernel_size, stride, padding, ceil_mode, count_include_pad, di
     wide = np.float32 if a.dtype == np.float16 else a.dtype
     windows = padded_windows(a.astype(wide), kernel, stride, padding, (1,) * n, sizes, 0)
     total = windows.sum(tuple(range(-n, 0)))
-    divisor = divisors(a.shape[-n:], kernel, stride, padding, sizes, count_include_pad,
+    divisor = divisors(a, a.shape[-n:], kernel, stride, padding, sizes, count_include_pad,
                        divisor_override)
     if a.dtype.kind == "f":
         return (total / divisor).astype(a.dtype)
     return np.sign(total) * (np.abs(total) // divisor)  # truncated towards zero, as torch's
 
 
-# --- book/chapters/16s_normalization.md:692
+# --- book/chapters/16s_normalization.md:693
 def spread(t, stride):
     """``t`` with ``stride - 1`` zeros between neighbours along each of its last dimensions."""
     from refgrad._ops.padding import pad
@@ -105,7 +106,7 @@ def _pooled_backward(g, self, n, kernel_size, stride, padding, ceil_mode, count_
 
     shape = self.shape[-n:]
     kernel, stride, padding, sizes = _reading(shape, kernel_size, stride, padding, ceil_mode)
-    divisor = divisors(shape, kernel, stride, padding, sizes, count_include_pad,
+    divisor = divisors(g._data, shape, kernel, stride, padding, sizes, count_include_pad,
                        divisor_override)
     spreading = spread(g / make_tensor(divisor.astype(g._data.dtype)), stride)
     total = None
@@ -118,7 +119,7 @@ def _pooled_backward(g, self, n, kernel_size, stride, padding, ceil_mode, count_
     return (total,)
 
 
-# --- book/chapters/16s_normalization.md:733
+# --- book/chapters/16s_normalization.md:734
 def _row(name, node, n):
     def forward(a, **params):
         return _pooled(a, n, **params)

@@ -19,6 +19,29 @@ def __getattr__(name):
     raise AttributeError(f"module 'refgrad.nn' has no attribute '{name}'")
 
 
+# --- book/chapters/16u_convolution_and_pooling.md:1458
+from refgrad.nn.modules.conv import Conv1d, Conv2d, Conv3d  # noqa: E402
+from refgrad.nn.modules.pooling import (  # noqa: E402
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AdaptiveMaxPool3d,
+    AvgPool1d,
+    AvgPool2d,
+    AvgPool3d,
+    MaxPool1d,
+    MaxPool2d,
+    MaxPool3d,
+)
+
+__all__ += [
+    "Conv1d", "Conv2d", "Conv3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
+    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d",
+    "AvgPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d"]
+
+
 # --- book/chapters/21a_module_hooks.md:922
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
