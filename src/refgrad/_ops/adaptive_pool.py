@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:929
+# --- book/chapters/16u_convolution_and_pooling.md:930
 """Adaptive average and max pools: rows, and torch's functions and F's."""
 
 import itertools
@@ -48,7 +48,7 @@ def _adaptive_avg_backward(g, self, output_size):
     return (g,)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:979
+# --- book/chapters/16u_convolution_and_pooling.md:980
 def _adaptive_max(a, output_size):
     n = len(output_size)
     shape = a.shape[-n:]
@@ -85,7 +85,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1023
+# --- book/chapters/16u_convolution_and_pooling.md:1024
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -127,7 +127,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1068
+# --- book/chapters/16u_convolution_and_pooling.md:1069
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -149,7 +149,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1097
+# --- book/chapters/16u_convolution_and_pooling.md:1098
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -186,7 +186,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1137
+# --- book/chapters/16u_convolution_and_pooling.md:1138
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:58
+# --- book/chapters/16u_convolution_and_pooling.md:59
 """convolution: the row behind conv1d, conv2d and conv3d, and its gradient."""
 
 import numpy as np
@@ -37,7 +37,7 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
     return result.astype(kind)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:106
+# --- book/chapters/16u_convolution_and_pooling.md:107
 def _windows(t, kernel, stride, dilation):
     """``windowed`` (chapter "Normalization layers") for a tensor: unfold, one dimension at a
     time."""
@@ -47,7 +47,7 @@ def _windows(t, kernel, stride, dilation):
     return t[(..., *(slice(None, None, d) for d in dilation))]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:120
+# --- book/chapters/16u_convolution_and_pooling.md:121
 def _convolution_backward(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt):
     from refgrad._creation import zeros_like

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1207
+# --- book/chapters/16u_convolution_and_pooling.md:1208
 """Conv1d, Conv2d and Conv3d: modules that own a convolution's weight and bias."""
 
 import math
@@ -38,7 +38,7 @@ def _check(in_channels, out_channels, groups, padding, stride, padding_mode):
                          f"padding_mode={padding_mode!r}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1245
+# --- book/chapters/16u_convolution_and_pooling.md:1246
 class _ConvNd(Module):
     n = 0  # the number of spatial dimensions
 
@@ -72,7 +72,7 @@ class _ConvNd(Module):
                 self.bias.uniform_(-bound, bound)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1283
+# --- book/chapters/16u_convolution_and_pooling.md:1284
     def forward(self, input):
         from refgrad.nn import functional as F
 
