@@ -91,6 +91,10 @@ def _by(sizes):
 
 
 # --- book/chapters/16u_convolution_and_pooling.md:291
+
+
+
+# --- book/chapters/16u_convolution_and_pooling.md:297
 def _check_dtypes(input, weight):
     from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
 
@@ -131,7 +135,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:336
+# --- book/chapters/16u_convolution_and_pooling.md:342
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "

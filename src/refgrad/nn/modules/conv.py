@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1208
+# --- book/chapters/16u_convolution_and_pooling.md:1226
 """Conv1d, Conv2d and Conv3d: modules that own a convolution's weight and bias."""
 
 import math
@@ -38,7 +38,33 @@ def _check(in_channels, out_channels, groups, padding, stride, padding_mode):
                          f"padding_mode={padding_mode!r}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1246
+# --- book/chapters/16u_convolution_and_pooling.md:1266
+def _widths(conv):
+    """F.pad's widths for the padding, the last dimension first."""
+    if conv.padding == "valid":
+        return [0] * (2 * conv.n)
+    if conv.padding == "same":
+        totals = [d * (k - 1) for d, k in zip(conv.dilation, conv.kernel_size)]
+        return [w for t in reversed(totals) for w in (t // 2, t - t // 2)]
+    return [w for p in reversed(conv.padding) for w in (p, p)]
+
+
+def _described(conv):
+    n, shown = conv.n, [f"{conv.in_channels}, {conv.out_channels}",
+                        f"kernel_size={conv.kernel_size}", f"stride={conv.stride}"]
+    if conv.padding != (0,) * n:
+        shown.append(f"padding={conv.padding}")
+    for name, default in (("dilation", (1,) * n), ("groups", 1)):
+        if getattr(conv, name) != default:
+            shown.append(f"{name}={getattr(conv, name)}")
+    if conv.bias is None:
+        shown.append("bias=False")
+    if conv.padding_mode != "zeros":
+        shown.append(f"padding_mode={conv.padding_mode}")
+    return ", ".join(shown)
+
+
+# --- book/chapters/16u_convolution_and_pooling.md:1295
 class _ConvNd(Module):
     n = 0  # the number of spatial dimensions
 
@@ -71,8 +97,6 @@ class _ConvNd(Module):
             if self.bias is not None:
                 self.bias.uniform_(-bound, bound)
 
-
-# --- book/chapters/16u_convolution_and_pooling.md:1284
     def forward(self, input):
         from refgrad.nn import functional as F
 
@@ -80,33 +104,14 @@ class _ConvNd(Module):
         if self.padding_mode == "zeros":
             return conv(input, self.weight, self.bias, self.stride, self.padding,
                         self.dilation, self.groups)
-        return conv(F.pad(input, self._widths(), mode=self.padding_mode), self.weight,
+        return conv(F.pad(input, _widths(self), mode=self.padding_mode), self.weight,
                     self.bias, self.stride, 0, self.dilation, self.groups)
 
-    def _widths(self):
-        """F.pad's widths for the padding, the last dimension first."""
-        if self.padding == "valid":
-            return [0] * (2 * self.n)
-        if self.padding == "same":
-            totals = [d * (k - 1) for d, k in zip(self.dilation, self.kernel_size)]
-            return [w for t in reversed(totals) for w in (t // 2, t - t // 2)]
-        return [w for p in reversed(self.padding) for w in (p, p)]
-
     def extra_repr(self) -> str:
-        n, shown = self.n, [f"{self.in_channels}, {self.out_channels}",
-                            f"kernel_size={self.kernel_size}", f"stride={self.stride}"]
-        if self.padding != (0,) * n:
-            shown.append(f"padding={self.padding}")
-        for name, default in (("dilation", (1,) * n), ("groups", 1)):
-            if getattr(self, name) != default:
-                shown.append(f"{name}={getattr(self, name)}")
-        if self.bias is None:
-            shown.append("bias=False")
-        if self.padding_mode != "zeros":
-            shown.append(f"padding_mode={self.padding_mode}")
-        return ", ".join(shown)
+        return _described(self)
 
 
+# --- book/chapters/16u_convolution_and_pooling.md:1343
 class Conv1d(_ConvNd):
     n = 1
 
