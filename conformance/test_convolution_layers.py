@@ -97,8 +97,6 @@ def test_a_small_network_trains():
     (lambda: nn.Conv2d(4, 6, 3, groups=4), "out_channels must be divisible by groups"),
     (lambda: nn.Conv2d(5, 6, 3, groups=2), "in_channels must be divisible by groups"),
     (lambda: nn.Conv2d(4, 6, 3, groups=0), "groups must be a positive integer"),
-    (lambda: nn.Conv2d(4, 6, 3, padding="foo"),
-     "Invalid padding string 'foo', should be one of {'valid', 'same'}"),
     (lambda: nn.Conv2d(4, 6, 3, padding="same", stride=2),
      "padding='same' is not supported for strided convolutions"),
 ])
@@ -107,3 +105,7 @@ def test_refusals(make, message):
         make()
     with pytest.raises(ValueError, match=r"^padding_mode must be one of \{"):
         nn.Conv2d(4, 6, 3, padding_mode="bad")
+    # torch prints a set, in an order that changes from run to run
+    with pytest.raises(ValueError, match=r"^Invalid padding string 'foo', should be one of "
+                                         r"\{'(valid|same)', '(valid|same)'\}$"):
+        nn.Conv2d(4, 6, 3, padding="foo")
