@@ -61,7 +61,8 @@ _NOT_INTEGERS = {"keepdim", "sparse_grad", "include_self", "accumulate", "reduce
                  "rounding_mode", "src_dtype", "left", "upper", "full_matrices", "mode",
                  "approximate", "scale_grad_by_freq", "sparse", "unitriangular", "transpose",
                  "adjoint", "pivot",
-                 "training", "ceil_mode", "count_include_pad"}
+                 "training", "ceil_mode", "count_include_pad",
+                 "transposed"}
 
 
 def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():
@@ -82,7 +83,8 @@ def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():
                 "S_sym_argsize_minus_1", "reduction", "ignore_index", "pad", "padding",
                 "padding_idx", "weight_sym_argsize_0", "normalized_shape",
                 "LU_data_sym_argsize_minus_1", "LU_data_sym_argsize_minus_2",
-                "N", "C", "HxW", "group", "kernel_size", "divisor_override"}
+                "N", "C", "HxW", "group", "kernel_size", "divisor_override",
+                "dilation", "groups", "output_padding", "bias_sym_sizes_opt"}
             if not looks_integer and name not in SCALAR_PARAMETERS | _NOT_INTEGERS:
                 unknown.setdefault(name, op.node)
     # A new parameter must be placed: a Scalar (shown signed) or an integer (shown unsigned).

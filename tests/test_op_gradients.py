@@ -1190,6 +1190,60 @@ RECIPES.update({
 })
 
 
+# Convolution and pooling (chapter 16u): (input, weight, bias) shapes with the parameters
+# that fit them; conv1d, conv2d or conv3d by the weight's dimensions.
+_CONVOLUTIONS = {
+    ((2, 4, 7), (6, 2, 3), (6,)): {"stride": 2, "padding": 1, "dilation": 2, "groups": 2},
+    ((1, 3, 6), (2, 3, 3), (2,)): {"padding": "same"},
+    ((1, 2, 5, 4), (3, 2, 2, 3), (3,)): {"stride": (2, 1), "padding": (1, 0), "dilation": 1,
+                                          "groups": 1},
+    ((1, 2, 4, 3), (2, 1, 3, 1), (2,)): {"padding": "same", "groups": 2},
+    ((1, 1, 3, 4, 3), (2, 1, 2, 2, 2), (2,)): {"stride": (1, 2, 1), "padding": (0, 1, 1)},
+}
+
+
+def _one_of_many(*choices):
+    return lambda shapes: st.sampled_from(choices)
+
+
+def conv(a, w, b, **params):
+    return (F.conv1d, F.conv2d, F.conv3d)[w.ndim - 3](a, w, b, **params)
+
+
+RECIPES.update({
+    "convolution": Recipe(conv, ("any", "any", "any"),
+                          shapes=st.sampled_from([list(s) for s in _CONVOLUTIONS]),
+                          params=lambda shapes: st.just(_CONVOLUTIONS[tuple(shapes)])),
+    "max_pool2d_with_indices": Recipe(
+        lambda a, **params: F.max_pool2d(a, return_indices=True, **params),
+        shapes=st.sampled_from([[(1, 2, 5, 4)], [(2, 4, 3)]]),
+        params=_one_of_many({"kernel_size": 2}, {"kernel_size": (3, 2), "stride": 1,
+                                                 "padding": 1, "ceil_mode": True},
+                            {"kernel_size": 2, "stride": (2, 1), "dilation": (1, 2)})),
+    "max_pool3d_with_indices": Recipe(
+        lambda a, **params: F.max_pool3d(a, return_indices=True, **params),
+        shapes=st.sampled_from([[(1, 1, 3, 4, 3)], [(2, 3, 3, 2)]]),
+        params=_one_of_many({"kernel_size": 2}, {"kernel_size": (2, 3, 2), "stride": 1,
+                                                 "padding": (1, 1, 0), "ceil_mode": True})),
+    "_adaptive_avg_pool2d": Recipe(
+        lambda a, output_size: F.adaptive_avg_pool2d(a, output_size),
+        shapes=st.sampled_from([[(1, 2, 5, 4)], [(2, 4, 3)]]),
+        params=_one_of("output_size", (2, 3), (3, 1), (5, 2))),
+    "_adaptive_avg_pool3d": Recipe(
+        lambda a, output_size: F.adaptive_avg_pool3d(a, output_size),
+        shapes=st.sampled_from([[(1, 1, 3, 4, 3)], [(2, 3, 2, 3)]]),
+        params=_one_of("output_size", (2, 3, 2), (1, 2, 1))),
+    "adaptive_max_pool2d": Recipe(
+        lambda a, output_size: F.adaptive_max_pool2d(a, output_size, return_indices=True),
+        shapes=st.sampled_from([[(1, 2, 5, 4)], [(2, 4, 3)]]),
+        params=_one_of("output_size", (2, 3), (3, 1), 1)),
+    "adaptive_max_pool3d": Recipe(
+        lambda a, output_size: F.adaptive_max_pool3d(a, output_size, return_indices=True),
+        shapes=st.sampled_from([[(1, 1, 3, 4, 3)], [(2, 3, 2, 3)]]),
+        params=_one_of("output_size", (2, 3, 2), (1, 2, 1))),
+})
+
+
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)
     return make_tensor(np.asarray(np.random.default_rng(seed).random(shape) < 0.5))

@@ -310,6 +310,16 @@ TORCH_CALLS.update({  # more of torch.nn.functional, chapter 16t
         a, torch.tensor(target.tolist()), reduction=reduction),
 })
 
+TORCH_CALLS.update({  # chapter "Convolution and pooling"
+    "convolution": lambda a, w, b, **p: (F.conv1d, F.conv2d, F.conv3d)[w.ndim - 3](a, w, b, **p),
+    "max_pool2d_with_indices": lambda a, **p: F.max_pool2d(a, return_indices=True, **p),
+    "max_pool3d_with_indices": lambda a, **p: F.max_pool3d(a, return_indices=True, **p),
+    "_adaptive_avg_pool2d": lambda a, output_size: F.adaptive_avg_pool2d(a, output_size),
+    "_adaptive_avg_pool3d": lambda a, output_size: F.adaptive_avg_pool3d(a, output_size),
+    "adaptive_max_pool2d": lambda a, output_size: F.adaptive_max_pool2d(a, output_size, True),
+    "adaptive_max_pool3d": lambda a, output_size: F.adaptive_max_pool3d(a, output_size, True),
+})
+
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
 THROUGH_TRIGAMMA = {"digamma", "polygamma"}

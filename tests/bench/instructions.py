@@ -11,8 +11,8 @@ count, and two runs of the same code give the same number to within a few
 hundred instructions in a hundred million. The cyclic garbage collector is run
 just before the count, so that its passes fall at the same places in the
 counted work however many objects the imports left behind: otherwise one more
-or one fewer full pass inside the count moves it by about 1% for W1. Needs valgrind on the PATH; torch
-under callgrind takes a few minutes.
+or one fewer full pass inside the count moves it by about 1% for W1. Needs
+valgrind on the PATH; torch under callgrind takes a few minutes.
 
 - W1: the chain of workloads.STEPS on 3-element tensors, forward and backward,
   per op, with the graph freed as in W1.

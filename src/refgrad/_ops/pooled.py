@@ -2,8 +2,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:593
-"""avg_pool2d and avg_pool3d with a stride of one and no padding: rows, for local_response_norm."""
+# --- book/chapters/16s_normalization.md:600
+"""avg_pool2d and avg_pool3d: rows for F's average pools, and for local_response_norm."""
 
 import itertools
 
@@ -13,38 +13,129 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 
 
-def _pooled(a, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
-    axes = tuple(range(-len(kernel_size), 0))
-    windows = np.lib.stride_tricks.sliding_window_view(a, kernel_size, axis=axes)
+def full(values, n, default=None):
+    """A window parameter as torch's kernels read it: one value for every dimension."""
+    values = tuple(values) or default
+    return values * n if len(values) == 1 else values
+
+
+def output_size(size, kernel, pad, stride, dilation, ceil_mode):
+    """The number of windows along a dimension of ``size``: torch's arithmetic."""
+    out = (size + 2 * pad - dilation * (kernel - 1) - 1 + (stride - 1 if ceil_mode else 0)) \
+        // stride + 1
+    return out - 1 if ceil_mode and (out - 1) * stride >= size + pad else out
+
+
+def windowed(a, kernel, stride, dilation):
+    """Every window of ``a``'s last dimensions: (..., *positions, *kernel), a view."""
+    n = len(kernel)
+    spans = [d * (k - 1) + 1 for d, k in zip(dilation, kernel)]
+    windows = np.lib.stride_tricks.sliding_window_view(a, spans, axis=tuple(range(-n, 0)))
+    steps = (*(slice(None, None, s) for s in stride), *(slice(None, None, d) for d in dilation))
+    return windows[(..., *steps)]
+
+
+def padded_windows(a, kernel, stride, padding, dilation, sizes, fill):
+    """The windows of ``a`` padded with ``fill``, as many as ``sizes`` says per dimension."""
+    n = len(kernel)
+    widths = [(p, max(0, (o - 1) * s + d * (k - 1) + 1 - size - p))
+              for size, k, s, p, d, o in zip(a.shape[-n:], kernel, stride, padding, dilation,
+                                             sizes)]
+    a = np.pad(a, [(0, 0)] * (a.ndim - n) + widths, constant_values=fill)
+    return windowed(a, kernel, stride, dilation)[(..., *(slice(o) for o in sizes), *[
+        slice(None)] * n)]
+
+
+# --- book/chapters/16s_normalization.md:647
+def divisors(like, shape, kernel, stride, padding, sizes, count_include_pad, divisor_override):
+    """What each window's sum is divided by: an array of the output's spatial shape, made
+    where ``like`` is."""
+    if divisor_override:
+        return np.full(sizes, divisor_override, like=like)
+    total = np.ones((), np.int64, like=like)
+    for size, k, s, p, o in zip(shape, kernel, stride, padding, sizes):
+        start = np.arange(o, like=like) * s - p
+        stop = np.minimum(start + k, size + p)
+        if not count_include_pad:
+            start, stop = np.maximum(start, 0), np.minimum(stop, size)
+        total = total[..., None] * (stop - start)
+    return total
+
+
+def _reading(shape, kernel_size, stride, padding, ceil_mode):
+    n = len(shape)
+    kernel = full(kernel_size, n)
+    stride, padding = full(stride, n, kernel), full(padding, n)
+    sizes = [output_size(size, k, p, s, 1, ceil_mode)
+             for size, k, p, s in zip(shape, kernel, padding, stride)]
+    return kernel, stride, padding, sizes
+
+
+def _pooled(a, n, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    kernel, stride, padding, sizes = _reading(a.shape[-n:], kernel_size, stride, padding,
+                                              ceil_mode)
+    wide = np.float32 if a.dtype == np.float16 else a.dtype
+    windows = padded_windows(a.astype(wide), kernel, stride, padding, (1,) * n, sizes, 0)
+    total = windows.sum(tuple(range(-n, 0)))
+    divisor = divisors(a, a.shape[-n:], kernel, stride, padding, sizes, count_include_pad,
+                       divisor_override)
     if a.dtype.kind == "f":
-        return windows.mean(axes)
-    total = windows.sum(axes)  # integers: the mean truncated towards zero, as torch's kernel
-    return np.sign(total) * (np.abs(total) // int(np.prod(kernel_size)))
+        return (total / divisor).astype(a.dtype)
+    return np.sign(total) * (np.abs(total) // divisor)  # truncated towards zero, as torch's
 
 
-# The parameters refgrad never changes are named all the same: the node shows what they name.
-def _pooled_backward(g, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                     divisor_override):
+# --- book/chapters/16s_normalization.md:693
+def spread(t, stride):
+    """``t`` with ``stride - 1`` zeros between neighbours along each of its last dimensions."""
     from refgrad._ops.padding import pad
 
-    grad = g / int(np.prod(kernel_size))
-    spread = None
-    for offsets in itertools.product(*(range(k) for k in kernel_size)):
-        widths = [w for o, k in zip(reversed(offsets), reversed(kernel_size))
-                  for w in (o, k - 1 - o)]
-        part = pad(grad, widths)
-        spread = part if spread is None else spread + part
-    return (spread,)
+    first = t.ndim - len(stride)
+    for i, s in enumerate(stride):
+        if s > 1:
+            axis, size = first + i, t.shape[first + i]
+            t = t.unsqueeze(axis + 1)
+            t = pad(t, [0, 0] * (t.ndim - axis - 2) + [0, s - 1]).flatten(axis, axis + 1)
+            t = t.narrow(axis, 0, (size - 1) * s + 1)
+    return t
 
 
-# --- book/chapters/16s_normalization.md:632
-def _row(name, node):
-    return register(Op(name, node, ("self",), promote=False, forward=_pooled,
-                       backward=_pooled_backward, saves=(("self", ("self",)),)))
+def _pooled_backward(g, self, n, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override):
+    from refgrad._ops.padding import pad
+    from refgrad._tensor import make_tensor
+
+    shape = self.shape[-n:]
+    kernel, stride, padding, sizes = _reading(shape, kernel_size, stride, padding, ceil_mode)
+    divisor = divisors(g._data, shape, kernel, stride, padding, sizes, count_include_pad,
+                       divisor_override)
+    spreading = spread(g / make_tensor(divisor.astype(g._data.dtype)), stride)
+    total = None
+    for offsets in itertools.product(*(range(k) for k in kernel)):
+        widths = [w for o, p, size, m in zip(reversed(offsets), reversed(padding),
+                                             reversed(shape), reversed(spreading.shape))
+                  for w in (o - p, size + p - o - m)]
+        part = pad(spreading, widths)
+        total = part if total is None else total + part
+    return (total,)
 
 
-AVG_POOL2D = _row("avg_pool2d", "AvgPool2DBackward0")
-AVG_POOL3D = _row("avg_pool3d", "AvgPool3DBackward0")
+# --- book/chapters/16s_normalization.md:734
+def _row(name, node, n):
+    def forward(a, **params):
+        return _pooled(a, n, **params)
+
+    # The node shows the parameters the backward names.
+    def backward(g, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                 divisor_override):
+        return _pooled_backward(g, self, n, kernel_size, stride, padding, ceil_mode,
+                                count_include_pad, divisor_override)
+
+    return register(Op(name, node, ("self",), promote=False, forward=forward,
+                       backward=backward, saves=(("self", ("self",)),)))
+
+
+AVG_POOL2D = _row("avg_pool2d", "AvgPool2DBackward0", 2)
+AVG_POOL3D = _row("avg_pool3d", "AvgPool3DBackward0", 3)
 # The dtypes torch's CPU kernels take, by the number of window sizes.
 _KERNELS = {2: {"float16", "float32", "float64", "int64"}, 3: {"float32", "float64", "int64"}}
 

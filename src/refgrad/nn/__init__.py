@@ -19,6 +19,29 @@ def __getattr__(name):
     raise AttributeError(f"module 'refgrad.nn' has no attribute '{name}'")
 
 
+# --- book/chapters/16u_convolution_and_pooling.md:1488
+from refgrad.nn.modules.conv import Conv1d, Conv2d, Conv3d  # noqa: E402
+from refgrad.nn.modules.pooling import (  # noqa: E402
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AdaptiveMaxPool3d,
+    AvgPool1d,
+    AvgPool2d,
+    AvgPool3d,
+    MaxPool1d,
+    MaxPool2d,
+    MaxPool3d,
+)
+
+__all__ += [
+    "Conv1d", "Conv2d", "Conv3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
+    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d",
+    "AvgPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d"]
+
+
 # --- book/chapters/19d_init_and_clipping.md:537
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
@@ -30,10 +53,18 @@ __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
 
 
 # --- book/chapters/21b_layers_and_losses.md:938
-from refgrad.nn.modules import (  # noqa: E402, F401
+from refgrad.nn.modules import (  # noqa: E402
     CELU, ELU, GELU, GLU, SELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
     Embedding, Flatten, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, HuberLoss, KLDivLoss,
     L1Loss, LayerNorm, LeakyReLU, LogSigmoid, LogSoftmax, Mish, ModuleDict, ModuleList,
     MSELoss, NLLLoss, PReLU, ReLU6, SiLU, Sigmoid, SmoothL1Loss, Softmax, Softmin, Softplus,
     Softshrink, Softsign, Tanh, Tanhshrink, Threshold, Unflatten,
 )
+
+__all__ += [
+    "CELU", "ELU", "GELU", "GLU", "SELU", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
+    "Dropout", "Embedding", "Flatten", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh",
+    "HuberLoss", "KLDivLoss", "L1Loss", "LayerNorm", "LeakyReLU", "LogSigmoid", "LogSoftmax",
+    "Mish", "ModuleDict", "ModuleList", "MSELoss", "NLLLoss", "PReLU", "ReLU6", "SiLU",
+    "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
+    "Tanhshrink", "Threshold", "Unflatten"]

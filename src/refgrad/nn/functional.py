@@ -31,8 +31,25 @@ from refgrad._ops.activation_functions import (
     threshold,
 )
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_
+from refgrad._ops.adaptive_pool import adaptive_avg_pool1d
+from refgrad._ops.adaptive_pool import functional_adaptive_avg_pool2d as adaptive_avg_pool2d
+from refgrad._ops.adaptive_pool import functional_adaptive_avg_pool3d as adaptive_avg_pool3d
+from refgrad._ops.adaptive_pool import functional_adaptive_max_pool1d as adaptive_max_pool1d
+from refgrad._ops.adaptive_pool import (
+    functional_adaptive_max_pool1d_with_indices as adaptive_max_pool1d_with_indices,
+)
+from refgrad._ops.adaptive_pool import functional_adaptive_max_pool2d as adaptive_max_pool2d
+from refgrad._ops.adaptive_pool import (
+    functional_adaptive_max_pool2d_with_indices as adaptive_max_pool2d_with_indices,
+)
+from refgrad._ops.adaptive_pool import functional_adaptive_max_pool3d as adaptive_max_pool3d
+from refgrad._ops.adaptive_pool import (
+    functional_adaptive_max_pool3d_with_indices as adaptive_max_pool3d_with_indices,
+)
+from refgrad._ops.avg_pool import avg_pool1d, avg_pool2d, avg_pool3d
 from refgrad._ops.batch_norm import batch_norm
 from refgrad._ops.class_margin_losses import multi_margin_loss, multilabel_margin_loss
+from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.cross_entropy import cross_entropy
 from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.dropout import alpha_dropout, dropout, dropout1d, dropout2d, dropout3d
@@ -60,6 +77,12 @@ from refgrad._ops.margin_losses import (
     triplet_margin_loss,
     triplet_margin_with_distance_loss,
 )
+from refgrad._ops.max_pools import functional_max_pool1d as max_pool1d
+from refgrad._ops.max_pools import functional_max_pool1d_with_indices as max_pool1d_with_indices
+from refgrad._ops.max_pools import functional_max_pool2d as max_pool2d
+from refgrad._ops.max_pools import functional_max_pool2d_with_indices as max_pool2d_with_indices
+from refgrad._ops.max_pools import functional_max_pool3d as max_pool3d
+from refgrad._ops.max_pools import functional_max_pool3d_with_indices as max_pool3d_with_indices
 from refgrad._ops.normalization import layer_norm
 from refgrad._ops.padding import pad
 from refgrad._ops.pointwise import sigmoid, tanh
@@ -87,4 +110,11 @@ __all__ = [
     "triplet_margin_loss", "triplet_margin_with_distance_loss", "gaussian_nll_loss",
     "multilabel_soft_margin_loss", "poisson_nll_loss", "soft_margin_loss", "multi_margin_loss",
     "multilabel_margin_loss",
+    # chapter "Convolution and pooling"
+    "conv1d", "conv2d", "conv3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool1d",
+    "max_pool1d_with_indices", "max_pool2d", "max_pool2d_with_indices", "max_pool3d",
+    "max_pool3d_with_indices", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool1d_with_indices",
+    "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d",
+    "adaptive_max_pool3d_with_indices",
 ]
