@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:773
+# --- book/chapters/10_nodes.md:781
 from refgrad.autograd import graph
 
 
