@@ -52,6 +52,30 @@ def test_backward_of_a_tensor_without_graph():
         torch.autograd.backward([a.sum(), torch.ones(1).sum()])
 
 
+@pytest.mark.parametrize("given", [[], [torch.ones(())], [torch.ones(()), None, None]])
+def test_one_gradient_per_output_is_needed(given):
+    a = leaf(1.0, 2.0)
+    outputs = [(a * 2).sum(), (a * 3).sum()]
+    if len(given) > 2:  # the extra entries are never looked at
+        assert torch.autograd.grad(outputs, a, grad_outputs=given)[0].tolist() == [5.0, 5.0]
+        return
+    message = f"got 2 tensors and {len(given)} gradients"
+    with raises(RuntimeError, message):
+        torch.autograd.grad(outputs, a, grad_outputs=given)
+    with raises(RuntimeError, message):
+        torch.autograd.backward(outputs, grad_tensors=given)
+    assert a.grad is None
+
+
+def test_an_empty_gradient_list_is_not_an_implicit_gradient():
+    a = leaf(1.0, 2.0)
+    with raises(RuntimeError, "got 1 tensors and 0 gradients"):
+        (a * 2).sum().backward([])
+    with raises(RuntimeError, "got 2 tensors and 1 gradients"):  # counted before the roots
+        torch.autograd.backward([torch.ones(()), (a * 2).sum()], [torch.ones(())])
+    assert a.grad is None
+
+
 def test_explicit_gradient_is_used():
     a = leaf(1.0, 2.0)
     (a * 2).backward(torch.tensor([3.0, 4.0]))

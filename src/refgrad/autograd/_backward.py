@@ -23,13 +23,18 @@ def _as_tuple(value) -> tuple:
     return tuple(value)
 
 
+def _grads_for(outputs: tuple, grads) -> tuple:
+    """No gradients given means an implicit one per output; a given list is taken as it is."""
+    return (None,) * len(outputs) if grads is None else _as_tuple(grads)
+
+
 def _shape_of(output):
     if isinstance(output, GradientEdge):
         return output.node._input_metadata[output.output_nr]
     return output
 
 
-# --- book/chapters/18_backward.md:57
+# --- book/chapters/18_backward.md:67
 def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
@@ -68,7 +73,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:103
+# --- book/chapters/18_backward.md:113
 def _root_edges(outputs) -> list:
     edges = []
     for i, out in enumerate(outputs):
@@ -97,7 +102,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:142
+# --- book/chapters/18_backward.md:152
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     if log.getEffectiveLevel() > logging.DEBUG:
@@ -111,6 +116,8 @@ def _engine_run_backward(t_outputs, *args, **kwargs):
 
 def _run_backward(t_outputs, *args):
     grads, keep_graph, create_graph, inputs, allow_unreachable, accumulate_grad = args
+    if len(grads) != len(t_outputs):
+        raise RuntimeError(f"got {len(t_outputs)} tensors and {len(grads)} gradients")
     roots = _root_edges(t_outputs)
     targets = _target_edges(inputs, accumulate_grad) if inputs else None
     captured = _engine.execute(roots, grads, keep_graph, create_graph, targets,
@@ -126,15 +133,15 @@ def _run_backward(t_outputs, *args):
     return tuple(captured)
 
 
-# --- book/chapters/18_backward.md:174
+# --- book/chapters/18_backward.md:186
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
     if inputs is not None and len(_as_tuple(inputs)) == 0:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     tensors = _as_tuple(tensors)
-    grads = _as_tuple(grad_tensors if grad_tensors is not None else grad_variables)
-    grads = _make_grads(tensors, grads or (None,) * len(tensors))
+    grads = _grads_for(tensors, grad_tensors if grad_tensors is not None else grad_variables)
+    grads = _make_grads(tensors, grads)
     if retain_graph is None:
         retain_graph = create_graph
     if create_graph:  # chapter "Warnings given once"
@@ -143,7 +150,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
                          True, True)
 
 
-# --- book/chapters/18_backward.md:197
+# --- book/chapters/18_backward.md:209
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "
@@ -153,7 +160,7 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-# --- book/chapters/18_backward.md:214
+# --- book/chapters/18_backward.md:226
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -167,8 +174,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    grads = _make_grads(outputs, _as_tuple(grad_outputs) or (None,) * len(outputs),
-                        is_grads_batched)
+    grads = _make_grads(outputs, _grads_for(outputs, grad_outputs), is_grads_batched)
     if retain_graph is None:
         retain_graph = create_graph
     if is_grads_batched:  # section "Batched gradients", below
@@ -192,7 +198,7 @@ def _materialized(grad, input):
     return zeros_like(input)
 
 
-# --- book/chapters/18_backward.md:274
+# --- book/chapters/18_backward.md:285
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -216,7 +222,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:313
+# --- book/chapters/18_backward.md:324
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
