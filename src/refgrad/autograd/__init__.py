@@ -28,11 +28,11 @@ __all__ += [
 from refgrad.autograd import graph
 
 
-# --- book/chapters/11_saved.md:385
+# --- book/chapters/11_saved.md:386
 from refgrad.autograd._saved import SavedTensor
 
 
-# --- book/chapters/18_backward.md:350
+# --- book/chapters/18_backward.md:367
 from refgrad.autograd._backward import _engine_run_backward, backward, grad
 
 
@@ -61,7 +61,7 @@ __all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:378
+# --- book/chapters/25_functions.md:538
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

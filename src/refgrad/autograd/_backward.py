@@ -222,7 +222,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:324
+# --- book/chapters/18_backward.md:328
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
@@ -241,6 +241,19 @@ def retain_grad(self, *refused) -> None:
         node._retains_grad = {}
     node._retains_grad[self._output_nr] = weakref.ref(self)
     self._retains_grad = True
+
+
+def follow_retained_grad(t, old, old_nr: int) -> None:
+    """Move ``t``'s retain_grad request from its old grad_fn to its new one."""
+    import weakref
+
+    if old is not None and old._retains_grad and old_nr in old._retains_grad:
+        if old._retains_grad[old_nr]() is t:
+            del old._retains_grad[old_nr]
+    new = t._grad_fn
+    if new._retains_grad is None:
+        new._retains_grad = {}
+    new._retains_grad[t._output_nr] = weakref.ref(t)
 
 
 Tensor.backward = tensor_backward

@@ -10,6 +10,14 @@ import functools
 from refgrad._C import _functions
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._accumulate import ACCUMULATE_SEQUENCE_NR, gradient_edge
+from refgrad.autograd._function_checks import (
+    INSTANTIATED,
+    LEGACY,
+    check_dirty_returned,
+    check_marks,
+    refuse_gradient,
+    written,
+)
 from refgrad.autograd._node import FunctionNode, input_metadata, set_edges
 from refgrad.autograd._saved import FREED, SavedTensor, unpack
 from refgrad.autograd._state import dual_levels, state
@@ -44,7 +52,7 @@ class FunctionCtx:
         self.saved_for_forward = tensors
 
 
-# --- book/chapters/25_functions.md:88
+# --- book/chapters/25_functions.md:101
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -65,6 +73,9 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
                 f"function {self.name()} returned an incorrect number of gradients "
                 f"(expected {expected}, got {len(result)})"
             )
+        for i, g in enumerate(result[:expected]):
+            if g is not None and (i not in positions or not isinstance(g, Tensor)):
+                refuse_gradient(self, i, positions, g)
         return tuple(result[i] for i in positions)
 
     @property
@@ -78,6 +89,9 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
     def release_variables(self) -> None:
         self._saved = None
 
+    def __repr__(self) -> str:  # a Python class, shown as Python shows one: module first
+        return f"<{type(self).__module__}.{type(self).__name__} object at {id(self):#x}>"
+
 
 def _zeros(meta):
     from refgrad._creation import zeros
@@ -85,14 +99,24 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:141
+# --- book/chapters/25_functions.md:160
 def _apply(cls, *args, **kwargs):
+    if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
+        args, kwargs = _bound(cls.forward, args, kwargs), {}
     if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD": run jvp too
         from refgrad.autograd.forward_ad import apply_with_tangents
 
         return apply_with_tangents(cls, _run, args, kwargs)
     outputs, many, _ = _run(cls, args, kwargs)
     return outputs if many else outputs[0]
+
+
+def _bound(forward, args, kwargs) -> tuple:
+    import inspect
+
+    bound = inspect.signature(forward).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return bound.args
 
 
 def _run(cls, args, kwargs):
@@ -115,8 +139,9 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:195
+# --- book/chapters/25_functions.md:224
 def _wrap(node, inputs, outputs, record) -> tuple:
+    check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node.dirty_tensors}
     plain = {id(t) for t in node.non_differentiable}
     if record:
@@ -128,14 +153,16 @@ def _wrap(node, inputs, outputs, record) -> tuple:
             continue
         differentiable = record and id(out) not in plain and out._data.dtype.kind in "fc"
         if id(out) in dirty:
-            out._version_counter.value += 1
-        elif any(out is t for t in inputs):  # NOTE [An input returned as it is]
+            wrapped.append(written(node, out, i, differentiable, inputs, len(outputs)))
+            continue
+        if any(out is t for t in inputs):  # NOTE [An input returned as it is]
             out = out.detach() if out._requires_grad and not differentiable else out.view_as(out)
         if differentiable:
             out._grad_fn, out._output_nr, out._requires_grad = node, i, True
-        if out._base is not None and id(out) not in dirty:  # no in-place writes to it
+        if out._base is not None:  # no in-place writes to it
             _mark_custom_view(out)
         wrapped.append(out)
+    check_dirty_returned(node, outputs)
     if record:  # one entry per output, tensor or not: NOTE [Every output counts]
         node._meta = tuple(input_metadata(o if isinstance(o, Tensor) else _no_tensor())
                            for o in wrapped)
@@ -146,7 +173,7 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:235
+# --- book/chapters/25_functions.md:387
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
@@ -182,6 +209,14 @@ class Function:
         }
         cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,), namespace)
 
+    def __init__(self, *args, **kwargs) -> None:
+        import warnings
+
+        warnings.warn(f"{self.__class__} {INSTANTIATED}", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(LEGACY)
+
     @staticmethod
     def forward(*args, **kwargs):
         raise NotImplementedError("You must implement the forward function for custom "
@@ -202,7 +237,7 @@ class Function:
     apply = classmethod(_apply)
 
 
-# --- book/chapters/25_functions.md:305
+# --- book/chapters/25_functions.md:465
 ONCE_DIFFERENTIABLE = (
     "trying to differentiate twice a function that was marked with @once_differentiable"
 )
@@ -224,7 +259,7 @@ def once_differentiable(fn):
     return wrapper
 
 
-# --- book/chapters/25_functions.md:336
+# --- book/chapters/25_functions.md:496
 class Error(FunctionNode):
     """A node that fails when run: it marks a gradient that cannot be taken."""
 
