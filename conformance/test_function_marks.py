@@ -274,3 +274,40 @@ def test_a_function_node_shows_as_an_instance_of_a_python_class():
     assert re.fullmatch(rf"<{re.escape(type(node).__module__)}\.ScaledBackward object at "
                         r"0x[0-9a-f]+>", repr(node))
     assert type(node).__module__.endswith(".autograd.function")
+
+
+def test_vjp_is_another_name_for_backward():
+    class Doubled(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def vjp(ctx, g):
+            return g * 5
+
+    a = torch.ones(2, requires_grad=True)
+    Doubled.apply(a).sum().backward()
+    assert a.grad.tolist() == [5.0, 5.0]
+
+
+def test_a_function_may_not_define_both_backward_and_vjp():
+    class Both(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def vjp(ctx, g):
+            return g * 5
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 7
+
+    a = torch.ones(2, requires_grad=True)
+    y = Both.apply(a)
+    with raises(RuntimeError, "Implementing both 'backward' and 'vjp' for a custom Function is "
+                "not allowed. You should only implement one of them."):
+        y.sum().backward()
+    assert a.grad is None

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:279
+# --- book/chapters/25_functions.md:290
 """torch's checks on what a custom Function's forward and backward leave behind."""
 
 import warnings
@@ -31,6 +31,10 @@ INSTANTIATED = (
     "should not be instantiated. Methods on autograd functions are all static, so you should "
     "invoke them on the class itself. Instantiating an autograd function will raise an error "
     "in a future version of PyTorch."
+)
+BOTH_BACKWARDS = (
+    "Implementing both 'backward' and 'vjp' for a custom Function is not allowed. You should "
+    "only implement one of them."
 )
 LEGACY = (
     "Legacy autograd function with non-static forward method is deprecated. Please use "
@@ -66,7 +70,7 @@ def refuse_gradient(node, i: int, positions: tuple, g) -> None:
     raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
 
 
-# --- book/chapters/25_functions.md:344
+# --- book/chapters/25_functions.md:359
 def written(node, out, i: int, differentiable: bool, inputs, count: int):
     """An output marked dirty, its history now ``node``'s where autograd records it."""
     is_input = any(out is t for t in inputs)

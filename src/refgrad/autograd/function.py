@@ -5,12 +5,10 @@
 # --- book/chapters/25_functions.md:30
 """refgrad.autograd.function: custom differentiable operations."""
 
-import functools
-
-from refgrad._C import _functions
-from refgrad._tensor import Tensor, make_tensor
-from refgrad.autograd._accumulate import ACCUMULATE_SEQUENCE_NR, gradient_edge
+from refgrad._tensor import Tensor
+from refgrad.autograd._accumulate import gradient_edge
 from refgrad.autograd._function_checks import (
+    BOTH_BACKWARDS,
     INSTANTIATED,
     LEGACY,
     check_dirty_returned,
@@ -19,6 +17,7 @@ from refgrad.autograd._function_checks import (
     written,
 )
 from refgrad.autograd._node import FunctionNode, input_metadata, set_edges
+from refgrad.autograd._once_differentiable import once_differentiable
 from refgrad.autograd._saved import FREED, SavedTensor, unpack
 from refgrad.autograd._state import dual_levels, state
 from refgrad.autograd._tangents import forward_grad
@@ -52,7 +51,7 @@ class FunctionCtx:
         self.saved_for_forward = tensors
 
 
-# --- book/chapters/25_functions.md:101
+# --- book/chapters/25_functions.md:102
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -64,7 +63,7 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
             metas, others = self._input_metadata, self._not_tensors
             grads = [_zeros(m) if g is None and i not in others else g
                      for i, (g, m) in enumerate(zip(grads, metas))]
-        result = self._forward_cls.backward(self, *grads)
+        result = _user_backward(self._forward_cls)(self, *grads)
         result = result if isinstance(result, tuple) else (result,)
         positions = self._tensor_positions
         expected = len(self.needs_input_grad)
@@ -93,13 +92,23 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
         return f"<{type(self).__module__}.{type(self).__name__} object at {id(self):#x}>"
 
 
+def _user_backward(cls):
+    """``backward`` or its other name ``vjp``, whichever the Function defines: not both."""
+    backward, vjp = cls.backward, cls.vjp
+    if vjp is Function.vjp:
+        return backward
+    if backward is not Function.backward:
+        raise RuntimeError(BOTH_BACKWARDS)
+    return vjp
+
+
 def _zeros(meta):
     from refgrad._creation import zeros
 
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:160
+# --- book/chapters/25_functions.md:171
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = _bound(cls.forward, args, kwargs), {}
@@ -139,7 +148,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:224
+# --- book/chapters/25_functions.md:235
 def _wrap(node, inputs, outputs, record) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node.dirty_tensors}
@@ -173,7 +182,7 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:387
+# --- book/chapters/25_functions.md:402
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
@@ -228,6 +237,8 @@ class Function:
                                   "your custom autograd.Function to use it with backward "
                                   "mode AD.")
 
+    vjp = backward  # the same method under another name: a Function may define either
+
     @staticmethod
     def jvp(ctx, *grad_inputs):
         raise NotImplementedError("You must implement the jvp function for custom "
@@ -235,66 +246,3 @@ class Function:
 
     setup_context = staticmethod(_no_setup_context)
     apply = classmethod(_apply)
-
-
-# --- book/chapters/25_functions.md:465
-ONCE_DIFFERENTIABLE = (
-    "trying to differentiate twice a function that was marked with @once_differentiable"
-)
-
-
-def once_differentiable(fn):
-    @functools.wraps(fn)
-    def wrapper(ctx, *args, **kwargs):
-        recording, state.grad_enabled = state.grad_enabled, False
-        try:
-            outputs = fn(ctx, *args, **kwargs)
-        finally:
-            state.grad_enabled = recording
-        if not recording or not any(isinstance(a, Tensor) and a.requires_grad for a in args):
-            return outputs
-        many = isinstance(outputs, tuple)
-        return _behind_error(ONCE_DIFFERENTIABLE, outputs if many else (outputs,))
-
-    return wrapper
-
-
-# --- book/chapters/25_functions.md:496
-class Error(FunctionNode):
-    """A node that fails when run: it marks a gradient that cannot be taken."""
-
-    __slots__ = ("_message",)
-
-    def __init__(self, message: str, next_functions: tuple) -> None:
-        FunctionNode.__init__(self, next_functions, ACCUMULATE_SEQUENCE_NR)
-        self._message = message
-
-    def name(self) -> str:
-        return "torch::autograd::Error"
-
-    def apply(self, grads, create_graph: bool = False) -> tuple:
-        raise RuntimeError(self._message)
-
-
-_functions.register(Error)
-
-
-def _behind_error(message: str, results: tuple):
-    leaves = [None if r is None else _fake_leaf(r) for r in results]
-    node = Error(message, tuple((None, 0) if t is None else gradient_edge(t) for t in leaves))
-    wrapped = tuple(None if t is None else make_tensor(t._data, True, node, i)
-                    for i, t in enumerate(leaves))
-    node._meta = tuple(input_metadata(_placeholder() if t is None else t) for t in wrapped)
-    return wrapped[0] if len(wrapped) == 1 else wrapped
-
-
-def _fake_leaf(result):
-    leaf = result.detach()
-    leaf.requires_grad = True
-    return leaf
-
-
-def _placeholder():
-    from refgrad._creation import zeros
-
-    return zeros(())
