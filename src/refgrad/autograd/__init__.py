@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:781
+# --- book/chapters/10_nodes.md:787
 from refgrad.autograd import graph
 
 

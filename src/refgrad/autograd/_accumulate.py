@@ -72,7 +72,13 @@ def add_to_grad(variable, grad, create_graph: bool, steal: bool = False) -> None
             add_into(old._data, grad._data)  # quietly; shared if large
         except ValueError:  # a .grad of another shape, as after x.t_() under no_grad
             raise _shapes_differ(old, grad) from None
-        old._version_counter.value += 1
+        counter = old._version_counter
+        if counter is not None:
+            counter.value += 1
+        elif not state.inference_mode:  # an inference .grad: written, then refused, as in torch
+            from refgrad._ops.write_checks import INFERENCE_INPLACE
+
+            raise RuntimeError(INFERENCE_INPLACE)
 
 
 def _shapes_differ(old, grad) -> RuntimeError:
@@ -101,7 +107,7 @@ def _copy(grad, variable):
     return make_tensor(_laid_out_like(grad._data, variable._data))
 
 
-# --- book/chapters/10_nodes.md:561
+# --- book/chapters/10_nodes.md:567
 def _laid_out_like(data, leaf):
     """A copy of ``data`` in ``leaf``'s memory order, if ``leaf`` is dense; else row-major."""
     if type(data) is ndarray and not leaf.flags.c_contiguous and _dense(leaf):
@@ -130,7 +136,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:596
+# --- book/chapters/10_nodes.md:602
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -163,7 +169,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:663
+# --- book/chapters/10_nodes.md:669
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -186,7 +192,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:694
+# --- book/chapters/10_nodes.md:700
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -209,7 +215,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:729
+# --- book/chapters/10_nodes.md:735
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
