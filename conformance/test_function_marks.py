@@ -311,3 +311,53 @@ def test_a_function_may_not_define_both_backward_and_vjp():
                 "not allowed. You should only implement one of them."):
         y.sum().backward()
     assert a.grad is None
+
+
+def views_out(returned, nondiff=lambda outs: ()):
+    class Views(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            outs = returned(x)
+            ctx.mark_non_differentiable(*nondiff(outs))
+            return outs
+
+        @staticmethod
+        def backward(ctx, *grads):
+            return None
+
+    return Views.apply(torch.ones(4, requires_grad=True) * 1)
+
+
+MULTI = ("This view is the output of a function that returns multiple views. Such functions "
+         "do not allow the output views to be modified inplace. You should replace the "
+         "inplace operation by an out-of-place one.")
+CUSTOM = ("This view was created inside a custom Function (or because an input was returned "
+          "as-is) and the autograd logic to handle view+inplace would override the custom "
+          "backward associated with the custom Function, leading to incorrect gradients. This "
+          "behavior is forbidden. You can fix this by cloning the output of the custom "
+          "Function.")
+
+
+@pytest.mark.parametrize("returned, nondiff, which, why", [
+    (lambda x: (x[:2], x * 2), lambda outs: (), 0, MULTI),
+    (lambda x: (x[:2], x[2:]), lambda outs: (), 1, MULTI),
+    (lambda x: (x, x * 2), lambda outs: (), 0, MULTI),
+    (lambda x: (x[:2], x * 2), lambda outs: (outs[1],), 0, CUSTOM),
+    (lambda x: (x[:2], x.long()), lambda outs: (), 0, CUSTOM),
+    (lambda x: (x[:2], 3), lambda outs: (), 0, CUSTOM),
+])
+def test_views_among_several_differentiable_outputs_are_multi_output_views(
+        returned, nondiff, which, why):
+    view = views_out(returned, nondiff)[which]
+    with raises(RuntimeError, f"Output {which} of Views is a view and is being modified "
+                f"inplace. {why}"):
+        view.add_(1)
+
+
+def test_a_multi_output_view_refuses_its_grad_fn_after_its_base_is_written():
+    view, _ = views_out(lambda x: (x[:2], x * 2))
+    with torch.no_grad():
+        view._base.add_(1)
+    with raises(RuntimeError, "Output 0 of Views is a view and its base or another view of "
+                f"its base has been modified inplace. {MULTI}"):
+        view.grad_fn

@@ -148,7 +148,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:235
+# --- book/chapters/25_functions.md:237
 def _wrap(node, inputs, outputs, record) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node.dirty_tensors}
@@ -172,6 +172,8 @@ def _wrap(node, inputs, outputs, record) -> tuple:
             _mark_custom_view(out)
         wrapped.append(out)
     check_dirty_returned(node, outputs)
+    if record and sum(isinstance(o, Tensor) and o._grad_fn is node for o in wrapped) > 1:
+        _mark_multi_output_views(wrapped)
     if record:  # one entry per output, tensor or not: NOTE [Every output counts]
         node._meta = tuple(input_metadata(o if isinstance(o, Tensor) else _no_tensor())
                            for o in wrapped)
@@ -182,12 +184,22 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:402
+# --- book/chapters/25_functions.md:406
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
 
     out._view_info = ViewInfo(IN_CUSTOM_FUNCTION, None)
+
+
+def _mark_multi_output_views(outputs) -> None:
+    """With several outputs carrying gradients, a view among them is a multi-output view."""
+    from refgrad._ops.views import IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, ViewInfo
+
+    for out in outputs:
+        info = getattr(out, "_view_info", None)
+        if info is not None and info.creation == IN_CUSTOM_FUNCTION:
+            out._view_info = ViewInfo(MULTI_OUTPUT_NODE, None)
 
 
 # NOTE [Every output counts]
