@@ -562,3 +562,36 @@ def test_batched_grad_refusals():
         torch.autograd.grad(y.sum(), x, None, retain_graph=True, is_grads_batched=True)
     with raises(IndexError, "index 0 is out of bounds for dimension 0 with size 0"):
         torch.autograd.grad(y, x, torch.ones(0, 3), retain_graph=True, is_grads_batched=True)
+
+
+def test_outputs_and_inputs_that_are_not_tensors():
+    a = leaf(1.0, 2.0)
+    with pytest.raises(AssertionError, match=r"\AExpected output to be a torch.Tensor\Z"):
+        torch.autograd.grad([(a * 2).sum(), None], a)
+    with pytest.raises(AssertionError, match=r"\AExpected output to be a torch.Tensor\Z"):
+        torch.autograd.backward([(a * 2).sum(), 3], [None, torch.ones(())])
+    for call in (lambda: torch.autograd.grad((a * 2).sum(), [a, 3]),
+                 lambda: (a * 2).sum().backward(inputs=[a, 3])):
+        with raises(RuntimeError, "all inputs have to be Tensors or GradientEdges, but got int"):
+            call()
+    with raises(RuntimeError, "element 0 of tensors does not require grad and does not have "
+                "a grad_fn"):  # the outputs are looked at first
+        torch.autograd.grad(torch.ones(()), [a, 3])
+    assert a.grad is None
+
+
+def test_deprecated_arguments_warn():
+    a = leaf(1.0, 2.0)
+    with pytest.warns(FutureWarning, match=r"\Aonly_inputs argument is deprecated and is "
+                      r"ignored now \(defaults to True\)\. To accumulate gradient for other parts "
+                      r"of the graph, please use torch\.autograd\.backward\.\Z"):
+        assert torch.autograd.grad((a * 2).sum(), a, only_inputs=False)[0].tolist() == [2, 2]
+    with pytest.warns(FutureWarning, match=r"\A`grad_variables` is deprecated\. Use "
+                      r"`grad_tensors` instead\.\Z"):
+        torch.autograd.backward(a * 2, grad_variables=torch.ones(2))
+    assert a.grad.tolist() == [2.0, 2.0]
+    with pytest.warns(FutureWarning), raises(
+            RuntimeError, "`grad_tensors` and `grad_variables` (deprecated) arguments both "
+            "passed to `backward()`. Please only use `grad_tensors`."):
+        torch.autograd.backward(a * 2, grad_tensors=torch.ones(2),
+                                grad_variables=torch.ones(2))

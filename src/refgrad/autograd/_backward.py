@@ -6,6 +6,7 @@
 """backward() and grad(): the entry points that run the engine."""
 
 import logging
+import warnings
 
 from refgrad._method_counts import no_arguments
 from refgrad._tensor import Tensor
@@ -34,13 +35,15 @@ def _shape_of(output):
     return output
 
 
-# --- book/chapters/18_backward.md:67
+# --- book/chapters/18_backward.md:69
 def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
 
     made = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
+        if not isinstance(out, Tensor | GradientEdge):
+            raise AssertionError("Expected output to be a torch.Tensor")
         meta = _shape_of(out)
         shape = Size(meta.shape)
         if grad is None:
@@ -73,7 +76,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:113
+# --- book/chapters/18_backward.md:117
 def _root_edges(outputs) -> list:
     edges = []
     for i, out in enumerate(outputs):
@@ -94,6 +97,9 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
         if isinstance(t, GradientEdge):
             edges.append((t.node, t.output_nr))
             continue
+        if not isinstance(t, Tensor):
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got "
+                               f"{type(t).__name__}")
         if accumulate_grad:
             t.retain_grad()  # a non-leaf named in backward(inputs=...) gets its .grad
         elif not t._requires_grad:
@@ -102,7 +108,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:152
+# --- book/chapters/18_backward.md:159
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     if log.getEffectiveLevel() > logging.DEBUG:
@@ -133,14 +139,21 @@ def _run_backward(t_outputs, *args):
     return tuple(captured)
 
 
-# --- book/chapters/18_backward.md:186
+# --- book/chapters/18_backward.md:193
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
+    if grad_variables is not None:
+        warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.",
+                      FutureWarning, stacklevel=2)
+        if grad_tensors is not None:
+            raise RuntimeError("`grad_tensors` and `grad_variables` (deprecated) arguments both "
+                               "passed to `backward()`. Please only use `grad_tensors`.")
+        grad_tensors = grad_variables
     if inputs is not None and len(_as_tuple(inputs)) == 0:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     tensors = _as_tuple(tensors)
-    grads = _grads_for(tensors, grad_tensors if grad_tensors is not None else grad_variables)
+    grads = _grads_for(tensors, grad_tensors)
     grads = _make_grads(tensors, grads)
     if retain_graph is None:
         retain_graph = create_graph
@@ -150,7 +163,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
                          True, True)
 
 
-# --- book/chapters/18_backward.md:209
+# --- book/chapters/18_backward.md:223
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "
@@ -160,7 +173,7 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-# --- book/chapters/18_backward.md:226
+# --- book/chapters/18_backward.md:240
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -171,6 +184,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             "but got: allow_unused=False."
         )
     allow_unused = materialize_grads if allow_unused is None else allow_unused
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
+                      "True). To accumulate gradient for other parts of the graph, please use "
+                      "torch.autograd.backward.", FutureWarning, stacklevel=2)
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
@@ -198,7 +215,7 @@ def _materialized(grad, input):
     return zeros_like(input)
 
 
-# --- book/chapters/18_backward.md:285
+# --- book/chapters/18_backward.md:303
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -222,7 +239,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:328
+# --- book/chapters/18_backward.md:346
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
