@@ -361,3 +361,9 @@ def test_a_multi_output_view_refuses_its_grad_fn_after_its_base_is_written():
     with raises(RuntimeError, "Output 0 of Views is a view and its base or another view of "
                 f"its base has been modified inplace. {MULTI}"):
         view.grad_fn
+
+
+def test_a_function_node_cannot_be_called():
+    node = Scaled.apply(torch.ones(2, requires_grad=True)).grad_fn
+    with raises(TypeError, "'ScaledBackward' object is not callable"):
+        node(torch.ones(2))

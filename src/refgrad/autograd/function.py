@@ -91,6 +91,9 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
     def __repr__(self) -> str:  # a Python class, shown as Python shows one: module first
         return f"<{type(self).__module__}.{type(self).__name__} object at {id(self):#x}>"
 
+    def __call__(self, *grads):  # unlike a built-in node, torch's custom node is no callable
+        raise TypeError(f"'{type(self).__name__}' object is not callable")
+
 
 def _user_backward(cls):
     """``backward`` or its other name ``vjp``, whichever the Function defines: not both."""
@@ -108,7 +111,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:171
+# --- book/chapters/25_functions.md:174
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = _bound(cls.forward, args, kwargs), {}
@@ -148,7 +151,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:237
+# --- book/chapters/25_functions.md:240
 def _wrap(node, inputs, outputs, record) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node.dirty_tensors}
@@ -184,7 +187,7 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:406
+# --- book/chapters/25_functions.md:409
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
