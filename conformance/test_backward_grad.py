@@ -595,3 +595,40 @@ def test_deprecated_arguments_warn():
             "passed to `backward()`. Please only use `grad_tensors`."):
         torch.autograd.backward(a * 2, grad_tensors=torch.ones(2),
                                 grad_variables=torch.ones(2))
+
+
+@pytest.mark.parametrize("flags, kind", [
+    ({"retain_graph": "yes"}, "str"), ({"create_graph": None}, "NoneType"),
+    ({"retain_graph": 1.5}, "float"), ({"create_graph": []}, "list"),
+])
+def test_graph_flags_are_read_as_integers(flags, kind):
+    a = leaf(1.0, 2.0)
+    with raises(TypeError, f"'{kind}' object cannot be interpreted as an integer"):
+        a.exp().sum().backward(**flags)
+    with raises(TypeError, f"'{kind}' object cannot be interpreted as an integer"):
+        torch.autograd.grad(a.exp().sum(), a, **flags)
+    assert a.grad is None
+
+
+def test_graph_flags_take_integers():
+    a = leaf(1.0, 2.0)
+    out = a.exp().sum()
+    out.backward(retain_graph=2)
+    out.backward(retain_graph=0)
+    with raises(RuntimeError, FREED):
+        out.backward()
+
+
+def test_tensor_methods_are_named_as_methods_in_type_errors():
+    a = leaf(1.0, 2.0)
+    with raises(TypeError, "Tensor.register_hook() missing 1 required positional argument: "
+                "'hook'"):
+        a.register_hook()
+    with raises(TypeError, "Tensor.register_post_accumulate_grad_hook() missing 1 required "
+                "positional argument: 'hook'"):
+        a.register_post_accumulate_grad_hook()
+    with raises(TypeError, "Tensor.backward() takes from 1 to 5 positional arguments but 6 "
+                "were given"):
+        a.sum().backward(None, True, False, None, 5)
+    with raises(TypeError, "Tensor.backward() got an unexpected keyword argument 'foo'"):
+        a.sum().backward(foo=1)

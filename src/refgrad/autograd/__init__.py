@@ -32,7 +32,7 @@ from refgrad.autograd import graph
 from refgrad.autograd._saved import SavedTensor
 
 
-# --- book/chapters/18_backward.md:385
+# --- book/chapters/18_backward.md:398
 from refgrad.autograd._backward import _engine_run_backward, backward, grad
 
 

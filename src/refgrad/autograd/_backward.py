@@ -6,6 +6,7 @@
 """backward() and grad(): the entry points that run the engine."""
 
 import logging
+import operator
 import warnings
 
 from refgrad._method_counts import no_arguments
@@ -29,13 +30,18 @@ def _grads_for(outputs: tuple, grads) -> tuple:
     return (None,) * len(outputs) if grads is None else _as_tuple(grads)
 
 
+def _flag(value) -> bool:
+    """``retain_graph`` or ``create_graph``, read as torch's engine reads it: as an integer."""
+    return value if value is True or value is False else bool(operator.index(value))
+
+
 def _shape_of(output):
     if isinstance(output, GradientEdge):
         return output.node._input_metadata[output.output_nr]
     return output
 
 
-# --- book/chapters/18_backward.md:69
+# --- book/chapters/18_backward.md:78
 def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
@@ -76,7 +82,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:117
+# --- book/chapters/18_backward.md:126
 def _root_edges(outputs) -> list:
     edges = []
     for i, out in enumerate(outputs):
@@ -108,7 +114,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:159
+# --- book/chapters/18_backward.md:168
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     if log.getEffectiveLevel() > logging.DEBUG:
@@ -139,7 +145,7 @@ def _run_backward(t_outputs, *args):
     return tuple(captured)
 
 
-# --- book/chapters/18_backward.md:193
+# --- book/chapters/18_backward.md:202
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
@@ -157,13 +163,14 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     grads = _make_grads(tensors, grads)
     if retain_graph is None:
         retain_graph = create_graph
+    retain_graph, create_graph = _flag(retain_graph), _flag(create_graph)
     if create_graph:  # chapter "Warnings given once"
         warn_once("create_graph", CREATE_GRAPH_WARNING, stacklevel=3)
     _engine_run_backward(tensors, grads, retain_graph, create_graph, _as_tuple(inputs),
                          True, True)
 
 
-# --- book/chapters/18_backward.md:223
+# --- book/chapters/18_backward.md:233
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "
@@ -173,7 +180,7 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-# --- book/chapters/18_backward.md:240
+# --- book/chapters/18_backward.md:250
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -194,6 +201,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grads = _make_grads(outputs, _grads_for(outputs, grad_outputs), is_grads_batched)
     if retain_graph is None:
         retain_graph = create_graph
+    retain_graph, create_graph = _flag(retain_graph), _flag(create_graph)
     if is_grads_batched:  # section "Batched gradients", below
         return _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                            materialize_grads)
@@ -215,7 +223,7 @@ def _materialized(grad, input):
     return zeros_like(input)
 
 
-# --- book/chapters/18_backward.md:303
+# --- book/chapters/18_backward.md:314
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -239,7 +247,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:346
+# --- book/chapters/18_backward.md:357
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
@@ -274,4 +282,6 @@ def follow_retained_grad(t, old, old_nr: int) -> None:
 
 
 Tensor.backward = tensor_backward
+tensor_backward.__name__ = "backward"
+tensor_backward.__qualname__ = "Tensor.backward"  # as Python names a method, in its TypeErrors
 Tensor.retain_grad = retain_grad
