@@ -36,7 +36,7 @@ from refgrad.autograd._saved import SavedTensor
 from refgrad.autograd._backward import _engine_run_backward, backward, grad
 
 
-# --- book/chapters/18a_forward_ad.md:535
+# --- book/chapters/18a_forward_ad.md:536
 from refgrad.autograd import forward_ad
 
 
