@@ -367,3 +367,24 @@ def test_a_function_node_cannot_be_called():
     node = Scaled.apply(torch.ones(2, requires_grad=True)).grad_fn
     with raises(TypeError, "'ScaledBackward' object is not callable"):
         node(torch.ones(2))
+
+
+class MarkOnly(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.mark_dirty(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
+
+
+def test_marking_an_inference_tensor_dirty_outside_inference_mode_is_refused():
+    with torch.inference_mode():
+        x = torch.ones(2)
+    with pytest.raises(RuntimeError, match=r"\AInplace update to inference tensor outside "
+                       r"InferenceMode is not allowed\."):
+        MarkOnly.apply(x, torch.ones(2, requires_grad=True))
+    with torch.inference_mode():
+        assert MarkOnly.apply(x, torch.ones(2)) is x

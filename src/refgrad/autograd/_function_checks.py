@@ -7,6 +7,7 @@
 
 import warnings
 
+from refgrad._ops.write_checks import bump
 from refgrad._tensor import Tensor
 
 DIRTY_LEAF = "a leaf Variable that requires grad has been used in an in-place operation."
@@ -50,8 +51,7 @@ def check_marks(ctx) -> None:
     if any(not isinstance(t, Tensor) for t in ctx.dirty_tensors):
         raise RuntimeError("mark_dirty can only accept variables, but argument ")
     for t in ctx.dirty_tensors:
-        if t._version_counter is not None:
-            t._version_counter.value += 1
+        bump(t)  # refused for an inference tensor outside inference mode
 
 
 def check_dirty_returned(ctx, outputs) -> None:
@@ -100,5 +100,6 @@ def _rewrite_history(node, out, i: int) -> None:
         out._grad_fn, out._output_nr, out._requires_grad = node, i, True
         if out._retains_grad:
             follow_retained_grad(out, old, old_nr)
-    if out._version_counter.views:
-        regenerate_views(out._version_counter)
+    counter = out._version_counter
+    if counter is not None and counter.views:
+        regenerate_views(counter)
