@@ -388,3 +388,30 @@ def test_marking_an_inference_tensor_dirty_outside_inference_mode_is_refused():
         MarkOnly.apply(x, torch.ones(2, requires_grad=True))
     with torch.inference_mode():
         assert MarkOnly.apply(x, torch.ones(2)) is x
+
+
+def test_the_marks_are_read_once_and_cleared():
+    seen = []
+
+    class Marked(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            seen.append((ctx.to_save, ctx.dirty_tensors, ctx.non_differentiable,
+                         hasattr(ctx, "materialize_grads")))
+            ctx.save_for_backward(x)
+            ctx.mark_non_differentiable()
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            seen.append((ctx.to_save, ctx.dirty_tensors, ctx.non_differentiable))
+            return g
+
+    a = torch.ones(2, requires_grad=True)
+    node = Marked.apply(a).grad_fn
+    assert (node.to_save, node.dirty_tensors, node.non_differentiable) == (None, None, None)
+    with pytest.warns(DeprecationWarning, match=r"\A'saved_variables' is deprecated; use "
+                      r"'saved_tensors'\Z"):
+        assert node.saved_variables[0] is a
+    Marked.apply(a).sum().backward()
+    assert seen[0] == (None, None, None, False) and seen[-1] == (None, None, None)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:297
+# --- book/chapters/25_functions.md:307
 """torch's checks on what a custom Function's forward and backward leave behind."""
 
 import warnings
@@ -46,17 +46,18 @@ LEGACY = (
 
 def check_marks(ctx) -> None:
     """Refuse marks that are not tensors; count the write to each dirty tensor."""
-    if any(not isinstance(t, Tensor) for t in ctx.non_differentiable):
+    if any(not isinstance(t, Tensor) for t in ctx.non_differentiable or ()):
         raise RuntimeError("mark_non_differentiable only accepts variable arguments, but got ")
-    if any(not isinstance(t, Tensor) for t in ctx.dirty_tensors):
+    ctx._dirty = ctx.dirty_tensors or ()  # kept past apply, which clears the mark
+    if any(not isinstance(t, Tensor) for t in ctx._dirty):
         raise RuntimeError("mark_dirty can only accept variables, but argument ")
-    for t in ctx.dirty_tensors:
+    for t in ctx._dirty:
         bump(t)  # refused for an inference tensor outside inference mode
 
 
 def check_dirty_returned(ctx, outputs) -> None:
     returned = {id(o) for o in outputs}
-    if any(id(t) not in returned for t in ctx.dirty_tensors):
+    if any(id(t) not in returned for t in ctx._dirty):
         raise RuntimeError(NOT_RETURNED)
 
 
@@ -70,7 +71,7 @@ def refuse_gradient(node, i: int, positions: tuple, g) -> None:
     raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
 
 
-# --- book/chapters/25_functions.md:366
+# --- book/chapters/25_functions.md:377
 def written(node, out, i: int, differentiable: bool, inputs, count: int):
     """An output marked dirty, its history now ``node``'s where autograd records it."""
     is_input = any(out is t for t in inputs)

@@ -25,7 +25,7 @@ def _root(t):
 def check_jvp_views(ctx, args, tangents, outputs, result) -> None:
     """A view of an input needs a tangent that is a view of that input's tangent."""
     roots = {id(_root(a)): i for i, a in enumerate(args) if isinstance(a, Tensor)}
-    dirty = {id(t) for t in ctx.dirty_tensors}
+    dirty = {id(t) for t in ctx._dirty}
     for out, tangent in zip(outputs, result):
         if not isinstance(out, Tensor) or out._base is None or id(out) in dirty:
             continue

@@ -44,7 +44,7 @@ class FunctionCtx:
         self.non_differentiable = tensors
 
     def set_materialize_grads(self, value: bool) -> None:
-        self.materialize_grads = value
+        self._materialize_grads = value
 
     def save_for_forward(self, *tensors) -> None:
         # What ``jvp`` reads as ctx.saved_tensors (chapter "Forward-mode AD").
@@ -59,7 +59,7 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
     _keeps_every_gradient = True  # NOTE [What backward returned, hooks see]
 
     def apply(self, grads, create_graph: bool = False) -> tuple:
-        if self.materialize_grads:  # not for an output that is no tensor: it stays None
+        if self._materialize_grads:  # not for an output that is no tensor: it stays None
             metas, others = self._input_metadata, self._not_tensors
             grads = [_zeros(m) if g is None and i not in others else g
                      for i, (g, m) in enumerate(zip(grads, metas))]
@@ -76,6 +76,14 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
             if g is not None and (i not in positions or not isinstance(g, Tensor)):
                 refuse_gradient(self, i, positions, g)
         return tuple(result[i] for i in positions)
+
+    @property
+    def saved_variables(self) -> tuple:
+        import warnings
+
+        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'",
+                      DeprecationWarning, stacklevel=2)
+        return self.saved_tensors
 
     @property
     def saved_tensors(self) -> tuple:
@@ -111,7 +119,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:174
+# --- book/chapters/25_functions.md:182
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = _bound(cls.forward, args, kwargs), {}
@@ -151,11 +159,11 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:240
+# --- book/chapters/25_functions.md:248
 def _wrap(node, inputs, outputs, record) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
-    dirty = {id(t) for t in node.dirty_tensors}
-    plain = {id(t) for t in node.non_differentiable}
+    dirty = {id(t) for t in node._dirty}
+    plain = {id(t) for t in node.non_differentiable or ()}
     if record:
         set_edges(node, [gradient_edge(t) for t in inputs])
     wrapped = []
@@ -182,12 +190,14 @@ def _wrap(node, inputs, outputs, record) -> tuple:
                            for o in wrapped)
         node._not_tensors = {i for i, o in enumerate(wrapped) if not isinstance(o, Tensor)}
         node._saved = tuple(
-            None if t is None else SavedTensor(t, t._grad_fn is node) for t in node.to_save
+            None if t is None else SavedTensor(t, t._grad_fn is node)
+            for t in node.to_save or ()
         )
+    node.to_save = node.dirty_tensors = node.non_differentiable = None  # read, as in torch
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:410
+# --- book/chapters/25_functions.md:421
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
@@ -227,8 +237,9 @@ class Function:
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         namespace = {
-            "_forward_cls": cls, "__module__": __name__, "to_save": (),
-            "dirty_tensors": (), "non_differentiable": (), "materialize_grads": True,
+            "_forward_cls": cls, "__module__": __name__, "to_save": None,
+            "dirty_tensors": None, "non_differentiable": None, "_dirty": (),
+            "_materialize_grads": True,
             "_saved": (), "saved_for_forward": (), "_in_jvp": False,
         }
         cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,), namespace)
