@@ -19,7 +19,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'refgrad.nn' has no attribute '{name}'")
 
 
-# --- book/chapters/21a_module_hooks.md:922
+# --- book/chapters/21a_module_hooks.md:1016
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
