@@ -632,3 +632,24 @@ def test_tensor_methods_are_named_as_methods_in_type_errors():
         a.sum().backward(None, True, False, None, 5)
     with raises(TypeError, "Tensor.backward() got an unexpected keyword argument 'foo'"):
         a.sum().backward(foo=1)
+
+
+def test_a_leaf_that_stopped_requiring_grad_keeps_its_grad():
+    a = leaf(1.0, 2.0)
+    seen = []
+    a.register_hook(lambda g: seen.append(g.tolist()))
+    a.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad))
+    out = (a * 2).sum()
+    a.requires_grad_(False)
+    out.backward()
+    assert seen == [[2.0, 2.0], None] and a.grad is None
+
+
+def test_a_leaf_written_in_place_since_is_no_leaf_to_accumulate_into():
+    a = leaf(1.0, 2.0)
+    out = (a * 2).sum()
+    a.requires_grad_(False)
+    a.mul_(leaf(3.0, 3.0))
+    assert not a.is_leaf
+    with raises(RuntimeError, "leaf variable has been moved into the graph interior"):
+        out.backward()

@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:787
+# --- book/chapters/10_nodes.md:795
 from refgrad.autograd import graph
 
 

@@ -39,18 +39,22 @@ class AccumulateGrad(FunctionNode):
 
     def apply(self, grads, create_graph: bool = False) -> tuple:
         grad = grads[0]
+        variable = self.variable
         if grad is not None:
-            steal = not create_graph and sole_holder(grads, 0, 1)  # 1: the local `grad`
-            with _accumulate_lock:
-                add_to_grad(self.variable, grad, create_graph, steal)
-        post_accumulate(self.variable)
+            if variable._grad_fn is not None:  # an in-place write gave the leaf a history
+                raise RuntimeError("leaf variable has been moved into the graph interior")
+            if variable._requires_grad:  # no longer, if requires_grad was turned off since
+                steal = not create_graph and sole_holder(grads, 0, 1)  # 1: the local `grad`
+                with _accumulate_lock:
+                    add_to_grad(variable, grad, create_graph, steal)
+        post_accumulate(variable)
         return ()
 
 
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:500
+# --- book/chapters/10_nodes.md:508
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -107,7 +111,7 @@ def _copy(grad, variable):
     return make_tensor(_laid_out_like(grad._data, variable._data))
 
 
-# --- book/chapters/10_nodes.md:567
+# --- book/chapters/10_nodes.md:575
 def _laid_out_like(data, leaf):
     """A copy of ``data`` in ``leaf``'s memory order, if ``leaf`` is dense; else row-major."""
     if type(data) is ndarray and not leaf.flags.c_contiguous and _dense(leaf):
@@ -136,7 +140,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:602
+# --- book/chapters/10_nodes.md:610
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -169,7 +173,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:669
+# --- book/chapters/10_nodes.md:677
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -192,7 +196,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:700
+# --- book/chapters/10_nodes.md:708
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -215,7 +219,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:735
+# --- book/chapters/10_nodes.md:743
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
