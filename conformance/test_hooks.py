@@ -536,3 +536,14 @@ def test_hooks_registered_before_an_in_place_op_stay_with_the_old_grad_fn():
     t.register_hook(lambda g: seen.append(("after", g.tolist())))
     t.sum().backward()
     assert seen == [("after", [1.0, 1.0]), ("before", [-0.7456, -0.7891])]
+
+
+def test_base_hooks_stay_with_its_old_history_after_a_write_through_a_view():
+    a = leaf(1.0, 1.0, 1.0, 1.0)
+    b = a * 1
+    seen = []
+    b.register_hook(lambda g: seen.append(("before", g.tolist())))
+    b[:2].mul_(3)
+    b.register_hook(lambda g: seen.append(("after", g.tolist())))
+    (b * torch.arange(4.0)).sum().backward()
+    assert seen == [("after", [0.0, 1.0, 2.0, 3.0]), ("before", [0.0, 3.0, 2.0, 3.0])]

@@ -419,9 +419,9 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/27_views.md:1005
+# --- book/chapters/27_views.md:1008
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1130
+# --- book/chapters/27_views.md:1133
 from refgrad._ops.strided_scatter import as_strided_scatter

@@ -34,9 +34,9 @@ import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/27_views.md:665
+# --- book/chapters/27_views.md:668
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 
-# --- book/chapters/27_views.md:880
+# --- book/chapters/27_views.md:883
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest

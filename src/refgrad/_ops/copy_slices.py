@@ -45,7 +45,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:423
+# --- book/chapters/27_views.md:425
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -61,6 +61,7 @@ def rebase_history(view, fn) -> None:
     node._meta = (input_metadata(base),)
     old, old_nr = base._grad_fn, base._output_nr
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
+    base._backward_hooks = None  # hooks so far stay with the old grad_fn, as the view's do
     if base._retains_grad:
         _follow_retained_grad(base, old, old_nr)
 
