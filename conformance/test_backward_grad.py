@@ -52,6 +52,30 @@ def test_backward_of_a_tensor_without_graph():
         torch.autograd.backward([a.sum(), torch.ones(1).sum()])
 
 
+@pytest.mark.parametrize("given", [[], [torch.ones(())], [torch.ones(()), None, None]])
+def test_one_gradient_per_output_is_needed(given):
+    a = leaf(1.0, 2.0)
+    outputs = [(a * 2).sum(), (a * 3).sum()]
+    if len(given) > 2:  # the extra entries are never looked at
+        assert torch.autograd.grad(outputs, a, grad_outputs=given)[0].tolist() == [5.0, 5.0]
+        return
+    message = f"got 2 tensors and {len(given)} gradients"
+    with raises(RuntimeError, message):
+        torch.autograd.grad(outputs, a, grad_outputs=given)
+    with raises(RuntimeError, message):
+        torch.autograd.backward(outputs, grad_tensors=given)
+    assert a.grad is None
+
+
+def test_an_empty_gradient_list_is_not_an_implicit_gradient():
+    a = leaf(1.0, 2.0)
+    with raises(RuntimeError, "got 1 tensors and 0 gradients"):
+        (a * 2).sum().backward([])
+    with raises(RuntimeError, "got 2 tensors and 1 gradients"):  # counted before the roots
+        torch.autograd.backward([torch.ones(()), (a * 2).sum()], [torch.ones(())])
+    assert a.grad is None
+
+
 def test_explicit_gradient_is_used():
     a = leaf(1.0, 2.0)
     (a * 2).backward(torch.tensor([3.0, 4.0]))
@@ -538,3 +562,94 @@ def test_batched_grad_refusals():
         torch.autograd.grad(y.sum(), x, None, retain_graph=True, is_grads_batched=True)
     with raises(IndexError, "index 0 is out of bounds for dimension 0 with size 0"):
         torch.autograd.grad(y, x, torch.ones(0, 3), retain_graph=True, is_grads_batched=True)
+
+
+def test_outputs_and_inputs_that_are_not_tensors():
+    a = leaf(1.0, 2.0)
+    with pytest.raises(AssertionError, match=r"\AExpected output to be a torch.Tensor\Z"):
+        torch.autograd.grad([(a * 2).sum(), None], a)
+    with pytest.raises(AssertionError, match=r"\AExpected output to be a torch.Tensor\Z"):
+        torch.autograd.backward([(a * 2).sum(), 3], [None, torch.ones(())])
+    for call in (lambda: torch.autograd.grad((a * 2).sum(), [a, 3]),
+                 lambda: (a * 2).sum().backward(inputs=[a, 3])):
+        with raises(RuntimeError, "all inputs have to be Tensors or GradientEdges, but got int"):
+            call()
+    with raises(RuntimeError, "element 0 of tensors does not require grad and does not have "
+                "a grad_fn"):  # the outputs are looked at first
+        torch.autograd.grad(torch.ones(()), [a, 3])
+    assert a.grad is None
+
+
+def test_deprecated_arguments_warn():
+    a = leaf(1.0, 2.0)
+    with pytest.warns(FutureWarning, match=r"\Aonly_inputs argument is deprecated and is "
+                      r"ignored now \(defaults to True\)\. To accumulate gradient for other parts "
+                      r"of the graph, please use torch\.autograd\.backward\.\Z"):
+        assert torch.autograd.grad((a * 2).sum(), a, only_inputs=False)[0].tolist() == [2, 2]
+    with pytest.warns(FutureWarning, match=r"\A`grad_variables` is deprecated\. Use "
+                      r"`grad_tensors` instead\.\Z"):
+        torch.autograd.backward(a * 2, grad_variables=torch.ones(2))
+    assert a.grad.tolist() == [2.0, 2.0]
+    with pytest.warns(FutureWarning), raises(
+            RuntimeError, "`grad_tensors` and `grad_variables` (deprecated) arguments both "
+            "passed to `backward()`. Please only use `grad_tensors`."):
+        torch.autograd.backward(a * 2, grad_tensors=torch.ones(2),
+                                grad_variables=torch.ones(2))
+
+
+@pytest.mark.parametrize("flags, kind", [
+    ({"retain_graph": "yes"}, "str"), ({"create_graph": None}, "NoneType"),
+    ({"retain_graph": 1.5}, "float"), ({"create_graph": []}, "list"),
+])
+def test_graph_flags_are_read_as_integers(flags, kind):
+    a = leaf(1.0, 2.0)
+    with raises(TypeError, f"'{kind}' object cannot be interpreted as an integer"):
+        a.exp().sum().backward(**flags)
+    with raises(TypeError, f"'{kind}' object cannot be interpreted as an integer"):
+        torch.autograd.grad(a.exp().sum(), a, **flags)
+    assert a.grad is None
+
+
+def test_graph_flags_take_integers():
+    a = leaf(1.0, 2.0)
+    out = a.exp().sum()
+    out.backward(retain_graph=2)
+    out.backward(retain_graph=0)
+    with raises(RuntimeError, FREED):
+        out.backward()
+
+
+def test_tensor_methods_are_named_as_methods_in_type_errors():
+    a = leaf(1.0, 2.0)
+    with raises(TypeError, "Tensor.register_hook() missing 1 required positional argument: "
+                "'hook'"):
+        a.register_hook()
+    with raises(TypeError, "Tensor.register_post_accumulate_grad_hook() missing 1 required "
+                "positional argument: 'hook'"):
+        a.register_post_accumulate_grad_hook()
+    with raises(TypeError, "Tensor.backward() takes from 1 to 5 positional arguments but 6 "
+                "were given"):
+        a.sum().backward(None, True, False, None, 5)
+    with raises(TypeError, "Tensor.backward() got an unexpected keyword argument 'foo'"):
+        a.sum().backward(foo=1)
+
+
+def test_a_leaf_that_stopped_requiring_grad_keeps_its_grad():
+    a = leaf(1.0, 2.0)
+    seen = []
+    a.register_hook(lambda g: seen.append(g.tolist()))
+    a.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad))
+    out = (a * 2).sum()
+    a.requires_grad_(False)
+    out.backward()
+    assert seen == [[2.0, 2.0], None] and a.grad is None
+
+
+def test_a_leaf_written_in_place_since_is_no_leaf_to_accumulate_into():
+    a = leaf(1.0, 2.0)
+    out = (a * 2).sum()
+    a.requires_grad_(False)
+    a.mul_(leaf(3.0, 3.0))
+    assert not a.is_leaf
+    with raises(RuntimeError, "leaf variable has been moved into the graph interior"):
+        out.backward()

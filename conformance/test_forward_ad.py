@@ -4,6 +4,7 @@ Written against torch's API; they pass on real torch 2.13 and on refgrad. Messag
 reprs and values were recorded from torch.
 """
 
+import re
 import threading
 
 import numpy as np
@@ -564,3 +565,93 @@ def test_gradcheck_checks_forward_mode():
         "analytical:tensor([[ 0.8864,  0.0000, -0.0000],\n"
         "        [ 0.0000,  0.5457, -0.0000],\n"
         "        [ 0.0000,  0.0000, -0.4203]], dtype=torch.float64)\n")
+
+
+def _jvp_of(forward, jvp, second_tangent=None):
+    class Custom(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return forward(x, y)
+
+        @staticmethod
+        def jvp(ctx, tx, ty):
+            return jvp(tx, ty)
+
+        @staticmethod
+        def backward(ctx, *grads):
+            return grads[0], None
+
+    with fwAD.dual_level():
+        x = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        y = torch.tensor([3.0, 4.0])
+        if second_tangent is not None:
+            y = fwAD.make_dual(y, second_tangent)
+        out = Custom.apply(x, y)
+        return [_tangent(o).tolist() for o in (out if isinstance(out, tuple) else (out,))]
+
+
+@pytest.mark.parametrize("jvp, message", [
+    (lambda tx, ty: [tx * 2], "expected Variable or None (got list) for grad output 0."),
+    (lambda tx, ty: (tx, "a"), "expected Variable or None (got str) for grad output 1."),
+    (lambda tx, ty: ("a",), "expected Variable or None (got str) for grad output 0."),
+])
+def test_jvp_results_must_be_tensors_or_none(jvp, message):
+    with pytest.raises(RuntimeError, match=r"\A" + re.escape(message) + r"\Z"):
+        _jvp_of(lambda x, y: (x * 2, x * 3), jvp)
+
+
+VIEW_CASES = [
+    (lambda x, y: x[:1], lambda tx, ty: tx[:1], None, [[1.0]]),
+    (lambda x, y: x, lambda tx, ty: tx.view_as(tx), None, [[1.0, 1.0]]),
+    (lambda x, y: (x * 2, y), lambda tx, ty: (tx * 2, ty), None, [[2.0, 2.0], [0.0, 0.0]]),
+]
+
+
+@pytest.mark.parametrize("forward, jvp, second, tangents", VIEW_CASES)
+def test_a_view_of_an_input_gets_a_view_of_its_tangent(forward, jvp, second, tangents):
+    assert _jvp_of(forward, jvp, second) == tangents
+
+
+NOT_A_VIEW = ("A custom Function's forward is returning a view (or an input as-is) but the jvp "
+              "is not returning a view.")
+
+
+@pytest.mark.parametrize("forward, jvp, second, message", [
+    (lambda x, y: x[:1], lambda tx, ty: tx[:1].clone(), None, NOT_A_VIEW),
+    (lambda x, y: x, lambda tx, ty: tx, None, NOT_A_VIEW),
+    (lambda x, y: (x * 2, y), lambda tx, ty: (tx * 2, ty * 1), torch.tensor([5.0, 5.0]),
+     NOT_A_VIEW),
+    (lambda x, y: y[:1], lambda tx, ty: tx[:1], torch.tensor([5.0, 5.0]),
+     "A custom Function is returning a view but the jvp is not returning a view of the given "
+     "grad input."),
+])
+def test_a_view_of_an_input_with_a_tangent_refuses_other_tangents(forward, jvp, second,
+                                                                   message):
+    with pytest.raises(RuntimeError, match=r"\A" + re.escape(message) + r"\Z"):
+        _jvp_of(forward, jvp, second)
+
+
+def test_a_view_of_a_viewed_input_needs_a_tangent_of_the_same_base():
+    class Part(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return y[:1]
+
+        @staticmethod
+        def jvp(ctx, tx, ty):
+            return pick(tx, ty)[:1]
+
+        @staticmethod
+        def backward(ctx, *grads):
+            return None, None
+
+    with fwAD.dual_level():
+        x = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        y = fwAD.make_dual(torch.tensor([3.0, 4.0, 5.0]), torch.tensor([5.0, 6.0, 7.0]))[1:]
+        pick = lambda tx, ty: ty  # noqa: E731
+        assert _tangent(Part.apply(x, y)).tolist() == [6.0]
+        pick = lambda tx, ty: tx  # noqa: E731
+        with pytest.raises(RuntimeError, match=r"\AA custom Function is returning a view but "
+                           r"the jvp is not returning a view of the same base as the given "
+                           r"grad input\.\Z"):
+            Part.apply(x, y)

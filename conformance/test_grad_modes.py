@@ -1066,3 +1066,18 @@ def test_the_questions_torch_autograd_answers():
             torch.autograd.is_view_replay_enabled()) == (True, False)
     x = torch.ones(2, requires_grad=True)
     assert type(x.exp().grad_fn._raw_saved_result) is torch.autograd.SavedTensor
+
+
+def test_an_inference_grad_is_added_into_then_refused_outside_inference_mode():
+    with torch.inference_mode():
+        inference_grad = torch.ones(2)
+    a = torch.ones(2, requires_grad=True)
+    a.grad = inference_grad
+    with pytest.raises(RuntimeError, match=r"\AInplace update to inference tensor outside "
+                       r"InferenceMode is not allowed\."):
+        (a * 2).sum().backward()
+    assert a.grad is inference_grad and a.grad.tolist() == [3.0, 3.0]
+    b = (a * 2).sum()
+    with torch.inference_mode():
+        b.backward()
+    assert a.grad is inference_grad and a.grad.tolist() == [5.0, 5.0]

@@ -429,6 +429,42 @@ def test_post_accumulate_grad_hook_checks():
         torch.ones(1).register_post_accumulate_grad_hook(print)
 
 
+def post_accumulate_results(first):
+    """Backward through a leaf whose first post-accumulate hook returns ``first``."""
+    a, seen = leaf(1.0, 2.0), []
+    a.register_post_accumulate_grad_hook(lambda p: first(p))
+    a.register_post_accumulate_grad_hook(lambda p: seen.append(p is a))
+    try:
+        (a * 2).sum().backward()
+    finally:
+        assert a.grad.tolist() == [2.0, 2.0]
+    return seen
+
+
+def test_post_accumulate_grad_hook_results_are_checked_like_gradient_hooks():
+    assert post_accumulate_results(lambda p: p) == [True]
+    with raises(TypeError, "expected Variable, but hook returned 'int'"):
+        post_accumulate_results(lambda p: 0)
+    with raises(RuntimeError, "hook '<lambda>' has changed the size of value"):
+        post_accumulate_results(lambda p: torch.ones(3))
+    with raises(
+        RuntimeError,
+        "hook '<lambda>' has changed the type of value "
+        "(was torch.FloatTensor got torch.DoubleTensor)",
+    ):
+        post_accumulate_results(lambda p: p.double())
+
+
+def test_post_accumulate_grad_hook_tensor_result_passes_on_then_fails():
+    other = torch.zeros(2)
+    a, seen = leaf(1.0, 2.0), []
+    a.register_post_accumulate_grad_hook(lambda p: other)
+    a.register_post_accumulate_grad_hook(lambda p: seen.append(p is other))
+    with raises(RuntimeError, "Tensor post accumulate grad hooks should return None."):
+        (a * 2).sum().backward()
+    assert seen == [True]
+
+
 def test_post_accumulate_grad_hook_as_an_optimizer_step():
     w = leaf(1.0, -1.0)
 
@@ -500,3 +536,14 @@ def test_hooks_registered_before_an_in_place_op_stay_with_the_old_grad_fn():
     t.register_hook(lambda g: seen.append(("after", g.tolist())))
     t.sum().backward()
     assert seen == [("after", [1.0, 1.0]), ("before", [-0.7456, -0.7891])]
+
+
+def test_base_hooks_stay_with_its_old_history_after_a_write_through_a_view():
+    a = leaf(1.0, 1.0, 1.0, 1.0)
+    b = a * 1
+    seen = []
+    b.register_hook(lambda g: seen.append(("before", g.tolist())))
+    b[:2].mul_(3)
+    b.register_hook(lambda g: seen.append(("after", g.tolist())))
+    (b * torch.arange(4.0)).sum().backward()
+    assert seen == [("after", [0.0, 1.0, 2.0, 3.0]), ("before", [0.0, 3.0, 2.0, 3.0])]

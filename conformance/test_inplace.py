@@ -392,3 +392,44 @@ def test_comparisons_in_place_compare_promoted_and_keep_the_dtype():
         torch.tensor([1.0], requires_grad=True).eq_(1.0)
     with raises(RuntimeError, "output with shape [2] doesn't match the broadcast shape [2, 2]"):
         torch.tensor([1.0, 2.0]).eq_(torch.ones(2, 2))
+
+
+def retained_after_writes(write, loss):
+    a = torch.arange(4.0, requires_grad=True)
+    b = a * 1
+    v = b[1:3]
+    retained = write(b, v)
+    loss(b, v).backward()
+    return retained.grad.tolist(), a.grad.tolist()
+
+
+def test_a_retained_grad_follows_the_tensor_to_its_new_grad_fn():
+    def write(b, v):
+        b.retain_grad()
+        b.mul_(2)
+        b.add_(1)
+        return b
+
+    assert retained_after_writes(write, lambda b, v: (b * b).sum()) == (
+        [2.0, 6.0, 10.0, 14.0], [4.0, 12.0, 20.0, 28.0])
+
+
+def test_a_retained_grad_follows_a_base_written_through_a_view():
+    def write(b, v):
+        b.retain_grad()
+        v.mul_(2)
+        return b
+
+    assert retained_after_writes(write, lambda b, v: b.sum()) == (
+        [1.0] * 4, [1.0, 2.0, 2.0, 1.0])
+
+
+def test_a_retained_grad_follows_a_view_written_in_place():
+    def write(b, v):
+        v.mul_(2)
+        v.retain_grad()
+        v.mul_(5)
+        return v
+
+    assert retained_after_writes(write, lambda b, v: v.sum() + b.sum()) == (
+        [1.0, 1.0], [1.0, 20.0, 20.0, 1.0])

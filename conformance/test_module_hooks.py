@@ -259,3 +259,57 @@ def test_an_index_tensor_gets_integer_zeros_in_grad_input():
     a = torch.tensor([1.0, 2.0], requires_grad=True)
     module(a, torch.tensor([1, 1])).sum().backward()
     assert seen == [[(torch.float32, [0.0, 2.0]), (torch.int64, [0, 0])]]
+
+
+def test_global_module_hooks_run_before_each_modules_own():
+    from torch.nn.modules.module import (
+        register_module_forward_hook,
+        register_module_forward_pre_hook,
+        register_module_full_backward_hook,
+        register_module_full_backward_pre_hook,
+    )
+
+    log = []
+    m = torch.nn.ReLU()
+    m.register_forward_pre_hook(lambda mod, args: log.append("own pre"), prepend=True)
+    m.register_forward_hook(lambda mod, args, out: log.append("own post"), prepend=True)
+    m.register_full_backward_pre_hook(lambda mod, go: log.append("own backward pre"))
+    m.register_full_backward_hook(lambda mod, gi, go: log.append("own backward"))
+    handles = [
+        register_module_forward_pre_hook(lambda mod, args: (log.append("pre"), args[0] * 2)[1]),
+        register_module_forward_hook(
+            lambda mod, args, kwargs, out: (log.append(kwargs), out + 1)[1], with_kwargs=True),
+        register_module_full_backward_pre_hook(lambda mod, go: log.append("backward pre")),
+        register_module_full_backward_hook(
+            lambda mod, gi, go: log.append(("backward", gi[0].tolist()))),
+    ]
+    try:
+        x = torch.ones(2, requires_grad=True)
+        y = m(x)
+        y.sum().backward()
+    finally:
+        for h in handles:
+            h.remove()
+    assert y.tolist() == [3.0, 3.0] and x.grad.tolist() == [2.0, 2.0]
+    assert log == ["pre", "own pre", {}, "own post", "backward pre", "own backward pre",
+                   ("backward", [1.0, 1.0]), "own backward"]
+    log.clear()
+    assert m(torch.ones(2)).tolist() == [1.0, 1.0] and log == ["own pre", "own post"]
+
+
+def test_a_global_always_called_forward_hook_runs_when_forward_fails():
+    from torch.nn.modules.module import register_module_forward_hook
+
+    class Failing(torch.nn.Module):
+        def forward(self, x):
+            raise ValueError("forward")
+
+    log = []
+    handle = register_module_forward_hook(lambda mod, args, out: log.append(out),
+                                          always_call=True)
+    try:
+        with pytest.raises(ValueError):
+            Failing()(torch.ones(1))
+    finally:
+        handle.remove()
+    assert log == [None]

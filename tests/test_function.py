@@ -70,7 +70,7 @@ def test_wrong_number_of_gradients():
 
 def test_error_node_fails_when_run_and_is_registered():
     from refgrad._C import _functions
-    from refgrad.autograd.function import ONCE_DIFFERENTIABLE, Error
+    from refgrad.autograd._once_differentiable import ONCE_DIFFERENTIABLE, Error
 
     assert _functions.Error is Error
     x = refgrad.tensor([1.0, 2.0], requires_grad=True)

@@ -386,11 +386,11 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:1093
+# --- book/chapters/26_inplace.md:1097
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:1410
+# --- book/chapters/26_inplace.md:1414
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -415,7 +415,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1562
+# --- book/chapters/26_inplace.md:1566
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -426,7 +426,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1836
+# --- book/chapters/26_inplace.md:1840
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -436,9 +436,9 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/27_views.md:991
+# --- book/chapters/27_views.md:1008
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1116
+# --- book/chapters/27_views.md:1133
 from refgrad._ops.strided_scatter import as_strided_scatter

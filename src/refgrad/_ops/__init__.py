@@ -23,20 +23,20 @@ import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the r
 import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 
 
-# --- book/chapters/18a_forward_ad.md:516
+# --- book/chapters/18a_forward_ad.md:517
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
-# --- book/chapters/26_inplace.md:1402
+# --- book/chapters/26_inplace.md:1406
 import refgrad._ops.assignment  # noqa: F401 - installs item assignment
 import refgrad._ops.inplace_methods  # noqa: F401 - installs the in-place methods
 import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/27_views.md:651
+# --- book/chapters/27_views.md:668
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 
-# --- book/chapters/27_views.md:866
+# --- book/chapters/27_views.md:883
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:371
+# --- book/chapters/27_views.md:376
 """CopySlices: a base's history after an in-place write through one of its views."""
 
 import numpy as np
@@ -45,7 +45,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:418
+# --- book/chapters/27_views.md:425
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -59,4 +59,14 @@ def rebase_history(view, fn) -> None:
     node._where = _placed_like(base._data, positions(base._data, view._data))
     node._shape = tuple(base._data.shape)
     node._meta = (input_metadata(base),)
+    old, old_nr = base._grad_fn, base._output_nr
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
+    base._backward_hooks = None  # hooks so far stay with the old grad_fn, as the view's do
+    if base._retains_grad:
+        _follow_retained_grad(base, old, old_nr)
+
+
+def _follow_retained_grad(t, old, old_nr: int) -> None:
+    from refgrad.autograd._backward import follow_retained_grad
+
+    follow_retained_grad(t, old, old_nr)

@@ -14,6 +14,7 @@ from refgrad._ops.copy_slices import rebase_history
 from refgrad._ops.simple_functions import clone
 from refgrad._ops.write_checks import bump, check_fits, check_inplace
 from refgrad._tensor import Tensor
+from refgrad.autograd._backward import follow_retained_grad
 from refgrad.autograd._node import input_metadata
 from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.utils._python_dispatch import dispatch_inplace
@@ -67,11 +68,14 @@ def _rebase(self, node) -> None:
     if self._base is not None:
         rebase_history(self, node)
     else:
+        old, old_nr = self._grad_fn, self._output_nr
         self._grad_fn, self._output_nr, self._requires_grad = node, 0, True
         node._meta = (input_metadata(self),)
+        if self._retains_grad:  # the request follows the tensor to its new grad_fn
+            follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:299
+# --- book/chapters/26_inplace.md:303
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 

@@ -108,7 +108,12 @@ def regenerate(view) -> None:
         return
     replay = view._view_info.replay
     node, nr = _replayed(base, replay) if replay else (_as_strided_node(base, view), 0)
+    old, old_nr = view._grad_fn, view._output_nr
     view._grad_fn, view._output_nr, view._requires_grad = node, nr, True
+    if view._retains_grad:  # chapter "backward() and grad()"
+        from refgrad.autograd._backward import follow_retained_grad
+
+        follow_retained_grad(view, old, old_nr)
 
 
 def _as_strided_node(base, view):
@@ -125,13 +130,13 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:330
+# --- book/chapters/27_views.md:335
 def _go_stale(view, info) -> None:
     info.stale = _rebase_message(view, info.creation, INDIRECT)
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:337
+# --- book/chapters/27_views.md:342
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -154,7 +159,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:444
+# --- book/chapters/27_views.md:461
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -177,7 +182,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:468
+# --- book/chapters/27_views.md:485
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

@@ -24,19 +24,19 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:773
+# --- book/chapters/10_nodes.md:795
 from refgrad.autograd import graph
 
 
-# --- book/chapters/11_saved.md:385
+# --- book/chapters/11_saved.md:386
 from refgrad.autograd._saved import SavedTensor
 
 
-# --- book/chapters/18_backward.md:339
+# --- book/chapters/18_backward.md:398
 from refgrad.autograd._backward import _engine_run_backward, backward, grad
 
 
-# --- book/chapters/18a_forward_ad.md:535
+# --- book/chapters/18a_forward_ad.md:536
 from refgrad.autograd import forward_ad
 
 
@@ -61,7 +61,7 @@ __all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:378
+# --- book/chapters/25_functions.md:595
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

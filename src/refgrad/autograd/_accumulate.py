@@ -15,6 +15,7 @@ from numpy import copyto, empty_like, ndarray  # NOTE [Names looked up once]
 from refgrad._C import _functions
 from refgrad._parallel import add_into
 from refgrad._tensor import make_tensor
+from refgrad.autograd._hooks import call_hooks
 from refgrad.autograd._node import FunctionNode, Node, input_metadata, lone_metadata
 from refgrad.autograd._state import state
 
@@ -38,18 +39,22 @@ class AccumulateGrad(FunctionNode):
 
     def apply(self, grads, create_graph: bool = False) -> tuple:
         grad = grads[0]
+        variable = self.variable
         if grad is not None:
-            steal = not create_graph and sole_holder(grads, 0, 1)  # 1: the local `grad`
-            with _accumulate_lock:
-                add_to_grad(self.variable, grad, create_graph, steal)
-        post_accumulate(self.variable)
+            if variable._grad_fn is not None:  # an in-place write gave the leaf a history
+                raise RuntimeError("leaf variable has been moved into the graph interior")
+            if variable._requires_grad:  # no longer, if requires_grad was turned off since
+                steal = not create_graph and sole_holder(grads, 0, 1)  # 1: the local `grad`
+                with _accumulate_lock:
+                    add_to_grad(variable, grad, create_graph, steal)
+        post_accumulate(variable)
         return ()
 
 
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:491
+# --- book/chapters/10_nodes.md:508
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -71,7 +76,13 @@ def add_to_grad(variable, grad, create_graph: bool, steal: bool = False) -> None
             add_into(old._data, grad._data)  # quietly; shared if large
         except ValueError:  # a .grad of another shape, as after x.t_() under no_grad
             raise _shapes_differ(old, grad) from None
-        old._version_counter.value += 1
+        counter = old._version_counter
+        if counter is not None:
+            counter.value += 1
+        elif not state.inference_mode:  # an inference .grad: written, then refused, as in torch
+            from refgrad._ops.write_checks import INFERENCE_INPLACE
+
+            raise RuntimeError(INFERENCE_INPLACE)
 
 
 def _shapes_differ(old, grad) -> RuntimeError:
@@ -92,16 +103,15 @@ def _shapes_differ(old, grad) -> RuntimeError:
 def post_accumulate(variable) -> None:
     """Call the leaf's post-accumulate-grad hooks, even when no gradient came."""
     hooks = variable._post_accumulate_grad_hooks
-    if hooks:
-        for hook in tuple(hooks.values()):
-            hook(variable)
+    if hooks and call_hooks(hooks, variable) is not variable:  # NOTE [Post-accumulate results]
+        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def _copy(grad, variable):
     return make_tensor(_laid_out_like(grad._data, variable._data))
 
 
-# --- book/chapters/10_nodes.md:553
+# --- book/chapters/10_nodes.md:575
 def _laid_out_like(data, leaf):
     """A copy of ``data`` in ``leaf``'s memory order, if ``leaf`` is dense; else row-major."""
     if type(data) is ndarray and not leaf.flags.c_contiguous and _dense(leaf):
@@ -130,7 +140,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:588
+# --- book/chapters/10_nodes.md:610
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -163,7 +173,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:655
+# --- book/chapters/10_nodes.md:677
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -186,7 +196,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:686
+# --- book/chapters/10_nodes.md:708
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -209,7 +219,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:721
+# --- book/chapters/10_nodes.md:743
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

@@ -6,6 +6,8 @@
 """backward() and grad(): the entry points that run the engine."""
 
 import logging
+import operator
+import warnings
 
 from refgrad._method_counts import no_arguments
 from refgrad._tensor import Tensor
@@ -23,19 +25,31 @@ def _as_tuple(value) -> tuple:
     return tuple(value)
 
 
+def _grads_for(outputs: tuple, grads) -> tuple:
+    """No gradients given means an implicit one per output; a given list is taken as it is."""
+    return (None,) * len(outputs) if grads is None else _as_tuple(grads)
+
+
+def _flag(value) -> bool:
+    """``retain_graph`` or ``create_graph``, read as torch's engine reads it: as an integer."""
+    return value if value is True or value is False else bool(operator.index(value))
+
+
 def _shape_of(output):
     if isinstance(output, GradientEdge):
         return output.node._input_metadata[output.output_nr]
     return output
 
 
-# --- book/chapters/18_backward.md:57
+# --- book/chapters/18_backward.md:78
 def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
 
     made = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
+        if not isinstance(out, Tensor | GradientEdge):
+            raise AssertionError("Expected output to be a torch.Tensor")
         meta = _shape_of(out)
         shape = Size(meta.shape)
         if grad is None:
@@ -68,7 +82,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:103
+# --- book/chapters/18_backward.md:126
 def _root_edges(outputs) -> list:
     edges = []
     for i, out in enumerate(outputs):
@@ -89,6 +103,9 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
         if isinstance(t, GradientEdge):
             edges.append((t.node, t.output_nr))
             continue
+        if not isinstance(t, Tensor):
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got "
+                               f"{type(t).__name__}")
         if accumulate_grad:
             t.retain_grad()  # a non-leaf named in backward(inputs=...) gets its .grad
         elif not t._requires_grad:
@@ -97,7 +114,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:142
+# --- book/chapters/18_backward.md:168
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     if log.getEffectiveLevel() > logging.DEBUG:
@@ -111,6 +128,8 @@ def _engine_run_backward(t_outputs, *args, **kwargs):
 
 def _run_backward(t_outputs, *args):
     grads, keep_graph, create_graph, inputs, allow_unreachable, accumulate_grad = args
+    if len(grads) != len(t_outputs):
+        raise RuntimeError(f"got {len(t_outputs)} tensors and {len(grads)} gradients")
     roots = _root_edges(t_outputs)
     targets = _target_edges(inputs, accumulate_grad) if inputs else None
     captured = _engine.execute(roots, grads, keep_graph, create_graph, targets,
@@ -126,24 +145,32 @@ def _run_backward(t_outputs, *args):
     return tuple(captured)
 
 
-# --- book/chapters/18_backward.md:174
+# --- book/chapters/18_backward.md:202
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
+    if grad_variables is not None:
+        warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.",
+                      FutureWarning, stacklevel=2)
+        if grad_tensors is not None:
+            raise RuntimeError("`grad_tensors` and `grad_variables` (deprecated) arguments both "
+                               "passed to `backward()`. Please only use `grad_tensors`.")
+        grad_tensors = grad_variables
     if inputs is not None and len(_as_tuple(inputs)) == 0:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     tensors = _as_tuple(tensors)
-    grads = _as_tuple(grad_tensors if grad_tensors is not None else grad_variables)
-    grads = _make_grads(tensors, grads or (None,) * len(tensors))
+    grads = _grads_for(tensors, grad_tensors)
+    grads = _make_grads(tensors, grads)
     if retain_graph is None:
         retain_graph = create_graph
+    retain_graph, create_graph = _flag(retain_graph), _flag(create_graph)
     if create_graph:  # chapter "Warnings given once"
         warn_once("create_graph", CREATE_GRAPH_WARNING, stacklevel=3)
     _engine_run_backward(tensors, grads, retain_graph, create_graph, _as_tuple(inputs),
                          True, True)
 
 
-# --- book/chapters/18_backward.md:197
+# --- book/chapters/18_backward.md:233
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "
@@ -153,7 +180,7 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-# --- book/chapters/18_backward.md:214
+# --- book/chapters/18_backward.md:250
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -164,13 +191,17 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             "but got: allow_unused=False."
         )
     allow_unused = materialize_grads if allow_unused is None else allow_unused
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
+                      "True). To accumulate gradient for other parts of the graph, please use "
+                      "torch.autograd.backward.", FutureWarning, stacklevel=2)
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    grads = _make_grads(outputs, _as_tuple(grad_outputs) or (None,) * len(outputs),
-                        is_grads_batched)
+    grads = _make_grads(outputs, _grads_for(outputs, grad_outputs), is_grads_batched)
     if retain_graph is None:
         retain_graph = create_graph
+    retain_graph, create_graph = _flag(retain_graph), _flag(create_graph)
     if is_grads_batched:  # section "Batched gradients", below
         return _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                            materialize_grads)
@@ -192,7 +223,7 @@ def _materialized(grad, input):
     return zeros_like(input)
 
 
-# --- book/chapters/18_backward.md:274
+# --- book/chapters/18_backward.md:314
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -216,7 +247,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:313
+# --- book/chapters/18_backward.md:357
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
@@ -237,5 +268,20 @@ def retain_grad(self, *refused) -> None:
     self._retains_grad = True
 
 
+def follow_retained_grad(t, old, old_nr: int) -> None:
+    """Move ``t``'s retain_grad request from its old grad_fn to its new one."""
+    import weakref
+
+    if old is not None and old._retains_grad and old_nr in old._retains_grad:
+        if old._retains_grad[old_nr]() is t:
+            del old._retains_grad[old_nr]
+    new = t._grad_fn
+    if new._retains_grad is None:
+        new._retains_grad = {}
+    new._retains_grad[t._output_nr] = weakref.ref(t)
+
+
 Tensor.backward = tensor_backward
+tensor_backward.__name__ = "backward"
+tensor_backward.__qualname__ = "Tensor.backward"  # as Python names a method, in its TypeErrors
 Tensor.retain_grad = retain_grad

@@ -78,9 +78,10 @@ def register_hook(self, hook) -> RemovableHandle:
 
 
 Tensor.register_hook = register_hook
+register_hook.__qualname__ = "Tensor.register_hook"  # as Python names a method, in its TypeErrors
 
 
-# --- book/chapters/20_hooks.md:166
+# --- book/chapters/20_hooks.md:167
 def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
     """Call ``hook(self)`` after this leaf's ``.grad`` was updated."""
     if not self.requires_grad:
@@ -97,3 +98,5 @@ def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
 
 
 Tensor.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook
+# as Python names a method, in its TypeErrors
+register_post_accumulate_grad_hook.__qualname__ = "Tensor.register_post_accumulate_grad_hook"

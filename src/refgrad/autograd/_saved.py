@@ -111,8 +111,9 @@ def _modified_message(saved: SavedTensor, node) -> str:
     kind = tensor_type_name(tensor) if tensor is not None else _type_of_data(saved._data)
     which = ""
     if producer is not None:
-        # Backward0 goes; BackwardN keeps its N; C++ nodes keep their whole name.
-        op = re.sub(r"Backward(\d+)$", lambda m: m[1].lstrip("0"), producer.name())
+        # Backward0 goes, as does a custom Function's Backward; BackwardN keeps its N;
+        # C++ nodes keep their whole name.
+        op = re.sub(r"Backward(\d*)$", lambda m: m[1].lstrip("0"), producer.name())
         which = f", which is output {saved._output_nr} of {op},"
     return (
         "one of the variables needed for gradient computation has been modified by an "
@@ -136,7 +137,7 @@ def _type_of_data(data) -> str:
     return tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:202
+# --- book/chapters/11_saved.md:203
 class SavedNumber:
     """A Python number an operation kept; shown as a 0-d tensor."""
 
@@ -168,7 +169,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:254
+# --- book/chapters/11_saved.md:255
 PACK_MODIFIED = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -194,7 +195,7 @@ def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook) -> None:
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:289
+# --- book/chapters/11_saved.md:290
 def unpack_with_hooks(saved: SavedTensor, node):
     from refgrad._tensor import Tensor
 
@@ -214,7 +215,7 @@ def unpack_with_hooks(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:313
+# --- book/chapters/11_saved.md:314
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from refgrad._tensor import Tensor
 from refgrad.autograd import _tangents
+from refgrad.autograd._jvp_checks import check_jvp_results, check_jvp_views
 from refgrad.autograd._state import dual_levels
 from refgrad.autograd._tangents import active_level, in_layout_of, paused, tangent_of
 from refgrad.utils._contextlib import _DecoratorContextManager
@@ -24,7 +25,7 @@ NOT_LAST = ("Trying to exit a forward AD level that was not the last one that wa
             "This is not supported.")
 
 
-# --- book/chapters/18a_forward_ad.md:325
+# --- book/chapters/18a_forward_ad.md:326
 def enter_dual_level() -> int:
     """Open a level for dual tensors; the functions below default to it."""
     global _current_level
@@ -58,7 +59,7 @@ class dual_level(_DecoratorContextManager):  # noqa: N801 - torch's name
         exit_dual_level()
 
 
-# --- book/chapters/18a_forward_ad.md:364
+# --- book/chapters/18a_forward_ad.md:365
 def _is_fwd_grad_enabled() -> bool:
     return _tangents.forward_grad.enabled
 
@@ -78,7 +79,7 @@ class _set_fwd_grad_enabled(_DecoratorContextManager):  # noqa: N801 - torch's n
         return self.__class__(self.mode)
 
 
-# --- book/chapters/18a_forward_ad.md:396
+# --- book/chapters/18a_forward_ad.md:397
 NO_LEVEL = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
             "enter_dual_level() first.")
 BAD_INDEX = ("Trying to access a forward AD level with an invalid index. This index was "
@@ -99,7 +100,7 @@ def _check_size(tensor, tangent) -> None:
             f"while the given forward gradient is of size {list(tangent.shape)}.")
 
 
-# --- book/chapters/18a_forward_ad.md:418
+# --- book/chapters/18a_forward_ad.md:419
 def make_dual(tensor, tangent, *, level=None):
     """An alias of ``tensor`` that carries ``tangent`` at ``level``."""
     from refgrad._ops.dispatch import call
@@ -133,7 +134,7 @@ def _check_dual(tensor, tangent, level: int, active) -> None:
     _check_size(tensor, tangent)
 
 
-# --- book/chapters/18a_forward_ad.md:465
+# --- book/chapters/18a_forward_ad.md:466
 class UnpackedDualTensor(NamedTuple):
     """What ``unpack_dual`` returns: the primal, and the tangent or None."""
 
@@ -156,7 +157,7 @@ def unpack_dual(tensor, *, level=None) -> UnpackedDualTensor:
     return UnpackedDualTensor(_primal(tensor), tangent)
 
 
-# --- book/chapters/18a_forward_ad.md:521
+# --- book/chapters/18a_forward_ad.md:522
 def _primal(tensor):
     from refgrad._ops.dispatch import call
     from refgrad._ops.dual import FW_PRIMAL
@@ -166,7 +167,7 @@ def _primal(tensor):
     return primal
 
 
-# --- book/chapters/18a_forward_ad.md:555
+# --- book/chapters/18a_forward_ad.md:556
 def push_tangents(op, args, params, outputs) -> None:
     """After ``call`` ran ``op``: give its outputs their tangents."""
     level = active_level()
@@ -187,7 +188,7 @@ def push_tangents(op, args, params, outputs) -> None:
             set_tangent(out, tangent, level)
 
 
-# --- book/chapters/18a_forward_ad.md:866
+# --- book/chapters/18a_forward_ad.md:867
 def write_tangent(self, result) -> None:
     """After an in-place op wrote ``result`` into ``self``: the same for tangents."""
     level = active_level()
@@ -205,7 +206,7 @@ def write_tangent(self, result) -> None:
     set_tangent(self, old, level)
 
 
-# --- book/chapters/18a_forward_ad.md:885
+# --- book/chapters/18a_forward_ad.md:886
 def _tangent_through_base(view, level):
     base = view._base
     if tangent_of(base, level) is None:
@@ -213,7 +214,7 @@ def _tangent_through_base(view, level):
     return tangent_of(view, level)
 
 
-# --- book/chapters/18a_forward_ad.md:902
+# --- book/chapters/18a_forward_ad.md:903
 def refuse_out(name: str, tensors) -> None:
     """torch's error for an ``out=`` function that met a dual tensor."""
     level = active_level()
@@ -222,7 +223,7 @@ def refuse_out(name: str, tensors) -> None:
                                   "support it because it is an out= function")
 
 
-# --- book/chapters/18a_forward_ad.md:922
+# --- book/chapters/18a_forward_ad.md:923
 def apply_with_tangents(cls, run, args, kwargs):
     """``Function.apply`` while a level is open: ``run`` it, then its ``jvp``."""
     level = active_level()
@@ -233,7 +234,7 @@ def apply_with_tangents(cls, run, args, kwargs):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/18a_forward_ad.md:934
+# --- book/chapters/18a_forward_ad.md:984
 def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
     from refgrad._creation import zeros_like
 
@@ -246,16 +247,18 @@ def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
         finally:
             ctx._in_jvp = False
     result = result if isinstance(result, tuple) else (result,)
+    check_jvp_results(result)
     if len(result) != len(outputs):
         raise RuntimeError("Function's jvp returned an invalid number of forward gradients "
                            f"(expected {len(outputs)} but got {len(result)})")
+    check_jvp_views(ctx, args, tangents, outputs, result)
     for out, tangent in zip(outputs, result):
         if isinstance(out, Tensor) and tangent is not None:
             _check_size(out, tangent)
             set_tangent(out, in_layout_of(out, tangent), level)
 
 
-# --- book/chapters/18a_forward_ad.md:970
+# --- book/chapters/18a_forward_ad.md:1022
 def set_tangent(t, tangent, level) -> None:
     """Store ``t``'s tangent, also where ``t``'s node saved ``t`` as an output."""
     from refgrad.autograd._saved import SavedTensor

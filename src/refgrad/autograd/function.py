@@ -5,12 +5,19 @@
 # --- book/chapters/25_functions.md:30
 """refgrad.autograd.function: custom differentiable operations."""
 
-import functools
-
-from refgrad._C import _functions
-from refgrad._tensor import Tensor, make_tensor
-from refgrad.autograd._accumulate import ACCUMULATE_SEQUENCE_NR, gradient_edge
+from refgrad._tensor import Tensor
+from refgrad.autograd._accumulate import gradient_edge
+from refgrad.autograd._function_checks import (
+    BOTH_BACKWARDS,
+    INSTANTIATED,
+    LEGACY,
+    check_dirty_returned,
+    check_marks,
+    refuse_gradient,
+    written,
+)
 from refgrad.autograd._node import FunctionNode, input_metadata, set_edges
+from refgrad.autograd._once_differentiable import once_differentiable
 from refgrad.autograd._saved import FREED, SavedTensor, unpack
 from refgrad.autograd._state import dual_levels, state
 from refgrad.autograd._tangents import forward_grad
@@ -37,14 +44,14 @@ class FunctionCtx:
         self.non_differentiable = tensors
 
     def set_materialize_grads(self, value: bool) -> None:
-        self.materialize_grads = value
+        self._materialize_grads = value
 
     def save_for_forward(self, *tensors) -> None:
         # What ``jvp`` reads as ctx.saved_tensors (chapter "Forward-mode AD").
         self.saved_for_forward = tensors
 
 
-# --- book/chapters/25_functions.md:88
+# --- book/chapters/25_functions.md:102
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -52,11 +59,11 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
     _keeps_every_gradient = True  # NOTE [What backward returned, hooks see]
 
     def apply(self, grads, create_graph: bool = False) -> tuple:
-        if self.materialize_grads:  # not for an output that is no tensor: it stays None
+        if self._materialize_grads:  # not for an output that is no tensor: it stays None
             metas, others = self._input_metadata, self._not_tensors
             grads = [_zeros(m) if g is None and i not in others else g
                      for i, (g, m) in enumerate(zip(grads, metas))]
-        result = self._forward_cls.backward(self, *grads)
+        result = _user_backward(self._forward_cls)(self, *grads)
         result = result if isinstance(result, tuple) else (result,)
         positions = self._tensor_positions
         expected = len(self.needs_input_grad)
@@ -65,7 +72,18 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
                 f"function {self.name()} returned an incorrect number of gradients "
                 f"(expected {expected}, got {len(result)})"
             )
+        for i, g in enumerate(result[:expected]):
+            if g is not None and (i not in positions or not isinstance(g, Tensor)):
+                refuse_gradient(self, i, positions, g)
         return tuple(result[i] for i in positions)
+
+    @property
+    def saved_variables(self) -> tuple:
+        import warnings
+
+        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'",
+                      DeprecationWarning, stacklevel=2)
+        return self.saved_tensors
 
     @property
     def saved_tensors(self) -> tuple:
@@ -78,6 +96,22 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
     def release_variables(self) -> None:
         self._saved = None
 
+    def __repr__(self) -> str:  # a Python class, shown as Python shows one: module first
+        return f"<{type(self).__module__}.{type(self).__name__} object at {id(self):#x}>"
+
+    def __call__(self, *grads):  # unlike a built-in node, torch's custom node is no callable
+        raise TypeError(f"'{type(self).__name__}' object is not callable")
+
+
+def _user_backward(cls):
+    """``backward`` or its other name ``vjp``, whichever the Function defines: not both."""
+    backward, vjp = cls.backward, cls.vjp
+    if vjp is Function.vjp:
+        return backward
+    if backward is not Function.backward:
+        raise RuntimeError(BOTH_BACKWARDS)
+    return vjp
+
 
 def _zeros(meta):
     from refgrad._creation import zeros
@@ -85,14 +119,24 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:141
+# --- book/chapters/25_functions.md:182
 def _apply(cls, *args, **kwargs):
+    if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
+        args, kwargs = _bound(cls.forward, args, kwargs), {}
     if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD": run jvp too
         from refgrad.autograd.forward_ad import apply_with_tangents
 
         return apply_with_tangents(cls, _run, args, kwargs)
     outputs, many, _ = _run(cls, args, kwargs)
     return outputs if many else outputs[0]
+
+
+def _bound(forward, args, kwargs) -> tuple:
+    import inspect
+
+    bound = inspect.signature(forward).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return bound.args
 
 
 def _run(cls, args, kwargs):
@@ -115,10 +159,11 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:195
+# --- book/chapters/25_functions.md:248
 def _wrap(node, inputs, outputs, record) -> tuple:
-    dirty = {id(t) for t in node.dirty_tensors}
-    plain = {id(t) for t in node.non_differentiable}
+    check_marks(node)  # chapter section "Inputs written in place", below
+    dirty = {id(t) for t in node._dirty}
+    plain = {id(t) for t in node.non_differentiable or ()}
     if record:
         set_edges(node, [gradient_edge(t) for t in inputs])
     wrapped = []
@@ -128,30 +173,46 @@ def _wrap(node, inputs, outputs, record) -> tuple:
             continue
         differentiable = record and id(out) not in plain and out._data.dtype.kind in "fc"
         if id(out) in dirty:
-            out._version_counter.value += 1
-        elif any(out is t for t in inputs):  # NOTE [An input returned as it is]
+            wrapped.append(written(node, out, i, differentiable, inputs, len(outputs)))
+            continue
+        if any(out is t for t in inputs):  # NOTE [An input returned as it is]
             out = out.detach() if out._requires_grad and not differentiable else out.view_as(out)
         if differentiable:
             out._grad_fn, out._output_nr, out._requires_grad = node, i, True
-        if out._base is not None and id(out) not in dirty:  # no in-place writes to it
+        if out._base is not None:  # no in-place writes to it
             _mark_custom_view(out)
         wrapped.append(out)
+    check_dirty_returned(node, outputs)
+    if record and sum(isinstance(o, Tensor) and o._grad_fn is node for o in wrapped) > 1:
+        _mark_multi_output_views(wrapped)
     if record:  # one entry per output, tensor or not: NOTE [Every output counts]
         node._meta = tuple(input_metadata(o if isinstance(o, Tensor) else _no_tensor())
                            for o in wrapped)
         node._not_tensors = {i for i, o in enumerate(wrapped) if not isinstance(o, Tensor)}
         node._saved = tuple(
-            None if t is None else SavedTensor(t, t._grad_fn is node) for t in node.to_save
+            None if t is None else SavedTensor(t, t._grad_fn is node)
+            for t in node.to_save or ()
         )
+    node.to_save = node.dirty_tensors = node.non_differentiable = None  # read, as in torch
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:235
+# --- book/chapters/25_functions.md:421
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
 
     out._view_info = ViewInfo(IN_CUSTOM_FUNCTION, None)
+
+
+def _mark_multi_output_views(outputs) -> None:
+    """With several outputs carrying gradients, a view among them is a multi-output view."""
+    from refgrad._ops.views import IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, ViewInfo
+
+    for out in outputs:
+        info = getattr(out, "_view_info", None)
+        if info is not None and info.creation == IN_CUSTOM_FUNCTION:
+            out._view_info = ViewInfo(MULTI_OUTPUT_NODE, None)
 
 
 # NOTE [Every output counts]
@@ -176,11 +237,20 @@ class Function:
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         namespace = {
-            "_forward_cls": cls, "__module__": __name__, "to_save": (),
-            "dirty_tensors": (), "non_differentiable": (), "materialize_grads": True,
+            "_forward_cls": cls, "__module__": __name__, "to_save": None,
+            "dirty_tensors": None, "non_differentiable": None, "_dirty": (),
+            "_materialize_grads": True,
             "_saved": (), "saved_for_forward": (), "_in_jvp": False,
         }
         cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,), namespace)
+
+    def __init__(self, *args, **kwargs) -> None:
+        import warnings
+
+        warnings.warn(f"{self.__class__} {INSTANTIATED}", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(LEGACY)
 
     @staticmethod
     def forward(*args, **kwargs):
@@ -193,6 +263,8 @@ class Function:
                                   "your custom autograd.Function to use it with backward "
                                   "mode AD.")
 
+    vjp = backward  # the same method under another name: a Function may define either
+
     @staticmethod
     def jvp(ctx, *grad_inputs):
         raise NotImplementedError("You must implement the jvp function for custom "
@@ -200,66 +272,3 @@ class Function:
 
     setup_context = staticmethod(_no_setup_context)
     apply = classmethod(_apply)
-
-
-# --- book/chapters/25_functions.md:305
-ONCE_DIFFERENTIABLE = (
-    "trying to differentiate twice a function that was marked with @once_differentiable"
-)
-
-
-def once_differentiable(fn):
-    @functools.wraps(fn)
-    def wrapper(ctx, *args, **kwargs):
-        recording, state.grad_enabled = state.grad_enabled, False
-        try:
-            outputs = fn(ctx, *args, **kwargs)
-        finally:
-            state.grad_enabled = recording
-        if not recording or not any(isinstance(a, Tensor) and a.requires_grad for a in args):
-            return outputs
-        many = isinstance(outputs, tuple)
-        return _behind_error(ONCE_DIFFERENTIABLE, outputs if many else (outputs,))
-
-    return wrapper
-
-
-# --- book/chapters/25_functions.md:336
-class Error(FunctionNode):
-    """A node that fails when run: it marks a gradient that cannot be taken."""
-
-    __slots__ = ("_message",)
-
-    def __init__(self, message: str, next_functions: tuple) -> None:
-        FunctionNode.__init__(self, next_functions, ACCUMULATE_SEQUENCE_NR)
-        self._message = message
-
-    def name(self) -> str:
-        return "torch::autograd::Error"
-
-    def apply(self, grads, create_graph: bool = False) -> tuple:
-        raise RuntimeError(self._message)
-
-
-_functions.register(Error)
-
-
-def _behind_error(message: str, results: tuple):
-    leaves = [None if r is None else _fake_leaf(r) for r in results]
-    node = Error(message, tuple((None, 0) if t is None else gradient_edge(t) for t in leaves))
-    wrapped = tuple(None if t is None else make_tensor(t._data, True, node, i)
-                    for i, t in enumerate(leaves))
-    node._meta = tuple(input_metadata(_placeholder() if t is None else t) for t in wrapped)
-    return wrapped[0] if len(wrapped) == 1 else wrapped
-
-
-def _fake_leaf(result):
-    leaf = result.detach()
-    leaf.requires_grad = True
-    return leaf
-
-
-def _placeholder():
-    from refgrad._creation import zeros
-
-    return zeros(())

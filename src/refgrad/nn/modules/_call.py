@@ -2,13 +2,20 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:386
+# --- book/chapters/21a_module_hooks.md:392
 """Calling a Module: the forward hooks around forward, the backward hooks set up."""
 
 import warnings
 from collections import OrderedDict
 
 from refgrad._tensor import Tensor
+from refgrad.nn.modules._global_hooks import (
+    always_called,
+    backward_hooks,
+    forward_hooks,
+    forward_pre_hooks,
+    with_kwargs,
+)
 from refgrad.utils._backward_hook import BackwardHook
 from refgrad.utils.hooks import RemovableHandle
 
@@ -27,7 +34,7 @@ def _file(hooks, hook, prepend, extras=()):
     return handle
 
 
-# --- book/chapters/21a_module_hooks.md:412
+# --- book/chapters/21a_module_hooks.md:425
 class _HookRegistry:
     """The hook dictionaries of a Module and the methods that fill them."""
 
@@ -66,9 +73,9 @@ class _HookRegistry:
         return _file(self._backward_hooks, hook, prepend)
 
 
-# --- book/chapters/21a_module_hooks.md:456
+# --- book/chapters/21a_module_hooks.md:469
 def run_pre_hooks(module, args, kwargs):
-    for hook_id, hook in list(module._forward_pre_hooks.items()):
+    for hook_id, hook in forward_pre_hooks(module):  # the global ones first
         if hook_id in module._forward_pre_hooks_with_kwargs:
             result = hook(module, args, kwargs)
             if result is not None:
@@ -86,10 +93,10 @@ def run_pre_hooks(module, args, kwargs):
 
 
 def run_forward_hooks(module, args, kwargs, result, called):
-    for hook_id, hook in list(module._forward_hooks.items()):
-        if hook_id in module._forward_hooks_always_called:
+    for hook_id, hook in forward_hooks(module):
+        if always_called(module, hook_id):
             called.add(hook_id)
-        if hook_id in module._forward_hooks_with_kwargs:
+        if with_kwargs(module, hook_id):
             hook_result = hook(module, args, kwargs, result)
         else:
             hook_result = hook(module, args, result)
@@ -98,7 +105,7 @@ def run_forward_hooks(module, args, kwargs, result, called):
     return result
 
 
-# --- book/chapters/21a_module_hooks.md:489
+# --- book/chapters/21a_module_hooks.md:502
 class HookedCall(_HookRegistry):
     """A Module's call: forward hooks around forward, backward hooks set up."""
 
@@ -107,11 +114,9 @@ class HookedCall(_HookRegistry):
         try:
             args, kwargs = run_pre_hooks(self, args, kwargs)
             bw_hook = None
-            if self._backward_hooks or self._backward_pre_hooks:
-                bw_hook = BackwardHook(
-                    self, list(self._backward_hooks.values()),
-                    list(self._backward_pre_hooks.values()),
-                )
+            full_hooks, pre_hooks = backward_hooks(self)
+            if full_hooks or pre_hooks:
+                bw_hook = BackwardHook(self, full_hooks, pre_hooks)
                 args = bw_hook.setup_input_hook(args)
             result = self.forward(*args, **kwargs)
             result = run_forward_hooks(self, args, kwargs, result, called)
@@ -129,11 +134,11 @@ class HookedCall(_HookRegistry):
             raise
 
     def _run_always_called(self, args, kwargs, called) -> None:
-        for hook_id, hook in list(self._forward_hooks.items()):
-            if hook_id not in self._forward_hooks_always_called or hook_id in called:
+        for hook_id, hook in forward_hooks(self):
+            if not always_called(self, hook_id) or hook_id in called:
                 continue
             try:
-                if hook_id in self._forward_hooks_with_kwargs:
+                if with_kwargs(self, hook_id):
                     hook(self, args, kwargs, None)
                 else:
                     hook(self, args, None)

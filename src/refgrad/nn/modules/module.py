@@ -10,6 +10,12 @@ from collections import OrderedDict
 from refgrad._tensor import Tensor
 from refgrad._typename import typename
 from refgrad.nn.modules._call import HookedCall
+from refgrad.nn.modules._global_hooks import (  # noqa: F401 - where torch keeps them
+    register_module_forward_hook,
+    register_module_forward_pre_hook,
+    register_module_full_backward_hook,
+    register_module_full_backward_pre_hook,
+)
 from refgrad.nn.modules._registry import (
     check_buffer,
     check_name,
@@ -72,7 +78,7 @@ class _Members(HookedCall):
         self._modules[name] = module
 
 
-# --- book/chapters/21a_module_hooks.md:220
+# --- book/chapters/21a_module_hooks.md:226
 class _Attributes(_Members):
     """Attribute access that reads and writes the member dictionaries."""
 
@@ -129,7 +135,7 @@ class _Attributes(_Members):
         super().__delattr__(name)
 
 
-# --- book/chapters/21a_module_hooks.md:280
+# --- book/chapters/21a_module_hooks.md:286
 class _Walks(_Attributes):
     """The iterators over a module tree."""
 
@@ -168,7 +174,7 @@ class _Walks(_Attributes):
             yield buf
 
 
-# --- book/chapters/21a_module_hooks.md:320
+# --- book/chapters/21a_module_hooks.md:326
 class Module(_Walks):
     """Base class of every module: parameters, buffers and children, by name."""
 
