@@ -1081,3 +1081,14 @@ def test_an_inference_grad_is_added_into_then_refused_outside_inference_mode():
     with torch.inference_mode():
         b.backward()
     assert a.grad is inference_grad and a.grad.tolist() == [5.0, 5.0]
+
+
+@pytest.mark.parametrize("name", ["is_grad_enabled", "is_inference_mode_enabled",
+                                  "is_anomaly_enabled", "is_anomaly_check_nan_enabled"])
+def test_the_mode_queries_take_no_arguments(name):
+    query = getattr(torch, name)
+    with raises(TypeError, f"torch.{name}() takes no arguments (1 given)"):
+        query(1)
+    with raises(TypeError, f"torch.{name}() takes no keyword arguments"):
+        query(x=1)
+    assert query() in (True, False)

@@ -547,3 +547,21 @@ def test_base_hooks_stay_with_its_old_history_after_a_write_through_a_view():
     b.register_hook(lambda g: seen.append(("after", g.tolist())))
     (b * torch.arange(4.0)).sum().backward()
     assert seen == [("after", [0.0, 1.0, 2.0, 3.0]), ("before", [0.0, 3.0, 2.0, 3.0])]
+
+
+@pytest.mark.parametrize("make", [
+    lambda a: a.max(1), lambda a: a.sort(1), lambda a: a.topk(2), lambda a: a.kthvalue(2, 1),
+    lambda a: a.cummax(1), lambda a: a.median(1), lambda a: a.mode(1),
+])
+def test_a_node_hook_sees_only_the_outputs_that_carry_gradients(make):
+    a = torch.tensor([[1.0, 5.0, 2.0], [4.0, 0.0, 3.0]], requires_grad=True)
+    values = make(a)[0]
+    node, seen = values.grad_fn, []
+    node.register_prehook(lambda grads: seen.append(("pre", len(grads))))
+    node.register_prehook(lambda grads: (grads[0] * 2,))
+    node.register_hook(lambda grad_inputs, grad_outputs: seen.append(
+        ("post", len(grad_inputs), len(grad_outputs), grad_outputs[0].reshape(-1).tolist())))
+    values.sum().backward()
+    assert seen == [("pre", 1), ("post", 1, 1, [2.0] * values.numel())]
+    assert len(node._input_metadata) == 1
+    assert a.grad.sum().item() == 2 * values.numel()  # the doubled gradient went on

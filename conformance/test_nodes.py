@@ -361,3 +361,11 @@ def test_hooks_can_be_registered_on_a_freed_node():
     b.backward()
     handle = node.register_prehook(lambda grads: None)
     handle.remove()
+
+
+def test_calling_a_node_gives_one_gradient_per_output_that_carries_one():
+    a = torch.tensor([[1.0, 5.0, 2.0], [4.0, 0.0, 3.0]], requires_grad=True)
+    values, _ = a.max(1)
+    assert values.grad_fn(torch.ones(2)).tolist() == [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
+    with pytest.raises(TypeError, match=r"^expected 1 arguments, got 2 instead$"):
+        values.grad_fn(torch.ones(2), None)

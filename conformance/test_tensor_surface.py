@@ -415,3 +415,47 @@ def test_reading_a_gradient_given_to_a_non_leaf_does_not_warn():
         assert x.grad is None
     x.grad = torch.full((2,), 3.0)
     assert x.grad.tolist() == [3.0, 3.0]  # no warning: the suite turns warnings into errors
+
+
+def test_a_tensor_is_not_its_own_gradient_and_a_gradient_can_be_deleted():
+    a = torch.ones(2, requires_grad=True)
+    with raises(RuntimeError, "can't assign Variable as its own grad"):
+        a.grad = a
+    a.grad = torch.ones(2)
+    del a.grad
+    assert a.grad is None
+
+
+@pytest.mark.parametrize("value, name", [(1, "int"), (0, "int"), (None, "NoneType"),
+                                         (np.bool_(True), "numpy.bool")])
+def test_requires_grad_underscore_takes_a_bool_only(value, name):
+    with raises(TypeError, "requires_grad_(): argument 'requires_grad' (position 1) must be "
+                           f"bool, not {name}"):
+        torch.ones(2).requires_grad_(value)
+    assert torch.ones(2).requires_grad_(True).requires_grad
+
+
+def test_data_assignment_checks_what_it_is_given():
+    with raises(TypeError, "Variable data has to be a tensor, but got int"):
+        torch.ones(2).data = 3
+    a = torch.ones(2, requires_grad=True)
+    with raises(RuntimeError, "data set to a tensor that requires gradients must be floating "
+                              "point or complex dtype"):
+        a.data = torch.ones(2, dtype=torch.int64)
+    a.data = torch.zeros(3, dtype=torch.float64)
+    (a * 2).sum().backward()
+    assert a.grad.tolist() == [2.0, 2.0, 2.0] and a.grad.dtype == torch.float64
+
+
+def test_data_follows_the_inference_of_its_tensor_not_the_mode():
+    x = torch.ones(2)
+    with torch.inference_mode():
+        inside = x.data
+        inference = torch.ones(2)
+    assert not inside.is_inference() and inference.data.is_inference()
+    inside.add_(1.0)  # a normal tensor: written outside inference mode
+    y = torch.ones(2)
+    y.data = inference
+    assert y.is_inference()
+    y.data = torch.ones(2)
+    assert not y.is_inference() and y._version == 0

@@ -19,8 +19,9 @@ def test_tensor_has_no_instance_dict():
 def test_make_tensor_fills_every_slot():
     t = make_tensor(np.zeros(3, np.float32))
     for name in Tensor.__slots__:
-        if name != "__weakref__":
+        if name not in ("__weakref__", "_grad_dtype"):  # grad_dtype is read with a default
             getattr(t, name)  # an unset slot would raise AttributeError
+    assert t.grad_dtype is t.dtype
     assert isinstance(t._version_counter, VersionCounter) and t._version == 0
 
 

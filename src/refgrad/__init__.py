@@ -68,7 +68,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/13b_threads.md:139
+# --- book/chapters/13b_threads.md:141
 from refgrad._parallel import (
     get_num_interop_threads,
     get_num_threads,
@@ -368,7 +368,7 @@ from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 
-# --- book/chapters/22a_anomaly_mode.md:276
+# --- book/chapters/22a_anomaly_mode.md:281
 from refgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 
 

@@ -60,7 +60,9 @@ def _thread_count(name: str, args: tuple, kwargs: dict) -> int:
 # --- book/chapters/13b_threads.md:108
 def _no_arguments(name: str, args: tuple, kwargs: dict) -> None:
     if args or kwargs:
-        raise TypeError(f"torch.{name}() takes no arguments ({len(args) + len(kwargs)} given)")
+        from refgrad.autograd._state import refuse_arguments  # see "What autograd remembers"
+
+        refuse_arguments(name, args, kwargs)
 
 
 def get_num_threads(*args, **kwargs) -> int:
@@ -87,7 +89,7 @@ def set_num_interop_threads(*args, **kwargs) -> None:
     settings.interop_threads, settings.interop_set = count, True
 
 
-# --- book/chapters/13b_threads.md:168
+# --- book/chapters/13b_threads.md:170
 # NOTE [Threads inside an op]
 # A large elementwise op is cut into slices of whole 4,096-element blocks,
 # counted from the start of the flattened result, so that each element meets
@@ -115,7 +117,7 @@ def _slices(n: int, shares: int) -> list:
     return [slice(start, start + step) for start in range(0, n, step)]
 
 
-# --- book/chapters/13b_threads.md:208
+# --- book/chapters/13b_threads.md:210
 _jobs: queue.SimpleQueue = queue.SimpleQueue()
 _workers: list = []
 _workers_lock = threading.Lock()
@@ -149,7 +151,7 @@ def _start_workers(count: int) -> None:
             _workers.append(worker)
 
 
-# --- book/chapters/13b_threads.md:250
+# --- book/chapters/13b_threads.md:252
 def _forget_workers() -> None:
     global _jobs
     _jobs = queue.SimpleQueue()
@@ -160,7 +162,7 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_workers)
 
 
-# --- book/chapters/13b_threads.md:265
+# --- book/chapters/13b_threads.md:267
 def run_split(into, arrays, out):
     """``into(*arrays, out=out)``, its elements shared among the intra-op threads."""
     shares = min(settings.threads, out.size // (SPLIT_MIN // 2))
@@ -189,7 +191,7 @@ def _part(operand, piece):
     return operand[piece] if type(operand) is ndarray else operand
 
 
-# --- book/chapters/13b_threads.md:312
+# --- book/chapters/13b_threads.md:314
 def run_shared(fn, array):
     """``fn(array)``, shared among the threads if ``fn`` is a ufunc and it is worth it."""
     out = spare_for_threads(array) if isinstance(fn, np.ufunc) else None
@@ -204,7 +206,7 @@ def spare_for_threads(array):
     return np.empty(array.shape, array.dtype)
 
 
-# --- book/chapters/13b_threads.md:334
+# --- book/chapters/13b_threads.md:336
 def add_into(target, addend) -> None:
     """``target += addend``, quietly, and shared among the threads when it is large."""
     token = quiet_fp(QUIET)

@@ -66,6 +66,11 @@ class _RequiresGrad:
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad: bool = True):
+        if type(requires_grad) is not bool:  # torch's parser: not even NumPy's bool
+            from refgrad._typename import c_type_name
+
+            raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be "
+                            f"bool, not {c_type_name(type(requires_grad))}")
         if self._grad_fn is not None:
             if requires_grad:
                 return self
@@ -91,7 +96,16 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:296
+# --- book/chapters/03_tensor.md:305
+GRAD_DTYPE_MISMATCH = (
+    "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
+    "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
+    "the tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. Set "
+    "grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may break "
+    "downstream systems that assume they match.")
+SAME_DTYPE = object()  # the value of a grad_dtype never set: the tensor's own dtype
+
+
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -106,11 +120,16 @@ def check_grad_assignment(t, grad) -> None:
             f"size '{list(t.shape)}'. Please ensure that the gradient and the tensor are the "
             "same size"
         )
-    if grad._data.dtype != t._data.dtype:
-        raise RuntimeError(
-            f"attempting to assign a gradient with dtype '{grad.dtype.name}' to a tensor "
-            f"with dtype '{t.dtype.name}'. The gradient must match the tensor's dtype."
-        )
+    expected = getattr(t, "_grad_dtype", SAME_DTYPE)
+    expected = t.dtype if expected is SAME_DTYPE else expected
+    if expected is not None and grad.dtype is not expected:
+        from refgrad._dtype import C_TYPE_NAMES
+        from refgrad._typename import LEGACY
+
+        raise RuntimeError(GRAD_DTYPE_MISMATCH.format(C_TYPE_NAMES[grad.dtype.name],
+                                                      LEGACY[expected]))
+    if grad is t:
+        raise RuntimeError("can't assign Variable as its own grad")
 
 
 class _Grad:
@@ -127,12 +146,28 @@ class _Grad:
         check_grad_assignment(self, grad)
         self._grad = grad
 
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def grad_dtype(self):
+        from refgrad.autograd._grad_dtype import grad_dtype_of  # chapter "Nodes and edges"
+
+        return grad_dtype_of(self)
+
+    @grad_dtype.setter
+    def grad_dtype(self, kind) -> None:
+        from refgrad.autograd._grad_dtype import set_grad_dtype
+
+        set_grad_dtype(self, kind)
+
     @property
     def retains_grad(self) -> bool:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:348
+# --- book/chapters/03_tensor.md:387
 class _Versions:
     __slots__ = ()
 
@@ -154,7 +189,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:379
+# --- book/chapters/03_tensor.md:427
 class _Detach:
     __slots__ = ()
 
@@ -167,14 +202,36 @@ class _Detach:
 
     @property
     def data(self):
-        return make_tensor(self._data)
+        other = make_tensor(self._data)
+        if self._version_counter is None:
+            other._version_counter = None
+        elif other._version_counter is None:  # made in inference mode from a normal tensor
+            other._version_counter = _fresh_counter()
+        return other
 
     @data.setter
     def data(self, new) -> None:
+        if not isinstance(new, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(new).__name__}")
+        if self._requires_grad and new._data.dtype.kind not in "fc":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
+        if new._data.shape != self._data.shape or new._data.dtype != self._data.dtype:
+            self._grad_accumulator = None
         self._data = new._data
+        if new._version_counter is None:
+            self._version_counter = None
+        elif self._version_counter is None:
+            self._version_counter = _fresh_counter()
 
 
-# --- book/chapters/03_tensor.md:526
+def _fresh_counter():
+    counter = VersionCounter()
+    counter.value, counter.views = 0, None
+    return counter
+
+
+# --- book/chapters/03_tensor.md:596
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -191,6 +248,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         "_post_accumulate_grad_hooks",
         "_retains_grad",
         "_grad_accumulator",  # a weak reference to this leaf's AccumulateGrad node
+        "_grad_dtype",  # set only by grad_dtype's setter: read with getattr and a default
         "__weakref__",
     )
 
@@ -202,7 +260,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:563
+# --- book/chapters/03_tensor.md:634
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -9,7 +9,7 @@ import types
 from typing import NamedTuple
 
 from refgrad._C import _functions
-from refgrad.autograd._node import FunctionNode, new_node
+from refgrad.autograd._node import FunctionNode, InputMetadata, new_node
 from refgrad.autograd._saved import (
     NOTHING_SAVED,
     PLAIN_NUMBERS,
@@ -210,7 +210,7 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
         return op.backward(grads[0], **kwargs)
     if op.missing_grads:  # NOTE [Missing grads]
         return op.backward(tuple(grads), **kwargs)
-    return op.backward(tuple(_materialize(grads, self._input_metadata)), **kwargs)
+    return op.backward(tuple(_materialize(grads, self._meta)), **kwargs)
 
 
 def _unpacked(saved, node):
@@ -221,14 +221,25 @@ def _unpacked(saved, node):
     return [None if s is None else unpack(s, node) for s in saved]
 
 
-def _materialize(grads, metas):
+def _materialize(grads, entries):
     from refgrad._creation import zeros
 
-    for g, meta in zip(grads, metas):
-        yield zeros(meta.shape, dtype=meta.dtype, device=meta.device) if g is None else g
+    for g, entry in zip(grads, entries):
+        if g is None:
+            meta = InputMetadata._of(entry)
+            g = zeros(meta.shape, dtype=meta.dtype, device=meta.device)
+        yield g
 
 
-OpNode.apply = _apply
+def _gradient_slots(self):
+    """Of a node with several outputs, those that carry gradients, if not all do."""
+    if not self.op.many:
+        return None
+    slots = [i for i, entry in enumerate(self._meta) if entry[1].kind in "fc"]
+    return None if len(slots) == len(self._meta) else slots
+
+
+OpNode.apply, OpNode._gradient_slots = _apply, _gradient_slots
 
 
 def _dir(self) -> list:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/01_state.md:132
+# --- book/chapters/01_state.md:150
 """refgrad.autograd: computing gradients by recording and replaying a graph."""
 
 __all__: list[str] = []
@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:795
+# --- book/chapters/10_nodes.md:891
 from refgrad.autograd import graph
 
 
@@ -32,7 +32,7 @@ from refgrad.autograd import graph
 from refgrad.autograd._saved import SavedTensor
 
 
-# --- book/chapters/18_backward.md:398
+# --- book/chapters/18_backward.md:399
 from refgrad.autograd._backward import _engine_run_backward, backward, grad
 
 
@@ -50,7 +50,7 @@ __all__ += ["gradcheck", "gradgradcheck"]
 from refgrad.autograd import functional
 
 
-# --- book/chapters/22a_anomaly_mode.md:268
+# --- book/chapters/22a_anomaly_mode.md:273
 from refgrad.autograd import anomaly_mode
 from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:432
+# --- book/chapters/10_nodes.md:446
 """AccumulateGrad, where leaves receive their gradient, and the edge that reaches a tensor."""
 
 import sys
@@ -15,8 +15,9 @@ from numpy import copyto, empty_like, ndarray  # NOTE [Names looked up once]
 from refgrad._C import _functions
 from refgrad._parallel import add_into
 from refgrad._tensor import make_tensor
+from refgrad.autograd._grad_dtype import accumulator_metadata
 from refgrad.autograd._hooks import call_hooks
-from refgrad.autograd._node import FunctionNode, Node, input_metadata, lone_metadata
+from refgrad.autograd._node import FunctionNode, Node, input_metadata
 from refgrad.autograd._state import state
 
 ACCUMULATE_SEQUENCE_NR = 2**64 - 1
@@ -31,7 +32,7 @@ class AccumulateGrad(FunctionNode):
 
     def __init__(self, variable) -> None:
         FunctionNode.__init__(self, (), ACCUMULATE_SEQUENCE_NR)
-        self._meta = lone_metadata(variable)  # NOTE [Shared metadata]
+        self._meta = accumulator_metadata(variable)  # see "A gradient of another dtype"
         self.variable = variable
 
     def name(self) -> str:
@@ -54,7 +55,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:508
+# --- book/chapters/10_nodes.md:523
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -111,7 +112,7 @@ def _copy(grad, variable):
     return make_tensor(_laid_out_like(grad._data, variable._data))
 
 
-# --- book/chapters/10_nodes.md:575
+# --- book/chapters/10_nodes.md:590
 def _laid_out_like(data, leaf):
     """A copy of ``data`` in ``leaf``'s memory order, if ``leaf`` is dense; else row-major."""
     if type(data) is ndarray and not leaf.flags.c_contiguous and _dense(leaf):
@@ -140,7 +141,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:610
+# --- book/chapters/10_nodes.md:625
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -173,7 +174,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:677
+# --- book/chapters/10_nodes.md:692
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -196,7 +197,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:708
+# --- book/chapters/10_nodes.md:804
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -219,7 +220,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:743
+# --- book/chapters/10_nodes.md:839
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

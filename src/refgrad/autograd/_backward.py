@@ -15,6 +15,7 @@ from refgrad._warn_once import warn_once
 from refgrad.autograd import _engine
 from refgrad.autograd._accumulate import GradientEdge, gradient_edge
 from refgrad.autograd._backward_logging import _register_logging_hooks_on_whole_graph, log
+from refgrad.autograd._node import InputMetadata
 
 
 def _as_tuple(value) -> tuple:
@@ -37,11 +38,11 @@ def _flag(value) -> bool:
 
 def _shape_of(output):
     if isinstance(output, GradientEdge):
-        return output.node._input_metadata[output.output_nr]
+        return InputMetadata._of(output.node._meta[output.output_nr])
     return output
 
 
-# --- book/chapters/18_backward.md:78
+# --- book/chapters/18_backward.md:79
 def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
@@ -82,7 +83,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:126
+# --- book/chapters/18_backward.md:127
 def _root_edges(outputs) -> list:
     edges = []
     for i, out in enumerate(outputs):
@@ -114,7 +115,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:168
+# --- book/chapters/18_backward.md:169
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     if log.getEffectiveLevel() > logging.DEBUG:
@@ -145,7 +146,7 @@ def _run_backward(t_outputs, *args):
     return tuple(captured)
 
 
-# --- book/chapters/18_backward.md:202
+# --- book/chapters/18_backward.md:203
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
@@ -170,7 +171,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
                          True, True)
 
 
-# --- book/chapters/18_backward.md:233
+# --- book/chapters/18_backward.md:234
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "
@@ -180,7 +181,7 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-# --- book/chapters/18_backward.md:250
+# --- book/chapters/18_backward.md:251
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -223,7 +224,7 @@ def _materialized(grad, input):
     return zeros_like(input)
 
 
-# --- book/chapters/18_backward.md:314
+# --- book/chapters/18_backward.md:315
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -247,7 +248,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:357
+# --- book/chapters/18_backward.md:358
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

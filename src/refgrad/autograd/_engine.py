@@ -208,7 +208,7 @@ def _call(task, node, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
     if node._pre_hooks:
-        grads = list(call_hooks(node._pre_hooks, tuple(grads)))
+        grads = _through_hooks(node, node._pre_hooks, grads)
     outputs = node.apply(grads, task.create_graph)
     if not task.keep_graph and node._releases:
         node.release_variables()
@@ -224,7 +224,9 @@ def _call(task, node, grads):
     if task.exec_info is not None:
         outputs = _drop_unwanted(task, node, outputs)
     if node._post_hooks:
-        outputs = list(call_hooks(node._post_hooks, tuple(outputs), tuple(grads)))
+        slots = node._gradient_slots()
+        seen = tuple(grads) if slots is None else tuple(grads[i] for i in slots)
+        outputs = list(call_hooks(node._post_hooks, tuple(outputs), seen))
     if task.checks_nan:
         check_nan(node, outputs)
     return outputs
@@ -240,6 +242,19 @@ def _drop_unwanted(task, node, outputs) -> list:
 
 
 # --- book/chapters/17_engine.md:519
+def _through_hooks(node, hooks, grads) -> list:
+    """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
+    slots = node._gradient_slots()
+    if slots is None:
+        return list(call_hooks(hooks, tuple(grads)))
+    seen = call_hooks(hooks, tuple(grads[i] for i in slots))
+    grads = list(grads)
+    for i, g in zip(slots, seen):
+        grads[i] = g
+    return grads
+
+
+# --- book/chapters/17_engine.md:543
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):

@@ -169,7 +169,13 @@ class FunctionNode(Node):
 
     @property
     def _input_metadata(self) -> tuple:
-        return tuple(InputMetadata._of(entry) for entry in self._meta)
+        slots = self._gradient_slots()
+        entries = self._meta if slots is None else [self._meta[i] for i in slots]
+        return tuple(InputMetadata._of(entry) for entry in entries)
+
+    def _gradient_slots(self):
+        """The output slots that carry gradients, or None for all (chapter "The engine")."""
+        return None
 
     def _sequence_nr(self) -> int:
         return self._seq
@@ -187,14 +193,14 @@ class FunctionNode(Node):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:316
+# --- book/chapters/10_nodes.md:322
 def set_edges(node, edges) -> None:
     """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
     node._next_nodes = tuple([child for child, _ in edges])
     node._next_slots = tuple([slot for _, slot in edges])
 
 
-# --- book/chapters/10_nodes.md:330
+# --- book/chapters/10_nodes.md:336
 # NOTE [Making a node]
 # new_node() and FunctionNode.__init__ fill the same slots with the same
 # defaults; a test holds them together. A slot added to one goes in the other.
@@ -214,7 +220,7 @@ def new_node(cls, next_nodes: tuple, next_slots: tuple):
 _new = object.__new__
 
 
-# --- book/chapters/10_nodes.md:358
+# --- book/chapters/10_nodes.md:364
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -245,15 +251,21 @@ FunctionNode._register_hook_dict = _register_hook_dict
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:403
+# --- book/chapters/10_nodes.md:411
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")
-    if len(grads) != len(self._meta):
-        raise TypeError(f"expected {len(self._meta)} arguments, got {len(grads)} instead")
+    slots = self._gradient_slots()
+    count = len(self._meta) if slots is None else len(slots)
+    if len(grads) != count:
+        raise TypeError(f"expected {count} arguments, got {len(grads)} instead")
     for i, grad in enumerate(grads):
         if grad is not None and not isinstance(grad, Tensor):
             raise TypeError(f"argument {i} is not a Variable")
+    if slots is not None:  # the gradient-less outputs get None, in their own slots
+        given, grads = grads, [None] * len(self._meta)
+        for i, grad in zip(slots, given):
+            grads[i] = grad
     outputs = tuple(self.apply(list(grads)))
     return outputs[0] if len(outputs) == 1 else outputs
 

@@ -60,14 +60,25 @@ class SwitchedOn:
 switched_on = SwitchedOn()
 
 
-# --- book/chapters/01_state.md:111
-def is_grad_enabled() -> bool:
+# --- book/chapters/01_state.md:118
+def refuse_arguments(name: str, args: tuple, kwargs: dict) -> None:
+    """torch's words for arguments given to one of its C functions that take none."""
+    if kwargs:
+        raise TypeError(f"torch.{name}() takes no keyword arguments")
+    raise TypeError(f"torch.{name}() takes no arguments ({len(args)} given)")
+
+
+def is_grad_enabled(*args, **kwargs) -> bool:
     """Whether operations record a graph in this thread."""
+    if args or kwargs:
+        refuse_arguments("is_grad_enabled", args, kwargs)
     return state.grad_enabled
 
 
-def is_inference_mode_enabled() -> bool:
+def is_inference_mode_enabled(*args, **kwargs) -> bool:
     """Whether this thread is inside ``inference_mode()``."""
+    if args or kwargs:
+        refuse_arguments("is_inference_mode_enabled", args, kwargs)
     return state.inference_mode
 
 

@@ -9,6 +9,7 @@ import warnings
 
 from refgrad.autograd import _node
 from refgrad.autograd._anomaly import anomaly
+from refgrad.autograd._state import refuse_arguments
 
 __all__ = ["detect_anomaly", "set_detect_anomaly"]
 
@@ -16,11 +17,15 @@ ENABLED = ("Anomaly Detection has been enabled. This mode will increase the runt
            "only be enabled for debugging.")
 
 
-def is_anomaly_enabled() -> bool:
+def is_anomaly_enabled(*args, **kwargs) -> bool:
+    if args or kwargs:
+        refuse_arguments("is_anomaly_enabled", args, kwargs)
     return anomaly.enabled
 
 
-def is_anomaly_check_nan_enabled() -> bool:
+def is_anomaly_check_nan_enabled(*args, **kwargs) -> bool:
+    if args or kwargs:
+        refuse_arguments("is_anomaly_check_nan_enabled", args, kwargs)
     return anomaly.check_nan
 
 
@@ -33,7 +38,7 @@ def _set_anomaly_enabled(enabled, check_nan=True) -> None:
     _node.REMEMBERING = enabled  # what the makers of nodes read
 
 
-# --- book/chapters/22a_anomaly_mode.md:233
+# --- book/chapters/22a_anomaly_mode.md:238
 class detect_anomaly:  # noqa: N801 - torch's name
     """Anomaly detection for the block: forward stacks on failure, and NaN checks."""
 
