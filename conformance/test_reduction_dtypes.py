@@ -1,0 +1,44 @@
+"""Reductions asked for a dtype, given an empty tuple of dims, or run on empty tensors."""
+
+import pytest
+import torch
+
+from conformance._support import raises
+
+
+@pytest.mark.parametrize("args", [(), (0,), (1, True), (None,)])
+def test_sum_with_a_dtype_converts_inside_the_node(args):
+    x = torch.tensor([[1.5, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = torch.sum(x, *args, dtype=torch.float64)
+    assert y.dtype == torch.float64
+    assert type(y.grad_fn).__name__ == ("SumBackward0" if not args else "SumBackward1")
+    assert type(y.grad_fn.next_functions[0][0]).__name__ == "AccumulateGrad"
+    assert "_saved_dtype" not in dir(y.grad_fn)
+    y.sum().backward()
+    assert x.grad.dtype == torch.float32
+    assert x.grad.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+
+
+def test_sum_with_a_dtype_sums_in_that_dtype():
+    assert torch.tensor([200, 100], dtype=torch.uint8).sum(dtype=torch.uint8).item() == 44
+    assert torch.sum(torch.tensor([0.5, 0.0]), dtype=torch.bool).item() is True
+    assert torch.sum(torch.tensor([[0.5, 1.6]]), 1, dtype=torch.int32).tolist() == [1]
+    assert torch.sum(torch.zeros(0, 2), 0, dtype=torch.bool).tolist() == [False, False]
+
+
+def test_sum_refuses_a_dtype_that_is_not_one():
+    x = torch.ones(2)
+    with raises(TypeError, "sum() received an invalid combination of arguments - got "
+                           "(Tensor, dtype=int), but expected one of:\n"
+                           " * (Tensor input, *, torch.dtype dtype = None)\n"
+                           " * (Tensor input, tuple of ints dim, bool keepdim = False, *, "
+                           "torch.dtype dtype = None, Tensor out = None)\n"):
+        torch.sum(x, dtype=3)
+    with raises(TypeError, 'sum() missing 1 required positional arguments: "dim"'):
+        x.sum(keepdim=True, dtype=torch.float64)
+
+
+def test_sum_refuses_an_integer_dtype_for_a_tensor_that_requires_grad():
+    x = torch.ones(2, requires_grad=True)
+    with raises(RuntimeError, "Autograd not support dtype: Int"):
+        x.sum(dtype=torch.int32)
