@@ -304,7 +304,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:455
+# --- book/chapters/05_creation.md:456
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
@@ -312,8 +312,11 @@ def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None
         start, end = 0, start
     elif start is None:  # arange(end=5)
         start = 0
-    if step == 0:
+    if not (step > 0 or step < 0):  # a NaN step too
         raise RuntimeError("step must be nonzero")
+    if not all(math.isfinite(x) for x in (start, end)):
+        shown = (f"{x:g}" if isinstance(x, float) else str(x) for x in (start, end))
+        raise RuntimeError("unsupported range: {} -> {}".format(*shown))
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
@@ -333,15 +336,14 @@ def _whole_range(start, end, step, dtype):
     if dtype is _dtype.int64:  # counted from the cut bounds
         if whole_step == 0:
             raise ValueError("step must be nonzero")
-        sign = 1 if whole_step > 0 else -1
-        length = math.ceil(Fraction(last - first + whole_step - sign, whole_step))
+        length = math.ceil(Fraction(last - first, whole_step))  # exact: no double rounds it
     else:  # counted from the bounds as given
         length = int(np.ceil((end - start) / step))
     values = first + np.arange(length, dtype=np.int64) * whole_step
     return values.astype(dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:507
+# --- book/chapters/05_creation.md:510
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -435,7 +437,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> T
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:621
+# --- book/chapters/05_creation.md:624
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):
@@ -468,7 +470,7 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
                 "fix the code in advance", UserWarning, stacklevel=3)
 
 
-# --- book/chapters/05_creation.md:661
+# --- book/chapters/05_creation.md:664
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)

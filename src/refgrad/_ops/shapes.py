@@ -151,15 +151,24 @@ def _same_sizes(arrays):
     return arrays
 
 
+def _stack_forward(arrays, dim):
+    from functools import reduce
+
+    from refgrad._dtype import from_numpy, promote_types
+
+    # torch's promotion, not NumPy's: int64 with float32 is float32, as cat's is
+    kind = reduce(promote_types, (from_numpy(a.dtype) for a in arrays)).numpy
+    return np.stack([a.astype(kind, copy=False) for a in _same_sizes(arrays)], axis=dim)
+
+
 STACK = register(Op(
-    "stack", "StackBackward0", ("tensors",),
-    forward=lambda arrays, dim: np.stack(_same_sizes(arrays), axis=dim),
+    "stack", "StackBackward0", ("tensors",), forward=_stack_forward,
     backward=lambda g, dim: tuple(g.select(dim, i) for i in range(g.shape[dim])),
     variadic=True,
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:385
+# --- book/chapters/15_sums_and_shapes.md:394
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 

@@ -41,6 +41,8 @@ def _plain_dims(dim) -> bool:
 
 
 def stack(tensors, dim=0):
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
     wrap_dim(dim, tensors[0].ndim + 1)  # checked here; the node keeps dim as given
     return call(sh.STACK, (list(tensors),), {"dim": dim})
 
@@ -50,7 +52,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:695
+# --- book/chapters/16_functions.md:697
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool:  # torch has no running sum in bool
