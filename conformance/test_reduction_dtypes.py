@@ -42,3 +42,37 @@ def test_sum_refuses_an_integer_dtype_for_a_tensor_that_requires_grad():
     x = torch.ones(2, requires_grad=True)
     with raises(RuntimeError, "Autograd not support dtype: Int"):
         x.sum(dtype=torch.int32)
+
+
+@pytest.mark.parametrize("args", [(), (0,), (1, True)])
+def test_mean_with_a_dtype_converts_inside_the_node(args):
+    x = torch.tensor([[1.5, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = torch.mean(x, *args, dtype=torch.float64)
+    assert y.dtype == torch.float64
+    assert type(y.grad_fn.next_functions[0][0]).__name__ == "AccumulateGrad"
+    y.sum().backward()
+    assert x.grad.dtype == torch.float32
+
+
+@pytest.mark.parametrize("x", [torch.ones(2), torch.ones(2, dtype=torch.int64)])
+@pytest.mark.parametrize("dtype, name", [(torch.int32, "Int"), (torch.bool, "Bool")])
+def test_mean_names_the_dtype_asked_for(x, dtype, name):
+    with raises(RuntimeError, "mean(): could not infer output dtype. Optional dtype must be "
+                              f"either a floating point or complex dtype. Got: {name}"):
+        torch.mean(x, dtype=dtype)
+
+
+def test_mean_of_an_integer_tensor_in_a_floating_dtype():
+    assert torch.mean(torch.tensor([1, 2]), dtype=torch.float64).item() == 1.5
+
+
+@pytest.mark.parametrize("args", [(), (0,), (1,), ((0, 1),), ((),)])
+def test_the_mean_of_nothing_is_nan_without_a_warning(args):
+    # the suite turns warnings into errors: a warning would fail here
+    y = torch.mean(torch.zeros(0, 3), *args)
+    assert y.isnan().all().item() and y.dtype == torch.float32
+
+
+@pytest.mark.parametrize("dim", [(), []])
+def test_count_nonzero_over_no_dims_counts_everything(dim):
+    assert torch.count_nonzero(torch.tensor([[1.0, 0.0, 2.0], [0.0, 3.0, 4.0]]), dim).item() == 4

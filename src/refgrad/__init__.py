@@ -95,12 +95,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:586
+# --- book/chapters/16b_reductions.md:603
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1033
+# --- book/chapters/16b_reductions.md:1050
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -141,7 +141,7 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:566
+# --- book/chapters/16g_moves_and_fused.md:567
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero

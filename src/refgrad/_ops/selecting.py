@@ -54,6 +54,7 @@ def nonzero(input, *, as_tuple=False):
 def count_nonzero(input, dim=None):
     from refgrad._ops.functions import dim_tuple
 
-    dims = None if dim is None else tuple(d % max(input.ndim, 1) for d in dim_tuple(
-        dim, input.ndim))
+    # an empty tuple of dims counts over every dimension, as None does
+    dims = None if dim is None or dim == () or dim == [] else tuple(
+        d % max(input.ndim, 1) for d in dim_tuple(dim, input.ndim))
     return make_tensor(np.asarray(np.count_nonzero(input._data, axis=dims), dtype=np.int64))
