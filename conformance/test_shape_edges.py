@@ -1,5 +1,6 @@
 """Shape functions at the edges: promotion when stacking, empty lists, impossible shapes."""
 
+import pytest
 import torch
 
 from conformance._support import raises
@@ -25,3 +26,42 @@ def test_stack_gives_each_input_a_gradient_of_its_own_dtype():
 def test_stack_of_nothing_is_refused():
     with raises(RuntimeError, "stack expects a non-empty TensorList"):
         torch.stack([])
+
+
+@pytest.mark.parametrize("sizes, message", [
+    ((-1, -1), "only one dimension can be inferred"),
+    ((2, -1, -1), "only one dimension can be inferred"),
+    ((-2, 3), "invalid shape dimension -2 at index 0 of shape [-2, 3]"),
+    ((-1, -2), "invalid shape dimension -2 at index 1 of shape [-1, -2]"),
+    ((-2, -3), "invalid shape dimension -2 at index 0 of shape [-2, -3]"),
+    ((0, -1), "shape '[0, -1]' is invalid for input of size 6"),
+])
+@pytest.mark.parametrize("how", ["view", "reshape"])
+def test_sizes_that_cannot_be_read(sizes, message, how):
+    with raises(RuntimeError, message):
+        getattr(torch.arange(6.0), how)(*sizes)
+
+
+@pytest.mark.parametrize("sizes", [(0, -1), (-1, 0), (0, -1, 5)])
+def test_a_size_left_to_infer_from_nothing_is_ambiguous(sizes):
+    with raises(RuntimeError, f"cannot reshape tensor of 0 elements into shape {list(sizes)} "
+                              "because the unspecified dimension size -1 can be any value and "
+                              "is ambiguous"):
+        torch.zeros(2, 0, 3).view(*sizes)
+    assert torch.zeros(2, 0, 3).reshape(3, -1).shape == (3, 0)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda x: x.select(0, 2), "select(): index 2 out of range for tensor of size [2, 3, 4] "
+                               "at dimension 0"),
+    (lambda x: torch.select(x, -1, -5), "select(): index -5 out of range for tensor of size "
+                                        "[2, 3, 4] at dimension 2"),
+    (lambda x: x[2], "index 2 is out of bounds for dimension 0 with size 2"),
+    (lambda x: x[0, 3], "index 3 is out of bounds for dimension 1 with size 3"),
+    (lambda x: x[0, 0, 9], "index 9 is out of bounds for dimension 2 with size 4"),
+    (lambda x: x[..., 9], "index 9 is out of bounds for dimension 1 with size 4"),
+    (lambda x: x[None, 0, None, 3], "index 3 is out of bounds for dimension 3 with size 3"),
+])
+def test_an_index_out_of_range(call, message):
+    with raises(IndexError, message):
+        call(torch.zeros(2, 3, 4))

@@ -77,7 +77,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:996
+# --- book/chapters/16_functions.md:1017
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -109,14 +109,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:885
+# --- book/chapters/16d_indexing.md:895
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1279
+# --- book/chapters/16d_indexing.md:1289
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 

@@ -224,17 +224,26 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:568
+# --- book/chapters/16d_indexing.md:569
 def select(input, dim, index):
+    return select_at(input, dim, index, None)
+
+
+def select_at(input, dim, index, subscript):
+    """A select. From ``x[i]``, ``subscript`` is the dimension its range error names: the
+    item's position in the index, as torch counts it (``None`` and ``...`` count one each)."""
     from refgrad._tensor_values import wrap_dim
 
     if input.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    size = input.shape[wrap_dim(dim, input.ndim)]
+    wrapped = wrap_dim(dim, input.ndim)
+    size = input.shape[wrapped]
     if not -size <= index < size:
-        raise IndexError(
-            f"index {index} is out of bounds for dimension {dim} with size {size}"
-        )
+        if subscript is not None:  # x[i]: indexing's words
+            raise IndexError(f"index {index} is out of bounds for dimension {subscript} with "
+                             f"size {size}")
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(input.shape)} at dimension {wrapped}")
     return _call(SELECT, input, dim=dim, index=index)
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:659
+# --- book/chapters/16d_indexing.md:669
 """x[index]: the index read from left to right as views, then the tensor indices left."""
 
 import warnings
@@ -12,7 +12,7 @@ import numpy as np
 from refgrad._backend import same_device
 from refgrad._ops import indexing
 from refgrad._ops.index_tensors import check_mask, first_frame_outside, index_tensor
-from refgrad._ops.indexing import _call, select
+from refgrad._ops.indexing import _call, select_at
 
 INT64_MAX = 2**63 - 1
 
@@ -53,7 +53,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:762
+# --- book/chapters/16d_indexing.md:772
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -66,7 +66,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:776
+# --- book/chapters/16d_indexing.md:786
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -80,7 +80,7 @@ def walk(self, index, keep_full: bool):
     if named > self.ndim:
         raise IndexError(f"too many indices for tensor of dimension {self.ndim}")
     result, dim, tensors = self, 0, []
-    for item in items:
+    for position, item in enumerate(items):
         if item is None or isinstance(item, bool):
             result, dim = result.unsqueeze(dim), dim + 1
             tensors.append(_bool_index(item) if isinstance(item, bool) else None)
@@ -98,7 +98,7 @@ def walk(self, index, keep_full: bool):
             dim += 1
             tensors.append(None)
         else:
-            result = select(result, dim, _integer_index(item))
+            result = select_at(result, dim, _integer_index(item), position)
     return result, _indices_beside(result, tensors)
 
 
@@ -139,7 +139,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:850
+# --- book/chapters/16d_indexing.md:860
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

@@ -52,7 +52,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:697
+# --- book/chapters/16_functions.md:718
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool:  # torch has no running sum in bool
