@@ -65,3 +65,48 @@ def test_a_size_left_to_infer_from_nothing_is_ambiguous(sizes):
 def test_an_index_out_of_range(call, message):
     with raises(IndexError, message):
         call(torch.zeros(2, 3, 4))
+
+
+@pytest.mark.parametrize("call, got", [
+    (lambda s: s.flatten(1), 1),
+    (lambda s: torch.flatten(s, 0, 5), 5),
+    (lambda s: s.flatten(-2), -2),
+    (lambda s: s.movedim(0, 1), 1),
+    (lambda s: s.movedim((0, 1), (1, 0)), 1),
+    (lambda s: s.moveaxis(-1, 2), 2),
+    (lambda s: s.unbind(1), 1),
+])
+def test_a_0d_tensor_has_dims_0_and_minus_1_only(call, got):
+    with raises(IndexError, "Dimension out of range (expected to be in range of [-1, 0], but "
+                            f"got {got})"):
+        call(torch.tensor(5.0))
+
+
+def test_what_a_0d_tensor_still_allows():
+    s = torch.tensor(5.0)
+    assert s.flatten(-1, 0).shape == (1,)
+    assert s.movedim(0, -1).shape == ()
+    with raises(IndexError, "Dimension specified as 0 but tensor has no dimensions"):
+        s.unbind(-1)
+    with raises(RuntimeError, "unflatten: sizes must be non-empty"):
+        s.unflatten(0, ())
+    with pytest.raises(RuntimeError, match=r"\Aunflatten got an unexpected error:\n"
+                                           r"Dimension specified as 0 but tensor has no "
+                                           r"dimensions"):
+        s.unflatten(0, (1,))
+
+
+@pytest.mark.parametrize("x, shifts, dims, kind, message", [
+    (torch.ones(2), (), 0, RuntimeError, "`shifts` required"),
+    (torch.ones(2), 1, (0, 1), RuntimeError, "shifts and dimensions must align. shifts: 1, "
+                                             "dims:2"),
+    (torch.tensor(1.0), 1, (0, 1), RuntimeError, "shifts and dimensions must align. shifts: 1, "
+                                                 "dims:2"),
+    (torch.tensor(1.0), 1, 3, IndexError, "Dimension specified as 3 but tensor has no "
+                                          "dimensions"),
+    (torch.tensor(1.0), (1, 1), (0, 1), IndexError, "Dimension specified as 0 but tensor has "
+                                                    "no dimensions"),
+])
+def test_roll_checks_in_torch_order(x, shifts, dims, kind, message):
+    with raises(kind, message):
+        x.roll(shifts, dims)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:425
+# --- book/chapters/16g_moves_and_fused.md:432
 """Fused rows: lerp, addcmul, addcdiv, and nan_to_num."""
 
 import numpy as np
@@ -35,7 +35,7 @@ LERP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:459
+# --- book/chapters/16g_moves_and_fused.md:466
 def lerp(input, end, weight):
     tensors = [("end", end)] + ([("weight", weight)] if isinstance(weight, Tensor) else [])
     for name, t in tensors:
@@ -55,7 +55,7 @@ def _c_name(kind) -> str:
         kind.name, kind.name)
 
 
-# --- book/chapters/16g_moves_and_fused.md:489
+# --- book/chapters/16g_moves_and_fused.md:496
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -103,7 +103,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     return call(ADDCDIV, (input, tensor1, tensor2), {"value": _dtype.python_number(value)})
 
 
-# --- book/chapters/16g_moves_and_fused.md:546
+# --- book/chapters/16g_moves_and_fused.md:553
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return a.copy()

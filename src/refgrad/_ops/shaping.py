@@ -160,9 +160,9 @@ def contiguous(input, *refused, memory_format=None):
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
-    if input.ndim == 0:
-        return input.reshape(1)
     start, end = wrap_dim(start_dim, input.ndim), wrap_dim(end_dim, input.ndim)
+    if input.ndim == 0:  # its dims are 0 and -1, as any 0-d tensor's
+        return input.reshape(1)
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:

@@ -49,10 +49,12 @@ def stack(tensors, dim=0):
 
 def unbind(input, dim=0):
     wrap_dim(dim, input.ndim)
+    if input.ndim == 0:  # dim 0 or -1: there is still nothing to unbind
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:718
+# --- book/chapters/16_functions.md:720
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool:  # torch has no running sum in bool

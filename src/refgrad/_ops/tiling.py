@@ -135,10 +135,13 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sectio
 
 # --- book/chapters/16j_products_and_shapes.md:948
 def unflatten(input, dim, sizes):
-    d, given = wrap_dim(dim, input.ndim), list(sizes)
-    sizes, length = tuple(sizes), input.shape[d]
+    d, given, sizes = wrap_dim(dim, input.ndim), list(sizes), tuple(sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
+    if input.ndim == 0:  # dim 0 or -1 passes the first check, but there is nothing to split
+        raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but "
+                           "tensor has no dimensions")
+    length = input.shape[d]
     if sizes.count(-1) > 1:
         raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be "
                            "inferred")
@@ -157,7 +160,7 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:983
+# --- book/chapters/16j_products_and_shapes.md:986
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -200,7 +203,7 @@ def flipud(input):
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1039
+# --- book/chapters/16j_products_and_shapes.md:1042
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")
