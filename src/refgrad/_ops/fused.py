@@ -51,11 +51,10 @@ def lerp(input, end, weight):
 
 
 def _c_name(kind) -> str:
-    return {"float32": "float", "float64": "double", "float16": "c10::Half"}.get(
-        kind.name, kind.name)
+    return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:496
+# --- book/chapters/16g_moves_and_fused.md:495
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -103,7 +102,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     return call(ADDCDIV, (input, tensor1, tensor2), {"value": _dtype.python_number(value)})
 
 
-# --- book/chapters/16g_moves_and_fused.md:553
+# --- book/chapters/16g_moves_and_fused.md:552
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return a.copy()

@@ -1,0 +1,67 @@
+"""Dtypes at the edges of the arithmetic: bool powers and clamps, lerp's dtype names."""
+
+import pytest
+import torch
+
+from conformance._support import raises
+
+NO_BOOL_POWER = "\"pow\" not implemented for 'Bool'"
+
+
+@pytest.mark.parametrize("exponent, expected", [(True, [True, False]), (False, [True, True])])
+def test_a_bool_tensor_to_a_bool_number_stays_bool(exponent, expected):
+    b = torch.tensor([True, False])
+    for result in (torch.pow(b, exponent), b ** exponent, b.pow(exponent)):
+        assert result.dtype == torch.bool and result.tolist() == expected
+
+
+def test_a_number_tensor_to_a_bool_number_keeps_its_dtype():
+    assert torch.pow(torch.tensor([3], dtype=torch.uint8), False).dtype == torch.uint8
+    assert torch.pow(torch.tensor([2, 3]), True).tolist() == [2, 3]
+    assert torch.pow(torch.tensor([True, False]), 2).dtype == torch.int64
+
+
+@pytest.mark.parametrize("call", [
+    lambda b: torch.pow(b, b),
+    lambda b: b ** torch.tensor(True),
+    lambda b: torch.pow(True, b),
+])
+def test_no_power_has_a_bool_result(call):
+    with raises(NotImplementedError, NO_BOOL_POWER):
+        call(torch.tensor([True, False]))
+
+
+@pytest.mark.parametrize("call, kernel", [
+    (lambda b: torch.clamp(b, True), "clamp_min_scalar_cpu"),
+    (lambda b: torch.clamp(b, None, False), "clamp_max_scalar_cpu"),
+    (lambda b: torch.clamp(b, True, True), "clamp_scalar_cpu"),
+    (lambda b: b.clamp_max(False), "clamp_max_scalar_cpu"),
+    (lambda b: torch.clamp_min(b, True), "clamp_min_scalar_cpu"),
+    (lambda b: b.clamp_(True), "clamp_min_scalar_cpu"),
+    (lambda b: torch.clamp(b, b, b), "clamp_cpu"),
+])
+def test_bools_are_not_clamped_between_numbers_or_two_tensors(call, kernel):
+    b = torch.tensor([True, False])
+    with raises(NotImplementedError, f"\"{kernel}\" not implemented for 'Bool'"):
+        call(b)
+    assert b.tolist() == [True, False]
+
+
+def test_bools_are_clamped_by_one_tensor_bound():
+    b = torch.tensor([True, False])
+    assert torch.clamp(b, min=b).tolist() == [True, False]
+    assert torch.clamp_max(b, torch.tensor(False)).tolist() == [False, False]
+    assert torch.clamp(b, 0).dtype == torch.int64
+
+
+@pytest.mark.parametrize("end, name", [
+    (torch.tensor([1], dtype=torch.uint8), "unsigned char"),
+    (torch.tensor([1], dtype=torch.int8), "signed char"),
+    (torch.tensor([1], dtype=torch.int32), "int"),
+    (torch.tensor([1]), "long int"),
+    (torch.tensor([True]), "bool"),
+    (torch.tensor([1.0], dtype=torch.float64), "double"),
+])
+def test_lerp_names_c_types(end, name):
+    with raises(RuntimeError, f"expected dtype float for `end` but got dtype {name}"):
+        torch.lerp(torch.tensor([1.0]), end, 0.5)
