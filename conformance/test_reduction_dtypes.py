@@ -76,3 +76,34 @@ def test_the_mean_of_nothing_is_nan_without_a_warning(args):
 @pytest.mark.parametrize("dim", [(), []])
 def test_count_nonzero_over_no_dims_counts_everything(dim):
     assert torch.count_nonzero(torch.tensor([[1.0, 0.0, 2.0], [0.0, 3.0, 4.0]]), dim).item() == 4
+
+
+@pytest.mark.parametrize("x", [torch.tensor(2.5), torch.tensor(0), torch.zeros(0, 3)])
+def test_a_bool_running_sum_of_a_0d_or_empty_tensor_is_a_copy(x):
+    y = torch.cumsum(x, 0, dtype=torch.bool)
+    assert y.dtype == torch.bool and y.shape == x.shape
+    assert y.tolist() == x.bool().tolist()
+
+
+def test_a_bool_running_sum_of_values_is_refused():
+    with raises(NotImplementedError, "\"cumsum_out_cpu\" not implemented for 'Bool'"):
+        torch.cumsum(torch.tensor([[3]]), 0, dtype=torch.bool)
+
+
+@pytest.mark.parametrize("p, shown", [(-1, "-1"), (-1.0, "-1"), (-0.5, "-0.5"), (-1e-7, "-1e-07"),
+                                      (float("inf"), "inf")])
+def test_a_norm_with_no_identity_of_an_empty_slice(p, shown):
+    empty = torch.zeros(0, 3)
+    with raises(RuntimeError, f"linalg.vector_norm cannot compute the {shown} norm on an empty "
+                              "tensor because the operation does not have an identity"):
+        torch.norm(empty, p)
+    with raises(RuntimeError, f"linalg.vector_norm cannot compute the {shown} norm on the "
+                              "dimension 0because this dimension is empty and the operation "
+                              "does not have an identity"):
+        torch.linalg.vector_norm(empty, p, 0)
+    assert torch.linalg.vector_norm(empty, p, 1).shape == (0,)
+
+
+@pytest.mark.parametrize("p", [0, 0.5, 1, 2])
+def test_a_norm_of_nothing_is_zero(p):
+    assert torch.norm(torch.zeros(0, 3), p).item() == 0.0

@@ -77,7 +77,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1035
+# --- book/chapters/16_functions.md:1036
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -100,7 +100,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1050
+# --- book/chapters/16b_reductions.md:1052
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 

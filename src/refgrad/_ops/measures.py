@@ -240,7 +240,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     _check_norm_dtypes(x, dtype)
     ord = python_number(ord)  # noqa: A001 - NOTE [NumPy scalars are numbers]
     dims = None if dim is None else dim_tuple(dim, x.ndim)
-    if math.isinf(ord):
+    if math.isinf(ord) or ord < 0:
         _check_identity(x, ord, dims)
     return call(VECTOR_NORM, (x,), {"ord": ord, "dim": dims, "keepdim": keepdim,
                                     "dtype": dtype})
@@ -264,7 +264,8 @@ def _check_norm_dtypes(x, dtype) -> None:
 
 # --- book/chapters/16b_reductions.md:971
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
-    """Refuse an inf or -inf norm of an empty slice, which has no value."""
+    """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
+    (a sum of negative powers, the largest of the values or the smallest)."""
     if not dims:
         if x.numel() == 0:
             _no_identity(ord, "an empty tensor because")
@@ -275,7 +276,8 @@ def _check_identity(x, ord, dims) -> None:  # noqa: A002
 
 
 def _no_identity(ord, where: str):  # noqa: A002
-    raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on {where} the "
+    shown = f"{ord:g}" if isinstance(ord, float) else ord  # as C++ writes a double: -1, not -1.0
+    raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on {where} the "
                        "operation does not have an identity")
 
 
@@ -303,7 +305,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1018
+# --- book/chapters/16b_reductions.md:1020
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = () if dim is None else dim_tuple(dim, input.ndim)

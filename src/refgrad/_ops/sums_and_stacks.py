@@ -57,7 +57,8 @@ def unbind(input, dim=0):
 # --- book/chapters/16_functions.md:736
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
-    if dtype is _dtype.bool:  # torch has no running sum in bool
+    if dtype is _dtype.bool and input.ndim and input.numel():  # no running sum in bool, but
+        # a 0-d or empty tensor is only copied, and torch copies it
         raise NotImplementedError("\"cumsum_out_cpu\" not implemented for 'Bool'")
     check_grad_dtype(input, dtype)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})
