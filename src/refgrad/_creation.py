@@ -49,7 +49,7 @@ def _leaves(data) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:84
+# --- book/chapters/05_creation.md:86
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -73,10 +73,17 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         warnings.warn(_COPY_WARNING, UserWarning, stacklevel=stacklevel)
         data = host_array(data)
     if isinstance(data, np.ndarray | np.generic):
+        if dtype is not None and isinstance(data, np.generic):
+            _check_kinds([data], dtype)
         dtype = dtype or _dtype.from_numpy(data.dtype)
         return np.array(data, dtype=dtype.numpy)
+    if isinstance(data, str | bytes):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     leaves = _leaves(data)
+    if leaves and isinstance(leaves[0], str):  # the sizes are read from first elements
+        raise ValueError("too many dimensions 'str'")
     dtype = dtype or _infer_dtype(leaves)
+    _check_kinds(leaves, dtype)  # an inferred dtype too: [1, np.True_] is int64, and refused
     if any(isinstance(x, Tensor) for x in leaves):
         data = _numbers_for_tensors(data, dtype)
         leaves = _leaves(data)
@@ -87,7 +94,22 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         )
 
 
-# --- book/chapters/05_creation.md:135
+# --- book/chapters/05_creation.md:141
+def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
+    for x in leaves:
+        if isinstance(x, Tensor | np.ndarray | bool | int | float):
+            continue
+        kind = type(x)  # named as CPython names a type in its messages: numpy.float32
+        name = kind.__name__ if kind.__module__ == "builtins" else f"numpy.{kind.__name__}"
+        if dtype.is_floating_point:
+            if not isinstance(x, np.number | np.bool_):
+                raise TypeError(f"must be real number, not {name}")
+        elif not (isinstance(x, np.integer)
+                  or dtype is _dtype.bool and isinstance(x, np.bool_ | complex)):
+            raise TypeError(f"'{name}' object cannot be interpreted as an integer")
+
+
+# --- book/chapters/05_creation.md:169
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -113,7 +135,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return t.item()
 
 
-# --- book/chapters/05_creation.md:162
+# --- book/chapters/05_creation.md:196
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -124,7 +146,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:184
+# --- book/chapters/05_creation.md:218
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev) != CPU
 
@@ -160,7 +182,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(_to_array(data, dtype, stacklevel=4), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:230
+# --- book/chapters/05_creation.md:264
 def parse_size(args, name: str) -> tuple:
     if len(args) == 1 and isinstance(args[0], tuple | list):
         args = tuple(args[0])
@@ -186,7 +208,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:262
+# --- book/chapters/05_creation.md:296
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -237,7 +259,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:316
+# --- book/chapters/05_creation.md:350
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -265,7 +287,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:349
+# --- book/chapters/05_creation.md:383
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -304,7 +326,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:456
+# --- book/chapters/05_creation.md:490
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
@@ -343,7 +365,7 @@ def _whole_range(start, end, step, dtype):
     return values.astype(dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:510
+# --- book/chapters/05_creation.md:544
 def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -437,7 +459,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> T
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:624
+# --- book/chapters/05_creation.md:658
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):
@@ -470,7 +492,7 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
                 "fix the code in advance", UserWarning, stacklevel=3)
 
 
-# --- book/chapters/05_creation.md:664
+# --- book/chapters/05_creation.md:698
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)
