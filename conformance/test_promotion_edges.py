@@ -65,3 +65,19 @@ def test_bools_are_clamped_by_one_tensor_bound():
 def test_lerp_names_c_types(end, name):
     with raises(RuntimeError, f"expected dtype float for `end` but got dtype {name}"):
         torch.lerp(torch.tensor([1.0]), end, 0.5)
+
+
+@pytest.mark.parametrize("call, expected", [
+    (lambda u: torch.xlogy(u, -2), [True, True, False]),
+    (lambda u: torch.special.xlog1py(u, -2), [True, True, False]),
+])
+def test_a_negative_number_beside_unsigned_ints_is_not_wrapped(call, expected):
+    result = call(torch.tensor([3, 250, 0], dtype=torch.uint8))
+    assert result.dtype == torch.float32
+    assert result.isnan().tolist() == expected
+
+
+def test_a_number_first_beside_unsigned_ints_is_not_wrapped():
+    result = torch.xlogy(-2, torch.tensor([1, 0], dtype=torch.uint8))
+    assert result.tolist() == [0.0, float("inf")]  # -2 * log(1), -2 * log(0)
+    assert torch.xlogy(300, torch.tensor([1], dtype=torch.int8)).tolist() == [0.0]

@@ -157,7 +157,7 @@ from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, 
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:849
+# --- book/chapters/16i_cumulative.md:861
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
