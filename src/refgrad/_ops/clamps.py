@@ -98,6 +98,9 @@ def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
 
+    if not _is_tensor(input):  # clamp(3, x): torch has no form with a number first
+        given = (input, min, max)[:3 if max is not None else 2 if min is not None else 1]
+        raise _mixed_bounds("clamp", given, ("min = None", "max = None"))
     min, max = python_number(min), python_number(max)  # NOTE [NumPy scalars are numbers]
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
@@ -124,7 +127,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:435
+# --- book/chapters/16a_pointwise.md:438
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 

@@ -66,6 +66,12 @@ def sub(input, other, *, alpha=1):
 
 
 def rsub(input, other, *, alpha=1):
+    if not isinstance(input, Tensor):  # rsub(3, x): no form of torch's has a number first
+        got = ", ".join("Tensor" if isinstance(v, Tensor) else type(v).__name__
+                        for v in (input, other))
+        raise TypeError(f"rsub() received an invalid combination of arguments - got ({got}), "
+                        "but expected one of:\n * (Tensor input, Tensor other, *, Number alpha "
+                        "= 1)\n * (Tensor input, Number other, Number alpha = 1)\n")
     other = _dtype.python_number(other)  # NOTE [NumPy scalars are numbers]
     params = alpha_params(alpha, other, input, "rsub")
     if isinstance(other, Tensor):
@@ -136,7 +142,7 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:191
+# --- book/chapters/16_functions.md:197
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
@@ -240,7 +246,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:426
+# --- book/chapters/16_functions.md:436
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -254,7 +260,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:725
+# --- book/chapters/16_functions.md:735
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -264,7 +270,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:765
+# --- book/chapters/16_functions.md:775
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

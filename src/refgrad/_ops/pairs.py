@@ -84,28 +84,33 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:455
-def _tensor(name, other) -> None:
+# --- book/chapters/16n_more_shapes_and_elementwise.md:456
+def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
-    if not isinstance(other, Tensor):
-        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other).__name__}")
+    for position, (key, value) in enumerate((("input", input), ("other", other)), start=1):
+        if (value is not None or key == "other") and not isinstance(value, Tensor):
+            raise TypeError(f"{name}(): argument '{key}' (position {position}) must be Tensor, "
+                            f"not {type(value).__name__}")
 
 
 def fmax(input, other):
-    _tensor("fmax", other)
+    _tensor("fmax", other, input)
     return call(FMAX, (input, other))
 
 
 def fmin(input, other):
-    _tensor("fmin", other)
+    _tensor("fmin", other, input)
     return call(FMIN, (input, other))
 
 
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
+    if not isinstance(input, Tensor):  # torch's copysign has no form with a number first
+        from refgrad._ops.functions import refuse_arguments
+
+        refuse_arguments("copysign", (input, other), {})
     if isinstance(other, Tensor):
         return call(COPYSIGN, (input, other))
     if not isinstance(other, bool | int | float):  # None or a list would pass for a number
@@ -118,7 +123,7 @@ def copysign(input, other):
 def ldexp(input, other):
     from refgrad._dtype import get_default_dtype, result_type
 
-    _tensor("ldexp", other)
+    _tensor("ldexp", other, input)
     kind = result_type(input, other)
     return call(LDEXP, (input, other),
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
