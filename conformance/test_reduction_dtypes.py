@@ -107,3 +107,26 @@ def test_a_norm_with_no_identity_of_an_empty_slice(p, shown):
 @pytest.mark.parametrize("p", [0, 0.5, 1, 2])
 def test_a_norm_of_nothing_is_zero(p):
     assert torch.norm(torch.zeros(0, 3), p).item() == 0.0
+
+
+@pytest.mark.parametrize("name", ["cumprod", "cummax", "cummin", "logcumsumexp"])
+def test_running_functions_read_their_dim_as_torch_does(name):
+    x = torch.ones(2, 2)
+    run = getattr(torch, name)
+    with raises(TypeError, f'{name}() missing 1 required positional arguments: "dim"'):
+        run(x)
+    with raises(TypeError, f"{name}(): argument 'dim' (position 2) must be int, not tuple"):
+        run(x, (0, 1))
+    with raises(TypeError, f"{name}(): argument 'dim' must be int, not NoneType"):
+        run(x, dim=None)
+    with raises(TypeError, f"{name}() got an unexpected keyword argument 'keepdim'"):
+        run(x, 0, keepdim=True)
+    result = run(x, torch.tensor(1))  # a 0-d integer tensor is the int it holds
+    assert (result if name in ("cumprod", "logcumsumexp") else result.values).shape == (2, 2)
+
+
+def test_a_bool_running_product_of_a_0d_or_empty_tensor_is_a_copy():
+    assert torch.cumprod(torch.tensor(2.5), 0, dtype=torch.bool).item() is True
+    assert torch.cumprod(torch.zeros(0, 3), 1, dtype=torch.bool).shape == (0, 3)
+    with raises(NotImplementedError, "\"cumprod_out_cpu\" not implemented for 'Bool'"):
+        torch.cumprod(torch.ones(2), 0, dtype=torch.bool)

@@ -157,7 +157,7 @@ from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, 
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:861
+# --- book/chapters/16i_cumulative.md:873
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
@@ -314,13 +314,14 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1014
+# --- book/chapters/16o_argument_checks.md:1019
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
-    concatenate, conj, diag, diag_embed, diff, dot, dstack, einsum, ger, hardshrink, histc,
-    hstack, index_add, index_copy, index_fill, index_put, lerp, masked_fill, maximum, meshgrid,
-    minimum, moveaxis, mv, narrow_copy, outer, pow, renorm, repeat_interleave, resolve_conj,
+    concatenate, conj, cummax, cummin, cumprod, diag, diag_embed, diff, dot, dstack, einsum,
+    ger, hardshrink, histc, hstack, index_add, index_copy, index_fill, index_put, lerp,
+    logcumsumexp, masked_fill, maximum, meshgrid, minimum, moveaxis, mv, narrow_copy, outer,
+    pow, renorm, repeat_interleave, resolve_conj,
     resolve_neg, rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu,
     var_mean, vstack, where,
 )
