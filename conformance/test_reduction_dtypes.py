@@ -130,3 +130,15 @@ def test_a_bool_running_product_of_a_0d_or_empty_tensor_is_a_copy():
     assert torch.cumprod(torch.zeros(0, 3), 1, dtype=torch.bool).shape == (0, 3)
     with raises(NotImplementedError, "\"cumprod_out_cpu\" not implemented for 'Bool'"):
         torch.cumprod(torch.ones(2), 0, dtype=torch.bool)
+
+
+@pytest.mark.parametrize("dim, keepdim, shape", [
+    (0, False, (3,)), (0, True, (1, 3)), (1, False, (0,)), (1, True, (0, 1)), ((0, 1), False, ()),
+])
+def test_logsumexp_of_an_empty_tensor(dim, keepdim, shape):
+    x = torch.zeros(0, 3, requires_grad=True)
+    y = torch.logsumexp(x, dim, keepdim)
+    assert y.shape == shape
+    assert all(v == float("-inf") for v in y.flatten().tolist())  # the log of an empty sum
+    y.sum().backward()
+    assert x.grad.shape == (0, 3)

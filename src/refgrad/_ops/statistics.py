@@ -177,7 +177,9 @@ PROD_DIM = register(Op(
 
 # --- book/chapters/16b_reductions.md:269
 def _shift(a, axes):
-    top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(a)
+    # an empty input has no largest value: shift by zero, in the reduced shape
+    top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
+        np.sum(a, axis=axes, keepdims=True))
     return np.where(np.isfinite(top), top, 0)
 
 
@@ -195,7 +197,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:307
+# --- book/chapters/16b_reductions.md:309
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -213,7 +215,7 @@ def _softmax(a, dim):
     return e / total
 
 
-# --- book/chapters/16b_reductions.md:327
+# --- book/chapters/16b_reductions.md:329
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -231,7 +233,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:501
+# --- book/chapters/16b_reductions.md:503
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -269,7 +271,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:545
+# --- book/chapters/16b_reductions.md:547
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -302,7 +304,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:579
+# --- book/chapters/16b_reductions.md:581
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
