@@ -142,3 +142,20 @@ def test_logsumexp_of_an_empty_tensor(dim, keepdim, shape):
     assert all(v == float("-inf") for v in y.flatten().tolist())  # the log of an empty sum
     y.sum().backward()
     assert x.grad.shape == (0, 3)
+
+
+@pytest.mark.parametrize("dim", [0, -1, (-1,)])
+def test_count_nonzero_of_a_0d_tensor_along_its_one_dim(dim):
+    assert torch.count_nonzero(torch.tensor(2.5), dim).item() == 1
+    assert torch.count_nonzero(torch.tensor(0), dim).item() == 0
+
+
+@pytest.mark.parametrize("name", ["median", "nanmedian"])
+def test_median_along_a_dim_keeps_row_major_strides(name):
+    values, indices = getattr(torch, name)(torch.ones(2, 3), 0, True)
+    assert values.stride() == (3, 1) and indices.stride() == (3, 1)
+
+
+def test_nanmedian_of_an_empty_dim_speaks_as_median():
+    with raises(IndexError, "median(): Expected reduction dim 0 to have non-zero size."):
+        torch.nanmedian(torch.zeros(0, 3), 0)

@@ -141,7 +141,7 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:573
+# --- book/chapters/16g_moves_and_fused.md:575
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -174,19 +174,19 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16k_order_statistics.md:568
+# --- book/chapters/16k_order_statistics.md:569
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:740
+# --- book/chapters/16k_order_statistics.md:741
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:941
+# --- book/chapters/16k_order_statistics.md:942
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1136
+# --- book/chapters/16k_order_statistics.md:1137
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 

@@ -57,4 +57,6 @@ def count_nonzero(input, dim=None):
     # an empty tuple of dims counts over every dimension, as None does
     dims = None if dim is None or dim == () or dim == [] else tuple(
         d % max(input.ndim, 1) for d in dim_tuple(dim, input.ndim))
+    if input.ndim == 0:  # its dims 0 and -1 are itself: one value counted
+        dims = None
     return make_tensor(np.asarray(np.count_nonzero(input._data, axis=dims), dtype=np.int64))
