@@ -68,3 +68,43 @@ def test_an_element_the_dtype_cannot_take(data, dtype, kind, message):
 ])
 def test_elements_the_dtype_takes(data, dtype, expected):
     assert torch.tensor(data, dtype=dtype).tolist() == expected
+
+
+UNPACK = "{}(): argument 'size' failed to unpack the object at pos {} with error \"type must be " \
+         "tuple of ints,but got {}\""
+
+
+@pytest.mark.parametrize("name", ["ones", "empty", "zeros", "rand", "randn"])
+@pytest.mark.parametrize("args, message", [
+    ((2, 3.0), UNPACK.format("{}", 2, "float")),
+    (((2, 3.0),), UNPACK.format("{}", 2, "float")),
+    ((2, 3, "a"), UNPACK.format("{}", 3, "str")),
+    (([2, 3, None],), UNPACK.format("{}", 3, "NoneType")),
+    (((2, torch.tensor(1.5)),), UNPACK.format("{}", 2, "Tensor")),
+    (((2.0, 3),), "{}(): argument 'size' (position 1) must be tuple of ints, but found element of "
+                  "type float at pos 0"),
+    (((True, 2),), "{}(): argument 'size' (position 1) must be tuple of ints, but found element of "
+                   "type bool at pos 0"),
+    (("a",), "{}(): argument 'size' (position 1) must be tuple of ints, not str"),
+])
+def test_sizes_that_are_not_ints(name, args, message):
+    with raises(TypeError, message.format(name)):
+        getattr(torch, name)(*args)
+
+
+@pytest.mark.parametrize("name", ["ones", "empty", "zeros"])
+def test_a_first_size_that_is_not_an_int_makes_the_rest_too_many(name):
+    with raises(TypeError, f"{name}() takes 1 positional argument but 2 were given"):
+        getattr(torch, name)((2, 3), (1, 2))
+
+
+def test_a_bool_after_the_first_size_is_one():
+    assert torch.ones(2, True).shape == (2, 1)
+    assert torch.zeros((2, True)).shape == (2, 1)
+
+
+def test_negative_sizes():
+    with raises(RuntimeError, "zeros: Dimension size must be non-negative."):
+        torch.zeros(2, -1)
+    with raises(RuntimeError, "Trying to create tensor with negative dimension -2: [-2, -1]"):
+        torch.ones(-2, -1)

@@ -182,24 +182,47 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(_to_array(data, dtype, stacklevel=4), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:264
-def parse_size(args, name: str) -> tuple:
-    if len(args) == 1 and isinstance(args[0], tuple | list):
-        args = tuple(args[0])
-    for n in args:
+# --- book/chapters/05_creation.md:268
+def parse_size(args, name: str, many=None) -> tuple:
+    """The sizes in ``args``, read as torch reads a ``tuple of ints size``.
+
+    ``many``: the error for several sizes whose first is not an int, where torch's is
+    not the plain "takes 1 positional argument" (a function with two signatures).
+    """
+    one = len(args) == 1 and isinstance(args[0], tuple | list)
+    sizes = tuple(args[0]) if one else tuple(args)
+    for n in sizes:
         if type(n) is not int:  # a NumPy integer, maybe: NOTE [NumPy scalars are numbers]
-            args = tuple([_size_number(n) for n in args])
+            sizes = _read_sizes(args, sizes, one, name, many)
             break
-    for arg in args:
-        if not isinstance(arg, int) or isinstance(arg, bool):
-            raise TypeError(
-                f"{name}(): argument 'size' (position 1) must be tuple of ints, "
-                f"not {type(arg).__name__}"
-            )
-    for n in args:  # every type first, then the first negative size
+    for n in sizes:  # every type first, then the first negative size
         if n < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {list(args)}")
-    return tuple(args)
+            if name == "zeros":  # torch's zeros checks its sizes itself, in its own words
+                raise RuntimeError("zeros: Dimension size must be non-negative.")
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
+                               f"{list(sizes)}")
+    return sizes
+
+
+def _read_sizes(args, sizes, one: bool, name: str, many) -> tuple:
+    """NOTE [What torch's parser takes for a type]: the first size must be an int; after
+    it a bool is one too. Each misfit gets the words of the step that reads it."""
+    read = []
+    for i, n in enumerate(sizes):
+        value = _size_number(n)
+        if isinstance(value, int) and (i or not isinstance(value, bool)):
+            read.append(int(value))
+            continue
+        kind = type(n).__name__
+        if i:
+            raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos "
+                            f"{i + 1} with error \"type must be tuple of ints,but got {kind}\"")
+        if len(args) > 1:  # not a size first: the rest are arguments too many
+            raise many() if many else TypeError(
+                f"{name}() takes 1 positional argument but {len(args)} were given")
+        tail = f"but found element of type {kind} at pos 0" if one else f"not {kind}"
+        raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, {tail}")
+    return tuple(read)
 
 
 def _size_number(n):
@@ -208,7 +231,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:296
+# --- book/chapters/05_creation.md:323
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -259,7 +282,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:350
+# --- book/chapters/05_creation.md:377
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -287,7 +310,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:383
+# --- book/chapters/05_creation.md:410
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -326,7 +349,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:490
+# --- book/chapters/05_creation.md:517
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
@@ -365,14 +388,15 @@ def _whole_range(start, end, step, dtype):
     return values.astype(dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:544
-def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
+# --- book/chapters/05_creation.md:571
+def _random(name, kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
         names = {_dtype.int64: "Long", _dtype.int32: "Int", _dtype.bool: "Bool"}
         kind = names.get(dtype, dtype.name)
         raise NotImplementedError(f'"{kernel}" not implemented for \'{kind}\'')
-    values = draw(generator or default_generator, parse_size(size, kernel), dtype.numpy)
+    shape = parse_size(size, name, lambda: _DRAWS[name].error(size, {}))
+    values = draw(generator or default_generator, shape, dtype.numpy)
     return _finish(values, device, requires_grad)
 
 
@@ -397,13 +421,15 @@ def _draw_size(name, sizes, size, options: dict) -> tuple:
 def rand(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     size = _draw_size("rand", sizes, size, {"generator": generator, "dtype": dtype,
                                             "device": device, "requires_grad": requires_grad})
-    return _random("check_uniform_bounds", uniform, size, generator, dtype, device, requires_grad)
+    return _random("rand", "check_uniform_bounds", uniform, size, generator, dtype, device,
+                   requires_grad)
 
 
 def randn(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     size = _draw_size("randn", sizes, size, {"generator": generator, "dtype": dtype,
                                              "device": device, "requires_grad": requires_grad})
-    return _random("normal_kernel_cpu", normal, size, generator, dtype, device, requires_grad)
+    return _random("randn", "normal_kernel_cpu", normal, size, generator, dtype, device,
+                   requires_grad)
 
 
 _UNSET = object()
@@ -459,7 +485,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> T
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:658
+# --- book/chapters/05_creation.md:688
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):
@@ -492,7 +518,7 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
                 "fix the code in advance", UserWarning, stacklevel=3)
 
 
-# --- book/chapters/05_creation.md:698
+# --- book/chapters/05_creation.md:728
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)

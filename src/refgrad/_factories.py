@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:730
+# --- book/chapters/05_creation.md:760
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
@@ -84,7 +84,7 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:813
+# --- book/chapters/05_creation.md:843
 def rand_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
     return rand(input.shape, generator=generator, dtype=dtype or input.dtype,
                 device=device or input.device, requires_grad=requires_grad)
@@ -119,7 +119,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     return _finish(order.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:854
+# --- book/chapters/05_creation.md:884
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
