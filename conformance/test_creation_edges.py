@@ -108,3 +108,38 @@ def test_negative_sizes():
         torch.zeros(2, -1)
     with raises(RuntimeError, "Trying to create tensor with negative dimension -2: [-2, -1]"):
         torch.ones(-2, -1)
+
+
+LAYOUTS = [
+    (lambda: torch.arange(6.0).reshape(2, 3).t(), (1, 3)),  # dense: its own strides
+    (lambda: torch.zeros(2, 3, 4).permute(1, 2, 0), (4, 1, 12)),
+    (lambda: torch.zeros(4, 5)[:, ::2], (3, 1)),  # not dense: inferred, here row-major
+    (lambda: torch.zeros(2, 3, 4).transpose(0, 2)[1], (1, 3)),  # not dense, column-major
+    (lambda: torch.zeros(2, 3)[:, None].expand(2, 4, 3), (12, 3, 1)),  # a 0 stride decides none
+    (lambda: torch.zeros(0, 3).t(), (1, 3)),
+]
+
+
+@pytest.mark.parametrize("make, strides", LAYOUTS)
+@pytest.mark.parametrize("name", ["zeros_like", "ones_like", "empty_like", "rand_like",
+                                  "randn_like"])
+def test_a_like_factory_keeps_the_layout(make, strides, name):
+    x = make()
+    out = getattr(torch, name)(x)
+    assert out.shape == x.shape and out.stride() == strides
+    assert torch.full_like(x, 7).stride() == strides
+
+
+def test_rand_like_draws_along_the_memory():
+    x = torch.arange(6.0).reshape(2, 3).t()
+    drawn = torch.rand_like(x, generator=torch.Generator().manual_seed(0))
+    plain = torch.rand(6, generator=torch.Generator().manual_seed(0))
+    assert drawn.t().flatten().tolist() == plain.tolist()
+
+
+def test_randn_like_draws_one_at_a_time_into_a_storage_that_is_not_row_major():
+    x = torch.zeros(2, 3, 4).permute(1, 2, 0)  # 24 numbers: more than one batch of sixteen
+    drawn = torch.randn_like(x, generator=torch.Generator().manual_seed(3))
+    assert drawn.stride() == (4, 1, 12)
+    small = torch.randn(2, generator=torch.Generator().manual_seed(3))  # one at a time, too
+    assert drawn.permute(2, 0, 1).flatten()[:2].tolist() == small.tolist()

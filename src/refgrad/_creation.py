@@ -282,12 +282,63 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:377
+# --- book/chapters/05_creation.md:384
 def _like(factory, t, dtype, device, requires_grad, *extra):
-    return factory(
+    return laid_out(factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
         requires_grad=requires_grad,
-    )
+    ), like_strides(t))
+
+
+def laid_out(out: Tensor, strides) -> Tensor:
+    """``out``, a new row-major tensor, with its values in memory order under ``strides``."""
+    if strides is not None and type(out._data) is np.ndarray:
+        size = out._data.itemsize
+        out._data = np.lib.stride_tricks.as_strided(
+            out._data.reshape(-1), out._data.shape, [step * size for step in strides])
+    return out
+
+
+def like_strides(t: Tensor):
+    """The strides torch's preserve_format gives a tensor like ``t``; None for row-major."""
+    shape, strides = tuple(t.shape), t.stride()
+    rows = row_major(shape)
+    if strides == rows:
+        return None
+    expected = 1  # dense and not overlapping: t's own strides
+    for d in sorted((d for d in range(len(shape)) if shape[d] != 1), key=lambda d: strides[d]):
+        if strides[d] != expected:
+            inferred = _inferred_strides(shape, strides)
+            return None if inferred == rows else inferred
+        expected *= shape[d]
+    return strides
+
+
+def row_major(shape) -> tuple:
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))
+
+
+def _inferred_strides(shape, strides) -> tuple:
+    order = list(range(len(shape)))[::-1]  # innermost first
+    for i in range(1, len(order)):
+        moving = i
+        for j in range(i - 1, -1, -1):
+            a, b = strides[order[j]], strides[order[moving]]
+            if a == 0 or b == 0 or a == b and shape[order[j]] <= shape[order[moving]]:
+                continue  # nothing to decide: keep looking further out
+            if a < b:
+                break
+            order[j], order[moving] = order[moving], order[j]
+            moving = j
+    out, step = [0] * len(shape), 1
+    for d in order:
+        out[d] = step
+        step *= max(shape[d], 1)
+    return tuple(out)
 
 
 def zeros_like(input, *, memory_format=None, dtype=None, layout=None, device=None,
@@ -310,7 +361,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:410
+# --- book/chapters/05_creation.md:468
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -349,7 +400,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:517
+# --- book/chapters/05_creation.md:575
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
@@ -388,7 +439,7 @@ def _whole_range(start, end, step, dtype):
     return values.astype(dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:571
+# --- book/chapters/05_creation.md:629
 def _random(name, kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -485,7 +536,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> T
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:688
+# --- book/chapters/05_creation.md:746
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):
@@ -518,7 +569,7 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
                 "fix the code in advance", UserWarning, stacklevel=3)
 
 
-# --- book/chapters/05_creation.md:728
+# --- book/chapters/05_creation.md:786
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)

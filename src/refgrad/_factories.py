@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:760
+# --- book/chapters/05_creation.md:818
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
@@ -13,11 +13,14 @@ from refgrad._creation import (
     check_random_bounds,
     default_generator,
     draw_integers,
+    laid_out,
+    like_strides,
     rand,
     randn,
+    row_major,
     whole_number,
 )
-from refgrad._sampling import permutation
+from refgrad._sampling import normal, permutation
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
 
@@ -84,15 +87,31 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:843
+# --- book/chapters/05_creation.md:904
 def rand_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
-    return rand(input.shape, generator=generator, dtype=dtype or input.dtype,
-                device=device or input.device, requires_grad=requires_grad)
+    return laid_out(rand(input.shape, generator=generator, dtype=dtype or input.dtype,
+                         device=device or input.device, requires_grad=requires_grad),
+                    like_strides(input))
 
 
 def randn_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
-    return randn(input.shape, generator=generator, dtype=dtype or input.dtype,
-                 device=device or input.device, requires_grad=requires_grad)
+    strides, dtype = like_strides(input), dtype or input.dtype
+    if _row_major_but_ones(input.shape, strides) or not dtype.is_floating_point:
+        return laid_out(randn(input.shape, generator=generator, dtype=dtype,
+                              device=device or input.device, requires_grad=requires_grad),
+                        strides)
+    # torch draws into a storage that is not row-major one number at a time, not sixteen
+    values = normal(generator or default_generator, (input.numel(),), dtype.numpy,
+                    contiguous=False).reshape(tuple(input.shape))
+    return laid_out(_finish(values, device or input.device, requires_grad), strides)
+
+
+def _row_major_but_ones(shape, strides) -> bool:
+    """Contiguous as torch counts it: the strides of dimensions of size 1 do not matter."""
+    if strides is None:
+        return True
+    rows = row_major(shape)
+    return all(a == b for a, b, n in zip(strides, rows, shape) if n != 1)
 
 
 def randint_like(input, low=0, high=None, *, generator=None, dtype=None, device=None,
@@ -101,8 +120,8 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, device=
         low, high = 0, low
     dtype = dtype or input.dtype
     check_random_bounds(low, high, dtype)  # here, so that a warning names the caller's line
-    return draw_integers(low, high, input.shape, generator, dtype, device or input.device,
-                         requires_grad)
+    return laid_out(draw_integers(low, high, input.shape, generator, dtype,
+                                  device or input.device, requires_grad), like_strides(input))
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
@@ -119,7 +138,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     return _finish(order.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:884
+# --- book/chapters/05_creation.md:961
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
