@@ -79,3 +79,16 @@ def test_a_number_searched_for_still_works():
     t = torch.tensor([1.0, 2.0, 3.0])
     assert torch.searchsorted(t, 2.5).item() == 2
     assert torch.bucketize(2.5, t).item() == 2
+
+
+@pytest.mark.parametrize("args, got", [
+    ((T, None), "Tensor, Tensor, NoneType"),
+    ((None, T), "Tensor, NoneType, Tensor"),
+    ((1, None), "Tensor, int, NoneType"),
+])
+def test_where_refuses_none_for_a_value(args, got):
+    condition, x = torch.tensor([True, False]), torch.tensor([1.0, 2.0])
+    values = tuple(x if a is T else a for a in args)
+    with pytest.raises(TypeError, match=r"\Awhere\(\) received an invalid combination of "
+                                        rf"arguments - got \({got}\), but expected one of:\n"):
+        torch.where(condition, *values)

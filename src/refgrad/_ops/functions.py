@@ -201,6 +201,8 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
         return nonzero(condition, as_tuple=True)
     if input is NOT_GIVEN or other is NOT_GIVEN:
         raise TypeError(_WHERE_FORMS.format("Tensor, Tensor"))
+    if input is None or other is None:  # the row would take None for a tensor not given
+        raise TypeError("input")  # reworded: NOTE [Read after a failure]
     if condition.dtype is not _dtype.bool:
         from refgrad._typename import LEGACY
 
@@ -246,7 +248,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:436
+# --- book/chapters/16_functions.md:438
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -260,7 +262,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:735
+# --- book/chapters/16_functions.md:737
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -270,7 +272,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:775
+# --- book/chapters/16_functions.md:777
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad
