@@ -110,3 +110,15 @@ def test_what_a_0d_tensor_still_allows():
 def test_roll_checks_in_torch_order(x, shifts, dims, kind, message):
     with raises(kind, message):
         x.roll(shifts, dims)
+
+
+@pytest.mark.parametrize("x, strides", [
+    (torch.tensor([[1, 0], [2, 3]]), (1, 3)),
+    (torch.ones(2, 3, 4), (1, 24)),
+    (torch.tensor(3.0), (1, 1)),
+])
+def test_nonzero_positions_are_a_transposed_view(x, strides):
+    assert torch.nonzero(x).stride() == strides
+    assert torch.argwhere(x).stride() == strides
+    assert torch.nonzero(x).tolist() == [list(p) for p in zip(*torch.where(x))] or x.ndim == 0
+    assert all(t.stride() == (1,) for t in torch.nonzero(x, as_tuple=True))

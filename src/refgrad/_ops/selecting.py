@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:362
+# --- book/chapters/16g_moves_and_fused.md:364
 """masked_select, nonzero, count_nonzero."""
 
 import numpy as np
@@ -41,14 +41,15 @@ def masked_select(input, mask):
     return call(MASKED_SELECT, (input,), {"mask": mask})
 
 
-# --- book/chapters/16g_moves_and_fused.md:402
+# --- book/chapters/16g_moves_and_fused.md:404
 def nonzero(input, *, as_tuple=False):
     data = input._data
     if as_tuple:
         found = np.nonzero(data) if data.ndim else (np.flatnonzero(data),)
-        return tuple(make_tensor(np.asarray(d, dtype=np.int64)) for d in found)
+        return tuple(make_tensor(np.array(d, dtype=np.int64)) for d in found)  # own copies
     positions = np.argwhere(data) if data.ndim else np.zeros((int(bool(data)), 0), np.int64)
-    return make_tensor(positions.astype(np.int64))
+    # torch fills one row of positions per dimension and hands back their transpose
+    return make_tensor(positions.T.astype(np.int64).T)
 
 
 def count_nonzero(input, dim=None):
