@@ -81,3 +81,25 @@ def test_a_number_first_beside_unsigned_ints_is_not_wrapped():
     result = torch.xlogy(-2, torch.tensor([1, 0], dtype=torch.uint8))
     assert result.tolist() == [0.0, float("inf")]  # -2 * log(1), -2 * log(0)
     assert torch.xlogy(300, torch.tensor([1], dtype=torch.int8)).tolist() == [0.0]
+
+
+@pytest.mark.parametrize("target, name", [
+    (torch.tensor([0.0, 1.0], dtype=torch.float64), "Double"),
+    (torch.tensor([0.0, 1.0], dtype=torch.float16), "Half"),
+    (torch.tensor([0, 1]), "Long"),
+    (torch.tensor([False, True]), "Bool"),
+])
+def test_binary_cross_entropy_takes_a_target_of_the_input_dtype_only(target, name):
+    with raises(RuntimeError, f"Found dtype {name} but expected Float"):
+        torch.nn.functional.binary_cross_entropy(torch.tensor([0.2, 0.7]), target)
+
+
+@pytest.mark.parametrize("input, target", [
+    (torch.tensor([0.2, 0.7]), torch.tensor([0, 1])),
+    (torch.tensor([0, 1]), torch.tensor([0.2, 0.7])),
+    (torch.tensor([0.2, 0.7]), torch.tensor([False, True])),
+])
+@pytest.mark.parametrize("log_target", [False, True])
+def test_kl_div_refuses_integers(input, target, log_target):
+    with raises(RuntimeError, "kl_div: Integral inputs not supported."):
+        torch.nn.functional.kl_div(input, target, reduction="sum", log_target=log_target)

@@ -169,7 +169,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:472
+# --- book/chapters/03_tensor.md:474
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -197,6 +197,12 @@ class _Numbers:
 
     def __int__(self) -> int:
         return _scalar(self, int)
+
+    def __index__(self) -> int:  # range(t), "abc"[t], hex(t), as with torch
+        if self._data.size != 1 or self._data.dtype.kind not in "biu":
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return int(host_array(self).reshape(()).item())
 
     def __repr__(self) -> str:
         return tensor_repr(self)
