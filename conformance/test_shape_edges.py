@@ -122,3 +122,23 @@ def test_nonzero_positions_are_a_transposed_view(x, strides):
     assert torch.argwhere(x).stride() == strides
     assert torch.nonzero(x).tolist() == [list(p) for p in zip(*torch.where(x))] or x.ndim == 0
     assert all(t.stride() == (1,) for t in torch.nonzero(x, as_tuple=True))
+
+
+def test_a_zero_slice_step():
+    x = torch.arange(12.0)
+    with raises(ValueError, "slice step cannot be zero"):
+        x[::0]
+    with raises(ValueError, "step must be greater than zero"):
+        x[::-1]
+
+
+@pytest.mark.parametrize("shape, dim, kind, message", [
+    ((3, 4), 0, IndexError, "index out of range in self"),
+    ((3, 4), 1, RuntimeError, "INDICES element is out of DATA bounds, id=9 axis_dim=4"),
+    ((2, 3, 4), 1, RuntimeError, "INDICES element is out of DATA bounds, id=9 axis_dim=3"),
+    ((2, 3, 4), 2, IndexError, "index out of range in self"),
+    ((5,), 0, IndexError, "index out of range in self"),
+])
+def test_index_select_out_of_range(shape, dim, kind, message):
+    with raises(kind, message):
+        torch.zeros(*shape).index_select(dim, torch.tensor([0, 9, -1]))

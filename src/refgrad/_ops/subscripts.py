@@ -144,8 +144,9 @@ def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)
     step = 1 if item.step is None else int(item.step)
-    if step <= 0:
-        raise ValueError("step must be greater than zero")
+    if step <= 0:  # no reversed slices in torch; a zero step is Python's own complaint
+        raise ValueError("slice step cannot be zero" if step == 0 else
+                         "step must be greater than zero")
     if not always and start == 0 and step == 1 and end >= t.shape[dim]:
         return t
     return _call(indexing.SLICE, t, dim=dim, start=start, end=end, step=step)
