@@ -142,3 +142,24 @@ def test_a_zero_slice_step():
 def test_index_select_out_of_range(shape, dim, kind, message):
     with raises(kind, message):
         torch.zeros(*shape).index_select(dim, torch.tensor([0, 9, -1]))
+
+
+def test_cat_leaves_out_an_empty_1d_tensor():
+    e, y = torch.zeros(0, requires_grad=True), torch.ones(2, 3, requires_grad=True)
+    z = torch.cat([e, y, e], 1)
+    assert z.shape == (2, 3) and z.grad_fn._saved_dim == 1
+    (z * torch.arange(6.0).reshape(2, 3)).sum().backward()
+    assert e.grad.shape == (0,) and y.grad.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    grown = torch.tensor([])
+    for i in range(3):
+        grown = torch.cat([grown, torch.full((1, 2), float(i))])
+    assert grown.tolist() == [[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]]
+    assert torch.cat([torch.zeros(0, dtype=torch.float64), torch.ones(2, 2)]).dtype == torch.float64
+
+
+def test_cat_checks_the_others_against_the_first_that_counts():
+    with raises(RuntimeError, "Tensors must have same number of dimensions: got 2 and 1"):
+        torch.cat([torch.zeros(0), torch.zeros(2, 3), torch.zeros(2)])
+    with raises(RuntimeError, "Sizes of tensors must match except in dimension 0. Expected size 3 "
+                              "but got size 2 for tensor number 2 in the list."):
+        torch.cat([torch.zeros(0), torch.zeros(2, 3), torch.zeros(2, 2)])

@@ -109,14 +109,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:896
+# --- book/chapters/16d_indexing.md:913
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1297
+# --- book/chapters/16d_indexing.md:1314
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 

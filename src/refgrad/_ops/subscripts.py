@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:669
+# --- book/chapters/16d_indexing.md:686
 """x[index]: the index read from left to right as views, then the tensor indices left."""
 
 import warnings
@@ -53,7 +53,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:772
+# --- book/chapters/16d_indexing.md:789
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -66,7 +66,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:786
+# --- book/chapters/16d_indexing.md:803
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -139,7 +139,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:860
+# --- book/chapters/16d_indexing.md:877
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)
