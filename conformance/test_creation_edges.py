@@ -143,3 +143,35 @@ def test_randn_like_draws_one_at_a_time_into_a_storage_that_is_not_row_major():
     assert drawn.stride() == (4, 1, 12)
     small = torch.randn(2, generator=torch.Generator().manual_seed(3))  # one at a time, too
     assert drawn.permute(2, 0, 1).flatten()[:2].tolist() == small.tolist()
+
+
+@pytest.mark.parametrize("args, lower, upper", [
+    ((3, 3), [[0, 1, 1, 2, 2, 2], [0, 0, 1, 0, 1, 2]], [[0, 0, 0, 1, 1, 2], [0, 1, 2, 1, 2, 2]]),
+    ((2, 3, 1), [[0, 0, 1, 1, 1], [0, 1, 0, 1, 2]], [[0, 0, 1], [1, 2, 2]]),
+    ((3, 2, -1), [[1, 2, 2], [0, 0, 1]], [[0, 0, 1, 1, 2], [0, 1, 0, 1, 1]]),
+    ((0, 3), [[], []], [[], []]),
+])
+def test_triangle_indices(args, lower, upper):
+    assert torch.tril_indices(*args).tolist() == lower
+    assert torch.triu_indices(*args).tolist() == upper
+    assert torch.tril_indices(*args).dtype == torch.int64
+    assert torch.triu_indices(*args, dtype=torch.int32).dtype == torch.int32
+
+
+@pytest.mark.parametrize("call, kind, message", [
+    (lambda: torch.tril_indices(3, 3, dtype=torch.float32), NotImplementedError,
+     "\"tril_indices\" not implemented for 'Float'"),
+    (lambda: torch.triu_indices(2, 3, dtype=torch.int16), NotImplementedError,
+     "\"triu_indices\" not implemented for 'Short'"),
+    (lambda: torch.tril_indices(-1, 3), RuntimeError, "row must be non-negative, got-1"),
+    (lambda: torch.triu_indices(3, -2), RuntimeError, "col must be non-negative, got-2"),
+    (lambda: torch.tril_indices(3.0, 3), TypeError,
+     "tril_indices(): argument 'row' (position 1) must be int, not float"),
+    (lambda: torch.tril_indices(3), TypeError,
+     'tril_indices() missing 1 required positional arguments: "col"'),
+    (lambda: torch.triu_indices(3, 3, requires_grad=True), RuntimeError,
+     "Only Tensors of floating point and complex dtype can require gradients"),
+])
+def test_triangle_indices_refuse(call, kind, message):
+    with raises(kind, message):
+        call()

@@ -153,3 +153,27 @@ def _check_permutation_fits(n: int, dtype) -> None:
             raise RuntimeError(f"n cannot be greater than {written} for {name} type.")
     else:  # the checked conversion of "Numbers that do not fit"
         _dtype.checked_number(n - 1, dtype)
+
+
+# --- book/chapters/05_creation.md:984
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
+                 requires_grad=False):
+    return _triangle("tril_indices", np.tril_indices, row, col, offset, dtype, device,
+                     requires_grad)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
+                 requires_grad=False):
+    return _triangle("triu_indices", np.triu_indices, row, col, offset, dtype, device,
+                     requires_grad)
+
+
+def _triangle(name, positions, row, col, offset, dtype, device, requires_grad):
+    dtype = dtype or _dtype.int64
+    if dtype not in (_dtype.int64, _dtype.int32):
+        raise not_implemented_for(name, dtype.numpy)
+    for key, n in (("row", row), ("col", col)):
+        if n < 0:
+            raise RuntimeError(f"{key} must be non-negative, got{n}")  # sic, no space
+    rows, cols = positions(row, offset, col)
+    return _finish(np.stack([rows, cols]).astype(dtype.numpy), device, requires_grad)
