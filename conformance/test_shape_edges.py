@@ -163,3 +163,42 @@ def test_cat_checks_the_others_against_the_first_that_counts():
     with raises(RuntimeError, "Sizes of tensors must match except in dimension 0. Expected size 3 "
                               "but got size 2 for tensor number 2 in the list."):
         torch.cat([torch.zeros(0), torch.zeros(2, 3), torch.zeros(2, 2)])
+
+
+def test_view_as_another_dtype_reads_the_same_bytes():
+    x = torch.tensor([1.0, -2.0])
+    bits = x.view(torch.int32)
+    assert bits.dtype == torch.int32 and bits.tolist() == [1065353216, -1073741824]
+    assert torch.arange(6.0).reshape(2, 3).view(torch.int8).shape == (2, 12)
+    assert torch.ones(2, dtype=torch.float64).view(torch.float32).shape == (4,)
+    assert torch.arange(12.0).reshape(3, 4)[::2].view(torch.float64).stride() == (4, 1)
+
+
+def test_a_dtype_view_shares_memory_and_versions_but_no_gradient():
+    x = torch.arange(4.0, requires_grad=True)
+    bits = x.view(torch.int32)
+    assert not bits.requires_grad and bits.grad_fn is None and bits._base is None
+    plain = x.detach()
+    seen = plain.view(torch.int32)
+    plain.add_(1)
+    assert seen._version == 1 and seen.tolist()[0] == 1065353216  # the bits of 1.0
+
+
+@pytest.mark.parametrize("make, dtype, message", [
+    (lambda: torch.arange(6.0).reshape(2, 3), torch.float64,
+     "self.size(-1) must be divisible by 2 to view Float as Double (different element sizes), "
+     "but got 3"),
+    (lambda: torch.arange(6.0).reshape(2, 3).t(), torch.float16,
+     "self.stride(-1) must be 1 to view Float as Half (different element sizes), but got 3"),
+    (lambda: torch.arange(6.0).reshape(2, 3)[:, 1:], torch.float64,
+     "self.storage_offset() must be divisible by 2 to view Float as Double (different element "
+     "sizes), but got 1"),
+    (lambda: torch.arange(6.0).reshape(2, 3)[:, :2], torch.float64,
+     "self.stride(0) must be divisible by 2 to view Float as Double (different element sizes), "
+     "but got 3"),
+    (lambda: torch.tensor(2.0), torch.uint8,
+     "self.dim() cannot be 0 to view Float as Byte (different element sizes)"),
+])
+def test_a_dtype_view_the_memory_cannot_give(make, dtype, message):
+    with raises(RuntimeError, message):
+        make().view(dtype)

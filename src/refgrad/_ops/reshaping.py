@@ -19,7 +19,7 @@ from refgrad.autograd._state import state
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
-# --- book/chapters/16_functions.md:537
+# --- book/chapters/16_functions.md:584
 def infer_shape(shape, numel: int) -> tuple:
     if len(shape) == 1 and isinstance(shape[0], _SEQUENCES):
         shape = shape[0]
@@ -50,7 +50,14 @@ def _refuse_sizes(shape) -> None:
 
 
 def view(input, *shape):
-    shape = infer_shape(shape, input.numel())
+    try:
+        shape = infer_shape(shape, input.numel())
+    except TypeError:  # not sizes: x.view(torch.int32) reads the same bytes as another dtype
+        if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+            from refgrad._ops.dtype_views import view_as_dtype
+
+            return view_as_dtype(input, shape[0])
+        raise
     return call(sh.VIEW, (input,), {"shape": shape})
 
 
@@ -71,7 +78,7 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:598
+# --- book/chapters/16_functions.md:652
 def expand(input, *sizes):
     try:
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES) else sizes
