@@ -103,3 +103,14 @@ def test_binary_cross_entropy_takes_a_target_of_the_input_dtype_only(target, nam
 def test_kl_div_refuses_integers(input, target, log_target):
     with raises(RuntimeError, "kl_div: Integral inputs not supported."):
         torch.nn.functional.kl_div(input, target, reduction="sum", log_target=log_target)
+
+
+@pytest.mark.parametrize("input", [torch.tensor([1.5]), torch.tensor([1.5], dtype=torch.float16)])
+def test_ldexp_has_no_bool_exponent_for_floats(input):
+    with raises(NotImplementedError, "\"ldexp_cpu_exp\" not implemented for 'Bool'"):
+        torch.ldexp(input, torch.tensor([True]))
+
+
+def test_ldexp_of_two_bool_tensors_is_in_floats():
+    result = torch.ldexp(torch.tensor([True, False]), torch.tensor([True, True]))
+    assert result.dtype == torch.float32 and result.tolist() == [2.0, 0.0]

@@ -205,11 +205,11 @@ from refgrad._ops.special_functions import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1202
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1208
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1501
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1507
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -225,7 +225,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1674
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1680
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 

@@ -8,10 +8,12 @@
 
 import numpy as np
 
+from refgrad import _dtype
 from refgrad._ops.dispatch import call
 from refgrad._ops.elementwise import _as_floats
 from refgrad._ops.pointwise import _zeros_like
 from refgrad._ops.table import Op, register
+from refgrad._typename import not_implemented_for
 
 
 def _zero_where(mask, g):
@@ -37,7 +39,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:393
+# --- book/chapters/16n_more_shapes_and_elementwise.md:395
 def _copysign_backward(g, self=None, result=None):
     ratio = _zero_where(self == 0, result / self)
     return g * ratio
@@ -62,7 +64,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:429
+# --- book/chapters/16n_more_shapes_and_elementwise.md:433
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -84,7 +86,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:456
+# --- book/chapters/16n_more_shapes_and_elementwise.md:460
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -124,6 +126,8 @@ def ldexp(input, other):
     from refgrad._dtype import get_default_dtype, result_type
 
     _tensor("ldexp", other, input)
+    if other.dtype is _dtype.bool and input.dtype.is_floating_point:  # no kernel for it
+        raise not_implemented_for("ldexp_cpu_exp", np.bool_)
     kind = result_type(input, other)
     return call(LDEXP, (input, other),
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
