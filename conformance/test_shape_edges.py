@@ -202,3 +202,45 @@ def test_a_dtype_view_shares_memory_and_versions_but_no_gradient():
 def test_a_dtype_view_the_memory_cannot_give(make, dtype, message):
     with raises(RuntimeError, message):
         make().view(dtype)
+
+
+def _graph(t) -> list:
+    found, stack = [], [t.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is not None:
+            found.append(type(node).__name__)
+            stack.extend(n for n, _ in node.next_functions)
+    return found
+
+
+def test_cartesian_prod():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 4.0, 5.0], requires_grad=True)
+    pairs = torch.cartesian_prod(a, b)
+    assert pairs.tolist() == [[1, 3], [1, 4], [1, 5], [2, 3], [2, 4], [2, 5]]
+    assert _graph(pairs)[0] == "StackBackward0"
+    pairs.sum().backward()
+    assert a.grad.tolist() == [3.0, 3.0] and b.grad.tolist() == [2.0, 2.0, 2.0]
+    assert torch.cartesian_prod(a) is a
+
+
+@pytest.mark.parametrize("r, replace, expected", [
+    (2, False, [[3, 4], [3, 5], [4, 5]]),
+    (2, True, [[3, 3], [3, 4], [3, 5], [4, 4], [4, 5], [5, 5]]),
+    (3, False, [[3, 4, 5]]),
+    (4, False, []),
+])
+def test_combinations(r, replace, expected):
+    b = torch.tensor([3.0, 4.0, 5.0], requires_grad=True)
+    chosen = torch.combinations(b, r, with_replacement=replace)
+    assert chosen.tolist() == expected and chosen.shape == (len(expected), r)
+    assert _graph(chosen)[:2] == ["StackBackward0", "MaskedSelectBackward0"]
+
+
+def test_combinations_refuse():
+    with raises(RuntimeError, "Expect a 1D vector, but got shape [2, 2]"):
+        torch.combinations(torch.ones(2, 2))
+    with raises(RuntimeError, "Expect a non-negative number, but got -1"):
+        torch.combinations(torch.ones(3), -1)
+    assert torch.combinations(torch.ones(3), 0).shape == (0,)
