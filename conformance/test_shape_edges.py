@@ -1,5 +1,6 @@
 """Shape functions at the edges: promotion when stacking, empty lists, impossible shapes."""
 
+import numpy as np
 import pytest
 import torch
 
@@ -244,3 +245,21 @@ def test_combinations_refuse():
     with raises(RuntimeError, "Expect a non-negative number, but got -1"):
         torch.combinations(torch.ones(3), -1)
     assert torch.combinations(torch.ones(3), 0).shape == (0,)
+
+
+def test_a_size_stays_a_size():
+    size = torch.Size([2, 3])
+    for made in ((4,) + size, size + (4,), size * 2, 2 * size, size[::-1]):
+        assert type(made) is torch.Size
+    assert (4,) + size == (4, 2, 3) and size * 2 == (2, 3, 2, 3)
+
+
+def test_a_size_holds_ints():
+    assert torch.Size([torch.tensor(2), np.int64(3), True]) == (2, 3, 1)
+    assert [type(n) for n in torch.Size([torch.tensor([2]), True])] == [int, int]
+    with raises(TypeError, "torch.Size() takes an iterable of 'int' (item 1 is 'float')"):
+        torch.Size([2, 2.5])
+    with raises(TypeError, "torch.Size() takes an iterable of 'int' (item 0 is 'Tensor')"):
+        torch.Size([torch.tensor(2.0)])
+    with raises(TypeError, "can only concatenate tuple (not list) to torch.Size"):
+        torch.Size([2]) + [4]

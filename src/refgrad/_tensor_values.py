@@ -11,7 +11,7 @@ from refgrad import _dtype
 from refgrad._backend import data_ptr, device_of, element_strides, storage_root
 from refgrad._formatting import tensor_repr
 from refgrad._method_counts import keywords_only, no_arguments
-from refgrad._size import Size
+from refgrad._size import Size, new_size
 from refgrad._warn_once import warn_once
 
 
@@ -35,12 +35,12 @@ class _Shape:
 
     @property
     def shape(self) -> Size:
-        return Size(self._data.shape)
+        return new_size(Size, self._data.shape)
 
     def size(self, dim: int | None = None):
         shape = self._data.shape
         if dim is None:
-            return Size(shape)
+            return new_size(Size, shape)
         if not shape:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return shape[wrap_dim(dim, len(shape))]
