@@ -54,3 +54,8 @@ def test_float16_can_be_the_default_too():
     finally:
         torch.set_default_dtype(torch.float32)
     assert repr(torch.tensor([1.5], dtype=torch.float64)) == "tensor([1.5000], dtype=torch.float64)"
+
+
+def test_a_real_dtype_is_its_own_real_part():
+    for kind in (torch.bool, torch.uint8, torch.int64, torch.float16, torch.float32):
+        assert kind.to_real() is kind
