@@ -17,6 +17,7 @@ from refgrad._arguments import Arguments
 from refgrad._backend import cuda_is_available, move, pin
 from refgrad._device import CPU, device
 from refgrad._generator import default_generator
+from refgrad._layouts import laid_out, like_strides
 from refgrad._sampling import integers, normal, uniform
 from refgrad._tensor import Tensor, check_requires_grad, make_tensor
 from refgrad._tensor_values import host_array
@@ -49,7 +50,7 @@ def _leaves(data) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:86
+# --- book/chapters/05_creation.md:87
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -94,7 +95,7 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         )
 
 
-# --- book/chapters/05_creation.md:141
+# --- book/chapters/05_creation.md:142
 def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
     for x in leaves:
         if isinstance(x, Tensor | np.ndarray | bool | int | float):
@@ -109,7 +110,7 @@ def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
             raise TypeError(f"'{name}' object cannot be interpreted as an integer")
 
 
-# --- book/chapters/05_creation.md:169
+# --- book/chapters/05_creation.md:170
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -135,7 +136,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return t.item()
 
 
-# --- book/chapters/05_creation.md:196
+# --- book/chapters/05_creation.md:197
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -146,7 +147,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:218
+# --- book/chapters/05_creation.md:219
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev) != CPU
 
@@ -182,7 +183,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(_to_array(data, dtype, stacklevel=4), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:268
+# --- book/chapters/05_creation.md:269
 def parse_size(args, name: str, many=None) -> tuple:
     """The sizes in ``args``, read as torch reads a ``tuple of ints size``.
 
@@ -231,7 +232,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:323
+# --- book/chapters/05_creation.md:324
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -282,63 +283,12 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:384
+# --- book/chapters/05_creation.md:445
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return laid_out(factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
         requires_grad=requires_grad,
     ), like_strides(t))
-
-
-def laid_out(out: Tensor, strides) -> Tensor:
-    """``out``, a new row-major tensor, with its values in memory order under ``strides``."""
-    if strides is not None and type(out._data) is np.ndarray:
-        size = out._data.itemsize
-        out._data = np.lib.stride_tricks.as_strided(
-            out._data.reshape(-1), out._data.shape, [step * size for step in strides])
-    return out
-
-
-def like_strides(t: Tensor):
-    """The strides torch's preserve_format gives a tensor like ``t``; None for row-major."""
-    shape, strides = tuple(t.shape), t.stride()
-    rows = row_major(shape)
-    if strides == rows:
-        return None
-    expected = 1  # dense and not overlapping: t's own strides
-    for d in sorted((d for d in range(len(shape)) if shape[d] != 1), key=lambda d: strides[d]):
-        if strides[d] != expected:
-            inferred = _inferred_strides(shape, strides)
-            return None if inferred == rows else inferred
-        expected *= shape[d]
-    return strides
-
-
-def row_major(shape) -> tuple:
-    strides, step = [], 1
-    for n in reversed(shape):
-        strides.append(step)
-        step *= max(n, 1)
-    return tuple(reversed(strides))
-
-
-def _inferred_strides(shape, strides) -> tuple:
-    order = list(range(len(shape)))[::-1]  # innermost first
-    for i in range(1, len(order)):
-        moving = i
-        for j in range(i - 1, -1, -1):
-            a, b = strides[order[j]], strides[order[moving]]
-            if a == 0 or b == 0 or a == b and shape[order[j]] <= shape[order[moving]]:
-                continue  # nothing to decide: keep looking further out
-            if a < b:
-                break
-            order[j], order[moving] = order[moving], order[j]
-            moving = j
-    out, step = [0] * len(shape), 1
-    for d in order:
-        out[d] = step
-        step *= max(shape[d], 1)
-    return tuple(out)
 
 
 def zeros_like(input, *, memory_format=None, dtype=None, layout=None, device=None,
@@ -361,7 +311,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:468
+# --- book/chapters/05_creation.md:478
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -400,7 +350,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:575
+# --- book/chapters/05_creation.md:585
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
@@ -439,7 +389,7 @@ def _whole_range(start, end, step, dtype):
     return values.astype(dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:629
+# --- book/chapters/05_creation.md:639
 def _random(name, kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
@@ -536,7 +486,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> T
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:746
+# --- book/chapters/05_creation.md:756
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):
@@ -569,7 +519,7 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
                 "fix the code in advance", UserWarning, stacklevel=3)
 
 
-# --- book/chapters/05_creation.md:786
+# --- book/chapters/05_creation.md:796
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)
