@@ -159,3 +159,10 @@ def test_median_along_a_dim_keeps_row_major_strides(name):
 def test_nanmedian_of_an_empty_dim_speaks_as_median():
     with raises(IndexError, "median(): Expected reduction dim 0 to have non-zero size."):
         torch.nanmedian(torch.zeros(0, 3), 0)
+
+
+@pytest.mark.parametrize("name", ["var_mean", "std_mean"])
+def test_the_mean_beside_a_spread_of_nothing_warns_only_of_the_degrees_of_freedom(name):
+    with pytest.warns(UserWarning, match=rf"\A{name}\(\): degrees of freedom is <= 0"):
+        spread, mean = getattr(torch, name)(torch.zeros(0, 3), 0)
+    assert mean.isnan().all().item() and mean.shape == (3,)

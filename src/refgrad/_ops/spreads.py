@@ -17,7 +17,10 @@ from refgrad._ops.table import Op, register
 
 
 def _mean(a, dim, keepdim):
-    return np.mean(a, axis=measures._axes(dim, a.ndim), keepdims=keepdim).astype(a.dtype)
+    axes = measures._axes(dim, a.ndim)
+    if a.size == 0:  # NumPy warns of an empty slice; torch quietly gives NaN
+        return np.full_like(np.add.reduce(a, axis=axes, keepdims=keepdim), np.nan)
+    return np.mean(a, axis=axes, keepdims=keepdim).astype(a.dtype)
 
 
 def _mean_part(g, self, dim, keepdim):
@@ -27,7 +30,7 @@ def _mean_part(g, self, dim, keepdim):
     return spread / count
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:555
+# --- book/chapters/16n_more_shapes_and_elementwise.md:558
 def _var_mean_backward(grads, self, dim, correction, keepdim):
     (spread,) = measures._var_backward(grads[0], self, dim, correction, keepdim)
     return (spread + _mean_part(grads[1], self, dim, keepdim),)
@@ -52,7 +55,7 @@ STD_MEAN = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:581
+# --- book/chapters/16n_more_shapes_and_elementwise.md:584
 def var_mean(input, dim=measures._UNSET, unbiased=measures._UNSET, keepdim=False, *,
              correction=measures._UNSET):
     return _both(VAR_MEAN, input, dim, unbiased, keepdim, correction)
@@ -79,7 +82,7 @@ def _both(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:627
+# --- book/chapters/16n_more_shapes_and_elementwise.md:630
 def _weights(fweights, aweights, observations):
     w = None
     for name, given in (("fweights", fweights), ("aweights", aweights)):
@@ -110,7 +113,7 @@ def _c_name(t) -> str:
     return LEGACY[t.dtype]
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:659
+# --- book/chapters/16n_more_shapes_and_elementwise.md:662
 def _weighted_norm(w, w_sum, aweights, correction):
     from refgrad._ops.integrals import times  # a product with a number: MulBackward1
 
@@ -141,7 +144,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     return (product / norm).squeeze()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:697
+# --- book/chapters/16n_more_shapes_and_elementwise.md:700
 def corrcoef(input):
     if input.ndim > 2:
         raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but "
