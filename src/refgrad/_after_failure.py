@@ -249,7 +249,7 @@ einsum = read_after_failure(plain_einsum, (
     _einsum_read))
 
 
-# --- book/chapters/16o_argument_checks.md:886
+# --- book/chapters/16o_argument_checks.md:887
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
         if isinstance(input, Tensor):
@@ -262,4 +262,9 @@ def _unchanged(name: str):
     return same
 
 
-conj, resolve_conj, resolve_neg = map(_unchanged, ("conj", "resolve_conj", "resolve_neg"))
+conj, resolve_conj, resolve_neg, real = map(_unchanged, ("conj", "resolve_conj", "resolve_neg",
+                                                        "real"))
+
+
+def imag(input):  # noqa: A002 - torch's name
+    return _unchanged("imag")(input).imag  # the check, then the tensor's own refusal

@@ -174,7 +174,7 @@ class _Detach:
         self._data = new._data
 
 
-# --- book/chapters/03_tensor.md:523
+# --- book/chapters/03_tensor.md:533
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -202,7 +202,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:560
+# --- book/chapters/03_tensor.md:570
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -169,7 +169,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:474
+# --- book/chapters/03_tensor.md:476
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -197,6 +197,14 @@ class _Numbers:
 
     def __int__(self) -> int:
         return _scalar(self, int)
+
+    @property
+    def real(self):
+        return self  # every tensor refgrad has is real: its own real part
+
+    @property
+    def imag(self):
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
 
     def __index__(self) -> int:  # range(t), "abc"[t], hex(t), as with torch
         if self._data.size != 1 or self._data.dtype.kind not in "biu":
