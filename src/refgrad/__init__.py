@@ -118,7 +118,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:1314
+# --- book/chapters/16d_indexing.md:1316
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -143,7 +143,7 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:578
+# --- book/chapters/16g_moves_and_fused.md:582
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -165,7 +165,7 @@ from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
 
 
-# --- book/chapters/16j_products_and_shapes.md:1124
+# --- book/chapters/16j_products_and_shapes.md:1137
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -206,11 +206,11 @@ from refgrad._ops.special_functions import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1211
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1259
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1510
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1558
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -219,6 +219,7 @@ from refgrad._ops.scatter_copies import (
     diagonal_scatter, narrow_copy, select_scatter, slice_scatter,
 )
 from refgrad._ops.pairs import copysign, fmax, fmin, ldexp
+from refgrad._ops.broadcasting import broadcast_shapes, broadcast_tensors
 from refgrad._ops.spreads import corrcoef, cov, std_mean, var_mean
 from refgrad._ops.more_methods import ldexp_
 from refgrad._ops.integrals import cumulative_trapezoid, trapezoid, trapz
@@ -226,7 +227,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1683
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1732
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1527
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1576
 """The methods of chapter "More shapes, more elementwise", installed on Tensor."""
 
 from refgrad._ops import directions, pairs, rescaling, scatter_copies, spreads
@@ -23,7 +23,7 @@ for _module, _names in MORE_METHODS.items():
         setattr(Tensor, _name, getattr(_module, _name))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1552
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1601
 from refgrad._ops.inplace_methods import _method  # noqa: E402 - after the plain methods
 
 for _function in (pairs.copysign, pairs.ldexp, rescaling.renorm):

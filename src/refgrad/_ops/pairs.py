@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:350
+# --- book/chapters/16n_more_shapes_and_elementwise.md:398
 """fmax, fmin, copysign and ldexp: rows."""
 
 import numpy as np
@@ -39,7 +39,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:395
+# --- book/chapters/16n_more_shapes_and_elementwise.md:443
 def _copysign_backward(g, self=None, result=None):
     ratio = _zero_where(self == 0, result / self)
     return g * ratio
@@ -64,7 +64,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:433
+# --- book/chapters/16n_more_shapes_and_elementwise.md:481
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -86,7 +86,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:460
+# --- book/chapters/16n_more_shapes_and_elementwise.md:508
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 

@@ -96,10 +96,12 @@ def _positions(index):
 
 def _gather(a, index, dim, sparse_grad):
     flat = a.reshape(a.shape or (1,))
-    return flat[index_key(_positions(index), dim % flat.ndim)].reshape(index._data.shape)
+    out = flat[index_key(_positions(index), dim % flat.ndim)].reshape(index._data.shape)
+    # NumPy lays a result out after the index (an expanded one, say); torch's is row-major
+    return out if out.flags.c_contiguous else out.copy()
 
 
-# --- book/chapters/16d_indexing.md:1059
+# --- book/chapters/16d_indexing.md:1061
 def added_at(g, positions, sizes, dim):
     """Zeros of ``sizes``, with each element of ``g`` added at its position along ``dim``.
 
@@ -127,7 +129,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1108
+# --- book/chapters/16d_indexing.md:1110
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -172,7 +174,7 @@ def split(tensor, split_size_or_sections, dim=0):
     return _call(SPLIT, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:1154
+# --- book/chapters/16d_indexing.md:1156
 def split_with_sizes(input, split_sizes, dim=0):
     if type(dim) is not int or not _plain_sizes(split_sizes):
         _, split_sizes, dim = _SIZES.read((input, split_sizes, dim), {})[0]
@@ -210,7 +212,7 @@ def chunk(input, chunks, dim=0):
     return split(input, -(-length // int(chunks)), dim)  # an int, where chunks may be NumPy's
 
 
-# --- book/chapters/16d_indexing.md:1196
+# --- book/chapters/16d_indexing.md:1198
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -227,7 +229,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:1220
+# --- book/chapters/16d_indexing.md:1222
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
@@ -260,7 +262,7 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1268
+# --- book/chapters/16d_indexing.md:1270
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import zeros_as
 

@@ -129,6 +129,10 @@ def movedim(input, source, destination):
                         f"(Tensor, {type(source).__name__}, {type(destination).__name__})")
     moved = [wrap_dim(d, input.ndim) for d in ((source,) if one else source)]
     places = [wrap_dim(d, input.ndim) for d in ((destination,) if one else destination)]
+    if len(moved) != len(places):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source "
+                           f"({list(_dims_of(source))} dims) should contain the same number of "
+                           f"dims as destination ({list(_dims_of(destination))} dims)")
     for name, dims in (("source", moved), ("destination", places)):
         if len(set(dims)) != len(dims):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")
