@@ -114,3 +114,29 @@ def test_ldexp_has_no_bool_exponent_for_floats(input):
 def test_ldexp_of_two_bool_tensors_is_in_floats():
     result = torch.ldexp(torch.tensor([True, False]), torch.tensor([True, True]))
     assert result.dtype == torch.float32 and result.tolist() == [2.0, 0.0]
+
+
+def test_nextafter_steps_toward_other_in_the_promoted_dtype():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    other = torch.tensor([2.0, 1.0], requires_grad=True)
+    stepped = torch.nextafter(x, other)
+    assert stepped.tolist() == [1.0000001192092896, 1.9999998807907104]
+    assert type(stepped.grad_fn).__name__ == "NextafterBackward0"
+    stepped.sum().backward()
+    assert x.grad.tolist() == [1.0, 1.0] and other.grad.tolist() == [0.0, 0.0]
+    half = torch.nextafter(torch.tensor([1.0], dtype=torch.float16),
+                           torch.tensor([2.0], dtype=torch.float16))
+    assert half.item() == 1.0009765625
+    assert torch.nextafter(torch.tensor([1.0], dtype=torch.float16),
+                           torch.tensor([2.0], dtype=torch.float64)).dtype == torch.float64
+
+
+@pytest.mark.parametrize("a, b, name", [
+    (torch.tensor([1]), torch.tensor([2]), "Long"),
+    (torch.tensor([True]), torch.tensor([False]), "Bool"),
+])
+def test_nextafter_has_no_integer_kernel(a, b, name):
+    with raises(NotImplementedError, f"\"nextafter_cpu\" not implemented for '{name}'"):
+        torch.nextafter(a, b)
+    with raises(TypeError, "nextafter(): argument 'other' (position 2) must be Tensor, not int"):
+        torch.nextafter(torch.tensor([1.0]), 2)

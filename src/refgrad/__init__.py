@@ -206,11 +206,11 @@ from refgrad._ops.special_functions import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1259
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1284
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1558
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1583
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -218,7 +218,7 @@ from refgrad._ops.directions import (
 from refgrad._ops.scatter_copies import (
     diagonal_scatter, narrow_copy, select_scatter, slice_scatter,
 )
-from refgrad._ops.pairs import copysign, fmax, fmin, ldexp
+from refgrad._ops.pairs import copysign, fmax, fmin, ldexp, nextafter
 from refgrad._ops.broadcasting import broadcast_shapes, broadcast_tensors
 from refgrad._ops.spreads import corrcoef, cov, std_mean, var_mean
 from refgrad._ops.more_methods import ldexp_
@@ -227,7 +227,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1732
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1757
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -318,7 +318,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1025
+# --- book/chapters/16o_argument_checks.md:1026
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,

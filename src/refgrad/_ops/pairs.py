@@ -39,7 +39,21 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:443
+# --- book/chapters/16n_more_shapes_and_elementwise.md:440
+def _next_after(a, b):
+    if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
+        raise not_implemented_for("nextafter_cpu", a.dtype)
+    return np.nextafter(a, b)
+
+
+NEXTAFTER = register(Op(
+    "nextafter", "NextafterBackward0", ("self", "other"), forward=_next_after,
+    backward=lambda g, self=None, other=None: (g, None if other is None else _zeros_like(other)),
+    saves=(("other", ("self", "other")), ("self", ("self", "other"))),
+))
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:463
 def _copysign_backward(g, self=None, result=None):
     ratio = _zero_where(self == 0, result / self)
     return g * ratio
@@ -64,7 +78,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:481
+# --- book/chapters/16n_more_shapes_and_elementwise.md:501
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -86,7 +100,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:508
+# --- book/chapters/16n_more_shapes_and_elementwise.md:528
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -104,6 +118,11 @@ def fmax(input, other):
 def fmin(input, other):
     _tensor("fmin", other, input)
     return call(FMIN, (input, other))
+
+
+def nextafter(input, other):
+    _tensor("nextafter", other, input)
+    return call(NEXTAFTER, (input, other))
 
 
 def copysign(input, other):
