@@ -54,3 +54,21 @@ def test_float16_can_be_the_default_too():
     finally:
         torch.set_default_dtype(torch.float32)
     assert repr(torch.tensor([1.5], dtype=torch.float64)) == "tensor([1.5000], dtype=torch.float64)"
+
+
+def test_a_real_dtype_is_its_own_real_part():
+    for kind in (torch.bool, torch.uint8, torch.int64, torch.float16, torch.float32):
+        assert kind.to_real() is kind
+
+
+def test_a_real_tensor_is_its_own_real_part():
+    x = torch.tensor([1.0, -2.0], requires_grad=True)
+    assert x.real is x and torch.real(x) is x
+    with pytest.raises(RuntimeError, match=r"\Aimag is not implemented for tensors with "
+                                           r"non-complex dtypes\.\Z"):
+        x.imag
+    with pytest.raises(RuntimeError, match=r"\Aimag is not implemented"):
+        torch.imag(x)
+    with pytest.raises(TypeError, match=r"\Areal\(\): argument 'input' \(position 1\) must be "
+                                        r"Tensor, not str\Z"):
+        torch.real("a")

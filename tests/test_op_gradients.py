@@ -928,6 +928,7 @@ RECIPES.update({
     "copysign_number": Recipe(lambda a, other: torch.copysign(a, other), ("nonzero",),
                               _one_of("other", -1.5, 2, -0.0)),
     "ldexp": Recipe(torch.ldexp, ("any", "small")),
+    "nextafter": Recipe(torch.nextafter, ("any", "any")),
     "var_mean": Recipe(lambda a, **p: torch.var_mean(a, **p), shapes=_wide(),
                        params=_spread_params),
     "std_mean": Recipe(lambda a, **p: torch.std_mean(a, **p), shapes=_wide(),

@@ -38,7 +38,7 @@ __version__ = "0.1.0"
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:974
+# --- book/chapters/05_creation.md:1159
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty_like,
@@ -50,6 +50,8 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
     logspace,
     ones_like,
     tensor,
+    tril_indices,
+    triu_indices,
     zeros_like,
 )
 
@@ -77,7 +79,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:987
+# --- book/chapters/16_functions.md:1102
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -88,19 +90,19 @@ from refgrad._ops.sums_and_stacks import cumsum, stack, sum, unbind
 from refgrad._ops.reshaping import expand, reshape, squeeze, unsqueeze, view
 
 
-# --- book/chapters/16a_pointwise.md:507
+# --- book/chapters/16a_pointwise.md:532
 from refgrad._ops.clamps import clamp, clamp_max, clamp_min, clip
 from refgrad._ops.pointwise import (
     abs, maximum, minimum, relu, rsqrt, sigmoid, sign, sqrt, tan, tanh,
 )
 
 
-# --- book/chapters/16b_reductions.md:586
+# --- book/chapters/16b_reductions.md:605
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1033
+# --- book/chapters/16b_reductions.md:1054
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -109,14 +111,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:903
+# --- book/chapters/16d_indexing.md:931
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1297
+# --- book/chapters/16d_indexing.md:1334
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -132,7 +134,7 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:380
+# --- book/chapters/16f_more_elementwise.md:386
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
     absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
@@ -141,7 +143,7 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:632
+# --- book/chapters/16g_moves_and_fused.md:648
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -157,36 +159,37 @@ from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, 
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:849
+# --- book/chapters/16i_cumulative.md:873
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
 
 
-# --- book/chapters/16j_products_and_shapes.md:1077
+# --- book/chapters/16j_products_and_shapes.md:1137
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
 from refgrad._ops.einsum import einsum
+from refgrad._ops.combinatorics import cartesian_prod, combinations
 from refgrad._ops.tiling import (
     diag, diag_embed, fliplr, flipud, meshgrid, repeat_interleave, rot90, tensor_split, tile,
     unflatten,
 )
 
 
-# --- book/chapters/16k_order_statistics.md:568
+# --- book/chapters/16k_order_statistics.md:569
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:740
+# --- book/chapters/16k_order_statistics.md:741
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:914
+# --- book/chapters/16k_order_statistics.md:942
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1109
+# --- book/chapters/16k_order_statistics.md:1137
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -203,11 +206,11 @@ from refgrad._ops.special_functions import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1196
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1284
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1495
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1583
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -215,7 +218,8 @@ from refgrad._ops.directions import (
 from refgrad._ops.scatter_copies import (
     diagonal_scatter, narrow_copy, select_scatter, slice_scatter,
 )
-from refgrad._ops.pairs import copysign, fmax, fmin, ldexp
+from refgrad._ops.pairs import copysign, fmax, fmin, ldexp, nextafter
+from refgrad._ops.broadcasting import broadcast_shapes, broadcast_tensors
 from refgrad._ops.spreads import corrcoef, cov, std_mean, var_mean
 from refgrad._ops.more_methods import ldexp_
 from refgrad._ops.integrals import cumulative_trapezoid, trapezoid, trapz
@@ -223,7 +227,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1668
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1757
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -314,15 +318,15 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1014
+# --- book/chapters/16o_argument_checks.md:1026
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
-    concatenate, conj, diag, diag_embed, diff, dot, dstack, einsum, ger, hardshrink, histc,
-    hstack, index_add, index_copy, index_fill, index_put, lerp, masked_fill, maximum, meshgrid,
-    minimum, moveaxis, mv, narrow_copy, outer, pow, renorm, repeat_interleave, resolve_conj,
-    resolve_neg, rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu,
-    var_mean, vstack, where,
+    concatenate, conj, cummax, cummin, cumprod, diag, diag_embed, diff, dot, dstack, einsum,
+    ger, hardshrink, histc, hstack, imag, index_add, index_copy, index_fill, index_put, lerp,
+    logcumsumexp, masked_fill, maximum, meshgrid, minimum, moveaxis, mv, narrow_copy, outer,
+    pow, real, renorm, repeat_interleave, resolve_conj, resolve_neg, rot90, row_stack, rsub,
+    scatter, sort, std_mean, tensor_split, tril, triu, var_mean, vstack, where,
 )
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 

@@ -10,6 +10,7 @@ from refgrad._ops import (
     addmm_family,
     clamps,
     counting,
+    cumulative,
     directions,
     functions,
     fused,
@@ -76,7 +77,7 @@ def _parsed(spec: tuple) -> Arguments:
     return arguments
 
 
-# --- book/chapters/16o_argument_checks.md:683
+# --- book/chapters/16o_argument_checks.md:684
 _OUT = "*, Tensor out = None"
 _STABLE = "Tensor input, *, bool stable, int dim = -1, bool descending = False"
 _ORDER = "Tensor input, int dim = -1, bool descending = False"
@@ -113,7 +114,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:723
+# --- book/chapters/16o_argument_checks.md:724
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
     "dot": (linalg, (f"(Tensor input, Tensor tensor, {_OUT})",)),
@@ -135,7 +136,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:750
+# --- book/chapters/16o_argument_checks.md:751
 HIDDEN = {  # name: the forms torch tries but never lists
     **{name: (f"(Number beta, Tensor input, Number alpha, {pair})",
               f"(Number beta, Tensor input, {pair})")
@@ -148,7 +149,7 @@ HIDDEN = {  # name: the forms torch tries but never lists
 }
 
 
-# --- book/chapters/16o_argument_checks.md:768
+# --- book/chapters/16o_argument_checks.md:769
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
@@ -163,6 +164,10 @@ FUNCTIONS.update({
                                f"({_BATCHES}, torch.dtype out_dtype, {_FACTORS}, {_OUT[3:]})")),
     **{name: (fused, (f"(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, "
                       f"{_OUT[3:]})",)) for name in ("addcdiv", "addcmul")},
+    "cumprod": (cumulative, ("(Tensor input, int dim, *, torch.dtype? dtype = None, "
+                             "Tensor out = None)",)),
+    **{name: (cumulative, ("(Tensor input, int dim)",)) for name in ("cummax", "cummin")},
+    "logcumsumexp": (cumulative, (f"(Tensor input, int dim, {_OUT})",)),
     "diff": (rearranging, ("(Tensor input, int n = 1, int dim = -1, Tensor? prepend = None, "
                            "Tensor? append = None)",)),
     "histc": (counting, ("(Tensor input, int bins = 100, Number min = 0, Number max = 0)",)),
@@ -193,7 +198,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:820
+# --- book/chapters/16o_argument_checks.md:825
 def _function(name: str):
     module, texts = FUNCTIONS[name]
     return read_after_failure(getattr(module, name), (
@@ -213,11 +218,11 @@ def _listed(args: tuple) -> tuple:
 
 _W = {name: _function(name) for name in FUNCTIONS}
 (addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, baddbmm, bernoulli, bincount, clamp,
- clamp_max, clamp_min, clip, column_stack, concat, concatenate, diag, diag_embed, diff, dot,
- dstack, ger, hardshrink, histc, hstack, index_add, index_copy, index_fill, index_put, lerp,
- masked_fill, maximum, minimum, moveaxis, mv, narrow_copy, outer, pow, renorm,  # noqa: A001
- repeat_interleave, rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu,
- var_mean, vstack, where) = (
+ clamp_max, clamp_min, clip, column_stack, concat, concatenate, cummax, cummin, cumprod, diag,
+ diag_embed, diff, dot, dstack, ger, hardshrink, histc, hstack, index_add, index_copy,
+ index_fill, index_put, lerp, logcumsumexp, masked_fill, maximum, minimum, moveaxis, mv,
+ narrow_copy, outer, pow, renorm, repeat_interleave, rot90, row_stack, rsub,  # noqa: A001
+ scatter, sort, std_mean, tensor_split, tril, triu, var_mean, vstack, where) = (
     _W[name] for name in sorted(_W))
 atleast_1d, atleast_2d, atleast_3d = (read_after_failure(getattr(module, name), (
     (f"{name}(Tensor input)", f"{name}(tuple of Tensors tensors)"), (), False, _one_or_all))
@@ -228,7 +233,7 @@ meshgrid = read_after_failure(tiling.meshgrid, ((
     (), False, _listed))
 
 
-# --- book/chapters/16o_argument_checks.md:860
+# --- book/chapters/16o_argument_checks.md:865
 def _einsum_read(args: tuple) -> tuple:
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
@@ -244,7 +249,7 @@ einsum = read_after_failure(plain_einsum, (
     _einsum_read))
 
 
-# --- book/chapters/16o_argument_checks.md:881
+# --- book/chapters/16o_argument_checks.md:887
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
         if isinstance(input, Tensor):
@@ -257,4 +262,9 @@ def _unchanged(name: str):
     return same
 
 
-conj, resolve_conj, resolve_neg = map(_unchanged, ("conj", "resolve_conj", "resolve_neg"))
+conj, resolve_conj, resolve_neg, real = map(_unchanged, ("conj", "resolve_conj", "resolve_neg",
+                                                        "real"))
+
+
+def imag(input):  # noqa: A002 - torch's name
+    return _unchanged("imag")(input).imag  # the check, then the tensor's own refusal

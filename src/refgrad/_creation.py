@@ -17,6 +17,7 @@ from refgrad._arguments import Arguments
 from refgrad._backend import cuda_is_available, move, pin
 from refgrad._device import CPU, device
 from refgrad._generator import default_generator
+from refgrad._layouts import laid_out, like_strides
 from refgrad._sampling import integers, normal, uniform
 from refgrad._tensor import Tensor, check_requires_grad, make_tensor
 from refgrad._tensor_values import host_array
@@ -49,7 +50,7 @@ def _leaves(data) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:84
+# --- book/chapters/05_creation.md:87
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -73,10 +74,17 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         warnings.warn(_COPY_WARNING, UserWarning, stacklevel=stacklevel)
         data = host_array(data)
     if isinstance(data, np.ndarray | np.generic):
+        if dtype is not None and isinstance(data, np.generic):
+            _check_kinds([data], dtype)
         dtype = dtype or _dtype.from_numpy(data.dtype)
         return np.array(data, dtype=dtype.numpy)
+    if isinstance(data, str | bytes):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     leaves = _leaves(data)
+    if leaves and isinstance(leaves[0], str):  # the sizes are read from first elements
+        raise ValueError("too many dimensions 'str'")
     dtype = dtype or _infer_dtype(leaves)
+    _check_kinds(leaves, dtype)  # an inferred dtype too: [1, np.True_] is int64, and refused
     if any(isinstance(x, Tensor) for x in leaves):
         data = _numbers_for_tensors(data, dtype)
         leaves = _leaves(data)
@@ -87,7 +95,22 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         )
 
 
-# --- book/chapters/05_creation.md:135
+# --- book/chapters/05_creation.md:142
+def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
+    for x in leaves:
+        if isinstance(x, Tensor | np.ndarray | bool | int | float):
+            continue
+        kind = type(x)  # named as CPython names a type in its messages: numpy.float32
+        name = kind.__name__ if kind.__module__ == "builtins" else f"numpy.{kind.__name__}"
+        if dtype.is_floating_point:
+            if not isinstance(x, np.number | np.bool_):
+                raise TypeError(f"must be real number, not {name}")
+        elif not (isinstance(x, np.integer)
+                  or dtype is _dtype.bool and isinstance(x, np.bool_ | complex)):
+            raise TypeError(f"'{name}' object cannot be interpreted as an integer")
+
+
+# --- book/chapters/05_creation.md:170
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -113,7 +136,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return t.item()
 
 
-# --- book/chapters/05_creation.md:162
+# --- book/chapters/05_creation.md:197
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -124,7 +147,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:184
+# --- book/chapters/05_creation.md:219
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev) != CPU
 
@@ -160,24 +183,47 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(_to_array(data, dtype, stacklevel=4), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:230
-def parse_size(args, name: str) -> tuple:
-    if len(args) == 1 and isinstance(args[0], tuple | list):
-        args = tuple(args[0])
-    for n in args:
+# --- book/chapters/05_creation.md:269
+def parse_size(args, name: str, many=None) -> tuple:
+    """The sizes in ``args``, read as torch reads a ``tuple of ints size``.
+
+    ``many``: the error for several sizes whose first is not an int, where torch's is
+    not the plain "takes 1 positional argument" (a function with two signatures).
+    """
+    one = len(args) == 1 and isinstance(args[0], tuple | list)
+    sizes = tuple(args[0]) if one else tuple(args)
+    for n in sizes:
         if type(n) is not int:  # a NumPy integer, maybe: NOTE [NumPy scalars are numbers]
-            args = tuple([_size_number(n) for n in args])
+            sizes = _read_sizes(args, sizes, one, name, many)
             break
-    for arg in args:
-        if not isinstance(arg, int) or isinstance(arg, bool):
-            raise TypeError(
-                f"{name}(): argument 'size' (position 1) must be tuple of ints, "
-                f"not {type(arg).__name__}"
-            )
-    for n in args:  # every type first, then the first negative size
+    for n in sizes:  # every type first, then the first negative size
         if n < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {list(args)}")
-    return tuple(args)
+            if name == "zeros":  # torch's zeros checks its sizes itself, in its own words
+                raise RuntimeError("zeros: Dimension size must be non-negative.")
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
+                               f"{list(sizes)}")
+    return sizes
+
+
+def _read_sizes(args, sizes, one: bool, name: str, many) -> tuple:
+    """NOTE [What torch's parser takes for a type]: the first size must be an int; after
+    it a bool is one too. Each misfit gets the words of the step that reads it."""
+    read = []
+    for i, n in enumerate(sizes):
+        value = _size_number(n)
+        if isinstance(value, int) and (i or not isinstance(value, bool)):
+            read.append(int(value))
+            continue
+        kind = type(n).__name__
+        if i:
+            raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos "
+                            f"{i + 1} with error \"type must be tuple of ints,but got {kind}\"")
+        if len(args) > 1:  # not a size first: the rest are arguments too many
+            raise many() if many else TypeError(
+                f"{name}() takes 1 positional argument but {len(args)} were given")
+        tail = f"but found element of type {kind} at pos 0" if one else f"not {kind}"
+        raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, {tail}")
+    return tuple(read)
 
 
 def _size_number(n):
@@ -186,7 +232,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:262
+# --- book/chapters/05_creation.md:324
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -237,12 +283,12 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:316
+# --- book/chapters/05_creation.md:445
 def _like(factory, t, dtype, device, requires_grad, *extra):
-    return factory(
+    return laid_out(factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
         requires_grad=requires_grad,
-    )
+    ), like_strides(t))
 
 
 def zeros_like(input, *, memory_format=None, dtype=None, layout=None, device=None,
@@ -265,7 +311,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:349
+# --- book/chapters/05_creation.md:478
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -304,7 +350,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:455
+# --- book/chapters/05_creation.md:585
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
@@ -312,8 +358,11 @@ def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None
         start, end = 0, start
     elif start is None:  # arange(end=5)
         start = 0
-    if step == 0:
+    if not (step > 0 or step < 0):  # a NaN step too
         raise RuntimeError("step must be nonzero")
+    if not all(math.isfinite(x) for x in (start, end)):
+        shown = (f"{x:g}" if isinstance(x, float) else str(x) for x in (start, end))
+        raise RuntimeError("unsupported range: {} -> {}".format(*shown))
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
@@ -333,22 +382,22 @@ def _whole_range(start, end, step, dtype):
     if dtype is _dtype.int64:  # counted from the cut bounds
         if whole_step == 0:
             raise ValueError("step must be nonzero")
-        sign = 1 if whole_step > 0 else -1
-        length = math.ceil(Fraction(last - first + whole_step - sign, whole_step))
+        length = math.ceil(Fraction(last - first, whole_step))  # exact: no double rounds it
     else:  # counted from the bounds as given
         length = int(np.ceil((end - start) / step))
     values = first + np.arange(length, dtype=np.int64) * whole_step
     return values.astype(dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:507
-def _random(kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
+# --- book/chapters/05_creation.md:639
+def _random(name, kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
         names = {_dtype.int64: "Long", _dtype.int32: "Int", _dtype.bool: "Bool"}
         kind = names.get(dtype, dtype.name)
         raise NotImplementedError(f'"{kernel}" not implemented for \'{kind}\'')
-    values = draw(generator or default_generator, parse_size(size, kernel), dtype.numpy)
+    shape = parse_size(size, name, lambda: _DRAWS[name].error(size, {}))
+    values = draw(generator or default_generator, shape, dtype.numpy)
     return _finish(values, device, requires_grad)
 
 
@@ -373,13 +422,15 @@ def _draw_size(name, sizes, size, options: dict) -> tuple:
 def rand(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     size = _draw_size("rand", sizes, size, {"generator": generator, "dtype": dtype,
                                             "device": device, "requires_grad": requires_grad})
-    return _random("check_uniform_bounds", uniform, size, generator, dtype, device, requires_grad)
+    return _random("rand", "check_uniform_bounds", uniform, size, generator, dtype, device,
+                   requires_grad)
 
 
 def randn(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     size = _draw_size("randn", sizes, size, {"generator": generator, "dtype": dtype,
                                              "device": device, "requires_grad": requires_grad})
-    return _random("normal_kernel_cpu", normal, size, generator, dtype, device, requires_grad)
+    return _random("randn", "normal_kernel_cpu", normal, size, generator, dtype, device,
+                   requires_grad)
 
 
 _UNSET = object()
@@ -435,7 +486,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> T
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:621
+# --- book/chapters/05_creation.md:756
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):
@@ -468,7 +519,7 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
                 "fix the code in advance", UserWarning, stacklevel=3)
 
 
-# --- book/chapters/05_creation.md:661
+# --- book/chapters/05_creation.md:796
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:693
+# --- book/chapters/05_creation.md:828
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
@@ -17,7 +17,8 @@ from refgrad._creation import (
     randn,
     whole_number,
 )
-from refgrad._sampling import permutation
+from refgrad._layouts import laid_out, like_strides, row_major
+from refgrad._sampling import normal, permutation
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
 
@@ -84,15 +85,31 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:776
+# --- book/chapters/05_creation.md:912
 def rand_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
-    return rand(input.shape, generator=generator, dtype=dtype or input.dtype,
-                device=device or input.device, requires_grad=requires_grad)
+    return laid_out(rand(input.shape, generator=generator, dtype=dtype or input.dtype,
+                         device=device or input.device, requires_grad=requires_grad),
+                    like_strides(input))
 
 
 def randn_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
-    return randn(input.shape, generator=generator, dtype=dtype or input.dtype,
-                 device=device or input.device, requires_grad=requires_grad)
+    strides, dtype = like_strides(input), dtype or input.dtype
+    if _row_major_but_ones(input.shape, strides) or not dtype.is_floating_point:
+        return laid_out(randn(input.shape, generator=generator, dtype=dtype,
+                              device=device or input.device, requires_grad=requires_grad),
+                        strides)
+    # torch draws into a storage that is not row-major one number at a time, not sixteen
+    values = normal(generator or default_generator, (input.numel(),), dtype.numpy,
+                    contiguous=False).reshape(tuple(input.shape))
+    return laid_out(_finish(values, device or input.device, requires_grad), strides)
+
+
+def _row_major_but_ones(shape, strides) -> bool:
+    """Contiguous as torch counts it: the strides of dimensions of size 1 do not matter."""
+    if strides is None:
+        return True
+    rows = row_major(shape)
+    return all(a == b for a, b, n in zip(strides, rows, shape) if n != 1)
 
 
 def randint_like(input, low=0, high=None, *, generator=None, dtype=None, device=None,
@@ -101,8 +118,8 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, device=
         low, high = 0, low
     dtype = dtype or input.dtype
     check_random_bounds(low, high, dtype)  # here, so that a warning names the caller's line
-    return draw_integers(low, high, input.shape, generator, dtype, device or input.device,
-                         requires_grad)
+    return laid_out(draw_integers(low, high, input.shape, generator, dtype,
+                                  device or input.device, requires_grad), like_strides(input))
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
@@ -119,7 +136,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     return _finish(order.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:817
+# --- book/chapters/05_creation.md:969
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
@@ -134,3 +151,27 @@ def _check_permutation_fits(n: int, dtype) -> None:
             raise RuntimeError(f"n cannot be greater than {written} for {name} type.")
     else:  # the checked conversion of "Numbers that do not fit"
         _dtype.checked_number(n - 1, dtype)
+
+
+# --- book/chapters/05_creation.md:992
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
+                 requires_grad=False):
+    return _triangle("tril_indices", np.tril_indices, row, col, offset, dtype, device,
+                     requires_grad)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
+                 requires_grad=False):
+    return _triangle("triu_indices", np.triu_indices, row, col, offset, dtype, device,
+                     requires_grad)
+
+
+def _triangle(name, positions, row, col, offset, dtype, device, requires_grad):
+    dtype = dtype or _dtype.int64
+    if dtype not in (_dtype.int64, _dtype.int32):
+        raise not_implemented_for(name, dtype.numpy)
+    for key, n in (("row", row), ("col", col)):
+        if n < 0:
+            raise RuntimeError(f"{key} must be non-negative, got{n}")  # sic, no space
+    rows, cols = positions(row, offset, col)
+    return _finish(np.stack([rows, cols]).astype(dtype.numpy), device, requires_grad)

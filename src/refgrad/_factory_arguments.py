@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:928
+# --- book/chapters/05_creation.md:1110
 """The factories as torch.* gives them: each reads its arguments as torch's parser does."""
 
 from refgrad import _creation, _empty_strided, _factories
@@ -26,6 +26,9 @@ def _ends(name: str, base: str = "") -> Arguments:
 
 eye = function_form(writing(_factories.eye), Arguments(f"eye(int n, {_MADE})",
                                                        f"eye(int n, int m, {_MADE})"))
+tril_indices, triu_indices = (function_form(getattr(_factories, name), Arguments(
+    f"{name}(int row, int col, int offset = 0, *, {_OPTIONS})"))
+    for name in ("tril_indices", "triu_indices"))
 arange = function_form(writing(_creation.arange), Arguments(
     f"arange(Number end, {_MADE})", f"arange(Number start, Number end, *, {_OPTIONS})",
     f"arange(Number start, Number end, Number step = 1, {_MADE})"))

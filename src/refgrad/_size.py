@@ -2,16 +2,29 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:33
+# --- book/chapters/02_dtypes.md:37
 """torch.Size: a tuple of ints that prints as torch's does."""
 
 import math
+import operator
+
+import numpy as np
+
+new_size = tuple.__new__  # new_size(Size, ints): a Size of what are known to be ints
 
 
 class Size(tuple):
     """The shape of a tensor."""
 
     __slots__ = ()
+
+    def __new__(cls, sizes=()):
+        sizes = tuple(sizes)
+        for n in sizes:
+            if type(n) is not int:
+                sizes = tuple(_read(i, n) for i, n in enumerate(sizes))
+                break
+        return new_size(cls, sizes)
 
     def __repr__(self) -> str:
         return f"torch.Size({list(self)})"
@@ -20,11 +33,36 @@ class Size(tuple):
 
     def __getitem__(self, index):
         item = tuple.__getitem__(self, index)
-        return Size(item) if isinstance(index, slice) else item
+        return new_size(Size, item) if isinstance(index, slice) else item
 
     def __add__(self, other):
-        return Size(tuple.__add__(self, tuple(other)))
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to "
+                            "torch.Size")
+        return new_size(Size, tuple.__add__(self, other))
+
+    def __radd__(self, other):  # (4,) + size: a Size too
+        if not isinstance(other, tuple):
+            return NotImplemented  # [1] + size: the list's own complaint
+        return new_size(Size, tuple.__add__(other, self))
+
+    def __mul__(self, times):
+        return new_size(Size, tuple.__mul__(self, times))
+
+    __rmul__ = __mul__
 
     def numel(self) -> int:
         """How many elements a tensor of this size holds."""
         return math.prod(self)
+
+
+def _read(i: int, n) -> int:
+    if isinstance(n, int):
+        return int(n)  # a bool is the int it stands for
+    if isinstance(n, np.integer):
+        return n  # kept as it is, as torch keeps it
+    try:
+        return operator.index(n)
+    except TypeError:
+        raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is "
+                        f"'{type(n).__name__}')") from None

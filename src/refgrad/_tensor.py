@@ -231,7 +231,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:596
+# --- book/chapters/03_tensor.md:605
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -260,7 +260,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:634
+# --- book/chapters/03_tensor.md:643
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -11,7 +11,7 @@ from refgrad import _dtype
 from refgrad._backend import data_ptr, device_of, element_strides, storage_root
 from refgrad._formatting import tensor_repr
 from refgrad._method_counts import keywords_only, no_arguments
-from refgrad._size import Size
+from refgrad._size import Size, new_size
 from refgrad._warn_once import warn_once
 
 
@@ -35,12 +35,12 @@ class _Shape:
 
     @property
     def shape(self) -> Size:
-        return Size(self._data.shape)
+        return new_size(Size, self._data.shape)
 
     def size(self, dim: int | None = None):
         shape = self._data.shape
         if dim is None:
-            return Size(shape)
+            return new_size(Size, shape)
         if not shape:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return shape[wrap_dim(dim, len(shape))]
@@ -169,7 +169,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:547
+# --- book/chapters/03_tensor.md:548
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -198,10 +198,18 @@ class _Numbers:
     def __int__(self) -> int:
         return _scalar(self, int)
 
-    def __index__(self) -> int:
-        # range(n), hex(n), a list's [n]: an integer tensor of one element only.
+    @property
+    def real(self):
+        return self  # every tensor refgrad has is real: its own real part
+
+    @property
+    def imag(self):
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+    def __index__(self) -> int:  # range(t), "abc"[t], hex(t), as with torch
         if self._data.size != 1 or self._data.dtype.kind not in "biu":
-            raise TypeError("only integer tensors of a single element can be converted to an index")
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
         return int(host_array(self).reshape(()).item())
 
     def __repr__(self) -> str:

@@ -93,11 +93,14 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:396
+# --- book/chapters/16a_pointwise.md:398
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
 
+    if not _is_tensor(input):  # clamp(3, x): torch has no form with a number first
+        given = (input, min, max)[:3 if max is not None else 2 if min is not None else 1]
+        raise _mixed_bounds("clamp", given, ("min = None", "max = None"))
     min, max = python_number(min), python_number(max)  # NOTE [NumPy scalars are numbers]
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
@@ -105,8 +108,13 @@ def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     if any(_is_tensor(b) for b in given):
         if not all(_is_tensor(b) for b in given):
             raise _mixed_bounds("clamp", (input, min, max), ("min = None", "max = None"))
+        if len(given) == 2 and result_type(input, *given) is _bool():
+            raise _no_bool_kernel("clamp_cpu")
         return _clamp_tensors(input, min, max)
     kind = result_type(input, *given)
+    if kind is _bool():
+        which = "clamp" if len(given) == 2 else "clamp_min" if max is None else "clamp_max"
+        raise _no_bool_kernel(f"{which}_scalar_cpu")
     if kind is not input.dtype:
         input = input.to(kind)
     min, max = (None if b is None else checked_number(b, kind) for b in (min, max))  # noqa: A001
@@ -119,7 +127,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:428
+# --- book/chapters/16a_pointwise.md:438
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 
@@ -137,8 +145,22 @@ def _one_bound(name, number_row, tensor_row, input, key, bound):
     if bound is None:
         raise _mixed_bounds(name, (input, bound), (key,))
     bound = python_number(bound)  # NOTE [NumPy scalars are numbers]
-    bound = checked_number(bound, result_type(input, bound))
+    kind = result_type(input, bound)
+    if kind is _bool():
+        raise _no_bool_kernel(f"{name}_scalar_cpu")
+    bound = checked_number(bound, kind)
     return call(number_row, (input,), {key: bound})
+
+
+def _bool():
+    from refgrad._dtype import bool as bool_
+
+    return bool_
+
+
+def _no_bool_kernel(kernel) -> NotImplementedError:
+    # torch clamps bools against a single tensor bound (a maximum or a minimum), nothing else
+    return NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 def _is_tensor(value) -> bool:

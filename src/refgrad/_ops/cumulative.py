@@ -13,7 +13,7 @@ from refgrad._ops.functions import check_grad_dtype, where
 from refgrad._ops.reductions import _WIDER, running
 from refgrad._ops.sums_and_stacks import in_place_dtype
 from refgrad._ops.table import Op, register
-from refgrad._tensor import make_tensor
+from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import not_implemented_for
 from refgrad.autograd._state import state
@@ -157,9 +157,18 @@ LOGCUMSUMEXP = register(Op(
 
 
 # --- book/chapters/16i_cumulative.md:343
+def _as_dim(dim):
+    """A 0-d integer tensor as the int it holds: NOTE [Tensors read as ints]."""
+    if (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"
+            and not dim.requires_grad):
+        return int(dim.item())
+    return dim
+
+
 def cumprod(input, dim, *, dtype=None):
+    dim = _as_dim(dim)
     wrap_dim(dim, input.ndim)
-    if dtype is _dtype.bool:
+    if dtype is _dtype.bool and input.ndim and input.numel():  # a 0-d or empty one is copied
         raise not_implemented_for("cumprod_out_cpu", np.bool_)
     check_grad_dtype(input, dtype)
     return call(CUMPROD, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})
@@ -181,15 +190,18 @@ def _scalar_dim(name, input, dim):
 
 
 def cummax(input, dim):
+    dim = _as_dim(dim)
     _scalar_dim("cummax", input, dim)
     return return_types.cummax(*call(CUMMAX, (input,), {"dim": dim}))
 
 
 def cummin(input, dim):
+    dim = _as_dim(dim)
     _scalar_dim("cummin", input, dim)
     return return_types.cummin(*call(CUMMIN, (input,), {"dim": dim}))
 
 
 def logcumsumexp(input, dim):
+    dim = _as_dim(dim)
     wrap_dim(dim, input.ndim)
     return call(LOGCUMSUMEXP, (input,), {"dim": dim})

@@ -204,19 +204,25 @@ def round(input, *, decimals=0):  # noqa: A001 - torch's name
 
 
 def atan2(input, other):
+    return _atan2("atan2", input, other)
+
+
+def arctan2(input, other):
+    return _atan2("arctan2", input, other)  # the alias names itself in its errors
+
+
+def _atan2(name, input, other):
     from refgrad._ops.dispatch import call
     from refgrad._tensor import Tensor
 
-    if not isinstance(other, Tensor):
-        raise TypeError("atan2(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other).__name__}")
+    for position, (key, value) in enumerate((("input", input), ("other", other)), start=1):
+        if not isinstance(value, Tensor):  # a number too: torch's atan2 takes tensors only
+            raise TypeError(f"{name}(): argument '{key}' (position {position}) must be "
+                            f"Tensor, not {type(value).__name__}")
     return call(ATAN2, (input, other))
 
 
-arctan2 = atan2
-
-
-# --- book/chapters/16f_more_elementwise.md:294
+# --- book/chapters/16f_more_elementwise.md:300
 def argmax(input, dim=None, keepdim=False):
     return _locate(ARGMAX, input, dim, keepdim)
 
@@ -264,7 +270,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:349
+# --- book/chapters/16f_more_elementwise.md:355
 def square(input):
     return input.pow(2)
 

@@ -66,6 +66,12 @@ def sub(input, other, *, alpha=1):
 
 
 def rsub(input, other, *, alpha=1):
+    if not isinstance(input, Tensor):  # rsub(3, x): no form of torch's has a number first
+        got = ", ".join("Tensor" if isinstance(v, Tensor) else type(v).__name__
+                        for v in (input, other))
+        raise TypeError(f"rsub() received an invalid combination of arguments - got ({got}), "
+                        "but expected one of:\n * (Tensor input, Tensor other, *, Number alpha "
+                        "= 1)\n * (Tensor input, Number other, Number alpha = 1)\n")
     other = _dtype.python_number(other)  # NOTE [NumPy scalars are numbers]
     params = alpha_params(alpha, other, input, "rsub")
     if isinstance(other, Tensor):
@@ -136,15 +142,19 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:187
+# --- book/chapters/16_functions.md:197
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
         if not isinstance(input, int | float | complex):
             raise TypeError(f"pow(): self must be a number, not {type(input).__name__}")
+        if type(input) is bool and exponent.dtype is _dtype.bool:
+            raise _no_bool_power()
         input = number_beside(input, exponent)
         return call(powers.POW_SCALAR, (exponent,), {"self": input})
     if isinstance(exponent, Tensor):
+        if input.dtype is _dtype.bool and exponent.dtype is _dtype.bool:
+            raise _no_bool_power()
         return call(powers.POW_TENSOR, (input, exponent))
     exponent = _dtype.python_number(exponent)  # NOTE [NumPy scalars are numbers]
     if isinstance(exponent, int | float) and not isinstance(exponent, bool):
@@ -152,7 +162,15 @@ def pow(input, exponent):  # noqa: A001 - torch's name
     elif not isinstance(exponent, bool | complex):  # worded as torch's: "Checking the arguments"
         raise TypeError(f"pow(): exponent must be a Tensor or a number, not "
                         f"{type(exponent).__name__}")
-    return call(powers.POW, (input,), {"exponent": exponent})
+    out = call(powers.POW, (input,), {"exponent": exponent})
+    if exponent is True or exponent is False:  # a bool result: x ** True is x, x ** False ones
+        return out if out.dtype is input.dtype else out.to(input.dtype)
+    return out
+
+
+def _no_bool_power() -> NotImplementedError:
+    # torch has no bool kernel for a power (a bool exponent number is another matter)
+    return NotImplementedError("\"pow\" not implemented for 'Bool'")
 
 
 def _check_exponent(input, exponent) -> None:
@@ -183,6 +201,8 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
         return nonzero(condition, as_tuple=True)
     if input is NOT_GIVEN or other is NOT_GIVEN:
         raise TypeError(_WHERE_FORMS.format("Tensor, Tensor"))
+    if input is None or other is None:  # the row would take None for a tensor not given
+        raise TypeError("input")  # reworded: NOTE [Read after a failure]
     if condition.dtype is not _dtype.bool:
         from refgrad._typename import LEGACY
 
@@ -228,7 +248,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:410
+# --- book/chapters/16_functions.md:438
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -242,7 +262,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:677
+# --- book/chapters/16_functions.md:791
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -252,7 +272,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:716
+# --- book/chapters/16_functions.md:831
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:287
+# --- book/chapters/16d_indexing.md:304
 """Indexing rows (select, slice, index, and the rows of their gradients) and their functions."""
 
 import re
@@ -32,7 +32,7 @@ def _slice(a, dim, start, end, step):
     return out
 
 
-# --- book/chapters/16d_indexing.md:330
+# --- book/chapters/16d_indexing.md:347
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -54,7 +54,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:361
+# --- book/chapters/16d_indexing.md:378
 _WHOLE = 2**63 - 1  # the end of a slice that runs to the end, as torch says it
 
 SLICE = register(Op(
@@ -74,7 +74,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:397
+# --- book/chapters/16d_indexing.md:414
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -124,7 +124,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:458
+# --- book/chapters/16d_indexing.md:475
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -151,7 +151,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:486
+# --- book/chapters/16d_indexing.md:503
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -176,7 +176,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:512
+# --- book/chapters/16d_indexing.md:529
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -224,17 +224,26 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:568
+# --- book/chapters/16d_indexing.md:586
 def select(input, dim, index):
+    return select_at(input, dim, index, None)
+
+
+def select_at(input, dim, index, subscript):
+    """A select. From ``x[i]``, ``subscript`` is the dimension its range error names: the
+    item's position in the index, as torch counts it (``None`` and ``...`` count one each)."""
     from refgrad._tensor_values import wrap_dim
 
     if input.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    size = input.shape[wrap_dim(dim, input.ndim)]
+    wrapped = wrap_dim(dim, input.ndim)
+    size = input.shape[wrapped]
     if not -size <= index < size:
-        raise IndexError(
-            f"index {index} is out of bounds for dimension {dim} with size {size}"
-        )
+        if subscript is not None:  # x[i]: indexing's words
+            raise IndexError(f"index {index} is out of bounds for dimension {subscript} with "
+                             f"size {size}")
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(input.shape)} at dimension {wrapped}")
     return _call(SELECT, input, dim=dim, index=index)
 
 

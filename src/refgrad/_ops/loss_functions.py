@@ -92,7 +92,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         "reduction": reduction_enum(reduction), "beta": beta})
 
 
-# --- book/chapters/16q_functional.md:998
+# --- book/chapters/16q_functional.md:1000
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     if size_average is not None or reduce is not None:
@@ -102,6 +102,11 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
                          "size.")
+    if target.dtype is not input.dtype:  # no promotion here: the target must match
+        from refgrad._typename import LEGACY
+
+        raise RuntimeError(f"Found dtype {LEGACY[target.dtype]} but expected "
+                           f"{LEGACY[input.dtype]}")
     not_differentiable("binary_cross_entropy", "weight", weight)
     if weight is not None:
         weight = weight.expand(_common(target, weight))
@@ -126,7 +131,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         "weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:1033
+# --- book/chapters/16q_functional.md:1040
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
@@ -136,6 +141,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                       "the KL div math definition.'mean' will be changed to behave the same as "
                       "'batchmean' in the next major release.", UserWarning, stacklevel=2)
     code = reduction_enum("sum" if reduction == "batchmean" else reduction)
+    if not (input.dtype.is_floating_point and target.dtype.is_floating_point):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         each = target.exp() * (target - input)
     else:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:609
+# --- book/chapters/16b_reductions.md:628
 """Measures along dimensions: var, std, vector norms, amax and amin."""
 
 import math
@@ -39,7 +39,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:650
+# --- book/chapters/16b_reductions.md:669
 def _var(a, dim, correction, keepdim):
     axes = _axes(dim, a.ndim)
     n = a.size if axes is None else math.prod(a.shape[d] for d in axes)
@@ -53,7 +53,7 @@ def _std(a, dim, correction, keepdim):
     return np.sqrt(_var(a, dim, correction, keepdim))
 
 
-# --- book/chapters/16b_reductions.md:673
+# --- book/chapters/16b_reductions.md:692
 def _count(self, dim) -> int:
     return self.numel() if dim is None else math.prod(self.shape[d] for d in dim)
 
@@ -80,7 +80,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:701
+# --- book/chapters/16b_reductions.md:720
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -91,7 +91,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:721
+# --- book/chapters/16b_reductions.md:740
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -109,7 +109,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return np.sum(size ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:749
+# --- book/chapters/16b_reductions.md:768
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -128,7 +128,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:774
+# --- book/chapters/16b_reductions.md:793
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
@@ -147,7 +147,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:812
+# --- book/chapters/16b_reductions.md:831
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -181,7 +181,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:855
+# --- book/chapters/16b_reductions.md:874
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -207,7 +207,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:882
+# --- book/chapters/16b_reductions.md:901
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -226,7 +226,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=4)
 
 
-# --- book/chapters/16b_reductions.md:917
+# --- book/chapters/16b_reductions.md:936
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -240,7 +240,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     _check_norm_dtypes(x, dtype)
     ord = python_number(ord)  # noqa: A001 - NOTE [NumPy scalars are numbers]
     dims = None if dim is None else dim_tuple(dim, x.ndim)
-    if math.isinf(ord):
+    if math.isinf(ord) or ord < 0:
         _check_identity(x, ord, dims)
     return call(VECTOR_NORM, (x,), {"ord": ord, "dim": dims, "keepdim": keepdim,
                                     "dtype": dtype})
@@ -262,9 +262,10 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:954
+# --- book/chapters/16b_reductions.md:973
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
-    """Refuse an inf or -inf norm of an empty slice, which has no value."""
+    """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
+    (a sum of negative powers, the largest of the values or the smallest)."""
     if not dims:
         if x.numel() == 0:
             _no_identity(ord, "an empty tensor because")
@@ -275,7 +276,8 @@ def _check_identity(x, ord, dims) -> None:  # noqa: A002
 
 
 def _no_identity(ord, where: str):  # noqa: A002
-    raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on {where} the "
+    shown = f"{ord:g}" if isinstance(ord, float) else ord  # as C++ writes a double: -1, not -1.0
+    raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on {where} the "
                        "operation does not have an identity")
 
 
@@ -303,7 +305,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1001
+# --- book/chapters/16b_reductions.md:1022
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = () if dim is None else dim_tuple(dim, input.ndim)

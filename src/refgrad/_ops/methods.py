@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:741
+# --- book/chapters/16_functions.md:856
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._argument_forms import method_copy
@@ -102,7 +102,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:860
+# --- book/chapters/16_functions.md:975
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -176,7 +176,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:939
+# --- book/chapters/16_functions.md:1054
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

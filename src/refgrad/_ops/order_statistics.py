@@ -45,7 +45,8 @@ def _middle_along(skip_nan: bool):
         values, indices = np.moveaxis(values, -1, dim), np.moveaxis(indices, -1, dim)
         if not keepdim:
             values, indices = values.squeeze(dim), indices.squeeze(dim)
-        return values, indices.astype(np.int64)
+        # copies, in row-major order: a moved view keeps strides torch's result does not have
+        return values.copy(), indices.astype(np.int64)
 
     return forward
 
@@ -62,7 +63,7 @@ def _middle(skip_nan: bool):
     return forward
 
 
-# --- book/chapters/16k_order_statistics.md:367
+# --- book/chapters/16k_order_statistics.md:368
 def _whole(name, node, skip_nan):
     return register(Op(
         name, node, ("self",), forward=_middle(skip_nan), backward=_even_share,
@@ -86,7 +87,7 @@ MEDIAN_DIM = _selecting("median_dim", "MedianBackward1", _middle_along(skip_nan=
 NANMEDIAN_DIM = _selecting("nanmedian_dim", "NanmedianBackward1", _middle_along(skip_nan=True))
 
 
-# --- book/chapters/16k_order_statistics.md:401
+# --- book/chapters/16k_order_statistics.md:402
 # NOTE [Replayed selection]
 # kthvalue and mode choose among equal values the element torch's CPU kernels choose,
 # by running the same steps as those kernels on each slice (refgrad/_ops/selection.py).
@@ -111,7 +112,7 @@ KTHVALUE = _selecting("kthvalue", "KthvalueBackward0",
 MODE = _selecting("mode", "ModeBackward0", _slice_by_slice(most_frequent))
 
 
-# --- book/chapters/16k_order_statistics.md:442
+# --- book/chapters/16k_order_statistics.md:443
 def _extremes(a, dim, keepdim):
     axis = None if dim is None or a.ndim == 0 else dim % a.ndim
     keep = keepdim and a.ndim > 0
@@ -137,7 +138,7 @@ AMINMAX = register(Op(
 ))
 
 
-# --- book/chapters/16k_order_statistics.md:477
+# --- book/chapters/16k_order_statistics.md:478
 _UNSET = object()  # median() and median(dim) are two functions in torch
 
 
@@ -166,7 +167,7 @@ def _non_empty(name: str, input, dim: int, colon: str = "()") -> int:
     return d
 
 
-# --- book/chapters/16k_order_statistics.md:507
+# --- book/chapters/16k_order_statistics.md:508
 def _median_function(name, whole, along):
     pair = getattr(return_types, name)
 
@@ -175,7 +176,7 @@ def _median_function(name, whole, along):
             _no_bool(input, "median_cpu")
             return call(whole, (input,))
         dim = _integer(name, "dim", dim, None if dim is None else 1)
-        _non_empty(name, input, dim)
+        _non_empty("median", input, dim)  # nanmedian's check is median's, in median's words
         _no_bool(input, "median_out")
         return pair(*call(along, (input,), {"dim": dim, "keepdim": keepdim}))
 
@@ -187,7 +188,7 @@ median = _median_function("median", MEDIAN, MEDIAN_DIM)
 nanmedian = _median_function("nanmedian", NANMEDIAN, NANMEDIAN_DIM)
 
 
-# --- book/chapters/16k_order_statistics.md:533
+# --- book/chapters/16k_order_statistics.md:534
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = _integer("kthvalue", "k", k)
     dim = _integer("kthvalue", "dim", dim, 2)
@@ -205,7 +206,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(*call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
-# --- book/chapters/16k_order_statistics.md:552
+# --- book/chapters/16k_order_statistics.md:553
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is not None:
         dim = _integer("aminmax", "dim", dim, None)

@@ -3,15 +3,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:350
+# --- book/chapters/16n_more_shapes_and_elementwise.md:398
 """fmax, fmin, copysign and ldexp: rows."""
 
 import numpy as np
 
+from refgrad import _dtype
 from refgrad._ops.dispatch import call
 from refgrad._ops.elementwise import _as_floats
 from refgrad._ops.pointwise import _zeros_like
 from refgrad._ops.table import Op, register
+from refgrad._typename import not_implemented_for
 
 
 def _zero_where(mask, g):
@@ -37,7 +39,21 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:393
+# --- book/chapters/16n_more_shapes_and_elementwise.md:440
+def _next_after(a, b):
+    if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
+        raise not_implemented_for("nextafter_cpu", a.dtype)
+    return np.nextafter(a, b)
+
+
+NEXTAFTER = register(Op(
+    "nextafter", "NextafterBackward0", ("self", "other"), forward=_next_after,
+    backward=lambda g, self=None, other=None: (g, None if other is None else _zeros_like(other)),
+    saves=(("other", ("self", "other")), ("self", ("self", "other"))),
+))
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:463
 def _copysign_backward(g, self=None, result=None):
     ratio = _zero_where(self == 0, result / self)
     return g * ratio
@@ -62,7 +78,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:429
+# --- book/chapters/16n_more_shapes_and_elementwise.md:501
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -84,28 +100,38 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:455
-def _tensor(name, other) -> None:
+# --- book/chapters/16n_more_shapes_and_elementwise.md:528
+def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
-    if not isinstance(other, Tensor):
-        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other).__name__}")
+    for position, (key, value) in enumerate((("input", input), ("other", other)), start=1):
+        if (value is not None or key == "other") and not isinstance(value, Tensor):
+            raise TypeError(f"{name}(): argument '{key}' (position {position}) must be Tensor, "
+                            f"not {type(value).__name__}")
 
 
 def fmax(input, other):
-    _tensor("fmax", other)
+    _tensor("fmax", other, input)
     return call(FMAX, (input, other))
 
 
 def fmin(input, other):
-    _tensor("fmin", other)
+    _tensor("fmin", other, input)
     return call(FMIN, (input, other))
+
+
+def nextafter(input, other):
+    _tensor("nextafter", other, input)
+    return call(NEXTAFTER, (input, other))
 
 
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
+    if not isinstance(input, Tensor):  # torch's copysign has no form with a number first
+        from refgrad._ops.functions import refuse_arguments
+
+        refuse_arguments("copysign", (input, other), {})
     if isinstance(other, Tensor):
         return call(COPYSIGN, (input, other))
     if not isinstance(other, bool | int | float):  # None or a list would pass for a number
@@ -118,7 +144,9 @@ def copysign(input, other):
 def ldexp(input, other):
     from refgrad._dtype import get_default_dtype, result_type
 
-    _tensor("ldexp", other)
+    _tensor("ldexp", other, input)
+    if other.dtype is _dtype.bool and input.dtype.is_floating_point:  # no kernel for it
+        raise not_implemented_for("ldexp_cpu_exp", np.bool_)
     kind = result_type(input, other)
     return call(LDEXP, (input, other),
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})

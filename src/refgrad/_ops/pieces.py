@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:921
+# --- book/chapters/16d_indexing.md:949
 """Rows that cut a tensor into views, tile it, or gather from it: split, repeat, gather."""
 
 import numpy as np
@@ -35,7 +35,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:955
+# --- book/chapters/16d_indexing.md:983
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -50,7 +50,7 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:985
+# --- book/chapters/16d_indexing.md:1013
 def _tile(a, repeats):
     return np.tile(a.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats)
 
@@ -79,7 +79,7 @@ REPEAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1028
+# --- book/chapters/16d_indexing.md:1056
 def index_key(index, dim):
     """Each position's own coordinates, with the index's values along ``dim``."""
     ones = (1,) * index.ndim
@@ -96,10 +96,12 @@ def _positions(index):
 
 def _gather(a, index, dim, sparse_grad):
     flat = a.reshape(a.shape or (1,))
-    return flat[index_key(_positions(index), dim % flat.ndim)].reshape(index._data.shape)
+    out = flat[index_key(_positions(index), dim % flat.ndim)].reshape(index._data.shape)
+    # NumPy lays a result out after the index (an expanded one, say); torch's is row-major
+    return out if out.flags.c_contiguous else out.copy()
 
 
-# --- book/chapters/16d_indexing.md:1049
+# --- book/chapters/16d_indexing.md:1079
 def added_at(g, positions, sizes, dim):
     """Zeros of ``sizes``, with each element of ``g`` added at its position along ``dim``.
 
@@ -127,7 +129,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1098
+# --- book/chapters/16d_indexing.md:1128
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -172,7 +174,7 @@ def split(tensor, split_size_or_sections, dim=0):
     return _call(SPLIT, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:1144
+# --- book/chapters/16d_indexing.md:1174
 def split_with_sizes(input, split_sizes, dim=0):
     if type(dim) is not int or not _plain_sizes(split_sizes):
         _, split_sizes, dim = _SIZES.read((input, split_sizes, dim), {})[0]
@@ -210,7 +212,7 @@ def chunk(input, chunks, dim=0):
     return split(input, -(-length // int(chunks)), dim)  # an int, where chunks may be NumPy's
 
 
-# --- book/chapters/16d_indexing.md:1186
+# --- book/chapters/16d_indexing.md:1216
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -227,7 +229,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:1210
+# --- book/chapters/16d_indexing.md:1240
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
@@ -260,7 +262,7 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1255
+# --- book/chapters/16d_indexing.md:1288
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import zeros_as
 
@@ -297,5 +299,9 @@ def index_select(input, dim, index):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     length, values = input.shape[d] if input.ndim else 1, index._data
     if values.size and (values.min() < 0 or values.max() >= length):
+        if input.ndim > 1 and d == 1:  # torch's kernel for dim 1 has words of its own
+            outside = values[(values < 0) | (values >= length)]
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(outside[0])} "
+                               f"axis_dim={length}")
         raise IndexError("index out of range in self")
     return _call(INDEX_SELECT, input, dim=dim, index=index)

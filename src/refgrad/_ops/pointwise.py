@@ -166,7 +166,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:475
+# --- book/chapters/16a_pointwise.md:499
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone
@@ -175,8 +175,9 @@ def _function(row):
         return call(row, (input,))
 
     def binary(input, other):
-        if not isinstance(other, Tensor):  # a number too: torch's maximum takes tensors only
-            raise TypeError("other")  # reworded: NOTE [Read after a failure]
+        if not (isinstance(other, Tensor) and isinstance(input, Tensor)):  # a number too:
+            raise TypeError("other")  # torch's maximum takes tensors only, reworded:
+            # NOTE [Read after a failure]
         return call(row, (input, other))
 
     def unary(input):  # a row that can write into its input: NOTE [Dying operands]

@@ -46,13 +46,15 @@ def roll(input, shifts, dims=None):
 
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     dims = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
-    if dims and input.ndim == 0:
-        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    for d in dims:
-        wrap_dim(d, input.ndim)
+    if not shifts:
+        raise RuntimeError("`shifts` required")
     if len(shifts) != (len(dims) or 1):  # no dimensions: one shift, of the flattened tensor
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
                            f"{len(dims)}")
+    for d in dims:  # counted before the dims are looked at
+        if input.ndim == 0:
+            raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+        wrap_dim(d, input.ndim)
     return call(ROLL, (input,), {"shifts": shifts, "dims": dims})
 
 
@@ -72,7 +74,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:121
+# --- book/chapters/16g_moves_and_fused.md:123
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
 
@@ -95,7 +97,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:157
+# --- book/chapters/16g_moves_and_fused.md:159
 def broadcast_to(input, *size):
     return input.expand(*size)
 
@@ -108,11 +110,16 @@ def swapdims(input, dim0, dim1):
     return input.transpose(dim0, dim1)
 
 
+def _dims_of(dims) -> tuple:
+    return (dims,) if isinstance(dims, int) else tuple(dims)
+
+
 def movedim(input, source, destination):
     from refgrad._tensor_values import wrap_dim
 
-    if input.ndim == 0:
-        wrap_dim(source if isinstance(source, int) else 0, 0)
+    if input.ndim == 0:  # 0 and -1 only, as for any 0-d tensor
+        for d in (*_dims_of(source), *_dims_of(destination)):
+            wrap_dim(d, 0)
         from refgrad._ops.shaping import alias
 
         return alias(input)  # torch's answer for a 0-d tensor
@@ -122,6 +129,10 @@ def movedim(input, source, destination):
                         f"(Tensor, {type(source).__name__}, {type(destination).__name__})")
     moved = [wrap_dim(d, input.ndim) for d in ((source,) if one else source)]
     places = [wrap_dim(d, input.ndim) for d in ((destination,) if one else destination)]
+    if len(moved) != len(places):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source "
+                           f"({list(_dims_of(source))} dims) should contain the same number of "
+                           f"dims as destination ({list(_dims_of(destination))} dims)")
     for name, dims in (("source", moved), ("destination", places)):
         if len(set(dims)) != len(dims):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")

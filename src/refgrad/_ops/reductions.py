@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:30
+# --- book/chapters/15_sums_and_shapes.md:35
 """Reduction rows: sum over everything or over dimensions, and the running sum."""
 
 import numpy as np
@@ -13,19 +13,30 @@ from refgrad._ops.table import Op, register
 _add_reduce = np.add.reduce
 
 
-def _sum_forward(a, dim=None, keepdim=False):
+def _sum_forward(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     kind = int64 if a.dtype.kind in "biu" else a.dtype
+    if dtype is not None:  # converted first, then summed in that dtype: bool sums are any()
+        a = a.astype(dtype.numpy)
+        kind = a.dtype
     if type(a) is ndarray:  # the ufunc itself: ndarray.sum is a Python layer over it
         return _add_reduce(a, axis=dim, dtype=kind, keepdims=keepdim)
     return a.sum(axis=dim, keepdims=keepdim, dtype=kind)  # CuPy's arrays have the method
 
 
-def _sum_dim_forward(a, dim, keepdim):
+def _sum_dim_forward(a, dim, keepdim, dtype=None, self_dtype=None):
     # No dims at all sum everything, as None does; a 0-d array's one value is its own sum.
-    return _sum_forward(a, dim if dim and a.ndim else None, keepdim)
+    return _sum_forward(a, dim if dim and a.ndim else None, keepdim, dtype)
 
 
-def _sum_dim_backward(g, dim, keepdim, self_sym_sizes):
+def _sum_backward(g, self_sym_sizes, dtype=None, self_dtype=None):
+    if self_dtype is not None:  # summed in another dtype: the gradient goes back to the input's
+        g = g.to(self_dtype)
+    return (g.expand(self_sym_sizes),)
+
+
+def _sum_dim_backward(g, dim, keepdim, self_sym_sizes, dtype=None, self_dtype=None):
+    if self_dtype is not None:
+        g = g.to(self_dtype)
     if not keepdim and self_sym_sizes:
         dim = range(len(self_sym_sizes)) if dim is None else dim  # None: every dimension
         for d in sorted(d % len(self_sym_sizes) for d in dim):
@@ -34,17 +45,16 @@ def _sum_dim_backward(g, dim, keepdim, self_sym_sizes):
 
 
 SUM = register(Op(
-    "sum", "SumBackward0", ("self",), forward=_sum_forward,
-    backward=lambda g, self_sym_sizes: (g.expand(self_sym_sizes),),
-    keeps=("self_sym_sizes",),
+    "sum", "SumBackward0", ("self",), forward=_sum_forward, backward=_sum_backward,
+    keeps=("self_sym_sizes",), hides=("dtype", "self_dtype"),
 ))
 SUM_DIM = register(Op(
     "sum_dim", "SumBackward1", ("self",), forward=_sum_dim_forward,
-    backward=_sum_dim_backward, keeps=("self_sym_sizes",),
+    backward=_sum_dim_backward, keeps=("self_sym_sizes",), hides=("dtype", "self_dtype"),
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:92
+# --- book/chapters/15_sums_and_shapes.md:107
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:473
+# --- book/chapters/16_functions.md:512
 """The shape functions: view, reshape, expand, unsqueeze and squeeze."""
 
 import math
@@ -19,21 +19,45 @@ from refgrad.autograd._state import state
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
-# --- book/chapters/16_functions.md:494
+# --- book/chapters/16_functions.md:584
 def infer_shape(shape, numel: int) -> tuple:
     if len(shape) == 1 and isinstance(shape[0], _SEQUENCES):
         shape = shape[0]
     shape = tuple(shape)
+    if shape.count(-1) > 1 or min(shape, default=0) < -1:
+        _refuse_sizes(shape)
     known = math.prod(n for n in shape if n != -1)
     if shape.count(-1) == 1 and known and numel % known == 0:
         return tuple(numel // known if n == -1 else n for n in shape)
     if -1 not in shape and known == numel:
         return shape
+    if -1 in shape and known == numel == 0:
+        raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} "
+                           "because the unspecified dimension size -1 can be any value and "
+                           "is ambiguous")
     raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
 
 
+def _refuse_sizes(shape) -> None:
+    inferred = False
+    for i, n in enumerate(shape):
+        if n == -1 and inferred:
+            raise RuntimeError("only one dimension can be inferred")
+        if n < -1:
+            raise RuntimeError(f"invalid shape dimension {n} at index {i} of shape "
+                               f"{list(shape)}")
+        inferred = inferred or n == -1
+
+
 def view(input, *shape):
-    shape = infer_shape(shape, input.numel())
+    try:
+        shape = infer_shape(shape, input.numel())
+    except TypeError:  # not sizes: x.view(torch.int32) reads the same bytes as another dtype
+        if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+            from refgrad._ops.dtype_views import view_as_dtype
+
+            return view_as_dtype(input, shape[0])
+        raise
     return call(sh.VIEW, (input,), {"shape": shape})
 
 
@@ -54,7 +78,7 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:538
+# --- book/chapters/16_functions.md:652
 def expand(input, *sizes):
     try:
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES) else sizes

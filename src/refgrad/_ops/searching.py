@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:805
+# --- book/chapters/16k_order_statistics.md:806
 """argwhere, searchsorted, bucketize and isin: lookups, outside autograd."""
 
 import numpy as np
@@ -21,7 +21,7 @@ def _values(value, like):
     return value._data if isinstance(value, Tensor) else np.asarray(value, like=like)
 
 
-# --- book/chapters/16k_order_statistics.md:825
+# --- book/chapters/16k_order_statistics.md:826
 def _side(side, right) -> str:
     if side not in (None, "left", "right"):
         raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got "
@@ -36,7 +36,7 @@ def _sizes(shape) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-# --- book/chapters/16k_order_statistics.md:841
+# --- book/chapters/16k_order_statistics.md:842
 def _check_sequence(boundaries, values, sorter) -> None:
     prefix = "torch.searchsorted():"
     if boundaries.ndim == 0:
@@ -53,9 +53,11 @@ def _check_sequence(boundaries, values, sorter) -> None:
             f"{_sizes(boundaries.shape)} and input value tensor {_sizes(values.shape)}")
 
 
-# --- book/chapters/16k_order_statistics.md:862
+# --- book/chapters/16k_order_statistics.md:865
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
                  sorter=None):
+    if not (isinstance(sorted_sequence, Tensor) and _tensor_or_number(input)):
+        raise _refused("searchsorted", sorted_sequence, input)
     side = _side(side, right)
     bounds = sorted_sequence._data
     values = _values(input, bounds)
@@ -71,7 +73,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     return make_tensor(found.astype(np.int32 if out_int32 else np.int64))
 
 
-# --- book/chapters/16k_order_statistics.md:887
+# --- book/chapters/16k_order_statistics.md:892
 _FLAGS = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
 _NO_TENSOR = (
     "isin() received an invalid combination of arguments - got ({}, {}), but expected one "
@@ -80,10 +82,33 @@ _NO_TENSOR = (
 
 
 def bucketize(input, boundaries, *, out_int32=False, right=False):
+    if not (isinstance(boundaries, Tensor) and _tensor_or_number(input)):
+        raise _refused("bucketize", input, boundaries)
     if boundaries.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
                            f"{boundaries.ndim})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+_SEARCH_FLAGS = "bool out_int32 = False, bool right = False"
+_SEARCH_FORMS = {
+    "bucketize": (f"Tensor input, Tensor boundaries, *, {_SEARCH_FLAGS}, Tensor out = None",
+                  f"Number self, Tensor boundaries, *, {_SEARCH_FLAGS}"),
+    "searchsorted": tuple(
+        f"Tensor sorted_sequence, {kind}, *, {_SEARCH_FLAGS}, str side = None, "
+        "Tensor sorter = None, Tensor out = None" for kind in ("Tensor input", "Number self")),
+}
+
+
+def _tensor_or_number(value) -> bool:
+    return isinstance(value, Tensor | bool | int | float | np.number | np.bool_)
+
+
+def _refused(name, *args) -> TypeError:
+    got = ", ".join("Tensor" if isinstance(a, Tensor) else type(a).__name__ for a in args)
+    forms = "".join(f" * ({form})\n" for form in _SEARCH_FORMS[name])
+    return TypeError(f"{name}() received an invalid combination of arguments - got ({got}), "
+                     f"but expected one of:\n{forms}")
 
 
 def isin(elements, test_elements, *, assume_unique=False, invert=False):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:355
+# --- book/chapters/16g_moves_and_fused.md:368
 """masked_select, nonzero, count_nonzero."""
 
 import numpy as np
@@ -41,19 +41,23 @@ def masked_select(input, mask):
     return call(MASKED_SELECT, (input,), {"mask": mask})
 
 
-# --- book/chapters/16g_moves_and_fused.md:395
+# --- book/chapters/16g_moves_and_fused.md:408
 def nonzero(input, *, as_tuple=False):
     data = input._data
     if as_tuple:
         found = np.nonzero(data) if data.ndim else (np.flatnonzero(data),)
-        return tuple(make_tensor(np.asarray(d, dtype=np.int64)) for d in found)
+        return tuple(make_tensor(np.array(d, dtype=np.int64)) for d in found)  # own copies
     positions = np.argwhere(data) if data.ndim else np.zeros((int(bool(data)), 0), np.int64)
-    return make_tensor(positions.astype(np.int64))
+    # torch fills one row of positions per dimension and hands back their transpose
+    return make_tensor(positions.T.astype(np.int64).T)
 
 
 def count_nonzero(input, dim=None):
     from refgrad._ops.functions import dim_tuple
 
-    dims = None if dim is None else tuple(d % max(input.ndim, 1) for d in dim_tuple(
-        dim, input.ndim))
+    # an empty tuple of dims counts over every dimension, as None does
+    dims = None if dim is None or dim == () or dim == [] else tuple(
+        d % max(input.ndim, 1) for d in dim_tuple(dim, input.ndim))
+    if input.ndim == 0:  # its dims 0 and -1 are itself: one value counted
+        dims = None
     return make_tensor(np.asarray(np.count_nonzero(input._data, axis=dims), dtype=np.int64))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:154
+# --- book/chapters/15_sums_and_shapes.md:169
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
@@ -33,7 +33,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:197
+# --- book/chapters/15_sums_and_shapes.md:212
 OVERFLOW = "numel: integer multiplication overflow"
 
 
@@ -75,7 +75,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:254
+# --- book/chapters/15_sums_and_shapes.md:269
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:
@@ -90,7 +90,7 @@ def expanded(a, size):
     return np.lib.stride_tricks.as_strided(a, size, strides)
 
 
-# --- book/chapters/15_sums_and_shapes.md:288
+# --- book/chapters/15_sums_and_shapes.md:303
 def _unsqueeze(a, dim):
     out = np.expand_dims(a, dim)
     if a.size:
@@ -151,15 +151,24 @@ def _same_sizes(arrays):
     return arrays
 
 
+def _stack_forward(arrays, dim):
+    from functools import reduce
+
+    from refgrad._dtype import from_numpy, promote_types
+
+    # torch's promotion, not NumPy's: int64 with float32 is float32, as cat's is
+    kind = reduce(promote_types, (from_numpy(a.dtype) for a in arrays)).numpy
+    return np.stack([a.astype(kind, copy=False) for a in _same_sizes(arrays)], axis=dim)
+
+
 STACK = register(Op(
-    "stack", "StackBackward0", ("tensors",),
-    forward=lambda arrays, dim: np.stack(_same_sizes(arrays), axis=dim),
+    "stack", "StackBackward0", ("tensors",), forward=_stack_forward,
     backward=lambda g, dim: tuple(g.select(dim, i) for i in range(g.shape[dim])),
     variadic=True,
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:370
+# --- book/chapters/15_sums_and_shapes.md:394
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 

@@ -54,14 +54,23 @@ def _cat(arrays, dim, tensors_args_sizes):
 
     _check_cat(arrays, dim)
     kind = reduce(promote_types, (from_numpy(a.dtype) for a in arrays)).numpy
-    return np.concatenate([a.astype(kind, copy=False) for a in arrays], axis=dim)
+    kept = [a for a in arrays if not _legacy_empty(a)] or arrays
+    return np.concatenate([a.astype(kind, copy=False) for a in kept], axis=dim)
+
+
+def _legacy_empty(a) -> bool:
+    """A 1-d tensor of no elements, which cat leaves out whatever the others' shape."""
+    return a.ndim == 1 and a.shape[0] == 0
 
 
 def _check_cat(arrays, dim) -> None:
     """torch's errors for pieces that do not fit together (NumPy's words differ)."""
-    first = arrays[0].shape
+    reference = next((a for a in arrays if not _legacy_empty(a)), arrays[0])
+    first = reference.shape
     dim = dim % max(len(first), 1)
-    for number, a in enumerate(arrays[1:], start=1):
+    for number, a in enumerate(arrays):
+        if a is reference or _legacy_empty(a):
+            continue
         if a.ndim != len(first):
             raise RuntimeError(
                 f"Tensors must have same number of dimensions: got {len(first)} and {a.ndim}"
@@ -77,6 +86,9 @@ def _check_cat(arrays, dim) -> None:
 def _cat_backward(g, dim, tensors_args_sizes):
     pieces, start = [], 0
     for size in tensors_args_sizes:
+        if size is None:  # a piece left out: its gradient is as empty as it was
+            pieces.append(g.new_zeros((0,)))
+            continue
         pieces.append(g.narrow(dim, start, size))
         start += size
     return tuple(pieces)
@@ -88,7 +100,7 @@ CAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:147
+# --- book/chapters/16d_indexing.md:159
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -125,7 +137,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:189
+# --- book/chapters/16d_indexing.md:201
 def unsafe_view(input, size):
     return _call(UNSAFE_VIEW, input, size=tuple(size))
 
@@ -156,13 +168,13 @@ def contiguous(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16d_indexing.md:221
+# --- book/chapters/16d_indexing.md:233
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
-    if input.ndim == 0:
-        return input.reshape(1)
     start, end = wrap_dim(start_dim, input.ndim), wrap_dim(end_dim, input.ndim)
+    if input.ndim == 0:  # its dims are 0 and -1, as any 0-d tensor's
+        return input.reshape(1)
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:
@@ -175,7 +187,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:243
+# --- book/chapters/16d_indexing.md:258
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim
@@ -183,18 +195,20 @@ def cat(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    first = tensors[0]
+    left_out = [_legacy_empty(t._data) for t in tensors]
+    first = next((t for t, out in zip(tensors, left_out) if not out), tensors[0])
     for i, other in enumerate(tensors):
         if other.ndim == 0:
             raise RuntimeError(
                 f"zero-dimensional tensor (at position {i}) cannot be concatenated"
             )
-        if other.ndim != first.ndim:
+        if other.ndim != first.ndim and not left_out[i]:
             raise RuntimeError(
                 f"Tensors must have same number of dimensions: got {first.ndim} and {other.ndim}"
             )
     d = wrap_dim(dim, first.ndim)
-    sizes = tuple(x.shape[d] for x in tensors)
+    sizes = tuple(None if out and first.ndim != 1 else x.shape[d]
+                  for x, out in zip(tensors, left_out))
     return call(CAT, (tensors,), {"dim": dim, "tensors_args_sizes": sizes})
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:295
+# --- book/chapters/16_functions.md:319
 """neg, exp, log, sin, cos, reciprocal, the comparisons, clone, to and masked_fill:
 function forms of one arithmetic row each."""
 
@@ -18,7 +18,7 @@ from refgrad._ops.functions import check_broadcast
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/16_functions.md:312
+# --- book/chapters/16_functions.md:336
 # NOTE [Named as torch names them]
 # Python words an argument error with the function's qualified name:
 # "sin() takes 1 positional argument but 2 were given". A function made in a
@@ -61,11 +61,13 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:367
+# --- book/chapters/16_functions.md:393
 def _binary(row):
     def function(input, other):
         try:
-            if other is None:  # the row would take it for an optional tensor not given
+            # None: the row would take it for an optional tensor not given; a number
+            # first: the row would take it as torch's parser does not
+            if other is None or not isinstance(input, Tensor):
                 raise TypeError
             return call(row, (input, other))
         except TypeError:  # torch's words if the arguments fit neither signature
@@ -81,7 +83,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:582
+# --- book/chapters/16_functions.md:696
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
@@ -102,7 +104,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     return call(ar.TO_COPY, (input,), params)
 
 
-# --- book/chapters/16_functions.md:654
+# --- book/chapters/16_functions.md:768
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

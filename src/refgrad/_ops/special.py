@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:404
+# --- book/chapters/16i_cumulative.md:416
 """Elementwise functions of two numbers and more: logaddexp, hypot, xlogy, logit, sgn and
 heaviside."""
 
@@ -55,7 +55,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:475
+# --- book/chapters/16i_cumulative.md:488
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -81,7 +81,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:502
+# --- book/chapters/16i_cumulative.md:515
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -115,10 +115,21 @@ XLOGY_FORMS = (f"Tensor input, Tensor other, {_OUT}", f"Number self, Tensor othe
 
 def xlogy(input, other):
     rows = (XLOGY, XLOGY_BY_NUMBER, NUMBER_XLOGY)
-    return _pick("xlogy", rows, XLOGY_FORMS, input, other)
+    return _pick("xlogy", rows, XLOGY_FORMS, *floats_beside_numbers(input, other))
 
 
-# --- book/chapters/16i_cumulative.md:659
+def floats_beside_numbers(input, other) -> tuple:
+    """An integer tensor beside a number taken as floats first: ``xlogy(uint8, -2)`` reads
+    -2 as it is, never wrapped into ``uint8``. An integer tensor records nothing."""
+    if isinstance(input, Tensor) != isinstance(other, Tensor):
+        tensor = input if isinstance(input, Tensor) else other
+        if not tensor.dtype.is_floating_point:
+            floats = tensor.to(get_default_dtype())
+            return (floats, other) if tensor is input else (input, floats)
+    return input, other
+
+
+# --- book/chapters/16i_cumulative.md:683
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -158,7 +169,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:700
+# --- book/chapters/16i_cumulative.md:724
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -208,7 +219,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:759
+# --- book/chapters/16i_cumulative.md:783
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:35
+# --- book/chapters/16b_reductions.md:37
 """Reductions beyond sum: mean, max, min, prod, logsumexp, softmax and log_softmax."""
 
 import math
@@ -26,7 +26,9 @@ def _axes(dim, ndim):
     return None if dim is None or dim == () or not ndim else tuple(d % ndim for d in dim)
 
 
-def _mean_dim_backward(g, dim, keepdim, self_sym_sizes, self_sym_numel):
+def _mean_dim_backward(g, dim, keepdim, self_sym_sizes, self_sym_numel, dtype=None,
+                       self_dtype=None):
+    g = g if self_dtype is None else g.to(self_dtype)
     axes = _axes(dim, len(self_sym_sizes))
     count = self_sym_numel if axes is None else math.prod(self_sym_sizes[d] for d in axes)
     return (div_scalar(_spread(g, axes, keepdim, self_sym_sizes), count),)
@@ -40,21 +42,33 @@ def _spread(g, axes, keepdim, sizes):
     return g.expand(sizes)
 
 
-# --- book/chapters/16b_reductions.md:74
+# --- book/chapters/16b_reductions.md:78
+def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
+    if dtype is not None:  # converted inside the row, as sum's dtype= is
+        a = a.astype(dtype.numpy)
+    axes = _axes(dim, a.ndim)
+    if a.size == 0:  # NumPy warns of an empty slice; torch quietly gives NaN
+        return np.full_like(np.add.reduce(a, axis=axes, keepdims=keepdim), np.nan)
+    return np.mean(a, axis=axes, keepdims=keepdim)
+
+
+def _mean_backward(g, self_sym_sizes, self_sym_numel, dtype=None, self_dtype=None):
+    g = g if self_dtype is None else g.to(self_dtype)
+    return (div_scalar(g.expand(self_sym_sizes), self_sym_numel),)
+
+
 MEAN = register(Op(
-    "mean", "MeanBackward0", ("self",), forward=np.mean,
-    backward=lambda g, self_sym_sizes, self_sym_numel: (
-        div_scalar(g.expand(self_sym_sizes), self_sym_numel),),
-    keeps=("self_sym_sizes", "self_sym_numel"),
+    "mean", "MeanBackward0", ("self",), forward=_mean, backward=_mean_backward,
+    keeps=("self_sym_sizes", "self_sym_numel"), hides=("dtype", "self_dtype"),
 ))
 MEAN_DIM = register(Op(
-    "mean_dim", "MeanBackward1", ("self",),
-    forward=lambda a, dim, keepdim: np.mean(a, axis=_axes(dim, a.ndim), keepdims=keepdim),
+    "mean_dim", "MeanBackward1", ("self",), forward=_mean,
     backward=_mean_dim_backward, keeps=("self_sym_sizes", "self_sym_numel"),
+    hides=("dtype", "self_dtype"),
 ))
 
 
-# --- book/chapters/16b_reductions.md:98
+# --- book/chapters/16b_reductions.md:114
 def _even_share(g, self, result):
     from refgrad._ops.indexing import zeros_as
 
@@ -74,7 +88,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:124
+# --- book/chapters/16b_reductions.md:140
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -114,7 +128,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:185
+# --- book/chapters/16b_reductions.md:201
 def _prod_grad(g, self, result, dim=None, keepdim=False):
     if dim is None and self.ndim == 0:  # torch passes a 0-d input its gradient as it is
         return (g,)
@@ -161,9 +175,11 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:253
+# --- book/chapters/16b_reductions.md:269
 def _shift(a, axes):
-    top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(a)
+    # an empty input has no largest value: shift by zero, in the reduced shape
+    top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
+        np.sum(a, axis=axes, keepdims=True))
     return np.where(np.isfinite(top), top, 0)
 
 
@@ -181,7 +197,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:291
+# --- book/chapters/16b_reductions.md:309
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -199,7 +215,7 @@ def _softmax(a, dim):
     return e / total
 
 
-# --- book/chapters/16b_reductions.md:311
+# --- book/chapters/16b_reductions.md:329
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -217,14 +233,15 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:485
+# --- book/chapters/16b_reductions.md:503
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
 
 def _floating_only(input, message) -> None:
-    if not input.dtype.is_floating_point:
-        raise message(_NAMES.get(str(input.dtype)[6:], str(input.dtype)))
+    kind = getattr(input, "dtype", input)  # a tensor's dtype, or a dtype itself
+    if not kind.is_floating_point:
+        raise message(_NAMES.get(str(kind)[6:], str(kind)))
 
 
 def _call(row, input, **params):
@@ -232,15 +249,15 @@ def _call(row, input, **params):
 
 
 def mean(input, dim=NO_DIM, keepdim=False, *, dtype=None):
-    if dtype is not None:
-        input = input.to(dtype)
-    _floating_only(input, lambda name: RuntimeError(
-        "mean(): could not infer output dtype. Input dtype must be either a floating point "
+    which = "Input" if dtype is None else "Optional"  # the dtype torch names is the one asked
+    _floating_only(input if dtype is None else dtype, lambda name: RuntimeError(
+        f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
         f"or complex dtype. Got: {name}"))
+    params = {} if dtype is None else {"dtype": dtype, "self_dtype": input.dtype}
     if dim is NO_DIM:  # x.mean(None) is the form with a dim, as sum's is
-        return _call(MEAN, input)
+        return _call(MEAN, input, **params)
     dims = None if dim is None else dim_tuple(dim, input.ndim)
-    return _call(MEAN_DIM, input, dim=dims, keepdim=keepdim)
+    return _call(MEAN_DIM, input, dim=dims, keepdim=keepdim, **params)
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
@@ -254,7 +271,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:528
+# --- book/chapters/16b_reductions.md:547
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -287,7 +304,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:562
+# --- book/chapters/16b_reductions.md:581
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:666
+# --- book/chapters/16d_indexing.md:693
 """x[index]: the index read from left to right as views, then the tensor indices left."""
 
 import warnings
@@ -12,7 +12,7 @@ import numpy as np
 from refgrad._backend import same_device
 from refgrad._ops import indexing
 from refgrad._ops.index_tensors import check_mask, first_frame_outside, index_tensor
-from refgrad._ops.indexing import _call, select
+from refgrad._ops.indexing import _call, select_at
 
 INT64_MAX = 2**63 - 1
 
@@ -64,7 +64,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:780
+# --- book/chapters/16d_indexing.md:807
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -77,7 +77,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:794
+# --- book/chapters/16d_indexing.md:821
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -91,7 +91,7 @@ def walk(self, index, keep_full: bool):
     if named > self.ndim:
         raise IndexError(f"too many indices for tensor of dimension {self.ndim}")
     result, dim, tensors = self, 0, []
-    for item in items:
+    for position, item in enumerate(items):
         if item is None or isinstance(item, bool):
             result, dim = result.unsqueeze(dim), dim + 1
             tensors.append(_bool_index(item) if isinstance(item, bool) else None)
@@ -109,7 +109,7 @@ def walk(self, index, keep_full: bool):
             dim += 1
             tensors.append(None)
         else:
-            result = select(result, dim, _integer_index(item))
+            result = select_at(result, dim, _integer_index(item), position)
     return result, _indices_beside(result, tensors)
 
 
@@ -150,13 +150,14 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:868
+# --- book/chapters/16d_indexing.md:895
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)
     step = 1 if item.step is None else int(item.step)
-    if step <= 0:
-        raise ValueError("step must be greater than zero")
+    if step <= 0:  # no reversed slices in torch; a zero step is Python's own complaint
+        raise ValueError("slice step cannot be zero" if step == 0 else
+                         "step must be greater than zero")
     if not always and start == 0 and step == 1 and end >= t.shape[dim]:
         return t
     return _call(indexing.SLICE, t, dim=dim, start=start, end=end, step=step)

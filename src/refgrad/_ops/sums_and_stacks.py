@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:428
+# --- book/chapters/16_functions.md:456
 """sum, cumsum, stack and unbind: function forms of the reduction and shape rows."""
 
 from refgrad import _dtype
@@ -13,19 +13,26 @@ from refgrad._ops.functions import NO_DIM, check_grad_dtype, dim_tuple, refuse_a
 from refgrad._tensor_values import wrap_dim
 
 
-def sum(input, dim=NO_DIM, keepdim=False):  # noqa: A001 - torch's name
-    if dim is NO_DIM and keepdim is False:  # the plain total: nothing to check
+def sum(input, dim=NO_DIM, keepdim=False, *, dtype=None):  # noqa: A001 - torch's name
+    if dim is NO_DIM and keepdim is False and dtype is None:  # the plain total: nothing to check
         return call(red.SUM, (input,))
     # NOTE [Method copies of the arithmetic]: Tensor.sum is a copy, and so it
     # checks its arguments here, against the form that is running.
-    if dim is NO_DIM:  # keepdim alone: torch has no such signature
-        refuse_arguments("sum", (input,), {"keepdim": keepdim})
+    given = {} if dtype is None else {"dtype": dtype}
+    if dim is NO_DIM and keepdim is not False:  # keepdim alone: torch has no such signature
+        refuse_arguments("sum", (input,), {"keepdim": keepdim, **given})
+    if dtype is not None and not isinstance(dtype, _dtype.dtype):
+        refuse_arguments("sum", (input,) if dim is NO_DIM else (input, dim, keepdim), given)
+    check_grad_dtype(input, dtype)
+    params = {} if dtype is None else {"dtype": dtype, "self_dtype": input.dtype}
+    if dim is NO_DIM:
+        return call(red.SUM, (input,), params)
     if type(keepdim) is not bool or not _plain_dims(dim):  # the rest fit as they are
         args = (input, dim) if keepdim is False else (input, dim, keepdim)
-        dim = refuse_arguments("sum", args, {})[1]  # NOTE [Tensors read as ints]
+        dim = refuse_arguments("sum", args, given)[1]  # NOTE [Tensors read as ints]
     if dim is not None:
         dim = dim_tuple(dim, input.ndim)
-    return call(red.SUM_DIM, (input,), {"dim": dim, "keepdim": keepdim})
+    return call(red.SUM_DIM, (input,), {"dim": dim, "keepdim": keepdim, **params})
 
 
 def _plain_dims(dim) -> bool:
@@ -34,19 +41,24 @@ def _plain_dims(dim) -> bool:
 
 
 def stack(tensors, dim=0):
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
     wrap_dim(dim, tensors[0].ndim + 1)  # checked here; the node keeps dim as given
     return call(sh.STACK, (list(tensors),), {"dim": dim})
 
 
 def unbind(input, dim=0):
     wrap_dim(dim, input.ndim)
+    if input.ndim == 0:  # dim 0 or -1: there is still nothing to unbind
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:688
+# --- book/chapters/16_functions.md:802
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
-    if dtype is _dtype.bool:  # torch has no running sum in bool
+    if dtype is _dtype.bool and input.ndim and input.numel():  # no running sum in bool, but
+        # a 0-d or empty tensor is only copied, and torch copies it
         raise NotImplementedError("\"cumsum_out_cpu\" not implemented for 'Bool'")
     check_grad_dtype(input, dtype)
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})

@@ -108,6 +108,18 @@ def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
 
 
 # --- book/chapters/16j_products_and_shapes.md:921
+def _check_cut_tensor(cuts) -> None:
+    from refgrad import _dtype
+    from refgrad._typename import LEGACY
+
+    said = "tensor_split expected tensor_indices_or_sections to"
+    if cuts.dtype is not _dtype.int64:
+        raise RuntimeError(f"{said} have dtype of long, but got {LEGACY[cuts.dtype]}")
+    if cuts.ndim > 1:
+        raise RuntimeError(f"{said} be a zero-dimensional or one-dimensional tensor, but got a "
+                           f"tensor with {cuts.ndim} dims")
+
+
 def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sections=None,
                  tensor_indices_or_sections=None):
     from refgrad._ops.indexing import SLICE
@@ -121,6 +133,7 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sectio
     d = wrap_dim(dim, input.ndim)
     cuts = indices_or_sections
     if isinstance(cuts, Tensor):
+        _check_cut_tensor(cuts)
         cuts = cuts.tolist()
     if isinstance(cuts, int):
         if cuts <= 0:
@@ -133,12 +146,15 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sectio
                  for s, e in zip(starts, ends))
 
 
-# --- book/chapters/16j_products_and_shapes.md:948
+# --- book/chapters/16j_products_and_shapes.md:961
 def unflatten(input, dim, sizes):
-    d, given = wrap_dim(dim, input.ndim), list(sizes)
-    sizes, length = tuple(sizes), input.shape[d]
+    d, given, sizes = wrap_dim(dim, input.ndim), list(sizes), tuple(sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
+    if input.ndim == 0:  # dim 0 or -1 passes the first check, but there is nothing to split
+        raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but "
+                           "tensor has no dimensions")
+    length = input.shape[d]
     if sizes.count(-1) > 1:
         raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be "
                            "inferred")
@@ -157,7 +173,7 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:983
+# --- book/chapters/16j_products_and_shapes.md:999
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -200,7 +216,7 @@ def flipud(input):
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1039
+# --- book/chapters/16j_products_and_shapes.md:1055
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")
