@@ -224,9 +224,7 @@ def _call(task, node, grads):
     if task.exec_info is not None:
         outputs = _drop_unwanted(task, node, outputs)
     if node._post_hooks:
-        slots = node._gradient_slots()
-        seen = tuple(grads) if slots is None else tuple(grads[i] for i in slots)
-        outputs = list(call_hooks(node._post_hooks, tuple(outputs), seen))
+        outputs = _through_post_hooks(node, outputs, grads)
     if task.checks_nan:
         check_nan(node, outputs)
     return outputs
@@ -241,7 +239,7 @@ def _drop_unwanted(task, node, outputs) -> list:
             for child, grad in zip(node._next_nodes, outputs)]
 
 
-# --- book/chapters/17_engine.md:519
+# --- book/chapters/17_engine.md:517
 def _through_hooks(node, hooks, grads) -> list:
     """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
     slots = node._gradient_slots()
@@ -254,7 +252,15 @@ def _through_hooks(node, hooks, grads) -> list:
     return grads
 
 
-# --- book/chapters/17_engine.md:543
+def _through_post_hooks(node, outputs, grads) -> list:
+    # Kept out of _call: a generator there would make its `grads` a closure cell,
+    # which every node's call would pay for.
+    slots = node._gradient_slots()
+    seen = tuple(grads) if slots is None else tuple(grads[i] for i in slots)
+    return list(call_hooks(node._post_hooks, tuple(outputs), seen))
+
+
+# --- book/chapters/17_engine.md:549
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
