@@ -79,7 +79,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1102
+# --- book/chapters/16_functions.md:1106
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -394,7 +394,7 @@ from refgrad._ops import devices as _devices
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:1414
+# --- book/chapters/26_inplace.md:1432
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -419,7 +419,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1566
+# --- book/chapters/26_inplace.md:1586
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -430,7 +430,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1840
+# --- book/chapters/26_inplace.md:1877
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -440,9 +440,9 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/27_views.md:1008
+# --- book/chapters/27_views.md:1010
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1133
+# --- book/chapters/27_views.md:1135
 from refgrad._ops.strided_scatter import as_strided_scatter

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1600
+# --- book/chapters/26_inplace.md:1620
 """The other names torch gives tensors' methods: greater for gt, multiply for mul."""
 
 from refgrad._ops import out_arguments
@@ -26,7 +26,9 @@ _ALPHA = ("Tensor other, *, Number alpha = 1", "Number other, Number alpha = 1")
 
 
 def _subtract(input, other, alpha=1):  # subtract takes alpha by position, sub does not
-    return input.sub(other, alpha=alpha)
+    from refgrad._ops.functions import sub  # the function: the input may be a number
+
+    return sub(input, other, alpha=alpha)
 
 
 def _subtract_(input, other, alpha=1):
@@ -39,7 +41,7 @@ ALIASES["subtract"] = (_subtract, (
     tuple(f"subtract(Tensor input, {o})" for o in _ALPHA))
 
 
-# --- book/chapters/26_inplace.md:1641
+# --- book/chapters/26_inplace.md:1663
 FUNCTIONS = {}
 for _alias, (_method, _functions, _methods) in ALIASES.items():
     setattr(Tensor, _alias, method_alias(_method, _methods))
@@ -48,7 +50,8 @@ for _alias, (_method, _functions, _methods) in ALIASES.items():
         _in_place, tuple(t.replace("(", "_(", 1) for t in _methods)))
     # the function form's out= is the original function's: torch.greater(x, y, out=z)
     _function = _method if callable(_method) else getattr(out_arguments, _method, _method)
-    FUNCTIONS[_alias] = from_method(_function, _functions)
+    # torch.subtract(3, x) and torch.multiply(3, x) take a number first, as sub and mul do
+    FUNCTIONS[_alias] = from_method(_function, _functions, _alias in ("subtract", "multiply"))
 greater, greater_equal, less = FUNCTIONS["greater"], FUNCTIONS["greater_equal"], FUNCTIONS["less"]
 less_equal, not_equal = FUNCTIONS["less_equal"], FUNCTIONS["not_equal"]
 multiply, subtract = FUNCTIONS["multiply"], FUNCTIONS["subtract"]

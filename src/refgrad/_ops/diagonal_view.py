@@ -49,5 +49,7 @@ def _call(row, *args, **params):
 def diagonal(input, offset=0, dim1=0, dim2=1):
     from refgrad._tensor_values import wrap_dim
 
-    wrap_dim(dim1, input.ndim), wrap_dim(dim2, input.ndim)  # the node keeps them as given
+    d1, d2 = wrap_dim(dim1, input.ndim), wrap_dim(dim2, input.ndim)  # the node keeps dim1, dim2
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     return _call(DIAGONAL, input, offset=offset, dim1=dim1, dim2=dim2)

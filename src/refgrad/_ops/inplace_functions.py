@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1451
+# --- book/chapters/26_inplace.md:1469
 """The in-place methods as torch.<name>_ functions: torch.sin_(t) is t.sin_()."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -23,7 +23,7 @@ UNARY = (
 )
 
 
-# --- book/chapters/26_inplace.md:1476
+# --- book/chapters/26_inplace.md:1494
 def _bounds(name: str, *bounds: str) -> tuple:
     """A bound that defaults to None takes None too: torch.clamp_(x, None, 1)."""
     def bound(kind: str, b: str) -> str:
@@ -53,10 +53,11 @@ SIGNATURES.update({
 })
 
 
-def from_method(method, signatures: tuple):
+def from_method(method, signatures: tuple, numbers_as_tensors: bool = False):
     """``Tensor.<method>`` as a function named by ``signatures``, with their argument errors.
 
-    ``method`` is a method's name, or a function taking the tensor first.
+    ``method`` is a method's name, or a function taking the tensor first (or, with
+    ``numbers_as_tensors``, a number in its place, as torch's parser allows).
     """
     def method_call(input, *args, **kwargs):
         if callable(method):
@@ -64,7 +65,8 @@ def from_method(method, signatures: tuple):
         return getattr(input, method)(*args, **kwargs)
 
     method_call.__name__ = method_call.__qualname__ = signatures[0].partition("(")[0]
-    return function_form(method_call, Arguments(*signatures))
+    return function_form(method_call, Arguments(*signatures,
+                                                numbers_as_tensors=numbers_as_tensors))
 
 
 def method_alias(method, signatures: tuple):
@@ -81,7 +83,7 @@ def method_alias(method, signatures: tuple):
 FUNCTIONS = {name: from_method(name, texts) for name, texts in SIGNATURES.items()}
 
 
-# --- book/chapters/26_inplace.md:1541
+# --- book/chapters/26_inplace.md:1561
 _ADDMV_ = SIGNATURES["addmv_"][0]
 _ADDMV_OLD = ("addmv_(Number beta, Tensor input, Number alpha, Tensor mat, Tensor vec)",
               "addmv_(Number beta, Tensor input, Tensor mat, Tensor vec)")

@@ -153,9 +153,27 @@ def index_put_(self, indices, values, accumulate=False):
 
 
 def copy_(self, src, non_blocking=False):
+    if not isinstance(src, Tensor):
+        src = _number_source(src)
+
     def copy(t, s):
         if isinstance(s, Tensor) and not same_device(s._data, t._data):
             s = s.to(t.device)  # NOTE [Copies between devices]
         return _call(COPY, (t, s), {"src_dtype": s.dtype})
 
     return inplace(self, named("copy", copy), src)
+
+
+def _number_source(value):
+    """A number given to copy_, as torch's parser wraps one: a 0-d tensor of its kind."""
+    from refgrad._creation import tensor
+    from refgrad._dtype import float64, python_number
+    from refgrad._typename import c_type_name
+
+    value = python_number(value)  # NumPy's scalars too
+    if isinstance(value, float):
+        return tensor(value, dtype=float64)  # a double, whatever the default dtype
+    if isinstance(value, int):  # bool among them
+        return tensor(value)
+    raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not "
+                    f"{c_type_name(type(value))}")

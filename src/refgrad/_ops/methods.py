@@ -198,6 +198,10 @@ def _reversed(t):
 
 
 def _matrix_transpose(t):
+    if t.ndim == 0:  # still allowed, with torch's warning: the tensor itself
+        warn_once("mT", "Tensor.mT is deprecated on 0-D tensors. This function is the "
+                  "identity in these cases.")
+        return t
     if t.ndim < 2:
         raise RuntimeError(
             f"tensor.mT is only supported on matrices or batches of matrices. Got {t.ndim}-D "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1665
+# --- book/chapters/26_inplace.md:1688
 """Small methods torch's tensors have: positive, is_nonzero, sum_to_size, H, mH, put..."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -46,7 +46,7 @@ def is_signed(input):
     return input.dtype.is_signed
 
 
-# --- book/chapters/26_inplace.md:1713
+# --- book/chapters/26_inplace.md:1736
 def sum_to_size(input, size):
     size, shape = tuple(size), tuple(input.shape)
     lead = len(shape) - len(size)
@@ -60,6 +60,9 @@ def sum_to_size(input, size):
 
 
 def _last_two(input, kind):
+    if input.dim() == 0:  # still allowed, with torch's warning: the tensor itself
+        name = "Tensor.mH" if kind == "tensor.mH" else "adjoint()"
+        return _zero_d(input, name)
     if input.dim() < 2:
         raise RuntimeError(f"{kind} is only supported on matrices or batches of matrices. "
                            f"Got {input.dim()}-D tensor.")
@@ -70,7 +73,18 @@ def adjoint(input):
     return _last_two(input, "tensor.adjoint()")
 
 
+def _zero_d(input, name: str):
+    from refgrad._ops.index_tensors import first_frame_outside
+    from refgrad._warn_once import warn_once
+
+    warn_once(name, f"{name} is deprecated on 0-D tensors. Consider using x.conj().",
+              stacklevel=first_frame_outside())
+    return input
+
+
 def _hermitian(input):
+    if input.dim() == 0:
+        return _zero_d(input, "Tensor.H")
     if input.dim() != 2:
         batches = " For batches of matrices, consider using tensor.mH" if input.dim() > 2 else ""
         raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). "
@@ -78,7 +92,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:1750
+# --- book/chapters/26_inplace.md:1787
 def _check_put(input, index, source):
     if index.dtype is not int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
@@ -110,7 +124,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, named("put", lambda t: _put_row(t, index, source, accumulate)))
 
 
-# --- book/chapters/26_inplace.md:1786
+# --- book/chapters/26_inplace.md:1823
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -140,7 +154,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:1820
+# --- book/chapters/26_inplace.md:1857
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))
