@@ -19,7 +19,7 @@ def test_tensor_has_no_instance_dict():
 def test_make_tensor_fills_every_slot():
     t = make_tensor(np.zeros(3, np.float32))
     for name in Tensor.__slots__:
-        if name not in ("__weakref__", "_grad_dtype"):  # grad_dtype is read with a default
+        if name != "__weakref__":
             getattr(t, name)  # an unset slot would raise AttributeError
     assert t.grad_dtype is t.dtype
     assert isinstance(t._version_counter, VersionCounter) and t._version == 0
@@ -110,3 +110,18 @@ def test_the_storage_of_a_view_made_through_a_helper_object_is_the_array_under_i
     assert storage_root(strided) is base
     t = torch.zeros(4)[1:].expand(2, 3)
     assert t.storage_offset() == 1 and t.stride() == (0, 1)
+
+
+def test_a_grad_dtype_is_forgotten_with_its_tensor():
+    import gc
+
+    from refgrad import _dtype
+    from refgrad._tensor import GRAD_DTYPES
+
+    before = len(GRAD_DTYPES)
+    t = make_tensor(np.zeros(3, np.float32))
+    t.grad_dtype = _dtype.float64
+    assert len(GRAD_DTYPES) == before + 1 and t.grad_dtype is _dtype.float64
+    del t
+    gc.collect()
+    assert len(GRAD_DTYPES) == before

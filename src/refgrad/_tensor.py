@@ -104,6 +104,15 @@ GRAD_DTYPE_MISMATCH = (
     "grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may break "
     "downstream systems that assume they match.")
 SAME_DTYPE = object()  # the value of a grad_dtype never set: the tensor's own dtype
+# id(tensor) -> its grad_dtype, for the few tensors that set one; kept beside the
+# tensors rather than in a slot, which every tensor would carry and every read of
+# an unset one would pay an exception for.
+GRAD_DTYPES: dict = {}
+
+
+def grad_dtype_set(t):
+    """The grad_dtype ``t`` was given, or SAME_DTYPE."""
+    return GRAD_DTYPES.get(id(t), SAME_DTYPE) if GRAD_DTYPES else SAME_DTYPE
 
 
 def check_grad_assignment(t, grad) -> None:
@@ -120,7 +129,7 @@ def check_grad_assignment(t, grad) -> None:
             f"size '{list(t.shape)}'. Please ensure that the gradient and the tensor are the "
             "same size"
         )
-    expected = getattr(t, "_grad_dtype", SAME_DTYPE)
+    expected = grad_dtype_set(t)
     expected = t.dtype if expected is SAME_DTYPE else expected
     if expected is not None and grad.dtype is not expected:
         from refgrad._dtype import C_TYPE_NAMES
@@ -167,7 +176,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:387
+# --- book/chapters/03_tensor.md:396
 class _Versions:
     __slots__ = ()
 
@@ -189,7 +198,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:427
+# --- book/chapters/03_tensor.md:436
 class _Detach:
     __slots__ = ()
 
@@ -231,7 +240,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:605
+# --- book/chapters/03_tensor.md:614
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -248,7 +257,6 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         "_post_accumulate_grad_hooks",
         "_retains_grad",
         "_grad_accumulator",  # a weak reference to this leaf's AccumulateGrad node
-        "_grad_dtype",  # set only by grad_dtype's setter: read with getattr and a default
         "__weakref__",
     )
 
@@ -260,7 +268,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:643
+# --- book/chapters/03_tensor.md:651
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:891
+# --- book/chapters/10_nodes.md:894
 from refgrad.autograd import graph
 
 

@@ -6,11 +6,12 @@
 """Tensor.grad_dtype: the dtype a leaf's .grad must have, by default the leaf's own."""
 
 import warnings
+import weakref
 
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._tensor import NOT_A_LEAF_GRAD, SAME_DTYPE
+from refgrad._tensor import GRAD_DTYPES, NOT_A_LEAF_GRAD, SAME_DTYPE, grad_dtype_set
 from refgrad.autograd._node import lone_metadata
 
 ALREADY_A_GRADIENT = (
@@ -22,13 +23,13 @@ ALREADY_A_GRADIENT = (
 def grad_dtype_of(t):
     if t._grad_fn is not None:
         raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
-    kind = getattr(t, "_grad_dtype", SAME_DTYPE)
+    kind = grad_dtype_set(t)
     return t.dtype if kind is SAME_DTYPE else kind
 
 
 def accumulator_metadata(t) -> tuple:
     """What the leaf's AccumulateGrad expects: the leaf's metadata, in its grad_dtype."""
-    kind = getattr(t, "_grad_dtype", SAME_DTYPE)
+    kind = grad_dtype_set(t)
     if kind is SAME_DTYPE or kind is None or kind is t.dtype:
         return lone_metadata(t)  # NOTE [Shared metadata]
     data = t._data
@@ -36,7 +37,7 @@ def accumulator_metadata(t) -> tuple:
     return ((data.shape, np.dtype(kind.numpy), device),)
 
 
-# --- book/chapters/10_nodes.md:765
+# --- book/chapters/10_nodes.md:766
 def set_grad_dtype(t, kind) -> None:
     from refgrad._typename import LEGACY
 
@@ -51,7 +52,9 @@ def set_grad_dtype(t, kind) -> None:
     if held is not None and kind is not None and held.dtype is not kind:
         raise RuntimeError(ALREADY_A_GRADIENT.format(
             LEGACY[kind], _dtype.C_TYPE_NAMES[held.dtype.name]))
-    t._grad_dtype = kind
+    if id(t) not in GRAD_DTYPES:  # forgotten with the tensor, before its id can be reused
+        weakref.finalize(t, GRAD_DTYPES.pop, id(t), None)
+    GRAD_DTYPES[id(t)] = kind
     ref = t._grad_accumulator
     node = ref() if ref is not None else None
     if node is not None:  # a graph already leads here: it expects the new dtype from now on
