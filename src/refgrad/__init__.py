@@ -368,7 +368,7 @@ from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
-# --- book/chapters/19c_optimizers.md:751
+# --- book/chapters/19c_optimizers.md:742
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 

@@ -176,7 +176,23 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:396
+# --- book/chapters/03_tensor.md:393
+def clear_grad(t, set_to_none: bool = True) -> None:
+    """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
+    grad = t._grad
+    if grad is None:
+        return
+    if set_to_none:
+        t._grad = None
+        return
+    if grad._grad_fn is not None:
+        grad.detach_()
+    else:
+        grad.requires_grad_(False)
+    grad.zero_()
+
+
+# --- book/chapters/03_tensor.md:416
 class _Versions:
     __slots__ = ()
 
@@ -198,7 +214,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:436
+# --- book/chapters/03_tensor.md:456
 class _Detach:
     __slots__ = ()
 
@@ -240,7 +256,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:614
+# --- book/chapters/03_tensor.md:634
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -268,7 +284,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:651
+# --- book/chapters/03_tensor.md:671
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -11,7 +11,7 @@ from collections import OrderedDict, defaultdict
 from itertools import chain
 
 from refgrad._ops.index_tensors import first_frame_outside
-from refgrad._tensor import Tensor
+from refgrad._tensor import Tensor, clear_grad
 from refgrad._typename import typename
 from refgrad.autograd.grad_mode import enable_grad, set_grad_enabled
 from refgrad.optim._state_dict import load_state, pack_state
@@ -127,22 +127,13 @@ def zero_grad(self, set_to_none: bool = True) -> None:
     """Drop every parameter's gradient, or fill it with zeros."""
     for group in self.param_groups:
         for p in group["params"]:
-            if p.grad is None:
-                continue
-            if set_to_none:
-                p.grad = None
-                continue
-            if p.grad.grad_fn is not None:
-                p.grad.detach_()
-            else:
-                p.grad.requires_grad_(False)
-            p.grad.zero_()
+            clear_grad(p, set_to_none)  # as Module.zero_grad does
 
 
 Optimizer.zero_grad = zero_grad
 
 
-# --- book/chapters/19c_optimizers.md:252
+# --- book/chapters/19c_optimizers.md:243
 # NOTE [Step hooks]
 # Every optimizer class's own step() is wrapped once, when the class is made,
 # so that a user's subclass gets the hooks too without calling anything.
@@ -169,7 +160,7 @@ def _with_step_hooks(step):
     return hooked_step
 
 
-# --- book/chapters/19c_optimizers.md:282
+# --- book/chapters/19c_optimizers.md:273
 def _register(hooks: dict, hook) -> RemovableHandle:
     handle = RemovableHandle(hooks)
     hooks[handle.id] = hook
@@ -200,7 +191,7 @@ Optimizer.register_step_pre_hook = register_step_pre_hook
 Optimizer.register_step_post_hook = register_step_post_hook
 
 
-# --- book/chapters/19c_optimizers.md:321
+# --- book/chapters/19c_optimizers.md:312
 def grad_mode_of(step):
     """Run ``step`` with grad mode set by the optimizer's ``differentiable``."""
 
@@ -220,7 +211,7 @@ def loss_of(closure):
         return closure()
 
 
-# --- book/chapters/19c_optimizers.md:420
+# --- book/chapters/19c_optimizers.md:411
 def state_dict(self) -> dict:
     """The state and the groups' settings, with parameters given by position."""
     return pack_state(self)

@@ -7,7 +7,7 @@
 
 from collections import OrderedDict
 
-from refgrad._tensor import Tensor
+from refgrad._tensor import Tensor, clear_grad
 from refgrad._typename import typename
 from refgrad.nn.modules._call import HookedCall
 from refgrad.nn.modules._global_hooks import (  # noqa: F401 - where torch keeps them
@@ -198,16 +198,7 @@ class Module(_Walks):
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         for p in self.parameters():
-            if p.grad is None:
-                continue
-            if set_to_none:
-                p.grad = None
-            else:
-                if p.grad.grad_fn is not None:
-                    p.grad.detach_()
-                else:
-                    p.grad.requires_grad_(False)
-                p.grad.zero_()
+            clear_grad(p, set_to_none)  # chapter "The tensor"
 
     def extra_repr(self) -> str:
         return ""
