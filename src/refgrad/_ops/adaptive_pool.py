@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:942
+# --- book/chapters/16u_convolution_and_pooling.md:940
 """Adaptive average and max pools: rows, and torch's functions and F's."""
 
 import itertools
@@ -38,7 +38,7 @@ def _adaptive_avg(a, output_size):
     return out.astype(a.dtype)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:982
+# --- book/chapters/16u_convolution_and_pooling.md:980
 def _adaptive_avg_backward(g, self, output_size):
     from refgrad._tensor import make_tensor
 
@@ -49,7 +49,7 @@ def _adaptive_avg_backward(g, self, output_size):
     return (g,)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:998
+# --- book/chapters/16u_convolution_and_pooling.md:996
 def _adaptive_max(a, output_size):
     n = len(output_size)
     shape = a.shape[-n:]
@@ -86,7 +86,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1042
+# --- book/chapters/16u_convolution_and_pooling.md:1040
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -128,7 +128,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1087
+# --- book/chapters/16u_convolution_and_pooling.md:1085
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -150,7 +150,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1116
+# --- book/chapters/16u_convolution_and_pooling.md:1114
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -187,7 +187,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1156
+# --- book/chapters/16u_convolution_and_pooling.md:1154
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

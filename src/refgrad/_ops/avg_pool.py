@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:818
+# --- book/chapters/16u_convolution_and_pooling.md:823
 """avg_pool1d, avg_pool2d and avg_pool3d: torch's checks, then the rows."""
 
 from refgrad._argument_forms import function_form
@@ -50,21 +50,14 @@ def _avg_pool(n, input, kernel_size, stride=(), padding=0, ceil_mode=False,
         "divisor_override": divisor_override})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:868
+# --- book/chapters/16u_convolution_and_pooling.md:873
 def _avg_pool1d(input, kernel_size, stride=(), padding=0, ceil_mode=False,
                 count_include_pad=True):
     kernel_size, stride, padding = (pool_checks.read(v, 1) for v in (kernel_size, stride,
                                                                       padding))
     stride = stride or kernel_size
-    if input.ndim not in (2, 3):
-        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional "
-                           "tensor for argument #1 'self' (while checking arguments for "
-                           "avg_pool1d)")
-    for name, values in (("kernel_size", kernel_size), ("stride", stride),
-                         ("padding", padding)):
-        if len(values) != 1:
-            raise RuntimeError(f"avg_pool1d() argument '{name}' should contain one int (got "
-                               f"{len(values)})")
+    pool_checks.check_1d("avg_pool1d", input, (("kernel_size", kernel_size),
+                                               ("stride", stride), ("padding", padding)))
     return _avg_pool(2, input.unsqueeze(-2), (1, *kernel_size), (1, *stride), (0, *padding),
                      ceil_mode, count_include_pad).squeeze(-2)
 

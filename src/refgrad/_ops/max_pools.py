@@ -3,14 +3,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:668
+# --- book/chapters/16u_convolution_and_pooling.md:680
 """max_pool1d, 2d and 3d, with and without indices: torch's functions and F's."""
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
 from refgrad._ops.max_pool import with_indices
 from refgrad._ops.normalization import _listed
-from refgrad._ops.pool_checks import read
+from refgrad._ops.pool_checks import check_1d, read
 from refgrad._ops.pooled import output_size
 
 _SIZE_ONE = {"kernel_size": "an int, list of ints or tuple of ints",
@@ -46,21 +46,14 @@ def _check_1d(input, kernel_size, stride, padding, dilation, ceil_mode):
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {size}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:714
+# --- book/chapters/16u_convolution_and_pooling.md:726
 def _max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1,
                             ceil_mode=False):
     kernel_size, stride, padding, dilation = (
         read(v, 1) for v in (kernel_size, stride, padding, dilation))
     stride = stride or kernel_size
-    if input.ndim not in (2, 3):
-        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional "
-                           "tensor for argument #1 'self' (while checking arguments for "
-                           "max_pool1d)")
-    for name, values in (("kernel_size", kernel_size), ("stride", stride),
-                         ("padding", padding), ("dilation", dilation)):
-        if len(values) != 1:
-            raise RuntimeError(f"max_pool1d() argument '{name}' should contain one int (got "
-                               f"{len(values)})")
+    check_1d("max_pool1d", input, (("kernel_size", kernel_size), ("stride", stride),
+                                   ("padding", padding), ("dilation", dilation)))
     values, indices = with_indices(2, input.unsqueeze(-2), (1, *kernel_size), (1, *stride),
                                    (0, *padding), (1, *dilation), ceil_mode)
     return values.squeeze(-2), indices.squeeze(-2)
@@ -77,7 +70,7 @@ def _max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=
     return _max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)[0]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:750
+# --- book/chapters/16u_convolution_and_pooling.md:755
 def signature(name, n, tail=""):
     ints = f"tuple of ints[{n}]"
     return Arguments(f"{name}(Tensor input, {ints} kernel_size, {ints}? stride = [], {ints} "
@@ -107,7 +100,7 @@ _TORCH = {1: (max_pool1d_with_indices, max_pool1d), 2: (max_pool2d_with_indices,
           3: (max_pool3d_with_indices, max_pool3d)}
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:785
+# --- book/chapters/16u_convolution_and_pooling.md:790
 def _functional(n, indices):
     def pool(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
              return_indices=indices):

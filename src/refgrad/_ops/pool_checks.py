@@ -26,6 +26,18 @@ def check_counts(n, checks):
             raise RuntimeError(message.replace("#", _COUNTS[n]))
 
 
+def check_1d(function: str, input, settings) -> None:
+    """A 1-d pool's checks: a 2-d or 3-d input, and one int in each (name, values) setting."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional "
+                           "tensor for argument #1 'self' (while checking arguments for "
+                           f"{function})")
+    for name, values in settings:
+        if len(values) != 1:
+            raise RuntimeError(f"{function}() argument '{name}' should contain one int (got "
+                               f"{len(values)})")
+
+
 def windows_along(input, n, kernel, stride, padding, dilation, ceil_mode):
     """The number of windows along each spatial dimension, with torch's checks."""
     sizes = []
@@ -41,7 +53,7 @@ def windows_along(input, n, kernel, stride, padding, dilation, ceil_mode):
     return sizes
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:475
+# --- book/chapters/16u_convolution_and_pooling.md:487
 def _positive(what, names, values):
     if any(v <= 0 for v in values):
         shown = " ".join(f"{name}: {v}" for name, v in zip(names, values))
@@ -74,7 +86,7 @@ def _too_small(input, n, sizes):
                            "Output size is too small")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:512
+# --- book/chapters/16u_convolution_and_pooling.md:524
 def check_3d(input, kernel, stride, padding, dilation, sizes, function, whole=False):
     _positive("kernel size", ("kT", "kH", "kW"), kernel)
     _positive("stride", ("dT", "dH", "dW"), stride)
