@@ -6,7 +6,6 @@ import warnings
 import pytest
 
 import refgrad as torch
-from refgrad.autograd import _engine
 
 
 @pytest.fixture(autouse=True)
@@ -62,16 +61,18 @@ def test_a_backward_in_another_thread_reports_too():
 
 def test_the_engine_keeps_its_one_pass_delivery_while_the_mode_is_off():
     seen = []
-    real = _engine._call
+    x = torch.ones(2, requires_grad=True)
+    loss = (x * 2).sum()
+    cls = type(loss.grad_fn)
+    real = cls._run  # the engine's step, the class's own copy
 
-    def spy(task, node, grads):
+    def spy(node, task, grads):
         seen.append(task.checks_nan)
-        return real(task, node, grads)
+        return real(node, task, grads)
 
-    _engine._call = spy
+    cls._run = spy
     try:
-        x = torch.ones(2, requires_grad=True)
-        (x * 2).sum().backward()
+        loss.backward()
     finally:
-        _engine._call = real
-    assert seen and not any(seen)
+        cls._run = real
+    assert seen == [False]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:683
+# --- book/chapters/13_dispatch.md:690
 """call(): run an op-table row, and record its node when autograd must."""
 
 import numpy as np
@@ -72,8 +72,9 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
         results = tuple(as_array(o) for o in out)
     else:
         results = (out if type(out) is ndarray else as_array(out),)
-    edges = _edges(tensors) if _records(op) else None
-    if edges is not None:
+    if (state.grad_enabled and op.backward is not None  # _records(op), spelled out
+            and not (switched_on.inference_mode and state.inference_mode)
+            and (edges := _edges(tensors)) is not None):
         outputs = _record(op, edges, tensors, arrays, params, results)
     elif op.many or op.view:
         outputs = _plain_outputs(op, tensors, results, params)
@@ -86,14 +87,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:779
+# --- book/chapters/13_dispatch.md:787
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:802
+# --- book/chapters/13_dispatch.md:810
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -112,14 +113,16 @@ def _records(op) -> bool:
             and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:897
+# --- book/chapters/13_dispatch.md:905
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
     node = cls._make(cls, nodes, slots)  # new_node: NOTE [Code of its own per node class]
-    if len(results) == 1:
-        outputs = (_output(results[0], node, 0),)
-        node._meta = lone_metadata(outputs[0])  # NOTE [Shared metadata]
+    if len(results) == 1:  # _output(results[0], node, 0), spelled out
+        out = results[0]
+        out = make_tensor(out, True, node, 0) if out.dtype.kind in "fc" else make_tensor(out)
+        outputs = (out,)
+        node._meta = lone_metadata(out)  # NOTE [Shared metadata]
     else:
         outputs = tuple(_output(r, node, i) for i, r in enumerate(results))
         node._meta = tuple(input_metadata(o) for o in outputs)
@@ -213,7 +216,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1010
+# --- book/chapters/13_dispatch.md:1020
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -228,7 +231,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1033
+# --- book/chapters/13_dispatch.md:1043
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -251,7 +254,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1187
+# --- book/chapters/13_dispatch.md:1197
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

@@ -9,6 +9,7 @@ import types
 from typing import NamedTuple
 
 from refgrad._C import _functions
+from refgrad.autograd._engine import _call
 from refgrad.autograd._node import FunctionNode, InputMetadata, new_node
 from refgrad.autograd._saved import (
     NOTHING_SAVED,
@@ -34,18 +35,20 @@ def node_class(op) -> type:
     return cls
 
 
-# --- book/chapters/13_dispatch.md:72
+# --- book/chapters/13_dispatch.md:77
 # NOTE [Code of its own per node class]
 # At each attribute read or write in a function's code, CPython 3.11 caches
 # what it found for the class of object it met there, and takes a slow path
 # whenever the next object is of another class. Every row has a node class
 # of its own, so a function that makes or runs the nodes of every row would
 # miss that cache at most of its reads and writes. Each node class gets its
-# own copies of the three that touch its nodes most: making one, running its
-# backward, and releasing what it saved. The copies share their source.
+# own copies of the four that touch its nodes most: making one, the engine's
+# step, running its backward, and releasing what it saved. The copies share
+# their source.
 def own_copies() -> dict:
-    """A node class's own copies of new_node, apply and release_variables."""
-    return {"_make": _own_copy(new_node), "apply": _own_copy(OpNode.apply),
+    """A node class's own new_node, engine step, apply and release_variables."""
+    return {"_make": _own_copy(new_node), "_run": _own_copy(_call),
+            "apply": _own_copy(OpNode.apply),
             "release_variables": _own_copy(OpNode.release_variables)}
 
 
@@ -55,7 +58,7 @@ def _own_copy(function):
                               function.__name__, function.__defaults__, function.__closure__)
 
 
-# --- book/chapters/13_dispatch.md:100
+# --- book/chapters/13_dispatch.md:107
 class RecordPlan(NamedTuple):
     """A row's saves and keeps, by position: worked out once per row."""
 
@@ -81,7 +84,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:136
+# --- book/chapters/13_dispatch.md:143
 # NOTE [No __getattr__ on nodes]
 # A class that defines __getattr__ routes every attribute read of its
 # instances through a slow generic path: CPython's specializing interpreter
@@ -109,7 +112,7 @@ def _saved_property(key: str, raw: bool) -> property:
     return property(lambda node: node._lookup(key, raw))
 
 
-# --- book/chapters/13_dispatch.md:180
+# --- book/chapters/13_dispatch.md:187
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -189,7 +192,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:268
+# --- book/chapters/13_dispatch.md:275
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:

@@ -51,9 +51,9 @@ def _outside_refgrad(frame):
 def reporting(step):
     """The engine's ``step``, warning with the forward's stacks when a node fails."""
 
-    def run(task, node, grads):
+    def run(node, task, grads):
         try:
-            return step(task, node, grads)
+            return step(node, task, grads)
         except Exception:
             warn_forward(node)
             raise

@@ -12,7 +12,7 @@ from refgrad._zero_grads import ZERO_GRADS, sum_with_zeros
 from refgrad.autograd._accumulate import sole_holder
 from refgrad.autograd._anomaly import anomaly, check_nan, reporting
 from refgrad.autograd._hooks import call_hooks
-from refgrad.autograd._node import entry_dtype
+from refgrad.autograd._node import FunctionNode, entry_dtype
 from refgrad.autograd._outputs import _check_count, _conformed, validate_outputs
 from refgrad.autograd._ready_queue import ReadyQueue
 from refgrad.autograd._state import next_sequence_nr, state
@@ -101,7 +101,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:292
+# --- book/chapters/17_engine.md:296
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -120,16 +120,19 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
         grads = [_in_root_dtype(node, slot, grad) for (node, slot), grad in zip(roots, root_grads)]
         _deliver(task, [node for node, _ in roots], [slot for _, slot in roots], grads, None)
         ready, buffers = task.ready, task.buffers
-        step = _call if task.exec_info is None else _evaluate
+        step = None if task.exec_info is None else _evaluate  # None: the node's own _run
         if anomaly.enabled:  # chapter "Anomaly detection"
             task.checks_nan = anomaly.check_nan
-            step = reporting(step)
+            step = reporting(step or _call)
         heap = ready._heap
         while heap:
             # NOTE [A queue of one]: a chain's queue holds one node at a time.
             node = heap.pop() if len(heap) == 1 else ready.pop()
             task.current_node = node
-            outputs = step(task, node, buffers.pop(node))
+            if step is None:
+                outputs = node._run(task, buffers.pop(node))  # _call, the class's own copy
+            else:
+                outputs = step(node, task, buffers.pop(node))
             if outputs is not None:  # None: delivered already, or only captured
                 _deliver(task, node._next_nodes, node._next_slots, outputs, task.exec_info)
             # Let go of the outputs before the next node: NOTE [Stealing the first gradient].
@@ -139,7 +142,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:335
+# --- book/chapters/17_engine.md:342
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
@@ -147,7 +150,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:398
+# --- book/chapters/17_engine.md:405
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -188,8 +191,8 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 heap.append(node)
 
 
-# --- book/chapters/17_engine.md:448
-def _evaluate(task, node, grads):
+# --- book/chapters/17_engine.md:455
+def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
     needed = info is not None and info.needed
@@ -200,11 +203,11 @@ def _evaluate(task, node, grads):
             task.captured[index] = grads[slot]
     if not needed:
         return None
-    return _call(task, node, grads)
+    return node._run(task, grads)
 
 
-# --- book/chapters/17_engine.md:468
-def _call(task, node, grads):
+# --- book/chapters/17_engine.md:477
+def _call(node, task, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
     if node._pre_hooks:
@@ -239,7 +242,11 @@ def _drop_unwanted(task, node, outputs) -> list:
             for child, grad in zip(node._next_nodes, outputs)]
 
 
-# --- book/chapters/17_engine.md:517
+# The dispatcher's node classes have copies: NOTE [Code of its own per node class].
+FunctionNode._run = _call
+
+
+# --- book/chapters/17_engine.md:530
 def _through_hooks(node, hooks, grads) -> list:
     """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
     slots = node._gradient_slots()
@@ -260,7 +267,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:549
+# --- book/chapters/17_engine.md:562
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
