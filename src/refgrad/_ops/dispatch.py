@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:690
+# --- book/chapters/13_dispatch.md:693
 """call(): run an op-table row, and record its node when autograd must."""
 
 import numpy as np
@@ -87,14 +87,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:787
+# --- book/chapters/13_dispatch.md:790
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:810
+# --- book/chapters/13_dispatch.md:813
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -113,7 +113,7 @@ def _records(op) -> bool:
             and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:905
+# --- book/chapters/13_dispatch.md:908
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -143,23 +143,23 @@ def _kept(keeps, nodes, arrays, params) -> dict:
 
 
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
-    saved = []
+    saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
         for user in users:
             if nodes[user] is not None:  # that input's gradient is wanted
                 break
         else:
-            saved.append(None)  # no gradient that needs it will be computed
+            saved += (None,)  # no gradient that needs it will be computed
             continue
         if where == "output":
             value = outputs[key]
         else:
             value = tensors[key] if where == "input" else params[key]
         if isinstance(value, Tensor):
-            saved.append(SavedTensor(value, value._grad_fn is node))
+            saved += (SavedTensor(value, value._grad_fn is node),)
         else:
-            saved.append(_save(value, node))
-    return tuple(saved)
+            saved += (_save(value, node),)
+    return saved
 
 
 def _edges(tensors):
@@ -216,7 +216,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1020
+# --- book/chapters/13_dispatch.md:1023
 def _output(result, node, i):
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
@@ -231,7 +231,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1043
+# --- book/chapters/13_dispatch.md:1046
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -254,7 +254,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1197
+# --- book/chapters/13_dispatch.md:1200
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

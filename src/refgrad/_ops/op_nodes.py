@@ -146,9 +146,11 @@ class OpNode(FunctionNode):
                 numbers = True
             elif saved is not None:
                 saved.release()
-        if numbers:  # NOTE [Numbers kept as they are]; a list is quicker made than a generator
-            self._saved = tuple([RELEASED_NUMBER if type(s) in PLAIN_NUMBERS else s
-                                 for s in self._saved])
+        if numbers:  # NOTE [Numbers kept as they are]; a loop, not a comprehension's own frame
+            released = ()
+            for saved in self._saved:
+                released += (RELEASED_NUMBER if type(saved) in PLAIN_NUMBERS else saved,)
+            self._saved = released
 
 
 def _read_back(key: str, value):
@@ -192,7 +194,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:275
+# --- book/chapters/13_dispatch.md:277
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:
@@ -201,10 +203,13 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
         return (None,) * len(self._next_nodes)
     op = self.op
     if op.saves:
-        kwargs = dict(self._params)
+        kwargs = {**self._params}
         for (name, _), saved in zip(op.saves, self._saved):
-            if type(saved) is SavedTensor:
+            kind = type(saved)
+            if kind is SavedTensor:
                 kwargs[name] = unpack(saved, self)
+            elif kind in PLAIN_NUMBERS:  # NOTE [Numbers kept as they are]
+                kwargs[name] = saved
             elif saved is not None:
                 kwargs[name] = _unpacked(saved, self)
     else:
@@ -217,8 +222,6 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
 
 
 def _unpacked(saved, node):
-    if type(saved) in PLAIN_NUMBERS:
-        return saved
     if isinstance(saved, SavedNumber):
         return saved.value
     return [None if s is None else unpack(s, node) for s in saved]

@@ -158,7 +158,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     checked: see "Checking what a node returns", below.
     """
     buffers, dependencies = task.buffers, task.dependencies
-    for i, (node, slot, grad) in enumerate(zip(nodes, slots, grads)):
+    for node, slot, grad in zip(nodes, slots, grads):
         if node is None or info is not None and not _leads_to_target(info.get(node)):
             continue
         meta = node._meta
@@ -170,6 +170,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 entry = meta[slot]
                 data = grad._data
                 if data.shape != entry[0] or data.dtype is not entry[1]:
+                    i = _position(nodes, slots, grads, node, slot, grad)  # for torch's messages
                     grad = _conformed(source, i, grad, entry)
             if buffer[slot] is None:
                 buffer[slot] = grad
@@ -191,7 +192,17 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 heap.append(node)
 
 
-# --- book/chapters/17_engine.md:455
+def _position(nodes, slots, grads, node, slot, grad) -> int:
+    """The index of the edge ``(node, slot)`` that carries ``grad``.
+
+    Found only when a message needs it, so that the loop above need not count.
+    An earlier edge with the same three would have failed the same way first.
+    """
+    return next(i for i, (n, s, g) in enumerate(zip(nodes, slots, grads))
+                if n is node and s == slot and g is grad)
+
+
+# --- book/chapters/17_engine.md:466
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -206,7 +217,7 @@ def _evaluate(node, task, grads):
     return node._run(task, grads)
 
 
-# --- book/chapters/17_engine.md:477
+# --- book/chapters/17_engine.md:488
 def _call(node, task, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -246,7 +257,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._run = _call
 
 
-# --- book/chapters/17_engine.md:530
+# --- book/chapters/17_engine.md:541
 def _through_hooks(node, hooks, grads) -> list:
     """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
     slots = node._gradient_slots()
@@ -267,7 +278,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:562
+# --- book/chapters/17_engine.md:573
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
