@@ -83,3 +83,54 @@ def test_an_input_returned_without_grad_comes_back_detached_or_as_a_view():
         p, q = _Both.apply(a, c)
     assert not p.requires_grad and p._base is None and p is not a
     assert not q.requires_grad and q._is_view() and q._base is c
+
+
+class _TwoOutputs(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, k, y):
+        ctx.save_for_backward(y)
+        ctx.k = k
+        return x * y * k, x + y
+
+    @staticmethod
+    def backward(ctx, ga, gb):
+        (y,) = ctx.saved_tensors
+        return None if ga is None else ga * y * ctx.k, None, None if gb is None else gb * 2
+
+
+def test_a_custom_node_called_directly_returns_what_backward_returns():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = torch.tensor([3.0, 4.0], requires_grad=True)
+    a, b = _TwoOutputs.apply(x, 2.0, y)
+    node = a.grad_fn
+    ga, gk, gy = node.apply(torch.ones(2), torch.ones(2))  # unchecked: the None comes back
+    assert (ga.tolist(), gk, gy.tolist()) == ([6.0, 8.0], None, [2.0, 2.0])
+    assert node.apply(None, torch.ones(2))[0] is None  # no zeros made for a direct call
+    assert node.apply(1.0, 2.0)[2] == 4.0  # anything at all goes to backward as it is
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'gb'"):
+        node.apply(torch.ones(2))
+    (a.sum() + b.sum()).backward()  # the engine's call, after the direct ones
+    assert x.grad.tolist() == [6.0, 8.0] and y.grad.tolist() == [2.0, 2.0]
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        node.apply(torch.ones(2), torch.ones(2))
+
+
+def test_a_custom_node_called_directly_runs_vjp_and_refuses_both():
+    class Vjp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def vjp(ctx, g):
+            return g * 5
+
+    class Both(Vjp):
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = torch.ones(2, requires_grad=True)
+    assert Vjp.apply(x).grad_fn.apply(torch.ones(2)).tolist() == [5.0, 5.0]
+    with pytest.raises(RuntimeError, match="Implementing both 'backward' and 'vjp'"):
+        Both.apply(x).grad_fn.apply(torch.ones(2))

@@ -51,14 +51,24 @@ class FunctionCtx:
         self.saved_for_forward = tensors
 
 
-# --- book/chapters/25_functions.md:102
+# --- book/chapters/25_functions.md:111
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
     _forward_cls = None
     _keeps_every_gradient = True  # NOTE [What backward returned, hooks see]
 
-    def apply(self, grads, create_graph: bool = False) -> tuple:
+    # NOTE [Two callers of a custom node's apply]
+    # The engine (and CopySlices, and a node's __call__) pass the gradients as
+    # one list, and take back the checked gradients of the tensor inputs.
+    # Called directly, as torch allows, apply runs the user's backward on its
+    # arguments as given and returns what it returns.
+    def apply(self, *args):
+        if args and type(args[0]) is list:
+            return self._apply_to_grads(*args)
+        return _user_backward(self._forward_cls)(self, *args)
+
+    def _apply_to_grads(self, grads, create_graph: bool = False) -> tuple:
         if self._materialize_grads:  # not for an output that is no tensor: it stays None
             metas, others = self._input_metadata, self._not_tensors
             grads = [_zeros(m) if g is None and i not in others else g
@@ -119,7 +129,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:182
+# --- book/chapters/25_functions.md:201
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = _bound(cls.forward, args, kwargs), {}
@@ -159,7 +169,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:248
+# --- book/chapters/25_functions.md:267
 def _wrap(node, inputs, outputs, record) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -197,7 +207,7 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:421
+# --- book/chapters/25_functions.md:440
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
