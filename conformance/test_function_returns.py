@@ -134,3 +134,19 @@ def test_a_custom_node_called_directly_runs_vjp_and_refuses_both():
     assert Vjp.apply(x).grad_fn.apply(torch.ones(2)).tolist() == [5.0, 5.0]
     with pytest.raises(RuntimeError, match="Implementing both 'backward' and 'vjp'"):
         Both.apply(x).grad_fn.apply(torch.ones(2))
+
+
+def test_a_ctx_may_carry_attributes_of_any_everyday_name():
+    class Scaled(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx._run, ctx.step, ctx._call, ctx.run = "run", 2.0, None, print
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.step
+
+    x = torch.ones(2, requires_grad=True)
+    Scaled.apply(x).sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]

@@ -64,15 +64,15 @@ def test_the_engine_keeps_its_one_pass_delivery_while_the_mode_is_off():
     x = torch.ones(2, requires_grad=True)
     loss = (x * 2).sum()
     cls = type(loss.grad_fn)
-    real = cls._run  # the engine's step, the class's own copy
+    real = cls._engine_step  # the engine's step, the class's own copy
 
     def spy(node, task, grads):
         seen.append(task.checks_nan)
         return real(node, task, grads)
 
-    cls._run = spy
+    cls._engine_step = spy
     try:
         loss.backward()
     finally:
-        cls._run = real
+        cls._engine_step = real
     assert seen == [False]

@@ -73,14 +73,14 @@ def test_each_node_class_runs_its_own_copy_of_the_node_code():
     mul, sin = type((x * 2.0).grad_fn), type(x.sin().grad_fn)
     for name, shared in (("_make", _node.new_node), ("apply", op_nodes.OpNode.apply),
                          ("release_variables", op_nodes.OpNode.release_variables),
-                         ("_run", _engine._call)):
+                         ("_engine_step", _engine._call)):
         mine, theirs = getattr(mul, name).__code__, getattr(sin, name).__code__
         assert mine is not theirs and mine is not shared.__code__
         assert mine.co_code == theirs.co_code == shared.__code__.co_code
     made = mul._make(mul, (None,), (0,))
     assert type(made) is mul and made.next_functions == ((None, 0),)
     # Nodes of other classes, such as a leaf's AccumulateGrad, run the engine's own _call.
-    assert type(grad_accumulator(x))._run is _engine._call
+    assert type(grad_accumulator(x))._engine_step is _engine._call
 
 
 def test_accumulate_grad_is_registered_and_numbered_last():

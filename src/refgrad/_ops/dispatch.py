@@ -109,11 +109,12 @@ _NO_PARAMS: dict = {}
 
 def _records(op) -> bool:
     """Whether this row records here and now, if any input requires grad."""
+    # call() spells the same test out in its own lines: a change here goes there too.
     return (state.grad_enabled and op.backward is not None
             and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:908
+# --- book/chapters/13_dispatch.md:909
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -216,8 +217,9 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1023
+# --- book/chapters/13_dispatch.md:1024
 def _output(result, node, i):
+    # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
     return make_tensor(result)
@@ -231,7 +233,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1046
+# --- book/chapters/13_dispatch.md:1048
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -254,7 +256,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1200
+# --- book/chapters/13_dispatch.md:1202
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

@@ -47,7 +47,7 @@ def node_class(op) -> type:
 # their source.
 def own_copies() -> dict:
     """A node class's own new_node, engine step, apply and release_variables."""
-    return {"_make": _own_copy(new_node), "_run": _own_copy(_call),
+    return {"_make": _own_copy(new_node), "_engine_step": _own_copy(_call),
             "apply": _own_copy(OpNode.apply),
             "release_variables": _own_copy(OpNode.release_variables)}
 

@@ -101,7 +101,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:296
+# --- book/chapters/17_engine.md:301
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -120,7 +120,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
         grads = [_in_root_dtype(node, slot, grad) for (node, slot), grad in zip(roots, root_grads)]
         _deliver(task, [node for node, _ in roots], [slot for _, slot in roots], grads, None)
         ready, buffers = task.ready, task.buffers
-        step = None if task.exec_info is None else _evaluate  # None: the node's own _run
+        step = None if task.exec_info is None else _evaluate  # None: each node's own step
         if anomaly.enabled:  # chapter "Anomaly detection"
             task.checks_nan = anomaly.check_nan
             step = reporting(step or _call)
@@ -130,7 +130,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
             node = heap.pop() if len(heap) == 1 else ready.pop()
             task.current_node = node
             if step is None:
-                outputs = node._run(task, buffers.pop(node))  # _call, the class's own copy
+                outputs = node._engine_step(task, buffers.pop(node))  # its class's _call
             else:
                 outputs = step(node, task, buffers.pop(node))
             if outputs is not None:  # None: delivered already, or only captured
@@ -142,7 +142,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:342
+# --- book/chapters/17_engine.md:347
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
@@ -150,7 +150,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:405
+# --- book/chapters/17_engine.md:410
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -170,7 +170,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 entry = meta[slot]
                 data = grad._data
                 if data.shape != entry[0] or data.dtype is not entry[1]:
-                    i = _position(nodes, slots, grads, node, slot, grad)  # for torch's messages
+                    i = _position(nodes, slots, grads, node, slot, grad)
                     grad = _conformed(source, i, grad, entry)
             if buffer[slot] is None:
                 buffer[slot] = grad
@@ -192,17 +192,14 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 heap.append(node)
 
 
+# --- book/chapters/17_engine.md:462
 def _position(nodes, slots, grads, node, slot, grad) -> int:
-    """The index of the edge ``(node, slot)`` that carries ``grad``.
-
-    Found only when a message needs it, so that the loop above need not count.
-    An earlier edge with the same three would have failed the same way first.
-    """
+    """The index of the edge ``(node, slot)`` that carries ``grad``."""
     return next(i for i, (n, s, g) in enumerate(zip(nodes, slots, grads))
                 if n is node and s == slot and g is grad)
 
 
-# --- book/chapters/17_engine.md:466
+# --- book/chapters/17_engine.md:478
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -214,10 +211,10 @@ def _evaluate(node, task, grads):
             task.captured[index] = grads[slot]
     if not needed:
         return None
-    return node._run(task, grads)
+    return node._engine_step(task, grads)
 
 
-# --- book/chapters/17_engine.md:488
+# --- book/chapters/17_engine.md:500
 def _call(node, task, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -254,10 +251,10 @@ def _drop_unwanted(task, node, outputs) -> list:
 
 
 # The dispatcher's node classes have copies: NOTE [Code of its own per node class].
-FunctionNode._run = _call
+FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:541
+# --- book/chapters/17_engine.md:553
 def _through_hooks(node, hooks, grads) -> list:
     """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
     slots = node._gradient_slots()
@@ -278,7 +275,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:573
+# --- book/chapters/17_engine.md:585
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
