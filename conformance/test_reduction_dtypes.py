@@ -166,3 +166,19 @@ def test_the_mean_beside_a_spread_of_nothing_warns_only_of_the_degrees_of_freedo
     with pytest.warns(UserWarning, match=rf"\A{name}\(\): degrees of freedom is <= 0"):
         spread, mean = getattr(torch, name)(torch.zeros(0, 3), 0)
     assert mean.isnan().all().item() and mean.shape == (3,)
+
+
+@pytest.mark.parametrize("correction", [-2, -1, -0.5, 0, 0.5, 1])
+def test_the_spread_of_nothing_is_nan_whatever_the_correction(correction):
+    import math
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # degrees of freedom <= 0, for some
+        empty = torch.tensor([])
+        for result in (empty.var(correction=correction), empty.std(correction=correction),
+                       *torch.var_mean(empty, correction=correction)):
+            assert result.shape == () and math.isnan(result)
+        by_column = torch.zeros(0, 3).var(dim=0, correction=correction)
+        assert by_column.shape == (3,) and all(math.isnan(v) for v in by_column.tolist())
+    assert torch.tensor([1.0, 2.0]).var(correction=-1).item() == pytest.approx(1 / 6)

@@ -276,3 +276,24 @@ def test_true_divide_is_division_without_rounding():
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     assert type(x.true_divide(2).grad_fn).__name__ == "DivBackward0"
     assert type(torch.true_divide(2, x).grad_fn).__name__ == "DivBackward0"
+
+
+def test_a_bool_tensor_divided_in_place_is_refused_for_the_cast_before_the_zero():
+    cast = "result type Long can't be cast to the desired output type Bool"
+
+    def modulo(t, other):
+        t %= other
+
+    def floor_divided(t, other):
+        t //= other
+
+    for write in (lambda t, o: t.remainder_(o), lambda t, o: t.fmod_(o),
+                  lambda t, o: t.floor_divide_(o), modulo, floor_divided):
+        for zero in (0, torch.tensor([0])):
+            with raises(RuntimeError, cast):
+                write(torch.tensor([True, False]), zero)
+    with raises(RuntimeError, "ZeroDivisionError"):  # a Long self holds the result
+        torch.tensor([3, 4]).remainder_(0)
+    with raises(RuntimeError, "The size of tensor a (2) must match the size of tensor b (3) "
+                              "at non-singleton dimension 0"):  # shapes before the zero
+        torch.remainder(torch.tensor([3, 4]), torch.tensor([0, 1, 2]))

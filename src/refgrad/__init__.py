@@ -102,7 +102,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1054
+# --- book/chapters/16b_reductions.md:1056
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -122,11 +122,11 @@ from refgrad._ops.shaping import (
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:643
+# --- book/chapters/16e_rounding_and_bits.md:647
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:695
+# --- book/chapters/16e_rounding_and_bits.md:699
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -394,7 +394,7 @@ from refgrad._ops import devices as _devices
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:1432
+# --- book/chapters/26_inplace.md:1440
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -419,7 +419,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1586
+# --- book/chapters/26_inplace.md:1594
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -430,7 +430,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1877
+# --- book/chapters/26_inplace.md:1885
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )

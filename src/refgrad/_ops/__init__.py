@@ -27,7 +27,7 @@ import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
-# --- book/chapters/26_inplace.md:1424
+# --- book/chapters/26_inplace.md:1432
 import refgrad._ops.assignment  # noqa: F401 - installs item assignment
 import refgrad._ops.inplace_methods  # noqa: F401 - installs the in-place methods
 import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_

@@ -90,7 +90,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:1351
+# --- book/chapters/26_inplace.md:1354
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
@@ -120,13 +120,15 @@ def _bounded(function):
 
 
 def _cast_first(method):
-    """An in-place bitwise ``method``: torch refuses a float result for an integer
-    ``self`` before its kernel refuses floats (x.bitwise_and_(1.5) on a Long tensor)."""
+    """An in-place ``method`` whose kernel refuses some operands: torch refuses a result
+    ``self`` cannot hold first (x.bitwise_and_(1.5) on a Long tensor, a Bool tensor's
+    remainder_(0)), and the kernel's refusal (floats, a zero divisor) after."""
     def cast_first(self, *args, **kwargs):
         try:
             return method(self, *args, **kwargs)
-        except NotImplementedError:  # the kernel's refusal: nothing was written
-            check_cast(self, result_type(self, *args))
+        except (NotImplementedError, RuntimeError) as error:  # nothing was written
+            if type(error) is NotImplementedError or str(error) == rounding.ZERO_DIVISION:
+                check_cast(self, result_type(self, *args))
             raise
 
     cast_first.__name__ = method.__name__
@@ -144,16 +146,19 @@ def install(cls=Tensor) -> None:
         setattr(cls, function.__name__ + "_", _bounded(function))
     for function in _SHIFTS_AND_BITS:
         setattr(cls, function.__name__ + "_", _cast_first(_method(function)))
+    for name in ("remainder", "fmod", "floor_divide"):
+        setattr(cls, name + "_", _cast_first(_method(OUT_OF_PLACE[name])))
     cls.clip_ = cls.clamp_
     cls.negative_, cls.absolute_, cls.divide_ = cls.neg_, cls.abs_, cls.div_
     cls.diagonal = diagonal
     cls.zero_, cls.fill_, cls.copy_ = zero_, fill_, copy_
     cls.index_put_, cls.masked_fill_, cls.index_fill_ = index_put_, masked_fill_, index_fill_
     for name, function in (("__iadd__", F.add), ("__isub__", F.sub), ("__imul__", F.mul),
-                           ("__itruediv__", F.div), ("__ipow__", F.pow),
-                           ("__ifloordiv__", rounding.floor_divide_step),
-                           ("__imod__", rounding.remainder)):
+                           ("__itruediv__", F.div), ("__ipow__", F.pow)):
         setattr(cls, name, _augmented(function))
+    for name, function in (("__ifloordiv__", rounding.floor_divide_step),
+                           ("__imod__", rounding.remainder)):
+        setattr(cls, name, _cast_first(_augmented(function)))
     for name, function in zip(("__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"),
                               _SHIFTS_AND_BITS):
         setattr(cls, name, _cast_first(_augmented(function)))

@@ -46,14 +46,16 @@ def _var(a, dim, correction, keepdim):
     centred = a - np.sum(a, axis=axes, keepdims=True) / n
     squares = np.sum(centred * centred, axis=axes, keepdims=keepdim)
     # A whole reduction gives NumPy a scalar here; the dispatcher makes it an array.
-    return (squares / max(n - _correction(correction), 0)).astype(a.dtype)
+    # Nothing to reduce is nan whatever the correction, as torch's mean of nothing is.
+    divisor = max(n - _correction(correction), 0) if n else 0
+    return (squares / divisor).astype(a.dtype)
 
 
 def _std(a, dim, correction, keepdim):
     return np.sqrt(_var(a, dim, correction, keepdim))
 
 
-# --- book/chapters/16b_reductions.md:692
+# --- book/chapters/16b_reductions.md:694
 def _count(self, dim) -> int:
     return self.numel() if dim is None else math.prod(self.shape[d] for d in dim)
 
@@ -80,7 +82,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:720
+# --- book/chapters/16b_reductions.md:722
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -91,7 +93,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:740
+# --- book/chapters/16b_reductions.md:742
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -109,7 +111,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return np.sum(size ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:768
+# --- book/chapters/16b_reductions.md:770
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -128,7 +130,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:793
+# --- book/chapters/16b_reductions.md:795
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
@@ -147,7 +149,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:831
+# --- book/chapters/16b_reductions.md:833
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -181,7 +183,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:874
+# --- book/chapters/16b_reductions.md:876
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -207,7 +209,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:901
+# --- book/chapters/16b_reductions.md:903
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -226,7 +228,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=4)
 
 
-# --- book/chapters/16b_reductions.md:936
+# --- book/chapters/16b_reductions.md:938
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -262,7 +264,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:973
+# --- book/chapters/16b_reductions.md:975
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -305,7 +307,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1022
+# --- book/chapters/16b_reductions.md:1024
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = () if dim is None else dim_tuple(dim, input.ndim)

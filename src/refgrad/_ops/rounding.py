@@ -27,8 +27,12 @@ def _integral(a, b, kernel: str) -> bool:
     if kind.kind == "b":
         raise not_implemented_for(kernel, kind)
     if kind.kind in "iu" and not np.all(b):
-        raise RuntimeError("ZeroDivisionError")
+        np.broadcast_shapes(np.shape(a), np.shape(b))  # torch's shape error comes first
+        raise RuntimeError(ZERO_DIVISION)
     return kind.kind in "iu"
+
+
+ZERO_DIVISION = "ZeroDivisionError"  # torch's whole message for an integer divided by zero
 
 
 def quotient(a, b, rounding_mode: str | None):
@@ -44,7 +48,7 @@ def quotient(a, b, rounding_mode: str | None):
     return floor + ((floor * b != a) & ((a < 0) != (b < 0)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:100
+# --- book/chapters/16e_rounding_and_bits.md:104
 def _remainder(a, b):
     """The remainder with the divisor's sign, as torch computes it."""
     if _integral(a, b, "remainder_cpu"):
@@ -59,7 +63,7 @@ def _fmod(a, b):
     return np.fmod(a, b)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:132
+# --- book/chapters/16e_rounding_and_bits.md:136
 def _division_gradients(g, rounding_mode, self=None, other=None):
     # self is saved only for other's gradient: present, it says that one is wanted.
     if rounding_mode is None:  # true division, asked for by name
@@ -106,7 +110,7 @@ FMOD_BY_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:196
+# --- book/chapters/16e_rounding_and_bits.md:200
 # NOTE [Derivatives torch does not implement]
 # Such a row records a NotImplemented node like any other; its backward fails
 # with torch's message. All these rows share one node class (classes go by
@@ -150,7 +154,7 @@ def without_empty_edges(out):
     return out
 
 
-# --- book/chapters/16e_rounding_and_bits.md:250
+# --- book/chapters/16e_rounding_and_bits.md:254
 def is_number(value) -> bool:
     return isinstance(value, bool | int | float)
 
@@ -188,7 +192,7 @@ def _named(row, name) -> dict:
     return {"operation": name} if row.node == "NotImplemented" else {}
 
 
-# --- book/chapters/16e_rounding_and_bits.md:295
+# --- book/chapters/16e_rounding_and_bits.md:299
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -252,7 +256,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:665
+# --- book/chapters/16e_rounding_and_bits.md:669
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -273,6 +277,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:689
+# --- book/chapters/16e_rounding_and_bits.md:693
 def true_divide(input, other):
     return div(input, other)
