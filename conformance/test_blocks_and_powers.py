@@ -179,3 +179,15 @@ def test_vander_refusals(call, kind, message):
 
 def test_neither_is_a_method():
     assert not hasattr(torch.ones(2), "vander") and not hasattr(torch.ones(2), "block_diag")
+
+
+def test_forward_mode_tangents_go_through_the_writes():
+    import torch.autograd.forward_ad as fwAD
+
+    with fwAD.dual_level():
+        x = fwAD.make_dual(torch.tensor([1.0, 2.0, 3.0]), torch.tensor([1.0, 0.0, 2.0]))
+        tangent = fwAD.unpack_dual(torch.vander(x)).tangent
+        assert tangent.tolist() == [[2.0, 1.0, 0.0], [0.0, 0.0, 0.0], [12.0, 2.0, 0.0]]
+        a = fwAD.make_dual(torch.ones(1, 2), torch.full((1, 2), 3.0))
+        blocks = torch.block_diag(a, torch.ones(1, dtype=torch.float64))
+        assert fwAD.unpack_dual(blocks).tangent.tolist() == [[3.0, 3.0, 0.0], [0.0, 0.0, 0.0]]

@@ -188,3 +188,13 @@ def test_a_view_of_a_tensor_that_requires_grad():
     with raises(RuntimeError, "a view of a leaf Variable that requires grad is being used in an "
                               "in-place operation."):
         leaf[0:].fill_diagonal_(0)
+
+
+def test_forward_mode_tangent_is_zero_on_the_diagonal():
+    import torch.autograd.forward_ad as fwAD
+
+    with fwAD.dual_level():
+        b = fwAD.make_dual(torch.ones(3, 3), torch.full((3, 3), 2.0)) * 1
+        b.fill_diagonal_(0.0)
+        assert fwAD.unpack_dual(b).tangent.tolist() == [[0.0, 2.0, 2.0], [2.0, 0.0, 2.0],
+                                                        [2.0, 2.0, 0.0]]
