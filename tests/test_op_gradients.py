@@ -697,6 +697,9 @@ RECIPES.update({
                     params=lambda shapes: st.builds(lambda k, dims: {"k": k, "dims": dims},
                                                     st.sampled_from([1, 2, 3, -1, 0]),
                                                     st.sampled_from([(0, 1), (1, 0), (-1, 0)]))),
+    "block_diag": Recipe(lambda *ts: torch.block_diag(*ts), ("any", "any", "any"),
+                         broadcast=False, variadic=True, shapes=st.lists(st.lists(
+                             st.integers(1, 3), max_size=2).map(tuple), min_size=3, max_size=3)),
 })
 
 

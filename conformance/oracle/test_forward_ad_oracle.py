@@ -185,6 +185,7 @@ TORCH_CALLS = {
     "diag_embed": lambda a, **p: torch.diag_embed(a, **p),
     "diagonal_copy": lambda a, diagonal: torch.diag(a, diagonal),
     "rot90": lambda a, k, dims: torch.rot90(a, k, dims),
+    "block_diag": lambda *ts: torch.block_diag(*ts),
     "linalg_det": lambda a: torch.linalg.det(_conditioned(a)),
     "linalg_slogdet": lambda a: torch.linalg.slogdet(_conditioned(a)).logabsdet,
     "linalg_inv_ex": lambda a: torch.linalg.inv(_conditioned(a)),
