@@ -433,3 +433,21 @@ def test_a_retained_grad_follows_a_view_written_in_place():
 
     assert retained_after_writes(write, lambda b, v: v.sum() + b.sum()) == (
         [1.0, 1.0], [1.0, 20.0, 20.0, 1.0])
+
+
+@pytest.mark.parametrize("write", [lambda v, t: v.copy_(t), lambda v, t: v.add_(1),
+                                   lambda v, t: v.mul_(t)])
+def test_a_write_through_a_view_is_backward_once_unless_the_graph_is_retained(write):
+    twice = ("Trying to backward through the graph a second time (or directly access saved "
+             "tensors after they have already been freed). Saved intermediate values of the "
+             "graph are freed when you call .backward() or autograd.grad(). Specify "
+             "retain_graph=True if you need to backward through the graph a second time or if "
+             "you need to access saved tensors after calling backward.")
+    a = torch.ones(3, requires_grad=True)
+    t = torch.full((1,), 2.0, requires_grad=True)
+    b = a.clone()
+    write(b[:1], t)
+    b.sum().backward(retain_graph=True)
+    b.sum().backward()  # the graph was kept for this one
+    with raises(RuntimeError, twice):
+        b.sum().backward()

@@ -441,9 +441,9 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/27_views.md:1010
+# --- book/chapters/27_views.md:1017
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1135
+# --- book/chapters/27_views.md:1142
 from refgrad._ops.strided_scatter import as_strided_scatter

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:376
+# --- book/chapters/27_views.md:379
 """CopySlices: a base's history after an in-place write through one of its views."""
 
 import numpy as np
@@ -12,6 +12,7 @@ from refgrad._C import _functions
 from refgrad._ops.views import positions
 from refgrad.autograd._accumulate import gradient_edge
 from refgrad.autograd._node import FunctionNode, input_metadata
+from refgrad.autograd._saved import FREED
 
 
 class CopySlices(FunctionNode):
@@ -29,6 +30,8 @@ class CopySlices(FunctionNode):
         g = grads[0]
         if g is None:
             return (None,) * len(self._next_nodes)
+        if self._fn is None:  # released by an earlier backward
+            raise RuntimeError(FREED)
         flat = g.reshape(-1)
         where = make_tensor(self._where.reshape(-1))
         window = flat[where].view(self._where.shape)
@@ -39,13 +42,14 @@ class CopySlices(FunctionNode):
 
     def release_variables(self) -> None:
         self._fn.release_variables()
+        self._fn = None
 
 
 CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:425
+# --- book/chapters/27_views.md:432
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))

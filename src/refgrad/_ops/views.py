@@ -159,7 +159,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:461
+# --- book/chapters/27_views.md:468
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -182,7 +182,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:485
+# --- book/chapters/27_views.md:492
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 
