@@ -4,16 +4,19 @@
 
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:398
-"""fmax, fmin, copysign and ldexp: rows."""
+"""fmax, fmin, nextafter, copysign, ldexp, angle and frexp: rows and functions."""
 
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._ops.arithmetic import floating
 from refgrad._ops.dispatch import call
 from refgrad._ops.elementwise import _as_floats
 from refgrad._ops.pointwise import _zeros_like
+from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
 from refgrad._typename import not_implemented_for
+from refgrad.return_types import _structseq
 
 
 def _zero_where(mask, g):
@@ -39,7 +42,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:440
+# --- book/chapters/16n_more_shapes_and_elementwise.md:443
 def _next_after(a, b):
     if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -53,7 +56,7 @@ NEXTAFTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:463
+# --- book/chapters/16n_more_shapes_and_elementwise.md:466
 def _copysign_backward(g, self=None, result=None):
     ratio = _zero_where(self == 0, result / self)
     return g * ratio
@@ -78,7 +81,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:501
+# --- book/chapters/16n_more_shapes_and_elementwise.md:504
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -100,7 +103,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:528
+# --- book/chapters/16n_more_shapes_and_elementwise.md:531
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -150,3 +153,44 @@ def ldexp(input, other):
     kind = result_type(input, other)
     return call(LDEXP, (input, other),
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:607
+def _angle(a):
+    # np.angle says pi for -0.0; torch asks only whether the number is below zero
+    turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
+    return np.where(np.isnan(a), a, turned)
+
+
+ANGLE = register(Op(
+    "angle", "AngleBackward0", ("self",), forward=floating(_angle),
+    backward=lambda g, self: (_zeros_like(self),), saves=(("self", ("self",)),),
+))
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:639
+def _frexp(a):
+    mantissa, exponent = np.frexp(a)
+    return np.asarray(mantissa), np.asarray(exponent, dtype=np.int32)  # 0-d stays an array
+
+
+FREXP = register(Op(
+    "frexp", "FrexpBackward0", ("self",), forward=_frexp, outputs=("mantissa", "exponent"),
+    backward=lambda grads, exponent: (grads[0] / exponent.exp2(),),
+    saves=(("exponent", ("self",)),),
+))
+
+
+def angle(input):
+    tensor_argument("angle", "input", 1, input)
+    return call(ANGLE, (input,))
+
+
+FREXP_RESULT = _structseq("frexp", ("mantissa", "exponent"))
+
+
+def frexp(input):
+    tensor_argument("frexp", "input", 1, input)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    return FREXP_RESULT(*call(FREXP, (input,)))
