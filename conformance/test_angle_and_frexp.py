@@ -3,6 +3,7 @@ The same assertions run on torch.
 """
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -179,3 +180,108 @@ def test_frexp_tangent_divides_by_the_power_of_two():
         mantissa, exponent = fw.unpack_dual(r.mantissa), fw.unpack_dual(r.exponent)
     assert mantissa.tangent.tolist() == [0.125, 8.0]
     assert exponent.tangent is None and exponent.primal.tolist() == [3, -3]
+
+
+def _pair(n=2, mantissa="float32", exponent="int32"):
+    return (torch.zeros(n, dtype=getattr(torch, mantissa)),
+            torch.zeros(n, dtype=getattr(torch, exponent)))
+
+
+def test_frexp_writes_into_out():
+    out = _pair()
+    versions = [t._version for t in out]
+    r = torch.frexp(torch.tensor([1.0, 6.0]), out=out)
+    assert type(r).__name__ == "frexp_out" and r.mantissa is out[0] and r.exponent is out[1]
+    assert repr(r) == ("torch.return_types.frexp_out(\n"
+                       "mantissa=tensor([0.5000, 0.7500]),\n"
+                       "exponent=tensor([1, 3], dtype=torch.int32))")
+    assert [t._version - v for t, v in zip(out, versions)] == [1, 1]
+    listed = torch.frexp(torch.tensor([6.0], dtype=torch.float64),
+                         out=[torch.zeros(0, dtype=torch.float64),
+                              torch.zeros(0, dtype=torch.int32)])
+    assert listed.mantissa.tolist() == [0.75] and listed.exponent.tolist() == [3]
+
+
+def test_frexp_writes_through_a_view_into_its_base():
+    base = torch.zeros(4)
+    torch.frexp(torch.tensor([1.0, 6.0]), out=(base[::2], torch.zeros(2, dtype=torch.int32)))
+    assert base.tolist() == [0.5, 0.0, 0.75, 0.0]
+
+
+@pytest.mark.parametrize("out, kind, message", [
+    (lambda: torch.zeros(2), TypeError,
+     "frexp(): argument 'out' must be tuple of Tensors, not Tensor"),
+    (lambda: 5, TypeError, "frexp(): argument 'out' must be tuple of Tensors, not int"),
+    (lambda: (torch.zeros(2),), TypeError, "expected tuple of 2 elements but got 1"),
+    (lambda: _pair() + (torch.zeros(2),), TypeError, "expected tuple of 2 elements but got 3"),
+    (lambda: (torch.zeros(2), None), TypeError,
+     "expected Tensor as element 1 in argument 1, but got NoneType"),
+    (lambda: (torch.zeros(2, dtype=torch.float64), torch.zeros(2, dtype=torch.int64)),
+     RuntimeError, "torch.frexp() expects mantissa to have dtype float but got double"),
+    (lambda: _pair(exponent="int64"), RuntimeError,
+     "torch.frexp() expects exponent to have int dtype but got long int"),
+    (lambda: _pair(exponent="uint8"), RuntimeError,
+     "torch.frexp() expects exponent to have int dtype but got unsigned char"),
+    (lambda: _pair(exponent="float16"), RuntimeError,
+     "torch.frexp() expects exponent to have int dtype but got c10::Half"),
+])
+def test_frexp_refuses_a_bad_out_and_writes_nothing(out, kind, message):
+    out = out()
+    before = [t.tolist() for t in (out if isinstance(out, tuple) else ()) if t is not None]
+    with raises(kind, message):
+        torch.frexp(torch.tensor([1.0, 6.0]), out=out)
+    assert [t.tolist() for t in (out if isinstance(out, tuple) else ()) if t is not None] == before
+
+
+def test_frexp_out_names_the_input_dtype_it_wanted():
+    with raises(RuntimeError, "torch.frexp() expects mantissa to have dtype c10::Half but got "
+                              "float"):
+        torch.frexp(torch.ones(2, dtype=torch.float16), out=_pair())
+
+
+def test_frexp_out_refuses_grad_before_it_looks_at_dtypes():
+    message = ("frexp(): functions with out=... arguments don't support automatic "
+               "differentiation, but one of the arguments requires grad.")
+    with raises(RuntimeError, message):
+        torch.frexp(torch.ones(2, requires_grad=True), out=_pair(exponent="int64"))
+    with raises(RuntimeError, message):  # before the integer input too
+        torch.frexp(torch.tensor([1, 2]), out=(torch.zeros(2, requires_grad=True),
+                                               torch.zeros(2, dtype=torch.int32)))
+    with raises(RuntimeError, "torch.frexp() only supports floating-point dtypes"):
+        torch.frexp(torch.tensor([1, 2]), out=_pair())
+    with torch.no_grad():
+        written = torch.frexp(torch.ones(2, requires_grad=True), out=_pair())
+    assert written.exponent.tolist() == [1, 1]
+
+
+def test_frexp_out_refuses_a_tangent():
+    fw = torch.autograd.forward_ad
+    with fw.dual_level():
+        dual = fw.make_dual(torch.tensor([1.0, 6.0]), torch.ones(2))
+        with raises(NotImplementedError, "Trying to use forward AD with frexp_out that does not "
+                                         "support it because it is an out= function"):
+            torch.frexp(dual, out=_pair())
+
+
+def test_the_method_takes_no_out():
+    with pytest.raises(TypeError):
+        torch.ones(2).frexp(out=_pair())
+
+
+def test_frexp_warns_as_it_resizes_an_out_that_held_elements():
+    message = ("An output with one or more elements was resized since it had shape [{}], which "
+               "does not match the required output shape [2]. This behavior is deprecated, and "
+               "in a future PyTorch release outputs will not be resized unless they have zero "
+               "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to "
+               "zero elements with t.resize_(0).")
+    out = (torch.zeros(3), torch.zeros(2, 1, dtype=torch.int32))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        torch.frexp(torch.tensor([1.0, 6.0]), out=out)
+        torch.frexp(torch.tensor([1.0, 6.0]), out=(torch.zeros(0), _pair()[1]))  # no warning
+    # torch's text goes on to say where in its sources it warned
+    assert len(caught) == 2
+    for warning, shape in zip(caught, ("3", "2, 1")):
+        assert str(warning.message).startswith(message.format(shape))
+    assert all(w.category is UserWarning for w in caught)
+    assert out[0].shape == out[1].shape == (2,) and out[1].tolist() == [1, 3]
