@@ -90,7 +90,8 @@ def test_angle_under_no_grad_records_nothing():
 
 
 @pytest.mark.parametrize("name", ["angle", "frexp"])
-@pytest.mark.parametrize("value, kind", [([1.0], "list"), (1.0, "float"), (None, "NoneType")])
+@pytest.mark.parametrize("value, kind", [([1.0], "list"), (1.0, "float"), (None, "NoneType"),
+                                         ("a", "str")])
 def test_a_first_argument_that_is_not_a_tensor(name, value, kind):
     with raises(TypeError, f"{name}(): argument 'input' (position 1) must be Tensor, "
                            f"not {kind}"):

@@ -156,7 +156,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:608
+# --- book/chapters/16n_more_shapes_and_elementwise.md:610
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -169,7 +169,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:640
+# --- book/chapters/16n_more_shapes_and_elementwise.md:644
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
@@ -202,7 +202,7 @@ def _floating_only(input) -> None:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:684
+# --- book/chapters/16n_more_shapes_and_elementwise.md:688
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 RESIZED = ("An output with one or more elements was resized since it had shape {}, which does "
            "not match the required output shape {}. This behavior is deprecated, and in a "
@@ -240,7 +240,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:723
+# --- book/chapters/16n_more_shapes_and_elementwise.md:727
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 
