@@ -932,6 +932,9 @@ RECIPES.update({
                               _one_of("other", -1.5, 2, -0.0)),
     "ldexp": Recipe(torch.ldexp, ("any", "small")),
     "nextafter": Recipe(torch.nextafter, ("any", "any")),
+    # angle's one jump, at zero, is out of reach; frexp's, at powers of two, rarely met
+    "angle": Recipe(torch.angle, ("nonzero",)),
+    "frexp": Recipe(torch.frexp),
     "var_mean": Recipe(lambda a, **p: torch.var_mean(a, **p), shapes=_wide(),
                        params=_spread_params),
     "std_mean": Recipe(lambda a, **p: torch.std_mean(a, **p), shapes=_wide(),

@@ -222,6 +222,7 @@ TORCH_CALLS = {
     "narrow_copy": lambda a, start: torch.narrow_copy(a, 0, start, 1),
     "fmax": torch.fmax, "fmin": torch.fmin, "copysign": torch.copysign,
     "copysign_number": lambda a, other: torch.copysign(a, other), "ldexp": torch.ldexp,
+    "angle": torch.angle, "frexp": torch.frexp,
     "nextafter": torch.nextafter,
     "var_mean": lambda a, **p: torch.var_mean(a, **p),
     "std_mean": lambda a, **p: torch.std_mean(a, **p),

@@ -40,6 +40,11 @@ from refgrad._ops.factorizations import LINALG_SLOGDET_RESULT as linalg_slogdet 
 from refgrad._ops.factorizations import SLOGDET_RESULT as slogdet  # noqa: F401, E402
 
 
+# --- book/chapters/16n_more_shapes_and_elementwise.md:753
+from refgrad._ops.pairs import FREXP_OUT_RESULT as frexp_out  # noqa: F401, E402
+from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
+
+
 # --- book/chapters/16p_decompositions.md:821
 from refgrad._ops.singular_values import LINALG_SVD_RESULT as linalg_svd  # noqa: F401, E402
 from refgrad._ops.singular_values import SVD_RESULT as svd  # noqa: F401, E402

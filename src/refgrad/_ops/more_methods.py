@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1601
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1783
 """The methods of chapter "More shapes, more elementwise", installed on Tensor."""
 
 from refgrad._ops import directions, pairs, rescaling, scatter_copies, spreads
@@ -13,7 +13,7 @@ MORE_METHODS = {
     directions: ("hsplit", "vsplit", "dsplit", "diagflat", "conj", "resolve_conj",
                  "resolve_neg", "is_conj", "is_neg"),
     scatter_copies: ("select_scatter", "slice_scatter", "diagonal_scatter", "narrow_copy"),
-    pairs: ("fmax", "fmin", "copysign", "ldexp", "nextafter"),
+    pairs: ("fmax", "fmin", "copysign", "ldexp", "nextafter", "angle"),
     spreads: ("cov", "corrcoef"),
     rescaling: ("renorm", "hardshrink"),
 }
@@ -23,7 +23,14 @@ for _module, _names in MORE_METHODS.items():
         setattr(Tensor, _name, getattr(_module, _name))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1626
+def frexp(self):
+    return pairs.frexp(self)  # the method, unlike the function, takes no out=
+
+
+Tensor.frexp = frexp
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1815
 from refgrad._ops.inplace_methods import _method  # noqa: E402 - after the plain methods
 
 for _function in (pairs.copysign, pairs.ldexp, rescaling.renorm):

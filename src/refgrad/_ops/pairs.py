@@ -4,16 +4,20 @@
 
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:398
-"""fmax, fmin, copysign and ldexp: rows."""
+"""fmax, fmin, nextafter, copysign, ldexp, angle and frexp: rows and functions."""
 
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._ops.arithmetic import floating
 from refgrad._ops.dispatch import call
 from refgrad._ops.elementwise import _as_floats
 from refgrad._ops.pointwise import _zeros_like
+from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
+from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump
 from refgrad._typename import not_implemented_for
+from refgrad.return_types import _structseq
 
 
 def _zero_where(mask, g):
@@ -39,7 +43,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:440
+# --- book/chapters/16n_more_shapes_and_elementwise.md:444
 def _next_after(a, b):
     if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -53,7 +57,7 @@ NEXTAFTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:463
+# --- book/chapters/16n_more_shapes_and_elementwise.md:467
 def _copysign_backward(g, self=None, result=None):
     ratio = _zero_where(self == 0, result / self)
     return g * ratio
@@ -78,7 +82,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:501
+# --- book/chapters/16n_more_shapes_and_elementwise.md:505
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -100,7 +104,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:528
+# --- book/chapters/16n_more_shapes_and_elementwise.md:532
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -150,3 +154,112 @@ def ldexp(input, other):
     kind = result_type(input, other)
     return call(LDEXP, (input, other),
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:610
+def _angle(a):
+    # np.angle says pi for -0.0; torch asks only whether the number is below zero
+    turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
+    return np.where(np.isnan(a), a, turned)
+
+
+ANGLE = register(Op(
+    "angle", "AngleBackward0", ("self",), forward=floating(_angle),
+    backward=lambda g, self: (_zeros_like(self),), saves=(("self", ("self",)),),
+))
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:644
+def _frexp(a):
+    return np.frexp(a)  # the exponent is a C int: int32
+
+
+FREXP = register(Op(
+    "frexp", "FrexpBackward0", ("self",), forward=_frexp, outputs=("mantissa", "exponent"),
+    backward=lambda grads, exponent: (grads[0] / exponent.exp2(),),
+    saves=(("exponent", ("self",)),),
+))
+
+
+def angle(input):
+    tensor_argument("angle", "input", 1, input)
+    return call(ANGLE, (input,))
+
+
+FREXP_RESULT = _structseq("frexp", ("mantissa", "exponent"))
+
+
+def frexp(input, *, out=None):
+    tensor_argument("frexp", "input", 1, input)
+    if out is not None:
+        return _frexp_out(input, out)
+    _floating_only(input)
+    return FREXP_RESULT(*call(FREXP, (input,)))
+
+
+def _floating_only(input) -> None:
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:688
+FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
+RESIZED = ("An output with one or more elements was resized since it had shape {}, which does "
+           "not match the required output shape {}. This behavior is deprecated, and in a "
+           "future PyTorch release outputs will not be resized unless they have zero elements. "
+           "You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements "
+           "with t.resize_(0).")
+
+
+def _frexp_out(input, out):
+    from refgrad._tensor import Tensor
+    from refgrad.autograd._state import state
+
+    if not isinstance(out, tuple | list):
+        raise TypeError(f"frexp(): argument 'out' must be tuple of Tensors, not "
+                        f"{type(out).__name__}")
+    if len(out) != 2:
+        raise TypeError(f"expected tuple of 2 elements but got {len(out)}")
+    for position, t in enumerate(out):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {position} in argument 1, but got "
+                            f"{type(t).__name__}")
+    if state.grad_enabled and any(t.requires_grad for t in (input, *out)):
+        raise RuntimeError(OUT_NEEDS_GRAD.format("frexp"))
+    _floating_only(input)
+    mantissa, exponent = out
+    if mantissa.dtype is not input.dtype:
+        raise RuntimeError(f"torch.frexp() expects mantissa to have dtype {_c_name(input)} but "
+                           f"got {_c_name(mantissa)}")
+    if exponent.dtype is not _dtype.int32:
+        raise RuntimeError("torch.frexp() expects exponent to have int dtype but got "
+                           f"{_c_name(exponent)}")
+    for t, value in zip(out, _frexp(input._data)):
+        _write(t, value)
+    _no_tangents(input, mantissa, exponent)
+    return FREXP_OUT_RESULT(mantissa, exponent)
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:727
+def _c_name(t) -> str:
+    return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
+
+
+def _write(t, value) -> None:
+    if t._data.shape != value.shape:
+        if t._data.size:
+            import warnings
+
+            warnings.warn(RESIZED.format(list(t.shape), list(value.shape)), stacklevel=4)
+        t._data = np.empty_like(value, order="C")
+    np.copyto(t._data, value)
+    bump(t)
+
+
+def _no_tangents(*tensors) -> None:
+    from refgrad.autograd._state import dual_levels, state
+
+    if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD"
+        from refgrad.autograd.forward_ad import refuse_out
+
+        refuse_out("frexp", tensors)
