@@ -289,6 +289,7 @@ def test_vjp_is_another_name_for_backward():
     a = torch.ones(2, requires_grad=True)
     Doubled.apply(a).sum().backward()
     assert a.grad.tolist() == [5.0, 5.0]
+    assert Doubled.apply(a).grad_fn.apply(torch.ones(2)).tolist() == [5.0, 5.0]  # called directly
 
 
 def test_a_function_may_not_define_both_backward_and_vjp():
@@ -311,6 +312,9 @@ def test_a_function_may_not_define_both_backward_and_vjp():
                 "not allowed. You should only implement one of them."):
         y.sum().backward()
     assert a.grad is None
+    with raises(RuntimeError, "Implementing both 'backward' and 'vjp' for a custom Function is "
+                "not allowed. You should only implement one of them."):
+        y.grad_fn.apply(torch.ones(2))  # called directly
 
 
 def views_out(returned, nondiff=lambda outs: ()):

@@ -115,27 +115,6 @@ def test_a_custom_node_called_directly_returns_what_backward_returns():
         node.apply(torch.ones(2), torch.ones(2))
 
 
-def test_a_custom_node_called_directly_runs_vjp_and_refuses_both():
-    class Vjp(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def vjp(ctx, g):
-            return g * 5
-
-    class Both(Vjp):
-        @staticmethod
-        def backward(ctx, g):
-            return g
-
-    x = torch.ones(2, requires_grad=True)
-    assert Vjp.apply(x).grad_fn.apply(torch.ones(2)).tolist() == [5.0, 5.0]
-    with pytest.raises(RuntimeError, match="Implementing both 'backward' and 'vjp'"):
-        Both.apply(x).grad_fn.apply(torch.ones(2))
-
-
 def test_a_ctx_may_carry_attributes_of_any_everyday_name():
     class Scaled(torch.autograd.Function):
         @staticmethod
