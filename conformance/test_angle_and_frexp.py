@@ -126,6 +126,7 @@ def test_frexp_counts_the_leading_zeros_of_subnormals(dtype, tiny, mantissa, exp
 def test_frexp_is_a_named_tuple_printed_as_torchs():
     r = torch.frexp(torch.tensor([1.0, -3.5, 0.0]))
     assert type(r).__name__ == "frexp" and len(r) == 2 and isinstance(r, tuple)
+    assert (r.n_fields, r.n_sequence_fields, r.n_unnamed_fields) == (2, 2, 0)
     assert r.mantissa is r[0] and r.exponent is r[1]
     assert repr(r) == ("torch.return_types.frexp(\n"
                        "mantissa=tensor([ 0.5000, -0.8750,  0.0000]),\n"

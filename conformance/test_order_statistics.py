@@ -50,6 +50,7 @@ def test_median_along_a_dimension_picks_the_middle_of_value_then_position():
     x = torch.tensor(rows, requires_grad=True)
     out = x.median(1)
     assert type(out).__name__ == "median" and repr(out).startswith("torch.return_types.median(")
+    assert (type(out).n_fields, out.n_sequence_fields, out.n_unnamed_fields) == (2, 2, 0)
     expected = [_lower_middle(r) for r in rows]
     assert out.values.tolist() == [v for v, _ in expected]
     assert out.indices.tolist() == [i for _, i in expected] == [2, 1, 2, 3]

@@ -97,12 +97,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:605
+# --- book/chapters/16b_reductions.md:611
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1056
+# --- book/chapters/16b_reductions.md:1062
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:466
+# --- book/chapters/16b_reductions.md:470
 """Named tuples returned by operations with several results (torch.return_types)."""
 
 from collections import namedtuple
@@ -17,6 +17,8 @@ def _structseq(name: str, fields: tuple):
 
     cls.__repr__ = __repr__
     cls.__module__ = "refgrad.return_types"
+    cls.n_fields = cls.n_sequence_fields = len(fields)  # every field is also a position
+    cls.n_unnamed_fields = 0
     return cls
 
 
