@@ -97,6 +97,55 @@ def test_out_arguments():
     assert out.tolist() == [3.0, 3.0] and out._version == 1
 
 
+def test_an_out_of_another_shape_is_resized_with_a_warning_unless_it_was_empty():
+    resized = ("An output with one or more elements was resized since it had shape [5], which "
+               "does not match the required output shape [2, 3]. This behavior is deprecated")
+
+    def warnings_of(write):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            write()
+        assert all(w.category is UserWarning and w.filename == __file__ for w in caught)
+        return [str(w.message)[:len(resized)] for w in caught]
+
+    out = torch.full((5,), 7.0)
+    assert warnings_of(lambda: torch.add(torch.ones(2, 3), 1, out=out)) == [resized]
+    assert out.shape == (2, 3) and out.tolist() == [[2.0] * 3] * 2 and out._version == 1
+    empty = torch.empty(0, dtype=torch.bool)
+    assert warnings_of(lambda: torch.lt(torch.ones(2, 3), 2, out=empty)) == []  # silently
+    # An out of another dtype is resized twice over, and says so twice.
+    wider = torch.full((5,), 7, dtype=torch.float64)
+    assert warnings_of(lambda: torch.sin(torch.ones(2, 3), out=wider)) == [resized] * 2
+    assert wider.shape == (2, 3) and wider.dtype == torch.float64
+
+
+def test_an_out_that_cannot_hold_the_result_is_refused_before_it_is_resized():
+    out = torch.zeros(5, dtype=torch.long)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no resize warning either
+        with raises(RuntimeError, "result type Float can't be cast to the desired output "
+                                  "type Long"):
+            torch.add(torch.ones(2, 3), 1, out=out)
+    assert out.shape == (5,) and out._version == 0
+
+
+@pytest.mark.parametrize("write", [lambda o: torch.neg(torch.ones(2, 3), out=o),
+                                   lambda o: torch.abs(torch.ones(2, 3), out=o),
+                                   lambda o: torch.clamp(torch.ones(2, 3), 0, 1, out=o),
+                                   lambda o: torch.clamp_min(torch.ones(2, 3), 0.5, out=o),
+                                   lambda o: torch.clamp_max(torch.ones(2, 3), 0.5, out=o)])
+@pytest.mark.parametrize("dtype, name", [(torch.float64, "Double"), (torch.int64, "Long"),
+                                         (torch.float16, "Half"), (torch.bool, "Bool")])
+def test_neg_abs_and_the_clamps_write_only_into_an_out_of_their_dtype(write, dtype, name):
+    for shape in ((2, 3), (5,)):
+        out = torch.zeros(shape, dtype=dtype)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with raises(RuntimeError, f"Found dtype {name} but expected Float"):
+                write(out)
+        assert out.shape == shape and out._version == 0
+
+
 def test_fit_errors():
     with pytest.raises(RuntimeError, match="^result type Float can't be cast to the desired "
                        "output type Long$"):

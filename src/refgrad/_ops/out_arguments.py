@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1284
+# --- book/chapters/26_inplace.md:1318
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
@@ -10,8 +10,9 @@ import numpy as np
 from refgrad._argument_forms import refuse_in_torch_words
 from refgrad._ops import simple_functions
 from refgrad._ops.inplace_methods import OUT_OF_PLACE
-from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump, check_fits
+from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump, check_cast, resize_out
 from refgrad._tensor import Tensor
+from refgrad._typename import LEGACY
 from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.utils._python_dispatch import dispatch_out
 
@@ -31,9 +32,13 @@ def with_out(function, name: str):
         if state.grad_enabled and any(t._requires_grad for t in tensors):
             raise RuntimeError(OUT_NEEDS_GRAD.format(name))
         result = function(*args, **kwargs)
+        cast = out._data.dtype != result._data.dtype
+        if cast and name in _CASTING_NOTHING:
+            raise RuntimeError(f"Found dtype {LEGACY[out.dtype]} but expected "
+                               f"{LEGACY[result.dtype]}")
+        check_cast(out, result.dtype)  # before any resizing: a refused out stays as it was
         if result._data.shape != out._data.shape:
-            out._data = np.empty_like(result._data, dtype=out._data.dtype, order="C")  # resized
-        check_fits(out, result)
+            resize_out(out, result._data, 2 if cast else 1)
         np.copyto(out._data, result._data, casting="unsafe")
         bump(out)
         if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD"
@@ -45,6 +50,8 @@ def with_out(function, name: str):
     wrapper.__name__ = name
     return wrapper
 
+
+_CASTING_NOTHING = frozenset({"neg", "abs", "clamp", "clamp_min", "clamp_max"})
 
 (add, sub, mul, div, pow, neg, exp, log, sin, cos, tanh, sigmoid, clamp,  # noqa: A001
  clamp_min, clamp_max, abs, sqrt) = (with_out(OUT_OF_PLACE[n], n) for n in (  # noqa: A001

@@ -15,7 +15,7 @@ from refgrad._ops.elementwise import _as_floats
 from refgrad._ops.pointwise import _zeros_like
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
-from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump
+from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump, resize_out
 from refgrad._typename import not_implemented_for
 from refgrad.return_types import _structseq
 
@@ -204,11 +204,6 @@ def _floating_only(input) -> None:
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:688
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
-RESIZED = ("An output with one or more elements was resized since it had shape {}, which does "
-           "not match the required output shape {}. This behavior is deprecated, and in a "
-           "future PyTorch release outputs will not be resized unless they have zero elements. "
-           "You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements "
-           "with t.resize_(0).")
 
 
 def _frexp_out(input, out):
@@ -240,18 +235,14 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:727
+# --- book/chapters/16n_more_shapes_and_elementwise.md:722
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 
 
 def _write(t, value) -> None:
     if t._data.shape != value.shape:
-        if t._data.size:
-            import warnings
-
-            warnings.warn(RESIZED.format(list(t.shape), list(value.shape)), stacklevel=4)
-        t._data = np.empty_like(value, order="C")
+        resize_out(t, value)  # warning, as torch does, if it held elements
     np.copyto(t._data, value)
     bump(t)
 

@@ -23,9 +23,16 @@ OUT_NEEDS_GRAD = (
     "{}(): functions with out=... arguments don't support automatic differentiation, but "
     "one of the arguments requires grad."
 )
+RESIZED = (
+    "An output with one or more elements was resized since it had shape {}, which does not "
+    "match the required output shape {}. This behavior is deprecated, and in a future "
+    "PyTorch release outputs will not be resized unless they have zero elements. You can "
+    "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+    "t.resize_(0)."
+)
 
 
-# --- book/chapters/26_inplace.md:69
+# --- book/chapters/26_inplace.md:76
 def bump(t) -> None:
     """Count one write to ``t``'s memory."""
     counter = t._version_counter
@@ -56,7 +63,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:184
+# --- book/chapters/26_inplace.md:191
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -87,3 +94,21 @@ def check_cast(t, kind) -> None:
     if not _can_cast(kind.numpy, t._data.dtype):
         raise RuntimeError(f"result type {LEGACY[kind]} can't be cast to the desired "
                            f"output type {_scalar_name(t)}")
+
+
+# --- book/chapters/26_inplace.md:1299
+def resize_out(t, like, times: int = 1) -> None:
+    """Give the out= tensor ``t`` a new array shaped as ``like``, in ``t``'s dtype."""
+    import sys
+    import warnings
+
+    import numpy as np
+
+    from refgrad.autograd._anomaly import _outside_refgrad
+
+    if t._data.size:
+        _, level = _outside_refgrad(sys._getframe())
+        for _ in range(times):
+            warnings.warn(RESIZED.format(list(t._data.shape), list(like.shape)),
+                          stacklevel=level)
+    t._data = np.empty_like(like, dtype=t._data.dtype, order="C")
