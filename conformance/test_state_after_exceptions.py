@@ -105,3 +105,91 @@ def test_inference_guard_refuses_before_changing_anything(args, kwargs, shown):
 
     assert in_thread(body) == ((False, False), True)
     assert modes() == (True, False)
+
+
+class PassThrough(torch.utils._python_dispatch.TorchDispatchMode):
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+def switches():
+    return (torch.is_grad_enabled(), torch.is_inference_mode_enabled(),
+            C._is_multithreading_enabled(), C._is_view_replay_enabled(),
+            C._is_grad_layout_enforcement_enabled(),
+            torch.utils._python_dispatch._get_current_dispatch_mode())
+
+
+LEAKS = {
+    "grad mode": lambda kept: C._set_grad_enabled(False),
+    "inference mode": lambda kept: kept.append(C._InferenceMode(True)),
+    "multithreading": lambda kept: C._set_multithreading_enabled(False),
+    "view replay": lambda kept: C._set_view_replay_enabled(True),
+    "layout policy": lambda kept: C._set_grad_layout_enforcement_enabled(False),
+    "dispatch mode": lambda kept: kept.append(PassThrough().__enter__()),
+}
+DEFAULTS = (True, False, True, False, True, None)
+
+
+@pytest.mark.parametrize("fails", [False, True], ids=["returns", "raises"])
+@pytest.mark.parametrize("leak", list(LEAKS))
+def test_backward_puts_back_what_a_hook_switched(leak, fails):
+    def body():
+        kept = []
+        x = torch.ones(3, requires_grad=True)
+        y = x * 2
+
+        def hook(grad):
+            LEAKS[leak](kept)
+            if fails:
+                raise ValueError("hook failed")
+
+        y.register_hook(hook)
+        try:
+            (y * y).sum().backward()
+        except ValueError:
+            assert fails
+        return switches(), records(), C._current_graph_task_id(), x.grad is None
+
+    assert in_thread(body) == (DEFAULTS, (True, False), -1, fails)
+    assert switches() == DEFAULTS
+
+
+@pytest.mark.parametrize("fails", [False, True], ids=["returns", "raises"])
+def test_backward_puts_back_saved_tensor_hooks_a_hook_pushed(fails):
+    def body():
+        packed = []
+        x = torch.ones(3, requires_grad=True)
+        y = x * 2
+
+        def hook(grad):
+            torch.autograd.graph.saved_tensors_hooks(packed.append, lambda t: t).__enter__()
+            if fails:
+                raise ValueError("hook failed")
+
+        y.register_hook(hook)
+        try:
+            (y * y).sum().backward()
+        except ValueError:
+            pass
+        z = x * x  # saves x: packed only by a hook left on the stack
+        return len(packed), z.requires_grad
+
+    assert in_thread(body) == (0, True)
+
+
+def test_backward_puts_back_saved_tensor_hooks_a_hook_popped():
+    def body():
+        packed = []
+        x = torch.ones(3, requires_grad=True)
+        y = x * 2
+        outer = torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t,
+                                                         lambda t: t)
+        y.register_hook(lambda grad: outer.__exit__(None, None, None))
+        with outer:
+            (y * y).sum().backward()  # the hook pops the outer hooks; backward puts them back
+            x * x
+        x * x
+        return len(packed)
+
+    # y * y saved y twice; x * x inside the block saved x twice; none after it
+    assert in_thread(body) == 4

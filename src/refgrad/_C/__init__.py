@@ -8,7 +8,7 @@
 import threading
 
 import refgrad
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import set_inference_mode, state
 
 _MISSING = object()  # marks an argument the caller did not pass
 
@@ -82,7 +82,7 @@ class _InferenceMode:
         enabled = _guard_mode(args, kwargs)
         saved = tuple(getattr(state, name) for name in _GUARDED)
         state.grad_enabled = not enabled
-        _set_inference_mode(enabled)
+        set_inference_mode(enabled)
         state.multithreading_enabled = not enabled
         state.view_replay_enabled = False
         self._saved = saved
@@ -96,7 +96,7 @@ class _InferenceMode:
         if saved is not None:
             state.grad_enabled, inference, state.multithreading_enabled, \
                 state.view_replay_enabled = saved
-            _set_inference_mode(inference)
+            set_inference_mode(inference)
 
     def __del__(self) -> None:
         # The garbage collector may run in any thread; only the owner may restore.
@@ -109,16 +109,6 @@ _BAD_GUARD_ARGUMENTS = (
     "__init__(): incompatible constructor arguments. The following argument types are "
     "supported:\n    1. torch._C._InferenceMode(arg0: bool)\n\nInvoked with: "
 )
-
-
-def _set_inference_mode(enabled: bool) -> None:
-    """Set this thread's flag, counting each change of it: NOTE [Rarely switched on]."""
-    change = enabled - state.inference_mode
-    if change > 0:
-        switched_on.count("inference_mode", 1)  # counted before it is on
-    state.inference_mode = enabled
-    if change < 0:
-        switched_on.count("inference_mode", -1)  # uncounted after it is off
 
 
 def _guard_mode(args: tuple, kwargs: dict) -> bool:
