@@ -72,7 +72,7 @@ def _above(before):
     return tuple(now - then for now, then in zip(_counts(), before))
 
 
-def test_each_context_counts_itself_while_its_switch_is_on():
+def test_each_switch_is_counted_while_it_is_on():
     before = _counts()
 
     class Passing(TorchDispatchMode):
@@ -82,8 +82,9 @@ def test_each_context_counts_itself_while_its_switch_is_on():
     assert _above(before) == (0, 0, 0)
     with refgrad.inference_mode():
         assert _above(before) == (1, 0, 0)
-        with refgrad.inference_mode(False):  # turns it off: nothing more to count
-            assert _above(before) == (1, 0, 0)
+        with refgrad.inference_mode(False):  # the flag is off: the count follows it
+            assert _above(before) == (0, 0, 0)
+        assert _above(before) == (1, 0, 0)
     with Passing():
         assert _above(before) == (0, 1, 0)
     with refgrad.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
@@ -99,6 +100,67 @@ def test_the_counts_come_back_after_an_exception():
             1 / 0
     with pytest.raises(TypeError):  # refused before anything is pushed or counted
         refgrad.autograd.graph.saved_tensors_hooks(1, 2).__enter__()
+    assert _above(before) == (0, 0, 0)
+
+
+def _in_thread(body) -> None:
+    failures = []
+
+    def run() -> None:
+        try:
+            body()
+        except BaseException as error:  # re-raised in the test's thread
+            failures.append(error)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if failures:
+        raise failures[0]
+
+
+def test_guards_left_out_of_order_keep_the_count_with_the_flag():
+    before = _counts()
+
+    def body() -> None:
+        outer, inner = refgrad.inference_mode(), refgrad.inference_mode(False)
+        outer.__enter__()
+        inner.__enter__()
+        outer.__exit__(None, None, None)
+        assert _above(before) == (0, 0, 0)  # the flag is off
+        inner.__exit__(None, None, None)  # and on again: counted again
+        assert refgrad.is_inference_mode_enabled() and _above(before) == (1, 0, 0)
+        _state.set_inference_mode(False)
+        assert _above(before) == (0, 0, 0)
+
+    _in_thread(body)
+    assert _above(before) == (0, 0, 0)
+
+
+def test_a_backward_uncounts_what_a_hook_left_on():
+    before = _counts()
+
+    class Passing(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    def body() -> None:
+        kept = []
+
+        def hook(grad):
+            refgrad.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t).__enter__()
+            Passing().__enter__()
+            kept.append(refgrad._C._InferenceMode(True))
+            assert _above(before) == (1, 1, 1)
+            raise ValueError("hook failed")
+
+        y = refgrad.ones(2, requires_grad=True) * 2
+        y.register_hook(hook)
+        with pytest.raises(ValueError, match="hook failed"):
+            y.sum().backward()
+        assert _above(before) == (0, 0, 0)
+
+    _in_thread(body)
     assert _above(before) == (0, 0, 0)
 
 

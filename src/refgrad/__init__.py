@@ -60,11 +60,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
-# --- book/chapters/07_grad_modes.md:248
+# --- book/chapters/07_grad_modes.md:277
 from refgrad import compiler, jit
 
 
-# --- book/chapters/07_grad_modes.md:886
+# --- book/chapters/07_grad_modes.md:915
 from refgrad import _C, _jit_internal, utils
 from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled

@@ -8,7 +8,7 @@
 import threading
 
 import refgrad
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import set_inference_mode, state
 
 _MISSING = object()  # marks an argument the caller did not pass
 
@@ -74,23 +74,18 @@ def is_inference(input=_MISSING) -> bool:
 
 # --- book/chapters/07_grad_modes.md:145
 _GUARDED = ("grad_enabled", "inference_mode", "multithreading_enabled", "view_replay_enabled")
-
-
 class _InferenceMode:
     """Enter (or leave, with ``False``) inference mode for this guard's lifetime."""
 
-    def __init__(self, mode: bool) -> None:
+    def __init__(self, *args, **kwargs) -> None:
         self._saved = None
-        enabled = bool(mode)
+        enabled = _guard_mode(args, kwargs)
         saved = tuple(getattr(state, name) for name in _GUARDED)
-        if enabled:  # counted before it is on: NOTE [Rarely switched on]
-            switched_on.count("inference_mode", 1)
         state.grad_enabled = not enabled
-        state.inference_mode = enabled
+        set_inference_mode(enabled)
         state.multithreading_enabled = not enabled
         state.view_replay_enabled = False
         self._saved = saved
-        self._counted = enabled
         self._thread = threading.get_ident()
 
     def __enter__(self) -> None:
@@ -99,15 +94,34 @@ class _InferenceMode:
     def __exit__(self, exc_type, exc_value, traceback) -> None:
         saved, self._saved = self._saved, None
         if saved is not None:
-            for name, value in zip(_GUARDED, saved, strict=True):
-                setattr(state, name, value)
-            if self._counted:
-                switched_on.count("inference_mode", -1)
+            state.grad_enabled, inference, state.multithreading_enabled, \
+                state.view_replay_enabled = saved
+            set_inference_mode(inference)
 
     def __del__(self) -> None:
         # The garbage collector may run in any thread; only the owner may restore.
         if getattr(self, "_thread", None) == threading.get_ident():
             self.__exit__(None, None, None)
+
+
+# --- book/chapters/07_grad_modes.md:200
+_BAD_GUARD_ARGUMENTS = (
+    "__init__(): incompatible constructor arguments. The following argument types are "
+    "supported:\n    1. torch._C._InferenceMode(arg0: bool)\n\nInvoked with: "
+)
+
+
+def _guard_mode(args: tuple, kwargs: dict) -> bool:
+    if len(args) == 1 and not kwargs:
+        (mode,) = args
+        if mode is None:
+            return False
+        if hasattr(type(mode), "__bool__"):
+            return bool(mode)
+    shown = [", ".join(map(repr, args))] if args else []
+    if kwargs:
+        shown.append("kwargs: " + ", ".join(f"{k}={v!r}" for k, v in kwargs.items()))
+    raise TypeError(_BAD_GUARD_ARGUMENTS + "; ".join(shown))
 
 
 # --- book/chapters/17a_engine_introspection.md:98

@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/01_state.md:150
+# --- book/chapters/01_state.md:206
 """refgrad.autograd: computing gradients by recording and replaying a graph."""
 
 __all__: list[str] = []
 
 
-# --- book/chapters/07_grad_modes.md:869
+# --- book/chapters/07_grad_modes.md:898
 from refgrad.autograd import grad_mode
 from refgrad.autograd.grad_mode import (
     enable_grad, enforce_grad_layout_policy, inference_mode, no_grad, set_grad_enabled,

@@ -15,7 +15,7 @@ from refgrad.autograd._hooks import call_hooks
 from refgrad.autograd._node import FunctionNode, entry_dtype
 from refgrad.autograd._outputs import _check_count, _conformed, validate_outputs
 from refgrad.autograd._ready_queue import ReadyQueue
-from refgrad.autograd._state import next_sequence_nr, state
+from refgrad.autograd._state import next_sequence_nr, restore_switches, save_switches, state
 
 _task_ids = itertools.count()
 
@@ -101,7 +101,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:301
+# --- book/chapters/17_engine.md:311
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -114,7 +114,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     if targets is not None:
         task.exec_info = plan(root_nodes, targets, accumulate_grad)
         task.captured = [None] * len(targets)
-    saved = state.graph_task, state.grad_enabled
+    saved = save_switches()  # all put back at the end, however it ends
     state.graph_task, state.grad_enabled = task, create_graph
     try:
         grads = [_in_root_dtype(node, slot, grad) for (node, slot), grad in zip(roots, root_grads)]
@@ -138,11 +138,11 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
             # Let go of the outputs before the next node: NOTE [Stealing the first gradient].
             outputs = None
     finally:
-        state.graph_task, state.grad_enabled = saved
+        restore_switches(saved)
     return task.captured
 
 
-# --- book/chapters/17_engine.md:347
+# --- book/chapters/17_engine.md:357
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
@@ -150,7 +150,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:410
+# --- book/chapters/17_engine.md:420
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -192,14 +192,14 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 heap.append(node)
 
 
-# --- book/chapters/17_engine.md:462
+# --- book/chapters/17_engine.md:472
 def _position(nodes, slots, grads, node, slot, grad) -> int:
     """The index of the edge ``(node, slot)`` that carries ``grad``."""
     return next(i for i, (n, s, g) in enumerate(zip(nodes, slots, grads))
                 if n is node and s == slot and g is grad)
 
 
-# --- book/chapters/17_engine.md:478
+# --- book/chapters/17_engine.md:488
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -214,7 +214,7 @@ def _evaluate(node, task, grads):
     return node._engine_step(task, grads)
 
 
-# --- book/chapters/17_engine.md:500
+# --- book/chapters/17_engine.md:510
 def _call(node, task, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -254,7 +254,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:553
+# --- book/chapters/17_engine.md:563
 def _through_hooks(node, hooks, grads) -> list:
     """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
     slots = node._gradient_slots()
@@ -275,7 +275,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:585
+# --- book/chapters/17_engine.md:595
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):

@@ -60,7 +60,48 @@ class SwitchedOn:
 switched_on = SwitchedOn()
 
 
-# --- book/chapters/01_state.md:118
+# --- book/chapters/01_state.md:116
+def set_inference_mode(enabled: bool) -> None:
+    """Set this thread's inference flag, counting each change: NOTE [Rarely switched on]."""
+    change = enabled - state.inference_mode
+    if change > 0:
+        switched_on.count("inference_mode", 1)  # counted before it is on
+    state.inference_mode = enabled
+    if change < 0:
+        switched_on.count("inference_mode", -1)  # uncounted after it is off
+
+
+# --- book/chapters/01_state.md:136
+def save_switches() -> tuple:
+    """Every switch of this thread, to put back with ``restore_switches``."""
+    s = state
+    return (s.graph_task, s.grad_enabled, s.inference_mode, s.multithreading_enabled,
+            s.view_replay_enabled, s.grad_layout_enforced,
+            tuple(s.saved_tensors_hooks), tuple(s.dispatch_modes))
+
+
+def restore_switches(saved: tuple) -> None:
+    s = state
+    (s.graph_task, s.grad_enabled, inference, s.multithreading_enabled,
+     s.view_replay_enabled, s.grad_layout_enforced, hooks, modes) = saved
+    if inference is not s.inference_mode:
+        set_inference_mode(inference)
+    for name, stack in (("saved_tensors_hooks", hooks), ("dispatch_modes", modes)):
+        now = getattr(s, name)
+        if len(now) != len(stack) or any(a is not b for a, b in zip(now, stack)):
+            _restore_stack(name, now, stack)
+
+
+def _restore_stack(name: str, now: list, stack: tuple) -> None:
+    change = len(stack) - len(now)
+    if change > 0:
+        switched_on.count(name, change)  # counted before it is on
+    now[:] = stack
+    if change < 0:
+        switched_on.count(name, change)  # uncounted after it is off
+
+
+# --- book/chapters/01_state.md:174
 def refuse_arguments(name: str, args: tuple, kwargs: dict) -> None:
     """torch's words for arguments given to one of its C functions that take none."""
     if kwargs:
