@@ -24,15 +24,15 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:894
+# --- book/chapters/10_nodes.md:900
 from refgrad.autograd import graph
 
 
-# --- book/chapters/11_saved.md:386
+# --- book/chapters/11_saved.md:390
 from refgrad.autograd._saved import SavedTensor
 
 
-# --- book/chapters/18_backward.md:399
+# --- book/chapters/18_backward.md:400
 from refgrad.autograd._backward import _engine_run_backward, backward, grad
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:446
+# --- book/chapters/10_nodes.md:449
 """AccumulateGrad, where leaves receive their gradient, and the edge that reaches a tensor."""
 
 import sys
@@ -55,7 +55,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:523
+# --- book/chapters/10_nodes.md:526
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -112,7 +112,7 @@ def _copy(grad, variable):
     return make_tensor(_laid_out_like(grad._data, variable._data))
 
 
-# --- book/chapters/10_nodes.md:590
+# --- book/chapters/10_nodes.md:593
 def _laid_out_like(data, leaf):
     """A copy of ``data`` in ``leaf``'s memory order, if ``leaf`` is dense; else row-major."""
     if type(data) is ndarray and not leaf.flags.c_contiguous and _dense(leaf):
@@ -141,7 +141,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:625
+# --- book/chapters/10_nodes.md:628
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -174,7 +174,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:692
+# --- book/chapters/10_nodes.md:695
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -197,7 +197,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:807
+# --- book/chapters/10_nodes.md:810
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -220,7 +220,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:842
+# --- book/chapters/10_nodes.md:845
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
@@ -239,3 +239,6 @@ def get_gradient_edge(tensor) -> GradientEdge:
     if tensor._grad_fn is None and state.inference_mode:
         raise AttributeError("'NoneType' object has no attribute 'next_functions'")
     return GradientEdge(*gradient_edge(tensor))
+
+
+GradientEdge.__module__ = "refgrad.autograd.graph"  # where users import it from, as in torch

@@ -181,7 +181,7 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-# --- book/chapters/18_backward.md:251
+# --- book/chapters/18_backward.md:254
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -202,29 +202,27 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grads = _make_grads(outputs, _grads_for(outputs, grad_outputs), is_grads_batched)
     if retain_graph is None:
         retain_graph = create_graph
-    retain_graph, create_graph = _flag(retain_graph), _flag(create_graph)
+    given, (retain_graph, create_graph) = create_graph, (_flag(retain_graph), _flag(create_graph))
     if is_grads_batched:  # section "Batched gradients", below
-        return _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
+        return _row_by_row(outputs, inputs, grads, retain_graph, given, allow_unused,
                            materialize_grads)
     result = _engine_run_backward(outputs, grads, retain_graph, create_graph, inputs,
                                   allow_unused, False)
-    if materialize_grads:
-        result = tuple(_materialized(g, t) for g, t in zip(result, inputs))
-    return result
+    return _materialized(result, inputs, given) if materialize_grads else result
 
 
-def _materialized(grad, input):
-    from refgrad._creation import zeros_like
+def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
+    """Zeros for the unused inputs, which require grad when the gradients make a graph."""
+    from refgrad._factory_arguments import zeros_like  # checks requires_grad: a 1 is refused
 
-    if grad is not None:
-        return grad
-    if isinstance(input, GradientEdge):
+    if any(g is None and isinstance(t, GradientEdge) for g, t in zip(result, inputs)):
         raise RuntimeError("materialize_grads cannot be used when the given input is a "
                            "GradientEdge")
-    return zeros_like(input)
+    return tuple(zeros_like(t, requires_grad=create_graph) if g is None else g
+                 for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:315
+# --- book/chapters/18_backward.md:316
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -244,11 +242,11 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
                  create_graph, allow_unused=allow_unused) for b in range(sizes[0])]
     result = tuple(None if column[0] is None else stack(list(column)) for column in zip(*rows))
     if materialize_grads:  # zeros of the input's shape, without the batch, as in torch
-        result = tuple(_materialized(g, t) for g, t in zip(result, inputs))
+        result = _materialized(result, inputs, create_graph)
     return result
 
 
-# --- book/chapters/18_backward.md:358
+# --- book/chapters/18_backward.md:359
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

@@ -63,7 +63,10 @@ class Node(abc.ABC):
         return NotImplemented
 
 
-# --- book/chapters/10_nodes.md:173
+Node.__module__ = "refgrad.autograd.graph"  # where users import it from, as in torch
+
+
+# --- book/chapters/10_nodes.md:176
 def input_metadata(tensor) -> tuple:
     """What a gradient for ``tensor`` must look like: (sizes, NumPy dtype, device or None)."""
     data = tensor._data
@@ -127,7 +130,7 @@ class InputMetadata:
         return CPU if self._device is None else self._device
 
 
-# --- book/chapters/10_nodes.md:247
+# --- book/chapters/10_nodes.md:250
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -193,14 +196,14 @@ class FunctionNode(Node):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:322
+# --- book/chapters/10_nodes.md:325
 def set_edges(node, edges) -> None:
     """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
     node._next_nodes = tuple([child for child, _ in edges])
     node._next_slots = tuple([slot for _, slot in edges])
 
 
-# --- book/chapters/10_nodes.md:336
+# --- book/chapters/10_nodes.md:339
 # NOTE [Making a node]
 # new_node() and FunctionNode.__init__ fill the same slots with the same
 # defaults; a test holds them together. A slot added to one goes in the other.
@@ -220,7 +223,7 @@ def new_node(cls, next_nodes: tuple, next_slots: tuple):
 _new = object.__new__
 
 
-# --- book/chapters/10_nodes.md:364
+# --- book/chapters/10_nodes.md:367
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -251,7 +254,7 @@ FunctionNode._register_hook_dict = _register_hook_dict
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:411
+# --- book/chapters/10_nodes.md:414
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")
