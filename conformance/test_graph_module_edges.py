@@ -1,6 +1,7 @@
 """torch.autograd.graph's names where users find them, and less common uses of its API."""
 
 import pickle
+from collections import OrderedDict
 
 import pytest
 import torch
@@ -50,3 +51,37 @@ def test_materialized_zeros_require_grad_under_create_graph():
     assert not gb.requires_grad
     with raises(TypeError, "zeros_like(): argument 'requires_grad' must be bool, not int"):
         torch.autograd.grad((a * 2).sum(), [a, b], create_graph=1, materialize_grads=True)
+
+
+def test_a_dict_of_inputs_gives_a_dict_of_gradients():
+    a, b = leaf(1.0, 2.0), leaf(3.0, 4.0)
+    loss = (a * 3).sum()
+    got = torch.autograd.grad(loss, {"a": a, 1: b}, retain_graph=True, allow_unused=True)
+    assert type(got) is dict and list(got) == ["a", 1]
+    assert got["a"].tolist() == [3.0, 3.0] and got[1] is None
+    got = torch.autograd.grad(loss, {"b": b}, retain_graph=True, materialize_grads=True)
+    assert got["b"].tolist() == [0.0, 0.0]
+    got = torch.autograd.grad(a * 2, {"a": a}, torch.eye(2), is_grads_batched=True)
+    assert got["a"].tolist() == [[2.0, 0.0], [0.0, 2.0]]
+    got = torch.autograd.grad(loss, {"e": get_gradient_edge(a)}, retain_graph=True)
+    assert got["e"].tolist() == [3.0, 3.0]
+    with raises(RuntimeError, "The differentiated Tensor at index 1 appears to not have been "
+                "used in the graph. Set allow_unused=True if this is the desired behavior."):
+        torch.autograd.grad(loss, {"a": a, "b": b}, retain_graph=True)
+    with raises(RuntimeError, "`inputs` argument to `grad()` cannot be empty."):
+        torch.autograd.grad(loss, {}, retain_graph=True)
+    (loss + b.sum()).backward(inputs={"a": a})
+    assert a.grad.tolist() == [3.0, 3.0] and b.grad is None
+    with raises(RuntimeError, "`inputs` argument to `backward()` cannot be empty."):
+        loss.backward(inputs={})
+
+
+@pytest.mark.parametrize("caller", ["grad", "backward"])
+def test_other_mappings_of_inputs_are_refused(caller):
+    a = leaf(1.0, 2.0)
+    loss = (a * 3).sum()
+    run = torch.autograd.grad if caller == "grad" else torch.autograd.backward
+    with raises(TypeError, f"`inputs` argument to `{caller}()` must be a dict, not "
+                "OrderedDict. Other Mapping types are not supported."):
+        run(loss, inputs=OrderedDict(a=a))
+    assert a.grad is None

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21_multi_grad_hooks.md:40
+# --- book/chapters/21_multi_grad_hooks.md:44
 """register_multi_grad_hook: one callback for the gradients of a group of tensors."""
 
 import functools
@@ -25,7 +25,7 @@ def _get_grad_fn_or_grad_acc(t):
     return node
 
 
-# --- book/chapters/21_multi_grad_hooks.md:69
+# --- book/chapters/21_multi_grad_hooks.md:73
 class _MultiHandle(RemovableHandle):
     """The handles of the tensor hooks behind one multi-grad hook."""
 
@@ -49,7 +49,7 @@ class _MultiHandle(RemovableHandle):
 _MultiHandle.__module__ = "refgrad.autograd.graph"
 
 
-# --- book/chapters/21_multi_grad_hooks.md:109
+# --- book/chapters/21_multi_grad_hooks.md:113
 OUTSIDE = "expected this hook to be called inside a backward call"
 
 
@@ -80,7 +80,7 @@ def _all_mode(tensors, fn) -> tuple:
                  for i, t in enumerate(tensors))
 
 
-# --- book/chapters/21_multi_grad_hooks.md:148
+# --- book/chapters/21_multi_grad_hooks.md:152
 def _any_mode(tensors, fn) -> tuple:
     lock = threading.Lock()
     ran = defaultdict(bool)  # graph task id -> fn already called
