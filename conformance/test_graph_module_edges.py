@@ -85,3 +85,27 @@ def test_other_mappings_of_inputs_are_refused(caller):
                 "OrderedDict. Other Mapping types are not supported."):
         run(loss, inputs=OrderedDict(a=a))
     assert a.grad is None
+
+
+def test_bool_tensors_are_named_as_torch_cpp_names_them():
+    a = leaf(1.0, 2.0)
+    b = a * 2
+    b.grad_fn.register_prehook(lambda grads: (torch.ones(2, dtype=torch.bool),))
+    with raises(RuntimeError, "hook '<lambda>' has changed the type of value (was "
+                "torch.FloatTensor got CPUBoolType)"):
+        b.sum().backward()
+    c = leaf(1.0, 2.0)
+    c.register_hook(lambda grad: torch.ones(2, dtype=torch.bool))
+    with raises(RuntimeError, "hook '<lambda>' has changed the type of value (was "
+                "torch.FloatTensor got CPUBoolType)"):
+        (c * 2).sum().backward()
+    mask = torch.tensor([True, False])
+    y = torch.where(mask, a, a * 2)
+    mask.logical_not_()
+    with raises(RuntimeError, "one of the variables needed for gradient computation has been "
+                "modified by an inplace operation: [CPUBoolType [2]] is at version 1; expected "
+                "version 0 instead. Hint: enable anomaly detection to find the operation that "
+                "failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, "
+                "check_nan=False)."):
+        y.sum().backward()
+    assert mask.type() == "torch.BoolTensor"  # Python's name stays the legacy one

@@ -8,7 +8,7 @@
 import re
 
 from refgrad._tensor import make_tensor
-from refgrad._typename import tensor_type_name
+from refgrad._typename import c_tensor_type_name
 from refgrad.autograd._state import state, switched_on
 
 FREED = (
@@ -108,7 +108,7 @@ def _modified_message(saved: SavedTensor, node) -> str:
     tensor = saved._original
     producer = tensor._grad_fn if tensor is not None else node
     shape = list(tensor.shape if tensor is not None else saved._data.shape)
-    kind = tensor_type_name(tensor) if tensor is not None else _type_of_data(saved._data)
+    kind = c_tensor_type_name(tensor) if tensor is not None else _type_of_data(saved._data)
     which = ""
     if producer is not None:
         # Backward0 goes, as does a custom Function's Backward; BackwardN keeps its N;
@@ -134,7 +134,7 @@ def _hint() -> str:
 
 
 def _type_of_data(data) -> str:
-    return tensor_type_name(make_tensor(data))
+    return c_tensor_type_name(make_tensor(data))
 
 
 # --- book/chapters/11_saved.md:205
