@@ -117,3 +117,60 @@ def test_a_value_not_kept_is_an_empty_saved_tensor():
         raw.register_hooks(print, print)
     y.sum().backward()
     assert (raw.unpack(), raw.data, raw.unpack_hook) == (None, None, None)
+
+
+def test_a_saved_input_detached_in_place_is_refused_where_torch_refuses_it():
+    a = leaf(1.0, 2.0)
+    b = a * 2
+    y = b.pow(2)
+    b.detach_()
+    with raises(RuntimeError, DETACHED_IN_PLACE):
+        y.grad_fn._raw_saved_self.unpack()
+    assert y.grad_fn._saved_self.tolist() == [2.0, 4.0]  # the getter hands its node over
+    assert y.grad_fn._raw_saved_self.data is b
+    with raises(RuntimeError, DETACHED_IN_PLACE):
+        y.sum().backward()
+    c = a * 3
+    e = c.exp()
+    c.detach_()
+    e.sum().backward()  # exp keeps its result, not the detached input
+    assert a.grad is not None
+
+
+def test_a_detached_input_is_refused_before_its_version_and_not_when_hooks_kept_it():
+    a = leaf(1.0, 2.0)
+    b = a * 3
+    y = b * a
+    with torch.no_grad():
+        b.add_(1)
+    b.detach_()
+    with raises(RuntimeError, DETACHED_IN_PLACE):
+        y.sum().backward()
+    c = a * 3
+    z = c * a
+    z.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+    c.detach_()
+    assert z.grad_fn._raw_saved_self.unpack().grad_fn is not None
+    z.sum().backward()
+
+
+class Scale(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.save_for_backward(y)
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad * y, None
+
+
+def test_a_custom_function_reads_a_detached_input_as_it_was():
+    a = leaf(1.0, 2.0)
+    b = a * 3
+    out = Scale.apply(a, b)
+    b.detach_()
+    assert [t.tolist() for t in out.grad_fn.saved_tensors] == [[3.0, 6.0]]
+    out.sum().backward()
+    assert a.grad.tolist() == [3.0, 6.0]

@@ -208,7 +208,7 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
         for (name, _), saved in zip(op.saves, self._saved):
             kind = type(saved)
             if kind is SavedTensor:
-                kwargs[name] = unpack(saved, self)
+                kwargs[name] = unpack(saved, self, True)  # NOTE [A saved input detached in place]
             elif kind in PLAIN_NUMBERS:  # NOTE [Numbers kept as they are]
                 kwargs[name] = saved
             elif saved is not None:
@@ -225,7 +225,7 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
 def _unpacked(saved, node):
     if isinstance(saved, SavedNumber):
         return saved.value
-    return [None if s is None else unpack(s, node) for s in saved]
+    return [None if s is None else unpack(s, node, True) for s in saved]
 
 
 def _materialize(grads, entries):
