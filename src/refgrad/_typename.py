@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:88
+# --- book/chapters/06_parameters.md:90
 """Dotted names for objects, and torch's legacy names for tensor types."""
 
 from refgrad import _dtype
@@ -21,6 +21,13 @@ def tensor_type_name(t: Tensor) -> str:
     return f"torch.{where}{LEGACY[t.dtype]}Tensor"
 
 
+def c_tensor_type_name(t: Tensor) -> str:
+    """The legacy name as torch's C++ messages give it: ``CPUBoolType`` for a bool tensor."""
+    if t.dtype is _dtype.bool:
+        return ("CUDA" if t.device.type == "cuda" else "CPU") + "BoolType"
+    return tensor_type_name(t)
+
+
 def typename(obj) -> str:
     if isinstance(obj, Tensor):
         return tensor_type_name(obj)
@@ -37,7 +44,7 @@ def numel(t: Tensor) -> int:
     return t.numel()
 
 
-# --- book/chapters/06_parameters.md:128
+# --- book/chapters/06_parameters.md:137
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
 
 
@@ -48,7 +55,7 @@ def c_type_name(kind) -> str:
     return f"{kind.__module__}.{kind.__name__}"
 
 
-# --- book/chapters/06_parameters.md:148
+# --- book/chapters/06_parameters.md:157
 def not_implemented_for(kernel: str, kind) -> NotImplementedError:
     """torch's error for a kernel with no version for the NumPy dtype ``kind``."""
     return NotImplementedError(

@@ -11,6 +11,7 @@ from typing import NamedTuple
 from refgrad._C import _functions
 from refgrad.autograd._engine import _call
 from refgrad.autograd._node import FunctionNode, InputMetadata, new_node
+from refgrad.autograd._node_misuse import ReadOnly
 from refgrad.autograd._saved import (
     NOTHING_SAVED,
     PLAIN_NUMBERS,
@@ -35,7 +36,7 @@ def node_class(op) -> type:
     return cls
 
 
-# --- book/chapters/13_dispatch.md:77
+# --- book/chapters/13_dispatch.md:78
 # NOTE [Code of its own per node class]
 # At each attribute read or write in a function's code, CPython 3.11 caches
 # what it found for the class of object it met there, and takes a slow path
@@ -58,7 +59,7 @@ def _own_copy(function):
                               function.__name__, function.__defaults__, function.__closure__)
 
 
-# --- book/chapters/13_dispatch.md:107
+# --- book/chapters/13_dispatch.md:108
 class RecordPlan(NamedTuple):
     """A row's saves and keeps, by position: worked out once per row."""
 
@@ -84,7 +85,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:143
+# --- book/chapters/13_dispatch.md:144
 # NOTE [No __getattr__ on nodes]
 # A class that defines __getattr__ routes every attribute read of its
 # instances through a slow generic path: CPython's specializing interpreter
@@ -109,10 +110,10 @@ def _formula_parameters(op) -> list:
 
 
 def _saved_property(key: str, raw: bool) -> property:
-    return property(lambda node: node._lookup(key, raw))
+    return ReadOnly(lambda node: node._lookup(key, raw))  # NOTE [Misuse in C++ words]
 
 
-# --- book/chapters/13_dispatch.md:187
+# --- book/chapters/13_dispatch.md:188
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -194,7 +195,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:277
+# --- book/chapters/13_dispatch.md:278
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:
@@ -207,7 +208,7 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
         for (name, _), saved in zip(op.saves, self._saved):
             kind = type(saved)
             if kind is SavedTensor:
-                kwargs[name] = unpack(saved, self)
+                kwargs[name] = unpack(saved, self, True)  # NOTE [A saved input detached in place]
             elif kind in PLAIN_NUMBERS:  # NOTE [Numbers kept as they are]
                 kwargs[name] = saved
             elif saved is not None:
@@ -224,7 +225,7 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
 def _unpacked(saved, node):
     if isinstance(saved, SavedNumber):
         return saved.value
-    return [None if s is None else unpack(s, node) for s in saved]
+    return [None if s is None else unpack(s, node, True) for s in saved]
 
 
 def _materialize(grads, entries):

@@ -24,15 +24,15 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:894
+# --- book/chapters/10_nodes.md:991
 from refgrad.autograd import graph
 
 
-# --- book/chapters/11_saved.md:386
+# --- book/chapters/11_saved.md:410
 from refgrad.autograd._saved import SavedTensor
 
 
-# --- book/chapters/18_backward.md:399
+# --- book/chapters/18_backward.md:416
 from refgrad.autograd._backward import _engine_run_backward, backward, grad
 
 
@@ -61,7 +61,7 @@ __all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:614
+# --- book/chapters/25_functions.md:616
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:446
+# --- book/chapters/10_nodes.md:537
 """AccumulateGrad, where leaves receive their gradient, and the edge that reaches a tensor."""
 
 import sys
@@ -18,6 +18,7 @@ from refgrad._tensor import make_tensor
 from refgrad.autograd._grad_dtype import accumulator_metadata
 from refgrad.autograd._hooks import call_hooks
 from refgrad.autograd._node import FunctionNode, Node, input_metadata
+from refgrad.autograd._node_misuse import ReadOnly
 from refgrad.autograd._state import state
 
 ACCUMULATE_SEQUENCE_NR = 2**64 - 1
@@ -27,20 +28,22 @@ _accumulate_lock = threading.Lock()
 class AccumulateGrad(FunctionNode):
     """Adds the gradient that reaches a leaf into the leaf's ``.grad``."""
 
-    __slots__ = ("variable",)
+    __slots__ = ("_variable",)
+    __module__ = "builtins"  # a C++ class to torch, shown without a module like the others
     _accumulates = True
+    variable = ReadOnly(lambda self: self._variable)  # NOTE [Misuse in C++ words]
 
     def __init__(self, variable) -> None:
         FunctionNode.__init__(self, (), ACCUMULATE_SEQUENCE_NR)
         self._meta = accumulator_metadata(variable)  # see "A gradient of another dtype"
-        self.variable = variable
+        self._variable = variable
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
 
     def apply(self, grads, create_graph: bool = False) -> tuple:
         grad = grads[0]
-        variable = self.variable
+        variable = self._variable
         if grad is not None:
             if variable._grad_fn is not None:  # an in-place write gave the leaf a history
                 raise RuntimeError("leaf variable has been moved into the graph interior")
@@ -55,7 +58,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:523
+# --- book/chapters/10_nodes.md:617
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -112,7 +115,7 @@ def _copy(grad, variable):
     return make_tensor(_laid_out_like(grad._data, variable._data))
 
 
-# --- book/chapters/10_nodes.md:590
+# --- book/chapters/10_nodes.md:684
 def _laid_out_like(data, leaf):
     """A copy of ``data`` in ``leaf``'s memory order, if ``leaf`` is dense; else row-major."""
     if type(data) is ndarray and not leaf.flags.c_contiguous and _dense(leaf):
@@ -141,7 +144,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:625
+# --- book/chapters/10_nodes.md:719
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -174,7 +177,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:692
+# --- book/chapters/10_nodes.md:786
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -197,7 +200,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:807
+# --- book/chapters/10_nodes.md:901
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -220,7 +223,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:842
+# --- book/chapters/10_nodes.md:936
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
@@ -239,3 +242,6 @@ def get_gradient_edge(tensor) -> GradientEdge:
     if tensor._grad_fn is None and state.inference_mode:
         raise AttributeError("'NoneType' object has no attribute 'next_functions'")
     return GradientEdge(*gradient_edge(tensor))
+
+
+GradientEdge.__module__ = "refgrad.autograd.graph"  # where users import it from, as in torch

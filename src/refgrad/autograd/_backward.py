@@ -8,6 +8,7 @@
 import logging
 import operator
 import warnings
+from collections.abc import Mapping
 
 from refgrad._method_counts import no_arguments
 from refgrad._tensor import Tensor
@@ -42,7 +43,7 @@ def _shape_of(output):
     return output
 
 
-# --- book/chapters/18_backward.md:79
+# --- book/chapters/18_backward.md:80
 def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
@@ -83,7 +84,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:127
+# --- book/chapters/18_backward.md:128
 def _root_edges(outputs) -> list:
     edges = []
     for i, out in enumerate(outputs):
@@ -115,7 +116,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:169
+# --- book/chapters/18_backward.md:170
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     if log.getEffectiveLevel() > logging.DEBUG:
@@ -146,7 +147,7 @@ def _run_backward(t_outputs, *args):
     return tuple(captured)
 
 
-# --- book/chapters/18_backward.md:203
+# --- book/chapters/18_backward.md:204
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
@@ -157,7 +158,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
             raise RuntimeError("`grad_tensors` and `grad_variables` (deprecated) arguments both "
                                "passed to `backward()`. Please only use `grad_tensors`.")
         grad_tensors = grad_variables
-    if inputs is not None and len(_as_tuple(inputs)) == 0:
+    given = _inputs_tuple(inputs, "backward")[0]
+    if inputs is not None and len(given) == 0:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     tensors = _as_tuple(tensors)
     grads = _grads_for(tensors, grad_tensors)
@@ -167,11 +169,20 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     retain_graph, create_graph = _flag(retain_graph), _flag(create_graph)
     if create_graph:  # chapter "Warnings given once"
         warn_once("create_graph", CREATE_GRAPH_WARNING, stacklevel=3)
-    _engine_run_backward(tensors, grads, retain_graph, create_graph, _as_tuple(inputs),
-                         True, True)
+    _engine_run_backward(tensors, grads, retain_graph, create_graph, given, True, True)
 
 
-# --- book/chapters/18_backward.md:234
+def _inputs_tuple(inputs, caller: str) -> tuple:
+    """``inputs`` as a tuple, with the keys of a dict to give the gradients back under."""
+    if type(inputs) is dict:
+        return tuple(inputs.values()), list(inputs)
+    if isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `{caller}()` must be a dict, not "
+                        f"{type(inputs).__name__}. Other Mapping types are not supported.")
+    return _as_tuple(inputs), None
+
+
+# --- book/chapters/18_backward.md:245
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "
@@ -181,11 +192,11 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-# --- book/chapters/18_backward.md:251
+# --- book/chapters/18_backward.md:268
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
-    """The gradients of ``outputs`` with respect to ``inputs``, as a tuple."""
+    """The gradients of ``outputs`` with respect to ``inputs``: a tuple, or a dict for a dict."""
     if materialize_grads and allow_unused is False:
         raise ValueError(
             "Expected allow_unused to be True or not passed when materialize_grads=True, "
@@ -196,35 +207,35 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
                       "True). To accumulate gradient for other parts of the graph, please use "
                       "torch.autograd.backward.", FutureWarning, stacklevel=2)
-    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    outputs, (inputs, keys) = _as_tuple(outputs), _inputs_tuple(inputs, "grad")
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = _make_grads(outputs, _grads_for(outputs, grad_outputs), is_grads_batched)
     if retain_graph is None:
         retain_graph = create_graph
-    retain_graph, create_graph = _flag(retain_graph), _flag(create_graph)
+    given, (retain_graph, create_graph) = create_graph, (_flag(retain_graph), _flag(create_graph))
     if is_grads_batched:  # section "Batched gradients", below
-        return _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
-                           materialize_grads)
-    result = _engine_run_backward(outputs, grads, retain_graph, create_graph, inputs,
-                                  allow_unused, False)
-    if materialize_grads:
-        result = tuple(_materialized(g, t) for g, t in zip(result, inputs))
-    return result
+        result = _row_by_row(outputs, inputs, grads, retain_graph, given, allow_unused,
+                             materialize_grads)
+    else:
+        result = _engine_run_backward(outputs, grads, retain_graph, create_graph, inputs,
+                                      allow_unused, False)
+        result = _materialized(result, inputs, given) if materialize_grads else result
+    return result if keys is None else dict(zip(keys, result))
 
 
-def _materialized(grad, input):
-    from refgrad._creation import zeros_like
+def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
+    """Zeros for the unused inputs, which require grad when the gradients make a graph."""
+    from refgrad._factory_arguments import zeros_like  # checks requires_grad: a 1 is refused
 
-    if grad is not None:
-        return grad
-    if isinstance(input, GradientEdge):
+    if any(g is None and isinstance(t, GradientEdge) for g, t in zip(result, inputs)):
         raise RuntimeError("materialize_grads cannot be used when the given input is a "
                            "GradientEdge")
-    return zeros_like(input)
+    return tuple(zeros_like(t, requires_grad=create_graph) if g is None else g
+                 for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:315
+# --- book/chapters/18_backward.md:332
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -244,11 +255,11 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
                  create_graph, allow_unused=allow_unused) for b in range(sizes[0])]
     result = tuple(None if column[0] is None else stack(list(column)) for column in zip(*rows))
     if materialize_grads:  # zeros of the input's shape, without the batch, as in torch
-        result = tuple(_materialized(g, t) for g, t in zip(result, inputs))
+        result = _materialized(result, inputs, create_graph)
     return result
 
 
-# --- book/chapters/18_backward.md:358
+# --- book/chapters/18_backward.md:375
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

@@ -280,7 +280,7 @@ def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
             grads[slot] = call_hooks(hooks, grads[slot])
-    leaf = node.variable if node._accumulates else None
+    leaf = node._variable if node._accumulates else None
     if leaf is not None and leaf._backward_hooks:
         grads[0] = call_hooks(leaf._backward_hooks, grads[0])
     if node._retains_grad:

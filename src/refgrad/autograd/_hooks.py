@@ -8,7 +8,7 @@
 from collections import OrderedDict
 
 from refgrad._tensor import Tensor
-from refgrad._typename import tensor_type_name
+from refgrad._typename import c_tensor_type_name
 from refgrad.utils.hooks import RemovableHandle
 
 
@@ -22,7 +22,7 @@ def check_single_result(value, result, hook) -> None:
         raise RuntimeError("can't replace a None gradient with a non-None value")
     if not isinstance(result, Tensor):
         raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
-    was, got = tensor_type_name(value), tensor_type_name(result)
+    was, got = c_tensor_type_name(value), c_tensor_type_name(result)
     if was != got:
         raise RuntimeError(
             f"hook '{hook_name(hook)}' has changed the type of value (was {was} got {got})"

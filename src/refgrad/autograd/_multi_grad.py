@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21_multi_grad_hooks.md:40
+# --- book/chapters/21_multi_grad_hooks.md:44
 """register_multi_grad_hook: one callback for the gradients of a group of tensors."""
 
 import functools
@@ -18,15 +18,14 @@ def _get_grad_fn_or_grad_acc(t):
     """The node the engine runs for ``t``: its grad_fn, or a leaf's AccumulateGrad."""
     if isinstance(t, GradientEdge):
         return t.node
-    node = t._grad_fn
-    if node is None and t.requires_grad:
-        node = grad_accumulator(t)
+    # requires_grad is asked first, as torch asks it: what fails for a non-tensor names it
+    node = grad_accumulator(t) if t.requires_grad and t._grad_fn is None else t._grad_fn
     if node is None:
         raise AssertionError("Expected gradient function to be set")
     return node
 
 
-# --- book/chapters/21_multi_grad_hooks.md:70
+# --- book/chapters/21_multi_grad_hooks.md:73
 class _MultiHandle(RemovableHandle):
     """The handles of the tensor hooks behind one multi-grad hook."""
 
@@ -50,13 +49,14 @@ class _MultiHandle(RemovableHandle):
 _MultiHandle.__module__ = "refgrad.autograd.graph"
 
 
-# --- book/chapters/21_multi_grad_hooks.md:110
+# --- book/chapters/21_multi_grad_hooks.md:113
 OUTSIDE = "expected this hook to be called inside a backward call"
 
 
 def _all_mode(tensors, fn) -> tuple:
     lock = threading.Lock()
     nodes = [_get_grad_fn_or_grad_acc(t) for t in tensors]
+    count = len(tensors)  # a sized collection, as torch requires; a generator fails here
     calls = {}  # graph task id -> [calls so far, calls expected, gradients]
 
     def inner_hook(index, grad) -> None:
@@ -66,7 +66,7 @@ def _all_mode(tensors, fn) -> tuple:
         with lock:
             if task not in calls:
                 expected = sum(map(_will_engine_execute_node, nodes))
-                calls[task] = [0, expected, [None] * len(tensors)]
+                calls[task] = [0, expected, [None] * count]
             entry = calls[task]
             entry[0] += 1
             entry[2][index] = grad
@@ -80,7 +80,7 @@ def _all_mode(tensors, fn) -> tuple:
                  for i, t in enumerate(tensors))
 
 
-# --- book/chapters/21_multi_grad_hooks.md:148
+# --- book/chapters/21_multi_grad_hooks.md:152
 def _any_mode(tensors, fn) -> tuple:
     lock = threading.Lock()
     ran = defaultdict(bool)  # graph task id -> fn already called

@@ -16,6 +16,7 @@ from refgrad._C import _functions
 from refgrad._device import CPU
 from refgrad._tensor import Tensor
 from refgrad.autograd._anomaly import remember_forward
+from refgrad.autograd._node_misuse import ReadOnly, check_arguments
 from refgrad.autograd._state import state
 from refgrad.utils.hooks import RemovableHandle
 
@@ -63,7 +64,10 @@ class Node(abc.ABC):
         return NotImplemented
 
 
-# --- book/chapters/10_nodes.md:173
+Node.__module__ = "refgrad.autograd.graph"  # where users import it from, as in torch
+
+
+# --- book/chapters/10_nodes.md:177
 def input_metadata(tensor) -> tuple:
     """What a gradient for ``tensor`` must look like: (sizes, NumPy dtype, device or None)."""
     data = tensor._data
@@ -127,7 +131,12 @@ class InputMetadata:
         return CPU if self._device is None else self._device
 
 
-# --- book/chapters/10_nodes.md:247
+# torch's class is a C++ one, private to its _C._autograd module
+InputMetadata.__name__ = InputMetadata.__qualname__ = "_InputMetadata"
+InputMetadata.__module__ = "refgrad._C._autograd"
+
+
+# --- book/chapters/10_nodes.md:256
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -157,17 +166,17 @@ class FunctionNode(Node):
     def name(self) -> str:
         return type(self).__name__
 
-    @property
+    @ReadOnly
     def next_functions(self) -> tuple:
         return tuple(zip(self._next_nodes, self._next_slots))
 
-    @property
+    @ReadOnly
     def metadata(self) -> dict:
         if self._metadata is None:
             self._metadata = {}
         return self._metadata
 
-    @property
+    @ReadOnly
     def _input_metadata(self) -> tuple:
         slots = self._gradient_slots()
         entries = self._meta if slots is None else [self._meta[i] for i in slots]
@@ -180,7 +189,8 @@ class FunctionNode(Node):
     def _sequence_nr(self) -> int:
         return self._seq
 
-    requires_grad = True
+    requires_grad = ReadOnly(lambda self: True)
+    _method_owner = _attribute_owner = None  # NOTE [Misuse in C++ words]
     _accumulates = False  # True for AccumulateGrad, whose leaf's hooks the engine runs
     _releases = False  # whether the class has release_variables(), set just below
 
@@ -188,19 +198,20 @@ class FunctionNode(Node):
         super().__init_subclass__(**kwargs)
         # The engine asks this flag, not getattr, after every node it runs.
         cls._releases = hasattr(cls, "release_variables")
+        check_arguments(cls)  # of the methods it defines: NOTE [Misuse in C++ words]
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:322
+# --- book/chapters/10_nodes.md:333
 def set_edges(node, edges) -> None:
     """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
     node._next_nodes = tuple([child for child, _ in edges])
     node._next_slots = tuple([slot for _, slot in edges])
 
 
-# --- book/chapters/10_nodes.md:336
+# --- book/chapters/10_nodes.md:347
 # NOTE [Making a node]
 # new_node() and FunctionNode.__init__ fill the same slots with the same
 # defaults; a test holds them together. A slot added to one goes in the other.
@@ -220,7 +231,7 @@ def new_node(cls, next_nodes: tuple, next_slots: tuple):
 _new = object.__new__
 
 
-# --- book/chapters/10_nodes.md:364
+# --- book/chapters/10_nodes.md:375
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -240,6 +251,10 @@ def _register_prehook(self, fn) -> RemovableHandle:
 
 
 def _register_hook_dict(self, tensor) -> None:
+    if not isinstance(tensor, Tensor):  # a custom node words it as a Tensor, a C++ node does not
+        if self._method_owner is not None:
+            raise RuntimeError("_register_hook_dict expected a Tensor")
+        raise TypeError("_register_hook_dict expected a variable")
     if self._tensor_pre_hooks is None:
         self._tensor_pre_hooks = []
     self._tensor_pre_hooks.append((tensor._output_nr, tensor._backward_hooks))
@@ -248,10 +263,11 @@ def _register_hook_dict(self, tensor) -> None:
 FunctionNode.register_hook = _register_hook
 FunctionNode.register_prehook = _register_prehook
 FunctionNode._register_hook_dict = _register_hook_dict
+check_arguments(FunctionNode)
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:411
+# --- book/chapters/10_nodes.md:502
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")

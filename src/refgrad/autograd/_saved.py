@@ -8,7 +8,7 @@
 import re
 
 from refgrad._tensor import make_tensor
-from refgrad._typename import tensor_type_name
+from refgrad._typename import c_tensor_type_name
 from refgrad.autograd._state import state, switched_on
 
 FREED = (
@@ -40,8 +40,10 @@ class SavedTensor:
         counter = tensor._version_counter
         if counter is None:
             raise RuntimeError(CANNOT_SAVE_INFERENCE)
-        self._original = None if is_output else tensor
-        self._data = tensor._data if is_output else None
+        if is_output:  # its data only: the node and its own output would hold each other
+            self._original, self._data, self._grad_fn = None, tensor._data, None
+        else:  # and its grad_fn: NOTE [A saved input detached in place]
+            self._original, self._data, self._grad_fn = tensor, None, tensor._grad_fn
         self._counter = counter
         self._version = counter.value
         self._output_nr = tensor._output_nr
@@ -54,7 +56,7 @@ class SavedTensor:
             pack_with_hooks(self, tensor, *hooks[-1])
 
     def release(self) -> None:
-        self._original = self._data = self._packed = self._tangent = None
+        self._original = self._data = self._packed = self._tangent = self._grad_fn = None
         self._freed = True
 
     def register_hooks(self, pack_hook, unpack_hook) -> None:
@@ -69,26 +71,34 @@ class SavedTensor:
         pack_with_hooks(self, tensor, pack_hook, unpack_hook)
 
 
-# --- book/chapters/11_saved.md:108
-class NothingSaved:
+# --- book/chapters/11_saved.md:112
+def _nothing_saved() -> SavedTensor:
     """What ``_raw_saved_<name>`` shows for a value the node did not keep."""
-
-    __slots__ = ()
-
-    def register_hooks(self, pack_hook, unpack_hook) -> None:
-        raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
-
-
-NOTHING_SAVED = NothingSaved()
+    saved = object.__new__(SavedTensor)
+    saved._original = saved._data = saved._counter = saved._packed = None
+    saved._unpack_hook = saved._tangent = None
+    saved._freed = saved._is_output = False
+    return saved
 
 
-# --- book/chapters/11_saved.md:127
-def unpack(saved: SavedTensor, node):
+NOTHING_SAVED = _nothing_saved()
+
+
+# --- book/chapters/11_saved.md:131
+DETACHED_IN_PLACE = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+    "This is not supported, please use out-of-place `.detach()` instead"
+)
+
+
+def unpack(saved: SavedTensor, node, strict: bool = False):
     """The saved tensor, ready for a backward formula."""
     if saved._freed:
         raise RuntimeError(FREED)
     if saved._unpack_hook is not None:
         return unpack_with_hooks(saved, node)
+    if strict and saved._grad_fn is not None and saved._original._grad_fn is None:
+        raise RuntimeError(DETACHED_IN_PLACE)  # NOTE [A saved input detached in place]
     if saved._counter.value != saved._version:
         raise RuntimeError(_modified_message(saved, node))
     if saved._original is not None:
@@ -103,12 +113,12 @@ def unpack(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:156
+# --- book/chapters/11_saved.md:178
 def _modified_message(saved: SavedTensor, node) -> str:
     tensor = saved._original
     producer = tensor._grad_fn if tensor is not None else node
     shape = list(tensor.shape if tensor is not None else saved._data.shape)
-    kind = tensor_type_name(tensor) if tensor is not None else _type_of_data(saved._data)
+    kind = c_tensor_type_name(tensor) if tensor is not None else _type_of_data(saved._data)
     which = ""
     if producer is not None:
         # Backward0 goes, as does a custom Function's Backward; BackwardN keeps its N;
@@ -134,10 +144,10 @@ def _hint() -> str:
 
 
 def _type_of_data(data) -> str:
-    return tensor_type_name(make_tensor(data))
+    return c_tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:203
+# --- book/chapters/11_saved.md:225
 class SavedNumber:
     """A Python number an operation kept; shown as a 0-d tensor."""
 
@@ -169,7 +179,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:255
+# --- book/chapters/11_saved.md:277
 PACK_MODIFIED = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -195,7 +205,7 @@ def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook) -> None:
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:290
+# --- book/chapters/11_saved.md:312
 def unpack_with_hooks(saved: SavedTensor, node):
     from refgrad._tensor import Tensor
 
@@ -215,7 +225,7 @@ def unpack_with_hooks(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:314
+# --- book/chapters/11_saved.md:336
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
@@ -236,7 +246,51 @@ REGISTER_ARGUMENTS = (
 def _check_register(saved: SavedTensor, pack_hook, unpack_hook) -> None:
     if not (callable(pack_hook) and callable(unpack_hook)):
         raise TypeError(REGISTER_ARGUMENTS + f"{saved!r}, {pack_hook!r}, {unpack_hook!r}")
+    if saved._counter is None:
+        raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
     if saved._freed:
         raise RuntimeError(REGISTER_FREED)
     if saved._unpack_hook is not None:
         raise RuntimeError(REGISTER_TWICE)
+
+
+# --- book/chapters/11_saved.md:430
+UNPACK_ARGUMENTS = (
+    "unpack(): incompatible function arguments. The following argument types are supported:"
+    "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "
+)
+
+
+def _unpack_alone(self, *args, **kwargs):
+    """The value as backward would get it, unpacked without the node that saved it."""
+    if args or kwargs:
+        given = "".join(f", {arg!r}" for arg in args)
+        if kwargs:
+            given += "; kwargs: " + ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+        raise TypeError(f"{UNPACK_ARGUMENTS}{self!r}{given}")
+    if self._counter is None:
+        return None
+    if self._freed:
+        raise RuntimeError(FREED)
+    if self._is_output:
+        raise RuntimeError(DETACHED_IN_PLACE)
+    return unpack(self, None, True)
+
+
+def _data(self):
+    """What the value holds now."""
+    if self._freed:
+        return None
+    if self._unpack_hook is not None:
+        return self._packed
+    if self._data is None:
+        return self._original
+    tensor = make_tensor(self._data)
+    tensor._version_counter = self._counter
+    return tensor
+
+
+SavedTensor.unpack = _unpack_alone
+SavedTensor.__repr__ = lambda self: f"<torch._C._autograd.SavedTensor object at {id(self):#x}>"
+SavedTensor.data = property(_data)
+SavedTensor.unpack_hook = property(lambda self: None if self._freed else self._unpack_hook)

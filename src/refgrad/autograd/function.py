@@ -57,6 +57,8 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
 
     _forward_cls = None
     _keeps_every_gradient = True  # NOTE [What backward returned, hooks see]
+    # torch's custom nodes inherit their C methods from one base: NOTE [Misuse in C++ words]
+    _method_owner, _attribute_owner = "_FunctionBase", "torch._C._FunctionBase"
 
     # NOTE [Two callers of a custom node's apply]
     # The engine (and CopySlices, and a node's __call__) pass the gradients as
@@ -129,7 +131,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:201
+# --- book/chapters/25_functions.md:203
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = _bound(cls.forward, args, kwargs), {}
@@ -169,7 +171,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:267
+# --- book/chapters/25_functions.md:269
 def _wrap(node, inputs, outputs, record) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -207,7 +209,7 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:440
+# --- book/chapters/25_functions.md:442
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo

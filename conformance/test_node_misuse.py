@@ -1,0 +1,101 @@
+"""Misusing a node's methods and attributes is refused in the words of torch's C++ types."""
+
+import pytest
+import torch
+
+from conformance._support import leaf, raises
+
+
+class Double(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 2
+
+
+def nodes():
+    """An op node, a leaf's node, CopySlices and a custom node, with the names messages use."""
+    a = leaf(1.0, 2.0, 3.0)
+    written = a.clone()
+    written[0].mul_(2)
+    return [
+        (a.exp().grad_fn, "ExpBackward0", "ExpBackward0"),
+        (a.clone().grad_fn.next_functions[0][0], "AccumulateGrad", "AccumulateGrad"),
+        (written.grad_fn, "CopySlices", "CopySlices"),
+        (Double.apply(a).grad_fn, "_FunctionBase", "torch._C._FunctionBase"),
+    ]
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_methods_take_their_arguments_as_c_methods_do(index):
+    # Called as methods, not fetched first: for a custom node, a bound method fetched with
+    # getattr is named after the node's class in CPython's message, not after _FunctionBase.
+    node, owner, _ = nodes()[index]
+    one = f"{owner}.register_hook() takes exactly one argument"
+    with raises(TypeError, f"{one} (0 given)"):
+        node.register_hook()
+    with raises(TypeError, f"{one} (2 given)"):
+        node.register_hook(print, print)
+    with raises(TypeError, f"{owner}.register_hook() takes no keyword arguments"):
+        node.register_hook(fn=print)
+    with raises(TypeError, f"{owner}.register_prehook() takes exactly one argument (0 given)"):
+        node.register_prehook()
+    with raises(TypeError, f"{owner}.register_prehook() takes no keyword arguments"):
+        node.register_prehook(print, fn=print)
+    with raises(TypeError, f"{owner}.name() takes no arguments (1 given)"):
+        node.name(1)
+    with raises(TypeError, f"{owner}.name() takes no keyword arguments"):
+        node.name(x=1)
+    with raises(TypeError, f"{owner}._sequence_nr() takes no arguments (2 given)"):
+        node._sequence_nr(1, 2)
+    assert node.register_prehook(print).__class__.__name__ == "RemovableHandle"
+    assert isinstance(node.name(), str) and isinstance(node._sequence_nr(), int)
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_attributes_are_not_writable(index):
+    node, _, owner = nodes()[index]
+    for attribute in ("next_functions", "metadata", "_input_metadata", "requires_grad"):
+        message = f"attribute '{attribute}' of '{owner}' objects is not writable"
+        with raises(AttributeError, message):
+            setattr(node, attribute, ())
+        with raises(AttributeError, message):
+            delattr(node, attribute)
+    assert node.requires_grad is True and node.metadata == {}
+
+
+def test_saved_values_and_the_variable_are_not_writable():
+    a = leaf(1.0, 2.0)
+    node = a.exp().grad_fn
+    for attribute in ("_saved_result", "_raw_saved_result"):
+        with raises(AttributeError, f"attribute '{attribute}' of 'ExpBackward0' objects is not "
+                    "writable"):
+            setattr(node, attribute, None)
+    accumulate = a.clone().grad_fn.next_functions[0][0]
+    with raises(AttributeError, "attribute 'variable' of 'AccumulateGrad' objects is not "
+                "writable"):
+        accumulate.variable = leaf(1.0)
+    assert accumulate.variable is a
+
+
+def test_register_hook_dict_wants_a_tensor():
+    a = leaf(1.0, 2.0)
+    with raises(TypeError, "_register_hook_dict expected a variable"):
+        a.exp().grad_fn._register_hook_dict(3)
+    with raises(RuntimeError, "_register_hook_dict expected a Tensor"):
+        Double.apply(a).grad_fn._register_hook_dict(3)
+
+
+def test_builtin_node_classes_and_input_metadata_are_named_as_torch_names_them():
+    a = leaf(1.0, 2.0)
+    accumulate = a.clone().grad_fn.next_functions[0][0]
+    assert repr(type(accumulate)) == "<class 'AccumulateGrad'>"
+    assert type(accumulate).__module__ == "builtins"
+    meta = a.exp().grad_fn._input_metadata[0]
+    assert type(meta).__name__ == type(meta).__qualname__ == "_InputMetadata"
+    module = f"{torch.__name__}._C._autograd"
+    assert type(meta).__module__ == module
+    assert repr(meta).startswith(f"<{module}._InputMetadata object at 0x")
