@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:895
+# --- book/chapters/26_inplace.md:901
 """bernoulli and normal: random draws that make a new tensor."""
 
 from types import SimpleNamespace
@@ -31,7 +31,7 @@ _P_RANGE = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could 
             "message be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/26_inplace.md:929
+# --- book/chapters/26_inplace.md:935
 def _on_host(array):
     """(the array on the CPU, where it came from): draws are made on the CPU."""
     if type(array) is np.ndarray or isinstance(array, int | float | np.generic):
@@ -75,7 +75,7 @@ def _zeros(g, sizes):
     return zeros(sizes, dtype=g.dtype, device=g.device)
 
 
-# --- book/chapters/26_inplace.md:978
+# --- book/chapters/26_inplace.md:984
 BERNOULLI = register(Op("bernoulli", "BernoulliBackward0", ("self",), forward=_bernoulli,
                         backward=lambda g, **_: (_constant(g),), promote=False,
                         hides=("generator",)))
@@ -103,7 +103,7 @@ NORMAL_TENSOR_TENSOR = register(Op(
         np.broadcast_shapes(tuple(mean_sym_sizes), tuple(std_sym_sizes)))))
 
 
-# --- book/chapters/26_inplace.md:1007
+# --- book/chapters/26_inplace.md:1013
 def bernoulli(input, *args, generator=None, **kwargs):
     if args or kwargs:  # a probability given as a number: a node without a derivative
         p = args[0] if args else kwargs["p"]
@@ -114,7 +114,7 @@ def bernoulli(input, *args, generator=None, **kwargs):
     return _call(BERNOULLI, (input,), {"generator": generator})
 
 
-# --- book/chapters/26_inplace.md:1023
+# --- book/chapters/26_inplace.md:1029
 _BROADCASTING = SimpleNamespace(promote=True, variadic=False)  # as an op whose inputs broadcast
 _NORMAL = Arguments(
     "normal(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
@@ -153,7 +153,7 @@ def normal(*args, generator=None, **kwargs):
 Tensor.bernoulli = bernoulli
 
 
-# --- book/chapters/26_inplace.md:1069
+# --- book/chapters/26_inplace.md:1075
 def _bernoulli_into(a, p, generator):
     (a, where), (p, _) = _on_host(a), _on_host(p)
     order = np.argsort([-abs(step) for step in a.strides], kind="stable")  # memory order

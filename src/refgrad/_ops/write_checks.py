@@ -5,8 +5,14 @@
 # --- book/chapters/26_inplace.md:40
 """What every write into a tensor checks first, and the version bump that follows it."""
 
+import sys
+import warnings
+
+import numpy as np
+
 from refgrad._backend import overlaps, writeable
 from refgrad._ops.views import check_view_write, regenerate_views
+from refgrad.autograd._anomaly import _outside_refgrad
 from refgrad.autograd._state import state
 
 LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -32,7 +38,7 @@ RESIZED = (
 )
 
 
-# --- book/chapters/26_inplace.md:76
+# --- book/chapters/26_inplace.md:82
 def bump(t) -> None:
     """Count one write to ``t``'s memory."""
     counter = t._version_counter
@@ -63,7 +69,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:191
+# --- book/chapters/26_inplace.md:197
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -96,16 +102,9 @@ def check_cast(t, kind) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:1299
+# --- book/chapters/26_inplace.md:1305
 def resize_out(t, like, times: int = 1) -> None:
     """Give the out= tensor ``t`` a new array shaped as ``like``, in ``t``'s dtype."""
-    import sys
-    import warnings
-
-    import numpy as np
-
-    from refgrad.autograd._anomaly import _outside_refgrad
-
     if t._data.size:
         _, level = _outside_refgrad(sys._getframe())
         for _ in range(times):
