@@ -11,7 +11,8 @@ from refgrad._argument_forms import (
     plain_kinds,
     refuse,
 )
-from refgrad._arguments import Arguments, signature
+from refgrad._arguments import Arguments
+from refgrad._signatures import signature
 
 SUM = ("sum(Tensor input, *, torch.dtype dtype = None)",
        "sum(Tensor input, tuple of ints[1]? dim, bool keepdim = False, *, "

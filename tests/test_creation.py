@@ -1,4 +1,4 @@
-"""refgrad._creation: dtype inference, sizes, ranges and random streams."""
+"""The factories: dtype inference, sizes, ranges and random streams."""
 
 import numpy as np
 import pytest

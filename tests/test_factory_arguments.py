@@ -3,12 +3,12 @@
 import inspect
 
 import refgrad as torch
-from refgrad import _creation, _factories
+from refgrad import _creation, _factories, _from_data
 from refgrad._arguments import Arguments
 
 
 def test_refgrads_own_calls_skip_the_reading():
-    for module, name in ((_creation, "zeros_like"), (_creation, "tensor"), (_factories, "eye")):
+    for module, name in ((_creation, "zeros_like"), (_from_data, "tensor"), (_factories, "eye")):
         wrapped = getattr(torch, name)
         assert wrapped is not getattr(module, name)
         assert inspect.unwrap(wrapped) is getattr(module, name) and wrapped.__name__ == name

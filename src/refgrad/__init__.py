@@ -11,9 +11,10 @@
 from refgrad import autograd  # isort: skip
 from refgrad import cuda, nn
 from refgrad._creation import (
-    arange, empty, empty_like, full, full_like, ones, ones_like, rand, randint, randn, tensor,
-    zeros, zeros_like,
+    arange, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like,
 )
+from refgrad._from_data import tensor
+from refgrad._random_factories import rand, randint, randn
 from refgrad._device import device
 from refgrad._from_numpy import as_tensor, from_numpy
 from refgrad._type_info import can_cast, finfo, iinfo, is_floating_point, result_type
@@ -38,7 +39,7 @@ __version__ = "0.1.0"
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:1159
+# --- book/chapters/05_creation.md:1184
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty_like,
@@ -122,11 +123,11 @@ from refgrad._ops.shaping import (
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:647
+# --- book/chapters/16e_rounding_and_bits.md:648
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:699
+# --- book/chapters/16e_rounding_and_bits.md:700
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -194,7 +195,7 @@ from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:895
+# --- book/chapters/16l_more_linalg.md:896
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
@@ -319,7 +320,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1026
+# --- book/chapters/16o_argument_checks.md:1027
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
@@ -369,7 +370,7 @@ from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
-# --- book/chapters/19c_optimizers.md:742
+# --- book/chapters/19c_optimizers.md:743
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 

@@ -5,7 +5,7 @@
 # --- book/chapters/16o_argument_checks.md:606
 """torch's argument errors for functions that read their arguments only once they fail."""
 
-from refgrad._arguments import Arguments, _type_name
+from refgrad._arguments import Arguments
 from refgrad._ops import (
     addmm_family,
     clamps,
@@ -32,6 +32,7 @@ from refgrad._ops import (
     tiling,
 )
 from refgrad._ops.einsum import einsum as plain_einsum
+from refgrad._signatures import type_name
 from refgrad._tensor import Tensor
 
 
@@ -77,7 +78,7 @@ def _parsed(spec: tuple) -> Arguments:
     return arguments
 
 
-# --- book/chapters/16o_argument_checks.md:684
+# --- book/chapters/16o_argument_checks.md:685
 _OUT = "*, Tensor out = None"
 _STABLE = "Tensor input, *, bool stable, int dim = -1, bool descending = False"
 _ORDER = "Tensor input, int dim = -1, bool descending = False"
@@ -114,7 +115,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:724
+# --- book/chapters/16o_argument_checks.md:725
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
     "dot": (linalg, (f"(Tensor input, Tensor tensor, {_OUT})",)),
@@ -136,7 +137,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:751
+# --- book/chapters/16o_argument_checks.md:752
 HIDDEN = {  # name: the forms torch tries but never lists
     **{name: (f"(Number beta, Tensor input, Number alpha, {pair})",
               f"(Number beta, Tensor input, {pair})")
@@ -149,7 +150,7 @@ HIDDEN = {  # name: the forms torch tries but never lists
 }
 
 
-# --- book/chapters/16o_argument_checks.md:769
+# --- book/chapters/16o_argument_checks.md:770
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
@@ -198,7 +199,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:825
+# --- book/chapters/16o_argument_checks.md:826
 def _function(name: str):
     module, texts = FUNCTIONS[name]
     return read_after_failure(getattr(module, name), (
@@ -233,7 +234,7 @@ meshgrid = read_after_failure(tiling.meshgrid, ((
     (), False, _listed))
 
 
-# --- book/chapters/16o_argument_checks.md:865
+# --- book/chapters/16o_argument_checks.md:866
 def _einsum_read(args: tuple) -> tuple:
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
@@ -249,13 +250,13 @@ einsum = read_after_failure(plain_einsum, (
     _einsum_read))
 
 
-# --- book/chapters/16o_argument_checks.md:887
+# --- book/chapters/16o_argument_checks.md:888
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
         if isinstance(input, Tensor):
             return input
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
-                        f"{_type_name(input)}")
+                        f"{type_name(input)}")
 
     same.__name__ = same.__qualname__ = name
     same.__doc__ = directions.conj.__doc__

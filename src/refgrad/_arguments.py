@@ -2,154 +2,20 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:84
-"""torch's signatures for a function, and the TypeError a call gets when its arguments fit none."""
-
-import re
-from typing import NamedTuple
+# --- book/chapters/13a_arguments.md:256
+"""A call read against torch's signatures, and the TypeError it gets when it fits none."""
 
 import numpy as np
 
-from refgrad._device import device as Device
-from refgrad._dtype import dtype as DType
-from refgrad._generator import Generator
+from refgrad._signatures import Parameter, Signature, fits_parameter, is_index, signature, type_name
 from refgrad._tensor import Tensor
-from refgrad._tensor_values import strided
-from refgrad._typename import c_type_name
 
 
-class Parameter(NamedTuple):
-    kind: str  # torch's name for its type: "int", "tuple of ints", "Tensor", ...
-    name: str
-    default: str | None  # as torch prints it; None when the argument is required
-    takes_none: bool  # written "int? dim": None stands for "not given"
-    size: int  # written "tuple of ints[1] dim": a single int stands for a tuple of one
-    keyword_only: bool
-
-
-class Signature(NamedTuple):
-    name: str
-    parameters: tuple
-    shown: str  # as the message for an invalid combination lists it
-    varargs: bool  # the one positional parameter is a tuple of ints: view(2, 3)
-    hidden: bool  # tried, but never listed nor counted as plausible
-
-
-_PARAMETER = re.compile(r"(?P<kind>[\w. ]+?)(\[(?P<size>\d+)\])?(?P<none>\?)? (?P<name>\w+)"
-                        r"( = (?P<default>.+))?$")
-
-
-# --- book/chapters/13a_arguments.md:123
-def signature(text: str, method: bool = False, hidden: bool = False) -> Signature:
-    """A signature written as torch prints it: ``"transpose(Tensor input, int dim0, int dim1)"``.
-
-    A method's form leaves out ``input``, the tensor it is called on, and ``out``.
-    """
-    name, _, inside = text.partition("(")
-    parameters, keyword_only = [], False
-    for part in filter(None, inside[:-1].split(", ")):
-        if part == "*":
-            keyword_only = True
-            continue
-        m = _PARAMETER.match(part)
-        parameters.append(Parameter(m["kind"], m["name"], m["default"], bool(m["none"]),
-                                    int(m["size"] or 0), keyword_only))
-    if method:
-        parameters = [p for p in parameters if p.name not in ("input", "out")]
-    positional = [p for p in parameters if not p.keyword_only]
-    varargs = (len(positional) == 1 and positional[0].kind == "tuple of ints"
-               and positional[0].default is None)  # std(0, 1) is not std((0, 1))
-    return Signature(name, tuple(parameters), _shown(parameters), varargs, hidden)
-
-
-def _shown(parameters) -> str:
-    parts, starred = [], False
-    for p in parameters:
-        if p.keyword_only and not starred:
-            parts.append("*")
-            starred = True
-        parts.append(f"{p.kind} {p.name}" + ("" if p.default is None else f" = {p.default}"))
-    return f"({', '.join(parts)})"
-
-
-# --- book/chapters/13a_arguments.md:174
-# NOTE [What torch's parser takes for a type]
-# An int is an int but not a bool, a NumPy integer, or a 0-d integer tensor
-# that does not require grad. Inside a tuple of ints the elements are read as
-# indices: a NumPy integer, an integer tensor of one element, and, after the
-# first element, a bool too. A Number is any Python or NumPy number, and a
-# float any but a bool or a complex; either takes a 0-d tensor that does not
-# require grad. A bool is only Python's: torch refuses a NumPy bool.
-def _is_int(value) -> bool:
-    if isinstance(value, bool | np.bool_):
-        return False
-    if isinstance(value, int | np.integer):
-        return True
-    return (isinstance(value, Tensor) and value.ndim == 0 and value._data.dtype.kind in "iu"
-            and not value.requires_grad)
-
-
-def _is_index(value) -> bool:
-    if isinstance(value, Tensor):
-        return value.numel() == 1 and value._data.dtype.kind in "biu"
-    return isinstance(value, int | np.integer) and not isinstance(value, bool)
-
-
-def _is_number(value) -> bool:
-    return isinstance(value, int | float | complex | np.number | np.bool_) or _is_scalar(value)
-
-
-def _is_float(value) -> bool:
-    if isinstance(value, int | float | np.integer | np.floating):
-        return not isinstance(value, bool)
-    return _is_scalar(value)
-
-
-def _is_scalar(value) -> bool:
-    return isinstance(value, Tensor) and value.ndim == 0 and not value.requires_grad
-
-
-_CHECKS = {
-    "int": _is_int,
-    "bool": lambda v: isinstance(v, bool),
-    "Number": _is_number,
-    "float": _is_float,
-    "str": lambda v: isinstance(v, str),
-    "torch.dtype": lambda v: isinstance(v, DType),
-    "torch.device": lambda v: isinstance(v, str | Device) or _is_int(v),
-    "torch.layout": lambda v: v is strided,  # refgrad's one layout
-    "torch.Generator": lambda v: isinstance(v, Generator),
-    "torch.memory_format": lambda v: False,  # refgrad has none: only None is taken
-    "Tensor": lambda v: isinstance(v, Tensor),
-    "tuple of Tensors": lambda v: isinstance(v, tuple | list),
-    "object": lambda v: True,  # torch.tensor's data: anything, read by the function
-}
-
-
-# --- book/chapters/13a_arguments.md:230
-def _fits(p: Parameter, value, numbers_as_tensors: bool) -> bool:
-    """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
-    if value is None and p.takes_none:
-        return True
-    if p.kind == "tuple of ints":
-        if isinstance(value, tuple | list):
-            return not value or _is_index(value[0])
-        return p.size > 0 and _is_index(value)
-    if p.kind == "Tensor" and numbers_as_tensors and _is_number(value):
-        return True
-    return _CHECKS[p.kind](value)
-
-
-def _type_name(value) -> str:
-    return "torch.dtype" if isinstance(value, DType) else c_type_name(type(value))
-
-
-# --- book/chapters/13a_arguments.md:256
 def _bind(sig: Signature, args, kwargs, numbers: bool):
     """(the call's values for ``sig``, None), or (None, torch's complaint) when they do not fit."""
     n = len(args)
     positional = sum(not p.keyword_only for p in sig.parameters)
-    if n > positional and not (sig.varargs and _is_index(args[0])):
+    if n > positional and not (sig.varargs and is_index(args[0])):
         return None, _too_many(sig, n)
     bound, position, keywords = [], 0, 0
     for index, p in enumerate(sig.parameters):
@@ -162,8 +28,8 @@ def _bind(sig: Signature, args, kwargs, numbers: bool):
             return None, _missing(sig, index)
         else:
             continue
-        if not _fits(p, value, numbers):
-            if not (sig.varargs and not keyword and _is_index(args[0])):
+        if not fits_parameter(p, value, numbers):
+            if not (sig.varargs and not keyword and is_index(args[0])):
                 return None, _wrong(sig, p, value, None if keyword else position + 1)
             value, position = args, n - 1  # view(2, 3) reads as view((2, 3))
         bound.append((index, p, value))
@@ -175,7 +41,7 @@ def _bind(sig: Signature, args, kwargs, numbers: bool):
     return bound, None
 
 
-# --- book/chapters/13a_arguments.md:291
+# --- book/chapters/13a_arguments.md:299
 # torch also takes NumPy's names for some arguments: x.sum(axis=0).
 _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
                 "other": ("x2",)}
@@ -194,19 +60,19 @@ def _unpacked(sig: Signature, bound) -> str | None:
     for index, p, value in bound:
         if p.kind == "tuple of ints" and isinstance(value, tuple | list):
             for i, item in enumerate(value[1:], 2):
-                if not (_is_index(item) or isinstance(item, bool | np.bool_)):
+                if not (is_index(item) or isinstance(item, bool | np.bool_)):
                     return (f"{sig.name}(): argument '{p.name}' failed to unpack the object at pos "
                             f"{i} with error \"type must be tuple of ints,but got "
-                            f"{_type_name(item)}\"")
+                            f"{type_name(item)}\"")
         elif p.kind == "tuple of Tensors":
             for i, item in enumerate(value):
                 if not isinstance(item, Tensor):
                     return (f"expected Tensor as element {i} in argument {index}, but got "
-                            f"{_type_name(item)}")
+                            f"{type_name(item)}")
     return None
 
 
-# --- book/chapters/13a_arguments.md:326
+# --- book/chapters/13a_arguments.md:334
 def _required(sig: Signature) -> int:
     return sum(p.default is None for p in sig.parameters)
 
@@ -233,8 +99,8 @@ def _wrong(sig: Signature, p: Parameter, value, position: int | None) -> str:
     where = "" if position is None else f" (position {position})"
     if p.kind == "tuple of ints" and isinstance(value, tuple | list) and position is not None:
         return (f"{sig.name}(): argument '{p.name}'{where} must be tuple of ints, but found "
-                f"element of type {_type_name(value[0])} at pos 0")
-    return f"{sig.name}(): argument '{p.name}'{where} must be {p.kind}, not {_type_name(value)}"
+                f"element of type {type_name(value[0])} at pos 0")
+    return f"{sig.name}(): argument '{p.name}'{where} must be {p.kind}, not {type_name(value)}"
 
 
 def _extra_keyword(sig: Signature, kwargs, given: int) -> str:
@@ -248,11 +114,11 @@ def _extra_keyword(sig: Signature, kwargs, given: int) -> str:
     raise AssertionError("every keyword was used")
 
 
-# --- book/chapters/13a_arguments.md:381
+# --- book/chapters/13a_arguments.md:389
 def _combination(signatures, args, kwargs, numbers: bool) -> str:
     shown = [s for s in signatures if not s.hidden]
-    got = _listed([_type_name(a) for a in args],
-                  [f"{k}={_type_name(v)}" for k, v in reversed(kwargs.items())])
+    got = _listed([type_name(a) for a in args],
+                  [f"{k}={type_name(v)}" for k, v in reversed(kwargs.items())])
     head = (f"{shown[0].name}() received an invalid combination of arguments - got {got}, "
             "but expected ")
     if len(shown) == 1:
@@ -273,7 +139,7 @@ def _listed(positional: list, keywords: list) -> str:
     return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
-# --- book/chapters/13a_arguments.md:408
+# --- book/chapters/13a_arguments.md:416
 # NOTE [Which signatures say why they did not match]
 # torch explains a signature only when the call gave as many arguments as the
 # printed signature has comma-separated pieces: "*" is a piece, "()" is one
@@ -300,12 +166,12 @@ def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
 
     def marked(text, p, value):
         fits = (p is not None and p.default is None and " " not in p.kind
-                and p.kind != "Number" and value is not None and _fits(p, value, numbers))
+                and p.kind != "Number" and value is not None and fits_parameter(p, value, numbers))
         return text if fits else f"!{text}!"
 
     shown = [marked(_described(a), slots[i] if i < len(slots) else None, a)
              for i, a in enumerate(args)]
-    keywords = [marked(f"{k}={_type_name(v)}", named[k], v) for k, v in reversed(kwargs.items())]
+    keywords = [marked(f"{k}={type_name(v)}", named[k], v) for k, v in reversed(kwargs.items())]
     if not any(t.startswith("!") for t in (*shown, *keywords)):
         return None
     return "some of the arguments have invalid types: " + _listed(shown, keywords)
@@ -313,15 +179,15 @@ def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
 
 def _described(value) -> str:
     """A value's type as the reasons show it: a tuple or list with its elements' types."""
-    names = [_type_name(item) for item in value] if isinstance(value, tuple | list) else ()
+    names = [type_name(item) for item in value] if isinstance(value, tuple | list) else ()
     if isinstance(value, tuple):
         return f"tuple of ({names[0]},)" if len(names) == 1 else f"tuple of ({', '.join(names)})"
     if isinstance(value, list):
         return f"list of [{', '.join(names)}]"
-    return _type_name(value)
+    return type_name(value)
 
 
-# --- book/chapters/13a_arguments.md:477
+# --- book/chapters/13a_arguments.md:485
 # NOTE [Tensors read as ints]
 # torch's parser turns an index tensor given for an int, or inside a tuple of
 # ints, into that int before the function runs. A call with one is never plain
@@ -332,7 +198,7 @@ def _described(value) -> str:
 def as_ints(sig: Signature, args: tuple, kwargs: dict) -> tuple:
     """(args, kwargs) with each tensor given for an int (or in a tuple of ints) as that int."""
     slots = [p for p in sig.parameters if not p.keyword_only]
-    if sig.varargs and args and (len(args) > 1 or not _fits(slots[0], args[0], False)):
+    if sig.varargs and args and (len(args) > 1 or not fits_parameter(slots[0], args[0], False)):
         read = (tuple(_as_int(a) for a in args),)  # view(2, 3) is view((2, 3))
     else:
         read = tuple(_int_for(p, a) for p, a in zip(slots, args))
@@ -358,7 +224,7 @@ def _int_for(p: Parameter, value):
     return value
 
 
-# --- book/chapters/13a_arguments.md:523
+# --- book/chapters/13a_arguments.md:531
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 

@@ -2,188 +2,22 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:33
-"""The factories: tensor, ones, zeros, empty, full, arange, rand, randn, randint."""
+# --- book/chapters/05_creation.md:263
+"""The factories that take a size: ones, zeros, empty, full, their _like forms, arange."""
 
 import math
 import warnings
-from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._arguments import Arguments
-from refgrad._backend import cuda_is_available, move, pin
-from refgrad._device import CPU, device
-from refgrad._generator import default_generator
+from refgrad._from_data import _COPY_WARNING, _finish, _is_sequence, _to_array, tensor
 from refgrad._layouts import laid_out, like_strides
-from refgrad._sampling import integers, normal, uniform
-from refgrad._tensor import Tensor, check_requires_grad, make_tensor
+from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_values import host_array
 
-_COPY_WARNING = (
-    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
-    "or sourceTensor.detach().clone().requires_grad_(True), rather than "
-    "torch.tensor(sourceTensor)."
-)
 
-
-def _is_sequence(x) -> bool:
-    return isinstance(x, Sequence | np.ndarray | Tensor) and not isinstance(x, str | bytes)
-
-
-def _leaves(data) -> list:
-    """The scalars of nested lists, after checking that the nesting is rectangular."""
-    level, depth = [data], 0
-    while level and _is_sequence(level[0]) and not isinstance(level[0], Tensor):
-        length = len(level[0])
-        for item in level:
-            if not _is_sequence(item):
-                raise TypeError("not a sequence")
-            if len(item) != length:
-                raise ValueError(
-                    f"expected sequence of length {length} at dim {depth} (got {len(item)})"
-                )
-        level = [x for item in level for x in item]
-        depth += 1
-    return level
-
-
-# --- book/chapters/05_creation.md:87
-def _infer_dtype(leaves) -> _dtype.dtype:
-    result = None
-    for x in leaves:
-        if isinstance(x, Tensor):
-            kind = x.dtype
-        elif isinstance(x, np.ndarray | np.generic):
-            kind = _dtype.from_numpy(x.dtype)
-        elif isinstance(x, bool | int | float):
-            kind = _dtype.scalar_dtype(x)
-        elif isinstance(x, str | bytes):
-            raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
-        else:
-            raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
-        result = kind if result is None else _dtype.promote_types(result, kind)
-    return _dtype.DEFAULT_FLOAT if result is None else result
-
-
-def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
-    """A fresh NumPy array holding ``data``; a warning for a tensor names ``stacklevel``'s line."""
-    if isinstance(data, Tensor):
-        warnings.warn(_COPY_WARNING, UserWarning, stacklevel=stacklevel)
-        data = host_array(data)
-    if isinstance(data, np.ndarray | np.generic):
-        if dtype is not None and isinstance(data, np.generic):
-            _check_kinds([data], dtype)
-        dtype = dtype or _dtype.from_numpy(data.dtype)
-        return np.array(data, dtype=dtype.numpy)
-    if isinstance(data, str | bytes):
-        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    leaves = _leaves(data)
-    if leaves and isinstance(leaves[0], str):  # the sizes are read from first elements
-        raise ValueError("too many dimensions 'str'")
-    dtype = dtype or _infer_dtype(leaves)
-    _check_kinds(leaves, dtype)  # an inferred dtype too: [1, np.True_] is int64, and refused
-    if any(isinstance(x, Tensor) for x in leaves):
-        data = _numbers_for_tensors(data, dtype)
-        leaves = _leaves(data)
-    _check_leaves(leaves, dtype)
-    with np.errstate(invalid="ignore", over="ignore"):  # 70000 in float16 is inf, as in torch
-        return np.array(data, dtype=np.float64 if dtype.is_floating_point else None).astype(
-            dtype.numpy
-        )
-
-
-# --- book/chapters/05_creation.md:142
-def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
-    for x in leaves:
-        if isinstance(x, Tensor | np.ndarray | bool | int | float):
-            continue
-        kind = type(x)  # named as CPython names a type in its messages: numpy.float32
-        name = kind.__name__ if kind.__module__ == "builtins" else f"numpy.{kind.__name__}"
-        if dtype.is_floating_point:
-            if not isinstance(x, np.number | np.bool_):
-                raise TypeError(f"must be real number, not {name}")
-        elif not (isinstance(x, np.integer)
-                  or dtype is _dtype.bool and isinstance(x, np.bool_ | complex)):
-            raise TypeError(f"'{name}' object cannot be interpreted as an integer")
-
-
-# --- book/chapters/05_creation.md:170
-def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
-    """A copy of the nested lists ``data``, each tensor in it read as its number."""
-    top = list(data)
-    stack = [top]
-    while stack:  # explicit, not recursive: nesting may be deep
-        level = stack.pop()
-        for i, item in enumerate(level):
-            if isinstance(item, Tensor):
-                level[i] = _number_of(item, dtype)
-            elif _is_sequence(item) and not isinstance(item, np.ndarray):
-                level[i] = inner = list(item)
-                stack.append(inner)
-    return top
-
-
-def _number_of(t: Tensor, dtype: _dtype.dtype):
-    if t.numel() != 1:
-        raise ValueError("only one element tensors can be converted to Python scalars")
-    if dtype.is_floating_point:
-        return float(t)
-    if t.dtype.is_floating_point:
-        raise TypeError("only integer tensors of a single element can be converted to an index")
-    return t.item()
-
-
-# --- book/chapters/05_creation.md:197
-def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
-    if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
-        return
-    for x in leaves:
-        if type(x) is int and not -(2**63) <= x < 2**63:
-            raise ValueError("Overflow when unpacking long long")
-    if any(type(x) in (int, float) and _dtype.overflows(x, dtype) for x in leaves):
-        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
-
-
-# --- book/chapters/05_creation.md:219
-def _on_gpu(dev) -> bool:
-    return dev is not None and device(dev) != CPU
-
-
-def _finish(array, dev, requires_grad: bool, pin_memory: bool = False) -> Tensor:
-    on_device = _on_gpu(dev)
-    if pin_memory:
-        array = _pinned(array, on_device)
-    if on_device:
-        array = move(array, device(dev))
-    t = make_tensor(array)
-    check_requires_grad(t, requires_grad)
-    t._requires_grad = bool(requires_grad)  # None, which torch's factories take, is False
-    return t
-
-
-def _pinned(array, on_device: bool):
-    if not cuda_is_available():
-        raise RuntimeError(
-            "pin_memory=True requires a CUDA or other accelerator backend; no pinned memory "
-            "allocator is available on this system."
-        )
-    if on_device:
-        raise RuntimeError("Only dense CPU tensors can be pinned")
-    return pin(array)
-
-
-def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
-    """A new leaf tensor holding a copy of ``data``."""
-    if _on_gpu(device):
-        pin_memory = False  # torch.tensor ignores the pin for a GPU tensor; factories refuse
-    # the warning for a tensor names the caller's line, past torch.tensor's argument reading
-    return _finish(_to_array(data, dtype, stacklevel=4), device, requires_grad, pin_memory)
-
-
-# --- book/chapters/05_creation.md:269
 def parse_size(args, name: str, many=None) -> tuple:
     """The sizes in ``args``, read as torch reads a ``tuple of ints size``.
 
@@ -232,7 +66,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:324
+# --- book/chapters/05_creation.md:333
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -283,7 +117,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:445
+# --- book/chapters/05_creation.md:454
 def _like(factory, t, dtype, device, requires_grad, *extra):
     return laid_out(factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -311,7 +145,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, fill_value)
 
 
-# --- book/chapters/05_creation.md:478
+# --- book/chapters/05_creation.md:487
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -350,7 +184,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:585
+# --- book/chapters/05_creation.md:595
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
@@ -389,137 +223,7 @@ def _whole_range(start, end, step, dtype):
     return values.astype(dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:639
-def _random(name, kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
-    dtype = dtype or _dtype.DEFAULT_FLOAT
-    if not dtype.is_floating_point:
-        names = {_dtype.int64: "Long", _dtype.int32: "Int", _dtype.bool: "Bool"}
-        kind = names.get(dtype, dtype.name)
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{kind}\'')
-    shape = parse_size(size, name, lambda: _DRAWS[name].error(size, {}))
-    values = draw(generator or default_generator, shape, dtype.numpy)
-    return _finish(values, device, requires_grad)
-
-
-def _draw_signatures(name: str) -> Arguments:
-    options = ("Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
-               "torch.device device = None, bool pin_memory = False, bool requires_grad = False")
-    return Arguments(f"{name}(tuple of ints size, *, torch.Generator generator, {options})",
-                     f"{name}(tuple of ints size, *, {options})")
-
-
-_DRAWS = {"rand": _draw_signatures("rand"), "randn": _draw_signatures("randn")}
-
-
-def _draw_size(name, sizes, size, options: dict) -> tuple:
-    if (size is None) != (not sizes):  # one size, by position or by name
-        return sizes or (size,)
-    given = {key: value for key, value in (("size", size), *options.items())
-             if value is not None and value is not False}
-    raise _DRAWS[name].error(sizes, given)  # torch's words for neither or both
-
-
-def rand(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
-    size = _draw_size("rand", sizes, size, {"generator": generator, "dtype": dtype,
-                                            "device": device, "requires_grad": requires_grad})
-    return _random("rand", "check_uniform_bounds", uniform, size, generator, dtype, device,
-                   requires_grad)
-
-
-def randn(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
-    size = _draw_size("randn", sizes, size, {"generator": generator, "dtype": dtype,
-                                             "device": device, "requires_grad": requires_grad})
-    return _random("randn", "normal_kernel_cpu", normal, size, generator, dtype, device,
-                   requires_grad)
-
-
-_UNSET = object()
-
-
-def randint(low=_UNSET, high=None, size=None, *, generator=None, dtype=None, device=None,
-            requires_grad=False):
-    size_named = size is not None
-    if size is None:  # randint(high, size)
-        low, high, size = _UNSET, low, high
-    elif high is None:  # randint(high, size=size)
-        low, high = _UNSET, low
-    if low is _UNSET:
-        low, bound = 0, whole_number(high)
-        if bound is None:
-            raise TypeError(f"randint(): argument 'high' (position 1) must be int, not "
-                            f"{type(high).__name__}")
-        if not isinstance(size, tuple | list):
-            where = "" if size_named else " (position 2)"
-            raise TypeError(f"randint(): argument 'size'{where} must be tuple of ints, not "
-                            f"{type(size).__name__}")
-    else:
-        given, low, bound = (low, high, size), whole_number(low), whole_number(high)
-        if low is None or bound is None or not isinstance(size, tuple | list):
-            got = ", ".join(type(v).__name__ for v in given)
-            raise TypeError(f"randint() received an invalid combination of arguments - got "
-                            f"({got})")
-    dtype = dtype or _dtype.int64
-    check_random_bounds(low, bound, dtype)
-    return draw_integers(low, bound, size, generator, dtype, device, requires_grad)
-
-
-def whole_number(value):
-    """``value`` as an int where torch takes it as one, else None.
-
-    An int or a NumPy integer, or an integer tensor of one element; never a
-    bool or a float.
-    """
-    if isinstance(value, bool | np.bool_):
-        return None
-    if isinstance(value, int | np.integer):
-        return int(value)
-    if isinstance(value, Tensor) and value.numel() == 1 and not (
-            value.dtype.is_floating_point or value.dtype.is_complex
-            or value.dtype == _dtype.bool):
-        return int(value.item())
-    return None
-
-
-def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> Tensor:
-    shape = parse_size((size,), "randint")
-    values = integers(generator or default_generator, shape, low, high)
-    return _finish(values.astype(dtype.numpy), device, requires_grad)
-
-
-# --- book/chapters/05_creation.md:756
-def check_random_bounds(low: int, high: int, dtype) -> None:
-    """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
-    for bound in (low, high):
-        if not -2**63 <= bound < 2**63:
-            raise ValueError("Overflow when unpacking long long")
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
-                           f">= to={high}")
-    kind = str(dtype)[6:]
-    c_type = _dtype.C_TYPE_NAMES[kind]
-    if kind == "bool":
-        smallest, largest = 0, 1
-    else:
-        info = np.finfo(dtype.numpy) if dtype.is_floating_point else np.iinfo(dtype.numpy)
-        number = float if dtype.is_floating_point else int  # compared without NumPy's casts
-        smallest, largest = number(info.min), number(info.max)
-    named = (("from", low), ("to - 1", high - 1))
-    for name, value in named:
-        if not smallest <= value <= largest:
-            raise RuntimeError(f"{name} is out of bounds for {c_type}")
-    if not dtype.is_floating_point:
-        return
-    digits = info.nmant + 1  # every whole number up to 2**digits is exact
-    for name, value in named:
-        if abs(value) > 2**digits:
-            warnings.warn(
-                f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
-                f"limitations {c_type} can support discrete uniform distribution only within "
-                "this range. This warning will become an error in version 1.7 release, please "
-                "fix the code in advance", UserWarning, stacklevel=3)
-
-
-# --- book/chapters/05_creation.md:796
+# --- book/chapters/05_creation.md:821
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)

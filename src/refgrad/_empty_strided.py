@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:530
+# --- book/chapters/05_creation.md:539
 """empty_strided and Tensor.new_empty_strided: a new storage laid out by the caller's strides."""
 
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._creation import _finish, parse_size
+from refgrad._creation import parse_size
+from refgrad._from_data import _finish
 from refgrad._tensor import Tensor
 
 

@@ -6,7 +6,6 @@
 """torch's TypeError for a one-tensor function given something else first."""
 
 from refgrad import _factories, _type_info, _typename
-from refgrad._arguments import _type_name
 from refgrad._ops import (
     counting,
     directions,
@@ -25,6 +24,7 @@ from refgrad._ops import (
     spreads,
     tiling,
 )
+from refgrad._signatures import type_name
 from refgrad._tensor import Tensor
 
 
@@ -45,7 +45,7 @@ def first_tensor(function, name: str, first: str = "input", alone: bool = True):
             if args and not isinstance(args[0], Tensor) and (
                     not alone or (len(args) == 1 and not kwargs)):
                 raise TypeError(f"{name}(): argument '{first}' (position 1) must be "
-                                f"Tensor, not {_type_name(args[0])}") from None
+                                f"Tensor, not {type_name(args[0])}") from None
             raise
 
     checked.__name__ = checked.__qualname__ = function.__name__

@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1209
+# --- book/chapters/05_creation.md:1234
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._creation import tensor
+from refgrad._from_data import tensor
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._typename import c_type_name
 from refgrad._warn_once import warn_once

@@ -43,7 +43,7 @@ def setitem(self, index, value) -> None:
 
 def _assignable(value, target):
     """A tensor to write: a tensor, or a number made into one on the target's device."""
-    from refgrad._creation import tensor
+    from refgrad._from_data import tensor
     from refgrad._typename import c_type_name, tensor_type_name
 
     if isinstance(value, Tensor):

@@ -19,7 +19,7 @@ def cartesian_prod(*tensors):
 
 
 def combinations(input, r=2, with_replacement=False):
-    from refgrad._creation import tensor
+    from refgrad._from_data import tensor
     from refgrad._ops.sums_and_stacks import stack
 
     if input.ndim != 1:

@@ -65,12 +65,12 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 
 # --- book/chapters/16k_order_statistics.md:1037
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
-    from refgrad._arguments import _is_int
+    from refgrad._signatures import is_int
 
     bool(return_inverse), bool(return_counts)  # as in unique: torch's wrapper tests them first
     data = input._data
     _flags("unique_consecutive", return_inverse=return_inverse, return_counts=return_counts)
-    if dim is not None and not _is_int(dim):
+    if dim is not None and not is_int(dim):
         raise TypeError("unique_consecutive(): argument 'dim' must be int, not "
                         f"{c_type_name(type(dim))}")
     if dim is None:

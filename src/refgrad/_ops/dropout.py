@@ -17,7 +17,7 @@ def _check(p):
 
 
 def _noise(input, shape, p):
-    from refgrad._creation import rand
+    from refgrad._random_factories import rand
 
     if not input.dtype.is_floating_point:
         from refgrad._typename import LEGACY

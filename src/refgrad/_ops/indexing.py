@@ -248,7 +248,7 @@ def select_at(input, dim, index, subscript):
 
 
 def narrow(input, dim, start, length):
-    from refgrad._creation import whole_number
+    from refgrad._random_factories import whole_number
 
     given = (input, dim, start, length)
     dim, length, start = whole_number(dim), whole_number(length), _narrow_start(start)
@@ -279,7 +279,7 @@ def narrow_bounds(input, dim, start) -> tuple:
 
 def _narrow_start(start) -> int:
     """A start given as a number, or as torch also takes it: a 0-d integer tensor."""
-    from refgrad._creation import whole_number
+    from refgrad._random_factories import whole_number
 
     if not hasattr(start, "_data"):
         return whole_number(start)

@@ -166,8 +166,8 @@ def copy_(self, src, non_blocking=False):
 
 def _number_source(value):
     """A number given to copy_, as torch's parser wraps one: a 0-d tensor of its kind."""
-    from refgrad._creation import tensor
     from refgrad._dtype import float64, python_number
+    from refgrad._from_data import tensor
     from refgrad._typename import c_type_name
 
     value = python_number(value)  # NumPy's scalars too

@@ -74,7 +74,8 @@ LINALG_DET = register(Op(
 # determinants of the minors. n² determinants of size n-1 cost far more than
 # one inverse, so only a batch with a singular matrix in it pays for them.
 def _cofactors(A):
-    from refgrad._creation import ones_like, tensor
+    from refgrad._creation import ones_like
+    from refgrad._from_data import tensor
 
     n, batch = A.shape[-1], tuple(A.shape[:-2])
     if n == 1:
@@ -94,13 +95,13 @@ def _eye_like(A):
     return eye(A.shape[-1], dtype=A.dtype, device=A.device)
 
 
-# --- book/chapters/16l_more_linalg.md:326
+# --- book/chapters/16l_more_linalg.md:327
 def det(A):
     check_matrices(A, "linalg.det", low_precision="lu_cpu")
     return call(LINALG_DET, (A,), _factored(A))
 
 
-# --- book/chapters/16l_more_linalg.md:348
+# --- book/chapters/16l_more_linalg.md:349
 def _slogdet(a, LU, pivots):
     diagonal = np.diagonal(LU._data, axis1=-2, axis2=-1)
     sign = swap_sign(pivots._data, a.dtype) * np.sign(diagonal).prod(-1)
@@ -124,7 +125,7 @@ def linalg_slogdet(A, name="linalg.slogdet", kind=None):
     return (kind or LINALG_SLOGDET_RESULT)(sign, logabsdet)
 
 
-# --- book/chapters/16l_more_linalg.md:378
+# --- book/chapters/16l_more_linalg.md:379
 def logdet(input):
     from refgrad._ops.functions import where
 
@@ -137,7 +138,7 @@ def slogdet(input):
     return linalg_slogdet(input, kind=SLOGDET_RESULT)
 
 
-# --- book/chapters/16l_more_linalg.md:401
+# --- book/chapters/16l_more_linalg.md:402
 def _inv_ex(a):
     try:
         return np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -178,7 +179,7 @@ def _singular_inverse(info):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:454
+# --- book/chapters/16l_more_linalg.md:455
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -215,7 +216,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:511
+# --- book/chapters/16l_more_linalg.md:512
 def _cholesky_ex(a, upper):
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
@@ -243,7 +244,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:540
+# --- book/chapters/16l_more_linalg.md:541
 def cholesky_ex(A, *, upper=False, check_errors=False):
     check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
     L, info = call(LINALG_CHOLESKY_EX, (A,), {"upper": upper})
@@ -258,7 +259,7 @@ def cholesky(A, *, upper=False):
     return cholesky_ex(A, upper=upper, check_errors=True).L
 
 
-# --- book/chapters/16l_more_linalg.md:572
+# --- book/chapters/16l_more_linalg.md:573
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -280,7 +281,7 @@ def _solve_ex(a, b, LU, pivots, info, left):
     return x[..., 0].copy() if vector else x
 
 
-# --- book/chapters/16l_more_linalg.md:595
+# --- book/chapters/16l_more_linalg.md:596
 def _solve_backward(g, A, LU, pivots, left, result=None, info=None):
     gB = solve(A.mT, g, left=left)
     if result is None:  # saved only when A's gradient is wanted
@@ -298,7 +299,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:618
+# --- book/chapters/16l_more_linalg.md:619
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY

@@ -186,8 +186,8 @@ def _shown(saved, node):
         return tuple(None if s is None else unpack(s, node) for s in saved)
     plain = type(saved) in PLAIN_NUMBERS
     if plain or isinstance(saved, SavedNumber):
-        from refgrad._creation import tensor
         from refgrad._dtype import float64
+        from refgrad._from_data import tensor
 
         # torch wraps a Python float as a double, whatever the tensor's dtype.
         value = saved if plain else saved.value

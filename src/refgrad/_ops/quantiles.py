@@ -29,7 +29,7 @@ def _checked(input, q, interpolation):
     if input.dtype not in (float32, float64):
         raise RuntimeError("quantile() input tensor must be either float or double dtype")
     if not isinstance(q, Tensor):
-        from refgrad._creation import tensor
+        from refgrad._from_data import tensor
 
         return tensor(q, dtype=input.dtype, device=input.device)
     if q.dtype is not input.dtype:

@@ -9,13 +9,13 @@ import numpy as np
 
 from refgrad._arguments import Arguments
 from refgrad._backend import device_of, move
-from refgrad._creation import check_random_bounds
 from refgrad._dtype import C_TYPE_NAMES
 from refgrad._dtype import bool as bool_
 from refgrad._generator import default_generator
 from refgrad._ops.inplace import inplace
 from refgrad._ops.inplace_writes import _call, _constant
 from refgrad._ops.table import Op, register
+from refgrad._random_factories import check_random_bounds
 from refgrad._sampling import bernoulli, exponential, full_range, integers, normal, uniform
 from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY, not_implemented_for

@@ -8,7 +8,8 @@
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._creation import tensor, zeros_like
+from refgrad._creation import zeros_like
+from refgrad._from_data import tensor
 from refgrad._ops import arithmetic as ar
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import div, floats_if_integers
@@ -48,7 +49,7 @@ def quotient(a, b, rounding_mode: str | None):
     return floor + ((floor * b != a) & ((a < 0) != (b < 0)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:104
+# --- book/chapters/16e_rounding_and_bits.md:105
 def _remainder(a, b):
     """The remainder with the divisor's sign, as torch computes it."""
     if _integral(a, b, "remainder_cpu"):
@@ -63,7 +64,7 @@ def _fmod(a, b):
     return np.fmod(a, b)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:136
+# --- book/chapters/16e_rounding_and_bits.md:137
 def _division_gradients(g, rounding_mode, self=None, other=None):
     # self is saved only for other's gradient: present, it says that one is wanted.
     if rounding_mode is None:  # true division, asked for by name
@@ -110,7 +111,7 @@ FMOD_BY_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:200
+# --- book/chapters/16e_rounding_and_bits.md:201
 # NOTE [Derivatives torch does not implement]
 # Such a row records a NotImplemented node like any other; its backward fails
 # with torch's message. All these rows share one node class (classes go by
@@ -154,7 +155,7 @@ def without_empty_edges(out):
     return out
 
 
-# --- book/chapters/16e_rounding_and_bits.md:254
+# --- book/chapters/16e_rounding_and_bits.md:255
 def is_number(value) -> bool:
     return isinstance(value, bool | int | float)
 
@@ -192,7 +193,7 @@ def _named(row, name) -> dict:
     return {"operation": name} if row.node == "NotImplemented" else {}
 
 
-# --- book/chapters/16e_rounding_and_bits.md:299
+# --- book/chapters/16e_rounding_and_bits.md:300
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -256,7 +257,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:669
+# --- book/chapters/16e_rounding_and_bits.md:670
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -277,6 +278,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:693
+# --- book/chapters/16e_rounding_and_bits.md:694
 def true_divide(input, other):
     return div(input, other)

@@ -18,7 +18,7 @@ INT64_MAX = 2**63 - 1
 
 
 def _as_tuple(index) -> tuple:
-    from refgrad._creation import tensor
+    from refgrad._from_data import tensor
 
     if isinstance(index, list) and _read_as_tuple(index):
         warnings.warn(SEQUENCE_AS_TUPLE, UserWarning, stacklevel=first_frame_outside())
@@ -139,7 +139,7 @@ def _indices_beside(t, indices):
 
 
 def _bool_index(item):
-    from refgrad._creation import tensor
+    from refgrad._from_data import tensor
 
     return tensor([0] if item else [], dtype=_dtype_int64())
 

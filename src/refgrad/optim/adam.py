@@ -5,8 +5,9 @@
 # --- book/chapters/19c_optimizers.md:576
 """Adam and AdamW: steps scaled by running moments of the gradient."""
 
-from refgrad._creation import tensor, zeros_like
+from refgrad._creation import zeros_like
 from refgrad._dtype import float32, float64, get_default_dtype
+from refgrad._from_data import tensor
 from refgrad._tensor import Tensor
 from refgrad.optim.optimizer import Optimizer, grad_mode_of, loss_of
 from refgrad.optim.sgd import _check_fused
@@ -35,7 +36,7 @@ def adam(params, grads, moments, steps, *, lr, betas, eps, weight_decay, amsgrad
         p.addcdiv_(m, (v.sqrt() / root).add_(eps), value=-step_size)
 
 
-# --- book/chapters/19c_optimizers.md:614
+# --- book/chapters/19c_optimizers.md:615
 def _moments_of(self, group, params) -> tuple:
     moments, steps = [], []
     for p in params:
@@ -52,7 +53,7 @@ def _moments_of(self, group, params) -> tuple:
     return moments, steps
 
 
-# --- book/chapters/19c_optimizers.md:636
+# --- book/chapters/19c_optimizers.md:637
 def _check_adam(lr, betas, eps, weight_decay, foreach, capturable) -> None:
     if isinstance(lr, Tensor) and foreach and not capturable:
         raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
@@ -78,7 +79,7 @@ def _check_adam(lr, betas, eps, weight_decay, foreach, capturable) -> None:
             raise ValueError(f"Tensor betas[{i}] must be 1-element")
 
 
-# --- book/chapters/19c_optimizers.md:663
+# --- book/chapters/19c_optimizers.md:664
 class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
@@ -105,7 +106,7 @@ class Adam(Optimizer):
         return loss
 
 
-# --- book/chapters/19c_optimizers.md:695
+# --- book/chapters/19c_optimizers.md:696
 class AdamW(Adam):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
                  amsgrad=False, *, maximize=False, foreach=None, capturable=False,
