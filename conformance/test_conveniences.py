@@ -1,5 +1,6 @@
 """Black-box tests: eye, linspace, logspace, the random _like factories, randperm,
 finfo and iinfo, the dtype questions, isclose, and the shape operations by other names.
+The constants e, pi, inf, nan and newaxis.
 The same assertions run on torch.
 """
 
@@ -220,3 +221,10 @@ def test_smaller_agreements():
         torch.where(torch.tensor([1, 0]), torch.zeros(2), 1.0)
     half = torch.round(torch.tensor([2.35], dtype=torch.float16), decimals=1)
     assert half.item() == 2.30078125
+
+
+def test_constants():
+    assert (torch.e, torch.pi) == (math.e, math.pi)
+    assert math.isinf(torch.inf) and torch.inf > 0 and math.isnan(torch.nan)
+    assert torch.newaxis is None
+    assert torch.ones(2, 3)[torch.newaxis, :, torch.newaxis].shape == (1, 2, 1, 3)

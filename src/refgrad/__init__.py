@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:173
+# --- book/chapters/06_parameters.md:175
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -31,8 +31,10 @@ from refgrad._tensor import Tensor
 from refgrad._tensor_values import strided
 from refgrad._typename import is_tensor, numel, typename
 from refgrad.autograd._state import is_grad_enabled, is_inference_mode_enabled
+from math import e, inf, nan, pi
 
 __version__ = "0.1.0"
+newaxis = None
 
 
 # --- book/chapters/01a_warn_once.md:84

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:666
+# --- book/chapters/21a_module_hooks.md:696
 """BackwardHook: a module's full backward hooks, built on two identity nodes."""
 
 import warnings
@@ -24,7 +24,7 @@ def _unpack_none(indices, values):
     return tuple(values[idx] for idx in indices)
 
 
-# --- book/chapters/21a_module_hooks.md:689
+# --- book/chapters/21a_module_hooks.md:719
 class _Wrapping:
     """Passes a tuple's tensors through the identity and hooks the new node."""
 
@@ -62,7 +62,7 @@ class _Wrapping:
         return out, tensors_idx
 
 
-# --- book/chapters/21a_module_hooks.md:733
+# --- book/chapters/21a_module_hooks.md:763
 class _InputSide(_Wrapping):
     """The input identity node: where the full backward hooks run."""
 
@@ -92,7 +92,7 @@ class _InputSide(_Wrapping):
         grad_fn.register_hook(hook)
 
 
-# --- book/chapters/21a_module_hooks.md:767
+# --- book/chapters/21a_module_hooks.md:797
 class _OutputSide(_InputSide):
     """The output identity node: backward pre-hooks, and hooks without inputs."""
 
@@ -133,7 +133,7 @@ class _OutputSide(_InputSide):
         self.grad_outputs = None
 
 
-# --- book/chapters/21a_module_hooks.md:809
+# --- book/chapters/21a_module_hooks.md:839
 class BackwardHook(_OutputSide):
     """One module call's backward hooks, set on its input and output nodes."""
 

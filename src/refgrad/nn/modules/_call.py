@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:383
+# --- book/chapters/21a_module_hooks.md:386
 """Calling a Module: the forward hooks around forward, the backward hooks set up."""
 
 import warnings
@@ -16,6 +16,7 @@ from refgrad.nn.modules._global_hooks import (
     forward_pre_hooks,
     with_kwargs,
 )
+from refgrad.nn.modules._legacy_hooks import hang_legacy_hooks
 from refgrad.utils._backward_hook import BackwardHook
 from refgrad.utils.hooks import RemovableHandle
 
@@ -34,7 +35,7 @@ def _file(hooks, hook, prepend, extras=()):
     return handle
 
 
-# --- book/chapters/21a_module_hooks.md:416
+# --- book/chapters/21a_module_hooks.md:420
 class _HookRegistry:
     """The hook dictionaries of a Module and the methods that fill them."""
 
@@ -65,15 +66,23 @@ class _HookRegistry:
 
     def register_full_backward_hook(self, hook, prepend=False):
         if self._is_full_backward_hook is False:
-            raise RuntimeError(
-                "Cannot use both regular backward hooks and full backward hooks on a "
-                "single Module. Please use only one of them."
-            )
+            raise RuntimeError(MIXED_KINDS)
         self._is_full_backward_hook = True
         return _file(self._backward_hooks, hook, prepend)
 
+    def register_backward_hook(self, hook):
+        # The legacy kind, which shares the dictionary: "The legacy backward hook", below.
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(MIXED_KINDS)
+        self._is_full_backward_hook = False
+        return _file(self._backward_hooks, hook, False)
 
-# --- book/chapters/21a_module_hooks.md:460
+
+MIXED_KINDS = ("Cannot use both regular backward hooks and full backward hooks on a single "
+               "Module. Please use only one of them.")
+
+
+# --- book/chapters/21a_module_hooks.md:472
 def run_pre_hooks(module, args, kwargs):
     for hook_id, hook in forward_pre_hooks(module):  # the global ones first
         if hook_id in module._forward_pre_hooks_with_kwargs:
@@ -105,7 +114,7 @@ def run_forward_hooks(module, args, kwargs, result, called):
     return result
 
 
-# --- book/chapters/21a_module_hooks.md:493
+# --- book/chapters/21a_module_hooks.md:505
 class HookedCall(_HookRegistry):
     """A Module's call: forward hooks around forward, backward hooks set up."""
 
@@ -114,7 +123,7 @@ class HookedCall(_HookRegistry):
         try:
             args, kwargs = run_pre_hooks(self, args, kwargs)
             bw_hook = None
-            full_hooks, pre_hooks = backward_hooks(self)
+            full_hooks, pre_hooks, legacy_hooks = backward_hooks(self)
             if full_hooks or pre_hooks:
                 bw_hook = BackwardHook(self, full_hooks, pre_hooks)
                 args = bw_hook.setup_input_hook(args)
@@ -128,6 +137,8 @@ class HookedCall(_HookRegistry):
                         stacklevel=2,
                     )
                 result = bw_hook.setup_output_hook(result)
+            if legacy_hooks:
+                hang_legacy_hooks(self, args, result, legacy_hooks)
             return result
         except Exception:
             self._run_always_called(args, kwargs, called)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:548
+# --- book/chapters/21a_module_hooks.md:562
 """Hooks that every Module's call runs, before the module's own."""
 
 from collections import OrderedDict
@@ -44,10 +44,21 @@ def register_module_full_backward_pre_hook(hook) -> RemovableHandle:
 def register_module_full_backward_hook(hook) -> RemovableHandle:
     global _global_is_full_backward_hook
     if _global_is_full_backward_hook is False:
-        raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as a "
-                           "global Module hook. Please use only one of them.")
+        raise RuntimeError(_MIXED_GLOBALLY)
     _global_is_full_backward_hook = True
     return _filed(_global_backward_hooks, hook)
+
+
+def register_module_backward_hook(hook) -> RemovableHandle:
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is True:
+        raise RuntimeError(_MIXED_GLOBALLY)
+    _global_is_full_backward_hook = False
+    return _filed(_global_backward_hooks, hook)
+
+
+_MIXED_GLOBALLY = ("Cannot use both regular backward hooks and full backward hooks as a "
+                   "global Module hook. Please use only one of them.")
 
 
 def forward_pre_hooks(module) -> list:
@@ -69,7 +80,12 @@ def always_called(module, hook_id) -> bool:
 
 
 def backward_hooks(module) -> tuple:
-    """The full backward hooks and the backward pre-hooks a module's call sets up."""
-    full = list(_global_backward_hooks.values()) if _global_is_full_backward_hook else []
-    return full + list(module._backward_hooks.values()), \
-        list(_global_backward_pre_hooks.values()) + list(module._backward_pre_hooks.values())
+    """The full backward hooks, the backward pre-hooks and the legacy backward hooks
+    that a module's call sets up, the global ones of each kind first."""
+    full, legacy = [], []
+    for is_full, hooks in ((_global_is_full_backward_hook, _global_backward_hooks),
+                           (module._is_full_backward_hook, module._backward_hooks)):
+        if is_full is not None:  # None: no backward hook was ever registered there
+            (full if is_full else legacy).extend(hooks.values())
+    pre = [*_global_backward_pre_hooks.values(), *module._backward_pre_hooks.values()]
+    return full, pre, legacy

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:143
+# --- book/chapters/21a_module_hooks.md:145
 """Module: a container of leaves, and a function that uses them."""
 
 from collections import OrderedDict
@@ -11,6 +11,7 @@ from refgrad._tensor import Tensor, clear_grad
 from refgrad._typename import typename
 from refgrad.nn.modules._call import HookedCall
 from refgrad.nn.modules._global_hooks import (  # noqa: F401 - where torch keeps them
+    register_module_backward_hook,
     register_module_forward_hook,
     register_module_forward_pre_hook,
     register_module_full_backward_hook,
@@ -78,7 +79,7 @@ class _Members(HookedCall):
         self._modules[name] = module
 
 
-# --- book/chapters/21a_module_hooks.md:226
+# --- book/chapters/21a_module_hooks.md:229
 class _Attributes(_Members):
     """Attribute access that reads and writes the member dictionaries."""
 
@@ -135,7 +136,7 @@ class _Attributes(_Members):
         super().__delattr__(name)
 
 
-# --- book/chapters/21a_module_hooks.md:286
+# --- book/chapters/21a_module_hooks.md:289
 class _Walks(_Attributes):
     """The iterators over a module tree."""
 
@@ -174,7 +175,7 @@ class _Walks(_Attributes):
             yield buf
 
 
-# --- book/chapters/21a_module_hooks.md:326
+# --- book/chapters/21a_module_hooks.md:329
 class Module(_Walks):
     """Base class of every module: parameters, buffers and children, by name."""
 
