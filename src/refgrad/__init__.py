@@ -450,3 +450,7 @@ from refgrad._ops.strided import as_strided
 
 # --- book/chapters/27_views.md:1142
 from refgrad._ops.strided_scatter import as_strided_scatter
+
+
+# --- book/chapters/28a_resize.md:187
+from refgrad._ops.resize import resize_as_function as resize_as_

@@ -2,12 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1234
+# --- book/chapters/05_creation.md:1239
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
+
+import weakref
 
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._backend import storage_root
 from refgrad._from_data import tensor
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._typename import c_type_name
@@ -29,7 +32,26 @@ def from_numpy(ndarray) -> Tensor:
     if not ndarray.flags.writeable:
         warn_once("from_numpy", _NOT_WRITABLE)  # chapter "Warnings given once"
     _check_layout(ndarray)
+    _remember_shared(storage_root(ndarray))
     return make_tensor(ndarray)
+
+
+# The memory from_numpy shared, by the id of the array that owns it; each entry
+# leaves as its array dies, so that a new array at the same address is not taken
+# for it.
+_SHARED: dict = {}
+
+
+def _remember_shared(root) -> None:
+    key = id(root)
+    if key not in _SHARED:
+        _SHARED[key] = weakref.ref(root, lambda _, key=key: _SHARED.pop(key, None))
+
+
+def shares_numpy_memory(root) -> bool:
+    """Whether the array ``root`` owns memory that from_numpy shared with its caller."""
+    reference = _SHARED.get(id(root))
+    return reference is not None and reference() is root
 
 
 def _check_layout(array) -> None:

@@ -44,3 +44,7 @@ import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 # --- book/chapters/27_views.md:892
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
+
+
+# --- book/chapters/28a_resize.md:251
+import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and resize_as
