@@ -32,7 +32,12 @@ from refgrad.autograd import graph
 from refgrad.autograd._saved import SavedTensor
 
 
-# --- book/chapters/18_backward.md:416
+# --- book/chapters/17a_engine_introspection.md:287
+from refgrad.autograd.variable import Variable
+from refgrad.autograd.variable import variable  # noqa: F811 - the function, as in torch
+
+
+# --- book/chapters/18_backward.md:436
 from refgrad.autograd._backward import _engine_run_backward, backward, grad
 
 
@@ -40,7 +45,7 @@ from refgrad.autograd._backward import _engine_run_backward, backward, grad
 from refgrad.autograd import forward_ad
 
 
-# --- book/chapters/19_gradcheck.md:743
+# --- book/chapters/19_gradcheck.md:744
 from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 
 __all__ += ["gradcheck", "gradgradcheck"]

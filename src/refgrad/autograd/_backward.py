@@ -116,9 +116,10 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:170
+# --- book/chapters/18_backward.md:178
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
+    _check_given(t_outputs, args[0])
     if log.getEffectiveLevel() > logging.DEBUG:
         return _run_backward(t_outputs, *args)
     unregister_hooks = _register_logging_hooks_on_whole_graph(t_outputs)
@@ -126,6 +127,17 @@ def _engine_run_backward(t_outputs, *args, **kwargs):
         return _run_backward(t_outputs, *args)
     finally:
         unregister_hooks()
+
+
+def _check_given(outputs, grads) -> None:
+    for i, (out, grad) in enumerate(zip(outputs, grads)):
+        if isinstance(out, GradientEdge):
+            continue
+        if out._grad_fn is None and not out._requires_grad:
+            return  # _root_edges's refusal for this output comes first
+        if grad is None:
+            raise RuntimeError(f"element {i} of gradients tuple is None, but the "
+                               "corresponding Tensor requires grad")
 
 
 def _run_backward(t_outputs, *args):
@@ -147,7 +159,7 @@ def _run_backward(t_outputs, *args):
     return tuple(captured)
 
 
-# --- book/chapters/18_backward.md:204
+# --- book/chapters/18_backward.md:224
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
@@ -182,7 +194,7 @@ def _inputs_tuple(inputs, caller: str) -> tuple:
     return _as_tuple(inputs), None
 
 
-# --- book/chapters/18_backward.md:245
+# --- book/chapters/18_backward.md:265
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "
@@ -192,7 +204,7 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-# --- book/chapters/18_backward.md:268
+# --- book/chapters/18_backward.md:288
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -235,7 +247,7 @@ def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
                  for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:332
+# --- book/chapters/18_backward.md:352
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -259,7 +271,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:375
+# --- book/chapters/18_backward.md:395
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

@@ -2,45 +2,22 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17_engine.md:50
+# --- book/chapters/17_engine.md:87
 """The backward engine: dependency counting and torch's ready-queue order."""
-
-import itertools
 
 from refgrad._parallel import add_into
 from refgrad._zero_grads import ZERO_GRADS, sum_with_zeros
 from refgrad.autograd._accumulate import sole_holder
 from refgrad.autograd._anomaly import anomaly, check_nan, reporting
+from refgrad.autograd._final_callbacks import run_final_callbacks
+from refgrad.autograd._graph_task import GraphTask
 from refgrad.autograd._hooks import call_hooks
 from refgrad.autograd._node import FunctionNode, entry_dtype
 from refgrad.autograd._outputs import _check_count, _conformed, validate_outputs
-from refgrad.autograd._ready_queue import ReadyQueue
 from refgrad.autograd._state import next_sequence_nr, restore_switches, save_switches, state
 
-_task_ids = itertools.count()
 
-
-class GraphTask:
-    """The state of one backward() or grad() call."""
-
-    __slots__ = ("id", "keep_graph", "create_graph", "exec_info", "captured", "buffers",
-                 "dependencies", "ready", "lone_root", "current_node", "checks_nan")
-
-    def __init__(self, keep_graph: bool, create_graph: bool) -> None:
-        self.id = next(_task_ids)
-        self.keep_graph = keep_graph
-        self.create_graph = create_graph
-        self.exec_info = None  # {node: ExecInfo} when only some inputs are wanted
-        self.captured = None  # the gradients grad() returns
-        self.buffers = {}  # {node: [gradient or None per input slot]}
-        self.dependencies = {}
-        self.ready = ReadyQueue()
-        self.lone_root = None  # the root node, when there is exactly one root edge
-        self.current_node = None  # the node running now, for _current_autograd_node()
-        self.checks_nan = False  # anomaly mode's check of every node's outputs
-
-
-# --- book/chapters/17_engine.md:201
+# --- book/chapters/17_engine.md:215
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
@@ -63,7 +40,7 @@ def count_dependencies(roots) -> dict:
     return dependencies
 
 
-# --- book/chapters/17_engine.md:234
+# --- book/chapters/17_engine.md:248
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -101,7 +78,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:311
+# --- book/chapters/17_engine.md:325
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -137,12 +114,14 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
                 _deliver(task, node._next_nodes, node._next_slots, outputs, task.exec_info)
             # Let go of the outputs before the next node: NOTE [Stealing the first gradient].
             outputs = None
+        if task.final_callbacks:  # chapter "Looking into a running backward"
+            run_final_callbacks(task)
     finally:
         restore_switches(saved)
     return task.captured
 
 
-# --- book/chapters/17_engine.md:357
+# --- book/chapters/17_engine.md:373
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
@@ -150,7 +129,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:420
+# --- book/chapters/17_engine.md:436
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -192,14 +171,14 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 heap.append(node)
 
 
-# --- book/chapters/17_engine.md:472
+# --- book/chapters/17_engine.md:488
 def _position(nodes, slots, grads, node, slot, grad) -> int:
     """The index of the edge ``(node, slot)`` that carries ``grad``."""
     return next(i for i, (n, s, g) in enumerate(zip(nodes, slots, grads))
                 if n is node and s == slot and g is grad)
 
 
-# --- book/chapters/17_engine.md:488
+# --- book/chapters/17_engine.md:504
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -214,7 +193,7 @@ def _evaluate(node, task, grads):
     return node._engine_step(task, grads)
 
 
-# --- book/chapters/17_engine.md:510
+# --- book/chapters/17_engine.md:526
 def _call(node, task, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -254,7 +233,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:563
+# --- book/chapters/17_engine.md:579
 def _through_hooks(node, hooks, grads) -> list:
     """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
     slots = node._gradient_slots()
@@ -275,7 +254,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:595
+# --- book/chapters/17_engine.md:611
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from refgrad._tensor import Tensor, make_tensor
-from refgrad.autograd._backward import _engine_run_backward, grad
+from refgrad.autograd._backward import _run_backward, grad
 from refgrad.autograd._jacobians import (
     GradcheckError,
     _as_tuple,
@@ -105,7 +105,8 @@ def _check_undefined_grad(func, outputs, inputs) -> None:
         raise GradcheckError("no Tensors requiring grad found in input")
     for outs, seeds in _undefined_cases(func, inputs, len(outputs)):
         try:
-            grads = _engine_run_backward(outs, seeds, False, False, diff, True, False)
+            # past the door that refuses None seeds: here they stand for undefined gradients
+            grads = _run_backward(outs, seeds, False, False, diff, True, False)
         except RuntimeError as e:
             _warn_bc_breaking()
             raise GradcheckError(
@@ -119,7 +120,7 @@ def _check_undefined_grad(func, outputs, inputs) -> None:
             )
 
 
-# --- book/chapters/19_gradcheck.md:594
+# --- book/chapters/19_gradcheck.md:595
 def _refuse(**options) -> None:
     for name, value in options.items():
         if value:
@@ -143,7 +144,7 @@ def _check_options(check_forward_ad, check_backward_ad, check_batched_grad,
             check_batched_forward_grad=check_batched_forward_grad)
 
 
-# --- book/chapters/19_gradcheck.md:619
+# --- book/chapters/19_gradcheck.md:620
 def _check_forward(func, func_out, inputs, outputs, eps, rtol, atol, fast_mode,
                    check_undefined_grad) -> None:
     from refgrad.autograd import _forward_jacobians as forward
@@ -157,7 +158,7 @@ def _check_forward(func, func_out, inputs, outputs, eps, rtol, atol, fast_mode,
         forward.check_undefined_tangents(func, inputs)
 
 
-# --- book/chapters/19_gradcheck.md:634
+# --- book/chapters/19_gradcheck.md:635
 def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: float = 0.001,
               raise_exception: bool = True, nondet_tol: float = 0.0,
               check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
@@ -190,7 +191,7 @@ def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: fl
     return True
 
 
-# --- book/chapters/19_gradcheck.md:677
+# --- book/chapters/19_gradcheck.md:678
 def _random_grad_output(output, non_contiguous: bool):
     from refgrad._generator import default_generator
     from refgrad._sampling import uniform
@@ -216,7 +217,7 @@ def _gradient_function(func, num_inputs: int, diff_inputs: set):
     return new_func
 
 
-# --- book/chapters/19_gradcheck.md:704
+# --- book/chapters/19_gradcheck.md:705
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-06, atol: float = 1e-05,
                   rtol: float = 0.001, gen_non_contig_grad_outputs: bool = False,
                   raise_exception: bool = True, nondet_tol: float = 0.0,

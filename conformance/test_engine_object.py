@@ -1,0 +1,152 @@
+"""Variable._execution_engine: queue_callback, run_backward, is_checkpoint_valid; and Variable."""
+
+import threading
+import warnings
+
+import pytest
+import torch
+from torch.autograd import Variable
+
+from conformance._support import raises
+
+ENGINE = Variable._execution_engine
+OUTSIDE = "Final callbacks can only be installed during backward pass."
+VOLATILE = "volatile was removed and now has no effect. Use `with torch.no_grad():` instead."
+
+
+def test_callbacks_run_after_the_last_node_in_the_order_queued():
+    log = []
+    x = torch.ones(2, requires_grad=True)
+
+    def callback():
+        log.append(("callback", torch.is_grad_enabled(), x.grad.tolist(),
+                    threading.current_thread() is threading.main_thread(),
+                    torch._C._current_autograd_node()))
+        ENGINE.queue_callback(lambda: log.append("queued by a callback"))
+
+    def hook(grad):
+        log.append("hook")
+        ENGINE.queue_callback(callback)
+        ENGINE.queue_callback(lambda: log.append("second"))
+
+    y = x * 2
+    y.register_hook(hook)
+    x.register_post_accumulate_grad_hook(lambda p: log.append("post-accumulate"))
+    y.sum().backward()
+    assert log == ["hook", "post-accumulate", ("callback", False, [2.0, 2.0], True, None),
+                   "second", "queued by a callback"]
+
+
+def test_callbacks_belong_to_their_own_backward_and_see_its_grad_mode():
+    log = []
+    x = torch.ones(2, requires_grad=True)
+
+    def inner_hook(grad):
+        ENGINE.queue_callback(lambda: log.append(("inner", torch._C._current_graph_task_id())))
+
+    def outer_hook(grad):
+        with torch.enable_grad():
+            z = x * 3
+            z.register_hook(inner_hook)
+            z.sum().backward()
+        log.append("inner backward returned")
+        ENGINE.queue_callback(lambda: log.append(("outer", torch.is_grad_enabled())))
+
+    y = x * 2
+    y.register_hook(outer_hook)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # create_graph with backward(): torch's leak warning
+        y.sum().backward(create_graph=True)
+    assert [entry if isinstance(entry, str) else entry[0] for entry in log] == [
+        "inner", "inner backward returned", "outer"]
+    assert log[-1] == ("outer", True) and log[0][1] >= 0
+
+
+def test_no_callback_outside_a_backward_nor_after_a_failed_one():
+    with raises(RuntimeError, OUTSIDE):
+        ENGINE.queue_callback(lambda: None)
+    ran = []
+    x = torch.ones(2, requires_grad=True)
+
+    def failing(grad):
+        ENGINE.queue_callback(lambda: ran.append(1))
+        raise ValueError("boom")
+
+    y = x * 2
+    y.register_hook(failing)
+    with pytest.raises(ValueError, match="boom"):
+        y.sum().backward()
+    (x * 2).sum().backward()
+    assert ran == []
+
+
+def test_a_failing_callback_fails_the_backward():
+    x = torch.ones(2, requires_grad=True)
+    y = x * 2
+    y.register_hook(lambda g: ENGINE.queue_callback(3))
+    with raises(TypeError, "'int' object is not callable"):
+        y.sum().backward()
+
+
+def test_run_backward_and_is_checkpoint_valid():
+    x = torch.ones(2, requires_grad=True)
+    assert ENGINE.run_backward(((x * 2).sum(),), (torch.tensor(1.0),), False, False, (), True,
+                               True) is None
+    assert x.grad.tolist() == [2.0, 2.0]
+    (grad,) = ENGINE.run_backward(((x * 3).sum(),), (torch.tensor(1.0),), False, False, (x,),
+                                  True, False)
+    assert grad.tolist() == [3.0, 3.0] and ENGINE.is_checkpoint_valid()
+    with raises(RuntimeError, "element 0 of gradients tuple is None, but the corresponding "
+                              "Tensor requires grad"):
+        ENGINE.run_backward(((x * 2).sum(),), (None,), False, False, (), True, True)
+    with raises(RuntimeError, "element 0 of tensors does not require grad and does not have "
+                              "a grad_fn"):
+        ENGINE.run_backward((torch.ones(2),), (None,), False, False, (), True, True)
+
+
+def test_variable_makes_a_detached_alias_that_may_require_grad():
+    x = torch.ones(2)
+    v = Variable(x, requires_grad=True)
+    assert type(v) is torch.Tensor and v.requires_grad and v.is_leaf
+    assert v.data_ptr() == x.data_ptr() and v._version == x._version
+    x.add_(1)
+    assert v._version == x._version and v.tolist() == [2.0, 2.0]
+    w = torch.ones(2, requires_grad=True) * 2
+    assert Variable(w).grad_fn is None and not Variable(w).requires_grad
+    assert Variable().tolist() == [] and Variable(None).dtype == torch.float32
+    assert type(Variable(torch.nn.Parameter(torch.ones(1)))) is torch.Tensor
+    p = torch.nn.Parameter(torch.ones(1))
+    assert isinstance(x, Variable) and isinstance(p, Variable) and not isinstance(1, Variable)
+    assert not issubclass(torch.Tensor, Variable) and type(Variable).__name__ == "VariableMeta"
+
+
+def test_volatile_only_warns():
+    x = torch.ones(2)
+    for call in (lambda: Variable(x, volatile=True), lambda: Variable(x, False, True)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert not call().requires_grad
+        assert [(w.category, str(w.message)) for w in caught] == [(UserWarning, VOLATILE)]
+
+
+@pytest.mark.parametrize("call, kind, message", [
+    ("Variable([1.0])", TypeError, "Variable data has to be a tensor, but got list"),
+    ("Variable(x, requires_grad=True, bogus=1)", TypeError,
+     "'bogus' is an invalid keyword argument for this function"),
+    ("Variable(x, False, False, None, 'nm', 3)", TypeError,
+     "function takes at most 5 arguments (6 given)"),
+    ("Variable(x, True, requires_grad=True)", TypeError,
+     "argument for function given by name ('requires_grad') and position (2)"),
+    ("Variable(x, requires_grad=None)", TypeError,
+     "'NoneType' object cannot be interpreted as an integer"),
+    ("Variable(x, _grad_fn=3)", TypeError,
+     "_grad_fn has to be a Function object or None, but got int"),
+    ("Variable(torch.ones(2, dtype=torch.int64), requires_grad=True)", RuntimeError,
+     "Only Tensors of floating point and complex dtype can require gradients"),
+    ("torch.autograd.variable(x)", RuntimeError,
+     "torch.autograd.variable(...) is deprecated, use torch.tensor(...) instead"),
+])
+def test_variables_refusals(call, kind, message):
+    x = torch.ones(2)
+    with raises(kind, message):
+        eval(call, {"torch": torch, "Variable": Variable, "x": x})
