@@ -44,5 +44,5 @@ class RemovableHandle:
         self.remove()
 
 
-# --- book/chapters/21a_module_hooks.md:835
+# --- book/chapters/21a_module_hooks.md:842
 from refgrad.utils._backward_hook import BackwardHook  # noqa: F401, E402

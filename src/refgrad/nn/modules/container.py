@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:962
+# --- book/chapters/21a_module_hooks.md:969
 """Sequential: modules called one after another."""
 
 from refgrad.nn.modules.module import Module
