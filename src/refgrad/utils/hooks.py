@@ -44,5 +44,5 @@ class RemovableHandle:
         self.remove()
 
 
-# --- book/chapters/21a_module_hooks.md:842
+# --- book/chapters/21a_module_hooks.md:849
 from refgrad.utils._backward_hook import BackwardHook  # noqa: F401, E402
