@@ -40,7 +40,7 @@ from refgrad.autograd._backward import _engine_run_backward, backward, grad
 from refgrad.autograd import forward_ad
 
 
-# --- book/chapters/19_gradcheck.md:743
+# --- book/chapters/19_gradcheck.md:746
 from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 
 __all__ += ["gradcheck", "gradgradcheck"]
