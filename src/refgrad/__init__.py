@@ -34,7 +34,7 @@ from refgrad.autograd._state import is_grad_enabled, is_inference_mode_enabled
 __version__ = "0.1.0"
 
 
-# --- book/chapters/01a_warn_once.md:84
+# --- book/chapters/01a_warn_once.md:88
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
