@@ -1,4 +1,4 @@
-"""nn.Sequential edited as a model is fine-tuned: by position, by name, added to and cut."""
+"""nn.Sequential edited as a model is fine-tuned, and a module's members found by name or path."""
 
 from collections import OrderedDict
 
@@ -97,3 +97,25 @@ def test_module_names_are_checked_as_torch_checks_them(call, kind, message):
     assert caught.value.args == (message,)
     assert not m._modules and not m._parameters
     assert m.register_module("ok", nn.ReLU()) is None and type(m.ok).__name__ == "ReLU"
+
+
+def test_members_found_by_path():
+    net = nn.Sequential(OrderedDict([("body", nn.Sequential(nn.Linear(2, 2))),
+                                     ("head", nn.Linear(2, 1))]))
+    net.body.register_buffer("seen", torch.zeros(1))
+    net.scale = 3
+    assert net.get_submodule("") is net and net.get_submodule("body.0") is net.body[0]
+    assert net.get_parameter("body.0.weight") is net.body[0].weight
+    assert net.get_buffer("body.seen") is net.body.seen
+    for call, message in [
+        (lambda: net.get_submodule("body.1"), "Sequential has no attribute `1`"),
+        (lambda: net.get_submodule("head.weight"), "`weight` is not an nn.Module"),
+        (lambda: net.get_submodule("scale"), "`scale` is not an nn.Module"),
+        (lambda: net.get_parameter("head.nope"), "Linear has no attribute `nope`"),
+        (lambda: net.get_parameter("body.seen"), "`seen` is not an nn.Parameter"),
+        (lambda: net.get_parameter("weight"), "Sequential has no attribute `weight`"),
+        (lambda: net.get_buffer("head.bias"), "`bias` is not a buffer"),
+        (lambda: net.get_buffer("nope.seen"), "Sequential has no attribute `nope`"),
+    ]:
+        with raises(AttributeError, message):
+            call()
