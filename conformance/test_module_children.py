@@ -119,3 +119,27 @@ def test_members_found_by_path():
     ]:
         with raises(AttributeError, message):
             call()
+
+
+def test_a_module_list_is_edited_as_a_list():
+    blocks = nn.ModuleList([nn.ReLU(), nn.Tanh(), nn.Sigmoid()])
+    assert blocks.insert(1, nn.Identity()) is None
+    assert [type(m).__name__ for m in blocks] == ["ReLU", "Identity", "Tanh", "Sigmoid"]
+    del blocks[0]
+    assert names_and_kinds(blocks) == [("0", "Identity"), ("1", "Tanh"), ("2", "Sigmoid")]
+    assert type(blocks.pop(-1)).__name__ == "Sigmoid"
+    popped = blocks.pop(slice(0, 1))
+    assert type(popped).__name__ == "ModuleList" and len(popped) == 1
+    same = blocks
+    blocks += [nn.ELU()]
+    assert blocks is same and names_and_kinds(blocks) == [("0", "Tanh"), ("1", "ELU")]
+    both = blocks + [nn.ReLU()]
+    assert type(both).__name__ == "ModuleList" and len(both) == 3 and len(blocks) == 2
+    del blocks[:]
+    assert len(blocks) == 0 and list(blocks.parameters()) == []
+    with raises(TypeError, "ModuleList.extend should be called with an iterable, but got int"):
+        blocks += 3
+    with raises(IndexError, "index 0 is out of range"):
+        del blocks[0]
+    with raises(TypeError, "'str' object cannot be interpreted as an integer"):
+        nn.ModuleList([nn.ReLU()])["0"]
