@@ -36,6 +36,11 @@ from refgrad.autograd._saved import SavedTensor
 from refgrad.autograd._backward import _engine_run_backward, backward, grad
 
 
+# --- book/chapters/18_backward.md:511
+from refgrad.autograd import variable
+from refgrad.autograd.variable import Variable
+
+
 # --- book/chapters/18a_forward_ad.md:536
 from refgrad.autograd import forward_ad
 
