@@ -48,5 +48,5 @@ class RemovableHandle:
 from refgrad.utils._unserializable import unserializable_hook  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/21a_module_hooks.md:849
+# --- book/chapters/21a_module_hooks.md:851
 from refgrad.utils._backward_hook import BackwardHook  # noqa: F401, E402

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:390
+# --- book/chapters/21a_module_hooks.md:392
 """Calling a Module: the forward hooks around forward, the backward hooks set up."""
 
 import warnings
@@ -34,7 +34,7 @@ def _file(hooks, hook, prepend, extras=()):
     return handle
 
 
-# --- book/chapters/21a_module_hooks.md:423
+# --- book/chapters/21a_module_hooks.md:425
 class _HookRegistry:
     """The hook dictionaries of a Module and the methods that fill them."""
 
@@ -73,7 +73,7 @@ class _HookRegistry:
         return _file(self._backward_hooks, hook, prepend)
 
 
-# --- book/chapters/21a_module_hooks.md:467
+# --- book/chapters/21a_module_hooks.md:469
 def run_pre_hooks(module, args, kwargs):
     for hook_id, hook in forward_pre_hooks(module):  # the global ones first
         if hook_id in module._forward_pre_hooks_with_kwargs:
@@ -105,7 +105,7 @@ def run_forward_hooks(module, args, kwargs, result, called):
     return result
 
 
-# --- book/chapters/21a_module_hooks.md:500
+# --- book/chapters/21a_module_hooks.md:502
 class HookedCall(_HookRegistry):
     """A Module's call: forward hooks around forward, backward hooks set up."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:39
+# --- book/chapters/21a_module_hooks.md:41
 """How a Module files its parameters, buffers and children."""
 
 from refgrad._tensor import Tensor

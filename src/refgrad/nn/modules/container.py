@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:978
+# --- book/chapters/21a_module_hooks.md:980
 """Sequential: modules called one after another."""
 
 import operator
@@ -48,7 +48,7 @@ class _Positions(Module):
         return module
 
 
-# --- book/chapters/21a_module_hooks.md:1030
+# --- book/chapters/21a_module_hooks.md:1032
 class Sequential(_Positions):
     def __init__(self, *args) -> None:
         super().__init__()

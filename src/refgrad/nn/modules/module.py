@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:144
+# --- book/chapters/21a_module_hooks.md:146
 """Module: a container of leaves, and a function that uses them."""
 
 from collections import OrderedDict
@@ -84,7 +84,7 @@ class _Members(HookedCall):
     register_module = add_module
 
 
-# --- book/chapters/21a_module_hooks.md:233
+# --- book/chapters/21a_module_hooks.md:235
 class _Attributes(_Members):
     """Attribute access that reads and writes the member dictionaries."""
 
@@ -141,7 +141,7 @@ class _Attributes(_Members):
         super().__delattr__(name)
 
 
-# --- book/chapters/21a_module_hooks.md:293
+# --- book/chapters/21a_module_hooks.md:295
 class _Walks(_Attributes):
     """The iterators over a module tree."""
 
@@ -180,7 +180,7 @@ class _Walks(_Attributes):
             yield buf
 
 
-# --- book/chapters/21a_module_hooks.md:333
+# --- book/chapters/21a_module_hooks.md:335
 class Module(_Walks):
     """Base class of every module: parameters, buffers and children, by name."""
 
