@@ -1,4 +1,4 @@
-"""Variable._execution_engine: queue_callback, run_backward, is_checkpoint_valid; and Variable."""
+"""Variable._execution_engine: queue_callback, run_backward and is_checkpoint_valid."""
 
 import threading
 import warnings
@@ -11,7 +11,6 @@ from conformance._support import raises
 
 ENGINE = Variable._execution_engine
 OUTSIDE = "Final callbacks can only be installed during backward pass."
-VOLATILE = "volatile was removed and now has no effect. Use `with torch.no_grad():` instead."
 
 
 def test_callbacks_run_after_the_last_node_in_the_order_queued():
@@ -104,49 +103,8 @@ def test_run_backward_and_is_checkpoint_valid():
         ENGINE.run_backward((torch.ones(2),), (None,), False, False, (), True, True)
 
 
-def test_variable_makes_a_detached_alias_that_may_require_grad():
-    x = torch.ones(2)
-    v = Variable(x, requires_grad=True)
-    assert type(v) is torch.Tensor and v.requires_grad and v.is_leaf
-    assert v.data_ptr() == x.data_ptr() and v._version == x._version
-    x.add_(1)
-    assert v._version == x._version and v.tolist() == [2.0, 2.0]
-    w = torch.ones(2, requires_grad=True) * 2
-    assert Variable(w).grad_fn is None and not Variable(w).requires_grad
-    assert Variable().tolist() == [] and Variable(None).dtype == torch.float32
-    assert type(Variable(torch.nn.Parameter(torch.ones(1)))) is torch.Tensor
-    p = torch.nn.Parameter(torch.ones(1))
-    assert isinstance(x, Variable) and isinstance(p, Variable) and not isinstance(1, Variable)
-    assert not issubclass(torch.Tensor, Variable) and type(Variable).__name__ == "VariableMeta"
-
-
-def test_volatile_only_warns():
-    x = torch.ones(2)
-    for call in (lambda: Variable(x, volatile=True), lambda: Variable(x, False, True)):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            assert not call().requires_grad
-        assert [(w.category, str(w.message)) for w in caught] == [(UserWarning, VOLATILE)]
-
-
-@pytest.mark.parametrize("call, kind, message", [
-    ("Variable([1.0])", TypeError, "Variable data has to be a tensor, but got list"),
-    ("Variable(x, requires_grad=True, bogus=1)", TypeError,
-     "'bogus' is an invalid keyword argument for this function"),
-    ("Variable(x, False, False, None, 'nm', 3)", TypeError,
-     "function takes at most 5 arguments (6 given)"),
-    ("Variable(x, True, requires_grad=True)", TypeError,
-     "argument for function given by name ('requires_grad') and position (2)"),
-    ("Variable(x, requires_grad=None)", TypeError,
-     "'NoneType' object cannot be interpreted as an integer"),
-    ("Variable(x, _grad_fn=3)", TypeError,
-     "_grad_fn has to be a Function object or None, but got int"),
-    ("Variable(torch.ones(2, dtype=torch.int64), requires_grad=True)", RuntimeError,
-     "Only Tensors of floating point and complex dtype can require gradients"),
-    ("torch.autograd.variable(x)", RuntimeError,
-     "torch.autograd.variable(...) is deprecated, use torch.tensor(...) instead"),
-])
-def test_variables_refusals(call, kind, message):
-    x = torch.ones(2)
-    with raises(kind, message):
-        eval(call, {"torch": torch, "Variable": Variable, "x": x})
+def test_the_engine_lives_on_variable_and_autograd_variable_only_refuses():
+    assert type(Variable._execution_engine).__name__ == "_EngineBase"
+    with raises(RuntimeError, "torch.autograd.variable(...) is deprecated, use torch.tensor(...) "
+                              "instead"):
+        torch.autograd.variable(torch.ones(2))

@@ -186,3 +186,13 @@ def test_views_a_function_returns_refuse_in_place_writes():
     plain = Same.apply(torch.ones(2))  # nothing recorded: nothing to protect
     plain.mul_(2)
     assert plain.tolist() == [2.0, 2.0]
+
+
+def test_function_classes_are_made_by_function_meta():
+    meta = torch.autograd.function.FunctionMeta
+    assert type(torch.autograd.Function) is meta and type(Exp) is meta
+    assert torch.autograd.Function._backward_cls.__name__ == "FunctionBackward"
+    assert Exp._backward_cls.__name__ == "ExpBackward"
+    assert Exp._backward_cls is not torch.autograd.Function._backward_cls
+    assert repr(Exp.apply) == f"<bound method Function.apply of {Exp!r}>"
+    assert Exp.apply.__name__ == "apply" and Exp.apply.__qualname__ == "Function.apply"

@@ -263,6 +263,27 @@ def test_dropout_keeps_the_expectation():
     assert torch.equal(x.grad, out.detach())  # the gradient is the noise itself
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16])
+def test_a_seed_drops_the_elements_bernoulli_draws(dtype):
+    torch.manual_seed(0)
+    assert F.dropout(torch.ones(8, dtype=dtype), 0.5).tolist() == [0, 0, 2, 0, 0, 0, 2, 2]
+    x = torch.arange(1.0, 25.0, dtype=dtype).reshape(2, 3, 4)
+    for p, drop, noise_shape in [(0.3, F.dropout, (2, 3, 4)), (0.6, F.dropout1d, (2, 3, 1)),
+                                 (0.5, lambda t, p: torch.nn.Dropout(p)(t), (2, 3, 4))]:
+        torch.manual_seed(7)
+        noise = torch.empty(noise_shape, dtype=dtype).bernoulli_(1 - p)
+        after = torch.rand(3)
+        torch.manual_seed(7)
+        out = drop(x, p)
+        assert torch.equal(out, x * (noise / (1 - p)))
+        assert torch.equal(torch.rand(3), after)  # and draws no more than that
+    torch.manual_seed(7)
+    kept = torch.empty(2, 3, 4, dtype=dtype).bernoulli_(0.75)
+    torch.manual_seed(7)
+    out = F.alpha_dropout(x, 0.25, training=True)
+    assert torch.equal(out == out.min(), kept == 0)  # alpha dropout sets the dropped to one value
+
+
 def test_dropout_that_drops_nothing_returns_the_input():
     x = torch.ones(2, 3, requires_grad=True)
     assert F.dropout(x, 0.0) is x and F.dropout(x, 0.5, training=False) is x

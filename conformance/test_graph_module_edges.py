@@ -20,6 +20,13 @@ def test_node_and_gradient_edge_live_in_the_graph_module():
     assert type(get_gradient_edge(a)) is GradientEdge
 
 
+def test_saved_tensors_hooks_classes_live_in_the_graph_module():
+    graph = torch.autograd.graph
+    for cls in (graph.saved_tensors_hooks, graph.save_on_cpu):
+        assert cls.__module__ == graph.__name__
+        assert repr(cls) == f"<class '{graph.__name__}.{cls.__name__}'>"
+
+
 @pytest.mark.parametrize("mode", ["all", "any"])
 def test_a_group_of_non_tensors_fails_on_requires_grad(mode):
     with raises(AttributeError, "'int' object has no attribute 'requires_grad'"):

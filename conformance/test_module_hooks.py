@@ -1,5 +1,7 @@
 """nn.Module: registration, forward hooks and full backward hooks."""
 
+import sys
+
 import pytest
 import torch
 
@@ -313,3 +315,22 @@ def test_a_global_always_called_forward_hook_runs_when_forward_fails():
     finally:
         handle.remove()
     assert log == [None]
+
+
+def test_hooks_without_inputs_that_require_grad_warn_at_the_backward_call():
+    lin = torch.nn.Linear(2, 2)
+    seen = []
+    lin.register_full_backward_hook(lambda m, gi, go: seen.append((gi, go[0].shape)))
+    out = lin(torch.ones(1, 2)).sum()
+    with pytest.warns(UserWarning) as caught:
+        line = sys._getframe().f_lineno + 1
+        out.backward()
+    [w] = caught
+    assert str(w.message) == (
+        "Full backward hook is firing when gradients are computed with respect to module "
+        "outputs since no inputs require gradients. See https://docs.pytorch.org/docs/main/"
+        "generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for "
+        "more details."
+    )
+    assert (w.filename, w.lineno) == (__file__, line)
+    assert seen == [((None,), (1, 2))]

@@ -106,6 +106,27 @@ def test_unpack_takes_no_arguments():
         raw.unpack(x=1)
 
 
+def test_register_hooks_takes_two_callables_by_position():
+    out = leaf(1.0) * leaf(2.0)  # kept: torch's raw value does not keep its node alive
+    raw = out.grad_fn._raw_saved_self
+    head = ("register_hooks(): incompatible function arguments. The following argument types "
+            "are supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: "
+            "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\n"
+            f"Invoked with: {raw!r}")
+    with raises(TypeError, head + f", {print!r}"):
+        raw.register_hooks(print)
+    with raises(TypeError, head):
+        raw.register_hooks()
+    with raises(TypeError, head + f", {print!r}, {print!r}, {print!r}"):
+        raw.register_hooks(print, print, print)
+    with raises(TypeError, head + f"; kwargs: pack_hook={print!r}, unpack_hook={print!r}"):
+        raw.register_hooks(pack_hook=print, unpack_hook=print)
+    with raises(TypeError, head + f", {print!r}; kwargs: unpack_hook={print!r}"):
+        raw.register_hooks(print, unpack_hook=print)
+    raw.register_hooks(lambda t: t, lambda t: t)  # the refusals left no hooks behind
+    out.backward()
+
+
 def test_a_value_not_kept_is_an_empty_saved_tensor():
     x = leaf(1.0, 2.0, 3.0, 4.0, 5.0, 6.0).reshape(2, 3)
     y = torch.nn.functional.batch_norm(x, torch.zeros(3), torch.ones(3), training=True)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:175
+# --- book/chapters/06_parameters.md:345
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -37,7 +37,7 @@ __version__ = "0.1.0"
 newaxis = None
 
 
-# --- book/chapters/01a_warn_once.md:84
+# --- book/chapters/01a_warn_once.md:88
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
@@ -61,6 +61,10 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 
 # --- book/chapters/05a_random.md:545
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
+
+
+# --- book/chapters/06_parameters.md:234
+from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 
 # --- book/chapters/07_grad_modes.md:277

@@ -41,7 +41,7 @@ class VersionCounter:
     __slots__ = ("value", "views")
 
 
-# --- book/chapters/03_tensor.md:243
+# --- book/chapters/03_tensor.md:247
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -96,7 +96,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:305
+# --- book/chapters/03_tensor.md:309
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -176,7 +176,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:393
+# --- book/chapters/03_tensor.md:397
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad
@@ -192,7 +192,7 @@ def clear_grad(t, set_to_none: bool = True) -> None:
     grad.zero_()
 
 
-# --- book/chapters/03_tensor.md:416
+# --- book/chapters/03_tensor.md:420
 class _Versions:
     __slots__ = ()
 
@@ -214,7 +214,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:456
+# --- book/chapters/03_tensor.md:460
 class _Detach:
     __slots__ = ()
 
@@ -256,7 +256,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:634
+# --- book/chapters/03_tensor.md:638
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -284,7 +284,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:671
+# --- book/chapters/03_tensor.md:675
 _new = object.__new__  # looked up once, not on every tensor
 
 

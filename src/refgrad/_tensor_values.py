@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:96
+# --- book/chapters/03_tensor.md:100
 """What a tensor's array says: shape, dtype, device and Python values."""
 
 import numpy as np
@@ -15,7 +15,7 @@ from refgrad._size import Size, new_size
 from refgrad._warn_once import warn_once
 
 
-# --- book/chapters/03_tensor.md:115
+# --- book/chapters/03_tensor.md:119
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, or torch's IndexError.
 
@@ -61,7 +61,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:162
+# --- book/chapters/03_tensor.md:166
 class _Layout:
     __slots__ = ()
 
@@ -115,7 +115,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:512
+# --- book/chapters/03_tensor.md:516
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -169,7 +169,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:577
+# --- book/chapters/03_tensor.md:581
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1650
+# --- book/chapters/16q_functional.md:1651
 """dropout, dropout1d to dropout3d and alpha_dropout: products with drawn noise."""
 
 import math
@@ -17,14 +17,14 @@ def _check(p):
 
 
 def _noise(input, shape, p):
-    from refgrad._random_factories import rand
+    from refgrad._creation import empty
 
     if not input.dtype.is_floating_point:
         from refgrad._typename import LEGACY
 
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{LEGACY[input.dtype]}")
-    return (rand(shape, dtype=input.dtype) < 1 - p).to(input.dtype)
+    return empty(shape, dtype=input.dtype).bernoulli_(1 - p)  # torch's draws, to the bit
 
 
 def _dropped(input, p, training, inplace, shape, alpha=False):
@@ -46,7 +46,7 @@ def _dropped(input, p, training, inplace, shape, alpha=False):
     return input.mul_(noise) if inplace else input * noise
 
 
-# --- book/chapters/16q_functional.md:1695
+# --- book/chapters/16q_functional.md:1696
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
     return _dropped(input, p, training, inplace, tuple(input.shape))

@@ -28,24 +28,24 @@ __all__ += [
 from refgrad.autograd import graph
 
 
-# --- book/chapters/11_saved.md:410
+# --- book/chapters/11_saved.md:420
 from refgrad.autograd._saved import SavedTensor
-
-
-# --- book/chapters/17a_engine_introspection.md:287
-from refgrad.autograd.variable import Variable
-from refgrad.autograd.variable import variable  # noqa: F811 - the function, as in torch
 
 
 # --- book/chapters/18_backward.md:436
 from refgrad.autograd._backward import _engine_run_backward, backward, grad
 
 
+# --- book/chapters/18_backward.md:546
+from refgrad.autograd.variable import Variable
+from refgrad.autograd.variable import variable  # noqa: F811 - the function hides the module
+
+
 # --- book/chapters/18a_forward_ad.md:536
 from refgrad.autograd import forward_ad
 
 
-# --- book/chapters/19_gradcheck.md:744
+# --- book/chapters/19_gradcheck.md:747
 from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 
 __all__ += ["gradcheck", "gradgradcheck"]
@@ -66,7 +66,7 @@ __all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:616
+# --- book/chapters/25_functions.md:624
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19_gradcheck.md:376
+# --- book/chapters/19_gradcheck.md:379
 """gradcheck's check of forward mode: Jacobian rows from tangents."""
 
 import numpy as np
@@ -39,7 +39,7 @@ def _forward_rows(func, inputs, positions, j: int, vectors) -> list:
     return [np.stack(r).reshape(len(vectors), -1) for r in rows]
 
 
-# --- book/chapters/19_gradcheck.md:420
+# --- book/chapters/19_gradcheck.md:423
 def _mismatch(analytical, numerical, output_idx: int, input_idx: int) -> str:
     return (
         f"Jacobian computed with forward mode mismatch for output {output_idx:d} with "
@@ -62,14 +62,14 @@ def slow_forward_check(func, func_out, inputs, eps, rtol, atol) -> None:
                 raise GradcheckError(_mismatch(make_tensor(a), make_tensor(n), i, j))
 
 
-# --- book/chapters/19_gradcheck.md:444
+# --- book/chapters/19_gradcheck.md:447
 def fast_forward_check(func, func_out, inputs, eps, rtol, atol) -> None:
     from refgrad._generator import Generator
 
     generator = Generator()
     positions = _positions(func_out)
     for j, inp in enumerate(_diff_inputs(inputs)):
-        u = _random_unit(inp.numel(), generator)
+        u = _random_unit(inp.numel(), generator, inp._data.dtype)
         step = eps * u.reshape(inp._data.shape).astype(inp._data.dtype)
         ju = _central_difference(func, inputs, inp._data, step, eps)
         forward = _forward_rows(func, inputs, positions, j, [u])
@@ -86,14 +86,14 @@ def _slow_tables(func, inputs, position: int, j: int, eps, rtol, atol) -> str:
     return _slow_message(_forward_rows(func, inputs, [position], j, vectors)[0], n, rtol, atol)
 
 
-# --- book/chapters/19_gradcheck.md:472
+# --- book/chapters/19_gradcheck.md:475
 def check_undefined_tangents(func, inputs) -> None:
     from refgrad._generator import Generator
     from refgrad.autograd import forward_ad as fwAD
 
     generator, diff = Generator(), _diff_inputs(inputs)
-    tangents = {id(t): make_tensor(_random_unit(t.numel(), generator).reshape(t.shape)
-                                   .astype(t._data.dtype)) for t in diff}
+    tangents = {id(t): make_tensor(_random_unit(t.numel(), generator, t._data.dtype)
+                                   .reshape(t.shape)) for t in diff}
     for j, target in enumerate(diff):
         found = []
         for zero in (True, False):

@@ -150,11 +150,12 @@ def _slow_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
                 raise GradcheckError(_mismatch(make_tensor(a), make_tensor(n), i, j))
 
 
-# --- book/chapters/19_gradcheck.md:312
-def _random_unit(n: int, generator) -> np.ndarray:
+# --- book/chapters/19_gradcheck.md:314
+def _random_unit(n: int, generator, dtype) -> np.ndarray:
     from refgrad._sampling import uniform
 
-    u = uniform(generator, (n,), np.float64)
+    # drawn in single precision, then made the tensor's dtype, as torch draws it
+    u = uniform(generator, (n,), np.float32).astype(dtype)
     return u / np.linalg.norm(u) if n else u
 
 
@@ -164,8 +165,8 @@ def _fast_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
 
     generator = Generator()
     diff = _diff_inputs(inputs)
-    us = [_random_unit(t.numel(), generator) for t in diff]
-    vs = [_random_unit(o.numel(), generator) for o in outputs]
+    us = [_random_unit(t.numel(), generator, t._data.dtype) for t in diff]
+    vs = [_random_unit(o.numel(), generator, o._data.dtype) for o in outputs]
     positions = _positions(func_out)
     for j, (inp, u) in enumerate(zip(diff, us)):
         step = eps * u.reshape(inp._data.shape).astype(inp._data.dtype)
@@ -180,7 +181,7 @@ def _fast_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
                 raise GradcheckError(_mismatch(a, n, i, j) + slow)
 
 
-# --- book/chapters/19_gradcheck.md:343
+# --- book/chapters/19_gradcheck.md:346
 def _slow_tables(func, func_out, inputs, output, i, j, eps, rtol, atol) -> str:
     n = _numerical_jacobians(func, inputs, [_positions(func_out)[i]], eps)[j][0]
     vectors = list(_unit_vectors(output.numel()))

@@ -59,9 +59,9 @@ class SavedTensor:
         self._original = self._data = self._packed = self._tangent = self._grad_fn = None
         self._freed = True
 
-    def register_hooks(self, pack_hook, unpack_hook) -> None:
+    def register_hooks(self, *args, **kwargs) -> None:
         """Pack this one value now, with its own pair of hooks."""
-        _check_register(self, pack_hook, unpack_hook)
+        pack_hook, unpack_hook = _check_register(self, args, kwargs)
         if self._is_output:  # torch hands over the data, without the node
 
             tensor = make_tensor(self._data)
@@ -243,18 +243,28 @@ REGISTER_ARGUMENTS = (
 )
 
 
-def _check_register(saved: SavedTensor, pack_hook, unpack_hook) -> None:
-    if not (callable(pack_hook) and callable(unpack_hook)):
-        raise TypeError(REGISTER_ARGUMENTS + f"{saved!r}, {pack_hook!r}, {unpack_hook!r}")
+def _invoked_with(saved: SavedTensor, args, kwargs) -> str:
+    """How pybind11 lists the arguments of a call it refused: positional, then keywords."""
+    given = "".join(f", {arg!r}" for arg in args)
+    if kwargs:
+        given += "; kwargs: " + ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+    return f"{saved!r}{given}"
+
+
+def _check_register(saved: SavedTensor, args, kwargs) -> tuple:
+    # two callables, by position only: torch's binding names no parameters
+    if len(args) != 2 or kwargs or not all(callable(a) for a in args):
+        raise TypeError(REGISTER_ARGUMENTS + _invoked_with(saved, args, kwargs))
     if saved._counter is None:
         raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
     if saved._freed:
         raise RuntimeError(REGISTER_FREED)
     if saved._unpack_hook is not None:
         raise RuntimeError(REGISTER_TWICE)
+    return args
 
 
-# --- book/chapters/11_saved.md:430
+# --- book/chapters/11_saved.md:440
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "
@@ -264,10 +274,7 @@ UNPACK_ARGUMENTS = (
 def _unpack_alone(self, *args, **kwargs):
     """The value as backward would get it, unpacked without the node that saved it."""
     if args or kwargs:
-        given = "".join(f", {arg!r}" for arg in args)
-        if kwargs:
-            given += "; kwargs: " + ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
-        raise TypeError(f"{UNPACK_ARGUMENTS}{self!r}{given}")
+        raise TypeError(UNPACK_ARGUMENTS + _invoked_with(self, args, kwargs))
     if self._counter is None:
         return None
     if self._freed:

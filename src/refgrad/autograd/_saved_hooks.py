@@ -51,7 +51,10 @@ class saved_tensors_hooks:  # noqa: N801 - torch's name
         pop_hooks()
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:131
+saved_tensors_hooks.__module__ = "refgrad.autograd.graph"  # where users import it from, as in torch
+
+
+# --- book/chapters/23_saved_tensor_hooks.md:134
 DISABLE_ARGUMENTS = (
     "_saved_tensors_hooks_disable(): incompatible function arguments. The following "
     "argument types are supported:\n    1. (error_message: str, fail_if_non_empty: bool = "
@@ -78,7 +81,7 @@ def saved_tensors_hooks_is_enabled() -> bool:
     return state.saved_tensors_hooks_disabled_message is None
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:180
+# --- book/chapters/23_saved_tensor_hooks.md:183
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
     """Keep tensors saved inside the block in CPU memory, pinned if asked."""
 
@@ -98,3 +101,6 @@ class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
             return tensor.to(device, non_blocking=pin_memory)
 
         super().__init__(pack_to_cpu, unpack_from_cpu)
+
+
+save_on_cpu.__module__ = "refgrad.autograd.graph"

@@ -143,6 +143,9 @@ def _apply(cls, *args, **kwargs):
     return outputs if many else outputs[0]
 
 
+_apply.__name__, _apply.__qualname__ = "apply", "Function.apply"  # as a bound method shows
+
+
 def _bound(forward, args, kwargs) -> tuple:
     import inspect
 
@@ -171,7 +174,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:269
+# --- book/chapters/25_functions.md:272
 def _wrap(node, inputs, outputs, record) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -209,7 +212,7 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:442
+# --- book/chapters/25_functions.md:446
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
@@ -243,18 +246,22 @@ def _no_setup_context(ctx, inputs, output):
     raise NotImplementedError("setup_context is not overridden")
 
 
-class Function:
-    """Base class of custom differentiable operations."""
+class FunctionMeta(type):
+    """The type of Function and its subclasses: each class gets its node class."""
 
-    def __init_subclass__(cls, **kwargs) -> None:
-        super().__init_subclass__(**kwargs)
+    def __init__(cls, name, bases, attrs, **kwargs) -> None:
         namespace = {
             "_forward_cls": cls, "__module__": __name__, "to_save": None,
             "dirty_tensors": None, "non_differentiable": None, "_dirty": (),
             "_materialize_grads": True,
             "_saved": (), "saved_for_forward": (), "_in_jvp": False,
         }
-        cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,), namespace)
+        cls._backward_cls = type(name + "Backward", (BackwardCFunction,), namespace)
+        super().__init__(name, bases, attrs, **kwargs)
+
+
+class Function(metaclass=FunctionMeta):
+    """Base class of custom differentiable operations."""
 
     def __init__(self, *args, **kwargs) -> None:
         import warnings

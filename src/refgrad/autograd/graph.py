@@ -22,7 +22,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:96
+# --- book/chapters/23_saved_tensor_hooks.md:99
 from refgrad.autograd._saved_hooks import (
     disable_saved_tensors_hooks,
     save_on_cpu,

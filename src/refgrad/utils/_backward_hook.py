@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:696
+# --- book/chapters/21a_module_hooks.md:703
 """BackwardHook: a module's full backward hooks, built on two identity nodes."""
 
+import sys
 import warnings
 
 # NOTE [Import cycle]: refgrad.utils.hooks is imported while the engine's nodes
@@ -24,7 +25,7 @@ def _unpack_none(indices, values):
     return tuple(values[idx] for idx in indices)
 
 
-# --- book/chapters/21a_module_hooks.md:719
+# --- book/chapters/21a_module_hooks.md:727
 class _Wrapping:
     """Passes a tuple's tensors through the identity and hooks the new node."""
 
@@ -62,7 +63,7 @@ class _Wrapping:
         return out, tensors_idx
 
 
-# --- book/chapters/21a_module_hooks.md:763
+# --- book/chapters/21a_module_hooks.md:771
 class _InputSide(_Wrapping):
     """The input identity node: where the full backward hooks run."""
 
@@ -92,7 +93,7 @@ class _InputSide(_Wrapping):
         grad_fn.register_hook(hook)
 
 
-# --- book/chapters/21a_module_hooks.md:797
+# --- book/chapters/21a_module_hooks.md:809
 class _OutputSide(_InputSide):
     """The output identity node: backward pre-hooks, and hooks without inputs."""
 
@@ -113,12 +114,14 @@ class _OutputSide(_InputSide):
             self.grad_outputs = replaced
 
     def _run_hooks_without_inputs(self) -> None:
+        from refgrad.autograd._anomaly import _outside_refgrad
+
         warnings.warn(
             "Full backward hook is firing when gradients are computed with respect to "
             "module outputs since no inputs require gradients. See "
             "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
             "#torch.nn.Module.register_full_backward_hook for more details.",
-            stacklevel=5,
+            stacklevel=_outside_refgrad(sys._getframe())[1],
         )
         grad_inputs = _pack_with_none([], [], self.n_inputs)
         for user_hook in self.user_hooks:
@@ -133,7 +136,7 @@ class _OutputSide(_InputSide):
         self.grad_outputs = None
 
 
-# --- book/chapters/21a_module_hooks.md:839
+# --- book/chapters/21a_module_hooks.md:853
 class BackwardHook(_OutputSide):
     """One module call's backward hooks, set on its input and output nodes."""
 

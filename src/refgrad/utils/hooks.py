@@ -44,5 +44,9 @@ class RemovableHandle:
         self.remove()
 
 
-# --- book/chapters/21a_module_hooks.md:865
+# --- book/chapters/06_parameters.md:106
+from refgrad.utils._unserializable import unserializable_hook  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/21a_module_hooks.md:879
 from refgrad.utils._backward_hook import BackwardHook  # noqa: F401, E402

@@ -14,8 +14,9 @@ def check_name(kind: str, name, module) -> None:
     """torch's checks on a new parameter or buffer name."""
     if not isinstance(name, str):
         raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
-    if "." in name:
-        raise KeyError(f'{kind} name can\'t contain "."')
+    if "." in name:  # torch names the culprit for a module only
+        got = f", got: {name}" if kind == "module" else ""
+        raise KeyError(f'{kind} name can\'t contain "."{got}')
     if name == "":
         raise KeyError(f'{kind} name can\'t be empty string ""')
 

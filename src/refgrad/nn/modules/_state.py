@@ -10,6 +10,8 @@ from collections.abc import Mapping
 
 from refgrad._tensor import Tensor
 from refgrad.autograd.grad_mode import no_grad
+from refgrad.nn.modules.module import Module
+from refgrad.nn.parameter import Parameter
 
 
 def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False):
@@ -39,7 +41,7 @@ def _own_state(module):
             yield name, buf
 
 
-# --- book/chapters/21b_layers_and_losses.md:107
+# --- book/chapters/21b_layers_and_losses.md:109
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     __slots__ = ()
 
@@ -78,10 +80,8 @@ def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False)
     return _IncompatibleKeys(missing, unexpected)
 
 
-# --- book/chapters/21b_layers_and_losses.md:147
+# --- book/chapters/21b_layers_and_losses.md:149
 def _load_own(module, state_dict, path, assign, missing, errors) -> None:
-    from refgrad.nn.parameter import Parameter
-
     for name, current in list(_own_state(module)):
         key = path + name
         if key not in state_dict:
@@ -154,12 +154,47 @@ def _to_dtype(name):
     return convert
 
 
-# --- book/chapters/21b_layers_and_losses.md:237
-def _install() -> None:
-    from refgrad.nn.modules.module import Module
+# --- book/chapters/21b_layers_and_losses.md:239
+def get_submodule(self, target: str):
+    module = self
+    for name in target.split(".") if target else ():
+        if not hasattr(module, name):
+            raise AttributeError(f"{type(module).__name__} has no attribute `{name}`")
+        module = getattr(module, name)
+        if not isinstance(module, Module):
+            raise AttributeError(f"`{name}` is not an nn.Module")
+    return module
 
+
+def _owner_and_name(self, target: str):
+    path, _, name = target.rpartition(".")
+    module = self.get_submodule(path)
+    if not hasattr(module, name):
+        raise AttributeError(f"{type(module).__name__} has no attribute `{name}`")
+    return module, name
+
+
+def get_parameter(self, target: str):
+    module, name = _owner_and_name(self, target)
+    found = getattr(module, name)
+    if not isinstance(found, Parameter):
+        raise AttributeError(f"`{name}` is not an nn.Parameter")
+    return found
+
+
+def get_buffer(self, target: str):
+    module, name = _owner_and_name(self, target)
+    if name not in module._buffers:
+        raise AttributeError(f"`{name}` is not a buffer")
+    return getattr(module, name)
+
+
+# --- book/chapters/21b_layers_and_losses.md:278
+def _install() -> None:
     Module.state_dict, Module.load_state_dict = state_dict, load_state_dict
     Module.apply, Module.to = apply, to
+    Module.get_submodule, Module.get_parameter = get_submodule, get_parameter
+    Module.get_buffer = get_buffer
     for name in ("float64", "float32", "float16"):
         method = _to_dtype(name)
         setattr(Module, method.__name__, method)

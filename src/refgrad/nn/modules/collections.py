@@ -2,8 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:690
+# --- book/chapters/21b_layers_and_losses.md:731
 """ModuleList and ModuleDict: children held as in a list or a dictionary."""
+
+import operator
+from collections.abc import Iterable
 
 from refgrad.nn.modules.module import Module
 
@@ -15,7 +18,7 @@ class ModuleList(Module):
             self.extend(modules)
 
     def _index(self, idx: int) -> str:
-        size = len(self)
+        idx, size = operator.index(idx), len(self)
         if not -size <= idx < size:
             raise IndexError(f"index {idx} is out of range")
         return str(idx % size)
@@ -39,12 +42,49 @@ class ModuleList(Module):
         return self
 
     def extend(self, modules):
+        if not isinstance(modules, Iterable):
+            raise TypeError("ModuleList.extend should be called with an iterable, but got "
+                            + type(modules).__name__)
         for module in modules:
             self.append(module)
         return self
 
 
-# --- book/chapters/21b_layers_and_losses.md:733
+# --- book/chapters/21b_layers_and_losses.md:784
+def _insert(self, index: int, module) -> None:
+    for i in range(len(self._modules), index, -1):
+        self._modules[str(i)] = self._modules[str(i - 1)]
+    self._modules[str(index)] = module
+
+
+def _delitem(self, idx) -> None:
+    names = [str(i) for i in range(len(self))[idx]] if isinstance(idx, slice) else [
+        self._index(idx)]
+    for name in names:
+        del self._modules[name]
+    kept = list(self._modules.values())
+    self._modules.clear()
+    self._modules.update((str(i), m) for i, m in enumerate(kept))
+
+
+def _pop(self, key):
+    module = self[key]
+    del self[key]
+    return module
+
+
+def _add(self, other):
+    combined = ModuleList()
+    for module in [*self, *other]:
+        combined.append(module)
+    return combined
+
+
+ModuleList.insert, ModuleList.__delitem__, ModuleList.pop = _insert, _delitem, _pop
+ModuleList.__iadd__, ModuleList.__add__ = ModuleList.extend, _add
+
+
+# --- book/chapters/21b_layers_and_losses.md:819
 def _list_repr(self) -> str:
     """Consecutive children that print alike are printed once: (0-2): 3 x Linear(...)."""
     if not len(self):
@@ -64,7 +104,7 @@ def _list_repr(self) -> str:
 ModuleList.__repr__ = _list_repr
 
 
-# --- book/chapters/21b_layers_and_losses.md:754
+# --- book/chapters/21b_layers_and_losses.md:840
 class ModuleDict(Module):
     def __init__(self, modules=None) -> None:
         super().__init__()

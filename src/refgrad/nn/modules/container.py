@@ -2,17 +2,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:992
+# --- book/chapters/21a_module_hooks.md:1008
 """Sequential: modules called one after another."""
+
+import operator
+from collections import OrderedDict
 
 from refgrad.nn.modules.module import Module
 
 
-class Sequential(Module):
-    def __init__(self, *args) -> None:
-        super().__init__()
-        for idx, module in enumerate(args):
-            self.add_module(str(idx), module)
+class _Positions(Module):
+    """Children found by position: read, replaced, removed, inserted."""
 
     def __len__(self) -> int:
         return len(self._modules)
@@ -20,13 +20,71 @@ class Sequential(Module):
     def __iter__(self):
         return iter(self._modules.values())
 
-    def __getitem__(self, idx):
-        if isinstance(idx, slice):
-            return type(self)(*list(self._modules.values())[idx])
-        size = len(self)
+    def _name_at(self, idx) -> str:
+        idx, size = operator.index(idx), len(self)
         if not -size <= idx < size:
             raise IndexError(f"index {idx} is out of range")
-        return list(self._modules.values())[idx % size]
+        return list(self._modules)[idx % size]
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return type(self)(OrderedDict(list(self._modules.items())[idx]))
+        return self._modules[self._name_at(idx)]
+
+    def __setitem__(self, idx, module) -> None:
+        setattr(self, self._name_at(idx), module)
+
+    def __delitem__(self, idx) -> None:
+        names = list(self._modules)[idx] if isinstance(idx, slice) else [self._name_at(idx)]
+        for name in names:
+            del self._modules[name]
+        kept = list(self._modules.values())  # the rest numbered again from 0, names or not
+        self._modules.clear()
+        self._modules.update((str(i), m) for i, m in enumerate(kept))
+
+    def pop(self, key):
+        module = self[key]
+        del self[key]
+        return module
+
+
+# --- book/chapters/21a_module_hooks.md:1060
+class Sequential(_Positions):
+    def __init__(self, *args) -> None:
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            children = args[0].items()
+        else:
+            children = ((str(i), module) for i, module in enumerate(args))
+        for name, module in children:
+            self.add_module(name, module)
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, sequential):
+        for module in sequential:
+            self.append(module)
+        return self
+
+    def insert(self, index: int, module):
+        if not isinstance(module, Module):
+            raise AssertionError(f"module should be of type: {Module}")
+        n = len(self._modules)
+        if not -n <= index <= n:
+            raise IndexError(f"Index out of range: {index}")
+        index = index + n if index < 0 else index
+        for i in range(n, index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+        return self
+
+    def __add__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError("add operator supports only objects of Sequential class, but "
+                             f"{type(other)} is given.")
+        return Sequential().extend(self).extend(other)
 
     def forward(self, input):
         for module in self:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:906
+# --- book/chapters/21a_module_hooks.md:920
 """Linear: y = x W^T + b."""
 
 import math
@@ -50,7 +50,7 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
-# --- book/chapters/21a_module_hooks.md:959
+# --- book/chapters/21a_module_hooks.md:973
 class Identity(Module):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:145
+# --- book/chapters/21a_module_hooks.md:146
 """Module: a container of leaves, and a function that uses them."""
 
 from collections import OrderedDict
@@ -75,11 +75,17 @@ class _Members(HookedCall):
     def add_module(self, name: str, module) -> None:
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {typename(name)}")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
         check_name("module", name, self)
         self._modules[name] = module
 
+    register_module = add_module
 
-# --- book/chapters/21a_module_hooks.md:229
+
+# --- book/chapters/21a_module_hooks.md:236
 class _Attributes(_Members):
     """Attribute access that reads and writes the member dictionaries."""
 
@@ -136,7 +142,7 @@ class _Attributes(_Members):
         super().__delattr__(name)
 
 
-# --- book/chapters/21a_module_hooks.md:289
+# --- book/chapters/21a_module_hooks.md:296
 class _Walks(_Attributes):
     """The iterators over a module tree."""
 
@@ -175,7 +181,7 @@ class _Walks(_Attributes):
             yield buf
 
 
-# --- book/chapters/21a_module_hooks.md:329
+# --- book/chapters/21a_module_hooks.md:336
 class Module(_Walks):
     """Base class of every module: parameters, buffers and children, by name."""
 
