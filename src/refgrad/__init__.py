@@ -395,7 +395,7 @@ from refgrad._ops import devices as _devices
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:1480
+# --- book/chapters/26_inplace.md:1473
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -420,7 +420,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1634
+# --- book/chapters/26_inplace.md:1627
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -431,13 +431,40 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1925
+# --- book/chapters/26_inplace.md:1918
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
 from refgrad._ops.small_methods import (
     _log_softmax_backward_data, _softmax_backward_data, adjoint, is_complex, is_nonzero,
     is_same_size, is_signed, isreal, positive, put,
+)
+
+
+# --- book/chapters/26_inplace.md:2299
+# These replace the plain functions with ones that take out=.
+from refgrad._ops.out_functions import (
+    absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
+    amax, amin, angle, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2,  # noqa: A004, F811
+    arctanh, argmax, argmin, asin, asinh, atan, atan2, atanh, baddbmm,  # noqa: F811
+    bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or,  # noqa: F811
+    bitwise_right_shift, bitwise_xor, bmm, bucketize, cat, ceil,  # noqa: F811
+    cholesky_inverse, cholesky_solve, clip, column_stack, concat, concatenate,  # noqa: F811
+    copysign, cosh, cross, cumprod, cumsum, deg2rad, diag, diff, digamma,  # noqa: F811
+    divide, dot, dstack, erf, erfc, erfinv, exp2, expm1, fix, float_power,  # noqa: F811
+    floor, floor_divide, fmax, fmin, fmod, frac, gather, ger, hardshrink,  # noqa: F811
+    heaviside, histc, hstack, hypot, i0, igamma, igammac, index_add,  # noqa: F811
+    index_copy, index_select, inner, inverse, isin, isneginf, isposinf, kron,  # noqa: F811
+    ldexp, lerp, lgamma, log10, log1p, log2, log_softmax, logaddexp,  # noqa: F811
+    logaddexp2, logcumsumexp, logical_and, logical_not, logical_or,  # noqa: F811
+    logical_xor, logit, logsumexp, masked_select, matmul, matrix_power,  # noqa: F811
+    maximum, mean, minimum, mm, msort, mv, mvlgamma, nan_to_num, nanmean,  # noqa: F811
+    nanquantile, nansum, narrow_copy, negative, nextafter, nonzero, norm,  # noqa: F811
+    outer, polygamma, prod, quantile, rad2deg, reciprocal, remainder, renorm,  # noqa: F811
+    round, row_stack, rsqrt, scatter, scatter_add, scatter_reduce,  # noqa: A004, F811
+    searchsorted, sgn, sign, signbit, sinc, sinh, slice_scatter, softmax,  # noqa: F811
+    square, stack, std, subtract, sum, take, take_along_dim, tan, tensordot,  # noqa: A004, F811
+    threshold, tril, triu, true_divide, trunc, var, vdot, vstack, where, xlogy,  # noqa: F811
 )
 
 

@@ -10,9 +10,8 @@ import numpy as np
 from refgrad._argument_forms import refuse_in_torch_words
 from refgrad._ops import simple_functions
 from refgrad._ops.inplace_methods import OUT_OF_PLACE
-from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump, check_cast, resize_out
-from refgrad._tensor import Tensor
-from refgrad._typename import LEGACY
+from refgrad._ops.out_rules import BUMPS, refuse_dtype, refuse_grad, resizes
+from refgrad._ops.write_checks import bump, resize_out
 from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.utils._python_dispatch import dispatch_out
 
@@ -28,19 +27,15 @@ def with_out(function, name: str):
                 raise
         if switched_on.dispatch_modes and state.dispatch_modes:  # out= counts as a write
             return dispatch_out(wrapper, name, args, dict(kwargs, out=out))
-        tensors = [a for a in (*args, out) if isinstance(a, Tensor)]
-        if state.grad_enabled and any(t._requires_grad for t in tensors):
-            raise RuntimeError(OUT_NEEDS_GRAD.format(name))
+        if state.grad_enabled:
+            refuse_grad(name, args, kwargs, out)
         result = function(*args, **kwargs)
-        cast = out._data.dtype != result._data.dtype
-        if cast and name in _CASTING_NOTHING:
-            raise RuntimeError(f"Found dtype {LEGACY[out.dtype]} but expected "
-                               f"{LEGACY[result.dtype]}")
-        check_cast(out, result.dtype)  # before any resizing: a refused out stays as it was
+        refuse_dtype(name, out, result)  # before any resizing: a refused out stays as it was
         if result._data.shape != out._data.shape:
-            resize_out(out, result._data, 2 if cast else 1)
+            resize_out(out, result._data, resizes(name, out._data.dtype != result._data.dtype))
         np.copyto(out._data, result._data, casting="unsafe")
-        bump(out)
+        for _ in range(BUMPS.get(name, 1)):
+            bump(out)
         if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD"
             from refgrad.autograd.forward_ad import refuse_out
 
@@ -50,8 +45,6 @@ def with_out(function, name: str):
     wrapper.__name__ = name
     return wrapper
 
-
-_CASTING_NOTHING = frozenset({"neg", "abs", "clamp", "clamp_min", "clamp_max"})
 
 (add, sub, mul, div, pow, neg, exp, log, sin, cos, tanh, sigmoid, clamp,  # noqa: A001
  clamp_min, clamp_max, abs, sqrt) = (with_out(OUT_OF_PLACE[n], n) for n in (  # noqa: A001
