@@ -132,3 +132,19 @@ CALLS.update({
     "cholesky_solve": lambda t: ((_n(t), _lower(t)), {}),
     "matrix_power": lambda t: ((_m(t), 3), {}),
 })
+CALLS["argsort"] = lambda t: ((_x(t),), {"stable": True})  # torch's out= needs stable
+
+SEVERAL = {  # the functions returning several tensors, given a tuple of outs
+    "max": lambda t: ((_x(t), 1), {}),
+    "min": lambda t: ((_x(t), 1), {"keepdim": True}),
+    "median": lambda t: ((_x(t), 1), {}),
+    "nanmedian": lambda t: ((_x(t), 0), {}),
+    "mode": lambda t: ((_x(t), 1), {}),
+    "kthvalue": lambda t: ((_x(t), 2, 1), {}),
+    "sort": lambda t: ((_x(t), 1), {"descending": True}),
+    "topk": lambda t: ((_x(t), 2), {}),
+    "cummax": lambda t: ((_x(t), 1), {}),
+    "cummin": lambda t: ((_x(t), 0), {}),
+    "aminmax": lambda t: ((_x(t),), {"dim": 1}),
+    "slogdet": lambda t: ((_m(t),), {}),
+}

@@ -97,12 +97,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:611
+# --- book/chapters/16b_reductions.md:617
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1062
+# --- book/chapters/16b_reductions.md:1068
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -395,7 +395,7 @@ from refgrad._ops import devices as _devices
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:1473
+# --- book/chapters/26_inplace.md:1478
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -420,7 +420,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1627
+# --- book/chapters/26_inplace.md:1632
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -431,7 +431,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1918
+# --- book/chapters/26_inplace.md:1923
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -441,30 +441,31 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:2299
+# --- book/chapters/26_inplace.md:2372
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
-    amax, amin, angle, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2,  # noqa: A004, F811
-    arctanh, argmax, argmin, asin, asinh, atan, atan2, atanh, baddbmm,  # noqa: F811
-    bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or,  # noqa: F811
+    amax, amin, aminmax, angle, any, arccos, arccosh, arcsin, arcsinh, arctan,  # noqa: A004, F811
+    arctan2, arctanh, argmax, argmin, argsort, asin, asinh, atan, atan2, atanh,  # noqa: F811
+    baddbmm, bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or,  # noqa: F811
     bitwise_right_shift, bitwise_xor, bmm, bucketize, cat, ceil,  # noqa: F811
     cholesky_inverse, cholesky_solve, clip, column_stack, concat, concatenate,  # noqa: F811
-    copysign, cosh, cross, cumprod, cumsum, deg2rad, diag, diff, digamma,  # noqa: F811
-    divide, dot, dstack, erf, erfc, erfinv, exp2, expm1, fix, float_power,  # noqa: F811
-    floor, floor_divide, fmax, fmin, fmod, frac, gather, ger, hardshrink,  # noqa: F811
-    heaviside, histc, hstack, hypot, i0, igamma, igammac, index_add,  # noqa: F811
-    index_copy, index_select, inner, inverse, isin, isneginf, isposinf, kron,  # noqa: F811
-    ldexp, lerp, lgamma, log10, log1p, log2, log_softmax, logaddexp,  # noqa: F811
-    logaddexp2, logcumsumexp, logical_and, logical_not, logical_or,  # noqa: F811
-    logical_xor, logit, logsumexp, masked_select, matmul, matrix_power,  # noqa: F811
-    maximum, mean, minimum, mm, msort, mv, mvlgamma, nan_to_num, nanmean,  # noqa: F811
-    nanquantile, nansum, narrow_copy, negative, nextafter, nonzero, norm,  # noqa: F811
-    outer, polygamma, prod, quantile, rad2deg, reciprocal, remainder, renorm,  # noqa: F811
-    round, row_stack, rsqrt, scatter, scatter_add, scatter_reduce,  # noqa: A004, F811
-    searchsorted, sgn, sign, signbit, sinc, sinh, slice_scatter, softmax,  # noqa: F811
-    square, stack, std, subtract, sum, take, take_along_dim, tan, tensordot,  # noqa: A004, F811
-    threshold, tril, triu, true_divide, trunc, var, vdot, vstack, where, xlogy,  # noqa: F811
+    copysign, cosh, cross, cummax, cummin, cumprod, cumsum, deg2rad, diag,  # noqa: F811
+    diff, digamma, divide, dot, dstack, erf, erfc, erfinv, exp2, expm1, fix,  # noqa: F811
+    float_power, floor, floor_divide, fmax, fmin, fmod, frac, gather, ger,  # noqa: F811
+    hardshrink, heaviside, histc, hstack, hypot, i0, igamma, igammac,  # noqa: F811
+    index_add, index_copy, index_select, inner, inverse, isin, isneginf,  # noqa: F811
+    isposinf, kron, kthvalue, ldexp, lerp, lgamma, log10, log1p, log2,  # noqa: F811
+    log_softmax, logaddexp, logaddexp2, logcumsumexp, logical_and, logical_not,  # noqa: F811
+    logical_or, logical_xor, logit, logsumexp, masked_select, matmul,  # noqa: F811
+    matrix_power, max, maximum, mean, median, min, minimum, mm, mode, msort,  # noqa: A004, F811
+    mv, mvlgamma, nan_to_num, nanmean, nanmedian, nanquantile, nansum,  # noqa: F811
+    narrow_copy, negative, nextafter, nonzero, norm, outer, polygamma, prod,  # noqa: F811
+    quantile, rad2deg, reciprocal, remainder, renorm, round, row_stack, rsqrt,  # noqa: A004, F811
+    scatter, scatter_add, scatter_reduce, searchsorted, sgn, sign, signbit,  # noqa: F811
+    sinc, sinh, slice_scatter, slogdet, softmax, sort, square, stack, std,  # noqa: F811
+    subtract, sum, take, take_along_dim, tan, tensordot, threshold, topk, tril,  # noqa: A004, F811
+    triu, true_divide, trunc, var, vdot, vstack, where, xlogy,  # noqa: F811
 )
 
 

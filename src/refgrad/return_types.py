@@ -33,6 +33,12 @@ nanmedian = _structseq("nanmedian", ("values", "indices"))
 kthvalue = _structseq("kthvalue", ("values", "indices"))
 mode = _structseq("mode", ("values", "indices"))
 aminmax = _structseq("aminmax", ("min", "max"))
+# What they return when given out= (chapter "In-place operations").
+(max_out, min_out, sort_out, topk_out, cummax_out, cummin_out, median_out, nanmedian_out,
+ kthvalue_out, mode_out) = (_structseq(name + "_out", ("values", "indices")) for name in (
+    "max", "min", "sort", "topk", "cummax", "cummin", "median", "nanmedian", "kthvalue", "mode"))
+aminmax_out = _structseq("aminmax_out", ("min", "max"))
+slogdet_out = _structseq("slogdet_out", ("sign", "logabsdet"))
 
 
 # --- book/chapters/16l_more_linalg.md:878

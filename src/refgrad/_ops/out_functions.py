@@ -2,10 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2239
+# --- book/chapters/26_inplace.md:2306
 """torch's functions that take out=, beyond the few of "out= arguments"."""
 
-from refgrad import _after_failure, _first_tensor
+from refgrad import _after_failure, _first_tensor, return_types
 from refgrad._ops import (
     aliases,
     bits,
@@ -54,8 +54,14 @@ _SOURCES = (  # where each function is found, as refgrad exports it
     (products, "kron"), (inverses, "matrix_power"), (measures, "norm"),
     (simple_functions, "reciprocal"), (pointwise, "rsqrt sign tan"),
     (scattering, "scatter_add"), (combining, "scatter_reduce"), (aliases, "subtract"),
-    (contractions, "tensordot"), (rescaling, "threshold"),
+    (contractions, "tensordot"), (rescaling, "threshold"), (_after_failure, "argsort"),
 )
+_SEVERAL = ((checked, "max min topk median nanmedian mode kthvalue aminmax"),
+            (_after_failure, "sort cummax cummin"), (_first_tensor, "slogdet"))
 WRAPPED = {name: with_out(getattr(module, name), name)
            for module, names in _SOURCES for name in names.split()}
+# Several results: a tuple of outs, given back as torch's named tuple "<name>_out".
+WRAPPED.update({name: with_out(getattr(module, name), name,
+                                getattr(return_types, name + "_out"))
+                for module, names in _SEVERAL for name in names.split()})
 globals().update(WRAPPED)

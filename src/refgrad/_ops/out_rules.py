@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2053
+# --- book/chapters/26_inplace.md:2059
 """What torch checks when a function writes into out=: small tables, probed on torch."""
 
 from refgrad._dtype import C_TYPE_NAMES
@@ -41,15 +41,15 @@ UNCHECKED = frozenset(("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_e
 LEAF_OUT = frozenset(("quantile", "nanquantile", "tensordot", "inner"))
 
 
-def refuse_grad(name: str, args: tuple, kwargs: dict, out) -> None:
-    """torch's refusal of a write into ``out`` with grad mode on."""
+def refuse_grad(name: str, args: tuple, kwargs: dict, outs: tuple) -> None:
+    """torch's refusal of a write into ``outs`` with grad mode on."""
     if name in UNCHECKED:
         return
     if name in LEAF_OUT:
-        if out._requires_grad and out._grad_fn is None:
+        if any(o._requires_grad and o._grad_fn is None for o in outs):
             raise RuntimeError(LEAF)
         return
-    given = (out,) if name in OUT_ONLY else (out, *args, *kwargs.values())
+    given = outs if name in OUT_ONLY else (*outs, *args, *kwargs.values())
     if any(_requires_grad(a) for a in given):
         raise RuntimeError(OUT_NEEDS_GRAD.format(GRAD_NAMES.get(name, name)))
 
@@ -60,7 +60,7 @@ def _requires_grad(a) -> bool:
     return isinstance(a, Tensor) and a._requires_grad
 
 
-# --- book/chapters/26_inplace.md:2117
+# --- book/chapters/26_inplace.md:2123
 _FOUND = "Found dtype {out} but expected {result}"
 _C_NAMES = "Expected out tensor to have dtype {result_c}, but got {out_c} instead"
 _SAME = "{name}(): self and result must have the same scalar type"
@@ -77,7 +77,7 @@ EXACT = {  # name: torch's refusal of an out of another dtype than the result's
                      "matrix_power", "norm", "renorm", "gather", "take_along_dim", "scatter",
                      "scatter_add", "scatter_reduce", "index_add", "index_copy", "softmax",
                      "log_softmax", "tril", "triu", "diag", "slice_scatter", "msort",
-                     "argmax", "argmin", "isin"), _C_NAMES),
+                     "argmax", "argmin", "isin", "argsort"), _C_NAMES),
     **dict.fromkeys(("index_select", "masked_select"), _SAME),
     **dict.fromkeys(("inner", "tensordot"), _TENSORDOT),
     **dict.fromkeys(("bucketize", "searchsorted"), _SEARCHED),
@@ -108,7 +108,7 @@ EXACT = {  # name: torch's refusal of an out of another dtype than the result's
 }
 
 
-# --- book/chapters/26_inplace.md:2171
+# --- book/chapters/26_inplace.md:2177
 _CAT = "torch.cat(): input types can't be cast to the desired output type {out}"
 _CASTABLE = ("{name}: Expected result to be safely castable from {result} dtype, but got "
              "result with dtype {out}")
@@ -137,21 +137,27 @@ def refuse_dtype(name: str, out, result) -> None:
     have, want = out._data.dtype, result._data.dtype
     if have == want:
         return
-    words = {"name": name, "out": LEGACY[out.dtype], "result": LEGACY[result.dtype],
-             "out_c": C_TYPE_NAMES[have.name], "result_c": C_TYPE_NAMES[want.name],
-             "flag": want.name == "int32"}
     if name in CASTS:
         kind, message, refused = CASTS[name]
         unsafe = not _can_cast(want, have)
         if refused == "unsafe" and unsafe or refused == "bool" and have.name == "bool":
-            raise kind(message.format(**words))
+            raise kind(message.format(**_words(name, out, result)))
     elif name not in EXACT:
         check_cast(out, result.dtype)
     if name in EXACT and not (name in ("all", "any") and have.name == "uint8"):
-        raise RuntimeError(EXACT[name].format(**words))
+        raise RuntimeError(EXACT[name].format(**_words(name, out, result)))
 
 
-# --- book/chapters/26_inplace.md:2218
+def _words(name: str, out, result) -> dict:
+    """What torch's messages say of the two dtypes, in each of its ways of saying it."""
+    have, want = out._data.dtype, result._data.dtype
+    return {"name": name, "out": LEGACY[out.dtype], "result": LEGACY[result.dtype],
+            "out_c": C_TYPE_NAMES[have.name], "result_c": C_TYPE_NAMES[want.name],
+            "out_type": f"torch.{LEGACY[out.dtype]}Tensor",
+            "result_type": f"torch.{LEGACY[result.dtype]}Tensor", "flag": want.name == "int32"}
+
+
+# --- book/chapters/26_inplace.md:2230
 ONE_RESIZE = frozenset((
     "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
     "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "cat", "concat",
@@ -166,3 +172,46 @@ BUMPS = {"kron": 0, "nanmean": 2}
 def resizes(name: str, cast: bool) -> int:
     """How many times torch warns resizing ``name``'s out."""
     return 0 if name in SILENT else 2 if cast and name not in ONE_RESIZE else 1
+
+
+# --- book/chapters/26_inplace.md:2259
+def outs_given(name: str, out, returns) -> tuple:
+    """The tensors ``out`` names, or torch's TypeError for an out of the wrong kind."""
+    if isinstance(out, Tensor):
+        return (out,)
+    if returns is None or not isinstance(out, tuple | list):
+        kind = "Tensor" if returns is None else "tuple of Tensors"
+        raise TypeError(f"{name}(): argument 'out' must be {kind}, not {type(out).__name__}")
+    if len(out) != len(returns._fields):
+        raise TypeError(f"expected tuple of {len(returns._fields)} elements but got {len(out)}")
+    return tuple(out)
+
+
+_PAIR = ((0, _C_NAMES), (1, _C_NAMES))
+_MEDIAN = ((1, "Expected tensor for argument #1 'indices' to have scalar type Long; but got "
+               "{out_type} instead (while checking arguments for median)"),
+           (0, "Expected tensor for 'values' to have the same type as tensor for argument #2 "
+               "'self'; but type {out_type} does not equal {result_type} (while checking "
+               "arguments for median)"))
+TUPLE_CHECKS = {  # name: (which result, torch's refusal of its out's dtype), in torch's order
+    **dict.fromkeys(("max", "min", "sort", "topk", "aminmax", "slogdet"), _PAIR),
+    **dict.fromkeys(("cummax", "cummin"), ((0, EXACT["logcumsumexp"]),
+                                           (1, EXACT["logcumsumexp"]))),
+    **dict.fromkeys(("median", "nanmedian"), _MEDIAN),
+    "kthvalue": ((0, "output values must be of same type as input"),
+                 (1, "output indices must be of scalar type Long")),
+    "mode": ((0, "expected scalar type '{result}' but got '{out}' for values output"),
+             (1, "expected scalar type '{result}' but got '{out}' for indices output")),
+}
+GRAD_NAMES.update(slogdet="_linalg_slogdet", argsort="sort")
+
+
+def refuse_dtypes(name: str, outs: tuple, results: tuple) -> None:
+    """torch's refusal of the outs whose dtypes do not take the results."""
+    if not isinstance(results[0], Tensor):  # one tensor given for several results
+        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not Tensor")
+    if len(outs) == 1:
+        return refuse_dtype(name, outs[0], results[0])
+    for i, message in TUPLE_CHECKS[name]:
+        if outs[i]._data.dtype != results[i]._data.dtype:
+            raise RuntimeError(message.format(**_words(name, outs[i], results[i])))
