@@ -148,3 +148,14 @@ SEVERAL = {  # the functions returning several tensors, given a tuple of outs
     "aminmax": lambda t: ((_x(t),), {"dim": 1}),
     "slogdet": lambda t: ((_m(t),), {}),
 }
+
+SPECIAL = {  # torch.special's functions that take out=
+    **{name: lambda t: ((_x(t),), {}) for name in (
+        "digamma entr erf erfc erfcx erfinv exp2 expit expm1 gammaln i0 i0e i1 i1e log1p "
+        "log_ndtr logit ndtr ndtri psi round sinc").split()},
+    **{name: lambda t: ((_x(t), _y(t)), {}) for name in ("xlog1py", "xlogy", "gammainc",
+                                                          "gammaincc")},
+    "polygamma": lambda t: ((1, _x(t)), {}),
+    "multigammaln": lambda t: ((_x(t) + 2, 2), {}),
+    "logsumexp": lambda t: ((_x(t), 1), {}),
+}

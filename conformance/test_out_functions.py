@@ -5,7 +5,7 @@ import warnings
 import pytest
 import torch
 
-from conformance._out_calls import CALLS
+from conformance._out_calls import CALLS, SPECIAL
 from conformance._support import raises
 
 NEEDS_GRAD = ("{}(): functions with out=... arguments don't support automatic differentiation, "
@@ -161,3 +161,27 @@ def test_comparisons_write_even_into_an_out_that_requires_grad():
     out = torch.zeros(2, requires_grad=True)
     assert torch.gt(x, 1, out=out) is out and out.tolist() == [0.0, 1.0]
     assert out._version == 1 and out.grad_fn is None
+
+
+@pytest.mark.parametrize("name", sorted(SPECIAL))
+def test_torch_special_writes_into_out(name):
+    args, kwargs = SPECIAL[name](torch)
+    function = getattr(torch.special, name)
+    expected = function(*args, **kwargs)
+    out = torch.full_like(expected, 3)
+    assert function(*args, **kwargs, out=out) is out
+    assert _same(out, expected) and out._version == 1
+
+
+@pytest.mark.parametrize("name, refused_as", [("expit", "sigmoid"), ("gammaln", "lgamma"),
+                                              ("entr", "special_entr"), ("erf", "erf")])
+def test_torch_special_is_refused_under_its_kernels_name(name, refused_as):
+    args, kwargs = SPECIAL[name](torch)
+    with raises(RuntimeError, NEEDS_GRAD.format(refused_as)):
+        getattr(torch.special, name)(args[0].requires_grad_(), *args[1:], **kwargs,
+                                     out=torch.zeros(2, 3))
+
+
+def test_torch_special_round_wants_the_results_dtype():
+    with raises(RuntimeError, "Found dtype Double but expected Float"):
+        torch.special.round(torch.ones(2), out=torch.zeros(2, dtype=torch.float64))

@@ -10,7 +10,7 @@ import numpy as np
 from refgrad._argument_forms import refuse_in_torch_words
 from refgrad._ops import simple_functions
 from refgrad._ops.inplace_methods import OUT_OF_PLACE
-from refgrad._ops.out_rules import BUMPS, outs_given, refuse_dtypes, refuse_grad, resizes
+from refgrad._ops.out_rules import BUMPS, KERNELS, outs_given, refuse_dtypes, refuse_grad, resizes
 from refgrad._ops.write_checks import bump, resize_out
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import dual_levels, state, switched_on
@@ -20,6 +20,8 @@ from refgrad.utils._python_dispatch import dispatch_out
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
+    rules = KERNELS.get(name, name)  # whose checks torch makes
+
     def wrapper(*args, out=None, **kwargs):
         if out is None:
             try:
@@ -31,15 +33,15 @@ def with_out(function, name: str, returns=None):
             return dispatch_out(wrapper, name, args, dict(kwargs, out=out))
         outs = outs_given(name, out, returns)
         if state.grad_enabled:
-            refuse_grad(name, args, kwargs, outs)
+            refuse_grad(rules, args, kwargs, outs)
         result = function(*args, **kwargs)
         results = (result,) if isinstance(out, Tensor) else tuple(result)
-        refuse_dtypes(name, outs, results)  # before any resizing: a refused out stays as it was
+        refuse_dtypes(rules, outs, results)  # before any resizing: a refused out stays as it was
         for o, r in zip(outs, results):
             if r._data.shape != o._data.shape:
-                resize_out(o, r._data, resizes(name, o._data.dtype != r._data.dtype))
+                resize_out(o, r._data, resizes(rules, o._data.dtype != r._data.dtype))
             np.copyto(o._data, r._data, casting="unsafe")
-            for _ in range(BUMPS.get(name, 1)):
+            for _ in range(BUMPS.get(rules, 1)):
                 bump(o)
         if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD"
             from refgrad.autograd.forward_ad import refuse_out

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2059
+# --- book/chapters/26_inplace.md:2061
 """What torch checks when a function writes into out=: small tables, probed on torch."""
 
 from refgrad._dtype import C_TYPE_NAMES
@@ -38,7 +38,7 @@ UNCHECKED = frozenset(("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_e
                        "isneginf", "isposinf", "signbit", "bucketize", "searchsorted",
                        "nonzero"))
 # Composites of other functions: out is written by a copy, refused for a leaf as any is.
-LEAF_OUT = frozenset(("quantile", "nanquantile", "tensordot", "inner"))
+LEAF_OUT = frozenset(("quantile", "nanquantile", "tensordot", "inner", "special_ndtr"))
 
 
 def refuse_grad(name: str, args: tuple, kwargs: dict, outs: tuple) -> None:
@@ -60,7 +60,7 @@ def _requires_grad(a) -> bool:
     return isinstance(a, Tensor) and a._requires_grad
 
 
-# --- book/chapters/26_inplace.md:2123
+# --- book/chapters/26_inplace.md:2125
 _FOUND = "Found dtype {out} but expected {result}"
 _C_NAMES = "Expected out tensor to have dtype {result_c}, but got {out_c} instead"
 _SAME = "{name}(): self and result must have the same scalar type"
@@ -108,7 +108,7 @@ EXACT = {  # name: torch's refusal of an out of another dtype than the result's
 }
 
 
-# --- book/chapters/26_inplace.md:2177
+# --- book/chapters/26_inplace.md:2179
 _CAT = "torch.cat(): input types can't be cast to the desired output type {out}"
 _CASTABLE = ("{name}: Expected result to be safely castable from {result} dtype, but got "
              "result with dtype {out}")
@@ -157,15 +157,22 @@ def _words(name: str, out, result) -> dict:
             "result_type": f"torch.{LEGACY[result.dtype]}Tensor", "flag": want.name == "int32"}
 
 
-# --- book/chapters/26_inplace.md:2230
+# --- book/chapters/26_inplace.md:2232
 ONE_RESIZE = frozenset((
     "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
     "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "cat", "concat",
     "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack", "column_stack", "mean",
     "std", "var", "sum", "prod", "nansum", "nanmean", "logsumexp", "cumsum", "cumprod", "addr",
     "angle", "floor_divide", "logit", "kron", "mvlgamma", "cholesky_inverse", "cholesky_solve",
+    "special_ndtr",
 ))
 SILENT = frozenset(("addbmm", "narrow_copy"))  # resized without a warning
+# torch.special's functions that are top-level kernels under another name, and those kernels.
+KERNELS = {"special_" + name: kernel for name, kernel in (
+    *((n, n) for n in ("digamma", "erf", "erfc", "erfinv", "exp2", "expm1", "i0", "log1p",
+                       "logit", "logsumexp", "polygamma", "round", "sinc", "xlogy")),
+    ("expit", "sigmoid"), ("gammainc", "igamma"), ("gammaincc", "igammac"),
+    ("gammaln", "lgamma"), ("multigammaln", "mvlgamma"), ("psi", "digamma"))}
 BUMPS = {"kron": 0, "nanmean": 2}
 
 
@@ -174,7 +181,7 @@ def resizes(name: str, cast: bool) -> int:
     return 0 if name in SILENT else 2 if cast and name not in ONE_RESIZE else 1
 
 
-# --- book/chapters/26_inplace.md:2259
+# --- book/chapters/26_inplace.md:2268
 def outs_given(name: str, out, returns) -> tuple:
     """The tensors ``out`` names, or torch's TypeError for an out of the wrong kind."""
     if isinstance(out, Tensor):
