@@ -159,3 +159,17 @@ SPECIAL = {  # torch.special's functions that take out=
     "multigammaln": lambda t: ((_x(t) + 2, 2), {}),
     "logsumexp": lambda t: ((_x(t), 1), {}),
 }
+
+LINALG = {  # torch.linalg's functions of one result that take out=
+    **{name: lambda t: ((_m(t),), {}) for name in (
+        "det inv matrix_norm matrix_rank norm pinv svdvals cond vector_norm").split()},
+    **{name: lambda t: ((_lower(t) @ _lower(t).mT,), {}) for name in ("cholesky", "eigvalsh")},
+    "cross": lambda t: ((t.tensor([[1.0, 2.0, 3.0]]), t.tensor([[0.5, -1.0, 2.0]])), {}),
+    "matrix_power": lambda t: ((_m(t), 3), {}),
+    "multi_dot": lambda t: (([_m(t), _n(t), _m(t)],), {}),
+    "solve": lambda t: ((_m(t), _n(t)), {}),
+    "solve_triangular": lambda t: ((_lower(t), _n(t)), {"upper": False}),
+    "tensorsolve": lambda t: ((_m(t), _v(t)), {}),
+    "tensorinv": lambda t: ((t.eye(4).reshape(4, 2, 2) * 2,), {"ind": 1}),
+    "vecdot": lambda t: ((_v(t), _v(t) + 1), {}),
+}

@@ -5,7 +5,7 @@ import warnings
 import pytest
 import torch
 
-from conformance._out_calls import CALLS, SPECIAL
+from conformance._out_calls import CALLS, LINALG, SPECIAL
 from conformance._support import raises
 
 NEEDS_GRAD = ("{}(): functions with out=... arguments don't support automatic differentiation, "
@@ -185,3 +185,55 @@ def test_torch_special_is_refused_under_its_kernels_name(name, refused_as):
 def test_torch_special_round_wants_the_results_dtype():
     with raises(RuntimeError, "Found dtype Double but expected Float"):
         torch.special.round(torch.ones(2), out=torch.zeros(2, dtype=torch.float64))
+
+
+@pytest.mark.parametrize("name", sorted(LINALG))
+def test_torch_linalg_writes_into_out(name):
+    args, kwargs = LINALG[name](torch)
+    function = getattr(torch.linalg, name)
+    expected = function(*args, **kwargs)
+    out = torch.full_like(expected, 3)
+    assert function(*args, **kwargs, out=out) is out
+    assert _same(out, expected) and out._version == 1
+
+
+@pytest.mark.parametrize("name, dtype, message", [
+    ("inv", torch.float64, "Expected out tensor to have dtype float, but got double instead"),
+    ("multi_dot", torch.float16, "multi_dot(): expected out tensor to have dtype float but got "
+                                 "c10::Half"),
+    ("norm", torch.float64, "linalg.norm expected out tensor dtype Float but got: Double"),
+    ("vecdot", torch.int64, "linalg.vecdot: Expected out of dtypeFloat but found Long"),
+    ("pinv", torch.int32, "linalg.pinv: Expected result to be safely castable from Float dtype, "
+                          "but got result with dtype Int"),
+    ("matrix_rank", torch.bool, "torch.linalg.matrix_rank: Expected result to be safely "
+                                "castable from Long dtype, but got result with dtype Bool"),
+])
+def test_torch_linalg_refuses_an_out_of_another_dtype_in_its_words(name, dtype, message):
+    args, kwargs = LINALG[name](torch)
+    function = getattr(torch.linalg, name)
+    out = torch.zeros(function(*args, **kwargs).shape, dtype=dtype)
+    with raises(RuntimeError, message):
+        function(*args, **kwargs, out=out)
+    assert out._version == 0
+
+
+@pytest.mark.parametrize("name, refused_as", [("inv", "linalg_inv_ex"), ("det", "_linalg_det"),
+                                              ("multi_dot", "mm"), ("vecdot", "vdot")])
+def test_torch_linalg_is_refused_under_its_kernels_name(name, refused_as):
+    args, kwargs = LINALG[name](torch)
+    function = getattr(torch.linalg, name)
+    out = torch.zeros(function(*args, **kwargs).shape)
+    needing = [a.requires_grad_() if isinstance(a, torch.Tensor) else
+               [t.requires_grad_() for t in a] if isinstance(a, list) else a for a in args]
+    with raises(RuntimeError, NEEDS_GRAD.format(refused_as)):
+        function(*needing, **kwargs, out=out)
+
+
+def test_torch_linalg_composites_take_inputs_that_require_grad():
+    a = torch.tensor([[2.0, 0.5], [0.3, 1.5]], requires_grad=True)
+    out = torch.zeros(())
+    assert torch.linalg.norm(a, out=out) is out
+    assert torch.allclose(out, torch.linalg.norm(a.detach()))
+    with raises(RuntimeError, "a leaf Variable that requires grad is being used in an in-place "
+                              "operation."):
+        torch.linalg.cond(a.detach(), out=torch.zeros((), requires_grad=True))

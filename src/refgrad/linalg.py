@@ -37,3 +37,12 @@ from refgrad._ops.solver_methods import lu, lu_factor, lu_factor_ex, lu_solve  #
 from refgrad._ops.solver_methods import cond, diagonal, vander  # noqa: F401
 from refgrad._ops.solver_methods import tensorinv, tensorsolve  # noqa: F401
 from refgrad._ops.solver_methods import lstsq  # noqa: F401
+
+
+# --- book/chapters/26_inplace.md:2517
+# These replace the plain functions with ones that take out=.
+from refgrad._ops.out_linalg import (
+    cholesky, cond, cross, det, eigvalsh, inv, matrix_norm, matrix_power,  # noqa: F401, F811
+    matrix_rank, multi_dot, norm, pinv, solve, solve_triangular, svdvals,  # noqa: F401, F811
+    tensorinv, tensorsolve, vecdot, vector_norm,  # noqa: F401, F811
+)

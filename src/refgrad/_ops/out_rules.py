@@ -222,3 +222,33 @@ def refuse_dtypes(name: str, outs: tuple, results: tuple) -> None:
     for i, message in TUPLE_CHECKS[name]:
         if outs[i]._data.dtype != results[i]._data.dtype:
             raise RuntimeError(message.format(**_words(name, outs[i], results[i])))
+
+
+# --- book/chapters/26_inplace.md:2472
+KERNELS.update(linalg_inv="inverse", linalg_cross="cross", linalg_vector_norm="norm",
+               linalg_matrix_power="matrix_power")
+GRAD_NAMES.update(linalg_cholesky="linalg_cholesky_ex", linalg_det="_linalg_det",
+                  linalg_eigvalsh="_linalg_eigh", linalg_solve="_linalg_solve_ex",
+                  linalg_svdvals="_linalg_svd", linalg_multi_dot="mm", linalg_vecdot="vdot",
+                  linalg_matrix_rank="sum")
+EXACT.update({
+    **dict.fromkeys(("linalg_cholesky", "linalg_det", "linalg_eigvalsh", "linalg_solve",
+                     "linalg_svdvals"), _C_NAMES),
+    "linalg_multi_dot": "multi_dot(): expected out tensor to have dtype {result_c} but got "
+                        "{out_c}",
+    "linalg_matrix_norm": "linalg.matrix_norm expected out tensor dtype {result} but got: {out}",
+    "linalg_norm": "linalg.norm expected out tensor dtype {result} but got: {out}",
+    "linalg_vecdot": "linalg.vecdot: Expected out of dtype{result} but found {out}",
+    "linalg_solve_triangular": "expected scalar type {result} but found {out}",
+})
+_SAFELY = ("{}: Expected result to be safely castable from {{result}} dtype, but got result "
+           "with dtype {{out}}")
+CASTS.update({f"linalg_{name}": (RuntimeError, _SAFELY.format(said), "unsafe") for name, said in (
+    ("cond", "linalg.cond"), ("pinv", "linalg.pinv"), ("tensorinv", "tensorinv"),
+    ("tensorsolve", "tensorsolve"))})
+CASTS["linalg_matrix_rank"] = (RuntimeError, _SAFELY.format("torch.linalg.matrix_rank"), "bool")
+LEAF_OUT = LEAF_OUT | {"linalg_" + name for name in ("cond", "matrix_norm", "norm",
+                                                     "tensorinv", "tensorsolve")}
+OUT_ONLY = OUT_ONLY | {"linalg_matrix_rank"}
+ONE_RESIZE = ONE_RESIZE | {"linalg_" + name for name in ("cond", "pinv", "tensorinv",
+                                                         "tensorsolve", "matrix_rank")}
