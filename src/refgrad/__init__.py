@@ -38,7 +38,7 @@ __version__ = "0.1.0"
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:1159
+# --- book/chapters/05_creation.md:1163
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty_like,
@@ -48,10 +48,15 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
     full_like,
     linspace,
     logspace,
+    ones,
     ones_like,
+    rand,
+    randint,
+    randperm,
     tensor,
     tril_indices,
     triu_indices,
+    zeros,
     zeros_like,
 )
 

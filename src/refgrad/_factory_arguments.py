@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1110
+# --- book/chapters/05_creation.md:1111
 """The factories as torch.* gives them: each reads its arguments as torch's parser does."""
 
 from refgrad import _creation, _empty_strided, _factories
@@ -36,6 +36,9 @@ linspace = function_form(writing(_factories.linspace), _ends("linspace"))
 logspace = function_form(writing(_factories.logspace), _ends("logspace", "float base = 10.0, "))
 full = function_form(writing(_creation.full), Arguments(
     f"full(tuple of ints size, Number fill_value, {_MADE})"))
+zeros, ones, rand, randint = (writing(getattr(_creation, name)) for name in (
+    "zeros", "ones", "rand", "randint"))
+randperm = writing(_factories.randperm)
 tensor = function_form(_creation.tensor, Arguments(
     "tensor(object data, *, torch.dtype? dtype = None, torch.device? device = None, "
     "bool pin_memory = False, bool requires_grad = False)"))
