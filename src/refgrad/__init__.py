@@ -102,12 +102,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:617
+# --- book/chapters/16b_reductions.md:629
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1068
+# --- book/chapters/16b_reductions.md:1080
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -199,7 +199,7 @@ from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:895
+# --- book/chapters/16l_more_linalg.md:897
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 

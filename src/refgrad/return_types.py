@@ -33,19 +33,32 @@ nanmedian = _structseq("nanmedian", ("values", "indices"))
 kthvalue = _structseq("kthvalue", ("values", "indices"))
 mode = _structseq("mode", ("values", "indices"))
 aminmax = _structseq("aminmax", ("min", "max"))
-# What they return when given out= (chapter "In-place operations").
+
+
+def _given_out(cls):
+    """What ``cls``'s function returns when given out=: the same fields, under
+    ``<name>_out`` (chapter "In-place operations")."""
+    name = cls.__name__ + "_out"
+
+    def __repr__(self) -> str:
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(cls._fields, self))
+        return f"torch.return_types.{name}(\n{body})"
+
+    return type(name, (cls,), {"__slots__": (), "__repr__": __repr__, "__qualname__": name,
+                               "__module__": "refgrad.return_types"})
+
+
 (max_out, min_out, sort_out, topk_out, cummax_out, cummin_out, median_out, nanmedian_out,
- kthvalue_out, mode_out) = (_structseq(name + "_out", ("values", "indices")) for name in (
-    "max", "min", "sort", "topk", "cummax", "cummin", "median", "nanmedian", "kthvalue", "mode"))
-aminmax_out = _structseq("aminmax_out", ("min", "max"))
-slogdet_out = _structseq("slogdet_out", ("sign", "logabsdet"))
+ kthvalue_out, mode_out, aminmax_out) = (_given_out(cls) for cls in (
+    max, min, sort, topk, cummax, cummin, median, nanmedian, kthvalue, mode, aminmax))
 
 
-# --- book/chapters/16l_more_linalg.md:878
+# --- book/chapters/16l_more_linalg.md:879
 from refgrad._ops.factorizations import CHOLESKY_EX_RESULT as linalg_cholesky_ex  # noqa: F401, E402
 from refgrad._ops.factorizations import INV_EX_RESULT as linalg_inv_ex  # noqa: F401, E402
 from refgrad._ops.factorizations import LINALG_SLOGDET_RESULT as linalg_slogdet  # noqa: F401, E402
 from refgrad._ops.factorizations import SLOGDET_RESULT as slogdet  # noqa: F401, E402
+from refgrad._ops.factorizations import SLOGDET_OUT_RESULT as slogdet_out  # noqa: F401, E402
 
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:744
