@@ -38,7 +38,7 @@ __version__ = "0.1.0"
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:1163
+# --- book/chapters/05_creation.md:1168
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty_like,
@@ -107,7 +107,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1080
+# --- book/chapters/16b_reductions.md:1085
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -158,7 +158,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1021
+# --- book/chapters/16h_scatter.md:1026
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill

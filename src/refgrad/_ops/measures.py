@@ -222,13 +222,18 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
     kept = 1 if axes is None else math.prod(
         n for d, n in enumerate(input.shape) if d not in axes)
     if input.numel() // max(kept, 1) - _correction(correction) <= 0:
+        import sys
+
+        from refgrad.autograd._anomaly import _outside_refgrad
+
+        _, level = _outside_refgrad(sys._getframe())  # the caller's line, however deep
         warnings.warn(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
             "the reduction factor (input numel divided by output numel).", UserWarning,
-            stacklevel=4)
+            stacklevel=level)
 
 
-# --- book/chapters/16b_reductions.md:962
+# --- book/chapters/16b_reductions.md:967
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -264,7 +269,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:999
+# --- book/chapters/16b_reductions.md:1004
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -307,7 +312,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1048
+# --- book/chapters/16b_reductions.md:1053
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = () if dim is None else dim_tuple(dim, input.ndim)
