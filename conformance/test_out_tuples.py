@@ -5,7 +5,7 @@ import warnings
 import pytest
 import torch
 
-from conformance._out_calls import SEVERAL
+from conformance._out_calls import LINALG_SEVERAL, SEVERAL
 from conformance._support import raises
 
 RESIZED = "An output with one or more elements was resized since it had shape"
@@ -111,3 +111,41 @@ def test_max_and_min_of_one_result_take_one_tensor():
     pair = torch.zeros(2, 2)
     assert torch.min(x, x.flip(0), out=pair) is pair
     assert pair.tolist() == torch.minimum(x, x.flip(0)).tolist()
+
+
+@pytest.mark.parametrize("name", sorted(LINALG_SEVERAL))
+def test_torch_linalg_factorizations_write_each_result_into_its_out(name):
+    args, kwargs = LINALG_SEVERAL[name](torch)
+    function = getattr(torch.linalg, name)
+    expected = function(*args, **kwargs)
+    outs = tuple(torch.full_like(r, 3) for r in expected)
+    written = function(*args, **kwargs, out=outs)
+    assert type(written) is getattr(torch.return_types, f"linalg_{name}_out")
+    assert len(written) == len(expected) == len(outs)
+    for got, out, value in zip(written, outs, expected):
+        assert got is out and out._version == 1
+        assert out.dtype == value.dtype and torch.allclose(out, value)
+
+
+@pytest.mark.parametrize("name, at, message", [
+    ("qr", 1, "Expected out tensor to have dtype float, but got double instead"),
+    ("inv_ex", 1, "Expected out tensor to have dtype int, but got double instead"),
+    ("svd", 2, "Expected out tensor to have dtype float, but got double instead"),
+])
+def test_torch_linalg_factorizations_want_each_results_dtype(name, at, message):
+    args, kwargs = LINALG_SEVERAL[name](torch)
+    function = getattr(torch.linalg, name)
+    outs = tuple(torch.zeros(r.shape, dtype=torch.float64 if i == at else r.dtype)
+                 for i, r in enumerate(function(*args, **kwargs)))
+    with raises(RuntimeError, message):
+        function(*args, **kwargs, out=outs)
+    assert all(o._version == 0 for o in outs)
+
+
+def test_torch_linalg_factorizations_are_refused_for_grad_under_their_kernels_names():
+    a = torch.tensor([[2.0, 0.5], [0.3, 1.5]], requires_grad=True)
+    outs = tuple(torch.zeros(r.shape, dtype=r.dtype) for r in torch.linalg.lu_factor(a.detach()))
+    with raises(RuntimeError, "linalg_lu_factor_ex(): functions with out=... arguments don't "
+                              "support automatic differentiation, but one of the arguments "
+                              "requires grad."):
+        torch.linalg.lu_factor(a, out=outs)

@@ -130,3 +130,6 @@ SLOGDET_OUT_RESULT = _given_out(SLOGDET_RESULT)  # slogdet(a, out=(sign, logabsd
 LINALG_SLOGDET_RESULT = _structseq("linalg_slogdet", ("sign", "logabsdet"))
 INV_EX_RESULT = _structseq("linalg_inv_ex", ("inverse", "info"))
 CHOLESKY_EX_RESULT = _structseq("linalg_cholesky_ex", ("L", "info"))
+# What they return given out= (chapter "In-place operations").
+LINALG_SLOGDET_OUT_RESULT, INV_EX_OUT_RESULT, CHOLESKY_EX_OUT_RESULT = map(
+    _given_out, (LINALG_SLOGDET_RESULT, INV_EX_RESULT, CHOLESKY_EX_RESULT))

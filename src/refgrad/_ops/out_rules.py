@@ -224,7 +224,7 @@ def refuse_dtypes(name: str, outs: tuple, results: tuple) -> None:
             raise RuntimeError(message.format(**_words(name, outs[i], results[i])))
 
 
-# --- book/chapters/26_inplace.md:2472
+# --- book/chapters/26_inplace.md:2475
 KERNELS.update(linalg_inv="inverse", linalg_cross="cross", linalg_vector_norm="norm",
                linalg_matrix_power="matrix_power")
 GRAD_NAMES.update(linalg_cholesky="linalg_cholesky_ex", linalg_det="_linalg_det",
@@ -250,5 +250,14 @@ CASTS["linalg_matrix_rank"] = (RuntimeError, _SAFELY.format("torch.linalg.matrix
 LEAF_OUT = LEAF_OUT | {"linalg_" + name for name in ("cond", "matrix_norm", "norm",
                                                      "tensorinv", "tensorsolve")}
 OUT_ONLY = OUT_ONLY | {"linalg_matrix_rank"}
+# The factorizations of several results: each out in its result's dtype, checked in order.
+_SEVERAL = {  # name: (its refusal of grad, how many results)
+    "cholesky_ex": ("linalg_cholesky_ex", 2), "eigh": ("_linalg_eigh", 2),
+    "inv_ex": ("linalg_inv_ex", 2), "lu": ("linalg_lu", 3), "qr": ("linalg_qr", 2),
+    "lu_factor": ("linalg_lu_factor_ex", 2), "lu_factor_ex": ("linalg_lu_factor_ex", 3),
+    "slogdet": ("_linalg_slogdet", 2), "svd": ("_linalg_svd", 3)}
+GRAD_NAMES.update({"linalg_" + name: said for name, (said, _) in _SEVERAL.items()})
+TUPLE_CHECKS.update({"linalg_" + name: tuple((i, _C_NAMES) for i in range(count))
+                     for name, (_, count) in _SEVERAL.items()})
 ONE_RESIZE = ONE_RESIZE | {"linalg_" + name for name in ("cond", "pinv", "tensorinv",
                                                          "tensorsolve", "matrix_rank")}
