@@ -28,6 +28,9 @@ GRAD_NAMES = {
         "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "bitwise_not")},
     "diag": "aten::diagonal_copy",
 }
+
+
+# --- book/chapters/26_inplace.md:2097
 # Kernels without a derivative: only an out that requires grad is refused.
 OUT_ONLY = frozenset(("floor_divide", "heaviside", "softmax", "log_softmax", "slice_scatter",
                       "diag"))
@@ -60,7 +63,7 @@ def _requires_grad(a) -> bool:
     return isinstance(a, Tensor) and a._requires_grad
 
 
-# --- book/chapters/26_inplace.md:2125
+# --- book/chapters/26_inplace.md:2136
 _FOUND = "Found dtype {out} but expected {result}"
 _C_NAMES = "Expected out tensor to have dtype {result_c}, but got {out_c} instead"
 _SAME = "{name}(): self and result must have the same scalar type"
@@ -69,6 +72,9 @@ _TENSORDOT = ("tensordot: Expected the output tensor to have dtype {result}, but
 _SEARCHED = ("torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) "
              "or Long(int64) depending on whether out_int32 flag is True, but we got output "
              "tensor's dtype {out} and out_int32 flag is {flag}")
+
+
+# --- book/chapters/26_inplace.md:2151
 EXACT = {  # name: torch's refusal of an out of another dtype than the result's
     **dict.fromkeys(("abs", "absolute", "neg", "negative", "ceil", "floor", "trunc", "fix",
                      "frac", "round", "sign", "sgn", "clamp", "clamp_min", "clamp_max", "clip",
@@ -108,7 +114,7 @@ EXACT = {  # name: torch's refusal of an out of another dtype than the result's
 }
 
 
-# --- book/chapters/26_inplace.md:2179
+# --- book/chapters/26_inplace.md:2197
 _CAT = "torch.cat(): input types can't be cast to the desired output type {out}"
 _CASTABLE = ("{name}: Expected result to be safely castable from {result} dtype, but got "
              "result with dtype {out}")
@@ -132,6 +138,7 @@ CASTS = {  # name: (torch's exception, its message, which outs it refuses)
 }
 
 
+# --- book/chapters/26_inplace.md:2228
 def refuse_dtype(name: str, out, result) -> None:
     """torch's refusal of an ``out`` whose dtype does not take ``result``, if it refuses."""
     have, want = out._data.dtype, result._data.dtype
@@ -157,7 +164,7 @@ def _words(name: str, out, result) -> dict:
             "result_type": f"torch.{LEGACY[result.dtype]}Tensor", "flag": want.name == "int32"}
 
 
-# --- book/chapters/26_inplace.md:2232
+# --- book/chapters/26_inplace.md:2258
 ONE_RESIZE = frozenset((
     "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
     "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "cat", "concat",
@@ -181,7 +188,7 @@ def resizes(name: str, cast: bool) -> int:
     return 0 if name in SILENT else 2 if cast and name not in ONE_RESIZE else 1
 
 
-# --- book/chapters/26_inplace.md:2268
+# --- book/chapters/26_inplace.md:2294
 def outs_given(name: str, out, returns) -> tuple:
     """The tensors ``out`` names, or torch's TypeError for an out of the wrong kind."""
     if isinstance(out, Tensor):
@@ -224,7 +231,7 @@ def refuse_dtypes(name: str, outs: tuple, results: tuple) -> None:
             raise RuntimeError(message.format(**_words(name, outs[i], results[i])))
 
 
-# --- book/chapters/26_inplace.md:2475
+# --- book/chapters/26_inplace.md:2501
 KERNELS.update(linalg_inv="inverse", linalg_cross="cross", linalg_vector_norm="norm",
                linalg_matrix_power="matrix_power")
 GRAD_NAMES.update(linalg_cholesky="linalg_cholesky_ex", linalg_det="_linalg_det",
