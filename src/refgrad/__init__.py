@@ -41,7 +41,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:1184
+# --- book/chapters/05_creation.md:1193
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty_like,
@@ -51,10 +51,15 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
     full_like,
     linspace,
     logspace,
+    ones,
     ones_like,
+    rand,
+    randint,
+    randperm,
     tensor,
     tril_indices,
     triu_indices,
+    zeros,
     zeros_like,
 )
 
@@ -104,12 +109,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:611
+# --- book/chapters/16b_reductions.md:629
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1062
+# --- book/chapters/16b_reductions.md:1085
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -160,7 +165,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1021
+# --- book/chapters/16h_scatter.md:1026
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
@@ -201,7 +206,7 @@ from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:896
+# --- book/chapters/16l_more_linalg.md:906
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
@@ -339,13 +344,13 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:846
+# --- book/chapters/16p_decompositions.md:852
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
 
 
-# --- book/chapters/16r_solvers.md:1108
+# --- book/chapters/16r_solvers.md:1116
 from refgrad._ops.solver_methods import cholesky_inverse, cholesky_solve
 from refgrad._ops.solver_methods import lu_unpack, triangular_solve
 from refgrad._ops.solver_methods import torch_lu as lu
@@ -445,6 +450,34 @@ from refgrad._ops.aliases import (
 from refgrad._ops.small_methods import (
     _log_softmax_backward_data, _softmax_backward_data, adjoint, is_complex, is_nonzero,
     is_same_size, is_signed, isreal, positive, put,
+)
+
+
+# --- book/chapters/26_inplace.md:2428
+# These replace the plain functions with ones that take out=.
+from refgrad._ops.out_functions import (
+    absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
+    amax, amin, aminmax, angle, any, arccos, arccosh, arcsin, arcsinh, arctan,  # noqa: A004, F811
+    arctan2, arctanh, argmax, argmin, argsort, asin, asinh, atan, atan2, atanh,  # noqa: F811
+    baddbmm, bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or,  # noqa: F811
+    bitwise_right_shift, bitwise_xor, bmm, bucketize, cat, ceil,  # noqa: F811
+    cholesky_inverse, cholesky_solve, clip, column_stack, concat, concatenate,  # noqa: F811
+    copysign, cosh, cross, cummax, cummin, cumprod, cumsum, deg2rad, diag,  # noqa: F811
+    diff, digamma, divide, dot, dstack, erf, erfc, erfinv, exp2, expm1, fix,  # noqa: F811
+    float_power, floor, floor_divide, fmax, fmin, fmod, frac, gather, ger,  # noqa: F811
+    hardshrink, heaviside, histc, hstack, hypot, i0, igamma, igammac,  # noqa: F811
+    index_add, index_copy, index_select, inner, inverse, isin, isneginf,  # noqa: F811
+    isposinf, kron, kthvalue, ldexp, lerp, lgamma, log10, log1p, log2,  # noqa: F811
+    log_softmax, logaddexp, logaddexp2, logcumsumexp, logical_and, logical_not,  # noqa: F811
+    logical_or, logical_xor, logit, logsumexp, masked_select, matmul,  # noqa: F811
+    matrix_power, max, maximum, mean, median, min, minimum, mm, mode, msort,  # noqa: A004, F811
+    mv, mvlgamma, nan_to_num, nanmean, nanmedian, nanquantile, nansum,  # noqa: F811
+    narrow_copy, negative, nextafter, nonzero, norm, outer, polygamma, prod,  # noqa: F811
+    quantile, rad2deg, reciprocal, remainder, renorm, round, row_stack, rsqrt,  # noqa: A004, F811
+    scatter, scatter_add, scatter_reduce, searchsorted, sgn, sign, signbit,  # noqa: F811
+    sinc, sinh, slice_scatter, slogdet, softmax, sort, square, stack, std,  # noqa: F811
+    subtract, sum, take, take_along_dim, tan, tensordot, threshold, topk, tril,  # noqa: A004, F811
+    triu, true_divide, trunc, var, vdot, vstack, where, xlogy,  # noqa: F811
 )
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:853
+# --- book/chapters/05_creation.md:858
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
@@ -85,7 +85,7 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:937
+# --- book/chapters/05_creation.md:942
 def rand_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
     return laid_out(rand(input.shape, generator=generator, dtype=dtype or input.dtype,
                          device=device or input.device, requires_grad=requires_grad),
@@ -136,7 +136,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     return _finish(order.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:994
+# --- book/chapters/05_creation.md:999
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
@@ -153,7 +153,7 @@ def _check_permutation_fits(n: int, dtype) -> None:
         _dtype.checked_number(n - 1, dtype)
 
 
-# --- book/chapters/05_creation.md:1017
+# --- book/chapters/05_creation.md:1022
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
                  requires_grad=False):
     return _triangle("tril_indices", np.tril_indices, row, col, offset, dtype, device,

@@ -2,10 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1135
+# --- book/chapters/05_creation.md:1141
 """The factories as torch.* gives them: each reads its arguments as torch's parser does."""
 
-from refgrad import _creation, _empty_strided, _factories, _from_data
+from refgrad import _creation, _empty_strided, _factories, _from_data, _random_factories
 from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
 from refgrad._factory_out import writing
@@ -36,6 +36,9 @@ linspace = function_form(writing(_factories.linspace), _ends("linspace"))
 logspace = function_form(writing(_factories.logspace), _ends("logspace", "float base = 10.0, "))
 full = function_form(writing(_creation.full), Arguments(
     f"full(tuple of ints size, Number fill_value, {_MADE})"))
+zeros, ones = (writing(getattr(_creation, name)) for name in ("zeros", "ones"))
+rand, randint = (writing(getattr(_random_factories, name)) for name in ("rand", "randint"))
+randperm = writing(_factories.randperm)
 tensor = function_form(_from_data.tensor, Arguments(
     "tensor(object data, *, torch.dtype? dtype = None, torch.device? device = None, "
     "bool pin_memory = False, bool requires_grad = False)"))

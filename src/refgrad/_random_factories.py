@@ -140,8 +140,13 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
     digits = info.nmant + 1  # every whole number up to 2**digits is exact
     for name, value in named:
         if abs(value) > 2**digits:
+            import sys
+
+            from refgrad.autograd._anomaly import _outside_refgrad
+
+            _, level = _outside_refgrad(sys._getframe())  # the caller's line, however deep
             warnings.warn(
                 f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
                 f"limitations {c_type} can support discrete uniform distribution only within "
                 "this range. This warning will become an error in version 1.7 release, please "
-                "fix the code in advance", UserWarning, stacklevel=3)
+                "fix the code in advance", UserWarning, stacklevel=level)

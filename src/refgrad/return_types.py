@@ -35,11 +35,35 @@ mode = _structseq("mode", ("values", "indices"))
 aminmax = _structseq("aminmax", ("min", "max"))
 
 
-# --- book/chapters/16l_more_linalg.md:879
+def _given_out(cls):
+    """What ``cls``'s function returns when given out=: the same fields, under
+    ``<name>_out`` (chapter "In-place operations")."""
+    name = cls.__name__ + "_out"
+
+    def __repr__(self) -> str:
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(cls._fields, self))
+        return f"torch.return_types.{name}(\n{body})"
+
+    return type(name, (cls,), {"__slots__": (), "__repr__": __repr__, "__qualname__": name,
+                               "__module__": "refgrad.return_types"})
+
+
+(max_out, min_out, sort_out, topk_out, cummax_out, cummin_out, median_out, nanmedian_out,
+ kthvalue_out, mode_out, aminmax_out) = (_given_out(cls) for cls in (
+    max, min, sort, topk, cummax, cummin, median, nanmedian, kthvalue, mode, aminmax))
+
+
+# --- book/chapters/16l_more_linalg.md:883
 from refgrad._ops.factorizations import CHOLESKY_EX_RESULT as linalg_cholesky_ex  # noqa: F401, E402
+from refgrad._ops.factorizations import (  # noqa: E402
+    CHOLESKY_EX_OUT_RESULT as linalg_cholesky_ex_out,  # noqa: F401
+    INV_EX_OUT_RESULT as linalg_inv_ex_out,  # noqa: F401
+    LINALG_SLOGDET_OUT_RESULT as linalg_slogdet_out,  # noqa: F401
+)
 from refgrad._ops.factorizations import INV_EX_RESULT as linalg_inv_ex  # noqa: F401, E402
 from refgrad._ops.factorizations import LINALG_SLOGDET_RESULT as linalg_slogdet  # noqa: F401, E402
 from refgrad._ops.factorizations import SLOGDET_RESULT as slogdet  # noqa: F401, E402
+from refgrad._ops.factorizations import SLOGDET_OUT_RESULT as slogdet_out  # noqa: F401, E402
 
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:744
@@ -47,21 +71,29 @@ from refgrad._ops.pairs import FREXP_OUT_RESULT as frexp_out  # noqa: F401, E402
 from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
 
 
-# --- book/chapters/16p_decompositions.md:821
+# --- book/chapters/16p_decompositions.md:824
 from refgrad._ops.singular_values import LINALG_SVD_RESULT as linalg_svd  # noqa: F401, E402
+from refgrad._ops.singular_values import LINALG_SVD_OUT_RESULT as linalg_svd_out  # noqa: F401, E402
+from refgrad._ops.spectral import LINALG_EIGH_OUT_RESULT as linalg_eigh_out  # noqa: F401, E402
+from refgrad._ops.triangular_factors import LINALG_QR_OUT_RESULT as linalg_qr_out  # noqa: F401, E402
 from refgrad._ops.singular_values import SVD_RESULT as svd  # noqa: F401, E402
 from refgrad._ops.spectral import LINALG_EIGH_RESULT as linalg_eigh  # noqa: F401, E402
 from refgrad._ops.triangular_factors import LINALG_QR_RESULT as linalg_qr  # noqa: F401, E402
 from refgrad._ops.triangular_factors import QR_RESULT as qr  # noqa: F401, E402
 
 
-# --- book/chapters/16r_solvers.md:1095
+# --- book/chapters/16r_solvers.md:1098
 from refgrad._ops.triangular_solves import (  # noqa: E402
     TRIANGULAR_SOLVE_RESULT as triangular_solve,  # noqa: F401
 )
 from refgrad._ops.lu_factors import LU_FACTOR_EX_RESULT as linalg_lu_factor_ex  # noqa: F401, E402
 from refgrad._ops.lu_factors import LU_FACTOR_RESULT as linalg_lu_factor  # noqa: F401, E402
 from refgrad._ops.lu_factors import LU_RESULT as linalg_lu  # noqa: F401, E402
+from refgrad._ops.lu_factors import (  # noqa: E402
+    LU_FACTOR_EX_OUT_RESULT as linalg_lu_factor_ex_out,  # noqa: F401
+    LU_FACTOR_OUT_RESULT as linalg_lu_factor_out,  # noqa: F401
+    LU_OUT_RESULT as linalg_lu_out,  # noqa: F401
+)
 from refgrad._ops.lu_solves import LU_UNPACK_RESULT as lu_unpack  # noqa: F401, E402
 from refgrad._ops.lu_solves import LU_WITH_INFO_RESULT as _lu_with_info  # noqa: F401, E402
 from refgrad._ops.least_squares import LSTSQ_RESULT as linalg_lstsq  # noqa: F401, E402

@@ -39,3 +39,38 @@ __all__ = [
     "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round", "sinc",
     "softmax", "xlog1py", "xlogy",
 ]
+
+
+# --- book/chapters/26_inplace.md:2457
+# These replace the plain functions with ones that take out=.
+from refgrad._ops.out_special import (  # noqa: E402
+    digamma,  # noqa: F811
+    entr,  # noqa: F811
+    erf,  # noqa: F811
+    erfc,  # noqa: F811
+    erfcx,  # noqa: F811
+    erfinv,  # noqa: F811
+    exp2,  # noqa: F811
+    expit,  # noqa: F811
+    expm1,  # noqa: F811
+    gammainc,  # noqa: F811
+    gammaincc,  # noqa: F811
+    gammaln,  # noqa: F811
+    i0,  # noqa: F811
+    i0e,  # noqa: F811
+    i1,  # noqa: F811
+    i1e,  # noqa: F811
+    log1p,  # noqa: F811
+    log_ndtr,  # noqa: F811
+    logit,  # noqa: F811
+    logsumexp,  # noqa: F811
+    multigammaln,  # noqa: F811
+    ndtr,  # noqa: F811
+    ndtri,  # noqa: F811
+    polygamma,  # noqa: F811
+    psi,  # noqa: F811
+    round,  # noqa: A004, F811
+    sinc,  # noqa: F811
+    xlog1py,  # noqa: F811
+    xlogy,  # noqa: F811
+)

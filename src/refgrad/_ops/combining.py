@@ -238,7 +238,12 @@ def scatter_by(input, dim, index, given, reduce, operation="scatter"):
     params = {"dim": dim, "index": index, "reduce": reduce, "operation": operation}
     if isinstance(given, Tensor):
         check_scatter(input, dim, index, given)
-        warnings.warn(DEPRECATED, UserWarning, stacklevel=3)
+        import sys
+
+        from refgrad.autograd._anomaly import _outside_refgrad
+
+        _, level = _outside_refgrad(sys._getframe())  # the caller's line, however deep
+        warnings.warn(DEPRECATED, UserWarning, stacklevel=level)
         return without_empty_edges(call(SCATTER_BY, (input, given), params))
     check_scatter(input, dim, index)
     value = checked_number(given, input.dtype)

@@ -123,9 +123,13 @@ def factors(matrix):
 
 
 # --- book/chapters/16l_more_linalg.md:869
-from refgrad.return_types import _structseq  # noqa: E402 - the result types, with the rest
+from refgrad.return_types import _given_out, _structseq  # noqa: E402 - with the rest
 
 SLOGDET_RESULT = _structseq("slogdet", ("sign", "logabsdet"))
+SLOGDET_OUT_RESULT = _given_out(SLOGDET_RESULT)  # slogdet(a, out=(sign, logabsdet))
 LINALG_SLOGDET_RESULT = _structseq("linalg_slogdet", ("sign", "logabsdet"))
 INV_EX_RESULT = _structseq("linalg_inv_ex", ("inverse", "info"))
 CHOLESKY_EX_RESULT = _structseq("linalg_cholesky_ex", ("L", "info"))
+# What they return given out= (chapter "In-place operations").
+LINALG_SLOGDET_OUT_RESULT, INV_EX_OUT_RESULT, CHOLESKY_EX_OUT_RESULT = map(
+    _given_out, (LINALG_SLOGDET_RESULT, INV_EX_RESULT, CHOLESKY_EX_RESULT))

@@ -12,11 +12,14 @@ from refgrad._ops.factorizations import lu_factor as _getrf_row_major
 from refgrad._ops.singular_values import column_major
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
-from refgrad.return_types import _structseq
+from refgrad.return_types import _given_out, _structseq
 
 LU_FACTOR_RESULT = _structseq("linalg_lu_factor", ("LU", "pivots"))
 LU_FACTOR_EX_RESULT = _structseq("linalg_lu_factor_ex", ("LU", "pivots", "info"))
 LU_RESULT = _structseq("linalg_lu", ("P", "L", "U"))
+# What they return given out= (chapter "In-place operations").
+LU_FACTOR_OUT_RESULT, LU_FACTOR_EX_OUT_RESULT, LU_OUT_RESULT = map(
+    _given_out, (LU_FACTOR_RESULT, LU_FACTOR_EX_RESULT, LU_RESULT))
 
 
 def getrf(a):
@@ -25,7 +28,7 @@ def getrf(a):
     return column_major(lu), pivots, info
 
 
-# --- book/chapters/16r_solvers.md:336
+# --- book/chapters/16r_solvers.md:339
 def row_order(pivots, m):
     """perm, with A[perm] = L U, from getrf's pivots."""
     k, batch = pivots.shape[-1], pivots.shape[:-1]
@@ -57,7 +60,7 @@ def unpacked(lu):
     return L, np.triu(lu[..., :k, :])
 
 
-# --- book/chapters/16r_solvers.md:385
+# --- book/chapters/16r_solvers.md:388
 def lu_backward(gL, gU, P, L, U):
     """The gradient of A = P L U, from those of L and U."""
     from refgrad._ops.shaping import cat
@@ -83,7 +86,7 @@ def _square_backward(gL, gU, L, U):
     return solve_triangular(U.mT, inner, upper=False, left=False)
 
 
-# --- book/chapters/16r_solvers.md:421
+# --- book/chapters/16r_solvers.md:424
 def _lu_factor_ex(a, pivot):
     return getrf(a)
 
@@ -124,7 +127,7 @@ LINALG_LU = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:470
+# --- book/chapters/16r_solvers.md:473
 def _check(A, name: str, pivot) -> None:
     if A.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:634
+# --- book/chapters/16b_reductions.md:652
 """Measures along dimensions: var, std, vector norms, amax and amin."""
 
 import math
@@ -39,7 +39,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:675
+# --- book/chapters/16b_reductions.md:693
 def _var(a, dim, correction, keepdim):
     axes = _axes(dim, a.ndim)
     n = a.size if axes is None else math.prod(a.shape[d] for d in axes)
@@ -55,7 +55,7 @@ def _std(a, dim, correction, keepdim):
     return np.sqrt(_var(a, dim, correction, keepdim))
 
 
-# --- book/chapters/16b_reductions.md:700
+# --- book/chapters/16b_reductions.md:718
 def _count(self, dim) -> int:
     return self.numel() if dim is None else math.prod(self.shape[d] for d in dim)
 
@@ -82,7 +82,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:728
+# --- book/chapters/16b_reductions.md:746
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -93,7 +93,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:748
+# --- book/chapters/16b_reductions.md:766
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -111,7 +111,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return np.sum(size ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:776
+# --- book/chapters/16b_reductions.md:794
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -130,7 +130,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:801
+# --- book/chapters/16b_reductions.md:819
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
@@ -149,7 +149,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:839
+# --- book/chapters/16b_reductions.md:857
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -183,7 +183,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:882
+# --- book/chapters/16b_reductions.md:900
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -209,7 +209,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:909
+# --- book/chapters/16b_reductions.md:927
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -222,13 +222,18 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
     kept = 1 if axes is None else math.prod(
         n for d, n in enumerate(input.shape) if d not in axes)
     if input.numel() // max(kept, 1) - _correction(correction) <= 0:
+        import sys
+
+        from refgrad.autograd._anomaly import _outside_refgrad
+
+        _, level = _outside_refgrad(sys._getframe())  # the caller's line, however deep
         warnings.warn(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
             "the reduction factor (input numel divided by output numel).", UserWarning,
-            stacklevel=4)
+            stacklevel=level)
 
 
-# --- book/chapters/16b_reductions.md:944
+# --- book/chapters/16b_reductions.md:967
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -264,7 +269,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:981
+# --- book/chapters/16b_reductions.md:1004
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -307,7 +312,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1030
+# --- book/chapters/16b_reductions.md:1053
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = () if dim is None else dim_tuple(dim, input.ndim)

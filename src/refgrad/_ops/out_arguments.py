@@ -10,15 +10,18 @@ import numpy as np
 from refgrad._argument_forms import refuse_in_torch_words
 from refgrad._ops import simple_functions
 from refgrad._ops.inplace_methods import OUT_OF_PLACE
-from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump, check_cast, resize_out
+from refgrad._ops.out_rules import BUMPS, KERNELS, outs_given, refuse_dtypes, refuse_grad, resizes
+from refgrad._ops.write_checks import bump, resize_out
 from refgrad._tensor import Tensor
-from refgrad._typename import LEGACY
 from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.utils._python_dispatch import dispatch_out
 
 
-def with_out(function, name: str):
-    """``function`` with torch's ``out=`` keyword."""
+def with_out(function, name: str, returns=None):
+    """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
+    function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
+    rules = KERNELS.get(name, name)  # whose checks torch makes
+
     def wrapper(*args, out=None, **kwargs):
         if out is None:
             try:
@@ -28,30 +31,27 @@ def with_out(function, name: str):
                 raise
         if switched_on.dispatch_modes and state.dispatch_modes:  # out= counts as a write
             return dispatch_out(wrapper, name, args, dict(kwargs, out=out))
-        tensors = [a for a in (*args, out) if isinstance(a, Tensor)]
-        if state.grad_enabled and any(t._requires_grad for t in tensors):
-            raise RuntimeError(OUT_NEEDS_GRAD.format(name))
+        outs = outs_given(name, out, returns)
+        if state.grad_enabled:
+            refuse_grad(rules, args, kwargs, outs)
         result = function(*args, **kwargs)
-        cast = out._data.dtype != result._data.dtype
-        if cast and name in _CASTING_NOTHING:
-            raise RuntimeError(f"Found dtype {LEGACY[out.dtype]} but expected "
-                               f"{LEGACY[result.dtype]}")
-        check_cast(out, result.dtype)  # before any resizing: a refused out stays as it was
-        if result._data.shape != out._data.shape:
-            resize_out(out, result._data, 2 if cast else 1)
-        np.copyto(out._data, result._data, casting="unsafe")
-        bump(out)
+        results = (result,) if isinstance(out, Tensor) else tuple(result)
+        refuse_dtypes(rules, outs, results)  # before any resizing: a refused out stays as it was
+        for o, r in zip(outs, results):
+            if r._data.shape != o._data.shape:
+                resize_out(o, r._data, resizes(rules, o._data.dtype != r._data.dtype))
+            np.copyto(o._data, r._data, casting="unsafe")
+            for _ in range(BUMPS.get(rules, 1)):
+                bump(o)
         if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD"
             from refgrad.autograd.forward_ad import refuse_out
 
-            refuse_out(name, (*args, out))
-        return out
+            refuse_out(name, (*args, *outs))
+        return out if isinstance(out, Tensor) else returns(*outs)
 
     wrapper.__name__ = name
     return wrapper
 
-
-_CASTING_NOTHING = frozenset({"neg", "abs", "clamp", "clamp_min", "clamp_max"})
 
 (add, sub, mul, div, pow, neg, exp, log, sin, cos, tanh, sigmoid, clamp,  # noqa: A001
  clamp_min, clamp_max, abs, sqrt) = (with_out(OUT_OF_PLACE[n], n) for n in (  # noqa: A001

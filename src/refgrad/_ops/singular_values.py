@@ -10,10 +10,11 @@ import numpy as np
 from refgrad._ops.dispatch import call
 from refgrad._ops.factorizations import _LinAlgError, check_floating
 from refgrad._ops.table import Op, register
-from refgrad.return_types import _structseq
+from refgrad.return_types import _given_out, _structseq
 
 LINALG_SVD_RESULT = _structseq("linalg_svd", ("U", "S", "Vh"))
 SVD_RESULT = _structseq("svd", ("U", "S", "V"))
+LINALG_SVD_OUT_RESULT = _given_out(LINALG_SVD_RESULT)  # given out= (chapter "In-place ...")
 
 
 def column_major(x):
@@ -39,7 +40,7 @@ def _svd(a, full_matrices, S_sym_argsize_minus_1):
     return column_major(U), S, column_major(Vh)
 
 
-# --- book/chapters/16p_decompositions.md:124
+# --- book/chapters/16p_decompositions.md:125
 # NOTE [Zeros for an absent gradient]
 # A node of several outputs gets zeros for those no loss reached. The terms
 # of the vectors' gradients divide by differences of values, so where the
@@ -81,7 +82,7 @@ LINALG_SVD = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:178
+# --- book/chapters/16p_decompositions.md:179
 def svd(A, full_matrices=True, *, driver=None):
     _check_svd(A, "linalg.svd: The input tensor A must have at least 2 dimensions.")
     if driver is not None:

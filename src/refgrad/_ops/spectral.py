@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:232
+# --- book/chapters/16p_decompositions.md:233
 """Eigenvalues and eigenvectors of symmetric matrices: linalg.eigh and linalg.eigvalsh."""
 
 import numpy as np
@@ -12,9 +12,10 @@ from refgrad._ops.factorizations import check_square
 from refgrad._ops.singular_values import absent, column_major
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
-from refgrad.return_types import _structseq
+from refgrad.return_types import _given_out, _structseq
 
 LINALG_EIGH_RESULT = _structseq("linalg_eigh", ("eigenvalues", "eigenvectors"))
+LINALG_EIGH_OUT_RESULT = _given_out(LINALG_EIGH_RESULT)
 
 
 def _eigh(a, UPLO):
@@ -22,7 +23,7 @@ def _eigh(a, UPLO):
     return eigenvalues, column_major(eigenvectors)
 
 
-# --- book/chapters/16p_decompositions.md:269
+# --- book/chapters/16p_decompositions.md:271
 def _eigh_backward(grads, eigenvalues, eigenvectors, UPLO):
     from refgrad._factories import eye
     from refgrad._ops.tiling import diag_embed
@@ -45,7 +46,7 @@ LINALG_EIGH = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:297
+# --- book/chapters/16p_decompositions.md:299
 def eigh(A, UPLO="L"):
     return LINALG_EIGH_RESULT(*call(LINALG_EIGH, (A,), {"UPLO": _check_eigh(A, UPLO)}))
 

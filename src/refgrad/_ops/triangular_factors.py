@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:333
+# --- book/chapters/16p_decompositions.md:335
 """The QR decomposition: linalg.qr and torch.qr."""
 
 import numpy as np
@@ -12,10 +12,11 @@ from refgrad._ops.factorizations import check_floating
 from refgrad._ops.singular_values import column_major
 from refgrad._ops.table import Op, register
 from refgrad._warn_once import warn_once
-from refgrad.return_types import _structseq
+from refgrad.return_types import _given_out, _structseq
 
 LINALG_QR_RESULT = _structseq("linalg_qr", ("Q", "R"))
 QR_RESULT = _structseq("qr", ("Q", "R"))
+LINALG_QR_OUT_RESULT = _given_out(LINALG_QR_RESULT)
 
 
 def _qr(a, mode):
@@ -25,7 +26,7 @@ def _qr(a, mode):
     return column_major(Q), R
 
 
-# --- book/chapters/16p_decompositions.md:382
+# --- book/chapters/16p_decompositions.md:385
 def _qr_backward(grads, Q, R, mode):
     from refgrad._ops.shaping import cat
 
@@ -58,7 +59,7 @@ LINALG_QR = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:424
+# --- book/chapters/16p_decompositions.md:427
 def qr(A, mode="reduced"):
     if A.ndim < 2:
         raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")

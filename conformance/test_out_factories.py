@@ -1,0 +1,59 @@
+"""out= for zeros, ones, rand, randint and randperm: made in out's dtype, written into it."""
+
+import pytest
+import torch
+
+from conformance._support import raises
+
+NEEDS_GRAD = ("aten::{}(): functions with out=... arguments don't support automatic "
+              "differentiation, but one of the arguments requires grad.")
+MAKE = {
+    "zeros": lambda out: torch.zeros(2, 3, out=out),
+    "ones": lambda out: torch.ones((2, 3), out=out),
+    "rand": lambda out: torch.rand(2, 3, out=out),
+    "randint": lambda out: torch.randint(2, 5, (2, 3), out=out),
+    "randperm": lambda out: torch.randperm(6, out=out),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MAKE))
+@pytest.mark.parametrize("dtype", [torch.float64, torch.int32])
+def test_the_values_are_made_in_outs_dtype_and_shape(name, dtype):
+    if name == "rand" and dtype == torch.int32:
+        dtype = torch.float16
+    out = torch.full((5,), 7, dtype=dtype)  # resized without a warning
+    assert MAKE[name](out) is out
+    assert out.dtype == dtype and out._version == 1 and not out.requires_grad
+    assert out.numel() == 6 and (out != 7).any()
+    if name == "randperm":
+        assert sorted(out.tolist()) == list(range(6))
+    elif name == "randint":
+        assert all(2 <= v < 5 for v in out.flatten().tolist())
+
+
+@pytest.mark.parametrize("name", ["rand", "randint", "randperm"])
+def test_out_draws_what_the_factory_draws(name):
+    torch.manual_seed(3)
+    made = MAKE[name](None)
+    torch.manual_seed(3)
+    out = torch.empty(0, dtype=made.dtype)
+    assert torch.equal(MAKE[name](out), made)
+
+
+@pytest.mark.parametrize("name", sorted(MAKE))
+def test_an_out_that_requires_grad_is_refused(name):
+    out = torch.zeros(6, requires_grad=True)
+    with raises(RuntimeError, NEEDS_GRAD.format(name)):
+        MAKE[name](out)
+    with torch.no_grad():
+        MAKE[name](out)
+    assert not out.requires_grad  # the call's requires_grad says, and it said False
+
+
+def test_a_dtype_out_cannot_hold_is_refused_by_the_kernel():
+    with raises(NotImplementedError, "\"check_uniform_bounds\" not implemented for 'Long'"):
+        torch.rand(2, out=torch.zeros(2, dtype=torch.long))
+    with raises(NotImplementedError, "\"randperm\" not implemented for 'Bool'"):
+        torch.randperm(2, out=torch.zeros(2, dtype=torch.bool))
+    with raises(RuntimeError, "dtype Double does not match dtype of out parameter (Float)"):
+        torch.zeros(2, dtype=torch.float64, out=torch.zeros(2))
