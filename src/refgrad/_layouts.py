@@ -47,6 +47,8 @@ def like_strides(t: Tensor):
 
 def is_dense(shape, strides) -> bool:
     """Whether the elements fill their memory without gaps or overlaps (sizes of 1 aside)."""
+    if 0 in shape:  # no elements: dense, whatever the strides say, as in torch
+        return True
     expected = 1
     for d in sorted((d for d in range(len(shape)) if shape[d] != 1), key=lambda d: strides[d]):
         if strides[d] != expected:

@@ -2,10 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:499
+# --- book/chapters/05_creation.md:501
 """torch's memory formats: the named orders in which a new tensor lays out its elements."""
 
-from refgrad._layouts import is_dense, like_strides, row_major
+from refgrad._layouts import like_strides
 
 
 class memory_format:  # noqa: N801 - torch's name
@@ -42,7 +42,7 @@ def check_format(name: str, value, takes_none: bool = True) -> None:
                         f"not {type_name(value)}")
 
 
-# --- book/chapters/05_creation.md:548
+# --- book/chapters/05_creation.md:550
 _ORDERS = {channels_last: (1, 3, 2, 0), channels_last_3d: (1, 4, 3, 2, 0)}
 
 
@@ -74,7 +74,7 @@ def is_contiguous_in(shape, strides, fmt) -> bool:
     return True
 
 
-# --- book/chapters/05_creation.md:589
+# --- book/chapters/05_creation.md:592
 def suggest_memory_format(shape, strides) -> memory_format:
     for fmt, order in _ORDERS.items():
         if len(shape) == len(order) and _grows_along(order, shape, strides):
@@ -96,18 +96,7 @@ def _grows_along(order, shape, strides) -> bool:
 
 
 def copy_strides(t, fmt):
-    """The strides of ``clone(t)`` or ``empty_like(t)`` with ``memory_format=fmt``."""
+    """The strides of a copy of ``t`` (or a tensor like it) with ``memory_format=fmt``."""
     if fmt is None or fmt is preserve_format:
         return like_strides(t)
     return format_strides(tuple(t.shape), fmt)
-
-
-def converted_strides(t, fmt):
-    """The strides of a copy that ``t.to(...)`` makes with ``memory_format=fmt``."""
-    shape = tuple(t.shape)
-    if fmt is None or fmt is preserve_format:
-        strides = t.stride()
-        if is_dense(shape, strides):
-            return None if strides == row_major(shape) else strides
-        fmt = suggest_memory_format(shape, strides)
-    return format_strides(shape, fmt)

@@ -13,7 +13,6 @@ from refgrad._backend import same_device
 from refgrad._layouts import relaid
 from refgrad._memory_formats import (
     check_format,
-    converted_strides,
     copy_strides,
     preserve_format,
     suggest_memory_format,
@@ -27,7 +26,7 @@ from refgrad._ops.functions import check_broadcast
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/16_functions.md:345
+# --- book/chapters/16_functions.md:344
 # NOTE [Named as torch names them]
 # Python words an argument error with the function's qualified name:
 # "sin() takes 1 positional argument but 2 were given". A function made in a
@@ -72,7 +71,7 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:408
+# --- book/chapters/16_functions.md:407
 def _binary(row):
     def function(input, other):
         try:
@@ -94,7 +93,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:716
+# --- book/chapters/16_functions.md:714
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False,
        memory_format=None):
     from refgrad._device import device as Device
@@ -115,7 +114,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False,
             memory_format is None or memory_format is preserve_format
             or suggest_memory_format(tuple(input.shape), input.stride()) is memory_format):
         return input
-    strides = converted_strides(input, memory_format)
+    strides = copy_strides(input, memory_format)
     params = {"dtype": dtype, "device": device, "self_dtype": input.dtype,
               "self_device": input.device}
     return relaid(call(ar.TO_COPY, (input,), params), strides)
@@ -136,7 +135,7 @@ def _refuse_to(input, args, given) -> None:
               method=True).check(args, named)
 
 
-# --- book/chapters/16_functions.md:809
+# --- book/chapters/16_functions.md:807
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

@@ -148,6 +148,8 @@ def _obeys_layout(grad, variable) -> bool:
 
 def _dense(array) -> bool:
     """Whether ``array``'s elements fill their memory without gaps or overlaps."""
+    if not array.size:
+        return True  # no elements, as torch counts it
     span = array.itemsize
     for stride, size in sorted((abs(s), n) for n, s in zip(array.shape, array.strides) if n != 1):
         if stride != span:
@@ -156,7 +158,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:813
+# --- book/chapters/10_nodes.md:815
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -189,7 +191,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:880
+# --- book/chapters/10_nodes.md:882
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -212,7 +214,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:995
+# --- book/chapters/10_nodes.md:997
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -235,7 +237,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1030
+# --- book/chapters/10_nodes.md:1032
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:690
+# --- book/chapters/21b_layers_and_losses.md:703
 """ModuleList and ModuleDict: children held as in a list or a dictionary."""
 
 from refgrad.nn.modules.module import Module
@@ -44,7 +44,7 @@ class ModuleList(Module):
         return self
 
 
-# --- book/chapters/21b_layers_and_losses.md:733
+# --- book/chapters/21b_layers_and_losses.md:746
 def _list_repr(self) -> str:
     """Consecutive children that print alike are printed once: (0-2): 3 x Linear(...)."""
     if not len(self):
@@ -64,7 +64,7 @@ def _list_repr(self) -> str:
 ModuleList.__repr__ = _list_repr
 
 
-# --- book/chapters/21b_layers_and_losses.md:754
+# --- book/chapters/21b_layers_and_losses.md:767
 class ModuleDict(Module):
     def __init__(self, modules=None) -> None:
         super().__init__()
