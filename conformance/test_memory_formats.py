@@ -84,12 +84,23 @@ def test_is_contiguous_asks_row_major_for_the_other_formats():
     (lambda x: torch.full_like(x, 3, memory_format=1), "full_like", "int"),
     (lambda x: x.float(memory_format=1), "float", "int"),
     (lambda x: x.cpu(memory_format=1), "cpu", "int"),
+    (lambda x: x.contiguous(memory_format=torch.strided), "contiguous", "torch.layout"),
 ])
 def test_a_memory_format_of_the_wrong_type(call, name, kind):
     x = torch.ones(2, 3, 4, 5)
     with raises(TypeError, f"{name}(): argument 'memory_format' must be torch.memory_format, "
                 f"not {kind}"):
         call(x)
+
+
+def test_a_memory_format_where_something_else_belongs_is_named_as_torch_names_it():
+    x = torch.ones(2, 3, 4, 5)
+    with raises(TypeError, "zeros_like(): argument 'dtype' must be torch.dtype, not "
+                "torch.memory_format"):
+        torch.zeros_like(x, dtype=torch.channels_last)
+    with raises(TypeError, "transpose(): argument 'dim0' (position 1) must be int, not "
+                "torch.memory_format"):
+        x.transpose(torch.channels_last, 0)
 
 
 def test_the_methods_take_the_format_by_keyword_only():

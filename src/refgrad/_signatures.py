@@ -73,7 +73,7 @@ def _shown(parameters) -> str:
     return f"({', '.join(parts)})"
 
 
-# --- book/chapters/13a_arguments.md:175
+# --- book/chapters/13a_arguments.md:176
 # NOTE [What torch's parser takes for a type]
 # An int is an int but not a bool, a NumPy integer, or a 0-d integer tensor
 # that does not require grad. Inside a tuple of ints the elements are read as
@@ -127,7 +127,7 @@ _CHECKS = {
 }
 
 
-# --- book/chapters/13a_arguments.md:231
+# --- book/chapters/13a_arguments.md:232
 def fits_parameter(p: Parameter, value, numbers_as_tensors: bool) -> bool:
     """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
     if value is None and p.takes_none:
@@ -142,4 +142,8 @@ def fits_parameter(p: Parameter, value, numbers_as_tensors: bool) -> bool:
 
 
 def type_name(value) -> str:
-    return "torch.dtype" if isinstance(value, DType) else c_type_name(type(value))
+    if isinstance(value, DType):  # torch's own types, named as torch names them
+        return "torch.dtype"
+    if isinstance(value, MemoryFormat):
+        return "torch.memory_format"
+    return "torch.layout" if value is strided else c_type_name(type(value))
