@@ -51,7 +51,7 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1412
+# --- book/chapters/05_creation.md:1413
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty_like,
@@ -92,7 +92,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1148
+# --- book/chapters/16_functions.md:1156
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where

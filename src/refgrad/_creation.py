@@ -127,7 +127,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:647
+# --- book/chapters/05_creation.md:648
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     strides = copy_strides(t, memory_format)  # first: a rank that does not fit makes nothing
     return laid_out(factory(
@@ -156,7 +156,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:681
+# --- book/chapters/05_creation.md:682
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -195,7 +195,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:789
+# --- book/chapters/05_creation.md:790
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
@@ -234,7 +234,7 @@ def _whole_range(start, end, step, dtype):
     return values.astype(dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:1015
+# --- book/chapters/05_creation.md:1016
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1311
+# --- book/chapters/05_creation.md:1312
 """out= for the factories: the values made in out's dtype, then written into it."""
 
 import warnings

@@ -65,13 +65,13 @@ def clone(input, *refused, memory_format=None):
         raise refused_by_copy("clone", 1, refused, sys._getframe().f_code)
     check_format("clone", memory_format)
     strides = copy_strides(input, memory_format)  # first: a rank that does not fit records nothing
-    out = relaid(call(ar.CLONE, (input,)), strides)
+    out = relaid(call(ar.CLONE, (input,)), strides)  # NOTE [Copies laid out after the row]
     if input._version_counter is None and out._version_counter is not None:
         out._version_counter.value = 1  # torch's quirk: see below
     return out
 
 
-# --- book/chapters/16_functions.md:407
+# --- book/chapters/16_functions.md:415
 def _binary(row):
     def function(input, other):
         try:
@@ -93,7 +93,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:714
+# --- book/chapters/16_functions.md:722
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False,
        memory_format=None):
     from refgrad._device import device as Device
@@ -117,7 +117,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False,
     strides = copy_strides(input, memory_format)
     params = {"dtype": dtype, "device": device, "self_dtype": input.dtype,
               "self_device": input.device}
-    return relaid(call(ar.TO_COPY, (input,), params), strides)
+    return relaid(call(ar.TO_COPY, (input,), params), strides)  # as clone's
 
 
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
@@ -135,7 +135,7 @@ def _refuse_to(input, args, given) -> None:
               method=True).check(args, named)
 
 
-# --- book/chapters/16_functions.md:807
+# --- book/chapters/16_functions.md:815
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
