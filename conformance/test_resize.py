@@ -173,3 +173,42 @@ def test_the_deprecated_resize_keeps_the_number_of_elements(sizes, shown):
                     "has a size of 6 (6 elements). autograd's resize can only change the shape "
                     "of a given tensor, while preserving the number of elements. "):
             torch.arange(6.0).resize(*sizes)
+
+
+def test_a_memory_format_lays_the_new_shape_out_in_its_order():
+    x = torch.arange(48.0)
+    x.resize_(2, 2, 3, 4, memory_format=torch.channels_last)
+    assert x.stride() == (24, 1, 8, 2) and x.is_contiguous(memory_format=torch.channels_last)
+    assert x[0, 0].tolist() == [[0.0, 2.0, 4.0, 6.0], [8.0, 10.0, 12.0, 14.0],
+                                [16.0, 18.0, 20.0, 22.0]]
+    y = torch.arange(24.0)
+    y.resize_as_(torch.empty(1, 2, 3, 4), memory_format=torch.channels_last)
+    assert y.stride() == (24, 1, 8, 2)
+
+
+def test_the_same_shape_in_a_format_is_laid_out_again_without_a_write():
+    x = torch.arange(24.0).reshape(1, 2, 3, 4)
+    v0 = x._version
+    x.resize_(1, 2, 3, 4, memory_format=torch.channels_last)
+    assert x.stride() == (24, 1, 8, 2) and x._version == v0
+    assert x.flatten()[:4].tolist() == [0.0, 2.0, 4.0, 6.0]  # the same memory, read anew
+    p = torch.arange(24.0).reshape(1, 2, 3, 4).permute(0, 2, 3, 1)
+    p.resize_(1, 3, 4, 2, memory_format=torch.contiguous_format)
+    assert p.stride() == (24, 8, 2, 1) and p[0, 0].tolist() == [[0.0, 1.0], [2.0, 3.0],
+                                                                 [4.0, 5.0], [6.0, 7.0]]
+
+
+@pytest.mark.parametrize("call, kind, message", [
+    ("y.resize_(24, memory_format=torch.channels_last)", RuntimeError,
+     "required rank 4 tensor to use channels_last format"),
+    ("y.resize_(1, 1, 4, 6, memory_format=torch.channels_last_3d)", RuntimeError,
+     "required rank 5 tensor to use channels_last_3d format"),
+    ("y.resize_(4, 6, memory_format=torch.preserve_format)", RuntimeError,
+     "Unsupported memory formatPreserve"),
+    ("y.resize_(4, 6, memory_format='a')", TypeError,
+     "resize_(): argument 'memory_format' must be torch.memory_format, not str"),
+])
+def test_formats_that_do_not_fit_are_refused(call, kind, message):
+    y = torch.arange(24.0)  # noqa: F841 - the eval uses it
+    with raises(kind, message):
+        eval(call)

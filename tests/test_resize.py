@@ -57,3 +57,12 @@ def test_an_expanded_view_moves_with_its_strides():
     base.resize_(50)
     base[1] = 7.0
     assert e.stride() == (0, 1) and e.tolist() == [[0.0, 7.0]] * 3
+
+
+def test_a_refused_format_leaves_the_tensor_as_it_was():
+    y = torch.arange(6.0)
+    with pytest.raises(RuntimeError):
+        y.resize_(2, 3, memory_format=torch.preserve_format)
+    with pytest.raises(RuntimeError):
+        y.resize_(1, 2, 3, memory_format=torch.channels_last)
+    assert y.shape == (6,) and y.stride() == (1,)

@@ -41,7 +41,17 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:1193
+# --- book/chapters/05_creation.md:621
+from refgrad._memory_formats import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
+)
+
+
+# --- book/chapters/05_creation.md:1422
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty_like,
@@ -91,7 +101,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1106
+# --- book/chapters/16_functions.md:1156
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -123,14 +133,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:931
+# --- book/chapters/16d_indexing.md:960
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1334
+# --- book/chapters/16d_indexing.md:1363
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
@@ -398,7 +408,7 @@ from refgrad.random import get_rng_state, set_rng_state
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
 
 
-# --- book/chapters/24_devices.md:144
+# --- book/chapters/24_devices.md:147
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
@@ -489,5 +499,5 @@ from refgrad._ops.strided import as_strided
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
-# --- book/chapters/28a_resize.md:187
+# --- book/chapters/28a_resize.md:208
 from refgrad._ops.resize import resize_as_function as resize_as_

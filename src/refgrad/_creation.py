@@ -13,7 +13,8 @@ import numpy as np
 
 from refgrad import _dtype
 from refgrad._from_data import _COPY_WARNING, _finish, _is_sequence, _to_array, tensor
-from refgrad._layouts import laid_out, like_strides
+from refgrad._layouts import laid_out
+from refgrad._memory_formats import check_format, copy_strides, format_strides, preserve_format
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_values import host_array
 
@@ -66,7 +67,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:333
+# --- book/chapters/05_creation.md:334
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -97,9 +98,18 @@ def zeros(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad
 
 
 def empty(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
-          pin_memory=False):
+          pin_memory=False, memory_format=None):
     size = size_args("empty", sizes, size)
-    return _filled("empty", np.empty, size, dtype, device, requires_grad, pin_memory)
+    strides = None if memory_format is None else _empty_strides(size, memory_format)
+    return laid_out(_filled("empty", np.empty, size, dtype, device, requires_grad, pin_memory),
+                    strides)
+
+
+def _empty_strides(size, memory_format):
+    check_format("empty", memory_format)
+    if memory_format is preserve_format:  # there is no tensor to preserve the format of
+        raise RuntimeError("unsupported memory format Preserve")
+    return format_strides(parse_size(size, "empty"), memory_format)
 
 
 def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -117,35 +127,36 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:454
-def _like(factory, t, dtype, device, requires_grad, *extra):
+# --- book/chapters/05_creation.md:648
+def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
+    strides = copy_strides(t, memory_format)  # first: a rank that does not fit makes nothing
     return laid_out(factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
         requires_grad=requires_grad,
-    ), like_strides(t))
+    ), strides)
 
 
 def zeros_like(input, *, memory_format=None, dtype=None, layout=None, device=None,
                pin_memory=False, requires_grad=False):
-    return _like(zeros, input, dtype, device, requires_grad)
+    return _like(zeros, input, dtype, device, requires_grad, memory_format)
 
 
 def ones_like(input, *, memory_format=None, dtype=None, layout=None, device=None,
               pin_memory=False, requires_grad=False):
-    return _like(ones, input, dtype, device, requires_grad)
+    return _like(ones, input, dtype, device, requires_grad, memory_format)
 
 
 def empty_like(input, *, memory_format=None, dtype=None, layout=None, device=None,
                pin_memory=False, requires_grad=False):
-    return _like(empty, input, dtype, device, requires_grad)
+    return _like(empty, input, dtype, device, requires_grad, memory_format)
 
 
 def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None, device=None,
               pin_memory=False, requires_grad=False):
-    return _like(full, input, dtype, device, requires_grad, fill_value)
+    return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:487
+# --- book/chapters/05_creation.md:682
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -184,7 +195,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:595
+# --- book/chapters/05_creation.md:790
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
@@ -223,7 +234,7 @@ def _whole_range(start, end, step, dtype):
     return values.astype(dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:826
+# --- book/chapters/05_creation.md:1021
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)

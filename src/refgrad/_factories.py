@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:858
+# --- book/chapters/05_creation.md:1053
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
@@ -10,7 +10,9 @@ import numpy as np
 from refgrad import _dtype
 from refgrad._from_data import _finish
 from refgrad._generator import default_generator
-from refgrad._layouts import laid_out, like_strides, row_major
+from refgrad._layouts import laid_out, row_major
+from refgrad._memory_formats import copy_strides
+from refgrad._memory_formats import memory_format as MemoryFormat
 from refgrad._random_factories import (
     check_random_bounds,
     draw_integers,
@@ -85,15 +87,17 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:942
-def rand_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
+# --- book/chapters/05_creation.md:1139
+def rand_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
+              requires_grad=False):
+    strides = _strides("rand_like", input, (), locals())
     return laid_out(rand(input.shape, generator=generator, dtype=dtype or input.dtype,
-                         device=device or input.device, requires_grad=requires_grad),
-                    like_strides(input))
+                         device=device or input.device, requires_grad=requires_grad), strides)
 
 
-def randn_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
-    strides, dtype = like_strides(input), dtype or input.dtype
+def randn_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
+               requires_grad=False):
+    strides, dtype = _strides("randn_like", input, (), locals()), dtype or input.dtype
     if _row_major_but_ones(input.shape, strides) or not dtype.is_floating_point:
         return laid_out(randn(input.shape, generator=generator, dtype=dtype,
                               device=device or input.device, requires_grad=requires_grad),
@@ -112,14 +116,15 @@ def _row_major_but_ones(shape, strides) -> bool:
     return all(a == b for a, b, n in zip(strides, rows, shape) if n != 1)
 
 
-def randint_like(input, low=0, high=None, *, generator=None, dtype=None, device=None,
-                 requires_grad=False):
+def randint_like(input, low=0, high=None, *, generator=None, memory_format=None, dtype=None,
+                 device=None, requires_grad=False):
+    strides = _strides("randint_like", input, (low,) if high is None else (low, high), locals())
     if high is None:
         low, high = 0, low
     dtype = dtype or input.dtype
     check_random_bounds(low, high, dtype)  # here, so that a warning names the caller's line
     return laid_out(draw_integers(low, high, input.shape, generator, dtype,
-                                  device or input.device, requires_grad), like_strides(input))
+                                  device or input.device, requires_grad), strides)
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
@@ -136,7 +141,29 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     return _finish(order.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:999
+# --- book/chapters/05_creation.md:1200
+_DRAWN = ("torch.memory_format memory_format = None, torch.dtype dtype = None, torch.layout "
+          "layout = None, torch.device device = None, bool pin_memory = False, bool "
+          "requires_grad = False")
+_BOUNDS = {"rand_like": ("",), "randn_like": ("",),
+           "randint_like": ("int low, int high, ", "Tensor high, ", "int high, ")}
+
+
+def _strides(name: str, input, bounds: tuple, given: dict):
+    """The strides of a random tensor like ``input``; torch's TypeError for a wrong format."""
+    fmt = given["memory_format"]
+    if fmt is not None and not isinstance(fmt, MemoryFormat):
+        from refgrad._arguments import Arguments
+
+        forms = [f"{name}(Tensor input, {bound}*, {first}{_DRAWN})" for bound in _BOUNDS[name]
+                 for first in ("torch.Generator generator, ", "")]
+        named = {key: given[key] for key in ("generator", "memory_format", "dtype", "device",
+                                             "requires_grad") if given[key] not in (None, False)}
+        Arguments(*forms).check((input, *bounds), named)
+    return copy_strides(input, fmt)
+
+
+# --- book/chapters/05_creation.md:1228
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
@@ -153,7 +180,7 @@ def _check_permutation_fits(n: int, dtype) -> None:
         _dtype.checked_number(n - 1, dtype)
 
 
-# --- book/chapters/05_creation.md:1022
+# --- book/chapters/05_creation.md:1251
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
                  requires_grad=False):
     return _triangle("tril_indices", np.tril_indices, row, col, offset, dtype, device,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1089
+# --- book/chapters/05_creation.md:1318
 """out= for the factories: the values made in out's dtype, then written into it."""
 
 import warnings

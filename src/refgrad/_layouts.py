@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:394
+# --- book/chapters/05_creation.md:404
 """The strides torch's preserve_format gives a new tensor like another, and the laying out."""
 
 import numpy as np
@@ -19,19 +19,42 @@ def laid_out(out: Tensor, strides) -> Tensor:
     return out
 
 
+def relaid(out: Tensor, strides) -> Tensor:
+    """``out``, a fresh copy, moved to ``strides`` (None: row-major) if it has others."""
+    data = out._data
+    if type(data) is np.ndarray:
+        wanted = row_major(data.shape) if strides is None else strides
+        wanted = tuple(step * data.itemsize for step in wanted)
+        if data.strides != wanted:
+            moved = np.lib.stride_tricks.as_strided(np.empty(data.size, data.dtype),
+                                                    data.shape, wanted)
+            moved[...] = data
+            out._data = moved
+    return out
+
+
 def like_strides(t: Tensor):
     """The strides torch's preserve_format gives a tensor like ``t``; None for row-major."""
     shape, strides = tuple(t.shape), t.stride()
     rows = row_major(shape)
     if strides == rows:
         return None
-    expected = 1  # dense and not overlapping: t's own strides
+    if is_dense(shape, strides):  # t's own strides
+        return strides
+    inferred = _inferred_strides(shape, strides)
+    return None if inferred == rows else inferred
+
+
+def is_dense(shape, strides) -> bool:
+    """Whether the elements fill their memory without gaps or overlaps (sizes of 1 aside)."""
+    if 0 in shape:  # no elements: dense, whatever the strides say, as in torch
+        return True
+    expected = 1
     for d in sorted((d for d in range(len(shape)) if shape[d] != 1), key=lambda d: strides[d]):
         if strides[d] != expected:
-            inferred = _inferred_strides(shape, strides)
-            return None if inferred == rows else inferred
+            return False
         expected *= shape[d]
-    return strides
+    return True
 
 
 def row_major(shape) -> tuple:

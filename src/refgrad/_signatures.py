@@ -13,6 +13,7 @@ import numpy as np
 from refgrad._device import device as Device
 from refgrad._dtype import dtype as DType
 from refgrad._generator import Generator
+from refgrad._memory_formats import memory_format as MemoryFormat
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import strided
 from refgrad._typename import c_type_name
@@ -39,7 +40,7 @@ _PARAMETER = re.compile(r"(?P<kind>[\w. ]+?)(\[(?P<size>\d+)\])?(?P<none>\?)? (?
                         r"( = (?P<default>.+))?$")
 
 
-# --- book/chapters/13a_arguments.md:123
+# --- book/chapters/13a_arguments.md:124
 def signature(text: str, method: bool = False, hidden: bool = False) -> Signature:
     """A signature written as torch prints it: ``"transpose(Tensor input, int dim0, int dim1)"``.
 
@@ -72,7 +73,7 @@ def _shown(parameters) -> str:
     return f"({', '.join(parts)})"
 
 
-# --- book/chapters/13a_arguments.md:174
+# --- book/chapters/13a_arguments.md:176
 # NOTE [What torch's parser takes for a type]
 # An int is an int but not a bool, a NumPy integer, or a 0-d integer tensor
 # that does not require grad. Inside a tuple of ints the elements are read as
@@ -119,14 +120,14 @@ _CHECKS = {
     "torch.device": lambda v: isinstance(v, str | Device) or is_int(v),
     "torch.layout": lambda v: v is strided,  # refgrad's one layout
     "torch.Generator": lambda v: isinstance(v, Generator),
-    "torch.memory_format": lambda v: False,  # refgrad has none: only None is taken
+    "torch.memory_format": lambda v: isinstance(v, MemoryFormat),
     "Tensor": lambda v: isinstance(v, Tensor),
     "tuple of Tensors": lambda v: isinstance(v, tuple | list),
     "object": lambda v: True,  # torch.tensor's data: anything, read by the function
 }
 
 
-# --- book/chapters/13a_arguments.md:230
+# --- book/chapters/13a_arguments.md:232
 def fits_parameter(p: Parameter, value, numbers_as_tensors: bool) -> bool:
     """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
     if value is None and p.takes_none:
@@ -141,4 +142,8 @@ def fits_parameter(p: Parameter, value, numbers_as_tensors: bool) -> bool:
 
 
 def type_name(value) -> str:
-    return "torch.dtype" if isinstance(value, DType) else c_type_name(type(value))
+    if isinstance(value, DType):  # torch's own types, named as torch names them
+        return "torch.dtype"
+    if isinstance(value, MemoryFormat):
+        return "torch.memory_format"
+    return "torch.layout" if value is strided else c_type_name(type(value))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1092
+# --- book/chapters/16_functions.md:1142
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -46,5 +46,5 @@ import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 
-# --- book/chapters/28a_resize.md:251
+# --- book/chapters/28a_resize.md:272
 import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and resize_as

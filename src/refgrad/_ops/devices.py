@@ -7,6 +7,7 @@
 
 from refgrad import _backend
 from refgrad._device import device as Device
+from refgrad._memory_formats import check_format
 from refgrad._method_counts import keywords_only
 from refgrad._ops.simple_functions import to
 from refgrad._tensor import Tensor
@@ -15,16 +16,18 @@ from refgrad._tensor import Tensor
 def cpu(input, *refused, memory_format=None):
     if refused:  # NOTE [Methods that take no positional arguments]
         raise keywords_only("cpu", refused)
-    return to(input, "cpu")
+    check_format("cpu", memory_format)
+    return to(input, "cpu", memory_format=memory_format)
 
 
 def cuda(input, device=None, non_blocking=False, memory_format=None):
+    check_format("cuda", memory_format)
     target = Device("cuda", 0) if device is None else Device(device)
     if target.type != "cuda":
         raise RuntimeError("Invalid device, must be cuda device")
     if target.index is None:
         target = Device("cuda", 0)
-    return to(input, target, non_blocking=non_blocking)
+    return to(input, target, non_blocking=non_blocking, memory_format=memory_format)
 
 
 def get_device(input) -> int:
@@ -33,7 +36,7 @@ def get_device(input) -> int:
     return -1 if where.type == "cpu" else where.index
 
 
-# --- book/chapters/24_devices.md:68
+# --- book/chapters/24_devices.md:71
 def tensor_type(input, dtype=None, non_blocking=False):
     from refgrad._dtype import dtype as DType
 
@@ -69,7 +72,7 @@ def _from_type_name(name: str, here):
     raise ValueError(f"invalid type: '{name}'")
 
 
-# --- book/chapters/24_devices.md:113
+# --- book/chapters/24_devices.md:116
 def pin_memory(input, device=None):
     from refgrad._tensor import make_tensor
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:304
+# --- book/chapters/16d_indexing.md:333
 """Indexing rows (select, slice, index, and the rows of their gradients) and their functions."""
 
 import re
@@ -32,7 +32,7 @@ def _slice(a, dim, start, end, step):
     return out
 
 
-# --- book/chapters/16d_indexing.md:347
+# --- book/chapters/16d_indexing.md:376
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -54,7 +54,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:378
+# --- book/chapters/16d_indexing.md:407
 _WHOLE = 2**63 - 1  # the end of a slice that runs to the end, as torch says it
 
 SLICE = register(Op(
@@ -74,7 +74,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:414
+# --- book/chapters/16d_indexing.md:443
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -124,7 +124,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:475
+# --- book/chapters/16d_indexing.md:504
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -151,7 +151,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:503
+# --- book/chapters/16d_indexing.md:532
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -176,7 +176,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:529
+# --- book/chapters/16d_indexing.md:558
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -224,7 +224,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:586
+# --- book/chapters/16d_indexing.md:615
 def select(input, dim, index):
     return select_at(input, dim, index, None)
 

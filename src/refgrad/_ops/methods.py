@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:856
+# --- book/chapters/16_functions.md:903
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._argument_forms import method_copy
+from refgrad._memory_formats import check_format
 from refgrad._method_counts import keywords_only
 from refgrad._ops import (
     addmm_family,
@@ -102,7 +103,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:975
+# --- book/chapters/16_functions.md:1023
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -170,13 +171,15 @@ def _converter(name: str, kind: str):
     def convert(self, *refused, memory_format=None):
         if refused:  # NOTE [Methods that take no positional arguments]
             raise keywords_only(name, refused)
-        return simple.to(self, dtype)
+        if memory_format is not None:
+            check_format(name, memory_format)
+        return simple.to(self, dtype, memory_format=memory_format)
 
     convert.__name__ = convert.__qualname__ = name  # NOTE [Named as torch names them]
     return convert
 
 
-# --- book/chapters/16_functions.md:1054
+# --- book/chapters/16_functions.md:1104
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

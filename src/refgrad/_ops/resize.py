@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28a_resize.md:46
+# --- book/chapters/28a_resize.md:52
 """Tensor.resize_ and resize_as_: a new shape, and new memory only when the old is too small."""
 
 import math
@@ -13,6 +13,7 @@ from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
 from refgrad._backend import array_module, data_ptr, device_of, storage_root
 from refgrad._from_numpy import shares_numpy_memory
+from refgrad._memory_formats import check_format, format_strides, preserve_format
 from refgrad._ops.write_checks import INFERENCE_INPLACE, bump
 from refgrad._size import Size
 from refgrad._tensor import Tensor
@@ -35,41 +36,55 @@ def resize_(self, *sizes, size=None, memory_format=None):
         raise RuntimeError(REQUIRES_GRAD)  # autograd's check: no inference tensor meets it
     if any(n < 0 for n in sizes) or math.prod(sizes) > _LARGEST:
         raise RuntimeError(OVERFLOW)
+    strides = _format_strides(sizes, memory_format)  # refused now, before any change
     if sizes == self._data.shape:
+        if memory_format is not None:  # the same sizes, laid out again: no write
+            self._data = _resized(self, sizes, strides)
         return self
     if self._version_counter is None and not state.inference_mode:
         raise RuntimeError(INFERENCE_INPLACE)  # checked first: nothing may change
-    self._data = _resized(self, sizes)
+    self._data = _resized(self, sizes, strides)
     bump(self)
     return self
 
 
-# --- book/chapters/28a_resize.md:95
+def _format_strides(sizes: tuple, memory_format):
+    """The strides ``memory_format`` gives ``sizes``; None for row-major."""
+    check_format("resize_", memory_format)
+    if memory_format is preserve_format:
+        raise RuntimeError("Unsupported memory formatPreserve")
+    return None if memory_format is None else format_strides(sizes, memory_format)
+
+
+# --- book/chapters/28a_resize.md:115
 def _bytes(root):
     """The memory of the array ``root``, which owns it, as flat bytes in memory order."""
     return root.reshape(-1, order="A").view(np.uint8)
 
 
-def _block(memory, start: int, sizes: tuple, dtype):
-    """A C-contiguous array of ``sizes`` in ``memory`` (bytes), ``start`` bytes in."""
-    length = math.prod(sizes) * dtype.itemsize
-    return memory[start:start + length].view(dtype).reshape(sizes)
+def _block(memory, start: int, sizes: tuple, dtype, strides):
+    """An array of ``sizes`` in ``memory`` (bytes), ``start`` bytes in, with ``strides``
+    (in elements; None for C-contiguous)."""
+    block = memory[start:start + math.prod(sizes) * dtype.itemsize].view(dtype)
+    if strides is None:
+        return block.reshape(sizes)
+    return _strided(block, sizes, tuple(s * dtype.itemsize for s in strides), True)
 
 
-def _resized(t, sizes: tuple):
+def _resized(t, sizes: tuple, strides):
     data = t._data
     root = storage_root(data)
     start = data_ptr(data) - data_ptr(root)
     if start + math.prod(sizes) * data.itemsize <= root.nbytes:  # the storage is enough
-        return _block(_bytes(root), start, sizes, data.dtype)
+        return _block(_bytes(root), start, sizes, data.dtype, strides)
     if root.base is not None or shares_numpy_memory(root):
         raise RuntimeError(NOT_RESIZABLE)  # memory refgrad did not allocate
     memory = _grown(root, start + math.prod(sizes) * data.itemsize)
     _move_sharers(t, root, memory)
-    return _block(memory, start, sizes, data.dtype)
+    return _block(memory, start, sizes, data.dtype, strides)
 
 
-# --- book/chapters/28a_resize.md:138
+# --- book/chapters/28a_resize.md:161
 def _grown(root, nbytes: int):
     """New memory of ``nbytes`` bytes beginning with a copy of ``root``'s."""
     memory = array_module(device_of(root)).empty(nbytes, dtype=np.uint8)
@@ -86,20 +101,18 @@ def _move_sharers(t, root, memory) -> None:
         data = other._data
         if other is not t and storage_root(data) is root:
             start = data_ptr(data) - data_ptr(root)
-            other._data = _laid_out_as(data, memory[start:start + data.itemsize])
+            first = memory[start:start + data.itemsize].view(data.dtype)
+            other._data = _strided(first, data.shape, data.strides, data.flags.writeable)
 
 
-def _laid_out_as(data, first):
-    """An array with the shape and strides of ``data``, from the bytes ``first`` on."""
-    first = first.view(data.dtype)
+def _strided(first, shape, strides, writeable: bool):
+    """An array of ``shape`` with ``strides`` (in bytes) from the array ``first``'s start."""
     if isinstance(first, np.ndarray):
-        return np.lib.stride_tricks.as_strided(first, data.shape, data.strides,
-                                               writeable=data.flags.writeable)
-    return array_module(device_of(first)).lib.stride_tricks.as_strided(
-        first, data.shape, data.strides)
+        return np.lib.stride_tricks.as_strided(first, shape, strides, writeable=writeable)
+    return array_module(device_of(first)).lib.stride_tricks.as_strided(first, shape, strides)
 
 
-# --- book/chapters/28a_resize.md:172
+# --- book/chapters/28a_resize.md:193
 def resize_as_(self, the_template, *, memory_format=None):
     return resize_(self, the_template.shape, memory_format=memory_format)
 

@@ -7,6 +7,12 @@
 
 import numpy as np
 
+from refgrad._memory_formats import (
+    check_format,
+    contiguous_format,
+    is_contiguous_in,
+    preserve_format,
+)
 from refgrad._method_counts import keywords_only
 from refgrad._ops.shapes import unsqueeze_to
 from refgrad._ops.table import Op, register
@@ -27,7 +33,7 @@ PERMUTE = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:74
+# --- book/chapters/16d_indexing.md:80
 SQUEEZE = register(Op(
     "squeeze", "SqueezeBackward0", ("self",), forward=np.squeeze,
     backward=lambda g, self_sym_sizes: (unsqueeze_to(g, range(len(self_sym_sizes)),
@@ -46,7 +52,7 @@ UNSAFE_VIEW = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:102
+# --- book/chapters/16d_indexing.md:108
 def _cat(arrays, dim, tensors_args_sizes):
     from functools import reduce
 
@@ -100,7 +106,7 @@ CAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:159
+# --- book/chapters/16d_indexing.md:165
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -137,7 +143,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:201
+# --- book/chapters/16d_indexing.md:212
 def unsafe_view(input, size):
     return _call(UNSAFE_VIEW, input, size=tuple(size))
 
@@ -149,17 +155,22 @@ def reshape_copy(input, shape):
     return unsafe_view(clone(input), shape)
 
 
-def is_contiguous(input, *refused, memory_format=None) -> bool:
+def is_contiguous(input, *refused, memory_format=contiguous_format) -> bool:
     if refused:  # NOTE [Methods that take no positional arguments]
         raise keywords_only("is_contiguous", refused)
+    if memory_format is not contiguous_format and memory_format is not preserve_format:
+        check_format("is_contiguous", memory_format, takes_none=False)
+        return is_contiguous_in(tuple(input.shape), input.stride(), memory_format)
     return bool(input._data.flags.c_contiguous)
 
 
-def contiguous(input, *refused, memory_format=None):
+def contiguous(input, *refused, memory_format=contiguous_format):
     if refused:
         raise keywords_only("contiguous", refused)
     from refgrad._ops.simple_functions import clone
 
+    if memory_format is not contiguous_format:
+        return _contiguous_in(input, memory_format)
     if input._data.flags.c_contiguous:  # is_contiguous, without its call
         return input
     out = clone(input)  # CloneBackward0, as in torch
@@ -168,7 +179,20 @@ def contiguous(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16d_indexing.md:233
+def _contiguous_in(input, memory_format):
+    from refgrad._ops.simple_functions import clone
+
+    check_format("contiguous", memory_format, takes_none=False)
+    if memory_format is preserve_format:  # the layout it has, if that is row-major
+        if input._data.flags.c_contiguous:
+            return input
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+    if is_contiguous(input, memory_format=memory_format):
+        return input
+    return clone(input, memory_format=memory_format)
+
+
+# --- book/chapters/16d_indexing.md:262
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -187,7 +211,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:258
+# --- book/chapters/16d_indexing.md:287
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

@@ -10,6 +10,14 @@ import sys
 
 from refgrad import _dtype
 from refgrad._backend import same_device
+from refgrad._layouts import relaid
+from refgrad._memory_formats import (
+    check_format,
+    copy_strides,
+    preserve_format,
+    suggest_memory_format,
+)
+from refgrad._memory_formats import memory_format as MemoryFormat
 from refgrad._ops import arithmetic as ar
 from refgrad._ops import conditional
 from refgrad._ops.dispatch import call
@@ -18,7 +26,7 @@ from refgrad._ops.functions import check_broadcast
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/16_functions.md:336
+# --- book/chapters/16_functions.md:344
 # NOTE [Named as torch names them]
 # Python words an argument error with the function's qualified name:
 # "sin() takes 1 positional argument but 2 were given". A function made in a
@@ -55,13 +63,15 @@ def clone(input, *refused, memory_format=None):
         from refgrad._argument_forms import refused_by_copy
 
         raise refused_by_copy("clone", 1, refused, sys._getframe().f_code)
-    out = call(ar.CLONE, (input,))
+    check_format("clone", memory_format)
+    strides = copy_strides(input, memory_format)  # first: a rank that does not fit records nothing
+    out = relaid(call(ar.CLONE, (input,)), strides)  # NOTE [Copies laid out after the row]
     if input._version_counter is None and out._version_counter is not None:
         out._version_counter.value = 1  # torch's quirk: see below
     return out
 
 
-# --- book/chapters/16_functions.md:393
+# --- book/chapters/16_functions.md:415
 def _binary(row):
     def function(input, other):
         try:
@@ -83,11 +93,14 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:696
-def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
+# --- book/chapters/16_functions.md:722
+def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False,
+       memory_format=None):
     from refgrad._device import device as Device
     from refgrad._dtype import dtype as DType
 
+    if memory_format is not None and not isinstance(memory_format, MemoryFormat):
+        _refuse_to(input, args, locals())
     for arg in args:
         if isinstance(arg, DType):
             dtype = arg
@@ -97,14 +110,32 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False):
     device = Device(device) if device is not None else input.device
     if device.type == "cuda" and device.index is None:
         device = Device("cuda", 0)  # "cuda" means the current GPU, which is GPU 0 here
-    if dtype is input.dtype and device == input.device and not copy:
+    if dtype is input.dtype and device == input.device and not copy and (
+            memory_format is None or memory_format is preserve_format
+            or suggest_memory_format(tuple(input.shape), input.stride()) is memory_format):
         return input
+    strides = copy_strides(input, memory_format)
     params = {"dtype": dtype, "device": device, "self_dtype": input.dtype,
               "self_device": input.device}
-    return call(ar.TO_COPY, (input,), params)
+    return relaid(call(ar.TO_COPY, (input,), params), strides)  # as clone's
 
 
-# --- book/chapters/16_functions.md:768
+_TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
+       "None)")
+
+
+def _refuse_to(input, args, given) -> None:
+    """torch's TypeError for a ``memory_format`` of the wrong type: all three forms listed."""
+    from refgrad._arguments import Arguments
+
+    named = {key: given[key] for key in ("dtype", "device", "non_blocking", "copy",
+                                         "memory_format") if given[key] not in (None, False)}
+    Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
+              f"to(torch.dtype dtype, {_TO}", f"to(Tensor tensor, {_TO}",
+              method=True).check(args, named)
+
+
+# --- book/chapters/16_functions.md:815
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

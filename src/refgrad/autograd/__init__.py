@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:991
+# --- book/chapters/10_nodes.md:1087
 from refgrad.autograd import graph
 
 

@@ -10,7 +10,8 @@ import threading
 import weakref
 from typing import NamedTuple
 
-from numpy import copyto, empty_like, ndarray  # NOTE [Names looked up once]
+from numpy import copyto, empty, ndarray  # NOTE [Names looked up once]
+from numpy.lib.stride_tricks import as_strided
 
 from refgrad._C import _functions
 from refgrad._parallel import add_into
@@ -58,7 +59,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:617
+# --- book/chapters/10_nodes.md:618
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -74,7 +75,7 @@ def add_to_grad(variable, grad, create_graph: bool, steal: bool = False) -> None
         else:
             variable._grad = _copy(grad, variable)
     elif create_graph:
-        variable._grad = old + grad
+        variable._grad = _summed(old, grad)
     else:
         try:
             add_into(old._data, grad._data)  # quietly; shared if large
@@ -115,14 +116,25 @@ def _copy(grad, variable):
     return make_tensor(_laid_out_like(grad._data, variable._data))
 
 
-# --- book/chapters/10_nodes.md:684
+def _summed(old, grad):
+    """``old + grad``, recorded, laid out as torch's sum of the two is."""
+    from refgrad._iterated_layout import iterated_strides
+    from refgrad._layouts import relaid
+
+    shape = tuple(old.shape)
+    return relaid(old + grad, iterated_strides(shape, (old.stride(), grad.stride())))
+
+
+# --- book/chapters/10_nodes.md:695
 def _laid_out_like(data, leaf):
-    """A copy of ``data`` in ``leaf``'s memory order, if ``leaf`` is dense; else row-major."""
-    if type(data) is ndarray and not leaf.flags.c_contiguous and _dense(leaf):
-        copy = empty_like(leaf, dtype=data.dtype)  # order "K": the leaf's own order
+    """A copy of ``data`` with ``leaf``'s very strides, if ``leaf`` is dense; else row-major."""
+    copy = data.copy()  # row-major: what nearly every leaf has
+    if type(data) is ndarray and copy.strides != leaf.strides and _dense(leaf):
+        step = data.itemsize  # a leaf's strides, even those of its dimensions of size 1
+        strides = [stride // leaf.itemsize * step for stride in leaf.strides]
+        copy = as_strided(empty(data.size, data.dtype), data.shape, strides)
         copyto(copy, data)
-        return copy
-    return data.copy()
+    return copy
 
 
 def _obeys_layout(grad, variable) -> bool:
@@ -136,6 +148,8 @@ def _obeys_layout(grad, variable) -> bool:
 
 def _dense(array) -> bool:
     """Whether ``array``'s elements fill their memory without gaps or overlaps."""
+    if not array.size:
+        return True  # no elements, as torch counts it
     span = array.itemsize
     for stride, size in sorted((abs(s), n) for n, s in zip(array.shape, array.strides) if n != 1):
         if stride != span:
@@ -144,7 +158,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:719
+# --- book/chapters/10_nodes.md:815
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -177,7 +191,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:786
+# --- book/chapters/10_nodes.md:882
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -200,7 +214,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:901
+# --- book/chapters/10_nodes.md:997
 def grad_accumulator(leaf) -> AccumulateGrad:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -223,7 +237,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:936
+# --- book/chapters/10_nodes.md:1032
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

@@ -103,7 +103,7 @@ def _load_own(module, state_dict, path, assign, missing, errors) -> None:
                 current.copy_(given)
 
 
-# --- book/chapters/21b_layers_and_losses.md:181
+# --- book/chapters/21b_layers_and_losses.md:185
 def apply(self, fn):
     order, stack = [], [self]
     while stack:  # every module after all of its children, as torch's recursion calls fn
@@ -115,20 +115,26 @@ def apply(self, fn):
     return self
 
 
-def _convert(self, dtype):
+def _convert(self, dtype, memory_format=None):
     for module in self.modules():
         for store in (module._parameters, module._buffers):
             for value in store.values():
-                if value is not None and value.is_floating_point():
-                    value.data = value.data.to(dtype)
+                if value is None:
+                    continue
+                # a dtype for floating tensors; a format for those of 4 or 5 dimensions
+                kind = dtype if value.is_floating_point() else None
+                fmt = memory_format if value.dim() in (4, 5) else None
+                if kind is not None or fmt is not None:
+                    value.data = value.data.to(dtype=kind, memory_format=fmt)
                     if value.grad is not None:
-                        value.grad = value.grad.to(dtype)
+                        value.grad = value.grad.to(dtype=kind, memory_format=fmt)
     return self
 
 
-# --- book/chapters/21b_layers_and_losses.md:205
+# --- book/chapters/21b_layers_and_losses.md:214
 def to(self, *args, **kwargs):
-    """``to(dtype)``, ``to(device)``, ``to(device, dtype)`` or ``to(tensor)``, as torch reads it."""
+    """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(tensor)``, as torch reads it,
+    each with ``memory_format=`` if wanted."""
     from refgrad._dtype import dtype as dtype_type
 
     dtype = kwargs.get("dtype")
@@ -140,7 +146,10 @@ def to(self, *args, **kwargs):
     if dtype is not None and not dtype.is_floating_point:
         raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "
                         f"desired dtype={dtype}")
-    return self if dtype is None else _convert(self, dtype)
+    memory_format = kwargs.get("memory_format")
+    if dtype is None and memory_format is None:
+        return self
+    return _convert(self, dtype, memory_format)
 
 
 def _to_dtype(name):
@@ -154,7 +163,7 @@ def _to_dtype(name):
     return convert
 
 
-# --- book/chapters/21b_layers_and_losses.md:239
+# --- book/chapters/21b_layers_and_losses.md:252
 def get_submodule(self, target: str):
     module = self
     for name in target.split(".") if target else ():
@@ -189,7 +198,7 @@ def get_buffer(self, target: str):
     return getattr(module, name)
 
 
-# --- book/chapters/21b_layers_and_losses.md:278
+# --- book/chapters/21b_layers_and_losses.md:291
 def _install() -> None:
     Module.state_dict, Module.load_state_dict = state_dict, load_state_dict
     Module.apply, Module.to = apply, to

@@ -1,0 +1,100 @@
+"""Black-box tests: the strides a leaf's .grad gets, by torch's gradient layout contract, on the
+first backward and on later ones, with and without create_graph. The same assertions run on
+torch.
+"""
+
+import warnings
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+CL = (60, 1, 15, 3)  # channels_last strides of a (2, 3, 4, 5) tensor
+ROWS = (60, 20, 5, 1)
+
+
+def _leaf(name):
+    made = {
+        "channels_last": lambda: torch.randn(2, 3, 4, 5).contiguous(
+            memory_format=torch.channels_last),
+        "permuted": lambda: torch.randn(2, 3, 4, 5).permute(0, 2, 1, 3),
+        "transposed": lambda: torch.randn(3, 4).t(),
+        "sliced": lambda: torch.randn(2, 3, 4, 10)[..., ::2],  # not dense: row-major .grad
+        "sliced_channels_last": lambda: torch.randn(2, 4, 10, 3).permute(0, 3, 1, 2)[..., ::2],
+        "expanded": lambda: torch.randn(2, 3, 1, 1).expand(2, 3, 4, 5),
+        # dense, with strides of its own for its dimensions of size 1
+        "odd_ones": lambda: torch.randn(10).as_strided((2, 1, 1, 5), (5, 7, 1, 1)),
+        "one_channel": lambda: torch.randn(40).as_strided((2, 1, 4, 5), (20, 1, 5, 1)),
+    }[name]()
+    return made.detach().requires_grad_()
+
+
+GRADS = {
+    "sum": lambda x: x.sum(),  # an expanded gradient: copied
+    "mul": lambda x: (x * 2).sum(),  # a fresh row-major one: stolen if it fits
+    "exp": lambda x: x.exp().sum(),  # under create_graph, a gradient with a graph
+}
+
+# leaf, loss, create_graph: .grad's strides after one backward, then after two
+LAYOUTS = [
+    ("channels_last", "sum", False, CL, CL),
+    ("channels_last", "mul", False, CL, CL),
+    ("channels_last", "mul", True, CL, CL),
+    ("channels_last", "exp", True, CL, CL),
+    ("permuted", "sum", True, (60, 5, 20, 1), (60, 5, 20, 1)),
+    ("permuted", "mul", False, (60, 5, 20, 1), (60, 5, 20, 1)),
+    ("permuted", "mul", True, (60, 5, 20, 1), (60, 5, 20, 1)),
+    ("permuted", "exp", True, (60, 5, 20, 1), (60, 5, 20, 1)),
+    ("transposed", "mul", True, (1, 4), (1, 4)),
+    ("transposed", "exp", False, (1, 4), (1, 4)),
+    ("sliced", "sum", False, ROWS, ROWS),
+    ("sliced", "exp", True, ROWS, ROWS),
+    ("sliced_channels_last", "mul", True, ROWS, ROWS),
+    ("expanded", "sum", True, ROWS, ROWS),
+    ("expanded", "exp", False, ROWS, ROWS),
+    ("odd_ones", "sum", False, (5, 7, 1, 1), (5, 7, 1, 1)),
+    ("odd_ones", "sum", True, (5, 7, 1, 1), (5, 10, 1, 1)),  # the sum's own order
+    ("odd_ones", "mul", False, (5, 5, 5, 1), (5, 5, 5, 1)),  # stolen: fits but for the 1s
+    ("odd_ones", "mul", True, (5, 7, 1, 1), (5, 5, 5, 1)),
+    ("odd_ones", "exp", True, (5, 7, 1, 1), (5, 5, 5, 1)),
+    ("one_channel", "sum", False, (20, 1, 5, 1), (20, 1, 5, 1)),
+    ("one_channel", "mul", False, (20, 20, 5, 1), (20, 20, 5, 1)),
+    ("one_channel", "exp", True, (20, 1, 5, 1), (20, 20, 5, 1)),
+]
+
+
+@pytest.mark.parametrize("leaf, loss, create_graph, first, second", LAYOUTS)
+def test_the_gradient_layout_contract(leaf, loss, create_graph, first, second):
+    x = _leaf(leaf)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # backward with create_graph warns
+        GRADS[loss](x).backward(create_graph=create_graph)
+        assert x.grad.stride() == first
+        expected = x.grad.detach().clone()
+        GRADS[loss](x).backward(create_graph=create_graph)
+    assert x.grad.stride() == second
+    assert torch.allclose(x.grad, 2 * expected)
+    assert (x.grad.grad_fn is not None) is (create_graph and loss == "exp")
+
+
+def test_a_channels_last_weight_keeps_its_layout_through_training_steps():
+    w = torch.randn(4, 3, 3, 3).contiguous(memory_format=torch.channels_last)
+    w.requires_grad_()
+    x = torch.randn(2, 3, 8, 8)
+    for _ in range(2):
+        F.conv2d(x, w).sum().backward()
+        assert w.grad.is_contiguous(memory_format=torch.channels_last)
+        assert w.grad.stride() == (27, 1, 9, 3)
+
+
+def test_a_module_moved_to_channels_last():
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.Flatten(),
+                                torch.nn.Linear(4 * 6 * 6, 2))
+    weight, bias = model[0].weight, model[0].bias
+    model(torch.randn(2, 3, 8, 8)).sum().backward()
+    assert model.to(memory_format=torch.channels_last) is model
+    assert model[0].weight is weight and weight.stride() == (27, 1, 9, 3)
+    assert weight.grad.stride() == (27, 1, 9, 3)
+    assert bias.stride() == (1,) and model[2].weight.stride() == (144, 1)  # not 4-d: as it was
+    model(torch.randn(2, 3, 8, 8)).sum().backward()
+    assert weight.grad.stride() == (27, 1, 9, 3)
