@@ -92,9 +92,9 @@ def test_run_backward_and_is_checkpoint_valid():
     assert ENGINE.run_backward(((x * 2).sum(),), (torch.tensor(1.0),), False, False, (), True,
                                True) is None
     assert x.grad.tolist() == [2.0, 2.0]
-    (grad,) = ENGINE.run_backward(((x * 3).sum(),), (torch.tensor(1.0),), False, False, (x,),
-                                  True, False)
-    assert grad.tolist() == [3.0, 3.0] and ENGINE.is_checkpoint_valid()
+    (grad,) = ENGINE.run_backward(((x * 3).sum(),), (torch.tensor(1.0),), False, False, (x,))
+    assert grad.tolist() == [3.0, 3.0] and ENGINE.is_checkpoint_valid()  # returned by default
+    assert x.grad.tolist() == [2.0, 2.0]
     with raises(RuntimeError, "element 0 of gradients tuple is None, but the corresponding "
                               "Tensor requires grad"):
         ENGINE.run_backward(((x * 2).sum(),), (None,), False, False, (), True, True)
@@ -108,3 +108,52 @@ def test_the_engine_lives_on_variable_and_autograd_variable_only_refuses():
     with raises(RuntimeError, "torch.autograd.variable(...) is deprecated, use torch.tensor(...) "
                               "instead"):
         torch.autograd.variable(torch.ones(2))
+
+
+@pytest.mark.parametrize("call, message", [
+    ("ENGINE.run_backward([y], (one,), False, False)",
+     "tensors argument is expected to be a tuple, but got list"),
+    ("ENGINE.run_backward((y,), [one], False, False)",
+     "grad_tensors argument is expected to be a tuple, but got list"),
+    ("ENGINE.run_backward((y,), (one,), False, False, [x])",
+     "inputs to run_backward must be a tuple"),
+    ("ENGINE.run_backward((1,), (one,), False, False, (x,))",
+     "element 0 of tensors tuple is neither a Tensor nor a GradientEdge"),
+    ("ENGINE.run_backward((y,), (None, None), False, False, (x,))",
+     "got 1 tensors and 2 gradients"),
+    ("ENGINE.run_backward((get_gradient_edge(y),), (None,), False, False, (x,))",
+     "element 0 of gradients tuple is None, but the corresponding output is a GradientEdge."
+     "This is not supported."),
+])
+def test_run_backward_reads_its_arguments_as_torchs_binding(call, message):
+    from torch.autograd.graph import get_gradient_edge
+
+    x = torch.ones(2, requires_grad=True)
+    y = (x * 2).sum()
+    names = {"ENGINE": ENGINE, "x": x, "y": y, "one": torch.tensor(1.0),
+             "get_gradient_edge": get_gradient_edge}
+    with raises(RuntimeError, message):
+        eval(call, names)
+    assert x.grad is None
+
+
+def test_callbacks_from_a_worker_thread_from_grad_and_once_per_backward():
+    x = torch.ones(2, requires_grad=True)
+    log = []
+
+    def hook(grad):
+        ENGINE.queue_callback(lambda: log.append(threading.current_thread().name))
+        return grad
+
+    y = x * 2
+    y.register_hook(hook)
+    worker = threading.Thread(target=lambda: y.sum().backward(retain_graph=True), name="w")
+    worker.start()
+    worker.join()
+    y.sum().backward()  # the same graph again: the first run's callbacks ran once, and left
+    assert log == ["w", threading.current_thread().name]
+    log.clear()
+    z = x * 3
+    z.register_hook(hook)
+    (grad,) = torch.autograd.grad(z.sum(), (x,))
+    assert grad.tolist() == [3.0, 3.0] and len(log) == 1

@@ -212,3 +212,44 @@ def test_formats_that_do_not_fit_are_refused(call, kind, message):
     y = torch.arange(24.0)  # noqa: F841 - the eval uses it
     with raises(kind, message):
         eval(call)
+
+
+def test_memory_in_no_c_or_f_order_is_read_in_memory_order():
+    a = torch.arange(24.0).view(2, 3, 4).permute(1, 0, 2) * 1  # owns memory in permuted order
+    v = a[0]
+    a.resize_(24)
+    assert a.tolist()[:8] == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]
+    a[0] = 100.0
+    assert v[0, 0].item() == 100.0
+
+
+def test_a_tensor_with_a_tangent_is_refused():
+    import torch.autograd.forward_ad as fwAD
+
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.ones(3), torch.ones(3))
+        for size in (4, 3):
+            with raises(RuntimeError, "cannot resize variables that has a forward grad"):
+                d.resize_(size)
+
+
+def test_memory_handed_to_numpy_does_not_grow():
+    t = torch.ones(3)
+    a = t.numpy()
+    t.resize_(2)
+    with raises(RuntimeError, "Trying to resize storage that is not resizable"):
+        t.resize_(10)
+    assert a.shape == (3,)
+
+
+def test_an_unpickled_tensor_grows():
+    import pickle
+
+    t = pickle.loads(pickle.dumps(torch.ones(3), protocol=5))
+    assert t.resize_(50).shape == (50,) and t[:3].tolist() == [1.0, 1.0, 1.0]
+
+
+def test_sizes_by_name_or_with_a_bool():
+    assert torch.ones(4).resize_(2, True).shape == (2, 1)
+    with raises(TypeError, "resize_() got multiple values for argument 'size'"):
+        torch.ones(4).resize_(3, size=(2,))

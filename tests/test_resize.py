@@ -66,3 +66,13 @@ def test_a_refused_format_leaves_the_tensor_as_it_was():
     with pytest.raises(RuntimeError):
         y.resize_(1, 2, 3, memory_format=torch.channels_last)
     assert y.shape == (6,) and y.stride() == (1,)
+
+
+def test_views_of_an_inference_tensor_keep_the_old_memory():
+    # The difference the chapter names: with no version counter, no view is registered.
+    with torch.inference_mode():
+        b = torch.arange(4.0)
+        v = b[1:3]
+        b.resize_(10)
+        b[1] = 100.0
+        assert v[0].item() == 1.0 and b[1].item() == 100.0

@@ -499,5 +499,5 @@ from refgrad._ops.strided import as_strided
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
-# --- book/chapters/28a_resize.md:208
+# --- book/chapters/28a_resize.md:232
 from refgrad._ops.resize import resize_as_function as resize_as_

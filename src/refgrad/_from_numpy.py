@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1482
+# --- book/chapters/05_creation.md:1483
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
 import weakref
@@ -32,7 +32,7 @@ def from_numpy(ndarray) -> Tensor:
     if not ndarray.flags.writeable:
         warn_once("from_numpy", _NOT_WRITABLE)  # chapter "Warnings given once"
     _check_layout(ndarray)
-    _remember_shared(storage_root(ndarray))
+    remember_shared(ndarray)
     return make_tensor(ndarray)
 
 
@@ -42,7 +42,9 @@ def from_numpy(ndarray) -> Tensor:
 _SHARED: dict = {}
 
 
-def _remember_shared(root) -> None:
+def remember_shared(array) -> None:
+    """Remember that the memory ``array`` looks into is shared with NumPy code."""
+    root = storage_root(array)
     key = id(root)
     if key not in _SHARED:
         _SHARED[key] = weakref.ref(root, lambda _, key=key: _SHARED.pop(key, None))

@@ -256,7 +256,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:638
+# --- book/chapters/03_tensor.md:642
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -284,7 +284,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:675
+# --- book/chapters/03_tensor.md:679
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -152,6 +152,10 @@ class _Python:
                 "Can't call numpy() on Tensor that requires grad. "
                 "Use tensor.detach().numpy() instead."
             )
+        if isinstance(self._data, np.ndarray):  # handed out: its memory may not move now
+            from refgrad._from_numpy import remember_shared  # chapter "Making tensors"
+
+            remember_shared(self._data)
         return host_array(self)
 
     def __array__(self, dtype=None, copy=None):
@@ -169,7 +173,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:581
+# --- book/chapters/03_tensor.md:585
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 

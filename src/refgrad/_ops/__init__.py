@@ -46,5 +46,5 @@ import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 
-# --- book/chapters/28a_resize.md:272
+# --- book/chapters/28a_resize.md:296
 import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and resize_as

@@ -17,7 +17,8 @@ from refgrad._memory_formats import check_format, format_strides, preserve_forma
 from refgrad._ops.write_checks import INFERENCE_INPLACE, bump
 from refgrad._size import Size
 from refgrad._tensor import Tensor
-from refgrad.autograd._state import state
+from refgrad.autograd._state import dual_levels, state
+from refgrad.autograd._tangents import tangent_of
 
 REQUIRES_GRAD = "cannot resize variables that require grad"
 NOT_RESIZABLE = "Trying to resize storage that is not resizable"
@@ -26,16 +27,14 @@ _LARGEST = 2**63 - 1
 
 
 def resize_(self, *sizes, size=None, memory_format=None):
-    """Give ``self`` new sizes: one C-contiguous block from its first element."""
-    if size is not None:  # resize_(size=(2, 3))
-        sizes = (size,)
-    if len(sizes) == 1 and isinstance(sizes[0], tuple | list | Size):
-        sizes = sizes[0]
-    sizes = tuple(sizes)
+    """Give ``self`` new sizes: one block of its storage from its first element."""
+    sizes = _read_sizes(sizes, size)
     if self._requires_grad and not state.inference_mode and self._version_counter is not None:
         raise RuntimeError(REQUIRES_GRAD)  # autograd's check: no inference tensor meets it
     if any(n < 0 for n in sizes) or math.prod(sizes) > _LARGEST:
         raise RuntimeError(OVERFLOW)
+    if dual_levels and not state.inference_mode and _has_tangent(self):
+        raise RuntimeError("cannot resize variables that has a forward grad")
     strides = _format_strides(sizes, memory_format)  # refused now, before any change
     if sizes == self._data.shape:
         if memory_format is not None:  # the same sizes, laid out again: no write
@@ -48,6 +47,21 @@ def resize_(self, *sizes, size=None, memory_format=None):
     return self
 
 
+# --- book/chapters/28a_resize.md:103
+def _read_sizes(sizes: tuple, size) -> tuple:
+    if size is not None:
+        if sizes:
+            raise TypeError("resize_() got multiple values for argument 'size'")
+        sizes = (size,)
+    if len(sizes) == 1 and isinstance(sizes[0], tuple | list | Size):
+        sizes = sizes[0]
+    return tuple(int(n) for n in sizes)
+
+
+def _has_tangent(t) -> bool:
+    return any(tangent_of(t, level) is not None for level in dual_levels)
+
+
 def _format_strides(sizes: tuple, memory_format):
     """The strides ``memory_format`` gives ``sizes``; None for row-major."""
     check_format("resize_", memory_format)
@@ -56,10 +70,13 @@ def _format_strides(sizes: tuple, memory_format):
     return None if memory_format is None else format_strides(sizes, memory_format)
 
 
-# --- book/chapters/28a_resize.md:115
+# --- book/chapters/28a_resize.md:135
 def _bytes(root):
     """The memory of the array ``root``, which owns it, as flat bytes in memory order."""
-    return root.reshape(-1, order="A").view(np.uint8)
+    # The owner's elements fill its memory, but not always in C or F order (the result
+    # of an operation on a permuted tensor): one stride over all of it, in no order.
+    flat = _strided(root, (root.size,), (root.itemsize,), root.flags.writeable)
+    return flat.view(np.uint8)
 
 
 def _block(memory, start: int, sizes: tuple, dtype, strides):
@@ -77,14 +94,14 @@ def _resized(t, sizes: tuple, strides):
     start = data_ptr(data) - data_ptr(root)
     if start + math.prod(sizes) * data.itemsize <= root.nbytes:  # the storage is enough
         return _block(_bytes(root), start, sizes, data.dtype, strides)
-    if root.base is not None or shares_numpy_memory(root):
-        raise RuntimeError(NOT_RESIZABLE)  # memory refgrad did not allocate
+    if shares_numpy_memory(root):
+        raise RuntimeError(NOT_RESIZABLE)  # memory its NumPy array owns
     memory = _grown(root, start + math.prod(sizes) * data.itemsize)
     _move_sharers(t, root, memory)
     return _block(memory, start, sizes, data.dtype, strides)
 
 
-# --- book/chapters/28a_resize.md:161
+# --- book/chapters/28a_resize.md:185
 def _grown(root, nbytes: int):
     """New memory of ``nbytes`` bytes beginning with a copy of ``root``'s."""
     memory = array_module(device_of(root)).empty(nbytes, dtype=np.uint8)
@@ -112,7 +129,7 @@ def _strided(first, shape, strides, writeable: bool):
     return array_module(device_of(first)).lib.stride_tricks.as_strided(first, shape, strides)
 
 
-# --- book/chapters/28a_resize.md:193
+# --- book/chapters/28a_resize.md:217
 def resize_as_(self, the_template, *, memory_format=None):
     return resize_(self, the_template.shape, memory_format=memory_format)
 

@@ -32,11 +32,12 @@ from refgrad.autograd import graph
 from refgrad.autograd._saved import SavedTensor
 
 
-# --- book/chapters/18_backward.md:436
-from refgrad.autograd._backward import _engine_run_backward, backward, grad
+# --- book/chapters/18_backward.md:453
+from refgrad.autograd._backward import backward, grad
+from refgrad.autograd._run_backward import _engine_run_backward
 
 
-# --- book/chapters/18_backward.md:546
+# --- book/chapters/18_backward.md:564
 from refgrad.autograd.variable import Variable
 from refgrad.autograd.variable import variable  # noqa: F811 - the function hides the module
 
@@ -45,7 +46,7 @@ from refgrad.autograd.variable import variable  # noqa: F811 - the function hide
 from refgrad.autograd import forward_ad
 
 
-# --- book/chapters/19_gradcheck.md:747
+# --- book/chapters/19_gradcheck.md:748
 from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 
 __all__ += ["gradcheck", "gradgradcheck"]

@@ -5,7 +5,6 @@
 # --- book/chapters/18_backward.md:29
 """backward() and grad(): the entry points that run the engine."""
 
-import logging
 import operator
 import warnings
 from collections.abc import Mapping
@@ -13,10 +12,9 @@ from collections.abc import Mapping
 from refgrad._method_counts import no_arguments
 from refgrad._tensor import Tensor
 from refgrad._warn_once import warn_once
-from refgrad.autograd import _engine
-from refgrad.autograd._accumulate import GradientEdge, gradient_edge
-from refgrad.autograd._backward_logging import _register_logging_hooks_on_whole_graph, log
+from refgrad.autograd._accumulate import GradientEdge
 from refgrad.autograd._node import InputMetadata
+from refgrad.autograd._run_backward import _engine_run_backward
 
 
 def _as_tuple(value) -> tuple:
@@ -43,7 +41,7 @@ def _shape_of(output):
     return output
 
 
-# --- book/chapters/18_backward.md:80
+# --- book/chapters/18_backward.md:78
 def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
@@ -84,82 +82,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:128
-def _root_edges(outputs) -> list:
-    edges = []
-    for i, out in enumerate(outputs):
-        if isinstance(out, GradientEdge):
-            edges.append((out.node, out.output_nr))
-        elif out._grad_fn is None and not out._requires_grad:
-            raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn"
-            )
-        else:
-            edges.append(gradient_edge(out))
-    return edges
-
-
-def _target_edges(inputs, accumulate_grad: bool) -> list:
-    edges = []
-    for t in inputs:
-        if isinstance(t, GradientEdge):
-            edges.append((t.node, t.output_nr))
-            continue
-        if not isinstance(t, Tensor):
-            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got "
-                               f"{type(t).__name__}")
-        if accumulate_grad:
-            t.retain_grad()  # a non-leaf named in backward(inputs=...) gets its .grad
-        elif not t._requires_grad:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
-        edges.append(gradient_edge(t))
-    return edges
-
-
-# --- book/chapters/18_backward.md:178
-def _engine_run_backward(t_outputs, *args, **kwargs):
-    """The single door to the engine, shared by backward() and grad()."""
-    _check_given(t_outputs, args[0])
-    if log.getEffectiveLevel() > logging.DEBUG:
-        return _run_backward(t_outputs, *args)
-    unregister_hooks = _register_logging_hooks_on_whole_graph(t_outputs)
-    try:
-        return _run_backward(t_outputs, *args)
-    finally:
-        unregister_hooks()
-
-
-def _check_given(outputs, grads) -> None:
-    for i, (out, grad) in enumerate(zip(outputs, grads)):
-        if isinstance(out, GradientEdge):
-            continue
-        if out._grad_fn is None and not out._requires_grad:
-            return  # _root_edges's refusal for this output comes first
-        if grad is None:
-            raise RuntimeError(f"element {i} of gradients tuple is None, but the "
-                               "corresponding Tensor requires grad")
-
-
-def _run_backward(t_outputs, *args):
-    grads, keep_graph, create_graph, inputs, allow_unreachable, accumulate_grad = args
-    if len(grads) != len(t_outputs):
-        raise RuntimeError(f"got {len(t_outputs)} tensors and {len(grads)} gradients")
-    roots = _root_edges(t_outputs)
-    targets = _target_edges(inputs, accumulate_grad) if inputs else None
-    captured = _engine.execute(roots, grads, keep_graph, create_graph, targets,
-                               accumulate_grad)
-    if accumulate_grad:
-        return None
-    for i, grad in enumerate(captured):
-        if grad is None and not allow_unreachable:
-            raise RuntimeError(
-                f"The differentiated Tensor at index {i} appears to not have been used in the "
-                "graph. Set allow_unused=True if this is the desired behavior."
-            )
-    return tuple(captured)
-
-
-# --- book/chapters/18_backward.md:224
+# --- book/chapters/18_backward.md:241
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
@@ -194,7 +117,7 @@ def _inputs_tuple(inputs, caller: str) -> tuple:
     return _as_tuple(inputs), None
 
 
-# --- book/chapters/18_backward.md:265
+# --- book/chapters/18_backward.md:282
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "
@@ -204,7 +127,7 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-# --- book/chapters/18_backward.md:288
+# --- book/chapters/18_backward.md:305
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -247,7 +170,7 @@ def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
                  for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:352
+# --- book/chapters/18_backward.md:369
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -271,7 +194,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:395
+# --- book/chapters/18_backward.md:412
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

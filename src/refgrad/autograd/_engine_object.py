@@ -2,17 +2,25 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17a_engine_introspection.md:193
+# --- book/chapters/17a_engine_introspection.md:197
 """The engine as torch's Python code reaches it: Variable._execution_engine."""
 
-from refgrad.autograd._backward import _engine_run_backward
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 from refgrad.autograd._final_callbacks import queue_callback
+from refgrad.autograd._run_backward import _engine_run_backward
 
 
 class _EngineBase:
     def run_backward(self, tensors, grad_tensors, keep_graph, create_graph, inputs=(),
-                     allow_unreachable=False, accumulate_grad=True):
+                     allow_unreachable=False, accumulate_grad=False):
+        for name, value in (("tensors", tensors), ("grad_tensors", grad_tensors)):
+            if not isinstance(value, tuple):
+                raise RuntimeError(f"{name} argument is expected to be a tuple, but got "
+                                   f"{type(value).__name__}")
+        if not isinstance(inputs, tuple):
+            raise RuntimeError("inputs to run_backward must be a tuple")
+        if not accumulate_grad and not inputs:  # torch's internal assert, in plain words
+            raise RuntimeError("grad requires non-empty inputs.")
         return _engine_run_backward(tensors, grad_tensors, keep_graph, create_graph, inputs,
                                     allow_unreachable, accumulate_grad)
 

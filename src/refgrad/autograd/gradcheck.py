@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from refgrad._tensor import Tensor, make_tensor
-from refgrad.autograd._backward import _run_backward, grad
+from refgrad.autograd._backward import grad
 from refgrad.autograd._jacobians import (
     GradcheckError,
     _as_tuple,
@@ -19,11 +19,12 @@ from refgrad.autograd._jacobians import (
     _fast_check,
     _slow_check,
 )
+from refgrad.autograd._run_backward import _run_backward
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
 
-# --- book/chapters/19_gradcheck.md:114
+# --- book/chapters/19_gradcheck.md:115
 def _check_inputs(inputs) -> None:
     wanted = False
     for idx, inp in enumerate(inputs):
@@ -51,7 +52,7 @@ def _check_inputs(inputs) -> None:
         )
 
 
-# --- book/chapters/19_gradcheck.md:511
+# --- book/chapters/19_gradcheck.md:512
 def _check_backward_mul_by_grad_output(outputs, inputs, masked) -> None:
     from refgrad._creation import zeros_like
 
@@ -73,7 +74,7 @@ def _check_backward_mul_by_grad_output(outputs, inputs, masked) -> None:
             raise GradcheckError("grad is incorrect size")
 
 
-# --- book/chapters/19_gradcheck.md:540
+# --- book/chapters/19_gradcheck.md:541
 UNDEFINED_HELP = 'Please look at "Notes about undefined output gradients" in ' \
     '"tools/autograd/derivatives.yaml"'
 
@@ -98,7 +99,7 @@ def _undefined_cases(func, inputs, count: int):
             yield outs, [None if i == k else zeros_like(o) for i, o in enumerate(outs)]
 
 
-# --- book/chapters/19_gradcheck.md:566
+# --- book/chapters/19_gradcheck.md:567
 def _check_undefined_grad(func, outputs, inputs) -> None:
     diff = _diff_inputs(inputs)
     if not diff:
@@ -120,7 +121,7 @@ def _check_undefined_grad(func, outputs, inputs) -> None:
             )
 
 
-# --- book/chapters/19_gradcheck.md:598
+# --- book/chapters/19_gradcheck.md:599
 def _refuse(**options) -> None:
     for name, value in options.items():
         if value:
@@ -144,7 +145,7 @@ def _check_options(check_forward_ad, check_backward_ad, check_batched_grad,
             check_batched_forward_grad=check_batched_forward_grad)
 
 
-# --- book/chapters/19_gradcheck.md:623
+# --- book/chapters/19_gradcheck.md:624
 def _check_forward(func, func_out, inputs, outputs, eps, rtol, atol, fast_mode,
                    check_undefined_grad) -> None:
     from refgrad.autograd import _forward_jacobians as forward
@@ -158,7 +159,7 @@ def _check_forward(func, func_out, inputs, outputs, eps, rtol, atol, fast_mode,
         forward.check_undefined_tangents(func, inputs)
 
 
-# --- book/chapters/19_gradcheck.md:638
+# --- book/chapters/19_gradcheck.md:639
 def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: float = 0.001,
               raise_exception: bool = True, nondet_tol: float = 0.0,
               check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
@@ -191,7 +192,7 @@ def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: fl
     return True
 
 
-# --- book/chapters/19_gradcheck.md:681
+# --- book/chapters/19_gradcheck.md:682
 def _random_grad_output(output, non_contiguous: bool):
     from refgrad._generator import default_generator
     from refgrad._sampling import uniform
@@ -217,7 +218,7 @@ def _gradient_function(func, num_inputs: int, diff_inputs: set):
     return new_func
 
 
-# --- book/chapters/19_gradcheck.md:708
+# --- book/chapters/19_gradcheck.md:709
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-06, atol: float = 1e-05,
                   rtol: float = 0.001, gen_non_contig_grad_outputs: bool = False,
                   raise_exception: bool = True, nondet_tol: float = 0.0,

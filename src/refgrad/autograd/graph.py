@@ -6,13 +6,13 @@
 """refgrad.autograd.graph: the graph's public API."""
 
 from refgrad.autograd._accumulate import GradientEdge, get_gradient_edge
-from refgrad.autograd._backward import _engine_run_backward  # noqa: F401
 from refgrad.autograd._backward_logging import (  # noqa: F401
     _register_logging_hooks_on_whole_graph,
     log,
 )
 from refgrad.autograd._multi_grad import _MultiHandle, register_multi_grad_hook  # noqa: F401
 from refgrad.autograd._node import Node
+from refgrad.autograd._run_backward import _engine_run_backward  # noqa: F401
 from refgrad.autograd._write_saved import allow_mutation_on_saved_tensors  # noqa: F401
 from refgrad.autograd._write_saved import graph_getattr as __getattr__  # noqa: F401
 
