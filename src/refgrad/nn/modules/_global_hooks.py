@@ -42,18 +42,18 @@ def register_module_full_backward_pre_hook(hook) -> RemovableHandle:
 
 
 def register_module_full_backward_hook(hook) -> RemovableHandle:
-    global _global_is_full_backward_hook
-    if _global_is_full_backward_hook is False:
-        raise RuntimeError(_MIXED_GLOBALLY)
-    _global_is_full_backward_hook = True
-    return _filed(_global_backward_hooks, hook)
+    return _global_backward_hook(hook, True)
 
 
 def register_module_backward_hook(hook) -> RemovableHandle:
+    return _global_backward_hook(hook, False)  # the legacy kind
+
+
+def _global_backward_hook(hook, full: bool) -> RemovableHandle:
     global _global_is_full_backward_hook
-    if _global_is_full_backward_hook is True:
+    if _global_is_full_backward_hook is (not full):  # the other kind came first
         raise RuntimeError(_MIXED_GLOBALLY)
-    _global_is_full_backward_hook = False
+    _global_is_full_backward_hook = full
     return _filed(_global_backward_hooks, hook)
 
 
