@@ -163,10 +163,11 @@ def test_comparisons_write_even_into_an_out_that_requires_grad():
     assert out._version == 1 and out.grad_fn is None
 
 
-@pytest.mark.parametrize("name", sorted(SPECIAL))
-def test_torch_special_writes_into_out(name):
-    args, kwargs = SPECIAL[name](torch)
-    function = getattr(torch.special, name)
+@pytest.mark.parametrize("namespace, name", [("special", n) for n in sorted(SPECIAL)]
+                         + [("linalg", n) for n in sorted(LINALG)])
+def test_torch_special_and_linalg_write_into_out(namespace, name):
+    args, kwargs = {"special": SPECIAL, "linalg": LINALG}[namespace][name](torch)
+    function = getattr(getattr(torch, namespace), name)
     expected = function(*args, **kwargs)
     out = torch.full_like(expected, 3)
     assert function(*args, **kwargs, out=out) is out
@@ -185,16 +186,6 @@ def test_torch_special_is_refused_under_its_kernels_name(name, refused_as):
 def test_torch_special_round_wants_the_results_dtype():
     with raises(RuntimeError, "Found dtype Double but expected Float"):
         torch.special.round(torch.ones(2), out=torch.zeros(2, dtype=torch.float64))
-
-
-@pytest.mark.parametrize("name", sorted(LINALG))
-def test_torch_linalg_writes_into_out(name):
-    args, kwargs = LINALG[name](torch)
-    function = getattr(torch.linalg, name)
-    expected = function(*args, **kwargs)
-    out = torch.full_like(expected, 3)
-    assert function(*args, **kwargs, out=out) is out
-    assert _same(out, expected) and out._version == 1
 
 
 @pytest.mark.parametrize("name, dtype, message", [

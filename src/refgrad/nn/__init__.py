@@ -46,13 +46,13 @@ __all__ += [
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 
-# --- book/chapters/21a_module_hooks.md:1117
+# --- book/chapters/21a_module_hooks.md:1126
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:1043
+# --- book/chapters/21b_layers_and_losses.md:1034
 from refgrad.nn.modules import (  # noqa: E402
     CELU, ELU, GELU, GLU, SELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
     Embedding, Flatten, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, HuberLoss, KLDivLoss,

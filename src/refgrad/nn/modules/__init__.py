@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1105
+# --- book/chapters/21a_module_hooks.md:1114
 """refgrad.nn.modules: Module and the modules built on it."""
 
 from refgrad.nn.modules.activation import ReLU
@@ -17,7 +17,7 @@ __all__ = ["Identity", "Linear", "Module", "ReLU", "Sequential"]
 from refgrad.nn.modules import _state  # noqa: E402, F401 - gives Module its state methods
 
 
-# --- book/chapters/21b_layers_and_losses.md:1026
+# --- book/chapters/21b_layers_and_losses.md:1017
 from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402
 from refgrad.nn.modules.layers import (  # noqa: E402
     Dropout, Embedding, Flatten, LayerNorm, PReLU, Unflatten,

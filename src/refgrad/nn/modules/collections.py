@@ -8,6 +8,7 @@
 import operator
 from collections.abc import Iterable
 
+from refgrad.nn.modules.container import drop_children, pop_child
 from refgrad.nn.modules.module import Module
 
 
@@ -50,7 +51,7 @@ class ModuleList(Module):
         return self
 
 
-# --- book/chapters/21b_layers_and_losses.md:797
+# --- book/chapters/21b_layers_and_losses.md:798
 def _insert(self, index: int, module) -> None:
     for i in range(len(self._modules), index, -1):
         self._modules[str(i)] = self._modules[str(i - 1)]
@@ -60,17 +61,7 @@ def _insert(self, index: int, module) -> None:
 def _delitem(self, idx) -> None:
     names = [str(i) for i in range(len(self))[idx]] if isinstance(idx, slice) else [
         self._index(idx)]
-    for name in names:
-        del self._modules[name]
-    kept = list(self._modules.values())
-    self._modules.clear()
-    self._modules.update((str(i), m) for i, m in enumerate(kept))
-
-
-def _pop(self, key):
-    module = self[key]
-    del self[key]
-    return module
+    drop_children(self, names)  # as Sequential's, in {doc}`21a_module_hooks`
 
 
 def _add(self, other):
@@ -80,11 +71,11 @@ def _add(self, other):
     return combined
 
 
-ModuleList.insert, ModuleList.__delitem__, ModuleList.pop = _insert, _delitem, _pop
+ModuleList.insert, ModuleList.__delitem__, ModuleList.pop = _insert, _delitem, pop_child
 ModuleList.__iadd__, ModuleList.__add__ = ModuleList.extend, _add
 
 
-# --- book/chapters/21b_layers_and_losses.md:832
+# --- book/chapters/21b_layers_and_losses.md:823
 def _list_repr(self) -> str:
     """Consecutive children that print alike are printed once: (0-2): 3 x Linear(...)."""
     if not len(self):
@@ -104,7 +95,7 @@ def _list_repr(self) -> str:
 ModuleList.__repr__ = _list_repr
 
 
-# --- book/chapters/21b_layers_and_losses.md:853
+# --- book/chapters/21b_layers_and_losses.md:844
 class ModuleDict(Module):
     def __init__(self, modules=None) -> None:
         super().__init__()

@@ -36,19 +36,28 @@ class _Positions(Module):
 
     def __delitem__(self, idx) -> None:
         names = list(self._modules)[idx] if isinstance(idx, slice) else [self._name_at(idx)]
-        for name in names:
-            del self._modules[name]
-        kept = list(self._modules.values())  # the rest numbered again from 0, names or not
-        self._modules.clear()
-        self._modules.update((str(i), m) for i, m in enumerate(kept))
+        drop_children(self, names)
 
     def pop(self, key):
-        module = self[key]
-        del self[key]
-        return module
+        return pop_child(self, key)
 
 
-# --- book/chapters/21a_module_hooks.md:1060
+def drop_children(container, names) -> None:
+    """Remove the children ``names``; the rest are numbered again from 0, names or not."""
+    for name in names:
+        del container._modules[name]
+    kept = list(container._modules.values())
+    container._modules.clear()
+    container._modules.update((str(i), m) for i, m in enumerate(kept))
+
+
+def pop_child(container, key):
+    module = container[key]
+    del container[key]
+    return module
+
+
+# --- book/chapters/21a_module_hooks.md:1069
 class Sequential(_Positions):
     def __init__(self, *args) -> None:
         super().__init__()
