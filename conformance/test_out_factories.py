@@ -1,4 +1,7 @@
-"""out= for zeros, ones, rand, randint and randperm: made in out's dtype, written into it."""
+"""out= for zeros, ones, rand, randint, randperm, randn and empty: made in out's dtype, written
+into it, or resized as resize_ resizes."""
+
+import warnings
 
 import pytest
 import torch
@@ -57,3 +60,44 @@ def test_a_dtype_out_cannot_hold_is_refused_by_the_kernel():
         torch.randperm(2, out=torch.zeros(2, dtype=torch.bool))
     with raises(RuntimeError, "dtype Double does not match dtype of out parameter (Float)"):
         torch.zeros(2, dtype=torch.float64, out=torch.zeros(2))
+
+
+def test_randn_out_takes_the_draws_of_its_dtype():
+    for dtype in (torch.float32, torch.float64):
+        torch.manual_seed(0)
+        expected = torch.randn(5, dtype=dtype)
+        torch.manual_seed(0)
+        out = torch.empty(5, dtype=dtype)
+        assert torch.randn(5, out=out) is out and out._version == 1
+        assert torch.equal(out, expected)
+
+
+def test_randn_and_empty_resize_out_as_resize_does():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning for resizing an out that holds values
+        out = torch.zeros(3)
+        torch.randn(2, 2, out=out)
+        assert out.shape == (2, 2) and out._version == 2  # resized, then written
+        out = torch.arange(6.0)
+        assert torch.empty(2, 3, out=out) is out
+        assert out.shape == (2, 3) and out._version == 1
+    same = torch.arange(6.0)
+    torch.empty(6, out=same)
+    assert same.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0] and same._version == 0
+    flagged = torch.empty(2, out=torch.zeros(2), requires_grad=True)
+    assert flagged.requires_grad and flagged._version == 0
+    assert torch.empty(2, out=torch.zeros(2, dtype=torch.int64)).dtype == torch.int64
+
+
+@pytest.mark.parametrize("factory", ["randn", "empty"])
+def test_randn_and_empty_out_refusals(factory):
+    make = getattr(torch, factory)
+    with raises(RuntimeError, "cannot resize variables that require grad"):
+        make(2, out=torch.zeros(2, requires_grad=True))
+    with raises(RuntimeError, "dtype Double does not match dtype of out parameter (Float)"):
+        make(2, out=torch.zeros(2), dtype=torch.float64)
+
+
+def test_randn_refuses_an_integer_out():
+    with raises(NotImplementedError, "\"normal_kernel_cpu\" not implemented for 'Long'"):
+        torch.randn(2, out=torch.zeros(2, dtype=torch.int64))

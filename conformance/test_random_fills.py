@@ -123,6 +123,42 @@ def test_bernoulli_draws_uniform_numbers_of_the_probabilities_dtype():
     assert torch.bernoulli(p).tolist() == [float(x < q) for x, q in zip(u, p.tolist())]
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64, torch.bool])
+def test_bernoulli_out_takes_the_same_draws_in_any_dtype(dtype):
+    torch.manual_seed(3)
+    p = torch.rand(12)
+    expected = torch.bernoulli(p, generator=torch.Generator().manual_seed(5)).tolist()
+    out = torch.empty(4, dtype=dtype)  # another shape: given the input's, without a warning
+    version = out._version
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = torch.bernoulli(p, generator=torch.Generator().manual_seed(5), out=out)
+    assert result is out and out.dtype == dtype and out.shape == (12,)
+    assert [float(v) for v in out.tolist()] == expected and out._version == version + 1
+
+
+def test_bernoulli_out_refusals():
+    p = torch.full((3,), 0.5)
+    message = ("bernoulli(): functions with out=... arguments don't support automatic "
+               "differentiation, but one of the arguments requires grad.")
+    with raises(RuntimeError, message):
+        torch.bernoulli(p.clone().requires_grad_(), out=torch.empty(3))
+    with raises(RuntimeError, message):
+        torch.bernoulli(p, out=torch.empty(3, requires_grad=True))
+    with torch.no_grad():
+        assert not torch.bernoulli(p.clone().requires_grad_(), out=torch.empty(3)).requires_grad
+    forms = ("but expected one of:\n * (Tensor input, *, torch.Generator generator = None, "
+             "Tensor out = None)\n * (Tensor input, float p, *, torch.Generator generator = "
+             "None)\n")
+    for call, got in ((lambda: torch.bernoulli(p, 0.5, out=torch.empty(3)),
+                       "(Tensor, float, out=Tensor)"),
+                      (lambda: torch.bernoulli(p, p=0.5, out=torch.empty(3)),
+                       "(Tensor, out=Tensor, p=float)")):
+        with raises(TypeError, f"bernoulli() received an invalid combination of arguments - "
+                               f"got {got}, {forms}"):
+            call()
+
+
 def test_normal_scales_and_shifts_standard_normal_numbers():
     torch.manual_seed(8)
     z = torch.randn(5, dtype=torch.float64)

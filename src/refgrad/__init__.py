@@ -51,9 +51,10 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1422
+# --- book/chapters/05_creation.md:1459
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
+    empty,
     empty_like,
     empty_strided,
     eye,
@@ -65,6 +66,7 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
     ones_like,
     rand,
     randint,
+    randn,
     randperm,
     tensor,
     tril_indices,
@@ -101,7 +103,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1156
+# --- book/chapters/16_functions.md:1180
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -413,11 +415,11 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:1110
+# --- book/chapters/26_inplace.md:1138
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:1480
+# --- book/chapters/26_inplace.md:1508
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -442,7 +444,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1634
+# --- book/chapters/26_inplace.md:1662
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -453,7 +455,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1925
+# --- book/chapters/26_inplace.md:1953
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -463,7 +465,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:2428
+# --- book/chapters/26_inplace.md:2456
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:262
+# --- book/chapters/13a_arguments.md:264
 """A call read against torch's signatures, and the TypeError it gets when it fits none."""
 
 import numpy as np
@@ -41,7 +41,7 @@ def _bind(sig: Signature, args, kwargs, numbers: bool):
     return bound, None
 
 
-# --- book/chapters/13a_arguments.md:305
+# --- book/chapters/13a_arguments.md:307
 # torch also takes NumPy's names for some arguments: x.sum(axis=0).
 _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
                 "other": ("x2",)}
@@ -72,7 +72,7 @@ def _unpacked(sig: Signature, bound) -> str | None:
     return None
 
 
-# --- book/chapters/13a_arguments.md:340
+# --- book/chapters/13a_arguments.md:342
 def _required(sig: Signature) -> int:
     return sum(p.default is None for p in sig.parameters)
 
@@ -114,7 +114,7 @@ def _extra_keyword(sig: Signature, kwargs, given: int) -> str:
     raise AssertionError("every keyword was used")
 
 
-# --- book/chapters/13a_arguments.md:395
+# --- book/chapters/13a_arguments.md:397
 def _combination(signatures, args, kwargs, numbers: bool) -> str:
     shown = [s for s in signatures if not s.hidden]
     got = _listed([type_name(a) for a in args],
@@ -139,7 +139,7 @@ def _listed(positional: list, keywords: list) -> str:
     return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
-# --- book/chapters/13a_arguments.md:422
+# --- book/chapters/13a_arguments.md:424
 # NOTE [Which signatures say why they did not match]
 # torch explains a signature only when the call gave as many arguments as the
 # printed signature has comma-separated pieces: "*" is a piece, "()" is one
@@ -187,7 +187,7 @@ def _described(value) -> str:
     return type_name(value)
 
 
-# --- book/chapters/13a_arguments.md:491
+# --- book/chapters/13a_arguments.md:493
 # NOTE [Tensors read as ints]
 # torch's parser turns an index tensor given for an int, or inside a tuple of
 # ints, into that int before the function runs. A call with one is never plain
@@ -224,7 +224,7 @@ def _int_for(p: Parameter, value):
     return value
 
 
-# --- book/chapters/13a_arguments.md:537
+# --- book/chapters/13a_arguments.md:539
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 
@@ -275,3 +275,14 @@ class Arguments:
         if error is not None:
             raise error from None
         return as_ints(fitted, args, kwargs)
+
+    def values(self, args: tuple, kwargs: dict) -> tuple:
+        """(the signature that fits, {name: value} of what was given), or torch's TypeError.
+
+        A function of several forms asks which one it was called in: ``Tensor.to``.
+        """
+        fitted, error = self._reading(args, kwargs)
+        if error is not None:
+            raise error from None
+        bound, _ = _bind(fitted, args, kwargs, self.numbers)
+        return fitted, {p.name: value for _, p, value in bound}

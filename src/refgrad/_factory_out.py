@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1318
+# --- book/chapters/05_creation.md:1319
 """out= for the factories: the values made in out's dtype, then written into it."""
 
 import warnings
@@ -21,14 +21,10 @@ def writing(factory):
             return factory(*args, dtype=dtype, requires_grad=requires_grad, **kwargs)
         if state.grad_enabled and out.requires_grad:
             raise RuntimeError(OUT_NEEDS_GRAD.format(f"aten::{factory.__name__}"))
-        if dtype is not None and dtype is not out.dtype:
-            raise RuntimeError(f"dtype {LEGACY[dtype]} does not match dtype of out parameter "
-                               f"({LEGACY[out.dtype]})")
+        _refuse_dtype(dtype, out)
         made = factory(*args, dtype=out.dtype, requires_grad=requires_grad, **kwargs)
         _write(out, made._data, keeps_shape=factory.__name__ == "arange")
-        if out.requires_grad != bool(requires_grad):  # under no_grad, out may have required it
-            out.requires_grad_(bool(requires_grad))
-        return out
+        return _flagged(out, requires_grad)
 
     function.__name__ = function.__qualname__ = factory.__name__
     function.__wrapped__ = factory
@@ -51,3 +47,35 @@ def _write(out, values, keeps_shape: bool) -> None:
             out._data = np.empty(shape, out._data.dtype)
     np.copyto(out._data, values.reshape(shape), casting="unsafe")
     bump(out)
+
+
+def _refuse_dtype(dtype, out) -> None:
+    if dtype is not None and dtype is not out.dtype:
+        raise RuntimeError(f"dtype {LEGACY[dtype]} does not match dtype of out parameter "
+                           f"({LEGACY[out.dtype]})")
+
+
+def _flagged(out, requires_grad):
+    """``out``, requiring grad as the call says: under no_grad it may have required it."""
+    if out.requires_grad != bool(requires_grad):
+        out.requires_grad_(bool(requires_grad))
+    return out
+
+
+# --- book/chapters/05_creation.md:1386
+def resizing(factory, fills: bool):
+    """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
+    def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
+        if out is None:
+            return factory(*args, dtype=dtype, requires_grad=requires_grad, **kwargs)
+        _refuse_dtype(dtype, out)
+        made = factory(*args, dtype=out.dtype, **kwargs)
+        out.resize_(made.shape)
+        if fills:
+            np.copyto(out._data, made._data, casting="unsafe")
+            bump(out)
+        return _flagged(out, requires_grad)
+
+    function.__name__ = function.__qualname__ = factory.__name__
+    function.__wrapped__ = factory
+    return function

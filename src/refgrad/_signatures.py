@@ -23,7 +23,7 @@ class Parameter(NamedTuple):
     kind: str  # torch's name for its type: "int", "tuple of ints", "Tensor", ...
     name: str
     default: str | None  # as torch prints it; None when the argument is required
-    takes_none: bool  # written "int? dim": None stands for "not given"
+    takes_none: bool  # "int? dim", or a default of None: None stands for "not given"
     size: int  # written "tuple of ints[1] dim": a single int stands for a tuple of one
     keyword_only: bool
 
@@ -53,7 +53,9 @@ def signature(text: str, method: bool = False, hidden: bool = False) -> Signatur
             keyword_only = True
             continue
         m = _PARAMETER.match(part)
-        parameters.append(Parameter(m["kind"], m["name"], m["default"], bool(m["none"]),
+        # torch takes None wherever the default is None, "?" or not
+        parameters.append(Parameter(m["kind"], m["name"], m["default"],
+                                    bool(m["none"]) or m["default"] == "None",
                                     int(m["size"] or 0), keyword_only))
     if method:
         parameters = [p for p in parameters if p.name not in ("input", "out")]
@@ -73,7 +75,7 @@ def _shown(parameters) -> str:
     return f"({', '.join(parts)})"
 
 
-# --- book/chapters/13a_arguments.md:176
+# --- book/chapters/13a_arguments.md:178
 # NOTE [What torch's parser takes for a type]
 # An int is an int but not a bool, a NumPy integer, or a 0-d integer tensor
 # that does not require grad. Inside a tuple of ints the elements are read as
@@ -127,7 +129,7 @@ _CHECKS = {
 }
 
 
-# --- book/chapters/13a_arguments.md:232
+# --- book/chapters/13a_arguments.md:234
 def fits_parameter(p: Parameter, value, numbers_as_tensors: bool) -> bool:
     """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
     if value is None and p.takes_none:

@@ -20,10 +20,12 @@ from refgrad._ops.inplace_writes import _call, _constant
 from refgrad._ops.operands import _broadcast_error
 from refgrad._ops.rounding import UNSHOWN, _no_derivative
 from refgrad._ops.table import Op, register
+from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump
 from refgrad._sampling import bernoulli as draw_bernoulli
 from refgrad._sampling import normal as draw_normal
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
+from refgrad.autograd._state import state
 from refgrad.autograd.grad_mode import no_grad
 from refgrad.utils._python_dispatch import named
 
@@ -31,7 +33,7 @@ _P_RANGE = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could 
             "message be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/26_inplace.md:935
+# --- book/chapters/26_inplace.md:937
 def _on_host(array):
     """(the array on the CPU, where it came from): draws are made on the CPU."""
     if type(array) is np.ndarray or isinstance(array, int | float | np.generic):
@@ -75,7 +77,7 @@ def _zeros(g, sizes):
     return zeros(sizes, dtype=g.dtype, device=g.device)
 
 
-# --- book/chapters/26_inplace.md:984
+# --- book/chapters/26_inplace.md:986
 BERNOULLI = register(Op("bernoulli", "BernoulliBackward0", ("self",), forward=_bernoulli,
                         backward=lambda g, **_: (_constant(g),), promote=False,
                         hides=("generator",)))
@@ -103,18 +105,35 @@ NORMAL_TENSOR_TENSOR = register(Op(
         np.broadcast_shapes(tuple(mean_sym_sizes), tuple(std_sym_sizes)))))
 
 
-# --- book/chapters/26_inplace.md:1013
-def bernoulli(input, *args, generator=None, **kwargs):
+# --- book/chapters/26_inplace.md:1024
+def bernoulli(input, *args, generator=None, out=None, **kwargs):
     if args or kwargs:  # a probability given as a number: a node without a derivative
+        if out is not None:  # that form takes no out=: refused in torch's words when read
+            raise TypeError("bernoulli(input, p) takes no out=")
         p = args[0] if args else kwargs["p"]
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
         params = {"p": p, "generator": generator, "operation": "bernoulli"}
         return _call(BERNOULLI_NUMBER, (input,), params)
+    if out is not None:
+        return _bernoulli_out(out, input, generator)
     return _call(BERNOULLI, (input,), {"generator": generator})
 
 
-# --- book/chapters/26_inplace.md:1029
+def _bernoulli_out(out, input, generator):
+    """The draws written into ``out``, of any dtype, reshaped to the input's shape silently."""
+    if state.grad_enabled and (input.requires_grad or out.requires_grad):
+        raise RuntimeError(OUT_NEEDS_GRAD.format("bernoulli"))
+    with no_grad():
+        draws = _call(BERNOULLI, (input,), {"generator": generator})._data
+    if out._data.shape != draws.shape:
+        out._data = np.empty_like(draws, dtype=out._data.dtype)
+    out._data[...] = draws
+    bump(out)
+    return out
+
+
+# --- book/chapters/26_inplace.md:1057
 _BROADCASTING = SimpleNamespace(promote=True, variadic=False)  # as an op whose inputs broadcast
 _NORMAL = Arguments(
     "normal(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
@@ -153,7 +172,7 @@ def normal(*args, generator=None, **kwargs):
 Tensor.bernoulli = bernoulli
 
 
-# --- book/chapters/26_inplace.md:1075
+# --- book/chapters/26_inplace.md:1103
 def _bernoulli_into(a, p, generator):
     (a, where), (p, _) = _on_host(a), _on_host(p)
     order = np.argsort([-abs(step) for step in a.strides], kind="stable")  # memory order

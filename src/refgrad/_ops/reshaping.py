@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:534
+# --- book/chapters/16_functions.md:536
 """The shape functions: view, reshape, expand, unsqueeze and squeeze."""
 
 import math
@@ -19,7 +19,7 @@ from refgrad.autograd._state import state
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
-# --- book/chapters/16_functions.md:606
+# --- book/chapters/16_functions.md:608
 def infer_shape(shape, numel: int) -> tuple:
     if len(shape) == 1 and isinstance(shape[0], _SEQUENCES):
         shape = shape[0]
@@ -78,7 +78,7 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:674
+# --- book/chapters/16_functions.md:676
 def expand(input, *sizes):
     try:
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES) else sizes

@@ -9,7 +9,10 @@ function forms of one arithmetic row each."""
 import sys
 
 from refgrad import _dtype
+from refgrad._arguments import Arguments
 from refgrad._backend import same_device
+from refgrad._device import device as Device
+from refgrad._dtype import dtype as DType
 from refgrad._layouts import relaid
 from refgrad._memory_formats import (
     check_format,
@@ -17,7 +20,6 @@ from refgrad._memory_formats import (
     preserve_format,
     suggest_memory_format,
 )
-from refgrad._memory_formats import memory_format as MemoryFormat
 from refgrad._ops import arithmetic as ar
 from refgrad._ops import conditional
 from refgrad._ops.dispatch import call
@@ -26,7 +28,7 @@ from refgrad._ops.functions import check_broadcast
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/16_functions.md:344
+# --- book/chapters/16_functions.md:346
 # NOTE [Named as torch names them]
 # Python words an argument error with the function's qualified name:
 # "sin() takes 1 positional argument but 2 were given". A function made in a
@@ -71,7 +73,7 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:415
+# --- book/chapters/16_functions.md:417
 def _binary(row):
     def function(input, other):
         try:
@@ -93,23 +95,25 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:722
-def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False,
-       memory_format=None):
-    from refgrad._device import device as Device
-    from refgrad._dtype import dtype as DType
+# --- book/chapters/16_functions.md:739
+_TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
+       "None)")
+_TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
+                      f"to(torch.dtype dtype, {_TO}", f"to(Tensor tensor, {_TO}", method=True)
+_PYTHON_TYPES = {float: _dtype.float64, int: _dtype.int64, bool: _dtype.bool}
 
-    if memory_format is not None and not isinstance(memory_format, MemoryFormat):
-        _refuse_to(input, args, locals())
-    for arg in args:
-        if isinstance(arg, DType):
-            dtype = arg
-        else:
-            device = arg
+
+def to(input, *args, **kwargs):
+    if len(args) == 1 and not kwargs and type(args[0]) is DType:  # to(dtype): the commonest
+        device, dtype, copy, memory_format = None, args[0], False, None
+    else:
+        device, dtype, copy, memory_format = _to_request(args, kwargs)
     dtype = dtype or input.dtype
     device = Device(device) if device is not None else input.device
     if device.type == "cuda" and device.index is None:
         device = Device("cuda", 0)  # "cuda" means the current GPU, which is GPU 0 here
+    elif device.type == "cpu" and device.index is not None:
+        device, copy = Device("cpu"), True  # "cpu:0" differs from "cpu": a copy, on "cpu"
     if dtype is input.dtype and device == input.device and not copy and (
             memory_format is None or memory_format is preserve_format
             or suggest_memory_format(tuple(input.shape), input.stride()) is memory_format):
@@ -120,22 +124,27 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False,
     return relaid(call(ar.TO_COPY, (input,), params), strides)  # as clone's
 
 
-_TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
-       "None)")
+def _to_request(args: tuple, kwargs: dict) -> tuple:
+    """(device, dtype, copy, memory_format) from a call of any of ``to``'s three forms."""
+    if args and type(args[0]) in (float, bool):  # torch reads x.to(1.5) as x.to(float)
+        args = (type(args[0]), *args[1:])
+    args = tuple(_python_type_read(a) for a in args)
+    if "dtype" in kwargs:
+        kwargs = dict(kwargs, dtype=_python_type_read(kwargs["dtype"]))
+    _, given = _TO_FORMS.values(args, kwargs)
+    if "tensor" in given:
+        device, dtype = given["tensor"].device, given["tensor"].dtype
+    else:
+        device, dtype = given.get("device"), given.get("dtype")
+    return device, dtype, given.get("copy", False), given.get("memory_format")
 
 
-def _refuse_to(input, args, given) -> None:
-    """torch's TypeError for a ``memory_format`` of the wrong type: all three forms listed."""
-    from refgrad._arguments import Arguments
-
-    named = {key: given[key] for key in ("dtype", "device", "non_blocking", "copy",
-                                         "memory_format") if given[key] not in (None, False)}
-    Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
-              f"to(torch.dtype dtype, {_TO}", f"to(Tensor tensor, {_TO}",
-              method=True).check(args, named)
+def _python_type_read(value):
+    """torch's dtype for one of Python's number types; anything else as it is."""
+    return _PYTHON_TYPES.get(value, value) if type(value) is type else value
 
 
-# --- book/chapters/16_functions.md:815
+# --- book/chapters/16_functions.md:839
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

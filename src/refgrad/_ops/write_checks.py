@@ -102,7 +102,7 @@ def check_cast(t, kind) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:1305
+# --- book/chapters/26_inplace.md:1333
 def resize_out(t, like, times: int = 1) -> None:
     """Give the out= tensor ``t`` a new array shaped as ``like``, in ``t``'s dtype."""
     if t._data.size:
