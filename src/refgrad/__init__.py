@@ -41,7 +41,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:621
+# --- book/chapters/05_creation.md:622
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -51,7 +51,7 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1459
+# --- book/chapters/05_creation.md:1473
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -103,7 +103,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1180
+# --- book/chapters/16_functions.md:1194
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -126,7 +126,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1085
+# --- book/chapters/16b_reductions.md:1089
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -343,7 +343,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1027
+# --- book/chapters/16o_argument_checks.md:1035
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,

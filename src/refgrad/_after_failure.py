@@ -42,7 +42,10 @@ from refgrad._tensor import Tensor
 # Here the body runs first. Only when it fails, in any words (Python's
 # AttributeError for a string's missing `ndim`, NumPy's, or refgrad's own
 # RuntimeError), is the call read against torch's signatures: one that fits
-# none gets torch's TypeError instead; one that fits keeps its own failure.
+# none gets torch's TypeError instead; one that fits keeps its own failure,
+# unless reading it turns an argument into what the function takes (a Python
+# type given for a dtype, NOTE [Python's types as dtypes], or a tensor for an
+# int): then the function runs again on the arguments as read.
 # The signatures are parsed at the first failure, not at import: hundreds of
 # parsed signatures alive for good would only give the garbage collector more
 # to walk on every full collection, in programs that never fail.
@@ -58,8 +61,13 @@ def read_after_failure(function, spec: tuple):
         try:
             return function(*args, **kwargs)
         except Exception:
-            pack = spec[3]
-            _parsed(spec).check(args if pack is None else pack(args), kwargs)
+            pack, parsed = spec[3], _parsed(spec)
+            packed = args if pack is None else pack(args)
+            parsed.check(packed, kwargs)
+            if pack is None or spec[2]:  # a method's pack only leaves out its tensor
+                read, named = parsed.read(packed, kwargs)
+                if read is not packed or named is not kwargs:
+                    return function(*args[:len(args) - len(packed)], *read, **named)
             raise
 
     checked.__name__ = checked.__qualname__ = function.__name__
@@ -78,7 +86,7 @@ def _parsed(spec: tuple) -> Arguments:
     return arguments
 
 
-# --- book/chapters/16o_argument_checks.md:685
+# --- book/chapters/16o_argument_checks.md:693
 _OUT = "*, Tensor out = None"
 _STABLE = "Tensor input, *, bool stable, int dim = -1, bool descending = False"
 _ORDER = "Tensor input, int dim = -1, bool descending = False"
@@ -115,7 +123,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:725
+# --- book/chapters/16o_argument_checks.md:733
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
     "dot": (linalg, (f"(Tensor input, Tensor tensor, {_OUT})",)),
@@ -137,7 +145,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:752
+# --- book/chapters/16o_argument_checks.md:760
 HIDDEN = {  # name: the forms torch tries but never lists
     **{name: (f"(Number beta, Tensor input, Number alpha, {pair})",
               f"(Number beta, Tensor input, {pair})")
@@ -150,7 +158,7 @@ HIDDEN = {  # name: the forms torch tries but never lists
 }
 
 
-# --- book/chapters/16o_argument_checks.md:770
+# --- book/chapters/16o_argument_checks.md:778
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
@@ -199,7 +207,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:826
+# --- book/chapters/16o_argument_checks.md:834
 def _function(name: str):
     module, texts = FUNCTIONS[name]
     return read_after_failure(getattr(module, name), (
@@ -234,7 +242,7 @@ meshgrid = read_after_failure(tiling.meshgrid, ((
     (), False, _listed))
 
 
-# --- book/chapters/16o_argument_checks.md:866
+# --- book/chapters/16o_argument_checks.md:874
 def _einsum_read(args: tuple) -> tuple:
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
@@ -250,7 +258,7 @@ einsum = read_after_failure(plain_einsum, (
     _einsum_read))
 
 
-# --- book/chapters/16o_argument_checks.md:888
+# --- book/chapters/16o_argument_checks.md:896
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
         if isinstance(input, Tensor):

@@ -2,12 +2,21 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:264
+# --- book/chapters/13a_arguments.md:288
 """A call read against torch's signatures, and the TypeError it gets when it fits none."""
 
 import numpy as np
 
-from refgrad._signatures import Parameter, Signature, fits_parameter, is_index, signature, type_name
+from refgrad._dtype import PYTHON_TYPES
+from refgrad._signatures import (
+    Parameter,
+    Signature,
+    fits_parameter,
+    is_index,
+    is_python_type,
+    signature,
+    type_name,
+)
 from refgrad._tensor import Tensor
 
 
@@ -41,7 +50,7 @@ def _bind(sig: Signature, args, kwargs, numbers: bool):
     return bound, None
 
 
-# --- book/chapters/13a_arguments.md:307
+# --- book/chapters/13a_arguments.md:340
 # torch also takes NumPy's names for some arguments: x.sum(axis=0).
 _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
                 "other": ("x2",)}
@@ -72,7 +81,7 @@ def _unpacked(sig: Signature, bound) -> str | None:
     return None
 
 
-# --- book/chapters/13a_arguments.md:342
+# --- book/chapters/13a_arguments.md:375
 def _required(sig: Signature) -> int:
     return sum(p.default is None for p in sig.parameters)
 
@@ -114,7 +123,7 @@ def _extra_keyword(sig: Signature, kwargs, given: int) -> str:
     raise AssertionError("every keyword was used")
 
 
-# --- book/chapters/13a_arguments.md:397
+# --- book/chapters/13a_arguments.md:430
 def _combination(signatures, args, kwargs, numbers: bool) -> str:
     shown = [s for s in signatures if not s.hidden]
     got = _listed([type_name(a) for a in args],
@@ -139,7 +148,7 @@ def _listed(positional: list, keywords: list) -> str:
     return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
-# --- book/chapters/13a_arguments.md:424
+# --- book/chapters/13a_arguments.md:457
 # NOTE [Which signatures say why they did not match]
 # torch explains a signature only when the call gave as many arguments as the
 # printed signature has comma-separated pieces: "*" is a piece, "()" is one
@@ -187,14 +196,16 @@ def _described(value) -> str:
     return type_name(value)
 
 
-# --- book/chapters/13a_arguments.md:493
+# --- book/chapters/13a_arguments.md:526
 # NOTE [Tensors read as ints]
 # torch's parser turns an index tensor given for an int, or inside a tuple of
 # ints, into that int before the function runs. A call with one is never plain
 # (NOTE [Plain calls]), so it is read first, and here the tensors become ints.
 # The ints of a method's tuple given one by one come out as the one tuple they
-# stand for, and NumPy's names for keywords as torch's (axis= as dim=). When
-# nothing needs turning, the very args and kwargs come back.
+# stand for, NumPy's names for keywords as torch's (axis= as dim=), and Python's
+# float, int or bool given for a dtype as the dtype it stands for (NOTE
+# [Python's types as dtypes]). When nothing needs turning, the very args and
+# kwargs come back.
 def as_ints(sig: Signature, args: tuple, kwargs: dict) -> tuple:
     """(args, kwargs) with each tensor given for an int (or in a tuple of ints) as that int."""
     slots = [p for p in sig.parameters if not p.keyword_only]
@@ -221,10 +232,12 @@ def _int_for(p: Parameter, value):
     if p.kind == "tuple of ints" and isinstance(value, tuple | list):
         if any(isinstance(item, Tensor) for item in value):
             return tuple(_as_int(item) for item in value)
+    if p.kind == "torch.dtype" and is_python_type(value):
+        return PYTHON_TYPES[value]
     return value
 
 
-# --- book/chapters/13a_arguments.md:539
+# --- book/chapters/13a_arguments.md:576
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 

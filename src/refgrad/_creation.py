@@ -15,6 +15,7 @@ from refgrad import _dtype
 from refgrad._from_data import _COPY_WARNING, _finish, _is_sequence, _to_array, tensor
 from refgrad._layouts import laid_out
 from refgrad._memory_formats import check_format, copy_strides, format_strides, preserve_format
+from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_values import host_array
 
@@ -67,7 +68,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:334
+# --- book/chapters/05_creation.md:335
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -127,7 +128,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:648
+# --- book/chapters/05_creation.md:649
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     strides = copy_strides(t, memory_format)  # first: a rank that does not fit makes nothing
     return laid_out(factory(
@@ -156,7 +157,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:682
+# --- book/chapters/05_creation.md:686
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -165,8 +166,9 @@ def _new(factory):
         sizes = sizes if size is None else (size,)
         if not sizes:
             raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
-        return factory(*sizes, dtype=dtype or self.dtype, device=device or self.device,
-                       requires_grad=requires_grad, pin_memory=pin_memory)
+        return factory(*sizes, dtype=dtype_argument(dtype, name) or self.dtype,
+                       device=device or self.device, requires_grad=requires_grad,
+                       pin_memory=pin_memory)
 
     method.__name__ = name
     return method
@@ -177,8 +179,9 @@ def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=F
     if not isinstance(size, tuple | list):  # a Size is a tuple
         raise TypeError("new_full(): argument 'size' (position 1) must be tuple of ints, not "
                         + type(size).__name__)
-    return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
-                requires_grad=requires_grad, pin_memory=pin_memory)
+    return full(size, fill_value, dtype=dtype_argument(dtype, "new_full") or self.dtype,
+                device=device or self.device, requires_grad=requires_grad,
+                pin_memory=pin_memory)
 
 
 def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None,
@@ -187,15 +190,16 @@ def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layo
         warnings.warn(_COPY_WARNING.replace("torch.tensor(", "tensor.new_tensor("),
                       UserWarning, stacklevel=2)
         data = host_array(data)
-    return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
-                  requires_grad=requires_grad, pin_memory=pin_memory)
+    return tensor(data, dtype=dtype_argument(dtype, "new_tensor") or self.dtype,
+                  device=device or self.device, requires_grad=requires_grad,
+                  pin_memory=pin_memory)
 
 
 for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:790
+# --- book/chapters/05_creation.md:797
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
@@ -234,7 +238,7 @@ def _whole_range(start, end, step, dtype):
     return values.astype(dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:1021
+# --- book/chapters/05_creation.md:1028
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)

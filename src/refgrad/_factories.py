@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1053
+# --- book/chapters/05_creation.md:1060
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
@@ -21,6 +21,7 @@ from refgrad._random_factories import (
     whole_number,
 )
 from refgrad._sampling import normal, permutation
+from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
 
@@ -73,6 +74,8 @@ def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_mem
 def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=None,
              pin_memory=False, requires_grad=False):
     _check_ends("logspace", start, end)
+    if dtype is _dtype.bool:
+        raise NotImplementedError("\"logspace_cpu\" not implemented for 'Bool'")
     kind = np.dtype((dtype or _dtype.DEFAULT_FLOAT).numpy)
     exponents = _even_points(start, end, steps, kind).astype(np.float64)
     powers = np.power(np.float64(base), exponents)  # one by one, in double
@@ -87,17 +90,18 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:1139
+# --- book/chapters/05_creation.md:1149
 def rand_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
               requires_grad=False):
-    strides = _strides("rand_like", input, (), locals())
+    strides, dtype = _strides("rand_like", input, (), locals()), dtype_argument(dtype, "rand_like")
     return laid_out(rand(input.shape, generator=generator, dtype=dtype or input.dtype,
                          device=device or input.device, requires_grad=requires_grad), strides)
 
 
 def randn_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
                requires_grad=False):
-    strides, dtype = _strides("randn_like", input, (), locals()), dtype or input.dtype
+    strides = _strides("randn_like", input, (), locals())
+    dtype = dtype_argument(dtype, "randn_like") or input.dtype
     if _row_major_but_ones(input.shape, strides) or not dtype.is_floating_point:
         return laid_out(randn(input.shape, generator=generator, dtype=dtype,
                               device=device or input.device, requires_grad=requires_grad),
@@ -121,7 +125,7 @@ def randint_like(input, low=0, high=None, *, generator=None, memory_format=None,
     strides = _strides("randint_like", input, (low,) if high is None else (low, high), locals())
     if high is None:
         low, high = 0, low
-    dtype = dtype or input.dtype
+    dtype = dtype_argument(dtype, "randint_like") or input.dtype
     check_random_bounds(low, high, dtype)  # here, so that a warning names the caller's line
     return laid_out(draw_integers(low, high, input.shape, generator, dtype,
                                   device or input.device, requires_grad), strides)
@@ -141,7 +145,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     return _finish(order.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:1200
+# --- book/chapters/05_creation.md:1211
 _DRAWN = ("torch.memory_format memory_format = None, torch.dtype dtype = None, torch.layout "
           "layout = None, torch.device device = None, bool pin_memory = False, bool "
           "requires_grad = False")
@@ -163,7 +167,7 @@ def _strides(name: str, input, bounds: tuple, given: dict):
     return copy_strides(input, fmt)
 
 
-# --- book/chapters/05_creation.md:1228
+# --- book/chapters/05_creation.md:1239
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
@@ -180,7 +184,7 @@ def _check_permutation_fits(n: int, dtype) -> None:
         _dtype.checked_number(n - 1, dtype)
 
 
-# --- book/chapters/05_creation.md:1251
+# --- book/chapters/05_creation.md:1262
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
                  requires_grad=False):
     return _triangle("tril_indices", np.tril_indices, row, col, offset, dtype, device,

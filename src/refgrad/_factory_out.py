@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1319
+# --- book/chapters/05_creation.md:1330
 """out= for the factories: the values made in out's dtype, then written into it."""
 
 import warnings
@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump
+from refgrad._signatures import dtype_argument
 from refgrad._typename import LEGACY
 from refgrad.autograd._state import state
 
@@ -17,6 +18,7 @@ from refgrad.autograd._state import state
 def writing(factory):
     """``factory`` with torch's ``out=``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
+        dtype = dtype_argument(dtype, factory.__name__)
         if out is None:
             return factory(*args, dtype=dtype, requires_grad=requires_grad, **kwargs)
         if state.grad_enabled and out.requires_grad:
@@ -62,10 +64,11 @@ def _flagged(out, requires_grad):
     return out
 
 
-# --- book/chapters/05_creation.md:1386
+# --- book/chapters/05_creation.md:1399
 def resizing(factory, fills: bool):
     """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
+        dtype = dtype_argument(dtype, factory.__name__)
         if out is None:
             return factory(*args, dtype=dtype, requires_grad=requires_grad, **kwargs)
         _refuse_dtype(dtype, out)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1522
+# --- book/chapters/05_creation.md:1536
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
 import weakref
@@ -12,6 +12,7 @@ import numpy as np
 from refgrad import _dtype
 from refgrad._backend import storage_root
 from refgrad._from_data import tensor
+from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._typename import c_type_name
 from refgrad._warn_once import warn_once
@@ -81,4 +82,4 @@ def as_tensor(data, *, dtype=None, device=None) -> Tensor:
         if dtype is None and device is None:
             return t
         return t.to(device=device, dtype=dtype)
-    return tensor(data, dtype=dtype, device=device)
+    return tensor(data, dtype=dtype_argument(dtype, "as_tensor"), device=device)

@@ -11,6 +11,7 @@ from typing import NamedTuple
 import numpy as np
 
 from refgrad._device import device as Device
+from refgrad._dtype import PYTHON_TYPES
 from refgrad._dtype import dtype as DType
 from refgrad._generator import Generator
 from refgrad._memory_formats import memory_format as MemoryFormat
@@ -40,7 +41,7 @@ _PARAMETER = re.compile(r"(?P<kind>[\w. ]+?)(\[(?P<size>\d+)\])?(?P<none>\?)? (?
                         r"( = (?P<default>.+))?$")
 
 
-# --- book/chapters/13a_arguments.md:124
+# --- book/chapters/13a_arguments.md:125
 def signature(text: str, method: bool = False, hidden: bool = False) -> Signature:
     """A signature written as torch prints it: ``"transpose(Tensor input, int dim0, int dim1)"``.
 
@@ -75,7 +76,7 @@ def _shown(parameters) -> str:
     return f"({', '.join(parts)})"
 
 
-# --- book/chapters/13a_arguments.md:178
+# --- book/chapters/13a_arguments.md:179
 # NOTE [What torch's parser takes for a type]
 # An int is an int but not a bool, a NumPy integer, or a 0-d integer tensor
 # that does not require grad. Inside a tuple of ints the elements are read as
@@ -112,13 +113,27 @@ def _is_scalar(value) -> bool:
     return isinstance(value, Tensor) and value.ndim == 0 and not value.requires_grad
 
 
+def is_python_type(value) -> bool:
+    return type(value) is type and value in PYTHON_TYPES  # NOTE [Python's types as dtypes]
+
+
+def dtype_argument(value, function: str):
+    """A dtype argument of ``function`` as a refgrad dtype (None stays None), or torch's error."""
+    if value is None or type(value) is DType:
+        return value
+    if is_python_type(value):
+        return PYTHON_TYPES[value]
+    raise TypeError(f"{function}(): argument 'dtype' must be torch.dtype, not "
+                    f"{type_name(value)}")
+
+
 _CHECKS = {
     "int": is_int,
     "bool": lambda v: isinstance(v, bool),
     "Number": _is_number,
     "float": _is_float,
     "str": lambda v: isinstance(v, str),
-    "torch.dtype": lambda v: isinstance(v, DType),
+    "torch.dtype": lambda v: isinstance(v, DType) or is_python_type(v),
     "torch.device": lambda v: isinstance(v, str | Device) or is_int(v),
     "torch.layout": lambda v: v is strided,  # refgrad's one layout
     "torch.Generator": lambda v: isinstance(v, Generator),
@@ -129,7 +144,7 @@ _CHECKS = {
 }
 
 
-# --- book/chapters/13a_arguments.md:234
+# --- book/chapters/13a_arguments.md:258
 def fits_parameter(p: Parameter, value, numbers_as_tensors: bool) -> bool:
     """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
     if value is None and p.takes_none:

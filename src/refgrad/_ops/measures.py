@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from refgrad._arguments import Arguments
+from refgrad._dtype import dtype as DType
 from refgrad._dtype import python_number
 from refgrad._ops.arithmetic import mul_scalar
 from refgrad._ops.dispatch import call
@@ -39,7 +40,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:693
+# --- book/chapters/16b_reductions.md:694
 def _var(a, dim, correction, keepdim):
     axes = _axes(dim, a.ndim)
     n = a.size if axes is None else math.prod(a.shape[d] for d in axes)
@@ -55,7 +56,7 @@ def _std(a, dim, correction, keepdim):
     return np.sqrt(_var(a, dim, correction, keepdim))
 
 
-# --- book/chapters/16b_reductions.md:718
+# --- book/chapters/16b_reductions.md:719
 def _count(self, dim) -> int:
     return self.numel() if dim is None else math.prod(self.shape[d] for d in dim)
 
@@ -82,7 +83,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:746
+# --- book/chapters/16b_reductions.md:747
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -93,7 +94,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:766
+# --- book/chapters/16b_reductions.md:767
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -111,7 +112,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return np.sum(size ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:794
+# --- book/chapters/16b_reductions.md:795
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -130,7 +131,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:819
+# --- book/chapters/16b_reductions.md:820
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
@@ -149,7 +150,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:857
+# --- book/chapters/16b_reductions.md:858
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -183,7 +184,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:900
+# --- book/chapters/16b_reductions.md:901
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -209,7 +210,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:927
+# --- book/chapters/16b_reductions.md:928
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -233,7 +234,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=level)
 
 
-# --- book/chapters/16b_reductions.md:967
+# --- book/chapters/16b_reductions.md:968
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -242,8 +243,11 @@ _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if isinstance(ord, Tensor) and ord.ndim == 0 and not ord.requires_grad:
         ord = ord.item()  # noqa: A001 - the parser reads such a tensor as a Number
-    if not _plain_norm(ord, dim, keepdim):  # NOTE [Tensors read as ints]
-        (x, ord, dim, keepdim), _ = _VECTOR_NORM.read((x, ord, dim, keepdim), {"dtype": dtype})
+    if not _plain_norm(ord, dim, keepdim) or not (dtype is None or type(dtype) is DType):
+        # NOTE [Tensors read as ints], NOTE [Python's types as dtypes]
+        (x, ord, dim, keepdim), named = _VECTOR_NORM.read((x, ord, dim, keepdim),
+                                                          {"dtype": dtype})
+        dtype = named["dtype"]
     _check_norm_dtypes(x, dtype)
     ord = python_number(ord)  # noqa: A001 - NOTE [NumPy scalars are numbers]
     dims = None if dim is None else dim_tuple(dim, x.ndim)
@@ -269,7 +273,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1004
+# --- book/chapters/16b_reductions.md:1008
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -312,7 +316,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1053
+# --- book/chapters/16b_reductions.md:1057
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = () if dim is None else dim_tuple(dim, input.ndim)

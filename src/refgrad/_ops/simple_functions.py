@@ -25,10 +25,11 @@ from refgrad._ops import conditional
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_alone
 from refgrad._ops.functions import check_broadcast
+from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/16_functions.md:346
+# --- book/chapters/16_functions.md:347
 # NOTE [Named as torch names them]
 # Python words an argument error with the function's qualified name:
 # "sin() takes 1 positional argument but 2 were given". A function made in a
@@ -73,7 +74,7 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:417
+# --- book/chapters/16_functions.md:418
 def _binary(row):
     def function(input, other):
         try:
@@ -95,17 +96,18 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:739
+# --- book/chapters/16_functions.md:753
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
                       f"to(torch.dtype dtype, {_TO}", f"to(Tensor tensor, {_TO}", method=True)
-_PYTHON_TYPES = {float: _dtype.float64, int: _dtype.int64, bool: _dtype.bool}
 
 
 def to(input, *args, **kwargs):
-    if len(args) == 1 and not kwargs and type(args[0]) is DType:  # to(dtype): the commonest
-        device, dtype, copy, memory_format = None, args[0], False, None
+    if not kwargs and _plain_to(args):  # to(dtype), to(device), to(device, dtype)
+        dtype = args[-1] if type(args[-1]) is DType else None
+        device = args[0] if type(args[0]) is not DType else None
+        copy, memory_format = False, None
     else:
         device, dtype, copy, memory_format = _to_request(args, kwargs)
     dtype = dtype or input.dtype
@@ -124,27 +126,26 @@ def to(input, *args, **kwargs):
     return relaid(call(ar.TO_COPY, (input,), params), strides)  # as clone's
 
 
+def _plain_to(args: tuple) -> bool:
+    """Whether ``args`` are a dtype, a device, or a device then a dtype: no reading needed."""
+    if len(args) == 1:
+        return type(args[0]) in (DType, Device, str)
+    return len(args) == 2 and type(args[0]) in (Device, str) and type(args[1]) is DType
+
+
 def _to_request(args: tuple, kwargs: dict) -> tuple:
     """(device, dtype, copy, memory_format) from a call of any of ``to``'s three forms."""
     if args and type(args[0]) in (float, bool):  # torch reads x.to(1.5) as x.to(float)
         args = (type(args[0]), *args[1:])
-    args = tuple(_python_type_read(a) for a in args)
-    if "dtype" in kwargs:
-        kwargs = dict(kwargs, dtype=_python_type_read(kwargs["dtype"]))
     _, given = _TO_FORMS.values(args, kwargs)
     if "tensor" in given:
         device, dtype = given["tensor"].device, given["tensor"].dtype
     else:
-        device, dtype = given.get("device"), given.get("dtype")
+        device, dtype = given.get("device"), dtype_argument(given.get("dtype"), "to")
     return device, dtype, given.get("copy", False), given.get("memory_format")
 
 
-def _python_type_read(value):
-    """torch's dtype for one of Python's number types; anything else as it is."""
-    return _PYTHON_TYPES.get(value, value) if type(value) is type else value
-
-
-# --- book/chapters/16_functions.md:839
+# --- book/chapters/16_functions.md:853
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

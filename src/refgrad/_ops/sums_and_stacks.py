@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:480
+# --- book/chapters/16_functions.md:481
 """sum, cumsum, stack and unbind: function forms of the reduction and shape rows."""
 
 from refgrad import _dtype
@@ -23,6 +23,7 @@ def sum(input, dim=NO_DIM, keepdim=False, *, dtype=None):  # noqa: A001 - torch'
         refuse_arguments("sum", (input,), {"keepdim": keepdim, **given})
     if dtype is not None and not isinstance(dtype, _dtype.dtype):
         refuse_arguments("sum", (input,) if dim is NO_DIM else (input, dim, keepdim), given)
+        dtype = _dtype.PYTHON_TYPES[dtype]  # it fits: one of Python's types
     check_grad_dtype(input, dtype)
     params = {} if dtype is None else {"dtype": dtype, "self_dtype": input.dtype}
     if dim is NO_DIM:
@@ -54,7 +55,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:873
+# --- book/chapters/16_functions.md:887
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool and input.ndim and input.numel():  # no running sum in bool, but
