@@ -101,3 +101,25 @@ def test_randn_and_empty_out_refusals(factory):
 def test_randn_refuses_an_integer_out():
     with raises(NotImplementedError, "\"normal_kernel_cpu\" not implemented for 'Long'"):
         torch.randn(2, out=torch.zeros(2, dtype=torch.int64))
+
+
+def test_empty_refuses_a_memory_format_with_out():
+    for fmt in (torch.channels_last, torch.contiguous_format):
+        with raises(RuntimeError, "'memory_format' argument is incompatible with 'out' tensor "
+                                  "argument"):
+            torch.empty(1, 1, 2, 2, out=torch.empty(0), memory_format=fmt)
+    assert torch.empty(2, out=torch.empty(0), memory_format=None).shape == (2,)
+
+
+def test_an_out_view_resized_stays_a_view_of_its_base():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for write in (lambda o: torch.exp(torch.zeros(3), out=o),
+                      lambda o: torch.ones(3, out=o)):
+            base = torch.zeros(6)
+            write(base[:4])
+            assert base.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]
+            base = torch.zeros(6)
+            short = base[:2]
+            write(short)
+            assert base.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0, 0.0] and short.shape == (3,)

@@ -2,6 +2,7 @@
 dtype is taken, and a value of another kind is refused. The same assertions run on torch.
 """
 
+import numpy as np
 import pytest
 import torch
 
@@ -117,3 +118,73 @@ def test_view_takes_its_size_or_its_dtype_by_name():
         with raises(TypeError, "view() received an invalid combination of arguments - got "
                                f"{got}, {forms}"):
             call()
+
+
+def test_the_dtype_functions_read_them():
+    assert torch.promote_types(float, int) == torch.float64
+    assert torch.promote_types(torch.float32, bool) == torch.float32
+    assert torch.can_cast(float, int) is False and torch.can_cast(int, float) is True
+    assert torch.finfo(float).eps == torch.finfo(torch.float64).eps
+    assert torch.iinfo(int).max == 2**63 - 1
+    with raises(TypeError, "torch.finfo() requires a floating point input type. Use torch.iinfo "
+                           "to handle 'torch.finfo'"):
+        torch.finfo(bool)
+    with raises(TypeError, "torch.iinfo() requires an integer input type. Use torch.finfo to "
+                           "handle 'torch.iinfo'"):
+        torch.iinfo(float)
+    with raises(TypeError, "torch.bool is not supported by torch.iinfo"):
+        torch.iinfo(bool)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: torch.promote_types("x", int),
+     "promote_types(): argument 'type1' (position 1) must be torch.dtype, not str"),
+    (lambda: torch.promote_types(float, 3),
+     "promote_types(): argument 'type2' (position 2) must be torch.dtype, not int"),
+    (lambda: torch.can_cast("x", int),
+     "can_cast(): argument 'from_' (position 1) must be torch.dtype, not str"),
+    (lambda: torch.can_cast(float, "x"),
+     "can_cast(): argument 'to' (position 2) must be torch.dtype, not str"),
+    (lambda: torch.ones(2).cumsum_(0, dtype="x"),
+     "cumsum_(): argument 'dtype' must be torch.dtype, not str"),
+    (lambda: torch.ones(2).cumprod_(0, dtype="x"),
+     "cumprod_(): argument 'dtype' must be torch.dtype, not str"),
+    (lambda: torch.as_tensor(torch.ones(2), dtype="x"),
+     "as_tensor(): argument 'dtype' must be torch.dtype, not str"),
+    (lambda: torch.as_tensor(np.ones(2), dtype="x"),
+     "as_tensor(): argument 'dtype' must be torch.dtype, not str"),
+])
+def test_the_dtype_functions_refuse_other_values(call, message):
+    with raises(TypeError, message):
+        call()
+
+
+def test_running_sums_in_place_compare_the_type_read():
+    for name in ("cumsum_", "cumprod_"):
+        with raises(RuntimeError, "Bad in-place call: input tensor dtype float and output tensor "
+                                  "dtype double should match"):
+            getattr(torch.ones(2), name)(0, dtype=float)
+
+
+def test_normal_and_as_tensor_read_them():
+    assert torch.normal(0.0, 1.0, (2,), dtype=float).dtype == torch.float64
+    assert torch.as_tensor(np.ones(2, np.float32), dtype=float).dtype == torch.float64
+
+
+@pytest.mark.parametrize("name, forms", [
+    ("rand", ["tuple of ints size"]), ("randn", ["tuple of ints size"]),
+    ("randperm", ["int n"]),
+    ("randint", ["int high, tuple of ints size", "int low, int high, tuple of ints size"]),
+])
+def test_the_random_factories_list_their_forms(name, forms):
+    options = ("Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+               "torch.device device = None, bool pin_memory = False, bool requires_grad = False")
+    listed = "".join(f"\n * ({first}, *, {generator}{options})" for first in forms
+                     for generator in ("torch.Generator generator, ", ""))
+    args = (3, (2,)) if name == "randint" else (3,)
+    got = "(int, tuple, dtype=str)" if name == "randint" else "(int, dtype=str)"
+    with raises(TypeError, f"{name}() received an invalid combination of arguments - got {got}, "
+                           f"but expected one of:{listed}\n"):
+        getattr(torch, name)(*args, dtype="x")
+    assert getattr(torch, name)(*args, generator=None, layout=torch.strided,
+                                pin_memory=False).shape[-1] in (2, 3)

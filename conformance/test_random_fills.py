@@ -263,3 +263,57 @@ def test_bernoulli_into_a_tensor_has_a_tangent_only_from_self():
         x = fw.make_dual(torch.zeros(3, dtype=torch.float64), torch.ones(3, dtype=torch.float64))
         tangent = fw.unpack_dual(x.clone().bernoulli_(p)).tangent
         assert tangent.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_bernoulli_out_keeps_a_view_on_its_base():
+    base = torch.zeros(6)
+    torch.bernoulli(torch.ones(3), out=base[:4])
+    assert base.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]
+    base = torch.zeros(6)
+    tail = base[4:]  # grown past the end of its storage: the base moves with it
+    torch.bernoulli(torch.ones(3), out=tail)
+    assert base.tolist() == [0.0, 0.0, 0.0, 0.0, 1.0, 1.0] and tail.tolist() == [1.0] * 3
+
+
+def test_the_bernoulli_method_takes_no_out_and_a_tensor_is_read_as_p():
+    forms = ("but expected one of:\n * (*, torch.Generator generator = None)\n"
+             " * (float p, *, torch.Generator generator = None)\n")
+    with raises(TypeError, "bernoulli() received an invalid combination of arguments - got "
+                           f"(out=Tensor, ), {forms}"):
+        torch.full((3,), 0.5).bernoulli(out=torch.empty(3))
+    torch.manual_seed(0)
+    drawn = torch.bernoulli(torch.full((4,), 0.5), torch.tensor(0.5))
+    after = torch.rand(1)
+    torch.manual_seed(0)
+    assert torch.equal(drawn, torch.full((4,), 0.5).bernoulli(0.5))
+    assert torch.equal(after, torch.rand(1))  # drawn once
+
+
+def test_normal_out_in_each_form():
+    torch.manual_seed(0)
+    expected = torch.normal(0.0, 1.0, (3,))
+    torch.manual_seed(0)
+    out = torch.zeros(2)
+    assert torch.normal(0.0, 1.0, (3,), out=out) is out
+    assert torch.equal(out, expected) and out._version == 1
+    mean, std = torch.zeros(3), torch.ones(3)
+    for args in ((mean, std), (mean, 1.0), (0.0, std)):
+        torch.manual_seed(0)
+        expected = torch.normal(*args)
+        torch.manual_seed(0)
+        out = torch.zeros(3)
+        torch.normal(*args, out=out)
+        assert torch.equal(out, expected) and out._version == 1
+    with raises(RuntimeError, "normal(): functions with out=... arguments don't support "
+                              "automatic differentiation, but one of the arguments requires "
+                              "grad."):
+        torch.normal(mean.clone().requires_grad_(), std, out=torch.zeros(3))
+    with raises(RuntimeError, "aten::normal(): functions with out=... arguments don't support "
+                              "automatic differentiation, but one of the arguments requires "
+                              "grad."):
+        torch.normal(0.0, 1.0, (3,), out=torch.zeros(3, requires_grad=True))
+    with raises(RuntimeError, "dtype Float does not match dtype of out parameter (Double)"):
+        torch.normal(0.0, 1.0, (3,), out=torch.zeros(3, dtype=torch.float64),
+                     dtype=torch.float32)
+    with raises(NotImplementedError, "\"normal_kernel_cpu\" not implemented for 'Long'"):
+        torch.normal(0.0, 1.0, (3,), out=torch.zeros(3, dtype=torch.int64))

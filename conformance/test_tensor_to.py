@@ -95,3 +95,27 @@ def test_a_call_that_fits_no_form_is_refused_in_torchs_words(call, got):
 def test_too_many_positional_arguments():
     with raises(TypeError, "to() takes from 0 to 4 positional arguments but 5 were given"):
         torch.ones(2).to("cpu", torch.float64, True, True, torch.contiguous_format)
+
+
+def test_a_float_given_first_is_named_as_given_when_nothing_fits():
+    with raises(TypeError, "to() received an invalid combination of arguments - got (float, "
+                           f"str, str), but expected one of:{_FORMS}"):
+        torch.ones(2).to(1.5, "cpu", "x")
+
+
+def test_an_index_tensor_is_another_tensor_not_a_device():
+    assert torch.ones(2).to(torch.tensor(0, dtype=torch.int32)).dtype == torch.int32
+
+
+def test_a_module_reads_the_same_forms():
+    assert torch.nn.Linear(2, 2).to(float).weight.dtype == torch.float64
+    assert torch.nn.Linear(2, 2).to(dtype=float).weight.dtype == torch.float64
+    assert torch.nn.Linear(2, 2).to("cpu", float).bias.dtype == torch.float64
+    assert torch.nn.Linear(2, 2).to(torch.ones(1, dtype=torch.float64)).weight.dtype == \
+        torch.float64
+    with raises(TypeError, "nn.Module.to only accepts floating point or complex dtypes, but "
+                           "got desired dtype=torch.int64"):
+        torch.nn.Linear(2, 2).to(int)
+    with raises(TypeError, "to() received an invalid combination of arguments - got (str, "
+                           f"str), but expected one of:{_FORMS}"):
+        torch.nn.Linear(2, 2).to("cpu", "x")

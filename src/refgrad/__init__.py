@@ -17,13 +17,15 @@ from refgrad._from_data import tensor
 from refgrad._random_factories import rand, randint, randn
 from refgrad._device import device
 from refgrad._from_numpy import as_tensor, from_numpy
-from refgrad._type_info import can_cast, finfo, iinfo, is_floating_point, result_type
+from refgrad._type_info import (
+    can_cast, finfo, iinfo, is_floating_point, promote_types, result_type,
+)
 from refgrad._factories import (
     eye, linspace, logspace, rand_like, randint_like, randn_like, randperm,
 )
 from refgrad._dtype import (
     bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int, int8,
-    int16, int32, int64, long, promote_types, set_default_dtype, short, uint8,
+    int16, int32, int64, long, set_default_dtype, short, uint8,
 )
 from refgrad._printoptions import set_printoptions
 from refgrad._size import Size
@@ -51,7 +53,7 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1473
+# --- book/chapters/05_creation.md:1494
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -103,7 +105,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1194
+# --- book/chapters/16_functions.md:1202
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -343,7 +345,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1035
+# --- book/chapters/16o_argument_checks.md:1040
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
@@ -415,11 +417,15 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:1138
+# --- book/chapters/26_inplace.md:1172
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:1508
+# --- book/chapters/26_inplace.md:1307
+from refgrad._ops.multinomial import multinomial
+
+
+# --- book/chapters/26_inplace.md:1687
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -444,7 +450,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1662
+# --- book/chapters/26_inplace.md:1841
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -455,7 +461,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:1953
+# --- book/chapters/26_inplace.md:2132
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -465,7 +471,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:2456
+# --- book/chapters/26_inplace.md:2635
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -501,5 +507,5 @@ from refgrad._ops.strided import as_strided
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
-# --- book/chapters/28a_resize.md:232
+# --- book/chapters/28a_resize.md:242
 from refgrad._ops.resize import resize_as_function as resize_as_

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:656
+# --- book/chapters/13a_arguments.md:673
 """The forms that give a function torch's argument errors: wrappers and method copies."""
 
 import re
@@ -13,7 +13,7 @@ from refgrad._signatures import Parameter, Signature
 from refgrad._size import Size
 from refgrad._tensor import Tensor
 
-_PLAIN = {"int": int, "Tensor": Tensor, "bool": bool}
+_PLAIN = {"int": int, "SymInt": int, "Tensor": Tensor, "bool": bool}
 _SEQUENCES = (tuple, list, Size)
 _INTS, _INTS_OR_INT = "ints", "ints or an int"  # plain values for a tuple of ints
 _VARARGS = None  # view(2, 3): any number of ints, or one tuple of them
@@ -39,7 +39,7 @@ def _plain_kind(p: Parameter):
     return _PLAIN.get(p.kind)
 
 
-# --- book/chapters/13a_arguments.md:694
+# --- book/chapters/13a_arguments.md:711
 def plain_kinds(arguments: Arguments) -> tuple:
     return tuple(_plain_kinds(s) for s in arguments.signatures)
 
@@ -92,7 +92,7 @@ def _plain_value(value, kind) -> bool:
     return kind is _INTS_OR_INT
 
 
-# --- book/chapters/13a_arguments.md:749
+# --- book/chapters/13a_arguments.md:766
 # NOTE [Plain calls]
 # A call whose arguments are all of exactly the types a signature names (ints
 # where it wants int, tensors where it wants a Tensor) cannot be refused by
@@ -120,7 +120,7 @@ def function_form(function, arguments: Arguments):
     return _named(checked, function)
 
 
-# --- book/chapters/13a_arguments.md:779
+# --- book/chapters/13a_arguments.md:796
 def method_form(function, arguments: Arguments):
     """``function`` as ``Tensor.<name>``, with torch's argument errors (self not counted)."""
     plains, bare = plain_kinds(arguments), takes_nothing(arguments)
@@ -146,7 +146,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/13a_arguments.md:817
+# --- book/chapters/13a_arguments.md:834
 # NOTE [Method copies of the arithmetic]
 # add, sub, mul and div run on every step of a program, so they get no
 # wrapper: their own failure path asks for torch's error. A method counts its
@@ -182,7 +182,7 @@ def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     return read
 
 
-# --- book/chapters/13a_arguments.md:868
+# --- book/chapters/13a_arguments.md:885
 _MISSING = re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: (.*)")
 
 
@@ -202,7 +202,7 @@ def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict
                         + ", ".join(f'"{n}"' for n in names)) from None
 
 
-# --- book/chapters/13a_arguments.md:944
+# --- book/chapters/13a_arguments.md:961
 def refused_by_copy(name: str, takes: int, refused: tuple, code) -> TypeError:
     """torch's count for a function with a method copy: the method does not count self."""
     from refgrad._method_counts import keywords_only

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:288
+# --- book/chapters/13a_arguments.md:303
 """A call read against torch's signatures, and the TypeError it gets when it fits none."""
 
 import numpy as np
@@ -14,6 +14,7 @@ from refgrad._signatures import (
     fits_parameter,
     is_index,
     is_python_type,
+    shown_kind,
     signature,
     type_name,
 )
@@ -50,7 +51,7 @@ def _bind(sig: Signature, args, kwargs, numbers: bool):
     return bound, None
 
 
-# --- book/chapters/13a_arguments.md:340
+# --- book/chapters/13a_arguments.md:356
 # torch also takes NumPy's names for some arguments: x.sum(axis=0).
 _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
                 "other": ("x2",)}
@@ -81,7 +82,7 @@ def _unpacked(sig: Signature, bound) -> str | None:
     return None
 
 
-# --- book/chapters/13a_arguments.md:375
+# --- book/chapters/13a_arguments.md:391
 def _required(sig: Signature) -> int:
     return sum(p.default is None for p in sig.parameters)
 
@@ -109,7 +110,8 @@ def _wrong(sig: Signature, p: Parameter, value, position: int | None) -> str:
     if p.kind == "tuple of ints" and isinstance(value, tuple | list) and position is not None:
         return (f"{sig.name}(): argument '{p.name}'{where} must be tuple of ints, but found "
                 f"element of type {type_name(value[0])} at pos 0")
-    return f"{sig.name}(): argument '{p.name}'{where} must be {p.kind}, not {type_name(value)}"
+    return (f"{sig.name}(): argument '{p.name}'{where} must be {shown_kind(p)}, not "
+            f"{type_name(value)}")
 
 
 def _extra_keyword(sig: Signature, kwargs, given: int) -> str:
@@ -123,7 +125,7 @@ def _extra_keyword(sig: Signature, kwargs, given: int) -> str:
     raise AssertionError("every keyword was used")
 
 
-# --- book/chapters/13a_arguments.md:430
+# --- book/chapters/13a_arguments.md:447
 def _combination(signatures, args, kwargs, numbers: bool) -> str:
     shown = [s for s in signatures if not s.hidden]
     got = _listed([type_name(a) for a in args],
@@ -148,7 +150,7 @@ def _listed(positional: list, keywords: list) -> str:
     return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
-# --- book/chapters/13a_arguments.md:457
+# --- book/chapters/13a_arguments.md:474
 # NOTE [Which signatures say why they did not match]
 # torch explains a signature only when the call gave as many arguments as the
 # printed signature has comma-separated pieces: "*" is a piece, "()" is one
@@ -196,7 +198,7 @@ def _described(value) -> str:
     return type_name(value)
 
 
-# --- book/chapters/13a_arguments.md:526
+# --- book/chapters/13a_arguments.md:543
 # NOTE [Tensors read as ints]
 # torch's parser turns an index tensor given for an int, or inside a tuple of
 # ints, into that int before the function runs. A call with one is never plain
@@ -225,7 +227,7 @@ def _as_int(value):
 
 
 def _int_for(p: Parameter, value):
-    if p.kind == "int" or (p.kind == "tuple of ints" and isinstance(value, Tensor)):
+    if p.kind in ("int", "SymInt") or (p.kind == "tuple of ints" and isinstance(value, Tensor)):
         return _as_int(value)
     if p.kind in ("Number", "float") and isinstance(value, Tensor):
         return value.item()  # arange(torch.tensor(2.5)) is arange(2.5)
@@ -237,7 +239,7 @@ def _int_for(p: Parameter, value):
     return value
 
 
-# --- book/chapters/13a_arguments.md:576
+# --- book/chapters/13a_arguments.md:593
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 

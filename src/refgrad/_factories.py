@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1060
+# --- book/chapters/05_creation.md:1069
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
@@ -90,7 +90,7 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:1149
+# --- book/chapters/05_creation.md:1158
 def rand_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
               requires_grad=False):
     strides, dtype = _strides("rand_like", input, (), locals()), dtype_argument(dtype, "rand_like")
@@ -131,7 +131,8 @@ def randint_like(input, low=0, high=None, *, generator=None, memory_format=None,
                                   device or input.device, requires_grad), strides)
 
 
-def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, layout=None,
+             pin_memory=False):
     number = whole_number(n)
     if number is None:
         raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not "
@@ -142,10 +143,10 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     dtype = dtype or _dtype.int64
     _check_permutation_fits(n, dtype)
     order = permutation(generator or default_generator, n)
-    return _finish(order.astype(dtype.numpy), device, requires_grad)
+    return _finish(order.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1211
+# --- book/chapters/05_creation.md:1221
 _DRAWN = ("torch.memory_format memory_format = None, torch.dtype dtype = None, torch.layout "
           "layout = None, torch.device device = None, bool pin_memory = False, bool "
           "requires_grad = False")
@@ -167,7 +168,7 @@ def _strides(name: str, input, bounds: tuple, given: dict):
     return copy_strides(input, fmt)
 
 
-# --- book/chapters/05_creation.md:1239
+# --- book/chapters/05_creation.md:1249
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
@@ -184,7 +185,7 @@ def _check_permutation_fits(n: int, dtype) -> None:
         _dtype.checked_number(n - 1, dtype)
 
 
-# --- book/chapters/05_creation.md:1262
+# --- book/chapters/05_creation.md:1272
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
                  requires_grad=False):
     return _triangle("tril_indices", np.tril_indices, row, col, offset, dtype, device,

@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1420
+# --- book/chapters/05_creation.md:1435
 """The factories as torch.* gives them: each reads its arguments as torch's parser does."""
 
 from refgrad import _creation, _empty_strided, _factories, _from_data, _random_factories
 from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
 from refgrad._factory_out import resizing, writing
+from refgrad._random_factories import draw_signatures
 from refgrad._tensor import Tensor
 
 _OPTIONS = ("torch.dtype? dtype = None, torch.layout? layout = None, torch.device? device = "
@@ -37,9 +38,14 @@ logspace = function_form(writing(_factories.logspace), _ends("logspace", "float 
 full = function_form(writing(_creation.full), Arguments(
     f"full(tuple of ints size, Number fill_value, {_MADE})"))
 zeros, ones = (writing(getattr(_creation, name)) for name in ("zeros", "ones"))
-rand, randint = (writing(getattr(_random_factories, name)) for name in ("rand", "randint"))
-randperm = writing(_factories.randperm)
-randn, empty = resizing(_random_factories.randn, True), resizing(_creation.empty, False)
+
+_DRAWS = _random_factories.DRAWS
+rand = function_form(writing(_random_factories.rand), _DRAWS["rand"])
+randint = function_form(writing(_random_factories.randint), draw_signatures(
+    "randint", "SymInt high, tuple of ints size", "SymInt low, SymInt high, tuple of ints size"))
+randperm = function_form(writing(_factories.randperm), draw_signatures("randperm", "SymInt n"))
+randn = function_form(resizing(_random_factories.randn, True), _DRAWS["randn"])
+empty = resizing(_creation.empty, False)
 tensor = function_form(_from_data.tensor, Arguments(
     "tensor(object data, *, torch.dtype? dtype = None, torch.device? device = None, "
     "bool pin_memory = False, bool requires_grad = False)"))

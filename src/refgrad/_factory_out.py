@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1330
+# --- book/chapters/05_creation.md:1340
 """out= for the factories: the values made in out's dtype, then written into it."""
 
 import warnings
@@ -46,7 +46,9 @@ def _write(out, values, keeps_shape: bool) -> None:
                     f"{values.size}. Note that this may occur as a result of rounding error. "
                     f"The out tensor will be resized to a tensor of shape ({values.size},).",
                     UserWarning, stacklevel=4)  # the caller's line, past the argument reading
-            out._data = np.empty(shape, out._data.dtype)
+            from refgrad._ops.resize import resize_for_out  # chapter "Resizing in place"
+
+            resize_for_out(out, shape)
     np.copyto(out._data, values.reshape(shape), casting="unsafe")
     bump(out)
 
@@ -64,7 +66,7 @@ def _flagged(out, requires_grad):
     return out
 
 
-# --- book/chapters/05_creation.md:1399
+# --- book/chapters/05_creation.md:1411
 def resizing(factory, fills: bool):
     """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
@@ -72,6 +74,9 @@ def resizing(factory, fills: bool):
         if out is None:
             return factory(*args, dtype=dtype, requires_grad=requires_grad, **kwargs)
         _refuse_dtype(dtype, out)
+        if kwargs.get("memory_format") is not None:
+            raise RuntimeError("'memory_format' argument is incompatible with 'out' tensor "
+                               "argument")
         made = factory(*args, dtype=out.dtype, **kwargs)
         out.resize_(made.shape)
         if fills:

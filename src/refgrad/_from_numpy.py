@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1536
+# --- book/chapters/05_creation.md:1557
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
 import weakref
@@ -77,9 +77,10 @@ def _check_layout(array) -> None:
 
 def as_tensor(data, *, dtype=None, device=None) -> Tensor:
     """``data`` as a tensor, sharing its memory where it can."""
+    dtype = dtype_argument(dtype, "as_tensor")
     if isinstance(data, Tensor | np.ndarray):
         t = from_numpy(data) if isinstance(data, np.ndarray) else data
         if dtype is None and device is None:
             return t
         return t.to(device=device, dtype=dtype)
-    return tensor(data, dtype=dtype_argument(dtype, "as_tensor"), device=device)
+    return tensor(data, dtype=dtype, device=device)

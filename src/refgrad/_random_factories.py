@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:851
+# --- book/chapters/05_creation.md:854
 """rand, randn and randint: tensors drawn from the default generator or a given one."""
 
 import warnings
@@ -18,25 +18,28 @@ from refgrad._sampling import integers, normal, uniform
 from refgrad._tensor import Tensor
 
 
-def _random(name, kernel, draw, size, generator, dtype, device, requires_grad) -> Tensor:
+def _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
+            pin_memory) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
         names = {_dtype.int64: "Long", _dtype.int32: "Int", _dtype.bool: "Bool"}
         kind = names.get(dtype, dtype.name)
         raise NotImplementedError(f'"{kernel}" not implemented for \'{kind}\'')
-    shape = parse_size(size, name, lambda: _DRAWS[name].error(size, {}))
+    shape = parse_size(size, name, lambda: DRAWS[name].error(size, {}))
     values = draw(generator or default_generator, shape, dtype.numpy)
-    return _finish(values, device, requires_grad)
+    return _finish(values, device, requires_grad, pin_memory)
 
 
-def _draw_signatures(name: str) -> Arguments:
+def draw_signatures(name: str, *firsts: str) -> Arguments:
+    """A random factory's forms, each with a generator and without one, as torch lists them."""
     options = ("Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
                "torch.device device = None, bool pin_memory = False, bool requires_grad = False")
-    return Arguments(f"{name}(tuple of ints size, *, torch.Generator generator, {options})",
-                     f"{name}(tuple of ints size, *, {options})")
+    return Arguments(*(f"{name}({first}, *, {generator}{options})"
+                       for first in firsts or ("tuple of ints size",)
+                       for generator in ("torch.Generator generator, ", "")))
 
 
-_DRAWS = {"rand": _draw_signatures("rand"), "randn": _draw_signatures("randn")}
+DRAWS = {"rand": draw_signatures("rand"), "randn": draw_signatures("randn")}
 
 
 def _draw_size(name, sizes, size, options: dict) -> tuple:
@@ -44,28 +47,30 @@ def _draw_size(name, sizes, size, options: dict) -> tuple:
         return sizes or (size,)
     given = {key: value for key, value in (("size", size), *options.items())
              if value is not None and value is not False}
-    raise _DRAWS[name].error(sizes, given)  # torch's words for neither or both
+    raise DRAWS[name].error(sizes, given)  # torch's words for neither or both
 
 
-def rand(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
+def rand(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False,
+         layout=None, pin_memory=False):
     size = _draw_size("rand", sizes, size, {"generator": generator, "dtype": dtype,
                                             "device": device, "requires_grad": requires_grad})
     return _random("rand", "check_uniform_bounds", uniform, size, generator, dtype, device,
-                   requires_grad)
+                   requires_grad, pin_memory)
 
 
-def randn(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
+def randn(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False,
+          layout=None, pin_memory=False):
     size = _draw_size("randn", sizes, size, {"generator": generator, "dtype": dtype,
                                              "device": device, "requires_grad": requires_grad})
     return _random("randn", "normal_kernel_cpu", normal, size, generator, dtype, device,
-                   requires_grad)
+                   requires_grad, pin_memory)
 
 
 _UNSET = object()
 
 
 def randint(low=_UNSET, high=None, size=None, *, generator=None, dtype=None, device=None,
-            requires_grad=False):
+            requires_grad=False, layout=None, pin_memory=False):
     size_named = size is not None
     if size is None:  # randint(high, size)
         low, high, size = _UNSET, low, high
@@ -88,7 +93,7 @@ def randint(low=_UNSET, high=None, size=None, *, generator=None, dtype=None, dev
                             f"({got})")
     dtype = dtype or _dtype.int64
     check_random_bounds(low, bound, dtype)
-    return draw_integers(low, bound, size, generator, dtype, device, requires_grad)
+    return draw_integers(low, bound, size, generator, dtype, device, requires_grad, pin_memory)
 
 
 def whole_number(value):
@@ -108,13 +113,14 @@ def whole_number(value):
     return None
 
 
-def draw_integers(low, high, size, generator, dtype, device, requires_grad) -> Tensor:
+def draw_integers(low, high, size, generator, dtype, device, requires_grad,
+                  pin_memory=False) -> Tensor:
     shape = parse_size((size,), "randint")
     values = integers(generator or default_generator, shape, low, high)
-    return _finish(values.astype(dtype.numpy), device, requires_grad)
+    return _finish(values.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:983
+# --- book/chapters/05_creation.md:992
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):

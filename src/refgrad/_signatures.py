@@ -72,11 +72,17 @@ def _shown(parameters) -> str:
         if p.keyword_only and not starred:
             parts.append("*")
             starred = True
-        parts.append(f"{p.kind} {p.name}" + ("" if p.default is None else f" = {p.default}"))
+        parts.append(f"{shown_kind(p)} {p.name}" + ("" if p.default is None else
+                                                      f" = {p.default}"))
     return f"({', '.join(parts)})"
 
 
-# --- book/chapters/13a_arguments.md:179
+def shown_kind(p) -> str:
+    """The kind as torch prints it: a SymInt is an int to the reader."""
+    return "int" if p.kind == "SymInt" else p.kind
+
+
+# --- book/chapters/13a_arguments.md:185
 # NOTE [What torch's parser takes for a type]
 # An int is an int but not a bool, a NumPy integer, or a 0-d integer tensor
 # that does not require grad. Inside a tuple of ints the elements are read as
@@ -134,9 +140,11 @@ _CHECKS = {
     "float": _is_float,
     "str": lambda v: isinstance(v, str),
     "torch.dtype": lambda v: isinstance(v, DType) or is_python_type(v),
-    "torch.device": lambda v: isinstance(v, str | Device) or is_int(v),
+    "SymInt": is_index,  # an int that may come as an integer tensor of one element
+    "torch.device": lambda v: isinstance(v, str | Device) or is_int(v) and not isinstance(
+        v, Tensor),  # an index, but not a tensor: x.to(torch.tensor(0)) is to(tensor)
     "torch.layout": lambda v: v is strided,  # refgrad's one layout
-    "torch.Generator": lambda v: isinstance(v, Generator),
+    "torch.Generator": lambda v: v is None or isinstance(v, Generator),  # None: the default
     "torch.memory_format": lambda v: isinstance(v, MemoryFormat),
     "Tensor": lambda v: isinstance(v, Tensor),
     "tuple of Tensors": lambda v: isinstance(v, tuple | list),
@@ -144,7 +152,7 @@ _CHECKS = {
 }
 
 
-# --- book/chapters/13a_arguments.md:258
+# --- book/chapters/13a_arguments.md:273
 def fits_parameter(p: Parameter, value, numbers_as_tensors: bool) -> bool:
     """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
     if value is None and p.takes_none:

@@ -10,10 +10,12 @@ import numpy as np
 from refgrad import _dtype
 
 
-def _checked(name, kind):
+def _checked(name, kind, argument="type", position=1):
+    if type(kind) is type and kind in _dtype.PYTHON_TYPES:  # NOTE [Python's types as dtypes]
+        return _dtype.PYTHON_TYPES[kind]
     if not isinstance(kind, _dtype.dtype):
-        raise TypeError(f"{name}(): argument 'type' (position 1) must be torch.dtype, not "
-                        f"{kind.__class__.__name__}")
+        raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be "
+                        f"torch.dtype, not {kind.__class__.__name__}")
     return kind
 
 
@@ -47,7 +49,8 @@ class iinfo:  # noqa: N801 - torch's name
     """The numbers of an integer dtype."""
 
     def __init__(self, type):  # noqa: A002 - torch's name
-        if _checked("iinfo", type) is _dtype.bool:
+        type = _checked("iinfo", type)  # noqa: A001
+        if type is _dtype.bool:
             raise TypeError("torch.bool is not supported by torch.iinfo")
         if type.is_floating_point:
             raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to "
@@ -66,7 +69,7 @@ class iinfo:  # noqa: N801 - torch's name
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
-# --- book/chapters/02_dtypes.md:607
+# --- book/chapters/02_dtypes.md:610
 def is_floating_point(input) -> bool:
     return input.dtype.is_floating_point
 
@@ -76,4 +79,11 @@ def result_type(tensor, other):
 
 
 def can_cast(from_, to) -> bool:
+    from_, to = _checked("can_cast", from_, "from_"), _checked("can_cast", to, "to", 2)
     return from_.category <= to.category
+
+
+def promote_types(type1, type2):
+    """torch.promote_types: the dtypes read as torch reads them, then promoted."""
+    return _dtype.promote_types(_checked("promote_types", type1, "type1"),
+                                _checked("promote_types", type2, "type2", 2))

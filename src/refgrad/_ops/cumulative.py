@@ -177,7 +177,7 @@ def cumprod(input, dim, *, dtype=None):
 def cumprod_step(input, dim, *, dtype=None):
     """The step of ``cumprod_`` before the write: the product in the input's own dtype."""
     wrap_dim(dim, input.ndim)
-    return cumprod(input, dim, dtype=in_place_dtype(input, dtype))
+    return cumprod(input, dim, dtype=in_place_dtype(input, dtype, "cumprod_"))
 
 
 cumprod_step.__name__ = "cumprod"  # the in-place method is named after it

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:901
+# --- book/chapters/26_inplace.md:899
 """bernoulli and normal: random draws that make a new tensor."""
 
 from types import SimpleNamespace
@@ -23,6 +23,7 @@ from refgrad._ops.table import Op, register
 from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump
 from refgrad._sampling import bernoulli as draw_bernoulli
 from refgrad._sampling import normal as draw_normal
+from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
 from refgrad.autograd._state import state
@@ -33,7 +34,7 @@ _P_RANGE = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could 
             "message be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/26_inplace.md:937
+# --- book/chapters/26_inplace.md:936
 def _on_host(array):
     """(the array on the CPU, where it came from): draws are made on the CPU."""
     if type(array) is np.ndarray or isinstance(array, int | float | np.generic):
@@ -77,7 +78,7 @@ def _zeros(g, sizes):
     return zeros(sizes, dtype=g.dtype, device=g.device)
 
 
-# --- book/chapters/26_inplace.md:986
+# --- book/chapters/26_inplace.md:985
 BERNOULLI = register(Op("bernoulli", "BernoulliBackward0", ("self",), forward=_bernoulli,
                         backward=lambda g, **_: (_constant(g),), promote=False,
                         hides=("generator",)))
@@ -105,12 +106,14 @@ NORMAL_TENSOR_TENSOR = register(Op(
         np.broadcast_shapes(tuple(mean_sym_sizes), tuple(std_sym_sizes)))))
 
 
-# --- book/chapters/26_inplace.md:1024
+# --- book/chapters/26_inplace.md:1023
 def bernoulli(input, *args, generator=None, out=None, **kwargs):
     if args or kwargs:  # a probability given as a number: a node without a derivative
         if out is not None:  # that form takes no out=: refused in torch's words when read
             raise TypeError("bernoulli(input, p) takes no out=")
         p = args[0] if args else kwargs["p"]
+        if isinstance(p, Tensor) and p.ndim == 0 and not p.requires_grad:
+            p = p.item()  # torch's parser reads such a tensor as the float it holds
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
         params = {"p": p, "generator": generator, "operation": "bernoulli"}
@@ -127,13 +130,15 @@ def _bernoulli_out(out, input, generator):
     with no_grad():
         draws = _call(BERNOULLI, (input,), {"generator": generator})._data
     if out._data.shape != draws.shape:
-        out._data = np.empty_like(draws, dtype=out._data.dtype)
+        from refgrad._ops.resize import resize_for_out  # chapter "Resizing in place"
+
+        resize_for_out(out, draws.shape)
     out._data[...] = draws
     bump(out)
     return out
 
 
-# --- book/chapters/26_inplace.md:1057
+# --- book/chapters/26_inplace.md:1063
 _BROADCASTING = SimpleNamespace(promote=True, variadic=False)  # as an op whose inputs broadcast
 _NORMAL = Arguments(
     "normal(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
@@ -148,6 +153,9 @@ _NORMAL = Arguments(
 def normal(*args, generator=None, **kwargs):
     _NORMAL.check(args, kwargs)
     named = dict(zip(("mean", "std", "size"), args), **kwargs)
+    if named.get("out") is not None:
+        return _normal_into(args, kwargs, generator, "size" in named)
+    named.pop("out", None)
     mean, std = named.get("mean"), named.get("std", 1.0)
     if isinstance(std, Tensor) and not (std >= 0).all():
         raise RuntimeError("normal expects all elements of std >= 0.0")
@@ -163,16 +171,41 @@ def normal(*args, generator=None, **kwargs):
         return _call(NORMAL_TENSOR_FLOAT, (mean,), {"std": std, **params})
     if isinstance(std, Tensor):
         return _call(NORMAL_FLOAT_TENSOR, (std,), {"mean": mean, **params})
-    options = {k: named[k] for k in ("dtype", "device", "requires_grad") if k in named}
-    made = empty(named["size"], dtype=options.get("dtype"), device=options.get("device"))
+    return _sized(mean, std, named["size"], generator=generator, **{
+        k: named[k] for k in ("dtype", "device", "requires_grad") if k in named})
+
+
+def _sized(mean, std, size, *, generator=None, dtype=None, device=None, requires_grad=False,
+           layout=None, pin_memory=False):
+    made = empty(size, dtype=dtype_argument(dtype, "normal"), device=device)
     made.normal_(mean, std, generator=generator)
-    return made.requires_grad_(options.get("requires_grad", False))
+    return made.requires_grad_(requires_grad)
 
 
-Tensor.bernoulli = bernoulli
+_sized.__name__ = "normal"  # as torch's messages name it
 
 
-# --- book/chapters/26_inplace.md:1103
+def _normal_into(args, kwargs, generator, sized: bool):
+    """normal's out=: the form with a size writes it as the factories write theirs, the
+    others as the functions of section "`out=` across the namespace" do."""
+    from refgrad._factory_out import writing
+    from refgrad._ops.out_arguments import with_out
+
+    into = writing(_sized) if sized else with_out(normal, "normal")
+    return into(*args, generator=generator, **kwargs)
+
+
+def _bernoulli_method(self, *args, generator=None, **kwargs):
+    if "out" in kwargs:  # only torch.bernoulli takes out=: refused in torch's words when read
+        raise TypeError("Tensor.bernoulli takes no out=")
+    return bernoulli(self, *args, generator=generator, **kwargs)
+
+
+_bernoulli_method.__name__ = _bernoulli_method.__qualname__ = "bernoulli"
+Tensor.bernoulli = _bernoulli_method
+
+
+# --- book/chapters/26_inplace.md:1137
 def _bernoulli_into(a, p, generator):
     (a, where), (p, _) = _on_host(a), _on_host(p)
     order = np.argsort([-abs(step) for step in a.strides], kind="stable")  # memory order

@@ -101,7 +101,12 @@ def _resized(t, sizes: tuple, strides):
     return _block(memory, start, sizes, data.dtype, strides)
 
 
-# --- book/chapters/28a_resize.md:185
+def resize_for_out(t, sizes) -> None:
+    """Resize ``t`` as a function resizes its ``out=``: unchecked, no write counted."""
+    t._data = _resized(t, tuple(sizes), None)
+
+
+# --- book/chapters/28a_resize.md:195
 def _grown(root, nbytes: int):
     """New memory of ``nbytes`` bytes beginning with a copy of ``root``'s."""
     memory = array_module(device_of(root)).empty(nbytes, dtype=np.uint8)
@@ -129,7 +134,7 @@ def _strided(first, shape, strides, writeable: bool):
     return array_module(device_of(first)).lib.stride_tricks.as_strided(first, shape, strides)
 
 
-# --- book/chapters/28a_resize.md:217
+# --- book/chapters/28a_resize.md:227
 def resize_as_(self, the_template, *, memory_format=None):
     return resize_(self, the_template.shape, memory_format=memory_format)
 

@@ -96,7 +96,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:753
+# --- book/chapters/16_functions.md:754
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
@@ -109,7 +109,7 @@ def to(input, *args, **kwargs):
         device = args[0] if type(args[0]) is not DType else None
         copy, memory_format = False, None
     else:
-        device, dtype, copy, memory_format = _to_request(args, kwargs)
+        device, dtype, copy, memory_format = read_to(args, kwargs)
     dtype = dtype or input.dtype
     device = Device(device) if device is not None else input.device
     if device.type == "cuda" and device.index is None:
@@ -133,11 +133,17 @@ def _plain_to(args: tuple) -> bool:
     return len(args) == 2 and type(args[0]) in (Device, str) and type(args[1]) is DType
 
 
-def _to_request(args: tuple, kwargs: dict) -> tuple:
+def read_to(args: tuple, kwargs: dict) -> tuple:
     """(device, dtype, copy, memory_format) from a call of any of ``to``'s three forms."""
-    if args and type(args[0]) in (float, bool):  # torch reads x.to(1.5) as x.to(float)
-        args = (type(args[0]), *args[1:])
-    _, given = _TO_FORMS.values(args, kwargs)
+    try:
+        _, given = _TO_FORMS.values(args, kwargs)
+    except TypeError as error:
+        if not (args and type(args[0]) in (float, bool)):
+            raise
+        try:  # torch reads x.to(1.5) as x.to(float)
+            _, given = _TO_FORMS.values((type(args[0]), *args[1:]), kwargs)
+        except TypeError:
+            raise error from None  # a call that fits neither way: named as given
     if "tensor" in given:
         device, dtype = given["tensor"].device, given["tensor"].dtype
     else:
@@ -145,7 +151,7 @@ def _to_request(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy", False), given.get("memory_format")
 
 
-# --- book/chapters/16_functions.md:853
+# --- book/chapters/16_functions.md:860
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

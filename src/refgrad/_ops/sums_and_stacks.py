@@ -10,6 +10,7 @@ from refgrad._ops import reductions as red
 from refgrad._ops import shapes as sh
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import NO_DIM, check_grad_dtype, dim_tuple, refuse_arguments
+from refgrad._signatures import dtype_argument
 from refgrad._tensor_values import wrap_dim
 
 
@@ -55,7 +56,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:887
+# --- book/chapters/16_functions.md:894
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool and input.ndim and input.numel():  # no running sum in bool, but
@@ -65,8 +66,9 @@ def cumsum(input, dim, *, dtype=None):
     return call(red.CUMSUM, (input,), {"dim": dim, "dtype": dtype, "self_dtype": input.dtype})
 
 
-def in_place_dtype(input, dtype):
+def in_place_dtype(input, dtype, name: str):
     """The dtype an in-place running op computes in: the input's, which ``dtype`` must be."""
+    dtype = dtype_argument(dtype, name)
     if dtype is not None and dtype != input.dtype:
         names = _dtype.C_TYPE_NAMES
         raise RuntimeError(f"Bad in-place call: input tensor dtype {names[str(input.dtype)[6:]]} "
@@ -77,7 +79,7 @@ def in_place_dtype(input, dtype):
 def cumsum_step(input, dim, *, dtype=None):
     """The step of ``cumsum_`` before the write: the sum in the input's own dtype."""
     wrap_dim(dim, input.ndim)
-    return cumsum(input, dim, dtype=in_place_dtype(input, dtype))
+    return cumsum(input, dim, dtype=in_place_dtype(input, dtype, "cumsum_"))
 
 
 cumsum_step.__name__ = "cumsum"  # the in-place method is named after it

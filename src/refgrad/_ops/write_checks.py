@@ -8,8 +8,6 @@
 import sys
 import warnings
 
-import numpy as np
-
 from refgrad._backend import overlaps, writeable
 from refgrad._ops.views import check_view_write, regenerate_views
 from refgrad.autograd._anomaly import _outside_refgrad
@@ -38,7 +36,7 @@ RESIZED = (
 )
 
 
-# --- book/chapters/26_inplace.md:82
+# --- book/chapters/26_inplace.md:80
 def bump(t) -> None:
     """Count one write to ``t``'s memory."""
     counter = t._version_counter
@@ -69,7 +67,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:197
+# --- book/chapters/26_inplace.md:195
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -102,7 +100,7 @@ def check_cast(t, kind) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:1333
+# --- book/chapters/26_inplace.md:1510
 def resize_out(t, like, times: int = 1) -> None:
     """Give the out= tensor ``t`` a new array shaped as ``like``, in ``t``'s dtype."""
     if t._data.size:
@@ -110,4 +108,6 @@ def resize_out(t, like, times: int = 1) -> None:
         for _ in range(times):
             warnings.warn(RESIZED.format(list(t._data.shape), list(like.shape)),
                           stacklevel=level)
-    t._data = np.empty_like(like, dtype=t._data.dtype, order="C")
+    from refgrad._ops.resize import resize_for_out  # chapter "Resizing in place"
+
+    resize_for_out(t, like.shape)

@@ -103,7 +103,7 @@ def _load_own(module, state_dict, path, assign, missing, errors) -> None:
                 current.copy_(given)
 
 
-# --- book/chapters/21b_layers_and_losses.md:185
+# --- book/chapters/21b_layers_and_losses.md:187
 def apply(self, fn):
     order, stack = [], [self]
     while stack:  # every module after all of its children, as torch's recursion calls fn
@@ -131,22 +131,16 @@ def _convert(self, dtype, memory_format=None):
     return self
 
 
-# --- book/chapters/21b_layers_and_losses.md:214
+# --- book/chapters/21b_layers_and_losses.md:216
 def to(self, *args, **kwargs):
-    """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(tensor)``, as torch reads it,
-    each with ``memory_format=`` if wanted."""
-    from refgrad._dtype import dtype as dtype_type
+    """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(tensor)``, read as
+    ``Tensor.to`` reads them, each with ``memory_format=`` if wanted."""
+    from refgrad._ops.simple_functions import read_to
 
-    dtype = kwargs.get("dtype")
-    for arg in args:
-        if isinstance(arg, dtype_type):
-            dtype = arg
-        elif isinstance(arg, Tensor):
-            dtype = arg.dtype
+    _, dtype, _, memory_format = read_to(args, kwargs)
     if dtype is not None and not dtype.is_floating_point:
         raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "
                         f"desired dtype={dtype}")
-    memory_format = kwargs.get("memory_format")
     if dtype is None and memory_format is None:
         return self
     return _convert(self, dtype, memory_format)
@@ -163,7 +157,7 @@ def _to_dtype(name):
     return convert
 
 
-# --- book/chapters/21b_layers_and_losses.md:252
+# --- book/chapters/21b_layers_and_losses.md:248
 def get_submodule(self, target: str):
     module = self
     for name in target.split(".") if target else ():
@@ -198,7 +192,7 @@ def get_buffer(self, target: str):
     return getattr(module, name)
 
 
-# --- book/chapters/21b_layers_and_losses.md:291
+# --- book/chapters/21b_layers_and_losses.md:287
 def _install() -> None:
     Module.state_dict, Module.load_state_dict = state_dict, load_state_dict
     Module.apply, Module.to = apply, to
