@@ -94,12 +94,12 @@ def _by_cumulative_weights(weights, n, generator):
     return drawn.reshape((*weights.shape[:-1], n))
 
 
-def _method(self, num_samples, replacement=False, *, generator=None):
+def _multinomial_method(self, num_samples, replacement=False, *, generator=None):
     return multinomial(self, num_samples, replacement, generator=generator)
 
 
-_method.__name__ = _method.__qualname__ = "multinomial"
+_multinomial_method.__name__ = _multinomial_method.__qualname__ = "multinomial"
 _SIGNATURE = ("multinomial(Tensor input, int num_samples, bool replacement = False, *, "
               "torch.Generator generator = None, Tensor out = None)")
-Tensor.multinomial = method_form(_method, Arguments(_SIGNATURE, method=True))
+Tensor.multinomial = method_form(_multinomial_method, Arguments(_SIGNATURE, method=True))
 multinomial = function_form(multinomial, Arguments(_SIGNATURE))
