@@ -159,3 +159,21 @@ def test_num_samples_must_be_an_int():
     with raises(TypeError, "multinomial(): argument 'num_samples' (position 1) must be int, not "
                            "float"):
         torch.ones(3).multinomial(2.0)
+
+
+def test_the_exponential_draws_follow_the_weights_memory_order():
+    weights = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]).t()  # not contiguous
+    for n in (1, 3):
+        torch.manual_seed(4)
+        drawn = torch.multinomial(weights, n).tolist()
+        torch.manual_seed(4)
+        quotients = weights / torch.empty_like(weights).exponential_(1)
+        expected = (quotients.argmax(-1, keepdim=True) if n == 1 else quotients.topk(n).indices)
+        assert drawn == expected.tolist()
+
+
+def test_one_sample_from_no_categories():
+    for weights in (torch.ones(0), torch.ones(2, 0)):
+        with raises(RuntimeError, "aminmax(): cannot compute aminmax over an empty dimension as "
+                                  "the operation has no identity."):
+            torch.multinomial(weights, 1, True)

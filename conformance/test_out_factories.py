@@ -123,3 +123,34 @@ def test_an_out_view_resized_stays_a_view_of_its_base():
             short = base[:2]
             write(short)
             assert base.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0, 0.0] and short.shape == (3,)
+
+
+@pytest.mark.parametrize("make, draws_first", [(lambda out: torch.rand(5, out=out), True),
+                                               (lambda out: torch.randn(3, out=out), False)])
+def test_an_inference_out_is_refused_after_one_draw_or_none(make, draws_first):
+    with torch.inference_mode():
+        inference = torch.empty(5)
+    torch.manual_seed(0)
+    with raises(RuntimeError, "Inplace update to inference tensor outside InferenceMode is not "
+                              "allowed.You can make a clone to get a normal tensor before doing "
+                              "inplace update.See https://github.com/pytorch/rfcs/pull/17 for "
+                              "more details."):
+        make(inference)
+    after = torch.rand(1)
+    torch.manual_seed(0)
+    if draws_first:  # rand draws, then writes: randn resizes out first
+        make(torch.empty(5))
+    assert torch.equal(after, torch.rand(1))
+
+
+@pytest.mark.parametrize("make", [lambda: torch.rand(3, pin_memory=True),
+                                  lambda: torch.randperm(3, pin_memory=True),
+                                  lambda: torch.randint(3, (3,), pin_memory=True)])
+def test_a_refused_pin_draws_nothing(make):
+    torch.manual_seed(0)
+    with raises(RuntimeError, "pin_memory=True requires a CUDA or other accelerator backend; no "
+                              "pinned memory allocator is available on this system."):
+        make()
+    after = torch.rand(1)
+    torch.manual_seed(0)
+    assert torch.equal(after, torch.rand(1))

@@ -317,3 +317,43 @@ def test_normal_out_in_each_form():
                      dtype=torch.float32)
     with raises(NotImplementedError, "\"normal_kernel_cpu\" not implemented for 'Long'"):
         torch.normal(0.0, 1.0, (3,), out=torch.zeros(3, dtype=torch.int64))
+
+
+def test_a_tensor_p_not_read_as_a_float_is_refused_before_drawing():
+    forms = ("but expected one of:\n * (*, torch.Generator generator = None)\n"
+             " * (float p, *, torch.Generator generator = None)\n")
+    for p, got in ((torch.tensor([0.3]), "Tensor"),
+                   (torch.tensor(0.3, requires_grad=True), "Tensor")):
+        torch.manual_seed(0)
+        with raises(TypeError, "bernoulli() received an invalid combination of arguments - got "
+                               f"({got}), {forms}"):
+            torch.ones(3).bernoulli(p)
+        after = torch.rand(1)
+        torch.manual_seed(0)
+        assert torch.equal(after, torch.rand(1))
+
+
+def test_normal_out_with_a_number_std_keeps_outs_shape():
+    mean = torch.zeros(3)
+    torch.manual_seed(0)
+    out = torch.normal(mean, 1.0, out=torch.zeros(2, 3))
+    torch.manual_seed(0)
+    assert out.shape == (2, 3) and torch.equal(out, torch.empty(2, 3).normal_())
+    torch.manual_seed(0)
+    with raises(RuntimeError, "The size of tensor a (5) must match the size of tensor b (2) at "
+                              "non-singleton dimension 0"):
+        torch.normal(torch.zeros(5), 1.0, out=torch.zeros(2))
+    after = torch.rand(1)
+    torch.manual_seed(0)
+    assert torch.equal(after, torch.rand(1))  # refused before drawing
+
+
+@pytest.mark.parametrize("std", [1.0, torch.ones(3)])
+def test_normal_out_draws_in_outs_dtype(std):
+    torch.manual_seed(0)
+    out = torch.normal(torch.zeros(3), std, out=torch.zeros(3, dtype=torch.float64))
+    torch.manual_seed(0)
+    assert out.dtype == torch.float64 and out._version == 1
+    assert torch.equal(out, torch.empty(3, dtype=torch.float64).normal_())
+    with raises(NotImplementedError, "\"normal_kernel_cpu\" not implemented for 'Long'"):
+        torch.normal(torch.zeros(3), std, out=torch.zeros(3, dtype=torch.int64))

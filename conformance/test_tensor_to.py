@@ -119,3 +119,9 @@ def test_a_module_reads_the_same_forms():
     with raises(TypeError, "to() received an invalid combination of arguments - got (str, "
                            f"str), but expected one of:{_FORMS}"):
         torch.nn.Linear(2, 2).to("cpu", "x")
+
+
+def test_a_module_takes_no_copy():
+    for call in (lambda m: m.to(copy=False), lambda m: m.to(torch.float64, False, False)):
+        with raises(RuntimeError, ".to() does not accept copy argument"):
+            call(torch.nn.Linear(2, 2))

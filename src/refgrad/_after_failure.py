@@ -32,7 +32,7 @@ from refgrad._ops import (
     tiling,
 )
 from refgrad._ops.einsum import einsum as plain_einsum
-from refgrad._signatures import is_python_type, type_name
+from refgrad._signatures import type_name
 from refgrad._tensor import Tensor
 
 
@@ -43,9 +43,11 @@ from refgrad._tensor import Tensor
 # AttributeError for a string's missing `ndim`, NumPy's, or refgrad's own
 # RuntimeError), is the call read against torch's signatures: one that fits
 # none gets torch's TypeError instead; one that fits keeps its own failure,
-# unless it gives one of Python's types for a dtype (NOTE [Python's types as
-# dtypes]): then the function runs again on the arguments as read. A dtype is
-# read before anything is drawn or written, so the failed call left nothing.
+# unless reading turns an argument into what the function takes (a tensor for
+# an int, NOTE [Tensors read as ints], or a Python type for a dtype, NOTE
+# [Python's types as dtypes]): then the function runs again on the arguments as
+# read. Such an argument fails where it is first used, before anything is drawn
+# or written (bernoulli reads its tensor p itself, before it draws).
 # The signatures are parsed at the first failure, not at import: hundreds of
 # parsed signatures alive for good would only give the garbage collector more
 # to walk on every full collection, in programs that never fail.
@@ -64,20 +66,15 @@ def read_after_failure(function, spec: tuple):
             pack, parsed = spec[3], _parsed(spec)
             packed = args if pack is None else pack(args)
             parsed.check(packed, kwargs)
-            if not ((pack is None or spec[2]) and _gives_a_type(packed, kwargs)):
+            read, named = parsed.read(packed, kwargs)
+            if not ((pack is None or spec[2]) and (read is not packed or named is not kwargs)):
                 raise
-        # A Python type for a dtype: the call again, as read (a method's pack leaves
-        # out only its tensor). Only then: a second call repeats what the first did.
-        read, named = parsed.read(packed, kwargs)
+        # The call again, as read (a method's pack leaves out only its tensor).
         return function(*args[:len(args) - len(packed)], *read, **named)
 
     checked.__name__ = checked.__qualname__ = function.__name__
     checked.__doc__ = function.__doc__
     return checked
-
-
-def _gives_a_type(args: tuple, kwargs: dict) -> bool:
-    return any(is_python_type(v) for v in (*args, *kwargs.values()))
 
 
 _PARSED: dict = {}  # spec: its Arguments, parsed at the first failure
@@ -91,7 +88,7 @@ def _parsed(spec: tuple) -> Arguments:
     return arguments
 
 
-# --- book/chapters/16o_argument_checks.md:698
+# --- book/chapters/16o_argument_checks.md:695
 _OUT = "*, Tensor out = None"
 _STABLE = "Tensor input, *, bool stable, int dim = -1, bool descending = False"
 _ORDER = "Tensor input, int dim = -1, bool descending = False"
@@ -128,7 +125,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:738
+# --- book/chapters/16o_argument_checks.md:735
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
     "dot": (linalg, (f"(Tensor input, Tensor tensor, {_OUT})",)),
@@ -150,7 +147,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:765
+# --- book/chapters/16o_argument_checks.md:762
 HIDDEN = {  # name: the forms torch tries but never lists
     **{name: (f"(Number beta, Tensor input, Number alpha, {pair})",
               f"(Number beta, Tensor input, {pair})")
@@ -163,7 +160,7 @@ HIDDEN = {  # name: the forms torch tries but never lists
 }
 
 
-# --- book/chapters/16o_argument_checks.md:783
+# --- book/chapters/16o_argument_checks.md:780
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
@@ -212,7 +209,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:839
+# --- book/chapters/16o_argument_checks.md:836
 def _function(name: str):
     module, texts = FUNCTIONS[name]
     return read_after_failure(getattr(module, name), (
@@ -247,7 +244,7 @@ meshgrid = read_after_failure(tiling.meshgrid, ((
     (), False, _listed))
 
 
-# --- book/chapters/16o_argument_checks.md:879
+# --- book/chapters/16o_argument_checks.md:876
 def _einsum_read(args: tuple) -> tuple:
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
@@ -263,7 +260,7 @@ einsum = read_after_failure(plain_einsum, (
     _einsum_read))
 
 
-# --- book/chapters/16o_argument_checks.md:901
+# --- book/chapters/16o_argument_checks.md:898
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
         if isinstance(input, Tensor):

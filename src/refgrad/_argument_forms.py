@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:673
+# --- book/chapters/13a_arguments.md:674
 """The forms that give a function torch's argument errors: wrappers and method copies."""
 
 import re
@@ -39,7 +39,7 @@ def _plain_kind(p: Parameter):
     return _PLAIN.get(p.kind)
 
 
-# --- book/chapters/13a_arguments.md:711
+# --- book/chapters/13a_arguments.md:712
 def plain_kinds(arguments: Arguments) -> tuple:
     return tuple(_plain_kinds(s) for s in arguments.signatures)
 
@@ -92,7 +92,7 @@ def _plain_value(value, kind) -> bool:
     return kind is _INTS_OR_INT
 
 
-# --- book/chapters/13a_arguments.md:766
+# --- book/chapters/13a_arguments.md:767
 # NOTE [Plain calls]
 # A call whose arguments are all of exactly the types a signature names (ints
 # where it wants int, tensors where it wants a Tensor) cannot be refused by
@@ -102,8 +102,12 @@ def _plain_value(value, kind) -> bool:
 # the failure may come from an extra positional argument, or from ints that a
 # method takes one by one (x.squeeze(0, 1)) where the function wants them as
 # one tuple: then the function is called again with the tuple.
-def function_form(function, arguments: Arguments):
-    """``function`` as ``torch.<name>``, with torch's argument errors."""
+def function_form(function, arguments: Arguments, again: bool = True):
+    """``function`` as ``torch.<name>``, with torch's argument errors.
+
+    ``again`` False: a failed call is never run a second time, for a function that
+    draws random numbers before it can fail.
+    """
     plains, bare = plain_kinds(arguments), takes_nothing(arguments)
 
     def checked(*args, **kwargs):
@@ -113,14 +117,14 @@ def function_form(function, arguments: Arguments):
             return function(*args, **kwargs)
         except Exception:
             read, named = arguments.read(args, kwargs)
-            if read is not args:  # x.squeeze(0, 1): the function wants the tuple
+            if again and read is not args:  # x.squeeze(0, 1): the function wants the tuple
                 return function(*read, **named)
             raise
 
     return _named(checked, function)
 
 
-# --- book/chapters/13a_arguments.md:796
+# --- book/chapters/13a_arguments.md:801
 def method_form(function, arguments: Arguments):
     """``function`` as ``Tensor.<name>``, with torch's argument errors (self not counted)."""
     plains, bare = plain_kinds(arguments), takes_nothing(arguments)
@@ -146,7 +150,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/13a_arguments.md:834
+# --- book/chapters/13a_arguments.md:839
 # NOTE [Method copies of the arithmetic]
 # add, sub, mul and div run on every step of a program, so they get no
 # wrapper: their own failure path asks for torch's error. A method counts its
@@ -182,7 +186,7 @@ def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     return read
 
 
-# --- book/chapters/13a_arguments.md:885
+# --- book/chapters/13a_arguments.md:890
 _MISSING = re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: (.*)")
 
 
@@ -202,7 +206,7 @@ def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict
                         + ", ".join(f'"{n}"' for n in names)) from None
 
 
-# --- book/chapters/13a_arguments.md:961
+# --- book/chapters/13a_arguments.md:966
 def refused_by_copy(name: str, takes: int, refused: tuple, code) -> TypeError:
     """torch's count for a function with a method copy: the method does not count self."""
     from refgrad._method_counts import keywords_only

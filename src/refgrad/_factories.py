@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1069
+# --- book/chapters/05_creation.md:1074
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._from_data import _finish
+from refgrad._from_data import _finish, check_pinnable
 from refgrad._generator import default_generator
 from refgrad._layouts import laid_out, row_major
 from refgrad._memory_formats import copy_strides
@@ -90,7 +90,7 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:1158
+# --- book/chapters/05_creation.md:1163
 def rand_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
               requires_grad=False):
     strides, dtype = _strides("rand_like", input, (), locals()), dtype_argument(dtype, "rand_like")
@@ -142,11 +142,13 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     dtype = dtype or _dtype.int64
     _check_permutation_fits(n, dtype)
+    if pin_memory:
+        check_pinnable(device)
     order = permutation(generator or default_generator, n)
     return _finish(order.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1221
+# --- book/chapters/05_creation.md:1228
 _DRAWN = ("torch.memory_format memory_format = None, torch.dtype dtype = None, torch.layout "
           "layout = None, torch.device device = None, bool pin_memory = False, bool "
           "requires_grad = False")
@@ -168,7 +170,7 @@ def _strides(name: str, input, bounds: tuple, given: dict):
     return copy_strides(input, fmt)
 
 
-# --- book/chapters/05_creation.md:1249
+# --- book/chapters/05_creation.md:1256
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
@@ -185,7 +187,7 @@ def _check_permutation_fits(n: int, dtype) -> None:
         _dtype.checked_number(n - 1, dtype)
 
 
-# --- book/chapters/05_creation.md:1272
+# --- book/chapters/05_creation.md:1279
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
                  requires_grad=False):
     return _triangle("tril_indices", np.tril_indices, row, col, offset, dtype, device,

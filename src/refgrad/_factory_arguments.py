@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1435
+# --- book/chapters/05_creation.md:1446
 """The factories as torch.* gives them: each reads its arguments as torch's parser does."""
 
 from refgrad import _creation, _empty_strided, _factories, _from_data, _random_factories
@@ -39,12 +39,16 @@ full = function_form(writing(_creation.full), Arguments(
     f"full(tuple of ints size, Number fill_value, {_MADE})"))
 zeros, ones = (writing(getattr(_creation, name)) for name in ("zeros", "ones"))
 
+# A random factory draws before it can fail (a refused out=): no second call, which would
+# draw again.
 _DRAWS = _random_factories.DRAWS
-rand = function_form(writing(_random_factories.rand), _DRAWS["rand"])
+rand = function_form(writing(_random_factories.rand), _DRAWS["rand"], again=False)
 randint = function_form(writing(_random_factories.randint), draw_signatures(
-    "randint", "SymInt high, tuple of ints size", "SymInt low, SymInt high, tuple of ints size"))
-randperm = function_form(writing(_factories.randperm), draw_signatures("randperm", "SymInt n"))
-randn = function_form(resizing(_random_factories.randn, True), _DRAWS["randn"])
+    "randint", "SymInt high, tuple of ints size", "SymInt low, SymInt high, tuple of ints size"),
+    again=False)
+randperm = function_form(writing(_factories.randperm), draw_signatures("randperm", "SymInt n"),
+                         again=False)
+randn = function_form(resizing(_random_factories.randn, True), _DRAWS["randn"], again=False)
 empty = resizing(_creation.empty, False)
 tensor = function_form(_from_data.tensor, Arguments(
     "tensor(object data, *, torch.dtype? dtype = None, torch.device? device = None, "

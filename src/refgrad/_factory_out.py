@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1340
+# --- book/chapters/05_creation.md:1347
 """out= for the factories: the values made in out's dtype, then written into it."""
 
 import warnings
 
 import numpy as np
 
+from refgrad._creation import parse_size
 from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump
 from refgrad._signatures import dtype_argument
 from refgrad._typename import LEGACY
@@ -66,7 +67,7 @@ def _flagged(out, requires_grad):
     return out
 
 
-# --- book/chapters/05_creation.md:1411
+# --- book/chapters/05_creation.md:1420
 def resizing(factory, fills: bool):
     """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
@@ -77,8 +78,10 @@ def resizing(factory, fills: bool):
         if kwargs.get("memory_format") is not None:
             raise RuntimeError("'memory_format' argument is incompatible with 'out' tensor "
                                "argument")
+        # out resized first, as torch does: a refused out is refused before anything is drawn
+        sizes = args if args else (kwargs["size"],) if kwargs.get("size") is not None else ()
+        out.resize_(parse_size(sizes, factory.__name__))
         made = factory(*args, dtype=out.dtype, **kwargs)
-        out.resize_(made.shape)
         if fills:
             np.copyto(out._data, made._data, casting="unsafe")
             bump(out)

@@ -149,7 +149,8 @@ def _on_gpu(dev) -> bool:
 def _finish(array, dev, requires_grad: bool, pin_memory: bool = False) -> Tensor:
     on_device = _on_gpu(dev)
     if pin_memory:
-        array = _pinned(array, on_device)
+        check_pinnable(dev)
+        array = pin(array)
     if on_device:
         array = move(array, device(dev))
     t = make_tensor(array)
@@ -158,15 +159,15 @@ def _finish(array, dev, requires_grad: bool, pin_memory: bool = False) -> Tensor
     return t
 
 
-def _pinned(array, on_device: bool):
+def check_pinnable(dev) -> None:
+    """torch's refusals of ``pin_memory=True``; the random factories ask before drawing."""
     if not cuda_is_available():
         raise RuntimeError(
             "pin_memory=True requires a CUDA or other accelerator backend; no pinned memory "
             "allocator is available on this system."
         )
-    if on_device:
+    if _on_gpu(dev):
         raise RuntimeError("Only dense CPU tensors can be pinned")
-    return pin(array)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:

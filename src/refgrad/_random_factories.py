@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:854
+# --- book/chapters/05_creation.md:855
 """rand, randn and randint: tensors drawn from the default generator or a given one."""
 
 import warnings
@@ -12,7 +12,7 @@ import numpy as np
 from refgrad import _dtype
 from refgrad._arguments import Arguments
 from refgrad._creation import parse_size
-from refgrad._from_data import _finish
+from refgrad._from_data import _finish, check_pinnable
 from refgrad._generator import default_generator
 from refgrad._sampling import integers, normal, uniform
 from refgrad._tensor import Tensor
@@ -26,6 +26,8 @@ def _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
         kind = names.get(dtype, dtype.name)
         raise NotImplementedError(f'"{kernel}" not implemented for \'{kind}\'')
     shape = parse_size(size, name, lambda: DRAWS[name].error(size, {}))
+    if pin_memory:
+        check_pinnable(device)  # before drawing: a refused call leaves the generator as it was
     values = draw(generator or default_generator, shape, dtype.numpy)
     return _finish(values, device, requires_grad, pin_memory)
 
@@ -116,11 +118,13 @@ def whole_number(value):
 def draw_integers(low, high, size, generator, dtype, device, requires_grad,
                   pin_memory=False) -> Tensor:
     shape = parse_size((size,), "randint")
+    if pin_memory:
+        check_pinnable(device)
     values = integers(generator or default_generator, shape, low, high)
     return _finish(values.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:992
+# --- book/chapters/05_creation.md:997
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):

@@ -140,7 +140,8 @@ _CHECKS = {
     "float": _is_float,
     "str": lambda v: isinstance(v, str),
     "torch.dtype": lambda v: isinstance(v, DType) or is_python_type(v),
-    "SymInt": is_index,  # an int that may come as an integer tensor of one element
+    "SymInt": lambda v: is_index(v) and not (  # an int, or an integer tensor of one element
+        isinstance(v, Tensor) and v._data.dtype.kind == "b"),
     "torch.device": lambda v: isinstance(v, str | Device) or is_int(v) and not isinstance(
         v, Tensor),  # an index, but not a tensor: x.to(torch.tensor(0)) is to(tensor)
     "torch.layout": lambda v: v is strided,  # refgrad's one layout
@@ -152,7 +153,7 @@ _CHECKS = {
 }
 
 
-# --- book/chapters/13a_arguments.md:273
+# --- book/chapters/13a_arguments.md:274
 def fits_parameter(p: Parameter, value, numbers_as_tensors: bool) -> bool:
     """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
     if value is None and p.takes_none:

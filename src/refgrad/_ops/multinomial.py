@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1191
+# --- book/chapters/26_inplace.md:1215
 """torch.multinomial: indices drawn by their weights, with torch's random numbers."""
 
 import numpy as np
@@ -10,10 +10,11 @@ import numpy as np
 from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
 from refgrad._backend import move
+from refgrad._creation import empty_like
 from refgrad._generator import default_generator
 from refgrad._ops.ordering import topk
 from refgrad._ops.write_checks import bump
-from refgrad._sampling import exponential, uniform
+from refgrad._sampling import uniform
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_values import host_array
 from refgrad._typename import LEGACY
@@ -30,7 +31,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     if not np.prod(shape):  # no samples to draw: nothing drawn, nothing checked
         drawn = np.zeros(shape, np.int64)
     elif not replacement or num_samples == 1:
-        drawn = _largest_quotients(weights, num_samples, generator)
+        drawn = _largest_quotients(input, weights, num_samples, generator)
     else:
         drawn = _by_cumulative_weights(weights, num_samples, generator)
     if not isinstance(input._data, np.ndarray):
@@ -63,19 +64,24 @@ def _check_request(input, n, replacement, out) -> None:
         raise RuntimeError("number of categories cannot exceed 2^24")
 
 
-def _largest_quotients(weights, n, generator):
+def _largest_quotients(input, weights, n, generator):
     """The exponential trick: the ``n`` largest weight / Exp(1) draw, per row."""
+    if not weights.size:
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                           "operation has no identity.")
     if not (weights.max() < np.inf and weights.min() >= 0):  # NaN fails both
         raise RuntimeError(_INVALID)
     if (weights.sum(-1) == 0).any():
         raise RuntimeError(_ZERO_SUM)
-    quotients = weights / exponential(generator, weights.shape, weights.dtype, 1.0)
+    # drawn into a tensor laid out as the weights, in its memory order, as torch draws
+    draws = empty_like(input, requires_grad=False).exponential_(1.0, generator=generator)
+    quotients = weights / host_array(draws)
     if n == 1:
         return np.argmax(quotients, -1)[..., None].astype(np.int64)
     return topk(make_tensor(quotients), n).indices._data
 
 
-# --- book/chapters/26_inplace.md:1276
+# --- book/chapters/26_inplace.md:1306
 def _by_cumulative_weights(weights, n, generator):
     rows = weights if weights.ndim == 2 else weights[None]
     drawn = np.empty((len(rows), n), np.int64)

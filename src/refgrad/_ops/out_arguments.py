@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1524
+# --- book/chapters/26_inplace.md:1554
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
@@ -39,7 +39,7 @@ def with_out(function, name: str, returns=None):
         refuse_dtypes(rules, outs, results)  # before any resizing: a refused out stays as it was
         for o, r in zip(outs, results):
             if r._data.shape != o._data.shape:
-                resize_out(o, r._data, resizes(rules, o._data.dtype != r._data.dtype))
+                resize_out(o, r._data.shape, resizes(rules, o._data.dtype != r._data.dtype))
             np.copyto(o._data, r._data, casting="unsafe")
             for _ in range(BUMPS.get(rules, 1)):
                 bump(o)

@@ -242,7 +242,7 @@ def _c_name(t) -> str:
 
 def _write(t, value) -> None:
     if t._data.shape != value.shape:
-        resize_out(t, value)  # warning, as torch does, if it held elements
+        resize_out(t, value.shape)  # warning, as torch does, if it held elements
     np.copyto(t._data, value)
     bump(t)
 

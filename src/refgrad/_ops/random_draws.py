@@ -15,12 +15,13 @@ from refgrad._creation import empty
 from refgrad._device import CPU
 from refgrad._generator import default_generator
 from refgrad._ops import random_fills
+from refgrad._ops.functions import check_broadcast
 from refgrad._ops.inplace import inplace
 from refgrad._ops.inplace_writes import _call, _constant
 from refgrad._ops.operands import _broadcast_error
 from refgrad._ops.rounding import UNSHOWN, _no_derivative
 from refgrad._ops.table import Op, register
-from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump
+from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump, resize_out
 from refgrad._sampling import bernoulli as draw_bernoulli
 from refgrad._sampling import normal as draw_normal
 from refgrad._signatures import dtype_argument
@@ -34,7 +35,7 @@ _P_RANGE = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could 
             "message be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/26_inplace.md:936
+# --- book/chapters/26_inplace.md:937
 def _on_host(array):
     """(the array on the CPU, where it came from): draws are made on the CPU."""
     if type(array) is np.ndarray or isinstance(array, int | float | np.generic):
@@ -78,7 +79,7 @@ def _zeros(g, sizes):
     return zeros(sizes, dtype=g.dtype, device=g.device)
 
 
-# --- book/chapters/26_inplace.md:985
+# --- book/chapters/26_inplace.md:986
 BERNOULLI = register(Op("bernoulli", "BernoulliBackward0", ("self",), forward=_bernoulli,
                         backward=lambda g, **_: (_constant(g),), promote=False,
                         hides=("generator",)))
@@ -106,7 +107,7 @@ NORMAL_TENSOR_TENSOR = register(Op(
         np.broadcast_shapes(tuple(mean_sym_sizes), tuple(std_sym_sizes)))))
 
 
-# --- book/chapters/26_inplace.md:1023
+# --- book/chapters/26_inplace.md:1024
 def bernoulli(input, *args, generator=None, out=None, **kwargs):
     if args or kwargs:  # a probability given as a number: a node without a derivative
         if out is not None:  # that form takes no out=: refused in torch's words when read
@@ -114,6 +115,8 @@ def bernoulli(input, *args, generator=None, out=None, **kwargs):
         p = args[0] if args else kwargs["p"]
         if isinstance(p, Tensor) and p.ndim == 0 and not p.requires_grad:
             p = p.item()  # torch's parser reads such a tensor as the float it holds
+        elif isinstance(p, Tensor):  # no float: refused in torch's words, before drawing
+            raise TypeError("bernoulli(): p is a tensor")
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
         params = {"p": p, "generator": generator, "operation": "bernoulli"}
@@ -138,7 +141,7 @@ def _bernoulli_out(out, input, generator):
     return out
 
 
-# --- book/chapters/26_inplace.md:1063
+# --- book/chapters/26_inplace.md:1069
 _BROADCASTING = SimpleNamespace(promote=True, variadic=False)  # as an op whose inputs broadcast
 _NORMAL = Arguments(
     "normal(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
@@ -153,9 +156,11 @@ _NORMAL = Arguments(
 def normal(*args, generator=None, **kwargs):
     _NORMAL.check(args, kwargs)
     named = dict(zip(("mean", "std", "size"), args), **kwargs)
-    if named.get("out") is not None:
-        return _normal_into(args, kwargs, generator, "size" in named)
-    named.pop("out", None)
+    if named.get("out") is not None and "size" in named:  # as the factories write theirs
+        from refgrad._factory_out import writing
+
+        return writing(_sized)(*args, generator=generator, **kwargs)
+    out = named.pop("out", None)
     mean, std = named.get("mean"), named.get("std", 1.0)
     if isinstance(std, Tensor) and not (std >= 0).all():
         raise RuntimeError("normal expects all elements of std >= 0.0")
@@ -166,6 +171,9 @@ def normal(*args, generator=None, **kwargs):
         error = _broadcast_error(_BROADCASTING, (mean, std))
         if error is not None:
             raise error
+    if out is not None:
+        return _normal_into(out, mean, std, generator)
+    if isinstance(mean, Tensor) and isinstance(std, Tensor):
         return _call(NORMAL_TENSOR_TENSOR, (mean, std), params)
     if isinstance(mean, Tensor):
         return _call(NORMAL_TENSOR_FLOAT, (mean,), {"std": std, **params})
@@ -185,14 +193,24 @@ def _sized(mean, std, size, *, generator=None, dtype=None, device=None, requires
 _sized.__name__ = "normal"  # as torch's messages name it
 
 
-def _normal_into(args, kwargs, generator, sized: bool):
-    """normal's out=: the form with a size writes it as the factories write theirs, the
-    others as the functions of section "`out=` across the namespace" do."""
-    from refgrad._factory_out import writing
-    from refgrad._ops.out_arguments import with_out
-
-    into = writing(_sized) if sized else with_out(normal, "normal")
-    return into(*args, generator=generator, **kwargs)
+def _normal_into(out, mean, std, generator):
+    """normal's out= with a tensor mean or std: drawn in out's own dtype, one write."""
+    if state.grad_enabled and any(isinstance(t, Tensor) and t.requires_grad
+                                  for t in (mean, std, out)):
+        raise RuntimeError(OUT_NEEDS_GRAD.format("normal"))
+    version = out._version
+    with no_grad():
+        if isinstance(std, Tensor):  # out takes the operands' shape, then scaled and shifted
+            shape = std.shape if not isinstance(mean, Tensor) else np.broadcast_shapes(
+                tuple(mean.shape), tuple(std.shape))
+            if tuple(shape) != tuple(out.shape):
+                resize_out(out, tuple(shape))
+            out.normal_(0.0, 1.0, generator=generator).mul_(std).add_(mean)
+        else:  # out keeps its shape, and the mean is spread to it: checked before drawing
+            check_broadcast(tuple(mean.shape), tuple(out.shape))
+            out.normal_(0.0, std, generator=generator).add_(mean)
+    out._version_counter.value = version + 1  # the call is one write, as torch counts it
+    return out
 
 
 def _bernoulli_method(self, *args, generator=None, **kwargs):
@@ -205,7 +223,7 @@ _bernoulli_method.__name__ = _bernoulli_method.__qualname__ = "bernoulli"
 Tensor.bernoulli = _bernoulli_method
 
 
-# --- book/chapters/26_inplace.md:1137
+# --- book/chapters/26_inplace.md:1158
 def _bernoulli_into(a, p, generator):
     (a, where), (p, _) = _on_host(a), _on_host(p)
     order = np.argsort([-abs(step) for step in a.strides], kind="stable")  # memory order

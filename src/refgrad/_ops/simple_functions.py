@@ -148,7 +148,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
         device, dtype = given["tensor"].device, given["tensor"].dtype
     else:
         device, dtype = given.get("device"), dtype_argument(given.get("dtype"), "to")
-    return device, dtype, given.get("copy", False), given.get("memory_format")
+    return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
 # --- book/chapters/16_functions.md:860

@@ -100,14 +100,13 @@ def check_cast(t, kind) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:1510
-def resize_out(t, like, times: int = 1) -> None:
-    """Give the out= tensor ``t`` a new array shaped as ``like``, in ``t``'s dtype."""
+# --- book/chapters/26_inplace.md:1541
+def resize_out(t, shape, times: int = 1) -> None:
+    """Resize the out= tensor ``t`` to ``shape``, keeping its dtype."""
     if t._data.size:
         _, level = _outside_refgrad(sys._getframe())
         for _ in range(times):
-            warnings.warn(RESIZED.format(list(t._data.shape), list(like.shape)),
-                          stacklevel=level)
+            warnings.warn(RESIZED.format(list(t._data.shape), list(shape)), stacklevel=level)
     from refgrad._ops.resize import resize_for_out  # chapter "Resizing in place"
 
-    resize_for_out(t, like.shape)
+    resize_for_out(t, shape)

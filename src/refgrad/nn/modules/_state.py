@@ -135,9 +135,14 @@ def _convert(self, dtype, memory_format=None):
 def to(self, *args, **kwargs):
     """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(tensor)``, read as
     ``Tensor.to`` reads them, each with ``memory_format=`` if wanted."""
+    from refgrad._device import device as Device
     from refgrad._ops.simple_functions import read_to
 
-    _, dtype, _, memory_format = read_to(args, kwargs)
+    device, dtype, copy, memory_format = read_to(args, kwargs)
+    if copy is not None:
+        raise RuntimeError(".to() does not accept copy argument")
+    if device is not None:
+        Device(device)  # refused if it names no device; the parameters stay on the host
     if dtype is not None and not dtype.is_floating_point:
         raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "
                         f"desired dtype={dtype}")
@@ -157,7 +162,7 @@ def _to_dtype(name):
     return convert
 
 
-# --- book/chapters/21b_layers_and_losses.md:248
+# --- book/chapters/21b_layers_and_losses.md:253
 def get_submodule(self, target: str):
     module = self
     for name in target.split(".") if target else ():
@@ -192,7 +197,7 @@ def get_buffer(self, target: str):
     return getattr(module, name)
 
 
-# --- book/chapters/21b_layers_and_losses.md:287
+# --- book/chapters/21b_layers_and_losses.md:292
 def _install() -> None:
     Module.state_dict, Module.load_state_dict = state_dict, load_state_dict
     Module.apply, Module.to = apply, to
