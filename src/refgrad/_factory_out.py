@@ -9,8 +9,9 @@ import warnings
 
 import numpy as np
 
+from refgrad._backend import overlaps
 from refgrad._creation import parse_size
-from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump
+from refgrad._ops.write_checks import OUT_NEEDS_GRAD, OVERLAP, bump
 from refgrad._signatures import dtype_argument
 from refgrad._typename import LEGACY
 from refgrad.autograd._state import state
@@ -25,6 +26,8 @@ def writing(factory):
         if state.grad_enabled and out.requires_grad:
             raise RuntimeError(OUT_NEEDS_GRAD.format(f"aten::{factory.__name__}"))
         _refuse_dtype(dtype, out)
+        if factory.__name__ in _NO_SHARED_OUT and overlaps(out._data):
+            raise RuntimeError(OVERLAP)  # before anything is made: nothing is drawn
         made = factory(*args, dtype=out.dtype, requires_grad=requires_grad, **kwargs)
         _write(out, made._data, keeps_shape=factory.__name__ == "arange")
         return _flagged(out, requires_grad)
@@ -54,6 +57,11 @@ def _write(out, values, keeps_shape: bool) -> None:
     bump(out)
 
 
+# The factories whose out may not be an expanded tensor, whose elements share memory;
+# zeros, ones, full, eye and randperm fill one anyway, as torch's do.
+_NO_SHARED_OUT = frozenset(("arange", "linspace", "logspace", "rand", "randint", "normal"))
+
+
 def _refuse_dtype(dtype, out) -> None:
     if dtype is not None and dtype is not out.dtype:
         raise RuntimeError(f"dtype {LEGACY[dtype]} does not match dtype of out parameter "
@@ -67,7 +75,7 @@ def _flagged(out, requires_grad):
     return out
 
 
-# --- book/chapters/05_creation.md:1420
+# --- book/chapters/05_creation.md:1433
 def resizing(factory, fills: bool):
     """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
@@ -81,6 +89,8 @@ def resizing(factory, fills: bool):
         # out resized first, as torch does: a refused out is refused before anything is drawn
         sizes = args if args else (kwargs["size"],) if kwargs.get("size") is not None else ()
         out.resize_(parse_size(sizes, factory.__name__))
+        if fills and overlaps(out._data):
+            raise RuntimeError(OVERLAP)
         made = factory(*args, dtype=out.dtype, **kwargs)
         if fills:
             np.copyto(out._data, made._data, casting="unsafe")

@@ -2,18 +2,18 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1215
+# --- book/chapters/26_inplace.md:1219
 """torch.multinomial: indices drawn by their weights, with torch's random numbers."""
 
 import numpy as np
 
 from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
-from refgrad._backend import move
+from refgrad._backend import move, overlaps
 from refgrad._creation import empty_like
 from refgrad._generator import default_generator
 from refgrad._ops.ordering import topk
-from refgrad._ops.write_checks import bump
+from refgrad._ops.write_checks import OVERLAP, bump
 from refgrad._sampling import uniform
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_values import host_array
@@ -25,6 +25,8 @@ _ZERO_SUM = "invalid multinomial distribution (sum of probabilities <= 0)"
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     _check_request(input, num_samples, replacement, out)
+    if out is not None and overlaps(out._data):
+        raise RuntimeError(OVERLAP)
     shape = (*input.shape[:-1], num_samples)
     weights = host_array(input)  # drawn on the CPU, as refgrad's other draws are
     generator = generator or default_generator
@@ -81,7 +83,7 @@ def _largest_quotients(input, weights, n, generator):
     return topk(make_tensor(quotients), n).indices._data
 
 
-# --- book/chapters/26_inplace.md:1306
+# --- book/chapters/26_inplace.md:1312
 def _by_cumulative_weights(weights, n, generator):
     rows = weights if weights.ndim == 2 else weights[None]
     drawn = np.empty((len(rows), n), np.int64)

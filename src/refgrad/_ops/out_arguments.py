@@ -2,16 +2,25 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1554
+# --- book/chapters/26_inplace.md:1560
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
 
 from refgrad._argument_forms import refuse_in_torch_words
+from refgrad._backend import overlaps
 from refgrad._ops import simple_functions
 from refgrad._ops.inplace_methods import OUT_OF_PLACE
-from refgrad._ops.out_rules import BUMPS, KERNELS, outs_given, refuse_dtypes, refuse_grad, resizes
-from refgrad._ops.write_checks import bump, resize_out
+from refgrad._ops.out_rules import (
+    BUMPS,
+    KERNELS,
+    SHARED_OUT_TAKEN,
+    outs_given,
+    refuse_dtypes,
+    refuse_grad,
+    resizes,
+)
+from refgrad._ops.write_checks import OVERLAP, bump, resize_out
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.utils._python_dispatch import dispatch_out
@@ -34,6 +43,8 @@ def with_out(function, name: str, returns=None):
         outs = outs_given(name, out, returns)
         if state.grad_enabled:
             refuse_grad(rules, args, kwargs, outs)
+        if rules not in SHARED_OUT_TAKEN and any(overlaps(o._data) for o in outs):
+            raise RuntimeError(OVERLAP)
         result = function(*args, **kwargs)
         results = (result,) if isinstance(out, Tensor) else tuple(result)
         refuse_dtypes(rules, outs, results)  # before any resizing: a refused out stays as it was

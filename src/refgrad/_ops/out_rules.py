@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2298
+# --- book/chapters/26_inplace.md:2315
 """What torch checks when a function writes into out=: small tables, probed on torch."""
 
 from refgrad._dtype import C_TYPE_NAMES
@@ -30,7 +30,7 @@ GRAD_NAMES = {
 }
 
 
-# --- book/chapters/26_inplace.md:2334
+# --- book/chapters/26_inplace.md:2351
 # Kernels without a derivative: only an out that requires grad is refused.
 OUT_ONLY = frozenset(("floor_divide", "heaviside", "softmax", "log_softmax", "slice_scatter",
                       "diag"))
@@ -63,7 +63,7 @@ def _requires_grad(a) -> bool:
     return isinstance(a, Tensor) and a._requires_grad
 
 
-# --- book/chapters/26_inplace.md:2373
+# --- book/chapters/26_inplace.md:2390
 _FOUND = "Found dtype {out} but expected {result}"
 _C_NAMES = "Expected out tensor to have dtype {result_c}, but got {out_c} instead"
 _SAME = "{name}(): self and result must have the same scalar type"
@@ -74,7 +74,7 @@ _SEARCHED = ("torch.searchsorted(): output tensor's dtype is wrong, it can only 
              "tensor's dtype {out} and out_int32 flag is {flag}")
 
 
-# --- book/chapters/26_inplace.md:2388
+# --- book/chapters/26_inplace.md:2405
 EXACT = {  # name: torch's refusal of an out of another dtype than the result's
     **dict.fromkeys(("abs", "absolute", "neg", "negative", "ceil", "floor", "trunc", "fix",
                      "frac", "round", "sign", "sgn", "clamp", "clamp_min", "clamp_max", "clip",
@@ -114,7 +114,7 @@ EXACT = {  # name: torch's refusal of an out of another dtype than the result's
 }
 
 
-# --- book/chapters/26_inplace.md:2434
+# --- book/chapters/26_inplace.md:2451
 _CAT = "torch.cat(): input types can't be cast to the desired output type {out}"
 _CASTABLE = ("{name}: Expected result to be safely castable from {result} dtype, but got "
              "result with dtype {out}")
@@ -138,7 +138,7 @@ CASTS = {  # name: (torch's exception, its message, which outs it refuses)
 }
 
 
-# --- book/chapters/26_inplace.md:2465
+# --- book/chapters/26_inplace.md:2482
 def refuse_dtype(name: str, out, result) -> None:
     """torch's refusal of an ``out`` whose dtype does not take ``result``, if it refuses."""
     have, want = out._data.dtype, result._data.dtype
@@ -164,7 +164,7 @@ def _words(name: str, out, result) -> dict:
             "result_type": f"torch.{LEGACY[result.dtype]}Tensor", "flag": want.name == "int32"}
 
 
-# --- book/chapters/26_inplace.md:2495
+# --- book/chapters/26_inplace.md:2522
 ONE_RESIZE = frozenset((
     "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
     "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "cat", "concat",
@@ -174,6 +174,13 @@ ONE_RESIZE = frozenset((
     "special_ndtr",
 ))
 SILENT = frozenset(("addbmm", "narrow_copy"))  # resized without a warning
+# The kernels that write into an out whose elements share memory (an expanded
+# tensor) as into any other: every other refuses it, before anything is drawn
+# or computed, as torch's TensorIterator does.
+SHARED_OUT_TAKEN = frozenset((
+    "all", "any", "amax", "amin", "argmax", "argmin", "histc", "mv", "nansum", "narrow_copy",
+    "norm", "prod", "std", "sum", "threshold", "tril", "triu", "var",
+))
 # torch.special's functions that are top-level kernels under another name, and those kernels.
 KERNELS = {"special_" + name: kernel for name, kernel in (
     *((n, n) for n in ("digamma", "erf", "erfc", "erfinv", "exp2", "expm1", "i0", "log1p",
@@ -188,7 +195,7 @@ def resizes(name: str, cast: bool) -> int:
     return 0 if name in SILENT else 2 if cast and name not in ONE_RESIZE else 1
 
 
-# --- book/chapters/26_inplace.md:2531
+# --- book/chapters/26_inplace.md:2565
 def outs_given(name: str, out, returns) -> tuple:
     """The tensors ``out`` names, or torch's TypeError for an out of the wrong kind."""
     if isinstance(out, Tensor):
@@ -231,7 +238,7 @@ def refuse_dtypes(name: str, outs: tuple, results: tuple) -> None:
             raise RuntimeError(message.format(**_words(name, outs[i], results[i])))
 
 
-# --- book/chapters/26_inplace.md:2738
+# --- book/chapters/26_inplace.md:2772
 KERNELS.update(linalg_inv="inverse", linalg_cross="cross", linalg_vector_norm="norm",
                linalg_matrix_power="matrix_power")
 GRAD_NAMES.update(linalg_cholesky="linalg_cholesky_ex", linalg_det="_linalg_det",

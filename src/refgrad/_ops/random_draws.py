@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from refgrad._arguments import Arguments
-from refgrad._backend import device_of, move
+from refgrad._backend import device_of, move, overlaps
 from refgrad._creation import empty
 from refgrad._device import CPU
 from refgrad._generator import default_generator
@@ -21,7 +21,7 @@ from refgrad._ops.inplace_writes import _call, _constant
 from refgrad._ops.operands import _broadcast_error
 from refgrad._ops.rounding import UNSHOWN, _no_derivative
 from refgrad._ops.table import Op, register
-from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump, resize_out
+from refgrad._ops.write_checks import OUT_NEEDS_GRAD, OVERLAP, bump, resize_out
 from refgrad._sampling import bernoulli as draw_bernoulli
 from refgrad._sampling import normal as draw_normal
 from refgrad._signatures import dtype_argument
@@ -130,6 +130,8 @@ def _bernoulli_out(out, input, generator):
     """The draws written into ``out``, of any dtype, reshaped to the input's shape silently."""
     if state.grad_enabled and (input.requires_grad or out.requires_grad):
         raise RuntimeError(OUT_NEEDS_GRAD.format("bernoulli"))
+    if overlaps(out._data):
+        raise RuntimeError(OVERLAP)
     with no_grad():
         draws = _call(BERNOULLI, (input,), {"generator": generator})._data
     if out._data.shape != draws.shape:
@@ -141,7 +143,7 @@ def _bernoulli_out(out, input, generator):
     return out
 
 
-# --- book/chapters/26_inplace.md:1069
+# --- book/chapters/26_inplace.md:1071
 _BROADCASTING = SimpleNamespace(promote=True, variadic=False)  # as an op whose inputs broadcast
 _NORMAL = Arguments(
     "normal(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
@@ -198,6 +200,8 @@ def _normal_into(out, mean, std, generator):
     if state.grad_enabled and any(isinstance(t, Tensor) and t.requires_grad
                                   for t in (mean, std, out)):
         raise RuntimeError(OUT_NEEDS_GRAD.format("normal"))
+    if overlaps(out._data):
+        raise RuntimeError(OVERLAP)
     version = out._version
     with no_grad():
         if isinstance(std, Tensor):  # out takes the operands' shape, then scaled and shifted
@@ -223,7 +227,7 @@ _bernoulli_method.__name__ = _bernoulli_method.__qualname__ = "bernoulli"
 Tensor.bernoulli = _bernoulli_method
 
 
-# --- book/chapters/26_inplace.md:1158
+# --- book/chapters/26_inplace.md:1162
 def _bernoulli_into(a, p, generator):
     (a, where), (p, _) = _on_host(a), _on_host(p)
     order = np.argsort([-abs(step) for step in a.strides], kind="stable")  # memory order
