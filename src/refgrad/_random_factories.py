@@ -52,20 +52,21 @@ def _draw_size(name, sizes, size, options: dict) -> tuple:
     raise DRAWS[name].error(sizes, given)  # torch's words for neither or both
 
 
-def rand(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False,
-         layout=None, pin_memory=False):
-    size = _draw_size("rand", sizes, size, {"generator": generator, "dtype": dtype,
-                                            "device": device, "requires_grad": requires_grad})
-    return _random("rand", "check_uniform_bounds", uniform, size, generator, dtype, device,
-                   requires_grad, pin_memory)
+def _drawing(name: str, kernel: str, draw):
+    """``rand`` or ``randn``: a new tensor of ``draw``'s numbers, of the size given."""
+    def factory(*sizes, size=None, generator=None, dtype=None, device=None,
+                requires_grad=False, layout=None, pin_memory=False):
+        size = _draw_size(name, sizes, size, {"generator": generator, "dtype": dtype,
+                                              "device": device, "requires_grad": requires_grad})
+        return _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
+                       pin_memory)
+
+    factory.__name__ = factory.__qualname__ = name
+    return factory
 
 
-def randn(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False,
-          layout=None, pin_memory=False):
-    size = _draw_size("randn", sizes, size, {"generator": generator, "dtype": dtype,
-                                             "device": device, "requires_grad": requires_grad})
-    return _random("randn", "normal_kernel_cpu", normal, size, generator, dtype, device,
-                   requires_grad, pin_memory)
+rand = _drawing("rand", "check_uniform_bounds", uniform)
+randn = _drawing("randn", "normal_kernel_cpu", normal)
 
 
 _UNSET = object()
@@ -124,7 +125,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad,
     return _finish(values.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:997
+# --- book/chapters/05_creation.md:998
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):
