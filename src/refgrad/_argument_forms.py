@@ -121,10 +121,11 @@ def function_form(function, arguments: Arguments, again: bool = True):
                 return function(*read, **named)
             raise
 
+    checked.forms = arguments  # out= is read against them: see with_out
     return _named(checked, function)
 
 
-# --- book/chapters/13a_arguments.md:801
+# --- book/chapters/13a_arguments.md:802
 def method_form(function, arguments: Arguments):
     """``function`` as ``Tensor.<name>``, with torch's argument errors (self not counted)."""
     plains, bare = plain_kinds(arguments), takes_nothing(arguments)
@@ -150,7 +151,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/13a_arguments.md:839
+# --- book/chapters/13a_arguments.md:840
 # NOTE [Method copies of the arithmetic]
 # add, sub, mul and div run on every step of a program, so they get no
 # wrapper: their own failure path asks for torch's error. A method counts its
@@ -186,7 +187,7 @@ def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     return read
 
 
-# --- book/chapters/13a_arguments.md:890
+# --- book/chapters/13a_arguments.md:891
 _MISSING = re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: (.*)")
 
 
@@ -206,7 +207,7 @@ def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict
                         + ", ".join(f'"{n}"' for n in names)) from None
 
 
-# --- book/chapters/13a_arguments.md:966
+# --- book/chapters/13a_arguments.md:967
 def refused_by_copy(name: str, takes: int, refused: tuple, code) -> TypeError:
     """torch's count for a function with a method copy: the method does not count self."""
     from refgrad._method_counts import keywords_only

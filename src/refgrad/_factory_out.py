@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1348
+# --- book/chapters/05_creation.md:1358
 """out= for the factories: the values made in out's dtype, then written into it."""
 
 import warnings
@@ -28,6 +28,8 @@ def writing(factory):
         _refuse_dtype(dtype, out)
         if factory.__name__ in _NO_SHARED_OUT and overlaps(out._data):
             raise RuntimeError(OVERLAP)  # before anything is made: nothing is drawn
+        if factory.__name__ in _DRAWN:
+            kwargs["laid_as"] = out._data  # drawn in out's memory order
         made = factory(*args, dtype=out.dtype, requires_grad=requires_grad, **kwargs)
         _write(out, made._data, keeps_shape=factory.__name__ == "arange")
         return _flagged(out, requires_grad)
@@ -60,6 +62,7 @@ def _write(out, values, keeps_shape: bool) -> None:
 # The factories whose out may not be an expanded tensor, whose elements share memory;
 # zeros, ones, full, eye and randperm fill one anyway, as torch's do.
 _NO_SHARED_OUT = frozenset(("arange", "linspace", "logspace", "rand", "randint", "normal"))
+_DRAWN = frozenset(("rand", "randint", "normal"))  # randn: see resizing
 
 
 def _refuse_dtype(dtype, out) -> None:
@@ -75,7 +78,7 @@ def _flagged(out, requires_grad):
     return out
 
 
-# --- book/chapters/05_creation.md:1434
+# --- book/chapters/05_creation.md:1447
 def resizing(factory, fills: bool):
     """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
@@ -91,7 +94,8 @@ def resizing(factory, fills: bool):
         out.resize_(parse_size(sizes, factory.__name__))
         if fills and overlaps(out._data):
             raise RuntimeError(OVERLAP)
-        made = factory(*args, dtype=out.dtype, **kwargs)
+        made = factory(*args, dtype=out.dtype, **kwargs, **({"laid_as": out._data} if fills
+                                                            else {}))
         if fills:
             np.copyto(out._data, made._data, casting="unsafe")
             bump(out)

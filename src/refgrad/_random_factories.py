@@ -14,12 +14,12 @@ from refgrad._arguments import Arguments
 from refgrad._creation import parse_size
 from refgrad._from_data import _finish, check_pinnable
 from refgrad._generator import default_generator
-from refgrad._sampling import integers, normal, uniform
+from refgrad._sampling import integers, laid_out, normal, uniform
 from refgrad._tensor import Tensor
 
 
 def _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
-            pin_memory) -> Tensor:
+            pin_memory, laid_as=None) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
     if not dtype.is_floating_point:
         names = {_dtype.int64: "Long", _dtype.int32: "Int", _dtype.bool: "Bool"}
@@ -28,7 +28,8 @@ def _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
     shape = parse_size(size, name, lambda: DRAWS[name].error(size, {}))
     if pin_memory:
         check_pinnable(device)  # before drawing: a refused call leaves the generator as it was
-    values = draw(generator or default_generator, shape, dtype.numpy)
+    values = laid_out(laid_as, shape, lambda laid, contiguous: draw(
+        generator or default_generator, laid, dtype.numpy, contiguous))
     return _finish(values, device, requires_grad, pin_memory)
 
 
@@ -55,25 +56,28 @@ def _draw_size(name, sizes, size, options: dict) -> tuple:
 def _drawing(name: str, kernel: str, draw):
     """``rand`` or ``randn``: a new tensor of ``draw``'s numbers, of the size given."""
     def factory(*sizes, size=None, generator=None, dtype=None, device=None,
-                requires_grad=False, layout=None, pin_memory=False):
+                requires_grad=False, layout=None, pin_memory=False, laid_as=None):
         size = _draw_size(name, sizes, size, {"generator": generator, "dtype": dtype,
                                               "device": device, "requires_grad": requires_grad})
         return _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
-                       pin_memory)
+                       pin_memory, laid_as)
 
     factory.__name__ = factory.__qualname__ = name
     return factory
 
 
-rand = _drawing("rand", "check_uniform_bounds", uniform)
-randn = _drawing("randn", "normal_kernel_cpu", normal)
+# laid_as: an out= array the numbers are drawn for, in its memory order
+rand = _drawing("rand", "check_uniform_bounds",
+                lambda generator, shape, kind, _: uniform(generator, shape, kind))
+randn = _drawing("randn", "normal_kernel_cpu", lambda generator, shape, kind, contiguous:
+                 normal(generator, shape, kind, contiguous=contiguous))
 
 
 _UNSET = object()
 
 
 def randint(low=_UNSET, high=None, size=None, *, generator=None, dtype=None, device=None,
-            requires_grad=False, layout=None, pin_memory=False):
+            requires_grad=False, layout=None, pin_memory=False, laid_as=None):
     size_named = size is not None
     if size is None:  # randint(high, size)
         low, high, size = _UNSET, low, high
@@ -96,7 +100,8 @@ def randint(low=_UNSET, high=None, size=None, *, generator=None, dtype=None, dev
                             f"({got})")
     dtype = dtype or _dtype.int64
     check_random_bounds(low, bound, dtype)
-    return draw_integers(low, bound, size, generator, dtype, device, requires_grad, pin_memory)
+    return draw_integers(low, bound, size, generator, dtype, device, requires_grad, pin_memory,
+                         laid_as)
 
 
 def whole_number(value):
@@ -117,15 +122,16 @@ def whole_number(value):
 
 
 def draw_integers(low, high, size, generator, dtype, device, requires_grad,
-                  pin_memory=False) -> Tensor:
+                  pin_memory=False, laid_as=None) -> Tensor:
     shape = parse_size((size,), "randint")
     if pin_memory:
         check_pinnable(device)
-    values = integers(generator or default_generator, shape, low, high)
+    values = laid_out(laid_as, shape, lambda laid, _: integers(
+        generator or default_generator, laid, low, high))
     return _finish(values.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:998
+# --- book/chapters/05_creation.md:1004
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):

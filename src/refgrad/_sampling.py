@@ -183,3 +183,25 @@ def bernoulli(generator, shape, dtype, p) -> np.ndarray:
     """torch's bernoulli_(p): 1 where a uniform number falls below ``p``."""
     u = uniform(generator, shape, p.dtype if isinstance(p, np.ndarray) else np.float64)
     return np.asarray(u < p).astype(dtype)  # probabilities: uniform numbers of their dtype
+
+
+# --- book/chapters/05a_random.md:556
+def in_memory_order(like, draw) -> np.ndarray:
+    """``draw(shape, order)``'s numbers for ``like``'s axes taken in ``order``, its memory
+    order, turned back to ``like``'s own order of axes."""
+    order = np.argsort([-abs(step) for step in like.strides], kind="stable")
+    values = draw(tuple(like.shape[axis] for axis in order), order)
+    return values.transpose(np.argsort(order))
+
+
+def laid_out(like, shape: tuple, draw) -> np.ndarray:
+    """``draw(shape, contiguous)``'s numbers, in the memory order of ``like``, an out=
+    array, where it has this shape; in C order where there is none or it will be resized."""
+    if like is None or tuple(like.shape) != tuple(shape):
+        return draw(shape, True)
+    return in_memory_order(like, lambda laid, _: draw(laid, contiguous(like)))
+
+
+def contiguous(a) -> bool:
+    """Whether torch would call ``a`` contiguous; a device array counts as it is made."""
+    return bool(a.flags.c_contiguous) if type(a) is np.ndarray else True

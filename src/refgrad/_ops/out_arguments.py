@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1560
+# --- book/chapters/26_inplace.md:1575
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
@@ -13,11 +13,14 @@ from refgrad._ops import simple_functions
 from refgrad._ops.inplace_methods import OUT_OF_PLACE
 from refgrad._ops.out_rules import (
     BUMPS,
+    DTYPE_BEFORE_SHARED,
     KERNELS,
     SHARED_OUT_TAKEN,
     outs_given,
     refuse_dtypes,
+    refuse_given_dtype,
     refuse_grad,
+    refuse_input,
     resizes,
 )
 from refgrad._ops.write_checks import OVERLAP, bump, resize_out
@@ -30,6 +33,7 @@ def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
     rules = KERNELS.get(name, name)  # whose checks torch makes
+    forms = _forms_taking_out(function)
 
     def wrapper(*args, out=None, **kwargs):
         if out is None:
@@ -38,12 +42,18 @@ def with_out(function, name: str, returns=None):
             except TypeError as error:
                 refuse_in_torch_words(name, error, args, kwargs)
                 raise
+        if forms is not None:  # torch.sum(x, out=o): only sum's form with a dim takes out
+            forms.read(args, dict(kwargs, out=out))
         if switched_on.dispatch_modes and state.dispatch_modes:  # out= counts as a write
             return dispatch_out(wrapper, name, args, dict(kwargs, out=out))
         outs = outs_given(name, out, returns)
+        refuse_input(rules, args, kwargs)
         if state.grad_enabled:
             refuse_grad(rules, args, kwargs, outs)
+        refuse_given_dtype(rules, args, kwargs, outs, lambda: function(*args, **kwargs))
         if rules not in SHARED_OUT_TAKEN and any(overlaps(o._data) for o in outs):
+            if rules in DTYPE_BEFORE_SHARED:
+                refuse_dtypes(rules, outs, (function(*args, **kwargs),))
             raise RuntimeError(OVERLAP)
         result = function(*args, **kwargs)
         results = (result,) if isinstance(out, Tensor) else tuple(result)
@@ -62,6 +72,15 @@ def with_out(function, name: str, returns=None):
 
     wrapper.__name__ = name
     return wrapper
+
+
+def _forms_taking_out(function):
+    """The signatures ``function`` is read against, where some of them take out=."""
+    forms = getattr(function, "forms", None)
+    if forms is None or not any(p.name == "out" for s in forms.signatures
+                                for p in s.parameters):
+        return None
+    return forms
 
 
 (add, sub, mul, div, pow, neg, exp, log, sin, cos, tanh, sigmoid, clamp,  # noqa: A001

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:899
+# --- book/chapters/26_inplace.md:905
 """bernoulli and normal: random draws that make a new tensor."""
 
 from types import SimpleNamespace
@@ -13,6 +13,7 @@ from refgrad._arguments import Arguments
 from refgrad._backend import device_of, move, overlaps
 from refgrad._creation import empty
 from refgrad._device import CPU
+from refgrad._empty_strided import empty_strided
 from refgrad._generator import default_generator
 from refgrad._ops import random_fills
 from refgrad._ops.functions import check_broadcast
@@ -23,6 +24,7 @@ from refgrad._ops.rounding import UNSHOWN, _no_derivative
 from refgrad._ops.table import Op, register
 from refgrad._ops.write_checks import OUT_NEEDS_GRAD, OVERLAP, bump, resize_out
 from refgrad._sampling import bernoulli as draw_bernoulli
+from refgrad._sampling import in_memory_order
 from refgrad._sampling import normal as draw_normal
 from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
@@ -35,7 +37,7 @@ _P_RANGE = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could 
             "message be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/26_inplace.md:937
+# --- book/chapters/26_inplace.md:945
 def _on_host(array):
     """(the array on the CPU, where it came from): draws are made on the CPU."""
     if type(array) is np.ndarray or isinstance(array, int | float | np.generic):
@@ -79,7 +81,7 @@ def _zeros(g, sizes):
     return zeros(sizes, dtype=g.dtype, device=g.device)
 
 
-# --- book/chapters/26_inplace.md:986
+# --- book/chapters/26_inplace.md:994
 BERNOULLI = register(Op("bernoulli", "BernoulliBackward0", ("self",), forward=_bernoulli,
                         backward=lambda g, **_: (_constant(g),), promote=False,
                         hides=("generator",)))
@@ -107,7 +109,7 @@ NORMAL_TENSOR_TENSOR = register(Op(
         np.broadcast_shapes(tuple(mean_sym_sizes), tuple(std_sym_sizes)))))
 
 
-# --- book/chapters/26_inplace.md:1024
+# --- book/chapters/26_inplace.md:1034
 def bernoulli(input, *args, generator=None, out=None, **kwargs):
     if args or kwargs:  # a probability given as a number: a node without a derivative
         if out is not None:  # that form takes no out=: refused in torch's words when read
@@ -132,18 +134,18 @@ def _bernoulli_out(out, input, generator):
         raise RuntimeError(OUT_NEEDS_GRAD.format("bernoulli"))
     if overlaps(out._data):
         raise RuntimeError(OVERLAP)
-    with no_grad():
-        draws = _call(BERNOULLI, (input,), {"generator": generator})._data
-    if out._data.shape != draws.shape:
+    if out._data.shape != input._data.shape:  # resized first: the draws follow its layout
         from refgrad._ops.resize import resize_for_out  # chapter "Resizing in place"
 
-        resize_for_out(out, draws.shape)
-    out._data[...] = draws
+        resize_for_out(out, input._data.shape)
+    with no_grad():  # drawn in out's memory order, from the probabilities at each place
+        out._data[...] = in_memory_order(out._data, lambda _, order: _call(
+            BERNOULLI, (input.permute(*map(int, order)),), {"generator": generator})._data)
     bump(out)
     return out
 
 
-# --- book/chapters/26_inplace.md:1071
+# --- book/chapters/26_inplace.md:1081
 _BROADCASTING = SimpleNamespace(promote=True, variadic=False)  # as an op whose inputs broadcast
 _NORMAL = Arguments(
     "normal(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
@@ -186,8 +188,11 @@ def normal(*args, generator=None, **kwargs):
 
 
 def _sized(mean, std, size, *, generator=None, dtype=None, device=None, requires_grad=False,
-           layout=None, pin_memory=False):
+           layout=None, pin_memory=False, laid_as=None):
     made = empty(size, dtype=dtype_argument(dtype, "normal"), device=device)
+    if laid_as is not None and laid_as.shape == made._data.shape:  # out='s layout, drawn in
+        strides = tuple(step // laid_as.itemsize for step in laid_as.strides)  # its order
+        made = empty_strided(size, strides, dtype=made.dtype, device=device)
     made.normal_(mean, std, generator=generator)
     return made.requires_grad_(requires_grad)
 
@@ -227,13 +232,12 @@ _bernoulli_method.__name__ = _bernoulli_method.__qualname__ = "bernoulli"
 Tensor.bernoulli = _bernoulli_method
 
 
-# --- book/chapters/26_inplace.md:1162
+# --- book/chapters/26_inplace.md:1175
 def _bernoulli_into(a, p, generator):
     (a, where), (p, _) = _on_host(a), _on_host(p)
-    order = np.argsort([-abs(step) for step in a.strides], kind="stable")  # memory order
-    laid = np.broadcast_to(p, a.shape).transpose(order)
-    drawn = draw_bernoulli(generator or default_generator, laid.shape, a.dtype, laid)
-    drawn = drawn.transpose(np.argsort(order))
+    drawn = in_memory_order(a, lambda shape, order: draw_bernoulli(
+        generator or default_generator, shape, a.dtype, np.broadcast_to(p, a.shape)
+        .transpose(order)))
     return drawn if where is None else move(drawn, where)
 
 

@@ -16,7 +16,16 @@ from refgrad._ops.inplace import inplace
 from refgrad._ops.inplace_writes import _call, _constant
 from refgrad._ops.table import Op, register
 from refgrad._random_factories import check_random_bounds
-from refgrad._sampling import bernoulli, exponential, full_range, integers, normal, uniform
+from refgrad._sampling import (
+    bernoulli,
+    contiguous,
+    exponential,
+    full_range,
+    in_memory_order,
+    integers,
+    normal,
+    uniform,
+)
 from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY, not_implemented_for
 from refgrad.utils._python_dispatch import named
@@ -26,17 +35,14 @@ def _drawn(draw, kernel):
     def forward(a, generator, **bounds):
         if kernel is not None and a.dtype.kind != "f":
             raise not_implemented_for(kernel, a.dtype)
-        order = np.argsort([-abs(step) for step in a.strides], kind="stable")  # memory order
-        shape = tuple(a.shape[axis] for axis in order)
-        contiguous = bool(a.flags.c_contiguous) if type(a) is np.ndarray else True
-        values = draw(generator or default_generator, shape, a.dtype, contiguous, **bounds)
-        values = values.transpose(np.argsort(order))
+        values = in_memory_order(a, lambda shape, _: draw(
+            generator or default_generator, shape, a.dtype, contiguous(a), **bounds))
         return values if type(a) is np.ndarray else move(values, device_of(a))
 
     return forward
 
 
-# --- book/chapters/26_inplace.md:746
+# --- book/chapters/26_inplace.md:752
 def _random_fill(name, node, kernel, draw, numbers):
     return register(Op(name, node, ("self",), forward=_drawn(draw, kernel),
                        backward=lambda g, **drawn: (_constant(g),), promote=False,
@@ -53,7 +59,7 @@ NORMAL = _random_fill("normal_", "NormalBackward0", "normal_kernel_cpu",
                       ("mean", "std"))
 
 
-# --- book/chapters/26_inplace.md:768
+# --- book/chapters/26_inplace.md:774
 def uniform_(self, from_=0.0, to=1.0, *, generator=None):
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
@@ -72,7 +78,7 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
 Tensor.uniform_, Tensor.normal_ = uniform_, normal_
 
 
-# --- book/chapters/26_inplace.md:797
+# --- book/chapters/26_inplace.md:803
 EXPONENTIAL = _random_fill("exponential_", "ExponentialBackward0", None,
                            lambda gen, shape, kind, _, lambd: exponential(gen, shape, kind,
                                                                           lambd),
@@ -107,7 +113,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
     return inplace(self, named("bernoulli", lambda t: _call(BERNOULLI, (t,), params)))
 
 
-# --- book/chapters/26_inplace.md:833
+# --- book/chapters/26_inplace.md:839
 _RANDOM = Arguments("random_(*, torch.Generator generator = None)",
                     "random_(int from, int? to, *, torch.Generator generator = None)",
                     "random_(int to, *, torch.Generator generator = None)", method=True)
@@ -135,7 +141,7 @@ def random_(self, *args, generator=None, **kwargs):
     return inplace(self, named("random", lambda t: _call(row, (t,), params)))
 
 
-# --- book/chapters/26_inplace.md:866
+# --- book/chapters/26_inplace.md:872
 def _largest(low: int, dtype) -> int:
     """The largest value ``random_(low, None)`` may draw, after torch's checks on ``low``."""
     if not dtype.is_floating_point:
