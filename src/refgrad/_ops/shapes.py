@@ -136,11 +136,22 @@ SQUEEZE_DIMS = register(Op(
     backward=lambda g, dim, self_sym_sizes: (unsqueeze_to(g, dim, self_sym_sizes),),
     keeps=("self_sym_sizes",), view=True,
 ))
+
+
+def _unbound(a, dim):
+    # a[i, ...], not iteration: a 1-D array iterates into scalars, copies that no
+    # longer share its memory, where a[i, ...] is a 0-d view
+    moved = np.moveaxis(a, dim, 0)
+    return tuple(moved[i, ...] for i in range(moved.shape[0]))
+
+
 UNBIND = register(Op(
     "unbind", "UnbindBackward0", ("self",),
-    forward=lambda a, dim: tuple(np.moveaxis(a, dim, 0)),
+    forward=_unbound,
     backward=lambda grads, dim: (_stack(grads, dim),), outputs=None, view=True,
 ))
+
+
 def _same_sizes(arrays):
     for entry, a in enumerate(arrays[1:], start=1):
         if a.shape != arrays[0].shape:
@@ -168,7 +179,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:394
+# --- book/chapters/15_sums_and_shapes.md:411
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 
