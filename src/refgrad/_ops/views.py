@@ -110,6 +110,7 @@ def regenerate(view) -> None:
     node, nr = _replayed(base, replay) if replay else (_as_strided_node(base, view), 0)
     old, old_nr = view._grad_fn, view._output_nr
     view._grad_fn, view._output_nr, view._requires_grad = node, nr, True
+    view._backward_hooks = None  # NOTE [A regenerated view's hooks]
     if view._retains_grad:  # chapter "backward() and grad()"
         from refgrad.autograd._backward import follow_retained_grad
 
@@ -130,13 +131,13 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:335
+# --- book/chapters/27_views.md:345
 def _go_stale(view, info) -> None:
     info.stale = _rebase_message(view, info.creation, INDIRECT)
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:342
+# --- book/chapters/27_views.md:352
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -159,7 +160,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:468
+# --- book/chapters/27_views.md:478
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -182,7 +183,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:492
+# --- book/chapters/27_views.md:502
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 
