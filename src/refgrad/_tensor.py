@@ -77,7 +77,13 @@ class _RequiresGrad:
             raise RuntimeError(NOT_LEAF_REQUIRES_GRAD)
         check_requires_grad(self, requires_grad, "only Tensors of floating point dtype can "
                             "require gradients")
-        self._requires_grad = requires_grad
+        counter = self._version_counter
+        if self._view_info is None and (counter is None or not counter.views):
+            self._requires_grad = requires_grad
+        else:  # a view, or a base of views: chapter "Views and their history"
+            from refgrad._ops.views import set_requires_grad
+
+            set_requires_grad(self, requires_grad)
         return self
 
     @property
@@ -96,7 +102,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:309
+# --- book/chapters/03_tensor.md:315
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -176,7 +182,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:397
+# --- book/chapters/03_tensor.md:403
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad
@@ -192,7 +198,7 @@ def clear_grad(t, set_to_none: bool = True) -> None:
     grad.zero_()
 
 
-# --- book/chapters/03_tensor.md:420
+# --- book/chapters/03_tensor.md:426
 class _Versions:
     __slots__ = ()
 
@@ -214,7 +220,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:460
+# --- book/chapters/03_tensor.md:466
 class _Detach:
     __slots__ = ()
 
@@ -256,7 +262,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:642
+# --- book/chapters/03_tensor.md:648
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -284,7 +290,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:679
+# --- book/chapters/03_tensor.md:685
 _new = object.__new__  # looked up once, not on every tensor
 
 

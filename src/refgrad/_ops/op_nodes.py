@@ -195,7 +195,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:278
+# --- book/chapters/13_dispatch.md:290
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:
@@ -213,6 +213,8 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
                 kwargs[name] = saved
             elif saved is not None:
                 kwargs[name] = _unpacked(saved, self)
+            elif self._next_nodes[0] is None and not any(self._next_nodes):
+                return (None,) * len(self._next_nodes)  # NOTE [A node no gradient leaves]
     else:
         kwargs = self._params
     if not op.many:

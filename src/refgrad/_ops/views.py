@@ -22,12 +22,13 @@ DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, INFERENCE_MODE, IN_CUSTOM_FUNCTION = r
 class ViewInfo:
     """How one view was made: its creation metadata and, maybe, its view ops."""
 
-    __slots__ = ("creation", "replay", "stale")
+    __slots__ = ("creation", "replay", "stale", "requires_grad")
 
     def __init__(self, creation: int, replay) -> None:
         self.creation = creation
         self.replay = replay  # ((op, params, output index), ...) from the base, or None
         self.stale = None  # torch's error for reading grad_fn: NOTE [Views past regenerating]
+        self.requires_grad = False  # its own flag: NOTE [A view that requires grad through its base]
 
 
 def _creation(source, many: bool) -> int:
@@ -41,7 +42,7 @@ def _creation(source, many: bool) -> int:
     return info.creation if meta == DEFAULT and info is not None else meta
 
 
-# --- book/chapters/27_views.md:91
+# --- book/chapters/27_views.md:92
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay = None
@@ -59,7 +60,33 @@ def track_view(op, source, out, params, index) -> None:
         views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
 
 
-# --- book/chapters/27_views.md:119
+# --- book/chapters/27_views.md:140
+def set_requires_grad(t, flag: bool) -> None:
+    """Set leaf ``t``'s own requires_grad flag, and let its views follow."""
+    info = t._view_info
+    if info is not None:
+        info.requires_grad = flag
+        if not flag:
+            t._grad_accumulator = None  # only the own flag earns an AccumulateGrad
+        t._requires_grad = flag or t._base._requires_grad
+    else:
+        t._requires_grad = flag
+    follow_base(t)
+
+
+def follow_base(base) -> None:
+    """Work out again whether each view of ``base`` without a grad_fn requires grad."""
+    counter = base._version_counter
+    if counter is None or not counter.views:
+        return
+    for reference in list(counter.views):
+        view = reference()
+        if (view is not None and view._base is base and view._grad_fn is None
+                and view._view_info.stale is None):
+            view._requires_grad = view._view_info.requires_grad or base._requires_grad
+
+
+# --- book/chapters/27_views.md:198
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -84,7 +111,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:149
+# --- book/chapters/27_views.md:228
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -95,7 +122,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:274
+# --- book/chapters/27_views.md:353
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
     base = view._base
@@ -131,13 +158,13 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:345
+# --- book/chapters/27_views.md:424
 def _go_stale(view, info) -> None:
     info.stale = _rebase_message(view, info.creation, INDIRECT)
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:352
+# --- book/chapters/27_views.md:431
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -160,7 +187,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:478
+# --- book/chapters/27_views.md:557
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -183,7 +210,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:502
+# --- book/chapters/27_views.md:581
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

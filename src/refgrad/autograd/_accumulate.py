@@ -215,14 +215,17 @@ def _recorded_copy(grad, variable):
 
 
 # --- book/chapters/10_nodes.md:997
-def grad_accumulator(leaf) -> AccumulateGrad:
+def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
     node = ref() if ref is not None else None
     if node is None:
-        info = leaf._view_info  # a view whose grad_fn torch refuses: NOTE [Views past regenerating]
-        if info is not None and info.stale:
-            raise RuntimeError(info.stale)
+        info = leaf._view_info
+        if info is not None:
+            if info.stale:  # a view whose grad_fn torch refuses: NOTE [Views past regenerating]
+                raise RuntimeError(info.stale)
+            if not info.requires_grad:  # NOTE [A view that requires grad through its base]
+                return None
         node = AccumulateGrad(leaf)
         leaf._grad_accumulator = weakref.ref(node)
     return node
@@ -237,7 +240,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1032
+# --- book/chapters/10_nodes.md:1038
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
@@ -255,7 +258,10 @@ def get_gradient_edge(tensor) -> GradientEdge:
         )
     if tensor._grad_fn is None and state.inference_mode:
         raise AttributeError("'NoneType' object has no attribute 'next_functions'")
-    return GradientEdge(*gradient_edge(tensor))
+    node, output_nr = gradient_edge(tensor)
+    if node is None:  # a leaf without an accumulator (chapter "Views and their history")
+        raise AssertionError("Expected gradient function to be set")
+    return GradientEdge(node, output_nr)
 
 
 GradientEdge.__module__ = "refgrad.autograd.graph"  # where users import it from, as in torch

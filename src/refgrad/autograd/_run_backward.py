@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18_backward.md:126
+# --- book/chapters/18_backward.md:128
 """From outputs and inputs to the engine's roots and targets, through one door."""
 
 import logging
@@ -18,12 +18,13 @@ def _root_edges(outputs) -> list:
     for i, out in enumerate(outputs):
         if isinstance(out, GradientEdge):
             edges.append((out.node, out.output_nr))
-        elif out._grad_fn is None and not out._requires_grad:
-            raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn"
-            )
         else:
-            edges.append(gradient_edge(out))
+            edge = gradient_edge(out)
+            if edge[0] is None:  # nothing required, or only through a view's base
+                raise RuntimeError(
+                    f"element {i} of tensors does not require grad and does not have a grad_fn"
+                )
+            edges.append(edge)
     return edges
 
 
@@ -44,7 +45,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:188
+# --- book/chapters/18_backward.md:191
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     _check_given(t_outputs, args[0])
