@@ -6,7 +6,9 @@ import torch
 
 from conformance._support import raises
 
-VIEW_OF_LEAF = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF = (
+    "a view of a leaf Variable that requires grad is being used in an in-place operation."
+)
 NOT_USED = ("The differentiated Tensor at index 0 appears to not have been used in the graph. "
             "Set allow_unused=True if this is the desired behavior.")
 
@@ -22,7 +24,8 @@ def test_a_no_grad_view_requires_grad_but_has_no_edge(computed):
     v = _no_grad_view(a * 1 if computed else a)
     assert (v.requires_grad, v.is_leaf, v.grad_fn) == (True, True, None)
     y = (v * 3).sum()
-    assert y.requires_grad and y.grad_fn.next_functions[0][0].next_functions == ((None, 0), (None, 0))
+    mul = y.grad_fn.next_functions[0][0]
+    assert y.requires_grad and mul.next_functions == ((None, 0), (None, 0))
     y.backward()
     assert v.grad is None and a.grad is None
 

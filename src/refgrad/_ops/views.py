@@ -28,7 +28,7 @@ class ViewInfo:
         self.creation = creation
         self.replay = replay  # ((op, params, output index), ...) from the base, or None
         self.stale = None  # torch's error for reading grad_fn: NOTE [Views past regenerating]
-        self.requires_grad = False  # its own flag: NOTE [A view that requires grad through its base]
+        self.requires_grad = False  # its own: NOTE [A view that requires grad through its base]
 
 
 def _creation(source, many: bool) -> int:
