@@ -8,6 +8,7 @@ import torch
 from conformance._support import raises
 
 INDIRECT = "its base or another view of its base has been modified inplace"
+DIRECT = "is being modified inplace"
 CUSTOM = (
     " This view was created inside a custom Function (or because an input was returned "
     "as-is) and the autograd logic to handle view+inplace would override the custom backward "
@@ -167,3 +168,103 @@ def test_an_ordinary_view_is_regenerated():
         base.mul_(2)
     assert type(view.grad_fn).__name__ == "AsStridedBackward0"
     view.sum().backward()
+
+
+def _unbound(b):
+    return b.unbind()[1], "Output 1 of Unbind"
+
+
+def _split(b):
+    return b.split(2)[0], "Output 0 of Split"
+
+
+def _custom(b):
+    return Tail.apply(b), "Output 0 of Tail"
+
+
+@pytest.mark.parametrize("make, ending", [(_unbound, MULTI), (_split, MULTI), (_custom, CUSTOM)])
+@pytest.mark.parametrize("quietly", [True, False])
+def test_a_saved_view_past_regenerating_refuses_to_be_unpacked(make, ending, quietly):
+    b = torch.ones(2, 2, requires_grad=True) * 1
+    view, which = make(b)
+    y = view * view
+    if quietly:
+        with torch.no_grad():
+            b.add_(1)
+    else:
+        b.add_(1)
+    message = f"{which} is a view and {INDIRECT}." + ending
+    with raises(RuntimeError, message):
+        y.grad_fn._saved_self
+    with raises(RuntimeError, message):
+        y.grad_fn._raw_saved_self.unpack()
+    with raises(RuntimeError, message):
+        y.sum().backward()
+
+
+def test_a_write_to_a_view_past_regenerating_names_its_first_node():
+    b = torch.ones(4, requires_grad=True) * 1
+    view = b.unbind()[1]
+    b.add_(1)
+    b.add_(1)
+    with raises(RuntimeError, f"Output 1 of Unbind is a view and {INDIRECT}." + MULTI):
+        view.grad_fn
+    with raises(RuntimeError, f"Output 1 of Unbind is a view and {DIRECT}." + MULTI):
+        view.add_(1)
+
+
+class Dirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, write):
+        if write:
+            x.mul_(2)
+        ctx.mark_dirty(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2, None
+
+
+def _no_grad_view(b):
+    with torch.no_grad():
+        return b[:2]
+
+
+@pytest.mark.parametrize("write", [True, False])
+@pytest.mark.parametrize("make, message", [
+    (lambda b: b.unbind()[0], f"Output 0 of Unbind is a view and {DIRECT}." + MULTI),
+    (lambda b: b.split(2)[1], f"Output 1 of Split is a view and {DIRECT}." + MULTI),
+    (lambda b: Tail.apply(b.view(2, 2)), f"Output 0 of Tail is a view and {DIRECT}." + CUSTOM),
+    (lambda b: Same.apply(b), f"Output 0 of Same is a view and {DIRECT}." + CUSTOM),
+    (_no_grad_view, "a leaf Variable that requires grad has been used in an in-place operation."),
+])
+def test_a_view_marked_dirty_is_refused_in_torchs_words(write, make, message):
+    b = torch.ones(4, requires_grad=True) * 1
+    with raises(RuntimeError, message):
+        Dirty.apply(make(b), write)
+
+
+def test_a_no_grad_view_of_a_leaf_marked_dirty_is_a_leaf_written():
+    with raises(RuntimeError, "a leaf Variable that requires grad has been used in an in-place "
+                              "operation."):
+        Dirty.apply(_no_grad_view(torch.ones(4, requires_grad=True)), True)
+
+
+def test_the_edges_of_a_function_are_taken_before_its_forward_writes():
+    class Write(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, w):
+            x.mul_(2)
+            return w * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            return None, g
+
+    a = torch.ones(4, requires_grad=True)
+    v = (a * 1)[1:3]
+    y = Write.apply(v, torch.ones(2, requires_grad=True))
+    assert [type(f).__name__ for f, _ in y.grad_fn.next_functions] == [
+        "SliceBackward0", "AccumulateGrad"]
+    assert type(v.grad_fn).__name__ == "AsStridedBackward0"

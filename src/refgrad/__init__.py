@@ -499,11 +499,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1107
+# --- book/chapters/27_views.md:1123
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1232
+# --- book/chapters/27_views.md:1248
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

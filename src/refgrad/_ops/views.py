@@ -22,12 +22,13 @@ DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, INFERENCE_MODE, IN_CUSTOM_FUNCTION = r
 class ViewInfo:
     """How one view was made: its creation metadata and, maybe, its view ops."""
 
-    __slots__ = ("creation", "replay", "stale", "requires_grad")
+    __slots__ = ("creation", "replay", "stale", "written", "requires_grad")
 
     def __init__(self, creation: int, replay) -> None:
         self.creation = creation
         self.replay = replay  # ((op, params, output index), ...) from the base, or None
         self.stale = None  # torch's error for reading grad_fn: NOTE [Views past regenerating]
+        self.written = None  # and for writing the view, if it had a grad_fn then
         self.requires_grad = False  # its own: NOTE [A view that requires grad through its base]
 
 
@@ -42,7 +43,7 @@ def _creation(source, many: bool) -> int:
     return info.creation if meta == DEFAULT and info is not None else meta
 
 
-# --- book/chapters/27_views.md:92
+# --- book/chapters/27_views.md:93
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay = None
@@ -60,7 +61,7 @@ def track_view(op, source, out, params, index) -> None:
         views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
 
 
-# --- book/chapters/27_views.md:140
+# --- book/chapters/27_views.md:141
 def set_requires_grad(t, flag: bool) -> None:
     """Set leaf ``t``'s own requires_grad flag, and let its views follow."""
     info = t._view_info
@@ -86,7 +87,7 @@ def follow_base(base) -> None:
             view._requires_grad = view._view_info.requires_grad or base._requires_grad
 
 
-# --- book/chapters/27_views.md:198
+# --- book/chapters/27_views.md:199
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -111,7 +112,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:228
+# --- book/chapters/27_views.md:229
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -122,7 +123,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:353
+# --- book/chapters/27_views.md:354
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
     base = view._base
@@ -158,13 +159,17 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:424
+# --- book/chapters/27_views.md:436
 def _go_stale(view, info) -> None:
+    if info.stale is not None:
+        return  # torch's words name the node the view had first
     info.stale = _rebase_message(view, info.creation, INDIRECT)
+    if view._grad_fn is not None:
+        info.written = _rebase_message(view, info.creation)
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:431
+# --- book/chapters/27_views.md:447
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -187,7 +192,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:557
+# --- book/chapters/27_views.md:573
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -210,7 +215,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:581
+# --- book/chapters/27_views.md:597
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 
@@ -241,6 +246,6 @@ def check_view_write(view) -> None:
     if info is None:
         return
     if info.creation != DEFAULT:
-        raise RuntimeError(_rebase_message(view, info.creation))
+        raise RuntimeError(info.written or _rebase_message(view, info.creation))
     if view._requires_grad and view._base._grad_fn is None:
         raise RuntimeError(VIEW_OF_LEAF)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:331
+# --- book/chapters/25_functions.md:337
 """torch's checks on what a custom Function's forward and backward leave behind."""
 
 import warnings
@@ -71,13 +71,13 @@ def refuse_gradient(node, i: int, positions: tuple, g) -> None:
     raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
 
 
-# --- book/chapters/25_functions.md:401
+# --- book/chapters/25_functions.md:407
 def written(node, out, i: int, differentiable: bool, inputs, count: int):
     """An output marked dirty, its history now ``node``'s where autograd records it."""
     is_input = any(out is t for t in inputs)
     if not differentiable:
         return out.detach() if out._requires_grad and is_input else out
-    if out._requires_grad and out._grad_fn is None:
+    if out._requires_grad and out._grad_fn is None and not _had_grad_fn(out):
         raise RuntimeError(DIRTY_LEAF)
     if not is_input:
         warnings.warn(NOT_AN_INPUT, UserWarning, stacklevel=5)
@@ -85,6 +85,12 @@ def written(node, out, i: int, differentiable: bool, inputs, count: int):
         raise RuntimeError(VIEW_WITH_OTHERS)
     _rewrite_history(node, out, i)
     return out
+
+
+def _had_grad_fn(out) -> bool:
+    """Whether ``out`` is a view that lost its grad_fn when its base was written."""
+    info = out._view_info  # torch still holds the node there: NOTE [Views past regenerating]
+    return info is not None and info.written is not None
 
 
 def _rewrite_history(node, out, i: int) -> None:

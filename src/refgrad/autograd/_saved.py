@@ -97,8 +97,8 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
         raise RuntimeError(FREED)
     if saved._unpack_hook is not None:
         return unpack_with_hooks(saved, node)
-    if strict and saved._grad_fn is not None and saved._original._grad_fn is None:
-        raise RuntimeError(DETACHED_IN_PLACE)  # NOTE [A saved input detached in place]
+    if saved._grad_fn is not None and saved._original._grad_fn is None:
+        _lost_grad_fn(saved._original, strict)  # NOTE [A saved input detached in place]
     if saved._counter.value != saved._version:
         raise RuntimeError(_modified_message(saved, node))
     if saved._original is not None:
@@ -113,7 +113,15 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
     return t
 
 
-# --- book/chapters/11_saved.md:178
+def _lost_grad_fn(original, strict: bool) -> None:
+    info = original._view_info
+    if info is not None and info.stale:  # a view past regenerating: chapter "Views"
+        raise RuntimeError(info.stale)
+    if strict:
+        raise RuntimeError(DETACHED_IN_PLACE)
+
+
+# --- book/chapters/11_saved.md:193
 def _modified_message(saved: SavedTensor, node) -> str:
     tensor = saved._original
     producer = tensor._grad_fn if tensor is not None else node
@@ -147,7 +155,7 @@ def _type_of_data(data) -> str:
     return c_tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:225
+# --- book/chapters/11_saved.md:240
 class SavedNumber:
     """A Python number an operation kept; shown as a 0-d tensor."""
 
@@ -179,7 +187,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:277
+# --- book/chapters/11_saved.md:292
 PACK_MODIFIED = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -205,7 +213,7 @@ def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook) -> None:
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:312
+# --- book/chapters/11_saved.md:327
 def unpack_with_hooks(saved: SavedTensor, node):
     from refgrad._tensor import Tensor
 
@@ -225,7 +233,7 @@ def unpack_with_hooks(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:336
+# --- book/chapters/11_saved.md:351
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
@@ -264,7 +272,7 @@ def _check_register(saved: SavedTensor, args, kwargs) -> tuple:
     return args
 
 
-# --- book/chapters/11_saved.md:440
+# --- book/chapters/11_saved.md:455
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "

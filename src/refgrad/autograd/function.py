@@ -131,7 +131,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:203
+# --- book/chapters/25_functions.md:207
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = _bound(cls.forward, args, kwargs), {}
@@ -160,6 +160,7 @@ def _run(cls, args, kwargs):
     node._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
     inputs = [args[i] for i in node._tensor_positions]
     record = state.grad_enabled and any(t.requires_grad for t in inputs)
+    edges = [gradient_edge(t) for t in inputs] if record else None  # before forward writes
     enabled, state.grad_enabled = state.grad_enabled, False
     forward_on, forward_grad.enabled = forward_grad.enabled, False  # no tangents inside
     try:
@@ -171,16 +172,17 @@ def _run(cls, args, kwargs):
     finally:
         state.grad_enabled, forward_grad.enabled = enabled, forward_on
     many = isinstance(output, tuple)
-    return _wrap(node, inputs, output if many else (output,), record), many, node
+    return _wrap(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:272
-def _wrap(node, inputs, outputs, record) -> tuple:
+# --- book/chapters/25_functions.md:277
+def _wrap(node, inputs, outputs, edges) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
     plain = {id(t) for t in node.non_differentiable or ()}
+    record = edges is not None
     if record:
-        set_edges(node, [gradient_edge(t) for t in inputs])
+        set_edges(node, edges)
     wrapped = []
     for i, out in enumerate(outputs):
         if not isinstance(out, Tensor):
@@ -212,7 +214,7 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:446
+# --- book/chapters/25_functions.md:458
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
