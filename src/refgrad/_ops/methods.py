@@ -179,7 +179,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1150
+# --- book/chapters/16_functions.md:1151
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

@@ -179,7 +179,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:411
+# --- book/chapters/15_sums_and_shapes.md:422
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 
