@@ -28,7 +28,7 @@ __all__ += [
 from refgrad.autograd import graph
 
 
-# --- book/chapters/11_saved.md:420
+# --- book/chapters/11_saved.md:453
 from refgrad.autograd._saved import SavedTensor
 
 
