@@ -52,7 +52,7 @@ COPY = register(Op(
     "copy_", "CopyBackwards", ("self", "src"),
     forward=lambda a, src, src_dtype: np.broadcast_to(src, a.shape).astype(a.dtype),
     backward=lambda g, src_dtype: (_constant(g), g.to(src_dtype)),
-    promote=False, writes=("self",),
+    promote=False, writes=("self",), hides=("src_dtype",),  # torch's node shows nothing
 ))
 
 
