@@ -17,8 +17,8 @@ from refgrad.autograd._function_checks import (
     written,
 )
 from refgrad.autograd._node import FunctionNode, input_metadata, set_edges
-from refgrad.autograd._once_differentiable import once_differentiable
 from refgrad.autograd._node_misuse import ReadOnly
+from refgrad.autograd._once_differentiable import once_differentiable
 from refgrad.autograd._saved import FREED, NOTHING_SAVED, SavedTensor, unpack
 from refgrad.autograd._state import dual_levels, state
 from refgrad.autograd._tangents import forward_grad
