@@ -53,7 +53,7 @@ def test_hooks_registered_on_a_custom_nodes_raw_saved_tensor_give_its_value():
     assert y.grad_fn.saved_tensors[0].tolist() == [10.0, 20.0]
 
 
-@pytest.mark.parametrize("name", ["saved_tensors", "_raw_saved_tensors"])
+@pytest.mark.parametrize("name", ["saved_tensors", "_raw_saved_tensors", "saved_variables"])
 def test_a_custom_nodes_saved_tensors_cannot_be_assigned_or_deleted(name):
     node = SaveTwo.apply(leaf(1.0), leaf(2.0)).grad_fn
     with raises(AttributeError, NOT_WRITABLE.format(name)):

@@ -90,7 +90,7 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
                 refuse_gradient(self, i, positions, g)
         return tuple(result[i] for i in positions)
 
-    @property
+    @ReadOnly
     def saved_variables(self) -> tuple:
         import warnings
 
