@@ -84,6 +84,15 @@ def test_a_value_saved_for_some_gradients_may_be_absent(op):
             assert parameters[value].default is None, (op.name, value)
 
 
+@pytest.mark.parametrize("op", ROWS, ids=[r.name for r in ROWS])
+def test_results_and_backward_operands_are_kept_whenever_recorded(op):
+    # NOTE [A result is always saved]: an output, and any value a *_backward op
+    # keeps, is kept whichever input requires grad.
+    for value, users in op.saves:
+        if value in (op.outputs or ()) or op.name.endswith("backward"):
+            assert set(users) == set(op.inputs), (op.name, value, users)
+
+
 def test_view_rows_have_one_input():
     for op in ROWS:
         if op.view:

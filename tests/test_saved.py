@@ -51,10 +51,11 @@ def test_a_plain_number_is_kept_as_itself_until_released(number):
     assert type(node._saved[0]) is type(number)
     gc.collect()
     assert not gc.is_tracked(node._saved)  # numbers and None: nothing to watch
-    assert isinstance(node._raw_saved_other, SavedNumber)
-    assert node._raw_saved_other.value == number
     y.sum().backward(retain_graph=True)
     assert node._saved == (number, None) and a.grad.tolist() == [float(number)]
+    raw = node._raw_saved_other  # read raw, the number is kept wrapped, for its hooks
+    assert isinstance(raw, SavedNumber) and raw.value == number
+    assert node._saved == (raw, None) and node._raw_saved_other is raw
     y.sum().backward()  # released: the number goes with the rest
     for read in (lambda: node._saved_other, lambda: node._raw_saved_other.value,
                  lambda: y.sum().backward()):

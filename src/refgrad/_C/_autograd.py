@@ -8,3 +8,14 @@
 from refgrad.autograd._versions import _unsafe_set_version_counter
 
 __all__ = ["_unsafe_set_version_counter"]
+
+
+# --- book/chapters/23_saved_tensor_hooks.md:170
+from refgrad.autograd._saved_hooks import (
+    saved_tensors_hooks_disabled_message as _saved_tensors_hooks_get_disabled_error_message,
+)
+from refgrad.autograd._saved_hooks import (
+    saved_tensors_hooks_is_enabled as _saved_tensors_hooks_is_enabled,
+)
+
+__all__ += ["_saved_tensors_hooks_is_enabled", "_saved_tensors_hooks_get_disabled_error_message"]

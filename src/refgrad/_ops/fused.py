@@ -87,7 +87,7 @@ ADDCDIV = register(Op(
     backward=lambda g, value, tensor1=None, tensor2=None: (
         g, None if tensor2 is None else g * (tensor2.new_full((), value) / tensor2),
         None if tensor1 is None else -g * (mul_scalar(tensor1, value) / (tensor2 * tensor2))),
-    saves=(("tensor1", ("tensor2",)), ("tensor2", ("tensor1", "tensor2"))),
+    saves=(("tensor1", ("tensor2",)), ("tensor2", ("self", "tensor1", "tensor2"))),
 ))
 INTEGER_ADDCDIV = (
     "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "

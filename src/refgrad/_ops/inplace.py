@@ -80,8 +80,9 @@ def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
     What the in-place node keeps is decided below, and only then packed, so
-    that pack hooks see exactly what torch's do: the other operands, a clone of
-    ``self`` taken before the write, or ``self`` itself as the result.
+    that pack hooks see exactly what torch's do: the other operands (index_put_'s
+    list of indices too), a clone of ``self`` taken before the write, or ``self``
+    itself as the result.
     """
     hooks, state.saved_tensors_hooks = state.saved_tensors_hooks, []
     try:
@@ -103,6 +104,9 @@ def _keep_original(self, args, node) -> None:
     saved = list(node._saved)
     for i, (name, _) in enumerate(op.saves):
         entry = saved[i]
+        if type(entry) is tuple:  # a list of tensors, index_put_'s indices
+            saved[i] = _save([None if s is None else s._original for s in entry], node)
+            continue
         if entry is None or name in (op.outputs or ()) or not hasattr(entry, "_original"):
             continue  # results are saved after the write; numbers stay as they are
         if name in names:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:370
+# --- book/chapters/26_inplace.md:374
 """zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
 and index_fill_, which may also write where elements share memory."""
 
@@ -27,7 +27,7 @@ from refgrad._tensor import Tensor
 from refgrad.utils._python_dispatch import named
 
 
-# --- book/chapters/26_inplace.md:396
+# --- book/chapters/26_inplace.md:400
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -52,11 +52,11 @@ COPY = register(Op(
     "copy_", "CopyBackwards", ("self", "src"),
     forward=lambda a, src, src_dtype: np.broadcast_to(src, a.shape).astype(a.dtype),
     backward=lambda g, src_dtype: (_constant(g), g.to(src_dtype)),
-    promote=False, writes=("self",),
+    promote=False, writes=("self",), hides=("src_dtype",),  # torch's node shows nothing
 ))
 
 
-# --- book/chapters/26_inplace.md:429
+# --- book/chapters/26_inplace.md:433
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -71,7 +71,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:449
+# --- book/chapters/26_inplace.md:453
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -89,7 +89,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:1368
+# --- book/chapters/26_inplace.md:1372
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True

@@ -282,10 +282,8 @@ def _solve_ex(a, b, LU, pivots, info, left):
 
 
 # --- book/chapters/16l_more_linalg.md:596
-def _solve_backward(g, A, LU, pivots, left, result=None, info=None):
+def _solve_backward(g, A, LU, pivots, left, result, info=None):
     gB = solve(A.mT, g, left=left)
-    if result is None:  # saved only when A's gradient is wanted
-        return None, gB
     vector = _is_vector(A.shape, result.shape)
     gB_, X = (gB[..., None], result[..., None]) if vector else (gB, result)
     gA = -(gB_ @ X.mT) if left else -(X.mT @ gB_)
@@ -295,11 +293,11 @@ def _solve_backward(g, A, LU, pivots, left, result=None, info=None):
 LINALG_SOLVE_EX = register(Op(
     "linalg_solve_ex", "LinalgSolveExBackward0", ("A", "B"), forward=_solve_ex,
     backward=_solve_backward, promote=False, hides=("info",),
-    saves=(("A", ("A", "B")), ("LU", ("A", "B")), ("pivots", ("A", "B")), ("result", ("A",))),
+    saves=(("A", ("A", "B")), ("LU", ("A", "B")), ("pivots", ("A", "B")), ("result", ("A", "B"))),
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:619
+# --- book/chapters/16l_more_linalg.md:617
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY

@@ -85,13 +85,11 @@ def _lu_solve(lu, b, pivots, left, adjoint):
 
 
 # --- book/chapters/16r_solvers.md:626
-def _lu_solve_backward(g, LU, pivots, left, adjoint, result=None):
+def _lu_solve_backward(g, LU, pivots, left, adjoint, result):
     from refgrad._factories import eye
     from refgrad._tensor import make_tensor
 
     gB = lu_solve(LU, pivots, g, left=left, adjoint=not adjoint)
-    if result is None:  # saved only when LU's gradient is wanted
-        return None, gB
     X = result
     if left:
         gA = -(X @ gB.mT) if adjoint else -(gB @ X.mT)
@@ -106,11 +104,11 @@ def _lu_solve_backward(g, LU, pivots, left, adjoint, result=None):
 LINALG_LU_SOLVE = register(Op(
     "linalg_lu_solve", "LinalgLuSolveBackward0", ("LU", "B"), forward=_lu_solve,
     backward=_lu_solve_backward, promote=False,
-    saves=(("LU", ("LU", "B")), ("pivots", ("LU", "B")), ("result", ("LU",))),
+    saves=(("LU", ("LU", "B")), ("pivots", ("LU", "B")), ("result", ("LU", "B"))),
 ))
 
 
-# --- book/chapters/16r_solvers.md:653
+# --- book/chapters/16r_solvers.md:651
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
     check_square(LU, f"torch.{name}")  # torch names A's checks torch.linalg.lu_solve
@@ -131,7 +129,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:820
+# --- book/chapters/16r_solvers.md:818
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:729
+# --- book/chapters/16q_functional.md:732
 """nll_loss and nll_loss2d: rows, and the checks torch makes before them."""
 
 import numpy as np
@@ -27,7 +27,7 @@ def _picked(shape, target, weight, ignore_index, dtype):
     return mask, w, axis, counted
 
 
-def _nll(a, target, weight, reduction, ignore_index):
+def _nll(a, target, weight, reduction, ignore_index, total_weight=None):
     mask, w, axis, counted = _picked(a.shape, target, weight, ignore_index, a.dtype)
     chosen = np.where(mask, a, a.dtype.type(0)).sum(axis)
     losses = np.where(counted, -chosen * w, a.dtype.type(0))
@@ -37,8 +37,8 @@ def _nll(a, target, weight, reduction, ignore_index):
     return total / w.sum() if reduction == 1 else total
 
 
-# --- book/chapters/16q_functional.md:765
-def _nll_backward(g, self, target, weight, reduction, ignore_index):
+# --- book/chapters/16q_functional.md:768
+def _nll_backward(g, self, target, weight, reduction, ignore_index, total_weight=None):
     from refgrad._ops.functions import where
 
     mask, w, axis, counted = _picked(tuple(self.shape), target, weight, ignore_index,
@@ -55,14 +55,15 @@ def _nll_backward(g, self, target, weight, reduction, ignore_index):
     return (where(make_tensor(on_device_of(picked, self._data)), spread * g, 0.0),)
 
 
-_KEPT = (("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))
+_KEPT = (("self", ("self",)), ("target", ("self",)), ("weight", ("self",)),
+         ("total_weight", ("self",)))
 NLL_LOSS = register(Op("nll_loss", "NllLossBackward0", ("self",), forward=on_host(_nll),
                        backward=_nll_backward, saves=_KEPT, promote=False))
 NLL_LOSS2D = register(Op("nll_loss2d", "NllLoss2DBackward0", ("self",), forward=on_host(_nll),
                          backward=_nll_backward, saves=_KEPT, promote=False))
 
 
-# --- book/chapters/16q_functional.md:796
+# --- book/chapters/16q_functional.md:800
 def _shape(t):
     return f"[{', '.join(str(n) for n in t.shape)}]"
 
@@ -91,12 +92,21 @@ def _check(input, target, weight, ignore_index, kernel):
         raise IndexError(f"Target {t[wrong].flat[0]} is out of bounds.")
 
 
-# --- book/chapters/16q_functional.md:826
+# --- book/chapters/16q_functional.md:830
 def _run(row, input, target, weight, reduction, ignore_index):
     from refgrad._ops.dispatch import call
 
+    total = _total_weight(input, target, weight, reduction, ignore_index)
     return call(row, (input,), {"target": target, "weight": weight, "reduction": reduction,
-                                "ignore_index": ignore_index})
+                                "ignore_index": ignore_index, "total_weight": total})
+
+
+def _total_weight(input, target, weight, reduction, ignore_index):
+    """torch's second forward output, which its node keeps: the counted targets' weight."""
+    dtype = input._data.dtype
+    total = 0 if reduction == 0 else _picked(
+        tuple(input.shape), target, weight, ignore_index, dtype)[1].sum()
+    return make_tensor(on_device_of(np.asarray(total, dtype=dtype), input._data))
 
 
 def _nll_loss(input, target, weight, reduction, ignore_index):
@@ -125,7 +135,7 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
     return _run(NLL_LOSS2D, input, target, weight, reduction, ignore_index)
 
 
-# --- book/chapters/16q_functional.md:864
+# --- book/chapters/16q_functional.md:877
 def nll_loss_nd(input, target, weight, reduction, ignore_index):
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")

@@ -13,6 +13,7 @@ from refgrad.autograd._engine import _call
 from refgrad.autograd._node import FunctionNode, InputMetadata, new_node
 from refgrad.autograd._node_misuse import ReadOnly
 from refgrad.autograd._saved import (
+    FREED,
     NOTHING_SAVED,
     PLAIN_NUMBERS,
     RELEASED_NUMBER,
@@ -36,7 +37,7 @@ def node_class(op) -> type:
     return cls
 
 
-# --- book/chapters/13_dispatch.md:78
+# --- book/chapters/13_dispatch.md:79
 # NOTE [Code of its own per node class]
 # At each attribute read or write in a function's code, CPython 3.11 caches
 # what it found for the class of object it met there, and takes a slow path
@@ -59,7 +60,7 @@ def _own_copy(function):
                               function.__name__, function.__defaults__, function.__closure__)
 
 
-# --- book/chapters/13_dispatch.md:108
+# --- book/chapters/13_dispatch.md:109
 class RecordPlan(NamedTuple):
     """A row's saves and keeps, by position: worked out once per row."""
 
@@ -85,7 +86,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:144
+# --- book/chapters/13_dispatch.md:145
 # NOTE [No __getattr__ on nodes]
 # A class that defines __getattr__ routes every attribute read of its
 # instances through a slow generic path: CPython's specializing interpreter
@@ -113,7 +114,7 @@ def _saved_property(key: str, raw: bool) -> property:
     return ReadOnly(lambda node: node._lookup(key, raw))  # NOTE [Misuse in C++ words]
 
 
-# --- book/chapters/13_dispatch.md:188
+# --- book/chapters/13_dispatch.md:189
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -125,11 +126,14 @@ class OpNode(FunctionNode):
         raise TypeError(f"cannot create '{cls.__name__}' instances")
 
     def _lookup(self, key: str, raw: bool):
-        for (name, _), saved in zip(self.op.saves, self._saved):
+        for i, ((name, _), saved) in enumerate(zip(self.op.saves, self._saved)):
             if name == key:
                 if raw:
-                    if type(saved) in PLAIN_NUMBERS:  # NOTE [Numbers kept as they are]
-                        return SavedNumber(saved)
+                    if type(saved) in PLAIN_NUMBERS:  # NOTE [A number read raw]
+                        saved = SavedNumber(saved)  # kept, for the hooks it may get
+                        self._saved = (*self._saved[:i], saved, *self._saved[i + 1:])
+                    elif type(saved) is tuple and any(s is not None and s._freed for s in saved):
+                        raise RuntimeError(FREED)  # a list of tensors, released
                     return NOTHING_SAVED if saved is None else saved
                 return None if saved is None else _shown(saved, self)
         if not raw and key in self._params and key not in self.op.hides:
@@ -185,6 +189,8 @@ def _shown(saved, node):
     if isinstance(saved, tuple):  # a list of tensors, such as index's indices
         return tuple(None if s is None else unpack(s, node) for s in saved)
     plain = type(saved) in PLAIN_NUMBERS
+    if not plain and isinstance(saved, SavedNumber) and saved._unpack_hook is not None:
+        return unpack(saved, node)  # the tensor the user's unpack hook gives
     if plain or isinstance(saved, SavedNumber):
         from refgrad._dtype import float64
         from refgrad._from_data import tensor
@@ -195,7 +201,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:290
+# --- book/chapters/13_dispatch.md:296
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:

@@ -70,9 +70,9 @@ def _signed(a, other):
 COPYSIGN = register(Op(
     "copysign", "CopysignBackward0", ("self", "other"),
     forward=lambda a, b: np.copysign(*_as_floats(a, b)),
-    backward=lambda g, self=None, result=None: (
+    backward=lambda g, result, self=None: (
         None if self is None else _copysign_backward(g, self, result), _zeros_like(g)),
-    saves=(("self", ("self",)), ("result", ("self",))),
+    saves=(("self", ("self",)), ("result", ("self", "other"))),
 ))
 COPYSIGN_NUMBER = register(Op(
     "copysign_number", "CopysignBackward1", ("self",), promote_with=("other",),

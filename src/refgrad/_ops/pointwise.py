@@ -70,9 +70,8 @@ RELU = register(Op(
 THRESHOLD_BACKWARD = register(Op(
     "threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
     forward=lambda g, self, threshold: select(self <= threshold, g.dtype.type(0), g),
-    backward=lambda g, threshold, self=None: (  # self: saved for grad_output's sake only
-        None if self is None else threshold_backward(g, self, threshold), _zeros_like(g)),
-    saves=(("self", ("grad_output",)),), promote=False,
+    backward=lambda g, threshold, self: (threshold_backward(g, self, threshold), _zeros_like(g)),
+    saves=(("self", ("grad_output", "self")),), promote=False,
 ))
 
 
@@ -108,23 +107,21 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:189
-_GRAD_AND_OUTPUT = (("grad_output", ("output",)), ("output", ("grad_output", "output")))
+# --- book/chapters/16a_pointwise.md:191
+_GRAD_AND_OUTPUT = (("grad_output", ("grad_output", "output")),
+                    ("output", ("grad_output", "output")))
 TANH_BACKWARD = register(Op(
     "tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"),
     forward=lambda g, y: g * (1 - y * y),
-    backward=lambda g, grad_output=None, output=None: (
-        None if output is None else tanh_backward(g, output),
-        None if grad_output is None else g * (mul_scalar(output, -2) * grad_output)),
+    backward=lambda g, grad_output, output: (
+        tanh_backward(g, output), g * (mul_scalar(output, -2) * grad_output)),
     saves=_GRAD_AND_OUTPUT,
 ))
 SIGMOID_BACKWARD = register(Op(
     "sigmoid_backward", "SigmoidBackwardBackward0", ("grad_output", "output"),
     forward=lambda g, y: g * (1 - y) * y,
-    backward=lambda g, grad_output=None, output=None: (
-        None if output is None else sigmoid_backward(g, output),
-        None if grad_output is None else (
-            g * grad_output * add_scalar(mul_scalar(output, -2), 1))),
+    backward=lambda g, grad_output, output: (
+        sigmoid_backward(g, output), g * grad_output * add_scalar(mul_scalar(output, -2), 1)),
     saves=_GRAD_AND_OUTPUT,
 ))
 

@@ -41,12 +41,11 @@ POW = register(Op(
 POW_TENSOR = register(Op(
     "pow_tensor", "PowBackward1", ("self", "exponent"),
     forward=_power,
-    backward=lambda g, self, exponent, result=None: (  # result: saved for exponent's sake only
-        _base_grad(g, self, exponent),
-        None if result is None else _exponent_grad(g, self, exponent, result),
+    backward=lambda g, self, exponent, result: (
+        _base_grad(g, self, exponent), _exponent_grad(g, self, exponent, result),
     ),
     saves=(("exponent", ("self", "exponent")), ("self", ("self", "exponent")),
-           ("result", ("exponent",))),
+           ("result", ("self", "exponent"))),  # NOTE [A result is always saved]
 ))
 POW_SCALAR = register(Op(
     "pow_scalar", "PowBackward2", ("exponent",), promote_with=("self",),
@@ -56,7 +55,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:707
+# --- book/chapters/14_arithmetic.md:709
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
 

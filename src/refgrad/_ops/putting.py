@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:591
+# --- book/chapters/16h_scatter.md:594
 """put: writing a tensor's elements at flat positions, the row take's gradient records."""
 
 from refgrad._backend import add_at
@@ -21,18 +21,19 @@ def _put(a, source, index, accumulate):
     return out
 
 
-def _put_grads(g, index, source, accumulate):
+def _put_grads(g, index, accumulate, source=None):
     from refgrad._ops.indexing import zeros_as
     from refgrad._ops.scattering import take
 
-    kept = g if accumulate else put(g, index, zeros_as(g, tuple(source.shape)), False)
-    return kept, take(g, index).reshape(tuple(source.shape))
+    # index has as many elements as source: zeros of its shape clear the written places
+    kept = g if accumulate else put(g, index, zeros_as(g, tuple(index.shape)), False)
+    return kept, None if source is None else take(g, index).reshape(tuple(source.shape))
 
 
 PUT = register(Op(
     "put", "PutBackward0", ("self", "source"), promote=False, forward=_put,
     backward=_put_grads,
-    saves=(("index", ("self", "source")), ("source", ("self", "source"))),
+    saves=(("index", ("self", "source")), ("source", ("source",))),
 ))
 
 

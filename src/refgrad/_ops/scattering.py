@@ -229,7 +229,7 @@ def _bool():
     return _dtype.bool
 
 
-# --- book/chapters/16h_scatter.md:630
+# --- book/chapters/16h_scatter.md:634
 def _put_taken_back(g, index, self):
     from refgrad._ops.indexing import zeros_as
 
@@ -259,7 +259,7 @@ def take(input, index):
     return call(TAKE, (input,), {"index": index})
 
 
-# --- book/chapters/16h_scatter.md:669
+# --- book/chapters/16h_scatter.md:673
 def take_along_dim(input, indices, dim=None):
     from refgrad._ops.functions import check_broadcast
     from refgrad._tensor_values import wrap_dim

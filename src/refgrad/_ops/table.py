@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/12_op_table.md:40
+# --- book/chapters/12_op_table.md:41
 """The op table: one row per differentiable operation."""
 
 from collections.abc import Callable
@@ -18,8 +18,8 @@ class Op:
     inputs: tuple[str, ...]  # tensor or number arguments, in next_functions order
     forward: Callable
     backward: Callable | None = None
-    # (value, inputs whose gradient needs it), in the order torch saves them.
-    # A value is an input name, or an output name ("result" for single outputs).
+    # (value, inputs whose wanted gradient makes it kept), in the order torch saves
+    # them. A value is an input name, or an output name ("result" for single outputs).
     saves: tuple[tuple[str, tuple[str, ...]], ...] = ()
     keeps: tuple[str, ...] = ()  # metadata such as "self_sym_sizes"
     outputs: tuple[str, ...] | None = ("result",)  # None: as many as forward returns
@@ -46,6 +46,14 @@ class Op:
         object.__setattr__(self, "many", self.outputs is None or len(self.outputs) > 1)
 
 
+# NOTE [A result is always saved]
+# torch's generated code keeps an output whenever it records a node, whichever
+# inputs require grad; so must a row: its outputs list every input. An input
+# is kept for some inputs only when the formula of exactly one input uses it
+# (`a * b` keeps `b` for `a` alone); an input two formulas use, and every
+# value an op named `*_backward` keeps, is kept whenever the node is recorded.
+# A write to a kept value then fails backward, even when the gradient that
+# would have read it is not wanted.
 OPS: dict[str, Op] = {}
 
 
@@ -55,7 +63,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:97
+# --- book/chapters/12_op_table.md:106
 def no_forward_formula(name):
     """The tangent formula of a row torch gives none: it refuses, in torch's words."""
 

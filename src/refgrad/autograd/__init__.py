@@ -28,7 +28,7 @@ __all__ += [
 from refgrad.autograd import graph
 
 
-# --- book/chapters/11_saved.md:435
+# --- book/chapters/11_saved.md:468
 from refgrad.autograd._saved import SavedTensor
 
 
@@ -67,7 +67,7 @@ __all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:636
+# --- book/chapters/25_functions.md:651
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

@@ -7,6 +7,8 @@
 
 import re
 
+import numpy as np
+
 from refgrad._tensor import make_tensor
 from refgrad._typename import c_tensor_type_name
 from refgrad.autograd._state import state, switched_on
@@ -26,7 +28,7 @@ CANNOT_SAVE_INFERENCE = (
 )
 
 
-# --- book/chapters/11_saved.md:60
+# --- book/chapters/11_saved.md:62
 class SavedTensor:
     """One tensor kept by a node, checked against in-place changes when used."""
 
@@ -62,16 +64,15 @@ class SavedTensor:
     def register_hooks(self, *args, **kwargs) -> None:
         """Pack this one value now, with its own pair of hooks."""
         pack_hook, unpack_hook = _check_register(self, args, kwargs)
-        if self._is_output:  # torch hands over the data, without the node
+        source = None if self._is_output else self._original
+        # torch hands over the data alone: a new tensor that shares the data and the
+        # version counter, with no node, no base, and no gradient required
+        alias = make_tensor(self._data if source is None else source._data)
+        alias._version_counter = self._counter
+        pack_with_hooks(self, alias if source is None else source, pack_hook, unpack_hook, alias)
 
-            tensor = make_tensor(self._data)
-            tensor._version_counter = self._counter
-        else:
-            tensor = self._original
-        pack_with_hooks(self, tensor, pack_hook, unpack_hook)
 
-
-# --- book/chapters/11_saved.md:112
+# --- book/chapters/11_saved.md:113
 def _nothing_saved() -> SavedTensor:
     """What ``_raw_saved_<name>`` shows for a value the node did not keep."""
     saved = object.__new__(SavedTensor)
@@ -84,7 +85,7 @@ def _nothing_saved() -> SavedTensor:
 NOTHING_SAVED = _nothing_saved()
 
 
-# --- book/chapters/11_saved.md:131
+# --- book/chapters/11_saved.md:132
 DETACHED_IN_PLACE = (
     "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
     "This is not supported, please use out-of-place `.detach()` instead"
@@ -121,7 +122,7 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:193
+# --- book/chapters/11_saved.md:194
 def _modified_message(saved: SavedTensor, node) -> str:
     tensor = saved._original
     producer = tensor._grad_fn if tensor is not None else node
@@ -155,25 +156,39 @@ def _type_of_data(data) -> str:
     return c_tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:240
-class SavedNumber:
+# --- book/chapters/11_saved.md:250
+PLAIN_NUMBERS = frozenset({bool, int, float, complex})
+
+
+class SavedNumber(SavedTensor):
     """A Python number an operation kept; shown as a 0-d tensor."""
 
-    __slots__ = ("_value", "_freed")
+    __slots__ = ("_value",)
 
-    def __init__(self, value) -> None:
+    def __init__(self, value) -> None:  # no hooks in force pack it: torch's do not
         self._value = value
-        self._freed = False
+        self._freed = self._is_output = self._requires_grad = False
+        self._data = self._packed = self._unpack_hook = self._tangent = None
+        self._grad_fn = self._accumulator = None
+        self._version = self._output_nr = 0
+        # NOTE [A number read raw]: a bool, an int64, a double or a complex double
+        wrapped = make_tensor(np.asarray(value)) if type(value) in PLAIN_NUMBERS else None
+        self._original = wrapped
+        self._counter = None if wrapped is None else wrapped._version_counter
 
     @property
     def value(self):
         if self._freed:
             raise RuntimeError(FREED)
-        return self._value
+        if self._unpack_hook is None:
+            return self._value
+        return unpack_with_hooks(self, None).item()  # the number the user's hook gives
 
-    def release(self) -> None:
-        self._freed = True
 
+# NOTE [A number read raw]
+# Raw, a kept number is a saved 0-d tensor, as in torch: register_hooks packs
+# that tensor, and unpacking it gives the number backward uses. Without hooks,
+# unpack() and data give the tensor, where torch crashes.
 
 # NOTE [Numbers kept as they are]
 # A node keeps a plain Python number (bool, int, float, complex) as the number
@@ -182,12 +197,11 @@ class SavedNumber:
 # the garbage collector, whose tuple of saved values it can stop watching.
 # When the node is released its numbers are replaced by RELEASED_NUMBER, so
 # that reading one afterwards fails as a freed value does.
-PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:292
+# --- book/chapters/11_saved.md:320
 PACK_MODIFIED = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -196,15 +210,15 @@ PACK_MODIFIED = (
 )
 
 
-def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook) -> None:
-    """Hand ``tensor`` to ``pack_hook`` and keep what it returns instead."""
+def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook, given=None) -> None:
+    """Hand ``tensor`` (or ``given``, its alias) to ``pack_hook``; keep what it returns."""
     saved._grad_fn = None if saved._is_output else tensor._grad_fn
     saved._requires_grad = saved._is_output or tensor._requires_grad
     saved._accumulator = tensor._grad_accumulator if saved._grad_fn is None else None
     version = saved._counter.value
     enabled, state.grad_enabled = state.grad_enabled, False
     try:
-        packed = pack_hook(tensor)
+        packed = pack_hook(tensor if given is None else given)
     finally:
         state.grad_enabled = enabled
     if saved._counter.value != version:
@@ -213,9 +227,9 @@ def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook) -> None:
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:327
+# --- book/chapters/11_saved.md:358
 def unpack_with_hooks(saved: SavedTensor, node):
-    from refgrad._tensor import Tensor
+    from refgrad._tensor import ONLY_FLOAT, Tensor
 
     data = saved._unpack_hook(saved._packed)
     if not isinstance(data, Tensor):
@@ -226,6 +240,8 @@ def unpack_with_hooks(saved: SavedTensor, node):
     grad_fn = node if saved._is_output else saved._grad_fn
     if grad_fn is None and not saved._requires_grad:
         return data
+    if grad_fn is None and data._data.dtype.kind not in "fc":  # a leaf that requires grad
+        raise RuntimeError(ONLY_FLOAT)
     t = make_tensor(data._data, True, grad_fn, saved._output_nr)
     t._version_counter = data._version_counter
     if grad_fn is None:
@@ -233,7 +249,7 @@ def unpack_with_hooks(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:351
+# --- book/chapters/11_saved.md:384
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
@@ -263,16 +279,16 @@ def _check_register(saved: SavedTensor, args, kwargs) -> tuple:
     # two callables, by position only: torch's binding names no parameters
     if len(args) != 2 or kwargs or not all(callable(a) for a in args):
         raise TypeError(REGISTER_ARGUMENTS + _invoked_with(saved, args, kwargs))
-    if saved._counter is None:
-        raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
     if saved._freed:
         raise RuntimeError(REGISTER_FREED)
+    if saved._counter is None:
+        raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
     if saved._unpack_hook is not None:
         raise RuntimeError(REGISTER_TWICE)
     return args
 
 
-# --- book/chapters/11_saved.md:455
+# --- book/chapters/11_saved.md:488
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "

@@ -81,7 +81,11 @@ def saved_tensors_hooks_is_enabled() -> bool:
     return state.saved_tensors_hooks_disabled_message is None
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:183
+def saved_tensors_hooks_disabled_message() -> str | None:
+    return state.saved_tensors_hooks_disabled_message
+
+
+# --- book/chapters/23_saved_tensor_hooks.md:205
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
     """Keep tensors saved inside the block in CPU memory, pinned if asked."""
 
@@ -93,8 +97,11 @@ class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
         def pack_to_cpu(tensor):
             if not pin_memory:
                 return (tensor.device, tensor.cpu())
-            copy = tensor.detach().to("cpu", copy=True)
-            return (tensor.device, copy.pin_memory() if module.is_available() else copy)
+            pinned = module.is_available() and not tensor.is_sparse
+            packed = refgrad.empty(tensor.size(), dtype=tensor.dtype, layout=tensor.layout,
+                                   pin_memory=pinned)
+            packed.copy_(tensor)  # contiguous, whatever the strides; at version 1
+            return (tensor.device, packed)
 
         def unpack_from_cpu(packed):
             device, tensor = packed

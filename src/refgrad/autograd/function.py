@@ -17,8 +17,9 @@ from refgrad.autograd._function_checks import (
     written,
 )
 from refgrad.autograd._node import FunctionNode, input_metadata, set_edges
+from refgrad.autograd._node_misuse import ReadOnly
 from refgrad.autograd._once_differentiable import once_differentiable
-from refgrad.autograd._saved import FREED, SavedTensor, unpack
+from refgrad.autograd._saved import FREED, NOTHING_SAVED, SavedTensor, unpack
 from refgrad.autograd._state import dual_levels, state
 from refgrad.autograd._tangents import forward_grad
 
@@ -51,7 +52,7 @@ class FunctionCtx:
         self.saved_for_forward = tensors
 
 
-# --- book/chapters/25_functions.md:111
+# --- book/chapters/25_functions.md:119
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -89,7 +90,7 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
                 refuse_gradient(self, i, positions, g)
         return tuple(result[i] for i in positions)
 
-    @property
+    @ReadOnly
     def saved_variables(self) -> tuple:
         import warnings
 
@@ -97,13 +98,20 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
                       DeprecationWarning, stacklevel=2)
         return self.saved_tensors
 
-    @property
+    @ReadOnly  # NOTE [Misuse in C++ words]
     def saved_tensors(self) -> tuple:
         if self._in_jvp:
             return self.saved_for_forward
         if self._saved is None:
             raise RuntimeError(FREED)
         return tuple(None if s is None else unpack(s, self) for s in self._saved)
+
+    @ReadOnly
+    def _raw_saved_tensors(self) -> tuple:
+        """The saved values themselves, a ``None`` as the empty one built-in nodes show."""
+        if self._saved is None:
+            raise RuntimeError(FREED)
+        return tuple(NOTHING_SAVED if s is None else s for s in self._saved)
 
     def release_variables(self) -> None:
         self._saved = None
@@ -131,7 +139,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:207
+# --- book/chapters/25_functions.md:222
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = _bound(cls.forward, args, kwargs), {}
@@ -175,7 +183,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:277
+# --- book/chapters/25_functions.md:292
 def _wrap(node, inputs, outputs, edges) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -214,7 +222,7 @@ def _wrap(node, inputs, outputs, edges) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:458
+# --- book/chapters/25_functions.md:473
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo

@@ -15,7 +15,7 @@ from refgrad.autograd._saved_hooks import saved_tensors_hooks
 from refgrad.autograd.grad_mode import enable_grad
 
 
-class Holder:
+class _Holder:
     """What a node keeps in place of a tensor saved inside a checkpoint."""
 
     __slots__ = ("values", "__weakref__")
@@ -57,14 +57,14 @@ class Frame:
 
 # --- book/chapters/23a_checkpoint.md:344
 # NOTE [Recomputed values die young]
-# Only the graph holds a Holder strongly; the frame's reference is weak. A
+# Only the graph holds a _Holder strongly; the frame's reference is weak. A
 # recomputed tensor lives in its holder until it is unpacked, and is dropped
 # then, even with retain_graph=True, so a second backward recomputes again. If
 # the graph lets go of a holder first, what was recomputed for it goes too, and
 # a later recomputation finds the reference dead and skips it.
 def forward_hooks(frame: Frame) -> saved_tensors_hooks:
     def pack(tensor):
-        holder = Holder()
+        holder = _Holder()
         frame.holders.append(weakref.ref(holder))
         frame.metadata.append(frame.describe(tensor))
         return holder

@@ -1,0 +1,122 @@
+"""A saved value's own hooks: what pack receives, numbers read raw, unpacked dtypes, freed lists."""
+
+import pytest
+import torch
+
+from conformance._support import FREED, leaf, raises
+
+hooks = torch.autograd.graph.saved_tensors_hooks
+ONLY_FLOAT = "Only Tensors of floating point and complex dtype can require gradients"
+
+
+def _seen(t, original):
+    return (t is original, t._base is None, t.requires_grad, t.grad_fn is None, t.is_leaf)
+
+
+SAVED = {
+    "view input": lambda a: (v := (a * 1)[:1], v * v),
+    "leaf": lambda a: (a, a * a),
+    "non-leaf": lambda a: (b := a * 1, b * b),
+}
+
+
+@pytest.mark.parametrize("make", SAVED.values(), ids=list(SAVED))
+def test_register_hooks_packs_a_detached_alias(make):
+    a = leaf(1.0, 2.0)
+    original, z = make(a)
+    log = []
+    z.grad_fn._raw_saved_self.register_hooks(lambda t: log.append(_seen(t, original)) or t,
+                                             lambda t: t)
+    assert log == [(False, True, False, True, True)]
+    unpacked = z.grad_fn._saved_self
+    assert unpacked is not original and unpacked.requires_grad
+    assert (unpacked.grad_fn is None) == original.is_leaf
+
+
+def test_a_hooks_context_still_packs_the_tensor_itself():
+    a = leaf(1.0, 2.0)
+    seen = []
+    with hooks(lambda t: seen.append(t is a) or t, lambda t: t):
+        a * a
+    assert seen == [True, True]
+
+
+def test_a_write_to_the_packed_alias_names_the_node_that_made_the_tensor():
+    b = leaf(1.0, 2.0) * 1
+    z = b * b
+    kept = []
+    z.grad_fn._raw_saved_self.register_hooks(lambda t: kept.append(t) or t, lambda t: t)
+    kept[0].add_(0)
+    assert b._version == 1 and type(b.grad_fn).__name__ == "MulBackward0"
+    with raises(RuntimeError, (
+            "one of the variables needed for gradient computation has been modified by an "
+            "inplace operation: [torch.FloatTensor [2]], which is output 0 of Mul, is at "
+            "version 1; expected version 0 instead. Hint: enable anomaly detection to find the "
+            "operation that failed to compute its gradient, with "
+            "torch.autograd.set_detect_anomaly(True, check_nan=False).")):
+        z.sum().backward()
+
+
+@pytest.mark.parametrize(("number", "dtype"), [(2.5, torch.float64), (3, torch.int64),
+                                               (True, torch.bool)])
+def test_a_number_read_raw_is_a_saved_tensor_that_takes_hooks(number, dtype):
+    a = leaf(1.0, 2.0)
+    y = a * number
+    raw = y.grad_fn._raw_saved_other
+    assert isinstance(raw, torch.autograd.SavedTensor) and raw.unpack_hook is None
+    log = []
+    raw.register_hooks(lambda t: log.append((t.dtype, t.shape, t.item(), t.requires_grad)) or t,
+                       lambda t: torch.tensor(4.0))
+    assert log == [(dtype, torch.Size([]), number, False)]
+    assert raw.unpack_hook is not None and y.grad_fn._raw_saved_other is raw
+    assert y.grad_fn._saved_other.tolist() == 4.0  # what unpack gives
+    y.sum().backward()
+    assert a.grad.tolist() == [4.0, 4.0]  # and what backward used
+    assert raw.unpack_hook is None and raw.data is None
+    with raises(RuntimeError, (
+            "Calling register_hooks on a saved tensor after it has been freed. Saved "
+            "intermediate values of the graph are freed when you call .backward() or "
+            "autograd.grad(). Specify retain_graph=True if you need to backward through the "
+            "graph a second time or if you need to access saved variables after calling "
+            "backward.")):
+        raw.register_hooks(lambda t: t, lambda t: t)
+
+
+def test_a_number_is_packed_by_no_hooks_context():
+    a = leaf(1.0, 2.0)
+    log = []
+    with hooks(lambda t: log.append(t.shape) or t, lambda t: t):
+        y = a * 2.5
+    assert log == [] and y.grad_fn._raw_saved_other.unpack_hook is None
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.bool])
+def test_an_unpacked_leaf_that_requires_grad_must_be_floating(dtype):
+    for read in (lambda y: y.sum().backward(), lambda y: y.grad_fn._saved_self):
+        a = leaf(1.0, 2.0)
+        with hooks(lambda t: t, lambda t: torch.ones(2, dtype=dtype)):
+            y = a * a
+        with raises(RuntimeError, ONLY_FLOAT):
+            read(y)
+
+
+def test_an_unpacked_non_leaf_or_output_may_be_integral():
+    a = leaf(1.0, 2.0)
+    with hooks(lambda t: t, lambda t: torch.ones(2, dtype=torch.int64)):
+        b = a * 1
+        y = b * b
+        e = a.exp()
+    assert y.grad_fn._saved_self.dtype == torch.int64
+    assert e.grad_fn._saved_result.dtype == torch.int64
+
+
+def test_a_released_list_of_saved_tensors_is_freed():
+    a = leaf(1.0, 2.0, 3.0)
+    y = a[torch.tensor([0, 2])]
+    y.sum().backward(retain_graph=True)
+    raw = y.grad_fn._raw_saved_indices
+    assert [type(t).__name__ for t in raw] == ["SavedTensor"]
+    y.sum().backward()
+    for read in (lambda: y.grad_fn._raw_saved_indices, lambda: y.grad_fn._saved_indices):
+        with raises(RuntimeError, FREED):
+            read()
