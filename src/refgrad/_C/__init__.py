@@ -5,8 +5,6 @@
 # --- book/chapters/07_grad_modes.md:42
 """refgrad._C: the private entry points that torch keeps in its C++ extension."""
 
-import threading
-
 import refgrad
 from refgrad.autograd._state import set_inference_mode, state
 
@@ -33,7 +31,7 @@ def _check_argument(function: str, name: str, value, kind, kind_name: str) -> No
         )
 
 
-# --- book/chapters/07_grad_modes.md:83
+# --- book/chapters/07_grad_modes.md:81
 def _set_grad_enabled(enabled=_MISSING) -> None:
     _check_argument("set_grad_enabled", "enabled", enabled, bool, "bool")
     state.grad_enabled = enabled
@@ -72,7 +70,7 @@ def is_inference(input=_MISSING) -> bool:
     return input.is_inference()
 
 
-# --- book/chapters/07_grad_modes.md:145
+# --- book/chapters/07_grad_modes.md:143
 _GUARDED = ("grad_enabled", "inference_mode", "multithreading_enabled", "view_replay_enabled")
 class _InferenceMode:
     """Enter (or leave, with ``False``) inference mode for this guard's lifetime."""
@@ -86,7 +84,6 @@ class _InferenceMode:
         state.multithreading_enabled = not enabled
         state.view_replay_enabled = False
         self._saved = saved
-        self._thread = threading.get_ident()
 
     def __enter__(self) -> None:
         return None
@@ -99,8 +96,7 @@ class _InferenceMode:
             set_inference_mode(inference)
 
     def __del__(self) -> None:
-        # The garbage collector may run in any thread; only the owner may restore.
-        if getattr(self, "_thread", None) == threading.get_ident():
+        if getattr(self, "_saved", None) is not None:  # a failed __init__ saved nothing
             self.__exit__(None, None, None)
 
 

@@ -8,7 +8,7 @@
 __all__: list[str] = []
 
 
-# --- book/chapters/07_grad_modes.md:898
+# --- book/chapters/07_grad_modes.md:905
 from refgrad.autograd import grad_mode
 from refgrad.autograd.grad_mode import (
     enable_grad, enforce_grad_layout_policy, inference_mode, no_grad, set_grad_enabled,

@@ -32,36 +32,34 @@ def ambiguous_context(ctx) -> str:
     )
 
 
-# --- book/chapters/07_grad_modes.md:351
-def _step(make_context, action, *argument):
-    """Run one step of a generator (``send``, ``throw``, ``close``) inside the mode."""
-    with make_context():
-        return action(*argument)
-
-
+# --- book/chapters/07_grad_modes.md:357
 def _wrap_generator(make_context, func):
     @functools.wraps(func)
-    def generator_in_context(*args, **kwargs):
+    def generator_context(*args, **kwargs):
         inner = func(*args, **kwargs)
         try:
-            response = _step(make_context, inner.send, None)
+            with make_context():
+                response = inner.send(None)
             while True:
                 try:
                     request = yield response
                 except GeneratorExit:
-                    _step(make_context, inner.close)
+                    with make_context():
+                        inner.close()
                     raise
                 except BaseException as thrown:
-                    response = _step(make_context, inner.throw, thrown)
+                    with make_context():
+                        response = inner.throw(thrown)
                 else:
-                    response = _step(make_context, inner.send, request)
+                    with make_context():
+                        response = inner.send(request)
         except StopIteration as finished:
             return finished.value
 
-    return generator_in_context
+    return generator_context
 
 
-# --- book/chapters/07_grad_modes.md:400
+# --- book/chapters/07_grad_modes.md:404
 def context_decorator(ctx, func):
     """Wrap ``func`` so that each call (or each generator step) runs inside ``ctx``."""
     if callable(ctx) and hasattr(ctx, "__enter__"):
@@ -73,18 +71,18 @@ def context_decorator(ctx, func):
         return _wrap_generator(make_context, func)
 
     @functools.wraps(func)
-    def call_in_context(*args, **kwargs):
+    def decorate_context(*args, **kwargs):
         with make_context():
             return func(*args, **kwargs)
 
-    return call_in_context
+    return decorate_context
 
 
 def _always(ctx):
     return lambda: ctx
 
 
-# --- book/chapters/07_grad_modes.md:443
+# --- book/chapters/07_grad_modes.md:450
 class _DecoratorContextManager:
     """A context manager that can also decorate functions and generator functions."""
 
@@ -110,7 +108,7 @@ def _constructor_of(cls):
     return lambda *args, **kwargs: cls(*args, **kwargs)
 
 
-# --- book/chapters/07_grad_modes.md:477
+# --- book/chapters/07_grad_modes.md:484
 class _NoParamDecoratorContextManager(_DecoratorContextManager):
     """A decorator context manager usable with or without parentheses."""
 
