@@ -86,11 +86,11 @@ from refgrad._generator import Generator, default_generator, initial_seed, manua
 from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 
-# --- book/chapters/07_grad_modes.md:277
+# --- book/chapters/07_grad_modes.md:310
 from refgrad import compiler, jit
 
 
-# --- book/chapters/07_grad_modes.md:922
+# --- book/chapters/07_grad_modes.md:956
 from refgrad import _C, _jit_internal, utils
 from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
@@ -399,8 +399,12 @@ from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 
-# --- book/chapters/22a_anomaly_mode.md:281
-from refgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
+# --- book/chapters/22a_anomaly_mode.md:299
+from refgrad.autograd.anomaly_mode import (
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 
 
 # --- book/chapters/23a_checkpoint.md:103

@@ -210,11 +210,14 @@ class _Versions:
     def _is_view(self) -> bool:
         return self._base is not None
 
-    def is_inference(self) -> bool:
+    def is_inference(self, *refused, **keywords) -> bool:
+        if refused or keywords:  # torch's words, which name its C base class
+            what = "keyword arguments" if keywords else f"arguments ({len(refused)} given)"
+            raise TypeError(f"TensorBase.is_inference() takes no {what}")
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:460
+# --- book/chapters/03_tensor.md:463
 class _Detach:
     __slots__ = ()
 
@@ -256,7 +259,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:642
+# --- book/chapters/03_tensor.md:645
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -284,7 +287,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:679
+# --- book/chapters/03_tensor.md:682
 _new = object.__new__  # looked up once, not on every tensor
 
 
