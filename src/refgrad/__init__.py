@@ -43,7 +43,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:623
+# --- book/chapters/05_creation.md:624
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,7 +53,7 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1539
+# --- book/chapters/05_creation.md:1562
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -503,11 +503,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1017
+# --- book/chapters/27_views.md:1024
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1142
+# --- book/chapters/27_views.md:1149
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
