@@ -211,3 +211,12 @@ def test_setting_an_inference_tensors_version_is_refused_after_the_ones_before()
                               "inference mode?"):
         _unsafe_set_version_counter((a, t), (3, 4))
     assert a._version == 3
+
+
+def test_a_decorated_class_becomes_a_lambda_written_in_call():
+    with pytest.warns(FutureWarning):
+        @torch.enable_grad()
+        class A:
+            pass
+    assert A.__qualname__ == "_DecoratorContextManager.__call__.<locals>.<lambda>"
+    assert A.__name__ == "<lambda>" and type(A()).__name__ == "A"

@@ -82,7 +82,7 @@ def _always(ctx):
     return lambda: ctx
 
 
-# --- book/chapters/07_grad_modes.md:483
+# --- book/chapters/07_grad_modes.md:486
 class _DecoratorContextManager:
     """A context manager that can also decorate functions and generator functions."""
 
@@ -90,7 +90,7 @@ class _DecoratorContextManager:
         func = orig_func
         if inspect.isclass(orig_func):
             warnings.warn(CLASS_DECORATION_DEPRECATED, FutureWarning, stacklevel=2)
-            func = _constructor_of(orig_func)
+            func = lambda *args, **kwargs: orig_func(*args, **kwargs)  # noqa: E731 - its name shows
         return context_decorator(self.clone, func)
 
     def __enter__(self) -> None:
@@ -104,11 +104,7 @@ class _DecoratorContextManager:
         return self.__class__()
 
 
-def _constructor_of(cls):
-    return lambda *args, **kwargs: cls(*args, **kwargs)
-
-
-# --- book/chapters/07_grad_modes.md:517
+# --- book/chapters/07_grad_modes.md:516
 class _NoParamDecoratorContextManager(_DecoratorContextManager):
     """A decorator context manager usable with or without parentheses."""
 
