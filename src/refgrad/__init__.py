@@ -86,11 +86,11 @@ from refgrad._generator import Generator, default_generator, initial_seed, manua
 from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 
-# --- book/chapters/07_grad_modes.md:310
+# --- book/chapters/07_grad_modes.md:311
 from refgrad import compiler, jit
 
 
-# --- book/chapters/07_grad_modes.md:955
+# --- book/chapters/07_grad_modes.md:956
 from refgrad import _C, _jit_internal, utils
 from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled

@@ -124,7 +124,7 @@ class _InferenceMode:
             self.__exit__(None, None, None)
 
 
-# --- book/chapters/07_grad_modes.md:233
+# --- book/chapters/07_grad_modes.md:234
 _BAD_GUARD_ARGUMENTS = (
     "__init__(): incompatible constructor arguments. The following argument types are "
     "supported:\n    1. torch._C._InferenceMode(arg0: bool)\n\nInvoked with: "

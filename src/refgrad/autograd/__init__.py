@@ -8,7 +8,7 @@
 __all__: list[str] = []
 
 
-# --- book/chapters/07_grad_modes.md:938
+# --- book/chapters/07_grad_modes.md:939
 from refgrad.autograd import grad_mode
 from refgrad.autograd.grad_mode import (
     _force_original_view_tracking, enable_grad, enforce_grad_layout_policy, inference_mode,
