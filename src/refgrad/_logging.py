@@ -9,9 +9,10 @@ import logging
 import os
 import time
 
+import refgrad
+
 LETTERS = {logging.DEBUG: "V", logging.INFO: "I", logging.WARNING: "W", logging.ERROR: "E",
            logging.CRITICAL: "C"}
-PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class Formatter(logging.Formatter):
@@ -19,13 +20,17 @@ class Formatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         when = time.strftime("%m%d %H:%M:%S", time.localtime(record.created))
-        where = os.path.relpath(record.pathname, PACKAGE_PARENT)
+        packages = os.path.dirname(os.path.dirname(refgrad.__file__))
+        where = os.path.relpath(record.pathname, packages)
         return (f"{LETTERS.get(record.levelno, '?')}{when}.{int(record.msecs) * 1000:06d} "
                 f"{record.process} {where}:{record.lineno}] {record.getMessage()}")
 
 
 def _configure(top: logging.Logger) -> None:
+    if any(h.get_name() == "refgrad" for h in top.handlers):
+        return  # configured once, however often this module runs
     handler = logging.StreamHandler()  # the standard error of the time of import
+    handler.set_name("refgrad")
     handler.setLevel(logging.DEBUG)
     handler.setFormatter(Formatter())
     top.addHandler(handler)
@@ -33,4 +38,4 @@ def _configure(top: logging.Logger) -> None:
     top.propagate = False
 
 
-_configure(logging.getLogger(__package__))  # "refgrad"
+_configure(logging.getLogger("refgrad"))

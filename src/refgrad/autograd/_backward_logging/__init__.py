@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22_backward_logging.md:144
+# --- book/chapters/22_backward_logging.md:149
 """Backward debug logging: a pre-hook on every node, only while the logger listens."""
 
 from collections import deque

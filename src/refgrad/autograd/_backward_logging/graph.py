@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22_backward_logging.md:110
+# --- book/chapters/22_backward_logging.md:115
 """The backward log's records, written in a file named graph.py, as torch's are."""
 
 import logging
