@@ -6,7 +6,11 @@ The logger is found by the graph module's ``__name__``: ``torch.autograd.graph``
 
 import inspect
 import logging
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -148,3 +152,55 @@ def test_engine_run_backward_positional_arguments():
     assert g.tolist() == [2.0, 2.0] and a.grad is None
     assert _engine_run_backward((y,), (torch.ones(()),), False, False, (), False, True) is None
     assert a.grad.tolist() == [2.0, 2.0]
+
+
+def test_the_top_logger_is_quiet_keeps_its_records_and_has_its_own_handler():
+    top = logging.getLogger(torch.__name__)
+    assert top.level == logging.WARNING and top.propagate is False
+    # (pytest may add its own handlers to a logger that keeps its records)
+    (handler,) = [h for h in top.handlers if type(h) is logging.StreamHandler]
+    assert handler.level == logging.DEBUG
+    graph_log = logging.getLogger(torch.autograd.graph.__name__)
+    assert graph_log.level == logging.NOTSET and graph_log.getEffectiveLevel() == logging.WARNING
+
+
+def test_a_record_names_the_graph_module_and_the_prehook():
+    log = logging.getLogger(torch.autograd.graph.__name__)
+    records = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    try:
+        (torch.ones(2, requires_grad=True) * 2).sum().backward()
+    finally:
+        log.setLevel(logging.NOTSET)
+        log.removeHandler(handler)
+    assert [(r.module, r.funcName, r.levelname, r.name) for r in records] == [
+        ("graph", "prehook", "DEBUG", torch.autograd.graph.__name__)] * 3
+
+
+def test_the_root_loggers_level_does_not_switch_the_log_on_but_the_graph_loggers_does():
+    # Logging's configuration is process-wide, so in a process of its own.
+    script = (
+        f"import logging, sys\nimport {torch.__name__} as torch\n"
+        "logging.basicConfig(level=logging.DEBUG, format='ROOT %(message)s', stream=sys.stdout)\n"
+        "x = torch.ones(2, requires_grad=True)\n"
+        "(x * 2).sum().backward()\n"
+        "print('quiet', x.grad.tolist(), flush=True)\n"
+        "logging.getLogger(torch.autograd.graph.__name__).setLevel(logging.DEBUG)\n"
+        "(x * 2).sum().backward()\n"
+    )
+    src = Path(__file__).resolve().parents[1] / "src"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(src), *sys.path])}
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", script], env=env,
+                          capture_output=True, text=True, timeout=300, check=True)
+    assert done.stdout == "quiet [2.0, 2.0]\n"
+    line = (r"V\d{4} \d\d:\d\d:\d\d\.\d{6} \d+ \S*graph\.py:\d+\] Executing: <%s object at "
+            r"0x[0-9a-f]+> with grad_outputs: \[%s\]")
+    expected = [("SumBackward0", r"f32\[\]"), ("MulBackward0", r"f32\[2\]"),
+                 ("AccumulateGrad", r"f32\[2\]")]
+    lines = done.stderr.splitlines()
+    assert len(lines) == 3
+    for text, (node, grads) in zip(lines, expected):
+        assert re.fullmatch(line % (node, grads), text), text

@@ -117,7 +117,7 @@ def test_view_replay_setter():
         _C._set_view_replay_enabled(None)
 
 
-def test_a_guard_collected_in_another_thread_leaves_that_thread_alone():
+def test_a_guard_dropped_in_another_thread_restores_that_thread():
     import threading
 
     from refgrad._C import _InferenceMode
@@ -127,12 +127,12 @@ def test_a_guard_collected_in_another_thread_leaves_that_thread_alone():
     maker = threading.Thread(target=lambda: box.append(_InferenceMode(True)))
     maker.start()
     maker.join()
-    # The maker thread never exited its guard; dropping it here must not touch
-    # this thread's switches.
+    # The maker thread never exited its guard; dropped here, like torch's C++
+    # guard it restores this thread's switches to what it saved in the maker's.
     state.grad_enabled = False
     try:
         box.clear()
-        still_off = not state.grad_enabled
+        restored = (state.grad_enabled, state.inference_mode)
     finally:
         state.grad_enabled = True
-    assert still_off
+    assert restored == (True, False)

@@ -43,7 +43,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:623
+# --- book/chapters/05_creation.md:624
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,7 +53,7 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1539
+# --- book/chapters/05_creation.md:1562
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -86,11 +86,11 @@ from refgrad._generator import Generator, default_generator, initial_seed, manua
 from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 
-# --- book/chapters/07_grad_modes.md:277
+# --- book/chapters/07_grad_modes.md:311
 from refgrad import compiler, jit
 
 
-# --- book/chapters/07_grad_modes.md:915
+# --- book/chapters/07_grad_modes.md:956
 from refgrad import _C, _jit_internal, utils
 from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
@@ -105,7 +105,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1203
+# --- book/chapters/16_functions.md:1208
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -399,8 +399,12 @@ from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 
-# --- book/chapters/22a_anomaly_mode.md:281
-from refgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
+# --- book/chapters/22a_anomaly_mode.md:299
+from refgrad.autograd.anomaly_mode import (
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 
 
 # --- book/chapters/23a_checkpoint.md:103
@@ -499,11 +503,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1123
+# --- book/chapters/27_views.md:1130
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1248
+# --- book/chapters/27_views.md:1255
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

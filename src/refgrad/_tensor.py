@@ -216,11 +216,14 @@ class _Versions:
     def _is_view(self) -> bool:
         return self._base is not None
 
-    def is_inference(self) -> bool:
+    def is_inference(self, *refused, **keywords) -> bool:
+        if refused or keywords:  # torch's words, which name its C base class
+            what = "keyword arguments" if keywords else f"arguments ({len(refused)} given)"
+            raise TypeError(f"TensorBase.is_inference() takes no {what}")
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:466
+# --- book/chapters/03_tensor.md:469
 class _Detach:
     __slots__ = ()
 
@@ -262,7 +265,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:648
+# --- book/chapters/03_tensor.md:651
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -290,7 +293,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:685
+# --- book/chapters/03_tensor.md:688
 _new = object.__new__  # looked up once, not on every tensor
 
 

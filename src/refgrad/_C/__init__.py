@@ -5,10 +5,14 @@
 # --- book/chapters/07_grad_modes.md:42
 """refgrad._C: the private entry points that torch keeps in its C++ extension."""
 
-import threading
-
 import refgrad
-from refgrad.autograd._state import set_inference_mode, state
+from refgrad.autograd._state import (  # noqa: F401 - the two questions are torch._C's too
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    refuse_arguments,
+    set_inference_mode,
+    state,
+)
 
 _MISSING = object()  # marks an argument the caller did not pass
 
@@ -33,37 +37,55 @@ def _check_argument(function: str, name: str, value, kind, kind_name: str) -> No
         )
 
 
-# --- book/chapters/07_grad_modes.md:83
-def _set_grad_enabled(enabled=_MISSING) -> None:
-    _check_argument("set_grad_enabled", "enabled", enabled, bool, "bool")
-    state.grad_enabled = enabled
+# --- book/chapters/07_grad_modes.md:87
+def _read_enabled(function: str, args: tuple, kwargs: dict) -> bool:
+    """The one argument of a setter, read as torch's parser reads it."""
+    if len(args) > 1:
+        raise TypeError(f"{function}() takes 1 positional argument but {len(args)} were given")
+    if args and "enabled" in kwargs:
+        raise TypeError(f"{function}() got multiple values for argument 'enabled'")
+    value = args[0] if args else kwargs.get("enabled", _MISSING)
+    _check_argument(function, "enabled", value, bool, "bool")
+    for keyword in kwargs:
+        if keyword != "enabled":
+            raise TypeError(f"{function}() got an unexpected keyword argument '{keyword}'")
+    return value
 
 
-def _is_multithreading_enabled() -> bool:
+# --- book/chapters/07_grad_modes.md:111
+def _set_grad_enabled(*args, **kwargs) -> None:
+    state.grad_enabled = _read_enabled("set_grad_enabled", args, kwargs)
+
+
+def _is_multithreading_enabled(*args, **kwargs) -> bool:
+    if args or kwargs:
+        refuse_arguments("_C._is_multithreading_enabled", args, kwargs)
     return state.multithreading_enabled
 
 
-def _set_multithreading_enabled(enabled=_MISSING) -> None:
-    _check_argument("set_multithreading_enabled", "enabled", enabled, bool, "bool")
-    state.multithreading_enabled = enabled
+def _set_multithreading_enabled(*args, **kwargs) -> None:
+    state.multithreading_enabled = _read_enabled("set_multithreading_enabled", args, kwargs)
 
 
-def _is_view_replay_enabled() -> bool:
+def _is_view_replay_enabled(*args, **kwargs) -> bool:
+    if args or kwargs:
+        refuse_arguments("_C._is_view_replay_enabled", args, kwargs)
     return state.view_replay_enabled
 
 
-def _set_view_replay_enabled(enabled=_MISSING) -> None:
-    _check_argument("set_view_replay_enabled", "enabled", enabled, bool, "bool")
-    state.view_replay_enabled = enabled
+def _set_view_replay_enabled(*args, **kwargs) -> None:
+    state.view_replay_enabled = _read_enabled("set_view_replay_enabled", args, kwargs)
 
 
-def _is_grad_layout_enforcement_enabled() -> bool:
+def _is_grad_layout_enforcement_enabled(*args, **kwargs) -> bool:
+    if args or kwargs:
+        refuse_arguments("_C._is_grad_layout_enforcement_enabled", args, kwargs)
     return state.grad_layout_enforced
 
 
-def _set_grad_layout_enforcement_enabled(enabled=_MISSING) -> None:
-    _check_argument("set_grad_layout_enforcement_enabled", "enabled", enabled, bool, "bool")
-    state.grad_layout_enforced = enabled
+def _set_grad_layout_enforcement_enabled(*args, **kwargs) -> None:
+    state.grad_layout_enforced = _read_enabled(
+        "set_grad_layout_enforcement_enabled", args, kwargs)
 
 
 def is_inference(input=_MISSING) -> bool:
@@ -72,7 +94,7 @@ def is_inference(input=_MISSING) -> bool:
     return input.is_inference()
 
 
-# --- book/chapters/07_grad_modes.md:145
+# --- book/chapters/07_grad_modes.md:176
 _GUARDED = ("grad_enabled", "inference_mode", "multithreading_enabled", "view_replay_enabled")
 class _InferenceMode:
     """Enter (or leave, with ``False``) inference mode for this guard's lifetime."""
@@ -86,7 +108,6 @@ class _InferenceMode:
         state.multithreading_enabled = not enabled
         state.view_replay_enabled = False
         self._saved = saved
-        self._thread = threading.get_ident()
 
     def __enter__(self) -> None:
         return None
@@ -99,12 +120,11 @@ class _InferenceMode:
             set_inference_mode(inference)
 
     def __del__(self) -> None:
-        # The garbage collector may run in any thread; only the owner may restore.
-        if getattr(self, "_thread", None) == threading.get_ident():
+        if getattr(self, "_saved", None) is not None:  # a failed __init__ saved nothing
             self.__exit__(None, None, None)
 
 
-# --- book/chapters/07_grad_modes.md:200
+# --- book/chapters/07_grad_modes.md:234
 _BAD_GUARD_ARGUMENTS = (
     "__init__(): incompatible constructor arguments. The following argument types are "
     "supported:\n    1. torch._C._InferenceMode(arg0: bool)\n\nInvoked with: "
@@ -124,11 +144,15 @@ def _guard_mode(args: tuple, kwargs: dict) -> bool:
     raise TypeError(_BAD_GUARD_ARGUMENTS + "; ".join(shown))
 
 
+# --- book/chapters/10_nodes.md:1133
+from refgrad.autograd._stream_warning import _warn_on_accumulate_grad_stream_mismatch
+
+
 # --- book/chapters/17a_engine_introspection.md:98
 from refgrad.autograd._introspection import (
     _current_autograd_node, _current_graph_task_id, _will_engine_execute_node,
 )
 
 
-# --- book/chapters/28_versions.md:94
+# --- book/chapters/28_versions.md:100
 from refgrad._C import _autograd

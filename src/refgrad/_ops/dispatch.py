@@ -177,6 +177,8 @@ def _edges(tensors):
                 wanted = True
                 continue
             if t._requires_grad:
+                if t._version_counter is None and _all_inference(tensors):
+                    return None  # NOTE [Inference tensors outside inference mode]
                 nodes.append(grad_accumulator(t))
                 slots.append(0)
                 wanted = True
@@ -187,6 +189,16 @@ def _edges(tensors):
         return None
     slots = tuple(slots)
     return tuple(nodes), _known_slots(slots) or _share(slots)  # NOTE [Shared slots]
+
+
+# NOTE [Inference tensors outside inference mode]
+# torch's autograd skips an op whose tensor operands are all inference tensors,
+# even those that require grad: no node, and a result that requires nothing.
+# A number that torch wraps into a tensor (x * 2) is a normal operand, so such
+# an op records. Only a leaf can be an inference tensor that requires grad, so
+# only the leaf branch looks, and at the whole list only when it finds one.
+def _all_inference(tensors) -> bool:
+    return all(isinstance(t, Tensor) and t._version_counter is None for t in tensors)
 
 
 # NOTE [Shared slots]
@@ -217,7 +229,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1045
+# --- book/chapters/13_dispatch.md:1057
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -233,7 +245,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1069
+# --- book/chapters/13_dispatch.md:1081
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -249,6 +261,10 @@ def _plain_outputs(op, tensors, results, params):
         outputs = (make_tensor(results[0]),)
     if op.view:
         source = tensors[0]
+        if source._version_counter is None:  # an inference tensor's "view" is no view
+            for out in outputs:
+                out._version_counter = None
+            return outputs
         _link_views(op, source, outputs, params)
         for out in outputs:
             # A view made without recording still requires grad if its base does.
@@ -256,7 +272,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1223
+# --- book/chapters/13_dispatch.md:1245
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

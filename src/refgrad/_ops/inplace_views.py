@@ -119,7 +119,7 @@ def swapdims_(self, dim0, dim1):
     return transpose_(self, dim0, dim1)
 
 
-# --- book/chapters/27_views.md:973
+# --- book/chapters/27_views.md:978
 DETACH_VIEW = (
     "Can't detach views in-place. Use detach() instead. If you are using "
     "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
@@ -130,6 +130,8 @@ DETACH_VIEW = (
 
 
 def detach_(self):
+    if state.inference_mode or self._version_counter is None:
+        return self  # autograd's work, which inference mode and inference tensors skip
     if self._base is not None:
         raise RuntimeError(DETACH_VIEW)
     self._grad_fn, self._output_nr, self._requires_grad = None, 0, False
@@ -143,7 +145,7 @@ for _method in (squeeze_, unsqueeze_, t_, transpose_, swapaxes_, swapdims_, deta
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/27_views.md:1107
+# --- book/chapters/27_views.md:1114
 AS_STRIDED_ = _in_place(strided.AS_STRIDED, "as_strided_", "AsStridedBackward1")
 VIEW_ROW[AS_STRIDED_] = strided.AS_STRIDED
 

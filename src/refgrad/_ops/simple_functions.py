@@ -70,11 +70,11 @@ def clone(input, *refused, memory_format=None):
     strides = copy_strides(input, memory_format)  # first: a rank that does not fit records nothing
     out = relaid(call(ar.CLONE, (input,)), strides)  # NOTE [Copies laid out after the row]
     if input._version_counter is None and out._version_counter is not None:
-        out._version_counter.value = 1  # torch's quirk: see below
+        out.copy_(input)  # torch's way, and its count: see below
     return out
 
 
-# --- book/chapters/16_functions.md:418
+# --- book/chapters/16_functions.md:423
 def _binary(row):
     def function(input, other):
         try:
@@ -96,7 +96,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:754
+# --- book/chapters/16_functions.md:759
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
@@ -151,7 +151,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:860
+# --- book/chapters/16_functions.md:865
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

@@ -8,11 +8,11 @@
 __all__: list[str] = []
 
 
-# --- book/chapters/07_grad_modes.md:898
+# --- book/chapters/07_grad_modes.md:939
 from refgrad.autograd import grad_mode
 from refgrad.autograd.grad_mode import (
-    enable_grad, enforce_grad_layout_policy, inference_mode, no_grad, set_grad_enabled,
-    set_multithreading_enabled,
+    _force_original_view_tracking, enable_grad, enforce_grad_layout_policy, inference_mode,
+    no_grad, set_grad_enabled, set_multithreading_enabled,
 )
 
 from refgrad._C import _is_multithreading_enabled as is_multithreading_enabled
@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1096
+# --- book/chapters/10_nodes.md:1138
 from refgrad.autograd import graph
 
 
@@ -56,7 +56,7 @@ __all__ += ["gradcheck", "gradgradcheck"]
 from refgrad.autograd import functional
 
 
-# --- book/chapters/22a_anomaly_mode.md:273
+# --- book/chapters/22a_anomaly_mode.md:291
 from refgrad.autograd import anomaly_mode
 from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 

@@ -26,11 +26,15 @@ def increment_version(tensor) -> None:
             bump(t)
 
 
-# --- book/chapters/28_versions.md:74
+# --- book/chapters/28_versions.md:76
+NO_COUNTER = ("Tried to call torch.autograd._unsafe_set_version() on a tensor that does not have "
+              "a version counter. Was it created in inference mode?")
+
+
 def _unsafe_set_version_counter(tensors, versions) -> None:
     """Set each tensor's version counter to the matching value."""
     for t, version in zip(tensors, versions, strict=True):
         counter = t._version_counter
         if counter is None:
-            raise RuntimeError("Inference tensors do not track version counter.")
+            raise RuntimeError(NO_COUNTER)
         counter.value = int(version)

@@ -38,7 +38,20 @@ def _set_anomaly_enabled(enabled, check_nan=True) -> None:
     _node.REMEMBERING = enabled  # what the makers of nodes read
 
 
-# --- book/chapters/22a_anomaly_mode.md:238
+_MISSING = object()
+
+
+def set_anomaly_enabled(enabled=_MISSING, check_nan=True, *extra) -> None:
+    """``torch.set_anomaly_enabled``: both switches, set now, with nothing to restore."""
+    if extra:
+        raise TypeError("set_anomaly_enabled() takes from 1 to 2 positional arguments but "
+                        f"{2 + len(extra)} were given")
+    if enabled is _MISSING:
+        raise TypeError('set_anomaly_enabled() missing 1 required positional arguments: "enabled"')
+    _set_anomaly_enabled(enabled, check_nan)
+
+
+# --- book/chapters/22a_anomaly_mode.md:256
 class detect_anomaly:  # noqa: N801 - torch's name
     """Anomaly detection for the block: forward stacks on failure, and NaN checks."""
 

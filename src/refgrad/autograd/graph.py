@@ -13,6 +13,9 @@ from refgrad.autograd._backward_logging import (  # noqa: F401
 from refgrad.autograd._multi_grad import _MultiHandle, register_multi_grad_hook  # noqa: F401
 from refgrad.autograd._node import Node
 from refgrad.autograd._run_backward import _engine_run_backward  # noqa: F401
+from refgrad.autograd._stream_warning import (  # noqa: F401
+    set_warn_on_accumulate_grad_stream_mismatch,
+)
 from refgrad.autograd._write_saved import allow_mutation_on_saved_tensors  # noqa: F401
 from refgrad.autograd._write_saved import graph_getattr as __getattr__  # noqa: F401
 
@@ -32,5 +35,5 @@ from refgrad.autograd._saved_hooks import (
 __all__ += ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
 
 
-# --- book/chapters/28_versions.md:101
+# --- book/chapters/28_versions.md:107
 from refgrad.autograd._versions import increment_version

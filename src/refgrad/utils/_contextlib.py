@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/07_grad_modes.md:305
+# --- book/chapters/07_grad_modes.md:339
 """Context managers that are also decorators, generator-aware: torch.utils._contextlib."""
 
 import functools
@@ -32,36 +32,34 @@ def ambiguous_context(ctx) -> str:
     )
 
 
-# --- book/chapters/07_grad_modes.md:351
-def _step(make_context, action, *argument):
-    """Run one step of a generator (``send``, ``throw``, ``close``) inside the mode."""
-    with make_context():
-        return action(*argument)
-
-
+# --- book/chapters/07_grad_modes.md:391
 def _wrap_generator(make_context, func):
     @functools.wraps(func)
-    def generator_in_context(*args, **kwargs):
+    def generator_context(*args, **kwargs):
         inner = func(*args, **kwargs)
         try:
-            response = _step(make_context, inner.send, None)
+            with make_context():
+                response = inner.send(None)
             while True:
                 try:
                     request = yield response
                 except GeneratorExit:
-                    _step(make_context, inner.close)
+                    with make_context():
+                        inner.close()
                     raise
                 except BaseException as thrown:
-                    response = _step(make_context, inner.throw, thrown)
+                    with make_context():
+                        response = inner.throw(thrown)
                 else:
-                    response = _step(make_context, inner.send, request)
+                    with make_context():
+                        response = inner.send(request)
         except StopIteration as finished:
             return finished.value
 
-    return generator_in_context
+    return generator_context
 
 
-# --- book/chapters/07_grad_modes.md:400
+# --- book/chapters/07_grad_modes.md:438
 def context_decorator(ctx, func):
     """Wrap ``func`` so that each call (or each generator step) runs inside ``ctx``."""
     if callable(ctx) and hasattr(ctx, "__enter__"):
@@ -73,18 +71,18 @@ def context_decorator(ctx, func):
         return _wrap_generator(make_context, func)
 
     @functools.wraps(func)
-    def call_in_context(*args, **kwargs):
+    def decorate_context(*args, **kwargs):
         with make_context():
             return func(*args, **kwargs)
 
-    return call_in_context
+    return decorate_context
 
 
 def _always(ctx):
     return lambda: ctx
 
 
-# --- book/chapters/07_grad_modes.md:443
+# --- book/chapters/07_grad_modes.md:487
 class _DecoratorContextManager:
     """A context manager that can also decorate functions and generator functions."""
 
@@ -92,7 +90,7 @@ class _DecoratorContextManager:
         func = orig_func
         if inspect.isclass(orig_func):
             warnings.warn(CLASS_DECORATION_DEPRECATED, FutureWarning, stacklevel=2)
-            func = _constructor_of(orig_func)
+            func = lambda *args, **kwargs: orig_func(*args, **kwargs)  # noqa: E731 - its name shows
         return context_decorator(self.clone, func)
 
     def __enter__(self) -> None:
@@ -106,11 +104,7 @@ class _DecoratorContextManager:
         return self.__class__()
 
 
-def _constructor_of(cls):
-    return lambda *args, **kwargs: cls(*args, **kwargs)
-
-
-# --- book/chapters/07_grad_modes.md:477
+# --- book/chapters/07_grad_modes.md:517
 class _NoParamDecoratorContextManager(_DecoratorContextManager):
     """A decorator context manager usable with or without parentheses."""
 

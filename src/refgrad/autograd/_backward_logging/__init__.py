@@ -2,31 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22_backward_logging.md:52
+# --- book/chapters/22_backward_logging.md:149
 """Backward debug logging: a pre-hook on every node, only while the logger listens."""
 
-import logging
 from collections import deque
 
-from refgrad.autograd._introspection import _current_autograd_node
+from refgrad.autograd._backward_logging.graph import fmt, log, prehook  # noqa: F401
 from refgrad.autograd._multi_grad import _get_grad_fn_or_grad_acc
-from refgrad.utils._dtype_abbrs import dtype_abbrs
-
-log = logging.getLogger(f"{__package__}.graph")  # refgrad.autograd.graph
 
 
-def fmt(t) -> str:
-    if t is None:
-        return "None"
-    return f"{dtype_abbrs[t.dtype]}[{', '.join(map(str, t.shape))}]"
-
-
-def prehook(grad_outputs) -> None:
-    node = _current_autograd_node()
-    log.debug(f"Executing: {node} with grad_outputs: [{','.join(map(fmt, grad_outputs))}]")
-
-
-# --- book/chapters/22_backward_logging.md:87
 def _iter_graph(roots):
     seen = {node for node in roots if node is not None}
     queue = deque(node for node in roots if node is not None)

@@ -1,0 +1,114 @@
+"""Inference tensors used outside inference mode: an op whose tensor operands are all
+inference tensors records nothing, even for one that requires grad, and an inference tensor
+has no views. The same assertions run on torch.
+"""
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from conformance._support import raises
+
+
+@pytest.fixture
+def leaves():
+    with torch.inference_mode():
+        x = torch.ones(2, requires_grad=True)
+        m = torch.ones(2, 2, requires_grad=True)
+        i = torch.ones(2)
+    return x, m, i
+
+
+UNRECORDED = {
+    "exp": lambda x, m, i: x.exp(),
+    "sum": lambda x, m, i: x.sum(),
+    "neg": lambda x, m, i: -x,
+    "pow": lambda x, m, i: x ** 2,
+    "clamp": lambda x, m, i: x.clamp(0, 1),
+    "x*x": lambda x, m, i: x * x,
+    "x+i": lambda x, m, i: x + i,
+    "mm": lambda x, m, i: m @ m,
+    "cat": lambda x, m, i: torch.cat([x, i]),
+    "stack": lambda x, m, i: torch.stack([x, x]),
+    "softmax": lambda x, m, i: x.softmax(0),
+    "sum(0)": lambda x, m, i: m.sum(0),
+    "maximum": lambda x, m, i: torch.maximum(x, i),
+    "max": lambda x, m, i: x.max(),
+}
+
+
+@pytest.mark.parametrize("name", UNRECORDED)
+def test_an_op_on_inference_tensors_alone_records_nothing(leaves, name):
+    y = UNRECORDED[name](*leaves)
+    assert not y.requires_grad and y.grad_fn is None and not y.is_inference()
+
+
+@pytest.mark.parametrize(("call", "node"), [
+    (lambda x: x * 2, "MulBackward0"), (lambda x: x + 1, "AddBackward0"),
+    (lambda x: x / 2, "DivBackward0"), (lambda x: x - 1, "SubBackward0"),
+    (lambda x: x * torch.tensor(2.0), "MulBackward0"),
+])
+def test_a_number_or_a_normal_tensor_beside_it_records(leaves, call, node):
+    x = leaves[0]
+    y = call(x)
+    assert y.requires_grad and y.grad_fn.name() == node
+    y.sum().backward()
+    assert x.grad is not None
+
+
+def test_mixed_operands_record_edges_only_for_what_records():
+    with torch.inference_mode():
+        w = torch.ones(2, 2, requires_grad=True)
+        b = torch.ones(2, requires_grad=True)
+    x = torch.ones(1, 2)
+    out = F.linear(x, w, b)  # w.t() alone records nothing: w gets no edge
+    edges = [None if n is None else type(n).__name__ for n, _ in out.grad_fn.next_functions]
+    assert edges == ["AccumulateGrad", None, None]
+    out.sum().backward()
+    assert w.grad is None and b.grad.tolist() == [1.0, 1.0]
+    xr = torch.ones(1, 2, requires_grad=True)
+    out = xr + b
+    edges = [type(n).__name__ for n, _ in out.grad_fn.next_functions]
+    assert edges == ["AccumulateGrad", "AccumulateGrad"]
+
+
+def test_backward_from_what_recorded_nothing_is_refused(leaves):
+    x = leaves[0]
+    with raises(RuntimeError, "element 0 of tensors does not require grad and does not have a "
+                              "grad_fn"):
+        x.sum().backward()
+    x.backward(torch.ones(2))  # the leaf itself is a root
+    assert x.grad.tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("make", [lambda t: t[:1], lambda t: t.view(3), lambda t: t.unbind()[0],
+                                  lambda t: t.expand(2, 3), lambda t: t.unsqueeze(0)])
+def test_an_inference_tensor_has_no_views_in_or_out_of_inference_mode(make):
+    with torch.inference_mode():
+        t = torch.ones(3, requires_grad=True)
+        inside = make(t)
+    outside = make(t)
+    for v in (inside, outside):
+        assert v._base is None and not v._is_view() and v.is_inference()
+        assert v.data_ptr() == t.data_ptr() or v.numel() == 1
+    assert not outside.requires_grad and outside.grad_fn is None
+
+
+def test_a_view_of_a_normal_tensor_made_in_inference_mode_is_a_view():
+    b = torch.ones(3)
+    with torch.inference_mode():
+        v = b[:2]
+    assert v._base is b and v._is_view() and not v.is_inference()
+
+
+def test_a_clone_of_an_inference_leaf_is_a_counted_copy_that_records(leaves):
+    x = leaves[0]
+    c = x.clone()
+    assert c.grad_fn.name() == "torch::autograd::CopyBackwards" and c._version == 1
+    assert [None if n is None else type(n).__name__ for n, _ in c.grad_fn.next_functions] == [
+        None, "AccumulateGrad"]
+    (c * 3).sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0]
+    with torch.no_grad():
+        d = x.clone()
+    assert d.grad_fn is None and d._version == 1 and not d.is_inference()
