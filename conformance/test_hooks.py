@@ -6,6 +6,7 @@ Black-box, against torch's API; every order and message here was recorded from t
 import pickle
 from collections import OrderedDict
 
+import numpy as np
 import pytest
 import torch
 from torch.utils.hooks import RemovableHandle
@@ -45,6 +46,15 @@ def backward_with_tensor_hook(hook):
     [
         (lambda g: 5, TypeError, "expected Variable, but hook returned 'int'"),
         (lambda g: (g,), TypeError, "expected Variable, but hook returned 'tuple'"),
+        (lambda g: np.ones(3, dtype=np.float32), TypeError,
+         "expected Variable, but hook returned 'numpy.ndarray'"),
+        (lambda g: np.float32(1), TypeError,
+         "expected Variable, but hook returned 'numpy.float32'"),
+        (lambda g: OrderedDict(), TypeError,
+         "expected Variable, but hook returned 'collections.OrderedDict'"),
+        (lambda g: torch.float32, TypeError, "expected Variable, but hook returned 'torch.dtype'"),
+        (lambda g: torch.nn.Parameter(torch.ones(2)), RuntimeError,
+         "hook '<lambda>' has changed the size of value"),
         (lambda g: torch.ones(2), RuntimeError, "hook '<lambda>' has changed the size of value"),
         (lambda g: g.double(), RuntimeError,
          "hook '<lambda>' has changed the type of value (was torch.FloatTensor got "
@@ -71,6 +81,11 @@ def test_hook_names_come_from_dunder_name():
         backward_with_tensor_hook(named_hook)
     with raises(RuntimeError, "hook '<unknown>' has changed the size of value"):
         backward_with_tensor_hook(Callable())
+    for name, shown in ((5, "<unknown>"), (None, "<unknown>"), (b"raw", "raw")):
+        hook = Callable()
+        hook.__name__ = name  # only a str or bytes name is shown
+        with raises(RuntimeError, f"hook '{shown}' has changed the size of value"):
+            backward_with_tensor_hook(hook)
 
 
 def test_non_callable_hook_fails_only_when_called():
@@ -106,6 +121,10 @@ def backward_with_node_hooks(pre=None, post=None, scalar=True):
          "hook '<lambda>' has returned an incorrect number of values (got 2, but expected 1)"),
         ({"post": lambda gi, go: gi[0]}, TypeError, "expected tuple, but hook returned 'Tensor'"),
         ({"post": lambda gi, go: list(gi)}, TypeError, "expected tuple, but hook returned 'list'"),
+        ({"post": lambda gi, go: np.ones(1)}, TypeError,
+         "expected tuple, but hook returned 'numpy.ndarray'"),
+        ({"pre": lambda go: torch.float32}, TypeError,
+         "expected tuple, but hook returned 'torch.dtype'"),
         ({"post": lambda gi, go: (5,)}, TypeError, "expected Variable, but hook returned 'int'"),
         ({"post": lambda gi, go: (torch.ones(2),)}, RuntimeError,
          "hook '<lambda>' has changed the size of value"),

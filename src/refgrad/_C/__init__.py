@@ -8,17 +8,10 @@
 import threading
 
 import refgrad
+from refgrad._typename import c_type_name
 from refgrad.autograd._state import set_inference_mode, state
 
 _MISSING = object()  # marks an argument the caller did not pass
-
-
-def _type_name(value) -> str:
-    """How torch's argument parser names a type: ``int``, ``numpy.bool``."""
-    kind = type(value)
-    if kind.__module__ == "builtins":
-        return kind.__qualname__
-    return f"{kind.__module__}.{kind.__qualname__}"
 
 
 def _check_argument(function: str, name: str, value, kind, kind_name: str) -> None:
@@ -29,11 +22,11 @@ def _check_argument(function: str, name: str, value, kind, kind_name: str) -> No
     if not accepted:
         raise TypeError(
             f"{function}(): argument '{name}' (position 1) must be {kind_name}, "
-            f"not {_type_name(value)}"
+            f"not {c_type_name(type(value))}"
         )
 
 
-# --- book/chapters/07_grad_modes.md:83
+# --- book/chapters/07_grad_modes.md:80
 def _set_grad_enabled(enabled=_MISSING) -> None:
     _check_argument("set_grad_enabled", "enabled", enabled, bool, "bool")
     state.grad_enabled = enabled
@@ -72,7 +65,7 @@ def is_inference(input=_MISSING) -> bool:
     return input.is_inference()
 
 
-# --- book/chapters/07_grad_modes.md:145
+# --- book/chapters/07_grad_modes.md:142
 _GUARDED = ("grad_enabled", "inference_mode", "multithreading_enabled", "view_replay_enabled")
 class _InferenceMode:
     """Enter (or leave, with ``False``) inference mode for this guard's lifetime."""
@@ -104,7 +97,7 @@ class _InferenceMode:
             self.__exit__(None, None, None)
 
 
-# --- book/chapters/07_grad_modes.md:200
+# --- book/chapters/07_grad_modes.md:197
 _BAD_GUARD_ARGUMENTS = (
     "__init__(): incompatible constructor arguments. The following argument types are "
     "supported:\n    1. torch._C._InferenceMode(arg0: bool)\n\nInvoked with: "
@@ -124,7 +117,7 @@ def _guard_mode(args: tuple, kwargs: dict) -> bool:
     raise TypeError(_BAD_GUARD_ARGUMENTS + "; ".join(shown))
 
 
-# --- book/chapters/17a_engine_introspection.md:98
+# --- book/chapters/17a_engine_introspection.md:99
 from refgrad.autograd._introspection import (
     _current_autograd_node, _current_graph_task_id, _will_engine_execute_node,
 )

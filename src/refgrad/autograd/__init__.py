@@ -8,7 +8,7 @@
 __all__: list[str] = []
 
 
-# --- book/chapters/07_grad_modes.md:898
+# --- book/chapters/07_grad_modes.md:895
 from refgrad.autograd import grad_mode
 from refgrad.autograd.grad_mode import (
     enable_grad, enforce_grad_layout_policy, inference_mode, no_grad, set_grad_enabled,
@@ -32,17 +32,17 @@ from refgrad.autograd import graph
 from refgrad.autograd._saved import SavedTensor
 
 
-# --- book/chapters/18_backward.md:453
+# --- book/chapters/18_backward.md:475
 from refgrad.autograd._backward import backward, grad
 from refgrad.autograd._run_backward import _engine_run_backward
 
 
-# --- book/chapters/18_backward.md:564
+# --- book/chapters/18_backward.md:587
 from refgrad.autograd.variable import Variable
 from refgrad.autograd.variable import variable  # noqa: F811 - the function hides the module
 
 
-# --- book/chapters/18a_forward_ad.md:536
+# --- book/chapters/18a_forward_ad.md:537
 from refgrad.autograd import forward_ad
 
 
@@ -56,7 +56,7 @@ __all__ += ["gradcheck", "gradgradcheck"]
 from refgrad.autograd import functional
 
 
-# --- book/chapters/22a_anomaly_mode.md:273
+# --- book/chapters/22a_anomaly_mode.md:274
 from refgrad.autograd import anomaly_mode
 from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 
@@ -67,7 +67,7 @@ __all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:624
+# --- book/chapters/25_functions.md:626
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

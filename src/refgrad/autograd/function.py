@@ -6,6 +6,7 @@
 """refgrad.autograd.function: custom differentiable operations."""
 
 from refgrad._tensor import Tensor
+from refgrad._typename import c_type_name
 from refgrad.autograd._accumulate import gradient_edge
 from refgrad.autograd._function_checks import (
     BOTH_BACKWARDS,
@@ -33,7 +34,7 @@ class FunctionCtx:
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError(
                     "save_for_backward can only save variables, but argument "
-                    f"{i} is of type {type(t).__name__}"
+                    f"{i} is of type {c_type_name(type(t))}"
                 )
         self.to_save = tensors
 
@@ -51,7 +52,7 @@ class FunctionCtx:
         self.saved_for_forward = tensors
 
 
-# --- book/chapters/25_functions.md:111
+# --- book/chapters/25_functions.md:112
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -131,7 +132,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:203
+# --- book/chapters/25_functions.md:204
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = _bound(cls.forward, args, kwargs), {}
@@ -174,7 +175,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:272
+# --- book/chapters/25_functions.md:273
 def _wrap(node, inputs, outputs, record) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -212,7 +213,7 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:446
+# --- book/chapters/25_functions.md:448
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/07_grad_modes.md:305
+# --- book/chapters/07_grad_modes.md:302
 """Context managers that are also decorators, generator-aware: torch.utils._contextlib."""
 
 import functools
@@ -32,7 +32,7 @@ def ambiguous_context(ctx) -> str:
     )
 
 
-# --- book/chapters/07_grad_modes.md:351
+# --- book/chapters/07_grad_modes.md:348
 def _step(make_context, action, *argument):
     """Run one step of a generator (``send``, ``throw``, ``close``) inside the mode."""
     with make_context():
@@ -61,7 +61,7 @@ def _wrap_generator(make_context, func):
     return generator_in_context
 
 
-# --- book/chapters/07_grad_modes.md:400
+# --- book/chapters/07_grad_modes.md:397
 def context_decorator(ctx, func):
     """Wrap ``func`` so that each call (or each generator step) runs inside ``ctx``."""
     if callable(ctx) and hasattr(ctx, "__enter__"):
@@ -84,7 +84,7 @@ def _always(ctx):
     return lambda: ctx
 
 
-# --- book/chapters/07_grad_modes.md:443
+# --- book/chapters/07_grad_modes.md:440
 class _DecoratorContextManager:
     """A context manager that can also decorate functions and generator functions."""
 
@@ -110,7 +110,7 @@ def _constructor_of(cls):
     return lambda *args, **kwargs: cls(*args, **kwargs)
 
 
-# --- book/chapters/07_grad_modes.md:477
+# --- book/chapters/07_grad_modes.md:474
 class _NoParamDecoratorContextManager(_DecoratorContextManager):
     """A decorator context manager usable with or without parentheses."""
 
