@@ -203,10 +203,6 @@ class _Versions:
             raise RuntimeError(NO_VERSION)
         return counter.value
 
-    @_version.setter
-    def _version(self, value) -> None:
-        raise AttributeError("attribute '_version' of 'refgrad.Tensor' objects is not writable")
-
     def _is_view(self) -> bool:
         return self._base is not None
 
@@ -214,7 +210,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:460
+# --- book/chapters/03_tensor.md:456
 class _Detach:
     __slots__ = ()
 
@@ -256,7 +252,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:642
+# --- book/chapters/03_tensor.md:638
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -284,7 +280,24 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:679
+# --- book/chapters/03_tensor.md:674
+READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
+             "dtype", "device", "is_cuda")
+
+
+def _refusal(name: str):
+    def refuse(self, *value):
+        raise AttributeError(f"attribute '{name}' of 'torch._C.TensorBase' objects is not "
+                             "writable")
+    return refuse
+
+
+for _name in READ_ONLY:
+    _read = getattr(Tensor, _name)
+    setattr(Tensor, _name, property(_read.fget, _refusal(_name), _refusal(_name), _read.__doc__))
+
+
+# --- book/chapters/03_tensor.md:700
 _new = object.__new__  # looked up once, not on every tensor
 
 
