@@ -4,6 +4,7 @@ Black-box, against torch's API; every order and message here was recorded from t
 """
 
 import pickle
+import weakref
 from collections import OrderedDict
 
 import numpy as np
@@ -542,6 +543,33 @@ def test_handle_removes_from_extra_dicts():
     main[handle.id] = extra[handle.id] = "hook"
     handle.remove()
     assert main == {} and extra == {}
+
+
+def test_handle_takes_extra_dicts_only_as_a_dict_or_a_list():
+    main, extra = OrderedDict(), OrderedDict()
+    handle = RemovableHandle(main, extra_dict=(extra,))  # a tuple names no extra dict
+    main[handle.id] = extra[handle.id] = "hook"
+    handle.remove()
+    assert main == {} and extra == {handle.id: "hook"}
+    assert RemovableHandle(OrderedDict(), extra_dict=3).extra_dict_ref == ()
+    with raises(TypeError, "cannot create weak reference to 'NoneType' object"):
+        RemovableHandle(OrderedDict(), extra_dict=[None])
+
+
+def test_handle_unpickled_without_dicts():
+    handle = RemovableHandle.__new__(RemovableHandle)
+    handle.__setstate__((None, 7))
+    assert type(handle.hooks_dict_ref) is weakref.ref and handle.hooks_dict_ref() is None
+    assert handle.extra_dict_ref == () and handle.id == 7
+    handle.remove()
+    handle.__setstate__((OrderedDict(), 8, None))
+    assert handle.extra_dict_ref == () and handle.id == 8
+    extra = OrderedDict({9: "hook"})
+    handle.__setstate__((OrderedDict(), 9, (extra,)))
+    handle.remove()
+    assert extra == {}
+    with raises(TypeError, "cannot create weak reference to 'NoneType' object"):
+        handle.__setstate__((OrderedDict(), 10, (None,)))
 
 
 def test_hooks_registered_before_an_in_place_op_stay_with_the_old_grad_fn():

@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1087
+# --- book/chapters/10_nodes.md:1103
 from refgrad.autograd import graph
 
 
