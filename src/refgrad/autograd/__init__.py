@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1103
+# --- book/chapters/10_nodes.md:1116
 from refgrad.autograd import graph
 
 
@@ -32,12 +32,12 @@ from refgrad.autograd import graph
 from refgrad.autograd._saved import SavedTensor
 
 
-# --- book/chapters/18_backward.md:475
+# --- book/chapters/18_backward.md:493
 from refgrad.autograd._backward import backward, grad
 from refgrad.autograd._run_backward import _engine_run_backward
 
 
-# --- book/chapters/18_backward.md:587
+# --- book/chapters/18_backward.md:605
 from refgrad.autograd.variable import Variable
 from refgrad.autograd.variable import variable  # noqa: F811 - the function hides the module
 
@@ -67,7 +67,7 @@ __all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:626
+# --- book/chapters/25_functions.md:627
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

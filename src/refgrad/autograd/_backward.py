@@ -169,7 +169,7 @@ def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
                  for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:391
+# --- book/chapters/18_backward.md:401
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -193,7 +193,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:434
+# --- book/chapters/18_backward.md:452
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

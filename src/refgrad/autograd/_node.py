@@ -189,6 +189,16 @@ class FunctionNode(Node):
     def _sequence_nr(self) -> int:
         return self._seq
 
+    def _set_sequence_nr(self, sequence_nr) -> None:
+        """Give the node another place in the engine's order: NOTE [Misuse in C++ words]."""
+        if not isinstance(sequence_nr, int):
+            raise TypeError("an integer is required")
+        if sequence_nr < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if sequence_nr >= 1 << 64:
+            raise OverflowError("int too big to convert")
+        self._seq = int(sequence_nr)
+
     requires_grad = ReadOnly(lambda self: True)
     _method_owner = _attribute_owner = None  # NOTE [Misuse in C++ words]
     _accumulates = False  # True for AccumulateGrad, whose leaf's hooks the engine runs
@@ -204,14 +214,14 @@ class FunctionNode(Node):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:349
+# --- book/chapters/10_nodes.md:359
 def set_edges(node, edges) -> None:
     """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
     node._next_nodes = tuple([child for child, _ in edges])
     node._next_slots = tuple([slot for _, slot in edges])
 
 
-# --- book/chapters/10_nodes.md:363
+# --- book/chapters/10_nodes.md:373
 # NOTE [Making a node]
 # new_node() and FunctionNode.__init__ fill the same slots with the same
 # defaults; a test holds them together. A slot added to one goes in the other.
@@ -231,7 +241,7 @@ def new_node(cls, next_nodes: tuple, next_slots: tuple):
 _new = object.__new__
 
 
-# --- book/chapters/10_nodes.md:391
+# --- book/chapters/10_nodes.md:401
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -267,7 +277,7 @@ check_arguments(FunctionNode)
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:518
+# --- book/chapters/10_nodes.md:531
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")

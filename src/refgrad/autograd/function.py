@@ -18,6 +18,7 @@ from refgrad.autograd._function_checks import (
     written,
 )
 from refgrad.autograd._node import FunctionNode, input_metadata, set_edges
+from refgrad.autograd._node_misuse import ReadOnly
 from refgrad.autograd._once_differentiable import once_differentiable
 from refgrad.autograd._saved import FREED, SavedTensor, unpack
 from refgrad.autograd._state import dual_levels, state
@@ -52,7 +53,7 @@ class FunctionCtx:
         self.saved_for_forward = tensors
 
 
-# --- book/chapters/25_functions.md:112
+# --- book/chapters/25_functions.md:113
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -90,7 +91,7 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
                 refuse_gradient(self, i, positions, g)
         return tuple(result[i] for i in positions)
 
-    @property
+    @ReadOnly  # refuses writes in torch's words: NOTE [Misuse in C++ words]
     def saved_variables(self) -> tuple:
         import warnings
 
@@ -98,7 +99,7 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
                       DeprecationWarning, stacklevel=2)
         return self.saved_tensors
 
-    @property
+    @ReadOnly  # refuses writes in torch's words: NOTE [Misuse in C++ words]
     def saved_tensors(self) -> tuple:
         if self._in_jvp:
             return self.saved_for_forward
@@ -132,7 +133,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:204
+# --- book/chapters/25_functions.md:205
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = _bound(cls.forward, args, kwargs), {}
@@ -175,7 +176,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:273
+# --- book/chapters/25_functions.md:274
 def _wrap(node, inputs, outputs, record) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -213,7 +214,7 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:448
+# --- book/chapters/25_functions.md:449
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
