@@ -1,5 +1,7 @@
 """Types named in messages as CPython's C level names them, torch's own types included."""
 
+import collections
+
 import numpy as np
 import pytest
 import torch
@@ -87,3 +89,70 @@ def test_an_unpack_hook_result_is_named_by_its_c_type_name():
     with raises(TypeError, "Output of saved tensor unpack_hook expected to be a Tensor but got "
                            "result of type numpy.ndarray"):
         y.sum().backward()
+
+
+def test_assigning_something_else_than_a_tensor_names_its_type():
+    a = torch.ones(2, requires_grad=True)
+    with raises(TypeError, "assigned grad expected to be a Tensor or None but got grad of type "
+                           "numpy.ndarray"):
+        a.grad = np.ones(2)
+    with raises(TypeError, "Variable data has to be a tensor, but got numpy.ndarray"):
+        a.data = np.ones(2)
+    with raises(RuntimeError, "grad_dtype must be a torch.dtype or None, but got torch.Size"):
+        a.grad_dtype = torch.Size([1])
+    assert a.grad is None and a.tolist() == [1.0, 1.0]
+
+
+V, OD = np.ones(2), collections.OrderedDict()
+CALLS = [
+    (lambda x: torch.Generator().manual_seed(V), RuntimeError,
+     "manual_seed expected a long, but got numpy.ndarray"),
+    (lambda x: torch.Generator().set_state(V), TypeError,
+     "expected a torch.ByteTensor, but got numpy.ndarray"),
+    (lambda x: torch.Size([V]), TypeError,
+     "torch.Size() takes an iterable of 'int' (item 0 is 'numpy.ndarray')"),
+    (lambda x: torch.Size([torch.float32]), TypeError,
+     "torch.Size() takes an iterable of 'int' (item 0 is 'torch.dtype')"),
+    (lambda x: torch.zeros(2, V), TypeError,
+     "zeros(): argument 'size' failed to unpack the object at pos 2 with error \"type must be "
+     "tuple of ints,but got numpy.ndarray\""),
+    (lambda x: x.new_full(V, 1.0), TypeError,
+     "new_full(): argument 'size' (position 1) must be tuple of ints, not numpy.ndarray"),
+    (lambda x: x.stride(V), TypeError,
+     "stride(): argument 'dim' (position 1) must be int, not numpy.ndarray"),
+    (lambda x: torch.kron(x, V), TypeError,
+     "kron(): argument 'other' (position 2) must be Tensor, not numpy.ndarray"),
+    (lambda x: torch.broadcast_tensors(x, V), TypeError,
+     "expected Tensor as element 1 in argument 0, but got numpy.ndarray"),
+    (lambda x: torch.cat([x, V]), TypeError,
+     "expected Tensor as element 1 in argument 0, but got numpy.ndarray"),
+    (lambda x: torch.add(x, x, out=V), TypeError,
+     "add(): argument 'out' must be Tensor, not numpy.ndarray"),
+    (lambda x: torch.linalg.matrix_power(x, OD), TypeError,
+     "linalg_matrix_power(): argument 'n' (position 2) must be int, not "
+     "collections.OrderedDict"),
+    (lambda x: torch.hypot(x, V), TypeError,
+     "hypot(): argument 'other' (position 2) must be Tensor, not numpy.ndarray"),
+    (lambda x: torch.atan2(x, V), TypeError,
+     "atan2(): argument 'other' (position 2) must be Tensor, not numpy.ndarray"),
+    (lambda x: torch.frexp(x, out=OD), TypeError,
+     "frexp(): argument 'out' must be tuple of Tensors, not collections.OrderedDict"),
+    (lambda x: torch.tensor([OD]), RuntimeError,
+     "Could not infer dtype of collections.OrderedDict"),
+]
+
+
+@pytest.mark.parametrize("call, kind, message", CALLS)
+def test_operations_name_a_refused_argument_by_its_c_type_name(call, kind, message):
+    x = torch.ones(2, 2)
+    with raises(kind, message):
+        call(x)
+    assert x.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+
+
+def test_an_invalid_combination_names_numpy_types():
+    with pytest.raises(TypeError) as info:
+        torch.bitwise_left_shift(V, torch.ones(2, dtype=torch.int64))
+    assert str(info.value).startswith(
+        "bitwise_left_shift() received an invalid combination of arguments - got "
+        "(numpy.ndarray, Tensor), but expected one of:")

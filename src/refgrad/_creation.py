@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:264
+# --- book/chapters/05_creation.md:265
 """The factories that take a size: ones, zeros, empty, full, their _like forms, arange."""
 
 import math
@@ -12,6 +12,7 @@ from fractions import Fraction
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._c_names import c_type_name
 from refgrad._from_data import _COPY_WARNING, _finish, _is_sequence, _to_array, tensor
 from refgrad._layouts import laid_out
 from refgrad._memory_formats import check_format, copy_strides, format_strides, preserve_format
@@ -50,7 +51,7 @@ def _read_sizes(args, sizes, one: bool, name: str, many) -> tuple:
         if isinstance(value, int) and (i or not isinstance(value, bool)):
             read.append(int(value))
             continue
-        kind = type(n).__name__
+        kind = c_type_name(type(n))
         if i:
             raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos "
                             f"{i + 1} with error \"type must be tuple of ints,but got {kind}\"")
@@ -68,7 +69,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:336
+# --- book/chapters/05_creation.md:338
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -128,7 +129,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:650
+# --- book/chapters/05_creation.md:652
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     strides = copy_strides(t, memory_format)  # first: a rank that does not fit makes nothing
     return laid_out(factory(
@@ -157,7 +158,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:687
+# --- book/chapters/05_creation.md:689
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -178,7 +179,7 @@ def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=F
              layout=None, pin_memory=False):
     if not isinstance(size, tuple | list):  # a Size is a tuple
         raise TypeError("new_full(): argument 'size' (position 1) must be tuple of ints, not "
-                        + type(size).__name__)
+                        + c_type_name(type(size)))
     return full(size, fill_value, dtype=dtype_argument(dtype, "new_full") or self.dtype,
                 device=device or self.device, requires_grad=requires_grad,
                 pin_memory=pin_memory)
@@ -199,7 +200,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:798
+# --- book/chapters/05_creation.md:800
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
@@ -238,7 +239,7 @@ def _whole_range(start, end, step, dtype):
     return values.astype(dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:1049
+# --- book/chapters/05_creation.md:1051
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)

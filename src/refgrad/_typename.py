@@ -6,6 +6,7 @@
 """Dotted names for objects, and torch's legacy names for tensor types."""
 
 from refgrad import _dtype
+from refgrad._c_names import c_type_name  # noqa: F401 - named from here too
 from refgrad._tensor import Tensor
 
 LEGACY = {
@@ -44,35 +45,7 @@ def numel(t: Tensor) -> int:
     return t.numel()
 
 
-# --- book/chapters/06_parameters.md:314
-_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
-
-# refgrad's classes that stand in for types torch compiles, by their dotted names.
-TORCH_C_TYPES = {
-    "refgrad._dtype.dtype": "torch.dtype",
-    "refgrad._size.Size": "torch.Size",
-    "refgrad._device.device": "torch.device",
-    "refgrad._generator.Generator": "torch._C.Generator",
-    "refgrad._tensor_values._Layout": "torch.layout",
-    "refgrad._memory_formats.memory_format": "torch.memory_format",
-    "refgrad._type_info.finfo": "torch.finfo",
-    "refgrad._type_info.iinfo": "torch.iinfo",
-}
-
-
-def c_type_name(kind) -> str:
-    """The name CPython's C level gives a type: qualified only for compiled types."""
-    module = kind.__module__
-    if module.startswith("refgrad"):
-        if module == "refgrad.return_types":
-            return f"torch.return_types.{kind.__name__}"
-        return TORCH_C_TYPES.get(f"{module}.{kind.__qualname__}", kind.__name__)
-    if kind.__flags__ & _HEAP_TYPE or module == "builtins":
-        return kind.__name__
-    return f"{module}.{kind.__name__}"
-
-
-# --- book/chapters/06_parameters.md:363
+# --- book/chapters/06_parameters.md:370
 def not_implemented_for(kernel: str, kind) -> NotImplementedError:
     """torch's error for a kernel with no version for the NumPy dtype ``kind``."""
     return NotImplementedError(

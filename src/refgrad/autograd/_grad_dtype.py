@@ -39,11 +39,11 @@ def accumulator_metadata(t) -> tuple:
 
 # --- book/chapters/10_nodes.md:985
 def set_grad_dtype(t, kind) -> None:
-    from refgrad._typename import LEGACY
+    from refgrad._typename import LEGACY, c_type_name
 
     if kind is not None and not isinstance(kind, _dtype.dtype):
         raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got "
-                           f"{type(kind).__name__}")
+                           f"{c_type_name(type(kind))}")
     if t._grad_fn is not None:
         if not t._retains_grad and t._grad is None:  # torch reads .grad first, and warns
             warnings.warn(NOT_A_LEAF_GRAD, UserWarning, stacklevel=3)
