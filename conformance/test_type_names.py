@@ -139,6 +139,24 @@ CALLS = [
      "frexp(): argument 'out' must be tuple of Tensors, not collections.OrderedDict"),
     (lambda x: torch.tensor([OD]), RuntimeError,
      "Could not infer dtype of collections.OrderedDict"),
+    (lambda x: torch.randint(5, V), TypeError,
+     "randint(): argument 'size' (position 2) must be tuple of ints, not numpy.ndarray"),
+    (lambda x: torch.softmax(x, V), TypeError,
+     "softmax(): argument 'dim' (position 2) must be int, not numpy.ndarray"),
+    (lambda x: x.index_put_((torch.tensor([0]),), V), TypeError,
+     "index_put_(): argument 'values' (position 2) must be Tensor, not numpy.ndarray"),
+    (lambda x: x.index_put_((V,), torch.ones(1)), TypeError,
+     "expected Tensor as element 0 in argument 0, but got numpy.ndarray"),
+    (lambda x: torch.kthvalue(x, OD), TypeError,
+     "kthvalue(): argument 'k' (position 2) must be int, not collections.OrderedDict"),
+    (lambda x: torch.index_select(x, 0, V), TypeError,
+     "index_select(): argument 'index' (position 3) must be Tensor, not numpy.ndarray"),
+    (lambda x: torch.finfo(V), TypeError,
+     "finfo(): argument 'type' (position 1) must be torch.dtype, not numpy.ndarray"),
+    (lambda x: torch.iinfo(torch.Size([2])), TypeError,
+     "iinfo(): argument 'type' (position 1) must be torch.dtype, not torch.Size"),
+    (lambda x: torch.Tensor(OD), TypeError,
+     "new(): data must be a sequence (got collections.OrderedDict)"),
 ]
 
 
@@ -150,9 +168,21 @@ def test_operations_name_a_refused_argument_by_its_c_type_name(call, kind, messa
     assert x.tolist() == [[1.0, 1.0], [1.0, 1.0]]
 
 
-def test_an_invalid_combination_names_numpy_types():
+@pytest.mark.parametrize("call, name, got", [
+    (lambda x: torch.bitwise_left_shift(V, x.long()), "bitwise_left_shift",
+     "numpy.ndarray, Tensor"),
+    (lambda x: torch.rsub(V, x), "rsub", "numpy.ndarray, Tensor"),
+    (lambda x: torch.searchsorted(V, x), "searchsorted", "numpy.ndarray, Tensor"),
+    (lambda x: torch.isin(V, OD), "isin", "numpy.ndarray, collections.OrderedDict"),
+    (lambda x: torch.clamp(x, x, OD), "clamp", "Tensor, Tensor, collections.OrderedDict"),
+    (lambda x: torch.narrow(x, V, 0, 1), "narrow", "Tensor, numpy.ndarray, int, int"),
+    (lambda x: torch.randint(0, V, (2,)), "randint", "int, numpy.ndarray, tuple"),
+    (lambda x: torch.movedim(x, 0, OD), "movedim", "Tensor, int, collections.OrderedDict"),
+    (lambda x: torch.addmm(x, x, x, beta=OD), "addmm",
+     "Tensor, Tensor, Tensor, beta=collections.OrderedDict"),
+])
+def test_an_invalid_combination_names_numpy_and_collections_types(call, name, got):
     with pytest.raises(TypeError) as info:
-        torch.bitwise_left_shift(V, torch.ones(2, dtype=torch.int64))
+        call(torch.ones(2, 2))
     assert str(info.value).startswith(
-        "bitwise_left_shift() received an invalid combination of arguments - got "
-        "(numpy.ndarray, Tensor), but expected one of:")
+        f"{name}() received an invalid combination of arguments - got ({got}), but expected")

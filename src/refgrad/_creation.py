@@ -239,7 +239,7 @@ def _whole_range(start, end, step, dtype):
     return values.astype(dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:1051
+# --- book/chapters/05_creation.md:1052
 def legacy_new(cls, args) -> Tensor:
     if not args:
         return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)
@@ -248,5 +248,5 @@ def legacy_new(cls, args) -> Tensor:
     if len(args) == 1 and _is_sequence(args[0]):
         return make_tensor(_to_array(args[0], _dtype.DEFAULT_FLOAT), cls=cls)
     if len(args) == 1:
-        raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
+        raise TypeError(f"new(): data must be a sequence (got {c_type_name(type(args[0]))})")
     raise TypeError("new() received an invalid combination of arguments")

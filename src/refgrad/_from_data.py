@@ -56,7 +56,7 @@ def _infer_dtype(leaves) -> _dtype.dtype:
         elif isinstance(x, bool | int | float):
             kind = _dtype.scalar_dtype(x)
         elif isinstance(x, str | bytes):
-            raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
+            raise TypeError(f"new(): invalid data type '{c_type_name(type(x))}'")
         else:
             raise RuntimeError(f"Could not infer dtype of {c_type_name(type(x))}")
         result = kind if result is None else _dtype.promote_types(result, kind)
@@ -74,7 +74,7 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         dtype = dtype or _dtype.from_numpy(data.dtype)
         return np.array(data, dtype=dtype.numpy)
     if isinstance(data, str | bytes):
-        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        raise TypeError(f"new(): invalid data type '{c_type_name(type(data))}'")
     leaves = _leaves(data)
     if leaves and isinstance(leaves[0], str):  # the sizes are read from first elements
         raise ValueError("too many dimensions 'str'")

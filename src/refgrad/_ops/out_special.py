@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2702
+# --- book/chapters/26_inplace.md:2703
 """torch.special's functions with out=."""
 
 from refgrad import special
