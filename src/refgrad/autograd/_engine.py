@@ -235,7 +235,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:602
+# --- book/chapters/17_engine.md:591
 def _through_hooks(node, hooks, grads) -> list:
     """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
     slots = node._gradient_slots()
@@ -256,7 +256,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:634
+# --- book/chapters/17_engine.md:623
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
