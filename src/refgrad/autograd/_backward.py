@@ -38,7 +38,7 @@ def _shape_of(output):
     return output
 
 
-# --- book/chapters/18_backward.md:79
+# --- book/chapters/18_backward.md:80
 def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
@@ -79,7 +79,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:261
+# --- book/chapters/18_backward.md:262
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
@@ -116,7 +116,7 @@ def _inputs_tuple(inputs, caller: str) -> tuple:
     return _as_tuple(inputs), None
 
 
-# --- book/chapters/18_backward.md:304
+# --- book/chapters/18_backward.md:305
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "
@@ -126,7 +126,7 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-# --- book/chapters/18_backward.md:327
+# --- book/chapters/18_backward.md:328
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -169,7 +169,7 @@ def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
                  for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:401
+# --- book/chapters/18_backward.md:402
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -193,7 +193,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:452
+# --- book/chapters/18_backward.md:453
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

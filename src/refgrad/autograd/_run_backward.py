@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18_backward.md:127
+# --- book/chapters/18_backward.md:128
 """From outputs and inputs to the engine's roots and targets, through one door."""
 
 import logging
@@ -47,7 +47,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:176
+# --- book/chapters/18_backward.md:177
 def _checked_edge(edge) -> tuple:
     node, output_nr = edge[0], edge[1]
     if not isinstance(node, FunctionNode):
@@ -59,7 +59,7 @@ def _checked_edge(edge) -> tuple:
     return node, output_nr
 
 
-# --- book/chapters/18_backward.md:208
+# --- book/chapters/18_backward.md:209
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     _check_given(t_outputs, args[0])
