@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from conformance._support import leaf, raises
+from conformance._support import FREED, leaf, raises
 
 
 class Double(torch.autograd.Function):
@@ -136,6 +136,35 @@ def test_a_custom_nodes_saved_tensors_are_not_writable():
         with raises(AttributeError, message):
             delattr(node, attribute)
     assert node.saved_tensors[0].tolist() == [1.0, 2.0]
+
+
+def test_a_custom_nodes_raw_saved_tensors():
+    class Saves(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            ctx.save_for_backward(x, None, y)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad, None
+
+    a = leaf(1.0, 2.0)
+    out = Saves.apply(a, a * 3)
+    node = out.grad_fn
+    raw = node._raw_saved_tensors
+    assert type(raw) is tuple and [type(s).__name__ for s in raw] == ["SavedTensor"] * 3
+    assert node._raw_saved_tensors[0] is raw[0]
+    unpacked = []
+    raw[2].register_hooks(lambda t: t * 10, lambda t: unpacked.append(t.tolist()) or t)
+    out.sum().backward(retain_graph=True)
+    assert node.saved_tensors[2].tolist() == [30.0, 60.0] and unpacked == [[30.0, 60.0]]
+    message = "attribute '_raw_saved_tensors' of 'torch._C._FunctionBase' objects is not writable"
+    with raises(AttributeError, message):
+        node._raw_saved_tensors = ()
+    out.sum().backward()
+    with raises(RuntimeError, FREED):
+        node._raw_saved_tensors  # noqa: B018 - released by the backward
 
 
 def test_register_hook_dict_wants_a_tensor():

@@ -20,7 +20,7 @@ from refgrad.autograd._function_checks import (
 from refgrad.autograd._node import FunctionNode, input_metadata, set_edges
 from refgrad.autograd._node_misuse import ReadOnly
 from refgrad.autograd._once_differentiable import once_differentiable
-from refgrad.autograd._saved import FREED, SavedTensor, unpack
+from refgrad.autograd._saved import FREED, NOTHING_SAVED, SavedTensor, unpack
 from refgrad.autograd._state import dual_levels, state
 from refgrad.autograd._tangents import forward_grad
 
@@ -53,7 +53,7 @@ class FunctionCtx:
         self.saved_for_forward = tensors
 
 
-# --- book/chapters/25_functions.md:113
+# --- book/chapters/25_functions.md:119
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -107,6 +107,13 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
             raise RuntimeError(FREED)
         return tuple(None if s is None else unpack(s, self) for s in self._saved)
 
+    @ReadOnly
+    def _raw_saved_tensors(self) -> tuple:
+        """The saved values themselves, to register hooks on (chapter "Saved tensors")."""
+        if self._saved is None:
+            raise RuntimeError(FREED)
+        return tuple(NOTHING_SAVED if s is None else s for s in self._saved)
+
     def release_variables(self) -> None:
         self._saved = None
 
@@ -133,7 +140,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:205
+# --- book/chapters/25_functions.md:218
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = _bound(cls.forward, args, kwargs), {}
@@ -176,7 +183,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), record), many, node
 
 
-# --- book/chapters/25_functions.md:274
+# --- book/chapters/25_functions.md:287
 def _wrap(node, inputs, outputs, record) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -214,7 +221,7 @@ def _wrap(node, inputs, outputs, record) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:449
+# --- book/chapters/25_functions.md:462
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
