@@ -4,8 +4,10 @@ Black-box, against torch's API; every order and message here was recorded from t
 """
 
 import pickle
+import weakref
 from collections import OrderedDict
 
+import numpy as np
 import pytest
 import torch
 from torch.utils.hooks import RemovableHandle
@@ -45,6 +47,15 @@ def backward_with_tensor_hook(hook):
     [
         (lambda g: 5, TypeError, "expected Variable, but hook returned 'int'"),
         (lambda g: (g,), TypeError, "expected Variable, but hook returned 'tuple'"),
+        (lambda g: np.ones(3, dtype=np.float32), TypeError,
+         "expected Variable, but hook returned 'numpy.ndarray'"),
+        (lambda g: np.float32(1), TypeError,
+         "expected Variable, but hook returned 'numpy.float32'"),
+        (lambda g: OrderedDict(), TypeError,
+         "expected Variable, but hook returned 'collections.OrderedDict'"),
+        (lambda g: torch.float32, TypeError, "expected Variable, but hook returned 'torch.dtype'"),
+        (lambda g: torch.nn.Parameter(torch.ones(2)), RuntimeError,
+         "hook '<lambda>' has changed the size of value"),
         (lambda g: torch.ones(2), RuntimeError, "hook '<lambda>' has changed the size of value"),
         (lambda g: g.double(), RuntimeError,
          "hook '<lambda>' has changed the type of value (was torch.FloatTensor got "
@@ -71,6 +82,11 @@ def test_hook_names_come_from_dunder_name():
         backward_with_tensor_hook(named_hook)
     with raises(RuntimeError, "hook '<unknown>' has changed the size of value"):
         backward_with_tensor_hook(Callable())
+    for name, shown in ((5, "<unknown>"), (None, "<unknown>"), (b"raw", "raw")):
+        hook = Callable()
+        hook.__name__ = name  # only a str or bytes name is shown
+        with raises(RuntimeError, f"hook '{shown}' has changed the size of value"):
+            backward_with_tensor_hook(hook)
 
 
 def test_non_callable_hook_fails_only_when_called():
@@ -106,6 +122,10 @@ def backward_with_node_hooks(pre=None, post=None, scalar=True):
          "hook '<lambda>' has returned an incorrect number of values (got 2, but expected 1)"),
         ({"post": lambda gi, go: gi[0]}, TypeError, "expected tuple, but hook returned 'Tensor'"),
         ({"post": lambda gi, go: list(gi)}, TypeError, "expected tuple, but hook returned 'list'"),
+        ({"post": lambda gi, go: np.ones(1)}, TypeError,
+         "expected tuple, but hook returned 'numpy.ndarray'"),
+        ({"pre": lambda go: torch.float32}, TypeError,
+         "expected tuple, but hook returned 'torch.dtype'"),
         ({"post": lambda gi, go: (5,)}, TypeError, "expected Variable, but hook returned 'int'"),
         ({"post": lambda gi, go: (torch.ones(2),)}, RuntimeError,
          "hook '<lambda>' has changed the size of value"),
@@ -523,6 +543,33 @@ def test_handle_removes_from_extra_dicts():
     main[handle.id] = extra[handle.id] = "hook"
     handle.remove()
     assert main == {} and extra == {}
+
+
+def test_handle_takes_extra_dicts_only_as_a_dict_or_a_list():
+    main, extra = OrderedDict(), OrderedDict()
+    handle = RemovableHandle(main, extra_dict=(extra,))  # a tuple names no extra dict
+    main[handle.id] = extra[handle.id] = "hook"
+    handle.remove()
+    assert main == {} and extra == {handle.id: "hook"}
+    assert RemovableHandle(OrderedDict(), extra_dict=3).extra_dict_ref == ()
+    with raises(TypeError, "cannot create weak reference to 'NoneType' object"):
+        RemovableHandle(OrderedDict(), extra_dict=[None])
+
+
+def test_handle_unpickled_without_dicts():
+    handle = RemovableHandle.__new__(RemovableHandle)
+    handle.__setstate__((None, 7))
+    assert type(handle.hooks_dict_ref) is weakref.ref and handle.hooks_dict_ref() is None
+    assert handle.extra_dict_ref == () and handle.id == 7
+    handle.remove()
+    handle.__setstate__((OrderedDict(), 8, None))
+    assert handle.extra_dict_ref == () and handle.id == 8
+    extra = OrderedDict({9: "hook"})
+    handle.__setstate__((OrderedDict(), 9, (extra,)))
+    handle.remove()
+    assert extra == {}
+    with raises(TypeError, "cannot create weak reference to 'NoneType' object"):
+        handle.__setstate__((OrderedDict(), 10, (None,)))
 
 
 def test_hooks_registered_before_an_in_place_op_stay_with_the_old_grad_fn():

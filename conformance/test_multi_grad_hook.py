@@ -185,3 +185,15 @@ def test_eight_threads_each_get_their_own_callback(mode):
     else:
         assert sorted(g.item() for g in results) == sorted(
             10.0 * k for k in range(1, 9) for _ in range(5))
+
+
+def test_a_nested_backward_resets_the_count_the_outer_call_waits_for():
+    a, b = leaf(1.0, 2.0), leaf(1.0, 2.0)
+    m, n = a * 2, b * 2
+    fired = []
+    register_multi_grad_hook((m, n), lambda grads: fired.append([g is not None for g in grads]))
+    inner = (m * 5).sum()
+    n.register_hook(lambda g: inner.backward(retain_graph=True))  # reaches only m
+    (m + n).sum().backward()
+    assert fired == [[True, False]]  # the nested call's; the outer call never fires
+    assert a.grad.tolist() == [12.0, 12.0] and b.grad.tolist() == [2.0, 2.0]

@@ -1,9 +1,10 @@
 """Misusing a node's methods and attributes is refused in the words of torch's C++ types."""
 
+import numpy as np
 import pytest
 import torch
 
-from conformance._support import leaf, raises
+from conformance._support import FREED, leaf, raises
 
 
 class Double(torch.autograd.Function):
@@ -79,6 +80,91 @@ def test_saved_values_and_the_variable_are_not_writable():
                 "writable"):
         accumulate.variable = leaf(1.0)
     assert accumulate.variable is a
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_set_sequence_nr_takes_one_unsigned_python_int(index):
+    node, owner, _ = nodes()[index]
+    with raises(TypeError, f"{owner}._set_sequence_nr() takes exactly one argument (0 given)"):
+        node._set_sequence_nr()
+    with raises(TypeError, f"{owner}._set_sequence_nr() takes exactly one argument (2 given)"):
+        node._set_sequence_nr(1, 2)
+    with raises(TypeError, f"{owner}._set_sequence_nr() takes no keyword arguments"):
+        node._set_sequence_nr(n=1)
+    for value in (1.5, "1", None, torch.tensor(7), np.int64(4)):
+        with raises(TypeError, "an integer is required"):
+            node._set_sequence_nr(value)
+    with raises(OverflowError, "can't convert negative int to unsigned"):
+        node._set_sequence_nr(-3)
+    with raises(OverflowError, "int too big to convert"):
+        node._set_sequence_nr(2**64)
+    assert node._set_sequence_nr(2**63) is None and node._sequence_nr() == 2**63
+    node._set_sequence_nr(True)
+    assert node._sequence_nr() == 1 and type(node._sequence_nr()) is int
+
+
+def test_a_set_sequence_nr_changes_the_order_nodes_run_in():
+    b = leaf(1.0)
+    x1, x2 = b * 2, b * 3
+    order = []
+    x1.grad_fn.register_prehook(lambda g: order.append("x1"))
+    x2.grad_fn.register_prehook(lambda g: order.append("x2"))
+    (x1 + x2).backward(retain_graph=True)
+    assert order == ["x2", "x1"]  # the later node first
+    x1.grad_fn._set_sequence_nr(x2.grad_fn._sequence_nr() + 1)
+    order.clear()
+    (x1 + x2).backward()
+    assert order == ["x1", "x2"]
+
+
+def test_a_custom_nodes_saved_tensors_are_not_writable():
+    class Saves(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+
+    node = Saves.apply(leaf(1.0, 2.0)).grad_fn
+    for attribute in ("saved_tensors", "saved_variables"):
+        message = f"attribute '{attribute}' of 'torch._C._FunctionBase' objects is not writable"
+        with raises(AttributeError, message):
+            setattr(node, attribute, ())
+        with raises(AttributeError, message):
+            delattr(node, attribute)
+    assert node.saved_tensors[0].tolist() == [1.0, 2.0]
+
+
+def test_a_custom_nodes_raw_saved_tensors():
+    class Saves(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            ctx.save_for_backward(x, None, y)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad, None
+
+    a = leaf(1.0, 2.0)
+    out = Saves.apply(a, a * 3)
+    node = out.grad_fn
+    raw = node._raw_saved_tensors
+    assert type(raw) is tuple and [type(s).__name__ for s in raw] == ["SavedTensor"] * 3
+    assert node._raw_saved_tensors[0] is raw[0]
+    unpacked = []
+    raw[2].register_hooks(lambda t: t * 10, lambda t: unpacked.append(t.tolist()) or t)
+    out.sum().backward(retain_graph=True)
+    assert node.saved_tensors[2].tolist() == [30.0, 60.0] and unpacked == [[30.0, 60.0]]
+    message = "attribute '_raw_saved_tensors' of 'torch._C._FunctionBase' objects is not writable"
+    with raises(AttributeError, message):
+        node._raw_saved_tensors = ()
+    out.sum().backward()
+    with raises(RuntimeError, FREED):
+        node._raw_saved_tensors  # noqa: B018 - released by the backward
 
 
 def test_register_hook_dict_wants_a_tensor():

@@ -8,6 +8,7 @@ import pytest
 
 import refgrad
 from refgrad import _C
+from refgrad._typename import c_type_name
 from refgrad.autograd import grad_mode as gm
 from refgrad.autograd._state import state
 
@@ -18,7 +19,7 @@ def switches():
 
 
 def test_type_names_follow_torchs_parser():
-    assert _C._type_name(1) == "int" and _C._type_name(np.bool_(True)) == "numpy.bool"
+    assert c_type_name(int) == "int" and c_type_name(np.bool_) == "numpy.bool"
     with pytest.raises(TypeError, match=r"must be bool, not numpy\.bool$"):
         _C._set_grad_enabled(np.bool_(True))
     assert state.grad_enabled is True

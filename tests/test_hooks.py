@@ -79,3 +79,17 @@ def test_register_hook_binds_the_dict_to_the_grad_fn_once():
     a.register_hook(print)
     accumulate = b.grad_fn.next_functions[0][0]
     assert accumulate._tensor_pre_hooks is None and len(a._backward_hooks) == 1
+
+
+def test_batched_grad_runs_each_hook_once_per_row():
+    # A named difference (chapter "backward and grad"): torch runs each hook once, under vmap.
+    a = refgrad.tensor([1.0, 2.0], requires_grad=True)
+    m = a * 2
+    calls = []
+    m.register_hook(lambda g: calls.append(("tensor", g.tolist())))
+    m.register_hook(lambda g: g * 10)
+    m.grad_fn.register_hook(lambda gi, go: calls.append(("post", gi[0].tolist())))
+    (jacobian,) = refgrad.autograd.grad(m * 3, a, refgrad.eye(2), is_grads_batched=True)
+    assert calls == [("tensor", [3.0, 0.0]), ("post", [60.0, 0.0]),
+                     ("tensor", [0.0, 3.0]), ("post", [0.0, 60.0])]
+    assert jacobian.tolist() == [[60.0, 0.0], [0.0, 60.0]]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:345
+# --- book/chapters/06_parameters.md:388
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -43,7 +43,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:624
+# --- book/chapters/05_creation.md:626
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,7 +53,7 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1562
+# --- book/chapters/05_creation.md:1566
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -78,7 +78,7 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05a_random.md:579
+# --- book/chapters/05a_random.md:580
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
@@ -86,11 +86,11 @@ from refgrad._generator import Generator, default_generator, initial_seed, manua
 from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 
-# --- book/chapters/07_grad_modes.md:311
+# --- book/chapters/07_grad_modes.md:308
 from refgrad import compiler, jit
 
 
-# --- book/chapters/07_grad_modes.md:956
+# --- book/chapters/07_grad_modes.md:953
 from refgrad import _C, _jit_internal, utils
 from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
@@ -105,7 +105,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1208
+# --- book/chapters/16_functions.md:1209
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -116,19 +116,19 @@ from refgrad._ops.sums_and_stacks import cumsum, stack, sum, unbind
 from refgrad._ops.reshaping import expand, reshape, squeeze, unsqueeze, view
 
 
-# --- book/chapters/16a_pointwise.md:532
+# --- book/chapters/16a_pointwise.md:533
 from refgrad._ops.clamps import clamp, clamp_max, clamp_min, clip
 from refgrad._ops.pointwise import (
     abs, maximum, minimum, relu, rsqrt, sigmoid, sign, sqrt, tan, tanh,
 )
 
 
-# --- book/chapters/16b_reductions.md:629
+# --- book/chapters/16b_reductions.md:630
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1089
+# --- book/chapters/16b_reductions.md:1090
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -137,22 +137,22 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:960
+# --- book/chapters/16d_indexing.md:961
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1363
+# --- book/chapters/16d_indexing.md:1365
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:648
+# --- book/chapters/16e_rounding_and_bits.md:650
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:700
+# --- book/chapters/16e_rounding_and_bits.md:702
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -160,7 +160,7 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:386
+# --- book/chapters/16f_more_elementwise.md:387
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
     absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
@@ -169,7 +169,7 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:648
+# --- book/chapters/16g_moves_and_fused.md:649
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -191,7 +191,7 @@ from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
 
 
-# --- book/chapters/16j_products_and_shapes.md:1309
+# --- book/chapters/16j_products_and_shapes.md:1312
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -204,23 +204,23 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16k_order_statistics.md:569
+# --- book/chapters/16k_order_statistics.md:570
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:741
+# --- book/chapters/16k_order_statistics.md:742
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:942
+# --- book/chapters/16k_order_statistics.md:944
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1137
+# --- book/chapters/16k_order_statistics.md:1139
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:904
+# --- book/chapters/16l_more_linalg.md:905
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
@@ -233,11 +233,11 @@ from refgrad._ops.special_functions import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1453
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1456
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1756
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1759
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -254,7 +254,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1937
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1940
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -399,7 +399,7 @@ from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 
-# --- book/chapters/22a_anomaly_mode.md:299
+# --- book/chapters/22a_anomaly_mode.md:300
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
@@ -421,15 +421,15 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:1213
+# --- book/chapters/26_inplace.md:1214
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:1359
+# --- book/chapters/26_inplace.md:1360
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:1772
+# --- book/chapters/26_inplace.md:1773
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -454,7 +454,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1926
+# --- book/chapters/26_inplace.md:1927
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -465,7 +465,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:2217
+# --- book/chapters/26_inplace.md:2218
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -475,7 +475,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:2788
+# --- book/chapters/26_inplace.md:2790
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

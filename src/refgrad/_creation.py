@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:264
+# --- book/chapters/05_creation.md:265
 """The factories that take a size: ones, zeros, empty, full, their _like forms, arange."""
 
 import math
@@ -13,6 +13,7 @@ from fractions import Fraction
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._c_names import c_type_name
 from refgrad._from_data import _COPY_WARNING, _finish, _is_sequence, _to_array, tensor
 from refgrad._layouts import laid_out
 from refgrad._memory_formats import check_format, copy_strides, format_strides, preserve_format
@@ -51,7 +52,7 @@ def _read_sizes(args, sizes, one: bool, name: str, many) -> tuple:
         if isinstance(value, int) and (i or not isinstance(value, bool)):
             read.append(int(value))
             continue
-        kind = type(n).__name__
+        kind = c_type_name(type(n))
         if i:
             raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos "
                             f"{i + 1} with error \"type must be tuple of ints,but got {kind}\"")
@@ -69,7 +70,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:337
+# --- book/chapters/05_creation.md:339
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -129,7 +130,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:651
+# --- book/chapters/05_creation.md:653
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     strides = copy_strides(t, memory_format)  # first: a rank that does not fit makes nothing
     return laid_out(factory(
@@ -158,7 +159,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:688
+# --- book/chapters/05_creation.md:690
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -179,7 +180,7 @@ def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=F
              layout=None, pin_memory=False):
     if not isinstance(size, tuple | list):  # a Size is a tuple
         raise TypeError("new_full(): argument 'size' (position 1) must be tuple of ints, not "
-                        + type(size).__name__)
+                        + c_type_name(type(size)))
     return full(size, fill_value, dtype=dtype_argument(dtype, "new_full") or self.dtype,
                 device=device or self.device, requires_grad=requires_grad,
                 pin_memory=pin_memory)
@@ -200,7 +201,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:799
+# --- book/chapters/05_creation.md:801
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
@@ -239,7 +240,7 @@ def _whole_range(start, end, step, dtype):
     return values.astype(dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:1055
+# --- book/chapters/05_creation.md:1058
 def legacy_new(cls, args) -> Tensor:
     if len(args) == 1 and isinstance(args[0], Tensor):
         return _alias_as(cls, args[0])
@@ -250,7 +251,7 @@ def legacy_new(cls, args) -> Tensor:
     if len(args) == 1 and _is_sequence(args[0]):
         return make_tensor(_to_array(args[0], _dtype.DEFAULT_FLOAT), cls=cls)
     if len(args) == 1:
-        raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
+        raise TypeError(f"new(): data must be a sequence (got {c_type_name(type(args[0]))})")
     raise TypeError("new() received an invalid combination of arguments")
 
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from refgrad import _dtype
 from refgrad._backend import cuda_is_available, move, pin
+from refgrad._c_names import c_type_name
 from refgrad._device import CPU, device
 from refgrad._tensor import Tensor, check_requires_grad, make_tensor
 from refgrad._tensor_values import host_array
@@ -44,7 +45,7 @@ def _leaves(data) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:81
+# --- book/chapters/05_creation.md:82
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -55,9 +56,9 @@ def _infer_dtype(leaves) -> _dtype.dtype:
         elif isinstance(x, bool | int | float):
             kind = _dtype.scalar_dtype(x)
         elif isinstance(x, str | bytes):
-            raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
+            raise TypeError(f"new(): invalid data type '{c_type_name(type(x))}'")
         else:
-            raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+            raise RuntimeError(f"Could not infer dtype of {c_type_name(type(x))}")
         result = kind if result is None else _dtype.promote_types(result, kind)
     return _dtype.DEFAULT_FLOAT if result is None else result
 
@@ -73,7 +74,7 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         dtype = dtype or _dtype.from_numpy(data.dtype)
         return np.array(data, dtype=dtype.numpy)
     if isinstance(data, str | bytes):
-        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        raise TypeError(f"new(): invalid data type '{c_type_name(type(data))}'")
     leaves = _leaves(data)
     if leaves and isinstance(leaves[0], str):  # the sizes are read from first elements
         raise ValueError("too many dimensions 'str'")
@@ -89,7 +90,7 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         )
 
 
-# --- book/chapters/05_creation.md:136
+# --- book/chapters/05_creation.md:137
 def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
     for x in leaves:
         if isinstance(x, Tensor | np.ndarray | bool | int | float):
@@ -104,7 +105,7 @@ def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
             raise TypeError(f"'{name}' object cannot be interpreted as an integer")
 
 
-# --- book/chapters/05_creation.md:164
+# --- book/chapters/05_creation.md:165
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -130,7 +131,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return t.item()
 
 
-# --- book/chapters/05_creation.md:191
+# --- book/chapters/05_creation.md:192
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -141,7 +142,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:213
+# --- book/chapters/05_creation.md:214
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev) != CPU
 

@@ -9,6 +9,7 @@ import os
 
 import numpy as np
 
+from refgrad._c_names import c_type_name
 from refgrad._device import device as as_device
 from refgrad._tensor import Tensor, make_tensor
 
@@ -36,14 +37,14 @@ def temper(y: np.ndarray) -> np.ndarray:
 def as_seed(seed) -> int:
     """A seed as torch's Generator.manual_seed takes it: any int that fits 64 bits."""
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-        raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
+        raise RuntimeError(f"manual_seed expected a long, but got {c_type_name(type(seed))}")
     seed = int(seed)
     if not -2**63 <= seed < 2**64:
         raise ValueError("Overflow when unpacking long long")
     return seed % 2**64  # a negative seed is read as its 64-bit two's complement
 
 
-# --- book/chapters/05a_random.md:94
+# --- book/chapters/05a_random.md:95
 class Generator:
     """A source of random numbers that can be re-seeded: torch's CPU generator."""
 
@@ -82,7 +83,7 @@ class Generator:
         return (pairs[0::2] << np.uint64(32)) | pairs[1::2]
 
 
-# --- book/chapters/05a_random.md:155
+# --- book/chapters/05a_random.md:156
 STATE = np.dtype({
     "names": ["seed", "left", "seeded", "next", "key", "normal_x", "normal_y", "normal_rho",
               "normal_valid", "float_normal", "float_normal_valid"],
@@ -107,11 +108,11 @@ def get_state(self) -> Tensor:
     return make_tensor(np.frombuffer(record.tobytes(), dtype=np.uint8).copy())
 
 
-# --- book/chapters/05a_random.md:184
+# --- book/chapters/05a_random.md:185
 def set_state(self, new_state) -> "Generator":
     """Put back a state that ``get_state`` (refgrad's or torch's) returned."""
     if not isinstance(new_state, Tensor):
-        raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+        raise TypeError(f"expected a torch.ByteTensor, but got {c_type_name(type(new_state))}")
     if str(new_state.dtype) != "torch.uint8" or new_state.device.type != "cpu":
         raise TypeError("RNG state must be a torch.ByteTensor")
     if new_state.numel() != STATE.itemsize:
@@ -132,7 +133,7 @@ def set_state(self, new_state) -> "Generator":
     return self
 
 
-# --- book/chapters/05a_random.md:215
+# --- book/chapters/05a_random.md:216
 # NOTE [Where torch says the next word is]
 # torch hands out state[next], state[next + 1], ... and twists when ``left``
 # runs out; NumPy hands out state[pos], ... and twists at 624. With

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:856
+# --- book/chapters/05_creation.md:858
 """rand, randn and randint: tensors drawn from the default generator or a given one."""
 
 import warnings
@@ -11,6 +11,7 @@ import numpy as np
 
 from refgrad import _dtype
 from refgrad._arguments import Arguments
+from refgrad._c_names import c_type_name
 from refgrad._creation import parse_size
 from refgrad._from_data import _finish, check_pinnable
 from refgrad._generator import default_generator
@@ -87,15 +88,15 @@ def randint(low=_UNSET, high=None, size=None, *, generator=None, dtype=None, dev
         low, bound = 0, whole_number(high)
         if bound is None:
             raise TypeError(f"randint(): argument 'high' (position 1) must be int, not "
-                            f"{type(high).__name__}")
+                            f"{c_type_name(type(high))}")
         if not isinstance(size, tuple | list):
             where = "" if size_named else " (position 2)"
             raise TypeError(f"randint(): argument 'size'{where} must be tuple of ints, not "
-                            f"{type(size).__name__}")
+                            f"{c_type_name(type(size))}")
     else:
         given, low, bound = (low, high, size), whole_number(low), whole_number(high)
         if low is None or bound is None or not isinstance(size, tuple | list):
-            got = ", ".join(type(v).__name__ for v in given)
+            got = ", ".join(c_type_name(type(v)) for v in given)
             raise TypeError(f"randint() received an invalid combination of arguments - got "
                             f"({got})")
     dtype = dtype or _dtype.int64
@@ -131,7 +132,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad,
     return _finish(values.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1005
+# --- book/chapters/05_creation.md:1008
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):

@@ -10,6 +10,8 @@ import operator
 
 import numpy as np
 
+from refgrad._c_names import c_type_name
+
 new_size = tuple.__new__  # new_size(Size, ints): a Size of what are known to be ints
 
 
@@ -65,4 +67,4 @@ def _read(i: int, n) -> int:
         return operator.index(n)
     except TypeError:
         raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is "
-                        f"'{type(n).__name__}')") from None
+                        f"'{c_type_name(type(n))}')") from None

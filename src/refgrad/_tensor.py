@@ -41,7 +41,7 @@ class VersionCounter:
     __slots__ = ("value", "views")
 
 
-# --- book/chapters/03_tensor.md:247
+# --- book/chapters/03_tensor.md:248
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -102,7 +102,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:315
+# --- book/chapters/03_tensor.md:316
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -125,10 +125,10 @@ def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
     if not isinstance(grad, Tensor):
-        raise TypeError(
-            "assigned grad expected to be a Tensor or None but got grad of type "
-            + type(grad).__name__
-        )
+        from refgrad._typename import c_type_name  # which imports this module
+
+        raise TypeError("assigned grad expected to be a Tensor or None but got grad of type "
+                        + c_type_name(type(grad)))
     if grad._data.shape != t._data.shape:
         raise RuntimeError(
             f"attempting to assign a gradient of size '{list(grad.shape)}' to a tensor of "
@@ -182,7 +182,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:403
+# --- book/chapters/03_tensor.md:404
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad
@@ -198,7 +198,7 @@ def clear_grad(t, set_to_none: bool = True) -> None:
     grad.zero_()
 
 
-# --- book/chapters/03_tensor.md:426
+# --- book/chapters/03_tensor.md:427
 class _Versions:
     __slots__ = ()
 
@@ -208,10 +208,6 @@ class _Versions:
         if counter is None:
             raise RuntimeError(NO_VERSION)
         return counter.value
-
-    @_version.setter
-    def _version(self, value) -> None:
-        raise AttributeError("attribute '_version' of 'refgrad.Tensor' objects is not writable")
 
     def _is_view(self) -> bool:
         return self._base is not None
@@ -223,7 +219,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:469
+# --- book/chapters/03_tensor.md:466
 class _Detach:
     __slots__ = ()
 
@@ -246,7 +242,9 @@ class _Detach:
     @data.setter
     def data(self, new) -> None:
         if not isinstance(new, Tensor):
-            raise TypeError(f"Variable data has to be a tensor, but got {type(new).__name__}")
+            from refgrad._typename import c_type_name  # which imports this module
+
+            raise TypeError(f"Variable data has to be a tensor, but got {c_type_name(type(new))}")
         if self._requires_grad and new._data.dtype.kind not in "fc":
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
@@ -265,7 +263,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:651
+# --- book/chapters/03_tensor.md:650
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -293,7 +291,24 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args)
 
 
-# --- book/chapters/03_tensor.md:688
+# --- book/chapters/03_tensor.md:686
+READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
+             "dtype", "device", "is_cuda")
+
+
+def _refusal(name: str):
+    def refuse(self, *value):
+        raise AttributeError(f"attribute '{name}' of 'torch._C.TensorBase' objects is not "
+                             "writable")
+    return refuse
+
+
+for _name in READ_ONLY:
+    _read = getattr(Tensor, _name)
+    setattr(Tensor, _name, property(_read.fget, _refusal(_name), _refusal(_name), _read.__doc__))
+
+
+# --- book/chapters/03_tensor.md:712
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -9,13 +9,14 @@ import numpy as np
 
 from refgrad import _dtype
 from refgrad._backend import data_ptr, device_of, element_strides, storage_root
+from refgrad._c_names import c_type_name
 from refgrad._formatting import tensor_repr
 from refgrad._method_counts import keywords_only, no_arguments
 from refgrad._size import Size, new_size
 from refgrad._warn_once import warn_once
 
 
-# --- book/chapters/03_tensor.md:119
+# --- book/chapters/03_tensor.md:120
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, or torch's IndexError.
 
@@ -61,7 +62,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:166
+# --- book/chapters/03_tensor.md:167
 class _Layout:
     __slots__ = ()
 
@@ -105,7 +106,7 @@ class _Storage:
             return steps
         if not isinstance(dim, int):
             raise TypeError(
-                f"stride(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
+                f"stride(): argument 'dim' (position 1) must be int, not {c_type_name(type(dim))}")
         if not steps:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return steps[wrap_dim(dim, len(steps))]
@@ -115,7 +116,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:525
+# --- book/chapters/03_tensor.md:524
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -173,7 +174,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:594
+# --- book/chapters/03_tensor.md:593
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:536
+# --- book/chapters/02_dtypes.md:538
 """finfo and iinfo: the numbers a float or an integer dtype can hold."""
 
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._c_names import c_type_name
 
 
 def _checked(name, kind, argument="type", position=1):
@@ -15,7 +16,7 @@ def _checked(name, kind, argument="type", position=1):
         return _dtype.PYTHON_TYPES[kind]
     if not isinstance(kind, _dtype.dtype):
         raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be "
-                        f"torch.dtype, not {kind.__class__.__name__}")
+                        f"torch.dtype, not {c_type_name(type(kind))}")
     return kind
 
 
@@ -69,7 +70,7 @@ class iinfo:  # noqa: N801 - torch's name
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
-# --- book/chapters/02_dtypes.md:610
+# --- book/chapters/02_dtypes.md:613
 def is_floating_point(input) -> bool:
     return input.dtype.is_floating_point
 

@@ -6,6 +6,7 @@
 """Dotted names for objects, and torch's legacy names for tensor types."""
 
 from refgrad import _dtype
+from refgrad._c_names import c_type_name  # noqa: F401 - named from here too
 from refgrad._tensor import Tensor
 
 LEGACY = {
@@ -44,18 +45,7 @@ def numel(t: Tensor) -> int:
     return t.numel()
 
 
-# --- book/chapters/06_parameters.md:307
-_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
-
-
-def c_type_name(kind) -> str:
-    """The name CPython's C level gives a type: qualified only for compiled types."""
-    if kind.__flags__ & _HEAP_TYPE or kind.__module__ == "builtins":
-        return kind.__name__
-    return f"{kind.__module__}.{kind.__name__}"
-
-
-# --- book/chapters/06_parameters.md:327
+# --- book/chapters/06_parameters.md:370
 def not_implemented_for(kernel: str, kind) -> NotImplementedError:
     """torch's error for a kernel with no version for the NumPy dtype ``kind``."""
     return NotImplementedError(

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:470
+# --- book/chapters/16b_reductions.md:471
 """Named tuples returned by operations with several results (torch.return_types)."""
 
 from collections import namedtuple
@@ -53,7 +53,7 @@ def _given_out(cls):
     max, min, sort, topk, cummax, cummin, median, nanmedian, kthvalue, mode, aminmax))
 
 
-# --- book/chapters/16l_more_linalg.md:881
+# --- book/chapters/16l_more_linalg.md:882
 from refgrad._ops.factorizations import CHOLESKY_EX_RESULT as linalg_cholesky_ex  # noqa: F401, E402
 from refgrad._ops.factorizations import (  # noqa: E402
     CHOLESKY_EX_OUT_RESULT as linalg_cholesky_ex_out,  # noqa: F401
@@ -66,7 +66,7 @@ from refgrad._ops.factorizations import SLOGDET_RESULT as slogdet  # noqa: F401,
 from refgrad._ops.factorizations import SLOGDET_OUT_RESULT as slogdet_out  # noqa: F401, E402
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:744
+# --- book/chapters/16n_more_shapes_and_elementwise.md:746
 from refgrad._ops.pairs import FREXP_OUT_RESULT as frexp_out  # noqa: F401, E402
 from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
 

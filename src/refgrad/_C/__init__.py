@@ -6,6 +6,7 @@
 """refgrad._C: the private entry points that torch keeps in its C++ extension."""
 
 import refgrad
+from refgrad._typename import c_type_name
 from refgrad.autograd._state import (  # noqa: F401 - the two questions are torch._C's too
     is_grad_enabled,
     is_inference_mode_enabled,
@@ -17,14 +18,6 @@ from refgrad.autograd._state import (  # noqa: F401 - the two questions are torc
 _MISSING = object()  # marks an argument the caller did not pass
 
 
-def _type_name(value) -> str:
-    """How torch's argument parser names a type: ``int``, ``numpy.bool``."""
-    kind = type(value)
-    if kind.__module__ == "builtins":
-        return kind.__qualname__
-    return f"{kind.__module__}.{kind.__qualname__}"
-
-
 def _check_argument(function: str, name: str, value, kind, kind_name: str) -> None:
     """Reject what torch's parser rejects, with its message."""
     if value is _MISSING:
@@ -33,11 +26,11 @@ def _check_argument(function: str, name: str, value, kind, kind_name: str) -> No
     if not accepted:
         raise TypeError(
             f"{function}(): argument '{name}' (position 1) must be {kind_name}, "
-            f"not {_type_name(value)}"
+            f"not {c_type_name(type(value))}"
         )
 
 
-# --- book/chapters/07_grad_modes.md:87
+# --- book/chapters/07_grad_modes.md:84
 def _read_enabled(function: str, args: tuple, kwargs: dict) -> bool:
     """The one argument of a setter, read as torch's parser reads it."""
     if len(args) > 1:
@@ -52,7 +45,7 @@ def _read_enabled(function: str, args: tuple, kwargs: dict) -> bool:
     return value
 
 
-# --- book/chapters/07_grad_modes.md:111
+# --- book/chapters/07_grad_modes.md:108
 def _set_grad_enabled(*args, **kwargs) -> None:
     state.grad_enabled = _read_enabled("set_grad_enabled", args, kwargs)
 
@@ -94,7 +87,7 @@ def is_inference(input=_MISSING) -> bool:
     return input.is_inference()
 
 
-# --- book/chapters/07_grad_modes.md:176
+# --- book/chapters/07_grad_modes.md:173
 _GUARDED = ("grad_enabled", "inference_mode", "multithreading_enabled", "view_replay_enabled")
 class _InferenceMode:
     """Enter (or leave, with ``False``) inference mode for this guard's lifetime."""
@@ -124,7 +117,7 @@ class _InferenceMode:
             self.__exit__(None, None, None)
 
 
-# --- book/chapters/07_grad_modes.md:234
+# --- book/chapters/07_grad_modes.md:231
 _BAD_GUARD_ARGUMENTS = (
     "__init__(): incompatible constructor arguments. The following argument types are "
     "supported:\n    1. torch._C._InferenceMode(arg0: bool)\n\nInvoked with: "
@@ -144,11 +137,11 @@ def _guard_mode(args: tuple, kwargs: dict) -> bool:
     raise TypeError(_BAD_GUARD_ARGUMENTS + "; ".join(shown))
 
 
-# --- book/chapters/10_nodes.md:1133
+# --- book/chapters/10_nodes.md:1161
 from refgrad.autograd._stream_warning import _warn_on_accumulate_grad_stream_mismatch
 
 
-# --- book/chapters/17a_engine_introspection.md:98
+# --- book/chapters/17a_engine_introspection.md:99
 from refgrad.autograd._introspection import (
     _current_autograd_node, _current_graph_task_id, _will_engine_execute_node,
 )

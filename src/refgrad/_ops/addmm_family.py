@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:156
+# --- book/chapters/16j_products_and_shapes.md:157
 """addmm, addmv, baddbmm and addbmm: the function forms, with torch's checks."""
 
 import numpy as np
 
+from refgrad._c_names import c_type_name
 from refgrad._ops import products
 
 
@@ -40,7 +41,7 @@ def _numbers(name, **factors) -> None:
     for key, value in factors.items():
         if isinstance(value, Number | Tensor | np.generic):
             continue
-        kind = type(value).__name__
+        kind = c_type_name(type(value))
         if name in ("addmm", "baddbmm"):
             raise TypeError(f"{name}() received an invalid combination of arguments - got "
                             f"(Tensor, Tensor, Tensor, {key}={kind})")
@@ -57,7 +58,7 @@ def _call(row, input, a, b, shape, beta, alpha, **sizes):
     return call(row, (input, a, b), params)
 
 
-# --- book/chapters/16j_products_and_shapes.md:212
+# --- book/chapters/16j_products_and_shapes.md:214
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     _numbers("addmm", beta=beta, alpha=alpha)  # the binding's check, before any other
     for name, t in (("mat1", mat1), ("mat2", mat2)):
@@ -90,7 +91,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     return _call(products.ADDMV, input, mat, vec, (rows,), beta, alpha)
 
 
-# --- book/chapters/16j_products_and_shapes.md:249
+# --- book/chapters/16j_products_and_shapes.md:251
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._ops.linalg import _C_NAMES, _batches
 

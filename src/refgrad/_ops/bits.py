@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16e_rounding_and_bits.md:377
+# --- book/chapters/16e_rounding_and_bits.md:378
 """Bitwise and logical rows, and their function forms."""
 
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._c_names import c_type_name
 from refgrad._ops.dispatch import call
 from refgrad._ops.rounding import invalid_combination, is_number, type_names
 from refgrad._ops.table import Op, register
@@ -36,7 +37,7 @@ BITWISE_NOT = register(Op("bitwise_not", None, ("self",),
                           forward=_on_integers("bitwise_not_cpu", np.invert)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:418
+# --- book/chapters/16e_rounding_and_bits.md:420
 def _shift(a, b, left: bool):
     kind = np.result_type(a, b)
     if kind.kind not in "iu":
@@ -55,7 +56,7 @@ RIGHT_SHIFT = register(Op("bitwise_right_shift", None, ("self", "other"),
                           forward=lambda a, b: _shift(a, b, left=False)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:441
+# --- book/chapters/16e_rounding_and_bits.md:443
 def _logical(name, ufunc, inputs=("self", "other")):
     return register(Op(name, None, inputs, forward=ufunc, promote=False))
 
@@ -66,7 +67,7 @@ LOGICAL_OR = _logical("logical_or", np.logical_or)
 LOGICAL_XOR = _logical("logical_xor", np.logical_xor)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:457
+# --- book/chapters/16e_rounding_and_bits.md:459
 _FORMS = ("Tensor input, Tensor other, *, Tensor out = None", "Number self, Tensor other",
           "Tensor input, Number other, *, Tensor out = None")
 
@@ -89,7 +90,7 @@ def _tensors_only(row):
             if not isinstance(value, Tensor):
                 raise TypeError(f"{row.name}(): argument '{'input' if name == 'self' else name}'"
                                 f" (position {position + 1}) must be Tensor, not "
-                                f"{type(value).__name__}")
+                                f"{c_type_name(type(value))}")
         return call(row, args)
 
     if len(row.inputs) == 1:

@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:1153
+# --- book/chapters/16j_products_and_shapes.md:1155
 """block_diag, a row; vander, torch's composition of in-place writes and a cumprod."""
 
 from typing import NamedTuple
 
 import numpy as np
 
+from refgrad._c_names import c_type_name
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 
@@ -54,7 +55,7 @@ BLOCK_DIAG = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1210
+# --- book/chapters/16j_products_and_shapes.md:1213
 def block_diag(*tensors):
     from refgrad._creation import empty
     from refgrad._tensor import Tensor
@@ -62,7 +63,7 @@ def block_diag(*tensors):
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
-                            f"{type(t).__name__}")
+                            f"{c_type_name(type(t))}")
     if not tensors:
         return empty(1, 0)
     for i, t in enumerate(tensors):
@@ -73,7 +74,7 @@ def block_diag(*tensors):
     return call(BLOCK_DIAG, (list(tensors),), {"tensors_args_sizes": sizes})
 
 
-# --- book/chapters/16j_products_and_shapes.md:1252
+# --- book/chapters/16j_products_and_shapes.md:1255
 def vander(x, N=None, increasing=False):
     from refgrad._creation import empty
     from refgrad._dtype import int64, promote_types
@@ -94,7 +95,7 @@ def vander(x, N=None, increasing=False):
     return result if increasing else result.flip(1)
 
 
-# --- book/chapters/16j_products_and_shapes.md:1274
+# --- book/chapters/16j_products_and_shapes.md:1277
 from refgrad._argument_forms import function_form  # noqa: E402 - after the functions
 from refgrad._arguments import Arguments  # noqa: E402
 

@@ -6,6 +6,7 @@
 # --- book/chapters/16n_more_shapes_and_elementwise.md:166
 """broadcast_shapes and broadcast_tensors."""
 
+from refgrad._c_names import c_type_name
 from refgrad._size import Size
 from refgrad._tensor import Tensor
 
@@ -31,7 +32,7 @@ def broadcast_tensors(*tensors) -> tuple:
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
-                            f"{type(t).__name__}")
+                            f"{c_type_name(type(t))}")
     from refgrad._ops.functions import check_broadcast
 
     shape = ()

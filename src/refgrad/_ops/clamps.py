@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._c_names import c_type_name
 from refgrad._ops.pointwise import _keep_where, at_least, at_most
 from refgrad._ops.table import Op, register
 
@@ -37,7 +38,7 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:285
+# --- book/chapters/16a_pointwise.md:286
 def _kept(g, keep):
     """``g`` where the array mask ``keep`` holds, zero elsewhere."""
     from refgrad._tensor import make_tensor
@@ -70,7 +71,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:328
+# --- book/chapters/16a_pointwise.md:329
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_kept(g, self._data >= min),),
@@ -93,7 +94,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:398
+# --- book/chapters/16a_pointwise.md:399
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -127,7 +128,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:438
+# --- book/chapters/16a_pointwise.md:439
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 
@@ -170,7 +171,7 @@ def _is_tensor(value) -> bool:
 
 
 def _mixed_bounds(name, args, params) -> TypeError:
-    got = ", ".join("Tensor" if _is_tensor(a) else type(a).__name__ for a in args)
+    got = ", ".join("Tensor" if _is_tensor(a) else c_type_name(type(a)) for a in args)
     forms = "".join(
         f" * (Tensor input, {', '.join(f'{kind} {p}' for p in params)}, *, Tensor out = None)\n"
         for kind in ("Tensor", "Number")

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from refgrad._c_names import c_type_name
 from refgrad._creation import zeros_like
 from refgrad._ops.arithmetic import (
     add_scalar,
@@ -69,7 +70,7 @@ FRAC = register(Op("frac", "FracBackward0", ("self",), forward=_frac,
                    backward=lambda g: (g,)))
 
 
-# --- book/chapters/16f_more_elementwise.md:114
+# --- book/chapters/16f_more_elementwise.md:115
 def _saves_input(name, node, ufunc, backward):
     return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
                        saves=(("self", ("self",)),)))
@@ -92,7 +93,7 @@ EXP2 = _saves_result("exp2", "Exp2Backward0", np.exp2,
                      lambda g, result: (mul_scalar(g * result, LN2),))
 
 
-# --- book/chapters/16f_more_elementwise.md:145
+# --- book/chapters/16f_more_elementwise.md:146
 SINH = _saves_input("sinh", "SinhBackward0", np.sinh, lambda g, self: (g * self.cosh(),))
 COSH = _saves_input("cosh", "CoshBackward0", np.cosh, lambda g, self: (g * self.sinh(),))
 ASIN = _saves_input("asin", "AsinBackward0", np.arcsin,
@@ -118,7 +119,7 @@ RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
                       backward=lambda g: (mul_scalar(g, 1 / DEGREE),)))
 
 
-# --- book/chapters/16f_more_elementwise.md:177
+# --- book/chapters/16f_more_elementwise.md:178
 def _atan2_gradients(g, self=None, other=None):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
     squared = self * self + other * other
@@ -140,7 +141,7 @@ def _as_floats(*arrays):
     return [x.astype(default) if x.dtype.kind in "biu" else x for x in arrays]
 
 
-# --- book/chapters/16f_more_elementwise.md:209
+# --- book/chapters/16f_more_elementwise.md:210
 def _test(name, ufunc):
     return register(Op(name, None, ("self",), forward=ufunc, promote=False))
 
@@ -174,7 +175,7 @@ ALL = register(Op("all", None, ("self",), forward=_every(np.all), promote=False)
 ANY = register(Op("any", None, ("self",), forward=_every(np.any), promote=False))
 
 
-# --- book/chapters/16f_more_elementwise.md:251
+# --- book/chapters/16f_more_elementwise.md:252
 def _function(row):
     from refgrad._ops.dispatch import call
 
@@ -218,11 +219,11 @@ def _atan2(name, input, other):
     for position, (key, value) in enumerate((("input", input), ("other", other)), start=1):
         if not isinstance(value, Tensor):  # a number too: torch's atan2 takes tensors only
             raise TypeError(f"{name}(): argument '{key}' (position {position}) must be "
-                            f"Tensor, not {type(value).__name__}")
+                            f"Tensor, not {c_type_name(type(value))}")
     return call(ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:300
+# --- book/chapters/16f_more_elementwise.md:301
 def argmax(input, dim=None, keepdim=False):
     return _locate(ARGMAX, input, dim, keepdim)
 
@@ -270,7 +271,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:355
+# --- book/chapters/16f_more_elementwise.md:356
 def square(input):
     return input.pow(2)
 

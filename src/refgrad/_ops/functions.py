@@ -10,6 +10,7 @@ import sys
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._c_names import c_type_name
 from refgrad._ops import arithmetic as ar
 from refgrad._ops import conditional, powers
 from refgrad._ops.alpha import alpha_params, check_subtraction
@@ -67,7 +68,7 @@ def sub(input, other, *, alpha=1):
 
 def rsub(input, other, *, alpha=1):
     if not isinstance(input, Tensor):  # rsub(3, x): no form of torch's has a number first
-        got = ", ".join("Tensor" if isinstance(v, Tensor) else type(v).__name__
+        got = ", ".join("Tensor" if isinstance(v, Tensor) else c_type_name(type(v))
                         for v in (input, other))
         raise TypeError(f"rsub() received an invalid combination of arguments - got ({got}), "
                         "but expected one of:\n * (Tensor input, Tensor other, *, Number alpha "
@@ -142,7 +143,7 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:197
+# --- book/chapters/16_functions.md:198
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
@@ -248,7 +249,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:468
+# --- book/chapters/16_functions.md:469
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -262,7 +263,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:888
+# --- book/chapters/16_functions.md:889
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -272,7 +273,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:929
+# --- book/chapters/16_functions.md:930
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

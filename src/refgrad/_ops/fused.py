@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:499
+# --- book/chapters/16g_moves_and_fused.md:500
 """Fused rows: lerp, addcmul, addcdiv, and nan_to_num."""
 
 import numpy as np
@@ -38,7 +38,7 @@ LERP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:536
+# --- book/chapters/16g_moves_and_fused.md:537
 def lerp(input, end, weight):
     tensors = [("end", end)] + ([("weight", weight)] if isinstance(weight, Tensor) else [])
     for name, t in tensors:
@@ -57,7 +57,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:567
+# --- book/chapters/16g_moves_and_fused.md:568
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -108,7 +108,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     return call(ADDCDIV, (input, tensor1, tensor2), {"value": _dtype.python_number(value)})
 
 
-# --- book/chapters/16g_moves_and_fused.md:627
+# --- book/chapters/16g_moves_and_fused.md:628
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return a.copy()

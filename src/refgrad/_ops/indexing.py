@@ -11,6 +11,7 @@ from dataclasses import replace
 import numpy as np
 
 from refgrad._backend import add_at, moved_on
+from refgrad._c_names import c_type_name
 from refgrad._ops.index_tensors import index_tensor
 from refgrad._ops.table import Op, register
 
@@ -32,7 +33,7 @@ def _slice(a, dim, start, end, step):
     return out
 
 
-# --- book/chapters/16d_indexing.md:376
+# --- book/chapters/16d_indexing.md:377
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -54,7 +55,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:407
+# --- book/chapters/16d_indexing.md:408
 _WHOLE = 2**63 - 1  # the end of a slice that runs to the end, as torch says it
 
 SLICE = register(Op(
@@ -74,7 +75,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:443
+# --- book/chapters/16d_indexing.md:444
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -124,7 +125,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:504
+# --- book/chapters/16d_indexing.md:505
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -151,7 +152,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:532
+# --- book/chapters/16d_indexing.md:533
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -176,7 +177,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:558
+# --- book/chapters/16d_indexing.md:559
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -224,7 +225,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:615
+# --- book/chapters/16d_indexing.md:616
 def select(input, dim, index):
     return select_at(input, dim, index, None)
 
@@ -253,7 +254,7 @@ def narrow(input, dim, start, length):
     given = (input, dim, start, length)
     dim, length, start = whole_number(dim), whole_number(length), _narrow_start(start)
     if dim is None or length is None or start is None:
-        got = ", ".join(type(v).__name__ for v in given)
+        got = ", ".join(c_type_name(type(v)) for v in given)
         raise TypeError(f"narrow() received an invalid combination of arguments - got ({got})")
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")

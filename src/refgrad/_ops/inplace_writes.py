@@ -9,6 +9,7 @@ and index_fill_, which may also write where elements share memory."""
 import numpy as np
 
 from refgrad._backend import same_device
+from refgrad._c_names import c_type_name
 from refgrad._dtype import checked_fill
 from refgrad._ops import slice_writes
 from refgrad._ops.inplace import inplace
@@ -27,7 +28,7 @@ from refgrad._tensor import Tensor
 from refgrad.utils._python_dispatch import named
 
 
-# --- book/chapters/26_inplace.md:400
+# --- book/chapters/26_inplace.md:401
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -56,7 +57,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:433
+# --- book/chapters/26_inplace.md:434
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -71,7 +72,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:453
+# --- book/chapters/26_inplace.md:454
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -89,7 +90,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:1372
+# --- book/chapters/26_inplace.md:1373
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -137,11 +138,11 @@ def index_put_(self, indices, values, accumulate=False):
 
     if not isinstance(values, Tensor):
         raise TypeError("index_put_(): argument 'values' (position 2) must be Tensor, not "
-                        + type(values).__name__)
+                        + c_type_name(type(values)))
     for k, i in enumerate(indices):
         if not isinstance(i, Tensor):
             raise TypeError(f"expected Tensor as element {k} in argument 0, but got "
-                            + type(i).__name__)
+                            + c_type_name(type(i)))
     check_put(self, values)
     indices = [index_tensor(i) for i in indices]  # a uint8 tensor is a mask
     # Index tensors may live anywhere: torch moves them to the tensor written.

@@ -3,16 +3,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:985
+# --- book/chapters/16n_more_shapes_and_elementwise.md:987
 """The trapezoid rule, with torch's products, quotients and sums with a number."""
 
+from refgrad._c_names import c_type_name
 from refgrad._ops.arithmetic import div_scalar as over
 from refgrad._ops.arithmetic import mul_scalar as times
 from refgrad._ops.dispatch import call
 from refgrad._tensor_values import wrap_dim
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1003
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1006
 def _cut(t, dim, start, end):
     from refgrad._ops.indexing import SLICE
 
@@ -38,11 +39,11 @@ def _nothing(y, dim):
     return zeros(tuple(y.shape[:d]) + tuple(y.shape[d + 1:]), dtype=y.dtype)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1030
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1033
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments - got "
-                        f"(Tensor, Tensor, dx={type(dx).__name__})")
+                        f"(Tensor, Tensor, dx={c_type_name(type(dx))})")
     if y.ndim == 0:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     if y.shape[wrap_dim(dim, y.ndim)] == 0:

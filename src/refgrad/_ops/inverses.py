@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._c_names import c_type_name
 from refgrad._ops.dispatch import call
 from refgrad._ops.factorizations import (
     CHOLESKY_EX_RESULT,
@@ -68,7 +69,7 @@ LINALG_DET = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:296
+# --- book/chapters/16l_more_linalg.md:297
 # NOTE [Cofactors]
 # The gradient of det at a singular matrix, differentiable again: the signed
 # determinants of the minors. n² determinants of size n-1 cost far more than
@@ -95,13 +96,13 @@ def _eye_like(A):
     return eye(A.shape[-1], dtype=A.dtype, device=A.device)
 
 
-# --- book/chapters/16l_more_linalg.md:327
+# --- book/chapters/16l_more_linalg.md:328
 def det(A):
     check_matrices(A, "linalg.det", low_precision="lu_cpu")
     return call(LINALG_DET, (A,), _factored(A))
 
 
-# --- book/chapters/16l_more_linalg.md:349
+# --- book/chapters/16l_more_linalg.md:350
 def _slogdet(a, LU, pivots):
     diagonal = np.diagonal(LU._data, axis1=-2, axis2=-1)
     sign = swap_sign(pivots._data, a.dtype) * np.sign(diagonal).prod(-1)
@@ -125,7 +126,7 @@ def linalg_slogdet(A, name="linalg.slogdet", kind=None):
     return (kind or LINALG_SLOGDET_RESULT)(sign, logabsdet)
 
 
-# --- book/chapters/16l_more_linalg.md:379
+# --- book/chapters/16l_more_linalg.md:380
 def logdet(input):
     from refgrad._ops.functions import where
 
@@ -138,7 +139,7 @@ def slogdet(input):
     return linalg_slogdet(input, kind=SLOGDET_RESULT)
 
 
-# --- book/chapters/16l_more_linalg.md:402
+# --- book/chapters/16l_more_linalg.md:403
 def _inv_ex(a):
     try:
         return np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -179,13 +180,13 @@ def _singular_inverse(info):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:455
+# --- book/chapters/16l_more_linalg.md:456
 def matrix_power(A, n):
     from refgrad._factories import eye
 
     if type(n) is not int:
         raise TypeError(f"linalg_matrix_power(): argument 'n' (position 2) must be int, not "
-                        f"{type(n).__name__}")
+                        f"{c_type_name(type(n))}")
     _check_power(A)
     if n == 0:
         return A.clone().copy_(eye(A.shape[-1], dtype=A.dtype, device=A.device))
@@ -216,7 +217,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:512
+# --- book/chapters/16l_more_linalg.md:513
 def _cholesky_ex(a, upper):
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
@@ -244,7 +245,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:541
+# --- book/chapters/16l_more_linalg.md:542
 def cholesky_ex(A, *, upper=False, check_errors=False):
     check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
     L, info = call(LINALG_CHOLESKY_EX, (A,), {"upper": upper})
@@ -259,7 +260,7 @@ def cholesky(A, *, upper=False):
     return cholesky_ex(A, upper=upper, check_errors=True).L
 
 
-# --- book/chapters/16l_more_linalg.md:573
+# --- book/chapters/16l_more_linalg.md:574
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -281,7 +282,7 @@ def _solve_ex(a, b, LU, pivots, info, left):
     return x[..., 0].copy() if vector else x
 
 
-# --- book/chapters/16l_more_linalg.md:596
+# --- book/chapters/16l_more_linalg.md:597
 def _solve_backward(g, A, LU, pivots, left, result, info=None):
     gB = solve(A.mT, g, left=left)
     vector = _is_vector(A.shape, result.shape)
@@ -297,7 +298,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:617
+# --- book/chapters/16l_more_linalg.md:618
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY

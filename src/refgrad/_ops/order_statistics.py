@@ -8,6 +8,7 @@
 import numpy as np
 
 from refgrad import return_types
+from refgrad._c_names import c_type_name
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
 from refgrad._ops.measures import _tie_share
@@ -29,7 +30,7 @@ def _places(moved, skip_nan: bool):
     return np.where(nans > 0, n - nans, (n - 1) // 2)
 
 
-# --- book/chapters/16k_order_statistics.md:300
+# --- book/chapters/16k_order_statistics.md:301
 def _middle_along(skip_nan: bool):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -63,7 +64,7 @@ def _middle(skip_nan: bool):
     return forward
 
 
-# --- book/chapters/16k_order_statistics.md:368
+# --- book/chapters/16k_order_statistics.md:369
 def _whole(name, node, skip_nan):
     return register(Op(
         name, node, ("self",), forward=_middle(skip_nan), backward=_even_share,
@@ -87,7 +88,7 @@ MEDIAN_DIM = _selecting("median_dim", "MedianBackward1", _middle_along(skip_nan=
 NANMEDIAN_DIM = _selecting("nanmedian_dim", "NanmedianBackward1", _middle_along(skip_nan=True))
 
 
-# --- book/chapters/16k_order_statistics.md:402
+# --- book/chapters/16k_order_statistics.md:403
 # NOTE [Replayed selection]
 # kthvalue and mode choose among equal values the element torch's CPU kernels choose,
 # by running the same steps as those kernels on each slice (refgrad/_ops/selection.py).
@@ -112,7 +113,7 @@ KTHVALUE = _selecting("kthvalue", "KthvalueBackward0",
 MODE = _selecting("mode", "ModeBackward0", _slice_by_slice(most_frequent))
 
 
-# --- book/chapters/16k_order_statistics.md:443
+# --- book/chapters/16k_order_statistics.md:444
 def _extremes(a, dim, keepdim):
     axis = None if dim is None or a.ndim == 0 else dim % a.ndim
     keep = keepdim and a.ndim > 0
@@ -138,7 +139,7 @@ AMINMAX = register(Op(
 ))
 
 
-# --- book/chapters/16k_order_statistics.md:478
+# --- book/chapters/16k_order_statistics.md:479
 _UNSET = object()  # median() and median(dim) are two functions in torch
 
 
@@ -149,7 +150,7 @@ def _integer(function: str, name: str, value, position: int | None = 1):
     if type(value) is not int:
         at = "" if position is None else f" (position {position})"
         raise TypeError(f"{function}(): argument '{name}'{at} must be int, not "
-                        f"{type(value).__name__}")
+                        f"{c_type_name(type(value))}")
     return value
 
 
@@ -167,7 +168,7 @@ def _non_empty(name: str, input, dim: int, colon: str = "()") -> int:
     return d
 
 
-# --- book/chapters/16k_order_statistics.md:508
+# --- book/chapters/16k_order_statistics.md:509
 def _median_function(name, whole, along):
     pair = getattr(return_types, name)
 
@@ -188,7 +189,7 @@ median = _median_function("median", MEDIAN, MEDIAN_DIM)
 nanmedian = _median_function("nanmedian", NANMEDIAN, NANMEDIAN_DIM)
 
 
-# --- book/chapters/16k_order_statistics.md:534
+# --- book/chapters/16k_order_statistics.md:535
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = _integer("kthvalue", "k", k)
     dim = _integer("kthvalue", "dim", dim, 2)
@@ -206,7 +207,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(*call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
-# --- book/chapters/16k_order_statistics.md:553
+# --- book/chapters/16k_order_statistics.md:554
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is not None:
         dim = _integer("aminmax", "dim", dim, None)

@@ -3,12 +3,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:398
+# --- book/chapters/16n_more_shapes_and_elementwise.md:399
 """fmax, fmin, nextafter, copysign, ldexp, angle and frexp: rows and functions."""
 
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._c_names import c_type_name
 from refgrad._ops.arithmetic import floating
 from refgrad._ops.dispatch import call
 from refgrad._ops.elementwise import _as_floats
@@ -43,7 +44,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:444
+# --- book/chapters/16n_more_shapes_and_elementwise.md:446
 def _next_after(a, b):
     if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -57,7 +58,7 @@ NEXTAFTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:467
+# --- book/chapters/16n_more_shapes_and_elementwise.md:469
 def _copysign_backward(g, self=None, result=None):
     ratio = _zero_where(self == 0, result / self)
     return g * ratio
@@ -82,7 +83,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:505
+# --- book/chapters/16n_more_shapes_and_elementwise.md:507
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -104,14 +105,14 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:532
+# --- book/chapters/16n_more_shapes_and_elementwise.md:534
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
     for position, (key, value) in enumerate((("input", input), ("other", other)), start=1):
         if (value is not None or key == "other") and not isinstance(value, Tensor):
             raise TypeError(f"{name}(): argument '{key}' (position {position}) must be Tensor, "
-                            f"not {type(value).__name__}")
+                            f"not {c_type_name(type(value))}")
 
 
 def fmax(input, other):
@@ -156,7 +157,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:610
+# --- book/chapters/16n_more_shapes_and_elementwise.md:612
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -169,7 +170,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:644
+# --- book/chapters/16n_more_shapes_and_elementwise.md:646
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
@@ -202,7 +203,7 @@ def _floating_only(input) -> None:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:688
+# --- book/chapters/16n_more_shapes_and_elementwise.md:690
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 
@@ -212,13 +213,13 @@ def _frexp_out(input, out):
 
     if not isinstance(out, tuple | list):
         raise TypeError(f"frexp(): argument 'out' must be tuple of Tensors, not "
-                        f"{type(out).__name__}")
+                        f"{c_type_name(type(out))}")
     if len(out) != 2:
         raise TypeError(f"expected tuple of 2 elements but got {len(out)}")
     for position, t in enumerate(out):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {position} in argument 1, but got "
-                            f"{type(t).__name__}")
+                            f"{c_type_name(type(t))}")
     if state.grad_enabled and any(t.requires_grad for t in (input, *out)):
         raise RuntimeError(OUT_NEEDS_GRAD.format("frexp"))
     _floating_only(input)
@@ -235,7 +236,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:722
+# --- book/chapters/16n_more_shapes_and_elementwise.md:724
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 

@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:978
+# --- book/chapters/16d_indexing.md:979
 """Rows that cut a tensor into views, tile it, or gather from it: split, repeat, gather."""
 
 import numpy as np
 
 from refgrad._arguments import Arguments
 from refgrad._backend import same_device
+from refgrad._c_names import c_type_name
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 
@@ -35,7 +36,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:1012
+# --- book/chapters/16d_indexing.md:1014
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -50,7 +51,7 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1042
+# --- book/chapters/16d_indexing.md:1044
 def _tile(a, repeats):
     return np.tile(a.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats)
 
@@ -79,7 +80,7 @@ REPEAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1085
+# --- book/chapters/16d_indexing.md:1087
 def index_key(index, dim):
     """Each position's own coordinates, with the index's values along ``dim``."""
     ones = (1,) * index.ndim
@@ -101,7 +102,7 @@ def _gather(a, index, dim, sparse_grad):
     return out if out.flags.c_contiguous else out.copy()
 
 
-# --- book/chapters/16d_indexing.md:1108
+# --- book/chapters/16d_indexing.md:1110
 def added_at(g, positions, sizes, dim):
     """Zeros of ``sizes``, with each element of ``g`` added at its position along ``dim``.
 
@@ -129,7 +130,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1157
+# --- book/chapters/16d_indexing.md:1159
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -174,7 +175,7 @@ def split(tensor, split_size_or_sections, dim=0):
     return _call(SPLIT, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:1203
+# --- book/chapters/16d_indexing.md:1205
 def split_with_sizes(input, split_sizes, dim=0):
     if type(dim) is not int or not _plain_sizes(split_sizes):
         _, split_sizes, dim = _SIZES.read((input, split_sizes, dim), {})[0]
@@ -212,7 +213,7 @@ def chunk(input, chunks, dim=0):
     return split(input, -(-length // int(chunks)), dim)  # an int, where chunks may be NumPy's
 
 
-# --- book/chapters/16d_indexing.md:1245
+# --- book/chapters/16d_indexing.md:1247
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -229,7 +230,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:1269
+# --- book/chapters/16d_indexing.md:1271
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
@@ -262,7 +263,7 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1317
+# --- book/chapters/16d_indexing.md:1319
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import zeros_as
 
@@ -291,7 +292,7 @@ def index_select(input, dim, index):
 
     if not isinstance(index, Tensor):
         raise TypeError("index_select(): argument 'index' (position 2) must be Tensor, not "
-                        f"{type(index).__name__}")
+                        f"{c_type_name(type(index))}")
     d = wrap_dim(dim, input.ndim)
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")

@@ -138,7 +138,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:359
+# --- book/chapters/16a_pointwise.md:360
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -163,7 +163,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:499
+# --- book/chapters/16a_pointwise.md:500
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone

@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._c_names import c_type_name
 from refgrad._ops.arithmetic import in_float32, mul_scalar
 from refgrad._ops.linalg import mm_grad
 from refgrad._ops.table import Op, register
@@ -27,7 +28,7 @@ def _blend(a, product, beta, alpha):
     return out + (a if beta == 1 else a * beta)
 
 
-# --- book/chapters/16j_products_and_shapes.md:73
+# --- book/chapters/16j_products_and_shapes.md:74
 def _times(t, factor):
     return t if factor == 1 else mul_scalar(t, factor)
 
@@ -53,7 +54,7 @@ def _baddbmm_backward(g, beta, alpha, batch1=None, batch2=None):
             None if batch1 is None else _times(batch1.transpose(1, 2).bmm(g), alpha))
 
 
-# --- book/chapters/16j_products_and_shapes.md:104
+# --- book/chapters/16j_products_and_shapes.md:105
 def _addbmm_backward(g, beta, alpha, batch1_sym_argsize_0, batch1_sym_argsize_1,
                      batch2_sym_argsize_2, batch1=None, batch2=None):
     shape = (batch1_sym_argsize_0, batch1_sym_argsize_1, batch2_sym_argsize_2)
@@ -68,7 +69,7 @@ def _with(product):
                                                                     alpha))
 
 
-# --- book/chapters/16j_products_and_shapes.md:123
+# --- book/chapters/16j_products_and_shapes.md:124
 ADDMM = register(Op(
     "addmm", "AddmmBackward0", ("self", "mat1", "mat2"), forward=_with(np.matmul),
     backward=_addmm_backward, saves=(("mat1", ("mat2",)), ("mat2", ("mat1",))),
@@ -91,7 +92,7 @@ ADDBMM = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:302
+# --- book/chapters/16j_products_and_shapes.md:304
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -122,7 +123,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:345
+# --- book/chapters/16j_products_and_shapes.md:347
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
@@ -133,7 +134,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:357
+# --- book/chapters/16j_products_and_shapes.md:359
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.linalg import _vectors
@@ -169,7 +170,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:394
+# --- book/chapters/16j_products_and_shapes.md:396
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -186,7 +187,7 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:420
+# --- book/chapters/16j_products_and_shapes.md:422
 def kron(input, other):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._tensor import Tensor
@@ -194,7 +195,7 @@ def kron(input, other):
     for position, name, t in ((1, "input", input), (2, "other", other)):
         if not isinstance(t, Tensor):
             raise TypeError(f"kron(): argument '{name}' (position {position}) must be Tensor, "
-                            f"not {type(t).__name__}")
+                            f"not {c_type_name(type(t))}")
     ndim = max(input.ndim, other.ndim)
     a = (1,) * (ndim - input.ndim) + tuple(input.shape)
     b = (1,) * (ndim - other.ndim) + tuple(other.shape)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:662
+# --- book/chapters/16l_more_linalg.md:663
 """A rank-one update (addr) and the distance between two tensors (dist)."""
 
 import numpy as np
@@ -30,7 +30,7 @@ ADDR = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:691
+# --- book/chapters/16l_more_linalg.md:692
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._dtype import python_number
     from refgrad._ops.shapes import expanded_size
@@ -50,7 +50,7 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     return call(ADDR, (input, vec1, vec2), {"beta": beta, "alpha": alpha})
 
 
-# --- book/chapters/16l_more_linalg.md:721
+# --- book/chapters/16l_more_linalg.md:722
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 

@@ -8,6 +8,7 @@
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._c_names import c_type_name
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
 from refgrad._ops.table import Op, register
@@ -34,7 +35,7 @@ TRIU = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:73
+# --- book/chapters/16g_moves_and_fused.md:74
 def flip(input, *dims):
     dims = dims[0] if len(dims) == 1 else dims  # flip(x, (0, 1)), or x.flip(0, 1)
     dims = dim_tuple(dims, input.ndim)
@@ -74,7 +75,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:123
+# --- book/chapters/16g_moves_and_fused.md:124
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
 
@@ -97,7 +98,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:159
+# --- book/chapters/16g_moves_and_fused.md:160
 def broadcast_to(input, *size):
     return input.expand(*size)
 
@@ -126,7 +127,7 @@ def movedim(input, source, destination):
     one = isinstance(source, int)
     if one != isinstance(destination, int):
         raise TypeError(f"movedim() received an invalid combination of arguments - got "
-                        f"(Tensor, {type(source).__name__}, {type(destination).__name__})")
+                        f"(Tensor, {c_type_name(type(source))}, {c_type_name(type(destination))})")
     moved = [wrap_dim(d, input.ndim) for d in ((source,) if one else source)]
     places = [wrap_dim(d, input.ndim) for d in ((destination,) if one else destination)]
     if len(moved) != len(places):

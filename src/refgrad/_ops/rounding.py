@@ -8,6 +8,7 @@
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._c_names import c_type_name
 from refgrad._creation import zeros_like
 from refgrad._from_data import tensor
 from refgrad._ops import arithmetic as ar
@@ -49,7 +50,7 @@ def quotient(a, b, rounding_mode: str | None):
     return floor + ((floor * b != a) & ((a < 0) != (b < 0)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:105
+# --- book/chapters/16e_rounding_and_bits.md:106
 def _remainder(a, b):
     """The remainder with the divisor's sign, as torch computes it."""
     if _integral(a, b, "remainder_cpu"):
@@ -64,7 +65,7 @@ def _fmod(a, b):
     return np.fmod(a, b)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:137
+# --- book/chapters/16e_rounding_and_bits.md:138
 def _division_gradients(g, rounding_mode, self=None, other=None):
     # self is saved only for other's gradient: present, it says that one is wanted.
     if rounding_mode is None:  # true division, asked for by name
@@ -111,7 +112,7 @@ FMOD_BY_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:201
+# --- book/chapters/16e_rounding_and_bits.md:202
 # NOTE [Derivatives torch does not implement]
 # Such a row records a NotImplemented node like any other; its backward fails
 # with torch's message. All these rows share one node class (classes go by
@@ -155,7 +156,7 @@ def without_empty_edges(out):
     return out
 
 
-# --- book/chapters/16e_rounding_and_bits.md:255
+# --- book/chapters/16e_rounding_and_bits.md:256
 def is_number(value) -> bool:
     return isinstance(value, bool | int | float)
 
@@ -167,7 +168,7 @@ def invalid_combination(name: str, got, forms) -> TypeError:
 
 
 def type_names(*values) -> list:
-    return ["Tensor" if isinstance(v, Tensor) else type(v).__name__ for v in values]
+    return ["Tensor" if isinstance(v, Tensor) else c_type_name(type(v)) for v in values]
 
 
 def _pick(name, rows, forms, input, other, operation=None):
@@ -193,7 +194,7 @@ def _named(row, name) -> dict:
     return {"operation": name} if row.node == "NotImplemented" else {}
 
 
-# --- book/chapters/16e_rounding_and_bits.md:300
+# --- book/chapters/16e_rounding_and_bits.md:301
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -257,7 +258,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:670
+# --- book/chapters/16e_rounding_and_bits.md:672
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -278,6 +279,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:694
+# --- book/chapters/16e_rounding_and_bits.md:696
 def true_divide(input, other):
     return div(input, other)

@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:806
+# --- book/chapters/16k_order_statistics.md:807
 """argwhere, searchsorted, bucketize and isin: lookups, outside autograd."""
 
 import numpy as np
 
+from refgrad._c_names import c_type_name
 from refgrad._ops.operands import as_array
 from refgrad._ops.selecting import nonzero
 from refgrad._tensor import Tensor, make_tensor
@@ -21,7 +22,7 @@ def _values(value, like):
     return value._data if isinstance(value, Tensor) else np.asarray(value, like=like)
 
 
-# --- book/chapters/16k_order_statistics.md:826
+# --- book/chapters/16k_order_statistics.md:828
 def _side(side, right) -> str:
     if side not in (None, "left", "right"):
         raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got "
@@ -36,7 +37,7 @@ def _sizes(shape) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-# --- book/chapters/16k_order_statistics.md:842
+# --- book/chapters/16k_order_statistics.md:844
 def _check_sequence(boundaries, values, sorter) -> None:
     prefix = "torch.searchsorted():"
     if boundaries.ndim == 0:
@@ -53,7 +54,7 @@ def _check_sequence(boundaries, values, sorter) -> None:
             f"{_sizes(boundaries.shape)} and input value tensor {_sizes(values.shape)}")
 
 
-# --- book/chapters/16k_order_statistics.md:865
+# --- book/chapters/16k_order_statistics.md:867
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
                  sorter=None):
     if not (isinstance(sorted_sequence, Tensor) and _tensor_or_number(input)):
@@ -73,7 +74,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     return make_tensor(found.astype(np.int32 if out_int32 else np.int64))
 
 
-# --- book/chapters/16k_order_statistics.md:892
+# --- book/chapters/16k_order_statistics.md:894
 _FLAGS = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
 _NO_TENSOR = (
     "isin() received an invalid combination of arguments - got ({}, {}), but expected one "
@@ -105,7 +106,7 @@ def _tensor_or_number(value) -> bool:
 
 
 def _refused(name, *args) -> TypeError:
-    got = ", ".join("Tensor" if isinstance(a, Tensor) else type(a).__name__ for a in args)
+    got = ", ".join("Tensor" if isinstance(a, Tensor) else c_type_name(type(a)) for a in args)
     forms = "".join(f" * ({form})\n" for form in _SEARCH_FORMS[name])
     return TypeError(f"{name}() received an invalid combination of arguments - got ({got}), "
                      f"but expected one of:\n{forms}")
@@ -114,8 +115,8 @@ def _refused(name, *args) -> TypeError:
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     """Whether each of ``elements`` is among ``test_elements``; nan is never found."""
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
-        raise TypeError(_NO_TENSOR.format(type(elements).__name__,
-                                          type(test_elements).__name__))
+        raise TypeError(_NO_TENSOR.format(c_type_name(type(elements)),
+                                          c_type_name(type(test_elements))))
     like = (elements if isinstance(elements, Tensor) else test_elements)._data
     found = np.isin(_values(elements, like), _values(test_elements, like),
                     assume_unique=assume_unique, invert=invert)

@@ -161,7 +161,7 @@ def most_frequent(values: list) -> tuple:
     return best
 
 
-# --- book/chapters/16k_order_statistics.md:344
+# --- book/chapters/16k_order_statistics.md:345
 def first_among_equals(n: int) -> int:
     """The position std::nth_element puts first when no element is less than another."""
     positions, first, last = list(range(n)), 0, n

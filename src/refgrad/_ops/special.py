@@ -173,7 +173,7 @@ HEAVISIDE = register(Op(
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
-                        f"{type(other).__name__}")
+                        f"{c_type_name(type(other))}")
 
 
 def _two_tensors(row):

@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from refgrad import return_types
+from refgrad._c_names import c_type_name
 from refgrad._dtype import get_default_dtype, python_number
 from refgrad._ops.arithmetic import div_scalar, in_float32
 from refgrad._ops.dispatch import call
@@ -42,7 +43,7 @@ def _spread(g, axes, keepdim, sizes):
     return g.expand(sizes)
 
 
-# --- book/chapters/16b_reductions.md:78
+# --- book/chapters/16b_reductions.md:79
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if dtype is not None:  # converted inside the row, as sum's dtype= is
         a = a.astype(dtype.numpy)
@@ -68,7 +69,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:114
+# --- book/chapters/16b_reductions.md:115
 def _even_share(g, self, result):
     from refgrad._ops.indexing import zeros_as
 
@@ -88,7 +89,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:140
+# --- book/chapters/16b_reductions.md:141
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -128,7 +129,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:201
+# --- book/chapters/16b_reductions.md:202
 def _prod_grad(g, self, result, dim=None, keepdim=False):
     if dim is None and self.ndim == 0:  # torch passes a 0-d input its gradient as it is
         return (g,)
@@ -175,7 +176,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:269
+# --- book/chapters/16b_reductions.md:270
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -197,7 +198,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:309
+# --- book/chapters/16b_reductions.md:310
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -215,7 +216,7 @@ def _softmax(a, dim):
     return e / total
 
 
-# --- book/chapters/16b_reductions.md:329
+# --- book/chapters/16b_reductions.md:330
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -233,7 +234,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:527
+# --- book/chapters/16b_reductions.md:528
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -271,7 +272,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:571
+# --- book/chapters/16b_reductions.md:572
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -304,13 +305,13 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:605
+# --- book/chapters/16b_reductions.md:606
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
         if type(dim) is not int:  # bools and floats included, as torch's parser has it
             raise TypeError(f"{row.name}(): argument 'dim' (position 2) must be int, not "
-                            f"{type(dim).__name__}")
+                            f"{c_type_name(type(dim))}")
         if dtype is not None:
             input = input.to(dtype)
         last = input.ndim == 0 or wrap_dim(dim, input.ndim) == input.ndim - 1

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:722
+# --- book/chapters/16d_indexing.md:723
 """x[index]: the index read from left to right as views, then the tensor indices left."""
 
 import warnings
@@ -64,7 +64,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:836
+# --- book/chapters/16d_indexing.md:837
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -77,7 +77,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:850
+# --- book/chapters/16d_indexing.md:851
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -150,7 +150,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:924
+# --- book/chapters/16d_indexing.md:925
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

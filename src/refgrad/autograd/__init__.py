@@ -8,7 +8,7 @@
 __all__: list[str] = []
 
 
-# --- book/chapters/07_grad_modes.md:939
+# --- book/chapters/07_grad_modes.md:936
 from refgrad.autograd import grad_mode
 from refgrad.autograd.grad_mode import (
     _force_original_view_tracking, enable_grad, enforce_grad_layout_policy, inference_mode,
@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1138
+# --- book/chapters/10_nodes.md:1166
 from refgrad.autograd import graph
 
 
@@ -32,17 +32,17 @@ from refgrad.autograd import graph
 from refgrad.autograd._saved import SavedTensor
 
 
-# --- book/chapters/18_backward.md:456
+# --- book/chapters/18_backward.md:497
 from refgrad.autograd._backward import backward, grad
 from refgrad.autograd._run_backward import _engine_run_backward
 
 
-# --- book/chapters/18_backward.md:567
+# --- book/chapters/18_backward.md:609
 from refgrad.autograd.variable import Variable
 from refgrad.autograd.variable import variable  # noqa: F811 - the function hides the module
 
 
-# --- book/chapters/18a_forward_ad.md:536
+# --- book/chapters/18a_forward_ad.md:537
 from refgrad.autograd import forward_ad
 
 
@@ -56,7 +56,7 @@ __all__ += ["gradcheck", "gradgradcheck"]
 from refgrad.autograd import functional
 
 
-# --- book/chapters/22a_anomaly_mode.md:291
+# --- book/chapters/22a_anomaly_mode.md:292
 from refgrad.autograd import anomaly_mode
 from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 
@@ -67,7 +67,7 @@ __all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:651
+# --- book/chapters/25_functions.md:653
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:537
+# --- book/chapters/10_nodes.md:566
 """AccumulateGrad, where leaves receive their gradient, and the edge that reaches a tensor."""
 
 import sys
@@ -59,7 +59,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:618
+# --- book/chapters/10_nodes.md:647
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -125,7 +125,7 @@ def _summed(old, grad):
     return relaid(old + grad, iterated_strides(shape, (old.stride(), grad.stride())))
 
 
-# --- book/chapters/10_nodes.md:695
+# --- book/chapters/10_nodes.md:724
 def _laid_out_like(data, leaf):
     """A copy of ``data`` with ``leaf``'s very strides, if ``leaf`` is dense; else row-major."""
     copy = data.copy()  # row-major: what nearly every leaf has
@@ -158,7 +158,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:815
+# --- book/chapters/10_nodes.md:844
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -191,7 +191,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:882
+# --- book/chapters/10_nodes.md:911
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -214,7 +214,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:997
+# --- book/chapters/10_nodes.md:1026
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -240,7 +240,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1038
+# --- book/chapters/10_nodes.md:1067
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

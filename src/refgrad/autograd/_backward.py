@@ -13,16 +13,13 @@ from refgrad._method_counts import no_arguments
 from refgrad._tensor import Tensor
 from refgrad._warn_once import warn_once
 from refgrad.autograd._accumulate import GradientEdge
-from refgrad.autograd._node import InputMetadata
 from refgrad.autograd._run_backward import _engine_run_backward
 
 
 def _as_tuple(value) -> tuple:
-    if value is None:
-        return ()
     if isinstance(value, Tensor | GradientEdge):
         return (value,)
-    return tuple(value)
+    return tuple(value)  # None too is iterated, and refused as torch refuses it
 
 
 def _grads_for(outputs: tuple, grads) -> tuple:
@@ -37,11 +34,11 @@ def _flag(value) -> bool:
 
 def _shape_of(output):
     if isinstance(output, GradientEdge):
-        return InputMetadata._of(output.node._meta[output.output_nr])
+        return output.node._input_metadata[output.output_nr]
     return output
 
 
-# --- book/chapters/18_backward.md:78
+# --- book/chapters/18_backward.md:80
 def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
@@ -82,7 +79,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:244
+# --- book/chapters/18_backward.md:265
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
@@ -109,6 +106,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
 
 def _inputs_tuple(inputs, caller: str) -> tuple:
     """``inputs`` as a tuple, with the keys of a dict to give the gradients back under."""
+    if inputs is None and caller == "backward":  # None: every leaf; grad() has no default
+        return (), None
     if type(inputs) is dict:
         return tuple(inputs.values()), list(inputs)
     if isinstance(inputs, Mapping):
@@ -117,7 +116,7 @@ def _inputs_tuple(inputs, caller: str) -> tuple:
     return _as_tuple(inputs), None
 
 
-# --- book/chapters/18_backward.md:285
+# --- book/chapters/18_backward.md:308
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "
@@ -127,7 +126,7 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-# --- book/chapters/18_backward.md:308
+# --- book/chapters/18_backward.md:331
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -170,7 +169,7 @@ def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
                  for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:372
+# --- book/chapters/18_backward.md:405
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -194,7 +193,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:415
+# --- book/chapters/18_backward.md:456
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

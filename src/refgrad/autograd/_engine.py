@@ -178,7 +178,7 @@ def _position(nodes, slots, grads, node, slot, grad) -> int:
                 if n is node and s == slot and g is grad)
 
 
-# --- book/chapters/17_engine.md:504
+# --- book/chapters/17_engine.md:506
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -193,15 +193,13 @@ def _evaluate(node, task, grads):
     return node._engine_step(task, grads)
 
 
-# --- book/chapters/17_engine.md:526
+# --- book/chapters/17_engine.md:528
 def _call(node, task, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
     if node._pre_hooks:
         grads = _through_hooks(node, node._pre_hooks, grads)
     outputs = node.apply(grads, task.create_graph)
-    if not task.keep_graph and node._releases:
-        node.release_variables()
     if task.exec_info is None and not node._post_hooks and not task.checks_nan:
         # The common case: check and deliver in one pass. NOTE [One pass per node]
         nodes = node._next_nodes
@@ -209,12 +207,16 @@ def _call(node, task, grads):
             _check_count(node, outputs)  # raises torch's error
         if nodes:  # an AccumulateGrad has nothing to hand on
             _deliver(task, nodes, node._next_slots, outputs, None, node)
+        if not task.keep_graph and node._releases:  # NOTE [Released once the node is done]
+            node.release_variables()
         return None
     outputs = validate_outputs(node, outputs)
     if task.exec_info is not None:
         outputs = _drop_unwanted(task, node, outputs)
     if node._post_hooks:
         outputs = _through_post_hooks(node, outputs, grads)
+    if not task.keep_graph and node._releases:
+        node.release_variables()
     if task.checks_nan:
         check_nan(node, outputs)
     return outputs
@@ -233,7 +235,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:579
+# --- book/chapters/17_engine.md:591
 def _through_hooks(node, hooks, grads) -> list:
     """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
     slots = node._gradient_slots()
@@ -254,7 +256,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:611
+# --- book/chapters/17_engine.md:623
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):

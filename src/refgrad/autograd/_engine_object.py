@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17a_engine_introspection.md:197
+# --- book/chapters/17a_engine_introspection.md:198
 """The engine as torch's Python code reaches it: Variable._execution_engine."""
 
+from refgrad._typename import c_type_name
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 from refgrad.autograd._final_callbacks import queue_callback
 from refgrad.autograd._run_backward import _engine_run_backward
@@ -16,7 +17,7 @@ class _EngineBase:
         for name, value in (("tensors", tensors), ("grad_tensors", grad_tensors)):
             if not isinstance(value, tuple):
                 raise RuntimeError(f"{name} argument is expected to be a tuple, but got "
-                                   f"{type(value).__name__}")
+                                   f"{c_type_name(type(value))}")
         if not isinstance(inputs, tuple):
             raise RuntimeError("inputs to run_backward must be a tuple")
         if not accumulate_grad and not inputs:  # torch's internal assert, in plain words

@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:352
+# --- book/chapters/25_functions.md:353
 """torch's checks on what a custom Function's forward and backward leave behind."""
 
 import warnings
 
 from refgrad._ops.write_checks import bump
 from refgrad._tensor import Tensor
+from refgrad._typename import c_type_name
 
 DIRTY_LEAF = "a leaf Variable that requires grad has been used in an in-place operation."
 NOT_AN_INPUT = (
@@ -68,10 +69,10 @@ def refuse_gradient(node, i: int, positions: tuple, g) -> None:
             f"function {node.name()} returned a gradient different than None at position "
             f"{i + 1}, but the corresponding forward input was not a Variable"
         )
-    raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
+    raise RuntimeError(f"expected Variable or None (got {c_type_name(type(g))})")
 
 
-# --- book/chapters/25_functions.md:422
+# --- book/chapters/25_functions.md:424
 def written(node, out, i: int, differentiable: bool, inputs, count: int):
     """An output marked dirty, its history now ``node``'s where autograd records it."""
     is_input = any(out is t for t in inputs)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:920
+# --- book/chapters/10_nodes.md:949
 """Tensor.grad_dtype: the dtype a leaf's .grad must have, by default the leaf's own."""
 
 import warnings
@@ -37,13 +37,13 @@ def accumulator_metadata(t) -> tuple:
     return ((data.shape, np.dtype(kind.numpy), device),)
 
 
-# --- book/chapters/10_nodes.md:956
+# --- book/chapters/10_nodes.md:985
 def set_grad_dtype(t, kind) -> None:
-    from refgrad._typename import LEGACY
+    from refgrad._typename import LEGACY, c_type_name
 
     if kind is not None and not isinstance(kind, _dtype.dtype):
         raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got "
-                           f"{type(kind).__name__}")
+                           f"{c_type_name(type(kind))}")
     if t._grad_fn is not None:
         if not t._retains_grad and t._grad is None:  # torch reads .grad first, and warns
             warnings.warn(NOT_A_LEAF_GRAD, UserWarning, stacklevel=3)

@@ -2,18 +2,21 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/20_hooks.md:55
+# --- book/chapters/20_hooks.md:57
 """Hooks on tensors, and running a group of hooks with torch's result checks."""
 
 from collections import OrderedDict
 
 from refgrad._tensor import Tensor
-from refgrad._typename import c_tensor_type_name
+from refgrad._typename import c_tensor_type_name, c_type_name
 from refgrad.utils.hooks import RemovableHandle
 
 
 def hook_name(hook) -> str:
-    return getattr(hook, "__name__", "<unknown>")
+    name = getattr(hook, "__name__", None)
+    if isinstance(name, bytes):
+        return name.decode(errors="replace")
+    return name if isinstance(name, str) else "<unknown>"
 
 
 def check_single_result(value, result, hook) -> None:
@@ -21,7 +24,7 @@ def check_single_result(value, result, hook) -> None:
     if value is None:
         raise RuntimeError("can't replace a None gradient with a non-None value")
     if not isinstance(result, Tensor):
-        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+        raise TypeError(f"expected Variable, but hook returned '{c_type_name(type(result))}'")
     was, got = c_tensor_type_name(value), c_tensor_type_name(result)
     if was != got:
         raise RuntimeError(
@@ -31,10 +34,10 @@ def check_single_result(value, result, hook) -> None:
         raise RuntimeError(f"hook '{hook_name(hook)}' has changed the size of value")
 
 
-# --- book/chapters/20_hooks.md:88
+# --- book/chapters/20_hooks.md:93
 def check_tuple_result(values: tuple, result, hook) -> None:
     if not isinstance(result, tuple):
-        raise TypeError(f"expected tuple, but hook returned '{type(result).__name__}'")
+        raise TypeError(f"expected tuple, but hook returned '{c_type_name(type(result))}'")
     if len(result) != len(values):
         raise RuntimeError(
             f"hook '{hook_name(hook)}' has returned an incorrect number of values "
@@ -45,7 +48,7 @@ def check_tuple_result(values: tuple, result, hook) -> None:
             check_single_result(value, entry, hook)
 
 
-# --- book/chapters/20_hooks.md:111
+# --- book/chapters/20_hooks.md:116
 def call_hooks(hooks, value, *rest):
     """Call a snapshot of ``hooks`` on ``value``; the value as the last hook left it."""
     for hook in tuple(hooks.values()):
@@ -60,7 +63,7 @@ def call_hooks(hooks, value, *rest):
     return value
 
 
-# --- book/chapters/20_hooks.md:141
+# --- book/chapters/20_hooks.md:146
 NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
 
 
@@ -81,7 +84,7 @@ Tensor.register_hook = register_hook
 register_hook.__qualname__ = "Tensor.register_hook"  # as Python names a method, in its TypeErrors
 
 
-# --- book/chapters/20_hooks.md:167
+# --- book/chapters/20_hooks.md:172
 def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
     """Call ``hook(self)`` after this leaf's ``.grad`` was updated."""
     if not self.requires_grad:

@@ -5,6 +5,7 @@
 # --- book/chapters/17a_engine_introspection.md:31
 """What code running inside a backward pass can ask the engine."""
 
+from refgrad._typename import c_type_name
 from refgrad.autograd._node import FunctionNode
 from refgrad.autograd._state import state
 
@@ -21,7 +22,7 @@ def _current_autograd_node():
     return None if task is None else task.current_node
 
 
-# --- book/chapters/17a_engine_introspection.md:64
+# --- book/chapters/17a_engine_introspection.md:65
 LEAF_IN_GRAD = (
     "A leaf node was passed to _will_engine_execute_node but we are currently running "
     "autograd.grad(). This is currently not supported."
@@ -32,7 +33,7 @@ def _will_engine_execute_node(node) -> bool:
     """Whether the current backward pass will run ``node``."""
     if not isinstance(node, FunctionNode):
         raise RuntimeError(
-            f"_will_engine_execute_node expects an grad_fn, but got {type(node).__name__}"
+            f"_will_engine_execute_node expects an grad_fn, but got {c_type_name(type(node))}"
         )
     task = state.graph_task
     if task is None:

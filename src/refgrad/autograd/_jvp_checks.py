@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:942
+# --- book/chapters/18a_forward_ad.md:943
 """torch's checks on the tangents a custom Function's jvp returns."""
 
 from refgrad._tensor import Tensor
+from refgrad._typename import c_type_name
 
 NOT_A_VIEW = ("A custom Function's forward is returning a view (or an input as-is) but the jvp "
               "is not returning a view.")
@@ -14,7 +15,7 @@ NOT_A_VIEW = ("A custom Function's forward is returning a view (or an input as-i
 def check_jvp_results(result: tuple) -> None:
     for i, tangent in enumerate(result):
         if tangent is not None and not isinstance(tangent, Tensor):
-            raise RuntimeError(f"expected Variable or None (got {type(tangent).__name__}) for "
+            raise RuntimeError(f"expected Variable or None (got {c_type_name(type(tangent))}) for "
                                f"grad output {i}.")
 
 

@@ -49,7 +49,7 @@ class _MultiHandle(RemovableHandle):
 _MultiHandle.__module__ = "refgrad.autograd.graph"
 
 
-# --- book/chapters/21_multi_grad_hooks.md:113
+# --- book/chapters/21_multi_grad_hooks.md:120
 OUTSIDE = "expected this hook to be called inside a backward call"
 
 
@@ -57,30 +57,30 @@ def _all_mode(tensors, fn) -> tuple:
     lock = threading.Lock()
     nodes = [_get_grad_fn_or_grad_acc(t) for t in tensors]
     count = len(tensors)  # a sized collection, as torch requires; a generator fails here
-    calls = {}  # graph task id -> [calls so far, calls expected, gradients]
+    calls = {}  # graph task id -> [calls so far, gradients]
+    expected = [0]  # shared by every backward call: NOTE [One expected count per hook]
 
     def inner_hook(index, grad) -> None:
         task = _current_graph_task_id()
         if task == -1:
             raise AssertionError(OUTSIDE)
         with lock:
-            if task not in calls:
-                expected = sum(map(_will_engine_execute_node, nodes))
-                calls[task] = [0, expected, [None] * count]
-            entry = calls[task]
-            entry[0] += 1
-            entry[2][index] = grad
-            done = entry[0] == entry[1]
-            if done:
-                del calls[task]
-        if done:
-            fn(entry[2])
+            entry = calls.get(task)
+            if entry is None:
+                entry = calls[task] = [0, [None] * count]
+                expected[0] = sum(map(_will_engine_execute_node, nodes))
+            seen = entry[0]
+            entry[0] = seen + 1
+        entry[1][index] = grad
+        if seen == expected[0] - 1:
+            fn(entry[1])
+            del calls[task]
 
     return tuple(t.register_hook(functools.partial(inner_hook, i))
                  for i, t in enumerate(tensors))
 
 
-# --- book/chapters/21_multi_grad_hooks.md:152
+# --- book/chapters/21_multi_grad_hooks.md:159
 def _any_mode(tensors, fn) -> tuple:
     lock = threading.Lock()
     ran = defaultdict(bool)  # graph task id -> fn already called

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:97
+# --- book/chapters/10_nodes.md:113
 """Graph nodes: the abstract Node, the concrete node base, their edges and hooks."""
 
 import abc
@@ -67,7 +67,7 @@ class Node(abc.ABC):
 Node.__module__ = "refgrad.autograd.graph"  # where users import it from, as in torch
 
 
-# --- book/chapters/10_nodes.md:177
+# --- book/chapters/10_nodes.md:193
 def input_metadata(tensor) -> tuple:
     """What a gradient for ``tensor`` must look like: (sizes, NumPy dtype, device or None)."""
     data = tensor._data
@@ -136,7 +136,7 @@ InputMetadata.__name__ = InputMetadata.__qualname__ = "_InputMetadata"
 InputMetadata.__module__ = "refgrad._C._autograd"
 
 
-# --- book/chapters/10_nodes.md:256
+# --- book/chapters/10_nodes.md:272
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -189,6 +189,16 @@ class FunctionNode(Node):
     def _sequence_nr(self) -> int:
         return self._seq
 
+    def _set_sequence_nr(self, sequence_nr) -> None:
+        """Give the node another place in the engine's order: NOTE [Misuse in C++ words]."""
+        if not isinstance(sequence_nr, int):
+            raise TypeError("an integer is required")
+        if sequence_nr < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if sequence_nr >= 1 << 64:
+            raise OverflowError("int too big to convert")
+        self._seq = int(sequence_nr)
+
     requires_grad = ReadOnly(lambda self: True)
     _method_owner = _attribute_owner = None  # NOTE [Misuse in C++ words]
     _accumulates = False  # True for AccumulateGrad, whose leaf's hooks the engine runs
@@ -204,14 +214,14 @@ class FunctionNode(Node):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
-# --- book/chapters/10_nodes.md:333
+# --- book/chapters/10_nodes.md:359
 def set_edges(node, edges) -> None:
     """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
     node._next_nodes = tuple([child for child, _ in edges])
     node._next_slots = tuple([slot for _, slot in edges])
 
 
-# --- book/chapters/10_nodes.md:347
+# --- book/chapters/10_nodes.md:373
 # NOTE [Making a node]
 # new_node() and FunctionNode.__init__ fill the same slots with the same
 # defaults; a test holds them together. A slot added to one goes in the other.
@@ -231,7 +241,7 @@ def new_node(cls, next_nodes: tuple, next_slots: tuple):
 _new = object.__new__
 
 
-# --- book/chapters/10_nodes.md:375
+# --- book/chapters/10_nodes.md:401
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -267,7 +277,7 @@ check_arguments(FunctionNode)
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:502
+# --- book/chapters/10_nodes.md:531
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")

@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:432
+# --- book/chapters/10_nodes.md:460
 """Misuse of a node, refused as CPython refuses it for torch's built-in node types."""
 
-CHECKED = {"name": 0, "_sequence_nr": 0, "register_hook": 1, "register_prehook": 1}
+CHECKED = {"name": 0, "_sequence_nr": 0, "register_hook": 1, "register_prehook": 1,
+           "_set_sequence_nr": 1}
 
 
 def _owner(node, kind: str) -> str:

@@ -2,15 +2,18 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18_backward.md:128
+# --- book/chapters/18_backward.md:130
 """From outputs and inputs to the engine's roots and targets, through one door."""
 
 import logging
+import operator
 
 from refgrad._tensor import Tensor
+from refgrad._typename import c_type_name
 from refgrad.autograd import _engine
 from refgrad.autograd._accumulate import GradientEdge, gradient_edge
 from refgrad.autograd._backward_logging import _register_logging_hooks_on_whole_graph, log
+from refgrad.autograd._node import FunctionNode
 
 
 def _root_edges(outputs) -> list:
@@ -32,11 +35,11 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     edges = []
     for t in inputs:
         if isinstance(t, GradientEdge):
-            edges.append((t.node, t.output_nr))
+            edges.append(_checked_edge(t))
             continue
         if not isinstance(t, Tensor):
             raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got "
-                               f"{type(t).__name__}")
+                               f"{c_type_name(type(t))}")
         if accumulate_grad:
             t.retain_grad()  # a non-leaf named in backward(inputs=...) gets its .grad
         elif not t._requires_grad:
@@ -45,7 +48,19 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:191
+# --- book/chapters/18_backward.md:180
+def _checked_edge(edge) -> tuple:
+    node, output_nr = edge[0], edge[1]
+    if not isinstance(node, FunctionNode):
+        raise RuntimeError("GradientEdge's first object must be an autograd.graph.Node but got "
+                           f"{c_type_name(type(node))}")
+    output_nr = operator.index(output_nr)
+    if not -(1 << 63) <= output_nr < 1 << 63:
+        raise ValueError("Overflow when unpacking long long")
+    return node, output_nr
+
+
+# --- book/chapters/18_backward.md:212
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     _check_given(t_outputs, args[0])

@@ -10,7 +10,7 @@ import re
 import numpy as np
 
 from refgrad._tensor import make_tensor
-from refgrad._typename import c_tensor_type_name
+from refgrad._typename import c_tensor_type_name, c_type_name
 from refgrad.autograd._state import state, switched_on
 
 FREED = (
@@ -235,7 +235,7 @@ def unpack_with_hooks(saved: SavedTensor, node):
     if not isinstance(data, Tensor):
         raise TypeError(
             "Output of saved tensor unpack_hook expected to be a Tensor but got result of "
-            f"type {type(data).__name__}"
+            f"type {c_type_name(type(data))}"
         )
     grad_fn = node if saved._is_output else saved._grad_fn
     if grad_fn is None and not saved._requires_grad:

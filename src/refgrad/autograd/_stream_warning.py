@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:1107
+# --- book/chapters/10_nodes.md:1136
 """The switch of a warning about CUDA streams, which refgrad, with none, never gives."""
 
+from refgrad._c_names import c_type_name
 from refgrad.autograd._state import refuse_arguments
 
 
@@ -20,8 +21,6 @@ def _warn_on_accumulate_grad_stream_mismatch(*args, **kwargs) -> bool:
 
 def set_warn_on_accumulate_grad_stream_mismatch(enabled: bool) -> None:
     """Whether AccumulateGrad warns of a gradient made on another stream than its own."""
-    from refgrad._C import _type_name  # here: _C is still loading when this module is
-
     if type(enabled) is not bool:
-        raise RuntimeError(f"enabled must be a bool, but got {_type_name(enabled)}")
+        raise RuntimeError(f"enabled must be a bool, but got {c_type_name(type(enabled))}")
     _Switch.enabled = enabled

@@ -7,6 +7,7 @@
 
 import warnings
 
+from refgrad._typename import c_type_name
 from refgrad.autograd import _node
 from refgrad.autograd._anomaly import anomaly
 from refgrad.autograd._state import refuse_arguments
@@ -33,7 +34,7 @@ def _set_anomaly_enabled(enabled, check_nan=True) -> None:
     for position, (name, value) in enumerate((("enabled", enabled), ("check_nan", check_nan))):
         if type(value) is not bool:
             raise TypeError(f"set_anomaly_enabled(): argument '{name}' (position "
-                            f"{position + 1}) must be bool, not {type(value).__name__}")
+                            f"{position + 1}) must be bool, not {c_type_name(type(value))}")
     anomaly.enabled, anomaly.check_nan = enabled, check_nan
     _node.REMEMBERING = enabled  # what the makers of nodes read
 
@@ -51,7 +52,7 @@ def set_anomaly_enabled(enabled=_MISSING, check_nan=True, *extra) -> None:
     _set_anomaly_enabled(enabled, check_nan)
 
 
-# --- book/chapters/22a_anomaly_mode.md:256
+# --- book/chapters/22a_anomaly_mode.md:257
 class detect_anomaly:  # noqa: N801 - torch's name
     """Anomaly detection for the block: forward stacks on failure, and NaN checks."""
 

@@ -8,6 +8,7 @@
 from typing import NamedTuple
 
 from refgrad._tensor import Tensor
+from refgrad._typename import c_type_name
 from refgrad.autograd import _tangents
 from refgrad.autograd._jvp_checks import check_jvp_results, check_jvp_views
 from refgrad.autograd._state import dual_levels
@@ -25,7 +26,7 @@ NOT_LAST = ("Trying to exit a forward AD level that was not the last one that wa
             "This is not supported.")
 
 
-# --- book/chapters/18a_forward_ad.md:326
+# --- book/chapters/18a_forward_ad.md:327
 def enter_dual_level() -> int:
     """Open a level for dual tensors; the functions below default to it."""
     global _current_level
@@ -59,7 +60,7 @@ class dual_level(_DecoratorContextManager):  # noqa: N801 - torch's name
         exit_dual_level()
 
 
-# --- book/chapters/18a_forward_ad.md:365
+# --- book/chapters/18a_forward_ad.md:366
 def _is_fwd_grad_enabled() -> bool:
     return _tangents.forward_grad.enabled
 
@@ -79,7 +80,7 @@ class _set_fwd_grad_enabled(_DecoratorContextManager):  # noqa: N801 - torch's n
         return self.__class__(self.mode)
 
 
-# --- book/chapters/18a_forward_ad.md:397
+# --- book/chapters/18a_forward_ad.md:398
 NO_LEVEL = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
             "enter_dual_level() first.")
 BAD_INDEX = ("Trying to access a forward AD level with an invalid index. This index was "
@@ -100,7 +101,7 @@ def _check_size(tensor, tangent) -> None:
             f"while the given forward gradient is of size {list(tangent.shape)}.")
 
 
-# --- book/chapters/18a_forward_ad.md:419
+# --- book/chapters/18a_forward_ad.md:420
 def make_dual(tensor, tangent, *, level=None):
     """An alias of ``tensor`` that carries ``tangent`` at ``level``."""
     from refgrad._ops.dispatch import call
@@ -134,7 +135,7 @@ def _check_dual(tensor, tangent, level: int, active) -> None:
     _check_size(tensor, tangent)
 
 
-# --- book/chapters/18a_forward_ad.md:466
+# --- book/chapters/18a_forward_ad.md:467
 class UnpackedDualTensor(NamedTuple):
     """What ``unpack_dual`` returns: the primal, and the tangent or None."""
 
@@ -149,7 +150,7 @@ def unpack_dual(tensor, *, level=None) -> UnpackedDualTensor:
         return UnpackedDualTensor(tensor, None)
     if not isinstance(tensor, Tensor):
         raise TypeError("_unpack_dual(): argument 'dual' (position 1) must be Tensor, not "
-                        f"{type(tensor).__name__}")
+                        f"{c_type_name(type(tensor))}")
     active = active_level()
     tangent = None if active is None else tangent_of(tensor, active)
     if tangent is not None and level != active.index:
@@ -157,7 +158,7 @@ def unpack_dual(tensor, *, level=None) -> UnpackedDualTensor:
     return UnpackedDualTensor(_primal(tensor), tangent)
 
 
-# --- book/chapters/18a_forward_ad.md:522
+# --- book/chapters/18a_forward_ad.md:523
 def _primal(tensor):
     from refgrad._ops.dispatch import call
     from refgrad._ops.dual import FW_PRIMAL
@@ -167,7 +168,7 @@ def _primal(tensor):
     return primal
 
 
-# --- book/chapters/18a_forward_ad.md:556
+# --- book/chapters/18a_forward_ad.md:557
 def push_tangents(op, args, params, outputs) -> None:
     """After ``call`` ran ``op``: give its outputs their tangents."""
     level = active_level()
@@ -188,7 +189,7 @@ def push_tangents(op, args, params, outputs) -> None:
             set_tangent(out, tangent, level)
 
 
-# --- book/chapters/18a_forward_ad.md:867
+# --- book/chapters/18a_forward_ad.md:868
 def write_tangent(self, result) -> None:
     """After an in-place op wrote ``result`` into ``self``: the same for tangents."""
     level = active_level()
@@ -206,7 +207,7 @@ def write_tangent(self, result) -> None:
     set_tangent(self, old, level)
 
 
-# --- book/chapters/18a_forward_ad.md:886
+# --- book/chapters/18a_forward_ad.md:887
 def _tangent_through_base(view, level):
     base = view._base
     if tangent_of(base, level) is None:
@@ -214,7 +215,7 @@ def _tangent_through_base(view, level):
     return tangent_of(view, level)
 
 
-# --- book/chapters/18a_forward_ad.md:903
+# --- book/chapters/18a_forward_ad.md:904
 def refuse_out(name: str, tensors) -> None:
     """torch's error for an ``out=`` function that met a dual tensor."""
     level = active_level()
@@ -223,7 +224,7 @@ def refuse_out(name: str, tensors) -> None:
                                   "support it because it is an out= function")
 
 
-# --- book/chapters/18a_forward_ad.md:923
+# --- book/chapters/18a_forward_ad.md:924
 def apply_with_tangents(cls, run, args, kwargs):
     """``Function.apply`` while a level is open: ``run`` it, then its ``jvp``."""
     level = active_level()
@@ -234,7 +235,7 @@ def apply_with_tangents(cls, run, args, kwargs):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/18a_forward_ad.md:984
+# --- book/chapters/18a_forward_ad.md:986
 def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
     from refgrad._creation import zeros_like
 
@@ -258,7 +259,7 @@ def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
             set_tangent(out, in_layout_of(out, tangent), level)
 
 
-# --- book/chapters/18a_forward_ad.md:1022
+# --- book/chapters/18a_forward_ad.md:1024
 def set_tangent(t, tangent, level) -> None:
     """Store ``t``'s tangent, also where ``t``'s node saved ``t`` as an output."""
     from refgrad.autograd._saved import SavedTensor

@@ -6,6 +6,7 @@
 """refgrad.autograd.function: custom differentiable operations."""
 
 from refgrad._tensor import Tensor
+from refgrad._typename import c_type_name
 from refgrad.autograd._accumulate import gradient_edge
 from refgrad.autograd._function_checks import (
     BOTH_BACKWARDS,
@@ -34,7 +35,7 @@ class FunctionCtx:
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError(
                     "save_for_backward can only save variables, but argument "
-                    f"{i} is of type {type(t).__name__}"
+                    f"{i} is of type {c_type_name(type(t))}"
                 )
         self.to_save = tensors
 
@@ -52,7 +53,7 @@ class FunctionCtx:
         self.saved_for_forward = tensors
 
 
-# --- book/chapters/25_functions.md:119
+# --- book/chapters/25_functions.md:120
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -139,7 +140,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:222
+# --- book/chapters/25_functions.md:223
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = _bound(cls.forward, args, kwargs), {}
@@ -183,7 +184,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:292
+# --- book/chapters/25_functions.md:293
 def _wrap(node, inputs, outputs, edges) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -222,7 +223,7 @@ def _wrap(node, inputs, outputs, edges) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:473
+# --- book/chapters/25_functions.md:475
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18_backward.md:475
+# --- book/chapters/18_backward.md:516
 """Variable: autograd's wrapper of old, now a way of making a leaf from a tensor."""
 
 import operator
 import warnings
 
+from refgrad._typename import c_type_name
 from refgrad.autograd._engine_object import _EngineBase
 
 _PARAMETERS = ("data", "requires_grad", "volatile", "_grad_fn", "name")
@@ -43,11 +44,11 @@ def _arguments(args, kwargs) -> dict:
         given[key] = value
     name = given.get("name")
     if name is not None and not isinstance(name, str):
-        raise TypeError(f"argument 5 must be str or None, not {type(name).__name__}")
+        raise TypeError(f"argument 5 must be str or None, not {c_type_name(type(name))}")
     return given
 
 
-# --- book/chapters/18_backward.md:521
+# --- book/chapters/18_backward.md:563
 class Variable(metaclass=VariableMeta):
     """``Variable(t, requires_grad)``: ``t.detach()``, requiring grad if asked."""
 
@@ -67,12 +68,12 @@ class Variable(metaclass=VariableMeta):
         grad_fn = given.get("_grad_fn")
         if grad_fn is not None:  # nodes are made by operations now, never handed in
             raise TypeError("_grad_fn has to be a Function object or None, but got "
-                            f"{type(grad_fn).__name__}")
+                            f"{c_type_name(type(grad_fn))}")
         data = given.get("data")
         if data is None:
             data = empty(0)
         elif not isinstance(data, Tensor):
-            raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+            raise TypeError(f"Variable data has to be a tensor, but got {c_type_name(type(data))}")
         leaf = data.detach()
         if requires_grad:
             if not leaf.dtype.is_floating_point:

@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:34
+# --- book/chapters/10_nodes.md:41
 """RemovableHandle: what registering a hook returns."""
 
 import weakref
+from collections import OrderedDict
 
 
 class RemovableHandle:
@@ -17,31 +18,39 @@ class RemovableHandle:
         self.hooks_dict_ref = weakref.ref(hooks_dict)
         self.id = RemovableHandle.next_id
         RemovableHandle.next_id += 1
-        extras = extra_dict if isinstance(extra_dict, list | tuple) else [extra_dict]
-        self.extra_dict_ref = tuple(weakref.ref(d) for d in extras if d is not None)
+        self.extra_dict_ref = _weak_refs(extra_dict)
 
     def remove(self) -> None:
         for ref in (self.hooks_dict_ref, *self.extra_dict_ref):
             hooks = ref()
-            if hooks is not None:
-                hooks.pop(self.id, None)
+            if hooks is not None and self.id in hooks:
+                del hooks[self.id]
 
     def __getstate__(self):
         extras = tuple(ref() for ref in self.extra_dict_ref)
         return (self.hooks_dict_ref(), self.id, extras)
 
     def __setstate__(self, state) -> None:
-        hooks, self.id = state[0], state[1]
-        self.hooks_dict_ref = weakref.ref(hooks) if hooks is not None else (lambda: None)
-        extras = state[2] if len(state) > 2 else ()
-        self.extra_dict_ref = tuple(weakref.ref(d) for d in extras if d is not None)
+        hooks = OrderedDict() if state[0] is None else state[0]  # None: a dead reference
+        self.hooks_dict_ref = weakref.ref(hooks)
+        self.id = state[1]
         RemovableHandle.next_id = max(RemovableHandle.next_id, self.id + 1)
+        extras = None if len(state) < 3 else state[2]
+        self.extra_dict_ref = () if extras is None else tuple(weakref.ref(d) for d in extras)
 
     def __enter__(self) -> "RemovableHandle":
         return self
 
     def __exit__(self, exc_type, exc_value, traceback) -> None:
         self.remove()
+
+
+def _weak_refs(extra_dict) -> tuple:
+    if isinstance(extra_dict, dict):
+        return (weakref.ref(extra_dict),)
+    if isinstance(extra_dict, list):
+        return tuple(weakref.ref(d) for d in extra_dict)
+    return ()
 
 
 # --- book/chapters/06_parameters.md:106
