@@ -117,27 +117,6 @@ def test_a_set_sequence_nr_changes_the_order_nodes_run_in():
     assert order == ["x1", "x2"]
 
 
-def test_a_custom_nodes_saved_tensors_are_not_writable():
-    class Saves(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, grad):
-            return grad
-
-    node = Saves.apply(leaf(1.0, 2.0)).grad_fn
-    for attribute in ("saved_tensors", "saved_variables"):
-        message = f"attribute '{attribute}' of 'torch._C._FunctionBase' objects is not writable"
-        with raises(AttributeError, message):
-            setattr(node, attribute, ())
-        with raises(AttributeError, message):
-            delattr(node, attribute)
-    assert node.saved_tensors[0].tolist() == [1.0, 2.0]
-
-
 def test_a_custom_nodes_raw_saved_tensors():
     class Saves(torch.autograd.Function):
         @staticmethod
