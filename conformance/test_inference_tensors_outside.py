@@ -112,3 +112,49 @@ def test_a_clone_of_an_inference_leaf_is_a_counted_copy_that_records(leaves):
     with torch.no_grad():
         d = x.clone()
     assert d.grad_fn is None and d._version == 1 and not d.is_inference()
+
+
+INDEXED = {  # an inference leaf with a normal index, mask, condition or target: recorded
+    "index_select": (lambda x, n: x.index_select(0, n["index"]), "IndexSelectBackward0"),
+    "getitem": (lambda x, n: x[n["index"]], "IndexBackward0"),
+    "masked_fill": (lambda x, n: x.masked_fill(n["mask"], 0.0), "MaskedFillBackward0"),
+    "where": (lambda x, n: torch.where(n["mask"], x, x), "WhereBackward0"),
+    "scatter": (lambda x, n: x.scatter(0, n["index"], 5.0), "ScatterBackward1"),
+    "index_add": (lambda x, n: x.index_add(0, n["index"], torch.ones(2)), "IndexAddBackward0"),
+}
+
+
+@pytest.fixture
+def normal_arguments():
+    return {"index": torch.tensor([0, 1]), "mask": torch.tensor([True, False])}
+
+
+@pytest.mark.parametrize("name", INDEXED)
+def test_a_normal_index_or_mask_beside_an_inference_leaf_records(leaves, normal_arguments, name):
+    call, node = INDEXED[name]
+    out = call(leaves[0], normal_arguments)
+    assert out.requires_grad and type(out.grad_fn).__name__ == node
+
+
+def test_an_inference_index_records_nothing(leaves):
+    with torch.inference_mode():
+        index = torch.tensor([0, 1])
+    out = leaves[0].index_select(0, index)
+    assert not out.requires_grad and out.grad_fn is None
+
+
+def test_the_gradient_through_a_normal_index_reaches_the_inference_leaf(leaves):
+    x = leaves[0]
+    x[torch.tensor([1])].sum().backward()
+    assert x.grad.tolist() == [0.0, 1.0]
+
+
+@pytest.mark.parametrize("call", [lambda m, w: torch.clamp(m, min=w),
+                                  lambda m, w: F.layer_norm(m, (2,))],
+                         ids=["clamp(min=)", "layer_norm"])
+def test_an_optional_operand_not_given_does_not_count(call):
+    with torch.inference_mode():
+        m = torch.rand(2, 2, requires_grad=True)
+        w = torch.rand(2, requires_grad=True)
+    out = call(m, w)
+    assert not out.requires_grad and out.grad_fn is None

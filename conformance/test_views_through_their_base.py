@@ -107,3 +107,60 @@ def test_a_views_own_flag_outlasts_its_bases():
     assert v.requires_grad and not a.requires_grad
     (v * v).sum().backward()
     assert v.grad.tolist() == [2.0, 2.0]
+
+
+NO_GRAD_VIEW_WRITTEN = ("A view was created in no_grad mode and its base or another view of its "
+                        "base has been modified inplace with grad mode enabled.")
+
+
+@pytest.mark.parametrize(("name", "call", "saved"), [
+    ("sin", lambda v: v.sin(), "_saved_self"), ("exp", lambda v: v.exp(), "_saved_result"),
+    ("sigmoid", lambda v: v.sigmoid(), "_saved_result"),
+    ("prod", lambda v: v.prod(), "_saved_self"),
+])
+def test_what_torch_keeps_whenever_it_records_is_kept_for_such_a_view(name, call, saved):
+    a = torch.ones(3, requires_grad=True)
+    v = _no_grad_view(a)
+    packed = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
+        y = call(v)
+    assert packed and getattr(y.grad_fn, saved) is not None
+
+
+def test_a_write_to_the_base_then_refuses_the_backward_in_the_no_grad_views_words():
+    a = torch.ones(3, requires_grad=True)
+    y = _no_grad_view(a).sin()
+    with torch.no_grad():
+        a.add_(1)
+    with pytest.raises(RuntimeError) as error:
+        y.sum().backward()
+    assert str(error.value).startswith(NO_GRAD_VIEW_WRITTEN)
+
+
+@pytest.mark.parametrize("read", [lambda y: y.grad_fn._saved_self,
+                                  lambda y: y.grad_fn._raw_saved_self.unpack(),
+                                  lambda y: y.sum().backward()],
+                         ids=["_saved_self", "unpack", "backward"])
+def test_a_saved_no_grad_view_whose_base_was_written_refuses_in_its_words(read):
+    a = torch.ones(4, requires_grad=True)
+    x = torch.ones(3, requires_grad=True)
+    y = _no_grad_view(a) * x
+    with torch.no_grad():
+        a.add_(1)
+    with pytest.raises(RuntimeError) as error:
+        read(y)
+    assert str(error.value).startswith(NO_GRAD_VIEW_WRITTEN)
+
+
+def test_a_views_accumulator_survives_its_flag_going_off_and_on():
+    a = torch.ones(3)
+    v = _no_grad_view(a)
+    v.requires_grad_()
+    y = v * 2
+    v.requires_grad_(False)
+    assert not (v * 3).requires_grad
+    v.requires_grad_()
+    z = v * 3
+    assert y.grad_fn.next_functions[0][0] is z.grad_fn.next_functions[0][0]
+    (y.sum() + z.sum()).backward()
+    assert v.grad.tolist() == [5.0, 5.0]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:714
+# --- book/chapters/13_dispatch.md:727
 """call(): run an op-table row, and record its node when autograd must."""
 
 import numpy as np
@@ -74,7 +74,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
         results = (out if type(out) is ndarray else as_array(out),)
     if (state.grad_enabled and op.backward is not None  # _records(op), spelled out
             and not (switched_on.inference_mode and state.inference_mode)
-            and (edges := _edges(tensors)) is not None):
+            and (edges := _edges(tensors, params)) is not None):
         outputs = _record(op, edges, tensors, arrays, params, results)
     elif op.many or op.view:
         outputs = _plain_outputs(op, tensors, results, params)
@@ -87,14 +87,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:811
+# --- book/chapters/13_dispatch.md:824
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:834
+# --- book/chapters/13_dispatch.md:847
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -114,7 +114,7 @@ def _records(op) -> bool:
             and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:930
+# --- book/chapters/13_dispatch.md:943
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -146,12 +146,13 @@ def _kept(keeps, nodes, arrays, params) -> dict:
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
-        for user in users:
-            if nodes[user] is not None:  # that input's gradient is wanted
-                break
-        else:
-            saved += (None,)  # no gradient that needs it will be computed
-            continue
+        if users:  # kept only for the gradient of one input of several
+            for user in users:
+                if nodes[user] is not None:  # that input's gradient is wanted
+                    break
+            else:
+                saved += (None,)  # no gradient that needs it will be computed
+                continue
         if where == "output":
             value = outputs[key]
         else:
@@ -163,7 +164,7 @@ def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     return saved
 
 
-def _edges(tensors):
+def _edges(tensors, params):
     """(nodes, slots): where each input's gradient goes; None if no input requires grad.
 
     An input whose gradient is not wanted gets node None and slot 0.
@@ -177,7 +178,7 @@ def _edges(tensors):
                 wanted = True
                 continue
             if t._requires_grad:
-                if t._version_counter is None and _all_inference(tensors):
+                if t._version_counter is None and _all_inference(tensors, params):
                     return None  # NOTE [Inference tensors outside inference mode]
                 nodes.append(grad_accumulator(t))
                 slots.append(0)
@@ -195,10 +196,18 @@ def _edges(tensors):
 # torch's autograd skips an op whose tensor operands are all inference tensors,
 # even those that require grad: no node, and a result that requires nothing.
 # A number that torch wraps into a tensor (x * 2) is a normal operand, so such
-# an op records. Only a leaf can be an inference tensor that requires grad, so
+# an op records, and so do the tensors among the other arguments (an index, a
+# mask, a target); an optional operand not given (None) does not count. Only a leaf can be an inference tensor that requires grad, so
 # only the leaf branch looks, and at the whole list only when it finds one.
-def _all_inference(tensors) -> bool:
-    return all(isinstance(t, Tensor) and t._version_counter is None for t in tensors)
+def _all_inference(tensors, params) -> bool:
+    for t in tensors:  # a missing operand (None) does not count; a number does
+        if t is not None and not (isinstance(t, Tensor) and t._version_counter is None):
+            return False
+    for value in params.values():  # indices, masks, conditions, targets count too
+        for t in value if type(value) in (tuple, list) else (value,):
+            if isinstance(t, Tensor) and t._version_counter is not None:
+                return False
+    return True
 
 
 # NOTE [Shared slots]
@@ -229,7 +238,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1057
+# --- book/chapters/13_dispatch.md:1079
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -245,7 +254,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1081
+# --- book/chapters/13_dispatch.md:1103
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -272,7 +281,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1245
+# --- book/chapters/13_dispatch.md:1267
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

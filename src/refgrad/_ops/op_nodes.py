@@ -78,7 +78,10 @@ def make_plan(op) -> RecordPlan:
             where = ("input", inputs.index(value))
         else:
             where = ("param", value)
-        saves.append((*where, tuple(inputs.index(u) for u in users)))
+        users = tuple(inputs.index(u) for u in users)
+        if where[0] == "output" or len(inputs) == 1 or len(users) != 1:
+            users = ()  # kept whenever a node is recorded: NOTE [A result is always saved]
+        saves.append((*where, users))
     keeps = []
     for key in op.keeps:
         name, _, what = key.partition("_sym_")
@@ -86,7 +89,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:145
+# --- book/chapters/13_dispatch.md:148
 # NOTE [No __getattr__ on nodes]
 # A class that defines __getattr__ routes every attribute read of its
 # instances through a slow generic path: CPython's specializing interpreter
@@ -114,7 +117,7 @@ def _saved_property(key: str, raw: bool) -> property:
     return ReadOnly(lambda node: node._lookup(key, raw))  # NOTE [Misuse in C++ words]
 
 
-# --- book/chapters/13_dispatch.md:189
+# --- book/chapters/13_dispatch.md:192
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -201,7 +204,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:296
+# --- book/chapters/13_dispatch.md:302
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:
@@ -220,7 +223,7 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
             elif saved is not None:
                 kwargs[name] = _unpacked(saved, self)
             elif self._next_nodes[0] is None and not any(self._next_nodes):
-                return (None,) * len(self._next_nodes)  # NOTE [A node no gradient leaves]
+                return _nothing_leaves(self)  # NOTE [A node no gradient leaves]
     else:
         kwargs = self._params
     if not op.many:
@@ -228,6 +231,13 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
     if op.missing_grads:  # NOTE [Missing grads]
         return op.backward(tuple(grads), **kwargs)
     return op.backward(tuple(_materialize(grads, self._meta)), **kwargs)
+
+
+def _nothing_leaves(node) -> tuple:
+    for saved in node._saved:  # what torch keeps whenever it records is still checked
+        if type(saved) is SavedTensor:
+            unpack(saved, node, True)
+    return (None,) * len(node._next_nodes)
 
 
 def _unpacked(saved, node):

@@ -22,7 +22,7 @@ DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, INFERENCE_MODE, IN_CUSTOM_FUNCTION = r
 class ViewInfo:
     """How one view was made: its creation metadata and, maybe, its view ops."""
 
-    __slots__ = ("creation", "replay", "stale", "written", "requires_grad")
+    __slots__ = ("creation", "replay", "stale", "written", "requires_grad", "parked")
 
     def __init__(self, creation: int, replay) -> None:
         self.creation = creation
@@ -67,8 +67,10 @@ def set_requires_grad(t, flag: bool) -> None:
     info = t._view_info
     if info is not None:
         info.requires_grad = flag
-        if not flag:
-            t._grad_accumulator = None  # only the own flag earns an AccumulateGrad
+        if not flag:  # only the own flag earns an AccumulateGrad; torch keeps it meanwhile
+            info.parked, t._grad_accumulator = t._grad_accumulator, None
+        elif t._grad_accumulator is None:
+            t._grad_accumulator = getattr(info, "parked", None)
         t._requires_grad = flag or t._base._requires_grad
     else:
         t._requires_grad = flag
@@ -87,7 +89,7 @@ def follow_base(base) -> None:
             view._requires_grad = view._view_info.requires_grad or base._requires_grad
 
 
-# --- book/chapters/27_views.md:199
+# --- book/chapters/27_views.md:201
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -112,7 +114,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:229
+# --- book/chapters/27_views.md:231
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -123,7 +125,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:354
+# --- book/chapters/27_views.md:356
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
     base = view._base
@@ -159,7 +161,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:436
+# --- book/chapters/27_views.md:438
 def _go_stale(view, info) -> None:
     if info.stale is not None:
         return  # torch's words name the node the view had first
@@ -169,7 +171,7 @@ def _go_stale(view, info) -> None:
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:447
+# --- book/chapters/27_views.md:449
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -192,7 +194,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:573
+# --- book/chapters/27_views.md:575
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -215,7 +217,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:597
+# --- book/chapters/27_views.md:599
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

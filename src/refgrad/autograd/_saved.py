@@ -101,6 +101,9 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
     if saved._grad_fn is not None and saved._original._grad_fn is None:
         _lost_grad_fn(saved._original, strict)  # NOTE [A saved input detached in place]
     if saved._counter.value != saved._version:
+        original = saved._original
+        if original is not None and original._grad_fn is None and original._view_info:
+            original.grad_fn  # noqa: B018 - a view made in no_grad refuses in its own words
         raise RuntimeError(_modified_message(saved, node))
     if saved._original is not None:
         return saved._original
@@ -122,7 +125,7 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:194
+# --- book/chapters/11_saved.md:197
 def _modified_message(saved: SavedTensor, node) -> str:
     tensor = saved._original
     producer = tensor._grad_fn if tensor is not None else node
@@ -156,7 +159,7 @@ def _type_of_data(data) -> str:
     return c_tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:250
+# --- book/chapters/11_saved.md:253
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 
 
@@ -201,7 +204,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:320
+# --- book/chapters/11_saved.md:323
 PACK_MODIFIED = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -227,7 +230,7 @@ def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook, given=No
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:358
+# --- book/chapters/11_saved.md:361
 def unpack_with_hooks(saved: SavedTensor, node):
     from refgrad._tensor import ONLY_FLOAT, Tensor
 
@@ -249,7 +252,7 @@ def unpack_with_hooks(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:384
+# --- book/chapters/11_saved.md:387
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
@@ -288,7 +291,7 @@ def _check_register(saved: SavedTensor, args, kwargs) -> tuple:
     return args
 
 
-# --- book/chapters/11_saved.md:488
+# --- book/chapters/11_saved.md:491
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "
