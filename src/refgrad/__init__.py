@@ -503,11 +503,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1132
+# --- book/chapters/27_views.md:1136
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1257
+# --- book/chapters/27_views.md:1261
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

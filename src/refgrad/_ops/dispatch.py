@@ -197,8 +197,9 @@ def _edges(tensors, params):
 # even those that require grad: no node, and a result that requires nothing.
 # A number that torch wraps into a tensor (x * 2) is a normal operand, so such
 # an op records, and so do the tensors among the other arguments (an index, a
-# mask, a target); an optional operand not given (None) does not count. Only a leaf can be an inference tensor that requires grad, so
-# only the leaf branch looks, and at the whole list only when it finds one.
+# mask, a target); an optional operand not given (None) does not count. Only
+# a leaf can be an inference tensor that requires grad, so only the leaf
+# branch looks, and at the whole list only when it finds one.
 def _all_inference(tensors, params) -> bool:
     for t in tensors:  # a missing operand (None) does not count; a number does
         if t is not None and not (isinstance(t, Tensor) and t._version_counter is None):
@@ -238,7 +239,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1079
+# --- book/chapters/13_dispatch.md:1080
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -254,7 +255,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1103
+# --- book/chapters/13_dispatch.md:1104
 def _link_views(op, source, outputs, params) -> None:
     base = source._base if source._base is not None else source
     for i, out in enumerate(outputs):
@@ -281,7 +282,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1267
+# --- book/chapters/13_dispatch.md:1268
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

@@ -61,7 +61,7 @@ def track_view(op, source, out, params, index) -> None:
         views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
 
 
-# --- book/chapters/27_views.md:141
+# --- book/chapters/27_views.md:145
 def set_requires_grad(t, flag: bool) -> None:
     """Set leaf ``t``'s own requires_grad flag, and let its views follow."""
     info = t._view_info
@@ -89,7 +89,7 @@ def follow_base(base) -> None:
             view._requires_grad = view._view_info.requires_grad or base._requires_grad
 
 
-# --- book/chapters/27_views.md:201
+# --- book/chapters/27_views.md:205
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -114,7 +114,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:231
+# --- book/chapters/27_views.md:235
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -125,7 +125,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:356
+# --- book/chapters/27_views.md:360
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
     base = view._base
@@ -161,7 +161,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:438
+# --- book/chapters/27_views.md:442
 def _go_stale(view, info) -> None:
     if info.stale is not None:
         return  # torch's words name the node the view had first
@@ -171,7 +171,7 @@ def _go_stale(view, info) -> None:
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:449
+# --- book/chapters/27_views.md:453
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -194,7 +194,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:575
+# --- book/chapters/27_views.md:579
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -217,7 +217,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:599
+# --- book/chapters/27_views.md:603
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 
