@@ -42,6 +42,11 @@ def backward_with_tensor_hook(hook):
     (a * 2).sum().backward()
 
 
+def _a_raw_saved_value():
+    with torch.enable_grad():  # hooks run with grad mode off
+        return (leaf(1.0) * 2).grad_fn._raw_saved_self
+
+
 @pytest.mark.parametrize(
     ("hook", "kind", "message"),
     [
@@ -54,6 +59,8 @@ def backward_with_tensor_hook(hook):
         (lambda g: OrderedDict(), TypeError,
          "expected Variable, but hook returned 'collections.OrderedDict'"),
         (lambda g: torch.float32, TypeError, "expected Variable, but hook returned 'torch.dtype'"),
+        (lambda g: _a_raw_saved_value(), TypeError,
+         "expected Variable, but hook returned 'torch._C._autograd.SavedTensor'"),
         (lambda g: torch.nn.Parameter(torch.ones(2)), RuntimeError,
          "hook '<lambda>' has changed the size of value"),
         (lambda g: torch.ones(2), RuntimeError, "hook '<lambda>' has changed the size of value"),

@@ -220,3 +220,27 @@ def test_a_decorated_class_becomes_a_lambda_written_in_call():
             pass
     assert A.__qualname__ == "_DecoratorContextManager.__call__.<locals>.<lambda>"
     assert A.__name__ == "<lambda>" and type(A()).__name__ == "A"
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: torch._C._set_grad_enabled(enabled=1),
+     "set_grad_enabled(): argument 'enabled' must be bool, not int"),
+    (lambda: torch._C._set_grad_enabled(1),
+     "set_grad_enabled(): argument 'enabled' (position 1) must be bool, not int"),
+    (lambda: torch._C._set_view_replay_enabled(enabled="x"),
+     "set_view_replay_enabled(): argument 'enabled' must be bool, not str"),
+    (lambda: torch.set_anomaly_enabled(enabled=1),
+     "set_anomaly_enabled(): argument 'enabled' must be bool, not int"),
+    (lambda: torch.set_anomaly_enabled(True, check_nan=1),
+     "set_anomaly_enabled(): argument 'check_nan' must be bool, not int"),
+    (lambda: torch.is_inference(input=1),
+     "is_inference(): argument 'input' must be Tensor, not int"),
+    (lambda: torch.is_inference(1), "is_inference(): argument 'input' (position 1) must be "
+                                    "Tensor, not int"),
+])
+def test_an_argument_given_by_keyword_is_named_without_a_position(call, message):
+    grad, replay = torch.is_grad_enabled(), torch._C._is_view_replay_enabled()
+    with raises(TypeError, message):
+        call()
+    assert (torch.is_grad_enabled(), torch._C._is_view_replay_enabled()) == (grad, replay)
+    assert (torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()) == (False, True)

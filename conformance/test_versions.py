@@ -2,6 +2,7 @@
 
 import re
 
+import numpy as np
 import pytest
 import torch
 from torch.autograd.graph import increment_version
@@ -79,6 +80,53 @@ def test_unsafe_set_version_counter_can_go_down():
     assert a._version == 0
     _unsafe_set_version_counter((a,), (7,))
     assert a._version == 7
+
+
+BINDING = ("_unsafe_set_version_counter(): incompatible function arguments. The following "
+           "argument types are supported:\n    1. (arg0: collections.abc.Sequence[torch.Tensor], "
+           "arg1: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]) -> None"
+           "\n\nInvoked with: ")
+
+
+def test_unsafe_set_version_counter_checks_lengths_before_setting_anything():
+    from torch._C._autograd import _unsafe_set_version_counter
+
+    a, b = torch.ones(2), torch.ones(2)
+    with raises(RuntimeError, "tensors_len=2, versions_len=1"):
+        _unsafe_set_version_counter((a, b), (3,))
+    assert (a._version, b._version) == (0, 0)
+
+
+def test_unsafe_set_version_counter_refuses_a_negative_version_where_it_comes():
+    from torch._C._autograd import _unsafe_set_version_counter
+
+    a, b = torch.ones(2), torch.ones(2)
+    with raises(RuntimeError, "Cannot set a version_counter to a value below 0: -1"):
+        _unsafe_set_version_counter([a, b], [7, -1])
+    assert (a._version, b._version) == (7, 0)
+
+
+@pytest.mark.parametrize(("args", "shown"), [
+    (((1,), (5,)), "(1,), (5,)"), (((None,), (2.5,)), "(None,), (2.5,)"),
+    (((), 3), "(), 3"), ((("a",),), "('a',)"), (((), (2**63,)), "(), (9223372036854775808,)"),
+])
+def test_unsafe_set_version_counter_reads_its_arguments_as_torchs_binding(args, shown):
+    from torch._C._autograd import _unsafe_set_version_counter
+
+    with raises(TypeError, BINDING + shown):
+        _unsafe_set_version_counter(*args)
+
+
+def test_unsafe_set_version_counter_keeps_32_bits_and_takes_any_whole_number():
+    from torch._C._autograd import _unsafe_set_version_counter
+
+    a = torch.ones(2)
+    _unsafe_set_version_counter((a,), (2**33 + 5,))
+    assert a._version == 5
+    _unsafe_set_version_counter((a,), (True,))
+    assert a._version == 1
+    _unsafe_set_version_counter((a,), (np.int64(4),))
+    assert a._version == 4
 
 
 def test_unsafe_preserve_version_counter_hides_writes():

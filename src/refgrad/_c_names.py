@@ -17,6 +17,7 @@ TORCH_C_TYPES = {
     "refgrad._memory_formats.memory_format": "torch.memory_format",
     "refgrad._type_info.finfo": "torch.finfo",
     "refgrad._type_info.iinfo": "torch.iinfo",
+    "refgrad.autograd._saved.SavedTensor": "torch._C._autograd.SavedTensor",
 }
 
 

@@ -18,19 +18,21 @@ from refgrad.autograd._state import (  # noqa: F401 - the two questions are torc
 _MISSING = object()  # marks an argument the caller did not pass
 
 
-def _check_argument(function: str, name: str, value, kind, kind_name: str) -> None:
+def _check_argument(function: str, name: str, value, kind, kind_name: str,
+                    named: bool = False) -> None:
     """Reject what torch's parser rejects, with its message."""
     if value is _MISSING:
         raise TypeError(f'{function}() missing 1 required positional arguments: "{name}"')
     accepted = type(value) is bool if kind is bool else isinstance(value, kind)
-    if not accepted:
+    if not accepted:  # the position is said only of a value given by position
+        where = "" if named else " (position 1)"
         raise TypeError(
-            f"{function}(): argument '{name}' (position 1) must be {kind_name}, "
+            f"{function}(): argument '{name}'{where} must be {kind_name}, "
             f"not {c_type_name(type(value))}"
         )
 
 
-# --- book/chapters/07_grad_modes.md:84
+# --- book/chapters/07_grad_modes.md:86
 def _read_enabled(function: str, args: tuple, kwargs: dict) -> bool:
     """The one argument of a setter, read as torch's parser reads it."""
     if len(args) > 1:
@@ -38,14 +40,14 @@ def _read_enabled(function: str, args: tuple, kwargs: dict) -> bool:
     if args and "enabled" in kwargs:
         raise TypeError(f"{function}() got multiple values for argument 'enabled'")
     value = args[0] if args else kwargs.get("enabled", _MISSING)
-    _check_argument(function, "enabled", value, bool, "bool")
+    _check_argument(function, "enabled", value, bool, "bool", named=not args)
     for keyword in kwargs:
         if keyword != "enabled":
             raise TypeError(f"{function}() got an unexpected keyword argument '{keyword}'")
     return value
 
 
-# --- book/chapters/07_grad_modes.md:108
+# --- book/chapters/07_grad_modes.md:110
 def _set_grad_enabled(*args, **kwargs) -> None:
     state.grad_enabled = _read_enabled("set_grad_enabled", args, kwargs)
 
@@ -81,13 +83,21 @@ def _set_grad_layout_enforcement_enabled(*args, **kwargs) -> None:
         "set_grad_layout_enforcement_enabled", args, kwargs)
 
 
-def is_inference(input=_MISSING) -> bool:
+def is_inference(*args, **kwargs) -> bool:
     """``torch.is_inference(t)``: whether ``t`` was made in inference mode."""
-    _check_argument("is_inference", "input", input, refgrad.Tensor, "Tensor")
+    if len(args) > 1:
+        raise TypeError(f"is_inference() takes 1 positional argument but {len(args)} were given")
+    for key in kwargs:
+        if key != "input":
+            raise TypeError(f"is_inference() got an unexpected keyword argument '{key}'")
+        if args:
+            raise TypeError("is_inference() got multiple values for argument 'input'")
+    input = args[0] if args else kwargs.get("input", _MISSING)
+    _check_argument("is_inference", "input", input, refgrad.Tensor, "Tensor", named=not args)
     return input.is_inference()
 
 
-# --- book/chapters/07_grad_modes.md:173
+# --- book/chapters/07_grad_modes.md:183
 _GUARDED = ("grad_enabled", "inference_mode", "multithreading_enabled", "view_replay_enabled")
 class _InferenceMode:
     """Enter (or leave, with ``False``) inference mode for this guard's lifetime."""
@@ -117,7 +127,7 @@ class _InferenceMode:
             self.__exit__(None, None, None)
 
 
-# --- book/chapters/07_grad_modes.md:231
+# --- book/chapters/07_grad_modes.md:241
 _BAD_GUARD_ARGUMENTS = (
     "__init__(): incompatible constructor arguments. The following argument types are "
     "supported:\n    1. torch._C._InferenceMode(arg0: bool)\n\nInvoked with: "
@@ -147,5 +157,5 @@ from refgrad.autograd._introspection import (
 )
 
 
-# --- book/chapters/28_versions.md:100
+# --- book/chapters/28_versions.md:133
 from refgrad._C import _autograd

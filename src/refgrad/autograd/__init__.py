@@ -8,7 +8,7 @@
 __all__: list[str] = []
 
 
-# --- book/chapters/07_grad_modes.md:936
+# --- book/chapters/07_grad_modes.md:946
 from refgrad.autograd import grad_mode
 from refgrad.autograd.grad_mode import (
     _force_original_view_tracking, enable_grad, enforce_grad_layout_policy, inference_mode,
@@ -56,7 +56,7 @@ __all__ += ["gradcheck", "gradgradcheck"]
 from refgrad.autograd import functional
 
 
-# --- book/chapters/22a_anomaly_mode.md:292
+# --- book/chapters/22a_anomaly_mode.md:300
 from refgrad.autograd import anomaly_mode
 from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 

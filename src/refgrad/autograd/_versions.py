@@ -5,6 +5,8 @@
 # --- book/chapters/28_versions.md:38
 """Version counters by hand: increment_version and the unsafe setter."""
 
+import operator
+
 from refgrad._ops.write_checks import bump
 from refgrad._tensor import Tensor
 
@@ -26,15 +28,42 @@ def increment_version(tensor) -> None:
             bump(t)
 
 
-# --- book/chapters/28_versions.md:76
+# --- book/chapters/28_versions.md:82
 NO_COUNTER = ("Tried to call torch.autograd._unsafe_set_version() on a tensor that does not have "
               "a version counter. Was it created in inference mode?")
 
 
-def _unsafe_set_version_counter(tensors, versions) -> None:
-    """Set each tensor's version counter to the matching value."""
-    for t, version in zip(tensors, versions, strict=True):
+_FORMS = ("_unsafe_set_version_counter(): incompatible function arguments. The following "
+          "argument types are supported:\n    1. (arg0: collections.abc.Sequence[torch.Tensor], "
+          "arg1: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]) -> None"
+          "\n\nInvoked with: ")
+
+
+def _unsafe_set_version_counter(*args) -> None:
+    """Set each tensor's version counter to the matching value, in order."""
+    if not _readable(args):
+        raise TypeError(_FORMS + ", ".join(repr(a) for a in args))
+    tensors, versions = args
+    if len(tensors) != len(versions):
+        raise RuntimeError(f"tensors_len={len(tensors)}, versions_len={len(versions)}")
+    for t, version in zip(tensors, versions):
         counter = t._version_counter
         if counter is None:
             raise RuntimeError(NO_COUNTER)
-        counter.value = int(version)
+        version = operator.index(version)
+        if version < 0:
+            raise RuntimeError(f"Cannot set a version_counter to a value below 0: {version}")
+        counter.value = version & 0xFFFFFFFF  # torch's counter is 32 bits wide
+
+
+def _readable(args: tuple) -> bool:
+    """Whether torch's binding takes ``args``: a sequence of tensors, one of 64-bit ints."""
+    if len(args) != 2 or not all(isinstance(a, list | tuple) for a in args):
+        return False
+    for version in args[1]:
+        try:
+            if not -2**63 <= operator.index(version) < 2**63:
+                return False
+        except TypeError:
+            return False
+    return all(isinstance(t, Tensor) for t in args[0])

@@ -30,11 +30,12 @@ def is_anomaly_check_nan_enabled(*args, **kwargs) -> bool:
     return anomaly.check_nan
 
 
-def _set_anomaly_enabled(enabled, check_nan=True) -> None:
+def _set_anomaly_enabled(enabled, check_nan=True, named=()) -> None:
     for position, (name, value) in enumerate((("enabled", enabled), ("check_nan", check_nan))):
-        if type(value) is not bool:
-            raise TypeError(f"set_anomaly_enabled(): argument '{name}' (position "
-                            f"{position + 1}) must be bool, not {c_type_name(type(value))}")
+        if type(value) is not bool:  # a position is named only for a value given by one
+            where = "" if name in named else f" (position {position + 1})"
+            raise TypeError(f"set_anomaly_enabled(): argument '{name}'{where} must be bool, "
+                            f"not {c_type_name(type(value))}")
     anomaly.enabled, anomaly.check_nan = enabled, check_nan
     _node.REMEMBERING = enabled  # what the makers of nodes read
 
@@ -42,17 +43,24 @@ def _set_anomaly_enabled(enabled, check_nan=True) -> None:
 _MISSING = object()
 
 
-def set_anomaly_enabled(enabled=_MISSING, check_nan=True, *extra) -> None:
+def set_anomaly_enabled(*args, **kwargs) -> None:
     """``torch.set_anomaly_enabled``: both switches, set now, with nothing to restore."""
-    if extra:
+    if len(args) > 2:
         raise TypeError("set_anomaly_enabled() takes from 1 to 2 positional arguments but "
-                        f"{2 + len(extra)} were given")
-    if enabled is _MISSING:
+                        f"{len(args)} were given")
+    given = dict(zip(("enabled", "check_nan"), args))
+    for key, value in kwargs.items():
+        if key not in ("enabled", "check_nan"):
+            raise TypeError(f"set_anomaly_enabled() got an unexpected keyword argument '{key}'")
+        if key in given:
+            raise TypeError(f"set_anomaly_enabled() got multiple values for argument '{key}'")
+        given[key] = value
+    if "enabled" not in given:
         raise TypeError('set_anomaly_enabled() missing 1 required positional arguments: "enabled"')
-    _set_anomaly_enabled(enabled, check_nan)
+    _set_anomaly_enabled(given["enabled"], given.get("check_nan", True), tuple(kwargs))
 
 
-# --- book/chapters/22a_anomaly_mode.md:257
+# --- book/chapters/22a_anomaly_mode.md:265
 class detect_anomaly:  # noqa: N801 - torch's name
     """Anomaly detection for the block: forward stacks on failure, and NaN checks."""
 

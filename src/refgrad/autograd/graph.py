@@ -35,5 +35,5 @@ from refgrad.autograd._saved_hooks import (
 __all__ += ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
 
 
-# --- book/chapters/28_versions.md:107
+# --- book/chapters/28_versions.md:140
 from refgrad.autograd._versions import increment_version
