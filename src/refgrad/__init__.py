@@ -144,8 +144,9 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:1365
+# --- book/chapters/16d_indexing.md:1446
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
+from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
 # --- book/chapters/16e_rounding_and_bits.md:650
