@@ -285,10 +285,10 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
 
     __hash__ = object.__hash__
 
-    def __new__(cls, *args):
-        from refgrad._creation import legacy_new  # creation builds on this module
+    def __new__(cls, *args, **kwargs):
+        from refgrad._legacy_new import legacy_new  # creation builds on this module
 
-        return legacy_new(cls, args)
+        return legacy_new(cls, args, kwargs)
 
 
 # --- book/chapters/03_tensor.md:686
