@@ -22,6 +22,25 @@ def test_assigning_or_deleting_a_read_only_attribute_is_refused(attribute):
     assert getattr(m, attribute) == before
 
 
+VIEWS_AND_SIZES = ["T", "mT", "H", "mH", "is_cpu", "itemsize", "nbytes", "layout", "is_sparse"]
+
+
+def _plain(value):
+    return value.tolist() if isinstance(value, torch.Tensor) else value
+
+
+@pytest.mark.parametrize("attribute", VIEWS_AND_SIZES)
+def test_views_sizes_and_layout_refuse_in_the_same_words(attribute):
+    m = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True) * 2
+    before = _plain(getattr(m, attribute))
+    message = f"attribute '{attribute}' of 'torch._C.TensorBase' objects is not writable"
+    with raises(AttributeError, message):
+        setattr(m, attribute, 1)
+    with raises(AttributeError, message):
+        delattr(m, attribute)
+    assert _plain(getattr(m, attribute)) == before
+
+
 def test_a_parameter_refuses_in_the_same_words():
     p = torch.nn.Parameter(torch.ones(2))
     with raises(AttributeError,

@@ -303,12 +303,21 @@ def _refusal(name: str):
     return refuse
 
 
+def make_read_only(cls, name: str) -> None:
+    """``cls.<name>`` (a property, or a value all tensors share) refusing writes as torch's."""
+    read = getattr(cls, name)
+    if isinstance(read, property):
+        fget, doc = read.fget, read.__doc__
+    else:
+        fget, doc = (lambda self, value=read: value), None
+    setattr(cls, name, property(fget, _refusal(name), _refusal(name), doc))
+
+
 for _name in READ_ONLY:
-    _read = getattr(Tensor, _name)
-    setattr(Tensor, _name, property(_read.fget, _refusal(_name), _refusal(_name), _read.__doc__))
+    make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:712
+# --- book/chapters/03_tensor.md:724
 _new = object.__new__  # looked up once, not on every tensor
 
 
