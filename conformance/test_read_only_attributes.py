@@ -58,3 +58,16 @@ def test_writable_attributes_stay_writable():
     a.requires_grad = False
     a.data = torch.zeros(2)
     assert a.grad.tolist() == [1.0, 1.0] and not a.requires_grad and a.tolist() == [0.0, 0.0]
+
+
+def test_a_views_base_refuses_writes():
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    view = a[1:]
+    message = "attribute '_base' of 'torch._C.TensorBase' objects is not writable"
+    with raises(AttributeError, message):
+        view._base = None
+    with raises(AttributeError, message):
+        del view._base
+    with raises(AttributeError, message):
+        a._base = view
+    assert view._base is a and a._base is None and view._is_view() and not a._is_view()

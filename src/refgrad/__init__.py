@@ -508,11 +508,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1130
+# --- book/chapters/27_views.md:1133
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1255
+# --- book/chapters/27_views.md:1258
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

@@ -2,8 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:946
+# --- book/chapters/13a_arguments.md:948
 """torch's words for a method given positional arguments it does not take."""
+
+import gc
+import types
 
 # NOTE [Methods that take no positional arguments]
 # x.contiguous(1) and x.detach(1) are refused by torch before the method runs.
@@ -18,6 +21,24 @@ def keywords_only(name: str, refused: tuple) -> TypeError:
                      f"{'was' if n == 1 else 'were'} given")
 
 
-def no_arguments(name: str, refused: tuple) -> TypeError:
+def no_arguments(name: str, refused: tuple, self) -> TypeError:
     """x.detach(1): one of torch's plain C methods, which takes no arguments at all."""
-    return TypeError(f"Tensor.{name}() takes no arguments ({len(refused)} given)")
+    return TypeError(f"{_holder(name, self)}.{name}() takes no arguments ({len(refused)} given)")
+
+
+# NOTE [Who holds a C method]
+# Python names a C method after the class that defines it, TensorBase, when
+# x.detach(1) calls it straight from the class, as method-call syntax does. A
+# bound method object (m = x.detach; m(1), or getattr(x, "detach")(1)) is
+# named after the tensor's own class instead: Tensor, Parameter. A bound
+# method held in a name is alive while it is called, so on this error path
+# refgrad looks for one among the objects that refer to the tensor. One made
+# and called in a single expression (getattr(x, "detach")(1)) is unpacked and
+# dropped by Python before a Python method runs: there refgrad says
+# TensorBase where torch says Tensor, a difference refgrad accepts.
+def _holder(name: str, self) -> str:
+    for referrer in gc.get_referrers(self):
+        if (type(referrer) is types.MethodType and referrer.__self__ is self
+                and referrer.__func__.__name__ == name):
+            return type(self).__qualname__
+    return "TensorBase"

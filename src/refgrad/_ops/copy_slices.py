@@ -57,7 +57,7 @@ def _placed_like(array, where: np.ndarray):
 
 def rebase_history(view, fn) -> None:
     """Make the base of ``view`` record that ``fn`` wrote through ``view``."""
-    base = view._base
+    base = view._view_base
     node = CopySlices((gradient_edge(base), *fn.next_functions[1:]))
     node._fn = fn
     node._where = _placed_like(base._data, positions(base._data, view._data))

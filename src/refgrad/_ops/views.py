@@ -69,7 +69,7 @@ def set_requires_grad(t, flag: bool) -> None:
         info.requires_grad = flag
         if not flag:
             t._grad_accumulator = None  # only the own flag earns an AccumulateGrad
-        t._requires_grad = flag or t._base._requires_grad
+        t._requires_grad = flag or t._view_base._requires_grad
     else:
         t._requires_grad = flag
     follow_base(t)
@@ -82,7 +82,7 @@ def follow_base(base) -> None:
         return
     for reference in list(counter.views):
         view = reference()
-        if (view is not None and view._base is base and view._grad_fn is None
+        if (view is not None and view._view_base is base and view._grad_fn is None
                 and view._view_info.stale is None):
             view._requires_grad = view._view_info.requires_grad or base._requires_grad
 
@@ -126,7 +126,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
 # --- book/chapters/27_views.md:354
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
-    base = view._base
+    base = view._view_base
     info = view._view_info
     if info.creation != DEFAULT:  # NOTE [Views past regenerating]
         if view._grad_fn is not None or base._requires_grad:
@@ -247,5 +247,5 @@ def check_view_write(view) -> None:
         return
     if info.creation != DEFAULT:
         raise RuntimeError(info.written or _rebase_message(view, info.creation))
-    if view._requires_grad and view._base._grad_fn is None:
+    if view._requires_grad and view._view_base._grad_fn is None:
         raise RuntimeError(VIEW_OF_LEAF)

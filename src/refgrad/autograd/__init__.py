@@ -42,7 +42,7 @@ from refgrad.autograd.variable import Variable
 from refgrad.autograd.variable import variable  # noqa: F811 - the function hides the module
 
 
-# --- book/chapters/18a_forward_ad.md:537
+# --- book/chapters/18a_forward_ad.md:538
 from refgrad.autograd import forward_ad
 
 

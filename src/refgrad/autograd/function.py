@@ -205,7 +205,7 @@ def _wrap(node, inputs, outputs, edges) -> tuple:
             out = out.detach() if out._requires_grad and not differentiable else out.view_as(out)
         if differentiable:
             out._grad_fn, out._output_nr, out._requires_grad = node, i, True
-        if out._base is not None:  # no in-place writes to it
+        if out._view_base is not None:  # no in-place writes to it
             _mark_custom_view(out)
         wrapped.append(out)
     check_dirty_returned(node, outputs)
