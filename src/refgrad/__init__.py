@@ -508,11 +508,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1133
+# --- book/chapters/27_views.md:1134
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1258
+# --- book/chapters/27_views.md:1259
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

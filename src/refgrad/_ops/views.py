@@ -159,7 +159,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:436
+# --- book/chapters/27_views.md:437
 def _go_stale(view, info) -> None:
     if info.stale is not None:
         return  # torch's words name the node the view had first
@@ -169,7 +169,7 @@ def _go_stale(view, info) -> None:
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:447
+# --- book/chapters/27_views.md:448
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -192,7 +192,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:573
+# --- book/chapters/27_views.md:574
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -215,7 +215,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:597
+# --- book/chapters/27_views.md:598
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

@@ -47,7 +47,7 @@ class FunctionCtx:
         self.non_differentiable = tensors
 
     def set_materialize_grads(self, value: bool) -> None:
-        self.materialize_grads = value  # on a node, the checked attribute below
+        self.materialize_grads = value  # a node checks it: NOTE [A flag that can only be set]
 
     def save_for_forward(self, *tensors) -> None:
         # What ``jvp`` reads as ctx.saved_tensors (chapter "Forward-mode AD").
