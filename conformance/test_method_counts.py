@@ -9,7 +9,6 @@ from conformance._support import raises
 
 KEYWORDS_ONLY = ("contiguous", "clone", "numpy", "cpu", "is_contiguous", "float", "double",
                  "half", "int", "long", "bool", "short", "char", "byte")
-NO_ARGUMENTS = ("detach", "item", "tolist", "retain_grad")
 
 
 @pytest.mark.parametrize("name", KEYWORDS_ONLY)
@@ -27,13 +26,26 @@ def test_a_wrong_keyword_is_refused_by_name(name):
         getattr(torch.ones(1, 1), name)(bogus=1)
 
 
-@pytest.mark.parametrize("name", NO_ARGUMENTS)
-def test_a_method_that_takes_nothing(name):
+CALLED = {
+    "detach": (lambda x: x.detach(1), lambda x: x.detach(1, 2)),
+    "detach_": (lambda x: x.detach_(1), lambda x: x.detach_(1, 2)),
+    "item": (lambda x: x.item(1), lambda x: x.item(1, 2)),
+    "tolist": (lambda x: x.tolist(1), lambda x: x.tolist(1, 2)),
+    "retain_grad": (lambda x: x.retain_grad(1), lambda x: x.retain_grad(1, 2)),
+}
+
+
+@pytest.mark.parametrize("name", CALLED)
+def test_a_method_that_takes_nothing_is_named_after_the_class_defining_it(name):
     x = torch.ones(1, requires_grad=True) * 1
-    with raises(TypeError, f"Tensor.{name}() takes no arguments (1 given)"):
-        getattr(x, name)(1)
-    with raises(TypeError, f"Tensor.{name}() takes no arguments (2 given)"):
-        getattr(x, name)(1, 2)
+    one, two = CALLED[name]
+    with raises(TypeError, f"TensorBase.{name}() takes no arguments (1 given)"):
+        one(x)
+    with raises(TypeError, f"TensorBase.{name}() takes no arguments (2 given)"):
+        two(x)
+    with raises(TypeError, f"TensorBase.{name}() takes no arguments (1 given)"):
+        getattr(torch.Tensor, name)(x, 1)
+    assert x.requires_grad and x.grad_fn is not None  # detach_ refused before it ran
 
 
 def test_contiguous_with_an_argument_no_longer_runs():

@@ -392,6 +392,11 @@ RECIPES.update({
                     params=_split_params),
     "split_with_sizes": Recipe(lambda a, split_sizes, dim: a.split(split_sizes, dim),
                                min_ndim=1, params=_split_sizes_params),
+    "unsafe_split": Recipe(lambda a, split_size, dim: torch.unsafe_split(a, split_size, dim),
+                           min_ndim=1, params=_split_params),
+    "unsafe_split_with_sizes": Recipe(
+        lambda a, split_sizes, dim: a.unsafe_split_with_sizes(split_sizes, dim), min_ndim=1,
+        params=_split_sizes_params),
     "gather": Recipe(lambda a, dim, index: torch.gather(a, dim, index), min_ndim=1,
                      params=_gather_params),
 })

@@ -154,6 +154,9 @@ TORCH_CALLS = {
     "repeat": lambda a, repeats: a.repeat(repeats),
     "split": lambda a, split_size, dim: torch.split(a, split_size, dim),
     "split_with_sizes": lambda a, split_sizes, dim: a.split(split_sizes, dim),
+    "unsafe_split": lambda a, split_size, dim: torch.unsafe_split(a, split_size, dim),
+    "unsafe_split_with_sizes": lambda a, split_sizes, dim: a.unsafe_split_with_sizes(
+        split_sizes, dim),
     "gather": lambda a, dim, index: torch.gather(a, dim, index),
     "cumprod": lambda a, dim: torch.cumprod(a, dim),
     "cummax": lambda a, dim: torch.cummax(a, dim).values,

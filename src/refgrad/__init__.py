@@ -43,7 +43,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:626
+# --- book/chapters/05_creation.md:625
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,7 +53,11 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1566
+# --- book/chapters/05_creation.md:1142
+import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
+
+
+# --- book/chapters/05_creation.md:1624
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -144,8 +148,9 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:1365
+# --- book/chapters/16d_indexing.md:1446
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
+from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
 # --- book/chapters/16e_rounding_and_bits.md:650
@@ -465,7 +470,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:2218
+# --- book/chapters/26_inplace.md:2220
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -475,7 +480,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:2790
+# --- book/chapters/26_inplace.md:2792
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -503,11 +508,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1136
+# --- book/chapters/27_views.md:1140
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1261
+# --- book/chapters/27_views.md:1265
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

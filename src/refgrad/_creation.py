@@ -7,18 +7,17 @@
 
 import math
 import warnings
-import weakref
 from fractions import Fraction
 
 import numpy as np
 
 from refgrad import _dtype
 from refgrad._c_names import c_type_name
-from refgrad._from_data import _COPY_WARNING, _finish, _is_sequence, _to_array, tensor
+from refgrad._from_data import _COPY_WARNING, _finish, tensor
 from refgrad._layouts import laid_out
 from refgrad._memory_formats import check_format, copy_strides, format_strides, preserve_format
 from refgrad._signatures import dtype_argument
-from refgrad._tensor import Tensor, make_tensor
+from refgrad._tensor import Tensor
 from refgrad._tensor_values import host_array
 
 
@@ -70,7 +69,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:339
+# --- book/chapters/05_creation.md:338
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -130,7 +129,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:653
+# --- book/chapters/05_creation.md:652
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     strides = copy_strides(t, memory_format)  # first: a rank that does not fit makes nothing
     return laid_out(factory(
@@ -159,7 +158,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:690
+# --- book/chapters/05_creation.md:689
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -201,7 +200,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:801
+# --- book/chapters/05_creation.md:800
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
@@ -238,33 +237,3 @@ def _whole_range(start, end, step, dtype):
         length = int(np.ceil((end - start) / step))
     values = first + np.arange(length, dtype=np.int64) * whole_step
     return values.astype(dtype.numpy)
-
-
-# --- book/chapters/05_creation.md:1058
-def legacy_new(cls, args) -> Tensor:
-    if len(args) == 1 and isinstance(args[0], Tensor):
-        return _alias_as(cls, args[0])
-    if not args:
-        return make_tensor(np.empty((0,), _dtype.DEFAULT_FLOAT.numpy), cls=cls)
-    if all(isinstance(a, int) for a in args):
-        return make_tensor(np.empty(parse_size(args, "new"), _dtype.DEFAULT_FLOAT.numpy), cls=cls)
-    if len(args) == 1 and _is_sequence(args[0]):
-        return make_tensor(_to_array(args[0], _dtype.DEFAULT_FLOAT), cls=cls)
-    if len(args) == 1:
-        raise TypeError(f"new(): data must be a sequence (got {c_type_name(type(args[0]))})")
-    raise TypeError("new() received an invalid combination of arguments")
-
-
-def _alias_as(cls, source: Tensor) -> Tensor:
-    from refgrad._ops.shaping import alias  # the op table is built after this module
-
-    view = alias(source)
-    if cls is Tensor:
-        return view
-    out = object.__new__(cls)  # the same view, under the subclass
-    for name in Tensor.__slots__[:-1]:  # all but __weakref__
-        setattr(out, name, getattr(view, name))
-    views = view._version_counter.views if view._version_counter is not None else None
-    if views is not None:
-        views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
-    return out

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:945
+# --- book/chapters/13a_arguments.md:951
 """torch's words for a method given positional arguments it does not take."""
 
 # NOTE [Methods that take no positional arguments]
@@ -18,6 +18,6 @@ def keywords_only(name: str, refused: tuple) -> TypeError:
                      f"{'was' if n == 1 else 'were'} given")
 
 
-def no_arguments(name: str, refused: tuple) -> TypeError:
+def no_arguments(name: str, refused: tuple, self) -> TypeError:
     """x.detach(1): one of torch's plain C methods, which takes no arguments at all."""
-    return TypeError(f"Tensor.{name}() takes no arguments ({len(refused)} given)")
+    return TypeError(f"TensorBase.{name}() takes no arguments ({len(refused)} given)")

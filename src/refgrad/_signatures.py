@@ -150,10 +150,11 @@ _CHECKS = {
     "Tensor": lambda v: isinstance(v, Tensor),
     "tuple of Tensors": lambda v: isinstance(v, tuple | list),
     "object": lambda v: True,  # torch.tensor's data: anything, read by the function
+    "torch.Storage": lambda v: False,  # refgrad has no storages
 }
 
 
-# --- book/chapters/13a_arguments.md:274
+# --- book/chapters/13a_arguments.md:275
 def fits_parameter(p: Parameter, value, numbers_as_tensors: bool) -> bool:
     """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
     if value is None and p.takes_none:

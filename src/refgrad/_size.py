@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:37
+# --- book/chapters/02_dtypes.md:40
 """torch.Size: a tuple of ints that prints as torch's does."""
 
 import math
@@ -39,6 +39,12 @@ class Size(tuple):
 
     def __add__(self, other):
         if not isinstance(other, tuple):
+            # Python asks the other operand's __radd__ before a tuple's concatenation:
+            # a NumPy array adds the sizes elementwise
+            reflected = getattr(type(other), "__radd__", None)
+            result = NotImplemented if reflected is None else reflected(other, self)
+            if result is not NotImplemented:
+                return result
             raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to "
                             "torch.Size")
         return new_size(Size, tuple.__add__(self, other))

@@ -6,6 +6,7 @@
 """The Tensor: a NumPy array plus autograd's bookkeeping."""
 
 import warnings
+from operator import attrgetter
 
 from refgrad._method_counts import no_arguments
 from refgrad._tensor_values import _Numbers, _Python, _Shape, _Storage
@@ -30,7 +31,7 @@ NOT_LEAF_REQUIRES_GRAD = (
 )
 
 
-# --- book/chapters/03_tensor.md:70
+# --- book/chapters/03_tensor.md:71
 class VersionCounter:
     """How many times a storage has been written in place.
 
@@ -41,7 +42,7 @@ class VersionCounter:
     __slots__ = ("value", "views")
 
 
-# --- book/chapters/03_tensor.md:248
+# --- book/chapters/03_tensor.md:249
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -102,7 +103,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:316
+# --- book/chapters/03_tensor.md:317
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -182,7 +183,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:404
+# --- book/chapters/03_tensor.md:405
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad
@@ -198,7 +199,7 @@ def clear_grad(t, set_to_none: bool = True) -> None:
     grad.zero_()
 
 
-# --- book/chapters/03_tensor.md:427
+# --- book/chapters/03_tensor.md:428
 class _Versions:
     __slots__ = ()
 
@@ -210,7 +211,7 @@ class _Versions:
         return counter.value
 
     def _is_view(self) -> bool:
-        return self._base is not None
+        return self._view_base is not None
 
     def is_inference(self, *refused, **keywords) -> bool:
         if refused or keywords:  # torch's words, which name its C base class
@@ -219,13 +220,13 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:466
+# --- book/chapters/03_tensor.md:467
 class _Detach:
     __slots__ = ()
 
     def detach(self, *refused):  # NOTE [Methods that take no positional arguments]
         if refused:
-            raise no_arguments("detach", refused)
+            raise no_arguments("detach", refused, self)
         other = make_tensor(self._data)
         other._version_counter = self._version_counter
         return other
@@ -263,7 +264,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:650
+# --- book/chapters/03_tensor.md:651
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -274,7 +275,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         "_grad_fn",
         "_output_nr",
         "_version_counter",  # shared with views and detach(); None for inference tensors
-        "_base",  # the tensor this one is a view of, or None
+        "_view_base",  # the tensor this one is a view of, or None
         "_view_info",  # how this view was made, for regenerating its grad_fn
         "_backward_hooks",
         "_post_accumulate_grad_hooks",
@@ -285,13 +286,13 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
 
     __hash__ = object.__hash__
 
-    def __new__(cls, *args):
-        from refgrad._creation import legacy_new  # creation builds on this module
+    def __new__(cls, *args, **kwargs):
+        from refgrad._legacy_new import legacy_new  # creation builds on this module
 
-        return legacy_new(cls, args)
+        return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:686
+# --- book/chapters/03_tensor.md:687
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda")
 
@@ -303,12 +304,26 @@ def _refusal(name: str):
     return refuse
 
 
+def make_read_only(cls, name: str) -> None:
+    """``cls.<name>`` (a property, or a value all tensors share) refusing writes as torch's."""
+    read = getattr(cls, name)
+    if isinstance(read, property):
+        fget, doc = read.fget, read.__doc__
+    else:
+        fget, doc = (lambda self, value=read: value), None
+    setattr(cls, name, property(fget, _refusal(name), _refusal(name), doc))
+
+
 for _name in READ_ONLY:
-    _read = getattr(Tensor, _name)
-    setattr(Tensor, _name, property(_read.fget, _refusal(_name), _refusal(_name), _read.__doc__))
+    make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:712
+# --- book/chapters/03_tensor.md:719
+Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
+                        "The tensor this one is a view of, or None.")
+
+
+# --- book/chapters/03_tensor.md:736
 _new = object.__new__  # looked up once, not on every tensor
 
 
@@ -326,7 +341,7 @@ def make_tensor(data, requires_grad=False, grad_fn=None, output_nr=0, cls=Tensor
         t._version_counter = counter = VersionCounter()
         counter.value = 0
         counter.views = None
-    t._base = None
+    t._view_base = None
     t._view_info = None
     t._backward_hooks = None
     t._post_accumulate_grad_hooks = None

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:100
+# --- book/chapters/03_tensor.md:101
 """What a tensor's array says: shape, dtype, device and Python values."""
 
 import numpy as np
@@ -16,7 +16,7 @@ from refgrad._size import Size, new_size
 from refgrad._warn_once import warn_once
 
 
-# --- book/chapters/03_tensor.md:120
+# --- book/chapters/03_tensor.md:121
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, or torch's IndexError.
 
@@ -62,7 +62,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:167
+# --- book/chapters/03_tensor.md:168
 class _Layout:
     __slots__ = ()
 
@@ -116,7 +116,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:524
+# --- book/chapters/03_tensor.md:525
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -128,7 +128,7 @@ class _Python:
 
     def item(self, *refused):
         if refused:
-            raise no_arguments("item", refused)
+            raise no_arguments("item", refused, self)
         if self._data.size != 1:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
@@ -137,7 +137,7 @@ class _Python:
 
     def tolist(self, *refused):
         if refused:
-            raise no_arguments("tolist", refused)
+            raise no_arguments("tolist", refused, self)
         return host_array(self).tolist()
 
     def numpy(self, *refused, force: bool = False):
@@ -174,7 +174,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:593
+# --- book/chapters/03_tensor.md:594
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 

@@ -23,7 +23,7 @@ import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the r
 import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 
 
-# --- book/chapters/18a_forward_ad.md:518
+# --- book/chapters/18a_forward_ad.md:519
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
@@ -34,15 +34,15 @@ import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/26_inplace.md:2302
+# --- book/chapters/26_inplace.md:2304
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 
-# --- book/chapters/27_views.md:788
+# --- book/chapters/27_views.md:789
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 
-# --- book/chapters/27_views.md:1011
+# --- book/chapters/27_views.md:1015
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:490
+# --- book/chapters/27_views.md:491
 """CopySlices: a base's history after an in-place write through one of its views."""
 
 import numpy as np
@@ -49,7 +49,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:543
+# --- book/chapters/27_views.md:544
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -57,7 +57,7 @@ def _placed_like(array, where: np.ndarray):
 
 def rebase_history(view, fn) -> None:
     """Make the base of ``view`` record that ``fn`` wrote through ``view``."""
-    base = view._base
+    base = view._view_base
     node = CopySlices((gradient_edge(base), *fn.next_functions[1:]))
     node._fn = fn
     node._where = _placed_like(base._data, positions(base._data, view._data))

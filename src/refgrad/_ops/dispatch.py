@@ -257,9 +257,9 @@ def _metadata(array, what: str):
 
 # --- book/chapters/13_dispatch.md:1104
 def _link_views(op, source, outputs, params) -> None:
-    base = source._base if source._base is not None else source
+    base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
-        out._base = base
+        out._view_base = base
         out._version_counter = source._version_counter
         track_view(op, source, out, params, i if op.many else None)
 

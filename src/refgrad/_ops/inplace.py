@@ -65,7 +65,7 @@ def _shared_write(self, function):
 def _rebase(self, node) -> None:
     # Hooks registered so far stay with the old grad_fn; new ones bind to the new one.
     self._backward_hooks = None
-    if self._base is not None:
+    if self._view_base is not None:
         rebase_history(self, node)
     else:
         old, old_nr = self._grad_fn, self._output_nr

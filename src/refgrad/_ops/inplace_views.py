@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:824
+# --- book/chapters/27_views.md:825
 """In-place view ops, squeeze_, unsqueeze_, t_ and transpose_, and detach_."""
 
 from dataclasses import replace
 
+from refgrad._method_counts import no_arguments
 from refgrad._ops import shapes as sh
 from refgrad._ops import shaping, strided
 from refgrad._ops.dispatch import call
@@ -36,12 +37,12 @@ VIEW_ROW = {SQUEEZE_: shaping.SQUEEZE, SQUEEZE_DIM_: sh.SQUEEZE_DIM,
             TRANSPOSE_: shaping.TRANSPOSE}
 
 
-# --- book/chapters/27_views.md:874
+# --- book/chapters/27_views.md:876
 def check_reshape(self) -> bool:
     """Refuse what autograd could not follow; say whether the change is recorded."""
     recorded = state.grad_enabled and self._requires_grad
     if recorded:
-        if self._base is not None:
+        if self._view_base is not None:
             check_view_write(self)
         if self._grad_fn is None:
             raise RuntimeError(LEAF)
@@ -65,7 +66,7 @@ def reshape_in_place(self, recorded: bool, row, params: dict):
     return self
 
 
-# --- book/chapters/27_views.md:915
+# --- book/chapters/27_views.md:917
 def _tangent_follower(self, row, params):
     """What, after the change, gives ``self`` its tangent's view; None without one."""
     if not dual_levels:
@@ -84,7 +85,7 @@ def _tangent_follower(self, row, params):
     return follow
 
 
-# --- book/chapters/27_views.md:938
+# --- book/chapters/27_views.md:940
 def squeeze_(self, dim=None):
     recorded = check_reshape(self)
     row, params = squeeze_form(self, dim, (SQUEEZE_, SQUEEZE_DIM_, SQUEEZE_DIMS_))
@@ -119,7 +120,7 @@ def swapdims_(self, dim0, dim1):
     return transpose_(self, dim0, dim1)
 
 
-# --- book/chapters/27_views.md:984
+# --- book/chapters/27_views.md:986
 DETACH_VIEW = (
     "Can't detach views in-place. Use detach() instead. If you are using "
     "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
@@ -129,10 +130,12 @@ DETACH_VIEW = (
 )
 
 
-def detach_(self):
+def detach_(self, *refused):  # NOTE [Methods that take no positional arguments]
+    if refused:
+        raise no_arguments("detach_", refused, self)
     if state.inference_mode or self._version_counter is None:
         return self  # autograd's work, which inference mode and inference tensors skip
-    if self._base is not None:
+    if self._view_base is not None:
         raise RuntimeError(DETACH_VIEW)
     self._grad_fn, self._output_nr, self._requires_grad = None, 0, False
     follow_base(self)  # NOTE [A view that requires grad through its base]
@@ -145,7 +148,7 @@ for _method in (squeeze_, unsqueeze_, t_, transpose_, swapaxes_, swapdims_, deta
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/27_views.md:1120
+# --- book/chapters/27_views.md:1124
 AS_STRIDED_ = _in_place(strided.AS_STRIDED, "as_strided_", "AsStridedBackward1")
 VIEW_ROW[AS_STRIDED_] = strided.AS_STRIDED
 

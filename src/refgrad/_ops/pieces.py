@@ -166,19 +166,28 @@ def split(tensor, split_size_or_sections, dim=0):
         return split_with_sizes(tensor, size, dim)
     if type(size) is not int or type(dim) is not int:  # a bool, or a tensor for dim
         _, size, dim = _SPLIT.read((tensor, size, dim), {})[0]
+    return split_evenly(SPLIT, tensor, size, dim)
+
+
+def split_evenly(row, tensor, size, dim):
+    """``row`` (split or unsafe_split) called, once ``size`` and ``dim`` pass its checks."""
     if tensor.ndim and size < 0:
         raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
     length = _length(tensor, dim)
     if size == 0 and length:
         raise RuntimeError("split_size can only be 0 if dimension size is 0, but got dimension "
                            f"size of {length}")
-    return _call(SPLIT, tensor, split_size=size, dim=dim)
+    return _call(row, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:1205
+# --- book/chapters/16d_indexing.md:1210
 def split_with_sizes(input, split_sizes, dim=0):
     if type(dim) is not int or not _plain_sizes(split_sizes):
         _, split_sizes, dim = _SIZES.read((input, split_sizes, dim), {})[0]
+    return split_sized(SPLIT_WITH_SIZES, input, split_sizes, dim)
+
+
+def split_sized(row, input, split_sizes, dim):
     sizes, length = list(split_sizes), _length(input, dim)
     if any(n < 0 for n in sizes):
         raise RuntimeError("split_with_sizes expects split_sizes have only non-negative "
@@ -187,7 +196,7 @@ def split_with_sizes(input, split_sizes, dim=0):
         raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {length} "
                            f"(input tensor's size at dimension {dim}), but got "
                            f"split_sizes={sizes}")
-    return _call(SPLIT_WITH_SIZES, input, split_sizes=tuple(sizes), dim=dim)
+    return _call(row, input, split_sizes=tuple(sizes), dim=dim)
 
 
 def _plain_sizes(sizes) -> bool:
@@ -203,17 +212,21 @@ split_method.__name__, split_method.__qualname__ = "split", "Tensor.split"
 
 
 def chunk(input, chunks, dim=0):
+    return chunk_with(SPLIT, SPLIT_WITH_SIZES, input, chunks, dim)
+
+
+def chunk_with(even, sized, input, chunks, dim):
     if input.ndim == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     length = _length(input, dim)
     if length == 0:
-        return split_with_sizes(input, [0] * chunks, dim)
-    return split(input, -(-length // int(chunks)), dim)  # an int, where chunks may be NumPy's
+        return split_sized(sized, input, [0] * chunks, dim)
+    return split_evenly(even, input, -(-length // int(chunks)), dim)  # chunks may be NumPy's
 
 
-# --- book/chapters/16d_indexing.md:1247
+# --- book/chapters/16d_indexing.md:1328
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -230,7 +243,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:1271
+# --- book/chapters/16d_indexing.md:1352
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
@@ -263,7 +276,7 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1319
+# --- book/chapters/16d_indexing.md:1400
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import zeros_as
 

@@ -117,7 +117,7 @@ def _grown(root, nbytes: int):
 def _move_sharers(t, root, memory) -> None:
     """Rebuild, on ``memory``, the arrays of the tensors that shared ``root`` with ``t``."""
     views = t._version_counter.views if t._version_counter is not None else None
-    sharers = [] if t._base is None else [t._base]
+    sharers = [] if t._view_base is None else [t._view_base]
     sharers += [v for v in (r() for r in (views or ())) if v is not None]
     for other in sharers:
         data = other._data

@@ -14,7 +14,7 @@ from refgrad._ops.pieces import _SPLIT_WITH_SIZES, split_method
 from refgrad._ops.pieces import split_with_sizes as _split_with_sizes
 from refgrad._ops.putting import put as _put_row
 from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_backward_data
-from refgrad._tensor import Tensor
+from refgrad._tensor import Tensor, make_read_only
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import LEGACY
 from refgrad.utils._python_dispatch import named
@@ -167,6 +167,8 @@ Tensor.mH = property(lambda self: _last_two(self, "tensor.mH"))
 Tensor.is_cpu = property(lambda self: self.device.type == "cpu")
 Tensor.itemsize = property(lambda self: self.dtype.itemsize)
 Tensor.nbytes = property(lambda self: self.numel() * self.dtype.itemsize)
+for _name in ("T", "mT", "H", "mH", "is_cpu", "itemsize", "nbytes", "layout", "is_sparse"):
+    make_read_only(Tensor, _name)  # refused in torch's words, as chapter 03's attributes
 # The function forms replace the plain functions under their names, for refgrad/__init__.py.
 adjoint, is_complex, is_nonzero, is_same_size, is_signed, isreal, positive, put = (
     FUNCTIONS[n] for n in ("adjoint", "is_complex", "is_nonzero", "is_same_size", "is_signed",

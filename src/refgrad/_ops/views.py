@@ -71,7 +71,7 @@ def set_requires_grad(t, flag: bool) -> None:
             info.parked, t._grad_accumulator = t._grad_accumulator, None
         elif t._grad_accumulator is None:
             t._grad_accumulator = getattr(info, "parked", None)
-        t._requires_grad = flag or t._base._requires_grad
+        t._requires_grad = flag or t._view_base._requires_grad
     else:
         t._requires_grad = flag
     follow_base(t)
@@ -84,7 +84,7 @@ def follow_base(base) -> None:
         return
     for reference in list(counter.views):
         view = reference()
-        if (view is not None and view._base is base and view._grad_fn is None
+        if (view is not None and view._view_base is base and view._grad_fn is None
                 and view._view_info.stale is None):
             view._requires_grad = view._view_info.requires_grad or base._requires_grad
 
@@ -128,7 +128,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
 # --- book/chapters/27_views.md:360
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
-    base = view._base
+    base = view._view_base
     info = view._view_info
     if info.creation != DEFAULT:  # NOTE [Views past regenerating]
         if view._grad_fn is not None or base._requires_grad:
@@ -161,7 +161,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:442
+# --- book/chapters/27_views.md:443
 def _go_stale(view, info) -> None:
     if info.stale is not None:
         return  # torch's words name the node the view had first
@@ -171,7 +171,7 @@ def _go_stale(view, info) -> None:
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:453
+# --- book/chapters/27_views.md:454
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -194,7 +194,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:579
+# --- book/chapters/27_views.md:580
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -217,7 +217,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:603
+# --- book/chapters/27_views.md:604
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 
@@ -249,5 +249,5 @@ def check_view_write(view) -> None:
         return
     if info.creation != DEFAULT:
         raise RuntimeError(info.written or _rebase_message(view, info.creation))
-    if view._requires_grad and view._base._grad_fn is None:
+    if view._requires_grad and view._view_base._grad_fn is None:
         raise RuntimeError(VIEW_OF_LEAF)

@@ -58,7 +58,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
     which warns. See NOTE [Writes where elements share memory].
     """
     if recorded:
-        if t._base is not None:
+        if t._view_base is not None:
             check_view_write(t)
         if t._requires_grad and t._grad_fn is None:
             raise RuntimeError(LEAF)

@@ -42,7 +42,7 @@ from refgrad.autograd.variable import Variable
 from refgrad.autograd.variable import variable  # noqa: F811 - the function hides the module
 
 
-# --- book/chapters/18a_forward_ad.md:537
+# --- book/chapters/18a_forward_ad.md:538
 from refgrad.autograd import forward_ad
 
 
@@ -67,7 +67,7 @@ __all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:653
+# --- book/chapters/25_functions.md:682
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

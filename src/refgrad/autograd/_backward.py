@@ -200,7 +200,7 @@ def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, 
 
 def retain_grad(self, *refused) -> None:
     if refused:  # NOTE [Methods that take no positional arguments]
-        raise no_arguments("retain_grad", refused)
+        raise no_arguments("retain_grad", refused, self)
     import weakref
 
     if not self._requires_grad:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:353
+# --- book/chapters/25_functions.md:382
 """torch's checks on what a custom Function's forward and backward leave behind."""
 
 import warnings
@@ -72,7 +72,7 @@ def refuse_gradient(node, i: int, positions: tuple, g) -> None:
     raise RuntimeError(f"expected Variable or None (got {c_type_name(type(g))})")
 
 
-# --- book/chapters/25_functions.md:424
+# --- book/chapters/25_functions.md:453
 def written(node, out, i: int, differentiable: bool, inputs, count: int):
     """An output marked dirty, its history now ``node``'s where autograd records it."""
     is_input = any(out is t for t in inputs)
@@ -82,7 +82,7 @@ def written(node, out, i: int, differentiable: bool, inputs, count: int):
         raise RuntimeError(DIRTY_LEAF)
     if not is_input:
         warnings.warn(NOT_AN_INPUT, UserWarning, stacklevel=5)
-    if out._base is not None and count > 1:
+    if out._view_base is not None and count > 1:
         raise RuntimeError(VIEW_WITH_OTHERS)
     _rewrite_history(node, out, i)
     return out
@@ -100,7 +100,7 @@ def _rewrite_history(node, out, i: int) -> None:
     from refgrad.autograd._backward import follow_retained_grad
 
     out._backward_hooks = None  # hooks stay with the old grad_fn
-    if out._base is not None:
+    if out._view_base is not None:
         check_view_write(out)
         rebase_history(out, node)
     else:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:943
+# --- book/chapters/18a_forward_ad.md:944
 """torch's checks on the tangents a custom Function's jvp returns."""
 
 from refgrad._tensor import Tensor
@@ -20,7 +20,7 @@ def check_jvp_results(result: tuple) -> None:
 
 
 def _root(t):
-    return t if t._base is None else t._base
+    return t if t._view_base is None else t._view_base
 
 
 def check_jvp_views(ctx, args, tangents, outputs, result) -> None:
@@ -28,17 +28,17 @@ def check_jvp_views(ctx, args, tangents, outputs, result) -> None:
     roots = {id(_root(a)): i for i, a in enumerate(args) if isinstance(a, Tensor)}
     dirty = {id(t) for t in ctx._dirty}
     for out, tangent in zip(outputs, result):
-        if not isinstance(out, Tensor) or out._base is None or id(out) in dirty:
+        if not isinstance(out, Tensor) or out._view_base is None or id(out) in dirty:
             continue
-        i = roots.get(id(out._base))
+        i = roots.get(id(out._view_base))
         given = None if i is None else tangents[i]
         if given is None or tangent is None:
             continue
-        if tangent._base is None:
+        if tangent._view_base is None:
             raise RuntimeError(NOT_A_VIEW)
-        if given._base is not None and tangent._base is not given._base:
+        if given._view_base is not None and tangent._view_base is not given._view_base:
             raise RuntimeError("A custom Function is returning a view but the jvp is not "
                                "returning a view of the same base as the given grad input.")
-        if given._base is None and tangent._base is not given:
+        if given._view_base is None and tangent._view_base is not given:
             raise RuntimeError("A custom Function is returning a view but the jvp is not "
                                "returning a view of the given grad input.")

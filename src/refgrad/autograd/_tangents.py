@@ -87,7 +87,7 @@ NOT_FORWARD_VIEWS = IdentityMap()  # views whose tangent never follows their bas
 
 
 def is_forward_view(t) -> bool:
-    return t._base is not None and t._view_info is not None and not NOT_FORWARD_VIEWS.get(t)
+    return t._view_base is not None and t._view_info is not None and not NOT_FORWARD_VIEWS.get(t)
 
 
 def tangent_of(t, level):
@@ -96,7 +96,7 @@ def tangent_of(t, level):
         return None
     found = level.tangents.get(t)
     if found is None and is_forward_view(t):
-        base_tangent = level.tangents.get(t._base)
+        base_tangent = level.tangents.get(t._view_base)
         if base_tangent is not None:
             found = window(t, base_tangent)
             if found is not None:
@@ -113,7 +113,7 @@ def shown_tangent(t):
 # --- book/chapters/18a_forward_ad.md:217
 def window(view, base_tangent):
     """The part of the base's tangent that ``view`` covers, sharing its memory."""
-    arrays = view._data, view._base._data, base_tangent._data
+    arrays = view._data, view._view_base._data, base_tangent._data
     if not all(isinstance(a, np.ndarray) for a in arrays):
         return None  # CuPy arrays: no lazy windows (see the differences below)
     v, b, bt = arrays
@@ -123,12 +123,13 @@ def window(view, base_tangent):
     start = np.lib.stride_tricks.as_strided(bt, (offset + 1,), (bt.itemsize,))[offset:]
     strides = tuple(s * bt.itemsize for s in element_strides(v))
     found = make_tensor(np.lib.stride_tricks.as_strided(start, v.shape, strides))
-    found._base = base_tangent._base if base_tangent._base is not None else base_tangent
+    root = base_tangent._view_base
+    found._view_base = root if root is not None else base_tangent
     found._version_counter = base_tangent._version_counter
     return found
 
 
-# --- book/chapters/18a_forward_ad.md:243
+# --- book/chapters/18a_forward_ad.md:244
 def _storage(array) -> tuple:
     """(offset, strides, size) in elements, against the array that owns the memory."""
     root = storage_root(array)
@@ -149,7 +150,7 @@ def same_layout(primal, tangent) -> bool:
     return element_strides(p) == element_strides(t)
 
 
-# --- book/chapters/18a_forward_ad.md:270
+# --- book/chapters/18a_forward_ad.md:271
 def zeros_in_layout(primal, dtype):
     """Zeros of ``dtype`` laid out in memory like ``primal``."""
     p = primal._data

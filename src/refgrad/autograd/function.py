@@ -17,6 +17,7 @@ from refgrad.autograd._function_checks import (
     refuse_gradient,
     written,
 )
+from refgrad.autograd._materialize import MATERIALIZE_GRADS
 from refgrad.autograd._node import FunctionNode, input_metadata, set_edges
 from refgrad.autograd._node_misuse import ReadOnly
 from refgrad.autograd._once_differentiable import once_differentiable
@@ -46,14 +47,14 @@ class FunctionCtx:
         self.non_differentiable = tensors
 
     def set_materialize_grads(self, value: bool) -> None:
-        self._materialize_grads = value
+        self.materialize_grads = value  # a node checks it: NOTE [A flag that can only be set]
 
     def save_for_forward(self, *tensors) -> None:
         # What ``jvp`` reads as ctx.saved_tensors (chapter "Forward-mode AD").
         self.saved_for_forward = tensors
 
 
-# --- book/chapters/25_functions.md:120
+# --- book/chapters/25_functions.md:148
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -61,6 +62,7 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
     _keeps_every_gradient = True  # NOTE [What backward returned, hooks see]
     # torch's custom nodes inherit their C methods from one base: NOTE [Misuse in C++ words]
     _method_owner, _attribute_owner = "_FunctionBase", "torch._C._FunctionBase"
+    materialize_grads = MATERIALIZE_GRADS  # NOTE [A flag that can only be set]
 
     # NOTE [Two callers of a custom node's apply]
     # The engine (and CopySlices, and a node's __call__) pass the gradients as
@@ -140,7 +142,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:223
+# --- book/chapters/25_functions.md:252
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = _bound(cls.forward, args, kwargs), {}
@@ -184,7 +186,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:293
+# --- book/chapters/25_functions.md:322
 def _wrap(node, inputs, outputs, edges) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -205,7 +207,7 @@ def _wrap(node, inputs, outputs, edges) -> tuple:
             out = out.detach() if out._requires_grad and not differentiable else out.view_as(out)
         if differentiable:
             out._grad_fn, out._output_nr, out._requires_grad = node, i, True
-        if out._base is not None:  # no in-place writes to it
+        if out._view_base is not None:  # no in-place writes to it
             _mark_custom_view(out)
         wrapped.append(out)
     check_dirty_returned(node, outputs)
@@ -223,7 +225,7 @@ def _wrap(node, inputs, outputs, edges) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:475
+# --- book/chapters/25_functions.md:504
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
