@@ -46,3 +46,56 @@ def test_fast_mode_reports_v_j_u_for_vectors_drawn_in_single_precision(dtype):
     assert analytical == pytest.approx((v * u).sum().item(), rel=1e-6)
     true = (v * 2 * x.detach().reshape(-1).double() * u).sum().item()
     assert numerical == pytest.approx(true, rel=1e-3)
+
+
+def test_the_vectors_are_drawn_in_the_default_dtype():
+    x = torch.tensor([0.3, -0.7, 1.1], dtype=torch.float64, requires_grad=True)
+    default = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    try:
+        with pytest.raises(GradcheckError) as failed:
+            torch.autograd.gradcheck(SquareWithWrongGrad.apply, (x,), fast_mode=True)
+        generator = torch.Generator()
+        u, v = unit(3, generator, torch.float64), unit(3, generator, torch.float64)
+    finally:
+        torch.set_default_dtype(default)
+    _, analytical = reported(failed.value)
+    assert analytical == pytest.approx((v * u).sum().item(), rel=1e-12)
+
+
+class Unsteady(torch.autograd.Function):
+    calls = 0
+
+    @staticmethod
+    def forward(ctx, a):
+        return a * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        Unsteady.calls += 1
+        return g * 2 + 1e-9 * Unsteady.calls
+
+
+@pytest.mark.parametrize("fast_mode", [False, True])
+def test_a_backward_that_is_not_reentrant_is_reported_with_torchs_note(fast_mode):
+    x = torch.ones(3, dtype=torch.float64, requires_grad=True)
+    with pytest.raises(GradcheckError) as failed:
+        torch.autograd.gradcheck(Unsteady.apply, (x,), fast_mode=fast_mode)
+    text = str(failed.value)
+    assert text.startswith("Backward is not reentrant, i.e., running backward with same input "
+                           "and grad_output multiple times gives different values, although "
+                           "analytical gradient matches numerical gradient.The tolerance for "
+                           "nondeterminism was 0.0.\n\nNOTE: If your op relies on "
+                           "non-deterministic operations i.e., it is listed here:\n")
+    assert text.endswith("  module_test entry to have `gradcheck_nondet_tol=<tol>`\n")
+
+
+@pytest.mark.filterwarnings("ignore:Input #. requires gradient and is not a double")
+def test_gradgradcheck_draws_its_grad_outputs_in_the_outputs_dtype():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    torch.manual_seed(0)
+    torch.autograd.gradgradcheck(lambda a: a ** 3, (x,), raise_exception=False)
+    after = torch.rand(1)
+    torch.manual_seed(0)
+    torch.empty(2).uniform_(-1, 1)
+    assert torch.equal(after, torch.rand(1))

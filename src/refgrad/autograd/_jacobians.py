@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad import _dtype
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._backward import grad
 
@@ -31,7 +32,7 @@ def _diff_inputs(inputs) -> list:
     return [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
 
 
-# --- book/chapters/19_gradcheck.md:151
+# --- book/chapters/19_gradcheck.md:152
 def _output_arrays(func, inputs) -> list:
     arrays = []
     for out in _as_tuple(func(*inputs)):
@@ -51,7 +52,7 @@ def _central_difference(func, inputs, data, step, eps) -> list:
     return [((b - a) / (2 * eps)).reshape(-1) for a, b in zip(before, after)]
 
 
-# --- book/chapters/19_gradcheck.md:178
+# --- book/chapters/19_gradcheck.md:179
 def _numerical_jacobians(func, inputs, positions, eps) -> list:
     """[input][output] Jacobians, inputs that require grad by outputs at ``positions``."""
     jacobians = []
@@ -72,7 +73,7 @@ def _numerical_jacobians(func, inputs, positions, eps) -> list:
     return jacobians
 
 
-# --- book/chapters/19_gradcheck.md:208
+# --- book/chapters/19_gradcheck.md:211
 def _jacobian_columns(inputs, output, vectors, check_grad_dtypes) -> list:
     diff = _diff_inputs(inputs)
     columns = [np.zeros((t._data.size, len(vectors)), t._data.dtype) for t in diff]
@@ -90,11 +91,21 @@ def _jacobian_columns(inputs, output, vectors, check_grad_dtypes) -> list:
     return columns
 
 
-# --- book/chapters/19_gradcheck.md:227
+# --- book/chapters/19_gradcheck.md:230
 NONDET_MESSAGE = (
     "Backward is not reentrant, i.e., running backward with same input and grad_output "
     "multiple times gives different values, although analytical gradient matches numerical "
-    "gradient.The tolerance for nondeterminism was {}."
+    "gradient.The tolerance for nondeterminism was {}.\n\nNOTE: If your op relies on "
+    "non-deterministic operations i.e., it is listed here:\n"
+    "https://pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html\n"
+    "this failure might be expected.\n\nIf you are adding a new operator, please file an "
+    "issue and then use one of the\nworkarounds. The workaround depends on how your test "
+    "invokes gradcheck/gradgradcheck.\nIf the test\n- manually invokes "
+    "gradcheck/gradgradcheck, then call gradcheck/gradgradcheck\n  with `nondet_tol=<tol>` "
+    "as a keyword argument.\n- is OpInfo-based (e.g., in test_ops_gradients.py), then modify "
+    "the OpInfo for the test\n  to have `gradcheck_nondet_tol=<tol>`.\n- is a Module test "
+    "(e.g., in common_nn.py), then modify the corresponding\n  module_test entry to have "
+    "`gradcheck_nondet_tol=<tol>`\n"
 )
 
 
@@ -114,7 +125,7 @@ def _unit_vectors(n: int):
         yield e
 
 
-# --- book/chapters/19_gradcheck.md:259
+# --- book/chapters/19_gradcheck.md:272
 def _allclose(a, n, rtol, atol) -> bool:
     return bool(np.all(np.abs(a - n) <= atol + rtol * np.abs(n)))
 
@@ -130,7 +141,7 @@ def _positions(func_out) -> list:
     return [k for k, o in enumerate(_as_tuple(func_out)) if o.requires_grad]
 
 
-# --- book/chapters/19_gradcheck.md:280
+# --- book/chapters/19_gradcheck.md:293
 def _slow_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,
                 nondet_tol) -> None:
     if not outputs:
@@ -150,12 +161,12 @@ def _slow_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
                 raise GradcheckError(_mismatch(make_tensor(a), make_tensor(n), i, j))
 
 
-# --- book/chapters/19_gradcheck.md:315
+# --- book/chapters/19_gradcheck.md:328
 def _random_unit(n: int, generator, dtype) -> np.ndarray:
     from refgrad._sampling import uniform
 
-    # drawn in single precision, then made the tensor's dtype, as torch draws it
-    u = uniform(generator, (n,), np.float32).astype(dtype)
+    # drawn in the default dtype, then made the tensor's, as torch draws it
+    u = uniform(generator, (n,), _dtype.DEFAULT_FLOAT.numpy).astype(dtype)
     return u / np.linalg.norm(u) if n else u
 
 
@@ -181,7 +192,7 @@ def _fast_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
                 raise GradcheckError(_mismatch(a, n, i, j) + slow)
 
 
-# --- book/chapters/19_gradcheck.md:347
+# --- book/chapters/19_gradcheck.md:360
 def _slow_tables(func, func_out, inputs, output, i, j, eps, rtol, atol) -> str:
     n = _numerical_jacobians(func, inputs, [_positions(func_out)[i]], eps)[j][0]
     vectors = list(_unit_vectors(output.numel()))
