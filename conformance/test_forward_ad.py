@@ -655,3 +655,18 @@ def test_a_view_of_a_viewed_input_needs_a_tangent_of_the_same_base():
                            r"the jvp is not returning a view of the same base as the given "
                            r"grad input\.\Z"):
             Part.apply(x, y)
+
+
+@pytest.mark.parametrize(("name", "args"), [
+    ("t_", ()), ("transpose_", (0, 1)), ("swapdims_", (0, 1)), ("unsqueeze_", (0,)),
+    ("squeeze_", ()), ("as_strided_", ((3, 2), (1, 3))),
+])
+def test_an_in_place_shape_change_changes_the_tangent_itself(name, args):
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    t = torch.tensor([[1.0, 0.0, 2.0], [0.5, -1.0, 3.0]])
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x.clone(), t)
+        getattr(d, name)(*args)
+        tangent = fwAD.unpack_dual(d).tangent
+        assert tangent is t
+        assert (t.shape, t.stride(), t._version) == (d.shape, d.stride(), 1)

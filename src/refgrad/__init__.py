@@ -508,11 +508,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1140
+# --- book/chapters/27_views.md:1142
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1265
+# --- book/chapters/27_views.md:1267
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

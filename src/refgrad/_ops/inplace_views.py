@@ -66,7 +66,7 @@ def reshape_in_place(self, recorded: bool, row, params: dict):
     return self
 
 
-# --- book/chapters/27_views.md:917
+# --- book/chapters/27_views.md:919
 def _tangent_follower(self, row, params):
     """What, after the change, gives ``self`` its tangent's view; None without one."""
     if not dual_levels:
@@ -78,14 +78,14 @@ def _tangent_follower(self, row, params):
     if tangent is None:
         return None
 
-    def follow():
+    def follow():  # the tangent itself changes shape, as torch's does: its holders see it
         with paused():
-            level.tangents.set(self, call(VIEW_ROW[row], (tangent,), params))
+            reshape_in_place(tangent, False, row, params)
 
     return follow
 
 
-# --- book/chapters/27_views.md:940
+# --- book/chapters/27_views.md:942
 def squeeze_(self, dim=None):
     recorded = check_reshape(self)
     row, params = squeeze_form(self, dim, (SQUEEZE_, SQUEEZE_DIM_, SQUEEZE_DIMS_))
@@ -120,7 +120,7 @@ def swapdims_(self, dim0, dim1):
     return transpose_(self, dim0, dim1)
 
 
-# --- book/chapters/27_views.md:986
+# --- book/chapters/27_views.md:988
 DETACH_VIEW = (
     "Can't detach views in-place. Use detach() instead. If you are using "
     "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
@@ -148,7 +148,7 @@ for _method in (squeeze_, unsqueeze_, t_, transpose_, swapaxes_, swapdims_, deta
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/27_views.md:1124
+# --- book/chapters/27_views.md:1126
 AS_STRIDED_ = _in_place(strided.AS_STRIDED, "as_strided_", "AsStridedBackward1")
 VIEW_ROW[AS_STRIDED_] = strided.AS_STRIDED
 
