@@ -80,7 +80,7 @@ def _tangent_follower(self, row, params):
 
     def follow():  # the tangent itself changes shape, as torch's does: its holders see it
         with paused():
-            reshape_in_place(tangent, False, row, params)
+            reshape_in_place(tangent, check_reshape(tangent), row, params)
 
     return follow
 
