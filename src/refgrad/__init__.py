@@ -57,7 +57,7 @@ from refgrad._memory_formats import (
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1624
+# --- book/chapters/05_creation.md:1638
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,

@@ -1,0 +1,56 @@
+"""Promotion and creation at the edges: silent overflow, ends that must fit the dtype."""
+
+import math
+import warnings
+
+import pytest
+import torch
+
+from conformance._support import raises
+
+
+def _silently(make):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any warning fails the test
+        return make()
+
+
+def test_an_operand_cast_that_overflows_is_silent():
+    half = _silently(lambda: torch.zeros(1, dtype=torch.float16) + torch.tensor(1e5))
+    assert half.dtype == torch.float16 and half.tolist() == [math.inf]
+    single = _silently(lambda: torch.tensor([1.0]) + torch.tensor(1e39, dtype=torch.float64))
+    assert single.dtype == torch.float32 and single.tolist() == [math.inf]
+
+
+@pytest.mark.parametrize("end", [math.inf, math.nan])
+def test_linspace_to_a_non_finite_end_is_nan_silently(end):
+    points = _silently(lambda: torch.linspace(0, end, 3))
+    assert all(math.isnan(p) for p in points.tolist())
+
+
+def test_logspace_past_float16_is_inf_silently():
+    assert _silently(lambda: torch.logspace(0, 10, 3, dtype=torch.float16)).tolist() == [
+        1.0, math.inf, math.inf]
+
+
+@pytest.mark.parametrize("make, name", [
+    (lambda: torch.linspace(1e5, 0, 3, dtype=torch.float16), "c10::Half"),
+    (lambda: torch.linspace(0, 7e4, 3, dtype=torch.float16), "c10::Half"),
+    (lambda: torch.linspace(0, 300, 3, dtype=torch.uint8), "uint8_t"),
+    (lambda: torch.linspace(0, -200, 3, dtype=torch.int8), "int8_t"),
+    (lambda: torch.linspace(0, 1e39, 3), "float"),
+    (lambda: torch.linspace(torch.tensor(300.0), 0, 3, dtype=torch.uint8), "uint8_t"),
+    (lambda: torch.logspace(0, 1e5, 2, dtype=torch.float16), "c10::Half"),
+])
+def test_linspace_ends_must_fit_the_dtype(make, name):
+    with raises(RuntimeError, f"value cannot be converted to type {name} without overflow"):
+        make()
+
+
+def test_linspace_counts_its_steps_before_its_ends():
+    with raises(RuntimeError, "number of steps must be non-negative"):
+        torch.linspace(0, 300, -1, dtype=torch.uint8)
+
+
+def test_linspace_from_a_negative_start_into_uint8_wraps():
+    assert torch.linspace(-200, 0, 3, dtype=torch.uint8).tolist() == [56, 28, 0]
