@@ -3,6 +3,7 @@
 import math
 import warnings
 
+import numpy as np
 import pytest
 import torch
 
@@ -54,3 +55,54 @@ def test_linspace_counts_its_steps_before_its_ends():
 
 def test_linspace_from_a_negative_start_into_uint8_wraps():
     assert torch.linspace(-200, 0, 3, dtype=torch.uint8).tolist() == [56, 28, 0]
+
+
+_FORMS = (" * (Tensor tensor, Tensor other)\n * (Number scalar, Tensor tensor)\n"
+          " * (Tensor tensor, Number other)\n * (Number scalar1, Number scalar2)\n")
+
+
+@pytest.mark.parametrize("args, got", [((), "()"), ((1,), "(int)"), ((1, 2, 3), "(int, int, int)")])
+def test_result_type_takes_two_operands(args, got):
+    with raises(TypeError, "result_type() received an invalid combination of arguments - got "
+                           f"{got}, but expected one of:\n{_FORMS}"):
+        torch.result_type(*args)
+
+
+def test_result_type_refuses_what_is_neither_tensor_nor_number():
+    t = torch.ones(1, dtype=torch.int32)
+    why = "      didn't match because some of the arguments have invalid types: "
+    with raises(TypeError, "result_type() received an invalid combination of arguments - got "
+                           "(Tensor, str), but expected one of:\n"
+                           f" * (Tensor tensor, Tensor other)\n{why}(Tensor, !str!)\n"
+                           f" * (Number scalar, Tensor tensor)\n{why}(!Tensor!, !str!)\n"
+                           f" * (Tensor tensor, Number other)\n{why}(Tensor, !str!)\n"
+                           f" * (Number scalar1, Number scalar2)\n{why}(!Tensor!, !str!)\n"):
+        torch.result_type(t, "a")
+
+
+def test_result_type_keywords_as_torch_names_them():
+    t = torch.ones(1, dtype=torch.int32)
+    assert torch.result_type(tensor=t, other=2.0) == torch.float32
+    assert torch.result_type(scalar=1, tensor=t) == torch.int32
+    assert torch.result_type(scalar1=1, scalar2=2.0) == torch.float32
+
+
+@pytest.mark.parametrize("number, expected", [
+    (np.float64(1), torch.float32), (np.int64(1), torch.int32), (np.bool_(True), torch.float32),
+])
+def test_result_type_reads_numpy_scalars(number, expected):
+    t = torch.ones(1, dtype=torch.int32)
+    assert torch.result_type(t, number) == expected
+    assert torch.result_type(number, t) == expected
+
+
+def test_result_type_of_two_numpy_scalars():
+    assert torch.result_type(np.float64(1), np.int64(1)) == torch.float32
+
+
+def test_can_cast_names_a_keyword_argument_without_a_position():
+    with raises(TypeError, "can_cast(): argument 'to' must be torch.dtype, not str"):
+        torch.can_cast(from_=torch.float32, to="x")
+    with raises(TypeError, "can_cast(): argument 'to' (position 2) must be torch.dtype, not str"):
+        torch.can_cast(torch.float32, "x")
+    assert torch.can_cast(from_=torch.float32, to=torch.int32) is False
