@@ -106,3 +106,71 @@ def test_can_cast_names_a_keyword_argument_without_a_position():
     with raises(TypeError, "can_cast(): argument 'to' (position 2) must be torch.dtype, not str"):
         torch.can_cast(torch.float32, "x")
     assert torch.can_cast(from_=torch.float32, to=torch.int32) is False
+
+
+_NEGATIVE = ("At least one stride in the given numpy array is negative, and tensors with "
+             "negative strides are not currently supported. (You can probably work around this "
+             "by making a copy of your array  with array.copy().) ")
+_SUPPORTED = ("The only supported types are: float64, float32, float16, complex64, complex128, "
+              "int64, int32, int16, int8, uint64, uint32, uint16, uint8, and bool.")
+
+
+@pytest.mark.parametrize("array", [np.arange(3)[::-1], np.arange(6).reshape(2, 3)[:, ::-1]])
+def test_tensor_refuses_an_array_with_negative_strides(array):
+    with raises(ValueError, _NEGATIVE):
+        torch.tensor(array)
+
+
+def test_tensor_refuses_an_array_in_another_byte_order():
+    with raises(ValueError, "given numpy array has byte order different from the native byte "
+                            "order. Conversion between byte orders is currently not supported."):
+        torch.tensor(np.array([1, 2], dtype=np.int32).astype(">i4"))
+
+
+@pytest.mark.parametrize("array, name", [
+    (np.array(1, dtype=object), "object_"), (np.array(["a"]), "str_"),
+    (np.array(["2020-01-01"], dtype="datetime64[s]"), "datetime64"),
+])
+def test_tensor_refuses_an_array_of_a_dtype_torch_lacks(array, name):
+    with raises(TypeError, f"can't convert np.ndarray of type numpy.{name}. {_SUPPORTED}"):
+        torch.tensor(array)
+
+
+def test_tensor_refuses_an_object_array_inside_a_list():
+    torch.set_warn_always(True)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # refused before the warning for a list of arrays
+            with raises(TypeError, f"can't convert np.ndarray of type numpy.object_. {_SUPPORTED}"):
+                torch.tensor([np.array([1], dtype=object)])
+    finally:
+        torch.set_warn_always(False)
+
+
+def test_tensor_copies_a_negatively_strided_array_inside_a_list():
+    torch.set_warn_always(True)
+    try:
+        with pytest.warns(UserWarning, match=r"\ACreating a tensor from a list of numpy\.ndarrays "
+                                             r"is extremely slow\. Please consider converting the "
+                                             r"list to a single numpy\.ndarray with numpy\.array"):
+            t = torch.tensor([np.arange(3)[::-1]])
+    finally:
+        torch.set_warn_always(False)
+    assert t.tolist() == [[2, 1, 0]]
+
+
+def test_numpy_scalars_in_a_list_are_no_arrays():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert torch.tensor([np.float64(1), np.float64(2)]).tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("data, kind, message", [
+    ([1, [2]], TypeError, "'list' object cannot be interpreted as an integer"),
+    ([1.5, [2]], TypeError, "must be real number, not list"),
+    ([[1], [[2]]], TypeError, "'list' object cannot be interpreted as an integer"),
+    ([[1], 2], TypeError, "not a sequence"),
+])
+def test_a_ragged_list_is_refused_as_torch_refuses_it(data, kind, message):
+    with raises(kind, message):
+        torch.tensor(data)
