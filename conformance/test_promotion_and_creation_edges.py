@@ -174,3 +174,43 @@ def test_numpy_scalars_in_a_list_are_no_arrays():
 def test_a_ragged_list_is_refused_as_torch_refuses_it(data, kind, message):
     with raises(kind, message):
         torch.tensor(data)
+
+
+def test_a_size_of_numpy_integers_prints_plain_ints():
+    assert repr(torch.Size(np.array([2, 3]))) == "torch.Size([2, 3])"
+    assert str(torch.Size([np.int64(2), np.int32(3)])) == "torch.Size([2, 3])"
+
+
+@pytest.mark.parametrize("n", [2**63, -2**63 - 1, 2**70, np.uint64(2**64 - 1)])
+def test_a_size_past_int64_is_kept_but_not_printed(n):
+    size = torch.Size([n])
+    assert tuple(size) == (n,)
+    with raises(ValueError, "Overflow when unpacking long long"):
+        repr(size)
+
+
+def test_a_size_at_the_ends_of_int64_is_kept():
+    assert tuple(torch.Size([2**63 - 1, -2**63])) == (2**63 - 1, -2**63)
+
+
+def test_size_takes_one_argument_as_a_tuple_does():
+    with raises(TypeError, "tuple expected at most 1 argument, got 2"):
+        torch.Size([1], [2])
+    with raises(TypeError, "tuple() takes no keyword arguments"):
+        torch.Size(sizes=[1])
+
+
+def test_numel_counts_in_int64():
+    assert torch.Size([2**40, 2**40]).numel() == 0
+    assert torch.Size([2**62, 3]).numel() == -(2**62)
+
+
+@pytest.mark.parametrize("dim, name", [("a", "str"), (1.5, "float"), (True, "bool")])
+def test_tensor_size_reads_dim_as_an_int(dim, name):
+    with raises(TypeError, f"size(): argument 'dim' (position 1) must be int, not {name}"):
+        torch.zeros(2, 3).size(dim)
+
+
+def test_tensor_size_takes_an_index_for_dim():
+    assert torch.zeros(2, 3).size(np.int64(1)) == 3
+    assert torch.zeros(2, 3).size(torch.tensor(-1)) == 3
