@@ -214,3 +214,32 @@ def test_tensor_size_reads_dim_as_an_int(dim, name):
 def test_tensor_size_takes_an_index_for_dim():
     assert torch.zeros(2, 3).size(np.int64(1)) == 3
     assert torch.zeros(2, 3).size(torch.tensor(-1)) == 3
+
+
+@pytest.mark.parametrize("first, second, names", [
+    (torch.float16, torch.uint8, "c10::Half != unsigned char"),
+    (torch.int8, torch.int16, "signed char != short int"),
+    (torch.bool, torch.int64, "bool != long int"),
+    (torch.float32, torch.float64, "float != double"),
+])
+def test_mm_names_mismatched_dtypes_as_c_types(first, second, names):
+    with raises(RuntimeError, f"expected m1 and m2 to have the same dtype, but got: {names}"):
+        torch.ones(2, 2, dtype=first) @ torch.ones(2, 2, dtype=second)
+
+
+@pytest.mark.parametrize("second", [torch.uint8, torch.float32, torch.bool])
+def test_bmm_refuses_a_first_batch_of_bools_before_comparing_dtypes(second):
+    with raises(NotImplementedError, "\"bmm\" not implemented for 'Bool'"):
+        torch.bmm(torch.ones(1, 2, 2, dtype=torch.bool), torch.ones(1, 2, 2, dtype=second))
+
+
+def test_bmm_names_a_second_batch_of_another_dtype_in_legacy_names():
+    with raises(RuntimeError, "expected scalar type Byte but found Bool"):
+        torch.bmm(torch.ones(1, 2, 2, dtype=torch.uint8), torch.ones(1, 2, 2, dtype=torch.bool))
+
+
+def test_baddbmm_names_its_input_dtype_as_a_c_type():
+    with raises(RuntimeError, "Input dtypes must be the same, got: input c10::Half, batch1: "
+                              "float, batch2: float"):
+        torch.baddbmm(torch.ones(1, 2, 2, dtype=torch.float16), torch.ones(1, 2, 2),
+                      torch.ones(1, 2, 2))
