@@ -243,3 +243,9 @@ def test_baddbmm_names_its_input_dtype_as_a_c_type():
                               "float, batch2: float"):
         torch.baddbmm(torch.ones(1, 2, 2, dtype=torch.float16), torch.ones(1, 2, 2),
                       torch.ones(1, 2, 2))
+
+
+@pytest.mark.parametrize("data, name", [([1.0], "list"), (3, "int"), (np.ones(2), "numpy.ndarray")])
+def test_a_parameter_of_what_is_no_tensor_cannot_be_detached(data, name):
+    with raises(AttributeError, f"'{name}' object has no attribute 'detach'"):
+        torch.nn.Parameter(data)
