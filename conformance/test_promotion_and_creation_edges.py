@@ -249,3 +249,23 @@ def test_baddbmm_names_its_input_dtype_as_a_c_type():
 def test_a_parameter_of_what_is_no_tensor_cannot_be_detached(data, name):
     with raises(AttributeError, f"'{name}' object has no attribute 'detach'"):
         torch.nn.Parameter(data)
+
+
+@pytest.mark.parametrize("make, sizes", [
+    (lambda: torch.zeros(2**62), [2**62]),
+    (lambda: torch.ones(2**40, 2**40), [2**40, 2**40]),
+    (lambda: torch.empty(2**62), [2**62]),
+    (lambda: torch.full((2**62,), 1.0), [2**62]),
+    (lambda: torch.arange(0, 2**62), [2**62]),
+    (lambda: torch.linspace(0, 1, 2**62), [2**62]),
+])
+def test_a_tensor_whose_bytes_int64_cannot_count_is_refused(make, sizes):
+    with raises(RuntimeError, f"Storage size calculation overflowed with sizes={sizes}"):
+        make()
+
+
+def test_arange_past_int64():
+    with raises(RuntimeError, "invalid size, possible overflow?"):
+        torch.arange(0, 1e20)
+    with raises(RuntimeError, "value cannot be converted to type int64_t without overflow"):
+        torch.arange(0, 10**19)

@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1184
+# --- book/chapters/05_creation.md:1205
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
 
 from refgrad import _dtype
 from refgrad._c_names import c_type_name
+from refgrad._creation import check_storage
 from refgrad._from_data import _finish, check_pinnable
 from refgrad._generator import default_generator
 from refgrad._layouts import laid_out, row_major
@@ -48,6 +49,7 @@ def _even_points(start, end, steps, dtype):
 
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    check_storage((steps,), dtype)
     # Each end must fit the dtype, as a number would; -200 as a uint8 wraps to 56.
     start, end = (_dtype.checked_number(v.item() if isinstance(v, Tensor) else v, dtype)
                   for v in (start, end))
@@ -101,7 +103,7 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:1284
+# --- book/chapters/05_creation.md:1307
 def rand_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
               requires_grad=False):
     strides, dtype = _strides("rand_like", input, (), locals()), dtype_argument(dtype, "rand_like")
@@ -159,7 +161,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
     return _finish(order.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1349
+# --- book/chapters/05_creation.md:1372
 _DRAWN = ("torch.memory_format memory_format = None, torch.dtype dtype = None, torch.layout "
           "layout = None, torch.device device = None, bool pin_memory = False, bool "
           "requires_grad = False")
@@ -181,7 +183,7 @@ def _strides(name: str, input, bounds: tuple, given: dict):
     return copy_strides(input, fmt)
 
 
-# --- book/chapters/05_creation.md:1377
+# --- book/chapters/05_creation.md:1400
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
@@ -198,7 +200,7 @@ def _check_permutation_fits(n: int, dtype) -> None:
         _dtype.checked_number(n - 1, dtype)
 
 
-# --- book/chapters/05_creation.md:1400
+# --- book/chapters/05_creation.md:1423
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
                  requires_grad=False):
     return _triangle("tril_indices", np.tril_indices, row, col, offset, dtype, device,
