@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:389
+# --- book/chapters/06_parameters.md:394
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -43,7 +43,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:625
+# --- book/chapters/05_creation.md:655
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,11 +53,11 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1142
+# --- book/chapters/05_creation.md:1178
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1624
+# --- book/chapters/05_creation.md:1676
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -86,7 +86,7 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
-# --- book/chapters/06_parameters.md:234
+# --- book/chapters/06_parameters.md:239
 from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 
@@ -137,7 +137,7 @@ from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
 
-# --- book/chapters/16c_linalg.md:363
+# --- book/chapters/16c_linalg.md:361
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
@@ -196,7 +196,7 @@ from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
 
 
-# --- book/chapters/16j_products_and_shapes.md:1312
+# --- book/chapters/16j_products_and_shapes.md:1313
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot

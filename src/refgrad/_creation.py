@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:265
+# --- book/chapters/05_creation.md:280
 """The factories that take a size: ones, zeros, empty, full, their _like forms, arange."""
 
 import math
@@ -69,7 +69,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:338
+# --- book/chapters/05_creation.md:353
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -84,7 +84,14 @@ def size_args(name, sizes: tuple, size) -> tuple:
 def _filled(name, fill, size, dtype, device, requires_grad, pin_memory=False) -> Tensor:
     shape = parse_size(size, name)
     dtype = dtype or _dtype.DEFAULT_FLOAT
+    check_storage(shape, dtype)
     return _finish(fill(shape, dtype.numpy), device, requires_grad, pin_memory)
+
+
+def check_storage(shape, dtype) -> None:
+    """torch's refusal of a tensor whose bytes int64 cannot count."""
+    if math.prod(shape) * dtype.itemsize > 2**63 - 1:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
 
 
 def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -129,7 +136,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:652
+# --- book/chapters/05_creation.md:682
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     strides = copy_strides(t, memory_format)  # first: a rank that does not fit makes nothing
     return laid_out(factory(
@@ -158,7 +165,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:689
+# --- book/chapters/05_creation.md:719
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -200,7 +207,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:800
+# --- book/chapters/05_creation.md:830
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
@@ -223,6 +230,9 @@ def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None
     if not dtype.is_floating_point:
         return _finish(_whole_range(start, end, step, dtype), device, requires_grad)
     length = int(np.ceil((end - start) / step))
+    if length > 2**63 - 1:  # arange(0, 1e20)
+        raise RuntimeError("invalid size, possible overflow?")
+    check_storage((length,), dtype)
     values = start + np.arange(length, dtype=np.float64) * step
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
@@ -232,8 +242,11 @@ def _whole_range(start, end, step, dtype):
     if dtype is _dtype.int64:  # counted from the cut bounds
         if whole_step == 0:
             raise ValueError("step must be nonzero")
+        for bound in (first, last, whole_step):  # arange(0, 10**19)
+            _dtype.checked_number(bound, _dtype.int64)
         length = math.ceil(Fraction(last - first, whole_step))  # exact: no double rounds it
     else:  # counted from the bounds as given
         length = int(np.ceil((end - start) / step))
+    check_storage((length,), dtype)
     values = first + np.arange(length, dtype=np.int64) * whole_step
     return values.astype(dtype.numpy)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:123
+# --- book/chapters/02_dtypes.md:137
 """torch.device: where a tensor's storage lives."""
 
 import numpy as np

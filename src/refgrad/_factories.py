@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1165
+# --- book/chapters/05_creation.md:1205
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
 
 from refgrad import _dtype
 from refgrad._c_names import c_type_name
+from refgrad._creation import check_storage
 from refgrad._from_data import _finish, check_pinnable
 from refgrad._generator import default_generator
 from refgrad._layouts import laid_out, row_major
@@ -43,11 +44,21 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False,
 # two steps, a product then a sum, about one point in four would differ by a
 # unit in the last place; add_scaled, made for alpha in "Arithmetic", rounds
 # once as torch does.
-def _even_points(start, end, steps, kind):
+def _even_points(start, end, steps, dtype):
     from refgrad._ops.alpha import add_scaled  # a + alpha * b, rounded once
 
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    check_storage((steps,), dtype)
+    # Each end must fit the dtype, as a number would; -200 as a uint8 wraps to 56.
+    start, end = (_dtype.checked_number(v.item() if isinstance(v, Tensor) else v, dtype)
+                  for v in (start, end))
+    kind = np.dtype(dtype.numpy)
+    with np.errstate(all="ignore"):  # inf ends make NaN points, silently as in torch
+        return _points(start, end, steps, kind, add_scaled)
+
+
+def _points(start, end, steps, kind, add_scaled):
     work = np.float64 if kind.kind in "biu" else kind.type  # torch's step type
     first, last = work(kind.type(start)), work(kind.type(end))  # each made the dtype first
     if steps == 1:
@@ -66,8 +77,8 @@ def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_mem
     _check_ends("linspace", start, end)
     if dtype is _dtype.bool:
         raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
-    kind = np.dtype((dtype or _dtype.DEFAULT_FLOAT).numpy)
-    points = _even_points(start, end, steps, kind)
+    dtype = dtype or _dtype.DEFAULT_FLOAT
+    kind, points = np.dtype(dtype.numpy), _even_points(start, end, steps, dtype)
     return _finish(np.trunc(points).astype(kind), device, requires_grad) if kind.kind in "biu" \
         else _finish(points.astype(kind), device, requires_grad)
 
@@ -77,10 +88,11 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=No
     _check_ends("logspace", start, end)
     if dtype is _dtype.bool:
         raise NotImplementedError("\"logspace_cpu\" not implemented for 'Bool'")
-    kind = np.dtype((dtype or _dtype.DEFAULT_FLOAT).numpy)
-    exponents = _even_points(start, end, steps, kind).astype(np.float64)
-    powers = np.power(np.float64(base), exponents)  # one by one, in double
-    return _finish(powers.astype(kind), device, requires_grad)
+    dtype = dtype or _dtype.DEFAULT_FLOAT
+    exponents = _even_points(start, end, steps, dtype).astype(np.float64)
+    with np.errstate(over="ignore"):  # 10 ** 10 as a float16 is inf, as in torch
+        powers = np.power(np.float64(base), exponents).astype(dtype.numpy)  # in double
+    return _finish(powers, device, requires_grad)
 
 
 def _check_ends(name, start, end) -> None:
@@ -91,7 +103,7 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:1255
+# --- book/chapters/05_creation.md:1307
 def rand_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
               requires_grad=False):
     strides, dtype = _strides("rand_like", input, (), locals()), dtype_argument(dtype, "rand_like")
@@ -149,7 +161,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
     return _finish(order.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1320
+# --- book/chapters/05_creation.md:1372
 _DRAWN = ("torch.memory_format memory_format = None, torch.dtype dtype = None, torch.layout "
           "layout = None, torch.device device = None, bool pin_memory = False, bool "
           "requires_grad = False")
@@ -171,7 +183,7 @@ def _strides(name: str, input, bounds: tuple, given: dict):
     return copy_strides(input, fmt)
 
 
-# --- book/chapters/05_creation.md:1348
+# --- book/chapters/05_creation.md:1400
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
@@ -188,7 +200,7 @@ def _check_permutation_fits(n: int, dtype) -> None:
         _dtype.checked_number(n - 1, dtype)
 
 
-# --- book/chapters/05_creation.md:1371
+# --- book/chapters/05_creation.md:1423
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
                  requires_grad=False):
     return _triangle("tril_indices", np.tril_indices, row, col, offset, dtype, device,

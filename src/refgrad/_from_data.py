@@ -14,8 +14,10 @@ from refgrad import _dtype
 from refgrad._backend import cuda_is_available, move, pin
 from refgrad._c_names import c_type_name
 from refgrad._device import CPU, device
+from refgrad._numpy_arrays import LIST_OF_ARRAYS, check_kind, check_layout
 from refgrad._tensor import Tensor, check_requires_grad, make_tensor
 from refgrad._tensor_values import host_array
+from refgrad._warn_once import warn_once
 
 _COPY_WARNING = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -28,8 +30,11 @@ def _is_sequence(x) -> bool:
     return isinstance(x, Sequence | np.ndarray | Tensor) and not isinstance(x, str | bytes)
 
 
-def _leaves(data) -> list:
-    """The scalars of nested lists, after checking that the nesting is rectangular."""
+def _leaves(data, stacklevel: int | None = None) -> list:
+    """The scalars of nested lists, after checking that the nesting is rectangular.
+
+    With a ``stacklevel``, NumPy arrays among the lists are checked, and warned of.
+    """
     level, depth = [data], 0
     while level and _is_sequence(level[0]) and not isinstance(level[0], Tensor):
         length = len(level[0])
@@ -40,12 +45,15 @@ def _leaves(data) -> list:
                 raise ValueError(
                     f"expected sequence of length {length} at dim {depth} (got {len(item)})"
                 )
+            if isinstance(item, np.ndarray) and stacklevel is not None:
+                check_kind(item)  # read element by element, but only of torch's dtypes
+                warn_once("list of ndarrays", LIST_OF_ARRAYS, stacklevel + 1)
         level = [x for item in level for x in item]
         depth += 1
     return level
 
 
-# --- book/chapters/05_creation.md:82
+# --- book/chapters/05_creation.md:93
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -55,6 +63,8 @@ def _infer_dtype(leaves) -> _dtype.dtype:
             kind = _dtype.from_numpy(x.dtype)
         elif isinstance(x, bool | int | float):
             kind = _dtype.scalar_dtype(x)
+        elif isinstance(x, list | tuple):  # deeper than the sizes read: [1, [2]] is int64
+            kind = _infer_dtype(_leaves(x))  # and the list then fails to convert
         elif isinstance(x, str | bytes):
             raise TypeError(f"new(): invalid data type '{c_type_name(type(x))}'")
         else:
@@ -68,6 +78,8 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
     if isinstance(data, Tensor):
         warnings.warn(_COPY_WARNING, UserWarning, stacklevel=stacklevel)
         data = host_array(data)
+    if isinstance(data, np.ndarray):
+        check_layout(data)
     if isinstance(data, np.ndarray | np.generic):
         if dtype is not None and isinstance(data, np.generic):
             _check_kinds([data], dtype)
@@ -75,7 +87,7 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         return np.array(data, dtype=dtype.numpy)
     if isinstance(data, str | bytes):
         raise TypeError(f"new(): invalid data type '{c_type_name(type(data))}'")
-    leaves = _leaves(data)
+    leaves = _leaves(data, stacklevel)
     if leaves and isinstance(leaves[0], str):  # the sizes are read from first elements
         raise ValueError("too many dimensions 'str'")
     dtype = dtype or _infer_dtype(leaves)
@@ -90,7 +102,7 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         )
 
 
-# --- book/chapters/05_creation.md:137
+# --- book/chapters/05_creation.md:152
 def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
     for x in leaves:
         if isinstance(x, Tensor | np.ndarray | bool | int | float):
@@ -105,7 +117,7 @@ def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
             raise TypeError(f"'{name}' object cannot be interpreted as an integer")
 
 
-# --- book/chapters/05_creation.md:165
+# --- book/chapters/05_creation.md:180
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -131,7 +143,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return t.item()
 
 
-# --- book/chapters/05_creation.md:192
+# --- book/chapters/05_creation.md:207
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -142,7 +154,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:214
+# --- book/chapters/05_creation.md:229
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev) != CPU
 

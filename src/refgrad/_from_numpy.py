@@ -2,23 +2,21 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1687
+# --- book/chapters/05_creation.md:1783
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
 import weakref
 
 import numpy as np
 
-from refgrad import _dtype
 from refgrad._backend import storage_root
 from refgrad._from_data import tensor
+from refgrad._numpy_arrays import check_layout
 from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._typename import c_type_name
 from refgrad._warn_once import warn_once
 
-_TORCH_NUMPY_TYPES = ("float64, float32, float16, complex64, complex128, int64, int32, int16, "
-                      "int8, uint64, uint32, uint16, uint8, and bool")
 _NOT_WRITABLE = (
     "The given NumPy array is not writable, and PyTorch does not support non-writable tensors. "
     "This means writing to this tensor will result in undefined behavior. You may want to "
@@ -32,7 +30,7 @@ def from_numpy(ndarray) -> Tensor:
         raise TypeError(f"expected np.ndarray (got {c_type_name(type(ndarray))})")
     if not ndarray.flags.writeable:
         warn_once("from_numpy", _NOT_WRITABLE)  # chapter "Warnings given once"
-    _check_layout(ndarray)
+    check_layout(ndarray)
     remember_shared(ndarray)
     return make_tensor(ndarray)
 
@@ -55,24 +53,6 @@ def shares_numpy_memory(root) -> bool:
     """Whether the array ``root`` owns memory that from_numpy shared with its caller."""
     reference = _SHARED.get(id(root))
     return reference is not None and reference() is root
-
-
-def _check_layout(array) -> None:
-    if any(stride % array.itemsize for stride in array.strides):
-        raise ValueError("given numpy array strides not a multiple of the element byte size. "
-                         "Copy the numpy array to reallocate the memory.")
-    if any(stride < 0 for stride in array.strides):
-        raise ValueError(
-            "At least one stride in the given numpy array is negative, and tensors with "
-            "negative strides are not currently supported. (You can probably work around this "
-            "by making a copy of your array  with array.copy().) ")
-    if not array.dtype.isnative:
-        raise ValueError("given numpy array has byte order different from the native byte "
-                         "order. Conversion between byte orders is currently not supported.")
-    if array.dtype.kind not in "biufc":
-        raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype.type.__name__}. "
-                        f"The only supported types are: {_TORCH_NUMPY_TYPES}.")
-    _dtype.from_numpy(array.dtype)  # refgrad's own refusal of the dtypes it lacks
 
 
 def as_tensor(data, *, dtype=None, device=None) -> Tensor:

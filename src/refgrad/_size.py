@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:40
+# --- book/chapters/02_dtypes.md:43
 """torch.Size: a tuple of ints that prints as torch's does."""
 
 import math
@@ -20,7 +20,10 @@ class Size(tuple):
 
     __slots__ = ()
 
-    def __new__(cls, sizes=()):
+    def __new__(cls, sizes=(), /, *more, **keywords):
+        if more or keywords:  # refused in the words of the tuple torch's Size is
+            raise TypeError(f"tuple expected at most 1 argument, got {len(more) + 1}" if more
+                            else "tuple() takes no keyword arguments")
         sizes = tuple(sizes)
         for n in sizes:
             if type(n) is not int:
@@ -28,8 +31,11 @@ class Size(tuple):
                 break
         return new_size(cls, sizes)
 
-    def __repr__(self) -> str:
-        return f"torch.Size({list(self)})"
+    def __repr__(self) -> str:  # a NumPy integer kept in it prints as the int it holds
+        sizes = [int(n) for n in self]
+        if not all(_LEAST <= n <= _MOST for n in sizes):  # kept, but never printed
+            raise ValueError("Overflow when unpacking long long")
+        return f"torch.Size({sizes})"
 
     __str__ = __repr__
 
@@ -60,17 +66,22 @@ class Size(tuple):
     __rmul__ = __mul__
 
     def numel(self) -> int:
-        """How many elements a tensor of this size holds."""
-        return math.prod(self)
+        """How many elements a tensor of this size holds, counted in int64 as torch counts."""
+        return (math.prod(self) - _LEAST) % 2**64 + _LEAST
+
+
+_LEAST, _MOST = -2**63, 2**63 - 1  # the sizes torch's int64 holds
+
+
 
 
 def _read(i: int, n) -> int:
-    if isinstance(n, int):
-        return int(n)  # a bool is the int it stands for
     if isinstance(n, np.integer):
-        return n  # kept as it is, as torch keeps it
-    try:
-        return operator.index(n)
-    except TypeError:
-        raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is "
-                        f"'{c_type_name(type(n))}')") from None
+        read = n  # kept as it is, as torch keeps it
+    else:
+        try:
+            read = operator.index(n)  # a bool is the int it stands for
+        except TypeError:
+            raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is "
+                            f"'{c_type_name(type(n))}')") from None
+    return read

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:111
+# --- book/chapters/06_parameters.md:116
 """copy.copy, copy.deepcopy and pickle of tensors and parameters, as torch makes them."""
 
 import copy
@@ -46,7 +46,7 @@ def _layout(data):
     return data, data, 0, data.shape, data.strides  # CuPy, or a layout kept as it is
 
 
-# --- book/chapters/06_parameters.md:156
+# --- book/chapters/06_parameters.md:161
 def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=True):
     memory = storage.array
     if isinstance(memory, np.ndarray) and memory.dtype == np.uint8 and memory.ndim == 1:
@@ -81,7 +81,7 @@ def _reduce_ex(self, protocol):
                                                 or self._data.flags.writeable)))
 
 
-# --- book/chapters/06_parameters.md:192
+# --- book/chapters/06_parameters.md:197
 def _deepcopy(self, memo):
     if self._grad_fn is not None:
         raise RuntimeError(NOT_A_LEAF)

@@ -42,6 +42,9 @@ class _Shape:
         shape = self._data.shape
         if dim is None:
             return new_size(Size, shape)
+        if type(dim) is not int and (isinstance(dim, bool) or not hasattr(dim, "__index__")):
+            raise TypeError("size(): argument 'dim' (position 1) must be int, not "
+                            f"{c_type_name(type(dim))}")
         if not shape:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return shape[wrap_dim(dim, len(shape))]
@@ -62,7 +65,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:168
+# --- book/chapters/03_tensor.md:171
 class _Layout:
     __slots__ = ()
 
@@ -116,7 +119,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:525
+# --- book/chapters/03_tensor.md:528
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -174,7 +177,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:594
+# --- book/chapters/03_tensor.md:597
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:547
+# --- book/chapters/02_dtypes.md:561
 """finfo and iinfo: the numbers a float or an integer dtype can hold."""
 
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._arguments import Arguments
 from refgrad._c_names import c_type_name
 
 
@@ -70,18 +71,37 @@ class iinfo:  # noqa: N801 - torch's name
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
-# --- book/chapters/02_dtypes.md:622
+# --- book/chapters/02_dtypes.md:642
 def is_floating_point(input) -> bool:
     return input.dtype.is_floating_point
 
 
-def result_type(tensor, other):
-    return _dtype.result_type(tensor, other)
+_RESULT_TYPE = Arguments(*(f"result_type({form})" for form in (
+    "Tensor tensor, Tensor other", "Number scalar, Tensor tensor", "Tensor tensor, Number other",
+    "Number scalar1, Number scalar2")))
 
 
-def can_cast(from_, to) -> bool:
+def result_type(*args, **kwargs):
+    """torch.result_type, its two operands read as torch's four forms name them."""
+    _, given = _RESULT_TYPE.values(args, kwargs)
+    return _dtype.result_type(*(_operand(v) for v in given.values()))
+
+
+def _operand(value):
+    # torch reads a NumPy bool as a float here; other NumPy scalars as their numbers.
+    if isinstance(value, np.bool_):
+        return float(value)
+    return _dtype.python_number(value)
+
+
+def can_cast(*args, **kwargs) -> bool:
+    _, given = _CAN_CAST.values(args, kwargs)  # a keyword argument is named without a position
+    from_, to = given["from_"], given["to"]
     from_, to = _checked("can_cast", from_, "from_"), _checked("can_cast", to, "to", 2)
     return from_.category <= to.category
+
+
+_CAN_CAST = Arguments("can_cast(torch.dtype from_, torch.dtype to)")
 
 
 def promote_types(type1, type2):

@@ -93,12 +93,13 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
 
 # --- book/chapters/16j_products_and_shapes.md:251
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
-    from refgrad._ops.linalg import _C_NAMES, _batches
+    from refgrad._dtype import C_TYPE_NAMES
+    from refgrad._ops.linalg import _batches
 
     _numbers("baddbmm", beta=beta, alpha=alpha)
     _batches(batch1, batch2, "baddbmm")
     if input.dtype is not batch1.dtype:
-        names = [_C_NAMES.get(t.dtype.name, t.dtype.name) for t in (input, batch1, batch2)]
+        names = [C_TYPE_NAMES[t.dtype.name] for t in (input, batch1, batch2)]
         raise RuntimeError("Input dtypes must be the same, got: input {}, batch1: {}, "
                            "batch2: {}".format(*names))
     shape = (batch1.shape[0], batch1.shape[1], batch2.shape[2])

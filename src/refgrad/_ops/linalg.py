@@ -66,15 +66,12 @@ BMM = register(Op(
 
 
 # --- book/chapters/16c_linalg.md:103
-_C_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int"}
-
-
 def _same_dtype(a, b, message, c_names=True) -> None:
+    from refgrad._dtype import C_TYPE_NAMES
     from refgrad._typename import LEGACY
 
     if a.dtype is not b.dtype:
-        names = [_C_NAMES.get(str(t.dtype)[6:], str(t.dtype)[6:]) if c_names else
-                 LEGACY[t.dtype] for t in (a, b)]
+        names = [C_TYPE_NAMES[t.dtype.name] if c_names else LEGACY[t.dtype] for t in (a, b)]
         raise RuntimeError(message.format(*names))
 
 
@@ -100,7 +97,7 @@ def _no_bools(t, kernel: str) -> None:
         raise not_implemented_for(kernel, t._data.dtype)
 
 
-# --- book/chapters/16c_linalg.md:139
+# --- book/chapters/16c_linalg.md:136
 def _vectors(a, b) -> None:
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -126,11 +123,12 @@ def _batches(a, b, kernel: str = "bmm") -> None:
             f"Expected size for first two dimensions of batch2 tensor to be: {want} but got: "
             f"{list(b.shape[:2])}."
         )
+    _no_bools(a, kernel)  # a batch of bools is refused before a second dtype is compared
     _same_dtype(a, b, "expected scalar type {} but found {}", c_names=False)
     _no_bools(b, kernel)
 
 
-# --- book/chapters/16c_linalg.md:177
+# --- book/chapters/16c_linalg.md:175
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -168,7 +166,7 @@ def mv(input, vec):
     return _call(MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:224
+# --- book/chapters/16c_linalg.md:222
 def matmul(input, other):
     if input.ndim == 0 or other.ndim == 0:
         raise RuntimeError(
@@ -191,7 +189,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:256
+# --- book/chapters/16c_linalg.md:254
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -210,7 +208,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:283
+# --- book/chapters/16c_linalg.md:281
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -221,7 +219,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:300
+# --- book/chapters/16c_linalg.md:298
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -236,7 +234,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:320
+# --- book/chapters/16c_linalg.md:318
 def _batched(a, b):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._size import Size
@@ -256,7 +254,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:351
+# --- book/chapters/16c_linalg.md:349
 def outer(input, vec2):
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:

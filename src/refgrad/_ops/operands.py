@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:387
+# --- book/chapters/13_dispatch.md:390
 """The NumPy operands of an op-table row: dtypes promoted, devices checked."""
 
 import collections
@@ -11,6 +11,7 @@ import numpy as np
 from numpy import asarray, generic, ndarray  # NOTE [Names looked up once]
 
 from refgrad import _dtype
+from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp
 from refgrad._tensor import Tensor
 from refgrad._typename import c_type_name
 
@@ -35,7 +36,7 @@ def _arrays(op, args, params):
         if isinstance(a, Tensor):
             data = a._data
             on_host = on_host and type(data) is ndarray
-            arrays.append(data if data.dtype == kind else data.astype(kind))
+            arrays.append(data if data.dtype == kind else _cast(data, kind))
         elif a is None:  # an optional tensor argument that was not given
             arrays.append(None)
         elif type(a) is int:
@@ -51,12 +52,21 @@ def _arrays(op, args, params):
     return arrays, args
 
 
+def _cast(data, kind):
+    """``data`` as ``kind``: 1e39 as a float32 is inf, as silently as torch casts it."""
+    token = quiet_fp(QUIET)  # NOTE [Quiet floating point]
+    try:
+        return data.astype(kind)
+    finally:
+        restore_fp(token)
+
+
 def as_array(value):
     # NumPy returns scalars, not 0-d arrays, from reductions; tensors want arrays.
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:478
+# --- book/chapters/13_dispatch.md:491
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -187,7 +197,7 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:626
+# --- book/chapters/13_dispatch.md:639
 _NOT_OPERANDS = (ndarray, list, tuple, str)  # what torch's parser refuses for a tensor
 _READ_FIRST = (generic, *_NOT_OPERANDS)
 
@@ -215,7 +225,7 @@ def read_numbers(op, args, params):
     return args, params
 
 
-# --- book/chapters/13_dispatch.md:680
+# --- book/chapters/13_dispatch.md:693
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -251,7 +261,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:912
+# --- book/chapters/13_dispatch.md:925
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not op.promote or op.variadic:

@@ -92,7 +92,7 @@ ADDBMM = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:304
+# --- book/chapters/16j_products_and_shapes.md:305
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -123,7 +123,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:347
+# --- book/chapters/16j_products_and_shapes.md:348
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
@@ -134,7 +134,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:359
+# --- book/chapters/16j_products_and_shapes.md:360
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.linalg import _vectors
@@ -170,7 +170,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:396
+# --- book/chapters/16j_products_and_shapes.md:397
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -187,7 +187,7 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:422
+# --- book/chapters/16j_products_and_shapes.md:423
 def kron(input, other):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._tensor import Tensor

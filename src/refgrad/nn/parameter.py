@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:31
+# --- book/chapters/06_parameters.md:33
 """nn.Parameter: a tensor that is a model's weight."""
 
 import numpy as np
 
+from refgrad._c_names import c_type_name
 from refgrad._dtype import get_default_dtype
 from refgrad._tensor import Tensor, check_requires_grad, make_tensor
 
@@ -19,6 +20,8 @@ class Parameter(Tensor):
     def __new__(cls, data=None, requires_grad: bool = True):
         if data is None:
             data = make_tensor(np.empty((0,), get_default_dtype().numpy))
+        elif not isinstance(data, Tensor):  # torch's Parameter detaches its data first
+            raise AttributeError(f"'{c_type_name(type(data))}' object has no attribute 'detach'")
         param = make_tensor(data._data, cls=cls)
         param._version_counter = data._version_counter
         check_requires_grad(param, requires_grad)
