@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1166
+# --- book/chapters/10_nodes.md:1202
 from refgrad.autograd import graph
 
 
