@@ -99,3 +99,35 @@ def test_gradgradcheck_draws_its_grad_outputs_in_the_outputs_dtype():
     torch.manual_seed(0)
     torch.empty(2).uniform_(-1, 1)
     assert torch.equal(after, torch.rand(1))
+
+
+@pytest.mark.parametrize("fast_mode", [True, False])
+def test_the_zero_tangents_a_custom_jvp_receives_are_positive_zeros(fast_mode):
+    seen = []
+
+    class Mul(torch.autograd.Function):
+        @staticmethod
+        def forward(x, y):
+            return x * y
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_forward(*inputs)
+            ctx.save_for_backward(*inputs)
+
+        @staticmethod
+        def jvp(ctx, xt, yt):
+            seen.append(torch.signbit(xt).any().item() or torch.signbit(yt).any().item())
+            x, y = ctx.saved_tensors
+            return xt * y + x * yt
+
+        @staticmethod
+        def backward(ctx, g):
+            x, y = ctx.saved_tensors
+            return g * y, g * x
+
+    x = torch.tensor([0.5, -1.5, -2.0], dtype=torch.double, requires_grad=True)
+    y = torch.tensor([-0.5, 1.0, -3.0], dtype=torch.double, requires_grad=True)
+    assert torch.autograd.gradcheck(Mul.apply, (x, y), check_forward_ad=True,
+                                    check_backward_ad=False, fast_mode=fast_mode)
+    assert len(seen) >= 4 and not any(seen)

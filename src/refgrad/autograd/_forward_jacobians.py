@@ -86,7 +86,7 @@ def _slow_tables(func, inputs, position: int, j: int, eps, rtol, atol) -> str:
     return _slow_message(_forward_rows(func, inputs, [position], j, vectors)[0], n, rtol, atol)
 
 
-# --- book/chapters/19_gradcheck.md:489
+# --- book/chapters/19_gradcheck.md:491
 def check_undefined_tangents(func, inputs) -> None:
     from refgrad._generator import Generator
     from refgrad.autograd import forward_ad as fwAD
@@ -107,8 +107,11 @@ def check_undefined_tangents(func, inputs) -> None:
 
 
 def _dual(fwAD, a, tangents, is_target: bool, zero: bool):
+    from refgrad._creation import zeros_like
+
     if id(a) not in tangents:
         return a
     if is_target:
-        return fwAD.make_dual(a.detach(), a.detach() * 0) if zero else a.detach()
+        # zeros_like, not a * 0, whose zeros take a's signs: -0.0 where a < 0
+        return fwAD.make_dual(a.detach(), zeros_like(a)) if zero else a.detach()
     return fwAD.make_dual(a.detach(), tangents[id(a)])
