@@ -131,3 +131,21 @@ def test_the_zero_tangents_a_custom_jvp_receives_are_positive_zeros(fast_mode):
     assert torch.autograd.gradcheck(Mul.apply, (x, y), check_forward_ad=True,
                                     check_backward_ad=False, fast_mode=fast_mode)
     assert len(seen) >= 4 and not any(seen)
+
+
+def test_the_warning_for_an_input_not_double_comes_from_gradcheck_s_module():
+    import sys
+    import warnings
+
+    module = sys.modules[torch.autograd.gradcheck.__module__]
+    x = torch.randn(3, requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")  # each place a warning is raised from shows it once
+        for check in (torch.autograd.gradcheck, torch.autograd.gradgradcheck):
+            check(lambda a: a * 2, (x,), raise_exception=False)
+        torch.autograd.gradcheck(lambda a: a * 2, (x,), raise_exception=False)
+        torch.autograd.gradcheck(lambda a, b: a * b, (x, x.detach().requires_grad_()),
+                                 raise_exception=False)
+    assert [str(w.message)[:8] for w in caught] == ["Input #0", "Input #1"]
+    assert {w.filename for w in caught} == {module.__file__}
+    assert all(w.category is UserWarning for w in caught)

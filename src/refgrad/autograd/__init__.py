@@ -46,7 +46,7 @@ from refgrad.autograd.variable import variable  # noqa: F811 - the function hide
 from refgrad.autograd import forward_ad
 
 
-# --- book/chapters/19_gradcheck.md:768
+# --- book/chapters/19_gradcheck.md:771
 from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 
 __all__ += ["gradcheck", "gradgradcheck"]
