@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:566
+# --- book/chapters/10_nodes.md:598
 """AccumulateGrad, where leaves receive their gradient, and the edge that reaches a tensor."""
 
 import sys
@@ -61,7 +61,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:649
+# --- book/chapters/10_nodes.md:681
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -131,7 +131,7 @@ def _summed(old, grad):
     return relaid(old + grad, iterated_strides(shape, (old.stride(), grad.stride())))
 
 
-# --- book/chapters/10_nodes.md:730
+# --- book/chapters/10_nodes.md:762
 def _laid_out_like(data, leaf):
     """A copy of ``data`` with ``leaf``'s very strides, if ``leaf`` is dense; else row-major."""
     copy = data.copy()  # row-major: what nearly every leaf has
@@ -164,7 +164,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:770
+# --- book/chapters/10_nodes.md:802
 LAYOUT_WARNING = ("grad and param do not obey the gradient layout contract. This is not an "
                   "error, but may impair performance.\ngrad.sizes() = {}, strides() = {}\n"
                   "param.sizes() = {}, strides() = {}")
@@ -187,7 +187,7 @@ def warn_unless_obeyed(grad, variable, which: str) -> None:
             shape, list(strides), shape, list(leaf_strides)), stacklevel=1)
 
 
-# --- book/chapters/10_nodes.md:880
+# --- book/chapters/10_nodes.md:912
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -220,7 +220,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:947
+# --- book/chapters/10_nodes.md:979
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -243,7 +243,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1062
+# --- book/chapters/10_nodes.md:1094
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -269,7 +269,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1103
+# --- book/chapters/10_nodes.md:1135
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

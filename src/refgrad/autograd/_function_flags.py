@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:619
+# --- book/chapters/25_functions.md:633
 """The class flags of a custom Function: boxed gradients, saved tensors read once."""
 
 from refgrad._c_names import c_type_name
@@ -32,10 +32,10 @@ def boxed(cls) -> bool:
 
 def take_saved(node) -> tuple:
     """The first read of saved_tensors, which leaves the node holding none of them."""
-    if node._saved_taken:
+    if node._already_read:
         raise RuntimeError(READ_TWICE)
     if node._saved is None:
         raise RuntimeError(FREED)
     saved = tuple(None if s is None else unpack(s, node) for s in node._saved)
-    node._saved_taken, node._saved = True, ()
+    node._already_read, node._saved = True, ()
     return saved

@@ -20,6 +20,7 @@ from refgrad.autograd._function_checks import (
 from refgrad.autograd._function_flags import boxed, read_flags, take_saved
 from refgrad.autograd._materialize import MATERIALIZE_GRADS
 from refgrad.autograd._node import FunctionNode, input_metadata, set_edges
+from refgrad.autograd._node_dir import SHOWN, node_dir
 from refgrad.autograd._node_misuse import ReadOnly
 from refgrad.autograd._once_differentiable import once_differentiable
 from refgrad.autograd._saved import FREED, NOTHING_SAVED, SavedTensor, unpack
@@ -55,7 +56,7 @@ class FunctionCtx:
         self.saved_for_forward = tensors
 
 
-# --- book/chapters/25_functions.md:149
+# --- book/chapters/25_functions.md:150
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -134,6 +135,19 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
     def __call__(self, *grads):  # unlike a built-in node, torch's custom node is no callable
         raise TypeError(f"'{type(self).__name__}' object is not callable")
 
+    def __dir__(self) -> list:  # NOTE [What dir() of a ctx lists]
+        kept = {n for n in vars(self) if n[0] == "_" and not hasattr(type(self), n)}
+        return node_dir(self, CUSTOM_SHOWN | (kept - {"_tensor_positions", "_not_tensors"}),
+                        CUSTOM_HIDDEN)
+
+
+# NOTE [What dir() of a ctx lists]
+# Beside what every node shows, torch's custom node shows the names of its
+# class (apply, saved_tensors, mark_dirty...) and whatever forward stored on
+# ctx, private or not; refgrad's own flags and slots stay out of the list.
+CUSTOM_SHOWN = SHOWN | {"_forward_cls"}
+CUSTOM_HIDDEN = frozenset({"__abstractmethods__", "__slots__", "__call__", "release_variables"})
+
 
 def _user_backward(cls):
     """``backward`` or its other name ``vjp``, whichever the Function defines: not both."""
@@ -151,7 +165,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:261
+# --- book/chapters/25_functions.md:275
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = _bound(cls.forward, args, kwargs), {}
@@ -196,7 +210,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:332
+# --- book/chapters/25_functions.md:346
 def _wrap(node, inputs, outputs, edges) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -235,7 +249,7 @@ def _wrap(node, inputs, outputs, edges) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:514
+# --- book/chapters/25_functions.md:528
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
@@ -278,7 +292,7 @@ class FunctionMeta(type):
             "dirty_tensors": None, "non_differentiable": None, "_dirty": (),
             "_materialize_grads": True,
             "_saved": (), "saved_for_forward": (), "_in_jvp": False,
-            "_boxed": False, "_clears_saved": False, "_saved_taken": False,
+            "_boxed": False, "_clears_saved": False, "_already_read": False,
         }
         cls._backward_cls = type(name + "Backward", (BackwardCFunction,), namespace)
         super().__init__(name, bases, attrs, **kwargs)
