@@ -99,3 +99,53 @@ def test_gradgradcheck_draws_its_grad_outputs_in_the_outputs_dtype():
     torch.manual_seed(0)
     torch.empty(2).uniform_(-1, 1)
     assert torch.equal(after, torch.rand(1))
+
+
+@pytest.mark.parametrize("fast_mode", [True, False])
+def test_the_zero_tangents_a_custom_jvp_receives_are_positive_zeros(fast_mode):
+    seen = []
+
+    class Mul(torch.autograd.Function):
+        @staticmethod
+        def forward(x, y):
+            return x * y
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_forward(*inputs)
+            ctx.save_for_backward(*inputs)
+
+        @staticmethod
+        def jvp(ctx, xt, yt):
+            seen.append(torch.signbit(xt).any().item() or torch.signbit(yt).any().item())
+            x, y = ctx.saved_tensors
+            return xt * y + x * yt
+
+        @staticmethod
+        def backward(ctx, g):
+            x, y = ctx.saved_tensors
+            return g * y, g * x
+
+    x = torch.tensor([0.5, -1.5, -2.0], dtype=torch.double, requires_grad=True)
+    y = torch.tensor([-0.5, 1.0, -3.0], dtype=torch.double, requires_grad=True)
+    assert torch.autograd.gradcheck(Mul.apply, (x, y), check_forward_ad=True,
+                                    check_backward_ad=False, fast_mode=fast_mode)
+    assert len(seen) >= 4 and not any(seen)
+
+
+def test_the_warning_for_an_input_not_double_comes_from_gradcheck_s_module():
+    import sys
+    import warnings
+
+    module = sys.modules[torch.autograd.gradcheck.__module__]
+    x = torch.randn(3, requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")  # each place a warning is raised from shows it once
+        for check in (torch.autograd.gradcheck, torch.autograd.gradgradcheck):
+            check(lambda a: a * 2, (x,), raise_exception=False)
+        torch.autograd.gradcheck(lambda a: a * 2, (x,), raise_exception=False)
+        torch.autograd.gradcheck(lambda a, b: a * b, (x, x.detach().requires_grad_()),
+                                 raise_exception=False)
+    assert [str(w.message)[:8] for w in caught] == ["Input #0", "Input #1"]
+    assert {w.filename for w in caught} == {module.__file__}
+    assert all(w.category is UserWarning for w in caught)

@@ -98,3 +98,67 @@ def test_a_module_moved_to_channels_last():
     assert bias.stride() == (1,) and model[2].weight.stride() == (144, 1)  # not 4-d: as it was
     model(torch.randn(2, 3, 8, 8)).sum().backward()
     assert weight.grad.stride() == (27, 1, 9, 3)
+
+
+def _contract_warning(grad, grad_strides, param_strides):
+    return ("grad and param do not obey the gradient layout contract. This is not an error, "
+            f"but may impair performance.\ngrad.sizes() = {grad}, strides() = {grad_strides}\n"
+            f"param.sizes() = {grad}, strides() = {param_strides}")
+
+
+# leaf, the .grad set before backward, and the strides the warning shows (None: no warning);
+# under create_graph the sum is a new tensor, row-major where the .grad was not dense
+EXISTING_GRADS = [
+    (lambda: torch.randn(3, 4).t(), lambda: torch.zeros(4, 3), ([4, 3], [3, 1], [1, 4])),
+    (lambda: torch.randn(3, 4), lambda: torch.zeros(4, 3).t(), ([3, 4], [1, 3], [4, 1])),
+    (lambda: torch.randn(3, 4), lambda: torch.zeros(3, 8)[:, ::2], ([3, 4], [8, 2], [4, 1]),
+     False),
+    # not dense: a row-major .grad obeys, any other does not
+    (lambda: torch.randn(4, 4)[:, ::2], lambda: torch.zeros(4, 2), None),
+    (lambda: torch.randn(4, 4)[:, ::2], lambda: torch.zeros(2, 4).t(), ([4, 2], [1, 4], [4, 2])),
+    (lambda: torch.randn(0, 3).t(), lambda: torch.zeros(3, 0), ([3, 0], [1, 1], [1, 3])),
+    (lambda: torch.randn(3, 4), lambda: torch.zeros(3, 4), None),
+    (lambda: torch.randn(1, 3), lambda: torch.zeros(3, 1).t(), None),  # only a size of 1 differs
+    (lambda: torch.randn(2, 1, 3), lambda: torch.zeros(2, 3).unsqueeze(1), None),
+]
+
+
+@pytest.fixture
+def warn_always():
+    before = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    yield
+    torch.set_warn_always(before)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("leaf, grad, shown, summed_warns",
+                         [case if len(case) == 4 else (*case, True) for case in EXISTING_GRADS])
+def test_a_grad_breaking_the_layout_contract_is_warned_of(warn_always, leaf, grad, shown,
+                                                          create_graph, summed_warns):
+    x = leaf().detach().requires_grad_()
+    x.grad = before = grad()
+    strides = before.stride()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        (x * 2).sum().backward(create_graph=create_graph)
+    messages = [str(w.message).split(" (Triggered internally at ")[0] for w in caught
+                if "reference cycle" not in str(w.message)]
+    warns = shown is not None and (summed_warns or not create_graph)
+    assert messages == ([_contract_warning(*shown)] if warns else [])
+    assert all(w.category is UserWarning for w in caught)
+    assert (x.grad is before) is not create_graph
+    if not create_graph:
+        assert x.grad.stride() == strides  # added in place, not relaid
+    assert torch.equal(x.grad, torch.full_like(x, 2.0))
+
+
+def test_the_layout_warning_comes_from_a_gradient_that_is_added(warn_always):
+    x = torch.randn(3, 4).t().detach().requires_grad_()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        (x * 2).sum().backward()  # the first gradient is laid out like x
+        (x * 2).sum().backward()
+        g = torch.ones(4, 3)
+        torch.autograd.backward(x * 1, g)
+    assert caught == [] and x.grad.stride() == (1, 4)

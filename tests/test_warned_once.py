@@ -94,3 +94,19 @@ def test_the_switch_takes_a_bool_only(value, name):
         torch.set_warn_always(value)
     assert str(caught.value) == f"setWarnOnlyOnce expects a bool, but got {name}"
     assert torch.is_warn_always_enabled() is False
+
+
+def _into_transposed_grad(create_graph):
+    def call():
+        x = torch.randn(3, 4).t().detach().requires_grad_()
+        x.grad = torch.zeros(4, 3)
+        (x * 2).sum().backward(create_graph=create_graph)
+    return call
+
+
+def test_the_layout_warning_is_given_once_for_each_kind_of_sum():
+    contract = [m for m in _messages(_into_transposed_grad(False), 3) if "layout" in m]
+    assert len(contract) == 1 and "layout contract added" in _warn_once._given
+    summed = [m for m in _messages(_into_transposed_grad(True), 3) if "layout" in m]
+    assert summed == contract  # the other sum, with a key of its own
+    assert [m for m in _messages(_into_transposed_grad(True)) if "layout" in m] == []

@@ -14,9 +14,10 @@ from refgrad._formatting import tensor_repr
 from refgrad._method_counts import keywords_only, no_arguments
 from refgrad._size import Size, new_size
 from refgrad._warn_once import warn_once
+from refgrad.autograd._state import state
 
 
-# --- book/chapters/03_tensor.md:121
+# --- book/chapters/03_tensor.md:122
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, or torch's IndexError.
 
@@ -65,7 +66,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:171
+# --- book/chapters/03_tensor.md:172
 class _Layout:
     __slots__ = ()
 
@@ -119,7 +120,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:528
+# --- book/chapters/03_tensor.md:533
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -151,7 +152,8 @@ class _Python:
                 f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() "
                 "to copy the tensor to host memory first."
             )
-        if self._requires_grad and not force:
+        # Only while grad mode is on: under no_grad nothing would be lost.
+        if self._requires_grad and not force and state.grad_enabled:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. "
                 "Use tensor.detach().numpy() instead."
@@ -164,7 +166,9 @@ class _Python:
 
     def __array__(self, dtype=None, copy=None):
         array = self.numpy()
-        return array if dtype is None else array.astype(dtype, copy=False)
+        if dtype is not None:
+            return array.astype(dtype, copy=bool(copy))
+        return array.copy() if copy else array  # np.array(t) asks for its own copy
 
     # Above NumPy's own: `np.float64(2) * x` then asks x.__rmul__, as in torch,
     # instead of NumPy computing with the tensor's array.
@@ -177,7 +181,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:597
+# --- book/chapters/03_tensor.md:605
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 

@@ -147,7 +147,7 @@ def _guard_mode(args: tuple, kwargs: dict) -> bool:
     raise TypeError(_BAD_GUARD_ARGUMENTS + "; ".join(shown))
 
 
-# --- book/chapters/10_nodes.md:1161
+# --- book/chapters/10_nodes.md:1229
 from refgrad.autograd._stream_warning import _warn_on_accumulate_grad_stream_mismatch
 
 

@@ -11,6 +11,7 @@ from typing import NamedTuple
 from refgrad._C import _functions
 from refgrad.autograd._engine import _call
 from refgrad.autograd._node import FunctionNode, InputMetadata, new_node
+from refgrad.autograd._node_dir import node_dir
 from refgrad.autograd._node_misuse import ReadOnly
 from refgrad.autograd._saved import (
     FREED,
@@ -37,7 +38,7 @@ def node_class(op) -> type:
     return cls
 
 
-# --- book/chapters/13_dispatch.md:79
+# --- book/chapters/13_dispatch.md:80
 # NOTE [Code of its own per node class]
 # At each attribute read or write in a function's code, CPython 3.11 caches
 # what it found for the class of object it met there, and takes a slow path
@@ -60,7 +61,7 @@ def _own_copy(function):
                               function.__name__, function.__defaults__, function.__closure__)
 
 
-# --- book/chapters/13_dispatch.md:109
+# --- book/chapters/13_dispatch.md:110
 class RecordPlan(NamedTuple):
     """A row's saves and keeps, by position: worked out once per row."""
 
@@ -89,7 +90,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:148
+# --- book/chapters/13_dispatch.md:149
 # NOTE [No __getattr__ on nodes]
 # A class that defines __getattr__ routes every attribute read of its
 # instances through a slow generic path: CPython's specializing interpreter
@@ -117,7 +118,7 @@ def _saved_property(key: str, raw: bool) -> property:
     return ReadOnly(lambda node: node._lookup(key, raw))  # NOTE [Misuse in C++ words]
 
 
-# --- book/chapters/13_dispatch.md:192
+# --- book/chapters/13_dispatch.md:193
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -204,7 +205,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:302
+# --- book/chapters/13_dispatch.md:303
 def _apply(self, grads, create_graph: bool = False) -> tuple:
     for g in grads:
         if g is not None:
@@ -272,9 +273,9 @@ def _dir(self) -> list:
     names = {name for name, _ in self.op.saves} | (set(self._params) - set(self.op.hides))
     saved = [f"_saved_{n}" for n in names] + [f"_raw_saved_{n}" for n, _ in self.op.saves]
     # The class has a property for every name its row may show; this node shows
-    # only those it has. The slot holding the saved values is refgrad's own.
-    ordinary = {n for n in object.__dir__(self) if not n.startswith(("_saved_", "_raw_saved_"))}
-    return sorted((ordinary - {"_saved"}) | set(saved))
+    # only those it has, beside the names any node shows (chapter "Nodes and edges").
+    ordinary = {n for n in node_dir(self) if not n.startswith(("_saved_", "_raw_saved_"))}
+    return sorted(ordinary | set(saved))
 
 
 OpNode.__dir__ = _dir

@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1166
+# --- book/chapters/10_nodes.md:1234
 from refgrad.autograd import graph
 
 
@@ -46,7 +46,7 @@ from refgrad.autograd.variable import variable  # noqa: F811 - the function hide
 from refgrad.autograd import forward_ad
 
 
-# --- book/chapters/19_gradcheck.md:763
+# --- book/chapters/19_gradcheck.md:771
 from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 
 __all__ += ["gradcheck", "gradgradcheck"]
@@ -67,7 +67,7 @@ __all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:682
+# --- book/chapters/25_functions.md:795
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:566
+# --- book/chapters/10_nodes.md:598
 """AccumulateGrad, where leaves receive their gradient, and the edge that reaches a tensor."""
 
 import sys
@@ -13,9 +13,11 @@ from typing import NamedTuple
 from numpy import copyto, empty, ndarray  # NOTE [Names looked up once]
 from numpy.lib.stride_tricks import as_strided
 
+from refgrad._backend import element_strides
 from refgrad._C import _functions
 from refgrad._parallel import add_into
 from refgrad._tensor import make_tensor
+from refgrad._warn_once import warn_once
 from refgrad.autograd._grad_dtype import accumulator_metadata
 from refgrad.autograd._hooks import call_hooks
 from refgrad.autograd._node import FunctionNode, Node, input_metadata
@@ -59,7 +61,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:647
+# --- book/chapters/10_nodes.md:681
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -76,11 +78,15 @@ def add_to_grad(variable, grad, create_graph: bool, steal: bool = False) -> None
             variable._grad = _copy(grad, variable)
     elif create_graph:
         variable._grad = _summed(old, grad)
+        warn_unless_obeyed(variable._grad, variable, "summed")
     else:
+        data = old._data
         try:
-            add_into(old._data, grad._data)  # quietly; shared if large
+            add_into(data, grad._data)  # quietly; shared if large
         except ValueError:  # a .grad of another shape, as after x.t_() under no_grad
             raise _shapes_differ(old, grad) from None
+        if data.strides != variable._data.strides or not data.flags.c_contiguous:
+            warn_unless_obeyed(old, variable, "added")  # rare: NOTE [Layout warning]
         counter = old._version_counter
         if counter is not None:
             counter.value += 1
@@ -125,7 +131,7 @@ def _summed(old, grad):
     return relaid(old + grad, iterated_strides(shape, (old.stride(), grad.stride())))
 
 
-# --- book/chapters/10_nodes.md:724
+# --- book/chapters/10_nodes.md:762
 def _laid_out_like(data, leaf):
     """A copy of ``data`` with ``leaf``'s very strides, if ``leaf`` is dense; else row-major."""
     copy = data.copy()  # row-major: what nearly every leaf has
@@ -158,7 +164,30 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:844
+# --- book/chapters/10_nodes.md:802
+LAYOUT_WARNING = ("grad and param do not obey the gradient layout contract. This is not an "
+                  "error, but may impair performance.\ngrad.sizes() = {}, strides() = {}\n"
+                  "param.sizes() = {}, strides() = {}")
+
+
+# NOTE [Layout warning]
+# The caller asks only when NumPy's strides differ or the sum is not row-major:
+# equal strides of a row-major sum obey the contract, and that test is cheap.
+def warn_unless_obeyed(grad, variable, which: str) -> None:
+    """torch's warning, once for each kind of sum, for a .grad breaking the contract."""
+    strides, leaf_strides = element_strides(grad._data), element_strides(variable._data)
+    if _dense(variable._data):  # dense: the same strides, but where a size is 1
+        obeys = all(g == s for n, g, s in zip(grad._data.shape, strides, leaf_strides)
+                    if n != 1)
+    else:
+        obeys = grad._data.flags.c_contiguous
+    if not obeys:
+        shape = list(variable._data.shape)
+        warn_once(f"layout contract {which}", LAYOUT_WARNING.format(
+            shape, list(strides), shape, list(leaf_strides)), stacklevel=1)
+
+
+# --- book/chapters/10_nodes.md:912
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -191,7 +220,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:911
+# --- book/chapters/10_nodes.md:979
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -214,7 +243,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1026
+# --- book/chapters/10_nodes.md:1094
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -240,7 +269,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1067
+# --- book/chapters/10_nodes.md:1135
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19_gradcheck.md:393
+# --- book/chapters/19_gradcheck.md:396
 """gradcheck's check of forward mode: Jacobian rows from tangents."""
 
 import numpy as np
@@ -39,7 +39,7 @@ def _forward_rows(func, inputs, positions, j: int, vectors) -> list:
     return [np.stack(r).reshape(len(vectors), -1) for r in rows]
 
 
-# --- book/chapters/19_gradcheck.md:437
+# --- book/chapters/19_gradcheck.md:440
 def _mismatch(analytical, numerical, output_idx: int, input_idx: int) -> str:
     return (
         f"Jacobian computed with forward mode mismatch for output {output_idx:d} with "
@@ -62,7 +62,7 @@ def slow_forward_check(func, func_out, inputs, eps, rtol, atol) -> None:
                 raise GradcheckError(_mismatch(make_tensor(a), make_tensor(n), i, j))
 
 
-# --- book/chapters/19_gradcheck.md:461
+# --- book/chapters/19_gradcheck.md:464
 def fast_forward_check(func, func_out, inputs, eps, rtol, atol) -> None:
     from refgrad._generator import Generator
 
@@ -86,7 +86,7 @@ def _slow_tables(func, inputs, position: int, j: int, eps, rtol, atol) -> str:
     return _slow_message(_forward_rows(func, inputs, [position], j, vectors)[0], n, rtol, atol)
 
 
-# --- book/chapters/19_gradcheck.md:489
+# --- book/chapters/19_gradcheck.md:494
 def check_undefined_tangents(func, inputs) -> None:
     from refgrad._generator import Generator
     from refgrad.autograd import forward_ad as fwAD
@@ -107,8 +107,11 @@ def check_undefined_tangents(func, inputs) -> None:
 
 
 def _dual(fwAD, a, tangents, is_target: bool, zero: bool):
+    from refgrad._creation import zeros_like
+
     if id(a) not in tangents:
         return a
     if is_target:
-        return fwAD.make_dual(a.detach(), a.detach() * 0) if zero else a.detach()
+        # zeros_like, not a * 0, whose zeros take a's signs: -0.0 where a < 0
+        return fwAD.make_dual(a.detach(), zeros_like(a)) if zero else a.detach()
     return fwAD.make_dual(a.detach(), tangents[id(a)])

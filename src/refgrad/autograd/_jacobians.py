@@ -32,7 +32,7 @@ def _diff_inputs(inputs) -> list:
     return [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
 
 
-# --- book/chapters/19_gradcheck.md:152
+# --- book/chapters/19_gradcheck.md:155
 def _output_arrays(func, inputs) -> list:
     arrays = []
     for out in _as_tuple(func(*inputs)):
@@ -52,7 +52,7 @@ def _central_difference(func, inputs, data, step, eps) -> list:
     return [((b - a) / (2 * eps)).reshape(-1) for a, b in zip(before, after)]
 
 
-# --- book/chapters/19_gradcheck.md:179
+# --- book/chapters/19_gradcheck.md:182
 def _numerical_jacobians(func, inputs, positions, eps) -> list:
     """[input][output] Jacobians, inputs that require grad by outputs at ``positions``."""
     jacobians = []
@@ -73,7 +73,7 @@ def _numerical_jacobians(func, inputs, positions, eps) -> list:
     return jacobians
 
 
-# --- book/chapters/19_gradcheck.md:211
+# --- book/chapters/19_gradcheck.md:214
 def _jacobian_columns(inputs, output, vectors, check_grad_dtypes) -> list:
     diff = _diff_inputs(inputs)
     columns = [np.zeros((t._data.size, len(vectors)), t._data.dtype) for t in diff]
@@ -91,7 +91,7 @@ def _jacobian_columns(inputs, output, vectors, check_grad_dtypes) -> list:
     return columns
 
 
-# --- book/chapters/19_gradcheck.md:230
+# --- book/chapters/19_gradcheck.md:233
 NONDET_MESSAGE = (
     "Backward is not reentrant, i.e., running backward with same input and grad_output "
     "multiple times gives different values, although analytical gradient matches numerical "
@@ -125,7 +125,7 @@ def _unit_vectors(n: int):
         yield e
 
 
-# --- book/chapters/19_gradcheck.md:272
+# --- book/chapters/19_gradcheck.md:275
 def _allclose(a, n, rtol, atol) -> bool:
     return bool(np.all(np.abs(a - n) <= atol + rtol * np.abs(n)))
 
@@ -141,7 +141,7 @@ def _positions(func_out) -> list:
     return [k for k, o in enumerate(_as_tuple(func_out)) if o.requires_grad]
 
 
-# --- book/chapters/19_gradcheck.md:293
+# --- book/chapters/19_gradcheck.md:296
 def _slow_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,
                 nondet_tol) -> None:
     if not outputs:
@@ -161,7 +161,7 @@ def _slow_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
                 raise GradcheckError(_mismatch(make_tensor(a), make_tensor(n), i, j))
 
 
-# --- book/chapters/19_gradcheck.md:328
+# --- book/chapters/19_gradcheck.md:331
 def _random_unit(n: int, generator, dtype) -> np.ndarray:
     from refgrad._sampling import uniform
 
@@ -192,7 +192,7 @@ def _fast_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
                 raise GradcheckError(_mismatch(a, n, i, j) + slow)
 
 
-# --- book/chapters/19_gradcheck.md:360
+# --- book/chapters/19_gradcheck.md:363
 def _slow_tables(func, func_out, inputs, output, i, j, eps, rtol, atol) -> str:
     n = _numerical_jacobians(func, inputs, [_positions(func_out)[i]], eps)[j][0]
     vectors = list(_unit_vectors(output.numel()))

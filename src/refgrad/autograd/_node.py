@@ -16,6 +16,7 @@ from refgrad._C import _functions
 from refgrad._device import CPU
 from refgrad._tensor import Tensor
 from refgrad.autograd._anomaly import remember_forward
+from refgrad.autograd._node_dir import node_dir
 from refgrad.autograd._node_misuse import ReadOnly, check_arguments
 from refgrad.autograd._state import state
 from refgrad.utils.hooks import RemovableHandle
@@ -67,7 +68,7 @@ class Node(abc.ABC):
 Node.__module__ = "refgrad.autograd.graph"  # where users import it from, as in torch
 
 
-# --- book/chapters/10_nodes.md:193
+# --- book/chapters/10_nodes.md:194
 def input_metadata(tensor) -> tuple:
     """What a gradient for ``tensor`` must look like: (sizes, NumPy dtype, device or None)."""
     data = tensor._data
@@ -136,7 +137,7 @@ InputMetadata.__name__ = InputMetadata.__qualname__ = "_InputMetadata"
 InputMetadata.__module__ = "refgrad._C._autograd"
 
 
-# --- book/chapters/10_nodes.md:272
+# --- book/chapters/10_nodes.md:273
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -213,15 +214,17 @@ class FunctionNode(Node):
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
+    __dir__ = node_dir  # torch's names, not refgrad's machinery: see "What dir() lists"
 
-# --- book/chapters/10_nodes.md:359
+
+# --- book/chapters/10_nodes.md:362
 def set_edges(node, edges) -> None:
     """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
     node._next_nodes = tuple([child for child, _ in edges])
     node._next_slots = tuple([slot for _, slot in edges])
 
 
-# --- book/chapters/10_nodes.md:373
+# --- book/chapters/10_nodes.md:376
 # NOTE [Making a node]
 # new_node() and FunctionNode.__init__ fill the same slots with the same
 # defaults; a test holds them together. A slot added to one goes in the other.
@@ -241,7 +244,7 @@ def new_node(cls, next_nodes: tuple, next_slots: tuple):
 _new = object.__new__
 
 
-# --- book/chapters/10_nodes.md:401
+# --- book/chapters/10_nodes.md:404
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -277,7 +280,7 @@ check_arguments(FunctionNode)
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:531
+# --- book/chapters/10_nodes.md:563
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")

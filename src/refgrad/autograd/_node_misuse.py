@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:460
+# --- book/chapters/10_nodes.md:463
 """Misuse of a node, refused as CPython refuses it for torch's built-in node types."""
 
 CHECKED = {"name": 0, "_sequence_nr": 0, "register_hook": 1, "register_prehook": 1,

@@ -17,8 +17,10 @@ from refgrad.autograd._function_checks import (
     refuse_gradient,
     written,
 )
+from refgrad.autograd._function_flags import boxed, read_flags, take_saved
 from refgrad.autograd._materialize import MATERIALIZE_GRADS
 from refgrad.autograd._node import FunctionNode, input_metadata, set_edges
+from refgrad.autograd._node_dir import SHOWN, node_dir
 from refgrad.autograd._node_misuse import ReadOnly
 from refgrad.autograd._once_differentiable import once_differentiable
 from refgrad.autograd._saved import FREED, NOTHING_SAVED, SavedTensor, unpack
@@ -54,7 +56,7 @@ class FunctionCtx:
         self.saved_for_forward = tensors
 
 
-# --- book/chapters/25_functions.md:148
+# --- book/chapters/25_functions.md:150
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -72,6 +74,8 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
     def apply(self, *args):
         if args and type(args[0]) is list:
             return self._apply_to_grads(*args)
+        if boxed(self._forward_cls):  # read now, as torch reads it for a direct call
+            args = (list(args),)
         return _user_backward(self._forward_cls)(self, *args)
 
     def _apply_to_grads(self, grads, create_graph: bool = False) -> tuple:
@@ -79,7 +83,11 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
             metas, others = self._input_metadata, self._not_tensors
             grads = [_zeros(m) if g is None and i not in others else g
                      for i, (g, m) in enumerate(zip(grads, metas))]
-        result = _user_backward(self._forward_cls)(self, *grads)
+        user = _user_backward(self._forward_cls)
+        if self._boxed or boxed(self._forward_cls):  # either reading boxes, as in torch
+            result = user(self, list(grads))
+        else:
+            result = user(self, *grads)
         result = result if isinstance(result, tuple) else (result,)
         positions = self._tensor_positions
         expected = len(self.needs_input_grad)
@@ -105,6 +113,8 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
     def saved_tensors(self) -> tuple:
         if self._in_jvp:
             return self.saved_for_forward
+        if self._clears_saved:  # chapter section "Class flags"
+            return take_saved(self)
         if self._saved is None:
             raise RuntimeError(FREED)
         return tuple(None if s is None else unpack(s, self) for s in self._saved)
@@ -125,6 +135,19 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
     def __call__(self, *grads):  # unlike a built-in node, torch's custom node is no callable
         raise TypeError(f"'{type(self).__name__}' object is not callable")
 
+    def __dir__(self) -> list:  # NOTE [What dir() of a ctx lists]
+        kept = {n for n in vars(self) if n[0] == "_" and not hasattr(type(self), n)}
+        return node_dir(self, CUSTOM_SHOWN | (kept - {"_tensor_positions", "_not_tensors"}),
+                        CUSTOM_HIDDEN)
+
+
+# NOTE [What dir() of a ctx lists]
+# Beside what every node shows, torch's custom node shows the names of its
+# class (apply, saved_tensors, mark_dirty...) and whatever forward stored on
+# ctx, private or not; refgrad's own flags and slots stay out of the list.
+CUSTOM_SHOWN = SHOWN | {"_forward_cls"}
+CUSTOM_HIDDEN = frozenset({"__abstractmethods__", "__slots__", "__call__", "release_variables"})
+
 
 def _user_backward(cls):
     """``backward`` or its other name ``vjp``, whichever the Function defines: not both."""
@@ -142,7 +165,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype)
 
 
-# --- book/chapters/25_functions.md:252
+# --- book/chapters/25_functions.md:275
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = _bound(cls.forward, args, kwargs), {}
@@ -167,6 +190,7 @@ def _bound(forward, args, kwargs) -> tuple:
 
 def _run(cls, args, kwargs):
     node = cls._backward_cls(())
+    read_flags(cls, node)  # before forward runs: a bad flag leaves nothing behind
     node.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
     node._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
     inputs = [args[i] for i in node._tensor_positions]
@@ -186,7 +210,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:322
+# --- book/chapters/25_functions.md:346
 def _wrap(node, inputs, outputs, edges) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -225,7 +249,7 @@ def _wrap(node, inputs, outputs, edges) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:504
+# --- book/chapters/25_functions.md:528
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
@@ -268,6 +292,7 @@ class FunctionMeta(type):
             "dirty_tensors": None, "non_differentiable": None, "_dirty": (),
             "_materialize_grads": True,
             "_saved": (), "saved_for_forward": (), "_in_jvp": False,
+            "_boxed": False, "_clears_saved": False, "_already_read": False,
         }
         cls._backward_cls = type(name + "Backward", (BackwardCFunction,), namespace)
         super().__init__(name, bases, attrs, **kwargs)
@@ -304,3 +329,6 @@ class Function(metaclass=FunctionMeta):
 
     setup_context = staticmethod(_no_setup_context)
     apply = classmethod(_apply)
+    # Read by apply: chapter section "Class flags".
+    clear_saved_tensors_on_access = False
+    boxed_grads_call = False

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19_gradcheck.md:93
+# --- book/chapters/19_gradcheck.md:96
 """gradcheck and gradgradcheck: backward formulas against finite differences."""
 
 import warnings
@@ -24,7 +24,7 @@ from refgrad.autograd._run_backward import _run_backward
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
 
-# --- book/chapters/19_gradcheck.md:116
+# --- book/chapters/19_gradcheck.md:119
 def _check_inputs(inputs) -> None:
     wanted = False
     for idx, inp in enumerate(inputs):
@@ -34,7 +34,7 @@ def _check_inputs(inputs) -> None:
             warnings.warn(
                 f"Input #{idx} requires gradient and is not a double precision floating point "
                 "or complex. This check will likely fail if all the inputs are not of double "
-                "precision floating point or complex. ", stacklevel=4,
+                "precision floating point or complex. ", stacklevel=2,  # gradcheck's line
             )
         data = inp._data
         if any(st == 0 and n > 1 for st, n in zip(data.strides, data.shape)):
@@ -52,7 +52,7 @@ def _check_inputs(inputs) -> None:
         )
 
 
-# --- book/chapters/19_gradcheck.md:525
+# --- book/chapters/19_gradcheck.md:533
 def _check_backward_mul_by_grad_output(outputs, inputs, masked) -> None:
     from refgrad._creation import zeros_like
 
@@ -74,7 +74,7 @@ def _check_backward_mul_by_grad_output(outputs, inputs, masked) -> None:
             raise GradcheckError("grad is incorrect size")
 
 
-# --- book/chapters/19_gradcheck.md:554
+# --- book/chapters/19_gradcheck.md:562
 UNDEFINED_HELP = 'Please look at "Notes about undefined output gradients" in ' \
     '"tools/autograd/derivatives.yaml"'
 
@@ -99,7 +99,7 @@ def _undefined_cases(func, inputs, count: int):
             yield outs, [None if i == k else zeros_like(o) for i, o in enumerate(outs)]
 
 
-# --- book/chapters/19_gradcheck.md:580
+# --- book/chapters/19_gradcheck.md:588
 def _check_undefined_grad(func, outputs, inputs) -> None:
     diff = _diff_inputs(inputs)
     if not diff:
@@ -121,7 +121,7 @@ def _check_undefined_grad(func, outputs, inputs) -> None:
             )
 
 
-# --- book/chapters/19_gradcheck.md:612
+# --- book/chapters/19_gradcheck.md:620
 def _refuse(**options) -> None:
     for name, value in options.items():
         if value:
@@ -145,7 +145,7 @@ def _check_options(check_forward_ad, check_backward_ad, check_batched_grad,
             check_batched_forward_grad=check_batched_forward_grad)
 
 
-# --- book/chapters/19_gradcheck.md:637
+# --- book/chapters/19_gradcheck.md:645
 def _check_forward(func, func_out, inputs, outputs, eps, rtol, atol, fast_mode,
                    check_undefined_grad) -> None:
     from refgrad.autograd import _forward_jacobians as forward
@@ -159,7 +159,7 @@ def _check_forward(func, func_out, inputs, outputs, eps, rtol, atol, fast_mode,
         forward.check_undefined_tangents(func, inputs)
 
 
-# --- book/chapters/19_gradcheck.md:652
+# --- book/chapters/19_gradcheck.md:660
 def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: float = 0.001,
               raise_exception: bool = True, nondet_tol: float = 0.0,
               check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
@@ -192,7 +192,7 @@ def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: fl
     return True
 
 
-# --- book/chapters/19_gradcheck.md:697
+# --- book/chapters/19_gradcheck.md:705
 def _random_grad_output(output, non_contiguous: bool):
     from refgrad._generator import default_generator
     from refgrad._sampling import uniform
@@ -218,7 +218,7 @@ def _gradient_function(func, num_inputs: int, diff_inputs: set):
     return new_func
 
 
-# --- book/chapters/19_gradcheck.md:724
+# --- book/chapters/19_gradcheck.md:732
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-06, atol: float = 1e-05,
                   rtol: float = 0.001, gen_non_contig_grad_outputs: bool = False,
                   raise_exception: bool = True, nondet_tol: float = 0.0,
