@@ -390,6 +390,20 @@ def test_views_of_an_empty_tensor_move_its_strides_as_they_would_a_full_ones():
     assert torch.zeros(4, 3)[:0].t().stride() == (1, 3)
 
 
+def test_a_new_leading_dimension_of_size_one_steps_over_the_one_after_it():
+    assert torch.zeros(3).expand(1, 3).stride() == (3, 1)
+    assert torch.zeros(3).expand(1, 1, 3).stride() == (3, 3, 1)
+    assert torch.zeros(3).expand(2, 1, 3).stride() == (0, 3, 1)
+    assert torch.zeros(2, 1).expand(1, 2, 3).stride() == (2, 1, 0)
+    assert torch.zeros(4, 3).expand(1, 1, 4, -1).stride() == (12, 12, 3, 1)
+    assert torch.zeros(4, 3)[:, :2].expand(1, 4, 2).stride() == (12, 3, 1)
+    assert torch.zeros(4, 3).t().expand(1, 3, 4).stride() == (3, 1, 3)
+    assert torch.zeros(()).expand(1, 1).stride() == (0, 0)
+    assert [t.stride() for t in torch.broadcast_tensors(torch.zeros(3), torch.zeros(1, 3))] == [
+        (3, 1), (3, 1)]
+    assert torch.broadcast_to(torch.zeros(3), (1, 3)).stride() == (3, 1)
+
+
 def test_an_empty_slice_starts_where_torch_would_start_it():
     x = torch.zeros(3, 4)
     assert _layout(x[:, :0]) == ((3, 0), (4, 1), 0)

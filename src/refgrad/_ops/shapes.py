@@ -83,14 +83,29 @@ def expanded(a, size):
     lead = len(size) - (ndim := a.ndim)
     strides = (0,) * lead  # a 0-d array, the commonest, has no dimension of its own
     if ndim:
-        strides += tuple([0 if m == 1 and n != 1 else s
-                          for n, m, s in zip(size[lead:], a.shape, a.strides)])
+        kept = tuple([0 if m == 1 and n != 1 else s
+                      for n, m, s in zip(size[lead:], a.shape, a.strides)])
+        strides = (leading_strides(size[:lead + 1], kept[0]) if lead else ()) + kept
     if a.flags.c_contiguous and a.size:
         return ndarray(size, a.dtype, a, 0, strides)
     return np.lib.stride_tricks.as_strided(a, size, strides)
 
 
-# --- book/chapters/15_sums_and_shapes.md:303
+def leading_strides(sizes, step) -> tuple:
+    """torch's strides for the new leading dimensions of an expand.
+
+    ``sizes`` are the new dimensions' sizes, then the first old dimension's, whose
+    stride is ``step``. Read from the right, a new dimension of size one steps over
+    the one after it, as an unsqueezed one does; a stretched one has stride 0.
+    """
+    strides = []
+    for n, after in zip(sizes[-2::-1], sizes[:0:-1]):
+        step = step * after if n == 1 else 0
+        strides.append(step)
+    return tuple(strides[::-1])
+
+
+# --- book/chapters/15_sums_and_shapes.md:331
 def _unsqueeze(a, dim):
     out = np.expand_dims(a, dim)
     if a.size:
@@ -179,7 +194,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:422
+# --- book/chapters/15_sums_and_shapes.md:450
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 
