@@ -421,6 +421,11 @@ from refgrad.random import get_rng_state, set_rng_state
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
 
 
+# --- book/chapters/23b_save_and_load.md:486
+from refgrad import serialization
+from refgrad.serialization import load, save
+
+
 # --- book/chapters/24_devices.md:147
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
