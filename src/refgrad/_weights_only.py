@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23b_save_and_load.md:393
+# --- book/chapters/23b_save_and_load.md:394
 """The unpickler behind load(weights_only=True): only allowed globals are resolved."""
 
 import contextlib
@@ -38,7 +38,7 @@ UNSUPPORTED = (
 )
 
 
-# --- book/chapters/23b_save_and_load.md:434
+# --- book/chapters/23b_save_and_load.md:435
 def _key(obj) -> tuple:
     return obj.__module__, obj.__qualname__
 

@@ -9,18 +9,19 @@ import os
 import pickle
 import warnings
 
-import numpy as np
-
 from refgrad._archive import (
-    DATA_ENTRY, in_memory, is_path, open_archive, read_storage, write_archive,
+    DATA_ENTRY,
+    in_memory,
+    is_path,
+    open_archive,
+    read_storage,
+    write_archive,
 )
 from refgrad._backend import cuda_is_available, device_of, move
 from refgrad._device import device
 from refgrad._tensor import check_requires_grad, make_tensor
 from refgrad._tensor_copies import _rebuild, _Storage
-from refgrad._weights_only import (
-    WeightsUnpickler, add_safe_globals, get_safe_globals, safe_globals,
-)
+from refgrad._weights_only import WeightsUnpickler, add_safe_globals, get_safe_globals, safe_globals
 
 __all__ = ["add_safe_globals", "get_safe_globals", "load", "safe_globals", "save"]
 DEFAULT_PROTOCOL = 2
@@ -46,7 +47,7 @@ class _StoragePickler(pickle.Pickler):
         return ("storage", self.keys[key], str(where), memory.dtype.str, memory.shape)
 
 
-# --- book/chapters/23b_save_and_load.md:209
+# --- book/chapters/23b_save_and_load.md:210
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
     """Write ``obj`` to the path or binary file ``f`` (refgrad's format, not torch's)."""
@@ -67,7 +68,7 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
         write_archive(f, data.getvalue(), pickler.storages)
 
 
-# --- book/chapters/23b_save_and_load.md:254
+# --- book/chapters/23b_save_and_load.md:255
 NO_CUDA = (
     "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
     "False. If you are running on a CPU-only machine, please use torch.load with "
@@ -92,7 +93,7 @@ def _restore(array, location: str, map_location):
     return array, target
 
 
-# --- book/chapters/23b_save_and_load.md:290
+# --- book/chapters/23b_save_and_load.md:291
 class _Placed(_Storage):
     __slots__ = ("device",)
 
@@ -137,7 +138,7 @@ class _SafeUnpickler(_StorageLoading, WeightsUnpickler):
     pass
 
 
-# --- book/chapters/23b_save_and_load.md:344
+# --- book/chapters/23b_save_and_load.md:345
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     """The object saved in the path or binary file ``f`` by refgrad.save."""
