@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23b_save_and_load.md:394
+# --- book/chapters/23b_save_and_load.md:407
 """The unpickler behind load(weights_only=True): only allowed globals are resolved."""
 
 import contextlib
@@ -38,7 +38,7 @@ UNSUPPORTED = (
 )
 
 
-# --- book/chapters/23b_save_and_load.md:435
+# --- book/chapters/23b_save_and_load.md:448
 def _key(obj) -> tuple:
     return obj.__module__, obj.__qualname__
 
@@ -68,6 +68,7 @@ def safe_globals(safe_globals: list):
             _extra.update(before)
 
 
+# --- book/chapters/23b_save_and_load.md:482
 class WeightsUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         module = "builtins" if module == "__builtin__" else module

@@ -27,6 +27,7 @@ __all__ = ["add_safe_globals", "get_safe_globals", "load", "safe_globals", "save
 DEFAULT_PROTOCOL = 2
 
 
+# --- book/chapters/23b_save_and_load.md:188
 class _StoragePickler(pickle.Pickler):
     """A pickler that lifts each storage out of the pickle, one entry per memory."""
 
@@ -47,7 +48,7 @@ class _StoragePickler(pickle.Pickler):
         return ("storage", self.keys[key], str(where), memory.dtype.str, memory.shape)
 
 
-# --- book/chapters/23b_save_and_load.md:210
+# --- book/chapters/23b_save_and_load.md:217
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
     """Write ``obj`` to the path or binary file ``f`` (refgrad's format, not torch's)."""
@@ -68,7 +69,7 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
         write_archive(f, data.getvalue(), pickler.storages)
 
 
-# --- book/chapters/23b_save_and_load.md:255
+# --- book/chapters/23b_save_and_load.md:262
 NO_CUDA = (
     "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
     "False. If you are running on a CPU-only machine, please use torch.load with "
@@ -93,7 +94,7 @@ def _restore(array, location: str, map_location):
     return array, target
 
 
-# --- book/chapters/23b_save_and_load.md:291
+# --- book/chapters/23b_save_and_load.md:298
 class _Placed(_Storage):
     __slots__ = ("device",)
 
@@ -110,6 +111,7 @@ def _rebuild_placed(storage, offset, shape, strides, dtype, requires_grad, write
     return t
 
 
+# --- book/chapters/23b_save_and_load.md:320
 class _StorageLoading:
     """What both unpicklers share: storages read from the archive, once each."""
 
@@ -138,7 +140,7 @@ class _SafeUnpickler(_StorageLoading, WeightsUnpickler):
     pass
 
 
-# --- book/chapters/23b_save_and_load.md:345
+# --- book/chapters/23b_save_and_load.md:358
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     """The object saved in the path or binary file ``f`` by refgrad.save."""
