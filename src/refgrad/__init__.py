@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:394
+# --- book/chapters/06_parameters.md:398
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -86,7 +86,7 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
-# --- book/chapters/06_parameters.md:239
+# --- book/chapters/06_parameters.md:243
 from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 
@@ -419,6 +419,11 @@ from refgrad.random import get_rng_state, set_rng_state
 
 # --- book/chapters/23a_checkpoint.md:768
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
+
+
+# --- book/chapters/23b_save_and_load.md:505
+from refgrad import serialization
+from refgrad.serialization import load, save
 
 
 # --- book/chapters/24_devices.md:147

@@ -73,15 +73,19 @@ def _warn_if_hooks(t) -> None:
                           stacklevel=_outside_refgrad(sys._getframe())[1])
 
 
+def _writeable(data) -> bool:
+    """NumPy's flag; CuPy's arrays have flags but no such flag, and are all writable."""
+    return bool(getattr(getattr(data, "flags", None), "writeable", True))
+
+
 def _reduce_ex(self, protocol):
     _warn_if_hooks(self)
     _, memory, offset, shape, strides = _layout(self._data)
     return (_rebuild, (_Storage(memory), offset, shape, strides, self._data.dtype,
-                       self.requires_grad, bool(getattr(self._data, "flags", None) is None
-                                                or self._data.flags.writeable)))
+                       self.requires_grad, _writeable(self._data)))
 
 
-# --- book/chapters/06_parameters.md:197
+# --- book/chapters/06_parameters.md:201
 def _deepcopy(self, memo):
     if self._grad_fn is not None:
         raise RuntimeError(NOT_A_LEAF)
@@ -92,7 +96,7 @@ def _deepcopy(self, memo):
     if storage is None:  # the first view of this memory in this deepcopy copies it
         storage = memo[id(owner)] = _Storage(memory.copy())
         copy._keep_alive(owner, memo)  # so that its id is not reused while memo lives
-    writeable = getattr(self._data, "flags", None) is None or self._data.flags.writeable
+    writeable = _writeable(self._data)
     new = _rebuild(storage, offset, shape, strides, self._data.dtype, self.requires_grad,
                    writeable)
     if self._grad is not None:
