@@ -43,7 +43,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:655
+# --- book/chapters/05_creation.md:657
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,11 +53,11 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1178
+# --- book/chapters/05_creation.md:1180
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1676
+# --- book/chapters/05_creation.md:1678
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
