@@ -161,3 +161,39 @@ def test_binary_cross_entropy_weights():
                               "Mismatching argument at index 1 had torch.Size([3, 1, 1]); but "
                               "expected shape should be broadcastable to [5, 2, 4, 1]"):
         F.binary_cross_entropy(x / 2, x, ones(B))
+
+
+@pytest.mark.parametrize("call", [
+    lambda: torch.gcd(ones(A), ones(B)),
+    lambda: torch.bitwise_and(ones(A), ones(B)),
+    lambda: torch.hypot(ones(A, torch.int64), ones(B, torch.int64)),
+    lambda: torch.logaddexp(ones(A) > 0, ones(B) > 0),
+    lambda: torch.remainder(ones(A) > 0, ones(B) > 0),
+    lambda: torch.pow(ones(A) > 0, ones(B) > 0),
+], ids=["gcd", "bitwise_and", "hypot", "logaddexp", "remainder", "pow"])
+def test_shapes_are_checked_before_the_dtype(call):
+    with raises(RuntimeError, SIZES.format(2, 3, 1)):
+        call()
+
+
+VALUES = ("shape mismatch: value tensor of shape {} cannot be broadcast to indexing result of "
+          "shape {}")
+
+
+@pytest.mark.parametrize("index, shape, message", [
+    (lambda x: x > -1, (5,), VALUES.format([5], [6])),
+    (lambda x: torch.tensor([True, False]), (2, 3), VALUES.format([2, 3], [1, 3])),
+    (lambda x: (slice(None), torch.tensor([True, False, True])), (3,),
+     VALUES.format([3], [2, 2])),
+    (lambda x: (torch.tensor([True, True]), torch.tensor([0, 1])), (3,), VALUES.format([3], [2])),
+    (lambda x: torch.tensor([False, False]), (2,), VALUES.format([2], [0, 3])),
+])
+def test_values_must_fit_what_a_mask_picks(index, shape, message):
+    x = torch.zeros(2, 3)
+    with raises(RuntimeError, message):
+        x[index(x)] = torch.ones(shape)
+    with raises(RuntimeError, VALUES.format([4], [6])):
+        x.index_put_((x > -1,), torch.ones(4))
+    assert x._version == 0 and bool((x == 0).all())
+    x[x > -1] = torch.arange(6.0)
+    assert x.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]

@@ -157,6 +157,7 @@ def pow(input, exponent):  # noqa: A001 - torch's name
         return call(powers.POW_SCALAR, (exponent,), {"self": input})
     if isinstance(exponent, Tensor):
         if input.dtype is _dtype.bool and exponent.dtype is _dtype.bool:
+            check_broadcast(input._data.shape, exponent._data.shape)  # shapes come first
             raise _no_bool_power()
         return call(powers.POW_TENSOR, (input, exponent))
     exponent = _dtype.python_number(exponent)  # NOTE [NumPy scalars are numbers]
@@ -251,7 +252,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:471
+# --- book/chapters/16_functions.md:472
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -265,7 +266,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:893
+# --- book/chapters/16_functions.md:894
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -275,7 +276,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:934
+# --- book/chapters/16_functions.md:935
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad
