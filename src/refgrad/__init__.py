@@ -43,7 +43,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:655
+# --- book/chapters/05_creation.md:657
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,11 +53,11 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1178
+# --- book/chapters/05_creation.md:1180
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1676
+# --- book/chapters/05_creation.md:1678
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -109,7 +109,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1209
+# --- book/chapters/16_functions.md:1214
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -137,18 +137,18 @@ from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
 
-# --- book/chapters/16c_linalg.md:361
+# --- book/chapters/16c_linalg.md:363
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:961
+# --- book/chapters/16d_indexing.md:992
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1446
+# --- book/chapters/16d_indexing.md:1477
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
@@ -238,11 +238,11 @@ from refgrad._ops.special_functions import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1456
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1460
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1759
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1763
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -259,7 +259,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1940
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1944
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -431,15 +431,15 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/26_inplace.md:1214
+# --- book/chapters/26_inplace.md:1246
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:1360
+# --- book/chapters/26_inplace.md:1392
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:1773
+# --- book/chapters/26_inplace.md:1836
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -464,7 +464,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:1927
+# --- book/chapters/26_inplace.md:1990
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -475,7 +475,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:2220
+# --- book/chapters/26_inplace.md:2283
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -485,7 +485,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:2792
+# --- book/chapters/26_inplace.md:2855
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

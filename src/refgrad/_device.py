@@ -5,35 +5,37 @@
 # --- book/chapters/02_dtypes.md:137
 """torch.device: where a tensor's storage lives."""
 
+import re
+
 import numpy as np
 
 _KNOWN = ("cpu", "cuda")
 _NOT_A_DEVICE = (
-    "device() received an invalid combination of arguments - got (bool), but expected one "
+    "device() received an invalid combination of arguments - got ({0}), but expected one "
     "of:\n * (torch.device device)\n      didn't match because some of the arguments have "
-    "invalid types: (!bool!)\n * (str type, int index = -1)\n"
+    "invalid types: (!{0}!)\n * (str type, int index = -1)\n"
 )
+_UNSET = object()  # device("cpu:0", None) is refused: an index given as None is given
 
 
 class device:  # noqa: N801 - torch's name
     __slots__ = ("type", "index")
 
-    def __init__(self, spec, index: int | None = None) -> None:
-        if isinstance(spec, device):
-            spec, index = spec.type, spec.index if index is None else index
-        elif isinstance(spec, bool):
-            raise TypeError(_NOT_A_DEVICE)
+    def __init__(self, spec, index=_UNSET) -> None:
+        if index is not _UNSET:
+            kind, number = _with_index(spec, index)
+        elif isinstance(spec, device):
+            kind, number = spec.type, spec.index
+        elif isinstance(spec, bool) or not isinstance(spec, str | int | np.integer):
+            raise TypeError(_NOT_A_DEVICE.format(type(spec).__name__))
         elif isinstance(spec, int | np.integer):
             if spec < 0:
                 raise RuntimeError("Device index must not be negative")
-            spec, index = _accelerator(), int(spec)  # a bare number means the accelerator
-        kind, _, number = str(spec).partition(":")
-        if kind not in _KNOWN:
-            raise RuntimeError(
-                "Expected one of cpu, cuda device type at start of device string: " + str(spec)
-            )
+            kind, number = _accelerator(), int(spec)  # a bare number means the accelerator
+        else:
+            kind, number = _parse(spec)
         self.type = kind
-        self.index = int(number) if number else index
+        self.index = number
 
     def __repr__(self) -> str:
         if self.index is None:
@@ -56,6 +58,52 @@ def _accelerator() -> str:
     if not cuda_is_available():
         raise RuntimeError(NO_ACCELERATOR)
     return "cuda"
+
+
+# --- book/chapters/02_dtypes.md:205
+_SYNTAX = re.compile(r"([A-Za-z_]+)(?::(0|[1-9][0-9]*))?", re.ASCII)
+
+
+def _parse(spec: str) -> tuple[str, int | None]:
+    """The type and index a device string names, refused in torch's words."""
+    if not spec:
+        raise RuntimeError("Device string must not be empty")
+    match = _SYNTAX.fullmatch(spec)
+    if match is None:
+        raise RuntimeError(f"Invalid device string: '{spec}'")
+    kind, number = match.groups()
+    if number is not None and int(number) >= 2**31:
+        raise RuntimeError(
+            f"Could not parse device index '{number}' in device string '{spec}'"
+        )
+    if kind not in _KNOWN:
+        raise RuntimeError(
+            "Expected one of cpu, cuda device type at start of device string: " + kind
+        )
+    return kind, None if number is None else int(number)
+
+
+def _with_index(spec, index) -> tuple[str, int | None]:
+    """``device(type, index)``: a type string without index, and an int index."""
+    if not isinstance(spec, str):
+        raise TypeError(
+            f"device(): argument 'type' (position 1) must be str, not {_typename(spec)}"
+        )
+    if isinstance(index, bool) or not isinstance(index, int | np.integer | None):
+        raise TypeError(
+            f"device(): argument 'index' (position 2) must be int, not {_typename(index)}"
+        )
+    kind, number = _parse(spec)
+    if number is not None:
+        raise RuntimeError("type (string) must not include an index because index was "
+                           f"passed explicitly: {spec}")
+    if index is not None and index < 0:
+        raise RuntimeError("Device index must not be negative")
+    return kind, None if index is None else int(index)
+
+
+def _typename(value) -> str:
+    return "torch.device" if isinstance(value, device) else type(value).__name__
 
 
 CPU = device("cpu")

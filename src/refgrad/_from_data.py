@@ -13,7 +13,7 @@ import numpy as np
 from refgrad import _dtype
 from refgrad._backend import cuda_is_available, move, pin
 from refgrad._c_names import c_type_name
-from refgrad._device import CPU, device
+from refgrad._device import device
 from refgrad._numpy_arrays import LIST_OF_ARRAYS, check_kind, check_layout
 from refgrad._tensor import Tensor, check_requires_grad, make_tensor
 from refgrad._tensor_values import host_array
@@ -154,9 +154,9 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:229
+# --- book/chapters/05_creation.md:231
 def _on_gpu(dev) -> bool:
-    return dev is not None and device(dev) != CPU
+    return dev is not None and device(dev).type != "cpu"
 
 
 def _finish(array, dev, requires_grad: bool, pin_memory: bool = False) -> Tensor:

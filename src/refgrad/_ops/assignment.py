@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1478
+# --- book/chapters/26_inplace.md:1517
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
@@ -36,7 +36,7 @@ def setitem(self, index, value) -> None:
                            *index_put_warnings(indices, values))
         inplace(target, put, values)
     elif isinstance(value, Tensor):
-        writes.copy_(target, values)
+        writes.copy_(target, expandable(values, target))
     else:
         writes.fill_(target, values)
 
@@ -63,3 +63,20 @@ def _assignable(value, target):
 
 
 Tensor.__setitem__ = setitem
+
+
+# --- book/chapters/26_inplace.md:1587
+def expandable(value, target):
+    """``value`` without leading 1s, checked to expand to ``target``'s sizes as torch's."""
+    from refgrad._ops.shapes import expanded_size
+
+    shape, sizes = value._data.shape, target._data.shape
+    if shape == sizes:
+        return value
+    lead = 0
+    while lead < len(shape) and shape[lead] == 1:
+        lead += 1
+    if lead:
+        value = value.view(shape[lead:])
+    expanded_size(value, sizes)
+    return value

@@ -58,7 +58,7 @@ RIGHT_SHIFT = register(Op("bitwise_right_shift", None, ("self", "other"),
 
 # --- book/chapters/16e_rounding_and_bits.md:443
 def _logical(name, ufunc, inputs=("self", "other")):
-    return register(Op(name, None, inputs, forward=ufunc, promote=False))
+    return register(Op(name, None, inputs, forward=ufunc, promote=False, broadcasts=True))
 
 
 LOGICAL_NOT = _logical("logical_not", np.logical_not, ("self",))

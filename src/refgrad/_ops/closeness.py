@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:822
+# --- book/chapters/16_functions.md:825
 """equal, allclose and isclose: comparisons that record nothing."""
 
 import numpy as np
@@ -17,9 +17,7 @@ def equal(input, other) -> bool:
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
-    if input.dtype is not other.dtype:
-        raise RuntimeError(f"{LEGACY[input.dtype]} did not match {LEGACY[other.dtype]}")
-    return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())  # and its checks
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -30,5 +28,8 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         if tolerance < 0:
             raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
                                f"{tolerance}")
+    from refgrad._ops.functions import check_broadcast
+
+    check_broadcast(input._data.shape, other._data.shape)
     return make_tensor(np.asarray(np.isclose(input._data, other._data, rtol=rtol, atol=atol,
                                              equal_nan=equal_nan)))

@@ -61,7 +61,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
             out = forward(*arrays, **params)
         else:
             out = forward(*arrays)
-    except ValueError:
+    except (ValueError, NotImplementedError):  # shapes are checked before dtypes in torch
         error = _broadcast_error(op, tensors)
         if error is None:
             raise
@@ -114,7 +114,7 @@ def _records(op) -> bool:
             and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:957
+# --- book/chapters/13_dispatch.md:961
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -239,7 +239,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1094
+# --- book/chapters/13_dispatch.md:1098
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -255,7 +255,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1118
+# --- book/chapters/13_dispatch.md:1122
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -282,7 +282,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1282
+# --- book/chapters/13_dispatch.md:1286
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

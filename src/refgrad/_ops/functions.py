@@ -76,6 +76,8 @@ def rsub(input, other, *, alpha=1):
     other = _dtype.python_number(other)  # NOTE [NumPy scalars are numbers]
     params = alpha_params(alpha, other, input, "rsub")
     if isinstance(other, Tensor):
+        if input._data.shape != other._data.shape:  # torch computes other - input: other is a
+            check_broadcast(other._data.shape, input._data.shape)
         return call(ar.RSUB_TENSOR, (input, other), params)
     if not isinstance(other, int | float | complex):  # worded as torch's: "Arguments torch refuses"
         raise TypeError(f"rsub(): other must be a Tensor or a number, not {type(other).__name__}")
@@ -143,7 +145,7 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:198
+# --- book/chapters/16_functions.md:200
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
@@ -155,6 +157,7 @@ def pow(input, exponent):  # noqa: A001 - torch's name
         return call(powers.POW_SCALAR, (exponent,), {"self": input})
     if isinstance(exponent, Tensor):
         if input.dtype is _dtype.bool and exponent.dtype is _dtype.bool:
+            check_broadcast(input._data.shape, exponent._data.shape)  # shapes come first
             raise _no_bool_power()
         return call(powers.POW_TENSOR, (input, exponent))
     exponent = _dtype.python_number(exponent)  # NOTE [NumPy scalars are numbers]
@@ -249,7 +252,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:469
+# --- book/chapters/16_functions.md:472
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -263,7 +266,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:889
+# --- book/chapters/16_functions.md:894
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -273,7 +276,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:930
+# --- book/chapters/16_functions.md:935
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

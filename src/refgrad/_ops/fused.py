@@ -25,12 +25,12 @@ def _lerp(start, end, weight):
 
 
 LERP = register(Op(
-    "lerp", "LerpBackward0", ("self", "end"), promote=False,
+    "lerp", "LerpBackward0", ("self", "end"), promote=False, broadcasts=True,
     forward=in_float32(lambda a, b, weight: _lerp(a, b, weight)),
     backward=lambda g, weight: (mul_scalar(g, 1 - weight), mul_scalar(g, weight)),
 ))
 LERP_TENSOR = register(Op(
-    "lerp_tensor", "LerpBackward1", ("self", "end", "weight"), promote=False,
+    "lerp_tensor", "LerpBackward1", ("self", "end", "weight"), promote=False, broadcasts=True,
     forward=in_float32(_lerp),
     backward=lambda g, end=None, self=None, weight=None: (
         g * one_minus(weight), g * weight, None if self is None else g * (end - self)),

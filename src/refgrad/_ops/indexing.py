@@ -125,7 +125,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:505
+# --- book/chapters/16d_indexing.md:508
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -138,6 +138,8 @@ def _picked_shape(shape, key):
 
 def _shape_mismatch(shape, key, values_shape):
     """torch's error for indices, or values, that do not broadcast; None if they do."""
+    if values_shape is not None and any(_mask(k) for k in key):
+        key = tuple(p for k in key for p in (np.nonzero(k) if _mask(k) else (k,)))
     if any(_mask(k) for k in key) or all(isinstance(k, slice) for k in key):
         return None
     try:
@@ -152,7 +154,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:533
+# --- book/chapters/16d_indexing.md:538
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -177,7 +179,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:559
+# --- book/chapters/16d_indexing.md:564
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -225,7 +227,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:616
+# --- book/chapters/16d_indexing.md:621
 def select(input, dim, index):
     return select_at(input, dim, index, None)
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:374
+# --- book/chapters/26_inplace.md:398
 """zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
 and index_fill_, which may also write where elements share memory."""
 
@@ -28,7 +28,7 @@ from refgrad._tensor import Tensor
 from refgrad.utils._python_dispatch import named
 
 
-# --- book/chapters/26_inplace.md:401
+# --- book/chapters/26_inplace.md:425
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -51,13 +51,21 @@ FILL_TENSOR = register(Op(
 ))
 COPY = register(Op(
     "copy_", "CopyBackwards", ("self", "src"),
-    forward=lambda a, src, src_dtype: np.broadcast_to(src, a.shape).astype(a.dtype),
+    forward=lambda a, src, src_dtype: _copied(a, src),
     backward=lambda g, src_dtype: (_constant(g), g.to(src_dtype)),
     promote=False, writes=("self",), hides=("src_dtype",),  # torch's node shows nothing
+    broadcasts=True,
 ))
 
 
-# --- book/chapters/26_inplace.md:434
+def _copied(a, src):
+    """``src`` in ``a``'s dtype, broadcast with ``a`` as torch does: a result larger than
+    ``a`` is left for the in-place check to refuse, in torch's words."""
+    shape = a.shape if src.shape == a.shape else np.broadcast_shapes(a.shape, src.shape)
+    return np.broadcast_to(src, shape).astype(a.dtype)
+
+
+# --- book/chapters/26_inplace.md:466
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -72,7 +80,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:454
+# --- book/chapters/26_inplace.md:486
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -90,7 +98,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:1373
+# --- book/chapters/26_inplace.md:1405
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -103,9 +111,16 @@ def zero_(self):
 
 def fill_(self, value):
     if isinstance(value, Tensor):
-        return inplace(self, named("fill", lambda t, v: _call(FILL_TENSOR, (t, v))), value)
+        return inplace(self, named("fill", _fill_with_tensor), value)
     value = checked_fill(value, self.dtype, self.numel())
     return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
+
+
+def _fill_with_tensor(t, value):
+    if value.ndim:  # checked after the in-place checks, as torch's kernel checks it
+        raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
+                           f"{value.ndim} dimensions.")
+    return _call(FILL_TENSOR, (t, value))
 
 
 def _masked_fill(t, mask, value):

@@ -236,12 +236,14 @@ def _folded(a, b):
 
 # --- book/chapters/16c_linalg.md:318
 def _batched(a, b):
+    from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
     from refgrad._size import Size
 
     n = a.shape[-2] if a.ndim > 1 else 1
     m1, m2 = a.shape[-1], b.shape[-2] if b.ndim > 1 else b.shape[0]
     p = b.shape[-1] if b.ndim > 1 else 1
+    check_broadcast(tuple(a.shape[:-2]), tuple(b.shape[:-2]))  # torch's words, not NumPy's
     batch = tuple(np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2])))
     count = int(np.prod(batch))
     left = a.expand(batch + (n, m1)).reshape(count, n, m1)
@@ -254,7 +256,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:349
+# --- book/chapters/16c_linalg.md:351
 def outer(input, vec2):
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:

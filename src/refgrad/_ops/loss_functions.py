@@ -108,8 +108,10 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise RuntimeError(f"Found dtype {LEGACY[target.dtype]} but expected "
                            f"{LEGACY[input.dtype]}")
     not_differentiable("binary_cross_entropy", "weight", weight)
-    if weight is not None:
-        weight = weight.expand(_common(target, weight))
+    if weight is not None:  # torch's Python code infers the size: broadcast_shapes's words
+        from refgrad._ops.broadcasting import broadcast_shapes
+
+        weight = weight.expand(broadcast_shapes(target.shape, weight.shape))
     data = input._data
     if ((data < 0) | (data > 1)).any():
         raise RuntimeError("all elements of input should be between 0 and 1")
@@ -127,11 +129,25 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                          f"({input.shape})")
     for name, t in (("weight", weight), ("pos_weight", pos_weight)):
         not_differentiable("binary_cross_entropy_with_logits", name, t)
+    _weights_fit(tuple(target.shape), weight, pos_weight)
     return call(losses.BINARY_CROSS_ENTROPY_WITH_LOGITS, (input, target), {
         "weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:1053
+# --- book/chapters/16q_functional.md:1061
+def _weights_fit(shape: tuple, weight, pos_weight) -> None:
+    for w, first in ((pos_weight, True), (weight, False)):
+        if w is None:
+            continue
+        sizes = tuple(w.shape)
+        check_broadcast(*((sizes, shape) if first else (shape, sizes)))
+        full = tuple(np.broadcast_shapes(shape, sizes))
+        if full != shape:
+            raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast "
+                               f"shape {list(full)}")
+
+
+# --- book/chapters/16q_functional.md:1075
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)

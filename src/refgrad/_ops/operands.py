@@ -261,10 +261,10 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:926
+# --- book/chapters/13_dispatch.md:930
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
-    if not op.promote or op.variadic:
+    if not (op.promote or op.broadcasts) or op.variadic:
         return None
     shapes = [tuple(t._data.shape) for t in tensors if isinstance(t, Tensor)]
     size = shapes[0] if shapes else ()

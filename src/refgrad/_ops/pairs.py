@@ -92,6 +92,7 @@ def _ldexp(a, b, kind):
 
 LDEXP = register(Op(
     "ldexp", "LdexpBackward0", ("self", "other"), forward=_ldexp, promote=False,
+    broadcasts=True,
     backward=lambda g, kind, other=None, result=None: (
         None if other is None else g * _two_to(other),
         None if result is None else g * result * float(np.log(2.0))),
@@ -105,7 +106,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:534
+# --- book/chapters/16n_more_shapes_and_elementwise.md:535
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -157,7 +158,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:612
+# --- book/chapters/16n_more_shapes_and_elementwise.md:613
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -170,7 +171,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:646
+# --- book/chapters/16n_more_shapes_and_elementwise.md:647
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
@@ -203,7 +204,7 @@ def _floating_only(input) -> None:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:690
+# --- book/chapters/16n_more_shapes_and_elementwise.md:691
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 
@@ -236,7 +237,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:724
+# --- book/chapters/16n_more_shapes_and_elementwise.md:725
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 

@@ -180,8 +180,8 @@ CROSS_WITHOUT_DIM = (
 def cross(input, other, dim=None):
     if dim is None:
         warn_once("cross", CROSS_WITHOUT_DIM)  # chapter "Warnings given once"
-        shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
-        dim = next((d for d, n in enumerate(shape) if n == 3), None)
+        # the first dimension of size 3 in input's own sizes, before any broadcasting
+        dim = next((d for d, n in enumerate(input.shape) if n == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
     return linalg_cross(input, other, dim=dim)

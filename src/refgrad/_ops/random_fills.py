@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:712
+# --- book/chapters/26_inplace.md:744
 """uniform_ and normal_: in-place writes of random numbers."""
 
 import numpy as np
@@ -42,7 +42,7 @@ def _drawn(draw, kernel):
     return forward
 
 
-# --- book/chapters/26_inplace.md:757
+# --- book/chapters/26_inplace.md:789
 def _random_fill(name, node, kernel, draw, numbers):
     return register(Op(name, node, ("self",), forward=_drawn(draw, kernel),
                        backward=lambda g, **drawn: (_constant(g),), promote=False,
@@ -59,7 +59,7 @@ NORMAL = _random_fill("normal_", "NormalBackward0", "normal_kernel_cpu",
                       ("mean", "std"))
 
 
-# --- book/chapters/26_inplace.md:779
+# --- book/chapters/26_inplace.md:811
 def uniform_(self, from_=0.0, to=1.0, *, generator=None):
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
@@ -78,7 +78,7 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
 Tensor.uniform_, Tensor.normal_ = uniform_, normal_
 
 
-# --- book/chapters/26_inplace.md:808
+# --- book/chapters/26_inplace.md:840
 EXPONENTIAL = _random_fill("exponential_", "ExponentialBackward0", None,
                            lambda gen, shape, kind, _, lambd: exponential(gen, shape, kind,
                                                                           lambd),
@@ -113,7 +113,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
     return inplace(self, named("bernoulli", lambda t: _call(BERNOULLI, (t,), params)))
 
 
-# --- book/chapters/26_inplace.md:844
+# --- book/chapters/26_inplace.md:876
 _RANDOM = Arguments("random_(*, torch.Generator generator = None)",
                     "random_(int from, int? to, *, torch.Generator generator = None)",
                     "random_(int to, *, torch.Generator generator = None)", method=True)
@@ -141,7 +141,7 @@ def random_(self, *args, generator=None, **kwargs):
     return inplace(self, named("random", lambda t: _call(row, (t,), params)))
 
 
-# --- book/chapters/26_inplace.md:877
+# --- book/chapters/26_inplace.md:909
 def _largest(low: int, dtype) -> int:
     """The largest value ``random_(low, None)`` may draw, after torch's checks on ``low``."""
     if not dtype.is_floating_point:

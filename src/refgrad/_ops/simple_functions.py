@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:320
+# --- book/chapters/16_functions.md:323
 """neg, exp, log, sin, cos, reciprocal, the comparisons, clone, to and masked_fill:
 function forms of one arithmetic row each."""
 
@@ -29,7 +29,7 @@ from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/16_functions.md:348
+# --- book/chapters/16_functions.md:351
 # NOTE [Named as torch names them]
 # Python words an argument error with the function's qualified name:
 # "sin() takes 1 positional argument but 2 were given". A function made in a
@@ -74,7 +74,7 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:424
+# --- book/chapters/16_functions.md:427
 def _binary(row):
     def function(input, other):
         try:
@@ -96,7 +96,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:760
+# --- book/chapters/16_functions.md:763
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
@@ -151,7 +151,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:866
+# --- book/chapters/16_functions.md:871
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

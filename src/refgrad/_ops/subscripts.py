@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:723
+# --- book/chapters/16d_indexing.md:728
 """x[index]: the index read from left to right as views, then the tensor indices left."""
 
 import warnings
@@ -64,7 +64,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:837
+# --- book/chapters/16d_indexing.md:842
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -77,7 +77,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:851
+# --- book/chapters/16d_indexing.md:856
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -89,6 +89,8 @@ def walk(self, index, keep_full: bool):
     items = _as_tuple(index)
     named = _named_dims(items)
     if named > self.ndim:
+        if not self.ndim:
+            refuse_on_zero_dim(index)
         raise IndexError(f"too many indices for tensor of dimension {self.ndim}")
     result, dim, tensors = self, 0, []
     for position, item in enumerate(items):
@@ -150,7 +152,23 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:925
+# --- book/chapters/16d_indexing.md:939
+ZERO_DIM_INDEX = (
+    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+    "in C++ to convert a 0-dim tensor to a number")
+
+
+def refuse_on_zero_dim(index) -> None:
+    """torch's IndexError for a bare integer or slice used on a 0-d tensor."""
+    if isinstance(index, slice):
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if isinstance(index, int | np.integer) and not isinstance(index, bool):
+        if index == 0:
+            raise IndexError(ZERO_DIM_INDEX)
+        raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
+
+
+# --- book/chapters/16d_indexing.md:956
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

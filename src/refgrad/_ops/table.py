@@ -28,6 +28,7 @@ class Op:
     promote: bool = True  # compute in the promoted dtype of the inputs
     promote_with: tuple[str, ...] = ()  # number parameters that take part in promotion
     variadic: bool = False  # the single input is a sequence of tensors
+    broadcasts: bool = False  # its tensors broadcast together, though they do not promote
     hides: tuple[str, ...] = ()  # parameters the backward needs but torch's node does not show
     into: Callable | None = None  # forward, writing into out=: see NOTE [Dying operands]
     half_number: Callable | None = None  # forward for float16 op number: NOTE [float16 and numbers]
@@ -63,7 +64,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:106
+# --- book/chapters/12_op_table.md:107
 def no_forward_formula(name):
     """The tangent formula of a row torch gives none: it refuses, in torch's words."""
 

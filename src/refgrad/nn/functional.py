@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1836
+# --- book/chapters/16q_functional.md:1858
 """refgrad.nn.functional: torch.nn.functional's activations, losses and layers."""
 
 from refgrad._ops.activation_functions import (
