@@ -264,7 +264,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:654
+# --- book/chapters/03_tensor.md:666
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
 
@@ -292,7 +292,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:690
+# --- book/chapters/03_tensor.md:702
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda")
 
@@ -318,12 +318,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:722
+# --- book/chapters/03_tensor.md:734
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:739
+# --- book/chapters/03_tensor.md:751
 _new = object.__new__  # looked up once, not on every tensor
 
 

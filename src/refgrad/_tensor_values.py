@@ -119,7 +119,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:528
+# --- book/chapters/03_tensor.md:534
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -166,6 +166,12 @@ class _Python:
         array = self.numpy()
         return array if dtype is None else array.astype(dtype, copy=False)
 
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        # NumPy's result from a tensor's array comes back a tensor sharing it; bool as uint8
+        from refgrad._from_numpy import from_numpy  # chapter "Making tensors"
+
+        return from_numpy(array.astype(np.uint8) if array.dtype == np.bool_ else array)
+
     # Above NumPy's own: `np.float64(2) * x` then asks x.__rmul__, as in torch,
     # instead of NumPy computing with the tensor's array.
     __array_priority__ = 1000
@@ -177,7 +183,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:597
+# --- book/chapters/03_tensor.md:609
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
