@@ -39,7 +39,7 @@ __version__ = "0.1.0"
 newaxis = None
 
 
-# --- book/chapters/01a_warn_once.md:88
+# --- book/chapters/01a_warn_once.md:100
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
@@ -196,7 +196,7 @@ from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
 
 
-# --- book/chapters/16j_products_and_shapes.md:1313
+# --- book/chapters/16j_products_and_shapes.md:1314
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
