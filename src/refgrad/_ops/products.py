@@ -179,7 +179,7 @@ CROSS_WITHOUT_DIM = (
 
 def cross(input, other, dim=None):
     if dim is None:
-        warn_once("cross", CROSS_WITHOUT_DIM, None)  # the user's line: chapter "Warnings given once"
+        warn_once("cross", CROSS_WITHOUT_DIM, None)  # the user's line; see "Warnings given once"
         shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
         dim = next((d for d, n in enumerate(shape) if n == 3), None)
         if dim is None:
