@@ -30,7 +30,7 @@ from refgrad._dtype import (
 from refgrad._printoptions import set_printoptions
 from refgrad._size import Size
 from refgrad._tensor import Tensor
-from refgrad._tensor_values import strided
+from refgrad._tensor_values import layout, strided
 from refgrad._typename import is_tensor, numel, typename
 from refgrad.autograd._state import is_grad_enabled, is_inference_mode_enabled
 from math import e, inf, nan, pi
@@ -43,7 +43,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:655
+# --- book/chapters/05_creation.md:656
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,11 +53,11 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1178
+# --- book/chapters/05_creation.md:1179
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1676
+# --- book/chapters/05_creation.md:1677
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -82,7 +82,7 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05a_random.md:580
+# --- book/chapters/05a_random.md:591
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:137
+# --- book/chapters/02_dtypes.md:138
 """torch.device: where a tensor's storage lives."""
 
 import numpy as np
@@ -17,6 +17,7 @@ _NOT_A_DEVICE = (
 
 class device:  # noqa: N801 - torch's name
     __slots__ = ("type", "index")
+    __module__ = "refgrad"  # NOTE [Public classes, public module]
 
     def __init__(self, spec, index: int | None = None) -> None:
         if isinstance(spec, device):

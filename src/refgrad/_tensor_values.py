@@ -66,14 +66,18 @@ class _Shape:
 
 
 # --- book/chapters/03_tensor.md:171
-class _Layout:
+class layout:  # noqa: N801 - torch's name
     __slots__ = ()
+    __module__ = "refgrad"  # NOTE [Public classes, public module]
 
     def __repr__(self) -> str:
         return "torch.strided"
 
+    def __reduce__(self) -> str:  # pickled and copied as the one value it is
+        return "strided"
 
-strided = _Layout()
+
+strided = layout()
 
 
 class _Storage:
@@ -119,7 +123,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:534
+# --- book/chapters/03_tensor.md:538
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -183,7 +187,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:609
+# --- book/chapters/03_tensor.md:613
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
