@@ -43,7 +43,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:656
+# --- book/chapters/05_creation.md:661
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,11 +53,11 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1179
+# --- book/chapters/05_creation.md:1184
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1677
+# --- book/chapters/05_creation.md:1682
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -141,14 +141,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:961
+# --- book/chapters/16d_indexing.md:963
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1446
+# --- book/chapters/16d_indexing.md:1448
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
@@ -207,6 +207,10 @@ from refgrad._ops.tiling import (
     diag, diag_embed, fliplr, flipud, meshgrid, repeat_interleave, rot90, tensor_split, tile,
     unflatten,
 )
+
+
+# --- book/chapters/16j_products_and_shapes.md:1362
+from refgrad import functional
 
 
 # --- book/chapters/16k_order_statistics.md:570
@@ -424,6 +428,14 @@ from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.check
 # --- book/chapters/24_devices.md:147
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
+
+
+# --- book/chapters/24_devices.md:223
+from refgrad._default_device import get_default_device, set_default_device
+
+
+# --- book/chapters/24_devices.md:324
+from refgrad import accelerator
 
 
 # --- book/chapters/26_inplace.md:1214

@@ -9,9 +9,9 @@ import numpy as np
 
 _KNOWN = ("cpu", "cuda")
 _NOT_A_DEVICE = (
-    "device() received an invalid combination of arguments - got (bool), but expected one "
+    "device() received an invalid combination of arguments - got ({0}), but expected one "
     "of:\n * (torch.device device)\n      didn't match because some of the arguments have "
-    "invalid types: (!bool!)\n * (str type, int index = -1)\n"
+    "invalid types: (!{0}!)\n * (str type, int index = -1)\n"
 )
 
 
@@ -22,8 +22,8 @@ class device:  # noqa: N801 - torch's name
     def __init__(self, spec, index: int | None = None) -> None:
         if isinstance(spec, device):
             spec, index = spec.type, spec.index if index is None else index
-        elif isinstance(spec, bool):
-            raise TypeError(_NOT_A_DEVICE)
+        elif isinstance(spec, bool | float | None):  # torch's parser names the type
+            raise TypeError(_NOT_A_DEVICE.format(type(spec).__name__))
         elif isinstance(spec, int | np.integer):
             if spec < 0:
                 raise RuntimeError("Device index must not be negative")

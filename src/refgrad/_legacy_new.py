@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1102
+# --- book/chapters/05_creation.md:1107
 """torch.Tensor(...) and Tensor.new(...): the legacy constructor."""
 
 import weakref
