@@ -20,7 +20,8 @@ def test_factories_follow_the_default_device(device):
     cuda = refgrad.device("cuda", 0)
     made = [refgrad.ones(2), refgrad.tensor([1.0, 2.0]), refgrad.arange(3), refgrad.rand(2),
             refgrad.zeros(1, 2), refgrad.full((2,), 3.0), refgrad.eye(2),
-            refgrad.as_tensor(np.ones(2)), refgrad.nn.Linear(2, 2).weight]
+            refgrad.as_tensor(np.ones(2)), refgrad.asarray([1.0]), refgrad.asarray(np.ones(2)),
+            refgrad.nn.Linear(2, 2).weight]
     assert [t.device for t in made] == [cuda] * len(made)
     assert refgrad.get_default_device() == cuda
     host = refgrad.from_numpy(np.ones(3))

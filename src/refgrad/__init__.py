@@ -57,7 +57,7 @@ from refgrad._memory_formats import (
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1682
+# --- book/chapters/05_creation.md:1689
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -80,6 +80,10 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
     zeros,
     zeros_like,
 )
+
+
+# --- book/chapters/05_creation.md:2017
+from refgrad._factory_arguments import asarray
 
 
 # --- book/chapters/05a_random.md:591

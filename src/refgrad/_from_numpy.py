@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1789
+# --- book/chapters/05_creation.md:1796
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
 import weakref
@@ -30,7 +30,7 @@ def from_numpy(ndarray) -> Tensor:
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {c_type_name(type(ndarray))})")
     if not ndarray.flags.writeable:
-        warn_once("from_numpy", _NOT_WRITABLE)  # chapter "Warnings given once"
+        warn_once("from_numpy", _NOT_WRITABLE, None)  # the user's line: "Warnings given once"
     check_layout(ndarray)
     remember_shared(ndarray)
     return make_tensor(ndarray)

@@ -210,7 +210,7 @@ class _Numbers:
 
     def __float__(self) -> float:
         if self._requires_grad:
-            warn_once("float", FLOAT_OF_GRAD)  # chapter "Warnings given once"
+            warn_once("float", FLOAT_OF_GRAD, None)  # the user's line: "Warnings given once"
         return _scalar(self, float)
 
     def __int__(self) -> int:
