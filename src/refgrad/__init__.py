@@ -30,7 +30,7 @@ from refgrad._dtype import (
 from refgrad._printoptions import set_printoptions
 from refgrad._size import Size
 from refgrad._tensor import Tensor
-from refgrad._tensor_values import strided
+from refgrad._tensor_values import layout, strided
 from refgrad._typename import is_tensor, numel, typename
 from refgrad.autograd._state import is_grad_enabled, is_inference_mode_enabled
 from math import e, inf, nan, pi
@@ -39,11 +39,11 @@ __version__ = "0.1.0"
 newaxis = None
 
 
-# --- book/chapters/01a_warn_once.md:88
+# --- book/chapters/01a_warn_once.md:100
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:657
+# --- book/chapters/05_creation.md:663
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,11 +53,11 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1180
+# --- book/chapters/05_creation.md:1186
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1678
+# --- book/chapters/05_creation.md:1691
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -82,7 +82,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05a_random.md:580
+# --- book/chapters/05_creation.md:2019
+from refgrad._factory_arguments import asarray
+
+
+# --- book/chapters/05a_random.md:591
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
@@ -109,7 +113,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1214
+# --- book/chapters/16_functions.md:1229
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -141,14 +145,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:992
+# --- book/chapters/16d_indexing.md:994
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1477
+# --- book/chapters/16d_indexing.md:1479
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
@@ -196,7 +200,7 @@ from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
 
 
-# --- book/chapters/16j_products_and_shapes.md:1313
+# --- book/chapters/16j_products_and_shapes.md:1314
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -207,6 +211,10 @@ from refgrad._ops.tiling import (
     diag, diag_embed, fliplr, flipud, meshgrid, repeat_interleave, rot90, tensor_split, tile,
     unflatten,
 )
+
+
+# --- book/chapters/16j_products_and_shapes.md:1362
+from refgrad import functional
 
 
 # --- book/chapters/16k_order_statistics.md:570
@@ -429,6 +437,14 @@ from refgrad.serialization import load, save
 # --- book/chapters/24_devices.md:147
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
+
+
+# --- book/chapters/24_devices.md:223
+from refgrad._default_device import get_default_device, set_default_device
+
+
+# --- book/chapters/24_devices.md:324
+from refgrad import accelerator
 
 
 # --- book/chapters/26_inplace.md:1246

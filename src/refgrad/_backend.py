@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:264
+# --- book/chapters/02_dtypes.md:266
 """The seam between devices and array libraries: cpu is NumPy, cuda is CuPy."""
 
 import numpy as np
@@ -52,6 +52,8 @@ def array_module(where: device):
 class AcceleratorError(RuntimeError):
     """An error reported by the GPU, as torch's ``torch.AcceleratorError``."""
 
+    __module__ = "refgrad"  # NOTE [Public classes, public module]
+
 
 def move(array, where: device):
     """A copy of ``array`` on the device ``where``."""
@@ -72,7 +74,7 @@ def data_ptr(array) -> int:
     return int(array.data.ptr)
 
 
-# --- book/chapters/02_dtypes.md:339
+# --- book/chapters/02_dtypes.md:343
 NO_ACCELERATOR = "Cannot access accelerator device when none is available."
 
 
@@ -98,7 +100,7 @@ def is_pinned(array) -> bool:
     return isinstance(array, cupy.cuda.PinnedMemoryPointer)
 
 
-# --- book/chapters/02_dtypes.md:373
+# --- book/chapters/02_dtypes.md:377
 def writeable(array) -> bool:
     """Whether an array may be written in place."""
     return array.flags.writeable if isinstance(array, np.ndarray) else True
@@ -117,7 +119,7 @@ def add_at(out, key, values) -> None:
     array_module(device_of(out)).add.at(out, key, values)
 
 
-# --- book/chapters/02_dtypes.md:425
+# --- book/chapters/02_dtypes.md:429
 def element_strides(array) -> tuple:
     """The strides of ``array`` counted in elements, as torch counts them."""
     if array.size == 0 and not any(array.strides):  # NumPy's new empty: row-major ones

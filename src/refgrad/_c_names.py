@@ -9,14 +9,14 @@ _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
 
 # refgrad's classes that stand in for types torch compiles, by their dotted names.
 TORCH_C_TYPES = {
-    "refgrad._dtype.dtype": "torch.dtype",
-    "refgrad._size.Size": "torch.Size",
-    "refgrad._device.device": "torch.device",
-    "refgrad._generator.Generator": "torch._C.Generator",
-    "refgrad._tensor_values._Layout": "torch.layout",
-    "refgrad._memory_formats.memory_format": "torch.memory_format",
-    "refgrad._type_info.finfo": "torch.finfo",
-    "refgrad._type_info.iinfo": "torch.iinfo",
+    "refgrad.dtype": "torch.dtype",
+    "refgrad.Size": "torch.Size",
+    "refgrad.device": "torch.device",
+    "refgrad._C.Generator": "torch._C.Generator",
+    "refgrad.layout": "torch.layout",
+    "refgrad.memory_format": "torch.memory_format",
+    "refgrad.finfo": "torch.finfo",
+    "refgrad.iinfo": "torch.iinfo",
     "refgrad.autograd._saved.SavedTensor": "torch._C._autograd.SavedTensor",
 }
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:282
+# --- book/chapters/05_creation.md:287
 """The factories that take a size: ones, zeros, empty, full, their _like forms, arange."""
 
 import math
@@ -69,7 +69,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:355
+# --- book/chapters/05_creation.md:360
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -136,7 +136,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:684
+# --- book/chapters/05_creation.md:690
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     strides = copy_strides(t, memory_format)  # first: a rank that does not fit makes nothing
     return laid_out(factory(
@@ -165,7 +165,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:721
+# --- book/chapters/05_creation.md:727
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -207,7 +207,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:832
+# --- book/chapters/05_creation.md:838
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))

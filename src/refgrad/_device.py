@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:137
+# --- book/chapters/02_dtypes.md:138
 """torch.device: where a tensor's storage lives."""
 
 import re
@@ -20,6 +20,7 @@ _UNSET = object()  # device("cpu:0", None) is refused: an index given as None is
 
 class device:  # noqa: N801 - torch's name
     __slots__ = ("type", "index")
+    __module__ = "refgrad"  # NOTE [Public classes, public module]
 
     def __init__(self, spec, index=_UNSET) -> None:
         if index is not _UNSET:
@@ -60,7 +61,7 @@ def _accelerator() -> str:
     return "cuda"
 
 
-# --- book/chapters/02_dtypes.md:205
+# --- book/chapters/02_dtypes.md:207
 _SYNTAX = re.compile(r"([A-Za-z_]+)(?::(0|[1-9][0-9]*))?", re.ASCII)
 
 

@@ -2,10 +2,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1615
+# --- book/chapters/05_creation.md:1621
 """The factories as torch.* gives them: each reads its arguments as torch's parser does."""
 
-from refgrad import _creation, _empty_strided, _factories, _from_data, _random_factories
+from refgrad import (
+    _asarray,
+    _creation,
+    _empty_strided,
+    _factories,
+    _from_data,
+    _random_factories,
+)
 from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
 from refgrad._factory_out import resizing, writing
@@ -62,3 +69,9 @@ _STRIDED = f"empty_strided(tuple of ints size, tuple of ints stride, *, {_OPTION
 empty_strided = function_form(_empty_strided.empty_strided, Arguments(_STRIDED))
 Tensor.new_empty_strided = method_form(_empty_strided.new_empty_strided,
                                        Arguments(f"new_{_STRIDED}", method=True))
+
+
+# --- book/chapters/05_creation.md:2012
+asarray = function_form(_asarray.asarray, Arguments(
+    "asarray(object obj, *, torch.dtype? dtype = None, torch.device? device = None, "
+    "bool? copy = None, bool? requires_grad = None)"))

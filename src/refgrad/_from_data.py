@@ -13,6 +13,7 @@ import numpy as np
 from refgrad import _dtype
 from refgrad._backend import cuda_is_available, move, pin
 from refgrad._c_names import c_type_name
+from refgrad._default_device import DEFAULT
 from refgrad._device import device
 from refgrad._numpy_arrays import LIST_OF_ARRAYS, check_kind, check_layout
 from refgrad._tensor import Tensor, check_requires_grad, make_tensor
@@ -53,7 +54,7 @@ def _leaves(data, stacklevel: int | None = None) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:93
+# --- book/chapters/05_creation.md:94
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -102,7 +103,7 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         )
 
 
-# --- book/chapters/05_creation.md:152
+# --- book/chapters/05_creation.md:153
 def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
     for x in leaves:
         if isinstance(x, Tensor | np.ndarray | bool | int | float):
@@ -117,7 +118,7 @@ def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
             raise TypeError(f"'{name}' object cannot be interpreted as an integer")
 
 
-# --- book/chapters/05_creation.md:180
+# --- book/chapters/05_creation.md:181
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -143,7 +144,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return t.item()
 
 
-# --- book/chapters/05_creation.md:207
+# --- book/chapters/05_creation.md:208
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -154,12 +155,14 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:231
+# --- book/chapters/05_creation.md:234
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev).type != "cpu"
 
 
 def _finish(array, dev, requires_grad: bool, pin_memory: bool = False) -> Tensor:
+    if dev is None:
+        dev = DEFAULT.device  # torch.set_default_device's, this thread's
     on_device = _on_gpu(dev)
     if pin_memory:
         check_pinnable(dev)
@@ -185,7 +188,7 @@ def check_pinnable(dev) -> None:
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data``."""
-    if _on_gpu(device):
+    if _on_gpu(DEFAULT.device if device is None else device):
         pin_memory = False  # torch.tensor ignores the pin for a GPU tensor; factories refuse
     # the warning for a tensor names the caller's line, past torch.tensor's argument reading
     return _finish(_to_array(data, dtype, stacklevel=4), device, requires_grad, pin_memory)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1785
+# --- book/chapters/05_creation.md:1798
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
 import weakref
@@ -10,6 +10,7 @@ import weakref
 import numpy as np
 
 from refgrad._backend import storage_root
+from refgrad._default_device import DEFAULT
 from refgrad._from_data import tensor
 from refgrad._numpy_arrays import check_layout
 from refgrad._signatures import dtype_argument
@@ -29,7 +30,7 @@ def from_numpy(ndarray) -> Tensor:
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {c_type_name(type(ndarray))})")
     if not ndarray.flags.writeable:
-        warn_once("from_numpy", _NOT_WRITABLE)  # chapter "Warnings given once"
+        warn_once("from_numpy", _NOT_WRITABLE, None)  # the user's line: "Warnings given once"
     check_layout(ndarray)
     remember_shared(ndarray)
     return make_tensor(ndarray)
@@ -58,6 +59,8 @@ def shares_numpy_memory(root) -> bool:
 def as_tensor(data, *, dtype=None, device=None) -> Tensor:
     """``data`` as a tensor, sharing its memory where it can."""
     dtype = dtype_argument(dtype, "as_tensor")
+    if device is None:  # the default device, if one was set: chapter "Devices"
+        device = DEFAULT.device
     if isinstance(data, Tensor | np.ndarray):
         t = from_numpy(data) if isinstance(data, np.ndarray) else data
         if dtype is None and device is None:

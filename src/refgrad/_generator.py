@@ -48,6 +48,8 @@ def as_seed(seed) -> int:
 class Generator:
     """A source of random numbers that can be re-seeded: torch's CPU generator."""
 
+    __module__ = "refgrad._C"  # where torch's is compiled: NOTE [Public classes, public module]
+
     def __init__(self, device="cpu") -> None:
         self.device = as_device(device)
         self._bits = np.random.MT19937()
@@ -83,7 +85,7 @@ class Generator:
         return (pairs[0::2] << np.uint64(32)) | pairs[1::2]
 
 
-# --- book/chapters/05a_random.md:156
+# --- book/chapters/05a_random.md:167
 STATE = np.dtype({
     "names": ["seed", "left", "seeded", "next", "key", "normal_x", "normal_y", "normal_rho",
               "normal_valid", "float_normal", "float_normal_valid"],
@@ -108,7 +110,7 @@ def get_state(self) -> Tensor:
     return make_tensor(np.frombuffer(record.tobytes(), dtype=np.uint8).copy())
 
 
-# --- book/chapters/05a_random.md:185
+# --- book/chapters/05a_random.md:196
 def set_state(self, new_state) -> "Generator":
     """Put back a state that ``get_state`` (refgrad's or torch's) returned."""
     if not isinstance(new_state, Tensor):
@@ -133,7 +135,7 @@ def set_state(self, new_state) -> "Generator":
     return self
 
 
-# --- book/chapters/05a_random.md:216
+# --- book/chapters/05a_random.md:227
 # NOTE [Where torch says the next word is]
 # torch hands out state[next], state[next + 1], ... and twists when ``left``
 # runs out; NumPy hands out state[pos], ... and twists at 624. With

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:537
+# --- book/chapters/05_creation.md:542
 """torch's memory formats: the named orders in which a new tensor lays out its elements."""
 
 from refgrad._layouts import like_strides
@@ -12,6 +12,7 @@ class memory_format:  # noqa: N801 - torch's name
     """One of the four formats: ``torch.contiguous_format`` and the others."""
 
     __slots__ = ("_name",)
+    __module__ = "refgrad"  # NOTE [Public classes, public module]
 
     def __new__(cls, *args, **kwargs):
         raise TypeError("cannot create 'torch.memory_format' instances")
@@ -42,7 +43,7 @@ def check_format(name: str, value, takes_none: bool = True) -> None:
                         f"not {type_name(value)}")
 
 
-# --- book/chapters/05_creation.md:586
+# --- book/chapters/05_creation.md:592
 _ORDERS = {channels_last: (1, 3, 2, 0), channels_last_3d: (1, 4, 3, 2, 0)}
 
 
@@ -74,7 +75,7 @@ def is_contiguous_in(shape, strides, fmt) -> bool:
     return True
 
 
-# --- book/chapters/05_creation.md:628
+# --- book/chapters/05_creation.md:634
 def suggest_memory_format(shape, strides) -> memory_format:
     for fmt, order in _ORDERS.items():
         if len(shape) == len(order) and _grows_along(order, shape, strides):

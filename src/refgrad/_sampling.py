@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05a_random.md:286
+# --- book/chapters/05a_random.md:297
 """Samplers: how torch turns the generator's 32-bit words into numbers."""
 
 import math
@@ -34,7 +34,7 @@ def _odd_sum(a, b):
     return np.where((lost != 0) & even, np.nextafter(s, toward), s)
 
 
-# --- book/chapters/05a_random.md:323
+# --- book/chapters/05a_random.md:334
 # NOTE [One rounding]
 # torch computes a * b + c with one fused multiply-add. In double, the exact
 # product and sum are carried as pairs of doubles and rounded once at the end
@@ -52,7 +52,7 @@ def fused(a, b, c):
     return _odd_sum(wide, np.full(a.shape, np.float64(c))).astype(a.dtype)
 
 
-# --- book/chapters/05a_random.md:342
+# --- book/chapters/05a_random.md:353
 def uniform(generator, shape, dtype, low=0.0, high=1.0) -> np.ndarray:
     """torch's uniform_(low, high) for a float dtype, in C order."""
     kind, n = np.dtype(dtype), math.prod(shape)
@@ -69,7 +69,7 @@ def uniform(generator, shape, dtype, low=0.0, high=1.0) -> np.ndarray:
     return values.astype(kind).reshape(shape)
 
 
-# --- book/chapters/05a_random.md:399
+# --- book/chapters/05a_random.md:410
 def _libm(function, values: np.ndarray, single: bool = False) -> np.ndarray:
     """``function`` (one of ``math``'s, the C library's) applied to each value.
 
@@ -108,7 +108,7 @@ def _sixteen_at_a_time(generator, n, kind, mean, std) -> np.ndarray:
     return values
 
 
-# --- book/chapters/05a_random.md:439
+# --- book/chapters/05a_random.md:450
 def _one_at_a_time(generator, n, mean, std) -> np.ndarray:
     values, held = [], generator._normal
     if held is not None and n:
@@ -135,7 +135,7 @@ def normal(generator, shape, dtype, mean=0.0, std=1.0, contiguous=True) -> np.nd
     return values.astype(kind).reshape(shape)
 
 
-# --- book/chapters/05a_random.md:482
+# --- book/chapters/05a_random.md:493
 def integers(generator, shape, low: int, high: int) -> np.ndarray:
     """torch's random_(low, high): int64 numbers in [low, high)."""
     span, n = high - low, math.prod(shape)
@@ -158,7 +158,7 @@ def permutation(generator, n: int) -> np.ndarray:
     return np.array(order, dtype=np.int64)
 
 
-# --- book/chapters/05a_random.md:518
+# --- book/chapters/05a_random.md:529
 def full_range(generator, shape, dtype) -> np.ndarray:
     """torch's random_() with no bounds: every value the dtype holds exactly."""
     kind, n = np.dtype(dtype), math.prod(shape)
@@ -185,7 +185,7 @@ def bernoulli(generator, shape, dtype, p) -> np.ndarray:
     return np.asarray(u < p).astype(dtype)  # probabilities: uniform numbers of their dtype
 
 
-# --- book/chapters/05a_random.md:557
+# --- book/chapters/05a_random.md:568
 def in_memory_order(like, draw) -> np.ndarray:
     """``draw(shape, order)``'s numbers for ``like``'s axes taken in ``order``, its memory
     order, turned back to ``like``'s own order of axes."""

@@ -19,6 +19,7 @@ class Size(tuple):
     """The shape of a tensor."""
 
     __slots__ = ()
+    __module__ = "refgrad"  # NOTE [Public classes, public module]
 
     def __new__(cls, sizes=(), /, *more, **keywords):
         if more or keywords:  # refused in the words of the tuple torch's Size is

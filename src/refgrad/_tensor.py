@@ -42,7 +42,7 @@ class VersionCounter:
     __slots__ = ("value", "views")
 
 
-# --- book/chapters/03_tensor.md:253
+# --- book/chapters/03_tensor.md:257
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -103,7 +103,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:321
+# --- book/chapters/03_tensor.md:325
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -183,7 +183,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:409
+# --- book/chapters/03_tensor.md:413
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad
@@ -199,7 +199,7 @@ def clear_grad(t, set_to_none: bool = True) -> None:
     grad.zero_()
 
 
-# --- book/chapters/03_tensor.md:432
+# --- book/chapters/03_tensor.md:436
 class _Versions:
     __slots__ = ()
 
@@ -220,7 +220,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:471
+# --- book/chapters/03_tensor.md:475
 class _Detach:
     __slots__ = ()
 
@@ -264,9 +264,14 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:662
+# --- book/chapters/03_tensor.md:687
+# NOTE [Public classes, public module]
+# A public class reports the module users import it from (refgrad, for refgrad.Tensor),
+# not the private one that defines it: torch's print as torch.Tensor, torch.Size...
 class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python, _Numbers):
     """A multi-dimensional array that can record the operations made on it."""
+
+    __module__ = "refgrad"  # NOTE [Public classes, public module]
 
     __slots__ = (
         "_data",  # the NumPy (or CuPy) array holding the values
@@ -292,7 +297,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:698
+# --- book/chapters/03_tensor.md:728
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda")
 
@@ -318,12 +323,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:730
+# --- book/chapters/03_tensor.md:760
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:747
+# --- book/chapters/03_tensor.md:777
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -67,14 +67,18 @@ class _Shape:
 
 
 # --- book/chapters/03_tensor.md:172
-class _Layout:
+class layout:  # noqa: N801 - torch's name
     __slots__ = ()
+    __module__ = "refgrad"  # NOTE [Public classes, public module]
 
     def __repr__(self) -> str:
         return "torch.strided"
 
+    def __reduce__(self) -> str:  # pickled and copied as the one value it is
+        return "strided"
 
-strided = _Layout()
+
+strided = layout()
 
 
 class _Storage:
@@ -120,7 +124,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:533
+# --- book/chapters/03_tensor.md:543
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -170,6 +174,12 @@ class _Python:
             return array.astype(dtype, copy=bool(copy))
         return array.copy() if copy else array  # np.array(t) asks for its own copy
 
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        # NumPy's result from a tensor's array comes back a tensor sharing it; bool as uint8
+        from refgrad._from_numpy import from_numpy  # chapter "Making tensors"
+
+        return from_numpy(array.astype(np.uint8) if array.dtype == np.bool_ else array)
+
     # Above NumPy's own: `np.float64(2) * x` then asks x.__rmul__, as in torch,
     # instead of NumPy computing with the tensor's array.
     __array_priority__ = 1000
@@ -181,7 +191,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:605
+# --- book/chapters/03_tensor.md:621
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -204,7 +214,7 @@ class _Numbers:
 
     def __float__(self) -> float:
         if self._requires_grad:
-            warn_once("float", FLOAT_OF_GRAD)  # chapter "Warnings given once"
+            warn_once("float", FLOAT_OF_GRAD, None)  # the user's line: "Warnings given once"
         return _scalar(self, float)
 
     def __int__(self) -> int:

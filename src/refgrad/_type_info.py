@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:619
+# --- book/chapters/02_dtypes.md:624
 """finfo and iinfo: the numbers a float or an integer dtype can hold."""
 
 import numpy as np
@@ -23,6 +23,8 @@ def _checked(name, kind, argument="type", position=1):
 
 class finfo:  # noqa: N801 - torch's name
     """The numbers of a floating-point dtype."""
+
+    __module__ = "refgrad"  # NOTE [Public classes, public module]
 
     def __init__(self, type=None):  # noqa: A002 - torch's name
         kind = _dtype.get_default_dtype() if type is None else _checked("finfo", type)
@@ -50,6 +52,8 @@ class finfo:  # noqa: N801 - torch's name
 class iinfo:  # noqa: N801 - torch's name
     """The numbers of an integer dtype."""
 
+    __module__ = "refgrad"  # NOTE [Public classes, public module]
+
     def __init__(self, type):  # noqa: A002 - torch's name
         type = _checked("iinfo", type)  # noqa: A001
         if type is _dtype.bool:
@@ -71,7 +75,7 @@ class iinfo:  # noqa: N801 - torch's name
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
-# --- book/chapters/02_dtypes.md:700
+# --- book/chapters/02_dtypes.md:709
 def is_floating_point(input) -> bool:
     return input.dtype.is_floating_point
 

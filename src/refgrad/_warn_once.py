@@ -5,18 +5,26 @@
 # --- book/chapters/01a_warn_once.md:38
 """Warnings torch gives once per process, and the switch that gives them every time."""
 
+import sys
 import warnings
 
 _given: set = set()  # keys of the warnings already given once
 _always = False
 
 
-def warn_once(key: str, message: str, stacklevel: int = 2) -> None:
-    """Give ``message`` as a UserWarning, unless the warning under ``key`` was given."""
+def warn_once(key: str, message: str, stacklevel: int | None = 2) -> None:
+    """Give ``message`` as a UserWarning, unless the warning under ``key`` was given.
+
+    ``stacklevel`` None: at the first line outside refgrad, however deep the call.
+    """
     if not _always:
         if key in _given:
             return
         _given.add(key)
+    if stacklevel is None:
+        frame, stacklevel = sys._getframe(1), 1
+        while frame is not None and frame.f_globals.get("__name__", "").startswith("refgrad"):
+            frame, stacklevel = frame.f_back, stacklevel + 1
     warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
 
 

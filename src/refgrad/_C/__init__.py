@@ -147,6 +147,10 @@ def _guard_mode(args: tuple, kwargs: dict) -> bool:
     raise TypeError(_BAD_GUARD_ARGUMENTS + "; ".join(shown))
 
 
+# --- book/chapters/05a_random.md:141
+from refgrad._generator import Generator
+
+
 # --- book/chapters/10_nodes.md:1229
 from refgrad.autograd._stream_warning import _warn_on_accumulate_grad_stream_mismatch
 

@@ -57,7 +57,7 @@ def _assignable(value, target):
         # Assignment checks a float16 value as a double: 70000 becomes inf, not an error.
         kind = float64 if target.dtype is float16 else target.dtype
         value = checked_number(value, kind, through_double=True)
-        return tensor(value, dtype=target.dtype, device=None if on_host else target.device)
+        return tensor(value, dtype=target.dtype, device="cpu" if on_host else target.device)
     raise TypeError(f"can't assign a {c_type_name(type(value))} to a "
                     f"{tensor_type_name(target)}")
 

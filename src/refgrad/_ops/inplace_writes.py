@@ -188,8 +188,8 @@ def _number_source(value):
 
     value = python_number(value)  # NumPy's scalars too
     if isinstance(value, float):
-        return tensor(value, dtype=float64)  # a double, whatever the default dtype
+        return tensor(value, dtype=float64, device="cpu")  # a double, whatever the default
     if isinstance(value, int):  # bool among them
-        return tensor(value)
+        return tensor(value, device="cpu")
     raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not "
                     f"{c_type_name(type(value))}")

@@ -103,7 +103,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1080
+# --- book/chapters/16_functions.md:1087
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -115,6 +115,15 @@ def _falls_back(function, reflected: bool = False):
 
     operator.__name__ = function.__name__
     return operator
+
+
+def _matmul(self, other):
+    # Only a tensor on either side: `x @ np.ones(2)` is then NumPy's (see __array_wrap__)
+    return linalg.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
+
+
+def _rmatmul(self, other):
+    return linalg.matmul(other, self) if isinstance(other, Tensor) else NotImplemented
 
 
 _FALLING_BACK = {
@@ -131,8 +140,7 @@ OPERATORS = {
     "__neg__": simple.neg, "__eq__": _falls_back(simple.eq), "__ne__": _falls_back(simple.ne),
     "__lt__": _falls_back(simple.lt), "__le__": _falls_back(simple.le),
     "__gt__": _falls_back(simple.gt), "__ge__": _falls_back(simple.ge),
-    "__matmul__": linalg.matmul,
-    "__rmatmul__": lambda self, other: linalg.matmul(other, self), "__abs__": pointwise.abs,
+    "__matmul__": _matmul, "__rmatmul__": _rmatmul, "__abs__": pointwise.abs,
     "__getitem__": subscripts.getitem, "__iter__": lambda self: iter(_rows(self)),
     "__invert__": bits.invert,
     **{f"__{name}__": _falls_back(f) for name, f in _FALLING_BACK.items()},
@@ -179,7 +187,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1162
+# --- book/chapters/16_functions.md:1177
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

@@ -201,7 +201,7 @@ def _shown(saved, node):
 
         # torch wraps a Python float as a double, whatever the tensor's dtype.
         value = saved if plain else saved.value
-        return tensor(value, dtype=float64 if isinstance(value, float) else None)
+        return tensor(value, dtype=float64 if isinstance(value, float) else None, device="cpu")
     return unpack(saved, node)
 
 

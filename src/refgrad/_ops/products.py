@@ -179,7 +179,7 @@ CROSS_WITHOUT_DIM = (
 
 def cross(input, other, dim=None):
     if dim is None:
-        warn_once("cross", CROSS_WITHOUT_DIM)  # chapter "Warnings given once"
+        warn_once("cross", CROSS_WITHOUT_DIM, None)  # the user's line; see "Warnings given once"
         # the first dimension of size 3 in input's own sizes, before any broadcasting
         dim = next((d for d, n in enumerate(input.shape) if n == 3), None)
         if dim is None:

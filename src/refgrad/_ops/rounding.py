@@ -208,7 +208,7 @@ _FORMS = {
 
 
 def _first_of_two_numbers(input, other):
-    return tensor(input) if is_number(input) and is_number(other) else input
+    return tensor(input, device="cpu") if is_number(input) and is_number(other) else input
 
 
 def floor_divide(input, other):

@@ -24,7 +24,9 @@ def _as_tuple(index) -> tuple:
         warnings.warn(SEQUENCE_AS_TUPLE, UserWarning, stacklevel=first_frame_outside())
         index = tuple(index)
     items = index if isinstance(index, tuple) else (index,)
-    return tuple(_positions(tensor(i)) if isinstance(i, list) else _zero_dim(i) for i in items)
+    # on the host whatever the default device: torch reads such lists in C++
+    return tuple(_positions(tensor(i, device="cpu")) if isinstance(i, list) else _zero_dim(i)
+                 for i in items)
 
 
 def _zero_dim(item):
@@ -64,7 +66,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:842
+# --- book/chapters/16d_indexing.md:844
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -77,7 +79,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:856
+# --- book/chapters/16d_indexing.md:858
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -143,7 +145,7 @@ def _indices_beside(t, indices):
 def _bool_index(item):
     from refgrad._from_data import tensor
 
-    return tensor([0] if item else [], dtype=_dtype_int64())
+    return tensor([0] if item else [], dtype=_dtype_int64(), device="cpu")
 
 
 def _dtype_int64():
@@ -152,7 +154,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:939
+# --- book/chapters/16d_indexing.md:941
 ZERO_DIM_INDEX = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
     "in C++ to convert a 0-dim tensor to a number")
@@ -168,7 +170,7 @@ def refuse_on_zero_dim(index) -> None:
         raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
 
 
-# --- book/chapters/16d_indexing.md:956
+# --- book/chapters/16d_indexing.md:958
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

@@ -231,7 +231,8 @@ def meshgrid(*tensors, indexing=None):
         from refgrad._tensor import Tensor
 
         if all(isinstance(t, Tensor) for t in tensors):  # torch's parser refuses others first
-            warn_once("meshgrid", MESHGRID_WITHOUT_INDEXING)  # chapter "Warnings given once"
+            # At this line, as torch's is at its Python meshgrid; chapter "Warnings given once"
+            warn_once("meshgrid", MESHGRID_WITHOUT_INDEXING, stacklevel=1)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but '

@@ -1,0 +1,29 @@
+"""Black-box tests: a warning torch gives from its C++ is shown at the caller's line,
+whichever way the function was reached. The same assertions run on torch.
+"""
+
+import warnings
+
+import torch
+
+
+def _caught(call):
+    """The warnings ``call()`` gives, and the line ``call`` is written on."""
+    torch.set_warn_always(True)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+    finally:
+        torch.set_warn_always(False)
+    return caught, call.__code__.co_firstlineno
+
+
+def test_cross_without_dim_warns_at_the_callers_line():
+    v1, v2 = torch.tensor([[1.0, 0.0, 0.0]]), torch.tensor([[0.0, 1.0, 0.0]])
+    for call in (lambda: torch.cross(v2, v1), lambda: v2.cross(v1)):
+        caught, line = _caught(call)
+        assert len(caught) == 1 and caught[0].category is UserWarning
+        assert str(caught[0].message).startswith(
+            "Using torch.cross without specifying the dim arg is deprecated.")
+        assert caught[0].filename == __file__ and caught[0].lineno == line

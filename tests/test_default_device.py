@@ -1,0 +1,67 @@
+"""set_default_device and torch.accelerator on the simulated device (and real CuPy)."""
+
+import numpy as np
+import pytest
+
+import refgrad
+from refgrad import _backend
+from tests.devices import AVAILABLE, use
+
+
+@pytest.fixture(params=AVAILABLE)
+def device(request, monkeypatch):
+    counts = use(request.param, monkeypatch)
+    yield counts
+    refgrad.set_default_device(None)
+
+
+def test_factories_follow_the_default_device(device):
+    refgrad.set_default_device("cuda")
+    cuda = refgrad.device("cuda", 0)
+    made = [refgrad.ones(2), refgrad.tensor([1.0, 2.0]), refgrad.arange(3), refgrad.rand(2),
+            refgrad.zeros(1, 2), refgrad.full((2,), 3.0), refgrad.eye(2),
+            refgrad.as_tensor(np.ones(2)), refgrad.asarray([1.0]), refgrad.asarray(np.ones(2)),
+            refgrad.nn.Linear(2, 2).weight]
+    assert [t.device for t in made] == [cuda] * len(made)
+    assert refgrad.get_default_device() == cuda
+    host = refgrad.from_numpy(np.ones(3))
+    assert host.device == refgrad.device("cpu") and host.new_ones(2).device.type == "cpu"
+    assert refgrad.ones(2, device="cpu").device.type == "cpu"
+    # numbers and index lists made into tensors inside refgrad stay on the host
+    assert host[[0, 2]].tolist() == [1.0, 1.0]
+    host[1] = 5.0
+    assert host.tolist() == [1.0, 5.0, 1.0]
+    refgrad.set_default_device(None)
+    assert refgrad.ones(2).device.type == "cpu"
+
+
+def test_accelerator_with_cupy(device, monkeypatch):
+    assert refgrad.accelerator.is_available() and refgrad.accelerator.device_count() >= 1
+    assert refgrad.accelerator.current_accelerator() == refgrad.device("cuda")
+    assert refgrad.accelerator.current_accelerator(check_available=True) == refgrad.device("cuda")
+    runtime = _backend._cupy().cuda.runtime
+    calls = []
+    if not hasattr(runtime, "getDevice"):  # the simulated device's runtime counts devices only
+        monkeypatch.setattr(runtime, "getDevice", lambda: 0, raising=False)
+        monkeypatch.setattr(runtime, "setDevice", lambda i: calls.append(("set", i)),
+                            raising=False)
+        monkeypatch.setattr(runtime, "deviceSynchronize", lambda: calls.append(("sync",)),
+                            raising=False)
+    assert refgrad.accelerator.current_device_index() == 0
+    refgrad.accelerator.set_device_index("cuda:0")
+    refgrad.accelerator.synchronize()
+    refgrad.accelerator.synchronize(refgrad.device("cuda", 0))
+    assert calls in ([], [("set", 0), ("sync",), ("sync",)])
+    with pytest.raises(RuntimeError, match="^Accelerator expected$"):
+        refgrad.accelerator.synchronize("cpu")
+
+
+def test_cupy_without_a_gpu_is_still_the_accelerator(monkeypatch):
+    use("simulated", monkeypatch)
+    monkeypatch.setattr(_backend._cupy().cuda, "is_available", lambda: False)
+    assert refgrad.accelerator.current_accelerator() == refgrad.device("cuda")
+    assert refgrad.accelerator.current_accelerator(check_available=True) is None
+    assert not refgrad.accelerator.is_available() and refgrad.accelerator.device_count() == 0
+    with pytest.raises(RuntimeError, match="^Cannot access accelerator device when none is "
+                                           r"available\.$"):
+        refgrad.accelerator.synchronize("cuda")
