@@ -53,11 +53,25 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1178
+# --- book/chapters/05_creation.md:1186
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1676
+# --- book/chapters/05_creation.md:1245
+from refgrad._legacy_types import (
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
+
+
+# --- book/chapters/05_creation.md:1761
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
