@@ -53,11 +53,25 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1186
+# --- book/chapters/05_creation.md:1194
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1691
+# --- book/chapters/05_creation.md:1253
+from refgrad._legacy_types import (
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
+
+
+# --- book/chapters/05_creation.md:1776
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -82,7 +96,7 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2019
+# --- book/chapters/05_creation.md:2104
 from refgrad._factory_arguments import asarray
 
 
@@ -141,7 +155,7 @@ from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
 
-# --- book/chapters/16c_linalg.md:363
+# --- book/chapters/16c_linalg.md:393
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
@@ -200,7 +214,7 @@ from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
 
 
-# --- book/chapters/16j_products_and_shapes.md:1314
+# --- book/chapters/16j_products_and_shapes.md:1319
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -213,7 +227,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1362
+# --- book/chapters/16j_products_and_shapes.md:1367
 from refgrad import functional
 
 
@@ -358,15 +372,16 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1037
+# --- book/chapters/16o_argument_checks.md:1042
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
-    concatenate, conj, cummax, cummin, cumprod, diag, diag_embed, diff, dot, dstack, einsum,
-    ger, hardshrink, histc, hstack, imag, index_add, index_copy, index_fill, index_put, lerp,
-    logcumsumexp, masked_fill, maximum, meshgrid, minimum, moveaxis, mv, narrow_copy, outer,
-    pow, real, renorm, repeat_interleave, resolve_conj, resolve_neg, rot90, row_stack, rsub,
-    scatter, sort, std_mean, tensor_split, tril, triu, var_mean, vstack, where,
+    concatenate, conj, cosine_similarity, cummax, cummin, cumprod, diag, diag_embed, diff, dot,
+    dstack, einsum, ger, hardshrink, histc, hstack, imag, index_add, index_copy, index_fill,
+    index_put, lerp, logcumsumexp, masked_fill, maximum, meshgrid, minimum, moveaxis, mv,
+    narrow_copy, outer, pairwise_distance, pow, real, renorm, repeat_interleave, resolve_conj,
+    resolve_neg, rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu,
+    var_mean, vstack, where,
 )
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 

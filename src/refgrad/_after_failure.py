@@ -12,6 +12,7 @@ from refgrad._ops import (
     counting,
     cumulative,
     directions,
+    distances,
     functions,
     fused,
     indexing,
@@ -88,7 +89,7 @@ def _parsed(spec: tuple) -> Arguments:
     return arguments
 
 
-# --- book/chapters/16o_argument_checks.md:695
+# --- book/chapters/16o_argument_checks.md:696
 _OUT = "*, Tensor out = None"
 _STABLE = "Tensor input, *, bool stable, int dim = -1, bool descending = False"
 _ORDER = "Tensor input, int dim = -1, bool descending = False"
@@ -125,11 +126,14 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:735
+# --- book/chapters/16o_argument_checks.md:736
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
     "dot": (linalg, (f"(Tensor input, Tensor tensor, {_OUT})",)),
     "mv": (linalg, (f"(Tensor input, Tensor vec, {_OUT})",)),
+    "cosine_similarity": (distances, ("(Tensor x1, Tensor x2, int dim = 1, float eps = 1e-08)",)),
+    "pairwise_distance": (distances, ("(Tensor x1, Tensor x2, float p = 2, float eps = 1e-06, "
+                                      "bool keepdim = False)",)),
     "addmm": (addmm_family, (f"(Tensor input, Tensor mat1, Tensor mat2, *, {_PRODUCT}, "
                              "Tensor out = None)", "(Tensor input, Tensor mat1, Tensor mat2, "
                              f"torch.dtype out_dtype, *, {_PRODUCT}, Tensor out = None)")),
@@ -147,7 +151,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:762
+# --- book/chapters/16o_argument_checks.md:766
 HIDDEN = {  # name: the forms torch tries but never lists
     **{name: (f"(Number beta, Tensor input, Number alpha, {pair})",
               f"(Number beta, Tensor input, {pair})")
@@ -160,7 +164,7 @@ HIDDEN = {  # name: the forms torch tries but never lists
 }
 
 
-# --- book/chapters/16o_argument_checks.md:780
+# --- book/chapters/16o_argument_checks.md:784
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
@@ -209,7 +213,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:836
+# --- book/chapters/16o_argument_checks.md:840
 def _function(name: str):
     module, texts = FUNCTIONS[name]
     return read_after_failure(getattr(module, name), (
@@ -229,11 +233,12 @@ def _listed(args: tuple) -> tuple:
 
 _W = {name: _function(name) for name in FUNCTIONS}
 (addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, baddbmm, bernoulli, bincount, clamp,
- clamp_max, clamp_min, clip, column_stack, concat, concatenate, cummax, cummin, cumprod, diag,
- diag_embed, diff, dot, dstack, ger, hardshrink, histc, hstack, index_add, index_copy,
- index_fill, index_put, lerp, logcumsumexp, masked_fill, maximum, minimum, moveaxis, mv,
- narrow_copy, outer, pow, renorm, repeat_interleave, rot90, row_stack, rsub,  # noqa: A001
- scatter, sort, std_mean, tensor_split, tril, triu, var_mean, vstack, where) = (
+ clamp_max, clamp_min, clip, column_stack, concat, concatenate, cosine_similarity, cummax,
+ cummin, cumprod, diag, diag_embed, diff, dot, dstack, ger, hardshrink, histc, hstack, index_add,
+ index_copy, index_fill, index_put, lerp, logcumsumexp, masked_fill, maximum, minimum, moveaxis,
+ mv, narrow_copy, outer, pairwise_distance, pow, renorm, repeat_interleave, rot90,
+ row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu, var_mean,  # noqa: A001
+ vstack, where) = (
     _W[name] for name in sorted(_W))
 atleast_1d, atleast_2d, atleast_3d = (read_after_failure(getattr(module, name), (
     (f"{name}(Tensor input)", f"{name}(tuple of Tensors tensors)"), (), False, _one_or_all))
@@ -244,7 +249,7 @@ meshgrid = read_after_failure(tiling.meshgrid, ((
     (), False, _listed))
 
 
-# --- book/chapters/16o_argument_checks.md:876
+# --- book/chapters/16o_argument_checks.md:881
 def _einsum_read(args: tuple) -> tuple:
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
@@ -260,7 +265,7 @@ einsum = read_after_failure(plain_einsum, (
     _einsum_read))
 
 
-# --- book/chapters/16o_argument_checks.md:898
+# --- book/chapters/16o_argument_checks.md:903
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
         if isinstance(input, Tensor):

@@ -23,21 +23,29 @@ _FORMS = Arguments(f"new({_DEVICE})", "new(torch.Storage storage)", "new(Tensor 
                    f"new(tuple of ints size, {_DEVICE})", f"new(object data, {_DEVICE})")
 
 
-def legacy_new(cls, args, kwargs=None, like=None) -> Tensor:
-    """``cls(*args, **kwargs)``, or ``like.new(*args, **kwargs)`` with ``like``'s dtype."""
-    kind = _dtype.DEFAULT_FLOAT if like is None else like.dtype
+def legacy_new(cls, args, kwargs=None, like=None, dtype=None) -> Tensor:
+    """``cls(*args, **kwargs)``, or ``like.new(*args, **kwargs)`` with ``like``'s dtype.
+
+    A typed class (``torch.LongTensor``) passes its own ``dtype``, held as strictly."""
+    strict = like is not None or dtype is not None
+    kind = dtype or (_dtype.DEFAULT_FLOAT if like is None else like.dtype)
     if kwargs:
         _FORMS.read(args, kwargs)  # only device= passes
         if kwargs.get("device") is not None and Device(kwargs["device"]).type != "cpu":
             raise RuntimeError("legacy constructor expects device type: cpu but device type: "
                                f"{Device(kwargs['device']).type} was passed")
+        if "size" in kwargs:  # a size even when given as a tuple
+            args = (Size(kwargs["size"]),)
+        args += tuple(kwargs[key] for key in ("other", "data") if key in kwargs)
     if len(args) == 1 and isinstance(args[0], Tensor):
-        if like is not None and args[0].dtype is not kind:
+        if strict and args[0].dtype is not kind:
             raise TypeError(f"expected {_options(kind)} (got {_options(args[0].dtype)})")
         return _alias_as(cls, args[0])
     if not args:
         return make_tensor(np.empty((0,), kind.numpy), cls=cls)
-    if all(isinstance(a, int) for a in args) or len(args) == 1 and type(args[0]) is Size:
+    lone = args[0] if len(args) == 1 else None
+    ints = all(isinstance(a, int) for a in args) and not isinstance(lone, bool)  # True: data
+    if ints or type(lone) is Size:
         return make_tensor(np.empty(parse_size(args, "new"), kind.numpy), cls=cls)
     if len(args) == 1 and _is_sequence(args[0]) and not isinstance(args[0], str):
         return make_tensor(_to_array(args[0], kind), cls=cls)

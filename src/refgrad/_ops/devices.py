@@ -54,7 +54,7 @@ def tensor_type(input, dtype=None, non_blocking=False):
 
 
 def _class_name(kind) -> str:
-    module = kind.__module__
+    module = kind.__module__.replace("refgrad", "torch", 1)  # refgrad.LongTensor: torch's
     return kind.__qualname__ if module == "builtins" else f"{module}.{kind.__qualname__}"
 
 

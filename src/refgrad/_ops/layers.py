@@ -73,10 +73,10 @@ def prelu(input, weight):
 
 
 # --- book/chapters/16q_functional.md:1307
-def one_hot(tensor, num_classes=-1):
-    if tensor.dtype.name != "int64":
+def one_hot(input, num_classes=-1):  # torch's operator names it input
+    if input.dtype.name != "int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    data = tensor._data
+    data = input._data
     if data.size == 0:
         if num_classes <= 0:
             raise RuntimeError("Can not infer total number of classes from empty tensor.")

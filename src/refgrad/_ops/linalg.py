@@ -2,15 +2,39 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16c_linalg.md:32
+# --- book/chapters/16c_linalg.md:38
 """Matrix product rows (dot, mv, mm, bmm), matmul's choice among them, and outer."""
 
 import numpy as np
 
 from refgrad._ops.table import Op, register
 
+
+# NOTE [Signed zeros in products]
+# torch's matrix product over an inner size of 1, with more than one row and
+# more than one column (mm, addmm, addbmm and what folds into them: matmul of
+# matrices, linear, tensordot), is the products themselves, so -1 * 0 stays
+# -0.; over a larger inner size, or with one row or one column, it sums from
+# +0., so a zero result is +0. NumPy's matmul gives +0. in every case, so the
+# first is an outer product here. torch's dot sums from +0. at any length, and
+# NumPy's dot of one element is that element, so dot adds +0. (which changes no
+# other number). torch's bmm, baddbmm and mv give +0. at any inner size, as
+# NumPy does. What no sum from +0. gives (addmm of a -0. input and products
+# all -0., which stays -0. in torch) refgrad does not follow.
+def matrix_product(a, b):
+    """``a @ b`` for matrices (or a stack of them), its zeros signed as torch's."""
+    if a.shape[-1] == 1 and a.shape[-2] > 1 and b.shape[-1] > 1:
+        return a * b
+    return np.matmul(a, b)
+
+
+def vector_product(a, b):
+    """The dot product of two vectors, a zero result +0. as torch's."""
+    return np.dot(a, b) + 0
+
+
 DOT = register(Op(
-    "dot", "DotBackward0", ("self", "tensor"), forward=np.dot, promote=False,
+    "dot", "DotBackward0", ("self", "tensor"), forward=vector_product, promote=False,
     backward=lambda g, self=None, tensor=None: (
         g * tensor if tensor is not None else None, g * self if self is not None else None,
     ),
@@ -26,7 +50,7 @@ MV = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:57
+# --- book/chapters/16c_linalg.md:87
 def _mm_backward(g, self=None, mat2=None, **layout):
     sizes, strides = layout["self_sym_sizes"], layout["self_sym_strides"]
     mat2_sizes, mat2_strides = layout["mat2_sym_sizes"], layout["mat2_sym_strides"]
@@ -55,7 +79,7 @@ def _bmm_backward(g, self=None, mat2=None):
 
 
 MM = register(Op(
-    "mm", "MmBackward0", ("self", "mat2"), forward=np.matmul, promote=False,
+    "mm", "MmBackward0", ("self", "mat2"), forward=matrix_product, promote=False,
     backward=_mm_backward, saves=(("mat2", ("self",)), ("self", ("mat2",))),
     keeps=("mat2_sym_sizes", "mat2_sym_strides", "self_sym_sizes", "self_sym_strides"),
 ))
@@ -65,7 +89,7 @@ BMM = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:103
+# --- book/chapters/16c_linalg.md:133
 def _same_dtype(a, b, message, c_names=True) -> None:
     from refgrad._dtype import C_TYPE_NAMES
     from refgrad._typename import LEGACY
@@ -97,7 +121,7 @@ def _no_bools(t, kernel: str) -> None:
         raise not_implemented_for(kernel, t._data.dtype)
 
 
-# --- book/chapters/16c_linalg.md:136
+# --- book/chapters/16c_linalg.md:166
 def _vectors(a, b) -> None:
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -128,7 +152,7 @@ def _batches(a, b, kernel: str = "bmm") -> None:
     _no_bools(b, kernel)
 
 
-# --- book/chapters/16c_linalg.md:175
+# --- book/chapters/16c_linalg.md:205
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -166,7 +190,7 @@ def mv(input, vec):
     return _call(MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:222
+# --- book/chapters/16c_linalg.md:252
 def matmul(input, other):
     if input.ndim == 0 or other.ndim == 0:
         raise RuntimeError(
@@ -189,7 +213,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:254
+# --- book/chapters/16c_linalg.md:284
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -208,7 +232,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:281
+# --- book/chapters/16c_linalg.md:311
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -219,7 +243,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:298
+# --- book/chapters/16c_linalg.md:328
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -234,7 +258,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:318
+# --- book/chapters/16c_linalg.md:348
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -256,7 +280,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:351
+# --- book/chapters/16c_linalg.md:381
 def outer(input, vec2):
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:

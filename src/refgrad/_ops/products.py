@@ -9,7 +9,7 @@ import numpy as np
 
 from refgrad._c_names import c_type_name
 from refgrad._ops.arithmetic import in_float32, mul_scalar
-from refgrad._ops.linalg import mm_grad
+from refgrad._ops.linalg import matrix_product, mm_grad, vector_product
 from refgrad._ops.table import Op, register
 from refgrad._warn_once import warn_once
 
@@ -64,14 +64,19 @@ def _addbmm_backward(g, beta, alpha, batch1_sym_argsize_0, batch1_sym_argsize_1,
             None if batch1 is None else _times(batch1.transpose(1, 2).bmm(spread), alpha))
 
 
+def _summed_products(b, c):
+    products = matrix_product(b, c)  # one batch is its product, signed zeros and all
+    return products[0] if len(products) == 1 else products.sum(0)
+
+
 def _with(product):
     return in_float32(lambda a, b, c, beta, alpha, **sizes: _blend(a, product(b, c), beta,
                                                                     alpha))
 
 
-# --- book/chapters/16j_products_and_shapes.md:124
+# --- book/chapters/16j_products_and_shapes.md:129
 ADDMM = register(Op(
-    "addmm", "AddmmBackward0", ("self", "mat1", "mat2"), forward=_with(np.matmul),
+    "addmm", "AddmmBackward0", ("self", "mat1", "mat2"), forward=_with(matrix_product),
     backward=_addmm_backward, saves=(("mat1", ("mat2",)), ("mat2", ("mat1",))),
     keeps=("mat1_sym_sizes", "mat1_sym_strides", "mat2_sym_sizes", "mat2_sym_strides"),
     promote=False,
@@ -87,12 +92,12 @@ BADDBMM = register(Op(
 ))
 ADDBMM = register(Op(
     "addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"),
-    forward=_with(lambda b, c: np.matmul(b, c).sum(0)), backward=_addbmm_backward,
+    forward=_with(_summed_products), backward=_addbmm_backward,
     saves=(("batch1", ("batch2",)), ("batch2", ("batch1",))), promote=False,
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:305
+# --- book/chapters/16j_products_and_shapes.md:310
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -112,7 +117,7 @@ def _trace_backward(g, self_sym_sizes):
 
 
 VDOT = register(Op(
-    "vdot", "VdotBackward0", ("self", "other"), forward=np.dot, promote=False,
+    "vdot", "VdotBackward0", ("self", "other"), forward=vector_product, promote=False,
     backward=lambda g, self=None, other=None: (
         None if other is None else g * other, None if self is None else g * self),
     saves=(("other", ("self",)), ("self", ("other",))),
@@ -123,7 +128,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:348
+# --- book/chapters/16j_products_and_shapes.md:353
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
@@ -134,7 +139,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:360
+# --- book/chapters/16j_products_and_shapes.md:365
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.linalg import _vectors
@@ -170,7 +175,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:397
+# --- book/chapters/16j_products_and_shapes.md:402
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -187,7 +192,7 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:423
+# --- book/chapters/16j_products_and_shapes.md:428
 def kron(input, other):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._tensor import Tensor

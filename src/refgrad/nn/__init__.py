@@ -52,10 +52,11 @@ from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noq
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:1035
+# --- book/chapters/21b_layers_and_losses.md:1063
 from refgrad.nn.modules import (  # noqa: E402
     CELU, ELU, GELU, GLU, SELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
-    Embedding, Flatten, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, HuberLoss, KLDivLoss,
+    Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, Hardshrink, Hardsigmoid, Hardswish,
+    Hardtanh, HuberLoss, KLDivLoss,
     L1Loss, LayerNorm, LeakyReLU, LogSigmoid, LogSoftmax, Mish, ModuleDict, ModuleList,
     MSELoss, NLLLoss, PReLU, ReLU6, SiLU, Sigmoid, SmoothL1Loss, Softmax, Softmin, Softplus,
     Softshrink, Softsign, Tanh, Tanhshrink, Threshold, Unflatten,
@@ -63,7 +64,8 @@ from refgrad.nn.modules import (  # noqa: E402
 
 __all__ += [
     "CELU", "ELU", "GELU", "GLU", "SELU", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
-    "Dropout", "Embedding", "Flatten", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh",
+    "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "Embedding", "Flatten", "Hardshrink",
+    "Hardsigmoid", "Hardswish", "Hardtanh",
     "HuberLoss", "KLDivLoss", "L1Loss", "LayerNorm", "LeakyReLU", "LogSigmoid", "LogSoftmax",
     "Mish", "ModuleDict", "ModuleList", "MSELoss", "NLLLoss", "PReLU", "ReLU6", "SiLU",
     "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",

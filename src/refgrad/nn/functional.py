@@ -2,96 +2,107 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1858
+# --- book/chapters/16q_functional.md:2086
 """refgrad.nn.functional: torch.nn.functional's activations, losses and layers."""
 
-from refgrad._ops.activation_functions import (
-    celu,
-    elu,
-    gelu,
-    glu,
-    hardsigmoid,
-    hardswish,
-    hardtanh,
-    leaky_relu,
-    log_softmax,
-    logsigmoid,
-    mish,
-    normalize,
-    relu,
-    relu6,
-    selu,
-    silu,
-    softmax,
-    softmin,
-    softplus,
-    softshrink,
-    softsign,
-    tanhshrink,
-    threshold,
-)
+from refgrad._after_failure import cosine_similarity, pairwise_distance  # as torch.*
+from refgrad._ops.activation_functions import softmin
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d
-from refgrad._ops.adaptive_pool import functional_adaptive_avg_pool2d as adaptive_avg_pool2d
-from refgrad._ops.adaptive_pool import functional_adaptive_avg_pool3d as adaptive_avg_pool3d
 from refgrad._ops.adaptive_pool import functional_adaptive_max_pool1d as adaptive_max_pool1d
 from refgrad._ops.adaptive_pool import (
     functional_adaptive_max_pool1d_with_indices as adaptive_max_pool1d_with_indices,
 )
-from refgrad._ops.adaptive_pool import functional_adaptive_max_pool2d as adaptive_max_pool2d
 from refgrad._ops.adaptive_pool import (
     functional_adaptive_max_pool2d_with_indices as adaptive_max_pool2d_with_indices,
 )
-from refgrad._ops.adaptive_pool import functional_adaptive_max_pool3d as adaptive_max_pool3d
 from refgrad._ops.adaptive_pool import (
     functional_adaptive_max_pool3d_with_indices as adaptive_max_pool3d_with_indices,
 )
-from refgrad._ops.avg_pool import avg_pool1d, avg_pool2d, avg_pool3d
-from refgrad._ops.batch_norm import batch_norm
-from refgrad._ops.class_margin_losses import multi_margin_loss, multilabel_margin_loss
+from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
-from refgrad._ops.cross_entropy import cross_entropy
-from refgrad._ops.distances import cosine_similarity, pairwise_distance
-from refgrad._ops.dropout import alpha_dropout, dropout, dropout1d, dropout2d, dropout3d
-from refgrad._ops.feature_dropout import feature_alpha_dropout
 from refgrad._ops.functional_in_place import elu_, hardtanh_, leaky_relu_
-from refgrad._ops.group_norm import group_norm
 from refgrad._ops.inplace_functions import relu_
-from refgrad._ops.instance_norm import instance_norm
-from refgrad._ops.layers import bilinear, embedding, linear, one_hot, prelu
-from refgrad._ops.likelihood_losses import gaussian_nll_loss, poisson_nll_loss
-from refgrad._ops.loss_functions import (
-    binary_cross_entropy,
-    binary_cross_entropy_with_logits,
-    huber_loss,
-    kl_div,
-    l1_loss,
-    mse_loss,
-    nll_loss,
-    smooth_l1_loss,
-)
-from refgrad._ops.margin_losses import (
-    cosine_embedding_loss,
-    hinge_embedding_loss,
-    margin_ranking_loss,
-    triplet_margin_loss,
-    triplet_margin_with_distance_loss,
-)
+from refgrad._ops.margin_losses import triplet_margin_with_distance_loss
 from refgrad._ops.max_pools import functional_max_pool1d as max_pool1d
 from refgrad._ops.max_pools import functional_max_pool1d_with_indices as max_pool1d_with_indices
 from refgrad._ops.max_pools import functional_max_pool2d as max_pool2d
 from refgrad._ops.max_pools import functional_max_pool2d_with_indices as max_pool2d_with_indices
 from refgrad._ops.max_pools import functional_max_pool3d as max_pool3d
 from refgrad._ops.max_pools import functional_max_pool3d_with_indices as max_pool3d_with_indices
-from refgrad._ops.normalization import layer_norm
-from refgrad._ops.padding import pad
-from refgrad._ops.pointwise import sigmoid, tanh
-from refgrad._ops.random_slopes import functional_rrelu as rrelu
 from refgrad._ops.random_slopes import functional_rrelu_ as rrelu_
-from refgrad._ops.rescaling import hardshrink
-from refgrad._ops.rms_norm import local_response_norm, rms_norm
-from refgrad._ops.set_distances import pdist
-from refgrad._ops.soft_margin_losses import multilabel_soft_margin_loss, soft_margin_loss
+from refgrad.nn._checked_functional import (
+    adaptive_avg_pool2d,
+    adaptive_avg_pool3d,
+    adaptive_max_pool2d,
+    adaptive_max_pool3d,
+    alpha_dropout,
+    avg_pool2d,
+    avg_pool3d,
+    batch_norm,
+    bilinear,
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    celu,
+    cosine_embedding_loss,
+    cross_entropy,
+    dropout,
+    dropout1d,
+    dropout2d,
+    dropout3d,
+    elu,
+    embedding,
+    feature_alpha_dropout,
+    gaussian_nll_loss,
+    gelu,
+    glu,
+    group_norm,
+    hardshrink,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
+    hinge_embedding_loss,
+    huber_loss,
+    instance_norm,
+    kl_div,
+    l1_loss,
+    layer_norm,
+    leaky_relu,
+    linear,
+    local_response_norm,
+    log_softmax,
+    logsigmoid,
+    margin_ranking_loss,
+    mish,
+    mse_loss,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    multilabel_soft_margin_loss,
+    nll_loss,
+    normalize,
+    one_hot,
+    pad,
+    pdist,
+    poisson_nll_loss,
+    prelu,
+    relu,
+    relu6,
+    rms_norm,
+    rrelu,
+    selu,
+    sigmoid,
+    silu,
+    smooth_l1_loss,
+    soft_margin_loss,
+    softmax,
+    softplus,
+    softshrink,
+    softsign,
+    tanh,
+    tanhshrink,
+    threshold,
+    triplet_margin_loss,
+)
 
 __all__ = [
     "alpha_dropout", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "embedding",

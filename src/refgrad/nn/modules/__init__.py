@@ -13,14 +13,14 @@ from refgrad.nn.modules.module import Module
 __all__ = ["Identity", "Linear", "Module", "ReLU", "Sequential"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:307
+# --- book/chapters/21b_layers_and_losses.md:316
 from refgrad.nn.modules import _state  # noqa: E402, F401 - gives Module its state methods
 
 
-# --- book/chapters/21b_layers_and_losses.md:1018
+# --- book/chapters/21b_layers_and_losses.md:1046
 from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402
 from refgrad.nn.modules.layers import (  # noqa: E402
-    Dropout, Embedding, Flatten, LayerNorm, PReLU, Unflatten,
+    Dropout, Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, LayerNorm, PReLU, Unflatten,
 )
 from refgrad.nn.modules.loss import (  # noqa: E402
     BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss,

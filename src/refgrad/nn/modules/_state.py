@@ -103,7 +103,7 @@ def _load_own(module, state_dict, path, assign, missing, errors) -> None:
                 current.copy_(given)
 
 
-# --- book/chapters/21b_layers_and_losses.md:187
+# --- book/chapters/21b_layers_and_losses.md:192
 def apply(self, fn):
     order, stack = [], [self]
     while stack:  # every module after all of its children, as torch's recursion calls fn
@@ -116,22 +116,26 @@ def apply(self, fn):
 
 
 def _convert(self, dtype, memory_format=None):
+    def convert(value):
+        # a dtype for floating tensors; a format for those of 4 or 5 dimensions
+        kind = dtype if value.is_floating_point() else None
+        fmt = memory_format if value.dim() in (4, 5) else None
+        return value.to(dtype=kind, memory_format=fmt)  # value itself if nothing changes
+
     for module in self.modules():
-        for store in (module._parameters, module._buffers):
-            for value in store.values():
-                if value is None:
-                    continue
-                # a dtype for floating tensors; a format for those of 4 or 5 dimensions
-                kind = dtype if value.is_floating_point() else None
-                fmt = memory_format if value.dim() in (4, 5) else None
-                if kind is not None or fmt is not None:
-                    value.data = value.data.to(dtype=kind, memory_format=fmt)
-                    if value.grad is not None:
-                        value.grad = value.grad.to(dtype=kind, memory_format=fmt)
+        for value in module._parameters.values():
+            if value is not None:
+                with no_grad():
+                    value.data = convert(value.data)
+                    if value.grad is not None:  # the same .grad object, converted
+                        value.grad.data = convert(value.grad.data)
+        for name, value in list(module._buffers.items()):
+            if value is not None:  # a new tensor, in the graph when the buffer is
+                module._buffers[name] = convert(value)
     return self
 
 
-# --- book/chapters/21b_layers_and_losses.md:216
+# --- book/chapters/21b_layers_and_losses.md:225
 def to(self, *args, **kwargs):
     """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(tensor)``, read as
     ``Tensor.to`` reads them, each with ``memory_format=`` if wanted."""
@@ -162,7 +166,7 @@ def _to_dtype(name):
     return convert
 
 
-# --- book/chapters/21b_layers_and_losses.md:253
+# --- book/chapters/21b_layers_and_losses.md:262
 def get_submodule(self, target: str):
     module = self
     for name in target.split(".") if target else ():
@@ -197,7 +201,7 @@ def get_buffer(self, target: str):
     return getattr(module, name)
 
 
-# --- book/chapters/21b_layers_and_losses.md:292
+# --- book/chapters/21b_layers_and_losses.md:301
 def _install() -> None:
     Module.state_dict, Module.load_state_dict = state_dict, load_state_dict
     Module.apply, Module.to = apply, to

@@ -1,0 +1,26 @@
+"""The table of torch.nn.functional's checks for arguments that are not tensors."""
+
+import inspect
+
+import refgrad.nn.functional as F
+from refgrad.nn import _checked_functional
+from refgrad.nn._functional_arguments import PARSED, READ
+
+
+def test_every_declared_function_is_wrapped_and_gathered():
+    assert sorted(_checked_functional.__all__) == sorted({*PARSED, *READ})
+    for name in _checked_functional.__all__:
+        assert getattr(F, name) is getattr(_checked_functional, name)
+        assert getattr(F, name).__wrapped__.__name__ in (name, f"functional_{name}", "call")
+
+
+def test_each_declared_index_names_the_functions_parameter():
+    for name, (_, _, parsed) in PARSED.items():
+        names = list(inspect.signature(getattr(F, name).__wrapped__).parameters)
+        for spec, index, _ in parsed:
+            key = spec.partition("=")[0].rstrip("?")
+            assert names[index] == key, (name, names, spec)
+    for name, (_, read) in READ.items():
+        names = list(inspect.signature(getattr(F, name).__wrapped__).parameters)
+        for spec, index in read:
+            assert names[index] == spec.rstrip("?"), (name, names, spec)
