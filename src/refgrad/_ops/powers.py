@@ -2,8 +2,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:676
-"""pow's three rows, with torch's answers for integers to negative integer powers."""
+# --- book/chapters/14_arithmetic.md:678
+"""pow's three rows, with torch's multiplied-out exponents and its integer answers."""
 
 import numpy as np
 
@@ -25,7 +25,8 @@ _SINGLE, _DOUBLE = np.dtype(np.float32), np.dtype(np.float64)
 
 
 def _power(a, b):
-    """``np.power``, with torch's answers where integers meet negative integer powers."""
+    """``np.power``, as torch computes some number exponents, and with torch's answers
+    where integers meet negative integer powers."""
     if type(b) in (int, float) and (a.dtype == _SINGLE or a.dtype == _DOUBLE):
         by_hand = _MULTIPLIED_OUT.get(b)  # NOTE [Exponents torch multiplies out]
         if by_hand is not None:
@@ -47,7 +48,7 @@ def _power(a, b):
     return np.where(negative, fraction, result).astype(result.dtype)
 
 
-# --- book/chapters/14_arithmetic.md:722
+# --- book/chapters/14_arithmetic.md:725
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -73,7 +74,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:767
+# --- book/chapters/14_arithmetic.md:771
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
 
