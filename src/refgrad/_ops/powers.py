@@ -2,8 +2,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:643
-"""pow's three rows, with torch's answers for integers to negative integer powers."""
+# --- book/chapters/14_arithmetic.md:678
+"""pow's three rows, with torch's multiplied-out exponents and its integer answers."""
 
 import numpy as np
 
@@ -12,9 +12,28 @@ from refgrad._ops.table import Op, register
 
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 
+# NOTE [Exponents torch multiplies out]
+# torch's kernel for a float32 or float64 tensor to a number power computes
+# these exponents without its pow: the products and quotients below, its sqrt,
+# and one over a correctly rounded square root. A tensor exponent, even a 0-d
+# one, and float16 go through pow.
+_MULTIPLIED_OUT = {
+    2: lambda a: a * a, 3: lambda a: a * a * a, -1: lambda a: 1 / a,
+    -2: lambda a: 1 / (a * a), 0.5: np.sqrt, -0.5: lambda a: 1 / np.sqrt(a),
+}
+_SINGLE, _DOUBLE = np.dtype(np.float32), np.dtype(np.float64)
+
 
 def _power(a, b):
-    """``np.power``, with torch's answers where integers meet negative integer powers."""
+    """``np.power``, as torch computes some number exponents, and with torch's answers
+    where integers meet negative integer powers."""
+    if type(b) in (int, float) and (a.dtype == _SINGLE or a.dtype == _DOUBLE):
+        by_hand = _MULTIPLIED_OUT.get(b)  # NOTE [Exponents torch multiplies out]
+        if by_hand is not None:
+            return by_hand(a)
+        if a.dtype == _SINGLE:  # torch's scalar loop: a float32 to a double power, rounded once
+            return np.power(a.astype(_DOUBLE), float(b)).astype(_SINGLE)
+        return np.power(a, b)
     if _kind(a) not in "biu" or _kind(b) not in "biu":
         return np.power(a, b)
     if not hasattr(b, "shape"):  # a number; a 0-d tensor counts as a tensor
@@ -29,7 +48,7 @@ def _power(a, b):
     return np.where(negative, fraction, result).astype(result.dtype)
 
 
-# --- book/chapters/14_arithmetic.md:671
+# --- book/chapters/14_arithmetic.md:725
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -55,7 +74,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:709
+# --- book/chapters/14_arithmetic.md:771
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:169
+# --- book/chapters/15_sums_and_shapes.md:188
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
@@ -33,7 +33,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:212
+# --- book/chapters/15_sums_and_shapes.md:231
 OVERFLOW = "numel: integer multiplication overflow"
 
 
@@ -75,7 +75,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:269
+# --- book/chapters/15_sums_and_shapes.md:288
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:
@@ -105,7 +105,7 @@ def leading_strides(sizes, step) -> tuple:
     return tuple(strides[::-1])
 
 
-# --- book/chapters/15_sums_and_shapes.md:331
+# --- book/chapters/15_sums_and_shapes.md:350
 def _unsqueeze(a, dim):
     out = np.expand_dims(a, dim)
     if a.size:
@@ -194,7 +194,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:450
+# --- book/chapters/15_sums_and_shapes.md:469
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:37
+# --- book/chapters/16b_reductions.md:39
 """Reductions beyond sum: mean, max, min, prod, logsumexp, softmax and log_softmax."""
 
 import math
@@ -43,7 +43,7 @@ def _spread(g, axes, keepdim, sizes):
     return g.expand(sizes)
 
 
-# --- book/chapters/16b_reductions.md:79
+# --- book/chapters/16b_reductions.md:81
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if dtype is not None:  # converted inside the row, as sum's dtype= is
         a = a.astype(dtype.numpy)
@@ -69,7 +69,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:115
+# --- book/chapters/16b_reductions.md:117
 def _even_share(g, self, result):
     from refgrad._ops.indexing import zeros_as
 
@@ -89,7 +89,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:141
+# --- book/chapters/16b_reductions.md:143
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -129,7 +129,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:202
+# --- book/chapters/16b_reductions.md:204
 def _prod_grad(g, self, result, dim=None, keepdim=False):
     if dim is None and self.ndim == 0:  # torch passes a 0-d input its gradient as it is
         return (g,)
@@ -176,7 +176,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:270
+# --- book/chapters/16b_reductions.md:272
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -198,7 +198,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:310
+# --- book/chapters/16b_reductions.md:312
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -216,7 +216,7 @@ def _softmax(a, dim):
     return e / total
 
 
-# --- book/chapters/16b_reductions.md:330
+# --- book/chapters/16b_reductions.md:332
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -234,7 +234,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:528
+# --- book/chapters/16b_reductions.md:530
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -272,7 +272,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:572
+# --- book/chapters/16b_reductions.md:574
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -305,7 +305,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:606
+# --- book/chapters/16b_reductions.md:608
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
