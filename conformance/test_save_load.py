@@ -101,6 +101,37 @@ def test_containers_numbers_and_torch_objects_keep_their_types():
                                                                           1 + 2j)
 
 
+def test_more_of_the_default_allow_list_loads_without_help():
+    back = trip([torch.int64, torch.bool, torch.strided, bytearray(b"x"),
+                 collections.Counter("aab")])
+    assert back[:3] == [torch.int64, torch.bool, torch.strided]
+    assert back[3] == bytearray(b"x") and type(back[3]) is bytearray
+    assert back[4] == collections.Counter("aab") and type(back[4]) is collections.Counter
+
+
+def test_a_refused_range_is_named_by_its_python_3_name():
+    buffer = io.BytesIO()
+    torch.save(range(3), buffer)
+    buffer.seek(0)
+    with pytest.raises(pickle.UnpicklingError, match=r"GLOBAL range was not an allowed"):
+        torch.load(buffer)
+    buffer.seek(0)
+    with torch.serialization.safe_globals([range]):
+        assert torch.load(buffer) == range(3)
+
+
+def test_a_dtype_can_be_allowed_by_itself():
+    with torch.serialization.safe_globals([torch.float16]):
+        assert torch.load(_saved(torch.float16)) is torch.float16
+
+
+def _saved(obj):
+    buffer = io.BytesIO()
+    torch.save(obj, buffer)
+    buffer.seek(0)
+    return buffer
+
+
 def test_views_saved_together_share_memory_after_the_load():
     base = torch.arange(5.0)
     whole, tail = trip([base, base[1:]])

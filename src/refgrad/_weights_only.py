@@ -5,17 +5,20 @@
 # --- book/chapters/23b_save_and_load.md:407
 """The unpickler behind load(weights_only=True): only allowed globals are resolved."""
 
+import _compat_pickle
 import contextlib
 import pickle
 import threading
 
 from refgrad._dtype import dtype
+from refgrad._tensor_values import layout
 
 ALLOWED = {
-    ("collections", "OrderedDict"), ("builtins", "set"), ("builtins", "complex"),
-    ("_codecs", "encode"), ("numpy", "dtype"), ("refgrad._tensor_copies", "_rebuild"),
-    ("refgrad._tensor_copies", "_rebuild_parameter"), ("refgrad._size", "Size"),
-    ("refgrad._device", "device"),
+    ("collections", "OrderedDict"), ("collections", "Counter"), ("builtins", "set"),
+    ("builtins", "complex"), ("builtins", "bytearray"), ("_codecs", "encode"),
+    ("numpy", "dtype"), ("refgrad._tensor_copies", "_rebuild"),
+    ("refgrad._tensor_copies", "_rebuild_parameter"), ("refgrad", "Size"),
+    ("refgrad", "device"),
 }
 _extra: dict = {}  # (module, qualified name) -> object, from add_safe_globals
 _lock = threading.Lock()
@@ -38,9 +41,10 @@ UNSUPPORTED = (
 )
 
 
-# --- book/chapters/23b_save_and_load.md:448
+# --- book/chapters/23b_save_and_load.md:454
 def _key(obj) -> tuple:
-    return obj.__module__, obj.__qualname__
+    name = getattr(obj, "__qualname__", None)
+    return obj.__module__, obj.__reduce__() if name is None else name
 
 
 def add_safe_globals(safe_globals: list) -> None:
@@ -68,19 +72,21 @@ def safe_globals(safe_globals: list):
             _extra.update(before)
 
 
-# --- book/chapters/23b_save_and_load.md:482
+# --- book/chapters/23b_save_and_load.md:489
 class WeightsUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
-        module = "builtins" if module == "__builtin__" else module
+        if (module, name) in _compat_pickle.NAME_MAPPING:  # Python 2's names
+            module, name = _compat_pickle.NAME_MAPPING[(module, name)]
+        module = _compat_pickle.IMPORT_MAPPING.get(module, module)
         with _lock:
             extra = _extra.get((module, name))
         if extra is not None:
             return extra
         if (module, name) in ALLOWED:
             return super().find_class(module, name)
-        if module == "refgrad._dtype":
+        if module == "refgrad":
             found = super().find_class(module, name)
-            if isinstance(found, dtype):
+            if isinstance(found, dtype | layout):
                 return found
         shown = name if module == "builtins" else f"{module}.{name}"
         raise pickle.UnpicklingError(ADVICE + UNSUPPORTED.format(shown))
