@@ -125,6 +125,26 @@ def test_a_dtype_can_be_allowed_by_itself():
         assert torch.load(_saved(torch.float16)) is torch.float16
 
 
+class _First:
+    pass
+
+
+class _Second:
+    pass
+
+
+def test_leaving_safe_globals_takes_off_what_it_was_given_and_nothing_else():
+    torch.serialization.add_safe_globals([_First])
+    try:
+        with torch.serialization.safe_globals([_First]):
+            torch.serialization.add_safe_globals([_Second])
+        names = [getattr(g, "__name__", None) for g in torch.serialization.get_safe_globals()]
+        assert "_Second" in names and "_First" not in names
+    finally:
+        with torch.serialization.safe_globals([_First, _Second]):
+            pass  # leaves the list as it was
+
+
 def _saved(obj):
     buffer = io.BytesIO()
     torch.save(obj, buffer)

@@ -6,7 +6,6 @@
 """The unpickler behind load(weights_only=True): only allowed globals are resolved."""
 
 import _compat_pickle
-import contextlib
 import pickle
 import threading
 
@@ -41,7 +40,7 @@ UNSUPPORTED = (
 )
 
 
-# --- book/chapters/23b_save_and_load.md:454
+# --- book/chapters/23b_save_and_load.md:453
 def _key(obj) -> tuple:
     name = getattr(obj, "__qualname__", None)
     return obj.__module__, obj.__reduce__() if name is None else name
@@ -58,18 +57,19 @@ def get_safe_globals() -> list:
         return list(_extra.values())
 
 
-@contextlib.contextmanager
-def safe_globals(safe_globals: list):
-    """Allow these globals inside the ``with`` block only."""
-    with _lock:
-        before = dict(_extra)
-        _extra.update((_key(obj), obj) for obj in safe_globals)
-    try:
-        yield
-    finally:
+class safe_globals:  # noqa: N801 - torch's name
+    """Allow these globals inside the ``with`` block: they are taken off on leaving it."""
+
+    def __init__(self, safe_globals: list) -> None:
+        self.safe_globals = safe_globals
+
+    def __enter__(self) -> None:
+        add_safe_globals(self.safe_globals)
+
+    def __exit__(self, *exc_info) -> None:
         with _lock:
-            _extra.clear()
-            _extra.update(before)
+            for obj in self.safe_globals:
+                _extra.pop(_key(obj), None)
 
 
 # --- book/chapters/23b_save_and_load.md:489
