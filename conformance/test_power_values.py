@@ -104,3 +104,12 @@ def test_gradient_of_a_cube_in_float64():
                                143.748]
     assert (x ** 3).tolist() == [1.3310000000000004, 12.166999999999996, -0.3429999999999999,
                                  35.937]
+
+
+def test_a_one_element_tensor_exponent_is_a_power_not_a_square_root():
+    base = torch.tensor([-0.0, -math.inf, 4.0])
+    for exponent in (torch.tensor(0.5), torch.tensor([0.5])):
+        out = base ** exponent
+        assert out.tolist() == [0.0, math.inf, 2.0] and not out.signbit().any()
+    zero = torch.tensor(-0.0, dtype=torch.float64) ** torch.tensor(0.5, dtype=torch.float64)
+    assert zero.item() == 0.0 and not zero.signbit() and zero.shape == ()

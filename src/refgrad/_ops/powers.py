@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:678
+# --- book/chapters/14_arithmetic.md:683
 """pow's three rows, with torch's multiplied-out exponents and its integer answers."""
 
 import numpy as np
@@ -35,6 +35,8 @@ def _power(a, b):
             return np.power(a.astype(_DOUBLE), float(b)).astype(_SINGLE)
         return np.power(a, b)
     if _kind(a) not in "biu" or _kind(b) not in "biu":
+        if getattr(b, "size", 0) == 1:  # a lone exponent: no shortcut, as torch's pow
+            return _spread_power(a, b)
         return np.power(a, b)
     if not hasattr(b, "shape"):  # a number; a 0-d tensor counts as a tensor
         if b < 0:
@@ -48,7 +50,17 @@ def _power(a, b):
     return np.where(negative, fraction, result).astype(result.dtype)
 
 
-# --- book/chapters/14_arithmetic.md:725
+def _spread_power(a, b):
+    """``np.power`` with a one-element exponent ``b`` given to every base as an array
+    of its own, on at least one dimension: NumPy's loop would otherwise square, take
+    a reciprocal or a square root where torch computes a power."""
+    shape = np.broadcast_shapes(np.shape(a), b.shape)
+    if type(a) is np.ndarray and not shape:
+        a = a.reshape(1)
+    return np.power(a, np.full(shape or (1,), b.reshape(()))).reshape(shape)
+
+
+# --- book/chapters/14_arithmetic.md:742
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -74,7 +86,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:771
+# --- book/chapters/14_arithmetic.md:788
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
 
