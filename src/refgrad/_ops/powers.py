@@ -55,12 +55,13 @@ def _spread_power(a, b):
     of its own, on at least one dimension: NumPy's loop would otherwise square, take
     a reciprocal or a square root where torch computes a power."""
     shape = np.broadcast_shapes(np.shape(a), b.shape)
-    if type(a) is np.ndarray and not shape:
+    if getattr(a, "ndim", None) == 0:  # an array, not a number: keep numbers weak
         a = a.reshape(1)
-    return np.power(a, np.full(shape or (1,), b.reshape(()))).reshape(shape)
+    spread = np.broadcast_to(b.reshape(()), shape or (1,)).copy()  # on b's device
+    return np.power(a, spread).reshape(shape)
 
 
-# --- book/chapters/14_arithmetic.md:742
+# --- book/chapters/14_arithmetic.md:743
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -86,7 +87,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:788
+# --- book/chapters/14_arithmetic.md:789
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
 
