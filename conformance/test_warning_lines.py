@@ -27,3 +27,17 @@ def test_cross_without_dim_warns_at_the_callers_line():
         assert str(caught[0].message).startswith(
             "Using torch.cross without specifying the dim arg is deprecated.")
         assert caught[0].filename == __file__ and caught[0].lineno == line
+
+
+def test_nn_functional_warnings_are_shown_at_the_callers_line():
+    F = torch.nn.functional
+    x, row = torch.ones(2, 3), torch.ones(3)
+    calls = (
+        lambda: F.softmax(x), lambda: F.log_softmax(x), lambda: F.mse_loss(x, row),
+        lambda: F.l1_loss(x, row), lambda: F.huber_loss(x, row),
+        lambda: F.smooth_l1_loss(x, row), lambda: F.kl_div(x, x), lambda: F.dropout2d(x),
+        lambda: F.dropout3d(torch.ones(2, 3, 4)), lambda: F.dropout2d(torch.ones(2, 3, 4)),
+    )
+    for call in calls:
+        caught, line = _caught(call)
+        assert caught and all(w.filename == __file__ and w.lineno == line for w in caught)

@@ -39,7 +39,7 @@ __version__ = "0.1.0"
 newaxis = None
 
 
-# --- book/chapters/01a_warn_once.md:100
+# --- book/chapters/01a_warn_once.md:116
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
@@ -159,14 +159,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:994
+# --- book/chapters/16d_indexing.md:993
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1479
+# --- book/chapters/16d_indexing.md:1478
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
@@ -427,7 +427,7 @@ from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 
-# --- book/chapters/22a_anomaly_mode.md:308
+# --- book/chapters/22a_anomaly_mode.md:303
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,

@@ -160,9 +160,9 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
         if abs(value) > 2**digits:
             import sys
 
-            from refgrad.autograd._anomaly import _outside_refgrad
+            from refgrad._warn_once import outside_refgrad
 
-            _, level = _outside_refgrad(sys._getframe())  # the caller's line, however deep
+            _, level = outside_refgrad(sys._getframe())  # the caller's line, however deep
             warnings.warn(
                 f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
                 f"limitations {c_type} can support discrete uniform distribution only within "

@@ -63,14 +63,14 @@ def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=Tr
 
 
 def _warn_if_hooks(t) -> None:
-    from refgrad.autograd._anomaly import _outside_refgrad
+    from refgrad._warn_once import outside_refgrad
 
     for hook in (t._backward_hooks or {}).values():
         if not hasattr(hook, "__torch_unserializable__"):
             warnings.warn(f"backward hook {hook!r} on tensor will not be serialized.  If this "
                           "is expected, you can decorate the function with "
                           "@torch.utils.hooks.unserializable_hook to suppress this warning",
-                          stacklevel=_outside_refgrad(sys._getframe())[1])
+                          stacklevel=outside_refgrad(sys._getframe())[1])
 
 
 def _writeable(data) -> bool:

@@ -22,10 +22,22 @@ def warn_once(key: str, message: str, stacklevel: int | None = 2) -> None:
             return
         _given.add(key)
     if stacklevel is None:
-        frame, stacklevel = sys._getframe(1), 1
-        while frame is not None and frame.f_globals.get("__name__", "").startswith("refgrad"):
-            frame, stacklevel = frame.f_back, stacklevel + 1
+        _, stacklevel = outside_refgrad(sys._getframe(1))
     warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
+
+
+def outside_refgrad(frame) -> tuple:
+    """The first frame, from ``frame`` outwards, that is not refgrad's, and how far out
+    it is (1: ``frame`` itself). A module of the user's named, say, ``refgrad_tools`` is
+    the user's."""
+    level = 1
+    while frame is not None and _is_refgrads(frame.f_globals.get("__name__", "")):
+        frame, level = frame.f_back, level + 1
+    return frame, level
+
+
+def _is_refgrads(module: str) -> bool:
+    return module == "refgrad" or module.startswith("refgrad.")
 
 
 def set_warn_always(b, /) -> None:

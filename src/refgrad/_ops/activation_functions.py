@@ -142,13 +142,14 @@ def _implicit_dim(name, input, stacklevel):
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
-        dim = _implicit_dim("softmax", input, _stacklevel)
+        dim = _implicit_dim("softmax", input, _stacklevel + 1)  # NOTE [The argument check's frame]
     return _softmax(input, dim, dtype=dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
-        dim = _implicit_dim("log_softmax", input, _stacklevel)
+        # one frame more for the wrapper: NOTE [The argument check's frame]
+        dim = _implicit_dim("log_softmax", input, _stacklevel + 1)
     return _log_softmax(input, dim, dtype=dtype)
 
 

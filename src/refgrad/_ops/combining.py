@@ -240,9 +240,9 @@ def scatter_by(input, dim, index, given, reduce, operation="scatter"):
         check_scatter(input, dim, index, given)
         import sys
 
-        from refgrad.autograd._anomaly import _outside_refgrad
+        from refgrad._warn_once import outside_refgrad
 
-        _, level = _outside_refgrad(sys._getframe())  # the caller's line, however deep
+        _, level = outside_refgrad(sys._getframe())  # the caller's line, however deep
         warnings.warn(DEPRECATED, UserWarning, stacklevel=level)
         return without_empty_edges(call(SCATTER_BY, (input, given), params))
     check_scatter(input, dim, index)

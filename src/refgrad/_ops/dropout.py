@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1686
+# --- book/chapters/16q_functional.md:1688
 """dropout, dropout1d to dropout3d and alpha_dropout: products with drawn noise."""
 
 import math
@@ -46,7 +46,7 @@ def _dropped(input, p, training, inplace, shape, alpha=False):
     return input.mul_(noise) if inplace else input * noise
 
 
-# --- book/chapters/16q_functional.md:1731
+# --- book/chapters/16q_functional.md:1733
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
     return _dropped(input, p, training, inplace, tuple(input.shape))
@@ -90,7 +90,7 @@ def _warn_unless_spatial(input, spatial: int) -> None:
                       f"that {name} exists to provide channel-wise dropout on inputs with "
                       f"{spatial} spatial dimensions, a channel dimension, and an optional batch "
                       f"dimension (i.e. {spatial + 1}D or {spatial + 2}D inputs).", UserWarning,
-                      stacklevel=3)
+                      stacklevel=4)  # NOTE [The argument check's frame]
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
@@ -103,7 +103,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
                       "in a future release to interpret the input as one without a batch "
                       "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout "
                       "behavior, please switch to using dropout1d instead.", UserWarning,
-                      stacklevel=2)
+                      stacklevel=3)  # NOTE [The argument check's frame]
     return _dropped(input, p, training, inplace, _channels(input))
 
 

@@ -10,6 +10,8 @@ import warnings
 
 import numpy as np
 
+from refgrad._warn_once import outside_refgrad
+
 _BYTE_MASK = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
               "torch.bool instead.")
 
@@ -31,10 +33,7 @@ def index_tensor(item):
 
 def first_frame_outside() -> int:
     """The stacklevel, for a warning raised by our caller, of the first frame outside refgrad."""
-    frame, level = sys._getframe(2), 2
-    while frame is not None and frame.f_globals.get("__name__", "").startswith("refgrad"):
-        frame, level = frame.f_back, level + 1
-    return level
+    return outside_refgrad(sys._getframe(2))[1] + 1
 
 
 def check_mask(mask, t, dim) -> None:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:910
+# --- book/chapters/16q_functional.md:911
 """The losses of torch.nn.functional: reductions read, targets broadcast, rows called."""
 
 import warnings
@@ -28,7 +28,7 @@ def _broadcast(input, target):
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
                       f"size ({input.shape}). This will likely lead to incorrect results due "
                       "to broadcasting. Please ensure they have the same size.", UserWarning,
-                      stacklevel=3)
+                      stacklevel=4)  # NOTE [The argument check's frame]
     shape = _common(input, target)
     return tuple(t if t.shape == shape else t.expand(shape) for t in (input, target))
 
@@ -45,7 +45,7 @@ def _weighted(losses_, weight, reduction, input, mean):
     return mean(weighted) if reduction == "mean" else weighted.sum()
 
 
-# --- book/chapters/16q_functional.md:954
+# --- book/chapters/16q_functional.md:955
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
@@ -92,7 +92,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         "reduction": reduction_enum(reduction), "beta": beta})
 
 
-# --- book/chapters/16q_functional.md:1013
+# --- book/chapters/16q_functional.md:1014
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     if size_average is not None or reduce is not None:
@@ -134,7 +134,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         "weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:1061
+# --- book/chapters/16q_functional.md:1062
 def _weights_fit(shape: tuple, weight, pos_weight) -> None:
     for w, first in ((pos_weight, True), (weight, False)):
         if w is None:
@@ -147,7 +147,7 @@ def _weights_fit(shape: tuple, weight, pos_weight) -> None:
                                f"shape {list(full)}")
 
 
-# --- book/chapters/16q_functional.md:1075
+# --- book/chapters/16q_functional.md:1076
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
@@ -155,7 +155,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
         warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the "
                       "support size.'batchmean' divides only by the batch size, and aligns with "
                       "the KL div math definition.'mean' will be changed to behave the same as "
-                      "'batchmean' in the next major release.", UserWarning, stacklevel=2)
+                      "'batchmean' in the next major release.", UserWarning,
+                      stacklevel=3)  # NOTE [The argument check's frame]
     code = reduction_enum("sum" if reduction == "batchmean" else reduction)
     if not (input.dtype.is_floating_point and target.dtype.is_floating_point):
         raise RuntimeError("kl_div: Integral inputs not supported.")

@@ -225,9 +225,9 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
     if input.numel() // max(kept, 1) - _correction(correction) <= 0:
         import sys
 
-        from refgrad.autograd._anomaly import _outside_refgrad
+        from refgrad._warn_once import outside_refgrad
 
-        _, level = _outside_refgrad(sys._getframe())  # the caller's line, however deep
+        _, level = outside_refgrad(sys._getframe())  # the caller's line, however deep
         warnings.warn(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
             "the reduction factor (input numel divided by output numel).", UserWarning,

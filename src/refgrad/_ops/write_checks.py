@@ -10,7 +10,7 @@ import warnings
 
 from refgrad._backend import overlaps, writeable
 from refgrad._ops.views import check_view_write, regenerate_views
-from refgrad.autograd._anomaly import _outside_refgrad
+from refgrad._warn_once import outside_refgrad
 from refgrad.autograd._state import state
 
 LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -104,7 +104,7 @@ def check_cast(t, kind) -> None:
 def resize_out(t, shape, times: int = 1) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype."""
     if t._data.size:
-        _, level = _outside_refgrad(sys._getframe())
+        _, level = outside_refgrad(sys._getframe())
         for _ in range(times):
             warnings.warn(RESIZED.format(list(t._data.shape), list(shape)), stacklevel=level)
     from refgrad._ops.resize import resize_for_out  # chapter "Resizing in place"

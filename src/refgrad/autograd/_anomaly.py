@@ -10,6 +10,7 @@ import warnings
 
 from numpy import isnan
 
+from refgrad._warn_once import outside_refgrad
 from refgrad.autograd._state import state
 
 
@@ -26,12 +27,12 @@ class AnomalyMode:
 anomaly = AnomalyMode()
 
 
-# --- book/chapters/22a_anomaly_mode.md:92
+# --- book/chapters/22a_anomaly_mode.md:93
 def remember_forward(node) -> None:
     """Keep the stack that made ``node``, and the node whose backward made it, if any."""
     import traceback  # here: every module loaded at start-up is more for the collector to walk
 
-    frame, _ = _outside_refgrad(sys._getframe(1))
+    frame, _ = outside_refgrad(sys._getframe(1))
     metadata = node.metadata
     metadata["traceback_"] = traceback.format_stack(frame)
     task = state.graph_task
@@ -39,15 +40,7 @@ def remember_forward(node) -> None:
         metadata["parent_"] = task.current_node
 
 
-def _outside_refgrad(frame):
-    """The first frame, from ``frame`` outwards, that is not refgrad's, and how far out."""
-    level = 1
-    while frame is not None and frame.f_globals.get("__name__", "").startswith("refgrad"):
-        frame, level = frame.f_back, level + 1
-    return frame, level
-
-
-# --- book/chapters/22a_anomaly_mode.md:129
+# --- book/chapters/22a_anomaly_mode.md:124
 def reporting(step):
     """The engine's ``step``, warning with the forward's stacks when a node fails."""
 
@@ -63,7 +56,7 @@ def reporting(step):
 
 def warn_forward(node) -> None:
     """Warn with the stack that made ``node``, then with its parents', outwards."""
-    _, level = _outside_refgrad(sys._getframe())
+    _, level = outside_refgrad(sys._getframe())
     metadata = node._metadata or {}
     _warn_stack(node, metadata, False, level + 1)
     parent = metadata.get("parent_")
@@ -87,7 +80,7 @@ def _warn_stack(node, metadata, is_parent: bool, level: int) -> None:
     warnings.warn(message, UserWarning, stacklevel=level)
 
 
-# --- book/chapters/22a_anomaly_mode.md:179
+# --- book/chapters/22a_anomaly_mode.md:174
 def check_nan(node, outputs) -> None:
     """Refuse the first gradient of ``outputs`` that holds a NaN."""
     for i, grad in enumerate(outputs):

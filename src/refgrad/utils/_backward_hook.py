@@ -114,14 +114,14 @@ class _OutputSide(_InputSide):
             self.grad_outputs = replaced
 
     def _run_hooks_without_inputs(self) -> None:
-        from refgrad.autograd._anomaly import _outside_refgrad
+        from refgrad._warn_once import outside_refgrad
 
         warnings.warn(
             "Full backward hook is firing when gradients are computed with respect to "
             "module outputs since no inputs require gradients. See "
             "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
             "#torch.nn.Module.register_full_backward_hook for more details.",
-            stacklevel=_outside_refgrad(sys._getframe())[1],
+            stacklevel=outside_refgrad(sys._getframe())[1],
         )
         grad_inputs = _pack_with_none([], [], self.n_inputs)
         for user_hook in self.user_hooks:
