@@ -1,5 +1,6 @@
 """Warnings torch gives once per process, and set_warn_always, which gives them every time."""
 
+import sys
 import threading
 import warnings
 
@@ -110,3 +111,18 @@ def test_the_layout_warning_is_given_once_for_each_kind_of_sum():
     summed = [m for m in _messages(_into_transposed_grad(True), 3) if "layout" in m]
     assert summed == contract  # the other sum, with a key of its own
     assert [m for m in _messages(_into_transposed_grad(True)) if "layout" in m] == []
+
+
+def test_the_layout_warning_is_shown_at_the_line_that_ran_the_backward():
+    x = torch.randn(3, 4).t().detach().requires_grad_()
+    x.grad = torch.zeros(4, 3)
+    torch.set_warn_always(True)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            line = sys._getframe().f_lineno + 1
+            (x * 2).sum().backward()
+    finally:
+        torch.set_warn_always(False)
+    shown = [w for w in caught if "layout contract" in str(w.message)]
+    assert len(shown) == 1 and (shown[0].filename, shown[0].lineno) == (__file__, line)

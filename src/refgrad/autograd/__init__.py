@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1234
+# --- book/chapters/10_nodes.md:1238
 from refgrad.autograd import graph
 
 

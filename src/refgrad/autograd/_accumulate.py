@@ -164,7 +164,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:802
+# --- book/chapters/10_nodes.md:806
 LAYOUT_WARNING = ("grad and param do not obey the gradient layout contract. This is not an "
                   "error, but may impair performance.\ngrad.sizes() = {}, strides() = {}\n"
                   "param.sizes() = {}, strides() = {}")
@@ -184,10 +184,10 @@ def warn_unless_obeyed(grad, variable, which: str) -> None:
     if not obeys:
         shape = list(variable._data.shape)
         warn_once(f"layout contract {which}", LAYOUT_WARNING.format(
-            shape, list(strides), shape, list(leaf_strides)), stacklevel=1)
+            shape, list(strides), shape, list(leaf_strides)), stacklevel=None)  # the user's line
 
 
-# --- book/chapters/10_nodes.md:912
+# --- book/chapters/10_nodes.md:916
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -220,7 +220,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:979
+# --- book/chapters/10_nodes.md:983
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -243,7 +243,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1094
+# --- book/chapters/10_nodes.md:1098
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -269,7 +269,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1135
+# --- book/chapters/10_nodes.md:1139
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
