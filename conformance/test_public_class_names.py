@@ -57,3 +57,11 @@ def test_messages_name_the_types_as_torch_does():
     with raises(TypeError, "add(): argument 'other' (position 2) must be Tensor, not "
                            "torch.layout"):
         torch.add(torch.ones(2), torch.strided)
+
+
+def test_finfo_and_iinfo_cannot_be_pickled_or_copied():
+    for info, name in ((torch.finfo(torch.float32), "torch.finfo"),
+                       (torch.iinfo(torch.int8), "torch.iinfo")):
+        for action in (pickle.dumps, copy.copy, copy.deepcopy):
+            with pytest.raises(TypeError, match=f"^cannot pickle '{name}' object$"):
+                action(info)

@@ -21,6 +21,11 @@ def _checked(name, kind, argument="type", position=1):
     return kind
 
 
+def _not_picklable(info) -> TypeError:
+    # torch's finfo and iinfo are C objects without a way to pickle or copy them
+    return TypeError(f"cannot pickle 'torch.{type(info).__name__}' object")
+
+
 class finfo:  # noqa: N801 - torch's name
     """The numbers of a floating-point dtype."""
 
@@ -39,6 +44,9 @@ class finfo:  # noqa: N801 - torch's name
 
     def __eq__(self, other) -> bool:
         return type(other) is finfo and other.dtype == self.dtype
+
+    def __reduce_ex__(self, protocol):
+        raise _not_picklable(self)
 
     def __hash__(self) -> int:
         return hash(self.dtype)
@@ -68,6 +76,9 @@ class iinfo:  # noqa: N801 - torch's name
     def __eq__(self, other) -> bool:
         return type(other) is iinfo and other.dtype == self.dtype
 
+    def __reduce_ex__(self, protocol):
+        raise _not_picklable(self)
+
     def __hash__(self) -> int:
         return hash(self.dtype)
 
@@ -75,7 +86,7 @@ class iinfo:  # noqa: N801 - torch's name
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
-# --- book/chapters/02_dtypes.md:709
+# --- book/chapters/02_dtypes.md:720
 def is_floating_point(input) -> bool:
     return input.dtype.is_floating_point
 
