@@ -154,7 +154,7 @@ def _to_dtype(name):
     return convert
 
 
-# --- book/chapters/21b_layers_and_losses.md:252
+# --- book/chapters/21b_layers_and_losses.md:254
 def get_submodule(self, target: str):
     module = self
     for name in target.split(".") if target else ():
@@ -164,6 +164,20 @@ def get_submodule(self, target: str):
         if not isinstance(module, Module):
             raise AttributeError(f"`{name}` is not an nn.Module")
     return module
+
+
+def set_submodule(self, target: str, module, strict: bool = False) -> None:
+    if target == "":
+        raise ValueError("Cannot set the submodule without a target name!")
+    if not isinstance(module, Module):
+        raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+    path, _, name = target.rpartition(".")
+    parent = self.get_submodule(path)
+    if strict and not hasattr(parent, name):
+        raise AttributeError(f"{type(parent).__name__} has no attribute `{name}`")
+    if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
+        raise AttributeError(f"`{name}` is not an nn.Module")
+    setattr(parent, name, module)
 
 
 def _owner_and_name(self, target: str):
@@ -189,12 +203,12 @@ def get_buffer(self, target: str):
     return getattr(module, name)
 
 
-# --- book/chapters/21b_layers_and_losses.md:291
+# --- book/chapters/21b_layers_and_losses.md:307
 def _install() -> None:
     Module.state_dict, Module.load_state_dict = state_dict, load_state_dict
     Module.apply, Module.to = apply, to
     Module.get_submodule, Module.get_parameter = get_submodule, get_parameter
-    Module.get_buffer = get_buffer
+    Module.get_buffer, Module.set_submodule = get_buffer, set_submodule
     for name in ("float64", "float32", "float16"):
         method = _to_dtype(name)
         setattr(Module, method.__name__, method)
