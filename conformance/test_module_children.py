@@ -143,3 +143,26 @@ def test_a_module_list_is_edited_as_a_list():
         del blocks[0]
     with raises(TypeError, "'str' object cannot be interpreted as an integer"):
         nn.ModuleList([nn.ReLU()])["0"]
+
+
+def test_set_submodule_replaces_or_adds_a_module_by_path():
+    model = nn.Sequential(nn.Linear(2, 2), nn.Sequential(nn.Tanh(), nn.Linear(2, 1)))
+    model.w = nn.Parameter(torch.ones(1))
+    relu, extra = nn.ReLU(), nn.ReLU()
+    assert model.set_submodule("1.0", relu) is None
+    assert model[1][0] is relu
+    model.set_submodule("1.extra", extra)
+    assert model.get_submodule("1.extra") is extra
+    model.set_submodule("0", nn.Tanh(), True)
+    assert type(model[0]) is nn.Tanh
+    with raises(AttributeError, "Sequential has no attribute `other`"):
+        model.set_submodule("1.other", nn.ReLU(), strict=True)
+    with raises(ValueError, "Cannot set the submodule without a target name!"):
+        model.set_submodule("", 3)
+    with raises(ValueError, "`module` is not an nn.Module, found <class 'NoneType'>"):
+        model.set_submodule("0", None)
+    with raises(AttributeError, "`w` is not an nn.Module"):
+        model.set_submodule("w", nn.ReLU())
+    with raises(AttributeError, "Sequential has no attribute `x`"):
+        model.set_submodule("x.y", nn.ReLU())
+    assert not hasattr(model[1], "other") and isinstance(model.w, nn.Parameter)

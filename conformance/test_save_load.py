@@ -290,6 +290,43 @@ def test_map_location_to_cuda_without_one_is_refused():
         trip(torch.ones(1), map_location="cuda")
 
 
+def unknown_location(tag):
+    return ("don't know how to restore data location of torch.storage.UntypedStorage "
+            f"(tagged with {tag})")
+
+
+@pytest.mark.parametrize("where", ["cpu:0", "CPU", "foo", "", " cpu"])
+def test_map_location_strings_are_location_tags_not_device_strings(where):
+    with raises(RuntimeError, unknown_location(where)):
+        trip(torch.ones(1), map_location=where)
+    with raises(RuntimeError, unknown_location(where)):
+        trip(torch.ones(1), map_location={"cpu": where})
+
+
+def test_map_location_device_reads_as_its_tag():
+    with raises(RuntimeError, unknown_location("cpu:0")):
+        trip(torch.ones(1), map_location=torch.device("cpu", 0))
+    assert trip(torch.arange(2.0), map_location=torch.device("cpu")).tolist() == [0.0, 1.0]
+
+
+def test_map_location_tags_that_are_no_strings_are_refused():
+    with raises(TypeError, "expected string or bytes-like object, got 'torch.device'"):
+        trip(torch.ones(1), map_location={"cpu": torch.device("cpu")})
+    with raises(TypeError, "expected string or bytes-like object, got 'int'"):
+        trip(torch.ones(1), map_location={"cpu": 3})
+    with raises(TypeError, "cannot use a string pattern on a bytes-like object"):
+        trip(torch.ones(1), map_location=b"cpu")
+
+
+def test_map_location_cuda_tags_are_read_as_devices():
+    with raises(RuntimeError, "Invalid device string: 'cuda:x'"):
+        trip(torch.ones(1), map_location="cuda:x")
+    if not torch.cuda.is_available():
+        for where in ("cuda:0", "cuda:1", {"cpu": "cuda:1"}):
+            with raises(RuntimeError, NO_CUDA):
+                trip(torch.ones(1), map_location=where)
+
+
 def test_mmap_loads_copy_on_write_from_the_file(tmp_path):
     path = tmp_path / "x.pt"
     torch.save({"a": torch.arange(4.0), "empty": torch.zeros(0, 3)}, path)

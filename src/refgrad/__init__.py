@@ -444,21 +444,21 @@ from refgrad.random import get_rng_state, set_rng_state
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
 
 
-# --- book/chapters/23b_save_and_load.md:516
+# --- book/chapters/23b_save_and_load.md:539
 from refgrad import serialization
 from refgrad.serialization import load, save
 
 
-# --- book/chapters/24_devices.md:147
+# --- book/chapters/24_devices.md:152
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/24_devices.md:223
+# --- book/chapters/24_devices.md:228
 from refgrad._default_device import get_default_device, set_default_device
 
 
-# --- book/chapters/24_devices.md:324
+# --- book/chapters/24_devices.md:329
 from refgrad import accelerator
 
 

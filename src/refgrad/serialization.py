@@ -18,7 +18,7 @@ from refgrad._archive import (
     write_archive,
 )
 from refgrad._backend import cuda_is_available, device_of, move
-from refgrad._device import device
+from refgrad._device import _typename, device
 from refgrad._tensor import check_requires_grad, make_tensor
 from refgrad._tensor_copies import _rebuild, _Storage
 from refgrad._weights_only import WeightsUnpickler, add_safe_globals, get_safe_globals, safe_globals
@@ -69,7 +69,7 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
         write_archive(f, data.getvalue(), pickler.storages)
 
 
-# --- book/chapters/23b_save_and_load.md:262
+# --- book/chapters/23b_save_and_load.md:268
 NO_CUDA = (
     "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
     "False. If you are running on a CPU-only machine, please use torch.load with "
@@ -77,24 +77,41 @@ NO_CUDA = (
 )
 
 
+def _placed(location):
+    """The device a location tag names, as torch's restore functions read tags."""
+    if isinstance(location, bytes):
+        raise TypeError("cannot use a string pattern on a bytes-like object")
+    if not isinstance(location, str):
+        raise TypeError(f"expected string or bytes-like object, got '{_typename(location)}'")
+    if location == "cpu" or location.startswith("cuda"):
+        return device(location)  # 'cuda:x' fails as a device string, as in torch
+    raise RuntimeError("don't know how to restore data location of "
+                       f"torch.storage.UntypedStorage (tagged with {location})")
+
+
 def _restore(array, location: str, map_location):
     """(the host array to build on, the device the tensors go to)."""
     target = location
-    if isinstance(map_location, str | device):
+    if isinstance(map_location, device):
+        target = str(map_location)  # so device('cpu', 0) is the tag 'cpu:0'
+    elif isinstance(map_location, str | bytes):
         target = map_location
     elif isinstance(map_location, dict):
         target = map_location.get(location, location)
     elif map_location is not None:
         chosen = map_location(make_tensor(array), location)
-        if chosen is not None:
-            target = chosen.device
-    target = device(target)
+        if chosen is not None:  # a tensor's device needs no reading
+            return array, _usable(chosen.device)
+    return array, _usable(_placed(target))
+
+
+def _usable(target):
     if target.type == "cuda" and not cuda_is_available():
         raise RuntimeError(NO_CUDA)
-    return array, target
+    return target
 
 
-# --- book/chapters/23b_save_and_load.md:298
+# --- book/chapters/23b_save_and_load.md:321
 class _Placed(_Storage):
     __slots__ = ("device",)
 
@@ -111,7 +128,7 @@ def _rebuild_placed(storage, offset, shape, strides, dtype, requires_grad, write
     return t
 
 
-# --- book/chapters/23b_save_and_load.md:320
+# --- book/chapters/23b_save_and_load.md:343
 class _StorageLoading:
     """What both unpicklers share: storages read from the archive, once each."""
 
@@ -140,7 +157,7 @@ class _SafeUnpickler(_StorageLoading, WeightsUnpickler):
     pass
 
 
-# --- book/chapters/23b_save_and_load.md:358
+# --- book/chapters/23b_save_and_load.md:381
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     """The object saved in the path or binary file ``f`` by refgrad.save."""

@@ -36,7 +36,7 @@ def get_device(input) -> int:
     return -1 if where.type == "cpu" else where.index
 
 
-# --- book/chapters/24_devices.md:71
+# --- book/chapters/24_devices.md:76
 def tensor_type(input, dtype=None, non_blocking=False):
     from refgrad._dtype import dtype as DType
 
@@ -72,7 +72,7 @@ def _from_type_name(name: str, here):
     raise ValueError(f"invalid type: '{name}'")
 
 
-# --- book/chapters/24_devices.md:116
+# --- book/chapters/24_devices.md:121
 def pin_memory(input, device=None):
     from refgrad._tensor import make_tensor
 

@@ -6,3 +6,7 @@
 """refgrad.utils: helpers that torch keeps under torch.utils."""
 
 __all__: list[str] = []
+
+
+# --- book/chapters/21b_layers_and_losses.md:580
+from refgrad.utils._swap import swap_tensors  # noqa: E402 - torch.utils.swap_tensors

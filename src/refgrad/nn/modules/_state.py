@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from refgrad._tensor import Tensor
 from refgrad.autograd.grad_mode import no_grad
+from refgrad.nn.modules._moves import _apply
 from refgrad.nn.modules.module import Module
 from refgrad.nn.parameter import Parameter
 
@@ -41,7 +42,7 @@ def _own_state(module):
             yield name, buf
 
 
-# --- book/chapters/21b_layers_and_losses.md:109
+# --- book/chapters/21b_layers_and_losses.md:110
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     __slots__ = ()
 
@@ -80,7 +81,7 @@ def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False)
     return _IncompatibleKeys(missing, unexpected)
 
 
-# --- book/chapters/21b_layers_and_losses.md:149
+# --- book/chapters/21b_layers_and_losses.md:150
 def _load_own(module, state_dict, path, assign, missing, errors) -> None:
     for name, current in list(_own_state(module)):
         key = path + name
@@ -103,7 +104,7 @@ def _load_own(module, state_dict, path, assign, missing, errors) -> None:
                 current.copy_(given)
 
 
-# --- book/chapters/21b_layers_and_losses.md:192
+# --- book/chapters/21b_layers_and_losses.md:195
 def apply(self, fn):
     order, stack = [], [self]
     while stack:  # every module after all of its children, as torch's recursion calls fn
@@ -115,44 +116,31 @@ def apply(self, fn):
     return self
 
 
-def _convert(self, dtype, memory_format=None):
+def _convert(self, dtype, memory_format=None, device=None):
     def convert(value):
         # a dtype for floating tensors; a format for those of 4 or 5 dimensions
         kind = dtype if value.is_floating_point() else None
         fmt = memory_format if value.dim() in (4, 5) else None
-        return value.to(dtype=kind, memory_format=fmt)  # value itself if nothing changes
+        return value.to(device, kind, memory_format=fmt)  # value itself if nothing changes
 
-    for module in self.modules():
-        for value in module._parameters.values():
-            if value is not None:
-                with no_grad():
-                    value.data = convert(value.data)
-                    if value.grad is not None:  # the same .grad object, converted
-                        value.grad.data = convert(value.grad.data)
-        for name, value in list(module._buffers.items()):
-            if value is not None:  # a new tensor, in the graph when the buffer is
-                module._buffers[name] = convert(value)
-    return self
+    return _apply(self, convert)
 
 
-# --- book/chapters/21b_layers_and_losses.md:225
+# --- book/chapters/21b_layers_and_losses.md:218
 def to(self, *args, **kwargs):
     """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(tensor)``, read as
     ``Tensor.to`` reads them, each with ``memory_format=`` if wanted."""
-    from refgrad._device import device as Device
     from refgrad._ops.simple_functions import read_to
 
     device, dtype, copy, memory_format = read_to(args, kwargs)
     if copy is not None:
         raise RuntimeError(".to() does not accept copy argument")
-    if device is not None:
-        Device(device)  # refused if it names no device; the parameters stay on the host
     if dtype is not None and not dtype.is_floating_point:
         raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "
                         f"desired dtype={dtype}")
-    if dtype is None and memory_format is None:
+    if device is None and dtype is None and memory_format is None:
         return self
-    return _convert(self, dtype, memory_format)
+    return _convert(self, dtype, memory_format, device)
 
 
 def _to_dtype(name):
@@ -166,7 +154,7 @@ def _to_dtype(name):
     return convert
 
 
-# --- book/chapters/21b_layers_and_losses.md:262
+# --- book/chapters/21b_layers_and_losses.md:254
 def get_submodule(self, target: str):
     module = self
     for name in target.split(".") if target else ():
@@ -176,6 +164,20 @@ def get_submodule(self, target: str):
         if not isinstance(module, Module):
             raise AttributeError(f"`{name}` is not an nn.Module")
     return module
+
+
+def set_submodule(self, target: str, module, strict: bool = False) -> None:
+    if target == "":
+        raise ValueError("Cannot set the submodule without a target name!")
+    if not isinstance(module, Module):
+        raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+    path, _, name = target.rpartition(".")
+    parent = self.get_submodule(path)
+    if strict and not hasattr(parent, name):
+        raise AttributeError(f"{type(parent).__name__} has no attribute `{name}`")
+    if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
+        raise AttributeError(f"`{name}` is not an nn.Module")
+    setattr(parent, name, module)
 
 
 def _owner_and_name(self, target: str):
@@ -201,12 +203,12 @@ def get_buffer(self, target: str):
     return getattr(module, name)
 
 
-# --- book/chapters/21b_layers_and_losses.md:301
+# --- book/chapters/21b_layers_and_losses.md:307
 def _install() -> None:
     Module.state_dict, Module.load_state_dict = state_dict, load_state_dict
     Module.apply, Module.to = apply, to
     Module.get_submodule, Module.get_parameter = get_submodule, get_parameter
-    Module.get_buffer = get_buffer
+    Module.get_buffer, Module.set_submodule = get_buffer, set_submodule
     for name in ("float64", "float32", "float16"):
         method = _to_dtype(name)
         setattr(Module, method.__name__, method)
