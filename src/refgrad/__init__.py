@@ -127,7 +127,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1229
+# --- book/chapters/16_functions.md:1234
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -252,7 +252,7 @@ from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
 
-# --- book/chapters/16m_special_functions.md:1245
+# --- book/chapters/16m_special_functions.md:1253
 from refgrad import special
 from refgrad._ops.incomplete_gamma import igamma, igammac
 from refgrad._ops.special_functions import (
