@@ -6,7 +6,7 @@ run on torch.
 
 import pytest
 import torch
-import torch.nn.functional as F  # noqa: F401 - the calls below name it
+import torch.nn.functional as F
 
 from conformance._support import raises
 
@@ -143,3 +143,12 @@ def test_a_0d_tensor_is_read_as_its_number(call, number):
     if held.requires_grad:  # a tensor that requires grad is no number to the parser
         with pytest.raises(TypeError, match="must be (Number|float), not Tensor"):
             eval(call.format("held"))
+
+
+def test_kl_div_warns_and_reads_its_reduction_before_the_parser_refuses():
+    with pytest.warns(UserWarning, match="reduction: 'mean' divides the total loss"), \
+            raises(TypeError, "kl_div(): argument 'target' (position 2) must be Tensor, not "
+                   "NoneType"):
+        F.kl_div(x, None)
+    with raises(ValueError, "bogus is not a valid value for reduction"):
+        F.kl_div(x, None, reduction="bogus")
