@@ -40,3 +40,30 @@ def test_a_0d_tensor_or_a_bool_is_read_as_its_number():
     g = torch.Generator().manual_seed(0)
     drawn = x.exponential_(lambd=torch.tensor(2.0), generator=g).clone()
     assert torch.equal(x.exponential_(2.0, generator=g.manual_seed(0)), drawn)
+
+
+@pytest.mark.parametrize("call, got, marked", [
+    ("x.fill_('a')", "(str)", "(!str!)"), ("x.fill_(None)", "(NoneType)", "(!NoneType!)"),
+    ("x.fill_(value=None)", "(value=NoneType, )", "(!value=NoneType!, )"),
+    ("x.fill_([1])", "(list)", "(!list of [int]!)"),
+])
+def test_fill_refuses_what_is_neither_tensor_nor_number(call, got, marked):
+    x = torch.zeros(3)
+    reason = f"      didn't match because some of the arguments have invalid types: {marked}\n"
+    with raises(TypeError, f"fill_() received an invalid combination of arguments - got {got}, "
+                f"but expected one of:\n * (Tensor value)\n{reason} * (Number value)\n{reason}"):
+        eval(call)
+    assert x.tolist() == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("name", ["index_fill", "index_fill_"])
+def test_index_fill_methods_refuse_what_is_neither_tensor_nor_number(name):
+    x = torch.zeros(3)
+    reason = ("      didn't match because some of the arguments have invalid types: "
+              "(int, Tensor, !str!)\n")
+    with raises(TypeError, f"{name}() received an invalid combination of arguments - got (int, "
+                f"Tensor, str), but expected one of:\n * (int dim, Tensor index, Tensor value)\n"
+                f"{reason} * (int dim, Tensor index, Number value)\n{reason}"):
+        getattr(x, name)(0, torch.tensor([0]), "a")
+    assert x.tolist() == [0.0, 0.0, 0.0]
+    assert getattr(x, name)(0, torch.tensor([1]), torch.tensor(2.0)).tolist() == [0.0, 2.0, 0.0]
