@@ -264,7 +264,7 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1763
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1765
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -281,7 +281,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1944
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1946
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 

@@ -21,7 +21,7 @@ METHODS = {name: None for name in (
     "addr", "addbmm", "addbmm_", "diff", "histc", "masked_fill",
     "masked_fill_", "moveaxis", "rot90", "scatter", "scatter_", "sort", "argsort", "clamp_min",
     "clamp_min_", "clamp_max", "clamp_max_", "bincount", "hardshrink", "maximum", "minimum",
-    "tril", "triu", "bernoulli", "index_fill", "index_fill_")}
+    "tril", "triu", "bernoulli", "index_fill", "index_fill_", "renorm", "renorm_")}
 METHODS.update({
     "fill_": tuple(f"(Tensor input, {kind} value)" for kind in ("Tensor", "Number")),
     **{name: FUNCTIONS[name.rstrip("_")][1][:1]  # the methods have no out_dtype

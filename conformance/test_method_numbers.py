@@ -1,0 +1,33 @@
+"""Black-box tests: Tensor.renorm reads its numbers as torch's parser reads a Number: a 0-d
+tensor as the number it holds, anything else refused in the parser's words. The same
+assertions run on torch.
+"""
+
+import pytest
+import torch
+
+from conformance._support import raises
+
+x = torch.tensor([[-1.0, 0.5], [2.0, -3.0]])
+
+
+@pytest.mark.parametrize("call, message", [
+    ("x.renorm(torch.tensor([2.0]), 0, 1.0)", "renorm(): argument 'p' (position 1) must be "
+     "Number, not Tensor"),
+    ("x.renorm(torch.tensor([1.0, 2.0]), 0, 1.0)", "renorm(): argument 'p' (position 1) must be "
+     "Number, not Tensor"),
+    ("x.renorm('a', 0, 1.0)", "renorm(): argument 'p' (position 1) must be Number, not str"),
+    ("x.renorm(2, 0, None)", "renorm(): argument 'maxnorm' (position 3) must be Number, not "
+     "NoneType"),
+    ("x.clone().renorm_(2, 0, torch.tensor([1.0]))", "renorm_(): argument 'maxnorm' "
+     "(position 3) must be Number, not Tensor"),
+])
+def test_renorm_refuses_what_is_not_a_number(call, message):
+    with raises(TypeError, message):
+        eval(call)
+
+
+def test_renorm_reads_a_0d_tensor_as_its_number():
+    expected = x.renorm(2, 0, 1.0)
+    assert torch.equal(x.renorm(torch.tensor(2.0), 0, torch.tensor(1)), expected)
+    assert torch.equal(x.clone().renorm_(2, 0, torch.tensor(1.0)), expected)
