@@ -31,3 +31,29 @@ def test_renorm_reads_a_0d_tensor_as_its_number():
     expected = x.renorm(2, 0, 1.0)
     assert torch.equal(x.renorm(torch.tensor(2.0), 0, torch.tensor(1)), expected)
     assert torch.equal(x.clone().renorm_(2, 0, torch.tensor(1.0)), expected)
+
+
+m, v, b = torch.ones(2, 2), torch.ones(2), torch.ones(2, 2, 2)
+
+
+@pytest.mark.parametrize("call, message", [
+    ("torch.addmv(v, m, v, alpha=torch.tensor([0.5]))", "addmv(): argument 'alpha' must be "
+     "Number, not Tensor"),
+    ("torch.addbmm(m, b, b, beta=torch.tensor([0.5]))", "addbmm(): argument 'beta' must be "
+     "Number, not Tensor"),
+    ("torch.addr(m, v, v, beta=torch.tensor([0.5]))", "addr(): argument 'beta' must be Number, "
+     "not Tensor"),
+    ("torch.addmm(m, m, m, alpha=torch.tensor(0.5, requires_grad=True))", None),
+])
+def test_a_product_refuses_a_factor_that_is_a_tensor_of_one_dimension(call, message):
+    if message is None:  # a tensor that requires grad is no number either
+        with pytest.raises(TypeError, match="addmm"):
+            eval(call)
+        return
+    with raises(TypeError, message):
+        eval(call)
+
+
+def test_a_products_factor_may_be_a_0d_tensor():
+    assert torch.addmm(m, m, m, beta=torch.tensor(0.5)).tolist() == [[2.5, 2.5], [2.5, 2.5]]
+    assert torch.addr(m, v, v, alpha=torch.tensor(2)).tolist() == [[3.0, 3.0], [3.0, 3.0]]
