@@ -57,3 +57,22 @@ def test_a_product_refuses_a_factor_that_is_a_tensor_of_one_dimension(call, mess
 def test_a_products_factor_may_be_a_0d_tensor():
     assert torch.addmm(m, m, m, beta=torch.tensor(0.5)).tolist() == [[2.5, 2.5], [2.5, 2.5]]
     assert torch.addr(m, v, v, alpha=torch.tensor(2)).tolist() == [[3.0, 3.0], [3.0, 3.0]]
+
+
+@pytest.mark.parametrize("call, message", [
+    ("torch.addcmul(x, x, x, value=torch.tensor([0.5]))", "addcmul(): argument 'value' must be "
+     "Number, not Tensor"),
+    ("x.clone().addcmul_(x, x, value=None)", "addcmul_(): argument 'value' must be Number, not "
+     "NoneType"),
+    ("torch.addcdiv(x, x, x, value='a')", "addcdiv(): argument 'value' must be Number, not str"),
+    ("x.clone().addcdiv_(x, x, value=torch.tensor([2.0]))", "addcdiv_(): argument 'value' must "
+     "be Number, not Tensor"),
+])
+def test_addcmul_and_addcdiv_refuse_a_value_that_is_not_a_number(call, message):
+    with raises(TypeError, message):
+        eval(call)
+
+
+def test_addcmul_and_addcdiv_read_a_0d_tensor_as_their_value():
+    assert torch.equal(x.addcdiv(x, x, value=torch.tensor(2.0)), x.addcdiv(x, x, value=2.0))
+    assert torch.equal(torch.addcmul(x, x, x, value=True), torch.addcmul(x, x, x, value=1))
