@@ -4,7 +4,7 @@ import inspect
 
 import refgrad.nn.functional as F
 from refgrad.nn import _checked_functional
-from refgrad.nn._functional_arguments import PARSED, READ
+from refgrad.nn._functional_arguments import COMPARED, NUMBERS, PARSED, READ
 
 
 def test_every_declared_function_is_wrapped_and_gathered():
@@ -24,3 +24,16 @@ def test_each_declared_index_names_the_functions_parameter():
         names = list(inspect.signature(getattr(F, name).__wrapped__).parameters)
         for spec, index in read:
             assert names[index] == spec.rstrip("?"), (name, names, spec)
+
+
+def test_each_declared_number_is_a_parameter_of_a_wrapped_function():
+    for name, numbers in NUMBERS.items():
+        assert name in _checked_functional.__all__
+        names = list(inspect.signature(getattr(F, name).__wrapped__).parameters)
+        for spec, index, _ in numbers:
+            key, _, kind = spec.partition(":")
+            assert kind in ("Number", "float", "int", "str"), spec
+            assert key.rstrip("?") in names, (name, names, spec)
+            assert index is None or names[index] == key.rstrip("?"), (name, names, spec)
+    for name, argument in COMPARED:
+        assert any(spec.startswith(argument + ":") for spec, _, _ in NUMBERS[name])

@@ -35,6 +35,7 @@ from refgrad._ops import (
 from refgrad._ops.einsum import einsum as plain_einsum
 from refgrad._signatures import type_name
 from refgrad._tensor import Tensor
+from refgrad._warn_once import warn_once
 
 
 # NOTE [Read after a failure]
@@ -66,7 +67,10 @@ def read_after_failure(function, spec: tuple):
         except Exception:
             pack, parsed = spec[3], _parsed(spec)
             packed = args if pack is None else pack(args)
-            parsed.check(packed, kwargs)
+            fitted, given = parsed.values(packed, kwargs)
+            if fitted.hidden:  # NOTE [Deprecated forms]
+                _deprecated(parsed, fitted)
+                return function(*args[:len(args) - len(packed)], **given)
             read, named = parsed.read(packed, kwargs)
             if not ((pack is None or spec[2]) and (read is not packed or named is not kwargs)):
                 raise
@@ -81,6 +85,19 @@ def read_after_failure(function, spec: tuple):
 _PARSED: dict = {}  # spec: its Arguments, parsed at the first failure
 
 
+# NOTE [Deprecated forms]
+# The forms torch tries but never lists (HIDDEN) are the deprecated ones:
+# a call that fits one runs, its arguments passed on by name, after torch's
+# warning that names the form and the ones to use instead. torch gives it
+# from one place in its parser, once per process for all the forms.
+def _deprecated(parsed: Arguments, fitted) -> None:
+    name = fitted.name
+    instead = "".join(f"\n\t{name}{s.shown}" for s in parsed.signatures if not s.hidden)
+    warn_once("deprecated form", f"This overload of {name} is deprecated:\n\t{name}"
+              f"{fitted.shown}\nConsider using one of the following signatures instead:"
+              f"{instead}", stacklevel=None)
+
+
 def _parsed(spec: tuple) -> Arguments:
     arguments = _PARSED.get(spec)
     if arguments is None:
@@ -89,7 +106,7 @@ def _parsed(spec: tuple) -> Arguments:
     return arguments
 
 
-# --- book/chapters/16o_argument_checks.md:696
+# --- book/chapters/16o_argument_checks.md:713
 _OUT = "*, Tensor out = None"
 _STABLE = "Tensor input, *, bool stable, int dim = -1, bool descending = False"
 _ORDER = "Tensor input, int dim = -1, bool descending = False"
@@ -126,7 +143,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:736
+# --- book/chapters/16o_argument_checks.md:753
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
     "dot": (linalg, (f"(Tensor input, Tensor tensor, {_OUT})",)),
@@ -151,20 +168,20 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:766
+# --- book/chapters/16o_argument_checks.md:786
 HIDDEN = {  # name: the forms torch tries but never lists
-    **{name: (f"(Number beta, Tensor input, Number alpha, {pair})",
-              f"(Number beta, Tensor input, {pair})")
+    **{name: (f"(Number beta, Tensor input, Number alpha, {pair}, {_OUT})",
+              f"(Number beta, Tensor input, {pair}, {_OUT})")
        for name, pair in (("addmm", "Tensor mat1, Tensor mat2"),
                           ("addmv", "Tensor mat, Tensor vec"), ("addr", "Tensor vec1, Tensor vec2"),
                           ("addbmm", "Tensor batch1, Tensor batch2"),
                           ("baddbmm", "Tensor batch1, Tensor batch2"))},
-    **{name: ("(Tensor input, Number value, Tensor tensor1, Tensor tensor2)",)
+    **{name: (f"(Tensor input, Number value, Tensor tensor1, Tensor tensor2, {_OUT})",)
        for name in ("addcdiv", "addcmul")},
 }
 
 
-# --- book/chapters/16o_argument_checks.md:784
+# --- book/chapters/16o_argument_checks.md:804
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
@@ -213,7 +230,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:840
+# --- book/chapters/16o_argument_checks.md:860
 def _function(name: str):
     module, texts = FUNCTIONS[name]
     return read_after_failure(getattr(module, name), (
@@ -249,7 +266,7 @@ meshgrid = read_after_failure(tiling.meshgrid, ((
     (), False, _listed))
 
 
-# --- book/chapters/16o_argument_checks.md:881
+# --- book/chapters/16o_argument_checks.md:901
 def _einsum_read(args: tuple) -> tuple:
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
@@ -265,7 +282,7 @@ einsum = read_after_failure(plain_einsum, (
     _einsum_read))
 
 
-# --- book/chapters/16o_argument_checks.md:903
+# --- book/chapters/16o_argument_checks.md:923
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
         if isinstance(input, Tensor):

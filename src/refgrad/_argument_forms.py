@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:675
+# --- book/chapters/13a_arguments.md:674
 """The forms that give a function torch's argument errors: wrappers and method copies."""
 
+import operator
 import re
 import types
 
@@ -161,13 +162,36 @@ def _named(checked, function):
 _METHOD_CODES: dict = {}
 
 
-def method_copy(function):
-    """``function`` with a code object of its own, to install as a Tensor method."""
+def _copy(function):
     copy = types.FunctionType(function.__code__.replace(), function.__globals__,
                               function.__name__, function.__defaults__, function.__closure__)
     copy.__kwdefaults__ = function.__kwdefaults__
     copy.__qualname__ = function.__qualname__  # NOTE [Named as torch names them]
+    return copy
+
+
+def method_copy(function):
+    """``function`` with a code object of its own, to install as a Tensor method."""
+    copy = _copy(function)
     _METHOD_CODES[id(copy.__code__)] = copy.__code__
+    return copy
+
+
+# NOTE [Operators that refuse in Python's words]
+# torch's arithmetic operators turn their function's TypeError into
+# NotImplemented, so that `x - None` gets Python's refusal: "unsupported
+# operand type(s) for -: 'Tensor' and 'NoneType'". A wrapper would cost every
+# `x + y` a frame; instead `+`, `-`, `*` and `/` are copies of their functions
+# too, and the failure path, seeing an operator's code, raises Python's words.
+# Python's turn for the other operand's reflected method is not taken, but a
+# sequence's repetition asks the tensor for an index, as Python's would.
+_OPERATOR_CODES: dict = {}
+
+
+def operator_copy(function, symbol: str, reflected: bool = False):
+    """``function`` as the operator ``symbol`` (``__r*__`` when ``reflected``)."""
+    copy = _copy(function)
+    _OPERATOR_CODES[id(copy.__code__)] = (copy.__code__, symbol, reflected)
     return copy
 
 
@@ -179,6 +203,21 @@ def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     What comes back is ``args``, with ints for the tensors given for ints
     (NOTE [Tensors read as ints]): the very tuple when there were none.
     """
+    copied = _OPERATOR_CODES.get(id(code))
+    if copied is not None and copied[0] is code:
+        try:
+            return _refuse(forms, args, kwargs, code)
+        except TypeError:
+            _, symbol, reflected = copied
+            left, right = (args[1], args[0]) if reflected else args[:2]
+            if symbol == "*" and isinstance(left, str | bytes | list | tuple):
+                operator.index(right)  # Python repeats a sequence an index of times: "a" * x
+            raise TypeError(f"unsupported operand type(s) for {symbol}: "
+                            f"'{type(left).__name__}' and '{type(right).__name__}'") from None
+    return _refuse(forms, args, kwargs, code)
+
+
+def _refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     if _METHOD_CODES.get(id(code)) is code or forms[0] is None:
         rest = args[1:]
         read, _ = forms[1].read(rest, kwargs)
@@ -187,7 +226,7 @@ def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     return read
 
 
-# --- book/chapters/13a_arguments.md:892
+# --- book/chapters/13a_arguments.md:930
 _MISSING = re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: (.*)")
 
 
@@ -207,7 +246,7 @@ def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict
                         + ", ".join(f'"{n}"' for n in names)) from None
 
 
-# --- book/chapters/13a_arguments.md:973
+# --- book/chapters/13a_arguments.md:1011
 def refused_by_copy(name: str, takes: int, refused: tuple, code) -> TypeError:
     """torch's count for a function with a method copy: the method does not count self."""
     from refgrad._method_counts import keywords_only

@@ -88,8 +88,8 @@ def shown_kind(p) -> str:
 # that does not require grad. Inside a tuple of ints the elements are read as
 # indices: a NumPy integer, an integer tensor of one element, and, after the
 # first element, a bool too. A Number is any Python or NumPy number, and a
-# float any but a bool or a complex; either takes a 0-d tensor that does not
-# require grad. A bool is only Python's: torch refuses a NumPy bool.
+# float any but a complex (a bool too: x.normal_(True)); either takes a 0-d
+# tensor that does not require grad. A bool is only Python's: torch refuses a NumPy bool.
 def is_int(value) -> bool:
     if isinstance(value, bool | np.bool_):
         return False
@@ -110,9 +110,8 @@ def _is_number(value) -> bool:
 
 
 def _is_float(value) -> bool:
-    if isinstance(value, int | float | np.integer | np.floating):
-        return not isinstance(value, bool)
-    return _is_scalar(value)
+    return isinstance(value, int | float | np.integer | np.floating | np.bool_) or _is_scalar(
+        value)
 
 
 def _is_scalar(value) -> bool:
@@ -154,7 +153,7 @@ _CHECKS = {
 }
 
 
-# --- book/chapters/13a_arguments.md:275
+# --- book/chapters/13a_arguments.md:274
 def fits_parameter(p: Parameter, value, numbers_as_tensors: bool) -> bool:
     """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
     if value is None and p.takes_none:

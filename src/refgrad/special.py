@@ -5,6 +5,9 @@
 # --- book/chapters/16m_special_functions.md:1205
 """torch.special: the special functions, some under a second name."""
 
+from refgrad._argument_forms import function_form
+from refgrad._arguments import Arguments
+from refgrad._ops import statistics
 from refgrad._ops.elementwise import exp2, expm1, log1p, round
 from refgrad._ops.incomplete_gamma import gammainc, gammaincc
 from refgrad._ops.log_one_plus import xlog1py
@@ -29,9 +32,14 @@ from refgrad._ops.special_functions import (
 )
 from refgrad._ops.special_functions import lgamma as gammaln
 from refgrad._ops.special_functions import mvlgamma as multigammaln
-from refgrad._ops.statistics import log_softmax, logsumexp, softmax
+from refgrad._ops.statistics import log_softmax, softmax
 
 psi = digamma
+# torch's special.logsumexp is an operator of its own, whose parser reads a dim as
+# torch.logsumexp's does, under its own name
+logsumexp = function_form(statistics.logsumexp, Arguments(
+    "special_logsumexp(Tensor input, tuple of ints[1] dim, bool keepdim = False, *, "
+    "Tensor out = None)"))
 
 __all__ = [
     "digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1", "gammainc",
@@ -41,7 +49,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/26_inplace.md:2884
+# --- book/chapters/26_inplace.md:2908
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_special import (  # noqa: E402
     digamma,  # noqa: F811

@@ -39,7 +39,8 @@ def _numbers(name, **factors) -> None:
     from refgrad._tensor import Tensor
 
     for key, value in factors.items():
-        if isinstance(value, Number | Tensor | np.generic):
+        if isinstance(value, Number | np.generic) or isinstance(value, Tensor) and not (
+                value.ndim or value.requires_grad):  # a 0-d tensor is read as its number
             continue
         kind = c_type_name(type(value))
         if name in ("addmm", "baddbmm"):
@@ -58,7 +59,7 @@ def _call(row, input, a, b, shape, beta, alpha, **sizes):
     return call(row, (input, a, b), params)
 
 
-# --- book/chapters/16j_products_and_shapes.md:219
+# --- book/chapters/16j_products_and_shapes.md:220
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     _numbers("addmm", beta=beta, alpha=alpha)  # the binding's check, before any other
     for name, t in (("mat1", mat1), ("mat2", mat2)):
@@ -91,7 +92,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     return _call(products.ADDMV, input, mat, vec, (rows,), beta, alpha)
 
 
-# --- book/chapters/16j_products_and_shapes.md:256
+# --- book/chapters/16j_products_and_shapes.md:257
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._dtype import C_TYPE_NAMES
     from refgrad._ops.linalg import _batches

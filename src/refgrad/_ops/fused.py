@@ -99,16 +99,27 @@ INTEGER_ADDCDIV = (
 
 
 def addcmul(input, tensor1, tensor2, *, value=1):
-    return call(ADDCMUL, (input, tensor1, tensor2), {"value": _dtype.python_number(value)})
+    return call(ADDCMUL, (input, tensor1, tensor2), {"value": _value(value)})
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1):
     if not (tensor1.dtype.is_floating_point or tensor2.dtype.is_floating_point):
         raise RuntimeError(INTEGER_ADDCDIV)
-    return call(ADDCDIV, (input, tensor1, tensor2), {"value": _dtype.python_number(value)})
+    return call(ADDCDIV, (input, tensor1, tensor2), {"value": _value(value)})
 
 
-# --- book/chapters/16g_moves_and_fused.md:628
+def _value(value):
+    """A Number, as torch's parser takes it: a 0-d tensor that does not require grad too."""
+    if type(value) is int or type(value) is float:
+        return value
+    value = _dtype.python_number(value)
+    if isinstance(value, bool | complex) or isinstance(value, Tensor) and not (
+            value.ndim or value.requires_grad):
+        return value
+    raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
+
+
+# --- book/chapters/16g_moves_and_fused.md:639
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return a.copy()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1226
+# --- book/chapters/16q_functional.md:1229
 """linear, bilinear, prelu, one_hot and embedding, for torch.nn.functional."""
 
 import numpy as np
@@ -33,7 +33,7 @@ def bilinear(input1, input2, weight, bias=None):
     return output if bias is None else output + bias
 
 
-# --- book/chapters/16q_functional.md:1265
+# --- book/chapters/16q_functional.md:1268
 def _prelu_backward(g, self, weight):
     from refgrad._ops.functions import where
 
@@ -72,7 +72,7 @@ def prelu(input, weight):
     return call(PRELU, (input, weight))
 
 
-# --- book/chapters/16q_functional.md:1309
+# --- book/chapters/16q_functional.md:1312
 def one_hot(input, num_classes=-1):  # torch's operator names it input
     if input.dtype.name != "int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
@@ -90,7 +90,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return make_tensor((data[..., None] == np.arange(num_classes)).astype(np.int64))
 
 
-# --- book/chapters/16q_functional.md:1337
+# --- book/chapters/16q_functional.md:1340
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._creation import zeros
@@ -115,7 +115,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:1363
+# --- book/chapters/16q_functional.md:1366
 def _renormed(weight, indices, max_norm, norm_type):
     from refgrad._ops.activations import on_device_of
     from refgrad.autograd.grad_mode import no_grad

@@ -158,6 +158,9 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                       "'batchmean' in the next major release.", UserWarning,
                       stacklevel=3)  # NOTE [The argument check's frame]
     code = reduction_enum("sum" if reduction == "batchmean" else reduction)
+    from refgrad.nn._functional_arguments import parse
+
+    parse("kl_div", (input, target), {})  # NOTE [Checked after a warning]
     if not (input.dtype.is_floating_point and target.dtype.is_floating_point):
         raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:

@@ -5,7 +5,7 @@
 # --- book/chapters/16_functions.md:960
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
-from refgrad._argument_forms import method_copy
+from refgrad._argument_forms import method_copy, operator_copy
 from refgrad._memory_formats import check_format
 from refgrad._method_counts import keywords_only
 from refgrad._ops import (
@@ -103,7 +103,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1087
+# --- book/chapters/16_functions.md:1089
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -134,8 +134,11 @@ _FALLING_BACK = {
 
 
 OPERATORS = {
-    "__add__": F.add, "__radd__": F.add, "__sub__": F.sub, "__rsub__": _falls_back(F.rsub),
-    "__mul__": F.mul, "__rmul__": F.mul, "__truediv__": F.div,
+    # NOTE [Operators that refuse in Python's words]
+    "__add__": operator_copy(F.add, "+"), "__radd__": operator_copy(F.add, "+", True),
+    "__sub__": operator_copy(F.sub, "-"), "__rsub__": _falls_back(F.rsub),
+    "__mul__": operator_copy(F.mul, "*"), "__rmul__": operator_copy(F.mul, "*", True),
+    "__truediv__": operator_copy(F.div, "/"),
     "__rtruediv__": lambda self, other: F.mul(simple.reciprocal(self), other),
     "__neg__": simple.neg, "__eq__": _falls_back(simple.eq), "__ne__": _falls_back(simple.ne),
     "__lt__": _falls_back(simple.lt), "__le__": _falls_back(simple.le),
@@ -187,7 +190,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1177
+# --- book/chapters/16_functions.md:1182
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

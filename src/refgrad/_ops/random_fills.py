@@ -59,8 +59,25 @@ NORMAL = _random_fill("normal_", "NormalBackward0", "normal_kernel_cpu",
                       ("mean", "std"))
 
 
-# --- book/chapters/26_inplace.md:811
-def uniform_(self, from_=0.0, to=1.0, *, generator=None):
+# --- book/chapters/26_inplace.md:816
+_BOUNDS = {name: Arguments(f"{name}({text}, *, torch.Generator generator = None)", method=True)
+           for name, text in (("uniform_", "float from = 0, float to = 1"),
+                              ("normal_", "float mean = 0, float std = 1"),
+                              ("exponential_", "float lambd = 1"))}
+
+
+def _bounds(name: str, args: tuple, kwargs: dict, defaults: tuple) -> tuple:
+    """A fill's bounds as torch's parser reads them, or its TypeError raised."""
+    if not kwargs and len(args) <= len(defaults) and all(type(a) in (int, float) for a in args):
+        return (*args, *defaults[len(args):])  # plain numbers: nothing to read
+    read, named = _BOUNDS[name].read(args, kwargs)
+    names = [p.name for p in _BOUNDS[name].signatures[0].parameters][:len(defaults)]
+    given = {**dict(zip(names, read)), **named}
+    return tuple(given.get(n, d) for n, d in zip(names, defaults))
+
+
+def uniform_(self, *args, generator=None, **kwargs):
+    from_, to = _bounds("uniform_", args, kwargs, (0.0, 1.0))
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={from_:g} > to={to:g}")
@@ -68,7 +85,8 @@ def uniform_(self, from_=0.0, to=1.0, *, generator=None):
     return inplace(self, named("uniform", lambda t: _call(UNIFORM, (t,), params)))
 
 
-def normal_(self, mean=0.0, std=1.0, *, generator=None):
+def normal_(self, *args, generator=None, **kwargs):
+    mean, std = _bounds("normal_", args, kwargs, (0.0, 1.0))
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     params = {"generator": generator, "mean": mean, "std": std}
@@ -78,7 +96,7 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
 Tensor.uniform_, Tensor.normal_ = uniform_, normal_
 
 
-# --- book/chapters/26_inplace.md:840
+# --- book/chapters/26_inplace.md:863
 EXPONENTIAL = _random_fill("exponential_", "ExponentialBackward0", None,
                            lambda gen, shape, kind, _, lambd: exponential(gen, shape, kind,
                                                                           lambd),
@@ -95,7 +113,8 @@ BERNOULLI = _random_fill("bernoulli_.float", "BernoulliBackward2", None,
                          lambda gen, shape, kind, _, p: bernoulli(gen, shape, kind, p), ("p",))
 
 
-def exponential_(self, lambd=1.0, *, generator=None):
+def exponential_(self, *args, generator=None, **kwargs):
+    (lambd,) = _bounds("exponential_", args, kwargs, (1.0,))
     if not self.dtype.is_floating_point:
         raise RuntimeError("Exponential distribution is a continuous probability distribution. "
                            f"dtype must be a floating point but you specified "
@@ -113,7 +132,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
     return inplace(self, named("bernoulli", lambda t: _call(BERNOULLI, (t,), params)))
 
 
-# --- book/chapters/26_inplace.md:876
+# --- book/chapters/26_inplace.md:900
 _RANDOM = Arguments("random_(*, torch.Generator generator = None)",
                     "random_(int from, int? to, *, torch.Generator generator = None)",
                     "random_(int to, *, torch.Generator generator = None)", method=True)
@@ -141,7 +160,7 @@ def random_(self, *args, generator=None, **kwargs):
     return inplace(self, named("random", lambda t: _call(row, (t,), params)))
 
 
-# --- book/chapters/26_inplace.md:909
+# --- book/chapters/26_inplace.md:933
 def _largest(low: int, dtype) -> int:
     """The largest value ``random_(low, None)`` may draw, after torch's checks on ``low``."""
     if not dtype.is_floating_point:

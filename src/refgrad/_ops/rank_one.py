@@ -39,7 +39,8 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
         if t.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t.ndim}-D")
     beta, alpha = python_number(beta), python_number(alpha)
-    if not all(isinstance(f, int | float | complex | np.number | Tensor) for f in (beta, alpha)):
+    if not all(isinstance(f, int | float | complex | np.number) or isinstance(f, Tensor) and not (
+            f.ndim or f.requires_grad) for f in (beta, alpha)):  # a 0-d tensor: a number
         raise TypeError("beta, alpha")  # reworded: NOTE [Read after a failure]
     if not input.dtype.is_floating_point and input.dtype.name != "bool":
         for name, factor in (("beta", beta), ("alpha", alpha)):
@@ -50,7 +51,7 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     return call(ADDR, (input, vec1, vec2), {"beta": beta, "alpha": alpha})
 
 
-# --- book/chapters/16l_more_linalg.md:722
+# --- book/chapters/16l_more_linalg.md:723
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 

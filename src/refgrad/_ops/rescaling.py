@@ -52,6 +52,8 @@ RENORM = register(Op(
 def renorm(input, p, dim, maxnorm):
     from refgrad._ops.statistics import _NAMES
 
+    if any(isinstance(n, Tensor) and n.ndim for n in (p, maxnorm)):
+        raise TypeError("renorm takes numbers")  # read once it fails: NOTE [Read after a failure]
     if p <= 0:
         raise RuntimeError("renorm: non-positive-norm not supported")
     if maxnorm < 0:
@@ -65,7 +67,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1603
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1605
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -107,7 +109,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1654
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1656
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -128,7 +130,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1676
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1678
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 

@@ -2,12 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1852
+# --- book/chapters/16q_functional.md:1855
 """torch.nn.functional's errors for arguments that are not tensors, declared once."""
 
 import functools
 
-from refgrad._signatures import type_name
+from refgrad._signatures import Parameter, fits_parameter, type_name
 from refgrad._tensor import Tensor
 
 _INPUT = (("input", 0, 1),)
@@ -48,10 +48,11 @@ PARSED = {
     "rms_norm": ("rms_norm", False, (*_INPUT, ("weight?", 2, 3))),
     "binary_cross_entropy_with_logits": ("binary_cross_entropy_with_logits", False, (
         ("weight?", 2, 3), ("pos_weight?", 6, 4))),
+    **{name: ("feature_dropout", False, ()) for name in ("dropout1d", "dropout2d", "dropout3d")},
 }
 
 
-# --- book/chapters/16q_functional.md:1905
+# --- book/chapters/16q_functional.md:1909
 _SIZES = ("size", (("target", 1), ("input", 0)))
 READ = {  # name: (the attribute torch reads, the arguments it reads it of, in its order)
     **{name: (name, (("input", 0),)) for name in ("sigmoid", "tanh", "softmax", "log_softmax")},
@@ -69,14 +70,74 @@ READ = {  # name: (the attribute torch reads, the arguments it reads it of, in i
 }
 
 
-def _given(args, kwargs, name: str, index: int):
+# --- book/chapters/16q_functional.md:1939
+_MARGIN = (("margin:float", 3, 4),)
+NUMBERS = {  # name: each number as ("F's name[?]:torch's kind", F's index, the position)
+    **{name: (("alpha:Number", 1, 2),) for name in ("elu", "celu")},
+    "leaky_relu": (("negative_slope:Number", 1, 2),),
+    "softplus": (("beta:Number", 1, 2), ("threshold:Number", 2, 3)),
+    "hardtanh": (("min_val:Number", 1, 2), ("max_val:Number", 2, 3)),
+    "threshold": (("threshold:Number", 1, 2), ("value:Number", 2, 3)),
+    **{name: (("lambd:Number", 1, 2),) for name in ("hardshrink", "softshrink")},
+    "hinge_embedding_loss": (("margin:float", 2, 3),),
+    "margin_ranking_loss": _MARGIN, "cosine_embedding_loss": _MARGIN,
+    "triplet_margin_loss": (*_MARGIN, ("p:float", 4, 5), ("eps:float", 5, 6)),
+    "huber_loss": (("delta:float", 3, 4),), "smooth_l1_loss": (("beta:float", 5, 4),),
+    "multi_margin_loss": (("margin:Number", 3, 4),),
+    "pdist": (("p:float", 1, 2),),
+    "nll_loss": (("ignore_index:int", 4, 5),),
+    "cross_entropy": (("ignore_index:int", 4, 5), ("label_smoothing:float", 7, 6)),
+    "poisson_nll_loss": (("eps:float", 5, 5),),
+    "layer_norm": (("eps:float", 4, 5),), "group_norm": (("eps:float", 4, 5),),
+    "batch_norm": (("momentum:float", 6, 7), ("eps:float", 7, 8)),
+    "instance_norm": (("momentum:float", 6, 7), ("eps:float", 7, 8)),
+    "rms_norm": (("eps?:float", 3, 4),), "pad": (("value?:float", 3, 4),),
+    "glu": (("dim:int", 1, 2),), "one_hot": (("num_classes:int", 1, 2),),
+    "rrelu": (("lower:Number", 1, 2), ("upper:Number", 2, 3)),
+    "gelu": (("approximate:str", None, 2),),  # keyword-only
+    # F.softmax(x, dim) is x.softmax(dim), the method: dim is its first argument
+    **{name: (("dim?:int", 1, 1),) for name in ("softmax", "log_softmax")},
+    **{name: (("p:float", 1, 2),) for name in (
+        "dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d",
+        "dropout3d")},
+}
+# (name, argument): the numbers torch's Python compares first, in the function's own
+# comparison, which a tensor of several elements fails; one of one element passes on to
+# the parser. Only "==" takes any other value too.
+COMPARED = {("hardtanh", "min_val"): "<", ("hardtanh", "max_val"): "<",
+            ("triplet_margin_loss", "margin"): "<", ("smooth_l1_loss", "beta"): "==",
+            ("batch_norm", "eps"): "<",
+            **{(name, "p"): "<" for name in ("dropout", "alpha_dropout", "feature_alpha_dropout",
+                                            "dropout1d", "dropout2d", "dropout3d")}}
+
+
+# --- book/chapters/16q_functional.md:1988
+def _given(args, kwargs, name: str, index: int | None):
     """The argument ``name`` at ``index``: (whether given, its value, whether by position)."""
-    if index < len(args):
+    if index is not None and index < len(args):
         return True, args[index], True
     return name in kwargs, kwargs.get(name), False
 
 
-def _check(read: tuple, parsed: tuple, args, kwargs) -> None:
+_PLAIN = {"Number": (int, float), "float": (int, float), "int": (int,)}
+
+
+def _parameters(function: str, specs: tuple) -> tuple:
+    """Each spec as (F's name, the name torch shows, its Parameter, F's index, the Python
+    types that fit at once, the comparison torch's Python makes first or None, the position)."""
+    parsed = []
+    for spec, index, position in sorted(specs, key=lambda spec: spec[2]):
+        spec, _, kind = spec.partition(":")
+        key, _, shown = spec.partition("=")
+        name = key.rstrip("?")
+        parsed.append((name, shown or name, Parameter(kind or "Tensor", name, None, "?" in key,
+                                                      0, False), index,
+                       _PLAIN.get(kind, ()), COMPARED.get((function, name)), position))
+    return tuple(parsed)
+
+
+def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
+    """(args, kwargs) as torch's parser passes them on, or its error raised."""
     attribute, read = read
     for spec, index in read:
         key = spec.rstrip("?")
@@ -84,22 +145,50 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> None:
         if given and not isinstance(value, Tensor) and not (value is None and spec != key):
             getattr(value, attribute)  # Python's own AttributeError, as torch's code meets it
     operator, by_keyword, parsed = parsed
-    for spec, index, position in parsed:
-        key, _, shown = spec.partition("=")
-        given, value, positional = _given(args, kwargs, key.rstrip("?"), index)
-        if given and not isinstance(value, Tensor) and not (value is None and "?" in key):
+    for name, shown, p, index, plain, compared, position in parsed:
+        given, value, positional = _given(args, kwargs, name, index)
+        if not given or type(value) in plain:
+            continue
+        if compared and (value.numel() != 1 if isinstance(value, Tensor) else compared == "<"):
+            continue
+        if not fits_parameter(p, value, False):
             where = f" (position {position})" if positional or not by_keyword else ""
-            raise TypeError(f"{operator}(): argument '{shown or key.rstrip('?')}'{where} must "
-                            f"be Tensor, not {type_name(value)}")
+            raise TypeError(f"{operator}(): argument '{shown}'{where} must be {p.kind}, not "
+                            f"{type_name(value)}")
+        if p.kind != "Tensor" and isinstance(value, Tensor):  # a 0-d tensor, read as its number
+            value = int(value.item()) if p.kind == "int" else value.item()
+            if positional:
+                args = (*args[:index], value, *args[index + 1:])
+            else:
+                kwargs = {**kwargs, name: value}
+    return args, kwargs
+
+
+def _parsed(name: str) -> tuple:
+    operator, by_keyword, tensors = PARSED.get(name, (name, False, ()))
+    return operator, by_keyword, _parameters(name, (*tensors, *NUMBERS.get(name, ())))
 
 
 def checked(function, name: str):
     """``function`` refusing arguments that are not tensors as torch's ``F.<name>`` does."""
-    read, parsed = READ.get(name, (None, ())), PARSED.get(name, (name, False, ()))
+    read, parsed = READ.get(name, (None, ())), _parsed(name)
 
     @functools.wraps(function)
     def call(*args, **kwargs):
-        _check(read, parsed, args, kwargs)
+        if name not in AFTER_WARNING:
+            args, kwargs = _check(read, parsed, args, kwargs)
         return function(*args, **kwargs)
 
     return call
+
+
+# NOTE [Checked after a warning]
+# F.kl_div warns about reduction="mean", and reads its reduction, before
+# torch's parser reads its tensors: its wrapper leaves the check to the
+# function, which calls `parse` once it has warned.
+AFTER_WARNING = {"kl_div"}
+
+
+def parse(name: str, args: tuple, kwargs: dict) -> tuple:
+    """(args, kwargs) as the parser of ``F.<name>``'s operator passes them on, or its error."""
+    return _check(READ.get(name, (None, ())), _parsed(name), args, kwargs)
