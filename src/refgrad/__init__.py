@@ -454,11 +454,11 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/24_devices.md:223
+# --- book/chapters/24_devices.md:273
 from refgrad._default_device import get_default_device, set_default_device
 
 
-# --- book/chapters/24_devices.md:324
+# --- book/chapters/24_devices.md:400
 from refgrad import accelerator
 
 
