@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24_devices.md:214
+# --- book/chapters/24_devices.md:216
 """torch.set_default_device and ``with torch.device(...)``: where factories put a tensor
 when no device is named."""
 
@@ -39,22 +39,19 @@ def get_default_device() -> Device:
     return empty(0).device  # the current GPU's index, or a factory's refusal
 
 
-def _enter(self, *args):
+def enter(device: Device, *args) -> Device:
+    """``device.__enter__``: the device is in force until the block is left."""
     if args:
         raise TypeError(f"device.__enter__() takes no arguments ({len(args)} given)")
-    DEFAULT.blocks.append(self)
-    DEFAULT.device = self
-    return self
+    DEFAULT.blocks.append(device)
+    DEFAULT.device = device
+    return device
 
 
-def _exit(self, *exc_info) -> None:
+def leave() -> None:
+    """``device.__exit__``: the innermost block is left, whichever device object leaves it."""
     blocks = DEFAULT.blocks
     if not blocks:
         raise RuntimeError("trying to pop from empty mode stack")
-    blocks.pop()  # the innermost block's, whichever device object leaves it, as in torch
+    blocks.pop()
     DEFAULT.device = blocks[-1] if blocks else DEFAULT.chosen
-
-
-_enter.__name__, _exit.__name__ = "__enter__", "__exit__"
-_enter.__qualname__, _exit.__qualname__ = "device.__enter__", "device.__exit__"
-Device.__enter__, Device.__exit__ = _enter, _exit
