@@ -65,3 +65,33 @@ def test_cupy_without_a_gpu_is_still_the_accelerator(monkeypatch):
     with pytest.raises(RuntimeError, match="^Cannot access accelerator device when none is "
                                            r"available\.$"):
         refgrad.accelerator.synchronize("cuda")
+
+
+def test_factories_in_a_device_block_follow_it(device):
+    cuda = refgrad.device("cuda", 0)
+    with refgrad.device("cuda") as block:
+        layer = refgrad.nn.Linear(3, 2)
+        made = [refgrad.ones(2), refgrad.tensor([1.0]), refgrad.randn(2), layer.weight,
+                refgrad.as_tensor(np.ones(2)), layer(refgrad.ones(1, 3))]
+        assert refgrad.get_default_device() == cuda
+        with refgrad.device("cpu"):
+            assert refgrad.ones(1).device.type == "cpu"
+        assert refgrad.zeros(1).device == cuda
+        assert refgrad.from_numpy(np.ones(1)).device.type == "cpu"
+    assert block == refgrad.device("cuda") and [t.device for t in made] == [cuda] * 6
+    assert refgrad.ones(1).device.type == "cpu" and refgrad.get_default_device().type == "cpu"
+
+
+def test_set_default_device_inside_a_block_takes_effect_after_it(device):
+    # torch's mode stack gets out of step here (the book names the difference)
+    with refgrad.device("cuda"):
+        refgrad.set_default_device("cpu:0")
+        assert refgrad.ones(1).device.type == "cuda"
+        assert refgrad.get_default_device() == refgrad.device("cuda", 0)
+        with refgrad.device("cpu"):
+            refgrad.set_default_device(None)
+        assert refgrad.ones(1).device.type == "cuda"
+    assert refgrad.get_default_device() == refgrad.device("cpu")
+    with refgrad.device("cpu"):
+        refgrad.set_default_device("cuda")
+    assert refgrad.ones(1).device.type == "cuda"

@@ -454,11 +454,11 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/24_devices.md:228
+# --- book/chapters/24_devices.md:277
 from refgrad._default_device import get_default_device, set_default_device
 
 
-# --- book/chapters/24_devices.md:329
+# --- book/chapters/24_devices.md:404
 from refgrad import accelerator
 
 

@@ -2,8 +2,9 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24_devices.md:197
-"""torch.set_default_device: where factories put a tensor when no device is named."""
+# --- book/chapters/24_devices.md:221
+"""torch.set_default_device and ``with torch.device(...)``: where factories put a tensor
+when no device is named."""
 
 import threading
 
@@ -11,14 +12,20 @@ from refgrad._device import device as Device
 
 
 class _Default(threading.local):
-    device = None  # nothing set in this thread: the CPU
+    device = None  # the device in force in this thread: the innermost block's, else `chosen`
+    chosen = None  # set_default_device's; None: the CPU
+
+    def __init__(self) -> None:
+        self.blocks = []  # the devices of the `with` blocks this thread is in, innermost last
 
 
 DEFAULT = _Default()
 
 
 def set_default_device(device) -> None:
-    DEFAULT.device = None if device is None else Device(device)  # refused before it is set
+    DEFAULT.chosen = None if device is None else Device(device)  # refused before it is set
+    if not DEFAULT.blocks:
+        DEFAULT.device = DEFAULT.chosen
 
 
 def get_default_device() -> Device:
@@ -30,3 +37,21 @@ def get_default_device() -> Device:
     from refgrad._creation import empty  # which reads DEFAULT
 
     return empty(0).device  # the current GPU's index, or a factory's refusal
+
+
+def enter(device: Device, *args) -> Device:
+    """``device.__enter__``: the device is in force until the block is left."""
+    if args:
+        raise TypeError(f"device.__enter__() takes no arguments ({len(args)} given)")
+    DEFAULT.blocks.append(device)
+    DEFAULT.device = device
+    return device
+
+
+def leave() -> None:
+    """``device.__exit__``: the innermost block is left, whichever device object leaves it."""
+    blocks = DEFAULT.blocks
+    if not blocks:
+        raise RuntimeError("trying to pop from empty mode stack")
+    blocks.pop()
+    DEFAULT.device = blocks[-1] if blocks else DEFAULT.chosen

@@ -52,6 +52,16 @@ class device:  # noqa: N801 - torch's name
     def __hash__(self) -> int:
         return hash((self.type, self.index))
 
+    def __enter__(self, *args):  # `with torch.device(...)`: the chapter "Devices"
+        from refgrad._default_device import enter
+
+        return enter(self, *args)
+
+    def __exit__(self, *exc_info) -> None:
+        from refgrad._default_device import leave
+
+        leave()
+
 
 def _accelerator() -> str:
     from refgrad._backend import NO_ACCELERATOR, cuda_is_available
@@ -61,7 +71,7 @@ def _accelerator() -> str:
     return "cuda"
 
 
-# --- book/chapters/02_dtypes.md:207
+# --- book/chapters/02_dtypes.md:217
 _SYNTAX = re.compile(r"([A-Za-z_]+)(?::(0|[1-9][0-9]*))?", re.ASCII)
 
 

@@ -52,14 +52,14 @@ from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noq
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:1328
+# --- book/chapters/21b_layers_and_losses.md:1632
 from refgrad.nn.modules import (  # noqa: E402
     CELU, ELU, GELU, GLU, SELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
     Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, Hardshrink, Hardsigmoid, Hardswish,
     Hardtanh, HuberLoss, KLDivLoss,
     L1Loss, LayerNorm, LeakyReLU, LogSigmoid, LogSoftmax, Mish, ModuleDict, ModuleList,
-    MSELoss, NLLLoss, PReLU, ReLU6, SiLU, Sigmoid, SmoothL1Loss, Softmax, Softmin, Softplus,
-    Softshrink, Softsign, Tanh, Tanhshrink, Threshold, Unflatten,
+    MSELoss, NLLLoss, ParameterDict, ParameterList, PReLU, ReLU6, SiLU, Sigmoid, SmoothL1Loss,
+    Softmax, Softmin, Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold, Unflatten,
 )
 
 __all__ += [
@@ -67,6 +67,7 @@ __all__ += [
     "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "Embedding", "Flatten", "Hardshrink",
     "Hardsigmoid", "Hardswish", "Hardtanh",
     "HuberLoss", "KLDivLoss", "L1Loss", "LayerNorm", "LeakyReLU", "LogSigmoid", "LogSoftmax",
-    "Mish", "ModuleDict", "ModuleList", "MSELoss", "NLLLoss", "PReLU", "ReLU6", "SiLU",
+    "Mish", "ModuleDict", "ModuleList", "MSELoss", "NLLLoss", "ParameterDict", "ParameterList",
+    "PReLU", "ReLU6", "SiLU",
     "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
     "Tanhshrink", "Threshold", "Unflatten"]

@@ -17,8 +17,9 @@ __all__ = ["Identity", "Linear", "Module", "ReLU", "Sequential"]
 from refgrad.nn.modules import _state  # noqa: E402, F401 - gives Module its state methods
 
 
-# --- book/chapters/21b_layers_and_losses.md:1311
+# --- book/chapters/21b_layers_and_losses.md:1614
 from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402
+from refgrad.nn.modules.parameter_collections import ParameterDict, ParameterList  # noqa: E402
 from refgrad.nn.modules.layers import (  # noqa: E402
     Dropout, Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, LayerNorm, PReLU, Unflatten,
 )
