@@ -95,3 +95,27 @@ def test_set_default_device_inside_a_block_takes_effect_after_it(device):
     with refgrad.device("cpu"):
         refgrad.set_default_device("cuda")
     assert refgrad.ones(1).device.type == "cuda"
+
+
+class _TwoOutputs(refgrad.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2, x * 3
+
+    @staticmethod
+    def backward(ctx, a, b):
+        return a * 2 + b * 3
+
+
+def test_what_refgrad_makes_for_a_host_tensor_stays_on_the_host(device):
+    refgrad.set_default_device("cuda")
+    x = refgrad.ones(3, 4, device="cpu", requires_grad=True)
+    F = refgrad.nn.functional
+    made = [F.dropout(x, 0.5), F.dropout1d(x, 0.5), F.alpha_dropout(x, 0.5, True),
+            F.feature_alpha_dropout(x.reshape(1, 3, 4), 0.5, True),
+            refgrad.trapezoid(refgrad.ones(3, 0, device="cpu"), dim=1), refgrad.block_diag(),
+            refgrad.normal(0.0, 1.0, (2,))]
+    assert [t.device.type for t in made] == ["cpu"] * len(made)
+    first, _ = _TwoOutputs.apply(x)
+    first.sum().backward()  # the unused output's zeros are made on x's device
+    assert x.grad.device.type == "cpu" and x.grad.tolist() == [[2.0] * 4] * 3

@@ -454,23 +454,23 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/24_devices.md:277
+# --- book/chapters/24_devices.md:283
 from refgrad._default_device import get_default_device, set_default_device
 
 
-# --- book/chapters/24_devices.md:404
+# --- book/chapters/24_devices.md:410
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:1270
+# --- book/chapters/26_inplace.md:1272
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:1416
+# --- book/chapters/26_inplace.md:1418
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:1860
+# --- book/chapters/26_inplace.md:1862
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -495,7 +495,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:2014
+# --- book/chapters/26_inplace.md:2016
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -506,7 +506,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:2307
+# --- book/chapters/26_inplace.md:2309
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -516,7 +516,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:2879
+# --- book/chapters/26_inplace.md:2881
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

@@ -65,7 +65,7 @@ def block_diag(*tensors):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
                             f"{c_type_name(type(t))}")
     if not tensors:
-        return empty(1, 0)
+        return empty(1, 0, device="cpu")  # not the default device, as in torch
     for i, t in enumerate(tensors):
         if t.ndim > 2:
             raise RuntimeError("torch.block_diag: Input tensors must have 2 or fewer "

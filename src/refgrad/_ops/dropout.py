@@ -24,7 +24,8 @@ def _noise(input, shape, p):
 
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{LEGACY[input.dtype]}")
-    return empty(shape, dtype=input.dtype).bernoulli_(1 - p)  # torch's draws, to the bit
+    # on input's device, whatever the default device is; torch's draws, to the bit
+    return empty(shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p)
 
 
 def _dropped(input, p, training, inplace, shape, alpha=False):
@@ -33,7 +34,7 @@ def _dropped(input, p, training, inplace, shape, alpha=False):
     if p == 0 or not training or input.numel() == 0:
         return input
     if p == 1:
-        zero = zeros((), dtype=input.dtype)
+        zero = zeros((), dtype=input.dtype, device=input.device)
         return input.mul_(zero) if inplace else input * zero
     noise = _noise(input, shape, p)
     if alpha:
@@ -46,7 +47,7 @@ def _dropped(input, p, training, inplace, shape, alpha=False):
     return input.mul_(noise) if inplace else input * noise
 
 
-# --- book/chapters/16q_functional.md:1736
+# --- book/chapters/16q_functional.md:1737
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
     return _dropped(input, p, training, inplace, tuple(input.shape))

@@ -36,7 +36,7 @@ def _nothing(y, dim):
     from refgrad._creation import zeros
 
     d = wrap_dim(dim, y.ndim)
-    return zeros(tuple(y.shape[:d]) + tuple(y.shape[d + 1:]), dtype=y.dtype)
+    return zeros(tuple(y.shape[:d]) + tuple(y.shape[d + 1:]), dtype=y.dtype, device=y.device)
 
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:1034

@@ -183,8 +183,10 @@ def normal(*args, generator=None, **kwargs):
         return _call(NORMAL_TENSOR_FLOAT, (mean,), {"std": std, **params})
     if isinstance(std, Tensor):
         return _call(NORMAL_FLOAT_TENSOR, (std,), {"mean": mean, **params})
-    return _sized(mean, std, named["size"], generator=generator, **{
-        k: named[k] for k in ("dtype", "device", "requires_grad") if k in named})
+    given = {k: named[k] for k in ("dtype", "device", "requires_grad") if k in named}
+    if given.get("device") is None:  # torch's default device passes normal by
+        given["device"] = "cpu"
+    return _sized(mean, std, named["size"], generator=generator, **given)
 
 
 def _sized(mean, std, size, *, generator=None, dtype=None, device=None, requires_grad=False,
@@ -232,7 +234,7 @@ _bernoulli_method.__name__ = _bernoulli_method.__qualname__ = "bernoulli"
 Tensor.bernoulli = _bernoulli_method
 
 
-# --- book/chapters/26_inplace.md:1236
+# --- book/chapters/26_inplace.md:1238
 def _bernoulli_into(a, p, generator):
     (a, where), (p, _) = _on_host(a), _on_host(p)
     drawn = in_memory_order(a, lambda shape, order: draw_bernoulli(

@@ -162,7 +162,7 @@ def _user_backward(cls):
 def _zeros(meta):
     from refgrad._creation import zeros
 
-    return zeros(meta.shape, dtype=meta.dtype)
+    return zeros(meta.shape, dtype=meta.dtype, device=meta.device)
 
 
 # --- book/chapters/25_functions.md:275
