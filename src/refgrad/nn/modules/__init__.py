@@ -13,11 +13,11 @@ from refgrad.nn.modules.module import Module
 __all__ = ["Identity", "Linear", "Module", "ReLU", "Sequential"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:322
+# --- book/chapters/21b_layers_and_losses.md:329
 from refgrad.nn.modules import _state  # noqa: E402, F401 - gives Module its state methods
 
 
-# --- book/chapters/21b_layers_and_losses.md:1614
+# --- book/chapters/21b_layers_and_losses.md:1869
 from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402
 from refgrad.nn.modules.parameter_collections import ParameterDict, ParameterList  # noqa: E402
 from refgrad.nn.modules.layers import (  # noqa: E402

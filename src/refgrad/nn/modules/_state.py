@@ -42,7 +42,7 @@ def _own_state(module):
             yield name, buf
 
 
-# --- book/chapters/21b_layers_and_losses.md:110
+# --- book/chapters/21b_layers_and_losses.md:114
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     __slots__ = ()
 
@@ -81,12 +81,15 @@ def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False)
     return _IncompatibleKeys(missing, unexpected)
 
 
-# --- book/chapters/21b_layers_and_losses.md:150
+# --- book/chapters/21b_layers_and_losses.md:154
 def _load_own(module, state_dict, path, assign, missing, errors) -> None:
+    saved = getattr(state_dict, "_metadata", {}).get(path[:-1], {}).get("version")
     for name, current in list(_own_state(module)):
         key = path + name
         if key not in state_dict:
-            missing.append(key)
+            # NOTE [State added later]: a checkpoint older than a name may lack it
+            if (saved or 0) >= getattr(module, "_state_since", {}).get(name, 0):
+                missing.append(key)
             continue
         given = state_dict[key]
         if not isinstance(given, Tensor):
@@ -104,7 +107,7 @@ def _load_own(module, state_dict, path, assign, missing, errors) -> None:
                 current.copy_(given)
 
 
-# --- book/chapters/21b_layers_and_losses.md:195
+# --- book/chapters/21b_layers_and_losses.md:202
 def apply(self, fn):
     order, stack = [], [self]
     while stack:  # every module after all of its children, as torch's recursion calls fn
@@ -126,7 +129,7 @@ def _convert(self, dtype, memory_format=None, device=None):
     return _apply(self, convert)
 
 
-# --- book/chapters/21b_layers_and_losses.md:218
+# --- book/chapters/21b_layers_and_losses.md:225
 def to(self, *args, **kwargs):
     """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(tensor)``, read as
     ``Tensor.to`` reads them, each with ``memory_format=`` if wanted."""
@@ -154,7 +157,7 @@ def _to_dtype(name):
     return convert
 
 
-# --- book/chapters/21b_layers_and_losses.md:254
+# --- book/chapters/21b_layers_and_losses.md:261
 def get_submodule(self, target: str):
     module = self
     for name in target.split(".") if target else ():
@@ -203,7 +206,7 @@ def get_buffer(self, target: str):
     return getattr(module, name)
 
 
-# --- book/chapters/21b_layers_and_losses.md:307
+# --- book/chapters/21b_layers_and_losses.md:314
 def _install() -> None:
     Module.state_dict, Module.load_state_dict = state_dict, load_state_dict
     Module.apply, Module.to = apply, to
