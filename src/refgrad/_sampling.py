@@ -198,7 +198,8 @@ def _log(x: float) -> float:
 # torch's kernels compute these samplers in double and convert the result to
 # the tensor's scalar type; a double becomes a half by way of single, rounded
 # twice, which can differ in the last place from one rounding.
-def _to(values: np.ndarray, dtype) -> np.ndarray:
+def _to(values, dtype) -> np.ndarray:
+    values = np.asarray(values)  # a 0-d array's arithmetic gives NumPy scalars
     if np.dtype(dtype) == np.float16:
         values = values.astype(np.float32)
     return values.astype(dtype)
@@ -220,10 +221,10 @@ def geometric(generator, shape, dtype, p) -> np.ndarray:
     """torch's geometric_(p): the trials up to the first success, from a uniform double."""
     u = uniform(generator, shape, np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
-        return np.ceil(_libm(_log, u) / math.log1p(-p)).astype(dtype)
+        return _to(np.ceil(_libm(_log, u) / math.log1p(-p)), dtype)
 
 
-# --- book/chapters/05a_random.md:625
+# --- book/chapters/05a_random.md:626
 def _whole(x: float) -> int:
     """A double truncated to int64 as the processor does: out of range, the lowest."""
     return math.floor(x) if -2.0**63 <= x < 2.0**63 else -2**63  # NaN too
@@ -269,7 +270,7 @@ def poisson(generator, rates: np.ndarray) -> np.ndarray:
         return np.array(counts, np.float64).astype(rates.dtype).reshape(rates.shape)
 
 
-# --- book/chapters/05a_random.md:683
+# --- book/chapters/05a_random.md:684
 def in_memory_order(like, draw) -> np.ndarray:
     """``draw(shape, order)``'s numbers for ``like``'s axes taken in ``order``, its memory
     order, turned back to ``like``'s own order of axes."""

@@ -220,9 +220,8 @@ def log_normal_(self, *args, generator=None, **kwargs):
 
 
 def geometric_(self, *args, generator=None, **kwargs):
-    (p,) = _BOUNDS["geometric_"].read(args, kwargs)[0] if args else (kwargs.get("p"),)
-    if kwargs.keys() - {"p"} or "p" not in kwargs and not args:
-        _BOUNDS["geometric_"].read(args, kwargs)  # torch's TypeError
+    read, given = _BOUNDS["geometric_"].read(args, kwargs)  # p has no default
+    p = read[0] if read else given["p"]
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
     if self.dtype == bool_:
