@@ -75,3 +75,11 @@ def test_boolean_factors_for_a_boolean_result():
     m.addr_(torch.tensor([True, False]), torch.tensor([True, True, False]), beta=False,
             alpha=True)
     assert m.tolist() == [[True, True, False], [False, False, False]]
+
+
+def test_float_factors_are_refused_by_the_result_dtype_not_the_input():
+    m = torch.addr(torch.ones(2, 3, dtype=torch.int64), torch.ones(2), torch.ones(3), beta=1.5)
+    assert m.dtype == torch.float32 and m.tolist() == [[2.5] * 3] * 2
+    n = torch.addr(torch.ones(2, 3), torch.ones(2, dtype=torch.int64),
+                   torch.ones(3, dtype=torch.int64), beta=1.5)
+    assert n.dtype == torch.float32 and n.tolist() == [[2.5] * 3] * 2

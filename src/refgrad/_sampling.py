@@ -176,7 +176,7 @@ def full_range(generator, shape, dtype) -> np.ndarray:
 def exponential(generator, shape, dtype, lambd) -> np.ndarray:
     """torch's exponential_(lambd): computed in double, then rounded to the dtype."""
     u = uniform(generator, shape, np.float64)
-    return np.asarray((-1.0 / lambd) * _libm(math.log1p, -u)).astype(dtype)
+    return _to((-1.0 / lambd) * _libm(math.log1p, -u), dtype)  # _to: below
 
 
 def bernoulli(generator, shape, dtype, p) -> np.ndarray:

@@ -42,11 +42,11 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     if not all(isinstance(f, int | float | complex | np.number) or isinstance(f, Tensor) and not (
             f.ndim or f.requires_grad) for f in (beta, alpha)):  # a 0-d tensor: a number
         raise TypeError("beta, alpha")  # reworded: NOTE [Read after a failure]
-    boolean = result_type(input, vec1, vec2).name == "bool"
+    result = result_type(input, vec1, vec2)
     for name, factor in (("beta", beta), ("alpha", alpha)):
-        if isinstance(factor, bool) and not boolean:
+        if isinstance(factor, bool) and result.name != "bool":
             raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
-        if isinstance(factor, float) and not input.dtype.is_floating_point:  # bool too
+        if isinstance(factor, float) and not result.is_floating_point:  # bool too
             raise RuntimeError("For integral input tensors, argument "
                                f"{name} must not be a floating point number.")
     expanded_size(input, (vec1.shape[0], vec2.shape[0]))
