@@ -422,6 +422,14 @@ RECIPES.update({
     # copy, since draws follow memory order and the oracle's torch leaves are contiguous.
     "random_": Recipe(lambda a: call(OPS["random_"], (a.contiguous(),), {
         "generator": torch.Generator().manual_seed(0)})),
+    "cauchy_": Recipe(lambda a: call(OPS["cauchy_"], (a.contiguous(),), {
+        "generator": torch.Generator().manual_seed(0), "median": 1.5, "sigma": 2.0})),
+    "log_normal_": Recipe(lambda a: call(OPS["log_normal_"], (a.contiguous(),), {
+        "generator": torch.Generator().manual_seed(0), "mean": 0.5, "std": 0.25})),
+    "geometric_": Recipe(lambda a: call(OPS["geometric_"], (a.contiguous(),), {
+        "generator": torch.Generator().manual_seed(0), "p": 0.25})),
+    # Rates of zero: counts of zero, whatever the generator holds.
+    "poisson": Recipe(lambda a: call(OPS["poisson"], (a * 0.0,), {"generator": None})),
     # Probabilities of exactly 1 and standard deviations of 0, so that the draws are
     # constant, as torch's zero gradients say.
     "bernoulli": Recipe(lambda a: call(OPS["bernoulli"], (a * 0.0 + 1.0,), {

@@ -104,6 +104,12 @@ TORCH_CALLS = {
     "random_.from": lambda a: a.clone().random_(3, 4),
     "random_.to": lambda a: a.clone().random_(1),
     "random_": lambda a: a.clone().random_(generator=torch.Generator().manual_seed(0)),
+    "cauchy_": lambda a: a.clone().cauchy_(1.5, 2.0, generator=torch.Generator().manual_seed(0)),
+    "log_normal_": lambda a: a.clone().log_normal_(
+        0.5, 0.25, generator=torch.Generator().manual_seed(0)),
+    "geometric_": lambda a: a.clone().geometric_(0.25,
+                                                 generator=torch.Generator().manual_seed(0)),
+    "poisson": lambda a: torch.poisson(a * 0.0),
     "bernoulli_.float": lambda a: a.clone().bernoulli_(1.0),
     "bernoulli": lambda a: torch.bernoulli(a * 0.0 + 1.0),
     "bernoulli_.Tensor": lambda a, b: a.clone().bernoulli_(b * 0.0 + 1.0),

@@ -57,7 +57,8 @@ CASES = {
                                    T.empty(n, dtype=T.float64).random_(7),
                                    T.empty(n, dtype=T.uint8).random_(4, 9)),
     "exponential_": lambda T, n: (T.empty(n).exponential_(0.5),
-                                  T.empty(n, dtype=T.float64).exponential_(3.0)),
+                                  T.empty(n, dtype=T.float64).exponential_(3.0),
+                                  T.empty(n, dtype=T.float16).exponential_(0.3)),
     "bernoulli": lambda T, n: (T.bernoulli(T.rand(n)), T.bernoulli(T.rand(n, 2).t()),
                                T.bernoulli(T.rand(n, dtype=T.float64), 0.5),
                                T.bernoulli(T.rand(n, 3).t(), 0.25)),
@@ -67,6 +68,18 @@ CASES = {
                             T.normal(-1.0, 3.0, (n,), dtype=T.float64)),
     "bernoulli_": lambda T, n: (T.empty(n).bernoulli_(0.25),
                                 T.empty(n, dtype=T.int64).bernoulli_(0.75)),
+    "cauchy_": lambda T, n: (T.empty(n).cauchy_(-1.0, 3.5),
+                             T.empty(n, dtype=T.float64).cauchy_(),
+                             T.empty(2, n, dtype=T.float16).t().cauchy_(0.5, 0.1)),
+    "log_normal_": lambda T, n: (T.empty(n).log_normal_(0.25, 0.5),
+                                 T.empty(n, dtype=T.float64).log_normal_(),
+                                 T.empty(3, n).t()[::2].log_normal_(-1.0, 3.0)),
+    "geometric_": lambda T, n: (T.empty(n).geometric_(0.05),
+                                T.empty(n, dtype=T.float64).geometric_(0.9),
+                                T.empty(n, 2, dtype=T.int32).t().geometric_(1e-6)),
+    "poisson": lambda T, n: (T.poisson(T.rand(n) * 20.0),
+                             T.poisson(T.rand(n, 3, dtype=T.float64).t() * 12.0),
+                             T.poisson(T.rand(n, dtype=T.float16) * 1e4)),
 }
 
 

@@ -100,7 +100,7 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 from refgrad._factory_arguments import asarray
 
 
-# --- book/chapters/05a_random.md:591
+# --- book/chapters/05a_random.md:707
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
@@ -247,7 +247,7 @@ from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:906
+# --- book/chapters/16l_more_linalg.md:935
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
@@ -372,7 +372,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1063
+# --- book/chapters/16o_argument_checks.md:1065
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
@@ -462,15 +462,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:1272
+# --- book/chapters/26_inplace.md:1336
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:1418
+# --- book/chapters/26_inplace.md:1387
+from refgrad._ops.poisson import poisson
+
+
+# --- book/chapters/26_inplace.md:1545
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:1862
+# --- book/chapters/26_inplace.md:1989
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -495,7 +499,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:2016
+# --- book/chapters/26_inplace.md:2143
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -506,7 +510,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:2309
+# --- book/chapters/26_inplace.md:2436
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -516,7 +520,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:2881
+# --- book/chapters/26_inplace.md:3008
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

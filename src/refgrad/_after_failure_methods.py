@@ -23,6 +23,8 @@ METHODS = {name: None for name in (
     "clamp_min_", "clamp_max", "clamp_max_", "bincount", "hardshrink", "maximum", "minimum",
     "tril", "triu", "bernoulli", "index_fill", "index_fill_", "renorm", "renorm_")}
 METHODS.update({
+    "addr_": ("(Tensor input, Tensor vec1, Tensor vec2, *, Number beta = 1, "
+              "Number alpha = 1)",),
     "fill_": tuple(f"(Tensor input, {kind} value)" for kind in ("Tensor", "Number")),
     **{name: FUNCTIONS[name.rstrip("_")][1][:1]  # the methods have no out_dtype
        for name in ("addmm", "addmm_", "baddbmm", "baddbmm_")},
@@ -40,7 +42,7 @@ METHODS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:1005
+# --- book/chapters/16o_argument_checks.md:1007
 _OTHER = "(Tensor input, Tensor other)"
 _DIM = "(Tensor input, int dim)"
 _ADDC = "(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1)"
@@ -70,7 +72,7 @@ METHODS.update({name: texts for names, texts in (
 ) for name in names})
 
 
-# --- book/chapters/16o_argument_checks.md:1039
+# --- book/chapters/16o_argument_checks.md:1041
 _NAN = "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None)"
 _SQUEEZE = ("(Tensor input)", "(Tensor input, int dim)", "(Tensor input, tuple of ints dim)")
 _REPEAT = tuple(f"(Tensor input, {kind} repeats, int? dim = None, *, int output_size = None)"

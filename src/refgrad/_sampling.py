@@ -176,7 +176,7 @@ def full_range(generator, shape, dtype) -> np.ndarray:
 def exponential(generator, shape, dtype, lambd) -> np.ndarray:
     """torch's exponential_(lambd): computed in double, then rounded to the dtype."""
     u = uniform(generator, shape, np.float64)
-    return np.asarray((-1.0 / lambd) * _libm(math.log1p, -u)).astype(dtype)
+    return _to((-1.0 / lambd) * _libm(math.log1p, -u), dtype)  # _to: below
 
 
 def bernoulli(generator, shape, dtype, p) -> np.ndarray:
@@ -185,7 +185,92 @@ def bernoulli(generator, shape, dtype, p) -> np.ndarray:
     return np.asarray(u < p).astype(dtype)  # probabilities: uniform numbers of their dtype
 
 
-# --- book/chapters/05a_random.md:568
+# --- book/chapters/05a_random.md:572
+def _exp(x: float) -> float:
+    return math.exp(x) if x < 710 else math.inf  # past double's range: infinity, as in C
+
+
+def _log(x: float) -> float:
+    return math.log(x) if x > 0 else -math.inf  # log(0): minus infinity, as in C
+
+
+# NOTE [Half by way of single]
+# torch's kernels compute these samplers in double and convert the result to
+# the tensor's scalar type; a double becomes a half by way of single, rounded
+# twice, which can differ in the last place from one rounding.
+def _to(values, dtype) -> np.ndarray:
+    values = np.asarray(values)  # a 0-d array's arithmetic gives NumPy scalars
+    if np.dtype(dtype) == np.float16:
+        values = values.astype(np.float32)
+    return values.astype(dtype)
+
+
+def cauchy(generator, shape, dtype, median, sigma) -> np.ndarray:
+    """torch's cauchy_(median, sigma): a uniform double through the tangent, in double."""
+    u = uniform(generator, shape, np.float64)
+    return _to(fused(_libm(math.tan, math.pi * (u - 0.5)), sigma, median), dtype)
+
+
+def log_normal(generator, shape, dtype, mean, std) -> np.ndarray:
+    """torch's log_normal_(mean, std): the exponential of normal doubles drawn one at a time."""
+    drawn = _one_at_a_time(generator, math.prod(shape), mean, std)
+    return _to(_libm(_exp, drawn), dtype).reshape(shape)
+
+
+def geometric(generator, shape, dtype, p) -> np.ndarray:
+    """torch's geometric_(p): the trials up to the first success, from a uniform double."""
+    u = uniform(generator, shape, np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _to(np.ceil(_libm(_log, u) / math.log1p(-p)), dtype)
+
+
+# --- book/chapters/05a_random.md:626
+def _whole(x: float) -> int:
+    """A double truncated to int64 as the processor does: out of range, the lowest."""
+    return math.floor(x) if -2.0**63 <= x < 2.0**63 else -2**63  # NaN too
+
+
+def _transformed_rejection(rate: float, draw) -> int:
+    """Hörmann's transformed rejection (PTRS), for rates of 10 and more."""
+    root, log_rate = math.sqrt(rate), _log(rate)
+    b = 0.931 + 2.53 * root
+    a = -0.059 + 0.02483 * b
+    inverse_alpha = 1.1239 + 1.1328 / (b - 3.4)
+    v_r = 0.9277 - 3.6224 / (b - 2)
+    while True:
+        u, v = draw() - 0.5, draw()
+        us = 0.5 - abs(u)
+        k = _whole((2 * a / us + b) * u + rate + 0.43) if us else -2**63  # -inf
+        if us >= 0.07 and v <= v_r:
+            return k
+        if k < 0 or (us < 0.013 and v > us):
+            continue
+        if (_log(v) + math.log(inverse_alpha) - math.log(a / (us * us) + b)
+                <= -rate + k * log_rate - math.lgamma(k + 1)):
+            return k
+
+
+def poisson(generator, rates: np.ndarray) -> np.ndarray:
+    """torch's poisson(rates) on the CPU, one rate after another in C order."""
+    def draw():
+        return float(uniform(generator, (1,), np.float64)[0])
+
+    counts = []
+    for rate in rates.astype(np.float64).ravel().tolist():
+        if not rate >= 0:  # checked as it is reached: the rates before it have drawn
+            raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+        if rate >= 10:
+            counts.append(_transformed_rejection(rate, draw))
+            continue
+        count, product, limit = 0, 1.0, _exp(-rate)  # small rates: multiply uniforms
+        while rate and (product := product * draw()) > limit:
+            count += 1
+        counts.append(count)
+    with np.errstate(over="ignore"):  # a count past half precision: infinity
+        return np.array(counts, np.float64).astype(rates.dtype).reshape(rates.shape)
+
+
+# --- book/chapters/05a_random.md:684
 def in_memory_order(like, draw) -> np.ndarray:
     """``draw(shape, order)``'s numbers for ``like``'s axes taken in ``order``, its memory
     order, turned back to ``like``'s own order of axes."""

@@ -18,11 +18,14 @@ from refgrad._ops.table import Op, register
 from refgrad._random_factories import check_random_bounds
 from refgrad._sampling import (
     bernoulli,
+    cauchy,
     contiguous,
     exponential,
     full_range,
+    geometric,
     in_memory_order,
     integers,
+    log_normal,
     normal,
     uniform,
 )
@@ -42,7 +45,7 @@ def _drawn(draw, kernel):
     return forward
 
 
-# --- book/chapters/26_inplace.md:789
+# --- book/chapters/26_inplace.md:792
 def _random_fill(name, node, kernel, draw, numbers):
     return register(Op(name, node, ("self",), forward=_drawn(draw, kernel),
                        backward=lambda g, **drawn: (_constant(g),), promote=False,
@@ -59,11 +62,14 @@ NORMAL = _random_fill("normal_", "NormalBackward0", "normal_kernel_cpu",
                       ("mean", "std"))
 
 
-# --- book/chapters/26_inplace.md:816
+# --- book/chapters/26_inplace.md:819
 _BOUNDS = {name: Arguments(f"{name}({text}, *, torch.Generator generator = None)", method=True)
            for name, text in (("uniform_", "float from = 0, float to = 1"),
                               ("normal_", "float mean = 0, float std = 1"),
-                              ("exponential_", "float lambd = 1"))}
+                              ("exponential_", "float lambd = 1"),
+                              ("cauchy_", "float median = 0, float sigma = 1"),
+                              ("log_normal_", "float mean = 1, float std = 2"),
+                              ("geometric_", "float p"))}
 
 
 def _bounds(name: str, args: tuple, kwargs: dict, defaults: tuple) -> tuple:
@@ -96,7 +102,7 @@ def normal_(self, *args, generator=None, **kwargs):
 Tensor.uniform_, Tensor.normal_ = uniform_, normal_
 
 
-# --- book/chapters/26_inplace.md:863
+# --- book/chapters/26_inplace.md:869
 EXPONENTIAL = _random_fill("exponential_", "ExponentialBackward0", None,
                            lambda gen, shape, kind, _, lambd: exponential(gen, shape, kind,
                                                                           lambd),
@@ -132,7 +138,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
     return inplace(self, named("bernoulli", lambda t: _call(BERNOULLI, (t,), params)))
 
 
-# --- book/chapters/26_inplace.md:900
+# --- book/chapters/26_inplace.md:906
 _RANDOM = Arguments("random_(*, torch.Generator generator = None)",
                     "random_(int from, int? to, *, torch.Generator generator = None)",
                     "random_(int to, *, torch.Generator generator = None)", method=True)
@@ -160,7 +166,7 @@ def random_(self, *args, generator=None, **kwargs):
     return inplace(self, named("random", lambda t: _call(row, (t,), params)))
 
 
-# --- book/chapters/26_inplace.md:933
+# --- book/chapters/26_inplace.md:939
 def _largest(low: int, dtype) -> int:
     """The largest value ``random_(low, None)`` may draw, after torch's checks on ``low``."""
     if not dtype.is_floating_point:
@@ -178,3 +184,50 @@ def _largest(low: int, dtype) -> int:
 
 
 Tensor.exponential_, Tensor.random_, Tensor.bernoulli_ = exponential_, random_, bernoulli_
+
+
+# --- book/chapters/26_inplace.md:970
+CAUCHY = _random_fill("cauchy_", "CauchyBackward0", None,
+                      lambda gen, shape, kind, _, median, sigma: cauchy(gen, shape, kind,
+                                                                        median, sigma),
+                      ("median", "sigma"))
+LOG_NORMAL = _random_fill("log_normal_", "LogNormalBackward0", "log_normal_cpu",
+                          lambda gen, shape, kind, _, mean, std: log_normal(gen, shape, kind,
+                                                                            mean, std),
+                          ("mean", "std"))
+GEOMETRIC = _random_fill("geometric_", "GeometricBackward0", None,
+                         lambda gen, shape, kind, _, p: geometric(gen, shape, kind, p), ("p",))
+
+
+def cauchy_(self, *args, generator=None, **kwargs):
+    median, sigma = _bounds("cauchy_", args, kwargs, (0.0, 1.0))
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("Cauchy distribution is a continuous probability distribution. "
+                           "dtype must be a floating point but you specified "
+                           f"{C_TYPE_NAMES[str(self.dtype)[6:]]}")
+    if not sigma > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
+    params = {"generator": generator, "median": median, "sigma": sigma}
+    return inplace(self, named("cauchy", lambda t: _call(CAUCHY, (t,), params)))
+
+
+def log_normal_(self, *args, generator=None, **kwargs):
+    mean, std = _bounds("log_normal_", args, kwargs, (1.0, 2.0))
+    if not std > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
+    params = {"generator": generator, "mean": mean, "std": std}
+    return inplace(self, named("log_normal", lambda t: _call(LOG_NORMAL, (t,), params)))
+
+
+def geometric_(self, *args, generator=None, **kwargs):
+    read, given = _BOUNDS["geometric_"].read(args, kwargs)  # p has no default
+    p = read[0] if read else given["p"]
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    if self.dtype == bool_:
+        raise not_implemented_for("geometric_cpu", self.dtype.numpy)
+    params = {"generator": generator, "p": p}
+    return inplace(self, named("geometric", lambda t: _call(GEOMETRIC, (t,), params)))
+
+
+Tensor.cauchy_, Tensor.log_normal_, Tensor.geometric_ = cauchy_, log_normal_, geometric_

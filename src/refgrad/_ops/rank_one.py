@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:663
+# --- book/chapters/16l_more_linalg.md:664
 """A rank-one update (addr) and the distance between two tensors (dist)."""
 
 import numpy as np
@@ -30,9 +30,9 @@ ADDR = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:692
+# --- book/chapters/16l_more_linalg.md:693
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
-    from refgrad._dtype import python_number
+    from refgrad._dtype import python_number, result_type
     from refgrad._ops.shapes import expanded_size
 
     for name, t in (("vec1", vec1), ("vec2", vec2)):
@@ -42,16 +42,36 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     if not all(isinstance(f, int | float | complex | np.number) or isinstance(f, Tensor) and not (
             f.ndim or f.requires_grad) for f in (beta, alpha)):  # a 0-d tensor: a number
         raise TypeError("beta, alpha")  # reworded: NOTE [Read after a failure]
-    if not input.dtype.is_floating_point and input.dtype.name != "bool":
-        for name, factor in (("beta", beta), ("alpha", alpha)):
-            if isinstance(factor, float):
-                raise RuntimeError("For integral input tensors, argument "
-                                   f"{name} must not be a floating point number.")
+    result = result_type(input, vec1, vec2)
+    for name, factor in (("beta", beta), ("alpha", alpha)):
+        if isinstance(factor, bool) and result.name != "bool":
+            raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+        if isinstance(factor, float) and not result.is_floating_point:  # bool too
+            raise RuntimeError("For integral input tensors, argument "
+                               f"{name} must not be a floating point number.")
     expanded_size(input, (vec1.shape[0], vec2.shape[0]))
     return call(ADDR, (input, vec1, vec2), {"beta": beta, "alpha": alpha})
 
 
-# --- book/chapters/16l_more_linalg.md:723
+# --- book/chapters/16l_more_linalg.md:724
+def addr_(self, vec1, vec2, *, beta=1, alpha=1):
+    from refgrad._ops.inplace import inplace
+
+    for name, t in (("vec1", vec1), ("vec2", vec2)):
+        if t.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t.ndim}-D")
+    if self.ndim != 2:
+        raise RuntimeError(f"2D tensor expected, got {self.ndim}D tensor for input")
+    if tuple(self.shape) != (vec1.shape[0], vec2.shape[0]):
+        raise RuntimeError(f"size mismatch, input: {list(self.shape)}, v1: "
+                           f"{list(vec1.shape)}, v2: {list(vec2.shape)}")
+    return inplace(self, addr, vec1, vec2, beta=beta, alpha=alpha)
+
+
+Tensor.addr_ = addr_
+
+
+# --- book/chapters/16l_more_linalg.md:752
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 
