@@ -147,3 +147,12 @@ def test_refusals_leave_the_generator_alone(call, kind, message):
     with raises(kind, message):
         call()
     assert torch.equal(torch.get_rng_state(), state)
+
+
+def test_poisson_of_a_0_d_rate_is_0_d():
+    torch.manual_seed(0)
+    rate = torch.tensor(3.0, requires_grad=True)
+    count = torch.poisson(rate)
+    assert count.shape == () and count.grad_fn.name() == "PoissonBackward0"
+    count.backward()
+    assert rate.grad.shape == () and rate.grad.item() == 0.0

@@ -90,7 +90,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:1903
+# --- book/chapters/26_inplace.md:1905
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

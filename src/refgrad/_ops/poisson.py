@@ -21,7 +21,9 @@ def _poisson(rates, generator):
     if rates.dtype.kind != "f":
         raise not_implemented_for("poisson_cpu", rates.dtype)
     rates, where = _on_host(rates)
-    drawn = draw_poisson(generator or default_generator, np.ascontiguousarray(rates))
+    # row-major rates; ascontiguousarray would make a 0-d array 1-d, so keep the shape
+    drawn = draw_poisson(generator or default_generator,
+                         np.ascontiguousarray(rates).reshape(rates.shape))
     return drawn if where is None else move(drawn, where)
 
 
