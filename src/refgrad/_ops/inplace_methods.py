@@ -5,7 +5,7 @@
 # --- book/chapters/26_inplace.md:639
 """The in-place methods made from out-of-place functions, and their installation."""
 
-from refgrad._dtype import result_type
+from refgrad._dtype import python_number, result_type
 from refgrad._ops import (
     addmm_family,
     bits,
@@ -90,9 +90,16 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:1905
+# --- book/chapters/26_inplace.md:1909
 def _augmented(function):
-    return lambda self, other: inplace(self, function, other)
+    def augmented(self, other):
+        try:
+            return inplace(self, function, other)
+        except TypeError:  # NOTE [Operators that step aside]: `x += None` falls to __add__
+            return NotImplemented
+
+    augmented.__name__ = augmented.__qualname__ = f"{function.__name__}_"
+    return augmented
 
 
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
@@ -128,7 +135,7 @@ def _cast_first(method):
             return method(self, *args, **kwargs)
         except (NotImplementedError, RuntimeError) as error:  # nothing was written
             if type(error) is NotImplementedError or str(error) == rounding.ZERO_DIVISION:
-                check_cast(self, result_type(self, *args))
+                check_cast(self, result_type(self, *map(python_number, args)))
             raise
 
     cast_first.__name__ = method.__name__
