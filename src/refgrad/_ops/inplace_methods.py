@@ -91,14 +91,14 @@ OUT_OF_PLACE = {
 
 
 # --- book/chapters/26_inplace.md:1909
-def _augmented(function):
+def _augmented(function, name: str):
     def augmented(self, other):
         try:
             return inplace(self, function, other)
         except TypeError:  # NOTE [Operators that step aside]: `x += None` falls to __add__
             return NotImplemented
 
-    augmented.__name__ = augmented.__qualname__ = f"{function.__name__}_"
+    augmented.__name__ = augmented.__qualname__ = name  # NOTE [Named as torch names them]
     return augmented
 
 
@@ -162,13 +162,13 @@ def install(cls=Tensor) -> None:
     cls.index_put_, cls.masked_fill_, cls.index_fill_ = index_put_, masked_fill_, index_fill_
     for name, function in (("__iadd__", F.add), ("__isub__", F.sub), ("__imul__", F.mul),
                            ("__itruediv__", F.div), ("__ipow__", F.pow)):
-        setattr(cls, name, _augmented(function))
+        setattr(cls, name, _augmented(function, name))
     for name, function in (("__ifloordiv__", rounding.floor_divide_step),
                            ("__imod__", rounding.remainder)):
-        setattr(cls, name, _cast_first(_augmented(function)))
+        setattr(cls, name, _cast_first(_augmented(function, name)))
     for name, function in zip(("__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"),
                               _SHIFTS_AND_BITS):
-        setattr(cls, name, _cast_first(_augmented(function)))
+        setattr(cls, name, _cast_first(_augmented(function, name)))
 
 
 install()
