@@ -5,7 +5,6 @@
 # --- book/chapters/13a_arguments.md:674
 """The forms that give a function torch's argument errors: wrappers and method copies."""
 
-import operator
 import re
 import types
 
@@ -40,7 +39,7 @@ def _plain_kind(p: Parameter):
     return _PLAIN.get(p.kind)
 
 
-# --- book/chapters/13a_arguments.md:713
+# --- book/chapters/13a_arguments.md:712
 def plain_kinds(arguments: Arguments) -> tuple:
     return tuple(_plain_kinds(s) for s in arguments.signatures)
 
@@ -93,7 +92,7 @@ def _plain_value(value, kind) -> bool:
     return kind is _INTS_OR_INT
 
 
-# --- book/chapters/13a_arguments.md:768
+# --- book/chapters/13a_arguments.md:767
 # NOTE [Plain calls]
 # A call whose arguments are all of exactly the types a signature names (ints
 # where it wants int, tensors where it wants a Tensor) cannot be refused by
@@ -126,7 +125,7 @@ def function_form(function, arguments: Arguments, again: bool = True):
     return _named(checked, function)
 
 
-# --- book/chapters/13a_arguments.md:803
+# --- book/chapters/13a_arguments.md:802
 def method_form(function, arguments: Arguments):
     """``function`` as ``Tensor.<name>``, with torch's argument errors (self not counted)."""
     plains, bare = plain_kinds(arguments), takes_nothing(arguments)
@@ -152,7 +151,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/13a_arguments.md:841
+# --- book/chapters/13a_arguments.md:843
 # NOTE [Method copies of the arithmetic]
 # add, sub, mul and div run on every step of a program, so they get no
 # wrapper: their own failure path asks for torch's error. A method counts its
@@ -177,24 +176,6 @@ def method_copy(function):
     return copy
 
 
-# NOTE [Operators that refuse in Python's words]
-# torch's arithmetic operators turn their function's TypeError into
-# NotImplemented, so that `x - None` gets Python's refusal: "unsupported
-# operand type(s) for -: 'Tensor' and 'NoneType'". A wrapper would cost every
-# `x + y` a frame; instead `+`, `-`, `*` and `/` are copies of their functions
-# too, and the failure path, seeing an operator's code, raises Python's words.
-# Python's turn for the other operand's reflected method is not taken, but a
-# sequence's repetition asks the tensor for an index, as Python's would.
-_OPERATOR_CODES: dict = {}
-
-
-def operator_copy(function, symbol: str, reflected: bool = False):
-    """``function`` as the operator ``symbol`` (``__r*__`` when ``reflected``)."""
-    copy = _copy(function)
-    _OPERATOR_CODES[id(copy.__code__)] = (copy.__code__, symbol, reflected)
-    return copy
-
-
 def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     """Raise torch's error if the arguments do not fit; else return them as read.
 
@@ -203,21 +184,6 @@ def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     What comes back is ``args``, with ints for the tensors given for ints
     (NOTE [Tensors read as ints]): the very tuple when there were none.
     """
-    copied = _OPERATOR_CODES.get(id(code))
-    if copied is not None and copied[0] is code:
-        try:
-            return _refuse(forms, args, kwargs, code)
-        except TypeError:
-            _, symbol, reflected = copied
-            left, right = (args[1], args[0]) if reflected else args[:2]
-            if symbol == "*" and isinstance(left, str | bytes | list | tuple):
-                operator.index(right)  # Python repeats a sequence an index of times: "a" * x
-            raise TypeError(f"unsupported operand type(s) for {symbol}: "
-                            f"'{type(left).__name__}' and '{type(right).__name__}'") from None
-    return _refuse(forms, args, kwargs, code)
-
-
-def _refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     if _METHOD_CODES.get(id(code)) is code or forms[0] is None:
         rest = args[1:]
         read, _ = forms[1].read(rest, kwargs)
@@ -226,7 +192,7 @@ def _refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     return read
 
 
-# --- book/chapters/13a_arguments.md:930
+# --- book/chapters/13a_arguments.md:899
 _MISSING = re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: (.*)")
 
 
@@ -246,7 +212,7 @@ def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict
                         + ", ".join(f'"{n}"' for n in names)) from None
 
 
-# --- book/chapters/13a_arguments.md:1011
+# --- book/chapters/13a_arguments.md:980
 def refused_by_copy(name: str, takes: int, refused: tuple, code) -> TypeError:
     """torch's count for a function with a method copy: the method does not count self."""
     from refgrad._method_counts import keywords_only

@@ -29,10 +29,14 @@ def check_subtraction(a, b) -> None:
     first = type(a._data.dtype) is _BOOL if isinstance(a, Tensor) else type(a) is bool
     second = type(b._data.dtype) is _BOOL if isinstance(b, Tensor) else type(b) is bool
     if first or second:
+        for value in (a, b):  # torch's parser refuses a non-operand before this: `mask - [1]`
+            if not isinstance(value, Tensor | int | float | complex | np.generic):
+                raise TypeError(f"sub(): expected a Tensor or a number, not "
+                                f"{c_type_name(type(value))}")
         raise RuntimeError(_TWO_BOOLS if first and second else _ONE_BOOL)
 
 
-# --- book/chapters/14_arithmetic.md:349
+# --- book/chapters/14_arithmetic.md:353
 def alpha_params(alpha, a, b, name: str) -> dict:
     """``{"alpha": alpha}`` for ``name`` (add, sub or rsub) of ``a`` and ``b``."""
     alpha, subtracts = read_alpha(alpha, name, a), name != "add"
@@ -75,7 +79,7 @@ def negated(alpha):
     return -alpha
 
 
-# --- book/chapters/14_arithmetic.md:403
+# --- book/chapters/14_arithmetic.md:407
 def check_alpha(alpha, kind, subtracts: bool) -> None:
     """torch's checks of ``alpha`` for a result of dtype ``kind``."""
     if isinstance(alpha, bool):
@@ -95,7 +99,7 @@ def check_alpha(alpha, kind, subtracts: bool) -> None:
         raise RuntimeError(f"value cannot be converted to type {name} without overflow")
 
 
-# --- book/chapters/14_arithmetic.md:429
+# --- book/chapters/14_arithmetic.md:433
 def add_scaled(a, b, alpha):
     """``a + alpha * b`` rounded as torch's kernels round it for the operands' dtype."""
     kind = a.dtype if hasattr(a, "dtype") else b.dtype
@@ -110,7 +114,7 @@ def add_scaled(a, b, alpha):
     return a + kind.type(alpha) * b  # float16: NOTE [Where torch rounds twice]
 
 
-# --- book/chapters/14_arithmetic.md:450
+# --- book/chapters/14_arithmetic.md:454
 def _two_sum(x, y):
     """(s, e): s is x + y rounded, and s + e is x + y exactly (Knuth)."""
     s = x + y
@@ -136,7 +140,7 @@ def _two_product(x, y):
     return p, ((x_high * y_high - p) + x_high * y_low + x_low * y_high) + x_low * y_low
 
 
-# --- book/chapters/14_arithmetic.md:487
+# --- book/chapters/14_arithmetic.md:491
 def _rounded_to_odd(total, error):
     """total + error (exact), rounded to odd: ``total``, or where it is inexact and its
     last bit even, its neighbour towards ``error``."""
@@ -159,7 +163,7 @@ def _fused_single(a, b, alpha):
     return _rounded_to_odd(total, error).astype(np.float32)
 
 
-# --- book/chapters/14_arithmetic.md:521
+# --- book/chapters/14_arithmetic.md:525
 def _fused_double(a, b, alpha):
     a, b, alpha = _widened(a, np.float64), _widened(b, np.float64), float(alpha)
     product, product_error = _two_product(alpha, b)
@@ -177,7 +181,7 @@ def _in_safe_range(a, b, alpha, product):
             & (size < 2 * big) & ((size >= tiny) | (b == 0) | (alpha == 0)))
 
 
-# --- book/chapters/14_arithmetic.md:547
+# --- book/chapters/14_arithmetic.md:551
 def _exactly(result, where, a, b, alpha):
     """``result`` with the elements at ``where`` computed in exact arithmetic, on the host."""
     device = device_of(result)

@@ -152,7 +152,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:969
+# --- book/chapters/14_arithmetic.md:973
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -208,7 +208,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1032
+# --- book/chapters/14_arithmetic.md:1036
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -226,7 +226,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1056
+# --- book/chapters/14_arithmetic.md:1060
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

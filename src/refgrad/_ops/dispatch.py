@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:741
+# --- book/chapters/13_dispatch.md:760
 """call(): run an op-table row, and record its node when autograd must."""
 
 import numpy as np
@@ -87,14 +87,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:838
+# --- book/chapters/13_dispatch.md:857
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:861
+# --- book/chapters/13_dispatch.md:880
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -114,7 +114,7 @@ def _records(op) -> bool:
             and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:961
+# --- book/chapters/13_dispatch.md:980
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -239,7 +239,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1098
+# --- book/chapters/13_dispatch.md:1117
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -255,7 +255,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1122
+# --- book/chapters/13_dispatch.md:1141
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -282,7 +282,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1286
+# --- book/chapters/13_dispatch.md:1305
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

@@ -5,7 +5,7 @@
 # --- book/chapters/26_inplace.md:639
 """The in-place methods made from out-of-place functions, and their installation."""
 
-from refgrad._dtype import result_type
+from refgrad._dtype import python_number, result_type
 from refgrad._ops import (
     addmm_family,
     bits,
@@ -90,9 +90,16 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:1905
-def _augmented(function):
-    return lambda self, other: inplace(self, function, other)
+# --- book/chapters/26_inplace.md:1909
+def _augmented(function, name: str):
+    def augmented(self, other):
+        try:
+            return inplace(self, function, other)
+        except TypeError:  # NOTE [Operators that step aside]: `x += None` falls to __add__
+            return NotImplemented
+
+    augmented.__name__ = augmented.__qualname__ = name  # NOTE [Named as torch names them]
+    return augmented
 
 
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
@@ -128,7 +135,7 @@ def _cast_first(method):
             return method(self, *args, **kwargs)
         except (NotImplementedError, RuntimeError) as error:  # nothing was written
             if type(error) is NotImplementedError or str(error) == rounding.ZERO_DIVISION:
-                check_cast(self, result_type(self, *args))
+                check_cast(self, result_type(self, *map(python_number, args)))
             raise
 
     cast_first.__name__ = method.__name__
@@ -155,13 +162,13 @@ def install(cls=Tensor) -> None:
     cls.index_put_, cls.masked_fill_, cls.index_fill_ = index_put_, masked_fill_, index_fill_
     for name, function in (("__iadd__", F.add), ("__isub__", F.sub), ("__imul__", F.mul),
                            ("__itruediv__", F.div), ("__ipow__", F.pow)):
-        setattr(cls, name, _augmented(function))
+        setattr(cls, name, _augmented(function, name))
     for name, function in (("__ifloordiv__", rounding.floor_divide_step),
                            ("__imod__", rounding.remainder)):
-        setattr(cls, name, _cast_first(_augmented(function)))
+        setattr(cls, name, _cast_first(_augmented(function, name)))
     for name, function in zip(("__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"),
                               _SHIFTS_AND_BITS):
-        setattr(cls, name, _cast_first(_augmented(function)))
+        setattr(cls, name, _cast_first(_augmented(function, name)))
 
 
 install()

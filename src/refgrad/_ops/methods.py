@@ -5,7 +5,10 @@
 # --- book/chapters/16_functions.md:960
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
-from refgrad._argument_forms import method_copy, operator_copy
+from numpy import ndarray
+
+from refgrad._argument_forms import method_copy
+from refgrad._from_numpy import from_numpy
 from refgrad._memory_formats import check_format
 from refgrad._method_counts import keywords_only
 from refgrad._ops import (
@@ -23,6 +26,7 @@ from refgrad._ops import (
     inverses,
     linalg,
     measures,
+    operators,
     order_statistics,
     ordering,
     pieces,
@@ -103,7 +107,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1089
+# --- book/chapters/16_functions.md:1208
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -115,6 +119,18 @@ def _falls_back(function, reflected: bool = False):
 
     operator.__name__ = function.__name__
     return operator
+
+
+def _eq(self, other):
+    if isinstance(other, ndarray):  # torch's == alone reads an array as a tensor: x == a
+        try:
+            other = from_numpy(other)
+        except TypeError:  # strings, objects: no tensor
+            return NotImplemented
+    return _eq_falling_back(self, other)
+
+
+_eq_falling_back = _falls_back(simple.eq)
 
 
 def _matmul(self, other):
@@ -134,13 +150,9 @@ _FALLING_BACK = {
 
 
 OPERATORS = {
-    # NOTE [Operators that refuse in Python's words]
-    "__add__": operator_copy(F.add, "+"), "__radd__": operator_copy(F.add, "+", True),
-    "__sub__": operator_copy(F.sub, "-"), "__rsub__": _falls_back(F.rsub),
-    "__mul__": operator_copy(F.mul, "*"), "__rmul__": operator_copy(F.mul, "*", True),
-    "__truediv__": operator_copy(F.div, "/"),
-    "__rtruediv__": lambda self, other: F.mul(simple.reciprocal(self), other),
-    "__neg__": simple.neg, "__eq__": _falls_back(simple.eq), "__ne__": _falls_back(simple.ne),
+    **operators.OPERATORS,  # NOTE [Operators that step aside]
+    "__rsub__": _falls_back(F.rsub),
+    "__neg__": simple.neg, "__eq__": _eq, "__ne__": _falls_back(simple.ne),
     "__lt__": _falls_back(simple.lt), "__le__": _falls_back(simple.le),
     "__gt__": _falls_back(simple.gt), "__ge__": _falls_back(simple.ge),
     "__matmul__": _matmul, "__rmatmul__": _rmatmul, "__abs__": pointwise.abs,
@@ -190,7 +202,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1182
+# --- book/chapters/16_functions.md:1309
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

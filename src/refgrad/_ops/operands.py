@@ -43,6 +43,8 @@ def _arrays(op, args, params):
             check_unsigned_promotion(a, args)
             a = int_operand(a, kind)
             arrays.append(a if kind is _HALF else _number_as(a, kind))
+        elif not isinstance(a, float | int):  # NOTE [Only Python's numbers are numbers]
+            raise not_a_tensor(op, next(i for i, b in enumerate(args) if b is a), a)
         elif kind is _HALF:  # as given: NOTE [float16 and numbers]
             arrays.append(a)
         else:
@@ -66,7 +68,7 @@ def as_array(value):
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:492
+# --- book/chapters/13_dispatch.md:494
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -197,7 +199,14 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:640
+# --- book/chapters/13_dispatch.md:651
+# NOTE [Only Python's numbers are numbers]
+# A Fraction, a Decimal or bytes is a number to NumPy (float32(Fraction(1, 2))
+# is 0.5) but not to torch's parser, which takes int, float, bool, complex and
+# NumPy's scalars (read before this, by read_numbers) and refuses the rest.
+
+
+# --- book/chapters/13_dispatch.md:659
 _NOT_OPERANDS = (ndarray, list, tuple, str)  # what torch's parser refuses for a tensor
 _READ_FIRST = (generic, *_NOT_OPERANDS)
 
@@ -225,7 +234,7 @@ def read_numbers(op, args, params):
     return args, params
 
 
-# --- book/chapters/13_dispatch.md:694
+# --- book/chapters/13_dispatch.md:713
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -261,7 +270,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:930
+# --- book/chapters/13_dispatch.md:949
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not (op.promote or op.broadcasts) or op.variadic:
