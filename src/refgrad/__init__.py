@@ -145,12 +145,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:632
+# --- book/chapters/16b_reductions.md:635
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1092
+# --- book/chapters/16b_reductions.md:1099
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:655
+# --- book/chapters/16b_reductions.md:658
 """Measures along dimensions: var, std, vector norms, amax and amin."""
 
 import math
@@ -40,7 +40,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:697
+# --- book/chapters/16b_reductions.md:700
 def _var(a, dim, correction, keepdim):
     axes = _axes(dim, a.ndim)
     n = a.size if axes is None else math.prod(a.shape[d] for d in axes)
@@ -56,9 +56,11 @@ def _std(a, dim, correction, keepdim):
     return np.sqrt(_var(a, dim, correction, keepdim))
 
 
-# --- book/chapters/16b_reductions.md:722
+# --- book/chapters/16b_reductions.md:727
 def _count(self, dim) -> int:
-    return self.numel() if dim is None else math.prod(self.shape[d] for d in dim)
+    if dim is None or self.ndim == 0:  # a 0-d input's dim 0 (or -1) holds its one element
+        return self.numel()
+    return math.prod(self.shape[d] for d in dim)
 
 
 def _var_backward(g, self, dim, correction, keepdim):
@@ -83,7 +85,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:750
+# --- book/chapters/16b_reductions.md:757
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -94,7 +96,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:770
+# --- book/chapters/16b_reductions.md:777
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -112,7 +114,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return np.sum(size ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:798
+# --- book/chapters/16b_reductions.md:805
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -131,7 +133,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:823
+# --- book/chapters/16b_reductions.md:830
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
@@ -150,7 +152,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:861
+# --- book/chapters/16b_reductions.md:868
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -184,7 +186,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:904
+# --- book/chapters/16b_reductions.md:911
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -210,7 +212,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:931
+# --- book/chapters/16b_reductions.md:938
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -234,7 +236,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=level)
 
 
-# --- book/chapters/16b_reductions.md:971
+# --- book/chapters/16b_reductions.md:978
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -273,7 +275,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1011
+# --- book/chapters/16b_reductions.md:1018
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -316,7 +318,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1060
+# --- book/chapters/16b_reductions.md:1067
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = () if dim is None else dim_tuple(dim, input.ndim)
