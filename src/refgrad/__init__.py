@@ -150,7 +150,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1099
+# --- book/chapters/16b_reductions.md:1189
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -260,11 +260,11 @@ from refgrad._ops.special_functions import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1460
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1457
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1765
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1762
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -281,7 +281,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1946
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1943
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 

@@ -16,6 +16,7 @@ from refgrad._dtype import python_number
 from refgrad._ops.arithmetic import mul_scalar
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple, where
+from refgrad._ops.moments import moments, sequential_sum
 from refgrad._ops.operands import as_array
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
@@ -40,23 +41,16 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:700
+# --- book/chapters/16b_reductions.md:786
 def _var(a, dim, correction, keepdim):
-    axes = _axes(dim, a.ndim)
-    n = a.size if axes is None else math.prod(a.shape[d] for d in axes)
-    centred = a - np.sum(a, axis=axes, keepdims=True) / n
-    squares = np.sum(centred * centred, axis=axes, keepdims=keepdim)
-    # A whole reduction gives NumPy a scalar here; the dispatcher makes it an array.
-    # Nothing to reduce is nan whatever the correction, as torch's mean of nothing is.
-    divisor = max(n - _correction(correction), 0) if n else 0
-    return (squares / divisor).astype(a.dtype)
+    return moments(a, _axes(dim, a.ndim), _correction(correction), keepdim)[0]
 
 
 def _std(a, dim, correction, keepdim):
-    return np.sqrt(_var(a, dim, correction, keepdim))
+    return moments(a, _axes(dim, a.ndim), _correction(correction), keepdim, root=True)[0]
 
 
-# --- book/chapters/16b_reductions.md:727
+# --- book/chapters/16b_reductions.md:806
 def _count(self, dim) -> int:
     if dim is None or self.ndim == 0:  # a 0-d input's dim 0 (or -1) holds its one element
         return self.numel()
@@ -85,7 +79,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:757
+# --- book/chapters/16b_reductions.md:836
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -96,11 +90,15 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:777
+# --- book/chapters/16b_reductions.md:863
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
+    if a.dtype == np.float16:  # torch sums float16 powers in float32, rounds once
+        return _vector_norm(a.astype(np.float32), ord, dim, keepdim, None).astype(a.dtype)
     axes, size = _axes(dim, a.ndim), np.abs(a)
+    if ord != 0 and a.size and a.size == np.sum(a, axis=axes).size:  # slices of one
+        return np.reshape(size, np.sum(a, axis=axes, keepdims=keepdim).shape)
     if ord == math.inf:
         return np.max(size, axis=axes, keepdims=keepdim)
     if ord == -math.inf:
@@ -108,13 +106,13 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if ord == 0:
         return np.sum(size != 0, axis=axes, keepdims=keepdim).astype(a.dtype)
     if ord == 1:
-        return np.sum(size, axis=axes, keepdims=keepdim)
+        return sequential_sum(size, axes, keepdim)
     if ord == 2:
         return np.sqrt(np.sum(size * size, axis=axes, keepdims=keepdim))
-    return np.sum(size ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
+    return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:805
+# --- book/chapters/16b_reductions.md:895
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -133,7 +131,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:830
+# --- book/chapters/16b_reductions.md:920
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
@@ -152,7 +150,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:868
+# --- book/chapters/16b_reductions.md:958
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -186,7 +184,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:911
+# --- book/chapters/16b_reductions.md:1001
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -212,7 +210,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:938
+# --- book/chapters/16b_reductions.md:1028
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -236,7 +234,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=level)
 
 
-# --- book/chapters/16b_reductions.md:978
+# --- book/chapters/16b_reductions.md:1068
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -275,7 +273,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1018
+# --- book/chapters/16b_reductions.md:1108
 def _check_identity(x, ord, dims) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -318,7 +316,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1067
+# --- book/chapters/16b_reductions.md:1157
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         dims = () if dim is None else dim_tuple(dim, input.ndim)
