@@ -127,7 +127,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1234
+# --- book/chapters/16_functions.md:1242
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -145,12 +145,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:635
+# --- book/chapters/16b_reductions.md:643
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1189
+# --- book/chapters/16b_reductions.md:1197
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -231,19 +231,19 @@ from refgrad._ops.tiling import (
 from refgrad import functional
 
 
-# --- book/chapters/16k_order_statistics.md:570
+# --- book/chapters/16k_order_statistics.md:574
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:742
+# --- book/chapters/16k_order_statistics.md:746
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:944
+# --- book/chapters/16k_order_statistics.md:948
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1139
+# --- book/chapters/16k_order_statistics.md:1143
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 

@@ -193,7 +193,7 @@ def _logsumexp(a, dim, keepdim):
 
 def _logsumexp_grad(g, self, result, dim, keepdim):
     if not keepdim and self.ndim:
-        for d in sorted(_axes(dim, self.ndim)):
+        for d in sorted(_axes(dim, self.ndim) or ()):  # dim=(): 0-d, broadcasts as it is
             g, result = g.unsqueeze(d), result.unsqueeze(d)
     return (g * (self - result).exp(),)
 
@@ -234,7 +234,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:532
+# --- book/chapters/16b_reductions.md:536
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -272,7 +272,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:576
+# --- book/chapters/16b_reductions.md:580
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -302,10 +302,14 @@ min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 def logsumexp(input, dim, keepdim=False):
     if not input.dtype.is_floating_point:
         input = input.to(get_default_dtype())
-    return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
+    dim = dim_tuple(dim, input.ndim)
+    if not dim and not keepdim and input.ndim and input.numel():
+        ones = ", ".join("1" * input.ndim)  # torch's kernel keeps every dim, then can't drop them
+        raise RuntimeError(f"output with shape [] doesn't match the broadcast shape [{ones}]")
+    return _call(LOGSUMEXP, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:610
+# --- book/chapters/16b_reductions.md:618
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
