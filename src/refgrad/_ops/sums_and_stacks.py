@@ -13,7 +13,6 @@ from refgrad._ops.functions import NO_DIM, check_grad_dtype, dim_tuple, refuse_a
 from refgrad._signatures import dtype_argument
 from refgrad._tensor_values import wrap_dim
 
-
 _NO_KEEPDIM = object()  # keepdim not given: torch's sum has no form with keepdim alone
 
 
@@ -61,7 +60,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:913
+# --- book/chapters/16_functions.md:912
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool and input.ndim and input.numel():  # no running sum in bool, but
