@@ -150,7 +150,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1197
+# --- book/chapters/16b_reductions.md:1218
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -159,14 +159,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:993
+# --- book/chapters/16d_indexing.md:1003
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1478
+# --- book/chapters/16d_indexing.md:1488
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
@@ -192,7 +192,7 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:660
+# --- book/chapters/16g_moves_and_fused.md:667
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -208,7 +208,7 @@ from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, 
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:873
+# --- book/chapters/16i_cumulative.md:881
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
@@ -247,7 +247,7 @@ from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:935
+# --- book/chapters/16l_more_linalg.md:938
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 

@@ -248,11 +248,12 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
         (x, ord, dim, keepdim), named = _VECTOR_NORM.read((x, ord, dim, keepdim),
                                                           {"dtype": dtype})
         dtype = named["dtype"]
-    _check_norm_dtypes(x, dtype)
     ord = python_number(ord)  # noqa: A001 - NOTE [NumPy scalars are numbers]
+    _check_norm_dtypes(x, None)  # the input's dtype first
+    if (math.isinf(ord) or ord < 0) and x.numel() == 0:  # then an identity, then dtype=
+        _check_identity(x, ord, dim)
+    _check_norm_dtypes(x, dtype)
     dims = None if dim is None else dim_tuple(dim, x.ndim)
-    if math.isinf(ord) or ord < 0:
-        _check_identity(x, ord, dims)
     return call(VECTOR_NORM, (x,), {"ord": ord, "dim": dims, "keepdim": keepdim,
                                     "dtype": dtype})
 
@@ -273,16 +274,17 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1116
-def _check_identity(x, ord, dims) -> None:  # noqa: A002
+# --- book/chapters/16b_reductions.md:1122
+def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
+    from refgrad._tensor_values import wrap_dim
+
+    dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
     if not dims:
-        if x.numel() == 0:
-            _no_identity(ord, "an empty tensor because")
-        return
-    for d in dims:
-        if x.ndim and x.shape[d] == 0:
+        _no_identity(ord, "an empty tensor because")
+    for d in dims:  # each read in turn, repeats not yet refused
+        if x.ndim and x.shape[wrap_dim(d, x.ndim)] == 0:
             _no_identity(ord, f"the dimension {d}because this dimension is empty and")
 
 
@@ -316,11 +318,13 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1165
+# --- book/chapters/16b_reductions.md:1175
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
-        dims = () if dim is None else dim_tuple(dim, input.ndim)
         name = row.name
+        if input.numel() == 0 and isinstance(dim, int | tuple | list):
+            _check_sizes(name, input, (dim,) if isinstance(dim, int) else dim)
+        dims = () if dim is None else dim_tuple(dim, input.ndim)
         if not dims and input.numel() == 0:
             raise RuntimeError(
                 f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
@@ -332,6 +336,15 @@ def _extreme_function(row):
 
     function.__name__ = function.__qualname__ = row.name
     return function
+
+
+def _check_sizes(name, input, dims) -> None:
+    """torch's first loop over an empty input's dims: each wrapped, and its size asked."""
+    from refgrad._tensor_values import wrap_dim
+
+    for d in dims:
+        if input.ndim and input.shape[wrap_dim(d, input.ndim)] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
 amax = _extreme_function(AMAX)
