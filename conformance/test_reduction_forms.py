@@ -65,3 +65,14 @@ def test_the_sum_method_refuses_keepdim_without_dim(keepdim):
     assert x.sum().item() == 3.0
     assert x.sum(0, keepdim=keepdim).tolist() == ([3.0] if keepdim else 3.0)
     assert x.sum(dtype=torch.float64).dtype == torch.float64
+
+
+def _signs(t):
+    return [str(v) for v in t.flatten().tolist()]
+
+
+def test_logcumsumexp_of_a_leading_negative_zero_is_zero():
+    assert _signs(torch.logcumsumexp(torch.tensor([-0.0]), 0)) == ["0.0"]
+    assert _signs(torch.logcumsumexp(torch.tensor([[-0.0, 1.0]]), 0)) == ["0.0", "1.0"]
+    assert _signs(torch.logcumsumexp(torch.tensor([-0.0], dtype=torch.float64), 0)) == ["0.0"]
+    assert _signs(torch.logcumsumexp(torch.tensor(-0.0), 0)) == ["-0.0"]  # a 0-d copy

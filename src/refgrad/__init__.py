@@ -150,7 +150,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1218
+# --- book/chapters/16b_reductions.md:1228
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -208,7 +208,7 @@ from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, 
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16i_cumulative.md:881
+# --- book/chapters/16i_cumulative.md:886
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy

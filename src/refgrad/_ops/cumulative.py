@@ -119,13 +119,15 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:297
+# --- book/chapters/16i_cumulative.md:300
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
     if a.ndim == 0:
         return a.copy()
-    return np.logaddexp.accumulate(a.astype(_WIDER.get(a.dtype, a.dtype)), axis=dim).astype(a.dtype)
+    running = np.logaddexp.accumulate(a.astype(_WIDER.get(a.dtype, a.dtype)), axis=dim)
+    # torch adds each element to a log1p of what came before, so a first -0.0 is 0.0
+    return (running + 0.0).astype(a.dtype)
 
 
 def _logcumsumexp_backward(g, self, result, dim):
@@ -158,7 +160,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:348
+# --- book/chapters/16i_cumulative.md:353
 def _as_dim(dim):
     """A 0-d integer tensor as the int it holds: NOTE [Tensors read as ints]."""
     if (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"

@@ -150,7 +150,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:966
+# --- book/chapters/16b_reductions.md:976
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -184,7 +184,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1009
+# --- book/chapters/16b_reductions.md:1019
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -210,7 +210,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1036
+# --- book/chapters/16b_reductions.md:1046
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -234,7 +234,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=level)
 
 
-# --- book/chapters/16b_reductions.md:1076
+# --- book/chapters/16b_reductions.md:1086
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -274,7 +274,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1122
+# --- book/chapters/16b_reductions.md:1132
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -318,7 +318,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1175
+# --- book/chapters/16b_reductions.md:1185
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name
