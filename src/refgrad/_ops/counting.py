@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:966
+# --- book/chapters/16k_order_statistics.md:970
 """unique, unique_consecutive, bincount and histc: counts, outside autograd."""
 
 import numpy as np
@@ -24,7 +24,7 @@ def _answer(values, inverse, counts, return_inverse, return_counts):
     return found
 
 
-# --- book/chapters/16k_order_statistics.md:995
+# --- book/chapters/16k_order_statistics.md:999
 def _rows(input, dim):
     d = wrap_dim(dim, input.ndim)
     if any(n == 0 for k, n in enumerate(input.shape) if k != d):
@@ -63,7 +63,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return _answer(values, inverse, counts, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1039
+# --- book/chapters/16k_order_statistics.md:1043
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     from refgrad._signatures import is_int
 
@@ -88,7 +88,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return _answer(values, inverse, counts, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1070
+# --- book/chapters/16k_order_statistics.md:1074
 def bincount(input, weights=None, minlength=0):
     from refgrad._dtype import float32
 
@@ -109,7 +109,7 @@ def bincount(input, weights=None, minlength=0):
     return make_tensor(summed.astype(kind))
 
 
-# --- book/chapters/16k_order_statistics.md:1100
+# --- book/chapters/16k_order_statistics.md:1104
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -128,7 +128,7 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1120
+# --- book/chapters/16k_order_statistics.md:1124
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     data = input._data
     if data.dtype.kind != "f":

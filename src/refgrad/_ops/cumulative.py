@@ -92,7 +92,7 @@ CUMPROD = register(Op(
 # --- book/chapters/16i_cumulative.md:208
 def _running(accumulate):
     def forward(a, dim):
-        if a.ndim == 0:
+        if a.ndim == 0 or a.size == 0:  # an empty input's dim may be out of range
             return a.copy(), np.zeros_like(a, dtype=np.int64)
         values = accumulate(a, axis=dim)
         shape = [1] * a.ndim
@@ -107,6 +107,8 @@ def _running(accumulate):
 def _to_places(grads, self, indices, dim):
     from refgrad._ops.indexing import zeros_as
 
+    if self.numel() == 0:  # nothing to scatter, along a dim that may not exist
+        return (zeros_as(grads[0], tuple(self.shape)),)
     return (zeros_as(grads[0], tuple(self.shape)).scatter_add(dim, indices, grads[0]),)
 
 
@@ -117,13 +119,15 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:295
+# --- book/chapters/16i_cumulative.md:300
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
     if a.ndim == 0:
         return a.copy()
-    return np.logaddexp.accumulate(a.astype(_WIDER.get(a.dtype, a.dtype)), axis=dim).astype(a.dtype)
+    running = np.logaddexp.accumulate(a.astype(_WIDER.get(a.dtype, a.dtype)), axis=dim)
+    # torch adds each element to a log1p of what came before, so a first -0.0 is 0.0
+    return (running + 0.0).astype(a.dtype)
 
 
 def _logcumsumexp_backward(g, self, result, dim):
@@ -156,7 +160,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:343
+# --- book/chapters/16i_cumulative.md:353
 def _as_dim(dim):
     """A 0-d integer tensor as the int it holds: NOTE [Tensors read as ints]."""
     if (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"
@@ -186,7 +190,10 @@ cumprod_step.__name__ = "cumprod"  # the in-place method is named after it
 def _scalar_dim(name, input, dim):
     if input.ndim == 0 and dim not in (0, -1):
         raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
-    wrap_dim(dim, input.ndim)
+    if input.numel():  # torch returns an empty input's copies before it reads dim
+        wrap_dim(dim, input.ndim)
+    elif type(dim) is not int and not isinstance(dim, np.integer):  # but checks its type
+        raise TypeError(dim)  # reworded: NOTE [Read after a failure]
 
 
 def cummax(input, dim):

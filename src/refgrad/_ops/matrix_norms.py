@@ -13,7 +13,7 @@ from refgrad._tensor_values import wrap_dim
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # noqa: A002
-    # As torch's: the order is checked first, then the matrices, then the dims.
+    # As torch's: the order is checked first, then the matrices, the dims, the dtype.
     if ord not in ("fro", "nuc") if isinstance(ord, str) else abs(ord) not in (1, 2, math.inf):
         shown = ord if isinstance(ord, str) else f"{ord:g}"
         raise RuntimeError(f"linalg.matrix_norm: Order {shown} not supported.")
@@ -21,7 +21,6 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
     check_floating(A, "linalg.matrix_norm")
-    _check_narrowing(A, dtype)
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     if len(dims) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
@@ -30,6 +29,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
     if first == second:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dims[0]}, "
                            f"{dims[1]})")
+    _check_narrowing(A, dtype)  # after the dims, as torch's
     if ord == "fro":
         return vector_norm(A, 2, dim=(first, second), keepdim=keepdim, dtype=dtype)
     if ord in ("nuc", 2, -2):
@@ -65,13 +65,16 @@ def _check_narrowing(A, dtype) -> None:
     from refgrad._dtype import promote_types
     from refgrad._typename import LEGACY
 
+    if dtype is not None and not dtype.is_floating_point:
+        raise RuntimeError("linalg.matrix_norm: dtype should be floating point or complex, "
+                           f"but got {LEGACY[dtype]}")
     if dtype is not None and promote_types(A.dtype, dtype) is not dtype:
         raise RuntimeError(f"linalg.matrix_norm: the dtype of the input ({LEGACY[A.dtype]}) "
                            "should be convertible without narrowing to the specified dtype "
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16l_more_linalg.md:874
+# --- book/chapters/16l_more_linalg.md:877
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:655
+# --- book/chapters/16b_reductions.md:666
 """Measures along dimensions: var, std, vector norms, amax and amin."""
 
 import math
@@ -16,6 +16,7 @@ from refgrad._dtype import python_number
 from refgrad._ops.arithmetic import mul_scalar
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple, where
+from refgrad._ops.moments import moments, sequential_sum
 from refgrad._ops.operands import as_array
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
@@ -40,25 +41,20 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:697
+# --- book/chapters/16b_reductions.md:794
 def _var(a, dim, correction, keepdim):
-    axes = _axes(dim, a.ndim)
-    n = a.size if axes is None else math.prod(a.shape[d] for d in axes)
-    centred = a - np.sum(a, axis=axes, keepdims=True) / n
-    squares = np.sum(centred * centred, axis=axes, keepdims=keepdim)
-    # A whole reduction gives NumPy a scalar here; the dispatcher makes it an array.
-    # Nothing to reduce is nan whatever the correction, as torch's mean of nothing is.
-    divisor = max(n - _correction(correction), 0) if n else 0
-    return (squares / divisor).astype(a.dtype)
+    return moments(a, _axes(dim, a.ndim), _correction(correction), keepdim)[0]
 
 
 def _std(a, dim, correction, keepdim):
-    return np.sqrt(_var(a, dim, correction, keepdim))
+    return moments(a, _axes(dim, a.ndim), _correction(correction), keepdim, root=True)[0]
 
 
-# --- book/chapters/16b_reductions.md:722
+# --- book/chapters/16b_reductions.md:814
 def _count(self, dim) -> int:
-    return self.numel() if dim is None else math.prod(self.shape[d] for d in dim)
+    if dim is None or self.ndim == 0:  # a 0-d input's dim 0 (or -1) holds its one element
+        return self.numel()
+    return math.prod(self.shape[d] for d in dim)
 
 
 def _var_backward(g, self, dim, correction, keepdim):
@@ -83,7 +79,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:750
+# --- book/chapters/16b_reductions.md:844
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -94,11 +90,15 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:770
+# --- book/chapters/16b_reductions.md:871
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
+    if a.dtype == np.float16:  # torch sums float16 powers in float32, rounds once
+        return _vector_norm(a.astype(np.float32), ord, dim, keepdim, None).astype(a.dtype)
     axes, size = _axes(dim, a.ndim), np.abs(a)
+    if ord != 0 and a.size and a.size == np.sum(a, axis=axes).size:  # slices of one
+        return np.reshape(size, np.sum(a, axis=axes, keepdims=keepdim).shape)
     if ord == math.inf:
         return np.max(size, axis=axes, keepdims=keepdim)
     if ord == -math.inf:
@@ -106,13 +106,13 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if ord == 0:
         return np.sum(size != 0, axis=axes, keepdims=keepdim).astype(a.dtype)
     if ord == 1:
-        return np.sum(size, axis=axes, keepdims=keepdim)
+        return sequential_sum(size, axes, keepdim)
     if ord == 2:
         return np.sqrt(np.sum(size * size, axis=axes, keepdims=keepdim))
-    return np.sum(size ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
+    return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:798
+# --- book/chapters/16b_reductions.md:903
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -131,7 +131,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:823
+# --- book/chapters/16b_reductions.md:928
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
@@ -150,7 +150,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:861
+# --- book/chapters/16b_reductions.md:976
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -184,7 +184,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:904
+# --- book/chapters/16b_reductions.md:1019
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -210,7 +210,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:931
+# --- book/chapters/16b_reductions.md:1046
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -234,7 +234,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=level)
 
 
-# --- book/chapters/16b_reductions.md:971
+# --- book/chapters/16b_reductions.md:1086
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -248,11 +248,12 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
         (x, ord, dim, keepdim), named = _VECTOR_NORM.read((x, ord, dim, keepdim),
                                                           {"dtype": dtype})
         dtype = named["dtype"]
-    _check_norm_dtypes(x, dtype)
     ord = python_number(ord)  # noqa: A001 - NOTE [NumPy scalars are numbers]
+    _check_norm_dtypes(x, None)  # the input's dtype first
+    if (math.isinf(ord) or ord < 0) and x.numel() == 0:  # then an identity, then dtype=
+        _check_identity(x, ord, dim)
+    _check_norm_dtypes(x, dtype)
     dims = None if dim is None else dim_tuple(dim, x.ndim)
-    if math.isinf(ord) or ord < 0:
-        _check_identity(x, ord, dims)
     return call(VECTOR_NORM, (x,), {"ord": ord, "dim": dims, "keepdim": keepdim,
                                     "dtype": dtype})
 
@@ -273,16 +274,17 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1011
-def _check_identity(x, ord, dims) -> None:  # noqa: A002
+# --- book/chapters/16b_reductions.md:1132
+def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
+    from refgrad._tensor_values import wrap_dim
+
+    dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
     if not dims:
-        if x.numel() == 0:
-            _no_identity(ord, "an empty tensor because")
-        return
-    for d in dims:
-        if x.ndim and x.shape[d] == 0:
+        _no_identity(ord, "an empty tensor because")
+    for d in dims:  # each read in turn, repeats not yet refused
+        if x.ndim and x.shape[wrap_dim(d, x.ndim)] == 0:
             _no_identity(ord, f"the dimension {d}because this dimension is empty and")
 
 
@@ -316,11 +318,13 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1060
+# --- book/chapters/16b_reductions.md:1185
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
-        dims = () if dim is None else dim_tuple(dim, input.ndim)
         name = row.name
+        if input.numel() == 0 and isinstance(dim, int | tuple | list):
+            _check_sizes(name, input, (dim,) if isinstance(dim, int) else dim)
+        dims = () if dim is None else dim_tuple(dim, input.ndim)
         if not dims and input.numel() == 0:
             raise RuntimeError(
                 f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
@@ -332,6 +336,15 @@ def _extreme_function(row):
 
     function.__name__ = function.__qualname__ = row.name
     return function
+
+
+def _check_sizes(name, input, dims) -> None:
+    """torch's first loop over an empty input's dims: each wrapped, and its size asked."""
+    from refgrad._tensor_values import wrap_dim
+
+    for d in dims:
+        if input.ndim and input.shape[wrap_dim(d, input.ndim)] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
 amax = _extreme_function(AMAX)

@@ -58,8 +58,8 @@ def _middle(skip_nan: bool):
     def forward(a):
         if a.size:
             return along(a.reshape(-1), 0, False)[0]
-        nothing = np.nan if a.dtype.kind == "f" else np.iinfo(a.dtype).min  # torch's nan, cast
-        return np.full_like(a, nothing, shape=())
+        with np.errstate(invalid="ignore"):  # torch's nan, cast as C casts it
+            return np.full_like(a, np.nan, shape=())
 
     return forward
 
@@ -139,7 +139,7 @@ AMINMAX = register(Op(
 ))
 
 
-# --- book/chapters/16k_order_statistics.md:479
+# --- book/chapters/16k_order_statistics.md:482
 _UNSET = object()  # median() and median(dim) are two functions in torch
 
 
@@ -168,13 +168,14 @@ def _non_empty(name: str, input, dim: int, colon: str = "()") -> int:
     return d
 
 
-# --- book/chapters/16k_order_statistics.md:509
+# --- book/chapters/16k_order_statistics.md:512
 def _median_function(name, whole, along):
     pair = getattr(return_types, name)
 
     def function(input, dim=_UNSET, keepdim=False):
         if dim is _UNSET:
-            _no_bool(input, "median_cpu")
+            if input.numel():  # an empty bool tensor's median is torch's nan cast: True
+                _no_bool(input, "median_cpu")
             return call(whole, (input,))
         dim = _integer(name, "dim", dim, None if dim is None else 1)
         _non_empty("median", input, dim)  # nanmedian's check is median's, in median's words
@@ -189,7 +190,7 @@ median = _median_function("median", MEDIAN, MEDIAN_DIM)
 nanmedian = _median_function("nanmedian", NANMEDIAN, NANMEDIAN_DIM)
 
 
-# --- book/chapters/16k_order_statistics.md:535
+# --- book/chapters/16k_order_statistics.md:539
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = _integer("kthvalue", "k", k)
     dim = _integer("kthvalue", "dim", dim, 2)
@@ -207,7 +208,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(*call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
-# --- book/chapters/16k_order_statistics.md:554
+# --- book/chapters/16k_order_statistics.md:558
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is not None:
         dim = _integer("aminmax", "dim", dim, None)

@@ -21,7 +21,7 @@ FLIP = register(Op(
 ))
 ROLL = register(Op(
     "roll", "RollBackward0", ("self",),
-    forward=lambda a, shifts, dims: np.roll(a, shifts, dims or None),
+    forward=lambda a, shifts, dims: np.roll(a, shifts, dims or None) if a.size else a.copy(),
     backward=lambda g, shifts, dims: (g.roll(tuple(-s for s in shifts), dims),),
     promote=False,
 ))
@@ -35,7 +35,7 @@ TRIU = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:74
+# --- book/chapters/16g_moves_and_fused.md:76
 def flip(input, *dims):
     dims = dims[0] if len(dims) == 1 else dims  # flip(x, (0, 1)), or x.flip(0, 1)
     dims = dim_tuple(dims, input.ndim)
@@ -55,7 +55,10 @@ def roll(input, shifts, dims=None):
     for d in dims:  # counted before the dims are looked at
         if input.ndim == 0:
             raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
-        wrap_dim(d, input.ndim)
+        if input.numel():  # torch rolls an empty tensor along any dim, in range or not
+            wrap_dim(d, input.ndim)
+        elif type(d) is not int and not isinstance(d, np.integer):  # but checks its type
+            raise TypeError(d)  # reworded: NOTE [Read after a failure]
     return call(ROLL, (input,), {"shifts": shifts, "dims": dims})
 
 
@@ -75,9 +78,10 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:124
+# --- book/chapters/16g_moves_and_fused.md:129
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
+    from refgrad._tensor_values import wrap_dim
 
     if input.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
@@ -87,6 +91,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         from refgrad._creation import empty_like
 
         return empty_like(input).copy_(input)
+    wrap_dim(dim, input.ndim)
     pieces = [t for t in (prepend, input, append) if t is not None]
     out = cat(pieces, dim) if len(pieces) > 1 else input
     for _ in range(n):
@@ -98,7 +103,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:160
+# --- book/chapters/16g_moves_and_fused.md:167
 def broadcast_to(input, *size):
     return input.expand(*size)
 

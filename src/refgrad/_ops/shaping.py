@@ -60,7 +60,9 @@ def _cat(arrays, dim, tensors_args_sizes):
 
     _check_cat(arrays, dim)
     kind = reduce(promote_types, (from_numpy(a.dtype) for a in arrays)).numpy
-    kept = [a for a in arrays if not _legacy_empty(a)] or arrays
+    kept = [a for a in arrays if not _legacy_empty(a)]
+    if not kept:  # legacy empties alone join to one, whatever dim says
+        return np.concatenate([a.astype(kind, copy=False) for a in arrays])
     return np.concatenate([a.astype(kind, copy=False) for a in kept], axis=dim)
 
 
@@ -106,7 +108,7 @@ CAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:165
+# --- book/chapters/16d_indexing.md:167
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -143,7 +145,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:212
+# --- book/chapters/16d_indexing.md:214
 def unsafe_view(input, size):
     return _call(UNSAFE_VIEW, input, size=tuple(size))
 
@@ -192,7 +194,7 @@ def _contiguous_in(input, memory_format):
     return clone(input, memory_format=memory_format)
 
 
-# --- book/chapters/16d_indexing.md:262
+# --- book/chapters/16d_indexing.md:264
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -211,7 +213,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:287
+# --- book/chapters/16d_indexing.md:294
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim
@@ -220,17 +222,20 @@ def cat(tensors, dim=0):
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     left_out = [_legacy_empty(t._data) for t in tensors]
-    first = next((t for t, out in zip(tensors, left_out) if not out), tensors[0])
     for i, other in enumerate(tensors):
         if other.ndim == 0:
             raise RuntimeError(
                 f"zero-dimensional tensor (at position {i}) cannot be concatenated"
             )
-        if other.ndim != first.ndim and not left_out[i]:
+    if all(left_out):  # nothing but legacy empties: no dim to read, an empty result
+        return call(CAT, (tensors,), {"dim": dim, "tensors_args_sizes": (None,) * len(tensors)})
+    first = next(t for t, out in zip(tensors, left_out) if not out)
+    d = wrap_dim(dim, first.ndim)  # read against the first kept piece, before the others
+    for other, out in zip(tensors, left_out):
+        if other.ndim != first.ndim and not out:
             raise RuntimeError(
                 f"Tensors must have same number of dimensions: got {first.ndim} and {other.ndim}"
             )
-    d = wrap_dim(dim, first.ndim)
     sizes = tuple(None if out and first.ndim != 1 else x.shape[d]
                   for x, out in zip(tensors, left_out))
     return call(CAT, (tensors,), {"dim": dim, "tensors_args_sizes": sizes})

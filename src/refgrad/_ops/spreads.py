@@ -3,24 +3,22 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:775
+# --- book/chapters/16n_more_shapes_and_elementwise.md:776
 """var_mean and std_mean, rows; cov and corrcoef, composites."""
 
 import math
 import warnings
 
-import numpy as np
-
 from refgrad._ops import measures
 from refgrad._ops.dispatch import call
+from refgrad._ops.moments import moments
 from refgrad._ops.table import Op, register
 
 
-def _mean(a, dim, keepdim):
-    axes = measures._axes(dim, a.ndim)
-    if a.size == 0:  # NumPy warns of an empty slice; torch quietly gives NaN
-        return np.full_like(np.add.reduce(a, axis=axes, keepdims=keepdim), np.nan)
-    return np.mean(a, axis=axes, keepdims=keepdim).astype(a.dtype)
+def _moments(a, dim, correction, keepdim, root):
+    """Both results from one pass of Welford's update, as torch's (chapter 16b)."""
+    return moments(a, measures._axes(dim, a.ndim), measures._correction(correction),
+                   keepdim, root=root, welford=True)
 
 
 def _mean_part(g, self, dim, keepdim):
@@ -30,7 +28,7 @@ def _mean_part(g, self, dim, keepdim):
     return spread / count
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:803
+# --- book/chapters/16n_more_shapes_and_elementwise.md:802
 def _var_mean_backward(grads, self, dim, correction, keepdim):
     (spread,) = measures._var_backward(grads[0], self, dim, correction, keepdim)
     return (spread + _mean_part(grads[1], self, dim, keepdim),)
@@ -43,19 +41,17 @@ def _std_mean_backward(grads, self, result0, dim, correction, keepdim):
 
 VAR_MEAN = register(Op(
     "var_mean", "VarMeanBackward0", ("self",), outputs=("result0", "result1"),
-    forward=lambda a, dim, correction, keepdim: (
-        measures._var(a, dim, correction, keepdim), _mean(a, dim, keepdim)),
+    forward=lambda a, dim, correction, keepdim: _moments(a, dim, correction, keepdim, False),
     backward=_var_mean_backward, saves=(("self", ("self",)),),
 ))
 STD_MEAN = register(Op(
     "std_mean", "StdMeanBackward0", ("self",), outputs=("result0", "result1"),
-    forward=lambda a, dim, correction, keepdim: (
-        measures._std(a, dim, correction, keepdim), _mean(a, dim, keepdim)),
+    forward=lambda a, dim, correction, keepdim: _moments(a, dim, correction, keepdim, True),
     backward=_std_mean_backward, saves=(("self", ("self",)), ("result0", ("self",))),
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:829
+# --- book/chapters/16n_more_shapes_and_elementwise.md:826
 def var_mean(input, dim=measures._UNSET, unbiased=measures._UNSET, keepdim=False, *,
              correction=measures._UNSET):
     return _both(VAR_MEAN, input, dim, unbiased, keepdim, correction)
@@ -82,7 +78,7 @@ def _both(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:875
+# --- book/chapters/16n_more_shapes_and_elementwise.md:872
 def _weights(fweights, aweights, observations):
     w = None
     for name, given in (("fweights", fweights), ("aweights", aweights)):
@@ -113,7 +109,7 @@ def _c_name(t) -> str:
     return LEGACY[t.dtype]
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:907
+# --- book/chapters/16n_more_shapes_and_elementwise.md:904
 def _weighted_norm(w, w_sum, aweights, correction):
     from refgrad._ops.integrals import times  # a product with a number: MulBackward1
 
@@ -144,7 +140,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     return (product / norm).squeeze()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:945
+# --- book/chapters/16n_more_shapes_and_elementwise.md:942
 def corrcoef(input):
     if input.ndim > 2:
         raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but "

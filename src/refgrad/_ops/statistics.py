@@ -129,9 +129,9 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:204
+# --- book/chapters/16b_reductions.md:206
 def _prod_grad(g, self, result, dim=None, keepdim=False):
-    if dim is None and self.ndim == 0:  # torch passes a 0-d input its gradient as it is
+    if self.ndim == 0:  # torch passes a 0-d input its gradient as it is, dim or not
         return (g,)
     axes = None if dim is None else dim % (self.ndim or 1)
     if dim is not None and not keepdim and self.ndim:
@@ -176,7 +176,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:272
+# --- book/chapters/16b_reductions.md:274
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -193,12 +193,12 @@ def _logsumexp(a, dim, keepdim):
 
 def _logsumexp_grad(g, self, result, dim, keepdim):
     if not keepdim and self.ndim:
-        for d in sorted(_axes(dim, self.ndim)):
+        for d in sorted(_axes(dim, self.ndim) or ()):  # dim=(): 0-d, broadcasts as it is
             g, result = g.unsqueeze(d), result.unsqueeze(d)
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:312
+# --- book/chapters/16b_reductions.md:314
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -216,7 +216,7 @@ def _softmax(a, dim):
     return e / total
 
 
-# --- book/chapters/16b_reductions.md:332
+# --- book/chapters/16b_reductions.md:334
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -234,7 +234,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:530
+# --- book/chapters/16b_reductions.md:536
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -272,7 +272,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:574
+# --- book/chapters/16b_reductions.md:580
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -302,10 +302,14 @@ min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 def logsumexp(input, dim, keepdim=False):
     if not input.dtype.is_floating_point:
         input = input.to(get_default_dtype())
-    return _call(LOGSUMEXP, input, dim=dim_tuple(dim, input.ndim), keepdim=keepdim)
+    dim = dim_tuple(dim, input.ndim)
+    if not dim and not keepdim and input.ndim and input.numel():
+        ones = ", ".join("1" * input.ndim)  # torch's kernel keeps every dim, then can't drop them
+        raise RuntimeError(f"output with shape [] doesn't match the broadcast shape [{ones}]")
+    return _call(LOGSUMEXP, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:608
+# --- book/chapters/16b_reductions.md:618
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -314,7 +318,8 @@ def _softmax_function(row, kernel):
                             f"{c_type_name(type(dim))}")
         if dtype is not None:
             input = input.to(dtype)
-        last = input.ndim == 0 or wrap_dim(dim, input.ndim) == input.ndim - 1
+        wrapped = wrap_dim(dim, input.ndim)  # a 0-d input takes 0 and -1, as torch's
+        last = input.ndim == 0 or wrapped == input.ndim - 1
         _floating_only(input, lambda name: NotImplementedError(
             f'"{kernel}{"_lastdim" if last else ""}_kernel_impl" not implemented for '
             f"'{name}'"))

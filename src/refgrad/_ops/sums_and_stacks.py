@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:490
+# --- book/chapters/16_functions.md:493
 """sum, cumsum, stack and unbind: function forms of the reduction and shape rows."""
 
 from refgrad import _dtype
@@ -13,15 +13,19 @@ from refgrad._ops.functions import NO_DIM, check_grad_dtype, dim_tuple, refuse_a
 from refgrad._signatures import dtype_argument
 from refgrad._tensor_values import wrap_dim
 
+_NO_KEEPDIM = object()  # keepdim not given: torch's sum has no form with keepdim alone
 
-def sum(input, dim=NO_DIM, keepdim=False, *, dtype=None):  # noqa: A001 - torch's name
-    if dim is NO_DIM and keepdim is False and dtype is None:  # the plain total: nothing to check
+
+def sum(input, dim=NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None):  # noqa: A001 - torch's name
+    if dim is NO_DIM and keepdim is _NO_KEEPDIM and dtype is None:  # the plain total
         return call(red.SUM, (input,))
     # NOTE [Method copies of the arithmetic]: Tensor.sum is a copy, and so it
     # checks its arguments here, against the form that is running.
     given = {} if dtype is None else {"dtype": dtype}
-    if dim is NO_DIM and keepdim is not False:  # keepdim alone: torch has no such signature
+    if dim is NO_DIM and keepdim is not _NO_KEEPDIM:  # keepdim alone, even False
         refuse_arguments("sum", (input,), {"keepdim": keepdim, **given})
+    if keepdim is _NO_KEEPDIM:
+        keepdim = False
     if dtype is not None and not isinstance(dtype, _dtype.dtype):
         refuse_arguments("sum", (input,) if dim is NO_DIM else (input, dim, keepdim), given)
         dtype = _dtype.PYTHON_TYPES[dtype]  # it fits: one of Python's types
@@ -56,7 +60,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:905
+# --- book/chapters/16_functions.md:912
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool and input.ndim and input.numel():  # no running sum in bool, but
