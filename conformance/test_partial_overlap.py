@@ -83,6 +83,10 @@ OUT = [
     ("lt", lambda w, i: torch.lt(i, 0.5, out=w.view(torch.bool)[:6])),
     ("special.expit", lambda w, i: torch.special.expit(i, out=w)),
     ("sort", lambda w, i: torch.sort(i, out=(w, torch.empty(6, dtype=torch.long)))),
+    ("addmm", lambda w, i: torch.addmm(i[:4].view(2, 2), torch.ones(2, 2), torch.ones(2, 2),
+                                       out=w[:4].view(2, 2))),
+    ("addmv", lambda w, i: torch.addmv(i[:2], torch.ones(2, 2), torch.ones(2), out=w[:2])),
+    ("index_add", lambda w, i: torch.index_add(i, 0, torch.arange(6), torch.ones(6), out=w)),
 ]
 OUT_ANY = [
     ("cat", lambda w, i: torch.cat([i[:2], i[2:]], out=w)),
@@ -202,6 +206,7 @@ def test_a_float_tensor_may_take_its_own_bits_as_ints():
     lambda a: a[2:].view(2, 2).addmm_(a[:4].view(2, 2), torch.ones(2, 2)),
     lambda a: torch.sum(a[:-1].view(5, 1), 1, out=a[1:]),
     lambda a: torch.mv(torch.ones(5, 5), a[:-1], out=a[1:]),
+    lambda a: torch.addmv(torch.ones(3), torch.ones(3, 3), a[:3], out=a[1:4]),  # a factor
 ])
 def test_ops_that_compare_no_input(write):
     a = torch.arange(6.0)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:304
+# --- book/chapters/26_inplace.md:310
 """torch's refusal of an input that lies partly in the memory a write changes."""
 
 import numpy as np
@@ -47,7 +47,7 @@ def overlapping(t, other, same_ok: bool = True) -> bool:
     return True
 
 
-# --- book/chapters/26_inplace.md:353
+# --- book/chapters/26_inplace.md:359
 COMPARE_NONE = frozenset(("addbmm", "addmm", "addmv", "baddbmm", "fill", "masked_scatter"))
 COMPARE_FIRST = frozenset(("masked_fill",))  # the mask, not the value
 # Indexed writes: their index tensors and source, refused even as the very same memory.
@@ -73,7 +73,7 @@ def check_inputs(t, function, args, kwargs) -> None:
             raise RuntimeError(SHARED_INPUT)
 
 
-# --- book/chapters/26_inplace.md:382
+# --- book/chapters/26_inplace.md:388
 OUT_COMPARED = frozenset((
     "abs", "absolute", "acos", "acosh", "add", "addcdiv", "addcmul", "angle", "arccos",
     "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin", "asinh", "atan",
@@ -93,15 +93,16 @@ OUT_COMPARED = frozenset((
 OUT_REFUSES_ANY = frozenset((
     "cat", "concat", "concatenate", "gather", "index_select", "masked_select", "take",
     "take_along_dim"))
+OUT_FIRST = frozenset(("addbmm", "addmm", "addmv", "baddbmm"))  # the added term, not the factors
 
 
 def check_out_inputs(name: str, outs, args, kwargs) -> None:
     """Refuse an input of ``name`` that overlaps one of its ``outs`` as torch refuses."""
     same_ok = name not in OUT_REFUSES_ANY
-    if same_ok and name not in OUT_COMPARED:
+    if same_ok and name not in OUT_COMPARED and name not in OUT_FIRST:
         return
     inputs = []
-    for a in (*args, *kwargs.values()):
+    for a in args[:1] if name in OUT_FIRST else (*args, *kwargs.values()):
         inputs.extend(a if isinstance(a, list | tuple) else (a,))  # cat's list of tensors
     for o in outs:
         for other in inputs:
