@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1672
+# --- book/chapters/26_inplace.md:1880
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
@@ -34,9 +34,14 @@ def setitem(self, index, value) -> None:
             "indices": list(indices), "accumulate": False}))
         put = shared_write(put, put_at(list(indices), False),
                            *index_put_warnings(indices, values))
+        put.indices = indices  # NOTE [Inputs that overlap the written tensor]
         inplace(target, put, values)
     elif isinstance(value, Tensor):
-        writes.copy_(target, expandable(values, target))
+        shape = values._data.shape
+        if shape != target._data.shape and (not shape or values.numel() != target.numel()):
+            writes.copy_stretched(target, expandable(values, target))
+        else:
+            writes.copy_(target, expandable(values, target))
     else:
         writes.fill_(target, values)
 
@@ -65,7 +70,7 @@ def _assignable(value, target):
 Tensor.__setitem__ = setitem
 
 
-# --- book/chapters/26_inplace.md:1742
+# --- book/chapters/26_inplace.md:1955
 def expandable(value, target):
     """``value`` without leading 1s, checked to expand to ``target``'s sizes as torch's."""
     from refgrad._ops.shapes import expanded_size

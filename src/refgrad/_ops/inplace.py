@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:259
+# --- book/chapters/26_inplace.md:451
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import warnings
@@ -11,6 +11,7 @@ import numpy as np
 
 from refgrad._backend import overlaps
 from refgrad._ops.copy_slices import rebase_history
+from refgrad._ops.input_overlaps import check_inputs
 from refgrad._ops.simple_functions import clone
 from refgrad._ops.write_checks import bump, check_fits, check_inplace
 from refgrad._tensor import Tensor
@@ -30,6 +31,8 @@ def inplace(self, function, *args, **kwargs):
     shared_write = _shared_write(self, function)
     shared_ok = shared_write is not None or getattr(function, "one_value", False)
     check_inplace(self, recorded, shared_ok)
+    if tensors or kwargs:  # NOTE [Inputs that overlap the written tensor]
+        check_inputs(self, function, args, kwargs)
     result = _without_pack_hooks(function, self, args, kwargs) if recorded else function(
         self, *args, **kwargs)
     check_fits(self, result)
@@ -75,7 +78,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:338
+# --- book/chapters/26_inplace.md:533
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 

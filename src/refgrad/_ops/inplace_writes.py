@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:398
+# --- book/chapters/26_inplace.md:593
 """zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
 and index_fill_, which may also write where elements share memory."""
 
@@ -28,7 +28,7 @@ from refgrad._tensor import Tensor
 from refgrad.utils._python_dispatch import named
 
 
-# --- book/chapters/26_inplace.md:425
+# --- book/chapters/26_inplace.md:620
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -65,7 +65,7 @@ def _copied(a, src):
     return np.broadcast_to(src, shape).astype(a.dtype)
 
 
-# --- book/chapters/26_inplace.md:466
+# --- book/chapters/26_inplace.md:661
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -80,7 +80,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:486
+# --- book/chapters/26_inplace.md:681
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -98,7 +98,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:1560
+# --- book/chapters/26_inplace.md:1755
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -165,19 +165,32 @@ def index_put_(self, indices, values, accumulate=False):
     put = named("index_put", lambda t, v: _call(INDEX_PUT_, (t, v), {
         "indices": indices, "accumulate": accumulate}))
     put = shared_write(put, put_at(indices, accumulate), *index_put_warnings(indices, values))
+    put.indices = indices  # NOTE [Inputs that overlap the written tensor]
     return inplace(self, put, values)
 
 
 def copy_(self, src, non_blocking=False):
     if not isinstance(src, Tensor):
         src = _number_source(src)
+    return inplace(self, named("copy", _copy_step()), src)
 
+
+def copy_stretched(self, src):
+    """``copy_`` of a source item assignment stretches to ``self``'s shape, or
+    fills with if 0-d: torch does not compare it with ``self`` (NOTE [Inputs
+    that overlap the written tensor])."""
+    step = named("copy", _copy_step())
+    step.uncompared = True
+    return inplace(self, step, src)
+
+
+def _copy_step():
     def copy(t, s):
         if isinstance(s, Tensor) and not same_device(s._data, t._data):
             s = s.to(t.device)  # NOTE [Copies between devices]
         return _call(COPY, (t, s), {"src_dtype": s.dtype})
 
-    return inplace(self, named("copy", copy), src)
+    return copy
 
 
 def _number_source(value):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1798
+# --- book/chapters/26_inplace.md:2011
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
@@ -11,6 +11,7 @@ from refgrad._argument_forms import refuse_in_torch_words
 from refgrad._backend import overlaps
 from refgrad._ops import simple_functions
 from refgrad._ops.inplace_methods import OUT_OF_PLACE
+from refgrad._ops.input_overlaps import check_out_inputs
 from refgrad._ops.out_rules import (
     BUMPS,
     DTYPE_BEFORE_SHARED,
@@ -55,6 +56,7 @@ def with_out(function, name: str, returns=None):
             if rules in DTYPE_BEFORE_SHARED:
                 refuse_dtypes(rules, outs, (function(*args, **kwargs),))
             raise RuntimeError(OVERLAP)
+        check_out_inputs(rules, outs, args, kwargs)  # NOTE [Inputs that overlap the written tensor]
         result = function(*args, **kwargs)
         results = (result,) if isinstance(out, Tensor) else tuple(result)
         refuse_dtypes(rules, outs, results)  # before any resizing: a refused out stays as it was

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:40
+# --- book/chapters/26_inplace.md:41
 """What every write into a tensor checks first, and the version bump that follows it."""
 
 import sys
@@ -36,7 +36,7 @@ RESIZED = (
 )
 
 
-# --- book/chapters/26_inplace.md:80
+# --- book/chapters/26_inplace.md:81
 def bump(t) -> None:
     """Count one write to ``t``'s memory."""
     counter = t._version_counter
@@ -67,7 +67,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:219
+# --- book/chapters/26_inplace.md:220
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -100,7 +100,7 @@ def check_cast(t, kind) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:1785
+# --- book/chapters/26_inplace.md:1998
 def resize_out(t, shape, times: int = 1) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype."""
     if t._data.size:
