@@ -241,7 +241,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1100
+# --- book/chapters/13_dispatch.md:1103
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -250,12 +250,15 @@ def _output(result, node, i):
 
 
 # NOTE [What the cycle collector sees]
-# A new tuple is watched by the cycle collector until one of its passes finds
-# it holds only numbers, and a dict that takes in a watched value is watched
-# until a full pass. A node's kept sizes, as new tuples, would leave two such
-# objects per node, the tuple and the node's dict of kept parameters. Shared
-# (NOTE [Shared slots]), a tuple of sizes is let go by the first pass after
-# it is first made, and every dict that later takes it in is never watched.
+# Each object the cycle collector watches is visited again by its passes for
+# as long as the graph lives: a node, its tuple of child nodes, its tuple of
+# saved values, a leaf's AccumulateGrad and the weak reference to it. A new
+# tuple is watched until a pass finds it holds only numbers, and a dict that
+# takes in a watched value is watched until a full pass. Kept sizes, as new
+# tuples, would add two such objects per node, the tuple and the node's dict
+# of kept parameters. Shared (NOTE [Shared slots]), a tuple of sizes is let go
+# by the first pass after it is first made, and a dict that later takes it in
+# is never watched.
 def _metadata(array, what: str):
     if what == "sizes":
         sizes = tuple(array.shape)  # the same tuple, from a NumPy array
@@ -266,7 +269,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1133
+# --- book/chapters/13_dispatch.md:1139
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -293,7 +296,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1297
+# --- book/chapters/13_dispatch.md:1303
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32
