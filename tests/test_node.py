@@ -261,3 +261,24 @@ def test_the_shared_slots_stay_few(monkeypatch):
     for n, piece in enumerate(pieces):
         assert (piece * 2).grad_fn.next_functions[0][1] == n
     assert len(dispatch._SHARED_SLOTS) <= 1024
+
+
+def test_kept_sizes_are_shared_and_leave_the_kept_dict_unwatched():
+    x, y = refgrad.ones(5, 3, requires_grad=True), refgrad.zeros(5, 3, requires_grad=True)
+    first = x.sum().grad_fn
+    gc.collect()  # lets go of the shared sizes, which hold only numbers
+    second = y.sum().grad_fn
+    assert second._params["self_sym_sizes"] is first._params["self_sym_sizes"]
+    assert not gc.is_tracked(second._params)  # nothing in it the collector must visit
+    assert second._saved_self_sym_sizes == (5, 3)
+    y.sum().backward()
+    assert y.grad.tolist() == [[1.0] * 3] * 5
+
+
+def test_kept_strides_are_shared_too():
+    a, b = refgrad.ones(3, 4, requires_grad=True), refgrad.ones(4, 2, requires_grad=True)
+    first, second = (a @ b).grad_fn, (a.t().t() @ b.t().t()).grad_fn
+    assert first._saved_self_sym_strides == (4, 1)
+    assert first._saved_mat2_sym_strides == (2, 1)
+    for key in ("self_sym_strides", "mat2_sym_strides", "self_sym_sizes"):
+        assert second._params[key] is first._params[key]

@@ -215,7 +215,9 @@ def _all_inference(tensors, params) -> bool:
 # Nearly every node's slots are (0,), (0, 0) or the like, so nodes share one
 # tuple per pattern. A graph kept alive then leaves one object fewer per
 # node for the cycle collector to count and to visit in its full passes,
-# which are most of what a deep chain's forward costs beyond its ops.
+# which are most of what a deep chain's forward costs beyond its ops. The
+# sizes and strides a node keeps are tuples of integers too, and share the
+# same table: NOTE [What the cycle collector sees].
 _SHARED_SLOTS: dict = {}
 _known_slots = _SHARED_SLOTS.get
 
@@ -239,7 +241,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1117
+# --- book/chapters/13_dispatch.md:1122
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -247,15 +249,27 @@ def _output(result, node, i):
     return make_tensor(result)
 
 
+# NOTE [What the cycle collector sees]
+# Each object the cycle collector watches is visited again by its passes for
+# as long as the graph lives: a node, its tuple of child nodes, its tuple of
+# saved values, a leaf's AccumulateGrad and the weak reference to it. A new
+# tuple is watched until a pass finds it holds only numbers, and a dict that
+# takes in a watched value is watched until a full pass. Kept sizes, as new
+# tuples, would add two such objects per node, the tuple and the node's dict
+# of kept parameters. Shared (NOTE [Shared slots]), a tuple of sizes is let go
+# by the first pass after it is first made, and a dict that later takes it in
+# is never watched.
 def _metadata(array, what: str):
     if what == "sizes":
-        return tuple(array.shape)
+        sizes = tuple(array.shape)  # the same tuple, from a NumPy array
+        return _known_slots(sizes) or _share(sizes)
     if what == "strides":
-        return element_strides(array)
+        strides = element_strides(array)
+        return _known_slots(strides) or _share(strides)
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1141
+# --- book/chapters/13_dispatch.md:1158
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -282,7 +296,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1305
+# --- book/chapters/13_dispatch.md:1322
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32
