@@ -90,7 +90,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:1905
+# --- book/chapters/26_inplace.md:1907
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

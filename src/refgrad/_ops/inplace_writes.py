@@ -22,7 +22,7 @@ from refgrad._ops.shared_writes import (
     put_at,
     shared_write,
 )
-from refgrad._ops.simple_functions import masked_fill
+from refgrad._ops.simple_functions import differentiable, masked_fill, untracked
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad.utils._python_dispatch import named
@@ -177,6 +177,8 @@ def copy_(self, src, non_blocking=False):
             s = s.to(t.device)  # NOTE [Copies between devices]
         return _call(COPY, (t, s), {"src_dtype": s.dtype})
 
+    if not differentiable(self.dtype):  # NOTE [Copies no gradient reaches]
+        return untracked(inplace, self, named("copy", copy), src)
     return inplace(self, named("copy", copy), src)
 
 

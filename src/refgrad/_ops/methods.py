@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:960
+# --- book/chapters/16_functions.md:983
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from refgrad._argument_forms import method_copy, operator_copy
@@ -103,7 +103,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1089
+# --- book/chapters/16_functions.md:1112
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -190,7 +190,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1182
+# --- book/chapters/16_functions.md:1205
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
