@@ -85,10 +85,11 @@ def _without_pack_hooks(function, self, args, kwargs):
     itself as the result.
     """
     hooks, state.saved_tensors_hooks = state.saved_tensors_hooks, []
-    try:
+    held, state.held_saved_tensors_hooks = state.held_saved_tensors_hooks, hooks
+    try:  # held, not gone: a failing op still packs first (NOTE [Before the kernel refuses])
         return function(self, *args, **kwargs)
     finally:
-        state.saved_tensors_hooks = hooks
+        state.saved_tensors_hooks, state.held_saved_tensors_hooks = hooks, held
 
 
 def _keep_original(self, args, node) -> None:

@@ -100,7 +100,7 @@ def check_cast(t, kind) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:1787
+# --- book/chapters/26_inplace.md:1788
 def resize_out(t, shape, times: int = 1) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype."""
     if t._data.size:
