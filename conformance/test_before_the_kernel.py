@@ -74,3 +74,17 @@ def test_a_stale_view_is_refused_before_a_shape_mismatch():
         with raises(RuntimeError, "The size of tensor a (2) must match the size of tensor b (3) "
                                   "at non-singleton dimension 0"):
             v * torch.ones(3, 2)
+
+
+@pytest.mark.parametrize("source", [lambda e: e, lambda e: e[:]])
+def test_copying_an_expanded_tensor_onto_itself_only_bumps_its_version(source):
+    e = torch.tensor([1.5]).expand(2, 1)
+    assert e.copy_(source(e)) is e and e._version == 1 and e.tolist() == [[1.5], [1.5]]
+    with torch.no_grad():
+        y = torch.ones(2, requires_grad=True) * 1
+    v = y[:1].expand(2)
+    assert v.copy_(source(v)) is v and v._version == 1
+    with raises(RuntimeError, "unsupported operation: more than one element of the written-to "
+                              "tensor refers to a single memory location. Please clone() the "
+                              "tensor before performing the operation."):
+        e.copy_(torch.zeros(2, 1))  # another source is refused

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:640
+# --- book/chapters/26_inplace.md:645
 """The in-place methods made from out-of-place functions, and their installation."""
 
 from refgrad._dtype import result_type
@@ -53,7 +53,7 @@ def _method(function):
     return method
 
 
-# --- book/chapters/26_inplace.md:695
+# --- book/chapters/26_inplace.md:700
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -90,7 +90,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:1908
+# --- book/chapters/26_inplace.md:1923
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 

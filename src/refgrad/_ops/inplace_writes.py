@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:399
+# --- book/chapters/26_inplace.md:404
 """zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
 and index_fill_, which may also write where elements share memory."""
 
 import numpy as np
 
-from refgrad._backend import same_device
+from refgrad._backend import data_ptr, same_device
 from refgrad._c_names import c_type_name
 from refgrad._dtype import checked_fill
 from refgrad._ops import slice_writes
@@ -28,7 +28,7 @@ from refgrad._tensor import Tensor
 from refgrad.utils._python_dispatch import named
 
 
-# --- book/chapters/26_inplace.md:426
+# --- book/chapters/26_inplace.md:431
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -65,7 +65,7 @@ def _copied(a, src):
     return np.broadcast_to(src, shape).astype(a.dtype)
 
 
-# --- book/chapters/26_inplace.md:467
+# --- book/chapters/26_inplace.md:472
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -80,7 +80,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:487
+# --- book/chapters/26_inplace.md:492
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -98,7 +98,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:1561
+# --- book/chapters/26_inplace.md:1566
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -177,9 +177,19 @@ def copy_(self, src, non_blocking=False):
             s = s.to(t.device)  # NOTE [Copies between devices]
         return _call(COPY, (t, s), {"src_dtype": s.dtype})
 
+    write = named("copy", copy)
+    if _same_data(self, src):  # torch's kernel returns at once: no element is written
+        write = _one_value(write)
     if not differentiable(self.dtype):  # NOTE [Copies no gradient reaches]
-        return untracked(inplace, self, named("copy", copy), src)
-    return inplace(self, named("copy", copy), src)
+        return untracked(inplace, self, write, src)
+    return inplace(self, write, src)
+
+
+def _same_data(t, src) -> bool:
+    """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
+    a, b = t._data, src._data
+    return (a.dtype == b.dtype and a.shape == b.shape and a.strides == b.strides
+            and same_device(a, b) and data_ptr(a) == data_ptr(b))
 
 
 def _number_source(value):
