@@ -548,11 +548,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1149
+# --- book/chapters/27_views.md:1161
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1274
+# --- book/chapters/27_views.md:1286
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

@@ -127,7 +127,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:367
+# --- book/chapters/27_views.md:379
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
     base = view._view_base
@@ -163,7 +163,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:450
+# --- book/chapters/27_views.md:462
 def _go_stale(view, info) -> None:
     if info.stale is not None:
         return  # torch's words name the node the view had first
@@ -173,7 +173,7 @@ def _go_stale(view, info) -> None:
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:461
+# --- book/chapters/27_views.md:473
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -196,7 +196,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:587
+# --- book/chapters/27_views.md:599
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -219,7 +219,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:611
+# --- book/chapters/27_views.md:623
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 
