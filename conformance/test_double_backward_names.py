@@ -79,6 +79,8 @@ CASES = {
     "lerp_tensor": (torch.lerp, [ANY, POS, INSIDE]),
     "norm_1": (lambda a: torch.linalg.vector_norm(a, 1), [ANY]),
     "norm_3": (lambda a: torch.linalg.vector_norm(a, 3), [ANY]),
+    "norm_2": (lambda a: a.norm(), [ANY]),
+    "norm_2_dim": (lambda a: torch.linalg.vector_norm(a, 2, dim=1), [ANY]),
     "std_dim": (lambda a: a.std(0), [ANY]),
     "div_mode": (lambda a, b: torch.div(a, b, rounding_mode=None), [ANY, POS]),
     "zero_": (lambda a: a.clone().zero_(), [ANY]),
@@ -401,6 +403,14 @@ EXPECTED = {
     ],
     'norm_1': [
         'MulBackward0 .SgnBackward0 ..AccumulateGrad .AccumulateGrad',
+    ],
+    'norm_2': [
+        'MulBackward0 .AccumulateGrad .MaskedFillBackward0 ..DivBackward0 ...AccumulateGrad '
+        '...LinalgVectorNormBackward0',
+    ],
+    'norm_2_dim': [
+        'MulBackward0 .UnsqueezeBackward0 ..AccumulateGrad .MaskedFillBackward0 ..DivBackward0 '
+        '...AccumulateGrad ...UnsqueezeBackward0',
     ],
     'norm_3': [
         'MulBackward0 .MulBackward0 ..AccumulateGrad ..PowBackward0 ...AbsBackward0 '

@@ -10,7 +10,7 @@ from refgrad.autograd._versions import _unsafe_set_version_counter
 __all__ = ["_unsafe_set_version_counter"]
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:170
+# --- book/chapters/23_saved_tensor_hooks.md:187
 from refgrad.autograd._saved_hooks import (
     saved_tensors_hooks_disabled_message as _saved_tensors_hooks_get_disabled_error_message,
 )

@@ -62,10 +62,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
         else:
             out = forward(*arrays)
     except (ValueError, NotImplementedError):  # shapes are checked before dtypes in torch
+        before_refusal(op, tensors, params)
         error = _broadcast_error(op, tensors)
         if error is None:
             raise
         raise error from None
+    except Exception:
+        before_refusal(op, tensors, params)
+        raise
     finally:
         restore_fp(token)
     if op.many:
@@ -87,14 +91,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:857
+# --- book/chapters/13_dispatch.md:861
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:880
+# --- book/chapters/13_dispatch.md:893
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -114,7 +118,33 @@ def _records(op) -> bool:
             and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:980
+# NOTE [Before the kernel refuses]
+# torch's autograd layer works before the kernel: it reads every operand's
+# history (a stale view's grad_fn refuses there) and saves the operands the
+# node keeps (pack hooks run there), and only then runs the kernel, whose
+# shape or dtype checks may refuse. refgrad runs its forward first, so a row
+# that fails does both here, on the failure path only, before its own error.
+def before_refusal(op, tensors, params) -> None:
+    if not _records(op) or (edges := _edges(tensors, params)) is None:
+        return
+    hooks = state.saved_tensors_hooks or state.held_saved_tensors_hooks  # an in-place op's
+    if not (switched_on.saved_tensors_hooks and hooks):
+        return
+    nodes = edges[0]
+    before, state.saved_tensors_hooks = state.saved_tensors_hooks, hooks
+    try:
+        for where, key, users in node_class(op).plan[0]:
+            if where == "output" or (users and all(nodes[u] is None for u in users)):
+                continue  # an output is saved after the kernel; an unneeded input never
+            _save(tensors[key] if where == "input" else params[key], _BEFORE)
+    finally:
+        state.saved_tensors_hooks = before
+
+
+_BEFORE = object()  # the node-to-be: no operand is its output
+
+
+# --- book/chapters/13_dispatch.md:1019
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -241,7 +271,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1122
+# --- book/chapters/13_dispatch.md:1161
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -269,7 +299,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1158
+# --- book/chapters/13_dispatch.md:1197
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -296,7 +326,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1322
+# --- book/chapters/13_dispatch.md:1361
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

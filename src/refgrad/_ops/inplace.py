@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:451
+# --- book/chapters/26_inplace.md:456
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import warnings
@@ -78,7 +78,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:533
+# --- book/chapters/26_inplace.md:538
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -88,10 +88,11 @@ def _without_pack_hooks(function, self, args, kwargs):
     itself as the result.
     """
     hooks, state.saved_tensors_hooks = state.saved_tensors_hooks, []
-    try:
+    held, state.held_saved_tensors_hooks = state.held_saved_tensors_hooks, hooks
+    try:  # held, not gone: a failing op still packs first (NOTE [Before the kernel refuses])
         return function(self, *args, **kwargs)
     finally:
-        state.saved_tensors_hooks = hooks
+        state.saved_tensors_hooks, state.held_saved_tensors_hooks = hooks, held
 
 
 def _keep_original(self, args, node) -> None:

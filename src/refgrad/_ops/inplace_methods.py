@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:834
+# --- book/chapters/26_inplace.md:840
 """The in-place methods made from out-of-place functions, and their installation."""
 
 from refgrad._dtype import python_number, result_type
@@ -53,7 +53,7 @@ def _method(function):
     return method
 
 
-# --- book/chapters/26_inplace.md:889
+# --- book/chapters/26_inplace.md:895
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -90,7 +90,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:2124
+# --- book/chapters/26_inplace.md:2146
 def _augmented(function, name: str):
     def augmented(self, other):
         try:

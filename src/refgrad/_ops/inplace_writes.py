@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:593
+# --- book/chapters/26_inplace.md:599
 """zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
 and index_fill_, which may also write where elements share memory."""
 
 import numpy as np
 
-from refgrad._backend import same_device
+from refgrad._backend import data_ptr, same_device
 from refgrad._c_names import c_type_name
 from refgrad._dtype import checked_fill
 from refgrad._ops import slice_writes
@@ -22,13 +22,13 @@ from refgrad._ops.shared_writes import (
     put_at,
     shared_write,
 )
-from refgrad._ops.simple_functions import masked_fill
+from refgrad._ops.simple_functions import differentiable, masked_fill, untracked
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad.utils._python_dispatch import named
 
 
-# --- book/chapters/26_inplace.md:620
+# --- book/chapters/26_inplace.md:626
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -65,7 +65,7 @@ def _copied(a, src):
     return np.broadcast_to(src, shape).astype(a.dtype)
 
 
-# --- book/chapters/26_inplace.md:661
+# --- book/chapters/26_inplace.md:667
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -80,7 +80,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:681
+# --- book/chapters/26_inplace.md:687
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -98,7 +98,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:1755
+# --- book/chapters/26_inplace.md:1761
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -172,7 +172,10 @@ def index_put_(self, indices, values, accumulate=False):
 def copy_(self, src, non_blocking=False):
     if not isinstance(src, Tensor):
         src = _number_source(src)
-    return inplace(self, named("copy", _copy_step()), src)
+    write = named("copy", _copy_step())
+    if _same_data(self, src):  # torch's kernel returns at once: no element is written
+        write = _one_value(write)
+    return _copy_into(self, write, src)
 
 
 def copy_stretched(self, src):
@@ -181,7 +184,7 @@ def copy_stretched(self, src):
     that overlap the written tensor])."""
     step = named("copy", _copy_step())
     step.uncompared = True
-    return inplace(self, step, src)
+    return _copy_into(self, step, src)
 
 
 def _copy_step():
@@ -191,6 +194,19 @@ def _copy_step():
         return _call(COPY, (t, s), {"src_dtype": s.dtype})
 
     return copy
+
+
+def _copy_into(self, write, src):
+    if not differentiable(self.dtype):  # NOTE [Copies no gradient reaches]
+        return untracked(inplace, self, write, src)
+    return inplace(self, write, src)
+
+
+def _same_data(t, src) -> bool:
+    """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
+    a, b = t._data, src._data
+    return (a.dtype == b.dtype and a.shape == b.shape and a.strides == b.strides
+            and same_device(a, b) and data_ptr(a) == data_ptr(b))
 
 
 def _number_source(value):

@@ -160,7 +160,13 @@ def _call(row, a, b):
 
 
 def mm(input, mat2):
-    _matrices(input, mat2)
+    try:
+        _matrices(input, mat2)
+    except RuntimeError:
+        from refgrad._ops.dispatch import before_refusal
+
+        before_refusal(MM, (input, mat2), {})  # NOTE [Before the kernel refuses]
+        raise
     return _call(MM, input, mat2)
 
 
@@ -190,7 +196,7 @@ def mv(input, vec):
     return _call(MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:252
+# --- book/chapters/16c_linalg.md:258
 def matmul(input, other):
     if input.ndim == 0 or other.ndim == 0:
         raise RuntimeError(
@@ -213,7 +219,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:284
+# --- book/chapters/16c_linalg.md:290
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -232,7 +238,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:311
+# --- book/chapters/16c_linalg.md:317
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -243,7 +249,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:328
+# --- book/chapters/16c_linalg.md:334
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -258,7 +264,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:348
+# --- book/chapters/16c_linalg.md:354
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -280,7 +286,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:381
+# --- book/chapters/16c_linalg.md:387
 def outer(input, vec2):
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:

@@ -122,7 +122,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 1:
         return (self.sgn() * g,)
     if ord == 2:
-        return (g * where(result == 0, 0.0, self / result),)
+        return (g * (self / result).masked_fill(result == 0, 0),)  # torch's nodes
     if math.isinf(ord):
         size = np.abs(self._data)
         hits = as_array((size == result._data) | np.isnan(size)).astype(size.dtype)

@@ -27,9 +27,10 @@ from refgrad._ops.elision import dying_alone
 from refgrad._ops.functions import check_broadcast
 from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
+from refgrad.autograd._state import state
 
 
-# --- book/chapters/16_functions.md:351
+# --- book/chapters/16_functions.md:352
 # NOTE [Named as torch names them]
 # Python words an argument error with the function's qualified name:
 # "sin() takes 1 positional argument but 2 were given". A function made in a
@@ -74,7 +75,7 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:427
+# --- book/chapters/16_functions.md:428
 def _binary(row):
     def function(input, other):
         try:
@@ -96,7 +97,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:770
+# --- book/chapters/16_functions.md:771
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
@@ -123,7 +124,29 @@ def to(input, *args, **kwargs):
     strides = copy_strides(input, memory_format)
     params = {"dtype": dtype, "device": device, "self_dtype": input.dtype,
               "self_device": input.device}
+    if input._requires_grad and not differentiable(dtype):  # NOTE [Copies no gradient reaches]
+        return relaid(untracked(call, ar.TO_COPY, (input,), params), strides)
     return relaid(call(ar.TO_COPY, (input,), params), strides)  # as clone's
+
+
+def differentiable(dtype) -> bool:
+    return dtype.is_floating_point or dtype.is_complex
+
+
+# NOTE [Copies no gradient reaches]
+# A copy into an integer or bool dtype has no gradient, and torch's copies
+# (`to`, `copy_` into such a tensor) then look at no operand's history at all.
+# That shows when the operand is a view whose grad_fn torch refuses to read
+# (NOTE [Views past regenerating]): `v.long()` still answers with values.
+# Other ops with integer results either record nothing anyway (comparisons,
+# argmax) or read their inputs' history first, as torch's do (`sort`).
+def untracked(function, *args):
+    """``function(*args)`` with grad mode off: nothing of the inputs' history is read."""
+    before, state.grad_enabled = state.grad_enabled, False
+    try:
+        return function(*args)
+    finally:
+        state.grad_enabled = before
 
 
 def _plain_to(args: tuple) -> bool:
@@ -151,7 +174,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:878
+# --- book/chapters/16_functions.md:901
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:36
+# --- book/chapters/27_views.md:41
 """Views: how they were made, where they sit in their base, their regenerated grad_fn,
 and the checks before a write through them."""
 
@@ -40,10 +40,12 @@ def _creation(source, many: bool) -> int:
     else:
         meta = MULTI_OUTPUT_NODE if many else DEFAULT
     info = source._view_info
-    return info.creation if meta == DEFAULT and info is not None else meta
+    if info is not None and (meta == DEFAULT or info.creation == INFERENCE_MODE):
+        return info.creation  # inference mode's mark is never overwritten
+    return meta
 
 
-# --- book/chapters/27_views.md:93
+# --- book/chapters/27_views.md:100
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay = None
@@ -61,7 +63,7 @@ def track_view(op, source, out, params, index) -> None:
         views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
 
 
-# --- book/chapters/27_views.md:145
+# --- book/chapters/27_views.md:152
 def set_requires_grad(t, flag: bool) -> None:
     """Set leaf ``t``'s own requires_grad flag, and let its views follow."""
     info = t._view_info
@@ -89,7 +91,7 @@ def follow_base(base) -> None:
             view._requires_grad = view._view_info.requires_grad or base._requires_grad
 
 
-# --- book/chapters/27_views.md:205
+# --- book/chapters/27_views.md:212
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -114,7 +116,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:235
+# --- book/chapters/27_views.md:242
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -125,7 +127,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:360
+# --- book/chapters/27_views.md:379
 def regenerate(view) -> None:
     """Point ``view``'s grad_fn at its base's current history."""
     base = view._view_base
@@ -161,7 +163,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:443
+# --- book/chapters/27_views.md:462
 def _go_stale(view, info) -> None:
     if info.stale is not None:
         return  # torch's words name the node the view had first
@@ -171,7 +173,7 @@ def _go_stale(view, info) -> None:
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:454
+# --- book/chapters/27_views.md:473
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -194,7 +196,7 @@ def regenerate_views(counter) -> None:
             regenerate(view)
 
 
-# --- book/chapters/27_views.md:580
+# --- book/chapters/27_views.md:599
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -217,7 +219,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:604
+# --- book/chapters/27_views.md:623
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

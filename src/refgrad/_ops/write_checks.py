@@ -67,7 +67,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:220
+# --- book/chapters/26_inplace.md:225
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -100,7 +100,7 @@ def check_cast(t, kind) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:1998
+# --- book/chapters/26_inplace.md:2020
 def resize_out(t, shape, times: int = 1) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype."""
     if t._data.size:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/01_state.md:206
+# --- book/chapters/01_state.md:208
 """refgrad.autograd: computing gradients by recording and replaying a graph."""
 
 __all__: list[str] = []
@@ -24,11 +24,11 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1238
+# --- book/chapters/10_nodes.md:1254
 from refgrad.autograd import graph
 
 
-# --- book/chapters/11_saved.md:471
+# --- book/chapters/11_saved.md:485
 from refgrad.autograd._saved import SavedTensor
 
 

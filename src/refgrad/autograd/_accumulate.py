@@ -52,8 +52,10 @@ class AccumulateGrad(FunctionNode):
                 raise RuntimeError("leaf variable has been moved into the graph interior")
             if variable._requires_grad:  # no longer, if requires_grad was turned off since
                 steal = not create_graph and sole_holder(grads, 0, 1)  # 1: the local `grad`
+                # held by more than the list, `grad` and getrefcount's argument
+                shared = not steal and _COUNTS_KNOWN and sys.getrefcount(grad) > 3
                 with _accumulate_lock:
-                    add_to_grad(variable, grad, create_graph, steal)
+                    add_to_grad(variable, grad, create_graph, steal, shared)
         post_accumulate(variable)
         return ()
 
@@ -61,21 +63,22 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:681
+# --- book/chapters/10_nodes.md:683
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
 
 
-def add_to_grad(variable, grad, create_graph: bool, steal: bool = False) -> None:
+def add_to_grad(variable, grad, create_graph: bool, steal: bool = False,
+                shared: bool = False) -> None:
     old = variable._grad
     if old is None:
         if create_graph and grad.requires_grad:
             variable._grad = _recorded_copy(grad, variable)
         elif steal and (_obeys_layout(grad, variable) or not state.grad_layout_enforced):
             variable._grad = _stolen(grad)
-        else:
-            variable._grad = _copy(grad, variable)
+        else:  # shared: someone else holds the gradient tensor, so torch copies too
+            variable._grad = _copy(grad, variable, shared or not _obeys_layout(grad, variable))
     elif create_graph:
         variable._grad = _summed(old, grad)
         warn_unless_obeyed(variable._grad, variable, "summed")
@@ -118,8 +121,21 @@ def post_accumulate(variable) -> None:
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
-def _copy(grad, variable):
-    return make_tensor(_laid_out_like(grad._data, variable._data))
+def _copy(grad, variable, torch_copies: bool = True):
+    copy = make_tensor(_laid_out_like(grad._data, variable._data))
+    if torch_copies and _dense(variable._data):  # NOTE [A copied first gradient is at version 1]
+        copy._version_counter.value = 1
+    return copy
+
+
+# NOTE [A copied first gradient is at version 1]
+# torch copies a first gradient it cannot take over by making an empty
+# tensor with the leaf's strides and copy_-ing the gradient into it, a write
+# that its version counts: `.grad._version` is then 1. Only a leaf that is
+# not dense gets a plain clone (version 0). A gradient taken over keeps its
+# own count: 0, or 1 if the engine added a second gradient into it in place.
+# refgrad copies in a few more cases (an array that is a view of another),
+# where torch takes the gradient over: those copies keep version 0.
 
 
 def _summed(old, grad):
@@ -131,7 +147,7 @@ def _summed(old, grad):
     return relaid(old + grad, iterated_strides(shape, (old.stride(), grad.stride())))
 
 
-# --- book/chapters/10_nodes.md:762
+# --- book/chapters/10_nodes.md:778
 def _laid_out_like(data, leaf):
     """A copy of ``data`` with ``leaf``'s very strides, if ``leaf`` is dense; else row-major."""
     copy = data.copy()  # row-major: what nearly every leaf has
@@ -164,7 +180,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:806
+# --- book/chapters/10_nodes.md:822
 LAYOUT_WARNING = ("grad and param do not obey the gradient layout contract. This is not an "
                   "error, but may impair performance.\ngrad.sizes() = {}, strides() = {}\n"
                   "param.sizes() = {}, strides() = {}")
@@ -187,7 +203,7 @@ def warn_unless_obeyed(grad, variable, which: str) -> None:
             shape, list(strides), shape, list(leaf_strides)), stacklevel=None)  # the user's line
 
 
-# --- book/chapters/10_nodes.md:916
+# --- book/chapters/10_nodes.md:932
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -220,7 +236,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:983
+# --- book/chapters/10_nodes.md:999
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -243,7 +259,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1098
+# --- book/chapters/10_nodes.md:1114
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -269,7 +285,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1139
+# --- book/chapters/10_nodes.md:1155
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

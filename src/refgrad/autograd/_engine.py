@@ -155,7 +155,8 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 buffer[slot] = grad
             elif ZERO_GRADS and (id(grad) in ZERO_GRADS or id(buffer[slot]) in ZERO_GRADS):
                 buffer[slot] = sum_with_zeros(buffer[slot], grad)  # NOTE [Zeros that add nothing]
-            elif not state.grad_enabled and sole_holder(buffer, slot, 0):
+            elif not state.grad_enabled and sole_holder(buffer, slot,
+                                                        _handed_on(grads, buffer[slot], grad)):
                 partial = buffer[slot]  # nobody else can see it: add in place
                 add_into(partial._data, grad._data)  # quietly; shared if large
                 partial._version_counter.value += 1  # a write, counted as torch's add_ counts it
@@ -171,14 +172,31 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 heap.append(node)
 
 
-# --- book/chapters/17_engine.md:488
+# --- book/chapters/17_engine.md:489
+def _handed_on(grads, partial, grad) -> int:
+    """How often ``partial`` is among the outputs handed on before ``grad``.
+
+    torch's engine moves each output into a buffer; refgrad's list keeps it until
+    every output is handed on, so a node that sends two gradients to one input
+    (``z * z``) still holds the first when the second arrives. Those holds are
+    allowed for; one among the outputs still to come is not, and keeps
+    ``partial`` from being added into in place.
+    """
+    count = 0
+    for g in grads:
+        if g is grad:
+            return count
+        count += g is partial
+    return 0
+
+
 def _position(nodes, slots, grads, node, slot, grad) -> int:
     """The index of the edge ``(node, slot)`` that carries ``grad``."""
     return next(i for i, (n, s, g) in enumerate(zip(nodes, slots, grads))
                 if n is node and s == slot and g is grad)
 
 
-# --- book/chapters/17_engine.md:506
+# --- book/chapters/17_engine.md:524
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -193,7 +211,7 @@ def _evaluate(node, task, grads):
     return node._engine_step(task, grads)
 
 
-# --- book/chapters/17_engine.md:528
+# --- book/chapters/17_engine.md:546
 def _call(node, task, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -235,7 +253,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:591
+# --- book/chapters/17_engine.md:609
 def _through_hooks(node, hooks, grads) -> list:
     """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
     slots = node._gradient_slots()
@@ -256,7 +274,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:623
+# --- book/chapters/17_engine.md:641
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):

@@ -63,7 +63,7 @@ def call_hooks(hooks, value, *rest):
     return value
 
 
-# --- book/chapters/20_hooks.md:146
+# --- book/chapters/20_hooks.md:154
 NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
 
 
@@ -73,8 +73,9 @@ def register_hook(self, hook) -> RemovableHandle:
         raise RuntimeError(NO_GRAD)
     if self._backward_hooks is None:
         self._backward_hooks = OrderedDict()
-        if self._grad_fn is not None:
-            self._grad_fn._register_hook_dict(self)
+        fn = self.grad_fn  # may refuse a stale view's: NOTE [Views past regenerating]
+        if fn is not None:
+            fn._register_hook_dict(self)
     handle = RemovableHandle(self._backward_hooks)
     self._backward_hooks[handle.id] = hook
     return handle
@@ -84,12 +85,12 @@ Tensor.register_hook = register_hook
 register_hook.__qualname__ = "Tensor.register_hook"  # as Python names a method, in its TypeErrors
 
 
-# --- book/chapters/20_hooks.md:172
+# --- book/chapters/20_hooks.md:181
 def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
     """Call ``hook(self)`` after this leaf's ``.grad`` was updated."""
     if not self.requires_grad:
         raise RuntimeError(NO_GRAD)
-    if self._grad_fn is not None:
+    if self.grad_fn is not None:  # may refuse, as register_hook's
         raise RuntimeError(
             "post accumulate grad hooks cannot be registered on non-leaf tensors"
         )

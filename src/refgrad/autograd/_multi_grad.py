@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21_multi_grad_hooks.md:44
+# --- book/chapters/21_multi_grad_hooks.md:53
 """register_multi_grad_hook: one callback for the gradients of a group of tensors."""
 
 import functools
@@ -11,6 +11,7 @@ from collections import defaultdict
 
 from refgrad.autograd._accumulate import GradientEdge, grad_accumulator
 from refgrad.autograd._introspection import _current_graph_task_id, _will_engine_execute_node
+from refgrad.autograd._state import state
 from refgrad.utils.hooks import RemovableHandle
 
 
@@ -19,13 +20,18 @@ def _get_grad_fn_or_grad_acc(t):
     if isinstance(t, GradientEdge):
         return t.node
     # requires_grad is asked first, as torch asks it: what fails for a non-tensor names it
-    node = grad_accumulator(t) if t.requires_grad and t._grad_fn is None else t._grad_fn
+    if t.requires_grad and t.grad_fn is None:  # grad_fn may refuse a stale view
+        if state.inference_mode:  # torch's throw-away view has no grad_fn there
+            raise AttributeError("'NoneType' object has no attribute 'next_functions'")
+        node = grad_accumulator(t)
+    else:
+        node = t.grad_fn
     if node is None:
         raise AssertionError("Expected gradient function to be set")
     return node
 
 
-# --- book/chapters/21_multi_grad_hooks.md:73
+# --- book/chapters/21_multi_grad_hooks.md:88
 class _MultiHandle(RemovableHandle):
     """The handles of the tensor hooks behind one multi-grad hook."""
 
@@ -49,7 +55,7 @@ class _MultiHandle(RemovableHandle):
 _MultiHandle.__module__ = "refgrad.autograd.graph"
 
 
-# --- book/chapters/21_multi_grad_hooks.md:120
+# --- book/chapters/21_multi_grad_hooks.md:135
 OUTSIDE = "expected this hook to be called inside a backward call"
 
 
@@ -80,7 +86,7 @@ def _all_mode(tensors, fn) -> tuple:
                  for i, t in enumerate(tensors))
 
 
-# --- book/chapters/21_multi_grad_hooks.md:159
+# --- book/chapters/21_multi_grad_hooks.md:174
 def _any_mode(tensors, fn) -> tuple:
     lock = threading.Lock()
     ran = defaultdict(bool)  # graph task id -> fn already called

@@ -125,10 +125,12 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:197
+# --- book/chapters/11_saved.md:202
 def _modified_message(saved: SavedTensor, node) -> str:
     tensor = saved._original
     producer = tensor._grad_fn if tensor is not None else node
+    if tensor is not None and _saved_output(saved, node):  # an in-place op's, on a view
+        producer = node
     shape = list(tensor.shape if tensor is not None else saved._data.shape)
     kind = c_tensor_type_name(tensor) if tensor is not None else _type_of_data(saved._data)
     which = ""
@@ -142,6 +144,13 @@ def _modified_message(saved: SavedTensor, node) -> str:
         f"inplace operation: [{kind} {shape}]{which} is at version {saved._counter.value}; "
         f"expected version {saved._version} instead. Hint: {_hint()}"
     )
+
+
+def _saved_output(saved: SavedTensor, node) -> bool:
+    op = getattr(node, "op", None)
+    outputs = (op.outputs or ()) if op is not None else ()
+    return any(entry is saved and name in outputs
+               for (name, _), entry in zip(op.saves, node._saved)) if outputs else False
 
 
 def _hint() -> str:
@@ -159,7 +168,7 @@ def _type_of_data(data) -> str:
     return c_tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:253
+# --- book/chapters/11_saved.md:267
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 
 
@@ -204,7 +213,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:323
+# --- book/chapters/11_saved.md:337
 PACK_MODIFIED = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -230,7 +239,7 @@ def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook, given=No
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:361
+# --- book/chapters/11_saved.md:375
 def unpack_with_hooks(saved: SavedTensor, node):
     from refgrad._tensor import ONLY_FLOAT, Tensor
 
@@ -252,7 +261,7 @@ def unpack_with_hooks(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:387
+# --- book/chapters/11_saved.md:401
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
@@ -291,7 +300,7 @@ def _check_register(saved: SavedTensor, args, kwargs) -> tuple:
     return args
 
 
-# --- book/chapters/11_saved.md:491
+# --- book/chapters/11_saved.md:505
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "

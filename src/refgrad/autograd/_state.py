@@ -22,6 +22,8 @@ class AutogradState(threading.local):
         # Saved-tensor hooks: a stack of (pack, unpack) pairs, innermost last.
         self.saved_tensors_hooks: list = []
         self.saved_tensors_hooks_disabled_message: str | None = None
+        # Those an in-place op holds back while it runs (chapter "In-place operations").
+        self.held_saved_tensors_hooks: list = []
         # The backward that this thread is running, if any.
         self.graph_task = None
         # The numbers stamped on new nodes. A counter, not an int, so that
@@ -38,7 +40,7 @@ state = AutogradState()
 dual_levels: list = []
 
 
-# --- book/chapters/01_state.md:88
+# --- book/chapters/01_state.md:90
 # NOTE [Rarely switched on]
 # The counts may only err high: a context counts itself before it sets its
 # switch, and uncounts itself after restoring it. A count that is too high
@@ -60,7 +62,7 @@ class SwitchedOn:
 switched_on = SwitchedOn()
 
 
-# --- book/chapters/01_state.md:116
+# --- book/chapters/01_state.md:118
 def set_inference_mode(enabled: bool) -> None:
     """Set this thread's inference flag, counting each change: NOTE [Rarely switched on]."""
     change = enabled - state.inference_mode
@@ -71,7 +73,7 @@ def set_inference_mode(enabled: bool) -> None:
         switched_on.count("inference_mode", -1)  # uncounted after it is off
 
 
-# --- book/chapters/01_state.md:136
+# --- book/chapters/01_state.md:138
 def save_switches() -> tuple:
     """Every switch of this thread, to put back with ``restore_switches``."""
     s = state
@@ -101,7 +103,7 @@ def _restore_stack(name: str, now: list, stack: tuple) -> None:
         switched_on.count(name, change)  # uncounted after it is off
 
 
-# --- book/chapters/01_state.md:174
+# --- book/chapters/01_state.md:176
 def refuse_arguments(name: str, args: tuple, kwargs: dict) -> None:
     """torch's words for arguments given to one of its C functions that take none."""
     if kwargs:
