@@ -49,7 +49,7 @@ _ADDC = "(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1)"
 METHODS.update({name: texts for names, texts in (
     (("atan2", "atan2_", "arctan2", "arctan2_", "fmax", "fmin", "hypot", "hypot_", "igamma",
       "igamma_", "igammac", "igammac_", "kron", "ldexp", "ldexp_", "logaddexp", "logaddexp2",
-      "nextafter"),
+      "nextafter", "nextafter_"),
      (_OTHER,)),
     (("heaviside", "heaviside_"), ("(Tensor input, Tensor values)",)),
     (("mvlgamma", "mvlgamma_"), ("(Tensor input, int p)",)),

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:639
+# --- book/chapters/26_inplace.md:659
 """The in-place methods made from out-of-place functions, and their installation."""
 
 from refgrad._dtype import result_type
@@ -37,7 +37,7 @@ from refgrad._ops.inplace_writes import (
     masked_fill_,
     zero_,
 )
-from refgrad._ops.write_checks import check_cast
+from refgrad._ops.write_checks import check_broadcast, check_cast
 from refgrad._tensor import Tensor
 
 
@@ -53,7 +53,7 @@ def _method(function):
     return method
 
 
-# --- book/chapters/26_inplace.md:694
+# --- book/chapters/26_inplace.md:714
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -90,7 +90,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:1905
+# --- book/chapters/26_inplace.md:1930
 def _augmented(function):
     return lambda self, other: inplace(self, function, other)
 
@@ -119,20 +119,31 @@ def _bounded(function):
     return bounded
 
 
-def _cast_first(method):
-    """An in-place ``method`` whose kernel refuses some operands: torch refuses a result
-    ``self`` cannot hold first (x.bitwise_and_(1.5) on a Long tensor, a Bool tensor's
-    remainder_(0)), and the kernel's refusal (floats, a zero divisor) after."""
-    def cast_first(self, *args, **kwargs):
+def kernel_refusals_last(method, cast=False):
+    """An in-place ``method`` whose kernel refuses some operands (floats, a zero divisor,
+    a number that does not fit): torch refuses a result of the wrong shape first, and, with
+    ``cast``, one ``self`` cannot hold (x.bitwise_and_(1.5) on a Long tensor)."""
+    def checked(self, *args, **kwargs):
         try:
             return method(self, *args, **kwargs)
         except (NotImplementedError, RuntimeError) as error:  # nothing was written
-            if type(error) is NotImplementedError or str(error) == rounding.ZERO_DIVISION:
-                check_cast(self, result_type(self, *args))
+            if type(error) is NotImplementedError or _from_kernel(str(error)):
+                check_broadcast(self, (*args, *kwargs.values()))
+                if cast:
+                    check_cast(self, result_type(self, *args))
             raise
 
-    cast_first.__name__ = method.__name__
-    return cast_first
+    checked.__name__ = method.__name__
+    return checked
+
+
+def _from_kernel(message: str) -> bool:
+    return message == rounding.ZERO_DIVISION or message.startswith("value cannot be converted")
+
+
+# The elementwise ops with a tensor operand whose kernel may refuse it.
+_SHAPE_FIRST = ("div", "pow", "true_divide", "lerp", "hypot", "xlogy", "heaviside", "atan2",
+                "arctan2", "logical_and", "logical_or", "logical_xor")
 
 
 _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bitwise_left_shift,
@@ -145,9 +156,11 @@ def install(cls=Tensor) -> None:
     for function in (clamps.clamp, clamps.clamp_min, clamps.clamp_max):
         setattr(cls, function.__name__ + "_", _bounded(function))
     for function in _SHIFTS_AND_BITS:
-        setattr(cls, function.__name__ + "_", _cast_first(_method(function)))
-    for name in ("remainder", "fmod", "floor_divide"):
-        setattr(cls, name + "_", _cast_first(_method(OUT_OF_PLACE[name])))
+        setattr(cls, function.__name__ + "_", kernel_refusals_last(_method(function), True))
+    for name in ("remainder", "fmod", "floor_divide", "addcmul", "addcdiv"):
+        setattr(cls, name + "_", kernel_refusals_last(_method(OUT_OF_PLACE[name]), True))
+    for name in _SHAPE_FIRST:
+        setattr(cls, name + "_", kernel_refusals_last(_method(OUT_OF_PLACE[name])))
     cls.clip_ = cls.clamp_
     cls.negative_, cls.absolute_, cls.divide_ = cls.neg_, cls.abs_, cls.div_
     cls.diagonal = diagonal
@@ -158,10 +171,10 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, _augmented(function))
     for name, function in (("__ifloordiv__", rounding.floor_divide_step),
                            ("__imod__", rounding.remainder)):
-        setattr(cls, name, _cast_first(_augmented(function)))
+        setattr(cls, name, kernel_refusals_last(_augmented(function), True))
     for name, function in zip(("__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"),
                               _SHIFTS_AND_BITS):
-        setattr(cls, name, _cast_first(_augmented(function)))
+        setattr(cls, name, kernel_refusals_last(_augmented(function), True))
 
 
 install()

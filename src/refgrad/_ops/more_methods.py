@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1783
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1800
 """The methods of chapter "More shapes, more elementwise", installed on Tensor."""
 
 from refgrad._ops import directions, pairs, rescaling, scatter_copies, spreads
@@ -30,9 +30,10 @@ def frexp(self):
 Tensor.frexp = frexp
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1815
-from refgrad._ops.inplace_methods import _method  # noqa: E402 - after the plain methods
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1834
+from refgrad._ops.inplace_methods import _method, kernel_refusals_last  # noqa: E402
 
 for _function in (pairs.copysign, pairs.ldexp, rescaling.renorm):
     setattr(Tensor, _function.__name__ + "_", _method(_function))
+Tensor.nextafter_ = kernel_refusals_last(_method(pairs.nextafter))
 ldexp_ = Tensor.ldexp_

@@ -119,7 +119,7 @@ I1 = _row("special_i1", "SpecialI1Backward0", bessel.i1, _i1_backward, SELF_AND_
 I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF_AND_RESULT)
 
 
-# --- book/chapters/16m_special_functions.md:819
+# --- book/chapters/16m_special_functions.md:825
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -129,9 +129,11 @@ def _sinc(a):
 
 
 def _sinc_backward(g, self):
-    scaled = self * math.pi
-    slope = (scaled * scaled.cos() - scaled.sin()) / (scaled * self)
-    return (g * slope.masked_fill(self == 0, 0.0),)
+    from refgrad._ops.functions import where
+
+    scaled, squared = self * math.pi, self * self * math.pi
+    out = g * (scaled * scaled.cos() - scaled.sin()) / squared
+    return (where(squared == 0, 0.0, out),)
 
 
 def _entr(x):
@@ -144,7 +146,7 @@ ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -(1 + self.log()),))
 
 
-# --- book/chapters/16m_special_functions.md:854
+# --- book/chapters/16m_special_functions.md:862
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", ef.ndtri,
              lambda g, result: (g * SQRT_TWO_PI * (result * result / 2).exp(),),
@@ -154,7 +156,7 @@ LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr,
                 SELF_AND_RESULT, "log_ndtr_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:868
+# --- book/chapters/16m_special_functions.md:876
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -175,7 +177,7 @@ def _integer(name, argument, position, value):
                         f"not {c_type_name(type(value))}")
 
 
-# --- book/chapters/16m_special_functions.md:890
+# --- book/chapters/16m_special_functions.md:898
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)
