@@ -74,11 +74,11 @@ def _with_out(plain):
 
 # --- book/chapters/16e_rounding_and_bits.md:615
 def _in_place(plain):
-    from refgrad._ops.inplace_methods import _method, kernel_refusals_last
+    from refgrad._ops.inplace_methods import _method
 
     # The kernel refuses floats; torch refuses a bigger shape, then a float result for
     # an integer ``self``, first.
-    in_place = kernel_refusals_last(_method(plain), cast=True)
+    in_place = _method(plain, cast=True)
     in_place.__qualname__ = in_place.__name__
     return in_place
 

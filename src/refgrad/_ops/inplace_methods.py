@@ -41,19 +41,26 @@ from refgrad._ops.write_checks import check_broadcast, check_cast
 from refgrad._tensor import Tensor
 
 
-def _method(function):
+def _method(function, cast=None):
+    """``function``'s in-place method; ``cast`` (False or True) reorders its kernel's
+    refusals after torch's shape (and cast) checks: see ``kernel_refused``."""
     name = function.__name__ + "_"
 
     def method(self, *args, **kwargs):
         if "alpha" in kwargs:  # torch's parser reads it first, under the in-place name
             kwargs["alpha"] = read_alpha(kwargs["alpha"], name)
-        return inplace(self, function, *args, **kwargs)
+        try:
+            return inplace(self, function, *args, **kwargs)
+        except (NotImplementedError, RuntimeError) as error:  # nothing was written
+            if cast is not None:
+                kernel_refused(self, args, kwargs, error, cast)
+            raise
 
     method.__name__ = name
     return method
 
 
-# --- book/chapters/26_inplace.md:714
+# --- book/chapters/26_inplace.md:721
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -90,9 +97,17 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:1930
-def _augmented(function):
-    return lambda self, other: inplace(self, function, other)
+# --- book/chapters/26_inplace.md:1937
+def _augmented(function, cast=None):
+    def augmented(self, other):
+        try:
+            return inplace(self, function, other)
+        except (NotImplementedError, RuntimeError) as error:  # nothing was written
+            if cast is not None:
+                kernel_refused(self, (other,), {}, error, cast)
+            raise
+
+    return augmented
 
 
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
@@ -119,26 +134,17 @@ def _bounded(function):
     return bounded
 
 
-def kernel_refusals_last(method, cast=False):
-    """An in-place ``method`` whose kernel refuses some operands (floats, a zero divisor,
-    a number that does not fit): torch refuses a result of the wrong shape first, and, with
-    ``cast``, one ``self`` cannot hold (x.bitwise_and_(1.5) on a Long tensor)."""
-    def checked(self, *args, **kwargs):
-        try:
-            return method(self, *args, **kwargs)
-        except (NotImplementedError, RuntimeError) as error:  # nothing was written
-            if type(error) is NotImplementedError or _from_kernel(str(error)):
-                check_broadcast(self, (*args, *kwargs.values()))
-                if cast:
-                    check_cast(self, result_type(self, *args))
-            raise
-
-    checked.__name__ = method.__name__
-    return checked
-
-
-def _from_kernel(message: str) -> bool:
-    return message == rounding.ZERO_DIVISION or message.startswith("value cannot be converted")
+def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
+    """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
+    number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
+    with ``cast``, one ``self`` cannot hold (x.bitwise_and_(1.5) on a Long tensor). Keyword
+    numbers (addcmul_'s value) take no part in the result's dtype."""
+    message = str(error)
+    if type(error) is NotImplementedError or message == rounding.ZERO_DIVISION or (
+            message.startswith("value cannot be converted")):
+        check_broadcast(self, (*args, *kwargs.values()))
+        if cast:
+            check_cast(self, result_type(self, *args))
 
 
 # The elementwise ops with a tensor operand whose kernel may refuse it.
@@ -156,11 +162,11 @@ def install(cls=Tensor) -> None:
     for function in (clamps.clamp, clamps.clamp_min, clamps.clamp_max):
         setattr(cls, function.__name__ + "_", _bounded(function))
     for function in _SHIFTS_AND_BITS:
-        setattr(cls, function.__name__ + "_", kernel_refusals_last(_method(function), True))
+        setattr(cls, function.__name__ + "_", _method(function, cast=True))
     for name in ("remainder", "fmod", "floor_divide", "addcmul", "addcdiv"):
-        setattr(cls, name + "_", kernel_refusals_last(_method(OUT_OF_PLACE[name]), True))
+        setattr(cls, name + "_", _method(OUT_OF_PLACE[name], cast=True))
     for name in _SHAPE_FIRST:
-        setattr(cls, name + "_", kernel_refusals_last(_method(OUT_OF_PLACE[name])))
+        setattr(cls, name + "_", _method(OUT_OF_PLACE[name], cast=False))
     cls.clip_ = cls.clamp_
     cls.negative_, cls.absolute_, cls.divide_ = cls.neg_, cls.abs_, cls.div_
     cls.diagonal = diagonal
@@ -171,10 +177,10 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, _augmented(function))
     for name, function in (("__ifloordiv__", rounding.floor_divide_step),
                            ("__imod__", rounding.remainder)):
-        setattr(cls, name, kernel_refusals_last(_augmented(function), True))
+        setattr(cls, name, _augmented(function, cast=True))
     for name, function in zip(("__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"),
                               _SHIFTS_AND_BITS):
-        setattr(cls, name, kernel_refusals_last(_augmented(function), True))
+        setattr(cls, name, _augmented(function, cast=True))
 
 
 install()

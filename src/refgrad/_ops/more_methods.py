@@ -31,9 +31,9 @@ Tensor.frexp = frexp
 
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:1834
-from refgrad._ops.inplace_methods import _method, kernel_refusals_last  # noqa: E402
+from refgrad._ops.inplace_methods import _method  # noqa: E402 - after the plain methods
 
 for _function in (pairs.copysign, pairs.ldexp, rescaling.renorm):
     setattr(Tensor, _function.__name__ + "_", _method(_function))
-Tensor.nextafter_ = kernel_refusals_last(_method(pairs.nextafter))
+Tensor.nextafter_ = _method(pairs.nextafter, cast=False)
 ldexp_ = Tensor.ldexp_
