@@ -130,3 +130,38 @@ def test_expand_names_a_bool_tensor_in_cs_words():
                         (torch.float16, "torch.HalfTensor"), (torch.uint8, "torch.ByteTensor")):
         with raises(RuntimeError, message.format(name)):
             torch.zeros(2, 0, dtype=dtype).expand(3)
+
+
+def test_polygamma_in_place():
+    x = T([1.0, 2.0])
+    assert x.polygamma_(1) is x and torch.allclose(x, T([1.6449340668, 0.6449340668]))
+    assert torch.allclose(T([1.0, 2.0]).polygamma_(n=0), T([-0.5772156649, 0.4227843351]))
+    with raises(RuntimeError, "result type Float can't be cast to the desired output type Long"):
+        T([1, 2]).polygamma_(1)
+    with raises(TypeError, "polygamma_(): argument 'n' (position 1) must be int, not float"):
+        T([1.0]).polygamma_(1.5)
+    with raises(TypeError, "polygamma_(): argument 'n' (position 1) must be int, not bool"):
+        T([1.0]).polygamma_(True)
+    with raises(TypeError, "polygamma_() missing 1 required positional arguments: \"n\""):
+        T([1.0]).polygamma_()
+    with raises(ValueError, "Overflow when unpacking long long"):
+        T([1.0]).polygamma_(2**63)
+    negative = "polygamma(n, x) does not support negative n."
+    with raises(RuntimeError, negative):
+        T([1, 2]).polygamma_(-1)  # before the cast
+    with raises(RuntimeError, negative):
+        T([1.0]).expand(2).polygamma_(-1)  # before the shared memory
+    with raises(RuntimeError, "a leaf Variable that requires grad is being used in an in-place "
+                              "operation."):
+        T([1.0], requires_grad=True).polygamma_(-1)
+
+
+def test_polygamma_in_place_records_a_node_of_its_own():
+    x = T([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    y = x * 1
+    y.polygamma_(2)
+    assert y.grad_fn.name() == "PolygammaBackward1" and y.grad_fn._saved_n == 2
+    assert y._version == 1 and torch.equal(y.grad_fn._saved_self, x)
+    assert x.polygamma(2).grad_fn.name() == "PolygammaBackward0"
+    y.sum().backward()
+    assert torch.allclose(x.grad, torch.polygamma(3, x.detach()))
