@@ -1000,6 +1000,8 @@ RECIPES.update({
     "digamma": Recipe(torch.digamma, ("positive",)),
     "polygamma": Recipe(lambda a, n: torch.polygamma(n, a), ("positive",),
                         params=_one_of("n", 0, 1, 2)),
+    "polygamma_": Recipe(lambda a, n: call(OPS["polygamma_"], (a,), {"n": n}), ("positive",),
+                         params=_one_of("n", 0, 1, 2)),
     "mvlgamma": Recipe(lambda a, p: torch.mvlgamma(a, p), ("above_one",),
                        params=_one_of("p", 1, 2, 3)),
     "i0": Recipe(torch.i0),

@@ -248,6 +248,7 @@ TORCH_CALLS = {
     "aminmax": lambda a, **p: tuple(torch.aminmax(a, **p)),
     "lgamma": torch.lgamma, "digamma": torch.digamma,
     "polygamma": lambda a, n: torch.polygamma(n, a), "mvlgamma": lambda a, p: torch.mvlgamma(a, p),
+    "polygamma_": lambda a, n: a.clone().polygamma_(n),
     "i0": torch.i0, "special_i0e": torch.special.i0e, "special_i1": torch.special.i1,
     "special_i1e": torch.special.i1e, "sinc": torch.sinc, "special_entr": torch.special.entr,
     "special_ndtri": torch.special.ndtri, "special_log_ndtr": torch.special.log_ndtr,
@@ -334,7 +335,7 @@ TORCH_CALLS.update({  # chapter "Convolution and pooling"
 
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
-THROUGH_TRIGAMMA = {"digamma", "polygamma"}
+THROUGH_TRIGAMMA = {"digamma", "polygamma", "polygamma_"}
 
 
 def _conditioned(a):

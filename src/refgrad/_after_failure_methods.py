@@ -49,10 +49,11 @@ _ADDC = "(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1)"
 METHODS.update({name: texts for names, texts in (
     (("atan2", "atan2_", "arctan2", "arctan2_", "fmax", "fmin", "hypot", "hypot_", "igamma",
       "igamma_", "igammac", "igammac_", "kron", "ldexp", "ldexp_", "logaddexp", "logaddexp2",
-      "nextafter"),
+      "nextafter", "nextafter_"),
      (_OTHER,)),
     (("heaviside", "heaviside_"), ("(Tensor input, Tensor values)",)),
     (("mvlgamma", "mvlgamma_"), ("(Tensor input, int p)",)),
+    (("polygamma", "polygamma_"), ("(Tensor input, int n)",)),
     (("cummax", "cummin", "logcumsumexp"), (_DIM,)),
     (("cumprod", "cumprod_"), ("(Tensor input, int dim, *, torch.dtype? dtype = None)",)),
     (("matrix_power",), ("(Tensor input, int n)",)),
@@ -72,7 +73,7 @@ METHODS.update({name: texts for names, texts in (
 ) for name in names})
 
 
-# --- book/chapters/16o_argument_checks.md:1041
+# --- book/chapters/16o_argument_checks.md:1042
 _NAN = "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None)"
 _SQUEEZE = ("(Tensor input)", "(Tensor input, int dim)", "(Tensor input, tuple of ints dim)")
 _REPEAT = tuple(f"(Tensor input, {kind} repeats, int? dim = None, *, int output_size = None)"

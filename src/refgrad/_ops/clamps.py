@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16a_pointwise.md:231
+# --- book/chapters/16a_pointwise.md:235
 """clamp, clamp_min and clamp_max: their rows, with bounds that are numbers or tensors."""
 
 import numpy as np
@@ -38,7 +38,7 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:286
+# --- book/chapters/16a_pointwise.md:290
 def _kept(g, keep):
     """``g`` where the array mask ``keep`` holds, zero elsewhere."""
     from refgrad._tensor import make_tensor
@@ -71,7 +71,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:329
+# --- book/chapters/16a_pointwise.md:333
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_kept(g, self._data >= min),),
@@ -94,7 +94,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:399
+# --- book/chapters/16a_pointwise.md:403
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -128,7 +128,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:439
+# --- book/chapters/16a_pointwise.md:443
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 

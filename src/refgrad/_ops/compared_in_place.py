@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:716
+# --- book/chapters/26_inplace.md:734
 """eq_, ne_, lt_, le_, gt_ and ge_: comparisons written into their first operand."""
 
 import numpy as np
@@ -10,6 +10,7 @@ import numpy as np
 from refgrad._arguments import Arguments
 from refgrad._ops.inplace import inplace
 from refgrad._ops.inplace_writes import _call
+from refgrad._ops.operands import number_beside
 from refgrad._ops.pointwise import _zeros_like
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
@@ -44,6 +45,7 @@ def _method(name, rows):
         def step(t, o):
             if isinstance(o, Tensor):
                 return _call(with_tensor, (t, o), {"self_dtype": t.dtype})
+            o = number_beside(o, t)  # an int wraps around as torch casts it
             return _call(with_number, (t,), {"other": o, "self_dtype": t.dtype})
 
         return inplace(self, named(name, step), other)

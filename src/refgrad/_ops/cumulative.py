@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:77
+# --- book/chapters/16i_cumulative.md:82
 """Running rows along a dimension: cumprod, cummax, cummin and logcumsumexp."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _from_the_end(t, dim):
     return t.flip(dim).cumsum(dim).flip(dim)
 
 
-# --- book/chapters/16i_cumulative.md:102
+# --- book/chapters/16i_cumulative.md:107
 def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     g = g.to(self_dtype)  # with dtype=, the gradient is worked out in the input's dtype
     if self.ndim == 0 or self.numel() <= 1 or self.shape[dim] == 1:  # torch's g, as it is
@@ -79,8 +79,18 @@ def _in_three_parts(g, self, result, d):
     first = np.where(zero.any(d, keepdims=True), zero.argmax(d, keepdims=True), self.shape[d])
     before, at = make_tensor(places < first), make_tensor(places == first)
     short = _from_the_end(g * result, d) / where(before, self, 1.0)
-    at_zero = _from_the_end(g * where(at, 1.0, self).cumprod(d), d)
-    return where(before, short, where(at, at_zero, 0.0))
+    span = make_tensor(zero.cumsum(d) == 1)  # from the first zero to the next
+    after = where(span & at.logical_not(), self, 1.0).cumprod(d)
+    summed = (after * where(span, g, 0.0)).sum(d, keepdim=True)
+    return where(before, short, where(at, summed * _before(result, first, d), 0.0))
+
+
+def _before(result, first, d):
+    """The running product just before each slice's first zero, one where it leads."""
+    n = result.shape[d]
+    lead = np.ones_like(np.take(result._data, [0], axis=d))
+    shifted = np.concatenate([lead, np.take(result._data, range(n - 1), axis=d)], axis=d)
+    return make_tensor(np.take_along_axis(shifted, np.minimum(first, n - 1), axis=d))
 
 
 CUMPROD = register(Op(
@@ -89,7 +99,7 @@ CUMPROD = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:208
+# --- book/chapters/16i_cumulative.md:223
 def _running(accumulate):
     def forward(a, dim):
         if a.ndim == 0 or a.size == 0:  # an empty input's dim may be out of range
@@ -119,7 +129,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:300
+# --- book/chapters/16i_cumulative.md:315
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -160,7 +170,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:353
+# --- book/chapters/16i_cumulative.md:368
 def _as_dim(dim):
     """A 0-d integer tensor as the int it holds: NOTE [Tensors read as ints]."""
     if (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"

@@ -17,7 +17,7 @@ from refgrad._typename import not_implemented_for
 
 
 def _lerp(start, end, weight):
-    weight = weight if hasattr(weight, "dtype") else start.dtype.type(weight)
+    weight = weight if hasattr(weight, "dtype") else start.dtype.type(_checked(weight, start.dtype))
     step = end - start
     from_start = fused_multiply_add(weight, step, start)
     from_end = fused_multiply_add(-(1 - weight), step, end)
@@ -40,6 +40,8 @@ LERP_TENSOR = register(Op(
 
 # --- book/chapters/16g_moves_and_fused.md:544
 def lerp(input, end, weight):
+    if type(weight) is int:  # the parser's overflow comes first
+        _dtype.parsed_int(weight)
     tensors = [("end", end)] + ([("weight", weight)] if isinstance(weight, Tensor) else [])
     for name, t in tensors:
         if t.dtype is not input.dtype:
@@ -53,11 +55,19 @@ def lerp(input, end, weight):
     return call(LERP, (input, end), {"weight": _dtype.python_number(weight)})
 
 
+def _checked(value, kind):
+    """A number as torch's kernel converts it to ``kind``, the NumPy dtype it computes in
+    (float32 for float16): refused if it does not fit, an int wrapped (-1 is 255 as uint8)."""
+    if kind.kind == "b" or type(value) not in (int, float):
+        return value
+    return _dtype.checked_number(value, _dtype.FROM_NUMPY[kind])
+
+
 def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:575
+# --- book/chapters/16g_moves_and_fused.md:588
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -67,6 +77,7 @@ def _addcmul(a, b, c, value):
     kind = np.result_type(a, b, c)
     if kind.kind == "b":
         raise not_implemented_for("addcmul_cpu_out", kind)
+    value = _checked(value, kind)
     if kind.kind != "f":
         return a + _scaled(value, kind) * b * c
     scaled = (kind.type(value) * b).astype(kind, copy=False)
@@ -83,7 +94,8 @@ ADDCMUL = register(Op(
 ))
 ADDCDIV = register(Op(
     "addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
-    forward=in_float32(lambda a, b, c, value: a + value * b / c),
+    forward=in_float32(
+        lambda a, b, c, value: a + _checked(value, np.result_type(a, b, c)) * b / c),
     backward=lambda g, value, tensor1=None, tensor2=None: (
         g, None if tensor2 is None else g * (tensor2.new_full((), value) / tensor2),
         None if tensor1 is None else -g * (mul_scalar(tensor1, value) / (tensor2 * tensor2))),
@@ -103,14 +115,17 @@ def addcmul(input, tensor1, tensor2, *, value=1):
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1):
+    value = _value(value)  # the parser's overflow comes first
     if not (tensor1.dtype.is_floating_point or tensor2.dtype.is_floating_point):
         raise RuntimeError(INTEGER_ADDCDIV)
-    return call(ADDCDIV, (input, tensor1, tensor2), {"value": _value(value)})
+    return call(ADDCDIV, (input, tensor1, tensor2), {"value": value})
 
 
 def _value(value):
     """A Number, as torch's parser takes it: a 0-d tensor that does not require grad too."""
-    if type(value) is int or type(value) is float:
+    if type(value) is int:
+        return _dtype.parsed_int(value)
+    if type(value) is float:
         return value
     value = _dtype.python_number(value)
     if isinstance(value, bool | complex) or isinstance(value, Tensor) and not (
@@ -119,7 +134,7 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:646
+# --- book/chapters/16g_moves_and_fused.md:664
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return a.copy()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:840
+# --- book/chapters/26_inplace.md:860
 """The in-place methods made from out-of-place functions, and their installation."""
 
 from refgrad._dtype import python_number, result_type
@@ -37,23 +37,30 @@ from refgrad._ops.inplace_writes import (
     masked_fill_,
     zero_,
 )
-from refgrad._ops.write_checks import check_cast
+from refgrad._ops.write_checks import check_broadcast, check_cast
 from refgrad._tensor import Tensor
 
 
-def _method(function):
+def _method(function, cast=None):
+    """``function``'s in-place method; ``cast`` (False or True) reorders its kernel's
+    refusals after torch's shape (and cast) checks: see ``kernel_refused``."""
     name = function.__name__ + "_"
 
     def method(self, *args, **kwargs):
         if "alpha" in kwargs:  # torch's parser reads it first, under the in-place name
             kwargs["alpha"] = read_alpha(kwargs["alpha"], name)
-        return inplace(self, function, *args, **kwargs)
+        try:
+            return inplace(self, function, *args, **kwargs)
+        except (NotImplementedError, RuntimeError) as error:  # nothing was written
+            if cast is not None:
+                kernel_refused(self, args, kwargs, error, cast)
+            raise
 
     method.__name__ = name
     return method
 
 
-# --- book/chapters/26_inplace.md:895
+# --- book/chapters/26_inplace.md:922
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -90,13 +97,17 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:2146
-def _augmented(function, name: str):
+# --- book/chapters/26_inplace.md:2178
+def _augmented(function, name: str, cast=None):
     def augmented(self, other):
         try:
             return inplace(self, function, other)
         except TypeError:  # NOTE [Operators that step aside]: `x += None` falls to __add__
             return NotImplemented
+        except (NotImplementedError, RuntimeError) as error:  # nothing was written
+            if cast is not None:
+                kernel_refused(self, (other,), {}, error, cast)
+            raise
 
     augmented.__name__ = augmented.__qualname__ = name  # NOTE [Named as torch names them]
     return augmented
@@ -126,20 +137,22 @@ def _bounded(function):
     return bounded
 
 
-def _cast_first(method):
-    """An in-place ``method`` whose kernel refuses some operands: torch refuses a result
-    ``self`` cannot hold first (x.bitwise_and_(1.5) on a Long tensor, a Bool tensor's
-    remainder_(0)), and the kernel's refusal (floats, a zero divisor) after."""
-    def cast_first(self, *args, **kwargs):
-        try:
-            return method(self, *args, **kwargs)
-        except (NotImplementedError, RuntimeError) as error:  # nothing was written
-            if type(error) is NotImplementedError or str(error) == rounding.ZERO_DIVISION:
-                check_cast(self, result_type(self, *map(python_number, args)))
-            raise
+def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
+    """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
+    number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
+    with ``cast``, one ``self`` cannot hold (x.bitwise_and_(1.5) on a Long tensor). Keyword
+    numbers (addcmul_'s value) take no part in the result's dtype."""
+    message = str(error)
+    if type(error) is NotImplementedError or message == rounding.ZERO_DIVISION or (
+            message.startswith("value cannot be converted")):
+        check_broadcast(self, (*args, *kwargs.values()))
+        if cast:  # NumPy's scalars as the numbers torch reads them
+            check_cast(self, result_type(self, *map(python_number, args)))
 
-    cast_first.__name__ = method.__name__
-    return cast_first
+
+# The elementwise ops with a tensor operand whose kernel may refuse it.
+_SHAPE_FIRST = ("div", "pow", "true_divide", "lerp", "hypot", "xlogy", "heaviside", "atan2",
+                "arctan2", "logical_and", "logical_or", "logical_xor")
 
 
 _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bitwise_left_shift,
@@ -152,9 +165,11 @@ def install(cls=Tensor) -> None:
     for function in (clamps.clamp, clamps.clamp_min, clamps.clamp_max):
         setattr(cls, function.__name__ + "_", _bounded(function))
     for function in _SHIFTS_AND_BITS:
-        setattr(cls, function.__name__ + "_", _cast_first(_method(function)))
-    for name in ("remainder", "fmod", "floor_divide"):
-        setattr(cls, name + "_", _cast_first(_method(OUT_OF_PLACE[name])))
+        setattr(cls, function.__name__ + "_", _method(function, cast=True))
+    for name in ("remainder", "fmod", "floor_divide", "addcmul", "addcdiv"):
+        setattr(cls, name + "_", _method(OUT_OF_PLACE[name], cast=True))
+    for name in _SHAPE_FIRST:
+        setattr(cls, name + "_", _method(OUT_OF_PLACE[name], cast=False))
     cls.clip_ = cls.clamp_
     cls.negative_, cls.absolute_, cls.divide_ = cls.neg_, cls.abs_, cls.div_
     cls.diagonal = diagonal
@@ -165,10 +180,10 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, _augmented(function, name))
     for name, function in (("__ifloordiv__", rounding.floor_divide_step),
                            ("__imod__", rounding.remainder)):
-        setattr(cls, name, _cast_first(_augmented(function, name)))
+        setattr(cls, name, _augmented(function, name, cast=True))
     for name, function in zip(("__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"),
                               _SHIFTS_AND_BITS):
-        setattr(cls, name, _cast_first(_augmented(function, name)))
+        setattr(cls, name, _augmented(function, name, cast=True))
 
 
 install()

@@ -184,6 +184,7 @@ def install(cls=Tensor) -> None:
     cls.clone = method_copy(simple.clone)  # torch.clone(x, 1) and x.clone(1) count apart
     elementwise.install_shorthands(cls)
     cls.polygamma = special_functions.polygamma_method  # x.polygamma(n): the tensor first
+    cls.polygamma_ = special_functions.polygamma_
 
 
 def _converter(name: str, kind: str):
@@ -202,7 +203,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1339
+# --- book/chapters/16_functions.md:1340
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

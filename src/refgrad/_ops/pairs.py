@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:399
+# --- book/chapters/16n_more_shapes_and_elementwise.md:401
 """fmax, fmin, nextafter, copysign, ldexp, angle and frexp: rows and functions."""
 
 import numpy as np
@@ -36,15 +36,26 @@ def _chosen(wins):
     return backward
 
 
+def _keeping_input(ufunc, other_wins):
+    def forward(a, b):
+        if a.dtype.kind != "f":  # no signed zeros to tell apart
+            return ufunc(a, b)
+        return np.where(other_wins(a, b) | np.isnan(a), b, a)
+
+    return forward
+
+
 FMAX, FMIN = (register(Op(
-    name, node, ("self", "other"), forward=ufunc, backward=_chosen(wins),
+    name, node, ("self", "other"), forward=_keeping_input(ufunc, np.less if name == "fmax"
+                                                          else np.greater),
+    backward=_chosen(wins),
     saves=(("self", ("self", "other")), ("other", ("self", "other"))),
 )) for name, node, ufunc, wins in (
     ("fmax", "FmaxBackward0", np.fmax, lambda a, b: a >= b),
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:446
+# --- book/chapters/16n_more_shapes_and_elementwise.md:462
 def _next_after(a, b):
     if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -53,12 +64,13 @@ def _next_after(a, b):
 
 NEXTAFTER = register(Op(
     "nextafter", "NextafterBackward0", ("self", "other"), forward=_next_after,
-    backward=lambda g, self=None, other=None: (g, None if other is None else _zeros_like(other)),
+    backward=lambda g, self=None, other=None: (
+        _zero_where(self == other, g), None if other is None else _zeros_like(other)),
     saves=(("other", ("self", "other")), ("self", ("self", "other"))),
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:469
+# --- book/chapters/16n_more_shapes_and_elementwise.md:486
 def _copysign_backward(g, self=None, result=None):
     ratio = _zero_where(self == 0, result / self)
     return g * ratio
@@ -83,7 +95,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:507
+# --- book/chapters/16n_more_shapes_and_elementwise.md:524
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -106,7 +118,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:535
+# --- book/chapters/16n_more_shapes_and_elementwise.md:552
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -158,7 +170,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:613
+# --- book/chapters/16n_more_shapes_and_elementwise.md:630
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -171,7 +183,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:647
+# --- book/chapters/16n_more_shapes_and_elementwise.md:664
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
@@ -204,7 +216,7 @@ def _floating_only(input) -> None:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:691
+# --- book/chapters/16n_more_shapes_and_elementwise.md:708
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 
@@ -237,7 +249,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:725
+# --- book/chapters/16n_more_shapes_and_elementwise.md:742
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 

@@ -39,14 +39,18 @@ RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", in_float32(lambda a: 1 / np.sqr
 # --- book/chapters/16a_pointwise.md:105
 # NOTE [Ties keep the input]
 # torch's max(a, bound) keeps a when the two are equal (-0.0 against 0.0);
-# NumPy's maximum returns its second operand then. So the input goes second,
-# here and in clamp, maximum and minimum; a test of signed zeros checks it.
+# NumPy's float32 and float64 maximum return their second operand then, and
+# its float16 loop its first. So the input goes where NumPy keeps it, here and
+# in clamp, maximum and minimum; a test of signed zeros checks each dtype.
 def at_least(a, low):
-    return np.maximum(low, a)
+    return np.maximum(a, low) if a.dtype is _HALF else np.maximum(low, a)
 
 
 def at_most(a, high):
-    return np.minimum(high, a)
+    return np.minimum(a, high) if a.dtype is _HALF else np.minimum(high, a)
+
+
+_HALF = np.dtype(np.float16)
 
 
 def _keep_where(mask, g):
@@ -107,7 +111,7 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:191
+# --- book/chapters/16a_pointwise.md:195
 _GRAD_AND_OUTPUT = (("grad_output", ("grad_output", "output")),
                     ("output", ("grad_output", "output")))
 TANH_BACKWARD = register(Op(
@@ -138,7 +142,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:360
+# --- book/chapters/16a_pointwise.md:364
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -163,7 +167,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:500
+# --- book/chapters/16a_pointwise.md:504
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone

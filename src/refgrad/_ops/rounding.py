@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16e_rounding_and_bits.md:47
+# --- book/chapters/16e_rounding_and_bits.md:49
 """Division that rounds, and remainders: rows, their function forms, NotImplemented nodes."""
 
 import numpy as np
@@ -29,8 +29,9 @@ def _integral(a, b, kernel: str) -> bool:
     if kind.kind == "b":
         raise not_implemented_for(kernel, kind)
     if kind.kind in "iu" and not np.all(b):
-        np.broadcast_shapes(np.shape(a), np.shape(b))  # torch's shape error comes first
-        raise RuntimeError(ZERO_DIVISION)
+        shape = np.broadcast_shapes(np.shape(a), np.shape(b))  # torch's shape error first
+        if 0 not in shape:  # an empty result divides nothing
+            raise RuntimeError(ZERO_DIVISION)
     return kind.kind in "iu"
 
 
@@ -50,7 +51,7 @@ def quotient(a, b, rounding_mode: str | None):
     return floor + ((floor * b != a) & ((a < 0) != (b < 0)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:106
+# --- book/chapters/16e_rounding_and_bits.md:109
 def _remainder(a, b):
     """The remainder with the divisor's sign, as torch computes it."""
     if _integral(a, b, "remainder_cpu"):
@@ -65,7 +66,7 @@ def _fmod(a, b):
     return np.fmod(a, b)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:138
+# --- book/chapters/16e_rounding_and_bits.md:141
 def _division_gradients(g, rounding_mode, self=None, other=None):
     # self is saved only for other's gradient: present, it says that one is wanted.
     if rounding_mode is None:  # true division, asked for by name
@@ -112,7 +113,7 @@ FMOD_BY_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:202
+# --- book/chapters/16e_rounding_and_bits.md:205
 # NOTE [Derivatives torch does not implement]
 # Such a row records a NotImplemented node like any other; its backward fails
 # with torch's message. All these rows share one node class (classes go by
@@ -156,7 +157,7 @@ def without_empty_edges(out):
     return out
 
 
-# --- book/chapters/16e_rounding_and_bits.md:256
+# --- book/chapters/16e_rounding_and_bits.md:259
 def is_number(value) -> bool:
     return isinstance(value, bool | int | float)
 
@@ -194,7 +195,7 @@ def _named(row, name) -> dict:
     return {"operation": name} if row.node == "NotImplemented" else {}
 
 
-# --- book/chapters/16e_rounding_and_bits.md:301
+# --- book/chapters/16e_rounding_and_bits.md:304
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -258,7 +259,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:672
+# --- book/chapters/16e_rounding_and_bits.md:667
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -279,6 +280,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:696
+# --- book/chapters/16e_rounding_and_bits.md:691
 def true_divide(input, other):
     return div(input, other)

@@ -33,7 +33,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:231
+# --- book/chapters/15_sums_and_shapes.md:234
 OVERFLOW = "numel: integer multiplication overflow"
 
 
@@ -46,10 +46,10 @@ def expanded_size(t, sizes) -> tuple:
     if lead >= 0 and shape == sizes[lead:] and min(sizes, default=0) >= 0:
         return sizes
     if lead < 0:
-        from refgrad._typename import tensor_type_name
+        from refgrad._typename import c_tensor_type_name
 
         raise RuntimeError(
-            f"expand({tensor_type_name(t)}{{{list(shape)}}}, size={list(sizes)}): the number "
+            f"expand({c_tensor_type_name(t)}{{{list(shape)}}}, size={list(sizes)}): the number "
             f"of sizes provided ({len(sizes)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({len(shape)})"
         )
@@ -75,7 +75,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:288
+# --- book/chapters/15_sums_and_shapes.md:291
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:
@@ -105,7 +105,7 @@ def leading_strides(sizes, step) -> tuple:
     return tuple(strides[::-1])
 
 
-# --- book/chapters/15_sums_and_shapes.md:350
+# --- book/chapters/15_sums_and_shapes.md:353
 def _unsqueeze(a, dim):
     out = np.expand_dims(a, dim)
     if a.size:
@@ -194,7 +194,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:469
+# --- book/chapters/15_sums_and_shapes.md:472
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 

@@ -7,6 +7,7 @@
 
 import math
 import numbers
+from dataclasses import replace
 
 import numpy as np
 
@@ -45,7 +46,7 @@ def _row(name, node, fn, backward, saves=(("self", ("self",)),), kernel=None):
                        backward=backward, saves=saves))
 
 
-# --- book/chapters/16m_special_functions.md:694
+# --- book/chapters/16m_special_functions.md:695
 SLOPE = ef.SLOPE
 # torch's formulas, with its number products (MulBackward1): chapter "Arithmetic"
 ERF = _row("erf", "ErfBackward0", ef.erf,
@@ -56,13 +57,13 @@ ERFINV = _row("erfinv", "ErfinvBackward0", ef.erfinv,
               lambda g, self: (mul_scalar(self.erfinv().pow(2).exp(), 1 / SLOPE) * g,))
 
 
-# --- book/chapters/16m_special_functions.md:715
+# --- book/chapters/16m_special_functions.md:716
 ERFCX = _row("special_erfcx", "SpecialErfcxBackward0", ef.erfcx,
              lambda g, self, result: ((mul_scalar(self, 2.0) * result - SLOPE) * g,),
              (("self", ("self",)), ("result", ("self",))), "erfcx_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:742
+# --- book/chapters/16m_special_functions.md:743
 def _mvlgamma(x, p):
     out = p * (p - 1) / 4 * math.log(math.pi)
     for i in range(p):
@@ -90,7 +91,7 @@ MVLGAMMA = register(Op(
 ))
 
 
-# --- book/chapters/16m_special_functions.md:781
+# --- book/chapters/16m_special_functions.md:782
 SELF_AND_RESULT = (("self", ("self",)), ("result", ("self",)))
 
 
@@ -119,7 +120,7 @@ I1 = _row("special_i1", "SpecialI1Backward0", bessel.i1, _i1_backward, SELF_AND_
 I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF_AND_RESULT)
 
 
-# --- book/chapters/16m_special_functions.md:819
+# --- book/chapters/16m_special_functions.md:826
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -129,9 +130,11 @@ def _sinc(a):
 
 
 def _sinc_backward(g, self):
-    scaled = self * math.pi
-    slope = (scaled * scaled.cos() - scaled.sin()) / (scaled * self)
-    return (g * slope.masked_fill(self == 0, 0.0),)
+    from refgrad._ops.functions import where
+
+    scaled, squared = self * math.pi, self * self * math.pi
+    out = g * (scaled * scaled.cos() - scaled.sin()) / squared
+    return (where(squared == 0, 0.0, out),)
 
 
 def _entr(x):
@@ -144,7 +147,7 @@ ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -(1 + self.log()),))
 
 
-# --- book/chapters/16m_special_functions.md:854
+# --- book/chapters/16m_special_functions.md:863
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", ef.ndtri,
              lambda g, result: (g * SQRT_TWO_PI * (result * result / 2).exp(),),
@@ -154,7 +157,7 @@ LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr,
                 SELF_AND_RESULT, "log_ndtr_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:868
+# --- book/chapters/16m_special_functions.md:880
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -173,9 +176,11 @@ def _integer(name, argument, position, value):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be int, "
                         f"not {c_type_name(type(value))}")
+    if not -(2**63) <= value < 2**63:  # the parser reads an int into 64 signed bits
+        raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:890
+# --- book/chapters/16m_special_functions.md:904
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)
@@ -187,6 +192,25 @@ def polygamma(n, input):
 def polygamma_method(input, n):
     """``x.polygamma(n)``: the tensor first."""
     return polygamma(n, input)
+
+
+# torch records its in-place form under a node of its own.
+POLYGAMMA_ = register(replace(POLYGAMMA, name="polygamma_", node="PolygammaBackward1",
+                              writes=("self",)))
+
+
+def polygamma_(input, n):
+    from refgrad._ops.inplace import inplace
+    from refgrad._ops.write_checks import LEAF
+    from refgrad.autograd._state import state
+    from refgrad.utils._python_dispatch import named
+
+    _integer("polygamma_", "n", 1, n)
+    if n < 0:  # torch refuses it after a leaf, before the other in-place checks
+        if state.grad_enabled and input.requires_grad and input.grad_fn is None:
+            raise RuntimeError(LEAF)
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    return inplace(input, named("polygamma", lambda t: call(POLYGAMMA_, (t,), {"n": int(n)})))
 
 
 def mvlgamma(input, p):

@@ -100,7 +100,22 @@ def check_cast(t, kind) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:2020
+def check_broadcast(t, operands) -> None:
+    """The shape half of check_fits, before a result exists: ``t`` broadcast with the
+    tensors among ``operands`` must keep ``t``'s shape."""
+    import numpy as np
+
+    shapes = [o._data.shape for o in operands if hasattr(o, "_data")]
+    try:
+        shape = np.broadcast_shapes(t._data.shape, *shapes)
+    except ValueError:  # shapes that do not broadcast: the op's own error stands
+        return
+    if shape != t._data.shape:
+        raise RuntimeError(f"output with shape {list(t.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
+
+
+# --- book/chapters/26_inplace.md:2047
 def resize_out(t, shape, times: int = 1) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype."""
     if t._data.size:
