@@ -170,6 +170,8 @@ def _obeys_layout(grad, variable) -> bool:
 
 def _dense(array) -> bool:
     """Whether ``array``'s elements fill their memory without gaps or overlaps."""
+    if array.flags.c_contiguous:  # the common case, and a cheap question
+        return True
     if not array.size:
         return True  # no elements, as torch counts it
     span = array.itemsize
@@ -180,7 +182,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:822
+# --- book/chapters/10_nodes.md:824
 LAYOUT_WARNING = ("grad and param do not obey the gradient layout contract. This is not an "
                   "error, but may impair performance.\ngrad.sizes() = {}, strides() = {}\n"
                   "param.sizes() = {}, strides() = {}")
@@ -203,7 +205,7 @@ def warn_unless_obeyed(grad, variable, which: str) -> None:
             shape, list(strides), shape, list(leaf_strides)), stacklevel=None)  # the user's line
 
 
-# --- book/chapters/10_nodes.md:932
+# --- book/chapters/10_nodes.md:934
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -236,7 +238,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:999
+# --- book/chapters/10_nodes.md:1001
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -259,7 +261,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1114
+# --- book/chapters/10_nodes.md:1116
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -285,7 +287,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1155
+# --- book/chapters/10_nodes.md:1157
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
