@@ -21,6 +21,9 @@ CASES = {
     "sum": (lambda z: z.sum(), 1),
     "clone": (lambda z: z.clone().sum(), 1),
     "view": (lambda z: z.view(2, 1).sum(), 1),
+    "z * z * z": (lambda z: (z * z * z).sum(), 2),
+    "z + z + z + z": (lambda z: (z + z + z + z).sum(), 2),
+    "z * z + z * z": (lambda z: (z * z + z * z).sum(), 3),
 }
 
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from refgrad.autograd._accumulate import _dense, _laid_out_like
+from refgrad.autograd._grad_layout import _dense, _laid_out_like
 
 
 def test_dense_arrays_fill_their_memory_in_some_order():

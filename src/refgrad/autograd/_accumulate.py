@@ -10,15 +10,13 @@ import threading
 import weakref
 from typing import NamedTuple
 
-from numpy import copyto, empty, ndarray  # NOTE [Names looked up once]
-from numpy.lib.stride_tricks import as_strided
+from numpy import ndarray  # NOTE [Names looked up once]
 
-from refgrad._backend import element_strides
 from refgrad._C import _functions
 from refgrad._parallel import add_into
 from refgrad._tensor import make_tensor
-from refgrad._warn_once import warn_once
 from refgrad.autograd._grad_dtype import accumulator_metadata
+from refgrad.autograd._grad_layout import _dense, _laid_out_like, _obeys_layout, warn_unless_obeyed
 from refgrad.autograd._hooks import call_hooks
 from refgrad.autograd._node import FunctionNode, Node, input_metadata
 from refgrad.autograd._node_misuse import ReadOnly
@@ -63,7 +61,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:683
+# --- book/chapters/10_nodes.md:681
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -78,7 +76,7 @@ def add_to_grad(variable, grad, create_graph: bool, steal: bool = False,
         elif steal and (_obeys_layout(grad, variable) or not state.grad_layout_enforced):
             variable._grad = _stolen(grad)
         else:  # shared: someone else holds the gradient tensor, so torch copies too
-            variable._grad = _copy(grad, variable, shared or not _obeys_layout(grad, variable))
+            variable._grad = _copy(grad, variable, shared)
     elif create_graph:
         variable._grad = _summed(old, grad)
         warn_unless_obeyed(variable._grad, variable, "summed")
@@ -121,11 +119,25 @@ def post_accumulate(variable) -> None:
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
-def _copy(grad, variable, torch_copies: bool = True):
-    copy = make_tensor(_laid_out_like(grad._data, variable._data))
-    if torch_copies and _dense(variable._data):  # NOTE [A copied first gradient is at version 1]
+def _copy(grad, variable, shared: bool):
+    data, leaf = grad._data, variable._data
+    copy = make_tensor(_laid_out_like(data, leaf))
+    if _written_by_torch(data, leaf, shared):  # NOTE [A copied first gradient is at version 1]
         copy._version_counter.value = 1
     return copy
+
+
+def _written_by_torch(data, leaf, shared: bool) -> bool:
+    """Whether torch, too, copies this first gradient, by a write into a tensor laid
+    out as the dense ``leaf``: when the gradient is ``shared`` or breaks the contract."""
+    if not _dense(leaf):
+        return False
+    if shared:
+        return True
+    for n, g, s in zip(leaf.shape, data.strides, leaf.strides):
+        if g != s and n != 1:
+            return True  # the contract is broken
+    return False  # kept: torch takes the gradient over
 
 
 # NOTE [A copied first gradient is at version 1]
@@ -135,7 +147,11 @@ def _copy(grad, variable, torch_copies: bool = True):
 # not dense gets a plain clone (version 0). A gradient taken over keeps its
 # own count: 0, or 1 if the engine added a second gradient into it in place.
 # refgrad copies in a few more cases (an array that is a view of another),
-# where torch takes the gradient over: those copies keep version 0.
+# where torch takes the gradient over: those copies keep version 0. And the
+# engine adds a second gradient in place only into a row-major buffer, so a
+# leaf whose gradients are summed reads one version lower than torch's when
+# the leaf is transposed or has no elements: (z * z) for a transposed z
+# gives .grad._version 0 where torch's gives 1.
 
 
 def _summed(old, grad):
@@ -147,65 +163,7 @@ def _summed(old, grad):
     return relaid(old + grad, iterated_strides(shape, (old.stride(), grad.stride())))
 
 
-# --- book/chapters/10_nodes.md:778
-def _laid_out_like(data, leaf):
-    """A copy of ``data`` with ``leaf``'s very strides, if ``leaf`` is dense; else row-major."""
-    copy = data.copy()  # row-major: what nearly every leaf has
-    if type(data) is ndarray and copy.strides != leaf.strides and _dense(leaf):
-        step = data.itemsize  # a leaf's strides, even those of its dimensions of size 1
-        strides = [stride // leaf.itemsize * step for stride in leaf.strides]
-        copy = as_strided(empty(data.size, data.dtype), data.shape, strides)
-        copyto(copy, data)
-    return copy
-
-
-def _obeys_layout(grad, variable) -> bool:
-    data, leaf = grad._data, variable._data
-    if data.flags.c_contiguous and leaf.flags.c_contiguous:  # the common case, asked first
-        return True
-    if not _dense(leaf):
-        return data.flags.c_contiguous
-    return all(g == s for n, g, s in zip(leaf.shape, data.strides, leaf.strides) if n != 1)
-
-
-def _dense(array) -> bool:
-    """Whether ``array``'s elements fill their memory without gaps or overlaps."""
-    if array.flags.c_contiguous:  # the common case, and a cheap question
-        return True
-    if not array.size:
-        return True  # no elements, as torch counts it
-    span = array.itemsize
-    for stride, size in sorted((abs(s), n) for n, s in zip(array.shape, array.strides) if n != 1):
-        if stride != span:
-            return False
-        span *= size
-    return True
-
-
-# --- book/chapters/10_nodes.md:824
-LAYOUT_WARNING = ("grad and param do not obey the gradient layout contract. This is not an "
-                  "error, but may impair performance.\ngrad.sizes() = {}, strides() = {}\n"
-                  "param.sizes() = {}, strides() = {}")
-
-
-# NOTE [Layout warning]
-# The caller asks only when NumPy's strides differ or the sum is not row-major:
-# equal strides of a row-major sum obey the contract, and that test is cheap.
-def warn_unless_obeyed(grad, variable, which: str) -> None:
-    """torch's warning, once for each kind of sum, for a .grad breaking the contract."""
-    strides, leaf_strides = element_strides(grad._data), element_strides(variable._data)
-    if _dense(variable._data):  # dense: the same strides, but where a size is 1
-        obeys = all(g == s for n, g, s in zip(grad._data.shape, strides, leaf_strides)
-                    if n != 1)
-    else:
-        obeys = grad._data.flags.c_contiguous
-    if not obeys:
-        shape = list(variable._data.shape)
-        warn_once(f"layout contract {which}", LAYOUT_WARNING.format(
-            shape, list(strides), shape, list(leaf_strides)), stacklevel=None)  # the user's line
-
-
-# --- book/chapters/10_nodes.md:934
+# --- book/chapters/10_nodes.md:960
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -238,7 +196,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1001
+# --- book/chapters/10_nodes.md:1027
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -261,7 +219,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1116
+# --- book/chapters/10_nodes.md:1142
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -287,7 +245,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1157
+# --- book/chapters/10_nodes.md:1183
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

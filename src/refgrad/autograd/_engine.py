@@ -160,6 +160,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 partial = buffer[slot]  # nobody else can see it: add in place
                 add_into(partial._data, grad._data)  # quietly; shared if large
                 partial._version_counter.value += 1  # a write, counted as torch's add_ counts it
+                del partial  # no longer a holder: a third gradient may add in place too
             else:
                 buffer[slot] = buffer[slot] + grad
         remaining = dependencies[node] - 1
@@ -172,7 +173,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 heap.append(node)
 
 
-# --- book/chapters/17_engine.md:489
+# --- book/chapters/17_engine.md:490
 def _handed_on(grads, partial, grad) -> int:
     """How often ``partial`` is among the outputs handed on before ``grad``.
 
@@ -196,7 +197,7 @@ def _position(nodes, slots, grads, node, slot, grad) -> int:
                 if n is node and s == slot and g is grad)
 
 
-# --- book/chapters/17_engine.md:524
+# --- book/chapters/17_engine.md:525
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -211,7 +212,7 @@ def _evaluate(node, task, grads):
     return node._engine_step(task, grads)
 
 
-# --- book/chapters/17_engine.md:546
+# --- book/chapters/17_engine.md:547
 def _call(node, task, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -253,7 +254,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:609
+# --- book/chapters/17_engine.md:610
 def _through_hooks(node, hooks, grads) -> list:
     """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
     slots = node._gradient_slots()
@@ -274,7 +275,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:641
+# --- book/chapters/17_engine.md:642
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
