@@ -58,10 +58,12 @@ INDEXED = frozenset((
 def check_inputs(t, function, args, kwargs) -> None:
     """Refuse an input of the in-place op ``function`` that overlaps ``t`` as torch refuses."""
     name = function.__name__
-    if name in COMPARE_NONE or getattr(function, "uncompared", False):
+    if name in COMPARE_NONE:
         return
     same_ok = name not in INDEXED
-    if name in COMPARE_FIRST:
+    if (compared := getattr(function, "compared", None)) is not None:
+        inputs = compared  # item assignment's stretched source
+    elif name in COMPARE_FIRST:
         inputs = args[:1]
     elif name == "index_fill":  # its index, not its value
         inputs = args[:2]
@@ -72,7 +74,7 @@ def check_inputs(t, function, args, kwargs) -> None:
             raise RuntimeError(SHARED_INPUT)
 
 
-# --- book/chapters/26_inplace.md:409
+# --- book/chapters/26_inplace.md:411
 OUT_COMPARED = frozenset((
     "abs", "absolute", "acos", "acosh", "add", "addcdiv", "addcmul", "angle", "arccos",
     "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin", "asinh", "atan",
