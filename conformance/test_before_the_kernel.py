@@ -88,3 +88,29 @@ def test_copying_an_expanded_tensor_onto_itself_only_bumps_its_version(source):
                               "tensor refers to a single memory location. Please clone() the "
                               "tensor before performing the operation."):
         e.copy_(torch.zeros(2, 1))  # another source is refused
+
+
+SHARED_INPUT = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation.")
+INTERNAL = ("unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+
+
+@pytest.mark.parametrize("write, shapes, message", [
+    (lambda y: y[1:].mul_(y[:3]), [[3], [3]], SHARED_INPUT),
+    (lambda y: y[1:].div_(y[:3]), [[3], [3]], SHARED_INPUT),
+    (lambda y: y[1:].pow_(y[:3]), [[3], [3]], SHARED_INPUT),
+    (lambda y: y[1:].addcmul_(y[:3], y[:3]), [[3], [3]], SHARED_INPUT),
+    (lambda y: y.index_add_(0, torch.tensor([0]), y[:1]), [[1], [1]], SHARED_INPUT),
+    (lambda y: y.expand(2, 4).mul_(y), [[4], [2, 4]], INTERNAL),
+    (lambda y: y[1:].copy_(y[:3]), [], SHARED_INPUT),  # copy_ keeps nothing
+])
+def test_an_in_place_op_refused_for_shared_memory_has_packed_first(write, shapes, message):
+    y = torch.arange(4.0, requires_grad=True) * 1
+    node = y.grad_fn
+    assert _packed(lambda: write(y)) == (shapes, message)
+    assert y._version == 0
+    assert y.grad_fn is node
+    with torch.no_grad():
+        assert _packed(lambda: write(torch.arange(4.0))) == ([], message)
