@@ -114,3 +114,44 @@ def test_an_in_place_op_refused_for_shared_memory_has_packed_first(write, shapes
     assert y.grad_fn is node
     with torch.no_grad():
         assert _packed(lambda: write(torch.arange(4.0))) == ([], message)
+
+
+@pytest.mark.parametrize("f, shapes", [
+    (lambda: torch.mv(A, B), [[2, 3], [4]]),
+    (lambda: A @ B, [[2, 3], [4]]),
+    (lambda: torch.dot(B, A[0]), [[4], [3]]),
+    (lambda: torch.bmm(A[None], A[None]), [[1, 2, 3], [1, 2, 3]]),
+    (lambda: A.gather(1, torch.tensor([[5]])), [[1, 1], [2, 3]]),
+])
+def test_products_and_gather_pack_before_their_checks_refuse(f, shapes):
+    assert _packed(f)[0] == shapes
+
+
+def test_index_select_packs_its_index_before_refusing_it():
+    shapes = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda x: shapes.append(x.shape) or x,
+                                                  lambda x: x):
+        with raises(IndexError, "index out of range in self"):
+            A.index_select(0, torch.tensor([5]))
+    assert shapes == [torch.Size([1])]
+
+
+def _stale():
+    a = torch.ones(3, 2, requires_grad=True) * 1
+    with torch.no_grad():
+        v = a[::2]
+    a.mul_(2)
+    return v
+
+
+@pytest.mark.parametrize("f", [
+    lambda v: torch.mv(v, torch.ones(5)),
+    lambda v: torch.dot(v[0], torch.ones(5)),
+    lambda v: torch.bmm(v[None], torch.ones(1, 5, 1)),
+    lambda v: v.index_select(0, torch.tensor([9])),
+    lambda v: v.gather(1, torch.tensor([[9]])),
+    lambda v: torch.cat([v, torch.ones(5)]),
+])
+def test_a_stale_view_is_refused_before_an_operand_check(f):
+    with raises(RuntimeError, NO_GRAD):
+        f(_stale())
