@@ -155,3 +155,26 @@ def _stale():
 def test_a_stale_view_is_refused_before_an_operand_check(f):
     with raises(RuntimeError, NO_GRAD):
         f(_stale())
+
+
+def _refused_by_hook(error, f):
+    def pack(x):
+        raise error
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda x: x):
+        with pytest.raises(type(error)) as caught:
+            f()
+    return caught.value
+
+
+@pytest.mark.parametrize("kind", [ValueError, RuntimeError, TypeError])
+@pytest.mark.parametrize("f", [
+    lambda: torch.mul(A, B), lambda: torch.div(A, B), lambda: torch.where(A > 0, A, B),
+    lambda: torch.mv(A, B),
+    lambda: A.index_select(0, torch.tensor([5])),
+])
+def test_a_pack_hooks_error_surfaces_as_raised_before_the_kernels(kind, f):
+    error = kind("pack says no")
+    caught = _refused_by_hook(error, f)
+    assert caught is error
+    assert caught.__context__ is None  # no kernel error was being handled
