@@ -35,8 +35,8 @@ def inplace(self, function, *args, **kwargs):
         if tensors or kwargs:  # NOTE [Inputs that overlap the written tensor]
             check_inputs(self, function, args, kwargs)
     except RuntimeError as error:
-        if recorded and error.args[0] in (OVERLAP, SHARED_INPUT):
-            _pack_before_refusal(self, function, args, kwargs)
+        if recorded and state.saved_tensors_hooks and error.args[0] in (OVERLAP, SHARED_INPUT):
+            _pack_before_refusal(self, function, args, kwargs)  # only if a hook can see it
         raise
     result = _without_pack_hooks(function, self, args, kwargs) if recorded else function(
         self, *args, **kwargs)
