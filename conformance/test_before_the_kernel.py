@@ -151,10 +151,14 @@ def _stale():
     lambda v: v.index_select(0, torch.tensor([9])),
     lambda v: v.gather(1, torch.tensor([[9]])),
     lambda v: torch.cat([v, torch.ones(5)]),
+    lambda v: v * torch.ones(5),
+    lambda v: torch.where(v > 0, v, torch.ones(5)),
 ])
 def test_a_stale_view_is_refused_before_an_operand_check(f):
-    with raises(RuntimeError, NO_GRAD):
+    with pytest.raises(RuntimeError) as caught:
         f(_stale())
+    assert str(caught.value) == NO_GRAD
+    assert caught.value.__context__ is None
 
 
 def _refused_by_hook(error, f):
