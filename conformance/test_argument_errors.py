@@ -395,3 +395,4 @@ def test_a_refused_call_records_nothing():
     assert y.grad_fn.name() == "TransposeBackward0"
     y.sum().backward()
     assert x.grad.shape == (2, 3)
+

@@ -88,3 +88,97 @@ def test_copying_an_expanded_tensor_onto_itself_only_bumps_its_version(source):
                               "tensor refers to a single memory location. Please clone() the "
                               "tensor before performing the operation."):
         e.copy_(torch.zeros(2, 1))  # another source is refused
+
+
+SHARED_INPUT = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation.")
+INTERNAL = ("unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+
+
+@pytest.mark.parametrize("write, shapes, message", [
+    (lambda y: y[1:].mul_(y[:3]), [[3], [3]], SHARED_INPUT),
+    (lambda y: y[1:].div_(y[:3]), [[3], [3]], SHARED_INPUT),
+    (lambda y: y[1:].pow_(y[:3]), [[3], [3]], SHARED_INPUT),
+    (lambda y: y[1:].addcmul_(y[:3], y[:3]), [[3], [3]], SHARED_INPUT),
+    (lambda y: y.index_add_(0, torch.tensor([0]), y[:1]), [[1], [1]], SHARED_INPUT),
+    (lambda y: y.expand(2, 4).mul_(y), [[4], [2, 4]], INTERNAL),
+    (lambda y: y[1:].copy_(y[:3]), [], SHARED_INPUT),  # copy_ keeps nothing
+])
+def test_an_in_place_op_refused_for_shared_memory_has_packed_first(write, shapes, message):
+    y = torch.arange(4.0, requires_grad=True) * 1
+    node = y.grad_fn
+    assert _packed(lambda: write(y)) == (shapes, message)
+    assert y._version == 0
+    assert y.grad_fn is node
+    with torch.no_grad():
+        assert _packed(lambda: write(torch.arange(4.0))) == ([], message)
+
+
+@pytest.mark.parametrize("f, shapes", [
+    (lambda: torch.mv(A, B), [[2, 3], [4]]),
+    (lambda: A @ B, [[2, 3], [4]]),
+    (lambda: torch.dot(B, A[0]), [[4], [3]]),
+    (lambda: torch.bmm(A[None], A[None]), [[1, 2, 3], [1, 2, 3]]),
+    (lambda: A.gather(1, torch.tensor([[5]])), [[1, 1], [2, 3]]),
+])
+def test_products_and_gather_pack_before_their_checks_refuse(f, shapes):
+    assert _packed(f)[0] == shapes
+
+
+def test_index_select_packs_its_index_before_refusing_it():
+    shapes = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda x: shapes.append(x.shape) or x,
+                                                  lambda x: x):
+        with raises(IndexError, "index out of range in self"):
+            A.index_select(0, torch.tensor([5]))
+    assert shapes == [torch.Size([1])]
+
+
+def _stale():
+    a = torch.ones(3, 2, requires_grad=True) * 1
+    with torch.no_grad():
+        v = a[::2]
+    a.mul_(2)
+    return v
+
+
+@pytest.mark.parametrize("f", [
+    lambda v: torch.mv(v, torch.ones(5)),
+    lambda v: torch.dot(v[0], torch.ones(5)),
+    lambda v: torch.bmm(v[None], torch.ones(1, 5, 1)),
+    lambda v: v.index_select(0, torch.tensor([9])),
+    lambda v: v.gather(1, torch.tensor([[9]])),
+    lambda v: torch.cat([v, torch.ones(5)]),
+    lambda v: v * torch.ones(5),
+    lambda v: torch.where(v > 0, v, torch.ones(5)),
+])
+def test_a_stale_view_is_refused_before_an_operand_check(f):
+    with pytest.raises(RuntimeError) as caught:
+        f(_stale())
+    assert str(caught.value) == NO_GRAD
+    assert caught.value.__context__ is None
+
+
+def _refused_by_hook(error, f):
+    def pack(x):
+        raise error
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda x: x):
+        with pytest.raises(type(error)) as caught:
+            f()
+    return caught.value
+
+
+@pytest.mark.parametrize("kind", [ValueError, RuntimeError, TypeError])
+@pytest.mark.parametrize("f", [
+    lambda: torch.mul(A, B), lambda: torch.div(A, B), lambda: torch.where(A > 0, A, B),
+    lambda: torch.mv(A, B),
+    lambda: A.index_select(0, torch.tensor([5])),
+])
+def test_a_pack_hooks_error_surfaces_as_raised_before_the_kernels(kind, f):
+    error = kind("pack says no")
+    caught = _refused_by_hook(error, f)
+    assert caught is error
+    assert caught.__context__ is None  # no kernel error was being handled

@@ -92,3 +92,17 @@ def test_where_refuses_none_for_a_value(args, got):
     with pytest.raises(TypeError, match=r"\Awhere\(\) received an invalid combination of "
                                         rf"arguments - got \({got}\), but expected one of:\n"):
         torch.where(condition, *values)
+
+
+@pytest.mark.parametrize("input, other, message", [
+    (lambda x: x, lambda x: 0.0, "argument 'other' (position 3) must be Tensor, not float"),
+    (lambda x: 0.0, lambda x: x, "argument 'input' (position 2) must be Tensor, not float"),
+    (lambda x: 1, lambda x: 2.0, "argument 'input' (position 2) must be Tensor, not int"),
+    (lambda x: x, lambda x: True, "argument 'other' (position 3) must be Tensor, not bool"),
+])
+def test_where_with_out_takes_tensors_only(input, other, message):
+    x = torch.arange(4.0)
+    with raises(TypeError, "where(): " + message):
+        torch.where(x.bool(), input(x), other(x), out=x)
+    assert x._version == 0
+    assert torch.where(x.bool(), input(x), other(x)).shape == (4,)  # without out=, numbers do

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1929
+# --- book/chapters/26_inplace.md:1958
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
@@ -37,11 +37,11 @@ def setitem(self, index, value) -> None:
         put.indices = indices  # NOTE [Inputs that overlap the written tensor]
         inplace(target, put, values)
     elif isinstance(value, Tensor):
-        shape = values._data.shape
-        if shape != target._data.shape and (not shape or values.numel() != target.numel()):
-            writes.copy_stretched(target, expandable(values, target))
+        source = expandable(values, target)
+        if source._data.shape == target._data.shape:
+            writes.copy_(target, source)
         else:
-            writes.copy_(target, expandable(values, target))
+            writes.copy_stretched(target, source)
     else:
         writes.fill_(target, values)
 
@@ -70,7 +70,7 @@ def _assignable(value, target):
 Tensor.__setitem__ = setitem
 
 
-# --- book/chapters/26_inplace.md:2004
+# --- book/chapters/26_inplace.md:2033
 def expandable(value, target):
     """``value`` without leading 1s, checked to expand to ``target``'s sizes as torch's."""
     from refgrad._ops.shapes import expanded_size

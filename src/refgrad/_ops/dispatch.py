@@ -98,7 +98,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:893
+# --- book/chapters/13_dispatch.md:900
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -125,6 +125,14 @@ def _records(op) -> bool:
 # shape or dtype checks may refuse. refgrad runs its forward first, so a row
 # that fails does both here, on the failure path only, before its own error.
 def before_refusal(op, tensors, params) -> None:
+    try:
+        _before_kernel(op, tensors, params)
+    except BaseException as error:  # history or a hook refused: no kernel error yet
+        error.__context__ = None
+        raise
+
+
+def _before_kernel(op, tensors, params) -> None:
     if not _records(op) or (edges := _edges(tensors, params)) is None:
         return
     hooks = state.saved_tensors_hooks or state.held_saved_tensors_hooks  # an in-place op's
@@ -144,7 +152,7 @@ def before_refusal(op, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1019
+# --- book/chapters/13_dispatch.md:1034
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -271,7 +279,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1161
+# --- book/chapters/13_dispatch.md:1176
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -299,7 +307,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1197
+# --- book/chapters/13_dispatch.md:1212
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -326,7 +334,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1361
+# --- book/chapters/13_dispatch.md:1376
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

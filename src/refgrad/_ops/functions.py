@@ -225,11 +225,16 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
         condition = _condition_beside(condition, tensors)
     try:
         return call(conditional.WHERE, (input, other), {"condition": condition})
-    except (ValueError, RuntimeError):  # torch broadcasts the condition, then input, other
+    except (ValueError, RuntimeError) as caught:  # torch broadcasts the condition first
         error = _broadcast_error(conditional.WHERE, (condition, input, other))
-        if error is None:
-            raise
-        raise error from None
+        if error is None or not _shape_error(caught):
+            raise  # a pack hook's own error passes (NOTE [Before the kernel refuses])
+    raise error
+
+
+def _shape_error(caught) -> bool:
+    """Whether ``call`` raised ``caught`` for shapes: its own error, or NumPy's."""
+    return caught.__suppress_context__ or str(caught).startswith("operands could not be")
 
 
 def _check_where_number(number, kind) -> None:
@@ -252,7 +257,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:473
+# --- book/chapters/16_functions.md:478
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -266,7 +271,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:924
+# --- book/chapters/16_functions.md:929
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -276,7 +281,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:965
+# --- book/chapters/16_functions.md:970
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:471
+# --- book/chapters/26_inplace.md:482
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import warnings
@@ -11,9 +11,9 @@ import numpy as np
 
 from refgrad._backend import overlaps
 from refgrad._ops.copy_slices import rebase_history
-from refgrad._ops.input_overlaps import check_inputs
+from refgrad._ops.input_overlaps import SHARED_INPUT, check_inputs
 from refgrad._ops.simple_functions import clone
-from refgrad._ops.write_checks import bump, check_fits, check_inplace
+from refgrad._ops.write_checks import OVERLAP, bump, check_fits, check_inplace
 from refgrad._tensor import Tensor
 from refgrad.autograd._backward import follow_retained_grad
 from refgrad.autograd._node import input_metadata
@@ -30,9 +30,14 @@ def inplace(self, function, *args, **kwargs):
         self._requires_grad or any(a._requires_grad for a in tensors))
     shared_write = _shared_write(self, function)
     shared_ok = shared_write is not None or getattr(function, "one_value", False)
-    check_inplace(self, recorded, shared_ok)
-    if tensors or kwargs:  # NOTE [Inputs that overlap the written tensor]
-        check_inputs(self, function, args, kwargs)
+    try:
+        check_inplace(self, recorded, shared_ok)
+        if tensors or kwargs:  # NOTE [Inputs that overlap the written tensor]
+            check_inputs(self, function, args, kwargs)
+    except RuntimeError as error:
+        if recorded and state.saved_tensors_hooks and error.args[0] in (OVERLAP, SHARED_INPUT):
+            _pack_before_refusal(self, function, args, kwargs)  # only if a hook can see it
+        raise
     result = _without_pack_hooks(function, self, args, kwargs) if recorded else function(
         self, *args, **kwargs)
     check_fits(self, result)
@@ -78,7 +83,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:553
+# --- book/chapters/26_inplace.md:569
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -93,6 +98,17 @@ def _without_pack_hooks(function, self, args, kwargs):
         return function(self, *args, **kwargs)
     finally:
         state.saved_tensors_hooks, state.held_saved_tensors_hooks = hooks, held
+
+
+def _pack_before_refusal(self, function, args, kwargs) -> None:
+    """Pack what the node would keep, as torch's autograd layer does before its
+    kernel refuses overlapping memory (NOTE [Before the kernel refuses])."""
+    try:
+        result = _without_pack_hooks(function, self, args, kwargs)
+    except Exception:  # the op fails as well: it packed before its own error
+        return
+    if (node := result._grad_fn) is not None:
+        _keep_original(self, args, node)
 
 
 def _keep_original(self, args, node) -> None:

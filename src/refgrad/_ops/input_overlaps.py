@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:332
+# --- book/chapters/26_inplace.md:341
 """torch's refusal of an input that lies partly in the memory a write changes."""
 
 import numpy as np
@@ -46,7 +46,7 @@ def overlapping(t, other, same_ok: bool = True) -> bool:
     return start < other_start + b.nbytes and other_start < start + a.nbytes
 
 
-# --- book/chapters/26_inplace.md:380
+# --- book/chapters/26_inplace.md:389
 COMPARE_NONE = frozenset(("addbmm", "addmm", "addmv", "baddbmm", "fill", "masked_scatter"))
 COMPARE_FIRST = frozenset(("masked_fill",))  # the mask, not the value
 # Indexed writes: their index tensors and source, refused even as the very same memory.
@@ -58,10 +58,12 @@ INDEXED = frozenset((
 def check_inputs(t, function, args, kwargs) -> None:
     """Refuse an input of the in-place op ``function`` that overlaps ``t`` as torch refuses."""
     name = function.__name__
-    if name in COMPARE_NONE or getattr(function, "uncompared", False):
+    if name in COMPARE_NONE:
         return
     same_ok = name not in INDEXED
-    if name in COMPARE_FIRST:
+    if (compared := getattr(function, "compared", None)) is not None:
+        inputs = compared  # item assignment's stretched source
+    elif name in COMPARE_FIRST:
         inputs = args[:1]
     elif name == "index_fill":  # its index, not its value
         inputs = args[:2]
@@ -72,7 +74,7 @@ def check_inputs(t, function, args, kwargs) -> None:
             raise RuntimeError(SHARED_INPUT)
 
 
-# --- book/chapters/26_inplace.md:409
+# --- book/chapters/26_inplace.md:420
 OUT_COMPARED = frozenset((
     "abs", "absolute", "acos", "acosh", "add", "addcdiv", "addcmul", "angle", "arccos",
     "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin", "asinh", "atan",

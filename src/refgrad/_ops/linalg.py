@@ -159,28 +159,34 @@ def _call(row, a, b):
     return call(row, (a, b))
 
 
-def mm(input, mat2):
+def _checked_call(check, row, a, b):
     try:
-        _matrices(input, mat2)
+        check(a, b)
     except RuntimeError:
         from refgrad._ops.dispatch import before_refusal
 
-        before_refusal(MM, (input, mat2), {})  # NOTE [Before the kernel refuses]
+        before_refusal(row, (a, b), {})  # NOTE [Before the kernel refuses]
         raise
-    return _call(MM, input, mat2)
+    return _call(row, a, b)
+
+
+def mm(input, mat2):
+    return _checked_call(_matrices, MM, input, mat2)
 
 
 def bmm(input, mat2):
-    _batches(input, mat2)
-    return _call(BMM, input, mat2)
+    return _checked_call(_batches, BMM, input, mat2)
 
 
 def dot(input, tensor):
-    _vectors(input, tensor)
-    return _call(DOT, input, tensor)
+    return _checked_call(_vectors, DOT, input, tensor)
 
 
 def mv(input, vec):
+    return _checked_call(_mv_operands, MV, input, vec)
+
+
+def _mv_operands(input, vec):
     from refgrad._typename import LEGACY
 
     if input.ndim != 2 or vec.ndim != 1:
@@ -193,10 +199,9 @@ def mv(input, vec):
     _same_dtype(vec, input, "addmv input tensors must have the same dtype, but got {}, {}, and "
                 f"{LEGACY[vec.dtype]}", c_names=False)
     _no_bools(vec, "addmv_impl_cpu")
-    return _call(MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:258
+# --- book/chapters/16c_linalg.md:263
 def matmul(input, other):
     if input.ndim == 0 or other.ndim == 0:
         raise RuntimeError(
@@ -219,7 +224,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:290
+# --- book/chapters/16c_linalg.md:295
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -238,7 +243,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:317
+# --- book/chapters/16c_linalg.md:322
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -249,7 +254,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:334
+# --- book/chapters/16c_linalg.md:339
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -264,7 +269,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:354
+# --- book/chapters/16c_linalg.md:359
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -286,7 +291,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:387
+# --- book/chapters/16c_linalg.md:392
 def outer(input, vec2):
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:

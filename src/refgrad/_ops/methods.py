@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:990
+# --- book/chapters/16_functions.md:995
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 from numpy import ndarray
@@ -107,7 +107,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1238
+# --- book/chapters/16_functions.md:1243
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -203,7 +203,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1340
+# --- book/chapters/16_functions.md:1345
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

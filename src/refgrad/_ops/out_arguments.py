@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2060
+# --- book/chapters/26_inplace.md:2089
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
@@ -45,6 +45,8 @@ def with_out(function, name: str, returns=None):
                 raise
         if forms is not None:  # torch.sum(x, out=o): only sum's form with a dim takes out
             forms.read(args, dict(kwargs, out=out))
+        if name in TENSORS_WITH_OUT:
+            _tensors_only(name, args, kwargs)
         if switched_on.dispatch_modes and state.dispatch_modes:  # out= counts as a write
             return dispatch_out(wrapper, name, args, dict(kwargs, out=out))
         outs = outs_given(name, out, returns)
@@ -83,6 +85,21 @@ def _forms_taking_out(function):
                                 for p in s.parameters):
         return None
     return forms
+
+
+# Functions whose only form with out= takes tensors where the others take numbers:
+# (argument, position), in the order torch reads them.
+TENSORS_WITH_OUT = {"where": (("input", 1), ("other", 2))}
+
+
+def _tensors_only(name, args, kwargs) -> None:
+    from refgrad._c_names import c_type_name
+
+    for argument, i in TENSORS_WITH_OUT[name]:
+        value = args[i] if i < len(args) else kwargs.get(argument)
+        if value is not None and not isinstance(value, Tensor):
+            raise TypeError(f"{name}(): argument '{argument}' (position {i + 1}) must be "
+                            f"Tensor, not {c_type_name(type(value))}")
 
 
 (add, sub, mul, div, pow, neg, exp, log, sin, cos, tanh, sigmoid, clamp,  # noqa: A001

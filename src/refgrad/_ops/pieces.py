@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1021
+# --- book/chapters/16d_indexing.md:1024
 """Rows that cut a tensor into views, tile it, or gather from it: split, repeat, gather."""
 
 import numpy as np
@@ -36,7 +36,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:1056
+# --- book/chapters/16d_indexing.md:1059
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -51,7 +51,7 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1086
+# --- book/chapters/16d_indexing.md:1089
 def _tile(a, repeats):
     return np.tile(a.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats)
 
@@ -80,7 +80,7 @@ REPEAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1129
+# --- book/chapters/16d_indexing.md:1132
 def index_key(index, dim):
     """Each position's own coordinates, with the index's values along ``dim``."""
     ones = (1,) * index.ndim
@@ -102,7 +102,7 @@ def _gather(a, index, dim, sparse_grad):
     return out if out.flags.c_contiguous else out.copy()
 
 
-# --- book/chapters/16d_indexing.md:1152
+# --- book/chapters/16d_indexing.md:1155
 def added_at(g, positions, sizes, dim):
     """Zeros of ``sizes``, with each element of ``g`` added at its position along ``dim``.
 
@@ -130,7 +130,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1201
+# --- book/chapters/16d_indexing.md:1204
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -180,7 +180,7 @@ def split_evenly(row, tensor, size, dim):
     return _call(row, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:1252
+# --- book/chapters/16d_indexing.md:1255
 def split_with_sizes(input, split_sizes, dim=0):
     if type(dim) is not int or not _plain_sizes(split_sizes):
         _, split_sizes, dim = _SIZES.read((input, split_sizes, dim), {})[0]
@@ -226,7 +226,7 @@ def chunk_with(even, sized, input, chunks, dim):
     return split_evenly(even, input, -(-length // int(chunks)), dim)  # chunks may be NumPy's
 
 
-# --- book/chapters/16d_indexing.md:1370
+# --- book/chapters/16d_indexing.md:1373
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -243,7 +243,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:1394
+# --- book/chapters/16d_indexing.md:1397
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
@@ -259,8 +259,15 @@ def gather(input, dim, index, *, sparse_grad=False):
             f"Expected all tensors to be on the same device, but got index is on {index.device}"
             f", different from other tensors on {input.device} (when checking argument in "
             "method wrapper_CUDA_gather)")
-    _check_index(input, index, d)
-    return _call(GATHER, input, dim=dim, index=index, sparse_grad=sparse_grad)
+    params = {"dim": dim, "index": index, "sparse_grad": sparse_grad}
+    try:
+        _check_index(input, index, d)
+    except RuntimeError:
+        from refgrad._ops.dispatch import before_refusal
+
+        before_refusal(GATHER, (input,), params)  # NOTE [Before the kernel refuses]
+        raise
+    return _call(GATHER, input, **params)
 
 
 def _check_index(input, index, dim) -> None:
@@ -276,7 +283,7 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1442
+# --- book/chapters/16d_indexing.md:1452
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import zeros_as
 
@@ -311,6 +318,17 @@ def index_select(input, dim, index):
         raise IndexError("index_select(): Index is supposed to be a vector")
     if str(index.dtype) not in ("torch.int32", "torch.int64"):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    try:
+        _check_selected(input, d, index)
+    except (IndexError, RuntimeError):
+        from refgrad._ops.dispatch import before_refusal
+
+        before_refusal(INDEX_SELECT, (input,), {"dim": dim, "index": index})
+        raise  # NOTE [Before the kernel refuses]
+    return _call(INDEX_SELECT, input, dim=dim, index=index)
+
+
+def _check_selected(input, d, index) -> None:
     length, values = input.shape[d] if input.ndim else 1, index._data
     if values.size and (values.min() < 0 or values.max() >= length):
         if input.ndim > 1 and d == 1:  # torch's kernel for dim 1 has words of its own
@@ -318,4 +336,3 @@ def index_select(input, dim, index):
             raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(outside[0])} "
                                f"axis_dim={length}")
         raise IndexError("index out of range in self")
-    return _call(INDEX_SELECT, input, dim=dim, index=index)

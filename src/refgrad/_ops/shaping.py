@@ -233,6 +233,9 @@ def cat(tensors, dim=0):
     d = wrap_dim(dim, first.ndim)  # read against the first kept piece, before the others
     for other, out in zip(tensors, left_out):
         if other.ndim != first.ndim and not out:
+            from refgrad._ops.dispatch import before_refusal
+
+            before_refusal(CAT, tuple(tensors), {"dim": dim})  # NOTE [Before the kernel refuses]
             raise RuntimeError(
                 f"Tensors must have same number of dimensions: got {first.ndim} and {other.ndim}"
             )
