@@ -8,17 +8,11 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from conformance._overlaps import SHARED_INPUT, allowed, refused_and_untouched, row
 from conformance._support import raises
 
-SHARED_INPUT = (
-    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
-    "to a single memory location. Please clone() the tensor before performing the operation.")
 INTERNAL = ("unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation.")
-
-
-def _row():
-    return torch.arange(1.0, 8.0) / 8
 
 
 def _square():
@@ -31,28 +25,28 @@ def _ones(n):
 
 # (name, make the tensor, write into the window ``w`` reading the window ``i``)
 IN_PLACE = [
-    ("add_", _row, lambda w, i: w.add_(i)),
-    ("sub_ alpha", _row, lambda w, i: w.sub_(i, alpha=2)),
-    ("mul_", _row, lambda w, i: w.mul_(i)),
-    ("div_", _row, lambda w, i: w.div_(i)),
-    ("pow_", _row, lambda w, i: w.pow_(i)),
-    ("atan2_", _row, lambda w, i: w.atan2_(i)),
-    ("hypot_", _row, lambda w, i: w.hypot_(i)),
-    ("fmod_", _row, lambda w, i: w.fmod_(i)),
-    ("remainder_", _row, lambda w, i: w.remainder_(i)),
-    ("xlogy_", _row, lambda w, i: w.xlogy_(i)),
-    ("lt_", _row, lambda w, i: w.lt_(i)),
-    ("eq_", _row, lambda w, i: w.eq_(i)),
-    ("addcmul_ tensor1", _row, lambda w, i: w.addcmul_(i, _ones(6))),
-    ("addcmul_ tensor2", _row, lambda w, i: w.addcmul_(_ones(6), i, value=2)),
-    ("addcdiv_", _row, lambda w, i: w.addcdiv_(_ones(6), i)),
-    ("lerp_ end", _row, lambda w, i: w.lerp_(i, 0.5)),
-    ("lerp_ weight", _row, lambda w, i: w.lerp_(_ones(6), i)),
-    ("clamp_ min", _row, lambda w, i: w.clamp_(min=i)),
-    ("clamp_min_", _row, lambda w, i: w.clamp_min_(i)),
-    ("copy_", _row, lambda w, i: w.copy_(i)),
-    ("item assignment", _row, lambda w, i: w.__setitem__(slice(None), i)),
-    ("torch.clamp_", _row, lambda w, i: torch.clamp_(w, max=i)),
+    ("add_", row, lambda w, i: w.add_(i)),
+    ("sub_ alpha", row, lambda w, i: w.sub_(i, alpha=2)),
+    ("mul_", row, lambda w, i: w.mul_(i)),
+    ("div_", row, lambda w, i: w.div_(i)),
+    ("pow_", row, lambda w, i: w.pow_(i)),
+    ("atan2_", row, lambda w, i: w.atan2_(i)),
+    ("hypot_", row, lambda w, i: w.hypot_(i)),
+    ("fmod_", row, lambda w, i: w.fmod_(i)),
+    ("remainder_", row, lambda w, i: w.remainder_(i)),
+    ("xlogy_", row, lambda w, i: w.xlogy_(i)),
+    ("lt_", row, lambda w, i: w.lt_(i)),
+    ("eq_", row, lambda w, i: w.eq_(i)),
+    ("addcmul_ tensor1", row, lambda w, i: w.addcmul_(i, _ones(6))),
+    ("addcmul_ tensor2", row, lambda w, i: w.addcmul_(_ones(6), i, value=2)),
+    ("addcdiv_", row, lambda w, i: w.addcdiv_(_ones(6), i)),
+    ("lerp_ end", row, lambda w, i: w.lerp_(i, 0.5)),
+    ("lerp_ weight", row, lambda w, i: w.lerp_(_ones(6), i)),
+    ("clamp_ min", row, lambda w, i: w.clamp_(min=i)),
+    ("clamp_min_", row, lambda w, i: w.clamp_min_(i)),
+    ("copy_", row, lambda w, i: w.copy_(i)),
+    ("item assignment", row, lambda w, i: w.__setitem__(slice(None), i)),
+    ("torch.clamp_", row, lambda w, i: torch.clamp_(w, max=i)),
     ("addr_", lambda: torch.arange(1.0, 11.0),
      lambda w, i: w[:9].view(3, 3).addr_(i[:3], _ones(3))),
     ("bernoulli_", lambda: torch.full((7,), 0.5), lambda w, i: w.bernoulli_(i)),
@@ -70,25 +64,11 @@ INDEXED = [
     ("index_copy_", lambda w, i: w.index_copy_(0, torch.arange(6), i)),
     ("index_add_", lambda w, i: w.index_add_(0, torch.arange(6), i)),
 ]
-def _refused_and_untouched(make, write, w_of, i_of):
-    x = make()
-    before, version = x.clone(), x._version
-    with raises(RuntimeError, SHARED_INPUT):
-        write(w_of(x), i_of(x))
-    assert torch.equal(x, before)
-    assert x._version == version
-
-
-def _allowed(make, write, w_of, i_of):
-    x = make()
-    version = x._version
-    write(w_of(x), i_of(x))
-    assert x._version > version
 
 
 @pytest.mark.parametrize("name, make, write", IN_PLACE, ids=[c[0] for c in IN_PLACE])
 def test_an_input_shifted_by_one_is_refused_in_place(name, make, write):
-    _refused_and_untouched(make, write, lambda x: x[1:], lambda x: x[:-1])
+    refused_and_untouched(make, write, lambda x: x[1:], lambda x: x[:-1])
 
 
 # addr_'s vectors lie inside the matrix it writes whatever the window, and a bool out
@@ -98,13 +78,13 @@ SAME_IN_PLACE = [c for c in IN_PLACE if c[0] != "addr_"]
 
 @pytest.mark.parametrize("name, make, write", SAME_IN_PLACE, ids=[c[0] for c in SAME_IN_PLACE])
 def test_the_very_same_memory_is_allowed_in_place(name, make, write):
-    _allowed(make, write, lambda x: x[:-1], lambda x: x[:-1])
+    allowed(make, write, lambda x: x[:-1], lambda x: x[:-1])
 
 
 @pytest.mark.parametrize("name, write", INDEXED, ids=[c[0] for c in INDEXED])
 def test_indexed_writes_refuse_any_overlap_of_their_source(name, write):
-    _refused_and_untouched(_row, write, lambda x: x[1:], lambda x: x[:-1])
-    _refused_and_untouched(_row, write, lambda x: x[:-1], lambda x: x[:-1])
+    refused_and_untouched(row, write, lambda x: x[1:], lambda x: x[:-1])
+    refused_and_untouched(row, write, lambda x: x[:-1], lambda x: x[:-1])
 
 
 @pytest.mark.parametrize("write", [

@@ -6,11 +6,8 @@ The same assertions run on torch.
 import pytest
 import torch
 
+from conformance._overlaps import SHARED_INPUT
 from conformance._support import raises
-
-SHARED_INPUT = (
-    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
-    "to a single memory location. Please clone() the tensor before performing the operation.")
 
 
 def _assign(index, value_of):

@@ -6,16 +6,7 @@ The same assertions run on torch.
 import pytest
 import torch
 
-from conformance._support import raises
-
-SHARED_INPUT = (
-    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
-    "to a single memory location. Please clone() the tensor before performing the operation.")
-
-
-def _row():
-    return torch.arange(1.0, 8.0) / 8
-
+from conformance._overlaps import allowed, refused_and_untouched, row
 
 # (name, write into the window ``w`` reading the window ``i``)
 OUT = [
@@ -47,33 +38,19 @@ OUT_ANY = [
 SAME_OUT = [c for c in OUT if c[0] != "lt"]
 
 
-def _refused_and_untouched(make, write, w_of, i_of):
-    x = make()
-    before, version = x.clone(), x._version
-    with raises(RuntimeError, SHARED_INPUT):
-        write(w_of(x), i_of(x))
-    assert torch.equal(x, before)
-    assert x._version == version
-
-
-def _allowed(make, write, w_of, i_of):
-    x = make()
-    version = x._version
-    write(w_of(x), i_of(x))
-    assert x._version > version
 
 
 @pytest.mark.parametrize("name, write", OUT, ids=[c[0] for c in OUT])
 def test_out_refuses_an_input_shifted_by_one(name, write):
-    _refused_and_untouched(_row, write, lambda x: x[1:], lambda x: x[:-1])
+    refused_and_untouched(row, write, lambda x: x[1:], lambda x: x[:-1])
 
 
 @pytest.mark.parametrize("name, write", SAME_OUT, ids=[c[0] for c in SAME_OUT])
 def test_out_may_be_the_very_input(name, write):
-    _allowed(_row, write, lambda x: x[:-1], lambda x: x[:-1])
+    allowed(row, write, lambda x: x[:-1], lambda x: x[:-1])
 
 
 @pytest.mark.parametrize("name, write", OUT_ANY, ids=[c[0] for c in OUT_ANY])
 def test_out_of_a_gathering_function_refuses_any_overlap(name, write):
-    _refused_and_untouched(_row, write, lambda x: x[1:], lambda x: x[:-1])
-    _refused_and_untouched(_row, write, lambda x: x[:-1], lambda x: x[:-1])
+    refused_and_untouched(row, write, lambda x: x[1:], lambda x: x[:-1])
+    refused_and_untouched(row, write, lambda x: x[:-1], lambda x: x[:-1])
