@@ -59,3 +59,22 @@ def test_a_gradient_passed_on_as_is_to_two_inputs_is_not_written():
     y = a * 1
     (Twice.apply(y, b) + y).sum().backward()
     assert a.grad.tolist() == [3.0, 3.0] and b.grad.tolist() == [1.0, 1.0]
+
+
+TRANSPOSED = {
+    "z * z": (lambda z: (z * z).sum(), 1),
+    "exp + sin": (lambda z: (z.exp() + z.sin()).sum(), 1),
+    "z * z * z": (lambda z: (z * z * z).sum(), 2),
+    "z * z + z * z": (lambda z: (z * z + z * z).sum(), 3),
+    "exp": (lambda z: z.exp().sum(), 0),
+    "sum": (lambda z: z.sum(), 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TRANSPOSED))
+def test_gradients_summed_for_a_transposed_leaf_are_added_in_place(name):
+    f, version = TRANSPOSED[name]
+    z = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).t().requires_grad_()
+    f(z).backward()
+    assert z.grad._version == version
+    assert z.grad.stride() == (1, 3)  # the leaf's own layout, however it got there

@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1282
+# --- book/chapters/10_nodes.md:1284
 from refgrad.autograd import graph
 
 

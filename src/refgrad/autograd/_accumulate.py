@@ -147,11 +147,12 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
 # not dense gets a plain clone (version 0). A gradient taken over keeps its
 # own count: 0, or 1 if the engine added a second gradient into it in place.
 # refgrad copies in a few more cases (an array that is a view of another),
-# where torch takes the gradient over: those copies keep version 0. And the
-# engine adds a second gradient in place only into a row-major buffer, so a
-# leaf whose gradients are summed reads one version lower than torch's when
-# the leaf is transposed or has no elements: (z * z) for a transposed z
-# gives .grad._version 0 where torch's gives 1.
+# where torch takes the gradient over: those copies keep version 0. The
+# engine adds in place into any dense buffer, transposed ones too, as torch
+# does, so (z * z) for a transposed z also reads 1. A leaf with no elements
+# can still read one lower: NumPy gives a new empty array zero strides, the
+# strides of an expanded one, so a gradient expanded to it (z.sum() for an
+# empty z) looks laid out as the leaf and is taken over, where torch copies.
 
 
 def _summed(old, grad):
@@ -163,13 +164,14 @@ def _summed(old, grad):
     return relaid(old + grad, iterated_strides(shape, (old.stride(), grad.stride())))
 
 
-# --- book/chapters/10_nodes.md:960
+# --- book/chapters/10_nodes.md:961
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
 # local, and by getrefcount's argument. One reference more means someone
 # else has it. Its array must be held by that tensor alone, own its memory,
-# and be laid out as a copy would be. The engine drops its other handles
+# and fill it without gaps or overlaps, however permuted: torch asks the
+# same of a buffer it adds into. The engine drops its other handles
 # before it runs a node (see its main loop). Elsewhere than CPython 3.11 to
 # 3.13 the counts may differ, so there refgrad always copies.
 _COUNTS_KNOWN = sys.implementation.name == "cpython" and sys.version_info < (3, 14)
@@ -185,7 +187,7 @@ def sole_holder(holder: list, index: int, locals_holding: int) -> bool:
         and type(data) is ndarray
         and sys.getrefcount(data) <= 3  # the tensor, the local `data`, the argument
         and data.base is None
-        and data.flags.c_contiguous
+        and (data.flags.c_contiguous or _dense(data))
         and data.flags.writeable
     )
 
@@ -196,7 +198,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1027
+# --- book/chapters/10_nodes.md:1029
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -219,7 +221,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1142
+# --- book/chapters/10_nodes.md:1144
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -245,7 +247,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1183
+# --- book/chapters/10_nodes.md:1185
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
