@@ -9,6 +9,7 @@ from refgrad._parallel import add_into
 from refgrad._zero_grads import ZERO_GRADS, sum_with_zeros
 from refgrad.autograd._accumulate import sole_holder
 from refgrad.autograd._anomaly import anomaly, check_nan, reporting
+from refgrad.autograd._edge_index import EdgeIndex
 from refgrad.autograd._final_callbacks import run_final_callbacks
 from refgrad.autograd._graph_task import GraphTask
 from refgrad.autograd._hooks import call_hooks
@@ -17,7 +18,7 @@ from refgrad.autograd._outputs import _check_count, _conformed, validate_outputs
 from refgrad.autograd._state import next_sequence_nr, restore_switches, save_switches, state
 
 
-# --- book/chapters/17_engine.md:215
+# --- book/chapters/17_engine.md:216
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
@@ -40,7 +41,7 @@ def count_dependencies(roots) -> dict:
     return dependencies
 
 
-# --- book/chapters/17_engine.md:248
+# --- book/chapters/17_engine.md:249
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -57,7 +58,9 @@ def plan(roots, targets, accumulate_grad: bool) -> dict:
         if accumulate_grad:
             entry.needed = True
         else:
-            entry.captures = (entry.captures or []) + [(slot, index)]
+            if entry.captures is None:
+                entry.captures = []
+            entry.captures.append((slot, index))  # one input listed n times: n captures
     stack = [(node, False) for node in roots]
     visited = set()
     while stack:
@@ -78,7 +81,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:325
+# --- book/chapters/17_engine.md:328
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -121,7 +124,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:373
+# --- book/chapters/17_engine.md:376
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
@@ -129,7 +132,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:436
+# --- book/chapters/17_engine.md:439
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -137,6 +140,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     checked: see "Checking what a node returns", below.
     """
     buffers, dependencies = task.buffers, task.dependencies
+    index = None  # where each edge sits, worked out on first need
     for node, slot, grad in zip(nodes, slots, grads):
         if node is None or info is not None and not _leads_to_target(info.get(node)):
             continue
@@ -149,14 +153,15 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 entry = meta[slot]
                 data = grad._data
                 if data.shape != entry[0] or data.dtype is not entry[1]:
-                    i = _position(nodes, slots, grads, node, slot, grad)
-                    grad = _conformed(source, i, grad, entry)
+                    index = index or EdgeIndex(nodes, slots, grads)
+                    grad = _conformed(source, index.position(node, slot, grad), grad, entry)
             if buffer[slot] is None:
                 buffer[slot] = grad
             elif ZERO_GRADS and (id(grad) in ZERO_GRADS or id(buffer[slot]) in ZERO_GRADS):
                 buffer[slot] = sum_with_zeros(buffer[slot], grad)  # NOTE [Zeros that add nothing]
-            elif not state.grad_enabled and sole_holder(buffer, slot,
-                                                        _handed_on(grads, buffer[slot], grad)):
+            elif not state.grad_enabled and sole_holder(
+                    buffer, slot, (index := index or EdgeIndex(nodes, slots, grads))
+                    .handed_on(buffer[slot], grad)):
                 partial = buffer[slot]  # nobody else can see it: add in place
                 add_into(partial._data, grad._data)  # quietly; shared if large
                 partial._version_counter.value += 1  # a write, counted as torch's add_ counts it
@@ -173,31 +178,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 heap.append(node)
 
 
-# --- book/chapters/17_engine.md:490
-def _handed_on(grads, partial, grad) -> int:
-    """How often ``partial`` is among the outputs handed on before ``grad``.
-
-    torch's engine moves each output into a buffer; refgrad's list keeps it until
-    every output is handed on, so a node that sends two gradients to one input
-    (``z * z``) still holds the first when the second arrives. Those holds are
-    allowed for; one among the outputs still to come is not, and keeps
-    ``partial`` from being added into in place.
-    """
-    count = 0
-    for g in grads:
-        if g is grad:
-            return count
-        count += g is partial
-    return 0
-
-
-def _position(nodes, slots, grads, node, slot, grad) -> int:
-    """The index of the edge ``(node, slot)`` that carries ``grad``."""
-    return next(i for i, (n, s, g) in enumerate(zip(nodes, slots, grads))
-                if n is node and s == slot and g is grad)
-
-
-# --- book/chapters/17_engine.md:525
+# --- book/chapters/17_engine.md:569
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -212,7 +193,7 @@ def _evaluate(node, task, grads):
     return node._engine_step(task, grads)
 
 
-# --- book/chapters/17_engine.md:547
+# --- book/chapters/17_engine.md:591
 def _call(node, task, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -254,7 +235,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:610
+# --- book/chapters/17_engine.md:654
 def _through_hooks(node, hooks, grads) -> list:
     """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
     slots = node._gradient_slots()
@@ -275,7 +256,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:642
+# --- book/chapters/17_engine.md:686
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
