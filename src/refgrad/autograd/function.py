@@ -168,12 +168,14 @@ def _zeros(meta):
 # --- book/chapters/25_functions.md:275
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
-        args, kwargs = _bound(cls.forward, args, kwargs), {}
+        args, kwargs = _bound(cls.forward, args, kwargs)
+    if kwargs:  # NOTE [Keyword arguments are inputs]
+        args = _by_position(cls.forward, args, kwargs)
     if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD": run jvp too
         from refgrad.autograd.forward_ad import apply_with_tangents
 
-        return apply_with_tangents(cls, _run, args, kwargs)
-    outputs, many, _ = _run(cls, args, kwargs)
+        return apply_with_tangents(cls, _run, args)
+    outputs, many, _ = _run(cls, args)
     return outputs if many else outputs[0]
 
 
@@ -185,10 +187,10 @@ def _bound(forward, args, kwargs) -> tuple:
 
     bound = inspect.signature(forward).bind(*args, **kwargs)
     bound.apply_defaults()
-    return bound.args
+    return bound.args, bound.kwargs
 
 
-def _run(cls, args, kwargs):
+def _run(cls, args):
     node = cls._backward_cls(())
     read_flags(cls, node)  # before forward runs: a bad flag leaves nothing behind
     node.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
@@ -200,9 +202,9 @@ def _run(cls, args, kwargs):
     forward_on, forward_grad.enabled = forward_grad.enabled, False  # no tangents inside
     try:
         if cls.setup_context is _no_setup_context:
-            output = cls.forward(node, *args, **kwargs)
+            output = cls.forward(node, *args)
         else:
-            output = cls.forward(*args, **kwargs)
+            output = cls.forward(*args)
             cls.setup_context(node, args, output)
     finally:
         state.grad_enabled, forward_grad.enabled = enabled, forward_on
@@ -210,7 +212,34 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:346
+# --- book/chapters/25_functions.md:341
+# NOTE [Keyword arguments are inputs]
+# torch reads the names off forward's code: its positional parameters, less
+# the first. Each keyword fills the position of its name, in the order given;
+# the inputs end at the last position filled, and a gap before it is refused.
+def _by_position(forward, args, kwargs) -> tuple:
+    code = forward.__code__
+    names = code.co_varnames[1:code.co_argcount]
+    slots = list(args) + [_MISSING] * (len(names) - len(args))
+    for name, value in kwargs.items():
+        if name not in names:
+            raise TypeError(f"forward() got an unexpected keyword argument '{name}'")
+        i = names.index(name)
+        if slots[i] is not _MISSING:
+            raise TypeError(f"forward() got multiple values for argument '{name}'")
+        slots[i] = value
+    while slots[-1] is _MISSING:
+        slots.pop()
+    for i, value in enumerate(slots):
+        if value is _MISSING:
+            raise TypeError(f"forward() missing required argument: '{names[i]}' (position {i})")
+    return tuple(slots)
+
+
+_MISSING = object()
+
+
+# --- book/chapters/25_functions.md:394
 def _wrap(node, inputs, outputs, edges) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -228,7 +257,7 @@ def _wrap(node, inputs, outputs, edges) -> tuple:
             wrapped.append(written(node, out, i, differentiable, inputs, len(outputs)))
             continue
         if any(out is t for t in inputs):  # NOTE [An input returned as it is]
-            out = out.detach() if out._requires_grad and not differentiable else out.view_as(out)
+            out = _returned_as_is(node, out, differentiable)
         if differentiable:
             out._grad_fn, out._output_nr, out._requires_grad = node, i, True
         if out._view_base is not None:  # no in-place writes to it
@@ -249,7 +278,25 @@ def _wrap(node, inputs, outputs, edges) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:528
+# --- book/chapters/25_functions.md:443
+AS_IS_SAVED = (
+    "An input that has been returned as-is as output is being saved for backward. This is "
+    "not supported if you override setup_context. You should return and save a view of the "
+    "input instead, e.g. with x.view_as(x) or setup ctx inside the forward function itself."
+)
+
+
+def _returned_as_is(node, out, differentiable: bool):
+    """An input among the outputs: detached, or a view of itself that keeps its history."""
+    if out._requires_grad and not differentiable:
+        return out.detach()
+    if node._forward_cls.setup_context is not _no_setup_context and any(
+            out is t for t in node.to_save or ()):
+        raise RuntimeError(AS_IS_SAVED)
+    return out.view_as(out)
+
+
+# --- book/chapters/25_functions.md:604
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
@@ -280,7 +327,7 @@ def _no_tensor():
 
 
 def _no_setup_context(ctx, inputs, output):
-    raise NotImplementedError("setup_context is not overridden")
+    raise NotImplementedError("setup_context is not implemented.")
 
 
 class FunctionMeta(type):
