@@ -36,14 +36,12 @@ from refgrad.autograd._saved import SavedTensor
 from refgrad.autograd._backward import backward, grad
 from refgrad.autograd._run_backward import _engine_run_backward
 
-__all__ += ["backward", "grad"]
-
 
 # --- book/chapters/18_backward.md:611
 from refgrad.autograd.variable import Variable
 from refgrad.autograd.variable import variable  # noqa: F811 - the function hides the module
 
-__all__ += ["Variable", "variable"]
+__all__ += ["backward", "grad", "Variable", "variable"]
 
 
 # --- book/chapters/18a_forward_ad.md:538

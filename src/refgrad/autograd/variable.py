@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18_backward.md:518
+# --- book/chapters/18_backward.md:516
 """Variable: autograd's wrapper of old, now a way of making a leaf from a tensor."""
 
 import operator
@@ -10,6 +10,8 @@ import warnings
 
 from refgrad._typename import c_type_name
 from refgrad.autograd._engine_object import _EngineBase
+
+__all__ = ["VariableMeta", "Variable"]
 
 _PARAMETERS = ("data", "requires_grad", "volatile", "_grad_fn", "name")
 
