@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1284
+# --- book/chapters/10_nodes.md:1308
 from refgrad.autograd import graph
 
 
@@ -37,9 +37,11 @@ from refgrad.autograd._backward import backward, grad
 from refgrad.autograd._run_backward import _engine_run_backward
 
 
-# --- book/chapters/18_backward.md:609
+# --- book/chapters/18_backward.md:611
 from refgrad.autograd.variable import Variable
 from refgrad.autograd.variable import variable  # noqa: F811 - the function hides the module
+
+__all__ += ["backward", "grad", "Variable", "variable"]
 
 
 # --- book/chapters/18a_forward_ad.md:538
@@ -60,15 +62,15 @@ from refgrad.autograd import functional
 from refgrad.autograd import anomaly_mode
 from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 
-__all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
+__all__ += ["detect_anomaly", "set_detect_anomaly"]  # the module is not among torch's names
 
 
 # --- book/chapters/23a_checkpoint.md:262
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:795
+# --- book/chapters/25_functions.md:961
 from refgrad.autograd import function
-from refgrad.autograd.function import Function
+from refgrad.autograd.function import Function, NestedIOFunction
 
-__all__ += ["Function"]
+__all__ += ["Function", "NestedIOFunction"]

@@ -2,8 +2,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:1254
-"""The switch of a warning about CUDA streams, which refgrad, with none, never gives."""
+# --- book/chapters/10_nodes.md:1256
+"""Two switches of torch's CUDA stream handling, which refgrad, with no streams, never acts on."""
 
 from refgrad._c_names import c_type_name
 from refgrad.autograd._state import refuse_arguments
@@ -21,6 +21,25 @@ def _warn_on_accumulate_grad_stream_mismatch(*args, **kwargs) -> bool:
 
 def set_warn_on_accumulate_grad_stream_mismatch(enabled: bool) -> None:
     """Whether AccumulateGrad warns of a gradient made on another stream than its own."""
+    _Switch.enabled = _checked(enabled)
+
+
+class _Override:
+    enabled = False  # process-wide, as in torch
+
+
+def _override_stale_capture_stream(*args, **kwargs) -> bool:
+    if args or kwargs:
+        refuse_arguments("_C._override_stale_capture_stream", args, kwargs)
+    return _Override.enabled
+
+
+def set_override_stale_capture_stream(enabled: bool) -> None:
+    """Whether a stale stream met while capturing a CUDA graph gives way to the capturing one."""
+    _Override.enabled = _checked(enabled)
+
+
+def _checked(enabled) -> bool:
     if type(enabled) is not bool:
         raise RuntimeError(f"enabled must be a bool, but got {c_type_name(type(enabled))}")
-    _Switch.enabled = enabled
+    return enabled

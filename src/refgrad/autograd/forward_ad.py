@@ -225,11 +225,11 @@ def refuse_out(name: str, tensors) -> None:
 
 
 # --- book/chapters/18a_forward_ad.md:925
-def apply_with_tangents(cls, run, args, kwargs):
+def apply_with_tangents(cls, run, args):
     """``Function.apply`` while a level is open: ``run`` it, then its ``jvp``."""
     level = active_level()
     tangents = [None if level is None else tangent_of(a, level) for a in args]
-    outputs, many, ctx = run(cls, args, kwargs)
+    outputs, many, ctx = run(cls, args)
     if any(t is not None for t in tangents):
         _function_tangents(cls, ctx, args, tangents, outputs, level)
     return outputs if many else outputs[0]

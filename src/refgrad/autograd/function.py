@@ -6,8 +6,9 @@
 """refgrad.autograd.function: custom differentiable operations."""
 
 from refgrad._tensor import Tensor
-from refgrad._typename import c_type_name
+from refgrad._typename import c_type_name, typename
 from refgrad.autograd._accumulate import gradient_edge
+from refgrad.autograd._function_arguments import bound, by_position
 from refgrad.autograd._function_checks import (
     BOTH_BACKWARDS,
     INSTANTIATED,
@@ -27,7 +28,13 @@ from refgrad.autograd._saved import FREED, NOTHING_SAVED, SavedTensor, unpack
 from refgrad.autograd._state import dual_levels, state
 from refgrad.autograd._tangents import forward_grad
 
-__all__ = ["Function", "BackwardCFunction", "FunctionCtx", "once_differentiable"]
+__all__ = [
+    "FunctionCtx", "BackwardCFunction", "FunctionMeta", "Function", "once_differentiable",
+    "InplaceFunction", "NestedIOFunction",
+]
+
+SHARED_STORAGE = ("`mark_shared_storage` is deprecated. Tensors with shared storages are "
+                  "automatically tracked. Note that calls to `set_()` are not tracked")
 
 
 class FunctionCtx:
@@ -55,8 +62,15 @@ class FunctionCtx:
         # What ``jvp`` reads as ctx.saved_tensors (chapter "Forward-mode AD").
         self.saved_for_forward = tensors
 
+    def mark_shared_storage(self, *pairs) -> None:
+        import warnings
 
-# --- book/chapters/25_functions.md:150
+        warnings.warn(SHARED_STORAGE, FutureWarning, stacklevel=2)  # and nothing else
+
+    mark_shared_storage.__deprecated__ = SHARED_STORAGE
+
+
+# --- book/chapters/25_functions.md:165
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -165,30 +179,24 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype, device=meta.device)
 
 
-# --- book/chapters/25_functions.md:275
+# --- book/chapters/25_functions.md:290
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
-        args, kwargs = _bound(cls.forward, args, kwargs), {}
+        args, kwargs = bound(cls.forward, args, kwargs)
+    if kwargs:  # NOTE [Keyword arguments are inputs]
+        args = by_position(cls.forward, args, kwargs)
     if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD": run jvp too
         from refgrad.autograd.forward_ad import apply_with_tangents
 
-        return apply_with_tangents(cls, _run, args, kwargs)
-    outputs, many, _ = _run(cls, args, kwargs)
+        return apply_with_tangents(cls, _run, args)
+    outputs, many, _ = _run(cls, args)
     return outputs if many else outputs[0]
 
 
 _apply.__name__, _apply.__qualname__ = "apply", "Function.apply"  # as a bound method shows
 
 
-def _bound(forward, args, kwargs) -> tuple:
-    import inspect
-
-    bound = inspect.signature(forward).bind(*args, **kwargs)
-    bound.apply_defaults()
-    return bound.args
-
-
-def _run(cls, args, kwargs):
+def _run(cls, args):
     node = cls._backward_cls(())
     read_flags(cls, node)  # before forward runs: a bad flag leaves nothing behind
     node.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
@@ -200,9 +208,9 @@ def _run(cls, args, kwargs):
     forward_on, forward_grad.enabled = forward_grad.enabled, False  # no tangents inside
     try:
         if cls.setup_context is _no_setup_context:
-            output = cls.forward(node, *args, **kwargs)
+            output = cls.forward(node, *args)
         else:
-            output = cls.forward(*args, **kwargs)
+            output = cls.forward(*args)
             cls.setup_context(node, args, output)
     finally:
         state.grad_enabled, forward_grad.enabled = enabled, forward_on
@@ -210,7 +218,7 @@ def _run(cls, args, kwargs):
     return _wrap(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:346
+# --- book/chapters/25_functions.md:413
 def _wrap(node, inputs, outputs, edges) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -228,7 +236,7 @@ def _wrap(node, inputs, outputs, edges) -> tuple:
             wrapped.append(written(node, out, i, differentiable, inputs, len(outputs)))
             continue
         if any(out is t for t in inputs):  # NOTE [An input returned as it is]
-            out = out.detach() if out._requires_grad and not differentiable else out.view_as(out)
+            out = _returned_as_is(node, out, differentiable)
         if differentiable:
             out._grad_fn, out._output_nr, out._requires_grad = node, i, True
         if out._view_base is not None:  # no in-place writes to it
@@ -249,7 +257,25 @@ def _wrap(node, inputs, outputs, edges) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:528
+# --- book/chapters/25_functions.md:462
+AS_IS_SAVED = (
+    "An input that has been returned as-is as output is being saved for backward. This is "
+    "not supported if you override setup_context. You should return and save a view of the "
+    "input instead, e.g. with x.view_as(x) or setup ctx inside the forward function itself."
+)
+
+
+def _returned_as_is(node, out, differentiable: bool):
+    """An input among the outputs: detached, or a view of itself that keeps its history."""
+    if out._requires_grad and not differentiable:
+        return out.detach()
+    if node._forward_cls.setup_context is not _no_setup_context and any(
+            out is t for t in node.to_save or ()):
+        raise RuntimeError(AS_IS_SAVED)
+    return out.view_as(out)
+
+
+# --- book/chapters/25_functions.md:623
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
@@ -280,7 +306,7 @@ def _no_tensor():
 
 
 def _no_setup_context(ctx, inputs, output):
-    raise NotImplementedError("setup_context is not overridden")
+    raise NotImplementedError("setup_context is not implemented.")
 
 
 class FunctionMeta(type):
@@ -298,7 +324,7 @@ class FunctionMeta(type):
         super().__init__(name, bases, attrs, **kwargs)
 
 
-class Function(metaclass=FunctionMeta):
+class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class of custom differentiable operations."""
 
     def __init__(self, *args, **kwargs) -> None:
@@ -329,6 +355,60 @@ class Function(metaclass=FunctionMeta):
 
     setup_context = staticmethod(_no_setup_context)
     apply = classmethod(_apply)
+    generate_vmap_rule = False  # read by vmap, which refgrad lacks (chapter "Backward")
+    # What an instance (deprecated: see __init__) shows before any forward, as in torch.
+    needs_input_grad = to_save = dirty_tensors = non_differentiable = saved_for_forward = None
+    saved_tensors = ()
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override "
+                                  "the vmap staticmethod or set generate_vmap_rule=True.")
     # Read by apply: chapter section "Class flags".
     clear_saved_tensors_on_access = False
     boxed_grads_call = False
+
+
+# --- book/chapters/25_functions.md:734
+class InplaceFunction(Function):
+    """A Function that records whether it was made to work in place; kept for old code."""
+
+    def __init__(self, inplace=False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+
+class NestedIOFunction(Function):
+    """A Function whose instance methods take nested tensors; kept for old code."""
+
+    def save_for_backward(self, *args) -> None:
+        self.to_save = tuple(_flat_tensors(args))
+        self._to_save_nested = args
+
+    def mark_dirty(self, *args, **kwargs) -> None:
+        self.dirty_tensors = tuple(_flat_tensors((args, kwargs)))
+
+    def mark_non_differentiable(self, *args, **kwargs) -> None:
+        self.non_differentiable = tuple(_flat_tensors((args, kwargs)))
+
+    def forward_extended(self, *input):
+        raise NotImplementedError
+
+    def backward_extended(self, *grad_output):
+        raise NotImplementedError
+
+
+def _flat_tensors(nested) -> list:
+    """The tensors of nested lists, tuples and dicts, in order; None is skipped."""
+    found, stack = [], [nested]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Tensor):
+            found.append(item)
+        elif isinstance(item, (list, tuple, dict)):
+            stack.extend(reversed(list(item.values() if isinstance(item, dict) else item)))
+        elif item is not None:
+            raise ValueError("Auto nesting doesn't know how to process an input object of "
+                             f"type {typename(item)}. Accepted types: Tensors, or lists/tuples "
+                             "of them")
+    return found

@@ -14,6 +14,7 @@ from refgrad.autograd._multi_grad import _MultiHandle, register_multi_grad_hook 
 from refgrad.autograd._node import Node
 from refgrad.autograd._run_backward import _engine_run_backward  # noqa: F401
 from refgrad.autograd._stream_warning import (  # noqa: F401
+    set_override_stale_capture_stream,
     set_warn_on_accumulate_grad_stream_mismatch,
 )
 from refgrad.autograd._write_saved import allow_mutation_on_saved_tensors  # noqa: F401
@@ -21,7 +22,8 @@ from refgrad.autograd._write_saved import graph_getattr as __getattr__  # noqa: 
 
 __all__ = [
     "register_multi_grad_hook", "Node", "GradientEdge", "get_gradient_edge", "increment_version",
-    "allow_mutation_on_saved_tensors",
+    "allow_mutation_on_saved_tensors", "set_warn_on_accumulate_grad_stream_mismatch",
+    "set_override_stale_capture_stream",
 ]
 
 
@@ -33,6 +35,12 @@ from refgrad.autograd._saved_hooks import (
 )
 
 __all__ += ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
+
+
+# --- book/chapters/23a_checkpoint.md:966
+from refgrad.autograd._memory_budget import region_activation_memory_budget
+
+__all__ += ["region_activation_memory_budget"]
 
 
 # --- book/chapters/28_versions.md:140

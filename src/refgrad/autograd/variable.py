@@ -11,6 +11,8 @@ import warnings
 from refgrad._typename import c_type_name
 from refgrad.autograd._engine_object import _EngineBase
 
+__all__ = ["VariableMeta", "Variable"]
+
 _PARAMETERS = ("data", "requires_grad", "volatile", "_grad_fn", "name")
 
 
@@ -48,7 +50,7 @@ def _arguments(args, kwargs) -> dict:
     return given
 
 
-# --- book/chapters/18_backward.md:563
+# --- book/chapters/18_backward.md:565
 class Variable(metaclass=VariableMeta):
     """``Variable(t, requires_grad)``: ``t.detach()``, requiring grad if asked."""
 
