@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:501
+# --- book/chapters/25_functions.md:504
 """torch's checks on what a custom Function's forward and backward leave behind."""
 
 import warnings
@@ -72,10 +72,9 @@ def refuse_gradient(node, i: int, positions: tuple, g) -> None:
     raise RuntimeError(f"expected Variable or None (got {c_type_name(type(g))})")
 
 
-# --- book/chapters/25_functions.md:572
-def written(node, out, i: int, differentiable: bool, inputs, count: int):
+# --- book/chapters/25_functions.md:575
+def written(node, out, i: int, differentiable: bool, is_input: bool, count: int):
     """An output marked dirty, its history now ``node``'s where autograd records it."""
-    is_input = any(out is t for t in inputs)
     if not differentiable:
         return out.detach() if out._requires_grad and is_input else out
     if out._requires_grad and out._grad_fn is None and not _had_grad_fn(out):

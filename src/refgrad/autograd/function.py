@@ -104,6 +104,8 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
             result = user(self, *grads)
         result = result if isinstance(result, tuple) else (result,)
         positions = self._tensor_positions
+        # asked once per gradient: with many inputs, a set rather than a scan each time
+        wanted = frozenset(positions) if len(positions) > 8 else positions
         expected = len(self.needs_input_grad)
         if len(result) < expected or any(g is not None for g in result[expected:]):
             raise RuntimeError(
@@ -111,7 +113,7 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
                 f"(expected {expected}, got {len(result)})"
             )
         for i, g in enumerate(result[:expected]):
-            if g is not None and (i not in positions or not isinstance(g, Tensor)):
+            if g is not None and (i not in wanted or not isinstance(g, Tensor)):
                 refuse_gradient(self, i, positions, g)
         return tuple(result[i] for i in positions)
 
@@ -179,7 +181,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype, device=meta.device)
 
 
-# --- book/chapters/25_functions.md:290
+# --- book/chapters/25_functions.md:292
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = bound(cls.forward, args, kwargs)
@@ -218,10 +220,11 @@ def _run(cls, args):
     return _wrap(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:413
+# --- book/chapters/25_functions.md:415
 def _wrap(node, inputs, outputs, edges) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
+    given = {id(t) for t in inputs}  # asked once per output: n outputs of n inputs stay linear
     plain = {id(t) for t in node.non_differentiable or ()}
     record = edges is not None
     if record:
@@ -233,9 +236,9 @@ def _wrap(node, inputs, outputs, edges) -> tuple:
             continue
         differentiable = record and id(out) not in plain and out._data.dtype.kind in "fc"
         if id(out) in dirty:
-            wrapped.append(written(node, out, i, differentiable, inputs, len(outputs)))
+            wrapped.append(written(node, out, i, differentiable, id(out) in given, len(outputs)))
             continue
-        if any(out is t for t in inputs):  # NOTE [An input returned as it is]
+        if id(out) in given:  # NOTE [An input returned as it is]
             out = _returned_as_is(node, out, differentiable)
         if differentiable:
             out._grad_fn, out._output_nr, out._requires_grad = node, i, True
@@ -257,7 +260,7 @@ def _wrap(node, inputs, outputs, edges) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:462
+# --- book/chapters/25_functions.md:465
 AS_IS_SAVED = (
     "An input that has been returned as-is as output is being saved for backward. This is "
     "not supported if you override setup_context. You should return and save a view of the "
@@ -275,7 +278,7 @@ def _returned_as_is(node, out, differentiable: bool):
     return out.view_as(out)
 
 
-# --- book/chapters/25_functions.md:623
+# --- book/chapters/25_functions.md:625
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
     from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
@@ -369,7 +372,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     boxed_grads_call = False
 
 
-# --- book/chapters/25_functions.md:734
+# --- book/chapters/25_functions.md:736
 class InplaceFunction(Function):
     """A Function that records whether it was made to work in place; kept for old code."""
 
