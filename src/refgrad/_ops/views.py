@@ -22,7 +22,8 @@ DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, INFERENCE_MODE, IN_CUSTOM_FUNCTION = r
 class ViewInfo:
     """How one view was made: its creation metadata and, maybe, its view ops."""
 
-    __slots__ = ("creation", "replay", "stale", "written", "requires_grad", "parked")
+    __slots__ = ("creation", "replay", "stale", "written", "requires_grad", "parked",
+                 "pending", "ref")
 
     def __init__(self, creation: int, replay) -> None:
         self.creation = creation
@@ -30,6 +31,8 @@ class ViewInfo:
         self.stale = None  # torch's error for reading grad_fn: NOTE [Views past regenerating]
         self.written = None  # and for writing the view, if it had a grad_fn then
         self.requires_grad = False  # its own: NOTE [A view that requires grad through its base]
+        self.pending = None  # (old grad_fn, output_nr) while a write left it out of date
+        self.ref = None  # the weak reference its counter holds: NOTE [Views held weakly]
 
 
 def _creation(source, many: bool) -> int:
@@ -45,7 +48,7 @@ def _creation(source, many: bool) -> int:
     return meta
 
 
-# --- book/chapters/27_views.md:100
+# --- book/chapters/27_views.md:113
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay = None
@@ -54,16 +57,42 @@ def track_view(op, source, out, params, index) -> None:
         before = () if info is None else info.replay
         if before is not None:
             replay = (*before, (op, params, index))
-    out._view_info = ViewInfo(_creation(source, index is not None), replay)
+    out._view_info = info = ViewInfo(_creation(source, index is not None), replay)
     counter = out._version_counter
     if counter is not None:
         views = counter.views
         if views is None:
             views = counter.views = set()
-        views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
+            counter.fresh = set()
+        info.ref = reference = weakref.ref(out, views.discard)  # NOTE [Views held weakly]
+        views.add(reference)
+        fresh = counter.fresh
+        fresh.add(reference)
+        if len(fresh) > 2 * len(views) + 8:
+            fresh &= views  # the dead ones: nothing else takes them out
 
 
-# --- book/chapters/27_views.md:152
+def watch(view) -> None:
+    """Register ``view`` with its counter anew, as ``track_view`` did."""
+    counter = view._version_counter
+    if counter is None or counter.views is None:
+        return
+    views = counter.views
+    view._view_info.ref = reference = weakref.ref(view, views.discard)
+    views.add(reference)
+    counter.fresh.add(reference)
+
+
+def unwatch(view) -> None:
+    """Take ``view``'s references out of its counter's sets."""
+    counter = getattr(view, "_version_counter", None)
+    views = None if counter is None else counter.views
+    for ref in [r for r in views or () if r() is view]:
+        views.discard(ref)
+        counter.fresh.discard(ref)
+
+
+# --- book/chapters/27_views.md:191
 def set_requires_grad(t, flag: bool) -> None:
     """Set leaf ``t``'s own requires_grad flag, and let its views follow."""
     info = t._view_info
@@ -86,12 +115,14 @@ def follow_base(base) -> None:
         return
     for reference in list(counter.views):
         view = reference()
-        if (view is not None and view._view_base is base and view._grad_fn is None
-                and view._view_info.stale is None):
-            view._requires_grad = view._view_info.requires_grad or base._requires_grad
+        if view is None or view._view_base is not base or view._grad_fn is not None:
+            continue
+        info = view._view_info
+        if info.stale is None and (info.pending is None or info.pending[0] is None):
+            view._requires_grad = info.requires_grad or base._requires_grad
 
 
-# --- book/chapters/27_views.md:212
+# --- book/chapters/27_views.md:253
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -116,7 +147,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:242
+# --- book/chapters/27_views.md:283
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -127,26 +158,34 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:379
+# --- book/chapters/27_views.md:458
 def regenerate(view) -> None:
-    """Point ``view``'s grad_fn at its base's current history."""
-    base = view._view_base
+    """Give ``view``, left waiting by a write, a node on its base's current history."""
     info = view._view_info
-    if info.creation != DEFAULT:  # NOTE [Views past regenerating]
-        if view._grad_fn is not None or base._requires_grad:
-            _go_stale(view, info)
-        return
+    old, old_nr = info.pending
+    base = view._view_base
     if not base._requires_grad:
-        return
-    replay = view._view_info.replay
+        if old is not None:  # the base gave grad up since the write: the old node stays
+            view._grad_fn = old
+            settle(view)
+        return  # or nothing to continue: it waits on, as torch's view does
+    replay = info.replay
     node, nr = _replayed(base, replay) if replay else (_as_strided_node(base, view), 0)
-    old, old_nr = view._grad_fn, view._output_nr
+    settle(view)
     view._grad_fn, view._output_nr, view._requires_grad = node, nr, True
     view._backward_hooks = None  # NOTE [A regenerated view's hooks]
     if view._retains_grad:  # chapter "backward() and grad()"
         from refgrad.autograd._backward import follow_retained_grad
 
         follow_retained_grad(view, old, old_nr)
+
+
+def settle(view) -> None:
+    """``view``'s node is current again: the next write must put it out of date."""
+    view._view_info.pending = None
+    counter = view._version_counter
+    if counter is not None and counter.views is not None and view._view_info.ref is not None:
+        counter.fresh.add(view._view_info.ref)
 
 
 def _as_strided_node(base, view):
@@ -163,7 +202,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:462
+# --- book/chapters/27_views.md:553
 def _go_stale(view, info) -> None:
     if info.stale is not None:
         return  # torch's words name the node the view had first
@@ -173,7 +212,7 @@ def _go_stale(view, info) -> None:
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:473
+# --- book/chapters/27_views.md:564
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -188,15 +227,38 @@ def _replayed(base, replay) -> tuple:
     return t._grad_fn, t._output_nr
 
 
-def regenerate_views(counter) -> None:
-    """Regenerate every live view sharing ``counter``; called on each bump."""
-    for reference in list(counter.views):  # a copy: replaying adds views of its own
-        view = reference()
-        if view is not None:
-            regenerate(view)
+def outdate_views(counter) -> None:
+    """After a write: each view whose node it put out of date waits for its next use."""
+    fresh = counter.fresh
+    kept = [r for r in fresh if (view := r()) is not None and not _outdated(view)]
+    fresh.clear()
+    fresh.update(kept)
 
 
-# --- book/chapters/27_views.md:599
+def _outdated(view) -> bool:
+    """Mark ``view`` out of date, if the write did that; whether it leaves ``fresh``."""
+    info = view._view_info
+    if info is None:
+        return True  # no view any longer
+    if info.creation != DEFAULT:  # NOTE [Views past regenerating]
+        if view._grad_fn is None and not view._view_base._requires_grad:
+            return False
+        _go_stale(view, info)
+    elif info.pending is None:
+        info.pending = (view._grad_fn, view._output_nr)
+        view._grad_fn = None  # it still requires grad: its node is only not made yet
+    return True
+
+
+def grad_fn_now(t):
+    """``t``'s grad_fn, regenerated first if a write left ``t`` waiting for it."""
+    info = t._view_info
+    if t._grad_fn is None and info is not None and info.pending is not None:
+        regenerate(t)
+    return t._grad_fn
+
+
+# --- book/chapters/27_views.md:713
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -219,7 +281,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:623
+# --- book/chapters/27_views.md:737
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

@@ -24,11 +24,11 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1282
+# --- book/chapters/10_nodes.md:1290
 from refgrad.autograd import graph
 
 
-# --- book/chapters/11_saved.md:485
+# --- book/chapters/11_saved.md:490
 from refgrad.autograd._saved import SavedTensor
 
 
@@ -67,7 +67,7 @@ __all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:795
+# --- book/chapters/25_functions.md:803
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

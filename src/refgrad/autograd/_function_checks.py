@@ -78,7 +78,7 @@ def written(node, out, i: int, differentiable: bool, inputs, count: int):
     is_input = any(out is t for t in inputs)
     if not differentiable:
         return out.detach() if out._requires_grad and is_input else out
-    if out._requires_grad and out._grad_fn is None and not _had_grad_fn(out):
+    if out._requires_grad and _leaf(out) and not _had_grad_fn(out):
         raise RuntimeError(DIRTY_LEAF)
     if not is_input:
         warnings.warn(NOT_AN_INPUT, UserWarning, stacklevel=5)
@@ -86,6 +86,12 @@ def written(node, out, i: int, differentiable: bool, inputs, count: int):
         raise RuntimeError(VIEW_WITH_OTHERS)
     _rewrite_history(node, out, i)
     return out
+
+
+def _leaf(out) -> bool:
+    from refgrad._ops.views import grad_fn_now  # a view a write left waiting: regenerated
+
+    return grad_fn_now(out) is None
 
 
 def _had_grad_fn(out) -> bool:
@@ -96,7 +102,7 @@ def _had_grad_fn(out) -> bool:
 
 def _rewrite_history(node, out, i: int) -> None:
     from refgrad._ops.copy_slices import rebase_history
-    from refgrad._ops.views import check_view_write, regenerate_views
+    from refgrad._ops.views import check_view_write, grad_fn_now, outdate_views
     from refgrad.autograd._backward import follow_retained_grad
 
     out._backward_hooks = None  # hooks stay with the old grad_fn
@@ -110,4 +116,6 @@ def _rewrite_history(node, out, i: int) -> None:
             follow_retained_grad(out, old, old_nr)
     counter = out._version_counter
     if counter is not None and counter.views:
-        regenerate_views(counter)
+        outdate_views(counter)
+    if out._view_base is not None:
+        grad_fn_now(out)  # the written view's node, made at once: NOTE [Regenerating lazily]

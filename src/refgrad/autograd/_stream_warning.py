@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:1252
+# --- book/chapters/10_nodes.md:1260
 """The switch of a warning about CUDA streams, which refgrad, with none, never gives."""
 
 from refgrad._c_names import c_type_name
