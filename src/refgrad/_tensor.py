@@ -53,12 +53,20 @@ def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
 
 
 def current_grad_fn(t):
-    """``t._grad_fn``, where a write left a view waiting for it too."""
+    """``t._grad_fn``, where a write left a view waiting for it too: regenerated."""
     if t._grad_fn is None and t._view_info is not None:
         from refgrad._ops.views import grad_fn_now  # chapter "Views and their history"
 
         return grad_fn_now(t)
     return t._grad_fn
+
+
+def held_grad_fn(t):
+    """``t._grad_fn``, or a waiting view's old node: what torch's C++ ``is_leaf`` looks at."""
+    fn = t._grad_fn
+    if fn is None and t._view_info is not None and t._view_info.pending is not None:
+        return t._view_info.pending[0]
+    return fn
 
 
 class _RequiresGrad:
@@ -82,7 +90,7 @@ class _RequiresGrad:
 
             raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be "
                             f"bool, not {c_type_name(type(requires_grad))}")
-        if current_grad_fn(self) is not None:
+        if held_grad_fn(self) is not None:
             if requires_grad:
                 return self
             raise RuntimeError(NOT_LEAF_REQUIRES_GRAD)
@@ -117,7 +125,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:339
+# --- book/chapters/03_tensor.md:347
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -167,7 +175,7 @@ class _Grad:
 
     @property
     def grad(self):
-        if current_grad_fn(self) is not None and not self._retains_grad and self._grad is None:
+        if held_grad_fn(self) is not None and not self._retains_grad and self._grad is None:
             warnings.warn(NOT_A_LEAF_GRAD, UserWarning, stacklevel=2)
         return self._grad
 
@@ -197,7 +205,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:427
+# --- book/chapters/03_tensor.md:435
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad
@@ -213,7 +221,7 @@ def clear_grad(t, set_to_none: bool = True) -> None:
     grad.zero_()
 
 
-# --- book/chapters/03_tensor.md:450
+# --- book/chapters/03_tensor.md:458
 class _Versions:
     __slots__ = ()
 
@@ -234,7 +242,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:489
+# --- book/chapters/03_tensor.md:497
 class _Detach:
     __slots__ = ()
 
@@ -278,7 +286,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:701
+# --- book/chapters/03_tensor.md:709
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -311,7 +319,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:742
+# --- book/chapters/03_tensor.md:750
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda")
 
@@ -337,12 +345,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:774
+# --- book/chapters/03_tensor.md:782
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:791
+# --- book/chapters/03_tensor.md:799
 _new = object.__new__  # looked up once, not on every tensor
 
 

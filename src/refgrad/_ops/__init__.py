@@ -27,22 +27,22 @@ import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
-# --- book/chapters/26_inplace.md:2322
+# --- book/chapters/26_inplace.md:2323
 import refgrad._ops.assignment  # noqa: F401 - installs item assignment
 import refgrad._ops.inplace_methods  # noqa: F401 - installs the in-place methods
 import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/26_inplace.md:2863
+# --- book/chapters/26_inplace.md:2864
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 
-# --- book/chapters/27_views.md:922
+# --- book/chapters/27_views.md:933
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 
-# --- book/chapters/27_views.md:1154
+# --- book/chapters/27_views.md:1165
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:958
+# --- book/chapters/27_views.md:969
 """In-place view ops, squeeze_, unsqueeze_, t_ and transpose_, and detach_."""
 
 from dataclasses import replace
@@ -13,9 +13,9 @@ from refgrad._ops import shaping, strided
 from refgrad._ops.dispatch import call
 from refgrad._ops.reshaping import squeeze_form
 from refgrad._ops.table import register
-from refgrad._ops.views import check_view_write, follow_base, grad_fn_now, settle
+from refgrad._ops.views import check_view_write, follow_base, settle
 from refgrad._ops.write_checks import INFERENCE_INPLACE, LEAF, bump
-from refgrad._tensor import Tensor
+from refgrad._tensor import Tensor, held_grad_fn
 from refgrad._tensor_values import wrap_dim
 from refgrad.autograd._state import dual_levels, state
 
@@ -37,14 +37,14 @@ VIEW_ROW = {SQUEEZE_: shaping.SQUEEZE, SQUEEZE_DIM_: sh.SQUEEZE_DIM,
             TRANSPOSE_: shaping.TRANSPOSE}
 
 
-# --- book/chapters/27_views.md:1011
+# --- book/chapters/27_views.md:1022
 def check_reshape(self) -> bool:
     """Refuse what autograd could not follow; say whether the change is recorded."""
     recorded = state.grad_enabled and self._requires_grad
     if recorded:
         if self._view_base is not None:
             check_view_write(self)
-        if grad_fn_now(self) is None:
+        if held_grad_fn(self) is None:
             raise RuntimeError(LEAF)
     if self._version_counter is None and not state.inference_mode:
         raise RuntimeError(INFERENCE_INPLACE)
@@ -68,7 +68,7 @@ def reshape_in_place(self, recorded: bool, row, params: dict):
     return self
 
 
-# --- book/chapters/27_views.md:1056
+# --- book/chapters/27_views.md:1067
 def _tangent_follower(self, row, params):
     """What, after the change, gives ``self`` its tangent's view; None without one."""
     if not dual_levels:
@@ -87,7 +87,7 @@ def _tangent_follower(self, row, params):
     return follow
 
 
-# --- book/chapters/27_views.md:1079
+# --- book/chapters/27_views.md:1090
 def squeeze_(self, dim=None):
     recorded = check_reshape(self)
     row, params = squeeze_form(self, dim, (SQUEEZE_, SQUEEZE_DIM_, SQUEEZE_DIMS_))
@@ -122,7 +122,7 @@ def swapdims_(self, dim0, dim1):
     return transpose_(self, dim0, dim1)
 
 
-# --- book/chapters/27_views.md:1125
+# --- book/chapters/27_views.md:1136
 DETACH_VIEW = (
     "Can't detach views in-place. Use detach() instead. If you are using "
     "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
@@ -150,7 +150,7 @@ for _method in (squeeze_, unsqueeze_, t_, transpose_, swapaxes_, swapdims_, deta
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/27_views.md:1263
+# --- book/chapters/27_views.md:1274
 AS_STRIDED_ = _in_place(strided.AS_STRIDED, "as_strided_", "AsStridedBackward1")
 VIEW_ROW[AS_STRIDED_] = strided.AS_STRIDED
 

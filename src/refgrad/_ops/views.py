@@ -158,7 +158,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:458
+# --- book/chapters/27_views.md:461
 def regenerate(view) -> None:
     """Give ``view``, left waiting by a write, a node on its base's current history."""
     info = view._view_info
@@ -188,6 +188,14 @@ def settle(view) -> None:
         counter.fresh.add(view._view_info.ref)
 
 
+def remark(view, creation: int) -> None:
+    """Give ``view`` new creation metadata, with the node it was just given."""
+    ref = view._view_info.ref
+    view._view_info = ViewInfo(creation, None)
+    view._view_info.ref = ref
+    settle(view)
+
+
 def _as_strided_node(base, view):
     from refgrad._ops.op_nodes import node_class
     from refgrad._ops.strided import AS_STRIDED, storage_geometry
@@ -202,7 +210,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:553
+# --- book/chapters/27_views.md:564
 def _go_stale(view, info) -> None:
     if info.stale is not None:
         return  # torch's words name the node the view had first
@@ -212,7 +220,7 @@ def _go_stale(view, info) -> None:
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:564
+# --- book/chapters/27_views.md:575
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -258,7 +266,7 @@ def grad_fn_now(t):
     return t._grad_fn
 
 
-# --- book/chapters/27_views.md:713
+# --- book/chapters/27_views.md:724
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -281,7 +289,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:737
+# --- book/chapters/27_views.md:748
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

@@ -89,9 +89,9 @@ def written(node, out, i: int, differentiable: bool, inputs, count: int):
 
 
 def _leaf(out) -> bool:
-    from refgrad._ops.views import grad_fn_now  # a view a write left waiting: regenerated
+    from refgrad._tensor import held_grad_fn  # a view a write left waiting is no leaf
 
-    return grad_fn_now(out) is None
+    return held_grad_fn(out) is None
 
 
 def _had_grad_fn(out) -> bool:

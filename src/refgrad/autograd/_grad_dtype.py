@@ -15,8 +15,8 @@ from refgrad._tensor import (
     GRAD_DTYPES,
     NOT_A_LEAF_GRAD,
     SAME_DTYPE,
-    current_grad_fn,
     grad_dtype_set,
+    held_grad_fn,
 )
 from refgrad.autograd._node import lone_metadata
 
@@ -27,7 +27,7 @@ ALREADY_A_GRADIENT = (
 
 
 def grad_dtype_of(t):
-    if current_grad_fn(t) is not None:
+    if held_grad_fn(t) is not None:
         raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
     kind = grad_dtype_set(t)
     return t.dtype if kind is SAME_DTYPE else kind
@@ -50,7 +50,7 @@ def set_grad_dtype(t, kind) -> None:
     if kind is not None and not isinstance(kind, _dtype.dtype):
         raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got "
                            f"{c_type_name(type(kind))}")
-    if current_grad_fn(t) is not None:
+    if held_grad_fn(t) is not None:
         if not t._retains_grad and t._grad is None:  # torch reads .grad first, and warns
             warnings.warn(NOT_A_LEAF_GRAD, UserWarning, stacklevel=3)
         raise RuntimeError("grad_dtype can only be set on leaf tensors.")

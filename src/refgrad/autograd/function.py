@@ -252,19 +252,19 @@ def _wrap(node, inputs, outputs, edges) -> tuple:
 # --- book/chapters/25_functions.md:536
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
-    from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
+    from refgrad._ops.views import IN_CUSTOM_FUNCTION, remark
 
-    out._view_info = ViewInfo(IN_CUSTOM_FUNCTION, None)
+    remark(out, IN_CUSTOM_FUNCTION)
 
 
 def _mark_multi_output_views(outputs) -> None:
     """With several outputs carrying gradients, a view among them is a multi-output view."""
-    from refgrad._ops.views import IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, ViewInfo
+    from refgrad._ops.views import IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, remark
 
     for out in outputs:
         info = getattr(out, "_view_info", None)
         if info is not None and info.creation == IN_CUSTOM_FUNCTION:
-            out._view_info = ViewInfo(MULTI_OUTPUT_NODE, None)
+            remark(out, MULTI_OUTPUT_NODE)
 
 
 # NOTE [Every output counts]
