@@ -548,11 +548,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1290
+# --- book/chapters/27_views.md:1314
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1415
+# --- book/chapters/27_views.md:1439
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

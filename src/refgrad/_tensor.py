@@ -36,14 +36,15 @@ class VersionCounter:
     """How many times a storage has been written in place.
 
     ``value`` is the count. ``views`` holds weak references to the views whose
-    ``grad_fn`` follows the writes, or None while there are none; ``fresh``,
-    set with ``views``, those among them whose ``grad_fn`` is current.
+    ``grad_fn`` follows the writes and is current, or None while there have
+    been none; ``waiting``, set with it, those whose ``grad_fn`` a write put
+    out of date.
     """
 
-    __slots__ = ("value", "views", "fresh")
+    __slots__ = ("value", "views", "waiting")
 
 
-# --- book/chapters/03_tensor.md:258
+# --- book/chapters/03_tensor.md:259
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -97,7 +98,7 @@ class _RequiresGrad:
         check_requires_grad(self, requires_grad, "only Tensors of floating point dtype can "
                             "require gradients")
         counter = self._version_counter
-        if self._view_info is None and (counter is None or not counter.views):
+        if self._view_info is None and (counter is None or counter.views is None):
             self._requires_grad = requires_grad
         else:  # a view, or a base of views: chapter "Views and their history"
             from refgrad._ops.views import set_requires_grad
@@ -125,7 +126,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:347
+# --- book/chapters/03_tensor.md:348
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -205,7 +206,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:435
+# --- book/chapters/03_tensor.md:436
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad
@@ -221,7 +222,7 @@ def clear_grad(t, set_to_none: bool = True) -> None:
     grad.zero_()
 
 
-# --- book/chapters/03_tensor.md:458
+# --- book/chapters/03_tensor.md:459
 class _Versions:
     __slots__ = ()
 
@@ -242,7 +243,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:497
+# --- book/chapters/03_tensor.md:498
 class _Detach:
     __slots__ = ()
 
@@ -286,7 +287,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:709
+# --- book/chapters/03_tensor.md:710
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -319,7 +320,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:750
+# --- book/chapters/03_tensor.md:751
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda")
 
@@ -345,12 +346,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:782
+# --- book/chapters/03_tensor.md:783
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:799
+# --- book/chapters/03_tensor.md:800
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -32,7 +32,7 @@ class ViewInfo:
         self.written = None  # and for writing the view, if it had a grad_fn then
         self.requires_grad = False  # its own: NOTE [A view that requires grad through its base]
         self.pending = None  # (old grad_fn, output_nr) while a write left it out of date
-        self.ref = None  # the weak reference its counter holds: NOTE [Views held weakly]
+        self.ref = None  # while it waits, its counter's reference: NOTE [Views held weakly]
 
 
 def _creation(source, many: bool) -> int:
@@ -48,7 +48,7 @@ def _creation(source, many: bool) -> int:
     return meta
 
 
-# --- book/chapters/27_views.md:113
+# --- book/chapters/27_views.md:115
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay = None
@@ -63,36 +63,35 @@ def track_view(op, source, out, params, index) -> None:
         views = counter.views
         if views is None:
             views = counter.views = set()
-            counter.fresh = set()
-        info.ref = reference = weakref.ref(out, views.discard)  # NOTE [Views held weakly]
-        views.add(reference)
-        fresh = counter.fresh
-        fresh.add(reference)
-        if len(fresh) > 2 * len(views) + 8:
-            fresh &= views  # the dead ones: nothing else takes them out
+            counter.waiting = set()
+        views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
+
+
+def all_views(counter) -> list:
+    """The weak references to every view of ``counter``'s memory, waiting or not."""
+    if counter is None or counter.views is None:
+        return []
+    return [*counter.views, *counter.waiting]
 
 
 def watch(view) -> None:
     """Register ``view`` with its counter anew, as ``track_view`` did."""
     counter = view._version_counter
-    if counter is None or counter.views is None:
-        return
-    views = counter.views
-    view._view_info.ref = reference = weakref.ref(view, views.discard)
-    views.add(reference)
-    counter.fresh.add(reference)
+    if counter is not None and counter.views is not None:
+        view._view_info.ref = None
+        counter.views.add(weakref.ref(view, counter.views.discard))
 
 
 def unwatch(view) -> None:
     """Take ``view``'s references out of its counter's sets."""
     counter = getattr(view, "_version_counter", None)
-    views = None if counter is None else counter.views
-    for ref in [r for r in views or () if r() is view]:
-        views.discard(ref)
-        counter.fresh.discard(ref)
+    for ref in all_views(counter):
+        if ref() is view:
+            counter.views.discard(ref)
+            counter.waiting.discard(ref)
 
 
-# --- book/chapters/27_views.md:191
+# --- book/chapters/27_views.md:192
 def set_requires_grad(t, flag: bool) -> None:
     """Set leaf ``t``'s own requires_grad flag, and let its views follow."""
     info = t._view_info
@@ -110,10 +109,7 @@ def set_requires_grad(t, flag: bool) -> None:
 
 def follow_base(base) -> None:
     """Work out again whether each view of ``base`` without a grad_fn requires grad."""
-    counter = base._version_counter
-    if counter is None or not counter.views:
-        return
-    for reference in list(counter.views):
+    for reference in all_views(base._version_counter):
         view = reference()
         if view is None or view._view_base is not base or view._grad_fn is not None:
             continue
@@ -122,7 +118,7 @@ def follow_base(base) -> None:
             view._requires_grad = info.requires_grad or base._requires_grad
 
 
-# --- book/chapters/27_views.md:253
+# --- book/chapters/27_views.md:251
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -147,7 +143,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:283
+# --- book/chapters/27_views.md:281
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -158,7 +154,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:461
+# --- book/chapters/27_views.md:460
 def regenerate(view) -> None:
     """Give ``view``, left waiting by a write, a node on its base's current history."""
     info = view._view_info
@@ -182,10 +178,13 @@ def regenerate(view) -> None:
 
 def settle(view) -> None:
     """``view``'s node is current again: the next write must put it out of date."""
-    view._view_info.pending = None
+    info = view._view_info
+    info.pending = None
     counter = view._version_counter
-    if counter is not None and counter.views is not None and view._view_info.ref is not None:
-        counter.fresh.add(view._view_info.ref)
+    if info.ref is not None and counter is not None and counter.views is not None:
+        counter.waiting.discard(info.ref)  # back from waiting: NOTE [Views held weakly]
+        info.ref = None
+        counter.views.add(weakref.ref(view, counter.views.discard))
 
 
 def remark(view, creation: int) -> None:
@@ -210,7 +209,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:564
+# --- book/chapters/27_views.md:584
 def _go_stale(view, info) -> None:
     if info.stale is not None:
         return  # torch's words name the node the view had first
@@ -220,7 +219,7 @@ def _go_stale(view, info) -> None:
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:575
+# --- book/chapters/27_views.md:595
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -237,14 +236,18 @@ def _replayed(base, replay) -> tuple:
 
 def outdate_views(counter) -> None:
     """After a write: each view whose node it put out of date waits for its next use."""
-    fresh = counter.fresh
-    kept = [r for r in fresh if (view := r()) is not None and not _outdated(view)]
-    fresh.clear()
-    fresh.update(kept)
+    views, waiting = counter.views, counter.waiting
+    for ref in list(views):
+        view = ref()
+        if view is not None and _outdated(view):
+            views.discard(ref)
+            if view._view_info is not None:
+                view._view_info.ref = moved = weakref.ref(view, waiting.discard)
+                waiting.add(moved)
 
 
 def _outdated(view) -> bool:
-    """Mark ``view`` out of date, if the write did that; whether it leaves ``fresh``."""
+    """Mark ``view`` out of date, if the write did that; whether it goes to wait."""
     info = view._view_info
     if info is None:
         return True  # no view any longer
@@ -266,7 +269,7 @@ def grad_fn_now(t):
     return t._grad_fn
 
 
-# --- book/chapters/27_views.md:724
+# --- book/chapters/27_views.md:748
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -289,7 +292,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:748
+# --- book/chapters/27_views.md:772
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

@@ -25,9 +25,9 @@ def _poisoned(grad_outputs):
 
 def _watching(t) -> set:
     """The weak references refgrad keeps to ``t`` as a view: NOTE [Views held weakly]."""
-    counter = getattr(t, "_version_counter", None)
-    views = () if counter is None else counter.views or ()
-    return {id(r) for r in views if r() is t}
+    from refgrad._ops.views import all_views  # chapter "Views and their history"
+
+    return {id(r) for r in all_views(getattr(t, "_version_counter", None)) if r() is t}
 
 
 def _extra_slots(kind) -> set:
