@@ -5,19 +5,19 @@ weakly, in one of its counter's two sets at a time."""
 import pytest
 
 import refgrad as torch
-from refgrad._ops import views
+from refgrad._ops import view_regeneration
 from refgrad.autograd.grad_mode import _force_original_view_tracking
 
 
 def _counting(monkeypatch, name):
     calls = []
-    original = getattr(views, name)
+    original = getattr(view_regeneration, name)
 
     def counted(*args):
         calls.append(args)
         return original(*args)
 
-    monkeypatch.setattr(views, name, counted)
+    monkeypatch.setattr(view_regeneration, name, counted)
     return calls
 
 

@@ -462,19 +462,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:1597
+# --- book/chapters/26_inplace.md:1598
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:1650
+# --- book/chapters/26_inplace.md:1651
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:1808
+# --- book/chapters/26_inplace.md:1809
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:2331
+# --- book/chapters/26_inplace.md:2332
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -499,7 +499,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:2485
+# --- book/chapters/26_inplace.md:2486
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -510,7 +510,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:2780
+# --- book/chapters/26_inplace.md:2781
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -520,7 +520,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:3352
+# --- book/chapters/26_inplace.md:3353
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -548,11 +548,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1314
+# --- book/chapters/27_views.md:1323
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1439
+# --- book/chapters/27_views.md:1448
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

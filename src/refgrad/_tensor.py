@@ -56,7 +56,7 @@ def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
 def current_grad_fn(t):
     """``t._grad_fn``, where a write left a view waiting for it too: regenerated."""
     if t._grad_fn is None and t._view_info is not None:
-        from refgrad._ops.views import grad_fn_now  # chapter "Views and their history"
+        from refgrad._ops.view_regeneration import grad_fn_now  # chapter "Views and their history"
 
         return grad_fn_now(t)
     return t._grad_fn

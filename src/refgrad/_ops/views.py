@@ -3,7 +3,7 @@
 
 
 # --- book/chapters/27_views.md:41
-"""Views: how they were made, where they sit in their base, their regenerated grad_fn,
+"""Views: how they were made, where they sit in their base, which views a memory has,
 and the checks before a write through them."""
 
 import re
@@ -12,8 +12,6 @@ import weakref
 import numpy as np
 
 from refgrad._backend import data_ptr
-from refgrad.autograd._accumulate import gradient_edge
-from refgrad.autograd._node import input_metadata, new_node
 from refgrad.autograd._state import state
 
 DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, INFERENCE_MODE, IN_CUSTOM_FUNCTION = range(5)
@@ -48,7 +46,7 @@ def _creation(source, many: bool) -> int:
     return meta
 
 
-# --- book/chapters/27_views.md:115
+# --- book/chapters/27_views.md:113
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay = None
@@ -91,7 +89,7 @@ def unwatch(view) -> None:
             counter.waiting.discard(ref)
 
 
-# --- book/chapters/27_views.md:192
+# --- book/chapters/27_views.md:190
 def set_requires_grad(t, flag: bool) -> None:
     """Set leaf ``t``'s own requires_grad flag, and let its views follow."""
     info = t._view_info
@@ -118,7 +116,7 @@ def follow_base(base) -> None:
             view._requires_grad = info.requires_grad or base._requires_grad
 
 
-# --- book/chapters/27_views.md:251
+# --- book/chapters/27_views.md:249
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -143,7 +141,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:281
+# --- book/chapters/27_views.md:279
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -154,122 +152,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:460
-def regenerate(view) -> None:
-    """Give ``view``, left waiting by a write, a node on its base's current history."""
-    info = view._view_info
-    old, old_nr = info.pending
-    base = view._view_base
-    if not base._requires_grad:
-        if old is not None:  # the base gave grad up since the write: the old node stays
-            view._grad_fn = old
-            settle(view)
-        return  # or nothing to continue: it waits on, as torch's view does
-    replay = info.replay
-    node, nr = _replayed(base, replay) if replay else (_as_strided_node(base, view), 0)
-    settle(view)
-    view._grad_fn, view._output_nr, view._requires_grad = node, nr, True
-    view._backward_hooks = None  # NOTE [A regenerated view's hooks]
-    if view._retains_grad:  # chapter "backward() and grad()"
-        from refgrad.autograd._backward import follow_retained_grad
-
-        follow_retained_grad(view, old, old_nr)
-
-
-def settle(view) -> None:
-    """``view``'s node is current again: the next write must put it out of date."""
-    info = view._view_info
-    info.pending = None
-    counter = view._version_counter
-    if info.ref is not None and counter is not None and counter.views is not None:
-        counter.waiting.discard(info.ref)  # back from waiting: NOTE [Views held weakly]
-        info.ref = None
-        counter.views.add(weakref.ref(view, counter.views.discard))
-
-
-def remark(view, creation: int) -> None:
-    """Give ``view`` new creation metadata, with the node it was just given."""
-    ref = view._view_info.ref
-    view._view_info = ViewInfo(creation, None)
-    view._view_info.ref = ref
-    settle(view)
-
-
-def _as_strided_node(base, view):
-    from refgrad._ops.op_nodes import node_class
-    from refgrad._ops.strided import AS_STRIDED, storage_geometry
-
-    size, stride, offset = storage_geometry(view)
-    edge_node, edge_slot = gradient_edge(base)
-    node = new_node(node_class(AS_STRIDED), (edge_node,), (edge_slot,))
-    node._meta = (input_metadata(view),)
-    node._params = {"size": size, "stride": stride, "storage_offset": offset,
-                    "self_geometry": storage_geometry(base)}
-    node._saved = ()
-    return node
-
-
-# --- book/chapters/27_views.md:584
-def _go_stale(view, info) -> None:
-    if info.stale is not None:
-        return  # torch's words name the node the view had first
-    info.stale = _rebase_message(view, info.creation, INDIRECT)
-    if view._grad_fn is not None:
-        info.written = _rebase_message(view, info.creation)
-    view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
-
-
-# --- book/chapters/27_views.md:595
-def _replayed(base, replay) -> tuple:
-    from refgrad._ops.dispatch import call
-
-    before, state.grad_enabled = state.grad_enabled, True
-    try:
-        t = base
-        for op, params, index in replay:
-            out = call(op, (t,), params)
-            t = out if index is None else out[index]
-    finally:
-        state.grad_enabled = before
-    return t._grad_fn, t._output_nr
-
-
-def outdate_views(counter) -> None:
-    """After a write: each view whose node it put out of date waits for its next use."""
-    views, waiting = counter.views, counter.waiting
-    for ref in list(views):
-        view = ref()
-        if view is not None and _outdated(view):
-            views.discard(ref)
-            if view._view_info is not None:
-                view._view_info.ref = moved = weakref.ref(view, waiting.discard)
-                waiting.add(moved)
-
-
-def _outdated(view) -> bool:
-    """Mark ``view`` out of date, if the write did that; whether it goes to wait."""
-    info = view._view_info
-    if info is None:
-        return True  # no view any longer
-    if info.creation != DEFAULT:  # NOTE [Views past regenerating]
-        if view._grad_fn is None and not view._view_base._requires_grad:
-            return False
-        _go_stale(view, info)
-    elif info.pending is None:
-        info.pending = (view._grad_fn, view._output_nr)
-        view._grad_fn = None  # it still requires grad: its node is only not made yet
-    return True
-
-
-def grad_fn_now(t):
-    """``t``'s grad_fn, regenerated first if a write left ``t`` waiting for it."""
-    info = t._view_info
-    if t._grad_fn is None and info is not None and info.pending is not None:
-        regenerate(t)
-    return t._grad_fn
-
-
-# --- book/chapters/27_views.md:748
+# --- book/chapters/27_views.md:756
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -292,7 +175,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:772
+# --- book/chapters/27_views.md:780
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

@@ -9,7 +9,8 @@ import sys
 import warnings
 
 from refgrad._backend import overlaps, writeable
-from refgrad._ops.views import check_view_write, outdate_views
+from refgrad._ops.view_regeneration import outdate_views
+from refgrad._ops.views import check_view_write
 from refgrad._tensor import held_grad_fn
 from refgrad._warn_once import outside_refgrad
 from refgrad.autograd._state import state
@@ -37,7 +38,7 @@ RESIZED = (
 )
 
 
-# --- book/chapters/26_inplace.md:84
+# --- book/chapters/26_inplace.md:85
 def bump(t) -> None:
     """Count one write to ``t``'s memory."""
     counter = t._version_counter
@@ -68,7 +69,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:228
+# --- book/chapters/26_inplace.md:229
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -116,7 +117,7 @@ def check_broadcast(t, operands) -> None:
                            f"shape {list(shape)}")
 
 
-# --- book/chapters/26_inplace.md:2082
+# --- book/chapters/26_inplace.md:2083
 def resize_out(t, shape, times: int = 1) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype."""
     if t._data.size:

@@ -67,7 +67,7 @@ __all__ += ["anomaly_mode", "detect_anomaly", "set_detect_anomaly"]
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:803
+# --- book/chapters/25_functions.md:806
 from refgrad.autograd import function
 from refgrad.autograd.function import Function
 

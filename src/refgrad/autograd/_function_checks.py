@@ -102,7 +102,8 @@ def _had_grad_fn(out) -> bool:
 
 def _rewrite_history(node, out, i: int) -> None:
     from refgrad._ops.copy_slices import rebase_history
-    from refgrad._ops.views import check_view_write, grad_fn_now, outdate_views
+    from refgrad._ops.view_regeneration import grad_fn_now, outdate_views
+    from refgrad._ops.views import check_view_write
     from refgrad.autograd._backward import follow_retained_grad
 
     out._backward_hooks = None  # hooks stay with the old grad_fn

@@ -249,17 +249,19 @@ def _wrap(node, inputs, outputs, edges) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:536
+# --- book/chapters/25_functions.md:537
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
-    from refgrad._ops.views import IN_CUSTOM_FUNCTION, remark
+    from refgrad._ops.view_regeneration import remark
+    from refgrad._ops.views import IN_CUSTOM_FUNCTION
 
     remark(out, IN_CUSTOM_FUNCTION)
 
 
 def _mark_multi_output_views(outputs) -> None:
     """With several outputs carrying gradients, a view among them is a multi-output view."""
-    from refgrad._ops.views import IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, remark
+    from refgrad._ops.view_regeneration import remark
+    from refgrad._ops.views import IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE
 
     for out in outputs:
         info = getattr(out, "_view_info", None)
