@@ -55,7 +55,7 @@ def track_view(op, source, out, params, index) -> None:
         before = () if info is None else info.replay
         if before is not None:
             replay = (*before, (op, params, index))
-    out._view_info = info = ViewInfo(_creation(source, index is not None), replay)
+    out._view_info = ViewInfo(_creation(source, index is not None), replay)
     counter = out._version_counter
     if counter is not None:
         views = counter.views
