@@ -53,11 +53,11 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1194
+# --- book/chapters/05_creation.md:1191
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1253
+# --- book/chapters/05_creation.md:1250
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -71,7 +71,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:1776
+# --- book/chapters/05_creation.md:1773
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -96,7 +96,7 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2104
+# --- book/chapters/05_creation.md:2101
 from refgrad._factory_arguments import asarray
 
 
@@ -462,19 +462,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:1591
+# --- book/chapters/26_inplace.md:1598
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:1644
+# --- book/chapters/26_inplace.md:1651
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:1802
+# --- book/chapters/26_inplace.md:1809
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:2325
+# --- book/chapters/26_inplace.md:2332
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -499,7 +499,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:2479
+# --- book/chapters/26_inplace.md:2486
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -510,7 +510,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:2774
+# --- book/chapters/26_inplace.md:2781
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -520,7 +520,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:3346
+# --- book/chapters/26_inplace.md:3353
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -548,11 +548,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1161
+# --- book/chapters/27_views.md:1323
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1286
+# --- book/chapters/27_views.md:1448
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

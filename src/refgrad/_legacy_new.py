@@ -5,8 +5,6 @@
 # --- book/chapters/05_creation.md:1109
 """torch.Tensor(...) and Tensor.new(...): the legacy constructor."""
 
-import weakref
-
 import numpy as np
 
 from refgrad import _dtype
@@ -73,6 +71,7 @@ Tensor.new = new
 
 def _alias_as(cls, source: Tensor) -> Tensor:
     from refgrad._ops.shaping import alias  # the op table is built after this module
+    from refgrad._ops.views import watch
 
     view = alias(source)
     if cls is Tensor:
@@ -80,7 +79,5 @@ def _alias_as(cls, source: Tensor) -> Tensor:
     out = object.__new__(cls)  # the same view, under the subclass
     for name in Tensor.__slots__[:-1]:  # all but __weakref__
         setattr(out, name, getattr(view, name))
-    views = view._version_counter.views if view._version_counter is not None else None
-    if views is not None:
-        views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
+    watch(out)  # NOTE [Views held weakly]
     return out

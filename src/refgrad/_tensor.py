@@ -36,19 +36,38 @@ class VersionCounter:
     """How many times a storage has been written in place.
 
     ``value`` is the count. ``views`` holds weak references to the views whose
-    ``grad_fn`` follows the writes, or None while there are none.
+    ``grad_fn`` follows the writes and is current, or None while there have
+    been none; ``waiting``, set with it, those whose ``grad_fn`` a write put
+    out of date.
     """
 
-    __slots__ = ("value", "views")
+    __slots__ = ("value", "views", "waiting")
 
 
-# --- book/chapters/03_tensor.md:257
+# --- book/chapters/03_tensor.md:259
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
         raise RuntimeError(message)
     if flag and t._version_counter is None and not state.inference_mode:
         raise RuntimeError(INFERENCE_REQUIRES_GRAD)
+
+
+def current_grad_fn(t):
+    """``t._grad_fn``, where a write left a view waiting for it too: regenerated."""
+    if t._grad_fn is None and t._view_info is not None:
+        from refgrad._ops.view_regeneration import grad_fn_now  # chapter "Views and their history"
+
+        return grad_fn_now(t)
+    return t._grad_fn
+
+
+def held_grad_fn(t):
+    """``t._grad_fn``, or a waiting view's old node: what torch's C++ ``is_leaf`` looks at."""
+    fn = t._grad_fn
+    if fn is None and t._view_info is not None and t._view_info.pending is not None:
+        return t._view_info.pending[0]
+    return fn
 
 
 class _RequiresGrad:
@@ -72,14 +91,14 @@ class _RequiresGrad:
 
             raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be "
                             f"bool, not {c_type_name(type(requires_grad))}")
-        if self._grad_fn is not None:
+        if held_grad_fn(self) is not None:
             if requires_grad:
                 return self
             raise RuntimeError(NOT_LEAF_REQUIRES_GRAD)
         check_requires_grad(self, requires_grad, "only Tensors of floating point dtype can "
                             "require gradients")
         counter = self._version_counter
-        if self._view_info is None and (counter is None or not counter.views):
+        if self._view_info is None and (counter is None or counter.views is None):
             self._requires_grad = requires_grad
         else:  # a view, or a base of views: chapter "Views and their history"
             from refgrad._ops.views import set_requires_grad
@@ -94,16 +113,20 @@ class _RequiresGrad:
     @property
     def grad_fn(self):
         fn = self._grad_fn
-        if fn is None and self._view_info is not None and self._view_info.stale:
-            raise RuntimeError(self._view_info.stale)  # NOTE [Views past regenerating]
+        if fn is None and self._view_info is not None:
+            if self._view_info.pending is not None:  # NOTE [Regenerating lazily]
+                return current_grad_fn(self)
+            if self._view_info.stale:
+                raise RuntimeError(self._view_info.stale)  # NOTE [Views past regenerating]
         return fn
+
 
     @property
     def output_nr(self) -> int:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:325
+# --- book/chapters/03_tensor.md:348
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -153,7 +176,7 @@ class _Grad:
 
     @property
     def grad(self):
-        if self._grad_fn is not None and not self._retains_grad and self._grad is None:
+        if held_grad_fn(self) is not None and not self._retains_grad and self._grad is None:
             warnings.warn(NOT_A_LEAF_GRAD, UserWarning, stacklevel=2)
         return self._grad
 
@@ -183,7 +206,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:413
+# --- book/chapters/03_tensor.md:436
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad
@@ -199,7 +222,7 @@ def clear_grad(t, set_to_none: bool = True) -> None:
     grad.zero_()
 
 
-# --- book/chapters/03_tensor.md:436
+# --- book/chapters/03_tensor.md:459
 class _Versions:
     __slots__ = ()
 
@@ -220,7 +243,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:475
+# --- book/chapters/03_tensor.md:498
 class _Detach:
     __slots__ = ()
 
@@ -264,7 +287,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:687
+# --- book/chapters/03_tensor.md:710
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -297,7 +320,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:728
+# --- book/chapters/03_tensor.md:751
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda")
 
@@ -323,12 +346,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:760
+# --- book/chapters/03_tensor.md:783
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:777
+# --- book/chapters/03_tensor.md:800
 _new = object.__new__  # looked up once, not on every tensor
 
 

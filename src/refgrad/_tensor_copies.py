@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from refgrad._tensor import Tensor, check_requires_grad, make_tensor
+from refgrad._tensor import Tensor, check_requires_grad, current_grad_fn, make_tensor
 from refgrad.nn.parameter import Parameter
 
 NOT_A_LEAF = (
@@ -87,7 +87,7 @@ def _reduce_ex(self, protocol):
 
 # --- book/chapters/06_parameters.md:201
 def _deepcopy(self, memo):
-    if self._grad_fn is not None:
+    if current_grad_fn(self) is not None:
         raise RuntimeError(NOT_A_LEAF)
     if id(self) in memo:
         return memo[id(self)]

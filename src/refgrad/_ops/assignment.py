@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1958
+# --- book/chapters/26_inplace.md:1965
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
@@ -70,7 +70,7 @@ def _assignable(value, target):
 Tensor.__setitem__ = setitem
 
 
-# --- book/chapters/26_inplace.md:2033
+# --- book/chapters/26_inplace.md:2040
 def expandable(value, target):
     """``value`` without leading 1s, checked to expand to ``target``'s sizes as torch's."""
     from refgrad._ops.shapes import expanded_size

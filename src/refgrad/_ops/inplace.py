@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:482
+# --- book/chapters/26_inplace.md:486
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import warnings
@@ -13,6 +13,7 @@ from refgrad._backend import overlaps
 from refgrad._ops.copy_slices import rebase_history
 from refgrad._ops.input_overlaps import SHARED_INPUT, check_inputs
 from refgrad._ops.simple_functions import clone
+from refgrad._ops.view_regeneration import grad_fn_now
 from refgrad._ops.write_checks import OVERLAP, bump, check_fits, check_inplace
 from refgrad._tensor import Tensor
 from refgrad.autograd._backward import follow_retained_grad
@@ -52,6 +53,8 @@ def inplace(self, function, *args, **kwargs):
         _rebase(self, node)
     bump(self)
     if node is not None:
+        if self._view_base is not None:  # at once, as torch: NOTE [Regenerating lazily]
+            grad_fn_now(self)
         _follow_result(self, node)
     if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD"
         from refgrad.autograd.forward_ad import write_tangent
@@ -83,7 +86,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:569
+# --- book/chapters/26_inplace.md:576
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 

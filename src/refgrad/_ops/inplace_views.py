@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:844
+# --- book/chapters/27_views.md:1001
 """In-place view ops, squeeze_, unsqueeze_, t_ and transpose_, and detach_."""
 
 from dataclasses import replace
@@ -13,9 +13,10 @@ from refgrad._ops import shaping, strided
 from refgrad._ops.dispatch import call
 from refgrad._ops.reshaping import squeeze_form
 from refgrad._ops.table import register
+from refgrad._ops.view_regeneration import settle
 from refgrad._ops.views import check_view_write, follow_base
 from refgrad._ops.write_checks import INFERENCE_INPLACE, LEAF, bump
-from refgrad._tensor import Tensor
+from refgrad._tensor import Tensor, held_grad_fn
 from refgrad._tensor_values import wrap_dim
 from refgrad.autograd._state import dual_levels, state
 
@@ -37,14 +38,14 @@ VIEW_ROW = {SQUEEZE_: shaping.SQUEEZE, SQUEEZE_DIM_: sh.SQUEEZE_DIM,
             TRANSPOSE_: shaping.TRANSPOSE}
 
 
-# --- book/chapters/27_views.md:895
+# --- book/chapters/27_views.md:1055
 def check_reshape(self) -> bool:
     """Refuse what autograd could not follow; say whether the change is recorded."""
     recorded = state.grad_enabled and self._requires_grad
     if recorded:
         if self._view_base is not None:
             check_view_write(self)
-        if self._grad_fn is None:
+        if held_grad_fn(self) is None:
             raise RuntimeError(LEAF)
     if self._version_counter is None and not state.inference_mode:
         raise RuntimeError(INFERENCE_INPLACE)
@@ -61,12 +62,14 @@ def reshape_in_place(self, recorded: bool, row, params: dict):
     bump(self)
     if recorded:
         self._grad_fn, self._output_nr = out._grad_fn, 0
+        if self._view_info is not None:
+            settle(self)
     if follow is not None:
         follow()
     return self
 
 
-# --- book/chapters/27_views.md:938
+# --- book/chapters/27_views.md:1100
 def _tangent_follower(self, row, params):
     """What, after the change, gives ``self`` its tangent's view; None without one."""
     if not dual_levels:
@@ -85,7 +88,7 @@ def _tangent_follower(self, row, params):
     return follow
 
 
-# --- book/chapters/27_views.md:961
+# --- book/chapters/27_views.md:1123
 def squeeze_(self, dim=None):
     recorded = check_reshape(self)
     row, params = squeeze_form(self, dim, (SQUEEZE_, SQUEEZE_DIM_, SQUEEZE_DIMS_))
@@ -120,7 +123,7 @@ def swapdims_(self, dim0, dim1):
     return transpose_(self, dim0, dim1)
 
 
-# --- book/chapters/27_views.md:1007
+# --- book/chapters/27_views.md:1169
 DETACH_VIEW = (
     "Can't detach views in-place. Use detach() instead. If you are using "
     "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
@@ -148,7 +151,7 @@ for _method in (squeeze_, unsqueeze_, t_, transpose_, swapaxes_, swapdims_, deta
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/27_views.md:1145
+# --- book/chapters/27_views.md:1307
 AS_STRIDED_ = _in_place(strided.AS_STRIDED, "as_strided_", "AsStridedBackward1")
 VIEW_ROW[AS_STRIDED_] = strided.AS_STRIDED
 

@@ -14,6 +14,7 @@ from refgrad._arguments import Arguments
 from refgrad._backend import array_module, data_ptr, device_of, storage_root
 from refgrad._from_numpy import shares_numpy_memory
 from refgrad._memory_formats import check_format, format_strides, preserve_format
+from refgrad._ops.views import all_views
 from refgrad._ops.write_checks import INFERENCE_INPLACE, bump
 from refgrad._size import Size
 from refgrad._tensor import Tensor
@@ -47,7 +48,7 @@ def resize_(self, *sizes, size=None, memory_format=None):
     return self
 
 
-# --- book/chapters/28a_resize.md:103
+# --- book/chapters/28a_resize.md:104
 def _read_sizes(sizes: tuple, size) -> tuple:
     if size is not None:
         if sizes:
@@ -70,7 +71,7 @@ def _format_strides(sizes: tuple, memory_format):
     return None if memory_format is None else format_strides(sizes, memory_format)
 
 
-# --- book/chapters/28a_resize.md:135
+# --- book/chapters/28a_resize.md:136
 def _bytes(root):
     """The memory of the array ``root``, which owns it, as flat bytes in memory order."""
     # The owner's elements fill its memory, but not always in C or F order (the result
@@ -106,7 +107,7 @@ def resize_for_out(t, sizes) -> None:
     t._data = _resized(t, tuple(sizes), None)
 
 
-# --- book/chapters/28a_resize.md:195
+# --- book/chapters/28a_resize.md:196
 def _grown(root, nbytes: int):
     """New memory of ``nbytes`` bytes beginning with a copy of ``root``'s."""
     memory = array_module(device_of(root)).empty(nbytes, dtype=np.uint8)
@@ -116,9 +117,8 @@ def _grown(root, nbytes: int):
 
 def _move_sharers(t, root, memory) -> None:
     """Rebuild, on ``memory``, the arrays of the tensors that shared ``root`` with ``t``."""
-    views = t._version_counter.views if t._version_counter is not None else None
     sharers = [] if t._view_base is None else [t._view_base]
-    sharers += [v for v in (r() for r in (views or ())) if v is not None]
+    sharers += [v for v in (r() for r in all_views(t._version_counter)) if v is not None]
     for other in sharers:
         data = other._data
         if other is not t and storage_root(data) is root:

@@ -3,7 +3,7 @@
 
 
 # --- book/chapters/27_views.md:41
-"""Views: how they were made, where they sit in their base, their regenerated grad_fn,
+"""Views: how they were made, where they sit in their base, which views a memory has,
 and the checks before a write through them."""
 
 import re
@@ -12,8 +12,6 @@ import weakref
 import numpy as np
 
 from refgrad._backend import data_ptr
-from refgrad.autograd._accumulate import gradient_edge
-from refgrad.autograd._node import input_metadata, new_node
 from refgrad.autograd._state import state
 
 DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, INFERENCE_MODE, IN_CUSTOM_FUNCTION = range(5)
@@ -22,7 +20,8 @@ DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, INFERENCE_MODE, IN_CUSTOM_FUNCTION = r
 class ViewInfo:
     """How one view was made: its creation metadata and, maybe, its view ops."""
 
-    __slots__ = ("creation", "replay", "stale", "written", "requires_grad", "parked")
+    __slots__ = ("creation", "replay", "stale", "written", "requires_grad", "parked",
+                 "pending", "ref")
 
     def __init__(self, creation: int, replay) -> None:
         self.creation = creation
@@ -30,6 +29,8 @@ class ViewInfo:
         self.stale = None  # torch's error for reading grad_fn: NOTE [Views past regenerating]
         self.written = None  # and for writing the view, if it had a grad_fn then
         self.requires_grad = False  # its own: NOTE [A view that requires grad through its base]
+        self.pending = None  # (old grad_fn, output_nr) while a write left it out of date
+        self.ref = None  # while it waits, its counter's reference: NOTE [Views held weakly]
 
 
 def _creation(source, many: bool) -> int:
@@ -45,7 +46,7 @@ def _creation(source, many: bool) -> int:
     return meta
 
 
-# --- book/chapters/27_views.md:100
+# --- book/chapters/27_views.md:113
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay = None
@@ -60,10 +61,35 @@ def track_view(op, source, out, params, index) -> None:
         views = counter.views
         if views is None:
             views = counter.views = set()
+            counter.waiting = set()
         views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
 
 
-# --- book/chapters/27_views.md:152
+def all_views(counter) -> list:
+    """The weak references to every view of ``counter``'s memory, waiting or not."""
+    if counter is None or counter.views is None:
+        return []
+    return [*counter.views, *counter.waiting]
+
+
+def watch(view) -> None:
+    """Register ``view`` with its counter anew, as ``track_view`` did."""
+    counter = view._version_counter
+    if counter is not None and counter.views is not None:
+        view._view_info.ref = None
+        counter.views.add(weakref.ref(view, counter.views.discard))
+
+
+def unwatch(view) -> None:
+    """Take ``view``'s references out of its counter's sets."""
+    counter = getattr(view, "_version_counter", None)
+    for ref in all_views(counter):
+        if ref() is view:
+            counter.views.discard(ref)
+            counter.waiting.discard(ref)
+
+
+# --- book/chapters/27_views.md:190
 def set_requires_grad(t, flag: bool) -> None:
     """Set leaf ``t``'s own requires_grad flag, and let its views follow."""
     info = t._view_info
@@ -81,17 +107,16 @@ def set_requires_grad(t, flag: bool) -> None:
 
 def follow_base(base) -> None:
     """Work out again whether each view of ``base`` without a grad_fn requires grad."""
-    counter = base._version_counter
-    if counter is None or not counter.views:
-        return
-    for reference in list(counter.views):
+    for reference in all_views(base._version_counter):
         view = reference()
-        if (view is not None and view._view_base is base and view._grad_fn is None
-                and view._view_info.stale is None):
-            view._requires_grad = view._view_info.requires_grad or base._requires_grad
+        if view is None or view._view_base is not base or view._grad_fn is not None:
+            continue
+        info = view._view_info
+        if info.stale is None and (info.pending is None or info.pending[0] is None):
+            view._requires_grad = info.requires_grad or base._requires_grad
 
 
-# --- book/chapters/27_views.md:212
+# --- book/chapters/27_views.md:249
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -116,7 +141,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:242
+# --- book/chapters/27_views.md:279
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -127,76 +152,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:379
-def regenerate(view) -> None:
-    """Point ``view``'s grad_fn at its base's current history."""
-    base = view._view_base
-    info = view._view_info
-    if info.creation != DEFAULT:  # NOTE [Views past regenerating]
-        if view._grad_fn is not None or base._requires_grad:
-            _go_stale(view, info)
-        return
-    if not base._requires_grad:
-        return
-    replay = view._view_info.replay
-    node, nr = _replayed(base, replay) if replay else (_as_strided_node(base, view), 0)
-    old, old_nr = view._grad_fn, view._output_nr
-    view._grad_fn, view._output_nr, view._requires_grad = node, nr, True
-    view._backward_hooks = None  # NOTE [A regenerated view's hooks]
-    if view._retains_grad:  # chapter "backward() and grad()"
-        from refgrad.autograd._backward import follow_retained_grad
-
-        follow_retained_grad(view, old, old_nr)
-
-
-def _as_strided_node(base, view):
-    from refgrad._ops.op_nodes import node_class
-    from refgrad._ops.strided import AS_STRIDED, storage_geometry
-
-    size, stride, offset = storage_geometry(view)
-    edge_node, edge_slot = gradient_edge(base)
-    node = new_node(node_class(AS_STRIDED), (edge_node,), (edge_slot,))
-    node._meta = (input_metadata(view),)
-    node._params = {"size": size, "stride": stride, "storage_offset": offset,
-                    "self_geometry": storage_geometry(base)}
-    node._saved = ()
-    return node
-
-
-# --- book/chapters/27_views.md:462
-def _go_stale(view, info) -> None:
-    if info.stale is not None:
-        return  # torch's words name the node the view had first
-    info.stale = _rebase_message(view, info.creation, INDIRECT)
-    if view._grad_fn is not None:
-        info.written = _rebase_message(view, info.creation)
-    view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
-
-
-# --- book/chapters/27_views.md:473
-def _replayed(base, replay) -> tuple:
-    from refgrad._ops.dispatch import call
-
-    before, state.grad_enabled = state.grad_enabled, True
-    try:
-        t = base
-        for op, params, index in replay:
-            out = call(op, (t,), params)
-            t = out if index is None else out[index]
-    finally:
-        state.grad_enabled = before
-    return t._grad_fn, t._output_nr
-
-
-def regenerate_views(counter) -> None:
-    """Regenerate every live view sharing ``counter``; called on each bump."""
-    for reference in list(counter.views):  # a copy: replaying adds views of its own
-        view = reference()
-        if view is not None:
-            regenerate(view)
-
-
-# --- book/chapters/27_views.md:599
+# --- book/chapters/27_views.md:756
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -219,7 +175,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:623
+# --- book/chapters/27_views.md:780
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

@@ -9,7 +9,9 @@ import sys
 import warnings
 
 from refgrad._backend import overlaps, writeable
-from refgrad._ops.views import check_view_write, regenerate_views
+from refgrad._ops.view_regeneration import outdate_views
+from refgrad._ops.views import check_view_write
+from refgrad._tensor import held_grad_fn
 from refgrad._warn_once import outside_refgrad
 from refgrad.autograd._state import state
 
@@ -36,7 +38,7 @@ RESIZED = (
 )
 
 
-# --- book/chapters/26_inplace.md:81
+# --- book/chapters/26_inplace.md:85
 def bump(t) -> None:
     """Count one write to ``t``'s memory."""
     counter = t._version_counter
@@ -46,7 +48,7 @@ def bump(t) -> None:
         return
     counter.value += 1
     if counter.views:
-        regenerate_views(counter)
+        outdate_views(counter)
 
 
 def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
@@ -60,14 +62,14 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
     if recorded:
         if t._view_base is not None:
             check_view_write(t)
-        if t._requires_grad and t._grad_fn is None:
-            raise RuntimeError(LEAF)
+        if t._requires_grad and t._grad_fn is None and held_grad_fn(t) is None:
+            raise RuntimeError(LEAF)  # a view a write left waiting is no leaf
     shared = overlaps(t._data) and (recorded or not shared_ok)
     if shared or not writeable(t._data):
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:225
+# --- book/chapters/26_inplace.md:229
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -115,7 +117,7 @@ def check_broadcast(t, operands) -> None:
                            f"shape {list(shape)}")
 
 
-# --- book/chapters/26_inplace.md:2076
+# --- book/chapters/26_inplace.md:2083
 def resize_out(t, shape, times: int = 1) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype."""
     if t._data.size:

@@ -14,7 +14,7 @@ from numpy import ndarray  # NOTE [Names looked up once]
 
 from refgrad._C import _functions
 from refgrad._parallel import add_into
-from refgrad._tensor import make_tensor
+from refgrad._tensor import current_grad_fn, make_tensor
 from refgrad.autograd._grad_dtype import accumulator_metadata
 from refgrad.autograd._grad_layout import _dense, _laid_out_like, _obeys_layout, warn_unless_obeyed
 from refgrad.autograd._hooks import call_hooks
@@ -221,7 +221,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1144
+# --- book/chapters/10_nodes.md:1150
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -229,6 +229,8 @@ def grad_accumulator(leaf) -> AccumulateGrad | None:
     if node is None:
         info = leaf._view_info
         if info is not None:
+            if info.pending is not None and current_grad_fn(leaf) is not None:
+                return leaf._grad_fn  # NOTE [Regenerating lazily]: output 0 of its node
             if info.stale:  # a view whose grad_fn torch refuses: NOTE [Views past regenerating]
                 raise RuntimeError(info.stale)
             if not info.requires_grad:  # NOTE [A view that requires grad through its base]
@@ -247,7 +249,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1185
+# --- book/chapters/10_nodes.md:1193
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Mapping
 
 from refgrad._method_counts import no_arguments
-from refgrad._tensor import Tensor
+from refgrad._tensor import Tensor, current_grad_fn, held_grad_fn
 from refgrad._warn_once import warn_once
 from refgrad.autograd._accumulate import GradientEdge
 from refgrad.autograd._run_backward import _engine_run_backward
@@ -205,9 +205,9 @@ def retain_grad(self, *refused) -> None:
 
     if not self._requires_grad:
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-    if self._grad_fn is None or self._retains_grad:
+    if held_grad_fn(self) is None or self._retains_grad:  # NOTE [Regenerating lazily]
         return
-    node = self._grad_fn
+    node = current_grad_fn(self)
     if node._retains_grad is None:
         node._retains_grad = {}
     node._retains_grad[self._output_nr] = weakref.ref(self)

@@ -77,7 +77,7 @@ def written(node, out, i: int, differentiable: bool, is_input: bool, count: int)
     """An output marked dirty, its history now ``node``'s where autograd records it."""
     if not differentiable:
         return out.detach() if out._requires_grad and is_input else out
-    if out._requires_grad and out._grad_fn is None and not _had_grad_fn(out):
+    if out._requires_grad and _leaf(out) and not _had_grad_fn(out):
         raise RuntimeError(DIRTY_LEAF)
     if not is_input:
         warnings.warn(NOT_AN_INPUT, UserWarning, stacklevel=5)
@@ -85,6 +85,12 @@ def written(node, out, i: int, differentiable: bool, is_input: bool, count: int)
         raise RuntimeError(VIEW_WITH_OTHERS)
     _rewrite_history(node, out, i)
     return out
+
+
+def _leaf(out) -> bool:
+    from refgrad._tensor import held_grad_fn  # a view a write left waiting is no leaf
+
+    return held_grad_fn(out) is None
 
 
 def _had_grad_fn(out) -> bool:
@@ -95,7 +101,8 @@ def _had_grad_fn(out) -> bool:
 
 def _rewrite_history(node, out, i: int) -> None:
     from refgrad._ops.copy_slices import rebase_history
-    from refgrad._ops.views import check_view_write, regenerate_views
+    from refgrad._ops.view_regeneration import grad_fn_now, outdate_views
+    from refgrad._ops.views import check_view_write
     from refgrad.autograd._backward import follow_retained_grad
 
     out._backward_hooks = None  # hooks stay with the old grad_fn
@@ -109,4 +116,6 @@ def _rewrite_history(node, out, i: int) -> None:
             follow_retained_grad(out, old, old_nr)
     counter = out._version_counter
     if counter is not None and counter.views:
-        regenerate_views(counter)
+        outdate_views(counter)
+    if out._view_base is not None:
+        grad_fn_now(out)  # the written view's node, made at once: NOTE [Regenerating lazily]

@@ -11,7 +11,13 @@ import weakref
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._tensor import GRAD_DTYPES, NOT_A_LEAF_GRAD, SAME_DTYPE, grad_dtype_set
+from refgrad._tensor import (
+    GRAD_DTYPES,
+    NOT_A_LEAF_GRAD,
+    SAME_DTYPE,
+    grad_dtype_set,
+    held_grad_fn,
+)
 from refgrad.autograd._node import lone_metadata
 
 ALREADY_A_GRADIENT = (
@@ -21,7 +27,7 @@ ALREADY_A_GRADIENT = (
 
 
 def grad_dtype_of(t):
-    if t._grad_fn is not None:
+    if held_grad_fn(t) is not None:
         raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
     kind = grad_dtype_set(t)
     return t.dtype if kind is SAME_DTYPE else kind
@@ -37,14 +43,14 @@ def accumulator_metadata(t) -> tuple:
     return ((data.shape, np.dtype(kind.numpy), device),)
 
 
-# --- book/chapters/10_nodes.md:1103
+# --- book/chapters/10_nodes.md:1109
 def set_grad_dtype(t, kind) -> None:
     from refgrad._typename import LEGACY, c_type_name
 
     if kind is not None and not isinstance(kind, _dtype.dtype):
         raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got "
                            f"{c_type_name(type(kind))}")
-    if t._grad_fn is not None:
+    if held_grad_fn(t) is not None:
         if not t._retains_grad and t._grad is None:  # torch reads .grad first, and warns
             warnings.warn(NOT_A_LEAF_GRAD, UserWarning, stacklevel=3)
         raise RuntimeError("grad_dtype can only be set on leaf tensors.")

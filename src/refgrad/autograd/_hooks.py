@@ -7,7 +7,7 @@
 
 from collections import OrderedDict
 
-from refgrad._tensor import Tensor
+from refgrad._tensor import Tensor, current_grad_fn
 from refgrad._typename import c_tensor_type_name, c_type_name
 from refgrad.utils.hooks import RemovableHandle
 
@@ -72,6 +72,7 @@ def register_hook(self, hook) -> RemovableHandle:
     if not self.requires_grad:
         raise RuntimeError(NO_GRAD)
     if self._backward_hooks is None:
+        current_grad_fn(self)  # a view a write left waiting forgets its hooks as it regenerates
         self._backward_hooks = OrderedDict()
         fn = self.grad_fn  # may refuse a stale view's: NOTE [Views past regenerating]
         if fn is not None:
@@ -85,7 +86,7 @@ Tensor.register_hook = register_hook
 register_hook.__qualname__ = "Tensor.register_hook"  # as Python names a method, in its TypeErrors
 
 
-# --- book/chapters/20_hooks.md:181
+# --- book/chapters/20_hooks.md:182
 def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
     """Call ``hook(self)`` after this leaf's ``.grad`` was updated."""
     if not self.requires_grad:

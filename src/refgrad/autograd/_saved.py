@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 
-from refgrad._tensor import make_tensor
+from refgrad._tensor import current_grad_fn, make_tensor
 from refgrad._typename import c_tensor_type_name, c_type_name
 from refgrad.autograd._state import state, switched_on
 
@@ -119,13 +119,15 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
 
 def _lost_grad_fn(original, strict: bool) -> None:
     info = original._view_info
+    if info is not None and info.pending is not None and current_grad_fn(original) is not None:
+        return  # a view a write left waiting, regenerated: NOTE [Regenerating lazily]
     if info is not None and info.stale:  # a view past regenerating: chapter "Views"
         raise RuntimeError(info.stale)
     if strict:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:202
+# --- book/chapters/11_saved.md:207
 def _modified_message(saved: SavedTensor, node) -> str:
     tensor = saved._original
     producer = tensor._grad_fn if tensor is not None else node
@@ -168,7 +170,7 @@ def _type_of_data(data) -> str:
     return c_tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:267
+# --- book/chapters/11_saved.md:272
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 
 
@@ -213,7 +215,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:337
+# --- book/chapters/11_saved.md:342
 PACK_MODIFIED = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -239,7 +241,7 @@ def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook, given=No
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:375
+# --- book/chapters/11_saved.md:380
 def unpack_with_hooks(saved: SavedTensor, node):
     from refgrad._tensor import ONLY_FLOAT, Tensor
 
@@ -261,7 +263,7 @@ def unpack_with_hooks(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:401
+# --- book/chapters/11_saved.md:406
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
@@ -300,7 +302,7 @@ def _check_register(saved: SavedTensor, args, kwargs) -> tuple:
     return args
 
 
-# --- book/chapters/11_saved.md:505
+# --- book/chapters/11_saved.md:510
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "

@@ -278,22 +278,24 @@ def _returned_as_is(node, out, differentiable: bool):
     return out.view_as(out)
 
 
-# --- book/chapters/25_functions.md:625
+# --- book/chapters/25_functions.md:634
 def _mark_custom_view(out) -> None:
     """Mark a view a Function returned: torch refuses in-place writes to it."""
-    from refgrad._ops.views import IN_CUSTOM_FUNCTION, ViewInfo
+    from refgrad._ops.view_regeneration import remark
+    from refgrad._ops.views import IN_CUSTOM_FUNCTION
 
-    out._view_info = ViewInfo(IN_CUSTOM_FUNCTION, None)
+    remark(out, IN_CUSTOM_FUNCTION)
 
 
 def _mark_multi_output_views(outputs) -> None:
     """With several outputs carrying gradients, a view among them is a multi-output view."""
-    from refgrad._ops.views import IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, ViewInfo
+    from refgrad._ops.view_regeneration import remark
+    from refgrad._ops.views import IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE
 
     for out in outputs:
         info = getattr(out, "_view_info", None)
         if info is not None and info.creation == IN_CUSTOM_FUNCTION:
-            out._view_info = ViewInfo(MULTI_OUTPUT_NODE, None)
+            remark(out, MULTI_OUTPUT_NODE)
 
 
 # NOTE [Every output counts]
@@ -372,7 +374,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     boxed_grads_call = False
 
 
-# --- book/chapters/25_functions.md:736
+# --- book/chapters/25_functions.md:747
 class InplaceFunction(Function):
     """A Function that records whether it was made to work in place; kept for old code."""
 

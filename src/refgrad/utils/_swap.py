@@ -25,9 +25,9 @@ def _poisoned(grad_outputs):
 
 def _watching(t) -> set:
     """The weak references refgrad keeps to ``t`` as a view: NOTE [Views held weakly]."""
-    counter = getattr(t, "_version_counter", None)
-    views = () if counter is None else counter.views or ()
-    return {id(r) for r in views if r() is t}
+    from refgrad._ops.views import all_views  # chapter "Views and their history"
+
+    return {id(r) for r in all_views(getattr(t, "_version_counter", None)) if r() is t}
 
 
 def _extra_slots(kind) -> set:
@@ -77,6 +77,8 @@ def _check_uses(t, name: str) -> None:
 # --- book/chapters/21b_layers_and_losses.md:547
 def swap_tensors(t1, t2) -> None:
     """Give ``t1`` everything ``t2`` holds and the other way round; both stay themselves."""
+    from refgrad._ops.views import unwatch, watch  # chapter "Views and their history"
+
     for t, name in ((t1, "t1"), (t2, "t2")):
         if len(weakref.getweakrefs(t)) > len(_watching(t)):
             raise RuntimeError(f"Cannot swap {name} because it has weakref associated with it")
@@ -86,8 +88,8 @@ def swap_tensors(t1, t2) -> None:
     _check_uses(t1, "t1")
     _check_uses(t2, "t2")
     views = [bool(_watching(t1)), bool(_watching(t2))]
-    _unwatch(t1)
-    _unwatch(t2)
+    unwatch(t1)
+    unwatch(t2)
     t1.__class__, t2.__class__ = type(t2), type(t1)
     if hasattr(t1, "__dict__"):
         t1.__dict__, t2.__dict__ = t2.__dict__, t1.__dict__
@@ -102,12 +104,4 @@ def swap_tensors(t1, t2) -> None:
                 setattr(t, slot, value)
     for t, was_view in ((t1, views[1]), (t2, views[0])):
         if was_view:
-            counter_views = t._version_counter.views
-            counter_views.add(weakref.ref(t, counter_views.discard))
-
-
-def _unwatch(t) -> None:
-    counter = getattr(t, "_version_counter", None)
-    views = None if counter is None else counter.views
-    for ref in [r for r in views or () if r() is t]:
-        views.discard(ref)
+            watch(t)

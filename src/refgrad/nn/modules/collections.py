@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:1293
+# --- book/chapters/21b_layers_and_losses.md:1288
 """ModuleList and ModuleDict: children held as in a list or a dictionary."""
 
 import operator
@@ -51,7 +51,7 @@ class ModuleList(Module):
         return self
 
 
-# --- book/chapters/21b_layers_and_losses.md:1347
+# --- book/chapters/21b_layers_and_losses.md:1342
 def _insert(self, index: int, module) -> None:
     for i in range(len(self._modules), index, -1):
         self._modules[str(i)] = self._modules[str(i - 1)]
@@ -75,7 +75,7 @@ ModuleList.insert, ModuleList.__delitem__, ModuleList.pop = _insert, _delitem, p
 ModuleList.__iadd__, ModuleList.__add__ = ModuleList.extend, _add
 
 
-# --- book/chapters/21b_layers_and_losses.md:1372
+# --- book/chapters/21b_layers_and_losses.md:1367
 def _list_repr(self) -> str:
     """Consecutive children that print alike are printed once: (0-2): 3 x Linear(...)."""
     if not len(self):
@@ -95,7 +95,7 @@ def _list_repr(self) -> str:
 ModuleList.__repr__ = _list_repr
 
 
-# --- book/chapters/21b_layers_and_losses.md:1393
+# --- book/chapters/21b_layers_and_losses.md:1388
 class ModuleDict(Module):
     def __init__(self, modules=None) -> None:
         super().__init__()

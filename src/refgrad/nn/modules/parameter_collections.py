@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:1453
+# --- book/chapters/21b_layers_and_losses.md:1448
 """ParameterList and ParameterDict: parameters held as in a list or a dictionary."""
 
 import operator
@@ -32,7 +32,7 @@ def _entry_line(key, value, kind_of) -> str:
     return f"  ({key}): {kind} containing: [{kind_of(value)} of size {size}{where}]"
 
 
-# --- book/chapters/21b_layers_and_losses.md:1491
+# --- book/chapters/21b_layers_and_losses.md:1486
 class ParameterList(Module):
     def __init__(self, values=None) -> None:
         super().__init__()
@@ -85,7 +85,7 @@ class ParameterList(Module):
         raise RuntimeError("ParameterList should not be called.")
 
 
-# --- book/chapters/21b_layers_and_losses.md:1555
+# --- book/chapters/21b_layers_and_losses.md:1550
 def _attr(key) -> str:
     if not isinstance(key, str):
         raise TypeError(
@@ -116,7 +116,7 @@ def _pairs(parameters) -> list:
     return [(_attr(key), _as_entry(value)) for key, value in pairs]
 
 
-# --- book/chapters/21b_layers_and_losses.md:1587
+# --- book/chapters/21b_layers_and_losses.md:1582
 class ParameterDict(Module):
     def __init__(self, parameters=None) -> None:
         super().__init__()
@@ -167,7 +167,7 @@ class ParameterDict(Module):
         raise RuntimeError("ParameterDict should not be called.")
 
 
-# --- book/chapters/21b_layers_and_losses.md:1644
+# --- book/chapters/21b_layers_and_losses.md:1639
 def _copy(self):
     return ParameterDict(OrderedDict((key, self[key]) for key in self._keys))
 
