@@ -243,7 +243,7 @@ from refgrad._ops.quantiles import nanquantile, quantile
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1143
+# --- book/chapters/16k_order_statistics.md:1147
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -252,7 +252,7 @@ from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
 
-# --- book/chapters/16m_special_functions.md:1286
+# --- book/chapters/16m_special_functions.md:1322
 from refgrad import special
 from refgrad._ops.incomplete_gamma import igamma, igammac
 from refgrad._ops.special_functions import (
