@@ -79,7 +79,7 @@ def test_a_size_is_named_as_pythons_messages_name_torchs():
     with raises(TypeError, "unsupported operand type(s) for +: 'Tensor' and 'torch.Size'"):
         x + size
     with raises(TypeError, "'<' not supported between instances of 'Tensor' and 'torch.Size'"):
-        x < size
+        assert x < size
     with raises(TypeError, 'can only concatenate list (not "torch.Size") to list'):
         [1] + size
     with raises(TypeError, "list indices must be integers or slices, not torch.Size"):
