@@ -85,3 +85,50 @@ def test_a_size_is_named_as_pythons_messages_name_torchs():
     with raises(TypeError, "list indices must be integers or slices, not torch.Size"):
         [1][size]
     assert torch.Size.__qualname__ == "Size" and repr(size) == "torch.Size([2])"
+
+
+@pytest.mark.parametrize(("operator", "name", "qualname"), [
+    ("__add__", "__add__", "TensorBase.__add__"),
+    ("__radd__", "__radd__", "TensorBase.__radd__"),
+    ("__iadd__", "__iadd__", "TensorBase.__iadd__"),
+    ("__rsub__", "__rsub__", "Tensor.__rsub__"),
+    ("__truediv__", "__truediv__", "TensorBase.__truediv__"),
+    ("__rtruediv__", "__rdiv__", "Tensor.__rdiv__"),
+    ("__itruediv__", "__idiv__", "TensorBase.__idiv__"),
+    ("__pow__", "pow", "TensorBase.pow"),
+    ("__rpow__", "__rpow__", "Tensor.__rpow__"),
+    ("__ipow__", "pow_", "TensorBase.pow_"),
+    ("__neg__", "neg", "TensorBase.neg"),
+    ("__abs__", "abs", "TensorBase.abs"),
+    ("__pos__", "positive", "TensorBase.positive"),
+    ("__matmul__", "__matmul__", "TensorBase.__matmul__"),
+    ("__rmatmul__", "__rmatmul__", "Tensor.__rmatmul__"),
+    ("__floordiv__", "__floordiv__", "Tensor.__floordiv__"),
+    ("__mod__", "__mod__", "TensorBase.__mod__"),
+    ("__rmod__", "__rmod__", "Tensor.__rmod__"),
+    ("__lt__", "__lt__", "TensorBase.__lt__"),
+    ("__eq__", "__eq__", "TensorBase.__eq__"),
+    ("__and__", "__and__", "TensorBase.__and__"),
+    ("__rlshift__", "__rlshift__", "Tensor.__rlshift__"),
+    ("__ixor__", "__ixor__", "TensorBase.__ixor__"),
+    ("__invert__", "__invert__", "TensorBase.__invert__"),
+    ("__getitem__", "__getitem__", "TensorBase.__getitem__"),
+    ("__setitem__", "__setitem__", "TensorBase.__setitem__"),
+    ("__iter__", "__iter__", "Tensor.__iter__"),
+    ("__div__", "__div__", "TensorBase.__div__"),
+    ("__rdiv__", "__rdiv__", "Tensor.__rdiv__"),
+    ("__idiv__", "__idiv__", "TensorBase.__idiv__"),
+])
+def test_operators_are_named_as_torchs(operator, name, qualname):
+    method = getattr(torch.Tensor, operator)
+    assert (method.__name__, method.__qualname__) == (name, qualname)
+
+
+def test_the_older_division_names_and_unary_plus_work():
+    x = torch.tensor([1.0, -2.0])
+    assert (+x).tolist() == [1.0, -2.0]
+    assert x.__div__(2).tolist() == [0.5, -1.0] and x.__rdiv__(2).tolist() == [2.0, -1.0]
+    y = x.clone()
+    assert y.__idiv__(2) is y and y.tolist() == [0.5, -1.0]
+    with raises(RuntimeError, "The `+` operator, on a bool tensor is not supported."):
+        +torch.tensor([True])

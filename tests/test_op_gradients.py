@@ -626,7 +626,20 @@ def _reduce_params(shapes):
                      st.sampled_from(["sum", "prod", "mean", "amax", "amin"]), st.booleans())
 
 
+def _index_reduce_params(shapes):
+    return st.builds(lambda p, reduce, include_self: {**p, "reduce": reduce,
+                                                      "include_self": include_self},
+                     _slices_params(shapes, False),
+                     st.sampled_from(["prod", "mean", "amax", "amin"]), st.booleans())
+
+
 RECIPES.update({
+    # called through its row: the function warns, once, that it is a beta
+    "index_reduce": Recipe(lambda a, s, **p: call(OPS["index_reduce"], (a, s), p),
+                           ("nonzero", "nonzero"), params=_index_reduce_params,
+                           shapes=st.sampled_from([[(3, 4), (5, 4)], [(3, 4), (3, 2)],
+                                                   [(4,), (6,)]])),
+    "conj_physical_": Recipe(lambda a: call(OPS["conj_physical_"], (a,))),
     "scatter": Recipe(lambda a, s, dim, index: a.scatter(dim, index, s), ("any", "any"),
                       params=lambda shapes: _scatter_params(shapes, True), shapes=_SCATTER_SHAPES),
     "scatter_value": Recipe(lambda a, dim, index: torch.scatter(a, dim, index, -1.5),
@@ -1356,6 +1369,8 @@ WITHOUT_FORWARD_FORMULA = {
     "_cdist_forward": ([(3, 2), (4, 2)], {"p": 2.0}), "_pdist_forward": ([(3, 2)], {"p": 1.0}),
     "_euclidean_dist": ([(3, 2), (4, 2)], {}),
     "rrelu_with_noise_": ([(2,)], {"training": False}),
+    "index_reduce": ([(3,), (2,)], {"dim": 0, "index": torch.tensor([0, 2]), "reduce": "prod",
+                                    "include_self": True}),
     "multi_margin_loss": ([(3, 4)], {"target": torch.tensor([0, 3, 1]), "reduction": "mean"}),
     "multilabel_margin_loss_forward": (
         [(2, 3)], {"target": torch.tensor([[0, -1, 1], [2, 1, 0]]), "reduction": "sum"}),
