@@ -132,3 +132,44 @@ def test_the_older_division_names_and_unary_plus_work():
     assert y.__idiv__(2) is y and y.tolist() == [0.5, -1.0]
     with raises(RuntimeError, "The `+` operator, on a bool tensor is not supported."):
         +torch.tensor([True])
+
+
+_BOOL_MINUS = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+               "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+_TWO_BOOLS = ("Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+              "`^` or `logical_xor()` operator instead.")
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: torch.rsub(torch.tensor([True]), 1), RuntimeError, _BOOL_MINUS),
+    (lambda: torch.rsub(torch.tensor([1.0]), True), RuntimeError, _BOOL_MINUS),
+    (lambda: torch.rsub(torch.tensor([True]), True), RuntimeError, _TWO_BOOLS),
+    (lambda: True - torch.tensor([True]), RuntimeError, _TWO_BOOLS),
+    (lambda: torch.tensor([1, 2]).copysign_(torch.tensor([1, -1])), RuntimeError,
+     "result type Float can't be cast to the desired output type Long"),
+    (lambda: torch.tensor([1], dtype=torch.int32).copysign_(2.0), RuntimeError,
+     "result type Float can't be cast to the desired output type Int"),
+    (lambda: torch.tensor([True]).copysign_(torch.tensor([1.0])), RuntimeError,
+     "result type Float can't be cast to the desired output type Bool"),
+    (lambda: torch.tensor([1]) + 2**64, OverflowError, "int too big to convert"),
+    (lambda: torch.tensor([1]) + (-2**63 - 1), OverflowError,
+     "can't convert negative int to unsigned"),
+    (lambda: torch.full((2,), 2**64), OverflowError, "int too big to convert"),
+    (lambda: torch.full((2,), 2**63), RuntimeError,
+     "value cannot be converted to type int64_t without overflow"),
+    (lambda: torch.tensor([1]).fill_(2**63), RuntimeError,
+     "value cannot be converted to type int64_t without overflow"),
+    (lambda: torch.tensor([1.0]).fill_(2**64), OverflowError, "int too big to convert"),
+    (lambda: torch.tensor(2**64), ValueError, "Overflow when unpacking long long"),
+    (lambda: torch.tensor([1]) ** 2**63, RuntimeError,
+     "value cannot be converted to type int64_t without overflow"),
+])
+def test_numbers_and_bools_refused_in_torchs_words(call, error, message):
+    with raises(error, message):
+        call()
+
+
+def test_numbers_past_int64_that_torch_wraps_or_widens():
+    assert (torch.tensor([1]) + 2**63).tolist() == [-2**63 + 1]
+    assert (torch.tensor([1.0]).fill_(2**63)).tolist() == [2.0**63]
+    assert torch.full((2,), 2**63, dtype=torch.float32).tolist() == [2.0**63] * 2

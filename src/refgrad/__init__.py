@@ -171,11 +171,11 @@ from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_s
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:645
+# --- book/chapters/16e_rounding_and_bits.md:649
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:697
+# --- book/chapters/16e_rounding_and_bits.md:701
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,

@@ -50,5 +50,9 @@ import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_
 import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and resize_as
 
 
+# --- book/chapters/28a_resize.md:476
+import refgrad._ops.set_source  # noqa: F401 - installs Tensor.set_
+
+
 # --- book/chapters/28b_python_callables.md:227
 import refgrad._ops.python_callables  # noqa: F401 - installs apply_, map_ and the rest
