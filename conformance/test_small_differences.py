@@ -173,3 +173,30 @@ def test_numbers_past_int64_that_torch_wraps_or_widens():
     assert (torch.tensor([1]) + 2**63).tolist() == [-2**63 + 1]
     assert (torch.tensor([1.0]).fill_(2**63)).tolist() == [2.0**63]
     assert torch.full((2,), 2**63, dtype=torch.float32).tolist() == [2.0**63] * 2
+
+
+def test_membership_and_reversal():
+    grid = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    assert 2.0 in grid and 5 not in grid and torch.tensor([2.0]) in grid
+    assert True in torch.tensor([1])
+    for element, kind in (("a", "<class 'str'>"), ([1], "<class 'list'>"),
+                          (None, "<class 'NoneType'>")):
+        with raises(RuntimeError, "Tensor.__contains__ only supports Tensor or scalar, but you "
+                                  f"passed in a {kind}."):
+            assert element in grid
+    assert [row.tolist() for row in reversed(grid)] == [[3, 4], [1, 2]]
+    assert reversed(grid).tolist() == [[3, 4], [1, 2]]
+    scalar = torch.tensor(3.0)
+    assert reversed(scalar) is scalar
+
+
+def test_python_2_names_pointers_and_flags():
+    x = torch.tensor(3.7)
+    assert x.__long__() == 3 and x.__nonzero__() is True
+    assert x.const_data_ptr() == x.data_ptr()
+    for flag in ("is_meta", "is_mps", "is_xpu", "is_ipu", "is_maia", "is_mtia", "is_mkldnn",
+                 "is_nested", "is_quantized", "is_sparse_csr", "is_vulkan", "is_xla"):
+        assert getattr(x, flag) is False
+        with raises(AttributeError, f"attribute '{flag}' of 'torch._C.TensorBase' objects is "
+                                    "not writable"):
+            setattr(x, flag, True)

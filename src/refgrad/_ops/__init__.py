@@ -56,3 +56,7 @@ import refgrad._ops.set_source  # noqa: F401 - installs Tensor.set_
 
 # --- book/chapters/28b_python_callables.md:227
 import refgrad._ops.python_callables  # noqa: F401 - installs apply_, map_ and the rest
+
+
+# --- book/chapters/28b_python_callables.md:294
+import refgrad._ops.protocols  # noqa: F401 - installs __contains__, __reversed__ and the flags
