@@ -51,6 +51,26 @@ def test_polygamma_of_a_huge_order_is_quick_and_torchs():
     assert big.tolist() == [-math.inf, -math.inf]  # 200! overflows
 
 
+def _nan_or(values):
+    return ["nan" if math.isnan(v) else v for v in values]
+
+
+def test_polygamma_rounds_its_two_factors_to_the_dtype_first():
+    x = torch.tensor([0.5, 1.0, 2.0, 3.0, -1.5, 10.0])
+    # 40! is inf in float32 and zeta(41, 2) is not 0: -inf; zeta(1001, 2) is 0: nan
+    assert _nan_or(torch.polygamma(40, x).tolist()) == [-math.inf] * 6
+    assert _nan_or(torch.polygamma(1000, x).tolist()) == [-math.inf, -math.inf] + ["nan"] * 4
+    assert _nan_or(torch.polygamma(100, x).tolist()) == [
+        -math.inf, -math.inf, -math.inf, "nan", -math.inf, "nan"]
+    # float16: zeta underflows to zero, the float32 factorial does not overflow
+    assert _nan_or(torch.polygamma(30, x.half()).tolist()) == [
+        -math.inf, -math.inf, -0.0, -0.0, -math.inf, -0.0]
+    assert _nan_or(torch.polygamma(35, x.half()).tolist()) == [
+        math.inf, math.inf, "nan", "nan", math.inf, "nan"]
+    assert _nan_or(torch.polygamma(1000, x.double()).tolist()) == [  # 3**-1001 is 0 too
+        -math.inf, -math.inf, -math.inf, "nan", -math.inf, "nan"]
+
+
 def test_polygamma_past_int64_and_below_zero_are_refused():
     with raises(ValueError, "Overflow when unpacking long long"):
         torch.polygamma(2**63, torch.tensor([1.0]))
