@@ -21,7 +21,7 @@ def _public():
 def test_public_classes_name_the_package():
     for cls, value in _public():
         assert type(value) is cls and cls.__module__ == torch.__name__
-        assert repr(cls) == f"<class '{torch.__name__}.{cls.__name__}'>"
+        assert repr(cls) == f"<class '{torch.__name__}.{cls.__qualname__}'>"
     assert repr(type(torch.empty(3))) == f"<class '{torch.__name__}.Tensor'>"
     assert torch.AcceleratorError.__module__ == torch.__name__
     assert torch.Generator.__module__ == f"{torch.__name__}._C"

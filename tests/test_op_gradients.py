@@ -19,6 +19,7 @@ from refgrad._ops import OPS, arithmetic, indexing, pointwise, scattering, shapi
 from refgrad._ops.dispatch import call
 from refgrad._ops.pooled import avg_pool
 from refgrad._ops.putting import put
+from refgrad._ops.rounding import BARE
 from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_backward_data
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
@@ -626,7 +627,20 @@ def _reduce_params(shapes):
                      st.sampled_from(["sum", "prod", "mean", "amax", "amin"]), st.booleans())
 
 
+def _index_reduce_params(shapes):
+    return st.builds(lambda p, reduce, include_self: {**p, "reduce": reduce,
+                                                      "include_self": include_self},
+                     _slices_params(shapes, False),
+                     st.sampled_from(["prod", "mean", "amax", "amin"]), st.booleans())
+
+
 RECIPES.update({
+    # called through its row: the function warns, once, that it is a beta
+    "index_reduce": Recipe(lambda a, s, **p: call(OPS["index_reduce"], (a, s), p),
+                           ("nonzero", "nonzero"), params=_index_reduce_params,
+                           shapes=st.sampled_from([[(3, 4), (5, 4)], [(3, 4), (3, 2)],
+                                                   [(4,), (6,)]])),
+    "conj_physical_": Recipe(lambda a: call(OPS["conj_physical_"], (a,))),
     "scatter": Recipe(lambda a, s, dim, index: a.scatter(dim, index, s), ("any", "any"),
                       params=lambda shapes: _scatter_params(shapes, True), shapes=_SCATTER_SHAPES),
     "scatter_value": Recipe(lambda a, dim, index: torch.scatter(a, dim, index, -1.5),
@@ -1356,6 +1370,8 @@ WITHOUT_FORWARD_FORMULA = {
     "_cdist_forward": ([(3, 2), (4, 2)], {"p": 2.0}), "_pdist_forward": ([(3, 2)], {"p": 1.0}),
     "_euclidean_dist": ([(3, 2), (4, 2)], {}),
     "rrelu_with_noise_": ([(2,)], {"training": False}),
+    "index_reduce": ([(3,), (2,)], {"dim": 0, "index": torch.tensor([0, 2]), "reduce": "prod",
+                                    "include_self": True}),
     "multi_margin_loss": ([(3, 4)], {"target": torch.tensor([0, 3, 1]), "reduction": "mean"}),
     "multilabel_margin_loss_forward": (
         [(2, 3)], {"target": torch.tensor([[0, -1, 1], [2, 1, 0]]), "reduction": "sum"}),
@@ -1382,6 +1398,8 @@ _UNDERIVABLE_CALLS = {
         0, torch.tensor([1, 1]), a.detach() * 2, reduce="multiply")), "scatter"),
     "scatter.value_reduce": (lambda a: torch.scatter(a, 0, torch.tensor([0]), 2.0, reduce="add"),
                              "scatter"),
+    "set_": (lambda a: torch.zeros(3, dtype=torch.float64).set_(a), "set_"),
+    "set_.empty": (lambda a: (a * 1).set_(), "set_"),
 }
 
 
@@ -1400,8 +1418,8 @@ def test_rows_without_a_derivative():
         assert OPS[name].node == type(out.grad_fn).__name__ == "NotImplemented"
         assert out.grad_fn.name() == "torch::autograd::NotImplemented"
         assert dir(out.grad_fn) == [n for n in dir(out.grad_fn) if not n.startswith("_saved")]
-        with pytest.raises(RuntimeError, match=f"^derivative for aten::{operation} is not "
-                                               "implemented$"):
+        where = operation if operation in BARE else f"aten::{operation}"
+        with pytest.raises(RuntimeError, match=f"^derivative for {where} is not implemented$"):
             out.sum().backward()
         assert a.grad is None
 

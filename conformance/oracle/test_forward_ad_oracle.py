@@ -28,6 +28,14 @@ from tests.test_op_gradients import (
 
 aten = torch.ops.aten
 
+
+def _without_warnings(run):
+    """``run()``, its warnings silenced: index_reduce warns, once, that it is a beta."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return run()
+
+
 TORCH_CALLS = {
     "add": lambda a, b, alpha: torch.add(a, b, alpha=alpha),
     "sub": lambda a, b, alpha: torch.sub(a, b, alpha=alpha),
@@ -176,6 +184,9 @@ TORCH_CALLS = {
     "scatter_value": lambda a, dim, index: torch.scatter(a, dim, index, -1.5),
     "scatter_add": lambda a, s, dim, index: torch.scatter_add(a, dim, index, s),
     "scatter_reduce": lambda a, s, **p: a.scatter_reduce(src=s, **p),
+    "index_reduce": lambda a, s, **p: _without_warnings(
+        lambda: a.index_reduce(p.pop("dim"), torch.tensor(p.pop("index").tolist()), s, **p)),
+    "conj_physical_": lambda a: a.clone().conj_physical_(),
     "index_add": lambda a, s, dim, index, alpha: a.index_add(dim, index, s, alpha=alpha),
     "index_copy": lambda a, s, dim, index: torch.index_copy(a, dim, index, s),
     "index_fill": lambda a, dim, index: a.index_fill(dim, index, 0.5),

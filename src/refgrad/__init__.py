@@ -127,7 +127,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1397
+# --- book/chapters/16_functions.md:1424
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -171,11 +171,11 @@ from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_s
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:645
+# --- book/chapters/16e_rounding_and_bits.md:649
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:697
+# --- book/chapters/16e_rounding_and_bits.md:701
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -202,10 +202,14 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1030
+# --- book/chapters/16h_scatter.md:1044
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
+
+
+# --- book/chapters/16h_scatter.md:1141
+from refgrad._ops.index_reductions import index_reduce
 
 
 # --- book/chapters/16i_cumulative.md:901
@@ -243,7 +247,7 @@ from refgrad._ops.quantiles import nanquantile, quantile
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1143
+# --- book/chapters/16k_order_statistics.md:1147
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -252,7 +256,7 @@ from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
 
-# --- book/chapters/16m_special_functions.md:1286
+# --- book/chapters/16m_special_functions.md:1340
 from refgrad import special
 from refgrad._ops.incomplete_gamma import igamma, igammac
 from refgrad._ops.special_functions import (
@@ -260,11 +264,15 @@ from refgrad._ops.special_functions import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1474
+# --- book/chapters/16n_more_shapes_and_elementwise.md:219
+from refgrad._ops.conjugates import conj_physical, conj_physical_
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1547
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1779
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1852
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -281,7 +289,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1963
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2036
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -462,19 +470,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:1598
+# --- book/chapters/26_inplace.md:1600
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:1651
+# --- book/chapters/26_inplace.md:1653
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:1809
+# --- book/chapters/26_inplace.md:1811
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:2332
+# --- book/chapters/26_inplace.md:2335
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -499,7 +507,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:2486
+# --- book/chapters/26_inplace.md:2489
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -510,7 +518,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:2781
+# --- book/chapters/26_inplace.md:2786
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -520,7 +528,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:3353
+# --- book/chapters/26_inplace.md:3361
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -533,7 +541,8 @@ from refgrad._ops.out_functions import (
     diff, digamma, divide, dot, dstack, erf, erfc, erfinv, exp2, expm1, fix,  # noqa: F811
     float_power, floor, floor_divide, fmax, fmin, fmod, frac, gather, ger,  # noqa: F811
     hardshrink, heaviside, histc, hstack, hypot, i0, igamma, igammac,  # noqa: F811
-    index_add, index_copy, index_select, inner, inverse, isin, isneginf,  # noqa: F811
+    index_add, index_copy, index_reduce, index_select, inner, inverse, isin,  # noqa: F811
+    isneginf,  # noqa: F811
     isposinf, kron, kthvalue, ldexp, lerp, lgamma, log10, log1p, log2,  # noqa: F811
     log_softmax, logaddexp, logaddexp2, logcumsumexp, logical_and, logical_not,  # noqa: F811
     logical_or, logical_xor, logit, logsumexp, masked_select, matmul,  # noqa: F811

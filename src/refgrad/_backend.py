@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:276
+# --- book/chapters/02_dtypes.md:296
 """The seam between devices and array libraries: cpu is NumPy, cuda is CuPy."""
 
 import numpy as np
@@ -74,7 +74,7 @@ def data_ptr(array) -> int:
     return int(array.data.ptr)
 
 
-# --- book/chapters/02_dtypes.md:353
+# --- book/chapters/02_dtypes.md:373
 NO_ACCELERATOR = "Cannot access accelerator device when none is available."
 
 
@@ -100,7 +100,7 @@ def is_pinned(array) -> bool:
     return isinstance(array, cupy.cuda.PinnedMemoryPointer)
 
 
-# --- book/chapters/02_dtypes.md:387
+# --- book/chapters/02_dtypes.md:407
 def writeable(array) -> bool:
     """Whether an array may be written in place."""
     return array.flags.writeable if isinstance(array, np.ndarray) else True
@@ -119,7 +119,7 @@ def add_at(out, key, values) -> None:
     array_module(device_of(out)).add.at(out, key, values)
 
 
-# --- book/chapters/02_dtypes.md:439
+# --- book/chapters/02_dtypes.md:459
 def element_strides(array) -> tuple:
     """The strides of ``array`` counted in elements, as torch counts them."""
     if array.size == 0 and not any(array.strides):  # NumPy's new empty: row-major ones

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:138
+# --- book/chapters/02_dtypes.md:158
 """torch.device: where a tensor's storage lives."""
 
 import re
@@ -71,7 +71,7 @@ def _accelerator() -> str:
     return "cuda"
 
 
-# --- book/chapters/02_dtypes.md:217
+# --- book/chapters/02_dtypes.md:237
 _SYNTAX = re.compile(r"([A-Za-z_]+)(?::(0|[1-9][0-9]*))?", re.ASCII)
 
 

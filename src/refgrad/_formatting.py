@@ -237,10 +237,15 @@ def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> 
     return "".join(pieces) + ")"
 
 
-# --- book/chapters/04_printing.md:465
+# --- book/chapters/04_printing.md:467
 def tensor_repr(t, *, tensor_contents: str | None = None) -> str:
     """``repr(t)`` exactly as torch 2.13 prints it."""
-    prefix = "tensor("
+    from refgrad._tensor import Tensor
+    from refgrad.nn.parameter import Parameter
+
+    kind = type(t)
+    subclass = isinstance(t, Tensor) and kind is not Tensor and kind is not Parameter
+    prefix = f"{kind.__name__}(" if subclass else "tensor("
     indent = len(prefix)
     values = host_values(t)
     if tensor_contents is None:

@@ -72,6 +72,7 @@ class Size(tuple):
 
 
 _LEAST, _MOST = -2**63, 2**63 - 1  # the sizes torch's int64 holds
+Size.__name__ = "torch.Size"  # NOTE [Size's name in Python's messages]
 
 
 

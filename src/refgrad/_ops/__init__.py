@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1383
+# --- book/chapters/16_functions.md:1410
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -15,7 +15,7 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1841
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1914
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 
@@ -27,14 +27,14 @@ import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
-# --- book/chapters/26_inplace.md:2324
+# --- book/chapters/26_inplace.md:2327
 import refgrad._ops.assignment  # noqa: F401 - installs item assignment
 import refgrad._ops.inplace_methods  # noqa: F401 - installs the in-place methods
 import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/26_inplace.md:2865
+# --- book/chapters/26_inplace.md:2870
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 
@@ -48,3 +48,15 @@ import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_
 
 # --- book/chapters/28a_resize.md:306
 import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and resize_as
+
+
+# --- book/chapters/28a_resize.md:476
+import refgrad._ops.set_source  # noqa: F401 - installs Tensor.set_
+
+
+# --- book/chapters/28b_python_callables.md:227
+import refgrad._ops.python_callables  # noqa: F401 - installs apply_, map_ and the rest
+
+
+# --- book/chapters/28b_python_callables.md:294
+import refgrad._ops.protocols  # noqa: F401 - installs __contains__, __reversed__ and the flags

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1965
+# --- book/chapters/26_inplace.md:1967
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
@@ -10,6 +10,7 @@ import numpy as np
 from refgrad._dtype import checked_number, float16, float64
 from refgrad._ops import inplace_writes as writes  # its rows stay bound to one module name
 from refgrad._ops.inplace import inplace
+from refgrad._ops.methods import torch_named
 from refgrad._ops.shared_writes import index_put_warnings, put_at, shared_write
 from refgrad._tensor import Tensor
 from refgrad.utils._python_dispatch import named
@@ -67,10 +68,10 @@ def _assignable(value, target):
                     f"{tensor_type_name(target)}")
 
 
-Tensor.__setitem__ = setitem
+Tensor.__setitem__ = torch_named(setitem, "__setitem__")  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:2040
+# --- book/chapters/26_inplace.md:2043
 def expandable(value, target):
     """``value`` without leading 1s, checked to expand to ``target``'s sizes as torch's."""
     from refgrad._ops.shapes import expanded_size

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:727
+# --- book/chapters/16h_scatter.md:735
 """scatter_reduce: a scatter that combines what lands on one place; and scatter's reduce=."""
 
 import warnings
@@ -48,7 +48,7 @@ def _combine(out, key, values, ufunc) -> None:
         places, values = places[rest], values[rest]
 
 
-# --- book/chapters/16h_scatter.md:774
+# --- book/chapters/16h_scatter.md:782
 def _neutral(kind, reduce):
     """What a written place starts from when ``self`` is left out."""
     if reduce in ("sum", "mean", "prod"):
@@ -86,7 +86,7 @@ def _scatter_reduce(a, src, dim, index, reduce, include_self):
     return out
 
 
-# --- book/chapters/16h_scatter.md:834
+# --- book/chapters/16h_scatter.md:842
 def _extreme_grads(g, dim, index, self, src, result):
     kind = self.dtype
     value = result.gather(dim, index)
@@ -104,8 +104,8 @@ def _mean_grads(g, dim, index, include_self, src):
     return g / count, g.gather(dim, index) / count.gather(dim, index)
 
 
-# --- book/chapters/16h_scatter.md:853
-def _product_grads(g, dim, index, include_self, self, src, result):
+# --- book/chapters/16h_scatter.md:861
+def _product_grads(g, dim, index, include_self, self, src, result, twice):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
 
@@ -119,10 +119,10 @@ def _product_grads(g, dim, index, include_self, self, src, result):
     without_it = again(self, src.masked_fill(lone, 1))
     src_grad = where(lone, (g * without_it).gather(dim, index),
                      (g * result).gather(dim, index) / src.masked_fill(zero, 1))
-    return self_grad, _once_only(src_grad, zeros_there)
+    return self_grad, _once_only(src_grad, zeros_there, twice)
 
 
-# --- book/chapters/16h_scatter.md:880
+# --- book/chapters/16h_scatter.md:888
 TWICE = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
          "scattered to the same position in self")
 
@@ -131,27 +131,33 @@ class Error(Function):
     """The identity, whose backward refuses: a gradient that must not be differentiated."""
 
     @staticmethod
-    def forward(ctx, t):
+    def forward(ctx, t, message):
+        ctx.message = message
         return t.clone()
 
     @staticmethod
     def backward(ctx, grad):
-        raise RuntimeError(TWICE)
+        raise RuntimeError(ctx.message)
 
 
-def _once_only(src_grad, zeros_there):
+def _once_only(src_grad, zeros_there, twice):
     if not state.grad_enabled or not bool((zeros_there > 1).any()):
         return src_grad  # not recorded, or nothing to refuse
-    return Error.apply(src_grad)
+    return Error.apply(src_grad, twice)
 
 
 def _reduce_grads(g, dim, index, reduce, include_self, self, src, result):
+    return reduce_grads(g, dim, index, reduce, include_self, self, src, result, TWICE)
+
+
+def reduce_grads(g, dim, index, reduce, include_self, self, src, result, twice):
+    """scatter_reduce's gradients; ``twice``, the refusal of the product's second."""
     if reduce == "sum":
         grads = g, g.gather(dim, index)
     elif reduce == "mean":
         grads = _mean_grads(g, dim, index, include_self, src)
     elif reduce == "prod":
-        grads = _product_grads(g, dim, index, include_self, self, src, result)
+        grads = _product_grads(g, dim, index, include_self, self, src, result, twice)
     elif reduce in ("amax", "amin"):
         grads = _extreme_grads(g, dim, index, self, src, result)
     else:  # "max" or "min"
@@ -161,7 +167,7 @@ def _reduce_grads(g, dim, index, reduce, include_self, self, src, result):
     return (self_grad if include_self else self_grad.scatter(dim, index, 0)), src_grad
 
 
-# --- book/chapters/16h_scatter.md:930
+# --- book/chapters/16h_scatter.md:944
 def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -179,7 +185,7 @@ def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, resul
     return total / count
 
 
-# --- book/chapters/16h_scatter.md:949
+# --- book/chapters/16h_scatter.md:963
 SCATTER_REDUCE = register(Op(
     "scatter_reduce", "ScatterReduceBackward0", ("self", "src"), promote=False,
     forward=_scatter_reduce, backward=_reduce_grads, tangent=_reduce_tangent,
@@ -200,7 +206,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     return call(SCATTER_REDUCE, (input, src), params)
 
 
-# --- book/chapters/16h_scatter.md:978
+# --- book/chapters/16h_scatter.md:992
 DEPRECATED = ("The reduce argument of torch.scatter with Tensor src is deprecated and will be "
               "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
               "reduction options.")
@@ -227,7 +233,7 @@ SCATTER_VALUE_BY = underivable(
         at_least_1d(index._data).shape, value, dtype=a.dtype, like=a), dim, index, reduce))
 
 
-# --- book/chapters/16h_scatter.md:1006
+# --- book/chapters/16h_scatter.md:1020
 def scatter_by(input, dim, index, given, reduce, operation="scatter"):
     """``scatter(input, dim, index, given, reduce=reduce)``: torch's older reductions."""
     from refgrad._dtype import checked_number

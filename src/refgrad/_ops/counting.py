@@ -24,8 +24,10 @@ def _answer(values, inverse, counts, return_inverse, return_counts):
     return found
 
 
-# --- book/chapters/16k_order_statistics.md:999
+# --- book/chapters/16k_order_statistics.md:1001
 def _rows(input, dim):
+    if input.ndim == 0:  # torch's own words, where wrap_dim would take 0-d as 1-d
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     d = wrap_dim(dim, input.ndim)
     if any(n == 0 for k, n in enumerate(input.shape) if k != d):
         raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
@@ -63,7 +65,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return _answer(values, inverse, counts, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1043
+# --- book/chapters/16k_order_statistics.md:1047
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     from refgrad._signatures import is_int
 
@@ -88,7 +90,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return _answer(values, inverse, counts, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1074
+# --- book/chapters/16k_order_statistics.md:1078
 def bincount(input, weights=None, minlength=0):
     from refgrad._dtype import float32
 
@@ -109,7 +111,7 @@ def bincount(input, weights=None, minlength=0):
     return make_tensor(summed.astype(kind))
 
 
-# --- book/chapters/16k_order_statistics.md:1104
+# --- book/chapters/16k_order_statistics.md:1108
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -128,7 +130,7 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1124
+# --- book/chapters/16k_order_statistics.md:1128
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     data = input._data
     if data.dtype.kind != "f":

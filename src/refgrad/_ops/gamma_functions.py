@@ -152,11 +152,41 @@ def digamma(x):
     return out
 
 
-def polygamma(x, n):
+def _c_int(n: int) -> int:
+    """``n`` as a 32-bit C ``int`` holds it: NOTE [polygamma's order as a C int]."""
+    return (n + 2**31) % 2**32 - 2**31
+
+
+def polygamma(x, n, kind=np.float64):
+    """polygamma of order ``n``, its factorial and zeta each rounded to ``kind`` first."""
     if n == 0:
         return digamma(x)
     x = np.asarray(x, dtype=np.float64)
-    out = np.asarray((-1) ** (n + 1) * math.factorial(n) * hurwitz_zeta(n + 1, x))  # 0-d too
+    order = n if n == 1 else _c_int(n)
+    if _c_int(order + 1) <= 1:  # zeta(s, x) is inf at s = 1 and nan below, whatever x
+        value = -np.inf if order == 0 else np.nan
+        return np.full(x.shape, value, like=x)
+    factor = float(math.factorial(order)) if order <= 170 else np.inf  # n! overflows past 170
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        # in float32, 40! is already inf and zeta(1001, 2) already 0: their product is nan;
+        # for float16, torch works the factorial out in float32
+        factor = np.float64(np.asarray(factor).astype(np.promote_types(kind, np.float32)))
+        zeta = hurwitz_zeta(order + 1, x).astype(kind).astype(np.float64)
+        out = np.asarray((-1) ** (order + 1) * factor * zeta)  # 0-d too
     # torch's answers at the infinities: its trigamma's and its zeta's
     out[x == (-np.inf if n == 1 else np.inf)] = np.nan
     return out
+
+
+# --- book/chapters/16m_special_functions.md:560
+# NOTE [polygamma's order as a C int]
+# torch takes n as a 64-bit integer, sends 0 and 1 to digamma and trigamma,
+# and hands any other n to a kernel that declares it a 32-bit C int: 2**62
+# arrives as 0, 2**31 as -2**31. That kernel computes sign * exp(lgamma(n + 1))
+# * zeta(n + 1, x), and its zeta is inf for an order of 1 and nan below:
+# polygamma(2**62, x) is -inf everywhere, and polygamma(2**31, x) nan. refgrad
+# wraps n the same way, so a huge n costs no huge factorial; the factorial is
+# inf past 170, as exp(lgamma(n + 1)) is in float64. The kernel rounds the
+# factorial and zeta to the tensor's dtype (the factorial to float32 for
+# float16) before it multiplies them, so where one overflows and the other
+# underflows the product is nan, not what float64 would give.

@@ -14,6 +14,7 @@ from refgrad._ops import (
     cumulative,
     elementwise,
     fused,
+    index_reductions,
     inverse_hyperbolics_in_place,
     pointwise,
     rearranging,
@@ -37,6 +38,7 @@ from refgrad._ops.inplace_writes import (
     masked_fill_,
     zero_,
 )
+from refgrad._ops.methods import torch_named
 from refgrad._ops.write_checks import check_broadcast, check_cast
 from refgrad._tensor import Tensor
 
@@ -60,7 +62,7 @@ def _method(function, cast=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:956
+# --- book/chapters/26_inplace.md:958
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -88,7 +90,7 @@ OUT_OF_PLACE = {
     "scatter": scattering.scatter_step, "scatter_add": scattering.scatter_add,
     "masked_scatter": scattering.masked_scatter,
     **{name: getattr(slice_writes, name) for name in ("index_add", "index_copy", "index_fill")},
-    "scatter_reduce": combining.scatter_reduce,
+    "scatter_reduce": combining.scatter_reduce, "index_reduce": index_reductions.index_reduce,
     "addmm": addmm_family.addmm, "addmv": addmm_family.addmv,
     "baddbmm": addmm_family.baddbmm, "addbmm": addmm_family.addbmm,
     **{name: getattr(special_functions, name) for name in (
@@ -97,7 +99,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:2231
+# --- book/chapters/26_inplace.md:2234
 def _augmented(function, name: str, cast=None):
     def augmented(self, other):
         try:
@@ -109,8 +111,7 @@ def _augmented(function, name: str, cast=None):
                 kernel_refused(self, (other,), {}, error, cast)
             raise
 
-    augmented.__name__ = augmented.__qualname__ = name  # NOTE [Named as torch names them]
-    return augmented
+    return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
@@ -184,6 +185,7 @@ def install(cls=Tensor) -> None:
     for name, function in zip(("__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"),
                               _SHIFTS_AND_BITS):
         setattr(cls, name, _augmented(function, name, cast=True))
+    cls.__idiv__ = cls.__itruediv__
 
 
 install()

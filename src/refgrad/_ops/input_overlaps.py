@@ -52,7 +52,7 @@ COMPARE_FIRST = frozenset(("masked_fill",))  # the mask, not the value
 # Indexed writes: their index tensors and source, refused even as the very same memory.
 INDEXED = frozenset((
     "index_add", "index_copy", "index_fill", "index_put", "put", "scatter", "scatter_add",
-    "scatter_reduce"))
+    "scatter_reduce", "index_reduce"))
 
 
 def check_inputs(t, function, args, kwargs) -> None:

@@ -5,6 +5,8 @@
 # --- book/chapters/16_functions.md:995
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
+import types
+
 from numpy import ndarray
 
 from refgrad._argument_forms import method_copy
@@ -107,7 +109,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1243
+# --- book/chapters/16_functions.md:1245
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -163,12 +165,37 @@ OPERATORS = {
 }
 
 
+# NOTE [Operators named as torch's]
+# torch's operators carry the names its bindings give them, and introspection
+# shows them: most are "TensorBase.__add__", the few torch writes in Python
+# "Tensor.__rsub__", and some are other methods under a second name (__pow__
+# is "pow", __rtruediv__ "__rdiv__"). Each operator installed is a copy of
+# its function under torch's name: the same code object, so `x + y` costs
+# nothing more, and the function keeps its own name elsewhere.
+TORCH_NAMES = {"__pow__": "pow", "__neg__": "neg", "__abs__": "abs", "__pos__": "positive",
+               "__rtruediv__": "__rdiv__", "__itruediv__": "__idiv__", "__ipow__": "pow_"}
+WRITTEN_IN_PYTHON = {"__rsub__", "__rdiv__", "__rpow__", "__rmatmul__", "__rlshift__",
+                     "__rrshift__", "__floordiv__", "__rfloordiv__", "__rmod__", "__iter__"}
+
+
+def torch_named(function, name: str):
+    """A copy of ``function`` named as torch names its operator ``name``."""
+    name = TORCH_NAMES.get(name, name)
+    copy = types.FunctionType(function.__code__, function.__globals__, name,
+                              function.__defaults__, function.__closure__)
+    copy.__kwdefaults__, copy.__doc__ = function.__kwdefaults__, function.__doc__
+    copy.__dict__.update(function.__dict__)
+    copy.__qualname__ = ("Tensor." if name in WRITTEN_IN_PYTHON else "TensorBase.") + name
+    return copy
+
+
 def install(cls=Tensor) -> None:
     for module, names in METHODS.items():
         for name in names:
             setattr(cls, name, getattr(module, name))
     for name, function in OPERATORS.items():
-        setattr(cls, name, function)
+        setattr(cls, name, torch_named(function, name))
+    cls.__div__, cls.__rdiv__ = torch_named(operators.truediv, "__div__"), cls.__rtruediv__
     cls.T = property(_reversed)
     cls.mT = property(_matrix_transpose)
     cls.view_as = lambda self, other: reshaping.view(self, other.shape)
@@ -203,7 +230,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1345
+# --- book/chapters/16_functions.md:1372
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

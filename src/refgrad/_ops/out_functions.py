@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3287
+# --- book/chapters/26_inplace.md:3293
 """torch's functions that take out=, beyond the few of "out= arguments"."""
 
 from refgrad import _after_failure, _first_tensor, return_types
@@ -14,6 +14,7 @@ from refgrad._ops import (
     contractions,
     elementwise,
     incomplete_gamma,
+    index_reductions,
     inverses,
     measures,
     pairs,
@@ -54,6 +55,7 @@ _SOURCES = (  # where each function is found, as refgrad exports it
     (products, "kron"), (inverses, "matrix_power"), (measures, "norm"),
     (simple_functions, "reciprocal"), (pointwise, "rsqrt sign tan"),
     (scattering, "scatter_add"), (combining, "scatter_reduce"), (aliases, "subtract"),
+    (index_reductions, "index_reduce"),
     (contractions, "tensordot"), (rescaling, "threshold"), (_after_failure, "argsort"),
 )
 _SEVERAL = ((checked, "max min topk median nanmedian mode kthvalue aminmax"),

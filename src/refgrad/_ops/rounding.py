@@ -125,8 +125,12 @@ FMOD_BY_NUMBER = register(Op(
 UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p", "generator")
 
 
+BARE = frozenset(("set_",))  # operations torch's message names without their namespace
+
+
 def _no_derivative(g, operation, **numbers):
-    raise RuntimeError(f"derivative for aten::{operation} is not implemented")
+    where = operation if operation in BARE else f"aten::{operation}"
+    raise RuntimeError(f"derivative for {where} is not implemented")
 
 
 def underivable(name, inputs, forward, promote_with=()):
@@ -157,7 +161,7 @@ def without_empty_edges(out):
     return out
 
 
-# --- book/chapters/16e_rounding_and_bits.md:259
+# --- book/chapters/16e_rounding_and_bits.md:263
 def is_number(value) -> bool:
     return isinstance(value, bool | int | float)
 
@@ -195,7 +199,7 @@ def _named(row, name) -> dict:
     return {"operation": name} if row.node == "NotImplemented" else {}
 
 
-# --- book/chapters/16e_rounding_and_bits.md:304
+# --- book/chapters/16e_rounding_and_bits.md:308
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -259,7 +263,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:667
+# --- book/chapters/16e_rounding_and_bits.md:671
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -280,6 +284,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:691
+# --- book/chapters/16e_rounding_and_bits.md:695
 def true_divide(input, other):
     return div(input, other)

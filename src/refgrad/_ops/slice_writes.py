@@ -95,35 +95,43 @@ def _length(t, d) -> int:
 
 def index_add(input, dim, index, source, *, alpha=1):
     from refgrad._ops.alpha import read_alpha
-    from refgrad._tensor_values import wrap_dim
-    from refgrad._typename import LEGACY
 
     alpha = read_alpha(alpha, "index_add")
-    d = wrap_dim(dim, input.ndim)
-    if index.ndim > 1:
-        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
-                         f"{index.ndim} with type: {LEGACY[index.dtype]} and size: "
-                         f"{list(index.shape)}")
-    if str(index.dtype) not in ("torch.int32", "torch.int64"):
-        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but got: "
-                           + LEGACY[index.dtype])
-    if source.dtype is not input.dtype:
-        raise RuntimeError(f"index_add_(): self ({LEGACY[input.dtype]}) and source "
-                           f"({LEGACY[source.dtype]}) must have the same scalar type")
-    if source.ndim and d >= source.ndim:
-        raise RuntimeError(f"index_add_(): Indexing dim {d} is out of bounds of the source "
-                           f"tensor with dim {source.ndim}")
-    along = _length(source, d) if source.ndim else 1
-    if index.numel() != along:
-        raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal "
-                           f"to source.size(dim): ({along}), for dim: {d}")
-    _check_slices(input, source, d)
+    d = check_slice_arguments("index_add", input, dim, index, source)
     check_values(index, d, _length(input, d))
     params = {"dim": dim, "index": index, "alpha": alpha, "source_dim": source.ndim}
     return call(INDEX_ADD, (input, source), params)
 
 
-# --- book/chapters/16h_scatter.md:394
+# --- book/chapters/16h_scatter.md:374
+def check_slice_arguments(name: str, input, dim, index, source) -> int:
+    """torch's checks of index_add's (and index_reduce's) arguments; ``dim`` made
+    non-negative."""
+    from refgrad._tensor_values import wrap_dim
+    from refgrad._typename import LEGACY
+
+    d = wrap_dim(dim, input.ndim)
+    if index.ndim > 1:
+        raise IndexError(f"{name}_(): Index is supposed to be a vector, but got dim: "
+                         f"{index.ndim} with type: {LEGACY[index.dtype]} and size: "
+                         f"{list(index.shape)}")
+    if str(index.dtype) not in ("torch.int32", "torch.int64"):
+        raise RuntimeError(f"{name}_(): Expected dtype int32/int64 for index but got: "
+                           + LEGACY[index.dtype])
+    if source.dtype is not input.dtype:
+        raise RuntimeError(f"{name}_(): self ({LEGACY[input.dtype]}) and source "
+                           f"({LEGACY[source.dtype]}) must have the same scalar type")
+    if source.ndim and d >= source.ndim:
+        raise RuntimeError(f"{name}_(): Indexing dim {d} is out of bounds of the source "
+                           f"tensor with dim {source.ndim}")
+    along = _length(source, d) if source.ndim else 1
+    if index.numel() != along:
+        raise RuntimeError(f"{name}_(): Number of indices ({index.numel()}) should be equal "
+                           f"to source.size(dim): ({along}), for dim: {d}")
+    _check_slices(input, source, d)
+    return d
+
+
 def _check_slices(input, source, d) -> None:
     a, b = list(input.shape), list(source.shape)
     if a and b:  # the shapes but for dim; a 0-d tensor beside a 1-d one is a mismatch
@@ -164,7 +172,7 @@ def index_copy(input, dim, index, source):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:439
+# --- book/chapters/16h_scatter.md:447
 def _check_copy_slices(input, source, d) -> None:
     if not source.ndim or not input.ndim:
         return

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2588
+# --- book/chapters/26_inplace.md:2591
 """Small methods torch's tensors have: positive, is_nonzero, sum_to_size, H, mH, put..."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -10,6 +10,7 @@ from refgrad._arguments import Arguments
 from refgrad._dtype import bool as bool_
 from refgrad._dtype import int64
 from refgrad._ops.inplace import inplace
+from refgrad._ops.methods import torch_named
 from refgrad._ops.pieces import _SPLIT_WITH_SIZES, split_method
 from refgrad._ops.pieces import split_with_sizes as _split_with_sizes
 from refgrad._ops.putting import put as _put_row
@@ -46,7 +47,7 @@ def is_signed(input):
     return input.dtype.is_signed
 
 
-# --- book/chapters/26_inplace.md:2636
+# --- book/chapters/26_inplace.md:2640
 def sum_to_size(input, size):
     size, shape = tuple(size), tuple(input.shape)
     lead = len(shape) - len(size)
@@ -92,7 +93,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:2687
+# --- book/chapters/26_inplace.md:2691
 def _check_put(input, index, source):
     if index.dtype is not int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
@@ -126,7 +127,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:2725
+# --- book/chapters/26_inplace.md:2729
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -156,7 +157,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:2759
+# --- book/chapters/26_inplace.md:2763
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))
@@ -164,6 +165,7 @@ for _name, (_function, _text, _method_text) in SMALL.items():
         FUNCTIONS[_name] = function_form(_function, Arguments(_text))
 Tensor.split_with_sizes = method_form(_split_with_sizes, Arguments(_SPLIT_WITH_SIZES, method=True))
 Tensor.split = split_method  # its size is split_size, where torch.split's is split_size_or_sections
+Tensor.__pos__ = torch_named(Tensor.positive, "__pos__")  # +x: NOTE [Operators named as torch's]
 Tensor.H = property(_hermitian)
 Tensor.mH = property(lambda self: _last_two(self, "tensor.mH"))
 Tensor.is_cpu = property(lambda self: self.device.type == "cpu")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:644
+# --- book/chapters/16m_special_functions.md:675
 """Rows and functions of the error, gamma and Bessel families, and sinc and entr."""
 
 import math
@@ -46,7 +46,7 @@ def _row(name, node, fn, backward, saves=(("self", ("self",)),), kernel=None):
                        backward=backward, saves=saves))
 
 
-# --- book/chapters/16m_special_functions.md:695
+# --- book/chapters/16m_special_functions.md:726
 SLOPE = ef.SLOPE
 # torch's formulas, with its number products (MulBackward1): chapter "Arithmetic"
 ERF = _row("erf", "ErfBackward0", ef.erf,
@@ -57,13 +57,13 @@ ERFINV = _row("erfinv", "ErfinvBackward0", ef.erfinv,
               lambda g, self: (mul_scalar(self.erfinv().pow(2).exp(), 1 / SLOPE) * g,))
 
 
-# --- book/chapters/16m_special_functions.md:716
+# --- book/chapters/16m_special_functions.md:747
 ERFCX = _row("special_erfcx", "SpecialErfcxBackward0", ef.erfcx,
              lambda g, self, result: ((mul_scalar(self, 2.0) * result - SLOPE) * g,),
              (("self", ("self",)), ("result", ("self",))), "erfcx_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:743
+# --- book/chapters/16m_special_functions.md:774
 def _mvlgamma(x, p):
     out = p * (p - 1) / 4 * math.log(math.pi)
     for i in range(p):
@@ -81,8 +81,18 @@ def _mvlgamma_backward(g, self, p):
 LGAMMA = _row("lgamma", "LgammaBackward0", gamma.lgamma, lambda g, self: (g * self.digamma(),))
 DIGAMMA = _row("digamma", "DigammaBackward0", gamma.digamma,
                lambda g, self: (g * polygamma(1, self),))
+def _polygamma(a, n):
+    kind = a.dtype if a.dtype.kind == "f" else get_default_dtype().numpy
+
+    def in_kind(x, n):  # its two factors rounded to the tensor's dtype, as torch's kernel has them
+        return gamma.polygamma(x, n, kind)
+
+    in_kind.__name__ = "polygamma"
+    return _in_float64(in_kind)(a, n=n)
+
+
 POLYGAMMA = register(Op(
-    "polygamma", "PolygammaBackward0", ("self",), forward=_in_float64(gamma.polygamma),
+    "polygamma", "PolygammaBackward0", ("self",), forward=_polygamma,
     backward=lambda g, self, n: (g * polygamma(n + 1, self),), saves=(("self", ("self",)),),
 ))
 MVLGAMMA = register(Op(
@@ -91,7 +101,7 @@ MVLGAMMA = register(Op(
 ))
 
 
-# --- book/chapters/16m_special_functions.md:782
+# --- book/chapters/16m_special_functions.md:823
 SELF_AND_RESULT = (("self", ("self",)), ("result", ("self",)))
 
 
@@ -120,7 +130,7 @@ I1 = _row("special_i1", "SpecialI1Backward0", bessel.i1, _i1_backward, SELF_AND_
 I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF_AND_RESULT)
 
 
-# --- book/chapters/16m_special_functions.md:826
+# --- book/chapters/16m_special_functions.md:878
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -132,8 +142,10 @@ def _sinc(a):
 def _sinc_backward(g, self):
     from refgrad._ops.functions import where
 
-    scaled, squared = self * math.pi, self * self * math.pi
-    out = g * (scaled * scaled.cos() - scaled.sin()) / squared
+    # NOTE [sinc's gradient, step by step]
+    scaled, squared = mul_scalar(self, math.pi), mul_scalar(self * self, math.pi)
+    sine = scaled.sin()
+    out = g * ((scaled * scaled.cos() - sine) / squared)
     return (where(squared == 0, 0.0, out),)
 
 
@@ -147,7 +159,7 @@ ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -(1 + self.log()),))
 
 
-# --- book/chapters/16m_special_functions.md:863
+# --- book/chapters/16m_special_functions.md:917
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", ef.ndtri,
              lambda g, result: (g * SQRT_TWO_PI * (result * result / 2).exp(),),
@@ -157,7 +169,7 @@ LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr,
                 SELF_AND_RESULT, "log_ndtr_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:880
+# --- book/chapters/16m_special_functions.md:934
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -180,7 +192,7 @@ def _integer(name, argument, position, value):
         raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:904
+# --- book/chapters/16m_special_functions.md:958
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)
