@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:667
+# --- book/chapters/27_views.md:680
 """CopySlices: a base's history after an in-place write through one of its views."""
 
 import numpy as np
@@ -33,11 +33,13 @@ class CopySlices(FunctionNode):
         if self._fn is None:  # released by an earlier backward
             raise RuntimeError(FREED)
         flat = g.reshape(-1)
-        where = make_tensor(self._where.reshape(-1))
-        window = flat[where].view(self._where.shape)
+        where = make_tensor(self._where)
+        window = flat[where]  # a tensor of its own, no view, as torch hands fn a copy
         res = list(self._fn.apply([window], create_graph))
         inner = window * 0 if res[0] is None else res[0].expand(self._where.shape)
-        out = index_put(flat, [where], inner.reshape(-1), False).view(self._shape)
+        if inner.dtype != g.dtype:  # a custom backward may answer in another dtype
+            inner = inner.to(g.dtype)  # written back as torch's copy_ writes it: cast
+        out = index_put(flat, [where], inner, False).view(self._shape)
         return (out, *res[1:])
 
     def release_variables(self) -> None:
@@ -49,7 +51,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:720
+# --- book/chapters/27_views.md:735
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -60,7 +62,8 @@ def rebase_history(view, fn) -> None:
     base = view._view_base
     node = CopySlices((gradient_edge(base), *fn.next_functions[1:]))
     node._fn = fn
-    node._where = _placed_like(base._data, positions(base._data, view._data))
+    where = np.asarray(positions(base._data, view._data))  # an array even for one element
+    node._where = _placed_like(base._data, where)
     node._shape = tuple(base._data.shape)
     node._meta = (input_metadata(base),)
     old, old_nr = base._grad_fn, base._output_nr

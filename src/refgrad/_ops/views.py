@@ -21,7 +21,7 @@ class ViewInfo:
     """How one view was made: its creation metadata and, maybe, its view ops."""
 
     __slots__ = ("creation", "replay", "stale", "written", "requires_grad", "parked",
-                 "pending", "ref")
+                 "pending", "ref", "held")
 
     def __init__(self, creation: int, replay) -> None:
         self.creation = creation
@@ -31,6 +31,7 @@ class ViewInfo:
         self.requires_grad = False  # its own: NOTE [A view that requires grad through its base]
         self.pending = None  # (old grad_fn, output_nr) while a write left it out of date
         self.ref = None  # while it waits, its counter's reference: NOTE [Views held weakly]
+        self.held = None  # the node a view past regenerating had: NOTE [Views past regenerating]
 
 
 def _creation(source, many: bool) -> int:
@@ -46,7 +47,7 @@ def _creation(source, many: bool) -> int:
     return meta
 
 
-# --- book/chapters/27_views.md:113
+# --- book/chapters/27_views.md:114
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay = None
@@ -89,7 +90,7 @@ def unwatch(view) -> None:
             counter.waiting.discard(ref)
 
 
-# --- book/chapters/27_views.md:190
+# --- book/chapters/27_views.md:191
 def set_requires_grad(t, flag: bool) -> None:
     """Set leaf ``t``'s own requires_grad flag, and let its views follow."""
     info = t._view_info
@@ -116,7 +117,7 @@ def follow_base(base) -> None:
             view._requires_grad = info.requires_grad or base._requires_grad
 
 
-# --- book/chapters/27_views.md:249
+# --- book/chapters/27_views.md:250
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -141,7 +142,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:279
+# --- book/chapters/27_views.md:280
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -152,7 +153,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:756
+# --- book/chapters/27_views.md:772
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -175,7 +176,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:780
+# --- book/chapters/27_views.md:796
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:504
+# --- book/chapters/25_functions.md:536
 """torch's checks on what a custom Function's forward and backward leave behind."""
 
 import warnings
@@ -72,7 +72,7 @@ def refuse_gradient(node, i: int, positions: tuple, g) -> None:
     raise RuntimeError(f"expected Variable or None (got {c_type_name(type(g))})")
 
 
-# --- book/chapters/25_functions.md:575
+# --- book/chapters/25_functions.md:607
 def written(node, out, i: int, differentiable: bool, is_input: bool, count: int):
     """An output marked dirty, its history now ``node``'s where autograd records it."""
     if not differentiable:
@@ -101,7 +101,7 @@ def _had_grad_fn(out) -> bool:
 
 def _rewrite_history(node, out, i: int) -> None:
     from refgrad._ops.copy_slices import rebase_history
-    from refgrad._ops.view_regeneration import grad_fn_now, outdate_views
+    from refgrad._ops.view_regeneration import grad_fn_now
     from refgrad._ops.views import check_view_write
     from refgrad.autograd._backward import follow_retained_grad
 
@@ -114,8 +114,7 @@ def _rewrite_history(node, out, i: int) -> None:
         out._grad_fn, out._output_nr, out._requires_grad = node, i, True
         if out._retains_grad:
             follow_retained_grad(out, old, old_nr)
-    counter = out._version_counter
-    if counter is not None and counter.views:
-        outdate_views(counter)
+    # Its views were put out of date when its version went up, before any output
+    # took the node: NOTE [A custom Function's views]
     if out._view_base is not None:
         grad_fn_now(out)  # the written view's node, made at once: NOTE [Regenerating lazily]
