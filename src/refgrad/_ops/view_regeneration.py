@@ -100,12 +100,16 @@ def _replayed(base, replay) -> tuple:
     return t._grad_fn, t._output_nr
 
 
-def outdate_views(counter) -> None:
-    """After a write: each view whose node it put out of date waits for its next use."""
+def outdate_views(counter, spared=None) -> None:
+    """After a write: each view whose node it put out of date waits for its next use.
+
+    A view whose node is ``spared`` is left current (chapter "Custom Functions").
+    """
     views, waiting = counter.views, counter.waiting
     for ref in list(views):
         view = ref()
-        if view is not None and _outdated(view):
+        if view is not None and (spared is None or view._grad_fn is not spared) and _outdated(
+                view):
             views.discard(ref)
             if view._view_info is not None:
                 view._view_info.ref = moved = weakref.ref(view, waiting.discard)

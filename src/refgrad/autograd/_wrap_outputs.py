@@ -19,6 +19,7 @@ def wrap_outputs(node, inputs, outputs, edges) -> tuple:
     dirty = {id(t) for t in node._dirty}
     given = {id(t) for t in inputs}  # asked once per output: n outputs of n inputs stay linear
     plain = {id(t) for t in node.non_differentiable or ()}
+    rebased = set()  # the dirty outputs that took the node as their history
     record = edges is not None
     if record:
         set_edges(node, edges)
@@ -30,8 +31,8 @@ def wrap_outputs(node, inputs, outputs, edges) -> tuple:
         differentiable = record and id(out) not in plain and out._data.dtype.kind in "fc"
         if id(out) in dirty:
             wrapped.append(written(node, out, i, differentiable, id(out) in given, len(outputs)))
-            if not differentiable:
-                dirty.discard(id(out))  # what stays is what took the node
+            if differentiable:
+                rebased.add(id(out))
             continue
         if id(out) in given:  # NOTE [An input returned as it is]
             out = _returned_as_is(node, out, differentiable)
@@ -44,26 +45,27 @@ def wrap_outputs(node, inputs, outputs, edges) -> tuple:
     if record and sum(isinstance(o, Tensor) and o._grad_fn is node for o in wrapped) > 1:
         _mark_multi_output_views(wrapped)
     if record:
-        _keep(node, wrapped, dirty)
+        _keep(node, wrapped, rebased)
     node.to_save = node.dirty_tensors = node.non_differentiable = None  # read, as in torch
     return tuple(wrapped)
 
 
-def _keep(node, wrapped, dirty) -> None:
+def _keep(node, wrapped, rebased) -> None:
     """What the node keeps once its outputs are known: their metadata, the saved tensors."""
     # one entry per output, tensor or not: NOTE [Every output counts]
     node._meta = tuple(input_metadata(o if isinstance(o, Tensor) else _no_tensor())
                        for o in wrapped)
     node._not_tensors = {i for i, o in enumerate(wrapped) if not isinstance(o, Tensor)}
-    # a view written in place is saved as the node's output too, though its own
-    # grad_fn is now the view's regenerated one
+    # Each saved tensor's grad_fn is read as Python reads it: regenerated, or refused
+    # for a view past regenerating. A view written in place is saved as the node's
+    # output, though its own grad_fn is now the view's regenerated one.
     node._saved = tuple(
-        None if t is None else SavedTensor(t, t._grad_fn is node or id(t) in dirty)
+        None if t is None else SavedTensor(t, t.grad_fn is node or id(t) in rebased)
         for t in node.to_save or ()
     )
 
 
-# --- book/chapters/25_functions.md:497
+# --- book/chapters/25_functions.md:499
 AS_IS_SAVED = (
     "An input that has been returned as-is as output is being saved for backward. This is "
     "not supported if you override setup_context. You should return and save a view of the "
@@ -81,7 +83,7 @@ def _returned_as_is(node, out, differentiable: bool):
     return out.view_as(out)
 
 
-# --- book/chapters/25_functions.md:665
+# --- book/chapters/25_functions.md:672
 # NOTE [A custom Function's views]
 # A view among the outputs is marked as made in a custom Function, so that no
 # write through it or its base rewrites its history past the custom backward.
