@@ -56,16 +56,15 @@ def _keep(node, wrapped, rebased) -> None:
     node._meta = tuple(input_metadata(o if isinstance(o, Tensor) else _no_tensor())
                        for o in wrapped)
     node._not_tensors = {i for i, o in enumerate(wrapped) if not isinstance(o, Tensor)}
-    # Each saved tensor's grad_fn is read as Python reads it: regenerated, or refused
-    # for a view past regenerating. A view written in place is saved as the node's
-    # output, though its own grad_fn is now the view's regenerated one.
+    # A view written in place is saved as the node's output, though its own grad_fn
+    # is now the view's regenerated one.
     node._saved = tuple(
-        None if t is None else SavedTensor(t, t.grad_fn is node or id(t) in rebased)
+        None if t is None else SavedTensor(t, t._grad_fn is node or id(t) in rebased)
         for t in node.to_save or ()
     )
 
 
-# --- book/chapters/25_functions.md:499
+# --- book/chapters/25_functions.md:498
 AS_IS_SAVED = (
     "An input that has been returned as-is as output is being saved for backward. This is "
     "not supported if you override setup_context. You should return and save a view of the "
@@ -83,7 +82,7 @@ def _returned_as_is(node, out, differentiable: bool):
     return out.view_as(out)
 
 
-# --- book/chapters/25_functions.md:672
+# --- book/chapters/25_functions.md:671
 # NOTE [A custom Function's views]
 # A view among the outputs is marked as made in a custom Function, so that no
 # write through it or its base rewrites its history past the custom backward.
