@@ -548,11 +548,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1358
+# --- book/chapters/27_views.md:1371
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1483
+# --- book/chapters/27_views.md:1496
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

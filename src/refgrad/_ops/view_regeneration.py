@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:473
+# --- book/chapters/27_views.md:479
 """A view's grad_fn after a write: put out of date there, regenerated at its next use."""
 
 import weakref
@@ -74,7 +74,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:614
+# --- book/chapters/27_views.md:627
 def _go_stale(view, info) -> None:
     if info.stale is not None:
         return  # torch's words name the node the view had first
@@ -85,7 +85,7 @@ def _go_stale(view, info) -> None:
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:626
+# --- book/chapters/27_views.md:639
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 

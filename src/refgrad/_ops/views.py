@@ -47,7 +47,7 @@ def _creation(source, many: bool) -> int:
     return meta
 
 
-# --- book/chapters/27_views.md:114
+# --- book/chapters/27_views.md:120
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay, info = None, source._view_info
@@ -104,7 +104,7 @@ def unwatch(view) -> None:
             counter.waiting.discard(ref)
 
 
-# --- book/chapters/27_views.md:205
+# --- book/chapters/27_views.md:211
 def set_requires_grad(t, flag: bool) -> None:
     """Set leaf ``t``'s own requires_grad flag, and let its views follow."""
     info = t._view_info
@@ -131,7 +131,7 @@ def follow_base(base) -> None:
             view._requires_grad = info.requires_grad or base._requires_grad
 
 
-# --- book/chapters/27_views.md:264
+# --- book/chapters/27_views.md:270
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -156,7 +156,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:294
+# --- book/chapters/27_views.md:300
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -167,7 +167,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:791
+# --- book/chapters/27_views.md:804
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -190,7 +190,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:815
+# --- book/chapters/27_views.md:828
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

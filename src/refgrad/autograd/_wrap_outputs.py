@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:425
+# --- book/chapters/25_functions.md:433
 """What a custom Function's outputs become: their history, their marks, what is saved."""
 
 from refgrad._ops.view_regeneration import remark
@@ -13,7 +13,7 @@ from refgrad.autograd._node import input_metadata, set_edges
 from refgrad.autograd._saved import SavedTensor
 
 
-# --- book/chapters/25_functions.md:437
+# --- book/chapters/25_functions.md:445
 def wrap_outputs(node, inputs, outputs, edges) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -64,7 +64,7 @@ def _keep(node, wrapped, rebased) -> None:
     )
 
 
-# --- book/chapters/25_functions.md:498
+# --- book/chapters/25_functions.md:506
 AS_IS_SAVED = (
     "An input that has been returned as-is as output is being saved for backward. This is "
     "not supported if you override setup_context. You should return and save a view of the "
@@ -82,7 +82,7 @@ def _returned_as_is(node, out, differentiable: bool):
     return out.view_as(out)
 
 
-# --- book/chapters/25_functions.md:671
+# --- book/chapters/25_functions.md:689
 # NOTE [A custom Function's views]
 # A view among the outputs is marked as made in a custom Function, so that no
 # write through it or its base rewrites its history past the custom backward.
