@@ -557,11 +557,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1323
+# --- book/chapters/27_views.md:1371
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1448
+# --- book/chapters/27_views.md:1496
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:667
+# --- book/chapters/27_views.md:711
 """CopySlices: a base's history after an in-place write through one of its views."""
 
 import numpy as np
@@ -18,7 +18,7 @@ from refgrad.autograd._saved import FREED
 class CopySlices(FunctionNode):
     """The base's grad_fn after an in-place write through one of its views."""
 
-    __slots__ = ("_fn", "_where", "_shape")
+    __slots__ = ("_fn", "_where")
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
@@ -32,13 +32,17 @@ class CopySlices(FunctionNode):
             return (None,) * len(self._next_nodes)
         if self._fn is None:  # released by an earlier backward
             raise RuntimeError(FREED)
-        flat = g.reshape(-1)
-        where = make_tensor(self._where.reshape(-1))
-        window = flat[where].view(self._where.shape)
+        # the window's place in the base, one index per dimension: what is read and
+        # written is a tensor of its own, no view, as torch's copies are
+        where = tuple(make_tensor(w) for w in self._where)
+        window = g[where]
         res = list(self._fn.apply([window], create_graph))
-        inner = window * 0 if res[0] is None else res[0].expand(self._where.shape)
-        out = index_put(flat, [where], inner.reshape(-1), False).view(self._shape)
-        return (out, *res[1:])
+        if res[0] is None:  # none for the window: none for the base at all, as in torch
+            return (None, *res[1:])
+        inner = res[0].expand(window.shape)
+        if inner.dtype != g.dtype:  # a custom backward may answer in another dtype
+            inner = inner.to(g.dtype)  # written back as torch's copy_ writes it: cast
+        return (index_put(g, list(where), inner, False), *res[1:])
 
     def release_variables(self) -> None:
         self._fn.release_variables()
@@ -49,7 +53,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:720
+# --- book/chapters/27_views.md:768
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -60,8 +64,8 @@ def rebase_history(view, fn) -> None:
     base = view._view_base
     node = CopySlices((gradient_edge(base), *fn.next_functions[1:]))
     node._fn = fn
-    node._where = _placed_like(base._data, positions(base._data, view._data))
-    node._shape = tuple(base._data.shape)
+    where = np.unravel_index(positions(base._data, view._data), base._data.shape)
+    node._where = tuple(_placed_like(base._data, np.asarray(w)) for w in where)
     node._meta = (input_metadata(base),)
     old, old_nr = base._grad_fn, base._output_nr
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:458
+# --- book/chapters/27_views.md:479
 """A view's grad_fn after a write: put out of date there, regenerated at its next use."""
 
 import weakref
@@ -45,12 +45,19 @@ def settle(view) -> None:
         counter.views.add(weakref.ref(view, counter.views.discard))
 
 
-def remark(view, creation: int) -> None:
-    """Give ``view`` new creation metadata, with the node it was just given."""
-    ref = view._view_info.ref
-    view._view_info = ViewInfo(creation, None)
-    view._view_info.ref = ref
-    settle(view)
+def remark(view, creation: int, current: bool = True) -> None:
+    """Give ``view`` new creation metadata: current, with the node it was just given, or
+    (``current`` false) left as out of date as it was: NOTE [A custom Function's views]."""
+    old = view._view_info
+    info = view._view_info = ViewInfo(creation, None)
+    info.ref = old.ref
+    fn = old.pending[0] if old.pending is not None else old.held
+    if current or (old.pending is None and old.stale is None) or (
+            fn is None and not view._view_base._requires_grad):
+        settle(view)
+        return
+    view._grad_fn = fn  # torch's words name the node the view had
+    _go_stale(view, info)
 
 
 def _as_strided_node(base, view):
@@ -67,17 +74,18 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:592
+# --- book/chapters/27_views.md:627
 def _go_stale(view, info) -> None:
     if info.stale is not None:
         return  # torch's words name the node the view had first
     info.stale = _rebase_message(view, info.creation, INDIRECT)
+    info.held = view._grad_fn
     if view._grad_fn is not None:
         info.written = _rebase_message(view, info.creation)
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:603
+# --- book/chapters/27_views.md:639
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -92,12 +100,16 @@ def _replayed(base, replay) -> tuple:
     return t._grad_fn, t._output_nr
 
 
-def outdate_views(counter) -> None:
-    """After a write: each view whose node it put out of date waits for its next use."""
+def outdate_views(counter, spared=None) -> None:
+    """After a write: each view whose node it put out of date waits for its next use.
+
+    A view whose node is ``spared`` is left current (chapter "Custom Functions").
+    """
     views, waiting = counter.views, counter.waiting
     for ref in list(views):
         view = ref()
-        if view is not None and _outdated(view):
+        if view is not None and (spared is None or view._grad_fn is not spared) and _outdated(
+                view):
             views.discard(ref)
             if view._view_info is not None:
                 view._view_info.ref = moved = weakref.ref(view, waiting.discard)

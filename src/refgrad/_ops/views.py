@@ -21,7 +21,7 @@ class ViewInfo:
     """How one view was made: its creation metadata and, maybe, its view ops."""
 
     __slots__ = ("creation", "replay", "stale", "written", "requires_grad", "parked",
-                 "pending", "ref")
+                 "pending", "ref", "held")
 
     def __init__(self, creation: int, replay) -> None:
         self.creation = creation
@@ -31,6 +31,7 @@ class ViewInfo:
         self.requires_grad = False  # its own: NOTE [A view that requires grad through its base]
         self.pending = None  # (old grad_fn, output_nr) while a write left it out of date
         self.ref = None  # while it waits, its counter's reference: NOTE [Views held weakly]
+        self.held = None  # the node a view past regenerating had: NOTE [Views past regenerating]
 
 
 def _creation(source, many: bool) -> int:
@@ -46,15 +47,17 @@ def _creation(source, many: bool) -> int:
     return meta
 
 
-# --- book/chapters/27_views.md:113
+# --- book/chapters/27_views.md:120
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
-    replay = None
-    if state.view_replay_enabled:
-        info = source._view_info
+    replay, info = None, source._view_info
+    if state.view_replay_enabled:  # NOTE [Replaying part of the way]
         before = () if info is None else info.replay
-        if before is not None:
-            replay = (*before, (op, params, index))
+        if before is None:
+            before = (_as_strided_step(out._view_base, source),)
+        replay = (*before, (op, params, index))
+    elif info is not None and info.replay is not None:
+        replay = (*info.replay, _as_strided_step(source, out))
     out._view_info = ViewInfo(_creation(source, index is not None), replay)
     counter = out._version_counter
     if counter is not None:
@@ -63,6 +66,18 @@ def track_view(op, source, out, params, index) -> None:
             views = counter.views = set()
             counter.waiting = set()
         views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
+
+
+# NOTE [Replaying part of the way]
+# A view made with replay on, from a view made with it off, replays as torch
+# does: one as_strided from the base to its source, then its own op; one made
+# with replay off, from a view that replays, replays its source's ops, then
+# one as_strided to itself.
+def _as_strided_step(source, view) -> tuple:
+    """The replay step that takes ``source`` to ``view`` in one as_strided."""
+    from refgrad._ops.strided import AS_STRIDED, storage_geometry, strided_params
+
+    return AS_STRIDED, strided_params(source, *storage_geometry(view)), None
 
 
 def all_views(counter) -> list:
@@ -89,7 +104,7 @@ def unwatch(view) -> None:
             counter.waiting.discard(ref)
 
 
-# --- book/chapters/27_views.md:190
+# --- book/chapters/27_views.md:211
 def set_requires_grad(t, flag: bool) -> None:
     """Set leaf ``t``'s own requires_grad flag, and let its views follow."""
     info = t._view_info
@@ -116,7 +131,7 @@ def follow_base(base) -> None:
             view._requires_grad = info.requires_grad or base._requires_grad
 
 
-# --- book/chapters/27_views.md:249
+# --- book/chapters/27_views.md:270
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -141,7 +156,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:279
+# --- book/chapters/27_views.md:300
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -152,7 +167,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:756
+# --- book/chapters/27_views.md:804
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -175,7 +190,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:780
+# --- book/chapters/27_views.md:828
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:504
+# --- book/chapters/25_functions.md:555
 """torch's checks on what a custom Function's forward and backward leave behind."""
 
 import warnings
@@ -72,7 +72,7 @@ def refuse_gradient(node, i: int, positions: tuple, g) -> None:
     raise RuntimeError(f"expected Variable or None (got {c_type_name(type(g))})")
 
 
-# --- book/chapters/25_functions.md:575
+# --- book/chapters/25_functions.md:626
 def written(node, out, i: int, differentiable: bool, is_input: bool, count: int):
     """An output marked dirty, its history now ``node``'s where autograd records it."""
     if not differentiable:
@@ -106,6 +106,7 @@ def _rewrite_history(node, out, i: int) -> None:
     from refgrad.autograd._backward import follow_retained_grad
 
     out._backward_hooks = None  # hooks stay with the old grad_fn
+    had_grad = out._requires_grad
     if out._view_base is not None:
         check_view_write(out)
         rebase_history(out, node)
@@ -114,8 +115,11 @@ def _rewrite_history(node, out, i: int) -> None:
         out._grad_fn, out._output_nr, out._requires_grad = node, i, True
         if out._retains_grad:
             follow_retained_grad(out, old, old_nr)
+    # Its views were put out of date when its version went up, before any output
+    # took the node; only those a base without grad spared must be now, as torch
+    # reads its base's flag when asked: NOTE [A custom Function's views]
     counter = out._version_counter
-    if counter is not None and counter.views:
-        outdate_views(counter)
+    if not had_grad and counter is not None and counter.views:
+        outdate_views(counter, spared=node)
     if out._view_base is not None:
         grad_fn_now(out)  # the written view's node, made at once: NOTE [Regenerating lazily]

@@ -98,10 +98,13 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
         raise RuntimeError(FREED)
     if saved._unpack_hook is not None:
         return unpack_with_hooks(saved, node)
-    if saved._grad_fn is not None and saved._original._grad_fn is None:
-        _lost_grad_fn(saved._original, strict)  # NOTE [A saved input detached in place]
+    original = saved._original
+    if original is not None and original._grad_fn is None:
+        if saved._grad_fn is not None:
+            _lost_grad_fn(original, strict)  # NOTE [A saved input detached in place]
+        elif original._view_info is not None and original._view_info.stale:
+            raise RuntimeError(original._view_info.stale)  # torch reads the view's grad_fn
     if saved._counter.value != saved._version:
-        original = saved._original
         if original is not None and original._grad_fn is None and original._view_info:
             original.grad_fn  # noqa: B018 - a view made in no_grad refuses in its own words
         raise RuntimeError(_modified_message(saved, node))
@@ -127,7 +130,7 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:207
+# --- book/chapters/11_saved.md:213
 def _modified_message(saved: SavedTensor, node) -> str:
     tensor = saved._original
     producer = tensor._grad_fn if tensor is not None else node
@@ -170,7 +173,7 @@ def _type_of_data(data) -> str:
     return c_tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:272
+# --- book/chapters/11_saved.md:278
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 
 
@@ -215,7 +218,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:342
+# --- book/chapters/11_saved.md:348
 PACK_MODIFIED = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -241,7 +244,7 @@ def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook, given=No
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:380
+# --- book/chapters/11_saved.md:386
 def unpack_with_hooks(saved: SavedTensor, node):
     from refgrad._tensor import ONLY_FLOAT, Tensor
 
@@ -263,7 +266,7 @@ def unpack_with_hooks(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:406
+# --- book/chapters/11_saved.md:412
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
@@ -302,7 +305,7 @@ def _check_register(saved: SavedTensor, args, kwargs) -> tuple:
     return args
 
 
-# --- book/chapters/11_saved.md:510
+# --- book/chapters/11_saved.md:516
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "

@@ -6,71 +6,29 @@
 """refgrad.autograd.function: custom differentiable operations."""
 
 from refgrad._tensor import Tensor
-from refgrad._typename import c_type_name, typename
+from refgrad._typename import typename
 from refgrad.autograd._accumulate import gradient_edge
 from refgrad.autograd._function_arguments import bound, by_position
-from refgrad.autograd._function_checks import (
-    BOTH_BACKWARDS,
-    INSTANTIATED,
-    LEGACY,
-    check_dirty_returned,
-    check_marks,
-    refuse_gradient,
-    written,
-)
+from refgrad.autograd._function_checks import BOTH_BACKWARDS, INSTANTIATED, LEGACY, refuse_gradient
+from refgrad.autograd._function_ctx import FunctionCtx
 from refgrad.autograd._function_flags import boxed, read_flags, take_saved
 from refgrad.autograd._materialize import MATERIALIZE_GRADS
-from refgrad.autograd._node import FunctionNode, input_metadata, set_edges
+from refgrad.autograd._node import FunctionNode
 from refgrad.autograd._node_dir import SHOWN, node_dir
 from refgrad.autograd._node_misuse import ReadOnly
 from refgrad.autograd._once_differentiable import once_differentiable
-from refgrad.autograd._saved import FREED, NOTHING_SAVED, SavedTensor, unpack
+from refgrad.autograd._saved import FREED, NOTHING_SAVED, unpack
 from refgrad.autograd._state import dual_levels, state
 from refgrad.autograd._tangents import forward_grad
+from refgrad.autograd._wrap_outputs import _no_setup_context, wrap_outputs
 
 __all__ = [
     "FunctionCtx", "BackwardCFunction", "FunctionMeta", "Function", "once_differentiable",
     "InplaceFunction", "NestedIOFunction",
 ]
 
-SHARED_STORAGE = ("`mark_shared_storage` is deprecated. Tensors with shared storages are "
-                  "automatically tracked. Note that calls to `set_()` are not tracked")
 
-
-class FunctionCtx:
-    """What ``forward`` may ask of ``ctx``."""
-
-    def save_for_backward(self, *tensors) -> None:
-        for i, t in enumerate(tensors):
-            if t is not None and not isinstance(t, Tensor):
-                raise TypeError(
-                    "save_for_backward can only save variables, but argument "
-                    f"{i} is of type {c_type_name(type(t))}"
-                )
-        self.to_save = tensors
-
-    def mark_dirty(self, *tensors) -> None:
-        self.dirty_tensors = tensors
-
-    def mark_non_differentiable(self, *tensors) -> None:
-        self.non_differentiable = tensors
-
-    def set_materialize_grads(self, value: bool) -> None:
-        self.materialize_grads = value  # a node checks it: NOTE [A flag that can only be set]
-
-    def save_for_forward(self, *tensors) -> None:
-        # What ``jvp`` reads as ctx.saved_tensors (chapter "Forward-mode AD").
-        self.saved_for_forward = tensors
-
-    def mark_shared_storage(self, *pairs) -> None:
-        import warnings
-
-        warnings.warn(SHARED_STORAGE, FutureWarning, stacklevel=2)  # and nothing else
-
-    mark_shared_storage.__deprecated__ = SHARED_STORAGE
-
-
-# --- book/chapters/25_functions.md:165
+# --- book/chapters/25_functions.md:172
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -181,7 +139,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype, device=meta.device)
 
 
-# --- book/chapters/25_functions.md:292
+# --- book/chapters/25_functions.md:299
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = bound(cls.forward, args, kwargs)
@@ -217,103 +175,10 @@ def _run(cls, args):
     finally:
         state.grad_enabled, forward_grad.enabled = enabled, forward_on
     many = isinstance(output, tuple)
-    return _wrap(node, inputs, output if many else (output,), edges), many, node
+    return wrap_outputs(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:415
-def _wrap(node, inputs, outputs, edges) -> tuple:
-    check_marks(node)  # chapter section "Inputs written in place", below
-    dirty = {id(t) for t in node._dirty}
-    given = {id(t) for t in inputs}  # asked once per output: n outputs of n inputs stay linear
-    plain = {id(t) for t in node.non_differentiable or ()}
-    record = edges is not None
-    if record:
-        set_edges(node, edges)
-    wrapped = []
-    for i, out in enumerate(outputs):
-        if not isinstance(out, Tensor):
-            wrapped.append(out)
-            continue
-        differentiable = record and id(out) not in plain and out._data.dtype.kind in "fc"
-        if id(out) in dirty:
-            wrapped.append(written(node, out, i, differentiable, id(out) in given, len(outputs)))
-            continue
-        if id(out) in given:  # NOTE [An input returned as it is]
-            out = _returned_as_is(node, out, differentiable)
-        if differentiable:
-            out._grad_fn, out._output_nr, out._requires_grad = node, i, True
-        if out._view_base is not None:  # no in-place writes to it
-            _mark_custom_view(out)
-        wrapped.append(out)
-    check_dirty_returned(node, outputs)
-    if record and sum(isinstance(o, Tensor) and o._grad_fn is node for o in wrapped) > 1:
-        _mark_multi_output_views(wrapped)
-    if record:  # one entry per output, tensor or not: NOTE [Every output counts]
-        node._meta = tuple(input_metadata(o if isinstance(o, Tensor) else _no_tensor())
-                           for o in wrapped)
-        node._not_tensors = {i for i, o in enumerate(wrapped) if not isinstance(o, Tensor)}
-        node._saved = tuple(
-            None if t is None else SavedTensor(t, t._grad_fn is node)
-            for t in node.to_save or ()
-        )
-    node.to_save = node.dirty_tensors = node.non_differentiable = None  # read, as in torch
-    return tuple(wrapped)
-
-
-# --- book/chapters/25_functions.md:465
-AS_IS_SAVED = (
-    "An input that has been returned as-is as output is being saved for backward. This is "
-    "not supported if you override setup_context. You should return and save a view of the "
-    "input instead, e.g. with x.view_as(x) or setup ctx inside the forward function itself."
-)
-
-
-def _returned_as_is(node, out, differentiable: bool):
-    """An input among the outputs: detached, or a view of itself that keeps its history."""
-    if out._requires_grad and not differentiable:
-        return out.detach()
-    if node._forward_cls.setup_context is not _no_setup_context and any(
-            out is t for t in node.to_save or ()):
-        raise RuntimeError(AS_IS_SAVED)
-    return out.view_as(out)
-
-
-# --- book/chapters/25_functions.md:634
-def _mark_custom_view(out) -> None:
-    """Mark a view a Function returned: torch refuses in-place writes to it."""
-    from refgrad._ops.view_regeneration import remark
-    from refgrad._ops.views import IN_CUSTOM_FUNCTION
-
-    remark(out, IN_CUSTOM_FUNCTION)
-
-
-def _mark_multi_output_views(outputs) -> None:
-    """With several outputs carrying gradients, a view among them is a multi-output view."""
-    from refgrad._ops.view_regeneration import remark
-    from refgrad._ops.views import IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE
-
-    for out in outputs:
-        info = getattr(out, "_view_info", None)
-        if info is not None and info.creation == IN_CUSTOM_FUNCTION:
-            remark(out, MULTI_OUTPUT_NODE)
-
-
-# NOTE [Every output counts]
-# A forward may return numbers, strings or None beside its tensors. They are
-# outputs all the same: each tensor's output_nr is its position among all of
-# them, the node expects a gradient per output, and backward receives one,
-# None for an output that is no tensor (described as a float scalar, as
-# torch describes it), whatever set_materialize_grads says.
-def _no_tensor():
-    from refgrad._creation import zeros
-
-    return zeros(())
-
-
-def _no_setup_context(ctx, inputs, output):
-    raise NotImplementedError("setup_context is not implemented.")
-
-
+# --- book/chapters/25_functions.md:722
 class FunctionMeta(type):
     """The type of Function and its subclasses: each class gets its node class."""
 
@@ -374,7 +239,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     boxed_grads_call = False
 
 
-# --- book/chapters/25_functions.md:747
+# --- book/chapters/25_functions.md:800
 class InplaceFunction(Function):
     """A Function that records whether it was made to work in place; kept for old code."""
 
