@@ -80,3 +80,17 @@ def test_swapping_a_waiting_view_keeps_it_waiting_and_watched():
     assert type(other.grad_fn).__name__ == "AsStridedBackward0"
     y.mul_(2)
     assert other._view_info.pending is not None
+
+
+def test_a_replayed_view_read_in_inference_mode_keeps_its_history():
+    # torch fails an internal assertion here; refgrad replays with inference mode off
+    x = torch.ones(2, 2, requires_grad=True)
+    y = x * 1
+    with torch.autograd.grad_mode._force_original_view_tracking(True):
+        v = y.t()[0]
+    y.mul_(2)
+    with torch.inference_mode():
+        assert not v.is_leaf
+    assert type(v.grad_fn).__name__ == "SelectBackward0"
+    (v * 3).sum().backward()
+    assert x.grad.tolist() == [[6.0, 0.0], [6.0, 0.0]]

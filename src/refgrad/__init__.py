@@ -557,11 +557,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1371
+# --- book/chapters/27_views.md:1389
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1496
+# --- book/chapters/27_views.md:1514
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:479
+# --- book/chapters/27_views.md:492
 """A view's grad_fn after a write: put out of date there, regenerated at its next use."""
 
 import weakref
@@ -18,12 +18,12 @@ def regenerate(view) -> None:
     info = view._view_info
     old, old_nr = info.pending
     base = view._view_base
-    if not base._requires_grad:
-        if old is not None:  # the base gave grad up since the write: the old node stays
+    replay = info.replay
+    if not base._requires_grad and (old is None or replay):
+        if old is not None:  # the base gave grad up since the write; torch fails here
             view._grad_fn = old
             settle(view)
         return  # or nothing to continue: it waits on, as torch's view does
-    replay = info.replay
     node, nr = _replayed(base, replay) if replay else (_as_strided_node(base, view), 0)
     settle(view)
     view._grad_fn, view._output_nr, view._requires_grad = node, nr, True
@@ -74,7 +74,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:627
+# --- book/chapters/27_views.md:640
 def _go_stale(view, info) -> None:
     if info.stale is not None:
         return  # torch's words name the node the view had first
@@ -85,18 +85,19 @@ def _go_stale(view, info) -> None:
     view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
 
 
-# --- book/chapters/27_views.md:639
+# --- book/chapters/27_views.md:652
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
     before, state.grad_enabled = state.grad_enabled, True
+    inference, state.inference_mode = state.inference_mode, False  # read inside it: still recorded
     try:
         t = base
         for op, params, index in replay:
             out = call(op, (t,), params)
             t = out if index is None else out[index]
     finally:
-        state.grad_enabled = before
+        state.grad_enabled, state.inference_mode = before, inference
     return t._grad_fn, t._output_nr
 
 
@@ -125,9 +126,13 @@ def _outdated(view) -> bool:
         if view._grad_fn is None and not view._view_base._requires_grad:
             return False
         _go_stale(view, info)
-    elif info.pending is None:
-        info.pending = (view._grad_fn, view._output_nr)
-        view._grad_fn = None  # it still requires grad: its node is only not made yet
+    else:
+        if info.pending is None:
+            info.pending = (view._grad_fn, view._output_nr)
+            view._grad_fn = None  # its node is only not made yet
+        if not (view._requires_grad or view._view_base._requires_grad):
+            return False  # NOTE [A waiting view without grad]
+        view._requires_grad = True  # through its base, as torch's view
     return True
 
 
