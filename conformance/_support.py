@@ -18,6 +18,17 @@ FREED = (
     "backward through the graph a second time or if you need to access saved tensors after "
     "calling backward."
 )
+MULTI_VIEW = (
+    "This view is the output of a function that returns multiple views. Such functions do "
+    "not allow the output views to be modified inplace. You should replace the inplace "
+    "operation by an out-of-place one."
+)
+CUSTOM_VIEW = (
+    "This view was created inside a custom Function (or because an input was returned "
+    "as-is) and the autograd logic to handle view+inplace would override the custom backward "
+    "associated with the custom Function, leading to incorrect gradients. This behavior is "
+    "forbidden. You can fix this by cloning the output of the custom Function."
+)
 UNUSED = (
     "The differentiated Tensor at index {} appears to not have been used in the graph. "
     "Set allow_unused=True if this is the desired behavior."

@@ -6,16 +6,8 @@ Every message and value here was read from torch 2.13; the same assertions run o
 import pytest
 import torch
 
-from conformance._support import raises
+from conformance._support import CUSTOM_VIEW, MULTI_VIEW, raises
 
-MULTI = ("This view is the output of a function that returns multiple views. Such functions "
-         "do not allow the output views to be modified inplace. You should replace the "
-         "inplace operation by an out-of-place one.")
-CUSTOM = ("This view was created inside a custom Function (or because an input was returned "
-          "as-is) and the autograd logic to handle view+inplace would override the custom "
-          "backward associated with the custom Function, leading to incorrect gradients. This "
-          "behavior is forbidden. You can fix this by cloning the output of the custom "
-          "Function.")
 NO_GRAD_VIEW = "A view was created in no_grad mode and {} modified inplace with grad mode enabled. "
 INDIRECT = "its base or another view of its base has been"
 
@@ -84,20 +76,21 @@ def test_such_a_view_refuses_its_grad_fn_once_its_base_is_written_again():
     v, x = doubling(lambda x, v: (v, x)).apply(torch.tensor([1.0, 2.0], requires_grad=True) * 1)
     x.mul_(3)
     with raises(RuntimeError, f"Output 0 of VD is a view and {INDIRECT} modified inplace. "
-                f"{MULTI}"):
+                f"{MULTI_VIEW}"):
         v.grad_fn
 
 
 def test_such_a_view_refuses_a_write():
     v, _ = doubling(lambda x, v: (v, x)).apply(torch.tensor([1.0, 2.0], requires_grad=True) * 1)
-    with raises(RuntimeError, f"Output 0 of VD is a view and is being modified inplace. {MULTI}"):
+    message = f"Output 0 of VD is a view and is being modified inplace. {MULTI_VIEW}"
+    with raises(RuntimeError, message):
         v.add_(1)
 
 
 @pytest.mark.parametrize("before", [True, False])
 @pytest.mark.parametrize("returned, why", [
-    (lambda x, v: (v, x), CUSTOM),
-    (lambda x, v: (v, x, x * 2), MULTI),
+    (lambda x, v: (v, x), CUSTOM_VIEW),
+    (lambda x, v: (v, x, x * 2), MULTI_VIEW),
 ])
 def test_a_non_differentiable_view_of_a_dirty_input_refuses_its_grad_fn(before, returned, why):
     fn = doubling(returned, before=before, non_differentiable=True)
@@ -137,7 +130,7 @@ def test_a_view_of_an_input_without_grad_goes_out_of_date_when_the_input_takes_t
     x, y = torch.tensor([5.0, 6.0]), torch.ones(2, requires_grad=True) * 1
     x, v, z = SavesItsView.apply(x, y, save)
     assert x.requires_grad and v.requires_grad
-    message = NO_GRAD_VIEW.format(INDIRECT) + MULTI
+    message = NO_GRAD_VIEW.format(INDIRECT) + MULTI_VIEW
     with raises(RuntimeError, message):
         v.grad_fn
     if save:  # saved, it is refused where backward unpacks it

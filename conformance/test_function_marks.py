@@ -9,7 +9,7 @@ import warnings
 import pytest
 import torch
 
-from conformance._support import raises
+from conformance._support import CUSTOM_VIEW, MULTI_VIEW, raises
 
 NOT_RETURNED = (
     "Some elements marked as dirty during the forward method were not returned as output. "
@@ -332,23 +332,15 @@ def views_out(returned, nondiff=lambda outs: ()):
     return Views.apply(torch.ones(4, requires_grad=True) * 1)
 
 
-MULTI = ("This view is the output of a function that returns multiple views. Such functions "
-         "do not allow the output views to be modified inplace. You should replace the "
-         "inplace operation by an out-of-place one.")
-CUSTOM = ("This view was created inside a custom Function (or because an input was returned "
-          "as-is) and the autograd logic to handle view+inplace would override the custom "
-          "backward associated with the custom Function, leading to incorrect gradients. This "
-          "behavior is forbidden. You can fix this by cloning the output of the custom "
-          "Function.")
 
 
 @pytest.mark.parametrize("returned, nondiff, which, why", [
-    (lambda x: (x[:2], x * 2), lambda outs: (), 0, MULTI),
-    (lambda x: (x[:2], x[2:]), lambda outs: (), 1, MULTI),
-    (lambda x: (x, x * 2), lambda outs: (), 0, MULTI),
-    (lambda x: (x[:2], x * 2), lambda outs: (outs[1],), 0, CUSTOM),
-    (lambda x: (x[:2], x.long()), lambda outs: (), 0, CUSTOM),
-    (lambda x: (x[:2], 3), lambda outs: (), 0, CUSTOM),
+    (lambda x: (x[:2], x * 2), lambda outs: (), 0, MULTI_VIEW),
+    (lambda x: (x[:2], x[2:]), lambda outs: (), 1, MULTI_VIEW),
+    (lambda x: (x, x * 2), lambda outs: (), 0, MULTI_VIEW),
+    (lambda x: (x[:2], x * 2), lambda outs: (outs[1],), 0, CUSTOM_VIEW),
+    (lambda x: (x[:2], x.long()), lambda outs: (), 0, CUSTOM_VIEW),
+    (lambda x: (x[:2], 3), lambda outs: (), 0, CUSTOM_VIEW),
 ])
 def test_views_among_several_differentiable_outputs_are_multi_output_views(
         returned, nondiff, which, why):
@@ -363,7 +355,7 @@ def test_a_multi_output_view_refuses_its_grad_fn_after_its_base_is_written():
     with torch.no_grad():
         view._base.add_(1)
     with raises(RuntimeError, "Output 0 of Views is a view and its base or another view of "
-                f"its base has been modified inplace. {MULTI}"):
+                f"its base has been modified inplace. {MULTI_VIEW}"):
         view.grad_fn
 
 

@@ -6,7 +6,7 @@ assertions run on torch."""
 import pytest
 import torch
 
-from conformance._support import raises
+from conformance._support import MULTI_VIEW, raises
 
 INDIRECT = "its base or another view of its base has been modified inplace"
 AMBIGUOUS = (
@@ -15,11 +15,7 @@ AMBIGUOUS = (
     "you don't want the inplace to be tracked) or both outside (if you want the inplace to "
     "be tracked)."
 )
-MULTI = (
-    " This view is the output of a function that returns multiple views. Such functions do "
-    "not allow the output views to be modified inplace. You should replace the inplace "
-    "operation by an out-of-place one."
-)
+MULTI = " " + MULTI_VIEW
 NO_GRAD = ("A view was created in no_grad mode and " + INDIRECT + " with grad mode enabled."
            + AMBIGUOUS.format("no_grad"))
 INFERENCE = ("A view was created in inference mode and " + INDIRECT + " in normal mode."

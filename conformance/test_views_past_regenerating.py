@@ -5,21 +5,12 @@ The same assertions run on torch."""
 import pytest
 import torch
 
-from conformance._support import raises
+from conformance._support import CUSTOM_VIEW, MULTI_VIEW, raises
 
 INDIRECT = "its base or another view of its base has been modified inplace"
 DIRECT = "is being modified inplace"
-CUSTOM = (
-    " This view was created inside a custom Function (or because an input was returned "
-    "as-is) and the autograd logic to handle view+inplace would override the custom backward "
-    "associated with the custom Function, leading to incorrect gradients. This behavior is "
-    "forbidden. You can fix this by cloning the output of the custom Function."
-)
-MULTI = (
-    " This view is the output of a function that returns multiple views. Such functions do "
-    "not allow the output views to be modified inplace. You should replace the inplace "
-    "operation by an out-of-place one."
-)
+CUSTOM = " " + CUSTOM_VIEW
+MULTI = " " + MULTI_VIEW
 AMBIGUOUS = (
     " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
     "your code by moving both the view and the inplace either both inside the no_grad block "
