@@ -329,12 +329,13 @@ def _plain_outputs(op, tensors, results, params):
             return outputs
         _link_views(op, source, outputs, params)
         for out in outputs:
-            # A view made without recording still requires grad if its base does.
-            out._requires_grad = source._requires_grad
+            # A view made without recording requires grad if its base does: the
+            # base of them all, so a view of a leaf view follows that view's base.
+            out._requires_grad = out._view_base._requires_grad
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1376
+# --- book/chapters/13_dispatch.md:1377
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32
