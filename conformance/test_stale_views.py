@@ -152,3 +152,26 @@ def test_inference_mode_marks_every_later_view_of_a_view(many):
         _chain(torch.inference_mode, torch.enable_grad, many).grad_fn
     with raises(RuntimeError, INFERENCE):  # the other way round: the later mark wins
         _chain(torch.no_grad, torch.inference_mode, many).grad_fn
+
+
+@pytest.mark.parametrize("kind", ["unbind", "split"])
+def test_retain_grad_on_a_stale_view_asks_for_its_node(kind):
+    y = torch.zeros(3, 4, requires_grad=True) * 1
+    u = y.unbind(0)[0] if kind == "unbind" else y.split(1)[0]
+    kept = y.unbind(0)[1] if kind == "unbind" else y.split(1)[1]
+    kept.retain_grad()  # asked before the write: a second request returns at once
+    with torch.no_grad():
+        y.mul_(2)
+    with pytest.raises(RuntimeError, match="is a view and its base or another view"):
+        u.retain_grad()
+    kept.retain_grad()
+    assert kept.retains_grad and not u.retains_grad
+
+
+def test_retain_grad_on_a_stale_view_made_under_no_grad_is_a_leafs():
+    x = torch.zeros(3, 4, requires_grad=True)
+    with torch.no_grad():
+        u = x[0]
+        x.mul_(2)
+    u.retain_grad()
+    assert not u.retains_grad

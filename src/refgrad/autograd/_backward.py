@@ -205,6 +205,9 @@ def retain_grad(self, *refused) -> None:
 
     if not self._requires_grad:
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    info = self._view_info
+    if info is not None and info.stale and info.held is not None and not self._retains_grad:
+        raise RuntimeError(info.stale)  # no leaf: its node is asked for, and refused
     if held_grad_fn(self) is None or self._retains_grad:  # NOTE [Regenerating lazily]
         return
     node = current_grad_fn(self)
