@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1967
+# --- book/chapters/26_inplace.md:1976
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
@@ -71,7 +71,7 @@ def _assignable(value, target):
 Tensor.__setitem__ = torch_named(setitem, "__setitem__")  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:2043
+# --- book/chapters/26_inplace.md:2052
 def expandable(value, target):
     """``value`` without leading 1s, checked to expand to ``target``'s sizes as torch's."""
     from refgrad._ops.shapes import expanded_size
