@@ -36,7 +36,8 @@ class CopySlices(FunctionNode):
         # the window's place in the base, one index per dimension: what is read and
         # written is a tensor of its own, no view, as torch's copies are
         where = tuple(make_tensor(w) for w in self._where)
-        window = g[where]
+        whole = g.reshape(1) if not g.ndim else g  # a 0-d base's one element, as a row
+        window = whole[where]
         res = list(self._fn.apply([window], create_graph))
         if res[0] is None:  # none for the window: none for the base at all, as in torch
             return (None, *res[1:])
@@ -47,7 +48,8 @@ class CopySlices(FunctionNode):
         inner = res[0].expand(window.shape)
         if inner.dtype != g.dtype:  # a custom backward may answer in another dtype
             inner = inner.to(g.dtype)  # written back as torch's copy_ writes it: cast
-        return (index_put(g, list(where), inner, False), *res[1:])
+        written = index_put(whole, list(where), inner, False)
+        return (written.reshape(()) if not g.ndim else written, *res[1:])
 
     def release_variables(self) -> None:
         self._fn.release_variables()
@@ -58,7 +60,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:801
+# --- book/chapters/27_views.md:803
 def base_wanted(node) -> bool:
     """Whether the pass computes the gradient ``node`` hands its base (edge 0)."""
     base = node._next_nodes[0]
@@ -71,7 +73,7 @@ def base_wanted(node) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/27_views.md:820
+# --- book/chapters/27_views.md:822
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -82,7 +84,8 @@ def rebase_history(view, fn) -> None:
     base = view._view_base
     node = CopySlices((gradient_edge(base), *fn.next_functions[1:]))
     node._fn = fn
-    where = np.unravel_index(positions(base._data, view._data), base._data.shape)
+    # a 0-d base is indexed as a row of one (a view of it, t[None], has an element)
+    where = np.unravel_index(positions(base._data, view._data), base._data.shape or (1,))
     node._where = tuple(_placed_like(base._data, np.asarray(w)) for w in where)
     node._meta = (input_metadata(base),)
     node._shared = overlaps(view._data)  # NOTE [A window that shares memory]
