@@ -46,3 +46,12 @@ def test_an_unshared_window_writes_the_gradient_back():
     x, y = _written(lambda y: y[1:])
     y.sum().backward()
     assert x.grad.tolist() == [1.0, 0.0, 0.0]
+
+
+def test_a_0d_base_is_indexed_as_a_row_of_one():
+    x = torch.ones((), requires_grad=True)
+    s = x * 1
+    s[None] = torch.tensor(4.0)  # the view s[None] has one element of the 0-d base
+    assert [w.tolist() for w in s.grad_fn._where] == [[0]]
+    (s * 3).backward()
+    assert x.grad.tolist() == 0.0
