@@ -7,7 +7,8 @@ import torch
 
 from conformance._support import raises
 
-FILL, COPY, SLICES = "FillBackward3", "torch::autograd::CopyBackwards", "torch::autograd::CopySlices"
+FILL = "FillBackward3"
+COPY, SLICES = "torch::autograd::CopyBackwards", "torch::autograd::CopySlices"
 
 
 def _names(node, depth):
