@@ -55,13 +55,16 @@ def test_inplace_in_inference_mode_keeps_working():
     assert t.tolist() == [2.0, 2.0]
 
 
-def test_a_recorded_single_value_write_where_elements_share_memory_is_refused_at_once():
-    # NOTE [Writes where elements share memory]: torch would fail in backward instead.
+def test_a_recorded_single_value_write_where_elements_share_memory_refuses_in_backward():
+    # NOTE [Writes where elements share memory], NOTE [A window that shares memory]
     x = torch.ones(3, requires_grad=True)
     c = x.clone()
+    c.expand(2, 3).fill_(2.0)
+    assert c._version == 1 and c.tolist() == [2.0, 2.0, 2.0]
+    assert c.grad_fn.name() == "torch::autograd::CopySlices" and c.grad_fn._shared
     with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
-        c.expand(2, 3).fill_(2.0)
-    assert c._version == 0 and c.grad_fn.name() == "CloneBackward0"
+        c.sum().backward()
+    assert x.grad is None
 
 
 @pytest.mark.parametrize("write", [
@@ -69,14 +72,15 @@ def test_a_recorded_single_value_write_where_elements_share_memory_is_refused_at
     lambda e: e.index_put_((torch.tensor([0]),), torch.tensor(5.0)),
     lambda e: e.__setitem__(torch.tensor([True, False]), 2.0),
 ])
-def test_a_recorded_masked_or_indexed_write_where_elements_share_memory_warns_then_is_refused(
+def test_a_recorded_masked_or_indexed_write_where_elements_share_memory_warns_and_writes(
         write):
-    # NOTE [Writes where elements share memory]: torch warns too, then fails in backward.
+    # torch warns too, writes, and fails in the backward
     c = torch.zeros(3, requires_grad=True).clone()
     with pytest.warns(UserWarning, match="on expanded tensors is deprecated"):
-        with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
-            write(c.expand(2, 3))
-    assert c._version == 0 and c.tolist() == [0.0, 0.0, 0.0]
+        write(c.expand(2, 3))
+    assert c._version == 1 and c.tolist() != [0.0, 0.0, 0.0]
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        c.sum().backward()
 
 
 def test_the_shared_write_form_is_used_only_where_elements_share_memory():
@@ -86,14 +90,15 @@ def test_the_shared_write_form_is_used_only_where_elements_share_memory():
     assert inplace_writes._masked_fill.shared_warnings == (inplace_writes.MASKED_FILL_WARNING,)
 
 
-def test_a_recorded_index_fill_where_elements_share_memory_is_refused_at_once():
-    # torch warns, writes and fails in the backward; refgrad refuses before writing
+def test_a_recorded_index_fill_where_elements_share_memory_writes_then_refuses_in_backward():
     import warnings
 
     leaf = torch.zeros(3, 1, requires_grad=True)
     shared = (leaf * 1).expand(3, 2)
-    with warnings.catch_warnings(record=True), pytest.raises(
-            RuntimeError, match="more than one element of the written-to tensor"):
+    with warnings.catch_warnings(record=True):
         warnings.simplefilter("always")
         shared.index_fill_(0, torch.tensor([1]), 5.0)
-    assert shared.tolist() == [[0.0, 0.0]] * 3
+    assert shared.tolist() == [[0.0, 0.0], [5.0, 5.0], [0.0, 0.0]]
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        shared.sum().backward()
+    assert leaf.grad is None

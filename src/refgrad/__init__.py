@@ -470,19 +470,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:1600
+# --- book/chapters/26_inplace.md:1610
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:1653
+# --- book/chapters/26_inplace.md:1663
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:1811
+# --- book/chapters/26_inplace.md:1821
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:2335
+# --- book/chapters/26_inplace.md:2363
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -507,7 +507,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:2489
+# --- book/chapters/26_inplace.md:2517
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -518,7 +518,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:2786
+# --- book/chapters/26_inplace.md:2814
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -528,7 +528,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:3361
+# --- book/chapters/26_inplace.md:3389
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -557,11 +557,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1389
+# --- book/chapters/27_views.md:1427
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1514
+# --- book/chapters/27_views.md:1552
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

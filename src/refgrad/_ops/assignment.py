@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1967
+# --- book/chapters/26_inplace.md:1989
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
@@ -23,6 +23,11 @@ def setitem(self, index, value) -> None:
             not isinstance(value, Tensor)):  # filled by masked_fill_, which wants a bool mask
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
                            "unsigned char")
+    if index is True or index is False:  # NOTE [Which assignments fill]
+        values = _assignable(value, self)
+        if index:
+            copy_to(self.unsqueeze(0), values)
+        return
     target, indices = walk(self, index, False)
     values = _assignable(value, target)
     while indices and indices[-1] is None:
@@ -37,14 +42,18 @@ def setitem(self, index, value) -> None:
                            *index_put_warnings(indices, values))
         put.indices = indices  # NOTE [Inputs that overlap the written tensor]
         inplace(target, put, values)
-    elif isinstance(value, Tensor):
-        source = expandable(values, target)
-        if source._data.shape == target._data.shape:
-            writes.copy_(target, source)
-        else:
-            writes.copy_stretched(target, source)
     else:
-        writes.fill_(target, values)
+        copy_to(target, values)
+
+
+def copy_to(target, value) -> None:
+    """Write ``value`` into all of ``target``: NOTE [Which assignments fill]."""
+    if value._data.shape == target._data.shape:
+        writes.copy_(target, value)
+    elif not value._data.ndim and value.device.type == "cpu":
+        writes.fill_(target, value)
+    else:
+        writes.copy_(target, expandable(value, target))
 
 
 def _assignable(value, target):
@@ -71,18 +80,12 @@ def _assignable(value, target):
 Tensor.__setitem__ = torch_named(setitem, "__setitem__")  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:2043
+# --- book/chapters/26_inplace.md:2077
 def expandable(value, target):
-    """``value`` without leading 1s, checked to expand to ``target``'s sizes as torch's."""
-    from refgrad._ops.shapes import expanded_size
-
+    """``value`` without leading 1s, expanded to ``target``'s sizes as torch's."""
     shape, sizes = value._data.shape, target._data.shape
-    if shape == sizes:
-        return value
     lead = 0
     while lead < len(shape) and shape[lead] == 1:
         lead += 1
-    if lead:
-        value = value.view(shape[lead:])
-    expanded_size(value, sizes)
-    return value
+    value = value.view(shape[lead:])  # a view even when nothing is dropped, as torch's
+    return value if value._data.shape == sizes else value.expand(sizes)

@@ -7,18 +7,19 @@
 
 import numpy as np
 
-from refgrad._backend import device_of, move
+from refgrad._backend import device_of, move, overlaps
 from refgrad._C import _functions
 from refgrad._ops.views import positions
 from refgrad.autograd._accumulate import gradient_edge
 from refgrad.autograd._node import FunctionNode, input_metadata
 from refgrad.autograd._saved import FREED
+from refgrad.autograd._state import state
 
 
 class CopySlices(FunctionNode):
     """The base's grad_fn after an in-place write through one of its views."""
 
-    __slots__ = ("_fn", "_where")
+    __slots__ = ("_fn", "_where", "_shared")
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
@@ -35,14 +36,20 @@ class CopySlices(FunctionNode):
         # the window's place in the base, one index per dimension: what is read and
         # written is a tensor of its own, no view, as torch's copies are
         where = tuple(make_tensor(w) for w in self._where)
-        window = g[where]
+        whole = g.reshape(1) if not g.ndim else g  # a 0-d base's one element, as a row
+        window = whole[where]
         res = list(self._fn.apply([window], create_graph))
         if res[0] is None:  # none for the window: none for the base at all, as in torch
             return (None, *res[1:])
+        if self._shared and base_wanted(self):  # NOTE [A window that shares memory]
+            from refgrad._ops.write_checks import OVERLAP
+
+            raise RuntimeError(OVERLAP)
         inner = res[0].expand(window.shape)
         if inner.dtype != g.dtype:  # a custom backward may answer in another dtype
             inner = inner.to(g.dtype)  # written back as torch's copy_ writes it: cast
-        return (index_put(g, list(where), inner, False), *res[1:])
+        written = index_put(whole, list(where), inner, False)
+        return (written.reshape(()) if not g.ndim else written, *res[1:])
 
     def release_variables(self) -> None:
         self._fn.release_variables()
@@ -53,7 +60,20 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:786
+# --- book/chapters/27_views.md:803
+def base_wanted(node) -> bool:
+    """Whether the pass computes the gradient ``node`` hands its base (edge 0)."""
+    base = node._next_nodes[0]
+    if base is None:
+        return False
+    task = state.graph_task
+    if task is None or task.exec_info is None:
+        return True
+    entry = task.exec_info.get(base)
+    return entry is not None and (entry.needed or entry.captures is not None)
+
+
+# --- book/chapters/27_views.md:822
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -64,9 +84,11 @@ def rebase_history(view, fn) -> None:
     base = view._view_base
     node = CopySlices((gradient_edge(base), *fn.next_functions[1:]))
     node._fn = fn
-    where = np.unravel_index(positions(base._data, view._data), base._data.shape)
+    # a 0-d base is indexed as a row of one (a view of it, t[None], has an element)
+    where = np.unravel_index(positions(base._data, view._data), base._data.shape or (1,))
     node._where = tuple(_placed_like(base._data, np.asarray(w)) for w in where)
     node._meta = (input_metadata(base),)
+    node._shared = overlaps(view._data)  # NOTE [A window that shares memory]
     old, old_nr = base._grad_fn, base._output_nr
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
     base._backward_hooks = None  # hooks so far stay with the old grad_fn, as the view's do

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:486
+# --- book/chapters/26_inplace.md:491
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import warnings
@@ -33,6 +33,8 @@ def inplace(self, function, *args, **kwargs):
     shared_ok = shared_write is not None or getattr(function, "one_value", False)
     try:
         check_inplace(self, recorded, shared_ok)
+        if shared_write is not None:  # after the leaf checks, as torch's kernel warns
+            _warn_shared(function)
         if tensors or kwargs:  # NOTE [Inputs that overlap the written tensor]
             check_inputs(self, function, args, kwargs)
     except RuntimeError as error:
@@ -64,13 +66,16 @@ def inplace(self, function, *args, **kwargs):
 
 
 def _shared_write(self, function):
-    """``function``'s form for shared memory, after torch's warnings, if ``self`` needs it."""
+    """``function``'s form for shared memory, if ``self`` needs it."""
     write = getattr(function, "shared_write", None)
     if write is None or not overlaps(self._data):
         return None
+    return write
+
+
+def _warn_shared(function) -> None:
     for message in function.shared_warnings:
         warnings.warn(message, UserWarning, stacklevel=4)
-    return write
 
 
 def _rebase(self, node) -> None:
@@ -86,7 +91,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:576
+# --- book/chapters/26_inplace.md:586
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 

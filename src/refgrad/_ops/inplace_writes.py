@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:648
+# --- book/chapters/26_inplace.md:658
 """zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
 and index_fill_, which may also write where elements share memory."""
 
@@ -24,11 +24,11 @@ from refgrad._ops.shared_writes import (
 )
 from refgrad._ops.simple_functions import differentiable, masked_fill, untracked
 from refgrad._ops.table import Op, register
-from refgrad._tensor import Tensor, make_tensor
+from refgrad._tensor import Tensor
 from refgrad.utils._python_dispatch import named
 
 
-# --- book/chapters/26_inplace.md:675
+# --- book/chapters/26_inplace.md:685
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -65,7 +65,7 @@ def _copied(a, src):
     return np.broadcast_to(src, shape).astype(a.dtype)
 
 
-# --- book/chapters/26_inplace.md:716
+# --- book/chapters/26_inplace.md:726
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -80,7 +80,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:736
+# --- book/chapters/26_inplace.md:746
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -98,7 +98,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:1824
+# --- book/chapters/26_inplace.md:1834
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -176,17 +176,6 @@ def copy_(self, src, non_blocking=False):
     if _same_data(self, src):  # torch's kernel returns at once: no element is written
         write = _one_value(write)
     return _copy_into(self, write, src)
-
-
-def copy_stretched(self, src):
-    """``copy_`` of a source item assignment stretches to ``self``'s shape: torch
-    compares the stretched source with ``self``, and nothing when a 0-d one fills
-    (NOTE [Inputs that overlap the written tensor])."""
-    from refgrad._ops.shapes import expanded
-
-    step = named("copy", _copy_step())
-    step.compared = (make_tensor(expanded(src._data, self._data.shape)),) if src._data.ndim else ()
-    return _copy_into(self, step, src)
 
 
 def _copy_step():

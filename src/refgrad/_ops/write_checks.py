@@ -55,21 +55,21 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
     """torch's check_inplace: refuse writes autograd could not follow.
 
     ``shared_ok``: the write is one torch allows even where elements share
-    memory, when autograd does not record it: one value everywhere
-    (``zero_()``, ``fill_()`` with a number), or a masked or indexed write,
-    which warns. See NOTE [Writes where elements share memory].
+    memory, recorded or not: one value everywhere (``zero_()``, ``fill_()``
+    with a number), or a masked or indexed write, which warns. See NOTE
+    [Writes where elements share memory].
     """
     if recorded:
         if t._view_base is not None:
             check_view_write(t)
         if t._requires_grad and t._grad_fn is None and held_grad_fn(t) is None:
             raise RuntimeError(LEAF)  # a view a write left waiting is no leaf
-    shared = overlaps(t._data) and (recorded or not shared_ok)
+    shared = overlaps(t._data) and not shared_ok
     if shared or not writeable(t._data):
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:229
+# --- book/chapters/26_inplace.md:233
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -117,7 +117,7 @@ def check_broadcast(t, operands) -> None:
                            f"shape {list(shape)}")
 
 
-# --- book/chapters/26_inplace.md:2086
+# --- book/chapters/26_inplace.md:2114
 def resize_out(t, shape, times: int = 1) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype."""
     if t._data.size:
