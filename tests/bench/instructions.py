@@ -18,6 +18,9 @@ valgrind on the PATH; torch under callgrind takes a few minutes.
   per op, with the graph freed as in W1.
 - W3: deep_chain.build on a 1-element tensor, forward and backward, per op.
 - W5: workloads.w5_wide, per leaf.
+
+Any module on the path that speaks the workloads' API can be counted too, such as
+``minigrad``, the least autograd (``instructions.py --workload W5 minigrad``).
 """
 
 import os
