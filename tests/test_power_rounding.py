@@ -19,10 +19,10 @@ def test_float32_number_powers_are_double_powers_rounded_once(e):
     v = _values(np.float32)
     with np.errstate(all="ignore"):  # 0 to a negative power, sin(0) = 0
         expected = np.power(v.astype(np.float64), float(e)).astype(np.float32)
-        single = np.power(v, np.float32(e))
     got = (torch.tensor(v) ** e).numpy()
     assert np.array_equal(got, expected, equal_nan=True)
-    assert not np.array_equal(got, single, equal_nan=True)  # the rounding the rule avoids
+    # NumPy's own float32 power is not compared: it rounds differently by processor
+    # (its AVX-512 loop is less exact than its AVX2 one), and the rule must not.
 
 
 def test_float16_and_tensor_exponents_take_numpys_power():
