@@ -557,11 +557,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1389
+# --- book/chapters/27_views.md:1417
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1514
+# --- book/chapters/27_views.md:1542
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

@@ -116,7 +116,7 @@ class _RequiresGrad:
         if fn is None and self._view_info is not None:
             if self._view_info.pending is not None:  # NOTE [Regenerating lazily]
                 return current_grad_fn(self)
-            if self._view_info.stale:
+            if self._view_info.refusal(self):  # NOTE [Refused when asked]
                 raise RuntimeError(self._view_info.stale)  # NOTE [Views past regenerating]
         return fn
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:492
+# --- book/chapters/27_views.md:500
 """A view's grad_fn after a write: put out of date there, regenerated at its next use."""
 
 import weakref
@@ -74,7 +74,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:640
+# --- book/chapters/27_views.md:666
 def _go_stale(view, info) -> None:
     if info.stale is not None:
         return  # torch's words name the node the view had first
@@ -82,10 +82,14 @@ def _go_stale(view, info) -> None:
     info.held = view._grad_fn
     if view._grad_fn is not None:
         info.written = _rebase_message(view, info.creation)
-    view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
+    if view._grad_accumulator is not None:  # kept aside: NOTE [Refused when asked]
+        info.parked, view._grad_accumulator = view._grad_accumulator, None
+    view._grad_fn = None
+    view._requires_grad = (info.held is not None or info.requires_grad
+                           or view._view_base._requires_grad)
 
 
-# --- book/chapters/27_views.md:652
+# --- book/chapters/27_views.md:682
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -123,9 +127,7 @@ def _outdated(view) -> bool:
     if info is None:
         return True  # no view any longer
     if info.creation != DEFAULT:  # NOTE [Views past regenerating]
-        if view._grad_fn is None and not view._view_base._requires_grad:
-            return False
-        _go_stale(view, info)
+        _go_stale(view, info)  # refused or not when asked: NOTE [Refused when asked]
     else:
         if info.pending is None:
             info.pending = (view._grad_fn, view._output_nr)
