@@ -557,11 +557,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1417
+# --- book/chapters/27_views.md:1430
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1542
+# --- book/chapters/27_views.md:1555
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

@@ -137,9 +137,17 @@ def follow_base(base) -> None:
         info = view._view_info
         if info.held is None and (info.pending is None or info.pending[0] is None):
             view._requires_grad = info.requires_grad or base._requires_grad
+            if not view._requires_grad and info.ref is not None:
+                _stop_waiting(view)  # for a later write: NOTE [A waiting view without grad]
 
 
-# --- book/chapters/27_views.md:278
+def _stop_waiting(view) -> None:
+    """Move ``view`` from its counter's ``waiting`` back to ``views``, marks and all."""
+    view._version_counter.waiting.discard(view._view_info.ref)
+    watch(view)
+
+
+# --- book/chapters/27_views.md:286
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -164,7 +172,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:308
+# --- book/chapters/27_views.md:316
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -175,7 +183,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:850
+# --- book/chapters/27_views.md:863
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -198,7 +206,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:874
+# --- book/chapters/27_views.md:887
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 
