@@ -557,11 +557,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1430
+# --- book/chapters/27_views.md:1449
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1555
+# --- book/chapters/27_views.md:1574
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

@@ -74,7 +74,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:677
+# --- book/chapters/27_views.md:696
 def _go_stale(view, info) -> bool:
     """Make ``view`` stale, if it is not yet; whether it requires grad now."""
     if info.stale is None:  # else torch's words name the node the view had first
@@ -90,7 +90,7 @@ def _go_stale(view, info) -> bool:
     return view._requires_grad
 
 
-# --- book/chapters/27_views.md:694
+# --- book/chapters/27_views.md:713
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
