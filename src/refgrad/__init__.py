@@ -557,11 +557,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1449
+# --- book/chapters/27_views.md:1451
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1574
+# --- book/chapters/27_views.md:1576
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:789
+# --- book/chapters/27_views.md:791
 """CopySlices: a base's history after an in-place write through one of its views."""
 
 import numpy as np
@@ -53,7 +53,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:846
+# --- book/chapters/27_views.md:848
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
