@@ -94,3 +94,47 @@ def test_a_replayed_view_read_in_inference_mode_keeps_its_history():
     assert type(v.grad_fn).__name__ == "SelectBackward0"
     (v * 3).sum().backward()
     assert x.grad.tolist() == [[6.0, 0.0], [6.0, 0.0]]
+
+
+def _held_in(view, which):
+    counter = view._version_counter
+    return any(ref() is view for ref in getattr(counter, which))
+
+
+def test_a_stale_view_without_grad_stays_in_views_and_refuses_only_while_its_base_requires_grad():
+    base = torch.zeros(3)
+    with torch.no_grad():
+        view = base[:2]
+    base.add_(1)
+    info = view._view_info
+    assert info.stale is not None and info.held is None  # NOTE [Refused when asked]
+    assert info.refusal(view) is None and _held_in(view, "views")
+    base.requires_grad_()
+    assert info.refusal(view) == info.stale and view._requires_grad
+    base.requires_grad_(False)
+    assert info.refusal(view) is None and not view._requires_grad
+
+
+def test_a_waiting_view_that_stops_requiring_grad_goes_back_to_views_still_waiting():
+    base = torch.zeros(3)
+    view = base[:2]
+    base.requires_grad_()
+    with torch.no_grad():
+        base.add_(1)
+    assert _held_in(view, "waiting")
+    base.requires_grad_(False)
+    assert _held_in(view, "views") and not _held_in(view, "waiting")
+    assert view._view_info.pending is not None and view._view_info.ref is None
+
+
+def test_a_stale_views_accumulator_is_parked_not_in_its_slot():
+    base = torch.zeros(3)
+    with torch.no_grad():
+        view = base[:2]
+    view.requires_grad_()
+    node = (view * 1).grad_fn.next_functions[0][0]
+    base.add_(1)
+    assert view._grad_accumulator is None and view._view_info.parked() is node
+    view.requires_grad_(False)
+    view.requires_grad_(True)  # the own flag moves nothing into the slot
+    assert view._grad_accumulator is None and view._view_info.parked() is node

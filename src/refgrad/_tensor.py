@@ -63,10 +63,12 @@ def current_grad_fn(t):
 
 
 def held_grad_fn(t):
-    """``t._grad_fn``, or a waiting view's old node: what torch's C++ ``is_leaf`` looks at."""
+    """``t._grad_fn``, or the node a waiting or stale view still holds: what torch's C++
+    ``is_leaf`` looks at."""
     fn = t._grad_fn
-    if fn is None and t._view_info is not None and t._view_info.pending is not None:
-        return t._view_info.pending[0]
+    if fn is None and t._view_info is not None:
+        info = t._view_info
+        return info.pending[0] if info.pending is not None else info.held
     return fn
 
 
@@ -116,7 +118,7 @@ class _RequiresGrad:
         if fn is None and self._view_info is not None:
             if self._view_info.pending is not None:  # NOTE [Regenerating lazily]
                 return current_grad_fn(self)
-            if self._view_info.stale:
+            if self._view_info.refusal(self):  # NOTE [Refused when asked]
                 raise RuntimeError(self._view_info.stale)  # NOTE [Views past regenerating]
         return fn
 
@@ -126,7 +128,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:348
+# --- book/chapters/03_tensor.md:350
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -206,7 +208,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:436
+# --- book/chapters/03_tensor.md:438
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad
@@ -222,7 +224,7 @@ def clear_grad(t, set_to_none: bool = True) -> None:
     grad.zero_()
 
 
-# --- book/chapters/03_tensor.md:459
+# --- book/chapters/03_tensor.md:461
 class _Versions:
     __slots__ = ()
 
@@ -243,7 +245,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:498
+# --- book/chapters/03_tensor.md:500
 class _Detach:
     __slots__ = ()
 
@@ -287,7 +289,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:710
+# --- book/chapters/03_tensor.md:712
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -320,7 +322,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:751
+# --- book/chapters/03_tensor.md:753
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda")
 
@@ -346,12 +348,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:783
+# --- book/chapters/03_tensor.md:785
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:800
+# --- book/chapters/03_tensor.md:802
 _new = object.__new__  # looked up once, not on every tensor
 
 

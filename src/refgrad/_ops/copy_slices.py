@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:729
+# --- book/chapters/27_views.md:791
 """CopySlices: a base's history after an in-place write through one of its views."""
 
 import numpy as np
@@ -60,7 +60,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:803
+# --- book/chapters/27_views.md:865
 def base_wanted(node) -> bool:
     """Whether the pass computes the gradient ``node`` hands its base (edge 0)."""
     base = node._next_nodes[0]
@@ -73,7 +73,7 @@ def base_wanted(node) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/27_views.md:822
+# --- book/chapters/27_views.md:884
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))

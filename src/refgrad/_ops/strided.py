@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:333
+# --- book/chapters/27_views.md:349
 """as_strided: a view of the storage by sizes, strides and offset, and its gradient."""
 
 from refgrad._backend import array_module, device_of, element_strides, storage_root
@@ -85,7 +85,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:1374
+# --- book/chapters/27_views.md:1436
 def as_strided(input, size, stride, storage_offset=None):
     from refgrad._ops.dispatch import call
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:492
+# --- book/chapters/27_views.md:513
 """A view's grad_fn after a write: put out of date there, regenerated at its next use."""
 
 import weakref
@@ -74,18 +74,23 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:640
-def _go_stale(view, info) -> None:
-    if info.stale is not None:
-        return  # torch's words name the node the view had first
-    info.stale = _rebase_message(view, info.creation, INDIRECT)
-    info.held = view._grad_fn
-    if view._grad_fn is not None:
-        info.written = _rebase_message(view, info.creation)
-    view._grad_fn, view._requires_grad, view._grad_accumulator = None, True, None
+# --- book/chapters/27_views.md:698
+def _go_stale(view, info) -> bool:
+    """Make ``view`` stale, if it is not yet; whether it requires grad now."""
+    if info.stale is None:  # else torch's words name the node the view had first
+        info.stale = _rebase_message(view, info.creation, INDIRECT)
+        info.held = view._grad_fn
+        if view._grad_fn is not None:
+            info.written = _rebase_message(view, info.creation)
+        if view._grad_accumulator is not None:  # kept aside: NOTE [Refused when asked]
+            info.parked, view._grad_accumulator = view._grad_accumulator, None
+        view._grad_fn = None
+    view._requires_grad = (info.held is not None or info.requires_grad
+                           or view._view_base._requires_grad)
+    return view._requires_grad
 
 
-# --- book/chapters/27_views.md:652
+# --- book/chapters/27_views.md:715
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -123,16 +128,15 @@ def _outdated(view) -> bool:
     if info is None:
         return True  # no view any longer
     if info.creation != DEFAULT:  # NOTE [Views past regenerating]
-        if view._grad_fn is None and not view._view_base._requires_grad:
-            return False
-        _go_stale(view, info)
-    else:
-        if info.pending is None:
-            info.pending = (view._grad_fn, view._output_nr)
-            view._grad_fn = None  # its node is only not made yet
-        if not (view._requires_grad or view._view_base._requires_grad):
-            return False  # NOTE [A waiting view without grad]
-        view._requires_grad = True  # through its base, as torch's view
+        # refused or not when asked (NOTE [Refused when asked]); one that does not require
+        # grad stays for a later write to find: NOTE [A waiting view without grad]
+        return _go_stale(view, info)
+    if info.pending is None:
+        info.pending = (view._grad_fn, view._output_nr)
+        view._grad_fn = None  # its node is only not made yet
+    if not (view._requires_grad or view._view_base._requires_grad):
+        return False  # NOTE [A waiting view without grad]
+    view._requires_grad = True  # through its base, as torch's view
     return True
 
 

@@ -33,6 +33,12 @@ class ViewInfo:
         self.ref = None  # while it waits, its counter's reference: NOTE [Views held weakly]
         self.held = None  # the node a view past regenerating had: NOTE [Views past regenerating]
 
+    def refusal(self, view):
+        """torch's error for asking ``view``'s grad_fn now, or None: NOTE [Refused when asked]."""
+        if self.stale is not None and (self.held is not None or view._view_base._requires_grad):
+            return self.stale
+        return None
+
 
 def _creation(source, many: bool) -> int:
     if state.inference_mode:
@@ -47,7 +53,7 @@ def _creation(source, many: bool) -> int:
     return meta
 
 
-# --- book/chapters/27_views.md:120
+# --- book/chapters/27_views.md:126
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay, info = None, source._view_info
@@ -104,13 +110,15 @@ def unwatch(view) -> None:
             counter.waiting.discard(ref)
 
 
-# --- book/chapters/27_views.md:211
+# --- book/chapters/27_views.md:217
 def set_requires_grad(t, flag: bool) -> None:
     """Set leaf ``t``'s own requires_grad flag, and let its views follow."""
     info = t._view_info
     if info is not None:
         info.requires_grad = flag
-        if not flag:  # only the own flag earns an AccumulateGrad; torch keeps it meanwhile
+        if info.stale is not None:
+            pass  # its AccumulateGrad stays parked: NOTE [Refused when asked]
+        elif not flag:  # only the own flag earns an AccumulateGrad; torch keeps it meanwhile
             info.parked, t._grad_accumulator = t._grad_accumulator, None
         elif t._grad_accumulator is None:
             t._grad_accumulator = getattr(info, "parked", None)
@@ -127,11 +135,19 @@ def follow_base(base) -> None:
         if view is None or view._view_base is not base or view._grad_fn is not None:
             continue
         info = view._view_info
-        if info.stale is None and (info.pending is None or info.pending[0] is None):
+        if info.held is None and (info.pending is None or info.pending[0] is None):
             view._requires_grad = info.requires_grad or base._requires_grad
+            if not view._requires_grad and info.ref is not None:
+                _stop_waiting(view)  # for a later write: NOTE [A waiting view without grad]
 
 
-# --- book/chapters/27_views.md:270
+def _stop_waiting(view) -> None:
+    """Move ``view`` from its counter's ``waiting`` back to ``views``, marks and all."""
+    view._version_counter.waiting.discard(view._view_info.ref)
+    watch(view)
+
+
+# --- book/chapters/27_views.md:286
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -156,7 +172,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:300
+# --- book/chapters/27_views.md:316
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -167,7 +183,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:860
+# --- book/chapters/27_views.md:922
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -190,7 +206,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:884
+# --- book/chapters/27_views.md:946
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

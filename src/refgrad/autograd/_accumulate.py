@@ -231,12 +231,26 @@ def grad_accumulator(leaf) -> AccumulateGrad | None:
         if info is not None:
             if info.pending is not None and current_grad_fn(leaf) is not None:
                 return leaf._grad_fn  # NOTE [Regenerating lazily]: output 0 of its node
-            if info.stale:  # a view whose grad_fn torch refuses: NOTE [Views past regenerating]
-                raise RuntimeError(info.stale)
+            if info.stale is not None:  # a view past regenerating: chapter "Views"
+                return _parked_accumulator(leaf, info)
             if not info.requires_grad:  # NOTE [A view that requires grad through its base]
                 return None
         node = AccumulateGrad(leaf)
         leaf._grad_accumulator = weakref.ref(node)
+    return node
+
+
+def _parked_accumulator(view, info) -> AccumulateGrad | None:
+    """A stale view's AccumulateGrad, asked for anew at every use: NOTE [Refused when asked]."""
+    if info.refusal(view) is not None:
+        raise RuntimeError(info.stale)
+    if not info.requires_grad:
+        return None
+    ref = getattr(info, "parked", None)
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(view)
+        info.parked = weakref.ref(node)
     return node
 
 
@@ -249,7 +263,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1193
+# --- book/chapters/10_nodes.md:1209
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

@@ -102,7 +102,7 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
     if original is not None and original._grad_fn is None:
         if saved._grad_fn is not None:
             _lost_grad_fn(original, strict)  # NOTE [A saved input detached in place]
-        elif original._view_info is not None and original._view_info.stale:
+        elif original._view_info is not None and original._view_info.refusal(original):
             raise RuntimeError(original._view_info.stale)  # torch reads the view's grad_fn
     if saved._counter.value != saved._version:
         if original is not None and original._grad_fn is None and original._view_info:
@@ -124,7 +124,7 @@ def _lost_grad_fn(original, strict: bool) -> None:
     info = original._view_info
     if info is not None and info.pending is not None and current_grad_fn(original) is not None:
         return  # a view a write left waiting, regenerated: NOTE [Regenerating lazily]
-    if info is not None and info.stale:  # a view past regenerating: chapter "Views"
+    if info is not None and info.refusal(original):  # past regenerating: chapter "Views"
         raise RuntimeError(info.stale)
     if strict:
         raise RuntimeError(DETACHED_IN_PLACE)
