@@ -96,7 +96,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2101
+# --- book/chapters/05_creation.md:2148
+from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
+
+
+# --- book/chapters/05_creation.md:2303
 from refgrad._factory_arguments import asarray
 
 
