@@ -53,11 +53,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1191
+# --- book/chapters/05_creation.md:788
+import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
+
+
+# --- book/chapters/05_creation.md:1309
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1250
+# --- book/chapters/05_creation.md:1368
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -71,7 +75,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:1773
+# --- book/chapters/05_creation.md:1891
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -96,11 +100,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2148
+# --- book/chapters/05_creation.md:2266
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:2303
+# --- book/chapters/05_creation.md:2421
 from refgrad._factory_arguments import asarray
 
 
