@@ -1142,6 +1142,9 @@ RECIPES.update({
     "_prelu_kernel": Recipe(lambda a, w: F.prelu(a, w), ("nonzero", "any"),
                             shapes=st.sampled_from([[(2, 3, 2), (3,)], [(2, 3), (1,)],
                                                     [(3,), (1,)]])),
+    "_prelu_kernel_backward": Recipe(
+        lambda g, a, w: call(OPS["_prelu_kernel_backward"], (g, a, w)), ("any", "nonzero", "any"),
+        shapes=st.sampled_from([[(2, 3, 2), (2, 3, 2), (1, 3, 1)], [(2, 3), (2, 3), (1,)]])),
     "embedding": Recipe(lambda w, indices: F.embedding(indices, w), shapes=st.just([(4, 3)]),
                         # padding_idx and scale_grad_by_freq change the gradient, not the
                         # values: no finite difference sees them, so the conformance tests

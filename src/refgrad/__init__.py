@@ -388,16 +388,16 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1066
+# --- book/chapters/16o_argument_checks.md:1068
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
     concatenate, conj, cosine_similarity, cummax, cummin, cumprod, diag, diag_embed, diff, dot,
     dstack, einsum, ger, hardshrink, histc, hstack, imag, index_add, index_copy, index_fill,
     index_put, lerp, logcumsumexp, masked_fill, maximum, meshgrid, minimum, moveaxis, mv,
-    narrow_copy, outer, pairwise_distance, pow, real, renorm, repeat_interleave, resolve_conj,
-    resolve_neg, rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu,
-    var_mean, vstack, where,
+    narrow_copy, outer, pairwise_distance, pow, prelu, real, renorm, repeat_interleave,
+    resolve_conj, resolve_neg, rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split,
+    tril, triu, var_mean, vstack, where,
 )
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 

@@ -16,6 +16,7 @@ from refgrad._ops import (
     functions,
     fused,
     indexing,
+    layers,
     linalg,
     ordering,
     out_arguments,
@@ -106,7 +107,7 @@ def _parsed(spec: tuple) -> Arguments:
     return arguments
 
 
-# --- book/chapters/16o_argument_checks.md:713
+# --- book/chapters/16o_argument_checks.md:714
 _OUT = "*, Tensor out = None"
 _STABLE = "Tensor input, *, bool stable, int dim = -1, bool descending = False"
 _ORDER = "Tensor input, int dim = -1, bool descending = False"
@@ -143,7 +144,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:753
+# --- book/chapters/16o_argument_checks.md:754
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
     "dot": (linalg, (f"(Tensor input, Tensor tensor, {_OUT})",)),
@@ -165,10 +166,11 @@ FUNCTIONS.update({
     "pow": (out_arguments, (f"(Tensor input, Tensor exponent, {_OUT})",
                             f"(Number self, Tensor exponent, {_OUT})",
                             f"(Tensor input, Number exponent, {_OUT})")),
+    "prelu": (layers, ("(Tensor input, Tensor weight)",)),  # F.prelu is torch.prelu
 })
 
 
-# --- book/chapters/16o_argument_checks.md:786
+# --- book/chapters/16o_argument_checks.md:788
 HIDDEN = {  # name: the forms torch tries but never lists
     **{name: (f"(Number beta, Tensor input, Number alpha, {pair}, {_OUT})",
               f"(Number beta, Tensor input, {pair}, {_OUT})")
@@ -181,7 +183,7 @@ HIDDEN = {  # name: the forms torch tries but never lists
 }
 
 
-# --- book/chapters/16o_argument_checks.md:804
+# --- book/chapters/16o_argument_checks.md:806
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
@@ -230,7 +232,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:860
+# --- book/chapters/16o_argument_checks.md:862
 def _function(name: str):
     module, texts = FUNCTIONS[name]
     return read_after_failure(getattr(module, name), (
@@ -253,8 +255,8 @@ _W = {name: _function(name) for name in FUNCTIONS}
  clamp_max, clamp_min, clip, column_stack, concat, concatenate, cosine_similarity, cummax,
  cummin, cumprod, diag, diag_embed, diff, dot, dstack, ger, hardshrink, histc, hstack, index_add,
  index_copy, index_fill, index_put, lerp, logcumsumexp, masked_fill, maximum, minimum, moveaxis,
- mv, narrow_copy, outer, pairwise_distance, pow, renorm, repeat_interleave, rot90,
- row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu, var_mean,  # noqa: A001
+ mv, narrow_copy, outer, pairwise_distance, pow, prelu, renorm, repeat_interleave,
+ rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu, var_mean,  # noqa: A001
  vstack, where) = (
     _W[name] for name in sorted(_W))
 atleast_1d, atleast_2d, atleast_3d = (read_after_failure(getattr(module, name), (
@@ -266,7 +268,7 @@ meshgrid = read_after_failure(tiling.meshgrid, ((
     (), False, _listed))
 
 
-# --- book/chapters/16o_argument_checks.md:901
+# --- book/chapters/16o_argument_checks.md:903
 def _einsum_read(args: tuple) -> tuple:
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
@@ -282,7 +284,7 @@ einsum = read_after_failure(plain_einsum, (
     _einsum_read))
 
 
-# --- book/chapters/16o_argument_checks.md:923
+# --- book/chapters/16o_argument_checks.md:925
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
         if isinstance(input, Tensor):
