@@ -1397,6 +1397,14 @@ _UNDERIVABLE_CALLS = {
     "number_remainder": (lambda a: 2 % a, "remainder"),
     "bernoulli.p": (lambda a: torch.bernoulli(a, 0.5), "bernoulli"),
     "heaviside": (lambda a: torch.heaviside(a, a.detach()), "heaviside"),
+    "histogram.bin_ct": (lambda a: torch.histogram(a, 2).hist, "histogram"),
+    "histogram.bin_ct_weight": (lambda a: torch.histogram(a, 2, weight=a.detach()).bin_edges,
+                                "histogram"),
+    "histogram.bins_tensor": (lambda a: torch.histogram(a.detach(), a.sort().values).hist,
+                              "histogram"),
+    "histogram.bins_tensor_weight": (
+        lambda a: torch.histogram(a.detach(), torch.tensor([-3.0, 0.0, 2.0], dtype=a.dtype),
+                                  weight=a).hist, "histogram"),
     "scatter.reduce": (lambda a: _warned(lambda: a.scatter(
         0, torch.tensor([1, 1]), a.detach() * 2, reduce="multiply")), "scatter"),
     "scatter.value_reduce": (lambda a: torch.scatter(a, 0, torch.tensor([0]), 2.0, reduce="add"),

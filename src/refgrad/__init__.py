@@ -179,11 +179,11 @@ from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_s
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:649
+# --- book/chapters/16e_rounding_and_bits.md:650
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:701
+# --- book/chapters/16e_rounding_and_bits.md:702
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -388,14 +388,14 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1068
+# --- book/chapters/16o_argument_checks.md:1075
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
     concatenate, conj, cosine_similarity, cummax, cummin, cumprod, diag, diag_embed, diff, dot,
-    dstack, einsum, ger, hardshrink, histc, hstack, imag, index_add, index_copy, index_fill,
-    index_put, lerp, logcumsumexp, masked_fill, maximum, meshgrid, minimum, moveaxis, mv,
-    narrow_copy, outer, pairwise_distance, pow, prelu, real, renorm, repeat_interleave,
+    dstack, einsum, ger, hardshrink, histc, histogram, hstack, imag, index_add, index_copy,
+    index_fill, index_put, lerp, logcumsumexp, masked_fill, maximum, meshgrid, minimum, moveaxis,
+    mv, narrow_copy, outer, pairwise_distance, pow, prelu, real, renorm, repeat_interleave,
     resolve_conj, resolve_neg, rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split,
     tril, triu, var_mean, vstack, where,
 )
