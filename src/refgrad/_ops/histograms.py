@@ -55,13 +55,15 @@ def _row(name, inputs):
                        hides=UNSHOWN))  # its parameters are among them
 
 
-_ROWS = {(False, False): _row("histogram.bin_ct", ("self",)),
-         (False, True): _row("histogram.bin_ct_weight", ("self", "weight")),
-         (True, False): _row("histogram.bins_tensor", ("self", "bins")),
-         (True, True): _row("histogram.bins_tensor_weight", ("self", "bins", "weight"))}
+HISTOGRAM_BIN_CT = _row("histogram.bin_ct", ("self",))
+HISTOGRAM_BIN_CT_WEIGHT = _row("histogram.bin_ct_weight", ("self", "weight"))
+HISTOGRAM_BINS_TENSOR = _row("histogram.bins_tensor", ("self", "bins"))
+HISTOGRAM_BINS_TENSOR_WEIGHT = _row("histogram.bins_tensor_weight", ("self", "bins", "weight"))
+_ROWS = {(False, False): HISTOGRAM_BIN_CT, (False, True): HISTOGRAM_BIN_CT_WEIGHT,
+         (True, False): HISTOGRAM_BINS_TENSOR, (True, True): HISTOGRAM_BINS_TENSOR_WEIGHT}
 
 
-# --- book/chapters/16k_order_statistics.md:1241
+# --- book/chapters/16k_order_statistics.md:1243
 def _outer_edges(input, bins, range):  # noqa: A002 - torch's name
     if input.dtype not in (_dtype.float32, _dtype.float64):
         raise NotImplementedError(f"\"histogramdd\" not implemented for '{LEGACY[input.dtype]}'")
@@ -102,7 +104,7 @@ def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]
 
 
-# --- book/chapters/16k_order_statistics.md:1283
+# --- book/chapters/16k_order_statistics.md:1285
 def _check_weight(input, weight) -> None:
     if weight.dtype is not input.dtype:
         raise RuntimeError(f"{_DD}if weight tensor is provided, input tensor and weight tensor "
@@ -121,7 +123,7 @@ def _bins_positive(count: int) -> None:
                            "dimension 0")
 
 
-# --- book/chapters/16k_order_statistics.md:1303
+# --- book/chapters/16k_order_statistics.md:1305
 def histogram(input, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
     if (not isinstance(input, Tensor) or not isinstance(density, bool)
             or not isinstance(weight, Tensor | None)):
