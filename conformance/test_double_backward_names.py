@@ -34,6 +34,7 @@ CASES = {
     "cos": (torch.cos, [ANY]), "tan": (torch.tan, [INSIDE]), "tanh": (torch.tanh, [ANY]),
     "sigmoid": (torch.sigmoid, [ANY]), "sqrt": (torch.sqrt, [POS]),
     "rsqrt": (torch.rsqrt, [POS]), "relu": (torch.relu, [ANY]), "abs": (torch.abs, [ANY]),
+    "prelu": (torch.prelu, [ANY, [0.25]]),
     "sign": (torch.sign, [ANY]), "sgn": (torch.sgn, [ANY]),
     "clamp": (lambda a: torch.clamp(a, -1.0, 1.0), [ANY]),
     "clamp_min": (lambda a: torch.clamp_min(a, 0.6), [ANY]),
@@ -198,6 +199,12 @@ EXPECTED = {
     ],
     'relu': [
         'ThresholdBackwardBackward0 .AccumulateGrad .ReluBackward0 ..AccumulateGrad',
+    ],
+    'prelu': [
+        'PreluKernelBackwardBackward0 .AccumulateGrad .AccumulateGrad .ViewBackward0 '
+        '..AccumulateGrad',
+        'ViewBackward0 .SumBackward1 ..PreluKernelBackwardBackward0 ...AccumulateGrad '
+        '...AccumulateGrad ...ViewBackward0',
     ],
     'abs': [
         'MulBackward0 .AccumulateGrad .SgnBackward0 ..AccumulateGrad',

@@ -94,6 +94,63 @@ def test_prelu():
         F.prelu(x, torch.ones(1, 2, dtype=torch.float64))
 
 
+def test_prelu_forms_and_their_argument_errors():
+    x = torch.tensor([[-2.0, 1.0], [3.0, -0.5]], dtype=torch.float64)
+    weight = torch.tensor([0.25, -1.0], dtype=torch.float64)
+    assert F.prelu is torch.prelu
+    assert torch.equal(x.prelu(weight), torch.prelu(input=x, weight=weight))
+    assert x.prelu(torch.tensor(0.5, dtype=torch.float64)).tolist() == [[-1.0, 1.0],
+                                                                         [3.0, -0.25]]
+    missing = 'prelu() missing 1 required positional arguments: "weight"'
+    for call, kind, message in (
+            (lambda: torch.prelu(x), TypeError, missing),
+            (lambda: x.prelu(), TypeError, missing),
+            (lambda: torch.prelu(x, bad=1), TypeError, missing),
+            (lambda: torch.prelu(x, weight, weight), TypeError,
+             "prelu() takes 2 positional arguments but 3 were given"),
+            (lambda: x.prelu(weight, weight), TypeError,
+             "prelu() takes 1 positional argument but 2 were given"),
+            (lambda: torch.prelu(3, x), TypeError,
+             "prelu(): argument 'input' (position 1) must be Tensor, not int"),
+            (lambda: x.prelu(weight=3), TypeError, "prelu(): argument 'weight' must be Tensor, "
+                                                   "not int"),
+            (lambda: x.prelu(torch.ones(1)), RuntimeError,
+             "prelu: Type promoting not supported. Got Double and Float")):
+        with raises(kind, message):
+            call()
+
+
+def test_prelu_double_backward():
+    x = torch.tensor([[1.0, 0.0, -2.0], [-1.0, 3.0, 0.0]], dtype=torch.float64,
+                     requires_grad=True)
+    weight = torch.tensor([0.25, 0.5, 2.0], dtype=torch.float64, requires_grad=True)
+    g = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=torch.float64,
+                     requires_grad=True)
+    grad_x, grad_weight = torch.autograd.grad(torch.prelu(x.reshape(2, 3, 1), weight),
+                                              (x, weight), g.reshape(2, 3, 1), create_graph=True)
+    assert grad_x.tolist() == [[1.0, 1.0, 6.0], [1.0, 5.0, 12.0]]  # 0 is not positive here
+    assert grad_weight.tolist() == [-4.0, 0.0, -6.0]
+    node = grad_x.grad_fn.next_functions[0][0]
+    assert type(node).__name__ == "PreluKernelBackwardBackward0"
+    assert [type(n).__name__ for n, _ in node.next_functions] == ["ViewBackward0"] * 3
+    assert [n for n in dir(node) if n.startswith("_saved")] == [
+        "_saved_grad_output", "_saved_self", "_saved_weight"]
+    gg_x = torch.tensor([[0.5, 0.25, 1.0], [2.0, 1.0, 0.5]], dtype=torch.float64)
+    gg_weight = torch.tensor([1.0, 3.0, 2.0], dtype=torch.float64)
+    both = torch.autograd.grad((grad_x, grad_weight), (g, x, weight), (gg_x, gg_weight),
+                               retain_graph=True)
+    # ... and positive in the second derivatives, as in torch's formulas
+    assert [t.tolist() for t in both] == [
+        [[0.5, 0.25, -2.0], [-0.5, 1.0, 0.5]], [[0.0, 0.0, 6.0], [4.0, 0.0, 0.0]],
+        [8.0, 0.0, 3.0]]
+    one = torch.autograd.grad(grad_weight, (g, x, weight), gg_weight, retain_graph=True)
+    assert [t.tolist() for t in one] == [
+        [[0.0, 0.0, -4.0], [-1.0, 0.0, 0.0]], [[0.0, 0.0, 6.0], [4.0, 0.0, 0.0]],
+        [0.0, 0.0, 0.0]]
+    other = torch.autograd.grad(grad_x, (g, x), gg_x)
+    assert other[1].tolist() == [[0.0] * 3] * 2
+
+
 def test_one_hot():
     assert F.one_hot(torch.tensor([1, 0, 3])).tolist() == [[0, 1, 0, 0], [1, 0, 0, 0],
                                                            [0, 0, 0, 1]]

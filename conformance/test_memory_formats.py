@@ -265,3 +265,53 @@ def test_to_lists_its_signatures_for_a_wrong_format():
                 f" * (torch.device device = None, torch.dtype dtype = None, {tail}"
                 f" * (torch.dtype dtype, {tail} * (Tensor tensor, {tail}"):
         torch.ones(2).to(torch.float64, memory_format=1)
+
+
+NOT_UNIQUE = ("The tensor does not have unique dim order, or cannot map to exact one of the "
+              "given memory formats.")
+BAD_CHECK = "The ambiguity_check argument must be a bool or a list of memory formats."
+
+
+def test_dim_order_reads_the_strides():
+    x = torch.empty(2, 3, 5, 7)
+    assert x.dim_order() == (0, 1, 2, 3) and type(x.dim_order()) is tuple
+    assert x.transpose(1, 2).dim_order() == (0, 2, 1, 3)
+    assert x.contiguous(memory_format=torch.channels_last).dim_order() == (0, 2, 3, 1)
+    assert torch.empty(2, 3, 4, 5, 6, memory_format=torch.channels_last_3d).dim_order() == (
+        0, 2, 3, 4, 1)
+    assert torch.empty(2, 3, 4).permute(2, 0, 1).dim_order(ambiguity_check=True) == (1, 2, 0)
+    assert torch.empty(3, 4).t().dim_order() == (1, 0)
+    assert torch.empty(4, 6)[:, ::2].dim_order(ambiguity_check=True) == (0, 1)
+    assert torch.tensor(1.0).dim_order(ambiguity_check=True) == ()
+    assert torch.ones(1).expand(4).dim_order(ambiguity_check=True) == (0,)
+
+
+@pytest.mark.parametrize("shape, strides, answers", [
+    ((3, 2), (1, 3), [(1, 0)] * 4),
+    ((2, 3), (3, 3), [(1, 0), NOT_UNIQUE, NOT_UNIQUE, NOT_UNIQUE]),
+    ((3, 2), (1, 1), [(0, 1), NOT_UNIQUE, NOT_UNIQUE, NOT_UNIQUE]),
+    ((2, 3), (0, 1), [(0, 1), "The tensor does not have unique dim order.", (0, 1),
+                      "The tensor does not have unique dim order."]),
+    ((2, 3, 2), (1, 0, 2), [(2, 1, 0), "The tensor does not have unique dim order.",
+                            (2, 1, 0), "The tensor does not have unique dim order."]),
+    ((1, 2, 3, 4), (24, 12, 4, 1), [(0, 1, 2, 3), NOT_UNIQUE, NOT_UNIQUE, (0, 1, 2, 3)]),
+    ((2, 1, 3, 3), (9, 1, 3, 1), [(0, 2, 3, 1), NOT_UNIQUE, NOT_UNIQUE, NOT_UNIQUE]),
+])
+def test_dim_order_ambiguity_checks(shape, strides, answers):
+    t = torch.zeros(100).as_strided(shape, strides)
+    checks = [False, True, [], [torch.contiguous_format, torch.channels_last]]
+    for check, answer in zip(checks, answers):
+        if isinstance(answer, tuple):
+            assert t.dim_order(ambiguity_check=check) == answer
+        else:
+            with raises(RuntimeError, answer):
+                t.dim_order(ambiguity_check=check)
+
+
+def test_dim_order_refuses_other_checks():
+    t = torch.empty(2)
+    for bad in ("ILLEGAL", None, 1, (torch.contiguous_format,), [1], [torch.channels_last, 0]):
+        with raises(TypeError, BAD_CHECK):
+            t.dim_order(ambiguity_check=bad)
+    with raises(TypeError, "Tensor.dim_order() takes 1 positional argument but 2 were given"):
+        t.dim_order(True)

@@ -352,3 +352,135 @@ def test_bincount_and_histc():
         torch.histc(data, bins=2, min=3, max=1)
     with raises(RuntimeError, "torch.histc: range of [0, inf] is not finite"):
         torch.histc(data, bins=2, min=0, max=math.inf)
+
+
+DD = "torch.histogramdd: "
+
+
+def test_histogram_with_a_count_of_bins():
+    x = torch.tensor([1.0, 2.0, 1.0, 4.0, 2.5, 0.0])
+    h = torch.histogram(x, bins=4)
+    assert type(h) is torch.return_types.histogram and len(h) == 2 and h[0] is h.hist
+    assert h.hist.tolist() == [1.0, 2.0, 2.0, 1.0] and h.bin_edges.tolist() == [0, 1, 2, 3, 4]
+    assert repr(h).startswith("torch.return_types.histogram(\nhist=tensor([1., 2., 2., 1.]),")
+    hist, edges = x.histogram(4, range=(0, 3))
+    assert hist.tolist() == [1.0, 2.0, 1.0, 1.0] and edges.tolist() == [0.0, 0.75, 1.5, 2.25, 3.0]
+    assert torch.histogram(x).hist.shape == (100,) and hist.dtype == torch.float32
+    assert torch.histogram(torch.tensor([3.0, 3.0]), 4).bin_edges.tolist() == [
+        2.5, 2.75, 3.0, 3.25, 3.5]
+    assert torch.histogram(torch.tensor([]), 2).bin_edges.tolist() == [0.0, 0.5, 1.0]
+    assert torch.histogram(torch.tensor(2.5), 2, range=(2.0, 3.0)).hist.tolist() == [0.0, 1.0]
+    # the edges decide: scaling alone would put 0.3 (float32) in the third tenth
+    tenths = torch.tensor([0.1, 0.2, 0.3, 0.7, 1.0, 0.9999999])
+    assert torch.histogram(tenths, 10).hist.tolist() == [1, 1, 1, 0, 0, 0, 1, 0, 0, 2]
+    even = torch.histogram(torch.linspace(0, 1, 1000), 7)
+    assert even.hist.tolist() == [143.0, 143.0, 143.0, 142.0, 143.0, 143.0, 143.0]
+
+
+def test_histogram_with_edges_weights_and_density():
+    x = torch.tensor([1.0, 2.0, 1.0, 4.0, 2.5, 0.0], dtype=torch.float64)
+    edges = torch.tensor([0.0, 1.0, 3.5, 5.0], dtype=torch.float64)
+    assert torch.histogram(x, edges).hist.tolist() == [1.0, 4.0, 1.0]
+    weighted = torch.histogram(x, edges, weight=torch.arange(6.0, dtype=torch.float64))
+    assert weighted.hist.tolist() == [5.0, 7.0, 3.0] and weighted.bin_edges.tolist() == [
+        0.0, 1.0, 3.5, 5.0]
+    assert weighted.bin_edges.data_ptr() != edges.data_ptr()
+    outside = torch.histogram(torch.tensor([-1.0, 5.0, 0.0, 3.0]), torch.tensor([0.0, 1.0, 3.0]))
+    assert outside.hist.tolist() == [1.0, 1.0]
+    dense = torch.histogram(torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64), 3, density=True)
+    assert dense.hist.tolist() == [0.5000000000000001, 0.4999999999999998, 0.5000000000000001]
+    assert torch.histogram(x.float(), 2, range=(1.0, 2.0), weight=torch.ones(6),
+                           density=True).hist.tolist() == [1.3333333730697632, 0.6666666865348816]
+    flat = torch.histogram(x.reshape(2, 3), 3, weight=torch.arange(6.0, dtype=torch.float64))
+    assert flat.hist.tolist() == [7.0, 5.0, 3.0]
+    assert torch.isnan(torch.histogram(x, 2, range=(5.0, 6.0), density=True).hist).all()
+
+
+def test_histogram_records_a_node_without_a_derivative():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    h = torch.histogram(a, 2)
+    assert h.hist.grad_fn is h.bin_edges.grad_fn and h.bin_edges.requires_grad
+    assert type(h.hist.grad_fn).__name__ == "NotImplemented"
+    with raises(RuntimeError, "derivative for aten::histogram is not implemented"):
+        h.hist.sum().backward()
+    w = torch.ones(2, requires_grad=True)
+    assert len(torch.histogram(torch.ones(2), 2, weight=w).hist.grad_fn.next_functions) == 1
+    b = torch.tensor([0.0, 1.0, 3.0], requires_grad=True)
+    assert len(torch.histogram(a, b, weight=w).hist.grad_fn.next_functions) == 3
+    with torch.no_grad():
+        assert not torch.histogram(a, 2).hist.requires_grad
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), [
+    (lambda x: torch.histogram(x, 0), RuntimeError,
+     "torch.histogram(): bins must be > 0, but got 0 for dimension 0"),
+    (lambda x: torch.histogram(x, 0, range=(3.0, 1.0)), RuntimeError,
+     "torch.histogram(): bins must be > 0, but got 0 for dimension 0"),
+    (lambda x: torch.histogram(x, 4, range=(3.0, 1.0)), RuntimeError,
+     f"{DD}min should not exceed max, but got min 3 max 1 for dimension 0"),
+    (lambda x: torch.histogram(x, 4, range=(0.0, 3.0, 4.0)), RuntimeError,
+     f"{DD}for a 1-dimensional histogram range should have 2 elements, but got 3"),
+    (lambda x: torch.histogram(x, 4, range=(math.inf, 1.0)), RuntimeError,
+     f"{DD}dimension 0's range [inf, 1] is not finite"),
+    (lambda x: torch.histogram(torch.tensor([1.0, math.nan]), 4), RuntimeError,
+     f"{DD}dimension 0's range [nan, nan] is not finite"),
+    (lambda x: torch.histogram(x, 2, range=(3.0, 1.0), weight=torch.ones(2)), RuntimeError,
+     f"{DD}min should not exceed max, but got min 3 max 1 for dimension 0"),
+    (lambda x: torch.histogram(x, 3, weight=torch.ones(5)), RuntimeError,
+     f"{DD}if weight tensor is provided it should have the same shape as the input tensor "
+     "excluding its innermost dimension, but got input with shape [6, 1] and weight with "
+     "shape [5]"),
+    (lambda x: torch.histogram(x, 3, weight=torch.ones(6, dtype=torch.float64)), RuntimeError,
+     f"{DD}if weight tensor is provided, input tensor and weight tensor should have the same "
+     "dtype, but got input(float), and weight(double)"),
+    (lambda x: torch.histogram(x, torch.tensor([0, 1, 3])), RuntimeError,
+     f"{DD}input tensor and bins tensors should have the same dtype, but got input with dtype "
+     "float and bins for dimension 0 with dtype long int"),
+    (lambda x: torch.histogram(x, torch.tensor([[1]])), RuntimeError,
+     f"{DD}input tensor and bins tensors should have the same dtype, but got input with dtype "
+     "float and bins for dimension 0 with dtype long int"),
+    (lambda x: torch.histogram(x, torch.tensor([[1.0]]), weight=torch.ones(2)), RuntimeError,
+     f"{DD}bins tensor should have one dimension, but got 2 dimensions in the bins tensor for "
+     "dimension 0"),
+    (lambda x: torch.histogram(x, torch.tensor([])), RuntimeError,
+     f"{DD}bins tensor should have at least 1 element, but got 0 elements in the bins tensor "
+     "for dimension 0"),
+    (lambda x: torch.histogram(x, torch.tensor([1.0]), weight=torch.ones(2)), RuntimeError,
+     f"{DD}if weight tensor is provided it should have the same shape as the input tensor "
+     "excluding its innermost dimension, but got input with shape [6, 1] and weight with "
+     "shape [2]"),
+    (lambda x: torch.histogram(x, torch.tensor([3.0])), RuntimeError,
+     "torch.histogram(): bins must be > 0, but got 0 for dimension 0"),
+    (lambda x: torch.histogram(torch.tensor([1, 2]), 2, weight=torch.ones(3)),
+     NotImplementedError, "\"histogramdd\" not implemented for 'Long'"),
+    (lambda x: torch.histogram(x.half(), 2), NotImplementedError,
+     "\"histogramdd\" not implemented for 'Half'"),
+    (lambda x: torch.histogram(torch.tensor([1, 2]), torch.tensor([1, 2])), NotImplementedError,
+     "\"histogram_cpu\" not implemented for 'Long'"),
+])
+def test_histogram_refusals(call, kind, message):
+    with raises(kind, message):
+        call(torch.tensor([1.0, 2.0, 1.0, 4.0, 2.5, 0.0]))
+
+
+def test_histogram_argument_errors():
+    x = torch.tensor([1.0, 2.0])
+    listed = ("\n * (Tensor input, Tensor bins, *, Tensor weight = None, bool density = False, "
+              "tuple of Tensors out = None)\n * (Tensor input, int bins = 100, *, tuple of floats "
+              "range = None, Tensor weight = None, bool density = False, tuple of Tensors out = "
+              "None)\n")
+    for call, got in ((lambda: torch.histogram(x, 3.0), "(Tensor, float)"),
+                      (lambda: torch.histogram(x, True), "(Tensor, bool)"),
+                      (lambda: torch.histogram(x, bins=None), "(Tensor, bins=NoneType)"),
+                      (lambda: torch.histogram(x, 2, density=None),
+                       "(Tensor, int, density=NoneType)"),
+                      (lambda: torch.histogram(x, torch.tensor([0.0, 1.0]), range=(0.0, 1.0)),
+                       "(Tensor, Tensor, range=tuple)")):
+        with raises(TypeError, "histogram() received an invalid combination of arguments - "
+                               f"got {got}, but expected one of:{listed}"):
+            call()
+    with raises(TypeError, "histogram() received an invalid combination of arguments - got "
+                           "(float), but expected one of:\n * (Tensor bins, *, Tensor weight = "
+                           "None, bool density = False)\n * (int bins = 100, *, tuple of floats "
+                           "range = None, Tensor weight = None, bool density = False)\n"):
+        x.histogram(3.0)

@@ -1142,6 +1142,9 @@ RECIPES.update({
     "_prelu_kernel": Recipe(lambda a, w: F.prelu(a, w), ("nonzero", "any"),
                             shapes=st.sampled_from([[(2, 3, 2), (3,)], [(2, 3), (1,)],
                                                     [(3,), (1,)]])),
+    "_prelu_kernel_backward": Recipe(
+        lambda g, a, w: call(OPS["_prelu_kernel_backward"], (g, a, w)), ("any", "nonzero", "any"),
+        shapes=st.sampled_from([[(2, 3, 2), (2, 3, 2), (1, 3, 1)], [(2, 3), (2, 3), (1,)]])),
     "embedding": Recipe(lambda w, indices: F.embedding(indices, w), shapes=st.just([(4, 3)]),
                         # padding_idx and scale_grad_by_freq change the gradient, not the
                         # values: no finite difference sees them, so the conformance tests
@@ -1394,6 +1397,14 @@ _UNDERIVABLE_CALLS = {
     "number_remainder": (lambda a: 2 % a, "remainder"),
     "bernoulli.p": (lambda a: torch.bernoulli(a, 0.5), "bernoulli"),
     "heaviside": (lambda a: torch.heaviside(a, a.detach()), "heaviside"),
+    "histogram.bin_ct": (lambda a: torch.histogram(a, 2).hist, "histogram"),
+    "histogram.bin_ct_weight": (lambda a: torch.histogram(a, 2, weight=a.detach()).bin_edges,
+                                "histogram"),
+    "histogram.bins_tensor": (lambda a: torch.histogram(a.detach(), a.sort().values).hist,
+                              "histogram"),
+    "histogram.bins_tensor_weight": (
+        lambda a: torch.histogram(a.detach(), torch.tensor([-3.0, 0.0, 2.0], dtype=a.dtype),
+                                  weight=a).hist, "histogram"),
     "scatter.reduce": (lambda a: _warned(lambda: a.scatter(
         0, torch.tensor([1, 1]), a.detach() * 2, reduce="multiply")), "scatter"),
     "scatter.value_reduce": (lambda a: torch.scatter(a, 0, torch.tensor([0]), 2.0, reduce="add"),

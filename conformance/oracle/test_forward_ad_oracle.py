@@ -305,6 +305,7 @@ TORCH_CALLS.update({  # torch.nn.functional's losses, chapter 16q
 })
 TORCH_CALLS.update({  # torch.nn.functional's layers, chapter 16q
     "_prelu_kernel": F.prelu,
+    "_prelu_kernel_backward": aten._prelu_kernel_backward,
     "embedding": lambda w, indices: F.embedding(indices, w),
     "constant_pad_nd": lambda a, pad: F.pad(a, pad, value=1.5),
     **{f"{kind}_pad{k}d": lambda a, padding, mode=mode: F.pad(a, padding, mode)

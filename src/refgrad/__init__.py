@@ -53,11 +53,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1191
+# --- book/chapters/05_creation.md:788
+import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
+
+
+# --- book/chapters/05_creation.md:1309
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1250
+# --- book/chapters/05_creation.md:1368
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -71,7 +75,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:1773
+# --- book/chapters/05_creation.md:1891
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -96,7 +100,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2101
+# --- book/chapters/05_creation.md:2266
+from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
+
+
+# --- book/chapters/05_creation.md:2421
 from refgrad._factory_arguments import asarray
 
 
@@ -171,11 +179,11 @@ from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_s
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:649
+# --- book/chapters/16e_rounding_and_bits.md:650
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:701
+# --- book/chapters/16e_rounding_and_bits.md:702
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -192,7 +200,11 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:685
+# --- book/chapters/16g_moves_and_fused.md:486
+from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
+
+
+# --- book/chapters/16g_moves_and_fused.md:737
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -380,16 +392,16 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1066
+# --- book/chapters/16o_argument_checks.md:1075
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
     concatenate, conj, cosine_similarity, cummax, cummin, cumprod, diag, diag_embed, diff, dot,
-    dstack, einsum, ger, hardshrink, histc, hstack, imag, index_add, index_copy, index_fill,
-    index_put, lerp, logcumsumexp, masked_fill, maximum, meshgrid, minimum, moveaxis, mv,
-    narrow_copy, outer, pairwise_distance, pow, real, renorm, repeat_interleave, resolve_conj,
-    resolve_neg, rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu,
-    var_mean, vstack, where,
+    dstack, einsum, ger, hardshrink, histc, histogram, hstack, imag, index_add, index_copy,
+    index_fill, index_put, lerp, logcumsumexp, masked_fill, maximum, meshgrid, minimum, moveaxis,
+    mv, narrow_copy, outer, pairwise_distance, pow, prelu, real, renorm, repeat_interleave,
+    resolve_conj, resolve_neg, rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split,
+    tril, triu, var_mean, vstack, where,
 )
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 

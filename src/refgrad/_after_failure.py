@@ -15,7 +15,9 @@ from refgrad._ops import (
     distances,
     functions,
     fused,
+    histograms,
     indexing,
+    layers,
     linalg,
     ordering,
     out_arguments,
@@ -106,7 +108,7 @@ def _parsed(spec: tuple) -> Arguments:
     return arguments
 
 
-# --- book/chapters/16o_argument_checks.md:713
+# --- book/chapters/16o_argument_checks.md:715
 _OUT = "*, Tensor out = None"
 _STABLE = "Tensor input, *, bool stable, int dim = -1, bool descending = False"
 _ORDER = "Tensor input, int dim = -1, bool descending = False"
@@ -143,7 +145,8 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:753
+# --- book/chapters/16o_argument_checks.md:755
+_HISTOGRAM = (("Tensor bins", ""), ("int bins = 100", "tuple of floats range = None, "))
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
     "dot": (linalg, (f"(Tensor input, Tensor tensor, {_OUT})",)),
@@ -165,10 +168,14 @@ FUNCTIONS.update({
     "pow": (out_arguments, (f"(Tensor input, Tensor exponent, {_OUT})",
                             f"(Number self, Tensor exponent, {_OUT})",
                             f"(Tensor input, Number exponent, {_OUT})")),
+    "prelu": (layers, ("(Tensor input, Tensor weight)",)),  # F.prelu is torch.prelu
+    "histogram": (histograms, tuple(f"(Tensor input, {bins}, *, {rest}Tensor weight = None, "
+                                    "bool density = False, tuple of Tensors out = None)"
+                                    for bins, rest in _HISTOGRAM)),
 })
 
 
-# --- book/chapters/16o_argument_checks.md:786
+# --- book/chapters/16o_argument_checks.md:793
 HIDDEN = {  # name: the forms torch tries but never lists
     **{name: (f"(Number beta, Tensor input, Number alpha, {pair}, {_OUT})",
               f"(Number beta, Tensor input, {pair}, {_OUT})")
@@ -181,7 +188,7 @@ HIDDEN = {  # name: the forms torch tries but never lists
 }
 
 
-# --- book/chapters/16o_argument_checks.md:804
+# --- book/chapters/16o_argument_checks.md:811
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
@@ -230,7 +237,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:860
+# --- book/chapters/16o_argument_checks.md:867
 def _function(name: str):
     module, texts = FUNCTIONS[name]
     return read_after_failure(getattr(module, name), (
@@ -251,11 +258,11 @@ def _listed(args: tuple) -> tuple:
 _W = {name: _function(name) for name in FUNCTIONS}
 (addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, baddbmm, bernoulli, bincount, clamp,
  clamp_max, clamp_min, clip, column_stack, concat, concatenate, cosine_similarity, cummax,
- cummin, cumprod, diag, diag_embed, diff, dot, dstack, ger, hardshrink, histc, hstack, index_add,
- index_copy, index_fill, index_put, lerp, logcumsumexp, masked_fill, maximum, minimum, moveaxis,
- mv, narrow_copy, outer, pairwise_distance, pow, renorm, repeat_interleave, rot90,
- row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu, var_mean,  # noqa: A001
- vstack, where) = (
+ cummin, cumprod, diag, diag_embed, diff, dot, dstack, ger, hardshrink, histc, histogram,
+ hstack, index_add, index_copy, index_fill, index_put, lerp, logcumsumexp, masked_fill, maximum,
+ minimum, moveaxis, mv, narrow_copy, outer, pairwise_distance, pow, prelu, renorm,
+ repeat_interleave, rot90, row_stack, rsub, scatter, sort, std_mean, tensor_split, tril, triu,
+ var_mean, vstack, where) = (  # noqa: A001
     _W[name] for name in sorted(_W))
 atleast_1d, atleast_2d, atleast_3d = (read_after_failure(getattr(module, name), (
     (f"{name}(Tensor input)", f"{name}(tuple of Tensors tensors)"), (), False, _one_or_all))
@@ -266,7 +273,7 @@ meshgrid = read_after_failure(tiling.meshgrid, ((
     (), False, _listed))
 
 
-# --- book/chapters/16o_argument_checks.md:901
+# --- book/chapters/16o_argument_checks.md:908
 def _einsum_read(args: tuple) -> tuple:
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
@@ -282,7 +289,7 @@ einsum = read_after_failure(plain_einsum, (
     _einsum_read))
 
 
-# --- book/chapters/16o_argument_checks.md:923
+# --- book/chapters/16o_argument_checks.md:930
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
         if isinstance(input, Tensor):

@@ -2,10 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:960
+# --- book/chapters/16o_argument_checks.md:967
 """torch's argument errors for methods, read once they fail: NOTE [Read after a failure]."""
 
-from refgrad._after_failure import CLAMP, FUNCTIONS, HIDDEN, read_after_failure
+from refgrad._after_failure import _HISTOGRAM, CLAMP, FUNCTIONS, HIDDEN, read_after_failure
 from refgrad._argument_forms import method_form
 from refgrad._arguments import Arguments
 from refgrad._tensor import Tensor
@@ -21,7 +21,9 @@ METHODS = {name: None for name in (
     "addr", "addbmm", "addbmm_", "diff", "histc", "masked_fill",
     "masked_fill_", "moveaxis", "rot90", "scatter", "scatter_", "sort", "argsort", "clamp_min",
     "clamp_min_", "clamp_max", "clamp_max_", "bincount", "hardshrink", "maximum", "minimum",
-    "tril", "triu", "bernoulli", "index_fill", "index_fill_", "renorm", "renorm_")}
+    "tril", "triu", "bernoulli", "index_fill", "index_fill_", "renorm", "renorm_", "prelu")}
+METHODS["histogram"] = tuple(f"(Tensor input, {bins}, *, {rest}Tensor weight = None, "
+                             "bool density = False)" for bins, rest in _HISTOGRAM)
 METHODS.update({
     "addr_": ("(Tensor input, Tensor vec1, Tensor vec2, *, Number beta = 1, "
               "Number alpha = 1)",),
@@ -42,7 +44,7 @@ METHODS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:1007
+# --- book/chapters/16o_argument_checks.md:1016
 _OTHER = "(Tensor input, Tensor other)"
 _DIM = "(Tensor input, int dim)"
 _ADDC = "(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1)"
@@ -73,7 +75,7 @@ METHODS.update({name: texts for names, texts in (
 ) for name in names})
 
 
-# --- book/chapters/16o_argument_checks.md:1042
+# --- book/chapters/16o_argument_checks.md:1051
 _NAN = "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None)"
 _SQUEEZE = ("(Tensor input)", "(Tensor input, int dim)", "(Tensor input, tuple of ints dim)")
 _REPEAT = tuple(f"(Tensor input, {kind} repeats, int? dim = None, *, int output_size = None)"

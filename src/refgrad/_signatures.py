@@ -148,12 +148,14 @@ _CHECKS = {
     "torch.memory_format": lambda v: isinstance(v, MemoryFormat),
     "Tensor": lambda v: isinstance(v, Tensor),
     "tuple of Tensors": lambda v: isinstance(v, tuple | list),
+    # histogram's range: like a tuple of ints, judged by its first element
+    "tuple of floats": lambda v: isinstance(v, tuple | list) and (not v or _is_float(v[0])),
     "object": lambda v: True,  # torch.tensor's data: anything, read by the function
     "torch.Storage": lambda v: False,  # refgrad has no storages
 }
 
 
-# --- book/chapters/13a_arguments.md:274
+# --- book/chapters/13a_arguments.md:276
 def fits_parameter(p: Parameter, value, numbers_as_tensors: bool) -> bool:
     """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
     if value is None and p.takes_none:

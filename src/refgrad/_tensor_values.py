@@ -191,7 +191,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:646
+# --- book/chapters/03_tensor.md:647
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -219,6 +219,9 @@ class _Numbers:
 
     def __int__(self) -> int:
         return _scalar(self, int)
+
+    def __complex__(self) -> complex:  # a real tensor's one number, as float() reads it
+        return complex(self.__float__())
 
     @property
     def real(self):

@@ -53,6 +53,10 @@ def _given_out(cls):
     max, min, sort, topk, cummax, cummin, median, nanmedian, kthvalue, mode, aminmax))
 
 
+# --- book/chapters/16k_order_statistics.md:1339
+from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
+
+
 # --- book/chapters/16l_more_linalg.md:915
 from refgrad._ops.factorizations import CHOLESKY_EX_RESULT as linalg_cholesky_ex  # noqa: F401, E402
 from refgrad._ops.factorizations import (  # noqa: E402

@@ -10,7 +10,7 @@ import numpy as np
 from refgrad._ops.activations import host
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
-from refgrad._tensor import make_tensor
+from refgrad._tensor import Tensor, make_tensor
 
 
 def linear(input, weight, bias=None):
@@ -33,18 +33,37 @@ def bilinear(input1, input2, weight, bias=None):
     return output if bias is None else output + bias
 
 
-# --- book/chapters/16q_functional.md:1268
-def _prelu_backward(g, self, weight):
+# --- book/chapters/16q_functional.md:1275
+def _prelu_grads(g, a, w):
+    positive = a > 0
+    return np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
+
+
+def _prelu_double_backward(grads, grad_output, self, weight):
+    from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
 
-    positive = self > 0
-    grad_weight = where(positive, 0.0, self * g).sum_to_size(*weight.shape)
-    return where(positive, g, weight * g), grad_weight
+    ggi, ggw = grads  # None where no gradient reached that output
+    positive = self >= 0
+    if ggi is None:
+        grad = where(positive, 0.0, ggw * self)
+    else:
+        slope = ggi * weight if ggw is None else ggi * weight + ggw * self
+        grad = where(positive, ggi, slope)
+    # a gradient that did not come gives zeros of the input's shape, not nothing
+    return (grad, zeros_like(self) if ggw is None else where(positive, 0.0, grad_output * ggw),
+            zeros_like(self) if ggi is None else where(positive, 0.0, grad_output * ggi))
 
 
+_ALL = ("grad_output", "self", "weight")
+PRELU_BACKWARD = register(Op(
+    "_prelu_kernel_backward", "PreluKernelBackwardBackward0", _ALL, promote=False,
+    forward=_prelu_grads, backward=_prelu_double_backward, missing_grads=True,
+    outputs=("result0", "result1"), saves=tuple((name, _ALL) for name in _ALL)))
 PRELU = register(Op(
     "_prelu_kernel", "PreluKernelBackward0", ("self", "weight"), promote=False,
-    forward=lambda a, w: np.where(a > 0, a, w * a), backward=_prelu_backward,
+    forward=lambda a, w: np.where(a > 0, a, w * a),
+    backward=lambda g, self, weight: call(PRELU_BACKWARD, (g, self, weight)),
     saves=(("self", ("self", "weight")), ("weight", ("self", "weight")))))
 
 
@@ -72,7 +91,10 @@ def prelu(input, weight):
     return call(PRELU, (input, weight))
 
 
-# --- book/chapters/16q_functional.md:1312
+Tensor.prelu = prelu
+
+
+# --- book/chapters/16q_functional.md:1341
 def one_hot(input, num_classes=-1):  # torch's operator names it input
     if input.dtype.name != "int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
@@ -90,7 +112,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return make_tensor((data[..., None] == np.arange(num_classes)).astype(np.int64))
 
 
-# --- book/chapters/16q_functional.md:1340
+# --- book/chapters/16q_functional.md:1369
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._creation import zeros
@@ -115,7 +137,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:1366
+# --- book/chapters/16q_functional.md:1395
 def _renormed(weight, indices, max_norm, norm_type):
     from refgrad._ops.activations import on_device_of
     from refgrad.autograd.grad_mode import no_grad

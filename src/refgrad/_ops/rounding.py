@@ -120,9 +120,10 @@ FMOD_BY_NUMBER = register(Op(
 # node name), so each passes its operation's name as a hidden parameter; its
 # other parameters are hidden too, as torch's node shows nothing. The class
 # reads what to hide from its first row, so UNSHOWN names every parameter of
-# every such row, those of scatter's reduce= (chapter 16h) and bernoulli's (chapter 26)
-# included.
-UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p", "generator")
+# every such row, those of scatter's reduce= (chapter 16h), bernoulli's (chapter 26) and
+# histogram's (chapter 16k) included.
+UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p", "generator",
+           "edges", "density")
 
 
 BARE = frozenset(("set_",))  # operations torch's message names without their namespace
@@ -161,7 +162,7 @@ def without_empty_edges(out):
     return out
 
 
-# --- book/chapters/16e_rounding_and_bits.md:263
+# --- book/chapters/16e_rounding_and_bits.md:264
 def is_number(value) -> bool:
     return isinstance(value, bool | int | float)
 
@@ -199,7 +200,7 @@ def _named(row, name) -> dict:
     return {"operation": name} if row.node == "NotImplemented" else {}
 
 
-# --- book/chapters/16e_rounding_and_bits.md:308
+# --- book/chapters/16e_rounding_and_bits.md:309
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -263,7 +264,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:671
+# --- book/chapters/16e_rounding_and_bits.md:672
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -284,6 +285,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:695
+# --- book/chapters/16e_rounding_and_bits.md:696
 def true_divide(input, other):
     return div(input, other)

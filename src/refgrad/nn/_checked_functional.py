@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2084
+# --- book/chapters/16q_functional.md:2112
 """The functions of torch.nn.functional that refuse arguments that are not tensors."""
 
 from refgrad._ops.activation_functions import (
@@ -41,7 +41,7 @@ from refgrad._ops.dropout import alpha_dropout, dropout, dropout1d, dropout2d, d
 from refgrad._ops.feature_dropout import feature_alpha_dropout
 from refgrad._ops.group_norm import group_norm
 from refgrad._ops.instance_norm import instance_norm
-from refgrad._ops.layers import bilinear, embedding, linear, one_hot, prelu
+from refgrad._ops.layers import bilinear, embedding, linear, one_hot
 from refgrad._ops.likelihood_losses import gaussian_nll_loss, poisson_nll_loss
 from refgrad._ops.loss_functions import (
     binary_cross_entropy,
@@ -79,7 +79,7 @@ __all__ = [  # each name stands for its checked function
     "layer_norm", "leaky_relu", "linear", "local_response_norm", "log_softmax", "logsigmoid",
     "margin_ranking_loss", "mish", "mse_loss", "multi_margin_loss", "multilabel_margin_loss",
     "multilabel_soft_margin_loss", "nll_loss", "normalize", "one_hot", "pad", "pdist",
-    "poisson_nll_loss", "prelu", "relu", "relu6", "rms_norm", "rrelu", "selu", "sigmoid", "silu",
+    "poisson_nll_loss", "relu", "relu6", "rms_norm", "rrelu", "selu", "sigmoid", "silu",
     "smooth_l1_loss", "soft_margin_loss", "softmax", "softplus", "softshrink", "softsign", "tanh",
     "tanhshrink", "threshold", "triplet_margin_loss",
 ]

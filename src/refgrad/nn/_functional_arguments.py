@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1856
+# --- book/chapters/16q_functional.md:1885
 """torch.nn.functional's errors for arguments that are not tensors, declared once."""
 
 import functools
@@ -33,7 +33,6 @@ PARSED = {
     "linear": ("linear", True, (*_INPUT, ("weight", 1, 2), ("bias?", 2, 3))),
     "bilinear": ("bilinear", True, (("input1", 0, 1), ("input2", 1, 2), ("weight", 2, 3),
                                     ("bias?", 3, 4))),
-    "prelu": ("prelu", True, (*_INPUT, ("weight", 1, 2))),
     "embedding": ("embedding", False, (("weight", 1, 1), ("input=indices", 0, 2))),
     "nll_loss": ("nll_loss_nd", False, _WEIGHTED),
     "cross_entropy": ("cross_entropy_loss", False, _WEIGHTED),
@@ -52,7 +51,7 @@ PARSED = {
 }
 
 
-# --- book/chapters/16q_functional.md:1910
+# --- book/chapters/16q_functional.md:1938
 _SIZES = ("size", (("target", 1), ("input", 0)))
 READ = {  # name: (the attribute torch reads, the arguments it reads it of, in its order)
     **{name: (name, (("input", 0),)) for name in ("sigmoid", "tanh", "softmax", "log_softmax")},
@@ -70,7 +69,7 @@ READ = {  # name: (the attribute torch reads, the arguments it reads it of, in i
 }
 
 
-# --- book/chapters/16q_functional.md:1940
+# --- book/chapters/16q_functional.md:1968
 _MARGIN = (("margin:float", 3, 4),)
 NUMBERS = {  # name: each number as ("F's name[?]:torch's kind", F's index, the position)
     **{name: (("alpha:Number", 1, 2),) for name in ("elu", "celu")},
@@ -111,7 +110,7 @@ COMPARED = {("hardtanh", "min_val"): "<", ("hardtanh", "max_val"): "<",
                                             "dropout1d", "dropout2d", "dropout3d")}}
 
 
-# --- book/chapters/16q_functional.md:1989
+# --- book/chapters/16q_functional.md:2017
 def _given(args, kwargs, name: str, index: int | None):
     """The argument ``name`` at ``index``: (whether given, its value, whether by position)."""
     if index is not None and index < len(args):

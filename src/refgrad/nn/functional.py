@@ -2,10 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2209
+# --- book/chapters/16q_functional.md:2237
 """refgrad.nn.functional: torch.nn.functional's activations, losses and layers."""
 
-from refgrad._after_failure import cosine_similarity, pairwise_distance  # as torch.*
+from refgrad._after_failure import cosine_similarity, pairwise_distance, prelu  # as torch.*
 from refgrad._ops.activation_functions import softmin
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d
@@ -84,7 +84,6 @@ from refgrad.nn._checked_functional import (
     pad,
     pdist,
     poisson_nll_loss,
-    prelu,
     relu,
     relu6,
     rms_norm,
