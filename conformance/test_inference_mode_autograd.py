@@ -5,7 +5,16 @@ torch.
 
 import torch
 
-from conformance._support import leaf
+from conformance._support import leaf, raises
+
+INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details."
+)
+INFERENCE_REQUIRES_GRAD = (
+    "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+)
 
 
 def _counts_versions(t) -> bool:
@@ -41,3 +50,55 @@ def test_a_normal_grad_is_added_into_inside_inference_mode():
     with torch.inference_mode():
         y.backward()
     assert a.grad.tolist() == [5.0, 7.0] and a.grad._version == 1 and not a.grad.is_inference()
+
+
+def _made_inside():
+    with torch.inference_mode():
+        return torch.tensor([1.0, 2.0], requires_grad=True), torch.tensor([1.0, 2.0]) * 2
+
+
+def test_detach_and_data_outside_inference_mode_count_their_writes():
+    for t in _made_inside():
+        for d in (t.detach(), t.data):
+            assert d.is_inference() and d._version == 0 and not d.requires_grad
+            d.add_(1)
+            assert d._version == 1 and torch.equal(d, t)  # written through to t's memory
+            assert d.detach()._version == 0  # a counter of its own
+            with torch.inference_mode():
+                d.add_(1)  # allowed, and not counted
+            assert d._version == 1 and not _counts_versions(t)
+
+
+def test_what_counted_inference_tensors_make_counts_nothing():
+    a, _ = _made_inside()
+    d = a.detach()
+    with torch.inference_mode():
+        inner = a.detach()
+    view = d[0:1]
+    for t in (inner, view):
+        assert t.is_inference() and not _counts_versions(t)
+        with raises(RuntimeError, INFERENCE_INPLACE):
+            t.add_(1)
+    with raises(RuntimeError, INFERENCE_REQUIRES_GRAD):
+        d.requires_grad_()
+    y = d * 2
+    assert not y.is_inference() and y._version == 0
+
+
+def test_a_tensor_whose_data_is_set_to_an_inference_tensor_counts_on():
+    n = torch.zeros(2)
+    n.add_(1)
+    with torch.inference_mode():
+        n.data = torch.ones(2)
+    assert n.is_inference() and n._version == 1
+    n.add_(1)
+    assert n._version == 2 and n.tolist() == [2.0, 2.0]
+
+
+def test_an_inference_grad_that_counts_writes_is_added_into():
+    g = torch.ones(2, requires_grad=True)
+    with torch.inference_mode():
+        inference = torch.ones(2)
+    g.grad = inference.detach()
+    (g * 2).sum().backward()
+    assert g.grad.tolist() == [3.0, 3.0] and g.grad._version == 1 and g.grad.is_inference()

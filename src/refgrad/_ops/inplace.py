@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:491
+# --- book/chapters/26_inplace.md:497
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import warnings
@@ -91,7 +91,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:586
+# --- book/chapters/26_inplace.md:592
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
