@@ -102,3 +102,19 @@ def test_an_inference_grad_that_counts_writes_is_added_into():
     g.grad = inference.detach()
     (g * 2).sum().backward()
     assert g.grad.tolist() == [3.0, 3.0] and g.grad._version == 1 and g.grad.is_inference()
+
+
+NO_NODE = "'NoneType' object has no attribute 'next_functions'"
+
+
+def test_an_inference_leaf_has_no_gradient_edge_to_find():
+    a, _ = _made_inside()
+    b = leaf(3.0, 4.0)
+    with raises(AttributeError, NO_NODE):
+        torch.autograd.graph.get_gradient_edge(a)
+    with raises(AttributeError, NO_NODE):
+        torch.autograd.graph.register_multi_grad_hook((a, b), lambda grads: None, mode="all")
+    handle = a.register_hook(lambda grad: None)  # a tensor hook is no edge: it registers
+    handle.remove()
+    assert torch.autograd.graph.get_gradient_edge(b).node.name() == (
+        "torch::autograd::AccumulateGrad")

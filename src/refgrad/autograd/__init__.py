@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1319
+# --- book/chapters/10_nodes.md:1321
 from refgrad.autograd import graph
 
 

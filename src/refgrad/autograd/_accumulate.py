@@ -252,7 +252,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1196
+# --- book/chapters/10_nodes.md:1198
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
@@ -268,7 +268,7 @@ def get_gradient_edge(tensor) -> GradientEdge:
             "It is not possible to get the gradient edge for a Tensor that does not "
             "require gradients"
         )
-    if tensor._grad_fn is None and state.inference_mode:
+    if tensor._grad_fn is None and (state.inference_mode or tensor._version_counter is None):
         raise AttributeError("'NoneType' object has no attribute 'next_functions'")
     node, output_nr = gradient_edge(tensor)
     if node is None:  # a leaf without an accumulator (chapter "Views and their history")
