@@ -12,6 +12,7 @@ INFERENCE_INPLACE = (
     "clone to get a normal tensor before doing inplace update.See "
     "https://github.com/pytorch/rfcs/pull/17 for more details."
 )
+LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
 INFERENCE_REQUIRES_GRAD = (
     "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
 )
@@ -118,3 +119,30 @@ def test_an_inference_leaf_has_no_gradient_edge_to_find():
     handle.remove()
     assert torch.autograd.graph.get_gradient_edge(b).node.name() == (
         "torch::autograd::AccumulateGrad")
+
+
+def test_an_inference_leaf_written_by_itself_is_written_then_refused():
+    a, _ = _made_inside()
+    with raises(RuntimeError, INFERENCE_INPLACE):
+        a.fill_(0.5)  # autograd skips it: no leaf check
+    assert a.tolist() == [0.5, 0.5] and a.requires_grad
+    with raises(RuntimeError, INFERENCE_INPLACE):
+        a[0] = 3.0
+    assert a.tolist() == [3.0, 0.5]
+
+
+def test_a_normal_operand_brings_the_leaf_check_first():
+    a, _ = _made_inside()
+    y = leaf(5.0, 6.0)
+    for write in (lambda: a.add_(1), lambda: a.mul_(y), lambda: a.copy_(y)):
+        with raises(RuntimeError, LEAF):
+            write()
+        assert a.tolist() == [1.0, 2.0]
+
+
+def test_an_inference_tensor_written_from_one_that_requires_grad_records_nothing():
+    _, b = _made_inside()
+    y = leaf(5.0, 6.0)
+    with raises(RuntimeError, INFERENCE_INPLACE):
+        b.mul_(y)
+    assert b.tolist() == [10.0, 24.0] and not b.requires_grad and b.grad_fn is None
