@@ -146,3 +146,28 @@ def test_an_inference_tensor_written_from_one_that_requires_grad_records_nothing
     with raises(RuntimeError, INFERENCE_INPLACE):
         b.mul_(y)
     assert b.tolist() == [10.0, 24.0] and not b.requires_grad and b.grad_fn is None
+
+
+INDIRECT = (
+    "A view was created in inference mode and its base or another view of its base has been "
+    "modified inplace in normal mode. Given that this use case is ambiguous and error-prone, it "
+    "is forbidden. You can clarify your code by moving both the view and the inplace either "
+    "both inside the inference_mode block (if you don't want the inplace to be tracked) or both "
+    "outside (if you want the inplace to be tracked)."
+)
+
+
+def test_in_inference_mode_a_write_records_nothing_even_with_grad_enabled():
+    a = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    c = a * 1
+    with torch.inference_mode(), torch.enable_grad():
+        v = a.reshape(-1)
+        v *= 3  # no leaf check: autograd is not there to make one
+        w = c[:2]
+        w.mul_(2)
+        assert c.grad_fn.name() == "MulBackward0"
+    assert a.tolist() == [3.0, 6.0, 9.0] and a._version == 1 and a.grad_fn is None
+    assert c.tolist() == [2.0, 4.0, 3.0] and c._version == 1
+    for view in (v, w):
+        with raises(RuntimeError, INDIRECT):
+            view.grad_fn

@@ -116,3 +116,12 @@ def test_an_inference_tensor_outside_the_mode_gets_an_unrecorded_result():
     assert _unrecorded(a, torch.mul, (b,), {}).grad_fn is None  # inference operands alone
     with pytest.raises(RuntimeError, match="a leaf Variable"):
         _unrecorded(a, torch.add, (y,), {})
+
+
+def test_in_inference_mode_with_grad_enabled_a_write_to_a_leaf_view_records_nothing():
+    a = torch.ones(3, requires_grad=True)
+    with torch.inference_mode(), torch.enable_grad():
+        v = a[:2]
+        assert v.mul_(2) is v
+        assert v._grad_fn is None and a._grad_fn is None
+    assert a.tolist() == [2.0, 2.0, 1.0] and a._version_counter.value == 1

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:497
+# --- book/chapters/26_inplace.md:502
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import warnings
@@ -27,8 +27,9 @@ def inplace(self, function, *args, **kwargs):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return dispatch_inplace(inplace, self, function, args, kwargs)
     tensors = [a for a in args if isinstance(a, Tensor)]
-    recorded = state.grad_enabled and (
-        self._requires_grad or any(a._requires_grad for a in tensors))
+    recorded = state.grad_enabled and (  # in inference mode nothing records, grad mode or not
+        self._requires_grad or any(a._requires_grad for a in tensors)) and not (
+        switched_on.inference_mode and state.inference_mode)
     shared_write = _shared_write(self, function)
     shared_ok = shared_write is not None or getattr(function, "one_value", False)
     skipped = recorded and self._version_counter is None and not state.inference_mode
@@ -95,7 +96,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:606
+# --- book/chapters/26_inplace.md:612
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -116,7 +117,7 @@ def _unrecorded(self, function, args, kwargs):
         return function(self, *args, **kwargs)
 
 
-# --- book/chapters/26_inplace.md:633
+# --- book/chapters/26_inplace.md:639
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
