@@ -114,6 +114,23 @@ def test_a_clone_of_an_inference_leaf_is_a_counted_copy_that_records(leaves):
     assert d.grad_fn is None and d._version == 1 and not d.is_inference()
 
 
+@pytest.mark.parametrize(("name", "copy"), [
+    ("to(float64)", lambda t: t.to(torch.float64)), ("double", lambda t: t.double()),
+    ("to(copy=True)", lambda t: t.to(torch.float32, copy=True)),
+    ("type_as", lambda t: t.type_as(torch.ones(1, dtype=torch.float64))),
+])
+def test_a_copy_by_to_of_an_inference_tensor_is_counted_and_records_as_a_clone(leaves, name, copy):
+    x, _, i = leaves
+    y = copy(x)
+    assert y.grad_fn.name() == "torch::autograd::CopyBackwards" and y._version == 1
+    y.sum().backward()
+    assert x.grad.tolist() == [1.0, 1.0] and x.grad.dtype == torch.float32
+    z = copy(i)
+    assert z.grad_fn is None and z._version == 1 and not z.is_inference()
+    n = x.to(torch.int64)  # no gradient: counted, not recorded
+    assert n.grad_fn is None and not n.requires_grad and n._version == 1
+
+
 INDEXED = {  # an inference leaf with a normal index, mask, condition or target: recorded
     "index_select": (lambda x, n: x.index_select(0, n["index"]), "IndexSelectBackward0"),
     "getitem": (lambda x, n: x[n["index"]], "IndexBackward0"),

@@ -185,6 +185,7 @@ def test_an_inference_tensor_changes_only_inside_inference_mode():
     assert tuple(x.shape) == (3, 2)
     with raises(RuntimeError, INFERENCE):
         x.t_()
+    assert tuple(x.shape) == (2, 3)  # changed, then refused
 
 
 def test_the_argument_checks():

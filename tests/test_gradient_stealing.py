@@ -93,3 +93,14 @@ def test_three_contributions_sum_correctly_in_place():
     (x.sin() * x + x.exp()).sum().backward()
     expected = (x.cos() * x + x.sin() + x.exp()).detach()
     assert torch.allclose(x.grad, expected)
+
+
+def test_inside_inference_mode_copies_and_partial_sums_count_no_writes():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1
+    total = (y * 2 + y * 3).sum()  # two gradients meet in y's buffer, added in place
+    g = torch.ones(())
+    with torch.inference_mode():
+        total.backward(g)  # the caller's gradient: the first .grad is a copy
+    assert x.grad.tolist() == [5.0, 5.0] and x.grad._version_counter is None
+    assert _accumulate._copy(torch.ones(2), x, shared=True)._version_counter.value == 1

@@ -102,3 +102,26 @@ def test_a_recorded_index_fill_where_elements_share_memory_writes_then_refuses_i
     with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
         shared.sum().backward()
     assert leaf.grad is None
+
+
+def test_an_inference_tensor_outside_the_mode_gets_an_unrecorded_result():
+    from refgrad._ops.inplace import _unrecorded
+
+    with torch.inference_mode():
+        a = torch.ones(2, requires_grad=True)
+        b = torch.ones(2)
+    y = torch.full((2,), 3.0, requires_grad=True)
+    result = _unrecorded(b, torch.mul, (y,), {})  # recorded, it would save b: seen by autograd
+    assert result.grad_fn is None and not result.requires_grad and result.tolist() == [3.0, 3.0]
+    assert _unrecorded(a, torch.mul, (b,), {}).grad_fn is None  # inference operands alone
+    with pytest.raises(RuntimeError, match="a leaf Variable"):
+        _unrecorded(a, torch.add, (y,), {})
+
+
+def test_in_inference_mode_with_grad_enabled_a_write_to_a_leaf_view_records_nothing():
+    a = torch.ones(3, requires_grad=True)
+    with torch.inference_mode(), torch.enable_grad():
+        v = a[:2]
+        assert v.mul_(2) is v
+        assert v._grad_fn is None and a._grad_fn is None
+    assert a.tolist() == [2.0, 2.0, 1.0] and a._version_counter.value == 1

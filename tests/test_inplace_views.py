@@ -20,13 +20,17 @@ def test_each_row_writes_self_and_is_no_view(name):
     assert (row.node, row.writes, row.view) == (NODES[name], ("self",), False)
 
 
-def test_a_refused_change_of_an_inference_tensor_leaves_its_shape():
-    # torch changes the shape and then refuses; refgrad refuses first
-    with torch.inference_mode():
+def test_an_inference_tensor_changes_shape_and_then_refuses():
+    with torch.inference_mode():  # as torch: autograd skips it, the bump refuses
         x = torch.ones(2, 3)
-    with pytest.raises(RuntimeError, match="Inplace update to inference tensor"):
-        x.t_()
-    assert tuple(x.shape) == (2, 3)
+        leaf = torch.ones(2, 3, requires_grad=True)
+    for t in (x, leaf):
+        with pytest.raises(RuntimeError, match="Inplace update to inference tensor"):
+            t.t_()
+        assert tuple(t.shape) == (3, 2)
+    d = x.detach()  # one that counts its writes is changed and counted
+    d.unsqueeze_(0)
+    assert tuple(d.shape) == (1, 3, 2) and d._version == 1
 
 
 def test_a_replayed_view_forgets_its_replay_once_changed():

@@ -48,3 +48,11 @@ def test_all_mode_shares_its_expected_count_between_graph_tasks():
     (a * 1 + b * 1).backward()  # a later call counts afresh
     assert [[None if g is None else g.item() for g in gs] for gs in seen] == [
         [5.0, None], [1.0, 1.0]]
+
+
+def test_an_inference_leaf_has_no_node_for_the_hook():
+    with refgrad.inference_mode():
+        a = refgrad.ones(2, requires_grad=True)
+    with pytest.raises(AttributeError, match="'NoneType' object has no attribute"):
+        _get_grad_fn_or_grad_acc(a)
+    assert a._grad_accumulator is None

@@ -134,6 +134,14 @@ def test_get_gradient_edge_in_inference_mode():
             get_gradient_edge(a)
 
 
+def test_get_gradient_edge_of_an_inference_leaf_makes_no_accumulator():
+    with refgrad.inference_mode():
+        a = leaf(1.0)
+    with pytest.raises(AttributeError, match="'NoneType' object has no attribute"):
+        get_gradient_edge(a)
+    assert a._grad_accumulator is None
+
+
 def test_first_accumulation_copies():
     a = leaf(1.0, 2.0)
     grad = refgrad.tensor([3.0, 4.0])

@@ -135,7 +135,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1424
+# --- book/chapters/16_functions.md:1431
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -482,19 +482,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:1610
+# --- book/chapters/26_inplace.md:1663
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:1663
+# --- book/chapters/26_inplace.md:1716
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:1821
+# --- book/chapters/26_inplace.md:1874
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:2363
+# --- book/chapters/26_inplace.md:2416
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -519,7 +519,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:2517
+# --- book/chapters/26_inplace.md:2570
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -530,7 +530,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:2814
+# --- book/chapters/26_inplace.md:2867
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -540,7 +540,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:3389
+# --- book/chapters/26_inplace.md:3442
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -569,13 +569,13 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1489
+# --- book/chapters/27_views.md:1491
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1614
+# --- book/chapters/27_views.md:1616
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
-# --- book/chapters/28a_resize.md:242
+# --- book/chapters/28a_resize.md:251
 from refgrad._ops.resize import resize_as_function as resize_as_

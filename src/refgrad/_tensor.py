@@ -8,6 +8,7 @@
 import warnings
 from operator import attrgetter
 
+from refgrad._inference_counters import count_writes, inference_counter, stop_counting
 from refgrad._method_counts import no_arguments
 from refgrad._tensor_values import _Numbers, _Python, _Shape, _Storage
 from refgrad.autograd._state import state, switched_on
@@ -31,7 +32,7 @@ NOT_LEAF_REQUIRES_GRAD = (
 )
 
 
-# --- book/chapters/03_tensor.md:71
+# --- book/chapters/03_tensor.md:72
 class VersionCounter:
     """How many times a storage has been written in place.
 
@@ -44,7 +45,7 @@ class VersionCounter:
     __slots__ = ("value", "views", "waiting")
 
 
-# --- book/chapters/03_tensor.md:259
+# --- book/chapters/03_tensor.md:260
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -128,7 +129,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:350
+# --- book/chapters/03_tensor.md:351
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -208,7 +209,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:438
+# --- book/chapters/03_tensor.md:439
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad
@@ -224,7 +225,7 @@ def clear_grad(t, set_to_none: bool = True) -> None:
     grad.zero_()
 
 
-# --- book/chapters/03_tensor.md:461
+# --- book/chapters/03_tensor.md:462
 class _Versions:
     __slots__ = ()
 
@@ -232,7 +233,9 @@ class _Versions:
     def _version(self) -> int:
         counter = self._version_counter
         if counter is None:
-            raise RuntimeError(NO_VERSION)
+            counter = inference_counter(self)  # NOTE [Inference tensors that count writes]
+            if counter is None:
+                raise RuntimeError(NO_VERSION)
         return counter.value
 
     def _is_view(self) -> bool:
@@ -245,7 +248,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:500
+# --- book/chapters/03_tensor.md:507
 class _Detach:
     __slots__ = ()
 
@@ -253,6 +256,8 @@ class _Detach:
         if refused:
             raise no_arguments("detach", refused, self)
         other = make_tensor(self._data)
+        if self._version_counter is None and not state.inference_mode:  # NOTE [Inference
+            count_writes(other, other._version_counter)  # tensors that count writes]
         other._version_counter = self._version_counter
         return other
 
@@ -260,6 +265,8 @@ class _Detach:
     def data(self):
         other = make_tensor(self._data)
         if self._version_counter is None:
+            if not state.inference_mode:
+                count_writes(other, other._version_counter)
             other._version_counter = None
         elif other._version_counter is None:  # made in inference mode from a normal tensor
             other._version_counter = _fresh_counter()
@@ -278,9 +285,11 @@ class _Detach:
             self._grad_accumulator = None
         self._data = new._data
         if new._version_counter is None:
+            if self._version_counter is not None:  # kept, to count the writes through it
+                count_writes(self, self._version_counter)
             self._version_counter = None
         elif self._version_counter is None:
-            self._version_counter = _fresh_counter()
+            self._version_counter = stop_counting(self) or _fresh_counter()
 
 
 def _fresh_counter():
@@ -289,7 +298,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:716
+# --- book/chapters/03_tensor.md:772
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -322,7 +331,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:757
+# --- book/chapters/03_tensor.md:813
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda")
 
@@ -348,12 +357,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:789
+# --- book/chapters/03_tensor.md:845
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:806
+# --- book/chapters/03_tensor.md:862
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:491
+# --- book/chapters/26_inplace.md:502
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import warnings
@@ -14,7 +14,7 @@ from refgrad._ops.copy_slices import rebase_history
 from refgrad._ops.input_overlaps import SHARED_INPUT, check_inputs
 from refgrad._ops.simple_functions import clone
 from refgrad._ops.view_regeneration import grad_fn_now
-from refgrad._ops.write_checks import OVERLAP, bump, check_fits, check_inplace
+from refgrad._ops.write_checks import LEAF, OVERLAP, bump, check_fits, check_inplace
 from refgrad._tensor import Tensor
 from refgrad.autograd._backward import follow_retained_grad
 from refgrad.autograd._node import input_metadata
@@ -27,12 +27,14 @@ def inplace(self, function, *args, **kwargs):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return dispatch_inplace(inplace, self, function, args, kwargs)
     tensors = [a for a in args if isinstance(a, Tensor)]
-    recorded = state.grad_enabled and (
-        self._requires_grad or any(a._requires_grad for a in tensors))
+    recorded = state.grad_enabled and (  # in inference mode nothing records, grad mode or not
+        self._requires_grad or any(a._requires_grad for a in tensors)) and not (
+        switched_on.inference_mode and state.inference_mode)
     shared_write = _shared_write(self, function)
     shared_ok = shared_write is not None or getattr(function, "one_value", False)
+    skipped = recorded and self._version_counter is None and not state.inference_mode
     try:
-        check_inplace(self, recorded, shared_ok)
+        check_inplace(self, recorded and not skipped, shared_ok)
         if shared_write is not None:  # after the leaf checks, as torch's kernel warns
             _warn_shared(function)
         if tensors or kwargs:  # NOTE [Inputs that overlap the written tensor]
@@ -41,8 +43,11 @@ def inplace(self, function, *args, **kwargs):
         if recorded and state.saved_tensors_hooks and error.args[0] in (OVERLAP, SHARED_INPUT):
             _pack_before_refusal(self, function, args, kwargs)  # only if a hook can see it
         raise
-    result = _without_pack_hooks(function, self, args, kwargs) if recorded else function(
-        self, *args, **kwargs)
+    if skipped:  # NOTE [An inference tensor written in place]
+        result, recorded = _unrecorded(self, function, args, kwargs), False
+    else:
+        result = _without_pack_hooks(function, self, args, kwargs) if recorded else function(
+            self, *args, **kwargs)
     check_fits(self, result)
     node = result._grad_fn if recorded else None
     if node is not None:
@@ -91,7 +96,28 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:586
+# --- book/chapters/26_inplace.md:612
+def _unrecorded(self, function, args, kwargs):
+    """``function``'s result for ``self``, an inference tensor outside inference mode."""
+    from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
+    from refgrad.autograd.grad_mode import no_grad
+
+    try:
+        result = _without_pack_hooks(function, self, args, kwargs)
+        seen = result._grad_fn is not None
+    except RuntimeError as error:
+        if error.args[0] != CANNOT_SAVE_INFERENCE:
+            raise
+        seen = True
+    if not seen:
+        return result
+    if self._requires_grad:
+        raise RuntimeError(LEAF)
+    with no_grad():
+        return function(self, *args, **kwargs)
+
+
+# --- book/chapters/26_inplace.md:639
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 

@@ -15,7 +15,7 @@ from refgrad._ops.reshaping import squeeze_form
 from refgrad._ops.table import register
 from refgrad._ops.view_regeneration import settle
 from refgrad._ops.views import check_view_write, follow_base
-from refgrad._ops.write_checks import INFERENCE_INPLACE, LEAF, bump
+from refgrad._ops.write_checks import LEAF, bump
 from refgrad._tensor import Tensor, held_grad_fn
 from refgrad._tensor_values import wrap_dim
 from refgrad.autograd._state import dual_levels, state
@@ -38,17 +38,17 @@ VIEW_ROW = {SQUEEZE_: shaping.SQUEEZE, SQUEEZE_DIM_: sh.SQUEEZE_DIM,
             TRANSPOSE_: shaping.TRANSPOSE}
 
 
-# --- book/chapters/27_views.md:1221
+# --- book/chapters/27_views.md:1223
 def check_reshape(self) -> bool:
     """Refuse what autograd could not follow; say whether the change is recorded."""
+    if self._version_counter is None:  # an inference tensor: autograd is skipped, and
+        return False  # the change is made, then refused by the bump outside the mode
     recorded = state.grad_enabled and self._requires_grad
     if recorded:
         if self._view_base is not None:
             check_view_write(self)
         if held_grad_fn(self) is None:
             raise RuntimeError(LEAF)
-    if self._version_counter is None and not state.inference_mode:
-        raise RuntimeError(INFERENCE_INPLACE)
     return recorded
 
 
@@ -69,7 +69,7 @@ def reshape_in_place(self, recorded: bool, row, params: dict):
     return self
 
 
-# --- book/chapters/27_views.md:1266
+# --- book/chapters/27_views.md:1268
 def _tangent_follower(self, row, params):
     """What, after the change, gives ``self`` its tangent's view; None without one."""
     if not dual_levels:
@@ -88,7 +88,7 @@ def _tangent_follower(self, row, params):
     return follow
 
 
-# --- book/chapters/27_views.md:1289
+# --- book/chapters/27_views.md:1291
 def squeeze_(self, dim=None):
     recorded = check_reshape(self)
     row, params = squeeze_form(self, dim, (SQUEEZE_, SQUEEZE_DIM_, SQUEEZE_DIMS_))
@@ -123,7 +123,7 @@ def swapdims_(self, dim0, dim1):
     return transpose_(self, dim0, dim1)
 
 
-# --- book/chapters/27_views.md:1335
+# --- book/chapters/27_views.md:1337
 DETACH_VIEW = (
     "Can't detach views in-place. Use detach() instead. If you are using "
     "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
@@ -151,7 +151,7 @@ for _method in (squeeze_, unsqueeze_, t_, transpose_, swapaxes_, swapdims_, deta
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/27_views.md:1473
+# --- book/chapters/27_views.md:1475
 AS_STRIDED_ = _in_place(strided.AS_STRIDED, "as_strided_", "AsStridedBackward1")
 VIEW_ROW[AS_STRIDED_] = strided.AS_STRIDED
 

@@ -13,6 +13,7 @@ from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
 from refgrad._backend import array_module, data_ptr, device_of, storage_root
 from refgrad._from_numpy import shares_numpy_memory
+from refgrad._inference_counters import inference_counter
 from refgrad._memory_formats import check_format, format_strides, preserve_format
 from refgrad._ops.views import all_views
 from refgrad._ops.write_checks import INFERENCE_INPLACE, bump
@@ -41,14 +42,15 @@ def resize_(self, *sizes, size=None, memory_format=None):
         if memory_format is not None:  # the same sizes, laid out again: no write
             self._data = _resized(self, sizes, strides)
         return self
-    if self._version_counter is None and not state.inference_mode:
-        raise RuntimeError(INFERENCE_INPLACE)  # checked first: nothing may change
+    if self._version_counter is None and not state.inference_mode and (
+            inference_counter(self) is None):  # NOTE [Inference tensors that count writes]
+        raise RuntimeError(INFERENCE_INPLACE)  # checked first: NOTE [Resized, then refused]
     self._data = _resized(self, sizes, strides)
     bump(self)
     return self
 
 
-# --- book/chapters/28a_resize.md:104
+# --- book/chapters/28a_resize.md:113
 def _read_sizes(sizes: tuple, size) -> tuple:
     if size is not None:
         if sizes:
@@ -71,7 +73,7 @@ def _format_strides(sizes: tuple, memory_format):
     return None if memory_format is None else format_strides(sizes, memory_format)
 
 
-# --- book/chapters/28a_resize.md:136
+# --- book/chapters/28a_resize.md:145
 def _bytes(root):
     """The memory of the array ``root``, which owns it, as flat bytes in memory order."""
     # The owner's elements fill its memory, but not always in C or F order (the result
@@ -107,7 +109,7 @@ def resize_for_out(t, sizes) -> None:
     t._data = _resized(t, tuple(sizes), None)
 
 
-# --- book/chapters/28a_resize.md:196
+# --- book/chapters/28a_resize.md:205
 def _grown(root, nbytes: int):
     """New memory of ``nbytes`` bytes beginning with a copy of ``root``'s."""
     memory = array_module(device_of(root)).empty(nbytes, dtype=np.uint8)
@@ -134,7 +136,7 @@ def _strided(first, shape, strides, writeable: bool):
     return array_module(device_of(first)).lib.stride_tricks.as_strided(first, shape, strides)
 
 
-# --- book/chapters/28a_resize.md:227
+# --- book/chapters/28a_resize.md:236
 def resize_as_(self, the_template, *, memory_format=None):
     return resize_(self, the_template.shape, memory_format=memory_format)
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28a_resize.md:380
+# --- book/chapters/28a_resize.md:389
 """Tensor.set_: another tensor's memory, shape and strides, or an empty storage."""
 
 import numpy as np
@@ -11,6 +11,7 @@ from refgrad._argument_forms import method_form
 from refgrad._arguments import Arguments
 from refgrad._backend import data_ptr, storage_root
 from refgrad._dtype import C_TYPE_NAMES
+from refgrad._inference_counters import inference_counter
 from refgrad._ops.dispatch import call
 from refgrad._ops.rounding import UNSHOWN, _no_derivative
 from refgrad._ops.table import Op, no_forward_formula, register
@@ -30,7 +31,7 @@ SET_EMPTY = register(Op("set_.empty", "NotImplemented", ("self",), promote=False
                         tangent=no_forward_formula("set_")))
 
 
-# --- book/chapters/28a_resize.md:409
+# --- book/chapters/28a_resize.md:419
 def _array(self, source, storage_offset, size, stride):
     if source is None:
         return np.empty_like(self._data, shape=(0,))
@@ -51,8 +52,9 @@ def _contiguous(size) -> tuple:
 
 
 def set_(self, source=None, storage_offset=None, size=None, stride=None):
-    if self._version_counter is None and not state.inference_mode:
-        raise RuntimeError(INFERENCE_INPLACE)
+    if self._version_counter is None and not state.inference_mode and (
+            inference_counter(self) is None):  # NOTE [Inference tensors that count writes]
+        raise RuntimeError(INFERENCE_INPLACE)  # before any change
     tensors = (self,) if source is None else (self, source)
     recorded = state.grad_enabled and any(t.requires_grad for t in tensors)
     check_inplace(self, recorded)

@@ -97,7 +97,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:776
+# --- book/chapters/16_functions.md:779
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
@@ -125,8 +125,12 @@ def to(input, *args, **kwargs):
     params = {"dtype": dtype, "device": device, "self_dtype": input.dtype,
               "self_device": input.device}
     if input._requires_grad and not differentiable(dtype):  # NOTE [Copies no gradient reaches]
-        return relaid(untracked(call, ar.TO_COPY, (input,), params), strides)
-    return relaid(call(ar.TO_COPY, (input,), params), strides)  # as clone's
+        out = relaid(untracked(call, ar.TO_COPY, (input,), params), strides)
+    else:
+        out = relaid(call(ar.TO_COPY, (input,), params), strides)  # as clone's
+    if input._version_counter is None and out._version_counter is not None:
+        out.copy_(input)  # as clone's: a counted write, which records
+    return out
 
 
 def differentiable(dtype) -> bool:
@@ -174,7 +178,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:906
+# --- book/chapters/16_functions.md:913
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

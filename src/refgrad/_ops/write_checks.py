@@ -9,6 +9,7 @@ import sys
 import warnings
 
 from refgrad._backend import overlaps, writeable
+from refgrad._inference_counters import inference_counter
 from refgrad._ops.view_regeneration import outdate_views
 from refgrad._ops.views import check_view_write
 from refgrad._tensor import held_grad_fn
@@ -38,13 +39,16 @@ RESIZED = (
 )
 
 
-# --- book/chapters/26_inplace.md:85
+# --- book/chapters/26_inplace.md:88
 def bump(t) -> None:
     """Count one write to ``t``'s memory."""
     counter = t._version_counter
     if counter is None:
         if not state.inference_mode:
-            raise RuntimeError(INFERENCE_INPLACE)
+            counted = inference_counter(t)  # NOTE [Inference tensors that count writes]
+            if counted is None:
+                raise RuntimeError(INFERENCE_INPLACE)
+            counted.value += 1
         return
     counter.value += 1
     if counter.views:
@@ -69,7 +73,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:233
+# --- book/chapters/26_inplace.md:239
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -117,7 +121,7 @@ def check_broadcast(t, operands) -> None:
                            f"shape {list(shape)}")
 
 
-# --- book/chapters/26_inplace.md:2114
+# --- book/chapters/26_inplace.md:2167
 def resize_out(t, shape, times: int = 1) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype."""
     if t._data.size:

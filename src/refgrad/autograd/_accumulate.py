@@ -91,10 +91,10 @@ def add_to_grad(variable, grad, create_graph: bool, steal: bool = False,
         counter = old._version_counter
         if counter is not None:
             counter.value += 1
-        elif not state.inference_mode:  # an inference .grad: written, then refused, as in torch
-            from refgrad._ops.write_checks import INFERENCE_INPLACE
+        elif not state.inference_mode:  # an inference .grad: written, then refused, as in
+            from refgrad._ops.write_checks import bump  # torch, unless it counts its writes
 
-            raise RuntimeError(INFERENCE_INPLACE)
+            bump(old)
 
 
 def _shapes_differ(old, grad) -> RuntimeError:
@@ -122,8 +122,9 @@ def post_accumulate(variable) -> None:
 def _copy(grad, variable, shared: bool):
     data, leaf = grad._data, variable._data
     copy = make_tensor(_laid_out_like(data, leaf))
-    if _written_by_torch(data, leaf, shared):  # NOTE [A copied first gradient is at version 1]
-        copy._version_counter.value = 1
+    counter = copy._version_counter  # None in inference mode: an inference tensor
+    if counter is not None and _written_by_torch(data, leaf, shared):
+        counter.value = 1  # NOTE [A copied first gradient is at version 1]
     return copy
 
 
@@ -153,6 +154,8 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
 # can still read one lower: NumPy gives a new empty array zero strides, the
 # strides of an expanded one, so a gradient expanded to it (z.sum() for an
 # empty z) looks laid out as the leaf and is taken over, where torch copies.
+# A backward run inside inference mode makes its copy there: an inference
+# tensor, which counts no writes at all.
 
 
 def _summed(old, grad):
@@ -164,7 +167,7 @@ def _summed(old, grad):
     return relaid(old + grad, iterated_strides(shape, (old.stride(), grad.stride())))
 
 
-# --- book/chapters/10_nodes.md:961
+# --- book/chapters/10_nodes.md:964
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -198,7 +201,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1029
+# --- book/chapters/10_nodes.md:1032
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -221,7 +224,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1150
+# --- book/chapters/10_nodes.md:1153
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -263,7 +266,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1209
+# --- book/chapters/10_nodes.md:1214
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
@@ -279,7 +282,7 @@ def get_gradient_edge(tensor) -> GradientEdge:
             "It is not possible to get the gradient edge for a Tensor that does not "
             "require gradients"
         )
-    if tensor._grad_fn is None and state.inference_mode:
+    if tensor._grad_fn is None and (state.inference_mode or tensor._version_counter is None):
         raise AttributeError("'NoneType' object has no attribute 'next_functions'")
     node, output_nr = gradient_edge(tensor)
     if node is None:  # a leaf without an accumulator (chapter "Views and their history")

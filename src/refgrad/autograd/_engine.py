@@ -132,7 +132,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:439
+# --- book/chapters/17_engine.md:441
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -164,7 +164,9 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                     .handed_on(buffer[slot], grad)):
                 partial = buffer[slot]  # nobody else can see it: add in place
                 add_into(partial._data, grad._data)  # quietly; shared if large
-                partial._version_counter.value += 1  # a write, counted as torch's add_ counts it
+                counter = partial._version_counter  # None: an inference tensor counts nothing
+                if counter is not None:
+                    counter.value += 1  # a write, counted as torch's add_ counts it
                 del partial  # no longer a holder: a third gradient may add in place too
             else:
                 buffer[slot] = buffer[slot] + grad
@@ -178,7 +180,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 heap.append(node)
 
 
-# --- book/chapters/17_engine.md:569
+# --- book/chapters/17_engine.md:573
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -193,7 +195,7 @@ def _evaluate(node, task, grads):
     return node._engine_step(task, grads)
 
 
-# --- book/chapters/17_engine.md:591
+# --- book/chapters/17_engine.md:595
 def _call(node, task, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -235,7 +237,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:654
+# --- book/chapters/17_engine.md:658
 def _through_hooks(node, hooks, grads) -> list:
     """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
     slots = node._gradient_slots()
@@ -256,7 +258,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:686
+# --- book/chapters/17_engine.md:690
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):

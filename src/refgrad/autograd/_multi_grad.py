@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21_multi_grad_hooks.md:53
+# --- book/chapters/21_multi_grad_hooks.md:54
 """register_multi_grad_hook: one callback for the gradients of a group of tensors."""
 
 import functools
@@ -21,7 +21,8 @@ def _get_grad_fn_or_grad_acc(t):
         return t.node
     # requires_grad is asked first, as torch asks it: what fails for a non-tensor names it
     if t.requires_grad and t.grad_fn is None:  # grad_fn may refuse a stale view
-        if state.inference_mode:  # torch's throw-away view has no grad_fn there
+        if state.inference_mode or t._version_counter is None:  # nor of an inference leaf:
+            # torch's throw-away view has no grad_fn there
             raise AttributeError("'NoneType' object has no attribute 'next_functions'")
         node = grad_accumulator(t)
     else:
@@ -31,7 +32,7 @@ def _get_grad_fn_or_grad_acc(t):
     return node
 
 
-# --- book/chapters/21_multi_grad_hooks.md:88
+# --- book/chapters/21_multi_grad_hooks.md:90
 class _MultiHandle(RemovableHandle):
     """The handles of the tensor hooks behind one multi-grad hook."""
 
@@ -55,7 +56,7 @@ class _MultiHandle(RemovableHandle):
 _MultiHandle.__module__ = "refgrad.autograd.graph"
 
 
-# --- book/chapters/21_multi_grad_hooks.md:135
+# --- book/chapters/21_multi_grad_hooks.md:137
 OUTSIDE = "expected this hook to be called inside a backward call"
 
 
@@ -86,7 +87,7 @@ def _all_mode(tensors, fn) -> tuple:
                  for i, t in enumerate(tensors))
 
 
-# --- book/chapters/21_multi_grad_hooks.md:174
+# --- book/chapters/21_multi_grad_hooks.md:176
 def _any_mode(tensors, fn) -> tuple:
     lock = threading.Lock()
     ran = defaultdict(bool)  # graph task id -> fn already called
