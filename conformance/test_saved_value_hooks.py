@@ -120,3 +120,18 @@ def test_a_released_list_of_saved_tensors_is_freed():
     for read in (lambda: y.grad_fn._raw_saved_indices, lambda: y.grad_fn._saved_indices):
         with raises(RuntimeError, FREED):
             read()
+
+
+def test_atan2_recorded_by_create_graph_packs_other_squared_before_self():
+    a = torch.tensor(0.75, dtype=torch.float64, requires_grad=True)
+    b = torch.tensor(0.48, dtype=torch.float64, requires_grad=True)
+    v = torch.atan2(a, b)
+    packed = []
+
+    def pack(t):
+        packed.append("a" if t is a else "b" if t is b else type(t.grad_fn).__name__)
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        torch.autograd.grad(v, [a, b], create_graph=True)
+    assert packed[:5] == ["b", "b", "a", "a", "ReciprocalBackward0"]
