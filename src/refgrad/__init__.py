@@ -557,11 +557,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1427
+# --- book/chapters/27_views.md:1448
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1552
+# --- book/chapters/27_views.md:1573
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
