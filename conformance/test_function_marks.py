@@ -411,3 +411,40 @@ def test_the_marks_are_read_once_and_cleared():
         assert node.saved_variables[0] is a
     Marked.apply(a).sum().backward()
     assert seen[0] == (None, None, None, False) and seen[-1] == (None, None, None)
+
+
+def test_a_dirty_output_drops_its_retained_grad_an_in_place_op_keeps_it():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    v = a * 2
+    v.retain_grad()
+    v.sum().backward(retain_graph=True)
+    v.mul_(1)
+    assert v.grad.tolist() == [1.0, 1.0]
+    assert dirty(lambda x, y: x).apply(v, torch.ones(2)) is v
+    assert v.grad is None and v.retains_grad
+    v.sum().backward()
+    assert v.grad.tolist() == [1.0, 1.0] and a.grad.tolist() == [8.0, 8.0]
+
+
+def test_a_dirty_tensor_keeps_its_grad_only_where_autograd_records_nothing():
+    c = torch.tensor([3.0, 4.0])
+    c.grad = torch.full((2,), 9.0)
+    with torch.no_grad():
+        dirty(lambda x, y: x).apply(c, torch.ones(2, requires_grad=True))
+    dirty(lambda x, y: x).apply(c, torch.ones(2))
+    assert c.grad.tolist() == [9.0, 9.0]
+    r = dirty(lambda x, y: x).apply(c, torch.ones(2, requires_grad=True))
+    assert r is c and type(c.grad_fn).__name__ == "TripleBackward"
+    with pytest.warns(UserWarning, match="is not a leaf Tensor is being accessed"):
+        assert c.grad is None
+
+
+def test_a_dirty_view_drops_its_retained_grad_and_its_base_keeps_its_own():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    base = a * 2
+    base.retain_grad()
+    v = base[:1]
+    v.retain_grad()
+    (base.sum() + v.sum()).backward(retain_graph=True)
+    dirty(lambda x, y: x).apply(v, torch.ones(1))
+    assert v.grad is None and base.grad.tolist() == [2.0, 1.0]

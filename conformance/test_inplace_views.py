@@ -331,3 +331,24 @@ def test_matmul_of_a_vector_by_a_matrix_squeezes_in_place():
     out = torch.matmul(v, torch.ones(2, 3))
     assert type(out.grad_fn).__name__ == "SqueezeBackward4" and out._version == 1
     assert type(out.grad_fn.next_functions[0][0]).__name__ == "MmBackward0"
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 2)])
+def test_the_gradient_copy_slices_hands_on_is_no_view_and_at_version_2(shape):
+    seen = []
+
+    class Pair(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.clone(), x.clone()
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            seen.append((g2._version, g2._is_view(), g2.tolist()))
+            return g2
+
+    a = torch.full(shape, 0.5, requires_grad=True)
+    _, y = Pair.apply(a)
+    (y[...] if shape == () else y[:1]).mul_(3)
+    (g,) = torch.autograd.grad(y.sum(), [a])
+    assert seen == [(2, False, g.tolist())] and g._version == 2 and not g._is_view()

@@ -120,3 +120,40 @@ def test_a_released_list_of_saved_tensors_is_freed():
     for read in (lambda: y.grad_fn._raw_saved_indices, lambda: y.grad_fn._saved_indices):
         with raises(RuntimeError, FREED):
             read()
+
+
+def test_atan2_recorded_by_create_graph_packs_other_squared_before_self():
+    a = torch.tensor(0.75, dtype=torch.float64, requires_grad=True)
+    b = torch.tensor(0.48, dtype=torch.float64, requires_grad=True)
+    v = torch.atan2(a, b)
+    packed = []
+
+    def pack(t):
+        packed.append("a" if t is a else "b" if t is b else type(t.grad_fn).__name__)
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        torch.autograd.grad(v, [a, b], create_graph=True)
+    assert packed[:5] == ["b", "b", "a", "a", "ReciprocalBackward0"]
+
+
+@pytest.mark.parametrize(("op", "first"), [
+    (torch.hypot, ["const", "HypotBackward0", "MulBackward0 2.5"]),
+    (torch.logaddexp, ["ExpBackward0 0.368", "AddBackward1", "const"]),
+    (torch.logaddexp2, ["SubBackward0 -1.0", "PowBackward2", "AddBackward1"]),
+])
+def test_other_s_gradient_is_recorded_before_self_s(op, first):
+    a = torch.tensor([1.5], dtype=torch.float64, requires_grad=True)
+    b = torch.tensor([2.5], dtype=torch.float64, requires_grad=True)
+    out = op(a, b)
+    packed = []
+
+    def pack(t):
+        name = type(t.grad_fn).__name__ if t.grad_fn is not None else "const"
+        shown = name in ("MulBackward0", "ExpBackward0", "SubBackward0")
+        packed.append(f"{name} {round(t.item(), 3)}" if shown else name)
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        torch.autograd.grad(out, [a, b], create_graph=True)
+    assert packed[:3] == first

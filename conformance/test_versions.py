@@ -186,3 +186,50 @@ def test_gradients_summed_in_the_engine_count_each_addition_as_a_write():
     leaf = torch.tensor([1.0, 2.0], requires_grad=True)
     (leaf * 2 + leaf * 3).sum().backward()
     assert leaf.grad._version == 1 and leaf.grad.tolist() == [5.0, 5.0]  # stolen, count kept
+
+
+class _Pair(torch.autograd.Function):
+    """Two outputs; the second is saved as an output when ``save`` says so."""
+
+    @staticmethod
+    def forward(ctx, x, save):
+        first, second = x + 1, x * 2
+        if save:
+            ctx.save_for_backward(second)
+        return first, second
+
+    @staticmethod
+    def backward(ctx, g1, g2):
+        ctx.saved_tensors  # noqa: B018 - the version check is in the reading
+        return g1 + 2 * g2, None
+
+
+def _modified(run) -> str:
+    with pytest.raises(RuntimeError, match="modified by an inplace operation") as info:
+        run()
+    return re.search(r"which is output \d+ of [\w:]+,", str(info.value))[0]
+
+
+def test_a_saved_input_is_named_output_0_of_its_current_grad_fn():
+    a = torch.tensor(-0.38, requires_grad=True)
+    _, second = _Pair.apply(a, False)
+    z = second * second
+    with torch.no_grad():
+        second.mul_(2)
+    assert second.output_nr == 1
+    assert _modified(z.backward) == "which is output 0 of _Pair,"
+    _, second = _Pair.apply(a, False)
+    z = second * second
+    second.mul_(2)
+    assert _modified(z.backward) == "which is output 0 of Mul,"
+    low, high = torch.aminmax(torch.tensor([1.0, 2.0], requires_grad=True))
+    z = high * high
+    high.mul_(2)
+    assert _modified(z.backward) == "which is output 0 of Mul,"
+
+
+def test_a_saved_output_is_named_by_its_own_number_and_node():
+    a = torch.tensor(-0.38, requires_grad=True)
+    first, second = _Pair.apply(a, True)
+    second.mul_(2)
+    assert _modified((first + second).backward) == "which is output 1 of _Pair,"

@@ -96,3 +96,53 @@ def test_the_switch_is_positional_only():
         torch.set_warn_always(b=True)
     with raises(TypeError, "set_warn_always() missing 1 required positional argument: 'b'"):
         torch.set_warn_always()
+
+
+def _hooked_leaf(events, hook=None):
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    a.register_hook(hook or (lambda g: events.append("hook")))
+    a.register_post_accumulate_grad_hook(lambda t: events.append("post hook"))
+    return a
+
+
+def _events_of(call, events):
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = lambda message, *rest: events.append(str(message)[:30])
+        call()
+    return events
+
+
+def test_the_create_graph_warning_comes_after_the_pass_and_its_hooks(warn_always):
+    events = []
+    a = _hooked_leaf(events)
+    _events_of(lambda: a.sum().backward(create_graph=True), events)
+    assert events == ["hook", "post hook", "Using backward() with create_g"]
+
+
+def test_a_call_refused_before_the_pass_gives_no_create_graph_warning(warn_always):
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    events = []
+    with torch.no_grad():
+        y = a.sum()
+    with raises(RuntimeError, "element 0 of tensors does not require grad and does not have "
+                "a grad_fn"):
+        _events_of(lambda: y.backward(create_graph=True), events)
+    with pytest.raises(RuntimeError, match=r"\AMismatch in shape: grad_output\[0\] has"):
+        _events_of(lambda: a.sum().backward(torch.ones(3), create_graph=True), events)
+    _events_of(lambda: torch.autograd.grad(a.sum(), a, create_graph=True), events)
+    assert events == []
+
+
+def test_a_pass_a_hook_breaks_off_still_gives_the_create_graph_warning(warn_always, capsys):
+    events = []
+    a = _hooked_leaf(events, lambda g: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        _events_of(lambda: a.sum().backward(create_graph=True), events)
+    assert events == ["Using backward() with create_g"] and a.grad is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the pass's error is raised, the warning printed
+        with pytest.raises(ZeroDivisionError):
+            a.sum().backward(create_graph=True)
+    err = capsys.readouterr().err
+    assert err.startswith("UserWarning: Using backward() with create_graph=True will create")

@@ -55,3 +55,16 @@ def test_a_0d_base_is_indexed_as_a_row_of_one():
     assert [w.tolist() for w in s.grad_fn._where] == [[0]]
     (s * 3).backward()
     assert x.grad.tolist() == 0.0
+
+
+def test_the_handed_on_gradient_is_its_own_tensor_at_version_2():
+    from refgrad._ops.copy_slices import _as_torch_leaves_it
+
+    row = torch.tensor([4.0])
+    out = _as_torch_leaves_it(row, 0)
+    assert out.shape == () and not out._is_view() and out._version == 2 and row._version == 0
+    full = torch.ones(2)
+    assert _as_torch_leaves_it(full, 1) is full and full._version == 2
+    tracked = torch.tensor([4.0], requires_grad=True) * 1
+    kept = _as_torch_leaves_it(tracked, 0)
+    assert kept._is_view() and kept.grad_fn.name() == "ViewBackward0"

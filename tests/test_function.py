@@ -83,3 +83,19 @@ def test_error_node_fails_when_run_and_is_registered():
     assert g._data is leaf._data and g._version_counter is not leaf._version_counter
     with pytest.raises(RuntimeError, match="^trying to differentiate twice"):
         node(refgrad.ones(2), None)
+
+
+def test_rewriting_history_clears_the_grad_and_moves_the_retain_request():
+    from refgrad.autograd._function_checks import _rewrite_history
+
+    class Node:  # only what _rewrite_history reads of a node
+        _retains_grad = None
+
+    x = refgrad.ones(2, requires_grad=True) * 1
+    x.retain_grad()
+    old = x.grad_fn
+    x._grad = refgrad.ones(2)
+    node = Node()
+    _rewrite_history(node, x, 0)
+    assert x._grad is None and x.grad_fn is node and 0 in node._retains_grad
+    assert not old._retains_grad

@@ -62,3 +62,15 @@ def test_a_plain_number_is_kept_as_itself_until_released(number):
         with pytest.raises(RuntimeError) as info:
             read()
         assert str(info.value) == FREED
+
+
+def test_the_modified_message_numbers_a_saved_input_0_and_an_output_by_its_own():
+    from refgrad.autograd._saved import _modified_message
+
+    a = refgrad.tensor([1.0, 2.0], requires_grad=True)
+    low, high = refgrad.aminmax(a)
+    as_input, as_output = SavedTensor(high, False), SavedTensor(high, True)
+    assert high.output_nr == as_input._output_nr == 1
+    high.mul_(2)
+    assert "which is output 0 of Mul," in _modified_message(as_input, None)
+    assert "which is output 1 of Aminmax," in _modified_message(as_output, low.grad_fn)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:791
+# --- book/chapters/27_views.md:795
 """CopySlices: a base's history after an in-place write through one of its views."""
 
 import numpy as np
@@ -49,18 +49,35 @@ class CopySlices(FunctionNode):
         if inner.dtype != g.dtype:  # a custom backward may answer in another dtype
             inner = inner.to(g.dtype)  # written back as torch's copy_ writes it: cast
         written = index_put(whole, list(where), inner, False)
-        return (written.reshape(()) if not g.ndim else written, *res[1:])
+        return (_as_torch_leaves_it(written, g.ndim), *res[1:])
 
     def release_variables(self) -> None:
         self._fn.release_variables()
         self._fn = None
 
 
+# NOTE [The gradient CopySlices hands on]
+# torch copies the gradient into a fresh tensor and then the window's
+# gradient over its slice: two writes, so the result is at version 2, and it
+# is no view. A 0-d base's row is put back to 0-d as a tensor of its own,
+# unless a graph is being recorded, where the reshape's node stays.
+def _as_torch_leaves_it(written, ndim: int):
+    from refgrad._tensor import make_tensor
+
+    if not ndim:
+        written = written.reshape(())
+        if written._grad_fn is None and not written._requires_grad:
+            written = make_tensor(written._data)
+    if written._version_counter is not None:  # none for an inference tensor
+        written._version_counter.value += 2
+    return written
+
+
 CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:865
+# --- book/chapters/27_views.md:886
 def base_wanted(node) -> bool:
     """Whether the pass computes the gradient ``node`` hands its base (edge 0)."""
     base = node._next_nodes[0]
@@ -73,7 +90,7 @@ def base_wanted(node) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/27_views.md:884
+# --- book/chapters/27_views.md:905
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))

@@ -119,10 +119,11 @@ RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
                       backward=lambda g: (mul_scalar(g, 1 / DEGREE),)))
 
 
-# --- book/chapters/16f_more_elementwise.md:178
+# --- book/chapters/16f_more_elementwise.md:182
 def _atan2_gradients(g, self=None, other=None):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
-    squared = self * self + other * other
+    other_squared = other * other  # made first: NOTE [Operands right to left]
+    squared = self * self + other_squared
     recip = squared.reciprocal().masked_fill(squared == 0, 0.0)
     return g * other * recip, g * -self * recip
 
@@ -141,7 +142,7 @@ def _as_floats(*arrays):
     return [x.astype(default) if x.dtype.kind in "biu" else x for x in arrays]
 
 
-# --- book/chapters/16f_more_elementwise.md:210
+# --- book/chapters/16f_more_elementwise.md:215
 def _test(name, ufunc):
     return register(Op(name, None, ("self",), forward=ufunc, promote=False))
 
@@ -175,7 +176,7 @@ ALL = register(Op("all", None, ("self",), forward=_every(np.all), promote=False)
 ANY = register(Op("any", None, ("self",), forward=_every(np.any), promote=False))
 
 
-# --- book/chapters/16f_more_elementwise.md:252
+# --- book/chapters/16f_more_elementwise.md:257
 def _function(row):
     from refgrad._ops.dispatch import call
 
@@ -223,7 +224,7 @@ def _atan2(name, input, other):
     return call(ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:301
+# --- book/chapters/16f_more_elementwise.md:306
 def argmax(input, dim=None, keepdim=False):
     return _locate(ARGMAX, input, dim, keepdim)
 
@@ -271,7 +272,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:356
+# --- book/chapters/16f_more_elementwise.md:361
 def square(input):
     return input.pow(2)
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:444
+# --- book/chapters/16i_cumulative.md:450
 """Elementwise functions of two numbers and more: logaddexp, hypot, xlogy, logit, sgn and
 heaviside."""
 
@@ -35,27 +35,39 @@ def _floats_only(ufunc, kernel):
 
 
 BOTH = (("other", ("self", "other")), ("self", ("self", "other")))
+
+
+# NOTE [The last input's gradient first]
+# torch's node works out a two-input formula's gradients last input first, so
+# under create_graph the nodes of `other`'s are recorded, and its saved tensors
+# packed, before `self`'s. Each formula here is a thunk, run in that order.
+def _last_first(for_self, for_other) -> tuple:
+    other_grad = for_other()
+    return for_self(), other_grad
+
+
 LOGADDEXP = register(Op(
     "logaddexp", "LogaddexpBackward0", ("self", "other"), saves=BOTH,
     forward=_floats_only(np.logaddexp, "logaddexp_cpu"),
-    backward=lambda g, self, other: (g / add_scalar((other - self).exp(), 1),
-                                     g / add_scalar((self - other).exp(), 1)),
+    backward=lambda g, self, other: _last_first(lambda: g / add_scalar((other - self).exp(), 1),
+                                                lambda: g / add_scalar((self - other).exp(), 1)),
 ))
 LOGADDEXP2 = register(Op(
     "logaddexp2", "Logaddexp2Backward0", ("self", "other"), saves=BOTH,
     forward=_floats_only(np.logaddexp2, "logaddexp2_cpu"),
-    backward=lambda g, self, other: (g / add_scalar(2.0 ** (other - self), 1),
-                                     g / add_scalar(2.0 ** (self - other), 1)),
+    backward=lambda g, self, other: _last_first(lambda: g / add_scalar(2.0 ** (other - self), 1),
+                                                lambda: g / add_scalar(2.0 ** (self - other), 1)),
 ))
 HYPOT = register(Op(
     "hypot", "HypotBackward0", ("self", "other"), forward=_floats_only(np.hypot, "hypot_cpu"),
-    backward=lambda g, result, self=None, other=None: (
-        None if self is None else g * self / result, None if other is None else g * other / result),
+    backward=lambda g, result, self=None, other=None: _last_first(
+        lambda: None if self is None else g * self / result,
+        lambda: None if other is None else g * other / result),
     saves=(("other", ("other",)), ("self", ("self",)), ("result", ("self", "other"))),
 ))
 
 
-# --- book/chapters/16i_cumulative.md:516
+# --- book/chapters/16i_cumulative.md:534
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -81,7 +93,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:543
+# --- book/chapters/16i_cumulative.md:561
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -129,7 +141,7 @@ def floats_beside_numbers(input, other) -> tuple:
     return input, other
 
 
-# --- book/chapters/16i_cumulative.md:711
+# --- book/chapters/16i_cumulative.md:729
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -169,7 +181,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:752
+# --- book/chapters/16i_cumulative.md:770
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -219,7 +231,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:811
+# --- book/chapters/16i_cumulative.md:829
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

@@ -28,16 +28,16 @@ __all__ += [
 from refgrad.autograd import graph
 
 
-# --- book/chapters/11_saved.md:496
+# --- book/chapters/11_saved.md:509
 from refgrad.autograd._saved import SavedTensor
 
 
-# --- book/chapters/18_backward.md:500
+# --- book/chapters/18_backward.md:527
 from refgrad.autograd._backward import backward, grad
 from refgrad.autograd._run_backward import _engine_run_backward
 
 
-# --- book/chapters/18_backward.md:614
+# --- book/chapters/18_backward.md:641
 from refgrad.autograd.variable import Variable
 from refgrad.autograd.variable import variable  # noqa: F811 - the function hides the module
 
@@ -69,7 +69,7 @@ __all__ += ["detect_anomaly", "set_detect_anomaly"]  # the module is not among t
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:1027
+# --- book/chapters/25_functions.md:1035
 from refgrad.autograd import function
 from refgrad.autograd.function import Function, NestedIOFunction
 

@@ -11,7 +11,6 @@ from collections.abc import Mapping
 
 from refgrad._method_counts import no_arguments
 from refgrad._tensor import Tensor, current_grad_fn, held_grad_fn
-from refgrad._warn_once import warn_once
 from refgrad.autograd._accumulate import GradientEdge
 from refgrad.autograd._run_backward import _engine_run_backward
 
@@ -38,7 +37,7 @@ def _shape_of(output):
     return output
 
 
-# --- book/chapters/18_backward.md:80
+# --- book/chapters/18_backward.md:79
 def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
@@ -79,7 +78,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:265
+# --- book/chapters/18_backward.md:273
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
@@ -99,8 +98,6 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     if retain_graph is None:
         retain_graph = create_graph
     retain_graph, create_graph = _flag(retain_graph), _flag(create_graph)
-    if create_graph:  # chapter "Warnings given once"
-        warn_once("create_graph", CREATE_GRAPH_WARNING, stacklevel=3)
     _engine_run_backward(tensors, grads, retain_graph, create_graph, given, True, True)
 
 
@@ -116,17 +113,7 @@ def _inputs_tuple(inputs, caller: str) -> tuple:
     return _as_tuple(inputs), None
 
 
-# --- book/chapters/18_backward.md:308
-CREATE_GRAPH_WARNING = (
-    "Using backward() with create_graph=True will create a reference cycle between the "
-    "parameter and its gradient which can cause a memory leak. We recommend using "
-    "autograd.grad when creating the graph to avoid this. If you have to use this function, "
-    "make sure to reset the .grad fields of your parameters to None after use to break the "
-    "cycle and avoid the leak."
-)
-
-
-# --- book/chapters/18_backward.md:331
+# --- book/chapters/18_backward.md:358
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -169,7 +156,7 @@ def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
                  for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:405
+# --- book/chapters/18_backward.md:432
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -193,7 +180,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:456
+# --- book/chapters/18_backward.md:483
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:555
+# --- book/chapters/25_functions.md:558
 """torch's checks on what a custom Function's forward and backward leave behind."""
 
 import warnings
@@ -72,7 +72,7 @@ def refuse_gradient(node, i: int, positions: tuple, g) -> None:
     raise RuntimeError(f"expected Variable or None (got {c_type_name(type(g))})")
 
 
-# --- book/chapters/25_functions.md:626
+# --- book/chapters/25_functions.md:629
 def written(node, out, i: int, differentiable: bool, is_input: bool, count: int):
     """An output marked dirty, its history now ``node``'s where autograd records it."""
     if not differentiable:
@@ -99,6 +99,10 @@ def _had_grad_fn(out) -> bool:
     return info is not None and info.written is not None
 
 
+# NOTE [A dirty output drops its grad]
+# Taking the node as its history clears the tensor's .grad, retained or set by
+# hand, as torch's does; an ordinary in-place op keeps it. Only an output that
+# carries the node loses it: one autograd does not record keeps its .grad.
 def _rewrite_history(node, out, i: int) -> None:
     from refgrad._ops.copy_slices import rebase_history
     from refgrad._ops.view_regeneration import grad_fn_now, outdate_views
@@ -106,6 +110,7 @@ def _rewrite_history(node, out, i: int) -> None:
     from refgrad.autograd._backward import follow_retained_grad
 
     out._backward_hooks = None  # hooks stay with the old grad_fn
+    out._grad = None  # NOTE [A dirty output drops its grad]
     had_grad = out._requires_grad
     if out._view_base is not None:
         check_view_write(out)

@@ -2,14 +2,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18_backward.md:130
+# --- book/chapters/18_backward.md:129
 """From outputs and inputs to the engine's roots and targets, through one door."""
 
 import logging
 import operator
+import sys
 
 from refgrad._tensor import Tensor
 from refgrad._typename import c_type_name
+from refgrad._warn_once import warn_once
 from refgrad.autograd import _engine
 from refgrad.autograd._accumulate import GradientEdge, gradient_edge
 from refgrad.autograd._backward_logging import _register_logging_hooks_on_whole_graph, log
@@ -48,7 +50,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:180
+# --- book/chapters/18_backward.md:181
 def _checked_edge(edge) -> tuple:
     node, output_nr = edge[0], edge[1]
     if not isinstance(node, FunctionNode):
@@ -60,7 +62,7 @@ def _checked_edge(edge) -> tuple:
     return node, output_nr
 
 
-# --- book/chapters/18_backward.md:212
+# --- book/chapters/18_backward.md:213
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     _check_given(t_outputs, args[0])
@@ -97,9 +99,16 @@ def _run_backward(t_outputs, *args):
     grads, keep_graph, create_graph, inputs, allow_unreachable, accumulate_grad = args
     roots = _root_edges(t_outputs)
     targets = _target_edges(inputs, accumulate_grad) if inputs else None
-    captured = _engine.execute(roots, grads, keep_graph, create_graph, targets,
-                               accumulate_grad)
+    try:
+        captured = _engine.execute(roots, grads, keep_graph, create_graph, targets,
+                                   accumulate_grad)
+    except BaseException:
+        if accumulate_grad and create_graph:
+            _warn_create_graph(failed=True)
+        raise
     if accumulate_grad:
+        if create_graph:  # NOTE [The reference-cycle warning comes last]
+            _warn_create_graph(failed=False)
         return None
     for i, grad in enumerate(captured):
         if grad is None and not allow_unreachable:
@@ -108,3 +117,27 @@ def _run_backward(t_outputs, *args):
                 "graph. Set allow_unused=True if this is the desired behavior."
             )
     return tuple(captured)
+
+
+# --- book/chapters/18_backward.md:321
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this function, "
+    "make sure to reset the .grad fields of your parameters to None after use to break the "
+    "cycle and avoid the leak."
+)
+
+
+# NOTE [The reference-cycle warning comes last]
+# Given where torch's engine hands its warnings back: after the pass, however
+# it ended. It points at the first line outside refgrad (torch's points into
+# its own autograd/graph.py).
+def _warn_create_graph(failed: bool) -> None:
+    if not failed:
+        warn_once("create_graph", CREATE_GRAPH_WARNING, stacklevel=None)
+        return
+    try:
+        warn_once("create_graph", CREATE_GRAPH_WARNING, stacklevel=None)
+    except Warning as w:  # an error filter: printed, under the pass's own error
+        print(f"{type(w).__name__}: {w}", file=sys.stderr)

@@ -130,12 +130,12 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:213
+# --- book/chapters/11_saved.md:221
 def _modified_message(saved: SavedTensor, node) -> str:
     tensor = saved._original
-    producer = tensor._grad_fn if tensor is not None else node
-    if tensor is not None and _saved_output(saved, node):  # an in-place op's, on a view
-        producer = node
+    # an output, or an in-place op's result on a view, kept as the view itself
+    as_output = tensor is None or _saved_output(saved, node)
+    producer = node if as_output else tensor._grad_fn
     shape = list(tensor.shape if tensor is not None else saved._data.shape)
     kind = c_tensor_type_name(tensor) if tensor is not None else _type_of_data(saved._data)
     which = ""
@@ -143,7 +143,7 @@ def _modified_message(saved: SavedTensor, node) -> str:
         # Backward0 goes, as does a custom Function's Backward; BackwardN keeps its N;
         # C++ nodes keep their whole name.
         op = re.sub(r"Backward(\d*)$", lambda m: m[1].lstrip("0"), producer.name())
-        which = f", which is output {saved._output_nr} of {op},"
+        which = f", which is output {saved._output_nr if as_output else 0} of {op},"
     return (
         "one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: [{kind} {shape}]{which} is at version {saved._counter.value}; "
@@ -151,6 +151,11 @@ def _modified_message(saved: SavedTensor, node) -> str:
     )
 
 
+# NOTE [A saved input is output 0]
+# torch records a saved value's output number only for an output (or with
+# hooks, when it checks no version); a saved input names its current grad_fn
+# as "output 0" whatever its output_nr. refgrad says the same, though the
+# number it keeps is the tensor's own.
 def _saved_output(saved: SavedTensor, node) -> bool:
     op = getattr(node, "op", None)
     outputs = (op.outputs or ()) if op is not None else ()
@@ -173,7 +178,7 @@ def _type_of_data(data) -> str:
     return c_tensor_type_name(make_tensor(data))
 
 
-# --- book/chapters/11_saved.md:278
+# --- book/chapters/11_saved.md:291
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 
 
@@ -218,7 +223,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:348
+# --- book/chapters/11_saved.md:361
 PACK_MODIFIED = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -244,7 +249,7 @@ def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook, given=No
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:386
+# --- book/chapters/11_saved.md:399
 def unpack_with_hooks(saved: SavedTensor, node):
     from refgrad._tensor import ONLY_FLOAT, Tensor
 
@@ -266,7 +271,7 @@ def unpack_with_hooks(saved: SavedTensor, node):
     return t
 
 
-# --- book/chapters/11_saved.md:412
+# --- book/chapters/11_saved.md:425
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
@@ -305,7 +310,7 @@ def _check_register(saved: SavedTensor, args, kwargs) -> tuple:
     return args
 
 
-# --- book/chapters/11_saved.md:516
+# --- book/chapters/11_saved.md:529
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "
