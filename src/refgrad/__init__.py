@@ -569,11 +569,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1512
+# --- book/chapters/27_views.md:1571
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1637
+# --- book/chapters/27_views.md:1696
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

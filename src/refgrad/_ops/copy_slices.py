@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from refgrad._backend import device_of, move, overlaps
+from refgrad._backend import data_ptr, device_of, element_strides, move, overlaps
 from refgrad._C import _functions
 from refgrad._ops.views import positions
 from refgrad.autograd._accumulate import gradient_edge
@@ -19,7 +19,7 @@ from refgrad.autograd._state import state
 class CopySlices(FunctionNode):
     """The base's grad_fn after an in-place write through one of its views."""
 
-    __slots__ = ("_fn", "_where", "_shared")
+    __slots__ = ("_fn", "_where", "_shared", "_geometry")
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
@@ -33,6 +33,8 @@ class CopySlices(FunctionNode):
             return (None,) * len(self._next_nodes)
         if self._fn is None:  # released by an earlier backward
             raise RuntimeError(FREED)
+        if create_graph:  # NOTE [CopySlices recording a graph]
+            return _recorded_steps(self, g)
         # the window's place in the base, one index per dimension: what is read and
         # written is a tensor of its own, no view, as torch's copies are
         where = tuple(make_tensor(w) for w in self._where)
@@ -77,7 +79,37 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:886
+# --- book/chapters/27_views.md:884
+# NOTE [CopySlices recording a graph]
+# With create_graph, the ops torch's CopySlices runs are recorded: copy_ into
+# a tensor with the base's strides (CopyBackwards), as_strided to the view's
+# window in it (AsStridedBackward0), clone for fn (CloneBackward0), and a
+# copy_ of fn's answer back through the window (CopySlices). Two writes: the
+# result is at version 2, as without a graph.
+def _recorded_steps(node, g) -> tuple:
+    base_strides, sizes, strides, offset = node._geometry
+    result = g.new_empty_strided(g.shape, base_strides)
+    result.copy_(g)
+    window = result.as_strided(sizes, strides, offset)
+    res = list(node._fn.apply([window.clone()], True))
+    if res[0] is None:
+        return (None, *res[1:])
+    if node._shared and base_wanted(node):  # NOTE [A window that shares memory]
+        from refgrad._ops.write_checks import OVERLAP
+
+        raise RuntimeError(OVERLAP)
+    window.copy_(res[0])
+    return (result, *res[1:])
+
+
+def view_geometry(base, view) -> tuple:
+    """What torch keeps to find ``view``'s window again in a copy of ``base``."""
+    data, array = base._data, view._data
+    offset = (data_ptr(array) - data_ptr(data)) // array.itemsize
+    return element_strides(data), tuple(array.shape), element_strides(array), offset
+
+
+# --- book/chapters/27_views.md:944
 def base_wanted(node) -> bool:
     """Whether the pass computes the gradient ``node`` hands its base (edge 0)."""
     base = node._next_nodes[0]
@@ -90,7 +122,7 @@ def base_wanted(node) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/27_views.md:905
+# --- book/chapters/27_views.md:963
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -106,6 +138,7 @@ def rebase_history(view, fn) -> None:
     node._where = tuple(_placed_like(base._data, np.asarray(w)) for w in where)
     node._meta = (input_metadata(base),)
     node._shared = overlaps(view._data)  # NOTE [A window that shares memory]
+    node._geometry = view_geometry(base, view)  # NOTE [CopySlices recording a graph]
     old, old_nr = base._grad_fn, base._output_nr
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
     base._backward_hooks = None  # hooks so far stay with the old grad_fn, as the view's do

@@ -85,7 +85,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:1459
+# --- book/chapters/27_views.md:1518
 def as_strided(input, size, stride, storage_offset=None):
     from refgrad._ops.dispatch import call
 
