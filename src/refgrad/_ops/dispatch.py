@@ -76,9 +76,11 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     if op.many:
         results = tuple(as_array(o) for o in out)
     else:
-        results = (out if type(out) is ndarray else as_array(out),)
-        if op.iterated and results[0].ndim > 1:  # NOTE [The layout TensorIterator picks]
-            results = (iterated_layout(op, arrays, params, results[0]),)
+        if type(out) is not ndarray:
+            out = as_array(out)
+        elif op.iterated and out.ndim > 1:  # NOTE [The layout TensorIterator picks]
+            out = iterated_layout(op, arrays, params, out)
+        results = (out,)
     if (state.grad_enabled and op.backward is not None  # _records(op), spelled out
             and not (switched_on.inference_mode and state.inference_mode)
             and (edges := _edges(tensors, params)) is not None):
@@ -94,14 +96,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:873
+# --- book/chapters/13_dispatch.md:875
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:912
+# --- book/chapters/13_dispatch.md:914
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -155,7 +157,7 @@ def _before_kernel(op, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1046
+# --- book/chapters/13_dispatch.md:1048
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -282,7 +284,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1188
+# --- book/chapters/13_dispatch.md:1190
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -310,7 +312,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1300
+# --- book/chapters/13_dispatch.md:1302
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -338,7 +340,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1465
+# --- book/chapters/13_dispatch.md:1467
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1231
+# --- book/chapters/13_dispatch.md:1233
 """The layout torch gives an elementwise result over several tensors."""
 
 import numpy as np
@@ -19,7 +19,7 @@ from refgrad._layouts import row_major
 # operand is broadcast along tells nothing). where's condition is its first
 # operand, and rsub(a, b) iterates b - a. Numbers and 0-d tensors take no
 # part, and a lone operand of more dimensions keeps its order in NumPy as in
-# torch.
+# torch. A result on a device is left as CuPy lays it out.
 def iterated_layout(op, arrays, params, out):
     """``out``, or a copy of it with the strides torch's TensorIterator gives it."""
     if op.name == "rsub_tensor":
