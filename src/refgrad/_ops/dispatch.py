@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:760
+# --- book/chapters/13_dispatch.md:769
 """call(): run an op-table row, and record its node when autograd must."""
 
 import numpy as np
@@ -18,6 +18,7 @@ from refgrad._ops.operands import (
     as_array,
     read_numbers,
 )
+from refgrad._ops.result_layout import iterated_layout
 from refgrad._ops.views import track_view  # chapter "Views"
 from refgrad._parallel import run_split  # chapter "Threads inside an op"
 from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp
@@ -75,7 +76,11 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     if op.many:
         results = tuple(as_array(o) for o in out)
     else:
-        results = (out if type(out) is ndarray else as_array(out),)
+        if type(out) is not ndarray:
+            out = as_array(out)
+        elif op.iterated and out.ndim > 1:  # NOTE [The layout TensorIterator picks]
+            out = iterated_layout(op, arrays, params, out)
+        results = (out,)
     if (state.grad_enabled and op.backward is not None  # _records(op), spelled out
             and not (switched_on.inference_mode and state.inference_mode)
             and (edges := _edges(tensors, params)) is not None):
@@ -91,14 +96,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:861
+# --- book/chapters/13_dispatch.md:875
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:900
+# --- book/chapters/13_dispatch.md:914
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -152,7 +157,7 @@ def _before_kernel(op, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1034
+# --- book/chapters/13_dispatch.md:1048
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -279,7 +284,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1176
+# --- book/chapters/13_dispatch.md:1190
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -307,7 +312,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1212
+# --- book/chapters/13_dispatch.md:1302
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -335,7 +340,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1377
+# --- book/chapters/13_dispatch.md:1467
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

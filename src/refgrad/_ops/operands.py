@@ -36,7 +36,7 @@ def _arrays(op, args, params):
         if isinstance(a, Tensor):
             data = a._data
             on_host = on_host and type(data) is ndarray
-            arrays.append(data if data.dtype == kind else _cast(data, kind))
+            arrays.append(data if data.dtype == kind else _cast(a, kind))
         elif a is None:  # an optional tensor argument that was not given
             arrays.append(None)
         elif type(a) is int:
@@ -54,13 +54,22 @@ def _arrays(op, args, params):
     return arrays, args
 
 
-def _cast(data, kind):
-    """``data`` as ``kind``: 1e39 as a float32 is inf, as silently as torch casts it."""
+def _cast(tensor, kind):
+    """``tensor``'s array as ``kind``: 1e39 as a float32 is inf, as silently as torch
+    casts it, and laid out as torch's to() lays out its copy (an expanded tensor's copy
+    is row-major, where NumPy would keep the broadcast dimensions innermost)."""
+    data = tensor._data
     token = quiet_fp(QUIET)  # NOTE [Quiet floating point]
     try:
-        return data.astype(kind)
+        cast = data.astype(kind)
     finally:
         restore_fp(token)
+    if cast.ndim > 1 and type(cast) is ndarray:  # NOTE [The layout TensorIterator picks]
+        from refgrad._layouts import like_strides
+        from refgrad._ops.result_layout import moved_to
+
+        return moved_to(cast, like_strides(tensor))
+    return cast
 
 
 def as_array(value):
@@ -68,7 +77,7 @@ def as_array(value):
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:494
+# --- book/chapters/13_dispatch.md:503
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -199,14 +208,14 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:651
+# --- book/chapters/13_dispatch.md:660
 # NOTE [Only Python's numbers are numbers]
 # A Fraction, a Decimal or bytes is a number to NumPy (float32(Fraction(1, 2))
 # is 0.5) but not to torch's parser, which takes int, float, bool, complex and
 # NumPy's scalars (read before this, by read_numbers) and refuses the rest.
 
 
-# --- book/chapters/13_dispatch.md:659
+# --- book/chapters/13_dispatch.md:668
 _NOT_OPERANDS = (ndarray, list, tuple, str)  # what torch's parser refuses for a tensor
 _READ_FIRST = (generic, *_NOT_OPERANDS)
 
@@ -234,7 +243,7 @@ def read_numbers(op, args, params):
     return args, params
 
 
-# --- book/chapters/13_dispatch.md:713
+# --- book/chapters/13_dispatch.md:722
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -270,7 +279,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:1003
+# --- book/chapters/13_dispatch.md:1017
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not (op.promote or op.broadcasts) or op.variadic:

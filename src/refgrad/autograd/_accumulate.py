@@ -159,15 +159,11 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
 
 
 def _summed(old, grad):
-    """``old + grad``, recorded, laid out as torch's sum of the two is."""
-    from refgrad._iterated_layout import iterated_strides
-    from refgrad._layouts import relaid
-
-    shape = tuple(old.shape)
-    return relaid(old + grad, iterated_strides(shape, (old.stride(), grad.stride())))
+    """``old + grad``, recorded: laid out as TensorIterator lays it (NOTE [Elementwise layouts])."""
+    return old + grad
 
 
-# --- book/chapters/10_nodes.md:964
+# --- book/chapters/10_nodes.md:959
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -201,7 +197,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1032
+# --- book/chapters/10_nodes.md:1027
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -224,7 +220,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1153
+# --- book/chapters/10_nodes.md:1148
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -266,7 +262,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1214
+# --- book/chapters/10_nodes.md:1209
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
