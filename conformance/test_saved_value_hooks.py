@@ -157,3 +157,61 @@ def test_other_s_gradient_is_recorded_before_self_s(op, first):
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         torch.autograd.grad(out, [a, b], create_graph=True)
     assert packed[:3] == first
+
+
+def _packed_by_create_graph(op, a, b):
+    """What the pack hook sees while a double-backward graph of ``op(a, b)`` is recorded:
+    the inputs by name, other tensors by their grad_fn, "const" for the rest."""
+    out = op(a, b).sum()
+    packed = []
+
+    def pack(t):
+        name = type(t.grad_fn).__name__ if t.grad_fn is not None else "const"
+        packed.append("a" if t is a else "b" if t is b else name)
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        grads = torch.autograd.grad(out, [a, b], create_graph=True)
+    return packed, [type(g.grad_fn).__name__ for g in grads]
+
+
+@pytest.mark.parametrize(("op", "packed", "grad_fns"), [
+    (torch.div, ["b", "a", "b", "DivBackward0", "const", "b", "const"],
+     ["DivBackward0", "MulBackward0"]),
+    (lambda a, b: torch.div(a, b, rounding_mode=None),
+     ["b", "a", "b", "DivBackward0", "const", "b", "const"], ["DivBackward0", "MulBackward0"]),
+    (torch.xlogy, ["const", "b", "MulBackward0", "b", "const", "const"],
+     ["MaskedFillBackward0", "DivBackward0"]),
+    (torch.special.xlog1py, ["const", "AddBackward1", "MulBackward0", "b", "const", "const"],
+     ["MaskedFillBackward0", "DivBackward0"]),
+    (torch.pow, ["a", "LogBackward0", "PowBackward1", "const", "const", "SubBackward1", "a",
+                 "PowBackward1", "PowBackward1", "b", "const", "const"],
+     ["WhereBackward0", "MulBackward0"]),
+    (torch.ldexp, ["const", "b", "PowBackward2", "const"], ["MulBackward0", "MulBackward1"]),
+    (torch.dist, ["DistBackward0", "SubBackward0", "const", "const"] * 2,
+     ["MulBackward0", "NegBackward0"]),
+], ids=["div", "div_no_rounding", "xlogy", "xlog1py", "pow", "ldexp", "dist"])
+def test_the_last_input_s_gradient_is_recorded_first(op, packed, grad_fns):
+    a = torch.tensor([1.5, 0.5], dtype=torch.float64, requires_grad=True)
+    b = torch.tensor([2.5, 0.7], dtype=torch.float64, requires_grad=True)
+    assert _packed_by_create_graph(op, a, b) == (packed, grad_fns)
+
+
+def test_dist_differences_again_for_each_input():
+    a = torch.tensor([1.5, 0.5], dtype=torch.float64, requires_grad=True)
+    b = torch.tensor([2.5, 0.7], dtype=torch.float64, requires_grad=True)
+    out = torch.dist(a, b)
+    packed = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
+        torch.autograd.grad(out, [a, b], create_graph=True)
+    differences = [t.grad_fn for t in packed if type(t.grad_fn).__name__ == "SubBackward0"]
+    assert len(differences) == 2 and differences[0] is not differences[1]
+
+
+def test_euclidean_dist_packs_each_difference_s_right_operand_first():
+    a = torch.tensor([[1.5, 2.0], [0.5, 3.0]], dtype=torch.float64, requires_grad=True)
+    b = torch.tensor([[2.5, 0.7], [1.2, 0.4]], dtype=torch.float64, requires_grad=True)
+    packed, _ = _packed_by_create_graph(
+        lambda x, y: torch.cdist(x, y, compute_mode="use_mm_for_euclid_dist"), a, b)
+    assert packed == ["EuclideanDistBackward0", "const", "const", "b", "MaskedFillBackward0",
+                      "SumBackward1", "a", "a", "TransposeBackward0", "UnsqueezeBackward0", "b"]
