@@ -215,3 +215,40 @@ def test_euclidean_dist_packs_each_difference_s_right_operand_first():
         lambda x, y: torch.cdist(x, y, compute_mode="use_mm_for_euclid_dist"), a, b)
     assert packed == ["EuclideanDistBackward0", "const", "const", "b", "MaskedFillBackward0",
                       "SumBackward1", "a", "a", "TransposeBackward0", "UnsqueezeBackward0", "b"]
+
+
+def _packed_by_squaring(op, *shapes):
+    """What the pack hook sees while the gradients of ``op(...) ** 2``, summed, are
+    recorded: the incoming gradient requires grad, so each product saves both factors."""
+    ins = [(torch.ones(s, dtype=torch.float64) * (0.5 + 0.25 * i)).cumsum(-1).requires_grad_()
+           for i, s in enumerate(shapes)]
+    out = op(*ins)
+    packed = []
+
+    def pack(t):
+        name = type(t.grad_fn).__name__ if t.grad_fn is not None else "const"
+        if name in ("TBackward0", "TransposeBackward0"):
+            name += str(list(t.shape))
+        packed.append(next((n for n, v in zip("abc", ins) if t is v), name))
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        torch.autograd.grad((out * out).sum(), ins, create_graph=True)
+    return packed[4:]  # after what the square and the sum keep
+
+
+@pytest.mark.parametrize(("op", "shapes", "packed"), [
+    (torch.mul, [(2,), (2,)], ["a", "AddBackward0", "b", "AddBackward0"]),
+    (torch.dot, [(2,), (2,)], ["b", "AddBackward0", "a", "AddBackward0"]),  # self's first
+    (torch.mm, [(2, 3), (3, 4)],
+     ["AddBackward0", "TBackward0[3, 2]", "TBackward0[4, 3]", "AddBackward0"]),
+    (torch.bmm, [(2, 2, 3), (2, 3, 4)], ["AddBackward0", "TransposeBackward0[2, 3, 2]",
+                                         "TransposeBackward0[2, 4, 3]", "AddBackward0"]),
+    (torch.nn.functional.linear, [(2, 3), (4, 3)],
+     ["a", "TBackward0[4, 2]", "TBackward0[4, 3]", "AddBackward0"]),
+    (torch.linalg.cross, [(3,), (3,)], ["a", "AddBackward0", "AddBackward0", "b"]),
+    (torch.lerp, [(2,), (2,), (2,)], ["c", "AddBackward0", "SubBackward0", "AddBackward0",
+                                      "SubBackward0", "AddBackward0"]),
+], ids=["mul", "dot", "mm", "bmm", "linear", "cross", "lerp"])
+def test_products_record_their_gradients_in_torch_s_order(op, shapes, packed):
+    assert _packed_by_squaring(op, *shapes) == packed

@@ -36,7 +36,7 @@ RSUB_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:100
+# --- book/chapters/14_arithmetic.md:101
 # NOTE [float16 and numbers]
 # A float16 tensor times or over a Python number: the number in float32, the
 # product or quotient in float32, one rounding to float16, as torch computes it.
@@ -45,7 +45,7 @@ def _half_with_number(ufunc):
     return lambda a, b: ufunc(a.astype(np.float32), np.float32(b)).astype(np.float16)
 
 
-# --- book/chapters/14_arithmetic.md:110
+# --- book/chapters/14_arithmetic.md:111
 # NOTE [The last input's gradient first]
 # torch's node works out a two-input formula's gradients last input first, so
 # under create_graph the nodes of `other`'s are recorded, and its saved tensors
@@ -58,9 +58,9 @@ def _last_first(for_self, for_other) -> tuple:
 MUL = register(Op(
     "mul", "MulBackward0", ("self", "other"),
     forward=np.multiply,
-    backward=lambda g, self=None, other=None: (
-        g * other if other is not None else None,
-        g * self if self is not None else None,
+    backward=lambda g, self=None, other=None: _last_first(
+        lambda: g * other if other is not None else None,
+        lambda: g * self if self is not None else None,
     ),
     saves=(("other", ("self",)), ("self", ("other",))), into=np.multiply,
     half_number=_half_with_number(np.multiply),
@@ -85,7 +85,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:178
+# --- book/chapters/14_arithmetic.md:179
 def _by_number(ufunc):
     """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
     half = _half_with_number(ufunc)
@@ -143,7 +143,7 @@ def one_minus(t):
     return call(SUB, (t.new_ones(()), t), {"alpha": 1})
 
 
-# --- book/chapters/14_arithmetic.md:283
+# --- book/chapters/14_arithmetic.md:284
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -161,7 +161,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:992
+# --- book/chapters/14_arithmetic.md:993
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -217,7 +217,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1055
+# --- book/chapters/14_arithmetic.md:1056
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -235,7 +235,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1079
+# --- book/chapters/14_arithmetic.md:1080
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 
