@@ -252,3 +252,27 @@ def _packed_by_squaring(op, *shapes):
 ], ids=["mul", "dot", "mm", "bmm", "linear", "cross", "lerp"])
 def test_products_record_their_gradients_in_torch_s_order(op, shapes, packed):
     assert _packed_by_squaring(op, *shapes) == packed
+
+
+@pytest.mark.parametrize(("p", "packed"), [
+    (3, ["x", "CloneBackward0", "PowBackward0", "x", "LinalgVectorNormBackward0",
+         "PowBackward0", "const", "const", "MaskedFillBackward0", "MulBackward0"]),
+    (1.5, ["x", "CloneBackward0", "x", "SgnBackward0", "PowBackward0", "SgnBackward0",
+           "LinalgVectorNormBackward0", "PowBackward0", "const", "const",
+           "MaskedFillBackward0", "MulBackward0"]),
+    (0.5, ["x", "CloneBackward0", "const", "x", "SgnBackward0", "MaskedFillBackward0",
+           "SgnBackward0", "LinalgVectorNormBackward0", "const", "PowBackward0",
+           "MulBackward0"]),
+])
+def test_a_p_norm_gradient_raises_the_size_in_place_first(p, packed):
+    x = torch.tensor([1.5, -2.0], dtype=torch.float64, requires_grad=True)
+    out = torch.linalg.vector_norm(x, p)
+    seen = []
+
+    def pack(t):
+        seen.append("x" if t is x else type(t.grad_fn).__name__ if t.grad_fn else "const")
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        torch.autograd.grad(out, x, create_graph=True)
+    assert seen == packed

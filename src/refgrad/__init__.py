@@ -158,7 +158,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1228
+# --- book/chapters/16b_reductions.md:1234
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -263,7 +263,7 @@ from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:946
+# --- book/chapters/16l_more_linalg.md:949
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 

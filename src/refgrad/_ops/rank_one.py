@@ -72,7 +72,7 @@ def addr_(self, vec1, vec2, *, beta=1, alpha=1):
 Tensor.addr_ = addr_
 
 
-# --- book/chapters/16l_more_linalg.md:757
+# --- book/chapters/16l_more_linalg.md:761
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 
@@ -86,8 +86,7 @@ def _dist_backward(g, self, other, p, result):
     def for_self():  # the difference made again for each: torch's formulas do
         return _norm_backward(g, self - other, result, p, None, False, None)[0]
 
-    return _last_first(lambda: for_self() if self.requires_grad else None,
-                       lambda: -for_self() if other.requires_grad else None)
+    return _last_first(for_self, lambda: -for_self())
 
 
 DIST = register(Op(
