@@ -129,6 +129,9 @@ CASES = {
     "masked_scatter": (lambda a, b: a.masked_scatter(a > 0, b), [ANY, POS]),
     "masked_scatter_broadcast": (
         lambda a, b: a.masked_scatter(torch.tensor([True, False, False]), b[0]), [ANY, POS]),
+    "fmax": (torch.fmax, [ANY, POS]),
+    "fmin": (torch.fmin, [ANY, POS]),
+    "copysign": (torch.copysign, [ANY, POS]),
 }
 
 EXPECTED = {
@@ -584,6 +587,19 @@ EXPECTED = {
         '...CatBackward0 ..FlipBackward0 ...CumprodBackward0',
     ],
     'prod_of_one_zero': [
+        '-',
+    ],
+    'fmax': [
+        'MaskedFillBackward0 .AccumulateGrad',
+        'MaskedFillBackward0 .AccumulateGrad',
+    ],
+    'fmin': [
+        'MaskedFillBackward0 .AccumulateGrad',
+        'MaskedFillBackward0 .AccumulateGrad',
+    ],
+    'copysign': [
+        'MulBackward0 .AccumulateGrad .MaskedFillBackward0 ..DivBackward0 ...CopysignBackward0 '
+        '...AccumulateGrad',
         '-',
     ],
 }

@@ -58,6 +58,29 @@ def test_linear_adds_the_bias_after_matmul_for_an_input_not_contiguous():
         F.linear(torch.ones(2, 3), torch.ones(4, 2))
 
 
+@pytest.mark.parametrize(("x_shape", "w_shape", "b_shape", "shape"), [
+    ((3,), (3,), (), ()),
+    ((2, 5, 3), (3,), (), (2, 5)),
+    ((2, 5, 3), (4, 3), (), (2, 5, 4)),
+    ((2, 5, 3), (4, 3), (5, 4), (2, 5, 4)),
+])
+def test_linear_adds_a_bias_not_one_dimensional_after_matmul(x_shape, w_shape, b_shape, shape):
+    x = torch.ones(x_shape, dtype=torch.float64).cumsum(-1).requires_grad_()
+    weight = torch.ones(w_shape, dtype=torch.float64, requires_grad=True)
+    b = torch.full(b_shape, 0.5, dtype=torch.float64, requires_grad=True)
+    out = F.linear(x, weight, b)
+    assert type(out.grad_fn).__name__ == "AddBackward0" and tuple(out.shape) == shape
+    assert torch.equal(out, x.matmul(weight.t()) + b)
+
+
+def test_linear_flattens_a_contiguous_input_for_a_one_dimensional_bias():
+    x = torch.ones(2, 2, 5, 3, dtype=torch.float64).requires_grad_()
+    out = F.linear(x, torch.ones(4, 3, dtype=torch.float64), torch.ones(4, dtype=torch.float64))
+    assert first_edges(out) == ["ViewBackward0", "AddmmBackward0"]
+    with raises(RuntimeError, "mat2 must be a matrix, got 1-D tensor"):
+        F.linear(x[0, 0], torch.ones(3, dtype=torch.float64), torch.ones(1, dtype=torch.float64))
+
+
 def test_bilinear():
     x1 = torch.tensor([[1.0, 2.0]], dtype=torch.float64, requires_grad=True)
     x2 = torch.tensor([[0.5, -1.0, 3.0]], dtype=torch.float64)

@@ -97,6 +97,42 @@ def test_index_reduce_twice_through_two_zeros_is_refused():
         torch.autograd.grad(g.sum(), s)
 
 
+def _packed_by_create_graph(reduce, include_self):
+    x, s = _pair()
+    index = torch.tensor(INDEX)
+    y = x.index_reduce(0, index, s, reduce, include_self=include_self)
+    packed = []
+
+    def pack(t):
+        known = {id(x): "x", id(s): "s", id(index): "index"}
+        shown = type(t.grad_fn).__name__ if t.grad_fn is not None else str(t.dtype)[6:]
+        packed.append(known.get(id(t), shown))
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        grads = torch.autograd.grad(y.sum(), [x, s], create_graph=True)
+    return packed, [type(g.grad_fn).__name__ for g in grads]
+
+
+PRODUCT_PACKS = [
+    "bool", "index", "MaskedFillBackward0", "s", "IndexReduceBackward0", "float32",
+    "MaskedFillBackward0", "MulBackward0", "bool", "index", "x", "MaskedFillBackward0",
+    "IndexReduceBackward0", "bool", "float32", "index", "MaskedFillBackward0",
+    "IndexSelectBackward0", "float32", "index", "bool"]
+
+
+@pytest.mark.parametrize(("reduce", "include_self", "packed", "grad_fns"), [
+    ("prod", True, PRODUCT_PACKS, ["DivBackward0", "WhereBackward0"]),
+    ("prod", False, [*PRODUCT_PACKS, "index"], ["IndexFillBackward0", "WhereBackward0"]),
+    ("mean", False, [], ["NoneType", "NoneType"]),
+    ("amax", True, ["index"], ["NoneType", "NoneType"]),
+    ("amin", False, ["index"], ["NoneType", "NoneType"]),
+])
+def test_index_reduce_gradient_is_recorded_with_index_operations(reduce, include_self, packed,
+                                                                 grad_fns):
+    assert _packed_by_create_graph(reduce, include_self) == (packed, grad_fns)
+
+
 ERRORS = [
     (lambda x, s: x.index_reduce(0, torch.tensor([0, 1]), s, "sum"), RuntimeError,
      "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got sum."),

@@ -157,3 +157,122 @@ def test_other_s_gradient_is_recorded_before_self_s(op, first):
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         torch.autograd.grad(out, [a, b], create_graph=True)
     assert packed[:3] == first
+
+
+def _packed_by_create_graph(op, a, b):
+    """What the pack hook sees while a double-backward graph of ``op(a, b)`` is recorded:
+    the inputs by name, other tensors by their grad_fn, "const" for the rest."""
+    out = op(a, b).sum()
+    packed = []
+
+    def pack(t):
+        name = type(t.grad_fn).__name__ if t.grad_fn is not None else "const"
+        packed.append("a" if t is a else "b" if t is b else name)
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        grads = torch.autograd.grad(out, [a, b], create_graph=True)
+    return packed, [type(g.grad_fn).__name__ for g in grads]
+
+
+@pytest.mark.parametrize(("op", "packed", "grad_fns"), [
+    (torch.div, ["b", "a", "b", "DivBackward0", "const", "b", "const"],
+     ["DivBackward0", "MulBackward0"]),
+    (lambda a, b: torch.div(a, b, rounding_mode=None),
+     ["b", "a", "b", "DivBackward0", "const", "b", "const"], ["DivBackward0", "MulBackward0"]),
+    (torch.xlogy, ["const", "b", "MulBackward0", "b", "const", "const"],
+     ["MaskedFillBackward0", "DivBackward0"]),
+    (torch.special.xlog1py, ["const", "AddBackward1", "MulBackward0", "b", "const", "const"],
+     ["MaskedFillBackward0", "DivBackward0"]),
+    (torch.pow, ["a", "LogBackward0", "PowBackward1", "const", "const", "SubBackward1", "a",
+                 "PowBackward1", "PowBackward1", "b", "const", "const"],
+     ["WhereBackward0", "MulBackward0"]),
+    (torch.ldexp, ["const", "b", "PowBackward2", "const"], ["MulBackward0", "MulBackward1"]),
+    (torch.dist, ["DistBackward0", "SubBackward0", "const", "const"] * 2,
+     ["MulBackward0", "NegBackward0"]),
+], ids=["div", "div_no_rounding", "xlogy", "xlog1py", "pow", "ldexp", "dist"])
+def test_the_last_input_s_gradient_is_recorded_first(op, packed, grad_fns):
+    a = torch.tensor([1.5, 0.5], dtype=torch.float64, requires_grad=True)
+    b = torch.tensor([2.5, 0.7], dtype=torch.float64, requires_grad=True)
+    assert _packed_by_create_graph(op, a, b) == (packed, grad_fns)
+
+
+def test_dist_differences_again_for_each_input():
+    a = torch.tensor([1.5, 0.5], dtype=torch.float64, requires_grad=True)
+    b = torch.tensor([2.5, 0.7], dtype=torch.float64, requires_grad=True)
+    out = torch.dist(a, b)
+    packed = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
+        torch.autograd.grad(out, [a, b], create_graph=True)
+    differences = [t.grad_fn for t in packed if type(t.grad_fn).__name__ == "SubBackward0"]
+    assert len(differences) == 2 and differences[0] is not differences[1]
+
+
+def test_euclidean_dist_packs_each_difference_s_right_operand_first():
+    a = torch.tensor([[1.5, 2.0], [0.5, 3.0]], dtype=torch.float64, requires_grad=True)
+    b = torch.tensor([[2.5, 0.7], [1.2, 0.4]], dtype=torch.float64, requires_grad=True)
+    packed, _ = _packed_by_create_graph(
+        lambda x, y: torch.cdist(x, y, compute_mode="use_mm_for_euclid_dist"), a, b)
+    assert packed == ["EuclideanDistBackward0", "const", "const", "b", "MaskedFillBackward0",
+                      "SumBackward1", "a", "a", "TransposeBackward0", "UnsqueezeBackward0", "b"]
+
+
+def _packed_by_squaring(op, *shapes):
+    """What the pack hook sees while the gradients of ``op(...) ** 2``, summed, are
+    recorded: the incoming gradient requires grad, so each product saves both factors."""
+    ins = [(torch.ones(s, dtype=torch.float64) * (0.5 + 0.25 * i)).cumsum(-1).requires_grad_()
+           for i, s in enumerate(shapes)]
+    out = op(*ins)
+    packed = []
+
+    def pack(t):
+        name = type(t.grad_fn).__name__ if t.grad_fn is not None else "const"
+        if name in ("TBackward0", "TransposeBackward0"):
+            name += str(list(t.shape))
+        packed.append(next((n for n, v in zip("abc", ins) if t is v), name))
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        torch.autograd.grad((out * out).sum(), ins, create_graph=True)
+    return packed[4:]  # after what the square and the sum keep
+
+
+@pytest.mark.parametrize(("op", "shapes", "packed"), [
+    (torch.mul, [(2,), (2,)], ["a", "AddBackward0", "b", "AddBackward0"]),
+    (torch.dot, [(2,), (2,)], ["b", "AddBackward0", "a", "AddBackward0"]),  # self's first
+    (torch.mm, [(2, 3), (3, 4)],
+     ["AddBackward0", "TBackward0[3, 2]", "TBackward0[4, 3]", "AddBackward0"]),
+    (torch.bmm, [(2, 2, 3), (2, 3, 4)], ["AddBackward0", "TransposeBackward0[2, 3, 2]",
+                                         "TransposeBackward0[2, 4, 3]", "AddBackward0"]),
+    (torch.nn.functional.linear, [(2, 3), (4, 3)],
+     ["a", "TBackward0[4, 2]", "TBackward0[4, 3]", "AddBackward0"]),
+    (torch.linalg.cross, [(3,), (3,)], ["a", "AddBackward0", "AddBackward0", "b"]),
+    (torch.lerp, [(2,), (2,), (2,)], ["c", "AddBackward0", "SubBackward0", "AddBackward0",
+                                      "SubBackward0", "AddBackward0"]),
+], ids=["mul", "dot", "mm", "bmm", "linear", "cross", "lerp"])
+def test_products_record_their_gradients_in_torch_s_order(op, shapes, packed):
+    assert _packed_by_squaring(op, *shapes) == packed
+
+
+@pytest.mark.parametrize(("p", "packed"), [
+    (3, ["x", "CloneBackward0", "PowBackward0", "x", "LinalgVectorNormBackward0",
+         "PowBackward0", "const", "const", "MaskedFillBackward0", "MulBackward0"]),
+    (1.5, ["x", "CloneBackward0", "x", "SgnBackward0", "PowBackward0", "SgnBackward0",
+           "LinalgVectorNormBackward0", "PowBackward0", "const", "const",
+           "MaskedFillBackward0", "MulBackward0"]),
+    (0.5, ["x", "CloneBackward0", "const", "x", "SgnBackward0", "MaskedFillBackward0",
+           "SgnBackward0", "LinalgVectorNormBackward0", "const", "PowBackward0",
+           "MulBackward0"]),
+])
+def test_a_p_norm_gradient_raises_the_size_in_place_first(p, packed):
+    x = torch.tensor([1.5, -2.0], dtype=torch.float64, requires_grad=True)
+    out = torch.linalg.vector_norm(x, p)
+    seen = []
+
+    def pack(t):
+        seen.append("x" if t is x else type(t.grad_fn).__name__ if t.grad_fn else "const")
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        torch.autograd.grad(out, x, create_graph=True)
+    assert seen == packed

@@ -1,6 +1,6 @@
 """refgrad._ops.special: logaddexp, hypot and their kin."""
 
-from refgrad._ops.special import _last_first
+from refgrad._ops.arithmetic import _last_first
 
 
 def test_last_first_runs_other_s_formula_first_and_answers_in_input_order():

@@ -36,7 +36,7 @@ RSUB_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:91
+# --- book/chapters/14_arithmetic.md:101
 # NOTE [float16 and numbers]
 # A float16 tensor times or over a Python number: the number in float32, the
 # product or quotient in float32, one rounding to float16, as torch computes it.
@@ -45,13 +45,22 @@ def _half_with_number(ufunc):
     return lambda a, b: ufunc(a.astype(np.float32), np.float32(b)).astype(np.float16)
 
 
-# --- book/chapters/14_arithmetic.md:101
+# --- book/chapters/14_arithmetic.md:111
+# NOTE [The last input's gradient first]
+# torch's node works out a two-input formula's gradients last input first, so
+# under create_graph the nodes of `other`'s are recorded, and its saved tensors
+# packed, before `self`'s. Each formula here is a thunk, run in that order.
+def _last_first(for_self, for_other) -> tuple:
+    other_grad = for_other()
+    return for_self(), other_grad
+
+
 MUL = register(Op(
     "mul", "MulBackward0", ("self", "other"),
     forward=np.multiply,
-    backward=lambda g, self=None, other=None: (
-        g * other if other is not None else None,
-        g * self if self is not None else None,
+    backward=lambda g, self=None, other=None: _last_first(
+        lambda: g * other if other is not None else None,
+        lambda: g * self if self is not None else None,
     ),
     saves=(("other", ("self",)), ("self", ("other",))), into=np.multiply,
     half_number=_half_with_number(np.multiply),
@@ -59,9 +68,9 @@ MUL = register(Op(
 DIV = register(Op(
     "div", "DivBackward0", ("self", "other"),
     forward=lambda a, b: _true_divide(a, b),
-    backward=lambda g, self=None, other=None: (
-        g / other if other is not None else None,
-        -g * (self / other / other) if self is not None else None,
+    backward=lambda g, self=None, other=None: _last_first(
+        lambda: g / other if other is not None else None,
+        lambda: -g * (self / other / other) if self is not None else None,
     ),
     saves=(("other", ("self", "other")), ("self", ("other",))), into=np.true_divide,
     half_number=_half_with_number(np.true_divide),
@@ -76,7 +85,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:160
+# --- book/chapters/14_arithmetic.md:179
 def _by_number(ufunc):
     """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
     half = _half_with_number(ufunc)
@@ -134,7 +143,7 @@ def one_minus(t):
     return call(SUB, (t.new_ones(()), t), {"alpha": 1})
 
 
-# --- book/chapters/14_arithmetic.md:265
+# --- book/chapters/14_arithmetic.md:284
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -152,7 +161,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:973
+# --- book/chapters/14_arithmetic.md:993
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -208,7 +217,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1036
+# --- book/chapters/14_arithmetic.md:1056
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -226,7 +235,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1060
+# --- book/chapters/14_arithmetic.md:1080
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

@@ -86,43 +86,62 @@ def _scatter_reduce(a, src, dim, index, reduce, include_self):
     return out
 
 
-# --- book/chapters/16h_scatter.md:842
-def _extreme_grads(g, dim, index, self, src, result):
+# --- book/chapters/16h_scatter.md:856
+class Places:
+    """The places scatter_reduce's index names along ``dim``, as its gradients reach them."""
+
+    __slots__ = ("dim", "index")
+
+    def __init__(self, dim, index) -> None:
+        self.dim, self.index = dim, index
+
+    def pick(self, t):
+        return t.gather(self.dim, self.index)
+
+    def add(self, t, values):
+        return t.scatter_add(self.dim, self.index, values)
+
+    def redo(self, t, values, reduce, include_self):
+        return scatter_reduce(t, self.dim, self.index, values, reduce, include_self=include_self)
+
+    def clear(self, t):
+        return t.scatter(self.dim, self.index, 0)
+
+
+def _extreme_grads(g, places, self, src, result):
     kind = self.dtype
-    value = result.gather(dim, index)
+    value = places.pick(result)
     self_wins, src_wins = (self == result).to(kind), (src == value).to(kind)
-    share = g / self_wins.scatter_add(dim, index, src_wins)
-    return self_wins * share, src_wins * share.gather(dim, index)
+    share = g / places.add(self_wins, src_wins)
+    return self_wins * share, src_wins * places.pick(share)
 
 
-def _mean_grads(g, dim, index, include_self, src):
+def _mean_grads(g, places, include_self, src):
     from refgrad._creation import ones_like, zeros_like
 
-    count = (ones_like if include_self else zeros_like)(g).scatter_add(dim, index,
-                                                                        ones_like(src))
+    count = places.add((ones_like if include_self else zeros_like)(g), ones_like(src))
     count = count.masked_fill(count == 0, 1)
-    return g / count, g.gather(dim, index) / count.gather(dim, index)
+    return g / count, places.pick(g) / places.pick(count)
 
 
-# --- book/chapters/16h_scatter.md:861
-def _product_grads(g, dim, index, include_self, self, src, result, twice):
+# --- book/chapters/16h_scatter.md:895
+def _product_grads(g, places, include_self, self, src, result, twice):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
 
-    again = lambda base, source: scatter_reduce(  # noqa: E731 - the same product, redone
-        base, dim, index, source, "prod", include_self=include_self)
     unzeroed = self.masked_fill(self == 0, 1)
-    self_grad = g * again(unzeroed, src) / unzeroed
+    self_grad = g * places.redo(unzeroed, src, "prod", include_self) / unzeroed
     zero = src == 0
-    zeros_there = zeros_like(self).scatter_add(dim, index, zero.to(self.dtype))
-    lone = zero & (zeros_there.gather(dim, index) == 1)
-    without_it = again(self, src.masked_fill(lone, 1))
-    src_grad = where(lone, (g * without_it).gather(dim, index),
-                     (g * result).gather(dim, index) / src.masked_fill(zero, 1))
+    zeros_there = places.add(zeros_like(self), zero.to(self.dtype))
+    lone = zero & (places.pick(zeros_there) == 1)
+    without_it = places.redo(self, src.masked_fill(lone, 1), "prod", include_self)
+    unzeroed = src.masked_fill(zero, 1)  # right to left: NOTE [Operands right to left]
+    elsewhere = places.pick(g * result) / unzeroed
+    src_grad = where(lone, places.pick(g * without_it), elsewhere)
     return self_grad, _once_only(src_grad, zeros_there, twice)
 
 
-# --- book/chapters/16h_scatter.md:888
+# --- book/chapters/16h_scatter.md:921
 TWICE = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
          "scattered to the same position in self")
 
@@ -147,27 +166,28 @@ def _once_only(src_grad, zeros_there, twice):
 
 
 def _reduce_grads(g, dim, index, reduce, include_self, self, src, result):
-    return reduce_grads(g, dim, index, reduce, include_self, self, src, result, TWICE)
+    return reduce_grads(g, Places(dim, index), reduce, include_self, self, src, result, TWICE)
 
 
-def reduce_grads(g, dim, index, reduce, include_self, self, src, result, twice):
-    """scatter_reduce's gradients; ``twice``, the refusal of the product's second."""
+def reduce_grads(g, places, reduce, include_self, self, src, result, twice):
+    """scatter_reduce's gradients, reaching ``places``; ``twice``, the refusal of the
+    product's second."""
     if reduce == "sum":
-        grads = g, g.gather(dim, index)
+        grads = g, places.pick(g)
     elif reduce == "mean":
-        grads = _mean_grads(g, dim, index, include_self, src)
+        grads = _mean_grads(g, places, include_self, src)
     elif reduce == "prod":
-        grads = _product_grads(g, dim, index, include_self, self, src, result, twice)
+        grads = _product_grads(g, places, include_self, self, src, result, twice)
     elif reduce in ("amax", "amin"):
-        grads = _extreme_grads(g, dim, index, self, src, result)
+        grads = _extreme_grads(g, places, self, src, result)
     else:  # "max" or "min"
         raise RuntimeError("Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', "
                            f"'amin' but got {reduce}.")
     self_grad, src_grad = grads
-    return (self_grad if include_self else self_grad.scatter(dim, index, 0)), src_grad
+    return (self_grad if include_self else places.clear(self_grad)), src_grad
 
 
-# --- book/chapters/16h_scatter.md:944
+# --- book/chapters/16h_scatter.md:978
 def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -185,7 +205,7 @@ def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, resul
     return total / count
 
 
-# --- book/chapters/16h_scatter.md:963
+# --- book/chapters/16h_scatter.md:997
 SCATTER_REDUCE = register(Op(
     "scatter_reduce", "ScatterReduceBackward0", ("self", "src"), promote=False,
     forward=_scatter_reduce, backward=_reduce_grads, tangent=_reduce_tangent,
@@ -206,7 +226,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     return call(SCATTER_REDUCE, (input, src), params)
 
 
-# --- book/chapters/16h_scatter.md:992
+# --- book/chapters/16h_scatter.md:1026
 DEPRECATED = ("The reduce argument of torch.scatter with Tensor src is deprecated and will be "
               "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
               "reduction options.")
@@ -233,7 +253,7 @@ SCATTER_VALUE_BY = underivable(
         at_least_1d(index._data).shape, value, dtype=a.dtype, like=a), dim, index, reduce))
 
 
-# --- book/chapters/16h_scatter.md:1020
+# --- book/chapters/16h_scatter.md:1054
 def scatter_by(input, dim, index, given, reduce, operation="scatter"):
     """``scatter(input, dim, index, given, reduce=reduce)``: torch's older reductions."""
     from refgrad._dtype import checked_number

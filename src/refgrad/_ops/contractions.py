@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:463
+# --- book/chapters/16j_products_and_shapes.md:464
 """tensordot and inner: products over paired dimensions, made of permutes, reshapes and mm."""
 
 import math
@@ -28,7 +28,7 @@ def _pairs(a, b, dims):
     return first, second
 
 
-# --- book/chapters/16j_products_and_shapes.md:490
+# --- book/chapters/16j_products_and_shapes.md:491
 def tensordot(a, b, dims=2):
     first, second = _pairs(a, b, dims)
     if a.dtype is not b.dtype:

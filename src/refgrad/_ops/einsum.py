@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:549
+# --- book/chapters/16j_products_and_shapes.md:550
 """einsum, built as torch builds it: unsqueeze, permute, mul, and bmm between reshapes."""
 
 import numpy as np
@@ -34,7 +34,7 @@ def _terms(text, start, operand):
     return [*terms, current]
 
 
-# --- book/chapters/16j_products_and_shapes.md:582
+# --- book/chapters/16j_products_and_shapes.md:583
 def _check_dimensions(operands, terms):
     if len(terms) > len(operands):
         raise RuntimeError("einsum(): fewer operands were provided than specified in the "
@@ -70,7 +70,7 @@ def _output(equation, lhs, terms, counts):
     return output
 
 
-# --- book/chapters/16j_products_and_shapes.md:626
+# --- book/chapters/16j_products_and_shapes.md:627
 def _positions(terms, output, counts, ell_dims):
     """Each letter's position, where ``...`` starts, and how many positions are output's."""
     place, at = {}, 0
@@ -89,7 +89,7 @@ def _positions(terms, output, counts, ell_dims):
     return place, ell_at, kept, at
 
 
-# --- book/chapters/16j_products_and_shapes.md:646
+# --- book/chapters/16j_products_and_shapes.md:647
 def _aligned(t, i, labels, place, ell_at, ell_dims, width, sizes):
     """Operand ``t`` with a dimension for every position, in the common order."""
     order, seen, j = [None] * width, {}, 0
@@ -121,7 +121,7 @@ def _aligned(t, i, labels, place, ell_at, ell_dims, width, sizes):
     return t.permute(tuple(order))
 
 
-# --- book/chapters/16j_products_and_shapes.md:692
+# --- book/chapters/16j_products_and_shapes.md:693
 def _sum_product(left, right, summed):
     if not summed:
         return left * right
@@ -151,7 +151,7 @@ def _sum_product(left, right, summed):
     return a.bmm(b).view(shape).permute(tuple(back))
 
 
-# --- book/chapters/16j_products_and_shapes.md:727
+# --- book/chapters/16j_products_and_shapes.md:728
 def _combined(ops, kept, width):
     wide = {d: sum(op.shape[d] != 1 for op in ops) for d in range(kept, width)}
     result = ops[0]
@@ -176,7 +176,7 @@ def _combined(ops, kept, width):
     return result
 
 
-# --- book/chapters/16j_products_and_shapes.md:753
+# --- book/chapters/16j_products_and_shapes.md:754
 def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], list | tuple):
         operands = tuple(operands[0])

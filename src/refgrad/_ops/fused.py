@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:559
+# --- book/chapters/16g_moves_and_fused.md:563
 """Fused rows: lerp, addcmul, addcdiv, and nan_to_num."""
 
 import numpy as np
@@ -24,6 +24,12 @@ def _lerp(start, end, weight):
     return np.where(np.abs(weight) < 0.5, from_start, from_end)
 
 
+def _end_first(for_self, for_end, for_weight) -> tuple:
+    # torch's LerpBackward1 makes end's gradient, then self's, then weight's
+    end_grad = for_end()
+    return for_self(), end_grad, for_weight()
+
+
 LERP = register(Op(
     "lerp", "LerpBackward0", ("self", "end"), promote=False, broadcasts=True,
     forward=in_float32(lambda a, b, weight: _lerp(a, b, weight)),
@@ -32,13 +38,14 @@ LERP = register(Op(
 LERP_TENSOR = register(Op(
     "lerp_tensor", "LerpBackward1", ("self", "end", "weight"), promote=False, broadcasts=True,
     forward=in_float32(_lerp),
-    backward=lambda g, end=None, self=None, weight=None: (
-        g * one_minus(weight), g * weight, None if self is None else g * (end - self)),
+    backward=lambda g, end=None, self=None, weight=None: _end_first(
+        lambda: g * one_minus(weight), lambda: g * weight,
+        lambda: None if self is None else g * (end - self)),
     saves=(("end", ("weight",)), ("self", ("weight",)), ("weight", ("self", "end", "weight"))),
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:596
+# --- book/chapters/16g_moves_and_fused.md:607
 def lerp(input, end, weight):
     if type(weight) is int:  # the parser's overflow comes first
         _dtype.parsed_int(weight)
@@ -67,7 +74,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:640
+# --- book/chapters/16g_moves_and_fused.md:651
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -134,7 +141,7 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:716
+# --- book/chapters/16g_moves_and_fused.md:727
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return a.copy()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:1069
+# --- book/chapters/16h_scatter.md:1109
 """index_reduce: scatter_reduce over whole slices, chosen by a one-dimensional index."""
 
 import numpy as np
@@ -35,9 +35,27 @@ def _forward(a, source, dim, index, reduce, include_self):
     return combining._scatter_reduce(a, source, dim, at, reduce, include_self)
 
 
+class Slices(combining.Places):
+    """Whole slices along ``dim``, chosen by a one-dimensional index."""
+
+    __slots__ = ()
+
+    def pick(self, t):
+        return t.index_select(self.dim, self.index)
+
+    def add(self, t, values):
+        return t.index_add(self.dim, self.index, values)
+
+    def redo(self, t, values, reduce, include_self):
+        return t.index_reduce(self.dim, self.index, values, reduce, include_self=include_self)
+
+    def clear(self, t):
+        return t.index_fill(self.dim, self.index, 0)
+
+
 def _backward(g, dim, index, reduce, include_self, self, source, result):
-    return combining.reduce_grads(g, dim, spread(index, dim, source), reduce, include_self,
-                                  self, source, result, TWICE)
+    return combining.reduce_grads(g, Slices(dim, index), reduce, include_self, self, source,
+                                  result, TWICE)
 
 
 INDEX_REDUCE = register(Op(
@@ -47,7 +65,7 @@ INDEX_REDUCE = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:1115
+# --- book/chapters/16h_scatter.md:1173
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     tensor_argument("index_reduce", "source", 3, source)
     if reduce not in ("prod", "mean", "amax", "amin"):

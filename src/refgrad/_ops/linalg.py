@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._ops.arithmetic import _last_first
 from refgrad._ops.table import Op, register
 
 
@@ -50,13 +51,13 @@ MV = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:87
+# --- book/chapters/16c_linalg.md:88
 def _mm_backward(g, self=None, mat2=None, **layout):
     sizes, strides = layout["self_sym_sizes"], layout["self_sym_strides"]
     mat2_sizes, mat2_strides = layout["mat2_sym_sizes"], layout["mat2_sym_strides"]
-    return (
-        None if mat2 is None else mm_grad(g, mat2, sizes, strides, True),
-        None if self is None else mm_grad(g, self, mat2_sizes, mat2_strides, False),
+    return _last_first(
+        lambda: None if mat2 is None else mm_grad(g, mat2, sizes, strides, True),
+        lambda: None if self is None else mm_grad(g, self, mat2_sizes, mat2_strides, False),
     )
 
 
@@ -72,9 +73,9 @@ def mm_grad(g, other, sizes, strides, first: bool):
 
 
 def _bmm_backward(g, self=None, mat2=None):
-    return (
-        g.bmm(mat2.transpose(1, 2)) if mat2 is not None else None,
-        self.transpose(1, 2).bmm(g) if self is not None else None,
+    return _last_first(
+        lambda: g.bmm(mat2.transpose(1, 2)) if mat2 is not None else None,
+        lambda: self.transpose(1, 2).bmm(g) if self is not None else None,
     )
 
 
@@ -89,7 +90,7 @@ BMM = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:133
+# --- book/chapters/16c_linalg.md:142
 def _same_dtype(a, b, message, c_names=True) -> None:
     from refgrad._dtype import C_TYPE_NAMES
     from refgrad._typename import LEGACY
@@ -121,7 +122,7 @@ def _no_bools(t, kernel: str) -> None:
         raise not_implemented_for(kernel, t._data.dtype)
 
 
-# --- book/chapters/16c_linalg.md:166
+# --- book/chapters/16c_linalg.md:175
 def _vectors(a, b) -> None:
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -152,7 +153,7 @@ def _batches(a, b, kernel: str = "bmm") -> None:
     _no_bools(b, kernel)
 
 
-# --- book/chapters/16c_linalg.md:205
+# --- book/chapters/16c_linalg.md:214
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -201,7 +202,7 @@ def _mv_operands(input, vec):
     _no_bools(vec, "addmv_impl_cpu")
 
 
-# --- book/chapters/16c_linalg.md:263
+# --- book/chapters/16c_linalg.md:272
 def matmul(input, other):
     if input.ndim == 0 or other.ndim == 0:
         raise RuntimeError(
@@ -224,7 +225,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:295
+# --- book/chapters/16c_linalg.md:304
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -243,7 +244,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:322
+# --- book/chapters/16c_linalg.md:331
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -254,7 +255,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:339
+# --- book/chapters/16c_linalg.md:348
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -269,7 +270,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:359
+# --- book/chapters/16c_linalg.md:368
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -291,7 +292,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:392
+# --- book/chapters/16c_linalg.md:401
 def outer(input, vec2):
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:

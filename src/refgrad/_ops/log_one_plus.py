@@ -2,14 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:626
+# --- book/chapters/16i_cumulative.md:620
 """xlog1py: x log(1 + y), zero wherever x is."""
 
 import math
 
 import numpy as np
 
-from refgrad._ops.arithmetic import add_scalar, mul_scalar
+from refgrad._ops.arithmetic import _last_first, add_scalar, mul_scalar
 from refgrad._ops.rounding import _pick
 from refgrad._ops.special import BOTH, XLOGY_FORMS, _float, floats_beside_numbers
 from refgrad._ops.table import Op, register
@@ -36,7 +36,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:661
+# --- book/chapters/16i_cumulative.md:655
 def _for_y(g, self, other):
     return g * self / add_scalar(other, 1)
 
@@ -52,7 +52,8 @@ def _tangent(tangents, self, other):
 XLOG1PY = register(Op(
     "special_xlog1py", "SpecialXlog1PyBackward0", ("self", "other"), forward=_xlog1py,
     saves=BOTH, tangent=_tangent,
-    backward=lambda g, self, other: (_for_x(g, self, other), _for_y(g, self, other)),
+    backward=lambda g, self, other: _last_first(lambda: _for_x(g, self, other),
+                                                lambda: _for_y(g, self, other)),
 ))
 NUMBER_XLOG1PY = register(Op(
     "number_xlog1py", "SpecialXlog1PyBackward1", ("other",), promote_with=("self",),

@@ -15,7 +15,7 @@ from refgrad._dtype import dtype as DType
 from refgrad._dtype import python_number
 from refgrad._ops.arithmetic import mul_scalar
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import dim_tuple, where
+from refgrad._ops.functions import dim_tuple
 from refgrad._ops.moments import moments, sequential_sum
 from refgrad._ops.operands import as_array
 from refgrad._ops.table import Op, register
@@ -131,16 +131,17 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:928
+# --- book/chapters/16b_reductions.md:933
 def _power_grad(g, self, result, p):
-    size = self.abs()
+    # In torch's order, each product's right operand first: NOTE [Operands right to left]
+    size = self.abs().pow_(p - 2 if p >= 2 else p - 1)
     if p < 1:
-        scaled = self.sgn() * where(self == 0, 0.0, size ** (p - 1))
-        return scaled * g * result ** (1 - p)
-    scale = (g / result ** (p - 1)).masked_fill(result == 0, 0)
-    if p < 2:
-        return self.sgn() * size ** (p - 1) * scale
-    return self * size ** (p - 2) * scale
+        size.masked_fill_(self == 0, 0)
+        scaled = self.sgn() * size
+        power = result ** (1 - p)
+        return scaled * g * power
+    scaled = self * size if p >= 2 else self.sgn() * size
+    return scaled * (g / result ** (p - 1)).masked_fill_(result == 0, 0)
 
 
 VECTOR_NORM = register(Op(
@@ -150,7 +151,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:976
+# --- book/chapters/16b_reductions.md:982
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -184,7 +185,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1019
+# --- book/chapters/16b_reductions.md:1025
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -210,7 +211,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1046
+# --- book/chapters/16b_reductions.md:1052
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -234,7 +235,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=level)
 
 
-# --- book/chapters/16b_reductions.md:1086
+# --- book/chapters/16b_reductions.md:1092
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -274,7 +275,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1132
+# --- book/chapters/16b_reductions.md:1138
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -318,7 +319,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1185
+# --- book/chapters/16b_reductions.md:1191
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

@@ -3,14 +3,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:474
+# --- book/chapters/16n_more_shapes_and_elementwise.md:476
 """fmax, fmin, nextafter, copysign, ldexp, angle and frexp: rows and functions."""
 
 import numpy as np
 
 from refgrad import _dtype
 from refgrad._c_names import c_type_name
-from refgrad._ops.arithmetic import floating
+from refgrad._ops.arithmetic import _last_first, floating, mul_scalar
 from refgrad._ops.dispatch import call
 from refgrad._ops.elementwise import _as_floats
 from refgrad._ops.pointwise import _zeros_like
@@ -29,9 +29,9 @@ def _zero_where(mask, g):
 
 
 def _chosen(wins):
-    def backward(g, self=None, other=None):
+    def backward(g, self=None, other=None):  # masked_fill, as torch's: MaskedFillBackward0
         first = wins(self, other).logical_or(other.isnan())
-        return _zero_where(first.logical_not(), g), _zero_where(first, g)
+        return g.masked_fill(first.logical_not(), 0), g.masked_fill(first, 0)
 
     return backward
 
@@ -55,7 +55,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:535
+# --- book/chapters/16n_more_shapes_and_elementwise.md:537
 def _next_after(a, b):
     if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -70,9 +70,9 @@ NEXTAFTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:559
+# --- book/chapters/16n_more_shapes_and_elementwise.md:563
 def _copysign_backward(g, self=None, result=None):
-    ratio = _zero_where(self == 0, result / self)
+    ratio = (result / self).masked_fill(self == 0, 0)  # MaskedFillBackward0, as torch's
     return g * ratio
 
 
@@ -95,7 +95,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:597
+# --- book/chapters/16n_more_shapes_and_elementwise.md:603
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -105,9 +105,9 @@ def _ldexp(a, b, kind):
 LDEXP = register(Op(
     "ldexp", "LdexpBackward0", ("self", "other"), forward=_ldexp, promote=False,
     broadcasts=True,
-    backward=lambda g, kind, other=None, result=None: (
-        None if other is None else g * _two_to(other),
-        None if result is None else g * result * float(np.log(2.0))),
+    backward=lambda g, kind, other=None, result=None: _last_first(
+        lambda: None if other is None else g * _two_to(other),
+        lambda: None if result is None else mul_scalar(g * result, float(np.log(2.0)))),
     saves=(("other", ("self",)), ("result", ("self", "other"))), hides=("kind",),
 ))
 
@@ -118,7 +118,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:625
+# --- book/chapters/16n_more_shapes_and_elementwise.md:631
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -170,7 +170,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:703
+# --- book/chapters/16n_more_shapes_and_elementwise.md:709
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -183,7 +183,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:737
+# --- book/chapters/16n_more_shapes_and_elementwise.md:743
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
@@ -216,7 +216,7 @@ def _floating_only(input) -> None:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:781
+# --- book/chapters/16n_more_shapes_and_elementwise.md:787
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 
@@ -249,7 +249,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:815
+# --- book/chapters/16n_more_shapes_and_elementwise.md:821
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 

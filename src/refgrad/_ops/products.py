@@ -8,7 +8,7 @@
 import numpy as np
 
 from refgrad._c_names import c_type_name
-from refgrad._ops.arithmetic import in_float32, mul_scalar
+from refgrad._ops.arithmetic import _last_first, in_float32, mul_scalar
 from refgrad._ops.linalg import matrix_product, mm_grad, vector_product
 from refgrad._ops.table import Op, register
 from refgrad._warn_once import warn_once
@@ -128,18 +128,18 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:354
+# --- book/chapters/16j_products_and_shapes.md:355
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
-    backward=lambda g, dim, self=None, other=None: (
-        None if other is None else linalg_cross(other, g, dim=dim),
-        None if self is None else linalg_cross(g, self, dim=dim)),
+    backward=lambda g, dim, self=None, other=None: _last_first(
+        lambda: None if other is None else linalg_cross(other, g, dim=dim),
+        lambda: None if self is None else linalg_cross(g, self, dim=dim)),
     saves=(("other", ("self",)), ("self", ("other",))),
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:366
+# --- book/chapters/16j_products_and_shapes.md:367
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.linalg import _vectors
@@ -175,7 +175,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:403
+# --- book/chapters/16j_products_and_shapes.md:404
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -192,7 +192,7 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:429
+# --- book/chapters/16j_products_and_shapes.md:430
 def kron(input, other):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._tensor import Tensor

@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._ops.arithmetic import _last_first
 from refgrad._ops.dispatch import call
 from refgrad._ops.measures import _norm_backward, _vector_norm
 from refgrad._ops.products import _blend, _times
@@ -30,7 +31,7 @@ ADDR = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:693
+# --- book/chapters/16l_more_linalg.md:694
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._dtype import python_number, result_type
     from refgrad._ops.shapes import expanded_size
@@ -53,7 +54,7 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     return call(ADDR, (input, vec1, vec2), {"beta": beta, "alpha": alpha})
 
 
-# --- book/chapters/16l_more_linalg.md:724
+# --- book/chapters/16l_more_linalg.md:725
 def addr_(self, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._ops.inplace import inplace
 
@@ -71,7 +72,7 @@ def addr_(self, vec1, vec2, *, beta=1, alpha=1):
 Tensor.addr_ = addr_
 
 
-# --- book/chapters/16l_more_linalg.md:752
+# --- book/chapters/16l_more_linalg.md:761
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 
@@ -82,8 +83,10 @@ def _dist_backward(g, self, other, p, result):
             return None, None
         raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in "
                            "C++) for argument #0 'self'")
-    (grad,) = _norm_backward(g, self - other, result, p, None, False, None)
-    return grad, -grad
+    def for_self():  # the difference made again for each: torch's formulas do
+        return _norm_backward(g, self - other, result, p, None, False, None)[0]
+
+    return _last_first(for_self, lambda: -for_self())
 
 
 DIST = register(Op(

@@ -12,7 +12,7 @@ import numbers
 import numpy as np
 
 from refgrad._dtype import get_default_dtype
-from refgrad._ops.arithmetic import add_scalar, in_float32, mul_scalar, one_minus
+from refgrad._ops.arithmetic import _last_first, add_scalar, in_float32, mul_scalar, one_minus
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_broadcast, where
 from refgrad._ops.pointwise import _sign, _zeros_like
@@ -37,15 +37,6 @@ def _floats_only(ufunc, kernel):
 BOTH = (("other", ("self", "other")), ("self", ("self", "other")))
 
 
-# NOTE [The last input's gradient first]
-# torch's node works out a two-input formula's gradients last input first, so
-# under create_graph the nodes of `other`'s are recorded, and its saved tensors
-# packed, before `self`'s. Each formula here is a thunk, run in that order.
-def _last_first(for_self, for_other) -> tuple:
-    other_grad = for_other()
-    return for_self(), other_grad
-
-
 LOGADDEXP = register(Op(
     "logaddexp", "LogaddexpBackward0", ("self", "other"), saves=BOTH,
     forward=_floats_only(np.logaddexp, "logaddexp_cpu"),
@@ -67,7 +58,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:534
+# --- book/chapters/16i_cumulative.md:526
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -93,7 +84,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:561
+# --- book/chapters/16i_cumulative.md:553
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -106,7 +97,8 @@ def _xlogy_tangent(tangents, self, other):
 
 XLOGY = register(Op(
     "xlogy", "XlogyBackward0", ("self", "other"), forward=_xlogy, saves=BOTH,
-    backward=lambda g, self, other: (_for_x(g, self, other), g * self / other),
+    backward=lambda g, self, other: _last_first(lambda: _for_x(g, self, other),
+                                                lambda: g * self / other),
     tangent=_xlogy_tangent,
 ))
 NUMBER_XLOGY = register(Op(
@@ -141,7 +133,7 @@ def floats_beside_numbers(input, other) -> tuple:
     return input, other
 
 
-# --- book/chapters/16i_cumulative.md:729
+# --- book/chapters/16i_cumulative.md:724
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -181,7 +173,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:770
+# --- book/chapters/16i_cumulative.md:765
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -231,7 +223,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:829
+# --- book/chapters/16i_cumulative.md:824
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:793
+# --- book/chapters/16j_products_and_shapes.md:794
 """Rows and composites that build new shapes: diagonals, tiles, cuts, turns and grids."""
 
 from dataclasses import replace
@@ -35,7 +35,7 @@ DIAGONAL_COPY = register(replace(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:827
+# --- book/chapters/16j_products_and_shapes.md:828
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     d1, d2 = wrap_dim(dim1, input.ndim + 1), wrap_dim(dim2, input.ndim + 1)
     if d1 == d2:
@@ -51,7 +51,7 @@ def diag(input, diagonal=0):
     return call(DIAGONAL_COPY, (input,), {"offset": diagonal, "dim1": 0, "dim2": 1})
 
 
-# --- book/chapters/16j_products_and_shapes.md:857
+# --- book/chapters/16j_products_and_shapes.md:858
 def tile(input, *counts, dims=None):
     dims = (dims,) if dims is not None else counts  # by name, torch's `dims`, or by position
     dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], tuple | list) else dims
@@ -76,7 +76,7 @@ def _positions(counts, alone=False):
     return make_tensor(np.repeat(np.arange(flat.size, dtype=data.dtype, like=data), flat))
 
 
-# --- book/chapters/16j_products_and_shapes.md:883
+# --- book/chapters/16j_products_and_shapes.md:884
 def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     from refgrad._tensor import Tensor
 
@@ -107,7 +107,7 @@ def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     return copied.flatten(d, d + 1)
 
 
-# --- book/chapters/16j_products_and_shapes.md:930
+# --- book/chapters/16j_products_and_shapes.md:931
 def _check_cut_tensor(cuts) -> None:
     from refgrad import _dtype
     from refgrad._typename import LEGACY
@@ -146,7 +146,7 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sectio
                  for s, e in zip(starts, ends))
 
 
-# --- book/chapters/16j_products_and_shapes.md:970
+# --- book/chapters/16j_products_and_shapes.md:971
 def unflatten(input, dim, sizes):
     d, given, sizes = wrap_dim(dim, input.ndim), list(sizes), tuple(sizes)
     if not sizes:
@@ -173,7 +173,7 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1008
+# --- book/chapters/16j_products_and_shapes.md:1009
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -216,7 +216,7 @@ def flipud(input):
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1064
+# --- book/chapters/16j_products_and_shapes.md:1065
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")
