@@ -55,13 +55,16 @@ def _last_first(for_self, for_other) -> tuple:
     return for_self(), other_grad
 
 
+def _mul_backward(g, self=None, other=None):
+    # _last_first spelled out: every product's node runs this, so no thunks
+    other_grad = g * self if self is not None else None
+    return (g * other if other is not None else None), other_grad
+
+
 MUL = register(Op(
     "mul", "MulBackward0", ("self", "other"),
     forward=np.multiply,
-    backward=lambda g, self=None, other=None: _last_first(
-        lambda: g * other if other is not None else None,
-        lambda: g * self if self is not None else None,
-    ),
+    backward=_mul_backward,
     saves=(("other", ("self",)), ("self", ("other",))), into=np.multiply,
     half_number=_half_with_number(np.multiply),
 ))
@@ -85,7 +88,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:179
+# --- book/chapters/14_arithmetic.md:182
 def _by_number(ufunc):
     """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
     half = _half_with_number(ufunc)
@@ -143,7 +146,7 @@ def one_minus(t):
     return call(SUB, (t.new_ones(()), t), {"alpha": 1})
 
 
-# --- book/chapters/14_arithmetic.md:284
+# --- book/chapters/14_arithmetic.md:287
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -161,7 +164,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:993
+# --- book/chapters/14_arithmetic.md:996
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -217,7 +220,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1056
+# --- book/chapters/14_arithmetic.md:1059
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -235,7 +238,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1080
+# --- book/chapters/14_arithmetic.md:1083
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

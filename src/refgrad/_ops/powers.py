@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:706
+# --- book/chapters/14_arithmetic.md:709
 """pow's three rows, with torch's multiplied-out exponents and its integer answers."""
 
 import numpy as np
@@ -61,7 +61,7 @@ def _spread_power(a, b):
     return np.power(a, spread).reshape(shape)
 
 
-# --- book/chapters/14_arithmetic.md:766
+# --- book/chapters/14_arithmetic.md:769
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -87,7 +87,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:813
+# --- book/chapters/14_arithmetic.md:816
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
 
