@@ -135,3 +135,14 @@ def test_gradients_of_a_transposed_product_follow_their_operands():
     out = b * a
     assert out.stride() == (3, 1)
     assert (a * b).is_contiguous() is False
+
+
+def test_size_one_dimensions_are_ordered_when_an_operand_is_broadcast_or_a_number():
+    x = torch.rand(2, 1).t()  # (1, 2) with strides (1, 1)
+    y = torch.rand(1, 2)
+    assert (x * 2.5).stride() == (1, 1)
+    assert (x + torch.rand(2)).stride() == (1, 1)
+    assert torch.where(x > 0, x, 0.0).stride() == (1, 1)
+    assert (x + x).stride() == (2, 1)  # alike and unbroadcast: the shortcut
+    assert (x + y).stride() == (2, 1)
+    assert x.sin().stride() == (2, 1)

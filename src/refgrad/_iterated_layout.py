@@ -9,15 +9,17 @@ from refgrad._layouts import is_dense, row_major
 from refgrad._memory_formats import channels_last, format_strides, is_contiguous_in
 
 
-def iterated_strides(shape: tuple, operands: tuple):
+def iterated_strides(shape: tuple, operands: tuple, broadcast: bool = False):
     """The result's strides for operands of ``shape`` (strides each, 0 where broadcast);
-    None for row-major."""
-    if all(_row_major_but_ones(shape, s) for s in operands):
-        return None
-    if all(is_contiguous_in(shape, s, channels_last) for s in operands):
-        return format_strides(shape, channels_last)
-    if all(s == operands[0] and is_dense(shape, s) for s in operands):
-        return operands[0]
+    None for row-major. ``broadcast``: some operand had another shape, and then
+    torch skips the shortcuts for operands laid out alike."""
+    if not broadcast:
+        if all(_row_major_but_ones(shape, s) for s in operands):
+            return None
+        if all(is_contiguous_in(shape, s, channels_last) for s in operands):
+            return format_strides(shape, channels_last)
+        if all(s == operands[0] and is_dense(shape, s) for s in operands):
+            return operands[0]
     order = _ordered(shape, operands)
     if order == list(range(len(shape)))[::-1]:
         return None
@@ -34,7 +36,7 @@ def _row_major_but_ones(shape, strides) -> bool:
     return all(a == b for a, b, n in zip(strides, row_major(shape), shape) if n != 1)
 
 
-# --- book/chapters/10_nodes.md:924
+# --- book/chapters/10_nodes.md:926
 def _ordered(shape, operands) -> list:
     """The dimensions innermost first: an insertion sort that may find two incomparable."""
     order = list(range(len(shape)))[::-1]

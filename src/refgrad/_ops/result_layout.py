@@ -17,9 +17,11 @@ from refgrad._layouts import row_major
 # TensorIterator orders the result's dimensions by its operands' strides, the
 # first operand that tells two dimensions apart deciding (a dimension an
 # operand is broadcast along tells nothing). where's condition is its first
-# operand, and rsub(a, b) iterates b - a. Numbers and 0-d tensors take no
-# part, and a lone operand of more dimensions keeps its order in NumPy as in
-# torch. A result on a device is left as CuPy lays it out.
+# operand, and rsub(a, b) iterates b - a. Numbers and 0-d tensors decide
+# nothing. Operands all laid out alike give that layout, but only when none is
+# broadcast and none is a number or 0-d: `a.t() + b` for a (1, 2) `a.t()` and a
+# (2,) `b`, or `a.t() * 2.5`, is ordered dimension by dimension, and comes out
+# with strides (1, 1). A result on a device is left as CuPy lays it out.
 def iterated_layout(op, arrays, params, out):
     """``out``, or a copy of it with the strides torch's TensorIterator gives it."""
     if op.name == "rsub_tensor":
@@ -28,11 +30,13 @@ def iterated_layout(op, arrays, params, out):
     if condition is not None:
         arrays = (condition._data, *arrays)
     shape = out.shape
-    operands = tuple(_broadcast_strides(a, shape) for a in arrays
-                     if type(a) is ndarray and a.ndim)
-    if len(operands) < 2:
+    given = [a for a in arrays if a is not None]
+    arrays = [a for a in given if type(a) is ndarray and a.ndim]
+    broadcast = len(arrays) < len(given) or any(a.shape != shape for a in arrays)
+    if len(arrays) < 2 and not broadcast:
         return out
-    return moved_to(out, iterated_strides(shape, operands))
+    operands = tuple(_broadcast_strides(a, shape) for a in arrays)
+    return moved_to(out, iterated_strides(shape, operands, broadcast))
 
 
 def moved_to(array, strides):
