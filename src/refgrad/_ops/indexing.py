@@ -213,7 +213,26 @@ def zeros_as(t, sizes):
 
 
 def _index_grad(g, indices, sizes):
-    return _put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True)
+    return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
+
+
+# NOTE [Gradients torch writes in place]
+# Many of torch's gradient formulas make zeros and write into them in place:
+# max() fills the share into its zeros with masked_fill_, indexing puts the
+# gradient back with index_put_, gather with scatter_add_, take with put_,
+# index_select with index_add_, maximum with masked_fill_. Those writes go
+# through autograd, so they count: the gradient arrives at version 1. Where
+# torch's zeros are themselves written by a nested in-place call as well
+# (max(dim), sort, topk, kthvalue, mode, median(dim), cummax, trace) it
+# arrives at version 2. refgrad writes the same values out of place, with the
+# same nodes, and then counts torch's writes with `written`, so that
+# `.grad._version` and the versions of what autograd.grad returns agree.
+def written(tensor, writes: int = 1):
+    """``tensor``, with ``writes`` more in-place writes counted on it."""
+    counter = tensor._version_counter
+    if counter is not None:  # None for an inference tensor, from a backward in that mode
+        counter.value += writes
+    return tensor
 
 
 def check_put(input, values) -> None:
@@ -227,7 +246,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:634
+# --- book/chapters/16d_indexing.md:670
 def select(input, dim, index):
     return select_at(input, dim, index, None)
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:666
+# --- book/chapters/16b_reductions.md:669
 """Measures along dimensions: var, std, vector norms, amax and amin."""
 
 import math
@@ -41,7 +41,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:794
+# --- book/chapters/16b_reductions.md:797
 def _var(a, dim, correction, keepdim):
     return moments(a, _axes(dim, a.ndim), _correction(correction), keepdim)[0]
 
@@ -50,7 +50,7 @@ def _std(a, dim, correction, keepdim):
     return moments(a, _axes(dim, a.ndim), _correction(correction), keepdim, root=True)[0]
 
 
-# --- book/chapters/16b_reductions.md:814
+# --- book/chapters/16b_reductions.md:817
 def _count(self, dim) -> int:
     if dim is None or self.ndim == 0:  # a 0-d input's dim 0 (or -1) holds its one element
         return self.numel()
@@ -79,7 +79,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:844
+# --- book/chapters/16b_reductions.md:847
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -90,7 +90,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:871
+# --- book/chapters/16b_reductions.md:874
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -112,7 +112,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:903
+# --- book/chapters/16b_reductions.md:906
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -131,7 +131,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:928
+# --- book/chapters/16b_reductions.md:931
 def _power_grad(g, self, result, p):
     size = self.abs()
     if p < 1:
@@ -150,7 +150,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:976
+# --- book/chapters/16b_reductions.md:979
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -184,7 +184,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1019
+# --- book/chapters/16b_reductions.md:1022
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -210,7 +210,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1046
+# --- book/chapters/16b_reductions.md:1049
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -234,7 +234,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=level)
 
 
-# --- book/chapters/16b_reductions.md:1086
+# --- book/chapters/16b_reductions.md:1089
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -274,7 +274,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1132
+# --- book/chapters/16b_reductions.md:1135
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -318,7 +318,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1185
+# --- book/chapters/16b_reductions.md:1188
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name
