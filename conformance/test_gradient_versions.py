@@ -78,3 +78,19 @@ def test_a_grad_taken_over_from_a_view_keeps_its_count():
     a = torch.tensor([0.3, 0.5, 0.7], requires_grad=True)
     a.as_strided((1,), (1,)).norm().backward()  # the gradient views a zeroed storage
     assert a.grad._version == 1
+
+
+def test_under_a_dispatch_mode_formulas_and_buffers_count_no_writes():
+    with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        t = torch.tensor([[0.3, 0.9, 0.5], [0.7, 0.1, 0.8]], requires_grad=True)
+        assert [_grad(f, t)._version for f in (
+            lambda t: t.max(), lambda t: t.sort(0)[0], lambda t: t.trace(),
+            lambda t: t[torch.tensor([1, 1])], lambda t: t * t)] == [0, 0, 0, 0, 0]
+        other = t.detach() * 0 + 0.5
+        assert _grad(lambda t: torch.maximum(t, other), t)._version == 1  # still in place
+        assert _grad(lambda t: t.as_strided((1,), (1,)), t)._version == 1
+        a = torch.tensor([0.3, 0.5, 0.7], requires_grad=True)
+        (a * a).sum().backward()  # two terms, summed out of place
+        assert a.grad._version == 0
+        (a * a).sum().backward()  # .grad itself is still added into
+        assert a.grad._version == 1

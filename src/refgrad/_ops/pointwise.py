@@ -147,7 +147,7 @@ def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
     from refgrad._ops.indexing import written
 
-    return written(where(self == other, div_scalar(g, 2), g).masked_fill(lost, 0))
+    return written(where(self == other, div_scalar(g, 2), g).masked_fill(lost, 0), always=True)
 
 
 def _extremum(name, node, forward, self_lost):
