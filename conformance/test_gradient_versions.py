@@ -94,3 +94,13 @@ def test_under_a_dispatch_mode_formulas_and_buffers_count_no_writes():
         assert a.grad._version == 0
         (a * a).sum().backward()  # .grad itself is still added into
         assert a.grad._version == 1
+
+
+def test_a_gradient_handed_on_unchanged_is_added_into_in_place():
+    x = torch.tensor([0.3, 0.5, 0.7], requires_grad=True)
+    x.addcmul(x, x).exp().sum().backward()  # three terms, one buffer: two in-place adds
+    assert x.grad._version == 2
+    (g,) = torch.autograd.grad(x.addcmul(x, x).exp().sum(), x)
+    assert g._version == 2
+    (g,) = torch.autograd.grad(x.addcmul(x, x).sum(), x)  # the first term is expanded:
+    assert g._version == 1  # the second makes a new sum, the third is added into it

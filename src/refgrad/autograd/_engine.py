@@ -208,6 +208,7 @@ def _call(node, task, grads):
         if len(outputs) != len(nodes):
             _check_count(node, outputs)  # raises torch's error
         if nodes:  # an AccumulateGrad has nothing to hand on
+            grads = None  # NOTE [Gradients handed on as they came]
             _deliver(task, nodes, node._next_slots, outputs, None, node)
         if not task.keep_graph and node._releases:  # NOTE [Released once the node is done]
             node.release_variables()
@@ -237,7 +238,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:662
+# --- book/chapters/17_engine.md:673
 def _through_hooks(node, hooks, grads) -> list:
     """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
     slots = node._gradient_slots()
@@ -258,7 +259,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:694
+# --- book/chapters/17_engine.md:705
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
