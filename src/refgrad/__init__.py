@@ -146,19 +146,19 @@ from refgrad._ops.sums_and_stacks import cumsum, stack, sum, unbind
 from refgrad._ops.reshaping import expand, reshape, squeeze, unsqueeze, view
 
 
-# --- book/chapters/16a_pointwise.md:537
+# --- book/chapters/16a_pointwise.md:540
 from refgrad._ops.clamps import clamp, clamp_max, clamp_min, clip
 from refgrad._ops.pointwise import (
     abs, maximum, minimum, relu, rsqrt, sigmoid, sign, sqrt, tan, tanh,
 )
 
 
-# --- book/chapters/16b_reductions.md:643
+# --- book/chapters/16b_reductions.md:646
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1234
+# --- book/chapters/16b_reductions.md:1237
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -167,14 +167,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:1006
+# --- book/chapters/16d_indexing.md:1046
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1508
+# --- book/chapters/16d_indexing.md:1548
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
@@ -224,7 +224,7 @@ from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 from refgrad._ops.index_reductions import index_reduce
 
 
-# --- book/chapters/16i_cumulative.md:914
+# --- book/chapters/16i_cumulative.md:915
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy

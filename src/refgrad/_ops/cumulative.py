@@ -115,11 +115,12 @@ def _running(accumulate):
 
 
 def _to_places(grads, self, indices, dim):
-    from refgrad._ops.indexing import zeros_as
+    from refgrad._ops.indexing import written, zeros_as
 
     if self.numel() == 0:  # nothing to scatter, along a dim that may not exist
         return (zeros_as(grads[0], tuple(self.shape)),)
-    return (zeros_as(grads[0], tuple(self.shape)).scatter_add(dim, indices, grads[0]),)
+    zeros = zeros_as(grads[0], tuple(self.shape))  # NOTE [Gradients torch writes in place]
+    return (written(zeros.scatter_add(dim, indices, grads[0]), 2),)
 
 
 CUMMAX, CUMMIN = (register(Op(
@@ -129,7 +130,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:315
+# --- book/chapters/16i_cumulative.md:316
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -170,7 +171,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:368
+# --- book/chapters/16i_cumulative.md:369
 def _as_dim(dim):
     """A 0-d integer tensor as the int it holds: NOTE [Tensors read as ints]."""
     if (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"

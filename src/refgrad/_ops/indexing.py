@@ -14,6 +14,7 @@ from refgrad._backend import add_at, moved_on
 from refgrad._c_names import c_type_name
 from refgrad._ops.index_tensors import index_tensor
 from refgrad._ops.table import Op, register
+from refgrad.autograd._state import state
 
 
 def _at(ndim, dim, key):
@@ -33,7 +34,7 @@ def _slice(a, dim, start, end, step):
     return out
 
 
-# --- book/chapters/16d_indexing.md:390
+# --- book/chapters/16d_indexing.md:391
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -55,7 +56,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:421
+# --- book/chapters/16d_indexing.md:422
 _WHOLE = 2**63 - 1  # the end of a slice that runs to the end, as torch says it
 
 SLICE = register(Op(
@@ -75,7 +76,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:457
+# --- book/chapters/16d_indexing.md:458
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -125,7 +126,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:521
+# --- book/chapters/16d_indexing.md:522
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -154,7 +155,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:551
+# --- book/chapters/16d_indexing.md:552
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -179,7 +180,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:577
+# --- book/chapters/16d_indexing.md:578
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -213,7 +214,29 @@ def zeros_as(t, sizes):
 
 
 def _index_grad(g, indices, sizes):
-    return _put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True)
+    return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
+
+
+# NOTE [Gradients torch writes in place]
+# Many of torch's gradient formulas make zeros and write into them in place:
+# max() fills the share into its zeros with masked_fill_, indexing puts the
+# gradient back with index_put_, gather with scatter_add_, take with put_,
+# index_select with index_add_, maximum with masked_fill_. Those writes go
+# through autograd, so they count: the gradient arrives at version 1. Where
+# torch's zeros are themselves written by a nested in-place call as well
+# (max(dim), sort, topk, kthvalue, mode, median(dim), cummax, trace) it
+# arrives at version 2. refgrad writes the same values out of place, with the
+# same nodes, and then counts torch's writes with `written`, so that
+# `.grad._version` and the versions of what autograd.grad returns agree.
+# While a dispatch mode is on (allow_mutation_on_saved_tensors is one), torch
+# takes the out-of-place paths it keeps for tensor subclasses instead, and
+# counts nothing, except in maximum's and minimum's formula (`always`).
+def written(tensor, writes: int = 1, always: bool = False):
+    """``tensor``, with ``writes`` more in-place writes counted on it."""
+    counter = tensor._version_counter
+    if counter is not None and (always or not state.dispatch_modes):  # None: inference
+        counter.value += writes
+    return tensor
 
 
 def check_put(input, values) -> None:
@@ -227,7 +250,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:634
+# --- book/chapters/16d_indexing.md:674
 def select(input, dim, index):
     return select_at(input, dim, index, None)
 

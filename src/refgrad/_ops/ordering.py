@@ -31,9 +31,9 @@ def _sorted(a, dim, descending, stable=True, k=None):
 
 
 def _put_back(grads, indices, dim, self_sym_sizes, **choices):
-    from refgrad._ops.indexing import zeros_as
+    from refgrad._ops.indexing import written, zeros_as
 
-    return (zeros_as(grads[0], self_sym_sizes).scatter(dim, indices, grads[0]),)
+    return (written(zeros_as(grads[0], self_sym_sizes).scatter(dim, indices, grads[0]), 2),)
 
 
 SORT = register(Op(

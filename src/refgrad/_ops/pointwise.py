@@ -142,11 +142,12 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:364
+# --- book/chapters/16a_pointwise.md:366
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
+    from refgrad._ops.indexing import written
 
-    return where(self == other, div_scalar(g, 2), g).masked_fill(lost, 0)
+    return written(where(self == other, div_scalar(g, 2), g).masked_fill(lost, 0), always=True)
 
 
 def _extremum(name, node, forward, self_lost):
@@ -167,7 +168,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:504
+# --- book/chapters/16a_pointwise.md:507
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone

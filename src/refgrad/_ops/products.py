@@ -107,13 +107,13 @@ def _trace(a):
 
 
 def _trace_backward(g, self_sym_sizes):
-    from refgrad._ops.indexing import zeros_as
+    from refgrad._ops.indexing import written, zeros_as
     from refgrad._tensor import make_tensor
 
     rows, cols = self_sym_sizes
     flat = zeros_as(g, (rows * cols,))
     diagonal = make_tensor(np.arange(min(rows, cols), like=flat._data) * (cols + 1))
-    return (flat.index_fill(0, diagonal, g).view(rows, cols),)
+    return (written(flat.index_fill(0, diagonal, g), 2).view(rows, cols),)
 
 
 VDOT = register(Op(

@@ -231,9 +231,9 @@ def _bool():
 
 # --- book/chapters/16h_scatter.md:642
 def _put_taken_back(g, index, self):
-    from refgrad._ops.indexing import zeros_as
+    from refgrad._ops.indexing import written, zeros_as
 
-    return (put(zeros_as(g, tuple(self.shape)), index, g, True),)
+    return (written(put(zeros_as(g, tuple(self.shape)), index, g, True)),)
 
 
 TAKE = register(Op(

@@ -19,11 +19,11 @@ def _select(a, mask):
 
 
 def _put_selected_back(g, mask, self):
-    from refgrad._ops.indexing import zeros_as
+    from refgrad._ops.indexing import written, zeros_as
     from refgrad._ops.scattering import masked_scatter
 
     shape = np.broadcast_shapes(tuple(self.shape), tuple(mask.shape))
-    return (masked_scatter(zeros_as(g, shape), mask, g),)
+    return (written(masked_scatter(zeros_as(g, shape), mask, g)),)
 
 
 MASKED_SELECT = register(Op(

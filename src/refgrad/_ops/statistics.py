@@ -69,14 +69,14 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:117
+# --- book/chapters/16b_reductions.md:120
 def _even_share(g, self, result):
-    from refgrad._ops.indexing import zeros_as
+    from refgrad._ops.indexing import written, zeros_as
 
     value, data = result._data, self._data
     hits = np.isnan(data) if np.isnan(value) else data == value
     zeros = zeros_as(g, data.shape)  # torch's zeros, the share filled in where the hits are
-    return (zeros.masked_fill(make_tensor(hits), g / int(hits.sum())),)
+    return (written(zeros.masked_fill(make_tensor(hits), g / int(hits.sum()))),)
 
 
 MAX = register(Op(
@@ -89,7 +89,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:143
+# --- book/chapters/16b_reductions.md:146
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -112,9 +112,9 @@ def _to_index(grads, indices, dim, keepdim, self_sym_sizes):
         g, data = g.unsqueeze(dim), np.expand_dims(data, dim)
     shape = [1] * len(self_sym_sizes)
     shape[dim] = self_sym_sizes[dim]
-    from refgrad._ops.indexing import zeros_as
+    from refgrad._ops.indexing import written, zeros_as
 
-    return (zeros_as(g, self_sym_sizes).scatter(dim, make_tensor(data), g),)
+    return (written(zeros_as(g, self_sym_sizes).scatter(dim, make_tensor(data), g), 2),)
 
 
 MAX_DIM = register(Op(
@@ -129,7 +129,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:206
+# --- book/chapters/16b_reductions.md:209
 def _prod_grad(g, self, result, dim=None, keepdim=False):
     if self.ndim == 0:  # torch passes a 0-d input its gradient as it is, dim or not
         return (g,)
@@ -176,7 +176,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:274
+# --- book/chapters/16b_reductions.md:277
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -198,7 +198,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:314
+# --- book/chapters/16b_reductions.md:317
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -216,7 +216,7 @@ def _softmax(a, dim):
     return e / total
 
 
-# --- book/chapters/16b_reductions.md:334
+# --- book/chapters/16b_reductions.md:337
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -234,7 +234,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:536
+# --- book/chapters/16b_reductions.md:539
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -272,7 +272,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:580
+# --- book/chapters/16b_reductions.md:583
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -309,7 +309,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:618
+# --- book/chapters/16b_reductions.md:621
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]

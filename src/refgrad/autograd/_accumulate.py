@@ -13,6 +13,7 @@ from typing import NamedTuple
 from numpy import ndarray  # NOTE [Names looked up once]
 
 from refgrad._C import _functions
+from refgrad._memory_formats import contiguous_format
 from refgrad._parallel import add_into
 from refgrad._tensor import current_grad_fn, make_tensor
 from refgrad.autograd._grad_dtype import accumulator_metadata
@@ -61,7 +62,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:681
+# --- book/chapters/10_nodes.md:684
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -76,7 +77,7 @@ def add_to_grad(variable, grad, create_graph: bool, steal: bool = False,
         elif steal and (_obeys_layout(grad, variable) or not state.grad_layout_enforced):
             variable._grad = _stolen(grad)
         else:  # shared: someone else holds the gradient tensor, so torch copies too
-            variable._grad = _copy(grad, variable, shared)
+            variable._grad = _copy(grad, variable, shared or create_graph)
     elif create_graph:
         variable._grad = _summed(old, grad)
         warn_unless_obeyed(variable._grad, variable, "summed")
@@ -123,8 +124,12 @@ def _copy(grad, variable, shared: bool):
     data, leaf = grad._data, variable._data
     copy = make_tensor(_laid_out_like(data, leaf))
     counter = copy._version_counter  # None in inference mode: an inference tensor
-    if counter is not None and _written_by_torch(data, leaf, shared):
-        counter.value = 1  # NOTE [A copied first gradient is at version 1]
+    if counter is not None:
+        if _written_by_torch(data, leaf, shared):
+            counter.value = 1  # NOTE [A copied first gradient is at version 1]
+        elif not shared and _obeys_layout(grad, variable):
+            source = grad._version_counter  # torch takes the gradient over, count and all
+            counter.value = 0 if source is None else source.value
     return copy
 
 
@@ -147,15 +152,20 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
 # that its version counts: `.grad._version` is then 1. Only a leaf that is
 # not dense gets a plain clone (version 0). A gradient taken over keeps its
 # own count: 0, or 1 if the engine added a second gradient into it in place.
-# refgrad copies in a few more cases (an array that is a view of another),
-# where torch takes the gradient over: those copies keep version 0. The
+# refgrad copies in a few more cases (an array that is a view of another, as
+# as_strided's gradient is), where torch takes the gradient over: those
+# copies take the gradient's count, as torch's .grad would share it. The
 # engine adds in place into any dense buffer, transposed ones too, as torch
 # does, so (z * z) for a transposed z also reads 1. A leaf with no elements
 # can still read one lower: NumPy gives a new empty array zero strides, the
 # strides of an expanded one, so a gradient expanded to it (z.sum() for an
 # empty z) looks laid out as the leaf and is taken over, where torch copies.
 # A backward run inside inference mode makes its copy there: an inference
-# tensor, which counts no writes at all.
+# tensor, which counts no writes at all. Under create_graph torch never takes
+# a gradient over (grad mode is on), so a dense leaf's first `.grad` is such a
+# copy, at version 1, recorded as CopyBackwards when the gradient requires
+# grad; a leaf that is not dense gets a row-major clone: CloneBackward0,
+# version 0.
 
 
 def _summed(old, grad):
@@ -163,7 +173,7 @@ def _summed(old, grad):
     return old + grad
 
 
-# --- book/chapters/10_nodes.md:961
+# --- book/chapters/10_nodes.md:973
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -197,7 +207,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1029
+# --- book/chapters/10_nodes.md:1041
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -214,13 +224,16 @@ _functions.register(CopyBackwards)
 
 
 def _recorded_copy(grad, variable):
+    if not _dense(variable._data):  # torch clones instead: NOTE [A copied first gradient ...]
+        return grad.clone(memory_format=contiguous_format)
     node = CopyBackwards(((None, 0), gradient_edge(grad)))
     copy = make_tensor(_laid_out_like(grad._data, variable._data), True, node, 0)
     node._meta = (input_metadata(copy),)
+    copy._version_counter.value = 1  # the copy_ into it counts, as in _copy
     return copy
 
 
-# --- book/chapters/10_nodes.md:1150
+# --- book/chapters/10_nodes.md:1165
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -262,7 +275,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1211
+# --- book/chapters/10_nodes.md:1226
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

@@ -132,7 +132,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:441
+# --- book/chapters/17_engine.md:445
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -159,7 +159,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 buffer[slot] = grad
             elif ZERO_GRADS and (id(grad) in ZERO_GRADS or id(buffer[slot]) in ZERO_GRADS):
                 buffer[slot] = sum_with_zeros(buffer[slot], grad)  # NOTE [Zeros that add nothing]
-            elif not state.grad_enabled and sole_holder(
+            elif not state.grad_enabled and not state.dispatch_modes and sole_holder(
                     buffer, slot, (index := index or EdgeIndex(nodes, slots, grads))
                     .handed_on(buffer[slot], grad)):
                 partial = buffer[slot]  # nobody else can see it: add in place
@@ -180,7 +180,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 heap.append(node)
 
 
-# --- book/chapters/17_engine.md:573
+# --- book/chapters/17_engine.md:577
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -195,7 +195,7 @@ def _evaluate(node, task, grads):
     return node._engine_step(task, grads)
 
 
-# --- book/chapters/17_engine.md:595
+# --- book/chapters/17_engine.md:599
 def _call(node, task, grads):
     if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
         grads = _tensor_pre_hooks(node, grads)
@@ -208,6 +208,7 @@ def _call(node, task, grads):
         if len(outputs) != len(nodes):
             _check_count(node, outputs)  # raises torch's error
         if nodes:  # an AccumulateGrad has nothing to hand on
+            grads = None  # NOTE [Gradients handed on as they came]
             _deliver(task, nodes, node._next_slots, outputs, None, node)
         if not task.keep_graph and node._releases:  # NOTE [Released once the node is done]
             node.release_variables()
@@ -237,7 +238,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:658
+# --- book/chapters/17_engine.md:673
 def _through_hooks(node, hooks, grads) -> list:
     """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
     slots = node._gradient_slots()
@@ -258,7 +259,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:690
+# --- book/chapters/17_engine.md:705
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
