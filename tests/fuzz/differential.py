@@ -88,13 +88,22 @@ def _values(t) -> Values:
     return Values(t.detach().reshape(-1).tolist())
 
 
+def _read(read):
+    """``read()``, or what it raised: reading grad_fn can refuse (a stale view)."""
+    try:
+        return read()
+    except Exception as raised:  # noqa: BLE001 - the refusal is what is compared
+        return (type(raised).__name__, str(raised).splitlines()[0] if str(raised) else "")
+
+
 def observe(t) -> tuple:
     """Everything observable about one tensor, as plain values."""
-    node = t.grad_fn
-    grad = t.grad if t.is_leaf else None  # a non-leaf's .grad warns; retain_grad shows in grad_fn
-    return (tuple(t.shape), str(t.dtype).split(".")[-1], t.stride(), t.requires_grad,
-            t.is_leaf, None if node is None else type(node).__name__, t._version,
-            _values(t), None if grad is None else (_values(grad), grad._version))
+    node = _read(lambda: t.grad_fn)
+    leaf = _read(lambda: t.is_leaf)
+    grad = t.grad if leaf is True else None  # a non-leaf's .grad warns
+    return (tuple(t.shape), str(t.dtype).split(".")[-1], t.stride(), t.requires_grad, leaf,
+            node if node is None or isinstance(node, tuple) else type(node).__name__,
+            t._version, _values(t), None if grad is None else (_values(grad), grad._version))
 
 
 def trace(library, lines: list) -> list:
