@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1337
+# --- book/chapters/10_nodes.md:1328
 from refgrad.autograd import graph
 
 
