@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:445
+# --- book/chapters/05_creation.md:448
 """The strides torch's preserve_format gives a new tensor like another, and the laying out."""
 
 import numpy as np
 
+from refgrad._backend import zero_strided
 from refgrad._tensor import Tensor
 
 
@@ -14,8 +15,8 @@ def laid_out(out: Tensor, strides) -> Tensor:
     """``out``, a new row-major tensor, with its values in memory order under ``strides``."""
     if strides is not None and type(out._data) is np.ndarray:
         size = out._data.itemsize
-        out._data = np.lib.stride_tricks.as_strided(
-            out._data.reshape(-1), out._data.shape, [step * size for step in strides])
+        out._data = zero_strided(np.lib.stride_tricks.as_strided(
+            out._data.reshape(-1), out._data.shape, [step * size for step in strides]))
     return out
 
 
