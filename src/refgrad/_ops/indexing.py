@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:346
+# --- book/chapters/16d_indexing.md:352
 """Indexing rows (select, slice, index, and the rows of their gradients) and their functions."""
 
 import re
@@ -33,7 +33,7 @@ def _slice(a, dim, start, end, step):
     return out
 
 
-# --- book/chapters/16d_indexing.md:390
+# --- book/chapters/16d_indexing.md:396
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -55,7 +55,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:421
+# --- book/chapters/16d_indexing.md:427
 _WHOLE = 2**63 - 1  # the end of a slice that runs to the end, as torch says it
 
 SLICE = register(Op(
@@ -75,7 +75,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:457
+# --- book/chapters/16d_indexing.md:463
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -125,7 +125,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:521
+# --- book/chapters/16d_indexing.md:527
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -154,7 +154,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:551
+# --- book/chapters/16d_indexing.md:557
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -179,7 +179,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:577
+# --- book/chapters/16d_indexing.md:583
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -227,7 +227,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:634
+# --- book/chapters/16d_indexing.md:640
 def select(input, dim, index):
     return select_at(input, dim, index, None)
 
