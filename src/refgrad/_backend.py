@@ -121,7 +121,7 @@ def add_at(out, key, values) -> None:
     array_module(device_of(out)).add.at(out, key, values)
 
 
-# --- book/chapters/02_dtypes.md:471
+# --- book/chapters/02_dtypes.md:474
 def element_strides(array) -> tuple:
     """The strides of ``array`` counted in elements, as torch counts them."""
     if array.size == 0 and not any(array.strides):  # NumPy's new empty: row-major ones
