@@ -66,3 +66,52 @@ def test_new_empty_strided_refuses_as_torch_does():
     with raises(RuntimeError, "dimensionality of sizes (2) must match dimensionality of "
                 "strides (1)"):
         x.new_empty_strided((2, 3), (1,))
+
+
+def test_a_tensor_with_no_elements_keeps_zero_strides_and_its_views_move_them():
+    t = torch.empty_strided((0, 3), (0, 0))
+    assert t.stride() == (0, 0) and t.is_contiguous()
+    assert torch.empty_strided((3, 0, 2), (0, 0, 0)).stride() == (0, 0, 0)
+    assert torch.empty_strided((0,), (0,)).stride() == (0,)
+    assert t.t().stride() == (0, 0) and t.unsqueeze(1).stride() == (0, 0, 0)
+    assert t[:, 1:].stride() == (0, 0) and t.select(1, 0).stride() == (0,)
+    assert t.view(3, 0).stride() == (1, 1) and t.reshape(0, 3, 1).stride() == (3, 1, 1)
+    assert torch.empty_like(t).stride() == (0, 0)
+    assert (t + 1).stride() == (3, 1)  # arithmetic makes a row-major result
+    assert torch.empty(0, 3).stride() == (3, 1)  # and a new empty tensor is row-major
+
+
+def test_other_strides_of_an_empty_tensor_are_kept_as_given():
+    assert torch.empty_strided((2, 0), (5, 7)).stride() == (5, 7)
+    assert torch.empty_strided((0,), (4,)).stride() == (4,)
+    assert torch.empty_strided((2, 0), (0, 1)).stride() == (0, 1)
+
+
+def test_a_negative_stride_nothing_steps_along_is_replaced_by_a_row_major_one():
+    assert torch.empty_strided((0, 3), (-1, 5)).stride() == (15, 5)
+    assert torch.empty_strided((0, 3), (5, -1)).stride() == (5, 1)
+    assert torch.empty_strided((0, 3), (-7, -9)).stride() == (3, 1)
+    assert torch.empty_strided((0, 3, 2), (4, -1, 9)).stride() == (4, 18, 9)
+    assert torch.empty_strided((0, 3, 2), (-1, 0, 0)).stride() == (0, 0, 0)
+    assert torch.empty_strided((0,), (-2,)).stride() == (1,)
+    assert torch.empty_strided((1, 3), (-4, 1)).stride() == (3, 1)
+    with raises(RuntimeError, "Storage size calculation overflowed with sizes=[3] and "
+                "strides=[-1]"):
+        torch.empty_strided((3,), (-1,))
+    with raises(RuntimeError, "Storage size calculation overflowed with sizes=[2, 3] and "
+                "strides=[3, -1]"):
+        torch.empty_strided((2, 3), (3, -1))
+
+
+def test_as_strided_with_no_elements_keeps_strides_and_offset():
+    b = torch.zeros(6)
+    v = b.as_strided((0, 3), (0, 0))
+    assert v.stride() == (0, 0) and v.storage_offset() == 0 and v.t().stride() == (0, 0)
+    v = b.as_strided((2, 0), (5, 7), 1)
+    assert v.stride() == (5, 7) and v.storage_offset() == 1
+    z = torch.empty(0, 3)
+    assert z.stride() == (3, 1) and z.as_strided((0, 3), (0, 0)).stride() == (0, 0)
+    v = z.as_strided((2, 0), (5, 7), 3)
+    assert v.stride() == (5, 7) and v.storage_offset() == 3
+    assert z.as_strided((0,), (4,), 2).storage_offset() == 2
+    assert z.stride() == (3, 1)  # the view's zeros are its own

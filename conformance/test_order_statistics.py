@@ -396,6 +396,43 @@ def test_histogram_with_edges_weights_and_density():
     assert torch.isnan(torch.histogram(x, 2, range=(5.0, 6.0), density=True).hist).all()
 
 
+def test_histogram_searches_edges_that_do_not_increase_as_torch_does():
+    x = torch.tensor([0.5, 1.5, 2.5, 3.5, 4.5, 5.5, NAN, math.inf, -math.inf])
+    cases = [([0.0, NAN, 4.0], [0.0, 4.0]), ([0.0, NAN, NAN, 3.0, 6.0], [0.0, 0.0, 3.0, 3.0]),
+             ([0.0, 3.0, NAN, 6.0], [0.0, 0.0, 6.0]), ([0.0, 5.0, 1.0, 2.0, 6.0], [1, 0, 1, 4]),
+             ([NAN, 1.0, 6.0], [0.0, 0.0]), ([0.0, 2.0, NAN], [0.0, 0.0]), ([NAN, NAN], [0.0])]
+    for edges, counts in cases:
+        h = torch.histogram(x, torch.tensor(edges))
+        assert h.hist.tolist() == counts
+        assert torch.equal(torch.isnan(h.bin_edges), torch.isnan(torch.tensor(edges)))
+    # infinite edges are edges: the elements between them count, and the width is infinite
+    assert torch.histogram(x, torch.tensor([-math.inf, 2.0, math.inf])).hist.tolist() == [3, 5]
+    dense = torch.histogram(x.double(), torch.tensor([0.0, 2.0, math.inf], dtype=torch.float64),
+                            density=True)
+    assert dense.hist.tolist() == [0.14285714285714285, 0.0]
+
+
+@pytest.mark.parametrize(("low", "high", "shown"), [
+    (0.0, NAN, "[0, nan]"), (NAN, 4.0, "[nan, 4]"), (-math.inf, 4.0, "[-inf, 4]"),
+    (0.5, math.inf, "[0.5, inf]"), (NAN, NAN, "[nan, nan]"), (math.inf, math.inf, "[inf, inf]"),
+])
+def test_histogram_refuses_a_range_that_is_not_finite(low, high, shown):
+    x = torch.tensor([1.0, 2.0, 3.0])
+    for weight in (None, torch.ones(3)):
+        with raises(RuntimeError, f"{DD}dimension 0's range {shown} is not finite"):
+            torch.histogram(x, 3, range=(low, high), weight=weight)
+    with raises(RuntimeError, f"{DD}dimension 0's range {shown} is not finite"):
+        x.double().histogram(2, range=(low, high), density=True)
+
+
+def test_histogram_leaves_out_elements_that_are_not_finite_within_a_range():
+    x = torch.tensor([1.0, NAN, math.inf, -math.inf, 0.5])
+    assert torch.histogram(x, 2, range=(0.0, 2.0)).hist.tolist() == [1.0, 1.0]
+    assert torch.histogram(x, torch.tensor([0.0, 1.0, 2.0])).hist.tolist() == [1.0, 1.0]
+    with raises(RuntimeError, f"{DD}dimension 0's range [-inf, inf] is not finite"):
+        torch.histogram(x[2:], 2)
+
+
 def test_histogram_records_a_node_without_a_derivative():
     a = torch.tensor([1.0, 2.0], requires_grad=True)
     h = torch.histogram(a, 2)

@@ -263,3 +263,17 @@ def test_a_size_holds_ints():
         torch.Size([torch.tensor(2.0)])
     with raises(TypeError, "can only concatenate tuple (not list) to torch.Size"):
         torch.Size([2]) + [4]
+
+
+def test_an_expand_to_no_elements_has_zero_strides_and_its_views_keep_them():
+    assert torch.ones(1, 1).expand(0, 0).stride() == (0, 0)
+    assert torch.tensor(1.0).expand(0).stride() == (0,)
+    assert torch.ones(1).expand(3, 0).stride() == (0, 0)
+    assert torch.ones(1, 1).expand(0, 0).t().stride() == (0, 0)
+    assert torch.ones(1, 1).expand(0, 0).unsqueeze(0).stride() == (0, 0, 0)
+    assert torch.ones(2, 1).expand(2, 0).stride() == (1, 0)  # a kept dimension keeps its own
+    x = torch.ones(1, 1, requires_grad=True)
+    y = x.expand(0, 0)
+    assert y.stride() == (0, 0) and type(y.grad_fn).__name__ == "ExpandBackward0"
+    y.sum().backward()
+    assert x.grad.tolist() == [[0.0]]

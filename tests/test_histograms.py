@@ -3,7 +3,7 @@
 import numpy as np
 
 import refgrad as torch
-from refgrad._ops.histograms import _ROWS, _counted, _places
+from refgrad._ops.histograms import _ROWS, _counted, _places, upper_bound
 
 
 def test_places_close_the_last_interval_and_trust_the_edges_over_scaling():
@@ -37,3 +37,30 @@ def test_four_rows_one_per_set_of_edges():
     assert all(row.node == "NotImplemented" for row in _ROWS.values())
     hist, edges = torch.histogram(torch.tensor([1.0, 2.0]), 2)
     assert hist._base is None and edges._base is None
+
+
+def _halving(edges, value) -> int:
+    """C++'s std::upper_bound, one value at a time, comparing by < alone."""
+    first, length = 0, len(edges)
+    while length > 0:
+        half = length >> 1
+        if value < edges[first + half]:
+            length = half
+        else:
+            first, length = first + half + 1, length - half - 1
+    return first
+
+
+def test_upper_bound_halves_as_std_upper_bound_does_for_any_edges():
+    rng = np.random.default_rng(0)
+    picks = np.array([np.nan, np.inf, -np.inf, 0.0, 1.0, 1.0, 2.0, 3.5])
+    for n in range(1, 12):
+        edges = rng.choice(picks, n)
+        values = np.concatenate([picks, rng.uniform(-1.0, 4.0, 5)])
+        assert upper_bound(edges, values).tolist() == [_halving(edges, v) for v in values]
+
+
+def test_places_with_a_nan_edge_differ_from_numpys_search():
+    edges, values = np.array([0.0, np.nan, 4.0]), np.array([1.0, 3.0])
+    assert _places(values, edges, guessed=False).tolist() == [1, 1]  # torch's answer
+    assert (np.searchsorted(edges, values, side="right") - 1).tolist() == [0, 0]

@@ -98,3 +98,27 @@ def test_stack_is_per_thread():
         thread.start()
         thread.join()
     assert seen == [[]]
+
+
+def test_composites_go_whole_only_where_autograd_is_off():
+    from refgrad.utils._python_dispatch import composite_whole
+
+    normal = refgrad.ones(2)
+    with refgrad.inference_mode():
+        inference = refgrad.ones(2)
+        assert composite_whole((normal,))
+    assert composite_whole((inference,)) and not composite_whole((normal,))
+    assert not composite_whole((inference, normal))
+
+
+def test_a_composite_handed_whole_gives_back_no_view():
+    x = refgrad.arange(6.0)
+    with refgrad.inference_mode(), Recording() as mode:
+        r = x.reshape(2, 3)
+        same = x.flatten()
+    assert [name for name, *_ in mode.seen] == ["reshape", "flatten"]
+    assert mode.seen[0][1] == () and mode.seen[0][3] is dict  # writes nothing; kwargs a dict
+    assert r._view_base is None and r._version_counter is not x._version_counter
+    assert same is x  # already flat: the input itself, as without a mode
+    with refgrad.inference_mode():
+        assert x.reshape(2, 3)._view_base is x  # no mode: a view, as before

@@ -5,6 +5,8 @@
 # --- book/chapters/02_dtypes.md:296
 """The seam between devices and array libraries: cpu is NumPy, cuda is CuPy."""
 
+import weakref
+
 import numpy as np
 
 from refgrad._device import CPU, device
@@ -74,7 +76,7 @@ def data_ptr(array) -> int:
     return int(array.data.ptr)
 
 
-# --- book/chapters/02_dtypes.md:373
+# --- book/chapters/02_dtypes.md:375
 NO_ACCELERATOR = "Cannot access accelerator device when none is available."
 
 
@@ -100,7 +102,7 @@ def is_pinned(array) -> bool:
     return isinstance(array, cupy.cuda.PinnedMemoryPointer)
 
 
-# --- book/chapters/02_dtypes.md:407
+# --- book/chapters/02_dtypes.md:409
 def writeable(array) -> bool:
     """Whether an array may be written in place."""
     return array.flags.writeable if isinstance(array, np.ndarray) else True
@@ -119,10 +121,12 @@ def add_at(out, key, values) -> None:
     array_module(device_of(out)).add.at(out, key, values)
 
 
-# --- book/chapters/02_dtypes.md:459
+# --- book/chapters/02_dtypes.md:474
 def element_strides(array) -> tuple:
     """The strides of ``array`` counted in elements, as torch counts them."""
     if array.size == 0 and not any(array.strides):  # NumPy's new empty: row-major ones
+        if _zeros_asked(array):
+            return array.strides
         strides, step = [], 1
         for n in reversed(array.shape):
             strides.append(step)
@@ -133,11 +137,30 @@ def element_strides(array) -> tuple:
 
 def torch_laid_out(array):
     """``array``, or an empty one whose strides say nothing given torch's, for a view."""
-    if array.size or any(array.strides):
+    if array.size or any(array.strides) or _zeros_asked(array):
         return array
     steps = tuple(s * array.itemsize for s in element_strides(array))
     # writable if the array was: the view stays as writable as its source
     return array_module(device_of(array)).lib.stride_tricks.as_strided(array, array.shape, steps)
+
+
+# NOTE [Zero strides asked for]: the arrays made with zero strides on purpose, by id
+_ZEROS_ASKED = weakref.WeakValueDictionary()
+
+
+def zero_strided(array):
+    """``array``, an empty one from ``as_strided`` whose zero strides are meant as torch's."""
+    if array.size == 0 and not any(array.strides):
+        _ZEROS_ASKED[id(array)] = array
+    return array
+
+
+def _zeros_asked(array) -> bool:
+    while array is not None:  # the view, what it hangs off, and so on to the storage
+        if _ZEROS_ASKED.get(id(array)) is array:
+            return True
+        array = getattr(array, "base", None)
+    return False
 
 
 class _Interface:

@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:702
+# --- book/chapters/05_creation.md:720
 """Tensor.dim_order: the order of a tensor's dimensions in memory, outermost first."""
 
+from refgrad._layouts import insertion_order
 from refgrad._memory_formats import channels_last, is_contiguous_in, memory_format
 from refgrad._tensor import Tensor
 
@@ -32,7 +33,7 @@ def _row_major(shape, strides) -> bool:
     return True
 
 
-# --- book/chapters/05_creation.md:733
+# --- book/chapters/05_creation.md:752
 def _sorted_order(shape, strides) -> tuple[list, bool]:
     """Dimensions outermost first, and whether two of them could not be ordered."""
     ndim = len(shape)
@@ -42,16 +43,8 @@ def _sorted_order(shape, strides) -> tuple[list, bool]:
     last = is_contiguous_in(shape, strides, channels_last)
     if rows != last:
         return (list(range(ndim)) if rows else [0, *range(2, ndim), 1]), False
-    order = list(range(ndim))[::-1]  # innermost first
-    for i in range(1, ndim):
-        moving = i
-        for j in range(i - 1, -1, -1):
-            side = _compare(shape, strides, order[j], order[moving])
-            if side < 0:
-                break
-            if side > 0:
-                order[j], order[moving] = order[moving], order[j]
-                moving = j
+    order = insertion_order(list(range(ndim))[::-1],  # innermost first
+                            lambda a, b: _compare(shape, strides, a, b))
     ambiguous = any(_compare(shape, strides, a, b) != -1 for a, b in zip(order, order[1:]))
     return order[::-1], ambiguous
 
@@ -63,7 +56,7 @@ def _count(shape) -> int:
     return total
 
 
-# --- book/chapters/05_creation.md:765
+# --- book/chapters/05_creation.md:776
 def dim_order(self, *, ambiguity_check=False) -> tuple:
     if not isinstance(ambiguity_check, bool) and not (
             isinstance(ambiguity_check, list)

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:900
+# --- book/chapters/05_creation.md:919
 """empty_strided and Tensor.new_empty_strided: a new storage laid out by the caller's strides."""
 
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._backend import zero_strided
 from refgrad._creation import parse_size
 from refgrad._from_data import _finish
 from refgrad._tensor import Tensor
@@ -19,15 +20,25 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, pin_mem
     if len(size) != len(stride):
         raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality "
                            f"of strides ({len(stride)})")
-    if any(step < 0 for step in stride):
+    if 0 not in size and any(n > 1 and step < 0 for n, step in zip(size, stride)):
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
                            f"strides={list(stride)}")
+    stride = _negatives_filled(size, stride)
     kind = np.dtype((dtype or _dtype.DEFAULT_FLOAT).numpy)
     length = 0 if 0 in size else 1 + sum((n - 1) * step for n, step in zip(size, stride))
     storage = np.empty(length, kind)
     array = np.lib.stride_tricks.as_strided(storage, size, [step * kind.itemsize
                                                             for step in stride])
-    return _finish(array, device, requires_grad, pin_memory)
+    return _finish(zero_strided(array), device, requires_grad, pin_memory)
+
+
+def _negatives_filled(size, stride) -> tuple:
+    """``stride`` with each negative one replaced as torch does: row-major from the next."""
+    filled = list(stride)
+    for d in reversed(range(len(size))):
+        if filled[d] < 0:
+            filled[d] = 1 if d == len(size) - 1 else max(size[d + 1], 1) * filled[d + 1]
+    return tuple(filled)
 
 
 def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None,

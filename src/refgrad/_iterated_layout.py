@@ -5,7 +5,7 @@
 # --- book/chapters/10_nodes.md:903
 """The strides torch's TensorIterator gives the result of an elementwise operation."""
 
-from refgrad._layouts import is_dense, row_major
+from refgrad._layouts import insertion_order, is_dense, row_major
 from refgrad._memory_formats import channels_last, format_strides, is_contiguous_in
 
 
@@ -39,17 +39,8 @@ def _row_major_but_ones(shape, strides) -> bool:
 # --- book/chapters/10_nodes.md:938
 def _ordered(shape, operands) -> list:
     """The dimensions innermost first: an insertion sort that may find two incomparable."""
-    order = list(range(len(shape)))[::-1]
-    for i in range(1, len(order)):
-        moving = i
-        for j in range(i - 1, -1, -1):
-            decision = _outer(shape, operands, order[j], order[moving])
-            if decision < 0:
-                break
-            if decision > 0:
-                order[j], order[moving] = order[moving], order[j]
-                moving = j
-    return order
+    return insertion_order(list(range(len(shape)))[::-1],
+                           lambda d0, d1: _outer(shape, operands, d0, d1))
 
 
 def _outer(shape, operands, d0, d1) -> int:

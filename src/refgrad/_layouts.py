@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:445
+# --- book/chapters/05_creation.md:448
 """The strides torch's preserve_format gives a new tensor like another, and the laying out."""
 
 import numpy as np
 
+from refgrad._backend import zero_strided
 from refgrad._tensor import Tensor
 
 
@@ -14,8 +15,8 @@ def laid_out(out: Tensor, strides) -> Tensor:
     """``out``, a new row-major tensor, with its values in memory order under ``strides``."""
     if strides is not None and type(out._data) is np.ndarray:
         size = out._data.itemsize
-        out._data = np.lib.stride_tricks.as_strided(
-            out._data.reshape(-1), out._data.shape, [step * size for step in strides])
+        out._data = zero_strided(np.lib.stride_tricks.as_strided(
+            out._data.reshape(-1), out._data.shape, [step * size for step in strides]))
     return out
 
 
@@ -65,18 +66,32 @@ def row_major(shape) -> tuple:
     return tuple(reversed(strides))
 
 
-def _inferred_strides(shape, strides) -> tuple:
-    order = list(range(len(shape)))[::-1]  # innermost first
+def insertion_order(order: list, compare) -> list:
+    """``order`` sorted in place by insertion, as torch sorts dimensions.
+
+    ``compare(a, b)``, for ``a`` now before ``b``: 1 swaps them, -1 leaves ``b`` where
+    it is, 0 leaves the pair as is but lets ``b`` look further ahead. The 0 is why this
+    is no ``sorted``: the result is not a total order, and torch's is this one."""
     for i in range(1, len(order)):
         moving = i
         for j in range(i - 1, -1, -1):
-            a, b = strides[order[j]], strides[order[moving]]
-            if a == 0 or b == 0 or a == b and shape[order[j]] <= shape[order[moving]]:
-                continue  # nothing to decide: keep looking further out
-            if a < b:
+            side = compare(order[j], order[moving])
+            if side < 0:
                 break
-            order[j], order[moving] = order[moving], order[j]
-            moving = j
+            if side > 0:
+                order[j], order[moving] = order[moving], order[j]
+                moving = j
+    return order
+
+
+def _inferred_strides(shape, strides) -> tuple:
+    def compare(d0, d1) -> int:
+        a, b = strides[d0], strides[d1]
+        if a == 0 or b == 0 or a == b and shape[d0] <= shape[d1]:
+            return 0  # nothing to decide: keep looking further out
+        return -1 if a < b else 1
+
+    order = insertion_order(list(range(len(shape)))[::-1], compare)  # innermost first
     out, step = [0] * len(shape), 1
     for d in order:
         out[d] = step

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1417
+# --- book/chapters/16_functions.md:1423
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -38,11 +38,11 @@ import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 
-# --- book/chapters/27_views.md:1211
+# --- book/chapters/27_views.md:1223
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 
-# --- book/chapters/27_views.md:1446
+# --- book/chapters/27_views.md:1458
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 

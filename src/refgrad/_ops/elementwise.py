@@ -22,6 +22,7 @@ from refgrad._ops.arithmetic import (
 )
 from refgrad._ops.table import Op, register
 from refgrad._typename import not_implemented_for
+from refgrad.autograd._state import state, switched_on
 
 
 def _on_floats(ufunc, kernel):
@@ -70,7 +71,7 @@ FRAC = register(Op("frac", "FracBackward0", ("self",), forward=_frac,
                    backward=lambda g: (g,)))
 
 
-# --- book/chapters/16f_more_elementwise.md:115
+# --- book/chapters/16f_more_elementwise.md:116
 def _saves_input(name, node, ufunc, backward):
     return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
                        saves=(("self", ("self",)),)))
@@ -93,7 +94,7 @@ EXP2 = _saves_result("exp2", "Exp2Backward0", np.exp2,
                      lambda g, result: (mul_scalar(g * result, LN2),))
 
 
-# --- book/chapters/16f_more_elementwise.md:146
+# --- book/chapters/16f_more_elementwise.md:147
 SINH = _saves_input("sinh", "SinhBackward0", np.sinh, lambda g, self: (g * self.cosh(),))
 COSH = _saves_input("cosh", "CoshBackward0", np.cosh, lambda g, self: (g * self.sinh(),))
 ASIN = _saves_input("asin", "AsinBackward0", np.arcsin,
@@ -119,7 +120,7 @@ RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
                       backward=lambda g: (mul_scalar(g, 1 / DEGREE),)))
 
 
-# --- book/chapters/16f_more_elementwise.md:182
+# --- book/chapters/16f_more_elementwise.md:183
 def _atan2_gradients(g, self=None, other=None):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
     other_squared = other * other  # made first: NOTE [Operands right to left]
@@ -142,7 +143,7 @@ def _as_floats(*arrays):
     return [x.astype(default) if x.dtype.kind in "biu" else x for x in arrays]
 
 
-# --- book/chapters/16f_more_elementwise.md:215
+# --- book/chapters/16f_more_elementwise.md:216
 def _test(name, ufunc):
     return register(Op(name, None, ("self",), forward=ufunc, promote=False))
 
@@ -176,7 +177,7 @@ ALL = register(Op("all", None, ("self",), forward=_every(np.all), promote=False)
 ANY = register(Op("any", None, ("self",), forward=_every(np.any), promote=False))
 
 
-# --- book/chapters/16f_more_elementwise.md:257
+# --- book/chapters/16f_more_elementwise.md:258
 def _function(row):
     from refgrad._ops.dispatch import call
 
@@ -224,7 +225,7 @@ def _atan2(name, input, other):
     return call(ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:306
+# --- book/chapters/16f_more_elementwise.md:307
 def argmax(input, dim=None, keepdim=False):
     return _locate(ARGMAX, input, dim, keepdim)
 
@@ -272,7 +273,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:361
+# --- book/chapters/16f_more_elementwise.md:362
 def square(input):
     return input.pow(2)
 
@@ -291,11 +292,20 @@ def divide(input, other, **rounding):
     return div(input, other, **rounding)
 
 
+def reshape_as(self, other):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("reshape_as", reshape_as, (self, other), {})
+    return self.reshape(other.shape)
+
+
 def install_shorthands(cls) -> None:
     cls.square, cls.negative, cls.absolute, cls.divide = square, cls.neg, cls.abs, cls.div
     cls.type_as = lambda self, other: self.to(other.dtype)
     cls.expand_as = lambda self, other: self.expand(other.shape)
-    cls.reshape_as = lambda self, other: self.reshape(other.shape)
+    cls.reshape_as = reshape_as
     cls.nelement, cls.ndimension = cls.numel, cls.dim
     for name in ("type_as", "expand_as", "reshape_as"):  # NOTE [Named as torch names them]
         method = getattr(cls, name)

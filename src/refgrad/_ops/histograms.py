@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:1172
+# --- book/chapters/16k_order_statistics.md:1183
 """torch.histogram: counts (or weights) of a tensor's values in intervals."""
 
 import numpy as np
@@ -24,14 +24,34 @@ _DD = "torch.histogramdd: "
 def _places(values, edges, guessed: bool):
     """Each value's interval: by the edges, within one of a scaled guess if ``guessed``."""
     n = edges.size
-    found = np.searchsorted(edges, values, side="right")
     if guessed:  # torch's local search around where scaling puts the value
+        found = np.searchsorted(edges, values, side="right")
         guess = ((values - edges[0]) * (n - 1) / (edges[-1] - edges[0])).astype(np.int64)
         found = np.clip(found, np.maximum(guess - 1, 0), np.minimum(guess + 2, n))
+    else:
+        found = upper_bound(edges, values)
     return np.minimum(found - 1, n - 2)  # the rightmost edge closes the last interval
 
 
-# --- book/chapters/16k_order_statistics.md:1206
+# NOTE [Edges searched as torch searches them]
+# Where the edges do not increase (a nan among them) no binary search is right, and
+# each finds its own answer; this one halves as C++'s std::upper_bound does, the one
+# torch calls, comparing by ``<`` alone, which is false for a nan.
+def upper_bound(edges, values):
+    """For each value, the first index where ``value < edge``, searched as torch searches."""
+    first = np.zeros(values.shape, np.int64)
+    length = np.full(values.shape, edges.size, np.int64)
+    while length.any():
+        half = length >> 1
+        middle = first + half
+        left = values < edges[np.minimum(middle, edges.size - 1)]
+        searching = length > 0
+        first = np.where(searching & ~left, middle + 1, first)
+        length = np.where(searching, np.where(left, half, length - half - 1), 0)
+    return first
+
+
+# --- book/chapters/16k_order_statistics.md:1237
 def _counted(a, *tensors, edges=None, density, operation):
     weighted = len(tensors) == (2 if edges is None else 1)
     guessed = edges is not None
@@ -63,7 +83,7 @@ _ROWS = {(False, False): HISTOGRAM_BIN_CT, (False, True): HISTOGRAM_BIN_CT_WEIGH
          (True, False): HISTOGRAM_BINS_TENSOR, (True, True): HISTOGRAM_BINS_TENSOR_WEIGHT}
 
 
-# --- book/chapters/16k_order_statistics.md:1243
+# --- book/chapters/16k_order_statistics.md:1274
 def _outer_edges(input, bins, range):  # noqa: A002 - torch's name
     if input.dtype not in (_dtype.float32, _dtype.float64):
         raise NotImplementedError(f"\"histogramdd\" not implemented for '{LEGACY[input.dtype]}'")
@@ -104,7 +124,7 @@ def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]
 
 
-# --- book/chapters/16k_order_statistics.md:1285
+# --- book/chapters/16k_order_statistics.md:1316
 def _check_weight(input, weight) -> None:
     if weight.dtype is not input.dtype:
         raise RuntimeError(f"{_DD}if weight tensor is provided, input tensor and weight tensor "
@@ -123,7 +143,7 @@ def _bins_positive(count: int) -> None:
                            "dimension 0")
 
 
-# --- book/chapters/16k_order_statistics.md:1305
+# --- book/chapters/16k_order_statistics.md:1336
 def histogram(input, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
     if (not isinstance(input, Tensor) or not isinstance(density, bool)
             or not isinstance(weight, Tensor | None)):

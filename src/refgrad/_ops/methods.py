@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1002
+# --- book/chapters/16_functions.md:1008
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 import types
@@ -109,7 +109,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1252
+# --- book/chapters/16_functions.md:1258
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -230,7 +230,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1379
+# --- book/chapters/16_functions.md:1385
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

@@ -14,7 +14,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple, refuse_arguments
 from refgrad._ops.table import register
 from refgrad._tensor_values import wrap_dim
-from refgrad.autograd._state import state
+from refgrad.autograd._state import state, switched_on
 
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
@@ -69,6 +69,12 @@ def view(input, *shape, size=None, dtype=None):
 def reshape(input, *sizes, shape=None):
     from refgrad._ops.shaping import reshape_copy
 
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("reshape", reshape, (input, *sizes),
+                                      {} if shape is None else {"shape": shape})
     shape = infer_shape((shape,) if shape is not None else sizes, input.numel())
     # A contiguous tensor is viewed; any other, when it can be, is aliased: the same view
     # under another name, torch's ReshapeAliasBackward0. Under a dispatch mode torch views.
@@ -83,7 +89,7 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:712
+# --- book/chapters/16_functions.md:718
 def expand(input, *sizes):
     try:
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES) else sizes

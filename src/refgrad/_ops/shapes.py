@@ -8,6 +8,7 @@
 import numpy as np
 from numpy import ndarray  # NOTE [Names looked up once]
 
+from refgrad._backend import zero_strided
 from refgrad._ops.table import Op, register
 
 
@@ -33,7 +34,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:234
+# --- book/chapters/15_sums_and_shapes.md:235
 OVERFLOW = "numel: integer multiplication overflow"
 
 
@@ -75,7 +76,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:291
+# --- book/chapters/15_sums_and_shapes.md:296
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:
@@ -86,9 +87,10 @@ def expanded(a, size):
         kept = tuple([0 if m == 1 and n != 1 else s
                       for n, m, s in zip(size[lead:], a.shape, a.strides)])
         strides = (leading_strides(size[:lead + 1], kept[0]) if lead else ()) + kept
-    if a.flags.c_contiguous and a.size:
+    if a.flags.c_contiguous and a.size and 0 not in size:
         return ndarray(size, a.dtype, a, 0, strides)
-    return np.lib.stride_tricks.as_strided(a, size, strides)
+    # zero strides of an empty expand are torch's: NOTE [Zero strides asked for]
+    return zero_strided(np.lib.stride_tricks.as_strided(a, size, strides))
 
 
 def leading_strides(sizes, step) -> tuple:
@@ -105,7 +107,7 @@ def leading_strides(sizes, step) -> tuple:
     return tuple(strides[::-1])
 
 
-# --- book/chapters/15_sums_and_shapes.md:353
+# --- book/chapters/15_sums_and_shapes.md:359
 def _unsqueeze(a, dim):
     out = np.expand_dims(a, dim)
     if a.size:
@@ -194,7 +196,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:472
+# --- book/chapters/15_sums_and_shapes.md:478
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 

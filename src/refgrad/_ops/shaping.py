@@ -16,6 +16,7 @@ from refgrad._memory_formats import (
 from refgrad._method_counts import keywords_only
 from refgrad._ops.shapes import unsqueeze_to
 from refgrad._ops.table import Op, register
+from refgrad.autograd._state import state, switched_on
 
 TRANSPOSE = register(Op(
     "transpose", "TransposeBackward0", ("self",),
@@ -33,7 +34,7 @@ PERMUTE = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:80
+# --- book/chapters/16d_indexing.md:81
 SQUEEZE = register(Op(
     "squeeze", "SqueezeBackward0", ("self",), forward=np.squeeze,
     backward=lambda g, self_sym_sizes: (unsqueeze_to(g, range(len(self_sym_sizes)),
@@ -52,7 +53,7 @@ UNSAFE_VIEW = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:108
+# --- book/chapters/16d_indexing.md:109
 def _cat(arrays, dim, tensors_args_sizes):
     from functools import reduce
 
@@ -108,7 +109,7 @@ CAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:167
+# --- book/chapters/16d_indexing.md:168
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -145,7 +146,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:214
+# --- book/chapters/16d_indexing.md:215
 def unsafe_view(input, size):
     return _call(UNSAFE_VIEW, input, size=tuple(size))
 
@@ -194,10 +195,15 @@ def _contiguous_in(input, memory_format):
     return clone(input, memory_format=memory_format)
 
 
-# --- book/chapters/16d_indexing.md:264
+# --- book/chapters/16d_indexing.md:265
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("flatten", flatten, (input, start_dim, end_dim), {})
     start, end = wrap_dim(start_dim, input.ndim), wrap_dim(end_dim, input.ndim)
     if input.ndim == 0:  # its dims are 0 and -1, as any 0-d tensor's
         return input.reshape(1)
@@ -213,7 +219,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:294
+# --- book/chapters/16d_indexing.md:300
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

@@ -5,7 +5,16 @@
 # --- book/chapters/27_views.md:349
 """as_strided: a view of the storage by sizes, strides and offset, and its gradient."""
 
-from refgrad._backend import array_module, device_of, element_strides, storage_root
+import numpy as np
+
+from refgrad._backend import (
+    array_module,
+    device_of,
+    element_strides,
+    moved_on,
+    storage_root,
+    zero_strided,
+)
 from refgrad._ops.table import Op, register
 
 
@@ -19,7 +28,10 @@ def strided_view(a, size, stride, storage_offset, self_geometry=None):
     flat = storage_root(a).ravel(order="A")  # the storage in memory order: a view
     strides = tuple(s * a.itemsize for s in stride)
     tricks = array_module(device_of(a)).lib.stride_tricks
-    return tricks.as_strided(flat[storage_offset:], tuple(size), strides)
+    start = flat[storage_offset:]
+    if start.size == 0 and storage_offset and isinstance(flat, np.ndarray):
+        start = moved_on(flat[:0], storage_offset * a.itemsize)  # NumPy would start at 0
+    return zero_strided(tricks.as_strided(start, tuple(size), strides))
 
 
 # NOTE [as_strided's backward]
@@ -85,7 +97,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:1518
+# --- book/chapters/27_views.md:1530
 def as_strided(input, size, stride, storage_offset=None):
     from refgrad._ops.dispatch import call
 

@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1349
+# --- book/chapters/10_nodes.md:1340
 from refgrad.autograd import graph
 
 

@@ -96,3 +96,26 @@ def named(name: str, function):
     """Give an in-place routine's lambda the name its mode will see."""
     function.__name__ = name
     return function
+
+
+# --- book/chapters/29_dispatch_modes.md:175
+# NOTE [Composite ops below autograd]
+# Called from a composite op's Python function when a mode is on. The check is
+# the dispatch key torch's composites are taken apart at: autograd's, which
+# inference mode turns off, and which an inference tensor does not carry.
+def composite_whole(tensors) -> bool:
+    """Whether a composite op goes to the mode whole: autograd is off for it."""
+    if switched_on.inference_mode and state.inference_mode:
+        return True
+    return all(t._version_counter is None for t in tensors)  # inference tensors
+
+
+def dispatch_composite(name: str, function, args: tuple, kwargs: dict):
+    """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
+    def run(*given, **options):
+        out = function(*given, **options)
+        if out is given[0] or out._view_base is None:  # the input itself, a copy, or no view
+            return out
+        return out.data  # the same memory, its own counter, no base, as below torch's views
+
+    return dispatch(OpFunc(name, (), ("self",), run), args, kwargs)
