@@ -70,6 +70,18 @@ def graph_nodes(t) -> list:
     return found
 
 
+def preorder_names(node, depth: int) -> str:
+    """``node`` and the nodes below it, to ``depth`` edges, in preorder: one dot per level,
+    ``None`` for an edge that leads nowhere."""
+    found, stack = [], [(0, node)]
+    while stack:
+        level, here = stack.pop()
+        found.append("." * level + ("None" if here is None else type(here).__name__))
+        if here is not None and level < depth:
+            stack.extend((level + 1, child) for child, _ in reversed(here.next_functions))
+    return " ".join(found)
+
+
 def leaf(*values, dtype=None):
     """A 1-d tensor of ``values`` that requires grad."""
     import torch

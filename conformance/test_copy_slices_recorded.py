@@ -10,6 +10,8 @@ Graphs are written in preorder, one dot per level below the root.
 import pytest
 import torch
 
+from conformance._support import preorder_names
+
 WRITES = {
     "item": (lambda v, w: v.__setitem__(0, 7.0), [0.0, 4.0, 6.0]),
     "mask": (lambda v, w: v.__setitem__(v > 1.5, 7.0), [2.0, 0.0, 0.0]),
@@ -30,13 +32,7 @@ GRAPHS = {
 
 
 def names(node, depth=4):
-    found, stack = [], [(0, node)]
-    while stack:
-        level, here = stack.pop()
-        found.append("." * level + ("None" if here is None else type(here).__name__))
-        if here is not None and level < depth:
-            stack.extend((level + 1, child) for child, _ in reversed(here.next_functions))
-    return " ".join(found)
+    return preorder_names(node, depth)
 
 
 def leaves():

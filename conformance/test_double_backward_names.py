@@ -11,6 +11,8 @@ torch gives. Each graph is written in preorder, one dot per level below its root
 import pytest
 import torch
 
+from conformance._support import preorder_names
+
 DEPTH = 3
 ANY = [[0.5, -1.25, 2.0], [1.5, 0.75, -0.5]]
 POS = [[0.5, 1.25, 2.0], [1.5, 0.75, 0.3]]
@@ -607,13 +609,7 @@ EXPECTED = {
 
 def names(node, depth=DEPTH):
     """``node`` and the nodes below it, to ``depth`` edges, in preorder."""
-    found, stack = [], [(0, node)]
-    while stack:
-        level, here = stack.pop()
-        found.append("." * level + ("None" if here is None else type(here).__name__))
-        if here is not None and level < depth:
-            stack.extend((level + 1, child) for child, _ in reversed(here.next_functions))
-    return " ".join(found)
+    return preorder_names(node, depth)
 
 
 def gradient_graphs(fn, data):
