@@ -98,7 +98,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:175
+# --- book/chapters/29_dispatch_modes.md:188
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -110,11 +110,11 @@ def composite_whole(tensors) -> bool:
     return all(t._version_counter is None for t in tensors)  # inference tensors
 
 
-def dispatch_composite(name: str, function, args: tuple, kwargs: dict):
+def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     def run(*given, **options):
         out = function(*given, **options)
-        if out is given[0] or out._view_base is None:  # the input itself, a copy, or no view
+        if views_kept or out is given[0] or out._view_base is None:  # as made, or no view
             return out
         return out.data  # the same memory, its own counter, no base, as below torch's views
 
