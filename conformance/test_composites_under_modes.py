@@ -186,3 +186,18 @@ def test_a_ravel_that_copies_gives_its_copy():
     assert mode.seen == ["t", "ravel"]
     assert flat.is_inference() and not flat._is_view() and not _within(flat, x)
     assert flat.tolist() == [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]
+
+
+def test_detach_in_place_below_autograd_reaches_the_mode_as_a_write():
+    x = _normal()
+    with torch.inference_mode():
+        z = torch.ones(2)
+    with Names() as mode:
+        x.detach_()  # autograd's own work: the mode does not see it
+        z.detach_()
+    assert mode.seen == ["detach_"]
+    with torch.inference_mode(), Names() as mode:
+        x.detach_()
+        made = torch.tensor([1.0, 2.0], requires_grad=True)
+    assert [n for n in mode.seen if n != "lift_fresh"] == ["detach_", "detach_"]
+    assert made.requires_grad and made.is_inference()

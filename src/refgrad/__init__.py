@@ -43,7 +43,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:681
+# --- book/chapters/05_creation.md:710
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,15 +53,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:799
+# --- book/chapters/05_creation.md:828
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1345
+# --- book/chapters/05_creation.md:1374
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1404
+# --- book/chapters/05_creation.md:1433
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -75,7 +75,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:1927
+# --- book/chapters/05_creation.md:1956
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -100,11 +100,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2302
+# --- book/chapters/05_creation.md:2331
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:2457
+# --- book/chapters/05_creation.md:2486
 from refgrad._factory_arguments import asarray
 
 
@@ -569,11 +569,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1583
+# --- book/chapters/27_views.md:1589
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1708
+# --- book/chapters/27_views.md:1714
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

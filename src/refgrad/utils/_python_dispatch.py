@@ -88,6 +88,11 @@ def dispatch_inplace(inplace, self, function, args, kwargs):
     return dispatch(func, (self, *args), dict(kwargs))
 
 
+def dispatch_write(name: str, function, tensor):
+    """Hand ``function(tensor)``, which writes ``tensor``, to the innermost mode as ``name``."""
+    return dispatch(OpFunc(name, ("self",), ("self",), function), (tensor,), {})
+
+
 def dispatch_out(wrapper, name: str, args, kwargs):
     return dispatch(OpFunc(name + ".out", ("out",), (), wrapper), tuple(args), kwargs)
 
@@ -98,7 +103,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:188
+# --- book/chapters/29_dispatch_modes.md:202
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
