@@ -181,3 +181,44 @@ def test_without_the_context_the_version_check_fails():
     b.sin_()
     with pytest.raises(RuntimeError, match="which is output 0 of Sin, is at version 1"):
         out.backward()
+
+
+NO_VERSION = "Inference tensors do not track version counter."
+
+
+@pytest.mark.parametrize("make", [
+    lambda: torch.tensor([1.0, 2.0], requires_grad=True),
+    lambda: torch.tensor([1.0, 2.0]),
+    lambda: torch.ones(1).new_tensor([1.0], requires_grad=True),
+])
+def test_tensor_made_in_inference_mode_is_refused(make):
+    # torch.tensor detaches what it made in place; below autograd that is a write the
+    # context's mode sees, and an inference tensor has no version to key it by.
+    with allow_mutation_on_saved_tensors(), torch.inference_mode():
+        with pytest.raises(RuntimeError, match=f"^{NO_VERSION}$"):
+            make()
+
+
+def test_other_factories_and_requires_grad_pass_in_inference_mode():
+    with allow_mutation_on_saved_tensors(), torch.inference_mode():
+        made = [torch.ones(2, requires_grad=True), torch.zeros(2, requires_grad=True),
+                torch.full((2,), 1.0, requires_grad=True), torch.arange(2.0, requires_grad=True),
+                torch.ones(2).requires_grad_(), torch.ones(1).new_ones(2, requires_grad=True)]
+        plain = torch.as_tensor([1.0, 2.0])
+        with pytest.raises(RuntimeError, match=f"^{NO_VERSION}$"):
+            torch.ones(2).detach_()
+    assert all(t.requires_grad and t.is_inference() for t in made)
+    assert plain.is_inference() and not plain.requires_grad
+
+
+def test_outside_inference_mode_tensor_passes_and_an_inference_tensor_is_refused():
+    with torch.inference_mode():
+        made = torch.ones(2)
+    with allow_mutation_on_saved_tensors():
+        t = torch.tensor([1.0, 2.0], requires_grad=True)
+        with pytest.raises(RuntimeError, match="^Setting requires_grad=True on inference tensor "
+                                               "outside InferenceMode is not allowed.$"):
+            made.requires_grad_()
+        with pytest.raises(RuntimeError, match=f"^{NO_VERSION}$"):
+            made.detach_()
+    assert t.requires_grad and t.is_leaf and not t.is_inference()

@@ -1,6 +1,7 @@
 """Black-box tests: where autograd is out of the way (inference mode, or inference tensors
-only), a dispatch mode receives reshape, flatten and reshape_as whole, and what comes back
-shares memory without being a view. The same assertions run on torch.
+only), a dispatch mode receives composite ops (reshape, flatten, ravel, movedim, .T and the
+rest) whole, and what comes back shares memory without being a view; narrow and chunk still
+give views. The same assertions run on torch.
 """
 
 import torch
@@ -104,3 +105,99 @@ def test_each_mode_of_a_stack_sees_the_composite():
     with torch.inference_mode(), Tagged("outer"), Tagged("inner"):
         r = x.reshape(3, 2)
     assert seen == [("inner", "reshape"), ("outer", "reshape")] and not r._is_view()
+
+
+def _within(out, x) -> bool:
+    """Whether ``out`` starts inside ``x``'s memory."""
+    return x.data_ptr() <= out.data_ptr() < x.data_ptr() + x.numel() * x.element_size()
+
+
+_MORE = (  # (what the mode is told, the call) on a 2 x 3 tensor, given 3 x 2 and 4 x 2 x 3 ones
+    ("view_as", lambda x, others: x.view_as(others[0])),
+    ("expand_as", lambda x, others: x.expand_as(others[1])),
+    ("ravel", lambda x, others: x.ravel()),
+    ("ravel", lambda x, others: torch.ravel(x)),
+    ("unflatten", lambda x, others: x.unflatten(1, (3, 1))),
+    ("movedim", lambda x, others: x.movedim(0, 1)),
+    ("moveaxis", lambda x, others: torch.moveaxis(x, 0, 1)),
+    ("swapaxes", lambda x, others: x.swapaxes(0, 1)),
+    ("swapdims", lambda x, others: torch.swapdims(x, 0, 1)),
+    ("numpy_T", lambda x, others: x.T),
+    ("mT", lambda x, others: x.mT),
+    ("matrix_H", lambda x, others: x.H),
+    ("mH", lambda x, others: x.mH),
+)
+
+
+def test_in_inference_mode_more_composites_come_whole_and_share_memory_without_a_view():
+    for name, make in _MORE:
+        x, others = _normal().requires_grad_(), (torch.empty(3, 2), torch.empty(4, 2, 3))
+        with torch.inference_mode(), Names() as mode:
+            out = make(x, others)
+        assert mode.seen == [name], (name, mode.seen)
+        assert not out._is_view() and out._base is None and _within(out, x), name
+        assert not out.is_inference() and not out.requires_grad and out.grad_fn is None, name
+
+
+def test_narrow_and_chunk_come_whole_yet_come_back_as_views():
+    x = _normal().requires_grad_()
+    with torch.inference_mode(), Names() as mode:
+        n = x.narrow(1, 0, 2)
+        pieces = torch.chunk(x, 2, 1)
+    assert mode.seen == ["narrow", "chunk"] and len(pieces) == 2
+    for out in (n, *pieces):
+        assert out._is_view() and out._base is x and _within(out, x)
+        assert out.requires_grad and out.grad_fn is None and not out.is_inference()
+
+
+def test_inference_tensors_alone_hand_more_composites_over():
+    with torch.inference_mode():
+        z = torch.arange(6.0).reshape(2, 3)
+        small = torch.empty(3, 2)
+    normal, big = torch.empty(3, 2), torch.empty(4, 2, 3)
+    with Names() as mode:
+        outs = [z.ravel(), z.narrow(1, 1, 2), *z.chunk(3, 1), z.T, z.movedim(1, 0)]
+        z.view_as(normal)  # a normal tensor brings autograd: taken apart
+        z.view_as(small)
+        z.expand_as(big)
+    assert mode.seen == ["ravel", "narrow", "chunk", "numpy_T", "movedim", "view", "view_as",
+                         "expand"]
+    for out in outs:
+        assert out.is_inference() and not out._is_view() and _within(out, z)
+
+
+def test_with_autograd_on_the_mode_sees_the_pieces():
+    x = _normal().requires_grad_()
+    others = (torch.empty(3, 2), torch.empty(4, 2, 3))
+    with Names() as mode:
+        for _, make in _MORE:
+            assert make(x, others)._base is x
+        x.narrow(1, 0, 2)
+        x.chunk(2, 1)
+    assert mode.seen == ["view", "expand", "view", "view", "view", "permute", "permute",
+                         "transpose", "transpose", "permute", "transpose", "transpose",
+                         "transpose", "slice", "split"]
+
+
+def test_a_ravel_that_copies_gives_its_copy():
+    x = _normal()
+    with torch.inference_mode(), Names() as mode:
+        flat = x.t().ravel()
+    assert mode.seen == ["t", "ravel"]
+    assert flat.is_inference() and not flat._is_view() and not _within(flat, x)
+    assert flat.tolist() == [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]
+
+
+def test_detach_in_place_below_autograd_reaches_the_mode_as_a_write():
+    x = _normal()
+    with torch.inference_mode():
+        z = torch.ones(2)
+    with Names() as mode:
+        x.detach_()  # autograd's own work: the mode does not see it
+        z.detach_()
+    assert mode.seen == ["detach_"]
+    with torch.inference_mode(), Names() as mode:
+        x.detach_()
+        made = torch.tensor([1.0, 2.0], requires_grad=True)
+    assert [n for n in mode.seen if n != "lift_fresh"] == ["detach_", "detach_"]
+    assert made.requires_grad and made.is_inference()

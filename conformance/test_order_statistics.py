@@ -321,6 +321,31 @@ def test_unique_and_unique_consecutive():
         torch.unique(torch.zeros(0, 3), dim=1)
 
 
+@pytest.mark.parametrize(("call", "node", "op"), [
+    (lambda x: x.unique(), "Unique2Backward0", "_unique2"),
+    (lambda x: torch.unique(x, sorted=False, return_inverse=True), "Unique2Backward0",
+     "_unique2"),
+    (lambda x: torch.unique(x, dim=0, return_counts=True), "UniqueDimBackward0", "unique_dim"),
+    (lambda x: torch.unique_consecutive(x, return_inverse=True, return_counts=True),
+     "UniqueConsecutiveBackward0", "unique_consecutive"),
+    (lambda x: x.unique_consecutive(dim=1), "UniqueConsecutiveBackward0", "unique_consecutive"),
+])
+def test_unique_of_a_tensor_that_requires_grad_records_a_node_that_refuses(call, node, op):
+    x = torch.tensor([[3.0, 1.0], [3.0, 1.0], [2.0, 2.0]], requires_grad=True)
+    out = call(x)
+    values, rest = (out[0], out[1:]) if isinstance(out, tuple) else (out, ())
+    assert values.requires_grad and not values.is_leaf and type(values.grad_fn).__name__ == node
+    assert values.grad_fn.next_functions[0][0].variable is x and _saved(values.grad_fn) == []
+    assert all(t.dtype == torch.int64 and not t.requires_grad and t.is_leaf for t in rest)
+    with pytest.raises(NotImplementedError, match=f"^the derivative for '{op}' is not "
+                                                  r"implemented\.$"):
+        (values * 2).sum().backward()
+    assert x.grad is None
+    with torch.no_grad():
+        again = call(x)
+    assert not (again[0] if isinstance(again, tuple) else again).requires_grad
+
+
 def test_bincount_and_histc():
     a = torch.tensor([3, 1, 2, 3, 1, 1, 5])
     assert a.bincount().tolist() == [0, 3, 1, 2, 0, 1]

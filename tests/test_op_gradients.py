@@ -23,6 +23,7 @@ from refgrad._ops.rounding import BARE
 from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_backward_data
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
+from refgrad.autograd import forward_ad as fwAD
 from refgrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 from refgrad.nn import functional as F  # registers the rows of chapter 16q
 
@@ -1389,6 +1390,8 @@ WITHOUT_FORWARD_FORMULA = {
 # refuse to be differentiated, as torch's do: test_rows_that_refuse_their_backward. So do
 # the in-place inverse hyperbolics' (AsinhBackward1), tested with the in-place functions.
 REFUSING = {"_cdist_backward", "_pdist_backward", "asinh_", "acosh_", "atanh_"}
+# unique's rows record nodes that refuse any backward: test_unique_rows_refuse_their_backward.
+REFUSING |= {"_unique2", "unique_dim", "unique_consecutive"}
 DIFFERENTIABLE = sorted(name for name, op in OPS.items() if op.node is not None
                         and op.node != "NotImplemented" and name not in REFUSING)
 WITHOUT_DERIVATIVE = sorted(name for name, op in OPS.items() if op.node == "NotImplemented")
@@ -1451,6 +1454,28 @@ def test_rows_that_refuse_their_backward(name, function):
     with pytest.raises(NotImplementedError, match=f"^the derivative for '{name}' is not "
                                                   r"implemented\.$"):
         g.sum().backward()
+
+
+@pytest.mark.parametrize(("name", "function"), [
+    ("_unique2", lambda a: torch.unique(a, return_inverse=True)),
+    ("unique_dim", lambda a: torch.unique(a, dim=1, return_counts=True)),
+    ("unique_consecutive", lambda a: torch.unique_consecutive(a, return_inverse=True)),
+    ("unique_consecutive", lambda a: a.unique_consecutive(dim=0)),
+])
+def test_unique_rows_refuse_their_backward(name, function):
+    a = torch.tensor([[1.5, -2.5], [1.5, -2.5]], dtype=torch.float64, requires_grad=True)
+    out = function(a)
+    values, rest = (out[0], out[1:]) if isinstance(out, tuple) else (out, ())
+    assert type(values.grad_fn).__name__ == OPS[name].node and values.requires_grad
+    assert all(t.dtype == torch.int64 and not t.requires_grad for t in rest)
+    with pytest.raises(NotImplementedError, match=f"^the derivative for '{name}' is not "
+                                                  r"implemented\.$"):
+        values.sum().backward()
+    assert a.grad is None
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(a.detach(), torch.ones_like(a))
+        with pytest.raises(NotImplementedError, match=f"^Trying to use forward AD with {name} "):
+            function(dual)
 
 
 def test_every_differentiable_row_has_a_recipe():

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:287
+# --- book/chapters/05_creation.md:316
 """The factories that take a size: ones, zeros, empty, full, their _like forms, arange."""
 
 import math
@@ -13,7 +13,7 @@ import numpy as np
 
 from refgrad import _dtype
 from refgrad._c_names import c_type_name
-from refgrad._from_data import _COPY_WARNING, _finish, tensor
+from refgrad._from_data import _COPY_WARNING, _finish, constructed
 from refgrad._layouts import laid_out
 from refgrad._memory_formats import check_format, copy_strides, format_strides, preserve_format
 from refgrad._signatures import dtype_argument
@@ -69,7 +69,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:360
+# --- book/chapters/05_creation.md:389
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -136,7 +136,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:819
+# --- book/chapters/05_creation.md:848
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     strides = copy_strides(t, memory_format)  # first: a rank that does not fit makes nothing
     return laid_out(factory(
@@ -165,7 +165,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:856
+# --- book/chapters/05_creation.md:885
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -198,16 +198,16 @@ def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layo
         warnings.warn(_COPY_WARNING.replace("torch.tensor(", "tensor.new_tensor("),
                       UserWarning, stacklevel=2)
         data = host_array(data)
-    return tensor(data, dtype=dtype_argument(dtype, "new_tensor") or self.dtype,
-                  device=device or self.device, requires_grad=requires_grad,
-                  pin_memory=pin_memory)
+    return constructed(data, dtype=dtype_argument(dtype, "new_tensor") or self.dtype,
+                       device=device or self.device, requires_grad=requires_grad,
+                       pin_memory=pin_memory)
 
 
 for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:992
+# --- book/chapters/05_creation.md:1021
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1857
+# --- book/chapters/05_creation.md:1886
 """The factories as torch.* gives them: each reads its arguments as torch's parser does."""
 
 from refgrad import (
@@ -57,7 +57,7 @@ randperm = function_form(writing(_factories.randperm), draw_signatures("randperm
                          again=False)
 randn = function_form(resizing(_random_factories.randn, True), _DRAWS["randn"], again=False)
 empty = resizing(_creation.empty, False)
-tensor = function_form(_from_data.tensor, Arguments(
+tensor = function_form(_from_data.constructed, Arguments(
     "tensor(object data, *, torch.dtype? dtype = None, torch.device? device = None, "
     "bool pin_memory = False, bool requires_grad = False)"))
 zeros_like, ones_like, empty_like = (
@@ -71,7 +71,7 @@ Tensor.new_empty_strided = method_form(_empty_strided.new_empty_strided,
                                        Arguments(f"new_{_STRIDED}", method=True))
 
 
-# --- book/chapters/05_creation.md:2450
+# --- book/chapters/05_creation.md:2479
 asarray = function_form(_asarray.asarray, Arguments(
     "asarray(object obj, *, torch.dtype? dtype = None, torch.device? device = None, "
     "bool? copy = None, bool? requires_grad = None)"))

@@ -19,6 +19,7 @@ from refgrad._numpy_arrays import LIST_OF_ARRAYS, check_kind, check_layout
 from refgrad._tensor import Tensor, check_requires_grad, make_tensor
 from refgrad._tensor_values import host_array
 from refgrad._warn_once import warn_once
+from refgrad.autograd._state import state, switched_on
 
 _COPY_WARNING = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -54,7 +55,7 @@ def _leaves(data, stacklevel: int | None = None) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:94
+# --- book/chapters/05_creation.md:95
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -103,7 +104,7 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         )
 
 
-# --- book/chapters/05_creation.md:153
+# --- book/chapters/05_creation.md:154
 def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
     for x in leaves:
         if isinstance(x, Tensor | np.ndarray | bool | int | float):
@@ -118,7 +119,7 @@ def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
             raise TypeError(f"'{name}' object cannot be interpreted as an integer")
 
 
-# --- book/chapters/05_creation.md:181
+# --- book/chapters/05_creation.md:182
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -144,7 +145,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return t.item()
 
 
-# --- book/chapters/05_creation.md:208
+# --- book/chapters/05_creation.md:209
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -155,7 +156,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:234
+# --- book/chapters/05_creation.md:235
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev).type != "cpu"
 
@@ -188,7 +189,26 @@ def check_pinnable(dev) -> None:
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data``."""
+    return _copied(data, dtype, device, requires_grad, pin_memory)
+
+
+def _copied(data, dtype, device, requires_grad, pin_memory) -> Tensor:
     if _on_gpu(DEFAULT.device if device is None else device):
         pin_memory = False  # torch.tensor ignores the pin for a GPU tensor; factories refuse
     # the warning for a tensor names the caller's line, past torch.tensor's argument reading
-    return _finish(_to_array(data, dtype, stacklevel=4), device, requires_grad, pin_memory)
+    return _finish(_to_array(data, dtype, stacklevel=5), device, requires_grad, pin_memory)
+
+
+# --- book/chapters/05_creation.md:287
+def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """``tensor``, detached in place first as torch's constructor does: torch.tensor."""
+    if not (switched_on.dispatch_modes and state.dispatch_modes):  # chapter "Dispatch modes"
+        return _copied(data, dtype, device, requires_grad, pin_memory)
+    made = _copied(data, dtype, device, False, pin_memory)
+    made.detach_()  # a mode sees it where autograd is off
+    check_requires_grad(made, requires_grad)
+    made._requires_grad = bool(requires_grad)
+    return made
+
+
+constructed.__name__ = constructed.__qualname__ = "tensor"  # NOTE [Named as torch names them]

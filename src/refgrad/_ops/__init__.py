@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1423
+# --- book/chapters/16_functions.md:1443
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -34,7 +34,7 @@ import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/26_inplace.md:2951
+# --- book/chapters/26_inplace.md:2966
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 
@@ -42,7 +42,7 @@ import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 
-# --- book/chapters/27_views.md:1458
+# --- book/chapters/27_views.md:1464
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 

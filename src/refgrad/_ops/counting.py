@@ -2,38 +2,57 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:970
-"""unique, unique_consecutive, bincount and histc: counts, outside autograd."""
+# --- book/chapters/16k_order_statistics.md:977
+"""unique, unique_consecutive, bincount and histc: counts with no derivative."""
 
 import numpy as np
 
+from refgrad._ops.dispatch import call
 from refgrad._ops.operands import as_array
+from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._tensor import make_tensor
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import LEGACY, c_type_name
 
 
-def _answer(values, inverse, counts, return_inverse, return_counts):
+def _answer(found, return_inverse, return_counts):
+    values, inverse, counts = found
     if not (return_inverse or return_counts):
-        return make_tensor(values)
-    found = (make_tensor(values),)
-    if return_inverse:
-        found += (make_tensor(inverse.astype(np.int64)),)
-    if return_counts:
-        found += (make_tensor(counts.astype(np.int64)),)
-    return found
+        return values
+    return ((values,) + ((inverse,) if return_inverse else ())
+            + ((counts,) if return_counts else ()))
 
 
-# --- book/chapters/16k_order_statistics.md:1001
-def _rows(input, dim):
+def _refused(name: str):
+    def backward(grads, **unused):
+        raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
+
+    return backward
+
+
+def _counting_row(name: str, node: str, forward, hides=()):
+    """A row with no derivative: its node refuses, in torch's words, both ways."""
+    return register(Op(
+        name, node, ("self",), forward=forward, backward=_refused(name), promote=False,
+        outputs=("output", "inverse_indices", "counts"), hides=hides,
+        tangent=no_forward_formula(name),
+    ))
+
+
+# --- book/chapters/16k_order_statistics.md:1023
+def _checked_dim(input, dim) -> int:
     if input.ndim == 0:  # torch's own words, where wrap_dim would take 0-d as 1-d
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     d = wrap_dim(dim, input.ndim)
     if any(n == 0 for k, n in enumerate(input.shape) if k != d):
         raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
                            "cannot be applied")
-    moved = np.moveaxis(input._data, d, 0)
-    return d, moved, moved.reshape(moved.shape[0], -1)
+    return d
+
+
+def _rows(a, d):
+    moved = np.moveaxis(a, d, 0)
+    return moved, moved.reshape(moved.shape[0], -1)
 
 
 def _put_back(rows, moved, d):
@@ -48,49 +67,72 @@ def _flags(op: str, **flags) -> None:
                             f"{c_type_name(type(value))}")
 
 
+def _unique_values(a):
+    values, inverse, counts = np.unique(a.reshape(-1), return_inverse=True,
+                                        return_counts=True, equal_nan=False)
+    return values, inverse.reshape(a.shape).astype(np.int64), counts.astype(np.int64)
+
+
+def _unique_rows(a, dim):
+    moved, rows = _rows(a, dim)
+    values, inverse, counts = np.unique(rows, return_inverse=True, return_counts=True, axis=0,
+                                        equal_nan=False)
+    return (_put_back(values, moved, dim), inverse.reshape(-1).astype(np.int64),
+            counts.astype(np.int64))
+
+
+UNIQUE2 = _counting_row("_unique2", "Unique2Backward0", _unique_values)
+UNIQUE_DIM = _counting_row("unique_dim", "UniqueDimBackward0", _unique_rows, hides=("dim",))
+
+
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
     bool(return_inverse), bool(return_counts)  # torch's wrapper picks its path by them first
-    data = input._data  # then a non-tensor fails, before the flags' types are read
+    input._data  # noqa: B018 - then a non-tensor fails, before the flags' types are read
     _flags("_unique2" if dim is None else "unique_dim", sorted=sorted,
            return_inverse=return_inverse, return_counts=return_counts)
     if dim is None:
-        values, inverse, counts = np.unique(data.reshape(-1), return_inverse=True,
-                                            return_counts=True, equal_nan=False)
-        inverse = inverse.reshape(data.shape)
+        found = call(UNIQUE2, (input,))
     else:
-        d, moved, rows = _rows(input, dim)
-        values, inverse, counts = np.unique(rows, return_inverse=True, return_counts=True,
-                                            axis=0, equal_nan=False)
-        values, inverse = _put_back(values, moved, d), inverse.reshape(-1)
-    return _answer(values, inverse, counts, return_inverse, return_counts)
+        found = call(UNIQUE_DIM, (input,), {"dim": _checked_dim(input, dim)})
+    return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1047
+# --- book/chapters/16k_order_statistics.md:1086
+def _consecutive(a, dim):
+    if dim is None:
+        flat = a.reshape(-1)
+        starts = np.concatenate([flat[:1] == flat[:1], flat[1:] != flat[:-1]])
+        values = flat[starts]
+        shape = a.shape
+    else:
+        moved, rows = _rows(a, dim)
+        starts = np.concatenate([np.ones(min(len(rows), 1), bool),
+                                 (rows[1:] != rows[:-1]).any(axis=1)])
+        values, shape = _put_back(rows[starts], moved, dim), (len(rows),)
+    inverse = (np.cumsum(starts) - 1).reshape(shape)
+    counts = np.diff(np.append(np.flatnonzero(starts), len(starts)))
+    return values, inverse.astype(np.int64), counts.astype(np.int64)
+
+
+UNIQUE_CONSECUTIVE = _counting_row("unique_consecutive", "UniqueConsecutiveBackward0",
+                                   _consecutive, hides=("dim",))
+
+
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     from refgrad._signatures import is_int
 
     bool(return_inverse), bool(return_counts)  # as in unique: torch's wrapper tests them first
-    data = input._data
+    input._data  # noqa: B018 - then a non-tensor fails
     _flags("unique_consecutive", return_inverse=return_inverse, return_counts=return_counts)
     if dim is not None and not is_int(dim):
         raise TypeError("unique_consecutive(): argument 'dim' must be int, not "
                         f"{c_type_name(type(dim))}")
-    if dim is None:
-        flat = data.reshape(-1)
-        starts = np.concatenate([flat[:1] == flat[:1], flat[1:] != flat[:-1]])
-        values = flat[starts]
-        shape = data.shape
-    else:
-        d, moved, rows = _rows(input, dim)
-        starts = np.concatenate([np.ones(min(len(rows), 1), bool),
-                                 (rows[1:] != rows[:-1]).any(axis=1)])
-        values, shape = _put_back(rows[starts], moved, d), (len(rows),)
-    inverse = (np.cumsum(starts) - 1).reshape(shape)
-    counts = np.diff(np.append(np.flatnonzero(starts), len(starts)))
-    return _answer(values, inverse, counts, return_inverse, return_counts)
+    d = None if dim is None else _checked_dim(input, dim)
+    found = call(UNIQUE_CONSECUTIVE, (input,), {"dim": d})
+    return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1078
+# --- book/chapters/16k_order_statistics.md:1141
 def bincount(input, weights=None, minlength=0):
     from refgrad._dtype import float32
 
@@ -111,7 +153,7 @@ def bincount(input, weights=None, minlength=0):
     return make_tensor(summed.astype(kind))
 
 
-# --- book/chapters/16k_order_statistics.md:1108
+# --- book/chapters/16k_order_statistics.md:1171
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -130,7 +172,7 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1128
+# --- book/chapters/16k_order_statistics.md:1191
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     data = input._data
     if data.dtype.kind != "f":

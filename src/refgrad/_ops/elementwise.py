@@ -301,11 +301,19 @@ def reshape_as(self, other):
     return self.reshape(other.shape)
 
 
+def expand_as(self, other):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("expand_as", expand_as, (self, other), {})
+    return self.expand(other.shape)
+
+
 def install_shorthands(cls) -> None:
     cls.square, cls.negative, cls.absolute, cls.divide = square, cls.neg, cls.abs, cls.div
     cls.type_as = lambda self, other: self.to(other.dtype)
-    cls.expand_as = lambda self, other: self.expand(other.shape)
-    cls.reshape_as = reshape_as
+    cls.expand_as, cls.reshape_as = expand_as, reshape_as
     cls.nelement, cls.ndimension = cls.numel, cls.dim
     for name in ("type_as", "expand_as", "reshape_as"):  # NOTE [Named as torch names them]
         method = getattr(cls, name)

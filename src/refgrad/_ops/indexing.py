@@ -14,7 +14,7 @@ from refgrad._backend import add_at, moved_on
 from refgrad._c_names import c_type_name
 from refgrad._ops.index_tensors import index_tensor
 from refgrad._ops.table import Op, register
-from refgrad.autograd._state import state
+from refgrad.autograd._state import state, switched_on
 
 
 def _at(ndim, dim, key):
@@ -281,6 +281,11 @@ def narrow(input, dim, start, length):
     if dim is None or length is None or start is None:
         got = ", ".join(c_type_name(type(v)) for v in given)
         raise TypeError(f"narrow() received an invalid combination of arguments - got ({got})")
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("narrow", narrow, given, {}, views_kept=True)
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:

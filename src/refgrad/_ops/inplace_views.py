@@ -18,7 +18,7 @@ from refgrad._ops.views import check_view_write, follow_base
 from refgrad._ops.write_checks import LEAF, bump
 from refgrad._tensor import Tensor, held_grad_fn
 from refgrad._tensor_values import wrap_dim
-from refgrad.autograd._state import dual_levels, state
+from refgrad.autograd._state import dual_levels, state, switched_on
 
 
 def _in_place(view_row, name: str, node: str):
@@ -137,7 +137,13 @@ def detach_(self, *refused):  # NOTE [Methods that take no positional arguments]
     if refused:
         raise no_arguments("detach_", refused, self)
     if state.inference_mode or self._version_counter is None:
-        return self  # autograd's work, which inference mode and inference tensors skip
+        # autograd's work, which inference mode and inference tensors skip: below
+        # autograd, torch's detach_ reaches a dispatch mode, as a write of self
+        if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+            from refgrad.utils._python_dispatch import dispatch_write
+
+            return dispatch_write("detach_", detach_, self)
+        return self
     if self._view_base is not None:
         raise RuntimeError(DETACH_VIEW)
     self._grad_fn, self._output_nr, self._requires_grad = None, 0, False
@@ -151,7 +157,7 @@ for _method in (squeeze_, unsqueeze_, t_, transpose_, swapaxes_, swapdims_, deta
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/27_views.md:1567
+# --- book/chapters/27_views.md:1573
 AS_STRIDED_ = _in_place(strided.AS_STRIDED, "as_strided_", "AsStridedBackward1")
 VIEW_ROW[AS_STRIDED_] = strided.AS_STRIDED
 

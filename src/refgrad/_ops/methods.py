@@ -56,6 +56,7 @@ from refgrad._ops import functions as F
 from refgrad._ops import simple_functions as simple
 from refgrad._tensor import Tensor
 from refgrad._warn_once import warn_once
+from refgrad.autograd._state import state, switched_on
 
 METHODS = {
     F: ("add", "sub", "mul", "div", "pow"),
@@ -109,7 +110,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1258
+# --- book/chapters/16_functions.md:1259
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -198,7 +199,7 @@ def install(cls=Tensor) -> None:
     cls.__div__, cls.__rdiv__ = torch_named(operators.truediv, "__div__"), cls.__rtruediv__
     cls.T = property(_reversed)
     cls.mT = property(_matrix_transpose)
-    cls.view_as = lambda self, other: reshaping.view(self, other.shape)
+    cls.view_as = view_as
     cls.where = lambda self, condition, other: F.where(condition, self, other)
     for name in ("view_as", "where"):  # NOTE [Named as torch names them]
         method = getattr(cls, name)
@@ -230,14 +231,28 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1385
+# --- book/chapters/16_functions.md:1386
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
     return sums_and_stacks.unbind(t, 0)
 
 
+def view_as(self, other):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("view_as", view_as, (self, other), {})
+    return reshaping.view(self, other.shape)
+
+
 def _reversed(t):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((t,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("numpy_T", _reversed, (t,), {})
     # Two warnings, each given once: chapter "Warnings given once".
     if t.ndim == 0:
         warn_once("T of 0-d", "Tensor.T is deprecated on 0-D tensors. This function is the "
@@ -252,6 +267,11 @@ def _reversed(t):
 
 
 def _matrix_transpose(t):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((t,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("mT", _matrix_transpose, (t,), {})
     if t.ndim == 0:  # still allowed, with torch's warning: the tensor itself
         warn_once("mT", "Tensor.mT is deprecated on 0-D tensors. This function is the "
                   "identity in these cases.")

@@ -13,6 +13,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
+from refgrad.autograd._state import state, switched_on
 
 FLIP = register(Op(
     "flip", "FlipBackward0", ("self",),
@@ -35,7 +36,7 @@ TRIU = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:76
+# --- book/chapters/16g_moves_and_fused.md:77
 def flip(input, *dims):
     dims = dims[0] if len(dims) == 1 else dims  # flip(x, (0, 1)), or x.flip(0, 1)
     dims = dim_tuple(dims, input.ndim)
@@ -78,7 +79,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:129
+# --- book/chapters/16g_moves_and_fused.md:130
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
     from refgrad._tensor_values import wrap_dim
@@ -103,16 +104,26 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:167
+# --- book/chapters/16g_moves_and_fused.md:170
 def broadcast_to(input, *size):
     return input.expand(*size)
 
 
 def swapaxes(input, axis0, axis1):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("swapaxes", swapaxes, (input, axis0, axis1), {})
     return input.transpose(axis0, axis1)
 
 
 def swapdims(input, dim0, dim1):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("swapdims", swapdims, (input, dim0, dim1), {})
     return input.transpose(dim0, dim1)
 
 
@@ -121,6 +132,24 @@ def _dims_of(dims) -> tuple:
 
 
 def movedim(input, source, destination):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("movedim", movedim, (input, source, destination), {})
+    return _moved(input, source, destination)
+
+
+def moveaxis(input, source, destination):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("moveaxis", moveaxis, (input, source, destination), {})
+    return _moved(input, source, destination)
+
+
+def _moved(input, source, destination):
     from refgrad._tensor_values import wrap_dim
 
     if input.ndim == 0:  # 0 and -1 only, as for any 0-d tensor
@@ -150,6 +179,11 @@ def movedim(input, source, destination):
 
 
 def ravel(input):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("ravel", ravel, (input,), {})
     return input.contiguous().view(-1)
 
 
@@ -183,6 +217,3 @@ def vstack(tensors):
     if not tensors:
         raise RuntimeError("vstack expects a non-empty TensorList")
     return cat(atleast_2d(tuple(tensors)), 0)
-
-
-moveaxis = movedim

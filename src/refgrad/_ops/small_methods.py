@@ -18,6 +18,7 @@ from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_bac
 from refgrad._tensor import Tensor, make_read_only
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import LEGACY
+from refgrad.autograd._state import state, switched_on
 from refgrad.utils._python_dispatch import named
 
 
@@ -47,7 +48,7 @@ def is_signed(input):
     return input.dtype.is_signed
 
 
-# --- book/chapters/26_inplace.md:2721
+# --- book/chapters/26_inplace.md:2722
 def sum_to_size(input, size):
     size, shape = tuple(size), tuple(input.shape)
     lead = len(shape) - len(size)
@@ -83,7 +84,21 @@ def _zero_d(input, name: str):
     return input
 
 
+def _matrix_adjoint(input):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("mH", _matrix_adjoint, (input,), {})
+    return _last_two(input, "tensor.mH")
+
+
 def _hermitian(input):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("matrix_H", _hermitian, (input,), {})
     if input.dim() == 0:
         return _zero_d(input, "Tensor.H")
     if input.dim() != 2:
@@ -93,7 +108,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:2772
+# --- book/chapters/26_inplace.md:2787
 def _check_put(input, index, source):
     if index.dtype is not int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
@@ -127,7 +142,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:2810
+# --- book/chapters/26_inplace.md:2825
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -157,7 +172,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:2844
+# --- book/chapters/26_inplace.md:2859
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))
@@ -167,7 +182,7 @@ Tensor.split_with_sizes = method_form(_split_with_sizes, Arguments(_SPLIT_WITH_S
 Tensor.split = split_method  # its size is split_size, where torch.split's is split_size_or_sections
 Tensor.__pos__ = torch_named(Tensor.positive, "__pos__")  # +x: NOTE [Operators named as torch's]
 Tensor.H = property(_hermitian)
-Tensor.mH = property(lambda self: _last_two(self, "tensor.mH"))
+Tensor.mH = property(_matrix_adjoint)
 Tensor.is_cpu = property(lambda self: self.device.type == "cpu")
 Tensor.itemsize = property(lambda self: self.dtype.itemsize)
 Tensor.nbytes = property(lambda self: self.numel() * self.dtype.itemsize)

@@ -14,6 +14,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
 from refgrad._warn_once import warn_once
+from refgrad.autograd._state import state, switched_on
 
 
 def _embed(a, offset, dim1, dim2):
@@ -35,7 +36,7 @@ DIAGONAL_COPY = register(replace(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:828
+# --- book/chapters/16j_products_and_shapes.md:829
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     d1, d2 = wrap_dim(dim1, input.ndim + 1), wrap_dim(dim2, input.ndim + 1)
     if d1 == d2:
@@ -51,7 +52,7 @@ def diag(input, diagonal=0):
     return call(DIAGONAL_COPY, (input,), {"offset": diagonal, "dim1": 0, "dim2": 1})
 
 
-# --- book/chapters/16j_products_and_shapes.md:858
+# --- book/chapters/16j_products_and_shapes.md:859
 def tile(input, *counts, dims=None):
     dims = (dims,) if dims is not None else counts  # by name, torch's `dims`, or by position
     dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], tuple | list) else dims
@@ -76,7 +77,7 @@ def _positions(counts, alone=False):
     return make_tensor(np.repeat(np.arange(flat.size, dtype=data.dtype, like=data), flat))
 
 
-# --- book/chapters/16j_products_and_shapes.md:884
+# --- book/chapters/16j_products_and_shapes.md:885
 def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     from refgrad._tensor import Tensor
 
@@ -107,7 +108,7 @@ def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     return copied.flatten(d, d + 1)
 
 
-# --- book/chapters/16j_products_and_shapes.md:931
+# --- book/chapters/16j_products_and_shapes.md:932
 def _check_cut_tensor(cuts) -> None:
     from refgrad import _dtype
     from refgrad._typename import LEGACY
@@ -146,8 +147,13 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sectio
                  for s, e in zip(starts, ends))
 
 
-# --- book/chapters/16j_products_and_shapes.md:971
+# --- book/chapters/16j_products_and_shapes.md:972
 def unflatten(input, dim, sizes):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("unflatten", unflatten, (input, dim, sizes), {})
     d, given, sizes = wrap_dim(dim, input.ndim), list(sizes), tuple(sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
@@ -173,7 +179,7 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1009
+# --- book/chapters/16j_products_and_shapes.md:1015
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -216,7 +222,7 @@ def flipud(input):
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1065
+# --- book/chapters/16j_products_and_shapes.md:1071
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")

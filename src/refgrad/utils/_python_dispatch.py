@@ -88,6 +88,11 @@ def dispatch_inplace(inplace, self, function, args, kwargs):
     return dispatch(func, (self, *args), dict(kwargs))
 
 
+def dispatch_write(name: str, function, tensor):
+    """Hand ``function(tensor)``, which writes ``tensor``, to the innermost mode as ``name``."""
+    return dispatch(OpFunc(name, ("self",), ("self",), function), (tensor,), {})
+
+
 def dispatch_out(wrapper, name: str, args, kwargs):
     return dispatch(OpFunc(name + ".out", ("out",), (), wrapper), tuple(args), kwargs)
 
@@ -98,7 +103,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:175
+# --- book/chapters/29_dispatch_modes.md:202
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -110,11 +115,11 @@ def composite_whole(tensors) -> bool:
     return all(t._version_counter is None for t in tensors)  # inference tensors
 
 
-def dispatch_composite(name: str, function, args: tuple, kwargs: dict):
+def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     def run(*given, **options):
         out = function(*given, **options)
-        if out is given[0] or out._view_base is None:  # the input itself, a copy, or no view
+        if views_kept or out is given[0] or out._view_base is None:  # as made, or no view
             return out
         return out.data  # the same memory, its own counter, no base, as below torch's views
 
