@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:669
+# --- book/chapters/16b_reductions.md:672
 """Measures along dimensions: var, std, vector norms, amax and amin."""
 
 import math
@@ -41,7 +41,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:797
+# --- book/chapters/16b_reductions.md:800
 def _var(a, dim, correction, keepdim):
     return moments(a, _axes(dim, a.ndim), _correction(correction), keepdim)[0]
 
@@ -50,7 +50,7 @@ def _std(a, dim, correction, keepdim):
     return moments(a, _axes(dim, a.ndim), _correction(correction), keepdim, root=True)[0]
 
 
-# --- book/chapters/16b_reductions.md:817
+# --- book/chapters/16b_reductions.md:820
 def _count(self, dim) -> int:
     if dim is None or self.ndim == 0:  # a 0-d input's dim 0 (or -1) holds its one element
         return self.numel()
@@ -79,7 +79,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:847
+# --- book/chapters/16b_reductions.md:850
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -90,7 +90,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:874
+# --- book/chapters/16b_reductions.md:877
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -112,7 +112,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:906
+# --- book/chapters/16b_reductions.md:909
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -131,7 +131,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:936
+# --- book/chapters/16b_reductions.md:939
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     size = self.abs().pow_(p - 2 if p >= 2 else p - 1)
@@ -151,7 +151,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:985
+# --- book/chapters/16b_reductions.md:988
 def _extreme(pick):
     return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
 
@@ -185,7 +185,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1028
+# --- book/chapters/16b_reductions.md:1031
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -211,7 +211,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1055
+# --- book/chapters/16b_reductions.md:1058
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -235,7 +235,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=level)
 
 
-# --- book/chapters/16b_reductions.md:1095
+# --- book/chapters/16b_reductions.md:1098
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -275,7 +275,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1141
+# --- book/chapters/16b_reductions.md:1144
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -319,7 +319,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1194
+# --- book/chapters/16b_reductions.md:1197
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

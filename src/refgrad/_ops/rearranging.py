@@ -2,26 +2,39 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:36
+# --- book/chapters/16g_moves_and_fused.md:40
 """Rows that move elements: flip, roll, tril, triu; and diff, made of slices."""
 
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._backend import element_strides
 from refgrad._c_names import c_type_name
+from refgrad._layouts import preserved_strides
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
+from refgrad._ops.result_layout import moved_to, row_major_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 
+
+def _flip(a, dims):
+    if type(a) is not np.ndarray or a.ndim < 2:
+        return np.flip(a, dims).copy() if a.ndim else a.copy()
+    # laid out as preserve_format lays out a tensor like a: a.t() flips to a transposed copy
+    return moved_to(np.flip(a, dims), preserved_strides(a.shape, element_strides(a)))
+
+
+def _roll(a, shifts, dims):
+    return row_major_result(np.roll(a, shifts, dims or None)) if a.size else a.copy()
+
+
 FLIP = register(Op(
-    "flip", "FlipBackward0", ("self",),
-    forward=lambda a, dims: np.flip(a, dims).copy() if a.ndim else a.copy(),
+    "flip", "FlipBackward0", ("self",), forward=_flip,
     backward=lambda g, dims: (g.flip(dims),), promote=False,
 ))
 ROLL = register(Op(
-    "roll", "RollBackward0", ("self",),
-    forward=lambda a, shifts, dims: np.roll(a, shifts, dims or None) if a.size else a.copy(),
+    "roll", "RollBackward0", ("self",), forward=_roll,
     backward=lambda g, shifts, dims: (g.roll(tuple(-s for s in shifts), dims),),
     promote=False,
 ))
@@ -35,7 +48,7 @@ TRIU = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:76
+# --- book/chapters/16g_moves_and_fused.md:93
 def flip(input, *dims):
     dims = dims[0] if len(dims) == 1 else dims  # flip(x, (0, 1)), or x.flip(0, 1)
     dims = dim_tuple(dims, input.ndim)
@@ -78,7 +91,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:129
+# --- book/chapters/16g_moves_and_fused.md:146
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
     from refgrad._tensor_values import wrap_dim
@@ -103,7 +116,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:167
+# --- book/chapters/16g_moves_and_fused.md:184
 def broadcast_to(input, *size):
     return input.expand(*size)
 

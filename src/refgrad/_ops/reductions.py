@@ -8,6 +8,7 @@
 import numpy as np
 from numpy import int64, ndarray  # NOTE [Names looked up once]
 
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
 _add_reduce = np.add.reduce
@@ -54,7 +55,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:126
+# --- book/chapters/15_sums_and_shapes.md:127
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 
@@ -77,7 +78,7 @@ def _cumsum(a, dim, dtype=None, self_dtype=None):
     out = _running_sum(a, dim, dtype, self_dtype)
     if a.ndim and out.dtype.kind == "f":
         out += 0.0  # from +0.0, as torch's running sum starts: -0.0 + 0.0 is 0.0
-    return out
+    return row_major_result(out)  # NOTE [Results written row-major]
 
 
 def _reversed(t, dim):

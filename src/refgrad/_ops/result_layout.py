@@ -44,9 +44,10 @@ def moved_to(array, strides):
     wanted = row_major(array.shape) if strides is None else strides
     if element_strides(array) == wanted:
         return array
+    # an array that owns its memory, not a view of one: the engine adds a second
+    # gradient into such a buffer in place, as torch adds into a transposed one
     size = array.itemsize
-    moved = np.lib.stride_tricks.as_strided(np.empty(array.size, array.dtype), array.shape,
-                                            [step * size for step in wanted])
+    moved = np.ndarray(array.shape, array.dtype, strides=[step * size for step in wanted])
     moved[...] = array
     return moved
 
@@ -57,3 +58,15 @@ def _broadcast_strides(array, shape) -> tuple:
     lead = len(shape) - len(own)
     return (0,) * lead + tuple(0 if n == 1 and m != 1 else step
                                for n, m, step in zip(array.shape, shape[lead:], own))
+
+
+# --- book/chapters/13_dispatch.md:1309
+# NOTE [Results written row-major]
+# Some of torch's kernels write a fresh contiguous result whatever the input's
+# layout: cat, stack, softmax, log_softmax, cumsum and masked_fill among them.
+# NumPy follows the input's order instead, so their forwards move the result.
+def row_major_result(out):
+    """``out``, or a row-major copy of it, as torch's contiguous kernels write."""
+    if type(out) is not ndarray or out.ndim < 2:
+        return out
+    return moved_to(out, None)

@@ -16,6 +16,7 @@ from refgrad._ops.arithmetic import div_scalar, in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import NO_DIM, check_grad_dtype, dim_tuple
 from refgrad._ops.pointwise import maximum, minimum
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_backward_data
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
@@ -43,7 +44,7 @@ def _spread(g, axes, keepdim, sizes):
     return g.expand(sizes)
 
 
-# --- book/chapters/16b_reductions.md:81
+# --- book/chapters/16b_reductions.md:82
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if dtype is not None:  # converted inside the row, as sum's dtype= is
         a = a.astype(dtype.numpy)
@@ -69,7 +70,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:120
+# --- book/chapters/16b_reductions.md:121
 def _even_share(g, self, result):
     from refgrad._ops.indexing import written, zeros_as
 
@@ -89,7 +90,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:146
+# --- book/chapters/16b_reductions.md:147
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -129,7 +130,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:209
+# --- book/chapters/16b_reductions.md:210
 def _prod_grad(g, self, result, dim=None, keepdim=False):
     if self.ndim == 0:  # torch passes a 0-d input its gradient as it is, dim or not
         return (g,)
@@ -176,7 +177,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:277
+# --- book/chapters/16b_reductions.md:278
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -198,12 +199,13 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:317
+# --- book/chapters/16b_reductions.md:318
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
     shifted = a - _shift(a, axis)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    out = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    return row_major_result(out)  # NOTE [Results written row-major]
 
 
 @in_float32
@@ -212,11 +214,12 @@ def _softmax(a, dim):
     e = np.exp(a - _shift(a, axis))
     total = np.sum(e, axis=axis, keepdims=True)
     if axis == a.ndim - 1:  # NOTE [Softmax's last digits]
-        return e * (1 / total)  # torch's kernel for the last dim scales by the reciprocal
-    return e / total
+        # torch's kernel for the last dim scales by the reciprocal
+        return row_major_result(e * (1 / total))  # NOTE [Results written row-major]
+    return row_major_result(e / total)
 
 
-# --- book/chapters/16b_reductions.md:337
+# --- book/chapters/16b_reductions.md:340
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -234,7 +237,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:539
+# --- book/chapters/16b_reductions.md:542
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -272,7 +275,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:583
+# --- book/chapters/16b_reductions.md:586
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -309,7 +312,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:621
+# --- book/chapters/16b_reductions.md:624
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
