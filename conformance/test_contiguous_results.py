@@ -1,7 +1,8 @@
 """Strides that ops outside TensorIterator give a transposed input's result.
 
-Some kernels write a fresh row-major result whatever the input's layout, and
-unsqueeze keeps every old stride, a size-one dimension's included.
+Some kernels write a fresh row-major result whatever the input's layout, others
+one laid out like the input, and unsqueeze keeps every old stride, a size-one
+dimension's included.
 """
 
 import pytest
@@ -43,6 +44,26 @@ def test_flip_lays_its_copy_out_like_its_input():
     assert torch.arange(2.0).reshape(2, 1).t().flip(0).stride() == (1, 1)
     a = base[0].t()
     assert a.flip(0).stride() == (1, 4) and torch.equal(a.flip(0), a.contiguous().flip(0))
+
+
+LIKE_INPUT = [
+    ("sort", lambda a: a.sort(0).values, (1, 3)),
+    ("sort's indices", lambda a: a.sort(1).indices, (1, 3)),
+    ("argsort", lambda a: a.argsort(0, descending=True), (1, 3)),
+    ("msort", lambda a: a.msort(), (1, 3)),
+    ("topk", lambda a: a.topk(2, 0).values, (2, 1)),
+    ("index_fill", lambda a: a.index_fill(0, torch.tensor([0]), 1.0), (1, 3)),
+    ("put", lambda a: a.put(torch.tensor([0]), torch.tensor([1.0])), (1, 3)),
+]
+
+
+@pytest.mark.parametrize("make, strides", [case[1:] for case in LIKE_INPUT],
+                         ids=[case[0] for case in LIKE_INPUT])
+def test_these_results_are_laid_out_like_a_transposed_input(make, strides):
+    a = torch.rand(2, 3).t()
+    out = make(a)
+    assert out.stride() == strides
+    assert torch.equal(out, make(a.contiguous()))
 
 
 def test_unsqueeze_keeps_a_size_one_dimensions_stride():

@@ -8,12 +8,10 @@
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._backend import element_strides
 from refgrad._c_names import c_type_name
-from refgrad._layouts import preserved_strides
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
-from refgrad._ops.result_layout import moved_to, row_major_result
+from refgrad._ops.result_layout import like_input_result, row_major_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 
@@ -21,8 +19,8 @@ from refgrad._tensor import Tensor
 def _flip(a, dims):
     if type(a) is not np.ndarray or a.ndim < 2:
         return np.flip(a, dims).copy() if a.ndim else a.copy()
-    # laid out as preserve_format lays out a tensor like a: a.t() flips to a transposed copy
-    return moved_to(np.flip(a, dims), preserved_strides(a.shape, element_strides(a)))
+    # NOTE [Results laid out like the input]: a.t() flips to a transposed copy
+    return like_input_result(np.flip(a, dims), a)
 
 
 def _roll(a, shifts, dims):
@@ -48,7 +46,7 @@ TRIU = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:93
+# --- book/chapters/16g_moves_and_fused.md:91
 def flip(input, *dims):
     dims = dims[0] if len(dims) == 1 else dims  # flip(x, (0, 1)), or x.flip(0, 1)
     dims = dim_tuple(dims, input.ndim)
@@ -91,7 +89,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:146
+# --- book/chapters/16g_moves_and_fused.md:144
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
     from refgrad._tensor_values import wrap_dim
@@ -116,7 +114,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:184
+# --- book/chapters/16g_moves_and_fused.md:182
 def broadcast_to(input, *size):
     return input.expand(*size)
 

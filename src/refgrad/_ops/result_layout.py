@@ -10,7 +10,7 @@ from numpy import ndarray
 
 from refgrad._backend import element_strides
 from refgrad._iterated_layout import iterated_strides
-from refgrad._layouts import row_major
+from refgrad._layouts import preserved_strides, row_major
 
 
 # NOTE [The layout TensorIterator picks]
@@ -60,7 +60,7 @@ def _broadcast_strides(array, shape) -> tuple:
                                for n, m, step in zip(array.shape, shape[lead:], own))
 
 
-# --- book/chapters/13_dispatch.md:1309
+# --- book/chapters/13_dispatch.md:1314
 # NOTE [Results written row-major]
 # Some of torch's kernels write a fresh contiguous result whatever the input's
 # layout: cat, stack, softmax, log_softmax, cumsum and masked_fill among them.
@@ -70,3 +70,14 @@ def row_major_result(out):
     if type(out) is not ndarray or out.ndim < 2:
         return out
     return moved_to(out, None)
+
+
+# NOTE [Results laid out like the input]
+# Other kernels make their result with empty_like, or clone the input before
+# writing into it: the input's strides when it is dense, else dense ones in
+# its order (preserve_format). flip, sort, index_fill and put among them.
+def like_input_result(out, a):
+    """``out``, or a copy of it laid out as preserve_format lays out one like ``a``."""
+    if type(out) is not ndarray or out.ndim < 2:
+        return out
+    return moved_to(out, preserved_strides(a.shape, element_strides(a)))
