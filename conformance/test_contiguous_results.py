@@ -17,6 +17,10 @@ ROW_MAJOR = [
     ("softmax along 0", lambda a: a.softmax(0), (2, 1)),
     ("log_softmax", lambda a: a.log_softmax(-1), (2, 1)),
     ("cumsum", lambda a: a.cumsum(0), (2, 1)),
+    ("cumprod", lambda a: a.cumprod(1), (2, 1)),
+    ("cummax", lambda a: a.cummax(0).values, (2, 1)),
+    ("cummin's indices", lambda a: a.cummin(0).indices, (2, 1)),
+    ("logcumsumexp", lambda a: a.logcumsumexp(0), (2, 1)),
     ("masked_fill", lambda a: a.masked_fill(a > 0.5, 0.0), (2, 1)),
     ("roll", lambda a: a.roll(1, 0), (2, 1)),
 ]

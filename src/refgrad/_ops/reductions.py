@@ -66,7 +66,8 @@ def running(accumulate):
                         np.int64 if a.dtype.kind in "biu" else a.dtype)
         if a.ndim == 0:
             return a.astype(kind)
-        return accumulate(a.astype(kind), axis=dim, dtype=_WIDER.get(kind, kind)).astype(kind)
+        out = accumulate(a.astype(kind), axis=dim, dtype=_WIDER.get(kind, kind)).astype(kind)
+        return row_major_result(out)  # NOTE [Results written row-major]
 
     return forward
 
@@ -78,7 +79,7 @@ def _cumsum(a, dim, dtype=None, self_dtype=None):
     out = _running_sum(a, dim, dtype, self_dtype)
     if a.ndim and out.dtype.kind == "f":
         out += 0.0  # from +0.0, as torch's running sum starts: -0.0 + 0.0 is 0.0
-    return row_major_result(out)  # NOTE [Results written row-major]
+    return out
 
 
 def _reversed(t, dim):

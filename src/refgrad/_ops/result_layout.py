@@ -60,10 +60,10 @@ def _broadcast_strides(array, shape) -> tuple:
                                for n, m, step in zip(array.shape, shape[lead:], own))
 
 
-# --- book/chapters/13_dispatch.md:1319
+# --- book/chapters/13_dispatch.md:1320
 # NOTE [Results written row-major]
 # Some of torch's kernels write a fresh contiguous result whatever the input's
-# layout: cat, stack, softmax, log_softmax, cumsum and masked_fill among them.
+# layout: cat, stack, softmax, log_softmax, the running ops, roll and masked_fill.
 # NumPy follows the input's order instead, so their forwards move the result.
 def row_major_result(out):
     """``out``, or a row-major copy of it, as torch's contiguous kernels write."""
