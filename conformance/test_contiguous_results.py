@@ -24,6 +24,24 @@ ROW_MAJOR = [
     ("masked_fill", lambda a: a.masked_fill(a > 0.5, 0.0), (2, 1)),
     ("roll", lambda a: a.roll(1, 0), (2, 1)),
 ]
+REDUCED = [
+    ("sum", lambda a: a.sum(0, keepdim=True), (12, 4, 1)),
+    ("sum along two", lambda a: a.sum((0, 1), keepdim=True), (4, 4, 1)),
+    ("mean", lambda a: a.mean(1), (4, 1)),
+    ("mean kept", lambda a: a.mean(-1, keepdim=True), (3, 1, 1)),
+    ("amax", lambda a: a.amax(-1, keepdim=True), (3, 1, 1)),
+    ("amin", lambda a: a.amin(0, keepdim=True), (12, 4, 1)),
+    ("logsumexp", lambda a: a.logsumexp(-1, keepdim=True), (3, 1, 1)),
+]
+
+
+@pytest.mark.parametrize("make, strides", [case[1:] for case in REDUCED],
+                         ids=[case[0] for case in REDUCED])
+def test_reductions_along_a_dimension_are_row_major_for_a_permuted_input(make, strides):
+    a = torch.arange(60.0).reshape(3, 4, 5).permute(2, 0, 1).requires_grad_()
+    out = make(a)
+    assert out.stride() == strides
+    assert torch.allclose(out, make(a.contiguous()))
 
 
 @pytest.mark.parametrize("make, strides", [case[1:] for case in ROW_MAJOR],

@@ -153,12 +153,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:649
+# --- book/chapters/16b_reductions.md:655
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1240
+# --- book/chapters/16b_reductions.md:1249
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:672
+# --- book/chapters/16b_reductions.md:678
 """Measures along dimensions: var, std, vector norms, amax and amin."""
 
 import math
@@ -18,6 +18,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
 from refgrad._ops.moments import moments, sequential_sum
 from refgrad._ops.operands import as_array
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._typename import LEGACY
@@ -41,7 +42,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:800
+# --- book/chapters/16b_reductions.md:807
 def _var(a, dim, correction, keepdim):
     return moments(a, _axes(dim, a.ndim), _correction(correction), keepdim)[0]
 
@@ -50,7 +51,7 @@ def _std(a, dim, correction, keepdim):
     return moments(a, _axes(dim, a.ndim), _correction(correction), keepdim, root=True)[0]
 
 
-# --- book/chapters/16b_reductions.md:820
+# --- book/chapters/16b_reductions.md:827
 def _count(self, dim) -> int:
     if dim is None or self.ndim == 0:  # a 0-d input's dim 0 (or -1) holds its one element
         return self.numel()
@@ -79,7 +80,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:850
+# --- book/chapters/16b_reductions.md:857
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -90,7 +91,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:877
+# --- book/chapters/16b_reductions.md:884
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -112,7 +113,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:909
+# --- book/chapters/16b_reductions.md:916
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -131,7 +132,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:939
+# --- book/chapters/16b_reductions.md:946
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     size = self.abs().pow_(p - 2 if p >= 2 else p - 1)
@@ -151,9 +152,11 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:988
+# --- book/chapters/16b_reductions.md:995
 def _extreme(pick):
-    return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
+    # NOTE [Results written row-major]
+    return lambda a, dim, keepdim: row_major_result(
+        pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim))
 
 
 def _restored(shape, dim, keepdim):
@@ -185,7 +188,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1031
+# --- book/chapters/16b_reductions.md:1040
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -211,7 +214,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1058
+# --- book/chapters/16b_reductions.md:1067
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -235,7 +238,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=level)
 
 
-# --- book/chapters/16b_reductions.md:1098
+# --- book/chapters/16b_reductions.md:1107
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -275,7 +278,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1144
+# --- book/chapters/16b_reductions.md:1153
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -319,7 +322,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1197
+# --- book/chapters/16b_reductions.md:1206
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

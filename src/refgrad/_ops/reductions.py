@@ -26,7 +26,8 @@ def _sum_forward(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
 
 def _sum_dim_forward(a, dim, keepdim, dtype=None, self_dtype=None):
     # No dims at all sum everything, as None does; a 0-d array's one value is its own sum.
-    return _sum_forward(a, dim if dim and a.ndim else None, keepdim, dtype)
+    out = _sum_forward(a, dim if dim and a.ndim else None, keepdim, dtype)
+    return row_major_result(out)  # NOTE [Results written row-major]
 
 
 def _sum_backward(g, self_sym_sizes, dtype=None, self_dtype=None):
@@ -55,7 +56,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:127
+# --- book/chapters/15_sums_and_shapes.md:128
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 

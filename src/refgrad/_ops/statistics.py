@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:39
+# --- book/chapters/16b_reductions.md:43
 """Reductions beyond sum: mean, max, min, prod, logsumexp, softmax and log_softmax."""
 
 import math
@@ -44,14 +44,15 @@ def _spread(g, axes, keepdim, sizes):
     return g.expand(sizes)
 
 
-# --- book/chapters/16b_reductions.md:82
+# --- book/chapters/16b_reductions.md:86
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if dtype is not None:  # converted inside the row, as sum's dtype= is
         a = a.astype(dtype.numpy)
     axes = _axes(dim, a.ndim)
     if a.size == 0:  # NumPy warns of an empty slice; torch quietly gives NaN
         return np.full_like(np.add.reduce(a, axis=axes, keepdims=keepdim), np.nan)
-    return np.mean(a, axis=axes, keepdims=keepdim)
+    # NOTE [Results written row-major]
+    return row_major_result(np.mean(a, axis=axes, keepdims=keepdim))
 
 
 def _mean_backward(g, self_sym_sizes, self_sym_numel, dtype=None, self_dtype=None):
@@ -70,7 +71,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:121
+# --- book/chapters/16b_reductions.md:126
 def _even_share(g, self, result):
     from refgrad._ops.indexing import written, zeros_as
 
@@ -90,7 +91,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:147
+# --- book/chapters/16b_reductions.md:152
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -130,7 +131,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:210
+# --- book/chapters/16b_reductions.md:215
 def _prod_grad(g, self, result, dim=None, keepdim=False):
     if self.ndim == 0:  # torch passes a 0-d input its gradient as it is, dim or not
         return (g,)
@@ -177,7 +178,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:278
+# --- book/chapters/16b_reductions.md:283
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -189,7 +190,8 @@ def _logsumexp(a, dim, keepdim):
     axes = _axes(dim, a.ndim) if a.ndim else None
     top = _shift(a, axes)
     out = np.log(np.sum(np.exp(a - top), axis=axes, keepdims=True)) + top
-    return out if keepdim or not a.ndim else np.squeeze(out, axes)
+    out = out if keepdim or not a.ndim else np.squeeze(out, axes)
+    return row_major_result(out)  # NOTE [Results written row-major]
 
 
 def _logsumexp_grad(g, self, result, dim, keepdim):
@@ -199,7 +201,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:318
+# --- book/chapters/16b_reductions.md:324
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -219,7 +221,7 @@ def _softmax(a, dim):
     return row_major_result(e / total)
 
 
-# --- book/chapters/16b_reductions.md:340
+# --- book/chapters/16b_reductions.md:346
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -237,7 +239,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:542
+# --- book/chapters/16b_reductions.md:548
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -275,7 +277,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:586
+# --- book/chapters/16b_reductions.md:592
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -312,7 +314,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:624
+# --- book/chapters/16b_reductions.md:630
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
