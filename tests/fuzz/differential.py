@@ -38,7 +38,9 @@ UNARY = ["sin()", "exp()", "tanh()", "relu()", "neg()", "abs()", "sigmoid()", "c
          "softmax(-1)", "log_softmax(-1)", "norm()", "var()", "std()", "double()", "half()",
          "clamp(0.2, 0.8)", "index_select(0, T.tensor([0]))", "masked_fill({a} > 0.5, 0.0)",
          "gather(0, T.zeros_like({a}, dtype=T.int64))", "diagonal()", "t().unsqueeze(0)",
-         "view(-1)[1:]", "t()[0]", "flip(0)"]
+         "view(-1)[1:]", "t()[0]", "flip(0)", "sort(0)[0]", "topk(1, 0)[0]", "roll(1, 0)",
+         "cummax(0)[0]", "sum(0, keepdim=True)", "mean(-1, keepdim=True)", "repeat(2, 1)",
+         "index_fill(0, T.tensor([0]), 1.0)", "amax(-1, keepdim=True)", "logsumexp(0)"]
 BINARY = ["{a} + {b}", "{a} * {b}", "{a} - {b}", "{a} / {b}", "T.maximum({a}, {b})",
           "T.where({b} > 0, {a}, {b})", "{a} * 2.5", "{a}.double() * {b}", "{a}[0]",
           "{a}[..., :1]", "{a}.expand(2, 3)", "T.cat([{a}, {b}])", "T.stack([{a}, {b}])",
