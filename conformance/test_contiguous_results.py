@@ -32,6 +32,10 @@ REDUCED = [
     ("amax", lambda a: a.amax(-1, keepdim=True), (3, 1, 1)),
     ("amin", lambda a: a.amin(0, keepdim=True), (12, 4, 1)),
     ("logsumexp", lambda a: a.logsumexp(-1, keepdim=True), (3, 1, 1)),
+    ("prod", lambda a: a.prod(-1, keepdim=True), (3, 1, 1)),
+    ("var", lambda a: a.var(0), (4, 1)),
+    ("std", lambda a: a.std(-1, keepdim=True), (3, 1, 1)),
+    ("norm", lambda a: a.norm(dim=-1, keepdim=True), (3, 1, 1)),
 ]
 
 

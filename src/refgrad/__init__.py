@@ -153,12 +153,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:655
+# --- book/chapters/16b_reductions.md:656
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1249
+# --- book/chapters/16b_reductions.md:1254
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 

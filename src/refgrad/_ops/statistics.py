@@ -165,7 +165,8 @@ def _others_product_grad(g, self, d):
 def _prod_forward(a, dim=None, keepdim=False):
     kind = np.int64 if a.dtype.kind in "biu" else a.dtype
     axes = None if dim is None else dim % (a.ndim or 1)
-    return np.prod(a, axis=axes if a.ndim else None, keepdims=keepdim, dtype=kind)
+    out = np.prod(a, axis=axes if a.ndim else None, keepdims=keepdim, dtype=kind)
+    return row_major_result(out)  # NOTE [Results written row-major]
 
 
 PROD = register(Op(
@@ -178,7 +179,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:283
+# --- book/chapters/16b_reductions.md:284
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -201,7 +202,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:324
+# --- book/chapters/16b_reductions.md:325
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -221,7 +222,7 @@ def _softmax(a, dim):
     return row_major_result(e / total)
 
 
-# --- book/chapters/16b_reductions.md:346
+# --- book/chapters/16b_reductions.md:347
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -239,7 +240,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:548
+# --- book/chapters/16b_reductions.md:549
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -277,7 +278,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:592
+# --- book/chapters/16b_reductions.md:593
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -314,7 +315,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:630
+# --- book/chapters/16b_reductions.md:631
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
