@@ -74,6 +74,40 @@ def test_maximum_and_minimum_fill_in_both_gradients():
         assert [g._version for g in torch.autograd.grad(f(a, b).sum(), (a, b))] == [1, 1]
 
 
+def test_maximum_lays_both_gradients_out_after_its_inputs():
+    a = torch.ones(2, 3).t().requires_grad_()
+    b = torch.ones(3, 2).requires_grad_()
+    torch.maximum(a, b * 2).sum().backward()
+    assert (a.grad._version, a.grad.stride()) == (1, (1, 3))  # taken over, count and all
+    assert (b.grad._version, b.grad.stride()) == (1, (2, 1))  # transposed: copied into
+    torch.maximum(a, b * 2).sum().backward()
+    assert (a.grad._version, b.grad._version) == (2, 2)
+    assert torch.equal(b.grad, torch.full((3, 2), 4.0))
+
+
+def test_a_transposed_gradient_made_row_by_row_is_added_into_in_place():
+    a = torch.rand(2, 3).t().requires_grad_()
+    torch.maximum(a, a).sum().backward()  # two halves, each written once, the second added
+    assert (a.grad._version, a.grad.stride()) == (2, (1, 3))
+    a.grad = None
+    (a.flip(0) * a.flip(0)).sum().backward()  # flip's transposed copies, summed in place
+    assert (a.grad._version, a.grad.stride()) == (1, (1, 3))
+
+
+def test_a_write_through_a_view_of_a_transposed_tensor_hands_on_its_layout():
+    a = torch.rand(2, 3).t().requires_grad_()
+    b = a + a
+    b.diagonal().zero_()
+    seen = []
+    b.grad_fn.register_hook(lambda grads, _: seen.append((grads[0].stride(), grads[0]._version)))
+    b.sum().backward(retain_graph=True)
+    assert seen == [((1, 3), 2)]  # the base's strides, written twice
+    assert (a.grad._version, a.grad.stride()) == (0, (1, 3))  # summed, then taken over
+    b.sum().backward()
+    assert a.grad._version == 1
+    assert torch.equal(a.grad, torch.full((3, 2), 4.0) * (1 - torch.eye(3, 2)))
+
+
 def test_a_grad_taken_over_from_a_view_keeps_its_count():
     a = torch.tensor([0.3, 0.5, 0.7], requires_grad=True)
     a.as_strided((1,), (1,)).norm().backward()  # the gradient views a zeroed storage

@@ -175,3 +175,31 @@ def test_an_optional_operand_not_given_does_not_count(call):
         w = torch.rand(2, requires_grad=True)
     out = call(m, w)
     assert not out.requires_grad and out.grad_fn is None
+
+
+CANNOT_SAVE = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`.")
+
+
+@pytest.mark.parametrize("call", [
+    lambda a, b: a @ b, lambda a, b: torch.mm(a, b), lambda a, b: torch.addcmul(a, a, b[:2]),
+    lambda a, b: a * b[:2], lambda a, b: a.double() @ b,
+], ids=["matmul", "mm", "addcmul", "mul", "matmul of two dtypes"])
+def test_an_inference_tensor_to_be_saved_is_refused_before_the_kernels_checks(call):
+    a = torch.rand(3, 2, requires_grad=True)
+    with torch.inference_mode():
+        b = torch.rand(3, 2)
+    with raises(RuntimeError, CANNOT_SAVE):
+        call(a, b)
+
+
+def test_an_inference_tensor_not_saved_leaves_the_kernels_check_first():
+    a = torch.rand(3, 2, requires_grad=True)
+    with torch.inference_mode():
+        b = torch.rand(2, 2)
+    with raises(RuntimeError, "The size of tensor a (3) must match the size of tensor b (2) at "
+                              "non-singleton dimension 0"):
+        a + b

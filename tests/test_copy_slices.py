@@ -61,10 +61,14 @@ def test_the_handed_on_gradient_is_its_own_tensor_at_version_2():
     from refgrad._ops.copy_slices import _as_torch_leaves_it
 
     row = torch.tensor([4.0])
-    out = _as_torch_leaves_it(row, 0)
+    out = _as_torch_leaves_it(row, 0, ())
     assert out.shape == () and not out._is_view() and out._version == 2 and row._version == 0
     full = torch.ones(2)
-    assert _as_torch_leaves_it(full, 1) is full and full._version == 2
+    assert _as_torch_leaves_it(full, 1, (1,)) is full and full._version == 2
     tracked = torch.tensor([4.0], requires_grad=True) * 1
-    kept = _as_torch_leaves_it(tracked, 0)
+    kept = _as_torch_leaves_it(tracked, 0, ())
     assert kept._is_view() and kept.grad_fn.name() == "ViewBackward0"
+    grad = torch.arange(6.0).reshape(3, 2)
+    moved = _as_torch_leaves_it(grad, 2, (1, 3))  # a transposed base's strides
+    assert moved is grad and moved.stride() == (1, 3) and moved._version == 2
+    assert moved.tolist() == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]

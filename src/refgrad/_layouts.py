@@ -36,7 +36,11 @@ def relaid(out: Tensor, strides) -> Tensor:
 
 def like_strides(t: Tensor):
     """The strides torch's preserve_format gives a tensor like ``t``; None for row-major."""
-    shape, strides = tuple(t.shape), t.stride()
+    return preserved_strides(tuple(t.shape), t.stride())
+
+
+def preserved_strides(shape: tuple, strides: tuple):
+    """``like_strides`` for an array of ``shape`` and ``strides``, in elements."""
     rows = row_major(shape)
     if strides == rows:
         return None

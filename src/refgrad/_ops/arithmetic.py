@@ -164,7 +164,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:996
+# --- book/chapters/14_arithmetic.md:998
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -220,7 +220,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1059
+# --- book/chapters/14_arithmetic.md:1061
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -238,7 +238,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1083
+# --- book/chapters/14_arithmetic.md:1085
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn))
 

@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
 # NOTE [Branch-free select]
@@ -38,7 +39,7 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:902
+# --- book/chapters/14_arithmetic.md:903
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -55,11 +56,12 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:945
+# --- book/chapters/14_arithmetic.md:946
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]
-    return select(mask._data, value.astype(a.dtype), a)
+    # NOTE [Results written row-major]
+    return row_major_result(select(mask._data, value.astype(a.dtype), a))
 
 
 MASKED_FILL = register(Op(

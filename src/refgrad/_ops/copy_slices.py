@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:807
+# --- book/chapters/27_views.md:809
 """CopySlices: a base's history after an in-place write through one of its views."""
 
 import numpy as np
@@ -51,7 +51,7 @@ class CopySlices(FunctionNode):
         if inner.dtype != g.dtype:  # a custom backward may answer in another dtype
             inner = inner.to(g.dtype)  # written back as torch's copy_ writes it: cast
         written = index_put(whole, list(where), inner, False)
-        return (_as_torch_leaves_it(written, g.ndim), *res[1:])
+        return (_as_torch_leaves_it(written, g.ndim, self._geometry[0]), *res[1:])
 
     def release_variables(self) -> None:
         self._fn.release_variables()
@@ -61,11 +61,17 @@ class CopySlices(FunctionNode):
 # NOTE [The gradient CopySlices hands on]
 # torch copies the gradient into a fresh tensor and then the window's
 # gradient over its slice: two writes, so the result is at version 2, and it
-# is no view. A 0-d base's row is put back to 0-d as a tensor of its own,
+# is no view. The fresh tensor has the base's strides, when they are dense.
+# A 0-d base's row is put back to 0-d as a tensor of its own,
 # unless a graph is being recorded, where the reshape's node stays.
-def _as_torch_leaves_it(written, ndim: int):
+def _as_torch_leaves_it(written, ndim: int, base_strides: tuple):
+    from refgrad._layouts import is_dense
+    from refgrad._ops.result_layout import moved_to
     from refgrad._tensor import make_tensor
 
+    data = written._data
+    if ndim > 1 and type(data) is np.ndarray and is_dense(data.shape, base_strides):
+        written._data = moved_to(data, base_strides)  # a copy only where they differ
     if not ndim:
         written = written.reshape(())
         if written._grad_fn is None and not written._requires_grad:
@@ -79,7 +85,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:896
+# --- book/chapters/27_views.md:904
 # NOTE [CopySlices recording a graph]
 # With create_graph, the ops torch's CopySlices runs are recorded: copy_ into
 # a tensor with the base's strides (CopyBackwards), as_strided to the view's
@@ -109,7 +115,7 @@ def view_geometry(base, view) -> tuple:
     return element_strides(data), tuple(array.shape), element_strides(array), offset
 
 
-# --- book/chapters/27_views.md:956
+# --- book/chapters/27_views.md:964
 def base_wanted(node) -> bool:
     """Whether the pass computes the gradient ``node`` hands its base (edge 0)."""
     base = node._next_nodes[0]
@@ -122,7 +128,7 @@ def base_wanted(node) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/27_views.md:975
+# --- book/chapters/27_views.md:983
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))

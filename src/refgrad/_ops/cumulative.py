@@ -11,6 +11,7 @@ from refgrad import _dtype, return_types
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_grad_dtype, where
 from refgrad._ops.reductions import _WIDER, running
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.sums_and_stacks import in_place_dtype
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
@@ -26,7 +27,7 @@ def _from_the_end(t, dim):
     return t.flip(dim).cumsum(dim).flip(dim)
 
 
-# --- book/chapters/16i_cumulative.md:107
+# --- book/chapters/16i_cumulative.md:108
 def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     g = g.to(self_dtype)  # with dtype=, the gradient is worked out in the input's dtype
     if self.ndim == 0 or self.numel() <= 1 or self.shape[dim] == 1:  # torch's g, as it is
@@ -99,7 +100,7 @@ CUMPROD = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:223
+# --- book/chapters/16i_cumulative.md:226
 def _running(accumulate):
     def forward(a, dim):
         if a.ndim == 0 or a.size == 0:  # an empty input's dim may be out of range
@@ -109,7 +110,9 @@ def _running(accumulate):
         shape[dim] = a.shape[dim]
         places = np.arange(a.shape[dim], like=a).reshape(shape)
         here = (a == values) | (a != a)  # a record, a tie or a nan: the place moves here
-        return values, np.maximum.accumulate(np.where(here, places, 0), axis=dim)
+        indices = np.maximum.accumulate(np.where(here, places, 0), axis=dim)
+        # NOTE [Results written row-major]
+        return row_major_result(values), row_major_result(indices)
 
     return forward
 
@@ -130,7 +133,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:316
+# --- book/chapters/16i_cumulative.md:321
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -138,7 +141,7 @@ def _logcumsumexp(a, dim):
         return a.copy()
     running = np.logaddexp.accumulate(a.astype(_WIDER.get(a.dtype, a.dtype)), axis=dim)
     # torch adds each element to a log1p of what came before, so a first -0.0 is 0.0
-    return (running + 0.0).astype(a.dtype)
+    return row_major_result((running + 0.0).astype(a.dtype))  # NOTE [Results written row-major]
 
 
 def _logcumsumexp_backward(g, self, result, dim):
@@ -171,7 +174,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:369
+# --- book/chapters/16i_cumulative.md:374
 def _as_dim(dim):
     """A 0-d integer tensor as the int it holds: NOTE [Tensors read as ints]."""
     if (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"

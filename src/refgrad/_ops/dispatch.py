@@ -103,7 +103,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:914
+# --- book/chapters/13_dispatch.md:918
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -126,8 +126,9 @@ def _records(op) -> bool:
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
-# node keeps (pack hooks run there), and only then runs the kernel, whose
-# shape or dtype checks may refuse. refgrad runs its forward first, so a row
+# node keeps (pack hooks run there, and an inference tensor is refused
+# there), and only then runs the kernel, whose shape or dtype checks may
+# refuse. refgrad runs its forward first, so a row
 # that fails does both here, on the failure path only, before its own error.
 def before_refusal(op, tensors, params) -> None:
     try:
@@ -142,7 +143,7 @@ def _before_kernel(op, tensors, params) -> None:
         return
     hooks = state.saved_tensors_hooks or state.held_saved_tensors_hooks  # an in-place op's
     if not (switched_on.saved_tensors_hooks and hooks):
-        return
+        hooks = state.saved_tensors_hooks  # no pack hook: saving still refuses inference
     nodes = edges[0]
     before, state.saved_tensors_hooks = state.saved_tensors_hooks, hooks
     try:
@@ -157,7 +158,7 @@ def _before_kernel(op, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1048
+# --- book/chapters/13_dispatch.md:1053
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -284,7 +285,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1190
+# --- book/chapters/13_dispatch.md:1195
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -312,7 +313,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1306
+# --- book/chapters/13_dispatch.md:1357
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -340,7 +341,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1471
+# --- book/chapters/13_dispatch.md:1522
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

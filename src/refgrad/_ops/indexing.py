@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:352
+# --- book/chapters/16d_indexing.md:354
 """Indexing rows (select, slice, index, and the rows of their gradients) and their functions."""
 
 import re
@@ -34,7 +34,7 @@ def _slice(a, dim, start, end, step):
     return out
 
 
-# --- book/chapters/16d_indexing.md:397
+# --- book/chapters/16d_indexing.md:399
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -56,7 +56,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:428
+# --- book/chapters/16d_indexing.md:430
 _WHOLE = 2**63 - 1  # the end of a slice that runs to the end, as torch says it
 
 SLICE = register(Op(
@@ -76,7 +76,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:464
+# --- book/chapters/16d_indexing.md:466
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -126,7 +126,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:528
+# --- book/chapters/16d_indexing.md:530
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -155,7 +155,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:558
+# --- book/chapters/16d_indexing.md:560
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -180,7 +180,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:584
+# --- book/chapters/16d_indexing.md:586
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -221,7 +221,7 @@ def _index_grad(g, indices, sizes):
 # Many of torch's gradient formulas make zeros and write into them in place:
 # max() fills the share into its zeros with masked_fill_, indexing puts the
 # gradient back with index_put_, gather with scatter_add_, take with put_,
-# index_select with index_add_, maximum with masked_fill_. Those writes go
+# index_select with index_add_. Those writes go
 # through autograd, so they count: the gradient arrives at version 1. Where
 # torch's zeros are themselves written by a nested in-place call as well
 # (max(dim), sort, topk, kthvalue, mode, median(dim), cummax, trace) it
@@ -230,11 +230,12 @@ def _index_grad(g, indices, sizes):
 # `.grad._version` and the versions of what autograd.grad returns agree.
 # While a dispatch mode is on (allow_mutation_on_saved_tensors is one), torch
 # takes the out-of-place paths it keeps for tensor subclasses instead, and
-# counts nothing, except in maximum's and minimum's formula (`always`).
-def written(tensor, writes: int = 1, always: bool = False):
+# counts nothing. maximum's and minimum's formula has no such path: refgrad
+# runs its masked_fill_ in place, as torch does.
+def written(tensor, writes: int = 1):
     """``tensor``, with ``writes`` more in-place writes counted on it."""
     counter = tensor._version_counter
-    if counter is not None and (always or not state.dispatch_modes):  # None: inference
+    if counter is not None and not state.dispatch_modes:  # None: inference
         counter.value += writes
     return tensor
 
@@ -250,7 +251,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:680
+# --- book/chapters/16d_indexing.md:683
 def select(input, dim, index):
     return select_at(input, dim, index, None)
 

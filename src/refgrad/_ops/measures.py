@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:669
+# --- book/chapters/16b_reductions.md:679
 """Measures along dimensions: var, std, vector norms, amax and amin."""
 
 import math
@@ -18,6 +18,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
 from refgrad._ops.moments import moments, sequential_sum
 from refgrad._ops.operands import as_array
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._typename import LEGACY
@@ -41,16 +42,18 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:797
+# --- book/chapters/16b_reductions.md:808
 def _var(a, dim, correction, keepdim):
-    return moments(a, _axes(dim, a.ndim), _correction(correction), keepdim)[0]
+    out = moments(a, _axes(dim, a.ndim), _correction(correction), keepdim)[0]
+    return row_major_result(out)  # NOTE [Results written row-major]
 
 
 def _std(a, dim, correction, keepdim):
-    return moments(a, _axes(dim, a.ndim), _correction(correction), keepdim, root=True)[0]
+    out = moments(a, _axes(dim, a.ndim), _correction(correction), keepdim, root=True)[0]
+    return row_major_result(out)
 
 
-# --- book/chapters/16b_reductions.md:817
+# --- book/chapters/16b_reductions.md:830
 def _count(self, dim) -> int:
     if dim is None or self.ndim == 0:  # a 0-d input's dim 0 (or -1) holds its one element
         return self.numel()
@@ -79,7 +82,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:847
+# --- book/chapters/16b_reductions.md:860
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -90,7 +93,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:874
+# --- book/chapters/16b_reductions.md:887
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -112,7 +115,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:906
+# --- book/chapters/16b_reductions.md:919
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -131,7 +134,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:936
+# --- book/chapters/16b_reductions.md:949
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     size = self.abs().pow_(p - 2 if p >= 2 else p - 1)
@@ -145,15 +148,19 @@ def _power_grad(g, self, result, p):
 
 
 VECTOR_NORM = register(Op(
-    "linalg_vector_norm", "LinalgVectorNormBackward0", ("self",), forward=_vector_norm,
+    "linalg_vector_norm", "LinalgVectorNormBackward0", ("self",),
+    forward=lambda a, ord, dim, keepdim, dtype: row_major_result(  # noqa: A006
+        _vector_norm(a, ord, dim, keepdim, dtype)),  # NOTE [Results written row-major]
     backward=_norm_backward, saves=(("self", ("self",)), ("result", ("self",))),
     hides=("dtype",),
 ))
 
 
-# --- book/chapters/16b_reductions.md:985
+# --- book/chapters/16b_reductions.md:1000
 def _extreme(pick):
-    return lambda a, dim, keepdim: pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim)
+    # NOTE [Results written row-major]
+    return lambda a, dim, keepdim: row_major_result(
+        pick(a, axis=_axes(dim, a.ndim), keepdims=keepdim))
 
 
 def _restored(shape, dim, keepdim):
@@ -185,7 +192,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1028
+# --- book/chapters/16b_reductions.md:1045
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -211,7 +218,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1055
+# --- book/chapters/16b_reductions.md:1072
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -235,7 +242,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=level)
 
 
-# --- book/chapters/16b_reductions.md:1095
+# --- book/chapters/16b_reductions.md:1112
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -275,7 +282,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1141
+# --- book/chapters/16b_reductions.md:1158
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -319,7 +326,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1194
+# --- book/chapters/16b_reductions.md:1211
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:307
+# --- book/chapters/16g_moves_and_fused.md:324
 """sort, argsort, msort and topk."""
 
 import numpy as np
 
 from refgrad import return_types
 from refgrad._ops.dispatch import call
+from refgrad._ops.result_layout import like_input_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
 
@@ -27,7 +28,10 @@ def _sorted(a, dim, descending, stable=True, k=None):
     order = _stable_order(a, dim, descending)
     if k is not None:  # a slice, not np.take: it keeps the positions on their device
         order = order[(slice(None),) * (dim % a.ndim) + (slice(0, k),)]
-    return np.take_along_axis(a, order, axis=dim), order.astype(np.int64)
+        return np.take_along_axis(a, order, axis=dim), order.astype(np.int64)
+    values, indices = np.take_along_axis(a, order, axis=dim), order.astype(np.int64)
+    # NOTE [Results laid out like the input]: a sort's two results, not topk's
+    return like_input_result(values, a), like_input_result(indices, a)
 
 
 def _put_back(grads, indices, dim, self_sym_sizes, **choices):
@@ -49,7 +53,7 @@ TOPK = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:355
+# --- book/chapters/16g_moves_and_fused.md:376
 def sort(input, dim=-1, descending=False, stable=False):
     if type(descending) is not bool:  # torch's bool is Python's, nothing else
         raise TypeError("descending")  # reworded: NOTE [Read after a failure]

@@ -142,12 +142,12 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:366
+# --- book/chapters/16a_pointwise.md:380
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
-    from refgrad._ops.indexing import written
 
-    return written(where(self == other, div_scalar(g, 2), g).masked_fill(lost, 0), always=True)
+    # in place, as torch: where's layout stays, where masked_fill would be row-major
+    return where(self == other, div_scalar(g, 2), g).masked_fill_(lost, 0)
 
 
 def _extremum(name, node, forward, self_lost):
@@ -168,7 +168,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:507
+# --- book/chapters/16a_pointwise.md:521
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone

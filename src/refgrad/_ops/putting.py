@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:602
+# --- book/chapters/16h_scatter.md:605
 """put: writing a tensor's elements at flat positions, the row take's gradient records."""
 
 from refgrad._backend import add_at
 from refgrad._ops.dispatch import call
+from refgrad._ops.result_layout import like_input_result
 from refgrad._ops.table import Op, register
 
 
@@ -18,7 +19,7 @@ def _put(a, source, index, accumulate):
         add_at(flat, where, source.reshape(-1))
     else:
         flat[where] = source.reshape(-1)
-    return out
+    return like_input_result(out, a)  # NOTE [Results laid out like the input]
 
 
 def _put_grads(g, index, accumulate, source=None):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:36
+# --- book/chapters/16g_moves_and_fused.md:40
 """Rows that move elements: flip, roll, tril, triu; and diff, made of slices."""
 
 import numpy as np
@@ -11,18 +11,29 @@ from refgrad import _dtype
 from refgrad._c_names import c_type_name
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
+from refgrad._ops.result_layout import like_input_result, row_major_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 
+
+def _flip(a, dims):
+    if type(a) is not np.ndarray or a.ndim < 2:
+        return np.flip(a, dims).copy() if a.ndim else a.copy()
+    # NOTE [Results laid out like the input]: a.t() flips to a transposed copy
+    return like_input_result(np.flip(a, dims), a)
+
+
+def _roll(a, shifts, dims):
+    return row_major_result(np.roll(a, shifts, dims or None)) if a.size else a.copy()
+
+
 FLIP = register(Op(
-    "flip", "FlipBackward0", ("self",),
-    forward=lambda a, dims: np.flip(a, dims).copy() if a.ndim else a.copy(),
+    "flip", "FlipBackward0", ("self",), forward=_flip,
     backward=lambda g, dims: (g.flip(dims),), promote=False,
 ))
 ROLL = register(Op(
-    "roll", "RollBackward0", ("self",),
-    forward=lambda a, shifts, dims: np.roll(a, shifts, dims or None) if a.size else a.copy(),
+    "roll", "RollBackward0", ("self",), forward=_roll,
     backward=lambda g, shifts, dims: (g.roll(tuple(-s for s in shifts), dims),),
     promote=False,
 ))
@@ -36,7 +47,7 @@ TRIU = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:77
+# --- book/chapters/16g_moves_and_fused.md:92
 def flip(input, *dims):
     dims = dims[0] if len(dims) == 1 else dims  # flip(x, (0, 1)), or x.flip(0, 1)
     dims = dim_tuple(dims, input.ndim)
@@ -79,7 +90,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:130
+# --- book/chapters/16g_moves_and_fused.md:145
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
     from refgrad._tensor_values import wrap_dim
@@ -104,7 +115,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:170
+# --- book/chapters/16g_moves_and_fused.md:185
 def broadcast_to(input, *size):
     return input.expand(*size)
 

@@ -8,6 +8,7 @@
 import numpy as np
 from numpy import int64, ndarray  # NOTE [Names looked up once]
 
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
 _add_reduce = np.add.reduce
@@ -25,7 +26,8 @@ def _sum_forward(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
 
 def _sum_dim_forward(a, dim, keepdim, dtype=None, self_dtype=None):
     # No dims at all sum everything, as None does; a 0-d array's one value is its own sum.
-    return _sum_forward(a, dim if dim and a.ndim else None, keepdim, dtype)
+    out = _sum_forward(a, dim if dim and a.ndim else None, keepdim, dtype)
+    return row_major_result(out)  # NOTE [Results written row-major]
 
 
 def _sum_backward(g, self_sym_sizes, dtype=None, self_dtype=None):
@@ -54,7 +56,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:126
+# --- book/chapters/15_sums_and_shapes.md:128
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 
@@ -65,7 +67,8 @@ def running(accumulate):
                         np.int64 if a.dtype.kind in "biu" else a.dtype)
         if a.ndim == 0:
             return a.astype(kind)
-        return accumulate(a.astype(kind), axis=dim, dtype=_WIDER.get(kind, kind)).astype(kind)
+        out = accumulate(a.astype(kind), axis=dim, dtype=_WIDER.get(kind, kind)).astype(kind)
+        return row_major_result(out)  # NOTE [Results written row-major]
 
     return forward
 

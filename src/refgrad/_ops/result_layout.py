@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1233
+# --- book/chapters/13_dispatch.md:1238
 """The layout torch gives an elementwise result over several tensors."""
 
 import numpy as np
@@ -10,7 +10,7 @@ from numpy import ndarray
 
 from refgrad._backend import element_strides
 from refgrad._iterated_layout import iterated_strides
-from refgrad._layouts import row_major
+from refgrad._layouts import preserved_strides, row_major
 
 
 # NOTE [The layout TensorIterator picks]
@@ -44,9 +44,10 @@ def moved_to(array, strides):
     wanted = row_major(array.shape) if strides is None else strides
     if element_strides(array) == wanted:
         return array
+    # an array that owns its memory, not a view of one: the engine adds a second
+    # gradient into such a buffer in place, as torch adds into a transposed one
     size = array.itemsize
-    moved = np.lib.stride_tricks.as_strided(np.empty(array.size, array.dtype), array.shape,
-                                            [step * size for step in wanted])
+    moved = np.ndarray(array.shape, array.dtype, strides=[step * size for step in wanted])
     moved[...] = array
     return moved
 
@@ -57,3 +58,26 @@ def _broadcast_strides(array, shape) -> tuple:
     lead = len(shape) - len(own)
     return (0,) * lead + tuple(0 if n == 1 and m != 1 else step
                                for n, m, step in zip(array.shape, shape[lead:], own))
+
+
+# --- book/chapters/13_dispatch.md:1321
+# NOTE [Results written row-major]
+# Some of torch's kernels write a fresh contiguous result whatever the input's
+# layout: cat, stack, softmax, log_softmax, the running ops, roll and masked_fill.
+# NumPy follows the input's order instead, so their forwards move the result.
+def row_major_result(out):
+    """``out``, or a row-major copy of it, as torch's contiguous kernels write."""
+    if type(out) is not ndarray or out.ndim < 2:
+        return out
+    return moved_to(out, None)
+
+
+# NOTE [Results laid out like the input]
+# Other kernels make their result with empty_like, or clone the input before
+# writing into it: the input's strides when it is dense, else dense ones in
+# its order (preserve_format). flip, sort, index_fill and put among them.
+def like_input_result(out, a):
+    """``out``, or a copy of it laid out as preserve_format lays out one like ``a``."""
+    if type(out) is not ndarray or out.ndim < 2:
+        return out
+    return moved_to(out, preserved_strides(a.shape, element_strides(a)))

@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:188
+# --- book/chapters/15_sums_and_shapes.md:191
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
 from numpy import ndarray  # NOTE [Names looked up once]
 
 from refgrad._backend import zero_strided
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
 
@@ -34,7 +35,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:235
+# --- book/chapters/15_sums_and_shapes.md:239
 OVERFLOW = "numel: integer multiplication overflow"
 
 
@@ -76,7 +77,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:296
+# --- book/chapters/15_sums_and_shapes.md:300
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:
@@ -107,16 +108,19 @@ def leading_strides(sizes, step) -> tuple:
     return tuple(strides[::-1])
 
 
-# --- book/chapters/15_sums_and_shapes.md:359
+# --- book/chapters/15_sums_and_shapes.md:368
+# NOTE [Unsqueeze keeps every stride]
+# torch's new stride is the size times the stride of the dimension it goes
+# before (1 at the end), and the old strides stay. NumPy counts an empty
+# dimension as one and re-lays every dimension of size one, so its strides
+# are replaced when they differ.
 def _unsqueeze(a, dim):
     out = np.expand_dims(a, dim)
-    if a.size:
-        return out
-    # torch's new stride is the size times the stride of the dimension it goes before
-    # (1 at the end): an empty array shows it, and the row sees its torch strides
     d = dim % out.ndim
     step = a.itemsize if d == a.ndim else a.shape[d] * a.strides[d]
     steps = a.strides[:d] + (step,) + a.strides[d:]
+    if out.strides == steps:
+        return out
     return np.lib.stride_tricks.as_strided(a, out.shape, steps)
 
 
@@ -186,7 +190,8 @@ def _stack_forward(arrays, dim):
 
     # torch's promotion, not NumPy's: int64 with float32 is float32, as cat's is
     kind = reduce(promote_types, (from_numpy(a.dtype) for a in arrays)).numpy
-    return np.stack([a.astype(kind, copy=False) for a in _same_sizes(arrays)], axis=dim)
+    stacked = np.stack([a.astype(kind, copy=False) for a in _same_sizes(arrays)], axis=dim)
+    return row_major_result(stacked)  # NOTE [Results written row-major]
 
 
 STACK = register(Op(
@@ -196,7 +201,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:478
+# --- book/chapters/15_sums_and_shapes.md:501
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 

@@ -14,6 +14,7 @@ from refgrad._memory_formats import (
     preserve_format,
 )
 from refgrad._method_counts import keywords_only
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.shapes import unsqueeze_to
 from refgrad._ops.table import Op, register
 from refgrad.autograd._state import state, switched_on
@@ -34,7 +35,7 @@ PERMUTE = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:81
+# --- book/chapters/16d_indexing.md:82
 SQUEEZE = register(Op(
     "squeeze", "SqueezeBackward0", ("self",), forward=np.squeeze,
     backward=lambda g, self_sym_sizes: (unsqueeze_to(g, range(len(self_sym_sizes)),
@@ -53,7 +54,7 @@ UNSAFE_VIEW = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:109
+# --- book/chapters/16d_indexing.md:110
 def _cat(arrays, dim, tensors_args_sizes):
     from functools import reduce
 
@@ -64,7 +65,8 @@ def _cat(arrays, dim, tensors_args_sizes):
     kept = [a for a in arrays if not _legacy_empty(a)]
     if not kept:  # legacy empties alone join to one, whatever dim says
         return np.concatenate([a.astype(kind, copy=False) for a in arrays])
-    return np.concatenate([a.astype(kind, copy=False) for a in kept], axis=dim)
+    # NOTE [Results written row-major]
+    return row_major_result(np.concatenate([a.astype(kind, copy=False) for a in kept], axis=dim))
 
 
 def _legacy_empty(a) -> bool:
@@ -109,7 +111,7 @@ CAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:168
+# --- book/chapters/16d_indexing.md:170
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -146,7 +148,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:215
+# --- book/chapters/16d_indexing.md:217
 def unsafe_view(input, size):
     return _call(UNSAFE_VIEW, input, size=tuple(size))
 
@@ -195,7 +197,7 @@ def _contiguous_in(input, memory_format):
     return clone(input, memory_format=memory_format)
 
 
-# --- book/chapters/16d_indexing.md:265
+# --- book/chapters/16d_indexing.md:267
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -219,7 +221,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:300
+# --- book/chapters/16d_indexing.md:302
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

@@ -10,6 +10,7 @@ import numpy as np
 from refgrad._backend import add_at
 from refgrad._ops.arithmetic import mul_scalar
 from refgrad._ops.dispatch import call
+from refgrad._ops.result_layout import like_input_result
 from refgrad._ops.scattering import at_least_1d, check_values
 from refgrad._ops.table import Op, register
 
@@ -47,7 +48,7 @@ INDEX_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:309
+# --- book/chapters/16h_scatter.md:312
 def _index_copy(a, source, dim, index, source_dim):
     out = a.copy()
     at_least_1d(out)[slab_key(index, dim, a.ndim)] = _slabs(source)
@@ -57,7 +58,7 @@ def _index_copy(a, source, dim, index, source_dim):
 def _index_fill(a, dim, index, value):
     out = a.copy()
     at_least_1d(out)[slab_key(index, dim, a.ndim)] = value
-    return out
+    return like_input_result(out, a)  # NOTE [Results laid out like the input]
 
 
 def _filled_once(g, dim, index):
@@ -66,7 +67,7 @@ def _filled_once(g, dim, index):
     return g.index_select(dim, make_tensor(np.unique(index._data))).sum()
 
 
-# --- book/chapters/16h_scatter.md:329
+# --- book/chapters/16h_scatter.md:332
 INDEX_COPY = register(Op(
     "index_copy", "IndexCopyBackward0", ("self", "source"), forward=_index_copy,
     promote=False,
@@ -88,7 +89,7 @@ INDEX_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:358
+# --- book/chapters/16h_scatter.md:361
 def _length(t, d) -> int:
     return t.shape[d] if t.ndim else 1
 
@@ -103,7 +104,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     return call(INDEX_ADD, (input, source), params)
 
 
-# --- book/chapters/16h_scatter.md:374
+# --- book/chapters/16h_scatter.md:377
 def check_slice_arguments(name: str, input, dim, index, source) -> int:
     """torch's checks of index_add's (and index_reduce's) arguments; ``dim`` made
     non-negative."""
@@ -172,7 +173,7 @@ def index_copy(input, dim, index, source):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:447
+# --- book/chapters/16h_scatter.md:450
 def _check_copy_slices(input, source, d) -> None:
     if not source.ndim or not input.ndim:
         return

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:39
+# --- book/chapters/16b_reductions.md:43
 """Reductions beyond sum: mean, max, min, prod, logsumexp, softmax and log_softmax."""
 
 import math
@@ -16,6 +16,7 @@ from refgrad._ops.arithmetic import div_scalar, in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import NO_DIM, check_grad_dtype, dim_tuple
 from refgrad._ops.pointwise import maximum, minimum
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_backward_data
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
@@ -43,14 +44,15 @@ def _spread(g, axes, keepdim, sizes):
     return g.expand(sizes)
 
 
-# --- book/chapters/16b_reductions.md:81
+# --- book/chapters/16b_reductions.md:86
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if dtype is not None:  # converted inside the row, as sum's dtype= is
         a = a.astype(dtype.numpy)
     axes = _axes(dim, a.ndim)
     if a.size == 0:  # NumPy warns of an empty slice; torch quietly gives NaN
         return np.full_like(np.add.reduce(a, axis=axes, keepdims=keepdim), np.nan)
-    return np.mean(a, axis=axes, keepdims=keepdim)
+    # NOTE [Results written row-major]
+    return row_major_result(np.mean(a, axis=axes, keepdims=keepdim))
 
 
 def _mean_backward(g, self_sym_sizes, self_sym_numel, dtype=None, self_dtype=None):
@@ -69,7 +71,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:120
+# --- book/chapters/16b_reductions.md:126
 def _even_share(g, self, result):
     from refgrad._ops.indexing import written, zeros_as
 
@@ -89,7 +91,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:146
+# --- book/chapters/16b_reductions.md:152
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -129,7 +131,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:209
+# --- book/chapters/16b_reductions.md:215
 def _prod_grad(g, self, result, dim=None, keepdim=False):
     if self.ndim == 0:  # torch passes a 0-d input its gradient as it is, dim or not
         return (g,)
@@ -163,7 +165,8 @@ def _others_product_grad(g, self, d):
 def _prod_forward(a, dim=None, keepdim=False):
     kind = np.int64 if a.dtype.kind in "biu" else a.dtype
     axes = None if dim is None else dim % (a.ndim or 1)
-    return np.prod(a, axis=axes if a.ndim else None, keepdims=keepdim, dtype=kind)
+    out = np.prod(a, axis=axes if a.ndim else None, keepdims=keepdim, dtype=kind)
+    return row_major_result(out)  # NOTE [Results written row-major]
 
 
 PROD = register(Op(
@@ -176,7 +179,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:277
+# --- book/chapters/16b_reductions.md:284
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -188,7 +191,8 @@ def _logsumexp(a, dim, keepdim):
     axes = _axes(dim, a.ndim) if a.ndim else None
     top = _shift(a, axes)
     out = np.log(np.sum(np.exp(a - top), axis=axes, keepdims=True)) + top
-    return out if keepdim or not a.ndim else np.squeeze(out, axes)
+    out = out if keepdim or not a.ndim else np.squeeze(out, axes)
+    return row_major_result(out)  # NOTE [Results written row-major]
 
 
 def _logsumexp_grad(g, self, result, dim, keepdim):
@@ -198,12 +202,13 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:317
+# --- book/chapters/16b_reductions.md:325
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
     shifted = a - _shift(a, axis)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    out = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    return row_major_result(out)  # NOTE [Results written row-major]
 
 
 @in_float32
@@ -212,11 +217,12 @@ def _softmax(a, dim):
     e = np.exp(a - _shift(a, axis))
     total = np.sum(e, axis=axis, keepdims=True)
     if axis == a.ndim - 1:  # NOTE [Softmax's last digits]
-        return e * (1 / total)  # torch's kernel for the last dim scales by the reciprocal
-    return e / total
+        # torch's kernel for the last dim scales by the reciprocal
+        return row_major_result(e * (1 / total))  # NOTE [Results written row-major]
+    return row_major_result(e / total)
 
 
-# --- book/chapters/16b_reductions.md:337
+# --- book/chapters/16b_reductions.md:347
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -234,7 +240,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:539
+# --- book/chapters/16b_reductions.md:549
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -272,7 +278,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:583
+# --- book/chapters/16b_reductions.md:593
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -309,7 +315,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:621
+# --- book/chapters/16b_reductions.md:631
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
