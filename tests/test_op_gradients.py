@@ -635,13 +635,8 @@ def _index_reduce_params(shapes):
                      st.sampled_from(["prod", "mean", "amax", "amin"]), st.booleans())
 
 
-# index_reduce's gradient calls index_reduce, which says once per process that it is a beta
-BETA_WARNING = pytest.mark.filterwarnings("ignore:index_reduce\\(\\) is in beta:UserWarning")
-
-
 RECIPES.update({
-    # called through its row: the function warns, once, that it is a beta (its gradient
-    # calls it too, so the tests below ignore that warning: BETA_WARNING)
+    # called through its row: the function warns, once, that it is a beta
     "index_reduce": Recipe(lambda a, s, **p: call(OPS["index_reduce"], (a, s), p),
                            ("nonzero", "nonzero"), params=_index_reduce_params,
                            shapes=st.sampled_from([[(3, 4), (5, 4)], [(3, 4), (3, 2)],
@@ -1483,7 +1478,6 @@ def test_every_differentiable_row_has_a_recipe():
     assert set(RECIPES) - set(DIFFERENTIABLE) == set()
 
 
-@BETA_WARNING
 @pytest.mark.parametrize("name", COVERED)
 @settings(max_examples=25)
 @given(data=st.data())
@@ -1501,7 +1495,6 @@ def test_first_order(name, data):
         assert not any(np.shares_memory(g, o) for o in others)
 
 
-@BETA_WARNING
 @pytest.mark.parametrize("name", [n for n in COVERED if RECIPES[n].twice])
 @settings(max_examples=10)
 @given(data=st.data())

@@ -47,7 +47,10 @@ class Slices(combining.Places):
         return t.index_add(self.dim, self.index, values)
 
     def redo(self, t, values, reduce, include_self):
-        return t.index_reduce(self.dim, self.index, values, reduce, include_self=include_self)
+        # the row itself: the user's call has said once already that index_reduce is a beta
+        params = {"dim": self.dim, "index": self.index, "reduce": reduce,
+                  "include_self": include_self}
+        return call(INDEX_REDUCE, (t, values), params)
 
     def clear(self, t):
         return t.index_fill(self.dim, self.index, 0)
@@ -65,7 +68,7 @@ INDEX_REDUCE = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:1177
+# --- book/chapters/16h_scatter.md:1180
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     tensor_argument("index_reduce", "source", 3, source)
     if reduce not in ("prod", "mean", "amax", "amin"):
