@@ -8,7 +8,7 @@
 import numpy as np
 from numpy import ndarray  # NOTE [Names looked up once]
 
-from refgrad._backend import zero_strided
+from refgrad._backend import array_module, device_of, zero_strided
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
@@ -121,7 +121,8 @@ def _unsqueeze(a, dim):
     steps = a.strides[:d] + (step,) + a.strides[d:]
     if out.strides == steps:
         return out
-    return np.lib.stride_tricks.as_strided(a, out.shape, steps)
+    strided = array_module(device_of(a)).lib.stride_tricks.as_strided  # on a's device
+    return strided(a, out.shape, steps)
 
 
 UNSQUEEZE = register(Op(
@@ -201,7 +202,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:501
+# --- book/chapters/15_sums_and_shapes.md:502
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 
