@@ -103,12 +103,16 @@ def program(rng: random.Random) -> list:
 
 
 class Values(tuple):
-    """A tensor's values, equal to another's within float32 rounding."""
+    """A tensor's values, equal to another's within float32 rounding.
+
+    Equality within a tolerance is not transitive and cannot agree with any
+    hash, so Values are compared only, never hashed.
+    """
 
     def __eq__(self, other) -> bool:
         return len(self) == len(other) and all(_close(a, b) for a, b in zip(self, other))
 
-    __hash__ = tuple.__hash__
+    __hash__ = None
 
 
 def _close(a, b) -> bool:
