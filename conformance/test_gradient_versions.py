@@ -138,3 +138,14 @@ def test_a_gradient_handed_on_unchanged_is_added_into_in_place():
     assert g._version == 2
     (g,) = torch.autograd.grad(x.addcmul(x, x).sum(), x)  # the first term is expanded:
     assert g._version == 1  # the second makes a new sum, the third is added into it
+
+
+@pytest.mark.parametrize("check_nan", [True, False])
+def test_anomaly_mode_adds_in_place_as_the_plain_engine_does(check_nan):
+    x = torch.tensor([0.3, 0.5, 0.7], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the mode's warning that it is on
+        with torch.autograd.detect_anomaly(check_nan=check_nan):
+            x.addcmul(x, x).exp().sum().backward()
+            (g,) = torch.autograd.grad(x.addcmul(x, x).exp().sum(), x)
+    assert x.grad._version == 2 and g._version == 2

@@ -2,19 +2,23 @@
 
     python3 tests/fuzz/differential.py --programs 500 --seed 0
 
-Each program is a few statements drawn from templates: leaves (transposed ones
-too), elementwise ops, reductions, softmax, joins, indexing, matrix products,
-dtype changes, views of views and in-place writes through them, tensor hooks
-(returning None, a new tensor, or writing in place), post-accumulate-grad hooks,
-retain_grad and a second backward, saved-tensor hook pairs, autograd.grad with
+Each program is a few statements drawn from the templates in ``templates.py``:
+leaves (transposed ones too), elementwise ops, reductions, softmax, joins,
+indexing, matrix products, dtype changes, views of views and in-place writes
+through them, functional activations and losses, a custom Function,
+checkpointing, forward-mode AD, tensor hooks (returning None, a new tensor, or
+writing in place), node hooks and pre-hooks, multi-grad hooks,
+post-accumulate-grad hooks, retain_grad and a second backward, saved-tensor
+hook pairs, anomaly mode, mutation of saved tensors, autograd.grad with
 grad_outputs, and no_grad / enable_grad / inference_mode blocks. A program runs
 once with ``T`` bound to refgrad and once with ``T`` bound to torch, and after
 every statement everything observable about every tensor is traced, those that
 autograd.grad returned (``_g``) included: shape, dtype, strides, requires_grad,
-is_leaf, grad_fn name, version, values and ``.grad``; a statement that raises
-is traced by its exception's type and first line. The first statement where the
-traces part is reported, and the differences are counted by template (the grad
-mode left out), so the largest groups come first. Needs torch installed.
+is_leaf, the names of the nodes of its graph (in preorder), version, values
+and ``.grad``; a statement that raises is traced by its exception's type and
+first line. The first statement where the traces part is reported, and the
+differences are counted by template (the grad mode left out), so the largest
+groups come first. Needs torch installed.
 """
 
 import argparse
@@ -26,80 +30,12 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import torch  # noqa: E402
+from templates import PRELUDE, program  # noqa: E402
 
 import refgrad  # noqa: E402
-
-SHAPES = ["(3,)", "(2, 3)", "(3, 2)", "(2, 1)", "(3, 3)", "(2, 3).t()", "(2, 1).t()"]
-UNARY = ["sin()", "exp()", "tanh()", "relu()", "neg()", "abs()", "sigmoid()", "clone()",
-         "detach()", "t()", "sum()", "mean()", "amax(0)", "sum(-1)", "reshape(-1)",
-         "unsqueeze(0)", "cumsum(0)", "pow(2)", "sqrt()", "prod()", "mul(1)",
-         "softmax(-1)", "log_softmax(-1)", "norm()", "var()", "std()", "double()", "half()",
-         "clamp(0.2, 0.8)", "index_select(0, T.tensor([0]))", "masked_fill({a} > 0.5, 0.0)",
-         "gather(0, T.zeros_like({a}, dtype=T.int64))", "diagonal()", "t().unsqueeze(0)",
-         "view(-1)[1:]", "t()[0]", "flip(0)", "sort(0)[0]", "topk(1, 0)[0]", "roll(1, 0)",
-         "cummax(0)[0]", "sum(0, keepdim=True)", "mean(-1, keepdim=True)", "repeat(2, 1)",
-         "index_fill(0, T.tensor([0]), 1.0)", "amax(-1, keepdim=True)", "logsumexp(0)"]
-BINARY = ["{a} + {b}", "{a} * {b}", "{a} - {b}", "{a} / {b}", "T.maximum({a}, {b})",
-          "T.where({b} > 0, {a}, {b})", "{a} * 2.5", "{a}.double() * {b}", "{a}[0]",
-          "{a}[..., :1]", "{a}.expand(2, 3)", "T.cat([{a}, {b}])", "T.stack([{a}, {b}])",
-          "T.lerp({a}, {b}, 0.3)", "{a} @ {b}", "T.mm({a}, {b})", "{a}.matmul({b}.t())",
-          "T.addcmul({a}, {a}, {b}, value=0.5)", "T.maximum({a}, {b} * 2)",
-          "{a}.half() + {b}"]
-INPLACE = ["{a}.mul_(2)", "{a}.add_({b})", "{a}.zero_()", "{a}.sin_()", "{a}[0] = 7.0",
-           "{a}.copy_({b})", "{a}.clamp_(min=0)", "{a}[0].mul_(2)", "{a}.t().add_(1)",
-           "{a}.diagonal().zero_()", "{a}[:, 0].add_({b}.sum())", "{a}.view(-1)[1:].exp_()",
-           "{a}.t()[0].mul_({b}[0])", "{a}.unsqueeze(0)[0].neg_()"]
-HOOKS = ["lambda g: g * 2", "lambda g: None", "lambda g: g.clone().mul_(3)",
-         "lambda g: g.add_(1)", "lambda g: g.double()"]
-PACK = ["lambda x: x * 1, lambda x: x", "lambda x: x.detach(), lambda x: x",
-        "lambda x: x.clone(), lambda x: x.add_(1)"]
-OTHER = ["{a}.retain_grad()", "{a}.register_hook({hook})", "{a}.requires_grad_()",
-         "{a}.register_post_accumulate_grad_hook(lambda p: p.grad.mul_(2))",
-         "{a}.sum().backward(retain_graph=True)", "{a}.sum().backward()",
-         "{a}.retain_grad(); {a}.sum().backward(retain_graph=True); {a}.sum().backward()",
-         "_g = T.autograd.grad({a}.sum(), [{b}], allow_unused=True, retain_graph=True)",
-         "_g = T.autograd.grad({a}.sum(), [{b}], create_graph=True, allow_unused=True)",
-         "_g = T.autograd.grad({a}, [{b}], grad_outputs=T.ones_like({a}), allow_unused=True)",
-         "_g = T.autograd.grad({a}, {b}, T.rand_like({a}), create_graph=True, allow_unused=True)",
-         "{a}.sum().backward(create_graph=True)",
-         "with T.autograd.graph.saved_tensors_hooks({pack}): v = ({a}.sin() * {b}).sum()"]
-MODES = ["T.no_grad()", "T.enable_grad()", "T.inference_mode()", "T.no_grad(), T.enable_grad()",
-         "T.set_grad_enabled(False)"]
-
-
-def statement(rng: random.Random, a: str, b: str, new: str) -> str:
-    """One statement over variables ``a`` and ``b``; a made tensor is named ``new``."""
-    kind = rng.random()
-    if kind < 0.25:
-        line = f"{new} = {a}." + rng.choice(UNARY).format(a=a)
-    elif kind < 0.5:
-        line = f"{new} = " + rng.choice(BINARY).format(a=a, b=b)
-    elif kind < 0.7:
-        line = rng.choice(INPLACE).format(a=a, b=b)
-    else:
-        line = rng.choice(OTHER).format(a=a, b=b, hook=rng.choice(HOOKS), pack=rng.choice(PACK))
-        line = line.replace("): v =", f"): {new} =")
-    if rng.random() < 0.15 and not line.startswith("with"):
-        line = f"with {rng.choice(MODES)}: {line}"
-    return line
-
-
-def program(rng: random.Random) -> list:
-    """A few statements over variables v0, v1, ..."""
-    lines, names = [], []
-    for _ in range(rng.randint(1, 3)):
-        grad = rng.random() < 0.8
-        lines.append(f"v{len(names)} = T.rand{rng.choice(SHAPES)}.requires_grad_({grad})")
-        names.append(f"v{len(names)}")
-    for _ in range(rng.randint(2, 10)):
-        new = f"v{len(names)}"
-        line = statement(rng, rng.choice(names), rng.choice(names), new)
-        lines.append(line)
-        if re.search(rf"(^|: ){new} = ", line):
-            names.append(new)
-    return lines
 
 
 class Values(tuple):
@@ -111,6 +47,9 @@ class Values(tuple):
 
     def __eq__(self, other) -> bool:
         return len(self) == len(other) and all(_close(a, b) for a, b in zip(self, other))
+
+    def __ne__(self, other) -> bool:  # tuple's own != would compare exactly
+        return not self == other
 
     __hash__ = None
 
@@ -135,13 +74,26 @@ def _read(read):
         return (type(raised).__name__, str(raised).splitlines()[0] if str(raised) else "")
 
 
+def graph_names(node, most: int = 24) -> tuple:
+    """The names of the first ``most`` nodes reached from ``node``, in preorder."""
+    names, seen, stack = [], set(), [node]
+    while stack and len(names) < most:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        names.append(node.name())
+        stack.extend(next_node for next_node, _ in reversed(node.next_functions))
+    return tuple(names)
+
+
 def observe(t) -> tuple:
     """Everything observable about one tensor, as plain values."""
     node = _read(lambda: t.grad_fn)
     leaf = _read(lambda: t.is_leaf)
     grad = t.grad if leaf is True else None  # a non-leaf's .grad warns
     return (tuple(t.shape), str(t.dtype).split(".")[-1], t.stride(), t.requires_grad, leaf,
-            node if node is None or isinstance(node, tuple) else type(node).__name__,
+            node if node is None or isinstance(node, tuple) else graph_names(node),
             _read(lambda: t._version), _values(t),
             None if grad is None else (_values(grad), grad._version))
 
@@ -161,6 +113,7 @@ def tensors(library, namespace: dict) -> list:
 def trace(library, lines: list) -> list:
     """For each statement, its exception (if any) and every tensor's observation."""
     namespace, steps = {"T": library}, []
+    exec(PRELUDE, namespace)  # noqa: S102 - the prelude is ours
     for line in lines:
         if library is refgrad:
             refgrad.manual_seed(0)
@@ -180,7 +133,7 @@ def trace(library, lines: list) -> list:
 def first_difference(lines: list):
     """(statement, what differs) where the two libraries first part, or None."""
     ours, theirs = trace(refgrad, lines), trace(torch, lines)
-    fields = ("shape", "dtype", "stride", "requires_grad", "is_leaf", "grad_fn",
+    fields = ("shape", "dtype", "stride", "requires_grad", "is_leaf", "graph",
               "_version", "values", "grad")
     for line, (e1, s1), (e2, s2) in zip(lines, ours, theirs):
         if e1 != e2:
@@ -195,9 +148,12 @@ def first_difference(lines: list):
     return None
 
 
+MODE_BLOCK = r"^with (T\.(no_grad|enable_grad|inference_mode|set_grad_enabled)\([^()]*\)(, )?)+: "
+
+
 def template(line: str) -> str:
     """The statement with its variable names and grad mode blanked: the group it counts in."""
-    return re.sub(r"v\d+", "v", re.sub(r"^with (T\.[\w.]+\([^()]*\)(, )?)+: ", "", line))
+    return re.sub(r"v\d+", "v", re.sub(MODE_BLOCK, "", line))
 
 
 def main() -> None:

@@ -40,13 +40,15 @@ def remember_forward(node) -> None:
         metadata["parent_"] = task.current_node
 
 
-# --- book/chapters/22a_anomaly_mode.md:124
+# --- book/chapters/22a_anomaly_mode.md:132
 def reporting(step):
     """The engine's ``step``, warning with the forward's stacks when a node fails."""
 
     def run(node, task, grads):
+        box = [grads]
+        del grads  # NOTE [Gradients handed on as they came]: no holder here
         try:
-            return step(node, task, grads)
+            return step(node, task, box.pop())
         except Exception:
             warn_forward(node)
             raise
@@ -80,7 +82,7 @@ def _warn_stack(node, metadata, is_parent: bool, level: int) -> None:
     warnings.warn(message, UserWarning, stacklevel=level)
 
 
-# --- book/chapters/22a_anomaly_mode.md:174
+# --- book/chapters/22a_anomaly_mode.md:184
 def check_nan(node, outputs) -> None:
     """Refuse the first gradient of ``outputs`` that holds a NaN."""
     for i, grad in enumerate(outputs):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22a_anomaly_mode.md:196
+# --- book/chapters/22a_anomaly_mode.md:206
 """detect_anomaly and set_detect_anomaly: anomaly detection, switched on for a block."""
 
 import warnings
@@ -60,7 +60,7 @@ def set_anomaly_enabled(*args, **kwargs) -> None:
     _set_anomaly_enabled(given["enabled"], given.get("check_nan", True), tuple(kwargs))
 
 
-# --- book/chapters/22a_anomaly_mode.md:260
+# --- book/chapters/22a_anomaly_mode.md:270
 class detect_anomaly:  # noqa: N801 - torch's name
     """Anomaly detection for the block: forward stacks on failure, and NaN checks."""
 
