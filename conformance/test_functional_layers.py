@@ -81,6 +81,16 @@ def test_linear_flattens_a_contiguous_input_for_a_one_dimensional_bias():
         F.linear(x[0, 0], torch.ones(3, dtype=torch.float64), torch.ones(1, dtype=torch.float64))
 
 
+@pytest.mark.parametrize("x_shape, w_shape", [((), (3,)), ((3,), ()), ((), ()), ((2, 3), ())])
+@pytest.mark.parametrize("bias", [False, True])
+def test_linear_refuses_a_0d_operand_in_its_own_words(x_shape, w_shape, bias):
+    x, w = torch.ones(x_shape, requires_grad=True), torch.ones(w_shape)
+    message = (f"both arguments to linear need to be at least 1D, but they are "
+               f"{len(x_shape)}D and {len(w_shape)}D")
+    with raises(RuntimeError, message):
+        F.linear(x, w, torch.ones(3) if bias else None)
+
+
 def test_bilinear():
     x1 = torch.tensor([[1.0, 2.0]], dtype=torch.float64, requires_grad=True)
     x2 = torch.tensor([[0.5, -1.0, 3.0]], dtype=torch.float64)
