@@ -8,6 +8,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from conformance._support import raises
+
 
 def _versions(result):
     if isinstance(result, torch.Tensor):
@@ -122,3 +124,46 @@ def test_inside_inference_mode_a_result_is_an_inference_tensor_with_no_version()
     assert result.is_inference()
     with pytest.raises(RuntimeError, match="Inference tensors do not track version counter"):
         result._version
+
+
+OUT_CALLS = {  # (call, the op whose out= form refuses)
+    "abs": (lambda x: x.abs(), "abs"),
+    "nan_to_num": (lambda x: x.nan_to_num(), "nan_to_num"),
+    "2 ** x": (lambda x: 2 ** x, "pow"),
+    "mean": (lambda x: x.mean(), "sum"),
+    "mean(0)": (lambda x: x.mean(0, keepdim=True), "sum"),
+    "var": (lambda x: x.var(), "sum"),
+    "std": (lambda x: x.std(), "sum"),
+    "logsumexp": (lambda x: x.logsumexp(1), "logsumexp"),
+    "median(0)": (lambda x: x.median(0), "median"),
+    "nanmedian(0)": (lambda x: x.nanmedian(0), "nanmedian"),
+    "kthvalue": (lambda x: x.kthvalue(1), "kthvalue"),
+    "cummax": (lambda x: x.cummax(1), "cummax"),
+    "cummin": (lambda x: x.cummin(0), "cummin"),
+    "hardtanh": (lambda x: F.hardtanh(x), "hardtanh"),
+}
+
+
+@pytest.mark.parametrize("name", OUT_CALLS)
+def test_an_out_call_given_an_inference_leaf_that_requires_grad_is_refused(name):
+    call, refusing = OUT_CALLS[name]
+    with torch.inference_mode():
+        leaf = torch.tensor([[0.1, 0.5, 0.2], [0.7, 0.3, 0.4]], requires_grad=True)
+    with raises(RuntimeError, f"{refusing}(): functions with out=... arguments don't support "
+                "automatic differentiation, but one of the arguments requires grad."):
+        call(leaf)
+    with torch.no_grad():
+        assert call(leaf) is not None  # no autograd check in no_grad
+    with torch.inference_mode():
+        assert call(leaf) is not None
+
+
+@pytest.mark.parametrize("call, version", [
+    (lambda x: x.sum(), 1), (lambda x: x.max(0).values, 2), (lambda x: x.var(0), 0),
+    (lambda x: x.std(1), 0), (lambda x: x.exp(), 0),
+])
+def test_writes_by_other_means_let_an_inference_leaf_that_requires_grad_pass(call, version):
+    with torch.inference_mode():
+        leaf = torch.tensor([[0.1, 0.5, 0.2], [0.7, 0.3, 0.4]], requires_grad=True)
+    result = call(leaf)
+    assert result._version == version and result.grad_fn is None and not result.requires_grad

@@ -354,13 +354,24 @@ def _count_result_writes(op, tensors, params, results, outputs) -> None:
     writes = op.result_writes
     if callable(writes):
         writes = writes(tensors, params, results[0])
+    if writes and state.grad_enabled and _any_requires_grad(tensors):
+        _refuse_out_call(op)
     if type(writes) is int:
         writes = (writes,) * len(outputs)
     for out, count in zip(outputs, writes, strict=True):
         out._version_counter.value += count
 
 
-# --- book/chapters/13_dispatch.md:1556
+def _refuse_out_call(op) -> None:
+    from refgrad._ops.table import OUT_CALLS
+    from refgrad._ops.write_checks import OUT_NEEDS_GRAD
+
+    name = OUT_CALLS.get(op.name)
+    if name is not None:
+        raise RuntimeError(OUT_NEEDS_GRAD.format(name))
+
+
+# --- book/chapters/13_dispatch.md:1575
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

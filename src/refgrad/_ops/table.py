@@ -83,7 +83,8 @@ ITERATED = frozenset((
 # there are is a matter of how each kernel is written, so the table says it
 # per row: a number for every output, or a function of (operands, params,
 # first result array) where the arguments decide which way the kernel goes,
-# which may give one number per output.
+# which may give one number per output. Where a write is an out= call given
+# the operand, an operand that requires grad is refused there (OUT_CALLS).
 def _squeezed(operands, params, result) -> int:  # max.dim, min.dim: fill, then squeeze
     return 0 if params["keepdim"] else 2 if operands[0].ndim else 1
 
@@ -117,6 +118,17 @@ RESULT_WRITES: dict = {
 }
 
 
+# Of those rows, the ones whose kernel makes a write with the out= form of an
+# op (named here) that takes the operand itself: torch's autograd layer of
+# that op refuses it when the operand requires grad and grad mode is on.
+OUT_CALLS: dict = {
+    "abs": "abs", "nan_to_num": "nan_to_num", "pow_scalar": "pow", "mean": "sum",
+    "mean_dim": "sum", "var": "sum", "std": "sum", "logsumexp": "logsumexp",
+    "median_dim": "median", "nanmedian_dim": "nanmedian", "kthvalue": "kthvalue",
+    "cummax": "cummax", "cummin": "cummin", "hardtanh": "hardtanh",
+}
+
+
 # NOTE [A result is always saved]
 # torch's generated code keeps an output whenever it records a node, whichever
 # inputs require grad; so must a row: its outputs list every input. An input
@@ -134,7 +146,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:185
+# --- book/chapters/12_op_table.md:197
 def no_forward_formula(name):
     """The tangent formula of a row torch gives none: it refuses, in torch's words."""
 
