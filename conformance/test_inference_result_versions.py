@@ -22,6 +22,12 @@ def _operands():
             torch.tensor(0.5))
 
 
+def _ix(like, values):
+    """An index, an inference tensor when ``like`` is one, as every operand must be."""
+    with torch.inference_mode(like.is_inference()):
+        return torch.tensor(values)
+
+
 # (call, version(s) of its result when its operands are inference tensors)
 CASES = {
     "exp": (lambda x, v, s: x.exp(), 0),
@@ -80,6 +86,23 @@ CASES = {
     "smooth_l1_loss": (lambda x, v, s: F.smooth_l1_loss(x, x, reduction="sum"), 2),
     "hardtanh": (lambda x, v, s: F.hardtanh(x), 1),
     "clone": (lambda x, v, s: x.clone(), 1),
+    "inverse": (lambda x, v, s: x[:, :2].inverse(), 3),
+    "lstsq": (lambda x, v, s: torch.linalg.lstsq(x[:, :2], x).solution, 1),
+    "lu_factor": (lambda x, v, s: torch.linalg.lu_factor(x[:, :2]), (1, 0)),
+    "addmm": (lambda x, v, s: torch.addmm(x[:, :2], x[:, :2], x[:, :2]), 1),
+    "addmm, beta 0": (lambda x, v, s: torch.addmm(x[:, :2], x[:, :2], x[:, :2], beta=0), 0),
+    "linear with a bias": (lambda x, v, s: F.linear(x, x, v[:2]), 1),
+    "scatter": (lambda x, v, s: x.scatter(1, _ix(x, [[0, 1], [1, 0]]), 1.0), 1),
+    "scatter_add": (lambda x, v, s: x.scatter_add(1, _ix(x, [[0, 1], [1, 0]]), x), 1),
+    "index_add": (lambda x, v, s: x.index_add(1, _ix(x, [2, 0]), x[:, :2]), 2),
+    "index_add, alpha 2": (lambda x, v, s: x.index_add(1, _ix(x, [2, 0]), x[:, :2], alpha=2), 1),
+    "index_fill": (lambda x, v, s: x.index_fill(1, _ix(x, [2, 0]), 1.0), 2),
+    "index_put": (lambda x, v, s: x.index_put((_ix(x, [1]),), v), 2),
+    "index_put by a mask": (lambda x, v, s: x.index_put((x > 0.3,), v[0]), 0),
+    "put": (lambda x, v, s: x.put(_ix(x, [4, 0]), v[:2]), 2),
+    "pdist": (lambda x, v, s: F.pdist(x), 1),
+    "slice_scatter": (lambda x, v, s: x.slice_scatter(x[:1], 0, 0, 1), 2),
+    "rad2deg": (lambda x, v, s: x.rad2deg(), 1),
 }
 
 
@@ -141,6 +164,8 @@ OUT_CALLS = {  # (call, the op whose out= form refuses)
     "cummax": (lambda x: x.cummax(1), "cummax"),
     "cummin": (lambda x: x.cummin(0), "cummin"),
     "hardtanh": (lambda x: F.hardtanh(x), "hardtanh"),
+    "rad2deg": (lambda x: x.rad2deg(), "rad2deg"),
+    "lstsq": (lambda x: torch.linalg.lstsq(x[:, :2], x), "linalg_lstsq"),
 }
 
 

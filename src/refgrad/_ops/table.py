@@ -89,6 +89,10 @@ def _squeezed(operands, params, result) -> int:  # max.dim, min.dim: fill, then 
     return 0 if params["keepdim"] else 2 if operands[0].ndim else 1
 
 
+def _scaled(operands, params, result) -> int:  # addmm, baddbmm: self copied in, unless beta is 0
+    return 0 if params.get("beta", 1) == 0 else 1
+
+
 def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kernel goes
     m, n = operands[0].shape[-2:]
     mode = params["mode"]
@@ -111,6 +115,14 @@ RESULT_WRITES: dict = {
     "repeat": lambda operands, params, result: int(result.size > 0),
     "rot90": lambda operands, params, result: int(params["k"] % 4 != 2),  # a half turn flips
     "constant_pad_nd": lambda operands, params, result: 2 if max(params["pad"]) > 0 else 1,
+    "linalg_inv_ex": (3, 1), "linalg_lstsq": 1, "linalg_lu_factor_ex": (1, 0, 0),
+    "addmm": _scaled, "baddbmm": _scaled, "scatter_value": 1, "scatter": 1, "scatter_add": 1,
+    "index_copy": 1, "index_fill": 2, "put": 2, "diagonal_scatter": 2, "slice_scatter": 2,
+    "rad2deg": 1, "deg2rad": 1,
+    "index_add": lambda operands, params, result: 2 if params["alpha"] == 1 else 1,
+    "index_put": lambda operands, params, result: 0 if any(  # a mask: written another way
+        t is not None and t._data.dtype.kind == "b" for t in params["indices"]) else 2,
+    "_pdist_forward": lambda operands, params, result: int(result.size > 0),
     "block_diag": lambda operands, params, result: 1 + len(operands),  # zeros, then blocks
     "mse_loss": lambda operands, params, result: 2 if params["reduction"] else 0,
     "smooth_l1_loss": lambda operands, params, result: (
@@ -125,7 +137,8 @@ OUT_CALLS: dict = {
     "abs": "abs", "nan_to_num": "nan_to_num", "pow_scalar": "pow", "mean": "sum",
     "mean_dim": "sum", "var": "sum", "std": "sum", "logsumexp": "logsumexp",
     "median_dim": "median", "nanmedian_dim": "nanmedian", "kthvalue": "kthvalue",
-    "cummax": "cummax", "cummin": "cummin", "hardtanh": "hardtanh",
+    "cummax": "cummax", "cummin": "cummin", "hardtanh": "hardtanh", "rad2deg": "rad2deg",
+    "deg2rad": "deg2rad", "linalg_lstsq": "linalg_lstsq",
 }
 
 
@@ -146,7 +159,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:197
+# --- book/chapters/12_op_table.md:210
 def no_forward_formula(name):
     """The tangent formula of a row torch gives none: it refuses, in torch's words."""
 
