@@ -49,3 +49,19 @@ def test_a_tensor_given_inference_data_keeps_its_counter_and_gets_it_back():
     assert n._version_counter is counter and counter.value == 2 and not n.is_inference()
     assert _inference_counters.inference_counter(n) is None
     assert INFERENCE_INPLACE.startswith("Inplace update")
+
+
+def test_a_recorded_write_lends_the_counter_for_the_write_only():
+    d = _inference().detach()
+    counter = _inference_counters.inference_counter(d)
+    d.mul_(torch.full((2,), 3.0, requires_grad=True))
+    assert d._version_counter is None and d.is_inference()
+    assert _inference_counters.inference_counter(d) is counter and counter.value == 1
+    assert d.grad_fn._saved_self._version == 0  # a clone of d as it was, not d itself
+
+
+def test_a_refused_recorded_write_still_gives_the_counter_back():
+    d = _inference().detach()
+    with pytest.raises(RuntimeError):
+        d.mul_(torch.ones(3, requires_grad=True))  # shapes that do not fit
+    assert d._version_counter is None and d._version == 0

@@ -116,3 +116,13 @@ def test_node_names_are_unique_per_row():
 def test_derived_fields_follow_the_declared_ones(op):
     assert op.many == (op.outputs is None or len(op.outputs) > 1)
     assert op.plain == (op.promote and not op.promote_with and not op.variadic)
+
+
+def test_result_writes_name_rows_and_set_the_derived_fields():
+    from refgrad._ops.table import RESULT_WRITES
+
+    assert set(RESULT_WRITES) <= set(OPS)
+    for name, writes in RESULT_WRITES.items():
+        op = OPS[name]
+        assert op.result_writes is writes and op.special
+    assert OPS["exp"].result_writes == 0 and not OPS["exp"].special

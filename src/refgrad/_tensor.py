@@ -45,7 +45,7 @@ class VersionCounter:
     __slots__ = ("value", "views", "waiting")
 
 
-# --- book/chapters/03_tensor.md:260
+# --- book/chapters/03_tensor.md:266
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -84,6 +84,8 @@ class _RequiresGrad:
     def requires_grad(self, flag) -> None:
         if not isinstance(flag, bool):
             raise RuntimeError("requires_grad must be a bool")
+        if flag and held_grad_fn(self) is not None:  # the setter asks for a leaf, either way
+            raise RuntimeError(NOT_LEAF_REQUIRES_GRAD.split(" If")[0])
         if self._grad_fn is None:  # the setter words its dtype error as a factory does
             check_requires_grad(self, flag, ONLY_FLOAT[0].lower() + ONLY_FLOAT[1:])
         self.requires_grad_(flag)
@@ -96,6 +98,8 @@ class _RequiresGrad:
                             f"bool, not {c_type_name(type(requires_grad))}")
         if held_grad_fn(self) is not None:
             if requires_grad:
+                if self._version_counter is None and not state.inference_mode:
+                    raise RuntimeError(INFERENCE_REQUIRES_GRAD)  # one written from a graph
                 return self
             raise RuntimeError(NOT_LEAF_REQUIRES_GRAD)
         check_requires_grad(self, requires_grad, "only Tensors of floating point dtype can "
@@ -129,7 +133,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:351
+# --- book/chapters/03_tensor.md:361
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -209,7 +213,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:439
+# --- book/chapters/03_tensor.md:449
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad
@@ -225,7 +229,7 @@ def clear_grad(t, set_to_none: bool = True) -> None:
     grad.zero_()
 
 
-# --- book/chapters/03_tensor.md:462
+# --- book/chapters/03_tensor.md:472
 class _Versions:
     __slots__ = ()
 
@@ -248,7 +252,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:507
+# --- book/chapters/03_tensor.md:517
 class _Detach:
     __slots__ = ()
 
@@ -298,7 +302,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:772
+# --- book/chapters/03_tensor.md:784
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -331,7 +335,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:813
+# --- book/chapters/03_tensor.md:825
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda")
 
@@ -357,12 +361,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:845
+# --- book/chapters/03_tensor.md:857
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:862
+# --- book/chapters/03_tensor.md:874
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -164,5 +164,5 @@ from refgrad.autograd._introspection import (
 )
 
 
-# --- book/chapters/28_versions.md:133
+# --- book/chapters/28_versions.md:143
 from refgrad._C import _autograd

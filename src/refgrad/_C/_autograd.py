@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28_versions.md:124
+# --- book/chapters/28_versions.md:134
 """torch._C._autograd: the private autograd entry points refgrad provides."""
 
 from refgrad.autograd._versions import _unsafe_set_version_counter

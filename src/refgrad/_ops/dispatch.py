@@ -85,7 +85,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
             and not (switched_on.inference_mode and state.inference_mode)
             and (edges := _edges(tensors, params)) is not None):
         outputs = _record(op, edges, tensors, arrays, params, results)
-    elif op.many or op.view:
+    elif op.special:  # many outputs, a view, or writes counted: NOTE [Writes into a fresh result]
         outputs = _plain_outputs(op, tensors, results, params)
     else:
         outputs = (make_tensor(results[0]),)  # the commonest case, said directly
@@ -217,6 +217,8 @@ def _edges(tensors, params):
     for t in tensors:
         if isinstance(t, Tensor):
             if t._grad_fn is not None:
+                if t._version_counter is None and _all_inference(tensors, params):
+                    return None  # NOTE [Inference tensors outside inference mode]
                 nodes.append(t._grad_fn)
                 slots.append(t._output_nr)
                 wanted = True
@@ -241,9 +243,11 @@ def _edges(tensors, params):
 # even those that require grad: no node, and a result that requires nothing.
 # A number that torch wraps into a tensor (x * 2) is a normal operand, so such
 # an op records, and so do the tensors among the other arguments (an index, a
-# mask, a target); an optional operand not given (None) does not count. Only
-# a leaf can be an inference tensor that requires grad, so only the leaf
-# branch looks, and at the whole list only when it finds one.
+# mask, a target); an optional operand not given (None) does not count. An
+# inference tensor that requires grad is a leaf, or one that counts its writes
+# and was written in place from a tensor that requires grad, which gave it a
+# grad_fn (NOTE [Inference tensors that count writes]): an operand that
+# requires grad is looked at, and the whole list only when it is one.
 def _all_inference(tensors, params) -> bool:
     for t in tensors:  # a missing operand (None) does not count; a number does
         if t is not None and not (isinstance(t, Tensor) and t._version_counter is None):
@@ -285,7 +289,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1195
+# --- book/chapters/13_dispatch.md:1199
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -313,7 +317,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1357
+# --- book/chapters/13_dispatch.md:1361
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -327,6 +331,8 @@ def _plain_outputs(op, tensors, results, params):
         outputs = tuple([make_tensor(r) for r in results])
     else:
         outputs = (make_tensor(results[0]),)
+    if op.result_writes and outputs[0]._version_counter is not None:
+        _count_result_writes(op, tensors, params, results, outputs)
     if op.view:
         source = tensors[0]
         if source._version_counter is None:  # an inference tensor's "view" is no view
@@ -341,7 +347,31 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1522
+# --- book/chapters/13_dispatch.md:1399
+def _count_result_writes(op, tensors, params, results, outputs) -> None:
+    if not _all_inference(tensors, params):
+        return
+    writes = op.result_writes
+    if callable(writes):
+        writes = writes(tensors, params, results[0])
+    if writes and state.grad_enabled and _any_requires_grad(tensors):
+        _refuse_out_call(op)
+    if type(writes) is int:
+        writes = (writes,) * len(outputs)
+    for out, count in zip(outputs, writes, strict=True):
+        out._version_counter.value += count
+
+
+def _refuse_out_call(op) -> None:
+    from refgrad._ops.table import OUT_CALLS
+    from refgrad._ops.write_checks import OUT_NEEDS_GRAD
+
+    name = OUT_CALLS.get(op.name)
+    if name is not None:
+        raise RuntimeError(OUT_NEEDS_GRAD.format(name))
+
+
+# --- book/chapters/13_dispatch.md:1575
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:502
+# --- book/chapters/26_inplace.md:508
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import warnings
@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from refgrad._backend import overlaps
+from refgrad._inference_counters import inference_counter
 from refgrad._ops.copy_slices import rebase_history
 from refgrad._ops.input_overlaps import SHARED_INPUT, check_inputs
 from refgrad._ops.simple_functions import clone
@@ -45,6 +46,8 @@ def inplace(self, function, *args, **kwargs):
         raise
     if skipped:  # NOTE [An inference tensor written in place]
         result, recorded = _unrecorded(self, function, args, kwargs), False
+        if result is None:  # autograd sees it, and self counts its writes: it records
+            return _counted_and_recorded(self, function, args, kwargs)
     else:
         result = _without_pack_hooks(function, self, args, kwargs) if recorded else function(
             self, *args, **kwargs)
@@ -58,7 +61,7 @@ def inplace(self, function, *args, **kwargs):
         np.copyto(self._data, result._data, casting="unsafe")
     if node is not None and self._version_counter is not None:
         _rebase(self, node)
-    bump(self)
+    bump(self, tensors)
     if node is not None:
         if self._view_base is not None:  # at once, as torch: NOTE [Regenerating lazily]
             grad_fn_now(self)
@@ -96,7 +99,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:612
+# --- book/chapters/26_inplace.md:633
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -111,13 +114,24 @@ def _unrecorded(self, function, args, kwargs):
         seen = True
     if not seen:
         return result
+    if inference_counter(self) is not None:
+        return None  # written and recorded as a normal tensor: _counted_and_recorded
     if self._requires_grad:
         raise RuntimeError(LEAF)
     with no_grad():
         return function(self, *args, **kwargs)
 
 
-# --- book/chapters/26_inplace.md:639
+def _counted_and_recorded(self, function, args, kwargs):
+    """Write into ``self``, an inference tensor that counts its writes, recording it."""
+    self._version_counter = inference_counter(self)  # a normal tensor, for this write
+    try:
+        return inplace(self, function, *args, **kwargs)
+    finally:
+        self._version_counter = None
+
+
+# --- book/chapters/26_inplace.md:671
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/12_op_table.md:45
+# --- book/chapters/12_op_table.md:49
 """The op table: one row per differentiable operation."""
 
 from collections.abc import Callable
@@ -42,12 +42,20 @@ class Op:
     many: bool = field(init=False, repr=False)  # several outputs, or as many as forward returns
     # elementwise over several tensors: NOTE [The layout TensorIterator picks]
     iterated: bool = field(init=False, repr=False)
+    # writes counted on a fresh result of inference operands: NOTE [Writes into a fresh result]
+    result_writes: int | Callable = field(init=False, repr=False)
+    # many, view or result_writes: outputs that need more than a plain wrap
+    special: bool = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         plain = self.promote and not self.promote_with and not self.variadic
         object.__setattr__(self, "plain", plain)
-        object.__setattr__(self, "many", self.outputs is None or len(self.outputs) > 1)
+        many = self.outputs is None or len(self.outputs) > 1
+        object.__setattr__(self, "many", many)
         object.__setattr__(self, "iterated", self.name in ITERATED)
+        writes = RESULT_WRITES.get(self.name, 0)
+        object.__setattr__(self, "result_writes", writes)
+        object.__setattr__(self, "special", many or self.view or bool(writes))
 
 
 # The rows whose result torch lays out with TensorIterator from two or more
@@ -63,6 +71,75 @@ ITERATED = frozenset((
     "special_xlog1py", "igamma", "igammac", "heaviside", "lerp", "lerp_tensor", "addcmul",
     "addcdiv", "where", "tanh_backward", "sigmoid_backward", "threshold_backward",
 ))
+
+
+# NOTE [Writes into a fresh result]
+# Outside inference mode, torch skips its autograd layer for an op whose
+# operands are all inference tensors, and with it the guard that layer sets
+# for the kernels below. Some kernels make their result and then fill it
+# through other ops (fill_, copy_, an out= call, an in-place squeeze); with
+# the guard gone, each of those writes is counted on the result, a normal
+# tensor: `x.sum()` starts at version 1, `x.mean()` at 2. How many writes
+# there are is a matter of how each kernel is written, so the table says it
+# per row: a number for every output, or a function of (operands, params,
+# first result array) where the arguments decide which way the kernel goes,
+# which may give one number per output. Where a write is an out= call given
+# the operand, an operand that requires grad is refused there (OUT_CALLS).
+def _squeezed(operands, params, result) -> int:  # max.dim, min.dim: fill, then squeeze
+    return 0 if params["keepdim"] else 2 if operands[0].ndim else 1
+
+
+def _scaled(operands, params, result) -> int:  # addmm, baddbmm: self copied in, unless beta is 0
+    return 0 if params.get("beta", 1) == 0 else 1
+
+
+def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kernel goes
+    m, n = operands[0].shape[-2:]
+    mode = params["mode"]
+    wide_r = m < n or (m > n and mode == "complete") or (m == n and mode == "r")
+    return 0 if mode == "r" else 1, 2 if wide_r else 1
+
+
+RESULT_WRITES: dict = {
+    "nan_to_num": 1, "logical_not": 1, "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
+    "prod": 1, "prod_dim": 1, "mean": 2, "mean_dim": 2, "max": 1, "min": 1, "amax": 1,
+    "amin": 1, "all": 1, "any": 1, "logsumexp": 1, "median_dim": 1, "kthvalue": 1, "sort": 1,
+    "cummax": 1, "cummin": 1, "diagonal_copy": 1, "diag_embed": 2, "dot": 1, "mv": 1,
+    "_unique2": 1, "abs": 1, "vdot": 1, "pow_scalar": 1, "nanmedian_dim": 1,
+    "linalg_qr": _qr_writes, "max_dim": _squeezed, "min_dim": _squeezed,
+    "mode": lambda operands, params, result: 0 if params["keepdim"] else 2,
+    "aminmax": lambda operands, params, result: (
+        1 if params["dim"] is None else 0 if params["keepdim"] else 2),
+    "var": lambda operands, params, result: int(result.size == 1),  # one value: filled
+    "std": lambda operands, params, result: int(result.size == 1),
+    "repeat": lambda operands, params, result: int(result.size > 0),
+    "rot90": lambda operands, params, result: int(params["k"] % 4 != 2),  # a half turn flips
+    "constant_pad_nd": lambda operands, params, result: 2 if max(params["pad"]) > 0 else 1,
+    "linalg_inv_ex": (3, 1), "linalg_lstsq": 1, "linalg_lu_factor_ex": (1, 0, 0),
+    "addmm": _scaled, "baddbmm": _scaled, "scatter_value": 1, "scatter": 1, "scatter_add": 1,
+    "index_copy": 1, "index_fill": 2, "put": 2, "diagonal_scatter": 2, "slice_scatter": 2,
+    "rad2deg": 1, "deg2rad": 1,
+    "index_add": lambda operands, params, result: 2 if params["alpha"] == 1 else 1,
+    "index_put": lambda operands, params, result: 0 if any(  # a mask: written another way
+        t is not None and t._data.dtype.kind == "b" for t in params["indices"]) else 2,
+    "_pdist_forward": lambda operands, params, result: int(result.size > 0),
+    "block_diag": lambda operands, params, result: 1 + len(operands),  # zeros, then blocks
+    "mse_loss": lambda operands, params, result: 2 if params["reduction"] else 0,
+    "smooth_l1_loss": lambda operands, params, result: (
+        2 if params["reduction"] and params["beta"] else 0),
+}
+
+
+# Of those rows, the ones whose kernel makes a write with the out= form of an
+# op (named here) that takes the operand itself: torch's autograd layer of
+# that op refuses it when the operand requires grad and grad mode is on.
+OUT_CALLS: dict = {
+    "abs": "abs", "nan_to_num": "nan_to_num", "pow_scalar": "pow", "mean": "sum",
+    "mean_dim": "sum", "var": "sum", "std": "sum", "logsumexp": "logsumexp",
+    "median_dim": "median", "nanmedian_dim": "nanmedian", "kthvalue": "kthvalue",
+    "cummax": "cummax", "cummin": "cummin", "hardtanh": "hardtanh", "rad2deg": "rad2deg",
+    "deg2rad": "deg2rad", "linalg_lstsq": "linalg_lstsq",
+}
 
 
 # NOTE [A result is always saved]
@@ -82,7 +159,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:129
+# --- book/chapters/12_op_table.md:210
 def no_forward_formula(name):
     """The tangent formula of a row torch gives none: it refuses, in torch's words."""
 

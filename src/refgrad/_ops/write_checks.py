@@ -39,15 +39,17 @@ RESIZED = (
 )
 
 
-# --- book/chapters/26_inplace.md:88
-def bump(t) -> None:
-    """Count one write to ``t``'s memory."""
+# --- book/chapters/26_inplace.md:92
+def bump(t, operands=()) -> None:
+    """Count one write to ``t``'s memory (``operands``: the write's other tensors)."""
     counter = t._version_counter
     if counter is None:
+        counted = inference_counter(t)  # NOTE [Inference tensors that count writes]
         if not state.inference_mode:
-            counted = inference_counter(t)  # NOTE [Inference tensors that count writes]
             if counted is None:
                 raise RuntimeError(INFERENCE_INPLACE)
+            counted.value += 1
+        elif counted is not None and any(a._version_counter is not None for a in operands):
             counted.value += 1
         return
     counter.value += 1
@@ -73,7 +75,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:239
+# --- book/chapters/26_inplace.md:245
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -121,7 +123,7 @@ def check_broadcast(t, operands) -> None:
                            f"shape {list(shape)}")
 
 
-# --- book/chapters/26_inplace.md:2167
+# --- book/chapters/26_inplace.md:2199
 def resize_out(t, shape, times: int = 1) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype."""
     if t._data.size:

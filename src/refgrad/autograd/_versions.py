@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28_versions.md:38
+# --- book/chapters/28_versions.md:48
 """Version counters by hand: increment_version and the unsafe setter."""
 
 import operator
@@ -28,7 +28,7 @@ def increment_version(tensor) -> None:
             bump(t)
 
 
-# --- book/chapters/28_versions.md:82
+# --- book/chapters/28_versions.md:92
 NO_COUNTER = ("Tried to call torch.autograd._unsafe_set_version() on a tensor that does not have "
               "a version counter. Was it created in inference mode?")
 

@@ -43,5 +43,5 @@ from refgrad.autograd._memory_budget import region_activation_memory_budget
 __all__ += ["region_activation_memory_budget"]
 
 
-# --- book/chapters/28_versions.md:140
+# --- book/chapters/28_versions.md:150
 from refgrad.autograd._versions import increment_version
