@@ -146,3 +146,65 @@ def test_size_one_dimensions_are_ordered_when_an_operand_is_broadcast_or_a_numbe
     assert (x + x).stride() == (2, 1)  # alike and unbroadcast: the shortcut
     assert (x + y).stride() == (2, 1)
     assert x.sin().stride() == (2, 1)
+
+
+def lone_operand(kind):
+    """A tensor with size-one dimensions, gaps, or no elements, as one operand."""
+    return {
+        "unsqueezed_front": lambda: torch.rand(2, 3).t().unsqueeze(0),
+        "unsqueezed_middle": lambda: torch.rand(2, 3).t().unsqueeze(1),
+        "unsqueezed_back": lambda: torch.rand(2, 3).t().unsqueeze(2),
+        "gapped": lambda: torch.rand(12).as_strided((2, 1, 3), (1, 5, 2)),
+        "channels_last": lambda: torch.rand(2, 3, 1, 1).contiguous(
+            memory_format=torch.channels_last),
+        "permuted_empty": lambda: torch.rand(2, 0, 3).permute(2, 0, 1),
+        "transposed_empty": lambda: torch.rand(0, 3).t(),
+        "expanded": lambda: torch.rand(3).expand(2, 3),
+    }[kind]()
+
+
+UNARY = {
+    "tanh": lambda x: x.tanh(), "abs": lambda x: x.abs(), "relu": lambda x: x.relu(),
+    "sqrt": lambda x: x.sqrt(), "exp": lambda x: x.exp(), "neg": lambda x: -x,
+    "sigmoid": lambda x: x.sigmoid(), "square": lambda x: x ** 2, "pow": lambda x: x.pow(3.0),
+    "clamp": lambda x: x.clamp(0.2, 0.8), "clamp_min": lambda x: x.clamp(min=0.3),
+    "floor": lambda x: x.floor(), "sign": lambda x: x.sign(), "frac": lambda x: x.frac(),
+    "reciprocal": lambda x: x.reciprocal(), "erf": lambda x: x.erf(), "log1p": lambda x: x.log1p(),
+    "elu": lambda x: torch.nn.functional.elu(x), "logical_not": lambda x: x.logical_not(),
+    "times_number": lambda x: x * 2, "plus_number": lambda x: x + 1,
+    "number_minus": lambda x: 1 - x, "by_0d": lambda x: x * torch.tensor(2.0),
+}
+
+
+@pytest.mark.parametrize("kind", ["unsqueezed_front", "unsqueezed_middle", "unsqueezed_back",
+                                  "gapped", "channels_last", "permuted_empty",
+                                  "transposed_empty", "expanded"])
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_a_lone_operand_lays_out_its_result(name, kind):
+    # torch's strides: a dense operand's own, size-one dimensions included, an empty
+    # one's row-major; beside a number or 0-d tensor, ordered dimension by dimension
+    x = lone_operand(kind)
+    expected = {
+        "unsqueezed_front": (3, 1, 3), "unsqueezed_middle": (1, 6, 3),
+        "unsqueezed_back": (1, 3, 1), "gapped": (1, 5, 2), "channels_last": (3, 1, 1, 1),
+        "permuted_empty": (2, 1, 1), "transposed_empty": (1, 1), "expanded": (3, 1),
+    }[kind]
+    with_number = {"gapped": (1, 6, 2), "permuted_empty": (1, 0, 3), "transposed_empty": (1, 3)}
+    if name in ("times_number", "plus_number", "number_minus", "by_0d"):
+        expected = with_number.get(kind, expected)
+    assert UNARY[name](x).stride() == expected
+
+
+def test_number_minus_a_transposed_row_is_ordered_dimension_by_dimension():
+    x = torch.rand(2, 1).t()  # (1, 2) with strides (1, 1)
+    assert (1 - x).stride() == (1, 1)
+    assert (1 - torch.rand(1, 2).t()).stride() == (1, 2)
+
+
+def test_gradient_of_a_row_through_two_dtypes():
+    a = torch.rand(1, 2, requires_grad=True)
+    (a.double() * a).sum().backward()
+    assert (a.grad.stride(), a.grad._version) == ((2, 1), 1)
+    b = torch.rand(2, 1, requires_grad=True)
+    (b.double() * b).sum().backward()
+    assert (b.grad.stride(), b.grad._version) == ((1, 1), 1)

@@ -41,7 +41,7 @@ def _zero_gradient(g, **params):
 
 def _step(name, node, ufunc):
     return register(Op(name, node, ("self",), forward=_on_floats(ufunc, f"{name}_vml_cpu"),
-                       backward=_zero_gradient))
+                       backward=_zero_gradient, iterated=True))
 
 
 FLOOR = _step("floor", "FloorBackward0", np.floor)
@@ -68,18 +68,18 @@ def _frac(a):
 
 
 FRAC = register(Op("frac", "FracBackward0", ("self",), forward=_frac,
-                   backward=lambda g: (g,)))
+                   backward=lambda g: (g,), iterated=True))
 
 
 # --- book/chapters/16f_more_elementwise.md:116
 def _saves_input(name, node, ufunc, backward):
     return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
-                       saves=(("self", ("self",)),)))
+                       saves=(("self", ("self",)),), iterated=True))
 
 
 def _saves_result(name, node, ufunc, backward):
     return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
-                       saves=(("result", ("self",)),)))
+                       saves=(("result", ("self",)),), iterated=True))
 
 
 LN2, LN10 = math.log(2.0), math.log(10.0)
@@ -114,10 +114,10 @@ ATANH = _saves_input("atanh", "AtanhBackward0", np.arctanh,
 DEGREE = math.pi / 180
 DEG2RAD = register(Op("deg2rad", "Deg2RadBackward0", ("self",),
                       forward=floating(in_float32(lambda a: a * DEGREE)),
-                      backward=lambda g: (mul_scalar(g, DEGREE),)))
+                      backward=lambda g: (mul_scalar(g, DEGREE),), iterated=True))
 RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
                       forward=floating(in_float32(lambda a: a * (1 / DEGREE))),
-                      backward=lambda g: (mul_scalar(g, 1 / DEGREE),)))
+                      backward=lambda g: (mul_scalar(g, 1 / DEGREE),), iterated=True))
 
 
 # --- book/chapters/16f_more_elementwise.md:183
@@ -133,6 +133,7 @@ ATAN2 = register(Op(
     "atan2", "Atan2Backward0", ("self", "other"),
     forward=lambda a, b: np.arctan2(*_as_floats(a, b)), backward=_atan2_gradients,
     saves=(("other", ("self", "other")), ("self", ("self", "other"))),
+    iterated=True,
 ))
 
 
@@ -143,7 +144,7 @@ def _as_floats(*arrays):
     return [x.astype(default) if x.dtype.kind in "biu" else x for x in arrays]
 
 
-# --- book/chapters/16f_more_elementwise.md:216
+# --- book/chapters/16f_more_elementwise.md:217
 def _test(name, ufunc):
     return register(Op(name, None, ("self",), forward=ufunc, promote=False))
 
@@ -177,7 +178,7 @@ ALL = register(Op("all", None, ("self",), forward=_every(np.all), promote=False)
 ANY = register(Op("any", None, ("self",), forward=_every(np.any), promote=False))
 
 
-# --- book/chapters/16f_more_elementwise.md:258
+# --- book/chapters/16f_more_elementwise.md:259
 def _function(row):
     from refgrad._ops.dispatch import call
 
@@ -225,7 +226,7 @@ def _atan2(name, input, other):
     return call(ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:307
+# --- book/chapters/16f_more_elementwise.md:308
 def argmax(input, dim=None, keepdim=False):
     return _locate(ARGMAX, input, dim, keepdim)
 
@@ -273,7 +274,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:362
+# --- book/chapters/16f_more_elementwise.md:363
 def square(input):
     return input.pow(2)
 

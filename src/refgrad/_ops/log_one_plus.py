@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:626
+# --- book/chapters/16i_cumulative.md:630
 """xlog1py: x log(1 + y), zero wherever x is."""
 
 import math
@@ -36,7 +36,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:661
+# --- book/chapters/16i_cumulative.md:665
 def _for_y(g, self, other):
     return g * self / add_scalar(other, 1)
 
@@ -54,6 +54,7 @@ XLOG1PY = register(Op(
     saves=BOTH, tangent=_tangent,
     backward=lambda g, self, other: _last_first(lambda: _for_x(g, self, other),
                                                 lambda: _for_y(g, self, other)),
+    iterated=True,
 ))
 NUMBER_XLOG1PY = register(Op(
     "number_xlog1py", "SpecialXlog1PyBackward1", ("other",), promote_with=("self",),

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:709
+# --- book/chapters/14_arithmetic.md:717
 """pow's three rows, with torch's multiplied-out exponents and its integer answers."""
 
 import numpy as np
@@ -61,7 +61,7 @@ def _spread_power(a, b):
     return np.power(a, spread).reshape(shape)
 
 
-# --- book/chapters/14_arithmetic.md:769
+# --- book/chapters/14_arithmetic.md:777
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -69,6 +69,7 @@ POW = register(Op(
         _zeros_like(self) if exponent == 0 else g * mul_scalar(self ** (exponent - 1), exponent),
     ),
     saves=(("self", ("self",)),),
+    iterated=True,
 ))
 POW_TENSOR = register(Op(
     "pow_tensor", "PowBackward1", ("self", "exponent"),
@@ -78,6 +79,7 @@ POW_TENSOR = register(Op(
     ),
     saves=(("exponent", ("self", "exponent")), ("self", ("self", "exponent")),
            ("result", ("self", "exponent"))),  # NOTE [A result is always saved]
+    iterated=True,
 ))
 POW_SCALAR = register(Op(
     "pow_scalar", "PowBackward2", ("exponent",), promote_with=("self",),
@@ -87,7 +89,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:816
+# --- book/chapters/14_arithmetic.md:826
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
 

@@ -43,7 +43,7 @@ def _in_float64(fn, kernel=None):
 
 def _row(name, node, fn, backward, saves=(("self", ("self",)),), kernel=None):
     return register(Op(name, node, ("self",), forward=_in_float64(fn, kernel),
-                       backward=backward, saves=saves))
+                       backward=backward, saves=saves, iterated=True))
 
 
 # --- book/chapters/16m_special_functions.md:726
@@ -98,10 +98,11 @@ POLYGAMMA = register(Op(
 MVLGAMMA = register(Op(
     "mvlgamma", "MvlgammaBackward0", ("self",), forward=_in_float64(_mvlgamma),
     backward=_mvlgamma_backward, saves=(("self", ("self",)),),
+    iterated=True,
 ))
 
 
-# --- book/chapters/16m_special_functions.md:823
+# --- book/chapters/16m_special_functions.md:824
 SELF_AND_RESULT = (("self", ("self",)), ("result", ("self",)))
 
 
@@ -130,7 +131,7 @@ I1 = _row("special_i1", "SpecialI1Backward0", bessel.i1, _i1_backward, SELF_AND_
 I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF_AND_RESULT)
 
 
-# --- book/chapters/16m_special_functions.md:878
+# --- book/chapters/16m_special_functions.md:879
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -154,12 +155,12 @@ def _entr(x):
 
 
 SINC = register(Op("sinc", "SincBackward0", ("self",), forward=floating(_sinc),
-                   backward=_sinc_backward, saves=(("self", ("self",)),)))
+                   backward=_sinc_backward, saves=(("self", ("self",)),), iterated=True))
 ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -(1 + self.log()),))
 
 
-# --- book/chapters/16m_special_functions.md:917
+# --- book/chapters/16m_special_functions.md:918
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", ef.ndtri,
              lambda g, result: (g * SQRT_TWO_PI * (result * result / 2).exp(),),
@@ -169,7 +170,7 @@ LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr,
                 SELF_AND_RESULT, "log_ndtr_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:934
+# --- book/chapters/16m_special_functions.md:935
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -192,7 +193,7 @@ def _integer(name, argument, position, value):
         raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:958
+# --- book/chapters/16m_special_functions.md:959
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)
