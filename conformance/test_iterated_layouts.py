@@ -171,6 +171,8 @@ UNARY = {
     "floor": lambda x: x.floor(), "sign": lambda x: x.sign(), "frac": lambda x: x.frac(),
     "reciprocal": lambda x: x.reciprocal(), "erf": lambda x: x.erf(), "log1p": lambda x: x.log1p(),
     "elu": lambda x: torch.nn.functional.elu(x), "logical_not": lambda x: x.logical_not(),
+    "silu": lambda x: torch.nn.functional.silu(x), "gelu": lambda x: torch.nn.functional.gelu(x),
+    "softplus": lambda x: torch.nn.functional.softplus(x), "isnan": lambda x: x.isnan(),
     "times_number": lambda x: x * 2, "plus_number": lambda x: x + 1,
     "number_minus": lambda x: 1 - x, "by_0d": lambda x: x * torch.tensor(2.0),
 }

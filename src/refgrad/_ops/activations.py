@@ -41,10 +41,11 @@ def on_host(fn):
     return forward
 
 
-def _row(name, node, forward, backward, **more):
-    """A row of one input that keeps it, computed in float32 for float16."""
+def _row(name, node, forward, backward, iterated=True, **more):
+    """A row of one input that keeps it, computed in float32 for float16; elementwise
+    unless ``iterated`` says otherwise (NOTE [The layout TensorIterator picks])."""
     return register(Op(name, node, ("self",), forward=in_float32(forward), backward=backward,
-                       saves=_SELF, promote=False, **more))
+                       saves=_SELF, promote=False, iterated=iterated, **more))
 
 
 LEAKY_RELU = _row(
@@ -56,10 +57,11 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
     forward=lambda a, min_val, max_val: np.minimum(
         np.maximum(a, a.dtype.type(min_val)), a.dtype.type(max_val)),
     backward=lambda g, self, min_val, max_val: (
-        _zero_where((self <= min_val).logical_or(self >= max_val), g),)))
+        _zero_where((self <= min_val).logical_or(self >= max_val), g),),
+    iterated=True))
 
 
-# --- book/chapters/16q_functional.md:130
+# --- book/chapters/16q_functional.md:132
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 _INVERSE_ROOT_TAU = 1 / math.sqrt(2 * math.pi)
 
@@ -88,7 +90,7 @@ def _gelu_backward(g, self, approximate):
 GELU = _row("gelu", "GeluBackward0", on_host(_gelu), _gelu_backward)  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:168
+# --- book/chapters/16q_functional.md:170
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -117,7 +119,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus, _softplus_backward)
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:208
+# --- book/chapters/16q_functional.md:210
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -139,7 +141,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda a: a * _relu6_of_shifted(a) / a.dtype.type(6), _hardswish_backward)
 
 
-# --- book/chapters/16q_functional.md:245
+# --- book/chapters/16q_functional.md:247
 def _log_sigmoid(a):
     return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
 
@@ -167,10 +169,10 @@ LOG_SIGMOID = _row("log_sigmoid", "LogSigmoidBackward0", _log_sigmoid,
                    lambda g, self: (g * (-self).sigmoid(),))
 SOFTSHRINK = _row("softshrink", "SoftshrinkBackward0", _softshrink,
                   lambda g, self, lambd: (_zero_where(_inside(self, lambd), g),))
-GLU = _row("glu", "GluBackward0", _glu, _glu_backward)
+GLU = _row("glu", "GluBackward0", _glu, _glu_backward, iterated=False)
 
 
-# --- book/chapters/16q_functional.md:283
+# --- book/chapters/16q_functional.md:285
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

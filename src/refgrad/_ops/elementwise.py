@@ -146,7 +146,7 @@ def _as_floats(*arrays):
 
 # --- book/chapters/16f_more_elementwise.md:217
 def _test(name, ufunc):
-    return register(Op(name, None, ("self",), forward=ufunc, promote=False))
+    return register(Op(name, None, ("self",), forward=ufunc, promote=False, iterated=True))
 
 
 # NumPy has each test under torch's name.
