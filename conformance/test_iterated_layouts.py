@@ -173,28 +173,54 @@ UNARY = {
     "elu": lambda x: torch.nn.functional.elu(x), "logical_not": lambda x: x.logical_not(),
     "silu": lambda x: torch.nn.functional.silu(x), "gelu": lambda x: torch.nn.functional.gelu(x),
     "softplus": lambda x: torch.nn.functional.softplus(x), "isnan": lambda x: x.isnan(),
+    "sgn": lambda x: x.sgn(), "logit": lambda x: x.logit(), "round": lambda x: x.round(decimals=2),
+    "polygamma": lambda x: torch.polygamma(1, x), "bitwise_not": lambda x: ~x.to(torch.int64),
+    "threshold": lambda x: torch.nn.functional.threshold(x, 0.5, 0.0),
+    "hardshrink": lambda x: torch.nn.functional.hardshrink(x, 0.3),
+}
+# beside a number or a 0-d tensor: ordered dimension by dimension
+WITH_NUMBER = {
     "times_number": lambda x: x * 2, "plus_number": lambda x: x + 1,
     "number_minus": lambda x: 1 - x, "by_0d": lambda x: x * torch.tensor(2.0),
+    "copysign": lambda x: x.copysign(-1.0), "fmod": lambda x: x.fmod(0.3),
+    "remainder": lambda x: x.remainder(0.3), "number_remainder": lambda x: torch.remainder(2.0, x),
+    "floor_divide": lambda x: x.floor_divide(0.3), "number_floor_divide": lambda x: 2.0 // x,
+    "xlogy": lambda x: x.xlogy(2.0), "number_xlogy": lambda x: torch.xlogy(2.0, x),
 }
+# written into a tensor made like the input (preserve_format)
+LIKE_INPUT = {
+    "hardtanh": lambda x: torch.nn.functional.hardtanh(x), "nan_to_num": lambda x: x.nan_to_num(),
+    "deg2rad": lambda x: x.deg2rad(), "rad2deg": lambda x: x.rad2deg(),
+}
+# written into a fresh row-major tensor
+ROW_MAJOR = {
+    "number_power": lambda x: 2 ** x, "mvlgamma": lambda x: (x + 2).mvlgamma(1),
+    "logsigmoid": lambda x: torch.nn.functional.logsigmoid(x),
+}
+KINDS = ["unsqueezed_front", "unsqueezed_middle", "unsqueezed_back", "gapped", "channels_last",
+         "permuted_empty", "transposed_empty", "expanded"]
+# torch's strides, kind by kind, for each group
+EXPECTED = {
+    "unsqueezed_front": ((3, 1, 3), (3, 1, 3), (3, 1, 3), (6, 2, 1)),
+    "unsqueezed_middle": ((1, 6, 3), (1, 6, 3), (1, 6, 3), (2, 2, 1)),
+    "unsqueezed_back": ((1, 3, 1), (1, 3, 1), (1, 3, 1), (2, 1, 1)),
+    "gapped": ((1, 5, 2), (1, 6, 2), (1, 5, 2), (3, 3, 1)),
+    "channels_last": ((3, 1, 1, 1), (3, 1, 1, 1), (3, 1, 1, 1), (3, 1, 1, 1)),
+    "permuted_empty": ((2, 1, 1), (1, 0, 3), (1, 3, 3), (2, 1, 1)),
+    "transposed_empty": ((1, 1), (1, 3), (1, 3), (1, 1)),
+    "expanded": ((3, 1), (3, 1), (3, 1), (3, 1)),
+}
+GROUPS = (UNARY, WITH_NUMBER, LIKE_INPUT, ROW_MAJOR)
+CALLS = [(name, group) for group, ops in enumerate(GROUPS) for name in sorted(ops)]
 
 
-@pytest.mark.parametrize("kind", ["unsqueezed_front", "unsqueezed_middle", "unsqueezed_back",
-                                  "gapped", "channels_last", "permuted_empty",
-                                  "transposed_empty", "expanded"])
-@pytest.mark.parametrize("name", sorted(UNARY))
-def test_a_lone_operand_lays_out_its_result(name, kind):
-    # torch's strides: a dense operand's own, size-one dimensions included, an empty
-    # one's row-major; beside a number or 0-d tensor, ordered dimension by dimension
-    x = lone_operand(kind)
-    expected = {
-        "unsqueezed_front": (3, 1, 3), "unsqueezed_middle": (1, 6, 3),
-        "unsqueezed_back": (1, 3, 1), "gapped": (1, 5, 2), "channels_last": (3, 1, 1, 1),
-        "permuted_empty": (2, 1, 1), "transposed_empty": (1, 1), "expanded": (3, 1),
-    }[kind]
-    with_number = {"gapped": (1, 6, 2), "permuted_empty": (1, 0, 3), "transposed_empty": (1, 3)}
-    if name in ("times_number", "plus_number", "number_minus", "by_0d"):
-        expected = with_number.get(kind, expected)
-    assert UNARY[name](x).stride() == expected
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(("name", "group"), CALLS)
+def test_a_lone_operand_lays_out_its_result(name, group, kind):
+    # a lone dense operand's own strides, size-one dimensions included; an empty
+    # one's row-major ones
+    result = GROUPS[group][name](lone_operand(kind))
+    assert result.stride() == EXPECTED[kind][group]
 
 
 def test_number_minus_a_transposed_row_is_ordered_dimension_by_dimension():

@@ -106,19 +106,23 @@ def _by_number(ufunc):
 MUL_SCALAR = register(Op(
     "mul_scalar", "MulBackward1", ("self",), promote_with=("other",),
     forward=_by_number(np.multiply), backward=lambda g, other: (mul_scalar(g, other),),
+    iterated=("self", "other"),
 ))
 DIV_SCALAR = register(Op(
     "div_scalar", "DivBackward1", ("self",), promote_with=("other",),
     forward=_by_number(lambda a, other: _true_divide(a, other)),
     backward=lambda g, other: (div_scalar(g, other),),
+    iterated=("self", "other"),
 ))
 ADD_SCALAR = register(Op(
     "add_scalar", "AddBackward1", ("self",), promote_with=("other",),
     forward=lambda a, other: a + other, backward=lambda g, other: (g,), hides=("other",),
+    iterated=("self", "other"),
 ))
 SUB_SCALAR = register(Op(
     "sub_scalar", "SubBackward1", ("self",), promote_with=("other",),
     forward=lambda a, other: a - other, backward=lambda g, other: (g,), hides=("other",),
+    iterated=("self", "other"),
 ))
 
 
@@ -154,7 +158,7 @@ def one_minus(t):
     return call(SUB, (t.new_ones(()), t), {"alpha": 1})
 
 
-# --- book/chapters/14_arithmetic.md:295
+# --- book/chapters/14_arithmetic.md:299
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -172,7 +176,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1009
+# --- book/chapters/14_arithmetic.md:1016
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -232,7 +236,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1076
+# --- book/chapters/14_arithmetic.md:1083
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -250,7 +254,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1100
+# --- book/chapters/14_arithmetic.md:1107
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 

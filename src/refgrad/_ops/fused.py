@@ -11,6 +11,7 @@ from refgrad import _dtype
 from refgrad._ops.arithmetic import in_float32, mul_scalar, one_minus
 from refgrad._ops.dispatch import call
 from refgrad._ops.fma import fused_multiply_add
+from refgrad._ops.result_layout import like_input_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
@@ -47,7 +48,7 @@ LERP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:663
+# --- book/chapters/16g_moves_and_fused.md:664
 def lerp(input, end, weight):
     if type(weight) is int:  # the parser's overflow comes first
         _dtype.parsed_int(weight)
@@ -76,7 +77,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:707
+# --- book/chapters/16g_moves_and_fused.md:708
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -145,11 +146,12 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:785
+# --- book/chapters/16g_moves_and_fused.md:786
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
-        return a.copy()
-    return np.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf)
+        return like_input_result(a.copy(), a)
+    # torch writes into a tensor made like the input: NOTE [Results laid out like the input]
+    return like_input_result(np.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf), a)
 
 
 NAN_TO_NUM = register(Op(

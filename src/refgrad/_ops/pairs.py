@@ -94,10 +94,11 @@ COPYSIGN_NUMBER = register(Op(
     forward=lambda a, other: _signed(_as_floats(a)[0], other),
     backward=lambda g, self, result, other: (_copysign_backward(g, self, result),),
     saves=(("self", ("self",)), ("result", ("self",))), hides=("other",),
+    iterated=("self", "other"),
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:605
+# --- book/chapters/16n_more_shapes_and_elementwise.md:606
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -121,7 +122,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:634
+# --- book/chapters/16n_more_shapes_and_elementwise.md:635
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -173,7 +174,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:712
+# --- book/chapters/16n_more_shapes_and_elementwise.md:713
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -187,7 +188,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:747
+# --- book/chapters/16n_more_shapes_and_elementwise.md:748
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
@@ -220,7 +221,7 @@ def _floating_only(input) -> None:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:791
+# --- book/chapters/16n_more_shapes_and_elementwise.md:792
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 
@@ -253,7 +254,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:825
+# --- book/chapters/16n_more_shapes_and_elementwise.md:826
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:717
+# --- book/chapters/14_arithmetic.md:721
 """pow's three rows, with torch's multiplied-out exponents and its integer answers."""
 
 import numpy as np
 
 from refgrad._ops.arithmetic import _kind, _last_first, mul_scalar, sub_scalar
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
@@ -61,7 +62,7 @@ def _spread_power(a, b):
     return np.power(a, spread).reshape(shape)
 
 
-# --- book/chapters/14_arithmetic.md:777
+# --- book/chapters/14_arithmetic.md:782
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -83,13 +84,15 @@ POW_TENSOR = register(Op(
 ))
 POW_SCALAR = register(Op(
     "pow_scalar", "PowBackward2", ("exponent",), promote_with=("self",),
-    forward=lambda exponent, self: _power(self, exponent),
+    # torch writes a number's powers into a fresh row-major tensor, whatever the exponent's
+    # layout: NOTE [Results written row-major]
+    forward=lambda exponent, self: row_major_result(_power(self, exponent)),
     backward=lambda g, self, exponent, result: (g * mul_scalar(result, float(np.log(self))),),
     saves=(("exponent", ("exponent",)), ("result", ("exponent",))),
 ))
 
 
-# --- book/chapters/14_arithmetic.md:826
+# --- book/chapters/14_arithmetic.md:833
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
 

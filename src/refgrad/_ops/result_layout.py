@@ -33,8 +33,7 @@ def iterated_layout(op, arrays, params, out):
     """``out``, or a copy of it with the strides torch's TensorIterator gives it."""
     order = op.operand_order
     if order is not None:  # positions among the inputs, or names of parameters
-        arrays = [arrays[k] if type(k) is int else getattr(params[k], "_data", params[k])
-                  for k in order]
+        arrays = [arrays[k] if type(k) is int else _operand(params.get(k, 0)) for k in order]
     shape = out.shape
     if out.flags.c_contiguous:  # the common case: all row-major, none broadcast
         for a in arrays:
@@ -47,6 +46,12 @@ def iterated_layout(op, arrays, params, out):
     broadcast = len(arrays) < len(given) or any(a.shape != shape for a in arrays)
     operands = tuple(_broadcast_strides(a, shape) for a in arrays)
     return moved_to(out, iterated_strides(shape, operands, broadcast))
+
+
+def _operand(value):
+    """A parameter as an operand: a tensor's array, or a number (one the row's kernel
+    brings itself is not among the parameters)."""
+    return getattr(value, "_data", value)
 
 
 def moved_to(array, strides):
@@ -73,7 +78,7 @@ def _broadcast_strides(array, shape) -> tuple:
                                for n, m, step in zip(array.shape, shape[lead:], own))
 
 
-# --- book/chapters/13_dispatch.md:1353
+# --- book/chapters/13_dispatch.md:1358
 # NOTE [Results written row-major]
 # Some of torch's kernels write a fresh contiguous result whatever the input's
 # layout: cat, stack, softmax, log_softmax, the running ops, roll and masked_fill.

@@ -109,14 +109,16 @@ REMAINDER_BY_NUMBER = register(Op(
     "remainder_by_number", "RemainderBackward0", ("self",), promote_with=("other",),
     forward=lambda a, other: _remainder(a, other), backward=lambda g, other: (g,),
     hides=("other",),
+    iterated=("self", "other"),
 ))
 FMOD_BY_NUMBER = register(Op(
     "fmod_by_number", "FmodBackward0", ("self",), promote_with=("other",),
     forward=lambda a, other: _fmod(a, other), backward=lambda g, other: (g,), hides=("other",),
+    iterated=("self", "other"),
 ))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:210
+# --- book/chapters/16e_rounding_and_bits.md:212
 # NOTE [Derivatives torch does not implement]
 # Such a row records a NotImplemented node like any other; its backward fails
 # with torch's message. All these rows share one node class (classes go by
@@ -148,12 +150,13 @@ FLOOR_DIVIDE = underivable(
     iterated=True)
 FLOOR_DIVIDE_BY_NUMBER = underivable(
     "floor_divide_by_number", ("self",),
-    lambda a, other, operation: quotient(a, other, "floor"), ("other",))
+    lambda a, other, operation: quotient(a, other, "floor"), ("other",), ("self", "other"))
 NUMBER_FLOOR_DIVIDE = underivable(
     "number_floor_divide", ("other",),
-    lambda b, self, operation: quotient(self, b, "floor"), ("self",))
+    lambda b, self, operation: quotient(self, b, "floor"), ("self",), ("self", "other"))
 NUMBER_REMAINDER = underivable(
-    "number_remainder", ("other",), lambda b, self, operation: _remainder(self, b), ("self",))
+    "number_remainder", ("other",), lambda b, self, operation: _remainder(self, b), ("self",),
+    ("self", "other"))
 node_class(FLOOR_DIVIDE).name = lambda node: "torch::autograd::NotImplemented"
 
 
@@ -167,7 +170,7 @@ def without_empty_edges(out):
     return out
 
 
-# --- book/chapters/16e_rounding_and_bits.md:271
+# --- book/chapters/16e_rounding_and_bits.md:274
 def is_number(value) -> bool:
     return isinstance(value, bool | int | float)
 
@@ -205,7 +208,7 @@ def _named(row, name) -> dict:
     return {"operation": name} if row.node == "NotImplemented" else {}
 
 
-# --- book/chapters/16e_rounding_and_bits.md:316
+# --- book/chapters/16e_rounding_and_bits.md:319
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -269,7 +272,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:682
+# --- book/chapters/16e_rounding_and_bits.md:685
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -290,6 +293,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:706
+# --- book/chapters/16e_rounding_and_bits.md:709
 def true_divide(input, other):
     return div(input, other)

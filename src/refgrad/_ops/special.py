@@ -109,12 +109,14 @@ NUMBER_XLOGY = register(Op(
     "number_xlogy", "XlogyBackward1", ("other",), promote_with=("self",),
     forward=lambda y, self: _xlogy(self, y), saves=(("other", ("other",)),),
     backward=lambda g, other, self: (mul_scalar(g, self) / other,),
+    iterated=("self", "other"),
 ))
 XLOGY_BY_NUMBER = register(Op(
     "xlogy_by_number", "XlogyBackward2", ("self",), promote_with=("other",),
     forward=lambda x, other: _xlogy(x, other), saves=(("self", ("self",)),),
     backward=lambda g, self, other: (_for_x(g, self, other),),
     tangent=lambda tangents, self, other: _for_x(tangents[0], self, other),
+    iterated=("self", "other"),
 ))
 _OUT = "*, Tensor out = None"
 XLOGY_FORMS = (f"Tensor input, Tensor other, {_OUT}", f"Number self, Tensor other, {_OUT}",
@@ -137,7 +139,7 @@ def floats_beside_numbers(input, other) -> tuple:
     return input, other
 
 
-# --- book/chapters/16i_cumulative.md:735
+# --- book/chapters/16i_cumulative.md:739
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -162,13 +164,13 @@ def _logit_tangent(tangents, self, eps):
 
 LOGIT = register(Op(
     "logit", "LogitBackward0", ("self",), forward=_logit, backward=_logit_backward,
-    saves=(("self", ("self",)),), tangent=_logit_tangent,
+    saves=(("self", ("self",)),), tangent=_logit_tangent, iterated=True,
 ))
 SGN = register(Op(
     "sgn", "SgnBackward0", ("self",),  # its zeros: NOTE [Zeros that add nothing]
     backward=lambda g, self, result: (adds_nothing(_zeros_like(g)),),
     forward=lambda a: a.copy() if a.dtype.kind == "b" else _sign(a),
-    saves=(("self", ("self",)), ("result", ("self",))),
+    saves=(("self", ("self",)), ("result", ("self",))), iterated=True,
 ))
 HEAVISIDE = register(Op(
     "heaviside", "NotImplemented", ("self", "values"), promote=False, hides=("operation",),
@@ -178,7 +180,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:777
+# --- book/chapters/16i_cumulative.md:781
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -228,7 +230,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:836
+# --- book/chapters/16i_cumulative.md:840
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/12_op_table.md:48
+# --- book/chapters/12_op_table.md:50
 """The op table: one row per differentiable operation."""
 
 from collections.abc import Callable
@@ -76,7 +76,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:126
+# --- book/chapters/12_op_table.md:128
 def no_forward_formula(name):
     """The tangent formula of a row torch gives none: it refuses, in torch's words."""
 
