@@ -236,3 +236,16 @@ def test_gradient_of_a_row_through_two_dtypes():
     b = torch.rand(2, 1, requires_grad=True)
     (b.double() * b).sum().backward()
     assert (b.grad.stride(), b.grad._version) == ((1, 1), 1)
+
+
+def test_a_gradient_expanded_along_size_one_dimensions_is_copied():
+    # the layout contract takes a zero stride even where the size is one as broken
+    a = torch.rand(1, 1, requires_grad=True)
+    a.sum().backward()
+    assert (a.grad.stride(), a.grad._version) == ((1, 1), 1)
+    b = torch.rand(1, requires_grad=True)
+    b.sum().backward()
+    assert (b.grad.stride(), b.grad._version) == ((1,), 1)
+    c = torch.rand(1, 3, requires_grad=True)
+    (c * 2).sum().backward()
+    assert (c.grad.stride(), c.grad._version) == ((3, 1), 0)

@@ -78,10 +78,11 @@ def _broadcast_strides(array, shape) -> tuple:
                                for n, m, step in zip(array.shape, shape[lead:], own))
 
 
-# --- book/chapters/13_dispatch.md:1358
+# --- book/chapters/13_dispatch.md:1363
 # NOTE [Results written row-major]
 # Some of torch's kernels write a fresh contiguous result whatever the input's
-# layout: cat, stack, softmax, log_softmax, the running ops, roll and masked_fill.
+# layout: cat, stack, softmax, log_softmax, the running ops, roll, masked_fill,
+# a number's powers, mvlgamma and logsigmoid.
 # NumPy follows the input's order instead, so their forwards move the result.
 def row_major_result(out):
     """``out``, or a row-major copy of it, as torch's contiguous kernels write."""
@@ -93,7 +94,8 @@ def row_major_result(out):
 # NOTE [Results laid out like the input]
 # Other kernels make their result with empty_like, or clone the input before
 # writing into it: the input's strides when it is dense, else dense ones in
-# its order (preserve_format). flip, sort, index_fill and put among them.
+# its order (preserve_format). flip, sort, index_fill, put, hardtanh,
+# nan_to_num, deg2rad and rad2deg among them.
 def like_input_result(out, a):
     """``out``, or a copy of it laid out as preserve_format lays out one like ``a``."""
     if type(out) is not ndarray or out.ndim < 2:
