@@ -146,3 +146,106 @@ def test_size_one_dimensions_are_ordered_when_an_operand_is_broadcast_or_a_numbe
     assert (x + x).stride() == (2, 1)  # alike and unbroadcast: the shortcut
     assert (x + y).stride() == (2, 1)
     assert x.sin().stride() == (2, 1)
+
+
+def lone_operand(kind):
+    """A tensor with size-one dimensions, gaps, or no elements, as one operand."""
+    return {
+        "unsqueezed_front": lambda: torch.rand(2, 3).t().unsqueeze(0),
+        "unsqueezed_middle": lambda: torch.rand(2, 3).t().unsqueeze(1),
+        "unsqueezed_back": lambda: torch.rand(2, 3).t().unsqueeze(2),
+        "gapped": lambda: torch.rand(12).as_strided((2, 1, 3), (1, 5, 2)),
+        "channels_last": lambda: torch.rand(2, 3, 1, 1).contiguous(
+            memory_format=torch.channels_last),
+        "permuted_empty": lambda: torch.rand(2, 0, 3).permute(2, 0, 1),
+        "transposed_empty": lambda: torch.rand(0, 3).t(),
+        "expanded": lambda: torch.rand(3).expand(2, 3),
+    }[kind]()
+
+
+UNARY = {
+    "tanh": lambda x: x.tanh(), "abs": lambda x: x.abs(), "relu": lambda x: x.relu(),
+    "sqrt": lambda x: x.sqrt(), "exp": lambda x: x.exp(), "neg": lambda x: -x,
+    "sigmoid": lambda x: x.sigmoid(), "square": lambda x: x ** 2, "pow": lambda x: x.pow(3.0),
+    "clamp": lambda x: x.clamp(0.2, 0.8), "clamp_min": lambda x: x.clamp(min=0.3),
+    "floor": lambda x: x.floor(), "sign": lambda x: x.sign(), "frac": lambda x: x.frac(),
+    "reciprocal": lambda x: x.reciprocal(), "erf": lambda x: x.erf(), "log1p": lambda x: x.log1p(),
+    "elu": lambda x: torch.nn.functional.elu(x), "logical_not": lambda x: x.logical_not(),
+    "silu": lambda x: torch.nn.functional.silu(x), "gelu": lambda x: torch.nn.functional.gelu(x),
+    "softplus": lambda x: torch.nn.functional.softplus(x), "isnan": lambda x: x.isnan(),
+    "sgn": lambda x: x.sgn(), "logit": lambda x: x.logit(), "round": lambda x: x.round(decimals=2),
+    "polygamma": lambda x: torch.polygamma(1, x), "bitwise_not": lambda x: ~x.to(torch.int64),
+    "threshold": lambda x: torch.nn.functional.threshold(x, 0.5, 0.0),
+    "hardshrink": lambda x: torch.nn.functional.hardshrink(x, 0.3),
+}
+# beside a number or a 0-d tensor: ordered dimension by dimension
+WITH_NUMBER = {
+    "times_number": lambda x: x * 2, "plus_number": lambda x: x + 1,
+    "number_minus": lambda x: 1 - x, "by_0d": lambda x: x * torch.tensor(2.0),
+    "copysign": lambda x: x.copysign(-1.0), "fmod": lambda x: x.fmod(0.3),
+    "remainder": lambda x: x.remainder(0.3), "number_remainder": lambda x: torch.remainder(2.0, x),
+    "floor_divide": lambda x: x.floor_divide(0.3), "number_floor_divide": lambda x: 2.0 // x,
+    "xlogy": lambda x: x.xlogy(2.0), "number_xlogy": lambda x: torch.xlogy(2.0, x),
+}
+# written into a tensor made like the input (preserve_format)
+LIKE_INPUT = {
+    "hardtanh": lambda x: torch.nn.functional.hardtanh(x), "nan_to_num": lambda x: x.nan_to_num(),
+    "deg2rad": lambda x: x.deg2rad(), "rad2deg": lambda x: x.rad2deg(),
+}
+# written into a fresh row-major tensor
+ROW_MAJOR = {
+    "number_power": lambda x: 2 ** x, "mvlgamma": lambda x: (x + 2).mvlgamma(1),
+    "logsigmoid": lambda x: torch.nn.functional.logsigmoid(x),
+}
+KINDS = ["unsqueezed_front", "unsqueezed_middle", "unsqueezed_back", "gapped", "channels_last",
+         "permuted_empty", "transposed_empty", "expanded"]
+# torch's strides, kind by kind, for each group
+EXPECTED = {
+    "unsqueezed_front": ((3, 1, 3), (3, 1, 3), (3, 1, 3), (6, 2, 1)),
+    "unsqueezed_middle": ((1, 6, 3), (1, 6, 3), (1, 6, 3), (2, 2, 1)),
+    "unsqueezed_back": ((1, 3, 1), (1, 3, 1), (1, 3, 1), (2, 1, 1)),
+    "gapped": ((1, 5, 2), (1, 6, 2), (1, 5, 2), (3, 3, 1)),
+    "channels_last": ((3, 1, 1, 1), (3, 1, 1, 1), (3, 1, 1, 1), (3, 1, 1, 1)),
+    "permuted_empty": ((2, 1, 1), (1, 0, 3), (1, 3, 3), (2, 1, 1)),
+    "transposed_empty": ((1, 1), (1, 3), (1, 3), (1, 1)),
+    "expanded": ((3, 1), (3, 1), (3, 1), (3, 1)),
+}
+GROUPS = (UNARY, WITH_NUMBER, LIKE_INPUT, ROW_MAJOR)
+CALLS = [(name, group) for group, ops in enumerate(GROUPS) for name in sorted(ops)]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(("name", "group"), CALLS)
+def test_a_lone_operand_lays_out_its_result(name, group, kind):
+    # a lone dense operand's own strides, size-one dimensions included; an empty
+    # one's row-major ones
+    result = GROUPS[group][name](lone_operand(kind))
+    assert result.stride() == EXPECTED[kind][group]
+
+
+def test_number_minus_a_transposed_row_is_ordered_dimension_by_dimension():
+    x = torch.rand(2, 1).t()  # (1, 2) with strides (1, 1)
+    assert (1 - x).stride() == (1, 1)
+    assert (1 - torch.rand(1, 2).t()).stride() == (1, 2)
+
+
+def test_gradient_of_a_row_through_two_dtypes():
+    a = torch.rand(1, 2, requires_grad=True)
+    (a.double() * a).sum().backward()
+    assert (a.grad.stride(), a.grad._version) == ((2, 1), 1)
+    b = torch.rand(2, 1, requires_grad=True)
+    (b.double() * b).sum().backward()
+    assert (b.grad.stride(), b.grad._version) == ((1, 1), 1)
+
+
+def test_a_gradient_expanded_along_size_one_dimensions_is_copied():
+    # the layout contract takes a zero stride even where the size is one as broken
+    a = torch.rand(1, 1, requires_grad=True)
+    a.sum().backward()
+    assert (a.grad.stride(), a.grad._version) == ((1, 1), 1)
+    b = torch.rand(1, requires_grad=True)
+    b.sum().backward()
+    assert (b.grad.stride(), b.grad._version) == ((1,), 1)
+    c = torch.rand(1, 3, requires_grad=True)
+    (c * 2).sum().backward()
+    assert (c.grad.stride(), c.grad._version) == ((3, 1), 0)

@@ -17,6 +17,7 @@ from refgrad._ops.error_function import erf as _erf
 from refgrad._ops.functions import where
 from refgrad._ops.pairs import _zero_where
 from refgrad._ops.rescaling import _inside
+from refgrad._ops.result_layout import like_input_result, row_major_result
 from refgrad._ops.table import Op, register
 
 _SELF = (("self", ("self",)),)
@@ -41,25 +42,27 @@ def on_host(fn):
     return forward
 
 
-def _row(name, node, forward, backward, **more):
-    """A row of one input that keeps it, computed in float32 for float16."""
+def _row(name, node, forward, backward, iterated=True, **more):
+    """A row of one input that keeps it, computed in float32 for float16; elementwise
+    unless ``iterated`` says otherwise (NOTE [The layout TensorIterator picks])."""
     return register(Op(name, node, ("self",), forward=in_float32(forward), backward=backward,
-                       saves=_SELF, promote=False, **more))
+                       saves=_SELF, promote=False, iterated=iterated, **more))
 
 
 LEAKY_RELU = _row(
     "leaky_relu", "LeakyReluBackward0",
     lambda a, negative_slope: np.where(a > 0, a, a * a.dtype.type(negative_slope)),
     lambda g, self, negative_slope: (where(self > 0, g, g * negative_slope),))
+# torch clamps into a tensor made like the input: NOTE [Results laid out like the input]
 HARDTANH = register(Op(  # integers too, so not through in_float32
     "hardtanh", "HardtanhBackward0", ("self",), promote=False, saves=_SELF,
-    forward=lambda a, min_val, max_val: np.minimum(
-        np.maximum(a, a.dtype.type(min_val)), a.dtype.type(max_val)),
+    forward=lambda a, min_val, max_val: like_input_result(np.minimum(
+        np.maximum(a, a.dtype.type(min_val)), a.dtype.type(max_val)), a),
     backward=lambda g, self, min_val, max_val: (
         _zero_where((self <= min_val).logical_or(self >= max_val), g),)))
 
 
-# --- book/chapters/16q_functional.md:130
+# --- book/chapters/16q_functional.md:133
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 _INVERSE_ROOT_TAU = 1 / math.sqrt(2 * math.pi)
 
@@ -88,7 +91,7 @@ def _gelu_backward(g, self, approximate):
 GELU = _row("gelu", "GeluBackward0", on_host(_gelu), _gelu_backward)  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:168
+# --- book/chapters/16q_functional.md:171
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -117,7 +120,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus, _softplus_backward)
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:208
+# --- book/chapters/16q_functional.md:211
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -139,7 +142,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda a: a * _relu6_of_shifted(a) / a.dtype.type(6), _hardswish_backward)
 
 
-# --- book/chapters/16q_functional.md:245
+# --- book/chapters/16q_functional.md:248
 def _log_sigmoid(a):
     return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
 
@@ -163,14 +166,16 @@ def _glu_backward(g, self, dim):
     return (cat([g * gate, g * first * gate * (1 - gate)], dim),)
 
 
-LOG_SIGMOID = _row("log_sigmoid", "LogSigmoidBackward0", _log_sigmoid,
-                   lambda g, self: (g * (-self).sigmoid(),))
+# torch writes it, with its buffer, into fresh row-major tensors
+LOG_SIGMOID = _row("log_sigmoid", "LogSigmoidBackward0",
+                   lambda a: row_major_result(_log_sigmoid(a)),
+                   lambda g, self: (g * (-self).sigmoid(),), iterated=False)
 SOFTSHRINK = _row("softshrink", "SoftshrinkBackward0", _softshrink,
                   lambda g, self, lambd: (_zero_where(_inside(self, lambd), g),))
-GLU = _row("glu", "GluBackward0", _glu, _glu_backward)
+GLU = _row("glu", "GluBackward0", _glu, _glu_backward, iterated=False)
 
 
-# --- book/chapters/16q_functional.md:283
+# --- book/chapters/16q_functional.md:288
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

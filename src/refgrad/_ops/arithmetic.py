@@ -15,12 +15,14 @@ ADD = register(Op(
     "add", "AddBackward0", ("self", "other"),
     forward=lambda a, b, alpha=1: a + b if alpha == 1 else add_scaled(a, b, alpha),
     backward=lambda g, alpha: (g, g if alpha == 1 else mul_scalar(g, alpha)), into=np.add,
+    iterated=True,
 ))
 SUB = register(Op(
     "sub", "SubBackward0", ("self", "other"),
     forward=lambda a, b, alpha=1: a - b if alpha == 1 else add_scaled(a, b, negated(alpha)),
     backward=lambda g, alpha: (g, -g if alpha == 1 else mul_scalar(-g, alpha)),
     into=np.subtract,
+    iterated=True,
 ))
 RSUB = register(Op(
     "rsub", "RsubBackward1", ("self",), promote_with=("other",),
@@ -28,15 +30,17 @@ RSUB = register(Op(
         other - a if alpha == 1 else add_scaled(other, a, negated(alpha))),
     backward=lambda g, alpha, other: (-g if alpha == 1 else mul_scalar(-g, alpha),),
     hides=("other",),
+    iterated=("other", "self"),
 ))
 RSUB_TENSOR = register(Op(
     "rsub_tensor", "RsubBackward0", ("self", "other"),
     forward=lambda a, b, alpha=1: b - a if alpha == 1 else add_scaled(b, a, negated(alpha)),
     backward=lambda g, alpha: (-g if alpha == 1 else mul_scalar(-g, alpha), g),
+    iterated=("other", "self"),
 ))
 
 
-# --- book/chapters/14_arithmetic.md:101
+# --- book/chapters/14_arithmetic.md:105
 # NOTE [float16 and numbers]
 # A float16 tensor times or over a Python number: the number in float32, the
 # product or quotient in float32, one rounding to float16, as torch computes it.
@@ -45,7 +49,7 @@ def _half_with_number(ufunc):
     return lambda a, b: ufunc(a.astype(np.float32), np.float32(b)).astype(np.float16)
 
 
-# --- book/chapters/14_arithmetic.md:111
+# --- book/chapters/14_arithmetic.md:115
 # NOTE [The last input's gradient first]
 # torch's node works out a two-input formula's gradients last input first, so
 # under create_graph the nodes of `other`'s are recorded, and its saved tensors
@@ -67,6 +71,7 @@ MUL = register(Op(
     backward=_mul_backward,
     saves=(("other", ("self",)), ("self", ("other",))), into=np.multiply,
     half_number=_half_with_number(np.multiply),
+    iterated=True,
 ))
 DIV = register(Op(
     "div", "DivBackward0", ("self", "other"),
@@ -77,18 +82,21 @@ DIV = register(Op(
     ),
     saves=(("other", ("self", "other")), ("self", ("other",))), into=np.true_divide,
     half_number=_half_with_number(np.true_divide),
+    iterated=True,
 ))
 RECIPROCAL = register(Op(
     "reciprocal", "ReciprocalBackward0", ("self",), forward=lambda a: _true_divide(1, a),
     backward=lambda g, result: (-g * (result * result),), saves=(("result", ("self",)),),
+    iterated=True,
 ))
 NEG = register(Op(
     "neg", "NegBackward0", ("self",), forward=np.negative, backward=lambda g: (-g,),
     into=np.negative,
+    iterated=True,
 ))
 
 
-# --- book/chapters/14_arithmetic.md:182
+# --- book/chapters/14_arithmetic.md:190
 def _by_number(ufunc):
     """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
     half = _half_with_number(ufunc)
@@ -98,19 +106,23 @@ def _by_number(ufunc):
 MUL_SCALAR = register(Op(
     "mul_scalar", "MulBackward1", ("self",), promote_with=("other",),
     forward=_by_number(np.multiply), backward=lambda g, other: (mul_scalar(g, other),),
+    iterated=("self", "other"),
 ))
 DIV_SCALAR = register(Op(
     "div_scalar", "DivBackward1", ("self",), promote_with=("other",),
     forward=_by_number(lambda a, other: _true_divide(a, other)),
     backward=lambda g, other: (div_scalar(g, other),),
+    iterated=("self", "other"),
 ))
 ADD_SCALAR = register(Op(
     "add_scalar", "AddBackward1", ("self",), promote_with=("other",),
     forward=lambda a, other: a + other, backward=lambda g, other: (g,), hides=("other",),
+    iterated=("self", "other"),
 ))
 SUB_SCALAR = register(Op(
     "sub_scalar", "SubBackward1", ("self",), promote_with=("other",),
     forward=lambda a, other: a - other, backward=lambda g, other: (g,), hides=("other",),
+    iterated=("self", "other"),
 ))
 
 
@@ -146,7 +158,7 @@ def one_minus(t):
     return call(SUB, (t.new_ones(()), t), {"alpha": 1})
 
 
-# --- book/chapters/14_arithmetic.md:287
+# --- book/chapters/14_arithmetic.md:299
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -164,7 +176,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:998
+# --- book/chapters/14_arithmetic.md:1016
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -202,25 +214,29 @@ def in_float32(fn):
 EXP = register(Op(
     "exp", "ExpBackward0", ("self",), forward=floating(np.exp),
     backward=lambda g, result: (g * result,), saves=(("result", ("self",)),), into=np.exp,
+    iterated=True,
 ))
 LOG = register(Op(
     "log", "LogBackward0", ("self",), forward=floating(np.log),
     backward=lambda g, self: (g / self,), saves=(("self", ("self",)),),
+    iterated=True,
 ))
 SIN = register(Op(
     "sin", "SinBackward0", ("self",), forward=floating(np.sin),
     backward=lambda g, self: (g * self.cos(),), saves=(("self", ("self",)),),
+    iterated=True,
 ))
 COS = register(Op(
     "cos", "CosBackward0", ("self",), forward=floating(np.cos),
     backward=lambda g, self: (g * -self.sin(),), saves=(("self", ("self",)),),
+    iterated=True,
 ))
 CLONE = register(Op(
     "clone", "CloneBackward0", ("self",), forward=np.copy, backward=lambda g: (g,),
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1061
+# --- book/chapters/14_arithmetic.md:1083
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -238,9 +254,9 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1085
+# --- book/chapters/14_arithmetic.md:1107
 def _comparison(name, fn):
-    return register(Op(name, None, ("self", "other"), forward=fn))
+    return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 
 
 EQ = _comparison("eq", np.equal)

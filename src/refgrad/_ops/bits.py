@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16e_rounding_and_bits.md:388
+# --- book/chapters/16e_rounding_and_bits.md:396
 """Bitwise and logical rows, and their function forms."""
 
 import numpy as np
@@ -28,16 +28,16 @@ def _on_integers(kernel: str, ufunc):
 
 
 BITWISE_AND = register(Op("bitwise_and", None, ("self", "other"),
-                          forward=_on_integers("bitwise_and_cpu", np.bitwise_and)))
+                          forward=_on_integers("bitwise_and_cpu", np.bitwise_and), iterated=True))
 BITWISE_OR = register(Op("bitwise_or", None, ("self", "other"),
-                         forward=_on_integers("bitwise_or_cpu", np.bitwise_or)))
+                         forward=_on_integers("bitwise_or_cpu", np.bitwise_or), iterated=True))
 BITWISE_XOR = register(Op("bitwise_xor", None, ("self", "other"),
-                          forward=_on_integers("bitwise_xor_cpu", np.bitwise_xor)))
+                          forward=_on_integers("bitwise_xor_cpu", np.bitwise_xor), iterated=True))
 BITWISE_NOT = register(Op("bitwise_not", None, ("self",),
-                          forward=_on_integers("bitwise_not_cpu", np.invert)))
+                          forward=_on_integers("bitwise_not_cpu", np.invert), iterated=True))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:430
+# --- book/chapters/16e_rounding_and_bits.md:438
 def _shift(a, b, left: bool):
     kind = np.result_type(a, b)
     if kind.kind not in "iu":
@@ -51,14 +51,15 @@ def _shift(a, b, left: bool):
 
 
 LEFT_SHIFT = register(Op("bitwise_left_shift", None, ("self", "other"),
-                         forward=lambda a, b: _shift(a, b, left=True)))
+                         forward=lambda a, b: _shift(a, b, left=True), iterated=True))
 RIGHT_SHIFT = register(Op("bitwise_right_shift", None, ("self", "other"),
-                          forward=lambda a, b: _shift(a, b, left=False)))
+                          forward=lambda a, b: _shift(a, b, left=False), iterated=True))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:453
+# --- book/chapters/16e_rounding_and_bits.md:461
 def _logical(name, ufunc, inputs=("self", "other")):
-    return register(Op(name, None, inputs, forward=ufunc, promote=False, broadcasts=True))
+    return register(Op(name, None, inputs, forward=ufunc, promote=False, broadcasts=True,
+                       iterated=True))
 
 
 LOGICAL_NOT = _logical("logical_not", np.logical_not, ("self",))
@@ -67,7 +68,7 @@ LOGICAL_OR = _logical("logical_or", np.logical_or)
 LOGICAL_XOR = _logical("logical_xor", np.logical_xor)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:469
+# --- book/chapters/16e_rounding_and_bits.md:478
 _FORMS = ("Tensor input, Tensor other, *, Tensor out = None", "Number self, Tensor other",
           "Tensor input, Number other, *, Tensor out = None")
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16a_pointwise.md:235
+# --- book/chapters/16a_pointwise.md:241
 """clamp, clamp_min and clamp_max: their rows, with bounds that are numbers or tensors."""
 
 import numpy as np
@@ -35,10 +35,11 @@ CLAMP = register(Op(
     "clamp", "ClampBackward1", ("self",), forward=lambda a, min, max: _clip(a, min, max),
     backward=lambda g, self, min, max: (_keep_where(_inside(self, min, max), g),),
     saves=(("self", ("self",)),),
+    iterated=True,
 ))
 
 
-# --- book/chapters/16a_pointwise.md:290
+# --- book/chapters/16a_pointwise.md:297
 def _kept(g, keep):
     """``g`` where the array mask ``keep`` holds, zero elsewhere."""
     from refgrad._tensor import make_tensor
@@ -68,33 +69,38 @@ CLAMP_TENSOR = register(Op(
     "clamp_tensor", "ClampBackward0", _SELF_MIN_MAX,
     forward=lambda a, min, max: _clip(a, min, max), backward=_clamp_grads,
     saves=(("max", _SELF_MIN_MAX), ("min", _SELF_MIN_MAX), ("self", _SELF_MIN_MAX)),
+    iterated=True,
 ))
 
 
-# --- book/chapters/16a_pointwise.md:333
+# --- book/chapters/16a_pointwise.md:341
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_kept(g, self._data >= min),),
     saves=(("self", ("self",)),), promote_with=("min",),
+    iterated=True,
 ))
 CLAMP_MIN_TENSOR = register(Op(
     "clamp_min_tensor", "ClampMinBackward1", ("self", "min"), forward=at_least,
     backward=lambda g, self, min: _clamp_grads(g, self, min=min)[:2],
     saves=(("min", ("self", "min")), ("self", ("self", "min"))),
+    iterated=True,
 ))
 CLAMP_MAX = register(Op(
     "clamp_max", "ClampMaxBackward0", ("self",), forward=lambda a, max: at_most(a, max),
     backward=lambda g, self, max: (_kept(g, self._data <= max),),
     saves=(("self", ("self",)),), promote_with=("max",),
+    iterated=True,
 ))
 CLAMP_MAX_TENSOR = register(Op(
     "clamp_max_tensor", "ClampMaxBackward1", ("self", "max"), forward=at_most,
     backward=lambda g, self, max: _clamp_grads(g, self, max=max)[::2],
     saves=(("max", ("self", "max")), ("self", ("self", "max"))),
+    iterated=True,
 ))
 
 
-# --- book/chapters/16a_pointwise.md:420
+# --- book/chapters/16a_pointwise.md:432
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -128,7 +134,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:460
+# --- book/chapters/16a_pointwise.md:472
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 

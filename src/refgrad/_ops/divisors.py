@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16e_rounding_and_bits.md:541
+# --- book/chapters/16e_rounding_and_bits.md:550
 """gcd and lcm: rows for integers only, with no derivative."""
 
 import numpy as np
@@ -39,11 +39,13 @@ def _lcm(a, b):
     return np.where(none, 0, np.abs(a // np.where(none, 1, divisor) * b))
 
 
-GCD = register(Op("gcd", None, ("self", "other"), forward=_on_whole_numbers("gcd_cpu", _gcd)))
-LCM = register(Op("lcm", None, ("self", "other"), forward=_on_whole_numbers("lcm_cpu", _lcm)))
+GCD = register(Op("gcd", None, ("self", "other"), forward=_on_whole_numbers("gcd_cpu", _gcd),
+                  iterated=True))
+LCM = register(Op("lcm", None, ("self", "other"), forward=_on_whole_numbers("lcm_cpu", _lcm),
+                  iterated=True))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:592
+# --- book/chapters/16e_rounding_and_bits.md:603
 def _plain(row):
     from refgrad._ops.dispatch import call
 
@@ -72,7 +74,7 @@ def _with_out(plain):
     return function
 
 
-# --- book/chapters/16e_rounding_and_bits.md:622
+# --- book/chapters/16e_rounding_and_bits.md:633
 def _in_place(plain):
     from refgrad._ops.inplace_methods import _method
 

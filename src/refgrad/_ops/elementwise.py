@@ -20,6 +20,7 @@ from refgrad._ops.arithmetic import (
     one_minus,
     sub_scalar,
 )
+from refgrad._ops.result_layout import like_input_result
 from refgrad._ops.table import Op, register
 from refgrad._typename import not_implemented_for
 from refgrad.autograd._state import state, switched_on
@@ -41,7 +42,7 @@ def _zero_gradient(g, **params):
 
 def _step(name, node, ufunc):
     return register(Op(name, node, ("self",), forward=_on_floats(ufunc, f"{name}_vml_cpu"),
-                       backward=_zero_gradient))
+                       backward=_zero_gradient, iterated=True))
 
 
 FLOOR = _step("floor", "FloorBackward0", np.floor)
@@ -58,6 +59,7 @@ def _round_decimals(a, decimals):
 ROUND_DECIMALS = register(Op(
     "round_decimals", "RoundBackward1", ("self",), forward=_round_decimals,
     backward=_zero_gradient, hides=("decimals",),
+    iterated=True,
 ))
 
 
@@ -68,18 +70,18 @@ def _frac(a):
 
 
 FRAC = register(Op("frac", "FracBackward0", ("self",), forward=_frac,
-                   backward=lambda g: (g,)))
+                   backward=lambda g: (g,), iterated=True))
 
 
-# --- book/chapters/16f_more_elementwise.md:116
+# --- book/chapters/16f_more_elementwise.md:118
 def _saves_input(name, node, ufunc, backward):
     return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
-                       saves=(("self", ("self",)),)))
+                       saves=(("self", ("self",)),), iterated=True))
 
 
 def _saves_result(name, node, ufunc, backward):
     return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
-                       saves=(("result", ("self",)),)))
+                       saves=(("result", ("self",)),), iterated=True))
 
 
 LN2, LN10 = math.log(2.0), math.log(10.0)
@@ -94,7 +96,7 @@ EXP2 = _saves_result("exp2", "Exp2Backward0", np.exp2,
                      lambda g, result: (mul_scalar(g * result, LN2),))
 
 
-# --- book/chapters/16f_more_elementwise.md:147
+# --- book/chapters/16f_more_elementwise.md:149
 SINH = _saves_input("sinh", "SinhBackward0", np.sinh, lambda g, self: (g * self.cosh(),))
 COSH = _saves_input("cosh", "CoshBackward0", np.cosh, lambda g, self: (g * self.sinh(),))
 ASIN = _saves_input("asin", "AsinBackward0", np.arcsin,
@@ -113,14 +115,15 @@ ATANH = _saves_input("atanh", "AtanhBackward0", np.arctanh,
 # float32, as any product with a number: NOTE [float16 and numbers]).
 DEGREE = math.pi / 180
 DEG2RAD = register(Op("deg2rad", "Deg2RadBackward0", ("self",),
-                      forward=floating(in_float32(lambda a: a * DEGREE)),
-                      backward=lambda g: (mul_scalar(g, DEGREE),)))
+                      forward=floating(in_float32(lambda a: like_input_result(a * DEGREE, a))),
+                      backward=lambda g: (mul_scalar(g, DEGREE),), iterated=True))
 RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
-                      forward=floating(in_float32(lambda a: a * (1 / DEGREE))),
-                      backward=lambda g: (mul_scalar(g, 1 / DEGREE),)))
+                      forward=floating(in_float32(
+                          lambda a: like_input_result(a * (1 / DEGREE), a))),
+                      backward=lambda g: (mul_scalar(g, 1 / DEGREE),), iterated=True))
 
 
-# --- book/chapters/16f_more_elementwise.md:183
+# --- book/chapters/16f_more_elementwise.md:186
 def _atan2_gradients(g, self=None, other=None):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
     other_squared = other * other  # made first: NOTE [Operands right to left]
@@ -133,6 +136,7 @@ ATAN2 = register(Op(
     "atan2", "Atan2Backward0", ("self", "other"),
     forward=lambda a, b: np.arctan2(*_as_floats(a, b)), backward=_atan2_gradients,
     saves=(("other", ("self", "other")), ("self", ("self", "other"))),
+    iterated=True,
 ))
 
 
@@ -143,9 +147,9 @@ def _as_floats(*arrays):
     return [x.astype(default) if x.dtype.kind in "biu" else x for x in arrays]
 
 
-# --- book/chapters/16f_more_elementwise.md:216
+# --- book/chapters/16f_more_elementwise.md:220
 def _test(name, ufunc):
-    return register(Op(name, None, ("self",), forward=ufunc, promote=False))
+    return register(Op(name, None, ("self",), forward=ufunc, promote=False, iterated=True))
 
 
 # NumPy has each test under torch's name.
@@ -177,7 +181,7 @@ ALL = register(Op("all", None, ("self",), forward=_every(np.all), promote=False)
 ANY = register(Op("any", None, ("self",), forward=_every(np.any), promote=False))
 
 
-# --- book/chapters/16f_more_elementwise.md:258
+# --- book/chapters/16f_more_elementwise.md:262
 def _function(row):
     from refgrad._ops.dispatch import call
 
@@ -225,7 +229,7 @@ def _atan2(name, input, other):
     return call(ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:307
+# --- book/chapters/16f_more_elementwise.md:311
 def argmax(input, dim=None, keepdim=False):
     return _locate(ARGMAX, input, dim, keepdim)
 
@@ -273,7 +277,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:362
+# --- book/chapters/16f_more_elementwise.md:366
 def square(input):
     return input.pow(2)
 

@@ -11,6 +11,7 @@ from refgrad import _dtype
 from refgrad._ops.arithmetic import in_float32, mul_scalar, one_minus
 from refgrad._ops.dispatch import call
 from refgrad._ops.fma import fused_multiply_add
+from refgrad._ops.result_layout import like_input_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
@@ -34,6 +35,7 @@ LERP = register(Op(
     "lerp", "LerpBackward0", ("self", "end"), promote=False, broadcasts=True,
     forward=in_float32(lambda a, b, weight: _lerp(a, b, weight)),
     backward=lambda g, weight: (mul_scalar(g, 1 - weight), mul_scalar(g, weight)),
+    iterated=True,
 ))
 LERP_TENSOR = register(Op(
     "lerp_tensor", "LerpBackward1", ("self", "end", "weight"), promote=False, broadcasts=True,
@@ -42,10 +44,11 @@ LERP_TENSOR = register(Op(
         lambda: g * one_minus(weight), lambda: g * weight,
         lambda: None if self is None else g * (end - self)),
     saves=(("end", ("weight",)), ("self", ("weight",)), ("weight", ("self", "end", "weight"))),
+    iterated=True,
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:661
+# --- book/chapters/16g_moves_and_fused.md:664
 def lerp(input, end, weight):
     if type(weight) is int:  # the parser's overflow comes first
         _dtype.parsed_int(weight)
@@ -74,7 +77,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:705
+# --- book/chapters/16g_moves_and_fused.md:708
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -98,6 +101,7 @@ ADDCMUL = register(Op(
         g, None if tensor2 is None else g * mul_scalar(tensor2, value),
         None if tensor1 is None else g * mul_scalar(tensor1, value)),
     saves=(("tensor1", ("tensor2",)), ("tensor2", ("tensor1",))),
+    iterated=True,
 ))
 ADDCDIV = register(Op(
     "addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
@@ -107,6 +111,7 @@ ADDCDIV = register(Op(
         g, None if tensor2 is None else g * (tensor2.new_full((), value) / tensor2),
         None if tensor1 is None else -g * (mul_scalar(tensor1, value) / (tensor2 * tensor2))),
     saves=(("tensor1", ("tensor2",)), ("tensor2", ("self", "tensor1", "tensor2"))),
+    iterated=True,
 ))
 INTEGER_ADDCDIV = (
     "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
@@ -141,11 +146,12 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:781
+# --- book/chapters/16g_moves_and_fused.md:786
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
-        return a.copy()
-    return np.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf)
+        return like_input_result(a.copy(), a)
+    # torch writes into a tensor made like the input: NOTE [Results laid out like the input]
+    return like_input_result(np.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf), a)
 
 
 NAN_TO_NUM = register(Op(

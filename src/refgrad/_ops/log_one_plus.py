@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:626
+# --- book/chapters/16i_cumulative.md:632
 """xlog1py: x log(1 + y), zero wherever x is."""
 
 import math
@@ -36,7 +36,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:661
+# --- book/chapters/16i_cumulative.md:667
 def _for_y(g, self, other):
     return g * self / add_scalar(other, 1)
 
@@ -54,17 +54,20 @@ XLOG1PY = register(Op(
     saves=BOTH, tangent=_tangent,
     backward=lambda g, self, other: _last_first(lambda: _for_x(g, self, other),
                                                 lambda: _for_y(g, self, other)),
+    iterated=True,
 ))
 NUMBER_XLOG1PY = register(Op(
     "number_xlog1py", "SpecialXlog1PyBackward1", ("other",), promote_with=("self",),
     forward=lambda y, self: _xlog1py(self, y), saves=(("other", ("other",)),),
     backward=lambda g, other, self: (mul_scalar(g, self) / add_scalar(other, 1),),
+    iterated=("self", "other"),
 ))
 XLOG1PY_BY_NUMBER = register(Op(
     "xlog1py_by_number", "SpecialXlog1PyBackward2", ("self",), promote_with=("other",),
     forward=lambda x, other: _xlog1py(x, other), saves=(("self", ("self",)),),
     backward=lambda g, self, other: (_for_x(g, self, other),),
     tangent=lambda tangents, self, other: _for_x(tangents[0], self, other),
+    iterated=("self", "other"),
 ))
 
 

@@ -49,7 +49,7 @@ FMAX, FMIN = (register(Op(
     name, node, ("self", "other"), forward=_keeping_input(ufunc, np.less if name == "fmax"
                                                           else np.greater),
     backward=_chosen(wins),
-    saves=(("self", ("self", "other")), ("other", ("self", "other"))),
+    saves=(("self", ("self", "other")), ("other", ("self", "other"))), iterated=True,
 )) for name, node, ufunc, wins in (
     ("fmax", "FmaxBackward0", np.fmax, lambda a, b: a >= b),
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
@@ -67,10 +67,11 @@ NEXTAFTER = register(Op(
     backward=lambda g, self=None, other=None: (
         _zero_where(self == other, g), None if other is None else _zeros_like(other)),
     saves=(("other", ("self", "other")), ("self", ("self", "other"))),
+    iterated=True,
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:563
+# --- book/chapters/16n_more_shapes_and_elementwise.md:564
 def _copysign_backward(g, self=None, result=None):
     ratio = (result / self).masked_fill(self == 0, 0)  # MaskedFillBackward0, as torch's
     return g * ratio
@@ -86,16 +87,18 @@ COPYSIGN = register(Op(
     backward=lambda g, result, self=None: (
         None if self is None else _copysign_backward(g, self, result), _zeros_like(g)),
     saves=(("self", ("self",)), ("result", ("self", "other"))),
+    iterated=True,
 ))
 COPYSIGN_NUMBER = register(Op(
     "copysign_number", "CopysignBackward1", ("self",), promote_with=("other",),
     forward=lambda a, other: _signed(_as_floats(a)[0], other),
     backward=lambda g, self, result, other: (_copysign_backward(g, self, result),),
     saves=(("self", ("self",)), ("result", ("self",))), hides=("other",),
+    iterated=("self", "other"),
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:603
+# --- book/chapters/16n_more_shapes_and_elementwise.md:606
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -109,6 +112,7 @@ LDEXP = register(Op(
         lambda: None if other is None else g * _two_to(other),
         lambda: None if result is None else mul_scalar(g * result, float(np.log(2.0)))),
     saves=(("other", ("self",)), ("result", ("self", "other"))), hides=("kind",),
+    iterated=True,
 ))
 
 
@@ -118,7 +122,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:631
+# --- book/chapters/16n_more_shapes_and_elementwise.md:635
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -170,7 +174,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:709
+# --- book/chapters/16n_more_shapes_and_elementwise.md:713
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -180,10 +184,11 @@ def _angle(a):
 ANGLE = register(Op(
     "angle", "AngleBackward0", ("self",), forward=floating(_angle),
     backward=lambda g, self: (_zeros_like(self),), saves=(("self", ("self",)),),
+    iterated=True,
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:743
+# --- book/chapters/16n_more_shapes_and_elementwise.md:748
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
@@ -216,7 +221,7 @@ def _floating_only(input) -> None:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:787
+# --- book/chapters/16n_more_shapes_and_elementwise.md:792
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 
@@ -249,7 +254,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:821
+# --- book/chapters/16n_more_shapes_and_elementwise.md:826
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 

@@ -16,7 +16,7 @@ from refgrad._tensor import Tensor
 def _keeps_result(name, node, forward, backward):
     return register(Op(
         name, node, ("self",), forward=floating(forward), backward=backward,
-        saves=(("result", ("self",)),),
+        saves=(("result", ("self",)),), iterated=True,
     ))
 
 
@@ -70,12 +70,14 @@ RELU = register(Op(
     "relu", "ReluBackward0", ("self",), forward=_relu,
     backward=lambda g, result: (threshold_backward(g, result, 0),),
     saves=(("result", ("self",)),), into=lambda a, out: np.maximum(a.dtype.type(0), a, out=out),
+    iterated=True,
 ))
 THRESHOLD_BACKWARD = register(Op(
     "threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
     forward=lambda g, self, threshold: select(self <= threshold, g.dtype.type(0), g),
     backward=lambda g, threshold, self: (threshold_backward(g, self, threshold), _zeros_like(g)),
     saves=(("self", ("grad_output", "self")),), promote=False,
+    iterated=True,
 ))
 
 
@@ -98,6 +100,7 @@ def _sign(a):
 
 SIGN = register(Op(
     "sign", "SignBackward0", ("self",), forward=_sign, backward=lambda g: (_zeros_like(g),),
+    iterated=True,
 ))
 def _abs(a):
     if a.dtype.kind == "b":
@@ -108,10 +111,11 @@ def _abs(a):
 ABS = register(Op(
     "abs", "AbsBackward0", ("self",), forward=_abs,
     backward=lambda g, self: (g * self.sgn(),), saves=(("self", ("self",)),),
+    iterated=True,
 ))
 
 
-# --- book/chapters/16a_pointwise.md:195
+# --- book/chapters/16a_pointwise.md:199
 _GRAD_AND_OUTPUT = (("grad_output", ("grad_output", "output")),
                     ("output", ("grad_output", "output")))
 TANH_BACKWARD = register(Op(
@@ -120,6 +124,7 @@ TANH_BACKWARD = register(Op(
     backward=lambda g, grad_output, output: (
         tanh_backward(g, output), g * (mul_scalar(output, -2) * grad_output)),
     saves=_GRAD_AND_OUTPUT,
+    iterated=True,
 ))
 SIGMOID_BACKWARD = register(Op(
     "sigmoid_backward", "SigmoidBackwardBackward0", ("grad_output", "output"),
@@ -127,6 +132,7 @@ SIGMOID_BACKWARD = register(Op(
     backward=lambda g, grad_output, output: (
         sigmoid_backward(g, output), g * grad_output * add_scalar(mul_scalar(output, -2), 1)),
     saves=_GRAD_AND_OUTPUT,
+    iterated=True,
 ))
 
 
@@ -142,7 +148,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:380
+# --- book/chapters/16a_pointwise.md:392
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -160,7 +166,7 @@ def _extremum(name, node, forward, self_lost):
     both = ("self", "other")
     return register(Op(
         name, node, both, forward=forward, backward=backward,
-        saves=(("other", both), ("self", both)),
+        saves=(("other", both), ("self", both)), iterated=True,
     ))
 
 
@@ -168,7 +174,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:521
+# --- book/chapters/16a_pointwise.md:533
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:709
+# --- book/chapters/14_arithmetic.md:721
 """pow's three rows, with torch's multiplied-out exponents and its integer answers."""
 
 import numpy as np
 
 from refgrad._ops.arithmetic import _kind, _last_first, mul_scalar, sub_scalar
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
@@ -61,7 +62,7 @@ def _spread_power(a, b):
     return np.power(a, spread).reshape(shape)
 
 
-# --- book/chapters/14_arithmetic.md:769
+# --- book/chapters/14_arithmetic.md:782
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -69,6 +70,7 @@ POW = register(Op(
         _zeros_like(self) if exponent == 0 else g * mul_scalar(self ** (exponent - 1), exponent),
     ),
     saves=(("self", ("self",)),),
+    iterated=True,
 ))
 POW_TENSOR = register(Op(
     "pow_tensor", "PowBackward1", ("self", "exponent"),
@@ -78,16 +80,19 @@ POW_TENSOR = register(Op(
     ),
     saves=(("exponent", ("self", "exponent")), ("self", ("self", "exponent")),
            ("result", ("self", "exponent"))),  # NOTE [A result is always saved]
+    iterated=True,
 ))
 POW_SCALAR = register(Op(
     "pow_scalar", "PowBackward2", ("exponent",), promote_with=("self",),
-    forward=lambda exponent, self: _power(self, exponent),
+    # torch writes a number's powers into a fresh row-major tensor, whatever the exponent's
+    # layout: NOTE [Results written row-major]
+    forward=lambda exponent, self: row_major_result(_power(self, exponent)),
     backward=lambda g, self, exponent, result: (g * mul_scalar(result, float(np.log(self))),),
     saves=(("exponent", ("exponent",)), ("result", ("exponent",))),
 ))
 
 
-# --- book/chapters/14_arithmetic.md:816
+# --- book/chapters/14_arithmetic.md:833
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
 

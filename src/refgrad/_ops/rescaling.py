@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1593
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1598
 """renorm, and the activations torch has at its top level: rows."""
 
 import numpy as np
@@ -32,7 +32,7 @@ def _renorm(a, p, dim, maxnorm):
     return a * factor.astype(a.dtype)  # the factor rounded to the input's dtype first
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1623
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1628
 def _renorm_backward(g, self, p, dim, maxnorm):
     others = _others(self.ndim, dim)
     norm = measures.vector_norm(self, p, others, True)
@@ -67,7 +67,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1705
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1710
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -99,6 +99,7 @@ ELU = register(Op(
     backward=lambda g, self, alpha, scale, input_scale: (
         _elu_backward(g, self, alpha, scale, input_scale),),
     saves=(("self", ("self",)),),
+    iterated=True,
 ))
 CELU = register(Op(
     "celu", "CeluBackward0", ("self",), promote=False,
@@ -106,15 +107,16 @@ CELU = register(Op(
     backward=lambda g, self, alpha: (
         _elu_backward(g, self, alpha, 1.0, celu_backward_scale(alpha)),),
     saves=(("self", ("self",)),),
+    iterated=True,
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1756
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1763
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
     backward=lambda g, self, threshold, value: (threshold_backward(g, self, threshold),),
-    saves=(("self", ("self",)),), hides=("value",),
+    saves=(("self", ("self",)),), hides=("value",), iterated=True,
 ))
 
 
@@ -126,11 +128,11 @@ HARDSHRINK = register(Op(
     "hardshrink", "HardshrinkBackward0", ("self",), promote=False,
     forward=lambda a, lambd: np.where((a >= -lambd) & (a <= lambd), a.dtype.type(0), a),
     backward=lambda g, self, lambd: (_zero_where(_inside(self, lambd), g),),
-    saves=(("self", ("self",)),),
+    saves=(("self", ("self",)),), iterated=True,
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1778
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1785
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 

@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1242
+# --- book/chapters/13_dispatch.md:1254
 """The layout torch gives an elementwise result over several tensors."""
 
 import numpy as np
 from numpy import ndarray
+from numpy.lib.stride_tricks import as_strided
 
 from refgrad._backend import element_strides
 from refgrad._iterated_layout import iterated_strides
@@ -16,27 +17,41 @@ from refgrad._layouts import preserved_strides, row_major
 # NOTE [The layout TensorIterator picks]
 # TensorIterator orders the result's dimensions by its operands' strides, the
 # first operand that tells two dimensions apart deciding (a dimension an
-# operand is broadcast along tells nothing). where's condition is its first
-# operand, and rsub(a, b) iterates b - a. Numbers and 0-d tensors decide
-# nothing. Operands all laid out alike give that layout, but only when none is
-# broadcast and none is a number or 0-d: `a.t() + b` for a (1, 2) `a.t()` and a
-# (2,) `b`, or `a.t() * 2.5`, is ordered dimension by dimension, and comes out
-# with strides (1, 1). A result on a device is left as CuPy lays it out.
+# operand is broadcast along tells nothing), in the order the row's `iterated`
+# names them: where's condition is its first operand, and rsub(a, b) iterates
+# b - a. Numbers and 0-d tensors decide nothing. Operands all laid out alike
+# give that layout, but only when none is broadcast and none is a number or
+# 0-d: `a.t() + b` for a (1, 2) `a.t()` and a (2,) `b`, or `a.t() * 2.5`, is
+# ordered dimension by dimension, and comes out with strides (1, 1). A lone
+# operand is laid out alike with itself: a dense one gives its own strides,
+# size-one dimensions included, where NumPy makes up its own for those
+# (`tanh` of a (1, 3, 2) `a.t().unsqueeze(0)` has strides (3, 1, 3)). Operands
+# all row-major and of the result's shape give a row-major result in both
+# libraries, so that common case is answered by NumPy's flags alone. A result
+# on a device is left as CuPy lays it out.
 def iterated_layout(op, arrays, params, out):
     """``out``, or a copy of it with the strides torch's TensorIterator gives it."""
-    if op.name == "rsub_tensor":
-        arrays = arrays[::-1]
-    condition = params.get("condition")
-    if condition is not None:
-        arrays = (condition._data, *arrays)
+    order = op.operand_order
+    if order is not None:  # positions among the inputs, or names of parameters
+        arrays = [arrays[k] if type(k) is int else _operand(params.get(k, 0)) for k in order]
     shape = out.shape
+    if out.flags.c_contiguous:  # the common case: all row-major, none broadcast
+        for a in arrays:
+            if type(a) is not ndarray or a.shape != shape or not a.flags.c_contiguous:
+                break
+        else:
+            return out
     given = [a for a in arrays if a is not None]
     arrays = [a for a in given if type(a) is ndarray and a.ndim]
     broadcast = len(arrays) < len(given) or any(a.shape != shape for a in arrays)
-    if len(arrays) < 2 and not broadcast:
-        return out
     operands = tuple(_broadcast_strides(a, shape) for a in arrays)
     return moved_to(out, iterated_strides(shape, operands, broadcast))
+
+
+def _operand(value):
+    """A parameter as an operand: a tensor's array, or a number (one the row's kernel
+    brings itself is not among the parameters)."""
+    return getattr(value, "_data", value)
 
 
 def moved_to(array, strides):
@@ -44,10 +59,13 @@ def moved_to(array, strides):
     wanted = row_major(array.shape) if strides is None else strides
     if element_strides(array) == wanted:
         return array
+    size = array.itemsize
+    steps = [step * size for step in wanted]
+    if not array.size:  # NumPy's constructor would make an empty array's strides 0
+        return as_strided(array, array.shape, steps)
     # an array that owns its memory, not a view of one: the engine adds a second
     # gradient into such a buffer in place, as torch adds into a transposed one
-    size = array.itemsize
-    moved = np.ndarray(array.shape, array.dtype, strides=[step * size for step in wanted])
+    moved = np.ndarray(array.shape, array.dtype, strides=steps)
     moved[...] = array
     return moved
 
@@ -60,10 +78,11 @@ def _broadcast_strides(array, shape) -> tuple:
                                for n, m, step in zip(array.shape, shape[lead:], own))
 
 
-# --- book/chapters/13_dispatch.md:1325
+# --- book/chapters/13_dispatch.md:1367
 # NOTE [Results written row-major]
 # Some of torch's kernels write a fresh contiguous result whatever the input's
-# layout: cat, stack, softmax, log_softmax, the running ops, roll and masked_fill.
+# layout: cat, stack, softmax, log_softmax, the running ops, roll, masked_fill,
+# a number's powers, mvlgamma and logsigmoid.
 # NumPy follows the input's order instead, so their forwards move the result.
 def row_major_result(out):
     """``out``, or a row-major copy of it, as torch's contiguous kernels write."""
@@ -75,7 +94,8 @@ def row_major_result(out):
 # NOTE [Results laid out like the input]
 # Other kernels make their result with empty_like, or clone the input before
 # writing into it: the input's strides when it is dense, else dense ones in
-# its order (preserve_format). flip, sort, index_fill and put among them.
+# its order (preserve_format). flip, sort, index_fill, put, hardtanh,
+# nan_to_num, deg2rad and rad2deg among them.
 def like_input_result(out, a):
     """``out``, or a copy of it laid out as preserve_format lays out one like ``a``."""
     if type(out) is not ndarray or out.ndim < 2:

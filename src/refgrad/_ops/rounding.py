@@ -93,27 +93,32 @@ DIV_MODE = register(Op(
     "div_mode", "DivBackward2", ("self", "other"), forward=quotient,
     backward=_division_gradients, saves=(("other", ("self", "other")), ("self", ("other",))),
     half_number=_half_quotient,
+    iterated=True,
 ))
 REMAINDER = register(Op(
     "remainder", "RemainderBackward1", ("self", "other"), forward=_remainder,
     backward=_rounded_by("floor"), saves=(("other", ("other",)), ("self", ("other",))),
+    iterated=True,
 ))
 FMOD = register(Op(
     "fmod", "FmodBackward1", ("self", "other"), forward=_fmod,
     backward=_rounded_by("trunc"), saves=(("other", ("other",)), ("self", ("other",))),
+    iterated=True,
 ))
 REMAINDER_BY_NUMBER = register(Op(
     "remainder_by_number", "RemainderBackward0", ("self",), promote_with=("other",),
     forward=lambda a, other: _remainder(a, other), backward=lambda g, other: (g,),
     hides=("other",),
+    iterated=("self", "other"),
 ))
 FMOD_BY_NUMBER = register(Op(
     "fmod_by_number", "FmodBackward0", ("self",), promote_with=("other",),
     forward=lambda a, other: _fmod(a, other), backward=lambda g, other: (g,), hides=("other",),
+    iterated=("self", "other"),
 ))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:207
+# --- book/chapters/16e_rounding_and_bits.md:212
 # NOTE [Derivatives torch does not implement]
 # Such a row records a NotImplemented node like any other; its backward fails
 # with torch's message. All these rows share one node class (classes go by
@@ -134,21 +139,24 @@ def _no_derivative(g, operation, **numbers):
     raise RuntimeError(f"derivative for {where} is not implemented")
 
 
-def underivable(name, inputs, forward, promote_with=()):
+def underivable(name, inputs, forward, promote_with=(), iterated=False):
     return register(Op(name, "NotImplemented", inputs, forward=forward,
-                       backward=_no_derivative, promote_with=promote_with, hides=UNSHOWN))
+                       backward=_no_derivative, promote_with=promote_with, hides=UNSHOWN,
+                       iterated=iterated))
 
 
 FLOOR_DIVIDE = underivable(
-    "floor_divide", ("self", "other"), lambda a, b, operation: quotient(a, b, "floor"))
+    "floor_divide", ("self", "other"), lambda a, b, operation: quotient(a, b, "floor"),
+    iterated=True)
 FLOOR_DIVIDE_BY_NUMBER = underivable(
     "floor_divide_by_number", ("self",),
-    lambda a, other, operation: quotient(a, other, "floor"), ("other",))
+    lambda a, other, operation: quotient(a, other, "floor"), ("other",), ("self", "other"))
 NUMBER_FLOOR_DIVIDE = underivable(
     "number_floor_divide", ("other",),
-    lambda b, self, operation: quotient(self, b, "floor"), ("self",))
+    lambda b, self, operation: quotient(self, b, "floor"), ("self",), ("self", "other"))
 NUMBER_REMAINDER = underivable(
-    "number_remainder", ("other",), lambda b, self, operation: _remainder(self, b), ("self",))
+    "number_remainder", ("other",), lambda b, self, operation: _remainder(self, b), ("self",),
+    ("self", "other"))
 node_class(FLOOR_DIVIDE).name = lambda node: "torch::autograd::NotImplemented"
 
 
@@ -162,7 +170,7 @@ def without_empty_edges(out):
     return out
 
 
-# --- book/chapters/16e_rounding_and_bits.md:266
+# --- book/chapters/16e_rounding_and_bits.md:274
 def is_number(value) -> bool:
     return isinstance(value, bool | int | float)
 
@@ -200,7 +208,7 @@ def _named(row, name) -> dict:
     return {"operation": name} if row.node == "NotImplemented" else {}
 
 
-# --- book/chapters/16e_rounding_and_bits.md:311
+# --- book/chapters/16e_rounding_and_bits.md:319
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -264,7 +272,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:674
+# --- book/chapters/16e_rounding_and_bits.md:685
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -285,6 +293,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:698
+# --- book/chapters/16e_rounding_and_bits.md:709
 def true_divide(input, other):
     return div(input, other)

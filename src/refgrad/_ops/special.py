@@ -42,12 +42,14 @@ LOGADDEXP = register(Op(
     forward=_floats_only(np.logaddexp, "logaddexp_cpu"),
     backward=lambda g, self, other: _last_first(lambda: g / add_scalar((other - self).exp(), 1),
                                                 lambda: g / add_scalar((self - other).exp(), 1)),
+    iterated=True,
 ))
 LOGADDEXP2 = register(Op(
     "logaddexp2", "Logaddexp2Backward0", ("self", "other"), saves=BOTH,
     forward=_floats_only(np.logaddexp2, "logaddexp2_cpu"),
     backward=lambda g, self, other: _last_first(lambda: g / add_scalar(2.0 ** (other - self), 1),
                                                 lambda: g / add_scalar(2.0 ** (self - other), 1)),
+    iterated=True,
 ))
 HYPOT = register(Op(
     "hypot", "HypotBackward0", ("self", "other"), forward=_floats_only(np.hypot, "hypot_cpu"),
@@ -55,10 +57,11 @@ HYPOT = register(Op(
         lambda: None if self is None else g * self / result,
         lambda: None if other is None else g * other / result),
     saves=(("other", ("other",)), ("self", ("self",)), ("result", ("self", "other"))),
+    iterated=True,
 ))
 
 
-# --- book/chapters/16i_cumulative.md:532
+# --- book/chapters/16i_cumulative.md:535
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -84,7 +87,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:559
+# --- book/chapters/16i_cumulative.md:562
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -100,17 +103,20 @@ XLOGY = register(Op(
     backward=lambda g, self, other: _last_first(lambda: _for_x(g, self, other),
                                                 lambda: g * self / other),
     tangent=_xlogy_tangent,
+    iterated=True,
 ))
 NUMBER_XLOGY = register(Op(
     "number_xlogy", "XlogyBackward1", ("other",), promote_with=("self",),
     forward=lambda y, self: _xlogy(self, y), saves=(("other", ("other",)),),
     backward=lambda g, other, self: (mul_scalar(g, self) / other,),
+    iterated=("self", "other"),
 ))
 XLOGY_BY_NUMBER = register(Op(
     "xlogy_by_number", "XlogyBackward2", ("self",), promote_with=("other",),
     forward=lambda x, other: _xlogy(x, other), saves=(("self", ("self",)),),
     backward=lambda g, self, other: (_for_x(g, self, other),),
     tangent=lambda tangents, self, other: _for_x(tangents[0], self, other),
+    iterated=("self", "other"),
 ))
 _OUT = "*, Tensor out = None"
 XLOGY_FORMS = (f"Tensor input, Tensor other, {_OUT}", f"Number self, Tensor other, {_OUT}",
@@ -133,7 +139,7 @@ def floats_beside_numbers(input, other) -> tuple:
     return input, other
 
 
-# --- book/chapters/16i_cumulative.md:730
+# --- book/chapters/16i_cumulative.md:739
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -158,22 +164,23 @@ def _logit_tangent(tangents, self, eps):
 
 LOGIT = register(Op(
     "logit", "LogitBackward0", ("self",), forward=_logit, backward=_logit_backward,
-    saves=(("self", ("self",)),), tangent=_logit_tangent,
+    saves=(("self", ("self",)),), tangent=_logit_tangent, iterated=True,
 ))
 SGN = register(Op(
     "sgn", "SgnBackward0", ("self",),  # its zeros: NOTE [Zeros that add nothing]
     backward=lambda g, self, result: (adds_nothing(_zeros_like(g)),),
     forward=lambda a: a.copy() if a.dtype.kind == "b" else _sign(a),
-    saves=(("self", ("self",)), ("result", ("self",))),
+    saves=(("self", ("self",)), ("result", ("self",))), iterated=True,
 ))
 HEAVISIDE = register(Op(
     "heaviside", "NotImplemented", ("self", "values"), promote=False, hides=("operation",),
     forward=lambda a, values, operation: np.where(a == 0, values, a > 0).astype(a.dtype),
     backward=_no_derivative,
+    iterated=True,
 ))
 
 
-# --- book/chapters/16i_cumulative.md:771
+# --- book/chapters/16i_cumulative.md:781
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -223,7 +230,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:830
+# --- book/chapters/16i_cumulative.md:840
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

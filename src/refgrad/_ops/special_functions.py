@@ -19,6 +19,7 @@ from refgrad._ops import error_function as ef
 from refgrad._ops import gamma_functions as gamma
 from refgrad._ops.arithmetic import floating, in_float32, mul_scalar
 from refgrad._ops.dispatch import call
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
 from refgrad._typename import c_type_name, not_implemented_for
@@ -43,10 +44,10 @@ def _in_float64(fn, kernel=None):
 
 def _row(name, node, fn, backward, saves=(("self", ("self",)),), kernel=None):
     return register(Op(name, node, ("self",), forward=_in_float64(fn, kernel),
-                       backward=backward, saves=saves))
+                       backward=backward, saves=saves, iterated=True))
 
 
-# --- book/chapters/16m_special_functions.md:726
+# --- book/chapters/16m_special_functions.md:727
 SLOPE = ef.SLOPE
 # torch's formulas, with its number products (MulBackward1): chapter "Arithmetic"
 ERF = _row("erf", "ErfBackward0", ef.erf,
@@ -57,13 +58,13 @@ ERFINV = _row("erfinv", "ErfinvBackward0", ef.erfinv,
               lambda g, self: (mul_scalar(self.erfinv().pow(2).exp(), 1 / SLOPE) * g,))
 
 
-# --- book/chapters/16m_special_functions.md:747
+# --- book/chapters/16m_special_functions.md:748
 ERFCX = _row("special_erfcx", "SpecialErfcxBackward0", ef.erfcx,
              lambda g, self, result: ((mul_scalar(self, 2.0) * result - SLOPE) * g,),
              (("self", ("self",)), ("result", ("self",))), "erfcx_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:774
+# --- book/chapters/16m_special_functions.md:775
 def _mvlgamma(x, p):
     out = p * (p - 1) / 4 * math.log(math.pi)
     for i in range(p):
@@ -94,14 +95,18 @@ def _polygamma(a, n):
 POLYGAMMA = register(Op(
     "polygamma", "PolygammaBackward0", ("self",), forward=_polygamma,
     backward=lambda g, self, n: (g * polygamma(n + 1, self),), saves=(("self", ("self",)),),
+    iterated=True,
 ))
+_LGAMMAS = _in_float64(_mvlgamma)
 MVLGAMMA = register(Op(
-    "mvlgamma", "MvlgammaBackward0", ("self",), forward=_in_float64(_mvlgamma),
+    "mvlgamma", "MvlgammaBackward0", ("self",),
+    # torch sums lgammas along a new last dimension: a fresh row-major result
+    forward=lambda a, p: row_major_result(_LGAMMAS(a, p=p)),
     backward=_mvlgamma_backward, saves=(("self", ("self",)),),
 ))
 
 
-# --- book/chapters/16m_special_functions.md:823
+# --- book/chapters/16m_special_functions.md:828
 SELF_AND_RESULT = (("self", ("self",)), ("result", ("self",)))
 
 
@@ -130,7 +135,7 @@ I1 = _row("special_i1", "SpecialI1Backward0", bessel.i1, _i1_backward, SELF_AND_
 I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF_AND_RESULT)
 
 
-# --- book/chapters/16m_special_functions.md:878
+# --- book/chapters/16m_special_functions.md:883
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -154,12 +159,12 @@ def _entr(x):
 
 
 SINC = register(Op("sinc", "SincBackward0", ("self",), forward=floating(_sinc),
-                   backward=_sinc_backward, saves=(("self", ("self",)),)))
+                   backward=_sinc_backward, saves=(("self", ("self",)),), iterated=True))
 ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -(1 + self.log()),))
 
 
-# --- book/chapters/16m_special_functions.md:917
+# --- book/chapters/16m_special_functions.md:922
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", ef.ndtri,
              lambda g, result: (g * SQRT_TWO_PI * (result * result / 2).exp(),),
@@ -169,7 +174,7 @@ LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr,
                 SELF_AND_RESULT, "log_ndtr_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:934
+# --- book/chapters/16m_special_functions.md:939
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -192,7 +197,7 @@ def _integer(name, argument, position, value):
         raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:958
+# --- book/chapters/16m_special_functions.md:963
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)

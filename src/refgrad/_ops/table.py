@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/12_op_table.md:49
+# --- book/chapters/12_op_table.md:54
 """The op table: one row per differentiable operation."""
 
 from collections.abc import Callable
@@ -37,11 +37,14 @@ class Op:
     tangent: Callable | None = None
     # the backward gets None for an output no gradient reached, not zeros: NOTE [Missing grads]
     missing_grads: bool = False
+    # laid out by TensorIterator: True for its inputs in order, or its operands' names in
+    # the order TensorIterator sees them: NOTE [The layout TensorIterator picks]
+    iterated: bool | tuple[str, ...] = False
     # Worked out from the fields above when the row is made, for call()'s sake:
     plain: bool = field(init=False, repr=False)  # operands promote together: see _shared_operands
     many: bool = field(init=False, repr=False)  # several outputs, or as many as forward returns
-    # elementwise over several tensors: NOTE [The layout TensorIterator picks]
-    iterated: bool = field(init=False, repr=False)
+    # iterated's names as positions among the inputs (or parameter names); None: inputs in order
+    operand_order: tuple | None = field(init=False, repr=False)
     # writes counted on a fresh result of inference operands: NOTE [Writes into a fresh result]
     result_writes: int | Callable = field(init=False, repr=False)
     # many, view or result_writes: outputs that need more than a plain wrap
@@ -52,25 +55,16 @@ class Op:
         object.__setattr__(self, "plain", plain)
         many = self.outputs is None or len(self.outputs) > 1
         object.__setattr__(self, "many", many)
-        object.__setattr__(self, "iterated", self.name in ITERATED)
+        order = self.iterated
+        if type(order) is tuple and order != self.inputs:
+            order = tuple(self.inputs.index(name) if name in self.inputs else name
+                          for name in order)
+        else:
+            order = None
+        object.__setattr__(self, "operand_order", order)
         writes = RESULT_WRITES.get(self.name, 0)
         object.__setattr__(self, "result_writes", writes)
         object.__setattr__(self, "special", many or self.view or bool(writes))
-
-
-# The rows whose result torch lays out with TensorIterator from two or more
-# tensors: the elementwise ones. (A row over one tensor keeps its layout in
-# NumPy too, and so needs no entry.)
-ITERATED = frozenset((
-    "add", "sub", "rsub_tensor", "mul", "div", "div_mode", "remainder", "fmod",
-    "floor_divide", "pow_tensor", "atan2", "hypot", "copysign", "nextafter", "ldexp",
-    "maximum", "minimum", "fmax", "fmin", "clamp_tensor", "clamp_min_tensor",
-    "clamp_max_tensor", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
-    "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
-    "bitwise_right_shift", "gcd", "lcm", "logaddexp", "logaddexp2", "xlogy",
-    "special_xlog1py", "igamma", "igammac", "heaviside", "lerp", "lerp_tensor", "addcmul",
-    "addcdiv", "where", "tanh_backward", "sigmoid_backward", "threshold_backward",
-))
 
 
 # NOTE [Writes into a fresh result]
@@ -159,7 +153,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:210
+# --- book/chapters/12_op_table.md:209
 def no_forward_formula(name):
     """The tangent formula of a row torch gives none: it refuses, in torch's words."""
 

@@ -143,6 +143,8 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
     for n, g, s in zip(leaf.shape, data.strides, leaf.strides):
         if g != s and n != 1:
             return True  # the contract is broken
+        if n == 1 and g == 0 and data.size:
+            return True  # an expanded size-one dimension: broken too, for torch
     return False  # kept: torch takes the gradient over
 
 
@@ -152,6 +154,9 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
 # that its version counts: `.grad._version` is then 1. Only a leaf that is
 # not dense gets a plain clone (version 0). A gradient taken over keeps its
 # own count: 0, or 1 if the engine added a second gradient into it in place.
+# The contract ignores the strides of dimensions of size one, but not a zero
+# one: a gradient expanded along one, as `a.sum()`'s is for a (1, 1) `a`, is
+# copied, and its .grad reads 1.
 # refgrad copies in a few more cases (an array that is a view of another, as
 # as_strided's gradient is), where torch takes the gradient over: those
 # copies take the gradient's count, as torch's .grad would share it. The
@@ -173,7 +178,7 @@ def _summed(old, grad):
     return old + grad
 
 
-# --- book/chapters/10_nodes.md:964
+# --- book/chapters/10_nodes.md:969
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -207,7 +212,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1032
+# --- book/chapters/10_nodes.md:1037
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -233,7 +238,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1156
+# --- book/chapters/10_nodes.md:1161
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -275,7 +280,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1217
+# --- book/chapters/10_nodes.md:1222
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:806
+# --- book/chapters/10_nodes.md:811
 """The gradient layout contract: how a copied first gradient is laid out, and when
 torch warns that a .grad breaks it."""
 
@@ -47,7 +47,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:862
+# --- book/chapters/10_nodes.md:867
 LAYOUT_WARNING = ("grad and param do not obey the gradient layout contract. This is not an "
                   "error, but may impair performance.\ngrad.sizes() = {}, strides() = {}\n"
                   "param.sizes() = {}, strides() = {}")
