@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:1138
+# --- book/chapters/16r_solvers.md:1142
 """linalg.lstsq: least squares, through the SVD, with torch's fields per driver."""
 
 import numpy as np
@@ -25,7 +25,7 @@ def _rank(a, rcond):
     return counts.astype(np.int64)[..., 0], values  # an array even for one matrix
 
 
-# --- book/chapters/16r_solvers.md:1167
+# --- book/chapters/16r_solvers.md:1171
 def _vector(a_shape, b_shape) -> bool:
     """Whether B is one column per matrix: its shape is A's without the last."""
     return len(b_shape) == 1 or tuple(b_shape) == tuple(a_shape[:-1])
@@ -48,7 +48,7 @@ def _lstsq(a, b, rcond, driver):
     return (x[..., 0] if vector else x), residuals
 
 
-# --- book/chapters/16r_solvers.md:1196
+# --- book/chapters/16r_solvers.md:1200
 def _lstsq_backward(grads, self, b, solution, rcond, driver):
     from refgrad._ops.pseudo_inverses import _pinv_backward, pinv
 
@@ -74,7 +74,7 @@ LINALG_LSTSQ = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:1226
+# --- book/chapters/16r_solvers.md:1230
 def lstsq(A, B, rcond=None, *, driver=None):
     from refgrad._tensor import make_tensor
 
@@ -89,7 +89,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return LSTSQ_RESULT(solution, residuals, make_tensor(rank), make_tensor(values))
 
 
-# --- book/chapters/16r_solvers.md:1248
+# --- book/chapters/16r_solvers.md:1252
 def _check(A, B, driver) -> None:
     from refgrad._ops.functions import check_broadcast
 

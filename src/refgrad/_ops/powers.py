@@ -2,12 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:709
+# --- book/chapters/14_arithmetic.md:724
 """pow's three rows, with torch's multiplied-out exponents and its integer answers."""
 
 import numpy as np
 
-from refgrad._ops.arithmetic import _kind, _last_first, mul_scalar, sub_scalar
+from refgrad._ops.arithmetic import BOTH_WANTED, _kind, _last_first, mul_scalar, sub_scalar
 from refgrad._ops.table import Op, register
 
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
@@ -61,7 +61,7 @@ def _spread_power(a, b):
     return np.power(a, spread).reshape(shape)
 
 
-# --- book/chapters/14_arithmetic.md:769
+# --- book/chapters/14_arithmetic.md:784
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -73,8 +73,9 @@ POW = register(Op(
 POW_TENSOR = register(Op(
     "pow_tensor", "PowBackward1", ("self", "exponent"),
     forward=_power,
-    backward=lambda g, self, exponent, result: _last_first(
-        lambda: _base_grad(g, self, exponent), lambda: _exponent_grad(g, self, exponent, result),
+    backward=lambda g, self, exponent, result, wanted=BOTH_WANTED: _last_first(
+        lambda: _base_grad(g, self, exponent) if wanted[0] else None,
+        lambda: _exponent_grad(g, self, exponent, result) if wanted[1] else None,
     ),
     saves=(("exponent", ("self", "exponent")), ("self", ("self", "exponent")),
            ("result", ("self", "exponent"))),  # NOTE [A result is always saved]
@@ -87,7 +88,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:816
+# --- book/chapters/14_arithmetic.md:832
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1238
+# --- book/chapters/13_dispatch.md:1282
 """The layout torch gives an elementwise result over several tensors."""
 
 import numpy as np
@@ -60,7 +60,7 @@ def _broadcast_strides(array, shape) -> tuple:
                                for n, m, step in zip(array.shape, shape[lead:], own))
 
 
-# --- book/chapters/13_dispatch.md:1321
+# --- book/chapters/13_dispatch.md:1365
 # NOTE [Results written row-major]
 # Some of torch's kernels write a fresh contiguous result whatever the input's
 # layout: cat, stack, softmax, log_softmax, the running ops, roll and masked_fill.
