@@ -94,6 +94,24 @@ def test_packs_of_one_gradient(name, f, shapes, counts):
     assert [len(_counted(f, shapes, i)[0]) for i in range(len(shapes))] == counts
 
 
+def _eye_plus(a):
+    return a + 3 * torch.eye(3, dtype=torch.float64)
+
+
+@pytest.mark.parametrize("name, f, wanted, count", [
+    ("ldexp", torch.ldexp, 0, 3),
+    ("ldexp", torch.ldexp, 1, 1),
+    ("div", lambda a, b: torch.div(a, b, rounding_mode=None), 1, 5),
+    ("cholesky_solve", lambda a, b: torch.cholesky_solve(
+        b, torch.linalg.cholesky(a @ a.mT + torch.eye(3, dtype=torch.float64))), 1, 3),
+    ("lu_solve", lambda a, b: torch.linalg.lu_solve(*torch.linalg.lu_factor(_eye_plus(a)), b),
+     1, 3),
+    ("lstsq", lambda a, b: torch.linalg.lstsq(_eye_plus(a), b).solution, 1, 3),
+])
+def test_packs_of_one_named_gradient(name, f, wanted, count):
+    assert len(_counted(f, [M, M], wanted)[0]) == count
+
+
 def test_backward_with_inputs_builds_only_theirs():
     a, b = _inputs([V, V])
     packs = []

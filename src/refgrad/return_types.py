@@ -70,7 +70,7 @@ from refgrad._ops.factorizations import SLOGDET_RESULT as slogdet  # noqa: F401,
 from refgrad._ops.factorizations import SLOGDET_OUT_RESULT as slogdet_out  # noqa: F401, E402
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:843
+# --- book/chapters/16n_more_shapes_and_elementwise.md:847
 from refgrad._ops.pairs import FREXP_OUT_RESULT as frexp_out  # noqa: F401, E402
 from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
 
@@ -86,7 +86,7 @@ from refgrad._ops.triangular_factors import LINALG_QR_RESULT as linalg_qr  # noq
 from refgrad._ops.triangular_factors import QR_RESULT as qr  # noqa: F401, E402
 
 
-# --- book/chapters/16r_solvers.md:1100
+# --- book/chapters/16r_solvers.md:1111
 from refgrad._ops.triangular_solves import (  # noqa: E402
     TRIANGULAR_SOLVE_RESULT as triangular_solve,  # noqa: F401
 )

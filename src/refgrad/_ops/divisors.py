@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16e_rounding_and_bits.md:541
+# --- book/chapters/16e_rounding_and_bits.md:543
 """gcd and lcm: rows for integers only, with no derivative."""
 
 import numpy as np
@@ -43,7 +43,7 @@ GCD = register(Op("gcd", None, ("self", "other"), forward=_on_whole_numbers("gcd
 LCM = register(Op("lcm", None, ("self", "other"), forward=_on_whole_numbers("lcm_cpu", _lcm)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:592
+# --- book/chapters/16e_rounding_and_bits.md:594
 def _plain(row):
     from refgrad._ops.dispatch import call
 
@@ -72,7 +72,7 @@ def _with_out(plain):
     return function
 
 
-# --- book/chapters/16e_rounding_and_bits.md:622
+# --- book/chapters/16e_rounding_and_bits.md:624
 def _in_place(plain):
     from refgrad._ops.inplace_methods import _method
 

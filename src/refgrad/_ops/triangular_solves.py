@@ -42,7 +42,7 @@ def _solve_triangular(a, b, upper, left, unitriangular):
                                    unitriangular).swapaxes(-1, -2))
 
 
-# --- book/chapters/16r_solvers.md:106
+# --- book/chapters/16r_solvers.md:111
 def _triangle(gA, upper, unitriangular):
     """A gradient cut to the triangle the solve read."""
     return gA.triu(int(unitriangular)) if upper else gA.tril(-int(unitriangular))
@@ -64,7 +64,7 @@ LINALG_SOLVE_TRIANGULAR = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:137
+# --- book/chapters/16r_solvers.md:142
 def _check(A, B, left, name="linalg.solve_triangular") -> None:
     from refgrad._ops.functions import check_broadcast
 
@@ -96,7 +96,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
                 {"upper": upper, "left": left, "unitriangular": unitriangular})
 
 
-# --- book/chapters/16r_solvers.md:190
+# --- book/chapters/16r_solvers.md:195
 def _triangular_solve(b, a, upper, transpose, unitriangular):
     A = np.broadcast_to(a, np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + a.shape[-2:])
     if transpose:
@@ -136,7 +136,7 @@ TRIANGULAR_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:239
+# --- book/chapters/16r_solvers.md:244
 # NOTE [The whole of A's tangent]
 # torch's forward formula for triangular_solve takes A's tangent whole: not
 # cut to the triangle, its diagonal kept when unitriangular, and not
@@ -144,7 +144,7 @@ TRIANGULAR_SOLVE = register(Op(
 # reverse mode disagree here in both; solve_triangular's formula is exact.
 
 
-# --- book/chapters/16r_solvers.md:251
+# --- book/chapters/16r_solvers.md:256
 TRIANGULAR_SOLVE_DEPRECATED = (
     "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will "
     "be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its "
