@@ -40,7 +40,7 @@ RSUB_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:105
+# --- book/chapters/14_arithmetic.md:114
 # NOTE [float16 and numbers]
 # A float16 tensor times or over a Python number: the number in float32, the
 # product or quotient in float32, one rounding to float16, as torch computes it.
@@ -49,7 +49,7 @@ def _half_with_number(ufunc):
     return lambda a, b: ufunc(a.astype(np.float32), np.float32(b)).astype(np.float16)
 
 
-# --- book/chapters/14_arithmetic.md:115
+# --- book/chapters/14_arithmetic.md:124
 # NOTE [The last input's gradient first]
 # torch's node works out a two-input formula's gradients last input first, so
 # under create_graph the nodes of `other`'s are recorded, and its saved tensors
@@ -57,6 +57,12 @@ def _half_with_number(ufunc):
 def _last_first(for_self, for_other) -> tuple:
     other_grad = for_other()
     return for_self(), other_grad
+
+
+# What a formula that takes `wanted` sees from an ordinary backward: every
+# gradient wanted. NOTE [Only the gradients asked for]
+BOTH_WANTED = (True, True)
+ALL_WANTED = (True, True, True)
 
 
 def _mul_backward(g, self=None, other=None):
@@ -76,8 +82,8 @@ MUL = register(Op(
 DIV = register(Op(
     "div", "DivBackward0", ("self", "other"),
     forward=lambda a, b: _true_divide(a, b),
-    backward=lambda g, self=None, other=None: _last_first(
-        lambda: g / other if other is not None else None,
+    backward=lambda g, self=None, other=None, wanted=BOTH_WANTED: _last_first(
+        lambda: g / other if other is not None and wanted[0] else None,
         lambda: -g * (self / other / other) if self is not None else None,
     ),
     saves=(("other", ("self", "other")), ("self", ("other",))), into=np.true_divide,
@@ -96,7 +102,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:190
+# --- book/chapters/14_arithmetic.md:205
 def _by_number(ufunc):
     """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
     half = _half_with_number(ufunc)
@@ -158,7 +164,7 @@ def one_minus(t):
     return call(SUB, (t.new_ones(()), t), {"alpha": 1})
 
 
-# --- book/chapters/14_arithmetic.md:299
+# --- book/chapters/14_arithmetic.md:314
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -176,7 +182,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1016
+# --- book/chapters/14_arithmetic.md:1032
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -236,7 +242,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1083
+# --- book/chapters/14_arithmetic.md:1099
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -254,7 +260,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1107
+# --- book/chapters/14_arithmetic.md:1123
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 

@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:697
+# --- book/chapters/16r_solvers.md:709
 """Solving with a Cholesky factor: torch.cholesky_solve and torch.cholesky_inverse."""
 
 import numpy as np
 
+from refgrad._ops.arithmetic import BOTH_WANTED
 from refgrad._ops.dispatch import call
 from refgrad._ops.factorizations import failure
 from refgrad._ops.singular_values import column_major
@@ -30,8 +31,10 @@ def _onto_factor(common, u, upper):
     return -(u @ common) if upper else -(common @ u)
 
 
-def _cholesky_solve_backward(g, input2, self, result, upper):
+def _cholesky_solve_backward(g, input2, self, result, upper, wanted=BOTH_WANTED):
     gB = cholesky_solve(g, input2, upper)
+    if not wanted[1]:  # NOTE [Only the gradients asked for]
+        return gB, None
     common = gB @ result.mT
     return gB, _onto_factor(common + common.mT, input2, upper)
 
@@ -44,7 +47,7 @@ CHOLESKY_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:740
+# --- book/chapters/16r_solvers.md:755
 def _cholesky_inverse(u, upper):
     eye = np.broadcast_to(np.eye(u.shape[-1], dtype=u.dtype, like=u), u.shape)
     return _cholesky_solve(eye, u, upper)
@@ -61,7 +64,7 @@ CHOLESKY_INVERSE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:758
+# --- book/chapters/16r_solvers.md:773
 def _check_kernel(u, kernel) -> None:
     if u.dtype.name not in ("float32", "float64"):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{LEGACY[u.dtype]}'")

@@ -13,6 +13,7 @@ import numpy as np
 from refgrad._c_names import c_type_name
 from refgrad._creation import zeros_like
 from refgrad._ops.arithmetic import (
+    BOTH_WANTED,
     add_scalar,
     floating,
     in_float32,
@@ -73,7 +74,7 @@ FRAC = register(Op("frac", "FracBackward0", ("self",), forward=_frac,
                    backward=lambda g: (g,), iterated=True))
 
 
-# --- book/chapters/16f_more_elementwise.md:118
+# --- book/chapters/16f_more_elementwise.md:119
 def _saves_input(name, node, ufunc, backward):
     return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
                        saves=(("self", ("self",)),), iterated=True))
@@ -96,7 +97,7 @@ EXP2 = _saves_result("exp2", "Exp2Backward0", np.exp2,
                      lambda g, result: (mul_scalar(g * result, LN2),))
 
 
-# --- book/chapters/16f_more_elementwise.md:149
+# --- book/chapters/16f_more_elementwise.md:150
 SINH = _saves_input("sinh", "SinhBackward0", np.sinh, lambda g, self: (g * self.cosh(),))
 COSH = _saves_input("cosh", "CoshBackward0", np.cosh, lambda g, self: (g * self.sinh(),))
 ASIN = _saves_input("asin", "AsinBackward0", np.arcsin,
@@ -123,13 +124,14 @@ RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
                       backward=lambda g: (mul_scalar(g, 1 / DEGREE),), iterated=True))
 
 
-# --- book/chapters/16f_more_elementwise.md:186
-def _atan2_gradients(g, self=None, other=None):
+# --- book/chapters/16f_more_elementwise.md:190
+def _atan2_gradients(g, self=None, other=None, wanted=BOTH_WANTED):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
     other_squared = other * other  # made first: NOTE [Operands right to left]
     squared = self * self + other_squared
     recip = squared.reciprocal().masked_fill(squared == 0, 0.0)
-    return g * other * recip, g * -self * recip
+    return (g * other * recip if wanted[0] else None,  # NOTE [Only the gradients asked for]
+            g * -self * recip if wanted[1] else None)
 
 
 ATAN2 = register(Op(
@@ -147,7 +149,7 @@ def _as_floats(*arrays):
     return [x.astype(default) if x.dtype.kind in "biu" else x for x in arrays]
 
 
-# --- book/chapters/16f_more_elementwise.md:220
+# --- book/chapters/16f_more_elementwise.md:225
 def _test(name, ufunc):
     return register(Op(name, None, ("self",), forward=ufunc, promote=False, iterated=True))
 
@@ -181,7 +183,7 @@ ALL = register(Op("all", None, ("self",), forward=_every(np.all), promote=False)
 ANY = register(Op("any", None, ("self",), forward=_every(np.any), promote=False))
 
 
-# --- book/chapters/16f_more_elementwise.md:262
+# --- book/chapters/16f_more_elementwise.md:267
 def _function(row):
     from refgrad._ops.dispatch import call
 
@@ -229,7 +231,7 @@ def _atan2(name, input, other):
     return call(ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:311
+# --- book/chapters/16f_more_elementwise.md:316
 def argmax(input, dim=None, keepdim=False):
     return _locate(ARGMAX, input, dim, keepdim)
 
@@ -277,7 +279,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:366
+# --- book/chapters/16f_more_elementwise.md:371
 def square(input):
     return input.pow(2)
 

@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:617
+# --- book/chapters/16g_moves_and_fused.md:622
 """Fused rows: lerp, addcmul, addcdiv, and nan_to_num."""
 
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._ops.arithmetic import in_float32, mul_scalar, one_minus
+from refgrad._ops.arithmetic import ALL_WANTED, in_float32, mul_scalar, one_minus
 from refgrad._ops.dispatch import call
 from refgrad._ops.fma import fused_multiply_add
 from refgrad._ops.result_layout import like_input_result
@@ -40,15 +40,16 @@ LERP = register(Op(
 LERP_TENSOR = register(Op(
     "lerp_tensor", "LerpBackward1", ("self", "end", "weight"), promote=False, broadcasts=True,
     forward=in_float32(_lerp),
-    backward=lambda g, end=None, self=None, weight=None: _end_first(
-        lambda: g * one_minus(weight), lambda: g * weight,
+    backward=lambda g, end=None, self=None, weight=None, wanted=ALL_WANTED: _end_first(
+        lambda: g * one_minus(weight) if wanted[0] else None,
+        lambda: g * weight if wanted[1] else None,
         lambda: None if self is None else g * (end - self)),
     saves=(("end", ("weight",)), ("self", ("weight",)), ("weight", ("self", "end", "weight"))),
     iterated=True,
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:664
+# --- book/chapters/16g_moves_and_fused.md:670
 def lerp(input, end, weight):
     if type(weight) is int:  # the parser's overflow comes first
         _dtype.parsed_int(weight)
@@ -77,7 +78,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:708
+# --- book/chapters/16g_moves_and_fused.md:714
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -107,8 +108,9 @@ ADDCDIV = register(Op(
     "addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
     forward=in_float32(
         lambda a, b, c, value: a + _checked(value, np.result_type(a, b, c)) * b / c),
-    backward=lambda g, value, tensor1=None, tensor2=None: (
-        g, None if tensor2 is None else g * (tensor2.new_full((), value) / tensor2),
+    backward=lambda g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED: (
+        g, g * (tensor2.new_full((), value) / tensor2) if tensor2 is not None and wanted[1]
+        else None,
         None if tensor1 is None else -g * (mul_scalar(tensor1, value) / (tensor2 * tensor2))),
     saves=(("tensor1", ("tensor2",)), ("tensor2", ("self", "tensor1", "tensor2"))),
     iterated=True,
@@ -146,7 +148,7 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:786
+# --- book/chapters/16g_moves_and_fused.md:793
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)

@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:1138
+# --- book/chapters/16r_solvers.md:1153
 """linalg.lstsq: least squares, through the SVD, with torch's fields per driver."""
 
 import numpy as np
 
+from refgrad._ops.arithmetic import BOTH_WANTED
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
@@ -25,7 +26,7 @@ def _rank(a, rcond):
     return counts.astype(np.int64)[..., 0], values  # an array even for one matrix
 
 
-# --- book/chapters/16r_solvers.md:1167
+# --- book/chapters/16r_solvers.md:1183
 def _vector(a_shape, b_shape) -> bool:
     """Whether B is one column per matrix: its shape is A's without the last."""
     return len(b_shape) == 1 or tuple(b_shape) == tuple(a_shape[:-1])
@@ -48,8 +49,8 @@ def _lstsq(a, b, rcond, driver):
     return (x[..., 0] if vector else x), residuals
 
 
-# --- book/chapters/16r_solvers.md:1196
-def _lstsq_backward(grads, self, b, solution, rcond, driver):
+# --- book/chapters/16r_solvers.md:1212
+def _lstsq_backward(grads, self, b, solution, rcond, driver, wanted=BOTH_WANTED):
     from refgrad._ops.pseudo_inverses import _pinv_backward, pinv
 
     gX, gR = grads
@@ -57,13 +58,16 @@ def _lstsq_backward(grads, self, b, solution, rcond, driver):
     B, X = (b.unsqueeze(-1), solution.unsqueeze(-1)) if vector else (b, solution)
     gX = gX.unsqueeze(-1) if vector else gX
     P = pinv(self)
-    (gA,) = _pinv_backward(gX @ B.mT, self, P, None, None, False)
-    gB = P.mT @ gX
+    # NOTE [Only the gradients asked for]
+    gA = _pinv_backward(gX @ B.mT, self, P, None, None, False)[0] if wanted[0] else None
+    gB = P.mT @ gX if wanted[1] else None
     if gR.numel():
         W = 2 * (B - self @ X) * gR.unsqueeze(-2)
-        gA, gB = gA - W @ X.mT, gB + W
-    gB = gB.squeeze(-1) if vector else gB  # then each back to its own batch
-    return gA.sum_to_size(self.shape), gB.sum_to_size(b.shape)
+        gA = None if gA is None else gA - W @ X.mT
+        gB = None if gB is None else gB + W
+    gB = gB.squeeze(-1) if vector and gB is not None else gB  # then each back to its own batch
+    return (None if gA is None else gA.sum_to_size(self.shape),
+            None if gB is None else gB.sum_to_size(b.shape))
 
 
 LINALG_LSTSQ = register(Op(
@@ -74,7 +78,7 @@ LINALG_LSTSQ = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:1226
+# --- book/chapters/16r_solvers.md:1245
 def lstsq(A, B, rcond=None, *, driver=None):
     from refgrad._tensor import make_tensor
 
@@ -89,7 +93,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return LSTSQ_RESULT(solution, residuals, make_tensor(rank), make_tensor(values))
 
 
-# --- book/chapters/16r_solvers.md:1248
+# --- book/chapters/16r_solvers.md:1267
 def _check(A, B, driver) -> None:
     from refgrad._ops.functions import check_broadcast
 

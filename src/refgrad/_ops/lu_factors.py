@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:308
+# --- book/chapters/16r_solvers.md:317
 """LU factors of rectangular matrices: linalg.lu_factor(_ex), linalg.lu and their gradient."""
 
 import numpy as np
@@ -28,7 +28,7 @@ def getrf(a):
     return column_major(lu), pivots, info
 
 
-# --- book/chapters/16r_solvers.md:339
+# --- book/chapters/16r_solvers.md:348
 def row_order(pivots, m):
     """perm, with A[perm] = L U, from getrf's pivots."""
     k, batch = pivots.shape[-1], pivots.shape[:-1]
@@ -60,7 +60,7 @@ def unpacked(lu):
     return L, np.triu(lu[..., :k, :])
 
 
-# --- book/chapters/16r_solvers.md:388
+# --- book/chapters/16r_solvers.md:397
 def lu_backward(gL, gU, P, L, U):
     """The gradient of A = P L U, from those of L and U."""
     from refgrad._ops.shaping import cat
@@ -86,7 +86,7 @@ def _square_backward(gL, gU, L, U):
     return solve_triangular(U.mT, inner, upper=False, left=False)
 
 
-# --- book/chapters/16r_solvers.md:424
+# --- book/chapters/16r_solvers.md:433
 def _lu_factor_ex(a, pivot):
     return getrf(a)
 
@@ -127,7 +127,7 @@ LINALG_LU = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:473
+# --- book/chapters/16r_solvers.md:482
 def _check(A, name: str, pivot) -> None:
     if A.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "

@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:533
+# --- book/chapters/16r_solvers.md:542
 """Unpacking LU factors and solving with them: torch.lu_unpack and linalg.lu_solve."""
 
 import numpy as np
 
+from refgrad._ops.arithmetic import BOTH_WANTED
 from refgrad._ops.dispatch import call
 from refgrad._ops.factorizations import check_square
 from refgrad._ops.lu_factors import permutation, row_order, unpacked
@@ -46,7 +47,7 @@ LU_UNPACK = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:578
+# --- book/chapters/16r_solvers.md:588
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     from refgrad._tensor import make_tensor
 
@@ -64,7 +65,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     return LU_UNPACK_RESULT(make_tensor(P), L, U)
 
 
-# --- book/chapters/16r_solvers.md:606
+# --- book/chapters/16r_solvers.md:616
 def _lu_solve(lu, b, pivots, left, adjoint):
     b = b if left else b.swapaxes(-1, -2)
     n, k = b.shape[-2:]
@@ -84,12 +85,14 @@ def _lu_solve(lu, b, pivots, left, adjoint):
     return column_major(x) if left else column_major(x).swapaxes(-1, -2)
 
 
-# --- book/chapters/16r_solvers.md:626
-def _lu_solve_backward(g, LU, pivots, left, adjoint, result):
+# --- book/chapters/16r_solvers.md:636
+def _lu_solve_backward(g, LU, pivots, left, adjoint, result, wanted=BOTH_WANTED):
     from refgrad._factories import eye
     from refgrad._tensor import make_tensor
 
     gB = lu_solve(LU, pivots, g, left=left, adjoint=not adjoint)
+    if not wanted[0]:  # NOTE [Only the gradients asked for]
+        return None, gB
     X = result
     if left:
         gA = -(X @ gB.mT) if adjoint else -(gB @ X.mT)
@@ -108,7 +111,7 @@ LINALG_LU_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:651
+# --- book/chapters/16r_solvers.md:663
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
     check_square(LU, f"torch.{name}")  # torch names A's checks torch.linalg.lu_solve
@@ -129,7 +132,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:818
+# --- book/chapters/16r_solvers.md:833
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "

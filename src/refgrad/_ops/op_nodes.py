@@ -32,13 +32,14 @@ def node_class(op) -> type:
     if cls is None:
         # Module "builtins" makes the class print as torch's do: <class 'MulBackward0'>.
         namespace = {"__slots__": (), "op": op, "plan": make_plan(op), "__module__": "builtins",
+                     "_takes_wanted": "wanted" in _formula_parameters(op, every=True),
                      **saved_attributes(op), **own_copies()}
         cls = type(op.node, (OpNode,), namespace)
         _NODE_CLASSES[op.node] = _functions.register(cls)
     return cls
 
 
-# --- book/chapters/13_dispatch.md:80
+# --- book/chapters/13_dispatch.md:81
 # NOTE [Code of its own per node class]
 # At each attribute read or write in a function's code, CPython 3.11 caches
 # what it found for the class of object it met there, and takes a slow path
@@ -61,7 +62,7 @@ def _own_copy(function):
                               function.__name__, function.__defaults__, function.__closure__)
 
 
-# --- book/chapters/13_dispatch.md:110
+# --- book/chapters/13_dispatch.md:111
 class RecordPlan(NamedTuple):
     """A row's saves and keeps, by position: worked out once per row."""
 
@@ -90,7 +91,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:149
+# --- book/chapters/13_dispatch.md:150
 # NOTE [No __getattr__ on nodes]
 # A class that defines __getattr__ routes every attribute read of its
 # instances through a slow generic path: CPython's specializing interpreter
@@ -106,19 +107,21 @@ def saved_attributes(op) -> dict:
     return attributes
 
 
-def _formula_parameters(op) -> list:
-    """The names the backward formula takes after the gradient."""
+def _formula_parameters(op, every: bool = False) -> list:
+    """The names the backward formula takes after the gradient (bar ``wanted``)."""
     import inspect
 
     parameters = list(inspect.signature(op.backward).parameters.values())[1:]
-    return [p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    names = [p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    # `wanted` is told, not saved: NOTE [Only the gradients asked for]
+    return names if every else [n for n in names if n != "wanted"]
 
 
 def _saved_property(key: str, raw: bool) -> property:
     return ReadOnly(lambda node: node._lookup(key, raw))  # NOTE [Misuse in C++ words]
 
 
-# --- book/chapters/13_dispatch.md:193
+# --- book/chapters/13_dispatch.md:196
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -205,8 +208,8 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:303
-def _apply(self, grads, create_graph: bool = False) -> tuple:
+# --- book/chapters/13_dispatch.md:319
+def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     for g in grads:
         if g is not None:
             break
@@ -225,6 +228,10 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
                 kwargs[name] = _unpacked(saved, self)
             elif self._next_nodes[0] is None and not any(self._next_nodes):
                 return _nothing_leaves(self)  # NOTE [A node no gradient leaves]
+        if wanted is None and self._takes_wanted:  # NOTE [Only the gradients asked for]
+            wanted = _with_edges(self)
+        if wanted is not None:
+            _withhold(self, kwargs, wanted)
     else:
         kwargs = self._params
     if not op.many:
@@ -232,6 +239,23 @@ def _apply(self, grads, create_graph: bool = False) -> tuple:
     if op.missing_grads:  # NOTE [Missing grads]
         return op.backward(tuple(grads), **kwargs)
     return op.backward(tuple(_materialize(grads, self._meta)), **kwargs)
+
+
+def _withhold(node, kwargs, wanted) -> None:
+    """Take out of ``kwargs`` what only unwanted gradients read; tell a formula that asks."""
+    if len(wanted) != len(node.op.inputs):
+        return  # a list of tensors as the one input: one edge per tensor
+    for (name, _), (_, _, users) in zip(node.op.saves, node.plan.saves):
+        if users and not any(wanted[i] for i in users):
+            kwargs[name] = None  # unpacked all the same, as torch unpacks every value
+    if node._takes_wanted:
+        kwargs["wanted"] = wanted
+
+
+def _with_edges(node):
+    """Which inputs have an edge, if not all do; None when all do."""
+    edges = node._next_nodes
+    return None if None not in edges else tuple(n is not None for n in edges)
 
 
 def _nothing_leaves(node) -> tuple:
@@ -265,7 +289,14 @@ def _gradient_slots(self):
     return None if len(slots) == len(self._meta) else slots
 
 
-OpNode.apply, OpNode._gradient_slots = _apply, _gradient_slots
+def _apply_wanted(self, grads, create_graph, wanted) -> tuple:
+    """``apply``, told which edges lead to a gradient ``grad()`` asked for."""
+    if all(wanted):
+        return self.apply(grads, create_graph)
+    return self.apply(grads, create_graph, wanted)
+
+
+OpNode.apply, OpNode._gradient_slots, OpNode._apply_wanted = _apply, _gradient_slots, _apply_wanted
 
 
 def _dir(self) -> list:

@@ -10,7 +10,7 @@ import numpy as np
 
 from refgrad import _dtype
 from refgrad._c_names import c_type_name
-from refgrad._ops.arithmetic import _last_first, floating, mul_scalar
+from refgrad._ops.arithmetic import BOTH_WANTED, _last_first, floating, mul_scalar
 from refgrad._ops.dispatch import call
 from refgrad._ops.elementwise import _as_floats
 from refgrad._ops.pointwise import _zeros_like
@@ -98,7 +98,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:606
+# --- book/chapters/16n_more_shapes_and_elementwise.md:609
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -108,9 +108,10 @@ def _ldexp(a, b, kind):
 LDEXP = register(Op(
     "ldexp", "LdexpBackward0", ("self", "other"), forward=_ldexp, promote=False,
     broadcasts=True,
-    backward=lambda g, kind, other=None, result=None: _last_first(
+    backward=lambda g, kind, other=None, result=None, wanted=BOTH_WANTED: _last_first(
         lambda: None if other is None else g * _two_to(other),
-        lambda: None if result is None else mul_scalar(g * result, float(np.log(2.0)))),
+        lambda: None if result is None or not wanted[1] else mul_scalar(
+            g * result, float(np.log(2.0)))),
     saves=(("other", ("self",)), ("result", ("self", "other"))), hides=("kind",),
     iterated=True,
 ))
@@ -122,7 +123,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:635
+# --- book/chapters/16n_more_shapes_and_elementwise.md:639
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -174,7 +175,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:713
+# --- book/chapters/16n_more_shapes_and_elementwise.md:717
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -188,7 +189,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:748
+# --- book/chapters/16n_more_shapes_and_elementwise.md:752
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
@@ -221,7 +222,7 @@ def _floating_only(input) -> None:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:792
+# --- book/chapters/16n_more_shapes_and_elementwise.md:796
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 
@@ -254,7 +255,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:826
+# --- book/chapters/16n_more_shapes_and_elementwise.md:830
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 

@@ -2,12 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:721
+# --- book/chapters/14_arithmetic.md:736
 """pow's three rows, with torch's multiplied-out exponents and its integer answers."""
 
 import numpy as np
 
-from refgrad._ops.arithmetic import _kind, _last_first, mul_scalar, sub_scalar
+from refgrad._ops.arithmetic import BOTH_WANTED, _kind, _last_first, mul_scalar, sub_scalar
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
@@ -62,7 +62,7 @@ def _spread_power(a, b):
     return np.power(a, spread).reshape(shape)
 
 
-# --- book/chapters/14_arithmetic.md:782
+# --- book/chapters/14_arithmetic.md:797
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -75,8 +75,9 @@ POW = register(Op(
 POW_TENSOR = register(Op(
     "pow_tensor", "PowBackward1", ("self", "exponent"),
     forward=_power,
-    backward=lambda g, self, exponent, result: _last_first(
-        lambda: _base_grad(g, self, exponent), lambda: _exponent_grad(g, self, exponent, result),
+    backward=lambda g, self, exponent, result, wanted=BOTH_WANTED: _last_first(
+        lambda: _base_grad(g, self, exponent) if wanted[0] else None,
+        lambda: _exponent_grad(g, self, exponent, result) if wanted[1] else None,
     ),
     saves=(("exponent", ("self", "exponent")), ("self", ("self", "exponent")),
            ("result", ("self", "exponent"))),  # NOTE [A result is always saved]
@@ -92,7 +93,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:833
+# --- book/chapters/14_arithmetic.md:849
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
 

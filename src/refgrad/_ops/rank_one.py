@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from refgrad._ops.arithmetic import _last_first
+from refgrad._ops.arithmetic import BOTH_WANTED, _last_first
 from refgrad._ops.dispatch import call
 from refgrad._ops.measures import _norm_backward, _vector_norm
 from refgrad._ops.products import _blend, _times
@@ -77,7 +77,7 @@ def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 
 
-def _dist_backward(g, self, other, p, result):
+def _dist_backward(g, self, other, p, result, wanted=BOTH_WANTED):
     if p == 0:  # no gradient for self; negating it for other is what fails
         if not other.requires_grad:
             return None, None
@@ -86,7 +86,9 @@ def _dist_backward(g, self, other, p, result):
     def for_self():  # the difference made again for each: torch's formulas do
         return _norm_backward(g, self - other, result, p, None, False, None)[0]
 
-    return _last_first(for_self, lambda: -for_self())
+    # NOTE [Only the gradients asked for]
+    return _last_first(lambda: for_self() if wanted[0] else None,
+                       lambda: -for_self() if wanted[1] else None)
 
 
 DIST = register(Op(

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1254
+# --- book/chapters/13_dispatch.md:1298
 """The layout torch gives an elementwise result over several tensors."""
 
 import numpy as np
@@ -78,7 +78,7 @@ def _broadcast_strides(array, shape) -> tuple:
                                for n, m, step in zip(array.shape, shape[lead:], own))
 
 
-# --- book/chapters/13_dispatch.md:1367
+# --- book/chapters/13_dispatch.md:1411
 # NOTE [Results written row-major]
 # Some of torch's kernels write a fresh contiguous result whatever the input's
 # layout: cat, stack, softmax, log_softmax, the running ops, roll, masked_fill,

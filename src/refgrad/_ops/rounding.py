@@ -66,11 +66,11 @@ def _fmod(a, b):
     return np.fmod(a, b)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:143
-def _division_gradients(g, rounding_mode, self=None, other=None):
+# --- book/chapters/16e_rounding_and_bits.md:145
+def _division_gradients(g, rounding_mode, self=None, other=None, wanted=ar.BOTH_WANTED):
     # self is saved only for other's gradient: present, it says that one is wanted.
     if rounding_mode is None:  # true division, asked for by name: DivBackward0's formula
-        return ar.DIV.backward(g, self, other)
+        return ar.DIV.backward(g, self, other, wanted)
     return zeros_like(g), (None if self is None else zeros_like(g))
 
 
@@ -118,7 +118,7 @@ FMOD_BY_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:212
+# --- book/chapters/16e_rounding_and_bits.md:214
 # NOTE [Derivatives torch does not implement]
 # Such a row records a NotImplemented node like any other; its backward fails
 # with torch's message. All these rows share one node class (classes go by
@@ -170,7 +170,7 @@ def without_empty_edges(out):
     return out
 
 
-# --- book/chapters/16e_rounding_and_bits.md:274
+# --- book/chapters/16e_rounding_and_bits.md:276
 def is_number(value) -> bool:
     return isinstance(value, bool | int | float)
 
@@ -208,7 +208,7 @@ def _named(row, name) -> dict:
     return {"operation": name} if row.node == "NotImplemented" else {}
 
 
-# --- book/chapters/16e_rounding_and_bits.md:319
+# --- book/chapters/16e_rounding_and_bits.md:321
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -272,7 +272,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:685
+# --- book/chapters/16e_rounding_and_bits.md:687
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -293,6 +293,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:709
+# --- book/chapters/16e_rounding_and_bits.md:711
 def true_divide(input, other):
     return div(input, other)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:456
+# --- book/chapters/16i_cumulative.md:459
 """Elementwise functions of two numbers and more: logaddexp, hypot, xlogy, logit, sgn and
 heaviside."""
 
@@ -12,7 +12,14 @@ import numbers
 import numpy as np
 
 from refgrad._dtype import get_default_dtype
-from refgrad._ops.arithmetic import _last_first, add_scalar, in_float32, mul_scalar, one_minus
+from refgrad._ops.arithmetic import (
+    BOTH_WANTED,
+    _last_first,
+    add_scalar,
+    in_float32,
+    mul_scalar,
+    one_minus,
+)
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_broadcast, where
 from refgrad._ops.pointwise import _sign, _zeros_like
@@ -40,15 +47,17 @@ BOTH = (("other", ("self", "other")), ("self", ("self", "other")))
 LOGADDEXP = register(Op(
     "logaddexp", "LogaddexpBackward0", ("self", "other"), saves=BOTH,
     forward=_floats_only(np.logaddexp, "logaddexp_cpu"),
-    backward=lambda g, self, other: _last_first(lambda: g / add_scalar((other - self).exp(), 1),
-                                                lambda: g / add_scalar((self - other).exp(), 1)),
+    backward=lambda g, self, other, wanted=BOTH_WANTED: _last_first(
+        lambda: g / add_scalar((other - self).exp(), 1) if wanted[0] else None,
+        lambda: g / add_scalar((self - other).exp(), 1) if wanted[1] else None),
     iterated=True,
 ))
 LOGADDEXP2 = register(Op(
     "logaddexp2", "Logaddexp2Backward0", ("self", "other"), saves=BOTH,
     forward=_floats_only(np.logaddexp2, "logaddexp2_cpu"),
-    backward=lambda g, self, other: _last_first(lambda: g / add_scalar(2.0 ** (other - self), 1),
-                                                lambda: g / add_scalar(2.0 ** (self - other), 1)),
+    backward=lambda g, self, other, wanted=BOTH_WANTED: _last_first(
+        lambda: g / add_scalar(2.0 ** (other - self), 1) if wanted[0] else None,
+        lambda: g / add_scalar(2.0 ** (self - other), 1) if wanted[1] else None),
     iterated=True,
 ))
 HYPOT = register(Op(
@@ -61,7 +70,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:535
+# --- book/chapters/16i_cumulative.md:547
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -87,7 +96,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:562
+# --- book/chapters/16i_cumulative.md:574
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -100,8 +109,9 @@ def _xlogy_tangent(tangents, self, other):
 
 XLOGY = register(Op(
     "xlogy", "XlogyBackward0", ("self", "other"), forward=_xlogy, saves=BOTH,
-    backward=lambda g, self, other: _last_first(lambda: _for_x(g, self, other),
-                                                lambda: g * self / other),
+    backward=lambda g, self, other, wanted=BOTH_WANTED: _last_first(
+        lambda: _for_x(g, self, other) if wanted[0] else None,
+        lambda: g * self / other if wanted[1] else None),
     tangent=_xlogy_tangent,
     iterated=True,
 ))
@@ -139,7 +149,7 @@ def floats_beside_numbers(input, other) -> tuple:
     return input, other
 
 
-# --- book/chapters/16i_cumulative.md:739
+# --- book/chapters/16i_cumulative.md:752
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -180,7 +190,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:781
+# --- book/chapters/16i_cumulative.md:794
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -230,7 +240,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:840
+# --- book/chapters/16i_cumulative.md:853
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

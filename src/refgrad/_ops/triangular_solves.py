@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._ops.arithmetic import BOTH_WANTED
 from refgrad._ops.dispatch import call
 from refgrad._ops.factorizations import check_square
 from refgrad._ops.singular_values import column_major
@@ -41,14 +42,17 @@ def _solve_triangular(a, b, upper, left, unitriangular):
                                    unitriangular).swapaxes(-1, -2))
 
 
-# --- book/chapters/16r_solvers.md:105
+# --- book/chapters/16r_solvers.md:111
 def _triangle(gA, upper, unitriangular):
     """A gradient cut to the triangle the solve read."""
     return gA.triu(int(unitriangular)) if upper else gA.tril(-int(unitriangular))
 
 
-def _solve_triangular_backward(g, self, result, upper, left, unitriangular):
+def _solve_triangular_backward(g, self, result, upper, left, unitriangular,
+                               wanted=BOTH_WANTED):
     gB = solve_triangular(self.mT, g, upper=not upper, left=left, unitriangular=unitriangular)
+    if not wanted[0]:  # NOTE [Only the gradients asked for]
+        return None, gB
     gA = -(gB @ result.mT) if left else -(result.mT @ gB)
     return _triangle(gA, upper, unitriangular), gB
 
@@ -60,7 +64,7 @@ LINALG_SOLVE_TRIANGULAR = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:133
+# --- book/chapters/16r_solvers.md:142
 def _check(A, B, left, name="linalg.solve_triangular") -> None:
     from refgrad._ops.functions import check_broadcast
 
@@ -92,7 +96,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
                 {"upper": upper, "left": left, "unitriangular": unitriangular})
 
 
-# --- book/chapters/16r_solvers.md:186
+# --- book/chapters/16r_solvers.md:195
 def _triangular_solve(b, a, upper, transpose, unitriangular):
     A = np.broadcast_to(a, np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + a.shape[-2:])
     if transpose:
@@ -132,7 +136,7 @@ TRIANGULAR_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:235
+# --- book/chapters/16r_solvers.md:244
 # NOTE [The whole of A's tangent]
 # torch's forward formula for triangular_solve takes A's tangent whole: not
 # cut to the triangle, its diagonal kept when unitriangular, and not
@@ -140,7 +144,7 @@ TRIANGULAR_SOLVE = register(Op(
 # reverse mode disagree here in both; solve_triangular's formula is exact.
 
 
-# --- book/chapters/16r_solvers.md:247
+# --- book/chapters/16r_solvers.md:256
 TRIANGULAR_SOLVE_DEPRECATED = (
     "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will "
     "be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its "

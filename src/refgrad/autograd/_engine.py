@@ -201,8 +201,12 @@ def _call(node, task, grads):
         grads = _tensor_pre_hooks(node, grads)
     if node._pre_hooks:
         grads = _through_hooks(node, node._pre_hooks, grads)
-    outputs = node.apply(grads, task.create_graph)
-    if task.exec_info is None and not node._post_hooks and not task.checks_nan:
+    info = task.exec_info
+    if info is None:
+        outputs = node.apply(grads, task.create_graph)
+    else:  # NOTE [Only the gradients asked for]
+        outputs = node._apply_wanted(grads, task.create_graph, _wanted_edges(node, info))
+    if info is None and not node._post_hooks and not task.checks_nan:
         # The common case: check and deliver in one pass. NOTE [One pass per node]
         nodes = node._next_nodes
         if len(outputs) != len(nodes):
@@ -214,7 +218,7 @@ def _call(node, task, grads):
             node.release_variables()
         return None
     outputs = validate_outputs(node, outputs)
-    if task.exec_info is not None:
+    if info is not None:
         outputs = _drop_unwanted(task, node, outputs)
     if node._post_hooks:
         outputs = _through_post_hooks(node, outputs, grads)
@@ -238,7 +242,21 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:673
+# --- book/chapters/17_engine.md:663
+def _wanted_edges(node, info) -> tuple:
+    """For each edge of ``node``: does it lead to something this pass wants?"""
+    return tuple(child is not None and _leads_to_target(info.get(child))
+                 for child in node._next_nodes)
+
+
+def _apply_ignoring_wanted(node, grads, create_graph, wanted):
+    return node.apply(grads, create_graph)  # a node that computes every gradient
+
+
+FunctionNode._apply_wanted = _apply_ignoring_wanted
+
+
+# --- book/chapters/17_engine.md:726
 def _through_hooks(node, hooks, grads) -> list:
     """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
     slots = node._gradient_slots()
@@ -259,7 +277,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:705
+# --- book/chapters/17_engine.md:758
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
