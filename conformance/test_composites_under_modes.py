@@ -288,3 +288,4 @@ def test_unsafe_pieces_in_inference_mode_are_views_as_split_gives():
         assert piece.is_inference() and not piece._is_view() and _within(piece, z)
     outside = x.unsafe_split(2, 1)
     assert not outside[0]._is_view() and outside[0].grad_fn is not None
+

@@ -135,7 +135,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1457
+# --- book/chapters/16_functions.md:1462
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -163,7 +163,7 @@ from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
 
-# --- book/chapters/16c_linalg.md:413
+# --- book/chapters/16c_linalg.md:424
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
@@ -191,7 +191,7 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:419
+# --- book/chapters/16f_more_elementwise.md:424
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
     absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
@@ -200,11 +200,11 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:556
+# --- book/chapters/16g_moves_and_fused.md:562
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:818
+# --- book/chapters/16g_moves_and_fused.md:824
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -230,7 +230,7 @@ from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
 
 
-# --- book/chapters/16j_products_and_shapes.md:1340
+# --- book/chapters/16j_products_and_shapes.md:1357
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -243,7 +243,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1388
+# --- book/chapters/16j_products_and_shapes.md:1405
 from refgrad import functional
 
 
@@ -276,15 +276,15 @@ from refgrad._ops.special_functions import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:229
+# --- book/chapters/16n_more_shapes_and_elementwise.md:234
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1573
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1584
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1878
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1889
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -301,7 +301,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2062
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2073
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 

@@ -81,11 +81,16 @@ def column_stack(tensors):
     return cat(columns, 1)
 
 
-row_stack = vstack
+def row_stack(tensors):
+    if handed_whole(tensors):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("row_stack", row_stack, (tensors,), {})
+    return vstack(tensors)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:137
+# --- book/chapters/16n_more_shapes_and_elementwise.md:140
 def diagflat(input, offset=0):
+    if handed_whole((input,)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("diagflat", diagflat, (input, offset), {})
     return diag(input.contiguous().view(-1), offset)
 
 

@@ -275,6 +275,11 @@ def _reduce_truth(row, input, dim, keepdim):
 
 # --- book/chapters/16f_more_elementwise.md:362
 def square(input):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("square", square, (input,), {})
     return input.pow(2)
 
 

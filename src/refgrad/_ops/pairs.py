@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:489
+# --- book/chapters/16n_more_shapes_and_elementwise.md:494
 """fmax, fmin, nextafter, copysign, ldexp, angle and frexp: rows and functions."""
 
 import numpy as np
@@ -55,7 +55,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:550
+# --- book/chapters/16n_more_shapes_and_elementwise.md:555
 def _next_after(a, b):
     if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -70,7 +70,7 @@ NEXTAFTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:576
+# --- book/chapters/16n_more_shapes_and_elementwise.md:581
 def _copysign_backward(g, self=None, result=None):
     ratio = (result / self).masked_fill(self == 0, 0)  # MaskedFillBackward0, as torch's
     return g * ratio
@@ -95,7 +95,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:616
+# --- book/chapters/16n_more_shapes_and_elementwise.md:621
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -118,7 +118,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:644
+# --- book/chapters/16n_more_shapes_and_elementwise.md:649
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -170,7 +170,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:722
+# --- book/chapters/16n_more_shapes_and_elementwise.md:727
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -183,7 +183,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:756
+# --- book/chapters/16n_more_shapes_and_elementwise.md:761
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
@@ -216,7 +216,7 @@ def _floating_only(input) -> None:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:800
+# --- book/chapters/16n_more_shapes_and_elementwise.md:805
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 
@@ -249,7 +249,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:834
+# --- book/chapters/16n_more_shapes_and_elementwise.md:839
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 

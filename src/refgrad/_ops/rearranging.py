@@ -96,6 +96,9 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
     from refgrad._tensor_values import wrap_dim
 
+    ends = tuple(t for t in (prepend, append) if isinstance(t, Tensor))
+    if handed_whole((input, *ends)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("diff", diff, (input, n, dim, prepend, append), {})
     if input.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
@@ -116,7 +119,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:186
+# --- book/chapters/16g_moves_and_fused.md:189
 def broadcast_to(input, *size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
