@@ -232,7 +232,7 @@ def chunk_with(even, sized, input, chunks, dim):
     return split_evenly(even, input, -(-length // int(chunks)), dim)  # chunks may be NumPy's
 
 
-# --- book/chapters/16d_indexing.md:1475
+# --- book/chapters/16d_indexing.md:1467
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -249,7 +249,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:1499
+# --- book/chapters/16d_indexing.md:1491
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
@@ -289,7 +289,7 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1554
+# --- book/chapters/16d_indexing.md:1546
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import written, zeros_as
 

@@ -7,16 +7,8 @@
 
 from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
-from refgrad._ops.pieces import (
-    SPLIT,
-    SPLIT_WITH_SIZES,
-    _cut,
-    _join,
-    _runs,
-    chunk_with,
-    split_evenly,
-    split_sized,
-)
+from refgrad._ops import pieces  # its SPLIT rows, named once: each row has one module name
+from refgrad._ops.pieces import _cut, _join, _runs, chunk_with, split_evenly, split_sized
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, handed_whole
@@ -44,7 +36,7 @@ def unsafe_split(input, split_size, dim=0):
     if composite_whole((input,)):  # NOTE [Unsafe pieces below autograd]
         if handed_whole((input,)):
             return dispatch_composite("unsafe_split", unsafe_split, (input, split_size, dim), {})
-        return split_evenly(SPLIT, input, split_size, dim)
+        return split_evenly(pieces.SPLIT, input, split_size, dim)
     return split_evenly(UNSAFE_SPLIT, input, split_size, dim)
 
 
@@ -53,7 +45,7 @@ def unsafe_split_with_sizes(input, split_sizes, dim=0):
         if handed_whole((input,)):
             return dispatch_composite("unsafe_split_with_sizes", unsafe_split_with_sizes,
                                       (input, split_sizes, dim), {})
-        return split_sized(SPLIT_WITH_SIZES, input, split_sizes, dim)
+        return split_sized(pieces.SPLIT_WITH_SIZES, input, split_sizes, dim)
     return split_sized(UNSAFE_SPLIT_WITH_SIZES, input, split_sizes, dim)
 
 
@@ -61,11 +53,11 @@ def unsafe_chunk(input, chunks, dim=0):
     if composite_whole((input,)):  # NOTE [Unsafe pieces below autograd]
         if handed_whole((input,)):
             return dispatch_composite("unsafe_chunk", unsafe_chunk, (input, chunks, dim), {})
-        return chunk_with(SPLIT, SPLIT_WITH_SIZES, input, chunks, dim)
+        return chunk_with(pieces.SPLIT, pieces.SPLIT_WITH_SIZES, input, chunks, dim)
     return chunk_with(UNSAFE_SPLIT, UNSAFE_SPLIT_WITH_SIZES, input, chunks, dim)
 
 
-# --- book/chapters/16d_indexing.md:1458
+# --- book/chapters/16d_indexing.md:1450
 _SIGNATURES = {
     unsafe_split: "unsafe_split(Tensor input, int split_size, int dim = 0)",
     unsafe_split_with_sizes: "unsafe_split_with_sizes(Tensor input, tuple of ints "
