@@ -201,3 +201,91 @@ def test_detach_in_place_below_autograd_reaches_the_mode_as_a_write():
         made = torch.tensor([1.0, 2.0], requires_grad=True)
     assert [n for n in mode.seen if n != "lift_fresh"] == ["detach_", "detach_"]
     assert made.requires_grad and made.is_inference()
+
+
+_SHARING = (  # (what the mode is told, the call): results that share the 2 x 3 input's memory
+    ("adjoint", lambda x: x.adjoint()),
+    ("broadcast_to", lambda x: torch.broadcast_to(x, (4, 2, 3))),
+    ("tensor_split", lambda x: x.tensor_split([1, 2], 1)),
+    ("hsplit", lambda x: torch.hsplit(x, 3)),
+    ("vsplit", lambda x: x.vsplit(2)),
+    ("atleast_3d", lambda x: torch.atleast_3d(x)),
+    ("atleast_2d", lambda x: torch.atleast_2d(x[0])),
+    ("meshgrid", lambda x: torch.meshgrid(x[0], x[1], indexing="ij")),
+    ("unsafe_chunk", lambda x: x.unsafe_chunk(2, 1)),
+    ("unsafe_split", lambda x: torch.unsafe_split(x, 2, 1)),
+    ("unsafe_split_with_sizes", lambda x: x.unsafe_split_with_sizes([1, 2], 1)),
+)
+
+
+def _pieces(out):
+    return out if isinstance(out, tuple | list) else (out,)
+
+
+def test_more_composites_share_memory_without_a_view_in_inference_mode():
+    for name, make in _SHARING:
+        x = _normal().requires_grad_()
+        with torch.inference_mode(), Names() as mode:
+            out = make(x)
+        assert mode.seen[-1] == name and "slice" not in mode.seen, (name, mode.seen)
+        for piece in _pieces(out):
+            assert not piece._is_view() and piece._base is None and _within(piece, x), name
+            assert not piece.is_inference() and not piece.requires_grad, name
+            assert piece._version == 0, name
+
+
+def test_more_composites_on_inference_tensors_give_inference_tensors():
+    for name, make in _SHARING:
+        with torch.inference_mode():
+            z = _normal()
+        with Names() as mode:
+            out = make(z)
+        assert mode.seen[-1] == name, (name, mode.seen)
+        for piece in _pieces(out):
+            assert piece.is_inference() and not piece._is_view() and _within(piece, z), name
+
+
+def test_composites_that_hand_back_their_input_or_a_copy():
+    x, index = _normal().requires_grad_(), torch.tensor([[0], [2]])
+    with torch.inference_mode(), Names() as mode:
+        same = (torch.atleast_1d(x), torch.atleast_2d(x), *torch.broadcast_tensors(x, x[0]))
+        copies = (x.t().contiguous(), x.fliplr(), x.flipud(), x.tile(2), x.type_as(index),
+                  torch.take_along_dim(x, index, 1), torch.hstack([x, x]),
+                  torch.vstack([x, x]), torch.dstack([x, x]), torch.column_stack([x, x]),
+                  x.sum_to_size(1, 3), torch.argwhere(x))
+    assert mode.seen == ["atleast_1d", "atleast_2d", "select", "broadcast_tensors", "t",
+                         "contiguous", "fliplr", "flipud", "tile", "type_as", "take_along_dim",
+                         "hstack", "vstack", "dstack", "column_stack", "sum_to_size",
+                         "argwhere"]
+    assert same[0] is x and same[1] is x and same[2] is x
+    assert not same[3]._is_view() and _within(same[3], x) and not same[3].requires_grad
+    for out in copies:
+        assert out.is_inference() and not _within(out, x)
+    assert copies[0].tolist() == [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
+    assert copies[4].dtype == torch.int64 and copies[5].tolist() == [[0.0], [5.0]]
+
+
+def test_composites_with_a_normal_tensor_beside_an_inference_one_are_taken_apart():
+    with torch.inference_mode():
+        z = _normal()
+    index, normal = torch.tensor([[0], [2]]), torch.ones(3)
+    with Names() as mode:
+        torch.take_along_dim(z, index, 1)
+        torch.broadcast_tensors(z, normal)
+    assert mode.seen[-1] == "expand" and "take_along_dim" not in mode.seen
+    assert "broadcast_tensors" not in mode.seen
+
+
+def test_unsafe_pieces_in_inference_mode_are_views_as_split_gives():
+    x = _normal().requires_grad_()
+    with torch.inference_mode():
+        pieces = x.unsafe_chunk(2, 1) + torch.unsafe_split(x, 2, 1)
+        z = _normal()
+    for piece in pieces:
+        assert piece._is_view() and piece._base is x and not piece.is_inference()
+        assert piece.requires_grad and piece.grad_fn is None
+    for piece in z.unsafe_split_with_sizes([1, 2], 1):
+        assert piece.is_inference() and not piece._is_view() and _within(piece, z)
+    outside = x.unsafe_split(2, 1)
+    assert not outside[0]._is_view() and outside[0].grad_fn is not None
+

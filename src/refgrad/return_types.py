@@ -53,7 +53,7 @@ def _given_out(cls):
     max, min, sort, topk, cummax, cummin, median, nanmedian, kthvalue, mode, aminmax))
 
 
-# --- book/chapters/16k_order_statistics.md:1433
+# --- book/chapters/16k_order_statistics.md:1436
 from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
 
 
@@ -70,7 +70,7 @@ from refgrad._ops.factorizations import SLOGDET_RESULT as slogdet  # noqa: F401,
 from refgrad._ops.factorizations import SLOGDET_OUT_RESULT as slogdet_out  # noqa: F401, E402
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:852
+# --- book/chapters/16n_more_shapes_and_elementwise.md:870
 from refgrad._ops.pairs import FREXP_OUT_RESULT as frexp_out  # noqa: F401, E402
 from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
 

@@ -3,12 +3,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:239
+# --- book/chapters/16n_more_shapes_and_elementwise.md:254
 """broadcast_shapes and broadcast_tensors."""
 
 from refgrad._c_names import c_type_name
 from refgrad._size import Size
 from refgrad._tensor import Tensor
+from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
 def broadcast_shapes(*shapes) -> Size:
@@ -33,6 +34,8 @@ def broadcast_tensors(*tensors) -> tuple:
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
                             f"{c_type_name(type(t))}")
+    if handed_whole(tensors):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("broadcast_tensors", broadcast_tensors, tensors, {})
     from refgrad._ops.functions import check_broadcast
 
     shape = ()

@@ -2,15 +2,18 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:1117
+# --- book/chapters/16j_products_and_shapes.md:1144
 """cartesian_prod and combinations: torch's compositions of meshgrid."""
 
 import numpy as np
 
 from refgrad._ops.tiling import meshgrid
+from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
 def cartesian_prod(*tensors):
+    if handed_whole(tensors):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("cartesian_prod", cartesian_prod, tensors, {})
     if len(tensors) == 1:
         return tensors[0]
     from refgrad._ops.sums_and_stacks import stack

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:165
+# --- book/chapters/16n_more_shapes_and_elementwise.md:180
 """conj_physical and conj_physical_: a real tensor's conjugate is the tensor itself."""
 
 from refgrad._ops.dispatch import call

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:464
+# --- book/chapters/16j_products_and_shapes.md:467
 """tensordot and inner: products over paired dimensions, made of permutes, reshapes and mm."""
 
 import math
 
 from refgrad._tensor_values import wrap_dim
+from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
 def _pairs(a, b, dims):
@@ -28,8 +29,10 @@ def _pairs(a, b, dims):
     return first, second
 
 
-# --- book/chapters/16j_products_and_shapes.md:491
+# --- book/chapters/16j_products_and_shapes.md:495
 def tensordot(a, b, dims=2):
+    if handed_whole((a, b)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("tensordot", tensordot, (a, b, dims), {})
     first, second = _pairs(a, b, dims)
     if a.dtype is not b.dtype:
         raise RuntimeError("both inputs should have same dtype")
@@ -59,6 +62,8 @@ def tensordot(a, b, dims=2):
 
 
 def inner(input, other):
+    if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("inner", inner, (input, other), {})
     if input.ndim == 0 or other.ndim == 0:
         return input * other
     if input.shape[-1] != other.shape[-1]:

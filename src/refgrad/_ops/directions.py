@@ -9,14 +9,18 @@
 from refgrad._ops.rearranging import vstack
 from refgrad._ops.shaping import cat
 from refgrad._ops.tiling import diag, tensor_split
+from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
-def _split(name, input, sections, dim, least):
+def _split(whole, input, sections, dim, least):
     from refgrad._tensor import Tensor
 
+    name = whole.__name__
     if isinstance(sections, Tensor):  # torch's binding takes a number or a list here
         raise TypeError(f"{name}() received an invalid combination of arguments - got "
                         "(Tensor, Tensor)")
+    if handed_whole((input,)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite(name, whole, (input, sections), {})
     if input.ndim < least:
         raise RuntimeError(f"torch.{name} requires a tensor with at least {least} dimension, "
                            f"but got a tensor with {input.ndim} dimensions!")
@@ -31,21 +35,23 @@ def _split(name, input, sections, dim, least):
 
 
 def hsplit(input, indices_or_sections):
-    return _split("hsplit", input, indices_or_sections, 0 if input.ndim == 1 else 1, 1)
+    return _split(hsplit, input, indices_or_sections, 0 if input.ndim == 1 else 1, 1)
 
 
 def vsplit(input, indices_or_sections):
-    return _split("vsplit", input, indices_or_sections, 0, 2)
+    return _split(vsplit, input, indices_or_sections, 0, 2)
 
 
 def dsplit(input, indices_or_sections):
-    return _split("dsplit", input, indices_or_sections, 2, 3)
+    return _split(dsplit, input, indices_or_sections, 2, 3)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:87
+# --- book/chapters/16n_more_shapes_and_elementwise.md:91
 def atleast_3d(*tensors):
     many = len(tensors) != 1 or isinstance(tensors[0], tuple | list)
     given = tensors[0] if len(tensors) == 1 and many else tensors
+    if handed_whole(given):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("atleast_3d", atleast_3d, tensors, {})
     grown = tuple(_deepened(t) for t in given)
     return grown if many else grown[0]
 
@@ -59,23 +65,32 @@ def _deepened(t):
 
 
 def dstack(tensors):
+    if handed_whole(tensors):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("dstack", dstack, (tensors,), {})
     if not tensors:
         raise RuntimeError("dstack expects a non-empty TensorList")
     return cat(atleast_3d(tuple(tensors)), 2)
 
 
 def column_stack(tensors):
+    if handed_whole(tensors):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("column_stack", column_stack, (tensors,), {})
     if not tensors:
         raise RuntimeError("column_stack expects a non-empty TensorList")
     columns = [t.reshape(t.numel(), 1) if t.ndim <= 1 else t for t in tensors]
     return cat(columns, 1)
 
 
-row_stack = vstack
+def row_stack(tensors):
+    if handed_whole(tensors):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("row_stack", row_stack, (tensors,), {})
+    return vstack(tensors)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:127
+# --- book/chapters/16n_more_shapes_and_elementwise.md:140
 def diagflat(input, offset=0):
+    if handed_whole((input,)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("diagflat", diagflat, (input, offset), {})
     return diag(input.contiguous().view(-1), offset)
 
 

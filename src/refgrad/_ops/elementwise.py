@@ -281,6 +281,11 @@ def _reduce_truth(row, input, dim, keepdim):
 
 # --- book/chapters/16f_more_elementwise.md:371
 def square(input):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("square", square, (input,), {})
     return input.pow(2)
 
 
@@ -316,9 +321,18 @@ def expand_as(self, other):
     return self.expand(other.shape)
 
 
+def type_as(self, other):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("type_as", type_as, (self, other), {})
+    return self.to(other.dtype)
+
+
 def install_shorthands(cls) -> None:
     cls.square, cls.negative, cls.absolute, cls.divide = square, cls.neg, cls.abs, cls.div
-    cls.type_as = lambda self, other: self.to(other.dtype)
+    cls.type_as = type_as
     cls.expand_as, cls.reshape_as = expand_as, reshape_as
     cls.nelement, cls.ndimension = cls.numel, cls.dim
     for name in ("type_as", "expand_as", "reshape_as"):  # NOTE [Named as torch names them]

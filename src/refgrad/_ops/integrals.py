@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1090
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1108
 """The trapezoid rule, with torch's products, quotients and sums with a number."""
 
 from refgrad._c_names import c_type_name
@@ -11,9 +11,10 @@ from refgrad._ops.arithmetic import div_scalar as over
 from refgrad._ops.arithmetic import mul_scalar as times
 from refgrad._ops.dispatch import call
 from refgrad._tensor_values import wrap_dim
+from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1109
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1128
 def _cut(t, dim, start, end):
     from refgrad._ops.indexing import SLICE
 
@@ -39,11 +40,13 @@ def _nothing(y, dim):
     return zeros(tuple(y.shape[:d]) + tuple(y.shape[d + 1:]), dtype=y.dtype, device=y.device)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1136
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1155
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments - got "
                         f"(Tensor, Tensor, dx={c_type_name(type(dx))})")
+    if handed_whole((y,) if x is None else (y, x)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("trapezoid", trapezoid, (y, x), {"dx": dx, "dim": dim})
     if y.ndim == 0:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     if y.shape[wrap_dim(dim, y.ndim)] == 0:
@@ -61,6 +64,9 @@ trapz = trapezoid
 
 
 def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    if handed_whole((y,) if x is None else (y, x)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("cumulative_trapezoid", cumulative_trapezoid, (y, x),
+                                  {"dx": dx, "dim": dim})
     if y.ndim == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     if x is None:

@@ -9,6 +9,8 @@ import numpy as np
 
 from refgrad._ops.arithmetic import _last_first
 from refgrad._ops.table import Op, register
+from refgrad.autograd._state import state, switched_on
+from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, handed_whole
 
 
 # NOTE [Signed zeros in products]
@@ -51,7 +53,7 @@ MV = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:88
+# --- book/chapters/16c_linalg.md:90
 def _mm_backward(g, self=None, mat2=None, **layout):
     sizes, strides = layout["self_sym_sizes"], layout["self_sym_strides"]
     mat2_sizes, mat2_strides = layout["mat2_sym_sizes"], layout["mat2_sym_strides"]
@@ -90,7 +92,7 @@ BMM = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:142
+# --- book/chapters/16c_linalg.md:144
 def _same_dtype(a, b, message, c_names=True) -> None:
     from refgrad._dtype import C_TYPE_NAMES
     from refgrad._typename import LEGACY
@@ -122,7 +124,7 @@ def _no_bools(t, kernel: str) -> None:
         raise not_implemented_for(kernel, t._data.dtype)
 
 
-# --- book/chapters/16c_linalg.md:175
+# --- book/chapters/16c_linalg.md:177
 def _vectors(a, b) -> None:
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -153,7 +155,7 @@ def _batches(a, b, kernel: str = "bmm") -> None:
     _no_bools(b, kernel)
 
 
-# --- book/chapters/16c_linalg.md:214
+# --- book/chapters/16c_linalg.md:216
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -202,8 +204,11 @@ def _mv_operands(input, vec):
     _no_bools(vec, "addmv_impl_cpu")
 
 
-# --- book/chapters/16c_linalg.md:272
+# --- book/chapters/16c_linalg.md:274
 def matmul(input, other):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        if composite_whole((input, other)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("matmul", matmul, (input, other), {})
     if input.ndim == 0 or other.ndim == 0:
         raise RuntimeError(
             "both arguments to matmul need to be at least 1D, but they are "
@@ -225,7 +230,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:304
+# --- book/chapters/16c_linalg.md:309
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -244,7 +249,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:331
+# --- book/chapters/16c_linalg.md:336
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -255,7 +260,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:348
+# --- book/chapters/16c_linalg.md:353
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -270,7 +275,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:368
+# --- book/chapters/16c_linalg.md:373
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -292,12 +297,18 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:401
+# --- book/chapters/16c_linalg.md:406
 def outer(input, vec2):
+    if handed_whole((input, vec2)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("outer", outer, (input, vec2), {})
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
     return input.reshape(input.shape[0], 1) * vec2
 
 
-ger = outer
+
+def ger(input, vec2):
+    if handed_whole((input, vec2)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("ger", ger, (input, vec2), {})
+    return outer(input, vec2)

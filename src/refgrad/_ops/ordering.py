@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:324
+# --- book/chapters/16g_moves_and_fused.md:343
 """sort, argsort, msort and topk."""
 
 import numpy as np
@@ -12,6 +12,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.result_layout import like_input_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
+from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
 def _stable_order(a, dim, descending):
@@ -53,7 +54,7 @@ TOPK = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:376
+# --- book/chapters/16g_moves_and_fused.md:396
 def sort(input, dim=-1, descending=False, stable=False):
     if type(descending) is not bool:  # torch's bool is Python's, nothing else
         raise TypeError("descending")  # reworded: NOTE [Read after a failure]
@@ -63,6 +64,8 @@ def sort(input, dim=-1, descending=False, stable=False):
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
+    if handed_whole((input,)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("argsort", argsort, (input, dim, descending, stable), {})
     return sort(input, dim, descending, stable).indices
 
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:476
+# --- book/chapters/16n_more_shapes_and_elementwise.md:494
 """fmax, fmin, nextafter, copysign, ldexp, angle and frexp: rows and functions."""
 
 import numpy as np
@@ -55,7 +55,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:537
+# --- book/chapters/16n_more_shapes_and_elementwise.md:555
 def _next_after(a, b):
     if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -71,7 +71,7 @@ NEXTAFTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:564
+# --- book/chapters/16n_more_shapes_and_elementwise.md:582
 def _copysign_backward(g, self=None, result=None):
     ratio = (result / self).masked_fill(self == 0, 0)  # MaskedFillBackward0, as torch's
     return g * ratio
@@ -98,7 +98,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:609
+# --- book/chapters/16n_more_shapes_and_elementwise.md:627
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -123,7 +123,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:639
+# --- book/chapters/16n_more_shapes_and_elementwise.md:657
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -175,7 +175,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:717
+# --- book/chapters/16n_more_shapes_and_elementwise.md:735
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -189,7 +189,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:752
+# --- book/chapters/16n_more_shapes_and_elementwise.md:770
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
@@ -222,7 +222,7 @@ def _floating_only(input) -> None:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:796
+# --- book/chapters/16n_more_shapes_and_elementwise.md:814
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 
@@ -255,7 +255,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:830
+# --- book/chapters/16n_more_shapes_and_elementwise.md:848
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 

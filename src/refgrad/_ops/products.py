@@ -12,6 +12,7 @@ from refgrad._ops.arithmetic import _last_first, in_float32, mul_scalar
 from refgrad._ops.linalg import matrix_product, mm_grad, vector_product
 from refgrad._ops.table import Op, register
 from refgrad._warn_once import warn_once
+from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
 def _cut(factor, kind):
@@ -28,7 +29,7 @@ def _blend(a, product, beta, alpha):
     return out + (a if beta == 1 else a * beta)
 
 
-# --- book/chapters/16j_products_and_shapes.md:74
+# --- book/chapters/16j_products_and_shapes.md:75
 def _times(t, factor):
     return t if factor == 1 else mul_scalar(t, factor)
 
@@ -54,7 +55,7 @@ def _baddbmm_backward(g, beta, alpha, batch1=None, batch2=None):
             None if batch1 is None else _times(batch1.transpose(1, 2).bmm(g), alpha))
 
 
-# --- book/chapters/16j_products_and_shapes.md:105
+# --- book/chapters/16j_products_and_shapes.md:106
 def _addbmm_backward(g, beta, alpha, batch1_sym_argsize_0, batch1_sym_argsize_1,
                      batch2_sym_argsize_2, batch1=None, batch2=None):
     shape = (batch1_sym_argsize_0, batch1_sym_argsize_1, batch2_sym_argsize_2)
@@ -74,7 +75,7 @@ def _with(product):
                                                                     alpha))
 
 
-# --- book/chapters/16j_products_and_shapes.md:129
+# --- book/chapters/16j_products_and_shapes.md:130
 ADDMM = register(Op(
     "addmm", "AddmmBackward0", ("self", "mat1", "mat2"), forward=_with(matrix_product),
     backward=_addmm_backward, saves=(("mat1", ("mat2",)), ("mat2", ("mat1",))),
@@ -97,7 +98,7 @@ ADDBMM = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:311
+# --- book/chapters/16j_products_and_shapes.md:312
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -128,7 +129,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:355
+# --- book/chapters/16j_products_and_shapes.md:356
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
@@ -139,7 +140,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:367
+# --- book/chapters/16j_products_and_shapes.md:368
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.linalg import _vectors
@@ -175,7 +176,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:404
+# --- book/chapters/16j_products_and_shapes.md:405
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -192,8 +193,10 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:430
+# --- book/chapters/16j_products_and_shapes.md:431
 def kron(input, other):
+    if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("kron", kron, (input, other), {})
     from refgrad._ops.shaping import unsafe_view
     from refgrad._tensor import Tensor
 

@@ -15,6 +15,7 @@ from refgrad._ops.result_layout import like_input_result, row_major_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
+from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
 def _flip(a, dims):
@@ -47,7 +48,7 @@ TRIU = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:92
+# --- book/chapters/16g_moves_and_fused.md:93
 def flip(input, *dims):
     dims = dims[0] if len(dims) == 1 else dims  # flip(x, (0, 1)), or x.flip(0, 1)
     dims = dim_tuple(dims, input.ndim)
@@ -90,11 +91,14 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:145
+# --- book/chapters/16g_moves_and_fused.md:146
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
     from refgrad._tensor_values import wrap_dim
 
+    ends = tuple(t for t in (prepend, append) if isinstance(t, Tensor))
+    if handed_whole((input, *ends)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("diff", diff, (input, n, dim, prepend, append), {})
     if input.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
@@ -115,8 +119,13 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:185
+# --- book/chapters/16g_moves_and_fused.md:189
 def broadcast_to(input, *size):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("broadcast_to", broadcast_to, (input, *size), {})
     return input.expand(*size)
 
 
@@ -199,16 +208,22 @@ def ravel(input):
 
 
 def atleast_1d(*tensors):
-    return _at_least(tensors, 1, lambda t: t.reshape(1))
+    return _at_least(tensors, 1, lambda t: t.reshape(1), atleast_1d)
 
 
 def atleast_2d(*tensors):
-    return _at_least(tensors, 2, lambda t: t.reshape(1, 1) if t.ndim == 0 else t.unsqueeze(0))
+    grow = lambda t: t.reshape(1, 1) if t.ndim == 0 else t.unsqueeze(0)  # noqa: E731
+    return _at_least(tensors, 2, grow, atleast_2d)
 
 
-def _at_least(tensors, ndim, grow):
+def _at_least(tensors, ndim, grow, whole):
     many = len(tensors) != 1 or isinstance(tensors[0], tuple | list)
     given = tensors[0] if len(tensors) == 1 and many else tensors
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if given and composite_whole(tuple(given)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite(f"atleast_{ndim}d", whole, tensors, {})
     grown = tuple(grow(t) if t.ndim < ndim else t for t in given)
     return grown if many else grown[0]
 
@@ -216,6 +231,8 @@ def _at_least(tensors, ndim, grow):
 def hstack(tensors):
     from refgrad._ops.shaping import cat
 
+    if handed_whole(tensors):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("hstack", hstack, (tensors,), {})
     if not tensors:
         raise RuntimeError("hstack expects a non-empty TensorList")
     pieces = atleast_1d(tuple(tensors))
@@ -225,6 +242,8 @@ def hstack(tensors):
 def vstack(tensors):
     from refgrad._ops.shaping import cat
 
+    if handed_whole(tensors):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("vstack", vstack, (tensors,), {})
     if not tensors:
         raise RuntimeError("vstack expects a non-empty TensorList")
     return cat(atleast_2d(tuple(tensors)), 0)

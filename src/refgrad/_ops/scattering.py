@@ -13,6 +13,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.pieces import index_key
 from refgrad._ops.putting import put
 from refgrad._ops.table import Op, register
+from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
 def at_least_1d(a):
@@ -31,7 +32,7 @@ def first_part(src, index):
     return src[tuple(slice(0, n) for n in at_least_1d(index._data).shape)]
 
 
-# --- book/chapters/16h_scatter.md:76
+# --- book/chapters/16h_scatter.md:77
 def _scatter(a, src, dim, index):
     out = a.copy()
     if index._data.size:  # an empty index writes nothing, whatever its shape
@@ -53,7 +54,7 @@ def _scatter_add(a, src, dim, index):
     return out
 
 
-# --- book/chapters/16h_scatter.md:111
+# --- book/chapters/16h_scatter.md:112
 SCATTER = register(Op(
     "scatter", "ScatterBackward0", ("self", "src"), forward=_scatter, promote=False,
     backward=lambda g, dim, index: (g.scatter(dim, index, 0), g.gather(dim, index)),
@@ -72,7 +73,7 @@ SCATTER_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:138
+# --- book/chapters/16h_scatter.md:139
 def check_scatter(input, dim, index, src=None) -> int:
     """torch's checks of a scatter's arguments; ``dim`` made non-negative."""
     from refgrad._tensor_values import wrap_dim
@@ -91,7 +92,7 @@ def check_scatter(input, dim, index, src=None) -> int:
     return d
 
 
-# --- book/chapters/16h_scatter.md:158
+# --- book/chapters/16h_scatter.md:159
 def _size(t, d) -> int:
     from refgrad._tensor_values import wrap_dim
 
@@ -119,7 +120,7 @@ def check_values(index, d, length, prefix="", error=RuntimeError) -> None:
                     f"with size {length}")
 
 
-# --- book/chapters/16h_scatter.md:193
+# --- book/chapters/16h_scatter.md:194
 def scatter(input, dim, index, src=None, value=None, *, reduce=None, _operation="scatter"):
     from refgrad import _dtype
     from refgrad._tensor import Tensor
@@ -161,7 +162,7 @@ def tensor_argument(function, argument, position, value) -> None:
                         f"Tensor, not {c_type_name(type(value))}")
 
 
-# --- book/chapters/16h_scatter.md:512
+# --- book/chapters/16h_scatter.md:513
 def _masked_scatter(a, source, mask):
     shape = np.broadcast_shapes(a.shape, mask._data.shape)
     out = np.broadcast_to(a, shape).copy()
@@ -203,7 +204,7 @@ def masked_scatter_backward(grad_output, mask, sizes):
     return call(MASKED_SCATTER_BACKWARD, (grad_output,), {"mask": mask, "sizes": tuple(sizes)})
 
 
-# --- book/chapters/16h_scatter.md:555
+# --- book/chapters/16h_scatter.md:556
 def masked_scatter(input, mask, source):
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -229,7 +230,7 @@ def _bool():
     return _dtype.bool
 
 
-# --- book/chapters/16h_scatter.md:646
+# --- book/chapters/16h_scatter.md:647
 def _put_taken_back(g, index, self):
     from refgrad._ops.indexing import written, zeros_as
 
@@ -259,8 +260,10 @@ def take(input, index):
     return call(TAKE, (input,), {"index": index})
 
 
-# --- book/chapters/16h_scatter.md:685
+# --- book/chapters/16h_scatter.md:686
 def take_along_dim(input, indices, dim=None):
+    if handed_whole((input, indices)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("take_along_dim", take_along_dim, (input, indices, dim), {})
     from refgrad._ops.functions import check_broadcast
     from refgrad._tensor_values import wrap_dim
     from refgrad._typename import LEGACY

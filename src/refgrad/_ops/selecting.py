@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:430
+# --- book/chapters/16g_moves_and_fused.md:452
 """masked_select, nonzero, count_nonzero."""
 
 import numpy as np
@@ -41,7 +41,7 @@ def masked_select(input, mask):
     return call(MASKED_SELECT, (input,), {"mask": mask})
 
 
-# --- book/chapters/16g_moves_and_fused.md:470
+# --- book/chapters/16g_moves_and_fused.md:492
 def nonzero(input, *, as_tuple=False):
     data = input._data
     if as_tuple:

@@ -178,6 +178,11 @@ def contiguous(input, *refused, memory_format=contiguous_format):
         return _contiguous_in(input, memory_format)
     if input._data.flags.c_contiguous:  # is_contiguous, without its call
         return input
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("contiguous", contiguous, (input,), {})
     out = clone(input)  # CloneBackward0, as in torch
     # a fresh copy, laid out row by row; like= keeps a GPU array on its device
     out._data = np.ascontiguousarray(out._data, like=out._data)
@@ -197,7 +202,7 @@ def _contiguous_in(input, memory_format):
     return clone(input, memory_format=memory_format)
 
 
-# --- book/chapters/16d_indexing.md:267
+# --- book/chapters/16d_indexing.md:272
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -221,7 +226,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:302
+# --- book/chapters/16d_indexing.md:307
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

@@ -27,10 +27,11 @@ from refgrad._ops.elision import dying_alone
 from refgrad._ops.functions import check_broadcast
 from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
-from refgrad.autograd._state import state
+from refgrad.autograd._state import state, switched_on
+from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
 
 
-# --- book/chapters/16_functions.md:357
+# --- book/chapters/16_functions.md:358
 # NOTE [Named as torch names them]
 # Python words an argument error with the function's qualified name:
 # "sin() takes 1 positional argument but 2 were given". A function made in a
@@ -75,7 +76,7 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:433
+# --- book/chapters/16_functions.md:434
 def _binary(row):
     def function(input, other):
         try:
@@ -97,7 +98,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:785
+# --- book/chapters/16_functions.md:786
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
@@ -105,6 +106,10 @@ _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None,
 
 
 def to(input, *args, **kwargs):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        tensors = (input, *(a for a in args if isinstance(a, Tensor)))
+        if composite_whole(tensors):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("to", to, (input, *args), kwargs)
     if not kwargs and _plain_to(args):  # to(dtype), to(device), to(device, dtype)
         dtype = args[-1] if type(args[-1]) is DType else None
         device = args[0] if type(args[0]) is not DType else None
@@ -178,7 +183,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:919
+# --- book/chapters/16_functions.md:924
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

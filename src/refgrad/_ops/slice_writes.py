@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:252
+# --- book/chapters/16h_scatter.md:253
 """Rows that write whole slices: index_add, index_copy, index_fill."""
 
 import numpy as np
@@ -48,7 +48,7 @@ INDEX_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:312
+# --- book/chapters/16h_scatter.md:313
 def _index_copy(a, source, dim, index, source_dim):
     out = a.copy()
     at_least_1d(out)[slab_key(index, dim, a.ndim)] = _slabs(source)
@@ -67,7 +67,7 @@ def _filled_once(g, dim, index):
     return g.index_select(dim, make_tensor(np.unique(index._data))).sum()
 
 
-# --- book/chapters/16h_scatter.md:332
+# --- book/chapters/16h_scatter.md:333
 INDEX_COPY = register(Op(
     "index_copy", "IndexCopyBackward0", ("self", "source"), forward=_index_copy,
     promote=False,
@@ -89,7 +89,7 @@ INDEX_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:361
+# --- book/chapters/16h_scatter.md:362
 def _length(t, d) -> int:
     return t.shape[d] if t.ndim else 1
 
@@ -104,7 +104,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     return call(INDEX_ADD, (input, source), params)
 
 
-# --- book/chapters/16h_scatter.md:377
+# --- book/chapters/16h_scatter.md:378
 def check_slice_arguments(name: str, input, dim, index, source) -> int:
     """torch's checks of index_add's (and index_reduce's) arguments; ``dim`` made
     non-negative."""
@@ -173,7 +173,7 @@ def index_copy(input, dim, index, source):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:450
+# --- book/chapters/16h_scatter.md:451
 def _check_copy_slices(input, source, d) -> None:
     if not source.ndim or not input.ndim:
         return

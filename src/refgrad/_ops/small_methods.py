@@ -50,6 +50,11 @@ def is_signed(input):
 
 # --- book/chapters/26_inplace.md:2754
 def sum_to_size(input, size):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("sum_to_size", sum_to_size, (input, size), {})
     size, shape = tuple(size), tuple(input.shape)
     lead = len(shape) - len(size)
     if lead < 0 or any(s not in (1, n) for s, n in zip(size, shape[lead:])):
@@ -72,6 +77,11 @@ def _last_two(input, kind):
 
 
 def adjoint(input):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("adjoint", adjoint, (input,), {})
     return _last_two(input, "tensor.adjoint()")
 
 
@@ -108,7 +118,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:2819
+# --- book/chapters/26_inplace.md:2829
 def _check_put(input, index, source):
     if index.dtype is not int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
@@ -142,7 +152,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:2857
+# --- book/chapters/26_inplace.md:2867
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -172,7 +182,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:2891
+# --- book/chapters/26_inplace.md:2901
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:881
+# --- book/chapters/16n_more_shapes_and_elementwise.md:899
 """var_mean and std_mean, rows; cov and corrcoef, composites."""
 
 import math
@@ -28,7 +28,7 @@ def _mean_part(g, self, dim, keepdim):
     return spread / count
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:907
+# --- book/chapters/16n_more_shapes_and_elementwise.md:925
 def _var_mean_backward(grads, self, dim, correction, keepdim):
     (spread,) = measures._var_backward(grads[0], self, dim, correction, keepdim)
     return (spread + _mean_part(grads[1], self, dim, keepdim),)
@@ -51,7 +51,7 @@ STD_MEAN = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:931
+# --- book/chapters/16n_more_shapes_and_elementwise.md:949
 def var_mean(input, dim=measures._UNSET, unbiased=measures._UNSET, keepdim=False, *,
              correction=measures._UNSET):
     return _both(VAR_MEAN, input, dim, unbiased, keepdim, correction)
@@ -78,7 +78,7 @@ def _both(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:977
+# --- book/chapters/16n_more_shapes_and_elementwise.md:995
 def _weights(fweights, aweights, observations):
     w = None
     for name, given in (("fweights", fweights), ("aweights", aweights)):
@@ -109,7 +109,7 @@ def _c_name(t) -> str:
     return LEGACY[t.dtype]
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1009
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1027
 def _weighted_norm(w, w_sum, aweights, correction):
     from refgrad._ops.integrals import times  # a product with a number: MulBackward1
 
@@ -140,7 +140,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     return (product / norm).squeeze()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1047
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1065
 def corrcoef(input):
     if input.ndim > 2:
         raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:794
+# --- book/chapters/16j_products_and_shapes.md:806
 """Rows and composites that build new shapes: diagonals, tiles, cuts, turns and grids."""
 
 from dataclasses import replace
@@ -15,6 +15,7 @@ from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
 from refgrad._warn_once import warn_once
 from refgrad.autograd._state import state, switched_on
+from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
 def _embed(a, offset, dim1, dim2):
@@ -36,7 +37,7 @@ DIAGONAL_COPY = register(replace(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:829
+# --- book/chapters/16j_products_and_shapes.md:842
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     d1, d2 = wrap_dim(dim1, input.ndim + 1), wrap_dim(dim2, input.ndim + 1)
     if d1 == d2:
@@ -45,6 +46,8 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
 
 
 def diag(input, diagonal=0):
+    if handed_whole((input,)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("diag", diag, (input, diagonal), {})
     if input.ndim == 1:
         return diag_embed(input, diagonal, -2, -1)
     if input.ndim != 2:
@@ -52,10 +55,12 @@ def diag(input, diagonal=0):
     return call(DIAGONAL_COPY, (input,), {"offset": diagonal, "dim1": 0, "dim2": 1})
 
 
-# --- book/chapters/16j_products_and_shapes.md:859
+# --- book/chapters/16j_products_and_shapes.md:874
 def tile(input, *counts, dims=None):
     dims = (dims,) if dims is not None else counts  # by name, torch's `dims`, or by position
     dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], tuple | list) else dims
+    if handed_whole((input,)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("tile", tile, (input, dims), {})
     return input.repeat((1,) * (input.ndim - len(dims)) + tuple(dims))
 
 
@@ -77,7 +82,7 @@ def _positions(counts, alone=False):
     return make_tensor(np.repeat(np.arange(flat.size, dtype=data.dtype, like=data), flat))
 
 
-# --- book/chapters/16j_products_and_shapes.md:885
+# --- book/chapters/16j_products_and_shapes.md:902
 def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     from refgrad._tensor import Tensor
 
@@ -108,7 +113,7 @@ def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     return copied.flatten(d, d + 1)
 
 
-# --- book/chapters/16j_products_and_shapes.md:932
+# --- book/chapters/16j_products_and_shapes.md:949
 def _check_cut_tensor(cuts) -> None:
     from refgrad import _dtype
     from refgrad._typename import LEGACY
@@ -128,6 +133,10 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sectio
 
     named = (indices_or_sections, indices, sections, tensor_indices_or_sections)
     indices_or_sections = next((v for v in named if v is not None), None)
+    cut_tensor = (indices_or_sections,) if isinstance(indices_or_sections, Tensor) else ()
+    if handed_whole((input, *cut_tensor)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("tensor_split", tensor_split,
+                                  (input, indices_or_sections, dim), {})
     if input.ndim == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
                            "tensor with 0 dims")
@@ -147,7 +156,7 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sectio
                  for s, e in zip(starts, ends))
 
 
-# --- book/chapters/16j_products_and_shapes.md:972
+# --- book/chapters/16j_products_and_shapes.md:993
 def unflatten(input, dim, sizes):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -179,7 +188,7 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1015
+# --- book/chapters/16j_products_and_shapes.md:1036
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -211,18 +220,22 @@ def rot90(input, k=1, dims=(0, 1)):
 
 
 def fliplr(input):
+    if handed_whole((input,)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("fliplr", fliplr, (input,), {})
     if input.ndim < 2:
         raise RuntimeError("Input must be >= 2-d.")
     return input.flip((1,))
 
 
 def flipud(input):
+    if handed_whole((input,)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("flipud", flipud, (input,), {})
     if input.ndim < 1:
         raise RuntimeError("Input must be >= 1-d.")
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1071
+# --- book/chapters/16j_products_and_shapes.md:1096
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")
@@ -243,6 +256,8 @@ def meshgrid(*tensors, indexing=None):
     if indexing not in ("ij", "xy"):
         raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but '
                            f"received: {indexing}")
+    if handed_whole(tensors):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("meshgrid", meshgrid, tensors, {"indexing": indexing})
     for t in tensors:
         if t.ndim > 1:
             raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list "

@@ -2,14 +2,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1377
+# --- book/chapters/16d_indexing.md:1391
 """unsafe_split, unsafe_chunk, unsafe_split_with_sizes: split's pieces, not marked views."""
 
 from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
+from refgrad._ops import pieces  # its SPLIT rows, named once: each row has one module name
 from refgrad._ops.pieces import _cut, _join, _runs, chunk_with, split_evenly, split_sized
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
+from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, handed_whole
 
 UNSAFE_SPLIT = register(Op(
     "unsafe_split", "UnsafeSplitBackward0", ("self",),
@@ -25,19 +27,37 @@ UNSAFE_SPLIT_WITH_SIZES = register(Op(
 ))
 
 
+# NOTE [Unsafe pieces below autograd]
+# Telling autograd nothing of the shared memory is done at its own layer. Where
+# that layer is skipped (inference mode, or an inference tensor), the pieces
+# are split's own: views in inference mode, inference tensors of an inference
+# tensor. A mode is handed the op under its own name, and gets no views back.
 def unsafe_split(input, split_size, dim=0):
+    if composite_whole((input,)):  # NOTE [Unsafe pieces below autograd]
+        if handed_whole((input,)):
+            return dispatch_composite("unsafe_split", unsafe_split, (input, split_size, dim), {})
+        return split_evenly(pieces.SPLIT, input, split_size, dim)
     return split_evenly(UNSAFE_SPLIT, input, split_size, dim)
 
 
 def unsafe_split_with_sizes(input, split_sizes, dim=0):
+    if composite_whole((input,)):  # NOTE [Unsafe pieces below autograd]
+        if handed_whole((input,)):
+            return dispatch_composite("unsafe_split_with_sizes", unsafe_split_with_sizes,
+                                      (input, split_sizes, dim), {})
+        return split_sized(pieces.SPLIT_WITH_SIZES, input, split_sizes, dim)
     return split_sized(UNSAFE_SPLIT_WITH_SIZES, input, split_sizes, dim)
 
 
 def unsafe_chunk(input, chunks, dim=0):
+    if composite_whole((input,)):  # NOTE [Unsafe pieces below autograd]
+        if handed_whole((input,)):
+            return dispatch_composite("unsafe_chunk", unsafe_chunk, (input, chunks, dim), {})
+        return chunk_with(pieces.SPLIT, pieces.SPLIT_WITH_SIZES, input, chunks, dim)
     return chunk_with(UNSAFE_SPLIT, UNSAFE_SPLIT_WITH_SIZES, input, chunks, dim)
 
 
-# --- book/chapters/16d_indexing.md:1416
+# --- book/chapters/16d_indexing.md:1450
 _SIGNATURES = {
     unsafe_split: "unsafe_split(Tensor input, int split_size, int dim = 0)",
     unsafe_split_with_sizes: "unsafe_split_with_sizes(Tensor input, tuple of ints "

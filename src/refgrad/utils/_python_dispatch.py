@@ -103,7 +103,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:202
+# --- book/chapters/29_dispatch_modes.md:248
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -115,12 +115,35 @@ def composite_whole(tensors) -> bool:
     return all(t._version_counter is None for t in tensors)  # inference tensors
 
 
+def handed_whole(tensors) -> bool:
+    """Whether a mode is on and a composite op on ``tensors`` goes to it whole."""
+    return bool(switched_on.dispatch_modes and state.dispatch_modes and tensors
+                and composite_whole(tuple(tensors)))
+
+
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     def run(*given, **options):
         out = function(*given, **options)
-        if views_kept or out is given[0] or out._view_base is None:  # as made, or no view
+        if views_kept:
             return out
-        return out.data  # the same memory, its own counter, no base, as below torch's views
+        inputs = _tensors_in(given)
+        if isinstance(out, tuple | list):  # pieces, or one result per input
+            return type(out)(_unviewed(piece, inputs) for piece in out)
+        return _unviewed(out, inputs)
 
     return dispatch(OpFunc(name, (), ("self",), run), args, kwargs)
+
+
+def _tensors_in(given) -> tuple:
+    """The tensors among ``given``, and those of a list or tuple among them."""
+    found = []
+    for item in given:
+        found.extend(item if isinstance(item, tuple | list) else (item,))
+    return tuple(found)
+
+
+def _unviewed(out, inputs):
+    if out._view_base is None or any(out is t for t in inputs):  # no view, or as given
+        return out
+    return out.data  # the same memory, its own counter, no base, as below torch's views
