@@ -17,6 +17,7 @@ from refgrad._ops.error_function import erf as _erf
 from refgrad._ops.functions import where
 from refgrad._ops.pairs import _zero_where
 from refgrad._ops.rescaling import _inside
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
 _SELF = (("self", ("self",)),)
@@ -59,7 +60,7 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
         _zero_where((self <= min_val).logical_or(self >= max_val), g),)))
 
 
-# --- book/chapters/16q_functional.md:130
+# --- book/chapters/16q_functional.md:131
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 _INVERSE_ROOT_TAU = 1 / math.sqrt(2 * math.pi)
 
@@ -88,7 +89,7 @@ def _gelu_backward(g, self, approximate):
 GELU = _row("gelu", "GeluBackward0", on_host(_gelu), _gelu_backward)  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:168
+# --- book/chapters/16q_functional.md:169
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -117,7 +118,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus, _softplus_backward)
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:208
+# --- book/chapters/16q_functional.md:209
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -139,9 +140,10 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda a: a * _relu6_of_shifted(a) / a.dtype.type(6), _hardswish_backward)
 
 
-# --- book/chapters/16q_functional.md:245
+# --- book/chapters/16q_functional.md:246
 def _log_sigmoid(a):
-    return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
+    # torch's kernel writes a fresh row-major result: NOTE [Results written row-major]
+    return row_major_result(np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a))))
 
 
 def _softshrink(a, lambd):
@@ -170,7 +172,7 @@ SOFTSHRINK = _row("softshrink", "SoftshrinkBackward0", _softshrink,
 GLU = _row("glu", "GluBackward0", _glu, _glu_backward)
 
 
-# --- book/chapters/16q_functional.md:283
+# --- book/chapters/16q_functional.md:285
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

@@ -165,8 +165,11 @@ def _position(find):
 
 def _every(find):
     def forward(a, dims, keepdim):
+        from refgrad._ops.result_layout import row_major_result
+
         out = np.asarray(find(a, axis=dims, keepdims=keepdim))  # dims None: every one
-        return out.astype(np.uint8) if a.dtype == np.uint8 else out
+        out = out.astype(np.uint8) if a.dtype == np.uint8 else out
+        return row_major_result(out)  # NOTE [Results written row-major]
 
     return forward
 
@@ -177,7 +180,7 @@ ALL = register(Op("all", None, ("self",), forward=_every(np.all), promote=False)
 ANY = register(Op("any", None, ("self",), forward=_every(np.any), promote=False))
 
 
-# --- book/chapters/16f_more_elementwise.md:258
+# --- book/chapters/16f_more_elementwise.md:261
 def _function(row):
     from refgrad._ops.dispatch import call
 
@@ -225,7 +228,7 @@ def _atan2(name, input, other):
     return call(ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:307
+# --- book/chapters/16f_more_elementwise.md:310
 def argmax(input, dim=None, keepdim=False):
     return _locate(ARGMAX, input, dim, keepdim)
 
@@ -273,7 +276,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:362
+# --- book/chapters/16f_more_elementwise.md:365
 def square(input):
     return input.pow(2)
 

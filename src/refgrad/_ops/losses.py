@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:532
+# --- book/chapters/16q_functional.md:534
 """The losses of torch.nn.functional that record nodes of their own: rows and reductions."""
 
 import warnings
@@ -42,7 +42,7 @@ def _per_element(self, reduction):
     return 1 / self.numel() if reduction == 1 and self.numel() else 1.0
 
 
-# --- book/chapters/16q_functional.md:582
+# --- book/chapters/16q_functional.md:584
 _PAIR = (("self", ("self", "target")), ("target", ("self", "target")))
 
 
@@ -90,7 +90,7 @@ SMOOTH_L1_LOSS = _pair_row(
         g, self - target, _per_element(self, reduction), beta, beta))
 
 
-# --- book/chapters/16q_functional.md:643
+# --- book/chapters/16q_functional.md:645
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -120,7 +120,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:674
+# --- book/chapters/16q_functional.md:676
 def _log_sigmoid(a):
     return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
 

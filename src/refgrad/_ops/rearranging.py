@@ -11,7 +11,7 @@ from refgrad import _dtype
 from refgrad._c_names import c_type_name
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
-from refgrad._ops.result_layout import like_input_result, row_major_result
+from refgrad._ops.result_layout import like_input_result, row_major_result, suggested_format_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
@@ -25,7 +25,11 @@ def _flip(a, dims):
 
 
 def _roll(a, shifts, dims):
-    return row_major_result(np.roll(a, shifts, dims or None)) if a.size else a.copy()
+    if not dims:  # torch rolls the flattened tensor, and views the result back
+        return row_major_result(np.roll(a, shifts) if a.size else a.copy())
+    # NOTE [Results in the suggested memory format]
+    rolled = np.roll(a, shifts, dims) if a.size else a.copy()
+    return suggested_format_result(rolled, a, keep=True)
 
 
 FLIP = register(Op(
@@ -38,16 +42,18 @@ ROLL = register(Op(
     promote=False,
 ))
 TRIL = register(Op(
-    "tril", "TrilBackward0", ("self",), forward=lambda a, diagonal: np.tril(a, diagonal),
+    "tril", "TrilBackward0", ("self",), forward=lambda a, diagonal: row_major_result(
+        np.tril(a, diagonal)),
     backward=lambda g, diagonal: (g.tril(diagonal),), promote=False,
 ))
 TRIU = register(Op(
-    "triu", "TriuBackward0", ("self",), forward=lambda a, diagonal: np.triu(a, diagonal),
+    "triu", "TriuBackward0", ("self",), forward=lambda a, diagonal: row_major_result(
+        np.triu(a, diagonal)),
     backward=lambda g, diagonal: (g.triu(diagonal),), promote=False,
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:92
+# --- book/chapters/16g_moves_and_fused.md:98
 def flip(input, *dims):
     dims = dims[0] if len(dims) == 1 else dims  # flip(x, (0, 1)), or x.flip(0, 1)
     dims = dim_tuple(dims, input.ndim)
@@ -90,7 +96,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:145
+# --- book/chapters/16g_moves_and_fused.md:151
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
     from refgrad._tensor_values import wrap_dim
@@ -115,7 +121,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:185
+# --- book/chapters/16g_moves_and_fused.md:191
 def broadcast_to(input, *size):
     return input.expand(*size)
 

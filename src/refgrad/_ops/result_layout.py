@@ -11,6 +11,7 @@ from numpy import ndarray
 from refgrad._backend import element_strides
 from refgrad._iterated_layout import iterated_strides
 from refgrad._layouts import preserved_strides, row_major
+from refgrad._memory_formats import format_strides, suggest_memory_format
 
 
 # NOTE [The layout TensorIterator picks]
@@ -47,6 +48,9 @@ def moved_to(array, strides):
     # an array that owns its memory, not a view of one: the engine adds a second
     # gradient into such a buffer in place, as torch adds into a transposed one
     size = array.itemsize
+    if array.size == 0:  # NOTE [Empty results keep their strides]
+        return np.lib.stride_tricks.as_strided(
+            np.empty(0, array.dtype), array.shape, [step * size for step in wanted])
     moved = np.ndarray(array.shape, array.dtype, strides=[step * size for step in wanted])
     moved[...] = array
     return moved
@@ -60,7 +64,7 @@ def _broadcast_strides(array, shape) -> tuple:
                                for n, m, step in zip(array.shape, shape[lead:], own))
 
 
-# --- book/chapters/13_dispatch.md:1321
+# --- book/chapters/13_dispatch.md:1340
 # NOTE [Results written row-major]
 # Some of torch's kernels write a fresh contiguous result whatever the input's
 # layout: cat, stack, softmax, log_softmax, the running ops, roll and masked_fill.
@@ -81,3 +85,18 @@ def like_input_result(out, a):
     if type(out) is not ndarray or out.ndim < 2:
         return out
     return moved_to(out, preserved_strides(a.shape, element_strides(a)))
+
+
+# NOTE [Results in the suggested memory format]
+# pad (constant, reflected, replicated) and roll write a result contiguous in
+# the format torch suggests for the input: channels-last for a channels-last
+# 4-D or 5-D input, else row-major. roll along dimensions clones an empty
+# input instead, keeping its strides (``keep``).
+def suggested_format_result(out, a, keep=False):
+    """``out``, or a copy of it contiguous in the memory format suggested by ``a``."""
+    if type(out) is not ndarray or out.ndim < 2:
+        return out
+    steps = element_strides(a)
+    if keep and a.size == 0:
+        return moved_to(out, steps)
+    return moved_to(out, format_strides(out.shape, suggest_memory_format(a.shape, steps)))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2672
+# --- book/chapters/26_inplace.md:2820
 """Small methods torch's tensors have: positive, is_nonzero, sum_to_size, H, mH, put..."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -48,7 +48,7 @@ def is_signed(input):
     return input.dtype.is_signed
 
 
-# --- book/chapters/26_inplace.md:2722
+# --- book/chapters/26_inplace.md:2870
 def sum_to_size(input, size):
     size, shape = tuple(size), tuple(input.shape)
     lead = len(shape) - len(size)
@@ -108,7 +108,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:2787
+# --- book/chapters/26_inplace.md:2935
 def _check_put(input, index, source):
     if index.dtype is not int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
@@ -142,7 +142,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:2825
+# --- book/chapters/26_inplace.md:2973
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -172,7 +172,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:2859
+# --- book/chapters/26_inplace.md:3007
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:41
+# --- book/chapters/26_inplace.md:43
 """What every write into a tensor checks first, and the version bump that follows it."""
 
 import sys
@@ -39,7 +39,7 @@ RESIZED = (
 )
 
 
-# --- book/chapters/26_inplace.md:88
+# --- book/chapters/26_inplace.md:90
 def bump(t) -> None:
     """Count one write to ``t``'s memory."""
     counter = t._version_counter
@@ -73,7 +73,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:239
+# --- book/chapters/26_inplace.md:241
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -121,7 +121,7 @@ def check_broadcast(t, operands) -> None:
                            f"shape {list(shape)}")
 
 
-# --- book/chapters/26_inplace.md:2167
+# --- book/chapters/26_inplace.md:2315
 def resize_out(t, shape, times: int = 1) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype."""
     if t._data.size:

@@ -1,0 +1,106 @@
+"""Strides of results whose kernels decide their own layout, whatever the input's.
+
+Row-major results (renorm, logsigmoid, tril, one_hot, any, all, count_nonzero, repeat), results
+contiguous in the input's suggested memory format (pad, roll), and empty results that keep
+the input's strides (flip, roll, where).
+"""
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+
+def _transposed():
+    return (torch.arange(12.0).reshape(4, 3) * 0.37 % 1.9 - 0.6).t()
+
+
+def _permuted():
+    return (torch.arange(24.0).reshape(2, 3, 4) * 0.37 % 1.9 - 0.6).permute(2, 0, 1)
+
+
+def _channels_last():
+    a = torch.arange(120.0).reshape(2, 3, 4, 5) * 0.37 % 1.9 - 0.6
+    return a.contiguous(memory_format=torch.channels_last)
+
+
+ROW_MAJOR = [
+    ("renorm", lambda a: a.renorm(2, 0, 1.0)),
+    ("renorm along the last", lambda a: a.renorm(2, -1, 1.0)),
+    ("logsigmoid", F.logsigmoid),
+    ("tril", lambda a: a.tril()),
+    ("triu", lambda a: a.triu(1)),
+    ("one_hot", lambda a: F.one_hot((a * 3).abs().long() % 3, 3)),
+    ("any kept", lambda a: a.any(0, keepdim=True)),
+    ("any along the last", lambda a: a.any(-1)),
+    ("all kept", lambda a: a.all(-1, keepdim=True)),
+    ("count_nonzero", lambda a: torch.count_nonzero(a, -1)),
+    ("repeat by ones", lambda a: a.repeat(*([1] * a.dim()))),
+    ("roll flattened", lambda a: a.roll(1)),
+]
+
+
+@pytest.mark.parametrize("make", [_transposed, _permuted, _channels_last],
+                         ids=["transposed", "permuted", "channels_last"])
+@pytest.mark.parametrize("op", [case[1] for case in ROW_MAJOR], ids=[c[0] for c in ROW_MAJOR])
+def test_row_major_whatever_the_input(make, op):
+    a = make()
+    out = op(a)
+    if out.dim() >= 2 and not (a.dim() == 2 and op in (ROW_MAJOR[3][1], ROW_MAJOR[4][1])):
+        assert out.is_contiguous(), out.stride()
+    assert torch.allclose(out, op(a.contiguous()))
+
+
+def test_tril_of_a_transposed_matrix_is_row_major_too():
+    assert _transposed().tril().stride() == (4, 1)
+
+
+SUGGESTED = [
+    ("pad constant", lambda a: F.pad(a, (1, 2, 0, 1)), (120, 1, 24, 3), (18, 6, 1)),
+    ("pad reflect", lambda a: F.pad(a, (1, 1, 1, 1), mode="reflect"), (126, 1, 21, 3),
+     (20, 5, 1)),
+    ("pad replicate", lambda a: F.pad(a, (1, 1, 1, 1), mode="replicate"), (126, 1, 21, 3),
+     (20, 5, 1)),
+    ("pad circular", lambda a: F.pad(a, (1, 1, 1, 1), mode="circular"), (126, 42, 7, 1),
+     (20, 5, 1)),
+    ("roll", lambda a: a.roll(1, 0), (60, 1, 15, 3), (6, 3, 1)),
+]
+
+
+@pytest.mark.parametrize("op, channels_last, permuted", [c[1:] for c in SUGGESTED],
+                         ids=[c[0] for c in SUGGESTED])
+def test_contiguous_in_the_suggested_memory_format(op, channels_last, permuted):
+    a = _channels_last()
+    assert op(a).stride() == channels_last
+    assert torch.equal(op(a), op(a.contiguous()))
+    assert op(_permuted()).stride() == permuted
+
+
+def test_one_dimensional_pads_of_a_transposed_input_are_row_major():
+    a = _transposed()
+    assert F.pad(a, (1, 2)).stride() == (7, 1)
+    assert F.pad(a, (1, 1), mode="reflect").stride() == (6, 1)
+    assert F.pad(a, (1, 1), mode="replicate").stride() == (6, 1)
+
+
+@pytest.mark.parametrize("op, strides", [
+    (lambda a: a.flip(0), (1, 3)),
+    (lambda a: a.roll(1, 0), (1, 3)),
+    (lambda a: torch.where(a > 0, a, torch.zeros(a.shape[-1])), (1, 3)),
+    (lambda a: a.roll(1), (1, 1)),
+    (lambda a: a.tile((2,)), (1, 1)),
+    (lambda a: a.repeat(1, 1), (1, 1)),
+], ids=["flip", "roll", "where", "roll flattened", "tile", "repeat"])
+def test_empty_results(op, strides):
+    a = torch.ones(0, 3).t()
+    assert op(a).stride() == strides
+
+
+def test_flip_of_an_empty_permuted_tensor_keeps_its_strides():
+    a = torch.ones(2, 0, 3).permute(2, 0, 1)
+    assert a.flip(0).stride() == (1, 3, 3)
+    assert a.roll(1, 0).stride() == (1, 3, 3)
+
+
+def test_roll_of_a_contiguous_tensor_with_a_size_one_dimension_is_row_major():
+    a = torch.arange(4.0).reshape(1, 4).t()
+    assert a.roll(1, 0).stride() == (1, 1)
