@@ -104,3 +104,47 @@ def test_flip_of_an_empty_permuted_tensor_keeps_its_strides():
 def test_roll_of_a_contiguous_tensor_with_a_size_one_dimension_is_row_major():
     a = torch.arange(4.0).reshape(1, 4).t()
     assert a.roll(1, 0).stride() == (1, 1)
+
+
+@pytest.mark.parametrize("op", [
+    lambda a: F.rrelu(a),
+    lambda a: (a + 3).mvlgamma(2),
+    lambda a: torch.var_mean(a, 0)[1],
+    lambda a: torch.std_mean(a, 0)[0],
+    lambda a: torch.aminmax(a, dim=0).max,
+    lambda a: a.nansum(0),
+    lambda a: a.nanmean(0),
+    lambda a: a.median(0).indices,
+], ids=["rrelu", "mvlgamma", "var_mean", "std_mean", "aminmax", "nansum", "nanmean",
+        "median's indices"])
+def test_more_row_major_results_of_a_channels_last_input(op):
+    a = _channels_last()
+    assert op(a).is_contiguous()
+    assert op(_permuted()).is_contiguous()
+
+
+@pytest.mark.parametrize("k, transposed, permuted", [
+    (0, (4, 1), (6, 3, 1)), (1, (3, 1), (12, 1, 4)), (2, (1, 3), (1, 12, 4)),
+    (3, (3, 1), (12, 1, 4))])
+def test_rot90_flips_like_the_input_then_transposes(k, transposed, permuted):
+    assert _transposed().rot90(k).stride() == transposed
+    assert _permuted().rot90(k).stride() == permuted
+    assert torch.ones(0, 3).t().rot90(1).stride() == (3, 1)
+
+
+def test_cat_keeps_channels_last_only_when_every_input_suggests_it():
+    a = _channels_last()
+    assert torch.cat([a, a]).stride() == (60, 1, 15, 3)
+    assert torch.cat([a, a], 1).stride() == (120, 1, 30, 6)
+    assert torch.hstack([a, a]).stride() == (120, 1, 30, 6)
+    assert torch.cat([a, a.contiguous()]).stride() == (60, 20, 5, 1)
+    assert torch.cat([a, torch.ones(0)]).stride() == (60, 20, 5, 1)
+
+
+def test_isclose_and_round_with_decimals_are_laid_out_like_the_input():
+    a = _transposed()
+    assert torch.isclose(a, a.contiguous()).stride() == (1, 3)
+    assert torch.isclose(a.contiguous(), a).stride() == (4, 1)
+    assert torch.isclose(a, torch.zeros(4)).stride() == (1, 3)
+    assert a.round(decimals=1).stride() == (1, 3)
+    assert _permuted().round(decimals=1).stride() == (1, 12, 4)

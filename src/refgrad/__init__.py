@@ -135,7 +135,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1457
+# --- book/chapters/16_functions.md:1463
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -167,14 +167,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:1060
+# --- book/chapters/16d_indexing.md:1075
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1571
+# --- book/chapters/16d_indexing.md:1586
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
@@ -191,7 +191,7 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:413
+# --- book/chapters/16f_more_elementwise.md:418
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
     absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
@@ -224,13 +224,13 @@ from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 from refgrad._ops.index_reductions import index_reduce
 
 
-# --- book/chapters/16i_cumulative.md:920
+# --- book/chapters/16i_cumulative.md:923
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
 
 
-# --- book/chapters/16j_products_and_shapes.md:1327
+# --- book/chapters/16j_products_and_shapes.md:1339
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -243,23 +243,23 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1375
+# --- book/chapters/16j_products_and_shapes.md:1387
 from refgrad import functional
 
 
-# --- book/chapters/16k_order_statistics.md:574
+# --- book/chapters/16k_order_statistics.md:578
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:746
+# --- book/chapters/16k_order_statistics.md:750
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:948
+# --- book/chapters/16k_order_statistics.md:952
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1210
+# --- book/chapters/16k_order_statistics.md:1214
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -268,7 +268,7 @@ from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
 
-# --- book/chapters/16m_special_functions.md:1340
+# --- book/chapters/16m_special_functions.md:1343
 from refgrad import special
 from refgrad._ops.incomplete_gamma import igamma, igammac
 from refgrad._ops.special_functions import (
@@ -280,11 +280,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1560
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1563
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1868
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1871
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -301,7 +301,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2052
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2055
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -426,7 +426,7 @@ from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
 from refgrad._ops.rms_norm import rms_norm
 
 
-# --- book/chapters/16t_more_functional.md:322
+# --- book/chapters/16t_more_functional.md:325
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 

@@ -52,7 +52,12 @@ TRUNC = _step("trunc", "TruncBackward0", np.trunc)
 def _round_decimals(a, decimals):
     if a.dtype.kind != "f":
         raise not_implemented_for("round_cpu", a.dtype)
-    return np.round(a, decimals)
+    from refgrad._ops.result_layout import like_input_result
+
+    # NumPy scales a copy row-major: NOTE [Results laid out like the input]. Sizes of
+    # one and empty tensors are left as NumPy lays them out, which is torch's there.
+    out = np.round(a, decimals)
+    return like_input_result(out, a) if a.size and 1 not in a.shape else out
 
 
 ROUND_DECIMALS = register(Op(
@@ -71,7 +76,7 @@ FRAC = register(Op("frac", "FracBackward0", ("self",), forward=_frac,
                    backward=lambda g: (g,)))
 
 
-# --- book/chapters/16f_more_elementwise.md:116
+# --- book/chapters/16f_more_elementwise.md:121
 def _saves_input(name, node, ufunc, backward):
     return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
                        saves=(("self", ("self",)),)))
@@ -94,7 +99,7 @@ EXP2 = _saves_result("exp2", "Exp2Backward0", np.exp2,
                      lambda g, result: (mul_scalar(g * result, LN2),))
 
 
-# --- book/chapters/16f_more_elementwise.md:147
+# --- book/chapters/16f_more_elementwise.md:152
 SINH = _saves_input("sinh", "SinhBackward0", np.sinh, lambda g, self: (g * self.cosh(),))
 COSH = _saves_input("cosh", "CoshBackward0", np.cosh, lambda g, self: (g * self.sinh(),))
 ASIN = _saves_input("asin", "AsinBackward0", np.arcsin,
@@ -120,7 +125,7 @@ RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
                       backward=lambda g: (mul_scalar(g, 1 / DEGREE),)))
 
 
-# --- book/chapters/16f_more_elementwise.md:183
+# --- book/chapters/16f_more_elementwise.md:188
 def _atan2_gradients(g, self=None, other=None):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
     other_squared = other * other  # made first: NOTE [Operands right to left]
@@ -143,7 +148,7 @@ def _as_floats(*arrays):
     return [x.astype(default) if x.dtype.kind in "biu" else x for x in arrays]
 
 
-# --- book/chapters/16f_more_elementwise.md:216
+# --- book/chapters/16f_more_elementwise.md:221
 def _test(name, ufunc):
     return register(Op(name, None, ("self",), forward=ufunc, promote=False))
 
@@ -180,7 +185,7 @@ ALL = register(Op("all", None, ("self",), forward=_every(np.all), promote=False)
 ANY = register(Op("any", None, ("self",), forward=_every(np.any), promote=False))
 
 
-# --- book/chapters/16f_more_elementwise.md:261
+# --- book/chapters/16f_more_elementwise.md:266
 def _function(row):
     from refgrad._ops.dispatch import call
 
@@ -228,7 +233,7 @@ def _atan2(name, input, other):
     return call(ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:310
+# --- book/chapters/16f_more_elementwise.md:315
 def argmax(input, dim=None, keepdim=False):
     return _locate(ARGMAX, input, dim, keepdim)
 
@@ -276,7 +281,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:365
+# --- book/chapters/16f_more_elementwise.md:370
 def square(input):
     return input.pow(2)
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1081
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1084
 """The trapezoid rule, with torch's products, quotients and sums with a number."""
 
 from refgrad._c_names import c_type_name
@@ -13,7 +13,7 @@ from refgrad._ops.dispatch import call
 from refgrad._tensor_values import wrap_dim
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1100
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1103
 def _cut(t, dim, start, end):
     from refgrad._ops.indexing import SLICE
 
@@ -39,7 +39,7 @@ def _nothing(y, dim):
     return zeros(tuple(y.shape[:d]) + tuple(y.shape[d + 1:]), dtype=y.dtype, device=y.device)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1127
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1130
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments - got "

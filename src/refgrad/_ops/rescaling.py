@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1593
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1596
 """renorm, and the activations torch has at its top level: rows."""
 
 import numpy as np
@@ -35,7 +35,7 @@ def _renorm(a, p, dim, maxnorm):
     return row_major_result(a * factor.astype(a.dtype))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1626
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1629
 def _renorm_backward(g, self, p, dim, maxnorm):
     others = _others(self.ndim, dim)
     norm = measures.vector_norm(self, p, others, True)
@@ -70,7 +70,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1708
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1711
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -112,7 +112,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1759
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1762
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -133,7 +133,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1781
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1784
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:811
+# --- book/chapters/16k_order_statistics.md:815
 """argwhere, searchsorted, bucketize and isin: lookups, outside autograd."""
 
 import numpy as np
@@ -22,7 +22,7 @@ def _values(value, like):
     return value._data if isinstance(value, Tensor) else np.asarray(value, like=like)
 
 
-# --- book/chapters/16k_order_statistics.md:832
+# --- book/chapters/16k_order_statistics.md:836
 def _side(side, right) -> str:
     if side not in (None, "left", "right"):
         raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got "
@@ -37,7 +37,7 @@ def _sizes(shape) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-# --- book/chapters/16k_order_statistics.md:848
+# --- book/chapters/16k_order_statistics.md:852
 def _check_sequence(boundaries, values, sorter) -> None:
     prefix = "torch.searchsorted():"
     if boundaries.ndim == 0:
@@ -54,7 +54,7 @@ def _check_sequence(boundaries, values, sorter) -> None:
             f"{_sizes(boundaries.shape)} and input value tensor {_sizes(values.shape)}")
 
 
-# --- book/chapters/16k_order_statistics.md:871
+# --- book/chapters/16k_order_statistics.md:875
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
                  sorter=None):
     if not (isinstance(sorted_sequence, Tensor) and _tensor_or_number(input)):
@@ -74,7 +74,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     return make_tensor(found.astype(np.int32 if out_int32 else np.int64))
 
 
-# --- book/chapters/16k_order_statistics.md:898
+# --- book/chapters/16k_order_statistics.md:902
 _FLAGS = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
 _NO_TENSOR = (
     "isin() received an invalid combination of arguments - got ({}, {}), but expected one "
