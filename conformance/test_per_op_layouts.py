@@ -148,3 +148,17 @@ def test_isclose_and_round_with_decimals_are_laid_out_like_the_input():
     assert torch.isclose(a, torch.zeros(4)).stride() == (1, 3)
     assert a.round(decimals=1).stride() == (1, 3)
     assert _permuted().round(decimals=1).stride() == (1, 12, 4)
+
+
+@pytest.mark.parametrize("op", [
+    lambda a: a.neg(), lambda a: a * 2, lambda a: a.repeat(2, 1), lambda a: a.renorm(2, 0, 1.0),
+    lambda a: F.pad(a, (1, 2)),
+], ids=["neg", "mul", "repeat", "renorm", "pad"])
+def test_an_empty_leaf_gets_a_grad_with_its_own_strides(op):
+    leaf = torch.empty_strided((3, 0), (1, 3)).requires_grad_()
+    out = op(leaf)
+    out.backward(torch.ones(out.shape))
+    assert leaf.grad.stride() == (1, 3)
+    permuted = torch.empty_strided((3, 2, 0), (1, 3, 3)).requires_grad_()
+    permuted.neg().sum().backward()
+    assert permuted.grad.stride() == (1, 3, 3)

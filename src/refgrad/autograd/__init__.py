@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1340
+# --- book/chapters/10_nodes.md:1347
 from refgrad.autograd import graph
 
 
