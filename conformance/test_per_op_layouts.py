@@ -162,3 +162,9 @@ def test_an_empty_leaf_gets_a_grad_with_its_own_strides(op):
     permuted = torch.empty_strided((3, 2, 0), (1, 3, 3)).requires_grad_()
     permuted.neg().sum().backward()
     assert permuted.grad.stride() == (1, 3, 3)
+
+
+def test_the_mean_of_an_empty_permuted_tensor_is_row_major():
+    a = torch.ones(2, 0, 3).permute(2, 0, 1)
+    assert a.mean(-1, keepdim=True).stride() == (2, 1, 1)
+    assert a.mean(-1, keepdim=True).isnan().all()

@@ -153,12 +153,12 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:656
+# --- book/chapters/16b_reductions.md:657
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1254
+# --- book/chapters/16b_reductions.md:1255
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
