@@ -168,3 +168,19 @@ def test_the_mean_of_an_empty_permuted_tensor_is_row_major():
     a = torch.ones(2, 0, 3).permute(2, 0, 1)
     assert a.mean(-1, keepdim=True).stride() == (2, 1, 1)
     assert a.mean(-1, keepdim=True).isnan().all()
+
+
+def test_a_retained_grad_is_a_row_major_copy():
+    x = torch.randn(4, 3).t().requires_grad_()
+    y = x * 1
+    y.retain_grad()
+    (y * 2).backward(torch.ones(4, 3).t(), retain_graph=True)
+    assert y.grad.stride() == (4, 1)
+    (y * 2).backward(torch.ones(4, 3).t())
+    assert y.grad.stride() == (4, 1) and torch.equal(y.grad, torch.full((3, 4), 4.0))
+    assert x.grad.stride() == (1, 3)
+    e = torch.empty_strided((3, 0), (1, 3)).requires_grad_()
+    f = e * 1
+    f.retain_grad()
+    f.backward(torch.empty_strided((3, 0), (1, 3)))
+    assert f.grad.stride() == (1, 1)
