@@ -184,3 +184,13 @@ def test_a_retained_grad_is_a_row_major_copy():
     f.retain_grad()
     f.backward(torch.empty_strided((3, 0), (1, 3)))
     assert f.grad.stride() == (1, 1)
+
+
+@pytest.mark.parametrize("dim, shared, mixed", [
+    (0, (120, 60, 1, 15, 3), (120, 60, 20, 5, 1)), (1, (120, 3, 1, 30, 6), (120, 60, 20, 5, 1)),
+    (2, (120, 1, 60, 15, 3), (120, 40, 20, 5, 1)), (4, (120, 40, 10, 2, 1), (120, 40, 10, 2, 1))])
+def test_stack_is_cat_split_by_a_view(dim, shared, mixed):
+    a = _channels_last()
+    assert torch.stack([a, a], dim).stride() == shared
+    assert torch.stack([a, a.contiguous()], dim).stride() == mixed
+    assert torch.equal(torch.stack([a, a], dim), torch.stack([a.contiguous()] * 2, dim))
