@@ -194,3 +194,17 @@ def test_stack_is_cat_split_by_a_view(dim, shared, mixed):
     assert torch.stack([a, a], dim).stride() == shared
     assert torch.stack([a, a.contiguous()], dim).stride() == mixed
     assert torch.equal(torch.stack([a, a], dim), torch.stack([a.contiguous()] * 2, dim))
+
+
+@pytest.mark.parametrize("loss", [F.mse_loss, F.l1_loss, F.smooth_l1_loss, F.huber_loss])
+def test_unreduced_losses_are_laid_out_by_their_pair(loss):
+    a, b = _transposed(), torch.ones(3, 4)
+    assert loss(a, b, reduction="none").stride() == (1, 3)
+    assert loss(b, a, reduction="none").stride() == (4, 1)
+
+
+@pytest.mark.parametrize("make", [_transposed, _permuted, _channels_last],
+                         ids=["transposed", "permuted", "channels_last"])
+def test_layer_norm_is_row_major(make):
+    a = make()
+    assert F.layer_norm(a, a.shape[-1:]).is_contiguous()
