@@ -208,3 +208,17 @@ def test_unreduced_losses_are_laid_out_by_their_pair(loss):
 def test_layer_norm_is_row_major(make):
     a = make()
     assert F.layer_norm(a, a.shape[-1:]).is_contiguous()
+
+
+@pytest.mark.parametrize("op", [
+    lambda a: F.max_pool2d(a, 2), lambda a: F.max_pool2d(a, 2, return_indices=True)[1],
+    lambda a: F.avg_pool2d(a, 2), lambda a: F.adaptive_avg_pool2d(a, 2),
+    lambda a: F.group_norm(a, 1), lambda a: F.group_norm(a, 3),
+], ids=["max_pool2d", "max_pool2d's indices", "avg_pool2d", "adaptive_avg_pool2d",
+        "group_norm", "group_norm by channel"])
+def test_pools_and_group_norm_keep_channels_last(op):
+    a = _channels_last()
+    out = op(a)
+    assert out.is_contiguous(memory_format=torch.channels_last) and not out.is_contiguous()
+    assert torch.allclose(out.double(), op(a.contiguous()).double(), atol=1e-5)
+    assert op(a.contiguous()).is_contiguous()
