@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:488
+# --- book/chapters/16b_reductions.md:489
 """Named tuples returned by operations with several results (torch.return_types)."""
 
 from collections import namedtuple
@@ -53,7 +53,7 @@ def _given_out(cls):
     max, min, sort, topk, cummax, cummin, median, nanmedian, kthvalue, mode, aminmax))
 
 
-# --- book/chapters/16k_order_statistics.md:1436
+# --- book/chapters/16k_order_statistics.md:1440
 from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
 
 

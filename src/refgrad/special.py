@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:1298
+# --- book/chapters/16m_special_functions.md:1301
 """torch.special: the special functions, some under a second name."""
 
 from refgrad._argument_forms import function_form
@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/26_inplace.md:3529
+# --- book/chapters/26_inplace.md:3677
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_special import (  # noqa: E402
     digamma,  # noqa: F811

@@ -144,7 +144,8 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
 
 # --- book/chapters/16q_functional.md:248
 def _log_sigmoid(a):
-    return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
+    # torch's kernel writes a fresh row-major result: NOTE [Results written row-major]
+    return row_major_result(np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a))))
 
 
 def _softshrink(a, lambd):
@@ -175,7 +176,7 @@ SOFTSHRINK = _row("softshrink", "SoftshrinkBackward0", _softshrink,
 GLU = _row("glu", "GluBackward0", _glu, _glu_backward, iterated=False)
 
 
-# --- book/chapters/16q_functional.md:288
+# --- book/chapters/16q_functional.md:289
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

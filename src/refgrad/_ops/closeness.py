@@ -28,8 +28,14 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         if tolerance < 0:
             raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
                                f"{tolerance}")
+    from refgrad._ops.arithmetic import EQ
     from refgrad._ops.functions import check_broadcast
+    from refgrad._ops.result_layout import iterated_layout
 
     check_broadcast(input._data.shape, other._data.shape)
-    return make_tensor(np.asarray(np.isclose(input._data, other._data, rtol=rtol, atol=atol,
-                                             equal_nan=equal_nan)))
+    a, b = input._data, other._data
+    close = np.asarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    # torch starts from input == other: NOTE [The layout TensorIterator picks]
+    if type(close) is np.ndarray and close.ndim > 1:
+        close = iterated_layout(EQ, (a, b), {}, close)
+    return make_tensor(close)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:980
+# --- book/chapters/16k_order_statistics.md:984
 """unique, unique_consecutive, bincount and histc: counts with no derivative."""
 
 import numpy as np
@@ -39,7 +39,7 @@ def _counting_row(name: str, node: str, forward, hides=()):
     ))
 
 
-# --- book/chapters/16k_order_statistics.md:1026
+# --- book/chapters/16k_order_statistics.md:1030
 def _checked_dim(input, dim) -> int:
     if input.ndim == 0:  # torch's own words, where wrap_dim would take 0-d as 1-d
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
@@ -97,7 +97,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1089
+# --- book/chapters/16k_order_statistics.md:1093
 def _consecutive(a, dim):
     if dim is None:
         flat = a.reshape(-1)
@@ -132,7 +132,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1144
+# --- book/chapters/16k_order_statistics.md:1148
 def bincount(input, weights=None, minlength=0):
     from refgrad._dtype import float32
 
@@ -153,7 +153,7 @@ def bincount(input, weights=None, minlength=0):
     return make_tensor(summed.astype(kind))
 
 
-# --- book/chapters/16k_order_statistics.md:1174
+# --- book/chapters/16k_order_statistics.md:1178
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -172,7 +172,7 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1194
+# --- book/chapters/16k_order_statistics.md:1198
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     data = input._data
     if data.dtype.kind != "f":

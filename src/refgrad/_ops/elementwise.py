@@ -54,7 +54,12 @@ TRUNC = _step("trunc", "TruncBackward0", np.trunc)
 def _round_decimals(a, decimals):
     if a.dtype.kind != "f":
         raise not_implemented_for("round_cpu", a.dtype)
-    return np.round(a, decimals)
+    from refgrad._ops.result_layout import like_input_result
+
+    # NumPy scales a copy row-major: NOTE [Results laid out like the input]. Sizes of
+    # one and empty tensors are left as NumPy lays them out, which is torch's there.
+    out = np.round(a, decimals)
+    return like_input_result(out, a) if a.size and 1 not in a.shape else out
 
 
 ROUND_DECIMALS = register(Op(
@@ -74,7 +79,7 @@ FRAC = register(Op("frac", "FracBackward0", ("self",), forward=_frac,
                    backward=lambda g: (g,), iterated=True))
 
 
-# --- book/chapters/16f_more_elementwise.md:119
+# --- book/chapters/16f_more_elementwise.md:124
 def _saves_input(name, node, ufunc, backward):
     return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
                        saves=(("self", ("self",)),), iterated=True))
@@ -97,7 +102,7 @@ EXP2 = _saves_result("exp2", "Exp2Backward0", np.exp2,
                      lambda g, result: (mul_scalar(g * result, LN2),))
 
 
-# --- book/chapters/16f_more_elementwise.md:150
+# --- book/chapters/16f_more_elementwise.md:155
 SINH = _saves_input("sinh", "SinhBackward0", np.sinh, lambda g, self: (g * self.cosh(),))
 COSH = _saves_input("cosh", "CoshBackward0", np.cosh, lambda g, self: (g * self.sinh(),))
 ASIN = _saves_input("asin", "AsinBackward0", np.arcsin,
@@ -124,7 +129,7 @@ RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
                       backward=lambda g: (mul_scalar(g, 1 / DEGREE),), iterated=True))
 
 
-# --- book/chapters/16f_more_elementwise.md:190
+# --- book/chapters/16f_more_elementwise.md:195
 def _atan2_gradients(g, self=None, other=None, wanted=BOTH_WANTED):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
     other_squared = other * other  # made first: NOTE [Operands right to left]
@@ -149,7 +154,7 @@ def _as_floats(*arrays):
     return [x.astype(default) if x.dtype.kind in "biu" else x for x in arrays]
 
 
-# --- book/chapters/16f_more_elementwise.md:225
+# --- book/chapters/16f_more_elementwise.md:230
 def _test(name, ufunc):
     return register(Op(name, None, ("self",), forward=ufunc, promote=False, iterated=True))
 
@@ -171,8 +176,11 @@ def _position(find):
 
 def _every(find):
     def forward(a, dims, keepdim):
+        from refgrad._ops.result_layout import row_major_result
+
         out = np.asarray(find(a, axis=dims, keepdims=keepdim))  # dims None: every one
-        return out.astype(np.uint8) if a.dtype == np.uint8 else out
+        out = out.astype(np.uint8) if a.dtype == np.uint8 else out
+        return row_major_result(out)  # NOTE [Results written row-major]
 
     return forward
 
@@ -183,7 +191,7 @@ ALL = register(Op("all", None, ("self",), forward=_every(np.all), promote=False)
 ANY = register(Op("any", None, ("self",), forward=_every(np.any), promote=False))
 
 
-# --- book/chapters/16f_more_elementwise.md:267
+# --- book/chapters/16f_more_elementwise.md:275
 def _function(row):
     from refgrad._ops.dispatch import call
 
@@ -231,7 +239,7 @@ def _atan2(name, input, other):
     return call(ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:316
+# --- book/chapters/16f_more_elementwise.md:324
 def argmax(input, dim=None, keepdim=False):
     return _locate(ARGMAX, input, dim, keepdim)
 
@@ -279,7 +287,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:371
+# --- book/chapters/16f_more_elementwise.md:379
 def square(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

@@ -28,10 +28,13 @@ def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's
         wide = centred / np.sqrt(np.square(centred).mean(2, keepdims=True) + eps)
     out, shape = wide.reshape(a.shape), per_channel(a.ndim)
     out = out if weight is None else out * weight.reshape(shape)
-    return (out if bias is None else out + bias.reshape(shape)).astype(a.dtype)
+    out = (out if bias is None else out + bias.reshape(shape)).astype(a.dtype)
+    from refgrad._ops.result_layout import suggested_format_result
+
+    return suggested_format_result(out, a)  # NOTE [Results in the suggested memory format]
 
 
-# --- book/chapters/16s_normalization.md:336
+# --- book/chapters/16s_normalization.md:339
 def _group_norm_backward(g, input, N, C, HxW, group, eps, weight=None):  # noqa: N803
     grouped = (N, group, C // group * HxW)
     wide = input.double().reshape(grouped)
@@ -53,7 +56,7 @@ GROUP_NORM = register(Op(
     saves=(("input", _INPUTS), ("weight", _INPUTS))))
 
 
-# --- book/chapters/16s_normalization.md:373
+# --- book/chapters/16s_normalization.md:376
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
     if isinstance(num_groups, float):
         raise TypeError("group_norm(): argument 'num_groups' (position 2) must be int, not float")
@@ -73,7 +76,11 @@ def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_
     check_mixed(input, (weight, bias))
     check_floating(input, "GroupNormKernelImpl")
     HxW = int(np.prod(input.shape[2:], dtype=np.int64))  # noqa: N806
-    return call(GROUP_NORM, (input.contiguous(), weight, bias),
+    from refgrad._memory_formats import suggest_memory_format
+
+    # contiguous in the input's suggested format: a channels-last batch stays as it is
+    fmt = suggest_memory_format(tuple(input.shape), input.stride())
+    return call(GROUP_NORM, (input.contiguous(memory_format=fmt), weight, bias),
                 {"N": N, "C": C, "HxW": HxW, "group": num_groups, "eps": eps})
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:508
+# --- book/chapters/26_inplace.md:653
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import warnings
@@ -13,6 +13,7 @@ from refgrad._backend import overlaps
 from refgrad._inference_counters import inference_counter
 from refgrad._ops.copy_slices import rebase_history
 from refgrad._ops.input_overlaps import SHARED_INPUT, check_inputs
+from refgrad._ops.ordered_writes import reads_written, write_in_order
 from refgrad._ops.simple_functions import clone
 from refgrad._ops.view_regeneration import grad_fn_now
 from refgrad._ops.write_checks import LEAF, OVERLAP, bump, check_fits, check_inplace
@@ -57,6 +58,8 @@ def inplace(self, function, *args, **kwargs):
         _keep_original(self, args, node)
     if shared_write is not None:  # NOTE [Writes where elements share memory]
         shared_write(self._data, *args)
+    elif tensors and reads_written(self, function, tensors):  # NOTE [Reads after the write]
+        write_in_order(self, function, args, kwargs)
     else:
         np.copyto(self._data, result._data, casting="unsafe")
     if node is not None and self._version_counter is not None:
@@ -99,7 +102,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:633
+# --- book/chapters/26_inplace.md:781
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -131,7 +134,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:671
+# --- book/chapters/26_inplace.md:819
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:362
+# --- book/chapters/26_inplace.md:364
 """torch's refusal of an input that lies partly in the memory a write changes."""
 
 import numpy as np
@@ -46,7 +46,7 @@ def overlapping(t, other, same_ok: bool = True) -> bool:
     return start < other_start + b.nbytes and other_start < start + a.nbytes
 
 
-# --- book/chapters/26_inplace.md:410
+# --- book/chapters/26_inplace.md:412
 COMPARE_NONE = frozenset(("addbmm", "addmm", "addmv", "baddbmm", "fill", "masked_scatter"))
 COMPARE_FIRST = frozenset(("masked_fill",))  # the mask, not the value
 # Indexed writes: their index tensors and source, refused even as the very same memory.
@@ -74,7 +74,7 @@ def check_inputs(t, function, args, kwargs) -> None:
             raise RuntimeError(SHARED_INPUT)
 
 
-# --- book/chapters/26_inplace.md:441
+# --- book/chapters/26_inplace.md:443
 OUT_COMPARED = frozenset((
     "abs", "absolute", "acos", "acosh", "add", "addcdiv", "addcmul", "angle", "arccos",
     "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin", "asinh", "atan",

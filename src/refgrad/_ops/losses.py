@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:537
+# --- book/chapters/16q_functional.md:538
 """The losses of torch.nn.functional that record nodes of their own: rows and reductions."""
 
 import warnings
@@ -42,12 +42,22 @@ def _per_element(self, reduction):
     return 1 / self.numel() if reduction == 1 and self.numel() else 1.0
 
 
-# --- book/chapters/16q_functional.md:587
+# --- book/chapters/16q_functional.md:588
 _PAIR = (("self", ("self", "target")), ("target", ("self", "target")))
 
 
 def _pair_row(name, node, forward, backward):
-    return register(Op(name, node, ("self", "target"), forward=forward, backward=backward,
+    def laid_out(a, b, *args, **params):
+        from refgrad._ops.arithmetic import EQ
+        from refgrad._ops.result_layout import iterated_layout
+
+        out = forward(a, b, *args, **params)
+        if type(out) is not np.ndarray or out.ndim < 2:
+            return out
+        # unreduced, torch's kernel runs over the pair: NOTE [The layout TensorIterator picks]
+        return iterated_layout(EQ, (a, b), {}, out)
+
+    return register(Op(name, node, ("self", "target"), forward=laid_out, backward=backward,
                        saves=_PAIR))
 
 
@@ -90,7 +100,7 @@ SMOOTH_L1_LOSS = _pair_row(
         g, self - target, _per_element(self, reduction), beta, beta))
 
 
-# --- book/chapters/16q_functional.md:648
+# --- book/chapters/16q_functional.md:659
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -120,7 +130,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:679
+# --- book/chapters/16q_functional.md:690
 def _log_sigmoid(a):
     return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
 

@@ -48,7 +48,10 @@ def max_pool_backward(grads, self, result1, n):
 
 def _row(name, node, n):
     def forward(a, **params):
-        return _max_pool(a, n, **params)
+        from refgrad._ops.result_layout import suggested_format_result
+
+        # NOTE [Results in the suggested memory format], values and indices alike
+        return tuple(suggested_format_result(r, a) for r in _max_pool(a, n, **params))
 
     # The node shows the parameters the backward names.
     def backward(grads, self, result1, kernel_size, stride, padding, dilation, ceil_mode):
@@ -63,7 +66,7 @@ MAX_POOL2D = _row("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", 2)
 MAX_POOL3D = _row("max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0", 3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:631
+# --- book/chapters/16u_convolution_and_pooling.md:634
 def with_indices(n, input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """torch.max_pool{n}d_with_indices: (values, indices)."""
     from refgrad._ops import pool_checks

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:679
+# --- book/chapters/16b_reductions.md:680
 """Measures along dimensions: var, std, vector norms, amax and amin."""
 
 import math
@@ -42,7 +42,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:808
+# --- book/chapters/16b_reductions.md:809
 def _var(a, dim, correction, keepdim):
     out = moments(a, _axes(dim, a.ndim), _correction(correction), keepdim)[0]
     return row_major_result(out)  # NOTE [Results written row-major]
@@ -53,7 +53,7 @@ def _std(a, dim, correction, keepdim):
     return row_major_result(out)
 
 
-# --- book/chapters/16b_reductions.md:830
+# --- book/chapters/16b_reductions.md:831
 def _count(self, dim) -> int:
     if dim is None or self.ndim == 0:  # a 0-d input's dim 0 (or -1) holds its one element
         return self.numel()
@@ -82,7 +82,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:860
+# --- book/chapters/16b_reductions.md:861
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -93,7 +93,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:887
+# --- book/chapters/16b_reductions.md:888
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -115,7 +115,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:919
+# --- book/chapters/16b_reductions.md:920
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -134,7 +134,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:949
+# --- book/chapters/16b_reductions.md:950
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     size = self.abs().pow_(p - 2 if p >= 2 else p - 1)
@@ -156,7 +156,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1000
+# --- book/chapters/16b_reductions.md:1001
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -192,7 +192,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1045
+# --- book/chapters/16b_reductions.md:1046
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -218,7 +218,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1072
+# --- book/chapters/16b_reductions.md:1073
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -242,7 +242,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=level)
 
 
-# --- book/chapters/16b_reductions.md:1112
+# --- book/chapters/16b_reductions.md:1113
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -282,7 +282,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1158
+# --- book/chapters/16b_reductions.md:1159
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -326,7 +326,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1211
+# --- book/chapters/16b_reductions.md:1212
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1640
+# --- book/chapters/16q_functional.md:1658
 """layer_norm: native_layer_norm's row."""
 
 import numpy as np
 
 from refgrad._ops.dispatch import call
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
 
@@ -22,7 +23,8 @@ def _layer_norm(a, weight, bias, normalized_shape, eps):
     centred = wide - wide.mean(axes, keepdims=True)
     out = (centred / np.sqrt((centred * centred).mean(axes, keepdims=True) + eps)).astype(a.dtype)
     out = out if weight is None else out * weight
-    return out if bias is None else out + bias
+    out = out if bias is None else out + bias
+    return row_major_result(out)  # written row-major: NOTE [Results written row-major]
 
 
 def _layer_norm_backward(g, input, normalized_shape, eps, weight=None, bias=None):
@@ -40,7 +42,7 @@ def _layer_norm_backward(g, input, normalized_shape, eps, weight=None, bias=None
             None if bias is None else g.sum(others))
 
 
-# --- book/chapters/16q_functional.md:1679
+# --- book/chapters/16q_functional.md:1699
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,

@@ -47,7 +47,7 @@ def _middle_along(skip_nan: bool):
         if not keepdim:
             values, indices = values.squeeze(dim), indices.squeeze(dim)
         # copies, in row-major order: a moved view keeps strides torch's result does not have
-        return values.copy(), indices.astype(np.int64)
+        return values.copy(), indices.astype(np.int64, order="C")
 
     return forward
 
@@ -117,7 +117,11 @@ MODE = _selecting("mode", "ModeBackward0", _slice_by_slice(most_frequent))
 def _extremes(a, dim, keepdim):
     axis = None if dim is None or a.ndim == 0 else dim % a.ndim
     keep = keepdim and a.ndim > 0
-    return np.min(a, axis=axis, keepdims=keep), np.max(a, axis=axis, keepdims=keep)
+    from refgrad._ops.result_layout import row_major_result
+
+    # NOTE [Results written row-major]
+    return (row_major_result(np.min(a, axis=axis, keepdims=keep)),
+            row_major_result(np.max(a, axis=axis, keepdims=keep)))
 
 
 # NOTE [Missing grads]
@@ -139,7 +143,7 @@ AMINMAX = register(Op(
 ))
 
 
-# --- book/chapters/16k_order_statistics.md:482
+# --- book/chapters/16k_order_statistics.md:486
 _UNSET = object()  # median() and median(dim) are two functions in torch
 
 
@@ -168,7 +172,7 @@ def _non_empty(name: str, input, dim: int, colon: str = "()") -> int:
     return d
 
 
-# --- book/chapters/16k_order_statistics.md:512
+# --- book/chapters/16k_order_statistics.md:516
 def _median_function(name, whole, along):
     pair = getattr(return_types, name)
 
@@ -190,7 +194,7 @@ median = _median_function("median", MEDIAN, MEDIAN_DIM)
 nanmedian = _median_function("nanmedian", NANMEDIAN, NANMEDIAN_DIM)
 
 
-# --- book/chapters/16k_order_statistics.md:539
+# --- book/chapters/16k_order_statistics.md:543
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = _integer("kthvalue", "k", k)
     dim = _integer("kthvalue", "dim", dim, 2)
@@ -208,7 +212,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(*call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
-# --- book/chapters/16k_order_statistics.md:558
+# --- book/chapters/16k_order_statistics.md:562
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is not None:
         dim = _integer("aminmax", "dim", dim, None)

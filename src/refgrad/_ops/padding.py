@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1457
+# --- book/chapters/16q_functional.md:1471
 """pad: constant, reflected and replicated."""
 
 import numpy as np
@@ -22,7 +22,10 @@ def _constant_pad(a, pad, value):
     pairs = _pads(a.ndim, pad)
     crop = tuple(slice(max(-b, 0), a.shape[d] - max(-e, 0)) for d, (b, e) in enumerate(pairs))
     widen = [(max(b, 0), max(e, 0)) for b, e in pairs]
-    return np.pad(a[crop], widen, constant_values=a.dtype.type(value))
+    from refgrad._ops.result_layout import suggested_format_result
+
+    padded = np.pad(a[crop], widen, constant_values=a.dtype.type(value))
+    return suggested_format_result(padded, a)  # NOTE [Results in the suggested memory format]
 
 
 CONSTANT_PAD = register(Op(
@@ -57,7 +60,7 @@ def pad(input, pad, mode="constant", value=None):
                                          else value})
 
 
-# --- book/chapters/16q_functional.md:1525
+# --- book/chapters/16q_functional.md:1542
 def _sources(spatial, padding, mode):
     """For each element of the padded dimensions, the flat index of the one it copies."""
     along = []
@@ -90,13 +93,14 @@ def _scattered(g, self, padding, mode):
     return (grad.index_add(len(lead), index, g.reshape(*lead, -1)).view(self.shape),)
 
 
-# --- book/chapters/16q_functional.md:1559
+# --- book/chapters/16q_functional.md:1576
 def _pad_row(mode, k):
     from refgrad._ops.activations import on_host
+    from refgrad._ops.result_layout import suggested_format_result
 
     return register(Op(
         f"{mode}_pad{k}d", f"{mode.title()}Pad{k}DBackward0", ("self",), promote=False,
-        forward=on_host(lambda a, padding: _gathered(a, padding, mode)),
+        forward=on_host(lambda a, padding: suggested_format_result(_gathered(a, padding, mode), a)),
         backward=lambda g, self, padding: _scattered(g, self, padding, mode),
         saves=(("self", ("self",)),)))
 
@@ -110,7 +114,7 @@ _ROWS = {("reflection", 1): REFLECTION_PAD1D, ("reflection", 2): REFLECTION_PAD2
          ("replication", 2): REPLICATION_PAD2D, ("replication", 3): REPLICATION_PAD3D}
 
 
-# --- book/chapters/16q_functional.md:1584
+# --- book/chapters/16q_functional.md:1602
 _COMBINATIONS = (
     "Supported combinations for non-constant padding:\n"
     "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1083
+# --- book/chapters/16d_indexing.md:1098
 """Rows that cut a tensor into views, tile it, or gather from it: split, repeat, gather."""
 
 import numpy as np
@@ -37,7 +37,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:1119
+# --- book/chapters/16d_indexing.md:1134
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -52,9 +52,12 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1149
+# --- book/chapters/16d_indexing.md:1164
 def _tile(a, repeats):
-    return np.tile(a.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats)
+    from refgrad._ops.result_layout import row_major_result
+
+    # NumPy copies in the input's order when every count is 1: NOTE [Results written row-major]
+    return row_major_result(np.tile(a.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats))
 
 
 def _untile(g, repeats, self_sym_sizes):
@@ -81,7 +84,7 @@ REPEAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1192
+# --- book/chapters/16d_indexing.md:1210
 def index_key(index, dim):
     """Each position's own coordinates, with the index's values along ``dim``."""
     ones = (1,) * index.ndim
@@ -103,7 +106,7 @@ def _gather(a, index, dim, sparse_grad):
     return out if out.flags.c_contiguous else out.copy()
 
 
-# --- book/chapters/16d_indexing.md:1215
+# --- book/chapters/16d_indexing.md:1233
 def added_at(g, positions, sizes, dim):
     """Zeros of ``sizes``, with each element of ``g`` added at its position along ``dim``.
 
@@ -131,7 +134,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1264
+# --- book/chapters/16d_indexing.md:1282
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -181,7 +184,7 @@ def split_evenly(row, tensor, size, dim):
     return _call(row, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:1315
+# --- book/chapters/16d_indexing.md:1333
 def split_with_sizes(input, split_sizes, dim=0):
     if type(dim) is not int or not _plain_sizes(split_sizes):
         _, split_sizes, dim = _SIZES.read((input, split_sizes, dim), {})[0]
@@ -232,7 +235,7 @@ def chunk_with(even, sized, input, chunks, dim):
     return split_evenly(even, input, -(-length // int(chunks)), dim)  # chunks may be NumPy's
 
 
-# --- book/chapters/16d_indexing.md:1467
+# --- book/chapters/16d_indexing.md:1485
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -249,7 +252,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:1491
+# --- book/chapters/16d_indexing.md:1509
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
@@ -289,7 +292,7 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1546
+# --- book/chapters/16d_indexing.md:1564
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import written, zeros_as
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:600
+# --- book/chapters/16s_normalization.md:607
 """avg_pool2d and avg_pool3d: rows for F's average pools, and for local_response_norm."""
 
 import itertools
@@ -46,7 +46,7 @@ def padded_windows(a, kernel, stride, padding, dilation, sizes, fill):
         slice(None)] * n)]
 
 
-# --- book/chapters/16s_normalization.md:647
+# --- book/chapters/16s_normalization.md:654
 def divisors(like, shape, kernel, stride, padding, sizes, count_include_pad, divisor_override):
     """What each window's sum is divided by: an array of the output's spatial shape, made
     where ``like`` is."""
@@ -84,7 +84,7 @@ def _pooled(a, n, kernel_size, stride, padding, ceil_mode, count_include_pad, di
     return np.sign(total) * (np.abs(total) // divisor)  # truncated towards zero, as torch's
 
 
-# --- book/chapters/16s_normalization.md:693
+# --- book/chapters/16s_normalization.md:700
 def spread(t, stride):
     """``t`` with ``stride - 1`` zeros between neighbours along each of its last dimensions."""
     from refgrad._ops.padding import pad
@@ -119,10 +119,13 @@ def _pooled_backward(g, self, n, kernel_size, stride, padding, ceil_mode, count_
     return (total,)
 
 
-# --- book/chapters/16s_normalization.md:734
+# --- book/chapters/16s_normalization.md:741
 def _row(name, node, n):
     def forward(a, **params):
-        return _pooled(a, n, **params)
+        from refgrad._ops.result_layout import suggested_format_result
+
+        # NOTE [Results in the suggested memory format]
+        return suggested_format_result(_pooled(a, n, **params), a)
 
     # The node shows the parameters the backward names.
     def backward(g, self, kernel_size, stride, padding, ceil_mode, count_include_pad,

@@ -19,9 +19,12 @@ from refgrad.utils._python_dispatch import named
 
 
 def _rrelu(a, noise, lower, upper, training):
+    from refgrad._ops.result_layout import row_major_result
+
+    # torch's kernel writes a fresh row-major result: NOTE [Results written row-major]
     if not training:
-        return activations.LEAKY_RELU.forward(a, (lower + upper) / 2)
-    return np.where(a <= 0, a * activations.host(noise._data), a)
+        return row_major_result(activations.LEAKY_RELU.forward(a, (lower + upper) / 2))
+    return row_major_result(np.where(a <= 0, a * activations.host(noise._data), a))
 
 
 def _rrelu_backward(g, kept, noise, lower, upper, training):
@@ -45,7 +48,7 @@ RRELU_WITH_NOISE_ = register(Op(
     tangent=no_forward_formula("rrelu_with_noise_")))  # torch has none for the in-place form
 
 
-# --- book/chapters/16t_more_functional.md:251
+# --- book/chapters/16t_more_functional.md:254
 def _noise(input, lower, upper, generator):
     """The slopes torch draws: one word per element x <= 0, none for the others."""
     from refgrad._generator import default_generator
@@ -64,7 +67,7 @@ def _noise(input, lower, upper, generator):
     return make_tensor(activations.on_device_of(noise, input._data))
 
 
-# --- book/chapters/16t_more_functional.md:277
+# --- book/chapters/16t_more_functional.md:280
 def _step(row, input, lower, upper, training, generator):
     from refgrad._creation import empty_like
 
@@ -95,7 +98,7 @@ rrelu = function_form(_rrelu_fn, Arguments("rrelu" + _SIGNATURE))
 rrelu_ = function_form(_rrelu__fn, Arguments("rrelu_" + _SIGNATURE))
 
 
-# --- book/chapters/16t_more_functional.md:312
+# --- book/chapters/16t_more_functional.md:315
 def functional_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     return (rrelu_ if inplace else rrelu)(input, lower, upper, training)
 

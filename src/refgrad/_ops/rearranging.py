@@ -11,7 +11,7 @@ from refgrad import _dtype
 from refgrad._c_names import c_type_name
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
-from refgrad._ops.result_layout import like_input_result, row_major_result
+from refgrad._ops.result_layout import like_input_result, row_major_result, suggested_format_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
@@ -26,7 +26,11 @@ def _flip(a, dims):
 
 
 def _roll(a, shifts, dims):
-    return row_major_result(np.roll(a, shifts, dims or None)) if a.size else a.copy()
+    if not dims:  # torch rolls the flattened tensor, and views the result back
+        return row_major_result(np.roll(a, shifts) if a.size else a.copy())
+    # NOTE [Results in the suggested memory format]
+    rolled = np.roll(a, shifts, dims) if a.size else a.copy()
+    return suggested_format_result(rolled, a, keep=True)
 
 
 FLIP = register(Op(
@@ -39,16 +43,18 @@ ROLL = register(Op(
     promote=False,
 ))
 TRIL = register(Op(
-    "tril", "TrilBackward0", ("self",), forward=lambda a, diagonal: np.tril(a, diagonal),
+    "tril", "TrilBackward0", ("self",), forward=lambda a, diagonal: row_major_result(
+        np.tril(a, diagonal)),
     backward=lambda g, diagonal: (g.tril(diagonal),), promote=False,
 ))
 TRIU = register(Op(
-    "triu", "TriuBackward0", ("self",), forward=lambda a, diagonal: np.triu(a, diagonal),
+    "triu", "TriuBackward0", ("self",), forward=lambda a, diagonal: row_major_result(
+        np.triu(a, diagonal)),
     backward=lambda g, diagonal: (g.triu(diagonal),), promote=False,
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:93
+# --- book/chapters/16g_moves_and_fused.md:99
 def flip(input, *dims):
     dims = dims[0] if len(dims) == 1 else dims  # flip(x, (0, 1)), or x.flip(0, 1)
     dims = dim_tuple(dims, input.ndim)
@@ -91,7 +97,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:146
+# --- book/chapters/16g_moves_and_fused.md:152
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
     from refgrad._tensor_values import wrap_dim
@@ -119,7 +125,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:189
+# --- book/chapters/16g_moves_and_fused.md:195
 def broadcast_to(input, *size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1626
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1629
 """renorm, and the activations torch has at its top level: rows."""
 
 import numpy as np
@@ -29,10 +29,13 @@ def _renorm(a, p, dim, maxnorm):
     norm = measures._vector_norm(wide, p, _others(a.ndim, dim), True, None)
     kind = wide.dtype.type
     factor = np.where(norm > maxnorm, kind(maxnorm) / (norm + kind(1e-7)), kind(1))
-    return a * factor.astype(a.dtype)  # the factor rounded to the input's dtype first
+    from refgrad._ops.result_layout import row_major_result
+
+    # the factor rounded to the input's dtype first; NOTE [Results written row-major]
+    return row_major_result(a * factor.astype(a.dtype))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1656
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1662
 def _renorm_backward(g, self, p, dim, maxnorm):
     others = _others(self.ndim, dim)
     norm = measures.vector_norm(self, p, others, True)
@@ -67,7 +70,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1738
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1744
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -111,7 +114,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1791
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1797
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -132,7 +135,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1813
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1819
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 

@@ -12,6 +12,7 @@ from numpy.lib.stride_tricks import as_strided
 from refgrad._backend import element_strides
 from refgrad._iterated_layout import iterated_strides
 from refgrad._layouts import preserved_strides, row_major
+from refgrad._memory_formats import format_strides, suggest_memory_format
 
 
 # NOTE [The layout TensorIterator picks]
@@ -61,7 +62,8 @@ def moved_to(array, strides):
         return array
     size = array.itemsize
     steps = [step * size for step in wanted]
-    if not array.size:  # NumPy's constructor would make an empty array's strides 0
+    if not array.size:  # NOTE [Empty results keep their strides]: NumPy's constructor
+        # would make an empty array's strides 0
         return as_strided(array, array.shape, steps)
     # an array that owns its memory, not a view of one: the engine adds a second
     # gradient into such a buffer in place, as torch adds into a transposed one
@@ -78,7 +80,7 @@ def _broadcast_strides(array, shape) -> tuple:
                                for n, m, step in zip(array.shape, shape[lead:], own))
 
 
-# --- book/chapters/13_dispatch.md:1411
+# --- book/chapters/13_dispatch.md:1436
 # NOTE [Results written row-major]
 # Some of torch's kernels write a fresh contiguous result whatever the input's
 # layout: cat, stack, softmax, log_softmax, the running ops, roll, masked_fill,
@@ -101,3 +103,18 @@ def like_input_result(out, a):
     if type(out) is not ndarray or out.ndim < 2:
         return out
     return moved_to(out, preserved_strides(a.shape, element_strides(a)))
+
+
+# NOTE [Results in the suggested memory format]
+# pad (constant, reflected, replicated) and roll write a result contiguous in
+# the format torch suggests for the input: channels-last for a channels-last
+# 4-D or 5-D input, else row-major. roll along dimensions clones an empty
+# input instead, keeping its strides (``keep``).
+def suggested_format_result(out, a, keep=False):
+    """``out``, or a copy of it contiguous in the memory format suggested by ``a``."""
+    if type(out) is not ndarray or out.ndim < 2:
+        return out
+    steps = element_strides(a)
+    if keep and a.size == 0:
+        return moved_to(out, steps)
+    return moved_to(out, format_strides(out.shape, suggest_memory_format(a.shape, steps)))

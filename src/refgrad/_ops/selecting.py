@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:452
+# --- book/chapters/16g_moves_and_fused.md:458
 """masked_select, nonzero, count_nonzero."""
 
 import numpy as np
@@ -41,7 +41,7 @@ def masked_select(input, mask):
     return call(MASKED_SELECT, (input,), {"mask": mask})
 
 
-# --- book/chapters/16g_moves_and_fused.md:492
+# --- book/chapters/16g_moves_and_fused.md:498
 def nonzero(input, *, as_tuple=False):
     data = input._data
     if as_tuple:
@@ -60,4 +60,7 @@ def count_nonzero(input, dim=None):
         d % max(input.ndim, 1) for d in dim_tuple(dim, input.ndim))
     if input.ndim == 0:  # its dims 0 and -1 are itself: one value counted
         dims = None
-    return make_tensor(np.asarray(np.count_nonzero(input._data, axis=dims), dtype=np.int64))
+    from refgrad._ops.result_layout import row_major_result
+
+    counts = np.asarray(np.count_nonzero(input._data, axis=dims), dtype=np.int64)
+    return make_tensor(row_major_result(counts))  # NOTE [Results written row-major]

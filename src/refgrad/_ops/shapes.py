@@ -192,7 +192,26 @@ def _stack_forward(arrays, dim):
     # torch's promotion, not NumPy's: int64 with float32 is float32, as cat's is
     kind = reduce(promote_types, (from_numpy(a.dtype) for a in arrays)).numpy
     stacked = np.stack([a.astype(kind, copy=False) for a in _same_sizes(arrays)], axis=dim)
+    if type(stacked) is np.ndarray and arrays[0].ndim in (4, 5) and dim < arrays[0].ndim:
+        return _stacked_like_cat(stacked, arrays, dim)
     return row_major_result(stacked)  # NOTE [Results written row-major]
+
+
+def _stacked_like_cat(stacked, arrays, dim):
+    """``stacked`` laid out as torch's cat along ``dim``, then split in two by a view."""
+    from refgrad._backend import element_strides
+    from refgrad._memory_formats import contiguous_format, format_strides, suggest_memory_format
+    from refgrad._ops.result_layout import moved_to
+
+    formats = {suggest_memory_format(a.shape, element_strides(a)) for a in arrays}
+    fmt = formats.pop() if len(formats) == 1 else contiguous_format
+    if fmt is contiguous_format:
+        return row_major_result(stacked)  # NOTE [Results written row-major]
+    joined = list(arrays[0].shape)
+    joined[dim] *= len(arrays)
+    steps = list(format_strides(tuple(joined), fmt))
+    steps[dim:dim + 1] = [steps[dim] * arrays[0].shape[dim], steps[dim]]
+    return moved_to(stacked, tuple(steps))
 
 
 STACK = register(Op(
@@ -202,7 +221,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:502
+# --- book/chapters/15_sums_and_shapes.md:526
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 

@@ -54,7 +54,7 @@ UNSAFE_VIEW = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:110
+# --- book/chapters/16d_indexing.md:112
 def _cat(arrays, dim, tensors_args_sizes):
     from functools import reduce
 
@@ -65,8 +65,21 @@ def _cat(arrays, dim, tensors_args_sizes):
     kept = [a for a in arrays if not _legacy_empty(a)]
     if not kept:  # legacy empties alone join to one, whatever dim says
         return np.concatenate([a.astype(kind, copy=False) for a in arrays])
-    # NOTE [Results written row-major]
-    return row_major_result(np.concatenate([a.astype(kind, copy=False) for a in kept], axis=dim))
+    joined = np.concatenate([a.astype(kind, copy=False) for a in kept], axis=dim)
+    return _in_shared_format(joined, arrays)
+
+
+def _in_shared_format(joined, arrays):
+    """``joined`` channels-last where every input suggests it, else row-major."""
+    from refgrad._backend import element_strides
+    from refgrad._memory_formats import format_strides, suggest_memory_format
+    from refgrad._ops.result_layout import moved_to
+
+    if type(joined) is np.ndarray and joined.ndim in (4, 5):
+        formats = {suggest_memory_format(a.shape, element_strides(a)) for a in arrays}
+        if len(formats) == 1 and (fmt := formats.pop()) is not contiguous_format:
+            return moved_to(joined, format_strides(joined.shape, fmt))
+    return row_major_result(joined)  # NOTE [Results written row-major]
 
 
 def _legacy_empty(a) -> bool:
@@ -111,7 +124,7 @@ CAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:170
+# --- book/chapters/16d_indexing.md:185
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -148,7 +161,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:217
+# --- book/chapters/16d_indexing.md:232
 def unsafe_view(input, size):
     return _call(UNSAFE_VIEW, input, size=tuple(size))
 
@@ -202,7 +215,7 @@ def _contiguous_in(input, memory_format):
     return clone(input, memory_format=memory_format)
 
 
-# --- book/chapters/16d_indexing.md:272
+# --- book/chapters/16d_indexing.md:287
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -226,7 +239,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:307
+# --- book/chapters/16d_indexing.md:322
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:188
+# --- book/chapters/26_inplace.md:190
 """Masked and indexed writes, which torch allows, with a warning, where elements share memory."""
 
 import numpy as np

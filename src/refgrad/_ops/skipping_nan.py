@@ -20,7 +20,10 @@ def _nansum(a, dim, keepdim, dtype=None, self_dtype=None):
     if a.dtype.kind in "fc":
         a = np.where(a != a, a.dtype.type(0), a)
     axes = None if not dim or a.ndim == 0 else tuple(d % a.ndim for d in dim)
+    from refgrad._ops.result_layout import row_major_result
+
     out = _sum_forward(a.astype(kind), axes, keepdim and a.ndim > 0).astype(kind)
+    out = row_major_result(out)  # NOTE [Results written row-major]
     return np.asarray(out) if isinstance(out, np.generic) else out  # a NumPy scalar: 0-d
 
 
@@ -34,7 +37,7 @@ def _nansum_backward(g, self, dim, keepdim, dtype, self_dtype):
     return (g.expand(tuple(self.shape)) * self.isnan().logical_not(),)
 
 
-# --- book/chapters/16i_cumulative.md:912
+# --- book/chapters/16i_cumulative.md:915
 NANSUM = register(Op(
     "nansum", "NansumBackward0", ("self",), forward=_nansum, backward=_nansum_backward,
     saves=(("self", ("self",)),), hides=("dtype", "self_dtype"),

@@ -66,10 +66,13 @@ ERFCX = _row("special_erfcx", "SpecialErfcxBackward0", ef.erfcx,
 
 # --- book/chapters/16m_special_functions.md:775
 def _mvlgamma(x, p):
+    from refgrad._ops.result_layout import row_major_result
+
     out = p * (p - 1) / 4 * math.log(math.pi)
     for i in range(p):
         out = out + gamma.lgamma(x - i / 2)
-    return out
+    # torch sums a fresh tensor along a new last dimension: NOTE [Results written row-major]
+    return row_major_result(out)
 
 
 def _mvlgamma_backward(g, self, p):
@@ -106,7 +109,7 @@ MVLGAMMA = register(Op(
 ))
 
 
-# --- book/chapters/16m_special_functions.md:828
+# --- book/chapters/16m_special_functions.md:831
 SELF_AND_RESULT = (("self", ("self",)), ("result", ("self",)))
 
 
@@ -135,7 +138,7 @@ I1 = _row("special_i1", "SpecialI1Backward0", bessel.i1, _i1_backward, SELF_AND_
 I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF_AND_RESULT)
 
 
-# --- book/chapters/16m_special_functions.md:883
+# --- book/chapters/16m_special_functions.md:886
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -164,7 +167,7 @@ ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -(1 + self.log()),))
 
 
-# --- book/chapters/16m_special_functions.md:922
+# --- book/chapters/16m_special_functions.md:925
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", ef.ndtri,
              lambda g, result: (g * SQRT_TWO_PI * (result * result / 2).exp(),),
@@ -174,7 +177,7 @@ LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr,
                 SELF_AND_RESULT, "log_ndtr_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:939
+# --- book/chapters/16m_special_functions.md:942
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -197,7 +200,7 @@ def _integer(name, argument, position, value):
         raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:963
+# --- book/chapters/16m_special_functions.md:966
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)

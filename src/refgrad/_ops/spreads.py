@@ -17,8 +17,11 @@ from refgrad._ops.table import Op, register
 
 def _moments(a, dim, correction, keepdim, root):
     """Both results from one pass of Welford's update, as torch's (chapter 16b)."""
-    return moments(a, measures._axes(dim, a.ndim), measures._correction(correction),
+    from refgrad._ops.result_layout import row_major_result
+
+    both = moments(a, measures._axes(dim, a.ndim), measures._correction(correction),
                    keepdim, root=root, welford=True)
+    return tuple(row_major_result(r) for r in both)  # NOTE [Results written row-major]
 
 
 def _mean_part(g, self, dim, keepdim):
@@ -28,7 +31,7 @@ def _mean_part(g, self, dim, keepdim):
     return spread / count
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:925
+# --- book/chapters/16n_more_shapes_and_elementwise.md:928
 def _var_mean_backward(grads, self, dim, correction, keepdim):
     (spread,) = measures._var_backward(grads[0], self, dim, correction, keepdim)
     return (spread + _mean_part(grads[1], self, dim, keepdim),)
@@ -51,7 +54,7 @@ STD_MEAN = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:949
+# --- book/chapters/16n_more_shapes_and_elementwise.md:952
 def var_mean(input, dim=measures._UNSET, unbiased=measures._UNSET, keepdim=False, *,
              correction=measures._UNSET):
     return _both(VAR_MEAN, input, dim, unbiased, keepdim, correction)
@@ -78,7 +81,7 @@ def _both(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:995
+# --- book/chapters/16n_more_shapes_and_elementwise.md:998
 def _weights(fweights, aweights, observations):
     w = None
     for name, given in (("fweights", fweights), ("aweights", aweights)):
@@ -109,7 +112,7 @@ def _c_name(t) -> str:
     return LEGACY[t.dtype]
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1027
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1030
 def _weighted_norm(w, w_sum, aweights, correction):
     from refgrad._ops.integrals import times  # a product with a number: MulBackward1
 
@@ -140,7 +143,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     return (product / norm).squeeze()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1065
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1068
 def corrcoef(input):
     if input.ndim > 2:
         raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but "

@@ -50,7 +50,8 @@ def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
         a = a.astype(dtype.numpy)
     axes = _axes(dim, a.ndim)
     if a.size == 0:  # NumPy warns of an empty slice; torch quietly gives NaN
-        return np.full_like(np.add.reduce(a, axis=axes, keepdims=keepdim), np.nan)
+        nan = np.full_like(np.add.reduce(a, axis=axes, keepdims=keepdim), np.nan)
+        return row_major_result(nan)  # NOTE [Results written row-major]
     # NOTE [Results written row-major]
     return row_major_result(np.mean(a, axis=axes, keepdims=keepdim))
 
@@ -71,7 +72,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:126
+# --- book/chapters/16b_reductions.md:127
 def _even_share(g, self, result):
     from refgrad._ops.indexing import written, zeros_as
 
@@ -91,7 +92,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:152
+# --- book/chapters/16b_reductions.md:153
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -131,7 +132,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:215
+# --- book/chapters/16b_reductions.md:216
 def _prod_grad(g, self, result, dim=None, keepdim=False):
     if self.ndim == 0:  # torch passes a 0-d input its gradient as it is, dim or not
         return (g,)
@@ -179,7 +180,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:284
+# --- book/chapters/16b_reductions.md:285
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -202,7 +203,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:325
+# --- book/chapters/16b_reductions.md:326
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -222,7 +223,7 @@ def _softmax(a, dim):
     return row_major_result(e / total)
 
 
-# --- book/chapters/16b_reductions.md:347
+# --- book/chapters/16b_reductions.md:348
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -240,7 +241,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:549
+# --- book/chapters/16b_reductions.md:550
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -278,7 +279,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return out if dtype is None or out.dtype == dtype else out.to(dtype)
 
 
-# --- book/chapters/16b_reductions.md:593
+# --- book/chapters/16b_reductions.md:594
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -315,7 +316,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:631
+# --- book/chapters/16b_reductions.md:632
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]

@@ -188,16 +188,25 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1036
+# --- book/chapters/16j_products_and_shapes.md:1039
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
     if k == 0:
         return a.copy()
     if k == 2:
-        return np.flip(a, dims).copy()
-    flipped = np.flip(a, second if k == 1 else first).copy()
+        return _flipped(a, dims)
+    flipped = _flipped(a, second if k == 1 else first)
     return np.swapaxes(flipped, first, second)  # a transposed view of a fresh array
+
+
+def _flipped(a, dims):
+    from refgrad._ops.result_layout import like_input_result
+
+    # NOTE [Results laid out like the input]; a device's array is copied as it comes
+    if type(a) is not np.ndarray:
+        return np.flip(a, dims).copy()
+    return like_input_result(np.flip(a, dims), a)
 
 
 ROT90 = register(Op(
@@ -235,7 +244,7 @@ def flipud(input):
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1096
+# --- book/chapters/16j_products_and_shapes.md:1108
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")

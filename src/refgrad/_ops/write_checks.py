@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:41
+# --- book/chapters/26_inplace.md:43
 """What every write into a tensor checks first, and the version bump that follows it."""
 
 import sys
@@ -39,7 +39,7 @@ RESIZED = (
 )
 
 
-# --- book/chapters/26_inplace.md:92
+# --- book/chapters/26_inplace.md:94
 def bump(t, operands=()) -> None:
     """Count one write to ``t``'s memory (``operands``: the write's other tensors)."""
     counter = t._version_counter
@@ -75,7 +75,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:245
+# --- book/chapters/26_inplace.md:247
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -123,7 +123,7 @@ def check_broadcast(t, operands) -> None:
                            f"shape {list(shape)}")
 
 
-# --- book/chapters/26_inplace.md:2199
+# --- book/chapters/26_inplace.md:2347
 def resize_out(t, shape, times: int = 1) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype."""
     if t._data.size:

@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1345
+# --- book/chapters/10_nodes.md:1352
 from refgrad.autograd import graph
 
 

@@ -277,7 +277,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:758
+# --- book/chapters/17_engine.md:762
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
@@ -296,6 +296,8 @@ def _tensor_pre_hooks(node, grads):
 def retain(tensor, grad) -> None:
     """What ``retain_grad()`` does with a gradient: keep a copy, or add to it."""
     if tensor._grad is None:
-        tensor._grad = grad.clone()
+        from refgrad._memory_formats import contiguous_format
+
+        tensor._grad = grad.clone(memory_format=contiguous_format)
     else:
         tensor._grad = tensor._grad + grad

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:811
+# --- book/chapters/10_nodes.md:815
 """The gradient layout contract: how a copied first gradient is laid out, and when
 torch warns that a .grad breaks it."""
 
@@ -27,7 +27,10 @@ def _laid_out_like(data, leaf):
 def _obeys_layout(grad, variable) -> bool:
     data, leaf = grad._data, variable._data
     if data.flags.c_contiguous and leaf.flags.c_contiguous:  # the common case, asked first
-        return True
+        if leaf.size or type(leaf) is not ndarray:
+            return True
+        return all(g == s for n, g, s in zip(
+            leaf.shape, element_strides(data), element_strides(leaf)) if n != 1)
     if not _dense(leaf):
         return data.flags.c_contiguous
     return all(g == s for n, g, s in zip(leaf.shape, data.strides, leaf.strides) if n != 1)
@@ -47,7 +50,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:867
+# --- book/chapters/10_nodes.md:874
 LAYOUT_WARNING = ("grad and param do not obey the gradient layout contract. This is not an "
                   "error, but may impair performance.\ngrad.sizes() = {}, strides() = {}\n"
                   "param.sizes() = {}, strides() = {}")
