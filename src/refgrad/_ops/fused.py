@@ -74,7 +74,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:705
+# --- book/chapters/16g_moves_and_fused.md:709
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -99,12 +99,21 @@ ADDCMUL = register(Op(
         None if tensor1 is None else g * mul_scalar(tensor1, value)),
     saves=(("tensor1", ("tensor2",)), ("tensor2", ("tensor1",))),
 ))
+# NOTE [value over a tensor]
+# torch's formula for tensor1's gradient divides the number value by tensor2 by
+# first filling a tensor shaped like tensor2 with it. Under create_graph=True
+# that division is recorded, and its node keeps the filled tensor: a saved-tensor
+# hook sees one of tensor2's shape, not a 0-d one. The values are the same.
+def _filled_like(t, value):
+    return t.new_full(t.shape, value)
+
+
 ADDCDIV = register(Op(
     "addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
     forward=in_float32(
         lambda a, b, c, value: a + _checked(value, np.result_type(a, b, c)) * b / c),
     backward=lambda g, value, tensor1=None, tensor2=None: (
-        g, None if tensor2 is None else g * (tensor2.new_full((), value) / tensor2),
+        g, None if tensor2 is None else g * (_filled_like(tensor2, value) / tensor2),
         None if tensor1 is None else -g * (mul_scalar(tensor1, value) / (tensor2 * tensor2))),
     saves=(("tensor1", ("tensor2",)), ("tensor2", ("self", "tensor1", "tensor2"))),
 ))
@@ -141,7 +150,7 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:781
+# --- book/chapters/16g_moves_and_fused.md:794
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return a.copy()

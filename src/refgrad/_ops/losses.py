@@ -2,14 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:532
+# --- book/chapters/16q_functional.md:569
 """The losses of torch.nn.functional that record nodes of their own: rows and reductions."""
 
 import warnings
 
 import numpy as np
 
-from refgrad._ops.functions import where
+from refgrad._ops.loss_gradients import huber_pair, mse_pair, smooth_l1_pair
 from refgrad._ops.table import Op, register
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -42,26 +42,13 @@ def _per_element(self, reduction):
     return 1 / self.numel() if reduction == 1 and self.numel() else 1.0
 
 
-# --- book/chapters/16q_functional.md:582
+# --- book/chapters/16q_functional.md:619
 _PAIR = (("self", ("self", "target")), ("target", ("self", "target")))
 
 
 def _pair_row(name, node, forward, backward):
     return register(Op(name, node, ("self", "target"), forward=forward, backward=backward,
                        saves=_PAIR))
-
-
-def _clipped(g, d, norm, bound, scale):
-    """The difference ``d``'s gradient, clipped to ``bound``, over ``scale``; the target's too."""
-    inside = d * norm * g / scale if scale != 1 else d * norm * g
-    grad = where(d < -bound, g * (-norm * bound / scale),
-                 where(d > bound, g * (norm * bound / scale), inside))
-    return grad, -grad
-
-
-def _mse_backward(g, self, target, reduction):
-    grad = (self - target) * (2 * _per_element(self, reduction)) * g
-    return grad, -grad
 
 
 def _huber(a, b, reduction, delta):
@@ -79,18 +66,13 @@ def _smooth_l1(a, b, reduction, beta):
 
 
 MSE_LOSS = _pair_row("mse_loss", "MseLossBackward0",
-                     lambda a, b, reduction: _reduced((a - b) * (a - b), reduction), _mse_backward)
-HUBER_LOSS = _pair_row(
-    "huber_loss", "HuberLossBackward0", _huber,
-    lambda g, self, target, reduction, delta: _clipped(
-        g, self - target, _per_element(self, reduction), delta, 1))
-SMOOTH_L1_LOSS = _pair_row(
-    "smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1,
-    lambda g, self, target, reduction, beta: _clipped(
-        g, self - target, _per_element(self, reduction), beta, beta))
+                     lambda a, b, reduction: _reduced((a - b) * (a - b), reduction),
+                     mse_pair)
+HUBER_LOSS = _pair_row("huber_loss", "HuberLossBackward0", _huber, huber_pair)
+SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1, smooth_l1_pair)
 
 
-# --- book/chapters/16q_functional.md:643
+# --- book/chapters/16q_functional.md:850
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -120,7 +102,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:674
+# --- book/chapters/16q_functional.md:881
 def _log_sigmoid(a):
     return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
 

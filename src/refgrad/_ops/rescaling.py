@@ -9,10 +9,10 @@
 import numpy as np
 
 from refgrad._ops import measures
+from refgrad._ops.activation_gradients import elu_backward, hardshrink_backward
 from refgrad._ops.arithmetic import in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import where
-from refgrad._ops.pairs import _zero_where
 from refgrad._ops.pointwise import threshold_backward
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
@@ -84,11 +84,6 @@ def _elu(a, alpha, scale, input_scale):
     return np.where(a > 0, a * a.dtype.type(scale), negative)
 
 
-def _elu_backward(g, self, alpha, scale, input_scale):
-    negative = g * input_scale * (alpha * scale) * (self * input_scale).exp()
-    return where(self > 0, g * scale, negative)
-
-
 def celu_backward_scale(alpha):
     # NOTE [celu's rounded inverse]: both celu nodes divide by alpha as a float32.
     return 1.0 / float(np.float32(alpha))
@@ -97,19 +92,19 @@ def celu_backward_scale(alpha):
 ELU = register(Op(
     "elu", "EluBackward0", ("self",), forward=in_float32(_elu), promote=False,
     backward=lambda g, self, alpha, scale, input_scale: (
-        _elu_backward(g, self, alpha, scale, input_scale),),
+        elu_backward(g, self, alpha, scale, input_scale),),
     saves=(("self", ("self",)),),
 ))
 CELU = register(Op(
     "celu", "CeluBackward0", ("self",), promote=False,
     forward=in_float32(lambda a, alpha: _elu(a, alpha, 1.0, 1.0 / alpha)),
     backward=lambda g, self, alpha: (
-        _elu_backward(g, self, alpha, 1.0, celu_backward_scale(alpha)),),
+        elu_backward(g, self, alpha, 1, celu_backward_scale(alpha)),),
     saves=(("self", ("self",)),),
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1756
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1751
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -125,12 +120,12 @@ def _inside(t, lambd):
 HARDSHRINK = register(Op(
     "hardshrink", "HardshrinkBackward0", ("self",), promote=False,
     forward=lambda a, lambd: np.where((a >= -lambd) & (a <= lambd), a.dtype.type(0), a),
-    backward=lambda g, self, lambd: (_zero_where(_inside(self, lambd), g),),
+    backward=lambda g, self, lambd: (hardshrink_backward(g, self, lambd),),
     saves=(("self", ("self",)),),
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1778
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1773
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 
