@@ -117,6 +117,18 @@ def test_an_in_place_activation_gradient_is_the_same_node(function, node):
         assert below._saved_is_result is True
 
 
+def test_hardsigmoid_gradient_has_no_derivative():
+    x = torch.tensor([-4.0, -1.0, 0.5, 3.5], requires_grad=True)
+    (grad,) = torch.autograd.grad(F.hardsigmoid(x).sum(), x, create_graph=True)
+    assert grad.tolist() == [0.0, 0.1666666716337204, 0.1666666716337204, 0.0]
+    assert grad.grad_fn.name() == "torch::autograd::NotImplemented"
+    assert _edges(grad.grad_fn) == ["AccumulateGrad"]  # no edge for the incoming gradient
+    with pytest.raises(RuntimeError,
+                       match="^derivative for aten::hardsigmoid_backward is not implemented$"):
+        grad.sum().backward()
+    assert x.grad is None
+
+
 def test_elu_second_derivative_at_zero_is_zero_and_nan_takes_the_positive_side():
     x = torch.tensor([0.0, float("nan")], dtype=torch.float64, requires_grad=True)
     (grad,) = torch.autograd.grad(F.elu(x, 2.0).sum(), x, create_graph=True)

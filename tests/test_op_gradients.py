@@ -1094,7 +1094,7 @@ RECIPES.update({
     "hardtanh": Recipe(lambda a, min_val, max_val: F.hardtanh(a, min_val, max_val),
                        params=lambda shapes: st.sampled_from(
                            [{"min_val": -1.0, "max_val": 1.0}, {"min_val": 0, "max_val": 6}])),
-    "hardsigmoid": Recipe(lambda a: F.hardsigmoid(a * 2)),
+    "hardsigmoid": Recipe(lambda a: F.hardsigmoid(a * 2), twice=False),  # as torch: refused
     "hardswish": Recipe(lambda a: F.hardswish(a * 2)),
     "log_sigmoid": Recipe(F.logsigmoid),
     "softshrink": Recipe(lambda a, lambd: F.softshrink(a, lambd), params=_one_of("lambd", 0.5, 0)),
@@ -1465,6 +1465,8 @@ _UNDERIVABLE_CALLS = {
                              "scatter"),
     "set_": (lambda a: torch.zeros(3, dtype=torch.float64).set_(a), "set_"),
     "set_.empty": (lambda a: (a * 1).set_(), "set_"),
+    "hardsigmoid_backward": (lambda a: torch.autograd.grad(
+        F.hardsigmoid(a).sum(), a, create_graph=True)[0], "hardsigmoid_backward"),
 }
 
 

@@ -18,8 +18,8 @@ from refgrad._ops.arithmetic import in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.error_function import erf as _erf
 from refgrad._ops.functions import where
-from refgrad._ops.pairs import _zero_where
 from refgrad._ops.pointwise import sigmoid_backward
+from refgrad._ops.rounding import _no_derivative, without_empty_edges
 from refgrad._ops.table import Op, register
 
 _SELF = (("self", ("self",)),)
@@ -140,7 +140,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:231
+# --- book/chapters/16q_functional.md:237
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -168,15 +168,31 @@ def hardswish_backward(grad_output, self):
     return call(HARDSWISH_BACKWARD, (grad_output, self))
 
 
+def _hardsigmoid_grad(g, self, operation):
+    return np.where((self <= -3) | (self >= 3), g.dtype.type(0), g * g.dtype.type(_ONE_SIXTH))
+
+
+# NOTE [hardsigmoid's gradient has no derivative]: torch records its gradient as a
+# NotImplemented node, with edges only to what requires grad, which refuses a backward.
+HARDSIGMOID_BACKWARD = register(Op(
+    "hardsigmoid_backward", "NotImplemented", ("grad_output", "self"), promote=False,
+    forward=in_float32(_hardsigmoid_grad), backward=_no_derivative, hides=("operation",)))
+
+
+def hardsigmoid_backward(grad_output, self):
+    params = {"operation": "hardsigmoid_backward"}
+    return without_empty_edges(call(HARDSIGMOID_BACKWARD, (grad_output, self), params))
+
+
 HARDSIGMOID = _row(
     "hardsigmoid", "HardsigmoidBackward0", lambda a: _relu6_of_shifted(a) / a.dtype.type(6),
-    lambda g, self: (_zero_where((self <= -3).logical_or(self >= 3), g * _ONE_SIXTH),))
+    lambda g, self: (hardsigmoid_backward(g, self),))
 HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda a: a * _relu6_of_shifted(a) / a.dtype.type(6),
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:282
+# --- book/chapters/16q_functional.md:304
 def _log_sigmoid(a):
     return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
 
@@ -207,7 +223,7 @@ SOFTSHRINK = _row("softshrink", "SoftshrinkBackward0", _softshrink,
 GLU = _row("glu", "GluBackward0", _glu, _glu_backward)
 
 
-# --- book/chapters/16q_functional.md:320
+# --- book/chapters/16q_functional.md:342
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "
