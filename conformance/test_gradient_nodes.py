@@ -16,6 +16,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from conformance._support import preorder_names
+
 X = [-2.5, -1.0, -0.25, 0.5, 1.5, 3.5, 7.0, 0.0]
 Y = [0.5, -0.5, 0.25, 1.0, -2.0, 3.0, 0.5, 0.0]
 ZEROS = [0.0] * 8
@@ -203,3 +205,34 @@ def test_addcdiv_divides_a_filled_tensor_shaped_like_tensor2():
     _, shapes, _ = _first_and_second(
         lambda a, b: torch.addcdiv(a[:7], a.reshape(2, 7), b, value=0.5), x, y)
     assert shapes == [(7,), (7,), (2, 7), (7,), (7,), (7,), (2, 7), (2, 7)]
+
+
+def test_silu_and_mish_gradients_are_written_as_torch_writes_them():
+    # the sigmoid taken once, 1 + t a number added, 1 - t a tensor of ones less t
+    x = torch.tensor([-1.5, 0.5, 2.0], dtype=torch.float64, requires_grad=True)
+    graphs, packed = [], []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t.shape) or t,
+                                                  lambda t: t):
+        for function in (F.silu, F.mish):
+            (grad,) = torch.autograd.grad(function(x).sum(), x, create_graph=True)
+            graphs.append(preorder_names(grad.grad_fn, 4))
+    assert graphs == [
+        "MulBackward0 .MulBackward0 ..None ..SigmoidBackward0 ...AccumulateGrad .AddBackward1 "
+        "..MulBackward0 ...AccumulateGrad ...SubBackward0 ....None ....SigmoidBackward0",
+        "MulBackward0 .None .AddBackward0 ..TanhBackward0 ...Log1PBackward0 ....ExpBackward0 "
+        "..MulBackward0 ...MulBackward0 ....AccumulateGrad ....SigmoidBackward0 ...SubBackward0 "
+        "....None ....MulBackward0",
+    ]
+    assert len(packed) == 19
+
+
+def test_with_logits_gradient_divides_the_mean_last():
+    x = torch.tensor([0.0, 0.0, 0.0], dtype=torch.float64, requires_grad=True)
+    y = torch.tensor([0.25, 0.5, 1.0], dtype=torch.float64, requires_grad=True)
+    grads = torch.autograd.grad(F.binary_cross_entropy_with_logits(x, y), (x, y),
+                                create_graph=True)
+    assert grads[0].tolist() == [0.25 / 3, 0.0, -0.5 / 3]
+    assert [preorder_names(g.grad_fn, 2) for g in grads] == [
+        "DivBackward1 .MulBackward0 ..SubBackward0 ..None",
+        "DivBackward1 .MulBackward0 ..NegBackward0 ..None"]
+    assert [g.grad_fn._saved_other for g in grads] == [3, 3]

@@ -14,7 +14,7 @@ from refgrad._backend import device_of, move
 from refgrad._device import CPU
 from refgrad._ops.activation_gradients import hardtanh_backward as _hardtanh_backward
 from refgrad._ops.activation_gradients import leaky_relu_backward, softshrink_backward
-from refgrad._ops.arithmetic import in_float32
+from refgrad._ops.arithmetic import add_scalar, in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.error_function import erf as _erf
 from refgrad._ops.functions import where
@@ -92,7 +92,7 @@ def _gelu_backward(g, self, approximate):
 GELU = _row("gelu", "GeluBackward0", on_host(_gelu), _gelu_backward)  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:172
+# --- book/chapters/16q_functional.md:180
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -128,19 +128,31 @@ def _mish(a):
         return a * np.tanh(np.log1p(np.exp(a)))
 
 
+# NOTE [One minus a tensor, as torch writes it]
+# torch's compiled gradients write 1 - t as a tensor of ones with t taken away,
+# so under create_graph=True they record SubBackward0 with no edge for the ones,
+# not RsubBackward1; and 1 + t adds a number, AddBackward1. The values are the same.
+def _one_minus(t):
+    return t.new_full(t.shape, 1.0) - t
+
+
 def _mish_backward(g, self):
     t = self.exp().log1p().tanh()
-    return (g * (t + self * self.sigmoid() * (1 - t * t)),)
+    return (g * (t + self * self.sigmoid() * _one_minus(t * t)),)
 
 
-SILU = _row("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)),
-            lambda g, self: (g * self.sigmoid() * (1 + self * (1 - self.sigmoid())),))
+def _silu_backward(g, self):
+    s = self.sigmoid()  # once: its node keeps its result once
+    return (g * s * add_scalar(self * _one_minus(s), 1),)
+
+
+SILU = _row("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)), _silu_backward)
 SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
                 lambda g, self, beta, threshold: (softplus_backward(g, self, beta, threshold),))
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:237
+# --- book/chapters/16q_functional.md:259
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -186,13 +198,14 @@ def hardsigmoid_backward(grad_output, self):
 
 HARDSIGMOID = _row(
     "hardsigmoid", "HardsigmoidBackward0", lambda a: _relu6_of_shifted(a) / a.dtype.type(6),
-    lambda g, self: (hardsigmoid_backward(g, self),))
+    lambda g, self: (hardsigmoid_backward(g, self),),
+    tangent=lambda tangents, self: hardsigmoid_backward(tangents[0], self))  # not its double
 HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda a: a * _relu6_of_shifted(a) / a.dtype.type(6),
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:304
+# --- book/chapters/16q_functional.md:327
 def _log_sigmoid(a):
     return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
 
@@ -223,7 +236,7 @@ SOFTSHRINK = _row("softshrink", "SoftshrinkBackward0", _softshrink,
 GLU = _row("glu", "GluBackward0", _glu, _glu_backward)
 
 
-# --- book/chapters/16q_functional.md:342
+# --- book/chapters/16q_functional.md:365
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

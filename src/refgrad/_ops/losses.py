@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:591
+# --- book/chapters/16q_functional.md:614
 """The losses of torch.nn.functional that record nodes of their own: rows and reductions."""
 
 import warnings
@@ -42,7 +42,7 @@ def _per_element(self, reduction):
     return 1 / self.numel() if reduction == 1 and self.numel() else 1.0
 
 
-# --- book/chapters/16q_functional.md:641
+# --- book/chapters/16q_functional.md:664
 _PAIR = (("self", ("self", "target")), ("target", ("self", "target")))
 
 
@@ -72,7 +72,7 @@ HUBER_LOSS = _pair_row("huber_loss", "HuberLossBackward0", _huber, huber_pair)
 SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1, smooth_l1_pair)
 
 
-# --- book/chapters/16q_functional.md:872
+# --- book/chapters/16q_functional.md:900
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -102,7 +102,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:903
+# --- book/chapters/16q_functional.md:931
 def _log_sigmoid(a):
     return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
 
@@ -117,18 +117,25 @@ def _with_logits(a, b, weight, pos_weight, reduction):
 
 
 def _with_logits_backward(g, self, target, weight, pos_weight, reduction):
-    scale = g * _per_element(self, reduction)
-    if weight is not None:
-        scale = scale * weight
     from refgrad._ops.activations import LOG_SIGMOID
+    from refgrad._ops.arithmetic import add_scalar, div_scalar
     from refgrad._ops.dispatch import call
+
+    # NOTE [The mean divided last]
+    # torch's gradient of binary_cross_entropy_with_logits multiplies by the
+    # incoming gradient, then by the weight, and divides a mean by the number of
+    # elements last: g * (1/n) first would round differently, and record no
+    # DivBackward1 under create_graph=True.
+    def finished(grad):
+        grad = grad if weight is None else grad * weight
+        return div_scalar(grad, self.numel()) if reduction == 1 else grad
 
     p = self.sigmoid()
     if pos_weight is None:
-        return (p - target) * scale, -self * scale
+        return finished((p - target) * g), finished(-self * g)
     weighted = pos_weight * target
-    return ((weighted + 1 - target) * p - weighted) * scale, (
-        call(LOG_SIGMOID, (-self,)) - pos_weight * call(LOG_SIGMOID, (self,))) * scale
+    return (finished(((add_scalar(weighted, 1) - target) * p - weighted) * g),
+            finished((call(LOG_SIGMOID, (-self,)) - pos_weight * call(LOG_SIGMOID, (self,))) * g))
 
 
 BINARY_CROSS_ENTROPY_WITH_LOGITS = register(Op(
