@@ -236,3 +236,12 @@ def test_with_logits_gradient_divides_the_mean_last():
         "DivBackward1 .MulBackward0 ..SubBackward0 ..None",
         "DivBackward1 .MulBackward0 ..NegBackward0 ..None"]
     assert [g.grad_fn._saved_other for g in grads] == [3, 3]
+
+
+def test_binary_cross_entropy_target_gradient_is_minus_logit_over_the_mean():
+    p = torch.tensor([0.2, 0.5, 0.7], dtype=torch.float64, requires_grad=True)
+    t = torch.tensor([0.25, 0.5, 1.0], dtype=torch.float64, requires_grad=True)
+    grads = torch.autograd.grad(F.binary_cross_entropy(p, t), (p, t), create_graph=True)
+    assert grads[1].tolist() == [0.46209812037329684, -0.0, -0.28243262012906784]
+    assert preorder_names(grads[1].grad_fn, 3) == (
+        "DivBackward1 .MulBackward0 ..NegBackward0 ...LogitBackward0 ..None")

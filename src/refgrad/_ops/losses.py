@@ -90,11 +90,17 @@ def _bce(a, b, weight, reduction):
 
 
 def _bce_backward(g, self, target, weight, reduction):
+    from refgrad._ops.arithmetic import div_scalar
+
     scale = g * _per_element(self, reduction)
     if weight is not None:
         scale = scale * weight
     grad = (self - target) / ((1 - self) * self).clamp_min(_EPSILON) * scale
-    return grad, ((-self).log1p() - self.log()) * scale
+    # the target's as torch writes it: -logit(p) times the incoming gradient, then
+    # the weight, the mean divided last (NOTE [The mean divided last])
+    target_grad = -self.logit() * g
+    target_grad = target_grad if weight is None else target_grad * weight
+    return grad, div_scalar(target_grad, self.numel()) if reduction == 1 else target_grad
 
 
 BINARY_CROSS_ENTROPY = register(Op(
@@ -102,7 +108,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:931
+# --- book/chapters/16q_functional.md:937
 def _log_sigmoid(a):
     return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1723
+# --- book/chapters/16q_functional.md:1729
 """pad: constant, reflected and replicated."""
 
 import numpy as np
@@ -57,7 +57,7 @@ def pad(input, pad, mode="constant", value=None):
                                          else value})
 
 
-# --- book/chapters/16q_functional.md:1791
+# --- book/chapters/16q_functional.md:1797
 def _sources(spatial, padding, mode):
     """For each element of the padded dimensions, the flat index of the one it copies."""
     along = []
@@ -90,7 +90,7 @@ def _scattered(g, self, padding, mode):
     return (grad.index_add(len(lead), index, g.reshape(*lead, -1)).view(self.shape),)
 
 
-# --- book/chapters/16q_functional.md:1825
+# --- book/chapters/16q_functional.md:1831
 def _pad_row(mode, k):
     from refgrad._ops.activations import on_host
 
@@ -110,7 +110,7 @@ _ROWS = {("reflection", 1): REFLECTION_PAD1D, ("reflection", 2): REFLECTION_PAD2
          ("replication", 2): REPLICATION_PAD2D, ("replication", 3): REPLICATION_PAD3D}
 
 
-# --- book/chapters/16q_functional.md:1850
+# --- book/chapters/16q_functional.md:1856
 _COMBINATIONS = (
     "Supported combinations for non-constant padding:\n"
     "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
