@@ -62,7 +62,7 @@ _NOT_INTEGERS = {"keepdim", "sparse_grad", "include_self", "accumulate", "reduce
                  "approximate", "scale_grad_by_freq", "sparse", "unitriangular", "transpose",
                  "adjoint", "pivot",
                  "training", "ceil_mode", "count_include_pad",
-                 "transposed"}
+                 "transposed", "is_result"}
 
 
 def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():

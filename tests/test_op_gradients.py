@@ -15,7 +15,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import refgrad as torch
-from refgrad._ops import OPS, arithmetic, indexing, pointwise, scattering, shaping
+from refgrad._ops import (
+    OPS,
+    activation_gradients,
+    activations,
+    arithmetic,
+    indexing,
+    loss_gradients,
+    pointwise,
+    scattering,
+    shaping,
+)
 from refgrad._ops.dispatch import call
 from refgrad._ops.pooled import avg_pool
 from refgrad._ops.putting import put
@@ -1084,7 +1094,7 @@ RECIPES.update({
     "hardtanh": Recipe(lambda a, min_val, max_val: F.hardtanh(a, min_val, max_val),
                        params=lambda shapes: st.sampled_from(
                            [{"min_val": -1.0, "max_val": 1.0}, {"min_val": 0, "max_val": 6}])),
-    "hardsigmoid": Recipe(lambda a: F.hardsigmoid(a * 2)),
+    "hardsigmoid": Recipe(lambda a: F.hardsigmoid(a * 2), twice=False),  # as torch: refused
     "hardswish": Recipe(lambda a: F.hardswish(a * 2)),
     "log_sigmoid": Recipe(F.logsigmoid),
     "softshrink": Recipe(lambda a, lambd: F.softshrink(a, lambd), params=_one_of("lambd", 0.5, 0)),
@@ -1284,6 +1294,47 @@ RECIPES.update({
 })
 
 
+
+def _loss_backward(name, **fixed):
+    def run(g, a, b, reduction):
+        g = g.sum() if reduction else g  # a reduced loss's gradient is a single number
+        return loss_gradients.loss_backward(OPS[name], g, a, b, reduction=reduction, **fixed)
+
+    return Recipe(run, ("any", "any", "any"), params=_one_of("reduction", 0, 1, 2),
+                  broadcast=False)
+
+
+def _rrelu_backward(g, a, training):
+    noise = torch.full_like(a.detach(), 0.25)
+    params = {"noise": noise, "lower": 0.1, "upper": 0.3, "training": training}
+    return call(OPS["rrelu_with_noise_backward"], (g, a), params)
+
+
+# The gradients that are rows of their own (chapters 16n, 16q and 16t): masks away
+# from their bounds, and both forms of elu's.
+RECIPES.update({
+    "hardtanh_backward": Recipe(lambda g, a: activation_gradients.hardtanh_backward(
+        g, a, -0.25, 0.25), ("any", "nonzero"), broadcast=False),
+    "leaky_relu_backward": Recipe(lambda g, a: activation_gradients.leaky_relu_backward(
+        g, a, 0.2), ("any", "nonzero"), broadcast=False),
+    "hardshrink_backward": Recipe(lambda g, a: activation_gradients.hardshrink_backward(
+        g, a, 0.25), ("any", "nonzero"), broadcast=False),
+    "softshrink_backward": Recipe(lambda g, a: activation_gradients.softshrink_backward(
+        g, a, 0.25), ("any", "nonzero"), broadcast=False),
+    "elu_backward": Recipe(lambda g, a, is_result: activation_gradients.elu_backward(
+        g, a, 1.5, 1.25, 0.75, is_result), ("any", "nonzero"), broadcast=False,
+        params=_one_of("is_result", False, True)),
+    "hardswish_backward": Recipe(lambda g, a: activations.hardswish_backward(g, a * 2),
+                                 ("any", "any"), broadcast=False),
+    "softplus_backward": Recipe(lambda g, a: activations.softplus_backward(g, a, 2.0, 1.0),
+                                ("any", "any"), broadcast=False),
+    "rrelu_with_noise_backward": Recipe(_rrelu_backward, ("any", "nonzero"), broadcast=False,
+                                        params=_one_of("training", False, True)),
+    "mse_loss_backward": _loss_backward("mse_loss_backward"),
+    "huber_loss_backward": _loss_backward("huber_loss_backward", delta=0.5),
+    "smooth_l1_loss_backward": _loss_backward("smooth_l1_loss_backward", beta=0.75),
+})
+
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)
     return make_tensor(np.asarray(np.random.default_rng(seed).random(shape) < 0.5))
@@ -1414,6 +1465,8 @@ _UNDERIVABLE_CALLS = {
                              "scatter"),
     "set_": (lambda a: torch.zeros(3, dtype=torch.float64).set_(a), "set_"),
     "set_.empty": (lambda a: (a * 1).set_(), "set_"),
+    "hardsigmoid_backward": (lambda a: torch.autograd.grad(
+        F.hardsigmoid(a).sum(), a, create_graph=True)[0], "hardsigmoid_backward"),
 }
 
 

@@ -204,7 +204,7 @@ from refgrad._ops.elementwise import (
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:846
+# --- book/chapters/16g_moves_and_fused.md:859
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -280,11 +280,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1596
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1602
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1906
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2085
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -301,7 +301,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2090
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2268
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -426,7 +426,7 @@ from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
 from refgrad._ops.rms_norm import rms_norm
 
 
-# --- book/chapters/16t_more_functional.md:325
+# --- book/chapters/16t_more_functional.md:344
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 

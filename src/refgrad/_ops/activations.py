@@ -12,15 +12,19 @@ import numpy as np
 
 from refgrad._backend import device_of, move
 from refgrad._device import CPU
-from refgrad._ops.arithmetic import in_float32
+from refgrad._ops.activation_gradients import hardtanh_backward as _hardtanh_backward
+from refgrad._ops.activation_gradients import leaky_relu_backward, softshrink_backward
+from refgrad._ops.arithmetic import add_scalar, in_float32
+from refgrad._ops.dispatch import call
 from refgrad._ops.error_function import erf as _erf
 from refgrad._ops.functions import where
-from refgrad._ops.pairs import _zero_where
-from refgrad._ops.rescaling import _inside
+from refgrad._ops.pointwise import sigmoid_backward
 from refgrad._ops.result_layout import like_input_result, row_major_result
+from refgrad._ops.rounding import _no_derivative, without_empty_edges
 from refgrad._ops.table import Op, register
 
 _SELF = (("self", ("self",)),)
+_GRAD_AND_SELF = (("grad_output", ("grad_output", "self")), ("self", ("grad_output", "self")))
 
 
 def host(array):
@@ -52,17 +56,17 @@ def _row(name, node, forward, backward, iterated=True, **more):
 LEAKY_RELU = _row(
     "leaky_relu", "LeakyReluBackward0",
     lambda a, negative_slope: np.where(a > 0, a, a * a.dtype.type(negative_slope)),
-    lambda g, self, negative_slope: (where(self > 0, g, g * negative_slope),))
+    lambda g, self, negative_slope: (leaky_relu_backward(g, self, negative_slope),))
 # torch clamps into a tensor made like the input: NOTE [Results laid out like the input]
 HARDTANH = register(Op(  # integers too, so not through in_float32
     "hardtanh", "HardtanhBackward0", ("self",), promote=False, saves=_SELF,
     forward=lambda a, min_val, max_val: like_input_result(np.minimum(
         np.maximum(a, a.dtype.type(min_val)), a.dtype.type(max_val)), a),
     backward=lambda g, self, min_val, max_val: (
-        _zero_where((self <= min_val).logical_or(self >= max_val), g),)))
+        _hardtanh_backward(g, self, min_val, max_val),)))
 
 
-# --- book/chapters/16q_functional.md:133
+# --- book/chapters/16q_functional.md:137
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 _INVERSE_ROOT_TAU = 1 / math.sqrt(2 * math.pi)
 
@@ -91,17 +95,35 @@ def _gelu_backward(g, self, approximate):
 GELU = _row("gelu", "GeluBackward0", on_host(_gelu), _gelu_backward)  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:171
+# --- book/chapters/16q_functional.md:183
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
         return np.where(scaled > threshold, a, np.log1p(np.exp(scaled)) / a.dtype.type(beta))
 
 
-def _softplus_backward(g, self, beta, threshold):
+def _softplus_grad(g, self, beta, threshold):
+    scaled = self * self.dtype.type(beta)
+    with np.errstate(over="ignore", invalid="ignore"):
+        z = np.exp(scaled)
+        return np.where(scaled > threshold, g, g * z / (z + 1))
+
+
+def _softplus_backward_backward(g, grad_output, self, beta, threshold):
     scaled = self * beta
-    z = scaled.exp()
-    return (where(scaled > threshold, g, g * z / (z + 1)),)
+    share = sigmoid_backward(g * grad_output, scaled.sigmoid())
+    return (softplus_backward(g, self, beta, threshold),
+            share * (scaled < threshold).to(g.dtype) * beta)
+
+
+SOFTPLUS_BACKWARD = register(Op(
+    "softplus_backward", "SoftplusBackwardBackward0", ("grad_output", "self"),
+    forward=in_float32(_softplus_grad), backward=_softplus_backward_backward,
+    saves=_GRAD_AND_SELF, promote=False))
+
+
+def softplus_backward(grad_output, self, beta, threshold):
+    return call(SOFTPLUS_BACKWARD, (grad_output, self), {"beta": beta, "threshold": threshold})
 
 
 def _mish(a):
@@ -109,18 +131,31 @@ def _mish(a):
         return a * np.tanh(np.log1p(np.exp(a)))
 
 
+# NOTE [One minus a tensor, as torch writes it]
+# torch's compiled gradients write 1 - t as a tensor of ones with t taken away,
+# so under create_graph=True they record SubBackward0 with no edge for the ones,
+# not RsubBackward1; and 1 + t adds a number, AddBackward1. The values are the same.
+def _one_minus(t):
+    return t.new_full(t.shape, 1.0) - t
+
+
 def _mish_backward(g, self):
     t = self.exp().log1p().tanh()
-    return (g * (t + self * self.sigmoid() * (1 - t * t)),)
+    return (g * (t + self * self.sigmoid() * _one_minus(t * t)),)
 
 
-SILU = _row("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)),
-            lambda g, self: (g * self.sigmoid() * (1 + self * (1 - self.sigmoid())),))
-SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus, _softplus_backward)
+def _silu_backward(g, self):
+    s = self.sigmoid()  # once: its node keeps its result once
+    return (g * s * add_scalar(self * _one_minus(s), 1),)
+
+
+SILU = _row("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)), _silu_backward)
+SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
+                lambda g, self, beta, threshold: (softplus_backward(g, self, beta, threshold),))
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:211
+# --- book/chapters/16q_functional.md:262
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -130,19 +165,50 @@ def _relu6_of_shifted(a):
 _ONE_SIXTH = float(np.float32(1 / 6))
 
 
-def _hardswish_backward(g, self):
-    inside = where(self < 3, g * (self / 3 + 0.5), g)
-    return (_zero_where(self <= -3, inside),)
+def _hardswish_grad(g, self):
+    kind = self.dtype.type
+    inside = np.where(self < 3, g * (self / kind(3) + kind(0.5)), g)
+    return np.where(self <= -3, kind(0), inside)
+
+
+HARDSWISH_BACKWARD = register(Op(
+    "hardswish_backward", "HardswishBackwardBackward0", ("grad_output", "self"),
+    forward=in_float32(_hardswish_grad), saves=_GRAD_AND_SELF, promote=False,
+    backward=lambda g, grad_output, self: (
+        hardswish_backward(g, self),
+        where((self > -3).logical_and(self < 3), g * grad_output / 3.0, 0.0))))
+
+
+def hardswish_backward(grad_output, self):
+    return call(HARDSWISH_BACKWARD, (grad_output, self))
+
+
+def _hardsigmoid_grad(g, self, operation):
+    return np.where((self <= -3) | (self >= 3), g.dtype.type(0), g * g.dtype.type(_ONE_SIXTH))
+
+
+# NOTE [hardsigmoid's gradient has no derivative]: torch records its gradient as a
+# NotImplemented node, with edges only to what requires grad, which refuses a backward.
+HARDSIGMOID_BACKWARD = register(Op(
+    "hardsigmoid_backward", "NotImplemented", ("grad_output", "self"), promote=False,
+    forward=in_float32(_hardsigmoid_grad), backward=_no_derivative, hides=("operation",)))
+
+
+def hardsigmoid_backward(grad_output, self):
+    params = {"operation": "hardsigmoid_backward"}
+    return without_empty_edges(call(HARDSIGMOID_BACKWARD, (grad_output, self), params))
 
 
 HARDSIGMOID = _row(
     "hardsigmoid", "HardsigmoidBackward0", lambda a: _relu6_of_shifted(a) / a.dtype.type(6),
-    lambda g, self: (_zero_where((self <= -3).logical_or(self >= 3), g * _ONE_SIXTH),))
+    lambda g, self: (hardsigmoid_backward(g, self),),
+    tangent=lambda tangents, self: hardsigmoid_backward(tangents[0], self))  # not its double
 HARDSWISH = _row("hardswish", "HardswishBackward0",
-                 lambda a: a * _relu6_of_shifted(a) / a.dtype.type(6), _hardswish_backward)
+                 lambda a: a * _relu6_of_shifted(a) / a.dtype.type(6),
+                 lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:248
+# --- book/chapters/16q_functional.md:330
 def _log_sigmoid(a):
     # torch's kernel writes a fresh row-major result: NOTE [Results written row-major]
     return row_major_result(np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a))))
@@ -172,11 +238,11 @@ LOG_SIGMOID = _row("log_sigmoid", "LogSigmoidBackward0",
                    lambda a: row_major_result(_log_sigmoid(a)),
                    lambda g, self: (g * (-self).sigmoid(),), iterated=False)
 SOFTSHRINK = _row("softshrink", "SoftshrinkBackward0", _softshrink,
-                  lambda g, self, lambd: (_zero_where(_inside(self, lambd), g),))
+                  lambda g, self, lambd: (softshrink_backward(g, self, lambd),))
 GLU = _row("glu", "GluBackward0", _glu, _glu_backward, iterated=False)
 
 
-# --- book/chapters/16q_functional.md:289
+# --- book/chapters/16q_functional.md:371
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "
@@ -188,7 +254,7 @@ NEGATIVE_SLOPE = (
 def _leaky_relu_from_result(g, result, negative_slope):
     if negative_slope < 0:
         raise RuntimeError(NEGATIVE_SLOPE)
-    return (where(result > 0, g, g * negative_slope),)
+    return (leaky_relu_backward(g, result, negative_slope),)
 
 
 LEAKY_RELU_ = register(Op(

@@ -3,14 +3,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1994
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2173
 """selu_, celu_ and threshold_, with the nodes torch records for them, and xlogy_."""
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
 from refgrad._ops import rescaling
+from refgrad._ops.activation_gradients import elu_backward
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import where
 from refgrad._ops.inplace import inplace
 from refgrad._ops.rescaling import SELU_ALPHA, SELU_SCALE, _floating
 from refgrad._ops.scattering import tensor_argument
@@ -26,11 +26,10 @@ NEGATIVE_SLOPE = (
 def _from_result(g, result, alpha, scale, input_scale):
     if alpha < 0:
         raise RuntimeError(NEGATIVE_SLOPE)
-    negative = (g * input_scale) * (result + alpha * scale)
-    return (where(result <= 0, negative, g * scale),)
+    return (elu_backward(g, result, alpha, scale, input_scale, is_result=True),)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2022
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2200
 ELU_ = register(Op(
     "elu_", "EluBackward1", ("self",), forward=rescaling.ELU.forward, promote=False,
     backward=lambda g, result, alpha, scale, input_scale: _from_result(
@@ -40,7 +39,7 @@ ELU_ = register(Op(
 CELU_ = register(Op(
     "celu_", "CeluBackward1", ("self",), forward=rescaling.CELU.forward, promote=False,
     backward=lambda g, result, alpha: _from_result(
-        g, result, alpha, 1.0, rescaling.celu_backward_scale(alpha)),
+        g, result, alpha, 1, rescaling.celu_backward_scale(alpha)),
     saves=(("result", ("self",)),), writes=("self",),
 ))
 THRESHOLD_ = register(Op(
@@ -50,7 +49,7 @@ THRESHOLD_ = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2046
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2224
 def _selu_step(t):
     _floating(t, "elu_cpu")
     return call(ELU_, (t,), {"alpha": SELU_ALPHA, "scale": SELU_SCALE, "input_scale": 1})
@@ -73,7 +72,7 @@ def celu_(input, alpha=1.0):
     return inplace(input, named("celu", step))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2070
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2248
 def _threshold_(input, threshold, value):
     def step(t):
         return call(THRESHOLD_, (t,), {"threshold": threshold, "value": value})

@@ -29,7 +29,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return call(NORM_DIMS, (difference,), {"p": p, "dim": (last,), "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1255
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1258
 def _common(x1, x2):
     from refgrad._dtype import result_type
     from refgrad._ops.functions import check_broadcast
@@ -60,4 +60,7 @@ def _floored_norm(x, dim, eps):
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     x1, x2 = _common(x1, x2)
-    return ((x1 / _floored_norm(x1, dim, eps)) * (x2 / _floored_norm(x2, dim, eps))).sum(dim)
+    # both norms first, then both quotients: the order torch records them, and so the
+    # order a saved-tensor hook sees what they keep
+    norm1, norm2 = _floored_norm(x1, dim, eps), _floored_norm(x2, dim, eps)
+    return ((x1 / norm1) * (x2 / norm2)).sum(dim)

@@ -78,7 +78,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:745
+# --- book/chapters/16g_moves_and_fused.md:749
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -104,12 +104,21 @@ ADDCMUL = register(Op(
     saves=(("tensor1", ("tensor2",)), ("tensor2", ("tensor1",))),
     iterated=True,
 ))
+# NOTE [value over a tensor]
+# torch's formula for tensor1's gradient divides the number value by tensor2 by
+# first filling a tensor shaped like tensor2 with it. Under create_graph=True
+# that division is recorded, and its node keeps the filled tensor: a saved-tensor
+# hook sees one of tensor2's shape, not a 0-d one. The values are the same.
+def _filled_like(t, value):
+    return t.new_full(t.shape, value)
+
+
 ADDCDIV = register(Op(
     "addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
     forward=in_float32(
         lambda a, b, c, value: a + _checked(value, np.result_type(a, b, c)) * b / c),
     backward=lambda g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED: (
-        g, g * (tensor2.new_full((), value) / tensor2) if tensor2 is not None and wanted[1]
+        g, g * (_filled_like(tensor2, value) / tensor2) if tensor2 is not None and wanted[1]
         else None,
         None if tensor1 is None else -g * (mul_scalar(tensor1, value) / (tensor2 * tensor2))),
     saves=(("tensor1", ("tensor2",)), ("tensor2", ("self", "tensor1", "tensor2"))),
@@ -148,7 +157,7 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:824
+# --- book/chapters/16g_moves_and_fused.md:837
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)

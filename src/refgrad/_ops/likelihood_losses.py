@@ -2,12 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:667
+# --- book/chapters/16t_more_functional.md:686
 """poisson_nll_loss and gaussian_nll_loss, composed as torch composes them."""
 
 import math
 
-from refgrad._ops.arithmetic import add_scalar
+from refgrad._ops.arithmetic import add_scalar, mul_scalar
 from refgrad._ops.losses import REDUCTIONS, legacy_reduction
 from refgrad._ops.margin_losses import reduced
 
@@ -19,17 +19,21 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
     code = reduction_enum(reduction)
+    # the right operand first, as torch's compiled composition makes them: NOTE
+    # [kl_div's operands, right first]
     if log_input:
-        loss = input.exp() - target * input
+        product = target * input
+        loss = input.exp() - product
     else:
         loss = input - target * add_scalar(input, eps).log()
     if full:
-        stirling = target * target.log() - target + (target * (2 * math.pi)).log() * 0.5
+        half_log = mul_scalar(mul_scalar(target, 2 * math.pi).log(), 0.5)  # MulBackward1s
+        stirling = target * target.log() - target + half_log
         loss += stirling.masked_fill(target <= 1, 0)
     return reduced(loss, code)
 
 
-# --- book/chapters/16t_more_functional.md:695
+# --- book/chapters/16t_more_functional.md:718
 def _shared_variance(input, var):
     """``var`` shaped to broadcast against ``input``, or torch's refusal."""
     if tuple(var.shape) == tuple(input.shape):

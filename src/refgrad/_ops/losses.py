@@ -2,14 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:538
+# --- book/chapters/16q_functional.md:620
 """The losses of torch.nn.functional that record nodes of their own: rows and reductions."""
 
 import warnings
 
 import numpy as np
 
-from refgrad._ops.functions import where
+from refgrad._ops.loss_gradients import huber_pair, mse_pair, smooth_l1_pair
 from refgrad._ops.table import Op, register
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -42,7 +42,7 @@ def _per_element(self, reduction):
     return 1 / self.numel() if reduction == 1 and self.numel() else 1.0
 
 
-# --- book/chapters/16q_functional.md:588
+# --- book/chapters/16q_functional.md:670
 _PAIR = (("self", ("self", "target")), ("target", ("self", "target")))
 
 
@@ -61,19 +61,6 @@ def _pair_row(name, node, forward, backward):
                        saves=_PAIR))
 
 
-def _clipped(g, d, norm, bound, scale):
-    """The difference ``d``'s gradient, clipped to ``bound``, over ``scale``; the target's too."""
-    inside = d * norm * g / scale if scale != 1 else d * norm * g
-    grad = where(d < -bound, g * (-norm * bound / scale),
-                 where(d > bound, g * (norm * bound / scale), inside))
-    return grad, -grad
-
-
-def _mse_backward(g, self, target, reduction):
-    grad = (self - target) * (2 * _per_element(self, reduction)) * g
-    return grad, -grad
-
-
 def _huber(a, b, reduction, delta):
     z = np.abs(a - b)
     kind = z.dtype.type
@@ -89,18 +76,13 @@ def _smooth_l1(a, b, reduction, beta):
 
 
 MSE_LOSS = _pair_row("mse_loss", "MseLossBackward0",
-                     lambda a, b, reduction: _reduced((a - b) * (a - b), reduction), _mse_backward)
-HUBER_LOSS = _pair_row(
-    "huber_loss", "HuberLossBackward0", _huber,
-    lambda g, self, target, reduction, delta: _clipped(
-        g, self - target, _per_element(self, reduction), delta, 1))
-SMOOTH_L1_LOSS = _pair_row(
-    "smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1,
-    lambda g, self, target, reduction, beta: _clipped(
-        g, self - target, _per_element(self, reduction), beta, beta))
+                     lambda a, b, reduction: _reduced((a - b) * (a - b), reduction),
+                     mse_pair)
+HUBER_LOSS = _pair_row("huber_loss", "HuberLossBackward0", _huber, huber_pair)
+SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1, smooth_l1_pair)
 
 
-# --- book/chapters/16q_functional.md:659
+# --- book/chapters/16q_functional.md:916
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -118,11 +100,17 @@ def _bce(a, b, weight, reduction):
 
 
 def _bce_backward(g, self, target, weight, reduction):
+    from refgrad._ops.arithmetic import div_scalar
+
     scale = g * _per_element(self, reduction)
     if weight is not None:
         scale = scale * weight
     grad = (self - target) / ((1 - self) * self).clamp_min(_EPSILON) * scale
-    return grad, ((-self).log1p() - self.log()) * scale
+    # the target's as torch writes it: -logit(p) times the incoming gradient, then
+    # the weight, the mean divided last (NOTE [The mean divided last])
+    target_grad = -self.logit() * g
+    target_grad = target_grad if weight is None else target_grad * weight
+    return grad, div_scalar(target_grad, self.numel()) if reduction == 1 else target_grad
 
 
 BINARY_CROSS_ENTROPY = register(Op(
@@ -130,7 +118,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:690
+# --- book/chapters/16q_functional.md:953
 def _log_sigmoid(a):
     return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
 
@@ -145,18 +133,25 @@ def _with_logits(a, b, weight, pos_weight, reduction):
 
 
 def _with_logits_backward(g, self, target, weight, pos_weight, reduction):
-    scale = g * _per_element(self, reduction)
-    if weight is not None:
-        scale = scale * weight
     from refgrad._ops.activations import LOG_SIGMOID
+    from refgrad._ops.arithmetic import add_scalar, div_scalar
     from refgrad._ops.dispatch import call
+
+    # NOTE [The mean divided last]
+    # torch's gradient of binary_cross_entropy_with_logits multiplies by the
+    # incoming gradient, then by the weight, and divides a mean by the number of
+    # elements last: g * (1/n) first would round differently, and record no
+    # DivBackward1 under create_graph=True.
+    def finished(grad):
+        grad = grad if weight is None else grad * weight
+        return div_scalar(grad, self.numel()) if reduction == 1 else grad
 
     p = self.sigmoid()
     if pos_weight is None:
-        return (p - target) * scale, -self * scale
+        return finished((p - target) * g), finished(-self * g)
     weighted = pos_weight * target
-    return ((weighted + 1 - target) * p - weighted) * scale, (
-        call(LOG_SIGMOID, (-self,)) - pos_weight * call(LOG_SIGMOID, (self,))) * scale
+    return (finished(((add_scalar(weighted, 1) - target) * p - weighted) * g),
+            finished((call(LOG_SIGMOID, (-self,)) - pos_weight * call(LOG_SIGMOID, (self,))) * g))
 
 
 BINARY_CROSS_ENTROPY_WITH_LOGITS = register(Op(

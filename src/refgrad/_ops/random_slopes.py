@@ -2,16 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:200
+# --- book/chapters/16t_more_functional.md:205
 """rrelu and rrelu_: leaky ReLUs whose slopes are drawn from torch's generator."""
 
 import numpy as np
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
-from refgrad._ops import activations
+from refgrad._ops import activation_gradients, activations
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import where
 from refgrad._ops.rescaling import _floating
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._typename import not_implemented_for
@@ -27,10 +26,25 @@ def _rrelu(a, noise, lower, upper, training):
     return row_major_result(np.where(a <= 0, a * activations.host(noise._data), a))
 
 
-def _rrelu_backward(g, kept, noise, lower, upper, training):
+def _rrelu_grad(g, kept, noise, lower, upper, training):
     if training:
-        return (g * noise,)
-    return (where(kept > 0, g, g * ((lower + upper) / 2)),)
+        return g * noise._data
+    leaky = activation_gradients.LEAKY_RELU_BACKWARD
+    return leaky.forward(g, kept, negative_slope=(lower + upper) / 2)
+
+
+RRELU_WITH_NOISE_BACKWARD = register(Op(
+    "rrelu_with_noise_backward", "RreluWithNoiseBackwardBackward0", ("grad_output", "self"),
+    forward=_rrelu_grad, promote=False,
+    backward=lambda g, self, noise, lower, upper, training: (
+        _rrelu_backward(g, self, noise, lower, upper, training)[0],
+        activation_gradients.zeros_like(g)),
+    saves=(("self", ("grad_output", "self")), ("noise", ("grad_output", "self")))))
+
+
+def _rrelu_backward(g, kept, noise, lower, upper, training):
+    params = {"noise": noise, "lower": lower, "upper": upper, "training": training}
+    return (call(RRELU_WITH_NOISE_BACKWARD, (g, kept), params),)
 
 
 RRELU_WITH_NOISE = register(Op(
@@ -48,7 +62,7 @@ RRELU_WITH_NOISE_ = register(Op(
     tangent=no_forward_formula("rrelu_with_noise_")))  # torch has none for the in-place form
 
 
-# --- book/chapters/16t_more_functional.md:254
+# --- book/chapters/16t_more_functional.md:273
 def _noise(input, lower, upper, generator):
     """The slopes torch draws: one word per element x <= 0, none for the others."""
     from refgrad._generator import default_generator
@@ -67,7 +81,7 @@ def _noise(input, lower, upper, generator):
     return make_tensor(activations.on_device_of(noise, input._data))
 
 
-# --- book/chapters/16t_more_functional.md:280
+# --- book/chapters/16t_more_functional.md:299
 def _step(row, input, lower, upper, training, generator):
     from refgrad._creation import empty_like
 
@@ -98,7 +112,7 @@ rrelu = function_form(_rrelu_fn, Arguments("rrelu" + _SIGNATURE))
 rrelu_ = function_form(_rrelu__fn, Arguments("rrelu_" + _SIGNATURE))
 
 
-# --- book/chapters/16t_more_functional.md:315
+# --- book/chapters/16t_more_functional.md:334
 def functional_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     return (rrelu_ if inplace else rrelu)(input, lower, upper, training)
 

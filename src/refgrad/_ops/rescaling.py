@@ -3,16 +3,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1629
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1635
 """renorm, and the activations torch has at its top level: rows."""
 
 import numpy as np
 
 from refgrad._ops import measures
+from refgrad._ops.activation_gradients import elu_backward, hardshrink_backward
 from refgrad._ops.arithmetic import in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import where
-from refgrad._ops.pairs import _zero_where
 from refgrad._ops.pointwise import threshold_backward
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
@@ -35,7 +35,7 @@ def _renorm(a, p, dim, maxnorm):
     return row_major_result(a * factor.astype(a.dtype))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1662
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1668
 def _renorm_backward(g, self, p, dim, maxnorm):
     others = _others(self.ndim, dim)
     norm = measures.vector_norm(self, p, others, True)
@@ -70,7 +70,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1744
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1750
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -87,11 +87,6 @@ def _elu(a, alpha, scale, input_scale):
     return np.where(a > 0, a * a.dtype.type(scale), negative)
 
 
-def _elu_backward(g, self, alpha, scale, input_scale):
-    negative = g * input_scale * (alpha * scale) * (self * input_scale).exp()
-    return where(self > 0, g * scale, negative)
-
-
 def celu_backward_scale(alpha):
     # NOTE [celu's rounded inverse]: both celu nodes divide by alpha as a float32.
     return 1.0 / float(np.float32(alpha))
@@ -100,7 +95,7 @@ def celu_backward_scale(alpha):
 ELU = register(Op(
     "elu", "EluBackward0", ("self",), forward=in_float32(_elu), promote=False,
     backward=lambda g, self, alpha, scale, input_scale: (
-        _elu_backward(g, self, alpha, scale, input_scale),),
+        elu_backward(g, self, alpha, scale, input_scale),),
     saves=(("self", ("self",)),),
     iterated=True,
 ))
@@ -108,13 +103,13 @@ CELU = register(Op(
     "celu", "CeluBackward0", ("self",), promote=False,
     forward=in_float32(lambda a, alpha: _elu(a, alpha, 1.0, 1.0 / alpha)),
     backward=lambda g, self, alpha: (
-        _elu_backward(g, self, alpha, 1.0, celu_backward_scale(alpha)),),
+        elu_backward(g, self, alpha, 1, celu_backward_scale(alpha)),),
     saves=(("self", ("self",)),),
     iterated=True,
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1797
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1798
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -130,12 +125,12 @@ def _inside(t, lambd):
 HARDSHRINK = register(Op(
     "hardshrink", "HardshrinkBackward0", ("self",), promote=False,
     forward=lambda a, lambd: np.where((a >= -lambd) & (a <= lambd), a.dtype.type(0), a),
-    backward=lambda g, self, lambd: (_zero_where(_inside(self, lambd), g),),
+    backward=lambda g, self, lambd: (hardshrink_backward(g, self, lambd),),
     saves=(("self", ("self",)),), iterated=True,
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1819
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1820
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 
