@@ -7,6 +7,7 @@ session bound that name to.
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -33,6 +34,14 @@ UNUSED = (
     "The differentiated Tensor at index {} appears to not have been used in the graph. "
     "Set allow_unused=True if this is the desired behavior."
 )
+
+
+def cpu_computes_half() -> bool:
+    """Whether this CPU has float16 arithmetic (x86's AVX512-FP16 or AMX-FP16), which
+    sends torch's float16 convolutions to oneDNN and changes the words of its refusals."""
+    cpuinfo = Path("/proc/cpuinfo")
+    text = cpuinfo.read_text() if cpuinfo.exists() else ""
+    return re.search(r"\b(avx512_fp16|amx_fp16)\b", text) is not None
 
 
 def raises(kind, message):

@@ -94,12 +94,14 @@ def _by(sizes):
 
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:297
+# --- book/chapters/16u_convolution_and_pooling.md:323
 def _check_dtypes(input, weight):
+    from refgrad._cpu_features import onednn_takes_half
     from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
 
     if weight.dtype is not input.dtype:
-        if input.dtype.name == "float32":
+        dtype = input.dtype.name
+        if dtype == "float32" or (dtype == "float16" and onednn_takes_half()):
             raise RuntimeError(f"Input type ({tensor_type_name(input)}) and weight type "
                                f"({tensor_type_name(weight)}) should be the same or input should "
                                "be a MKLDNN tensor and weight is a dense tensor")
@@ -135,7 +137,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:342
+# --- book/chapters/16u_convolution_and_pooling.md:370
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
