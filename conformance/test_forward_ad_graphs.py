@@ -34,6 +34,9 @@ CASES = {
     "mean": (1, lambda a: a.mean()),
     "mean_dim": (1, lambda a: a.mean(0)),
     "matmul": (2, lambda a, b: a @ b.T),
+    "mv": (2, lambda a, b: a @ b[0]),
+    "dot": (2, lambda a, b: a[1] @ b[0]),
+    "bmm": (2, lambda a, b: a.view(1, 2, 3).bmm(b.view(1, 3, 2))),
     "softmax": (1, lambda a: a.softmax(1)),
     "log_softmax": (1, lambda a: a.log_softmax(0)),
     "where": (2, lambda a, b: torch.where(a > 1, a, b)),
@@ -134,6 +137,15 @@ PRIMAL_GRAPHS = {'mul': ['AddBackward0', 'MulBackward0', None, 'Identity', 'View
  'matmul': ['AddBackward0', 'MmBackward0', None, 'Identity', 'PermuteBackward0',
             'ViewBackward0', 'AccumulateGrad', 'MmBackward0', 'Identity',
             'ViewBackward0', 'AccumulateGrad', None],
+ 'mv': ['AddBackward0', 'MvBackward0', None, 'Identity', 'SelectBackward0',
+        'ViewBackward0', 'AccumulateGrad', 'MvBackward0', 'Identity',
+        'ViewBackward0', 'AccumulateGrad', None],
+ 'dot': ['AddBackward0', 'DotBackward0', None, 'Identity', 'SelectBackward0',
+         'ViewBackward0', 'AccumulateGrad', 'DotBackward0', 'Identity',
+         'SelectBackward0', 'ViewBackward0', 'AccumulateGrad', None],
+ 'bmm': ['AddBackward0', 'BmmBackward0', None, 'Identity', 'ViewBackward0',
+         'ViewBackward0', 'AccumulateGrad', 'BmmBackward0', 'Identity',
+         'ViewBackward0', 'ViewBackward0', 'AccumulateGrad', None],
  'softmax': ['MulBackward0', 'SoftmaxBackward0', 'ViewBackward0',
              'AccumulateGrad', 'SubBackward0', None, 'DivBackward0',
              'SumBackward1', 'MulBackward0', 'ExpBackward0', 'SubBackward0',
@@ -212,6 +224,12 @@ TANGENT_GRAPHS = {'mul': ['AddBackward0', 'MulBackward0', 'AccumulateGrad', None
  'mean_dim': ['MeanBackward1', 'AccumulateGrad'],
  'matmul': ['AddBackward0', 'MmBackward0', 'AccumulateGrad', None,
             'MmBackward0', None, 'PermuteBackward0', 'AccumulateGrad'],
+ 'mv': ['AddBackward0', 'MvBackward0', 'AccumulateGrad', None, 'MvBackward0',
+        None, 'SelectBackward0', 'AccumulateGrad'],
+ 'dot': ['AddBackward0', 'DotBackward0', 'SelectBackward0', 'AccumulateGrad',
+         None, 'DotBackward0', None, 'SelectBackward0', 'AccumulateGrad'],
+ 'bmm': ['AddBackward0', 'BmmBackward0', 'ViewBackward0', 'AccumulateGrad',
+         None, 'BmmBackward0', None, 'ViewBackward0', 'AccumulateGrad'],
  'softmax': ['MulBackward0', None, 'SubBackward0', 'AccumulateGrad',
              'DivBackward0', 'SumBackward1', 'MulBackward0', None,
              'AccumulateGrad', None],
@@ -295,7 +313,7 @@ def test_tangent_graph_of_a_tangent_that_requires_grad(name):
 
 
 @pytest.mark.parametrize("name", list(MIXED_DTYPES))
-def test_tangent_dtype_follows_the_formula(name):
+def test_tangent_dtype_follows_the_formula(name):  # products of matrices refuse the mix
     count, function = CASES[name]
     with fwAD.dual_level():
         duals = [fwAD.make_dual(torch.rand(2, 3, dtype=torch.float64) + 0.5, torch.rand(2, 3))
@@ -356,3 +374,21 @@ def test_a_missing_tangent_is_a_zero_that_products_and_sums_keep():
     assert products == [[1.0, 2.0], [0.0, 0.4000000059604645], [1.0, 2.0], 3.0]
     assert [str(v) for v in signed.tolist()] == ["-0.0", "0.0"]
     assert [str(v) for v in zero_times.tolist()] == ["-0.0", "0.0"]
+
+
+def test_a_missing_tangent_keeps_the_layout_of_a_transposed_primal():
+    v = torch.rand(2, 3).t().requires_grad_(True)
+    with fwAD.dual_level():
+        d = fwAD.make_dual(v, torch.ones_like(v))
+        tangents = [fwAD.unpack_dual(f).tangent for f in (d.sin() * v, d * v, v * d)]
+    assert [(t.grad_fn.name(), t.stride(), t._version) for t in tangents] == [
+        ("AddBackward0", (1, 3), 0)] * 3
+
+
+def test_mixed_dtypes_in_a_matrix_product_meet_the_second_products_error():
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.ones(2, 3, dtype=torch.float64), torch.ones(2, 3))
+        e = fwAD.make_dual(torch.ones(3, 2, dtype=torch.float64), torch.ones(3, 2))
+        with pytest.raises(RuntimeError, match=r"^expected m1 and m2 to have the same dtype, "
+                           r"but got: double != float$"):
+            d.mm(e)

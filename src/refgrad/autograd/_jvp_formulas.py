@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:866
+# --- book/chapters/18a_forward_ad.md:868
 """torch's forward formulas for the common rows: NOTE [Tangent graphs follow torch's formulas]."""
 
 import refgrad
@@ -36,7 +36,7 @@ def _zero(like):  # a 0-d zero, as torch's formulas build for where()
     return refgrad.zeros((), dtype=like.dtype, device=like.device)
 
 
-# --- book/chapters/18a_forward_ad.md:910
+# --- book/chapters/18a_forward_ad.md:912
 MISSING = IdentityMap()  # zeros standing for a missing tangent, and products of them
 
 
@@ -60,7 +60,7 @@ def _add(a, b, subtract=False):
     return out
 
 
-# --- book/chapters/18a_forward_ad.md:940
+# --- book/chapters/18a_forward_ad.md:942
 formula("add")(lambda t, p, r, alpha: _add(t[0], _times(t[1], alpha)))
 formula("sub")(lambda t, p, r, alpha: _add(t[0], _times(t[1], alpha), subtract=True))
 formula("mul")(lambda t, p, r: _add(_mul(t[1], p[0]), _mul(t[0], p[1])))
@@ -93,14 +93,19 @@ formula("mean_dim")(lambda t, p, r, dim, keepdim, dtype=None, **_: t[0].mean(dim
                                                                             dtype=dtype))
 
 
-# --- book/chapters/18a_forward_ad.md:978
-@formula("mm")
-def _mm(t, p, r):
-    second = _mul(p[0], t[1], refgrad.mm)
-    return _add(_mul(t[0], p[1], refgrad.mm), second)
+# --- book/chapters/18a_forward_ad.md:981
+def _product_rule(how):
+    def tangent(t, p, r):
+        second = _mul(p[0], t[1], how)
+        return _add(_mul(t[0], p[1], how), second)
+    return tangent
 
 
-# --- book/chapters/18a_forward_ad.md:990
+for _name in ("mm", "bmm", "mv", "dot"):
+    formula(_name)(_product_rule(getattr(refgrad, _name)))
+
+
+# --- book/chapters/18a_forward_ad.md:998
 @formula("pow")
 def _pow(t, p, r, exponent):
     if exponent == 0:
@@ -118,7 +123,7 @@ def _pow_tensor(t, p, r):
     return _add(for_self, for_exponent)
 
 
-# --- book/chapters/18a_forward_ad.md:1013
+# --- book/chapters/18a_forward_ad.md:1021
 def _picked(t, p, r, chosen):
     half = refgrad.full((), 0.5, dtype=r[0].dtype, device=r[0].device)
     share = refgrad.where(p[0] == p[1], half, chosen.to(r[0].dtype))
@@ -139,7 +144,7 @@ def _clamp(t, p, r, min, max):
     return refgrad.where(p[0] >= min if max is None else p[0] <= max, t[0], zero)
 
 
-# --- book/chapters/18a_forward_ad.md:1041
+# --- book/chapters/18a_forward_ad.md:1049
 def _logsumexp_tangent(self_p, self_t, dim):
     if self_p.numel() > 0:
         exps = (self_p - self_p.amax(dim, True)).exp()
@@ -154,7 +159,7 @@ formula("softmax")(lambda t, p, r, dim, **_: r[0] * (t[0] - _logsumexp_tangent(p
 formula("log_softmax")(lambda t, p, r, dim, **_: t[0] - _logsumexp_tangent(p[0], t[0], dim))
 
 
-# --- book/chapters/18a_forward_ad.md:1067
+# --- book/chapters/18a_forward_ad.md:1076
 WITH_NUMBERS = frozenset(("add", "sub", "mul", "div"))
 
 
@@ -177,8 +182,8 @@ def by_formula(op, args, params, outputs, tangents, attach):
             MISSING.set(filled[-1], True)
             primals.append(a)
             continue
-        if t is None:
-            t = refgrad.zeros(tuple(a.shape), dtype=a.dtype, device=a.device)
+        if t is None:  # laid out as its primal, so that products keep the primal's layout
+            t = refgrad.zeros_like(a, requires_grad=False)
             MISSING.set(t, True)
         filled.append(t)
         primals.append(_primal(a) if attach and a._requires_grad else a)
