@@ -127,7 +127,14 @@ def _tangent_function(call, count):
     return tangents
 
 
-@pytest.mark.parametrize("name", [n for n in WITH_TANGENTS if RECIPES[n].twice])
+# softmax's and log_softmax's tangents, as torch computes them, multiply saved
+# exponentials in place: their gradient through the primal is refused, as in torch
+# (NOTE [Tangent graphs follow torch's formulas]; test_softmax_tangent_refuses_...).
+IN_PLACE_TANGENTS = ("softmax", "log_softmax")
+
+
+@pytest.mark.parametrize("name", [n for n in WITH_TANGENTS
+                                  if RECIPES[n].twice and n not in IN_PLACE_TANGENTS])
 @settings(max_examples=5)
 @given(data=st.data())
 def test_tangents_are_differentiable(name, data):
