@@ -1430,6 +1430,7 @@ WITHOUT_FORWARD_FORMULA = {
     "multi_margin_loss": ([(3, 4)], {"target": torch.tensor([0, 3, 1]), "reduction": "mean"}),
     "multilabel_margin_loss_forward": (
         [(2, 3)], {"target": torch.tensor([[0, -1, 1], [2, 1, 0]]), "reduction": "sum"}),
+    "huber_loss_backward": ([(3,), (3,), (3,)], {"reduction": 0}),
 }
 
 # The rows of cdist's and pdist's gradients record nodes (CdistBackwardBackward0) that

@@ -303,6 +303,21 @@ TORCH_CALLS.update({  # torch.nn.functional's losses, chapter 16q
     "nll_loss2d": lambda a, reduction, target, weight: F.nll_loss(
         a, target, weight, reduction=reduction, ignore_index=-1),
 })
+TORCH_CALLS.update({  # gradients that are rows of their own, chapters 16n, 16q and 16t
+    "hardtanh_backward": lambda g, a: aten.hardtanh_backward(g, a, -0.25, 0.25),
+    "leaky_relu_backward": lambda g, a: aten.leaky_relu_backward(g, a, 0.2, False),
+    "hardshrink_backward": lambda g, a: aten.hardshrink_backward(g, a, 0.25),
+    "softshrink_backward": lambda g, a: aten.softshrink_backward(g, a, 0.25),
+    "elu_backward": lambda g, a, is_result: aten.elu_backward(g, 1.5, 1.25, 0.75, is_result, a),
+    "hardswish_backward": lambda g, a: aten.hardswish_backward(g, a * 2),
+    "softplus_backward": lambda g, a: aten.softplus_backward(g, a, 2.0, 1.0),
+    "rrelu_with_noise_backward": lambda g, a, training: aten.rrelu_with_noise_backward(
+        g, a, torch.full_like(a.detach(), 0.25), 0.1, 0.3, training, False),
+    **{name: lambda g, a, b, reduction, name=name, fixed=fixed: getattr(aten, name)(
+        g.sum() if reduction else g, a, b, reduction, *fixed)
+       for name, fixed in (("mse_loss_backward", ()), ("huber_loss_backward", (0.5,)),
+                           ("smooth_l1_loss_backward", (0.75,)))},
+})
 TORCH_CALLS.update({  # torch.nn.functional's layers, chapter 16q
     "_prelu_kernel": F.prelu,
     "_prelu_kernel_backward": aten._prelu_kernel_backward,

@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:746
+# --- book/chapters/16q_functional.md:748
 """The gradients of mse_loss, huber_loss and smooth_l1_loss, as rows of their own."""
 
 import numpy as np
 
 from refgrad._ops.arithmetic import in_float32
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import Op, no_forward_formula, register
 
 _ALL = tuple((name, ("grad_output", "self", "target"))
              for name in ("grad_output", "self", "target"))
@@ -48,7 +48,7 @@ def _smooth_l1(g, self, target, reduction, beta):
     return _norm(self, reduction, 1) * clipped * g
 
 
-# --- book/chapters/16q_functional.md:793
+# --- book/chapters/16q_functional.md:795
 # NOTE [A loss gradient's slope]
 # The second derivative of these losses in the input is a constant times a mask
 # of where the difference lies within the bound. torch multiplies by the mask
@@ -95,12 +95,12 @@ def _huber_grad_output(g, grad_output, self, target, reduction, delta):
                           delta=delta) * g).sum()
 
 
-# --- book/chapters/16q_functional.md:841
+# --- book/chapters/16q_functional.md:843
 # The backward formulas name their parameters, so that the nodes show them
 # (`_saved_reduction`, `_saved_delta`), as torch's do.
-def _row(name, node, forward, backward):
+def _row(name, node, forward, backward, **more):
     return register(Op(name, node, ("grad_output", "self", "target"), forward=forward,
-                       saves=_ALL, backward=backward))
+                       saves=_ALL, backward=backward, **more))
 
 
 MSE_LOSS_BACKWARD = _row(
@@ -110,7 +110,8 @@ MSE_LOSS_BACKWARD = _row(
 HUBER_LOSS_BACKWARD = _row(
     "huber_loss_backward", "HuberLossBackwardBackward0", _huber,
     lambda g, grad_output, self, target, reduction, delta: _swapped(
-        g, HUBER_LOSS_BACKWARD, grad_output, self, target, reduction=reduction, delta=delta))
+        g, HUBER_LOSS_BACKWARD, grad_output, self, target, reduction=reduction, delta=delta),
+    tangent=no_forward_formula("huber_loss_backward"))
 SMOOTH_L1_LOSS_BACKWARD = _row(
     "smooth_l1_loss_backward", "SmoothL1LossBackwardBackward0", in_float32(_smooth_l1),
     lambda g, grad_output, self, target, reduction, beta: _swapped(
