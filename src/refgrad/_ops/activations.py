@@ -17,7 +17,7 @@ from refgrad._ops.error_function import erf as _erf
 from refgrad._ops.functions import where
 from refgrad._ops.pairs import _zero_where
 from refgrad._ops.rescaling import _inside
-from refgrad._ops.result_layout import like_input_result, row_major_result
+from refgrad._ops.result_layout import iterated_backward, like_input_result, row_major_result
 from refgrad._ops.table import Op, register
 
 _SELF = (("self", ("self",)),)
@@ -45,6 +45,8 @@ def on_host(fn):
 def _row(name, node, forward, backward, iterated=True, **more):
     """A row of one input that keeps it, computed in float32 for float16; elementwise
     unless ``iterated`` says otherwise (NOTE [The layout TensorIterator picks])."""
+    if iterated is True:  # NOTE [Activation gradients laid out by TensorIterator]
+        backward = iterated_backward(backward)
     return register(Op(name, node, ("self",), forward=in_float32(forward), backward=backward,
                        saves=_SELF, promote=False, iterated=iterated, **more))
 
@@ -58,11 +60,11 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
     "hardtanh", "HardtanhBackward0", ("self",), promote=False, saves=_SELF,
     forward=lambda a, min_val, max_val: like_input_result(np.minimum(
         np.maximum(a, a.dtype.type(min_val)), a.dtype.type(max_val)), a),
-    backward=lambda g, self, min_val, max_val: (
-        _zero_where((self <= min_val).logical_or(self >= max_val), g),)))
+    backward=iterated_backward(lambda g, self, min_val, max_val: (
+        _zero_where((self <= min_val).logical_or(self >= max_val), g),))))
 
 
-# --- book/chapters/16q_functional.md:133
+# --- book/chapters/16q_functional.md:135
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 _INVERSE_ROOT_TAU = 1 / math.sqrt(2 * math.pi)
 
@@ -91,7 +93,7 @@ def _gelu_backward(g, self, approximate):
 GELU = _row("gelu", "GeluBackward0", on_host(_gelu), _gelu_backward)  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:171
+# --- book/chapters/16q_functional.md:173
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -120,7 +122,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus, _softplus_backward)
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:211
+# --- book/chapters/16q_functional.md:213
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -142,7 +144,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda a: a * _relu6_of_shifted(a) / a.dtype.type(6), _hardswish_backward)
 
 
-# --- book/chapters/16q_functional.md:248
+# --- book/chapters/16q_functional.md:250
 def _log_sigmoid(a):
     # torch's kernel writes a fresh row-major result: NOTE [Results written row-major]
     return row_major_result(np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a))))
@@ -176,7 +178,7 @@ SOFTSHRINK = _row("softshrink", "SoftshrinkBackward0", _softshrink,
 GLU = _row("glu", "GluBackward0", _glu, _glu_backward, iterated=False)
 
 
-# --- book/chapters/16q_functional.md:289
+# --- book/chapters/16q_functional.md:291
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

@@ -14,6 +14,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.functions import where
 from refgrad._ops.pairs import _zero_where
 from refgrad._ops.pointwise import threshold_backward
+from refgrad._ops.result_layout import iterated_backward
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
@@ -35,7 +36,7 @@ def _renorm(a, p, dim, maxnorm):
     return row_major_result(a * factor.astype(a.dtype))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1662
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1663
 def _renorm_backward(g, self, p, dim, maxnorm):
     others = _others(self.ndim, dim)
     norm = measures.vector_norm(self, p, others, True)
@@ -70,7 +71,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1744
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1745
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -99,22 +100,22 @@ def celu_backward_scale(alpha):
 
 ELU = register(Op(
     "elu", "EluBackward0", ("self",), forward=in_float32(_elu), promote=False,
-    backward=lambda g, self, alpha, scale, input_scale: (
-        _elu_backward(g, self, alpha, scale, input_scale),),
+    backward=iterated_backward(lambda g, self, alpha, scale, input_scale: (
+        _elu_backward(g, self, alpha, scale, input_scale),)),
     saves=(("self", ("self",)),),
     iterated=True,
 ))
 CELU = register(Op(
     "celu", "CeluBackward0", ("self",), promote=False,
     forward=in_float32(lambda a, alpha: _elu(a, alpha, 1.0, 1.0 / alpha)),
-    backward=lambda g, self, alpha: (
-        _elu_backward(g, self, alpha, 1.0, celu_backward_scale(alpha)),),
+    backward=iterated_backward(lambda g, self, alpha: (
+        _elu_backward(g, self, alpha, 1.0, celu_backward_scale(alpha)),)),
     saves=(("self", ("self",)),),
     iterated=True,
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1797
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1798
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -130,12 +131,12 @@ def _inside(t, lambd):
 HARDSHRINK = register(Op(
     "hardshrink", "HardshrinkBackward0", ("self",), promote=False,
     forward=lambda a, lambd: np.where((a >= -lambd) & (a <= lambd), a.dtype.type(0), a),
-    backward=lambda g, self, lambd: (_zero_where(_inside(self, lambd), g),),
+    backward=iterated_backward(lambda g, self, lambd: (_zero_where(_inside(self, lambd), g),)),
     saves=(("self", ("self",)),), iterated=True,
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1819
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1820
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 
