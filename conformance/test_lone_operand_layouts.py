@@ -94,3 +94,22 @@ def test_prelu_by_channel_of_a_channels_last_input():
     out.sum().backward()
     assert x.grad.stride() == (6, 1, 6, 3)
     assert weight.grad.stride() == (1,)
+
+
+GLU = [
+    ("permuted", lambda: _values(3, 1, 4).transpose(0, 2), 0, (1, 2, 2)),
+    ("gapped", lambda: _values(12).as_strided((2, 1, 3), (1, 5, 2)), 0, (1, 3, 1)),
+    ("channels_last", lambda: _values(2, 3, 1, 2).contiguous(memory_format=torch.channels_last),
+     0, (6, 1, 6, 3)),
+    ("transposed", lambda: _values(4, 6).t(), 1, (1, 6)),
+    ("transposed_first", lambda: _values(4, 6).t(), 0, (1, 3)),
+]
+
+
+@pytest.mark.parametrize("make, dim, strides", [c[1:] for c in GLU], ids=[c[0] for c in GLU])
+def test_glu_is_laid_out_by_its_halves(make, dim, strides):
+    # torch iterates over the two halves, views with the input's strides
+    x = make()
+    out = F.glu(x, dim)
+    assert out.stride() == strides
+    assert torch.allclose(out, F.glu(x.contiguous(), dim))

@@ -17,7 +17,12 @@ from refgrad._ops.error_function import erf as _erf
 from refgrad._ops.functions import where
 from refgrad._ops.pairs import _zero_where
 from refgrad._ops.rescaling import _inside
-from refgrad._ops.result_layout import iterated_backward, like_input_result, row_major_result
+from refgrad._ops.result_layout import (
+    iterated_backward,
+    iterated_layout,
+    like_input_result,
+    row_major_result,
+)
 from refgrad._ops.table import Op, register
 
 _SELF = (("self", ("self",)),)
@@ -64,7 +69,7 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
         _zero_where((self <= min_val).logical_or(self >= max_val), g),))))
 
 
-# --- book/chapters/16q_functional.md:135
+# --- book/chapters/16q_functional.md:140
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 _INVERSE_ROOT_TAU = 1 / math.sqrt(2 * math.pi)
 
@@ -93,7 +98,7 @@ def _gelu_backward(g, self, approximate):
 GELU = _row("gelu", "GeluBackward0", on_host(_gelu), _gelu_backward)  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:173
+# --- book/chapters/16q_functional.md:178
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -122,7 +127,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus, _softplus_backward)
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:213
+# --- book/chapters/16q_functional.md:218
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -144,7 +149,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda a: a * _relu6_of_shifted(a) / a.dtype.type(6), _hardswish_backward)
 
 
-# --- book/chapters/16q_functional.md:250
+# --- book/chapters/16q_functional.md:258
 def _log_sigmoid(a):
     # torch's kernel writes a fresh row-major result: NOTE [Results written row-major]
     return row_major_result(np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a))))
@@ -156,9 +161,16 @@ def _softshrink(a, lambd):
     return np.where(a > lambd, a - kind(lambd), shrunk)
 
 
+class _Halves:
+    operand_order = None  # glu's operands are the two halves, in order
+
+
 def _glu(a, dim):
     first, second = np.split(a, 2, axis=dim)
-    return first / (1 + np.exp(-second))
+    out = first / (1 + np.exp(-second))
+    if type(out) is not np.ndarray or out.ndim < 2:
+        return out
+    return iterated_layout(_Halves, (first, second), {}, out)
 
 
 def _glu_backward(g, self, dim):
@@ -178,7 +190,7 @@ SOFTSHRINK = _row("softshrink", "SoftshrinkBackward0", _softshrink,
 GLU = _row("glu", "GluBackward0", _glu, _glu_backward, iterated=False)
 
 
-# --- book/chapters/16q_functional.md:291
+# --- book/chapters/16q_functional.md:306
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "
