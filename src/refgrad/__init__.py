@@ -146,7 +146,7 @@ from refgrad._ops.sums_and_stacks import cumsum, stack, sum, unbind
 from refgrad._ops.reshaping import expand, reshape, squeeze, unsqueeze, view
 
 
-# --- book/chapters/16a_pointwise.md:566
+# --- book/chapters/16a_pointwise.md:579
 from refgrad._ops.clamps import clamp, clamp_max, clamp_min, clip
 from refgrad._ops.pointwise import (
     abs, maximum, minimum, relu, rsqrt, sigmoid, sign, sqrt, tan, tanh,
@@ -191,7 +191,7 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:441
+# --- book/chapters/16f_more_elementwise.md:472
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
     absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
@@ -224,7 +224,7 @@ from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 from refgrad._ops.index_reductions import index_reduce
 
 
-# --- book/chapters/16i_cumulative.md:946
+# --- book/chapters/16i_cumulative.md:949
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
@@ -284,7 +284,7 @@ from refgrad._ops.conjugates import conj_physical, conj_physical_
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2085
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2086
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -301,7 +301,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2268
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2269
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -530,7 +530,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3072
+# --- book/chapters/26_inplace.md:3076
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -540,7 +540,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:3647
+# --- book/chapters/26_inplace.md:3651
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

@@ -19,7 +19,12 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.error_function import erf as _erf
 from refgrad._ops.functions import where
 from refgrad._ops.pointwise import sigmoid_backward
-from refgrad._ops.result_layout import like_input_result, row_major_result
+from refgrad._ops.result_layout import (
+    iterated_backward,
+    iterated_layout,
+    like_input_result,
+    row_major_result,
+)
 from refgrad._ops.rounding import _no_derivative, without_empty_edges
 from refgrad._ops.table import Op, register
 
@@ -49,6 +54,8 @@ def on_host(fn):
 def _row(name, node, forward, backward, iterated=True, **more):
     """A row of one input that keeps it, computed in float32 for float16; elementwise
     unless ``iterated`` says otherwise (NOTE [The layout TensorIterator picks])."""
+    if iterated is True:  # NOTE [Activation gradients laid out by TensorIterator]
+        backward = iterated_backward(backward)
     return register(Op(name, node, ("self",), forward=in_float32(forward), backward=backward,
                        saves=_SELF, promote=False, iterated=iterated, **more))
 
@@ -62,11 +69,11 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
     "hardtanh", "HardtanhBackward0", ("self",), promote=False, saves=_SELF,
     forward=lambda a, min_val, max_val: like_input_result(np.minimum(
         np.maximum(a, a.dtype.type(min_val)), a.dtype.type(max_val)), a),
-    backward=lambda g, self, min_val, max_val: (
-        _hardtanh_backward(g, self, min_val, max_val),)))
+    backward=iterated_backward(lambda g, self, min_val, max_val: (
+        _hardtanh_backward(g, self, min_val, max_val),))))
 
 
-# --- book/chapters/16q_functional.md:137
+# --- book/chapters/16q_functional.md:144
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 _INVERSE_ROOT_TAU = 1 / math.sqrt(2 * math.pi)
 
@@ -95,7 +102,7 @@ def _gelu_backward(g, self, approximate):
 GELU = _row("gelu", "GeluBackward0", on_host(_gelu), _gelu_backward)  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:183
+# --- book/chapters/16q_functional.md:190
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -155,7 +162,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:262
+# --- book/chapters/16q_functional.md:269
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -208,7 +215,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:330
+# --- book/chapters/16q_functional.md:340
 def _log_sigmoid(a):
     # torch's kernel writes a fresh row-major result: NOTE [Results written row-major]
     return row_major_result(np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a))))
@@ -220,9 +227,16 @@ def _softshrink(a, lambd):
     return np.where(a > lambd, a - kind(lambd), shrunk)
 
 
+class _Halves:
+    operand_order = None  # glu's operands are the two halves, in order
+
+
 def _glu(a, dim):
     first, second = np.split(a, 2, axis=dim)
-    return first / (1 + np.exp(-second))
+    out = first / (1 + np.exp(-second))
+    if type(out) is not np.ndarray or out.ndim < 2:
+        return out
+    return iterated_layout(_Halves, (first, second), {}, out)
 
 
 def _glu_backward(g, self, dim):
@@ -242,7 +256,7 @@ SOFTSHRINK = _row("softshrink", "SoftshrinkBackward0", _softshrink,
 GLU = _row("glu", "GluBackward0", _glu, _glu_backward, iterated=False)
 
 
-# --- book/chapters/16q_functional.md:371
+# --- book/chapters/16q_functional.md:388
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

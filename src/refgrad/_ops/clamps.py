@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16a_pointwise.md:241
+# --- book/chapters/16a_pointwise.md:244
 """clamp, clamp_min and clamp_max: their rows, with bounds that are numbers or tensors."""
 
 import numpy as np
@@ -12,7 +12,15 @@ from refgrad._ops.pointwise import _keep_where, at_least, at_most
 from refgrad._ops.table import Op, register
 
 
+# NOTE [A mask compared with a number]
+# torch builds clamp's mask as self >= min (then and-ed in place with self <=
+# max): a comparison with a number, ordered dimension by dimension (NOTE [The
+# layout TensorIterator picks]). NumPy's mask keeps the input's order instead,
+# size-one dimensions included, and where() would take its layout from it.
 def _inside(self, min, max):  # noqa: A002 - torch's names
+    from refgrad._backend import element_strides
+    from refgrad._iterated_layout import iterated_strides
+    from refgrad._ops.result_layout import moved_to
     from refgrad._tensor import make_tensor
 
     data = self._data
@@ -21,6 +29,8 @@ def _inside(self, min, max):  # noqa: A002 - torch's names
         inside &= data >= min
     if max is not None:
         inside &= data <= max
+    if type(data) is np.ndarray and data.ndim > 1:
+        inside = moved_to(inside, iterated_strides(data.shape, (element_strides(data),), True))
     return make_tensor(inside)
 
 
@@ -39,7 +49,7 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:297
+# --- book/chapters/16a_pointwise.md:310
 def _kept(g, keep):
     """``g`` where the array mask ``keep`` holds, zero elsewhere."""
     from refgrad._tensor import make_tensor
@@ -73,10 +83,10 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:341
+# --- book/chapters/16a_pointwise.md:354
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
-    backward=lambda g, self, min: (_kept(g, self._data >= min),),
+    backward=lambda g, self, min: (_keep_where(_inside(self, min, None), g),),
     saves=(("self", ("self",)),), promote_with=("min",),
     iterated=True,
 ))
@@ -88,7 +98,7 @@ CLAMP_MIN_TENSOR = register(Op(
 ))
 CLAMP_MAX = register(Op(
     "clamp_max", "ClampMaxBackward0", ("self",), forward=lambda a, max: at_most(a, max),
-    backward=lambda g, self, max: (_kept(g, self._data <= max),),
+    backward=lambda g, self, max: (_keep_where(_inside(self, None, max), g),),
     saves=(("self", ("self",)),), promote_with=("max",),
     iterated=True,
 ))
@@ -100,7 +110,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:432
+# --- book/chapters/16a_pointwise.md:445
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -134,7 +144,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:472
+# --- book/chapters/16a_pointwise.md:485
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 

@@ -154,9 +154,33 @@ def _as_floats(*arrays):
     return [x.astype(default) if x.dtype.kind in "biu" else x for x in arrays]
 
 
-# --- book/chapters/16f_more_elementwise.md:230
+# --- book/chapters/16f_more_elementwise.md:237
 def _test(name, ufunc):
+    if name in ("isinf", "isfinite"):  # laid out by _beside_infinity instead
+        return register(Op(name, None, ("self",), forward=_beside_infinity(ufunc),
+                           promote=False))
     return register(Op(name, None, ("self",), forward=ufunc, promote=False, iterated=True))
+
+
+# NOTE [Tests that compare with a number]
+# isinf and isfinite are abs() == inf and its like in torch: the input's
+# strides are first ordered as a lone operand's (NOTE [The layout
+# TensorIterator picks]), then beside a number, which decides nothing.
+def _beside_infinity(ufunc):
+    from refgrad._backend import element_strides
+    from refgrad._iterated_layout import iterated_strides
+    from refgrad._layouts import row_major
+    from refgrad._ops.result_layout import moved_to
+
+    def forward(a):
+        out = ufunc(a)
+        if type(out) is not np.ndarray or out.ndim < 2:
+            return out
+        shape = out.shape
+        magnitude = iterated_strides(shape, (element_strides(a),)) or row_major(shape)
+        return moved_to(out, iterated_strides(shape, (magnitude,), True))
+
+    return forward
 
 
 # NumPy has each test under torch's name.
@@ -191,7 +215,7 @@ ALL = register(Op("all", None, ("self",), forward=_every(np.all), promote=False)
 ANY = register(Op("any", None, ("self",), forward=_every(np.any), promote=False))
 
 
-# --- book/chapters/16f_more_elementwise.md:275
+# --- book/chapters/16f_more_elementwise.md:306
 def _function(row):
     from refgrad._ops.dispatch import call
 
@@ -239,7 +263,7 @@ def _atan2(name, input, other):
     return call(ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:324
+# --- book/chapters/16f_more_elementwise.md:355
 def argmax(input, dim=None, keepdim=False):
     return _locate(ARGMAX, input, dim, keepdim)
 
@@ -287,7 +311,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:379
+# --- book/chapters/16f_more_elementwise.md:410
 def square(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

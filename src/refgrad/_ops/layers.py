@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1532
+# --- book/chapters/16q_functional.md:1549
 """linear, bilinear, prelu, one_hot and embedding, for torch.nn.functional."""
 
 import numpy as np
 
 from refgrad._ops.activations import host
 from refgrad._ops.dispatch import call
+from refgrad._ops.result_layout import iterated_layout, like_input_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
 
@@ -36,10 +37,14 @@ def bilinear(input1, input2, weight, bias=None):
     return output if bias is None else output + bias
 
 
-# --- book/chapters/16q_functional.md:1581
+# --- book/chapters/16q_functional.md:1603
 def _prelu_grads(g, a, w):
     positive = a > 0
-    return np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
+    grads = np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
+    if type(grads[0]) is not np.ndarray or grads[0].ndim < 2:
+        return grads
+    # two outputs, which call() leaves as they come: laid out here
+    return tuple(iterated_layout(PRELU_BACKWARD, (g, a, w), {}, out) for out in grads)
 
 
 def _prelu_double_backward(grads, grad_output, self, weight):
@@ -62,10 +67,11 @@ _ALL = ("grad_output", "self", "weight")
 PRELU_BACKWARD = register(Op(
     "_prelu_kernel_backward", "PreluKernelBackwardBackward0", _ALL, promote=False,
     forward=_prelu_grads, backward=_prelu_double_backward, missing_grads=True,
-    outputs=("result0", "result1"), saves=tuple((name, _ALL) for name in _ALL)))
+    outputs=("result0", "result1"), saves=tuple((name, _ALL) for name in _ALL),
+    iterated=("self", "weight", "grad_output")))
 PRELU = register(Op(
     "_prelu_kernel", "PreluKernelBackward0", ("self", "weight"), promote=False,
-    forward=lambda a, w: np.where(a > 0, a, w * a),
+    forward=lambda a, w: like_input_result(np.where(a > 0, a, w * a), a),
     backward=lambda g, self, weight: call(PRELU_BACKWARD, (g, self, weight)),
     saves=(("self", ("self", "weight")), ("weight", ("self", "weight")))))
 
@@ -97,7 +103,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:1647
+# --- book/chapters/16q_functional.md:1674
 def one_hot(input, num_classes=-1):  # torch's operator names it input
     if input.dtype.name != "int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
@@ -118,7 +124,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return make_tensor(row_major_result(hot))  # NOTE [Results written row-major]
 
 
-# --- book/chapters/16q_functional.md:1678
+# --- book/chapters/16q_functional.md:1705
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._creation import zeros
@@ -143,7 +149,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:1704
+# --- book/chapters/16q_functional.md:1731
 def _renormed(weight, indices, max_norm, norm_type):
     from refgrad._ops.activations import on_device_of
     from refgrad.autograd.grad_mode import no_grad

@@ -14,6 +14,7 @@ from refgrad._ops.arithmetic import in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import where
 from refgrad._ops.pointwise import threshold_backward
+from refgrad._ops.result_layout import iterated_backward
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
@@ -35,7 +36,7 @@ def _renorm(a, p, dim, maxnorm):
     return row_major_result(a * factor.astype(a.dtype))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1668
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1669
 def _renorm_backward(g, self, p, dim, maxnorm):
     others = _others(self.ndim, dim)
     norm = measures.vector_norm(self, p, others, True)
@@ -70,7 +71,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1750
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1751
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -94,22 +95,22 @@ def celu_backward_scale(alpha):
 
 ELU = register(Op(
     "elu", "EluBackward0", ("self",), forward=in_float32(_elu), promote=False,
-    backward=lambda g, self, alpha, scale, input_scale: (
-        elu_backward(g, self, alpha, scale, input_scale),),
+    backward=iterated_backward(lambda g, self, alpha, scale, input_scale: (
+        elu_backward(g, self, alpha, scale, input_scale),)),
     saves=(("self", ("self",)),),
     iterated=True,
 ))
 CELU = register(Op(
     "celu", "CeluBackward0", ("self",), promote=False,
     forward=in_float32(lambda a, alpha: _elu(a, alpha, 1.0, 1.0 / alpha)),
-    backward=lambda g, self, alpha: (
-        elu_backward(g, self, alpha, 1, celu_backward_scale(alpha)),),
+    backward=iterated_backward(lambda g, self, alpha: (
+        elu_backward(g, self, alpha, 1, celu_backward_scale(alpha)),)),
     saves=(("self", ("self",)),),
     iterated=True,
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1798
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1799
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -125,12 +126,12 @@ def _inside(t, lambd):
 HARDSHRINK = register(Op(
     "hardshrink", "HardshrinkBackward0", ("self",), promote=False,
     forward=lambda a, lambd: np.where((a >= -lambd) & (a <= lambd), a.dtype.type(0), a),
-    backward=lambda g, self, lambd: (hardshrink_backward(g, self, lambd),),
+    backward=iterated_backward(lambda g, self, lambd: (hardshrink_backward(g, self, lambd),)),
     saves=(("self", ("self",)),), iterated=True,
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1820
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1821
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 

@@ -96,8 +96,8 @@ def row_major_result(out):
 # NOTE [Results laid out like the input]
 # Other kernels make their result with empty_like, or clone the input before
 # writing into it: the input's strides when it is dense, else dense ones in
-# its order (preserve_format). flip, sort, index_fill, put, hardtanh,
-# nan_to_num, deg2rad and rad2deg among them.
+# its order (preserve_format). flip, sort, index_fill, put, hardtanh, prelu,
+# nan_to_num, deg2rad and rad2deg among them; isreal is ones_like.
 def like_input_result(out, a):
     """``out``, or a copy of it laid out as preserve_format lays out one like ``a``."""
     if type(out) is not ndarray or out.ndim < 2:
@@ -118,3 +118,34 @@ def suggested_format_result(out, a, keep=False):
     if keep and a.size == 0:
         return moved_to(out, steps)
     return moved_to(out, format_strides(out.shape, suggest_memory_format(a.shape, steps)))
+
+
+# --- book/chapters/13_dispatch.md:1501
+# NOTE [Activation gradients laid out by TensorIterator]
+# The rows of F's activations compute their input's gradient with refgrad's
+# own ops, where torch runs one TensorIterator over (grad_output, self): a
+# (1, 4) input with strides (1, 1) gets a gradient with strides (1, 1) in
+# torch, (4, 1) from the composition. The wrapped backward moves its first
+# gradient to the strides that iteration gives, unless it is recorded.
+class _InOrder:
+    operand_order = None  # the operands as given: the gradient, then the input
+
+
+def iterated_backward(backward):
+    """``backward``, its first gradient laid out as TensorIterator over (g, self) lays it."""
+    import functools
+
+    @functools.wraps(backward)  # the node's saved names are read from its parameters
+    def laid_out(g, **saved):
+        grads = backward(g, **saved)
+        first, data = grads[0], getattr(grads[0], "_data", None)
+        if type(data) is not ndarray or data.ndim < 2 or first.requires_grad:
+            return grads
+        moved = iterated_layout(_InOrder, (g._data, saved["self"]._data), {}, data)
+        if moved is data:
+            return grads
+        from refgrad._tensor import make_tensor
+
+        return (make_tensor(moved),) + tuple(grads[1:])
+
+    return laid_out

@@ -37,7 +37,11 @@ def is_same_size(input, other):
 
 
 def isreal(input):
-    return input.new_ones(input.shape, dtype=bool_)  # refgrad has no complex dtypes
+    from refgrad._creation import ones_like
+
+    # refgrad has no complex dtypes; torch answers a real tensor with ones_like, so
+    # the result keeps a dense input's strides (NOTE [Results laid out like the input])
+    return ones_like(input, dtype=bool_)
 
 
 def is_complex(input):
@@ -48,7 +52,7 @@ def is_signed(input):
     return input.dtype.is_signed
 
 
-# --- book/chapters/26_inplace.md:2902
+# --- book/chapters/26_inplace.md:2906
 def sum_to_size(input, size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -118,7 +122,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:2977
+# --- book/chapters/26_inplace.md:2981
 def _check_put(input, index, source):
     if index.dtype is not int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
@@ -152,7 +156,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:3015
+# --- book/chapters/26_inplace.md:3019
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -182,7 +186,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:3049
+# --- book/chapters/26_inplace.md:3053
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))

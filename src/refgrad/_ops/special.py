@@ -23,6 +23,7 @@ from refgrad._ops.arithmetic import (
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_broadcast, where
 from refgrad._ops.pointwise import _sign, _zeros_like
+from refgrad._ops.result_layout import iterated_backward
 from refgrad._ops.rounding import _no_derivative, _pick, without_empty_edges
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
@@ -70,7 +71,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:547
+# --- book/chapters/16i_cumulative.md:548
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -96,7 +97,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:574
+# --- book/chapters/16i_cumulative.md:575
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -149,7 +150,7 @@ def floats_beside_numbers(input, other) -> tuple:
     return input, other
 
 
-# --- book/chapters/16i_cumulative.md:752
+# --- book/chapters/16i_cumulative.md:753
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -173,7 +174,9 @@ def _logit_tangent(tangents, self, eps):
 
 
 LOGIT = register(Op(
-    "logit", "LogitBackward0", ("self",), forward=_logit, backward=_logit_backward,
+    "logit", "LogitBackward0", ("self",), forward=_logit,
+    # NOTE [Activation gradients laid out by TensorIterator]
+    backward=iterated_backward(_logit_backward),
     saves=(("self", ("self",)),), tangent=_logit_tangent, iterated=True,
 ))
 SGN = register(Op(
@@ -190,7 +193,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:794
+# --- book/chapters/16i_cumulative.md:797
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -240,7 +243,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:853
+# --- book/chapters/16i_cumulative.md:856
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)
