@@ -78,3 +78,15 @@ def test_with_autograd_on_the_same_calls_come_in_pieces():
             out = make(x)
         assert name not in mode.seen, (name, mode.seen)
         assert out.grad_fn is not None or name == "argsort", name
+
+
+def test_results_a_mode_runs_through_func_count_no_writes():
+    with torch.inference_mode():
+        z = _normal()
+    made = (lambda t: t.sum(), lambda t: t.mean(), torch.abs, torch.diag_embed,
+            torch.diagflat, lambda t: t.amax(0))
+    outside = [make(z)._version for make in made]  # the kernels' own writes, counted
+    assert outside == [1, 2, 1, 2, 2, 1]
+    with Names():
+        assert [make(z)._version for make in made] == [0] * len(made)
+    assert [make(z)._version for make in made] == outside  # and counted again after

@@ -349,8 +349,8 @@ def _plain_outputs(op, tensors, results, params):
 
 # --- book/chapters/13_dispatch.md:1584
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
-    if not _all_inference(tensors, params):
-        return
+    if state.redispatching or not _all_inference(tensors, params):
+        return  # NOTE [Fresh results below a mode]: a mode's func counts none
     writes = op.result_writes
     if callable(writes):
         writes = writes(tensors, params, results[0])

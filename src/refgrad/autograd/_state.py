@@ -31,6 +31,8 @@ class AutogradState(threading.local):
         self.sequence_numbers = itertools.count()
         # Dispatch modes (TorchDispatchMode), innermost last.
         self.dispatch_modes: list = []
+        # How deep the ops are that a mode runs through its func: below autograd.
+        self.redispatching = 0
 
 
 state = AutogradState()
@@ -40,7 +42,7 @@ state = AutogradState()
 dual_levels: list = []
 
 
-# --- book/chapters/01_state.md:90
+# --- book/chapters/01_state.md:92
 # NOTE [Rarely switched on]
 # The counts may only err high: a context counts itself before it sets its
 # switch, and uncounts itself after restoring it. A count that is too high
@@ -62,7 +64,7 @@ class SwitchedOn:
 switched_on = SwitchedOn()
 
 
-# --- book/chapters/01_state.md:118
+# --- book/chapters/01_state.md:120
 def set_inference_mode(enabled: bool) -> None:
     """Set this thread's inference flag, counting each change: NOTE [Rarely switched on]."""
     change = enabled - state.inference_mode
@@ -73,7 +75,7 @@ def set_inference_mode(enabled: bool) -> None:
         switched_on.count("inference_mode", -1)  # uncounted after it is off
 
 
-# --- book/chapters/01_state.md:138
+# --- book/chapters/01_state.md:140
 def save_switches() -> tuple:
     """Every switch of this thread, to put back with ``restore_switches``."""
     s = state
@@ -103,7 +105,7 @@ def _restore_stack(name: str, now: list, stack: tuple) -> None:
         switched_on.count(name, change)  # uncounted after it is off
 
 
-# --- book/chapters/01_state.md:176
+# --- book/chapters/01_state.md:178
 def refuse_arguments(name: str, args: tuple, kwargs: dict) -> None:
     """torch's words for arguments given to one of its C functions that take none."""
     if kwargs:

@@ -32,7 +32,7 @@ def _get_current_dispatch_mode():
     return state.dispatch_modes[-1] if state.dispatch_modes else None
 
 
-# --- book/chapters/29_dispatch_modes.md:72
+# --- book/chapters/29_dispatch_modes.md:81
 class OpFunc:
     """What a mode receives as ``func``: an op's name, its written arguments, a runner."""
 
@@ -42,7 +42,11 @@ class OpFunc:
         self.name, self.writes, self.inputs, self._run = name, writes, inputs, run
 
     def __call__(self, *args, **kwargs):
-        return self._run(*args, **kwargs)
+        state.redispatching += 1  # NOTE [Fresh results below a mode]
+        try:
+            return self._run(*args, **kwargs)
+        finally:
+            state.redispatching -= 1
 
     def __repr__(self) -> str:
         return f"refgrad.ops.{self.name}"
@@ -66,7 +70,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:117
+# --- book/chapters/29_dispatch_modes.md:130
 _ROW_FUNCS: dict = {}
 
 
@@ -103,7 +107,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:248
+# --- book/chapters/29_dispatch_modes.md:261
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
