@@ -36,7 +36,7 @@ def _zero(like):  # a 0-d zero, as torch's formulas build for where()
     return refgrad.zeros((), dtype=like.dtype, device=like.device)
 
 
-# --- book/chapters/18a_forward_ad.md:912
+# --- book/chapters/18a_forward_ad.md:915
 MISSING = IdentityMap()  # zeros standing for a missing tangent, and products of them
 
 
@@ -54,13 +54,24 @@ def _add(a, b, subtract=False):
         out._data[...] = 0
         MISSING.set(out, True)
     elif MISSING.get(b):
-        out._data[...] = a._data
+        _as_term(out, a._data, 1)
     elif MISSING.get(a):
-        out._data[...] = -b._data if subtract else b._data
+        _as_term(out, b._data, -1 if subtract else 1)
     return out
 
 
-# --- book/chapters/18a_forward_ad.md:942
+def _as_term(out, term, sign) -> None:
+    """``out`` given the values of ``term`` times ``sign``, laid out like it where it can be."""
+    if term.shape != out._data.shape:  # broadcast: the values only
+        out._data[...] = term if sign == 1 else -term
+        return
+    values = term.astype(out._data.dtype, order="K")  # a copy, in term's layout
+    if sign != 1:
+        values *= -1
+    out._data = values
+
+
+# --- book/chapters/18a_forward_ad.md:956
 formula("add")(lambda t, p, r, alpha: _add(t[0], _times(t[1], alpha)))
 formula("sub")(lambda t, p, r, alpha: _add(t[0], _times(t[1], alpha), subtract=True))
 formula("mul")(lambda t, p, r: _add(_mul(t[1], p[0]), _mul(t[0], p[1])))
@@ -93,7 +104,7 @@ formula("mean_dim")(lambda t, p, r, dim, keepdim, dtype=None, **_: t[0].mean(dim
                                                                             dtype=dtype))
 
 
-# --- book/chapters/18a_forward_ad.md:981
+# --- book/chapters/18a_forward_ad.md:995
 def _product_rule(how):
     def tangent(t, p, r):
         second = _mul(p[0], t[1], how)
@@ -105,7 +116,7 @@ for _name in ("mm", "bmm", "mv", "dot"):
     formula(_name)(_product_rule(getattr(refgrad, _name)))
 
 
-# --- book/chapters/18a_forward_ad.md:998
+# --- book/chapters/18a_forward_ad.md:1012
 @formula("pow")
 def _pow(t, p, r, exponent):
     if exponent == 0:
@@ -123,7 +134,7 @@ def _pow_tensor(t, p, r):
     return _add(for_self, for_exponent)
 
 
-# --- book/chapters/18a_forward_ad.md:1021
+# --- book/chapters/18a_forward_ad.md:1035
 def _picked(t, p, r, chosen):
     half = refgrad.full((), 0.5, dtype=r[0].dtype, device=r[0].device)
     share = refgrad.where(p[0] == p[1], half, chosen.to(r[0].dtype))
@@ -144,7 +155,7 @@ def _clamp(t, p, r, min, max):
     return refgrad.where(p[0] >= min if max is None else p[0] <= max, t[0], zero)
 
 
-# --- book/chapters/18a_forward_ad.md:1049
+# --- book/chapters/18a_forward_ad.md:1063
 def _logsumexp_tangent(self_p, self_t, dim):
     if self_p.numel() > 0:
         exps = (self_p - self_p.amax(dim, True)).exp()
@@ -159,7 +170,7 @@ formula("softmax")(lambda t, p, r, dim, **_: r[0] * (t[0] - _logsumexp_tangent(p
 formula("log_softmax")(lambda t, p, r, dim, **_: t[0] - _logsumexp_tangent(p[0], t[0], dim))
 
 
-# --- book/chapters/18a_forward_ad.md:1076
+# --- book/chapters/18a_forward_ad.md:1090
 WITH_NUMBERS = frozenset(("add", "sub", "mul", "div"))
 
 
