@@ -222,3 +222,16 @@ def test_pools_and_group_norm_keep_channels_last(op):
     assert out.is_contiguous(memory_format=torch.channels_last) and not out.is_contiguous()
     assert torch.allclose(out.double(), op(a.contiguous()).double(), atol=1e-5)
     assert op(a.contiguous()).is_contiguous()
+
+
+@pytest.mark.parametrize("loss", [F.mse_loss, F.huber_loss, F.smooth_l1_loss])
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_squared_and_huber_loss_gradients_are_row_major(loss, reduction):
+    x = torch.rand(2, 3).t().requires_grad_()
+    (g,) = torch.autograd.grad(loss(x, torch.rand(3, 2), reduction=reduction).sum(), x)
+    assert g.stride() == (2, 1)
+    c = torch.rand(1, 3, 2, 2).contiguous(memory_format=torch.channels_last).requires_grad_()
+    (g,) = torch.autograd.grad(loss(c, torch.rand(1, 3, 2, 2), reduction=reduction).sum(), c)
+    assert g.stride() == (12, 4, 2, 1)
+    loss(x, torch.rand(3, 2), reduction=reduction).sum().backward()
+    assert x.grad.stride() == (1, 3) and x.grad._version == 1  # copied into the leaf's layout

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:765
+# --- book/chapters/16q_functional.md:768
 """The gradients of mse_loss, huber_loss and smooth_l1_loss, as rows of their own."""
 
 import numpy as np
 
 from refgrad._ops.arithmetic import in_float32
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, no_forward_formula, register
 
 _ALL = tuple((name, ("grad_output", "self", "target"))
@@ -48,7 +49,7 @@ def _smooth_l1(g, self, target, reduction, beta):
     return _norm(self, reduction, 1) * clipped * g
 
 
-# --- book/chapters/16q_functional.md:812
+# --- book/chapters/16q_functional.md:816
 # NOTE [A loss gradient's slope]
 # The second derivative of these losses in the input is a constant times a mask
 # of where the difference lies within the bound. torch multiplies by the mask
@@ -95,12 +96,22 @@ def _huber_grad_output(g, grad_output, self, target, reduction, delta):
                           delta=delta) * g).sum()
 
 
-# --- book/chapters/16q_functional.md:860
+# --- book/chapters/16q_functional.md:864
 # The backward formulas name their parameters, so that the nodes show them
 # (`_saved_reduction`, `_saved_delta`), as torch's do.
+# torch's kernels write these gradients into zeros made in the contiguous format,
+# so a transposed input gets a row-major gradient: NOTE [Results written row-major].
 def _row(name, node, forward, backward, **more):
-    return register(Op(name, node, ("grad_output", "self", "target"), forward=forward,
-                       saves=_ALL, backward=backward, **more))
+    return register(Op(name, node, ("grad_output", "self", "target"),
+                       forward=_written_row_major(forward), saves=_ALL, backward=backward,
+                       **more))
+
+
+def _written_row_major(forward):
+    def run(*arrays, **params):
+        return row_major_result(forward(*arrays, **params))
+
+    return run
 
 
 MSE_LOSS_BACKWARD = _row(
