@@ -113,3 +113,14 @@ def test_glu_is_laid_out_by_its_halves(make, dim, strides):
     out = F.glu(x, dim)
     assert out.stride() == strides
     assert torch.allclose(out, F.glu(x.contiguous(), dim))
+
+
+@pytest.mark.parametrize("activation", [F.elu, F.hardtanh, F.leaky_relu, F.hardshrink,
+                                        F.softshrink, F.relu6, F.selu, F.celu])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_activation_gradients_recorded_or_not_are_laid_out_alike(activation, create_graph):
+    for leaf, strides in ((torch.rand(2, 3).t(), (1, 3)), (torch.rand(1, 4).t(), (1, 4)),
+                          (torch.rand(3, 1, 4).transpose(0, 2), (1, 4, 4))):
+        leaf.requires_grad_()
+        (g,) = torch.autograd.grad(activation(leaf).sum(), leaf, create_graph=create_graph)
+        assert g.stride() == strides and g._version == 0

@@ -37,7 +37,8 @@ def _masked(name, node, zero_where, backward, inputs=("grad_output", "self"), wi
         return select(zero_where(self, **params), g.dtype.type(0), g)
 
     return register(Op(name, node, inputs, forward=in_float32(forward) if wide else forward,
-                       backward=backward, saves=((inputs[1], inputs),), promote=False))
+                       backward=backward, saves=((inputs[1], inputs),), promote=False,
+                       iterated=True))  # NOTE [Activation gradients laid out by TensorIterator]
 
 
 def _call(row, grad_output, self, **params):
@@ -46,7 +47,7 @@ def _call(row, grad_output, self, **params):
     return call(row, (grad_output, self), params)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1954
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1955
 HARDTANH_BACKWARD = _masked(
     "hardtanh_backward", "HardtanhBackwardBackward0",
     lambda self, min_val, max_val: (self <= min_val) | (self >= max_val),
@@ -69,7 +70,7 @@ def _leaky(g, self, negative_slope):
 
 LEAKY_RELU_BACKWARD = register(Op(
     "leaky_relu_backward", "LeakyReluBackwardBackward0", ("grad_output", "self"),
-    forward=in_float32(_leaky), saves=_KEEPS_SELF, promote=False,
+    forward=in_float32(_leaky), saves=_KEEPS_SELF, promote=False, iterated=True,
     backward=lambda g, self, negative_slope: (
         leaky_relu_backward(g, self, negative_slope), zeros_like(g))))
 
@@ -90,7 +91,7 @@ def leaky_relu_backward(grad_output, self, negative_slope):
     return _call(LEAKY_RELU_BACKWARD, grad_output, self, negative_slope=negative_slope)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1999
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2000
 def _elu_grad(g, x, alpha, scale, input_scale, is_result):
     kind = g.dtype.type
     if is_result:  # x is the result: its negative side is alpha * scale * (exp - 1)
@@ -113,6 +114,7 @@ def _elu_backward_backward(g, grad_output, self_or_result, alpha, scale, input_s
 ELU_BACKWARD = register(Op(
     "elu_backward", "EluBackwardBackward0", ("grad_output", "self_or_result"),
     forward=in_float32(_elu_grad), backward=_elu_backward_backward, promote=False,
+    iterated=True,
     saves=(("grad_output", ("grad_output", "self_or_result")),
            ("self_or_result", ("grad_output", "self_or_result")))))
 
