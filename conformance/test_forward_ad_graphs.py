@@ -258,8 +258,9 @@ TANGENT_GRAPHS = {'mul': ['AddBackward0', 'MulBackward0', 'AccumulateGrad', None
  'view': ['ViewBackward0', 'AccumulateGrad'],
  't': ['TBackward0', 'AccumulateGrad']}
 
-# float64 primals, float32 tangents (relu: see the chapter on forward mode).
+# float64 primals, float32 tangents.
 MIXED_DTYPES = {'mul': 'float64',
+ 'relu': 'float64',
  'mul_sin': 'float64',
  'div': 'float64',
  'add': 'float32',
