@@ -3,12 +3,20 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:59
+# --- book/chapters/16u_convolution_and_pooling.md:66
 """convolution: the row behind conv1d, conv2d and conv3d, and its gradient."""
 
 import numpy as np
 
+from refgrad._backend import element_strides
+from refgrad._memory_formats import (
+    channels_last,
+    contiguous_format,
+    format_strides,
+    suggest_memory_format,
+)
 from refgrad._ops.pooled import spread, windowed
+from refgrad._ops.result_layout import moved_to
 from refgrad._ops.table import Op, register
 
 _OUT, _KERNEL = "xyz", "uvw"  # einsum's letters for the output's and the kernel's positions
@@ -34,10 +42,36 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
     result = result.reshape(batch, weight.shape[0], *positions)
     if bias is not None:
         result = result + bias.astype(wide).reshape(-1, *(1,) * n)
-    return result.astype(kind)
+    result = result.astype(kind)
+    if type(result) is not np.ndarray:
+        return result  # a device array keeps the layout its library gave it
+    return moved_to(result, format_strides(result.shape, conv_memory_format(input, weight)))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:107
+# NOTE [The convolution's memory format]
+# torch's CPU 2-d convolutions work channels-last when either operand suggests
+# it, and make their output and the input's and weight's gradients in that
+# format, fresh; otherwise, and in 1-d and 3-d, all three are row-major.
+def conv_memory_format(input, weight):
+    """The memory format torch's convolution of these two arrays works in."""
+    if input.ndim != 4 or type(input) is not np.ndarray or type(weight) is not np.ndarray:
+        return contiguous_format  # a device array keeps its own layout
+    for a in (input, weight):
+        if suggest_memory_format(a.shape, element_strides(a)) is channels_last:
+            return channels_last
+    return contiguous_format
+
+
+def in_format(t, fmt):
+    """A gradient ``t`` made fresh in ``fmt``; one that is recorded, as its ops allow."""
+    if t.requires_grad or type(t._data) is not np.ndarray:
+        return t.contiguous(memory_format=fmt)
+    from refgrad._tensor import make_tensor
+
+    return make_tensor(moved_to(t._data, format_strides(tuple(t.shape), fmt)))
+
+
+# --- book/chapters/16u_convolution_and_pooling.md:148
 def _windows(t, kernel, stride, dilation):
     """``windowed`` (chapter "Normalization layers") for a tensor: unfold, one dimension at a
     time."""
@@ -47,7 +81,7 @@ def _windows(t, kernel, stride, dilation):
     return t[(..., *(slice(None, None, d) for d in dilation))]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:121
+# --- book/chapters/16u_convolution_and_pooling.md:162
 def _convolution_backward(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt):
     from refgrad._creation import zeros_like
@@ -77,7 +111,9 @@ def _convolution_backward(g, input, weight, stride, padding, dilation, transpose
     flipped = weight.flip(tuple(range(2, 2 + n))).reshape(groups, outputs, *weight.shape[1:])
     grad_input = einsum(f"ngf{out}{taps},gfc{taps}->ngc{out}", back, flipped)
     grad_bias = g.sum((0, *range(2, 2 + n))) if bias_sym_sizes_opt != (0,) else None
-    return grad_input.reshape(input.shape), grad_weight.reshape(weight.shape), grad_bias
+    fmt = conv_memory_format(input._data, weight._data)  # NOTE [The convolution's memory format]
+    return (in_format(grad_input.reshape(input.shape), fmt),
+            in_format(grad_weight.reshape(weight.shape), fmt), grad_bias)
 
 
 # NOTE [No input channels]
