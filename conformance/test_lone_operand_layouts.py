@@ -116,7 +116,8 @@ def test_glu_is_laid_out_by_its_halves(make, dim, strides):
 
 
 @pytest.mark.parametrize("activation", [F.elu, F.hardtanh, F.leaky_relu, F.hardshrink,
-                                        F.softshrink, F.relu6, F.selu, F.celu])
+                                        F.softshrink, F.relu6, F.selu, F.celu, F.softplus,
+                                        F.hardswish, F.hardsigmoid, F.rrelu])
 @pytest.mark.parametrize("create_graph", [False, True])
 def test_activation_gradients_recorded_or_not_are_laid_out_alike(activation, create_graph):
     for leaf, strides in ((torch.rand(2, 3).t(), (1, 3)), (torch.rand(1, 4).t(), (1, 4)),

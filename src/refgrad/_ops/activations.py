@@ -126,7 +126,7 @@ def _softplus_backward_backward(g, grad_output, self, beta, threshold):
 SOFTPLUS_BACKWARD = register(Op(
     "softplus_backward", "SoftplusBackwardBackward0", ("grad_output", "self"),
     forward=in_float32(_softplus_grad), backward=_softplus_backward_backward,
-    saves=_GRAD_AND_SELF, promote=False))
+    saves=_GRAD_AND_SELF, promote=False, iterated=True))
 
 
 def softplus_backward(grad_output, self, beta, threshold):
@@ -180,7 +180,7 @@ def _hardswish_grad(g, self):
 
 HARDSWISH_BACKWARD = register(Op(
     "hardswish_backward", "HardswishBackwardBackward0", ("grad_output", "self"),
-    forward=in_float32(_hardswish_grad), saves=_GRAD_AND_SELF, promote=False,
+    forward=in_float32(_hardswish_grad), saves=_GRAD_AND_SELF, promote=False, iterated=True,
     backward=lambda g, grad_output, self: (
         hardswish_backward(g, self),
         where((self > -3).logical_and(self < 3), g * grad_output / 3.0, 0.0))))
@@ -198,7 +198,8 @@ def _hardsigmoid_grad(g, self, operation):
 # NotImplemented node, with edges only to what requires grad, which refuses a backward.
 HARDSIGMOID_BACKWARD = register(Op(
     "hardsigmoid_backward", "NotImplemented", ("grad_output", "self"), promote=False,
-    forward=in_float32(_hardsigmoid_grad), backward=_no_derivative, hides=("operation",)))
+    forward=in_float32(_hardsigmoid_grad), backward=_no_derivative, hides=("operation",),
+    iterated=("grad_output", "self")))
 
 
 def hardsigmoid_backward(grad_output, self):
@@ -215,7 +216,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:340
+# --- book/chapters/16q_functional.md:341
 def _log_sigmoid(a):
     # torch's kernel writes a fresh row-major result: NOTE [Results written row-major]
     return row_major_result(np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a))))
@@ -256,7 +257,7 @@ SOFTSHRINK = _row("softshrink", "SoftshrinkBackward0", _softshrink,
 GLU = _row("glu", "GluBackward0", _glu, _glu_backward, iterated=False)
 
 
-# --- book/chapters/16q_functional.md:388
+# --- book/chapters/16q_functional.md:389
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

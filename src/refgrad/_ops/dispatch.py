@@ -317,7 +317,7 @@ def _metadata(array, what: str):
     return array.size
 
 
-# --- book/chapters/13_dispatch.md:1550
+# --- book/chapters/13_dispatch.md:1552
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -347,7 +347,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1588
+# --- book/chapters/13_dispatch.md:1590
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
     if state.redispatching or not _all_inference(tensors, params):
         return  # NOTE [Fresh results below a mode]: a mode's func counts none
@@ -371,7 +371,7 @@ def _refuse_out_call(op) -> None:
         raise RuntimeError(OUT_NEEDS_GRAD.format(name))
 
 
-# --- book/chapters/13_dispatch.md:1764
+# --- book/chapters/13_dispatch.md:1766
 def _into(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

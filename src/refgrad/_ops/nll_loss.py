@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1053
+# --- book/chapters/16q_functional.md:1054
 """nll_loss and nll_loss2d: rows, and the checks torch makes before them."""
 
 import numpy as np
@@ -37,7 +37,7 @@ def _nll(a, target, weight, reduction, ignore_index, total_weight=None):
     return total / w.sum() if reduction == 1 else total
 
 
-# --- book/chapters/16q_functional.md:1089
+# --- book/chapters/16q_functional.md:1090
 def _nll_backward(g, self, target, weight, reduction, ignore_index, total_weight=None):
     from refgrad._ops.functions import where
 
@@ -63,7 +63,7 @@ NLL_LOSS2D = register(Op("nll_loss2d", "NllLoss2DBackward0", ("self",), forward=
                          backward=_nll_backward, saves=_KEPT, promote=False))
 
 
-# --- book/chapters/16q_functional.md:1121
+# --- book/chapters/16q_functional.md:1122
 def _shape(t):
     return f"[{', '.join(str(n) for n in t.shape)}]"
 
@@ -92,7 +92,7 @@ def _check(input, target, weight, ignore_index, kernel):
         raise IndexError(f"Target {t[wrong].flat[0]} is out of bounds.")
 
 
-# --- book/chapters/16q_functional.md:1151
+# --- book/chapters/16q_functional.md:1152
 def _run(row, input, target, weight, reduction, ignore_index):
     from refgrad._ops.dispatch import call
 
@@ -135,7 +135,7 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
     return _run(NLL_LOSS2D, input, target, weight, reduction, ignore_index)
 
 
-# --- book/chapters/16q_functional.md:1198
+# --- book/chapters/16q_functional.md:1199
 def nll_loss_nd(input, target, weight, reduction, ignore_index):
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1796
+# --- book/chapters/16q_functional.md:1797
 """pad: constant, reflected and replicated."""
 
 import numpy as np
@@ -60,7 +60,7 @@ def pad(input, pad, mode="constant", value=None):
                                          else value})
 
 
-# --- book/chapters/16q_functional.md:1867
+# --- book/chapters/16q_functional.md:1868
 def _sources(spatial, padding, mode):
     """For each element of the padded dimensions, the flat index of the one it copies."""
     along = []
@@ -93,7 +93,7 @@ def _scattered(g, self, padding, mode):
     return (grad.index_add(len(lead), index, g.reshape(*lead, -1)).view(self.shape),)
 
 
-# --- book/chapters/16q_functional.md:1901
+# --- book/chapters/16q_functional.md:1902
 def _pad_row(mode, k):
     from refgrad._ops.activations import on_host
     from refgrad._ops.result_layout import suggested_format_result
@@ -114,7 +114,7 @@ _ROWS = {("reflection", 1): REFLECTION_PAD1D, ("reflection", 2): REFLECTION_PAD2
          ("replication", 2): REPLICATION_PAD2D, ("replication", 3): REPLICATION_PAD3D}
 
 
-# --- book/chapters/16q_functional.md:1927
+# --- book/chapters/16q_functional.md:1928
 _COMBINATIONS = (
     "Supported combinations for non-constant padding:\n"
     "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"

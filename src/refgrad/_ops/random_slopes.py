@@ -35,7 +35,7 @@ def _rrelu_grad(g, kept, noise, lower, upper, training):
 
 RRELU_WITH_NOISE_BACKWARD = register(Op(
     "rrelu_with_noise_backward", "RreluWithNoiseBackwardBackward0", ("grad_output", "self"),
-    forward=_rrelu_grad, promote=False,
+    forward=_rrelu_grad, promote=False, iterated=True,
     backward=lambda g, self, noise, lower, upper, training: (
         _rrelu_backward(g, self, noise, lower, upper, training)[0],
         activation_gradients.zeros_like(g)),
