@@ -44,7 +44,7 @@ def _pairing(grads, tangents):
 
 # --- book/chapters/18a_forward_ad.md:688
 def _formula_arguments(op, args, params, outputs, attach: bool) -> dict:
-    from refgrad._ops.dispatch import _metadata
+    from refgrad._ops.recording import _metadata
 
     named = dict(params)
     named.update(zip(op.inputs, args))
