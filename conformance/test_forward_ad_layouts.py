@@ -23,3 +23,43 @@ def test_a_tangent_beside_a_missing_one_is_copied_only_into_another_layout(combi
     assert tangent.stride() == out.stride() == ((2, 1) if copied else (1, 3))
     assert tangent._version == int(copied)
     assert (tangent.grad_fn.name() == "torch::autograd::CopyBackwards") == copied
+
+
+@pytest.mark.parametrize(("combine", "strides"), [
+    (lambda d, w: d * w, (1, 1)), (lambda d, w: d.sin() * w, (1, 1)),
+    (lambda d, w: d + w, (2, 1)), (lambda d, w: w - d, (2, 1))])
+def test_strides_of_size_one_dimensions_ask_for_no_copy(combine, strides):
+    w = torch.rand(2, 1).t()  # (1, 2) with strides (1, 1), and without a tangent
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(torch.tensor(1.5), torch.tensor(2.0))
+        primal, tangent = fwAD.unpack_dual(combine(dual, w))
+    assert primal.stride() == (1, 1)
+    assert tangent.stride() == strides
+    assert tangent._version == 0
+
+
+def test_make_dual_keeps_a_tangent_that_differs_only_where_no_step_is_taken():
+    primal = torch.rand(2, 1).t()  # strides (1, 1)
+    given = torch.rand(1, 2)  # strides (2, 1)
+    empty_primal, empty_given = torch.rand(3, 0).t(), torch.rand(0, 3)
+    with fwAD.dual_level():
+        kept = fwAD.unpack_dual(fwAD.make_dual(primal, given)).tangent
+        empty = fwAD.unpack_dual(fwAD.make_dual(empty_primal, empty_given)).tangent
+    assert kept is given and kept.stride() == (2, 1)
+    assert empty is empty_given
+
+
+@pytest.mark.parametrize(("combine", "copied"), [
+    (lambda d, w: d + w, True), (lambda d, w: w + d, True), (lambda d, w: d - w, True),
+    (lambda d, w: d / w, True), (lambda d, w: torch.lerp(w, d.expand(2, 3), 0.3), True),
+    (lambda d, w: d * w, False), (lambda d, w: w / d, False),
+    (lambda d, w: torch.where(w > 0.5, d, w), False)])
+def test_a_missing_tangent_is_a_row_major_zero(combine, copied):
+    w = torch.rand(3, 2).t()  # transposed, without a tangent
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(torch.tensor(1.5, requires_grad=True),
+                              torch.tensor(2.0, requires_grad=True))
+        primal, tangent = fwAD.unpack_dual(combine(dual, w))
+    assert primal.stride() == tangent.stride() == (1, 2)
+    assert tangent._version == int(copied)
+    assert (tangent.grad_fn.name() == "torch::autograd::CopyBackwards") == copied

@@ -261,14 +261,14 @@ def test_nodes_with_the_same_slots_share_one_tuple():
 
 
 def test_the_shared_slots_stay_few(monkeypatch):
-    from refgrad._ops import dispatch
+    from refgrad._ops import recording
 
-    monkeypatch.setattr(dispatch, "_SHARED_SLOTS", {})
-    monkeypatch.setattr(dispatch, "_known_slots", dispatch._SHARED_SLOTS.get)
+    monkeypatch.setattr(recording, "_SHARED_SLOTS", {})
+    monkeypatch.setattr(recording, "_known_slots", recording._SHARED_SLOTS.get)
     pieces = refgrad.ones(1100, requires_grad=True).unbind(0)
     for n, piece in enumerate(pieces):
         assert (piece * 2).grad_fn.next_functions[0][1] == n
-    assert len(dispatch._SHARED_SLOTS) <= 1024
+    assert len(recording._SHARED_SLOTS) <= 1024
 
 
 def test_kept_sizes_are_shared_and_leave_the_kept_dict_unwatched():

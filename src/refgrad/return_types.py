@@ -70,7 +70,7 @@ from refgrad._ops.factorizations import SLOGDET_RESULT as slogdet  # noqa: F401,
 from refgrad._ops.factorizations import SLOGDET_OUT_RESULT as slogdet_out  # noqa: F401, E402
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:870
+# --- book/chapters/16n_more_shapes_and_elementwise.md:875
 from refgrad._ops.pairs import FREXP_OUT_RESULT as frexp_out  # noqa: F401, E402
 from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
 

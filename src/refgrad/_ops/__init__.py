@@ -15,7 +15,7 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2150
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2164
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 
@@ -23,7 +23,7 @@ import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the r
 import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 
 
-# --- book/chapters/18a_forward_ad.md:519
+# --- book/chapters/18a_forward_ad.md:539
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 

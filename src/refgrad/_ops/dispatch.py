@@ -5,10 +5,10 @@
 # --- book/chapters/13_dispatch.md:813
 """call(): run an op-table row, and record its node when autograd must."""
 
-import numpy as np
 from numpy import ndarray  # NOTE [Names looked up once]
 
-from refgrad._backend import element_strides, torch_laid_out
+from refgrad._backend import torch_laid_out
+from refgrad._ops.elision import spare_result  # chapter "Dying operands", below
 from refgrad._ops.op_nodes import _NODE_CLASSES, node_class
 from refgrad._ops.operands import (
     _arrays,
@@ -18,12 +18,12 @@ from refgrad._ops.operands import (
     as_array,
     read_numbers,
 )
+from refgrad._ops.recording import _all_inference, _any_requires_grad, _edges, _metadata, _records
 from refgrad._ops.result_layout import iterated_layout
 from refgrad._ops.views import track_view  # chapter "Views"
 from refgrad._parallel import run_split  # chapter "Threads inside an op"
 from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp
 from refgrad._tensor import Tensor, make_tensor
-from refgrad.autograd._accumulate import grad_accumulator
 from refgrad.autograd._node import input_metadata, lone_metadata
 from refgrad.autograd._saved import PLAIN_NUMBERS, SavedNumber, SavedTensor
 from refgrad.autograd._state import dual_levels, state, switched_on
@@ -52,7 +52,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     if op.view and not arrays[0].size:  # NOTE [Empty views]
         arrays[0] = torch_laid_out(arrays[0])
     if spare is not None:
-        spare = _into(op, tensors, arrays, params, spare)
+        spare = spare_result(op, tensors, arrays, params, spare)
     token = quiet_fp(QUIET)  # NOTE [Quiet floating point]
     try:
         if spare is not None:
@@ -116,13 +116,6 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-def _records(op) -> bool:
-    """Whether this row records here and now, if any input requires grad."""
-    # call() spells the same test out in its own lines: a change here goes there too.
-    return (state.grad_enabled and op.backward is not None
-            and not (switched_on.inference_mode and state.inference_mode))
-
-
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -158,7 +151,7 @@ def _before_kernel(op, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1097
+# --- book/chapters/13_dispatch.md:1090
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -208,75 +201,6 @@ def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     return saved
 
 
-def _edges(tensors, params):
-    """(nodes, slots): where each input's gradient goes; None if no input requires grad.
-
-    An input whose gradient is not wanted gets node None and slot 0.
-    """
-    nodes, slots, wanted = [], [], False
-    for t in tensors:
-        if isinstance(t, Tensor):
-            if t._grad_fn is not None:
-                if t._version_counter is None and _all_inference(tensors, params):
-                    return None  # NOTE [Inference tensors outside inference mode]
-                nodes.append(t._grad_fn)
-                slots.append(t._output_nr)
-                wanted = True
-                continue
-            if t._requires_grad:
-                if t._version_counter is None and _all_inference(tensors, params):
-                    return None  # NOTE [Inference tensors outside inference mode]
-                nodes.append(grad_accumulator(t))
-                slots.append(0)
-                wanted = True
-                continue
-        nodes.append(None)
-        slots.append(0)
-    if not wanted:
-        return None
-    slots = tuple(slots)
-    return tuple(nodes), _known_slots(slots) or _share(slots)  # NOTE [Shared slots]
-
-
-# NOTE [Inference tensors outside inference mode]
-# torch's autograd skips an op whose tensor operands are all inference tensors,
-# even those that require grad: no node, and a result that requires nothing.
-# A number that torch wraps into a tensor (x * 2) is a normal operand, so such
-# an op records, and so do the tensors among the other arguments (an index, a
-# mask, a target); an optional operand not given (None) does not count. An
-# inference tensor that requires grad is a leaf, or one that counts its writes
-# and was written in place from a tensor that requires grad, which gave it a
-# grad_fn (NOTE [Inference tensors that count writes]): an operand that
-# requires grad is looked at, and the whole list only when it is one.
-def _all_inference(tensors, params) -> bool:
-    for t in tensors:  # a missing operand (None) does not count; a number does
-        if t is not None and not (isinstance(t, Tensor) and t._version_counter is None):
-            return False
-    for value in params.values():  # indices, masks, conditions, targets count too
-        for t in value if type(value) in (tuple, list) else (value,):
-            if isinstance(t, Tensor) and t._version_counter is not None:
-                return False
-    return True
-
-
-# NOTE [Shared slots]
-# Nearly every node's slots are (0,), (0, 0) or the like, so nodes share one
-# tuple per pattern. A graph kept alive then leaves one object fewer per
-# node for the cycle collector to count and to visit in its full passes,
-# which are most of what a deep chain's forward costs beyond its ops. The
-# sizes and strides a node keeps are tuples of integers too, and share the
-# same table: NOTE [What the cycle collector sees].
-_SHARED_SLOTS: dict = {}
-_known_slots = _SHARED_SLOTS.get
-
-
-def _share(slots: tuple) -> tuple:
-    if len(_SHARED_SLOTS) >= 1024:  # a program of ever-new patterns keeps no more
-        _SHARED_SLOTS.clear()
-    _SHARED_SLOTS[slots] = slots
-    return slots
-
-
 def _save(value, node):
     if value is None:  # an optional tensor that was not given: nothing to keep
         return None
@@ -289,7 +213,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1243
+# --- book/chapters/13_dispatch.md:1283
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -297,27 +221,7 @@ def _output(result, node, i):
     return make_tensor(result)
 
 
-# NOTE [What the cycle collector sees]
-# Each object the cycle collector watches is visited again by its passes for
-# as long as the graph lives: a node, its tuple of child nodes, its tuple of
-# saved values, a leaf's AccumulateGrad and the weak reference to it. A new
-# tuple is watched until a pass finds it holds only numbers, and a dict that
-# takes in a watched value is watched until a full pass. Kept sizes, as new
-# tuples, would add two such objects per node, the tuple and the node's dict
-# of kept parameters. Shared (NOTE [Shared slots]), a tuple of sizes is let go
-# by the first pass after it is first made, and a dict that later takes it in
-# is never watched.
-def _metadata(array, what: str):
-    if what == "sizes":
-        sizes = tuple(array.shape)  # the same tuple, from a NumPy array
-        return _known_slots(sizes) or _share(sizes)
-    if what == "strides":
-        strides = element_strides(array)
-        return _known_slots(strides) or _share(strides)
-    return array.size
-
-
-# --- book/chapters/13_dispatch.md:1552
+# --- book/chapters/13_dispatch.md:1572
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -347,7 +251,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1590
+# --- book/chapters/13_dispatch.md:1610
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
     if state.redispatching or not _all_inference(tensors, params):
         return  # NOTE [Fresh results below a mode]: a mode's func counts none
@@ -369,29 +273,3 @@ def _refuse_out_call(op) -> None:
     name = OUT_CALLS.get(op.name)
     if name is not None:
         raise RuntimeError(OUT_NEEDS_GRAD.format(name))
-
-
-# --- book/chapters/13_dispatch.md:1766
-def _into(op, tensors, arrays, params, spare):
-    """``spare`` if ``op`` may write its result there; else None."""
-    # float16 is left out: its arithmetic with a number goes by way of float32
-    # (NOTE [float16 and numbers]), which NumPy's out= would not do.
-    if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.char not in "fd":
-        return None
-    if any(spare is a for a in arrays) and (  # a dying operand, not a new array
-            dual_levels or (_saves_an_input(op) and _records(op) and _any_requires_grad(tensors))):
-        return None
-    try:
-        shape = np.broadcast_shapes(*(np.shape(x) for x in arrays))
-        kind = np.result_type(*arrays)
-    except (TypeError, ValueError):  # the forward will say what is wrong
-        return None
-    return spare if shape == spare.shape and kind == spare.dtype else None
-
-
-def _any_requires_grad(tensors) -> bool:
-    return any(isinstance(t, Tensor) and t._requires_grad for t in tensors)
-
-
-def _saves_an_input(op) -> bool:
-    return any(name in op.inputs for name, _ in op.saves)

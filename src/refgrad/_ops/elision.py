@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1677
+# --- book/chapters/13_dispatch.md:1697
 """NOTE [Dying operands]: writing a result into an operand nobody will read again."""
 
 import dis
@@ -10,8 +10,10 @@ import sys
 
 import numpy as np
 
+from refgrad._ops.recording import _any_requires_grad, _records
 from refgrad._parallel import spare_for_threads  # chapter "Threads inside an op"
 from refgrad._tensor import Tensor
+from refgrad.autograd._state import dual_levels
 
 _COUNTS_KNOWN = sys.implementation.name == "cpython" and (3, 11) <= sys.version_info < (3, 14)
 _BINARY_OP = dis.opmap.get("BINARY_OP")
@@ -74,3 +76,25 @@ def _unshared(t, references: int) -> bool:
 def _inside_operator() -> bool:
     frame = sys._getframe(3)  # 0: here, 1: dying_array, 2: the operator's function
     return frame.f_code.co_code[frame.f_lasti] == _BINARY_OP
+
+
+# --- book/chapters/13_dispatch.md:1788
+def spare_result(op, tensors, arrays, params, spare):
+    """``spare`` if ``op`` may write its result there; else None."""
+    # float16 is left out: its arithmetic with a number goes by way of float32
+    # (NOTE [float16 and numbers]), which NumPy's out= would not do.
+    if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.char not in "fd":
+        return None
+    if any(spare is a for a in arrays) and (  # a dying operand, not a new array
+            dual_levels or (_saves_an_input(op) and _records(op) and _any_requires_grad(tensors))):
+        return None
+    try:
+        shape = np.broadcast_shapes(*(np.shape(x) for x in arrays))
+        kind = np.result_type(*arrays)
+    except (TypeError, ValueError):  # the forward will say what is wrong
+        return None
+    return spare if shape == spare.shape and kind == spare.dtype else None
+
+
+def _saves_an_input(op) -> bool:
+    return any(name in op.inputs for name, _ in op.saves)

@@ -115,7 +115,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:920
+# --- book/chapters/16b_reductions.md:924
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -125,7 +125,9 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 1:
         return (self.sgn() * g,)
     if ord == 2:
-        return (g * (self / result).masked_fill(result == 0, 0),)  # torch's nodes
+        ratio = self / result
+        ratio.masked_fill_(result == 0, 0)  # in place: torch's nodes, and the input's layout
+        return (g * ratio,)
     if math.isinf(ord):
         size = np.abs(self._data)
         hits = as_array((size == result._data) | np.isnan(size)).astype(size.dtype)
@@ -134,7 +136,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:950
+# --- book/chapters/16b_reductions.md:956
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     size = self.abs().pow_(p - 2 if p >= 2 else p - 1)
@@ -156,7 +158,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1001
+# --- book/chapters/16b_reductions.md:1007
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -192,7 +194,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1046
+# --- book/chapters/16b_reductions.md:1052
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -218,7 +220,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1073
+# --- book/chapters/16b_reductions.md:1079
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -242,7 +244,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=level)
 
 
-# --- book/chapters/16b_reductions.md:1113
+# --- book/chapters/16b_reductions.md:1119
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -282,7 +284,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1159
+# --- book/chapters/16b_reductions.md:1165
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -326,7 +328,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1212
+# --- book/chapters/16b_reductions.md:1218
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

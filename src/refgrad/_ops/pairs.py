@@ -71,9 +71,10 @@ NEXTAFTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:582
+# --- book/chapters/16n_more_shapes_and_elementwise.md:586
 def _copysign_backward(g, self=None, result=None):
-    ratio = (result / self).masked_fill(self == 0, 0)  # MaskedFillBackward0, as torch's
+    ratio = result / self
+    ratio.masked_fill_(self == 0, 0)  # in place: MaskedFillBackward0, laid out as the ratio
     return g * ratio
 
 
@@ -98,7 +99,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:627
+# --- book/chapters/16n_more_shapes_and_elementwise.md:632
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -123,7 +124,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:657
+# --- book/chapters/16n_more_shapes_and_elementwise.md:662
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -175,7 +176,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:735
+# --- book/chapters/16n_more_shapes_and_elementwise.md:740
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -189,7 +190,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:770
+# --- book/chapters/16n_more_shapes_and_elementwise.md:775
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
@@ -222,7 +223,7 @@ def _floating_only(input) -> None:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:814
+# --- book/chapters/16n_more_shapes_and_elementwise.md:819
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 
@@ -255,7 +256,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:848
+# --- book/chapters/16n_more_shapes_and_elementwise.md:853
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 

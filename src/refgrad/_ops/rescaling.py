@@ -3,14 +3,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1635
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1649
 """renorm, and the activations torch has at its top level: rows."""
 
 import numpy as np
 
 from refgrad._ops import measures
 from refgrad._ops.activation_gradients import elu_backward, hardshrink_backward
-from refgrad._ops.arithmetic import in_float32
+from refgrad._ops.arithmetic import add_scalar, in_float32, mul_scalar
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import where
 from refgrad._ops.pointwise import threshold_backward
@@ -36,14 +36,14 @@ def _renorm(a, p, dim, maxnorm):
     return row_major_result(a * factor.astype(a.dtype))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1669
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1683
 def _renorm_backward(g, self, p, dim, maxnorm):
     others = _others(self.ndim, dim)
     norm = measures.vector_norm(self, p, others, True)
     along = (self * g).sum(others, keepdim=True)
     (moved,) = measures._norm_backward(along, self, norm, p, others, True, None)
-    inverse = (norm + 1e-7).reciprocal()
-    factor = inverse * maxnorm
+    inverse = add_scalar(norm, 1e-7).reciprocal()  # numbers, as torch's formula adds them:
+    factor = mul_scalar(inverse, maxnorm)  # AddBackward1 and MulBackward1
     return (where(norm > maxnorm, factor * (g - inverse * moved), g),)
 
 
@@ -71,7 +71,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1751
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1765
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -110,7 +110,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1799
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1813
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -131,7 +131,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1821
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1835
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1329
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1334
 """cdist and pdist: every distance between two sets of points, or within one."""
 
 import math
@@ -13,6 +13,7 @@ import numpy as np
 from refgrad._backend import device_of, move
 from refgrad._device import CPU
 from refgrad._ops.dispatch import call
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._typename import LEGACY, not_implemented_for
 
@@ -45,7 +46,7 @@ def _norms(diff, p):
     return (a**p).sum(-1) ** (1 / p)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1372
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1378
 def _slopes(g, diff, dist, p):
     """g times d dist / d diff, with torch's zeros where the distance is zero."""
     d, g = dist[..., None], g[..., None]
@@ -66,7 +67,7 @@ def _slopes(g, diff, dist, p):
     return np.where(zero, diff.dtype.type(0), out)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1399
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1408
 def _differences(x1, x2):
     return x1[..., :, None, :] - x2[..., None, :, :]
 
@@ -80,7 +81,9 @@ def _down_to(a, shape):
 
 
 def _cdist_grad(g, x1, x2, result, p):
-    return _down_to(_slopes(g, _differences(x1, x2), result, p).sum(-2), x1.shape)
+    # torch's kernel writes a fresh row-major gradient, whatever the layout of x1
+    return row_major_result(
+        _down_to(_slopes(g, _differences(x1, x2), result, p).sum(-2), x1.shape))
 
 
 def _refused(name):
@@ -90,7 +93,7 @@ def _refused(name):
     return backward
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1424
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1435
 CDIST_BACKWARD = register(Op(
     "_cdist_backward", "CdistBackwardBackward0", ("grad", "x1", "x2", "result"),
     forward=_on_host(_cdist_grad), backward=_refused("_cdist_backward"), promote=False,
@@ -111,7 +114,7 @@ CDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1450
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1461
 def _pdist(x, p):
     first, second = np.triu_indices(x.shape[0], 1)
     return _norms(x[first] - x[second], p)
@@ -120,7 +123,7 @@ def _pdist(x, p):
 def _pdist_grad(g, x, result, p):
     first, second = np.triu_indices(x.shape[0], 1)
     slopes = _slopes(g, x[first] - x[second], result, p)
-    out = np.zeros_like(x)
+    out = np.zeros(x.shape, x.dtype)  # row-major, as torch's kernel writes it
     np.add.at(out, first, slopes)
     np.subtract.at(out, second, slopes)
     return out
@@ -140,7 +143,7 @@ PDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1502
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1513
 def _euclidean(x1, x2):
     n1, n2 = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
     left = np.concatenate([-2 * x1, n1, np.ones_like(n1)], -1)
@@ -164,7 +167,7 @@ EUCLIDEAN_DIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1527
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1538
 def _by_product(x1, x2, compute_mode):
     if compute_mode == "use_mm_for_euclid_dist":
         return True
@@ -183,7 +186,7 @@ def _euclidean_dist(x1, x2):
     return call(EUCLIDEAN_DIST, (x1, x2)).view(shape)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1549
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1560
 def _floating(name, x, which):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only supports floating-point dtypes"
@@ -205,7 +208,7 @@ def pdist(input, p=2):
     return call(PDIST, (input,), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1572
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1583
 MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
          "donot_use_mm_for_euclid_dist")
 

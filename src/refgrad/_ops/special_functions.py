@@ -76,10 +76,11 @@ def _mvlgamma(x, p):
 
 
 def _mvlgamma_backward(g, self, p):
-    total = self.digamma()
-    for i in range(1, p):
-        total = total + (self - i / 2).digamma()
-    return (g * total,)
+    from refgrad._creation import arange
+
+    # Each shifted input along a new last dimension, smallest first, as torch sums them.
+    shifts = arange(0.5 - p / 2, 0.5, 0.5, dtype=self.dtype, device=self.device)
+    return (g * (shifts + self.unsqueeze(-1)).digamma_().sum(-1),)
 
 
 LGAMMA = _row("lgamma", "LgammaBackward0", gamma.lgamma, lambda g, self: (g * self.digamma(),))
@@ -109,26 +110,35 @@ MVLGAMMA = register(Op(
 ))
 
 
-# --- book/chapters/16m_special_functions.md:831
+# --- book/chapters/16m_special_functions.md:838
 SELF_AND_RESULT = (("self", ("self",)), ("result", ("self",)))
 
 
-def _safe(self):
-    """self, with values within epsilon of zero replaced by epsilon; and where they were."""
+def _away_from_zero(self):
+    """Where self lies beyond epsilon of zero; and self there, epsilon elsewhere."""
+    from refgrad._ops.functions import where  # which imports this module's rows
+
     eps = float(np.finfo(self.dtype.numpy).eps)
-    tiny = self.abs() <= eps
-    return self.masked_fill(tiny, eps), tiny
+    far = self.abs() > eps
+    return far, where(far, self, eps)
+
+
+def _at_zero_a_half(g, far, slope):
+    """g times the slope, where it holds; times the limit one half next to zero."""
+    from refgrad._ops.functions import where
+
+    return (g * where(far, slope, 0.5),)
 
 
 def _i1_backward(g, self, result):
     # Computed away from zero, so that a second derivative meets no 0 / 0 there either.
-    safe, tiny = _safe(self)
-    return (g * (safe.i0() - result / safe).masked_fill(tiny, 0.5),)
+    far, safe = _away_from_zero(self)
+    return _at_zero_a_half(g, far, safe.i0() - result * safe.reciprocal())
 
 
 def _i1e_backward(g, self, result):
-    safe, tiny = _safe(self)
-    return (g * (i0e(safe) - result * (safe.sign() + safe.reciprocal())).masked_fill(tiny, 0.5),)
+    far, safe = _away_from_zero(self)
+    return _at_zero_a_half(g, far, i0e(safe) - result * (safe.sgn() + safe.reciprocal()))
 
 
 I0 = _row("i0", "I0Backward0", bessel.i0, lambda g, self: (g * i1(self),))
@@ -138,7 +148,7 @@ I1 = _row("special_i1", "SpecialI1Backward0", bessel.i1, _i1_backward, SELF_AND_
 I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF_AND_RESULT)
 
 
-# --- book/chapters/16m_special_functions.md:886
+# --- book/chapters/16m_special_functions.md:902
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -167,7 +177,7 @@ ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -(1 + self.log()),))
 
 
-# --- book/chapters/16m_special_functions.md:925
+# --- book/chapters/16m_special_functions.md:941
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", ef.ndtri,
              lambda g, result: (g * SQRT_TWO_PI * (result * result / 2).exp(),),
@@ -177,7 +187,7 @@ LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr,
                 SELF_AND_RESULT, "log_ndtr_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:942
+# --- book/chapters/16m_special_functions.md:958
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -200,7 +210,7 @@ def _integer(name, argument, position, value):
         raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:966
+# --- book/chapters/16m_special_functions.md:982
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:899
+# --- book/chapters/16n_more_shapes_and_elementwise.md:904
 """var_mean and std_mean, rows; cov and corrcoef, composites."""
 
 import math
@@ -31,7 +31,7 @@ def _mean_part(g, self, dim, keepdim):
     return spread / count
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:928
+# --- book/chapters/16n_more_shapes_and_elementwise.md:933
 def _var_mean_backward(grads, self, dim, correction, keepdim):
     (spread,) = measures._var_backward(grads[0], self, dim, correction, keepdim)
     return (spread + _mean_part(grads[1], self, dim, keepdim),)
@@ -54,7 +54,7 @@ STD_MEAN = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:952
+# --- book/chapters/16n_more_shapes_and_elementwise.md:957
 def var_mean(input, dim=measures._UNSET, unbiased=measures._UNSET, keepdim=False, *,
              correction=measures._UNSET):
     return _both(VAR_MEAN, input, dim, unbiased, keepdim, correction)
@@ -81,7 +81,7 @@ def _both(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:998
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1003
 def _weights(fweights, aweights, observations):
     w = None
     for name, given in (("fweights", fweights), ("aweights", aweights)):
@@ -112,7 +112,7 @@ def _c_name(t) -> str:
     return LEGACY[t.dtype]
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1030
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1035
 def _weighted_norm(w, w_sum, aweights, correction):
     from refgrad._ops.integrals import times  # a product with a number: MulBackward1
 
@@ -143,7 +143,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     return (product / norm).squeeze()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1068
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1073
 def corrcoef(input):
     if input.ndim > 2:
         raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but "

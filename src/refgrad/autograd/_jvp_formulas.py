@@ -2,12 +2,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:868
+# --- book/chapters/18a_forward_ad.md:888
 """torch's forward formulas for the common rows: NOTE [Tangent graphs follow torch's formulas]."""
 
+import numpy as np
+
 import refgrad
+from refgrad._backend import element_strides
+from refgrad._layouts import preserved_strides
 from refgrad._ops.arithmetic import add_scalar, mul_scalar, sub_scalar
 from refgrad._ops.pointwise import sigmoid_backward, tanh_backward, threshold_backward
+from refgrad._ops.result_layout import moved_to
 from refgrad.autograd._tangents import IdentityMap
 
 # NOTE [Tangent graphs follow torch's formulas]
@@ -36,7 +41,7 @@ def _zero(like):  # a 0-d zero, as torch's formulas build for where()
     return refgrad.zeros((), dtype=like.dtype, device=like.device)
 
 
-# --- book/chapters/18a_forward_ad.md:915
+# --- book/chapters/18a_forward_ad.md:943
 MISSING = IdentityMap()  # zeros standing for a missing tangent, and products of them
 
 
@@ -66,12 +71,14 @@ def _as_term(out, term, sign) -> None:
         out._data[...] = term if sign == 1 else -term
         return
     values = term.astype(out._data.dtype, order="K")  # a copy, in term's layout
+    if type(values) is np.ndarray:  # NumPy's copy forgets the strides of size-one dimensions
+        values = moved_to(values, preserved_strides(term.shape, element_strides(term)))
     if sign != 1:
         values *= -1
     out._data = values
 
 
-# --- book/chapters/18a_forward_ad.md:956
+# --- book/chapters/18a_forward_ad.md:986
 formula("add")(lambda t, p, r, alpha: _add(t[0], _times(t[1], alpha)))
 formula("sub")(lambda t, p, r, alpha: _add(t[0], _times(t[1], alpha), subtract=True))
 formula("mul")(lambda t, p, r: _add(_mul(t[1], p[0]), _mul(t[0], p[1])))
@@ -104,7 +111,7 @@ formula("mean_dim")(lambda t, p, r, dim, keepdim, dtype=None, **_: t[0].mean(dim
                                                                             dtype=dtype))
 
 
-# --- book/chapters/18a_forward_ad.md:995
+# --- book/chapters/18a_forward_ad.md:1025
 def _product_rule(how):
     def tangent(t, p, r):
         second = _mul(p[0], t[1], how)
@@ -116,7 +123,7 @@ for _name in ("mm", "bmm", "mv", "dot"):
     formula(_name)(_product_rule(getattr(refgrad, _name)))
 
 
-# --- book/chapters/18a_forward_ad.md:1012
+# --- book/chapters/18a_forward_ad.md:1042
 @formula("pow")
 def _pow(t, p, r, exponent):
     if exponent == 0:
@@ -134,7 +141,7 @@ def _pow_tensor(t, p, r):
     return _add(for_self, for_exponent)
 
 
-# --- book/chapters/18a_forward_ad.md:1035
+# --- book/chapters/18a_forward_ad.md:1065
 def _picked(t, p, r, chosen):
     half = refgrad.full((), 0.5, dtype=r[0].dtype, device=r[0].device)
     share = refgrad.where(p[0] == p[1], half, chosen.to(r[0].dtype))
@@ -155,7 +162,7 @@ def _clamp(t, p, r, min, max):
     return refgrad.where(p[0] >= min if max is None else p[0] <= max, t[0], zero)
 
 
-# --- book/chapters/18a_forward_ad.md:1063
+# --- book/chapters/18a_forward_ad.md:1093
 def _logsumexp_tangent(self_p, self_t, dim):
     if self_p.numel() > 0:
         exps = (self_p - self_p.amax(dim, True)).exp()
@@ -170,7 +177,7 @@ formula("softmax")(lambda t, p, r, dim, **_: r[0] * (t[0] - _logsumexp_tangent(p
 formula("log_softmax")(lambda t, p, r, dim, **_: t[0] - _logsumexp_tangent(p[0], t[0], dim))
 
 
-# --- book/chapters/18a_forward_ad.md:1090
+# --- book/chapters/18a_forward_ad.md:1124
 WITH_NUMBERS = frozenset(("add", "sub", "mul", "div"))
 
 
@@ -193,8 +200,8 @@ def by_formula(op, args, params, outputs, tangents, attach):
             MISSING.set(filled[-1], True)
             primals.append(a)
             continue
-        if t is None:  # laid out as its primal, so that products keep the primal's layout
-            t = refgrad.zeros_like(a, requires_grad=False)
+        if t is None:  # row-major, whatever the primal's layout, as torch's zero tensor
+            t = refgrad.zeros(a.shape, dtype=a.dtype, device=a.device)
             MISSING.set(t, True)
         filled.append(t)
         primals.append(_primal(a) if attach and a._requires_grad else a)

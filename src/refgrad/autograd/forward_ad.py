@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:303
+# --- book/chapters/18a_forward_ad.md:323
 """refgrad.autograd.forward_ad: forward-mode AD with dual tensors."""
 
 from typing import NamedTuple
@@ -26,7 +26,7 @@ NOT_LAST = ("Trying to exit a forward AD level that was not the last one that wa
             "This is not supported.")
 
 
-# --- book/chapters/18a_forward_ad.md:328
+# --- book/chapters/18a_forward_ad.md:348
 def enter_dual_level() -> int:
     """Open a level for dual tensors; the functions below default to it."""
     global _current_level
@@ -60,7 +60,7 @@ class dual_level(_DecoratorContextManager):  # noqa: N801 - torch's name
         exit_dual_level()
 
 
-# --- book/chapters/18a_forward_ad.md:367
+# --- book/chapters/18a_forward_ad.md:387
 def _is_fwd_grad_enabled() -> bool:
     return _tangents.forward_grad.enabled
 
@@ -80,7 +80,7 @@ class _set_fwd_grad_enabled(_DecoratorContextManager):  # noqa: N801 - torch's n
         return self.__class__(self.mode)
 
 
-# --- book/chapters/18a_forward_ad.md:399
+# --- book/chapters/18a_forward_ad.md:419
 NO_LEVEL = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
             "enter_dual_level() first.")
 BAD_INDEX = ("Trying to access a forward AD level with an invalid index. This index was "
@@ -101,7 +101,7 @@ def _check_size(tensor, tangent) -> None:
             f"while the given forward gradient is of size {list(tangent.shape)}.")
 
 
-# --- book/chapters/18a_forward_ad.md:421
+# --- book/chapters/18a_forward_ad.md:441
 def make_dual(tensor, tangent, *, level=None):
     """An alias of ``tensor`` that carries ``tangent`` at ``level``."""
     from refgrad._ops.dispatch import call
@@ -135,7 +135,7 @@ def _check_dual(tensor, tangent, level: int, active) -> None:
     _check_size(tensor, tangent)
 
 
-# --- book/chapters/18a_forward_ad.md:468
+# --- book/chapters/18a_forward_ad.md:488
 class UnpackedDualTensor(NamedTuple):
     """What ``unpack_dual`` returns: the primal, and the tangent or None."""
 
@@ -158,7 +158,7 @@ def unpack_dual(tensor, *, level=None) -> UnpackedDualTensor:
     return UnpackedDualTensor(_primal(tensor), tangent)
 
 
-# --- book/chapters/18a_forward_ad.md:524
+# --- book/chapters/18a_forward_ad.md:544
 def _primal(tensor):
     from refgrad._ops.dispatch import call
     from refgrad._ops.dual import FW_PRIMAL
@@ -168,7 +168,7 @@ def _primal(tensor):
     return primal
 
 
-# --- book/chapters/18a_forward_ad.md:558
+# --- book/chapters/18a_forward_ad.md:578
 def push_tangents(op, args, params, outputs) -> None:
     """After ``call`` ran ``op``: give its outputs their tangents."""
     level = active_level()
@@ -189,7 +189,7 @@ def push_tangents(op, args, params, outputs) -> None:
             set_tangent(out, tangent, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1179
+# --- book/chapters/18a_forward_ad.md:1213
 def write_tangent(self, result) -> None:
     """After an in-place op wrote ``result`` into ``self``: the same for tangents."""
     level = active_level()
@@ -207,7 +207,7 @@ def write_tangent(self, result) -> None:
     set_tangent(self, old, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1198
+# --- book/chapters/18a_forward_ad.md:1232
 def _tangent_through_base(view, level):
     base = view._view_base
     if tangent_of(base, level) is None:
@@ -215,7 +215,7 @@ def _tangent_through_base(view, level):
     return tangent_of(view, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1215
+# --- book/chapters/18a_forward_ad.md:1249
 def refuse_out(name: str, tensors) -> None:
     """torch's error for an ``out=`` function that met a dual tensor."""
     level = active_level()
@@ -224,7 +224,7 @@ def refuse_out(name: str, tensors) -> None:
                                   "support it because it is an out= function")
 
 
-# --- book/chapters/18a_forward_ad.md:1235
+# --- book/chapters/18a_forward_ad.md:1269
 def apply_with_tangents(cls, run, args):
     """``Function.apply`` while a level is open: ``run`` it, then its ``jvp``."""
     level = active_level()
@@ -235,7 +235,7 @@ def apply_with_tangents(cls, run, args):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/18a_forward_ad.md:1297
+# --- book/chapters/18a_forward_ad.md:1331
 def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
     from refgrad._creation import zeros_like
 
@@ -259,7 +259,7 @@ def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
             set_tangent(out, in_layout_of(out, tangent), level)
 
 
-# --- book/chapters/18a_forward_ad.md:1335
+# --- book/chapters/18a_forward_ad.md:1369
 def set_tangent(t, tangent, level) -> None:
     """Store ``t``'s tangent, also where ``t``'s node saved ``t`` as an output."""
     from refgrad.autograd._saved import SavedTensor

@@ -1,0 +1,122 @@
+"""Gradients written by formulas: their layout, their version once taken over, their graph.
+
+A formula's last step decides how its gradient is laid out: a product with the
+incoming gradient keeps the input's layout, an out-of-place ``masked_fill``
+writes a fresh row-major tensor, and a kernel of torch's writes row-major.
+A leaf takes a gradient laid out as itself over as it comes (``.grad._version``
+0) and copies any other one (version 1).
+"""
+
+import math
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+
+def _transposed():
+    """A (2, 3) leaf with strides (1, 2)."""
+    values = torch.tensor([[0.3, -1.2], [0.0, 0.7], [2.1, -0.4]], dtype=torch.float64)
+    return values.t().requires_grad_()
+
+
+# (name, function, strides of the gradient the leaf receives, .grad._version)
+CASES = [
+    ("copysign", lambda x: torch.copysign(x, torch.ones(3, dtype=torch.float64)), (1, 2), 0),
+    ("copysign_number", lambda x: torch.copysign(x, -1.0), (1, 2), 0),
+    ("i1", torch.special.i1, (1, 2), 0),
+    ("i1e", torch.special.i1e, (1, 2), 0),
+    ("norm", lambda x: x.norm(), (1, 2), 0),
+    ("norm_dim", lambda x: x.norm(dim=1), (1, 2), 0),
+    ("vector_norm", lambda x: torch.linalg.vector_norm(x), (1, 2), 0),
+    ("renorm", lambda x: x[None].renorm(2, 0, 0.5), (1, 2), 0),
+    ("dist", lambda x: torch.dist(x, torch.ones(2, 3, dtype=torch.float64)), (1, 2), 0),
+    ("mvlgamma", lambda x: torch.mvlgamma(x + 2, 2), (3, 1), 1),
+    ("cdist", lambda x: torch.cdist(x[None], x[None].detach() + 1), (3, 1), 1),
+    ("cdist_p1", lambda x: torch.cdist(x[None], x[None].detach() + 1, p=1), (3, 1), 1),
+    ("pdist", F.pdist, (3, 1), 1),
+]
+
+
+@pytest.mark.parametrize("fn, strides, version", [c[1:] for c in CASES],
+                         ids=[c[0] for c in CASES])
+def test_gradient_layout_and_version(fn, strides, version):
+    x = _transposed()
+    seen = []
+    x.register_hook(lambda g: seen.append(g.stride()))
+    fn(x).sum().backward()
+    assert seen == [strides]
+    assert x.grad.stride() == (1, 2)
+    assert x.grad._version == version
+
+
+def _graph(t) -> list:
+    """The names of the nodes of ``t``'s graph, in preorder, each once."""
+    seen, names, stack = set(), [], [t.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        names.append(type(node).__name__)
+        stack.extend(child for child, _ in reversed(node.next_functions))
+    return names
+
+
+GRAPHS = [
+    ("i1", torch.special.i1,
+     ["MulBackward0", "WhereBackward0", "SubBackward0", "I0Backward0", "WhereBackward0",
+      "AccumulateGrad", "MulBackward0", "SpecialI1Backward0", "ReciprocalBackward0"]),
+    ("i1e", torch.special.i1e,
+     ["MulBackward0", "WhereBackward0", "SubBackward0", "SpecialI0EBackward0", "WhereBackward0",
+      "AccumulateGrad", "MulBackward0", "SpecialI1EBackward0", "AddBackward0", "SgnBackward0",
+      "ReciprocalBackward0"]),
+    ("renorm", lambda x: x[None].renorm(2, 0, 0.5),
+     ["SqueezeBackward1", "WhereBackward0", "MulBackward0", "MulBackward1",
+      "ReciprocalBackward0", "AddBackward1", "LinalgVectorNormBackward0", "UnsqueezeBackward0",
+      "AccumulateGrad", "SubBackward0", "MulBackward0", "MulBackward0", "SumBackward1",
+      "MulBackward0", "MaskedFillBackward0", "DivBackward0"]),
+    ("mvlgamma", lambda x: torch.mvlgamma(x, 2),
+     ["MulBackward0", "SumBackward1", "DigammaBackward0", "AddBackward0", "UnsqueezeBackward0",
+      "AccumulateGrad"]),
+]
+
+
+@pytest.mark.parametrize("fn, names", [c[1:] for c in GRAPHS], ids=[c[0] for c in GRAPHS])
+def test_the_gradient_graph_under_create_graph(fn, names):
+    x = (torch.rand(2, 3, dtype=torch.float64) + 1.5).requires_grad_()
+    (g,) = torch.autograd.grad(fn(x).sum(), x, create_graph=True)
+    assert _graph(g) == names
+
+
+def test_i1_and_i1e_gradients_are_one_half_at_zero():
+    x = torch.tensor([0.0, -0.0, 1e-17, 0.5], requires_grad=True)
+    for fn in (torch.special.i1, torch.special.i1e):
+        (g,) = torch.autograd.grad(fn(x).sum(), x)
+        assert g[:3].tolist() == [0.5, 0.5, 0.5]
+        assert g[3].item() != 0.5 and math.isfinite(g[3].item())  # the formula, not the limit
+
+
+def test_mvlgamma_gradient_sums_the_shifted_digammas():
+    x = torch.tensor([2.5, 3.25], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(torch.mvlgamma(x, 3).sum(), x)
+    shifted = [x.detach() - 1.0, x.detach() - 0.5, x.detach()]
+    expected = (shifted[0].digamma() + shifted[1].digamma()) + shifted[2].digamma()
+    assert g.tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: torch.copysign(x, -1.0), torch.special.i1, torch.special.i1e,
+    lambda x: x.norm(), lambda x: torch.mvlgamma(x, 3), lambda x: x.renorm(2, 0, 0.5),
+], ids=["copysign", "i1", "i1e", "norm", "mvlgamma", "renorm"])
+def test_second_derivatives_check_out(fn):
+    x = (torch.rand(2, 3, dtype=torch.float64) + 1.5).t().requires_grad_()
+    assert torch.autograd.gradgradcheck(fn, (x,))
+
+
+def test_copysign_and_norm_gradients_at_zero():
+    x = torch.zeros(3, requires_grad=True)
+    (g,) = torch.autograd.grad(torch.copysign(x, -1.0).sum(), x)
+    assert g.tolist() == [0.0, 0.0, 0.0]
+    (g,) = torch.autograd.grad(x.norm(), x)
+    assert g.tolist() == [0.0, 0.0, 0.0] and not any(math.isnan(v) for v in g.tolist())
