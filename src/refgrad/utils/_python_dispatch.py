@@ -166,6 +166,11 @@ def composite_whole(tensors) -> bool:
     return all(t._version_counter is None for t in tensors)  # inference tensors
 
 
+def seen_by_a_mode() -> bool:
+    """Whether the op just called went to a mode, or runs below one, as its ``func``."""
+    return bool(state.redispatching or switched_on.dispatch_modes and state.dispatch_modes)
+
+
 def handed_whole(tensors) -> bool:
     """Whether a mode is on and a composite op on ``tensors`` goes to it whole."""
     return bool(switched_on.dispatch_modes and state.dispatch_modes and tensors
