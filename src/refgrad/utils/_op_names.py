@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29a_op_names.md:43
+# --- book/chapters/29a_op_names.md:46
 """torch's operator and overload for what a dispatch mode is handed."""
 
 from refgrad._tensor import Tensor
@@ -41,28 +41,28 @@ ROWS: dict = {  # row: (operator, overload)
     "transpose": ("transpose", "int"), "unbind": ("unbind", "int"), "split": ("split", "Tensor"),
     "unsafe_split": ("unsafe_split", "Tensor"), "scatter_reduce": ("scatter_reduce", "two"),
     "frexp": ("frexp", "Tensor"), "ldexp": ("ldexp", "Tensor"), "where": ("where", "self"),
-    "true_divide_": ("div_", "Tensor"), "arctan2_": ("atan2_", "default"),
-    "transpose_": ("transpose_", "default"), "flatten": ("flatten", "using_ints"),
-    "unflatten": ("unflatten", "int"), "movedim": ("movedim", "int"),
-    "moveaxis": ("moveaxis", "int"), "cumulative_trapezoid": ("cumulative_trapezoid", "x"),
+    "flatten": ("flatten", "using_ints"),
+    "unflatten": ("unflatten", "int"), "cumulative_trapezoid": ("cumulative_trapezoid", "x"),
     "trapezoid": ("trapezoid", "x"), "unsafe_split_with_sizes": ("unsafe_split_with_sizes",
                                                                 "default"),
 }
 
 
-# --- book/chapters/29a_op_names.md:104
+# --- book/chapters/29a_op_names.md:107
 BY_SECOND = {  # operator: (overload for a tensor second operand, for a number)
     **{name: ("Tensor", "Scalar") for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
         "remainder", "fmod", "copysign", "eq_", "ne_", "lt_", "le_", "gt_", "ge_",
         "bitwise_and_", "bitwise_or_", "bitwise_xor_", "remainder_", "fmod_", "copysign_",
-        "pow_", "floor_divide_", "fill_")},
+        "pow_", "floor_divide_", "fill_", "greater", "greater_equal", "less", "less_equal",
+        "not_equal", "greater_", "greater_equal_", "less_", "less_equal_", "not_equal_")},
     **{name: ("Tensor", "Tensor_Scalar") for name in (
         "bitwise_left_shift", "bitwise_right_shift", "bitwise_left_shift_",
         "bitwise_right_shift_")},
     "xlogy_": ("Tensor", "Scalar_Other"),
 }
-WRAPPED = ("add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_")  # numbers wrapped
+WRAPPED = ("add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_", "multiply", "divide",
+           "true_divide", "subtract", "multiply_", "divide_", "true_divide_", "subtract_")
 THIRD = {"lerp_": "weight", "masked_fill_": "value", "index_fill_": "value"}
 
 
@@ -70,10 +70,18 @@ def _operand(args, kwargs, index, key):
     return args[index] if len(args) > index else kwargs.get(key)
 
 
+IN_PLACE_OF = {"true_divide": "div", "arctan2": "atan2"}  # the in-place op autograd leaves
+
+
 def overload(name: str, args: tuple, kwargs: dict) -> tuple:
     """torch's (operator, overload) for the row or routine ``name`` on these arguments."""
     if name in ROWS:
         return ROWS[name]
+    return by_arguments(name, args, kwargs)
+
+
+def by_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
+    """The (operator, overload) of the operator ``name`` itself, whatever refgrad's rows."""
     if "." in name:  # a row, or an out= call, named with its overload already
         return tuple(name.split(".", 1))
     if name in BY_SECOND:
@@ -84,14 +92,16 @@ def overload(name: str, args: tuple, kwargs: dict) -> tuple:
     return name, _chosen(name, args, kwargs)
 
 
-# --- book/chapters/29a_op_names.md:145
+# --- book/chapters/29a_op_names.md:158
 def _chosen(name, args, kwargs) -> str:
     if name in THIRD:
         value = _operand(args, kwargs, 3 if name == "index_fill_" else 2, THIRD[name])
         tensor = isinstance(value, Tensor)
         return ("int_Tensor" if tensor else "int_Scalar") if name == "index_fill_" else (
             "Tensor" if tensor else "Scalar")
-    if name in ("clamp_", "clamp_min_", "clamp_max_"):
+    if name in ("movedim", "moveaxis"):
+        return "intlist" if isinstance(_operand(args, kwargs, 1, "source"), list | tuple) else "int"
+    if name in ("clamp_", "clamp_min_", "clamp_max_", "clip", "clip_"):
         bounds = (*args[1:], *kwargs.values())
         return "Tensor" if any(isinstance(b, Tensor) for b in bounds) else "default"
     if name == "round_":

@@ -6,7 +6,7 @@
 """TorchDispatchMode: a per-thread stack of objects that see every op first."""
 
 from refgrad.autograd._state import state, switched_on
-from refgrad.utils._op_names import overload
+from refgrad.utils._op_names import IN_PLACE_OF, overload
 
 
 class TorchDispatchMode:
@@ -135,8 +135,8 @@ def dispatch_inplace(inplace, self, function, args, kwargs):
         return inplace(target, function, *rest, **options)
 
     args, kwargs = (self, *args), dict(kwargs)
-    return dispatch(OpFunc(function.__name__ + "_", ("self",), ("self",), run, args, kwargs),
-                    args, kwargs)
+    name = IN_PLACE_OF.get(function.__name__, function.__name__) + "_"
+    return dispatch(OpFunc(name, ("self",), ("self",), run, args, kwargs), args, kwargs)
 
 
 def dispatch_write(name: str, function, tensor):
@@ -185,7 +185,8 @@ def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kep
             return out
         inputs = _tensors_in(given)
         if isinstance(out, tuple | list):  # pieces, or one result per input
-            return type(out)(_unviewed(piece, inputs) for piece in out)
+            pieces = [_unviewed(piece, inputs) for piece in out]
+            return type(out)(*pieces) if hasattr(out, "_fields") else type(out)(pieces)
         return _unviewed(out, inputs)
 
     return dispatch(OpFunc(name, (), ("self",), run, args, kwargs), args, kwargs)
