@@ -27,6 +27,8 @@ def handed_over(name: str, function, in_place: bool = False):
         if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Rarely switched on]
             given = _tensors_in((*args, *kwargs.values()))
             tensors = tuple(t for t in given if isinstance(t, Tensor))
+            if _wrapped_number(name, args, kwargs):  # a normal tensor, made of the number
+                tensors += (_NORMAL,)
             if tensors and composite_whole(tensors):  # NOTE [Composite ops below autograd]
                 if "out" in kwargs:
                     func = OpFunc(name + ".out", ("out",), (), alias, args, kwargs)
@@ -41,7 +43,25 @@ def handed_over(name: str, function, in_place: bool = False):
     return alias
 
 
-# --- book/chapters/29b_aliases_under_modes.md:102
+# --- book/chapters/29b_aliases_under_modes.md:104
+class _Normal:
+    """What composite_whole reads of the normal tensor torch wraps a number in."""
+
+    _version_counter = True
+
+
+_NORMAL = _Normal()
+WRAPPING = ("multiply", "divide", "true_divide", "subtract")
+
+
+def _wrapped_number(name: str, args, kwargs) -> bool:
+    if name.rstrip("_") not in WRAPPING:
+        return False
+    other = args[1] if len(args) > 1 else kwargs.get("other")
+    return other is not None and not isinstance(other, Tensor)
+
+
+# --- book/chapters/29b_aliases_under_modes.md:130
 ELEMENTWISE = (
     "clip", "fix", "negative", "absolute", "greater", "greater_equal", "less", "less_equal",
     "not_equal", "multiply", "divide", "true_divide", "subtract", "arccos", "arcsin", "arctan",
@@ -80,5 +100,5 @@ def install() -> None:
         _wrap(refgrad.linalg, name, "linalg_" + name)
 
 
-# --- book/chapters/29b_aliases_under_modes.md:145
+# --- book/chapters/29b_aliases_under_modes.md:173
 install()
