@@ -7,8 +7,7 @@
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
-from refgrad._ops import statistics
-from refgrad._ops import elementwise
+from refgrad._ops import elementwise, statistics
 from refgrad._ops.elementwise import exp2, expm1, log1p
 from refgrad._ops.incomplete_gamma import gammainc, gammaincc
 from refgrad._ops.log_one_plus import xlog1py

@@ -84,7 +84,8 @@ class OpFunc(_Overload):
     __slots__ = ("overloadpacket", "_overloadname", "writes", "inputs", "_run")
 
     def __init__(self, name: str, writes: tuple, inputs: tuple, run, args=(), kwargs=None):
-        packet, self._overloadname = overload(name, args, kwargs or {})  # chapter "The names a dispatch mode sees"
+        # which operator and overload: chapter "The names a dispatch mode sees"
+        packet, self._overloadname = overload(name, args, kwargs or {})
         self.overloadpacket = OpOverloadPacket(packet)
         self.writes, self.inputs, self._run = writes, inputs, run
 
@@ -114,7 +115,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:183
+# --- book/chapters/29_dispatch_modes.md:184
 _ROW_FUNCS: dict = {}
 
 
@@ -154,7 +155,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:316
+# --- book/chapters/29_dispatch_modes.md:317
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
