@@ -40,6 +40,9 @@ OVERLOADS = [  # (the call on x, y, an integer tensor i and a bool mask b; what 
     (lambda x, y, i, b: torch.fmod(x, 2), ["aten.fmod.Scalar"]),
     (lambda x, y, i, b: x ** 2, ["aten.pow.Tensor_Scalar"]),
     (lambda x, y, i, b: x ** y, ["aten.pow.Tensor_Tensor"]),
+    (lambda x, y, i, b: 2 ** x, ["aten.pow.Scalar"]),  # refgrad's row takes a "self"
+    (lambda x, y, i, b: torch.xlogy(2, x), ["aten.xlogy.Scalar_Self"]),
+    (lambda x, y, i, b: 2 % x, ["aten.remainder.Scalar_Tensor"]),
     (lambda x, y, i, b: x > 0.2, ["aten.gt.Scalar"]),
     (lambda x, y, i, b: x > y, ["aten.gt.Tensor"]),
     (lambda x, y, i, b: x == 0.5, ["aten.eq.Scalar"]),

@@ -89,7 +89,7 @@ class OpFunc(_Overload):
         self.overloadpacket = OpOverloadPacket(packet)
         self.writes, self.inputs, self._run = writes, inputs, run
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, /, *args, **kwargs):  # a row may take an argument named self
         state.redispatching += 1  # NOTE [Fresh results below a mode]
         try:
             return self._run(*args, **kwargs)
