@@ -161,8 +161,19 @@ def test_an_in_place_alias_handed_over_whole_gives_back_the_tensor_it_wrote():
     x = _x()
     with torch.inference_mode(), Seen():
         out = x.clip_(-0.3, 0.3)
-    # (torch leaves x at version 0 here, written below its autograd layer; refgrad counts 1)
-    assert out is x and x.max().item() == pytest.approx(0.3)
+    assert out is x and x._version == 0 and x.max().item() == pytest.approx(0.3)
+    assert x.clip_(-0.2, 0.2) is x and x._version == 1  # without a mode: counted
+    with torch.inference_mode():
+        z = _x()
+    with Seen() as mode:  # below torch's autograd layer: no refusal, nothing counted
+        assert z.absolute_() is z
+    assert mode.seen == ["aten.absolute_.default"] and z.min().item() == pytest.approx(0.1)
+    with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside"):
+        z.absolute_()
+    wide = torch.ones(2, 3)
+    with torch.inference_mode(), Seen() as mode:
+        assert wide.swapaxes_(0, 1) is wide
+    assert mode.seen == ["aten.swapaxes_.default"] and wide.shape == (3, 2)
 
 
 def test_each_mode_of_a_stack_sees_the_alias():

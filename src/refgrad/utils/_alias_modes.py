@@ -24,26 +24,43 @@ def handed_over(name: str, function, in_place: bool = False):
 
     @functools.wraps(function)
     def alias(*args, **kwargs):
-        if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Rarely switched on]
-            given = _tensors_in((*args, *kwargs.values()))
-            tensors = tuple(t for t in given if isinstance(t, Tensor))
-            if _wrapped_number(name, args, kwargs):  # a normal tensor, made of the number
-                tensors += (_NORMAL,)
-            if tensors and composite_whole(tensors):  # NOTE [Composite ops below autograd]
-                if "out" in kwargs:
-                    func = OpFunc(name + ".out", ("out",), (), alias, args, kwargs)
-                    return dispatch(func, args, kwargs)
-                named = ".".join(by_arguments(name, args, kwargs))  # the alias's, not a row's
-                if in_place:
-                    func = OpFunc(named, ("self",), ("self",), alias, args, kwargs)
-                    return dispatch(func, args, kwargs)
-                return dispatch_composite(named, alias, args, kwargs)
+        if switched_on.dispatch_modes and (state.dispatch_modes or state.redispatching) and (
+                _whole(name, args, kwargs)):
+            if not state.dispatch_modes:  # run by a mode's func: NOTE [Aliases written below]
+                return _written_below(name, function, args, kwargs) if in_place else function(
+                    *args, **kwargs)
+            if "out" in kwargs:
+                func = OpFunc(name + ".out", ("out",), (), alias, args, kwargs)
+                return dispatch(func, args, kwargs)
+            named = ".".join(by_arguments(name, args, kwargs))  # the alias's, not a row's
+            if in_place:
+                func = OpFunc(named, ("self",), ("self",), alias, args, kwargs)
+                return dispatch(func, args, kwargs)
+            return dispatch_composite(named, alias, args, kwargs)
         return function(*args, **kwargs)
 
     return alias
 
 
-# --- book/chapters/29b_aliases_under_modes.md:104
+def _whole(name: str, args, kwargs) -> bool:
+    """Whether autograd is out of the way for this call: NOTE [Composite ops below autograd]."""
+    tensors = tuple(t for t in _tensors_in((*args, *kwargs.values())) if isinstance(t, Tensor))
+    if _wrapped_number(name, args, kwargs):  # a normal tensor, made of the number
+        tensors += (_NORMAL,)
+    return bool(tensors) and composite_whole(tensors)
+
+
+# --- book/chapters/29b_aliases_under_modes.md:118
+def _written_below(name: str, function, args, kwargs):
+    from refgrad.autograd.grad_mode import inference_mode
+
+    target, *rest = args
+    with inference_mode():  # NOTE [Aliases written below]
+        function(target if name in RESHAPING else target.data, *rest, **kwargs)
+    return target
+
+
+# --- book/chapters/29b_aliases_under_modes.md:136
 class _Normal:
     """What composite_whole reads of the normal tensor torch wraps a number in."""
 
@@ -61,7 +78,7 @@ def _wrapped_number(name: str, args, kwargs) -> bool:
     return other is not None and not isinstance(other, Tensor)
 
 
-# --- book/chapters/29b_aliases_under_modes.md:130
+# --- book/chapters/29b_aliases_under_modes.md:162
 ELEMENTWISE = (
     "clip", "fix", "negative", "absolute", "greater", "greater_equal", "less", "less_equal",
     "not_equal", "multiply", "divide", "true_divide", "subtract", "arccos", "arcsin", "arctan",
@@ -69,7 +86,8 @@ ELEMENTWISE = (
 )
 FUNCTIONS = (*ELEMENTWISE, "concat", "concatenate", "det", "logdet", "slogdet", "matrix_exp",
              "pinverse")
-IN_PLACE = (*(name + "_" for name in ELEMENTWISE), "swapaxes_", "swapdims_")
+RESHAPING = ("swapaxes_", "swapdims_")
+IN_PLACE = (*(name + "_" for name in ELEMENTWISE), *RESHAPING)
 SPECIAL = (
     "expit", "exp2", "expm1", "log1p", "psi", "digamma", "ndtr", "erf", "erfc", "erfinv",
     "gammaln", "sinc", "round", "logit", "xlogy", "i0", "logsumexp", "softmax", "log_softmax",
@@ -100,5 +118,5 @@ def install() -> None:
         _wrap(refgrad.linalg, name, "linalg_" + name)
 
 
-# --- book/chapters/29b_aliases_under_modes.md:173
+# --- book/chapters/29b_aliases_under_modes.md:206
 install()
