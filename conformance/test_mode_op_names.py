@@ -179,3 +179,16 @@ def test_a_copy_of_an_inference_tensor_under_a_mode_is_seen_alone_and_uncounted(
         assert not out.is_inference()
     plain = z.clone()  # without a mode: torch's write into the fresh copy, counted
     assert plain._version == 1 and (plain.grad_fn is not None) == requires_grad
+
+
+def test_count_nonzero_and_nonzero_static_reach_a_mode():
+    x, _ = _inputs("normal")
+    with Seen() as mode:
+        every = torch.count_nonzero(x)
+        by_dims = torch.count_nonzero(x, (0, 1))
+        along = x.count_nonzero(0)
+        static = torch.nonzero_static(x, size=2)
+    assert mode.seen == ["aten.count_nonzero.default", "aten.count_nonzero.dim_IntList",
+                         "aten.count_nonzero.default", "aten.nonzero_static.default"]
+    assert (every.item(), by_dims.item(), along.tolist()) == (3, 3, [2, 1])
+    assert static.tolist() == [[0, 0], [1, 0]]

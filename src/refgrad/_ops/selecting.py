@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:468
+# --- book/chapters/16g_moves_and_fused.md:472
 """masked_select, nonzero, count_nonzero."""
 
 import numpy as np
@@ -11,7 +11,8 @@ from refgrad import _dtype
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
-from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.autograd._state import state, switched_on
+from refgrad.utils._python_dispatch import dispatch_composite, dispatch_op, handed_whole
 
 
 def _select(a, mask):
@@ -42,7 +43,7 @@ def masked_select(input, mask):
     return call(MASKED_SELECT, (input,), {"mask": mask})
 
 
-# --- book/chapters/16g_moves_and_fused.md:509
+# --- book/chapters/16g_moves_and_fused.md:514
 def _positions(a):
     if not a.ndim:  # a 0-d tensor: one position of no coordinates, if it is not zero
         return np.zeros((int(bool(a)), 0), np.int64)
@@ -73,6 +74,10 @@ def _pieces(input):
 
 def count_nonzero(input, dim=None):
     from refgrad._ops.functions import dim_tuple
+
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        given = () if dim is None else (list(dim) if isinstance(dim, tuple | list) else dim,)
+        return dispatch_op("count_nonzero", count_nonzero, (input, *given), {})
 
     # an empty tuple of dims counts over every dimension, as None does
     dims = None if dim is None or dim == () or dim == [] else tuple(

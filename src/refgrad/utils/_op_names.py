@@ -106,6 +106,8 @@ def _chosen(name, args, kwargs) -> str:
         return "Tensor" if any(isinstance(b, Tensor) for b in bounds) else "default"
     if name == "round_":
         return "decimals" if kwargs.get("decimals") is not None or len(args) > 1 else "default"
+    if name == "count_nonzero":
+        return "dim_IntList" if len(args) > 1 and isinstance(args[1], list) else "default"
     if name in ("all", "any"):
         dims = kwargs.get("dims")
         return "default" if dims is None else "dim" if len(dims) == 1 else "dims"

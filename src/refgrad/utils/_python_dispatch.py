@@ -115,7 +115,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:184
+# --- book/chapters/29_dispatch_modes.md:188
 _ROW_FUNCS: dict = {}
 
 
@@ -149,13 +149,18 @@ def dispatch_out(wrapper, name: str, args, kwargs):
     return dispatch(OpFunc(name + ".out", ("out",), (), wrapper), tuple(args), kwargs)
 
 
+def dispatch_op(name: str, function, args: tuple, kwargs: dict):
+    """Hand ``function``, an op of torch's that is no row here, to the innermost mode."""
+    return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
+
+
 def named(name: str, function):
     """Give an in-place routine's lambda the name its mode will see."""
     function.__name__ = name
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:322
+# --- book/chapters/29_dispatch_modes.md:331
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
