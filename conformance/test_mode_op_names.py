@@ -76,6 +76,7 @@ OVERLOADS = [  # (the call on x, y, an integer tensor i and a bool mask b; what 
     (lambda x, y, i, b: b.all(), ["aten.all.default"]),
     (lambda x, y, i, b: b.any(0), ["aten.any.dim"]),
     (lambda x, y, i, b: x.softmax(0), ["aten._softmax.default"]),
+    (lambda x, y, i, b: torch.linalg.pinv(y), ["aten.linalg_pinv.atol_rtol_tensor"]),
     (lambda x, y, i, b: x.to(torch.float64), ["aten._to_copy.default"]),
     (lambda x, y, i, b: x.clone().pow_(2), ["aten.clone.default", "aten.pow_.Scalar"]),
     (lambda x, y, i, b: x.clone().pow_(y), ["aten.clone.default", "aten.pow_.Tensor"]),
