@@ -37,7 +37,9 @@ ROWS: dict = {  # row: (operator, overload)
     "number_xlog1py": ("special_xlog1py", "self_scalar"),
     "softmax": ("_softmax", "default"), "log_softmax": ("_log_softmax", "default"),
     "linalg_det": ("_linalg_det", "default"), "linalg_slogdet": ("_linalg_slogdet", "default"),
-    "linalg_pinv": ("linalg_pinv", "atol_rtol_tensor"),
+    "linalg_pinv": ("linalg_pinv", "atol_rtol_tensor"), "linalg_svd": ("_linalg_svd", "default"),
+    "linalg_eigh": ("_linalg_eigh", "default"), "nll_loss": ("nll_loss_forward", "default"),
+    "log_sigmoid": ("log_sigmoid_forward", "default"),
     "index": ("index", "Tensor"), "slice": ("slice", "Tensor"), "select": ("select", "int"),
     "transpose": ("transpose", "int"), "unbind": ("unbind", "int"), "split": ("split", "Tensor"),
     "unsafe_split": ("unsafe_split", "Tensor"), "scatter_reduce": ("scatter_reduce", "two"),
@@ -49,7 +51,7 @@ ROWS: dict = {  # row: (operator, overload)
 }
 
 
-# --- book/chapters/29a_op_names.md:108
+# --- book/chapters/29a_op_names.md:110
 BY_SECOND = {  # operator: (overload for a tensor second operand, for a number)
     **{name: ("Tensor", "Scalar") for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
@@ -93,7 +95,7 @@ def by_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
     return name, _chosen(name, args, kwargs)
 
 
-# --- book/chapters/29a_op_names.md:159
+# --- book/chapters/29a_op_names.md:161
 def _chosen(name, args, kwargs) -> str:
     if name in THIRD:
         value = _operand(args, kwargs, 3 if name == "index_fill_" else 2, THIRD[name])
