@@ -80,7 +80,7 @@ OVERLOADS = [  # (the call on x, y, an integer tensor i and a bool mask b; what 
     (lambda x, y, i, b: torch.linalg.svd(y), ["aten._linalg_svd.default"]),
     (lambda x, y, i, b: torch.nn.functional.logsigmoid(x), ["aten.log_sigmoid_forward.default"]),
     (lambda x, y, i, b: torch.nn.functional.nll_loss(x, i[0] - 1),
-     ["aten.sub.Tensor", "aten.nll_loss_forward.default"]),
+     ["aten.select.int", "aten.sub.Tensor", "aten.nll_loss_forward.default"]),
     (lambda x, y, i, b: x.to(torch.float64), ["aten._to_copy.default"]),
     (lambda x, y, i, b: x.clone().pow_(2), ["aten.clone.default", "aten.pow_.Scalar"]),
     (lambda x, y, i, b: x.clone().pow_(y), ["aten.clone.default", "aten.pow_.Tensor"]),
