@@ -197,3 +197,29 @@ def test_count_nonzero_and_nonzero_static_reach_a_mode():
                          "aten.count_nonzero.default", "aten.nonzero_static.default"]
     assert (every.item(), by_dims.item(), along.tolist()) == (3, 3, [2, 1])
     assert static.tolist() == [[0, 0], [1, 0]]
+
+
+def test_bincount_and_histc_reach_a_mode_with_the_arguments_given():
+    counts, weights = torch.tensor([0, 2, 2]), torch.tensor([0.5, 1.0, 2.0])
+    with Seen() as mode:
+        torch.bincount(counts), counts.bincount(weights), torch.bincount(counts, minlength=5)
+        torch.histc(weights), weights.histc(bins=4, min=0, max=3)
+    assert mode.seen == ["aten.bincount.default"] * 3 + ["aten.histc.default"] * 2
+
+
+class Arguments(TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.given = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.given.append((args[1:], kwargs or {}))
+        return func(*args, **(kwargs or {}))
+
+
+def test_bincount_and_histc_are_given_their_arguments_up_to_the_last_that_is_not_default():
+    counts, weights = torch.tensor([0, 2, 2]), torch.tensor([0.5, 1.0, 2.0])
+    with Arguments() as mode:
+        torch.bincount(counts), torch.bincount(counts, minlength=5), weights.histc(3)
+        torch.histc(weights, bins=4, min=0, max=3)
+    assert mode.given == [((), {}), ((None, 5), {}), ((3,), {}), ((4, 0, 3), {})]

@@ -115,7 +115,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:188
+# --- book/chapters/29_dispatch_modes.md:191
 _ROW_FUNCS: dict = {}
 
 
@@ -154,13 +154,26 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
+def to_a_mode(name: str, function, given: tuple, defaults: tuple):
+    """``dispatch_op`` with the arguments placed as torch places them: each one up to the
+    last that differs from its default (``defaults``, for all but the first)."""
+    count = len(given)
+    while count > 1 and _as_default(given[count - 1], defaults[count - 2]):
+        count -= 1
+    return dispatch_op(name, function, tuple(given[:count]), {})
+
+
+def _as_default(value, default) -> bool:
+    return value is default or type(value) is type(default) and value == default
+
+
 def named(name: str, function):
     """Give an in-place routine's lambda the name its mode will see."""
     function.__name__ = name
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:331
+# --- book/chapters/29_dispatch_modes.md:347
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
