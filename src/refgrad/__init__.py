@@ -135,7 +135,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1468
+# --- book/chapters/16_functions.md:1482
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -191,7 +191,7 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:472
+# --- book/chapters/16f_more_elementwise.md:475
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
     absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
@@ -200,11 +200,11 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:571
+# --- book/chapters/16g_moves_and_fused.md:614
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:859
+# --- book/chapters/16g_moves_and_fused.md:902
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -259,7 +259,7 @@ from refgrad._ops.quantiles import nanquantile, quantile
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1217
+# --- book/chapters/16k_order_statistics.md:1224
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -268,7 +268,7 @@ from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
 
-# --- book/chapters/16m_special_functions.md:1365
+# --- book/chapters/16m_special_functions.md:1372
 from refgrad import special
 from refgrad._ops.incomplete_gamma import igamma, igammac
 from refgrad._ops.special_functions import (
@@ -579,3 +579,7 @@ from refgrad._ops.strided_scatter import as_strided_scatter
 
 # --- book/chapters/28a_resize.md:251
 from refgrad._ops.resize import resize_as_function as resize_as_
+
+
+# --- book/chapters/29b_aliases_under_modes.md:211
+from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip

@@ -7,8 +7,8 @@
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
-from refgrad._ops import statistics
-from refgrad._ops.elementwise import exp2, expm1, log1p, round
+from refgrad._ops import elementwise, statistics
+from refgrad._ops.elementwise import exp2, expm1, log1p
 from refgrad._ops.incomplete_gamma import gammainc, gammaincc
 from refgrad._ops.log_one_plus import xlog1py
 from refgrad._ops.pointwise import sigmoid as expit
@@ -35,6 +35,13 @@ from refgrad._ops.special_functions import mvlgamma as multigammaln
 from refgrad._ops.statistics import log_softmax, softmax
 
 psi = digamma
+
+
+def round(input, *, decimals=0):  # noqa: A001 - torch's name
+    """torch's special_round: its decimals is always given, so RoundBackward1."""
+    return elementwise.round(input, decimals=decimals)
+
+
 # torch's special.logsumexp is an operator of its own, whose parser reads a dim as
 # torch.logsumexp's does, under its own name
 logsumexp = function_form(statistics.logsumexp, Arguments(

@@ -13,6 +13,8 @@ from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._tensor import make_tensor
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import LEGACY, c_type_name
+from refgrad.autograd._state import state, switched_on
+from refgrad.utils._python_dispatch import to_a_mode
 
 
 def _answer(found, return_inverse, return_counts):
@@ -39,7 +41,7 @@ def _counting_row(name: str, node: str, forward, hides=()):
     ))
 
 
-# --- book/chapters/16k_order_statistics.md:1030
+# --- book/chapters/16k_order_statistics.md:1032
 def _checked_dim(input, dim) -> int:
     if input.ndim == 0:  # torch's own words, where wrap_dim would take 0-d as 1-d
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
@@ -97,7 +99,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1093
+# --- book/chapters/16k_order_statistics.md:1095
 def _consecutive(a, dim):
     if dim is None:
         flat = a.reshape(-1)
@@ -132,9 +134,12 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1148
+# --- book/chapters/16k_order_statistics.md:1150
 def bincount(input, weights=None, minlength=0):
     from refgrad._dtype import float32
+
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        return to_a_mode("bincount", bincount, (input, weights, minlength), (None, 0))
 
     data = input._data
     if data.dtype.kind not in "iu":
@@ -153,7 +158,7 @@ def bincount(input, weights=None, minlength=0):
     return make_tensor(summed.astype(kind))
 
 
-# --- book/chapters/16k_order_statistics.md:1178
+# --- book/chapters/16k_order_statistics.md:1183
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -172,8 +177,10 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1198
+# --- book/chapters/16k_order_statistics.md:1203
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        return to_a_mode("histc", histc, (input, bins, min, max), (100, 0, 0))
     data = input._data
     if data.dtype.kind != "f":
         raise NotImplementedError(f'"histogram_cpu" not implemented for '

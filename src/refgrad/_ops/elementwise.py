@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16f_more_elementwise.md:38
+# --- book/chapters/16f_more_elementwise.md:41
 """Rows of the long tail: rounding, logs and exponentials, hyperbolic and inverse
 trigonometric functions, tests of values, argmax and friends."""
 
@@ -52,8 +52,8 @@ ROUND = _step("round", "RoundBackward0", np.round)  # half to even, as torch's n
 TRUNC = _step("trunc", "TruncBackward0", np.trunc)
 @in_float32  # float16 is scaled in float32, as torch's kernel does
 def _round_decimals(a, decimals):
-    if a.dtype.kind != "f":
-        raise not_implemented_for("round_cpu", a.dtype)
+    if a.dtype.kind != "f":  # decimals=0 goes to the kernel of plain round
+        raise not_implemented_for("round_vml_cpu" if decimals == 0 else "round_cpu", a.dtype)
     from refgrad._ops.result_layout import like_input_result
 
     # NumPy scales a copy row-major: NOTE [Results laid out like the input]. Sizes of
@@ -79,7 +79,7 @@ FRAC = register(Op("frac", "FracBackward0", ("self",), forward=_frac,
                    backward=lambda g: (g,), iterated=True))
 
 
-# --- book/chapters/16f_more_elementwise.md:124
+# --- book/chapters/16f_more_elementwise.md:127
 def _saves_input(name, node, ufunc, backward):
     return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
                        saves=(("self", ("self",)),), iterated=True))
@@ -102,7 +102,7 @@ EXP2 = _saves_result("exp2", "Exp2Backward0", np.exp2,
                      lambda g, result: (mul_scalar(g * result, LN2),))
 
 
-# --- book/chapters/16f_more_elementwise.md:155
+# --- book/chapters/16f_more_elementwise.md:158
 SINH = _saves_input("sinh", "SinhBackward0", np.sinh, lambda g, self: (g * self.cosh(),))
 COSH = _saves_input("cosh", "CoshBackward0", np.cosh, lambda g, self: (g * self.sinh(),))
 ASIN = _saves_input("asin", "AsinBackward0", np.arcsin,
@@ -129,7 +129,7 @@ RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
                       backward=lambda g: (mul_scalar(g, 1 / DEGREE),), iterated=True))
 
 
-# --- book/chapters/16f_more_elementwise.md:195
+# --- book/chapters/16f_more_elementwise.md:198
 def _atan2_gradients(g, self=None, other=None, wanted=BOTH_WANTED):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
     other_squared = other * other  # made first: NOTE [Operands right to left]
@@ -154,7 +154,7 @@ def _as_floats(*arrays):
     return [x.astype(default) if x.dtype.kind in "biu" else x for x in arrays]
 
 
-# --- book/chapters/16f_more_elementwise.md:237
+# --- book/chapters/16f_more_elementwise.md:240
 def _test(name, ufunc):
     if name in ("isinf", "isfinite"):  # laid out by _beside_infinity instead
         return register(Op(name, None, ("self",), forward=_beside_infinity(ufunc),
@@ -215,7 +215,7 @@ ALL = register(Op("all", None, ("self",), forward=_every(np.all), promote=False)
 ANY = register(Op("any", None, ("self",), forward=_every(np.any), promote=False))
 
 
-# --- book/chapters/16f_more_elementwise.md:306
+# --- book/chapters/16f_more_elementwise.md:309
 def _function(row):
     from refgrad._ops.dispatch import call
 
@@ -236,10 +236,10 @@ fix, arcsin, arccos, arctan, arcsinh, arccosh, arctanh = (
     trunc, asin, acos, atan, asinh, acosh, atanh)
 
 
-def round(input, *, decimals=0):  # noqa: A001 - torch's name
+def round(input, *, decimals=None):  # noqa: A001 - torch's name
     from refgrad._ops.dispatch import call
 
-    if decimals == 0:
+    if decimals is None:  # decimals=0, given, is torch's other overload: RoundBackward1
         return call(ROUND, (input,))
     return call(ROUND_DECIMALS, (input,), {"decimals": decimals})
 
@@ -263,7 +263,7 @@ def _atan2(name, input, other):
     return call(ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:355
+# --- book/chapters/16f_more_elementwise.md:358
 def argmax(input, dim=None, keepdim=False):
     return _locate(ARGMAX, input, dim, keepdim)
 
@@ -311,7 +311,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:410
+# --- book/chapters/16f_more_elementwise.md:413
 def square(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

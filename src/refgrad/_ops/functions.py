@@ -201,7 +201,10 @@ _WHERE_FORMS = (
 def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
     if input is NOT_GIVEN and other is NOT_GIVEN:  # where(condition): its nonzero positions
         from refgrad._ops.selecting import nonzero
+        from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
+        if handed_whole((condition,)):  # NOTE [Composite ops below autograd]
+            return dispatch_composite("where.default", where, (condition,), {})
         return nonzero(condition, as_tuple=True)
     if input is NOT_GIVEN or other is NOT_GIVEN:
         raise TypeError(_WHERE_FORMS.format("Tensor, Tensor"))
@@ -257,7 +260,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:479
+# --- book/chapters/16_functions.md:492
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -271,7 +274,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:953
+# --- book/chapters/16_functions.md:967
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -281,7 +284,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:994
+# --- book/chapters/16_functions.md:1008
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:1253
+# --- book/chapters/16k_order_statistics.md:1260
 """torch.histogram: counts (or weights) of a tensor's values in intervals."""
 
 import numpy as np
@@ -51,7 +51,7 @@ def upper_bound(edges, values):
     return first
 
 
-# --- book/chapters/16k_order_statistics.md:1307
+# --- book/chapters/16k_order_statistics.md:1314
 def _counted(a, *tensors, edges=None, density, operation):
     weighted = len(tensors) == (2 if edges is None else 1)
     guessed = edges is not None
@@ -83,7 +83,7 @@ _ROWS = {(False, False): HISTOGRAM_BIN_CT, (False, True): HISTOGRAM_BIN_CT_WEIGH
          (True, False): HISTOGRAM_BINS_TENSOR, (True, True): HISTOGRAM_BINS_TENSOR_WEIGHT}
 
 
-# --- book/chapters/16k_order_statistics.md:1344
+# --- book/chapters/16k_order_statistics.md:1351
 def _outer_edges(input, bins, range):  # noqa: A002 - torch's name
     if input.dtype not in (_dtype.float32, _dtype.float64):
         raise NotImplementedError(f"\"histogramdd\" not implemented for '{LEGACY[input.dtype]}'")
@@ -124,7 +124,7 @@ def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]
 
 
-# --- book/chapters/16k_order_statistics.md:1386
+# --- book/chapters/16k_order_statistics.md:1393
 def _check_weight(input, weight) -> None:
     if weight.dtype is not input.dtype:
         raise RuntimeError(f"{_DD}if weight tensor is provided, input tensor and weight tensor "
@@ -143,7 +143,7 @@ def _bins_positive(count: int) -> None:
                            "dimension 0")
 
 
-# --- book/chapters/16k_order_statistics.md:1406
+# --- book/chapters/16k_order_statistics.md:1413
 def histogram(input, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
     if (not isinstance(input, Tensor) or not isinstance(density, bool)
             or not isinstance(weight, Tensor | None)):

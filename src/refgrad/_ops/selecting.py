@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:458
+# --- book/chapters/16g_moves_and_fused.md:472
 """masked_select, nonzero, count_nonzero."""
 
 import numpy as np
@@ -11,6 +11,8 @@ from refgrad import _dtype
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
+from refgrad.autograd._state import state, switched_on
+from refgrad.utils._python_dispatch import dispatch_composite, dispatch_op, handed_whole
 
 
 def _select(a, mask):
@@ -41,19 +43,41 @@ def masked_select(input, mask):
     return call(MASKED_SELECT, (input,), {"mask": mask})
 
 
-# --- book/chapters/16g_moves_and_fused.md:498
-def nonzero(input, *, as_tuple=False):
-    data = input._data
-    if as_tuple:
-        found = np.nonzero(data) if data.ndim else (np.flatnonzero(data),)
-        return tuple(make_tensor(np.array(d, dtype=np.int64)) for d in found)  # own copies
-    positions = np.argwhere(data) if data.ndim else np.zeros((int(bool(data)), 0), np.int64)
+# --- book/chapters/16g_moves_and_fused.md:514
+def _positions(a):
+    if not a.ndim:  # a 0-d tensor: one position of no coordinates, if it is not zero
+        return np.zeros((int(bool(a)), 0), np.int64)
     # torch fills one row of positions per dimension and hands back their transpose
-    return make_tensor(positions.T.astype(np.int64).T)
+    return np.argwhere(a).T.astype(np.int64).T
+
+
+NONZERO = register(Op("nonzero", None, ("self",), forward=_positions, promote=False))
+
+
+def nonzero(input, *, as_tuple=False):
+    if not as_tuple:
+        return call(NONZERO, (input,))
+    if handed_whole((input,)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("nonzero_numpy", _nonzero_numpy, (input,), {})
+    return _pieces(input)
+
+
+def _nonzero_numpy(input):
+    return nonzero(input, as_tuple=True)
+
+
+def _pieces(input):
+    """One view per dimension of ``nonzero``'s positions; a 0-d input counts as 1-d."""
+    positions = call(NONZERO, (input.unsqueeze(0) if input.ndim == 0 else input,))
+    return positions.unbind(1)
 
 
 def count_nonzero(input, dim=None):
     from refgrad._ops.functions import dim_tuple
+
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        given = () if dim is None else (list(dim) if isinstance(dim, tuple | list) else dim,)
+        return dispatch_op("count_nonzero", count_nonzero, (input, *given), {})
 
     # an empty tuple of dims counts over every dimension, as None does
     dims = None if dim is None or dim == () or dim == [] else tuple(

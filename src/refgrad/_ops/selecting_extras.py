@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:530
+# --- book/chapters/16g_moves_and_fused.md:568
 """nonzero_static, _is_all_true and _is_any_true."""
 
 import numpy as np
@@ -10,16 +10,21 @@ import numpy as np
 from refgrad import _dtype
 from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
-from refgrad._ops.selecting import nonzero
+from refgrad._ops.selecting import _positions
 from refgrad._tensor import Tensor, make_tensor
+from refgrad.autograd._state import state, switched_on
+from refgrad.utils._python_dispatch import dispatch_op
 
 _STATIC = "nonzero_static({}*, SymInt size, int fill_value = -1)"
 
 
 def _nonzero_static(input, *, size, fill_value=-1):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        given = {"size": size} if fill_value == -1 else {"size": size, "fill_value": fill_value}
+        return dispatch_op("nonzero_static", _nonzero_static, (input,), given)
     if size < 0:
         raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
-    found = nonzero(input)._data[:size]
+    found = _positions(input._data)[:size]
     out = np.full((size, found.shape[1]), fill_value, np.int64)
     out[:len(found)] = found
     return make_tensor(out)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:328
+# --- book/chapters/16_functions.md:331
 """neg, exp, log, sin, cos, reciprocal, the comparisons, clone, to and masked_fill:
 function forms of one arithmetic row each."""
 
@@ -28,10 +28,10 @@ from refgrad._ops.functions import check_broadcast
 from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
-from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, seen_by_a_mode
 
 
-# --- book/chapters/16_functions.md:358
+# --- book/chapters/16_functions.md:361
 # NOTE [Named as torch names them]
 # Python words an argument error with the function's qualified name:
 # "sin() takes 1 positional argument but 2 were given". A function made in a
@@ -71,12 +71,13 @@ def clone(input, *refused, memory_format=None):
     check_format("clone", memory_format)
     strides = copy_strides(input, memory_format)  # first: a rank that does not fit records nothing
     out = relaid(call(ar.CLONE, (input,)), strides)  # NOTE [Copies laid out after the row]
-    if input._version_counter is None and out._version_counter is not None:
+    if input._version_counter is None and out._version_counter is not None and not (
+            seen_by_a_mode()):  # NOTE [Copies of inference tensors under a mode]
         out.copy_(input)  # torch's way, and its count: see below
     return out
 
 
-# --- book/chapters/16_functions.md:434
+# --- book/chapters/16_functions.md:447
 def _binary(row):
     def function(input, other):
         try:
@@ -98,7 +99,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:786
+# --- book/chapters/16_functions.md:799
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
@@ -133,7 +134,8 @@ def to(input, *args, **kwargs):
         out = relaid(untracked(call, ar.TO_COPY, (input,), params), strides)
     else:
         out = relaid(call(ar.TO_COPY, (input,), params), strides)  # as clone's
-    if input._version_counter is None and out._version_counter is not None:
+    if input._version_counter is None and out._version_counter is not None and not (
+            seen_by_a_mode()):  # NOTE [Copies of inference tensors under a mode]
         out.copy_(input)  # as clone's: a counted write, which records
     return out
 
@@ -183,7 +185,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:930
+# --- book/chapters/16_functions.md:944
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

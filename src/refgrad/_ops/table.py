@@ -121,6 +121,7 @@ RESULT_WRITES: dict = {
     "mse_loss": lambda operands, params, result: 2 if params["reduction"] else 0,
     "smooth_l1_loss": lambda operands, params, result: (
         2 if params["reduction"] and params["beta"] else 0),
+    "nonzero": 1,
 }
 
 
@@ -153,7 +154,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:209
+# --- book/chapters/12_op_table.md:210
 def no_forward_formula(name):
     """The tangent formula of a row torch gives none: it refuses, in torch's words."""
 

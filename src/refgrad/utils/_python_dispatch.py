@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29_dispatch_modes.md:41
+# --- book/chapters/29_dispatch_modes.md:47
 """TorchDispatchMode: a per-thread stack of objects that see every op first."""
 
 from refgrad.autograd._state import state, switched_on
+from refgrad.utils._op_names import IN_PLACE_OF, overload
 
 
 class TorchDispatchMode:
@@ -32,24 +33,68 @@ def _get_current_dispatch_mode():
     return state.dispatch_modes[-1] if state.dispatch_modes else None
 
 
-# --- book/chapters/29_dispatch_modes.md:81
-class OpFunc:
-    """What a mode receives as ``func``: an op's name, its written arguments, a runner."""
+# --- book/chapters/29_dispatch_modes.md:88
+class OpOverloadPacket:
+    """An operator with all its overloads, as ``func.overloadpacket`` gives it."""
 
-    __slots__ = ("name", "writes", "inputs", "_run")
+    _made: dict = {}
 
-    def __init__(self, name: str, writes: tuple, inputs: tuple, run) -> None:
-        self.name, self.writes, self.inputs, self._run = name, writes, inputs, run
+    def __new__(cls, name: str):
+        packet = cls._made.get(name)
+        if packet is None:
+            packet = cls._made[name] = super().__new__(cls)
+            packet.__name__ = name
+        return packet
 
-    def __call__(self, *args, **kwargs):
+    def __repr__(self) -> str:
+        return f"<OpOverloadPacket(op='aten.{self.__name__}')>"
+
+    def __str__(self) -> str:
+        return f"aten.{self.__name__}"
+
+
+# --- book/chapters/29_dispatch_modes.md:109
+class _Overload:
+    """How an operator's overload names itself, as torch's ``OpOverload`` does."""
+
+    __slots__ = ()
+    namespace = "aten"
+
+    def name(self) -> str:
+        """``aten::sum.dim_IntList``; the ``default`` overload goes unnamed."""
+        ending = "" if self._overloadname == "default" else "." + self._overloadname
+        return f"aten::{self.overloadpacket.__name__}{ending}"
+
+    @property
+    def __name__(self) -> str:
+        return f"{self.overloadpacket.__name__}.{self._overloadname}"
+
+    def __str__(self) -> str:
+        return f"aten.{self.__name__}"
+
+    def __repr__(self) -> str:
+        return (f"<OpOverload(op='aten.{self.overloadpacket.__name__}', "
+                f"overload='{self._overloadname}')>")
+
+
+# --- book/chapters/29_dispatch_modes.md:134
+class OpFunc(_Overload):
+    """What a mode receives as ``func``: one overload of an operator, and its runner."""
+
+    __slots__ = ("overloadpacket", "_overloadname", "writes", "inputs", "_run")
+
+    def __init__(self, name: str, writes: tuple, inputs: tuple, run, args=(), kwargs=None):
+        # which operator and overload: chapter "The names a dispatch mode sees"
+        packet, self._overloadname = overload(name, args, kwargs or {})
+        self.overloadpacket = OpOverloadPacket(packet)
+        self.writes, self.inputs, self._run = writes, inputs, run
+
+    def __call__(self, /, *args, **kwargs):  # a row may take an argument named self
         state.redispatching += 1  # NOTE [Fresh results below a mode]
         try:
             return self._run(*args, **kwargs)
         finally:
             state.redispatching -= 1
-
-    def __repr__(self) -> str:
-        return f"refgrad.ops.{self.name}"
 
     def written(self, args, kwargs) -> list:
         """The tensors this call writes (a list argument gives each of its tensors)."""
@@ -70,26 +115,29 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:130
+# --- book/chapters/29_dispatch_modes.md:191
 _ROW_FUNCS: dict = {}
 
 
 def dispatch_row(op, args, params):
     from refgrad._ops.dispatch import call
 
-    row, func = _ROW_FUNCS.get(op.name, (None, None))
+    args, params = tuple(args), dict(params or {})
+    key = (op.name, *overload(op.name, args, params))
+    row, func = _ROW_FUNCS.get(key, (None, None))
     if row is not op:
-        func = OpFunc(op.name, op.writes, op.inputs, lambda *a, **k: call(op, a, k))
-        _ROW_FUNCS[op.name] = (op, func)
-    return dispatch(func, tuple(args), dict(params or {}))
+        func = OpFunc(op.name, op.writes, op.inputs, lambda *a, **k: call(op, a, k), args, params)
+        _ROW_FUNCS[key] = (op, func)
+    return dispatch(func, args, params)
 
 
 def dispatch_inplace(inplace, self, function, args, kwargs):
     def run(target, *rest, **options):
         return inplace(target, function, *rest, **options)
 
-    func = OpFunc(function.__name__ + "_", ("self",), ("self",), run)
-    return dispatch(func, (self, *args), dict(kwargs))
+    args, kwargs = (self, *args), dict(kwargs)
+    name = IN_PLACE_OF.get(function.__name__, function.__name__) + "_"
+    return dispatch(OpFunc(name, ("self",), ("self",), run, args, kwargs), args, kwargs)
 
 
 def dispatch_write(name: str, function, tensor):
@@ -101,13 +149,31 @@ def dispatch_out(wrapper, name: str, args, kwargs):
     return dispatch(OpFunc(name + ".out", ("out",), (), wrapper), tuple(args), kwargs)
 
 
+def dispatch_op(name: str, function, args: tuple, kwargs: dict):
+    """Hand ``function``, an op of torch's that is no row here, to the innermost mode."""
+    return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
+
+
+def to_a_mode(name: str, function, given: tuple, defaults: tuple):
+    """``dispatch_op`` with the arguments placed as torch places them: each one up to the
+    last that differs from its default (``defaults``, for all but the first)."""
+    count = len(given)
+    while count > 1 and _as_default(given[count - 1], defaults[count - 2]):
+        count -= 1
+    return dispatch_op(name, function, tuple(given[:count]), {})
+
+
+def _as_default(value, default) -> bool:
+    return value is default or type(value) is type(default) and value == default
+
+
 def named(name: str, function):
     """Give an in-place routine's lambda the name its mode will see."""
     function.__name__ = name
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:261
+# --- book/chapters/29_dispatch_modes.md:347
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -117,6 +183,11 @@ def composite_whole(tensors) -> bool:
     if switched_on.inference_mode and state.inference_mode:
         return True
     return all(t._version_counter is None for t in tensors)  # inference tensors
+
+
+def seen_by_a_mode() -> bool:
+    """Whether the op just called went to a mode, or runs below one, as its ``func``."""
+    return bool(state.redispatching or switched_on.dispatch_modes and state.dispatch_modes)
 
 
 def handed_whole(tensors) -> bool:
@@ -133,10 +204,11 @@ def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kep
             return out
         inputs = _tensors_in(given)
         if isinstance(out, tuple | list):  # pieces, or one result per input
-            return type(out)(_unviewed(piece, inputs) for piece in out)
+            pieces = [_unviewed(piece, inputs) for piece in out]
+            return type(out)(*pieces) if hasattr(out, "_fields") else type(out)(pieces)
         return _unviewed(out, inputs)
 
-    return dispatch(OpFunc(name, (), ("self",), run), args, kwargs)
+    return dispatch(OpFunc(name, (), ("self",), run, args, kwargs), args, kwargs)
 
 
 def _tensors_in(given) -> tuple:
