@@ -120,3 +120,61 @@ def test_copysign_and_norm_gradients_at_zero():
     assert g.tolist() == [0.0, 0.0, 0.0]
     (g,) = torch.autograd.grad(x.norm(), x)
     assert g.tolist() == [0.0, 0.0, 0.0] and not any(math.isnan(v) for v in g.tolist())
+
+
+# Graphs of the gradient of (y * y).sum(), y = fn(x), for a transposed (2, 3) x:
+# torch's C++ formulas take numbers as numbers (AddBackward1, MulBackward1,
+# DivBackward1, and pow for a square), and compute their operands in its order.
+SQUARED_GRAPHS = [
+    ("special_entr", torch.special.entr,
+     ["MulBackward0", "AddBackward0", "MulBackward0", "SpecialEntrBackward0", "AccumulateGrad",
+      "MulBackward0", "NegBackward0", "AddBackward1", "LogBackward0"]),
+    ("erfcx", torch.special.erfcx,
+     ["MulBackward0", "SubBackward1", "MulBackward0", "MulBackward1", "AccumulateGrad",
+      "SpecialErfcxBackward0", "AddBackward0", "MulBackward0", "MulBackward0"]),
+    ("ndtr", torch.special.ndtr,
+     ["MulBackward1", "MulBackward0", "MulBackward1", "ExpBackward0", "NegBackward0",
+      "PowBackward0", "MulBackward1", "AccumulateGrad", "MulBackward1", "AddBackward0",
+      "MulBackward0", "MulBackward1", "AddBackward1", "ErfBackward0", "MulBackward0"]),
+    ("ndtri", lambda x: torch.special.ndtri(x * 0.5 + 0.1),
+     ["MulBackward0", "MulBackward0", "MulBackward1", "AddBackward0", "MulBackward0",
+      "SpecialNdtriBackward0", "AddBackward0", "MulBackward0", "AccumulateGrad", "MulBackward0",
+      "ExpBackward0", "DivBackward1", "PowBackward0"]),
+    ("log_ndtr", torch.special.log_ndtr,
+     ["MulBackward0", "DivBackward1", "AddBackward0", "MulBackward0",
+      "SpecialLogNdtrBackward0", "AccumulateGrad", "MulBackward0", "ExpBackward0",
+      "NegBackward0", "AddBackward0", "DivBackward1", "PowBackward0"]),
+    ("i0e", torch.special.i0e,
+     ["MulBackward0", "AddBackward0", "MulBackward0", "SpecialI0EBackward0", "AccumulateGrad",
+      "MulBackward0", "SubBackward0", "SpecialI1EBackward0", "MulBackward0", "SgnBackward0"]),
+    ("norm_inf", lambda x: x.norm(float("inf")),
+     ["MulBackward0", "SgnBackward0", "AccumulateGrad", "MulBackward0", "DivBackward0",
+      "AddBackward0", "MulBackward0", "LinalgVectorNormBackward0", "MulBackward0"]),
+    ("diff", torch.diff,
+     ["AddBackward0", "SliceBackwardBackward0", "AddBackward0", "MulBackward0", "SubBackward0",
+      "SliceBackward0", "AccumulateGrad", "SliceBackward0", "MulBackward0",
+      "SliceBackwardBackward0", "NegBackward0"]),
+    ("std_mean", lambda x: torch.std_mean(x)[0],
+     ["MulBackward0", "MulBackward1", "MaskedFillBackward0", "DivBackward0", "AddBackward0",
+      "MulBackward0", "StdMeanBackward0", "AccumulateGrad", "MulBackward0", "MulBackward1",
+      "SubBackward0", "MeanBackward0"]),
+    ("var_mean", lambda x: torch.var_mean(x, 1)[0],
+     ["MulBackward0", "MulBackward1", "UnsqueezeBackward0", "AddBackward0", "MulBackward0",
+      "VarMeanBackward0", "AccumulateGrad", "MulBackward0", "SubBackward0", "MeanBackward1"]),
+]
+
+
+@pytest.mark.parametrize("fn, names", [c[1:] for c in SQUARED_GRAPHS],
+                         ids=[c[0] for c in SQUARED_GRAPHS])
+def test_the_graph_of_a_squared_result_s_gradient(fn, names):
+    x = (torch.arange(6, dtype=torch.float64).reshape(3, 2).t() * 0.17 + 0.4).requires_grad_()
+    y = fn(x)
+    (g,) = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    assert _graph(g) == names
+
+
+def test_the_mean_of_var_mean_alone_has_only_the_mean_s_gradient():
+    x = torch.tensor([[1.0, 2.0, 4.0], [0.5, 0.0, 3.0]], requires_grad=True)
+    (g,) = torch.autograd.grad(torch.var_mean(x, 1)[1].sum(), x, create_graph=True)
+    assert g.tolist() == torch.full((2, 3), 1 / 3).tolist()
+    assert not g.requires_grad  # the mean's slope is a constant

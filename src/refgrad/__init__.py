@@ -158,7 +158,7 @@ from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1261
+# --- book/chapters/16b_reductions.md:1263
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm, std, var
 
@@ -200,11 +200,11 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:614
+# --- book/chapters/16g_moves_and_fused.md:620
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:902
+# --- book/chapters/16g_moves_and_fused.md:908
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -268,7 +268,7 @@ from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
 
-# --- book/chapters/16m_special_functions.md:1372
+# --- book/chapters/16m_special_functions.md:1392
 from refgrad import special
 from refgrad._ops.incomplete_gamma import igamma, igammac
 from refgrad._ops.special_functions import (
@@ -280,11 +280,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1613
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1630
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2102
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2119
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -301,7 +301,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2285
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2302
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 

@@ -115,7 +115,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:924
+# --- book/chapters/16b_reductions.md:926
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -132,11 +132,11 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
         size = np.abs(self._data)
         hits = as_array((size == result._data) | np.isnan(size)).astype(size.dtype)
         count = as_array(hits.sum(axis=_axes(dim, self.ndim), keepdims=True))
-        return (self.sgn() * (g / make_tensor(count)) * make_tensor(hits),)
+        return (self.sgn() * ((g / make_tensor(count)) * make_tensor(hits)),)  # torch's order
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:956
+# --- book/chapters/16b_reductions.md:958
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     size = self.abs().pow_(p - 2 if p >= 2 else p - 1)
@@ -158,7 +158,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1007
+# --- book/chapters/16b_reductions.md:1009
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -194,7 +194,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1052
+# --- book/chapters/16b_reductions.md:1054
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -220,7 +220,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1079
+# --- book/chapters/16b_reductions.md:1081
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -244,7 +244,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=level)
 
 
-# --- book/chapters/16b_reductions.md:1119
+# --- book/chapters/16b_reductions.md:1121
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -284,7 +284,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1165
+# --- book/chapters/16b_reductions.md:1167
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -328,7 +328,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1218
+# --- book/chapters/16b_reductions.md:1220
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

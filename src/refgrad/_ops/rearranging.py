@@ -97,7 +97,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:152
+# --- book/chapters/16g_moves_and_fused.md:156
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
     from refgrad._tensor_values import wrap_dim
@@ -120,12 +120,14 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         length = out.shape[dim]
         if length == 0:
             break
-        later, earlier = out.narrow(dim, 1, length - 1), out.narrow(dim, 0, length - 1)
+        # torch's kernel takes the earlier slice first: its node has the lower number
+        earlier = out.narrow(dim, 0, length - 1)
+        later = out.narrow(dim, 1, length - 1)
         out = later.logical_xor(earlier) if out.dtype is _dtype.bool else later - earlier
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:195
+# --- book/chapters/16g_moves_and_fused.md:201
 def broadcast_to(input, *size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

@@ -17,7 +17,14 @@ from refgrad._dtype import get_default_dtype
 from refgrad._ops import bessel_functions as bessel
 from refgrad._ops import error_function as ef
 from refgrad._ops import gamma_functions as gamma
-from refgrad._ops.arithmetic import floating, in_float32, mul_scalar
+from refgrad._ops.arithmetic import (
+    add_scalar,
+    div_scalar,
+    floating,
+    in_float32,
+    mul_scalar,
+    sub_scalar,
+)
 from refgrad._ops.dispatch import call
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.scattering import tensor_argument
@@ -47,7 +54,7 @@ def _row(name, node, fn, backward, saves=(("self", ("self",)),), kernel=None):
                        backward=backward, saves=saves, iterated=True))
 
 
-# --- book/chapters/16m_special_functions.md:727
+# --- book/chapters/16m_special_functions.md:734
 SLOPE = ef.SLOPE
 # torch's formulas, with its number products (MulBackward1): chapter "Arithmetic"
 ERF = _row("erf", "ErfBackward0", ef.erf,
@@ -58,13 +65,13 @@ ERFINV = _row("erfinv", "ErfinvBackward0", ef.erfinv,
               lambda g, self: (mul_scalar(self.erfinv().pow(2).exp(), 1 / SLOPE) * g,))
 
 
-# --- book/chapters/16m_special_functions.md:748
+# --- book/chapters/16m_special_functions.md:755
 ERFCX = _row("special_erfcx", "SpecialErfcxBackward0", ef.erfcx,
-             lambda g, self, result: ((mul_scalar(self, 2.0) * result - SLOPE) * g,),
+             lambda g, self, result: (sub_scalar(mul_scalar(self, 2.0) * result, SLOPE) * g,),
              (("self", ("self",)), ("result", ("self",))), "erfcx_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:775
+# --- book/chapters/16m_special_functions.md:782
 def _mvlgamma(x, p):
     from refgrad._ops.result_layout import row_major_result
 
@@ -110,7 +117,7 @@ MVLGAMMA = register(Op(
 ))
 
 
-# --- book/chapters/16m_special_functions.md:838
+# --- book/chapters/16m_special_functions.md:845
 SELF_AND_RESULT = (("self", ("self",)), ("result", ("self",)))
 
 
@@ -143,12 +150,12 @@ def _i1e_backward(g, self, result):
 
 I0 = _row("i0", "I0Backward0", bessel.i0, lambda g, self: (g * i1(self),))
 I0E = _row("special_i0e", "SpecialI0EBackward0", bessel.i0e,
-           lambda g, self, result: (g * (i1e(self) - self.sign() * result),), SELF_AND_RESULT)
+           lambda g, self, result: (g * (i1e(self) - self.sgn() * result),), SELF_AND_RESULT)
 I1 = _row("special_i1", "SpecialI1Backward0", bessel.i1, _i1_backward, SELF_AND_RESULT)
 I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF_AND_RESULT)
 
 
-# --- book/chapters/16m_special_functions.md:902
+# --- book/chapters/16m_special_functions.md:909
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -174,20 +181,22 @@ def _entr(x):
 SINC = register(Op("sinc", "SincBackward0", ("self",), forward=floating(_sinc),
                    backward=_sinc_backward, saves=(("self", ("self",)),), iterated=True))
 ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
-            lambda g, self: (g * -(1 + self.log()),))
-
-
-# --- book/chapters/16m_special_functions.md:941
-SQRT_TWO_PI = math.sqrt(2 * math.pi)
-NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", ef.ndtri,
-             lambda g, result: (g * SQRT_TWO_PI * (result * result / 2).exp(),),
-             (("result", ("self",)),), "ndtri_cpu")
-LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr,
-                lambda g, self, result: (g / SQRT_TWO_PI * (-(result + self * self / 2)).exp(),),
-                SELF_AND_RESULT, "log_ndtr_cpu")
+            lambda g, self: (g * -add_scalar(self.log(), 1),))  # 1 + log(x): AddBackward1
 
 
 # --- book/chapters/16m_special_functions.md:958
+SQRT_TWO_PI = math.sqrt(2 * math.pi)
+NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", ef.ndtri,
+             lambda g, result: (mul_scalar(g, SQRT_TWO_PI)
+                                * div_scalar(result.pow(2), 2).exp(),),
+             (("result", ("self",)),), "ndtri_cpu")
+LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr,
+                lambda g, self, result: (div_scalar(g, SQRT_TWO_PI)
+                                         * (-(result + div_scalar(self.pow(2), 2))).exp(),),
+                SELF_AND_RESULT, "log_ndtr_cpu")
+
+
+# --- book/chapters/16m_special_functions.md:977
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -210,7 +219,7 @@ def _integer(name, argument, position, value):
         raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:982
+# --- book/chapters/16m_special_functions.md:1001
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)
@@ -255,7 +264,8 @@ def mvlgamma(input, p):
 
 def ndtr(input):
     tensor_argument("special_ndtr", "input", 1, input)
-    return (1 + erf(input * math.sqrt(0.5))) * 0.5
+    # numbers as torch's kernel-less formula takes them: MulBackward1, AddBackward1
+    return mul_scalar(add_scalar(erf(mul_scalar(input, math.sqrt(0.5))), 1), 0.5)
 
 
 polygamma_method.__name__ = "polygamma"

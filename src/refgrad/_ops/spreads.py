@@ -31,30 +31,41 @@ def _mean_part(g, self, dim, keepdim):
     return spread / count
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:933
+# --- book/chapters/16n_more_shapes_and_elementwise.md:939
+def _with_mean_part(spread, g, self, dim, keepdim):
+    """The spread's gradient plus the mean's, each only where its result got a gradient."""
+    if g is None:  # NOTE [Missing grads]: no gradient reached the mean
+        return (spread,)
+    part = _mean_part(g, self, dim, keepdim)
+    return (part if spread is None else spread + part,)
+
+
 def _var_mean_backward(grads, self, dim, correction, keepdim):
-    (spread,) = measures._var_backward(grads[0], self, dim, correction, keepdim)
-    return (spread + _mean_part(grads[1], self, dim, keepdim),)
+    spread = grads[0] if grads[0] is None else measures._var_backward(
+        grads[0], self, dim, correction, keepdim)[0]
+    return _with_mean_part(spread, grads[1], self, dim, keepdim)
 
 
 def _std_mean_backward(grads, self, result0, dim, correction, keepdim):
-    (spread,) = measures._std_backward(grads[0], self, result0, dim, correction, keepdim)
-    return (spread + _mean_part(grads[1], self, dim, keepdim),)
+    spread = grads[0] if grads[0] is None else measures._std_backward(
+        grads[0], self, result0, dim, correction, keepdim)[0]
+    return _with_mean_part(spread, grads[1], self, dim, keepdim)
 
 
 VAR_MEAN = register(Op(
     "var_mean", "VarMeanBackward0", ("self",), outputs=("result0", "result1"),
     forward=lambda a, dim, correction, keepdim: _moments(a, dim, correction, keepdim, False),
-    backward=_var_mean_backward, saves=(("self", ("self",)),),
+    backward=_var_mean_backward, saves=(("self", ("self",)),), missing_grads=True,
 ))
 STD_MEAN = register(Op(
     "std_mean", "StdMeanBackward0", ("self",), outputs=("result0", "result1"),
     forward=lambda a, dim, correction, keepdim: _moments(a, dim, correction, keepdim, True),
     backward=_std_mean_backward, saves=(("self", ("self",)), ("result0", ("self",))),
+    missing_grads=True,
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:957
+# --- book/chapters/16n_more_shapes_and_elementwise.md:974
 def var_mean(input, dim=measures._UNSET, unbiased=measures._UNSET, keepdim=False, *,
              correction=measures._UNSET):
     return _both(VAR_MEAN, input, dim, unbiased, keepdim, correction)
@@ -81,7 +92,7 @@ def _both(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1003
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1020
 def _weights(fweights, aweights, observations):
     w = None
     for name, given in (("fweights", fweights), ("aweights", aweights)):
@@ -112,7 +123,7 @@ def _c_name(t) -> str:
     return LEGACY[t.dtype]
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1035
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1052
 def _weighted_norm(w, w_sum, aweights, correction):
     from refgrad._ops.integrals import times  # a product with a number: MulBackward1
 
@@ -143,7 +154,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     return (product / norm).squeeze()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1073
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1090
 def corrcoef(input):
     if input.ndim > 2:
         raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but "
