@@ -23,7 +23,7 @@ def _cubic(d):
     return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a if d < 2 else 0.0
 
 
-def _matrix(mode, L, O, align, scale, shortcuts):
+def _matrix(mode, L, O, align, scale, shortcuts):  # noqa: E741
     """The (O, L) matrix of one dimension: row i holds the weights output i gives each input."""
     m = np.zeros((O, L))
     for i in range(O):
@@ -67,7 +67,8 @@ def _matrices(mode, spatial, sizes, align, scales, backward):
     if backward and mode == "bicubic" and tuple(spatial) == tuple(sizes):
         return [np.eye(L) for L in spatial]  # the bicubic gradient of an unchanged size: a copy
     shortcuts = backward or len(spatial) == 2
-    return [_matrix(mode, L, O, align, s, shortcuts) for L, O, s in zip(spatial, sizes, scales)]
+    return [_matrix(mode, size, out, align, s, shortcuts)
+            for size, out, s in zip(spatial, sizes, scales)]
 
 
 NODES = {"nearest": "UpsampleNearest{n}DBackward0", "nearest-exact":

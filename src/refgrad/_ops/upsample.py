@@ -9,7 +9,7 @@ import inspect
 
 import numpy as np
 
-from refgrad._backend import add_at
+from refgrad._backend import add_at, array_module, device_of
 from refgrad._ops.dispatch import call
 from refgrad._ops.result_layout import suggested_format_result
 from refgrad._ops.table import Op, register
@@ -64,66 +64,82 @@ def _nearest_exact(size, out, scale):
 # when a scale_factor other than 1 would move its sources; the
 # nearest-exact kernels do not. The bicubic forward does not either, but
 # its backward copies the gradient when neither size changes.
-def _linear(size, out, align_corners, scale, kind):
+def _linear(size, out, align_corners, scale, kind, kept):
     if out == size:
         return [np.arange(out)], [np.ones(out, kind)]
     src = _sources(size, out, align_corners, scale, kind, cubic=False)
     low = src.astype(np.int64)  # src >= 0: truncation is floor
-    far = np.clip(src - low.astype(kind), 0, 1)
-    return [low, low + (low < size - 1)], [1 - far, far]
+    far = kept(np.clip(src - low.astype(kind), 0, 1))
+    return [low, low + (low < size - 1)], [kept(1 - far), far]
 
 
-def _cubic(size, out, align_corners, scale, kind):
+def _cubic(size, out, align_corners, scale, kind, kept):
     src = _sources(size, out, align_corners, scale, kind, cubic=True)
     below = np.floor(src)
     t, first = src - below, below.astype(np.int64) - 1
     near = lambda x: ((_A + 2) * x - (_A + 3)) * x * x + 1  # |x| <= 1
     far = lambda x: ((_A * x - 5 * _A) * x + 8 * _A) * x - 4 * _A  # 1 < |x| < 2
     return ([np.clip(first + k, 0, size - 1) for k in range(4)],
-            [far(t + 1), near(t), near(1 - t), far(2 - t)])
+            [kept(far(t + 1)), kept(near(t)), kept(near(1 - t)), kept(far(2 - t))])
 
 
-def taps(mode, size, out, align_corners, scale, kind, shortcuts):
-    """(indices, weights) of one dimension: the input positions each output reads."""
+def taps(mode, size, out, align_corners, scale, kind, shortcuts, stored=None):
+    """(indices, weights) of one dimension: the input positions each output reads. Weights
+    are computed in ``kind``; with ``stored``, each is rounded to that dtype on the way."""
     if mode == "nearest":
         return [_nearest(size, out, scale, shortcuts)], None
     if mode == "nearest_exact":
         return [_nearest_exact(size, out, scale)], None
+    kept = (lambda w: w) if stored is None else (lambda w: w.astype(stored).astype(kind))
     if mode == "linear":
-        return _linear(size, out, align_corners, scale, kind)
-    return _cubic(size, out, align_corners, scale, kind)
+        return _linear(size, out, align_corners, scale, kind, kept)
+    return _cubic(size, out, align_corners, scale, kind, kept)
 
 
-# --- book/chapters/16v_upsampling.md:215
+# --- book/chapters/16v_upsampling.md:220
+def _on(values, like):
+    """A host array of indices or weights, moved where ``like`` is."""
+    return values if type(like) is np.ndarray else array_module(device_of(like)).asarray(values)
+
+
 def _computed_in(dtype):
     return dtype.type if dtype in (np.float32, np.float64) else np.float32
+
+
+# NOTE [Weights kept in float16]
+# torch's linear, trilinear and bicubic kernels compute each weight in
+# float32 and store it in the input's dtype, float16 included; linear's
+# near weight is 1 less the far one as stored. Its bilinear kernel keeps
+# float32 weights. Either way the sum is taken in float32 and rounded once.
 
 
 def _resample(a, mode, output_size, align_corners, scales):
     n, shortcuts = len(output_size), mode != "nearest" or len(output_size) == 2
     kind = _computed_in(a.dtype)
     out = a if mode.startswith("nearest") else a.astype(kind)
+    # NOTE [Weights kept in float16]
+    stored = a.dtype if kind != a.dtype and not (mode == "linear" and n == 2) else None
     for axis in reversed(range(a.ndim - n, a.ndim)):  # the last dimension first
         k = axis - (a.ndim - n)
         places, weights = taps(mode, a.shape[axis], output_size[k], align_corners, scales[k],
-                               kind, shortcuts)
-        picked = [np.take(out, np.asarray(p, like=a), axis=axis) for p in places]
+                               kind, shortcuts, stored)
+        picked = [np.take(out, _on(p, a), axis=axis) for p in places]
         if weights is None:
             out = picked[0]
             continue
         shape = (-1,) + (1,) * (a.ndim - 1 - axis)
-        out = picked[0] * np.asarray(weights[0], like=a).reshape(shape)
+        out = picked[0] * _on(weights[0], a).reshape(shape)
         for p, w in zip(picked[1:], weights[1:]):
-            out = out + p * np.asarray(w, like=a).reshape(shape)
+            out = out + p * _on(w, a).reshape(shape)
     # NOTE [Results in the suggested memory format]
     return suggested_format_result(out.astype(a.dtype, copy=False), a)
 
 
-# --- book/chapters/16v_upsampling.md:246
+# --- book/chapters/16v_upsampling.md:265
 def _spread_back(g, mode, output_size, input_size, align_corners, scales, suggested):
     n, kind = len(output_size), _computed_in(g.dtype)
     if mode == "cubic" and tuple(output_size) == tuple(input_size[-n:]):
-        return np.array(g, order="C")  # NOTE [Linear's shortcut]
+        return g.copy(order="C")  # NOTE [Linear's shortcut]
     out = g.astype(kind)
     for axis in range(g.ndim - n, g.ndim):
         k = axis - (g.ndim - n)
@@ -134,15 +150,14 @@ def _spread_back(g, mode, output_size, input_size, align_corners, scales, sugges
         total = np.zeros(shape, kind, like=g)
         into, moved = np.moveaxis(total, axis, 0), np.moveaxis(out, axis, 0)
         for i, p in enumerate(places):
-            w = 1 if weights is None else np.asarray(weights[i], like=g).reshape(
-                (-1,) + (1,) * (g.ndim - 1))
-            add_at(into, np.asarray(p, like=g), moved * w)
+            w = 1 if weights is None else _on(weights[i], g).reshape((-1,) + (1,) * (g.ndim - 1))
+            add_at(into, _on(p, g), moved * w)
         out = total
-    out = out.astype(g.dtype, copy=False)
-    return suggested_format_result(out, g) if suggested else np.ascontiguousarray(out)
+    out = out.astype(g.dtype, copy=False)  # row-major, as the zeros it was summed into
+    return suggested_format_result(out, g) if suggested else out
 
 
-# --- book/chapters/16v_upsampling.md:277
+# --- book/chapters/16v_upsampling.md:295
 _SCALES = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_h", "scales_w")}
 _KW = inspect.Parameter.KEYWORD_ONLY
 
@@ -180,7 +195,7 @@ def _pair(name, node, mode, n, aligned, suggested):
     return rows
 
 
-# --- book/chapters/16v_upsampling.md:318
+# --- book/chapters/16v_upsampling.md:336
 ROWS = {}
 for _n in (1, 2, 3):
     ROWS["nearest", _n] = _pair(f"upsample_nearest{_n}d", f"UpsampleNearest{_n}DBackward0",
