@@ -63,7 +63,39 @@ def _apply(a, matrices):
     return a
 
 
+def _aa_filter(x, cubic):
+    x, a = abs(x), -0.5
+    if not cubic:
+        return max(0.0, 1 - x)
+    if x < 1:
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+    return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a if x < 2 else 0.0
+
+
+def _aa_matrix(L, O, align, scale, cubic, shortcut):  # noqa: E741
+    """Antialiased: every input within the filter's reach, stretched by the scale s = L / O."""
+    if shortcut and O == L:
+        return np.eye(L)
+    if align:
+        s = (L - 1) / (O - 1) if O > 1 else 0.0
+    else:
+        s = 1.0 / scale if scale else L / O
+    reach = 2.0 if cubic else 1.0
+    support, stretch = (reach * s, 1 / s) if s >= 1 else (reach, 1.0)
+    m = np.zeros((O, L))
+    for i in range(O):
+        centre = s * (i + 0.5)
+        for j in range(max(int(centre - support + 0.5), 0), min(int(centre + support + 0.5), L)):
+            m[i, j] = _aa_filter((j - centre + 0.5) * stretch, cubic)
+        if m[i].sum():
+            m[i] /= m[i].sum()
+    return m
+
+
 def _matrices(mode, spatial, sizes, align, scales, backward):
+    if mode.endswith("-aa"):  # the forward copies an unchanged size, the backward does not
+        return [_aa_matrix(size, out, align, s, mode == "bicubic-aa", not backward)
+                for size, out, s in zip(spatial, sizes, scales)]
     if backward and mode == "bicubic" and tuple(spatial) == tuple(sizes):
         return [np.eye(L) for L in spatial]  # the bicubic gradient of an unchanged size: a copy
     shortcuts = backward or len(spatial) == 2
@@ -74,18 +106,31 @@ def _matrices(mode, spatial, sizes, align, scales, backward):
 NODES = {"nearest": "UpsampleNearest{n}DBackward0", "nearest-exact":
          "UpsampleNearestExact{n}DBackward0", "linear": "UpsampleLinear1DBackward0",
          "bilinear": "UpsampleBilinear2DBackward0", "bicubic": "UpsampleBicubic2DBackward0",
-         "trilinear": "UpsampleTrilinear3DBackward0"}
+         "trilinear": "UpsampleTrilinear3DBackward0",
+         "bilinear-aa": "UpsampleBilinear2DAaBackward0",
+         "bicubic-aa": "UpsampleBicubic2DAaBackward0"}
 SCALES = {1: ["scales"], 2: ["scales_h", "scales_w"], 3: ["scales_d", "scales_h", "scales_w"]}
 SPATIAL = {1: [(5,), (4,), (3,)], 2: [(5, 4), (3, 3)], 3: [(3, 2, 4)]}
 MODES = {1: ["nearest", "nearest-exact", "linear"], 2: ["nearest", "nearest-exact", "bilinear",
-                                                        "bicubic"],
+                                                        "bicubic", "bilinear-aa", "bicubic-aa"],
          3: ["nearest", "nearest-exact", "trilinear"]}
 HOW = [{"size": 7}, {"size": 2}, {"scale_factor": 1.7}, {"scale_factor": 0.6},
        {"scale_factor": 2}, {"scale_factor": 1.3}, {"scale_factor": 2.1},
        {"scale_factor": 1.7, "recompute_scale_factor": True}]
+def _one_wide(spatial, how):
+    """Whether an antialiased resize of a 2-d ``spatial`` changes the height to a width of 1."""
+    sizes = [how["size"]] * 2 if "size" in how else [int(L * how["scale_factor"]) for L in spatial]
+    return sizes[1] == 1 and sizes[0] != spatial[0]
+
+
 CASES = [(mode, spatial, how, align)
          for n, modes in MODES.items() for mode in modes for spatial in SPATIAL[n]
-         for how in HOW for align in ((None,) if "nearest" in mode else (False, True))]
+         for how in HOW for align in ((None,) if "nearest" in mode else (False, True))
+         if not (mode.endswith("-aa") and _one_wide(spatial, how))]  # see test_one_wide
+
+
+def _resize(x, mode, **how):
+    return F.interpolate(x, mode=mode.removesuffix("-aa"), antialias=mode.endswith("-aa"), **how)
 
 
 def _case(mode, spatial, how, align):
@@ -105,7 +150,7 @@ def test_values_gradients_and_nodes(mode, spatial, how, align):
     shape = (2, 3, *spatial)
     data = RNG.uniform(-1.0, 1.0, shape)
     x = torch.tensor(data, requires_grad=True)
-    y = F.interpolate(x, mode=mode, align_corners=align, **how)
+    y = _resize(x, mode, align_corners=align, **how)
     forward = _matrices(mode, spatial, sizes, bool(align), scales, False)
     np.testing.assert_allclose(y.detach().numpy(), _apply(data, forward), rtol=1e-12, atol=1e-12)
     node = y.grad_fn
@@ -142,7 +187,7 @@ def test_float32_values_and_a_leaf_edge(mode, spatial, how, align):
     n, sizes, scales = _case(mode, spatial, how, align)
     data = RNG.uniform(-1.0, 1.0, (1, 2, *spatial)).astype(np.float32)
     x = torch.tensor(data, requires_grad=True)
-    y = F.interpolate(x, mode=mode, align_corners=align, **how)
+    y = _resize(x, mode, align_corners=align, **how)
     assert y.dtype == torch.float32
     assert type(y.grad_fn.next_functions[0][0]).__name__ == "AccumulateGrad"
     expected = _apply(data.astype(np.float64), _matrices(mode, spatial, sizes, bool(align),
@@ -309,3 +354,30 @@ def test_modules():
         warnings.simplefilter("error")
         assert torch.equal(bilinear(x), F.interpolate(x, size=5, mode="bilinear",
                                                       align_corners=True))
+
+
+HALF = {  # torch's float16 results, to the bit: weights kept in float16, sums in float32
+    ("linear", (8,), False): [
+        -1.0, -0.837890625, -0.60693359375, -0.37548828125, -0.1444091796875, 0.08685302734375,
+        0.318115234375, 0.47998046875, 0.85009765625, 1.01171875, 1.2431640625, 1.474609375,
+        1.705078125, 1.9365234375, 2.16796875, 2.330078125],
+    ("bicubic", (3, 7), False): [
+        -1.189453125, -0.984375, -0.6689453125, -0.420654296875, -0.1724853515625,
+        0.1436767578125, 0.3486328125, -0.10406494140625, 0.10076904296875, 0.4169921875,
+        0.6650390625, 0.91357421875, 1.2294921875, 1.43359375, 0.9814453125, 1.1865234375,
+        1.5029296875, 1.7509765625, 1.9990234375, 2.314453125, 2.51953125],
+    ("bilinear", (3, 7), True): [
+        -1.0, -0.75341796875, -0.5068359375, -0.260009765625, -0.01334381103515625,
+        0.2332763671875, 0.47998046875, -0.074951171875, 0.171630859375, 0.418212890625,
+        0.6650390625, 0.91162109375, 1.158203125, 1.4052734375, 0.85009765625, 1.0966796875,
+        1.3427734375, 1.58984375, 1.8369140625, 2.083984375, 2.330078125],
+}
+
+
+@pytest.mark.parametrize(("mode", "size", "align"), list(HALF))
+def test_float16_results_to_the_bit(mode, size, align):
+    x = (torch.arange(10.0).view(1, 1, 2, 5) * 0.37 - 1).half()
+    x = x.view(1, 2, 5) if mode == "linear" else x
+    y = F.interpolate(x, size=size, mode=mode, align_corners=align)
+    assert y.dtype == torch.float16
+    assert y.float().flatten().tolist() == HALF[mode, size, align]

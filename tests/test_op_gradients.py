@@ -1303,7 +1303,14 @@ UPSAMPLINGS = {  # the row: (F.interpolate's mode, the number of spatial dimensi
     **{f"_upsample_nearest_exact{n}d": ("nearest-exact", n) for n in (1, 2, 3)},
     "upsample_linear1d": ("linear", 1), "upsample_bilinear2d": ("bilinear", 2),
     "upsample_bicubic2d": ("bicubic", 2), "upsample_trilinear3d": ("trilinear", 3),
+    "_upsample_bilinear2d_aa": ("bilinear-aa", 2), "_upsample_bicubic2d_aa": ("bicubic-aa", 2),
 }
+
+
+def interpolating(functional, mode):
+    """A call of ``functional.interpolate`` in ``mode``, antialiased for a mode ending in -aa."""
+    return lambda a, **params: functional.interpolate(
+        a, mode=mode.removesuffix("-aa"), antialias=mode.endswith("-aa"), **params)
 
 
 def _sizings(mode):
@@ -1336,8 +1343,7 @@ def _gradient_recipe(name):
 
 
 RECIPES.update({
-    **{name: Recipe(lambda a, mode=mode, **params: F.interpolate(a, mode=mode, **params),
-                    shapes=st.just([_RESIZED[n]]), params=_sizings(mode))
+    **{name: Recipe(interpolating(F, mode), shapes=st.just([_RESIZED[n]]), params=_sizings(mode))
        for name, (mode, n) in UPSAMPLINGS.items()},
     **{f"{name}_backward": _gradient_recipe(name) for name in UPSAMPLINGS},
 })

@@ -25,6 +25,7 @@ from tests.test_op_gradients import (
     WITHOUT_FORWARD_FORMULA,
     _laid_out,
     drawn_case,
+    interpolating,
 )
 
 aten = torch.ops.aten
@@ -362,8 +363,7 @@ TORCH_CALLS.update({  # chapter "Convolution and pooling"
 })
 
 TORCH_CALLS.update({  # chapter "Upsampling"
-    **{name: lambda a, mode=mode, **p: F.interpolate(a, mode=mode, **p)
-       for name, (mode, n) in UPSAMPLINGS.items()},
+    **{name: interpolating(F, mode) for name, (mode, n) in UPSAMPLINGS.items()},
     **{f"{name}_backward": getattr(aten, f"{name}_backward") for name in UPSAMPLINGS},
 })
 

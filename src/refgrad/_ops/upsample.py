@@ -114,6 +114,10 @@ def _computed_in(dtype):
 
 
 def _resample(a, mode, output_size, align_corners, scales):
+    if mode.endswith("_aa"):  # section "Antialiasing"
+        from refgrad._ops.antialias import resample_aa
+
+        return resample_aa(a, mode == "cubic_aa", output_size, align_corners, scales)
     n, shortcuts = len(output_size), mode != "nearest" or len(output_size) == 2
     kind = _computed_in(a.dtype)
     out = a if mode.startswith("nearest") else a.astype(kind)
@@ -135,8 +139,13 @@ def _resample(a, mode, output_size, align_corners, scales):
     return suggested_format_result(out.astype(a.dtype, copy=False), a)
 
 
-# --- book/chapters/16v_upsampling.md:265
+# --- book/chapters/16v_upsampling.md:269
 def _spread_back(g, mode, output_size, input_size, align_corners, scales, suggested):
+    if mode.endswith("_aa"):  # section "Antialiasing"
+        from refgrad._ops.antialias import spread_back_aa
+
+        return spread_back_aa(g, mode == "cubic_aa", output_size, input_size, align_corners,
+                              scales, suggested)
     n, kind = len(output_size), _computed_in(g.dtype)
     if mode == "cubic" and tuple(output_size) == tuple(input_size[-n:]):
         return g.copy(order="C")  # NOTE [Linear's shortcut]
@@ -157,7 +166,7 @@ def _spread_back(g, mode, output_size, input_size, align_corners, scales, sugges
     return suggested_format_result(out, g) if suggested else out
 
 
-# --- book/chapters/16v_upsampling.md:295
+# --- book/chapters/16v_upsampling.md:304
 _SCALES = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_h", "scales_w")}
 _KW = inspect.Parameter.KEYWORD_ONLY
 
@@ -195,7 +204,7 @@ def _pair(name, node, mode, n, aligned, suggested):
     return rows
 
 
-# --- book/chapters/16v_upsampling.md:336
+# --- book/chapters/16v_upsampling.md:345
 ROWS = {}
 for _n in (1, 2, 3):
     ROWS["nearest", _n] = _pair(f"upsample_nearest{_n}d", f"UpsampleNearest{_n}DBackward0",
@@ -211,3 +220,7 @@ ROWS["bicubic", 2] = _pair("upsample_bicubic2d", "UpsampleBicubic2DBackward0", "
                            False)
 ROWS["trilinear", 3] = _pair("upsample_trilinear3d", "UpsampleTrilinear3DBackward0", "linear",
                              3, True, True)
+ROWS["bilinear-aa", 2] = _pair("_upsample_bilinear2d_aa", "UpsampleBilinear2DAaBackward0",
+                               "linear_aa", 2, True, True)
+ROWS["bicubic-aa", 2] = _pair("_upsample_bicubic2d_aa", "UpsampleBicubic2DAaBackward0",
+                              "cubic_aa", 2, True, False)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_upsampling.md:367
+# --- book/chapters/16v_upsampling.md:380
 """F.interpolate and its older names: torch's checks, then the rows."""
 
 import warnings
@@ -27,7 +27,7 @@ def _spelled(shape):
     return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
-# --- book/chapters/16v_upsampling.md:395
+# --- book/chapters/16v_upsampling.md:408
 def _sizes(input, dim, size, scale_factor, recompute_scale_factor, mode):
     """(output_size, scale_factors): one of them None, as torch's checks leave them."""
     spatial = _spelled(input.shape[2:])
@@ -72,7 +72,7 @@ def _sizes(input, dim, size, scale_factor, recompute_scale_factor, mode):
     return output_size, scale_factors
 
 
-# --- book/chapters/16v_upsampling.md:447
+# --- book/chapters/16v_upsampling.md:462
 _KERNELS = {("nearest", 1): "compute_indices_weights_nearest",
             ("nearest", 2): "upsample_nearest2d_channels_last",
             ("nearest", 3): "compute_indices_weights_nearest",
@@ -96,17 +96,19 @@ def _checked(input, mode, n, output_size):
     if input.shape[1] == 0:
         raise RuntimeError(f"Non-empty {n + 2}D data tensor expected but got a tensor with "
                            f"sizes {_spelled(input.shape)}")
-    name = input.dtype.name
-    if name in ("float16", "bfloat16", "float32", "float64"):
+    name, aa = input.dtype.name, mode.endswith("-aa")
+    if name in ("float32", "float64") or (name == "float16" and not aa):
         return
     if name == "uint8" and mode in ("nearest", "nearest-exact"):
         return
-    if name == "uint8" and mode in ("bilinear", "bicubic"):
-        raise NotImplementedError(f"refgrad has no uint8 kernel for mode '{mode}'")
-    raise not_implemented_for(_KERNELS[mode.replace("-exact", ""), n], input._data.dtype)
+    if name == "uint8" and mode.removesuffix("-aa") in ("bilinear", "bicubic"):
+        raise NotImplementedError(f"refgrad has no uint8 kernel for mode "
+                                  f"'{mode.removesuffix('-aa')}'" + " with antialias" * aa)
+    kernel = "compute_index_ranges_weights" if aa else _KERNELS[mode.replace("-exact", ""), n]
+    raise not_implemented_for(kernel, input._data.dtype)
 
 
-# --- book/chapters/16v_upsampling.md:485
+# --- book/chapters/16v_upsampling.md:502
 def _upsample(input, mode, n, output_size, scale_factors, align_corners):
     from refgrad._ops.dispatch import call
     from refgrad._ops.upsample import _SCALES
@@ -123,7 +125,7 @@ def _upsample(input, mode, n, output_size, scale_factors, align_corners):
     return call(ROWS[mode, n][0], (input,), params)
 
 
-# --- book/chapters/16v_upsampling.md:507
+# --- book/chapters/16v_upsampling.md:525
 _DIMS = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "area": (1, 2, 3), "linear": (1,),
          "bilinear": (2,), "bicubic": (2,), "trilinear": (3,)}
 _WANTS = {"linear": 3, "bilinear": 4, "trilinear": 5}
@@ -148,14 +150,14 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             raise ValueError("Lanczos mode does not support align_corners=True")
         if not antialias:
             raise ValueError("Lanczos mode requires antialias=True")
-    if antialias:
-        raise NotImplementedError("refgrad's interpolate has no antialias=True")
+        raise NotImplementedError("refgrad's interpolate has no mode 'lanczos'")
     if dim in _DIMS.get(mode, ()):
         if mode == "area":
             from refgrad.nn import functional as F
 
             pool = (F.adaptive_avg_pool1d, F.adaptive_avg_pool2d, F.adaptive_avg_pool3d)[dim - 1]
             return pool(input, output_size)
+        mode = f"{mode}-aa" if antialias else mode  # section "Antialiasing"
         return _upsample(input, mode, dim, output_size, scale_factors, align_corners)
     if mode in _WANTS and input.ndim in (3, 4, 5):
         raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs "
@@ -166,7 +168,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         f"nearest-exact (got {mode})")
 
 
-# --- book/chapters/16v_upsampling.md:556
+# --- book/chapters/16v_upsampling.md:574
 def _deprecated(name):
     warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
                   "instead.", stacklevel=3)
