@@ -118,7 +118,9 @@ HOW = [{"size": 7}, {"size": 2}, {"scale_factor": 1.7}, {"scale_factor": 0.6},
        {"scale_factor": 2}, {"scale_factor": 1.3}, {"scale_factor": 2.1},
        {"scale_factor": 1.7, "recompute_scale_factor": True}]
 def _one_wide(spatial, how):
-    """Whether an antialiased resize of a 2-d ``spatial`` changes the height to a width of 1."""
+    """Whether a resize of a 2-d ``spatial`` changes the height to a width of 1: torch 2.13's
+    antialiased kernel then gives every output row the first row's values, and refgrad does
+    not (the chapter "Upsampling" says so), so those cases are left out here."""
     sizes = [how["size"]] * 2 if "size" in how else [int(L * how["scale_factor"]) for L in spatial]
     return sizes[1] == 1 and sizes[0] != spatial[0]
 
@@ -126,7 +128,7 @@ def _one_wide(spatial, how):
 CASES = [(mode, spatial, how, align)
          for n, modes in MODES.items() for mode in modes for spatial in SPATIAL[n]
          for how in HOW for align in ((None,) if "nearest" in mode else (False, True))
-         if not (mode.endswith("-aa") and _one_wide(spatial, how))]  # see test_one_wide
+         if not (mode.endswith("-aa") and _one_wide(spatial, how))]
 
 
 def _resize(x, mode, **how):
@@ -206,7 +208,7 @@ def test_nearest_reads_float32_indices_whatever_the_dtype():
 CHANNELS_LAST = {2: torch.channels_last, 3: torch.channels_last_3d}
 GRAD_FOLLOWS = {("nearest", 2): True, ("nearest-exact", 2): True, ("bilinear", 2): True,
                 ("bicubic", 2): False, ("nearest", 3): False, ("nearest-exact", 3): False,
-                ("trilinear", 3): True}
+                ("trilinear", 3): True, ("bilinear-aa", 2): True, ("bicubic-aa", 2): False}
 
 
 @pytest.mark.parametrize(("mode", "n"), list(GRAD_FOLLOWS))
@@ -216,7 +218,7 @@ def test_layouts_of_results_and_gradients(mode, n):
     sizes = [5, 3, 2][:n]
     for laid in (x, x.contiguous(memory_format=fmt)):
         leaf = laid.detach().requires_grad_()
-        y = F.interpolate(leaf, size=sizes, mode=mode)
+        y = _resize(leaf, mode, size=sizes)
         assert y.is_contiguous(memory_format=fmt) == (laid is not x)
         assert y.is_contiguous() == (laid is x)
         for g in (torch.randn(y.shape, dtype=torch.float64),
@@ -252,6 +254,10 @@ def test_dtypes():
     with raises(NotImplementedError,
                 "\"compute_indices_weights_nearest\" not implemented for 'Bool'"):
         F.interpolate(x.view(1, 1, 2, 3, 3).bool(), size=5)
+    with raises(NotImplementedError,
+                "\"compute_index_ranges_weights\" not implemented for 'Half'"):
+        F.interpolate(x.half(), size=5, mode="bilinear", antialias=True)
+
 
 
 X3, X4, X5 = torch.ones(2, 3, 5), torch.ones(2, 3, 5, 4), torch.ones(2, 3, 5, 4, 3)
