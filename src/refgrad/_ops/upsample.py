@@ -204,23 +204,32 @@ def _pair(name, node, mode, n, aligned, suggested):
     return rows
 
 
-# --- book/chapters/16v_upsampling.md:345
+# --- book/chapters/16v_upsampling.md:347
 ROWS = {}
-for _n in (1, 2, 3):
-    ROWS["nearest", _n] = _pair(f"upsample_nearest{_n}d", f"UpsampleNearest{_n}DBackward0",
-                                "nearest", _n, False, _n == 2)
-    ROWS["nearest-exact", _n] = _pair(f"_upsample_nearest_exact{_n}d",
-                                      f"UpsampleNearestExact{_n}DBackward0", "nearest_exact",
-                                      _n, False, _n == 2)
-ROWS["linear", 1] = _pair("upsample_linear1d", "UpsampleLinear1DBackward0", "linear", 1, True,
-                          False)
-ROWS["bilinear", 2] = _pair("upsample_bilinear2d", "UpsampleBilinear2DBackward0", "linear", 2,
-                            True, True)
-ROWS["bicubic", 2] = _pair("upsample_bicubic2d", "UpsampleBicubic2DBackward0", "cubic", 2, True,
-                           False)
-ROWS["trilinear", 3] = _pair("upsample_trilinear3d", "UpsampleTrilinear3DBackward0", "linear",
-                             3, True, True)
-ROWS["bilinear-aa", 2] = _pair("_upsample_bilinear2d_aa", "UpsampleBilinear2DAaBackward0",
-                               "linear_aa", 2, True, True)
-ROWS["bicubic-aa", 2] = _pair("_upsample_bicubic2d_aa", "UpsampleBicubic2DAaBackward0",
-                              "cubic_aa", 2, True, False)
+UPSAMPLE_NEAREST1D, UPSAMPLE_NEAREST1D_BACKWARD = ROWS["nearest", 1] = _pair(
+    "upsample_nearest1d", "UpsampleNearest1DBackward0", "nearest", 1, False, False)
+UPSAMPLE_NEAREST2D, UPSAMPLE_NEAREST2D_BACKWARD = ROWS["nearest", 2] = _pair(
+    "upsample_nearest2d", "UpsampleNearest2DBackward0", "nearest", 2, False, True)
+UPSAMPLE_NEAREST3D, UPSAMPLE_NEAREST3D_BACKWARD = ROWS["nearest", 3] = _pair(
+    "upsample_nearest3d", "UpsampleNearest3DBackward0", "nearest", 3, False, False)
+UPSAMPLE_NEAREST_EXACT1D, UPSAMPLE_NEAREST_EXACT1D_BACKWARD = ROWS["nearest-exact", 1] = _pair(
+    "_upsample_nearest_exact1d", "UpsampleNearestExact1DBackward0", "nearest_exact", 1, False,
+    False)
+UPSAMPLE_NEAREST_EXACT2D, UPSAMPLE_NEAREST_EXACT2D_BACKWARD = ROWS["nearest-exact", 2] = _pair(
+    "_upsample_nearest_exact2d", "UpsampleNearestExact2DBackward0", "nearest_exact", 2, False,
+    True)
+UPSAMPLE_NEAREST_EXACT3D, UPSAMPLE_NEAREST_EXACT3D_BACKWARD = ROWS["nearest-exact", 3] = _pair(
+    "_upsample_nearest_exact3d", "UpsampleNearestExact3DBackward0", "nearest_exact", 3, False,
+    False)
+UPSAMPLE_LINEAR1D, UPSAMPLE_LINEAR1D_BACKWARD = ROWS["linear", 1] = _pair(
+    "upsample_linear1d", "UpsampleLinear1DBackward0", "linear", 1, True, False)
+UPSAMPLE_BILINEAR2D, UPSAMPLE_BILINEAR2D_BACKWARD = ROWS["bilinear", 2] = _pair(
+    "upsample_bilinear2d", "UpsampleBilinear2DBackward0", "linear", 2, True, True)
+UPSAMPLE_BICUBIC2D, UPSAMPLE_BICUBIC2D_BACKWARD = ROWS["bicubic", 2] = _pair(
+    "upsample_bicubic2d", "UpsampleBicubic2DBackward0", "cubic", 2, True, False)
+UPSAMPLE_TRILINEAR3D, UPSAMPLE_TRILINEAR3D_BACKWARD = ROWS["trilinear", 3] = _pair(
+    "upsample_trilinear3d", "UpsampleTrilinear3DBackward0", "linear", 3, True, True)
+UPSAMPLE_BILINEAR2D_AA, UPSAMPLE_BILINEAR2D_AA_BACKWARD = ROWS["bilinear-aa", 2] = _pair(
+    "_upsample_bilinear2d_aa", "UpsampleBilinear2DAaBackward0", "linear_aa", 2, True, True)
+UPSAMPLE_BICUBIC2D_AA, UPSAMPLE_BICUBIC2D_AA_BACKWARD = ROWS["bicubic-aa", 2] = _pair(
+    "_upsample_bicubic2d_aa", "UpsampleBicubic2DAaBackward0", "cubic_aa", 2, True, False)
