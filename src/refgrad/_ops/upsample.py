@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_upsampling.md:91
+# --- book/chapters/16v_upsampling.md:93
 """The upsampling rows: which input positions each output reads, and with what weights."""
 
 import inspect
@@ -35,7 +35,7 @@ def _sources(size, out, align_corners, scale, kind, cubic):
     return src if cubic else np.maximum(src, kind(0))  # linear: the left edge repeats
 
 
-# --- book/chapters/16v_upsampling.md:129
+# --- book/chapters/16v_upsampling.md:131
 # NOTE [Nearest's two shortcuts]
 # torch's "nearest" index is floor(i * scale) computed in float32, except
 # that its two-dimensional forward kernel and every backward kernel copy a
@@ -96,7 +96,7 @@ def taps(mode, size, out, align_corners, scale, kind, shortcuts, stored=None):
     return _cubic(size, out, align_corners, scale, kind, kept)
 
 
-# --- book/chapters/16v_upsampling.md:220
+# --- book/chapters/16v_upsampling.md:222
 def _on(values, like):
     """A host array of indices or weights, moved where ``like`` is."""
     return values if type(like) is np.ndarray else array_module(device_of(like)).asarray(values)
@@ -139,7 +139,7 @@ def _resample(a, mode, output_size, align_corners, scales):
     return suggested_format_result(out.astype(a.dtype, copy=False), a)
 
 
-# --- book/chapters/16v_upsampling.md:269
+# --- book/chapters/16v_upsampling.md:271
 def _spread_back(g, mode, output_size, input_size, align_corners, scales, suggested):
     if mode.endswith("_aa"):  # section "Antialiasing"
         from refgrad._ops.antialias import spread_back_aa
@@ -166,7 +166,7 @@ def _spread_back(g, mode, output_size, input_size, align_corners, scales, sugges
     return suggested_format_result(out, g) if suggested else out
 
 
-# --- book/chapters/16v_upsampling.md:304
+# --- book/chapters/16v_upsampling.md:306
 _SCALES = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_h", "scales_w")}
 _KW = inspect.Parameter.KEYWORD_ONLY
 
@@ -188,8 +188,9 @@ def _pair(name, node, mode, n, aligned, suggested):
         return _spread_back(g, mode, output_size, input_size, align_corners,
                             [given[s] for s in scales], suggested)
 
-    def backward(grad, self_sym_sizes, **params):
-        return (call(rows[1], (grad,), {**params, "input_size": tuple(self_sym_sizes)}),)
+    def backward(grad, self_sym_sizes, output_size, **params):  # in the gradient row's order
+        given = {"output_size": output_size, "input_size": tuple(self_sym_sizes), **params}
+        return (call(rows[1], (grad,), given),)
 
     def double_backward(grad, input_size, **params):
         return (call(rows[0], (grad,), params),)
@@ -204,7 +205,7 @@ def _pair(name, node, mode, n, aligned, suggested):
     return rows
 
 
-# --- book/chapters/16v_upsampling.md:347
+# --- book/chapters/16v_upsampling.md:350
 ROWS = {}
 UPSAMPLE_NEAREST1D, UPSAMPLE_NEAREST1D_BACKWARD = ROWS["nearest", 1] = _pair(
     "upsample_nearest1d", "UpsampleNearest1DBackward0", "nearest", 1, False, False)
