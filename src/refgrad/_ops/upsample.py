@@ -139,7 +139,7 @@ def _resample(a, mode, output_size, align_corners, scales):
     return suggested_format_result(out.astype(a.dtype, copy=False), a)
 
 
-# --- book/chapters/16v_upsampling.md:271
+# --- book/chapters/16v_upsampling.md:274
 def _spread_back(g, mode, output_size, input_size, align_corners, scales, suggested):
     if mode.endswith("_aa"):  # section "Antialiasing"
         from refgrad._ops.antialias import spread_back_aa
@@ -166,7 +166,7 @@ def _spread_back(g, mode, output_size, input_size, align_corners, scales, sugges
     return suggested_format_result(out, g) if suggested else out
 
 
-# --- book/chapters/16v_upsampling.md:306
+# --- book/chapters/16v_upsampling.md:309
 _SCALES = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_h", "scales_w")}
 _KW = inspect.Parameter.KEYWORD_ONLY
 
@@ -205,7 +205,7 @@ def _pair(name, node, mode, n, aligned, suggested):
     return rows
 
 
-# --- book/chapters/16v_upsampling.md:350
+# --- book/chapters/16v_upsampling.md:353
 ROWS = {}
 UPSAMPLE_NEAREST1D, UPSAMPLE_NEAREST1D_BACKWARD = ROWS["nearest", 1] = _pair(
     "upsample_nearest1d", "UpsampleNearest1DBackward0", "nearest", 1, False, False)

@@ -130,7 +130,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/16v_upsampling.md:615
+# --- book/chapters/16v_upsampling.md:618
 from refgrad._ops.upsampling import (  # noqa: E402
     interpolate,
     upsample,
