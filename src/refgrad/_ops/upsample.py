@@ -26,16 +26,23 @@ def _step(size, out, align_corners, scale, kind):
     return kind(size) / kind(out)
 
 
+def fused(a, b, c):
+    """``a * b + c`` rounded once, as a fused multiply-add: NOTE [Fused multiply-adds]."""
+    if a.dtype != np.float32:
+        return a * b + c
+    return (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(a.dtype)
+
+
 def _sources(size, out, align_corners, scale, kind, cubic):
     """Each output's source coordinate, in ``kind``."""
     step, i = _step(size, out, align_corners, scale, kind), np.arange(out).astype(kind)
     if align_corners:
         return step * i
-    src = step * (i + kind(0.5)) - kind(0.5)
+    src = fused(i + kind(0.5), step, kind(-0.5))
     return src if cubic else np.maximum(src, kind(0))  # linear: the left edge repeats
 
 
-# --- book/chapters/16v_upsampling.md:131
+# --- book/chapters/16v_upsampling.md:138
 # NOTE [Nearest's two shortcuts]
 # torch's "nearest" index is floor(i * scale) computed in float32, except
 # that its two-dimensional forward kernel and every backward kernel copy a
@@ -65,8 +72,9 @@ def _nearest_exact(size, out, scale):
 # nearest-exact kernels do not. The bicubic forward does not either, but
 # its backward copies the gradient when neither size changes.
 def _linear(size, out, align_corners, scale, kind, kept):
-    if out == size:
-        return [np.arange(out)], [np.ones(out, kind)]
+    if out == size:  # each position reads itself, and its next with weight 0 (0 * inf is nan)
+        i = np.arange(out)
+        return [i, i], [np.ones(out, kind), np.zeros(out, kind)]
     src = _sources(size, out, align_corners, scale, kind, cubic=False)
     low = src.astype(np.int64)  # src >= 0: truncation is floor
     far = kept(np.clip(src - low.astype(kind), 0, 1))
@@ -96,7 +104,7 @@ def taps(mode, size, out, align_corners, scale, kind, shortcuts, stored=None):
     return _cubic(size, out, align_corners, scale, kind, kept)
 
 
-# --- book/chapters/16v_upsampling.md:222
+# --- book/chapters/16v_upsampling.md:231
 def _on(values, like):
     """A host array of indices or weights, moved where ``like`` is."""
     return values if type(like) is np.ndarray else array_module(device_of(like)).asarray(values)
@@ -113,6 +121,22 @@ def _computed_in(dtype):
 # float32 weights. Either way the sum is taken in float32 and rounded once.
 
 
+# NOTE [Fused multiply-adds]
+# torch's CPU kernels are compiled to fuse a product and a sum into one
+# instruction that rounds once: a source coordinate is (i + 0.5) * step - 0.5
+# so fused, and a sum of taps t0 * w0 + t1 * w1 + ... is t0 * w0 fused with
+# the rounded t1 * w1, then each further tap fused in turn. refgrad does the
+# same, in float64 where products of float32 numbers are exact, so that its
+# float32 linear, bilinear and trilinear results are torch's to the bit (a
+# second rounding can differ from a true fused one in rare ties). NumPy has
+# no fused operation for float64, which is summed plainly.
+def _summed(picked, weights):
+    out = fused(picked[0], weights[0], picked[1] * weights[1])
+    for p, w in zip(picked[2:], weights[2:]):
+        out = fused(p, w, out)
+    return out
+
+
 def _resample(a, mode, output_size, align_corners, scales):
     if mode.endswith("_aa"):  # section "Antialiasing"
         from refgrad._ops.antialias import resample_aa
@@ -123,23 +147,32 @@ def _resample(a, mode, output_size, align_corners, scales):
     out = a if mode.startswith("nearest") else a.astype(kind)
     # NOTE [Weights kept in float16]
     stored = a.dtype if kind != a.dtype and not (mode == "linear" and n == 2) else None
-    for axis in reversed(range(a.ndim - n, a.ndim)):  # the last dimension first
-        k = axis - (a.ndim - n)
-        places, weights = taps(mode, a.shape[axis], output_size[k], align_corners, scales[k],
-                               kind, shortcuts, stored)
+    every = [taps(mode, a.shape[axis], output_size[k], align_corners, scales[k], kind, shortcuts,
+                  stored) for k, axis in enumerate(range(a.ndim - n, a.ndim))]
+    if mode == "linear" and n == 2:
+        out = _bilinear(out, every)
+    for k in reversed(range(n) if not (mode == "linear" and n == 2) else ()):
+        axis, (places, weights) = a.ndim - n + k, every[k]
         picked = [np.take(out, _on(p, a), axis=axis) for p in places]
-        if weights is None:
-            out = picked[0]
-            continue
-        shape = (-1,) + (1,) * (a.ndim - 1 - axis)
-        out = picked[0] * _on(weights[0], a).reshape(shape)
-        for p, w in zip(picked[1:], weights[1:]):
-            out = out + p * _on(w, a).reshape(shape)
+        shape = (-1,) + (1,) * (n - 1 - k)
+        out = picked[0] if weights is None else _summed(
+            picked, [_on(w, a).reshape(shape) for w in weights])
     # NOTE [Results in the suggested memory format]
     return suggested_format_result(out.astype(a.dtype, copy=False), a)
 
 
-# --- book/chapters/16v_upsampling.md:274
+# --- book/chapters/16v_upsampling.md:293
+def _bilinear(a, every):
+    (rows, row_weights), (columns, column_weights) = every
+    picked, weights = [], []
+    for r, rw in zip(rows, row_weights):
+        for c, cw in zip(columns, column_weights):
+            picked.append(np.take(np.take(a, _on(r, a), axis=-2), _on(c, a), axis=-1))
+            weights.append(_on(rw[:, None] * cw[None, :], a))
+    return _summed(picked, weights)
+
+
+# --- book/chapters/16v_upsampling.md:313
 def _spread_back(g, mode, output_size, input_size, align_corners, scales, suggested):
     if mode.endswith("_aa"):  # section "Antialiasing"
         from refgrad._ops.antialias import spread_back_aa
@@ -166,7 +199,7 @@ def _spread_back(g, mode, output_size, input_size, align_corners, scales, sugges
     return suggested_format_result(out, g) if suggested else out
 
 
-# --- book/chapters/16v_upsampling.md:309
+# --- book/chapters/16v_upsampling.md:348
 _SCALES = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_h", "scales_w")}
 _KW = inspect.Parameter.KEYWORD_ONLY
 
@@ -205,7 +238,7 @@ def _pair(name, node, mode, n, aligned, suggested):
     return rows
 
 
-# --- book/chapters/16v_upsampling.md:353
+# --- book/chapters/16v_upsampling.md:392
 ROWS = {}
 UPSAMPLE_NEAREST1D, UPSAMPLE_NEAREST1D_BACKWARD = ROWS["nearest", 1] = _pair(
     "upsample_nearest1d", "UpsampleNearest1DBackward0", "nearest", 1, False, False)

@@ -130,7 +130,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/16v_upsampling.md:618
+# --- book/chapters/16v_upsampling.md:657
 from refgrad._ops.upsampling import (  # noqa: E402
     interpolate,
     upsample,
