@@ -30,7 +30,8 @@ def fused(a, b, c):
     """``a * b + c`` rounded once, as a fused multiply-add: NOTE [Fused multiply-adds]."""
     if a.dtype != np.float32:
         return a * b + c
-    return (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(a.dtype)
+    wide = [v.astype(np.float64) if hasattr(v, "astype") else v for v in (a, b, c)]
+    return (wide[0] * wide[1] + wide[2]).astype(np.float32)
 
 
 def _sources(size, out, align_corners, scale, kind, cubic):
@@ -42,7 +43,7 @@ def _sources(size, out, align_corners, scale, kind, cubic):
     return src if cubic else np.maximum(src, kind(0))  # linear: the left edge repeats
 
 
-# --- book/chapters/16v_upsampling.md:138
+# --- book/chapters/16v_upsampling.md:139
 # NOTE [Nearest's two shortcuts]
 # torch's "nearest" index is floor(i * scale) computed in float32, except
 # that its two-dimensional forward kernel and every backward kernel copy a
@@ -85,10 +86,11 @@ def _cubic(size, out, align_corners, scale, kind, kept):
     src = _sources(size, out, align_corners, scale, kind, cubic=True)
     below = np.floor(src)
     t, first = src - below, below.astype(np.int64) - 1
-    near = lambda x: ((_A + 2) * x - (_A + 3)) * x * x + 1  # |x| <= 1
-    far = lambda x: ((_A * x - 5 * _A) * x + 8 * _A) * x - 4 * _A  # 1 < |x| < 2
+    near = lambda x: fused(x, _A + 2, -(_A + 3)) * x * x + 1  # |x| <= 1
+    far = lambda x: fused(fused(x, _A, -5 * _A), x, 8 * _A) * x - 4 * _A  # 1 < |x| < 2
+    rest = 1 - t
     return ([np.clip(first + k, 0, size - 1) for k in range(4)],
-            [kept(far(t + 1)), kept(near(t)), kept(near(1 - t)), kept(far(2 - t))])
+            [kept(far(t + 1)), kept(near(t)), kept(near(rest)), kept(far(rest + 1))])
 
 
 def taps(mode, size, out, align_corners, scale, kind, shortcuts, stored=None):
@@ -104,7 +106,7 @@ def taps(mode, size, out, align_corners, scale, kind, shortcuts, stored=None):
     return _cubic(size, out, align_corners, scale, kind, kept)
 
 
-# --- book/chapters/16v_upsampling.md:231
+# --- book/chapters/16v_upsampling.md:233
 def _on(values, like):
     """A host array of indices or weights, moved where ``like`` is."""
     return values if type(like) is np.ndarray else array_module(device_of(like)).asarray(values)
@@ -125,11 +127,13 @@ def _computed_in(dtype):
 # torch's CPU kernels are compiled to fuse a product and a sum into one
 # instruction that rounds once: a source coordinate is (i + 0.5) * step - 0.5
 # so fused, and a sum of taps t0 * w0 + t1 * w1 + ... is t0 * w0 fused with
-# the rounded t1 * w1, then each further tap fused in turn. refgrad does the
+# the rounded t1 * w1, then each further tap fused in turn. The compiler
+# fuses some steps of the cubic weights' polynomials and not others (the
+# first step of each, and the second of the far one). refgrad does the
 # same, in float64 where products of float32 numbers are exact, so that its
-# float32 linear, bilinear and trilinear results are torch's to the bit (a
-# second rounding can differ from a true fused one in rare ties). NumPy has
-# no fused operation for float64, which is summed plainly.
+# float32 results are torch's to the bit (a second rounding can differ from
+# a true fused one in rare ties). NumPy has no fused operation for float64,
+# which is computed plainly.
 def _summed(picked, weights):
     out = fused(picked[0], weights[0], picked[1] * weights[1])
     for p, w in zip(picked[2:], weights[2:]):
@@ -161,7 +165,7 @@ def _resample(a, mode, output_size, align_corners, scales):
     return suggested_format_result(out.astype(a.dtype, copy=False), a)
 
 
-# --- book/chapters/16v_upsampling.md:293
+# --- book/chapters/16v_upsampling.md:297
 def _bilinear(a, every):
     (rows, row_weights), (columns, column_weights) = every
     picked, weights = [], []
@@ -172,7 +176,7 @@ def _bilinear(a, every):
     return _summed(picked, weights)
 
 
-# --- book/chapters/16v_upsampling.md:313
+# --- book/chapters/16v_upsampling.md:317
 def _spread_back(g, mode, output_size, input_size, align_corners, scales, suggested):
     if mode.endswith("_aa"):  # section "Antialiasing"
         from refgrad._ops.antialias import spread_back_aa
@@ -199,7 +203,7 @@ def _spread_back(g, mode, output_size, input_size, align_corners, scales, sugges
     return suggested_format_result(out, g) if suggested else out
 
 
-# --- book/chapters/16v_upsampling.md:348
+# --- book/chapters/16v_upsampling.md:352
 _SCALES = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_h", "scales_w")}
 _KW = inspect.Parameter.KEYWORD_ONLY
 
@@ -238,7 +242,7 @@ def _pair(name, node, mode, n, aligned, suggested):
     return rows
 
 
-# --- book/chapters/16v_upsampling.md:392
+# --- book/chapters/16v_upsampling.md:396
 ROWS = {}
 UPSAMPLE_NEAREST1D, UPSAMPLE_NEAREST1D_BACKWARD = ROWS["nearest", 1] = _pair(
     "upsample_nearest1d", "UpsampleNearest1DBackward0", "nearest", 1, False, False)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_upsampling.md:436
+# --- book/chapters/16v_upsampling.md:440
 """F.interpolate and its older names: torch's checks, then the rows."""
 
 import warnings
@@ -27,7 +27,7 @@ def _spelled(shape):
     return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
-# --- book/chapters/16v_upsampling.md:464
+# --- book/chapters/16v_upsampling.md:468
 def _sizes(input, dim, size, scale_factor, recompute_scale_factor, mode):
     """(output_size, scale_factors): one of them None, as torch's checks leave them."""
     spatial = _spelled(input.shape[2:])
@@ -72,7 +72,7 @@ def _sizes(input, dim, size, scale_factor, recompute_scale_factor, mode):
     return output_size, scale_factors
 
 
-# --- book/chapters/16v_upsampling.md:518
+# --- book/chapters/16v_upsampling.md:522
 _KERNELS = {("nearest", 1): "compute_indices_weights_nearest",
             ("nearest", 2): "upsample_nearest2d_channels_last",
             ("nearest", 3): "compute_indices_weights_nearest",
@@ -108,7 +108,7 @@ def _checked(input, mode, n, output_size):
     raise not_implemented_for(kernel, input._data.dtype)
 
 
-# --- book/chapters/16v_upsampling.md:558
+# --- book/chapters/16v_upsampling.md:562
 def _upsample(input, mode, n, output_size, scale_factors, align_corners):
     from refgrad._ops.dispatch import call
     from refgrad._ops.upsample import _SCALES
@@ -125,7 +125,7 @@ def _upsample(input, mode, n, output_size, scale_factors, align_corners):
     return call(ROWS[mode, n][0], (input,), params)
 
 
-# --- book/chapters/16v_upsampling.md:581
+# --- book/chapters/16v_upsampling.md:585
 _DIMS = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "area": (1, 2, 3), "linear": (1,),
          "bilinear": (2,), "bicubic": (2,), "trilinear": (3,)}
 _WANTS = {"linear": 3, "bilinear": 4, "trilinear": 5}
@@ -168,7 +168,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         f"nearest-exact (got {mode})")
 
 
-# --- book/chapters/16v_upsampling.md:630
+# --- book/chapters/16v_upsampling.md:634
 def _deprecated(name):
     warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
                   "instead.", stacklevel=3)

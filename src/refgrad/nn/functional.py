@@ -130,7 +130,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/16v_upsampling.md:657
+# --- book/chapters/16v_upsampling.md:661
 from refgrad._ops.upsampling import (  # noqa: E402
     interpolate,
     upsample,
