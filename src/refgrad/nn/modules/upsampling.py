@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_upsampling.md:807
+# --- book/chapters/16v_upsampling.md:819
 """nn.Upsample and its two fixed-mode forms."""
 
 from refgrad.nn.modules.module import Module
