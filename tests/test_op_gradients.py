@@ -1294,6 +1294,61 @@ RECIPES.update({
 })
 
 
+# chapter "Upsampling": each mode's row through F.interpolate, and its gradient's row directly
+_RESIZED = {1: (2, 3, 4), 2: (1, 2, 3, 4), 3: (1, 1, 2, 3, 2)}
+_SIZINGS = ({"size": 5}, {"scale_factor": 1.7}, {"scale_factor": 2},
+            {"scale_factor": 0.7, "recompute_scale_factor": True})
+UPSAMPLINGS = {  # the row: (F.interpolate's mode, the number of spatial dimensions)
+    **{f"upsample_nearest{n}d": ("nearest", n) for n in (1, 2, 3)},
+    **{f"_upsample_nearest_exact{n}d": ("nearest-exact", n) for n in (1, 2, 3)},
+    "upsample_linear1d": ("linear", 1), "upsample_bilinear2d": ("bilinear", 2),
+    "upsample_bicubic2d": ("bicubic", 2), "upsample_trilinear3d": ("trilinear", 3),
+    "_upsample_bilinear2d_aa": ("bilinear-aa", 2), "_upsample_bicubic2d_aa": ("bicubic-aa", 2),
+}
+
+
+def interpolating(functional, mode):
+    """A call of ``functional.interpolate`` in ``mode``, antialiased for a mode ending in -aa."""
+    return lambda a, **params: functional.interpolate(
+        a, mode=mode.removesuffix("-aa"), antialias=mode.endswith("-aa"), **params)
+
+
+def _sizings(mode):
+    if mode.startswith("nearest"):
+        return lambda shapes: st.sampled_from(_SIZINGS)
+    return lambda shapes: st.sampled_from([{**how, "align_corners": align}
+                                           for how in _SIZINGS for align in (False, True)])
+
+
+def upsampling_gradient_params(name, scaled):
+    """The gradient row's parameters: from the input of _RESIZED to an output 1.7 times it."""
+    from refgrad._ops.upsample import _SCALES
+
+    mode, n = UPSAMPLINGS[name]
+    size = _RESIZED[n]
+    params = {"output_size": tuple(int(s * 1.7) for s in size[2:]), "input_size": size}
+    if not mode.startswith("nearest"):
+        params["align_corners"] = scaled
+    return {**params, **{k: 1.7 if scaled else None for k in _SCALES[n]}}
+
+
+def _gradient_recipe(name):
+    from refgrad._ops.upsample import ROWS
+
+    mode, n = UPSAMPLINGS[name]
+    grad_shape = (*_RESIZED[n][:2], *upsampling_gradient_params(name, False)["output_size"])
+    return Recipe(lambda g, **params: call(ROWS[mode, n][1], (g,), params),
+                  shapes=st.just([grad_shape]), params=lambda shapes: st.sampled_from(
+                      [upsampling_gradient_params(name, scaled) for scaled in (False, True)]))
+
+
+RECIPES.update({
+    **{name: Recipe(interpolating(F, mode), shapes=st.just([_RESIZED[n]]), params=_sizings(mode))
+       for name, (mode, n) in UPSAMPLINGS.items()},
+    **{f"{name}_backward": _gradient_recipe(name) for name in UPSAMPLINGS},
+})
+
+
 
 def _loss_backward(name, **fixed):
     def run(g, a, b, reduction):

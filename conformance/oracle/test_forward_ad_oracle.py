@@ -21,9 +21,11 @@ import refgrad
 from tests.test_op_gradients import (
     DIFFERENTIABLE,
     RECIPES,
+    UPSAMPLINGS,
     WITHOUT_FORWARD_FORMULA,
     _laid_out,
     drawn_case,
+    interpolating,
 )
 
 aten = torch.ops.aten
@@ -358,6 +360,11 @@ TORCH_CALLS.update({  # chapter "Convolution and pooling"
     "_adaptive_avg_pool3d": lambda a, output_size: F.adaptive_avg_pool3d(a, output_size),
     "adaptive_max_pool2d": lambda a, output_size: F.adaptive_max_pool2d(a, output_size, True),
     "adaptive_max_pool3d": lambda a, output_size: F.adaptive_max_pool3d(a, output_size, True),
+})
+
+TORCH_CALLS.update({  # chapter "Upsampling"
+    **{name: interpolating(F, mode) for name, (mode, n) in UPSAMPLINGS.items()},
+    **{f"{name}_backward": getattr(aten, f"{name}_backward") for name in UPSAMPLINGS},
 })
 
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter

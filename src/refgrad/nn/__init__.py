@@ -42,6 +42,16 @@ __all__ += [
     "AvgPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d"]
 
 
+# --- book/chapters/16v_upsampling.md:864
+from refgrad.nn.modules.upsampling import (  # noqa: E402
+    Upsample,
+    UpsamplingBilinear2d,
+    UpsamplingNearest2d,
+)
+
+__all__ += ["Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
+
+
 # --- book/chapters/19d_init_and_clipping.md:537
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 

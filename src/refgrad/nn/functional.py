@@ -128,3 +128,14 @@ __all__ = [
     "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d",
     "adaptive_max_pool3d_with_indices",
 ]
+
+
+# --- book/chapters/16v_upsampling.md:661
+from refgrad._ops.upsampling import (  # noqa: E402
+    interpolate,
+    upsample,
+    upsample_bilinear,
+    upsample_nearest,
+)
+
+__all__ += ["interpolate", "upsample", "upsample_bilinear", "upsample_nearest"]
