@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:231
+# --- book/chapters/16u_convolution_and_pooling.md:269
 """conv1d, conv2d and conv3d: torch's checks in torch's order, then the convolution row."""
 
 from refgrad._argument_forms import function_form
@@ -46,7 +46,7 @@ def _same(input, weight, stride, dilation):
     return input, tuple(total // 2 for total in totals)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:286
+# --- book/chapters/16u_convolution_and_pooling.md:325
 def _expand(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) == 1:
@@ -90,11 +90,11 @@ def _by(sizes):
     return " x ".join(str(n) for n in sizes)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:334
+# --- book/chapters/16u_convolution_and_pooling.md:373
 
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:366
+# --- book/chapters/16u_convolution_and_pooling.md:405
 def _check_dtypes(input, weight):
     from refgrad._cpu_features import onednn_takes_half
     from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
@@ -124,12 +124,21 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     output_padding = _expand("output_padding", output_padding, n)
     if any(p < 0 for p in padding):
         raise RuntimeError("negative padding is not supported")
+    if any(p < 0 for p in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
     if any(s <= 0 for s in stride):
         raise RuntimeError("non-positive stride is not supported")
-    if any(d <= 0 for d in dilation):
-        raise RuntimeError("non-positive dilation is not supported")
-    _check_shapes(input, weight, bias, padding, dilation, groups)
-    _check_dtypes(input, weight)
+    if any(d < 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    if transposed:  # chapter "Transposed convolution and rearranging layers"
+        from refgrad._ops.transposed_arguments import check_transposed
+
+        check_transposed(input, weight, bias, stride, padding, dilation, output_padding, groups)
+    else:
+        _check_shapes(input, weight, bias, padding, dilation, groups)
+        _check_dtypes(input, weight)
+        if any(d == 0 for d in dilation):  # refused by the kernel, after the dtypes
+            raise RuntimeError("non-positive dilation is not supported")
     sizes = tuple(bias.shape) if bias is not None else (0,)
     return call(rows.CONVOLUTION, (input, weight, bias), {
         "stride": stride, "padding": padding, "dilation": dilation, "transposed": transposed,
@@ -137,7 +146,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:413
+# --- book/chapters/16u_convolution_and_pooling.md:461
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "

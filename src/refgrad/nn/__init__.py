@@ -19,7 +19,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'refgrad.nn' has no attribute '{name}'")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1563
+# --- book/chapters/16u_convolution_and_pooling.md:1615
 from refgrad.nn.modules.conv import Conv1d, Conv2d, Conv3d  # noqa: E402
 from refgrad.nn.modules.pooling import (  # noqa: E402
     AdaptiveAvgPool1d,
@@ -40,6 +40,16 @@ __all__ += [
     "Conv1d", "Conv2d", "Conv3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d",
     "AvgPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d"]
+
+
+# --- book/chapters/16w_transposed_and_rearranging.md:487
+from refgrad.nn.modules.conv_transpose import (  # noqa: E402
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+)
+
+__all__ += ["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 
 # --- book/chapters/19d_init_and_clipping.md:537

@@ -128,3 +128,9 @@ __all__ = [
     "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d",
     "adaptive_max_pool3d_with_indices",
 ]
+
+
+# --- book/chapters/16w_transposed_and_rearranging.md:387
+from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
+
+__all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
