@@ -447,6 +447,10 @@ from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 
+# --- book/chapters/16w_transposed_and_rearranging.md:658
+from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
+
+
 # --- book/chapters/19c_optimizers.md:743
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 

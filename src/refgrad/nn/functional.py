@@ -134,3 +134,9 @@ __all__ = [
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 __all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
+
+
+# --- book/chapters/16w_transposed_and_rearranging.md:663
+from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
+
+__all__ += ["channel_shuffle", "pixel_shuffle", "pixel_unshuffle"]
