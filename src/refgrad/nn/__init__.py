@@ -52,6 +52,18 @@ from refgrad.nn.modules.conv_transpose import (  # noqa: E402
 __all__ += ["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 
+# --- book/chapters/16w_transposed_and_rearranging.md:733
+from refgrad.nn.modules.shuffles import ChannelShuffle, PixelShuffle, PixelUnshuffle  # noqa: E402
+
+__all__ += ["ChannelShuffle", "PixelShuffle", "PixelUnshuffle"]
+
+
+# --- book/chapters/16w_transposed_and_rearranging.md:1014
+from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
+
+__all__ += ["Fold", "Unfold"]
+
+
 # --- book/chapters/19d_init_and_clipping.md:537
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 

@@ -140,3 +140,9 @@ __all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 __all__ += ["channel_shuffle", "pixel_shuffle", "pixel_unshuffle"]
+
+
+# --- book/chapters/16w_transposed_and_rearranging.md:964
+from refgrad._ops.fold import fold, unfold
+
+__all__ += ["fold", "unfold"]
