@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:211
+# --- book/chapters/16w_transposed_and_rearranging.md:217
 """conv_transpose1d, 2d and 3d: torch's checks of a transposed convolution, and the functions."""
 
 from refgrad._argument_forms import function_form
@@ -46,7 +46,7 @@ def _check_shapes(input, weight, bias, groups):
                            f"input shape: {_listed(shape)}")
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:257
+# --- book/chapters/16w_transposed_and_rearranging.md:263
 def _check_kernel(input, weight, stride, padding, dilation, output_padding):
     from refgrad._cpu_features import onednn_takes_half
 
@@ -82,7 +82,7 @@ def _check_kernel(input, weight, stride, padding, dilation, output_padding):
                            f"({' x '.join(map(str, out))}). Output size is too small")
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:302
+# --- book/chapters/16w_transposed_and_rearranging.md:308
 def _check_dtypes(input, weight, bias):
     from refgrad._cpu_features import onednn_takes_half
     from refgrad._dtype import promote_types
@@ -118,7 +118,7 @@ def check_transposed(input, weight, bias, stride, padding, dilation, output_padd
     _check_dtypes(input, weight, bias)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:343
+# --- book/chapters/16w_transposed_and_rearranging.md:349
 def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, groups,
                     dilation):
     from refgrad._ops.convolution_arguments import convolution

@@ -130,19 +130,23 @@ __all__ = [
 ]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:387
-from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
+# --- book/chapters/16w_transposed_and_rearranging.md:393
+from refgrad._ops.transposed_arguments import (  # noqa: E402
+    conv_transpose1d,
+    conv_transpose2d,
+    conv_transpose3d,
+)
 
 __all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:663
-from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
+# --- book/chapters/16w_transposed_and_rearranging.md:673
+from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle  # noqa: E402
 
 __all__ += ["channel_shuffle", "pixel_shuffle", "pixel_unshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:964
-from refgrad._ops.fold import fold, unfold
+# --- book/chapters/16w_transposed_and_rearranging.md:974
+from refgrad._ops.fold import fold, unfold  # noqa: E402
 
 __all__ += ["fold", "unfold"]
