@@ -430,24 +430,24 @@ from refgrad._ops.rms_norm import rms_norm
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:504
+# --- book/chapters/16u_convolution_and_pooling.md:513
 from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1029
+# --- book/chapters/16u_convolution_and_pooling.md:1038
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1316
+# --- book/chapters/16u_convolution_and_pooling.md:1325
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:388
+# --- book/chapters/16w_transposed_and_rearranging.md:447
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:668
+# --- book/chapters/16w_transposed_and_rearranging.md:727
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 

@@ -29,13 +29,18 @@ def _subscripts(n):
 def _convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                  groups, bias_sym_sizes_opt):
     if transposed:  # chapter "Transposed convolution and rearranging layers"
-        from refgrad._ops.transposed_convolution import as_convolution
+        from refgrad._ops.transposed_convolution import transposed_forward
 
-        input, weight, fmt = as_convolution(input, weight, stride, padding, dilation,
-                                            output_padding, groups)
-        stride, padding = (1,) * len(stride), (0,) * len(padding)
-    else:
-        fmt = conv_memory_format(input, weight)  # NOTE [The convolution's memory format]
+        return transposed_forward(input, weight, bias, stride, padding, dilation,
+                                  output_padding, groups)
+    result = convolve(input, weight, bias, stride, padding, dilation, groups)
+    if not input.shape[1]:  # NOTE [No input channels]
+        return result
+    return laid_out(result, conv_memory_format(input, weight))
+
+
+def convolve(input, weight, bias, stride, padding, dilation, groups):
+    """The convolution of two arrays, in the layout the contraction leaves."""
     n, kind = weight.ndim - 2, input.dtype
     wide = np.float32 if kind == np.float16 else np.int64 if kind.kind in "iu" else kind
     padded = np.pad(input.astype(wide), [(0, 0), (0, 0), *((p, p) for p in padding)])
@@ -50,7 +55,11 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
     result = result.reshape(batch, weight.shape[0], *positions)
     if bias is not None:
         result = result + bias.astype(wide).reshape(-1, *(1,) * n)
-    result = result.astype(kind)
+    return result.astype(kind)
+
+
+def laid_out(result, fmt):
+    """``result`` moved to the memory format ``fmt``: NOTE [The convolution's memory format]."""
     if type(result) is not np.ndarray:
         return result  # a device array keeps the layout its library gave it
     return moved_to(result, format_strides(result.shape, fmt))
@@ -79,7 +88,7 @@ def in_format(t, fmt):
     return make_tensor(moved_to(t._data, format_strides(tuple(t.shape), fmt)))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:156
+# --- book/chapters/16u_convolution_and_pooling.md:165
 def _windows(t, kernel, stride, dilation):
     """``windowed`` (chapter "Normalization layers") for a tensor: unfold, one dimension at a
     time."""
@@ -89,7 +98,7 @@ def _windows(t, kernel, stride, dilation):
     return t[(..., *(slice(None, None, d) for d in dilation))]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:175
+# --- book/chapters/16u_convolution_and_pooling.md:184
 def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     """The gradient by the weight of ``convolution(input, weight)`` whose output's gradient is
     ``g``: a tensor of the weight's shape, ``(g.shape[1], channels / groups, *kernel)``."""
@@ -109,7 +118,7 @@ def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     return grad.reshape(g.shape[1], channels // groups, *kernel)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:198
+# --- book/chapters/16u_convolution_and_pooling.md:207
 def _convolution_backward(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt):
     from refgrad._creation import zeros_like
@@ -119,8 +128,8 @@ def _convolution_backward(g, input, weight, stride, padding, dilation, transpose
     if transposed:  # chapter "Transposed convolution and rearranging layers"
         from refgrad._ops.transposed_convolution import transposed_backward
 
-        return transposed_backward(g, input, weight, stride, padding, dilation, groups,
-                                   bias_sym_sizes_opt)
+        return transposed_backward(g, input, weight, stride, padding, dilation, output_padding,
+                                   groups, bias_sym_sizes_opt)
     n, kernel = weight.ndim - 2, weight.shape[2:]
     out, taps = _subscripts(n)
     batch, channels = input.shape[0], input.shape[1]

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:269
+# --- book/chapters/16u_convolution_and_pooling.md:278
 """conv1d, conv2d and conv3d: torch's checks in torch's order, then the convolution row."""
 
 from refgrad._argument_forms import function_form
@@ -46,7 +46,7 @@ def _same(input, weight, stride, dilation):
     return input, tuple(total // 2 for total in totals)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:325
+# --- book/chapters/16u_convolution_and_pooling.md:334
 def _expand(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) == 1:
@@ -90,11 +90,11 @@ def _by(sizes):
     return " x ".join(str(n) for n in sizes)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:373
+# --- book/chapters/16u_convolution_and_pooling.md:382
 
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:405
+# --- book/chapters/16u_convolution_and_pooling.md:414
 def _check_dtypes(input, weight):
     from refgrad._cpu_features import onednn_takes_half
     from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
@@ -146,7 +146,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:461
+# --- book/chapters/16u_convolution_and_pooling.md:470
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:217
+# --- book/chapters/16w_transposed_and_rearranging.md:223
 """conv_transpose1d, 2d and 3d: torch's checks of a transposed convolution, and the functions."""
 
 from refgrad._argument_forms import function_form
@@ -46,10 +46,30 @@ def _check_shapes(input, weight, bias, groups):
                            f"input shape: {_listed(shape)}")
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:263
-def _check_kernel(input, weight, stride, padding, dilation, output_padding):
+# --- book/chapters/16w_transposed_and_rearranging.md:278
+def onednn_runs(kind, shape, kernel, stride, dilation, output_padding, groups):
+    """Whether torch's CPU would give a transposed convolution of an input of dtype ``kind`` (a
+    name) and ``shape`` with a kernel of ``kernel`` positions to oneDNN."""
     from refgrad._cpu_features import onednn_takes_half
+    from refgrad._parallel import settings
 
+    if any(o >= s for o, s in zip(output_padding, stride)):
+        return False
+    if kind == "float16":
+        return onednn_takes_half()
+    if kind != "float32":
+        return False
+    shape, kernel = tuple(shape), tuple(kernel)
+    if len(kernel) == 1:  # seen as two dimensions, the first of size one
+        shape, kernel = (*shape[:2], 1, shape[2]), (1, *kernel)
+    worth = (any(s != 1 for s in stride) or any(d != 1 for d in dilation) or shape[0] >= 16
+             or kernel[-1] != 1 or kernel[-2] != 1 or settings.threads > 1)
+    return worth and (groups > 1 or kernel[-1] > 3 and kernel[-2] > 3 or shape[0] > 1
+                      or shape[0] * shape[1] * shape[2] * shape[3] > 20480)
+
+
+# --- book/chapters/16w_transposed_and_rearranging.md:307
+def _check_kernel(input, weight, stride, padding, dilation, output_padding):
     kernel, sizes = tuple(weight.shape[2:]), tuple(input.shape[2:])
     weight_shape = tuple(weight.shape)
     if len(kernel) == 1:  # run as two dimensions, the first of size one
@@ -57,10 +77,6 @@ def _check_kernel(input, weight, stride, padding, dilation, output_padding):
         output_padding, kernel, sizes = (0, *output_padding), (1, *kernel), (1, *sizes)
         weight_shape = (*weight_shape[:2], 1, *weight_shape[2:])
     if 0 in dilation:
-        dtype = input.dtype.name
-        if len(input.shape) == 4 and not any(output_padding) and (
-                dtype == "float32" or dtype == "float16" and onednn_takes_half()):
-            raise RuntimeError(_ONEDNN)
         raise RuntimeError(f"dilation should be greater than zero, but got "
                            f"{_named('dilation', dilation, ', ')}")
     if not all(o < s or o < d for o, s, d in zip(output_padding, stride, dilation)):
@@ -74,34 +90,46 @@ def _check_kernel(input, weight, stride, padding, dilation, output_padding):
         raise RuntimeError("non-empty 5D (n_output_plane x n_input_plane x kernel_depth x "
                            "kernel_height x kernel_width) tensor expected for weight, but got: "
                            f"{_listed(weight_shape)}")
-    out = [(n - 1) * s - 2 * p + d * (k - 1) + o + 1 for n, s, p, d, k, o in
-           zip(sizes, stride, padding, dilation, kernel, output_padding)]
+    out = _output_sizes(sizes, kernel, stride, padding, dilation, output_padding)
     if any(o < 1 for o in out):
         raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, sizes))}). "
                            f"Calculated output size per channel: "
                            f"({' x '.join(map(str, out))}). Output size is too small")
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:308
-def _check_dtypes(input, weight, bias):
-    from refgrad._cpu_features import onednn_takes_half
-    from refgrad._dtype import promote_types
-    from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
+def _output_sizes(sizes, kernel, stride, padding, dilation, output_padding):
+    return [(n - 1) * s - 2 * p + d * (k - 1) + o + 1 for n, s, p, d, k, o in
+            zip(sizes, stride, padding, dilation, kernel, output_padding)]
 
-    dtype = input.dtype.name
-    onednn = dtype == "float32" or dtype == "float16" and onednn_takes_half()
+
+# --- book/chapters/16w_transposed_and_rearranging.md:348
+def _check_onednn(input, weight, bias, stride, padding, dilation, output_padding):
+    from refgrad._typename import tensor_type_name
+
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and t.dtype is not input.dtype:
+            raise RuntimeError(f"Input type ({tensor_type_name(input)}) and {name} type "
+                               f"({tensor_type_name(t)}) should be the same or input should "
+                               f"be a MKLDNN tensor and {name} is a dense tensor")
+    if 0 in dilation:
+        raise RuntimeError("dimensions are invalid" if input.ndim == 5 else _ONEDNN)
+    if not weight.numel():
+        raise RuntimeError(_ONEDNN)
+    out = _output_sizes(input.shape[2:], weight.shape[2:], stride, padding, dilation,
+                        output_padding)
+    if any(o < (0 if input.ndim == 3 else 1) for o in out):
+        raise RuntimeError("could not construct a memory descriptor using a format tag")
+
+
+# --- book/chapters/16w_transposed_and_rearranging.md:374
+def _check_dtypes(input, weight, bias):
+    from refgrad._dtype import promote_types
+    from refgrad._typename import LEGACY, not_implemented_for
+
     if weight.dtype is not input.dtype:
-        if onednn:
-            raise RuntimeError(f"Input type ({tensor_type_name(input)}) and weight type "
-                               f"({tensor_type_name(weight)}) should be the same or input should "
-                               "be a MKLDNN tensor and weight is a dense tensor")
         raise RuntimeError(f"expected scalar type {LEGACY[input.dtype]} but found "
                            f"{LEGACY[weight.dtype]}")
-    if bias is not None and bias.dtype is not input.dtype and onednn:
-        raise RuntimeError(f"Input type ({tensor_type_name(input)}) and bias type "
-                           f"({tensor_type_name(bias)}) should be the same or input should be a "
-                           "MKLDNN tensor and bias is a dense tensor")
-    if dtype not in ("float16", "float32", "float64", "int64"):
+    if input.dtype.name not in ("float16", "float32", "float64", "int64"):
         n = 3 if input.ndim == 5 else 2
         raise not_implemented_for(f"slow_conv_transpose{n}d_out_cpu", input._data.dtype)
     if bias is not None and bias.dtype is not input.dtype:
@@ -114,11 +142,15 @@ def _check_dtypes(input, weight, bias):
 def check_transposed(input, weight, bias, stride, padding, dilation, output_padding, groups):
     """torch's checks of convolution(..., transposed=True), after those of its parameters."""
     _check_shapes(input, weight, bias, groups)
-    _check_kernel(input, weight, stride, padding, dilation, output_padding)
-    _check_dtypes(input, weight, bias)
+    if onednn_runs(input.dtype.name, input.shape, weight.shape[2:], stride, dilation,
+                   output_padding, groups):
+        _check_onednn(input, weight, bias, stride, padding, dilation, output_padding)
+    else:
+        _check_kernel(input, weight, stride, padding, dilation, output_padding)
+        _check_dtypes(input, weight, bias)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:349
+# --- book/chapters/16w_transposed_and_rearranging.md:408
 def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, groups,
                     dilation):
     from refgrad._ops.convolution_arguments import convolution

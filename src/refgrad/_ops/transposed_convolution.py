@@ -19,10 +19,26 @@ import numpy as np
 # backward reads the two gradients off the convolution's own: the input's is
 # conv(g, w), and the weight's is the convolution's weight gradient with
 # the input and the output's gradient in each other's places.
+def transposed_forward(input, weight, bias, stride, padding, dilation, output_padding, groups):
+    """The convolution row's forward with ``transposed=True``."""
+    from refgrad._ops.convolution import convolve, laid_out
+
+    n = weight.ndim - 2
+    fmt = transposed_format(input, weight, stride, dilation, output_padding, groups)
+    sizes = [(h - 1) * s - 2 * p + d * (k - 1) + o + 1 for h, s, p, d, k, o in zip(
+        input.shape[2:], stride, padding, dilation, weight.shape[2:], output_padding)]
+    if min(sizes) < 1:  # only oneDNN's 1-d kernel lets an empty output through
+        return np.zeros((input.shape[0], weight.shape[1] * groups, *sizes), input.dtype,
+                        like=input)
+    padded, kernel = as_convolution(input, weight, stride, padding, dilation, output_padding,
+                                    groups)
+    return laid_out(convolve(padded, kernel, bias, (1,) * n, (0,) * n, dilation, groups), fmt)
+
+
 def as_convolution(input, weight, stride, padding, dilation, output_padding, groups):
     """The input and weight of the stride-one, unpadded convolution equal to the transposed
-    convolution of ``input`` and ``weight`` (arrays), and the result's memory format."""
-    n, fmt = weight.ndim - 2, transposed_format(input, weight)
+    convolution of ``input`` and ``weight`` (arrays)."""
+    n = weight.ndim - 2
     spread = np.zeros((*input.shape[:2], *((h - 1) * s + 1 for h, s in
                                             zip(input.shape[2:], stride))), input.dtype,
                       like=input)
@@ -37,27 +53,27 @@ def as_convolution(input, weight, stride, padding, dilation, output_padding, gro
     inputs, outputs = weight.shape[0] // groups, weight.shape[1]
     kernel = weight.reshape(groups, inputs, outputs, *weight.shape[2:]).swapaxes(1, 2)
     kernel = kernel.reshape(groups * outputs, inputs, *weight.shape[2:])
-    return padded, kernel[(slice(None), slice(None), *(slice(None, None, -1),) * n)], fmt
+    return padded, kernel[(slice(None), slice(None), *(slice(None, None, -1),) * n)]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:130
-def transposed_format(input, weight):
+# --- book/chapters/16w_transposed_and_rearranging.md:145
+def transposed_format(input, weight, stride, dilation, output_padding, groups):
     """The memory format of a transposed convolution's result and gradients (arrays)."""
     from refgrad._backend import element_strides
-    from refgrad._cpu_features import onednn_takes_half
     from refgrad._memory_formats import channels_last_3d, suggest_memory_format
     from refgrad._ops.convolution import conv_memory_format
+    from refgrad._ops.transposed_arguments import onednn_runs
 
-    kind = input.dtype
     if input.ndim == 5 and type(input) is np.ndarray and type(weight) is np.ndarray and (
-            kind == np.float32 or kind == np.float16 and onednn_takes_half()):
+            onednn_runs(input.dtype.name, input.shape, weight.shape[2:], stride, dilation,
+                        output_padding, groups)):
         for a in (input, weight):
             if suggest_memory_format(a.shape, element_strides(a)) is channels_last_3d:
                 return channels_last_3d
     return conv_memory_format(input, weight)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:164
+# --- book/chapters/16w_transposed_and_rearranging.md:179
 def _convolved(x, weight, stride, padding, dilation, groups):
     """The convolution of the tensors ``x`` and ``weight``, in refgrad's operations."""
     from refgrad._ops.convolution import _subscripts, _windows
@@ -75,7 +91,8 @@ def _convolved(x, weight, stride, padding, dilation, groups):
     return result.reshape(batch, weight.shape[0], *positions)
 
 
-def transposed_backward(g, input, weight, stride, padding, dilation, groups, bias_sizes):
+def transposed_backward(g, input, weight, stride, padding, dilation, output_padding, groups,
+                        bias_sizes):
     from refgrad._ops.convolution import in_format, weight_gradient
 
     n = weight.ndim - 2
@@ -86,5 +103,5 @@ def transposed_backward(g, input, weight, stride, padding, dilation, groups, bia
     grad_weight = weight_gradient(input, g, weight.shape[2:], stride, padding, dilation,
                                   groups)
     grad_bias = g.sum((0, *range(2, 2 + n))) if bias_sizes != (0,) else None
-    fmt = transposed_format(input._data, weight._data)
+    fmt = transposed_format(input._data, weight._data, stride, dilation, output_padding, groups)
     return in_format(grad_input, fmt), in_format(grad_weight, fmt), grad_bias

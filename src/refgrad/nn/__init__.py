@@ -19,7 +19,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'refgrad.nn' has no attribute '{name}'")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1615
+# --- book/chapters/16u_convolution_and_pooling.md:1624
 from refgrad.nn.modules.conv import Conv1d, Conv2d, Conv3d  # noqa: E402
 from refgrad.nn.modules.pooling import (  # noqa: E402
     AdaptiveAvgPool1d,
@@ -42,7 +42,7 @@ __all__ += [
     "AvgPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:497
+# --- book/chapters/16w_transposed_and_rearranging.md:556
 from refgrad.nn.modules.conv_transpose import (  # noqa: E402
     ConvTranspose1d,
     ConvTranspose2d,
@@ -52,13 +52,13 @@ from refgrad.nn.modules.conv_transpose import (  # noqa: E402
 __all__ += ["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:743
+# --- book/chapters/16w_transposed_and_rearranging.md:802
 from refgrad.nn.modules.shuffles import ChannelShuffle, PixelShuffle, PixelUnshuffle  # noqa: E402
 
 __all__ += ["ChannelShuffle", "PixelShuffle", "PixelUnshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1024
+# --- book/chapters/16w_transposed_and_rearranging.md:1083
 from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
 
 __all__ += ["Fold", "Unfold"]
