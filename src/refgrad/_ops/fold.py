@@ -21,7 +21,7 @@ def _im2col(a, kernel_size, dilation, padding, stride, self_sym_argsize_minus_1,
     lead = a.ndim - 3  # 1 with a batch dimension, 0 without
     padded = np.pad(a, [(0, 0)] * (a.ndim - 2) + [(p, p) for p in padding])
     windows = windowed(padded, kernel_size, stride, dilation)  # (..., C, L0, L1, kh, kw)
-    moved = np.ascontiguousarray(np.moveaxis(windows, (-2, -1), (lead + 1, lead + 2)))
+    moved = np.moveaxis(windows, (-2, -1), (lead + 1, lead + 2)).copy()  # row-major
     return moved.reshape(*a.shape[:lead], a.shape[lead] * kernel_size[0] * kernel_size[1],
                          moved.shape[-2] * moved.shape[-1])
 
@@ -41,7 +41,7 @@ def _col2im(a, output_size, kernel_size, dilation, padding, stride):
         for j in range(kw):
             out[..., i * dh:i * dh + sh * (rows - 1) + 1:sh,
                 j * dw:j * dw + sw * (cols - 1) + 1:sw] += blocks[..., i, j, :, :]
-    return np.ascontiguousarray(out[..., ph:ph + h, pw:pw + w])
+    return out[..., ph:ph + h, pw:pw + w].copy()
 
 
 # NOTE [col2im adds as torch's kernel does]
