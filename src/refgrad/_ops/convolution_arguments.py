@@ -94,14 +94,12 @@ def _by(sizes):
 
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:414
-def _check_dtypes(input, weight):
-    from refgrad._cpu_features import onednn_takes_half
+# --- book/chapters/16u_convolution_and_pooling.md:419
+def _check_dtypes(input, weight, onednn):
     from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
 
     if weight.dtype is not input.dtype:
-        dtype = input.dtype.name
-        if dtype == "float32" or (dtype == "float16" and onednn_takes_half()):
+        if onednn:
             raise RuntimeError(f"Input type ({tensor_type_name(input)}) and weight type "
                                f"({tensor_type_name(weight)}) should be the same or input should "
                                "be a MKLDNN tensor and weight is a dense tensor")
@@ -135,9 +133,16 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
 
         check_transposed(input, weight, bias, stride, padding, dilation, output_padding, groups)
     else:
+        from refgrad._ops.transposed_arguments import onednn_runs
+
         _check_shapes(input, weight, bias, padding, dilation, groups)
-        _check_dtypes(input, weight)
-        if any(d == 0 for d in dilation):  # refused by the kernel, after the dtypes
+        onednn = onednn_runs(input.dtype.name, input.shape, weight.shape[2:], stride, dilation,
+                             output_padding, groups)
+        if 0 in dilation and not onednn:  # torch's own kernels: 1-d runs as 2-d
+            shown = [1, *dilation] if n == 1 else list(dilation)
+            raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
+        _check_dtypes(input, weight, onednn)
+        if 0 in dilation:  # oneDNN's refusal, after the dtypes
             raise RuntimeError("non-positive dilation is not supported")
     sizes = tuple(bias.shape) if bias is not None else (0,)
     return call(rows.CONVOLUTION, (input, weight, bias), {
@@ -146,7 +151,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:470
+# --- book/chapters/16u_convolution_and_pooling.md:480
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
