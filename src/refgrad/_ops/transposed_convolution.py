@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:86
+# --- book/chapters/16w_transposed_and_rearranging.md:87
 """The transposed convolution: the convolution row's forward and gradient with
 ``transposed=True``."""
 
@@ -56,7 +56,7 @@ def as_convolution(input, weight, stride, padding, dilation, output_padding, gro
     return padded, kernel[(slice(None), slice(None), *(slice(None, None, -1),) * n)]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:145
+# --- book/chapters/16w_transposed_and_rearranging.md:146
 def transposed_format(input, weight, stride, dilation, output_padding, groups):
     """The memory format of a transposed convolution's result and gradients (arrays)."""
     from refgrad._backend import element_strides
@@ -73,7 +73,7 @@ def transposed_format(input, weight, stride, dilation, output_padding, groups):
     return conv_memory_format(input, weight)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:179
+# --- book/chapters/16w_transposed_and_rearranging.md:180
 def _convolved(x, weight, stride, padding, dilation, groups):
     """The convolution of the tensors ``x`` and ``weight``, in refgrad's operations."""
     from refgrad._ops.convolution import _subscripts, _windows
