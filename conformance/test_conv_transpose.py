@@ -198,6 +198,10 @@ def test_dtypes_and_a_bias_that_casts():
                               torch.ones(3, dtype=torch.int32)).dtype == torch.int64
     assert F.conv_transpose2d(torch.ones(0, 4, 2, 2), torch.ones(4, 3, 3, 3)).shape == (
         0, 3, 4, 4)
+    # oneDNN (float32, a batch of two) returns an output of no positions, empty
+    assert F.conv_transpose2d(torch.ones(2, 4, 2, 1), torch.ones(4, 3, 2, 2), stride=2,
+                              padding=(3, 0), output_padding=(1, 0), dilation=2).shape == (
+        2, 3, 0, 3)
     # a float32 kernel of torch's own adds a float64 bias in place too
     assert F.conv_transpose1d(torch.ones(1, 4, 1), torch.ones(4, 1, 3),
                               torch.ones(1, dtype=torch.float64)).tolist() == [[[5.0] * 3]]

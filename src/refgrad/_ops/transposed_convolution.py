@@ -27,9 +27,9 @@ def transposed_forward(input, weight, bias, stride, padding, dilation, output_pa
     fmt = transposed_format(input, weight, stride, dilation, output_padding, groups)
     sizes = [(h - 1) * s - 2 * p + d * (k - 1) + o + 1 for h, s, p, d, k, o in zip(
         input.shape[2:], stride, padding, dilation, weight.shape[2:], output_padding)]
-    if min(sizes) < 1:  # only oneDNN's 1-d kernel lets an empty output through
-        return np.zeros((input.shape[0], weight.shape[1] * groups, *sizes), input.dtype,
-                        like=input)
+    if min(sizes) < 1:  # only oneDNN lets an empty output through
+        return laid_out(np.zeros((input.shape[0], weight.shape[1] * groups, *sizes),
+                                 input.dtype, like=input), fmt)
     padded, kernel = as_convolution(input, weight, stride, padding, dilation, output_padding,
                                     groups)
     return laid_out(convolve(padded, kernel, bias, (1,) * n, (0,) * n, dilation, groups), fmt)
@@ -104,4 +104,20 @@ def transposed_backward(g, input, weight, stride, padding, dilation, output_padd
                                   groups)
     grad_bias = g.sum((0, *range(2, 2 + n))) if bias_sizes != (0,) else None
     fmt = transposed_format(input._data, weight._data, stride, dilation, output_padding, groups)
-    return in_format(grad_input, fmt), in_format(grad_weight, fmt), grad_bias
+    return (in_format(grad_input, fmt), in_format(grad_weight, _weights_format(
+        input, weight, stride, dilation, output_padding, groups, fmt)), grad_bias)
+
+
+def _weights_format(input, weight, stride, dilation, output_padding, groups, fmt):
+    """torch's own kernel makes the weight's gradient row-major, then asks for ``fmt`` the way
+    ``contiguous`` does: a row-major gradient that already counts as laid out in ``fmt`` (a
+    channel or a position of size one makes it so) stays row-major."""
+    from refgrad._memory_formats import contiguous_format, is_contiguous_in
+    from refgrad._ops.result_layout import row_major
+    from refgrad._ops.transposed_arguments import onednn_runs
+
+    shape = tuple(weight.shape)
+    if fmt is contiguous_format or onednn_runs(input.dtype.name, input.shape, shape[2:], stride,
+                                               dilation, output_padding, groups):
+        return fmt
+    return contiguous_format if is_contiguous_in(shape, row_major(shape), fmt) else fmt

@@ -130,7 +130,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:453
+# --- book/chapters/16w_transposed_and_rearranging.md:479
 from refgrad._ops.transposed_arguments import (  # noqa: E402
     conv_transpose1d,
     conv_transpose2d,
@@ -140,13 +140,13 @@ from refgrad._ops.transposed_arguments import (  # noqa: E402
 __all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:733
+# --- book/chapters/16w_transposed_and_rearranging.md:759
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle  # noqa: E402
 
 __all__ += ["channel_shuffle", "pixel_shuffle", "pixel_unshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1034
+# --- book/chapters/16w_transposed_and_rearranging.md:1060
 from refgrad._ops.fold import fold, unfold  # noqa: E402
 
 __all__ += ["fold", "unfold"]
