@@ -377,3 +377,21 @@ def test_the_modules_weights_repr_and_output_size():
         1, 2, 4, 4, 4)
     with raises(ValueError, 'Only "zeros" padding mode is supported for ConvTranspose2d'):
         torch.nn.ConvTranspose2d(2, 2, 2, padding_mode="reflect")
+
+
+def test_layouts_at_the_edges():
+    # torch's own kernel (float64) makes the weight's gradient row-major and keeps it so where
+    # that already counts as channels-last; oneDNN's (float32) is laid out channels-last
+    for dtype, strides in ((torch.float64, (2, 2, 2, 1)), (torch.float32, (2, 1, 2, 1))):
+        x = torch.rand(2, 2, 3, 3, dtype=dtype).contiguous(memory_format=CL).requires_grad_()
+        w = torch.rand(2, 1, 1, 2, dtype=dtype, requires_grad=True)
+        out = F.conv_transpose2d(x, w)
+        gx, gw = torch.autograd.grad(out.sum(), [x, w])
+        assert (out.stride(), gx.stride(), gw.stride()) == ((12, 1, 4, 1), (18, 1, 6, 2),
+                                                            strides)
+    x = torch.ones(2, 4, 2, 1).contiguous(memory_format=CL)  # an empty channels-last output
+    out = F.conv_transpose2d(x, torch.ones(4, 3, 2, 2), stride=2, padding=(3, 0),
+                             output_padding=(1, 0), dilation=2)
+    assert out.shape == (2, 3, 0, 3) and out.stride() == (0, 1, 9, 3)
+    with raises(RuntimeError, "numel: integer multiplication overflow"):
+        F.conv_transpose2d(x, torch.ones(4, 3, 3, 3), padding=(1, 4))
