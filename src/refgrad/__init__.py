@@ -443,11 +443,11 @@ from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:474
+# --- book/chapters/16w_transposed_and_rearranging.md:479
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:754
+# --- book/chapters/16w_transposed_and_rearranging.md:759
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 

@@ -42,7 +42,7 @@ __all__ += [
     "AvgPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:583
+# --- book/chapters/16w_transposed_and_rearranging.md:588
 from refgrad.nn.modules.conv_transpose import (  # noqa: E402
     ConvTranspose1d,
     ConvTranspose2d,
@@ -52,13 +52,13 @@ from refgrad.nn.modules.conv_transpose import (  # noqa: E402
 __all__ += ["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:829
+# --- book/chapters/16w_transposed_and_rearranging.md:834
 from refgrad.nn.modules.shuffles import ChannelShuffle, PixelShuffle, PixelUnshuffle  # noqa: E402
 
 __all__ += ["ChannelShuffle", "PixelShuffle", "PixelUnshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1110
+# --- book/chapters/16w_transposed_and_rearranging.md:1115
 from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
 
 __all__ += ["Fold", "Unfold"]

@@ -130,7 +130,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:479
+# --- book/chapters/16w_transposed_and_rearranging.md:484
 from refgrad._ops.transposed_arguments import (  # noqa: E402
     conv_transpose1d,
     conv_transpose2d,
@@ -140,13 +140,13 @@ from refgrad._ops.transposed_arguments import (  # noqa: E402
 __all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:759
+# --- book/chapters/16w_transposed_and_rearranging.md:764
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle  # noqa: E402
 
 __all__ += ["channel_shuffle", "pixel_shuffle", "pixel_unshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1060
+# --- book/chapters/16w_transposed_and_rearranging.md:1065
 from refgrad._ops.fold import fold, unfold  # noqa: E402
 
 __all__ += ["fold", "unfold"]
