@@ -395,3 +395,17 @@ def test_layouts_at_the_edges():
     assert out.shape == (2, 3, 0, 3) and out.stride() == (0, 1, 9, 3)
     with raises(RuntimeError, "numel: integer multiplication overflow"):
         F.conv_transpose2d(x, torch.ones(4, 3, 3, 3), padding=(1, 4))
+
+
+def test_torch_convolution_takes_lists_and_both_kinds():
+    x, w = torch.ones(2, 4, 5, 6, requires_grad=True), torch.ones(4, 3, 3, 3)
+    out = torch.convolution(x, w, None, [2, 1], [1, 0], [1, 1], True, [1, 0], 1)
+    assert out.shape == (2, 3, 10, 8) and out.grad_fn._saved_transposed is True
+    assert torch.convolution(x, torch.ones(3, 4, 3, 3), None, [1, 1], [0, 0], [1, 1], False,
+                             [0, 0], 1).shape == (2, 3, 3, 4)
+    with raises(TypeError, "convolution(): argument 'stride' (position 4) must be tuple of ints, "
+                           "not int"):
+        torch.convolution(x, w, None, 1, 0, 1, True, 0, 1)
+    with raises(TypeError, "convolution(): argument 'transposed' (position 7) must be bool, not "
+                           "int"):
+        torch.convolution(x, w, None, [1, 1], [0, 0], [1, 1], 1, [0, 0], 1)

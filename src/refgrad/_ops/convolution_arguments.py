@@ -188,3 +188,10 @@ def _form(n):
 
 
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
+
+
+# --- book/chapters/16u_convolution_and_pooling.md:524
+torch_convolution = function_form(convolution, Arguments(
+    "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
+    "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "
+    "groups)"))
