@@ -241,6 +241,16 @@ REFUSALS = [
      "Input type (torch.HalfTensor) and weight type (torch.FloatTensor) should be the same or "
      "input should be a MKLDNN tensor and weight is a dense tensor" if cpu_computes_half()
      else "expected scalar type Half but found Float"),
+    # a batch of one with a small kernel runs torch's own kernel, not oneDNN, in float32 too
+    (lambda: F.conv1d(torch.ones(1, 4, 3), torch.ones(1, 4, 3, dtype=torch.float64)),
+     "expected scalar type Float but found Double"),
+    (lambda: F.conv2d(torch.ones(1, 4, 3, 3), torch.ones(1, 4, 3, 3), dilation=0),
+     "dilation should be greater than zero, but got [0, 0]"),
+    (lambda: F.conv1d(torch.ones(1, 4, 3), torch.ones(1, 4, 3), dilation=0),
+     "dilation should be greater than zero, but got [1, 0]"),
+    (lambda: F.conv2d(X.double(), W.double(), dilation=0, groups=2),
+     "dilation should be greater than zero, but got [0, 0]"),
+    (lambda: F.conv2d(X, W, dilation=-1, groups=2), "dilation should be greater than zero"),
 ]
 
 

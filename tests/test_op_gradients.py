@@ -1249,6 +1249,12 @@ _CONVOLUTIONS = {
                                           "groups": 1},
     ((1, 2, 4, 3), (2, 1, 3, 1), (2,)): {"padding": "same", "groups": 2},
     ((1, 1, 3, 4, 3), (2, 1, 2, 2, 2), (2,)): {"stride": (1, 2, 1), "padding": (0, 1, 1)},
+    # transposed (chapter 16w): the weight's channels the other way, and an output_padding
+    ((2, 4, 3), (4, 3, 3), (6,)): {"stride": 2, "padding": 1, "output_padding": 1, "groups": 2,
+                                   "dilation": 1},
+    ((1, 2, 3, 2), (2, 2, 2, 3), (2,)): {"stride": (2, 1), "padding": (0, 1),
+                                         "output_padding": (1, 0), "dilation": (1, 2)},
+    ((1, 2, 2, 2, 2), (2, 1, 2, 2, 1), (1,)): {"stride": 2, "output_padding": (1, 0, 1)},
 }
 
 
@@ -1257,6 +1263,9 @@ def _one_of_many(*choices):
 
 
 def conv(a, w, b, **params):
+    if "output_padding" in params:  # a transposed convolution (chapter 16w)
+        return (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)[w.ndim - 3](
+            a, w, b, **params)
     return (F.conv1d, F.conv2d, F.conv3d)[w.ndim - 3](a, w, b, **params)
 
 
@@ -1389,6 +1398,32 @@ RECIPES.update({
     "huber_loss_backward": _loss_backward("huber_loss_backward", delta=0.5),
     "smooth_l1_loss_backward": _loss_backward("smooth_l1_loss_backward", beta=0.75),
 })
+
+
+# Transposed convolution and rearranging layers (chapter 16w): shapes with the parameters
+# that fit them.
+_REARRANGED = {
+    "pixel_shuffle": {(1, 8, 2, 3): {"upscale_factor": 2}, (9, 2, 1): {"upscale_factor": 3},
+                      (2, 1, 4, 1, 2): {"upscale_factor": 2}},
+    "pixel_unshuffle": {(1, 2, 4, 6): {"downscale_factor": 2}, (1, 3, 3): {"downscale_factor": 3}},
+    "channel_shuffle": {(2, 6, 3, 2): {"groups": 3}, (1, 4, 3): {"groups": 2}},
+    "im2col": {(2, 3, 5, 4): {"kernel_size": (2, 3), "padding": 1, "stride": (2, 1)},
+               (3, 6, 5): {"kernel_size": 2, "dilation": (2, 1)}},
+    "col2im": {(2, 12, 6): {"output_size": (3, 4), "kernel_size": 2},
+               (18, 6): {"output_size": (4, 5), "kernel_size": 3, "padding": 1, "stride": 2}},
+}
+_REARRANGING = {"pixel_shuffle": F.pixel_shuffle, "pixel_unshuffle": F.pixel_unshuffle,
+                "channel_shuffle": F.channel_shuffle, "im2col": F.unfold, "col2im": F.fold}
+
+
+def _rearranging(name):
+    cases = _REARRANGED[name]
+    return Recipe(lambda a, **params: _REARRANGING[name](a, **params),
+                  shapes=st.sampled_from([[s] for s in cases]),
+                  params=lambda shapes: st.just(cases[tuple(shapes[0])]))
+
+
+RECIPES.update({name: _rearranging(name) for name in _REARRANGED})
 
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)

@@ -353,7 +353,9 @@ TORCH_CALLS.update({  # more of torch.nn.functional, chapter 16t
 })
 
 TORCH_CALLS.update({  # chapter "Convolution and pooling"
-    "convolution": lambda a, w, b, **p: (F.conv1d, F.conv2d, F.conv3d)[w.ndim - 3](a, w, b, **p),
+    "convolution": lambda a, w, b, **p: (
+        (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d) if "output_padding" in p
+        else (F.conv1d, F.conv2d, F.conv3d))[w.ndim - 3](a, w, b, **p),
     "max_pool2d_with_indices": lambda a, **p: F.max_pool2d(a, return_indices=True, **p),
     "max_pool3d_with_indices": lambda a, **p: F.max_pool3d(a, return_indices=True, **p),
     "_adaptive_avg_pool2d": lambda a, output_size: F.adaptive_avg_pool2d(a, output_size),
@@ -365,6 +367,14 @@ TORCH_CALLS.update({  # chapter "Convolution and pooling"
 TORCH_CALLS.update({  # chapter "Upsampling"
     **{name: interpolating(F, mode) for name, (mode, n) in UPSAMPLINGS.items()},
     **{f"{name}_backward": getattr(aten, f"{name}_backward") for name in UPSAMPLINGS},
+})
+
+TORCH_CALLS.update({  # chapter "Transposed convolution and rearranging layers"
+    "pixel_shuffle": lambda a, **p: F.pixel_shuffle(a, **p),
+    "pixel_unshuffle": lambda a, **p: F.pixel_unshuffle(a, **p),
+    "channel_shuffle": lambda a, **p: F.channel_shuffle(a, **p),
+    "im2col": lambda a, **p: F.unfold(a, **p),
+    "col2im": lambda a, **p: F.fold(a, **p),
 })
 
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1014
+# --- book/chapters/16u_convolution_and_pooling.md:1091
 """Adaptive average and max pools: rows, and torch's functions and F's."""
 
 import itertools
@@ -41,7 +41,7 @@ def _adaptive_avg(a, output_size):
     return suggested_format_result(out.astype(a.dtype), a)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1057
+# --- book/chapters/16u_convolution_and_pooling.md:1134
 def _adaptive_avg_backward(g, self, output_size):
     from refgrad._tensor import make_tensor
 
@@ -52,7 +52,7 @@ def _adaptive_avg_backward(g, self, output_size):
     return (g,)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1073
+# --- book/chapters/16u_convolution_and_pooling.md:1150
 def _adaptive_max(a, output_size):
     n = len(output_size)
     shape = a.shape[-n:]
@@ -89,7 +89,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1117
+# --- book/chapters/16u_convolution_and_pooling.md:1194
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -131,7 +131,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1162
+# --- book/chapters/16u_convolution_and_pooling.md:1239
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -153,7 +153,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1191
+# --- book/chapters/16u_convolution_and_pooling.md:1268
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -190,7 +190,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1231
+# --- book/chapters/16u_convolution_and_pooling.md:1308
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

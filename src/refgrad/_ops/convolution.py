@@ -28,6 +28,19 @@ def _subscripts(n):
 
 def _convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                  groups, bias_sym_sizes_opt):
+    if transposed:  # chapter "Transposed convolution and rearranging layers"
+        from refgrad._ops.transposed_convolution import transposed_forward
+
+        return transposed_forward(input, weight, bias, stride, padding, dilation,
+                                  output_padding, groups)
+    result = convolve(input, weight, bias, stride, padding, dilation, groups)
+    if not input.shape[1]:  # NOTE [No input channels]
+        return result
+    return laid_out(result, conv_memory_format(input, weight))
+
+
+def convolve(input, weight, bias, stride, padding, dilation, groups):
+    """The convolution of two arrays, in the layout the contraction leaves."""
     n, kind = weight.ndim - 2, input.dtype
     wide = np.float32 if kind == np.float16 else np.int64 if kind.kind in "iu" else kind
     padded = np.pad(input.astype(wide), [(0, 0), (0, 0), *((p, p) for p in padding)])
@@ -42,10 +55,14 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
     result = result.reshape(batch, weight.shape[0], *positions)
     if bias is not None:
         result = result + bias.astype(wide).reshape(-1, *(1,) * n)
-    result = result.astype(kind)
+    return result.astype(kind)
+
+
+def laid_out(result, fmt):
+    """``result`` moved to the memory format ``fmt``: NOTE [The convolution's memory format]."""
     if type(result) is not np.ndarray:
         return result  # a device array keeps the layout its library gave it
-    return moved_to(result, format_strides(result.shape, conv_memory_format(input, weight)))
+    return moved_to(result, format_strides(result.shape, fmt))
 
 
 # NOTE [The convolution's memory format]
@@ -71,7 +88,7 @@ def in_format(t, fmt):
     return make_tensor(moved_to(t._data, format_strides(tuple(t.shape), fmt)))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:148
+# --- book/chapters/16u_convolution_and_pooling.md:165
 def _windows(t, kernel, stride, dilation):
     """``windowed`` (chapter "Normalization layers") for a tensor: unfold, one dimension at a
     time."""
@@ -81,13 +98,38 @@ def _windows(t, kernel, stride, dilation):
     return t[(..., *(slice(None, None, d) for d in dilation))]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:162
+# --- book/chapters/16u_convolution_and_pooling.md:184
+def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
+    """The gradient by the weight of ``convolution(input, weight)`` whose output's gradient is
+    ``g``: a tensor of the weight's shape, ``(g.shape[1], channels / groups, *kernel)``."""
+    from refgrad._ops.einsum import einsum
+    from refgrad._ops.padding import pad
+
+    out, taps = _subscripts(len(kernel))
+    batch, channels, outputs = input.shape[0], input.shape[1], g.shape[1] // groups
+    grouped = g.reshape(batch, groups, outputs, *g.shape[2:])
+    widths = [w for p in reversed(padding) for w in (p, p)]
+    windows = _windows(pad(input, widths), kernel, stride, dilation)
+    for i, size in enumerate(g.shape[2:]):
+        if windows.shape[2 + i] != size:
+            windows = windows.narrow(2 + i, 0, size)
+    windows = windows.reshape(batch, groups, channels // groups, *windows.shape[2:])
+    grad = einsum(f"ngf{out},ngc{out}{taps}->gfc{taps}", grouped, windows)
+    return grad.reshape(g.shape[1], channels // groups, *kernel)
+
+
+# --- book/chapters/16u_convolution_and_pooling.md:207
 def _convolution_backward(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt):
     from refgrad._creation import zeros_like
     from refgrad._ops.einsum import einsum
     from refgrad._ops.padding import pad
 
+    if transposed:  # chapter "Transposed convolution and rearranging layers"
+        from refgrad._ops.transposed_convolution import transposed_backward
+
+        return transposed_backward(g, input, weight, stride, padding, dilation, output_padding,
+                                   groups, bias_sym_sizes_opt)
     n, kernel = weight.ndim - 2, weight.shape[2:]
     out, taps = _subscripts(n)
     batch, channels = input.shape[0], input.shape[1]
@@ -95,11 +137,7 @@ def _convolution_backward(g, input, weight, stride, padding, dilation, transpose
         bias = g.new_zeros(bias_sym_sizes_opt) if bias_sym_sizes_opt != (0,) else None
         return zeros_like(input), zeros_like(weight), bias
     outputs = weight.shape[0] // groups
-    grouped = g.reshape(batch, groups, outputs, *g.shape[2:])
-    widths = [w for p in reversed(padding) for w in (p, p)]
-    windows = _windows(pad(input, widths), kernel, stride, dilation)
-    windows = windows.reshape(batch, groups, channels // groups, *windows.shape[2:])
-    grad_weight = einsum(f"ngf{out},ngc{out}{taps}->gfc{taps}", grouped, windows)
+    grad_weight = weight_gradient(g, input, kernel, stride, padding, dilation, groups)
     spans = [d * (k - 1) for d, k in zip(dilation, kernel)]
     spreading = spread(g, stride)
     widths = []
@@ -112,8 +150,8 @@ def _convolution_backward(g, input, weight, stride, padding, dilation, transpose
     grad_input = einsum(f"ngf{out}{taps},gfc{taps}->ngc{out}", back, flipped)
     grad_bias = g.sum((0, *range(2, 2 + n))) if bias_sym_sizes_opt != (0,) else None
     fmt = conv_memory_format(input._data, weight._data)  # NOTE [The convolution's memory format]
-    return (in_format(grad_input.reshape(input.shape), fmt),
-            in_format(grad_weight.reshape(weight.shape), fmt), grad_bias)
+    return (in_format(grad_input.reshape(input.shape), fmt), in_format(grad_weight, fmt),
+            grad_bias)
 
 
 # NOTE [No input channels]

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:231
+# --- book/chapters/16u_convolution_and_pooling.md:278
 """conv1d, conv2d and conv3d: torch's checks in torch's order, then the convolution row."""
 
 from refgrad._argument_forms import function_form
@@ -46,7 +46,7 @@ def _same(input, weight, stride, dilation):
     return input, tuple(total // 2 for total in totals)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:286
+# --- book/chapters/16u_convolution_and_pooling.md:334
 def _expand(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) == 1:
@@ -90,18 +90,16 @@ def _by(sizes):
     return " x ".join(str(n) for n in sizes)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:334
+# --- book/chapters/16u_convolution_and_pooling.md:382
 
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:366
-def _check_dtypes(input, weight):
-    from refgrad._cpu_features import onednn_takes_half
+# --- book/chapters/16u_convolution_and_pooling.md:419
+def _check_dtypes(input, weight, onednn):
     from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
 
     if weight.dtype is not input.dtype:
-        dtype = input.dtype.name
-        if dtype == "float32" or (dtype == "float16" and onednn_takes_half()):
+        if onednn:
             raise RuntimeError(f"Input type ({tensor_type_name(input)}) and weight type "
                                f"({tensor_type_name(weight)}) should be the same or input should "
                                "be a MKLDNN tensor and weight is a dense tensor")
@@ -124,12 +122,28 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     output_padding = _expand("output_padding", output_padding, n)
     if any(p < 0 for p in padding):
         raise RuntimeError("negative padding is not supported")
+    if any(p < 0 for p in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
     if any(s <= 0 for s in stride):
         raise RuntimeError("non-positive stride is not supported")
-    if any(d <= 0 for d in dilation):
-        raise RuntimeError("non-positive dilation is not supported")
-    _check_shapes(input, weight, bias, padding, dilation, groups)
-    _check_dtypes(input, weight)
+    if any(d < 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    if transposed:  # chapter "Transposed convolution and rearranging layers"
+        from refgrad._ops.transposed_arguments import check_transposed
+
+        check_transposed(input, weight, bias, stride, padding, dilation, output_padding, groups)
+    else:
+        from refgrad._ops.transposed_arguments import onednn_runs
+
+        _check_shapes(input, weight, bias, padding, dilation, groups)
+        onednn = onednn_runs(input.dtype.name, input.shape, weight.shape[2:], stride, dilation,
+                             output_padding, groups)
+        if 0 in dilation and not onednn:  # torch's own kernels: 1-d runs as 2-d
+            shown = [1, *dilation] if n == 1 else list(dilation)
+            raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
+        _check_dtypes(input, weight, onednn)
+        if 0 in dilation:  # oneDNN's refusal, after the dtypes
+            raise RuntimeError("non-positive dilation is not supported")
     sizes = tuple(bias.shape) if bias is not None else (0,)
     return call(rows.CONVOLUTION, (input, weight, bias), {
         "stride": stride, "padding": padding, "dilation": dilation, "transposed": transposed,
@@ -137,7 +151,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:413
+# --- book/chapters/16u_convolution_and_pooling.md:480
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -174,3 +188,10 @@ def _form(n):
 
 
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
+
+
+# --- book/chapters/16u_convolution_and_pooling.md:524
+torch_convolution = function_form(convolution, Arguments(
+    "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
+    "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "
+    "groups)"))

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1301
+# --- book/chapters/16u_convolution_and_pooling.md:1380
 """Conv1d, Conv2d and Conv3d: modules that own a convolution's weight and bias."""
 
 import math
@@ -38,7 +38,7 @@ def _check(in_channels, out_channels, groups, padding, stride, padding_mode):
                          f"padding_mode={padding_mode!r}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1341
+# --- book/chapters/16u_convolution_and_pooling.md:1420
 def _widths(conv):
     """F.pad's widths for the padding, the last dimension first."""
     if conv.padding == "valid":
@@ -54,7 +54,7 @@ def _described(conv):
                         f"kernel_size={conv.kernel_size}", f"stride={conv.stride}"]
     if conv.padding != (0,) * n:
         shown.append(f"padding={conv.padding}")
-    for name, default in (("dilation", (1,) * n), ("groups", 1)):
+    for name, default in (("dilation", (1,) * n), ("output_padding", (0,) * n), ("groups", 1)):
         if getattr(conv, name) != default:
             shown.append(f"{name}={getattr(conv, name)}")
     if conv.bias is None:
@@ -64,9 +64,10 @@ def _described(conv):
     return ", ".join(shown)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1370
+# --- book/chapters/16u_convolution_and_pooling.md:1449
 class _ConvNd(Module):
     n = 0  # the number of spatial dimensions
+    _transposed = False  # the weight's two channel dimensions exchanged: ConvTranspose
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  dilation=1, groups=1, bias=True, padding_mode="zeros", device=None,
@@ -79,10 +80,11 @@ class _ConvNd(Module):
         self.kernel_size, self.stride = _tuple(kernel_size, n), stride
         self.padding = padding if isinstance(padding, str) else _tuple(padding, n)
         self.dilation, self.padding_mode = _tuple(dilation, n), padding_mode
-        self.transposed, self.output_padding = False, (0,) * n
+        self.transposed, self.output_padding = self._transposed, (0,) * n
         kw = {"device": device, "dtype": dtype}
-        self.weight = Parameter(refgrad.empty(
-            (out_channels, in_channels // groups, *self.kernel_size), **kw))
+        channels = (in_channels, out_channels // groups) if self._transposed else (
+            out_channels, in_channels // groups)
+        self.weight = Parameter(refgrad.empty((*channels, *self.kernel_size), **kw))
         if bias:
             self.bias = Parameter(refgrad.empty(out_channels, **kw))
         else:
@@ -90,7 +92,7 @@ class _ConvNd(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        fan_in = self.in_channels // self.groups * math.prod(self.kernel_size)
+        fan_in = self.weight.shape[1] * math.prod(self.kernel_size)
         bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
         with no_grad():
             self.weight.uniform_(-bound, bound)
@@ -111,7 +113,7 @@ class _ConvNd(Module):
         return _described(self)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1418
+# --- book/chapters/16u_convolution_and_pooling.md:1499
 class Conv1d(_ConvNd):
     n = 1
 
