@@ -35,6 +35,9 @@ CASES = [
     ("cdist", lambda x: torch.cdist(x[None], x[None].detach() + 1), (3, 1), 1),
     ("cdist_p1", lambda x: torch.cdist(x[None], x[None].detach() + 1, p=1), (3, 1), 1),
     ("pdist", F.pdist, (3, 1), 1),
+    ("clamp_tensors", lambda x: x.clamp(torch.full((3,), 0.1, dtype=torch.float64),
+                                        torch.full((3,), 0.8, dtype=torch.float64)), (1, 2), 0),
+    ("clamp_min_tensor", lambda x: x.clamp_min(torch.zeros(3, dtype=torch.float64)), (1, 2), 0),
 ]
 
 
@@ -178,3 +181,21 @@ def test_the_mean_of_var_mean_alone_has_only_the_mean_s_gradient():
     (g,) = torch.autograd.grad(torch.var_mean(x, 1)[1].sum(), x, create_graph=True)
     assert g.tolist() == torch.full((2, 3), 1 / 3).tolist()
     assert not g.requires_grad  # the mean's slope is a constant
+
+
+def test_sgn_s_gradient_is_a_row_major_zero_under_create_graph():
+    x = _transposed()
+    y = x.sgn()
+    (g,) = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    assert g.stride() == (3, 1)  # torch's zero tensor holds no values to read back
+    assert not g.requires_grad
+
+
+def test_clamp_s_gradient_refuses_bounds_larger_than_the_input():
+    # torch's formula writes one mask into the other in place: a mask of the
+    # input's shape cannot take in one that the larger bound broadcast
+    x = torch.rand(1, requires_grad=True)
+    y = torch.clamp(x, torch.zeros(1), torch.ones(1, 1))
+    with pytest.raises(RuntimeError, match=r"output with shape \[1\] doesn't match the "
+                                           r"broadcast shape \[1, 1\]"):
+        y.sum().backward()

@@ -150,6 +150,17 @@ def _cat_shapes_of(base, dim, sizes):
     return [base[:dim] + (n,) + base[dim + 1:] for n in sizes]
 
 
+def _bound_shape(shape, keep):
+    """``shape`` with the dimensions ``keep`` marks False at size one."""
+    return tuple(n if k else 1 for n, k in zip(shape, keep))
+
+
+_BOUNDED_SHAPES = st.lists(st.integers(1, 3), max_size=3).flatmap(
+    lambda base: st.tuples(st.just(tuple(base)),
+                           *(st.lists(st.booleans(), min_size=len(base), max_size=len(base))
+                             .map(lambda keep, base=tuple(base): _bound_shape(base, keep))
+                             for _ in range(2))).map(list))
+
 _cat_shapes = st.lists(st.integers(1, 3), min_size=1, max_size=3).flatmap(
     lambda base: st.builds(_cat_shapes_of, st.just(tuple(base)),
                            st.integers(0, len(base) - 1),
@@ -244,7 +255,8 @@ RECIPES: dict[str, Recipe] = {
     "abs": Recipe(torch.abs, ("nonzero",)),
     "clamp": Recipe(lambda a, bounds: torch.clamp(a, *bounds),
                     params=_one_of("bounds", (-0.5, 0.5), (None, 0.3), (-0.3, None))),
-    "clamp_tensor": Recipe(torch.clamp, ("any", "any", "any")),
+    # Bounds no larger than the input: torch's gradient refuses the others, and so does refgrad's
+    "clamp_tensor": Recipe(torch.clamp, ("any", "any", "any"), shapes=_BOUNDED_SHAPES),
     "clamp_min": Recipe(lambda a, min: torch.clamp_min(a, min), params=_one_of("min", -0.5, 1)),
     "clamp_min_tensor": Recipe(torch.clamp_min, ("any", "any")),
     "clamp_max": Recipe(lambda a, max: torch.clamp_max(a, max), params=_one_of("max", 0.5, -1)),

@@ -49,28 +49,18 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:312
-def _kept(g, keep):
-    """``g`` where the array mask ``keep`` holds, zero elsewhere."""
-    from refgrad._tensor import make_tensor
-
-    if isinstance(keep, np.generic):  # NumPy compares 0-d arrays into a scalar
-        keep = np.asarray(keep)
-    return _keep_where(make_tensor(keep), g)
-
-
+# --- book/chapters/16a_pointwise.md:320
 def _clamp_grads(g, self, min=None, max=None):  # noqa: A002 - torch's names
-    s = self._data
-    lo = None if min is None else min._data
-    hi = None if max is None else max._data
-    if lo is None:
-        return _kept(g, s <= hi), None, _kept(g, s > hi)
-    if hi is None:
-        return _kept(g, s >= lo), _kept(g, s < lo), None
+    # Masks compared as tensors, in torch's order, so that each is laid out as
+    # TensorIterator lays it out, and the gradient with it.
+    if min is None:
+        return _keep_where(self <= max, g), None, _keep_where(self > max, g)
+    if max is None:
+        return _keep_where(self >= min, g), _keep_where(self < min, g), None
     return (
-        _kept(g, (s >= lo) & (s <= hi)),
-        _kept(g, (s < lo) & (lo < hi)),
-        _kept(g, (s > hi) | (hi < lo)),
+        _keep_where((self >= min).logical_and_(self <= max), g),
+        _keep_where((self < min).logical_and_(min < max), g),
+        _keep_where((self > max).logical_or_(max < min), g),
     )
 
 
@@ -83,7 +73,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:356
+# --- book/chapters/16a_pointwise.md:354
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_keep_where(_inside(self, min, None), g),),
@@ -110,7 +100,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:447
+# --- book/chapters/16a_pointwise.md:445
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -144,7 +134,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:487
+# --- book/chapters/16a_pointwise.md:485
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 

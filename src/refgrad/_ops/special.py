@@ -22,7 +22,7 @@ from refgrad._ops.arithmetic import (
 )
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_broadcast, where
-from refgrad._ops.pointwise import _sign, _zeros_like
+from refgrad._ops.pointwise import _sign
 from refgrad._ops.result_layout import iterated_backward
 from refgrad._ops.rounding import _no_derivative, _pick, without_empty_edges
 from refgrad._ops.scattering import tensor_argument
@@ -179,9 +179,16 @@ LOGIT = register(Op(
     backward=iterated_backward(_logit_backward),
     saves=(("self", ("self",)),), tangent=_logit_tangent, iterated=True,
 ))
+def _row_major_zeros(t):
+    from refgrad._creation import zeros  # which builds on these rows
+
+    return zeros(t.shape, dtype=t.dtype, device=t.device)
+
+
 SGN = register(Op(
     "sgn", "SgnBackward0", ("self",),  # its zeros: NOTE [Zeros that add nothing]
-    backward=lambda g, self, result: (adds_nothing(_zeros_like(g)),),
+    # torch's zero tensor is row-major, whatever the incoming gradient's layout
+    backward=lambda g, self, result: (adds_nothing(_row_major_zeros(g)),),
     forward=lambda a: a.copy() if a.dtype.kind == "b" else _sign(a),
     saves=(("self", ("self",)), ("result", ("self",))), iterated=True,
 ))
@@ -193,7 +200,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:797
+# --- book/chapters/16i_cumulative.md:804
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -243,7 +250,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:856
+# --- book/chapters/16i_cumulative.md:863
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)
