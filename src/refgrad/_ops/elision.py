@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1677
+# --- book/chapters/13_dispatch.md:1685
 """NOTE [Dying operands]: writing a result into an operand nobody will read again."""
 
 import dis
