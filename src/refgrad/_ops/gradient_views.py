@@ -2,13 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:216
+# --- book/chapters/27_views.md:220
 """Views a backward formula makes of a gradient, made directly where nothing can tell."""
+
+import weakref
 
 from numpy import ndarray  # NOTE [Names looked up once]
 
 from refgrad._ops.shapes import EXPAND, expanded, expanded_size
-from refgrad._ops.views import track_view
+from refgrad._ops.views import NO_GRAD_MODE, ViewInfo, track_view
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._state import dual_levels, state, switched_on
 
@@ -28,7 +30,15 @@ def expand_gradient(g, sizes):
         out = make_tensor(ndarray(size, data.dtype, data, 0, (0,) * len(size)))
     base = g._view_base
     out._view_base = base = g if base is None else base
-    out._version_counter = g._version_counter
-    track_view(EXPAND, g, out, {"size": size}, None)
+    out._version_counter = counter = g._version_counter
+    if g._view_info is not None or state.view_replay_enabled:
+        track_view(EXPAND, g, out, {"size": size}, None)
+    else:  # what track_view does for a view of a tensor that is no view, made in no_grad
+        out._view_info = ViewInfo(NO_GRAD_MODE, None)
+        views = counter.views
+        if views is None:
+            views = counter.views = set()
+            counter.waiting = set()
+        views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
     out._requires_grad = base._requires_grad  # as dispatch sets it for a view
     return out
