@@ -9,7 +9,8 @@ import weakref
 
 from numpy import ndarray  # NOTE [Names looked up once]
 
-from refgrad._ops.shapes import EXPAND, expanded, expanded_size
+from refgrad._ops import shapes as sh  # the row by its own module: one name per row
+from refgrad._ops.shapes import expanded, expanded_size
 from refgrad._ops.views import NO_GRAD_MODE, ViewInfo, track_view
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._state import dual_levels, state, switched_on
@@ -32,7 +33,7 @@ def expand_gradient(g, sizes):
     out._view_base = base = g if base is None else base
     out._version_counter = counter = g._version_counter
     if g._view_info is not None or state.view_replay_enabled:
-        track_view(EXPAND, g, out, {"size": size}, None)
+        track_view(sh.EXPAND, g, out, {"size": size}, None)
     else:  # what track_view does for a view of a tensor that is no view, made in no_grad
         out._view_info = ViewInfo(NO_GRAD_MODE, None)
         views = counter.views
