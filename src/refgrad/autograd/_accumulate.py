@@ -183,8 +183,8 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
 # gradient's strides the leaf's wherever a size is not 1, it would be
 # row-major too, as NumPy counts it (strides of size-one dimensions aside).
 # So a gradient that is not row-major, an expanded one such as a sum's, has
-# a stride that differs where a size is not 1, and the loop below would say
-# so: one flag answers for it.
+# a stride that differs where a size is not 1, and _written_by_torch's loop
+# would say so: one flag answers for it.
 
 
 def _summed(old, grad):
