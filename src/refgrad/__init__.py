@@ -578,11 +578,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1597
+# --- book/chapters/27_views.md:1677
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1722
+# --- book/chapters/27_views.md:1802
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

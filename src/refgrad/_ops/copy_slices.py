@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:809
+# --- book/chapters/27_views.md:889
 """CopySlices: a base's history after an in-place write through one of its views."""
 
 import numpy as np
@@ -85,7 +85,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:904
+# --- book/chapters/27_views.md:984
 # NOTE [CopySlices recording a graph]
 # With create_graph, the ops torch's CopySlices runs are recorded: copy_ into
 # a tensor with the base's strides (CopyBackwards), as_strided to the view's
@@ -115,7 +115,7 @@ def view_geometry(base, view) -> tuple:
     return element_strides(data), tuple(array.shape), element_strides(array), offset
 
 
-# --- book/chapters/27_views.md:964
+# --- book/chapters/27_views.md:1044
 def base_wanted(node) -> bool:
     """Whether the pass computes the gradient ``node`` hands its base (edge 0)."""
     base = node._next_nodes[0]
@@ -128,7 +128,7 @@ def base_wanted(node) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/27_views.md:983
+# --- book/chapters/27_views.md:1063
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))

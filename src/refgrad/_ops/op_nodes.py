@@ -35,11 +35,19 @@ def node_class(op) -> type:
                      "_takes_wanted": "wanted" in _formula_parameters(op, every=True),
                      **saved_attributes(op), **own_copies()}
         cls = type(op.node, (OpNode,), namespace)
+        cls._releases = bool(op.saves)  # NOTE [Nothing to release]
         _NODE_CLASSES[op.node] = _functions.register(cls)
     return cls
 
 
-# --- book/chapters/13_dispatch.md:81
+# NOTE [Nothing to release]
+# A node whose row saves nothing has nothing for release_variables() to let
+# go: its _saved stays (), and what it keeps (sizes, parameters) is kept
+# after a backward too, as torch's node keeps it. The engine asks _releases
+# before it calls release_variables(), so such a node is spared the call.
+
+
+# --- book/chapters/13_dispatch.md:89
 # NOTE [Code of its own per node class]
 # At each attribute read or write in a function's code, CPython 3.11 caches
 # what it found for the class of object it met there, and takes a slow path
@@ -62,7 +70,7 @@ def _own_copy(function):
                               function.__name__, function.__defaults__, function.__closure__)
 
 
-# --- book/chapters/13_dispatch.md:111
+# --- book/chapters/13_dispatch.md:119
 class RecordPlan(NamedTuple):
     """A row's saves and keeps, by position: worked out once per row."""
 
@@ -91,7 +99,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:150
+# --- book/chapters/13_dispatch.md:158
 # NOTE [No __getattr__ on nodes]
 # A class that defines __getattr__ routes every attribute read of its
 # instances through a slow generic path: CPython's specializing interpreter
@@ -121,7 +129,7 @@ def _saved_property(key: str, raw: bool) -> property:
     return ReadOnly(lambda node: node._lookup(key, raw))  # NOTE [Misuse in C++ words]
 
 
-# --- book/chapters/13_dispatch.md:196
+# --- book/chapters/13_dispatch.md:204
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -208,7 +216,7 @@ def _shown(saved, node):
     return unpack(saved, node)
 
 
-# --- book/chapters/13_dispatch.md:319
+# --- book/chapters/13_dispatch.md:327
 def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     for g in grads:
         if g is not None:

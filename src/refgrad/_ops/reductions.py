@@ -8,6 +8,7 @@
 import numpy as np
 from numpy import int64, ndarray  # NOTE [Names looked up once]
 
+from refgrad._ops.gradient_views import expand_gradient
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
@@ -33,7 +34,7 @@ def _sum_dim_forward(a, dim, keepdim, dtype=None, self_dtype=None):
 def _sum_backward(g, self_sym_sizes, dtype=None, self_dtype=None):
     if self_dtype is not None:  # summed in another dtype: the gradient goes back to the input's
         g = g.to(self_dtype)
-    return (g.expand(self_sym_sizes),)
+    return (expand_gradient(g, self_sym_sizes),)  # NOTE [A gradient's view made directly]
 
 
 def _sum_dim_backward(g, dim, keepdim, self_sym_sizes, dtype=None, self_dtype=None):
@@ -43,7 +44,7 @@ def _sum_dim_backward(g, dim, keepdim, self_sym_sizes, dtype=None, self_dtype=No
         dim = range(len(self_sym_sizes)) if dim is None else dim  # None: every dimension
         for d in sorted(d % len(self_sym_sizes) for d in dim):
             g = g.unsqueeze(d)
-    return (g.expand(self_sym_sizes),)
+    return (expand_gradient(g, self_sym_sizes),)
 
 
 SUM = register(Op(
@@ -56,7 +57,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:128
+# --- book/chapters/15_sums_and_shapes.md:129
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:191
+# --- book/chapters/15_sums_and_shapes.md:192
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
@@ -35,7 +35,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:239
+# --- book/chapters/15_sums_and_shapes.md:240
 OVERFLOW = "numel: integer multiplication overflow"
 
 
@@ -77,7 +77,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:300
+# --- book/chapters/15_sums_and_shapes.md:301
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:
@@ -108,7 +108,7 @@ def leading_strides(sizes, step) -> tuple:
     return tuple(strides[::-1])
 
 
-# --- book/chapters/15_sums_and_shapes.md:368
+# --- book/chapters/15_sums_and_shapes.md:369
 # NOTE [Unsqueeze keeps every stride]
 # torch's new stride is the size times the stride of the dimension it goes
 # before (1 at the end), and the old strides stay. NumPy counts an empty
@@ -221,7 +221,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:526
+# --- book/chapters/15_sums_and_shapes.md:527
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 

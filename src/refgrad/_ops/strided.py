@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:349
+# --- book/chapters/27_views.md:429
 """as_strided: a view of the storage by sizes, strides and offset, and its gradient."""
 
 import numpy as np
@@ -97,7 +97,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:1544
+# --- book/chapters/27_views.md:1624
 def as_strided(input, size, stride, storage_offset=None):
     from refgrad._ops.dispatch import call
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:525
+# --- book/chapters/27_views.md:605
 """A view's grad_fn after a write: put out of date there, regenerated at its next use."""
 
 import weakref
@@ -74,7 +74,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:710
+# --- book/chapters/27_views.md:790
 def _go_stale(view, info) -> bool:
     """Make ``view`` stale, if it is not yet; whether it requires grad now."""
     if info.stale is None:  # else torch's words name the node the view had first
@@ -90,7 +90,7 @@ def _go_stale(view, info) -> bool:
     return view._requires_grad
 
 
-# --- book/chapters/27_views.md:727
+# --- book/chapters/27_views.md:807
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 

@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1352
+# --- book/chapters/10_nodes.md:1366
 from refgrad.autograd import graph
 
 

@@ -55,14 +55,15 @@ class AccumulateGrad(FunctionNode):
                 shared = not steal and _COUNTS_KNOWN and sys.getrefcount(grad) > 3
                 with _accumulate_lock:
                     add_to_grad(variable, grad, create_graph, steal, shared)
-        post_accumulate(variable)
+        if variable._post_accumulate_grad_hooks:  # asked here: most leaves have none
+            post_accumulate(variable)
         return ()
 
 
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:684
+# --- book/chapters/10_nodes.md:685
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -136,7 +137,11 @@ def _copy(grad, variable, shared: bool):
 def _written_by_torch(data, leaf, shared: bool) -> bool:
     """Whether torch, too, copies this first gradient, by a write into a tensor laid
     out as the dense ``leaf``: when the gradient is ``shared`` or breaks the contract."""
-    if not _dense(leaf):
+    if leaf.flags.c_contiguous:  # dense: the commonest leaf, and a cheap question
+        if shared or (type(data) is ndarray and data.itemsize == leaf.itemsize
+                      and not data.flags.c_contiguous):
+            return True  # NOTE [A gradient that is not row-major breaks the contract]
+    elif not _dense(leaf):
         return False
     if shared:
         return True
@@ -173,12 +178,21 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
 # version 0.
 
 
+# NOTE [A gradient that is not row-major breaks the contract]
+# A row-major leaf and a gradient of its shape and element size: were the
+# gradient's strides the leaf's wherever a size is not 1, it would be
+# row-major too, as NumPy counts it (strides of size-one dimensions aside).
+# So a gradient that is not row-major, an expanded one such as a sum's, has
+# a stride that differs where a size is not 1, and _written_by_torch's loop
+# would say so: one flag answers for it.
+
+
 def _summed(old, grad):
     """``old + grad``, recorded: laid out as TensorIterator lays it (NOTE [Elementwise layouts])."""
     return old + grad
 
 
-# --- book/chapters/10_nodes.md:976
+# --- book/chapters/10_nodes.md:990
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -197,10 +211,10 @@ def sole_holder(holder: list, index: int, locals_holding: int) -> bool:
     data = grad._data
     return (
         _COUNTS_KNOWN
-        and sys.getrefcount(grad) <= 3 + locals_holding
         and type(data) is ndarray
+        and data.base is None  # asked first: a view, such as a sum's gradient, is never taken
+        and sys.getrefcount(grad) <= 3 + locals_holding
         and sys.getrefcount(data) <= 3  # the tensor, the local `data`, the argument
-        and data.base is None
         and (data.flags.c_contiguous or _dense(data))
         and data.flags.writeable
     )
@@ -212,7 +226,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1044
+# --- book/chapters/10_nodes.md:1058
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -238,7 +252,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1168
+# --- book/chapters/10_nodes.md:1182
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -280,7 +294,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1229
+# --- book/chapters/10_nodes.md:1243
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17_engine.md:515
+# --- book/chapters/17_engine.md:529
 """Answers about where an edge sits among one node's outputs, without a scan per edge."""
 
 from bisect import bisect_left

@@ -18,7 +18,7 @@ from refgrad.autograd._outputs import _check_count, _conformed, validate_outputs
 from refgrad.autograd._state import next_sequence_nr, restore_switches, save_switches, state
 
 
-# --- book/chapters/17_engine.md:216
+# --- book/chapters/17_engine.md:217
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
@@ -41,7 +41,7 @@ def count_dependencies(roots) -> dict:
     return dependencies
 
 
-# --- book/chapters/17_engine.md:249
+# --- book/chapters/17_engine.md:250
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -81,7 +81,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:328
+# --- book/chapters/17_engine.md:329
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -107,7 +107,13 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
         heap = ready._heap
         while heap:
             # NOTE [A queue of one]: a chain's queue holds one node at a time.
-            node = heap.pop() if len(heap) == 1 else ready.pop()
+            size = len(heap)
+            if size == 1:
+                node = heap.pop()
+            elif size == 2:  # the top goes, the other entry becomes the top
+                node, heap[0] = heap[0], heap.pop()
+            else:
+                node = ready.pop()
             task.current_node = node
             if step is None:
                 outputs = node._engine_step(task, buffers.pop(node))  # its class's _call
@@ -124,7 +130,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:376
+# --- book/chapters/17_engine.md:383
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
@@ -132,7 +138,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:445
+# --- book/chapters/17_engine.md:452
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -174,13 +180,20 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
         dependencies[node] = remaining
         if remaining == 0:
             heap = task.ready._heap
-            if heap:
-                task.ready.push(node)
-            else:  # NOTE [A queue of one]
+            if not heap:  # NOTE [A queue of one]
                 heap.append(node)
+            elif len(heap) == 1:  # a second entry: one comparison with the top places it
+                top = heap[0]
+                if top._seq < node._seq:
+                    heap[0] = node
+                    heap.append(top)
+                else:
+                    heap.append(node)
+            else:
+                task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:577
+# --- book/chapters/17_engine.md:591
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -195,9 +208,10 @@ def _evaluate(node, task, grads):
     return node._engine_step(task, grads)
 
 
-# --- book/chapters/17_engine.md:599
+# --- book/chapters/17_engine.md:616
 def _call(node, task, grads):
-    if node._tensor_pre_hooks or node._retains_grad or node._accumulates:
+    if (node._tensor_pre_hooks or node._retains_grad
+            or node._accumulates and node._variable._backward_hooks):  # a leaf's own hooks
         grads = _tensor_pre_hooks(node, grads)
     if node._pre_hooks:
         grads = _through_hooks(node, node._pre_hooks, grads)
@@ -242,7 +256,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:663
+# --- book/chapters/17_engine.md:681
 def _wanted_edges(node, info) -> tuple:
     """For each edge of ``node``: does it lead to something this pass wants?"""
     return tuple(child is not None and _leads_to_target(info.get(child))
@@ -256,7 +270,7 @@ def _apply_ignoring_wanted(node, grads, create_graph, wanted):
 FunctionNode._apply_wanted = _apply_ignoring_wanted
 
 
-# --- book/chapters/17_engine.md:726
+# --- book/chapters/17_engine.md:744
 def _through_hooks(node, hooks, grads) -> list:
     """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
     slots = node._gradient_slots()
@@ -277,7 +291,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:762
+# --- book/chapters/17_engine.md:780
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):
