@@ -41,18 +41,14 @@ def _adaptive_avg(a, output_size):
     return suggested_format_result(out.astype(a.dtype), a)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1057
+# --- book/chapters/16u_convolution_and_pooling.md:1058
 def _adaptive_avg_backward(g, self, output_size):
-    from refgrad._tensor import make_tensor
+    from refgrad._ops.pool_gradients import adaptive_avg_pool_backward
 
-    for axis in range(self.ndim - len(output_size), self.ndim):
-        means = _averaging(self.shape[axis], g.shape[axis], g._data)
-        means = make_tensor(means.astype(g._data.dtype))
-        g = (g.transpose(axis, -1) @ means).transpose(axis, -1)
-    return (g,)
+    return (adaptive_avg_pool_backward(g, self, len(output_size)),)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1073
+# --- book/chapters/16u_convolution_and_pooling.md:1070
 def _adaptive_max(a, output_size):
     n = len(output_size)
     shape = a.shape[-n:]
@@ -72,7 +68,7 @@ def _rows(n):
         return _adaptive_avg_backward(g, self, output_size)
 
     def max_backward(grads, self, result1, output_size):
-        return max_pool_backward(grads, self, result1, n)
+        return max_pool_backward(grads, self, result1, f"adaptive_max_pool{n}d")
 
     average = register(Op(
         f"_adaptive_avg_pool{n}d", f"AdaptiveAvgPool{n}DBackward0", ("self",), promote=False,
@@ -89,7 +85,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1117
+# --- book/chapters/16u_convolution_and_pooling.md:1114
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -131,7 +127,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1162
+# --- book/chapters/16u_convolution_and_pooling.md:1159
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -153,7 +149,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1191
+# --- book/chapters/16u_convolution_and_pooling.md:1188
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -190,7 +186,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1231
+# --- book/chapters/16u_convolution_and_pooling.md:1228
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

@@ -8,6 +8,7 @@
 
 import numpy as np
 
+from refgrad._ops.dispatch import call
 from refgrad._ops.pooled import full, output_size, padded_windows
 from refgrad._ops.table import Op, register
 
@@ -37,13 +38,11 @@ def best(windows, places):
     return values, np.take_along_axis(places, pick[..., None], -1)[..., 0]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:672
-def max_pool_backward(grads, self, result1, n):
-    from refgrad._ops.indexing import zeros_as
+# --- book/chapters/16u_convolution_and_pooling.md:674
+def max_pool_backward(grads, self, result1, name):
+    from refgrad._ops.pool_gradients import ROWS
 
-    g, lead = grads[0], self.ndim - n
-    planes = zeros_as(g, tuple(self.shape)).flatten(lead)
-    return (planes.scatter_add(-1, result1.flatten(lead), g.flatten(lead)).view(self.shape),)
+    return (call(ROWS[name], (grads[0], self), {"indices": result1}),)
 
 
 def _row(name, node, n):
@@ -55,7 +54,7 @@ def _row(name, node, n):
 
     # The node shows the parameters the backward names.
     def backward(grads, self, result1, kernel_size, stride, padding, dilation, ceil_mode):
-        return max_pool_backward(grads, self, result1, n)
+        return max_pool_backward(grads, self, result1, name)
 
     return register(Op(name, node, ("self",), promote=False, forward=forward,
                        backward=backward, outputs=("result0", "result1"),
