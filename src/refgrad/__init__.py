@@ -419,7 +419,7 @@ from refgrad._ops.solver_methods import torch_lu as lu
 from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 
 
-# --- book/chapters/16s_normalization.md:830
+# --- book/chapters/16s_normalization.md:829
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
@@ -434,12 +434,12 @@ from refgrad._ops.random_slopes import rrelu, rrelu_
 from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:981
+# --- book/chapters/16u_convolution_and_pooling.md:980
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1265
+# --- book/chapters/16u_convolution_and_pooling.md:1263
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1014
+# --- book/chapters/16u_convolution_and_pooling.md:1013
 """Adaptive average and max pools: rows, and torch's functions and F's."""
 
 import itertools
@@ -12,6 +12,7 @@ import numpy as np
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
+from refgrad._ops import pool_gradients
 from refgrad._ops.max_pool import best, max_pool_backward
 from refgrad._ops.table import Op, register
 
@@ -43,12 +44,10 @@ def _adaptive_avg(a, output_size):
 
 # --- book/chapters/16u_convolution_and_pooling.md:1058
 def _adaptive_avg_backward(g, self, output_size):
-    from refgrad._ops.pool_gradients import adaptive_avg_pool_backward
-
-    return (adaptive_avg_pool_backward(g, self, len(output_size)),)
+    return (pool_gradients.adaptive_avg_pool_backward(g, self, len(output_size)),)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1070
+# --- book/chapters/16u_convolution_and_pooling.md:1068
 def _adaptive_max(a, output_size):
     n = len(output_size)
     shape = a.shape[-n:]
@@ -85,7 +84,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1114
+# --- book/chapters/16u_convolution_and_pooling.md:1112
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -127,7 +126,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1159
+# --- book/chapters/16u_convolution_and_pooling.md:1157
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -149,7 +148,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1188
+# --- book/chapters/16u_convolution_and_pooling.md:1186
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -186,7 +185,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1228
+# --- book/chapters/16u_convolution_and_pooling.md:1226
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1118
+# --- book/chapters/16q_functional.md:1131
 """Gradients linear in the gradient that arrives, as rows of their own."""
 
 import numpy as np
@@ -38,7 +38,7 @@ def _on_host(kernel):
     return forward
 
 
-# --- book/chapters/16q_functional.md:1161
+# --- book/chapters/16q_functional.md:1174
 def input_zeros(self_sym_sizes, g):
     """The input's share of a gradient row's gradient: NOTE [A linear gradient is a row...]."""
     from refgrad._creation import zeros
@@ -61,7 +61,7 @@ def _linear_tangent(name):
     return tangent
 
 
-# --- book/chapters/16q_functional.md:1194
+# --- book/chapters/16q_functional.md:1210
 def _nll_kernel(g, self, target, weight, reduction, ignore_index, total_weight):
     from refgrad._ops.nll_loss import _picked
     from refgrad._ops.result_layout import row_major_result
@@ -80,14 +80,17 @@ def _nll_kernel(g, self, target, weight, reduction, ignore_index, total_weight):
 
 
 def _nll2d_kernel(g, self, **params):
-    steps = [s // self.itemsize for s in self.strides]
-    expected = [int(np.prod(self.shape[d + 1:])) for d in range(self.ndim)]
-    if any(n != 1 and s != e for n, s, e in zip(self.shape, steps, expected)):
+    from refgrad._backend import element_strides
+    from refgrad._layouts import preserved_strides, row_major
+
+    laid = preserved_strides(self.shape, element_strides(self))  # the gradient's, first
+    if laid is not None and any(n != 1 and s != r for n, s, r in zip(
+            self.shape, laid, row_major(self.shape))):
         raise RuntimeError("grad_input must be contiguous")
     return _nll_kernel(g, self, **params)
 
 
-# --- book/chapters/16q_functional.md:1221
+# --- book/chapters/16q_functional.md:1240
 def _nll_twice(forward):
     def backward(g, target, weight, reduction, ignore_index, total_weight, self_sym_sizes):
         from refgrad._creation import zeros_like

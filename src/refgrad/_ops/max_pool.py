@@ -8,6 +8,7 @@
 
 import numpy as np
 
+from refgrad._ops import pool_gradients
 from refgrad._ops.dispatch import call
 from refgrad._ops.pooled import full, output_size, padded_windows
 from refgrad._ops.table import Op, register
@@ -38,11 +39,9 @@ def best(windows, places):
     return values, np.take_along_axis(places, pick[..., None], -1)[..., 0]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:674
+# --- book/chapters/16u_convolution_and_pooling.md:675
 def max_pool_backward(grads, self, result1, name):
-    from refgrad._ops.pool_gradients import ROWS
-
-    return (call(ROWS[name], (grads[0], self), {"indices": result1}),)
+    return (call(pool_gradients.ROWS[name], (grads[0], self), {"indices": result1}),)
 
 
 def _row(name, node, n):
@@ -65,7 +64,7 @@ MAX_POOL2D = _row("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", 2)
 MAX_POOL3D = _row("max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0", 3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:705
+# --- book/chapters/16u_convolution_and_pooling.md:704
 def with_indices(n, input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """torch.max_pool{n}d_with_indices: (values, indices)."""
     from refgrad._ops import pool_checks

@@ -7,8 +7,9 @@
 
 import numpy as np
 
+from refgrad._ops import linear_gradients
 from refgrad._ops.activations import host, on_device_of, on_host
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import OPS, Op, register
 from refgrad._tensor import make_tensor
 
 
@@ -37,27 +38,36 @@ def _nll(a, target, weight, reduction, ignore_index, total_weight=None):
     return total / w.sum() if reduction == 1 else total
 
 
-# --- book/chapters/16q_functional.md:1090
+# --- book/chapters/16q_functional.md:1091
 def _nll_backward(row):
     """The backward of ``row``: its gradient row (NOTE [A linear gradient is a row of its own])."""
     def backward(g, self, target, weight, reduction, ignore_index, total_weight):
-        from refgrad._ops.linear_gradients import nll_loss_backward
-
-        return (nll_loss_backward(row, g, self, target, weight, reduction, ignore_index,
-                                  total_weight),)
+        return (linear_gradients.nll_loss_backward(row, g, self, target, weight, reduction,
+                                                   ignore_index, total_weight),)
 
     return backward
+
+
+def _nll_tangent(row):
+    """torch's forward formula: the loss is linear in the input, so its tangent is the loss
+    of the input's tangent (a node of the same row, if recorded)."""
+    def tangent(tangents, self, target, weight, reduction, ignore_index, total_weight):
+        return _run(OPS[row], tangents[0], target, weight, reduction, ignore_index)
+
+    return tangent
 
 
 _KEPT = (("self", ("self",)), ("target", ("self",)), ("weight", ("self",)),
          ("total_weight", ("self",)))
 NLL_LOSS = register(Op("nll_loss", "NllLossBackward0", ("self",), forward=on_host(_nll),
-                       backward=_nll_backward("nll_loss"), saves=_KEPT, promote=False))
+                       backward=_nll_backward("nll_loss"), saves=_KEPT, promote=False,
+                       tangent=_nll_tangent("nll_loss")))
 NLL_LOSS2D = register(Op("nll_loss2d", "NllLoss2DBackward0", ("self",), forward=on_host(_nll),
-                         backward=_nll_backward("nll_loss2d"), saves=_KEPT, promote=False))
+                         backward=_nll_backward("nll_loss2d"), saves=_KEPT, promote=False,
+                         tangent=_nll_tangent("nll_loss2d")))
 
 
-# --- book/chapters/16q_functional.md:1255
+# --- book/chapters/16q_functional.md:1274
 def _shape(t):
     return f"[{', '.join(str(n) for n in t.shape)}]"
 
@@ -86,7 +96,7 @@ def _check(input, target, weight, ignore_index, kernel):
         raise IndexError(f"Target {t[wrong].flat[0]} is out of bounds.")
 
 
-# --- book/chapters/16q_functional.md:1285
+# --- book/chapters/16q_functional.md:1304
 def _run(row, input, target, weight, reduction, ignore_index):
     from refgrad._ops.dispatch import call
 
@@ -129,7 +139,7 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
     return _run(NLL_LOSS2D, input, target, weight, reduction, ignore_index)
 
 
-# --- book/chapters/16q_functional.md:1332
+# --- book/chapters/16q_functional.md:1351
 def nll_loss_nd(input, target, weight, reduction, ignore_index):
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")

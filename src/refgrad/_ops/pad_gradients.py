@@ -2,18 +2,18 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2057
+# --- book/chapters/16q_functional.md:2075
 """The gradients of the reflected and replicated pads, as rows of their own."""
 
 import numpy as np
 
 from refgrad._ops.dispatch import call
 from refgrad._ops.linear_gradients import gradient_row, input_zeros
-from refgrad._ops.padding import _ROWS, _sources
 
 
 def _kernel(mode):
     def scattered(g, self, padding):
+        from refgrad._ops.padding import _sources
         from refgrad._ops.result_layout import suggested_format_result
 
         k = len(padding) // 2
@@ -29,6 +29,8 @@ def _kernel(mode):
 
 def _twice(mode, k):
     def backward(g, padding, self_sym_sizes):
+        from refgrad._ops.padding import _ROWS
+
         return call(_ROWS[mode, k], (g,), {"padding": padding}), input_zeros(self_sym_sizes, g)
 
     return backward

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1930
+# --- book/chapters/16q_functional.md:1949
 """pad: constant, reflected and replicated."""
 
 import numpy as np
 
 from refgrad._arguments import Arguments
+from refgrad._ops import pad_gradients
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 
@@ -60,7 +61,7 @@ def pad(input, pad, mode="constant", value=None):
                                          else value})
 
 
-# --- book/chapters/16q_functional.md:1999
+# --- book/chapters/16q_functional.md:2019
 def _sources(spatial, padding, mode):
     """For each element of the padded dimensions, the flat index of the one it copies."""
     along = []
@@ -80,7 +81,7 @@ def _gathered(a, padding, mode):
     return flat[..., sources.ravel()].reshape(*a.shape[:a.ndim - k], *sources.shape)
 
 
-# --- book/chapters/16q_functional.md:2021
+# --- book/chapters/16q_functional.md:2041
 def _pad_row(mode, k):
     from refgrad._ops.activations import on_host
     from refgrad._ops.result_layout import suggested_format_result
@@ -93,9 +94,7 @@ def _pad_row(mode, k):
 
 
 def pad_backward(g, self, padding, mode):
-    from refgrad._ops.pad_gradients import ROWS
-
-    return call(ROWS[mode, len(padding) // 2], (g, self), {"padding": padding})
+    return call(pad_gradients.ROWS[mode, len(padding) // 2], (g, self), {"padding": padding})
 
 
 REFLECTION_PAD1D, REFLECTION_PAD2D, REFLECTION_PAD3D = (_pad_row("reflection", k)
@@ -107,7 +106,7 @@ _ROWS = {("reflection", 1): REFLECTION_PAD1D, ("reflection", 2): REFLECTION_PAD2
          ("replication", 2): REPLICATION_PAD2D, ("replication", 3): REPLICATION_PAD3D}
 
 
-# --- book/chapters/16q_functional.md:2100
+# --- book/chapters/16q_functional.md:2120
 _COMBINATIONS = (
     "Supported combinations for non-constant padding:\n"
     "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1298
+# --- book/chapters/16u_convolution_and_pooling.md:1296
 """The gradients of the pools, as rows of their own."""
 
 import numpy as np
@@ -51,7 +51,7 @@ ROWS = {name: gradient_row(f"{name}_backward", node, _scatter_kernel(n), _gather
             (f"adaptive_max_pool{n}d", f"AdaptiveMaxPool{n}DBackwardBackward0"))}
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1357
+# --- book/chapters/16u_convolution_and_pooling.md:1355
 def _average_kernel(n):
     def spread(g, self, **params):
         from refgrad._ops.pooled import pooled_gradient
@@ -80,7 +80,7 @@ ROWS.update({f"avg_pool{n}d": gradient_row(
     _average_twice(n)) for n in (2, 3)})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1387
+# --- book/chapters/16u_convolution_and_pooling.md:1385
 def _adaptive_kernel(g, self, **sizes):
     from refgrad._ops.adaptive_pool import _averaging
 

@@ -9,6 +9,7 @@ import itertools
 
 import numpy as np
 
+from refgrad._ops import pool_gradients
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 
@@ -46,7 +47,7 @@ def padded_windows(a, kernel, stride, padding, dilation, sizes, fill):
         slice(None)] * n)]
 
 
-# --- book/chapters/16s_normalization.md:654
+# --- book/chapters/16s_normalization.md:655
 def divisors(like, shape, kernel, stride, padding, sizes, count_include_pad, divisor_override):
     """What each window's sum is divided by: an array of the output's spatial shape, made
     where ``like`` is."""
@@ -84,7 +85,7 @@ def _pooled(a, n, kernel_size, stride, padding, ceil_mode, count_include_pad, di
     return np.sign(total) * (np.abs(total) // divisor)  # truncated towards zero, as torch's
 
 
-# --- book/chapters/16s_normalization.md:707
+# --- book/chapters/16s_normalization.md:708
 def spread(t, stride):
     """``t`` with ``stride - 1`` zeros between neighbours along each of its last dimensions."""
     from refgrad._ops.padding import pad
@@ -117,12 +118,10 @@ def pooled_gradient(g, self, n, kernel_size, stride, padding, ceil_mode, count_i
 
 
 def _pooled_backward(g, self, n, **params):
-    from refgrad._ops.pool_gradients import ROWS
-
-    return (call(ROWS[f"avg_pool{n}d"], (g, self), params),)
+    return (call(pool_gradients.ROWS[f"avg_pool{n}d"], (g, self), params),)
 
 
-# --- book/chapters/16s_normalization.md:751
+# --- book/chapters/16s_normalization.md:750
 def _row(name, node, n):
     def forward(a, **params):
         from refgrad._ops.result_layout import suggested_format_result
