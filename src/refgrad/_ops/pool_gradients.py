@@ -6,6 +6,8 @@
 # --- book/chapters/16u_convolution_and_pooling.md:1296
 """The gradients of the pools, as rows of their own."""
 
+import itertools
+
 import numpy as np
 
 from refgrad._ops.dispatch import call
@@ -51,7 +53,7 @@ ROWS = {name: gradient_row(f"{name}_backward", node, _scatter_kernel(n), _gather
             (f"adaptive_max_pool{n}d", f"AdaptiveMaxPool{n}DBackwardBackward0"))}
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1355
+# --- book/chapters/16u_convolution_and_pooling.md:1360
 def _average_kernel(n):
     def spread(g, self, **params):
         from refgrad._ops.pooled import pooled_gradient
@@ -80,14 +82,20 @@ ROWS.update({f"avg_pool{n}d": gradient_row(
     _average_twice(n)) for n in (2, 3)})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1385
+# --- book/chapters/16u_convolution_and_pooling.md:1390
 def _adaptive_kernel(g, self, **sizes):
-    from refgrad._ops.adaptive_pool import _averaging
+    from refgrad._ops.adaptive_pool import _bounds
 
-    out = g
-    for axis in range(self.ndim - len(sizes), self.ndim):
-        means = _averaging(self.shape[axis], g.shape[axis], g).astype(g.dtype)
-        out = np.moveaxis(np.tensordot(out, means, ([axis], [0])), -1, axis)
+    n, kind = len(sizes), g.dtype.type
+    windows = g.shape[g.ndim - n:]
+    bounds = [_bounds(size, o, None) for size, o in zip(self.shape[self.ndim - n:], windows)]
+    out = np.zeros(self.shape, g.dtype)
+    for at in itertools.product(*(range(o) for o in windows)):  # each window, in order
+        share = g[(..., *at)]
+        for o, (start, stop) in zip(at, bounds):  # divided by each of its sizes in turn
+            share = share / kind(stop[o] - start[o])
+        cut = tuple(slice(start[o], stop[o]) for o, (start, stop) in zip(at, bounds))
+        out[(..., *cut)] += share[(..., *(None,) * n)]
     return suggested_format_result(out, self)
 
 
