@@ -5,6 +5,8 @@
 # --- book/chapters/16q_functional.md:1131
 """Gradients linear in the gradient that arrives, as rows of their own."""
 
+import functools
+
 import numpy as np
 
 from refgrad._ops.activations import host, on_device_of
@@ -32,13 +34,14 @@ def gradient_row(name, node, kernel, backward, linear=True, **more):
 
 
 def _on_host(kernel):
+    @functools.wraps(kernel)  # the row's parameters stay readable from the forward
     def forward(g, self, **params):
         return on_device_of(kernel(host(g), host(self), **params), g)
 
     return forward
 
 
-# --- book/chapters/16q_functional.md:1174
+# --- book/chapters/16q_functional.md:1177
 def input_zeros(self_sym_sizes, g):
     """The input's share of a gradient row's gradient: NOTE [A linear gradient is a row...]."""
     from refgrad._creation import zeros
@@ -61,7 +64,7 @@ def _linear_tangent(name):
     return tangent
 
 
-# --- book/chapters/16q_functional.md:1210
+# --- book/chapters/16q_functional.md:1213
 def _nll_kernel(g, self, target, weight, reduction, ignore_index, total_weight):
     from refgrad._ops.nll_loss import _picked
     from refgrad._ops.result_layout import row_major_result
@@ -79,7 +82,7 @@ def _nll_kernel(g, self, target, weight, reduction, ignore_index, total_weight):
     return row_major_result(np.where(picked, spread * g, kind(0)).astype(self.dtype))
 
 
-def _nll2d_kernel(g, self, **params):
+def _nll2d_kernel(g, self, target, weight, reduction, ignore_index, total_weight):
     from refgrad._backend import element_strides
     from refgrad._layouts import preserved_strides, row_major
 
@@ -87,23 +90,22 @@ def _nll2d_kernel(g, self, **params):
     if laid is not None and any(n != 1 and s != r for n, s, r in zip(
             self.shape, laid, row_major(self.shape))):
         raise RuntimeError("grad_input must be contiguous")
-    return _nll_kernel(g, self, **params)
+    return _nll_kernel(g, self, target, weight, reduction, ignore_index, total_weight)
 
 
-# --- book/chapters/16q_functional.md:1240
+# --- book/chapters/16q_functional.md:1243
 def _nll_twice(forward):
     def backward(g, target, weight, reduction, ignore_index, total_weight, self_sym_sizes):
         from refgrad._creation import zeros_like
         from refgrad._ops.nll_loss import _run
 
-        first = None if target is None else _run(OPS[forward], g, target, weight, reduction,
-                                                 ignore_index)
-        return first, zeros_like(g)
+        return _run(OPS[forward], g, target, weight, reduction, ignore_index), zeros_like(g)
 
     return backward
 
 
-_TARGETS = (("target", ("grad_output",)), ("weight", ("grad_output",)))
+_BOTH = ("grad_output", "self")  # kept whenever recorded: NOTE [A result is always saved]
+_TARGETS = (("target", _BOTH), ("weight", _BOTH))
 NLL_LOSS_BACKWARD = gradient_row(
     "nll_loss_backward", "NllLossBackwardBackward0", _nll_kernel, _nll_twice("nll_loss"),
     saves=_TARGETS, hides=("total_weight",))

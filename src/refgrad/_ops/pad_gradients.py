@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2075
+# --- book/chapters/16q_functional.md:2077
 """The gradients of the reflected and replicated pads, as rows of their own."""
 
 import numpy as np
@@ -36,7 +36,17 @@ def _twice(mode, k):
     return backward
 
 
-ROWS = {(mode, k): gradient_row(f"{mode}_pad{k}d_backward",
-                                f"{mode.title()}Pad{k}DBackwardBackward0", _kernel(mode),
-                                _twice(mode, k))
-        for mode in ("reflection", "replication") for k in (1, 2, 3)}
+def _row(mode, k):
+    return gradient_row(f"{mode}_pad{k}d_backward", f"{mode.title()}Pad{k}DBackwardBackward0",
+                        _kernel(mode), _twice(mode, k))
+
+
+REFLECTION_PAD1D_BACKWARD, REFLECTION_PAD2D_BACKWARD, REFLECTION_PAD3D_BACKWARD = (
+    _row("reflection", k) for k in (1, 2, 3))
+REPLICATION_PAD1D_BACKWARD, REPLICATION_PAD2D_BACKWARD, REPLICATION_PAD3D_BACKWARD = (
+    _row("replication", k) for k in (1, 2, 3))
+ROWS = {(mode, k): row for mode, rows in (
+    ("reflection", (REFLECTION_PAD1D_BACKWARD, REFLECTION_PAD2D_BACKWARD,
+                    REFLECTION_PAD3D_BACKWARD)),
+    ("replication", (REPLICATION_PAD1D_BACKWARD, REPLICATION_PAD2D_BACKWARD,
+                     REPLICATION_PAD3D_BACKWARD))) for k, row in zip((1, 2, 3), rows)}

@@ -34,26 +34,27 @@ def _gathered(n):
     def backward(g, indices, self_sym_sizes):
         from refgrad._memory_formats import suggest_memory_format
 
-        first = None
-        if indices is not None:  # kept for grad_output's gradient only
-            size = (*indices.shape[:indices.ndim - n], -1)
-            laid = suggest_memory_format(tuple(indices.shape), indices.stride())
-            first = g.contiguous(memory_format=laid).view(size).gather(
-                -1, indices.view(size)).view(indices.shape)
+        size = (*indices.shape[:indices.ndim - n], -1)
+        laid = suggest_memory_format(tuple(indices.shape), indices.stride())
+        first = g.contiguous(memory_format=laid).view(size).gather(
+            -1, indices.view(size)).view(indices.shape)
         return first, input_zeros(self_sym_sizes, g)
 
     return backward
 
 
-ROWS = {name: gradient_row(f"{name}_backward", node, _scatter_kernel(n), _gathered(n),
-                           linear=False, saves=(("indices", ("grad_output",)),))
-        for n in (2, 3)
-        for name, node in (
-            (f"max_pool{n}d_with_indices", f"MaxPool{n}DWithIndicesBackwardBackward0"),
-            (f"adaptive_max_pool{n}d", f"AdaptiveMaxPool{n}DBackwardBackward0"))}
+def _max_row(name, node, n):
+    return gradient_row(f"{name}_backward", node, _scatter_kernel(n), _gathered(n),
+                        linear=False, saves=(("indices", ("grad_output", "self")),))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1360
+MAX_POOL2D_BACKWARD, MAX_POOL3D_BACKWARD = (_max_row(
+    f"max_pool{n}d_with_indices", f"MaxPool{n}DWithIndicesBackwardBackward0", n) for n in (2, 3))
+ADAPTIVE_MAX_POOL2D_BACKWARD, ADAPTIVE_MAX_POOL3D_BACKWARD = (_max_row(
+    f"adaptive_max_pool{n}d", f"AdaptiveMaxPool{n}DBackwardBackward0", n) for n in (2, 3))
+
+
+# --- book/chapters/16u_convolution_and_pooling.md:1361
 def _average_kernel(n):
     def spread(g, self, **params):
         from refgrad._ops.pooled import pooled_gradient
@@ -77,12 +78,12 @@ def _average_twice(n):
     return backward
 
 
-ROWS.update({f"avg_pool{n}d": gradient_row(
+AVG_POOL2D_BACKWARD, AVG_POOL3D_BACKWARD = (gradient_row(
     f"avg_pool{n}d_backward", f"AvgPool{n}DBackwardBackward0", _average_kernel(n),
-    _average_twice(n)) for n in (2, 3)})
+    _average_twice(n)) for n in (2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1390
+# --- book/chapters/16u_convolution_and_pooling.md:1391
 def _adaptive_kernel(g, self, **sizes):
     from refgrad._ops.adaptive_pool import _bounds
 
@@ -119,9 +120,14 @@ def _adaptive_twice3(g, grad_output_sym_argsize_minus_1, grad_output_sym_argsize
                              grad_output_sym_argsize_minus_1), self_sym_sizes)
 
 
-ROWS.update({f"_adaptive_avg_pool{n}d": gradient_row(
+ADAPTIVE_AVG_POOL2D_BACKWARD, ADAPTIVE_AVG_POOL3D_BACKWARD = (gradient_row(
     f"_adaptive_avg_pool{n}d_backward", f"AdaptiveAvgPool{n}DBackwardBackward0",
-    _adaptive_kernel, twice) for n, twice in ((2, _adaptive_twice2), (3, _adaptive_twice3))})
+    _adaptive_kernel, twice) for n, twice in ((2, _adaptive_twice2), (3, _adaptive_twice3)))
+# By the forward row's name
+ROWS = {row.name[:-len("_backward")]: row for row in (
+    MAX_POOL2D_BACKWARD, MAX_POOL3D_BACKWARD, ADAPTIVE_MAX_POOL2D_BACKWARD,
+    ADAPTIVE_MAX_POOL3D_BACKWARD, AVG_POOL2D_BACKWARD, AVG_POOL3D_BACKWARD,
+    ADAPTIVE_AVG_POOL2D_BACKWARD, ADAPTIVE_AVG_POOL3D_BACKWARD)}
 
 
 def adaptive_avg_pool_backward(g, self, n):
