@@ -54,7 +54,7 @@ ADAPTIVE_MAX_POOL2D_BACKWARD, ADAPTIVE_MAX_POOL3D_BACKWARD = (_max_row(
     f"adaptive_max_pool{n}d", f"AdaptiveMaxPool{n}DBackwardBackward0", n) for n in (2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1361
+# --- book/chapters/16u_convolution_and_pooling.md:1360
 def _average_kernel(n):
     def spread(g, self, **params):
         from refgrad._ops.pooled import pooled_gradient
@@ -83,7 +83,7 @@ AVG_POOL2D_BACKWARD, AVG_POOL3D_BACKWARD = (gradient_row(
     _average_twice(n)) for n in (2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1391
+# --- book/chapters/16u_convolution_and_pooling.md:1390
 def _adaptive_kernel(g, self, **sizes):
     from refgrad._ops.adaptive_pool import _bounds
 
