@@ -231,3 +231,19 @@ def test_nll_loss2d_backward_refuses_an_input_that_is_not_row_major(layout):
     y = CASES["nll_loss2d"][1](x)
     with pytest.raises(RuntimeError, match="^grad_input must be contiguous$"):
         y.backward()
+
+
+def test_the_gradient_nodes_pack_what_they_keep():
+    # MulBackward0's operands twice over, then the gradient row's: the indices, or the target
+    # and the weight
+    found = {}
+    for name in ("max_pool2d", "nll_loss2d", "avg_pool2d", "reflect2d"):
+        x = values(*CASES[name][0]).requires_grad_()
+        y = CASES[name][1](x)
+        seen = found.setdefault(name, [])
+        with torch.autograd.graph.saved_tensors_hooks(
+                lambda t, seen=seen: seen.append(str(t.dtype)[6:]) or t, lambda t: t):
+            torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    assert found == {"max_pool2d": ["float64"] * 4 + ["int64"],
+                     "nll_loss2d": ["float64"] * 4 + ["int64", "float64"],
+                     "avg_pool2d": ["float64"] * 4, "reflect2d": ["float64"] * 4}
