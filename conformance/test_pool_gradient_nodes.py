@@ -247,3 +247,14 @@ def test_the_gradient_nodes_pack_what_they_keep():
     assert found == {"max_pool2d": ["float64"] * 4 + ["int64"],
                      "nll_loss2d": ["float64"] * 4 + ["int64", "float64"],
                      "avg_pool2d": ["float64"] * 4, "reflect2d": ["float64"] * 4}
+
+
+@pytest.mark.parametrize(("name", "version"), [
+    ("reflect3d", 0), ("replicate3d", 0), ("max_pool3d", 0),
+    # these three gradients are made row-major, then copied into x's layout
+    ("avg_pool3d", 1), ("adaptive_avg_pool3d", 1), ("adaptive_max_pool3d", 1)])
+def test_three_dimensional_channels_last_gradients(name, version):
+    shape, f = CASES[name]
+    x = values(*shape).contiguous(memory_format=torch.channels_last_3d).requires_grad_()
+    f(x).sum().backward()
+    assert (x.grad.stride(), x.grad._version) == (x.stride(), version)

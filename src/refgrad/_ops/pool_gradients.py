@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1296
+# --- book/chapters/16u_convolution_and_pooling.md:1297
 """The gradients of the pools, as rows of their own."""
 
 import itertools
@@ -12,10 +12,15 @@ import numpy as np
 
 from refgrad._ops.dispatch import call
 from refgrad._ops.linear_gradients import gradient_row, input_zeros
-from refgrad._ops.result_layout import suggested_format_result
+from refgrad._ops.result_layout import row_major_result, suggested_format_result
 
 
-def _scatter_kernel(n):
+# NOTE [A 3-d pool's gradient is row-major]
+# torch's CPU kernels for the gradients of avg_pool3d, adaptive_avg_pool3d and
+# adaptive_max_pool3d write into a row-major tensor, whatever the input's
+# layout; max_pool3d's, and every 2-d pool's, lay the gradient out in the
+# memory format the input suggests (channels-last for a channels-last input).
+def _scatter_kernel(n, laid=suggested_format_result):
     def scattered(g, self, indices):
         from refgrad._ops.activations import host
 
@@ -25,7 +30,7 @@ def _scatter_kernel(n):
         out = np.zeros((count, plane), g.dtype)
         places = host(indices._data).reshape(count, windows)
         np.add.at(out, (np.arange(count)[:, None], places), g.reshape(count, windows))
-        return suggested_format_result(out.reshape(self.shape), self)
+        return laid(out.reshape(self.shape), self)
 
     return scattered
 
@@ -43,23 +48,30 @@ def _gathered(n):
     return backward
 
 
-def _max_row(name, node, n):
-    return gradient_row(f"{name}_backward", node, _scatter_kernel(n), _gathered(n),
+def _max_row(name, node, n, laid=suggested_format_result):
+    return gradient_row(f"{name}_backward", node, _scatter_kernel(n, laid), _gathered(n),
                         linear=False, saves=(("indices", ("grad_output", "self")),))
+
+
+def _row_major(out, self):  # NOTE [A 3-d pool's gradient is row-major]
+    return row_major_result(out)
 
 
 MAX_POOL2D_BACKWARD, MAX_POOL3D_BACKWARD = (_max_row(
     f"max_pool{n}d_with_indices", f"MaxPool{n}DWithIndicesBackwardBackward0", n) for n in (2, 3))
 ADAPTIVE_MAX_POOL2D_BACKWARD, ADAPTIVE_MAX_POOL3D_BACKWARD = (_max_row(
-    f"adaptive_max_pool{n}d", f"AdaptiveMaxPool{n}DBackwardBackward0", n) for n in (2, 3))
+    f"adaptive_max_pool{n}d", f"AdaptiveMaxPool{n}DBackwardBackward0", n,
+    suggested_format_result if n == 2 else _row_major) for n in (2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1360
+# --- book/chapters/16u_convolution_and_pooling.md:1371
 def _average_kernel(n):
     def spread(g, self, **params):
         from refgrad._ops.pooled import pooled_gradient
 
-        return suggested_format_result(pooled_gradient(g, self, n, **params), self)
+        out = pooled_gradient(g, self, n, **params)
+        # NOTE [A 3-d pool's gradient is row-major]
+        return suggested_format_result(out, self) if n == 2 else row_major_result(out)
 
     return spread
 
@@ -83,7 +95,7 @@ AVG_POOL2D_BACKWARD, AVG_POOL3D_BACKWARD = (gradient_row(
     _average_twice(n)) for n in (2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1390
+# --- book/chapters/16u_convolution_and_pooling.md:1403
 def _adaptive_kernel(g, self, **sizes):
     from refgrad._ops.adaptive_pool import _bounds
 
@@ -97,7 +109,8 @@ def _adaptive_kernel(g, self, **sizes):
             share = share / kind(stop[o] - start[o])
         cut = tuple(slice(start[o], stop[o]) for o, (start, stop) in zip(at, bounds))
         out[(..., *cut)] += share[(..., *(None,) * n)]
-    return suggested_format_result(out, self)
+    # NOTE [A 3-d pool's gradient is row-major]
+    return suggested_format_result(out, self) if n == 2 else row_major_result(out)
 
 
 def _pooled_again(g, sizes, self_sym_sizes):
