@@ -1155,7 +1155,9 @@ RECIPES.update({
         a, target, reduction=reduction, ignore_index=-1),
         shapes=st.sampled_from([[(3, 4)], [(5, 2)]]), params=_targeted),
     "nll_loss2d": Recipe(lambda a, reduction, target, weight: F.nll_loss(
-        a, target, weight, reduction=reduction, ignore_index=-1),
+        # torch's nll_loss2d_backward refuses a transposed input (chapter 16q): a row-major
+        # copy, whose tangent is row-major too
+        a.flatten().view(a.shape), target, weight, reduction=reduction, ignore_index=-1),
         shapes=st.just([(2, 3, 2, 2)]), params=lambda shapes: _targeted(shapes).map(
             lambda p: {**p, "weight": torch.tensor([2.0, 0.5, 1.0], dtype=torch.float64)})),
 })
@@ -1436,6 +1438,87 @@ def _rearranging(name):
 
 
 RECIPES.update({name: _rearranging(name) for name in _REARRANGED})
+
+
+def _scrambled(shape):
+    """Fixed values of ``shape``, no two equal: the max pools' indices come from these."""
+    n = int(np.prod(shape))
+    return make_tensor(np.random.default_rng(n).permutation(n).reshape(shape).astype(float))
+
+
+def _indexed(pool, shape, **params):
+    """Indices for a max pool's gradient row: the pool of fixed values, not of its inputs."""
+    return {"indices": pool(_scrambled(shape), return_indices=True, **params)[1]}
+
+
+def _gradient_row(name, shapes, params=None):
+    """A gradient row of (grad_output, self), called directly: chapters 16q and 16u."""
+    return Recipe(lambda g, a, **p: call(OPS[name], (g, a), p), ("any", "any"),
+                  shapes=st.sampled_from([list(s) for s in shapes]),
+                  params=lambda chosen: st.just(params(chosen) if params else {}))
+
+
+def _nll_backward(g, a, target, reduction, two_d=False):
+    from refgrad._ops.linear_gradients import nll_loss_backward
+    from refgrad._ops.nll_loss import _total_weight
+
+    weight = torch.tensor([2.0, 0.5, 1.0], dtype=torch.float64) if two_d else None
+    kind = ("none", "mean", "sum").index(reduction)
+    a = a.contiguous() if two_d else a  # torch's nll_loss2d_backward refuses other layouts
+    total = _total_weight(a, target, weight, kind, -1)
+    return nll_loss_backward("nll_loss2d" if two_d else "nll_loss", g, a, target, weight, kind,
+                             -1, total)
+
+
+def _nll_shapes(input_shape):
+    return st.sampled_from([[input_shape[:1] + input_shape[2:], input_shape],
+                            [(), input_shape]])
+
+
+# The gradients of the pads, the pools and nll_loss, rows of their own (chapters 16q, 16u).
+RECIPES.update({
+    **{f"{kind}_pad{k}d_backward": _gradient_row(f"{kind}_pad{k}d_backward", [shapes],
+                                                 lambda chosen, pad=pad: {"padding": pad})
+       for kind in ("reflection", "replication")
+       for k, shapes, pad in ((1, ((2, 8), (2, 5)), (2, 1)),
+                              (2, ((1, 2, 7, 6), (1, 2, 4, 3)), (1, 2, 2, 1)),
+                              (3, ((1, 1, 5, 5, 4), (1, 1, 3, 3, 2)), (1, 1, 1, 1, 1, 1)))},
+    "max_pool2d_with_indices_backward": _gradient_row(
+        "max_pool2d_with_indices_backward", [((1, 2, 3, 2), (1, 2, 4, 3))],
+        lambda chosen: _indexed(F.max_pool2d, chosen[1], kernel_size=2, stride=1)),
+    "max_pool3d_with_indices_backward": _gradient_row(
+        "max_pool3d_with_indices_backward", [((1, 1, 2, 2, 1), (1, 1, 3, 3, 2))],
+        lambda chosen: _indexed(F.max_pool3d, chosen[1], kernel_size=2, stride=1)),
+    "adaptive_max_pool2d_backward": _gradient_row(
+        "adaptive_max_pool2d_backward", [((1, 2, 2, 3), (1, 2, 5, 4))],
+        lambda chosen: _indexed(F.adaptive_max_pool2d, chosen[1], output_size=(2, 3))),
+    "adaptive_max_pool3d_backward": _gradient_row(
+        "adaptive_max_pool3d_backward", [((1, 1, 2, 3, 2), (1, 1, 3, 4, 3))],
+        lambda chosen: _indexed(F.adaptive_max_pool3d, chosen[1], output_size=(2, 3, 2))),
+    "avg_pool2d_backward": _gradient_row(
+        "avg_pool2d_backward", [((1, 2, 3, 5), (1, 2, 5, 4))], lambda chosen: {
+            "kernel_size": (3, 2), "stride": (2, 1), "padding": (1, 1), "ceil_mode": True,
+            "count_include_pad": False, "divisor_override": None}),
+    "avg_pool3d_backward": _gradient_row(
+        "avg_pool3d_backward", [((1, 1, 4, 5, 4), (1, 1, 3, 4, 3))], lambda chosen: {
+            "kernel_size": (2,), "stride": (1,), "padding": (1,), "ceil_mode": False,
+            "count_include_pad": True, "divisor_override": 3}),
+    "_adaptive_avg_pool2d_backward": _gradient_row(
+        "_adaptive_avg_pool2d_backward", [((1, 2, 2, 3), (1, 2, 5, 4)), ((2, 3, 2), (2, 4, 3))],
+        lambda chosen: {f"grad_output_sym_argsize_minus_{k}": chosen[0][-k] for k in (1, 2)}),
+    "_adaptive_avg_pool3d_backward": _gradient_row(
+        "_adaptive_avg_pool3d_backward", [((1, 1, 2, 3, 2), (1, 1, 3, 4, 3))],
+        lambda chosen: {f"grad_output_sym_argsize_minus_{k}": chosen[0][-k] for k in (1, 2, 3)}),
+    "nll_loss_backward": Recipe(
+        _nll_backward, ("any", "any"), shapes=_nll_shapes((3, 4)),
+        params=lambda chosen: _targeted([chosen[1]]).filter(
+            lambda p: (p["reduction"] == "none") == bool(chosen[0]))),
+    "nll_loss2d_backward": Recipe(
+        lambda g, a, target, reduction: _nll_backward(g, a, target, reduction, True),
+        ("any", "any"), shapes=_nll_shapes((2, 3, 2, 2)),
+        params=lambda chosen: _targeted([chosen[1]]).filter(
+            lambda p: (p["reduction"] == "none") == bool(chosen[0]))),
+})
 
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)

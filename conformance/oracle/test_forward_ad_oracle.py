@@ -303,7 +303,7 @@ TORCH_CALLS.update({  # torch.nn.functional's losses, chapter 16q
     "nll_loss": lambda a, reduction, target: F.nll_loss(a, target, reduction=reduction,
                                                         ignore_index=-1),
     "nll_loss2d": lambda a, reduction, target, weight: F.nll_loss(
-        a, target, weight, reduction=reduction, ignore_index=-1),
+        a.flatten().view(a.shape), target, weight, reduction=reduction, ignore_index=-1),
 })
 TORCH_CALLS.update({  # gradients that are rows of their own, chapters 16n, 16q and 16t
     "hardtanh_backward": lambda g, a: aten.hardtanh_backward(g, a, -0.25, 0.25),
@@ -362,6 +362,31 @@ TORCH_CALLS.update({  # chapter "Convolution and pooling"
     "_adaptive_avg_pool3d": lambda a, output_size: F.adaptive_avg_pool3d(a, output_size),
     "adaptive_max_pool2d": lambda a, output_size: F.adaptive_max_pool2d(a, output_size, True),
     "adaptive_max_pool3d": lambda a, output_size: F.adaptive_max_pool3d(a, output_size, True),
+})
+TORCH_CALLS.update({  # the pads', pools' and nll_loss's gradients, rows of their own
+    **{f"{kind}_pad{k}d_backward": lambda g, a, padding, name=f"{kind}_pad{k}d_backward": getattr(
+        aten, name)(g, a, padding) for kind in ("reflection", "replication") for k in (1, 2, 3)},
+    "max_pool2d_with_indices_backward": lambda g, a, indices: (
+        aten.max_pool2d_with_indices_backward(g, a, [2, 2], [1, 1], [0, 0], [1, 1], False,
+                                              indices)),
+    "max_pool3d_with_indices_backward": lambda g, a, indices: (
+        aten.max_pool3d_with_indices_backward(g, a, [2] * 3, [1] * 3, [0] * 3, [1] * 3, False,
+                                              indices)),
+    "adaptive_max_pool2d_backward": aten.adaptive_max_pool2d_backward,
+    "adaptive_max_pool3d_backward": aten.adaptive_max_pool3d_backward,
+    "avg_pool2d_backward": lambda g, a, **p: aten.avg_pool2d_backward(g, a, *p.values()),
+    "avg_pool3d_backward": lambda g, a, **p: aten.avg_pool3d_backward(g, a, *p.values()),
+    "_adaptive_avg_pool2d_backward": lambda g, a, **sizes: aten._adaptive_avg_pool2d_backward(g, a),
+    "_adaptive_avg_pool3d_backward": lambda g, a, **sizes: aten._adaptive_avg_pool3d_backward(g, a),
+    **{name: lambda g, a, target, reduction, name=name: getattr(aten, name)(
+        g, a.contiguous() if "2d" in name else a, target,
+        torch.tensor([2.0, 0.5, 1.0], dtype=torch.float64) if "2d" in name else None,
+        ("none", "mean", "sum").index(reduction), -1, aten.nll_loss_forward(
+            a, target, None, ("none", "mean", "sum").index(reduction), -1)[1] if "2d" not in name
+        else aten.nll_loss2d_forward(a, target, torch.tensor([2.0, 0.5, 1.0],
+                                                             dtype=torch.float64),
+                                     ("none", "mean", "sum").index(reduction), -1)[1])
+       for name in ("nll_loss_backward", "nll_loss2d_backward")},
 })
 
 TORCH_CALLS.update({  # chapter "Upsampling"

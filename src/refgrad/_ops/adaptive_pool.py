@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1091
+# --- book/chapters/16u_convolution_and_pooling.md:1090
 """Adaptive average and max pools: rows, and torch's functions and F's."""
 
 import itertools
@@ -12,6 +12,7 @@ import numpy as np
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
+from refgrad._ops import pool_gradients
 from refgrad._ops.max_pool import best, max_pool_backward
 from refgrad._ops.table import Op, register
 
@@ -41,18 +42,12 @@ def _adaptive_avg(a, output_size):
     return suggested_format_result(out.astype(a.dtype), a)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1134
+# --- book/chapters/16u_convolution_and_pooling.md:1135
 def _adaptive_avg_backward(g, self, output_size):
-    from refgrad._tensor import make_tensor
-
-    for axis in range(self.ndim - len(output_size), self.ndim):
-        means = _averaging(self.shape[axis], g.shape[axis], g._data)
-        means = make_tensor(means.astype(g._data.dtype))
-        g = (g.transpose(axis, -1) @ means).transpose(axis, -1)
-    return (g,)
+    return (pool_gradients.adaptive_avg_pool_backward(g, self, len(output_size)),)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1150
+# --- book/chapters/16u_convolution_and_pooling.md:1145
 def _adaptive_max(a, output_size):
     n = len(output_size)
     shape = a.shape[-n:]
@@ -72,7 +67,7 @@ def _rows(n):
         return _adaptive_avg_backward(g, self, output_size)
 
     def max_backward(grads, self, result1, output_size):
-        return max_pool_backward(grads, self, result1, n)
+        return max_pool_backward(grads, self, result1, f"adaptive_max_pool{n}d")
 
     average = register(Op(
         f"_adaptive_avg_pool{n}d", f"AdaptiveAvgPool{n}DBackward0", ("self",), promote=False,
@@ -89,7 +84,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1194
+# --- book/chapters/16u_convolution_and_pooling.md:1189
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -131,7 +126,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1239
+# --- book/chapters/16u_convolution_and_pooling.md:1234
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -153,7 +148,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1268
+# --- book/chapters/16u_convolution_and_pooling.md:1263
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -190,7 +185,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1308
+# --- book/chapters/16u_convolution_and_pooling.md:1303
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

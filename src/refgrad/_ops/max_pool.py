@@ -8,6 +8,8 @@
 
 import numpy as np
 
+from refgrad._ops import pool_gradients
+from refgrad._ops.dispatch import call
 from refgrad._ops.pooled import full, output_size, padded_windows
 from refgrad._ops.table import Op, register
 
@@ -37,13 +39,9 @@ def best(windows, places):
     return values, np.take_along_axis(places, pick[..., None], -1)[..., 0]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:749
-def max_pool_backward(grads, self, result1, n):
-    from refgrad._ops.indexing import zeros_as
-
-    g, lead = grads[0], self.ndim - n
-    planes = zeros_as(g, tuple(self.shape)).flatten(lead)
-    return (planes.scatter_add(-1, result1.flatten(lead), g.flatten(lead)).view(self.shape),)
+# --- book/chapters/16u_convolution_and_pooling.md:752
+def max_pool_backward(grads, self, result1, name):
+    return (call(pool_gradients.ROWS[name], (grads[0], self), {"indices": result1}),)
 
 
 def _row(name, node, n):
@@ -55,7 +53,7 @@ def _row(name, node, n):
 
     # The node shows the parameters the backward names.
     def backward(grads, self, result1, kernel_size, stride, padding, dilation, ceil_mode):
-        return max_pool_backward(grads, self, result1, n)
+        return max_pool_backward(grads, self, result1, name)
 
     return register(Op(name, node, ("self",), promote=False, forward=forward,
                        backward=backward, outputs=("result0", "result1"),
@@ -66,7 +64,7 @@ MAX_POOL2D = _row("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", 2)
 MAX_POOL3D = _row("max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0", 3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:782
+# --- book/chapters/16u_convolution_and_pooling.md:781
 def with_indices(n, input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """torch.max_pool{n}d_with_indices: (values, indices)."""
     from refgrad._ops import pool_checks

@@ -7,8 +7,9 @@
 
 import numpy as np
 
+from refgrad._ops import linear_gradients
 from refgrad._ops.activations import host, on_device_of, on_host
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import OPS, Op, register
 from refgrad._tensor import make_tensor
 
 
@@ -37,33 +38,36 @@ def _nll(a, target, weight, reduction, ignore_index, total_weight=None):
     return total / w.sum() if reduction == 1 else total
 
 
-# --- book/chapters/16q_functional.md:1090
-def _nll_backward(g, self, target, weight, reduction, ignore_index, total_weight=None):
-    from refgrad._ops.functions import where
+# --- book/chapters/16q_functional.md:1091
+def _nll_backward(row):
+    """The backward of ``row``: its gradient row (NOTE [A linear gradient is a row of its own])."""
+    def backward(g, self, target, weight, reduction, ignore_index, total_weight):
+        return (linear_gradients.nll_loss_backward(row, g, self, target, weight, reduction,
+                                                   ignore_index, total_weight),)
 
-    mask, w, axis, counted = _picked(tuple(self.shape), target, weight, ignore_index,
-                                     self._data.dtype)
-    picked = mask & np.expand_dims(counted, axis)
-    spread = make_tensor(on_device_of(np.where(picked, -np.expand_dims(w, axis), 0.0).astype(
-        self._data.dtype), self._data))
-    total = w.sum()
-    if reduction == 0:
-        g = g.unsqueeze(axis)
-    elif reduction == 1 and total:
-        g = g / float(total)
-    # Elsewhere the gradient is +0.0, whatever the sign of g, as torch's.
-    return (where(make_tensor(on_device_of(picked, self._data)), spread * g, 0.0),)
+    return backward
+
+
+def _nll_tangent(row):
+    """torch's forward formula: the loss is linear in the input, so its tangent is the loss
+    of the input's tangent (a node of the same row, if recorded)."""
+    def tangent(tangents, self, target, weight, reduction, ignore_index, total_weight):
+        return _run(OPS[row], tangents[0], target, weight, reduction, ignore_index)
+
+    return tangent
 
 
 _KEPT = (("self", ("self",)), ("target", ("self",)), ("weight", ("self",)),
          ("total_weight", ("self",)))
 NLL_LOSS = register(Op("nll_loss", "NllLossBackward0", ("self",), forward=on_host(_nll),
-                       backward=_nll_backward, saves=_KEPT, promote=False))
+                       backward=_nll_backward("nll_loss"), saves=_KEPT, promote=False,
+                       tangent=_nll_tangent("nll_loss")))
 NLL_LOSS2D = register(Op("nll_loss2d", "NllLoss2DBackward0", ("self",), forward=on_host(_nll),
-                         backward=_nll_backward, saves=_KEPT, promote=False))
+                         backward=_nll_backward("nll_loss2d"), saves=_KEPT, promote=False,
+                         tangent=_nll_tangent("nll_loss2d")))
 
 
-# --- book/chapters/16q_functional.md:1122
+# --- book/chapters/16q_functional.md:1276
 def _shape(t):
     return f"[{', '.join(str(n) for n in t.shape)}]"
 
@@ -92,7 +96,7 @@ def _check(input, target, weight, ignore_index, kernel):
         raise IndexError(f"Target {t[wrong].flat[0]} is out of bounds.")
 
 
-# --- book/chapters/16q_functional.md:1152
+# --- book/chapters/16q_functional.md:1306
 def _run(row, input, target, weight, reduction, ignore_index):
     from refgrad._ops.dispatch import call
 
@@ -135,7 +139,7 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
     return _run(NLL_LOSS2D, input, target, weight, reduction, ignore_index)
 
 
-# --- book/chapters/16q_functional.md:1199
+# --- book/chapters/16q_functional.md:1353
 def nll_loss_nd(input, target, weight, reduction, ignore_index):
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")

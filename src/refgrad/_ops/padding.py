@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1797
+# --- book/chapters/16q_functional.md:1951
 """pad: constant, reflected and replicated."""
 
 import numpy as np
 
 from refgrad._arguments import Arguments
+from refgrad._ops import pad_gradients
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 
@@ -60,7 +61,7 @@ def pad(input, pad, mode="constant", value=None):
                                          else value})
 
 
-# --- book/chapters/16q_functional.md:1868
+# --- book/chapters/16q_functional.md:2021
 def _sources(spatial, padding, mode):
     """For each element of the padded dimensions, the flat index of the one it copies."""
     along = []
@@ -80,20 +81,7 @@ def _gathered(a, padding, mode):
     return flat[..., sources.ravel()].reshape(*a.shape[:a.ndim - k], *sources.shape)
 
 
-def _scattered(g, self, padding, mode):
-    from refgrad._creation import zeros
-    from refgrad._ops.activations import on_device_of
-    from refgrad._tensor import make_tensor
-
-    k = len(padding) // 2
-    lead = tuple(self.shape[:self.ndim - k])
-    sources = _sources(tuple(self.shape[self.ndim - k:]), padding, mode).ravel()
-    index = make_tensor(on_device_of(sources, g._data))
-    grad = zeros(*lead, int(np.prod(self.shape[self.ndim - k:])), dtype=g.dtype, device=g.device)
-    return (grad.index_add(len(lead), index, g.reshape(*lead, -1)).view(self.shape),)
-
-
-# --- book/chapters/16q_functional.md:1902
+# --- book/chapters/16q_functional.md:2042
 def _pad_row(mode, k):
     from refgrad._ops.activations import on_host
     from refgrad._ops.result_layout import suggested_format_result
@@ -101,8 +89,12 @@ def _pad_row(mode, k):
     return register(Op(
         f"{mode}_pad{k}d", f"{mode.title()}Pad{k}DBackward0", ("self",), promote=False,
         forward=on_host(lambda a, padding: suggested_format_result(_gathered(a, padding, mode), a)),
-        backward=lambda g, self, padding: _scattered(g, self, padding, mode),
+        backward=lambda g, self, padding: (pad_backward(g, self, padding, mode),),
         saves=(("self", ("self",)),)))
+
+
+def pad_backward(g, self, padding, mode):
+    return call(pad_gradients.ROWS[mode, len(padding) // 2], (g, self), {"padding": padding})
 
 
 REFLECTION_PAD1D, REFLECTION_PAD2D, REFLECTION_PAD3D = (_pad_row("reflection", k)
@@ -114,7 +106,7 @@ _ROWS = {("reflection", 1): REFLECTION_PAD1D, ("reflection", 2): REFLECTION_PAD2
          ("replication", 2): REPLICATION_PAD2D, ("replication", 3): REPLICATION_PAD3D}
 
 
-# --- book/chapters/16q_functional.md:1928
+# --- book/chapters/16q_functional.md:2131
 _COMBINATIONS = (
     "Supported combinations for non-constant padding:\n"
     "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"

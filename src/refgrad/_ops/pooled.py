@@ -9,6 +9,7 @@ import itertools
 
 import numpy as np
 
+from refgrad._ops import pool_gradients
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 
@@ -46,7 +47,7 @@ def padded_windows(a, kernel, stride, padding, dilation, sizes, fill):
         slice(None)] * n)]
 
 
-# --- book/chapters/16s_normalization.md:654
+# --- book/chapters/16s_normalization.md:655
 def divisors(like, shape, kernel, stride, padding, sizes, count_include_pad, divisor_override):
     """What each window's sum is divided by: an array of the output's spatial shape, made
     where ``like`` is."""
@@ -84,7 +85,7 @@ def _pooled(a, n, kernel_size, stride, padding, ceil_mode, count_include_pad, di
     return np.sign(total) * (np.abs(total) // divisor)  # truncated towards zero, as torch's
 
 
-# --- book/chapters/16s_normalization.md:700
+# --- book/chapters/16s_normalization.md:708
 def spread(t, stride):
     """``t`` with ``stride - 1`` zeros between neighbours along each of its last dimensions."""
     from refgrad._ops.padding import pad
@@ -99,27 +100,28 @@ def spread(t, stride):
     return t
 
 
-def _pooled_backward(g, self, n, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                     divisor_override):
-    from refgrad._ops.padding import pad
-    from refgrad._tensor import make_tensor
-
+def pooled_gradient(g, self, n, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                    divisor_override):
+    """The gradient of an average pool, on arrays: ``self`` gives the input's shape."""
     shape = self.shape[-n:]
     kernel, stride, padding, sizes = _reading(shape, kernel_size, stride, padding, ceil_mode)
-    divisor = divisors(g._data, shape, kernel, stride, padding, sizes, count_include_pad,
+    divisor = divisors(g, shape, kernel, stride, padding, sizes, count_include_pad,
                        divisor_override)
-    spreading = spread(g / make_tensor(divisor.astype(g._data.dtype)), stride)
-    total = None
-    for offsets in itertools.product(*(range(k) for k in kernel)):
-        widths = [w for o, p, size, m in zip(reversed(offsets), reversed(padding),
-                                             reversed(shape), reversed(spreading.shape))
-                  for w in (o - p, size + p - o - m)]
-        part = pad(spreading, widths)
-        total = part if total is None else total + part
-    return (total,)
+    share = g / divisor.astype(g.dtype)
+    spans = [max((o - 1) * s + k, size + 2 * p)
+             for o, s, k, size, p in zip(sizes, stride, kernel, shape, padding)]
+    out = np.zeros((*g.shape[:-n], *spans), g.dtype)
+    for offsets in itertools.product(*(range(k - 1, -1, -1) for k in kernel)):
+        out[(..., *(slice(o, o + s * (m - 1) + 1, s)
+                    for o, s, m in zip(offsets, stride, sizes)))] += share
+    return out[(..., *(slice(p, p + size) for p, size in zip(padding, shape)))]
 
 
-# --- book/chapters/16s_normalization.md:741
+def _pooled_backward(g, self, n, **params):
+    return (call(pool_gradients.ROWS[f"avg_pool{n}d"], (g, self), params),)
+
+
+# --- book/chapters/16s_normalization.md:750
 def _row(name, node, n):
     def forward(a, **params):
         from refgrad._ops.result_layout import suggested_format_result
@@ -130,8 +132,10 @@ def _row(name, node, n):
     # The node shows the parameters the backward names.
     def backward(g, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
                  divisor_override):
-        return _pooled_backward(g, self, n, kernel_size, stride, padding, ceil_mode,
-                                count_include_pad, divisor_override)
+        return _pooled_backward(g, self, n, kernel_size=kernel_size, stride=stride,
+                                padding=padding, ceil_mode=ceil_mode,
+                                count_include_pad=count_include_pad,
+                                divisor_override=divisor_override)
 
     return register(Op(name, node, ("self",), promote=False, forward=forward,
                        backward=backward, saves=(("self", ("self",)),)))
