@@ -128,3 +128,10 @@ __all__ = [
     "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d",
     "adaptive_max_pool3d_with_indices",
 ]
+
+
+# --- book/chapters/16v_attention_and_sampling.md:829
+from refgrad._ops.attention import scaled_dot_product_attention  # noqa: E402
+from refgrad._ops.grid_sampling import affine_grid, grid_sample  # noqa: E402
+
+__all__ += ["scaled_dot_product_attention", "affine_grid", "grid_sample"]
