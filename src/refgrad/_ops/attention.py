@@ -84,7 +84,11 @@ def math_attention(query, key, value, mask, dropout_p, is_causal, scale, enable_
     from refgrad._ops.dropout import dropout
 
     kind = query.dtype
-    if kind.name == "float16":  # NOTE [float16 attention]
+    # NOTE [float16 attention]
+    # torch computes attention on float16 operands in float32: the math path
+    # copies them there (ToCopyBackward0) and its result back; the fused row
+    # computes there, keeps its logsumexp there, and rounds its results once.
+    if kind.name == "float16":
         query, key, value = (t.to(dtype=_float32()) for t in (query, key, value))
     negative = scale is not None and scale < 0
     root = math.sqrt(abs(scale) if negative else scale if scale is not None
@@ -102,6 +106,9 @@ def math_attention(query, key, value, mask, dropout_p, is_causal, scale, enable_
         weights.add_(mask)
     weights = safe_softmax(weights, -1)
     if dropout_p > 0.0:
+        if dropout_p > 1.0:  # torch's C++ dropout refuses it in F.dropout's words, but not type
+            raise RuntimeError(f"dropout probability has to be between 0 and 1, but got "
+                               f"{dropout_p}")
         weights = dropout(weights, dropout_p, True)
     out = weights.matmul(value)
     return out.to(dtype=kind) if kind.name == "float16" else out
@@ -119,7 +126,7 @@ def _bool():
     return boolean
 
 
-# --- book/chapters/16v_attention_and_sampling.md:234
+# --- book/chapters/16v_attention_and_sampling.md:241
 def _mask_fits(mask, query, key):
     if mask.requires_grad:
         return False
@@ -155,7 +162,7 @@ def takes_fused(query, key, value, mask, dropout_p, enable_gqa):
     return q.dtype.is_floating_point
 
 
-# --- book/chapters/16v_attention_and_sampling.md:277
+# --- book/chapters/16v_attention_and_sampling.md:288
 def _scores(q, k, attn_mask, is_causal, scale):
     """The scaled scores, masked: (B, H, L, S), with k repeated to the query's heads."""
     if k.shape[1] != q.shape[1]:
@@ -163,7 +170,7 @@ def _scores(q, k, attn_mask, is_causal, scale):
     s = np.matmul(q, np.swapaxes(k, -1, -2)) * (scale or 1.0 / math.sqrt(q.shape[-1]))
     if is_causal:
         s = np.where(np.tri(q.shape[2], k.shape[2], dtype=bool), s, -np.inf)
-    return s if attn_mask is None else s + attn_mask.astype(s.dtype)
+    return s if attn_mask is None else s + attn_mask._data.astype(s.dtype)  # a tensor parameter
 
 
 def _fused(query, key, value, dropout_p, is_causal, attn_mask, scale):
@@ -179,16 +186,29 @@ def _fused(query, key, value, dropout_p, is_causal, attn_mask, scale):
         v = np.repeat(v, q.shape[1] // v.shape[1], axis=1)
     out = np.matmul(np.exp(s - lse), v).astype(query.dtype)
     b, h, n = lse.shape[:3]
-    return moved_to(out, None), moved_to(lse[..., 0], (h * n, 1, h))
+    return _like(out, query), moved_to(lse[..., 0], (h * n, 1, h))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:311
+def _like(array, operand):
+    """``array`` laid out as torch's empty_like(operand) would be."""
+    from refgrad._backend import element_strides
+    from refgrad._layouts import preserved_strides
+    from refgrad._ops.result_layout import moved_to
+
+    if type(array) is not np.ndarray:
+        return array  # a device array keeps its library's layout
+    return moved_to(array, preserved_strides(operand.shape, element_strides(operand)))
+
+
+# --- book/chapters/16v_attention_and_sampling.md:333
 def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, dropout_p,
                     is_causal, scale):
     from refgrad._tensor import make_tensor
 
-    g = grads[0]
-    heads, groups = query.shape[1], query.shape[1] // key.shape[1]
+    g, kind = grads[0], query.dtype
+    if kind.name == "float16":  # NOTE [float16 attention]
+        g, query, key, value, output = (t.float() for t in (g, query, key, value, output))
+    groups = query.shape[1] // key.shape[1]
     k = key.repeat_interleave(groups, 1) if groups > 1 else key
     v = value.repeat_interleave(groups, 1) if groups > 1 else value
     factor = scale or 1.0 / math.sqrt(query.shape[-1])
@@ -206,7 +226,18 @@ def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, drop
         b, n = key.shape[0], key.shape[1]
         grad_key = grad_key.reshape(b, n, groups, *grad_key.shape[2:]).sum(2)
         grad_value = grad_value.reshape(b, n, groups, *grad_value.shape[2:]).sum(2)
-    return grad_query, grad_key, grad_value
+    return tuple(_grad_like(grad.to(dtype=kind), operand) for grad, operand in (
+        (grad_query, query), (grad_key, key), (grad_value, value)))
+
+
+def _grad_like(grad, operand):
+    """A gradient laid out like its operand, as torch's kernel makes it; a recorded one as
+    its operations leave it."""
+    from refgrad._tensor import make_tensor
+
+    if grad.requires_grad:
+        return grad
+    return make_tensor(_like(grad._data, operand._data))
 
 
 _QKV = ("query", "key", "value")
@@ -219,7 +250,7 @@ FUSED = register(Op(
     tangent=no_forward_formula("_scaled_dot_product_flash_attention_for_cpu")))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:359
+# --- book/chapters/16v_attention_and_sampling.md:394
 def _check(query, key, value, attn_mask):
     from refgrad._dtype import C_TYPE_NAMES
 
@@ -241,7 +272,7 @@ def _check(query, key, value, attn_mask):
                            f"{name(query)} instead.")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:384
+# --- book/chapters/16v_attention_and_sampling.md:419
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
                                  is_causal=False, scale=None, enable_gqa=False):
     from refgrad._ops.dispatch import call
