@@ -162,7 +162,7 @@ def takes_fused(query, key, value, mask, dropout_p, enable_gqa):
     return q.dtype.is_floating_point
 
 
-# --- book/chapters/16v_attention_and_sampling.md:288
+# --- book/chapters/16v_attention_and_sampling.md:291
 def _scores(q, k, attn_mask, is_causal, scale):
     """The scaled scores, masked: (B, H, L, S), with k repeated to the query's heads."""
     if k.shape[1] != q.shape[1]:
@@ -181,7 +181,9 @@ def _fused(query, key, value, dropout_p, is_causal, attn_mask, scale):
     s = _scores(q, k, attn_mask, is_causal, scale)
     top = np.max(s, -1, keepdims=True)
     top = np.where(np.isfinite(top), top, 0)
-    lse = (np.log(np.sum(np.exp(s - top), -1, keepdims=True)) + top)
+    total = np.sum(np.exp(s - top), -1, keepdims=True)
+    # a query that may see no key: zero weights and a logsumexp of zero, as torch's kernel
+    lse = np.where(total > 0, np.log(np.where(total > 0, total, 1)) + top, 0).astype(s.dtype)
     if v.shape[1] != q.shape[1]:
         v = np.repeat(v, q.shape[1] // v.shape[1], axis=1)
     out = np.matmul(np.exp(s - lse), v).astype(query.dtype)
@@ -200,7 +202,7 @@ def _like(array, operand):
     return moved_to(array, preserved_strides(operand.shape, element_strides(operand)))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:333
+# --- book/chapters/16v_attention_and_sampling.md:338
 def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, dropout_p,
                     is_causal, scale):
     from refgrad._tensor import make_tensor
@@ -250,7 +252,7 @@ FUSED = register(Op(
     tangent=no_forward_formula("_scaled_dot_product_flash_attention_for_cpu")))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:394
+# --- book/chapters/16v_attention_and_sampling.md:399
 def _check(query, key, value, attn_mask):
     from refgrad._dtype import C_TYPE_NAMES
 
@@ -272,7 +274,7 @@ def _check(query, key, value, attn_mask):
                            f"{name(query)} instead.")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:419
+# --- book/chapters/16v_attention_and_sampling.md:424
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
                                  is_causal=False, scale=None, enable_gqa=False):
     from refgrad._ops.dispatch import call
