@@ -443,6 +443,14 @@ from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
+# --- book/chapters/16v_attention_and_sampling.md:448
+from refgrad._ops.attention import safe_softmax as _safe_softmax
+
+
+# --- book/chapters/16v_attention_and_sampling.md:884
+from refgrad._ops.grid_sampling import grid_sampler
+
+
 # --- book/chapters/19c_optimizers.md:743
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 

@@ -202,14 +202,14 @@ def _like(array, operand):
     return moved_to(array, preserved_strides(operand.shape, element_strides(operand)))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:338
+# --- book/chapters/16v_attention_and_sampling.md:344
 def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, dropout_p,
                     is_causal, scale):
     from refgrad._tensor import make_tensor
 
     g, kind = grads[0], query.dtype
     if kind.name == "float16":  # NOTE [float16 attention]
-        g, query, key, value, output = (t.float() for t in (g, query, key, value, output))
+        g, query, key, value = (t.float() for t in (g, query, key, value))
     groups = query.shape[1] // key.shape[1]
     k = key.repeat_interleave(groups, 1) if groups > 1 else key
     v = value.repeat_interleave(groups, 1) if groups > 1 else value
@@ -219,9 +219,10 @@ def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, drop
         s = s.masked_fill(make_tensor(~np.tri(s.shape[-2], s.shape[-1], dtype=bool)), -math.inf)
     if attn_mask is not None:
         s = s + attn_mask
-    p = (s - logsumexp.unsqueeze(-1)).exp()
+    p = safe_softmax(s, -1)
+    out = p.matmul(v)
     grad_value = p.transpose(-2, -1).matmul(g)
-    ds = p * (g.matmul(v.transpose(-2, -1)) - (g * output).sum(-1, keepdim=True))
+    ds = p * (g.matmul(v.transpose(-2, -1)) - (g * out).sum(-1, keepdim=True))
     grad_query = ds.matmul(k) * factor
     grad_key = ds.transpose(-2, -1).matmul(query) * factor
     if groups > 1:
@@ -252,7 +253,7 @@ FUSED = register(Op(
     tangent=no_forward_formula("_scaled_dot_product_flash_attention_for_cpu")))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:399
+# --- book/chapters/16v_attention_and_sampling.md:406
 def _check(query, key, value, attn_mask):
     from refgrad._dtype import C_TYPE_NAMES
 
@@ -274,7 +275,7 @@ def _check(query, key, value, attn_mask):
                            f"{name(query)} instead.")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:424
+# --- book/chapters/16v_attention_and_sampling.md:431
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
                                  is_causal=False, scale=None, enable_gqa=False):
     from refgrad._ops.dispatch import call
