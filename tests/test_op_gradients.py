@@ -1340,7 +1340,8 @@ def _fused_attention(q, k, v, **params):
     """The fused attention row itself: whatever the operands' layout, its output alone."""
     from refgrad._ops import attention
 
-    return call(attention.FUSED, (q, k, v), {"dropout_p": 0.0, "attn_mask": None, **params})[0]
+    params = {"dropout_p": 0.0, "attn_mask": None, "is_causal": False, "scale": None, **params}
+    return call(attention.FUSED, (q, k, v), params)[0]
 
 
 # Attention and sampling (chapter 16v): the fused attention row (with grouped heads), the
