@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:507
+# --- book/chapters/16v_attention_and_sampling.md:508
 """grid_sampler_2d, grid_sampler_3d and affine_grid_generator: rows, and F's functions."""
 
 import itertools
@@ -50,7 +50,7 @@ def _padded(x, size, padding_mode, align_corners):
     return np.clip(x, 0, size - 1), np.where(inside, slope, 0.0)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:575
+# --- book/chapters/16v_attention_and_sampling.md:576
 def _cubic(t):
     """The four cubic-convolution weights at offsets -1, 0, 1, 2 from t, and their slopes."""
     a = -0.75
@@ -85,7 +85,7 @@ def _taps(xs, mode, sizes, padding_mode, align_corners):
         yield at, wx[i] * wy[j], [dx[i] * wy[j], wx[i] * dy[j]]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:616
+# --- book/chapters/16v_attention_and_sampling.md:617
 def _coordinates(input, grid, mode, padding_mode, align_corners):
     sizes = input.shape[2:]
     xs, slopes = [], []
@@ -116,7 +116,7 @@ def _read(input, ints, inside):
     return np.moveaxis(values, -1, 1) * inside[:, None]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:651
+# --- book/chapters/16v_attention_and_sampling.md:652
 def _grid_sample(input, grid, interpolation_mode, padding_mode, align_corners):
     kind = input.dtype
     wide = np.float32 if kind == np.float16 else kind
@@ -129,7 +129,7 @@ def _grid_sample(input, grid, interpolation_mode, padding_mode, align_corners):
     return np.ascontiguousarray(out.astype(kind))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:671
+# --- book/chapters/16v_attention_and_sampling.md:672
 def _grid_sample_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._tensor import make_tensor
 
@@ -167,7 +167,7 @@ def _row(n):
 GRID_SAMPLER_2D, GRID_SAMPLER_3D = _row(2), _row(3)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:719
+# --- book/chapters/16v_attention_and_sampling.md:720
 def _sizes(t):
     return "[" + ", ".join(str(n) for n in t.shape) + "]"
 
@@ -206,7 +206,7 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
         "align_corners": align_corners})
 
 
-# --- book/chapters/16v_attention_and_sampling.md:762
+# --- book/chapters/16v_attention_and_sampling.md:763
 _DEFAULT_CHANGED = ("Default grid_sample and affine_grid behavior has changed to "
                     "align_corners=False since 1.3.0. Please specify align_corners=True if the "
                     "old behavior is desired. See the documentation of grid_sample for details.")
@@ -225,7 +225,7 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     return grid_sampler(input, grid, _MODES[mode], _PADDINGS[padding_mode], align_corners)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:801
+# --- book/chapters/16v_attention_and_sampling.md:802
 def _steps(n, align_corners, dtype):
     if n <= 1:
         return np.zeros(1, dtype)
@@ -267,7 +267,7 @@ AFFINE_GRID = register(Op(
     forward=_affine_grid, backward=_affine_grid_backward))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:850
+# --- book/chapters/16v_attention_and_sampling.md:851
 _UNIT = ("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
          "align_corners=True. This is not an intended use case of affine_grid. See the "
          "documentation of affine_grid for details.")

@@ -127,11 +127,11 @@ __all__ = [
     "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool1d_with_indices",
     "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d",
     "adaptive_max_pool3d_with_indices",
+    # chapter "Attention and sampling"
+    "scaled_dot_product_attention", "affine_grid", "grid_sample",
 ]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:891
+# --- book/chapters/16v_attention_and_sampling.md:893
 from refgrad._ops.attention import scaled_dot_product_attention  # noqa: E402
 from refgrad._ops.grid_sampling import affine_grid, grid_sample  # noqa: E402
-
-__all__ += ["scaled_dot_product_attention", "affine_grid", "grid_sample"]
