@@ -62,7 +62,8 @@ _NOT_INTEGERS = {"keepdim", "sparse_grad", "include_self", "accumulate", "reduce
                  "approximate", "scale_grad_by_freq", "sparse", "unitriangular", "transpose",
                  "adjoint", "pivot",
                  "training", "ceil_mode", "count_include_pad",
-                 "transposed", "is_result"}
+                 "transposed", "is_result",
+                 "align_corners", "is_causal", "dropout_p"}
 
 
 def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():
@@ -84,7 +85,8 @@ def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():
                 "padding_idx", "weight_sym_argsize_0", "normalized_shape",
                 "LU_data_sym_argsize_minus_1", "LU_data_sym_argsize_minus_2",
                 "N", "C", "HxW", "group", "kernel_size", "divisor_override",
-                "dilation", "groups", "output_padding", "bias_sym_sizes_opt"}
+                "dilation", "groups", "output_padding", "bias_sym_sizes_opt",
+                "interpolation_mode", "padding_mode"}
             if not looks_integer and name not in SCALAR_PARAMETERS | _NOT_INTEGERS:
                 unknown.setdefault(name, op.node)
     # A new parameter must be placed: a Scalar (shown signed) or an integer (shown unsigned).

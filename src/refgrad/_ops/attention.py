@@ -170,10 +170,20 @@ def _scores(q, k, attn_mask, is_causal, scale):
     s = np.matmul(q, np.swapaxes(k, -1, -2)) * (scale or 1.0 / math.sqrt(q.shape[-1]))
     if is_causal:
         s = np.where(np.tri(q.shape[2], k.shape[2], dtype=bool), s, -np.inf)
-    return s if attn_mask is None else s + attn_mask._data.astype(s.dtype)  # a tensor parameter
+    return s if attn_mask is None else s + attn_mask.astype(s.dtype)
 
 
 def _fused(query, key, value, dropout_p, is_causal, attn_mask, scale):
+    from refgrad._ops.activations import host, on_device_of
+
+    like = query
+    query, key, value = host(query), host(key), host(value)
+    mask = None if attn_mask is None else host(attn_mask._data)  # a tensor parameter
+    out, lse = _attended(query, key, value, is_causal, mask, scale)
+    return on_device_of(out, like), on_device_of(lse, like)
+
+
+def _attended(query, key, value, is_causal, attn_mask, scale):
     from refgrad._ops.result_layout import moved_to
 
     wide = np.float32 if query.dtype == np.float16 else query.dtype
@@ -202,9 +212,10 @@ def _like(array, operand):
     return moved_to(array, preserved_strides(operand.shape, element_strides(operand)))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:344
+# --- book/chapters/16v_attention_and_sampling.md:354
 def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, dropout_p,
                     is_causal, scale):
+    from refgrad._ops.activations import on_device_of
     from refgrad._tensor import make_tensor
 
     g, kind = grads[0], query.dtype
@@ -216,7 +227,8 @@ def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, drop
     factor = scale or 1.0 / math.sqrt(query.shape[-1])
     s = query.matmul(k.transpose(-2, -1)) * factor
     if is_causal:
-        s = s.masked_fill(make_tensor(~np.tri(s.shape[-2], s.shape[-1], dtype=bool)), -math.inf)
+        above = ~np.tri(s.shape[-2], s.shape[-1], dtype=bool)  # NOTE [Sampling on the host]
+        s = s.masked_fill(make_tensor(on_device_of(above, s._data)), -math.inf)
     if attn_mask is not None:
         s = s + attn_mask
     p = safe_softmax(s, -1)
@@ -253,7 +265,7 @@ FUSED = register(Op(
     tangent=no_forward_formula("_scaled_dot_product_flash_attention_for_cpu")))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:406
+# --- book/chapters/16v_attention_and_sampling.md:418
 def _check(query, key, value, attn_mask):
     from refgrad._dtype import C_TYPE_NAMES
 
@@ -275,7 +287,7 @@ def _check(query, key, value, attn_mask):
                            f"{name(query)} instead.")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:431
+# --- book/chapters/16v_attention_and_sampling.md:443
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
                                  is_causal=False, scale=None, enable_gqa=False):
     from refgrad._ops.dispatch import call

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:508
+# --- book/chapters/16v_attention_and_sampling.md:520
 """grid_sampler_2d, grid_sampler_3d and affine_grid_generator: rows, and F's functions."""
 
 import itertools
@@ -50,7 +50,7 @@ def _padded(x, size, padding_mode, align_corners):
     return np.clip(x, 0, size - 1), np.where(inside, slope, 0.0)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:576
+# --- book/chapters/16v_attention_and_sampling.md:588
 def _cubic(t):
     """The four cubic-convolution weights at offsets -1, 0, 1, 2 from t, and their slopes."""
     a = -0.75
@@ -85,7 +85,7 @@ def _taps(xs, mode, sizes, padding_mode, align_corners):
         yield at, wx[i] * wy[j], [dx[i] * wy[j], wx[i] * dy[j]]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:617
+# --- book/chapters/16v_attention_and_sampling.md:629
 def _coordinates(input, grid, mode, padding_mode, align_corners):
     sizes = input.shape[2:]
     xs, slopes = [], []
@@ -116,8 +116,21 @@ def _read(input, ints, inside):
     return np.moveaxis(values, -1, 1) * inside[:, None]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:652
+# --- book/chapters/16v_attention_and_sampling.md:667
+# NOTE [Sampling on the host]
+# The rows of this chapter that index by computed coordinates (grid_sample's,
+# affine_grid's base grid, the fused attention's causal triangle) compute on
+# the host and move their results to the device of their first operand: the
+# gradient scatters with np.add.at, which CuPy does not have.
 def _grid_sample(input, grid, interpolation_mode, padding_mode, align_corners):
+    from refgrad._ops.activations import host, on_device_of
+
+    like, input, grid = input, host(input), host(grid)
+    return on_device_of(_sampled(input, grid, interpolation_mode, padding_mode, align_corners),
+                        like)
+
+
+def _sampled(input, grid, interpolation_mode, padding_mode, align_corners):
     kind = input.dtype
     wide = np.float32 if kind == np.float16 else kind
     input, grid = input.astype(wide), grid.astype(wide)
@@ -129,11 +142,12 @@ def _grid_sample(input, grid, interpolation_mode, padding_mode, align_corners):
     return np.ascontiguousarray(out.astype(kind))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:672
+# --- book/chapters/16v_attention_and_sampling.md:700
 def _grid_sample_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
+    from refgrad._ops.activations import host, on_device_of
     from refgrad._tensor import make_tensor
 
-    a, coords, gout = input._data, grid._data, g._data
+    a, coords, gout = host(input._data), host(grid._data), host(g._data)
     kind = a.dtype
     wide = np.float32 if kind == np.float16 else kind
     a, coords, gout = a.astype(wide), coords.astype(wide), gout.astype(wide)
@@ -151,8 +165,8 @@ def _grid_sample_backward(g, input, grid, interpolation_mode, padding_mode, alig
             for d, dw in enumerate(dweights):
                 along[d] += pulled * dw
     grad_grid = np.stack([along[d] * slopes[d] for d in reversed(range(len(sizes)))], -1)
-    return (make_tensor(grad_input.astype(kind)),
-            make_tensor(np.ascontiguousarray(grad_grid.astype(kind))))
+    return (make_tensor(on_device_of(grad_input.astype(kind), input._data)),
+            make_tensor(on_device_of(np.ascontiguousarray(grad_grid.astype(kind)), grid._data)))
 
 
 def _row(n):
@@ -167,7 +181,7 @@ def _row(n):
 GRID_SAMPLER_2D, GRID_SAMPLER_3D = _row(2), _row(3)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:720
+# --- book/chapters/16v_attention_and_sampling.md:749
 def _sizes(t):
     return "[" + ", ".join(str(n) for n in t.shape) + "]"
 
@@ -206,7 +220,7 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
         "align_corners": align_corners})
 
 
-# --- book/chapters/16v_attention_and_sampling.md:763
+# --- book/chapters/16v_attention_and_sampling.md:792
 _DEFAULT_CHANGED = ("Default grid_sample and affine_grid behavior has changed to "
                     "align_corners=False since 1.3.0. Please specify align_corners=True if the "
                     "old behavior is desired. See the documentation of grid_sample for details.")
@@ -225,7 +239,7 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     return grid_sampler(input, grid, _MODES[mode], _PADDINGS[padding_mode], align_corners)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:802
+# --- book/chapters/16v_attention_and_sampling.md:831
 def _steps(n, align_corners, dtype):
     if n <= 1:
         return np.zeros(1, dtype)
@@ -243,6 +257,12 @@ def _base(size, align_corners, dtype):
 
 
 def _affine_grid(theta, size, align_corners):
+    from refgrad._ops.activations import host, on_device_of
+
+    return on_device_of(_affine(host(theta), size, align_corners), theta)
+
+
+def _affine(theta, size, align_corners):
     wide = np.float32 if theta.dtype == np.float16 else theta.dtype
     if theta.shape[0] != size[0]:
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
@@ -255,9 +275,10 @@ def _affine_grid(theta, size, align_corners):
 
 
 def _affine_grid_backward(g, size, align_corners):
+    from refgrad._ops.activations import on_device_of
     from refgrad._tensor import make_tensor
 
-    base = make_tensor(_base(size, align_corners, g._data.dtype))
+    base = make_tensor(on_device_of(_base(size, align_corners, g._data.dtype), g._data))
     flat = g.reshape(size[0], -1, len(size) - 2)
     return (flat.transpose(1, 2).matmul(base),)
 
@@ -267,7 +288,7 @@ AFFINE_GRID = register(Op(
     forward=_affine_grid, backward=_affine_grid_backward))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:851
+# --- book/chapters/16v_attention_and_sampling.md:887
 _UNIT = ("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
          "align_corners=True. This is not an intended use case of affine_grid. See the "
          "documentation of affine_grid for details.")
