@@ -321,6 +321,13 @@ REFUSALS = [
      "expected scalar type Float but found Long"),
     (f"F.scaled_dot_product_attention({Z}(2, 3, 4), {Z}(2, 5, 4), {Z}(2, 5, 6), "
      "dropout_p=1.5)", RuntimeError, "dropout probability has to be between 0 and 1, but got 1.5"),
+    (f"F.scaled_dot_product_attention({Z}(2, 3, 4), {Z}(2, 5, 4), {Z}(2, 5, 6), None, 0.0, "
+     "False, 0.5)", TypeError,
+     "scaled_dot_product_attention() takes from 3 to 6 positional arguments but 7 were given"),
+    (f"F.scaled_dot_product_attention({Z}(2, 3, 4), {Z}(2, 5, 4), 'a')", TypeError,
+     "scaled_dot_product_attention(): argument 'value' (position 3) must be Tensor, not str"),
+    (f"F.scaled_dot_product_attention({Z}(2, 3, 4), {Z}(2, 5, 4))", TypeError,
+     'scaled_dot_product_attention() missing 1 required positional arguments: "value"'),
 ]
 
 

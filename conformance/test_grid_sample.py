@@ -130,6 +130,13 @@ def test_values_gradients_and_node(nd, mode, padding, align_corners):
     np.testing.assert_allclose(grid.grad.numpy(), by_grid, rtol=1e-5, atol=1e-6)
 
 
+def test_torch_grid_sampler_takes_the_modes_as_numbers():
+    a, g = _operands(2)
+    out = torch.grid_sampler(torch.tensor(a), torch.tensor(g), 2, 2, True)
+    np.testing.assert_allclose(out.numpy(), _reference(a, g, "bicubic", "reflection", True),
+                               rtol=1e-12, atol=1e-12)
+
+
 def test_float32_and_layouts():
     a, g = _operands(2)
     x = torch.tensor(a, dtype=torch.float32).contiguous(memory_format=torch.channels_last)
@@ -256,6 +263,10 @@ REFUSALS = [
      "Expected non-zero, positive output size. Got (2, 1, 0, 4)"),
     (f"F.affine_grid({R}(2, 2, 3), (3, 1, 3, 4), align_corners=False)", RuntimeError,
      "Expected size for first two dimensions of batch2 tensor to be: [3, 3] but got: [2, 3]."),
+    (f"torch.grid_sampler({R}(1, 1, 2, 2), {R}(1, 1, 1, 2), 0, 0)", TypeError,
+     'grid_sampler() missing 1 required positional arguments: "align_corners"'),
+    (f"torch.grid_sampler({R}(1, 1, 2, 2), {R}(1, 1, 1, 2), 'bilinear', 0, False)", TypeError,
+     "grid_sampler(): argument 'interpolation_mode' (position 3) must be int, not str"),
 ]
 
 

@@ -287,9 +287,9 @@ def _check(query, key, value, attn_mask):
                            f"{name(query)} instead.")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:443
-def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
-                                 is_causal=False, scale=None, enable_gqa=False):
+# --- book/chapters/16v_attention_and_sampling.md:447
+def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+               enable_gqa=False):
     from refgrad._ops.dispatch import call
 
     _check(query, key, value, attn_mask)
@@ -299,3 +299,17 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         return call(FUSED, (query, key, value), {
             "dropout_p": dropout_p, "is_causal": is_causal, "attn_mask": mask, "scale": scale})[0]
     return math_attention(query, key, value, mask, dropout_p, is_causal, scale, enable_gqa)
+
+
+def _form():
+    from refgrad._argument_forms import function_form
+    from refgrad._arguments import Arguments
+
+    _attention.__name__ = _attention.__qualname__ = "scaled_dot_product_attention"
+    return function_form(_attention, Arguments(
+        "scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask "
+        "= None, float dropout_p = 0.0, bool is_causal = False, *, float? scale = None, bool "
+        "enable_gqa = False)"), again=False)
+
+
+scaled_dot_product_attention = _form()

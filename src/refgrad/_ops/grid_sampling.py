@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:520
+# --- book/chapters/16v_attention_and_sampling.md:538
 """grid_sampler_2d, grid_sampler_3d and affine_grid_generator: rows, and F's functions."""
 
 import itertools
@@ -50,7 +50,7 @@ def _padded(x, size, padding_mode, align_corners):
     return np.clip(x, 0, size - 1), np.where(inside, slope, 0.0)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:588
+# --- book/chapters/16v_attention_and_sampling.md:606
 def _cubic(t):
     """The four cubic-convolution weights at offsets -1, 0, 1, 2 from t, and their slopes."""
     a = -0.75
@@ -85,7 +85,7 @@ def _taps(xs, mode, sizes, padding_mode, align_corners):
         yield at, wx[i] * wy[j], [dx[i] * wy[j], wx[i] * dy[j]]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:629
+# --- book/chapters/16v_attention_and_sampling.md:647
 def _coordinates(input, grid, mode, padding_mode, align_corners):
     sizes = input.shape[2:]
     xs, slopes = [], []
@@ -116,7 +116,7 @@ def _read(input, ints, inside):
     return np.moveaxis(values, -1, 1) * inside[:, None]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:667
+# --- book/chapters/16v_attention_and_sampling.md:685
 # NOTE [Sampling on the host]
 # The rows of this chapter that index by computed coordinates (grid_sample's,
 # affine_grid's base grid, the fused attention's causal triangle) compute on
@@ -142,7 +142,7 @@ def _sampled(input, grid, interpolation_mode, padding_mode, align_corners):
     return np.ascontiguousarray(out.astype(kind))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:700
+# --- book/chapters/16v_attention_and_sampling.md:718
 def _grid_sample_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._ops.activations import host, on_device_of
     from refgrad._tensor import make_tensor
@@ -181,12 +181,12 @@ def _row(n):
 GRID_SAMPLER_2D, GRID_SAMPLER_3D = _row(2), _row(3)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:749
+# --- book/chapters/16v_attention_and_sampling.md:767
 def _sizes(t):
     return "[" + ", ".join(str(n) for n in t.shape) + "]"
 
 
-def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     """torch.grid_sampler: the checks, then grid_sampler_2d or grid_sampler_3d."""
     from refgrad._ops.dispatch import call
     from refgrad._typename import LEGACY, not_implemented_for
@@ -220,7 +220,18 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
         "align_corners": align_corners})
 
 
-# --- book/chapters/16v_attention_and_sampling.md:792
+# --- book/chapters/16v_attention_and_sampling.md:811
+def _form():
+    from refgrad._argument_forms import function_form
+    from refgrad._arguments import Arguments
+
+    _grid_sampler.__name__ = _grid_sampler.__qualname__ = "grid_sampler"
+    return function_form(_grid_sampler, Arguments(
+        "grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool "
+        "align_corners)"))
+
+
+grid_sampler = _form()
 _DEFAULT_CHANGED = ("Default grid_sample and affine_grid behavior has changed to "
                     "align_corners=False since 1.3.0. Please specify align_corners=True if the "
                     "old behavior is desired. See the documentation of grid_sample for details.")
@@ -239,7 +250,7 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     return grid_sampler(input, grid, _MODES[mode], _PADDINGS[padding_mode], align_corners)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:831
+# --- book/chapters/16v_attention_and_sampling.md:861
 def _steps(n, align_corners, dtype):
     if n <= 1:
         return np.zeros(1, dtype)
@@ -288,7 +299,7 @@ AFFINE_GRID = register(Op(
     forward=_affine_grid, backward=_affine_grid_backward))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:887
+# --- book/chapters/16v_attention_and_sampling.md:917
 _UNIT = ("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
          "align_corners=True. This is not an intended use case of affine_grid. See the "
          "documentation of affine_grid for details.")
