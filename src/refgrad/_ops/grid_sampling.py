@@ -104,8 +104,9 @@ def _places(at, sizes):
     inside = np.ones(at[0].shape, bool)
     ints = []
     for x, size in zip(at, sizes):
-        inside &= (x >= 0) & (x <= size - 1)
-        ints.append(np.clip(x, 0, size - 1).astype(np.int64))
+        inside &= (x >= 0) & (x <= size - 1)  # False for a NaN coordinate
+        ints.append(np.where(inside, x, 0).astype(np.int64))
+    ints = [np.where(inside, i, 0) for i in ints]
     return ints, inside
 
 
@@ -116,7 +117,7 @@ def _read(input, ints, inside):
     return np.moveaxis(values, -1, 1) * inside[:, None]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:685
+# --- book/chapters/16v_attention_and_sampling.md:686
 # NOTE [Sampling on the host]
 # The rows of this chapter that index by computed coordinates (grid_sample's,
 # affine_grid's base grid, the fused attention's causal triangle) compute on
@@ -142,12 +143,20 @@ def _sampled(input, grid, interpolation_mode, padding_mode, align_corners):
     return np.ascontiguousarray(out.astype(kind))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:718
+# --- book/chapters/16v_attention_and_sampling.md:719
 def _grid_sample_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
-    from refgrad._ops.activations import host, on_device_of
+    from refgrad._ops.activations import host
+
+    with np.errstate(all="ignore"):  # a NaN coordinate gives NaNs, quietly, as in a forward
+        return _sampled_backward(g, input, grid, host(input._data), host(grid._data),
+                                 host(g._data), interpolation_mode, padding_mode, align_corners)
+
+
+def _sampled_backward(g, input, grid, a, coords, gout, interpolation_mode, padding_mode,
+                      align_corners):
+    from refgrad._ops.activations import on_device_of
     from refgrad._tensor import make_tensor
 
-    a, coords, gout = host(input._data), host(grid._data), host(g._data)
     kind = a.dtype
     wide = np.float32 if kind == np.float16 else kind
     a, coords, gout = a.astype(wide), coords.astype(wide), gout.astype(wide)
@@ -158,7 +167,7 @@ def _grid_sample_backward(g, input, grid, interpolation_mode, padding_mode, alig
     for at, weight, dweights in _taps(xs, interpolation_mode, sizes, padding_mode,
                                       align_corners):
         ints, inside = _places(at, sizes)
-        spread = np.moveaxis(gout * (np.asarray(weight, wide) * inside)[:, None], 1, -1)
+        spread = np.moveaxis(gout * np.where(inside, weight, 0).astype(wide)[:, None], 1, -1)
         np.add.at(grad_input, (batch, slice(None), *ints), spread)
         if interpolation_mode != 1:
             pulled = (_read(a, ints, inside) * gout).sum(1)
@@ -181,7 +190,7 @@ def _row(n):
 GRID_SAMPLER_2D, GRID_SAMPLER_3D = _row(2), _row(3)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:767
+# --- book/chapters/16v_attention_and_sampling.md:776
 def _sizes(t):
     return "[" + ", ".join(str(n) for n in t.shape) + "]"
 
@@ -220,7 +229,7 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
         "align_corners": align_corners})
 
 
-# --- book/chapters/16v_attention_and_sampling.md:811
+# --- book/chapters/16v_attention_and_sampling.md:820
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments
@@ -250,7 +259,7 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     return grid_sampler(input, grid, _MODES[mode], _PADDINGS[padding_mode], align_corners)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:861
+# --- book/chapters/16v_attention_and_sampling.md:870
 def _steps(n, align_corners, dtype):
     if n <= 1:
         return np.zeros(1, dtype)
@@ -299,7 +308,7 @@ AFFINE_GRID = register(Op(
     forward=_affine_grid, backward=_affine_grid_backward))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:917
+# --- book/chapters/16v_attention_and_sampling.md:926
 _UNIT = ("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
          "align_corners=True. This is not an intended use case of affine_grid. See the "
          "documentation of affine_grid for details.")
