@@ -321,6 +321,8 @@ REFUSALS = [
      "expected scalar type Float but found Long"),
     (f"F.scaled_dot_product_attention({Z}(2, 3, 4), {Z}(2, 5, 4), {Z}(2, 5, 6), "
      "dropout_p=1.5)", RuntimeError, "dropout probability has to be between 0 and 1, but got 1.5"),
+    (f"F.scaled_dot_product_attention({Z}(2, 3, 4), {Z}(2, 5, 4), {Z}(2, 5, 6), "
+     "dropout_p=2.0)", RuntimeError, "dropout probability has to be between 0 and 1, but got 2"),
     (f"F.scaled_dot_product_attention({Z}(2, 3, 4), {Z}(2, 5, 4), {Z}(2, 5, 6), None, 0.0, "
      "False, 0.5)", TypeError,
      "scaled_dot_product_attention() takes from 3 to 6 positional arguments but 7 were given"),
@@ -335,6 +337,43 @@ REFUSALS = [
 def test_refusals(call, kind, message):
     with raises(kind, message):
         eval(call, {"torch": torch, "F": F})
+
+
+EMPTY = ("AddBackward0 .None .MulBackward1 ..AddBackward0 ...AddBackward0 ....SumBackward0 "
+         ".....AccumulateGrad ....SumBackward0 .....AccumulateGrad ...SumBackward0 "
+         "....AccumulateGrad")
+
+
+@pytest.mark.parametrize(("shapes", "out"), [
+    ([(2, 3, 4), (2, 0, 4), (2, 0, 6)], (2, 3, 6)),
+    ([(2, 0, 4), (2, 5, 4), (2, 5, 6)], (2, 0, 6)),
+    ([(1, 3, 4), (2, 0, 4), (2, 0, 6)], (1, 3, 6)),  # no broadcasting there
+    ([(2, 3, 4), (2, 5, 3), (2, 5, 0)], (2, 3, 0)),  # nor a check of the key's size
+    ([(2, 4, 3, 4), (2, 2, 0, 4), (2, 2, 0, 4)], (2, 4, 3, 4)),
+])
+def test_no_query_or_an_empty_value_gives_zeros_connected_to_every_operand(shapes, out):
+    _, leaves, _ = _operands(shapes, {})
+    result = F.scaled_dot_product_attention(*leaves, attn_mask=torch.zeros(7, 9),
+                                            is_causal=True)  # neither is looked at
+    assert result.shape == out and result.is_contiguous() and not result.any()
+    assert preorder_names(result.grad_fn, 10) == EMPTY
+    assert result.grad_fn.next_functions[1][0]._saved_other == 0
+    result.sum().backward()
+    assert all(leaf.grad.shape == leaf.shape and not leaf.grad.any() for leaf in leaves)
+
+
+def test_a_key_with_no_positions_still_meets_the_value():
+    with raises(RuntimeError, "Expected size for first two dimensions of batch2 tensor to be: "
+                              "[2, 0] but got: [2, 1]."):
+        F.scaled_dot_product_attention(torch.zeros(2, 3, 4), torch.zeros(2, 0, 4),
+                                       torch.zeros(2, 1, 6))
+
+
+def test_the_masks_layout_does_not_choose_the_kernel():
+    x = torch.ones(1, 1, 3, 4, requires_grad=True)
+    for mask in (torch.zeros(3, 6)[:, ::2], torch.ones(3, 3, dtype=torch.bool).t()):
+        out = F.scaled_dot_product_attention(x, x, x, attn_mask=mask)
+        assert type(out.grad_fn).__name__ == "ScaledDotProductFlashAttentionForCpuBackward0"
 
 
 def test_the_fused_kernel_takes_a_mask_and_is_causal_together():

@@ -108,7 +108,7 @@ def math_attention(query, key, value, mask, dropout_p, is_causal, scale, enable_
     if dropout_p > 0.0:
         if dropout_p > 1.0:  # torch's C++ dropout refuses it in F.dropout's words, but not type
             raise RuntimeError(f"dropout probability has to be between 0 and 1, but got "
-                               f"{dropout_p}")
+                               f"{dropout_p:g}")  # as C++ prints a double: 2, not 2.0
         weights = dropout(weights, dropout_p, True)
     out = weights.matmul(value)
     return out.to(dtype=kind) if kind.name == "float16" else out
@@ -126,7 +126,7 @@ def _bool():
     return boolean
 
 
-# --- book/chapters/16v_attention_and_sampling.md:241
+# --- book/chapters/16v_attention_and_sampling.md:242
 def _mask_fits(mask, query, key):
     if mask.requires_grad:
         return False
@@ -157,17 +157,22 @@ def takes_fused(query, key, value, mask, dropout_p, enable_gqa):
         return False
     if not q.shape[-1] == k.shape[-1] == v.shape[-1] or not q.shape[-2] or not k.shape[-2]:
         return False
-    if any(t.stride(-1) != 1 for t in (q, k, v) + ((mask,) if mask is not None else ())):
+    if any(t.stride(-1) != 1 for t in (q, k, v)):  # the mask's layout does not matter
         return False
     return q.dtype.is_floating_point
 
 
-# --- book/chapters/16v_attention_and_sampling.md:291
+# --- book/chapters/16v_attention_and_sampling.md:292
+def softmax_scale(size, scale):
+    """The scale given (zero included), or one over the root of the last size."""
+    return scale if scale is not None else 1.0 / math.sqrt(size)
+
+
 def _scores(q, k, attn_mask, is_causal, scale):
     """The scaled scores, masked: (B, H, L, S), with k repeated to the query's heads."""
     if k.shape[1] != q.shape[1]:
         k = np.repeat(k, q.shape[1] // k.shape[1], axis=1)
-    s = np.matmul(q, np.swapaxes(k, -1, -2)) * (scale or 1.0 / math.sqrt(q.shape[-1]))
+    s = np.matmul(q, np.swapaxes(k, -1, -2)) * softmax_scale(q.shape[-1], scale)
     if is_causal:
         s = np.where(np.tri(q.shape[2], k.shape[2], dtype=bool), s, -np.inf)
     return s if attn_mask is None else s + attn_mask.astype(s.dtype)
@@ -212,7 +217,7 @@ def _like(array, operand):
     return moved_to(array, preserved_strides(operand.shape, element_strides(operand)))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:354
+# --- book/chapters/16v_attention_and_sampling.md:360
 def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, dropout_p,
                     is_causal, scale):
     from refgrad._ops.activations import on_device_of
@@ -224,7 +229,7 @@ def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, drop
     groups = query.shape[1] // key.shape[1]
     k = key.repeat_interleave(groups, 1) if groups > 1 else key
     v = value.repeat_interleave(groups, 1) if groups > 1 else value
-    factor = scale or 1.0 / math.sqrt(query.shape[-1])
+    factor = softmax_scale(query.shape[-1], scale)
     s = query.matmul(k.transpose(-2, -1)) * factor
     if is_causal:
         above = ~np.tri(s.shape[-2], s.shape[-1], dtype=bool)  # NOTE [Sampling on the host]
@@ -265,7 +270,7 @@ FUSED = register(Op(
     tangent=no_forward_formula("_scaled_dot_product_flash_attention_for_cpu")))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:418
+# --- book/chapters/16v_attention_and_sampling.md:424
 def _check(query, key, value, attn_mask):
     from refgrad._dtype import C_TYPE_NAMES
 
@@ -287,12 +292,29 @@ def _check(query, key, value, attn_mask):
                            f"{name(query)} instead.")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:447
+# --- book/chapters/16v_attention_and_sampling.md:455
+# NOTE [Empty attention]
+# With no queries, or an empty value, torch checks no more than the dtypes and
+# dimensions: it returns zeros of the output's shape, the query's with the
+# value's last size, plus zero times the sum of the three operands, so that the
+# result is connected to every operand that requires grad (AddBackward0 over
+# MulBackward1 over two AddBackward0 over SumBackward0s) and each gets a zero
+# gradient. Mismatched shapes pass unnoticed there.
+def _empty(query, key, value):
+    from refgrad._creation import zeros
+    from refgrad._ops.arithmetic import mul_scalar
+
+    out = zeros((*query.shape[:-1], value.shape[-1]), dtype=query.dtype, device=query.device)
+    return out.add(mul_scalar(query.sum() + key.sum() + value.sum(), 0))
+
+
 def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                enable_gqa=False):
     from refgrad._ops.dispatch import call
 
     _check(query, key, value, attn_mask)
+    if query.shape[-2] == 0 or value.numel() == 0:  # NOTE [Empty attention]
+        return _empty(query, key, value)
     fused = takes_fused(query, key, value, attn_mask, dropout_p, enable_gqa)
     mask = additive_mask(attn_mask, query.dtype)
     if fused:

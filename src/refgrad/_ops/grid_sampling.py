@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:538
+# --- book/chapters/16v_attention_and_sampling.md:563
 """grid_sampler_2d, grid_sampler_3d and affine_grid_generator: rows, and F's functions."""
 
 import itertools
@@ -50,7 +50,7 @@ def _padded(x, size, padding_mode, align_corners):
     return np.clip(x, 0, size - 1), np.where(inside, slope, 0.0)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:606
+# --- book/chapters/16v_attention_and_sampling.md:631
 def _cubic(t):
     """The four cubic-convolution weights at offsets -1, 0, 1, 2 from t, and their slopes."""
     a = -0.75
@@ -85,7 +85,7 @@ def _taps(xs, mode, sizes, padding_mode, align_corners):
         yield at, wx[i] * wy[j], [dx[i] * wy[j], wx[i] * dy[j]]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:647
+# --- book/chapters/16v_attention_and_sampling.md:672
 def _coordinates(input, grid, mode, padding_mode, align_corners):
     sizes = input.shape[2:]
     xs, slopes = [], []
@@ -117,7 +117,7 @@ def _read(input, ints, inside):
     return np.moveaxis(values, -1, 1) * inside[:, None]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:686
+# --- book/chapters/16v_attention_and_sampling.md:711
 # NOTE [Sampling on the host]
 # The rows of this chapter that index by computed coordinates (grid_sample's,
 # affine_grid's base grid, the fused attention's causal triangle) compute on
@@ -143,7 +143,7 @@ def _sampled(input, grid, interpolation_mode, padding_mode, align_corners):
     return np.ascontiguousarray(out.astype(kind))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:719
+# --- book/chapters/16v_attention_and_sampling.md:744
 def _grid_sample_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._ops.activations import host
 
@@ -190,7 +190,7 @@ def _row(n):
 GRID_SAMPLER_2D, GRID_SAMPLER_3D = _row(2), _row(3)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:776
+# --- book/chapters/16v_attention_and_sampling.md:801
 def _sizes(t):
     return "[" + ", ".join(str(n) for n in t.shape) + "]"
 
@@ -229,7 +229,7 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
         "align_corners": align_corners})
 
 
-# --- book/chapters/16v_attention_and_sampling.md:820
+# --- book/chapters/16v_attention_and_sampling.md:845
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments
@@ -259,7 +259,7 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     return grid_sampler(input, grid, _MODES[mode], _PADDINGS[padding_mode], align_corners)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:870
+# --- book/chapters/16v_attention_and_sampling.md:895
 def _steps(n, align_corners, dtype):
     if n <= 1:
         return np.zeros(1, dtype)
@@ -308,7 +308,7 @@ AFFINE_GRID = register(Op(
     forward=_affine_grid, backward=_affine_grid_backward))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:926
+# --- book/chapters/16v_attention_and_sampling.md:951
 _UNIT = ("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
          "align_corners=True. This is not an intended use case of affine_grid. See the "
          "documentation of affine_grid for details.")
