@@ -288,7 +288,7 @@ def _affine(theta, size, align_corners):
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{size[0]}, {theta.shape[2]}] but got: [{theta.shape[0]}, "
                            f"{theta.shape[2]}].")
-    base = _base(size, align_corners, wide)
+    base = _base(size, align_corners, theta.dtype).astype(wide)  # the grid in its own dtype
     grid = np.matmul(base, np.swapaxes(theta.astype(wide), 1, 2))
     return np.ascontiguousarray(grid.reshape(size[0], *size[2:], len(size) - 2).astype(
         theta.dtype))
