@@ -382,3 +382,23 @@ def test_the_fused_kernel_takes_a_mask_and_is_causal_together():
     out = F.scaled_dot_product_attention(ones, ones, ones, attn_mask=torch.zeros(3, 3),
                                          is_causal=True)
     assert out.tolist() == ones.tolist()
+
+
+def test_forward_mode_runs_through_the_composite_but_not_the_fused_row():
+    fw = torch.autograd.forward_ad
+    arrays, _, _ = _operands([(2, 3, 4), (2, 5, 4), (2, 5, 6)], {})
+    tangents = [RNG.standard_normal(a.shape) for a in arrays]
+    with fw.dual_level():
+        duals = [fw.make_dual(torch.tensor(a), torch.tensor(t)) for a, t in zip(arrays, tangents)]
+        found = fw.unpack_dual(F.scaled_dot_product_attention(*duals, is_causal=True)).tangent
+    step = 1e-6
+    ahead = _reference(*[a + step * t for a, t in zip(arrays, tangents)], is_causal=True)
+    behind = _reference(*[a - step * t for a, t in zip(arrays, tangents)], is_causal=True)
+    np.testing.assert_allclose(found.numpy(), (ahead - behind) / (2 * step), rtol=1e-6,
+                               atol=1e-8)
+    with fw.dual_level():
+        x = fw.make_dual(torch.ones(1, 1, 2, 2), torch.ones(1, 1, 2, 2))
+        with pytest.raises(NotImplementedError, match="^Trying to use forward AD with "
+                           "_scaled_dot_product_flash_attention_for_cpu that does not support "
+                           "it because it has not been implemented yet"):
+            F.scaled_dot_product_attention(x, x, x)
