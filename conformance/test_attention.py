@@ -321,6 +321,9 @@ REFUSALS = [
      "expected scalar type Float but found Long"),
     (f"F.scaled_dot_product_attention({Z}(2, 3, 4), {Z}(2, 5, 4), {Z}(2, 5, 6), "
      "dropout_p=1.5)", RuntimeError, "dropout probability has to be between 0 and 1, but got 1.5"),
+    (f"F.scaled_dot_product_attention({Z}(1, 1, 3, 4), {Z}(1, 1, 3, 4), {Z}(1, 1, 3, 4), "
+     f"attn_mask={Z}(3))", IndexError,
+     "Dimension out of range (expected to be in range of [-1, 0], but got -2)"),
     (f"F.scaled_dot_product_attention({Z}(2, 3, 4), {Z}(2, 5, 4), {Z}(2, 5, 6), "
      "dropout_p=2.0)", RuntimeError, "dropout probability has to be between 0 and 1, but got 2"),
     (f"F.scaled_dot_product_attention({Z}(2, 3, 4), {Z}(2, 5, 4), {Z}(2, 5, 6), None, 0.0, "

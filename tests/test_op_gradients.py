@@ -1338,10 +1338,10 @@ RECIPES.update({
 
 def _fused_attention(q, k, v, **params):
     """The fused attention row itself: whatever the operands' layout, its output alone."""
-    from refgrad._ops import attention
+    from refgrad._ops import fused_attention
 
     params = {"dropout_p": 0.0, "attn_mask": None, "is_causal": False, "scale": None, **params}
-    return call(attention.FUSED, (q, k, v), params)[0]
+    return call(fused_attention.FUSED, (q, k, v), params)[0]
 
 
 # Attention and sampling (chapter 16v): the fused attention row (with grouped heads), the

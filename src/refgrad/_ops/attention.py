@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 
-from refgrad._ops.table import Op, no_forward_formula, register
+from refgrad._ops.fused_attention import FUSED, takes_fused  # below, in this chapter
+from refgrad._ops.table import Op, register
 
 
 # NOTE [The safe softmax]
@@ -46,7 +47,7 @@ def safe_softmax(input, dim):
     return call(SAFE_SOFTMAX, (input,), {"dim": dim})
 
 
-# --- book/chapters/16v_attention_and_sampling.md:131
+# --- book/chapters/16v_attention_and_sampling.md:132
 def additive_mask(mask, dtype):
     """A boolean mask as the numbers it adds: 0 where True, minus infinity where False."""
     from refgrad._creation import zeros
@@ -71,7 +72,7 @@ def _grouped(query, key, value, enable_gqa):
             value.repeat_interleave(heads // v_heads, -3))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:159
+# --- book/chapters/16v_attention_and_sampling.md:160
 # NOTE [Attention's math path]
 # torch's math fallback is a C++ function of ordinary operations, so its graph
 # is theirs; refgrad calls the same operations in the same order: the query
@@ -126,151 +127,7 @@ def _bool():
     return boolean
 
 
-# --- book/chapters/16v_attention_and_sampling.md:242
-def _mask_fits(mask, query, key):
-    if mask.requires_grad:
-        return False
-    if mask.shape[-2] not in (query.shape[2], 1) or mask.shape[-1] not in (key.shape[2], 1):
-        return False
-    if mask.ndim == 2:
-        return True
-    return mask.ndim == 4 and mask.shape[0] in (1, query.shape[0]) and (
-        mask.shape[1] in (1, query.shape[1]))
-
-
-# NOTE [Which kernel attention takes]
-# torch's CPU attention runs its fused kernel when every one of its checks
-# passes, in this order, and the math composite otherwise; whether an operand
-# requires grad plays no part, except for the mask.
-def takes_fused(query, key, value, mask, dropout_p, enable_gqa):
-    q, k, v = query, key, value
-    if dropout_p > 0.0 or not q.ndim == k.ndim == v.ndim == 4:
-        return False
-    if not q.shape[0] == k.shape[0] == v.shape[0]:
-        return False
-    if enable_gqa:
-        if k.shape[-3] != v.shape[-3] or q.shape[-3] % k.shape[-3]:
-            return False
-    elif not q.shape[-3] == k.shape[-3] == v.shape[-3]:
-        return False
-    if mask is not None and not _mask_fits(mask, q, k):
-        return False
-    if not q.shape[-1] == k.shape[-1] == v.shape[-1] or not q.shape[-2] or not k.shape[-2]:
-        return False
-    if any(t.stride(-1) != 1 for t in (q, k, v)):  # the mask's layout does not matter
-        return False
-    return q.dtype.is_floating_point
-
-
-# --- book/chapters/16v_attention_and_sampling.md:292
-def softmax_scale(size, scale):
-    """The scale given (zero included), or one over the root of the last size."""
-    return scale if scale is not None else 1.0 / math.sqrt(size)
-
-
-def _scores(q, k, attn_mask, is_causal, scale):
-    """The scaled scores, masked: (B, H, L, S), with k repeated to the query's heads."""
-    if k.shape[1] != q.shape[1]:
-        k = np.repeat(k, q.shape[1] // k.shape[1], axis=1)
-    s = np.matmul(q, np.swapaxes(k, -1, -2)) * softmax_scale(q.shape[-1], scale)
-    if is_causal:
-        s = np.where(np.tri(q.shape[2], k.shape[2], dtype=bool), s, -np.inf)
-    return s if attn_mask is None else s + attn_mask.astype(s.dtype)
-
-
-def _fused(query, key, value, dropout_p, is_causal, attn_mask, scale):
-    from refgrad._ops.activations import host, on_device_of
-
-    like = query
-    query, key, value = host(query), host(key), host(value)
-    mask = None if attn_mask is None else host(attn_mask._data)  # a tensor parameter
-    out, lse = _attended(query, key, value, is_causal, mask, scale)
-    return on_device_of(out, like), on_device_of(lse, like)
-
-
-def _attended(query, key, value, is_causal, attn_mask, scale):
-    from refgrad._ops.result_layout import moved_to
-
-    wide = np.float32 if query.dtype == np.float16 else query.dtype
-    q, k, v = (a.astype(wide) for a in (query, key, value))
-    s = _scores(q, k, attn_mask, is_causal, scale)
-    top = np.max(s, -1, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0)
-    total = np.sum(np.exp(s - top), -1, keepdims=True)
-    # a query that may see no key: zero weights and a logsumexp of zero, as torch's kernel
-    lse = np.where(total > 0, np.log(np.where(total > 0, total, 1)) + top, 0).astype(s.dtype)
-    if v.shape[1] != q.shape[1]:
-        v = np.repeat(v, q.shape[1] // v.shape[1], axis=1)
-    out = np.matmul(np.exp(s - lse), v).astype(query.dtype)
-    b, h, n = lse.shape[:3]
-    return _like(out, query), moved_to(lse[..., 0], (h * n, 1, h))
-
-
-def _like(array, operand):
-    """``array`` laid out as torch's empty_like(operand) would be."""
-    from refgrad._backend import element_strides
-    from refgrad._layouts import preserved_strides
-    from refgrad._ops.result_layout import moved_to
-
-    if type(array) is not np.ndarray:
-        return array  # a device array keeps its library's layout
-    return moved_to(array, preserved_strides(operand.shape, element_strides(operand)))
-
-
-# --- book/chapters/16v_attention_and_sampling.md:360
-def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, dropout_p,
-                    is_causal, scale):
-    from refgrad._ops.activations import on_device_of
-    from refgrad._tensor import make_tensor
-
-    g, kind = grads[0], query.dtype
-    if kind.name == "float16":  # NOTE [float16 attention]
-        g, query, key, value = (t.float() for t in (g, query, key, value))
-    groups = query.shape[1] // key.shape[1]
-    k = key.repeat_interleave(groups, 1) if groups > 1 else key
-    v = value.repeat_interleave(groups, 1) if groups > 1 else value
-    factor = softmax_scale(query.shape[-1], scale)
-    s = query.matmul(k.transpose(-2, -1)) * factor
-    if is_causal:
-        above = ~np.tri(s.shape[-2], s.shape[-1], dtype=bool)  # NOTE [Sampling on the host]
-        s = s.masked_fill(make_tensor(on_device_of(above, s._data)), -math.inf)
-    if attn_mask is not None:
-        s = s + attn_mask
-    p = safe_softmax(s, -1)
-    out = p.matmul(v)
-    grad_value = p.transpose(-2, -1).matmul(g)
-    ds = p * (g.matmul(v.transpose(-2, -1)) - (g * out).sum(-1, keepdim=True))
-    grad_query = ds.matmul(k) * factor
-    grad_key = ds.transpose(-2, -1).matmul(query) * factor
-    if groups > 1:
-        b, n = key.shape[0], key.shape[1]
-        grad_key = grad_key.reshape(b, n, groups, *grad_key.shape[2:]).sum(2)
-        grad_value = grad_value.reshape(b, n, groups, *grad_value.shape[2:]).sum(2)
-    return tuple(_grad_like(grad.to(dtype=kind), operand) for grad, operand in (
-        (grad_query, query), (grad_key, key), (grad_value, value)))
-
-
-def _grad_like(grad, operand):
-    """A gradient laid out like its operand, as torch's kernel makes it; a recorded one as
-    its operations leave it."""
-    from refgrad._tensor import make_tensor
-
-    if grad.requires_grad:
-        return grad
-    return make_tensor(_like(grad._data, operand._data))
-
-
-_QKV = ("query", "key", "value")
-FUSED = register(Op(
-    "_scaled_dot_product_flash_attention_for_cpu", "ScaledDotProductFlashAttentionForCpuBackward0",
-    _QKV, promote=False, forward=_fused, backward=_fused_backward,
-    outputs=("output", "logsumexp"),
-    saves=(("query", _QKV), ("key", _QKV), ("value", _QKV), ("output", _QKV),
-           ("logsumexp", _QKV), ("attn_mask", _QKV)),
-    tangent=no_forward_formula("_scaled_dot_product_flash_attention_for_cpu")))
-
-
-# --- book/chapters/16v_attention_and_sampling.md:424
+# --- book/chapters/16v_attention_and_sampling.md:436
 def _check(query, key, value, attn_mask):
     from refgrad._dtype import C_TYPE_NAMES
 
@@ -292,7 +149,7 @@ def _check(query, key, value, attn_mask):
                            f"{name(query)} instead.")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:455
+# --- book/chapters/16v_attention_and_sampling.md:467
 # NOTE [Empty attention]
 # With no queries, or an empty value, torch checks no more than the dtypes and
 # dimensions: it returns zeros of the output's shape, the query's with the

@@ -3,8 +3,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:563
-"""grid_sampler_2d, grid_sampler_3d and affine_grid_generator: rows, and F's functions."""
+# --- book/chapters/16v_attention_and_sampling.md:575
+"""grid_sampler_2d and grid_sampler_3d: rows, torch.grid_sampler and F.grid_sample."""
 
 import itertools
 import math
@@ -50,7 +50,7 @@ def _padded(x, size, padding_mode, align_corners):
     return np.clip(x, 0, size - 1), np.where(inside, slope, 0.0)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:631
+# --- book/chapters/16v_attention_and_sampling.md:643
 def _cubic(t):
     """The four cubic-convolution weights at offsets -1, 0, 1, 2 from t, and their slopes."""
     a = -0.75
@@ -85,7 +85,7 @@ def _taps(xs, mode, sizes, padding_mode, align_corners):
         yield at, wx[i] * wy[j], [dx[i] * wy[j], wx[i] * dy[j]]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:672
+# --- book/chapters/16v_attention_and_sampling.md:684
 def _coordinates(input, grid, mode, padding_mode, align_corners):
     sizes = input.shape[2:]
     xs, slopes = [], []
@@ -117,7 +117,7 @@ def _read(input, ints, inside):
     return np.moveaxis(values, -1, 1) * inside[:, None]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:711
+# --- book/chapters/16v_attention_and_sampling.md:723
 # NOTE [Sampling on the host]
 # The rows of this chapter that index by computed coordinates (grid_sample's,
 # affine_grid's base grid, the fused attention's causal triangle) compute on
@@ -143,7 +143,7 @@ def _sampled(input, grid, interpolation_mode, padding_mode, align_corners):
     return np.ascontiguousarray(out.astype(kind))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:744
+# --- book/chapters/16v_attention_and_sampling.md:756
 def _grid_sample_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._ops.activations import host
 
@@ -190,7 +190,7 @@ def _row(n):
 GRID_SAMPLER_2D, GRID_SAMPLER_3D = _row(2), _row(3)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:801
+# --- book/chapters/16v_attention_and_sampling.md:813
 def _sizes(t):
     return "[" + ", ".join(str(n) for n in t.shape) + "]"
 
@@ -229,7 +229,7 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
         "align_corners": align_corners})
 
 
-# --- book/chapters/16v_attention_and_sampling.md:845
+# --- book/chapters/16v_attention_and_sampling.md:857
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments
@@ -241,7 +241,7 @@ def _form():
 
 
 grid_sampler = _form()
-_DEFAULT_CHANGED = ("Default grid_sample and affine_grid behavior has changed to "
+DEFAULT_CHANGED = ("Default grid_sample and affine_grid behavior has changed to "
                     "align_corners=False since 1.3.0. Please specify align_corners=True if the "
                     "old behavior is desired. See the documentation of grid_sample for details.")
 
@@ -254,85 +254,6 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
                          f"'border', or 'reflection', but got: '{padding_mode}'")
     if align_corners is None:
-        warnings.warn(_DEFAULT_CHANGED, stacklevel=2)
+        warnings.warn(DEFAULT_CHANGED, stacklevel=2)
         align_corners = False
     return grid_sampler(input, grid, _MODES[mode], _PADDINGS[padding_mode], align_corners)
-
-
-# --- book/chapters/16v_attention_and_sampling.md:895
-def _steps(n, align_corners, dtype):
-    if n <= 1:
-        return np.zeros(1, dtype)
-    steps = np.linspace(-1, 1, n).astype(dtype)
-    return steps if align_corners else (steps * (n - 1) / n).astype(dtype)
-
-
-def _base(size, align_corners, dtype):
-    """(prod(spatial), n + 1): each output pixel's normalized (x, y[, z], 1)."""
-    spatial = size[2:]
-    axes = [_steps(n, align_corners, dtype) for n in spatial]
-    mesh = np.meshgrid(*axes, indexing="ij")  # in the size's order: (z,) y, x
-    columns = [m.reshape(-1) for m in reversed(mesh)] + [np.ones(math.prod(spatial), dtype)]
-    return np.stack(columns, -1)
-
-
-def _affine_grid(theta, size, align_corners):
-    from refgrad._ops.activations import host, on_device_of
-
-    return on_device_of(_affine(host(theta), size, align_corners), theta)
-
-
-def _affine(theta, size, align_corners):
-    wide = np.float32 if theta.dtype == np.float16 else theta.dtype
-    if theta.shape[0] != size[0]:
-        raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{size[0]}, {theta.shape[2]}] but got: [{theta.shape[0]}, "
-                           f"{theta.shape[2]}].")
-    base = _base(size, align_corners, theta.dtype).astype(wide)  # the grid in its own dtype
-    grid = np.matmul(base, np.swapaxes(theta.astype(wide), 1, 2))
-    return np.ascontiguousarray(grid.reshape(size[0], *size[2:], len(size) - 2).astype(
-        theta.dtype))
-
-
-def _affine_grid_backward(g, size, align_corners):
-    from refgrad._ops.activations import on_device_of
-    from refgrad._tensor import make_tensor
-
-    base = make_tensor(on_device_of(_base(size, align_corners, g._data.dtype), g._data))
-    flat = g.reshape(size[0], -1, len(size) - 2)
-    return (flat.transpose(1, 2).matmul(base),)
-
-
-AFFINE_GRID = register(Op(
-    "affine_grid_generator", "AffineGridGeneratorBackward0", ("theta",), promote=False,
-    forward=_affine_grid, backward=_affine_grid_backward))
-
-
-# --- book/chapters/16v_attention_and_sampling.md:951
-_UNIT = ("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
-         "align_corners=True. This is not an intended use case of affine_grid. See the "
-         "documentation of affine_grid for details.")
-
-
-def affine_grid(theta, size, align_corners=None):
-    from refgrad._ops.dispatch import call
-
-    if align_corners is None:
-        warnings.warn(_DEFAULT_CHANGED, stacklevel=2)
-        align_corners = False
-    if not theta.dtype.is_floating_point:
-        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
-    size = tuple(size)
-    if len(size) not in (4, 5):
-        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D "
-                                  f"affine transforms, respectively. Got size {size}.")
-    n = len(size) - 2
-    if theta.ndim != 3 or tuple(theta.shape[1:]) != (n, n + 1):
-        shape = f"torch.Size([{', '.join(str(s) for s in theta.shape)}])"
-        raise ValueError(f"Expected a batch of {n}D affine matrices of shape Nx{n}x{n + 1} for "
-                         f"size {size}. Got {shape}.")
-    if align_corners and min(size[2:]) == 1:
-        warnings.warn(_UNIT, stacklevel=2)
-    elif min(size) <= 0:
-        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
-    return call(AFFINE_GRID, (theta,), {"size": size, "align_corners": align_corners})
