@@ -230,7 +230,7 @@ def test_a_query_that_sees_no_key_gets_zeros():
         assert not any(leaf.grad.isnan().any().item() for leaf in leaves)
 
 
-def test_the_fused_output_and_gradients_are_laid_out_like_the_operands():
+def test_the_fused_output_follows_the_query_and_its_gradients_keep_the_heads_inside():
     # a (B, L, H, E) tensor seen as (B, H, L, E), as attention layers make them
     base = torch.tensor(RNG.standard_normal((2, 5, 2, 4)), requires_grad=True)
     other = torch.tensor(RNG.standard_normal((2, 2, 5, 4)), requires_grad=True)
@@ -239,8 +239,11 @@ def test_the_fused_output_and_gradients_are_laid_out_like_the_operands():
     assert type(out.grad_fn).__name__ == "ScaledDotProductFlashAttentionForCpuBackward0"
     out.sum().backward()
     assert base.grad.stride() == (40, 8, 4, 1) and other.grad.stride() == (40, 20, 4, 1)
+    assert (base.grad._version, other.grad._version) == (0, 1)  # the second one a copy
     key_first = F.scaled_dot_product_attention(other, base.transpose(1, 2), other)
     assert key_first.stride() == (40, 20, 4, 1)
+    handed = torch.autograd.grad(key_first.sum(), (other, base))
+    assert [g.stride() for g in handed] == [(40, 4, 8, 1), (40, 8, 4, 1)]
 
 
 def test_float16_is_computed_in_float32():

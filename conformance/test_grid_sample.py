@@ -197,6 +197,7 @@ def test_affine_grid(size, align_corners):
     by_theta = numeric_gradient(
         lambda v: float((_affine_reference(v, size, align_corners) * probe).sum()), t)
     np.testing.assert_allclose(theta.grad.numpy(), by_theta, rtol=1e-7, atol=1e-8)
+    assert theta.grad._version == 1  # handed on transposed, copied into theta's layout
 
 
 DEFAULT = ("Default grid_sample and affine_grid behavior has changed to align_corners=False "

@@ -4,8 +4,8 @@ real torch 2.13.
 Collected only in the oracle session, where torch is installed. Each case runs on both
 libraries from the same NumPy operands: the whole graph (every node's name, its saved
 values, numbers as they are and tensors by shape, strides and dtype, walked along
-next_functions), the values, the result's strides and dtype, and every gradient with its
-strides must agree.
+next_functions), the values, the result's strides and dtype, every gradient as the
+kernels hand it on (strides and version) and as a leaf's .grad keeps it must agree.
 """
 
 import itertools
@@ -42,22 +42,27 @@ def _run(lib, arrays, grads, call):
     leaves = [lib.tensor(a, requires_grad=g) for a, g in zip(arrays, grads)]
     out = call(lib, *leaves)
     graph = _graph(out, lib) if out.grad_fn is not None else None
+    raw = ()
     if out.requires_grad:
-        out.backward(lib.tensor(np.linspace(-1, 1, out.numel()).reshape(tuple(out.shape))))
-    found = [(leaf.grad.detach().numpy(), leaf.grad.stride()) if leaf.grad is not None else None
-             for leaf in leaves]
-    return out.detach().numpy(), out.stride(), str(out.dtype), graph, found
+        probe = lib.tensor(np.linspace(-1, 1, out.numel()).reshape(tuple(out.shape)))
+        wanted = [leaf for leaf in leaves if leaf.requires_grad]
+        raw = tuple((g.stride(), g._version) for g in lib.autograd.grad(
+            out, wanted, probe, retain_graph=True))  # as the kernels hand them on
+        out.backward(probe)
+    found = [(leaf.grad.detach().numpy(), leaf.grad.stride(), leaf.grad._version)
+             if leaf.grad is not None else None for leaf in leaves]
+    return out.detach().numpy(), out.stride(), str(out.dtype), graph, raw, found
 
 
 def _agree(arrays, grads, call, rtol):
     mine, theirs = (_run(lib, arrays, grads, call) for lib in (refgrad, torch))
     np.testing.assert_allclose(mine[0], theirs[0], rtol=rtol, atol=rtol)
-    assert mine[1:4] == theirs[1:4]
-    for a, b in zip(mine[4], theirs[4]):
+    assert mine[1:5] == theirs[1:5]
+    for a, b in zip(mine[5], theirs[5]):
         assert (a is None) == (b is None)
         if a is not None:
             np.testing.assert_allclose(a[0], b[0], rtol=rtol, atol=rtol)
-            assert a[1] == b[1]
+            assert a[1:] == b[1:]  # the .grad's strides and version
 
 
 RNG = np.random.default_rng(7)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:907
+# --- book/chapters/16v_attention_and_sampling.md:915
 """affine_grid_generator: the row, and F.affine_grid's checks."""
 
 import math
@@ -54,7 +54,8 @@ def _affine_grid_backward(g, size, align_corners):
 
     base = make_tensor(on_device_of(_base(size, align_corners, g._data.dtype), g._data))
     flat = g.reshape(size[0], -1, len(size) - 2)
-    return (flat.transpose(1, 2).matmul(base),)
+    # (n + 1, n) per matrix, then transposed: torch's gradient of theta is such a view
+    return (base.transpose(0, 1).matmul(flat).transpose(1, 2),)
 
 
 AFFINE_GRID = register(Op(
@@ -62,7 +63,7 @@ AFFINE_GRID = register(Op(
     forward=_affine_grid, backward=_affine_grid_backward))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:973
+# --- book/chapters/16v_attention_and_sampling.md:982
 _UNIT = ("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
          "align_corners=True. This is not an intended use case of affine_grid. See the "
          "documentation of affine_grid for details.")

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from refgrad._ops.fused_attention import FUSED, takes_fused  # below, in this chapter
+from refgrad._ops import fused_attention  # below, in this chapter; registers its row
 from refgrad._ops.table import Op, register
 
 
@@ -127,7 +127,7 @@ def _bool():
     return boolean
 
 
-# --- book/chapters/16v_attention_and_sampling.md:436
+# --- book/chapters/16v_attention_and_sampling.md:442
 def _check(query, key, value, attn_mask):
     from refgrad._dtype import C_TYPE_NAMES
 
@@ -149,7 +149,7 @@ def _check(query, key, value, attn_mask):
                            f"{name(query)} instead.")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:467
+# --- book/chapters/16v_attention_and_sampling.md:473
 # NOTE [Empty attention]
 # With no queries, or an empty value, torch checks no more than the dtypes and
 # dimensions: it returns zeros of the output's shape, the query's with the
@@ -172,10 +172,10 @@ def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False
     _check(query, key, value, attn_mask)
     if query.shape[-2] == 0 or value.numel() == 0:  # NOTE [Empty attention]
         return _empty(query, key, value)
-    fused = takes_fused(query, key, value, attn_mask, dropout_p, enable_gqa)
+    fused = fused_attention.takes_fused(query, key, value, attn_mask, dropout_p, enable_gqa)
     mask = additive_mask(attn_mask, query.dtype)
     if fused:
-        return call(FUSED, (query, key, value), {
+        return call(fused_attention.FUSED, (query, key, value), {
             "dropout_p": dropout_p, "is_causal": is_causal, "attn_mask": mask, "scale": scale})[0]
     return math_attention(query, key, value, mask, dropout_p, is_causal, scale, enable_gqa)
 

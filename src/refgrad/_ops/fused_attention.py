@@ -49,7 +49,7 @@ def takes_fused(query, key, value, mask, dropout_p, enable_gqa):
     return q.dtype.is_floating_point
 
 
-# --- book/chapters/16v_attention_and_sampling.md:303
+# --- book/chapters/16v_attention_and_sampling.md:307
 def softmax_scale(size, scale):
     """The scale given (zero included), or one over the root of the last size."""
     return scale if scale is not None else 1.0 / math.sqrt(size)
@@ -104,7 +104,7 @@ def _like(array, operand):
     return moved_to(array, preserved_strides(operand.shape, element_strides(operand)))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:371
+# --- book/chapters/16v_attention_and_sampling.md:375
 def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, dropout_p,
                     is_causal, scale):
     from refgrad._ops.activations import on_device_of
@@ -134,18 +134,20 @@ def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, drop
         b, n = key.shape[0], key.shape[1]
         grad_key = grad_key.reshape(b, n, groups, *grad_key.shape[2:]).sum(2)
         grad_value = grad_value.reshape(b, n, groups, *grad_value.shape[2:]).sum(2)
-    return tuple(_grad_like(grad.to(dtype=kind), operand) for grad, operand in (
-        (grad_query, query), (grad_key, key), (grad_value, value)))
+    return tuple(_heads_inside(grad.to(dtype=kind))
+                 for grad in (grad_query, grad_key, grad_value))
 
 
-def _grad_like(grad, operand):
-    """A gradient laid out like its operand, as torch's kernel makes it; a recorded one as
-    its operations leave it."""
+def _heads_inside(grad):
+    """A gradient laid out as torch's kernel writes it, (B, L, H, E) seen as (B, H, L, E); a
+    recorded one as its operations leave it."""
+    from refgrad._ops.result_layout import moved_to
     from refgrad._tensor import make_tensor
 
-    if grad.requires_grad:
+    if grad.requires_grad or type(grad._data) is not np.ndarray:
         return grad
-    return make_tensor(_like(grad._data, operand._data))
+    b, h, n, e = grad.shape
+    return make_tensor(moved_to(grad._data, (n * h * e, e, h * e, 1)))
 
 
 _QKV = ("query", "key", "value")
