@@ -275,3 +275,34 @@ REFUSALS = [
 def test_refusals(call, kind, message):
     with raises(kind, message):
         eval(call, {"torch": torch, "F": F})
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+def test_a_grid_laid_out_column_major(mode):
+    a, g = RNG.standard_normal((1, 1, 2, 3, 2)), RNG.uniform(-1, 1, (1, 2, 1, 2, 3))
+    grid = torch.tensor(np.ascontiguousarray(g.T)).permute(4, 3, 2, 1, 0).requires_grad_()
+    x = torch.tensor(a, requires_grad=True)
+    out = F.grid_sample(x, grid, mode, align_corners=False)
+    np.testing.assert_allclose(out.detach().numpy(), _reference(a, g, mode, "zeros", False),
+                               rtol=1e-12, atol=1e-12)
+    out.sum().backward()
+    assert grid.grad.shape == grid.shape and x.grad.shape == x.shape
+
+
+def test_the_gradients_differentiate_again():
+    a, g = _operands(2)
+    x, grid = torch.tensor(a, requires_grad=True), torch.tensor(g, requires_grad=True)
+    probe = torch.tensor(RNG.standard_normal((2, 2, 2, 3)))
+    by_input, by_grid = torch.autograd.grad(F.grid_sample(x, grid, align_corners=True),
+                                            (x, grid), probe, create_graph=True)
+    (second,) = torch.autograd.grad(by_grid.sum(), x)
+
+    def loss(v):  # d/dx of the sum of the grid's gradient, by central differences
+        def grid_grad_sum(b):
+            return float((_reference(v, b, "bilinear", "zeros", True) * probe.numpy()).sum())
+
+        return numeric_gradient(grid_grad_sum, g).sum()
+
+    np.testing.assert_allclose(second.numpy(), numeric_gradient(loss, a, eps=1e-4), rtol=1e-4,
+                               atol=1e-5)
+    assert by_input.requires_grad and by_grid.requires_grad

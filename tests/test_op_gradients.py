@@ -1345,8 +1345,8 @@ def _fused_attention(q, k, v, **params):
 
 
 # Attention and sampling (chapter 16v): the fused attention row (with grouped heads), the
-# safe softmax, grid_sample's rows (whose gradients are not differentiable again) and
-# affine_grid's. Grids stay inside (-1, 1) and away from the pixels' kinks only by chance.
+# safe softmax, grid_sample's rows and affine_grid's. Grids stay inside (-1, 1), and away
+# from the pixels' kinks only by chance.
 _GRIDS = {((2, 1, 3, 4), (2, 2, 3, 2)): "2d", ((1, 2, 3, 3), (1, 1, 2, 2)): "2d",
           ((1, 1, 2, 3, 2), (1, 2, 1, 2, 3)): "3d"}
 RECIPES.update({
@@ -1359,7 +1359,7 @@ RECIPES.update({
         params=_one_of_many({"is_causal": False, "scale": None},
                             {"is_causal": True, "scale": 0.7})),
     **{f"grid_sampler_{n}d": Recipe(
-        lambda a, g, **params: F.grid_sample(a, g, **params), ("any", "small"), twice=False,
+        lambda a, g, **params: F.grid_sample(a, g, **params), ("any", "small"),
         shapes=st.sampled_from([list(s) for s, kind in _GRIDS.items() if kind == f"{n}d"]),
         params=lambda shapes, n=n: st.fixed_dictionaries({
             "mode": st.sampled_from(("bilinear", "nearest", "bicubic")[:3 if n == 2 else 2]),

@@ -143,39 +143,11 @@ def _sampled(input, grid, interpolation_mode, padding_mode, align_corners):
     return np.ascontiguousarray(out.astype(kind))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:762
+# --- book/chapters/16v_attention_and_sampling.md:764
 def _grid_sample_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
-    from refgrad._ops.activations import host
+    from refgrad._ops.sampling_gradient import sampled_backward
 
-    with np.errstate(all="ignore"):  # a NaN coordinate gives NaNs, quietly, as in a forward
-        return _sampled_backward(g, input, grid, host(input._data), host(grid._data),
-                                 host(g._data), interpolation_mode, padding_mode, align_corners)
-
-
-def _sampled_backward(g, input, grid, a, coords, gout, interpolation_mode, padding_mode,
-                      align_corners):
-    from refgrad._ops.activations import on_device_of
-    from refgrad._tensor import make_tensor
-
-    kind = a.dtype
-    wide = np.float32 if kind == np.float16 else kind
-    a, coords, gout = a.astype(wide), coords.astype(wide), gout.astype(wide)
-    sizes, xs, slopes = _coordinates(a, coords, interpolation_mode, padding_mode, align_corners)
-    grad_input = np.zeros(a.shape, wide)
-    along = [np.zeros(xs[0].shape, wide) for _ in sizes]
-    batch = np.arange(a.shape[0]).reshape(-1, *(1,) * (xs[0].ndim - 1))
-    for at, weight, dweights in _taps(xs, interpolation_mode, sizes, padding_mode,
-                                      align_corners):
-        ints, inside = _places(at, sizes)
-        spread = np.moveaxis(gout * np.where(inside, weight, 0).astype(wide)[:, None], 1, -1)
-        np.add.at(grad_input, (batch, slice(None), *ints), spread)
-        if interpolation_mode != 1:
-            pulled = (_read(a, ints, inside) * gout).sum(1)
-            for d, dw in enumerate(dweights):
-                along[d] += pulled * dw
-    grad_grid = np.stack([along[d] * slopes[d] for d in reversed(range(len(sizes)))], -1)
-    return (make_tensor(on_device_of(grad_input.astype(kind), input._data)),
-            make_tensor(on_device_of(np.ascontiguousarray(grad_grid.astype(kind)), grid._data)))
+    return sampled_backward(g, input, grid, interpolation_mode, padding_mode, align_corners)
 
 
 def _row(n):
@@ -190,7 +162,7 @@ def _row(n):
 GRID_SAMPLER_2D, GRID_SAMPLER_3D = _row(2), _row(3)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:819
+# --- book/chapters/16v_attention_and_sampling.md:917
 def _sizes(t):
     return "[" + ", ".join(str(n) for n in t.shape) + "]"
 
@@ -229,7 +201,7 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
         "align_corners": align_corners})
 
 
-# --- book/chapters/16v_attention_and_sampling.md:863
+# --- book/chapters/16v_attention_and_sampling.md:961
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments
