@@ -92,8 +92,9 @@ def math_attention(query, key, value, mask, dropout_p, is_causal, scale, enable_
     if kind.name == "float16":
         query, key, value = (t.to(dtype=_float32()) for t in (query, key, value))
     negative = scale is not None and scale < 0
+    size = query.shape[-1]  # with no features the default scale is infinite, as in C++
     root = math.sqrt(abs(scale) if negative else scale if scale is not None
-                     else 1.0 / math.sqrt(query.shape[-1]))
+                     else 1.0 / math.sqrt(size) if size else math.inf)
     query = mul_scalar(query, 0.0 - root if negative else root)
     if is_causal:
         if mask is not None:
@@ -127,7 +128,7 @@ def _bool():
     return boolean
 
 
-# --- book/chapters/16v_attention_and_sampling.md:442
+# --- book/chapters/16v_attention_and_sampling.md:443
 def _check(query, key, value, attn_mask):
     from refgrad._dtype import C_TYPE_NAMES
 
@@ -149,7 +150,7 @@ def _check(query, key, value, attn_mask):
                            f"{name(query)} instead.")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:473
+# --- book/chapters/16v_attention_and_sampling.md:474
 # NOTE [Empty attention]
 # With no queries, or an empty value, torch checks no more than the dtypes and
 # dimensions: it returns zeros of the output's shape, the query's with the

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:243
+# --- book/chapters/16v_attention_and_sampling.md:244
 """_scaled_dot_product_flash_attention_for_cpu: the fused attention row, and when it is taken."""
 
 import math
@@ -49,7 +49,7 @@ def takes_fused(query, key, value, mask, dropout_p, enable_gqa):
     return q.dtype.is_floating_point
 
 
-# --- book/chapters/16v_attention_and_sampling.md:307
+# --- book/chapters/16v_attention_and_sampling.md:308
 def softmax_scale(size, scale):
     """The scale given (zero included), or one over the root of the last size."""
     return scale if scale is not None else 1.0 / math.sqrt(size)
@@ -104,7 +104,7 @@ def _like(array, operand):
     return moved_to(array, preserved_strides(operand.shape, element_strides(operand)))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:375
+# --- book/chapters/16v_attention_and_sampling.md:376
 def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, dropout_p,
                     is_causal, scale):
     from refgrad._ops.activations import on_device_of

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:581
+# --- book/chapters/16v_attention_and_sampling.md:582
 """grid_sampler_2d and grid_sampler_3d: rows, torch.grid_sampler and F.grid_sample."""
 
 import itertools
@@ -50,7 +50,7 @@ def _padded(x, size, padding_mode, align_corners):
     return np.clip(x, 0, size - 1), np.where(inside, slope, 0.0)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:649
+# --- book/chapters/16v_attention_and_sampling.md:650
 def _cubic(t):
     """The four cubic-convolution weights at offsets -1, 0, 1, 2 from t, and their slopes."""
     a = -0.75
@@ -85,7 +85,7 @@ def _taps(xs, mode, sizes, padding_mode, align_corners):
         yield at, wx[i] * wy[j], [dx[i] * wy[j], wx[i] * dy[j]]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:690
+# --- book/chapters/16v_attention_and_sampling.md:691
 def _coordinates(input, grid, mode, padding_mode, align_corners):
     sizes = input.shape[2:]
     xs, slopes = [], []
@@ -117,12 +117,13 @@ def _read(input, ints, inside):
     return np.moveaxis(values, -1, 1) * inside[:, None]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:729
+# --- book/chapters/16v_attention_and_sampling.md:730
 # NOTE [Sampling on the host]
-# The rows of this chapter that index by computed coordinates (grid_sample's,
-# affine_grid's base grid, the fused attention's causal triangle) compute on
-# the host and move their results to the device of their first operand: the
-# gradient scatters with np.add.at, which CuPy does not have.
+# The NumPy parts of this chapter's rows (grid_sample's forward and the integer
+# coordinates of its gradient, affine_grid's base grid, the fused attention's
+# forward and causal triangle) compute on the host and move what they make to
+# the device of their operands: they are written for NumPy's indexing, and
+# are small beside the arithmetic that follows on the device.
 def _grid_sample(input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._ops.activations import host, on_device_of
 
@@ -143,7 +144,7 @@ def _sampled(input, grid, interpolation_mode, padding_mode, align_corners):
     return np.ascontiguousarray(out.astype(kind))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:764
+# --- book/chapters/16v_attention_and_sampling.md:766
 def _grid_sample_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._ops.sampling_gradient import sampled_backward
 
@@ -162,7 +163,7 @@ def _row(n):
 GRID_SAMPLER_2D, GRID_SAMPLER_3D = _row(2), _row(3)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:917
+# --- book/chapters/16v_attention_and_sampling.md:920
 def _sizes(t):
     return "[" + ", ".join(str(n) for n in t.shape) + "]"
 
@@ -201,7 +202,7 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
         "align_corners": align_corners})
 
 
-# --- book/chapters/16v_attention_and_sampling.md:961
+# --- book/chapters/16v_attention_and_sampling.md:964
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:794
+# --- book/chapters/16v_attention_and_sampling.md:796
 """grid_sample's gradient, written with refgrad's operations so that it differentiates again."""
 
 import itertools
@@ -49,7 +49,7 @@ def _coordinates(grid, sizes, mode, padding_mode, align_corners):
     return xs, slopes
 
 
-# --- book/chapters/16v_attention_and_sampling.md:843
+# --- book/chapters/16v_attention_and_sampling.md:845
 def _taps(xs, mode, sizes, padding_mode, align_corners, like):
     """(pixel coordinates as arrays, weight, d weight / d x per dimension) for every tap."""
     from refgrad._ops.activations import host
@@ -75,7 +75,7 @@ def _taps(xs, mode, sizes, padding_mode, align_corners, like):
         yield at, wy[i] * wx[j], [dy[i] * wx[j], wy[i] * dx[j]]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:872
+# --- book/chapters/16v_attention_and_sampling.md:874
 def sampled_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._ops.functions import where
     from refgrad._ops.sums_and_stacks import stack
@@ -84,19 +84,20 @@ def sampled_backward(g, input, grid, interpolation_mode, padding_mode, align_cor
     if kind.name == "float16":
         g, input, grid = g.float(), input.float(), grid.float()
     n, c, sizes = input.shape[0], input.shape[1], tuple(input.shape[2:])
+    points = math.prod(g.shape[2:])  # sizes spelled out: an empty batch has no -1 to infer
     with np.errstate(all="ignore"):  # a NaN coordinate gives NaNs, quietly
         xs, slopes = _coordinates(grid, sizes, interpolation_mode, padding_mode, align_corners)
         taps = list(_taps(xs, interpolation_mode, sizes, padding_mode, align_corners, grid))
-    flat_input = input.reshape(n, c, -1)
+    flat_input = input.reshape(n, c, math.prod(sizes))
     grad_input = flat_input.new_zeros(tuple(flat_input.shape))
     along = [None] * len(sizes)
     for at, weight, dweights in taps:
         ints, inside = _places(at, sizes)
-        index = np.ravel_multi_index(ints, sizes).reshape(n, 1, -1)
-        index = _constant(np.broadcast_to(index, (n, c, index.shape[-1])), grid)
+        index = np.ravel_multi_index(ints, sizes).reshape(n, 1, points)
+        index = _constant(np.broadcast_to(index, (n, c, points)), grid)
         kept = _constant(inside, grid)
         share = where(kept, weight, 0.0)
-        spread = (g * share.unsqueeze(1)).reshape(n, c, -1)
+        spread = (g * share.unsqueeze(1)).reshape(n, c, points)
         grad_input = grad_input.scatter_add(2, index, spread)
         if interpolation_mode == 1:
             along = dweights  # nearest: the grid gets zeros
