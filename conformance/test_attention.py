@@ -408,3 +408,13 @@ def test_forward_mode_runs_through_the_composite_but_not_the_fused_row():
                            "_scaled_dot_product_flash_attention_for_cpu that does not support "
                            "it because it has not been implemented yet"):
             F.scaled_dot_product_attention(x, x, x)
+
+
+def test_no_features_weigh_every_key_alike():
+    arrays, leaves, _ = _operands([(2, 3, 0), (2, 5, 0), (2, 5, 6)], {})
+    out = F.scaled_dot_product_attention(*leaves)
+    np.testing.assert_allclose(out.detach().numpy(),
+                               np.broadcast_to(arrays[2].mean(1, keepdims=True), (2, 3, 6)),
+                               rtol=1e-12)
+    by_query = _down(out.grad_fn, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    assert type(by_query).__name__ == "MulBackward1" and by_query._saved_other == math.inf

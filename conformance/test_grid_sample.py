@@ -306,3 +306,17 @@ def test_the_gradients_differentiate_again():
     np.testing.assert_allclose(second.numpy(), numeric_gradient(loss, a, eps=1e-4), rtol=1e-4,
                                atol=1e-5)
     assert by_input.requires_grad and by_grid.requires_grad
+
+
+@pytest.mark.parametrize(("image", "points", "strides"), [
+    ((0, 1, 3, 4), (0, 2, 2, 2), ((4, 4, 2, 1), (12, 12, 4, 1), (8, 4, 2, 1))),
+    ((1, 0, 3, 4), (1, 2, 2, 2), ((4, 4, 2, 1), (12, 12, 4, 1), (8, 4, 2, 1))),
+    ((1, 1, 3, 4), (1, 0, 2, 2), ((2, 2, 2, 1), (12, 12, 4, 1), (4, 4, 2, 1))),
+    ((0, 1, 2, 3, 4), (0, 1, 2, 2, 3), ((4, 4, 4, 2, 1), (24, 24, 12, 4, 1), (12, 12, 6, 3, 1))),
+])
+def test_empty_batches_channels_and_grids(image, points, strides):
+    x = torch.zeros(image, requires_grad=True)
+    grid = torch.zeros(points, requires_grad=True)
+    out = F.grid_sample(x, grid, align_corners=False)
+    out.sum().backward()
+    assert (out.stride(), x.grad.stride(), grid.grad.stride()) == strides
