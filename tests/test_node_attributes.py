@@ -63,7 +63,8 @@ _NOT_INTEGERS = {"keepdim", "sparse_grad", "include_self", "accumulate", "reduce
                  "adjoint", "pivot",
                  "training", "ceil_mode", "count_include_pad",
                  "transposed", "is_result",
-                 "align_corners", "scales", "scales_d", "scales_h", "scales_w"}
+                 "align_corners", "scales", "scales_d", "scales_h", "scales_w",
+                 "is_causal", "dropout_p"}
 
 
 def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():
@@ -88,7 +89,7 @@ def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():
                 "dilation", "groups", "output_padding", "bias_sym_sizes_opt", "output_size",
                 "upscale_factor", "downscale_factor",
                 "grad_output_sym_argsize_minus_1", "grad_output_sym_argsize_minus_2",
-                "grad_output_sym_argsize_minus_3"}
+                "grad_output_sym_argsize_minus_3", "interpolation_mode", "padding_mode"}
             if not looks_integer and name not in SCALAR_PARAMETERS | _NOT_INTEGERS:
                 unknown.setdefault(name, op.node)
     # A new parameter must be placed: a Scalar (shown signed) or an integer (shown unsigned).

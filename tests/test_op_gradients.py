@@ -1520,6 +1520,44 @@ RECIPES.update({
             lambda p: (p["reduction"] == "none") == bool(chosen[0]))),
 })
 
+
+def _fused_attention(q, k, v, **params):
+    """The fused attention row itself: whatever the operands' layout, its output alone."""
+    from refgrad._ops import fused_attention
+
+    params = {"dropout_p": 0.0, "attn_mask": None, "is_causal": False, "scale": None, **params}
+    return call(fused_attention.FUSED, (q, k, v), params)[0]
+
+
+# Attention and sampling (chapter 16v): the fused attention row (with grouped heads), the
+# safe softmax, grid_sample's rows and affine_grid's. Grids stay inside (-1, 1), and away
+# from the pixels' kinks only by chance.
+_GRIDS = {((2, 1, 3, 4), (2, 2, 3, 2)): "2d", ((1, 2, 3, 3), (1, 1, 2, 2)): "2d",
+          ((1, 1, 2, 3, 2), (1, 2, 1, 2, 3)): "3d"}
+RECIPES.update({
+    "_safe_softmax": Recipe(lambda a, dim: torch._safe_softmax(a, dim), min_ndim=1,
+                            params=lambda shapes: _dim(shapes).map(lambda d: {"dim": d})),
+    "_scaled_dot_product_flash_attention_for_cpu": Recipe(
+        _fused_attention, ("small", "small", "small"),
+        shapes=st.sampled_from([[(1, 2, 3, 2), (1, 2, 4, 2), (1, 2, 4, 2)],
+                                [(2, 2, 2, 3), (2, 1, 3, 3), (2, 1, 3, 3)]]),
+        params=_one_of_many({"is_causal": False, "scale": None},
+                            {"is_causal": True, "scale": 0.7})),
+    **{f"grid_sampler_{n}d": Recipe(
+        lambda a, g, **params: F.grid_sample(a, g, **params), ("any", "small"),
+        shapes=st.sampled_from([list(s) for s, kind in _GRIDS.items() if kind == f"{n}d"]),
+        params=lambda shapes, n=n: st.fixed_dictionaries({
+            "mode": st.sampled_from(("bilinear", "nearest", "bicubic")[:3 if n == 2 else 2]),
+            "padding_mode": st.sampled_from(("zeros", "border", "reflection")),
+            "align_corners": st.booleans()})) for n in (2, 3)},
+    "affine_grid_generator": Recipe(
+        lambda t, size, align_corners: F.affine_grid(t, size, align_corners),
+        shapes=st.sampled_from([[(2, 2, 3)], [(1, 3, 4)]]),
+        params=lambda shapes: st.booleans().map(lambda align: {
+            "size": (2, 1, 3, 2) if shapes[0][1] == 2 else (1, 2, 2, 3, 2),
+            "align_corners": align})),
+})
+
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)
     return make_tensor(np.asarray(np.random.default_rng(seed).random(shape) < 0.5))
@@ -1616,6 +1654,9 @@ WITHOUT_FORWARD_FORMULA = {
     "multilabel_margin_loss_forward": (
         [(2, 3)], {"target": torch.tensor([[0, -1, 1], [2, 1, 0]]), "reduction": "sum"}),
     "huber_loss_backward": ([(3,), (3,), (3,)], {"reduction": 0}),
+    "_scaled_dot_product_flash_attention_for_cpu": ([(1, 1, 2, 2)] * 3, {}),
+    "grid_sampler_2d": ([(1, 1, 2, 2), (1, 1, 1, 2)], {"align_corners": False}),
+    "grid_sampler_3d": ([(1, 1, 2, 2, 2), (1, 1, 1, 1, 3)], {"align_corners": True}),
 }
 
 # The rows of cdist's and pdist's gradients record nodes (CdistBackwardBackward0) that

@@ -402,6 +402,15 @@ TORCH_CALLS.update({  # chapter "Transposed convolution and rearranging layers"
     "col2im": lambda a, **p: F.fold(a, **p),
 })
 
+TORCH_CALLS.update({  # chapter "Attention and sampling"
+    "_safe_softmax": lambda a, dim: torch._safe_softmax(a, dim),
+    "_scaled_dot_product_flash_attention_for_cpu": lambda q, k, v, is_causal=False, scale=None: (
+        aten._scaled_dot_product_flash_attention_for_cpu(q, k, v, 0.0, is_causal, scale=scale)[0]),
+    "grid_sampler_2d": lambda a, g, **p: F.grid_sample(a, g, **p),
+    "grid_sampler_3d": lambda a, g, **p: F.grid_sample(a, g, **p),
+    "affine_grid_generator": lambda t, size, align_corners: F.affine_grid(t, size, align_corners),
+})
+
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
 THROUGH_TRIGAMMA = {"digamma", "polygamma", "polygamma_"}
@@ -555,7 +564,8 @@ def _tangent_gradients(lib, call, primals, tangents, params, weights):
 # torch's forward formulas for these rows write in place into a value that their own
 # backward saved, so torch raises when their tangents are differentiated. refgrad can; the
 # white-box suite checks those rows against finite differences instead.
-TORCH_CANNOT_DIFFERENTIATE = {"softmax", "log_softmax", "logsumexp", "logcumsumexp"}
+TORCH_CANNOT_DIFFERENTIATE = {"softmax", "log_softmax", "logsumexp", "logcumsumexp",
+                              "_safe_softmax"}
 
 
 @pytest.mark.parametrize("name", sorted(TORCH_CANNOT_DIFFERENTIATE))

@@ -444,6 +444,14 @@ from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
+# --- book/chapters/16v_attention_and_sampling.md:522
+from refgrad._ops.attention import safe_softmax as _safe_softmax
+
+
+# --- book/chapters/16v_attention_and_sampling.md:1118
+from refgrad._ops.grid_sampling import grid_sampler
+
+
 # --- book/chapters/16w_transposed_and_rearranging.md:479
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 

@@ -192,6 +192,7 @@ def _stack_forward(arrays, dim):
     # torch's promotion, not NumPy's: int64 with float32 is float32, as cat's is
     kind = reduce(promote_types, (from_numpy(a.dtype) for a in arrays)).numpy
     stacked = np.stack([a.astype(kind, copy=False) for a in _same_sizes(arrays)], axis=dim)
+    dim %= stacked.ndim  # a negative dim counts from the stacked result's end
     if type(stacked) is np.ndarray and arrays[0].ndim in (4, 5) and dim < arrays[0].ndim:
         return _stacked_like_cat(stacked, arrays, dim)
     return row_major_result(stacked)  # NOTE [Results written row-major]
@@ -221,7 +222,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:527
+# --- book/chapters/15_sums_and_shapes.md:529
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 

@@ -130,6 +130,14 @@ __all__ = [
 ]
 
 
+# --- book/chapters/16v_attention_and_sampling.md:1126
+from refgrad._ops.affine_grid import affine_grid  # noqa: E402
+from refgrad._ops.attention import scaled_dot_product_attention  # noqa: E402
+from refgrad._ops.grid_sampling import grid_sample  # noqa: E402
+
+__all__ += ["scaled_dot_product_attention", "affine_grid", "grid_sample"]
+
+
 # --- book/chapters/16v_upsampling.md:661
 from refgrad._ops.upsampling import (  # noqa: E402
     interpolate,
