@@ -127,6 +127,8 @@ __all__ = [
     "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool1d_with_indices",
     "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d",
     "adaptive_max_pool3d_with_indices",
+    # chapter "Attention and sampling"
+    "scaled_dot_product_attention", "affine_grid", "grid_sample",
 ]
 
 
@@ -135,7 +137,7 @@ from refgrad._ops.affine_grid import affine_grid  # noqa: E402
 from refgrad._ops.attention import scaled_dot_product_attention  # noqa: E402
 from refgrad._ops.grid_sampling import grid_sample  # noqa: E402
 
-__all__ += ["scaled_dot_product_attention", "affine_grid", "grid_sample"]
+# isort: split
 
 
 # --- book/chapters/16v_upsampling.md:661
