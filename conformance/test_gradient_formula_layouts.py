@@ -199,3 +199,10 @@ def test_clamp_s_gradient_refuses_bounds_larger_than_the_input():
     with pytest.raises(RuntimeError, match=r"output with shape \[1\] doesn't match the "
                                            r"broadcast shape \[1, 1\]"):
         y.sum().backward()
+
+
+def test_two_gradients_of_another_dtype_are_added_in_place_before_the_leaf_takes_them():
+    leaf = torch.rand(2, 1).t().requires_grad_()  # (1, 2) with strides (1, 1)
+    (leaf.double() * leaf).sum().backward()
+    assert leaf.grad.stride() == (1, 1)
+    assert leaf.grad._version == 1  # the second gradient was added into the first

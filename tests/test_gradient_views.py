@@ -76,7 +76,7 @@ def test_a_dispatch_mode_sees_the_expand():
     g = torch.tensor(1.0)
     with torch.no_grad(), Watch():
         expand_gradient(g, (2,))
-    assert [name.rsplit(".", 1)[-1] for name in seen] == ["expand"]
+    assert seen == ["aten.expand.default"]
 
 
 def test_the_backward_of_a_sum_counts_no_write_and_registers_the_view():

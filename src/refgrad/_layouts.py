@@ -27,11 +27,21 @@ def relaid(out: Tensor, strides) -> Tensor:
         wanted = row_major(data.shape) if strides is None else strides
         wanted = tuple(step * data.itemsize for step in wanted)
         if data.strides != wanted:
-            moved = np.lib.stride_tricks.as_strided(np.empty(data.size, data.dtype),
-                                                    data.shape, wanted)
+            # NOTE [A copy that owns its memory]
+            moved = (np.ndarray(data.shape, data.dtype, strides=wanted) if data.size
+                     else np.lib.stride_tricks.as_strided(data, data.shape, wanted))
             moved[...] = data
             out._data = moved
     return out
+
+
+# NOTE [A copy that owns its memory]
+# A copy made with the strides torch gives it is a new array of its own,
+# not a view: the engine adds a second gradient into a buffer in place, and
+# AccumulateGrad takes a gradient over as .grad, only when its array owns its
+# memory. A view made over a fresh buffer (as_strided) would look shared, and
+# `v.double() * v` for a (1, 2) leaf with strides (1, 1) would sum its two
+# gradients out of place (.grad at version 0, where torch's is at 1).
 
 
 def like_strides(t: Tensor):
