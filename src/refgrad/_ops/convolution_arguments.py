@@ -58,18 +58,24 @@ def _expand(name, values, n):
     return values
 
 
-def _check_shapes(input, weight, bias, padding, dilation, groups):
-    size, shape = _listed(weight.shape), input.shape
+def check_weight(input, weight, groups) -> None:
+    """The checks a convolution and a transposed one share: the weight's rank and groups."""
+    size = _listed(weight.shape)
     if weight.ndim != input.ndim:
         raise RuntimeError(f"Expected {weight.ndim}-dimensional input for {weight.ndim}-"
                            f"dimensional weight {size}, but got {input.ndim}-dimensional input "
-                           f"of size {_listed(shape)} instead")
+                           f"of size {_listed(input.shape)} instead")
     if weight.shape[0] < groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at "
                            f"dimension 0, but got weight of size {size} instead")
     if weight.shape[0] % groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
                            f"at dimension 0, but got weight of size [{size}] instead")
+
+
+def _check_shapes(input, weight, bias, padding, dilation, groups):
+    size, shape = _listed(weight.shape), input.shape
+    check_weight(input, weight, groups)
     if shape[1] != weight.shape[1] * groups:
         raise RuntimeError(f"Given groups={groups}, weight of size {size}, expected input"
                            f"{_listed(shape)} to have {weight.shape[1] * groups} channels, but "
@@ -90,11 +96,11 @@ def _by(sizes):
     return " x ".join(str(n) for n in sizes)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:382
+# --- book/chapters/16u_convolution_and_pooling.md:388
 
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:419
+# --- book/chapters/16u_convolution_and_pooling.md:425
 def _check_dtypes(input, weight, onednn):
     from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
 
@@ -151,7 +157,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:480
+# --- book/chapters/16u_convolution_and_pooling.md:486
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -190,7 +196,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:524
+# --- book/chapters/16u_convolution_and_pooling.md:530
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "

@@ -21,17 +21,10 @@ def _named(what, values, sep=" "):
 
 
 def _check_shapes(input, weight, bias, groups):
+    from refgrad._ops.convolution_arguments import check_weight  # which reads this module
+
     size, shape = _listed(weight.shape), input.shape
-    if weight.ndim != input.ndim:
-        raise RuntimeError(f"Expected {weight.ndim}-dimensional input for {weight.ndim}-"
-                           f"dimensional weight {size}, but got {input.ndim}-dimensional input "
-                           f"of size {_listed(shape)} instead")
-    if weight.shape[0] < groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at "
-                           f"dimension 0, but got weight of size {size} instead")
-    if weight.shape[0] % groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
-                           f"at dimension 0, but got weight of size [{size}] instead")
+    check_weight(input, weight, groups)  # the checks a plain convolution makes first
     if shape[1] != weight.shape[0]:
         raise RuntimeError(f"Given transposed=1, weight of size {size}, expected input"
                            f"{_listed(shape)} to have {weight.shape[0]} channels, but got "
@@ -46,7 +39,7 @@ def _check_shapes(input, weight, bias, groups):
                            f"input shape: {_listed(shape)}")
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:300
+# --- book/chapters/16w_transposed_and_rearranging.md:293
 def onednn_runs(kind, shape, kernel, stride, dilation, output_padding, groups):
     """Whether torch's CPU would give a transposed convolution of an input of dtype ``kind`` (a
     name) and ``shape`` with a kernel of ``kernel`` positions to oneDNN."""
@@ -68,7 +61,7 @@ def onednn_runs(kind, shape, kernel, stride, dilation, output_padding, groups):
                       or shape[0] * shape[1] * shape[2] * shape[3] > 20480)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:329
+# --- book/chapters/16w_transposed_and_rearranging.md:322
 def _check_kernel(input, weight, stride, padding, dilation, output_padding):
     kernel, sizes = tuple(weight.shape[2:]), tuple(input.shape[2:])
     weight_shape = tuple(weight.shape)
@@ -102,7 +95,7 @@ def _output_sizes(sizes, kernel, stride, padding, dilation, output_padding):
             zip(sizes, stride, padding, dilation, kernel, output_padding)]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:371
+# --- book/chapters/16w_transposed_and_rearranging.md:364
 def _check_onednn(input, weight, bias, stride, padding, dilation, output_padding):
     from refgrad._typename import tensor_type_name
 
@@ -130,7 +123,7 @@ def _suggests_channels_last(*tensors):
                for t in tensors)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:406
+# --- book/chapters/16w_transposed_and_rearranging.md:399
 def _check_dtypes(input, weight, bias):
     from refgrad._dtype import promote_types
     from refgrad._typename import LEGACY, not_implemented_for
@@ -159,7 +152,7 @@ def check_transposed(input, weight, bias, stride, padding, dilation, output_padd
         _check_dtypes(input, weight, bias)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:440
+# --- book/chapters/16w_transposed_and_rearranging.md:433
 def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, groups,
                     dilation):
     from refgrad._ops.convolution_arguments import convolution
