@@ -320,6 +320,18 @@ TORCH_CALLS.update({  # gradients that are rows of their own, chapters 16n, 16q 
        for name, fixed in (("mse_loss_backward", ()), ("huber_loss_backward", (0.5,)),
                            ("smooth_l1_loss_backward", (0.75,)))},
 })
+TORCH_CALLS.update({  # the gradients of chapter 16x, rows of their own
+    "gelu_backward": lambda g, a, approximate: aten.gelu_backward(g, a, approximate=approximate),
+    "log_sigmoid_backward": lambda g, a: aten.log_sigmoid_backward(
+        g, a, aten.log_sigmoid_forward(a.detach())[1]),
+    "glu_backward": lambda g, a, dim: aten.glu_backward(g.narrow(dim, 0, a.shape[dim] // 2), a,
+                                                        dim),
+    "soft_margin_loss_backward": lambda g, a, reduction: aten.soft_margin_loss_backward(
+        g.sum() if reduction else g, a, torch.ones_like(a.detach()).neg_(), reduction),
+    "binary_cross_entropy_backward": lambda g, a, b, reduction, weighted: (
+        aten.binary_cross_entropy_backward(g.sum() if reduction else g, a, b, torch.full_like(
+            a.detach(), 1.5) if weighted else None, reduction)),
+})
 TORCH_CALLS.update({  # torch.nn.functional's layers, chapter 16q
     "_prelu_kernel": F.prelu,
     "_prelu_kernel_backward": aten._prelu_kernel_backward,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_smooth_gradients.md:299
+# --- book/chapters/16x_smooth_gradients.md:301
 """The gradients of soft_margin_loss and binary_cross_entropy, as rows of their own."""
 
 import numpy as np
@@ -13,7 +13,7 @@ from refgrad._ops.arithmetic import add_scalar, div_scalar, mul_scalar, one_minu
 from refgrad._ops.dispatch import call
 from refgrad._ops.result_layout import iterated_layout, like_input_result
 from refgrad._ops.smooth_gradients import _both, _InOrder, on_host
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import Op, no_forward_formula, register
 
 
 def _array(tensor, like):
@@ -51,6 +51,7 @@ SOFT_MARGIN_LOSS_BACKWARD = register(Op(
     "soft_margin_loss_backward", "SoftMarginLossBackwardBackward0", ("grad_output", "self"),
     forward=on_host(_soft_margin_grad), promote=False,
     saves=_both(("grad_output", "self", "target")),
+    tangent=no_forward_formula("soft_margin_loss_backward"),
     backward=lambda g, grad_output, self, target, reduction: (
         _soft_margin_grad_output_share(g, grad_output, self, target, reduction),
         _soft_margin_self_share(g * grad_output, self, target, reduction))))
@@ -61,7 +62,7 @@ def soft_margin_loss_backward(grad_output, self, target, reduction):
                 {"target": target, "reduction": reduction})
 
 
-# --- book/chapters/16x_smooth_gradients.md:378
+# --- book/chapters/16x_smooth_gradients.md:381
 _EPSILON = 1e-12  # the formulas' guard, a double
 _KERNEL_EPSILON = float(np.float32(1e-12))  # the kernel's, a float32 constant
 

@@ -12,7 +12,7 @@ from refgrad._device import CPU
 from refgrad._ops.arithmetic import add_scalar, in_float32, mul_scalar, one_minus, sub_scalar
 from refgrad._ops.dispatch import call
 from refgrad._ops.error_function import erf as _erf
-from refgrad._ops.result_layout import iterated_layout, like_input_result, row_major_result
+from refgrad._ops.result_layout import like_input_result, row_major_result
 from refgrad._ops.table import Op, register
 
 # C's constants, combined in the order torch's kernels combine them
@@ -116,7 +116,7 @@ def _log_sigmoid_double_backward(gg, self):
 def _buffer(a):
     """The buffer torch's logsigmoid keeps: exp(-|x|), row-major, float16 through float32."""
     wide = a.astype(np.float32) if a.dtype == np.float16 else a
-    return row_major_result(np.exp(-np.abs(wide)).astype(a.dtype))
+    return row_major_result(np.asarray(np.exp(-np.abs(wide)), dtype=a.dtype))
 
 
 def log_sigmoid_backward(grad_output, self):
