@@ -74,7 +74,7 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
         _hardtanh_backward(g, self, min_val, max_val),))))
 
 
-# --- book/chapters/16q_functional.md:145
+# --- book/chapters/16q_functional.md:147
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 
 
@@ -92,7 +92,7 @@ GELU = _row("gelu", "GeluBackward0", on_host(_gelu), lambda g, self, approximate
     smooth_gradients.gelu_backward(g, self, approximate),))  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:180
+# --- book/chapters/16q_functional.md:182
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -152,7 +152,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:259
+# --- book/chapters/16q_functional.md:261
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -206,7 +206,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:331
+# --- book/chapters/16q_functional.md:336
 def _log_sigmoid(a):
     # torch's kernel writes a fresh row-major result: NOTE [Results written row-major]
     return row_major_result(np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a))))
@@ -241,7 +241,7 @@ GLU = _row("glu", "GluBackward0", _glu, lambda g, self, dim: (
     smooth_gradients.glu_backward(g, self, dim),), iterated=False)
 
 
-# --- book/chapters/16q_functional.md:373
+# --- book/chapters/16q_functional.md:378
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

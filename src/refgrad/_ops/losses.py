@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:622
+# --- book/chapters/16q_functional.md:627
 """The losses of torch.nn.functional that record nodes of their own: rows and reductions."""
 
 import warnings
@@ -38,7 +38,7 @@ def _reduced(losses, reduction):
     return np.sum(losses) if reduction == 2 else losses
 
 
-# --- book/chapters/16q_functional.md:668
+# --- book/chapters/16q_functional.md:673
 _PAIR = (("self", ("self", "target")), ("target", ("self", "target")))
 
 
@@ -78,7 +78,7 @@ HUBER_LOSS = _pair_row("huber_loss", "HuberLossBackward0", _huber, huber_pair)
 SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1, smooth_l1_pair)
 
 
-# --- book/chapters/16q_functional.md:931
+# --- book/chapters/16q_functional.md:938
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -112,7 +112,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:966
+# --- book/chapters/16q_functional.md:973
 def _log_sigmoid(a):
     return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
 

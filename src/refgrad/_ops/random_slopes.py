@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:205
+# --- book/chapters/16t_more_functional.md:208
 """rrelu and rrelu_: leaky ReLUs whose slopes are drawn from torch's generator."""
 
 import numpy as np
@@ -73,7 +73,7 @@ RRELU_WITH_NOISE_ = register(Op(
     tangent=no_forward_formula("rrelu_with_noise_")))  # torch has none for the in-place form
 
 
-# --- book/chapters/16t_more_functional.md:284
+# --- book/chapters/16t_more_functional.md:287
 def _noise(input, lower, upper, generator):
     """The slopes torch draws: one word per element x <= 0, none for the others."""
     from refgrad._generator import default_generator
@@ -92,7 +92,7 @@ def _noise(input, lower, upper, generator):
     return make_tensor(activations.on_device_of(noise, input._data))
 
 
-# --- book/chapters/16t_more_functional.md:310
+# --- book/chapters/16t_more_functional.md:313
 def _step(row, input, lower, upper, training, generator):
     from refgrad._creation import empty
 
@@ -124,7 +124,7 @@ rrelu = function_form(_rrelu_fn, Arguments("rrelu" + _SIGNATURE))
 rrelu_ = function_form(_rrelu__fn, Arguments("rrelu_" + _SIGNATURE))
 
 
-# --- book/chapters/16t_more_functional.md:346
+# --- book/chapters/16t_more_functional.md:349
 def functional_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     return (rrelu_ if inplace else rrelu)(input, lower, upper, training)
 

@@ -90,7 +90,7 @@ def gelu_backward(grad_output, self, approximate):
     return call(GELU_BACKWARD, (grad_output, self), {"approximate": approximate})
 
 
-# --- book/chapters/16x_smooth_gradients.md:183
+# --- book/chapters/16x_smooth_gradients.md:192
 def _log_sigmoid_grad(g, self, buffer):
     k = self.dtype.type
     b = buffer._data
@@ -126,7 +126,7 @@ def log_sigmoid_backward(grad_output, self):
     return call(LOG_SIGMOID_BACKWARD, (grad_output, self), {"buffer": buffer})
 
 
-# --- book/chapters/16x_smooth_gradients.md:234
+# --- book/chapters/16x_smooth_gradients.md:248
 def _glu_grad(g, self, dim):
     k = self.dtype.type
     first, second = np.split(self, 2, axis=dim)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:608
+# --- book/chapters/16t_more_functional.md:614
 """soft_margin_loss (a row) and multilabel_soft_margin_loss (composed)."""
 
 import numpy as np
@@ -32,7 +32,7 @@ SOFT_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:645
+# --- book/chapters/16t_more_functional.md:651
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.dispatch import call
     from refgrad._ops.functions import check_broadcast
@@ -53,7 +53,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
         "target": target.to(input.dtype).expand(shape), "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:667
+# --- book/chapters/16t_more_functional.md:673
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     from refgrad._ops.activation_functions import logsigmoid
