@@ -126,13 +126,16 @@ def log_sigmoid_backward(grad_output, self):
     return call(LOG_SIGMOID_BACKWARD, (grad_output, self), {"buffer": buffer})
 
 
-# --- book/chapters/16x_smooth_gradients.md:248
+# --- book/chapters/16x_smooth_gradients.md:250
 def _glu_grad(g, self, dim):
-    k = self.dtype.type
-    first, second = np.split(self, 2, axis=dim)
-    with np.errstate(over="ignore"):
-        s = k(1) / (k(1) + np.exp(-second))
-    return row_major_result(np.concatenate([s * g, (k(1) - s) * s * first * g], axis=dim))
+    wide = np.dtype(np.float32 if self.dtype == np.float16 else self.dtype)
+    k = wide.type
+    first, second = (half.astype(wide, copy=False) for half in np.split(self, 2, axis=dim))
+    g = g.astype(wide, copy=False)
+    with np.errstate(over="ignore"):  # sigmoid is written to a tensor of self's dtype first
+        s = (k(1) / (k(1) + np.exp(-second))).astype(self.dtype).astype(wide, copy=False)
+    out = np.concatenate([s * g, (k(1) - s) * s * first * g], axis=dim)
+    return row_major_result(out.astype(self.dtype, copy=False))
 
 
 def _glu_double_backward(gg, grad_output, self, dim):
