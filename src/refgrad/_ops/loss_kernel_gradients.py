@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_smooth_gradients.md:330
+# --- book/chapters/16x_smooth_gradients.md:332
 """The gradients of soft_margin_loss and binary_cross_entropy, as rows of their own."""
 
 import numpy as np
@@ -19,16 +19,18 @@ from refgrad._ops.table import Op, no_forward_formula, register
 def _array(tensor, like):
     """The host array of a tensor parameter, in the dtype of ``like``."""
     data = tensor._data
-    return (data if isinstance(data, np.ndarray) else move(data, CPU)).astype(like.dtype)
+    return (data if isinstance(data, np.ndarray) else move(data, CPU)).astype(like.dtype,
+                                                                               copy=False)
 
 
 def _soft_margin_grad(g, self, target, reduction):
     k, t = self.dtype.type, _array(target, self)
     norm = 1.0 / self.size if reduction == 1 and self.size else 1.0
+    negated = iterated_layout(_InOrder, (t,), {}, -t)  # a target broadcast is made dense
     with np.errstate(over="ignore"):
-        z = iterated_layout(_InOrder, (t, self), {}, np.exp(-t * self))
-    out = iterated_layout(_InOrder, (t, z), {}, t * z * k(-norm))
-    return out / (z + k(1)) * g
+        z = iterated_layout(_InOrder, (negated, self), {}, np.exp(negated * self))
+    # written into the tensor the first step made, in place: its layout throughout
+    return iterated_layout(_InOrder, (t, z), {}, t * z * k(-norm) / (z + k(1)) * g)
 
 
 def _soft_margin_self_share(gg, self, target, reduction):
@@ -62,7 +64,7 @@ def soft_margin_loss_backward(grad_output, self, target, reduction):
                 {"target": target, "reduction": reduction})
 
 
-# --- book/chapters/16x_smooth_gradients.md:410
+# --- book/chapters/16x_smooth_gradients.md:414
 _EPSILON = 1e-12  # the formulas' guard, a double
 _KERNEL_EPSILON = float(np.float32(1e-12))  # the kernel's, a float32 constant
 
