@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_smooth_gradients.md:54
+# --- book/chapters/16x_smooth_gradients.md:55
 """The gradients of gelu, logsigmoid and glu, as rows of their own."""
 
 import numpy as np
@@ -43,7 +43,11 @@ class _InOrder:
     operand_order = None  # the arrays given, in the order given
 
 
-# --- book/chapters/16x_smooth_gradients.md:118
+# --- book/chapters/16x_smooth_gradients.md:119
+# NOTE [A gradient kernel in torch's steps]
+# Each kernel below computes its formula in the order torch's loop does, every
+# constant taken to the dtype first, so that each rounding falls where torch's
+# falls; the functions the loop calls (exp, tanh, erf) are NumPy's and refgrad's.
 def _gelu_grad(g, self, approximate):
     k = self.dtype.type
     if approximate == "tanh":
@@ -90,7 +94,10 @@ def gelu_backward(grad_output, self, approximate):
     return call(GELU_BACKWARD, (grad_output, self), {"approximate": approximate})
 
 
-# --- book/chapters/16x_smooth_gradients.md:192
+# --- book/chapters/16x_smooth_gradients.md:198
+# NOTE [The logsigmoid buffer, made again]
+# refgrad's LogSigmoidBackward0 keeps only the input; its backward recomputes
+# torch's buffer, exp(-|x|), and passes it to this row, whose node keeps it.
 def _log_sigmoid_grad(g, self, buffer):
     k = self.dtype.type
     b = buffer._data
@@ -126,7 +133,7 @@ def log_sigmoid_backward(grad_output, self):
     return call(LOG_SIGMOID_BACKWARD, (grad_output, self), {"buffer": buffer})
 
 
-# --- book/chapters/16x_smooth_gradients.md:250
+# --- book/chapters/16x_smooth_gradients.md:259
 def _glu_grad(g, self, dim):
     wide = np.dtype(np.float32 if self.dtype == np.float16 else self.dtype)
     k = wide.type
