@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_smooth_gradients.md:341
+# --- book/chapters/16x_smooth_gradients.md:340
 """The gradients of soft_margin_loss and binary_cross_entropy, as rows of their own."""
 
 import numpy as np
@@ -12,7 +12,7 @@ from refgrad._device import CPU
 from refgrad._ops.arithmetic import add_scalar, div_scalar, mul_scalar, one_minus
 from refgrad._ops.dispatch import call
 from refgrad._ops.result_layout import iterated_layout, like_input_result
-from refgrad._ops.smooth_gradients import _both, _InOrder, on_host
+from refgrad._ops.smooth_gradients import _InOrder, _kept, on_host
 from refgrad._ops.table import Op, no_forward_formula, register
 
 
@@ -52,7 +52,7 @@ def _soft_margin_grad_output_share(gg, grad_output, self, target, reduction):
 SOFT_MARGIN_LOSS_BACKWARD = register(Op(
     "soft_margin_loss_backward", "SoftMarginLossBackwardBackward0", ("grad_output", "self"),
     forward=on_host(_soft_margin_grad), promote=False,
-    saves=_both(("grad_output", "self", "target")),
+    saves=_kept(("grad_output", "self", "target")),
     tangent=no_forward_formula("soft_margin_loss_backward"),
     backward=lambda g, grad_output, self, target, reduction: (
         _soft_margin_grad_output_share(g, grad_output, self, target, reduction),
@@ -64,7 +64,7 @@ def soft_margin_loss_backward(grad_output, self, target, reduction):
                 {"target": target, "reduction": reduction})
 
 
-# --- book/chapters/16x_smooth_gradients.md:423
+# --- book/chapters/16x_smooth_gradients.md:422
 _EPSILON = 1e-12  # the formulas' guard, a double
 _KERNEL_EPSILON = float(np.float32(1e-12))  # the kernel's, a float32 constant
 
@@ -114,7 +114,7 @@ def _bce_target_share(gg, grad_output, self, target, weight, reduction):
 BINARY_CROSS_ENTROPY_BACKWARD = register(Op(
     "binary_cross_entropy_backward", "BinaryCrossEntropyBackwardBackward0",
     ("grad_output", "self", "target"), forward=on_host(_bce_grad), promote=False,
-    saves=_both(("grad_output", "self", "target", "weight"), ("grad_output", "self", "target")),
+    saves=_kept(("grad_output", "self", "target", "weight"), ("grad_output", "self", "target")),
     backward=_bce_shares))
 
 

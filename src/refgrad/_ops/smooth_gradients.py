@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_smooth_gradients.md:55
+# --- book/chapters/16x_smooth_gradients.md:54
 """The gradients of gelu, logsigmoid and glu, as rows of their own."""
 
 import numpy as np
@@ -34,7 +34,7 @@ def on_host(fn):
     return forward
 
 
-def _both(names, inputs=("grad_output", "self")):
+def _kept(names, inputs=("grad_output", "self")):
     """Each of ``names`` kept whenever a gradient of any of ``inputs`` is wanted."""
     return tuple((name, inputs) for name in names)
 
@@ -43,7 +43,7 @@ class _InOrder:
     operand_order = None  # the arrays given, in the order given
 
 
-# --- book/chapters/16x_smooth_gradients.md:119
+# --- book/chapters/16x_smooth_gradients.md:118
 # NOTE [A gradient kernel in torch's steps]
 # Each kernel below computes its formula in the order torch's loop does, every
 # constant taken to the dtype first, so that each rounding falls where torch's
@@ -84,7 +84,7 @@ def _gelu_double_backward(gg, grad_output, self, approximate):
 GELU_BACKWARD = register(Op(
     "gelu_backward", "GeluBackwardBackward0", ("grad_output", "self"),
     forward=on_host(in_float32(_gelu_grad)), promote=False, iterated=True,
-    saves=_both(("grad_output", "self")),
+    saves=_kept(("grad_output", "self")),
     backward=lambda g, grad_output, self, approximate: (
         gelu_backward(g, self, approximate),
         _gelu_double_backward(g, grad_output, self, approximate))))
@@ -94,7 +94,7 @@ def gelu_backward(grad_output, self, approximate):
     return call(GELU_BACKWARD, (grad_output, self), {"approximate": approximate})
 
 
-# --- book/chapters/16x_smooth_gradients.md:198
+# --- book/chapters/16x_smooth_gradients.md:197
 # NOTE [The logsigmoid buffer, made again]
 # refgrad's LogSigmoidBackward0 keeps only the input; its backward recomputes
 # torch's buffer, exp(-|x|), and passes it to this row, whose node keeps it.
@@ -109,7 +109,7 @@ def _log_sigmoid_grad(g, self, buffer):
 LOG_SIGMOID_BACKWARD = register(Op(
     "log_sigmoid_backward", "LogSigmoidBackwardBackward0", ("grad_output", "self"),
     forward=on_host(in_float32(_log_sigmoid_grad)), promote=False,
-    saves=_both(("grad_output", "self", "buffer")),
+    saves=_kept(("grad_output", "self", "buffer")),
     backward=lambda g, grad_output, self, buffer: (
         call(LOG_SIGMOID_BACKWARD, (g, self), {"buffer": buffer}),
         _log_sigmoid_double_backward(g * grad_output, self))))
@@ -133,7 +133,7 @@ def log_sigmoid_backward(grad_output, self):
     return call(LOG_SIGMOID_BACKWARD, (grad_output, self), {"buffer": buffer})
 
 
-# --- book/chapters/16x_smooth_gradients.md:259
+# --- book/chapters/16x_smooth_gradients.md:258
 def _glu_grad(g, self, dim):
     wide = np.dtype(np.float32 if self.dtype == np.float16 else self.dtype)
     k = wide.type
@@ -173,7 +173,7 @@ def _glu_grad_output_share(gg, self, dim):
 
 GLU_BACKWARD = register(Op(
     "glu_backward", "GluBackwardBackward0", ("grad_output", "self"), forward=_glu_grad,
-    promote=False, saves=_both(("grad_output", "self")),
+    promote=False, saves=_kept(("grad_output", "self")),
     backward=lambda g, grad_output, self, dim: (
         _glu_grad_output_share(g, self, dim), _glu_double_backward(g, grad_output, self, dim))))
 
