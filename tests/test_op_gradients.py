@@ -22,9 +22,11 @@ from refgrad._ops import (
     arithmetic,
     indexing,
     loss_gradients,
+    loss_kernel_gradients,
     pointwise,
     scattering,
     shaping,
+    smooth_gradients,
 )
 from refgrad._ops.dispatch import call
 from refgrad._ops.pooled import avg_pool
@@ -1414,6 +1416,39 @@ RECIPES.update({
 })
 
 
+def _reduced_backward(backward):
+    """``backward`` of a loss's gradient: a single incoming number when the loss was reduced."""
+    return lambda g, *rest, reduction, **more: backward(
+        g.sum() if reduction else g, *rest, reduction=reduction, **more)
+
+
+def _glu_backward(g, a, dim):
+    half = g.narrow(dim, 0, a.shape[dim] // 2)  # glu's result is half the input along dim
+    return smooth_gradients.glu_backward(half, a, dim)
+
+
+# The gradients of gelu, logsigmoid, glu and two losses, rows of their own (chapter 16x)
+RECIPES.update({
+    "gelu_backward": Recipe(lambda g, a, approximate: smooth_gradients.gelu_backward(
+        g, a, approximate), ("any", "any"), broadcast=False,
+        params=_one_of("approximate", "none", "tanh")),
+    "log_sigmoid_backward": Recipe(smooth_gradients.log_sigmoid_backward, ("any", "any"),
+                                   broadcast=False),
+    "glu_backward": Recipe(_glu_backward, ("any", "any"), params=_one_of("dim", -1, 0),
+                           shapes=st.sampled_from([[(4,), (4,)], [(2, 4), (2, 4)]])),
+    "soft_margin_loss_backward": Recipe(_reduced_backward(
+        lambda g, a, reduction: loss_kernel_gradients.soft_margin_loss_backward(
+            g, a, torch.ones_like(a.detach()).neg_(), reduction)), ("any", "any"),
+        params=_one_of("reduction", 0, 1, 2), broadcast=False),
+    "binary_cross_entropy_backward": Recipe(_reduced_backward(
+        lambda g, a, b, reduction, weighted: loss_kernel_gradients.binary_cross_entropy_backward(
+            g, a, b, torch.full_like(a.detach(), 1.5) if weighted else None, reduction)),
+        ("any", "unit", "unit"), broadcast=False, params=lambda shapes: st.builds(
+            lambda r, w: {"reduction": r, "weighted": w}, st.sampled_from([0, 1, 2]),
+            st.booleans())),
+})
+
+
 # Transposed convolution and rearranging layers (chapter 16w): shapes with the parameters
 # that fit them.
 _REARRANGED = {
@@ -1654,6 +1689,7 @@ WITHOUT_FORWARD_FORMULA = {
     "multilabel_margin_loss_forward": (
         [(2, 3)], {"target": torch.tensor([[0, -1, 1], [2, 1, 0]]), "reduction": "sum"}),
     "huber_loss_backward": ([(3,), (3,), (3,)], {"reduction": 0}),
+    "soft_margin_loss_backward": ([(3,), (3,)], {"reduction": 0}),
     "_scaled_dot_product_flash_attention_for_cpu": ([(1, 1, 2, 2)] * 3, {}),
     "grid_sampler_2d": ([(1, 1, 2, 2), (1, 1, 1, 2)], {"align_corners": False}),
     "grid_sampler_3d": ([(1, 1, 2, 2, 2), (1, 1, 1, 1, 3)], {"align_corners": True}),

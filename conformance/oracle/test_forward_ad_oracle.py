@@ -320,6 +320,18 @@ TORCH_CALLS.update({  # gradients that are rows of their own, chapters 16n, 16q 
        for name, fixed in (("mse_loss_backward", ()), ("huber_loss_backward", (0.5,)),
                            ("smooth_l1_loss_backward", (0.75,)))},
 })
+TORCH_CALLS.update({  # the gradients of chapter 16x, rows of their own
+    "gelu_backward": lambda g, a, approximate: aten.gelu_backward(g, a, approximate=approximate),
+    "log_sigmoid_backward": lambda g, a: aten.log_sigmoid_backward(
+        g, a, aten.log_sigmoid_forward(a.detach())[1]),
+    "glu_backward": lambda g, a, dim: aten.glu_backward(g.narrow(dim, 0, a.shape[dim] // 2), a,
+                                                        dim),
+    "soft_margin_loss_backward": lambda g, a, reduction: aten.soft_margin_loss_backward(
+        g.sum() if reduction else g, a, torch.ones_like(a.detach()).neg_(), reduction),
+    "binary_cross_entropy_backward": lambda g, a, b, reduction, weighted: (
+        aten.binary_cross_entropy_backward(g.sum() if reduction else g, a, b, torch.full_like(
+            a.detach(), 1.5) if weighted else None, reduction)),
+})
 TORCH_CALLS.update({  # torch.nn.functional's layers, chapter 16q
     "_prelu_kernel": F.prelu,
     "_prelu_kernel_backward": aten._prelu_kernel_backward,
@@ -660,7 +672,8 @@ def test_torch_still_refuses_to_differentiate_these_tangents(name):
 @pytest.mark.parametrize("name", [n for n in DIFFERENTIABLE if n not in TORCH_TANGENT_IS_WRONG
                                   | TORCH_CANNOT_DIFFERENTIATE | set(WITHOUT_FORWARD_FORMULA)
                                   | TORCH_WRONG_REVERSE
-                                  | set(TORCH_TANGENTS_WITHOUT_DERIVATIVE)])
+                                  | set(TORCH_TANGENTS_WITHOUT_DERIVATIVE)
+                                  | {"glu_backward"}])  # see the test below
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_tangents_differentiate_like_torch(name, data):
@@ -708,3 +721,14 @@ def test_rows_that_convert_inside_give_torchs_tangent_dtypes():
         (theirs, ours) = found
         assert ours[1] == theirs[1] and ours[2][0] == theirs[2][0]
         np.testing.assert_allclose(ours[2][1], theirs[2][1], rtol=1e-6)
+
+
+def test_torch_still_refuses_to_differentiate_glu_backwards_tangent():
+    """Like glu's: torch's forward formula for glu_backward calls glu_backward_jvp, which has
+    no derivative of its own. refgrad's second derivatives of that row are checked against
+    finite differences by the white-box suite."""
+    one = torch.ones(2, 4, dtype=torch.float64)
+    with pytest.raises(RuntimeError, match="^derivative for aten::glu_backward_jvp is not "
+                       "implemented"):
+        _tangent_gradients(torch, TORCH_CALLS["glu_backward"], [one, one], [one, one],
+                           {"dim": -1}, [one])

@@ -426,7 +426,7 @@ from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
 from refgrad._ops.rms_norm import rms_norm
 
 
-# --- book/chapters/16t_more_functional.md:344
+# --- book/chapters/16t_more_functional.md:359
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from refgrad._backend import device_of, move
 from refgrad._device import CPU
+from refgrad._ops import smooth_gradients
 from refgrad._ops.activation_gradients import hardtanh_backward as _hardtanh_backward
 from refgrad._ops.activation_gradients import leaky_relu_backward, softshrink_backward
 from refgrad._ops.arithmetic import add_scalar, in_float32
@@ -73,9 +74,8 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
         _hardtanh_backward(g, self, min_val, max_val),))))
 
 
-# --- book/chapters/16q_functional.md:144
+# --- book/chapters/16q_functional.md:147
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
-_INVERSE_ROOT_TAU = 1 / math.sqrt(2 * math.pi)
 
 
 def _gelu(a, approximate):
@@ -87,22 +87,12 @@ def _gelu(a, approximate):
     return a * kind(0.5) * (1 + erf)
 
 
-def _gelu_backward(g, self, approximate):
-    if approximate == "tanh":
-        square = self * self
-        inner = (self + square * self * _KAPPA) * _ROOT_TWO_OVER_PI
-        t = inner.tanh()
-        slope = (1 - t * t) * _ROOT_TWO_OVER_PI * (1 + square * (3 * _KAPPA))
-        return (g * ((1 + t) * 0.5 + self * 0.5 * slope),)
-    cdf = ((self * _ROOT_HALF).erf() + 1) * 0.5
-    pdf = (self * self * -0.5).exp() * _INVERSE_ROOT_TAU
-    return (g * (cdf + self * pdf),)
+# its gradient is a row of its own: chapter "Gradients of the smooth activations and losses"
+GELU = _row("gelu", "GeluBackward0", on_host(_gelu), lambda g, self, approximate: (
+    smooth_gradients.gelu_backward(g, self, approximate),))  # erf: host arrays
 
 
-GELU = _row("gelu", "GeluBackward0", on_host(_gelu), _gelu_backward)  # erf: host arrays
-
-
-# --- book/chapters/16q_functional.md:190
+# --- book/chapters/16q_functional.md:182
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -162,7 +152,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:269
+# --- book/chapters/16q_functional.md:261
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -216,7 +206,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:341
+# --- book/chapters/16q_functional.md:336
 def _log_sigmoid(a):
     # torch's kernel writes a fresh row-major result: NOTE [Results written row-major]
     return row_major_result(np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a))))
@@ -240,24 +230,18 @@ def _glu(a, dim):
     return iterated_layout(_Halves, (first, second), {}, out)
 
 
-def _glu_backward(g, self, dim):
-    from refgrad._ops.shaping import cat
-
-    first, second = self.chunk(2, dim)
-    gate = second.sigmoid()
-    return (cat([g * gate, g * first * gate * (1 - gate)], dim),)
-
-
 # torch writes it, with its buffer, into fresh row-major tensors
 LOG_SIGMOID = _row("log_sigmoid", "LogSigmoidBackward0",
                    lambda a: row_major_result(_log_sigmoid(a)),
-                   lambda g, self: (g * (-self).sigmoid(),), iterated=False)
+                   lambda g, self: (smooth_gradients.log_sigmoid_backward(g, self),),
+                   iterated=False)
 SOFTSHRINK = _row("softshrink", "SoftshrinkBackward0", _softshrink,
                   lambda g, self, lambd: (softshrink_backward(g, self, lambd),))
-GLU = _row("glu", "GluBackward0", _glu, _glu_backward, iterated=False)
+GLU = _row("glu", "GluBackward0", _glu, lambda g, self, dim: (
+    smooth_gradients.glu_backward(g, self, dim),), iterated=False)
 
 
-# --- book/chapters/16q_functional.md:389
+# --- book/chapters/16q_functional.md:378
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

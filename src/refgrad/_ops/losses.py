@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:638
+# --- book/chapters/16q_functional.md:627
 """The losses of torch.nn.functional that record nodes of their own: rows and reductions."""
 
 import warnings
@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from refgrad._ops.loss_gradients import huber_pair, mse_pair, smooth_l1_pair
+from refgrad._ops.loss_kernel_gradients import binary_cross_entropy_backward
 from refgrad._ops.table import Op, register
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -37,12 +38,7 @@ def _reduced(losses, reduction):
     return np.sum(losses) if reduction == 2 else losses
 
 
-def _per_element(self, reduction):
-    """The factor a mean spreads over the elements: 1/numel, or 1."""
-    return 1 / self.numel() if reduction == 1 and self.numel() else 1.0
-
-
-# --- book/chapters/16q_functional.md:688
+# --- book/chapters/16q_functional.md:673
 _PAIR = (("self", ("self", "target")), ("target", ("self", "target")))
 
 
@@ -82,7 +78,7 @@ HUBER_LOSS = _pair_row("huber_loss", "HuberLossBackward0", _huber, huber_pair)
 SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1, smooth_l1_pair)
 
 
-# --- book/chapters/16q_functional.md:951
+# --- book/chapters/16q_functional.md:938
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -102,10 +98,8 @@ def _bce(a, b, weight, reduction):
 def _bce_backward(g, self, target, weight, reduction):
     from refgrad._ops.arithmetic import div_scalar
 
-    scale = g * _per_element(self, reduction)
-    if weight is not None:
-        scale = scale * weight
-    grad = (self - target) / ((1 - self) * self).clamp_min(_EPSILON) * scale
+    # the input's: a row of its own (chapter "Gradients of the smooth activations and losses")
+    grad = binary_cross_entropy_backward(g, self, target, weight, reduction)
     # the target's as torch writes it: -logit(p) times the incoming gradient, then
     # the weight, the mean divided last (NOTE [The mean divided last])
     target_grad = -self.logit() * g
@@ -118,7 +112,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:988
+# --- book/chapters/16q_functional.md:973
 def _log_sigmoid(a):
     return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
 

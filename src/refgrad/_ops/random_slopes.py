@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:205
+# --- book/chapters/16t_more_functional.md:208
 """rrelu and rrelu_: leaky ReLUs whose slopes are drawn from torch's generator."""
 
 import numpy as np
@@ -26,16 +26,27 @@ def _rrelu(a, noise, lower, upper, training):
     return row_major_result(np.where(a <= 0, a * activations.host(noise._data), a))
 
 
+class _InOrder:
+    operand_order = None  # the arrays given, in the order given
+
+
+# NOTE [rrelu's gradient, laid out by its two kernels]
+# In training torch multiplies the noise by the incoming gradient; out of it, it
+# calls leaky_relu_backward, whose TensorIterator sees the input before the
+# incoming gradient. The result is laid out by the first operand of each.
 def _rrelu_grad(g, kept, noise, lower, upper, training):
+    from refgrad._ops.result_layout import iterated_layout
+
     if training:
-        return g * noise._data
+        return iterated_layout(_InOrder, (noise._data, g), {}, g * noise._data)
     leaky = activation_gradients.LEAKY_RELU_BACKWARD
-    return leaky.forward(g, kept, negative_slope=(lower + upper) / 2)
+    out = leaky.forward(g, kept, negative_slope=(lower + upper) / 2)
+    return iterated_layout(_InOrder, (kept, g), {}, out)
 
 
 RRELU_WITH_NOISE_BACKWARD = register(Op(
     "rrelu_with_noise_backward", "RreluWithNoiseBackwardBackward0", ("grad_output", "self"),
-    forward=_rrelu_grad, promote=False, iterated=True,
+    forward=_rrelu_grad, promote=False,
     backward=lambda g, self, noise, lower, upper, training: (
         _rrelu_backward(g, self, noise, lower, upper, training)[0],
         activation_gradients.zeros_like(g)),
@@ -62,7 +73,7 @@ RRELU_WITH_NOISE_ = register(Op(
     tangent=no_forward_formula("rrelu_with_noise_")))  # torch has none for the in-place form
 
 
-# --- book/chapters/16t_more_functional.md:273
+# --- book/chapters/16t_more_functional.md:287
 def _noise(input, lower, upper, generator):
     """The slopes torch draws: one word per element x <= 0, none for the others."""
     from refgrad._generator import default_generator
@@ -75,21 +86,22 @@ def _noise(input, lower, upper, generator):
     low, high = kind(lower), kind(upper)
     drawn = (generator or default_generator).words64(int(np.count_nonzero(a <= 0)))
     u = (drawn & np.uint64(2**53 - 1)).astype(np.float64) * 2.0**-53
-    noise = np.ones_like(a)
+    noise = np.ones(a.shape, a.dtype)  # row-major, as torch's noise is
     noise[a <= 0] = (u * (np.float64(high) - np.float64(low)) + np.float64(low)).astype(
         a.dtype)  # NOTE [Bounds rounded first]
     return make_tensor(activations.on_device_of(noise, input._data))
 
 
-# --- book/chapters/16t_more_functional.md:299
+# --- book/chapters/16t_more_functional.md:313
 def _step(row, input, lower, upper, training, generator):
-    from refgrad._creation import empty_like
+    from refgrad._creation import empty
 
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if not training:
         _floating(input, "leaky_relu_cpu")
-    noise = _noise(input, lower, upper, generator) if training else empty_like(input)
+    noise = _noise(input, lower, upper, generator) if training else empty(
+        tuple(input.shape), dtype=input.dtype, device=input.device)  # row-major, as torch's
     return call(row, (input,), {"noise": noise, "lower": lower, "upper": upper,
                                 "training": training})
 
@@ -112,7 +124,7 @@ rrelu = function_form(_rrelu_fn, Arguments("rrelu" + _SIGNATURE))
 rrelu_ = function_form(_rrelu__fn, Arguments("rrelu_" + _SIGNATURE))
 
 
-# --- book/chapters/16t_more_functional.md:334
+# --- book/chapters/16t_more_functional.md:349
 def functional_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     return (rrelu_ if inplace else rrelu)(input, lower, upper, training)
 

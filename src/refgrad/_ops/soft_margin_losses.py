@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:596
+# --- book/chapters/16t_more_functional.md:614
 """soft_margin_loss (a row) and multilabel_soft_margin_loss (composed)."""
 
 import numpy as np
 
 from refgrad._ops.activations import host, on_host
+from refgrad._ops.loss_kernel_gradients import soft_margin_loss_backward
 from refgrad._ops.margin_losses import reduced, reduction_of
 from refgrad._ops.table import Op, register
 
@@ -21,9 +22,8 @@ def _soft_margin(a, target, reduction):
 
 
 def _soft_margin_backward(g, self, target, reduction):
-    z = (-target * self).exp()
-    grad = -target * z / (z + 1)
-    return (grad * (g / self.numel() if reduction == 1 else g),)
+    # a row of its own: chapter "Gradients of the smooth activations and losses"
+    return (soft_margin_loss_backward(g, self, target, reduction),)
 
 
 SOFT_MARGIN_LOSS = register(Op(
@@ -32,7 +32,7 @@ SOFT_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:633
+# --- book/chapters/16t_more_functional.md:651
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.dispatch import call
     from refgrad._ops.functions import check_broadcast
@@ -53,7 +53,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
         "target": target.to(input.dtype).expand(shape), "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:655
+# --- book/chapters/16t_more_functional.md:673
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     from refgrad._ops.activation_functions import logsigmoid
