@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:470
+# --- book/chapters/16p_decompositions.md:432
 """The matrix exponential, by scaling and squaring a Taylor series."""
 
 import numpy as np
@@ -31,7 +31,7 @@ def _matrix_exp(a):
     return result
 
 
-# --- book/chapters/16p_decompositions.md:512
+# --- book/chapters/16p_decompositions.md:474
 def _matrix_exp_backward(g, self):
     from refgrad._creation import zeros_like
     from refgrad._ops.shaping import cat

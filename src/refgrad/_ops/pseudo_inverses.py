@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:552
+# --- book/chapters/16p_decompositions.md:514
 """The pseudo-inverse and the numerical rank, both cut off at torch's tolerance."""
 
 import numpy as np
@@ -38,7 +38,7 @@ def _pinv(a, atol, rtol, hermitian):
     return (right * inverted[..., None, :]) @ left.swapaxes(-1, -2)
 
 
-# --- book/chapters/16p_decompositions.md:607
+# --- book/chapters/16p_decompositions.md:569
 def _pinv_backward(g, self, result, atol, rtol, hermitian):
     A, P, G = self, result, g
     Pt, Gt = P.mT, G.mT
@@ -52,7 +52,7 @@ LINALG_PINV = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:628
+# --- book/chapters/16p_decompositions.md:590
 def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     if input.ndim < 2 or input.dtype.name not in ("float32", "float64"):
         raise RuntimeError(f"linalg.pinv({LEGACY[input.dtype]}{{{list(input.shape)}}}): "
@@ -83,7 +83,7 @@ def _number(tolerance):
     return tolerance._data if hasattr(tolerance, "_data") else float(tolerance)
 
 
-# --- book/chapters/16p_decompositions.md:660
+# --- book/chapters/16p_decompositions.md:622
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._tensor import make_tensor
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:335
+# --- book/chapters/16p_decompositions.md:297
 """The QR decomposition: linalg.qr and torch.qr."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _qr(a, mode):
     return column_major(Q), R
 
 
-# --- book/chapters/16p_decompositions.md:385
+# --- book/chapters/16p_decompositions.md:347
 def _qr_backward(grads, Q, R, mode):
     from refgrad._ops.shaping import cat
 
@@ -59,7 +59,7 @@ LINALG_QR = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:427
+# --- book/chapters/16p_decompositions.md:389
 def qr(A, mode="reduced"):
     if A.ndim < 2:
         raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
