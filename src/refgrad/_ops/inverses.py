@@ -9,6 +9,7 @@ import numpy as np
 
 from refgrad._c_names import c_type_name
 from refgrad._ops.dispatch import call
+from refgrad._ops.factor_gradients import cholesky_backward
 from refgrad._ops.factorizations import (
     CHOLESKY_EX_RESULT,
     INV_EX_RESULT,
@@ -55,13 +56,13 @@ LINALG_DET = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:280
+# --- book/chapters/16l_more_linalg.md:281
 def det(A):
     check_matrices(A, "linalg.det", low_precision="lu_cpu")
     return call(LINALG_DET, (A,), _factored(A))
 
 
-# --- book/chapters/16l_more_linalg.md:304
+# --- book/chapters/16l_more_linalg.md:305
 def _slogdet(a, LU, pivots):
     diagonal = np.diagonal(LU._data, axis1=-2, axis2=-1)
     sign = swap_sign(pivots._data, a.dtype) * np.sign(diagonal).prod(-1)
@@ -81,7 +82,7 @@ def linalg_slogdet(A, name="linalg.slogdet", kind=None):
     return (kind or LINALG_SLOGDET_RESULT)(sign, logabsdet)
 
 
-# --- book/chapters/16l_more_linalg.md:330
+# --- book/chapters/16l_more_linalg.md:331
 def logdet(input):
     from refgrad._ops.functions import where
 
@@ -94,13 +95,14 @@ def slogdet(input):
     return linalg_slogdet(input, kind=SLOGDET_RESULT)
 
 
-# --- book/chapters/16l_more_linalg.md:353
+# --- book/chapters/16l_more_linalg.md:357
 def _inv_ex(a):
     try:
-        return np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
+        inverse, info = np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
     except np.linalg.LinAlgError:  # singular: LAPACK would divide by the zero pivot
         lu, pivots, info = lu_factor(a)
-        return lu_solve(lu, pivots, np.eye(a.shape[-1], dtype=a.dtype, like=a)), info
+        inverse = lu_solve(lu, pivots, np.eye(a.shape[-1], dtype=a.dtype, like=a))
+    return _by_columns(inverse), info  # NOTE [Solutions by columns]: a solve's, against I
 
 
 LINALG_INV_EX = register(Op(
@@ -130,7 +132,7 @@ def _singular_inverse(info):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:401
+# --- book/chapters/16l_more_linalg.md:406
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -167,7 +169,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:458
+# --- book/chapters/16l_more_linalg.md:464
 def _cholesky_ex(a, upper):
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
@@ -175,27 +177,18 @@ def _cholesky_ex(a, upper):
         info = np.zeros(a.shape[:-2], dtype=np.int32, like=a)
     else:
         factor, info = np.full_like(a, np.nan), cholesky_info(lower)
-    return (factor.swapaxes(-1, -2).copy() if upper else factor), info
-
-
-def _cholesky_backward(grads, L, upper):
-    gL = grads[0]
-    if upper:
-        L, gL = L.mT, gL.mT
-    P = (L.mT @ gL).tril()
-    P = 0.5 * (P + P.tril(-1).mT)
-    inverse = inv(L)
-    return (inverse.mT @ P @ inverse,)
+    # laid out by columns as LAPACK leaves it: NOTE [Solutions by columns]
+    return _by_columns(factor.swapaxes(-1, -2) if upper else factor), info
 
 
 LINALG_CHOLESKY_EX = register(Op(
     "linalg_cholesky_ex", "LinalgCholeskyExBackward0", ("self",), forward=_cholesky_ex,
-    backward=_cholesky_backward, promote=False, outputs=("L", "info"),
+    backward=cholesky_backward, promote=False, outputs=("L", "info"),
     saves=(("L", ("self",)),),
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:487
+# --- book/chapters/16l_more_linalg.md:484
 def cholesky_ex(A, *, upper=False, check_errors=False):
     check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
     L, info = call(LINALG_CHOLESKY_EX, (A,), {"upper": upper})
@@ -210,7 +203,7 @@ def cholesky(A, *, upper=False):
     return cholesky_ex(A, upper=upper, check_errors=True).L
 
 
-# --- book/chapters/16l_more_linalg.md:525
+# --- book/chapters/16l_more_linalg.md:522
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -246,13 +239,13 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:562
+# --- book/chapters/16l_more_linalg.md:559
 def _solve_backward(g, A, LU, pivots, left, result, info=None):
-    gB = solve(A.mT, g, left=left)
-    vector = _is_vector(A.shape, result.shape)
-    gB_, X = (gB[..., None], result[..., None]) if vector else (gB, result)
-    gA = -(gB_ @ X.mT) if left else -(X.mT @ gB_)
-    return gA, gB
+    vector = _is_vector(A.shape, result.shape)  # a vector is a column throughout, as in torch
+    gB = solve(A.mT, g.unsqueeze(-1) if vector else g, left=left)
+    X = result.unsqueeze(-1) if vector else result
+    gA = -(gB @ X.mT) if left else -(X.mT @ gB)
+    return gA, (gB.squeeze(-1) if vector else gB)
 
 
 LINALG_SOLVE_EX = register(Op(
@@ -262,7 +255,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:583
+# --- book/chapters/16l_more_linalg.md:580
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
