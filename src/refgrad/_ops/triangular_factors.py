@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:297
+# --- book/chapters/16p_decompositions.md:300
 """The QR decomposition: linalg.qr and torch.qr."""
 
 import numpy as np
@@ -21,20 +21,20 @@ LINALG_QR_OUT_RESULT = _given_out(LINALG_QR_RESULT)
 
 
 def _qr(a, mode):
-    if mode == "r":
-        return np.empty((0,), dtype=a.dtype, like=a), np.linalg.qr(a, mode="r")
+    if mode == "r":  # both factors by columns, as LAPACK's geqrf leaves them
+        return np.empty((0,), dtype=a.dtype, like=a), column_major(np.linalg.qr(a, mode="r"))
     Q, R = np.linalg.qr(a, mode=mode)
-    return column_major(Q), R
+    return column_major(Q), column_major(R)
 
 
-# --- book/chapters/16p_decompositions.md:348
+# --- book/chapters/16p_decompositions.md:351
 LINALG_QR = register(Op(
     "linalg_qr", "LinalgQrBackward0", ("A",), forward=_qr, backward=qr_backward,
     promote=False, outputs=("Q", "R"), saves=(("Q", ("A",)), ("R", ("A",))),
 ))
 
 
-# --- book/chapters/16p_decompositions.md:364
+# --- book/chapters/16p_decompositions.md:367
 def qr(A, mode="reduced"):
     if A.ndim < 2:
         raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
