@@ -74,7 +74,7 @@ def qr_backward(grads, Q, R, mode):
     from refgrad._ops.shaping import cat
     from refgrad._ops.triangular_solves import solve_triangular
 
-    _check_qr(mode, Q.shape[-2], R.shape[-1])
+    _check_qr(mode, Q, R)
     gQ, gR = (_given(g) for g in grads)
     m, n = Q.shape[-2], R.shape[-1]
     if gQ is None and gR is None:
@@ -97,12 +97,12 @@ def qr_backward(grads, Q, R, mode):
     return (gA if gR is None else gA + Q @ gR,)
 
 
-def _check_qr(mode, m, n) -> None:
-    if mode == "r":
+def _check_qr(mode, Q, R) -> None:
+    if mode == "r":  # Q is empty: checked before any shape is read
         raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
                            "when mode='r'. Please use linalg.qr(A, mode='reduced') if you are "
                            "going to differentiate through linalg.qr.")
-    if mode == "complete" and m > n:
+    if mode == "complete" and Q.shape[-2] > R.shape[-1]:
         raise RuntimeError("The QR decomposition is not differentiable when mode='complete' "
                            "and nrows > ncols.")
 

@@ -228,18 +228,21 @@ def _solve_ex(a, b, LU, pivots, info, left):
 
 # NOTE [Solutions by columns]
 # A left solution is laid out with the last two dimensions by columns, a
-# vector's batch included; a right one by rows. The array owns its memory,
-# as a fresh result must for the engine to add a second gradient into it.
+# vector's batch included; a right one by rows. On the CPU the array owns its
+# memory, as a fresh result must for the engine to add a second gradient into it.
 def _by_columns(x):
     from refgrad._layouts import row_major
     from refgrad._ops.result_layout import moved_to
+    from refgrad._ops.singular_values import column_major
 
+    if type(x) is not np.ndarray:  # a device's array: a copy by columns, viewed back
+        return column_major(x)
     steps = list(row_major(x.shape[:-2] + (x.shape[-1], x.shape[-2])))
     steps[-1], steps[-2] = steps[-2], steps[-1]
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:559
+# --- book/chapters/16l_more_linalg.md:562
 def _solve_backward(g, A, LU, pivots, left, result, info=None):
     vector = _is_vector(A.shape, result.shape)  # a vector is a column throughout, as in torch
     gB = solve(A.mT, g.unsqueeze(-1) if vector else g, left=left)
@@ -255,7 +258,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:580
+# --- book/chapters/16l_more_linalg.md:583
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
