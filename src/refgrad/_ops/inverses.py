@@ -9,6 +9,7 @@ import numpy as np
 
 from refgrad._c_names import c_type_name
 from refgrad._ops.dispatch import call
+from refgrad._ops.factor_gradients import cholesky_backward
 from refgrad._ops.factorizations import (
     CHOLESKY_EX_RESULT,
     INV_EX_RESULT,
@@ -24,8 +25,8 @@ from refgrad._ops.factorizations import (
     lu_solve,
     swap_sign,
 )
+from refgrad._ops.linalg_gradients import det_backward, inv_backward, slogdet_backward
 from refgrad._ops.table import Op, register
-from refgrad.autograd._state import state
 
 
 # NOTE [Factored before the row]
@@ -49,73 +50,28 @@ def _det(a, LU, pivots):
     return swap_sign(pivots._data, a.dtype) * diagonal.prod(-1)
 
 
-def _det_backward(g, A, LU, pivots, result):
-    from refgrad._creation import zeros_like
-    from refgrad._ops.functions import where
-
-    if A.numel() == 0:
-        return (zeros_like(A),)
-    singular = result == 0
-    if state.grad_enabled and bool(singular._data.any()):  # NOTE [Cofactors]
-        return (g[..., None, None] * _cofactors(A),)
-    eye = _eye_like(A)
-    invertible = where(singular[..., None, None], eye, A)
-    return ((g * result)[..., None, None] * inv(invertible).mT,)
-
-
 LINALG_DET = register(Op(
-    "linalg_det", "LinalgDetBackward0", ("A",), forward=_det, backward=_det_backward,
+    "linalg_det", "LinalgDetBackward0", ("A",), forward=_det, backward=det_backward,
     promote=False, saves=(("A", ("A",)), ("LU", ("A",)), ("pivots", ("A",)), ("result", ("A",))),
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:297
-# NOTE [Cofactors]
-# The gradient of det at a singular matrix, differentiable again: the signed
-# determinants of the minors. n² determinants of size n-1 cost far more than
-# one inverse, so only a batch with a singular matrix in it pays for them.
-def _cofactors(A):
-    from refgrad._creation import ones_like
-    from refgrad._from_data import tensor
-
-    n, batch = A.shape[-1], tuple(A.shape[:-2])
-    if n == 1:
-        return ones_like(A)
-    others = tensor([j for i in range(n) for j in range(n) if j != i], device=A.device)
-    rows = A.index_select(-2, others).reshape(*batch, n, n - 1, n)
-    minors = rows.index_select(-1, others).reshape(*batch, n, n - 1, n, n - 1)
-    places = np.arange(n)
-    signs = tensor(np.where((places[:, None] + places[None, :]) % 2 == 1, -1.0, 1.0),
-                   dtype=A.dtype, device=A.device)
-    return det(minors.transpose(-3, -2)) * signs
-
-
-def _eye_like(A):
-    from refgrad._factories import eye
-
-    return eye(A.shape[-1], dtype=A.dtype, device=A.device)
-
-
-# --- book/chapters/16l_more_linalg.md:328
+# --- book/chapters/16l_more_linalg.md:281
 def det(A):
     check_matrices(A, "linalg.det", low_precision="lu_cpu")
     return call(LINALG_DET, (A,), _factored(A))
 
 
-# --- book/chapters/16l_more_linalg.md:350
+# --- book/chapters/16l_more_linalg.md:305
 def _slogdet(a, LU, pivots):
     diagonal = np.diagonal(LU._data, axis1=-2, axis2=-1)
     sign = swap_sign(pivots._data, a.dtype) * np.sign(diagonal).prod(-1)
     return sign, np.log(np.abs(diagonal)).sum(-1)
 
 
-def _slogdet_backward(grads, A, LU, pivots, sign):
-    return (grads[1][..., None, None] * call(LINALG_INV_EX, (A,))[0].mT,)
-
-
 LINALG_SLOGDET = register(Op(
     "linalg_slogdet", "LinalgSlogdetBackward0", ("A",), forward=_slogdet,
-    backward=_slogdet_backward, promote=False, outputs=("sign", "logabsdet"),
+    backward=slogdet_backward, promote=False, outputs=("sign", "logabsdet"),
     saves=(("A", ("A",)), ("LU", ("A",)), ("pivots", ("A",)), ("sign", ("A",))),
 ))
 
@@ -126,7 +82,7 @@ def linalg_slogdet(A, name="linalg.slogdet", kind=None):
     return (kind or LINALG_SLOGDET_RESULT)(sign, logabsdet)
 
 
-# --- book/chapters/16l_more_linalg.md:380
+# --- book/chapters/16l_more_linalg.md:331
 def logdet(input):
     from refgrad._ops.functions import where
 
@@ -139,22 +95,18 @@ def slogdet(input):
     return linalg_slogdet(input, kind=SLOGDET_RESULT)
 
 
-# --- book/chapters/16l_more_linalg.md:403
+# --- book/chapters/16l_more_linalg.md:357
 def _inv_ex(a):
     try:
-        return np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
+        inverse, info = np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
     except np.linalg.LinAlgError:  # singular: LAPACK would divide by the zero pivot
         lu, pivots, info = lu_factor(a)
-        return lu_solve(lu, pivots, np.eye(a.shape[-1], dtype=a.dtype, like=a)), info
-
-
-def _inv_backward(grads, inverse):
-    turned = inverse.mT
-    return (-(turned @ (grads[0] @ turned)),)
+        inverse = lu_solve(lu, pivots, np.eye(a.shape[-1], dtype=a.dtype, like=a))
+    return _by_columns(inverse), info  # NOTE [Solutions by columns]: a solve's, against I
 
 
 LINALG_INV_EX = register(Op(
-    "linalg_inv_ex", "LinalgInvExBackward0", ("A",), forward=_inv_ex, backward=_inv_backward,
+    "linalg_inv_ex", "LinalgInvExBackward0", ("A",), forward=_inv_ex, backward=inv_backward,
     promote=False, outputs=("inverse", "info"), saves=(("inverse", ("A",)),),
 ))
 
@@ -180,7 +132,7 @@ def _singular_inverse(info):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:456
+# --- book/chapters/16l_more_linalg.md:406
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -217,7 +169,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:513
+# --- book/chapters/16l_more_linalg.md:464
 def _cholesky_ex(a, upper):
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
@@ -225,27 +177,18 @@ def _cholesky_ex(a, upper):
         info = np.zeros(a.shape[:-2], dtype=np.int32, like=a)
     else:
         factor, info = np.full_like(a, np.nan), cholesky_info(lower)
-    return (factor.swapaxes(-1, -2).copy() if upper else factor), info
-
-
-def _cholesky_backward(grads, L, upper):
-    gL = grads[0]
-    if upper:
-        L, gL = L.mT, gL.mT
-    P = (L.mT @ gL).tril()
-    P = 0.5 * (P + P.tril(-1).mT)
-    inverse = inv(L)
-    return (inverse.mT @ P @ inverse,)
+    # laid out by columns as LAPACK leaves it: NOTE [Solutions by columns]
+    return _by_columns(factor.swapaxes(-1, -2) if upper else factor), info
 
 
 LINALG_CHOLESKY_EX = register(Op(
     "linalg_cholesky_ex", "LinalgCholeskyExBackward0", ("self",), forward=_cholesky_ex,
-    backward=_cholesky_backward, promote=False, outputs=("L", "info"),
+    backward=cholesky_backward, promote=False, outputs=("L", "info"),
     saves=(("L", ("self",)),),
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:542
+# --- book/chapters/16l_more_linalg.md:484
 def cholesky_ex(A, *, upper=False, check_errors=False):
     check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
     L, info = call(LINALG_CHOLESKY_EX, (A,), {"upper": upper})
@@ -260,7 +203,7 @@ def cholesky(A, *, upper=False):
     return cholesky_ex(A, upper=upper, check_errors=True).L
 
 
-# --- book/chapters/16l_more_linalg.md:574
+# --- book/chapters/16l_more_linalg.md:522
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -279,16 +222,33 @@ def _solve_ex(a, b, LU, pivots, info, left):
         x = np.linalg.solve(np.broadcast_to(a_, batch + a.shape[-2:]),
                             np.broadcast_to(matrix, batch + matrix.shape[-2:]))
     x = x.swapaxes(-1, -2).copy() if not left else x
-    return x[..., 0].copy() if vector else x
+    x = x[..., 0] if vector else x
+    return _by_columns(x) if left and x.ndim > 1 else x.copy()
 
 
-# --- book/chapters/16l_more_linalg.md:597
+# NOTE [Solutions by columns]
+# A left solution is laid out with the last two dimensions by columns, a
+# vector's batch included; a right one by rows. On the CPU the array owns its
+# memory, as a fresh result must for the engine to add a second gradient into it.
+def _by_columns(x):
+    from refgrad._layouts import row_major
+    from refgrad._ops.result_layout import moved_to
+    from refgrad._ops.singular_values import column_major
+
+    if type(x) is not np.ndarray:  # a device's array: a copy by columns, viewed back
+        return column_major(x)
+    steps = list(row_major(x.shape[:-2] + (x.shape[-1], x.shape[-2])))
+    steps[-1], steps[-2] = steps[-2], steps[-1]
+    return moved_to(x, tuple(steps))
+
+
+# --- book/chapters/16l_more_linalg.md:562
 def _solve_backward(g, A, LU, pivots, left, result, info=None):
-    gB = solve(A.mT, g, left=left)
-    vector = _is_vector(A.shape, result.shape)
-    gB_, X = (gB[..., None], result[..., None]) if vector else (gB, result)
-    gA = -(gB_ @ X.mT) if left else -(X.mT @ gB_)
-    return gA, gB
+    vector = _is_vector(A.shape, result.shape)  # a vector is a column throughout, as in torch
+    gB = solve(A.mT, g.unsqueeze(-1) if vector else g, left=left)
+    X = result.unsqueeze(-1) if vector else result
+    gA = -(gB @ X.mT) if left else -(X.mT @ gB)
+    return gA, (gB.squeeze(-1) if vector else gB)
 
 
 LINALG_SOLVE_EX = register(Op(
@@ -298,7 +258,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:618
+# --- book/chapters/16l_more_linalg.md:583
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY

@@ -7,8 +7,8 @@
 
 import numpy as np
 
-from refgrad._ops.arithmetic import BOTH_WANTED
 from refgrad._ops.dispatch import call
+from refgrad._ops.factor_gradients import lstsq_backward
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
 from refgrad.return_types import _structseq
@@ -49,36 +49,16 @@ def _lstsq(a, b, rcond, driver):
     return (x[..., 0] if vector else x), residuals
 
 
-# --- book/chapters/16r_solvers.md:1212
-def _lstsq_backward(grads, self, b, solution, rcond, driver, wanted=BOTH_WANTED):
-    from refgrad._ops.pseudo_inverses import _pinv_backward, pinv
-
-    gX, gR = grads
-    vector = _vector(self.shape, b.shape)
-    B, X = (b.unsqueeze(-1), solution.unsqueeze(-1)) if vector else (b, solution)
-    gX = gX.unsqueeze(-1) if vector else gX
-    P = pinv(self)
-    # NOTE [Only the gradients asked for]
-    gA = _pinv_backward(gX @ B.mT, self, P, None, None, False)[0] if wanted[0] else None
-    gB = P.mT @ gX if wanted[1] else None
-    if gR.numel():
-        W = 2 * (B - self @ X) * gR.unsqueeze(-2)
-        gA = None if gA is None else gA - W @ X.mT
-        gB = None if gB is None else gB + W
-    gB = gB.squeeze(-1) if vector and gB is not None else gB  # then each back to its own batch
-    return (None if gA is None else gA.sum_to_size(self.shape),
-            None if gB is None else gB.sum_to_size(b.shape))
-
-
+# --- book/chapters/16r_solvers.md:1213
 LINALG_LSTSQ = register(Op(
     "linalg_lstsq", "LinalgLstsqBackward0", ("self", "b"), forward=_lstsq,
-    backward=_lstsq_backward, promote=False, outputs=("solution", "residuals"),
+    backward=lstsq_backward, promote=False, outputs=("solution", "residuals"),
     saves=(("self", ("self", "b")), ("b", ("self", "b")), ("solution", ("self", "b"))),
     hides=("rcond", "driver"),
 ))
 
 
-# --- book/chapters/16r_solvers.md:1245
+# --- book/chapters/16r_solvers.md:1226
 def lstsq(A, B, rcond=None, *, driver=None):
     from refgrad._tensor import make_tensor
 
@@ -93,7 +73,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return LSTSQ_RESULT(solution, residuals, make_tensor(rank), make_tensor(values))
 
 
-# --- book/chapters/16r_solvers.md:1267
+# --- book/chapters/16r_solvers.md:1248
 def _check(A, B, driver) -> None:
     from refgrad._ops.functions import check_broadcast
 

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:470
+# --- book/chapters/16p_decompositions.md:410
 """The matrix exponential, by scaling and squaring a Taylor series."""
 
 import numpy as np
 
 from refgrad._ops.dispatch import call
+from refgrad._ops.factor_gradients import matrix_exp_backward
 from refgrad._ops.factorizations import check_matrices
 from refgrad._ops.table import Op, register
 
@@ -31,20 +32,10 @@ def _matrix_exp(a):
     return result
 
 
-# --- book/chapters/16p_decompositions.md:512
-def _matrix_exp_backward(g, self):
-    from refgrad._creation import zeros_like
-    from refgrad._ops.shaping import cat
-
-    n = self.shape[-1]
-    turned = self.mT
-    block = cat([cat([turned, g], -1), cat([zeros_like(turned), turned], -1)], -2)
-    return (matrix_exp(block)[..., :n, n:],)
-
-
+# --- book/chapters/16p_decompositions.md:453
 LINALG_MATRIX_EXP = register(Op(
     "linalg_matrix_exp", "LinalgMatrixExpBackward0", ("self",), forward=_matrix_exp,
-    backward=_matrix_exp_backward, promote=False, saves=(("self", ("self",)),),
+    backward=matrix_exp_backward, promote=False, saves=(("self", ("self",)),),
 ))
 
 

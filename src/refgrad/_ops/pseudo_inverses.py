@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:552
+# --- book/chapters/16p_decompositions.md:483
 """The pseudo-inverse and the numerical rank, both cut off at torch's tolerance."""
 
 import numpy as np
 
 from refgrad._ops.dispatch import call
+from refgrad._ops.factor_gradients import pinv_backward
 from refgrad._ops.singular_values import svd
 from refgrad._ops.spectral import eigh
 from refgrad._ops.table import Op, register
@@ -38,21 +39,15 @@ def _pinv(a, atol, rtol, hermitian):
     return (right * inverted[..., None, :]) @ left.swapaxes(-1, -2)
 
 
-# --- book/chapters/16p_decompositions.md:607
-def _pinv_backward(g, self, result, atol, rtol, hermitian):
-    A, P, G = self, result, g
-    Pt, Gt = P.mT, G.mT
-    return (-(Pt @ G @ Pt) + (Gt - A @ (P @ Gt)) @ (P @ Pt) + (Pt @ P) @ (Gt - (Gt @ P) @ A),)
-
-
+# --- book/chapters/16p_decompositions.md:540
 LINALG_PINV = register(Op(
-    "linalg_pinv", "LinalgPinvBackward0", ("self",), forward=_pinv, backward=_pinv_backward,
+    "linalg_pinv", "LinalgPinvBackward0", ("self",), forward=_pinv, backward=pinv_backward,
     promote=False, saves=(("self", ("self",)), ("result", ("self",))),
     hides=("atol", "rtol", "hermitian"),
 ))
 
 
-# --- book/chapters/16p_decompositions.md:628
+# --- book/chapters/16p_decompositions.md:555
 def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     if input.ndim < 2 or input.dtype.name not in ("float32", "float64"):
         raise RuntimeError(f"linalg.pinv({LEGACY[input.dtype]}{{{list(input.shape)}}}): "
@@ -83,7 +78,7 @@ def _number(tolerance):
     return tolerance._data if hasattr(tolerance, "_data") else float(tolerance)
 
 
-# --- book/chapters/16p_decompositions.md:660
+# --- book/chapters/16p_decompositions.md:587
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._tensor import make_tensor
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from refgrad._ops.dispatch import call
 from refgrad._ops.factorizations import _LinAlgError, check_floating
+from refgrad._ops.linalg_spectral_gradients import svd_backward
 from refgrad._ops.table import Op, register
 from refgrad.return_types import _given_out, _structseq
 
@@ -40,7 +41,7 @@ def _svd(a, full_matrices, S_sym_argsize_minus_1):
     return column_major(U), S, column_major(Vh)
 
 
-# --- book/chapters/16p_decompositions.md:125
+# --- book/chapters/16p_decompositions.md:126
 # NOTE [Zeros for an absent gradient]
 # A node of several outputs gets zeros for those no loss reached. The terms
 # of the vectors' gradients divide by differences of values, so where the
@@ -50,39 +51,14 @@ def absent(g) -> bool:
     return not g.requires_grad and not g._data.any()
 
 
-def _svd_backward(grads, U, S, Vh, full_matrices, S_sym_argsize_minus_1):
-    from refgrad._factories import eye
-    from refgrad._ops.tiling import diag_embed
-
-    gU, gS, gVh = grads
-    if full_matrices:  # only the first k vectors are determined by A
-        k = S_sym_argsize_minus_1
-        U, gU, Vh, gVh = U[..., :k], gU[..., :k], Vh[..., :k, :], gVh[..., :k, :]
-    gA = diag_embed(gS)
-    if not (absent(gU) and absent(gVh)):
-        UtgU, VtgV = U.mT @ gU, Vh @ gVh.mT
-        squares = S * S
-        E = squares.unsqueeze(-2) - squares.unsqueeze(-1)
-        E = E + eye(E.shape[-1], dtype=E.dtype, device=E.device)  # its diagonal divides zeros
-        gA = gA + (UtgU - UtgU.mT) / E * S.unsqueeze(-2) + S.unsqueeze(-1) * (
-            (VtgV - VtgV.mT) / E)
-    gA = U @ gA @ Vh
-    m, n = U.shape[-2], Vh.shape[-1]
-    if m > S.shape[-1] and not absent(gU):
-        gA = gA + ((gU - U @ UtgU) / S.unsqueeze(-2)) @ Vh
-    if n > S.shape[-1] and not absent(gVh):
-        gA = gA + U @ ((gVh.mT - Vh.mT @ VtgV) / S.unsqueeze(-2)).mT
-    return (gA,)
-
-
 LINALG_SVD = register(Op(
-    "linalg_svd", "LinalgSvdBackward0", ("A",), forward=_svd, backward=_svd_backward,
+    "linalg_svd", "LinalgSvdBackward0", ("A",), forward=_svd, backward=svd_backward,
     promote=False, outputs=("U", "S", "Vh"),
     saves=(("U", ("A",)), ("S", ("A",)), ("Vh", ("A",))),
 ))
 
 
-# --- book/chapters/16p_decompositions.md:179
+# --- book/chapters/16p_decompositions.md:155
 def svd(A, full_matrices=True, *, driver=None):
     _check_svd(A, "linalg.svd: The input tensor A must have at least 2 dimensions.")
     if driver is not None:

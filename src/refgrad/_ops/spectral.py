@@ -2,14 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:233
+# --- book/chapters/16p_decompositions.md:209
 """Eigenvalues and eigenvectors of symmetric matrices: linalg.eigh and linalg.eigvalsh."""
 
 import numpy as np
 
 from refgrad._ops.dispatch import call
 from refgrad._ops.factorizations import check_square
-from refgrad._ops.singular_values import absent, column_major
+from refgrad._ops.linalg_spectral_gradients import eigh_backward
+from refgrad._ops.singular_values import column_major
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
 from refgrad.return_types import _given_out, _structseq
@@ -23,30 +24,15 @@ def _eigh(a, UPLO):
     return eigenvalues, column_major(eigenvectors)
 
 
-# --- book/chapters/16p_decompositions.md:271
-def _eigh_backward(grads, eigenvalues, eigenvectors, UPLO):
-    from refgrad._factories import eye
-    from refgrad._ops.tiling import diag_embed
-
-    gL, gV = grads
-    L, V = eigenvalues, eigenvectors
-    inner = diag_embed(gL)
-    if not absent(gV):  # NOTE [Zeros for an absent gradient]
-        VtgV = V.mT @ gV
-        E = L.unsqueeze(-2) - L.unsqueeze(-1)
-        E = E + eye(E.shape[-1], dtype=E.dtype, device=E.device)  # its diagonal divides zeros
-        inner = inner + 0.5 * (VtgV - VtgV.mT) / E
-    return (V @ inner @ V.mT,)
-
-
+# --- book/chapters/16p_decompositions.md:248
 LINALG_EIGH = register(Op(
-    "linalg_eigh", "LinalgEighBackward0", ("A",), forward=_eigh, backward=_eigh_backward,
+    "linalg_eigh", "LinalgEighBackward0", ("A",), forward=_eigh, backward=eigh_backward,
     promote=False, outputs=("eigenvalues", "eigenvectors"), hides=("UPLO",),
     saves=(("eigenvalues", ("A",)), ("eigenvectors", ("A",))),
 ))
 
 
-# --- book/chapters/16p_decompositions.md:299
+# --- book/chapters/16p_decompositions.md:261
 def eigh(A, UPLO="L"):
     return LINALG_EIGH_RESULT(*call(LINALG_EIGH, (A,), {"UPLO": _check_eigh(A, UPLO)}))
 

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:335
+# --- book/chapters/16p_decompositions.md:300
 """The QR decomposition: linalg.qr and torch.qr."""
 
 import numpy as np
 
 from refgrad._ops.dispatch import call
+from refgrad._ops.factor_gradients import qr_backward
 from refgrad._ops.factorizations import check_floating
 from refgrad._ops.singular_values import column_major
 from refgrad._ops.table import Op, register
@@ -20,46 +21,20 @@ LINALG_QR_OUT_RESULT = _given_out(LINALG_QR_RESULT)
 
 
 def _qr(a, mode):
-    if mode == "r":
-        return np.empty((0,), dtype=a.dtype, like=a), np.linalg.qr(a, mode="r")
+    if mode == "r":  # both factors by columns, as LAPACK's geqrf leaves them
+        return np.empty((0,), dtype=a.dtype, like=a), column_major(np.linalg.qr(a, mode="r"))
     Q, R = np.linalg.qr(a, mode=mode)
-    return column_major(Q), R
+    return column_major(Q), column_major(R)
 
 
-# --- book/chapters/16p_decompositions.md:385
-def _qr_backward(grads, Q, R, mode):
-    from refgrad._ops.shaping import cat
-
-    if mode == "r":
-        raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
-                           "when mode='r'. Please use linalg.qr(A, mode='reduced') if you are "
-                           "going to differentiate through linalg.qr.")
-    gQ, gR = grads
-    m, n = Q.shape[-2], R.shape[-1]
-    if mode == "complete" and m > n:
-        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' "
-                           "and nrows > ncols.")
-    if m >= n:
-        return (_square_backward(gQ, gR, Q, R),)
-    Y, gV = Q @ R[..., m:], gR[..., m:]  # A's last n - m columns, and their part of gR
-    gX = _square_backward(gQ + Y @ gV.mT, gR[..., :m], Q, R[..., :m])
-    return (cat([gX, Q @ gV], -1),)
-
-
-def _square_backward(gQ, gR, Q, R):
-    from refgrad._ops.inverses import solve
-
-    M = Q.mT @ gQ - gR @ R.mT
-    return solve(R.mT, gQ + Q @ ((M - M.mT).tril(-1) - M), left=False)
-
-
+# --- book/chapters/16p_decompositions.md:351
 LINALG_QR = register(Op(
-    "linalg_qr", "LinalgQrBackward0", ("A",), forward=_qr, backward=_qr_backward,
+    "linalg_qr", "LinalgQrBackward0", ("A",), forward=_qr, backward=qr_backward,
     promote=False, outputs=("Q", "R"), saves=(("Q", ("A",)), ("R", ("A",))),
 ))
 
 
-# --- book/chapters/16p_decompositions.md:427
+# --- book/chapters/16p_decompositions.md:367
 def qr(A, mode="reduced"):
     if A.ndim < 2:
         raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
