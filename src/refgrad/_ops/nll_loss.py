@@ -108,7 +108,8 @@ def _check(input, target, weight, ignore_index, kernel):
                            f"or no classes but got weight tensor of shape: {_shape(weight)}")
     if not input.dtype.is_floating_point:
         raise not_implemented_for(kernel, input._data.dtype)
-    if weight is not None and weight.dtype is not input.dtype:  # NOTE [A weight of the input's dtype]
+    # NOTE [A weight of the input's dtype]
+    if weight is not None and weight.dtype is not input.dtype:
         raise RuntimeError(f"expected scalar type {LEGACY[input.dtype]} but found "
                            f"{LEGACY[weight.dtype]}")
     t = host(target._data)
@@ -117,7 +118,7 @@ def _check(input, target, weight, ignore_index, kernel):
         raise IndexError(f"Target {t[wrong].flat[0]} is out of bounds.")
 
 
-# --- book/chapters/16q_functional.md:1332
+# --- book/chapters/16q_functional.md:1333
 def _run(row, input, target, weight, reduction, ignore_index):
     from refgrad._ops.dispatch import call
 
@@ -161,7 +162,7 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
     return _run(NLL_LOSS2D, input, target, weight, reduction, ignore_index)
 
 
-# --- book/chapters/16q_functional.md:1380
+# --- book/chapters/16q_functional.md:1381
 def nll_loss_nd(input, target, weight, reduction, ignore_index):
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
