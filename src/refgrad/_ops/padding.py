@@ -77,11 +77,12 @@ def _sources(spatial, padding, mode):
 def _gathered(a, padding, mode):
     k = len(padding) // 2
     sources = _sources(a.shape[a.ndim - k:], padding, mode)
-    flat = a.reshape(*a.shape[:a.ndim - k], -1)
+    # NOTE [Empty batches reshape by size]
+    flat = a.reshape(*a.shape[:a.ndim - k], int(np.prod(a.shape[a.ndim - k:])))
     return flat[..., sources.ravel()].reshape(*a.shape[:a.ndim - k], *sources.shape)
 
 
-# --- book/chapters/16q_functional.md:2071
+# --- book/chapters/16q_functional.md:2072
 def _pad_row(mode, k):
     from refgrad._ops.activations import on_host
     from refgrad._ops.result_layout import suggested_format_result
@@ -106,7 +107,7 @@ _ROWS = {("reflection", 1): REFLECTION_PAD1D, ("reflection", 2): REFLECTION_PAD2
          ("replication", 2): REPLICATION_PAD2D, ("replication", 3): REPLICATION_PAD3D}
 
 
-# --- book/chapters/16q_functional.md:2160
+# --- book/chapters/16q_functional.md:2163
 _COMBINATIONS = (
     "Supported combinations for non-constant padding:\n"
     "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
@@ -127,7 +128,7 @@ def _copied_pad(input, pad, mode):
         from refgrad._ops.circular_padding import circular_pad
 
         return circular_pad(input, pad)
-    if 0 in tuple(input.shape[1:]):
+    if 0 in tuple(input.shape[input.ndim - k - 1:]):  # only a batch dimension may be empty
         raise RuntimeError(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 "
                            "batch size and other non-zero dimensions for input, but got: "
                            f"{_listed(input.shape)}")

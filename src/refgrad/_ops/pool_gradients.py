@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1380
+# --- book/chapters/16u_convolution_and_pooling.md:1396
 """The gradients of the pools, as rows of their own."""
 
 import itertools
@@ -39,10 +39,11 @@ def _gathered(n):
     def backward(g, indices, self_sym_sizes):
         from refgrad._memory_formats import suggest_memory_format
 
-        size = (*indices.shape[:indices.ndim - n], -1)
+        batch = tuple(indices.shape[:indices.ndim - n])  # NOTE [Empty batches reshape by size]
+        plane, windows = (int(np.prod(t.shape[t.ndim - n:])) for t in (g, indices))
         laid = suggest_memory_format(tuple(indices.shape), indices.stride())
-        first = g.contiguous(memory_format=laid).view(size).gather(
-            -1, indices.view(size)).view(indices.shape)
+        first = g.contiguous(memory_format=laid).view(*batch, plane).gather(
+            -1, indices.view(*batch, windows)).view(indices.shape)
         return first, input_zeros(self_sym_sizes, g)
 
     return backward
@@ -64,7 +65,7 @@ ADAPTIVE_MAX_POOL2D_BACKWARD, ADAPTIVE_MAX_POOL3D_BACKWARD = (_max_row(
     suggested_format_result if n == 2 else _row_major) for n in (2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1454
+# --- book/chapters/16u_convolution_and_pooling.md:1471
 def _average_kernel(n):
     def spread(g, self, **params):
         from refgrad._ops.pooled import pooled_gradient
@@ -95,7 +96,7 @@ AVG_POOL2D_BACKWARD, AVG_POOL3D_BACKWARD = (gradient_row(
     _average_twice(n)) for n in (2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1486
+# --- book/chapters/16u_convolution_and_pooling.md:1503
 def _adaptive_kernel(g, self, **sizes):
     from refgrad._ops.adaptive_pool import _bounds
 
