@@ -106,3 +106,22 @@ def test_an_unbatched_input_without_channels_pools_adaptively():
     values, indices = F.adaptive_max_pool1d(torch.zeros(0, 4), 2, return_indices=True)
     assert values.shape == indices.shape == (0, 2)
     assert indices.dtype == torch.int64
+
+
+@pytest.mark.parametrize(("shape", "size"), [((2, 0, 4, 4), 2), ((2, 0, 4), 3)])
+def test_an_adaptive_average_pool_without_channels_is_refused_on_the_way_back(shape, size):
+    x = torch.zeros(*shape, requires_grad=True)
+    pool = F.adaptive_avg_pool2d if len(shape) == 4 else F.adaptive_avg_pool1d
+    out = pool(x, size)
+    sizes = "[2, 0, 2, 2]" if len(shape) == 4 else "[2, 0, 1, 3]"
+    with raises(RuntimeError, "adaptive_avg_pool2d_backward(): Expected grad_output to have "
+                "non-zero size for non-batch dimensions, but grad_output has sizes "
+                f"{sizes} with dimension 1 being empty"):
+        out.sum().backward()
+
+
+@pytest.mark.parametrize("shape", [(2, 0, 4, 4), (0, 4, 4)])
+def test_a_mean_pool_or_an_unbatched_one_without_channels_gives_gradients(shape):
+    x = torch.zeros(*shape, requires_grad=True)
+    F.adaptive_avg_pool2d(x, 1 if len(shape) == 4 else 2).sum().backward()
+    assert x.grad.shape == x.shape

@@ -145,5 +145,20 @@ ROWS = {row.name[:-len("_backward")]: row for row in (
 
 
 def adaptive_avg_pool_backward(g, self, n):
+    from refgrad._ops.normalization import _listed
+
+    empty = [i for i in range(1, g.ndim) if not g.shape[i]] if n == 2 else []
+    if empty:  # NOTE [An empty channel pools forward only]
+        raise RuntimeError("adaptive_avg_pool2d_backward(): Expected grad_output to have "
+                           "non-zero size for non-batch dimensions, but grad_output has sizes "
+                           f"{_listed(g.shape)} with dimension {empty[0]} being empty")
     sizes = {f"grad_output_sym_argsize_minus_{k}": g.shape[-k] for k in range(1, n + 1)}
     return call(ROWS[f"_adaptive_avg_pool{n}d"], (g, self), sizes)
+
+
+# NOTE [An empty channel pools forward only]
+# The two-dimensional adaptive average pool takes an input without channels
+# (an empty result), but its gradient kernel refuses a gradient with an
+# empty dimension other than the first, when the backward pass reaches it.
+# An output of one element per plane is a mean instead, whose gradient has
+# no such check; the three-dimensional pool refuses in the forward already.
