@@ -63,3 +63,45 @@ def test_a_missing_tangent_is_a_row_major_zero(combine, copied):
     assert primal.stride() == tangent.stride() == (1, 2)
     assert tangent._version == int(copied)
     assert (tangent.grad_fn.name() == "torch::autograd::CopyBackwards") == copied
+
+
+@pytest.mark.parametrize(("copy", "strides"), [
+    (lambda d: d.contiguous(), (3, 1)),
+    (lambda d: d.clone(memory_format=torch.contiguous_format), (3, 1)),
+    (lambda d: torch.clone(d, memory_format=torch.contiguous_format), (3, 1)),
+    (lambda d: d.to(torch.float32, memory_format=torch.contiguous_format), (3, 1)),
+    (lambda d: d.float().contiguous(), (3, 1)),
+    (lambda d: d.clone(), (1, 2)), (lambda d: d.to(torch.float32), (1, 2))])
+def test_a_copy_moved_to_a_memory_format_moves_its_tangent_along(copy, strides):
+    primal = torch.rand(3, 2, dtype=torch.float64).t()
+    with fwAD.dual_level():
+        given = torch.rand(3, 2, dtype=torch.float64).t()
+        out, tangent = fwAD.unpack_dual(copy(fwAD.make_dual(primal, given)))
+    assert out.stride() == tangent.stride() == strides
+    assert tangent._version == 0 and not tangent.requires_grad
+    assert torch.equal(tangent, given.to(tangent.dtype))
+
+
+@pytest.mark.parametrize("copy", [
+    lambda d: d.contiguous(memory_format=torch.channels_last),
+    lambda d: d.clone(memory_format=torch.channels_last),
+    lambda d: d.to(memory_format=torch.channels_last),
+    lambda d: d.contiguous(memory_format=torch.channels_last).contiguous()])
+def test_a_four_dimensional_tangent_follows_channels_last_and_back(copy):
+    primal = torch.rand(2, 3, 4, 5, dtype=torch.float64)
+    with fwAD.dual_level():
+        given = torch.rand(2, 3, 4, 5, dtype=torch.float64)
+        out, tangent = fwAD.unpack_dual(copy(fwAD.make_dual(primal, given)))
+    assert tangent.stride() == out.stride()
+    assert tangent._version == 0
+    assert torch.equal(tangent, given)
+
+
+def test_a_tangent_that_requires_grad_is_moved_and_stays_connected():
+    leaf = torch.rand(3, 2, dtype=torch.float64, requires_grad=True)
+    with fwAD.dual_level():
+        out, tangent = fwAD.unpack_dual(
+            fwAD.make_dual(torch.rand(3, 2, dtype=torch.float64).t(), leaf.t()).contiguous())
+    assert tangent.stride() == out.stride() == (3, 1)
+    (grad,) = torch.autograd.grad(tangent.sum(), leaf)
+    assert torch.equal(grad, torch.ones_like(leaf))

@@ -43,7 +43,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:724
+# --- book/chapters/05_creation.md:729
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,15 +53,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:842
+# --- book/chapters/05_creation.md:847
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1388
+# --- book/chapters/05_creation.md:1393
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1447
+# --- book/chapters/05_creation.md:1452
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -75,7 +75,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:1970
+# --- book/chapters/05_creation.md:1975
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -100,11 +100,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2345
+# --- book/chapters/05_creation.md:2350
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:2500
+# --- book/chapters/05_creation.md:2505
 from refgrad._factory_arguments import asarray
 
 
@@ -167,14 +167,14 @@ from refgrad._ops.measures import amax, amin, norm, std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:1080
+# --- book/chapters/16d_indexing.md:1084
 from refgrad._ops.indexing import index_put, narrow, select
 from refgrad._ops.shaping import (
     cat, concat, concatenate, flatten, permute, t, transpose,
 )
 
 
-# --- book/chapters/16d_indexing.md:1620
+# --- book/chapters/16d_indexing.md:1624
 from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
@@ -191,7 +191,7 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:475
+# --- book/chapters/16f_more_elementwise.md:485
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
     absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
@@ -435,12 +435,12 @@ from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1063
+# --- book/chapters/16u_convolution_and_pooling.md:1075
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1346
+# --- book/chapters/16u_convolution_and_pooling.md:1362
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 

@@ -136,7 +136,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:862
+# --- book/chapters/05_creation.md:867
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     strides = copy_strides(t, memory_format)  # first: a rank that does not fit makes nothing
     return laid_out(factory(
@@ -165,7 +165,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:899
+# --- book/chapters/05_creation.md:904
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -207,7 +207,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:1035
+# --- book/chapters/05_creation.md:1040
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))

@@ -9,6 +9,7 @@ import numpy as np
 
 from refgrad._backend import zero_strided
 from refgrad._tensor import Tensor
+from refgrad.autograd._state import dual_levels
 
 
 def laid_out(out: Tensor, strides) -> Tensor:
@@ -32,6 +33,10 @@ def relaid(out: Tensor, strides) -> Tensor:
                      else np.lib.stride_tricks.as_strided(data, data.shape, wanted))
             moved[...] = data
             out._data = moved
+            if dual_levels:  # its tangent moves with it: chapter "Forward-mode AD"
+                from refgrad.autograd.forward_ad import follow_layout
+
+                follow_layout(out)
     return out
 
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1096
+# --- book/chapters/16u_convolution_and_pooling.md:1108
 """Adaptive average and max pools: rows, and torch's functions and F's."""
 
 import itertools
@@ -13,7 +13,7 @@ import numpy as np
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
 from refgrad._ops import pool_gradients
-from refgrad._ops.max_pool import best, max_pool_backward
+from refgrad._ops.max_pool import best, flat_windows, max_pool_backward
 from refgrad._ops.table import Op, register
 
 
@@ -42,12 +42,12 @@ def _adaptive_avg(a, output_size):
     return suggested_format_result(out.astype(a.dtype), a)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1141
+# --- book/chapters/16u_convolution_and_pooling.md:1153
 def _adaptive_avg_backward(g, self, output_size):
     return (pool_gradients.adaptive_avg_pool_backward(g, self, len(output_size)),)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1151
+# --- book/chapters/16u_convolution_and_pooling.md:1163
 def _adaptive_max(a, output_size):
     n = len(output_size)
     shape = a.shape[-n:]
@@ -57,7 +57,7 @@ def _adaptive_max(a, output_size):
     bounds = [_bounds(size, o, None) for size, o in zip(shape, output_size)]  # on the host
     for at in itertools.product(*(range(o) for o in output_size)):
         cut = tuple(slice(start[o], stop[o]) for o, (start, stop) in zip(at, bounds))
-        window = a[(..., *cut)].reshape(*a.shape[:-n], -1)
+        window = flat_windows(a[(..., *cut)], n)  # NOTE [Empty batches reshape by size]
         values[(..., *at)], indices[(..., *at)] = best(window, places[cut].reshape(-1))
     return values, indices
 
@@ -84,7 +84,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1195
+# --- book/chapters/16u_convolution_and_pooling.md:1207
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -126,7 +126,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1240
+# --- book/chapters/16u_convolution_and_pooling.md:1252
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -148,7 +148,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1269
+# --- book/chapters/16u_convolution_and_pooling.md:1283
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -159,6 +159,8 @@ def _one_dimensional(name, input, output_size):
     if len(output_size) != 1:
         raise RuntimeError(f"{name}() argument 'output_size' should contain one int (got "
                            f"{len(output_size)})")
+    if name == "adaptive_max_pool1d":  # its own words, for the sizes it was given
+        _nonempty(input, name, range(1, input.ndim))
     return input.unsqueeze(-2), (1, *output_size)
 
 
@@ -185,7 +187,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1309
+# --- book/chapters/16u_convolution_and_pooling.md:1325
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

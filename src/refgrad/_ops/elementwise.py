@@ -202,7 +202,8 @@ def _every(find):
     def forward(a, dims, keepdim):
         from refgrad._ops.result_layout import row_major_result
 
-        out = np.asarray(find(a, axis=dims, keepdims=keepdim))  # dims None: every one
+        axis = None if a.ndim == 0 else dims  # None: every one; a 0-d tensor is its only one
+        out = np.asarray(find(a, axis=axis, keepdims=keepdim))
         out = out.astype(np.uint8) if a.dtype == np.uint8 else out
         return row_major_result(out)  # NOTE [Results written row-major]
 
@@ -215,7 +216,7 @@ ALL = register(Op("all", None, ("self",), forward=_every(np.all), promote=False)
 ANY = register(Op("any", None, ("self",), forward=_every(np.any), promote=False))
 
 
-# --- book/chapters/16f_more_elementwise.md:309
+# --- book/chapters/16f_more_elementwise.md:310
 def _function(row):
     from refgrad._ops.dispatch import call
 
@@ -263,7 +264,7 @@ def _atan2(name, input, other):
     return call(ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:358
+# --- book/chapters/16f_more_elementwise.md:359
 def argmax(input, dim=None, keepdim=False):
     return _locate(ARGMAX, input, dim, keepdim)
 
@@ -299,19 +300,28 @@ def any(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
     return _reduce_truth(ANY, input, dim, keepdim)
 
 
+# NOTE [One dimension or several]
+# torch's all and any have an overload for one dimension (all.dim, an int)
+# and one for a list of them (all.dims), and a dispatch mode sees which one
+# the caller chose: x.any(0) is aten.any.dim, x.any((0,)) aten.any.dims,
+# though both reduce the same dimension. The row's `dims` keeps that form,
+# an int for one dimension given alone and a tuple for a sequence, so that
+# the mode's name (chapter "The names a dispatch mode sees") can tell them
+# apart; NumPy's axis takes either.
 def _reduce_truth(row, input, dim, keepdim):
+    from refgrad._dtype import python_number
     from refgrad._ops.dispatch import call
     from refgrad._ops.functions import dim_tuple
 
     dims = None if dim is None else dim_tuple(dim, input.ndim)
-    if dims is not None and input.ndim == 0:
-        dims = None  # a 0-d tensor's only dimension is itself
-    elif dims is not None:
-        dims = tuple(d % input.ndim for d in dims)
+    if dims is not None:  # a 0-d tensor's only dimension, 0 or -1, is itself
+        dims = tuple(d % input.ndim for d in dims) if input.ndim else (0,) * len(dims)
+        if isinstance(python_number(dim), int):  # NOTE [One dimension or several]
+            dims = dims[0]
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:413
+# --- book/chapters/16f_more_elementwise.md:423
 def square(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:374
+# --- book/chapters/16d_indexing.md:378
 """Indexing rows (select, slice, index, and the rows of their gradients) and their functions."""
 
 import re
@@ -34,7 +34,7 @@ def _slice(a, dim, start, end, step):
     return out
 
 
-# --- book/chapters/16d_indexing.md:419
+# --- book/chapters/16d_indexing.md:423
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -56,7 +56,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:450
+# --- book/chapters/16d_indexing.md:454
 _WHOLE = 2**63 - 1  # the end of a slice that runs to the end, as torch says it
 
 SLICE = register(Op(
@@ -76,7 +76,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:486
+# --- book/chapters/16d_indexing.md:490
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -126,7 +126,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:550
+# --- book/chapters/16d_indexing.md:554
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -155,7 +155,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:580
+# --- book/chapters/16d_indexing.md:584
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -180,7 +180,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:606
+# --- book/chapters/16d_indexing.md:610
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -251,7 +251,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:703
+# --- book/chapters/16d_indexing.md:707
 def select(input, dim, index):
     return select_at(input, dim, index, None)
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:715
+# --- book/chapters/16u_convolution_and_pooling.md:717
 """max_pool2d_with_indices and max_pool3d_with_indices: rows, and the pools built on them."""
 
 import numpy as np
@@ -23,8 +23,18 @@ def _max_pool(a, n, kernel_size, stride, padding, dilation, ceil_mode):
     windows = padded_windows(a, kernel, stride, padding, dilation, sizes, lowest)
     places = padded_windows(np.arange(int(np.prod(shape)), like=a).reshape(shape), kernel,
                             stride, padding, dilation, sizes, -1)
-    return best(windows.reshape(*windows.shape[:-n], -1),
-                places.reshape(*places.shape[:-n], -1))
+    return best(flat_windows(windows, n), flat_windows(places, n))
+
+
+# NOTE [Empty batches reshape by size]
+# A pool or a pad of an empty batch is an empty result of the right shape
+# in torch, and its gradients are empty too. Flattening the last
+# dimensions with a -1 would not give that: NumPy (and view) cannot infer a
+# size from zero elements, so where an array is flattened here the
+# flattened size is written out, the product of the sizes it replaces.
+def flat_windows(windows, n):
+    """Each window's elements along one last axis; NOTE [Empty batches reshape by size]."""
+    return windows.reshape(*windows.shape[:-n], int(np.prod(windows.shape[-n:])))
 
 
 def best(windows, places):
@@ -39,7 +49,7 @@ def best(windows, places):
     return values, np.take_along_axis(places, pick[..., None], -1)[..., 0]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:758
+# --- book/chapters/16u_convolution_and_pooling.md:770
 def max_pool_backward(grads, self, result1, name):
     return (call(pool_gradients.ROWS[name], (grads[0], self), {"indices": result1}),)
 
@@ -64,7 +74,7 @@ MAX_POOL2D = _row("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", 2)
 MAX_POOL3D = _row("max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0", 3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:787
+# --- book/chapters/16u_convolution_and_pooling.md:799
 def with_indices(n, input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """torch.max_pool{n}d_with_indices: (values, indices)."""
     from refgrad._ops import pool_checks
@@ -93,7 +103,7 @@ def with_indices(n, input, kernel_size, stride=(), padding=0, dilation=1, ceil_m
         pool_checks.check_2d(input, kernel, full_stride, full_padding, full_dilation, sizes)
     else:
         pool_checks.check_3d(input, kernel, full_stride, full_padding, full_dilation, sizes,
-                             "max_pool3d_with_indices_out_cpu()")
+                             "max_pool3d_with_indices_out_cpu_template()")
     if input.dtype.name == "bool":
         raise not_implemented_for(name, input._data.dtype)
     return call(MAX_POOL2D if n == 2 else MAX_POOL3D, (input,), {

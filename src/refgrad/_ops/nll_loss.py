@@ -20,7 +20,9 @@ def _picked(shape, target, weight, ignore_index, dtype):
         t = t.reshape(())  # one sample: its target may be given as 0-d or of size 1
     counted = t != ignore_index
     safe = np.where(counted, t, 0)
-    w = np.ones(t.shape, dtype) if weight is None else host(weight._data).astype(dtype)[safe]
+    # nll_loss2d takes a weight of any shape with one element per class: read flat
+    w = np.ones(t.shape, dtype) if weight is None else host(
+        weight._data).reshape(-1).astype(dtype)[safe]
     w = np.where(counted, w, dtype.type(0))
     axis = 0 if len(shape) == 1 else 1
     mask = np.expand_dims(safe, axis) == np.arange(shape[axis]).reshape(
@@ -38,7 +40,7 @@ def _nll(a, target, weight, reduction, ignore_index, total_weight=None):
     return total / w.sum() if reduction == 1 else total
 
 
-# --- book/chapters/16q_functional.md:1076
+# --- book/chapters/16q_functional.md:1078
 def _nll_backward(row):
     """The backward of ``row``: its gradient row (NOTE [A linear gradient is a row of its own])."""
     def backward(g, self, target, weight, reduction, ignore_index, total_weight):
@@ -67,7 +69,7 @@ NLL_LOSS2D = register(Op("nll_loss2d", "NllLoss2DBackward0", ("self",), forward=
                          tangent=_nll_tangent("nll_loss2d")))
 
 
-# --- book/chapters/16q_functional.md:1261
+# --- book/chapters/16q_functional.md:1268
 def _shape(t):
     return f"[{', '.join(str(n) for n in t.shape)}]"
 
@@ -78,25 +80,45 @@ def not_differentiable(function, name, t):
                            f"argument '{name}'. This input cannot have requires_grad True.")
 
 
-def _check(input, target, weight, ignore_index, kernel):
-    from refgrad._typename import LEGACY, not_implemented_for
+# NOTE [A weight of the input's dtype]
+# torch's nll_loss kernels read the weight as the input's element type, and
+# check first that it is one: a float32 weight for a float16 (or float64)
+# input is refused, though promotion would have made sense of it. The check
+# comes after the input's own dtype and before the targets are read, so a
+# mismatched weight is refused even where every target is out of range or
+# ignored, or there is none.
+def _check_target(target):
+    from refgrad._typename import LEGACY
 
     if target.dtype.name not in ("int64", "uint8"):
         raise RuntimeError("expected target dtype to be Long or Byte, but got "
                            f"{LEGACY[target.dtype]}")
-    if not input.dtype.is_floating_point:
-        raise not_implemented_for(kernel, input._data.dtype)
+
+
+def _check(input, target, weight, ignore_index, kernel):
+    from refgrad._typename import LEGACY, not_implemented_for
+
+    _check_target(target)
     classes = input.shape[0 if input.ndim == 1 else 1]
-    if weight is not None and weight.numel() != classes:
+    spatial = kernel.startswith("nll_loss2d")
+    if weight is not None and spatial and weight.numel() != classes:
+        raise RuntimeError("weight tensor should be defined either for all or no classes")
+    if weight is not None and not spatial and (weight.ndim > 1 or weight.numel() != classes):
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes "
                            f"or no classes but got weight tensor of shape: {_shape(weight)}")
+    if not input.dtype.is_floating_point:
+        raise not_implemented_for(kernel, input._data.dtype)
+    # NOTE [A weight of the input's dtype]
+    if weight is not None and weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {LEGACY[input.dtype]} but found "
+                           f"{LEGACY[weight.dtype]}")
     t = host(target._data)
     wrong = (t != ignore_index) & ((t < 0) | (t >= classes))
     if wrong.any():
         raise IndexError(f"Target {t[wrong].flat[0]} is out of bounds.")
 
 
-# --- book/chapters/16q_functional.md:1291
+# --- book/chapters/16q_functional.md:1318
 def _run(row, input, target, weight, reduction, ignore_index):
     from refgrad._ops.dispatch import call
 
@@ -120,7 +142,7 @@ def _nll_loss(input, target, weight, reduction, ignore_index):
     if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                          f"{target.shape[0]}")
-    if input.ndim == 2 and target.shape[0] != input.shape[0]:
+    if input.ndim == 2 and target.size(0) != input.shape[0]:  # size(0): torch's IndexError
         raise RuntimeError(f"size mismatch (got input: {_shape(input)}, target: "
                            f"{_shape(target)})")
     _check(input, target, weight, ignore_index, "nll_loss_out_frame")
@@ -132,6 +154,7 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
     if target.ndim != 3:
         raise RuntimeError("only batches of spatial targets supported (3D tensors) but got "
                            f"targets of dimension: {target.ndim}")
+    _check_target(target)  # before the shapes, in nll_loss2d
     if tuple(target.shape) != (input.shape[0], *input.shape[2:]):
         raise RuntimeError(f"size mismatch (got input: {_shape(input)} , target: "
                            f"{_shape(target)}")
@@ -139,13 +162,14 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
     return _run(NLL_LOSS2D, input, target, weight, reduction, ignore_index)
 
 
-# --- book/chapters/16q_functional.md:1338
+# --- book/chapters/16q_functional.md:1366
 def nll_loss_nd(input, target, weight, reduction, ignore_index):
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
-    if input.ndim != 1 and input.shape[0] != target.shape[0]:
+    batch = target.shape[0] if target.ndim else 0  # a 0-d target counts none, in torch
+    if input.ndim != 1 and input.shape[0] != batch:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
-                         f"batch_size ({target.shape[0]}).")
+                         f"batch_size ({batch}).")
     if input.ndim <= 2:
         return _nll_loss(input, target, weight, reduction, ignore_index)
     if input.ndim == 4:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1936
+# --- book/chapters/16q_functional.md:1969
 """pad: constant, reflected and replicated."""
 
 import numpy as np
@@ -25,8 +25,33 @@ def _constant_pad(a, pad, value):
     widen = [(max(b, 0), max(e, 0)) for b, e in pairs]
     from refgrad._ops.result_layout import suggested_format_result
 
+    if not pad or max(pad) <= 0:  # no side grows: NOTE [A crop is a clone]
+        return _cropped(a[crop], a)
     padded = np.pad(a[crop], widen, constant_values=a.dtype.type(value))
     return suggested_format_result(padded, a)  # NOTE [Results in the suggested memory format]
+
+
+# NOTE [A crop is a clone]
+# Where no side grows, torch's constant_pad_nd narrows its input and clones
+# the narrowed view, so the result takes the layout preserve_format gives a
+# copy of that view (chapter "Making tensors"): the input's order of
+# dimensions, dense; and, for an empty view, which counts as dense, the
+# view's own strides, those of the input. The gradient of a pad is such a
+# crop of the padded gradient.
+def _cropped(view, a):
+    from refgrad._backend import element_strides
+    from refgrad._layouts import preserved_strides, row_major
+
+    if type(view) is not np.ndarray:
+        return view.copy()
+    # a slice keeps the strides of what it slices; NumPy's empty arrays know none of their own
+    strides = preserved_strides(view.shape, element_strides(a)) or row_major(view.shape)
+    wanted = tuple(step * view.itemsize for step in strides)
+    if not view.size:
+        return np.lib.stride_tricks.as_strided(np.empty(0, view.dtype), view.shape, wanted)
+    out = np.ndarray(view.shape, view.dtype, strides=wanted)
+    out[...] = view
+    return out
 
 
 CONSTANT_PAD = register(Op(
@@ -61,7 +86,7 @@ def pad(input, pad, mode="constant", value=None):
                                          else value})
 
 
-# --- book/chapters/16q_functional.md:2006
+# --- book/chapters/16q_functional.md:2064
 def _sources(spatial, padding, mode):
     """For each element of the padded dimensions, the flat index of the one it copies."""
     along = []
@@ -77,11 +102,12 @@ def _sources(spatial, padding, mode):
 def _gathered(a, padding, mode):
     k = len(padding) // 2
     sources = _sources(a.shape[a.ndim - k:], padding, mode)
-    flat = a.reshape(*a.shape[:a.ndim - k], -1)
+    # NOTE [Empty batches reshape by size]
+    flat = a.reshape(*a.shape[:a.ndim - k], int(np.prod(a.shape[a.ndim - k:])))
     return flat[..., sources.ravel()].reshape(*a.shape[:a.ndim - k], *sources.shape)
 
 
-# --- book/chapters/16q_functional.md:2027
+# --- book/chapters/16q_functional.md:2086
 def _pad_row(mode, k):
     from refgrad._ops.activations import on_host
     from refgrad._ops.result_layout import suggested_format_result
@@ -106,7 +132,7 @@ _ROWS = {("reflection", 1): REFLECTION_PAD1D, ("reflection", 2): REFLECTION_PAD2
          ("replication", 2): REPLICATION_PAD2D, ("replication", 3): REPLICATION_PAD3D}
 
 
-# --- book/chapters/16q_functional.md:2116
+# --- book/chapters/16q_functional.md:2177
 _COMBINATIONS = (
     "Supported combinations for non-constant padding:\n"
     "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
@@ -127,7 +153,7 @@ def _copied_pad(input, pad, mode):
         from refgrad._ops.circular_padding import circular_pad
 
         return circular_pad(input, pad)
-    if 0 in tuple(input.shape[1:]):
+    if 0 in tuple(input.shape[input.ndim - k - 1:]):  # only a batch dimension may be empty
         raise RuntimeError(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 "
                            "batch size and other non-zero dimensions for input, but got: "
                            f"{_listed(input.shape)}")

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1380
+# --- book/chapters/16u_convolution_and_pooling.md:1396
 """The gradients of the pools, as rows of their own."""
 
 import itertools
@@ -39,10 +39,11 @@ def _gathered(n):
     def backward(g, indices, self_sym_sizes):
         from refgrad._memory_formats import suggest_memory_format
 
-        size = (*indices.shape[:indices.ndim - n], -1)
+        batch = tuple(indices.shape[:indices.ndim - n])  # NOTE [Empty batches reshape by size]
+        plane, windows = (int(np.prod(t.shape[t.ndim - n:])) for t in (g, indices))
         laid = suggest_memory_format(tuple(indices.shape), indices.stride())
-        first = g.contiguous(memory_format=laid).view(size).gather(
-            -1, indices.view(size)).view(indices.shape)
+        first = g.contiguous(memory_format=laid).view(*batch, plane).gather(
+            -1, indices.view(*batch, windows)).view(indices.shape)
         return first, input_zeros(self_sym_sizes, g)
 
     return backward
@@ -64,7 +65,7 @@ ADAPTIVE_MAX_POOL2D_BACKWARD, ADAPTIVE_MAX_POOL3D_BACKWARD = (_max_row(
     suggested_format_result if n == 2 else _row_major) for n in (2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1454
+# --- book/chapters/16u_convolution_and_pooling.md:1471
 def _average_kernel(n):
     def spread(g, self, **params):
         from refgrad._ops.pooled import pooled_gradient
@@ -95,7 +96,7 @@ AVG_POOL2D_BACKWARD, AVG_POOL3D_BACKWARD = (gradient_row(
     _average_twice(n)) for n in (2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1486
+# --- book/chapters/16u_convolution_and_pooling.md:1503
 def _adaptive_kernel(g, self, **sizes):
     from refgrad._ops.adaptive_pool import _bounds
 
@@ -144,5 +145,20 @@ ROWS = {row.name[:-len("_backward")]: row for row in (
 
 
 def adaptive_avg_pool_backward(g, self, n):
+    from refgrad._ops.normalization import _listed
+
+    empty = [i for i in range(1, g.ndim) if not g.shape[i]] if n == 2 else []
+    if empty:  # NOTE [An empty channel pools forward only]
+        raise RuntimeError("adaptive_avg_pool2d_backward(): Expected grad_output to have "
+                           "non-zero size for non-batch dimensions, but grad_output has sizes "
+                           f"{_listed(g.shape)} with dimension {empty[0]} being empty")
     sizes = {f"grad_output_sym_argsize_minus_{k}": g.shape[-k] for k in range(1, n + 1)}
     return call(ROWS[f"_adaptive_avg_pool{n}d"], (g, self), sizes)
+
+
+# NOTE [An empty channel pools forward only]
+# The two-dimensional adaptive average pool takes an input without channels
+# (an empty result), but its gradient kernel refuses a gradient with an
+# empty dimension other than the first, when the backward pass reaches it.
+# An output of one element per plane is a mean instead, whose gradient has
+# no such check; the three-dimensional pool refuses in the forward already.

@@ -17,7 +17,7 @@ from refgrad._method_counts import keywords_only
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.shapes import unsqueeze_to
 from refgrad._ops.table import Op, register
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import dual_levels, state, switched_on
 
 TRANSPOSE = register(Op(
     "transpose", "TransposeBackward0", ("self",),
@@ -199,6 +199,10 @@ def contiguous(input, *refused, memory_format=contiguous_format):
     out = clone(input)  # CloneBackward0, as in torch
     # a fresh copy, laid out row by row; like= keeps a GPU array on its device
     out._data = np.ascontiguousarray(out._data, like=out._data)
+    if dual_levels:  # its tangent moves with it: chapter "Forward-mode AD"
+        from refgrad.autograd.forward_ad import follow_layout
+
+        follow_layout(out)
     return out
 
 
@@ -215,7 +219,7 @@ def _contiguous_in(input, memory_format):
     return clone(input, memory_format=memory_format)
 
 
-# --- book/chapters/16d_indexing.md:287
+# --- book/chapters/16d_indexing.md:291
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -239,7 +243,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:322
+# --- book/chapters/16d_indexing.md:326
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

@@ -31,7 +31,7 @@ def _view_tangents(op, source, params, tangent, level) -> list:
     return list(out) if isinstance(out, tuple) else [out]
 
 
-# --- book/chapters/18a_forward_ad.md:684
+# --- book/chapters/18a_forward_ad.md:685
 def _pairing(grads, tangents):
     """The sum of <grad_i, tangent_i>: linear in the seed, its gradient is the tangent."""
     total = None
@@ -42,7 +42,7 @@ def _pairing(grads, tangents):
     return total
 
 
-# --- book/chapters/18a_forward_ad.md:708
+# --- book/chapters/18a_forward_ad.md:709
 def _formula_arguments(op, args, params, outputs, attach: bool) -> dict:
     from refgrad._ops.recording import _metadata
 
@@ -76,7 +76,7 @@ def _requires_grad(*groups) -> bool:
     return False
 
 
-# --- book/chapters/18a_forward_ad.md:754
+# --- book/chapters/18a_forward_ad.md:755
 def _tangent_dtype(op, args, params, outputs, tangents):
     if op.name == "_to_copy" or (op.name in ("cumsum", "cumprod") and params["dtype"] is not None):
         return params["dtype"]
@@ -97,7 +97,7 @@ def _seed(output, dtype):
     return zeros(tuple(output.shape), dtype=dtype, device=output.device, requires_grad=True)
 
 
-# --- book/chapters/18a_forward_ad.md:781
+# --- book/chapters/18a_forward_ad.md:782
 @contextlib.contextmanager
 def _inner_pass(grad_enabled=True):
     saved = state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes
@@ -109,7 +109,7 @@ def _inner_pass(grad_enabled=True):
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:809
+# --- book/chapters/18a_forward_ad.md:810
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd import _jvp_formulas
     from refgrad.autograd._backward import grad

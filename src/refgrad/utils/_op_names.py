@@ -95,7 +95,7 @@ def by_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
     return name, _chosen(name, args, kwargs)
 
 
-# --- book/chapters/29a_op_names.md:161
+# --- book/chapters/29a_op_names.md:164
 def _chosen(name, args, kwargs) -> str:
     if name in THIRD:
         value = _operand(args, kwargs, 3 if name == "index_fill_" else 2, THIRD[name])
@@ -113,7 +113,8 @@ def _chosen(name, args, kwargs) -> str:
         return "dim_IntList" if len(args) > 1 and isinstance(args[1], list) else "default"
     if name in ("all", "any"):
         dims = kwargs.get("dims")
-        return "default" if dims is None else "dim" if len(dims) == 1 else "dims"
+        # an int for one dimension given alone: NOTE [One dimension or several]
+        return "default" if dims is None else "dim" if isinstance(dims, int) else "dims"
     if name == "scatter_":
         value = _operand(args, kwargs, 3, "src")
         kind = "src" if isinstance(value, Tensor) else "value"
