@@ -1247,10 +1247,10 @@ RECIPES.update({
         params=_one_of("reduction", "none", "mean", "sum")),
     "multi_margin_loss": Recipe(
         lambda a, target, reduction: F.multi_margin_loss(a, target, 2, 0.5, reduction=reduction),
-        shapes=st.sampled_from([[(3, 4)], [(2, 3)]]), params=_class_targets),
-    "multilabel_margin_loss_forward": Recipe(
+        shapes=st.sampled_from([[(3, 4)], [(2, 3)]]), params=_class_targets, twice=False),
+    "multilabel_margin_loss_forward": Recipe(  # their gradients are refused, as torch's
         lambda a, target, reduction: F.multilabel_margin_loss(a, target, reduction=reduction),
-        shapes=st.sampled_from([[(3, 4)], [(2, 3)]]), params=_listed_classes),
+        shapes=st.sampled_from([[(3, 4)], [(2, 3)]]), params=_listed_classes, twice=False),
 })
 
 
@@ -1694,6 +1694,12 @@ _UNDERIVABLE_CALLS = {
     "set_.empty": (lambda a: (a * 1).set_(), "set_"),
     "hardsigmoid_backward": (lambda a: torch.autograd.grad(
         F.hardsigmoid(a).sum(), a, create_graph=True)[0], "hardsigmoid_backward"),
+    "multi_margin_loss_backward": (lambda a: torch.autograd.grad(
+        F.multi_margin_loss(a, torch.tensor([1])), a, create_graph=True)[0],
+        "multi_margin_loss_backward"),
+    "multilabel_margin_loss_backward": (lambda a: torch.autograd.grad(
+        F.multilabel_margin_loss(a, torch.tensor([1, -1])), a, create_graph=True)[0],
+        "multilabel_margin_loss_backward"),
 }
 
 
