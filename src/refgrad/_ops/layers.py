@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1718
+# --- book/chapters/16q_functional.md:1760
 """linear, bilinear, prelu, one_hot and embedding, for torch.nn.functional."""
 
 import numpy as np
@@ -37,7 +37,7 @@ def bilinear(input1, input2, weight, bias=None):
     return output if bias is None else output + bias
 
 
-# --- book/chapters/16q_functional.md:1772
+# --- book/chapters/16q_functional.md:1814
 def _prelu_grads(g, a, w):
     positive = a > 0
     grads = np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
@@ -103,7 +103,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:1843
+# --- book/chapters/16q_functional.md:1885
 def one_hot(input, num_classes=-1):  # torch's operator names it input
     if input.dtype.name != "int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
@@ -124,7 +124,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return make_tensor(row_major_result(hot))  # NOTE [Results written row-major]
 
 
-# --- book/chapters/16q_functional.md:1874
+# --- book/chapters/16q_functional.md:1916
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._creation import zeros
@@ -149,7 +149,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:1900
+# --- book/chapters/16q_functional.md:1942
 def _renormed(weight, indices, max_norm, norm_type):
     from refgrad._ops.activations import on_device_of
     from refgrad.autograd.grad_mode import no_grad
