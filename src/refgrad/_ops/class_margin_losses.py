@@ -60,8 +60,8 @@ def _times_grad(grad, g, reduction):
     return grad * g.reshape(-1, 1)
 
 
-def _multi_margin_grad(g, a, target, p, margin, weight, reduction, operation):
-    a, g = host(a), host(g)
+def _multi_margin_grad(g, self, target, p, margin, weight, reduction, operation):
+    a, g = host(self), host(g)
     x = _matrix(a)
     kind = x.dtype.type
     _, mine, h, y = _margins(a, target, p, margin, None)
@@ -70,7 +70,8 @@ def _multi_margin_grad(g, a, target, p, margin, weight, reduction, operation):
     if weight is not None:
         slope = slope * host(weight._data)[y][:, None]
     slope[np.arange(len(y)), y] = -np.add.accumulate(slope, 1)[:, -1] if x.shape[1] else 0
-    return np.ascontiguousarray(_times_grad(slope, g, reduction).reshape(a.shape))
+    return on_device_of(np.ascontiguousarray(_times_grad(slope, g, reduction).reshape(a.shape)),
+                        self)
 
 
 # NOTE [Class margin gradients have no derivative]: torch computes these two
@@ -94,7 +95,7 @@ MULTI_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:884
+# --- book/chapters/16t_more_functional.md:885
 def _pairs(a, target):
     """For each sample: the listed classes, in order, and the mask of the others."""
     x = _matrix(a)
@@ -115,8 +116,8 @@ def _multilabel_margin(a, target, is_target, reduction):
     return _reduced(losses, reduction, () if a.ndim <= 1 else (x.shape[0],))
 
 
-def _multilabel_margin_grad(g, a, target, is_target, reduction, operation):
-    x, listed = _pairs(host(a), target)
+def _multilabel_margin_grad(g, self, target, is_target, reduction, operation):
+    x, listed = _pairs(host(self), target)
     g, kind = host(g), x.dtype.type
     others = host(is_target._data).reshape(x.shape) == 0
     share = kind(_scale(*x.shape, reduction))
@@ -126,7 +127,8 @@ def _multilabel_margin_grad(g, a, target, is_target, reduction, operation):
             for d in np.flatnonzero(others[i] & (kind(1) - x[i, c] + x[i] > 0)):
                 grad[i, c] -= share
                 grad[i, d] += share
-    return np.ascontiguousarray(_times_grad(grad, g, reduction).reshape(a.shape))
+    return on_device_of(np.ascontiguousarray(_times_grad(grad, g, reduction).reshape(
+        self.shape)), self)
 
 
 MULTILABEL_MARGIN_LOSS_BACKWARD = register(Op(
@@ -148,7 +150,7 @@ MULTILABEL_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("is_target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:943
+# --- book/chapters/16t_more_functional.md:945
 def _checked_input(input, kernel):
     from refgrad._typename import not_implemented_for
 
@@ -168,7 +170,7 @@ def _same_dtype(t, dtype):
         raise RuntimeError(f"expected scalar type {LEGACY[dtype]} but found {LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16t_more_functional.md:964
+# --- book/chapters/16t_more_functional.md:966
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     from refgrad._dtype import int64
@@ -199,7 +201,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
                                               "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:1002
+# --- book/chapters/16t_more_functional.md:1004
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._dtype import int64
 
