@@ -20,6 +20,7 @@ from refgrad._ops import (
     activation_gradients,
     activations,
     arithmetic,
+    embedding_gradients,
     indexing,
     loss_gradients,
     pointwise,
@@ -1411,6 +1412,13 @@ RECIPES.update({
     "mse_loss_backward": _loss_backward("mse_loss_backward"),
     "huber_loss_backward": _loss_backward("huber_loss_backward", delta=0.5),
     "smooth_l1_loss_backward": _loss_backward("smooth_l1_loss_backward", beta=0.75),
+    "embedding_dense_backward": Recipe(  # chapter 16x; scaled by frequency, torch's own
+        # derivative is not the true one: the conformance tests check that case against torch
+        lambda g, indices, padding_idx: embedding_gradients.embedding_dense_backward(
+            g, indices, 4, padding_idx, False), shapes=st.just([(2, 3, 3)]),
+        params=lambda shapes: st.fixed_dictionaries({
+            "indices": st.just(torch.tensor([[1, 2, 1], [0, 3, 1]])),
+            "padding_idx": st.sampled_from([-1, 1])})),
 })
 
 

@@ -124,23 +124,13 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return make_tensor(row_major_result(hot))  # NOTE [Results written row-major]
 
 
-# --- book/chapters/16q_functional.md:1916
+# --- book/chapters/16q_functional.md:1918
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
-    from refgrad._creation import zeros
-    from refgrad._ops.activations import on_device_of
+    from refgrad._ops.embedding_gradients import embedding_dense_backward
 
-    flat = indices.reshape(-1)
-    rows = g.reshape(-1, g.shape[-1])
-    found, kind = host(flat._data), g._data.dtype
-    if scale_grad_by_freq:
-        counts = np.bincount(found, minlength=weight_sym_argsize_0)[found]
-        rows = rows / make_tensor(on_device_of(counts.astype(kind), g._data)).unsqueeze(1)
-    if (found == padding_idx).any():
-        keep = (found != padding_idx).astype(kind)
-        rows = rows * make_tensor(on_device_of(keep, g._data)).unsqueeze(1)
-    grad = zeros(weight_sym_argsize_0, g.shape[-1], dtype=g.dtype, device=g.device)
-    return (grad.index_add(0, flat, rows),)
+    return (embedding_dense_backward(g, indices, weight_sym_argsize_0, padding_idx,
+                                     scale_grad_by_freq),)
 
 
 EMBEDDING = register(Op(
@@ -149,7 +139,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:1942
+# --- book/chapters/16q_functional.md:1934
 def _renormed(weight, indices, max_norm, norm_type):
     from refgrad._ops.activations import on_device_of
     from refgrad.autograd.grad_mode import no_grad
