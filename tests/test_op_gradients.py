@@ -26,6 +26,7 @@ from refgrad._ops import (
     pointwise,
     scattering,
     shaping,
+    trilinear,
 )
 from refgrad._ops.dispatch import call
 from refgrad._ops.pooled import avg_pool
@@ -1419,6 +1420,10 @@ RECIPES.update({
         params=lambda shapes: st.fixed_dictionaries({
             "indices": st.just(torch.tensor([[1, 2, 1], [0, 3, 1]])),
             "padding_idx": st.sampled_from([-1, 1])})),
+    "_trilinear": Recipe(  # as bilinear calls it (chapter 16x)
+        lambda a, w, b: trilinear.trilinear(a, w, b, (1, 3), (0,), (1, 2), (2, 3)),
+        ("any", "any", "any"), shapes=st.sampled_from([[(2, 3), (4, 3, 2), (2, 2)],
+                                                       [(1, 1), (2, 1, 3), (1, 3)]])),
 })
 
 

@@ -31,13 +31,12 @@ def linear(input, weight, bias=None):
 
 
 def bilinear(input1, input2, weight, bias=None):
-    from refgrad._ops.einsum import einsum
+    from refgrad._ops import trilinear  # chapter 16x
 
-    output = einsum("...i,kij,...j->...k", input1, weight, input2)
-    return output if bias is None else output + bias
+    return trilinear.bilinear(input1, input2, weight, bias)
 
 
-# --- book/chapters/16q_functional.md:1814
+# --- book/chapters/16q_functional.md:1813
 def _prelu_grads(g, a, w):
     positive = a > 0
     grads = np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
@@ -103,7 +102,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:1885
+# --- book/chapters/16q_functional.md:1884
 def one_hot(input, num_classes=-1):  # torch's operator names it input
     if input.dtype.name != "int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
@@ -124,7 +123,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return make_tensor(row_major_result(hot))  # NOTE [Results written row-major]
 
 
-# --- book/chapters/16q_functional.md:1918
+# --- book/chapters/16q_functional.md:1917
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._ops.embedding_gradients import embedding_dense_backward
@@ -139,7 +138,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:1934
+# --- book/chapters/16q_functional.md:1933
 def _renormed(weight, indices, max_norm, norm_type):
     from refgrad._ops.activations import on_device_of
     from refgrad.autograd.grad_mode import no_grad
