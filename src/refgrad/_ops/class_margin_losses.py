@@ -60,6 +60,7 @@ def _times_grad(grad, g, reduction):
     return grad * g.reshape(-1, 1)
 
 
+# --- book/chapters/16t_more_functional.md:850
 def _multi_margin_grad(g, self, target, p, margin, weight, reduction, operation):
     a, g = host(self), host(g)
     x = _matrix(a)
@@ -95,7 +96,7 @@ MULTI_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:885
+# --- book/chapters/16t_more_functional.md:891
 def _pairs(a, target):
     """For each sample: the listed classes, in order, and the mask of the others."""
     x = _matrix(a)
@@ -116,6 +117,7 @@ def _multilabel_margin(a, target, is_target, reduction):
     return _reduced(losses, reduction, () if a.ndim <= 1 else (x.shape[0],))
 
 
+# --- book/chapters/16t_more_functional.md:916
 def _multilabel_margin_grad(g, self, target, is_target, reduction, operation):
     x, listed = _pairs(host(self), target)
     g, kind = host(g), x.dtype.type
@@ -150,7 +152,7 @@ MULTILABEL_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("is_target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:945
+# --- book/chapters/16t_more_functional.md:956
 def _checked_input(input, kernel):
     from refgrad._typename import not_implemented_for
 
@@ -170,7 +172,7 @@ def _same_dtype(t, dtype):
         raise RuntimeError(f"expected scalar type {LEGACY[dtype]} but found {LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16t_more_functional.md:966
+# --- book/chapters/16t_more_functional.md:977
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     from refgrad._dtype import int64
@@ -201,7 +203,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
                                               "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:1004
+# --- book/chapters/16t_more_functional.md:1015
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._dtype import int64
 

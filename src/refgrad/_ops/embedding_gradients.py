@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_gradient_kernels.md:61
+# --- book/chapters/16x_gradient_kernels.md:62
 """embedding's gradient: torch's embedding_dense_backward kernel, a row of its own."""
 
 import numpy as np
@@ -17,13 +17,34 @@ def _dense_backward(g, indices, num_weights, padding_idx, scale_grad_by_freq):
     rows = host(g).reshape(found.size, g.shape[-1])
     out = np.zeros((num_weights, rows.shape[1]), rows.dtype)
     kept = found != padding_idx
-    if scale_grad_by_freq:  # one over the count, worked out in double, as the kernel does
-        counts = np.bincount(found, minlength=num_weights)[found]
-        rows = rows * (1.0 / np.maximum(counts, 1)).astype(rows.dtype)[:, None]
-    np.add.at(out, found[kept], rows[kept])  # in the indices' order, as the kernel adds
+    if not scale_grad_by_freq:
+        np.add.at(out, found[kept], rows[kept])  # in the indices' order, as the kernel adds
+    else:  # one over the count, worked out in double, then in the gradient's dtype
+        counts = np.bincount(found, minlength=num_weights)[found[kept]]
+        _fused_add(out, found[kept], rows[kept], (1.0 / counts).astype(rows.dtype))
     return on_device_of(out, g)
 
 
+# --- book/chapters/16x_gradient_kernels.md:88
+# NOTE [embedding's scaled rows are fused]: torch adds a scaled row with a fused
+# multiply-add, out + row * scale rounded once. refgrad works each step out in a wider
+# float (float64 for float32, whose product is then exact; NumPy's long double for
+# float64, which leaves only rare ties to round otherwise), the occurrences of each
+# index one round at a time, in their order.
+def _fused_add(out, at, rows, scale):
+    wide = np.longdouble if out.dtype == np.float64 else np.float64
+    order = np.argsort(at, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(at[order]) != 0])
+    rank = np.empty(at.size, np.int64)
+    rank[order] = np.arange(at.size) - np.repeat(starts, np.diff(np.r_[starts, at.size]))
+    for r in range(rank.max() + 1 if at.size else 0):
+        picked = rank == r
+        k = at[picked]
+        step = rows[picked].astype(wide) * scale[picked].astype(wide)[:, None]
+        out[k] = (out[k].astype(wide) + step).astype(out.dtype)
+
+
+# --- book/chapters/16x_gradient_kernels.md:110
 # NOTE [embedding's second gradient is unscaled]: torch's formula reads the rows
 # back without the frequencies the first gradient divided by; so does refgrad.
 def _double_backward(g, indices, num_weights, padding_idx, scale_grad_by_freq):

@@ -132,6 +132,7 @@ def _with_logits(a, b, weight, pos_weight, reduction):
     return _reduced(losses if weight is None else losses * _as(weight, a), reduction)
 
 
+# --- book/chapters/16q_functional.md:1008
 def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted=(True, True)):
     from refgrad.autograd._state import is_grad_enabled
 
@@ -156,6 +157,7 @@ def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted
     return grad, _target_gradient(g, self, weight, pos_weight, reduction) if wanted[1] else None
 
 
+# --- book/chapters/16q_functional.md:1036
 def _logits_gradient(self, target, pos_weight, graph):
     """σ(x) - y, or (pos_weight y + 1 - y) σ(x) - pos_weight y, in place out of grad mode."""
     if pos_weight is None:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_gradient_kernels.md:137
+# --- book/chapters/16x_gradient_kernels.md:165
 """_trilinear, torch's product of three tensors, and bilinear, built from it."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
         "sumdim": tuple(sumdim), "unroll_dim": unroll_dim})
 
 
-# --- book/chapters/16x_gradient_kernels.md:179
+# --- book/chapters/16x_gradient_kernels.md:207
 def _bmm(left, right):
     """A batch of matrix products, summed one product at a time when small, as torch's."""
     _, rows, inner = left.shape
@@ -39,7 +39,7 @@ def _bmm(left, right):
     return out
 
 
-# --- book/chapters/16x_gradient_kernels.md:193
+# --- book/chapters/16x_gradient_kernels.md:221
 # NOTE [A pairwise product as torch groups it]: both sides have every dimension
 # (size one where absent); a summed dimension only one side has is summed first.
 def _pair(left, right, summed):
@@ -72,7 +72,7 @@ def _pair(left, right, summed):
     return _bmm(a, b).reshape(sizes).transpose(np.argsort(order))
 
 
-# --- book/chapters/16x_gradient_kernels.md:227
+# --- book/chapters/16x_gradient_kernels.md:255
 def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim):
     a, b, c = host(i1), host(i2), host(i3)  # worked out on the host, moved back at the end
     inputs, expands = [a, b, c], (expand1, expand2, expand3)
@@ -107,7 +107,7 @@ TRILINEAR = register(Op(
     saves=(("i1", ("i2", "i3")), ("i2", ("i1", "i3")), ("i3", ("i1", "i2")))))
 
 
-# --- book/chapters/16x_gradient_kernels.md:270
+# --- book/chapters/16x_gradient_kernels.md:298
 def _checked(input1, input2, weight, bias):
     tensors = {"input1": input1, "input2": input2, "weight": weight}
     if bias is not None:
