@@ -13,7 +13,7 @@ import torch.autograd.forward_ad as fwAD
 import torch.nn.functional as F
 
 from conformance._support import raises
-from conformance.test_gradient_kernels import CASES, graph, leaf
+from conformance.test_gradient_kernels import CASES, digest, graph, leaf
 
 D = torch.float64
 MARGINS = {
@@ -71,6 +71,16 @@ def test_embedding_gradient_of_the_gradient(options, nodes, version, values):
     (back,) = torch.autograd.grad(g, incoming, v, create_graph=True)
     assert (graph(back), back.stride(), back._version) == (nodes, (6, 2, 1), version)
     assert back.flatten().tolist() == values
+
+
+@pytest.mark.parametrize(("dtype", "bits"), [(torch.float64, "2dbdc79d55e6"),
+                                             (torch.float32, "aa43ba608bdd")])
+def test_embedding_scaled_gradient_to_the_bit(dtype, bits):
+    weight = torch.zeros(6, 5, dtype=dtype, requires_grad=True)
+    indices = (torch.arange(35).reshape(7, 5) * 7 % 11) % 6
+    rows = F.embedding(indices, weight, padding_idx=4, scale_grad_by_freq=True)
+    rows.backward((torch.arange(175, dtype=dtype).reshape(7, 5, 5) * 0.37) % 1 - 0.5)
+    assert digest(weight.grad) == bits  # each scaled row added with one rounding
 
 
 def test_embedding_gradient_tangent_is_scaled():
