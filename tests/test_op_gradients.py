@@ -20,6 +20,7 @@ from refgrad._ops import (
     activation_gradients,
     activations,
     arithmetic,
+    embedding_gradients,
     indexing,
     loss_gradients,
     loss_kernel_gradients,
@@ -27,6 +28,7 @@ from refgrad._ops import (
     scattering,
     shaping,
     smooth_gradients,
+    trilinear,
 )
 from refgrad._ops.dispatch import call
 from refgrad._ops.pooled import avg_pool
@@ -1249,10 +1251,10 @@ RECIPES.update({
         params=_one_of("reduction", "none", "mean", "sum")),
     "multi_margin_loss": Recipe(
         lambda a, target, reduction: F.multi_margin_loss(a, target, 2, 0.5, reduction=reduction),
-        shapes=st.sampled_from([[(3, 4)], [(2, 3)]]), params=_class_targets),
-    "multilabel_margin_loss_forward": Recipe(
+        shapes=st.sampled_from([[(3, 4)], [(2, 3)]]), params=_class_targets, twice=False),
+    "multilabel_margin_loss_forward": Recipe(  # their gradients are refused, as torch's
         lambda a, target, reduction: F.multilabel_margin_loss(a, target, reduction=reduction),
-        shapes=st.sampled_from([[(3, 4)], [(2, 3)]]), params=_listed_classes),
+        shapes=st.sampled_from([[(3, 4)], [(2, 3)]]), params=_listed_classes, twice=False),
 })
 
 
@@ -1413,6 +1415,17 @@ RECIPES.update({
     "mse_loss_backward": _loss_backward("mse_loss_backward"),
     "huber_loss_backward": _loss_backward("huber_loss_backward", delta=0.5),
     "smooth_l1_loss_backward": _loss_backward("smooth_l1_loss_backward", beta=0.75),
+    "embedding_dense_backward": Recipe(  # chapter 16x; scaled by frequency, torch's own
+        # derivative is not the true one: the conformance tests check that case against torch
+        lambda g, indices, padding_idx: embedding_gradients.embedding_dense_backward(
+            g, indices, 4, padding_idx, False), shapes=st.just([(2, 3, 3)]),
+        params=lambda shapes: st.fixed_dictionaries({
+            "indices": st.just(torch.tensor([[1, 2, 1], [0, 3, 1]])),
+            "padding_idx": st.sampled_from([-1, 1])})),
+    "_trilinear": Recipe(  # as bilinear calls it (chapter 16x)
+        lambda a, w, b: trilinear.trilinear(a, w, b, (1, 3), (0,), (1, 2), (2, 3)),
+        ("any", "any", "any"), shapes=st.sampled_from([[(2, 3), (4, 3, 2), (2, 2)],
+                                                       [(1, 1), (2, 1, 3), (1, 3)]])),
 })
 
 
@@ -1730,6 +1743,12 @@ _UNDERIVABLE_CALLS = {
     "set_.empty": (lambda a: (a * 1).set_(), "set_"),
     "hardsigmoid_backward": (lambda a: torch.autograd.grad(
         F.hardsigmoid(a).sum(), a, create_graph=True)[0], "hardsigmoid_backward"),
+    "multi_margin_loss_backward": (lambda a: torch.autograd.grad(
+        F.multi_margin_loss(a, torch.tensor([1])), a, create_graph=True)[0],
+        "multi_margin_loss_backward"),
+    "multilabel_margin_loss_backward": (lambda a: torch.autograd.grad(
+        F.multilabel_margin_loss(a, torch.tensor([1, -1])), a, create_graph=True)[0],
+        "multilabel_margin_loss_backward"),
 }
 
 

@@ -422,6 +422,11 @@ TORCH_CALLS.update({  # chapter "Attention and sampling"
     "grid_sampler_3d": lambda a, g, **p: F.grid_sample(a, g, **p),
     "affine_grid_generator": lambda t, size, align_corners: F.affine_grid(t, size, align_corners),
 })
+TORCH_CALLS.update({  # the gradient kernels' rows, chapter 16x
+    "embedding_dense_backward": lambda g, indices, padding_idx: aten.embedding_dense_backward(
+        g, indices, 4, padding_idx, False),
+    "_trilinear": lambda a, w, b: torch._trilinear(a, w, b, [1, 3], [0], [1, 2], [2, 3]),
+})
 
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.

@@ -2,13 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:797
+# --- book/chapters/16t_more_functional.md:804
 """multi_margin_loss and multilabel_margin_loss: rows, and the checks torch makes first."""
 
 import numpy as np
 
 from refgrad._ops.activations import host, on_device_of, on_host
+from refgrad._ops.dispatch import call
 from refgrad._ops.margin_losses import reduction_of, sizes_of
+from refgrad._ops.rounding import _no_derivative, without_empty_edges
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._tensor import make_tensor
 
@@ -44,22 +46,47 @@ def _multi_margin(a, target, p, margin, weight, reduction):
     return _reduced(losses, reduction, tuple(target.shape))
 
 
-# --- book/chapters/16t_more_functional.md:840
-def _multi_margin_backward(g, self, target, p, margin, weight, reduction):
-    from refgrad._ops.functions import where
+# --- book/chapters/16t_more_functional.md:849
+def _scale(n, classes, reduction):
+    """Each violated margin's share of the loss: 1/classes, over the batch too for a mean."""
+    count = n * classes if reduction == 1 else classes
+    return 1.0 / count if count else float("inf")  # an empty batch has nothing to scale
 
-    x = self.reshape(1, -1) if self.ndim <= 1 else self
-    n, classes = x.shape
-    _, mine, h, y = _margins(host(self._data), target, p, margin, weight)
-    own = make_tensor(on_device_of(~mine, self._data))
-    slope = make_tensor(on_device_of(mine & (h > 0), self._data))
-    violated = where(slope, 1.0 if p == 1 else (x - (x * own).sum(1, True) + margin) * 2, 0.0)
+
+def _times_grad(grad, g, reduction):
+    """``grad`` (samples, classes) times the loss's gradient: per sample, or one number."""
+    if reduction != 0 or g.ndim == 0:
+        return grad * g.reshape(-1)[0]
+    return grad * g.reshape(-1, 1)
+
+
+# --- book/chapters/16t_more_functional.md:868
+def _multi_margin_grad(g, self, target, p, margin, weight, reduction, operation):
+    a, g = host(self), host(g)
+    x = _matrix(a)
+    kind = x.dtype.type
+    _, mine, h, y = _margins(a, target, p, margin, None)
+    share = kind(_scale(*x.shape, reduction))
+    slope = np.where(mine & (h > 0), share if p == 1 else kind(2) * share * h, kind(0))
     if weight is not None:
-        violated = violated * weight.index_select(0, target.reshape(-1)).unsqueeze(1)
-    violated = violated / classes
-    grad = violated - own * violated.sum(1, True)
-    g = g.reshape(-1, 1) if reduction == 0 else g / n if reduction == 1 else g
-    return ((grad * g).reshape(self.shape),)
+        slope = slope * host(weight._data)[y][:, None]
+    slope[np.arange(len(y)), y] = -np.add.accumulate(slope, 1)[:, -1] if x.shape[1] else 0
+    return on_device_of(np.ascontiguousarray(_times_grad(slope, g, reduction).reshape(a.shape)),
+                        self)
+
+
+# NOTE [Class margin gradients have no derivative]: torch computes these two
+# gradients in kernels of their own, recorded as NotImplemented nodes.
+MULTI_MARGIN_LOSS_BACKWARD = register(Op(
+    "multi_margin_loss_backward", "NotImplemented", ("grad_output", "self"),
+    forward=_multi_margin_grad, backward=_no_derivative, promote=False,
+    hides=("operation", "target", "p", "margin", "weight", "reduction")))
+
+
+def _multi_margin_backward(g, self, target, p, margin, weight, reduction):
+    params = {"target": target, "p": p, "margin": margin, "weight": weight,
+              "reduction": reduction, "operation": "multi_margin_loss_backward"}
+    return (without_empty_edges(call(MULTI_MARGIN_LOSS_BACKWARD, (g, self), params)),)
 
 
 MULTI_MARGIN_LOSS = register(Op(
@@ -69,7 +96,7 @@ MULTI_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:870
+# --- book/chapters/16t_more_functional.md:909
 def _pairs(a, target):
     """For each sample: the listed classes, in order, and the mask of the others."""
     x = _matrix(a)
@@ -90,18 +117,32 @@ def _multilabel_margin(a, target, is_target, reduction):
     return _reduced(losses, reduction, () if a.ndim <= 1 else (x.shape[0],))
 
 
-def _multilabel_margin_backward(g, self, target, is_target, reduction):
-    x, listed = _pairs(host(self._data), target)
+# --- book/chapters/16t_more_functional.md:934
+def _multilabel_margin_grad(g, self, target, is_target, reduction, operation):
+    x, listed = _pairs(host(self), target)
+    g, kind = host(g), x.dtype.type
     others = host(is_target._data).reshape(x.shape) == 0
-    slopes = np.zeros(x.shape, x.dtype)
-    for i, classes in enumerate(listed):
+    share = kind(_scale(*x.shape, reduction))
+    grad = np.zeros(x.shape, x.dtype)
+    for i, classes in enumerate(listed):  # a share added per violated pair, in torch's order
         for c in classes:
-            violated = others[i] & (x[i, c] - x[i] < 1)
-            slopes[i] += violated
-            slopes[i, c] -= violated.sum()
-    grad = make_tensor(on_device_of(slopes / x.dtype.type(x.shape[1]), self._data))
-    g = g.reshape(-1, 1) if reduction == 0 else g / x.shape[0] if reduction == 1 else g
-    return ((grad * g).reshape(self.shape),)
+            for d in np.flatnonzero(others[i] & (kind(1) - x[i, c] + x[i] > 0)):
+                grad[i, c] -= share
+                grad[i, d] += share
+    return on_device_of(np.ascontiguousarray(_times_grad(grad, g, reduction).reshape(
+        self.shape)), self)
+
+
+MULTILABEL_MARGIN_LOSS_BACKWARD = register(Op(
+    "multilabel_margin_loss_backward", "NotImplemented", ("grad_output", "self"),
+    forward=_multilabel_margin_grad, backward=_no_derivative, promote=False,
+    hides=("operation", "target", "is_target", "reduction")))
+
+
+def _multilabel_margin_backward(g, self, target, is_target, reduction):
+    params = {"target": target, "is_target": is_target, "reduction": reduction,
+              "operation": "multilabel_margin_loss_backward"}
+    return (without_empty_edges(call(MULTILABEL_MARGIN_LOSS_BACKWARD, (g, self), params)),)
 
 
 MULTILABEL_MARGIN_LOSS = register(Op(
@@ -111,7 +152,7 @@ MULTILABEL_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("is_target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:917
+# --- book/chapters/16t_more_functional.md:974
 def _checked_input(input, kernel):
     from refgrad._typename import not_implemented_for
 
@@ -131,11 +172,10 @@ def _same_dtype(t, dtype):
         raise RuntimeError(f"expected scalar type {LEGACY[dtype]} but found {LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16t_more_functional.md:938
+# --- book/chapters/16t_more_functional.md:995
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     from refgrad._dtype import int64
-    from refgrad._ops.dispatch import call
     from refgrad._ops.nll_loss import not_differentiable
 
     code = reduction_of(size_average, reduce, reduction)
@@ -163,10 +203,9 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
                                               "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:977
+# --- book/chapters/16t_more_functional.md:1033
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._dtype import int64
-    from refgrad._ops.dispatch import call
 
     code = reduction_of(size_average, reduce, reduction)
     samples, classes = _checked_input(input, "multilabel_margin_loss_forward_out_frame")

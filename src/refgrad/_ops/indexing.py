@@ -76,7 +76,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:490
+# --- book/chapters/16d_indexing.md:493
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -103,7 +103,13 @@ def _picked(a, indices):
 
 
 def _index_put(a, values, indices, accumulate):
+    from refgrad._backend import element_strides
+    from refgrad._layouts import preserved_strides
+    from refgrad._ops.result_layout import moved_to
+
     out = a.copy()
+    if type(a) is np.ndarray:  # torch's clone keeps the input's layout: a transposed
+        out = moved_to(out, preserved_strides(a.shape, element_strides(a)))  # one stays so
     put_into(out, values, indices, accumulate)
     return out
 
@@ -126,7 +132,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:554
+# --- book/chapters/16d_indexing.md:563
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -155,7 +161,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:584
+# --- book/chapters/16d_indexing.md:593
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -180,7 +186,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:610
+# --- book/chapters/16d_indexing.md:619
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -251,7 +257,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:707
+# --- book/chapters/16d_indexing.md:716
 def select(input, dim, index):
     return select_at(input, dim, index, None)
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1732
+# --- book/chapters/16q_functional.md:1780
 """linear, bilinear, prelu, one_hot and embedding, for torch.nn.functional."""
 
 import numpy as np
@@ -31,13 +31,12 @@ def linear(input, weight, bias=None):
 
 
 def bilinear(input1, input2, weight, bias=None):
-    from refgrad._ops.einsum import einsum
+    from refgrad._ops import trilinear  # chapter 16x
 
-    output = einsum("...i,kij,...j->...k", input1, weight, input2)
-    return output if bias is None else output + bias
+    return trilinear.bilinear(input1, input2, weight, bias)
 
 
-# --- book/chapters/16q_functional.md:1786
+# --- book/chapters/16q_functional.md:1833
 def _prelu_grads(g, a, w):
     positive = a > 0
     grads = np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
@@ -103,7 +102,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:1857
+# --- book/chapters/16q_functional.md:1904
 def one_hot(input, num_classes=-1):  # torch's operator names it input
     if input.dtype.name != "int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
@@ -124,23 +123,13 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return make_tensor(row_major_result(hot))  # NOTE [Results written row-major]
 
 
-# --- book/chapters/16q_functional.md:1888
+# --- book/chapters/16q_functional.md:1937
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
-    from refgrad._creation import zeros
-    from refgrad._ops.activations import on_device_of
+    from refgrad._ops.embedding_gradients import embedding_dense_backward
 
-    flat = indices.reshape(-1)
-    rows = g.reshape(-1, g.shape[-1])
-    found, kind = host(flat._data), g._data.dtype
-    if scale_grad_by_freq:
-        counts = np.bincount(found, minlength=weight_sym_argsize_0)[found]
-        rows = rows / make_tensor(on_device_of(counts.astype(kind), g._data)).unsqueeze(1)
-    if (found == padding_idx).any():
-        keep = (found != padding_idx).astype(kind)
-        rows = rows * make_tensor(on_device_of(keep, g._data)).unsqueeze(1)
-    grad = zeros(weight_sym_argsize_0, g.shape[-1], dtype=g.dtype, device=g.device)
-    return (grad.index_add(0, flat, rows),)
+    return (embedding_dense_backward(g, indices, weight_sym_argsize_0, padding_idx,
+                                     scale_grad_by_freq),)
 
 
 EMBEDDING = register(Op(
@@ -149,7 +138,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:1914
+# --- book/chapters/16q_functional.md:1953
 def _renormed(weight, indices, max_norm, norm_type):
     from refgrad._ops.activations import on_device_of
     from refgrad.autograd.grad_mode import no_grad

@@ -78,7 +78,7 @@ HUBER_LOSS = _pair_row("huber_loss", "HuberLossBackward0", _huber, huber_pair)
 SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1, smooth_l1_pair)
 
 
-# --- book/chapters/16q_functional.md:938
+# --- book/chapters/16q_functional.md:943
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -112,7 +112,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:973
+# --- book/chapters/16q_functional.md:978
 def _log_sigmoid(a):
     return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
 
@@ -126,26 +126,65 @@ def _with_logits(a, b, weight, pos_weight, reduction):
     return _reduced(losses if weight is None else losses * _as(weight, a), reduction)
 
 
-def _with_logits_backward(g, self, target, weight, pos_weight, reduction):
-    from refgrad._ops.activations import LOG_SIGMOID
-    from refgrad._ops.arithmetic import add_scalar, div_scalar
-    from refgrad._ops.dispatch import call
+# --- book/chapters/16q_functional.md:993
+def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted=(True, True)):
+    from refgrad.autograd._state import is_grad_enabled
 
     # NOTE [The mean divided last]
     # torch's gradient of binary_cross_entropy_with_logits multiplies by the
     # incoming gradient, then by the weight, and divides a mean by the number of
-    # elements last: g * (1/n) first would round differently, and record no
-    # DivBackward1 under create_graph=True.
-    def finished(grad):
-        grad = grad if weight is None else grad * weight
-        return div_scalar(grad, self.numel()) if reduction == 1 else grad
+    # elements last: g * (1/n) first would round differently. That division is
+    # in place, a DivBackward1 under create_graph=True.
+    # NOTE [The logits' gradient written in place]
+    # torch writes each step of the input's gradient into the tensor the first
+    # one made, unless grad mode is on (create_graph=True), and the target's in
+    # any mode: each write counts on the gradient's version, so x.grad of a mean
+    # without pos_weight is at version 3, as each step adds one.
+    # Each gradient is worked out only when asked for (NOTE [Only the gradients asked for]).
+    graph, grad = is_grad_enabled(), None
+    if wanted[0]:
+        grad = _logits_gradient(self, target, pos_weight, graph)
+        grad = grad * g if graph else grad.mul_(g)
+        if weight is not None:
+            grad = grad * weight if graph else grad.mul_(weight)
+        grad = _mean_in_place(grad, self, reduction)
+    return grad, _target_gradient(g, self, weight, pos_weight, reduction) if wanted[1] else None
 
-    p = self.sigmoid()
+
+# --- book/chapters/16q_functional.md:1021
+def _logits_gradient(self, target, pos_weight, graph):
+    """σ(x) - y, or (pos_weight y + 1 - y) σ(x) - pos_weight y, in place out of grad mode."""
     if pos_weight is None:
-        return finished((p - target) * g), finished(-self * g)
+        return self.sigmoid() - target if graph else self.sigmoid().sub_(target)
+    from refgrad._ops.arithmetic import add_scalar
+
     weighted = pos_weight * target
-    return (finished(((add_scalar(weighted, 1) - target) * p - weighted) * g),
-            finished((call(LOG_SIGMOID, (-self,)) - pos_weight * call(LOG_SIGMOID, (self,))) * g))
+    if graph:
+        return (add_scalar(weighted, 1) - target) * self.sigmoid() - weighted
+    return add_scalar(weighted, 1).sub_(target).mul_(self.sigmoid()).sub_(weighted)
+
+
+def _target_gradient(g, self, weight, pos_weight, reduction):
+    """log σ(-x) - pos_weight log σ(x), or -x, times g: written in place in any mode."""
+    from refgrad._ops.activations import LOG_SIGMOID
+    from refgrad._ops.dispatch import call
+
+    if pos_weight is None:
+        grad = -self * g
+    else:
+        positive = call(LOG_SIGMOID, (self,)).mul_(pos_weight)
+        grad = call(LOG_SIGMOID, (-self,)).sub_(positive).mul_(g)
+    if weight is not None:
+        grad.mul_(weight)
+    return _mean_in_place(grad, self, reduction)
+
+
+def _mean_in_place(grad, self, reduction):
+    """A mean's gradient divided, in place, by the number: a DivBackward1 in grad mode."""
+    from refgrad._ops.arithmetic import div_scalar
+    from refgrad._ops.inplace import inplace
+
+    return inplace(grad, div_scalar, self.numel()) if reduction == 1 else grad
 
 
 BINARY_CROSS_ENTROPY_WITH_LOGITS = register(Op(
