@@ -218,6 +218,18 @@ def test_the_fused_node_keeps_torchs_attributes():
     assert [type(n).__name__ for n, _ in node.next_functions] == ["AccumulateGrad"] * 3
 
 
+def test_the_fused_kernels_logsumexp_carries_no_gradient():
+    _, leaves, _ = _operands([(1, 2, 3, 4), (1, 2, 5, 4), (1, 2, 5, 4)], {})
+    out = F.scaled_dot_product_attention(*leaves)
+    node = out.grad_fn
+    lse = node._saved_logsumexp
+    assert not lse.requires_grad and lse.grad_fn is None
+    seen = []
+    node.register_hook(lambda grad_inputs, grad_outputs: seen.append(len(grad_outputs)))
+    out.sum().backward()
+    assert seen == [1]  # one gradient slot: the log-sum-exp has none
+
+
 def test_a_query_that_sees_no_key_gets_zeros():
     mask = np.ones((3, 5), bool)
     mask[1] = False

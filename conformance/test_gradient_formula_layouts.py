@@ -206,3 +206,15 @@ def test_two_gradients_of_another_dtype_are_added_in_place_before_the_leaf_takes
     (leaf.double() * leaf).sum().backward()
     assert leaf.grad.stride() == (1, 1)
     assert leaf.grad._version == 1  # the second gradient was added into the first
+
+
+@pytest.mark.parametrize("fn", [F.relu, F.leaky_relu, lambda x: F.threshold(x, 0.1, 0.0)],
+                         ids=["relu", "leaky_relu", "threshold"])
+def test_a_kernel_that_reads_its_input_first_keeps_the_inputs_layout(fn):
+    # A row-major incoming gradient meets a transposed input: the input, read
+    # first by torch's kernel, settles the layout, with and without a graph.
+    incoming = torch.ones(2, 3, dtype=torch.float64)
+    for create_graph in (False, True):
+        x = _transposed()
+        (g,) = torch.autograd.grad(fn(x), x, incoming, create_graph=create_graph)
+        assert g.stride() == (1, 2)

@@ -70,7 +70,8 @@ def _leaky(g, self, negative_slope):
 
 LEAKY_RELU_BACKWARD = register(Op(
     "leaky_relu_backward", "LeakyReluBackwardBackward0", ("grad_output", "self"),
-    forward=in_float32(_leaky), saves=_KEEPS_SELF, promote=False, iterated=True,
+    forward=in_float32(_leaky), saves=_KEEPS_SELF, promote=False,
+    iterated=("self", "grad_output"),  # as threshold_backward: self's layout comes first
     backward=lambda g, self, negative_slope: (
         leaky_relu_backward(g, self, negative_slope), zeros_like(g))))
 
@@ -91,7 +92,7 @@ def leaky_relu_backward(grad_output, self, negative_slope):
     return _call(LEAKY_RELU_BACKWARD, grad_output, self, negative_slope=negative_slope)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2031
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2032
 def _elu_grad(g, x, alpha, scale, input_scale, is_result):
     kind = g.dtype.type
     if is_result:  # x is the result: its negative side is alpha * scale * (exp - 1)

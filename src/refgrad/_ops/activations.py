@@ -52,10 +52,13 @@ def on_host(fn):
     return forward
 
 
-def _row(name, node, forward, backward, iterated=True, **more):
+def _row(name, node, forward, backward, iterated=True, gradient_row=False, **more):
     """A row of one input that keeps it, computed in float32 for float16; elementwise
-    unless ``iterated`` says otherwise (NOTE [The layout TensorIterator picks])."""
-    if iterated is True:  # NOTE [Activation gradients laid out by TensorIterator]
+    unless ``iterated`` says otherwise (NOTE [The layout TensorIterator picks]).
+
+    ``gradient_row``: the backward is a row of its own, which lays its result out.
+    """
+    if iterated is True and not gradient_row:  # NOTE [Activation gradients laid out by ...]
         backward = iterated_backward(backward)
     return register(Op(name, node, ("self",), forward=in_float32(forward), backward=backward,
                        saves=_SELF, promote=False, iterated=iterated, **more))
@@ -64,7 +67,8 @@ def _row(name, node, forward, backward, iterated=True, **more):
 LEAKY_RELU = _row(
     "leaky_relu", "LeakyReluBackward0",
     lambda a, negative_slope: np.where(a > 0, a, a * a.dtype.type(negative_slope)),
-    lambda g, self, negative_slope: (leaky_relu_backward(g, self, negative_slope),))
+    lambda g, self, negative_slope: (leaky_relu_backward(g, self, negative_slope),),
+    gradient_row=True)  # leaky_relu_backward reads self first, as torch's kernel does
 # torch clamps into a tensor made like the input: NOTE [Results laid out like the input]
 HARDTANH = register(Op(  # integers too, so not through in_float32
     "hardtanh", "HardtanhBackward0", ("self",), promote=False, saves=_SELF,
@@ -74,7 +78,7 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
         _hardtanh_backward(g, self, min_val, max_val),))))
 
 
-# --- book/chapters/16q_functional.md:147
+# --- book/chapters/16q_functional.md:151
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 
 
@@ -92,7 +96,7 @@ GELU = _row("gelu", "GeluBackward0", on_host(_gelu), lambda g, self, approximate
     smooth_gradients.gelu_backward(g, self, approximate),))  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:182
+# --- book/chapters/16q_functional.md:186
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -152,7 +156,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:261
+# --- book/chapters/16q_functional.md:265
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -206,7 +210,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:336
+# --- book/chapters/16q_functional.md:340
 def _log_sigmoid(a):
     # torch's kernel writes a fresh row-major result: NOTE [Results written row-major]
     return row_major_result(np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a))))
@@ -241,7 +245,7 @@ GLU = _row("glu", "GluBackward0", _glu, lambda g, self, dim: (
     smooth_gradients.glu_backward(g, self, dim),), iterated=False)
 
 
-# --- book/chapters/16q_functional.md:378
+# --- book/chapters/16q_functional.md:382
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

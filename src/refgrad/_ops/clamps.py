@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16a_pointwise.md:246
+# --- book/chapters/16a_pointwise.md:254
 """clamp, clamp_min and clamp_max: their rows, with bounds that are numbers or tensors."""
 
 import numpy as np
@@ -49,7 +49,7 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:320
+# --- book/chapters/16a_pointwise.md:328
 def _clamp_grads(g, self, min=None, max=None):  # noqa: A002 - torch's names
     # Masks compared as tensors, in torch's order, so that each is laid out as
     # TensorIterator lays it out, and the gradient with it.
@@ -73,7 +73,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:354
+# --- book/chapters/16a_pointwise.md:362
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_keep_where(_inside(self, min, None), g),),
@@ -100,7 +100,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:445
+# --- book/chapters/16a_pointwise.md:453
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -134,7 +134,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:485
+# --- book/chapters/16a_pointwise.md:493
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 

@@ -151,7 +151,14 @@ def _before_kernel(op, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1098
+# --- book/chapters/13_dispatch.md:1106
+# NOTE [Outputs torch does not differentiate]
+# A row's differentiable_outputs counts its leading outputs that carry gradients.
+# The others get no history and no slot in the node's metadata: torch calls
+# set_history only for the outputs its derivatives declare differentiable.
+
+
+# --- book/chapters/13_dispatch.md:1114
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -162,8 +169,10 @@ def _record(op, edges, tensors, arrays, params, results):
         outputs = (out,)
         node._meta = lone_metadata(out)  # NOTE [Shared metadata]
     else:
-        outputs = tuple(_output(r, node, i) for i, r in enumerate(results))
-        node._meta = tuple(input_metadata(o) for o in outputs)
+        kept = op.differentiable_outputs  # NOTE [Outputs torch does not differentiate]
+        outputs = tuple(_output(r, node, i) if kept is None or i < kept else make_tensor(r)
+                        for i, r in enumerate(results))
+        node._meta = tuple(input_metadata(o) for o in outputs[:kept])
     saves, keeps = cls.plan  # unpacked: a named field costs a full lookup each time
     node._params = _kept(keeps, nodes, arrays, params) if keeps else params
     node._saved = _saves(saves, nodes, tensors, outputs, params, node) if saves else ()
@@ -213,7 +222,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1291
+# --- book/chapters/13_dispatch.md:1309
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -221,7 +230,7 @@ def _output(result, node, i):
     return make_tensor(result)
 
 
-# --- book/chapters/13_dispatch.md:1580
+# --- book/chapters/13_dispatch.md:1598
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -251,7 +260,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1618
+# --- book/chapters/13_dispatch.md:1636
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
     if state.redispatching or not _all_inference(tensors, params):
         return  # NOTE [Fresh results below a mode]: a mode's func counts none

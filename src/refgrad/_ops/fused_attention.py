@@ -154,7 +154,7 @@ _QKV = ("query", "key", "value")
 FUSED = register(Op(
     "_scaled_dot_product_flash_attention_for_cpu", "ScaledDotProductFlashAttentionForCpuBackward0",
     _QKV, promote=False, forward=_fused, backward=_fused_backward,
-    outputs=("output", "logsumexp"),
+    outputs=("output", "logsumexp"), differentiable_outputs=1,
     saves=(("query", _QKV), ("key", _QKV), ("value", _QKV), ("output", _QKV),
            ("logsumexp", _QKV), ("attn_mask", _QKV)),
     tangent=no_forward_formula("_scaled_dot_product_flash_attention_for_cpu")))

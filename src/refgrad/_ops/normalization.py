@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2272
+# --- book/chapters/16q_functional.md:2276
 """layer_norm: native_layer_norm's row."""
 
 import numpy as np
@@ -42,7 +42,7 @@ def _layer_norm_backward(g, input, normalized_shape, eps, weight=None, bias=None
             None if bias is None else g.sum(others))
 
 
-# --- book/chapters/16q_functional.md:2313
+# --- book/chapters/16q_functional.md:2317
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,

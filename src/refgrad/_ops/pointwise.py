@@ -36,7 +36,7 @@ RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", in_float32(lambda a: 1 / np.sqr
                       lambda g, result: (mul_scalar(g, -0.5) * result**3,))
 
 
-# --- book/chapters/16a_pointwise.md:107
+# --- book/chapters/16a_pointwise.md:115
 # NOTE [Ties keep the input]
 # torch's max(a, bound) keeps a when the two are equal (-0.0 against 0.0);
 # NumPy's float32 and float64 maximum return their second operand then, and
@@ -77,7 +77,7 @@ THRESHOLD_BACKWARD = register(Op(
     forward=lambda g, self, threshold: select(self <= threshold, g.dtype.type(0), g),
     backward=lambda g, threshold, self: (threshold_backward(g, self, threshold), _zeros_like(g)),
     saves=(("self", ("grad_output", "self")),),
-    iterated=True,
+    iterated=("self", "grad_output"),  # torch's kernel reads self first: it wins a layout tie
 ))
 
 
@@ -115,7 +115,7 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:201
+# --- book/chapters/16a_pointwise.md:209
 _GRAD_AND_OUTPUT = (("grad_output", ("grad_output", "output")),
                     ("output", ("grad_output", "output")))
 TANH_BACKWARD = register(Op(
@@ -148,7 +148,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:405
+# --- book/chapters/16a_pointwise.md:413
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -174,7 +174,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:546
+# --- book/chapters/16a_pointwise.md:554
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone

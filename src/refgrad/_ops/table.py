@@ -40,6 +40,9 @@ class Op:
     # laid out by TensorIterator: True for its inputs in order, or its operands' names in
     # the order TensorIterator sees them: NOTE [The layout TensorIterator picks]
     iterated: bool | tuple[str, ...] = False
+    # how many leading outputs torch differentiates (None: all); the rest come out as
+    # plain tensors: NOTE [Outputs torch does not differentiate]
+    differentiable_outputs: int | None = None
     # Worked out from the fields above when the row is made, for call()'s sake:
     plain: bool = field(init=False, repr=False)  # operands promote together: see _shared_operands
     many: bool = field(init=False, repr=False)  # several outputs, or as many as forward returns
@@ -154,7 +157,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:210
+# --- book/chapters/12_op_table.md:213
 def no_forward_formula(name):
     """The tangent formula of a row torch gives none: it refuses, in torch's words."""
 
