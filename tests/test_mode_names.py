@@ -27,7 +27,8 @@ def test_the_arguments_choose_among_overloads():
     assert overload("div_", (x, x), {"rounding_mode": None}) == ("div_", "Tensor")
     assert overload("clamp_", (x, x), {}) == ("clamp_", "Tensor")
     assert overload("clamp_", (x, 0, 1), {}) == ("clamp_", "default")
-    assert overload("all", (x,), {"dims": (0,)}) == ("all", "dim")
+    assert overload("all", (x,), {"dims": 0}) == ("all", "dim")  # one dimension, given alone
+    assert overload("all", (x,), {"dims": (0,)}) == ("all", "dims")  # a sequence, even of one
     assert overload("all", (x,), {"dims": (0, 1)}) == ("all", "dims")
     assert overload("tensor_split", (x, [1]), {}) == ("tensor_split", "indices")
     assert overload("hsplit", (x, 2), {}) == ("hsplit", "int")

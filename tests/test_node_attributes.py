@@ -89,7 +89,8 @@ def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():
                 "dilation", "groups", "output_padding", "bias_sym_sizes_opt", "output_size",
                 "upscale_factor", "downscale_factor",
                 "grad_output_sym_argsize_minus_1", "grad_output_sym_argsize_minus_2",
-                "grad_output_sym_argsize_minus_3", "interpolation_mode", "padding_mode"}
+                "grad_output_sym_argsize_minus_3", "interpolation_mode", "padding_mode",
+                "expand1", "expand2", "expand3", "sumdim"}
             if not looks_integer and name not in SCALAR_PARAMETERS | _NOT_INTEGERS:
                 unknown.setdefault(name, op.node)
     # A new parameter must be placed: a Scalar (shown signed) or an integer (shown unsigned).

@@ -5,6 +5,8 @@
 # --- book/chapters/14_arithmetic.md:31
 """Arithmetic rows: add, sub, rsub, mul, div, neg, elementwise functions and comparisons."""
 
+import functools
+
 import numpy as np
 
 from refgrad._ops.alpha import add_scaled, negated
@@ -40,7 +42,7 @@ RSUB_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:114
+# --- book/chapters/14_arithmetic.md:116
 # NOTE [float16 and numbers]
 # A float16 tensor times or over a Python number: the number in float32, the
 # product or quotient in float32, one rounding to float16, as torch computes it.
@@ -49,7 +51,7 @@ def _half_with_number(ufunc):
     return lambda a, b: ufunc(a.astype(np.float32), np.float32(b)).astype(np.float16)
 
 
-# --- book/chapters/14_arithmetic.md:124
+# --- book/chapters/14_arithmetic.md:126
 # NOTE [The last input's gradient first]
 # torch's node works out a two-input formula's gradients last input first, so
 # under create_graph the nodes of `other`'s are recorded, and its saved tensors
@@ -102,7 +104,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:205
+# --- book/chapters/14_arithmetic.md:207
 def _by_number(ufunc):
     """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
     half = _half_with_number(ufunc)
@@ -164,7 +166,7 @@ def one_minus(t):
     return call(SUB, (t.new_ones(()), t), {"alpha": 1})
 
 
-# --- book/chapters/14_arithmetic.md:314
+# --- book/chapters/14_arithmetic.md:316
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -182,7 +184,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1032
+# --- book/chapters/14_arithmetic.md:1034
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -206,6 +208,7 @@ def in_float32(fn):
     ``softmax``, ``lerp``) on float16 in float32; in float16 each step would
     round. The first array decides; the others are cast with it.
     """
+    @functools.wraps(fn)  # the row's parameters stay readable from the forward
     def forward(a, *args, **kwargs):
         if a.dtype is _HALF:
             args = [x.astype(np.float32) if getattr(x, "dtype", None) is _HALF else x
@@ -213,7 +216,6 @@ def in_float32(fn):
             return fn(a.astype(np.float32), *args, **kwargs).astype(np.float16)
         return fn(a, *args, **kwargs)
 
-    forward.__name__ = fn.__name__
     return forward
 
 
@@ -242,7 +244,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1099
+# --- book/chapters/14_arithmetic.md:1101
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -260,7 +262,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1123
+# --- book/chapters/14_arithmetic.md:1125
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 

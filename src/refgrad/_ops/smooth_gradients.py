@@ -5,6 +5,8 @@
 # --- book/chapters/16x_smooth_gradients.md:54
 """The gradients of gelu, logsigmoid and glu, as rows of their own."""
 
+import functools
+
 import numpy as np
 
 from refgrad._backend import device_of, move
@@ -24,13 +26,13 @@ _BETA_TANH = _SQRT2 * _2_SQRTPI * 0.5  # sqrt(2 / pi)
 
 def on_host(fn):
     """``fn`` of host arrays, for arrays on a device too: the result goes back there."""
+    @functools.wraps(fn)  # the row's parameters stay readable from the forward
     def forward(first, *args, **params):
         if isinstance(first, np.ndarray):
             return fn(first, *args, **params)
         args = [move(a, CPU) if hasattr(a, "shape") else a for a in args]
         return move(np.asarray(fn(move(first, CPU), *args, **params)), device_of(first))
 
-    forward.__name__ = fn.__name__
     return forward
 
 
@@ -43,7 +45,7 @@ class _InOrder:
     operand_order = None  # the arrays given, in the order given
 
 
-# --- book/chapters/16x_smooth_gradients.md:118
+# --- book/chapters/16x_smooth_gradients.md:120
 # NOTE [A gradient kernel in torch's steps]
 # Each kernel below computes its formula in the order torch's loop does, every
 # constant taken to the dtype first, so that each rounding falls where torch's
@@ -94,7 +96,7 @@ def gelu_backward(grad_output, self, approximate):
     return call(GELU_BACKWARD, (grad_output, self), {"approximate": approximate})
 
 
-# --- book/chapters/16x_smooth_gradients.md:197
+# --- book/chapters/16x_smooth_gradients.md:199
 # NOTE [The logsigmoid buffer, made again]
 # refgrad's LogSigmoidBackward0 keeps only the input; its backward recomputes
 # torch's buffer, exp(-|x|), and passes it to this row, whose node keeps it.
@@ -133,7 +135,7 @@ def log_sigmoid_backward(grad_output, self):
     return call(LOG_SIGMOID_BACKWARD, (grad_output, self), {"buffer": buffer})
 
 
-# --- book/chapters/16x_smooth_gradients.md:258
+# --- book/chapters/16x_smooth_gradients.md:260
 def _glu_grad(g, self, dim):
     wide = np.dtype(np.float32 if self.dtype == np.float16 else self.dtype)
     k = wide.type
