@@ -226,3 +226,16 @@ def test_kl_div():
     assert first_edges(logged) == ["SumBackward0", "MulBackward0"]  # exp(target) needs none
     with raises(ValueError, "avg is not a valid value for reduction"):
         F.kl_div(x, t, reduction="avg")
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_soft_margin_loss_of_nothing_warns_of_nothing(reduction):
+    x = torch.ones(0, dtype=torch.float64, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loss = F.soft_margin_loss(x, torch.ones(0, dtype=torch.float64), reduction=reduction)
+        loss.sum().backward()
+    assert loss.shape == ((0,) if reduction == "none" else ())
+    if reduction == "mean":
+        assert math.isnan(loss.item())
+    assert x.grad.shape == (0,)

@@ -18,7 +18,11 @@ def _soft_margin(a, target, reduction):
         losses = np.log1p(np.exp(-a * host(target._data)))
     if reduction == 0:
         return losses
-    return losses.mean(dtype=a.dtype) if reduction == 1 else losses.sum(dtype=a.dtype)
+    if reduction == 2:
+        return losses.sum(dtype=a.dtype)
+    # the mean of nothing is nan, quietly: NumPy's mean would warn of an empty slice
+    return losses.sum(dtype=a.dtype) / a.dtype.type(losses.size) if losses.size else \
+        a.dtype.type(np.nan)
 
 
 def _soft_margin_backward(g, self, target, reduction):
@@ -32,7 +36,7 @@ SOFT_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:651
+# --- book/chapters/16t_more_functional.md:655
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.dispatch import call
     from refgrad._ops.functions import check_broadcast
@@ -53,7 +57,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
         "target": target.to(input.dtype).expand(shape), "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:673
+# --- book/chapters/16t_more_functional.md:677
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     from refgrad._ops.activation_functions import logsigmoid
