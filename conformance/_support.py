@@ -91,6 +91,35 @@ def preorder_names(node, depth: int) -> str:
     return " ".join(found)
 
 
+def recording_mode(describe=str):
+    """A dispatch mode class whose ``seen`` lists ``describe(func)`` for each op handed to it."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Recording(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.seen.append(describe(func))
+            return func(*args, **(kwargs or {}))
+
+    return Recording
+
+
+def unique_preorder(node) -> list:
+    """The names of ``node`` and the nodes below it, each once, in preorder."""
+    seen, names, stack = set(), [], [node]
+    while stack:
+        here = stack.pop()
+        if here is None or here in seen:
+            continue
+        seen.add(here)
+        names.append(type(here).__name__)
+        stack.extend(child for child, _ in reversed(here.next_functions))
+    return names
+
+
 def leaf(*values, dtype=None):
     """A 1-d tensor of ``values`` that requires grad."""
     import torch

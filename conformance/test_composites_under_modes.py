@@ -7,6 +7,8 @@ give views. The same assertions run on torch.
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from conformance._support import recording_mode
+
 
 def _name(func) -> str:
     """The op's own name: torch's overload packet (aten.reshape), refgrad's ``name``."""
@@ -14,14 +16,7 @@ def _name(func) -> str:
     return func.name if packet is None else packet.__name__
 
 
-class Names(TorchDispatchMode):
-    def __init__(self):
-        super().__init__()
-        self.seen = []
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        self.seen.append(_name(func))
-        return func(*args, **(kwargs or {}))
+Names = recording_mode(_name)
 
 
 def _normal():

@@ -13,6 +13,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from conformance._support import unique_preorder
+
 
 def _transposed():
     """A (2, 3) leaf with strides (1, 2)."""
@@ -55,15 +57,7 @@ def test_gradient_layout_and_version(fn, strides, version):
 
 def _graph(t) -> list:
     """The names of the nodes of ``t``'s graph, in preorder, each once."""
-    seen, names, stack = set(), [], [t.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is None or node in seen:
-            continue
-        seen.add(node)
-        names.append(type(node).__name__)
-        stack.extend(child for child, _ in reversed(node.next_functions))
-    return names
+    return unique_preorder(t.grad_fn)
 
 
 GRAPHS = [

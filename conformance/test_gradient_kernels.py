@@ -20,6 +20,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from conformance._support import unique_preorder
+
 
 def leaf(dtype):
     """A transposed (2, 3) leaf: strides (1, 2)."""
@@ -32,15 +34,7 @@ def other(x):
 
 def graph(t) -> str:
     """The nodes below ``t``, each once, in preorder."""
-    seen, names, stack = set(), [], [t.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is None or node in seen:
-            continue
-        seen.add(node)
-        names.append(type(node).__name__.replace("Backward", "B"))
-        stack.extend(child for child, _ in reversed(node.next_functions))
-    return " ".join(names)
+    return " ".join(name.replace("Backward", "B") for name in unique_preorder(t.grad_fn))
 
 
 def digest(t) -> str:

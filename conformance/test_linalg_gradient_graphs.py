@@ -10,6 +10,8 @@ blocks in place, and a second derivative sees every one of those steps.
 import pytest
 import torch
 
+from conformance._support import unique_preorder
+
 D = torch.float64
 def _wide():
     """The (2, 3) leaf with strides (1, 2) that the sweep of every op uses."""
@@ -371,15 +373,7 @@ CASES = [
 
 def _graph(t) -> list:
     """The names of the nodes of ``t``'s graph, in preorder, each once."""
-    seen, names, stack = set(), [], [t.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is None or node in seen:
-            continue
-        seen.add(node)
-        names.append(type(node).__name__)
-        stack.extend(child for child, _ in reversed(node.next_functions))
-    return names
+    return unique_preorder(t.grad_fn)
 
 
 @pytest.mark.parametrize("leaf, fn, graph, strides, second, leaf_strides, version",

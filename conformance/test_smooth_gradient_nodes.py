@@ -15,7 +15,7 @@ import torch
 import torch.autograd.forward_ad as fwAD
 import torch.nn.functional as F
 
-from conformance._support import preorder_names
+from conformance._support import preorder_names, unique_preorder
 
 D = torch.float64
 
@@ -188,16 +188,8 @@ def _third_graph(name):
 
 
 def _graph(root):
-    """Each node below ``root`` once, in preorder: its name, ``None`` for no node."""
-    seen, names, stack = set(), [], [root]
-    while stack:
-        node = stack.pop()
-        if node is None or node in seen:
-            continue
-        seen.add(node)
-        names.append(type(node).__name__)
-        stack.extend(child for child, _ in reversed(node.next_functions))
-    return " ".join(names)
+    """Each node below ``root`` once, in preorder, by name."""
+    return " ".join(unique_preorder(root))
 
 
 SWEPT = {

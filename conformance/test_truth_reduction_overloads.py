@@ -6,17 +6,10 @@ either way, on 0-d tensors too.
 import numpy as np
 import pytest
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
 
+from conformance._support import recording_mode
 
-class Seen(TorchDispatchMode):
-    def __init__(self):
-        super().__init__()
-        self.seen = []
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        self.seen.append(str(func))
-        return func(*args, **(kwargs or {}))
+Seen = recording_mode()
 
 
 def _mask():
