@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2187
+# --- book/chapters/16q_functional.md:2188
 """layer_norm: native_layer_norm's row."""
 
 import numpy as np
@@ -28,21 +28,13 @@ def _layer_norm(a, weight, bias, normalized_shape, eps):
 
 
 def _layer_norm_backward(g, input, normalized_shape, eps, weight=None, bias=None):
-    dtype = input.dtype
-    axes = _axes(input.ndim, normalized_shape)
-    others = tuple(range(input.ndim - len(normalized_shape)))
-    wide = input.double()  # NOTE [Layer norm in float64]
-    centred = wide - wide.mean(axes, keepdim=True)
-    inverse = ((centred * centred).mean(axes, keepdim=True) + eps).rsqrt()
-    normalized = centred * inverse
-    scaled = (g if weight is None else g * weight).double()
-    grad = (scaled - scaled.mean(axes, keepdim=True)
-            - normalized * (scaled * normalized).mean(axes, keepdim=True)) * inverse
-    return (grad.to(dtype), None if weight is None else (g * normalized.to(dtype)).sum(others),
-            None if bias is None else g.sum(others))
+    # a row of its own: chapter "Gradients of the normalizations"
+    from refgrad._ops.norm_gradients import layer_norm_backward
+
+    return layer_norm_backward(g, input, normalized_shape, eps, weight, bias)
 
 
-# --- book/chapters/16q_functional.md:2228
+# --- book/chapters/16q_functional.md:2221
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,
