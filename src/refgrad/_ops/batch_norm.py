@@ -8,7 +8,7 @@
 import numpy as np
 
 from refgrad._ops.dispatch import call
-from refgrad._ops.norm_gradients import batch_norm_backward
+from refgrad._ops.norm_gradients import batch_norm_backward, batch_norm_tangent
 from refgrad._ops.table import Op, register
 
 
@@ -61,7 +61,7 @@ def _batch_norm_backward(g, input, running_mean, running_var, training, momentum
 _INPUTS = ("input", "weight", "bias")
 BATCH_NORM = register(Op(
     "native_batch_norm", "NativeBatchNormBackward0", _INPUTS, promote=False,
-    forward=_batch_norm, backward=_batch_norm_backward,
+    forward=_batch_norm, backward=_batch_norm_backward, tangent=batch_norm_tangent,
     saves=(("input", _INPUTS), ("weight", _INPUTS), ("running_mean", _INPUTS),
            ("running_var", _INPUTS)), hides=("momentum",)))
 

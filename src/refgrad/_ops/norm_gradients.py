@@ -48,7 +48,7 @@ def _empty_like_statistic(input):
 def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape, eps):
     from refgrad._ops.result_layout import row_major_result
 
-    g, input = host(g), host(input)
+    device, g, input = input, host(g), host(input)
     axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
     others = tuple(range(input.ndim - len(normalized_shape)))
     wide = input.astype(np.float64)  # NOTE [Layer norm in float64]
@@ -61,11 +61,12 @@ def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape, eps)
     none = np.zeros(0, g.dtype)
     grad_weight = none if weight is None else (g * normalized.astype(g.dtype)).sum(others)
     grad_bias = none if bias is None else g.sum(others)
-    return (row_major_result(grad.astype(input.dtype)), np.asarray(grad_weight, g.dtype),
-            np.asarray(grad_bias, g.dtype))
+    return tuple(on_device_of(r, device) for r in (
+        row_major_result(grad.astype(input.dtype)), np.asarray(grad_weight, g.dtype),
+        np.asarray(grad_bias, g.dtype)))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:138
+# --- book/chapters/16sa_normalization_gradients.md:139
 def layer_norm_backward(g, input, normalized_shape, eps, weight, bias):
     axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
     mean, rstd = statistics(input, axes, eps, keepdims=True)
@@ -75,7 +76,7 @@ def layer_norm_backward(g, input, normalized_shape, eps, weight, bias):
             None if bias is None else grads[2])
 
 
-# --- book/chapters/16sa_normalization_gradients.md:160
+# --- book/chapters/16sa_normalization_gradients.md:161
 def _by(t, n):
     from refgrad._ops.arithmetic import div_scalar
 
@@ -95,7 +96,7 @@ def _first_backward(gO, gamma, centred, inverse, inverse2, n, sums):
     return h0 * h1
 
 
-# --- book/chapters/16sa_normalization_gradients.md:184
+# --- book/chapters/16sa_normalization_gradients.md:185
 def _input_terms(ggI, gO, centred, scaled3, inverse2, inverse3, n, sums):  # noqa: N803
     """The input's gradient through ggI; scaled3 is centred * inverse ** 3, gO times gamma."""
     gxhat_mu_sum, gxhat_sum = sums(gO * centred), sums(gO)
@@ -117,7 +118,7 @@ def _weight_term(gO, ggG, centred, scaled3, inverse, n, sums):  # noqa: N803
     return t0 + t1 + t2
 
 
-# --- book/chapters/16sa_normalization_gradients.md:209
+# --- book/chapters/16sa_normalization_gradients.md:210
 def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_shape, eps,
                                 weight=None):
     from refgrad._creation import ones
@@ -154,7 +155,7 @@ def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_s
     return ggO, None if gI is None else gI.reshape_as(input), None, None, gG, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:252
+# --- book/chapters/16sa_normalization_gradients.md:253
 # NOTE [A normalization's gradient is a row of its own]
 # torch computes the gradients of layer_norm and batch_norm with one kernel
 # each, native_layer_norm_backward and native_batch_norm_backward, and under
@@ -173,7 +174,7 @@ LAYER_NORM_BACKWARD = register(Op(
     saves=tuple((name, ()) for name in ("grad_out", "input", "mean", "rstd", "weight"))))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:297
+# --- book/chapters/16sa_normalization_gradients.md:298
 def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, running_var,
                       train, eps):
     from refgrad._ops.result_layout import suggested_format_result
@@ -197,7 +198,7 @@ def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, ru
             on_device_of(np.asarray(grad_weight), input), on_device_of(g.sum(axes), input))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:326
+# --- book/chapters/16sa_normalization_gradients.md:327
 def batch_norm_backward(g, input, weight, running_mean, running_var, training, eps):
     if training:
         mean, invstd = statistics(input, (0, *range(2, input.ndim)), eps, keepdims=False)
@@ -209,7 +210,7 @@ def batch_norm_backward(g, input, weight, running_mean, running_var, training, e
     return grads[0], None if weight is None else grads[1], grads[2]
 
 
-# --- book/chapters/16sa_normalization_gradients.md:345
+# --- book/chapters/16sa_normalization_gradients.md:346
 def _channel_sums(t, keepdim=True):
     r = t.sum(0, keepdim)
     for dim in range(r.ndim - 1, 1 if keepdim else 0, -1):
@@ -230,7 +231,7 @@ def _expanded(v, like):
     return v.expand_as(like)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:370
+# --- book/chapters/16sa_normalization_gradients.md:371
 def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, train, eps,
                                 running_mean=None, running_var=None, weight=None):
     from refgrad._creation import ones
@@ -269,7 +270,7 @@ def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, 
     return ggO, gI, gG, None, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:415
+# --- book/chapters/16sa_normalization_gradients.md:416
 _BN_INPUTS = ("grad_out", "input", "weight", "save_mean", "save_invstd")
 BATCH_NORM_BACKWARD = register(Op(
     "native_batch_norm_backward", "NativeBatchNormBackwardBackward0", _BN_INPUTS,
@@ -278,3 +279,52 @@ BATCH_NORM_BACKWARD = register(Op(
     saves=tuple((name, ()) for name in (
         "grad_out", "input", "running_mean", "running_var", "save_invstd", "save_mean",
         "weight"))))
+
+
+# --- book/chapters/16sa_normalization_gradients.md:527
+def _normalized_tangent(wide, dx, axes, eps, constants=None):
+    """x̂ and its tangent for ``dx`` (None: none), the statistics over ``axes`` or given."""
+    if constants is not None:
+        normalized = (wide - constants[0]) * constants[1]
+        return normalized, None if dx is None else dx * constants[1]
+    centred = wide - wide.mean(axes, keepdim=True)
+    inverse = ((centred * centred).mean(axes, keepdim=True) + eps).rsqrt()
+    normalized = centred * inverse
+    if dx is None:
+        return normalized, None
+    dc = dx - dx.mean(axes, keepdim=True)
+    return normalized, (dc - normalized * (normalized * dc).mean(axes, keepdim=True)) * inverse
+
+
+def _affine_tangent(input, normalized, dnormalized, weight, dw, db, shape):
+    terms = []
+    if dnormalized is not None:
+        terms.append(dnormalized if weight is None else dnormalized * weight.view(shape))
+    if dw is not None:
+        terms.append(normalized * dw.view(shape))
+    if db is not None:
+        terms.append(db.view(shape))
+    out = terms[0]
+    for term in terms[1:]:
+        out = out + term
+    return out.expand(tuple(input.shape)).to(input.dtype)
+
+
+# --- book/chapters/16sa_normalization_gradients.md:559
+def layer_norm_tangent(tangents, input, normalized_shape, eps, weight=None, bias=None):
+    dx, dw, db = tangents
+    axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
+    normalized, dnormalized = _normalized_tangent(
+        input.double(), None if dx is None else dx.double(), axes, eps)
+    return _affine_tangent(input, normalized, dnormalized, weight, dw, db, tuple(normalized_shape))
+
+
+def batch_norm_tangent(tangents, input, training, momentum, eps, weight=None, running_mean=None,
+                       running_var=None):
+    dx, dw, db = tangents
+    axes, shape = (0, *range(2, input.ndim)), (-1, *[1] * (input.ndim - 2))
+    constants = None if training else (running_mean.double().view(shape),
+                                       (running_var.double().view(shape) + eps).rsqrt())
+    normalized, dnormalized = _normalized_tangent(
+        input.double(), None if dx is None else dx.double(), axes, eps, constants)
+    return _affine_tangent(input, normalized, dnormalized, weight, dw, db, shape)

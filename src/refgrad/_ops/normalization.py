@@ -8,6 +8,7 @@
 import numpy as np
 
 from refgrad._ops.dispatch import call
+from refgrad._ops.norm_gradients import layer_norm_tangent  # chapter 16sa
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
@@ -34,11 +35,11 @@ def _layer_norm_backward(g, input, normalized_shape, eps, weight=None, bias=None
     return layer_norm_backward(g, input, normalized_shape, eps, weight, bias)
 
 
-# --- book/chapters/16q_functional.md:2221
+# --- book/chapters/16q_functional.md:2222
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,
-    forward=_layer_norm, backward=_layer_norm_backward,
+    forward=_layer_norm, backward=_layer_norm_backward, tangent=layer_norm_tangent,
     saves=(("input", _INPUTS), ("weight", _INPUTS), ("bias", _INPUTS)), hides=("eps",)))
 
 
