@@ -1222,7 +1222,7 @@ def _layer_norm_grads(g, a, w, normalized_shape):  # the bias gets no gradient: 
 
     axes = tuple(range(a.ndim - len(normalized_shape), a.ndim))
     mean, rstd = statistics(a, axes, 1e-5, keepdims=True)
-    b = torch.ones(normalized_shape, dtype=a.dtype)
+    b = torch.ones(normalized_shape, dtype=a.dtype, device=a.device)
     return call(LAYER_NORM_BACKWARD, (g, a, mean, rstd, w, b),
                 {"normalized_shape": normalized_shape, "eps": 1e-5})
 
@@ -1233,7 +1233,7 @@ def _batch_norm_grads(g, a, w, train):
     mean, invstd = statistics(a, (0, *range(2, a.ndim)), 1e-5, keepdims=False)
     if not train:
         mean, invstd = mean[:0], invstd[:0]
-    running = [torch.full((a.shape[1],), v, dtype=a.dtype) for v in (0.25, 1.5)]
+    running = [torch.full((a.shape[1],), v, dtype=a.dtype, device=a.device) for v in (0.25, 1.5)]
     return call(BATCH_NORM_BACKWARD, (g, a, w, mean, invstd), {
         "running_mean": running[0], "running_var": running[1], "train": train, "eps": 1e-5})
 

@@ -20,11 +20,11 @@ def _kept_dtype(a):
     return np.float32 if a.dtype.itemsize < 4 else a.dtype
 
 
-def _statistic(values, like):
+def _statistic(values, a, like):
+    """``values`` in the dtype torch keeps for ``a``, where ``like`` (a's array) lives."""
     from refgrad._tensor import make_tensor
 
-    return make_tensor(on_device_of(np.ascontiguousarray(values.astype(_kept_dtype(like))),
-                                    like))
+    return make_tensor(on_device_of(np.ascontiguousarray(values.astype(_kept_dtype(a))), like))
 
 
 def statistics(input, axes, eps, keepdims):
@@ -35,7 +35,7 @@ def statistics(input, axes, eps, keepdims):
     inverse = 1 / np.sqrt(np.square(wide - mean).mean(axes, keepdims=True) + eps)
     if not keepdims:
         mean, inverse = mean.squeeze(axes), inverse.squeeze(axes)
-    return _statistic(mean, a), _statistic(inverse, a)
+    return _statistic(mean, a, input._data), _statistic(inverse, a, input._data)
 
 
 def _empty_like_statistic(input):
