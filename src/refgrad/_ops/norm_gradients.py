@@ -124,6 +124,9 @@ def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_s
     from refgrad._creation import ones
 
     ggI, ggG, ggB = grads  # noqa: N806
+    # a parameter not given has an empty placeholder for its gradient: no gradient from it
+    ggG, ggB = (None if t is None or tuple(t.shape) != tuple(normalized_shape) else t  # noqa: N806
+                for t in (ggG, ggB))
     axis = input.ndim - len(normalized_shape)
     M, N = math.prod(input.shape[:axis]), math.prod(input.shape[axis:])  # noqa: N806
     x, gO = input.reshape(M, N), grad_out.reshape(M, N)  # noqa: N806
@@ -155,7 +158,7 @@ def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_s
     return ggO, None if gI is None else gI.reshape_as(input), None, None, gG, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:253
+# --- book/chapters/16sa_normalization_gradients.md:256
 # NOTE [A normalization's gradient is a row of its own]
 # torch computes the gradients of layer_norm and batch_norm with one kernel
 # each, native_layer_norm_backward and native_batch_norm_backward, and under
@@ -174,7 +177,7 @@ LAYER_NORM_BACKWARD = register(Op(
     saves=tuple((name, ()) for name in ("grad_out", "input", "mean", "rstd", "weight"))))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:298
+# --- book/chapters/16sa_normalization_gradients.md:301
 def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, running_var,
                       train, eps):
     from refgrad._ops.result_layout import suggested_format_result
@@ -198,7 +201,7 @@ def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, ru
             on_device_of(np.asarray(grad_weight), input), on_device_of(g.sum(axes), input))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:327
+# --- book/chapters/16sa_normalization_gradients.md:330
 def batch_norm_backward(g, input, weight, running_mean, running_var, training, eps):
     if training:
         mean, invstd = statistics(input, (0, *range(2, input.ndim)), eps, keepdims=False)
@@ -210,7 +213,7 @@ def batch_norm_backward(g, input, weight, running_mean, running_var, training, e
     return grads[0], None if weight is None else grads[1], grads[2]
 
 
-# --- book/chapters/16sa_normalization_gradients.md:346
+# --- book/chapters/16sa_normalization_gradients.md:349
 def _channel_sums(t, keepdim=True):
     r = t.sum(0, keepdim)
     for dim in range(r.ndim - 1, 1 if keepdim else 0, -1):
@@ -231,13 +234,14 @@ def _expanded(v, like):
     return v.expand_as(like)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:371
+# --- book/chapters/16sa_normalization_gradients.md:374
 def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, train, eps,
                                 running_mean=None, running_var=None, weight=None):
     from refgrad._creation import ones
     from refgrad._ops.arithmetic import add_scalar
 
     ggI, ggG, ggB = grads  # noqa: N806
+    ggG = None if weight is None else ggG  # noqa: N806 - an empty placeholder's, else
     M = input.shape[0] * math.prod(input.shape[2:])  # noqa: N806
     gamma = ones((), dtype=input.dtype) if weight is None else _expanded(weight, input)
     mean = save_mean.to(input.dtype) if train else running_mean
@@ -270,7 +274,7 @@ def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, 
     return ggO, gI, gG, None, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:416
+# --- book/chapters/16sa_normalization_gradients.md:420
 _BN_INPUTS = ("grad_out", "input", "weight", "save_mean", "save_invstd")
 BATCH_NORM_BACKWARD = register(Op(
     "native_batch_norm_backward", "NativeBatchNormBackwardBackward0", _BN_INPUTS,
@@ -281,7 +285,7 @@ BATCH_NORM_BACKWARD = register(Op(
         "weight"))))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:527
+# --- book/chapters/16sa_normalization_gradients.md:531
 def _normalized_tangent(wide, dx, axes, eps, constants=None):
     """x̂ and its tangent for ``dx`` (None: none), the statistics over ``axes`` or given."""
     if constants is not None:
@@ -310,7 +314,7 @@ def _affine_tangent(input, normalized, dnormalized, weight, dw, db, shape):
     return out.expand(tuple(input.shape)).to(input.dtype)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:559
+# --- book/chapters/16sa_normalization_gradients.md:563
 def layer_norm_tangent(tangents, input, normalized_shape, eps, weight=None, bias=None):
     dx, dw, db = tangents
     axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
