@@ -69,7 +69,7 @@ GROUP_NORM = register(Op(
     saves=(("input", _INPUTS), ("weight", _INPUTS), ("result1", ()), ("result2", ()))))
 
 
-# --- book/chapters/16s_normalization.md:376
+# --- book/chapters/16s_normalization.md:379
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
     if isinstance(num_groups, float):
         raise TypeError("group_norm(): argument 'num_groups' (position 2) must be int, not float")
