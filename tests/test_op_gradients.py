@@ -1218,6 +1218,42 @@ RECIPES.update({
 })
 
 
+# The gradients of layer_norm and batch_norm (chapter "Gradients of the normalizations"): the
+# statistics come from the input's values, as the forward would give them; the second
+# derivative takes them as constants, as torch's does, so no third is checked.
+def _layer_norm_grads(g, a, w, normalized_shape):  # the bias gets no gradient: a constant
+    from refgrad._ops.norm_gradients import LAYER_NORM_BACKWARD, statistics
+
+    axes = tuple(range(a.ndim - len(normalized_shape), a.ndim))
+    mean, rstd = statistics(a, axes, 1e-5, keepdims=True)
+    b = torch.ones(normalized_shape, dtype=a.dtype, device=a.device)
+    return call(LAYER_NORM_BACKWARD, (g, a, mean, rstd, w, b),
+                {"normalized_shape": normalized_shape, "eps": 1e-5})
+
+
+def _batch_norm_grads(g, a, w, train):
+    from refgrad._ops.norm_gradients import BATCH_NORM_BACKWARD, statistics
+
+    mean, invstd = statistics(a, (0, *range(2, a.ndim)), 1e-5, keepdims=False)
+    if not train:
+        mean, invstd = mean[:0], invstd[:0]
+    running = [torch.full((a.shape[1],), v, dtype=a.dtype, device=a.device) for v in (0.25, 1.5)]
+    return call(BATCH_NORM_BACKWARD, (g, a, w, mean, invstd), {
+        "running_mean": running[0], "running_var": running[1], "train": train, "eps": 1e-5})
+
+
+RECIPES.update({
+    "native_layer_norm_backward": Recipe(
+        _layer_norm_grads, ("any",) * 3, twice=False,
+        shapes=st.sampled_from([[(2, 3), (2, 3), (3,)], [(2, 2, 3), (2, 2, 3), (2, 3)]]),
+        params=lambda shapes: st.just({"normalized_shape": shapes[2]})),
+    "native_batch_norm_backward": Recipe(
+        _batch_norm_grads, ("any",) * 3, twice=False,
+        shapes=st.sampled_from([[(3, 2), (3, 2), (2,)], [(2, 3, 2), (2, 3, 2), (3,)]]),
+        params=lambda shapes: st.sampled_from([{"train": True}, {"train": False}])),
+})
+
+
 # More of torch.nn.functional (chapter 16t): rrelu's slopes drawn from a generator seeded
 # afresh on every call, so that every evaluation draws the same ones.
 def _rrelu(a, training, inplace=False):

@@ -351,6 +351,30 @@ TORCH_CALLS.update({  # the normalization layers, chapter "Normalization layers"
     "avg_pool3d": lambda a, kernel_size: F.avg_pool3d(a, kernel_size, stride=1),
 })
 
+
+def _torch_layer_norm_grads(g, a, w, normalized_shape):
+    primal = torch.autograd.forward_ad.unpack_dual(a).primal
+    _, mean, rstd = torch.native_layer_norm(primal, normalized_shape, None, None, 1e-5)
+    b = torch.ones(normalized_shape, dtype=a.dtype)
+    return aten.native_layer_norm_backward(g, a, normalized_shape, mean, rstd, w, b,
+                                           [True, True, True])
+
+
+def _torch_batch_norm_grads(g, a, w, train):
+    primal = torch.autograd.forward_ad.unpack_dual(a).primal
+    _, mean, invstd = torch.native_batch_norm(primal, None, None, None, None, True, 0.1, 1e-5)
+    if not train:
+        mean, invstd = mean[:0], invstd[:0]
+    running = [torch.full((a.shape[1],), v, dtype=a.dtype) for v in (0.25, 1.5)]
+    return aten.native_batch_norm_backward(g, a, w, *running, mean, invstd, train, 1e-5,
+                                           [True, True, True])
+
+
+TORCH_CALLS.update({  # the normalizations' gradients, chapter "Gradients of the normalizations"
+    "native_layer_norm_backward": _torch_layer_norm_grads,
+    "native_batch_norm_backward": _torch_batch_norm_grads,
+})
+
 TORCH_CALLS.update({  # more of torch.nn.functional, chapter 16t
     "rrelu_with_noise": lambda a, training: torch.rrelu(
         a, 0.1, 0.3, training, torch.Generator().manual_seed(0)),
@@ -602,6 +626,8 @@ def test_torch_still_cannot_differentiate_these_tangents(name):
 TANGENTS_THROUGH_A_CONSTANT_LU = {"linalg_det", "linalg_slogdet", "linalg_solve_ex",
                                   "native_layer_norm"}
 TANGENTS_THROUGH_A_CONSTANT_LU |= {"native_batch_norm", "native_group_norm"}  # statistics
+# The gradient rows take the statistics as constants, as torch's do (chapter 16sa).
+TANGENTS_THROUGH_A_CONSTANT_LU |= {"native_layer_norm_backward", "native_batch_norm_backward"}
 
 
 def _reverse_over_reverse(lib, call, primals, tangents, params, weights):

@@ -8,6 +8,7 @@
 import numpy as np
 
 from refgrad._ops.dispatch import call
+from refgrad._ops.norm_gradients import batch_norm_backward, batch_norm_tangent
 from refgrad._ops.table import Op, register
 
 
@@ -44,17 +45,7 @@ def _batch_norm(a, weight, bias, running_mean, running_var, training, momentum, 
     return (out if bias is None else out + bias.reshape(shape)).astype(a.dtype)
 
 
-# --- book/chapters/16s_normalization.md:114
-def _statistics(wide, training, running_mean, running_var, eps):
-    """The input centred, and one over the deviation, in float64."""
-    axes, shape = reduced_axes(wide.ndim), per_channel(wide.ndim)
-    if training:
-        centred = wide - wide.mean(axes, keepdim=True)
-        return centred, ((centred * centred).mean(axes, keepdim=True) + eps).rsqrt()
-    centred = wide - running_mean.double().view(shape)
-    return centred, (running_var.double().view(shape) + eps).rsqrt()
-
-
+# --- book/chapters/16s_normalization.md:117
 def through_statistics(scaled, normalized, inverse, axes):
     """The gradient of (x - mean) / σ for ``scaled``, mean and σ taken over ``axes``."""
     return (scaled - scaled.mean(axes, keepdim=True)
@@ -63,25 +54,19 @@ def through_statistics(scaled, normalized, inverse, axes):
 
 def _batch_norm_backward(g, input, running_mean, running_var, training, momentum, eps,
                          weight=None):
-    axes, shape = reduced_axes(input.ndim), per_channel(input.ndim)
-    centred, inverse = _statistics(input.double(), training, running_mean, running_var, eps)
-    normalized = centred * inverse
-    scaled = (g if weight is None else g * weight.view(shape)).double()
-    grad = (through_statistics(scaled, normalized, inverse, axes) if training
-            else scaled * inverse)
-    grad_weight = None if weight is None else (g.double() * normalized).sum(axes).to(weight.dtype)
-    return grad.to(input.dtype), grad_weight, g.sum(axes)
+    # a row of its own: chapter "Gradients of the normalizations"
+    return batch_norm_backward(g, input, weight, running_mean, running_var, training, eps)
 
 
 _INPUTS = ("input", "weight", "bias")
 BATCH_NORM = register(Op(
     "native_batch_norm", "NativeBatchNormBackward0", _INPUTS, promote=False,
-    forward=_batch_norm, backward=_batch_norm_backward,
+    forward=_batch_norm, backward=_batch_norm_backward, tangent=batch_norm_tangent,
     saves=(("input", _INPUTS), ("weight", _INPUTS), ("running_mean", _INPUTS),
            ("running_var", _INPUTS)), hides=("momentum",)))
 
 
-# --- book/chapters/16s_normalization.md:171
+# --- book/chapters/16s_normalization.md:158
 def _empty(input, weight, bias):
     out = input.clone()
     out = out if weight is None else out * weight[0]
@@ -122,7 +107,7 @@ def check_mixed(input, parameters):
                                f"{LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16s_normalization.md:216
+# --- book/chapters/16s_normalization.md:203
 def native(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.batch_norm's work: checks, then the row (or an empty input's copy)."""
     from refgrad._ops.nll_loss import not_differentiable
@@ -146,7 +131,7 @@ def native(input, weight, bias, running_mean, running_var, training, momentum, e
         "momentum": momentum, "eps": eps})
 
 
-# --- book/chapters/16s_normalization.md:244
+# --- book/chapters/16s_normalization.md:231
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:303
+# --- book/chapters/16s_normalization.md:290
 """group_norm: native_group_norm's row and torch's checks."""
 
 import numpy as np
@@ -23,19 +23,31 @@ from refgrad._ops.table import Op, register
 def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's names
     # NOTE [Batch norm in float64], for groups
     wide = a.astype(np.float64).reshape(N, group, C // group * HxW)
+    mean = inverse = np.zeros((N, group), a.dtype)
     if wide.size:  # an empty group has no mean, and nothing to normalize
-        centred = wide - wide.mean(2, keepdims=True)
-        wide = centred / np.sqrt(np.square(centred).mean(2, keepdims=True) + eps)
+        mean = wide.mean(2, keepdims=True)
+        deviation = np.sqrt(np.square(wide - mean).mean(2, keepdims=True) + eps)
+        wide, mean, inverse = (wide - mean) / deviation, mean[..., 0], 1 / deviation[..., 0]
     out, shape = wide.reshape(a.shape), per_channel(a.ndim)
     out = out if weight is None else out * weight.reshape(shape)
     out = (out if bias is None else out + bias.reshape(shape)).astype(a.dtype)
     from refgrad._ops.result_layout import suggested_format_result
 
-    return suggested_format_result(out, a)  # NOTE [Results in the suggested memory format]
+    # NOTE [Results in the suggested memory format]; the statistics, one per group
+    return suggested_format_result(out, a), mean.astype(a.dtype), inverse.astype(a.dtype)
 
 
-# --- book/chapters/16s_normalization.md:339
-def _group_norm_backward(g, input, N, C, HxW, group, eps, weight=None):  # noqa: N803
+# --- book/chapters/16s_normalization.md:329
+def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # noqa: N803
+                         result1=None, result2=None):
+    from refgrad.autograd._state import state
+
+    g = grads[0]
+    if state.grad_enabled or grads[1] is not None or grads[2] is not None:
+        # chapter "Gradients of the normalizations": torch's formula, recorded
+        from refgrad._ops.group_norm_gradient import group_norm_gradient
+
+        return group_norm_gradient(grads, input, result1, result2, weight, N, C, HxW, group)
     grouped = (N, group, C // group * HxW)
     wide = input.double().reshape(grouped)
     centred = wide - wide.mean(2, keepdim=True)
@@ -53,10 +65,11 @@ _INPUTS = ("input", "weight", "bias")
 GROUP_NORM = register(Op(
     "native_group_norm", "NativeGroupNormBackward0", _INPUTS, promote=False,
     forward=_group_norm, backward=_group_norm_backward,
-    saves=(("input", _INPUTS), ("weight", _INPUTS))))
+    outputs=("result0", "result1", "result2"), missing_grads=True,
+    saves=(("input", _INPUTS), ("weight", _INPUTS), ("result1", ()), ("result2", ()))))
 
 
-# --- book/chapters/16s_normalization.md:376
+# --- book/chapters/16s_normalization.md:379
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
     if isinstance(num_groups, float):
         raise TypeError("group_norm(): argument 'num_groups' (position 2) must be int, not float")
@@ -81,7 +94,7 @@ def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_
     # contiguous in the input's suggested format: a channels-last batch stays as it is
     fmt = suggest_memory_format(tuple(input.shape), input.stride())
     return call(GROUP_NORM, (input.contiguous(memory_format=fmt), weight, bias),
-                {"N": N, "C": C, "HxW": HxW, "group": num_groups, "eps": eps})
+                {"N": N, "C": C, "HxW": HxW, "group": num_groups, "eps": eps})[0]
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2276
+# --- book/chapters/16q_functional.md:2277
 """layer_norm: native_layer_norm's row."""
 
 import numpy as np
 
 from refgrad._ops.dispatch import call
+from refgrad._ops.norm_gradients import layer_norm_tangent  # chapter 16sa
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
@@ -28,25 +29,17 @@ def _layer_norm(a, weight, bias, normalized_shape, eps):
 
 
 def _layer_norm_backward(g, input, normalized_shape, eps, weight=None, bias=None):
-    dtype = input.dtype
-    axes = _axes(input.ndim, normalized_shape)
-    others = tuple(range(input.ndim - len(normalized_shape)))
-    wide = input.double()  # NOTE [Layer norm in float64]
-    centred = wide - wide.mean(axes, keepdim=True)
-    inverse = ((centred * centred).mean(axes, keepdim=True) + eps).rsqrt()
-    normalized = centred * inverse
-    scaled = (g if weight is None else g * weight).double()
-    grad = (scaled - scaled.mean(axes, keepdim=True)
-            - normalized * (scaled * normalized).mean(axes, keepdim=True)) * inverse
-    return (grad.to(dtype), None if weight is None else (g * normalized.to(dtype)).sum(others),
-            None if bias is None else g.sum(others))
+    # a row of its own: chapter "Gradients of the normalizations"
+    from refgrad._ops.norm_gradients import layer_norm_backward
+
+    return layer_norm_backward(g, input, normalized_shape, eps, weight, bias)
 
 
-# --- book/chapters/16q_functional.md:2317
+# --- book/chapters/16q_functional.md:2311
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,
-    forward=_layer_norm, backward=_layer_norm_backward,
+    forward=_layer_norm, backward=_layer_norm_backward, tangent=layer_norm_tangent,
     saves=(("input", _INPUTS), ("weight", _INPUTS), ("bias", _INPUTS)), hides=("eps",)))
 
 
