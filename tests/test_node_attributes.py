@@ -64,7 +64,7 @@ _NOT_INTEGERS = {"keepdim", "sparse_grad", "include_self", "accumulate", "reduce
                  "training", "ceil_mode", "count_include_pad",
                  "transposed", "is_result",
                  "align_corners", "scales", "scales_d", "scales_h", "scales_w",
-                 "is_causal", "dropout_p"}
+                 "is_causal", "dropout_p", "train"}
 
 
 def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():

@@ -66,7 +66,7 @@ GROUP_NORM = register(Op(
     "native_group_norm", "NativeGroupNormBackward0", _INPUTS, promote=False,
     forward=_group_norm, backward=_group_norm_backward,
     outputs=("result0", "result1", "result2"), missing_grads=True,
-    saves=(("input", _INPUTS), ("weight", _INPUTS), ("result1", ()), ("result2", ()))))
+    saves=(("input", _INPUTS), ("weight", _INPUTS), ("result1", _INPUTS), ("result2", _INPUTS))))
 
 
 # --- book/chapters/16s_normalization.md:379

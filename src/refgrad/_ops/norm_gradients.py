@@ -174,7 +174,7 @@ LAYER_NORM_BACKWARD = register(Op(
     "native_layer_norm_backward", "NativeLayerNormBackwardBackward0", _LN_INPUTS,
     promote=False, forward=_layer_norm_grads, backward=_layer_norm_double_backward,
     outputs=("result0", "result1", "result2"), missing_grads=True, hides=("eps",),
-    saves=tuple((name, ()) for name in ("grad_out", "input", "mean", "rstd", "weight"))))
+    saves=tuple((name, _LN_INPUTS) for name in ("grad_out", "input", "mean", "rstd", "weight"))))
 
 
 # --- book/chapters/16sa_normalization_gradients.md:301
@@ -280,7 +280,7 @@ BATCH_NORM_BACKWARD = register(Op(
     "native_batch_norm_backward", "NativeBatchNormBackwardBackward0", _BN_INPUTS,
     promote=False, forward=_batch_norm_grads, backward=_batch_norm_double_backward,
     outputs=("result0", "result1", "result2"), missing_grads=True,
-    saves=tuple((name, ()) for name in (
+    saves=tuple((name, _BN_INPUTS) for name in (
         "grad_out", "input", "running_mean", "running_var", "save_invstd", "save_mean",
         "weight"))))
 

@@ -13,8 +13,9 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 
 
-def _trilinear_backward(g, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim,
-                        wanted=(True, True, True)):
+# An operand that no wanted gradient reads is not saved, and comes as None.
+def _trilinear_backward(g, *, i1=None, i2=None, i3=None, expand1, expand2, expand3, sumdim,
+                        unroll_dim, wanted=(True, True, True)):
     return (trilinear(g, i2, i3, sumdim, expand2, expand3, expand1) if wanted[0] else None,
             trilinear(i1, g, i3, expand1, sumdim, expand3, expand2) if wanted[1] else None,
             trilinear(i1, i2, g, expand1, expand2, sumdim, expand3) if wanted[2] else None)
@@ -26,7 +27,7 @@ def trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
         "sumdim": tuple(sumdim), "unroll_dim": unroll_dim})
 
 
-# --- book/chapters/16x_gradient_kernels.md:207
+# --- book/chapters/16x_gradient_kernels.md:208
 def _bmm(left, right):
     """A batch of matrix products, summed one product at a time when small, as torch's."""
     _, rows, inner = left.shape
@@ -39,7 +40,7 @@ def _bmm(left, right):
     return out
 
 
-# --- book/chapters/16x_gradient_kernels.md:221
+# --- book/chapters/16x_gradient_kernels.md:222
 # NOTE [A pairwise product as torch groups it]: both sides have every dimension
 # (size one where absent); a summed dimension only one side has is summed first.
 def _pair(left, right, summed):
@@ -72,7 +73,7 @@ def _pair(left, right, summed):
     return _bmm(a, b).reshape(sizes).transpose(np.argsort(order))
 
 
-# --- book/chapters/16x_gradient_kernels.md:255
+# --- book/chapters/16x_gradient_kernels.md:256
 def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim):
     a, b, c = host(i1), host(i2), host(i3)  # worked out on the host, moved back at the end
     inputs, expands = [a, b, c], (expand1, expand2, expand3)
@@ -107,7 +108,7 @@ TRILINEAR = register(Op(
     saves=(("i1", ("i2", "i3")), ("i2", ("i1", "i3")), ("i3", ("i1", "i2")))))
 
 
-# --- book/chapters/16x_gradient_kernels.md:298
+# --- book/chapters/16x_gradient_kernels.md:299
 def _checked(input1, input2, weight, bias):
     tensors = {"input1": input1, "input2": input2, "weight": weight}
     if bias is not None:
