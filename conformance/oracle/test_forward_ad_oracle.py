@@ -423,6 +423,27 @@ TORCH_CALLS.update({  # chapter "Attention and sampling"
     "affine_grid_generator": lambda t, size, align_corners: F.affine_grid(t, size, align_corners),
 })
 
+TORCH_CALLS.update({  # chapter "Copies of views, and other names of torch's namespace"
+    "alias_copy": lambda a: torch.alias_copy(a),
+    "as_strided_copy": lambda a: torch.as_strided_copy(a.contiguous(), (2, 2), (1, 3), 1),
+    "expand_copy": lambda a, size: torch.expand_copy(a, size),
+    "permute_copy": lambda a, dims: torch.permute_copy(a, dims),
+    "select_copy": lambda a, dim, index: torch.select_copy(a, dim, index),
+    "slice_copy": lambda a, **p: torch.slice_copy(a, **p),
+    "split_copy": lambda a, split_size, dim: torch.split_copy(a, split_size, dim),
+    "split_with_sizes_copy": lambda a, split_sizes, dim: torch.split_with_sizes_copy(
+        a, split_sizes, dim),
+    "squeeze_copy": lambda a: torch.squeeze_copy(a),
+    "squeeze_dim_copy": lambda a, dim: torch.squeeze_copy(a, dim),
+    "squeeze_dims_copy": lambda a, dim: torch.squeeze_copy(a, dim),
+    "t_copy": lambda a: torch.t_copy(a),
+    "transpose_copy": lambda a, dim0, dim1: torch.transpose_copy(a, dim0, dim1),
+    "unbind_copy": lambda a, dim: torch.unbind_copy(a, dim),
+    "unfold_copy": lambda a, **p: torch.unfold_copy(a, **p),
+    "unsqueeze_copy": lambda a, dim: torch.unsqueeze_copy(a, dim),
+    "view_copy": lambda a, shape: torch.view_copy(a, shape),
+})
+
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
 THROUGH_TRIGAMMA = {"digamma", "polygamma", "polygamma_"}
