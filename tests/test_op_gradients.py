@@ -1618,6 +1618,11 @@ _VIEW_COPIES = {
 }
 RECIPES.update({name: dataclasses.replace(RECIPES[view], call=call)
                 for name, (view, call) in _VIEW_COPIES.items()})
+RECIPES.update({  # torch.fill, the out-of-place fill_ (chapter 16y)
+    "fill": Recipe(lambda a: torch.fill(a, 2.0)),
+    "fill.Tensor": dataclasses.replace(RECIPES["fill_.Tensor"],
+                                       call=lambda a, v: torch.fill(a, v)),
+})
 
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)

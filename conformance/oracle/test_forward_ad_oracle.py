@@ -442,6 +442,7 @@ TORCH_CALLS.update({  # chapter "Copies of views, and other names of torch's nam
     "unfold_copy": lambda a, **p: torch.unfold_copy(a, **p),
     "unsqueeze_copy": lambda a, dim: torch.unsqueeze_copy(a, dim),
     "view_copy": lambda a, shape: torch.view_copy(a, shape),
+    "fill": lambda a: torch.fill(a, 2.0), "fill.Tensor": lambda a, v: torch.fill(a, v),
 })
 
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter

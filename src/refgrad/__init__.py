@@ -460,13 +460,19 @@ from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
-# --- book/chapters/16y_torch_namespace.md:284
+# --- book/chapters/16y_torch_namespace.md:469
 from refgrad._ops.view_copies import (
     alias_copy, as_strided_copy, detach, detach_copy, diagonal_copy, expand_copy, permute_copy,
     select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy, t_copy,
     transpose_copy, unbind_copy, unfold_copy, unsqueeze_copy, view_copy,
 )
 from refgrad._ops.directions import is_conj, is_neg
+from refgrad._ops.namespace_values import fill, scalar_tensor, unravel_index
+from refgrad._switches import (
+    are_deterministic_algorithms_enabled, get_deterministic_debug_mode,
+    get_float32_matmul_precision, is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode, set_float32_matmul_precision, use_deterministic_algorithms,
+)
 
 
 # --- book/chapters/19c_optimizers.md:743
