@@ -1622,6 +1622,10 @@ RECIPES.update({  # torch.fill, the out-of-place fill_ (chapter 16y)
     "fill": Recipe(lambda a: torch.fill(a, 2.0)),
     "fill.Tensor": dataclasses.replace(RECIPES["fill_.Tensor"],
                                        call=lambda a, v: torch.fill(a, v)),
+    # ATen's norm over every dimension, reached through norm_except_dim (chapter 16y)
+    "norm.Scalar": Recipe(lambda a, p: torch.norm_except_dim(a, p, -1), min_ndim=1,
+                          params=lambda shapes: st.sampled_from([1, 2, 3]).map(
+                              lambda p: {"p": p})),
 })
 
 def _condition(shapes, seed):
@@ -1762,6 +1766,8 @@ _UNDERIVABLE_CALLS = {
     "hardsigmoid_backward": (lambda a: torch.autograd.grad(
         F.hardsigmoid(a).sum(), a, create_graph=True)[0], "hardsigmoid_backward"),
     "detach_copy": (lambda a: torch.detach_copy(a), "detach_copy"),
+    "native_channel_shuffle": (lambda a: torch.native_channel_shuffle(a.view(1, 2, 1), 2),
+                               "native_channel_shuffle"),
 }
 
 

@@ -460,7 +460,7 @@ from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
-# --- book/chapters/16y_torch_namespace.md:469
+# --- book/chapters/16y_torch_namespace.md:804
 from refgrad._ops.view_copies import (
     alias_copy, as_strided_copy, detach, detach_copy, diagonal_copy, expand_copy, permute_copy,
     select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy, t_copy,
@@ -472,6 +472,16 @@ from refgrad._switches import (
     are_deterministic_algorithms_enabled, get_deterministic_debug_mode,
     get_float32_matmul_precision, is_deterministic_algorithms_warn_only_enabled,
     set_deterministic_debug_mode, set_float32_matmul_precision, use_deterministic_algorithms,
+)
+from refgrad._ops.aten_functional import (
+    affine_grid_generator, alpha_dropout, alpha_dropout_, bilinear,
+    binary_cross_entropy_with_logits, constant_pad_nd, cosine_embedding_loss, dropout, dropout_,
+    embedding, feature_alpha_dropout, feature_alpha_dropout_, feature_dropout, feature_dropout_,
+    grid_sampler_2d, grid_sampler_3d, hinge_embedding_loss, kl_div, layer_norm,
+    margin_ranking_loss, poisson_nll_loss, triplet_margin_loss,
+)
+from refgrad._ops.aten_norms import (
+    chain_matmul, frobenius_norm, native_channel_shuffle, norm_except_dim, nuclear_norm,
 )
 
 

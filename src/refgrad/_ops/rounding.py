@@ -125,10 +125,10 @@ FMOD_BY_NUMBER = register(Op(
 # node name), so each passes its operation's name as a hidden parameter; its
 # other parameters are hidden too, as torch's node shows nothing. The class
 # reads what to hide from its first row, so UNSHOWN names every parameter of
-# every such row, those of scatter's reduce= (chapter 16h), bernoulli's (chapter 26) and
-# histogram's (chapter 16k) included.
+# every such row, those of scatter's reduce= (chapter 16h), bernoulli's (chapter 26),
+# histogram's (chapter 16k) and native_channel_shuffle's (chapter 16y) included.
 UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p", "generator",
-           "edges", "density")
+           "edges", "density", "groups")
 
 
 BARE = frozenset(("set_",))  # operations torch's message names without their namespace
