@@ -12,6 +12,7 @@ from refgrad._ops.distances import NORM_DIMS
 from refgrad._ops.table import register
 from refgrad._warn_once import warn_once
 
+
 # NOTE [A tangent torch sizes wrongly]
 # torch's forward formula for ATen's norm over every dimension keeps those
 # dimensions, each of size 1, and torch then refuses to attach a tangent of
@@ -57,7 +58,7 @@ def nuclear_norm(input, dim=(-2, -1), keepdim=False):
     return matrix_norm(input, "nuc", tuple(dim), keepdim)
 
 
-# --- book/chapters/16y_torch_namespace.md:743
+# --- book/chapters/16y_torch_namespace.md:744
 def norm_except_dim(v, pow=2, dim=0):  # noqa: A002
     for position, (name, value) in enumerate((("pow", pow), ("dim", dim)), 2):
         if type(value) is not int:
@@ -90,7 +91,7 @@ def chain_matmul(*matrices, out=None):
     return matrices[0].clone() if len(matrices) == 1 else multi_dot(matrices)
 
 
-# --- book/chapters/16y_torch_namespace.md:777
+# --- book/chapters/16y_torch_namespace.md:778
 def _native_shuffle_row():
     from refgrad._ops.rounding import underivable
     from refgrad._ops.shuffles import _channel_shuffle
