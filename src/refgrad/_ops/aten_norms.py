@@ -7,8 +7,8 @@
 
 from dataclasses import replace
 
+from refgrad._ops import distances
 from refgrad._ops.dispatch import call
-from refgrad._ops.distances import NORM_DIMS
 from refgrad._ops.table import register
 from refgrad._warn_once import warn_once
 
@@ -28,12 +28,12 @@ def _wrongly_sized(tangents, self, **saved):
 
 # ATen's own norm, which torch.norm and Tensor.norm no longer reach: NormBackward1 over
 # some dimensions (chapter 16n's row), NormBackward0 over all, which keeps no dimensions
-NORM_SCALAR = register(replace(NORM_DIMS, name="norm.Scalar", node="NormBackward0",
+NORM_SCALAR = register(replace(distances.NORM_DIMS, name="norm.Scalar", node="NormBackward0",
                                hides=("dim", "keepdim"), tangent=_wrongly_sized))
 
 
 def _norm(input, p, dim, keepdim=False):
-    return call(NORM_DIMS, (input,), {"p": p, "dim": dim, "keepdim": keepdim})
+    return call(distances.NORM_DIMS, (input,), {"p": p, "dim": dim, "keepdim": keepdim})
 
 
 def frobenius_norm(input, dim, keepdim=False):
