@@ -5,6 +5,7 @@ function, how many tensor inputs, which values are allowed, which parameters), a
 test_every_differentiable_row_has_a_recipe makes sure that no row goes unchecked.
 """
 
+import dataclasses
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -1642,6 +1643,40 @@ RECIPES.update({
             "align_corners": align})),
 })
 
+# The copies of views (chapter 16y): each row drawn as its view's, called through the copy.
+_VIEW_COPIES = {
+    "alias_copy": ("alias", lambda a: torch.alias_copy(a)),
+    "as_strided_copy": ("as_strided", lambda a: torch.as_strided_copy(
+        a.contiguous(), (2, 2), (1, 3), 1)),
+    "expand_copy": ("expand", lambda a, size: torch.expand_copy(a, size)),
+    "permute_copy": ("permute", lambda a, dims: torch.permute_copy(a, dims)),
+    "select_copy": ("select", lambda a, dim, index: torch.select_copy(a, dim, index)),
+    "slice_copy": ("slice", lambda a, **p: torch.slice_copy(a, **p)),
+    "split_copy": ("split", lambda a, split_size, dim: torch.split_copy(a, split_size, dim)),
+    "split_with_sizes_copy": ("split_with_sizes", lambda a, split_sizes, dim:
+                              torch.split_with_sizes_copy(a, split_sizes, dim)),
+    "squeeze_copy": ("squeeze", lambda a: torch.squeeze_copy(a)),
+    "squeeze_dim_copy": ("squeeze_dim", lambda a, dim: torch.squeeze_copy(a, dim)),
+    "squeeze_dims_copy": ("squeeze_dims", lambda a, dim: torch.squeeze_copy(a, dim)),
+    "t_copy": ("t", lambda a: torch.t_copy(a)),
+    "transpose_copy": ("transpose", lambda a, dim0, dim1: torch.transpose_copy(a, dim0, dim1)),
+    "unbind_copy": ("unbind", lambda a, dim: torch.unbind_copy(a, dim)),
+    "unfold_copy": ("unfold", lambda a, **p: torch.unfold_copy(a, **p)),
+    "unsqueeze_copy": ("unsqueeze", lambda a, dim: torch.unsqueeze_copy(a, dim)),
+    "view_copy": ("view", lambda a, shape: torch.view_copy(a, shape)),
+}
+RECIPES.update({name: dataclasses.replace(RECIPES[view], call=call)
+                for name, (view, call) in _VIEW_COPIES.items()})
+RECIPES.update({  # torch.fill, the out-of-place fill_ (chapter 16y)
+    "fill": Recipe(lambda a: torch.fill(a, 2.0)),
+    "fill.Tensor": dataclasses.replace(RECIPES["fill_.Tensor"],
+                                       call=lambda a, v: torch.fill(a, v)),
+    # ATen's norm over every dimension, reached through norm_except_dim (chapter 16y)
+    "norm.Scalar": Recipe(lambda a, p: torch.norm_except_dim(a, p, -1), min_ndim=1,
+                          params=lambda shapes: st.sampled_from([1, 2, 3]).map(
+                              lambda p: {"p": p})),
+})
+
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)
     return make_tensor(np.asarray(np.random.default_rng(seed).random(shape) < 0.5))
@@ -1785,6 +1820,9 @@ _UNDERIVABLE_CALLS = {
     "multilabel_margin_loss_backward": (lambda a: torch.autograd.grad(
         F.multilabel_margin_loss(a, torch.tensor([1, -1])), a, create_graph=True)[0],
         "multilabel_margin_loss_backward"),
+    "detach_copy": (lambda a: torch.detach_copy(a), "detach_copy"),
+    "native_channel_shuffle": (lambda a: torch.native_channel_shuffle(a.view(1, 2, 1), 2),
+                               "native_channel_shuffle"),
 }
 
 

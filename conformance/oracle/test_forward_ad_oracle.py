@@ -452,6 +452,29 @@ TORCH_CALLS.update({  # the gradient kernels' rows, chapter 16x
     "_trilinear": lambda a, w, b: torch._trilinear(a, w, b, [1, 3], [0], [1, 2], [2, 3]),
 })
 
+TORCH_CALLS.update({  # chapter "Copies of views, and other names of torch's namespace"
+    "alias_copy": lambda a: torch.alias_copy(a),
+    "as_strided_copy": lambda a: torch.as_strided_copy(a.contiguous(), (2, 2), (1, 3), 1),
+    "expand_copy": lambda a, size: torch.expand_copy(a, size),
+    "permute_copy": lambda a, dims: torch.permute_copy(a, dims),
+    "select_copy": lambda a, dim, index: torch.select_copy(a, dim, index),
+    "slice_copy": lambda a, **p: torch.slice_copy(a, **p),
+    "split_copy": lambda a, split_size, dim: torch.split_copy(a, split_size, dim),
+    "split_with_sizes_copy": lambda a, split_sizes, dim: torch.split_with_sizes_copy(
+        a, split_sizes, dim),
+    "squeeze_copy": lambda a: torch.squeeze_copy(a),
+    "squeeze_dim_copy": lambda a, dim: torch.squeeze_copy(a, dim),
+    "squeeze_dims_copy": lambda a, dim: torch.squeeze_copy(a, dim),
+    "t_copy": lambda a: torch.t_copy(a),
+    "transpose_copy": lambda a, dim0, dim1: torch.transpose_copy(a, dim0, dim1),
+    "unbind_copy": lambda a, dim: torch.unbind_copy(a, dim),
+    "unfold_copy": lambda a, **p: torch.unfold_copy(a, **p),
+    "unsqueeze_copy": lambda a, dim: torch.unsqueeze_copy(a, dim),
+    "view_copy": lambda a, shape: torch.view_copy(a, shape),
+    "fill": lambda a: torch.fill(a, 2.0), "fill.Tensor": lambda a, v: torch.fill(a, v),
+    "norm.Scalar": lambda a, p: torch.norm_except_dim(a, p, -1),
+})
+
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
 THROUGH_TRIGAMMA = {"digamma", "polygamma", "polygamma_"}
@@ -564,6 +587,9 @@ def check_row(name, data):
 # torch's forward formula for these is not the derivative (finite differences disagree with
 # it); refgrad's tangents are the derivative: chapter "Solvers", where refgrad differs.
 TORCH_TANGENT_IS_WRONG = {"cholesky_inverse"}
+# torch's tangent of ATen's norm over every dimension has the wrong size, and torch refuses
+# it: so does refgrad (chapter "Copies of views, and other names of torch's namespace").
+TORCH_TANGENT_IS_WRONG |= {"norm.Scalar"}
 
 
 @pytest.mark.parametrize("name", [n for n in DIFFERENTIABLE if n not in
@@ -763,3 +789,19 @@ def test_torch_still_refuses_to_differentiate_glu_backwards_tangent():
                        "implemented"):
         _tangent_gradients(torch, TORCH_CALLS["glu_backward"], [one, one], [one, one],
                            {"dim": -1}, [one])
+
+
+def test_both_refuse_the_wrongly_sized_tangent_of_the_norm_over_every_dimension():
+    for lib in (torch, refgrad):
+        fw = lib.autograd.forward_ad
+        with fw.dual_level():
+            dual = fw.make_dual(lib.ones(2, 3, dtype=lib.float64), lib.ones(2, 3,
+                                                                            dtype=lib.float64))
+            with pytest.raises(RuntimeError, match="^Trying to set a forward gradient that has "
+                               "a different size than that of the original Tensor, this is not "
+                               "supported. Tensor is of size \\[\\] while the given forward "
+                               "gradient is of size \\[1, 1\\].$"):
+                lib.norm_except_dim(dual, 2, -1)
+            lone = fw.make_dual(lib.tensor(-2.0, dtype=lib.float64),
+                                lib.tensor(0.5, dtype=lib.float64))
+            assert fw.unpack_dual(lib.norm_except_dim(lone, 3, -1)).tangent.item() == -0.5

@@ -179,11 +179,11 @@ from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_s
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:665
+# --- book/chapters/16e_rounding_and_bits.md:666
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:717
+# --- book/chapters/16e_rounding_and_bits.md:718
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -458,6 +458,35 @@ from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d
 
 # --- book/chapters/16w_transposed_and_rearranging.md:752
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
+
+
+# --- book/chapters/16y_torch_namespace.md:1111
+from refgrad._ops.view_copies import (
+    alias_copy, as_strided_copy, detach, detach_copy, diagonal_copy, expand_copy, permute_copy,
+    select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy, t_copy,
+    transpose_copy, unbind_copy, unfold_copy, unsqueeze_copy, view_copy,
+)
+from refgrad._ops.directions import is_conj, is_neg
+from refgrad._ops.namespace_values import fill, scalar_tensor, unravel_index
+from refgrad._switches import (
+    are_deterministic_algorithms_enabled, get_deterministic_debug_mode,
+    get_float32_matmul_precision, is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode, set_float32_matmul_precision, use_deterministic_algorithms,
+)
+from refgrad._ops.aten_functional import (
+    affine_grid_generator, alpha_dropout, alpha_dropout_, bilinear,
+    binary_cross_entropy_with_logits, constant_pad_nd, cosine_embedding_loss, dropout, dropout_,
+    embedding, feature_alpha_dropout, feature_alpha_dropout_, feature_dropout, feature_dropout_,
+    grid_sampler_2d, grid_sampler_3d, hinge_embedding_loss, kl_div, layer_norm,
+    margin_ranking_loss, poisson_nll_loss, triplet_margin_loss,
+)
+from refgrad._ops.aten_norms import (
+    chain_matmul, frobenius_norm, native_channel_shuffle, norm_except_dim, nuclear_norm,
+)
+from refgrad._ops.signal_windows import (
+    bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window,
+)
+from refgrad._ops.numeric_gradient import gradient
 
 
 # --- book/chapters/19c_optimizers.md:743

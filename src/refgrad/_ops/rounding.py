@@ -126,9 +126,10 @@ FMOD_BY_NUMBER = register(Op(
 # other parameters are hidden too, as torch's node shows nothing. The class
 # reads what to hide from its first row, so UNSHOWN names every parameter of
 # every such row, those of scatter's reduce= (chapter 16h), bernoulli's (chapter 26),
-# histogram's (chapter 16k) and the class margin losses' gradients (chapter 16t) included.
+# histogram's (chapter 16k), the class margin losses' gradients (chapter 16t) and
+# native_channel_shuffle's (chapter 16y) included.
 UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p", "generator",
-           "edges", "density", "target", "margin", "weight", "reduction", "is_target")
+           "edges", "density", "target", "margin", "weight", "reduction", "is_target", "groups")
 
 
 BARE = frozenset(("set_",))  # operations torch's message names without their namespace
@@ -170,7 +171,7 @@ def without_empty_edges(out):
     return out
 
 
-# --- book/chapters/16e_rounding_and_bits.md:276
+# --- book/chapters/16e_rounding_and_bits.md:277
 def is_number(value) -> bool:
     return isinstance(value, bool | int | float)
 
@@ -208,7 +209,7 @@ def _named(row, name) -> dict:
     return {"operation": name} if row.node == "NotImplemented" else {}
 
 
-# --- book/chapters/16e_rounding_and_bits.md:321
+# --- book/chapters/16e_rounding_and_bits.md:322
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -272,7 +273,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:687
+# --- book/chapters/16e_rounding_and_bits.md:688
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -293,6 +294,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:711
+# --- book/chapters/16e_rounding_and_bits.md:712
 def true_divide(input, other):
     return div(input, other)
