@@ -27,12 +27,28 @@ from tests.test_op_gradients import (
 )
 
 EPS = 1e-6
-WITH_TANGENTS = [name for name in COVERED
-                 if name != "_fw_primal" and name not in WITHOUT_FORWARD_FORMULA]
+# torch sizes ATen's norm.Scalar tangent wrongly and refuses it, but for a 0-d
+# input (NOTE [A tangent torch sizes wrongly]); the test below checks both.
+SIZED_WRONGLY = {"norm.Scalar"}
+WITH_TANGENTS = [name for name in COVERED if name != "_fw_primal"
+                 and name not in WITHOUT_FORWARD_FORMULA and name not in SIZED_WRONGLY]
 # torch's forward formula for these is not the derivative, and refgrad's follows it
 # (NOTE [The whole of A's tangent]); the oracle compares their tangents with torch's.
 NOT_THE_DERIVATIVE = {"triangular_solve"}
 DERIVATIVES = [name for name in WITH_TANGENTS if name not in NOT_THE_DERIVATIVE]
+
+
+def test_aten_norms_tangent_is_refused_but_for_a_number():
+    with fwAD.dual_level():
+        x = fwAD.make_dual(torch.tensor([3.0, -4.0], dtype=torch.float64),
+                           torch.ones(2, dtype=torch.float64))
+        with pytest.raises(RuntimeError, match="^Trying to set a forward gradient that has a "
+                           "different size than that of the original Tensor"):
+            torch.norm_except_dim(x, 2, -1)
+        number = fwAD.make_dual(torch.tensor(-2.0, dtype=torch.float64),
+                                torch.tensor(1.5, dtype=torch.float64))
+        tangent = fwAD.unpack_dual(torch.norm_except_dim(number, 2, -1)).tangent
+        assert tangent.item() == -1.5
 
 
 @pytest.mark.parametrize("name", sorted(WITHOUT_FORWARD_FORMULA))
