@@ -108,7 +108,27 @@ def double_backward(grads, grad_output, input, weight, bias_sizes, stride, paddi
     return tuple(shares)
 
 
-# --- book/chapters/16x_convolution_gradient.md:190
+# --- book/chapters/16x_convolution_gradient.md:193
+def _tangent(tangents, grad_output, input, weight, bias_sizes, stride, padding, dilation,
+             transposed, output_padding, groups, output_mask):
+    g_t, x_t, w_t = tangents
+    params = (bias_sizes, stride, padding, dilation, transposed, output_padding, groups)
+    found = [None, None, None]
+    for k, pairs in ((0, ((grad_output, input, w_t), (g_t, input, weight))),
+                     (1, ((grad_output, x_t, weight), (g_t, input, weight)))):
+        if not output_mask[k]:
+            continue
+        mask = (k == 0, k == 1, False)
+        for a, b, c in pairs:
+            if a is not None and b is not None and c is not None:
+                term = convolution_backward(a, b, c, *params, mask)[k]
+                found[k] = term if found[k] is None else found[k] + term
+    if output_mask[2] and g_t is not None:
+        found[2] = g_t.sum((0, *range(2, g_t.ndim)))
+    return tuple(found)
+
+
+# --- book/chapters/16x_convolution_gradient.md:219
 # NOTE [What the convolution's gradient keeps]
 # torch's node keeps grad_output, input and weight (whenever it is recorded,
 # as every *_backward's node does), and stride, padding, dilation, transposed,
@@ -118,7 +138,7 @@ CONVOLUTION_BACKWARD = register(Op(
     "convolution_backward", "ConvolutionBackwardBackward0", _INPUTS, promote=False,
     forward=_kernel, backward=double_backward, missing_grads=True,
     outputs=("result0", "result1", "result2"), saves=tuple((n, _INPUTS) for n in _INPUTS),
-    hides=("bias_sizes", "output_mask")))
+    hides=("bias_sizes", "output_mask"), tangent=_tangent))
 
 
 def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation,
