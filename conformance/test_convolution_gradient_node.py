@@ -234,3 +234,15 @@ def test_tangents_through_the_gradient():
         assert [t.sum().item() for t in tangents] == pytest.approx(EXPECTED["tangents"],
                                                                    rel=1e-9)
         assert [t.stride() for t in tangents] == [x.stride(), w.stride()]
+
+
+def test_an_empty_batch_gives_the_input_and_weight_no_share():
+    x = torch.ones(0, 3, 5, 5, dtype=torch.float64, requires_grad=True)
+    w = (values(4, 3, 3, 3) - 0.4).requires_grad_()
+    b = values(4).requires_grad_()
+    y = F.conv2d(x, w, b, padding=1)
+    grads = torch.autograd.grad((y * y).sum(), (x, w, b), create_graph=True)
+    assert [type(g.grad_fn).__name__ for g in grads] == ["ConvolutionBackwardBackward0"] * 3
+    seconds = torch.autograd.grad(sum((g * g).sum() for g in grads), (x, w, b))
+    assert [s.abs().sum().item() for s in seconds] == [0, 0, 0]
+    assert [s.stride() for s in seconds] == [(75, 25, 5, 1), (27, 9, 3, 1), (1,)]

@@ -88,7 +88,7 @@ def in_format(t, fmt):
     return make_tensor(moved_to(t._data, format_strides(tuple(t.shape), fmt)))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:165
+# --- book/chapters/16u_convolution_and_pooling.md:167
 def _windows(t, kernel, stride, dilation):
     """``windowed`` (chapter "Normalization layers") for a tensor: unfold, one dimension at a
     time."""
@@ -98,7 +98,7 @@ def _windows(t, kernel, stride, dilation):
     return t[(..., *(slice(None, None, d) for d in dilation))]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:184
+# --- book/chapters/16u_convolution_and_pooling.md:186
 def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     """The gradient by the weight of ``convolution(input, weight)`` whose output's gradient is
     ``g``: a tensor of the weight's shape, ``(g.shape[1], channels / groups, *kernel)``."""
@@ -118,7 +118,7 @@ def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     return grad.reshape(g.shape[1], channels // groups, *kernel)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:207
+# --- book/chapters/16u_convolution_and_pooling.md:212
 def convolution_gradients(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt, mask=(True, True, True)):
     """The three gradients, each only where ``mask`` asks for it (None elsewhere)."""

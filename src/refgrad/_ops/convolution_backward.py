@@ -25,7 +25,7 @@ def _kernel(grad_output, input, weight, bias_sizes, stride, padding, dilation, t
     return tuple(np.empty((0,), grad_output.dtype) if t is None else t._data for t in grads)
 
 
-# --- book/chapters/16x_convolution_gradient.md:95
+# --- book/chapters/16x_convolution_gradient.md:96
 def _conv(a, b, stride, padding, dilation, transposed, output_padding, groups):
     """torch's convolution of ``a`` by ``b`` without a bias, recorded, unchecked."""
     from refgrad._ops.convolution import CONVOLUTION
@@ -52,7 +52,7 @@ def _output_share(ggI, ggW, ggb, grad_output, input, weight, params):
     return share
 
 
-# --- book/chapters/16x_convolution_gradient.md:125
+# --- book/chapters/16x_convolution_gradient.md:126
 def _weight_share(ggI, grad_output, weight, stride, padding, dilation, transposed,
                   output_padding, groups):
     from refgrad._ops.shaping import cat
@@ -76,7 +76,7 @@ def _weight_share(ggI, grad_output, weight, stride, padding, dilation, transpose
     return share
 
 
-# --- book/chapters/16x_convolution_gradient.md:152
+# --- book/chapters/16x_convolution_gradient.md:153
 def _input_share(ggW, grad_output, input, weight, stride, padding, dilation, transposed,
                  output_padding, groups):
     if transposed:
@@ -103,12 +103,12 @@ def double_backward(grads, grad_output, input, weight, bias_sizes, stride, paddi
         shares[0] = _output_share(ggI, ggW, ggb, grad_output, input, weight, params)
     if wanted[1] and ggW is not None and input.numel():
         shares[1] = _input_share(ggW, grad_output, input, weight, *params)
-    if wanted[2] and ggI is not None:
+    if wanted[2] and ggI is not None and input.numel():
         shares[2] = _weight_share(ggI, grad_output, weight, *params)
     return tuple(shares)
 
 
-# --- book/chapters/16x_convolution_gradient.md:193
+# --- book/chapters/16x_convolution_gradient.md:194
 def _tangent(tangents, grad_output, input, weight, bias_sizes, stride, padding, dilation,
              transposed, output_padding, groups, output_mask):
     g_t, x_t, w_t = tangents
@@ -128,7 +128,7 @@ def _tangent(tangents, grad_output, input, weight, bias_sizes, stride, padding, 
     return tuple(found)
 
 
-# --- book/chapters/16x_convolution_gradient.md:219
+# --- book/chapters/16x_convolution_gradient.md:220
 # NOTE [What the convolution's gradient keeps]
 # torch's node keeps grad_output, input and weight (whenever it is recorded,
 # as every *_backward's node does), and stride, padding, dilation, transposed,

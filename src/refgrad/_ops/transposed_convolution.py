@@ -73,7 +73,7 @@ def transposed_format(input, weight, stride, dilation, output_padding, groups):
     return conv_memory_format(input, weight)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:185
+# --- book/chapters/16w_transposed_and_rearranging.md:187
 def _convolved(x, weight, stride, padding, dilation, groups):
     """The convolution of the tensors ``x`` and ``weight``, in refgrad's operations."""
     from refgrad._ops.convolution import _subscripts, _windows
