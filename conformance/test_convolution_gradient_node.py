@@ -246,3 +246,33 @@ def test_an_empty_batch_gives_the_input_and_weight_no_share():
     seconds = torch.autograd.grad(sum((g * g).sum() for g in grads), (x, w, b))
     assert [s.abs().sum().item() for s in seconds] == [0, 0, 0]
     assert [s.stride() for s in seconds] == [(75, 25, 5, 1), (27, 9, 3, 1), (1,)]
+
+
+# torch's third derivatives: sums and strides of each
+THIRD = {
+    "conv2d_groups": ([378937859.951291, 551631781.589006, 53646846.839401],
+                      [(100, 25, 5, 1), (9, 54, 3, 1), (1,)]),
+    "conv3d": ([69328048803.8088, 83218454206.49399, 8595269474.898922],
+               [(160, 80, 20, 4, 1), (12, 36, 6, 2, 1), (1,)]),
+    "conv_transpose2d_no_bias": ([50705.144851, 41527.364144], [(36, 9, 3, 1), (4, 4, 2, 1)]),
+}
+
+
+def _third(name):
+    leaves, grads = first_gradients(name)
+    penalty = sum(((g * g) * (values(*g.shape) - 0.3)).sum() for g in grads)
+    seconds = torch.autograd.grad(penalty, leaves, create_graph=True)
+    return torch.autograd.grad(sum((s * s).sum() for s in seconds), leaves)
+
+
+@pytest.mark.parametrize("name", sorted(THIRD))
+def test_third_derivatives(name):
+    third = _third(name)
+    assert [t.sum().item() for t in third] == pytest.approx(THIRD[name][0], rel=1e-9)
+    assert [t.stride() for t in third] == THIRD[name][1]
+
+
+def test_a_third_derivative_refuses_a_kept_output_padding():
+    with pytest.raises(RuntimeError, match=r"^output_padding is not supported for "
+                       r"non-transposed convolutions; got: 1$"):
+        _third("conv_transpose1d")

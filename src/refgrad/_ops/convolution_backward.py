@@ -17,6 +17,9 @@ def _kernel(grad_output, input, weight, bias_sizes, stride, padding, dilation, t
     from refgrad._tensor import make_tensor
     from refgrad.autograd.grad_mode import no_grad
 
+    if not transposed and any(output_padding):  # NOTE [A kept output padding]
+        raise RuntimeError("output_padding is not supported for non-transposed convolutions; "
+                           f"got: {' '.join(str(p) for p in output_padding)}")
     g, x, w = make_tensor(grad_output), make_tensor(input), make_tensor(weight)
     sizes = (0,) if bias_sizes is None else tuple(bias_sizes)
     with no_grad():
@@ -25,7 +28,7 @@ def _kernel(grad_output, input, weight, bias_sizes, stride, padding, dilation, t
     return tuple(np.empty((0,), grad_output.dtype) if t is None else t._data for t in grads)
 
 
-# --- book/chapters/16x_convolution_gradient.md:96
+# --- book/chapters/16x_convolution_gradient.md:109
 def _conv(a, b, stride, padding, dilation, transposed, output_padding, groups):
     """torch's convolution of ``a`` by ``b`` without a bias, recorded, unchecked."""
     from refgrad._ops.convolution import CONVOLUTION
@@ -52,7 +55,12 @@ def _output_share(ggI, ggW, ggb, grad_output, input, weight, params):
     return share
 
 
-# --- book/chapters/16x_convolution_gradient.md:126
+# --- book/chapters/16x_convolution_gradient.md:139
+# NOTE [A kept output padding]
+# torch convolves ggI with the output's gradient keeping the output_padding
+# even where that convolution is not transposed. Its values do not read it,
+# but its own gradient, convolution_backward, refuses it: torch's third
+# derivative of a transposed convolution with an output padding fails there.
 def _weight_share(ggI, grad_output, weight, stride, padding, dilation, transposed,
                   output_padding, groups):
     from refgrad._ops.shaping import cat
@@ -76,7 +84,7 @@ def _weight_share(ggI, grad_output, weight, stride, padding, dilation, transpose
     return share
 
 
-# --- book/chapters/16x_convolution_gradient.md:153
+# --- book/chapters/16x_convolution_gradient.md:171
 def _input_share(ggW, grad_output, input, weight, stride, padding, dilation, transposed,
                  output_padding, groups):
     if transposed:
@@ -108,7 +116,7 @@ def double_backward(grads, grad_output, input, weight, bias_sizes, stride, paddi
     return tuple(shares)
 
 
-# --- book/chapters/16x_convolution_gradient.md:194
+# --- book/chapters/16x_convolution_gradient.md:212
 def _tangent(tangents, grad_output, input, weight, bias_sizes, stride, padding, dilation,
              transposed, output_padding, groups, output_mask):
     g_t, x_t, w_t = tangents
@@ -128,7 +136,7 @@ def _tangent(tangents, grad_output, input, weight, bias_sizes, stride, padding, 
     return tuple(found)
 
 
-# --- book/chapters/16x_convolution_gradient.md:220
+# --- book/chapters/16x_convolution_gradient.md:238
 # NOTE [What the convolution's gradient keeps]
 # torch's node keeps grad_output, input and weight (whenever it is recorded,
 # as every *_backward's node does), and stride, padding, dilation, transposed,
