@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._ops.activations import on_device_of
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 
@@ -25,10 +26,11 @@ def _kernel(grad_output, input, weight, bias_sizes, stride, padding, dilation, t
     with no_grad():
         grads = convolution_gradients(g, x, w, stride, padding, dilation, transposed,
                                       output_padding, groups, sizes, output_mask)
-    return tuple(np.empty((0,), grad_output.dtype) if t is None else t._data for t in grads)
+    nothing = on_device_of(np.empty((0,), grad_output.dtype), grad_output)  # on g's device
+    return tuple(nothing if t is None else t._data for t in grads)
 
 
-# --- book/chapters/16x_convolution_gradient.md:109
+# --- book/chapters/16x_convolution_gradient.md:111
 def _conv(a, b, stride, padding, dilation, transposed, output_padding, groups):
     """torch's convolution of ``a`` by ``b`` without a bias, recorded, unchecked."""
     from refgrad._ops.convolution import CONVOLUTION
@@ -55,7 +57,7 @@ def _output_share(ggI, ggW, ggb, grad_output, input, weight, params):
     return share
 
 
-# --- book/chapters/16x_convolution_gradient.md:139
+# --- book/chapters/16x_convolution_gradient.md:141
 # NOTE [A kept output padding]
 # torch convolves ggI with the output's gradient keeping the output_padding
 # even where that convolution is not transposed. Its values do not read it,
@@ -84,7 +86,7 @@ def _weight_share(ggI, grad_output, weight, stride, padding, dilation, transpose
     return share
 
 
-# --- book/chapters/16x_convolution_gradient.md:171
+# --- book/chapters/16x_convolution_gradient.md:173
 def _input_share(ggW, grad_output, input, weight, stride, padding, dilation, transposed,
                  output_padding, groups):
     if transposed:
@@ -116,7 +118,7 @@ def double_backward(grads, grad_output, input, weight, bias_sizes, stride, paddi
     return tuple(shares)
 
 
-# --- book/chapters/16x_convolution_gradient.md:212
+# --- book/chapters/16x_convolution_gradient.md:214
 def _tangent(tangents, grad_output, input, weight, bias_sizes, stride, padding, dilation,
              transposed, output_padding, groups, output_mask):
     g_t, x_t, w_t = tangents
@@ -136,7 +138,7 @@ def _tangent(tangents, grad_output, input, weight, bias_sizes, stride, padding, 
     return tuple(found)
 
 
-# --- book/chapters/16x_convolution_gradient.md:238
+# --- book/chapters/16x_convolution_gradient.md:240
 # NOTE [What the convolution's gradient keeps]
 # torch's node keeps grad_output, input and weight (whenever it is recorded,
 # as every *_backward's node does), and stride, padding, dilation, transposed,
