@@ -21,6 +21,7 @@ from refgrad._ops import (
     activation_gradients,
     activations,
     arithmetic,
+    convolution_backward,
     embedding_gradients,
     indexing,
     loss_gradients,
@@ -1676,6 +1677,28 @@ RECIPES.update({  # torch.fill, the out-of-place fill_ (chapter 16y)
                           params=lambda shapes: st.sampled_from([1, 2, 3]).map(
                               lambda p: {"p": p})),
 })
+
+# the convolution's gradient, a row of its own (chapter 16x): grad_output, input, weight
+_CONVOLUTION_GRADIENTS = {
+    ((1, 2, 3, 3), (1, 2, 4, 4), (2, 2, 2, 2)): {
+        "bias_sizes": (2,), "stride": (1, 1), "padding": (0, 0), "dilation": (1, 1),
+        "transposed": False, "output_padding": (0, 0), "groups": 1},
+    ((2, 6, 3), (2, 4, 5), (6, 2, 3)): {
+        "bias_sizes": (6,), "stride": (2,), "padding": (1,), "dilation": (1,),
+        "transposed": False, "output_padding": (0,), "groups": 2},
+    # no output padding: a third derivative refuses it, as torch's (NOTE [A kept output padding])
+    ((1, 2, 6, 4), (1, 2, 3, 2), (2, 2, 2, 3)): {
+        "bias_sizes": (2,), "stride": (2, 1), "padding": (0, 1), "dilation": (1, 2),
+        "transposed": True, "output_padding": (0, 0), "groups": 1},
+}
+RECIPES.update({
+    "convolution_backward": Recipe(
+        lambda g, a, w, **p: convolution_backward.convolution_backward(
+            g, a, w, **p, output_mask=(True, True, True)), ("any", "any", "any"),
+        shapes=st.sampled_from([list(s) for s in _CONVOLUTION_GRADIENTS]),
+        params=lambda shapes: st.just(_CONVOLUTION_GRADIENTS[tuple(shapes)])),
+})
+
 
 def _condition(shapes, seed):
     shape = np.broadcast_shapes(*shapes)

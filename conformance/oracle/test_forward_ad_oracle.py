@@ -451,6 +451,10 @@ TORCH_CALLS.update({  # the gradient kernels' rows, chapter 16x
         g, indices, 4, padding_idx, False),
     "_trilinear": lambda a, w, b: torch._trilinear(a, w, b, [1, 3], [0], [1, 2], [2, 3]),
 })
+TORCH_CALLS.update({  # the convolution's gradient, a row of its own (chapter 16x)
+    "convolution_backward": lambda g, a, w, **p: aten.convolution_backward(
+        g, a, w, **p, output_mask=[True, True, True]),
+})
 
 TORCH_CALLS.update({  # chapter "Copies of views, and other names of torch's namespace"
     "alias_copy": lambda a: torch.alias_copy(a),

@@ -88,7 +88,7 @@ def in_format(t, fmt):
     return make_tensor(moved_to(t._data, format_strides(tuple(t.shape), fmt)))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:165
+# --- book/chapters/16u_convolution_and_pooling.md:167
 def _windows(t, kernel, stride, dilation):
     """``windowed`` (chapter "Normalization layers") for a tensor: unfold, one dimension at a
     time."""
@@ -98,7 +98,7 @@ def _windows(t, kernel, stride, dilation):
     return t[(..., *(slice(None, None, d) for d in dilation))]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:184
+# --- book/chapters/16u_convolution_and_pooling.md:186
 def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     """The gradient by the weight of ``convolution(input, weight)`` whose output's gradient is
     ``g``: a tensor of the weight's shape, ``(g.shape[1], channels / groups, *kernel)``."""
@@ -118,9 +118,10 @@ def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     return grad.reshape(g.shape[1], channels // groups, *kernel)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:207
-def _convolution_backward(g, input, weight, stride, padding, dilation, transposed,
-                          output_padding, groups, bias_sym_sizes_opt):
+# --- book/chapters/16u_convolution_and_pooling.md:212
+def convolution_gradients(g, input, weight, stride, padding, dilation, transposed,
+                          output_padding, groups, bias_sym_sizes_opt, mask=(True, True, True)):
+    """The three gradients, each only where ``mask`` asks for it (None elsewhere)."""
     from refgrad._creation import zeros_like
     from refgrad._ops.einsum import einsum
     from refgrad._ops.padding import pad
@@ -129,15 +130,24 @@ def _convolution_backward(g, input, weight, stride, padding, dilation, transpose
         from refgrad._ops.transposed_convolution import transposed_backward
 
         return transposed_backward(g, input, weight, stride, padding, dilation, output_padding,
-                                   groups, bias_sym_sizes_opt)
+                                   groups, bias_sym_sizes_opt, mask)
     n, kernel = weight.ndim - 2, weight.shape[2:]
     out, taps = _subscripts(n)
     batch, channels = input.shape[0], input.shape[1]
+    grad_bias = g.sum((0, *range(2, 2 + n))) if mask[2] and bias_sym_sizes_opt != (0,) else None
     if not channels:  # NOTE [No input channels]
-        bias = g.new_zeros(bias_sym_sizes_opt) if bias_sym_sizes_opt != (0,) else None
-        return zeros_like(input), zeros_like(weight), bias
+        if grad_bias is not None:
+            grad_bias = g.new_zeros(bias_sym_sizes_opt)
+        return (zeros_like(input) if mask[0] else None, zeros_like(weight) if mask[1] else None,
+                grad_bias)
+    fmt = conv_memory_format(input._data, weight._data)  # NOTE [The convolution's memory format]
+    grad_weight = None
+    if mask[1]:
+        grad_weight = in_format(weight_gradient(g, input, kernel, stride, padding, dilation,
+                                                groups), fmt)
+    if not mask[0]:
+        return None, grad_weight, grad_bias
     outputs = weight.shape[0] // groups
-    grad_weight = weight_gradient(g, input, kernel, stride, padding, dilation, groups)
     spans = [d * (k - 1) for d, k in zip(dilation, kernel)]
     spreading = spread(g, stride)
     widths = []
@@ -148,10 +158,20 @@ def _convolution_backward(g, input, weight, stride, padding, dilation, transpose
     back = back.reshape(batch, groups, outputs, *back.shape[2:])
     flipped = weight.flip(tuple(range(2, 2 + n))).reshape(groups, outputs, *weight.shape[1:])
     grad_input = einsum(f"ngf{out}{taps},gfc{taps}->ngc{out}", back, flipped)
-    grad_bias = g.sum((0, *range(2, 2 + n))) if bias_sym_sizes_opt != (0,) else None
-    fmt = conv_memory_format(input._data, weight._data)  # NOTE [The convolution's memory format]
-    return (in_format(grad_input.reshape(input.shape), fmt), in_format(grad_weight, fmt),
-            grad_bias)
+    return in_format(grad_input.reshape(input.shape), fmt), grad_weight, grad_bias
+
+
+def _convolution_backward(g, input, weight, stride, padding, dilation, transposed,
+                          output_padding, groups, bias_sym_sizes_opt, wanted=None):
+    """The node's backward: one call of the gradient's row (chapter "The convolution's
+    gradient"), asking only for the gradients wanted."""
+    from refgrad._ops.convolution_backward import convolution_backward
+
+    mask = (True,) * 3 if wanted is None else tuple(wanted)
+    bias_sizes = None if bias_sym_sizes_opt == (0,) else bias_sym_sizes_opt
+    return convolution_backward(g, input, weight, bias_sizes, stride, padding, dilation,
+                                transposed, output_padding, groups,
+                                (mask[0], mask[1], mask[2] and bias_sizes is not None))
 
 
 # NOTE [No input channels]

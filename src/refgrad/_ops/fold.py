@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:859
+# --- book/chapters/16w_transposed_and_rearranging.md:866
 """im2col and col2im, the rows of F.unfold and F.fold, with torch's checks."""
 
 import numpy as np
@@ -69,7 +69,7 @@ COL2IM = register(Op("col2im", "Col2ImBackward0", ("self",), forward=_col2im,
                      backward=_col2im_backward, promote=False, hides=("output_size",)))
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:935
+# --- book/chapters/16w_transposed_and_rearranging.md:942
 def _check_lengths(params):
     for name, values in params:
         if len(values) != 2:
@@ -105,7 +105,7 @@ def _dim(input, dim):
     return input.shape[dim]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:974
+# --- book/chapters/16w_transposed_and_rearranging.md:981
 def im2col(input, kernel_size, dilation, padding, stride):
     _check_lengths((("kernel_size", kernel_size), ("dilation", dilation), ("padding", padding),
                     ("stride", stride)))
@@ -129,7 +129,7 @@ def im2col(input, kernel_size, dilation, padding, stride):
         "self_sym_argsize_minus_1": shape[-1], "self_sym_argsize_minus_2": shape[-2]})
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1002
+# --- book/chapters/16w_transposed_and_rearranging.md:1009
 def col2im(input, output_size, kernel_size, dilation, padding, stride):
     _check_lengths((("output_size", output_size), ("kernel_size", kernel_size),
                     ("dilation", dilation), ("padding", padding), ("stride", stride)))
@@ -165,7 +165,7 @@ im2col = function_form(im2col, Arguments(f"im2col(Tensor input, {_INTS})"))
 col2im = function_form(col2im, Arguments(f"col2im(Tensor input, {_PAIR} output_size, {_INTS})"))
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1042
+# --- book/chapters/16w_transposed_and_rearranging.md:1049
 def _pair(value):
     return tuple(value) if isinstance(value, (tuple, list, str)) or hasattr(
         value, "__iter__") else (value, value)

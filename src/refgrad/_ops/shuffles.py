@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:631
+# --- book/chapters/16w_transposed_and_rearranging.md:638
 """pixel_shuffle, pixel_unshuffle and channel_shuffle: rows, checks and functions."""
 
 import numpy as np
@@ -61,7 +61,7 @@ CHANNEL_SHUFFLE = register(Op(
     backward=lambda g, groups: (channel_shuffle(g, g.shape[1] // groups),), promote=False))
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:692
+# --- book/chapters/16w_transposed_and_rearranging.md:699
 def _check_pixels(name, input, factor, what):
     if input.ndim < 3:
         raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input "

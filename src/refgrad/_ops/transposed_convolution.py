@@ -73,7 +73,7 @@ def transposed_format(input, weight, stride, dilation, output_padding, groups):
     return conv_memory_format(input, weight)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:185
+# --- book/chapters/16w_transposed_and_rearranging.md:187
 def _convolved(x, weight, stride, padding, dilation, groups):
     """The convolution of the tensors ``x`` and ``weight``, in refgrad's operations."""
     from refgrad._ops.convolution import _subscripts, _windows
@@ -92,20 +92,25 @@ def _convolved(x, weight, stride, padding, dilation, groups):
 
 
 def transposed_backward(g, input, weight, stride, padding, dilation, output_padding, groups,
-                        bias_sizes):
+                        bias_sizes, mask=(True, True, True)):
     from refgrad._ops.convolution import in_format, weight_gradient
 
     n = weight.ndim - 2
-    grad_input = _convolved(g, weight, stride, padding, dilation, groups)
-    for i, size in enumerate(input.shape[2:]):  # positions no element of the input reads
-        if grad_input.shape[2 + i] != size:
-            grad_input = grad_input.narrow(2 + i, 0, size)
-    grad_weight = weight_gradient(input, g, weight.shape[2:], stride, padding, dilation,
-                                  groups)
-    grad_bias = g.sum((0, *range(2, 2 + n))) if bias_sizes != (0,) else None
     fmt = transposed_format(input._data, weight._data, stride, dilation, output_padding, groups)
-    return (in_format(grad_input, fmt), in_format(grad_weight, _weights_format(
-        input, weight, stride, dilation, output_padding, groups, fmt)), grad_bias)
+    grad_input = grad_weight = grad_bias = None
+    if mask[0]:
+        grad_input = _convolved(g, weight, stride, padding, dilation, groups)
+        for i, size in enumerate(input.shape[2:]):  # positions no element of the input reads
+            if grad_input.shape[2 + i] != size:
+                grad_input = grad_input.narrow(2 + i, 0, size)
+        grad_input = in_format(grad_input, fmt)
+    if mask[1]:
+        grad_weight = in_format(weight_gradient(input, g, weight.shape[2:], stride, padding,
+                                                dilation, groups), _weights_format(
+            input, weight, stride, dilation, output_padding, groups, fmt))
+    if mask[2] and bias_sizes != (0,):
+        grad_bias = g.sum((0, *range(2, 2 + n)))
+    return grad_input, grad_weight, grad_bias
 
 
 def _weights_format(input, weight, stride, dilation, output_padding, groups, fmt):

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:525
+# --- book/chapters/16w_transposed_and_rearranging.md:532
 """ConvTranspose1d, 2d and 3d: modules that own a transposed convolution's weight and bias."""
 
 from refgrad.nn.modules.conv import _ConvNd, _tuple
