@@ -107,6 +107,29 @@ def recording_mode(describe=str):
     return Recording
 
 
+def node_names(node) -> list:
+    """The names (``node.name()``) of the graph below ``node``, first edges first; a node
+    reached along two paths is named twice."""
+    names, stack = [], [node]
+    while stack:
+        here = stack.pop()
+        if here is not None:
+            names.append(here.name())
+            stack.extend(child for child, _ in reversed(here.next_functions))
+    return names
+
+
+def distinct_values(*shape):
+    """Fixed float64 values of ``shape``, no two equal."""
+    import torch
+
+    n = 1
+    for s in shape:
+        n *= s
+    k = torch.arange(n, dtype=torch.float64).reshape(shape)
+    return k * 0.37 % 1.0 + 0.01 * k / n
+
+
 def unique_preorder(node) -> list:
     """The names of ``node`` and the nodes below it, each once, in preorder."""
     seen, names, stack = set(), [], [node]

@@ -10,15 +10,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from conformance._support import node_names
 
-def preorder(node):
-    names, stack = [], [node]
-    while stack:
-        node = stack.pop()
-        if node is not None:
-            names.append(node.name())
-            stack.extend(child for child, _ in reversed(node.next_functions))
-    return names
+preorder = node_names
 
 
 def leaf(*shape):

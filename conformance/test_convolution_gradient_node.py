@@ -12,16 +12,9 @@ import torch
 import torch.autograd.forward_ad as fwAD
 import torch.nn.functional as F
 
-from conformance._support import preorder_names
+from conformance._support import distinct_values, preorder_names
 
-
-def values(*shape):
-    """Fixed float64 values of ``shape``, no two equal."""
-    n = 1
-    for s in shape:
-        n *= s
-    k = torch.arange(n, dtype=torch.float64).reshape(shape)
-    return k * 0.37 % 1.0 + 0.01 * k / n
+values = distinct_values
 
 
 # name: (function, input shape, weight shape, bias, keyword arguments, what requires grad,

@@ -16,16 +16,9 @@ import torch
 import torch.autograd.forward_ad as fwAD
 import torch.nn.functional as F
 
-from conformance._support import preorder_names
+from conformance._support import distinct_values, preorder_names, unique_preorder
 
-
-def values(*shape):
-    """Fixed float64 values of ``shape``, no two equal."""
-    n = 1
-    for s in shape:
-        n *= s
-    k = torch.arange(n, dtype=torch.float64).reshape(shape)
-    return k * 0.37 % 1.0 + 0.01 * k / n
+values = distinct_values
 
 
 def param(n, shift):
@@ -183,16 +176,7 @@ def first_gradients(name, ps):
     return torch.autograd.grad((y * y * (values(*y.shape) + 0.5)).sum(), ps, create_graph=True)
 
 
-def _walk(node):
-    seen, found, stack = set(), [], [node]
-    while stack:
-        here = stack.pop()
-        if here is None or here in seen:
-            continue
-        seen.add(here)
-        found.append(type(here).__name__)
-        stack.extend(child for child, _ in reversed(here.next_functions))
-    return found
+_walk = unique_preorder
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -4,15 +4,9 @@ import numpy as np
 import pytest
 import torch
 
+from conformance._support import node_names
 
-def preorder(node):
-    names, stack = [], [node]
-    while stack:
-        node = stack.pop()
-        if node is not None:
-            names.append(node.name())
-            stack.extend(child for child, _ in reversed(node.next_functions))
-    return names
+preorder = node_names
 
 
 def samples():

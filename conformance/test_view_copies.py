@@ -8,16 +8,9 @@ and second derivative are the view's. A copy of inference operands starts at ver
 import pytest
 import torch
 
+from conformance._support import node_names
 
-def preorder(node):
-    """The names of the graph below ``node``, first edges first."""
-    names, stack = [], [node]
-    while stack:
-        node = stack.pop()
-        if node is not None:
-            names.append(node.name())
-            stack.extend(child for child, _ in reversed(node.next_functions))
-    return names
+preorder = node_names
 
 
 def leaf():
