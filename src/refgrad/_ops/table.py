@@ -157,12 +157,19 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:213
+# --- book/chapters/12_op_table.md:214
+_FORWARD_AD_REQUEST = (
+    "Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
+    "template=feature-request.yml so that we can prioritize its implementation or submit a "
+    "PR adding the implementation to derivatives.yaml")
+
+
 def no_forward_formula(name):
     """The tangent formula of a row torch gives none: it refuses, in torch's words."""
 
     def tangent(tangents, **saved):
         raise NotImplementedError(f"Trying to use forward AD with {name} that does not support "
-                                  "it because it has not been implemented yet.")
+                                  "it because it has not been implemented yet.\n"
+                                  + _FORWARD_AD_REQUEST)
 
     return tangent
