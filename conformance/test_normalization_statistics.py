@@ -165,3 +165,13 @@ def test_a_dispatch_mode_sees_three_results():
         F.batch_norm(x, None, None, training=True)
     assert seen == [("aten.native_layer_norm.default", [(2, 4, 3), (2, 4, 1), (2, 4, 1)]),
                     ("aten.native_batch_norm.default", [(2, 4, 3), (4,), (4,)])]
+
+
+@pytest.mark.parametrize("name", ["layer_norm", "batch_norm", "batch_norm_eval"])
+def test_the_gradient_node_keeps_the_forward_statistics(name):
+    x = values(2, 4, 3, dtype=torch.float16).requires_grad_()
+    y = CALLS[name](x)
+    (g,) = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    kept = g.grad_fn._saved_mean if name == "layer_norm" else g.grad_fn._saved_save_mean
+    assert kept.dtype == y.grad_fn._saved_result1.dtype == torch.float16
+    assert torch.equal(kept, y.grad_fn._saved_result1)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:60
+# --- book/chapters/16sa_normalization_gradients.md:61
 """The gradients of layer_norm and batch_norm: rows of their own, differentiable again."""
 
 import math
@@ -44,7 +44,7 @@ def _empty_like_statistic(input):
     return make_tensor(on_device_of(np.zeros(0, _kept_dtype(host(input._data))), input._data))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:112
+# --- book/chapters/16sa_normalization_gradients.md:113
 def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape, eps):
     from refgrad._ops.result_layout import row_major_result
 
@@ -66,7 +66,7 @@ def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape, eps)
         np.asarray(grad_bias, g.dtype)))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:141
+# --- book/chapters/16sa_normalization_gradients.md:142
 def layer_norm_backward(g, input, normalized_shape, eps, weight, bias, mean=None, rstd=None):
     if mean is None:
         axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
@@ -77,7 +77,7 @@ def layer_norm_backward(g, input, normalized_shape, eps, weight, bias, mean=None
             None if bias is None else grads[2])
 
 
-# --- book/chapters/16sa_normalization_gradients.md:164
+# --- book/chapters/16sa_normalization_gradients.md:165
 def _by(t, n):
     from refgrad._ops.arithmetic import div_scalar
 
@@ -97,7 +97,7 @@ def _first_backward(gO, gamma, centred, inverse, inverse2, n, sums):
     return h0 * h1
 
 
-# --- book/chapters/16sa_normalization_gradients.md:188
+# --- book/chapters/16sa_normalization_gradients.md:189
 def _input_terms(ggI, gO, centred, scaled3, inverse2, inverse3, n, sums):  # noqa: N803
     """The input's gradient through ggI; scaled3 is centred * inverse ** 3, gO times gamma."""
     gxhat_mu_sum, gxhat_sum = sums(gO * centred), sums(gO)
@@ -119,7 +119,7 @@ def _weight_term(gO, ggG, centred, scaled3, inverse, n, sums):  # noqa: N803
     return t0 + t1 + t2
 
 
-# --- book/chapters/16sa_normalization_gradients.md:213
+# --- book/chapters/16sa_normalization_gradients.md:214
 def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_shape, eps,
                                 weight=None):
     from refgrad._creation import ones
@@ -159,7 +159,7 @@ def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_s
     return ggO, None if gI is None else gI.reshape_as(input), None, None, gG, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:259
+# --- book/chapters/16sa_normalization_gradients.md:260
 # NOTE [A normalization's gradient is a row of its own]
 # torch computes the gradients of layer_norm and batch_norm with one kernel
 # each, native_layer_norm_backward and native_batch_norm_backward, and under
@@ -178,7 +178,7 @@ LAYER_NORM_BACKWARD = register(Op(
     saves=tuple((name, _LN_INPUTS) for name in ("grad_out", "input", "mean", "rstd", "weight"))))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:304
+# --- book/chapters/16sa_normalization_gradients.md:305
 def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, running_var,
                       train, eps):
     from refgrad._ops.result_layout import suggested_format_result
@@ -202,7 +202,7 @@ def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, ru
             on_device_of(np.asarray(grad_weight), input), on_device_of(g.sum(axes), input))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:333
+# --- book/chapters/16sa_normalization_gradients.md:334
 def batch_norm_backward(g, input, weight, running_mean, running_var, training, eps,
                         mean=None, invstd=None):
     if mean is not None:
@@ -217,7 +217,7 @@ def batch_norm_backward(g, input, weight, running_mean, running_var, training, e
     return grads[0], None if weight is None else grads[1], grads[2]
 
 
-# --- book/chapters/16sa_normalization_gradients.md:355
+# --- book/chapters/16sa_normalization_gradients.md:356
 def _channel_sums(t, keepdim=True):
     r = t.sum(0, keepdim)
     for dim in range(r.ndim - 1, 1 if keepdim else 0, -1):
@@ -238,7 +238,7 @@ def _expanded(v, like):
     return v.expand_as(like)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:380
+# --- book/chapters/16sa_normalization_gradients.md:381
 def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, train, eps,
                                 running_mean=None, running_var=None, weight=None):
     from refgrad._creation import ones
@@ -278,7 +278,7 @@ def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, 
     return ggO, gI, gG, None, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:426
+# --- book/chapters/16sa_normalization_gradients.md:427
 _BN_INPUTS = ("grad_out", "input", "weight", "save_mean", "save_invstd")
 BATCH_NORM_BACKWARD = register(Op(
     "native_batch_norm_backward", "NativeBatchNormBackwardBackward0", _BN_INPUTS,
@@ -289,7 +289,7 @@ BATCH_NORM_BACKWARD = register(Op(
         "weight"))))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:537
+# --- book/chapters/16sa_normalization_gradients.md:538
 def _normalized_tangent(wide, dx, axes, eps, constants=None):
     """x̂ and its tangent for ``dx`` (None: none), the statistics over ``axes`` or given."""
     if constants is not None:
@@ -318,7 +318,7 @@ def _affine_tangent(input, normalized, dnormalized, weight, dw, db, shape):
     return out.expand(tuple(input.shape)).to(input.dtype)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:569
+# --- book/chapters/16sa_normalization_gradients.md:570
 def layer_norm_tangent(tangents, input, normalized_shape, eps, weight=None, bias=None,
                        result1=None, result2=None):  # the statistics: no tangent of their own
     dx, dw, db = tangents
