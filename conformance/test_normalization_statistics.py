@@ -175,3 +175,17 @@ def test_the_gradient_node_keeps_the_forward_statistics(name):
     kept = g.grad_fn._saved_mean if name == "layer_norm" else g.grad_fn._saved_save_mean
     assert kept.dtype == y.grad_fn._saved_result1.dtype == torch.float16
     assert torch.equal(kept, y.grad_fn._saved_result1)
+
+
+def test_layer_norm_saves_in_torchs_order():
+    x = values(2, 3).requires_grad_()
+    w, b = (values(3) + 1.0).requires_grad_(), (values(3) + 2.0).requires_grad_()
+    seen = []
+
+    def pack(t):
+        seen.append("x" if t is x else "w" if t is w else "b" if t is b else tuple(t.shape))
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        F.layer_norm(x, (3,), w, b)
+    assert seen == ["b", "x", "w", (2, 1), (2, 1)]

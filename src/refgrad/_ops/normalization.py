@@ -62,8 +62,8 @@ LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,
     forward=_layer_norm, backward=_layer_norm_backward, tangent=layer_norm_tangent,
     outputs=("result0", "result1", "result2"), differentiable_outputs=1,
-    saves=(("input", _INPUTS), ("weight", _INPUTS), ("bias", _INPUTS), ("result1", _INPUTS),
-           ("result2", _INPUTS)), hides=("eps",)))
+    saves=(("bias", _INPUTS), ("input", _INPUTS), ("weight", _INPUTS), ("result1", _INPUTS),
+           ("result2", _INPUTS)), hides=("eps",)))  # torch's order: the bias first
 
 
 def _listed(shape):
