@@ -94,7 +94,18 @@ def _case(data, name):
                                  min_size=len(leaves), max_size=len(leaves)))
     tangents = [_laid_out(rng.uniform(-1.0, 1.0, p.shape), layout).detach()
                 for p, layout in zip(primals, layouts)]
-    return primals, tangents, (lambda *ts: RECIPES[name].call(*ts, **params)), rng
+    return primals, tangents, _differentiated(name, params), rng
+
+
+def _differentiated(name, params):
+    """The recipe's call, less the trailing outputs torch does not differentiate (their
+    lack of a tangent is checked in conformance/test_normalization_statistics.py)."""
+    from refgrad._ops.table import OPS
+
+    kept = getattr(OPS.get(name), "differentiable_outputs", None)
+    if kept is None:
+        return lambda *ts: RECIPES[name].call(*ts, **params)
+    return lambda *ts: tuple(RECIPES[name].call(*ts, **params)[:kept])
 
 
 def _moved(primals, tangents, step):

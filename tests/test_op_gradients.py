@@ -1191,7 +1191,8 @@ RECIPES.update({
        for k, shape, padding in ((1, (2, 3, 4), (2, 1)), (2, (1, 2, 3, 4), (1, 2, 2, 1)),
                                  (3, (1, 1, 3, 3, 4), (1, 1, 2, 0, 1, 2)))},
     "native_layer_norm": Recipe(
-        lambda a, w, b, normalized_shape: F.layer_norm(a, normalized_shape, w, b),
+        lambda a, w, b, normalized_shape: torch.native_layer_norm(  # the statistics too
+            a, normalized_shape, w, b, 1e-5),
         ("any", "any", "any"), shapes=st.sampled_from([[(2, 3), (3,), (3,)],
                                                        [(2, 2, 3), (2, 3), (2, 3)]]),
         params=lambda shapes: st.just({"normalized_shape": shapes[1]})),
@@ -1200,9 +1201,9 @@ RECIPES.update({
 # The normalization layers (chapter "Normalization layers"): fresh running statistics per call.
 RECIPES.update({
     "native_batch_norm": Recipe(
-        lambda a, w, b, training: F.batch_norm(
-            a, torch.full((a.shape[1],), 0.25, dtype=a.dtype, device=a.device),
-            torch.full((a.shape[1],), 1.5, dtype=a.dtype, device=a.device), w, b, training),
+        lambda a, w, b, training: torch.native_batch_norm(
+            a, w, b, torch.full((a.shape[1],), 0.25, dtype=a.dtype, device=a.device),
+            torch.full((a.shape[1],), 1.5, dtype=a.dtype, device=a.device), training, 0.1, 1e-5),
         ("any", "any", "any"), shapes=st.sampled_from([[(3, 2), (2,), (2,)],
                                                        [(2, 3, 2), (3,), (3,)]]),
         params=lambda shapes: st.sampled_from([{"training": True}, {"training": False}])),

@@ -340,12 +340,13 @@ TORCH_CALLS.update({  # torch.nn.functional's layers, chapter 16q
     **{f"{kind}_pad{k}d": lambda a, padding, mode=mode: F.pad(a, padding, mode)
        for kind, mode in (("reflection", "reflect"), ("replication", "replicate"))
        for k in (1, 2, 3)},
-    "native_layer_norm": lambda a, w, b, normalized_shape: F.layer_norm(a, normalized_shape, w, b),
+    "native_layer_norm": lambda a, w, b, normalized_shape: torch.native_layer_norm(
+        a, normalized_shape, w, b, 1e-5),  # the statistics too: no tangent
 })
 TORCH_CALLS.update({  # the normalization layers, chapter "Normalization layers"
-    "native_batch_norm": lambda a, w, b, training: F.batch_norm(
-        a, torch.full((a.shape[1],), 0.25, dtype=a.dtype, device=a.device),
-        torch.full((a.shape[1],), 1.5, dtype=a.dtype, device=a.device), w, b, training),
+    "native_batch_norm": lambda a, w, b, training: torch.native_batch_norm(
+        a, w, b, torch.full((a.shape[1],), 0.25, dtype=a.dtype, device=a.device),
+        torch.full((a.shape[1],), 1.5, dtype=a.dtype, device=a.device), training, 0.1, 1e-5),
     "native_group_norm": lambda a, w, b, num_groups: F.group_norm(a, num_groups, w, b),
     "avg_pool2d": lambda a, kernel_size: F.avg_pool2d(a, kernel_size, stride=1),
     "avg_pool3d": lambda a, kernel_size: F.avg_pool3d(a, kernel_size, stride=1),

@@ -9,6 +9,7 @@ import numpy as np
 
 from refgrad._ops.dispatch import call
 from refgrad._ops.norm_gradients import batch_norm_backward, batch_norm_tangent
+from refgrad._ops.normalization import statistics_dtype
 from refgrad._ops.table import Op, register
 
 
@@ -32,41 +33,48 @@ def _update(running, batch, momentum):
 def _batch_norm(a, weight, bias, running_mean, running_var, training, momentum, eps):
     # NOTE [Batch norm in float64]: narrower floats are normalized in float64, then rounded.
     wide, axes, shape = a.astype(np.float64), reduced_axes(a.ndim), per_channel(a.ndim)
+    kind = statistics_dtype(a, (weight, bias, running_mean, running_var))
     if training:
         mean = wide.mean(axes)
         var = np.square(wide - mean.reshape(shape)).mean(axes)
         n = a.size // a.shape[1]
         _update(running_mean, mean, momentum)
         _update(running_var, var * n / (n - 1), momentum)
+        saved = mean.astype(kind), (1 / np.sqrt(var + eps)).astype(kind)
     else:
         mean, var = running_mean._data.astype(np.float64), running_var._data.astype(np.float64)
+        saved = np.zeros(0, kind), np.zeros(0, kind)  # nothing to keep: the running ones
     out = (wide - mean.reshape(shape)) / np.sqrt(var.reshape(shape) + eps)
     out = out if weight is None else out * weight.reshape(shape)
-    return (out if bias is None else out + bias.reshape(shape)).astype(a.dtype)
+    out = (out if bias is None else out + bias.reshape(shape)).astype(a.dtype)
+    return (out, *saved)  # NOTE [Statistics a normalization returns]
 
 
-# --- book/chapters/16s_normalization.md:117
+# --- book/chapters/16s_normalization.md:122
 def through_statistics(scaled, normalized, inverse, axes):
     """The gradient of (x - mean) / σ for ``scaled``, mean and σ taken over ``axes``."""
     return (scaled - scaled.mean(axes, keepdim=True)
             - normalized * (scaled * normalized).mean(axes, keepdim=True)) * inverse
 
 
-def _batch_norm_backward(g, input, running_mean, running_var, training, momentum, eps,
-                         weight=None):
+def _batch_norm_backward(grads, input, running_mean, running_var, training, momentum, eps,
+                         weight=None, result1=None, result2=None):
     # a row of its own: chapter "Gradients of the normalizations"
-    return batch_norm_backward(g, input, weight, running_mean, running_var, training, eps)
+    return batch_norm_backward(grads[0], input, weight, running_mean, running_var, training,
+                               eps, result1, result2)
 
 
 _INPUTS = ("input", "weight", "bias")
 BATCH_NORM = register(Op(
     "native_batch_norm", "NativeBatchNormBackward0", _INPUTS, promote=False,
     forward=_batch_norm, backward=_batch_norm_backward, tangent=batch_norm_tangent,
+    outputs=("result0", "result1", "result2"), differentiable_outputs=1,
     saves=(("input", _INPUTS), ("weight", _INPUTS), ("running_mean", _INPUTS),
-           ("running_var", _INPUTS)), hides=("momentum",)))
+           ("running_var", _INPUTS), ("result1", _INPUTS), ("result2", _INPUTS)),
+    hides=("momentum",)))
 
 
-# --- book/chapters/16s_normalization.md:158
+# --- book/chapters/16s_normalization.md:167
 def _empty(input, weight, bias):
     out = input.clone()
     out = out if weight is None else out * weight[0]
@@ -107,15 +115,19 @@ def check_mixed(input, parameters):
                                f"{LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16s_normalization.md:203
+# --- book/chapters/16s_normalization.md:212
 def native(input, weight, bias, running_mean, running_var, training, momentum, eps):
-    """torch.batch_norm's work: checks, then the row (or an empty input's copy)."""
+    """torch.batch_norm's work: checks, then the row's output (or an empty input's copy)."""
+    if input.numel() == 0:
+        return _empty(input, weight, bias)
+    return _row(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
+
+
+def _row(input, weight, bias, running_mean, running_var, training, momentum, eps):
     from refgrad._ops.nll_loss import not_differentiable
     from refgrad._tensor_values import wrap_dim
     from refgrad.autograd._state import state
 
-    if input.numel() == 0:
-        return _empty(input, weight, bias)
     _check_sizes(input, weight, bias, running_mean, running_var, training)
     if state.grad_enabled:
         not_differentiable("native_batch_norm", "running_mean", running_mean)
@@ -131,7 +143,16 @@ def native(input, weight, bias, running_mean, running_var, training, momentum, e
         "momentum": momentum, "eps": eps})
 
 
-# --- book/chapters/16s_normalization.md:231
+# --- book/chapters/16s_normalization.md:256
+def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
+    """torch.native_batch_norm: the output and the statistics (empty in evaluation)."""
+    if input.numel() == 0 and training:
+        raise RuntimeError("input tensor must have at least one element, but got input_sizes = "
+                           f"[{', '.join(str(n) for n in input.shape)}]")
+    return _row(input, weight, bias, running_mean, running_var, training, momentum, eps)
+
+
+# --- book/chapters/16s_normalization.md:269
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup

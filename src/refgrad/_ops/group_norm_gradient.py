@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:460
+# --- book/chapters/16sa_normalization_gradients.md:467
 """group_norm's gradient as a formula of ordinary operations, as torch's under create_graph."""
 
 from refgrad._ops.arithmetic import div_scalar, mul_scalar
@@ -24,7 +24,7 @@ def _over_channels(t, gamma):
     return (t.sum(2) if gamma is None else (t * gamma).sum(2)).unsqueeze_(-2)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:485
+# --- book/chapters/16sa_normalization_gradients.md:492
 def group_norm_gradient(grads, input, mean, rstd, weight, N, C, HxW, group):  # noqa: N803
     dY, dmean, drstd = grads  # noqa: N806
     D = C // group  # noqa: N806

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:60
+# --- book/chapters/16sa_normalization_gradients.md:61
 """The gradients of layer_norm and batch_norm: rows of their own, differentiable again."""
 
 import math
@@ -44,7 +44,7 @@ def _empty_like_statistic(input):
     return make_tensor(on_device_of(np.zeros(0, _kept_dtype(host(input._data))), input._data))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:112
+# --- book/chapters/16sa_normalization_gradients.md:113
 def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape, eps):
     from refgrad._ops.result_layout import row_major_result
 
@@ -66,17 +66,18 @@ def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape, eps)
         np.asarray(grad_bias, g.dtype)))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:139
-def layer_norm_backward(g, input, normalized_shape, eps, weight, bias):
-    axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
-    mean, rstd = statistics(input, axes, eps, keepdims=True)
+# --- book/chapters/16sa_normalization_gradients.md:142
+def layer_norm_backward(g, input, normalized_shape, eps, weight, bias, mean=None, rstd=None):
+    if mean is None:
+        axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
+        mean, rstd = statistics(input, axes, eps, keepdims=True)
     grads = call(LAYER_NORM_BACKWARD, (g, input, mean, rstd, weight, bias),
                  {"normalized_shape": tuple(normalized_shape), "eps": eps})
     return (grads[0], None if weight is None else grads[1],
             None if bias is None else grads[2])
 
 
-# --- book/chapters/16sa_normalization_gradients.md:161
+# --- book/chapters/16sa_normalization_gradients.md:165
 def _by(t, n):
     from refgrad._ops.arithmetic import div_scalar
 
@@ -96,7 +97,7 @@ def _first_backward(gO, gamma, centred, inverse, inverse2, n, sums):
     return h0 * h1
 
 
-# --- book/chapters/16sa_normalization_gradients.md:185
+# --- book/chapters/16sa_normalization_gradients.md:189
 def _input_terms(ggI, gO, centred, scaled3, inverse2, inverse3, n, sums):  # noqa: N803
     """The input's gradient through ggI; scaled3 is centred * inverse ** 3, gO times gamma."""
     gxhat_mu_sum, gxhat_sum = sums(gO * centred), sums(gO)
@@ -118,7 +119,7 @@ def _weight_term(gO, ggG, centred, scaled3, inverse, n, sums):  # noqa: N803
     return t0 + t1 + t2
 
 
-# --- book/chapters/16sa_normalization_gradients.md:210
+# --- book/chapters/16sa_normalization_gradients.md:214
 def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_shape, eps,
                                 weight=None):
     from refgrad._creation import ones
@@ -158,7 +159,7 @@ def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_s
     return ggO, None if gI is None else gI.reshape_as(input), None, None, gG, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:256
+# --- book/chapters/16sa_normalization_gradients.md:260
 # NOTE [A normalization's gradient is a row of its own]
 # torch computes the gradients of layer_norm and batch_norm with one kernel
 # each, native_layer_norm_backward and native_batch_norm_backward, and under
@@ -177,7 +178,7 @@ LAYER_NORM_BACKWARD = register(Op(
     saves=tuple((name, _LN_INPUTS) for name in ("grad_out", "input", "mean", "rstd", "weight"))))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:301
+# --- book/chapters/16sa_normalization_gradients.md:305
 def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, running_var,
                       train, eps):
     from refgrad._ops.result_layout import suggested_format_result
@@ -201,9 +202,12 @@ def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, ru
             on_device_of(np.asarray(grad_weight), input), on_device_of(g.sum(axes), input))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:330
-def batch_norm_backward(g, input, weight, running_mean, running_var, training, eps):
-    if training:
+# --- book/chapters/16sa_normalization_gradients.md:334
+def batch_norm_backward(g, input, weight, running_mean, running_var, training, eps,
+                        mean=None, invstd=None):
+    if mean is not None:
+        pass  # the forward's, kept on its node
+    elif training:
         mean, invstd = statistics(input, (0, *range(2, input.ndim)), eps, keepdims=False)
     else:
         mean, invstd = _empty_like_statistic(input), _empty_like_statistic(input)
@@ -213,7 +217,7 @@ def batch_norm_backward(g, input, weight, running_mean, running_var, training, e
     return grads[0], None if weight is None else grads[1], grads[2]
 
 
-# --- book/chapters/16sa_normalization_gradients.md:349
+# --- book/chapters/16sa_normalization_gradients.md:356
 def _channel_sums(t, keepdim=True):
     r = t.sum(0, keepdim)
     for dim in range(r.ndim - 1, 1 if keepdim else 0, -1):
@@ -234,7 +238,7 @@ def _expanded(v, like):
     return v.expand_as(like)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:374
+# --- book/chapters/16sa_normalization_gradients.md:381
 def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, train, eps,
                                 running_mean=None, running_var=None, weight=None):
     from refgrad._creation import ones
@@ -274,7 +278,7 @@ def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, 
     return ggO, gI, gG, None, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:420
+# --- book/chapters/16sa_normalization_gradients.md:427
 _BN_INPUTS = ("grad_out", "input", "weight", "save_mean", "save_invstd")
 BATCH_NORM_BACKWARD = register(Op(
     "native_batch_norm_backward", "NativeBatchNormBackwardBackward0", _BN_INPUTS,
@@ -285,7 +289,7 @@ BATCH_NORM_BACKWARD = register(Op(
         "weight"))))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:531
+# --- book/chapters/16sa_normalization_gradients.md:538
 def _normalized_tangent(wide, dx, axes, eps, constants=None):
     """x̂ and its tangent for ``dx`` (None: none), the statistics over ``axes`` or given."""
     if constants is not None:
@@ -314,8 +318,9 @@ def _affine_tangent(input, normalized, dnormalized, weight, dw, db, shape):
     return out.expand(tuple(input.shape)).to(input.dtype)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:563
-def layer_norm_tangent(tangents, input, normalized_shape, eps, weight=None, bias=None):
+# --- book/chapters/16sa_normalization_gradients.md:570
+def layer_norm_tangent(tangents, input, normalized_shape, eps, weight=None, bias=None,
+                       result1=None, result2=None):  # the statistics: no tangent of their own
     dx, dw, db = tangents
     axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
     normalized, dnormalized = _normalized_tangent(
@@ -324,7 +329,7 @@ def layer_norm_tangent(tangents, input, normalized_shape, eps, weight=None, bias
 
 
 def batch_norm_tangent(tangents, input, training, momentum, eps, weight=None, running_mean=None,
-                       running_var=None):
+                       running_var=None, result1=None, result2=None):
     dx, dw, db = tangents
     axes, shape = (0, *range(2, input.ndim)), (-1, *[1] * (input.ndim - 2))
     constants = None if training else (running_mean.double().view(shape),

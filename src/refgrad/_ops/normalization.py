@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2277
+# --- book/chapters/16q_functional.md:2287
 """layer_norm: native_layer_norm's row."""
 
 import numpy as np
@@ -17,30 +17,53 @@ def _axes(ndim, normalized_shape):
     return tuple(range(ndim - len(normalized_shape), ndim))
 
 
+# NOTE [Statistics a normalization returns]
+# native_layer_norm and native_batch_norm return the statistics they normalized
+# with beside the output, for their backward: the mean and one over the
+# deviation (batch_norm's in evaluation: empty, the running ones being known).
+# torch declares them non-differentiable: plain tensors, no tangent, and saved
+# on the node as result1 and result2. Their dtype follows the CPU kernels.
+def statistics_dtype(a, parameters):
+    """The dtype of the statistics torch returns: a narrower input's beside float32 ones is
+    float32 (the CPU kernels' mixed dtype), else the input's."""
+    if a.dtype.itemsize < 4 and any(p is not None and getattr(p, "_data", p).dtype == np.float32
+                                    for p in parameters):  # arrays, or running tensors
+        return np.dtype(np.float32)
+    return a.dtype
+
+
 def _layer_norm(a, weight, bias, normalized_shape, eps):
     # NOTE [Layer norm in float64]: narrower floats are normalized in float64, then rounded.
     wide = a.astype(np.float64)
     axes = _axes(a.ndim, normalized_shape)
-    centred = wide - wide.mean(axes, keepdims=True)
-    out = (centred / np.sqrt((centred * centred).mean(axes, keepdims=True) + eps)).astype(a.dtype)
+    mean = wide.mean(axes, keepdims=True)
+    centred = wide - mean
+    rstd = 1 / np.sqrt((centred * centred).mean(axes, keepdims=True) + eps)
+    out = (centred * rstd).astype(a.dtype)
     out = out if weight is None else out * weight
     out = out if bias is None else out + bias
-    return row_major_result(out)  # written row-major: NOTE [Results written row-major]
+    kind = statistics_dtype(a, (weight, bias))
+    # written row-major: NOTE [Results written row-major]
+    return row_major_result(out), mean.astype(kind), rstd.astype(kind)
 
 
-def _layer_norm_backward(g, input, normalized_shape, eps, weight=None, bias=None):
+def _layer_norm_backward(grads, input, normalized_shape, eps, weight=None, bias=None,
+                         result1=None, result2=None):
     # a row of its own: chapter "Gradients of the normalizations"
     from refgrad._ops.norm_gradients import layer_norm_backward
 
-    return layer_norm_backward(g, input, normalized_shape, eps, weight, bias)
+    return layer_norm_backward(grads[0], input, normalized_shape, eps, weight, bias,
+                               result1, result2)
 
 
-# --- book/chapters/16q_functional.md:2311
+# --- book/chapters/16q_functional.md:2342
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,
     forward=_layer_norm, backward=_layer_norm_backward, tangent=layer_norm_tangent,
-    saves=(("input", _INPUTS), ("weight", _INPUTS), ("bias", _INPUTS)), hides=("eps",)))
+    outputs=("result0", "result1", "result2"), differentiable_outputs=1,
+    saves=(("bias", _INPUTS), ("input", _INPUTS), ("weight", _INPUTS), ("result1", _INPUTS),
+           ("result2", _INPUTS)), hides=("eps",)))  # torch's order: the bias first
 
 
 def _listed(shape):
@@ -48,10 +71,19 @@ def _listed(shape):
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    return _checked(input, normalized_shape, weight, bias, eps, "layer_norm")[0]
+
+
+def native_layer_norm(input, normalized_shape, weight, bias, eps):
+    """torch.native_layer_norm: the output, the mean and one over the deviation."""
+    return _checked(input, normalized_shape, weight, bias, eps, "native_layer_norm")
+
+
+def _checked(input, normalized_shape, weight, bias, eps, caller):
     from refgrad._typename import not_implemented_for
 
     if isinstance(normalized_shape, int):
-        raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple "
+        raise TypeError(f"{caller}(): argument 'normalized_shape' (position 2) must be tuple "
                         "of ints, not int")
     shape = tuple(normalized_shape)
     for name, t in (("weight", weight), ("bias", bias)):
