@@ -8,7 +8,8 @@
 import numpy as np
 
 from refgrad._ops.dispatch import call
-from refgrad._ops.norm_gradients import batch_norm_backward, batch_norm_tangent
+from refgrad._ops.norm_gradients import batch_norm_backward
+from refgrad._ops.norm_tangents import batch_norm_tangent
 from refgrad._ops.normalization import statistics_dtype
 from refgrad._ops.table import Op, register
 
@@ -50,7 +51,7 @@ def _batch_norm(a, weight, bias, running_mean, running_var, training, momentum, 
     return (out, *saved)  # NOTE [Statistics a normalization returns]
 
 
-# --- book/chapters/16s_normalization.md:122
+# --- book/chapters/16s_normalization.md:123
 def through_statistics(scaled, normalized, inverse, axes):
     """The gradient of (x - mean) / σ for ``scaled``, mean and σ taken over ``axes``."""
     return (scaled - scaled.mean(axes, keepdim=True)
@@ -74,7 +75,7 @@ BATCH_NORM = register(Op(
     hides=("momentum",)))
 
 
-# --- book/chapters/16s_normalization.md:167
+# --- book/chapters/16s_normalization.md:168
 def _empty(input, weight, bias):
     out = input.clone()
     out = out if weight is None else out * weight[0]
@@ -115,7 +116,7 @@ def check_mixed(input, parameters):
                                f"{LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16s_normalization.md:212
+# --- book/chapters/16s_normalization.md:213
 def native(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.batch_norm's work: checks, then the row's output (or an empty input's copy)."""
     if input.numel() == 0:
@@ -143,7 +144,7 @@ def _row(input, weight, bias, running_mean, running_var, training, momentum, eps
         "momentum": momentum, "eps": eps})
 
 
-# --- book/chapters/16s_normalization.md:256
+# --- book/chapters/16s_normalization.md:257
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.native_batch_norm: the output and the statistics (empty in evaluation)."""
     if input.numel() == 0 and training:
@@ -152,7 +153,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     return _row(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-# --- book/chapters/16s_normalization.md:269
+# --- book/chapters/16s_normalization.md:270
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup

@@ -8,7 +8,7 @@
 import numpy as np
 
 from refgrad._ops.dispatch import call
-from refgrad._ops.norm_gradients import layer_norm_tangent  # chapter 16sa
+from refgrad._ops.norm_tangents import layer_norm_tangent  # chapter 16sa
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
