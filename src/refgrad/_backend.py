@@ -121,7 +121,7 @@ def add_at(out, key, values) -> None:
     array_module(device_of(out)).add.at(out, key, values)
 
 
-# --- book/chapters/02_dtypes.md:474
+# --- book/chapters/02_dtypes.md:477
 def element_strides(array) -> tuple:
     """The strides of ``array`` counted in elements, as torch counts them."""
     if array.size == 0 and not any(array.strides):  # NumPy's new empty: row-major ones
@@ -142,6 +142,14 @@ def torch_laid_out(array):
     steps = tuple(s * array.itemsize for s in element_strides(array))
     # writable if the array was: the view stays as writable as its source
     return array_module(device_of(array)).lib.stride_tricks.as_strided(array, array.shape, steps)
+
+
+def empty_copy(array):
+    """A new empty array with the empty ``array``'s strides, as torch's clone keeps them."""
+    steps = tuple(s * array.itemsize for s in element_strides(array))
+    xp = array_module(device_of(array))
+    fresh = xp.empty(0, array.dtype)
+    return zero_strided(xp.lib.stride_tricks.as_strided(fresh, array.shape, steps))
 
 
 # NOTE [Zero strides asked for]: the arrays made with zero strides on purpose, by id

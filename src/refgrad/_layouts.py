@@ -27,10 +27,10 @@ def relaid(out: Tensor, strides) -> Tensor:
     if type(data) is np.ndarray:
         wanted = row_major(data.shape) if strides is None else strides
         wanted = tuple(step * data.itemsize for step in wanted)
-        if data.strides != wanted:
-            # NOTE [A copy that owns its memory]
+        if data.strides != wanted or not (data.size or any(wanted)):
+            # NOTE [A copy that owns its memory]; an empty one's zero strides are meant
             moved = (np.ndarray(data.shape, data.dtype, strides=wanted) if data.size
-                     else np.lib.stride_tricks.as_strided(data, data.shape, wanted))
+                     else zero_strided(np.lib.stride_tricks.as_strided(data, data.shape, wanted)))
             moved[...] = data
             out._data = moved
             if dual_levels:  # its tangent moves with it: chapter "Forward-mode AD"

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:690
+# --- book/chapters/02_dtypes.md:701
 """finfo and iinfo: the numbers a float or an integer dtype can hold."""
 
 import numpy as np
@@ -86,7 +86,7 @@ class iinfo:  # noqa: N801 - torch's name
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
-# --- book/chapters/02_dtypes.md:786
+# --- book/chapters/02_dtypes.md:797
 def is_floating_point(input) -> bool:
     return input.dtype.is_floating_point
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1674
+# --- book/chapters/16q_functional.md:1677
 """cross_entropy: class indices, class probabilities, label smoothing."""
 
 from refgrad._ops.arithmetic import div_scalar, mul_scalar
@@ -24,17 +24,20 @@ def _probabilities(log_p, target, weight, code, smoothing, axis):
                            f"got {LEGACY[target.dtype]}")
     classes = log_p.shape[axis]
     if smoothing > 0:
-        target = target * (1 - smoothing) + smoothing / classes
+        share = smoothing / classes if classes else float("inf")  # as C++ divides by 0
+        target = target * (1 - smoothing) + share
     product = log_p * target
     if weight is not None:
         product = product * _classes_along(log_p, weight, axis)
     if code == 0:
         return -product.sum(axis)
+    if code == 1 and not log_p.numel():  # no samples, or no classes: the mean is nan
+        return -product.sum().fill_(float("nan"))  # FillBackward2, as torch's
     total = -product.sum()
     return div_scalar(total, log_p.numel() // classes) if code == 1 else total
 
 
-# --- book/chapters/16q_functional.md:1707
+# --- book/chapters/16q_functional.md:1713
 def _smoothed(log_p, target, weight, code, ignore_index, smoothing, axis):
     nll = nll_loss_nd(log_p, target, weight, code, ignore_index)
     ignored = target == ignore_index

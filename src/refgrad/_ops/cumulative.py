@@ -100,7 +100,12 @@ CUMPROD = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:226
+# --- book/chapters/16i_cumulative.md:233
+# NOTE [An empty input is its own gradient]
+# For an empty input, cummax's and cummin's gradient is the saved input, as
+# in torch: a tensor someone else holds, which AccumulateGrad must copy.
+
+
 def _running(accumulate):
     def forward(a, dim):
         if a.ndim == 0 or a.size == 0:  # an empty input's dim may be out of range
@@ -120,8 +125,8 @@ def _running(accumulate):
 def _to_places(grads, self, indices, dim):
     from refgrad._ops.indexing import written, zeros_as
 
-    if self.numel() == 0:  # nothing to scatter, along a dim that may not exist
-        return (zeros_as(grads[0], tuple(self.shape)),)
+    if self.numel() == 0:  # NOTE [An empty input is its own gradient]
+        return (self,)
     zeros = zeros_as(grads[0], tuple(self.shape))  # NOTE [Gradients torch writes in place]
     return (written(zeros.scatter_add(dim, indices, grads[0]), 2),)
 
@@ -133,7 +138,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:321
+# --- book/chapters/16i_cumulative.md:333
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -174,7 +179,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:374
+# --- book/chapters/16i_cumulative.md:386
 def _as_dim(dim):
     """A 0-d integer tensor as the int it holds: NOTE [Tensors read as ints]."""
     if (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"

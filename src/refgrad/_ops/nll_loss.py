@@ -178,8 +178,8 @@ def nll_loss_nd(input, target, weight, reduction, ignore_index):
     size = (n, *input.shape[2:])
     if tuple(target.shape[1:]) != tuple(input.shape[2:]):
         raise RuntimeError(f"Expected target size {list(size)}, got {list(target.shape)}")
-    empty = input.numel() == 0
-    flat = input.contiguous().view(n, c, *((0, 0) if empty else (1, -1)))
-    flat_target = target.contiguous().view(n, *((0, 0) if empty else (1, -1)))
+    # each flattened on its own: an input with no classes can meet a target with elements
+    flat = input.contiguous().view(n, c, *((1, -1) if input.numel() else (0, 0)))
+    flat_target = target.contiguous().view(n, *((1, -1) if target.numel() else (0, 0)))
     out = _nll_loss2d(flat, flat_target, weight, reduction, ignore_index)
     return out if reduction != 0 else out.view(size)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2012
+# --- book/chapters/16q_functional.md:2021
 """pad: constant, reflected and replicated."""
 
 import numpy as np
@@ -39,7 +39,7 @@ def _constant_pad(a, pad, value):
 # view's own strides, those of the input. The gradient of a pad is such a
 # crop of the padded gradient.
 def _cropped(view, a):
-    from refgrad._backend import element_strides
+    from refgrad._backend import element_strides, zero_strided
     from refgrad._layouts import preserved_strides, row_major
 
     if type(view) is not np.ndarray:
@@ -47,8 +47,9 @@ def _cropped(view, a):
     # a slice keeps the strides of what it slices; NumPy's empty arrays know none of their own
     strides = preserved_strides(view.shape, element_strides(a)) or row_major(view.shape)
     wanted = tuple(step * view.itemsize for step in strides)
-    if not view.size:
-        return np.lib.stride_tricks.as_strided(np.empty(0, view.dtype), view.shape, wanted)
+    if not view.size:  # zero strides, a crop of an expanded gradient's, are meant
+        empty = np.lib.stride_tricks.as_strided(np.empty(0, view.dtype), view.shape, wanted)
+        return zero_strided(empty)  # NOTE [Zero strides asked for]
     out = np.ndarray(view.shape, view.dtype, strides=wanted)
     out[...] = view
     return out
@@ -86,7 +87,7 @@ def pad(input, pad, mode="constant", value=None):
                                          else value})
 
 
-# --- book/chapters/16q_functional.md:2107
+# --- book/chapters/16q_functional.md:2117
 def _sources(spatial, padding, mode):
     """For each element of the padded dimensions, the flat index of the one it copies."""
     along = []
@@ -107,7 +108,7 @@ def _gathered(a, padding, mode):
     return flat[..., sources.ravel()].reshape(*a.shape[:a.ndim - k], *sources.shape)
 
 
-# --- book/chapters/16q_functional.md:2129
+# --- book/chapters/16q_functional.md:2139
 def _pad_row(mode, k):
     from refgrad._ops.activations import on_host
     from refgrad._ops.result_layout import suggested_format_result
@@ -132,7 +133,7 @@ _ROWS = {("reflection", 1): REFLECTION_PAD1D, ("reflection", 2): REFLECTION_PAD2
          ("replication", 2): REPLICATION_PAD2D, ("replication", 3): REPLICATION_PAD3D}
 
 
-# --- book/chapters/16q_functional.md:2220
+# --- book/chapters/16q_functional.md:2230
 _COMBINATIONS = (
     "Supported combinations for non-constant padding:\n"
     "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"

@@ -292,7 +292,7 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1577
+# --- book/chapters/16d_indexing.md:1579
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import written, zeros_as
 
@@ -339,9 +339,23 @@ def index_select(input, dim, index):
 
 def _check_selected(input, d, index) -> None:
     length, values = input.shape[d] if input.ndim else 1, index._data
-    if values.size and (values.min() < 0 or values.max() >= length):
-        if input.ndim > 1 and d == 1:  # torch's kernel for dim 1 has words of its own
+    if not input.ndim and values.size != 1:
+        raise RuntimeError("index_select(): Index to scalar can have only 1 value, got "
+                           f"{values.size} value(s)")
+    if not values.size:
+        return
+    empty = input.ndim > 1 and not input.numel()  # NOTE [Selecting from an empty tensor]
+    if empty and not length:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    if values.min() < 0 or values.max() >= length:
+        if input.ndim > 1 and (d == 1 or empty):  # torch's words for these kernels
             outside = values[(values < 0) | (values >= length)]
             raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(outside[0])} "
                                f"axis_dim={length}")
         raise IndexError("index out of range in self")
+
+
+# NOTE [Selecting from an empty tensor]
+# torch's kernel treats an empty input of several dimensions on its own: no
+# index fits along a dimension of size 0, and an index outside any other is
+# reported in the words its dimension-1 kernel uses.

@@ -8,6 +8,7 @@
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._backend import empty_copy
 from refgrad._c_names import c_type_name
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
@@ -28,9 +29,10 @@ def _flip(a, dims):
 def _roll(a, shifts, dims):
     if not dims:  # torch rolls the flattened tensor, and views the result back
         return row_major_result(np.roll(a, shifts) if a.size else a.copy())
+    if not a.size:  # torch clones an empty input, strides and all
+        return empty_copy(a)
     # NOTE [Results in the suggested memory format]
-    rolled = np.roll(a, shifts, dims) if a.size else a.copy()
-    return suggested_format_result(rolled, a, keep=True)
+    return suggested_format_result(np.roll(a, shifts, dims), a, keep=True)
 
 
 FLIP = register(Op(
@@ -54,7 +56,7 @@ TRIU = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:99
+# --- book/chapters/16g_moves_and_fused.md:101
 def flip(input, *dims):
     dims = dims[0] if len(dims) == 1 else dims  # flip(x, (0, 1)), or x.flip(0, 1)
     dims = dim_tuple(dims, input.ndim)
@@ -97,7 +99,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:156
+# --- book/chapters/16g_moves_and_fused.md:158
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
     from refgrad._tensor_values import wrap_dim
@@ -127,7 +129,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:201
+# --- book/chapters/16g_moves_and_fused.md:203
 def broadcast_to(input, *size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

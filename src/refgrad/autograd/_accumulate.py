@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from numpy import ndarray  # NOTE [Names looked up once]
 
+from refgrad._backend import element_strides
 from refgrad._C import _functions
 from refgrad._memory_formats import contiguous_format
 from refgrad._parallel import add_into
@@ -63,7 +64,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:685
+# --- book/chapters/10_nodes.md:686
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -145,12 +146,22 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
         return False
     if shared:
         return True
-    for n, g, s in zip(leaf.shape, data.strides, leaf.strides):
+    strides, leaf_strides = data.strides, leaf.strides
+    if not data.size and type(data) is ndarray:  # NOTE [An empty gradient's strides]
+        strides, leaf_strides = element_strides(data), element_strides(leaf)
+    for n, g, s in zip(leaf.shape, strides, leaf_strides):
         if g != s and n != 1:
             return True  # the contract is broken
-        if n == 1 and g == 0 and data.size:
+        if n == 1 and g == 0:
             return True  # an expanded size-one dimension: broken too, for torch
     return False  # kept: torch takes the gradient over
+
+
+# NOTE [An empty gradient's strides]
+# NumPy gives every new empty array zero strides, the strides an expand
+# gives too, so an empty array's byte strides cannot say which it is. Its
+# element strides can (see element_strides: zero only where they were asked
+# for), and torch's contract compares those, even with no elements.
 
 
 # NOTE [A copied first gradient is at version 1]
@@ -167,9 +178,8 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
 # copies take the gradient's count, as torch's .grad would share it. The
 # engine adds in place into any dense buffer, transposed ones too, as torch
 # does, so (z * z) for a transposed z also reads 1. A leaf with no elements
-# can still read one lower: NumPy gives a new empty array zero strides, the
-# strides of an expanded one, so a gradient expanded to it (z.sum() for an
-# empty z) looks laid out as the leaf and is taken over, where torch copies.
+# follows the same rule, by its element strides: a gradient expanded to it
+# (z.sum() for an empty z) breaks the contract and is copied, at version 1.
 # A backward run inside inference mode makes its copy there: an inference
 # tensor, which counts no writes at all. Under create_graph torch never takes
 # a gradient over (grad mode is on), so a dense leaf's first `.grad` is such a
@@ -192,7 +202,7 @@ def _summed(old, grad):
     return old + grad
 
 
-# --- book/chapters/10_nodes.md:990
+# --- book/chapters/10_nodes.md:1000
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -226,7 +236,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1058
+# --- book/chapters/10_nodes.md:1068
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -252,7 +262,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1182
+# --- book/chapters/10_nodes.md:1192
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -294,7 +304,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1243
+# --- book/chapters/10_nodes.md:1253
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
