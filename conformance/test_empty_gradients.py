@@ -29,6 +29,10 @@ GRADIENTS = [
     ("cummin", lambda x: x.cummin(0)[0], (3, 0), (1, 1), 1),
     ("roll", lambda x: x.roll(1, 1), (0, 3), (3, 1), 1),
     ("roll_flat", lambda x: x.roll(1), (0, 3), (3, 1), 0),
+    ("flip", lambda x: x.flip(0), (0,), (1,), 1),
+    ("cat_left_out", lambda x: torch.cat([x, x]), (0,), (1,), 2),
+    ("cat_left_out_once", lambda x: torch.cat([x, torch.ones(2, dtype=torch.float64)]),
+     (0,), (1,), 1),
     ("cross_entropy_probabilities", lambda x: F.cross_entropy(x, x.detach().softmax(1)),
      (2, 0, 3), (3, 3, 1), 0),
 ]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:378
+# --- book/chapters/16d_indexing.md:382
 """Indexing rows (select, slice, index, and the rows of their gradients) and their functions."""
 
 import re
@@ -34,7 +34,7 @@ def _slice(a, dim, start, end, step):
     return out
 
 
-# --- book/chapters/16d_indexing.md:423
+# --- book/chapters/16d_indexing.md:427
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -56,7 +56,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:454
+# --- book/chapters/16d_indexing.md:458
 _WHOLE = 2**63 - 1  # the end of a slice that runs to the end, as torch says it
 
 SLICE = register(Op(
@@ -76,7 +76,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:493
+# --- book/chapters/16d_indexing.md:497
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -132,7 +132,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:563
+# --- book/chapters/16d_indexing.md:567
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -161,7 +161,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:593
+# --- book/chapters/16d_indexing.md:597
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -186,7 +186,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:619
+# --- book/chapters/16d_indexing.md:623
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -257,7 +257,7 @@ def check_put(input, values) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:716
+# --- book/chapters/16d_indexing.md:720
 def select(input, dim, index):
     return select_at(input, dim, index, None)
 

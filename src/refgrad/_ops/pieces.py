@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1111
+# --- book/chapters/16d_indexing.md:1115
 """Rows that cut a tensor into views, tile it, or gather from it: split, repeat, gather."""
 
 import numpy as np
@@ -37,7 +37,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:1147
+# --- book/chapters/16d_indexing.md:1151
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -52,7 +52,7 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1177
+# --- book/chapters/16d_indexing.md:1181
 def _tile(a, repeats):
     from refgrad._ops.result_layout import row_major_result
 
@@ -84,7 +84,7 @@ REPEAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1223
+# --- book/chapters/16d_indexing.md:1227
 def index_key(index, dim):
     """Each position's own coordinates, with the index's values along ``dim``."""
     ones = (1,) * index.ndim
@@ -106,7 +106,7 @@ def _gather(a, index, dim, sparse_grad):
     return out if out.flags.c_contiguous else out.copy()
 
 
-# --- book/chapters/16d_indexing.md:1246
+# --- book/chapters/16d_indexing.md:1250
 def added_at(g, positions, sizes, dim):
     """Zeros of ``sizes``, with each element of ``g`` added at its position along ``dim``.
 
@@ -134,7 +134,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1295
+# --- book/chapters/16d_indexing.md:1299
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -184,7 +184,7 @@ def split_evenly(row, tensor, size, dim):
     return _call(row, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:1346
+# --- book/chapters/16d_indexing.md:1350
 def split_with_sizes(input, split_sizes, dim=0):
     if type(dim) is not int or not _plain_sizes(split_sizes):
         _, split_sizes, dim = _SIZES.read((input, split_sizes, dim), {})[0]
@@ -235,7 +235,7 @@ def chunk_with(even, sized, input, chunks, dim):
     return split_evenly(even, input, -(-length // int(chunks)), dim)  # chunks may be NumPy's
 
 
-# --- book/chapters/16d_indexing.md:1498
+# --- book/chapters/16d_indexing.md:1502
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -252,7 +252,7 @@ def repeat(input, *repeats):
     return _call(REPEAT, input, repeats=tuple(repeats))
 
 
-# --- book/chapters/16d_indexing.md:1522
+# --- book/chapters/16d_indexing.md:1526
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
@@ -292,7 +292,7 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1579
+# --- book/chapters/16d_indexing.md:1583
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import written, zeros_as
 

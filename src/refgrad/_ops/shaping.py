@@ -54,7 +54,7 @@ UNSAFE_VIEW = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:112
+# --- book/chapters/16d_indexing.md:114
 def _cat(arrays, dim, tensors_args_sizes):
     from functools import reduce
 
@@ -108,10 +108,12 @@ def _check_cat(arrays, dim) -> None:
 
 
 def _cat_backward(g, dim, tensors_args_sizes):
+    from refgrad._ops.indexing import written
+
     pieces, start = [], 0
     for size in tensors_args_sizes:
-        if size is None:  # a piece left out: its gradient is as empty as it was
-            pieces.append(g.new_zeros((0,)))
+        if size is None or not size and g.ndim == 1:  # a 1-d empty piece: its gradient
+            pieces.append(written(g.new_zeros((0,))))  # is made anew, by a write (version 1)
             continue
         pieces.append(g.narrow(dim, start, size))
         start += size
@@ -124,7 +126,7 @@ CAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:185
+# --- book/chapters/16d_indexing.md:189
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -161,7 +163,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:232
+# --- book/chapters/16d_indexing.md:236
 def unsafe_view(input, size):
     return _call(UNSAFE_VIEW, input, size=tuple(size))
 
@@ -219,7 +221,7 @@ def _contiguous_in(input, memory_format):
     return clone(input, memory_format=memory_format)
 
 
-# --- book/chapters/16d_indexing.md:291
+# --- book/chapters/16d_indexing.md:295
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -243,7 +245,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:326
+# --- book/chapters/16d_indexing.md:330
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim
