@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:467
+# --- book/chapters/16j_products_and_shapes.md:469
 """tensordot and inner: products over paired dimensions, made of permutes, reshapes and mm."""
 
 import math
@@ -29,7 +29,7 @@ def _pairs(a, b, dims):
     return first, second
 
 
-# --- book/chapters/16j_products_and_shapes.md:495
+# --- book/chapters/16j_products_and_shapes.md:497
 def tensordot(a, b, dims=2):
     if handed_whole((a, b)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("tensordot", tensordot, (a, b, dims), {})
@@ -38,7 +38,7 @@ def tensordot(a, b, dims=2):
         raise RuntimeError("both inputs should have same dtype")
     summed = 1
     for d1, d2 in zip(first, second):
-        n1, n2 = a.shape[d1], b.shape[d2]
+        n1, n2 = a.shape[wrap_dim(d1, a.ndim)], b.shape[wrap_dim(d2, b.ndim)]
         if n2 == 1:  # a dimension of length 1 pairs with any: sum the other side now
             a = a.sum(d1, True)
         elif n1 == 1:
@@ -54,10 +54,10 @@ def tensordot(a, b, dims=2):
     free_b = [d for d in range(b.ndim) if d not in paired_b]
     sizes = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
     left, right = a.permute((*free_a, *first)), b.permute((*second, *free_b))
-    if a.ndim == b.ndim == len(first) == 1:
-        return left.dot(right).reshape(sizes)
     rows = math.prod(a.shape[d] for d in free_a)
     cols = math.prod(b.shape[d] for d in free_b)
+    if rows == cols == 1:  # a 1 by 1 product: two vectors, with dot
+        return left.flatten().dot(right.flatten()).reshape(sizes)
     return left.reshape(rows, summed).mm(right.reshape(summed, cols)).reshape(sizes)
 
 

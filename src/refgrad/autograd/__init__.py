@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1376
+# --- book/chapters/10_nodes.md:1380
 from refgrad.autograd import graph
 
 

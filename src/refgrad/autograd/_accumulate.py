@@ -124,13 +124,16 @@ def post_accumulate(variable) -> None:
 
 def _copy(grad, variable, shared: bool):
     data, leaf = grad._data, variable._data
-    copy = make_tensor(_laid_out_like(data, leaf))
+    written = _written_by_torch(data, leaf, shared)
+    # torch takes such a gradient over, strides and count and all: the copy keeps them
+    taken = not written and not shared and _obeys_layout(grad, variable)
+    copy = make_tensor(_laid_out_like(data, data if taken else leaf))
     counter = copy._version_counter  # None in inference mode: an inference tensor
     if counter is not None:
-        if _written_by_torch(data, leaf, shared):
+        if written:
             counter.value = 1  # NOTE [A copied first gradient is at version 1]
-        elif not shared and _obeys_layout(grad, variable):
-            source = grad._version_counter  # torch takes the gradient over, count and all
+        elif taken:
+            source = grad._version_counter
             counter.value = 0 if source is None else source.value
     return copy
 
@@ -175,7 +178,8 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
 # copied, and its .grad reads 1.
 # refgrad copies in a few more cases (an array that is a view of another, as
 # as_strided's gradient is), where torch takes the gradient over: those
-# copies take the gradient's count, as torch's .grad would share it. The
+# copies take the gradient's count and its strides, those of its dimensions
+# of size 1 included, as torch's .grad would share them. The
 # engine adds in place into any dense buffer, transposed ones too, as torch
 # does, so (z * z) for a transposed z also reads 1. A leaf with no elements
 # follows the same rule, by its element strides: a gradient expanded to it
@@ -202,7 +206,7 @@ def _summed(old, grad):
     return old + grad
 
 
-# --- book/chapters/10_nodes.md:1000
+# --- book/chapters/10_nodes.md:1004
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -236,7 +240,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1068
+# --- book/chapters/10_nodes.md:1072
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -262,7 +266,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1192
+# --- book/chapters/10_nodes.md:1196
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -304,7 +308,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1253
+# --- book/chapters/10_nodes.md:1257
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
