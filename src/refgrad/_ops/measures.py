@@ -53,7 +53,7 @@ def _std(a, dim, correction, keepdim):
     return row_major_result(out)
 
 
-# --- book/chapters/16b_reductions.md:831
+# --- book/chapters/16b_reductions.md:836
 def _count(self, dim) -> int:
     if dim is None or self.ndim == 0:  # a 0-d input's dim 0 (or -1) holds its one element
         return self.numel()
@@ -72,9 +72,12 @@ def _var_backward(g, self, dim, correction, keepdim):
 
 
 def _inf_or_nan(self):
+    from refgrad._dtype import get_default_dtype
+
     data = self._data
     mean = data.sum() / data.size if data.size else 0.0
-    return make_tensor(np.where(data == mean, np.nan, np.inf).astype(data.dtype))
+    # torch's where of two numbers: the default dtype, which the product then takes
+    return make_tensor(np.where(data == mean, np.nan, np.inf).astype(get_default_dtype().numpy))
 
 
 def _std_backward(g, self, result, dim, correction, keepdim):
@@ -82,7 +85,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:861
+# --- book/chapters/16b_reductions.md:869
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -93,7 +96,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:888
+# --- book/chapters/16b_reductions.md:896
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -115,7 +118,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:926
+# --- book/chapters/16b_reductions.md:934
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -136,7 +139,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:958
+# --- book/chapters/16b_reductions.md:966
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     size = self.abs().pow_(p - 2 if p >= 2 else p - 1)
@@ -158,7 +161,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1009
+# --- book/chapters/16b_reductions.md:1017
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -194,7 +197,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1054
+# --- book/chapters/16b_reductions.md:1062
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -220,7 +223,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1081
+# --- book/chapters/16b_reductions.md:1089
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
@@ -244,7 +247,7 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
             stacklevel=level)
 
 
-# --- book/chapters/16b_reductions.md:1121
+# --- book/chapters/16b_reductions.md:1129
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -284,7 +287,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1167
+# --- book/chapters/16b_reductions.md:1175
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -328,7 +331,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1220
+# --- book/chapters/16b_reductions.md:1228
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:362
+# --- book/chapters/16g_moves_and_fused.md:366
 """sort, argsort, msort and topk."""
 
 import numpy as np
@@ -54,7 +54,7 @@ TOPK = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:415
+# --- book/chapters/16g_moves_and_fused.md:419
 def sort(input, dim=-1, descending=False, stable=False):
     if type(descending) is not bool:  # torch's bool is Python's, nothing else
         raise TypeError("descending")  # reworded: NOTE [Read after a failure]

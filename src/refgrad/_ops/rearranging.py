@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:43
+# --- book/chapters/16g_moves_and_fused.md:45
 """Rows that move elements: flip, roll, tril, triu; and diff, made of slices."""
 
 import numpy as np
@@ -22,6 +22,8 @@ from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 def _flip(a, dims):
     if not a.size:  # torch's result is laid out like its input, strides and all
         return empty_copy(a)
+    if type(a) is np.ndarray and a.shape == (1,):  # one element: its stride stays too
+        return np.lib.stride_tricks.as_strided(a.copy(), a.shape, a.strides)
     if type(a) is not np.ndarray or a.ndim < 2:
         return np.flip(a, dims).copy() if a.ndim else a.copy()
     # NOTE [Results laid out like the input]: a.t() flips to a transposed copy
@@ -58,7 +60,7 @@ TRIU = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:106
+# --- book/chapters/16g_moves_and_fused.md:110
 def flip(input, *dims):
     dims = dims[0] if len(dims) == 1 else dims  # flip(x, (0, 1)), or x.flip(0, 1)
     dims = dim_tuple(dims, input.ndim)
@@ -101,7 +103,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:163
+# --- book/chapters/16g_moves_and_fused.md:167
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
     from refgrad._tensor_values import wrap_dim
@@ -131,7 +133,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:208
+# --- book/chapters/16g_moves_and_fused.md:212
 def broadcast_to(input, *size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
