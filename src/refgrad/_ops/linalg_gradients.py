@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_linalg_gradients.md:66
+# --- book/chapters/16x_linalg_gradients.md:70
 """Gradients of the determinant, the inverse and the spectral decompositions, in torch's steps."""
 
 import numpy as np
@@ -63,7 +63,7 @@ def _cofactors(A, d, g):
     return (U * D.unsqueeze(-2)) @ Vh
 
 
-# --- book/chapters/16x_linalg_gradients.md:135
+# --- book/chapters/16x_linalg_gradients.md:139
 # NOTE [Products that skip one]
 # For each i the product of every entry but the i-th, with no division:
 # the running product before i times the running product after i.
@@ -104,7 +104,7 @@ def _two_formulas(mask, f1, f2, t, *ts):
     return result
 
 
-# --- book/chapters/16x_linalg_gradients.md:186
+# --- book/chapters/16x_linalg_gradients.md:190
 def slogdet_backward(grads, A, LU, pivots, sign):
     from refgrad._ops.singular_values import absent
 
@@ -117,6 +117,6 @@ def slogdet_backward(grads, A, LU, pivots, sign):
     return (_solve_against(A, d),)
 
 
-# --- book/chapters/16x_linalg_gradients.md:206
+# --- book/chapters/16x_linalg_gradients.md:210
 def inv_backward(grads, inverse):
     return (-(inverse.mT @ (grads[0] @ inverse.mT)),)
