@@ -166,3 +166,22 @@ def test_writing_through_a_mask_drops_leading_ones_by_a_view():
     with raises(RuntimeError, "shape mismatch: value tensor of shape [2, 4] cannot be "
                               "broadcast to indexing result of shape [2, 3]"):
         x[mask, 1:] = torch.ones(1, 2, 4)
+
+
+@pytest.mark.parametrize("layout", ["rows", "columns", "strided"])
+@pytest.mark.parametrize("fn", [torch.linalg.det, lambda a: torch.linalg.slogdet(a).logabsdet],
+                         ids=["det", "slogdet"])
+def test_det_saves_factors_laid_out_by_columns(fn, layout):
+    A = _a(layout).requires_grad_()
+    y = fn(A)
+    LU = y.grad_fn._saved_LU
+    assert LU.stride() == (9, 1, 3)
+    source = A.detach().mT if A.is_contiguous() else A.detach()  # Aᵀ costs no copy
+    assert torch.equal(LU, torch.linalg.lu_factor(source).LU)
+    y.sum().backward()
+    assert A.grad.flatten().tolist() == pytest.approx(
+        [0.526492, -0.103957, -0.01006, -0.171026, 0.734406, -0.251509, -0.016767, -0.124078,
+         0.955734, 1.136784, -0.51756, 0.110906, -0.341959, 1.2939, -0.277264, 0.268022,
+         -0.203327, 0.757856] if fn is not torch.linalg.det else
+        [1.57, -0.31, -0.03, -0.51, 2.19, -0.75, -0.05, -0.37, 2.85, 1.23, -0.56, 0.12,
+         -0.37, 1.4, -0.3, 0.29, -0.22, 0.82], rel=1e-5, abs=1e-6)
