@@ -14,7 +14,7 @@ __all__ = ["vector_norm"]
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
 
 
-# --- book/chapters/16l_more_linalg.md:907
+# --- book/chapters/16l_more_linalg.md:932
 from refgrad._ops.factorizations import _LinAlgError as LinAlgError  # noqa: F401
 from refgrad._ops.inverses import cholesky, cholesky_ex, det, inv, inv_ex  # noqa: F401
 from refgrad._ops.inverses import linalg_slogdet as slogdet  # noqa: F401
@@ -31,7 +31,7 @@ from refgrad._ops.pseudo_inverses import matrix_rank, pinv  # noqa: F401
 from refgrad._ops.chained_products import multi_dot, vecdot  # noqa: F401
 
 
-# --- book/chapters/16r_solvers.md:1102
+# --- book/chapters/16r_solvers.md:1113
 from refgrad._ops.solver_methods import solve_triangular  # noqa: F401
 from refgrad._ops.solver_methods import lu, lu_factor, lu_factor_ex, lu_solve  # noqa: F401
 from refgrad._ops.solver_methods import cond, diagonal, vander  # noqa: F401
@@ -39,7 +39,7 @@ from refgrad._ops.solver_methods import tensorinv, tensorsolve  # noqa: F401
 from refgrad._ops.solver_methods import lstsq  # noqa: F401
 
 
-# --- book/chapters/26_inplace.md:3783
+# --- book/chapters/26_inplace.md:3806
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_linalg import (
     cholesky, cond, cross, det, eigvalsh, inv, matrix_norm, matrix_power,  # noqa: F401, F811

@@ -35,6 +35,7 @@ def setitem(self, index, value) -> None:
     if indices:
         from refgrad._ops.indexing import check_put
 
+        values = leading_ones_dropped(values)  # NOTE [Leading ones of a written value]
         check_put(target, values)
         put = named("index_put", lambda t, v: writes._call(writes.INDEX_PUT_, (t, v), {
             "indices": list(indices), "accumulate": False}))
@@ -80,7 +81,7 @@ def _assignable(value, target):
 Tensor.__setitem__ = torch_named(setitem, "__setitem__")  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:2310
+# --- book/chapters/26_inplace.md:2311
 def expandable(value, target):
     """``value`` without leading 1s, expanded to ``target``'s sizes as torch's."""
     shape, sizes = value._data.shape, target._data.shape
@@ -89,3 +90,13 @@ def expandable(value, target):
         lead += 1
     value = value.view(shape[lead:])  # a view even when nothing is dropped, as torch's
     return value if value._data.shape == sizes else value.expand(sizes)
+
+
+# --- book/chapters/26_inplace.md:2334
+def leading_ones_dropped(value):
+    """``value`` viewed without its leading 1s, or ``value`` itself where it has none."""
+    shape = value._data.shape
+    lead = 0
+    while lead < len(shape) and shape[lead] == 1:
+        lead += 1
+    return value.view(shape[lead:]) if lead else value

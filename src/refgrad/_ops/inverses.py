@@ -42,7 +42,14 @@ def _factored(A) -> dict:
     # factors that transpose, which costs no copy, and det(Aᵀ) = det(A).
     data = A._data.swapaxes(-1, -2) if A.is_contiguous() else A._data
     lu, pivots, _ = lu_factor(data)
-    return {"LU": make_tensor(lu), "pivots": make_tensor(pivots)}
+    return {"LU": make_tensor(by_lapack_columns(lu)), "pivots": make_tensor(pivots)}
+
+
+def by_lapack_columns(lu):
+    """``lu`` with each matrix laid out by columns, as LAPACK leaves its factors."""
+    from refgrad._ops.singular_values import column_major
+
+    return lu if lu.swapaxes(-1, -2).flags.c_contiguous else column_major(lu)
 
 
 def _det(a, LU, pivots):
@@ -56,13 +63,13 @@ LINALG_DET = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:281
+# --- book/chapters/16l_more_linalg.md:288
 def det(A):
     check_matrices(A, "linalg.det", low_precision="lu_cpu")
     return call(LINALG_DET, (A,), _factored(A))
 
 
-# --- book/chapters/16l_more_linalg.md:305
+# --- book/chapters/16l_more_linalg.md:312
 def _slogdet(a, LU, pivots):
     diagonal = np.diagonal(LU._data, axis1=-2, axis2=-1)
     sign = swap_sign(pivots._data, a.dtype) * np.sign(diagonal).prod(-1)
@@ -82,7 +89,7 @@ def linalg_slogdet(A, name="linalg.slogdet", kind=None):
     return (kind or LINALG_SLOGDET_RESULT)(sign, logabsdet)
 
 
-# --- book/chapters/16l_more_linalg.md:331
+# --- book/chapters/16l_more_linalg.md:338
 def logdet(input):
     from refgrad._ops.functions import where
 
@@ -95,7 +102,7 @@ def slogdet(input):
     return linalg_slogdet(input, kind=SLOGDET_RESULT)
 
 
-# --- book/chapters/16l_more_linalg.md:357
+# --- book/chapters/16l_more_linalg.md:364
 def _inv_ex(a):
     try:
         inverse, info = np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -132,7 +139,7 @@ def _singular_inverse(info):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:406
+# --- book/chapters/16l_more_linalg.md:413
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -169,7 +176,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:464
+# --- book/chapters/16l_more_linalg.md:471
 def _cholesky_ex(a, upper):
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
@@ -188,7 +195,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:484
+# --- book/chapters/16l_more_linalg.md:491
 def cholesky_ex(A, *, upper=False, check_errors=False):
     check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
     L, info = call(LINALG_CHOLESKY_EX, (A,), {"upper": upper})
@@ -203,7 +210,7 @@ def cholesky(A, *, upper=False):
     return cholesky_ex(A, upper=upper, check_errors=True).L
 
 
-# --- book/chapters/16l_more_linalg.md:522
+# --- book/chapters/16l_more_linalg.md:535
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -242,10 +249,21 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:562
+# --- book/chapters/16l_more_linalg.md:575
+# NOTE [A solve's gradient from its own factors]
+# B's gradient solves with Aᵀ, and A was factored for the forward: a plain
+# backward solves with those saved factors (adjoint=True). A backward under
+# grad mode solves anew with A.mT, for the history a second derivative needs.
 def _solve_backward(g, A, LU, pivots, left, result, info=None):
+    from refgrad._ops.lu_solves import lu_solve as lu_solve_op
+    from refgrad.autograd._state import state
+
     vector = _is_vector(A.shape, result.shape)  # a vector is a column throughout, as in torch
-    gB = solve(A.mT, g.unsqueeze(-1) if vector else g, left=left)
+    g = g.unsqueeze(-1) if vector else g
+    if state.grad_enabled:  # NOTE [A solve's gradient from its own factors]
+        gB = solve(A.mT, g, left=left)
+    else:
+        gB = lu_solve_op(LU, pivots, g, left=left, adjoint=True)
     X = result.unsqueeze(-1) if vector else result
     gA = -(gB @ X.mT) if left else -(X.mT @ gB)
     return gA, (gB.squeeze(-1) if vector else gB)
@@ -258,7 +276,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:583
+# --- book/chapters/16l_more_linalg.md:607
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -283,7 +301,8 @@ def solve(A, B, *, left=True):
     from refgrad._tensor import make_tensor
 
     _check_solve(A, B, left)
-    lu, pivots, info = lu_factor(A._data)
+    lu, pivots, info = lu_factor(A._data)  # A's own, whatever its layout
+    lu = by_lapack_columns(lu)
     result = call(LINALG_SOLVE_EX, (A, B), {"LU": make_tensor(lu), "pivots": make_tensor(pivots),
                                             "info": info, "left": left})
     if info.any():

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_linalg_gradients.md:66
+# --- book/chapters/16x_linalg_gradients.md:70
 """Gradients of the determinant, the inverse and the spectral decompositions, in torch's steps."""
 
 import numpy as np
@@ -63,7 +63,7 @@ def _cofactors(A, d, g):
     return (U * D.unsqueeze(-2)) @ Vh
 
 
-# --- book/chapters/16x_linalg_gradients.md:135
+# --- book/chapters/16x_linalg_gradients.md:139
 # NOTE [Products that skip one]
 # For each i the product of every entry but the i-th, with no division:
 # the running product before i times the running product after i.
@@ -86,7 +86,9 @@ def _products_that_skip_one(g, values, dim):
 
 # NOTE [Two formulas for one batch]
 # f1 where mask holds, f2 elsewhere: each formula sees only its own matrices,
-# and an empty tensor laid out as t takes the two results by index_put_.
+# and an empty tensor laid out as t takes the two results by item assignment,
+# which views a part of one matrix down to that matrix before its index_put_
+# (NOTE [Leading ones of a written value]).
 def _two_formulas(mask, f1, f2, t, *ts):
     from refgrad._creation import empty_like
 
@@ -96,11 +98,13 @@ def _two_formulas(mask, f1, f2, t, *ts):
     if chosen.numel() == 0:
         return f2(t, *ts)
     others = mask.logical_not()
-    result = empty_like(t).index_put_((mask,), f1(chosen, *(x[mask] for x in ts)))
-    return result.index_put_((others,), f2(t[others], *(x[others] for x in ts)))
+    result = empty_like(t)
+    result[mask] = f1(chosen, *(x[mask] for x in ts))
+    result[others] = f2(t[others], *(x[others] for x in ts))
+    return result
 
 
-# --- book/chapters/16x_linalg_gradients.md:182
+# --- book/chapters/16x_linalg_gradients.md:190
 def slogdet_backward(grads, A, LU, pivots, sign):
     from refgrad._ops.singular_values import absent
 
@@ -113,6 +117,6 @@ def slogdet_backward(grads, A, LU, pivots, sign):
     return (_solve_against(A, d),)
 
 
-# --- book/chapters/16x_linalg_gradients.md:202
+# --- book/chapters/16x_linalg_gradients.md:210
 def inv_backward(grads, inverse):
     return (-(inverse.mT @ (grads[0] @ inverse.mT)),)

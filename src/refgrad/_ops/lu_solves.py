@@ -11,7 +11,6 @@ from refgrad._ops.arithmetic import BOTH_WANTED
 from refgrad._ops.dispatch import call
 from refgrad._ops.factorizations import check_square
 from refgrad._ops.lu_factors import permutation, row_order, unpacked
-from refgrad._ops.singular_values import column_major
 from refgrad._ops.table import Op, register
 from refgrad._ops.triangular_solves import check_right_side, substitute
 from refgrad._typename import LEGACY
@@ -47,7 +46,7 @@ LU_UNPACK = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:588
+# --- book/chapters/16r_solvers.md:587
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     from refgrad._tensor import make_tensor
 
@@ -65,7 +64,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     return LU_UNPACK_RESULT(make_tensor(P), L, U)
 
 
-# --- book/chapters/16r_solvers.md:616
+# --- book/chapters/16r_solvers.md:618
 def _lu_solve(lu, b, pivots, left, adjoint):
     b = b if left else b.swapaxes(-1, -2)
     n, k = b.shape[-2:]
@@ -81,11 +80,20 @@ def _lu_solve(lu, b, pivots, left, adjoint):
         rows = np.broadcast_to(b, batch + (n, k)).reshape(-1, n, k)[every, perm]
         x = substitute(lu, rows.reshape(batch + (n, k)), False, True)
         x = substitute(lu, x, True, False)
-    x = x.reshape(batch + (n, k))
-    return column_major(x) if left else column_major(x).swapaxes(-1, -2)
+    x = _by_columns(x.reshape(batch + (n, k)))  # NOTE [Solutions by columns]
+    return x if left else x.swapaxes(-1, -2)
 
 
-# --- book/chapters/16r_solvers.md:636
+def _by_columns(x):
+    from refgrad._ops.inverses import _by_columns
+
+    x = _by_columns(x)
+    if type(x) is np.ndarray and x.base is not None:  # still a view of the substitution's copy
+        x = x.copy(order="K")  # the same strides, in memory of its own
+    return x
+
+
+# --- book/chapters/16r_solvers.md:647
 def _lu_solve_backward(g, LU, pivots, left, adjoint, result, wanted=BOTH_WANTED):
     from refgrad._factories import eye
     from refgrad._tensor import make_tensor
@@ -111,7 +119,7 @@ LINALG_LU_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:663
+# --- book/chapters/16r_solvers.md:674
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
     check_square(LU, f"torch.{name}")  # torch names A's checks torch.linalg.lu_solve
@@ -132,7 +140,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:833
+# --- book/chapters/16r_solvers.md:844
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "
