@@ -125,6 +125,10 @@ RESULT_WRITES: dict = {
     "smooth_l1_loss": lambda operands, params, result: (
         2 if params["reduction"] and params["beta"] else 0),
     "nonzero": 1,
+    # a 0-d input's running sum, product or log-sum is the input itself, filled in
+    "cumsum": lambda operands, params, result: int(result.ndim == 0),
+    "cumprod": lambda operands, params, result: int(result.ndim == 0),
+    "logcumsumexp": lambda operands, params, result: int(result.ndim == 0),
 }
 
 
@@ -157,7 +161,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:214
+# --- book/chapters/12_op_table.md:218
 _FORWARD_AD_REQUEST = (
     "Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
     "template=feature-request.yml so that we can prioritize its implementation or submit a "
