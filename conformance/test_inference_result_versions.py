@@ -59,7 +59,7 @@ CASES = {
     "cumsum of 0-d": (lambda x, v, s: s.cumsum(0), 1),
     "cumprod of 0-d": (lambda x, v, s: s.cumprod(0, dtype=torch.float64), 1),
     "logcumsumexp of 0-d": (lambda x, v, s: s.logcumsumexp(0), 1),
-    "cumsum": (lambda x, v, s: x.cumsum(1), 0),
+    "cumsum(1)": (lambda x, v, s: x.cumsum(1), 0),
     "any": (lambda x, v, s: x.any(0), 1),
     "median(0)": (lambda x, v, s: x.median(0), (1, 1)),
     "mode": (lambda x, v, s: x.mode(0), (2, 2)),
