@@ -39,7 +39,7 @@ def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's
 
 # --- book/chapters/16s_normalization.md:376
 def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # noqa: N803
-                         result1=None, result2=None):
+                         result1=None, result2=None, wanted=(True, True, True)):
     from refgrad.autograd._state import state
 
     g = grads[0]
@@ -47,7 +47,8 @@ def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # no
         # chapter "Gradients of the normalizations": torch's formula, recorded
         from refgrad._ops.group_norm_gradient import group_norm_gradient
 
-        return group_norm_gradient(grads, input, result1, result2, weight, N, C, HxW, group)
+        return group_norm_gradient(grads, input, result1, result2, weight, N, C, HxW, group,
+                                   eps, wanted)  # NOTE [Only the gradients asked for]
     grouped = (N, group, C // group * HxW)
     wide = input.double().reshape(grouped)
     centred = wide - wide.mean(2, keepdim=True)
@@ -69,7 +70,7 @@ GROUP_NORM = register(Op(
     saves=(("input", _INPUTS), ("weight", _INPUTS), ("result1", _INPUTS), ("result2", _INPUTS))))
 
 
-# --- book/chapters/16s_normalization.md:426
+# --- book/chapters/16s_normalization.md:427
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
     if isinstance(num_groups, float):
         raise TypeError("group_norm(): argument 'num_groups' (position 2) must be int, not float")
