@@ -64,8 +64,8 @@ BATCH_NORM = register(Op(
     "native_batch_norm", "NativeBatchNormBackward0", _INPUTS, promote=False,
     forward=_batch_norm, backward=_batch_norm_backward, tangent=batch_norm_tangent,
     outputs=("result0", "result1", "result2"), differentiable_outputs=1,
-    saves=(("input", _INPUTS), ("weight", _INPUTS), ("running_mean", _INPUTS),
-           ("running_var", _INPUTS), ("result1", _INPUTS), ("result2", _INPUTS)),
+    saves=(("input", _INPUTS), ("running_mean", _INPUTS), ("running_var", _INPUTS),
+           ("weight", _INPUTS), ("result1", _INPUTS), ("result2", _INPUTS)),
     hides=("momentum",)))
 
 
