@@ -105,7 +105,12 @@ def _differentiated(name, params):
     kept = getattr(OPS.get(name), "differentiable_outputs", None)
     if kept is None:
         return lambda *ts: RECIPES[name].call(*ts, **params)
-    return lambda *ts: tuple(RECIPES[name].call(*ts, **params)[:kept])
+    return lambda *ts: _leading(RECIPES[name].call(*ts, **params), kept)
+
+
+def _leading(result, kept):
+    """The first ``kept`` outputs; a recipe that already drops the others (logsigmoid) as is."""
+    return tuple(result[:kept]) if isinstance(result, tuple | list) else result
 
 
 def _moved(primals, tangents, step):

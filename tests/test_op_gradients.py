@@ -1231,7 +1231,7 @@ def _layer_norm_grads(g, a, w, normalized_shape):  # the bias gets no gradient: 
     mean, rstd = statistics(a, axes, 1e-5, keepdims=True)
     b = torch.ones(normalized_shape, dtype=a.dtype, device=a.device)
     return call(LAYER_NORM_BACKWARD, (g, a, mean, rstd, w, b),
-                {"normalized_shape": normalized_shape, "eps": 1e-5})
+                {"normalized_shape": normalized_shape})
 
 
 def _batch_norm_grads(g, a, w, train):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:415
+# --- book/chapters/16q_functional.md:412
 """The activations of torch.nn.functional: defaults, checks, and inplace=True."""
 
 import warnings
@@ -53,7 +53,7 @@ def threshold(input, threshold, value, inplace=False):
         input, threshold, value)
 
 
-# --- book/chapters/16q_functional.md:470
+# --- book/chapters/16q_functional.md:467
 def gelu(input, approximate="none"):
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
@@ -80,8 +80,8 @@ def hardswish(input, inplace=False):
     return _apply(rows.HARDSWISH, input, inplace, "hardswish_cpu")
 
 
-def logsigmoid(input):
-    return _apply(rows.LOG_SIGMOID, input, False, "log_sigmoid_cpu")
+def logsigmoid(input):  # the output, without the buffer: NOTE [The logsigmoid buffer]
+    return _apply(rows.LOG_SIGMOID, input, False, "log_sigmoid_cpu")[0]
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
@@ -99,7 +99,7 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0, 6, inplace)  # integer bounds: the node shows 0 and 6
 
 
-# --- book/chapters/16q_functional.md:521
+# --- book/chapters/16q_functional.md:518
 def softsign(input):
     return input / (input.abs() + 1)
 
@@ -133,7 +133,7 @@ def glu(input, dim=-1):
     return call(rows.GLU, (input,), {"dim": dim})
 
 
-# --- book/chapters/16q_functional.md:564
+# --- book/chapters/16q_functional.md:561
 def _implicit_dim(name, input, stacklevel):
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
                   "to include dim=X as an argument.", UserWarning, stacklevel=stacklevel)

@@ -24,7 +24,6 @@ from refgrad._ops.result_layout import (
     iterated_backward,
     iterated_layout,
     like_input_result,
-    row_major_result,
 )
 from refgrad._ops.rounding import _no_derivative, without_empty_edges
 from refgrad._ops.table import Op, register
@@ -78,7 +77,7 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
         _hardtanh_backward(g, self, min_val, max_val),))))
 
 
-# --- book/chapters/16q_functional.md:151
+# --- book/chapters/16q_functional.md:150
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 
 
@@ -96,7 +95,7 @@ GELU = _row("gelu", "GeluBackward0", on_host(_gelu), lambda g, self, approximate
     smooth_gradients.gelu_backward(g, self, approximate),))  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:186
+# --- book/chapters/16q_functional.md:185
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -156,7 +155,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:265
+# --- book/chapters/16q_functional.md:264
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -211,11 +210,6 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
 
 
 # --- book/chapters/16q_functional.md:340
-def _log_sigmoid(a):
-    # torch's kernel writes a fresh row-major result: NOTE [Results written row-major]
-    return row_major_result(np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a))))
-
-
 def _softshrink(a, lambd):
     kind = a.dtype.type
     shrunk = np.where(a < -lambd, a + kind(lambd), a * kind(0))  # -0.0 and NaN as torch's
@@ -235,17 +229,19 @@ def _glu(a, dim):
 
 
 # torch writes it, with its buffer, into fresh row-major tensors
-LOG_SIGMOID = _row("log_sigmoid", "LogSigmoidBackward0",
-                   lambda a: row_major_result(_log_sigmoid(a)),
-                   lambda g, self: (smooth_gradients.log_sigmoid_backward(g, self),),
-                   iterated=False)
+LOG_SIGMOID = register(Op(
+    "log_sigmoid", "LogSigmoidBackward0", ("self",), promote=False,
+    forward=smooth_gradients.log_sigmoid_forward, outputs=("output", "buffer"),
+    differentiable_outputs=1, saves=(("self", ("self",)), ("buffer", ("self",))),
+    backward=lambda grads, self, buffer: (
+        smooth_gradients.log_sigmoid_backward(grads[0], self, buffer),)))
 SOFTSHRINK = _row("softshrink", "SoftshrinkBackward0", _softshrink,
                   lambda g, self, lambd: (softshrink_backward(g, self, lambd),))
 GLU = _row("glu", "GluBackward0", _glu, lambda g, self, dim: (
     smooth_gradients.glu_backward(g, self, dim),), iterated=False)
 
 
-# --- book/chapters/16q_functional.md:382
+# --- book/chapters/16q_functional.md:379
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

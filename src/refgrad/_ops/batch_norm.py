@@ -51,13 +51,7 @@ def _batch_norm(a, weight, bias, running_mean, running_var, training, momentum, 
     return (out, *saved)  # NOTE [Statistics a normalization returns]
 
 
-# --- book/chapters/16s_normalization.md:123
-def through_statistics(scaled, normalized, inverse, axes):
-    """The gradient of (x - mean) / σ for ``scaled``, mean and σ taken over ``axes``."""
-    return (scaled - scaled.mean(axes, keepdim=True)
-            - normalized * (scaled * normalized).mean(axes, keepdim=True)) * inverse
-
-
+# --- book/chapters/16s_normalization.md:122
 def _batch_norm_backward(grads, input, running_mean, running_var, training, momentum, eps,
                          weight=None, result1=None, result2=None):
     # a row of its own: chapter "Gradients of the normalizations"
@@ -70,12 +64,12 @@ BATCH_NORM = register(Op(
     "native_batch_norm", "NativeBatchNormBackward0", _INPUTS, promote=False,
     forward=_batch_norm, backward=_batch_norm_backward, tangent=batch_norm_tangent,
     outputs=("result0", "result1", "result2"), differentiable_outputs=1,
-    saves=(("input", _INPUTS), ("weight", _INPUTS), ("running_mean", _INPUTS),
-           ("running_var", _INPUTS), ("result1", _INPUTS), ("result2", _INPUTS)),
+    saves=(("input", _INPUTS), ("running_mean", _INPUTS), ("running_var", _INPUTS),
+           ("weight", _INPUTS), ("result1", _INPUTS), ("result2", _INPUTS)),
     hides=("momentum",)))
 
 
-# --- book/chapters/16s_normalization.md:168
+# --- book/chapters/16s_normalization.md:161
 def _empty(input, weight, bias):
     out = input.clone()
     out = out if weight is None else out * weight[0]
@@ -116,7 +110,7 @@ def check_mixed(input, parameters):
                                f"{LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16s_normalization.md:213
+# --- book/chapters/16s_normalization.md:206
 def native(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.batch_norm's work: checks, then the row's output (or an empty input's copy)."""
     if input.numel() == 0:
@@ -144,7 +138,7 @@ def _row(input, weight, bias, running_mean, running_var, training, momentum, eps
         "momentum": momentum, "eps": eps})
 
 
-# --- book/chapters/16s_normalization.md:257
+# --- book/chapters/16s_normalization.md:250
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.native_batch_norm: the output and the statistics (empty in evaluation)."""
     if input.numel() == 0 and training:
@@ -153,7 +147,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     return _row(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-# --- book/chapters/16s_normalization.md:270
+# --- book/chapters/16s_normalization.md:263
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:337
+# --- book/chapters/16s_normalization.md:329
 """group_norm: native_group_norm's row and torch's checks."""
 
 import numpy as np
@@ -12,7 +12,6 @@ from refgrad._ops.batch_norm import (
     check_mixed,
     per_channel,
     reduced_axes,
-    through_statistics,
     verify_batch_size,
 )
 from refgrad._ops.dispatch import call
@@ -37,9 +36,9 @@ def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's
     return suggested_format_result(out, a), mean.astype(a.dtype), inverse.astype(a.dtype)
 
 
-# --- book/chapters/16s_normalization.md:376
+# --- book/chapters/16s_normalization.md:367
 def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # noqa: N803
-                         result1=None, result2=None):
+                         result1=None, result2=None, wanted=(True, True, True)):
     from refgrad.autograd._state import state
 
     g = grads[0]
@@ -47,18 +46,22 @@ def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # no
         # chapter "Gradients of the normalizations": torch's formula, recorded
         from refgrad._ops.group_norm_gradient import group_norm_gradient
 
-        return group_norm_gradient(grads, input, result1, result2, weight, N, C, HxW, group)
-    grouped = (N, group, C // group * HxW)
-    wide = input.double().reshape(grouped)
-    centred = wide - wide.mean(2, keepdim=True)
-    inverse = ((centred * centred).mean(2, keepdim=True) + eps).rsqrt()
-    normalized = centred * inverse
-    scaled = (g if weight is None else g * weight.view(per_channel(input.ndim))).double()
-    grad = through_statistics(scaled.reshape(grouped), normalized, inverse, 2)
-    axes = reduced_axes(input.ndim)
+        return group_norm_gradient(grads, input, result1, result2, weight, N, C, HxW, group,
+                                   eps, wanted)  # NOTE [Only the gradients asked for]
+    D = C // group  # noqa: N806
+    x, dy = input.double().reshape(N, group, D, HxW), g.double().reshape(N, group, D, HxW)
+    # NOTE [The gradient kernels read the statistics given]
+    mean, rstd = result1.double().view(N, group, 1, 1), result2.double().view(N, group, 1, 1)
+    ds, db = (dy * x).sum(3, keepdim=True), dy.sum(3, keepdim=True)
+    gamma = None if weight is None else weight.double().view(1, group, D, 1)
+    ds_g, db_g = ((t if gamma is None else t * gamma).sum(2, keepdim=True) for t in (ds, db))
+    s = 1.0 / (D * HxW)
+    b = (db_g * mean - ds_g) * rstd * rstd * rstd * s
+    a = rstd if gamma is None else rstd * gamma
+    grad = a * dy + b * x + (-b * mean - db_g * rstd * s)
     grad_weight = None if weight is None else (
-        g.double() * normalized.reshape(input.shape)).sum(axes).to(weight.dtype)
-    return grad.reshape(input.shape).to(input.dtype), grad_weight, g.sum(axes)
+        (dy * ((x - mean) * rstd)).sum((0, 3)).reshape(C).to(weight.dtype))
+    return grad.reshape(input.shape).to(input.dtype), grad_weight, g.sum(reduced_axes(input.ndim))
 
 
 _INPUTS = ("input", "weight", "bias")

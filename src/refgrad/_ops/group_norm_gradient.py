@@ -3,16 +3,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:467
+# --- book/chapters/16sa_normalization_gradients.md:492
 """group_norm's gradient as a formula of ordinary operations, as torch's under create_graph."""
 
-from refgrad._ops.arithmetic import div_scalar, mul_scalar
+from refgrad._ops.arithmetic import div_scalar, mul_scalar, sub_scalar
 
 
 def _var_mean_backward(dvar, dmean, x, n):
     """The input's gradient through the variance and the mean of ``x`` over its last two axes."""
-    through_var = mul_scalar(dvar, 2.0 / n) * (x - x.mean((2, 3), keepdim=True))
-    return through_var + div_scalar(dmean.expand(x.shape), n)
+    centred = x - x.mean((2, 3), keepdim=True)
+    return mul_scalar(dvar, 2.0 / n) * centred + div_scalar(dmean.expand(x.shape), n)
 
 
 def _sums(dY, x):  # noqa: N803 - torch's names
@@ -24,31 +24,61 @@ def _over_channels(t, gamma):
     return (t.sum(2) if gamma is None else (t * gamma).sum(2)).unsqueeze_(-2)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:492
-def group_norm_gradient(grads, input, mean, rstd, weight, N, C, HxW, group):  # noqa: N803
+# --- book/chapters/16sa_normalization_gradients.md:524
+# NOTE [The variance group_norm's gradient does not read]
+# torch's formula computes the variance from rstd and never uses it. Its
+# four saved tensors are packed by saved-tensor hooks, and its nodes take
+# sequence numbers, so refgrad computes and drops it at the same point.
+def _unread_variance(rstd, eps):
+    sub_scalar((rstd * rstd).reciprocal_(), eps).clamp_min(0)
+
+
+def _dvar(rstd_cube, drstd, N, group):  # noqa: N803
+    scale = drstd.view(N, group, 1, 1)  # torch makes the view first
+    return mul_scalar(rstd_cube, -0.5) * scale
+
+
+# --- book/chapters/16sa_normalization_gradients.md:545
+def _input_gradient(dY, dmean, drstd, x, mean, rstd, gamma, sums, eps):  # noqa: N803
+    N, group, D, HxW = x.shape  # noqa: N806
+    _unread_variance(rstd, eps)  # NOTE [The variance group_norm's gradient does not read]
+    rstd_cube = rstd * rstd * rstd
+    dvar = None if drstd is None else _dvar(rstd_cube, drstd, N, group)
+    both = dmean is not None and drstd is not None
+    if dY is None:
+        return _var_mean_backward(dvar, dmean.view(N, group, 1, 1), x, D * HxW) if both else None
+    ds, db, s = *sums, 1.0 / (D * HxW)
+    a = rstd if gamma is None else rstd * gamma
+    b, c = _over_channels(ds, gamma), _over_channels(db, gamma)
+    b = mul_scalar((c * mean - b) * rstd_cube, s)
+    cs = mul_scalar(c * rstd, s)  # torch makes it before -b * mean
+    c = -b * mean - cs
+    bx = b * x  # and this before a * dY
+    dX = a * dY + bx + c  # noqa: N806
+    if both:
+        dX = dX + _var_mean_backward(dvar, dmean.view(N, group, 1, 1), x, D * HxW)  # noqa: N806
+    return dX
+
+
+# --- book/chapters/16sa_normalization_gradients.md:571
+def group_norm_gradient(grads, input, mean, rstd, weight, N, C, HxW, group, eps,  # noqa: N803
+                        wanted=(True, True, True)):
     dY, dmean, drstd = grads  # noqa: N806
     D = C // group  # noqa: N806
-    s = 1.0 / (D * HxW)
     x = input.reshape(N, group, D, HxW)
     mean, rstd = mean.reshape(N, group, 1, 1), rstd.reshape(N, group, 1, 1)
-    gamma = None if weight is None else weight.reshape(1, group, D, 1)
-    rstd_cube = rstd * rstd * rstd
-    dvar = None if drstd is None else mul_scalar(rstd_cube, -0.5) * drstd.view(N, group, 1, 1)
-    both = dmean is not None and drstd is not None
-    dX = dgamma = dbeta = None  # noqa: N806
+    sums = None
     if dY is not None:
-        dY, ds, db = _sums(dY, x)  # noqa: N806
-        a = rstd if gamma is None else rstd * gamma
-        b, c = _over_channels(ds, gamma), _over_channels(db, gamma)
-        b = mul_scalar((c * mean - b) * rstd_cube, s)
-        c = -b * mean - mul_scalar(c * rstd, s)
-        dX = a * dY + b * x + c  # noqa: N806
-        if both:
-            dX = dX + _var_mean_backward(dvar, dmean.view(N, group, 1, 1), x, D * HxW)  # noqa: N806
-        dX = dX.reshape_as(input)  # noqa: N806
-        if weight is not None:
+        dY, *sums = _sums(dY, x)  # noqa: N806
+    dX = dgamma = dbeta = None  # noqa: N806
+    if wanted[0]:
+        gamma = None if weight is None else weight.reshape(1, group, D, 1)
+        dX = _input_gradient(dY, dmean, drstd, x, mean, rstd, gamma, sums, eps)  # noqa: N806
+        dX = None if dX is None else dX.reshape_as(input)  # noqa: N806
+    if dY is not None:
+        ds, db = sums
+        if wanted[1] and weight is not None:
             dgamma = ((ds - db * mean) * rstd).sum(0).reshape_as(weight)
-        dbeta = db.sum(0).reshape(C)
-    elif both:
-        dX = _var_mean_backward(dvar, dmean.view(N, group, 1, 1), x, D * HxW).reshape_as(input)  # noqa: N806
+        if wanted[2]:
+            dbeta = db.sum(0).reshape(C)
     return dX, dgamma, dbeta

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1452
+# --- book/chapters/16q_functional.md:1449
 """The losses of torch.nn.functional: reductions read, targets broadcast, rows called."""
 
 import warnings
@@ -45,7 +45,7 @@ def _weighted(losses_, weight, reduction, input, mean):
     return mean(weighted) if reduction == "mean" else weighted.sum()
 
 
-# --- book/chapters/16q_functional.md:1496
+# --- book/chapters/16q_functional.md:1493
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
@@ -92,7 +92,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         "reduction": reduction_enum(reduction), "beta": beta})
 
 
-# --- book/chapters/16q_functional.md:1561
+# --- book/chapters/16q_functional.md:1558
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     if size_average is not None or reduce is not None:
@@ -134,7 +134,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         "weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:1609
+# --- book/chapters/16q_functional.md:1606
 def _weights_fit(shape: tuple, weight, pos_weight) -> None:
     for w, first in ((pos_weight, True), (weight, False)):
         if w is None:
@@ -147,7 +147,7 @@ def _weights_fit(shape: tuple, weight, pos_weight) -> None:
                                f"shape {list(full)}")
 
 
-# --- book/chapters/16q_functional.md:1623
+# --- book/chapters/16q_functional.md:1620
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:631
+# --- book/chapters/16q_functional.md:628
 """The losses of torch.nn.functional that record nodes of their own: rows and reductions."""
 
 import warnings
@@ -38,7 +38,7 @@ def _reduced(losses, reduction):
     return np.sum(losses) if reduction == 2 else losses
 
 
-# --- book/chapters/16q_functional.md:677
+# --- book/chapters/16q_functional.md:674
 _PAIR = (("self", ("self", "target")), ("target", ("self", "target")))
 
 
@@ -78,7 +78,7 @@ HUBER_LOSS = _pair_row("huber_loss", "HuberLossBackward0", _huber, huber_pair)
 SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1, smooth_l1_pair)
 
 
-# --- book/chapters/16q_functional.md:947
+# --- book/chapters/16q_functional.md:944
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -112,7 +112,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:982
+# --- book/chapters/16q_functional.md:979
 def _log_sigmoid(a):
     return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
 
@@ -126,7 +126,7 @@ def _with_logits(a, b, weight, pos_weight, reduction):
     return _reduced(losses if weight is None else losses * _as(weight, a), reduction)
 
 
-# --- book/chapters/16q_functional.md:997
+# --- book/chapters/16q_functional.md:994
 def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted=(True, True)):
     from refgrad.autograd._state import is_grad_enabled
 
@@ -151,7 +151,7 @@ def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted
     return grad, _target_gradient(g, self, weight, pos_weight, reduction) if wanted[1] else None
 
 
-# --- book/chapters/16q_functional.md:1025
+# --- book/chapters/16q_functional.md:1022
 def _logits_gradient(self, target, pos_weight, graph):
     """σ(x) - y, or (pos_weight y + 1 - y) σ(x) - pos_weight y, in place out of grad mode."""
     if pos_weight is None:
@@ -172,8 +172,8 @@ def _target_gradient(g, self, weight, pos_weight, reduction):
     if pos_weight is None:
         grad = -self * g
     else:
-        positive = call(LOG_SIGMOID, (self,)).mul_(pos_weight)
-        grad = call(LOG_SIGMOID, (-self,)).sub_(positive).mul_(g)
+        positive = call(LOG_SIGMOID, (self,))[0].mul_(pos_weight)
+        grad = call(LOG_SIGMOID, (-self,))[0].sub_(positive).mul_(g)
     if weight is not None:
         grad.mul_(weight)
     return _mean_in_place(grad, self, reduction)

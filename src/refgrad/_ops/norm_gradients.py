@@ -44,40 +44,50 @@ def _empty_like_statistic(input):
     return make_tensor(on_device_of(np.zeros(0, _kept_dtype(host(input._data))), input._data))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:113
-def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape, eps):
+# --- book/chapters/16sa_normalization_gradients.md:118
+# NOTE [The gradient kernels read the statistics given]
+# torch's kernels for the normalizations' gradients take the mean and one
+# over the deviation as arguments and compute with them, never working them
+# out again from the input: given other statistics, they give other results.
+# refgrad's kernels do the same, with the statistics widened to float64.
+def _given(statistic, shape):
+    return host(statistic).astype(np.float64).reshape(shape)
+
+
+def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape):
     from refgrad._ops.result_layout import row_major_result
 
     device, g, input = input, host(g), host(input)
-    axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
     others = tuple(range(input.ndim - len(normalized_shape)))
+    axes, n = tuple(range(len(others), input.ndim)), math.prod(normalized_shape)
+    shape = (*input.shape[:len(others)], *[1] * len(normalized_shape))
     wide = input.astype(np.float64)  # NOTE [Layer norm in float64]
-    centred = wide - wide.mean(axes, keepdims=True)
-    inverse = 1 / np.sqrt((centred * centred).mean(axes, keepdims=True) + eps)
-    normalized = centred * inverse
+    m, r = _given(mean, shape), _given(rstd, shape)
     scaled = (g if weight is None else g * host(weight)).astype(np.float64)
-    grad = (scaled - scaled.mean(axes, keepdims=True)
-            - normalized * (scaled * normalized).mean(axes, keepdims=True)) * inverse
+    ds, db = (scaled * wide).sum(axes, keepdims=True), scaled.sum(axes, keepdims=True)
+    b = (db * m - ds) * r * r * r / n
+    grad = r * scaled + b * wide + (-b * m - db * r / n)
     none = np.zeros(0, g.dtype)
-    grad_weight = none if weight is None else (g * normalized.astype(g.dtype)).sum(others)
+    normalized = ((wide - m) * r).astype(g.dtype)
+    grad_weight = none if weight is None else (g * normalized).sum(others)
     grad_bias = none if bias is None else g.sum(others)
     return tuple(on_device_of(r, device) for r in (
         row_major_result(grad.astype(input.dtype)), np.asarray(grad_weight, g.dtype),
         np.asarray(grad_bias, g.dtype)))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:142
+# --- book/chapters/16sa_normalization_gradients.md:157
 def layer_norm_backward(g, input, normalized_shape, eps, weight, bias, mean=None, rstd=None):
     if mean is None:
         axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
         mean, rstd = statistics(input, axes, eps, keepdims=True)
     grads = call(LAYER_NORM_BACKWARD, (g, input, mean, rstd, weight, bias),
-                 {"normalized_shape": tuple(normalized_shape), "eps": eps})
+                 {"normalized_shape": tuple(normalized_shape)})
     return (grads[0], None if weight is None else grads[1],
             None if bias is None else grads[2])
 
 
-# --- book/chapters/16sa_normalization_gradients.md:165
+# --- book/chapters/16sa_normalization_gradients.md:180
 def _by(t, n):
     from refgrad._ops.arithmetic import div_scalar
 
@@ -97,7 +107,7 @@ def _first_backward(gO, gamma, centred, inverse, inverse2, n, sums):
     return h0 * h1
 
 
-# --- book/chapters/16sa_normalization_gradients.md:189
+# --- book/chapters/16sa_normalization_gradients.md:204
 def _input_terms(ggI, gO, centred, scaled3, inverse2, inverse3, n, sums):  # noqa: N803
     """The input's gradient through ggI; scaled3 is centred * inverse ** 3, gO times gamma."""
     gxhat_mu_sum, gxhat_sum = sums(gO * centred), sums(gO)
@@ -119,8 +129,8 @@ def _weight_term(gO, ggG, centred, scaled3, inverse, n, sums):  # noqa: N803
     return t0 + t1 + t2
 
 
-# --- book/chapters/16sa_normalization_gradients.md:214
-def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_shape, eps,
+# --- book/chapters/16sa_normalization_gradients.md:229
+def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_shape,
                                 weight=None):
     from refgrad._creation import ones
 
@@ -159,7 +169,7 @@ def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_s
     return ggO, None if gI is None else gI.reshape_as(input), None, None, gG, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:260
+# --- book/chapters/16sa_normalization_gradients.md:275
 # NOTE [A normalization's gradient is a row of its own]
 # torch computes the gradients of layer_norm and batch_norm with one kernel
 # each, native_layer_norm_backward and native_batch_norm_backward, and under
@@ -174,35 +184,35 @@ _LN_INPUTS = ("grad_out", "input", "mean", "rstd", "weight", "bias")
 LAYER_NORM_BACKWARD = register(Op(
     "native_layer_norm_backward", "NativeLayerNormBackwardBackward0", _LN_INPUTS,
     promote=False, forward=_layer_norm_grads, backward=_layer_norm_double_backward,
-    outputs=("result0", "result1", "result2"), missing_grads=True, hides=("eps",),
+    outputs=("result0", "result1", "result2"), missing_grads=True,
     saves=tuple((name, _LN_INPUTS) for name in ("grad_out", "input", "mean", "rstd", "weight"))))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:305
+# --- book/chapters/16sa_normalization_gradients.md:326
 def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, running_var,
                       train, eps):
     from refgrad._ops.result_layout import suggested_format_result
 
     g, a = host(g), host(input)
     axes, shape = (0, *range(2, a.ndim)), (-1, *[1] * (a.ndim - 2))
-    wide = a.astype(np.float64)
-    if train:
-        centred = wide - wide.mean(axes, keepdims=True)
-        inverse = 1 / np.sqrt((centred * centred).mean(axes, keepdims=True) + eps)
+    n = a.size // max(a.shape[1], 1)
+    if train:  # NOTE [The gradient kernels read the statistics given]
+        mean, inverse = _given(save_mean, shape), _given(save_invstd, shape)
     else:
-        centred = wide - host(running_mean._data).astype(np.float64).reshape(shape)
-        inverse = 1 / np.sqrt(host(running_var._data).astype(np.float64).reshape(shape) + eps)
-    normalized = centred * inverse
-    scaled = (g if weight is None else g * host(weight).reshape(shape)).astype(np.float64)
-    grad = (scaled - scaled.mean(axes, keepdims=True) - normalized * (
-        scaled * normalized).mean(axes, keepdims=True)) * inverse if train else scaled * inverse
+        mean = _given(running_mean._data, shape)
+        inverse = 1 / np.sqrt(_given(running_var._data, shape) + eps)
+    centred, wide_g = a.astype(np.float64) - mean, g.astype(np.float64)
+    total, dot = wide_g.sum(axes, keepdims=True), (centred * wide_g).sum(axes, keepdims=True)
+    grad = (wide_g - total / n - centred * (dot * inverse * inverse / n)) * inverse if train \
+        else wide_g * inverse
+    grad = grad if weight is None else grad * _given(weight, shape)  # torch's order of products
     grad_weight = np.zeros(0, g.dtype) if weight is None else (
-        g.astype(np.float64) * normalized).sum(axes).astype(weight.dtype)
+        (dot * inverse).reshape(-1).astype(weight.dtype))
     return (on_device_of(suggested_format_result(grad.astype(a.dtype), a), input),
             on_device_of(np.asarray(grad_weight), input), on_device_of(g.sum(axes), input))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:334
+# --- book/chapters/16sa_normalization_gradients.md:355
 def batch_norm_backward(g, input, weight, running_mean, running_var, training, eps,
                         mean=None, invstd=None):
     if mean is not None:
@@ -217,7 +227,7 @@ def batch_norm_backward(g, input, weight, running_mean, running_var, training, e
     return grads[0], None if weight is None else grads[1], grads[2]
 
 
-# --- book/chapters/16sa_normalization_gradients.md:356
+# --- book/chapters/16sa_normalization_gradients.md:377
 def _channel_sums(t, keepdim=True):
     r = t.sum(0, keepdim)
     for dim in range(r.ndim - 1, 1 if keepdim else 0, -1):
@@ -238,7 +248,7 @@ def _expanded(v, like):
     return v.expand_as(like)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:381
+# --- book/chapters/16sa_normalization_gradients.md:402
 def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, train, eps,
                                 running_mean=None, running_var=None, weight=None):
     from refgrad._creation import ones
@@ -278,7 +288,7 @@ def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, 
     return ggO, gI, gG, None, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:427
+# --- book/chapters/16sa_normalization_gradients.md:448
 _BN_INPUTS = ("grad_out", "input", "weight", "save_mean", "save_invstd")
 BATCH_NORM_BACKWARD = register(Op(
     "native_batch_norm_backward", "NativeBatchNormBackwardBackward0", _BN_INPUTS,

@@ -96,10 +96,26 @@ def gelu_backward(grad_output, self, approximate):
     return call(GELU_BACKWARD, (grad_output, self), {"approximate": approximate})
 
 
-# --- book/chapters/16x_smooth_gradients.md:199
-# NOTE [The logsigmoid buffer, made again]
-# refgrad's LogSigmoidBackward0 keeps only the input; its backward recomputes
-# torch's buffer, exp(-|x|), and passes it to this row, whose node keeps it.
+# --- book/chapters/16x_smooth_gradients.md:197
+# NOTE [The logsigmoid buffer]
+# torch's log_sigmoid_forward returns exp(-|x|) beside the output, a tensor it
+# does not differentiate, and LogSigmoidBackward0 keeps it (_saved_buffer),
+# packed after the input; its gradient's node keeps it before the others.
+def _output_and_buffer(a):
+    wide = a.astype(np.float32) if a.dtype == np.float16 else a
+    buffer = np.exp(-np.abs(wide))
+    out = np.minimum(wide, wide.dtype.type(0)) - np.log1p(buffer)
+    return tuple(row_major_result(np.asarray(r, dtype=a.dtype)) for r in (out, buffer))
+
+
+def log_sigmoid_forward(a):
+    """logsigmoid's output and torch's buffer, on the device ``a`` lives on."""
+    if isinstance(a, np.ndarray):
+        return _output_and_buffer(a)
+    return tuple(move(r, device_of(a)) for r in _output_and_buffer(move(a, CPU)))
+
+
+# --- book/chapters/16x_smooth_gradients.md:223
 def _log_sigmoid_grad(g, self, buffer):
     k = self.dtype.type
     b = buffer._data
@@ -111,7 +127,7 @@ def _log_sigmoid_grad(g, self, buffer):
 LOG_SIGMOID_BACKWARD = register(Op(
     "log_sigmoid_backward", "LogSigmoidBackwardBackward0", ("grad_output", "self"),
     forward=on_host(in_float32(_log_sigmoid_grad)), promote=False,
-    saves=_kept(("grad_output", "self", "buffer")),
+    saves=_kept(("buffer", "grad_output", "self")),  # NOTE [The logsigmoid buffer]
     backward=lambda g, grad_output, self, buffer: (
         call(LOG_SIGMOID_BACKWARD, (g, self), {"buffer": buffer}),
         _log_sigmoid_double_backward(g * grad_output, self))))
@@ -122,20 +138,15 @@ def _log_sigmoid_double_backward(gg, self):
     return gg * sub_scalar(z, 1) * z
 
 
-def _buffer(a):
-    """The buffer torch's logsigmoid keeps: exp(-|x|), row-major, float16 through float32."""
-    wide = a.astype(np.float32) if a.dtype == np.float16 else a
-    return row_major_result(np.asarray(np.exp(-np.abs(wide)), dtype=a.dtype))
-
-
-def log_sigmoid_backward(grad_output, self):
+def log_sigmoid_backward(grad_output, self, buffer=None):
     from refgrad._tensor import make_tensor
 
-    buffer = make_tensor(on_host(_buffer)(self._data))
+    if buffer is None:
+        buffer = make_tensor(log_sigmoid_forward(self._data)[1])
     return call(LOG_SIGMOID_BACKWARD, (grad_output, self), {"buffer": buffer})
 
 
-# --- book/chapters/16x_smooth_gradients.md:260
+# --- book/chapters/16x_smooth_gradients.md:277
 def _glu_grad(g, self, dim):
     wide = np.dtype(np.float32 if self.dtype == np.float16 else self.dtype)
     k = wide.type
