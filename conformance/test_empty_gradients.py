@@ -6,6 +6,8 @@ takes a gradient laid out as itself over (``.grad._version`` 0) and copies any
 other one, such as an expanded gradient with zero strides (version 1).
 """
 
+import warnings
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -128,3 +130,30 @@ def test_embedding_checks_its_weight_as_torch_does(weight, message):
 def test_embedding_of_a_table_with_empty_rows():
     out = F.embedding(torch.tensor([[1, 0], [2, 2]]), torch.zeros(3, 0))
     assert tuple(out.shape) == (2, 2, 0)
+
+
+def test_the_moments_of_no_elements_are_a_zero_mean_and_a_nan_deviation():
+    x = torch.zeros(2, 3, 0, dtype=torch.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # and nothing is said about an empty mean
+        out, mean, rstd = torch.native_layer_norm(x, (0,), None, None, 1e-5)
+        grouped = F.group_norm(torch.zeros(2, 4, 0, dtype=torch.float64, requires_grad=True), 2)
+    assert tuple(out.shape) == (2, 3, 0)
+    assert mean.tolist() == [[[0.0]] * 3] * 2
+    assert all(v != v for v in rstd.flatten().tolist())
+    node = grouped.grad_fn
+    while node.name() != "NativeGroupNormBackward0":
+        node = node.next_functions[0][0]
+    assert node._saved_result1.tolist() == [[0.0, 0.0], [0.0, 0.0]]
+    assert all(v != v for v in node._saved_result2.flatten().tolist())
+
+
+@pytest.mark.parametrize("shape, groups", [((1, 0, 3), 1), ((2, 4, 0), 2), ((2, 4, 0, 5), 4)])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_group_norm_gradients_of_empty_groups(shape, groups, create_graph):
+    x = torch.zeros(*shape, dtype=torch.float64, requires_grad=True)
+    w = torch.ones(shape[1], dtype=torch.float64, requires_grad=True)
+    gx, gw = torch.autograd.grad(F.group_norm(x, groups, w, w).sum(), (x, w),
+                                 create_graph=create_graph)
+    assert tuple(gx.shape) == shape
+    assert len(gw) == shape[1] and all(v != v for v in gw.tolist())  # nan, as torch's kernel

@@ -5,6 +5,8 @@
 # --- book/chapters/16s_normalization.md:329
 """group_norm: native_group_norm's row and torch's checks."""
 
+import math
+
 import numpy as np
 
 from refgrad._ops.batch_norm import (
@@ -15,18 +17,16 @@ from refgrad._ops.batch_norm import (
     verify_batch_size,
 )
 from refgrad._ops.dispatch import call
-from refgrad._ops.normalization import _listed
+from refgrad._ops.normalization import _listed, moments
 from refgrad._ops.table import Op, register
 
 
 def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's names
     # NOTE [Batch norm in float64], for groups
     wide = a.astype(np.float64).reshape(N, group, C // group * HxW)
-    mean = inverse = np.zeros((N, group), a.dtype)
-    if wide.size:  # an empty group has no mean, and nothing to normalize
-        mean = wide.mean(2, keepdims=True)
-        deviation = np.sqrt(np.square(wide - mean).mean(2, keepdims=True) + eps)
-        wide, mean, inverse = (wide - mean) / deviation, mean[..., 0], 1 / deviation[..., 0]
+    mean, variance = moments(wide, (2,))  # NOTE [Moments of no elements]
+    deviation = np.sqrt(variance + eps)
+    wide, mean, inverse = (wide - mean) / deviation, mean[..., 0], 1 / deviation[..., 0]
     out, shape = wide.reshape(a.shape), per_channel(a.ndim)
     out = out if weight is None else out * weight.reshape(shape)
     out = (out if bias is None else out + bias.reshape(shape)).astype(a.dtype)
@@ -55,12 +55,12 @@ def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # no
     ds, db = (dy * x).sum(3, keepdim=True), dy.sum(3, keepdim=True)
     gamma = None if weight is None else weight.double().view(1, group, D, 1)
     ds_g, db_g = ((t if gamma is None else t * gamma).sum(2, keepdim=True) for t in (ds, db))
-    s = 1.0 / (D * HxW)
+    s = 1.0 / (D * HxW) if D * HxW else math.inf  # as C++ divides: no elements, no error
     b = (db_g * mean - ds_g) * rstd * rstd * rstd * s
     a = rstd if gamma is None else rstd * gamma
     grad = a * dy + b * x + (-b * mean - db_g * rstd * s)
-    grad_weight = None if weight is None else (
-        (dy * ((x - mean) * rstd)).sum((0, 3)).reshape(C).to(weight.dtype))
+    grad_weight = None if weight is None else (  # torch's kernel: sums first, nan for none
+        ((ds - db * mean) * rstd).sum(0).reshape(C).to(weight.dtype))
     return grad.reshape(input.shape).to(input.dtype), grad_weight, g.sum(reduced_axes(input.ndim))
 
 

@@ -3,8 +3,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:492
+# --- book/chapters/16sa_normalization_gradients.md:493
 """group_norm's gradient as a formula of ordinary operations, as torch's under create_graph."""
+
+import math
 
 from refgrad._ops.arithmetic import div_scalar, mul_scalar, sub_scalar
 
@@ -12,7 +14,12 @@ from refgrad._ops.arithmetic import div_scalar, mul_scalar, sub_scalar
 def _var_mean_backward(dvar, dmean, x, n):
     """The input's gradient through the variance and the mean of ``x`` over its last two axes."""
     centred = x - x.mean((2, 3), keepdim=True)
-    return mul_scalar(dvar, 2.0 / n) * centred + div_scalar(dmean.expand(x.shape), n)
+    return mul_scalar(dvar, _divided(2.0, n)) * centred + div_scalar(dmean.expand(x.shape), n)
+
+
+def _divided(a: float, n: int) -> float:
+    """``a / n`` as C++ divides doubles: a group of no elements gives infinity, not an error."""
+    return a / n if n else math.copysign(math.inf, a)
 
 
 def _sums(dY, x):  # noqa: N803 - torch's names
@@ -24,7 +31,7 @@ def _over_channels(t, gamma):
     return (t.sum(2) if gamma is None else (t * gamma).sum(2)).unsqueeze_(-2)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:524
+# --- book/chapters/16sa_normalization_gradients.md:532
 # NOTE [The variance group_norm's gradient does not read]
 # torch's formula computes the variance from rstd and never uses it. Its
 # four saved tensors are packed by saved-tensor hooks, and its nodes take
@@ -38,7 +45,7 @@ def _dvar(rstd_cube, drstd, N, group):  # noqa: N803
     return mul_scalar(rstd_cube, -0.5) * scale
 
 
-# --- book/chapters/16sa_normalization_gradients.md:545
+# --- book/chapters/16sa_normalization_gradients.md:553
 def _input_gradient(dY, dmean, drstd, x, mean, rstd, gamma, sums, eps):  # noqa: N803
     N, group, D, HxW = x.shape  # noqa: N806
     _unread_variance(rstd, eps)  # NOTE [The variance group_norm's gradient does not read]
@@ -47,7 +54,7 @@ def _input_gradient(dY, dmean, drstd, x, mean, rstd, gamma, sums, eps):  # noqa:
     both = dmean is not None and drstd is not None
     if dY is None:
         return _var_mean_backward(dvar, dmean.view(N, group, 1, 1), x, D * HxW) if both else None
-    ds, db, s = *sums, 1.0 / (D * HxW)
+    ds, db, s = *sums, _divided(1.0, D * HxW)
     a = rstd if gamma is None else rstd * gamma
     b, c = _over_channels(ds, gamma), _over_channels(db, gamma)
     b = mul_scalar((c * mean - b) * rstd_cube, s)
@@ -60,7 +67,7 @@ def _input_gradient(dY, dmean, drstd, x, mean, rstd, gamma, sums, eps):  # noqa:
     return dX
 
 
-# --- book/chapters/16sa_normalization_gradients.md:571
+# --- book/chapters/16sa_normalization_gradients.md:579
 def group_norm_gradient(grads, input, mean, rstd, weight, N, C, HxW, group, eps,  # noqa: N803
                         wanted=(True, True, True)):
     dY, dmean, drstd = grads  # noqa: N806

@@ -29,10 +29,11 @@ def _statistic(values, a, like):
 
 def statistics(input, axes, eps, keepdims):
     """The mean and one over the deviation over ``axes``: tensors that require no grad."""
+    from refgrad._ops.normalization import moments  # NOTE [Moments of no elements]
+
     a = host(input._data)
-    wide = a.astype(np.float64)
-    mean = wide.mean(axes, keepdims=True)
-    inverse = 1 / np.sqrt(np.square(wide - mean).mean(axes, keepdims=True) + eps)
+    mean, variance = moments(a.astype(np.float64), axes)
+    inverse = 1 / np.sqrt(variance + eps)
     if not keepdims:
         mean, inverse = mean.squeeze(axes), inverse.squeeze(axes)
     return _statistic(mean, a, input._data), _statistic(inverse, a, input._data)
@@ -44,7 +45,7 @@ def _empty_like_statistic(input):
     return make_tensor(on_device_of(np.zeros(0, _kept_dtype(host(input._data))), input._data))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:118
+# --- book/chapters/16sa_normalization_gradients.md:119
 # NOTE [The gradient kernels read the statistics given]
 # torch's kernels for the normalizations' gradients take the mean and one
 # over the deviation as arguments and compute with them, never working them
@@ -76,7 +77,7 @@ def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape):
         np.asarray(grad_bias, g.dtype)))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:157
+# --- book/chapters/16sa_normalization_gradients.md:158
 def layer_norm_backward(g, input, normalized_shape, eps, weight, bias, mean=None, rstd=None):
     if mean is None:
         axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
@@ -87,7 +88,7 @@ def layer_norm_backward(g, input, normalized_shape, eps, weight, bias, mean=None
             None if bias is None else grads[2])
 
 
-# --- book/chapters/16sa_normalization_gradients.md:180
+# --- book/chapters/16sa_normalization_gradients.md:181
 def _by(t, n):
     from refgrad._ops.arithmetic import div_scalar
 
@@ -107,7 +108,7 @@ def _first_backward(gO, gamma, centred, inverse, inverse2, n, sums):
     return h0 * h1
 
 
-# --- book/chapters/16sa_normalization_gradients.md:204
+# --- book/chapters/16sa_normalization_gradients.md:205
 def _input_terms(ggI, gO, centred, scaled3, inverse2, inverse3, n, sums):  # noqa: N803
     """The input's gradient through ggI; scaled3 is centred * inverse ** 3, gO times gamma."""
     gxhat_mu_sum, gxhat_sum = sums(gO * centred), sums(gO)
@@ -129,7 +130,7 @@ def _weight_term(gO, ggG, centred, scaled3, inverse, n, sums):  # noqa: N803
     return t0 + t1 + t2
 
 
-# --- book/chapters/16sa_normalization_gradients.md:229
+# --- book/chapters/16sa_normalization_gradients.md:230
 def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_shape,
                                 weight=None):
     from refgrad._creation import ones
@@ -169,7 +170,7 @@ def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_s
     return ggO, None if gI is None else gI.reshape_as(input), None, None, gG, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:275
+# --- book/chapters/16sa_normalization_gradients.md:276
 # NOTE [A normalization's gradient is a row of its own]
 # torch computes the gradients of layer_norm and batch_norm with one kernel
 # each, native_layer_norm_backward and native_batch_norm_backward, and under
@@ -188,7 +189,7 @@ LAYER_NORM_BACKWARD = register(Op(
     saves=tuple((name, _LN_INPUTS) for name in ("grad_out", "input", "mean", "rstd", "weight"))))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:326
+# --- book/chapters/16sa_normalization_gradients.md:327
 def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, running_var,
                       train, eps):
     from refgrad._ops.result_layout import suggested_format_result
@@ -212,7 +213,7 @@ def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, ru
             on_device_of(np.asarray(grad_weight), input), on_device_of(g.sum(axes), input))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:355
+# --- book/chapters/16sa_normalization_gradients.md:356
 def batch_norm_backward(g, input, weight, running_mean, running_var, training, eps,
                         mean=None, invstd=None):
     if mean is not None:
@@ -227,7 +228,7 @@ def batch_norm_backward(g, input, weight, running_mean, running_var, training, e
     return grads[0], None if weight is None else grads[1], grads[2]
 
 
-# --- book/chapters/16sa_normalization_gradients.md:377
+# --- book/chapters/16sa_normalization_gradients.md:378
 def _channel_sums(t, keepdim=True):
     r = t.sum(0, keepdim)
     for dim in range(r.ndim - 1, 1 if keepdim else 0, -1):
@@ -248,7 +249,7 @@ def _expanded(v, like):
     return v.expand_as(like)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:402
+# --- book/chapters/16sa_normalization_gradients.md:403
 def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, train, eps,
                                 running_mean=None, running_var=None, weight=None):
     from refgrad._creation import ones
@@ -288,7 +289,7 @@ def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, 
     return ggO, gI, gG, None, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:448
+# --- book/chapters/16sa_normalization_gradients.md:449
 _BN_INPUTS = ("grad_out", "input", "weight", "save_mean", "save_invstd")
 BATCH_NORM_BACKWARD = register(Op(
     "native_batch_norm_backward", "NativeBatchNormBackwardBackward0", _BN_INPUTS,

@@ -2,8 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2294
+# --- book/chapters/16q_functional.md:2298
 """layer_norm: native_layer_norm's row."""
+
+import math
 
 import numpy as np
 
@@ -32,13 +34,28 @@ def statistics_dtype(a, parameters):
     return a.dtype
 
 
+# NOTE [Moments of no elements]
+# torch's kernels sum what they normalize and divide by the count: over no
+# elements the mean is 0, but the variance divides 0 by 0, so one over the
+# deviation is nan. NumPy's mean would give nan for both, and warn.
+def moments(wide, axes):
+    """The mean and the (biased) variance of ``wide`` over ``axes``, dimensions kept."""
+    count = math.prod(wide.shape[d] for d in axes)
+    mean = wide.sum(axes, keepdims=True)
+    if not count:
+        return mean, np.full_like(mean, np.nan)
+    mean /= count
+    centred = wide - mean
+    return mean, (centred * centred).sum(axes, keepdims=True) / count
+
+
 def _layer_norm(a, weight, bias, normalized_shape, eps):
     # NOTE [Layer norm in float64]: narrower floats are normalized in float64, then rounded.
     wide = a.astype(np.float64)
     axes = _axes(a.ndim, normalized_shape)
-    mean = wide.mean(axes, keepdims=True)
+    mean, variance = moments(wide, axes)
     centred = wide - mean
-    rstd = 1 / np.sqrt((centred * centred).mean(axes, keepdims=True) + eps)
+    rstd = 1 / np.sqrt(variance + eps)
     out = (centred * rstd).astype(a.dtype)
     out = out if weight is None else out * weight
     out = out if bias is None else out + bias
@@ -56,7 +73,7 @@ def _layer_norm_backward(grads, input, normalized_shape, eps, weight=None, bias=
                                result1, result2)
 
 
-# --- book/chapters/16q_functional.md:2349
+# --- book/chapters/16q_functional.md:2370
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,
