@@ -36,6 +36,7 @@ from refgrad._ops import (
     statistics,
     sums_and_stacks,
     tiling,
+    variances,
 )
 from refgrad._tensor import Tensor
 
@@ -61,7 +62,7 @@ def _products(name: str) -> tuple:
             Arguments(f"{name}(Tensor input, Tensor mat2)", method=True))
 
 
-# --- book/chapters/16o_argument_checks.md:98
+# --- book/chapters/16o_argument_checks.md:99
 # name: (where the function lives, (function form's signatures, method form's)).
 # None for a form torch does not have.
 SIGNATURES = {
@@ -88,7 +89,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/16o_argument_checks.md:134
+# --- book/chapters/16o_argument_checks.md:135
 _KEEP = "bool keepdim = False"
 _DIMS = f"tuple of ints[1]? dim = None, {_KEEP}"
 _TRUTH = ("Tensor input, *, Tensor out = None",  # the dims of all and any: no single int
@@ -143,8 +144,8 @@ SIGNATURES.update({
     "mode": (order_statistics, _both(f"mode(Tensor input, int dim = -1, {_KEEP}, {_OUTS})")),
     "aminmax": (order_statistics, _both(f"aminmax(Tensor input, *, int? dim = None, {_KEEP}, "
                                         "tuple of Tensors out = None)")),
-    "std": (measures, _both(*_spread("std"))),
-    "var": (measures, _both(*_spread("var"))),
+    "std": (variances, _both(*_spread("std"))),
+    "var": (variances, _both(*_spread("var"))),
     "kthvalue": (order_statistics, _both(f"kthvalue(Tensor input, int k, int dim = -1, {_KEEP}, "
                                          f"{_OUTS})")),
     "topk": (ordering, _both("topk(Tensor input, int k, int dim = -1, bool largest = True, "
@@ -156,7 +157,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:205
+# --- book/chapters/16o_argument_checks.md:206
 SIGNATURES.update({
     "select": (indexing, _both("select(Tensor input, int dim, int index)")),
     "narrow": (indexing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
@@ -182,7 +183,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:236
+# --- book/chapters/16o_argument_checks.md:237
 _CLOSE = "float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False"
 _OUT = "*, Tensor out = None"
 SIGNATURES.update({
@@ -214,7 +215,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:274
+# --- book/chapters/16o_argument_checks.md:275
 def _function(name: str):
     module, (arguments, _) = SIGNATURES[name]
     return function_form(getattr(module, name), arguments)
@@ -251,7 +252,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, method_copy(getattr(module, name)))
 
 
-# --- book/chapters/16o_argument_checks.md:321
+# --- book/chapters/16o_argument_checks.md:322
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {

@@ -51,6 +51,7 @@ from refgrad._ops import (
     subscripts,
     sums_and_stacks,
     tiling,
+    variances,
 )
 from refgrad._ops import functions as F
 from refgrad._ops import simple_functions as simple
@@ -69,7 +70,8 @@ METHODS = {
                 "minimum"),
     clamps: ("clamp", "clamp_min", "clamp_max", "clip"),
     statistics: ("mean", "max", "min", "prod", "logsumexp", "softmax", "log_softmax"),
-    measures: ("var", "std", "norm", "amax", "amin"),
+    measures: ("norm", "amax", "amin"),
+    variances: ("var", "std"),
     linalg: ("matmul", "mm", "dot", "bmm", "mv", "outer", "ger"),
     shaping: ("transpose", "t", "permute", "flatten", "contiguous", "is_contiguous"),
     indexing: ("select", "narrow", "index_put"),
@@ -110,7 +112,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1284
+# --- book/chapters/16_functions.md:1286
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -231,7 +233,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1411
+# --- book/chapters/16_functions.md:1413
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
