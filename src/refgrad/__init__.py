@@ -135,7 +135,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1484
+# --- book/chapters/16_functions.md:1488
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -175,8 +175,9 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:1633
-from refgrad._ops.pieces import chunk, gather, index_select, split, split_with_sizes
+# --- book/chapters/16d_indexing.md:1653
+from refgrad._ops.gathering import gather, index_select
+from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
@@ -306,7 +307,7 @@ from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
-# --- book/chapters/16o_argument_checks.md:373
+# --- book/chapters/16o_argument_checks.md:375
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
@@ -384,7 +385,7 @@ from refgrad._ops.checked import (
 )
 
 
-# --- book/chapters/16o_argument_checks.md:541
+# --- book/chapters/16o_argument_checks.md:543
 from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that is not a tensor]
     absolute, argwhere, broadcast_to, celu, corrcoef, cov, cumulative_trapezoid, det,
     diagflat, fliplr, flipud, inverse, is_floating_point, ldexp_, logdet, msort,
@@ -393,7 +394,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1076
+# --- book/chapters/16o_argument_checks.md:1078
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,

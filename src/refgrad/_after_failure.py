@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:607
+# --- book/chapters/16o_argument_checks.md:609
 """torch's argument errors for functions that read their arguments only once they fail."""
 
 from refgrad._arguments import Arguments
@@ -108,7 +108,7 @@ def _parsed(spec: tuple) -> Arguments:
     return arguments
 
 
-# --- book/chapters/16o_argument_checks.md:716
+# --- book/chapters/16o_argument_checks.md:718
 _OUT = "*, Tensor out = None"
 _STABLE = "Tensor input, *, bool stable, int dim = -1, bool descending = False"
 _ORDER = "Tensor input, int dim = -1, bool descending = False"
@@ -145,7 +145,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:756
+# --- book/chapters/16o_argument_checks.md:758
 _HISTOGRAM = (("Tensor bins", ""), ("int bins = 100", "tuple of floats range = None, "))
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
@@ -175,7 +175,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:794
+# --- book/chapters/16o_argument_checks.md:796
 HIDDEN = {  # name: the forms torch tries but never lists
     **{name: (f"(Number beta, Tensor input, Number alpha, {pair}, {_OUT})",
               f"(Number beta, Tensor input, {pair}, {_OUT})")
@@ -188,7 +188,7 @@ HIDDEN = {  # name: the forms torch tries but never lists
 }
 
 
-# --- book/chapters/16o_argument_checks.md:812
+# --- book/chapters/16o_argument_checks.md:814
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
@@ -237,7 +237,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:868
+# --- book/chapters/16o_argument_checks.md:870
 def _function(name: str):
     module, texts = FUNCTIONS[name]
     return read_after_failure(getattr(module, name), (
@@ -273,7 +273,7 @@ meshgrid = read_after_failure(tiling.meshgrid, ((
     (), False, _listed))
 
 
-# --- book/chapters/16o_argument_checks.md:909
+# --- book/chapters/16o_argument_checks.md:911
 def _einsum_read(args: tuple) -> tuple:
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
@@ -289,7 +289,7 @@ einsum = read_after_failure(plain_einsum, (
     _einsum_read))
 
 
-# --- book/chapters/16o_argument_checks.md:931
+# --- book/chapters/16o_argument_checks.md:933
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
         if isinstance(input, Tensor):

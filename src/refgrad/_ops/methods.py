@@ -24,6 +24,7 @@ from refgrad._ops import (
     cumulative,
     elementwise,
     fused,
+    gathering,
     indexing,
     inverses,
     linalg,
@@ -37,6 +38,7 @@ from refgrad._ops import (
     quantiles,
     rank_one,
     rearranging,
+    repeating,
     reshaping,
     rounding,
     scattering,
@@ -75,7 +77,9 @@ METHODS = {
     linalg: ("matmul", "mm", "dot", "bmm", "mv", "outer", "ger"),
     shaping: ("transpose", "t", "permute", "flatten", "contiguous", "is_contiguous"),
     indexing: ("select", "narrow", "index_put"),
-    pieces: ("split", "chunk", "repeat", "gather", "index_select"),
+    pieces: ("split", "chunk"),
+    repeating: ("repeat",),
+    gathering: ("gather", "index_select"),
     rounding: ("floor_divide", "remainder", "fmod", "true_divide", "float_power",
                "float_power_"),
     bits: ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
@@ -112,7 +116,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1286
+# --- book/chapters/16_functions.md:1290
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -233,7 +237,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1413
+# --- book/chapters/16_functions.md:1417
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
