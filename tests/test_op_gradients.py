@@ -23,12 +23,12 @@ from refgrad._ops import (
     arithmetic,
     convolution_backward,
     embedding_gradients,
-    indexing,
     loss_gradients,
     loss_kernel_gradients,
     pointwise,
     scattering,
     shaping,
+    slicing,
     smooth_gradients,
     trilinear,
 )
@@ -275,12 +275,12 @@ RECIPES: dict[str, Recipe] = {
     "bmm": Recipe(torch.bmm, ("any", "any"), shapes=_sizes("bnm", "bmp")),
     # indexing and shaping
     "select": Recipe(torch.select, min_ndim=1, params=_dim_and_index),
-    "select_backward": Recipe(lambda g, **p: indexing.select_backward(g, **p),
+    "select_backward": Recipe(lambda g, **p: slicing.select_backward(g, **p),
                               params=_select_backward_params),
     # the row itself: a full-range slice spelled a[...] records AliasBackward0, as in torch
     "slice": Recipe(lambda a, **p: call(OPS["slice"], (a,), p), min_ndim=1,
                     params=_slice_params),
-    "slice_backward": Recipe(lambda g, **p: indexing.slice_backward(g, **p), min_ndim=1,
+    "slice_backward": Recipe(lambda g, **p: slicing.slice_backward(g, **p), min_ndim=1,
                              params=_slice_backward_params),
     "index": Recipe(lambda a, index: a[index], min_ndim=1, params=_int_index),
     "index_put": Recipe(

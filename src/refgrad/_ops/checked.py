@@ -16,7 +16,6 @@ from refgrad._ops import (
     functions,
     fused,
     gathering,
-    indexing,
     linalg,
     measures,
     order_statistics,
@@ -35,6 +34,7 @@ from refgrad._ops import (
     shaping,
     simple_functions,
     skipping_nan,
+    slicing,
     statistics,
     sums_and_stacks,
     tiling,
@@ -161,9 +161,9 @@ SIGNATURES.update({
 
 # --- book/chapters/16o_argument_checks.md:208
 SIGNATURES.update({
-    "select": (indexing, _both("select(Tensor input, int dim, int index)")),
-    "narrow": (indexing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
-                               "narrow(Tensor input, int dim, int start, int length)")),
+    "select": (slicing, _both("select(Tensor input, int dim, int index)")),
+    "narrow": (slicing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
+                              "narrow(Tensor input, int dim, int start, int length)")),
     "unbind": (sums_and_stacks, _both("unbind(Tensor input, int dim = 0)")),
     "movedim": (rearranging, _both(
         "movedim(Tensor input, int source, int destination)",

@@ -47,6 +47,7 @@ from refgrad._ops import (
     shaping,
     skipping_nan,
     slice_writes,
+    slicing,
     special,
     special_functions,
     statistics,
@@ -76,7 +77,8 @@ METHODS = {
     variances: ("var", "std"),
     linalg: ("matmul", "mm", "dot", "bmm", "mv", "outer", "ger"),
     shaping: ("transpose", "t", "permute", "flatten", "contiguous", "is_contiguous"),
-    indexing: ("select", "narrow", "index_put"),
+    indexing: ("index_put",),
+    slicing: ("select", "narrow"),
     pieces: ("split", "chunk"),
     repeating: ("repeat",),
     gathering: ("gather", "index_select"),
@@ -116,7 +118,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1290
+# --- book/chapters/16_functions.md:1292
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -237,7 +239,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1417
+# --- book/chapters/16_functions.md:1419
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
