@@ -50,7 +50,14 @@ def read_after_failure(function, spec: tuple):
 
     checked.__name__ = checked.__qualname__ = function.__name__
     checked.__doc__ = function.__doc__
+    checked.__module__ = "refgrad._after_failure"  # NOTE [Where a wrapped function says it lives]
     return checked
+
+
+# NOTE [Where a wrapped function says it lives]
+# The functions read after a failure are found by name in refgrad._after_failure,
+# and pickle finds a function by its module and name: each wrapper says it comes
+# from there, though this module makes it.
 
 
 _PARSED: dict = {}  # spec: its Arguments, parsed at the first failure
