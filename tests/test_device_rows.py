@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import refgrad
+from tests._gradient_support import _differentiable, _grad_outputs
 from tests.devices import AVAILABLE, use
-from tests.test_op_gradients import COVERED, RECIPES, _differentiable, _grad_outputs, drawn_case
+from tests.test_op_gradients import COVERED, RECIPES, drawn_case
 
 CUDA = refgrad.device("cuda", 0)
 

@@ -1,7 +1,7 @@
 """refgrad._ops.elementwise: pointwise rows of the op table."""
 
 import refgrad
-from refgrad._ops.elementwise import _atan2_gradients
+from refgrad._ops.elementwise_rows import _atan2_gradients
 
 
 def test_atan2_gradients_square_other_before_self():

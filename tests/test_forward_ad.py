@@ -1,6 +1,7 @@
 """White-box tests of forward-mode AD: every op-table row against finite differences.
 
-The rows are swept as in test_op_gradients.py, with its RECIPES and drawn inputs. For
+The rows are swept as in test_gradients_*.py, with the RECIPES test_op_gradients.py gathers
+and their drawn inputs. For
 each row the tangents are checked three ways: against central finite differences,
 against refgrad's own reverse mode (<J t, u> = <t, J^T u>), and, for the rows that are
 twice differentiable, by gradcheck of the tangent as a function of primals and tangents.
@@ -18,13 +19,8 @@ import refgrad.autograd.forward_ad as fwAD
 from refgrad._tensor import make_tensor
 from refgrad.autograd import _tangents
 from refgrad.autograd.gradcheck import gradcheck
-from tests.test_op_gradients import (
-    COVERED,
-    RECIPES,
-    WITHOUT_FORWARD_FORMULA,
-    _laid_out,
-    drawn_case,
-)
+from tests._gradient_support import _laid_out
+from tests.test_op_gradients import COVERED, RECIPES, WITHOUT_FORWARD_FORMULA, drawn_case
 
 EPS = 1e-6
 # torch sizes ATen's norm.Scalar tangent wrongly and refuses it, but for a 0-d

@@ -3,8 +3,8 @@
 import pytest
 
 import refgrad
-from refgrad import _after_failure
-from refgrad._after_failure import read_after_failure
+from refgrad import _read_after_failure
+from refgrad._read_after_failure import read_after_failure
 
 
 def _spec(text: str) -> tuple:
@@ -15,7 +15,7 @@ def test_a_successful_call_parses_no_signature():
     spec = _spec("double(Tensor input)")
     double = read_after_failure(lambda input: input * 2, spec)
     assert double(refgrad.ones(2)).tolist() == [2.0, 2.0]
-    assert spec not in _after_failure._PARSED
+    assert spec not in _read_after_failure._PARSED
 
 
 def test_a_failed_call_that_fits_none_gets_torchs_error():
@@ -24,7 +24,7 @@ def test_a_failed_call_that_fits_none_gets_torchs_error():
     with pytest.raises(TypeError, match=r"^halve\(\): argument 'input' \(position 1\) must be "
                                         r"Tensor, not str$"):
         halve("a")
-    assert spec in _after_failure._PARSED  # parsed once, at the first failure
+    assert spec in _read_after_failure._PARSED  # parsed once, at the first failure
 
 
 def test_a_failed_call_that_fits_keeps_its_error():

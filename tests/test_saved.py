@@ -65,7 +65,7 @@ def test_a_plain_number_is_kept_as_itself_until_released(number):
 
 
 def test_the_modified_message_numbers_a_saved_input_0_and_an_output_by_its_own():
-    from refgrad.autograd._saved import _modified_message
+    from refgrad.autograd._modified_message import _modified_message
 
     a = refgrad.tensor([1.0, 2.0], requires_grad=True)
     low, high = refgrad.aminmax(a)

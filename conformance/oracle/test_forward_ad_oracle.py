@@ -1,8 +1,9 @@
 """Oracle test: forward-mode tangents of every op-table row, refgrad against torch.
 
-The rows are driven by the white-box sweep of tests/test_op_gradients.py: its
-RECIPES say how to call each differentiable row, and ``drawn_case`` draws the
-float64 inputs (some laid out non-contiguously) and the parameters. Here each
+The rows are driven by the white-box sweep of tests/test_gradients_*.py: the
+RECIPES tests/test_op_gradients.py gathers say how to call each differentiable
+row, and ``drawn_case`` draws the float64 inputs (some laid out
+non-contiguously) and the parameters. Here each
 row also gets random float64 tangents; the same call is made inside a dual
 level on refgrad and, through TORCH_CALLS, on real torch. Every output must
 agree on its value, and on its tangent: present or not, dtype and values.
@@ -18,15 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import refgrad
-from tests.test_op_gradients import (
-    DIFFERENTIABLE,
-    RECIPES,
-    UPSAMPLINGS,
-    WITHOUT_FORWARD_FORMULA,
-    _laid_out,
-    drawn_case,
-    interpolating,
-)
+from tests._gradient_support import _laid_out
+from tests.test_gradients_linalg import _eigh_invariants, _svd_invariants
+from tests.test_gradients_sampling import UPSAMPLINGS, interpolating
+from tests.test_op_gradients import DIFFERENTIABLE, RECIPES, WITHOUT_FORWARD_FORMULA, drawn_case
 
 aten = torch.ops.aten
 
@@ -518,18 +514,6 @@ def _spread(a):
     """As the white-box recipes make them: singular values apart and away from zero."""
     m, n = a.shape[-2:]
     return 0.1 * a + torch.eye(m, n, dtype=a.dtype) * torch.arange(n, 0, -1, dtype=a.dtype)
-
-
-def _svd_invariants(result):
-    U, S, Vh = result
-    k = S.shape[-1]
-    U, Vh = U[..., :k], Vh[..., :k, :]
-    return S, U * U, Vh * Vh, U @ Vh
-
-
-def _eigh_invariants(result):
-    L, V = result
-    return L, V * V, (V * L.unsqueeze(-2)) @ V.mT
 
 
 def test_every_differentiable_row_has_a_torch_call():

@@ -2,242 +2,18 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:606
-"""torch's argument errors for functions that read their arguments only once they fail."""
+# --- book/chapters/16o_argument_checks.md:879
+"""torch's functions whose arguments are read only once they fail: NOTE [Read after a
+failure]."""
 
-from refgrad._arguments import Arguments
-from refgrad._ops import (
-    addmm_family,
-    clamps,
-    counting,
-    cumulative,
-    directions,
-    distances,
-    functions,
-    fused,
-    histograms,
-    indexing,
-    layers,
-    linalg,
-    ordering,
-    out_arguments,
-    pointwise,
-    random_draws,
-    rank_one,
-    rearranging,
-    rescaling,
-    scatter_copies,
-    scattering,
-    shaping,
-    simple_functions,
-    slice_writes,
-    spreads,
-    tiling,
-)
+from refgrad._after_failure_signatures import FUNCTIONS, HIDDEN
+from refgrad._ops import directions, rearranging, tiling
 from refgrad._ops.einsum import einsum as plain_einsum
+from refgrad._read_after_failure import read_after_failure
 from refgrad._signatures import type_name
 from refgrad._tensor import Tensor
-from refgrad._warn_once import warn_once
 
 
-# NOTE [Read after a failure]
-# torch's parser reads a call before the function runs, so a call that fits
-# none of its signatures gets its TypeError whatever the body would have done.
-# Here the body runs first. Only when it fails, in any words (Python's
-# AttributeError for a string's missing `ndim`, NumPy's, or refgrad's own
-# RuntimeError), is the call read against torch's signatures: one that fits
-# none gets torch's TypeError instead; one that fits keeps its own failure,
-# unless reading turns an argument into what the function takes (a tensor for
-# an int, NOTE [Tensors read as ints], or a Python type for a dtype, NOTE
-# [Python's types as dtypes]): then the function runs again on the arguments as
-# read. Such an argument fails where it is first used, before anything is drawn
-# or written (bernoulli reads its tensor p itself, before it draws).
-# The signatures are parsed at the first failure, not at import: hundreds of
-# parsed signatures alive for good would only give the garbage collector more
-# to walk on every full collection, in programs that never fail.
-def read_after_failure(function, spec: tuple):
-    """``function`` with torch's TypeError for arguments that fit none of its signatures.
-
-    ``spec`` is (signatures, hidden signatures, method, pack): ``method`` leaves out
-    the tensor a method is called on, and ``pack`` turns the call's positional
-    arguments into the ones torch's parser sees (a Python wrapper's, packed into a
-    tuple), or is None.
-    """
-    def checked(*args, **kwargs):
-        try:
-            return function(*args, **kwargs)
-        except Exception:
-            pack, parsed = spec[3], _parsed(spec)
-            packed = args if pack is None else pack(args)
-            fitted, given = parsed.values(packed, kwargs)
-            if fitted.hidden:  # NOTE [Deprecated forms]
-                _deprecated(parsed, fitted)
-                return function(*args[:len(args) - len(packed)], **given)
-            read, named = parsed.read(packed, kwargs)
-            if not ((pack is None or spec[2]) and (read is not packed or named is not kwargs)):
-                raise
-        # The call again, as read (a method's pack leaves out only its tensor).
-        return function(*args[:len(args) - len(packed)], *read, **named)
-
-    checked.__name__ = checked.__qualname__ = function.__name__
-    checked.__doc__ = function.__doc__
-    return checked
-
-
-_PARSED: dict = {}  # spec: its Arguments, parsed at the first failure
-
-
-# NOTE [Deprecated forms]
-# The forms torch tries but never lists (HIDDEN) are the deprecated ones:
-# a call that fits one runs, its arguments passed on by name, after torch's
-# warning that names the form and the ones to use instead. torch gives it
-# from one place in its parser, once per process for all the forms.
-def _deprecated(parsed: Arguments, fitted) -> None:
-    name = fitted.name
-    instead = "".join(f"\n\t{name}{s.shown}" for s in parsed.signatures if not s.hidden)
-    warn_once("deprecated form", f"This overload of {name} is deprecated:\n\t{name}"
-              f"{fitted.shown}\nConsider using one of the following signatures instead:"
-              f"{instead}", stacklevel=None)
-
-
-def _parsed(spec: tuple) -> Arguments:
-    arguments = _PARSED.get(spec)
-    if arguments is None:
-        texts, hidden, method, _ = spec
-        arguments = _PARSED[spec] = Arguments(*texts, method=method, hidden=hidden)
-    return arguments
-
-
-# --- book/chapters/16o_argument_checks.md:715
-_OUT = "*, Tensor out = None"
-_STABLE = "Tensor input, *, bool stable, int dim = -1, bool descending = False"
-_ORDER = "Tensor input, int dim = -1, bool descending = False"
-CLAMP = tuple(f"(Tensor input, {kind}? min = None, {kind}? max = None, {_OUT})"
-               for kind in ("Tensor", "Number"))
-_SPREAD = ("(Tensor input, tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False)",
-           "(Tensor input, tuple of ints[1]? dim = None, *, Number? correction = None, "
-           "bool keepdim = False)", "(Tensor input, bool unbiased = True)")
-_PRODUCT = "Number beta = 1, Number alpha = 1"
-_STACKS = {name: (module, (f"(tuple of Tensors tensors, {_OUT})",)) for module, names in (
-    (rearranging, ("hstack", "vstack")), (directions, ("dstack", "column_stack", "row_stack")))
-    for name in names}
-FUNCTIONS = {  # name: (where the plain function lives, torch's signatures without the name)
-    **{name: (rearranging, (f"(Tensor input, int diagonal = 0, {_OUT})",))
-       for name in ("tril", "triu")},
-    "diag": (tiling, (f"(Tensor input, int diagonal = 0, {_OUT})",)),
-    "where": (functions, ("(Tensor condition)", f"(Tensor condition, Tensor input, "
-                          f"Tensor other, {_OUT})", "(Tensor condition, Number self, Tensor other)",
-                          "(Tensor condition, Tensor input, Number other)",
-                          "(Tensor condition, Number self, Number other)")),
-    "sort": (ordering, (f"({_STABLE}, tuple of Tensors out = None)",
-                        f"({_ORDER}, *, tuple of Tensors out = None)")),
-    "argsort": (ordering, (f"({_STABLE}, Tensor out = None)", f"({_ORDER})")),
-    "clamp": (out_arguments, CLAMP),  # the one that takes out=, from "In-place operations"
-    "clip": (clamps, CLAMP), **_STACKS,
-    **{name: (shaping, (f"(tuple of Tensors tensors, int dim = 0, {_OUT})",))
-       for name in ("concat", "concatenate")},
-    "tensor_split": (tiling, ("(Tensor input, tuple of ints indices, int dim = 0)",
-                              "(Tensor input, Tensor tensor_indices_or_sections, int dim = 0)",
-                              "(Tensor input, int sections, int dim = 0)")),
-    "repeat_interleave": (tiling, tuple(f"(Tensor {first}, *, int output_size = None)" for first
-                                        in ("input, Tensor repeats, int? dim = None", "repeats",
-                                            "input, int repeats, int? dim = None"))),
-}
-
-
-# --- book/chapters/16o_argument_checks.md:755
-_HISTOGRAM = (("Tensor bins", ""), ("int bins = 100", "tuple of floats range = None, "))
-FUNCTIONS.update({
-    "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
-    "dot": (linalg, (f"(Tensor input, Tensor tensor, {_OUT})",)),
-    "mv": (linalg, (f"(Tensor input, Tensor vec, {_OUT})",)),
-    "cosine_similarity": (distances, ("(Tensor x1, Tensor x2, int dim = 1, float eps = 1e-08)",)),
-    "pairwise_distance": (distances, ("(Tensor x1, Tensor x2, float p = 2, float eps = 1e-06, "
-                                      "bool keepdim = False)",)),
-    "addmm": (addmm_family, (f"(Tensor input, Tensor mat1, Tensor mat2, *, {_PRODUCT}, "
-                             "Tensor out = None)", "(Tensor input, Tensor mat1, Tensor mat2, "
-                             f"torch.dtype out_dtype, *, {_PRODUCT}, Tensor out = None)")),
-    "addmv": (addmm_family, (f"(Tensor input, Tensor mat, Tensor vec, *, {_PRODUCT}, "
-                             "Tensor out = None)",)),
-    "lerp": (fused, tuple(f"(Tensor input, Tensor end, {kind} weight, {_OUT})"
-                          for kind in ("Tensor", "Number"))),
-    "rsub": (functions, ("(Tensor input, Tensor other, *, Number alpha = 1)",
-                         "(Tensor input, Number other, Number alpha = 1)")),
-    "index_put": (indexing, ("(Tensor input, tuple of Tensors indices, Tensor values, "
-                             "bool accumulate = False)",)),
-    "pow": (out_arguments, (f"(Tensor input, Tensor exponent, {_OUT})",
-                            f"(Number self, Tensor exponent, {_OUT})",
-                            f"(Tensor input, Number exponent, {_OUT})")),
-    "prelu": (layers, ("(Tensor input, Tensor weight)",)),  # F.prelu is torch.prelu
-    "histogram": (histograms, tuple(f"(Tensor input, {bins}, *, {rest}Tensor weight = None, "
-                                    "bool density = False, tuple of Tensors out = None)"
-                                    for bins, rest in _HISTOGRAM)),
-})
-
-
-# --- book/chapters/16o_argument_checks.md:793
-HIDDEN = {  # name: the forms torch tries but never lists
-    **{name: (f"(Number beta, Tensor input, Number alpha, {pair}, {_OUT})",
-              f"(Number beta, Tensor input, {pair}, {_OUT})")
-       for name, pair in (("addmm", "Tensor mat1, Tensor mat2"),
-                          ("addmv", "Tensor mat, Tensor vec"), ("addr", "Tensor vec1, Tensor vec2"),
-                          ("addbmm", "Tensor batch1, Tensor batch2"),
-                          ("baddbmm", "Tensor batch1, Tensor batch2"))},
-    **{name: (f"(Tensor input, Number value, Tensor tensor1, Tensor tensor2, {_OUT})",)
-       for name in ("addcdiv", "addcmul")},
-}
-
-
-# --- book/chapters/16o_argument_checks.md:811
-_FACTORS = "*, Number beta = 1, Number alpha = 1"
-_BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
-_INDEX = "Tensor input, int dim, Tensor index"
-_SCATTER = (f"({_INDEX}, Tensor src, {_OUT})", f"({_INDEX}, Tensor src, *, str reduce, "
-            "Tensor out = None)", f"({_INDEX}, Number value, {_OUT})",
-            f"({_INDEX}, Number value, *, str reduce, Tensor out = None)")
-FUNCTIONS.update({
-    **{name: (linalg, ("(Tensor input, Tensor vec2)",)) for name in ("outer", "ger")},
-    "addr": (rank_one, (f"(Tensor input, Tensor vec1, Tensor vec2, {_FACTORS}, {_OUT[3:]})",)),
-    "addbmm": (addmm_family, (f"({_BATCHES}, {_FACTORS}, {_OUT[3:]})",)),
-    "baddbmm": (addmm_family, (f"({_BATCHES}, {_FACTORS}, {_OUT[3:]})",
-                               f"({_BATCHES}, torch.dtype out_dtype, {_FACTORS}, {_OUT[3:]})")),
-    **{name: (fused, (f"(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, "
-                      f"{_OUT[3:]})",)) for name in ("addcdiv", "addcmul")},
-    "cumprod": (cumulative, ("(Tensor input, int dim, *, torch.dtype? dtype = None, "
-                             "Tensor out = None)",)),
-    **{name: (cumulative, ("(Tensor input, int dim)",)) for name in ("cummax", "cummin")},
-    "logcumsumexp": (cumulative, (f"(Tensor input, int dim, {_OUT})",)),
-    "diff": (rearranging, ("(Tensor input, int n = 1, int dim = -1, Tensor? prepend = None, "
-                           "Tensor? append = None)",)),
-    "histc": (counting, ("(Tensor input, int bins = 100, Number min = 0, Number max = 0)",)),
-    "masked_fill": (simple_functions, tuple(f"(Tensor input, Tensor mask, {kind} value)"
-                                            for kind in ("Tensor", "Number"))),
-    "moveaxis": (rearranging, ("(Tensor input, int source, int destination)", "(Tensor input, "
-                               "tuple of ints source, tuple of ints destination)")),
-    "rot90": (tiling, ("(Tensor input, int k = 1, tuple of ints dims = [0,1])",)),
-    "diag_embed": (tiling, ("(Tensor input, int offset = 0, int dim1 = -2, int dim2 = -1)",)),
-    "index_add": (slice_writes, (f"({_INDEX}, Tensor source, *, Number alpha = 1, "
-                                 "Tensor out = None)",)),
-    "index_copy": (slice_writes, (f"({_INDEX}, Tensor source, {_OUT})",)),
-    "index_fill": (slice_writes, tuple(f"({_INDEX}, {kind} value)" for kind in ("Tensor",
-                                                                              "Number"))),
-    "narrow_copy": (scatter_copies, (f"(Tensor input, int dim, int start, int length, {_OUT})",)),
-    "renorm": (rescaling, (f"(Tensor input, Number p, int dim, Number maxnorm, {_OUT})",)),
-    "scatter": (scattering, _SCATTER),
-    **{name: (out_arguments, tuple(f"(Tensor input, {kind} {name[6:]}, {_OUT})"
-                                   for kind in ("Tensor", "Number")))
-       for name in ("clamp_min", "clamp_max")},
-    "bincount": (counting, ("(Tensor input, Tensor? weights = None, int minlength = 0)",)),
-    "hardshrink": (rescaling, (f"(Tensor input, Number lambd = 0.5, {_OUT})",)),
-    **{name: (pointwise, (f"(Tensor input, Tensor other, {_OUT})",))
-       for name in ("maximum", "minimum")},
-    "bernoulli": (random_draws, (f"(Tensor input, *, torch.Generator generator = None, "
-                                 f"{_OUT[3:]})", "(Tensor input, float p, *, "
-                                 "torch.Generator generator = None)")),
-})
-
-
-# --- book/chapters/16o_argument_checks.md:867
 def _function(name: str):
     module, texts = FUNCTIONS[name]
     return read_after_failure(getattr(module, name), (
@@ -273,7 +49,7 @@ meshgrid = read_after_failure(tiling.meshgrid, ((
     (), False, _listed))
 
 
-# --- book/chapters/16o_argument_checks.md:908
+# --- book/chapters/16o_argument_checks.md:931
 def _einsum_read(args: tuple) -> tuple:
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
@@ -289,7 +65,7 @@ einsum = read_after_failure(plain_einsum, (
     _einsum_read))
 
 
-# --- book/chapters/16o_argument_checks.md:930
+# --- book/chapters/16o_argument_checks.md:953
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
         if isinstance(input, Tensor):

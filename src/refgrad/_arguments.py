@@ -2,203 +2,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:306
+# --- book/chapters/13a_arguments.md:551
 """A call read against torch's signatures, and the TypeError it gets when it fits none."""
 
-import numpy as np
-
+from refgrad._argument_binding import _NUMPY_NAMES, _bind, _required, _unpacked
+from refgrad._argument_combinations import _combination
 from refgrad._dtype import PYTHON_TYPES
-from refgrad._signatures import (
-    Parameter,
-    Signature,
-    fits_parameter,
-    is_index,
-    is_python_type,
-    shown_kind,
-    signature,
-    type_name,
-)
+from refgrad._signatures import Parameter, Signature, fits_parameter, is_python_type, signature
 from refgrad._tensor import Tensor
 
 
-def _bind(sig: Signature, args, kwargs, numbers: bool):
-    """(the call's values for ``sig``, None), or (None, torch's complaint) when they do not fit."""
-    n = len(args)
-    positional = sum(not p.keyword_only for p in sig.parameters)
-    if n > positional and not (sig.varargs and is_index(args[0])):
-        return None, _too_many(sig, n)
-    bound, position, keywords = [], 0, 0
-    for index, p in enumerate(sig.parameters):
-        keyword = position >= n
-        if not keyword:
-            value = args[position]
-        elif (key := _keyword(p.name, kwargs)) is not None:
-            value, keywords = kwargs[key], keywords + 1
-        elif p.default is None:
-            return None, _missing(sig, index)
-        else:
-            continue
-        if not fits_parameter(p, value, numbers):
-            if not (sig.varargs and not keyword and is_index(args[0])):
-                return None, _wrong(sig, p, value, None if keyword else position + 1)
-            value, position = args, n - 1  # view(2, 3) reads as view((2, 3))
-        bound.append((index, p, value))
-        position += not keyword
-    if position < n:
-        return None, _too_many(sig, n)
-    if keywords < len(kwargs):
-        return None, _extra_keyword(sig, kwargs, n)
-    return bound, None
-
-
-# --- book/chapters/13a_arguments.md:359
-# torch also takes NumPy's names for some arguments: x.sum(axis=0).
-_NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
-                "other": ("x2",)}
-
-
-def _keyword(name: str, kwargs: dict) -> str | None:
-    """The keyword that gives the parameter ``name``, if any."""
-    for key in (name, *_NUMPY_NAMES.get(name, ())):
-        if key in kwargs:
-            return key
-    return None
-
-
-def _unpacked(sig: Signature, bound) -> str | None:
-    """The complaint about an element past the first, found as torch unpacks a list."""
-    for index, p, value in bound:
-        if p.kind == "tuple of ints" and isinstance(value, tuple | list):
-            for i, item in enumerate(value[1:], 2):
-                if not (is_index(item) or isinstance(item, bool | np.bool_)):
-                    return (f"{sig.name}(): argument '{p.name}' failed to unpack the object at pos "
-                            f"{i} with error \"type must be tuple of ints,but got "
-                            f"{type_name(item)}\"")
-        elif p.kind == "tuple of Tensors":
-            for i, item in enumerate(value):
-                if not isinstance(item, Tensor):
-                    return (f"expected Tensor as element {i} in argument {index}, but got "
-                            f"{type_name(item)}")
-    return None
-
-
-# --- book/chapters/13a_arguments.md:394
-def _required(sig: Signature) -> int:
-    return sum(p.default is None for p in sig.parameters)
-
-
-def _too_many(sig: Signature, given: int) -> str:
-    most = sum(not p.keyword_only for p in sig.parameters)
-    # torch counts a required keyword too: round_(x, 2) "takes from 2 to 1" (sic)
-    least, s = _required(sig), "" if most == 1 else "s"
-    were = "was" if given == 1 else "were"
-    if least == most:
-        return f"{sig.name}() takes {most} positional argument{s} but {given} {were} given"
-    # a range is always plural: "takes from 0 to 1 positional arguments"
-    return (f"{sig.name}() takes from {least} to {most} positional arguments but {given} "
-            f"{were} given")
-
-
-def _missing(sig: Signature, index: int) -> str:
-    names = [f'"{p.name}"' for p in sig.parameters[index:] if p.default is None]
-    s = "s" if len(names) == 1 else ""  # sic: torch's plural is the other way round
-    return f"{sig.name}() missing {len(names)} required positional argument{s}: {', '.join(names)}"
-
-
-def _wrong(sig: Signature, p: Parameter, value, position: int | None) -> str:
-    where = "" if position is None else f" (position {position})"
-    if p.kind == "tuple of ints" and isinstance(value, tuple | list) and position is not None:
-        return (f"{sig.name}(): argument '{p.name}'{where} must be tuple of ints, but found "
-                f"element of type {type_name(value[0])} at pos 0")
-    return (f"{sig.name}(): argument '{p.name}'{where} must be {shown_kind(p)}, not "
-            f"{type_name(value)}")
-
-
-def _extra_keyword(sig: Signature, kwargs, given: int) -> str:
-    indices = {key: i for i, p in enumerate(sig.parameters)
-               for key in (p.name, *_NUMPY_NAMES.get(p.name, ()))}
-    for key in kwargs:
-        if key not in indices:
-            return f"{sig.name}() got an unexpected keyword argument '{key}'"
-        if indices[key] < given:
-            return f"{sig.name}() got multiple values for argument '{key}'"
-    raise AssertionError("every keyword was used")
-
-
-# --- book/chapters/13a_arguments.md:450
-def _combination(signatures, args, kwargs, numbers: bool) -> str:
-    shown = [s for s in signatures if not s.hidden]
-    got = _listed([type_name(a) for a in args],
-                  [f"{k}={type_name(v)}" for k, v in reversed(kwargs.items())])
-    head = (f"{shown[0].name}() received an invalid combination of arguments - got {got}, "
-            "but expected ")
-    if len(shown) == 1:
-        return head + shown[0].shown
-    lines = [head + "one of:\n"]
-    for s in shown:
-        lines.append(f" * {s.shown}\n")
-        reason = _why_not(s, args, kwargs, numbers)
-        if reason is not None:
-            lines.append(f"      didn't match because {reason}\n")
-    return "".join(lines)
-
-
-def _listed(positional: list, keywords: list) -> str:
-    """torch's list of what a call got: ``(Tensor, dim=int)``, or ``(dim=int, )``."""
-    if positional:
-        return f"({', '.join([*positional, *keywords])})"
-    return "(" + "".join(f"{k}, " for k in keywords) + ")"
-
-
-# --- book/chapters/13a_arguments.md:477
-# NOTE [Which signatures say why they did not match]
-# torch explains a signature only when the call gave as many arguments as the
-# printed signature has comma-separated pieces: "*" is a piece, "()" is one
-# piece, and so is "out", given or not: torch.max(x, None, True) is explained
-# against (Tensor input, *, Tensor out = None), and torch.mean(x, "a", "b") is
-# not against (Tensor input, *, torch.dtype dtype = None, Tensor out = None).
-# The explanation reads the printed signature again, and fits fewer values
-# than the parser did: only a parameter with no default and a one-word type
-# ("int dim", "Tensor other") is ever fitted, never by None, and never a
-# "Number", which no Python value's type is named: torch.where(c, 1.5, "a")
-# marks the 1.5 against (Tensor condition, Number self, Tensor other). So
-# x.all("a", True) marks the True against "bool keepdim = False", a tuple is
-# marked against "tuple of ints dims", and a keyword for a parameter with a
-# default is always one of the "keywords [that] were incorrect".
-def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
-    pieces = max(1, len(sig.parameters) + any(p.keyword_only for p in sig.parameters))
-    if len(args) + len(kwargs) != pieces:
-        return None
-    named = {p.name: p for p in sig.parameters}
-    unknown = [k for k in reversed(kwargs) if k not in named or named[k].default is not None]
-    if unknown:
-        return "some of the keywords were incorrect: " + ", ".join(unknown)
-    slots = [p for p in sig.parameters if not p.keyword_only]
-
-    def marked(text, p, value):
-        fits = (p is not None and p.default is None and " " not in p.kind
-                and p.kind != "Number" and value is not None and fits_parameter(p, value, numbers))
-        return text if fits else f"!{text}!"
-
-    shown = [marked(_described(a), slots[i] if i < len(slots) else None, a)
-             for i, a in enumerate(args)]
-    keywords = [marked(f"{k}={type_name(v)}", named[k], v) for k, v in reversed(kwargs.items())]
-    if not any(t.startswith("!") for t in (*shown, *keywords)):
-        return None
-    return "some of the arguments have invalid types: " + _listed(shown, keywords)
-
-
-def _described(value) -> str:
-    """A value's type as the reasons show it: a tuple or list with its elements' types."""
-    names = [type_name(item) for item in value] if isinstance(value, tuple | list) else ()
-    if isinstance(value, tuple):
-        return f"tuple of ({names[0]},)" if len(names) == 1 else f"tuple of ({', '.join(names)})"
-    if isinstance(value, list):
-        return f"list of [{', '.join(names)}]"
-    return type_name(value)
-
-
-# --- book/chapters/13a_arguments.md:546
 # NOTE [Tensors read as ints]
 # torch's parser turns an index tensor given for an int, or inside a tuple of
 # ints, into that int before the function runs. A call with one is never plain
@@ -239,7 +52,7 @@ def _int_for(p: Parameter, value):
     return value
 
 
-# --- book/chapters/13a_arguments.md:596
+# --- book/chapters/13a_arguments.md:610
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 

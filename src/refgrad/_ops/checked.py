@@ -15,7 +15,7 @@ from refgrad._ops import (
     elementwise,
     functions,
     fused,
-    indexing,
+    gathering,
     linalg,
     measures,
     order_statistics,
@@ -26,6 +26,7 @@ from refgrad._ops import (
     quantiles,
     rank_one,
     rearranging,
+    repeating,
     reshaping,
     scatter_copies,
     scattering,
@@ -33,9 +34,11 @@ from refgrad._ops import (
     shaping,
     simple_functions,
     skipping_nan,
+    slicing,
     statistics,
     sums_and_stacks,
     tiling,
+    variances,
 )
 from refgrad._tensor import Tensor
 
@@ -61,7 +64,7 @@ def _products(name: str) -> tuple:
             Arguments(f"{name}(Tensor input, Tensor mat2)", method=True))
 
 
-# --- book/chapters/16o_argument_checks.md:98
+# --- book/chapters/16o_argument_checks.md:101
 # name: (where the function lives, (function form's signatures, method form's)).
 # None for a form torch does not have.
 SIGNATURES = {
@@ -88,7 +91,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/16o_argument_checks.md:134
+# --- book/chapters/16o_argument_checks.md:137
 _KEEP = "bool keepdim = False"
 _DIMS = f"tuple of ints[1]? dim = None, {_KEEP}"
 _TRUTH = ("Tensor input, *, Tensor out = None",  # the dims of all and any: no single int
@@ -143,8 +146,8 @@ SIGNATURES.update({
     "mode": (order_statistics, _both(f"mode(Tensor input, int dim = -1, {_KEEP}, {_OUTS})")),
     "aminmax": (order_statistics, _both(f"aminmax(Tensor input, *, int? dim = None, {_KEEP}, "
                                         "tuple of Tensors out = None)")),
-    "std": (measures, _both(*_spread("std"))),
-    "var": (measures, _both(*_spread("var"))),
+    "std": (variances, _both(*_spread("std"))),
+    "var": (variances, _both(*_spread("var"))),
     "kthvalue": (order_statistics, _both(f"kthvalue(Tensor input, int k, int dim = -1, {_KEEP}, "
                                          f"{_OUTS})")),
     "topk": (ordering, _both("topk(Tensor input, int k, int dim = -1, bool largest = True, "
@@ -156,33 +159,33 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:205
+# --- book/chapters/16o_argument_checks.md:208
 SIGNATURES.update({
-    "select": (indexing, _both("select(Tensor input, int dim, int index)")),
-    "narrow": (indexing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
-                               "narrow(Tensor input, int dim, int start, int length)")),
+    "select": (slicing, _both("select(Tensor input, int dim, int index)")),
+    "narrow": (slicing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
+                              "narrow(Tensor input, int dim, int start, int length)")),
     "unbind": (sums_and_stacks, _both("unbind(Tensor input, int dim = 0)")),
     "movedim": (rearranging, _both(
         "movedim(Tensor input, int source, int destination)",
         "movedim(Tensor input, tuple of ints source, tuple of ints destination)")),
     "diagonal": (diagonal_view, _both("diagonal(Tensor input, int offset = 0, int dim1 = 0, "
                               "int dim2 = 1)")),
-    "index_select": (pieces, _both(
+    "index_select": (gathering, _both(
         "index_select(Tensor input, int dim, Tensor index, *, Tensor out = None)")),
-    "gather": (pieces, _both("gather(Tensor input, int dim, Tensor index, *, "
-                             "bool sparse_grad = False, Tensor out = None)")),
+    "gather": (gathering, _both("gather(Tensor input, int dim, Tensor index, *, "
+                                "bool sparse_grad = False, Tensor out = None)")),
     "chunk": (pieces, _both("chunk(Tensor input, int chunks, int dim = 0)")),
     "roll": (rearranging, _both("roll(Tensor input, tuple of ints[1] shifts, "
                                 "tuple of ints[1] dims = ())")),
     "flip": (rearranging, _both("flip(Tensor input, tuple of ints dims)")),
     "tile": (tiling, _both("tile(Tensor input, tuple of ints dims)")),
     "unflatten": (tiling, _both("unflatten(Tensor input, int dim, tuple of ints sizes)")),
-    "repeat": (pieces, (None, Arguments("repeat(Tensor input, tuple of ints repeats)",
-                                        method=True))),
+    "repeat": (repeating, (None, Arguments("repeat(Tensor input, tuple of ints repeats)",
+                                           method=True))),
 })
 
 
-# --- book/chapters/16o_argument_checks.md:236
+# --- book/chapters/16o_argument_checks.md:239
 _CLOSE = "float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False"
 _OUT = "*, Tensor out = None"
 SIGNATURES.update({
@@ -214,7 +217,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:274
+# --- book/chapters/16o_argument_checks.md:277
 def _function(name: str):
     module, (arguments, _) = SIGNATURES[name]
     return function_form(getattr(module, name), arguments)
@@ -251,7 +254,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, method_copy(getattr(module, name)))
 
 
-# --- book/chapters/16o_argument_checks.md:321
+# --- book/chapters/16o_argument_checks.md:324
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {

@@ -42,7 +42,7 @@ def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
 
 
 def _part(t, d, start, end=None):
-    from refgrad._ops.indexing import SLICE
+    from refgrad._ops.slicing import SLICE
 
     return call(SLICE, (t,), {"dim": d, "start": start, "end": end, "step": 1})
 

@@ -2,221 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16f_more_elementwise.md:41
-"""Rows of the long tail: rounding, logs and exponentials, hyperbolic and inverse
-trigonometric functions, tests of values, argmax and friends."""
-
-import math
-
-import numpy as np
+# --- book/chapters/16f_more_elementwise.md:319
+"""The function forms of the long tail's rows, and methods that rename or combine."""
 
 from refgrad._c_names import c_type_name
-from refgrad._creation import zeros_like
-from refgrad._ops.arithmetic import (
-    BOTH_WANTED,
-    add_scalar,
-    floating,
-    in_float32,
-    mul_scalar,
-    one_minus,
-    sub_scalar,
-)
-from refgrad._ops.result_layout import like_input_result
-from refgrad._ops.table import Op, register
-from refgrad._typename import not_implemented_for
+from refgrad._ops import elementwise_rows as rows
+from refgrad._ops import value_tests
 from refgrad.autograd._state import state, switched_on
 
 
-def _on_floats(ufunc, kernel):
-    """``ufunc`` for floats; an integer array comes back as a copy, a bool one is refused."""
-    def forward(a):
-        if a.dtype.kind == "b":
-            raise not_implemented_for(kernel, a.dtype)
-        return ufunc(a) if a.dtype.kind == "f" else a.copy()
-
-    return forward
-
-
-def _zero_gradient(g, **params):
-    return (zeros_like(g),)
-
-
-def _step(name, node, ufunc):
-    return register(Op(name, node, ("self",), forward=_on_floats(ufunc, f"{name}_vml_cpu"),
-                       backward=_zero_gradient, iterated=True))
-
-
-FLOOR = _step("floor", "FloorBackward0", np.floor)
-CEIL = _step("ceil", "CeilBackward0", np.ceil)
-ROUND = _step("round", "RoundBackward0", np.round)  # half to even, as torch's nearbyint
-TRUNC = _step("trunc", "TruncBackward0", np.trunc)
-@in_float32  # float16 is scaled in float32, as torch's kernel does
-def _round_decimals(a, decimals):
-    if a.dtype.kind != "f":  # decimals=0 goes to the kernel of plain round
-        raise not_implemented_for("round_vml_cpu" if decimals == 0 else "round_cpu", a.dtype)
-    from refgrad._ops.result_layout import like_input_result
-
-    # NumPy scales a copy row-major: NOTE [Results laid out like the input]. Sizes of
-    # one and empty tensors are left as NumPy lays them out, which is torch's there.
-    out = np.round(a, decimals)
-    return like_input_result(out, a) if a.size and 1 not in a.shape else out
-
-
-ROUND_DECIMALS = register(Op(
-    "round_decimals", "RoundBackward1", ("self",), forward=_round_decimals,
-    backward=_zero_gradient, hides=("decimals",),
-    iterated=True,
-))
-
-
-def _frac(a):
-    if a.dtype.kind != "f":
-        raise not_implemented_for("frac_cpu", a.dtype)
-    return a - np.trunc(a)
-
-
-FRAC = register(Op("frac", "FracBackward0", ("self",), forward=_frac,
-                   backward=lambda g: (g,), iterated=True))
-
-
-# --- book/chapters/16f_more_elementwise.md:127
-def _saves_input(name, node, ufunc, backward):
-    return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
-                       saves=(("self", ("self",)),), iterated=True))
-
-
-def _saves_result(name, node, ufunc, backward):
-    return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
-                       saves=(("result", ("self",)),), iterated=True))
-
-
-LN2, LN10 = math.log(2.0), math.log(10.0)
-LOG1P = _saves_input("log1p", "Log1PBackward0", np.log1p,
-                     lambda g, self: (g / add_scalar(self, 1),))
-LOG2 = _saves_input("log2", "Log2Backward0", np.log2, lambda g, self: (g / mul_scalar(self, LN2),))
-LOG10 = _saves_input("log10", "Log10Backward0", np.log10,
-                     lambda g, self: (g / mul_scalar(self, LN10),))
-EXPM1 = _saves_result("expm1", "Expm1Backward0", np.expm1,
-                      lambda g, result: (g * add_scalar(result, 1),))
-EXP2 = _saves_result("exp2", "Exp2Backward0", np.exp2,
-                     lambda g, result: (mul_scalar(g * result, LN2),))
-
-
-# --- book/chapters/16f_more_elementwise.md:158
-SINH = _saves_input("sinh", "SinhBackward0", np.sinh, lambda g, self: (g * self.cosh(),))
-COSH = _saves_input("cosh", "CoshBackward0", np.cosh, lambda g, self: (g * self.sinh(),))
-ASIN = _saves_input("asin", "AsinBackward0", np.arcsin,
-                    lambda g, self: (g * add_scalar(-self * self, 1).rsqrt(),))
-ACOS = _saves_input("acos", "AcosBackward0", np.arccos,
-                    lambda g, self: (g * -add_scalar(-self * self, 1).rsqrt(),))
-ATAN = _saves_input("atan", "AtanBackward0", np.arctan,
-                    lambda g, self: (g / add_scalar(self * self, 1),))
-ASINH = _saves_input("asinh", "AsinhBackward0", np.arcsinh,
-                     lambda g, self: (g * add_scalar(self.pow(2), 1).rsqrt(),))
-ACOSH = _saves_input("acosh", "AcoshBackward0", np.arccosh,
-                     lambda g, self: (g * sub_scalar(self * self, 1).rsqrt(),))
-ATANH = _saves_input("atanh", "AtanhBackward0", np.arctanh,
-                     lambda g, self: (mul_scalar(g, 1) / one_minus(self.pow(2)),))
-# torch multiplies by the constant, taken in the tensor's dtype (float16 through
-# float32, as any product with a number: NOTE [float16 and numbers]).
-DEGREE = math.pi / 180
-DEG2RAD = register(Op("deg2rad", "Deg2RadBackward0", ("self",),
-                      forward=floating(in_float32(lambda a: like_input_result(a * DEGREE, a))),
-                      backward=lambda g: (mul_scalar(g, DEGREE),), iterated=True))
-RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
-                      forward=floating(in_float32(
-                          lambda a: like_input_result(a * (1 / DEGREE), a))),
-                      backward=lambda g: (mul_scalar(g, 1 / DEGREE),), iterated=True))
-
-
-# --- book/chapters/16f_more_elementwise.md:198
-def _atan2_gradients(g, self=None, other=None, wanted=BOTH_WANTED):
-    # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
-    other_squared = other * other  # made first: NOTE [Operands right to left]
-    squared = self * self + other_squared
-    recip = squared.reciprocal().masked_fill(squared == 0, 0.0)
-    return (g * other * recip if wanted[0] else None,  # NOTE [Only the gradients asked for]
-            g * -self * recip if wanted[1] else None)
-
-
-ATAN2 = register(Op(
-    "atan2", "Atan2Backward0", ("self", "other"),
-    forward=lambda a, b: np.arctan2(*_as_floats(a, b)), backward=_atan2_gradients,
-    saves=(("other", ("self", "other")), ("self", ("self", "other"))),
-    iterated=True,
-))
-
-
-def _as_floats(*arrays):
-    from refgrad._dtype import get_default_dtype
-
-    default = get_default_dtype().numpy
-    return [x.astype(default) if x.dtype.kind in "biu" else x for x in arrays]
-
-
-# --- book/chapters/16f_more_elementwise.md:240
-def _test(name, ufunc):
-    if name in ("isinf", "isfinite"):  # laid out by _beside_infinity instead
-        return register(Op(name, None, ("self",), forward=_beside_infinity(ufunc),
-                           promote=False))
-    return register(Op(name, None, ("self",), forward=ufunc, promote=False, iterated=True))
-
-
-# NOTE [Tests that compare with a number]
-# isinf and isfinite are abs() == inf and its like in torch: the input's
-# strides are first ordered as a lone operand's (NOTE [The layout
-# TensorIterator picks]), then beside a number, which decides nothing.
-def _beside_infinity(ufunc):
-    from refgrad._backend import element_strides
-    from refgrad._iterated_layout import iterated_strides
-    from refgrad._layouts import row_major
-    from refgrad._ops.result_layout import moved_to
-
-    def forward(a):
-        out = ufunc(a)
-        if type(out) is not np.ndarray or out.ndim < 2:
-            return out
-        shape = out.shape
-        magnitude = iterated_strides(shape, (element_strides(a),)) or row_major(shape)
-        return moved_to(out, iterated_strides(shape, (magnitude,), True))
-
-    return forward
-
-
-# NumPy has each test under torch's name.
-ISNAN, ISINF, ISFINITE, ISPOSINF, ISNEGINF, SIGNBIT = (
-    _test(name, getattr(np, name))
-    for name in ("isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit"))
-
-
-def _position(find):
-    def forward(a, dim, keepdim):
-        if dim is None or a.ndim == 0:  # a 0-d tensor takes dim 0 as its only place
-            return np.asarray(find(a.reshape(-1))).reshape((1,) * a.ndim if keepdim else ())
-        return find(a, axis=dim, keepdims=keepdim)
-
-    return forward
-
-
-def _every(find):
-    def forward(a, dims, keepdim):
-        from refgrad._ops.result_layout import row_major_result
-
-        axis = None if a.ndim == 0 else dims  # None: every one; a 0-d tensor is its only one
-        out = np.asarray(find(a, axis=axis, keepdims=keepdim))
-        out = out.astype(np.uint8) if a.dtype == np.uint8 else out
-        return row_major_result(out)  # NOTE [Results written row-major]
-
-    return forward
-
-
-ARGMAX = register(Op("argmax", None, ("self",), forward=_position(np.argmax), promote=False))
-ARGMIN = register(Op("argmin", None, ("self",), forward=_position(np.argmin), promote=False))
-ALL = register(Op("all", None, ("self",), forward=_every(np.all), promote=False))
-ANY = register(Op("any", None, ("self",), forward=_every(np.any), promote=False))
-
-
-# --- book/chapters/16f_more_elementwise.md:310
 def _function(row):
     from refgrad._ops.dispatch import call
 
@@ -228,11 +22,13 @@ def _function(row):
 
 
 (floor, ceil, trunc, frac, log1p, log2, log10, expm1, exp2, sinh, cosh, asin, acos, atan,
- asinh, acosh, atanh, deg2rad, rad2deg, isnan, isinf, isfinite, isposinf, isneginf,
- signbit) = (_function(row) for row in (
-    FLOOR, CEIL, TRUNC, FRAC, LOG1P, LOG2, LOG10, EXPM1, EXP2, SINH, COSH, ASIN, ACOS, ATAN,
-    ASINH, ACOSH, ATANH, DEG2RAD, RAD2DEG, ISNAN, ISINF, ISFINITE, ISPOSINF, ISNEGINF,
-    SIGNBIT))
+ asinh, acosh, atanh, deg2rad, rad2deg) = (_function(row) for row in (
+    rows.FLOOR, rows.CEIL, rows.TRUNC, rows.FRAC, rows.LOG1P, rows.LOG2, rows.LOG10,
+    rows.EXPM1, rows.EXP2, rows.SINH, rows.COSH, rows.ASIN, rows.ACOS, rows.ATAN, rows.ASINH,
+    rows.ACOSH, rows.ATANH, rows.DEG2RAD, rows.RAD2DEG))
+isnan, isinf, isfinite, isposinf, isneginf, signbit = (_function(row) for row in (
+    value_tests.ISNAN, value_tests.ISINF, value_tests.ISFINITE, value_tests.ISPOSINF,
+    value_tests.ISNEGINF, value_tests.SIGNBIT))
 fix, arcsin, arccos, arctan, arcsinh, arccosh, arctanh = (
     trunc, asin, acos, atan, asinh, acosh, atanh)
 
@@ -241,8 +37,8 @@ def round(input, *, decimals=None):  # noqa: A001 - torch's name
     from refgrad._ops.dispatch import call
 
     if decimals is None:  # decimals=0, given, is torch's other overload: RoundBackward1
-        return call(ROUND, (input,))
-    return call(ROUND_DECIMALS, (input,), {"decimals": decimals})
+        return call(rows.ROUND, (input,))
+    return call(rows.ROUND_DECIMALS, (input,), {"decimals": decimals})
 
 
 def atan2(input, other):
@@ -261,16 +57,16 @@ def _atan2(name, input, other):
         if not isinstance(value, Tensor):  # a number too: torch's atan2 takes tensors only
             raise TypeError(f"{name}(): argument '{key}' (position {position}) must be "
                             f"Tensor, not {c_type_name(type(value))}")
-    return call(ATAN2, (input, other))
+    return call(rows.ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:359
+# --- book/chapters/16f_more_elementwise.md:378
 def argmax(input, dim=None, keepdim=False):
-    return _locate(ARGMAX, input, dim, keepdim)
+    return _locate(value_tests.ARGMAX, input, dim, keepdim)
 
 
 def argmin(input, dim=None, keepdim=False):
-    return _locate(ARGMIN, input, dim, keepdim)
+    return _locate(value_tests.ARGMIN, input, dim, keepdim)
 
 
 def _locate(row, input, dim, keepdim):
@@ -293,11 +89,11 @@ def _locate(row, input, dim, keepdim):
 
 
 def all(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
-    return _reduce_truth(ALL, input, dim, keepdim)
+    return _reduce_truth(value_tests.ALL, input, dim, keepdim)
 
 
 def any(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
-    return _reduce_truth(ANY, input, dim, keepdim)
+    return _reduce_truth(value_tests.ANY, input, dim, keepdim)
 
 
 # NOTE [One dimension or several]
@@ -321,7 +117,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:423
+# --- book/chapters/16f_more_elementwise.md:442
 def square(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

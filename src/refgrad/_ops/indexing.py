@@ -2,81 +2,21 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:382
-"""Indexing rows (select, slice, index, and the rows of their gradients) and their functions."""
+# --- book/chapters/16d_indexing.md:497
+"""Indexing by tensors: the rows of index and index_put, their functions, and the zeros
+gradients write into."""
 
 import re
 from dataclasses import replace
 
 import numpy as np
 
-from refgrad._backend import add_at, moved_on
-from refgrad._c_names import c_type_name
+from refgrad._backend import add_at
 from refgrad._ops.index_tensors import index_tensor
 from refgrad._ops.table import Op, register
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import state
 
 
-def _at(ndim, dim, key):
-    return (slice(None),) * (dim % ndim) + (key, Ellipsis)
-
-
-def _select(a, dim, index):
-    return a[_at(a.ndim, dim, index)]
-
-
-def _slice(a, dim, start, end, step):
-    out = a[_at(a.ndim, dim, slice(start, end, step))]
-    if not out.size and type(out) is np.ndarray:  # NOTE [Where an empty slice starts]
-        first, stop, every = slice(start, end, step).indices(a.shape[dim % a.ndim])
-        if first and not len(range(first, stop, every)):
-            return moved_on(out, first * a.strides[dim % a.ndim])
-    return out
-
-
-# --- book/chapters/16d_indexing.md:427
-def _put(g, input_sizes, key):
-    out = np.zeros(input_sizes, dtype=g.dtype, like=g)
-    out[key] = g
-    return out
-
-
-SELECT = register(Op(
-    "select", "SelectBackward0", ("self",), forward=_select,
-    backward=lambda g, dim, index, self_sym_sizes: (
-        select_backward(g, self_sym_sizes, dim, index),),
-    keeps=("self_sym_sizes",), view=True,
-))
-SELECT_BACKWARD = register(Op(
-    "select_backward", "SelectBackwardBackward0", ("grad_output",),
-    forward=lambda g, input_sizes, dim, index: _put(
-        g, input_sizes, _at(len(input_sizes), dim, index)),
-    backward=lambda g, input_sizes, dim, index: (g.select(dim, index),),
-    hides=("input_sizes",),  # its own gradient has no use for them, and torch's node no slot
-))
-
-
-# --- book/chapters/16d_indexing.md:458
-_WHOLE = 2**63 - 1  # the end of a slice that runs to the end, as torch says it
-
-SLICE = register(Op(
-    "slice", "SliceBackward0", ("self",), forward=_slice,
-    backward=lambda g, dim, start, end, step, self_sym_sizes: (slice_backward(
-        g, self_sym_sizes, dim, 0 if start is None else start,
-        _WHOLE if end is None else end, step),),
-    keeps=("self_sym_sizes",), view=True,
-))
-SLICE_BACKWARD = register(Op(
-    "slice_backward", "SliceBackwardBackward0", ("grad_output",),
-    forward=lambda g, input_sizes, dim, start, end, step: _put(
-        g, input_sizes, _at(len(input_sizes), dim, slice(start, end, step))),
-    backward=lambda g, input_sizes, dim, start, end, step: (
-        _call(SLICE, g, dim=dim, start=start, end=end, step=step),),
-    hides=("input_sizes",),
-))
-
-
-# --- book/chapters/16d_indexing.md:497
 def _key(indices):
     return tuple(slice(None) if i is None else i._data for i in indices)
 
@@ -132,7 +72,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:567
+# --- book/chapters/16d_indexing.md:581
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -161,7 +101,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:597
+# --- book/chapters/16d_indexing.md:611
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -186,20 +126,11 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:623
+# --- book/chapters/16d_indexing.md:637
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
     return call(row, args, params)
-
-
-def select_backward(g, input_sizes, dim, index):
-    return _call(SELECT_BACKWARD, g, input_sizes=tuple(input_sizes), dim=dim, index=index)
-
-
-def slice_backward(g, input_sizes, dim, start, end, step):
-    params = {"input_sizes": tuple(input_sizes), "dim": dim, "start": start, "end": end}
-    return _call(SLICE_BACKWARD, g, step=step, **params)
 
 
 def index_put(input, indices, values, accumulate=False):
@@ -255,72 +186,3 @@ def check_put(input, values) -> None:
             "Index put requires the source and destination dtypes match, got "
             f"{LEGACY[input.dtype]} for the destination and {LEGACY[values.dtype]} for the "
             "source.")
-
-
-# --- book/chapters/16d_indexing.md:720
-def select(input, dim, index):
-    return select_at(input, dim, index, None)
-
-
-def select_at(input, dim, index, subscript):
-    """A select. From ``x[i]``, ``subscript`` is the dimension its range error names: the
-    item's position in the index, as torch counts it (``None`` and ``...`` count one each)."""
-    from refgrad._tensor_values import wrap_dim
-
-    if input.ndim == 0:
-        raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    wrapped = wrap_dim(dim, input.ndim)
-    size = input.shape[wrapped]
-    if not -size <= index < size:
-        if subscript is not None:  # x[i]: indexing's words
-            raise IndexError(f"index {index} is out of bounds for dimension {subscript} with "
-                             f"size {size}")
-        raise IndexError(f"select(): index {index} out of range for tensor of size "
-                         f"{list(input.shape)} at dimension {wrapped}")
-    return _call(SELECT, input, dim=dim, index=index)
-
-
-def narrow(input, dim, start, length):
-    from refgrad._random_factories import whole_number
-
-    given = (input, dim, start, length)
-    dim, length, start = whole_number(dim), whole_number(length), _narrow_start(start)
-    if dim is None or length is None or start is None:
-        got = ", ".join(c_type_name(type(v)) for v in given)
-        raise TypeError(f"narrow() received an invalid combination of arguments - got ({got})")
-    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("narrow", narrow, given, {}, views_kept=True)
-    if input.ndim == 0:
-        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    if length < 0:
-        raise RuntimeError("narrow(): length must be non-negative.")
-    size, start = narrow_bounds(input, dim, start)
-    if start > size - length:
-        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
-                           f"({size}).")
-    return _call(SLICE, input, dim=dim, start=start, end=start + length, step=1)
-
-
-def narrow_bounds(input, dim, start) -> tuple:
-    """(the size along ``dim``, ``start`` counted from the front), or torch's IndexError."""
-    from refgrad._tensor_values import wrap_dim
-
-    size = input.shape[wrap_dim(dim, input.ndim)]
-    if not -size <= start <= size:
-        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
-                         f"but got {start})")
-    return size, start + size if start < 0 else start
-
-
-def _narrow_start(start) -> int:
-    """A start given as a number, or as torch also takes it: a 0-d integer tensor."""
-    from refgrad._random_factories import whole_number
-
-    if not hasattr(start, "_data"):
-        return whole_number(start)
-    if start.ndim != 0 or start.dtype.is_floating_point:
-        raise RuntimeError("start must be an 0-dim integral Tensor.")
-    return int(start.item())

@@ -16,7 +16,7 @@ from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:1153
 def _cut(t, dim, start, end):
-    from refgrad._ops.indexing import SLICE
+    from refgrad._ops.slicing import SLICE
 
     return call(SLICE, (t,), {"dim": dim, "start": start, "end": end, "step": 1})
 

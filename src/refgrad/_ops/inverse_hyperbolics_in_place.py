@@ -7,7 +7,7 @@
 
 from dataclasses import replace
 
-from refgrad._ops import elementwise
+from refgrad._ops import elementwise_rows as rows
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import no_forward_formula, register
 
@@ -31,7 +31,7 @@ def _in_place(row):
 
 
 ASINH_IN_PLACE, ACOSH_IN_PLACE, ATANH_IN_PLACE = (
-    _in_place(row) for row in (elementwise.ASINH, elementwise.ACOSH, elementwise.ATANH))
+    _in_place(row) for row in (rows.ASINH, rows.ACOSH, rows.ATANH))
 
 
 def _step(row):

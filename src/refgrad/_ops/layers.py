@@ -156,7 +156,7 @@ def _renormed(weight, indices, max_norm, norm_type):
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
-    from refgrad._ops.pieces import _check_selected
+    from refgrad._ops.gathering import _check_selected
 
     if padding_idx is None:
         padding_idx = -1

@@ -2,101 +2,27 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:680
-"""Measures along dimensions: var, std, vector norms, amax and amin."""
+# --- book/chapters/16b_reductions.md:902
+"""Measures of size along dimensions: vector norms, amax and amin."""
 
 import math
-import warnings
 
 import numpy as np
 
 from refgrad._arguments import Arguments
 from refgrad._dtype import dtype as DType
 from refgrad._dtype import python_number
-from refgrad._ops.arithmetic import mul_scalar
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
-from refgrad._ops.moments import moments, sequential_sum
+from refgrad._ops.moments import sequential_sum
 from refgrad._ops.operands import as_array
+from refgrad._ops.reduced_axes import _axes, _unsqueezed
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._typename import LEGACY
 
 
-def _axes(dim, ndim):
-    """NumPy's axes for a row's ``dim``: None and () both reduce everything."""
-    return None if not dim or ndim == 0 else tuple(d % ndim for d in dim)
-
-
-def _unsqueezed(t, dim, ndim: int, keepdim: bool):
-    """``t`` with the dimensions a reduction removed put back, with size 1."""
-    if keepdim or ndim == 0:
-        return t
-    for d in sorted(_axes(dim, ndim) or range(ndim)):
-        t = t.unsqueeze(d)
-    return t
-
-
-def _correction(correction):
-    return 1 if correction is None else correction
-
-
-# --- book/chapters/16b_reductions.md:809
-def _var(a, dim, correction, keepdim):
-    out = moments(a, _axes(dim, a.ndim), _correction(correction), keepdim)[0]
-    return row_major_result(out)  # NOTE [Results written row-major]
-
-
-def _std(a, dim, correction, keepdim):
-    out = moments(a, _axes(dim, a.ndim), _correction(correction), keepdim, root=True)[0]
-    return row_major_result(out)
-
-
-# --- book/chapters/16b_reductions.md:836
-def _count(self, dim) -> int:
-    if dim is None or self.ndim == 0:  # a 0-d input's dim 0 (or -1) holds its one element
-        return self.numel()
-    return math.prod(self.shape[d] for d in dim)
-
-
-def _var_backward(g, self, dim, correction, keepdim):
-    dof = _count(self, dim) - _correction(correction)
-    if dim is None or self.ndim == 0:
-        if dof <= 0:
-            return (g * _inf_or_nan(self),)
-        return (mul_scalar(g, 2.0 / dof) * (self - self.mean()),)
-    g = _unsqueezed(g, dim, self.ndim, keepdim)
-    scale = 2.0 / dof if dof else math.inf
-    return (mul_scalar(g, scale) * (self - self.mean(dim, keepdim=True)),)
-
-
-def _inf_or_nan(self):
-    from refgrad._dtype import get_default_dtype
-
-    data = self._data
-    mean = data.sum() / data.size if data.size else 0.0
-    # torch's where of two numbers: the default dtype, which the product then takes
-    return make_tensor(np.where(data == mean, np.nan, np.inf).astype(get_default_dtype().numpy))
-
-
-def _std_backward(g, self, result, dim, correction, keepdim):
-    kept = (g / mul_scalar(result, 2)).masked_fill(result == 0, 0)
-    return _var_backward(kept, self, dim, correction, keepdim)
-
-
-# --- book/chapters/16b_reductions.md:869
-VAR = register(Op(
-    "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
-    saves=(("self", ("self",)),),
-))
-STD = register(Op(
-    "std", "StdBackward0", ("self",), forward=_std, backward=_std_backward,
-    saves=(("self", ("self",)), ("result", ("self",))),
-))
-
-
-# --- book/chapters/16b_reductions.md:896
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -118,7 +44,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:934
+# --- book/chapters/16b_reductions.md:960
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -139,7 +65,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:966
+# --- book/chapters/16b_reductions.md:992
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     size = self.abs().pow_(p - 2 if p >= 2 else p - 1)
@@ -161,7 +87,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1017
+# --- book/chapters/16b_reductions.md:1043
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -197,57 +123,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1062
-_UNSET = object()  # an argument that was not given; None may be given
-
-
-def var(input, dim=_UNSET, unbiased=_UNSET, keepdim=False, *, correction=_UNSET):
-    return _spread(VAR, input, dim, unbiased, keepdim, correction)
-
-
-def std(input, dim=_UNSET, unbiased=_UNSET, keepdim=False, *, correction=_UNSET):
-    return _spread(STD, input, dim, unbiased, keepdim, correction)
-
-
-def _spread(row, input, dim, unbiased, keepdim, correction):
-    if not input.dtype.is_floating_point:
-        raise RuntimeError("std and var only support floating point and complex dtypes")
-    if isinstance(dim, bool):  # var(True): the spelling with unbiased alone
-        dim, unbiased = _UNSET, dim
-    if correction is _UNSET:
-        correction = _chosen_correction(dim, unbiased)
-    elif unbiased is not _UNSET:
-        raise TypeError(f"{row.name}() takes unbiased or correction, not both")
-    dim = None if dim is _UNSET or dim is None else dim_tuple(dim, input.ndim)
-    _warn_without_freedom(row.name, input, dim, correction)
-    return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
-
-
-# --- book/chapters/16b_reductions.md:1089
-def _chosen_correction(dim, unbiased):
-    """The correction a spelling without ``correction=`` shows."""
-    if unbiased is not _UNSET:
-        return int(bool(unbiased))
-    return None if dim is _UNSET else 1
-
-
-def _warn_without_freedom(name, input, dim, correction) -> None:
-    axes = _axes(dim, input.ndim)
-    kept = 1 if axes is None else math.prod(
-        n for d, n in enumerate(input.shape) if d not in axes)
-    if input.numel() // max(kept, 1) - _correction(correction) <= 0:
-        import sys
-
-        from refgrad._warn_once import outside_refgrad
-
-        _, level = outside_refgrad(sys._getframe())  # the caller's line, however deep
-        warnings.warn(
-            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
-            "the reduction factor (input numel divided by output numel).", UserWarning,
-            stacklevel=level)
-
-
-# --- book/chapters/16b_reductions.md:1129
+# --- book/chapters/16b_reductions.md:1155
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -287,7 +163,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1175
+# --- book/chapters/16b_reductions.md:1201
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -331,7 +207,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1228
+# --- book/chapters/16b_reductions.md:1254
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

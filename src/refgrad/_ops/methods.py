@@ -24,6 +24,7 @@ from refgrad._ops import (
     cumulative,
     elementwise,
     fused,
+    gathering,
     indexing,
     inverses,
     linalg,
@@ -37,6 +38,7 @@ from refgrad._ops import (
     quantiles,
     rank_one,
     rearranging,
+    repeating,
     reshaping,
     rounding,
     scattering,
@@ -45,12 +47,14 @@ from refgrad._ops import (
     shaping,
     skipping_nan,
     slice_writes,
+    slicing,
     special,
     special_functions,
     statistics,
     subscripts,
     sums_and_stacks,
     tiling,
+    variances,
 )
 from refgrad._ops import functions as F
 from refgrad._ops import simple_functions as simple
@@ -69,11 +73,15 @@ METHODS = {
                 "minimum"),
     clamps: ("clamp", "clamp_min", "clamp_max", "clip"),
     statistics: ("mean", "max", "min", "prod", "logsumexp", "softmax", "log_softmax"),
-    measures: ("var", "std", "norm", "amax", "amin"),
+    measures: ("norm", "amax", "amin"),
+    variances: ("var", "std"),
     linalg: ("matmul", "mm", "dot", "bmm", "mv", "outer", "ger"),
     shaping: ("transpose", "t", "permute", "flatten", "contiguous", "is_contiguous"),
-    indexing: ("select", "narrow", "index_put"),
-    pieces: ("split", "chunk", "repeat", "gather", "index_select"),
+    indexing: ("index_put",),
+    slicing: ("select", "narrow"),
+    pieces: ("split", "chunk"),
+    repeating: ("repeat",),
+    gathering: ("gather", "index_select"),
     rounding: ("floor_divide", "remainder", "fmod", "true_divide", "float_power",
                "float_power_"),
     bits: ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
@@ -110,7 +118,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1284
+# --- book/chapters/16_functions.md:1292
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -231,7 +239,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1411
+# --- book/chapters/16_functions.md:1419
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

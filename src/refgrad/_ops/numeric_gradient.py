@@ -12,7 +12,7 @@ from refgrad._tensor_values import wrap_dim
 def _part(t, d, start, end=None):
     """``t``'s slice from ``start`` to ``end`` along ``d``, counted from the end if negative."""
     from refgrad._ops.dispatch import call
-    from refgrad._ops.indexing import SLICE
+    from refgrad._ops.slicing import SLICE
 
     size = t.shape[d]
     start = start + size if start < 0 else start

@@ -12,18 +12,14 @@ from refgrad._backend import overlaps
 from refgrad._ops import simple_functions
 from refgrad._ops.inplace_methods import OUT_OF_PLACE
 from refgrad._ops.input_overlaps import check_out_inputs
-from refgrad._ops.out_rules import (
-    BUMPS,
+from refgrad._ops.out_dtype_rules import (
     DTYPE_BEFORE_SHARED,
-    KERNELS,
-    SHARED_OUT_TAKEN,
-    outs_given,
     refuse_dtypes,
     refuse_given_dtype,
-    refuse_grad,
     refuse_input,
-    resizes,
 )
+from refgrad._ops.out_grad_rules import refuse_grad
+from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given, resizes
 from refgrad._ops.write_checks import OVERLAP, bump, resize_out
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import dual_levels, state, switched_on

@@ -2,210 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3235
-"""What torch checks when a function writes into out=: small tables, probed on torch."""
+# --- book/chapters/26_inplace.md:3505
+"""What an out= may be, how often torch warns resizing it, and whose checks a function
+takes: small tables, probed on torch."""
 
 from refgrad._c_names import c_type_name
-from refgrad._dtype import C_TYPE_NAMES
-from refgrad._ops.write_checks import LEAF, OUT_NEEDS_GRAD, _can_cast, check_cast
-from refgrad._signatures import dtype_argument
-from refgrad._tensor import Tensor, held_grad_fn
-from refgrad._typename import LEGACY
+from refgrad._tensor import Tensor
 
-# The name torch's refusal of grad uses, where it is not the function's own.
-GRAD_NAMES = {
-    **dict.fromkeys(("concat", "concatenate", "hstack", "vstack", "row_stack", "dstack",
-                     "column_stack"), "cat"),
-    **dict.fromkeys(("outer", "ger", "kron", "multiply"), "mul"),
-    **dict.fromkeys(("divide", "true_divide"), "div"),
-    **dict.fromkeys(("square", "float_power"), "pow"),
-    **{name: "a" + name[3:] for name in ("arccos", "arccosh", "arcsin", "arcsinh", "arctan",
-                                         "arctan2", "arctanh")},
-    "absolute": "abs", "negative": "neg", "clip": "clamp", "fix": "trunc", "diff": "sub",
-    "subtract": "sub", "msort": "sort", "nanmean": "nansum", "take_along_dim": "gather",
-    "matrix_power": "matmul", "cross": "linalg_cross", "norm": "linalg_vector_norm",
-    "inverse": "linalg_inv_ex",
-    **{name: "aten::" + name for name in (
-        "floor_divide", "heaviside", "softmax", "log_softmax", "slice_scatter", "bitwise_and",
-        "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "bitwise_not")},
-    "diag": "aten::diagonal_copy",
-}
-
-
-# --- book/chapters/26_inplace.md:3273
-# Kernels without a derivative: only an out that requires grad is refused.
-OUT_ONLY = frozenset(("floor_divide", "heaviside", "softmax", "log_softmax", "slice_scatter",
-                      "diag"))
-# Results without a gradient: nothing is refused, an out that requires grad included.
-UNCHECKED = frozenset(("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less",
-                       "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor",
-                       "logical_not", "histc", "all", "any", "argmax", "argmin", "isin",
-                       "isneginf", "isposinf", "signbit", "bucketize", "searchsorted",
-                       "nonzero"))
-# Composites of other functions: out is written by a copy, refused for a leaf as any is.
-LEAF_OUT = frozenset(("quantile", "nanquantile", "tensordot", "inner", "special_ndtr"))
-
-
-def refuse_grad(name: str, args: tuple, kwargs: dict, outs: tuple) -> None:
-    """torch's refusal of a write into ``outs`` with grad mode on."""
-    if name in UNCHECKED:
-        return
-    if name in LEAF_OUT:
-        if any(o._requires_grad and held_grad_fn(o) is None for o in outs):
-            raise RuntimeError(LEAF)
-        return
-    given = outs if name in OUT_ONLY else (*outs, *args, *kwargs.values())
-    if any(_requires_grad(a) for a in given):
-        raise RuntimeError(OUT_NEEDS_GRAD.format(GRAD_NAMES.get(name, name)))
-
-
-def _requires_grad(a) -> bool:
-    if isinstance(a, list | tuple):  # cat's and stack's tensors
-        return any(isinstance(t, Tensor) and t._requires_grad for t in a)
-    return isinstance(a, Tensor) and a._requires_grad
-
-
-# --- book/chapters/26_inplace.md:3312
-_FOUND = "Found dtype {out} but expected {result}"
-_C_NAMES = "Expected out tensor to have dtype {result_c}, but got {out_c} instead"
-_SAME = "{name}(): self and result must have the same scalar type"
-_TENSORDOT = ("tensordot: Expected the output tensor to have dtype {result}, but got an "
-              "output tensor with dtype {out}")
-_SEARCHED = ("torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) "
-             "or Long(int64) depending on whether out_int32 flag is True, but we got output "
-             "tensor's dtype {out} and out_int32 flag is {flag}")
-
-
-# --- book/chapters/26_inplace.md:3327
-EXACT = {  # name: torch's refusal of an out of another dtype than the result's
-    **dict.fromkeys(("abs", "absolute", "neg", "negative", "ceil", "floor", "trunc", "fix",
-                     "frac", "round", "sign", "sgn", "clamp", "clamp_min", "clamp_max", "clip",
-                     "hardshrink", "bitwise_not", "conj_physical"), _FOUND),
-    **dict.fromkeys(("mm", "bmm", "matmul", "addmm", "addmv", "baddbmm", "cross", "inverse",
-                     "matrix_power", "norm", "renorm", "gather", "take_along_dim", "scatter",
-                     "scatter_add", "scatter_reduce", "index_reduce", "index_add", "index_copy",
-                     "softmax",
-                     "log_softmax", "tril", "triu", "diag", "slice_scatter", "msort",
-                     "argmax", "argmin", "isin", "argsort"), _C_NAMES),
-    **dict.fromkeys(("index_select", "masked_select"), _SAME),
-    **dict.fromkeys(("inner", "tensordot"), _TENSORDOT),
-    **dict.fromkeys(("bucketize", "searchsorted"), _SEARCHED),
-    **dict.fromkeys(("all", "any"), "{name} only supports bool tensor for result, got: {out}"),
-    **dict.fromkeys(("isneginf", "isposinf", "signbit"),
-                    "{name} does not support non-boolean outputs."),
-    **dict.fromkeys(("quantile", "nanquantile"),
-                    "quantile() out tensor must be same dtype as the input tensor"),
-    **dict.fromkeys(("amax", "amin"), "Expected the dtype for input and out to match, but "
-                                      "got {result} for input's dtype and {out} for out's dtype."),
-    **dict.fromkeys(("dot", "vdot"), "result dtype {out} does not match input dtype {result}"),
-    "addbmm": "self and mat2 must have the same dtype, but got {out} and {result}",
-    "mv": "addmv input tensors must have the same dtype, but got {out}, {result}, and {result}",
-    "where": "Expected out type to be {result} but got {out}",
-    "take": "take(): self and out expected to have the same dtype, but got self.dtype = "
-            "{result} and out.dtype = {out}",
-    "nan_to_num": "nan_to_num: dtype of out: {out} should be same as input: {result}",
-    "logcumsumexp": "expected scalar_type {result} but found {out}",
-    "float_power": "the output given to float_power has dtype {out} but the operation's "
-                   "result requires dtype {result}",
-    "heaviside": "heaviside is not yet implemented for tensors with different dtypes.",
-    "histc": "torch.histogram: input tensor and hist tensor should have the same dtype, but "
-             "got input {result_c} and hist {out_c}",
-    "nonzero": "nonzero: Expected out tensor to have scalar type Long but got scalar type{out}",
-    "narrow_copy": "Expected self.dtype() == output.dtype() to be true, but got false.  "
-                   "(Could this error message be improved?  If so, please report an "
-                   "enhancement request to PyTorch.)",
-}
-
-
-# --- book/chapters/26_inplace.md:3374
-_CAT = "torch.cat(): input types can't be cast to the desired output type {out}"
-_CASTABLE = ("{name}: Expected result to be safely castable from {result} dtype, but got "
-             "result with dtype {out}")
-_NANSUM = "\"nansum_cpu\" not implemented for '{out}'"
-CASTS = {  # name: (torch's exception, its message, which outs it refuses)
-    **{name: (TypeError, _CAT, "unsafe") for name in (
-        "cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack",
-        "column_stack")},
-    **{name: (RuntimeError, _CASTABLE, "unsafe") for name in (
-        "cholesky_inverse", "cholesky_solve", "matrix_power")},
-    **{name: (NotImplementedError, _NANSUM, "unsafe") for name in ("nansum", "nanmean")},
-    **{name: (NotImplementedError, f"\"{name}_out_cpu\" not implemented for 'Bool'", "bool")
-       for name in ("cumsum", "cumprod")},
-    **{name: (RuntimeError, "", "none") for name in ("sum", "prod")},
-    "logsumexp": (RuntimeError, "logsumexp(): Expected floating point type for result tensor, "
-                                "but got: {out}", "unsafe"),
-    "ldexp": (RuntimeError, "ldexp can't be cast to the desired output type {out}", "unsafe"),
-    # sic: torch names the result's dtype twice
-    "mvlgamma": (RuntimeError, "mvlgamma: result type {result} can't be cast to the desired "
-                               "output type {result}", "unsafe"),
-}
-
-
-# --- book/chapters/26_inplace.md:3405
-def refuse_dtype(name: str, out, result) -> None:
-    """torch's refusal of an ``out`` whose dtype does not take ``result``, if it refuses."""
-    have, want = out._data.dtype, result._data.dtype
-    if have == want:
-        return
-    if name in CASTS:
-        kind, message, refused = CASTS[name]
-        unsafe = not _can_cast(want, have)
-        if refused == "unsafe" and unsafe or refused == "bool" and have.name == "bool":
-            raise kind(message.format(**_words(name, out, result)))
-    elif name not in EXACT:
-        check_cast(out, result.dtype)
-    if name in EXACT and not (name in ("all", "any") and have.name == "uint8"):
-        raise RuntimeError(EXACT[name].format(**_words(name, out, result)))
-
-
-def _words(name: str, out, result) -> dict:
-    """What torch's messages say of the two dtypes, in each of its ways of saying it."""
-    have, want = out._data.dtype, result._data.dtype
-    return {"name": name, "out": LEGACY[out.dtype], "result": LEGACY[result.dtype],
-            "out_c": C_TYPE_NAMES[have.name], "result_c": C_TYPE_NAMES[want.name],
-            "out_type": f"torch.{LEGACY[out.dtype]}Tensor",
-            "result_type": f"torch.{LEGACY[result.dtype]}Tensor", "flag": want.name == "int32"}
-
-
-# --- book/chapters/26_inplace.md:3443
-_PROVIDED = "nansum: provided dtype must match dtype of result. Got {out} and {result}."
-GIVEN_DTYPE = {  # name: (torch's refusal, whether the function's own checks come first)
-    **dict.fromkeys(("sum", "mean", "prod", "cumsum", "cumprod"), (_C_NAMES, True)),
-    "nansum": (_PROVIDED, False), "nanmean": (_PROVIDED, True),
-}
-DTYPE_BEFORE_SHARED = frozenset(("softmax", "log_softmax"))
-
-
-def refuse_input(name: str, args: tuple, kwargs: dict) -> None:
-    """What torch refuses of the input itself, before anything else, when out= is given."""
-    if name == "nanmean" and not _floating(args, kwargs):
-        raise RuntimeError("nanmean(): integral types and 'Bool' are not supported for "
-                           "nanmean, even for empty tensors.")
-
-
-def _floating(args: tuple, kwargs: dict) -> bool:
-    input = args[0] if args else kwargs.get("input")
-    return not isinstance(input, Tensor) or input.dtype.is_floating_point
-
-
-def refuse_given_dtype(name: str, args: tuple, kwargs: dict, outs: tuple, call) -> None:
-    """torch's refusal of an ``out`` of another dtype than the ``dtype=`` given to ``name``."""
-    if name not in GIVEN_DTYPE or kwargs.get("dtype") is None:
-        return
-    dtype, out = dtype_argument(kwargs["dtype"], name), outs[0]
-    if dtype is None or out.dtype is dtype:
-        return
-    if name == "nansum" and not _floating(args, kwargs):
-        name = "sum"  # torch's nansum of integers is sum
-    message, checked_first = GIVEN_DTYPE[name]
-    if checked_first:
-        call()  # raises the function's own errors first, such as a dimension out of range
-    raise RuntimeError(message.format(
-        out=LEGACY[out.dtype], result=LEGACY[dtype], out_c=C_TYPE_NAMES[str(out.dtype)[6:]],
-        result_c=C_TYPE_NAMES[str(dtype)[6:]]))
-
-
-# --- book/chapters/26_inplace.md:3495
 ONE_RESIZE = frozenset((
     "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
     "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "cat", "concat",
@@ -236,7 +39,7 @@ def resizes(name: str, cast: bool) -> int:
     return 0 if name in SILENT else 2 if cast and name not in ONE_RESIZE else 1
 
 
-# --- book/chapters/26_inplace.md:3538
+# --- book/chapters/26_inplace.md:3554
 def outs_given(name: str, out, returns) -> tuple:
     """The tensors ``out`` names, or torch's TypeError for an out of the wrong kind."""
     if isinstance(out, Tensor):
@@ -249,70 +52,14 @@ def outs_given(name: str, out, returns) -> tuple:
     return tuple(out)
 
 
-_PAIR = ((0, _C_NAMES), (1, _C_NAMES))
-_MEDIAN = ((1, "Expected tensor for argument #1 'indices' to have scalar type Long; but got "
-               "{out_type} instead (while checking arguments for median)"),
-           (0, "Expected tensor for 'values' to have the same type as tensor for argument #2 "
-               "'self'; but type {out_type} does not equal {result_type} (while checking "
-               "arguments for median)"))
-TUPLE_CHECKS = {  # name: (which result, torch's refusal of its out's dtype), in torch's order
-    **dict.fromkeys(("max", "min", "sort", "topk", "aminmax", "slogdet"), _PAIR),
-    **dict.fromkeys(("cummax", "cummin"), ((0, EXACT["logcumsumexp"]),
-                                           (1, EXACT["logcumsumexp"]))),
-    **dict.fromkeys(("median", "nanmedian"), _MEDIAN),
-    "kthvalue": ((0, "output values must be of same type as input"),
-                 (1, "output indices must be of scalar type Long")),
-    "mode": ((0, "expected scalar type '{result}' but got '{out}' for values output"),
-             (1, "expected scalar type '{result}' but got '{out}' for indices output")),
-}
-GRAD_NAMES.update(slogdet="_linalg_slogdet", argsort="sort")
-
-
-def refuse_dtypes(name: str, outs: tuple, results: tuple) -> None:
-    """torch's refusal of the outs whose dtypes do not take the results."""
-    if not isinstance(results[0], Tensor):  # one tensor given for several results
-        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not Tensor")
-    if len(outs) == 1:
-        return refuse_dtype(name, outs[0], results[0])
-    for i, message in TUPLE_CHECKS[name]:
-        if outs[i]._data.dtype != results[i]._data.dtype:
-            raise RuntimeError(message.format(**_words(name, outs[i], results[i])))
-
-
-# --- book/chapters/26_inplace.md:3748
+# --- book/chapters/26_inplace.md:3768
 KERNELS.update(linalg_inv="inverse", linalg_cross="cross", linalg_vector_norm="norm",
                linalg_matrix_power="matrix_power")
-GRAD_NAMES.update(linalg_cholesky="linalg_cholesky_ex", linalg_det="_linalg_det",
-                  linalg_eigvalsh="_linalg_eigh", linalg_solve="_linalg_solve_ex",
-                  linalg_svdvals="_linalg_svd", linalg_multi_dot="mm", linalg_vecdot="vdot",
-                  linalg_matrix_rank="sum")
-EXACT.update({
-    **dict.fromkeys(("linalg_cholesky", "linalg_det", "linalg_eigvalsh", "linalg_solve",
-                     "linalg_svdvals"), _C_NAMES),
-    "linalg_multi_dot": "multi_dot(): expected out tensor to have dtype {result_c} but got "
-                        "{out_c}",
-    "linalg_matrix_norm": "linalg.matrix_norm expected out tensor dtype {result} but got: {out}",
-    "linalg_norm": "linalg.norm expected out tensor dtype {result} but got: {out}",
-    "linalg_vecdot": "linalg.vecdot: Expected out of dtype{result} but found {out}",
-    "linalg_solve_triangular": "expected scalar type {result} but found {out}",
-})
-_SAFELY = ("{}: Expected result to be safely castable from {{result}} dtype, but got result "
-           "with dtype {{out}}")
-CASTS.update({f"linalg_{name}": (RuntimeError, _SAFELY.format(said), "unsafe") for name, said in (
-    ("cond", "linalg.cond"), ("pinv", "linalg.pinv"), ("tensorinv", "tensorinv"),
-    ("tensorsolve", "tensorsolve"))})
-CASTS["linalg_matrix_rank"] = (RuntimeError, _SAFELY.format("torch.linalg.matrix_rank"), "bool")
-LEAF_OUT = LEAF_OUT | {"linalg_" + name for name in ("cond", "matrix_norm", "norm",
-                                                     "tensorinv", "tensorsolve")}
-OUT_ONLY = OUT_ONLY | {"linalg_matrix_rank"}
+ONE_RESIZE = ONE_RESIZE | {"linalg_" + name for name in ("cond", "pinv", "tensorinv",
+                                                         "tensorsolve", "matrix_rank")}
 # The factorizations of several results: each out in its result's dtype, checked in order.
-_SEVERAL = {  # name: (its refusal of grad, how many results)
+SEVERAL_RESULTS = {  # name: (its refusal of grad, how many results)
     "cholesky_ex": ("linalg_cholesky_ex", 2), "eigh": ("_linalg_eigh", 2),
     "inv_ex": ("linalg_inv_ex", 2), "lu": ("linalg_lu", 3), "qr": ("linalg_qr", 2),
     "lu_factor": ("linalg_lu_factor_ex", 2), "lu_factor_ex": ("linalg_lu_factor_ex", 3),
     "slogdet": ("_linalg_slogdet", 2), "svd": ("_linalg_svd", 3)}
-GRAD_NAMES.update({"linalg_" + name: said for name, (said, _) in _SEVERAL.items()})
-TUPLE_CHECKS.update({"linalg_" + name: tuple((i, _C_NAMES) for i in range(count))
-                     for name, (_, count) in _SEVERAL.items()})
-ONE_RESIZE = ONE_RESIZE | {"linalg_" + name for name in ("cond", "pinv", "tensorinv",
-                                                         "tensorsolve", "matrix_rank")}

@@ -12,7 +12,7 @@ from refgrad import _dtype
 from refgrad._c_names import c_type_name
 from refgrad._ops.arithmetic import BOTH_WANTED, _last_first, floating, mul_scalar
 from refgrad._ops.dispatch import call
-from refgrad._ops.elementwise import _as_floats
+from refgrad._ops.elementwise_rows import _as_floats
 from refgrad._ops.pointwise import _zeros_like
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register

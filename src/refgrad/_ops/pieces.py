@@ -2,14 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1115
-"""Rows that cut a tensor into views, tile it, or gather from it: split, repeat, gather."""
-
-import numpy as np
+# --- book/chapters/16d_indexing.md:1131
+"""Rows that cut a tensor into views, and their function forms: split and chunk."""
 
 from refgrad._arguments import Arguments
-from refgrad._backend import same_device
-from refgrad._c_names import c_type_name
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
@@ -37,7 +33,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:1151
+# --- book/chapters/16d_indexing.md:1163
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -52,89 +48,7 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1181
-def _tile(a, repeats):
-    from refgrad._ops.result_layout import row_major_result
-
-    # NumPy copies in the input's order when every count is 1: NOTE [Results written row-major]
-    return row_major_result(np.tile(a.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats))
-
-
-def _untile(g, repeats, self_sym_sizes):
-    """Sum the copies back, in torch's steps: leading dimensions one by one, then the rest."""
-    from refgrad._ops.indexing import zeros_as
-
-    if 0 in repeats:
-        return (zeros_as(g, self_sym_sizes),)
-    lead = len(repeats) - len(self_sym_sizes)
-    for _ in range(lead):
-        g = g.sum(0)
-    sizes, copies = [], []
-    for repeat, size in zip(repeats[lead:], self_sym_sizes):
-        if repeat != 1:  # the copies get a dimension of their own, summed away
-            sizes.append(repeat)
-            copies.append(len(sizes) - 1)
-        sizes.append(size)
-    return (g.reshape(sizes).sum(copies) if copies else g,)
-
-
-REPEAT = register(Op(
-    "repeat", "RepeatBackward0", ("self",), forward=_tile, backward=_untile,
-    keeps=("self_sym_sizes",),
-))
-
-
-# --- book/chapters/16d_indexing.md:1227
-def index_key(index, dim):
-    """Each position's own coordinates, with the index's values along ``dim``."""
-    ones = (1,) * index.ndim
-    key = [np.arange(n, like=index).reshape(ones[:d] + (n,) + ones[d + 1:])
-           for d, n in enumerate(index.shape)]
-    key[dim] = index
-    return tuple(key)
-
-
-def _positions(index):
-    data = index._data.astype(np.int64)
-    return data.reshape(data.shape or (1,))  # a 0-d index gathers as one dimension
-
-
-def _gather(a, index, dim, sparse_grad):
-    flat = a.reshape(a.shape or (1,))
-    out = flat[index_key(_positions(index), dim % flat.ndim)].reshape(index._data.shape)
-    # NumPy lays a result out after the index (an expanded one, say); torch's is row-major
-    return out if out.flags.c_contiguous else out.copy()
-
-
-# --- book/chapters/16d_indexing.md:1250
-def added_at(g, positions, sizes, dim):
-    """Zeros of ``sizes``, with each element of ``g`` added at its position along ``dim``.
-
-    ``positions`` is an array of ``g``'s shape (at least 1-d) holding indices along ``dim``.
-    The sum is an accumulating ``index_put``, so it is recorded when a graph is made.
-    """
-    from refgrad._ops.indexing import index_put, zeros_as
-    from refgrad._tensor import make_tensor
-
-    whole = tuple(sizes) or (1,)
-    key = [make_tensor(k) for k in index_key(positions, dim % len(whole))]
-    out = index_put(zeros_as(g, whole), key, g.reshape(positions.shape), True)
-    return out.reshape(tuple(sizes))
-
-
-def _scatter_add(g, index, self, dim, sparse_grad):
-    from refgrad._ops.indexing import written, zeros_as
-
-    return (written(zeros_as(g, self.shape).scatter_add(dim, index, g)),)
-
-
-GATHER = register(Op(
-    "gather", "GatherBackward0", ("self",), forward=_gather, backward=_scatter_add,
-    saves=(("index", ("self",)), ("self", ("self",))),
-))
-
-
-# --- book/chapters/16d_indexing.md:1299
+# --- book/chapters/16d_indexing.md:1329
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -184,7 +98,7 @@ def split_evenly(row, tensor, size, dim):
     return _call(row, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:1350
+# --- book/chapters/16d_indexing.md:1380
 def split_with_sizes(input, split_sizes, dim=0):
     if type(dim) is not int or not _plain_sizes(split_sizes):
         _, split_sizes, dim = _SIZES.read((input, split_sizes, dim), {})[0]
@@ -233,129 +147,3 @@ def chunk_with(even, sized, input, chunks, dim):
     if length == 0:
         return split_sized(sized, input, [0] * chunks, dim)
     return split_evenly(even, input, -(-length // int(chunks)), dim)  # chunks may be NumPy's
-
-
-# --- book/chapters/16d_indexing.md:1502
-def repeat(input, *repeats):
-    if not repeats:
-        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
-    if len(repeats) == 1 and isinstance(repeats[0], tuple | list):
-        repeats = tuple(repeats[0])
-    if len(repeats) < input.ndim:
-        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
-                           "of dimensions of tensor")
-    sizes = (1,) * (len(repeats) - input.ndim) + tuple(input.shape)
-    shape = [r * n for r, n in zip(repeats, sizes)]
-    for n in shape:
-        if n < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {shape}")
-    return _call(REPEAT, input, repeats=tuple(repeats))
-
-
-# --- book/chapters/16d_indexing.md:1526
-def gather(input, dim, index, *, sparse_grad=False):
-    from refgrad._tensor_values import wrap_dim
-
-    d = wrap_dim(dim, input.ndim)
-    if str(index.dtype) not in ("torch.int32", "torch.int64"):
-        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
-    if max(index.ndim, 1) != max(input.ndim, 1):
-        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
-    if sparse_grad:
-        raise NotImplementedError("refgrad has no sparse tensors: use sparse_grad=False")
-    if not same_device(index._data, input._data):
-        raise RuntimeError(
-            f"Expected all tensors to be on the same device, but got index is on {index.device}"
-            f", different from other tensors on {input.device} (when checking argument in "
-            "method wrapper_CUDA_gather)")
-    params = {"dim": dim, "index": index, "sparse_grad": sparse_grad}
-    try:
-        _check_index(input, index, d)
-    except RuntimeError:
-        from refgrad._ops.dispatch import before_refusal
-
-        before_refusal(GATHER, (input,), params)  # NOTE [Before the kernel refuses]
-        raise
-    return _call(GATHER, input, **params)
-
-
-def _check_index(input, index, dim) -> None:
-    for k, (i, n) in enumerate(zip(index.shape, input.shape)):
-        if k != dim and i > n:
-            raise RuntimeError(
-                f"Size does not match at dimension {k} expected index {list(index.shape)} to "
-                f"be no larger than self {list(input.shape)} apart from dimension {dim}")
-    length, values = input.shape[dim] if input.ndim else 1, index._data
-    outside = values[(values < 0) | (values >= length)]
-    if outside.size:
-        raise RuntimeError(
-            f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
-
-
-# --- book/chapters/16d_indexing.md:1583
-def _add_slices_back(g, index, dim, self_sym_sizes):
-    from refgrad._ops.indexing import written, zeros_as
-
-    if self_sym_sizes:  # torch's zeros with the slices added back: an IndexAddBackward0
-        return (written(zeros_as(g, self_sym_sizes).index_add(dim, index, g)),)
-    shape = list(g.shape) or [1]
-    d = dim % len(shape)
-    along = _positions(index).reshape([-1 if k == d else 1 for k in range(len(shape))])
-    return (added_at(g, np.broadcast_to(along, shape), self_sym_sizes, d),)
-
-
-def _select_slices(a, dim, index):
-    taken = np.take(a.reshape(a.shape or (1,)), _positions(index), axis=dim % max(a.ndim, 1))
-    return taken.reshape(a.shape) if a.ndim == 0 else taken  # a 0-d input stays 0-d
-
-
-INDEX_SELECT = register(Op(
-    "index_select", "IndexSelectBackward0", ("self",), forward=_select_slices,
-    backward=_add_slices_back, saves=(("index", ("self",)),), keeps=("self_sym_sizes",),
-))
-
-
-def index_select(input, dim, index):
-    from refgrad._tensor import Tensor
-    from refgrad._tensor_values import wrap_dim
-
-    if not isinstance(index, Tensor):
-        raise TypeError("index_select(): argument 'index' (position 2) must be Tensor, not "
-                        f"{c_type_name(type(index))}")
-    d = wrap_dim(dim, input.ndim)
-    if index.ndim > 1:
-        raise IndexError("index_select(): Index is supposed to be a vector")
-    if str(index.dtype) not in ("torch.int32", "torch.int64"):
-        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    try:
-        _check_selected(input, d, index)
-    except (IndexError, RuntimeError):
-        from refgrad._ops.dispatch import before_refusal
-
-        before_refusal(INDEX_SELECT, (input,), {"dim": dim, "index": index})
-        raise  # NOTE [Before the kernel refuses]
-    return _call(INDEX_SELECT, input, dim=dim, index=index)
-
-
-def _check_selected(input, d, index) -> None:
-    length, values = input.shape[d] if input.ndim else 1, index._data
-    if not input.ndim and values.size != 1:
-        raise RuntimeError("index_select(): Index to scalar can have only 1 value, got "
-                           f"{values.size} value(s)")
-    if not values.size:
-        return
-    empty = input.ndim > 1 and not input.numel()  # NOTE [Selecting from an empty tensor]
-    if empty and not length:
-        raise RuntimeError("index_select(): self indexing axis dim should be positive")
-    if values.min() < 0 or values.max() >= length:
-        if input.ndim > 1 and (d == 1 or empty):  # torch's words for these kernels
-            outside = values[(values < 0) | (values >= length)]
-            raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(outside[0])} "
-                               f"axis_dim={length}")
-        raise IndexError("index out of range in self")
-
-
-# NOTE [Selecting from an empty tensor]
-# torch's kernel treats an empty input of several dimensions on its own: no
-# index fits along a dimension of size 0, and an index outside any other is
-# reported in the words its dimension-1 kernel uses.

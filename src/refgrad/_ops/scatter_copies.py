@@ -9,7 +9,7 @@
 import numpy as np
 
 from refgrad._ops.dispatch import call
-from refgrad._ops.indexing import narrow_bounds, slice_backward
+from refgrad._ops.slicing import narrow_bounds, slice_backward
 from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
 
@@ -69,7 +69,7 @@ DIAGONAL_SCATTER = register(Op(
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:384
 def _sliced(t, dim, start, end, step):
-    from refgrad._ops.indexing import SLICE
+    from refgrad._ops.slicing import SLICE
 
     return call(SLICE, (t,), {"dim": dim, "start": start, "end": end, "step": step})
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from refgrad._backend import add_at
 from refgrad._ops.dispatch import call
-from refgrad._ops.pieces import index_key
+from refgrad._ops.gathering import index_key
 from refgrad._ops.putting import put
 from refgrad._ops.table import Op, register
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole

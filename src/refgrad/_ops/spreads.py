@@ -9,7 +9,7 @@
 import math
 import warnings
 
-from refgrad._ops import measures
+from refgrad._ops import reduced_axes, variances
 from refgrad._ops.dispatch import call
 from refgrad._ops.moments import moments
 from refgrad._ops.table import Op, register
@@ -19,15 +19,15 @@ def _moments(a, dim, correction, keepdim, root):
     """Both results from one pass of Welford's update, as torch's (chapter 16b)."""
     from refgrad._ops.result_layout import row_major_result
 
-    both = moments(a, measures._axes(dim, a.ndim), measures._correction(correction),
+    both = moments(a, reduced_axes._axes(dim, a.ndim), variances._correction(correction),
                    keepdim, root=root, welford=True)
     return tuple(row_major_result(r) for r in both)  # NOTE [Results written row-major]
 
 
 def _mean_part(g, self, dim, keepdim):
-    axes = measures._axes(dim, self.ndim)
+    axes = reduced_axes._axes(dim, self.ndim)
     count = self.numel() if axes is None else math.prod(self.shape[d] for d in axes)
-    spread = measures._unsqueezed(g, dim, self.ndim, keepdim).expand(tuple(self.shape))
+    spread = reduced_axes._unsqueezed(g, dim, self.ndim, keepdim).expand(tuple(self.shape))
     return spread / count
 
 
@@ -41,13 +41,13 @@ def _with_mean_part(spread, g, self, dim, keepdim):
 
 
 def _var_mean_backward(grads, self, dim, correction, keepdim):
-    spread = grads[0] if grads[0] is None else measures._var_backward(
+    spread = grads[0] if grads[0] is None else variances._var_backward(
         grads[0], self, dim, correction, keepdim)[0]
     return _with_mean_part(spread, grads[1], self, dim, keepdim)
 
 
 def _std_mean_backward(grads, self, result0, dim, correction, keepdim):
-    spread = grads[0] if grads[0] is None else measures._std_backward(
+    spread = grads[0] if grads[0] is None else variances._std_backward(
         grads[0], self, result0, dim, correction, keepdim)[0]
     return _with_mean_part(spread, grads[1], self, dim, keepdim)
 
@@ -66,13 +66,13 @@ STD_MEAN = register(Op(
 
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:974
-def var_mean(input, dim=measures._UNSET, unbiased=measures._UNSET, keepdim=False, *,
-             correction=measures._UNSET):
+def var_mean(input, dim=variances._UNSET, unbiased=variances._UNSET, keepdim=False, *,
+             correction=variances._UNSET):
     return _both(VAR_MEAN, input, dim, unbiased, keepdim, correction)
 
 
-def std_mean(input, dim=measures._UNSET, unbiased=measures._UNSET, keepdim=False, *,
-             correction=measures._UNSET):
+def std_mean(input, dim=variances._UNSET, unbiased=variances._UNSET, keepdim=False, *,
+             correction=variances._UNSET):
     return _both(STD_MEAN, input, dim, unbiased, keepdim, correction)
 
 
@@ -82,13 +82,13 @@ def _both(row, input, dim, unbiased, keepdim, correction):
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"{row.name} only support floating point and complex dtypes")
     if isinstance(dim, bool):  # std_mean(True): the spelling with unbiased alone
-        dim, unbiased = measures._UNSET, dim
-    if correction is measures._UNSET:
-        correction = measures._chosen_correction(dim, unbiased)
-    elif unbiased is not measures._UNSET:
+        dim, unbiased = variances._UNSET, dim
+    if correction is variances._UNSET:
+        correction = variances._chosen_correction(dim, unbiased)
+    elif unbiased is not variances._UNSET:
         raise TypeError(f"{row.name}() takes unbiased or correction, not both")
-    dim = None if dim is measures._UNSET or dim is None else dim_tuple(dim, input.ndim)
-    measures._warn_without_freedom(row.name, input, dim, correction)
+    dim = None if dim is variances._UNSET or dim is None else dim_tuple(dim, input.ndim)
+    variances._warn_without_freedom(row.name, input, dim, correction)
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 

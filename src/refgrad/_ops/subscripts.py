@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:832
+# --- book/chapters/16d_indexing.md:846
 """x[index]: the index read from left to right as views, then the tensor indices left."""
 
 import warnings
@@ -10,9 +10,10 @@ import warnings
 import numpy as np
 
 from refgrad._backend import same_device
-from refgrad._ops import indexing
+from refgrad._ops import indexing, slicing
 from refgrad._ops.index_tensors import check_mask, first_frame_outside, index_tensor
-from refgrad._ops.indexing import _call, select_at
+from refgrad._ops.indexing import _call
+from refgrad._ops.slicing import select_at
 
 INT64_MAX = 2**63 - 1
 
@@ -66,7 +67,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:947
+# --- book/chapters/16d_indexing.md:962
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -79,7 +80,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:961
+# --- book/chapters/16d_indexing.md:976
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -154,7 +155,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:1044
+# --- book/chapters/16d_indexing.md:1059
 ZERO_DIM_INDEX = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
     "in C++ to convert a 0-dim tensor to a number")
@@ -170,7 +171,7 @@ def refuse_on_zero_dim(index) -> None:
         raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
 
 
-# --- book/chapters/16d_indexing.md:1061
+# --- book/chapters/16d_indexing.md:1076
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)
@@ -180,7 +181,7 @@ def _apply_slice(t, dim, item, always):
                          "step must be greater than zero")
     if not always and start == 0 and step == 1 and end >= t.shape[dim]:
         return t
-    return _call(indexing.SLICE, t, dim=dim, start=start, end=end, step=step)
+    return _call(slicing.SLICE, t, dim=dim, start=start, end=end, step=step)
 
 
 def _finish(self, result, tensors):

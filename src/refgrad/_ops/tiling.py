@@ -128,7 +128,7 @@ def _check_cut_tensor(cuts) -> None:
 
 def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sections=None,
                  tensor_indices_or_sections=None):
-    from refgrad._ops.indexing import SLICE
+    from refgrad._ops.slicing import SLICE
     from refgrad._tensor import Tensor
 
     named = (indices_or_sections, indices, sections, tensor_indices_or_sections)

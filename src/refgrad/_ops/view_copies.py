@@ -7,7 +7,7 @@
 
 from dataclasses import replace
 
-from refgrad._ops import diagonal_view, indexing, pieces, shapes, shaping, strided, windows
+from refgrad._ops import diagonal_view, pieces, shapes, shaping, slicing, strided, windows
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import RESULT_WRITES, register
 
@@ -42,8 +42,8 @@ ALIAS_COPY = copy_row(shaping.ALIAS)
 AS_STRIDED_COPY = copy_row(strided.AS_STRIDED)
 EXPAND_COPY = copy_row(shapes.EXPAND)
 PERMUTE_COPY = copy_row(shaping.PERMUTE)
-SELECT_COPY = copy_row(indexing.SELECT)
-SLICE_COPY = copy_row(indexing.SLICE)
+SELECT_COPY = copy_row(slicing.SELECT)
+SLICE_COPY = copy_row(slicing.SLICE)
 SPLIT_COPY = copy_row(pieces.SPLIT)
 SPLIT_WITH_SIZES_COPY = copy_row(pieces.SPLIT_WITH_SIZES)
 SQUEEZE_COPY = copy_row(shaping.SQUEEZE)
@@ -98,7 +98,7 @@ def permute_copy(input, dims):
 
 
 def select_copy(input, dim, index):
-    _checked(indexing.select, input, dim, index)
+    _checked(slicing.select, input, dim, index)
     return call(SELECT_COPY, (input,), {"dim": dim, "index": index})
 
 

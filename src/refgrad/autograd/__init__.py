@@ -28,7 +28,7 @@ __all__ += [
 from refgrad.autograd import graph
 
 
-# --- book/chapters/11_saved.md:509
+# --- book/chapters/11_saved.md:531
 from refgrad.autograd._saved import SavedTensor
 
 

@@ -5,12 +5,16 @@
 # --- book/chapters/11_saved.md:35
 """SavedTensor: a value a node keeps for backward, with its version checked."""
 
-import re
-
 import numpy as np
 
 from refgrad._tensor import current_grad_fn, make_tensor
-from refgrad._typename import c_tensor_type_name, c_type_name
+from refgrad.autograd._modified_message import _modified_message
+from refgrad.autograd._saved_packing import (
+    _check_register,
+    _invoked_with,
+    pack_with_hooks,
+    unpack_with_hooks,
+)
 from refgrad.autograd._state import state, switched_on
 
 FREED = (
@@ -28,7 +32,7 @@ CANNOT_SAVE_INFERENCE = (
 )
 
 
-# --- book/chapters/11_saved.md:62
+# --- book/chapters/11_saved.md:66
 class SavedTensor:
     """One tensor kept by a node, checked against in-place changes when used."""
 
@@ -72,7 +76,7 @@ class SavedTensor:
         pack_with_hooks(self, alias if source is None else source, pack_hook, unpack_hook, alias)
 
 
-# --- book/chapters/11_saved.md:113
+# --- book/chapters/11_saved.md:117
 def _nothing_saved() -> SavedTensor:
     """What ``_raw_saved_<name>`` shows for a value the node did not keep."""
     saved = object.__new__(SavedTensor)
@@ -85,7 +89,7 @@ def _nothing_saved() -> SavedTensor:
 NOTHING_SAVED = _nothing_saved()
 
 
-# --- book/chapters/11_saved.md:132
+# --- book/chapters/11_saved.md:136
 DETACHED_IN_PLACE = (
     "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
     "This is not supported, please use out-of-place `.detach()` instead"
@@ -130,55 +134,7 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:221
-def _modified_message(saved: SavedTensor, node) -> str:
-    tensor = saved._original
-    # an output, or an in-place op's result on a view, kept as the view itself
-    as_output = tensor is None or _saved_output(saved, node)
-    producer = node if as_output else tensor._grad_fn
-    shape = list(tensor.shape if tensor is not None else saved._data.shape)
-    kind = c_tensor_type_name(tensor) if tensor is not None else _type_of_data(saved._data)
-    which = ""
-    if producer is not None:
-        # Backward0 goes, as does a custom Function's Backward; BackwardN keeps its N;
-        # C++ nodes keep their whole name.
-        op = re.sub(r"Backward(\d*)$", lambda m: m[1].lstrip("0"), producer.name())
-        which = f", which is output {saved._output_nr if as_output else 0} of {op},"
-    return (
-        "one of the variables needed for gradient computation has been modified by an "
-        f"inplace operation: [{kind} {shape}]{which} is at version {saved._counter.value}; "
-        f"expected version {saved._version} instead. Hint: {_hint()}"
-    )
-
-
-# NOTE [A saved input is output 0]
-# torch records a saved value's output number only for an output (or with
-# hooks, when it checks no version); a saved input names its current grad_fn
-# as "output 0" whatever its output_nr. refgrad says the same, though the
-# number it keeps is the tensor's own.
-def _saved_output(saved: SavedTensor, node) -> bool:
-    op = getattr(node, "op", None)
-    outputs = (op.outputs or ()) if op is not None else ()
-    return any(entry is saved and name in outputs
-               for (name, _), entry in zip(op.saves, node._saved)) if outputs else False
-
-
-def _hint() -> str:
-    from refgrad.autograd._anomaly import anomaly
-
-    if anomaly.enabled:  # the engine warns with the forward's stack: chapter "Anomaly detection"
-        return ("the backtrace further above shows the operation that failed to compute its "
-                "gradient. The variable in question was changed in there or anywhere later. "
-                "Good luck!")
-    return ("enable anomaly detection to find the operation that failed to compute its "
-            "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
-
-
-def _type_of_data(data) -> str:
-    return c_tensor_type_name(make_tensor(data))
-
-
-# --- book/chapters/11_saved.md:291
+# --- book/chapters/11_saved.md:305
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 
 
@@ -223,94 +179,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:361
-PACK_MODIFIED = (
-    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
-    "pack hook cannot be modified by in-place operations as this can lead to unexpected "
-    "side-effects. Please open an issue if you need to perform in-place operations on the "
-    "input to a pack hook."
-)
-
-
-def pack_with_hooks(saved: SavedTensor, tensor, pack_hook, unpack_hook, given=None) -> None:
-    """Hand ``tensor`` (or ``given``, its alias) to ``pack_hook``; keep what it returns."""
-    saved._grad_fn = None if saved._is_output else tensor._grad_fn
-    saved._requires_grad = saved._is_output or tensor._requires_grad
-    saved._accumulator = tensor._grad_accumulator if saved._grad_fn is None else None
-    version = saved._counter.value
-    enabled, state.grad_enabled = state.grad_enabled, False
-    try:
-        packed = pack_hook(tensor if given is None else given)
-    finally:
-        state.grad_enabled = enabled
-    if saved._counter.value != version:
-        raise RuntimeError(PACK_MODIFIED)
-    saved._packed, saved._unpack_hook = packed, unpack_hook
-    saved._original = saved._data = None
-
-
-# --- book/chapters/11_saved.md:399
-def unpack_with_hooks(saved: SavedTensor, node):
-    from refgrad._tensor import ONLY_FLOAT, Tensor
-
-    data = saved._unpack_hook(saved._packed)
-    if not isinstance(data, Tensor):
-        raise TypeError(
-            "Output of saved tensor unpack_hook expected to be a Tensor but got result of "
-            f"type {c_type_name(type(data))}"
-        )
-    grad_fn = node if saved._is_output else saved._grad_fn
-    if grad_fn is None and not saved._requires_grad:
-        return data
-    if grad_fn is None and data._data.dtype.kind not in "fc":  # a leaf that requires grad
-        raise RuntimeError(ONLY_FLOAT)
-    t = make_tensor(data._data, True, grad_fn, saved._output_nr)
-    t._version_counter = data._version_counter
-    if grad_fn is None:
-        t._grad_accumulator = saved._accumulator
-    return t
-
-
-# --- book/chapters/11_saved.md:425
-REGISTER_TWICE = (
-    "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
-    "one pair of hooks is allowed at a time."
-)
-REGISTER_FREED = (
-    "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate "
-    "values of the graph are freed when you call .backward() or autograd.grad(). Specify "
-    "retain_graph=True if you need to backward through the graph a second time or if you "
-    "need to access saved variables after calling backward."
-)
-REGISTER_ARGUMENTS = (
-    "register_hooks(): incompatible function arguments. The following argument types are "
-    "supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: collections.abc.Callable, "
-    "arg1: collections.abc.Callable) -> None\n\nInvoked with: "
-)
-
-
-def _invoked_with(saved: SavedTensor, args, kwargs) -> str:
-    """How pybind11 lists the arguments of a call it refused: positional, then keywords."""
-    given = "".join(f", {arg!r}" for arg in args)
-    if kwargs:
-        given += "; kwargs: " + ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
-    return f"{saved!r}{given}"
-
-
-def _check_register(saved: SavedTensor, args, kwargs) -> tuple:
-    # two callables, by position only: torch's binding names no parameters
-    if len(args) != 2 or kwargs or not all(callable(a) for a in args):
-        raise TypeError(REGISTER_ARGUMENTS + _invoked_with(saved, args, kwargs))
-    if saved._freed:
-        raise RuntimeError(REGISTER_FREED)
-    if saved._counter is None:
-        raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
-    if saved._unpack_hook is not None:
-        raise RuntimeError(REGISTER_TWICE)
-    return args
-
-
-# --- book/chapters/11_saved.md:529
+# --- book/chapters/11_saved.md:551
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "
