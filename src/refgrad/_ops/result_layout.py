@@ -97,12 +97,17 @@ def row_major_result(out):
 # Other kernels make their result with empty_like, or clone the input before
 # writing into it: the input's strides when it is dense, else dense ones in
 # its order (preserve_format). flip, sort, index_fill, put, hardtanh, prelu,
-# nan_to_num, deg2rad and rad2deg among them; isreal is ones_like.
+# nan_to_num, deg2rad and rad2deg among them; isreal is ones_like. A vector
+# of one element counts as dense whatever its stride, so it keeps it.
 def like_input_result(out, a):
     """``out``, or a copy of it laid out as preserve_format lays out one like ``a``."""
     if type(out) is not ndarray or out.ndim < 2:
-        return out
+        return moved_to(out, element_strides(a)) if _lone_element(out, a) else out
     return moved_to(out, preserved_strides(a.shape, element_strides(a)))
+
+
+def _lone_element(out, a) -> bool:
+    return type(out) is ndarray and out.shape == (1,) and a.ndim == 1
 
 
 # NOTE [Results in the suggested memory format]
@@ -120,7 +125,7 @@ def suggested_format_result(out, a, keep=False):
     return moved_to(out, format_strides(out.shape, suggest_memory_format(a.shape, steps)))
 
 
-# --- book/chapters/13_dispatch.md:1553
+# --- book/chapters/13_dispatch.md:1558
 # NOTE [Activation gradients laid out by TensorIterator]
 # The rows of F's activations compute their input's gradient with refgrad's
 # own ops, where torch runs one TensorIterator over (grad_output, self): a

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:192
+# --- book/chapters/15_sums_and_shapes.md:204
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
@@ -20,7 +20,31 @@ def _view_forward(a, shape):
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
         )
+    if 1 in out.shape and out.size and a.ndim and type(out) is ndarray:
+        step = a.itemsize  # NOTE [Strides of size-one dimensions]
+        strides = _torch_view_strides(a.shape, [s // step for s in a.strides], out.shape)
+        out = np.lib.stride_tricks.as_strided(out, out.shape, [s * step for s in strides])
     return out
+
+
+# NOTE [Strides of size-one dimensions]
+# The input's dimensions are taken from the last in chunks, each chunk a run
+# whose strides follow from one another; the new dimensions that make up a
+# chunk, and any of size 1 met on the way, get strides counted up from the
+# chunk's innermost stride, as torch's view does.
+def _torch_view_strides(old, old_strides, new) -> tuple:
+    strides, place = [0] * len(new), len(new) - 1
+    base, chunk, made = old_strides[-1], 1, 1
+    for d in range(len(old) - 1, -1, -1):
+        chunk *= old[d]
+        if d == 0 or (old[d - 1] != 1 and old_strides[d - 1] != chunk * base):
+            while place >= 0 and (made < chunk or new[place] == 1):
+                strides[place] = made * base
+                made *= new[place]
+                place -= 1
+            if d:
+                base, chunk, made = old_strides[d - 1], 1, 1
+    return tuple(strides)
 
 
 VIEW = register(Op(
@@ -35,7 +59,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:240
+# --- book/chapters/15_sums_and_shapes.md:276
 OVERFLOW = "numel: integer multiplication overflow"
 
 
@@ -77,7 +101,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:301
+# --- book/chapters/15_sums_and_shapes.md:337
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:
@@ -108,7 +132,7 @@ def leading_strides(sizes, step) -> tuple:
     return tuple(strides[::-1])
 
 
-# --- book/chapters/15_sums_and_shapes.md:369
+# --- book/chapters/15_sums_and_shapes.md:405
 # NOTE [Unsqueeze keeps every stride]
 # torch's new stride is the size times the stride of the dimension it goes
 # before (1 at the end), and the old strides stay. NumPy counts an empty
@@ -222,7 +246,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:529
+# --- book/chapters/15_sums_and_shapes.md:565
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 

@@ -172,7 +172,7 @@ def reshape_copy(input, shape):
     """What reshape does when no view has the shape: copy, then view the copy."""
     from refgrad._ops.simple_functions import clone
 
-    return unsafe_view(clone(input), shape)
+    return unsafe_view(clone(input, memory_format=contiguous_format), shape)  # row-major
 
 
 def is_contiguous(input, *refused, memory_format=contiguous_format) -> bool:

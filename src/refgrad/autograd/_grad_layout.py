@@ -27,8 +27,8 @@ def _laid_out_like(data, leaf):
 def _obeys_layout(grad, variable) -> bool:
     data, leaf = grad._data, variable._data
     if data.flags.c_contiguous and leaf.flags.c_contiguous:  # the common case, asked first
-        if leaf.size or type(leaf) is not ndarray:
-            return True
+        if leaf.size or type(leaf) is not ndarray:  # a zero stride, only where a size is 1,
+            return 0 not in data.strides  # is an expanded dimension: the contract is broken
         return all(g == s for n, g, s in zip(
             leaf.shape, element_strides(data), element_strides(leaf)) if n != 1)
     if not _dense(leaf):

@@ -1,0 +1,73 @@
+"""Strides of dimensions of size 1, where the memory allows any stride and torch picks one.
+
+A view gives a new dimension of size 1 the stride its place in a contiguous
+chunk would have; a copy laid out like its input keeps a lone element's stride
+(torch counts a vector of one element as dense); reshape's copy is row-major;
+and a leaf copies a gradient whose dimension of size 1 has a zero stride.
+"""
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+
+def _inputs():
+    a = torch.arange(20.0)
+    return [a[::5][:1], torch.zeros(()).expand(1), a.view(4, 5)[:, :1], a.view(4, 5)[:1, ::2],
+            a.view(2, 2, 5)[:, :1, ::5], torch.zeros(()).expand(3, 1), a.view(4, 5).t()[:1]]
+
+
+SHAPES = [(1, 1), (-1,), (1, -1), (-1, 1), (1, 1, -1), (-1, 1, 1)]
+
+
+@pytest.mark.parametrize("index", range(7))
+def test_views_give_torchs_strides_to_dimensions_of_size_one(index):
+    t = _inputs()[index]
+    strides = []
+    for shape in SHAPES:
+        try:
+            strides.append(t.view(*shape).stride())
+        except RuntimeError:
+            strides.append(None)
+    expected = {
+        0: [(5, 5), (5,), (5, 5), (5, 5), (5, 5, 5), (5, 5, 5)],
+        1: [(0, 0), (0,), (0, 0), (0, 0), (0, 0, 0), (0, 0, 0)],
+        2: [None, (5,), (20, 5), (5, 1), (20, 20, 5), (5, 1, 1)],
+        3: [None, (2,), (6, 2), (2, 2), (6, 6, 2), (2, 2, 2)],
+        4: [None, (10,), (20, 10), (10, 5), (20, 20, 10), (10, 5, 5)],
+        6: [None, (5,), (20, 5), (5, 5), (20, 20, 5), (5, 5, 5)],
+    }
+    if index in expected:
+        assert strides == expected[index]
+    if strides[3] is not None:  # a reshape that can view, views
+        assert t.reshape(-1, 1).stride() == strides[3]
+
+
+def test_a_reshape_that_must_copy_copies_row_major():
+    t = torch.arange(48.0).view(2, 3, 4, 2)[..., 0].permute(2, 0, 1)[:, :, ::2]
+    assert t.reshape(4, 4, 1).stride() == (4, 1, 1)
+    assert t.reshape(4, 4, 1).grad_fn is None
+
+
+OPS = {
+    "prelu": lambda a: F.prelu(a, torch.tensor([0.1])), "flip": lambda a: a.flip(0),
+    "rad2deg": torch.rad2deg, "hardtanh": F.hardtanh, "nan_to_num": torch.nan_to_num,
+    "sort": lambda a: a.sort(0)[0], "put": lambda a: a.put(torch.tensor([0]),
+                                                             torch.tensor([2.0])),
+    "index_put": lambda a: a.index_put((torch.tensor([0]),), torch.tensor(1.0)),
+    "neg": torch.neg, "round": torch.round,
+}
+KEEPS = {"prelu", "flip", "rad2deg", "hardtanh", "nan_to_num", "sort", "put", "index_put"}
+
+
+@pytest.mark.parametrize("name", OPS)
+def test_a_lone_element_keeps_its_stride_in_a_copy_like_it(name):
+    for t, stride in ((torch.arange(10.0)[::5][:1], 5), (torch.zeros(()).expand(1), 0)):
+        assert OPS[name](t).stride() == ((stride,) if name in KEEPS else (1,))
+
+
+@pytest.mark.parametrize("shape", [(1,), (1, 1)])
+def test_logsigmoid_of_one_element_copies_its_expanded_gradient(shape):
+    x = torch.ones(*shape, dtype=torch.float64, requires_grad=True)
+    F.logsigmoid(x).sum().backward()
+    assert (x.grad.stride(), x.grad._version) == ((1,) * len(shape), 1)
