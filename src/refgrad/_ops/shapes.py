@@ -20,6 +20,11 @@ def _view_forward(a, shape):
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
         )
+    return with_torch_strides(out, a)
+
+
+def with_torch_strides(out, a):
+    """``out``, a view of ``a`` NumPy reshaped, with the strides torch's view would give it."""
     if 1 in out.shape and out.size and a.ndim and type(out) is ndarray:
         step = a.itemsize  # NOTE [Strides of size-one dimensions]
         strides = _torch_view_strides(a.shape, [s // step for s in a.strides], out.shape)
@@ -59,7 +64,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:276
+# --- book/chapters/15_sums_and_shapes.md:281
 OVERFLOW = "numel: integer multiplication overflow"
 
 
@@ -101,7 +106,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:337
+# --- book/chapters/15_sums_and_shapes.md:342
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:
@@ -132,7 +137,7 @@ def leading_strides(sizes, step) -> tuple:
     return tuple(strides[::-1])
 
 
-# --- book/chapters/15_sums_and_shapes.md:405
+# --- book/chapters/15_sums_and_shapes.md:410
 # NOTE [Unsqueeze keeps every stride]
 # torch's new stride is the size times the stride of the dimension it goes
 # before (1 at the end), and the old strides stay. NumPy counts an empty
@@ -246,7 +251,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:565
+# --- book/chapters/15_sums_and_shapes.md:570
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 

@@ -15,7 +15,7 @@ from refgrad._memory_formats import (
 )
 from refgrad._method_counts import keywords_only
 from refgrad._ops.result_layout import row_major_result
-from refgrad._ops.shapes import unsqueeze_to
+from refgrad._ops.shapes import unsqueeze_to, with_torch_strides
 from refgrad._ops.table import Op, register
 from refgrad.autograd._state import dual_levels, state, switched_on
 
@@ -48,7 +48,7 @@ ALIAS = register(Op(
 ))
 UNSAFE_VIEW = register(Op(
     "_unsafe_view", "UnsafeViewBackward0", ("self",),
-    forward=lambda a, size: np.reshape(a, size),
+    forward=lambda a, size: with_torch_strides(np.reshape(a, size), a),
     backward=lambda g, size, self_sym_sizes: (g.reshape(self_sym_sizes),),
     keeps=("self_sym_sizes",), hides=("size",),
 ))
