@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1103
+# --- book/chapters/05_creation.md:1148
 """rand, randn and randint: tensors drawn from the default generator or a given one."""
 
 import warnings
@@ -17,6 +17,7 @@ from refgrad._from_data import _finish, check_pinnable
 from refgrad._generator import default_generator
 from refgrad._sampling import integers, laid_out, normal, uniform
 from refgrad._tensor import Tensor
+from refgrad.autograd._state import state, switched_on
 
 
 def _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
@@ -60,6 +61,13 @@ def _drawing(name: str, kernel: str, draw):
                 requires_grad=False, layout=None, pin_memory=False, laid_as=None):
         size = _draw_size(name, sizes, size, {"generator": generator, "dtype": dtype,
                                               "device": device, "requires_grad": requires_grad})
+        if laid_as is None and switched_on.dispatch_modes and state.dispatch_modes:
+            from refgrad.utils._factory_modes import sized_to_a_mode
+
+            overload = "default" if generator is None else "generator"
+            return sized_to_a_mode(f"{name}.{overload}", factory, size, requires_grad,
+                                   generator=generator, dtype=dtype, layout=layout,
+                                   device=device, pin_memory=pin_memory)
         return _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
                        pin_memory, laid_as)
 
@@ -132,7 +140,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad,
     return _finish(values.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1253
+# --- book/chapters/05_creation.md:1306
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):
