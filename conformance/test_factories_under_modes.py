@@ -1,0 +1,167 @@
+"""Black-box tests: factories (ones, zeros, empty, full, arange, rand, randn, eye, linspace,
+logspace, the _like and new_ factories, torch.tensor) reach a dispatch mode as one aten op
+each, with the arguments torch binds them to, and what the mode gives back is the factory's
+result, requires_grad set on it. The same assertions run on torch.
+"""
+
+import pytest
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from conformance._support import recording_mode
+
+Names = recording_mode()
+CPU = {"device": "cpu", "pin_memory": False}
+
+
+def _shown(value):
+    """A value as the tests compare it: tensors and generators by kind, devices by name."""
+    if isinstance(value, torch.Tensor):
+        return "T"
+    if isinstance(value, torch.Generator):
+        return "G"
+    if isinstance(value, torch.device):
+        return str(value)
+    if isinstance(value, list | tuple):
+        return type(value)(_shown(v) for v in value)
+    return value
+
+
+class Calls(TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        self.seen.append((str(func), _shown(args), {k: _shown(v) for k, v in kwargs.items()}))
+        return func(*args, **kwargs)
+
+
+X, G = (lambda: torch.ones(2, 3)), (lambda: torch.Generator())
+CASES = [
+    (lambda x, g: torch.ones(3), "aten.ones.default", ([3],), CPU),
+    (lambda x, g: torch.ones(2, 3, dtype=torch.float64), "aten.ones.default", ([2, 3],),
+     {"dtype": torch.float64, **CPU}),
+    (lambda x, g: torch.ones((2, 3)), "aten.ones.default", ([2, 3],), CPU),
+    (lambda x, g: torch.ones(size=(2,)), "aten.ones.default", ([2],), CPU),
+    (lambda x, g: torch.ones(()), "aten.ones.default", ([],), CPU),
+    (lambda x, g: torch.zeros(3, layout=torch.strided), "aten.zeros.default", ([3],),
+     {"layout": torch.strided, **CPU}),
+    (lambda x, g: torch.zeros(3, device="cpu"), "aten.zeros.default", ([3],), CPU),
+    (lambda x, g: torch.empty(3), "aten.empty.memory_format", ([3],), CPU),
+    (lambda x, g: torch.empty(3, memory_format=torch.contiguous_format),
+     "aten.empty.memory_format", ([3],), {**CPU, "memory_format": torch.contiguous_format}),
+    (lambda x, g: torch.full((2,), 3.0), "aten.full.default", ([2], 3.0), CPU),
+    (lambda x, g: torch.full((2,), True), "aten.full.default", ([2], True), CPU),
+    (lambda x, g: torch.full([2, 2], 3, dtype=torch.float64), "aten.full.default",
+     ([2, 2], 3), {"dtype": torch.float64, **CPU}),
+    (lambda x, g: torch.arange(5), "aten.arange.default", (5,), CPU),
+    (lambda x, g: torch.arange(end=5), "aten.arange.default", (5,), CPU),
+    (lambda x, g: torch.arange(5.0), "aten.arange.default", (5.0,), CPU),
+    (lambda x, g: torch.arange(1, 5), "aten.arange.start", (1, 5), CPU),
+    (lambda x, g: torch.arange(1, 5, 2), "aten.arange.start_step", (1, 5, 2), CPU),
+    (lambda x, g: torch.arange(0, 1, 0.25), "aten.arange.start_step", (0, 1, 0.25), CPU),
+    (lambda x, g: torch.rand(3), "aten.rand.default", ([3],), CPU),
+    (lambda x, g: torch.randn(2, 3), "aten.randn.default", ([2, 3],), CPU),
+    (lambda x, g: torch.rand(3, generator=g), "aten.rand.generator", ([3],),
+     {"generator": "G", **CPU}),
+    (lambda x, g: torch.randn(3, generator=g, dtype=torch.float64), "aten.randn.generator",
+     ([3],), {"generator": "G", "dtype": torch.float64, **CPU}),
+    (lambda x, g: torch.eye(3), "aten.eye.default", (3,), CPU),
+    (lambda x, g: torch.eye(2, 3), "aten.eye.m", (2, 3), CPU),
+    (lambda x, g: torch.linspace(0, 1, 5), "aten.linspace.default", (0, 1, 5), CPU),
+    (lambda x, g: torch.linspace(0.0, 1.0, steps=5, dtype=torch.float64),
+     "aten.linspace.default", (0.0, 1.0, 5), {"dtype": torch.float64, **CPU}),
+    (lambda x, g: torch.logspace(0, 1, 5), "aten.logspace.default", (0, 1, 5), CPU),
+    (lambda x, g: torch.logspace(0, 1, 5, 10.0), "aten.logspace.default", (0, 1, 5), CPU),
+    (lambda x, g: torch.logspace(0, 1, 5, 2.0), "aten.logspace.default", (0, 1, 5, 2.0), CPU),
+    (lambda x, g: torch.zeros_like(x), "aten.zeros_like.default", ("T",), {"pin_memory": False}),
+    (lambda x, g: torch.ones_like(x, dtype=torch.float64), "aten.ones_like.default", ("T",),
+     {"dtype": torch.float64, "pin_memory": False}),
+    (lambda x, g: torch.empty_like(x, memory_format=torch.contiguous_format),
+     "aten.empty_like.default", ("T",),
+     {"pin_memory": False, "memory_format": torch.contiguous_format}),
+    (lambda x, g: torch.full_like(x, 2.0), "aten.full_like.default", ("T", 2.0),
+     {"pin_memory": False}),
+    (lambda x, g: torch.zeros_like(x, device="cpu"), "aten.zeros_like.default", ("T",), CPU),
+    (lambda x, g: torch.rand_like(x), "aten.rand_like.default", ("T",), {"pin_memory": False}),
+    (lambda x, g: torch.randn_like(x, generator=g), "aten.randn_like.generator", ("T",),
+     {"generator": "G", "pin_memory": False}),
+    (lambda x, g: x.new_ones(2), "aten.new_ones.default", ("T", [2]), {"pin_memory": False}),
+    (lambda x, g: x.new_zeros((2, 3)), "aten.new_zeros.default", ("T", [2, 3]),
+     {"pin_memory": False}),
+    (lambda x, g: x.new_empty(2, dtype=torch.int32), "aten.new_empty.default", ("T", [2]),
+     {"dtype": torch.int32, "pin_memory": False}),
+    (lambda x, g: x.new_full((2,), 1.0), "aten.new_full.default", ("T", [2], 1.0),
+     {"pin_memory": False}),
+    (lambda x, g: x.new_zeros(2, device="cpu"), "aten.new_zeros.default", ("T", [2]), CPU),
+    (lambda x, g: torch.tensor([1.0, 2.0]), "aten.lift_fresh.default", ("T",), {}),
+    (lambda x, g: torch.tensor(3.0, requires_grad=True), "aten.lift_fresh.default", ("T",), {}),
+    (lambda x, g: x.new_tensor([1.0, 2.0]), "aten.lift_fresh.default", ("T",), {}),
+]
+
+
+@pytest.mark.parametrize("inference", [False, True])
+@pytest.mark.parametrize(("call", "name", "args", "kwargs"), CASES)
+def test_a_factory_reaches_the_mode_as_one_op(call, name, args, kwargs, inference):
+    x, g = X(), G()
+    with torch.inference_mode(inference), Calls() as mode:
+        made = call(x, g)
+    seen = [(name, args, kwargs)]
+    if inference and name == "aten.lift_fresh.default":  # torch.tensor detaches in place
+        seen.append(("aten.detach_.default", ("T",), {}))
+    assert mode.seen == seen
+    with torch.inference_mode(inference):
+        alone = call(x, torch.Generator())
+    assert (made.shape, made.dtype, made.stride(), made.requires_grad) == (
+        alone.shape, alone.dtype, alone.stride(), alone.requires_grad)
+
+
+def test_a_tensor_of_tensors_shows_each_one_made():
+    with Names() as mode:
+        torch.tensor([torch.tensor(1.0), torch.tensor(2.0)])
+    assert mode.seen == ["aten.lift_fresh.default"] * 3
+
+
+class Answering(TorchDispatchMode):
+    def __init__(self, answer):
+        super().__init__()
+        self.answer = answer
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return self.answer
+
+
+@pytest.mark.parametrize("call", [
+    lambda: torch.ones(3), lambda: torch.arange(3), lambda: torch.zeros_like(torch.empty(2)),
+    lambda: torch.tensor([1.0, 2.0]), lambda: torch.rand(2), lambda: torch.eye(2),
+])
+def test_the_modes_answer_is_the_result(call):
+    answer = torch.zeros(5)
+    with Answering(answer):
+        made = call()
+    assert made is answer and not made.requires_grad
+
+
+def test_requires_grad_is_set_on_the_answer():
+    answer, leaf = torch.zeros(5), torch.zeros(5, requires_grad=True)
+    with Answering(answer):
+        made = torch.ones(3, requires_grad=True)
+    assert made is answer and made.requires_grad and made.is_leaf
+    with Answering(leaf):
+        made = torch.ones(3)
+    assert made is leaf and not made.requires_grad
+    with Answering(torch.zeros(2)):
+        made = torch.tensor([1.0, 2.0], requires_grad=True)
+    assert made.requires_grad and made.is_leaf and made.shape == (2,)
+    with Answering(None):
+        assert torch.ones(3) is None
+
+
+def test_two_modes_both_see_the_factory_and_the_outer_requires_grad():
+    with Names() as outer, Names() as inner:
+        made = torch.ones(2, requires_grad=True)
+        drawn = torch.rand_like(made)
+    assert outer.seen == inner.seen == ["aten.ones.default", "aten.rand_like.default"]
+    assert made.requires_grad and made.is_leaf and not drawn.requires_grad
