@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16y_torch_namespace.md:821
+# --- book/chapters/16y_torch_namespace.md:824
 """hann_window, hamming_window, bartlett_window, blackman_window and kaiser_window."""
 
 import math
@@ -31,7 +31,7 @@ def _checked(name, window_length, dtype):
     return dtype
 
 
-# --- book/chapters/16y_torch_namespace.md:851
+# --- book/chapters/16y_torch_namespace.md:854
 class _Steps:
     """Elementwise steps in a window's dtype, each computed as torch's CPU kernel does."""
 
@@ -61,11 +61,18 @@ def _made(name, window_length, periodic, dtype, device, requires_grad, shape):
         values = np.ones(window_length, dtype=dtype.numpy)
     else:
         n = window_length + 1 if periodic else window_length
-        values = shape(_Steps(n, dtype), n)[:window_length]
-    return _finish(np.ascontiguousarray(values), device, requires_grad)
+        values = shape(_Steps(n, dtype), n)[:window_length]  # a slice: no copy
+    return _finish(values, device, requires_grad)  # NOTE [A periodic window's storage]
 
 
-# --- book/chapters/16y_torch_namespace.md:892
+# NOTE [A periodic window's storage]
+# A periodic window is the first window_length samples of the symmetric window
+# one longer, and torch's keeps that longer window's memory: its storage holds
+# window_length + 1 elements (as_strided may reach the last), though it is no
+# view and has no base. The slice above keeps the longer array the same way.
+
+
+# --- book/chapters/16y_torch_namespace.md:902
 def _cosine(alpha, beta):
     def shape(s, n):
         angles = s.times(s.values, 2 * math.pi / (n - 1))
@@ -86,7 +93,7 @@ def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device
                  _cosine(0.5, 0.5))
 
 
-# --- book/chapters/16y_torch_namespace.md:914
+# --- book/chapters/16y_torch_namespace.md:924
 def _triangle(s, n):
     values = s.times(s.values, 2.0 / (n - 1))
     half = ((n - 1) >> 1) + 1
@@ -113,7 +120,7 @@ def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, de
                  _blackman)
 
 
-# --- book/chapters/16y_torch_namespace.md:942
+# --- book/chapters/16y_torch_namespace.md:952
 def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None,
                   device=None, pin_memory=False, requires_grad=False):
     def shape(s, n):
