@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1550
+# --- book/chapters/05_creation.md:1575
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
@@ -117,7 +117,7 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:1666
+# --- book/chapters/05_creation.md:1691
 def rand_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
               requires_grad=False, layout=None, pin_memory=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -156,7 +156,15 @@ def _row_major_but_ones(shape, strides) -> bool:
 
 
 def randint_like(input, low=0, high=None, *, generator=None, memory_format=None, dtype=None,
-                 device=None, requires_grad=False):
+                 device=None, requires_grad=False, layout=None, pin_memory=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        bounds = (low,) if high is None else (low, high)
+        name = {(1, False): "default", (1, True): "generator", (2, False): "low_dtype",
+                (2, True): "low_generator_dtype"}[len(bounds), generator is not None]
+        given = options(generator, dtype, None, device, memory_format=memory_format,
+                        device_named=False)
+        return to_a_mode(f"randint_like.{name}", randint_like, (input, *bounds), given,
+                         requires_grad)
     strides = _strides("randint_like", input, (low,) if high is None else (low, high), locals())
     if high is None:
         low, high = 0, low
@@ -172,6 +180,10 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
     if number is None:
         raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not "
                         f"{c_type_name(type(n))}")
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        name = "randperm.default" if generator is None else "randperm.generator"
+        return to_a_mode(name, randperm, (n,), options(generator, dtype, layout, device,
+                                                        pin_memory), requires_grad)
     n = number
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
@@ -183,7 +195,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
     return _finish(order.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1739
+# --- book/chapters/05_creation.md:1776
 _DRAWN = ("torch.memory_format memory_format = None, torch.dtype dtype = None, torch.layout "
           "layout = None, torch.device device = None, bool pin_memory = False, bool "
           "requires_grad = False")
@@ -205,7 +217,7 @@ def _strides(name: str, input, bounds: tuple, given: dict):
     return copy_strides(input, fmt)
 
 
-# --- book/chapters/05_creation.md:1767
+# --- book/chapters/05_creation.md:1804
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
@@ -222,17 +234,28 @@ def _check_permutation_fits(n: int, dtype) -> None:
         _dtype.checked_number(n - 1, dtype)
 
 
-# --- book/chapters/05_creation.md:1790
+# --- book/chapters/05_creation.md:1827
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
                  requires_grad=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        return _triangle_to_a_mode("tril_indices", tril_indices, row, col, offset,
+                                   requires_grad, dtype, layout, device, pin_memory)
     return _triangle("tril_indices", np.tril_indices, row, col, offset, dtype, device,
                      requires_grad)
 
 
 def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
                  requires_grad=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        return _triangle_to_a_mode("triu_indices", triu_indices, row, col, offset,
+                                   requires_grad, dtype, layout, device, pin_memory)
     return _triangle("triu_indices", np.triu_indices, row, col, offset, dtype, device,
                      requires_grad)
+
+
+def _triangle_to_a_mode(name, factory, row, col, offset, requires_grad, *given):
+    args = (row, col) if offset == 0 else (row, col, offset)  # an offset of 0 left off
+    return to_a_mode(f"{name}.default", factory, args, options(None, *given), requires_grad)
 
 
 def _triangle(name, positions, row, col, offset, dtype, device, requires_grad):
