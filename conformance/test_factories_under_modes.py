@@ -4,6 +4,7 @@ each, with the arguments torch binds them to, and what the mode gives back is th
 result, requires_grad set on it. The same assertions run on torch.
 """
 
+import numpy as np
 import pytest
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -215,3 +216,64 @@ def test_two_modes_both_see_the_factory_and_the_outer_requires_grad():
         drawn = torch.rand_like(made)
     assert outer.seen == inner.seen == ["aten.ones.default", "aten.rand_like.default"]
     assert made.requires_grad and made.is_leaf and not drawn.requires_grad
+
+
+OUTS = [
+    (lambda o, oi, g: torch.ones(3, out=o), "aten.ones.out", ([3],), {}),
+    (lambda o, oi, g: torch.zeros(3, dtype=torch.float32, out=o), "aten.zeros.out", ([3],), {}),
+    (lambda o, oi, g: torch.full((3,), 2, out=o), "aten.full.out", ([3], 2), {}),
+    (lambda o, oi, g: torch.arange(1, 4, out=o), "aten.arange.start_out", (1, 4), {}),
+    (lambda o, oi, g: torch.arange(3.0, out=o), "aten.arange.out", (3.0,), {}),
+    (lambda o, oi, g: torch.linspace(0, 1, 3, out=o), "aten.linspace.out", (0, 1, 3), {}),
+    (lambda o, oi, g: torch.logspace(0, 1, 3, 2.0, out=o), "aten.logspace.out", (0, 1, 3, 2.0),
+     {}),
+    (lambda o, oi, g: torch.rand(3, out=o), "aten.rand.out", ([3],), {}),
+    (lambda o, oi, g: torch.randint(0, 5, (3,), out=oi), "aten.randint.low_out", (0, 5, [3]),
+     {}),
+    (lambda o, oi, g: torch.randint(5, (3,), generator=g, out=oi), "aten.randint.generator_out",
+     (5, [3]), {"generator": "G"}),
+    (lambda o, oi, g: torch.randperm(3, out=oi), "aten.randperm.out", (3,), {}),
+]
+
+
+@pytest.mark.parametrize(("call", "name", "args", "kwargs"), OUTS)
+def test_a_factory_with_out_reaches_the_mode_as_its_out_overload(call, name, args, kwargs):
+    o, oi, g = torch.zeros(3), torch.zeros(3, dtype=torch.int64), torch.Generator()
+    with Calls() as mode:
+        made = call(o, oi, g)
+    assert mode.seen == [(name, args, {**kwargs, "out": "T"})]
+    assert made is o or made is oi
+    if name in ("aten.ones.out", "aten.full.out", "aten.arange.start_out"):
+        assert torch.equal(made, call(torch.zeros(3), oi, g))
+    with Answering(None):  # out comes back, whatever the mode answered
+        again = call(o, oi, g)
+    assert again is o or again is oi
+
+
+LEGACY_AND_SHARED = [
+    (lambda x: torch.from_numpy(np.ones(2)), "aten.lift_fresh.default", ("T",), {}),
+    (lambda x: torch.as_tensor([1.0, 2.0]), "aten.lift_fresh.default", ("T",), {}),
+    (lambda x: torch.as_tensor(np.ones(2)), "aten.lift_fresh.default", ("T",), {}),
+    (lambda x: torch.asarray([1.0, 2.0]), "aten.lift_fresh.default", ("T",), {}),
+    (lambda x: torch.Tensor([1.0, 2.0]), "aten.lift_fresh.default", ("T",), {}),
+    (lambda x: torch.DoubleTensor([1.0]), "aten.lift_fresh.default", ("T",), {}),
+    (lambda x: x.new([1.0, 2.0]), "aten.lift_fresh.default", ("T",), {}),
+    (lambda x: torch.Tensor(2, 3), "aten.empty.memory_format", ([2, 3],),
+     {"dtype": torch.float32, "layout": torch.strided, "device": "cpu"}),
+    (lambda x: torch.Tensor(), "aten.empty.memory_format", ([0],),
+     {"dtype": torch.float32, "layout": torch.strided, "device": "cpu"}),
+    (lambda x: x.new(2), "aten.empty.memory_format", ([2],),
+     {"dtype": torch.float32, "layout": torch.strided, "device": "cpu"}),
+    (lambda x: torch.LongTensor(2), "aten.empty.memory_format", ([2],),
+     {"dtype": torch.int64, "layout": torch.strided, "device": "cpu"}),
+]
+
+
+@pytest.mark.parametrize(("call", "name", "args", "kwargs"), LEGACY_AND_SHARED)
+def test_shared_and_legacy_tensors_reach_the_mode(call, name, args, kwargs):
+    x = X()
+    with Calls() as mode:
+        made = call(x)
+    assert mode.seen == [(name, args, kwargs)]
+    alone = call(x)
+    assert (type(made), made.shape, made.dtype) == (type(alone), alone.shape, alone.dtype)

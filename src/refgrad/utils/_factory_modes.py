@@ -3,12 +3,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29c_factories_under_modes.md:64
+# --- book/chapters/29c_factories_under_modes.md:75
 """Factories handed to a dispatch mode whole, as torch's aten factories reach one."""
 
 from refgrad._tensor import Tensor, check_requires_grad
 from refgrad.autograd._state import state, switched_on
-from refgrad.utils._python_dispatch import OpFunc, dispatch
+from refgrad.utils._python_dispatch import OpFunc, TorchDispatchMode, dispatch
 
 
 # NOTE [A factory handed to a mode]
@@ -44,11 +44,7 @@ def options(generator=None, dtype=None, layout=None, device=None, pin_memory=Fal
     return named
 
 
-def mode_on() -> bool:
-    return bool(switched_on.dispatch_modes and state.dispatch_modes)
-
-
-# --- book/chapters/29c_factories_under_modes.md:113
+# --- book/chapters/29c_factories_under_modes.md:120
 def lift_fresh(made: Tensor):
     """``aten.lift_fresh``: the tensor torch.tensor made, handed to the modes in turn."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):
@@ -56,7 +52,7 @@ def lift_fresh(made: Tensor):
     return dispatch(OpFunc("lift_fresh.default", (), ("self",), lift_fresh), (made,), {})
 
 
-# --- book/chapters/29c_factories_under_modes.md:164
+# --- book/chapters/29c_factories_under_modes.md:171
 def sized_to_a_mode(name, factory, size, requires_grad, *extra, **given):
     """A factory of a size: the size as torch's list, then ``extra``, then the options."""
     from refgrad._creation import parse_size
@@ -84,3 +80,31 @@ def arange_to_a_mode(factory, bounds, requires_grad, **given):
     else:
         name, args = "arange.start_step", (start, end, step)
     return to_a_mode(name, factory, args, options(**given), requires_grad)
+
+
+# --- book/chapters/29c_factories_under_modes.md:216
+# NOTE [out= to a mode]
+# The factory is called under _Asking, a mode that keeps the op it is handed
+# and answers None, so that it hands over torch's binding of the call and
+# makes nothing; its overload becomes the out= one (ones.default: ones.out,
+# arange.start: arange.start_out). The func runs the out= call again, which
+# hands it to the next mode down or, with none left, writes into out.
+class _Asking(TorchDispatchMode):
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.asked = (func, args, kwargs or {})
+
+
+def out_to_a_mode(call, factory, args, kwargs, out):
+    """Hand ``call(*args, out=out, **kwargs)``, a factory with out=, to the innermost mode."""
+    with _Asking() as asking:
+        factory(*args, **kwargs)
+    func, bound, named = asking.asked
+    overload = "out" if func._overloadname == "default" else func._overloadname + "_out"
+    options = {"generator": named["generator"]} if "generator" in named else {}
+    options["out"] = out
+
+    def run(*given, out, **rest):
+        return call(*given, out=out, **rest)
+
+    name = f"{func.overloadpacket.__name__}.{overload}"
+    return dispatch(OpFunc(name, ("out",), (), run, bound, options), bound, options)
