@@ -1,0 +1,130 @@
+"""Black-box tests: the arguments a dispatch mode is handed for the commonest ops are those
+torch's schema binds (positional up to the last one not at its default, keyword-only ones
+only where not at their default, int sequences as lists), and func called with them, then
+or later, gives the op's result. The same assertions run on torch.
+"""
+
+import pytest
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+
+def _shown(value):
+    if isinstance(value, torch.Tensor):
+        return "T"
+    if isinstance(value, list | tuple):
+        return type(value)(_shown(v) for v in value)
+    return value
+
+
+class Calls(TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.seen, self.kept = [], []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        self.seen.append((str(func), _shown(args), {k: _shown(v) for k, v in kwargs.items()}))
+        self.kept.append((func, args, kwargs))
+        return func(*args, **kwargs)
+
+
+def _inputs():
+    x = torch.arange(6.0).reshape(2, 3) * 0.25 - 0.5
+    return x, x * 2 + 1, torch.tensor([1, 0])
+
+
+CASES = [
+    (lambda x, y, i: x + y, "aten.add.Tensor", ("T", "T"), {}),
+    (lambda x, y, i: x + 2, "aten.add.Tensor", ("T", 2), {}),
+    (lambda x, y, i: x.add(y, alpha=2), "aten.add.Tensor", ("T", "T"), {"alpha": 2}),
+    (lambda x, y, i: x - y, "aten.sub.Tensor", ("T", "T"), {}),
+    (lambda x, y, i: x.sum(0), "aten.sum.dim_IntList", ("T", [0]), {}),
+    (lambda x, y, i: x.sum(dim=1, keepdim=True), "aten.sum.dim_IntList", ("T", [1], True), {}),
+    (lambda x, y, i: x.sum(0, dtype=torch.float64), "aten.sum.dim_IntList", ("T", [0]),
+     {"dtype": torch.float64}),
+    (lambda x, y, i: x.mean(0), "aten.mean.dim", ("T", [0]), {}),
+    (lambda x, y, i: x.mean((0, 1), True), "aten.mean.dim", ("T", [0, 1], True), {}),
+    (lambda x, y, i: x.max(0)[0], "aten.max.dim", ("T", 0), {}),
+    (lambda x, y, i: x.amax(0), "aten.amax.default", ("T", [0]), {}),
+    (lambda x, y, i: x.view(3, 2), "aten.view.default", ("T", [3, 2]), {}),
+    (lambda x, y, i: x.reshape(6), "aten.view.default", ("T", [6]), {}),
+    (lambda x, y, i: x.softmax(1), "aten._softmax.default", ("T", 1, False), {}),
+    (lambda x, y, i: x.log_softmax(-1), "aten._log_softmax.default", ("T", -1, False), {}),
+    (lambda x, y, i: torch.cat([x, y]), "aten.cat.default", (["T", "T"],), {}),
+    (lambda x, y, i: torch.cat((x, y), dim=1), "aten.cat.default", (["T", "T"], 1), {}),
+    (lambda x, y, i: torch.stack([x, y]), "aten.stack.default", (["T", "T"],), {}),
+    (lambda x, y, i: torch.stack([x, y], 1), "aten.stack.default", (["T", "T"], 1), {}),
+    (lambda x, y, i: x[0], "aten.select.int", ("T", 0, 0), {}),
+    (lambda x, y, i: x[:, 1], "aten.select.int", ("T", 1, 1), {}),
+    (lambda x, y, i: x[1:], "aten.slice.Tensor", ("T", 0, 1, 9223372036854775807), {}),
+    (lambda x, y, i: x[i], "aten.index.Tensor", ("T", ["T"]), {}),
+    (lambda x, y, i: x.transpose(0, 1), "aten.transpose.int", ("T", 0, 1), {}),
+    (lambda x, y, i: x.permute(1, 0), "aten.permute.default", ("T", [1, 0]), {}),
+    (lambda x, y, i: x.unsqueeze(0), "aten.unsqueeze.default", ("T", 0), {}),
+    (lambda x, y, i: x.expand(2, 2, 3), "aten.expand.default", ("T", [2, 2, 3]), {}),
+    (lambda x, y, i: x.pow(2), "aten.pow.Tensor_Scalar", ("T", 2), {}),
+    (lambda x, y, i: torch.where(i.bool()[:, None], x, y), "aten.where.self", ("T", "T", "T"),
+     {}),
+    (lambda x, y, i: x.split(1)[1], "aten.split.Tensor", ("T", 1), {}),
+    (lambda x, y, i: x.chunk(3, 1)[2], "aten.split.Tensor", ("T", 1, 1), {}),
+    (lambda x, y, i: x.to(torch.float64), "aten._to_copy.default", ("T",),
+     {"dtype": torch.float64}),
+    (lambda x, y, i: x.double(), "aten._to_copy.default", ("T",), {"dtype": torch.float64}),
+    (lambda x, y, i: x.clone(), "aten.clone.default", ("T",), {}),
+    (lambda x, y, i: x.relu(), "aten.relu.default", ("T",), {}),
+    (lambda x, y, i: x @ y.t(), "aten.mm.default", ("T", "T"), {}),
+]
+
+
+@pytest.mark.parametrize(("call", "name", "args", "kwargs"), CASES)
+def test_the_mode_sees_torchs_arguments_and_func_gives_the_result(call, name, args, kwargs):
+    x, y, i = _inputs()
+    alone = call(x, y, i)
+    with Calls() as mode:
+        made = call(x, y, i)
+    assert mode.seen[-1] == (name, args, kwargs)
+    assert torch.equal(made, alone) and made.dtype == alone.dtype
+    func, given, named = mode.kept[-1]
+    again = func(*given, **named)  # outside the mode, later
+    if name == "aten.split.Tensor":  # the piece the call took
+        again = again[2] if len(given) > 2 else again[1]
+    elif name == "aten.max.dim":  # (values, indices)
+        again = again[0]
+    assert torch.equal(again, alone) and again.dtype == alone.dtype
+
+
+def test_func_is_one_object_per_overload():
+    x, y, _ = _inputs()
+    with Calls() as mode:
+        x.sum(0), y.sum(1), x.sum()
+    funcs = [func for func, _, _ in mode.kept]
+    assert funcs[0] is funcs[1] and funcs[0] is not funcs[2]
+
+
+class Other(TorchDispatchMode):
+    """Sums along the last dimension whatever was asked, keeping it."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        if str(func) == "aten.sum.dim_IntList":
+            return func(args[0], [-1], True, **(kwargs or {}))
+        return func(*args, **(kwargs or {}))
+
+
+def test_a_mode_may_call_func_with_other_arguments():
+    x, _, _ = _inputs()
+    with Other():
+        made = x.sum(0, dtype=torch.float64)
+    assert made.shape == (2, 1) and made.dtype == torch.float64
+    assert torch.equal(made, x.sum(-1, keepdim=True, dtype=torch.float64))
+
+
+def test_the_graph_is_the_ops_own():
+    x, y, _ = _inputs()
+    x.requires_grad_()
+    with Calls():
+        out = torch.cat([x.sum(0, keepdim=True), y[:1]], 1).to(torch.float64)
+    out.sum().backward()
+    assert out.grad_fn.name() == "ToCopyBackward0"
+    assert out.grad_fn.next_functions[0][0].name() == "CatBackward0"
+    assert torch.equal(x.grad, torch.ones(2, 3))
