@@ -277,3 +277,16 @@ def test_shared_and_legacy_tensors_reach_the_mode(call, name, args, kwargs):
     assert mode.seen == [(name, args, kwargs)]
     alone = call(x)
     assert (type(made), made.shape, made.dtype) == (type(alone), alone.shape, alone.dtype)
+
+
+def test_backward_seeds_its_gradient_with_ones_like():
+    x = torch.ones(2, 3, requires_grad=True)
+    with Calls() as mode:
+        x.sum().backward()
+    assert mode.seen[:2] == [
+        ("aten.sum.default", ("T",), {}),
+        ("aten.ones_like.default", ("T",),
+         {"pin_memory": False, "memory_format": torch.preserve_format})]
+    with Calls() as mode:
+        (g,) = torch.autograd.grad(x.sum(), x)
+    assert mode.seen[1][0] == "aten.ones_like.default" and torch.equal(g, torch.ones(2, 3))
