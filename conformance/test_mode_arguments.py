@@ -128,3 +128,19 @@ def test_the_graph_is_the_ops_own():
     assert out.grad_fn.name() == "ToCopyBackward0"
     assert out.grad_fn.next_functions[0][0].name() == "CatBackward0"
     assert torch.equal(x.grad, torch.ones(2, 3))
+
+
+@pytest.mark.parametrize(("call", "name", "args", "kwargs"), CASES)
+def test_the_graph_made_through_func_is_the_ops(call, name, args, kwargs):
+    x, y, i = _inputs()
+    x.requires_grad_()
+    alone = call(x, y, i)
+    if not alone.requires_grad:
+        pytest.skip("no gradient")
+    (expected,) = torch.autograd.grad((alone * alone).sum(), x)
+    with Calls():
+        made = call(x, y, i)
+        (inside,) = torch.autograd.grad((made * made).sum(), x, retain_graph=True)
+    (outside,) = torch.autograd.grad((made * made).sum(), x)
+    assert made.grad_fn.name() == alone.grad_fn.name()
+    assert torch.equal(inside, expected) and torch.equal(outside, expected)

@@ -8,7 +8,7 @@ def test_every_schema_reads():
     for row in SCHEMAS:
         read = _schema(row)
         assert read and all(len(entry) == 4 for entry in read)
-        keyword = [k for _, _, _, k in read]
+        keyword = [bool(k) for _, _, _, k in read]
         assert keyword == sorted(keyword)  # positional ones first
 
 
@@ -16,6 +16,8 @@ def test_a_schema_names_the_rows_argument_and_fixed_values():
     assert ("size", "shape", REQUIRED, False) in _schema("view")
     assert ("half_to_float", None, False, False) in _schema("softmax")
     assert ("alpha", "alpha", 1, True) in _schema("add")
+    assert ("dtype", "dtype", None, "if given") in _schema("sum_dim")
+    assert ("layout", None, None, True) in _schema("_to_copy")
 
 
 def test_trailing_defaults_are_left_off_and_required_ones_kept():
@@ -39,3 +41,7 @@ def test_unbound_is_the_rows_call_again():
     assert params["device"] == x.device and params["self_dtype"] == refgrad.float32
     args, params = unbound("softmax", ("self",), (x, 1, False), {})
     assert params == {"dim": 1}
+    args, params = unbound("add", ("self", "other"), (x, x), {})
+    assert args == (x, x) and params == {"alpha": 1}  # its backward reads alpha
+    args, params = unbound("sum_dim", ("self",), (x, [0]), {})
+    assert params == {"dim": (0,), "keepdim": False}

@@ -7,14 +7,15 @@
 
 import ast
 
-SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before keywords
+SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before keywords;
+    # after the *, "!" marks an option the row does not take, "?" one it takes only if given
     "add": "self, other, *, alpha=1", "sub": "self, other, *, alpha=1",
     "add_scalar": "self, other, *, alpha=1", "sub_scalar": "self, other, *, alpha=1",
-    "sum_dim": "self, dim, keepdim=False, *, dtype=None",
-    "mean_dim": "self, dim, keepdim=False, *, dtype=None",
+    "sum_dim": "self, dim, keepdim=False, *, ?dtype=None",
+    "mean_dim": "self, dim, keepdim=False, *, ?dtype=None",
     "max_dim": "self, dim, keepdim=False", "min_dim": "self, dim, keepdim=False",
     "amax": "self, dim=(), keepdim=False", "amin": "self, dim=(), keepdim=False",
-    "view": "self, size:shape", "expand": "self, size, *, implicit=False",
+    "view": "self, size:shape", "expand": "self, size, *, !implicit=False",
     "permute": "self, dims", "transpose": "self, dim0, dim1", "unsqueeze": "self, dim",
     "select": "self, dim, index", "slice": "self, dim=0, start=None, end=None, step=1",
     "index": "self, indices", "split": "self, split_size, dim=0",
@@ -22,11 +23,11 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "softmax": "self, dim, half_to_float:=False",
     "log_softmax": "self, dim, half_to_float:=False",
     "cat": "tensors, dim=0", "stack": "tensors, dim=0",
-    "_to_copy": "self, *, dtype=None, layout=None, device=None, pin_memory=None",
+    "_to_copy": "self, *, dtype=None, !layout=None, device=None, !pin_memory=None",
 }
 
 
-# --- book/chapters/29d_mode_arguments.md:66
+# --- book/chapters/29d_mode_arguments.md:72
 REQUIRED = object()
 _READ: dict = {}
 
@@ -39,16 +40,20 @@ def _schema(row: str) -> list:
             if part == "*":
                 keyword = True
                 continue
+            kind, part = (part[0], part[1:]) if part[0] in "!?" else ("", part)
             name, _, default = part.partition("=")
-            name, _, row_name = name.partition(":")
+            name, fixed, row_name = name.partition(":")
             value = ast.literal_eval(default) if default else REQUIRED
-            fixed = ":=" in part  # a value of its own, never left off
-            read.append((name, None if fixed else row_name or name, value, keyword))
+            if kind == "!" or fixed and not row_name:  # torch's alone: "!", or ":=" a value
+                row_name = None
+            else:
+                row_name = row_name or name
+            read.append((name, row_name, value, "if given" if kind == "?" else keyword))
         _READ[row] = read
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:101
+# --- book/chapters/29d_mode_arguments.md:111
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -62,7 +67,7 @@ def bound(row, inputs, args, params) -> tuple:
     for name, row_name, default, keyword in _schema(row):
         value = default if row_name is None else values.get(row_name, default)
         value = list(value) if isinstance(value, tuple) else value
-        if row_name is None:
+        if row_name is None and not keyword:  # a value of torch's own, always shown
             default = REQUIRED
         if keyword:
             if not _is_default(value, default):
@@ -79,8 +84,9 @@ def unbound(row, inputs, given, named) -> tuple:
     params = {}
     for index, (name, row_name, default, keyword) in enumerate(_schema(row)):
         value = given[index] if index < len(given) else named.get(name, default)
-        if row_name is None or value is REQUIRED or keyword and _is_default(value, default):
-            continue  # fixed, or an option left at its default: the row's default stands
+        if row_name is None or value is REQUIRED or keyword == "if given" and _is_default(
+                value, default):
+            continue  # torch's alone, or an option the row takes only when given
         params[row_name] = tuple(value) if row_name in _INTS and isinstance(
             value, list) else value
     if row in _DERIVED:
@@ -108,7 +114,8 @@ def _cat_sizes(params) -> dict:
 
 _DERIVED = {  # the row's own keywords, worked out from the arguments torch's mode has
     "_to_copy": lambda p: {"self_dtype": p["self"].dtype, "self_device": p["self"].device,
-                           "device": p.get("device") or p["self"].device},
+                           "device": p.get("device") or p["self"].device,
+                           "dtype": p.get("dtype") or p["self"].dtype},
     "sum_dim": lambda p: {} if p.get("dtype") is None else {"self_dtype": p["self"].dtype},
     "mean_dim": lambda p: {} if p.get("dtype") is None else {"self_dtype": p["self"].dtype},
     "cat": _cat_sizes,
