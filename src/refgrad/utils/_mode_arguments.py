@@ -10,7 +10,8 @@ import ast
 SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before keywords;
     # after the *, "!" marks an option the row does not take, "?" one it takes only if given
     "add": "self, other, *, alpha=1", "sub": "self, other, *, alpha=1",
-    "add_scalar": "self, other, *, alpha=1", "sub_scalar": "self, other, *, alpha=1",
+    "add_scalar": "self, other, *, !alpha=1", "sub_scalar": "self, other, *, !alpha=1",
+    "rsub": "self, other, alpha=1", "rsub_tensor": "self, other, *, alpha=1",
     "sum_dim": "self, dim, keepdim=False, *, ?dtype=None",
     "mean_dim": "self, dim, keepdim=False, *, ?dtype=None",
     "max_dim": "self, dim, keepdim=False", "min_dim": "self, dim, keepdim=False",
@@ -27,7 +28,7 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
 }
 
 
-# --- book/chapters/29d_mode_arguments.md:72
+# --- book/chapters/29d_mode_arguments.md:73
 REQUIRED = object()
 _READ: dict = {}
 
@@ -53,7 +54,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:111
+# --- book/chapters/29d_mode_arguments.md:112
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
