@@ -25,10 +25,27 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "log_softmax": "self, dim, half_to_float:=False",
     "cat": "tensors, dim=0", "stack": "tensors, dim=0",
     "_to_copy": "self, *, dtype=None, !layout=None, device=None, !pin_memory=None",
+    "sum": "self, *, ?dtype=None", "mean": "self, *, ?dtype=None",
+    "cumsum": "self, dim, *, dtype=None", "prod_dim": "self, dim, keepdim=False",
+    "var": "self, dim=None, *, correction=None, keepdim=False",
+    "std": "self, dim=None, *, correction=None, keepdim=False",
+    "logsumexp": "self, dim, keepdim=False", "argmax": "self, dim=None, keepdim=False",
+    "argmin": "self, dim=None, keepdim=False",
+    "linalg_vector_norm": "self, ord=2, dim=None, keepdim=False, *, dtype=None",
+    "squeeze_dim": "self, dim", "unbind": "self, dim=0", "flip": "self, dims",
+    "repeat": "self, repeats", "roll": "self, shifts, dims=()",
+    "diagonal": "self, offset=0, dim1=0, dim2=1", "tril": "self, diagonal=0",
+    "triu": "self, diagonal=0", "clamp": "self, min=None, max=None",
+    "gather": "self, dim, index, *, sparse_grad=False", "index_select": "self, dim, index",
+    "masked_fill": "self, mask, value", "masked_fill_tensor": "self, mask, value",
+    "masked_select": "self, mask", "scatter_value": "self, dim, index, value",
+    "topk": "self, k, dim=-1, largest=True, sorted=True",
+    "gelu": "self, *, approximate='none'", "leaky_relu": "self, negative_slope=0.01",
+    "addmm": "self, mat1, mat2, *, beta=1, alpha=1",
 }
 
 
-# --- book/chapters/29d_mode_arguments.md:73
+# --- book/chapters/29d_mode_arguments.md:90
 REQUIRED = object()
 _READ: dict = {}
 
@@ -54,7 +71,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:112
+# --- book/chapters/29d_mode_arguments.md:129
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -95,7 +112,7 @@ def unbound(row, inputs, given, named) -> tuple:
     return tuple(params.pop(name) for name in inputs), params
 
 
-_INTS = frozenset(("dim", "shape", "size", "dims"))  # the rows take these as tuples
+_INTS = frozenset(("dim", "shape", "size", "dims", "repeats", "shifts"))  # rows take tuples
 
 
 def _cat_sizes(params) -> dict:
@@ -120,6 +137,9 @@ _DERIVED = {  # the row's own keywords, worked out from the arguments torch's mo
     "sum_dim": lambda p: {} if p.get("dtype") is None else {"self_dtype": p["self"].dtype},
     "mean_dim": lambda p: {} if p.get("dtype") is None else {"self_dtype": p["self"].dtype},
     "cat": _cat_sizes,
+    "sum": lambda p: {} if p.get("dtype") is None else {"self_dtype": p["self"].dtype},
+    "mean": lambda p: {} if p.get("dtype") is None else {"self_dtype": p["self"].dtype},
+    "cumsum": lambda p: {"self_dtype": p["self"].dtype},
 }
 
 
