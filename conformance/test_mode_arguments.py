@@ -188,3 +188,14 @@ def test_the_graph_made_through_func_is_the_ops(call, name, args, kwargs):
     (outside,) = torch.autograd.grad((made * made).sum(), x)
     assert made.grad_fn.name() == alone.grad_fn.name()
     assert torch.equal(inside, expected) and torch.equal(outside, expected)
+
+
+def test_fill_hands_the_mode_its_value():
+    x, _, _ = _inputs()
+    with Calls() as mode:
+        x.fill_(1.5)
+        x.fill_(torch.tensor(2.0))
+    assert [seen[:2] for seen in mode.seen] == [
+        ("aten.fill_.Scalar", ("T", 1.5)), ("aten.lift_fresh.default", ("T",)),
+        ("aten.fill_.Tensor", ("T", "T"))]
+    assert torch.equal(x, torch.full((2, 3), 2.0))
