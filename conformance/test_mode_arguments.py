@@ -114,6 +114,11 @@ CASES = [
     (lambda x, y, i: torch.nn.functional.leaky_relu(x, 0.2), "aten.leaky_relu.default",
      ("T", 0.2), {}),
     (lambda x, y, i: torch.addmm(x, x, y.t() @ y), "aten.addmm.default", ("T", "T", "T"), {}),
+    (lambda x, y, i: x.any(), "aten.any.default", ("T",), {}),
+    (lambda x, y, i: x.any(1), "aten.any.dim", ("T", 1), {}),
+    (lambda x, y, i: x.any((0, 1)), "aten.any.dims", ("T", [0, 1]), {}),
+    (lambda x, y, i: x.all(1, keepdim=True), "aten.all.dim", ("T", 1, True), {}),
+    (lambda x, y, i: torch.all(x, dim=(0,)), "aten.all.dims", ("T", [0]), {}),
     (lambda x, y, i: x.relu(), "aten.relu.default", ("T",), {}),
     (lambda x, y, i: x @ y.t(), "aten.mm.default", ("T", "T"), {}),
 ]

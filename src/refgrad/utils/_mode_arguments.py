@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29d_mode_arguments.md:37
+# --- book/chapters/29d_mode_arguments.md:39
 """The arguments a mode is handed for a row, as torch's schema binds them."""
 
 import ast
@@ -42,10 +42,22 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "topk": "self, k, dim=-1, largest=True, sorted=True",
     "gelu": "self, *, approximate='none'", "leaky_relu": "self, negative_slope=0.01",
     "addmm": "self, mat1, mat2, *, beta=1, alpha=1",
+    # a row whose overloads name their arguments apart, by "row.overload"
+    "any.default": "self", "any.dim": "self, dim:dims, keepdim=False",
+    "any.dims": "self, dim:dims=None, keepdim=False",
+    "all.default": "self", "all.dim": "self, dim:dims, keepdim=False",
+    "all.dims": "self, dim:dims=None, keepdim=False",
 }
+BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
-# --- book/chapters/29d_mode_arguments.md:90
+def schema_name(row: str, overload: str) -> str:
+    """The schema of ``row`` called as torch's ``overload``."""
+    named = f"{row}.{overload}"
+    return named if named in SCHEMAS else row
+
+
+# --- book/chapters/29d_mode_arguments.md:104
 REQUIRED = object()
 _READ: dict = {}
 
@@ -71,7 +83,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:129
+# --- book/chapters/29d_mode_arguments.md:143
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -140,6 +152,8 @@ _DERIVED = {  # the row's own keywords, worked out from the arguments torch's mo
     "sum": lambda p: {} if p.get("dtype") is None else {"self_dtype": p["self"].dtype},
     "mean": lambda p: {} if p.get("dtype") is None else {"self_dtype": p["self"].dtype},
     "cumsum": lambda p: {"self_dtype": p["self"].dtype},
+    "any.default": lambda p: {"dims": None, "keepdim": False},
+    "all.default": lambda p: {"dims": None, "keepdim": False},
 }
 
 

@@ -6,7 +6,7 @@
 """TorchDispatchMode: a per-thread stack of objects that see every op first."""
 
 from refgrad.autograd._state import state, switched_on
-from refgrad.utils._mode_arguments import SCHEMAS, bound, unbound
+from refgrad.utils._mode_arguments import BOUND, bound, schema_name, unbound
 from refgrad.utils._op_names import IN_PLACE_OF, overload
 
 
@@ -124,7 +124,7 @@ def dispatch_row(op, args, params):
     from refgrad._ops.dispatch import call
 
     args, params = tuple(args), dict(params or {})
-    if op.name in SCHEMAS:  # chapter "The arguments a dispatch mode sees"
+    if op.name in BOUND:  # chapter "The arguments a dispatch mode sees"
         return _dispatch_bound(op, args, params)
     key = (op.name, *overload(op.name, args, params))
     row, func = _ROW_FUNCS.get(key, (None, None))
@@ -139,14 +139,15 @@ def _dispatch_bound(op, args, params):
     from refgrad._ops.dispatch import call
 
     key = (op.name, *overload(op.name, args, params))
+    schema = schema_name(op.name, key[2])
     row, func = _ROW_FUNCS.get(key, (None, None))
     if row is not op:
         def run(*given, **named):
-            return call(op, *unbound(op.name, op.inputs, given, named))
+            return call(op, *unbound(schema, op.inputs, given, named))
 
         func = OpFunc(op.name, op.writes, op.inputs, run, args, params)
         _ROW_FUNCS[key] = (op, func)
-    return dispatch(func, *bound(op.name, op.inputs, args, params))
+    return dispatch(func, *bound(schema, op.inputs, args, params))
 
 
 def dispatch_inplace(inplace, self, function, args, kwargs):
@@ -191,7 +192,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:367
+# --- book/chapters/29_dispatch_modes.md:368
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
