@@ -66,3 +66,20 @@ def test_the_default_dtype_and_requires_grad():
 def test_refusals(call, error, message):
     with pytest.raises(error, match=f"^{message}"):
         call()
+
+
+@pytest.mark.parametrize("name", sorted(WINDOWS))
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16])
+@pytest.mark.parametrize("n", [0, 1, 2, 5])
+@pytest.mark.parametrize("periodic", [True, False])
+def test_a_periodic_windows_storage_holds_the_dropped_sample(name, dtype, n, periodic):
+    w = WINDOWS[name](n, periodic, dtype=dtype)
+    assert (w.stride(), w.storage_offset(), w._base, w._is_view(), w._version) == (
+        (1,), 0, None, False, 0)
+    held = n + 1 if periodic and n > 1 else n  # one sample is made alone
+    w.as_strided((held,), (1,))
+    with pytest.raises(RuntimeError, match="out of bounds for storage of size"):
+        w.as_strided((held + 1,), (1,))
+    if periodic and n > 1:  # the last sample of the symmetric window one longer
+        longer = WINDOWS[name](n + 1, False, dtype=dtype)
+        assert torch.equal(w.as_strided((held,), (1,)), longer)

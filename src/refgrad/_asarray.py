@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2394
+# --- book/chapters/05_creation.md:2557
 """torch.asarray: a tensor sharing ``obj``'s memory where it can, a copy where it must."""
 
 import numpy as np
@@ -16,6 +16,7 @@ from refgrad._numpy_arrays import check_layout
 from refgrad._tensor import Tensor, check_requires_grad, make_tensor
 from refgrad._typename import LEGACY
 from refgrad._warn_once import warn_once
+from refgrad.utils._factory_modes import lift_fresh
 
 FOLLOWS_OBJ = ("torch.asarray: unspecified requires_grad now defaults to obj.requires_grad "
                "instead of False. Pass requires_grad=False explicitly to get the old behavior "
@@ -50,11 +51,12 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> T
         if copy is False:
             raise ValueError("can't alias arbitrary sequence into a tensor.") from None
         # as torch.tensor, its warnings at the caller's line: see _to_array
-        return _finish(_to_array(obj, dtype, stacklevel=4), device, bool(requires_grad))
+        made = _finish(_to_array(obj, dtype, stacklevel=4), device, bool(requires_grad))
+        return lift_fresh(made)  # NOTE [A factory handed to a mode]
     return _from_tensor(_from_buffer(view, dtype), None, device, copy, requires_grad)
 
 
-# --- book/chapters/05_creation.md:2450
+# --- book/chapters/05_creation.md:2615
 def _from_buffer(view: memoryview, dtype) -> Tensor:
     kind = get_default_dtype() if dtype is None else dtype
     if view.readonly:

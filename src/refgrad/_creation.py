@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:316
+# --- book/chapters/05_creation.md:319
 """The factories that take a size: ones, zeros, empty, full, their _like forms, arange."""
 
 import math
@@ -19,6 +19,7 @@ from refgrad._memory_formats import check_format, copy_strides, format_strides, 
 from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import host_array
+from refgrad.autograd._state import state, switched_on
 
 
 def parse_size(args, name: str, many=None) -> tuple:
@@ -69,7 +70,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:389
+# --- book/chapters/05_creation.md:393
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -97,18 +98,28 @@ def check_storage(shape, dtype) -> None:
 def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     size = size_args("ones", sizes, size)
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        return _sized("ones.default", ones, size, requires_grad, dtype=dtype, layout=layout,
+                      device=device, pin_memory=pin_memory)
     return _filled("ones", np.ones, size, dtype, device, requires_grad, pin_memory)
 
 
 def zeros(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False):
     size = size_args("zeros", sizes, size)
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        return _sized("zeros.default", zeros, size, requires_grad, dtype=dtype, layout=layout,
+                      device=device, pin_memory=pin_memory)
     return _filled("zeros", np.zeros, size, dtype, device, requires_grad, pin_memory)
 
 
 def empty(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, memory_format=None):
     size = size_args("empty", sizes, size)
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        return _sized("empty.memory_format", empty, size, requires_grad, dtype=dtype,
+                      layout=layout, device=device, pin_memory=pin_memory,
+                      memory_format=memory_format)
     strides = None if memory_format is None else _empty_strides(size, memory_format)
     return laid_out(_filled("empty", np.empty, size, dtype, device, requires_grad, pin_memory),
                     strides)
@@ -123,6 +134,9 @@ def _empty_strides(size, memory_format):
 
 def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        return _sized("full.default", full, (size,), requires_grad, fill_value, dtype=dtype,
+                      layout=layout, device=device, pin_memory=pin_memory)
     fill_value = _dtype.python_number(fill_value)  # NOTE [NumPy scalars are numbers]
     dtype = dtype or _dtype.scalar_dtype(fill_value)
     numel = math.prod(parse_size((size,), "full"))
@@ -131,13 +145,25 @@ def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_gra
     return _filled("full", fill, (size,), dtype, device, requires_grad, pin_memory)
 
 
+def _sized(name, factory, size, requires_grad, *extra, **given):
+    from refgrad.utils._factory_modes import sized_to_a_mode
+
+    return sized_to_a_mode(name, factory, size, requires_grad, *extra, **given)
+
+
 def _quietly_cast(array, kind):
     with np.errstate(over="ignore"):  # a lone float16 70000 is inf: see checked_fill
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:867
+# --- book/chapters/05_creation.md:890
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        from refgrad.utils._factory_modes import like_to_a_mode
+
+        name = f"{factory.__name__}_like"
+        return like_to_a_mode(name, globals()[name], t, extra, requires_grad, dtype=dtype,
+                              device=device, memory_format=memory_format)
     strides = copy_strides(t, memory_format)  # first: a rank that does not fit makes nothing
     return laid_out(factory(
         t.shape, *extra, dtype=dtype or t.dtype, device=device or t.device,
@@ -165,7 +191,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:904
+# --- book/chapters/05_creation.md:933
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -174,6 +200,12 @@ def _new(factory):
         sizes = sizes if size is None else (size,)
         if not sizes:
             raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+        if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+            from refgrad.utils._factory_modes import like_to_a_mode
+
+            extra = (list(parse_size(sizes, name)),)
+            return like_to_a_mode(name, method, self, extra, requires_grad, dtype=dtype,
+                                  device=device, pin_memory=pin_memory)
         return factory(*sizes, dtype=dtype_argument(dtype, name) or self.dtype,
                        device=device or self.device, requires_grad=requires_grad,
                        pin_memory=pin_memory)
@@ -187,6 +219,11 @@ def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=F
     if not isinstance(size, tuple | list):  # a Size is a tuple
         raise TypeError("new_full(): argument 'size' (position 1) must be tuple of ints, not "
                         + c_type_name(type(size)))
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        from refgrad.utils._factory_modes import like_to_a_mode
+
+        return like_to_a_mode("new_full", new_full, self, (list(size), fill_value),
+                              requires_grad, dtype=dtype, device=device, pin_memory=pin_memory)
     return full(size, fill_value, dtype=dtype_argument(dtype, "new_full") or self.dtype,
                 device=device or self.device, requires_grad=requires_grad,
                 pin_memory=pin_memory)
@@ -207,9 +244,14 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:1040
+# --- book/chapters/05_creation.md:1093
 def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        from refgrad.utils._factory_modes import arange_to_a_mode
+
+        return arange_to_a_mode(arange, (start, end, step), requires_grad, dtype=dtype,
+                                layout=layout, device=device, pin_memory=pin_memory)
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
     if end is None:  # arange(5)
         start, end = 0, start

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:967
+# --- book/chapters/05_creation.md:1007
 """empty_strided and Tensor.new_empty_strided: a new storage laid out by the caller's strides."""
 
 import numpy as np
@@ -12,11 +12,17 @@ from refgrad._backend import zero_strided
 from refgrad._creation import parse_size
 from refgrad._from_data import _finish
 from refgrad._tensor import Tensor
+from refgrad.autograd._state import state, switched_on
 
 
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, pin_memory=False,
                   requires_grad=False) -> Tensor:
     size, stride = parse_size((size,), "empty_strided"), tuple(stride)
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        from refgrad.utils._factory_modes import options, to_a_mode
+
+        return to_a_mode("empty_strided.default", empty_strided, (list(size), list(stride)),
+                         options(None, dtype, layout, device, pin_memory), requires_grad)
     if len(size) != len(stride):
         raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality "
                            f"of strides ({len(stride)})")
@@ -43,5 +49,12 @@ def _negatives_filled(size, stride) -> tuple:
 
 def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None,
                       pin_memory=False, requires_grad=False) -> Tensor:
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        from refgrad.utils._factory_modes import like_to_a_mode
+
+        shape = list(parse_size((size,), "new_empty_strided"))
+        return like_to_a_mode("new_empty_strided", new_empty_strided, self,
+                              (shape, list(stride)), requires_grad, dtype=dtype, layout=layout,
+                              device=device, pin_memory=pin_memory)
     return empty_strided(size, stride, dtype=dtype or self.dtype, device=device or self.device,
                          pin_memory=pin_memory, requires_grad=requires_grad)

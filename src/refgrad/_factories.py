@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1497
+# --- book/chapters/05_creation.md:1597
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
@@ -26,10 +26,16 @@ from refgrad._sampling import normal, permutation
 from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
+from refgrad.autograd._state import state, switched_on
+from refgrad.utils._factory_modes import like_to_a_mode, options, to_a_mode
 
 
 def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False,
         requires_grad=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        args, overload = ((n,), "eye.default") if m is None else ((n, m), "eye.m")
+        given = options(dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+        return to_a_mode(overload, eye, args, given, requires_grad)
     m = n if m is None else m
     for name, size in (("n", n), ("m", m)):
         if size < 0:
@@ -74,6 +80,10 @@ def _points(start, end, steps, kind, add_scaled):
 
 def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=False,
              requires_grad=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        given = options(dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+        return to_a_mode("linspace.default", linspace, (start, end, steps), given,
+                         requires_grad)
     _check_ends("linspace", start, end)
     if dtype is _dtype.bool:
         raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
@@ -85,6 +95,10 @@ def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_mem
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=None,
              pin_memory=False, requires_grad=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        args = (start, end, steps) + (() if base == 10 else (base,))  # shown if not 10
+        given = options(dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+        return to_a_mode("logspace.default", logspace, args, given, requires_grad)
     _check_ends("logspace", start, end)
     if dtype is _dtype.bool:
         raise NotImplementedError("\"logspace_cpu\" not implemented for 'Bool'")
@@ -103,16 +117,24 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:1599
+# --- book/chapters/05_creation.md:1713
 def rand_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
-              requires_grad=False):
+              requires_grad=False, layout=None, pin_memory=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        return like_to_a_mode("rand_like", rand_like, input, (), requires_grad,
+                              generator=generator, dtype=dtype, device=device,
+                              memory_format=memory_format)
     strides, dtype = _strides("rand_like", input, (), locals()), dtype_argument(dtype, "rand_like")
     return laid_out(rand(input.shape, generator=generator, dtype=dtype or input.dtype,
                          device=device or input.device, requires_grad=requires_grad), strides)
 
 
 def randn_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
-               requires_grad=False):
+               requires_grad=False, layout=None, pin_memory=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        return like_to_a_mode("randn_like", randn_like, input, (), requires_grad,
+                              generator=generator, dtype=dtype, device=device,
+                              memory_format=memory_format)
     strides = _strides("randn_like", input, (), locals())
     dtype = dtype_argument(dtype, "randn_like") or input.dtype
     if _row_major_but_ones(input.shape, strides) or not dtype.is_floating_point:
@@ -134,7 +156,15 @@ def _row_major_but_ones(shape, strides) -> bool:
 
 
 def randint_like(input, low=0, high=None, *, generator=None, memory_format=None, dtype=None,
-                 device=None, requires_grad=False):
+                 device=None, requires_grad=False, layout=None, pin_memory=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        bounds = (low,) if high is None else (low, high)
+        name = {(1, False): "default", (1, True): "generator", (2, False): "low_dtype",
+                (2, True): "low_generator_dtype"}[len(bounds), generator is not None]
+        given = options(generator, dtype, None, device, memory_format=memory_format,
+                        device_named=False)
+        return to_a_mode(f"randint_like.{name}", randint_like, (input, *bounds), given,
+                         requires_grad)
     strides = _strides("randint_like", input, (low,) if high is None else (low, high), locals())
     if high is None:
         low, high = 0, low
@@ -150,6 +180,10 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
     if number is None:
         raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not "
                         f"{c_type_name(type(n))}")
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        name = "randperm.default" if generator is None else "randperm.generator"
+        return to_a_mode(name, randperm, (n,), options(generator, dtype, layout, device,
+                                                        pin_memory), requires_grad)
     n = number
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
@@ -161,7 +195,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
     return _finish(order.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1664
+# --- book/chapters/05_creation.md:1798
 _DRAWN = ("torch.memory_format memory_format = None, torch.dtype dtype = None, torch.layout "
           "layout = None, torch.device device = None, bool pin_memory = False, bool "
           "requires_grad = False")
@@ -183,7 +217,7 @@ def _strides(name: str, input, bounds: tuple, given: dict):
     return copy_strides(input, fmt)
 
 
-# --- book/chapters/05_creation.md:1692
+# --- book/chapters/05_creation.md:1826
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
@@ -200,17 +234,28 @@ def _check_permutation_fits(n: int, dtype) -> None:
         _dtype.checked_number(n - 1, dtype)
 
 
-# --- book/chapters/05_creation.md:1715
+# --- book/chapters/05_creation.md:1849
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
                  requires_grad=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        return _triangle_to_a_mode("tril_indices", tril_indices, row, col, offset,
+                                   requires_grad, dtype, layout, device, pin_memory)
     return _triangle("tril_indices", np.tril_indices, row, col, offset, dtype, device,
                      requires_grad)
 
 
 def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
                  requires_grad=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        return _triangle_to_a_mode("triu_indices", triu_indices, row, col, offset,
+                                   requires_grad, dtype, layout, device, pin_memory)
     return _triangle("triu_indices", np.triu_indices, row, col, offset, dtype, device,
                      requires_grad)
+
+
+def _triangle_to_a_mode(name, factory, row, col, offset, requires_grad, *given):
+    args = (row, col) if offset == 0 else (row, col, offset)  # an offset of 0 left off
+    return to_a_mode(f"{name}.default", factory, args, options(None, *given), requires_grad)
 
 
 def _triangle(name, positions, row, col, offset, dtype, device, requires_grad):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1787
+# --- book/chapters/05_creation.md:1932
 """out= for the factories: the values made in out's dtype, then written into it."""
 
 import warnings
@@ -14,7 +14,7 @@ from refgrad._creation import parse_size
 from refgrad._ops.write_checks import OUT_NEEDS_GRAD, OVERLAP, bump
 from refgrad._signatures import dtype_argument
 from refgrad._typename import LEGACY
-from refgrad.autograd._state import state
+from refgrad.autograd._state import state, switched_on
 
 
 def writing(factory):
@@ -26,6 +26,12 @@ def writing(factory):
         if state.grad_enabled and out.requires_grad:
             raise RuntimeError(OUT_NEEDS_GRAD.format(f"aten::{factory.__name__}"))
         _refuse_dtype(dtype, out)
+        mode = switched_on.dispatch_modes and state.dispatch_modes
+        if mode and (factory.__name__, kwargs.get("generator") is None) not in _OUT_IN_PIECES:
+            from refgrad.utils._factory_modes import out_to_a_mode  # NOTE [out= to a mode]
+
+            out_to_a_mode(function, factory, args, dict(kwargs, dtype=dtype), out)
+            return _flagged(out, requires_grad)  # whatever the mode answered, as in torch
         if factory.__name__ in _NO_SHARED_OUT and overlaps(out._data):
             raise RuntimeError(OVERLAP)  # before anything is made: nothing is drawn
         if factory.__name__ in _DRAWN:
@@ -63,6 +69,9 @@ def _write(out, values, keeps_shape: bool) -> None:
 # zeros, ones, full, eye and randperm fill one anyway, as torch's do.
 _NO_SHARED_OUT = frozenset(("arange", "linspace", "logspace", "rand", "randint", "normal"))
 _DRAWN = frozenset(("rand", "randint", "normal"))  # randn: see resizing
+# torch's mode sees these with out= (rand: with a generator) as a resize_ and the fill that
+# follows; refgrad's, as nothing
+_OUT_IN_PIECES = frozenset((("rand", False), ("normal", True), ("normal", False)))
 
 
 def _refuse_dtype(dtype, out) -> None:
@@ -78,7 +87,7 @@ def _flagged(out, requires_grad):
     return out
 
 
-# --- book/chapters/05_creation.md:1876
+# --- book/chapters/05_creation.md:2030
 def resizing(factory, fills: bool):
     """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):

@@ -204,7 +204,10 @@ def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memor
     """``tensor``, detached in place first as torch's constructor does: torch.tensor."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):  # chapter "Dispatch modes"
         return _copied(data, dtype, device, requires_grad, pin_memory)
-    made = _copied(data, dtype, device, False, pin_memory)
+    from refgrad.utils._factory_modes import lift_fresh
+
+    # NOTE [A factory handed to a mode]: the mode sees the new tensor, and may replace it
+    made = lift_fresh(_copied(data, dtype, device, False, pin_memory))
     made.detach_()  # a mode sees it where autograd is off
     check_requires_grad(made, requires_grad)
     made._requires_grad = bool(requires_grad)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2082
+# --- book/chapters/05_creation.md:2236
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
 import weakref
@@ -17,6 +17,7 @@ from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._typename import c_type_name
 from refgrad._warn_once import warn_once
+from refgrad.autograd._state import state, switched_on
 
 _NOT_WRITABLE = (
     "The given NumPy array is not writable, and PyTorch does not support non-writable tensors. "
@@ -33,6 +34,10 @@ def from_numpy(ndarray) -> Tensor:
         warn_once("from_numpy", _NOT_WRITABLE, None)  # the user's line: "Warnings given once"
     check_layout(ndarray)
     remember_shared(ndarray)
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        from refgrad.utils._factory_modes import lift_fresh
+
+        return lift_fresh(make_tensor(ndarray))
     return make_tensor(ndarray)
 
 
@@ -66,4 +71,8 @@ def as_tensor(data, *, dtype=None, device=None) -> Tensor:
         if dtype is None and device is None:
             return t
         return t.to(device=device, dtype=dtype)
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        from refgrad.utils._factory_modes import lift_fresh
+
+        return lift_fresh(tensor(data, dtype=dtype, device=device))
     return tensor(data, dtype=dtype, device=device)

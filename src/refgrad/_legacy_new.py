@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1311
+# --- book/chapters/05_creation.md:1389
 """torch.Tensor(...) and Tensor.new(...): the legacy constructor."""
 
 import numpy as np
@@ -15,6 +15,7 @@ from refgrad._device import device as Device
 from refgrad._from_data import _is_sequence, _to_array
 from refgrad._size import Size
 from refgrad._tensor import Tensor, make_tensor
+from refgrad.autograd._state import state, switched_on
 
 _DEVICE = "*, torch.device device = None"
 _FORMS = Arguments(f"new({_DEVICE})", "new(torch.Storage storage)", "new(Tensor other)",
@@ -39,18 +40,39 @@ def legacy_new(cls, args, kwargs=None, like=None, dtype=None) -> Tensor:
         if strict and args[0].dtype is not kind:
             raise TypeError(f"expected {_options(kind)} (got {_options(args[0].dtype)})")
         return _alias_as(cls, args[0])
-    if not args:
-        return make_tensor(np.empty((0,), kind.numpy), cls=cls)
     lone = args[0] if len(args) == 1 else None
     ints = all(isinstance(a, int) for a in args) and not isinstance(lone, bool)  # True: data
-    if ints or type(lone) is Size:
-        return make_tensor(np.empty(parse_size(args, "new"), kind.numpy), cls=cls)
+    if ints or type(lone) is Size:  # no args too: an empty tensor
+        shape = parse_size(args, "new") if args else (0,)
+        if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A legacy tensor]
+            return _empty_to_a_mode(cls, shape, kind)
+        return make_tensor(np.empty(shape, kind.numpy), cls=cls)
     if len(args) == 1 and _is_sequence(args[0]) and not isinstance(args[0], str):
-        return make_tensor(_to_array(args[0], kind), cls=cls)
+        made = make_tensor(_to_array(args[0], kind), cls=cls)
+        if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A legacy tensor]
+            from refgrad.utils._factory_modes import lift_fresh
+
+            return lift_fresh(made)
+        return made
     _FORMS.read(args, {})  # torch's parser refuses what fits none of the forms
     if isinstance(args[0], str):
         raise TypeError(f"new(): invalid data type '{c_type_name(type(args[0]))}'")
     raise TypeError(f"new(): data must be a sequence (got {c_type_name(type(args[0]))})")
+
+
+# NOTE [A legacy tensor]
+# Under a mode, the legacy constructor shows torch's ops: an empty tensor of a
+# size is aten.empty.memory_format with the dtype, the layout and the device,
+# and no pin_memory; one of data is the tensor made, handed over as lift_fresh.
+def _empty_to_a_mode(cls, shape, kind):
+    from refgrad._tensor_values import strided
+    from refgrad.utils._factory_modes import to_a_mode
+
+    def run(size, *, dtype, layout, device):
+        return legacy_new(cls, (Size(size),), dtype=dtype)
+
+    options = {"dtype": kind, "layout": strided, "device": Device("cpu")}
+    return to_a_mode("empty.memory_format", run, (list(shape),), options)
 
 
 def _options(kind) -> str:

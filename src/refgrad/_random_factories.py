@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1103
+# --- book/chapters/05_creation.md:1161
 """rand, randn and randint: tensors drawn from the default generator or a given one."""
 
 import warnings
@@ -17,6 +17,7 @@ from refgrad._from_data import _finish, check_pinnable
 from refgrad._generator import default_generator
 from refgrad._sampling import integers, laid_out, normal, uniform
 from refgrad._tensor import Tensor
+from refgrad.autograd._state import state, switched_on
 
 
 def _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
@@ -60,6 +61,13 @@ def _drawing(name: str, kernel: str, draw):
                 requires_grad=False, layout=None, pin_memory=False, laid_as=None):
         size = _draw_size(name, sizes, size, {"generator": generator, "dtype": dtype,
                                               "device": device, "requires_grad": requires_grad})
+        if laid_as is None and switched_on.dispatch_modes and state.dispatch_modes:
+            from refgrad.utils._factory_modes import sized_to_a_mode
+
+            overload = "default" if generator is None else "generator"
+            return sized_to_a_mode(f"{name}.{overload}", factory, size, requires_grad,
+                                   generator=generator, dtype=dtype, layout=layout,
+                                   device=device, pin_memory=pin_memory)
         return _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
                        pin_memory, laid_as)
 
@@ -84,7 +92,8 @@ def randint(low=_UNSET, high=None, size=None, *, generator=None, dtype=None, dev
         low, high, size = _UNSET, low, high
     elif high is None:  # randint(high, size=size)
         low, high = _UNSET, low
-    if low is _UNSET:
+    lowest = low is _UNSET
+    if lowest:
         low, bound = 0, whole_number(high)
         if bound is None:
             raise TypeError(f"randint(): argument 'high' (position 1) must be int, not "
@@ -99,6 +108,17 @@ def randint(low=_UNSET, high=None, size=None, *, generator=None, dtype=None, dev
             got = ", ".join(c_type_name(type(v)) for v in given)
             raise TypeError(f"randint() received an invalid combination of arguments - got "
                             f"({got})")
+    # NOTE [A factory handed to a mode]
+    if laid_as is None and switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad.utils._factory_modes import options, to_a_mode
+
+        overloads = {(True, False): "default", (True, True): "generator",
+                     (False, False): "low", (False, True): "low_generator"}
+        name = "randint." + overloads[lowest, generator is not None]
+        bounds = (high,) if lowest else (given[0], high)  # as given
+        shape = list(parse_size((size,), "randint"))
+        return to_a_mode(name, randint, (*bounds, shape),
+                         options(generator, dtype, layout, device, pin_memory), requires_grad)
     dtype = dtype or _dtype.int64
     check_random_bounds(low, bound, dtype)
     return draw_integers(low, bound, size, generator, dtype, device, requires_grad, pin_memory,
@@ -132,7 +152,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad,
     return _finish(values.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1253
+# --- book/chapters/05_creation.md:1331
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):

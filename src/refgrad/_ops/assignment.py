@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2222
+# --- book/chapters/26_inplace.md:2231
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
@@ -81,7 +81,7 @@ def _assignable(value, target):
 Tensor.__setitem__ = torch_named(setitem, "__setitem__")  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:2311
+# --- book/chapters/26_inplace.md:2320
 def expandable(value, target):
     """``value`` without leading 1s, expanded to ``target``'s sizes as torch's."""
     shape, sizes = value._data.shape, target._data.shape
@@ -92,7 +92,7 @@ def expandable(value, target):
     return value if value._data.shape == sizes else value.expand(sizes)
 
 
-# --- book/chapters/26_inplace.md:2334
+# --- book/chapters/26_inplace.md:2343
 def leading_ones_dropped(value):
     """``value`` viewed without its leading 1s, or ``value`` itself where it has none."""
     shape = value._data.shape

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16y_torch_namespace.md:687
+# --- book/chapters/16y_torch_namespace.md:693
 """frobenius_norm, nuclear_norm, norm_except_dim, chain_matmul, native_channel_shuffle."""
 
 from dataclasses import replace
@@ -58,7 +58,7 @@ def nuclear_norm(input, dim=(-2, -1), keepdim=False):
     return matrix_norm(input, "nuc", tuple(dim), keepdim)
 
 
-# --- book/chapters/16y_torch_namespace.md:744
+# --- book/chapters/16y_torch_namespace.md:750
 def norm_except_dim(v, pow=2, dim=0):  # noqa: A002
     for position, (name, value) in enumerate((("pow", pow), ("dim", dim)), 2):
         if type(value) is not int:
@@ -91,7 +91,7 @@ def chain_matmul(*matrices, out=None):
     return matrices[0].clone() if len(matrices) == 1 else multi_dot(matrices)
 
 
-# --- book/chapters/16y_torch_namespace.md:778
+# --- book/chapters/16y_torch_namespace.md:784
 def _native_shuffle_row():
     from refgrad._ops.rounding import underivable
     from refgrad._ops.shuffles import _channel_shuffle

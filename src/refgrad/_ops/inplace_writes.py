@@ -98,7 +98,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2067
+# --- book/chapters/26_inplace.md:2071
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -113,7 +113,12 @@ def fill_(self, value):
     if isinstance(value, Tensor):
         return inplace(self, named("fill", _fill_with_tensor), value)
     value = checked_fill(value, self.dtype, self.numel())
-    return inplace(self, _one_value(named("fill", lambda t: _call(FILL, (t,), {"value": value}))))
+    # the value as an argument, not held in the function: a mode is handed (self, value)
+    return inplace(self, _one_value(named("fill", _fill_with_number)), value)
+
+
+def _fill_with_number(t, value):
+    return _call(FILL, (t,), {"value": value})
 
 
 def _fill_with_tensor(t, value):

@@ -12,6 +12,7 @@ from refgrad._ops import inplace_writes
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import RESULT_WRITES, register
 from refgrad._tensor import Tensor
+from refgrad.autograd._state import state, switched_on
 
 RESULT_WRITES.update({"fill": 1, "fill.Tensor": 1})
 FILL = register(replace(inplace_writes.FILL, name="fill", node="FillBackward0", writes=()))
@@ -37,11 +38,16 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=None,
     if not isinstance(s, bool | int | float | complex):
         raise TypeError(f"scalar_tensor(): argument 's' (position 1) must be Number, not "
                         f"{type(s).__name__}")
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        from refgrad.utils._factory_modes import options, to_a_mode
+
+        given = options(dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+        return to_a_mode("scalar_tensor.default", scalar_tensor, (s,), given, requires_grad)
     return full((), s, dtype=dtype or _dtype.get_default_dtype(), device=device,
                 requires_grad=requires_grad)
 
 
-# --- book/chapters/16y_torch_namespace.md:343
+# --- book/chapters/16y_torch_namespace.md:349
 def _unravel_shape(shape) -> tuple:
     if isinstance(shape, int):
         shape = (shape,)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16y_torch_namespace.md:821
+# --- book/chapters/16y_torch_namespace.md:834
 """hann_window, hamming_window, bartlett_window, blackman_window and kaiser_window."""
 
 import math
@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from refgrad import _dtype
+from refgrad.autograd._state import state, switched_on
 
 _C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
             "uint8": "unsigned char", "bool": "bool"}
@@ -31,7 +32,7 @@ def _checked(name, window_length, dtype):
     return dtype
 
 
-# --- book/chapters/16y_torch_namespace.md:851
+# --- book/chapters/16y_torch_namespace.md:865
 class _Steps:
     """Elementwise steps in a window's dtype, each computed as torch's CPU kernel does."""
 
@@ -61,11 +62,41 @@ def _made(name, window_length, periodic, dtype, device, requires_grad, shape):
         values = np.ones(window_length, dtype=dtype.numpy)
     else:
         n = window_length + 1 if periodic else window_length
-        values = shape(_Steps(n, dtype), n)[:window_length]
-    return _finish(np.ascontiguousarray(values), device, requires_grad)
+        values = shape(_Steps(n, dtype), n)[:window_length]  # a slice: no copy
+    return _finish(values, device, requires_grad)  # NOTE [A periodic window's storage]
 
 
-# --- book/chapters/16y_torch_namespace.md:892
+# NOTE [A periodic window's storage]
+# A periodic window is the first window_length samples of the symmetric window
+# one longer, and torch's keeps that longer window's memory: its storage holds
+# window_length + 1 elements (as_strided may reach the last), though it is no
+# view and has no base. The slice above keeps the longer array the same way.
+
+
+# NOTE [A window's overload]
+# torch names a window's overload after the parameters given by position:
+# hann_window(4) is hann_window.default, hann_window(4, True) .periodic, and
+# hamming_window's run on to .periodic_alpha_beta. Parameters not given are
+# _UNSET, so that a mode is handed those given and the overload they make.
+_UNSET = object()
+_OVERLOADS = {"hamming_window": ("default", "periodic", "periodic_alpha", "periodic_alpha_beta"),
+              "kaiser_window": ("default", "periodic", "beta")}
+
+
+def _or_defaults(values, defaults) -> tuple:
+    return tuple(d if v is _UNSET else v for v, d in zip(values, defaults))
+
+
+def _to_a_mode(name, window, window_length, values, defaults, requires_grad, **given):
+    from refgrad.utils._factory_modes import options, to_a_mode
+
+    count = max((i + 1 for i, v in enumerate(values) if v is not _UNSET), default=0)
+    overload = _OVERLOADS.get(name, ("default", "periodic"))[count]
+    args = (window_length, *_or_defaults(values[:count], defaults))
+    return to_a_mode(f"{name}.{overload}", window, args, options(**given), requires_grad)
+
+
+# --- book/chapters/16y_torch_namespace.md:936
 def _cosine(alpha, beta):
     def shape(s, n):
         angles = s.times(s.values, 2 * math.pi / (n - 1))
@@ -74,19 +105,29 @@ def _cosine(alpha, beta):
     return shape
 
 
-def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None,
+def hamming_window(window_length, periodic=_UNSET, alpha=_UNSET, beta=_UNSET, *, dtype=None,
                    layout=None, device=None, pin_memory=False, requires_grad=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A window's overload]
+        return _to_a_mode("hamming_window", hamming_window, window_length,
+                          (periodic, alpha, beta), (True, 0.54, 0.46), requires_grad,
+                          dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    periodic, alpha, beta = _or_defaults((periodic, alpha, beta), (True, 0.54, 0.46))
     return _made("hamming_window", window_length, periodic, dtype, device, requires_grad,
                  _cosine(alpha, beta))
 
 
-def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None,
+def hann_window(window_length, periodic=_UNSET, *, dtype=None, layout=None, device=None,
                 pin_memory=False, requires_grad=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A window's overload]
+        return _to_a_mode("hann_window", hann_window, window_length, (periodic,), (True,),
+                          requires_grad, dtype=dtype, layout=layout, device=device,
+                          pin_memory=pin_memory)
+    periodic = True if periodic is _UNSET else periodic
     return _made("hann_window", window_length, periodic, dtype, device, requires_grad,
                  _cosine(0.5, 0.5))
 
 
-# --- book/chapters/16y_torch_namespace.md:914
+# --- book/chapters/16y_torch_namespace.md:968
 def _triangle(s, n):
     values = s.times(s.values, 2.0 / (n - 1))
     half = ((n - 1) >> 1) + 1
@@ -94,8 +135,13 @@ def _triangle(s, n):
     return values
 
 
-def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, device=None,
+def bartlett_window(window_length, periodic=_UNSET, *, dtype=None, layout=None, device=None,
                     pin_memory=False, requires_grad=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A window's overload]
+        return _to_a_mode("bartlett_window", bartlett_window, window_length, (periodic,), (True,),
+                          requires_grad, dtype=dtype, layout=layout, device=device,
+                          pin_memory=pin_memory)
+    periodic = True if periodic is _UNSET else periodic
     return _made("bartlett_window", window_length, periodic, dtype, device, requires_grad,
                  _triangle)
 
@@ -107,15 +153,26 @@ def _blackman(s, n):
     return s.plus(s.apply(outer, lambda v: v - inner.astype(s.wide)), 0.42)
 
 
-def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, device=None,
+def blackman_window(window_length, periodic=_UNSET, *, dtype=None, layout=None, device=None,
                     pin_memory=False, requires_grad=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A window's overload]
+        return _to_a_mode("blackman_window", blackman_window, window_length, (periodic,), (True,),
+                          requires_grad, dtype=dtype, layout=layout, device=device,
+                          pin_memory=pin_memory)
+    periodic = True if periodic is _UNSET else periodic
     return _made("blackman_window", window_length, periodic, dtype, device, requires_grad,
                  _blackman)
 
 
-# --- book/chapters/16y_torch_namespace.md:942
-def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None,
+# --- book/chapters/16y_torch_namespace.md:1006
+def kaiser_window(window_length, periodic=_UNSET, beta=_UNSET, *, dtype=None, layout=None,
                   device=None, pin_memory=False, requires_grad=False):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A window's overload]
+        return _to_a_mode("kaiser_window", kaiser_window, window_length, (periodic, beta),
+                          (True, 12.0), requires_grad, dtype=dtype, layout=layout,
+                          device=device, pin_memory=pin_memory)
+    periodic, beta = _or_defaults((periodic, beta), (True, 12.0))
+
     def shape(s, n):
         def kaiser(k):
             a = s.wide((n - 1) / 2.0)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:901
+# --- book/chapters/16i_cumulative.md:910
 """nansum, a row, and nanmean, made of it."""
 
 import numpy as np
@@ -12,6 +12,8 @@ from refgrad._ops.functions import check_grad_dtype, dim_tuple
 from refgrad._ops.reductions import _sum_forward
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
+from refgrad.autograd._state import state, switched_on
+from refgrad.utils._python_dispatch import dispatch_composite, dispatch_op, handed_whole
 
 
 def _nansum(a, dim, keepdim, dtype=None, self_dtype=None):
@@ -37,7 +39,7 @@ def _nansum_backward(g, self, dim, keepdim, dtype, self_dtype):
     return (g.expand(tuple(self.shape)) * self.isnan().logical_not(),)
 
 
-# --- book/chapters/16i_cumulative.md:937
+# --- book/chapters/16i_cumulative.md:948
 NANSUM = register(Op(
     "nansum", "NansumBackward0", ("self",), forward=_nansum, backward=_nansum_backward,
     saves=(("self", ("self",)),), hides=("dtype", "self_dtype"),
@@ -58,10 +60,25 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None and not dtype.is_floating_point:
         raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must be "
                            f"either a floating point or complex dtype. Got: {LEGACY[dtype]}")
+    if handed_whole((input,)):  # NOTE [nanmean under a mode]
+        dim_tuple(dim, input.ndim) if dim is not None else None  # its checks, first
+        dims = None if dim is None else [dim] if isinstance(dim, int) else list(dim)
+        given = (input, dims, keepdim)  # the dims as given, not made positive
+        count = 3 if keepdim else 2 if dim is not None else 1
+        options = {} if dtype is None else {"dtype": dtype}
+        return dispatch_composite("nanmean", nanmean, given[:count], options, views_kept=True)
     dims = None if dim is None else dim_tuple(dim, input.ndim)
-    present = input.isnan().logical_not()
-    if input.ndim == 0:  # its one value, whichever of 0 and -1 names it
-        counted = present.sum()
-    else:  # no dims, or an empty list of them, counts over every dimension
-        counted = present.sum(dims or tuple(range(input.ndim)), keepdim)
+    seen = _detached(input)
+    present = seen.ne(seen).logical_not_()  # isnan, as torch makes it, and in place
+    counted = present.sum(dims, keepdim)  # no dims, or an empty list, counts them all
     return nansum(input, dim, keepdim, dtype=dtype) / counted
+
+
+# NOTE [nanmean under a mode]
+# Handed whole, nanmean's func is nanmean itself: with the mode off the stack
+# it hands the op to the next mode down, or computes it from its pieces. The
+# detach it counts on reaches each mode in turn the same way, as aten.detach.
+def _detached(t):
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        return dispatch_op("detach", _detached, (t,), {})
+    return t.detach()

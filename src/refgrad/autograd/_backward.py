@@ -37,7 +37,20 @@ def _shape_of(output):
     return output
 
 
-# --- book/chapters/18_backward.md:79
+# --- book/chapters/18_backward.md:83
+def _seed(out, shape, meta, ones):
+    """The implicit gradient of a scalar output. Under a dispatch mode it is made as torch
+    makes it, ones_like(out, memory_format=preserve_format), which is what the mode sees."""
+    from refgrad.autograd._state import state, switched_on
+
+    if isinstance(out, Tensor) and switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad._creation import ones_like
+        from refgrad._memory_formats import preserve_format
+
+        return ones_like(out, memory_format=preserve_format)
+    return ones(shape, dtype=meta.dtype, device=meta.device)
+
+
 def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
@@ -51,7 +64,7 @@ def _make_grads(outputs, grads, batched: bool = False) -> list:
         if grad is None:
             if shape.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            grad = ones(shape, dtype=meta.dtype, device=meta.device)
+            grad = _seed(out, shape, meta, ones)
         elif not isinstance(grad, Tensor):
             raise TypeError(
                 f"gradients can be either Tensors or None, but got {type(grad).__name__}"
@@ -78,7 +91,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:273
+# --- book/chapters/18_backward.md:290
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
@@ -113,7 +126,7 @@ def _inputs_tuple(inputs, caller: str) -> tuple:
     return _as_tuple(inputs), None
 
 
-# --- book/chapters/18_backward.md:358
+# --- book/chapters/18_backward.md:375
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -156,7 +169,7 @@ def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
                  for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:432
+# --- book/chapters/18_backward.md:449
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -180,7 +193,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:483
+# --- book/chapters/18_backward.md:500
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

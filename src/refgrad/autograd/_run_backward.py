@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18_backward.md:129
+# --- book/chapters/18_backward.md:146
 """From outputs and inputs to the engine's roots and targets, through one door."""
 
 import logging
@@ -50,7 +50,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:181
+# --- book/chapters/18_backward.md:198
 def _checked_edge(edge) -> tuple:
     node, output_nr = edge[0], edge[1]
     if not isinstance(node, FunctionNode):
@@ -62,7 +62,7 @@ def _checked_edge(edge) -> tuple:
     return node, output_nr
 
 
-# --- book/chapters/18_backward.md:213
+# --- book/chapters/18_backward.md:230
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     _check_given(t_outputs, args[0])
@@ -119,7 +119,7 @@ def _run_backward(t_outputs, *args):
     return tuple(captured)
 
 
-# --- book/chapters/18_backward.md:321
+# --- book/chapters/18_backward.md:338
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18_backward.md:546
+# --- book/chapters/18_backward.md:563
 """Variable: autograd's wrapper of old, now a way of making a leaf from a tensor."""
 
 import operator
@@ -50,7 +50,7 @@ def _arguments(args, kwargs) -> dict:
     return given
 
 
-# --- book/chapters/18_backward.md:595
+# --- book/chapters/18_backward.md:612
 class Variable(metaclass=VariableMeta):
     """``Variable(t, requires_grad)``: ``t.detach()``, requiring grad if asked."""
 

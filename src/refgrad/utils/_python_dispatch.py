@@ -6,6 +6,7 @@
 """TorchDispatchMode: a per-thread stack of objects that see every op first."""
 
 from refgrad.autograd._state import state, switched_on
+from refgrad.utils._mode_arguments import BOUND, bound, schema_name, unbound
 from refgrad.utils._op_names import IN_PLACE_OF, overload
 
 
@@ -33,7 +34,7 @@ def _get_current_dispatch_mode():
     return state.dispatch_modes[-1] if state.dispatch_modes else None
 
 
-# --- book/chapters/29_dispatch_modes.md:88
+# --- book/chapters/29_dispatch_modes.md:89
 class OpOverloadPacket:
     """An operator with all its overloads, as ``func.overloadpacket`` gives it."""
 
@@ -53,7 +54,7 @@ class OpOverloadPacket:
         return f"aten.{self.__name__}"
 
 
-# --- book/chapters/29_dispatch_modes.md:109
+# --- book/chapters/29_dispatch_modes.md:110
 class _Overload:
     """How an operator's overload names itself, as torch's ``OpOverload`` does."""
 
@@ -77,7 +78,7 @@ class _Overload:
                 f"overload='{self._overloadname}')>")
 
 
-# --- book/chapters/29_dispatch_modes.md:134
+# --- book/chapters/29_dispatch_modes.md:135
 class OpFunc(_Overload):
     """What a mode receives as ``func``: one overload of an operator, and its runner."""
 
@@ -115,7 +116,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:191
+# --- book/chapters/29_dispatch_modes.md:194
 _ROW_FUNCS: dict = {}
 
 
@@ -123,12 +124,30 @@ def dispatch_row(op, args, params):
     from refgrad._ops.dispatch import call
 
     args, params = tuple(args), dict(params or {})
+    if op.name in BOUND:  # chapter "The arguments a dispatch mode sees"
+        return _dispatch_bound(op, args, params)
     key = (op.name, *overload(op.name, args, params))
     row, func = _ROW_FUNCS.get(key, (None, None))
     if row is not op:
         func = OpFunc(op.name, op.writes, op.inputs, lambda *a, **k: call(op, a, k), args, params)
         _ROW_FUNCS[key] = (op, func)
     return dispatch(func, args, params)
+
+
+def _dispatch_bound(op, args, params):
+    """A row handed over with torch's arguments: NOTE [A row's arguments as torch binds them]."""
+    from refgrad._ops.dispatch import call
+
+    key = (op.name, *overload(op.name, args, params))
+    schema = schema_name(op.name, key[2])
+    row, func = _ROW_FUNCS.get(key, (None, None))
+    if row is not op:
+        def run(*given, **named):
+            return call(op, *unbound(schema, op.inputs, given, named))
+
+        func = OpFunc(op.name, op.writes, op.inputs, run, args, params)
+        _ROW_FUNCS[key] = (op, func)
+    return dispatch(func, *bound(schema, op.inputs, args, params))
 
 
 def dispatch_inplace(inplace, self, function, args, kwargs):
@@ -173,7 +192,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:347
+# --- book/chapters/29_dispatch_modes.md:368
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
