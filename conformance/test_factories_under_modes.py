@@ -290,3 +290,12 @@ def test_backward_seeds_its_gradient_with_ones_like():
     with Calls() as mode:
         (g,) = torch.autograd.grad(x.sum(), x)
     assert mode.seen[1][0] == "aten.ones_like.default" and torch.equal(g, torch.ones(2, 3))
+
+
+def test_a_formula_given_no_gradient_shows_a_mode_no_zeros():
+    x = torch.randn(3, 3, dtype=torch.float64, requires_grad=True)
+    s = torch.linalg.svdvals(x)  # its node's U and Vh have no gradient coming
+    with Names() as mode:
+        s.sum().backward()
+    assert not [name for name in mode.seen if "zeros" in name]
+    assert x.grad.shape == (3, 3)

@@ -280,12 +280,14 @@ def _unpacked(saved, node):
 
 
 def _materialize(grads, entries):
-    from refgrad._creation import zeros
+    from numpy import zeros
+
+    from refgrad._creation import _filled
 
     for g, entry in zip(grads, entries):
-        if g is None:
+        if g is None:  # made out of a mode's sight: torch's formulas take no gradient as none
             meta = InputMetadata._of(entry)
-            g = zeros(meta.shape, dtype=meta.dtype, device=meta.device)
+            g = _filled("zeros", zeros, (meta.shape,), meta.dtype, meta.device, False)
         yield g
 
 
