@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1666
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1669
 """renorm, and the activations torch has at its top level: rows."""
 
 import numpy as np
@@ -36,15 +36,31 @@ def _renorm(a, p, dim, maxnorm):
     return row_major_result(a * factor.astype(a.dtype))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1700
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1703
 def _renorm_backward(g, self, p, dim, maxnorm):
-    others = _others(self.ndim, dim)
-    norm = measures.vector_norm(self, p, others, True)
-    along = (self * g).sum(others, keepdim=True)
-    (moved,) = measures._norm_backward(along, self, norm, p, others, True, None)
+    others, wide = _others(self.ndim, dim), _accumulated(self)  # NOTE [renorm's wider sums]
+    norm = measures.vector_norm(self, p, others, True, dtype=wide)
+    along = (self * g).sum(others, keepdim=True, dtype=wide or self.dtype)
+    (moved,) = measures._norm_backward(along, self, norm, p, others, True, wide)
     inverse = add_scalar(norm, 1e-7).reciprocal()  # numbers, as torch's formula adds them:
     factor = mul_scalar(inverse, maxnorm)  # AddBackward1 and MulBackward1
-    return (where(norm > maxnorm, factor * (g - inverse * moved), g),)
+    scaled = factor * (g - inverse * moved)
+    return (where(norm > maxnorm, scaled if wide is None else scaled.to(g.dtype), g),)
+
+
+# NOTE [renorm's wider sums]
+# torch's gradient takes the norm and the sum of x * grad in the accumulation
+# type of the input's dtype: double for float on the CPU, float for the half
+# types (float on a GPU too). The scaled gradient comes out in that type, and
+# is cast back to the gradient's dtype (ToCopyBackward0) before the where.
+def _accumulated(t):
+    """The wider dtype torch accumulates ``t``'s dtype in, or None where it is the same."""
+    from refgrad import _dtype
+
+    wider = {"float16": _dtype.float32, "bfloat16": _dtype.float32}
+    if t.device.type == "cpu":
+        wider["float32"] = _dtype.float64
+    return wider.get(t.dtype.name)
 
 
 RENORM = register(Op(
@@ -71,7 +87,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1782
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1801
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -110,7 +126,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1830
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1849
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -131,7 +147,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1852
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1871
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 
