@@ -40,6 +40,8 @@ CASES = [
     ("clamp_tensors", lambda x: x.clamp(torch.full((3,), 0.1, dtype=torch.float64),
                                         torch.full((3,), 0.8, dtype=torch.float64)), (1, 2), 0),
     ("clamp_min_tensor", lambda x: x.clamp_min(torch.zeros(3, dtype=torch.float64)), (1, 2), 0),
+    # value / tensor2 is a tensor filled like tensor2, divided in place: tensor2's layout
+    ("addcdiv", lambda x: torch.addcdiv(x, x, x.detach() * 0.3 + 0.2, value=0.5), (1, 2), 0),
 ]
 
 

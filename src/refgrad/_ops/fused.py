@@ -106,21 +106,31 @@ ADDCMUL = register(Op(
 ))
 # NOTE [value over a tensor]
 # torch's formula for tensor1's gradient divides the number value by tensor2 by
-# first filling a tensor shaped like tensor2 with it. Under create_graph=True
-# that division is recorded, and its node keeps the filled tensor: a saved-tensor
-# hook sees one of tensor2's shape, not a 0-d one. The values are the same.
-def _filled_like(t, value):
-    return t.new_full(t.shape, value)
+# filling an empty tensor like tensor2 with it and dividing that in place: laid
+# out as tensor2 is, so the quotient and the gradient follow tensor2's layout.
+# Under create_graph=True the division is recorded, and its node keeps the
+# filled tensor: a saved-tensor hook sees one of tensor2's shape and strides.
+def _value_over(value, t):
+    from refgrad._creation import empty_like
+
+    return empty_like(t).fill_(value).div_(t)  # three steps, as a mode sees them in torch
+
+
+def _addcdiv_backward(g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED):
+    first = (g * _value_over(value, tensor2) if tensor2 is not None and wanted[1]
+             else None)
+    if tensor1 is None:
+        return g, first, None
+    square = tensor2 * tensor2  # made before the scaled tensor1, and the ratio
+    ratio = mul_scalar(tensor1, value) / square  # before the negated gradient, as in torch
+    return g, first, -g * ratio
 
 
 ADDCDIV = register(Op(
     "addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
     forward=in_float32(
         lambda a, b, c, value: a + _checked(value, np.result_type(a, b, c)) * b / c),
-    backward=lambda g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED: (
-        g, g * (_filled_like(tensor2, value) / tensor2) if tensor2 is not None and wanted[1]
-        else None,
-        None if tensor1 is None else -g * (mul_scalar(tensor1, value) / (tensor2 * tensor2))),
+    backward=_addcdiv_backward,
     saves=(("tensor1", ("tensor2",)), ("tensor2", ("self", "tensor1", "tensor2"))),
     iterated=True,
 ))
@@ -157,7 +167,7 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:897
+# --- book/chapters/16g_moves_and_fused.md:907
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)
