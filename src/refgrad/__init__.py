@@ -491,6 +491,10 @@ from refgrad._ops.signal_windows import (
 from refgrad._ops.numeric_gradient import gradient
 
 
+# --- book/chapters/16z_more_pools.md:744
+from refgrad._ops.native_dropout import native_dropout
+
+
 # --- book/chapters/19c_optimizers.md:743
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 

@@ -171,3 +171,18 @@ __all__ += ["channel_shuffle", "pixel_shuffle", "pixel_unshuffle"]
 from refgrad._ops.fold import fold, unfold  # noqa: E402
 
 __all__ += ["fold", "unfold"]
+
+
+# --- book/chapters/16z_more_pools.md:749
+from refgrad._ops.fractional_max_pool import (  # noqa: E402
+    fractional_max_pool2d,
+    fractional_max_pool2d_with_indices,
+    fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
+)
+from refgrad._ops.lp_pools import lp_pool1d, lp_pool2d, lp_pool3d  # noqa: E402
+from refgrad._ops.max_unpool import max_unpool1d, max_unpool2d, max_unpool3d  # noqa: E402
+
+__all__ += ["fractional_max_pool2d", "fractional_max_pool2d_with_indices",
+            "fractional_max_pool3d", "fractional_max_pool3d_with_indices", "lp_pool1d",
+            "lp_pool2d", "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
