@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16z_more_pools.md:317
+# --- book/chapters/16z_more_pools.md:319
 """fractional_max_pool2d and 3d: rows, torch's checks, and F's functions."""
 
 import math
@@ -29,7 +29,7 @@ def _starts(samples, size, out, kernel):
     return starts
 
 
-# --- book/chapters/16z_more_pools.md:352
+# --- book/chapters/16z_more_pools.md:354
 def _pooled(a, n, kernel_size, output_size, random_samples):
     values, samples = host(a), host(random_samples._data)
     batch, shape = values.shape[:values.ndim - n], values.shape[values.ndim - n:]
@@ -55,7 +55,7 @@ def _pooled(a, n, kernel_size, output_size, random_samples):
     return best(flat_windows(windows, n), flat_windows(places, n))
 
 
-# --- book/chapters/16z_more_pools.md:387
+# --- book/chapters/16z_more_pools.md:389
 def _row(n):
     name = f"fractional_max_pool{n}d"
     gradient = pool_gradients._max_row(name, f"FractionalMaxPool{n}DBackwardBackward0", n,
@@ -82,7 +82,7 @@ def _row(n):
 FRACTIONAL_MAX_POOL2D, FRACTIONAL_MAX_POOL3D = _row(2), _row(3)
 
 
-# --- book/chapters/16z_more_pools.md:421
+# --- book/chapters/16z_more_pools.md:423
 _NAMES = {2: ("height", "width"), 3: ("time", "height", "width")}
 
 
@@ -128,7 +128,7 @@ def _check(n, input, kernel, output, samples):
         raise not_implemented_for(f"fractional_max_pool{n}d_out_frame", input._data.dtype)
 
 
-# --- book/chapters/16z_more_pools.md:476
+# --- book/chapters/16z_more_pools.md:478
 def fractional_max_pool(n, input, kernel_size, output_size, random_samples):
     """torch's fractional_max_pool2d and 3d: (values, indices)."""
     from refgrad._ops.pool_checks import read

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16z_more_pools.md:115
+# --- book/chapters/16z_more_pools.md:117
 """max_unpool2d and max_unpool3d: rows; F's max_unpool1d, 2d and 3d in front of them."""
 
 import math
@@ -24,14 +24,14 @@ def _unpooled(a, indices, sizes):
     places = places.reshape(count, windows)  # NOTE [Empty batches reshape by size]
     wrong = (places < 0) | (places >= plane)
     if wrong.any():
-        raise RuntimeError(f"Found an invalid max index: {places[wrong][0]} (output volumes "
+        raise RuntimeError(f"Found an invalid max index: {places[wrong][-1]} (output volumes "
                            f"are of size {'x'.join(str(s) for s in sizes)})")
     out = np.zeros((count, plane), values.dtype)
     out[np.arange(count)[:, None], places] = values.reshape(count, windows)
     return on_device_of(out.reshape(*values.shape[:values.ndim - n], *sizes), a)
 
 
-# --- book/chapters/16z_more_pools.md:149
+# --- book/chapters/16z_more_pools.md:151
 def _unpool2d(a, indices, output_size):
     return suggested_format_result(_unpooled(a, indices, tuple(output_size)), a)
 
@@ -64,7 +64,7 @@ MAX_UNPOOL2D, MAX_UNPOOL3D = (register(Op(
         (2, _unpool2d, _backward2d, _tangent2d), (3, _unpool3d, _backward3d, _tangent3d)))
 
 
-# --- book/chapters/16z_more_pools.md:189
+# --- book/chapters/16z_more_pools.md:191
 _WORDS = {2: "two elements (height, width)", 3: "three elements (depth, height, width)"}
 
 
@@ -111,14 +111,14 @@ def unpool(n, input, indices, output_size, stride=(), padding=()):
     return call(MAX_UNPOOL2D if n == 2 else MAX_UNPOOL3D, (input,), params)
 
 
-# --- book/chapters/16z_more_pools.md:246
+# --- book/chapters/16z_more_pools.md:248
 def _as_tuple(value, n):
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
 
 
 def _output_size(input, kernel, stride, padding, output_size):
     n = len(kernel)
-    default = [(input.shape[input.ndim - n + d] - 1) * stride[d] + kernel[d] - 2 * padding[d]
+    default = [(input.shape[d - n] - 1) * stride[d] + kernel[d] - 2 * padding[d]
                for d in range(n)]
     if output_size is None:
         sizes = default
