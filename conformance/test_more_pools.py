@@ -17,7 +17,7 @@ import torch.autograd.forward_ad as fwAD
 import torch.nn as nn
 import torch.nn.functional as F
 
-from conformance._more_pools_expected import ERRORS, SUMMARIES
+from conformance._more_pools_expected import DRAWS, ERRORS, SUMMARIES
 from conformance._support import distinct_values, node_names
 
 values = distinct_values
@@ -133,6 +133,8 @@ def _bad(n=2):
         "frac_width": lambda: frac2(x, 2, (3, 4), _random_samples=s),
         "frac3d_time": lambda: frac3(x3, 2, (5, 3, 3), _random_samples=s3),
         "frac3d_width": lambda: frac3(x3, 2, (3, 3, 5), _random_samples=s3),
+        "frac3d_to_the_end": lambda: frac3(x3, 2, (3, 4, 3), _random_samples=s3),
+        "frac_to_the_end": lambda: frac2(x, 2, (3, 3), _random_samples=s),
         "frac_negative_size": lambda: frac2(x, 2, (-1, 3), _random_samples=s),
         "frac_samples_dtype": lambda: frac2(x, 2, 3, _random_samples=s.float()),
         "frac_samples_dims": lambda: frac2(x, 2, 3, _random_samples=s[0]),
@@ -185,3 +187,41 @@ def test_graphs_values_and_layouts_match_torch(name):
 @pytest.mark.parametrize("name", sorted(_bad()))
 def test_refusals_match_torch(name):
     assert _outcome(_bad()[name]) == ERRORS[name]
+
+
+def _draws():
+    """Results that depend on the generator, each after manual_seed(0)."""
+    x, h = values(2, 3, 5, 6), values(3, 4).t().half()
+
+    def fractional(n, **kw):
+        pool = F.fractional_max_pool2d if n == 2 else F.fractional_max_pool3d
+        a = x if n == 2 else x[None]
+        out = pool(a, 2, return_indices=True, **kw)
+        return [out[0].flatten().tolist(), out[1].flatten().tolist()]
+
+    def dropout(a, p, train):
+        out, mask = torch.native_dropout(a, p, train)
+        return [out.flatten().tolist(), mask.flatten().tolist(), list(out.stride()),
+                list(mask.stride()), str(mask.dtype)]
+
+    return {
+        "fractional2d_size": lambda: fractional(2, output_size=(3, 4)),
+        "fractional2d_ratio": lambda: fractional(2, output_ratio=(0.5, 0.7)),
+        "fractional3d_ratio": lambda: fractional(3, output_ratio=0.6),
+        "fractional2d_half": lambda: F.fractional_max_pool2d(
+            (x * 9).half(), 3, output_size=(3, 3)).flatten().tolist(),
+        "dropout": lambda: dropout(values(3, 4), 0.3, True),
+        "dropout_none": lambda: dropout(values(3, 4), 0.6, None),
+        "dropout_transposed": lambda: dropout(values(3, 4).t(), 0.3, True),
+        "dropout_half": lambda: dropout(h, 0.3, True),
+        "dropout_zero": lambda: dropout(values(2, 3), 0.0, True) + [torch.rand(2).tolist()],
+        "dropout_one": lambda: dropout(values(2, 3), 1.0, True),
+        "dropout_eval": lambda: dropout(values(2, 3), 0.3, False) + [torch.rand(2).tolist()],
+        "dropout_empty": lambda: dropout(values(0, 3), 0.3, True)[1:] + [torch.rand(2).tolist()],
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_draws()))
+def test_draws_match_torch_under_the_same_seed(name):
+    torch.manual_seed(0)
+    assert _draws()[name]() == DRAWS[name]

@@ -82,8 +82,15 @@ def _row(n):
 FRACTIONAL_MAX_POOL2D, FRACTIONAL_MAX_POOL3D = _row(2), _row(3)
 
 
-# --- book/chapters/16z_more_pools.md:423
+# --- book/chapters/16z_more_pools.md:425
 _NAMES = {2: ("height", "width"), 3: ("time", "height", "width")}
+
+
+# NOTE [One row short in 3-d]
+# The windows fit when outputs + kernel - 1 <= size: the last starts at
+# size - kernel. torch's two-dimensional check says so; its three-dimensional
+# one asks for outputs + kernel - 1 < size, so an output that would use the
+# input to its last element is refused there. refgrad refuses it too.
 
 
 def _check(n, input, kernel, output, samples):
@@ -105,10 +112,10 @@ def _check(n, input, kernel, output, samples):
                                f"dimensions, but got{_listed(input.shape)} with dimension {i} "
                                "being empty.")
     for name, size, k, o in zip(_NAMES[n], input.shape[-n:], kernel, output):
-        if o + k - 1 > size:
+        if o + k - 1 > size or n == 3 and o + k - 1 == size:  # NOTE [One row short in 3-d]
             raise RuntimeError(f"{where}: pool {name} {k} too large relative to input {name} "
                                f"{size}")
-    if any(o < 0 for o in output):
+    if any(o < 0 for o in output):  # what making the result would say
         batch = input.shape[:1] if input.ndim == n + 2 else ()
         shape = (*batch, input.shape[-n - 1], *output)
         raise RuntimeError(f"Trying to create tensor with negative dimension "
@@ -128,7 +135,7 @@ def _check(n, input, kernel, output, samples):
         raise not_implemented_for(f"fractional_max_pool{n}d_out_frame", input._data.dtype)
 
 
-# --- book/chapters/16z_more_pools.md:478
+# --- book/chapters/16z_more_pools.md:487
 def fractional_max_pool(n, input, kernel_size, output_size, random_samples):
     """torch's fractional_max_pool2d and 3d: (values, indices)."""
     from refgrad._ops.pool_checks import read

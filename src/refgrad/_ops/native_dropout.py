@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16z_more_pools.md:554
+# --- book/chapters/16z_more_pools.md:563
 """torch.native_dropout: the output, and the mask of the elements kept."""
 
 import numpy as np
@@ -24,10 +24,8 @@ def _forward(a, p, train, noise):
     if values.size == 0:
         out, mask = values.copy(), np.empty_like(values)
     elif train is None or train:
-        wide = np.float32 if values.dtype == np.float16 else values.dtype.type
-        kept = host(noise._data)
-        out = (values * kept).astype(wide) * wide(_scale(p))
-        out, mask = out.astype(values.dtype), kept != 0
+        kept = host(noise._data)  # the scale in the input's dtype, float16 too, as torch's
+        out, mask = values * kept * values.dtype.type(_scale(p)), kept != 0
     else:
         out, mask = values.copy(), np.ones(values.shape, bool)
     return tuple(like_input_result(on_device_of(r, a), a) for r in (out, mask))
@@ -49,7 +47,7 @@ NATIVE_DROPOUT = register(Op(
     differentiable_outputs=1))
 
 
-# --- book/chapters/16z_more_pools.md:605
+# --- book/chapters/16z_more_pools.md:612
 # NOTE [The dropout's gradient scale]
 # torch's formula scales the gradient by 1 / (1 - p) only for train=True:
 # train=None drops and scales the output like training, but its gradient
