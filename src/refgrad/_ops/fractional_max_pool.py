@@ -56,10 +56,13 @@ def _pooled(a, n, kernel_size, output_size, random_samples):
 
 
 # --- book/chapters/16z_more_pools.md:389
-def _row(n):
+FRACTIONAL_MAX_POOL2D_BACKWARD, FRACTIONAL_MAX_POOL3D_BACKWARD = (pool_gradients._max_row(
+    f"fractional_max_pool{n}d", f"FractionalMaxPool{n}DBackwardBackward0", n,
+    pool_gradients._row_major) for n in (2, 3))
+
+
+def _row(n, gradient):
     name = f"fractional_max_pool{n}d"
-    gradient = pool_gradients._max_row(name, f"FractionalMaxPool{n}DBackwardBackward0", n,
-                                       pool_gradients._row_major)
 
     def forward(a, kernel_size, output_size, random_samples):
         values, indices = _pooled(a, n, kernel_size, output_size, random_samples)
@@ -79,10 +82,11 @@ def _row(n):
                        hides=("random_samples",)))
 
 
-FRACTIONAL_MAX_POOL2D, FRACTIONAL_MAX_POOL3D = _row(2), _row(3)
+FRACTIONAL_MAX_POOL2D = _row(2, FRACTIONAL_MAX_POOL2D_BACKWARD)
+FRACTIONAL_MAX_POOL3D = _row(3, FRACTIONAL_MAX_POOL3D_BACKWARD)
 
 
-# --- book/chapters/16z_more_pools.md:425
+# --- book/chapters/16z_more_pools.md:429
 _NAMES = {2: ("height", "width"), 3: ("time", "height", "width")}
 
 
@@ -135,7 +139,7 @@ def _check(n, input, kernel, output, samples):
         raise not_implemented_for(f"fractional_max_pool{n}d_out_frame", input._data.dtype)
 
 
-# --- book/chapters/16z_more_pools.md:487
+# --- book/chapters/16z_more_pools.md:491
 def fractional_max_pool(n, input, kernel_size, output_size, random_samples):
     """torch's fractional_max_pool2d and 3d: (values, indices)."""
     from refgrad._ops.pool_checks import read
