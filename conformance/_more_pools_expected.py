@@ -614,6 +614,7 @@ ERRORS = {'dropout_int': ['RuntimeError', "result type Float can't be cast to th
  'frac3d_kernel_count': ['RuntimeError',
                          'fractional_max_pool3d: kernel_size must either be a single Int or tuple '
                          'of three Ints'],
+ 'frac3d_list_ratio': ['AttributeError', "'list' object has no attribute 'size'"],
  'frac3d_neither': ['ValueError',
                     'fractional_max_pool3d requires specifying either an output_size or an '
                     'output_ratio'],
@@ -637,6 +638,8 @@ ERRORS = {'dropout_int': ['RuntimeError', "result type Float can't be cast to th
  'frac_kernel_count': ['RuntimeError',
                        'fractional_max_pool2d: kernel_size must either be a single Int or tuple of '
                        'Ints'],
+ 'frac_list': ['TypeError',
+               "fractional_max_pool2d(): argument 'input' (position 1) must be Tensor, not list"],
  'frac_negative_size': ['RuntimeError',
                         'Trying to create tensor with negative dimension -1: [1, 2, -1, 3]'],
  'frac_neither': ['ValueError',
@@ -656,9 +659,14 @@ ERRORS = {'dropout_int': ['RuntimeError', "result type Float can't be cast to th
  'frac_samples_dims': ['RuntimeError', 'Expect _random_samples to have 3 dimensions, got 2'],
  'frac_samples_dtype': ['RuntimeError', 'Expect _random_samples to have the same dtype as input'],
  'frac_samples_last': ['RuntimeError', 'Expect _random_samples.size(2) equals to 2; got 3.'],
+ 'frac_samples_list': ['TypeError',
+                       "fractional_max_pool2d(): argument 'random_samples' (position 4) must be "
+                       'Tensor, not list'],
  'frac_to_the_end': ['ok', [1, 2, 3, 3]],
  'frac_width': ['RuntimeError',
                 'fractional_max_pool2d(): pool width 2 too large relative to input width 4'],
+ 'lp_pool_list': ['AttributeError', "'list' object has no attribute 'pow'"],
+ 'lp_pool_list_inf': ['AttributeError', "'list' object has no attribute 'abs'"],
  'module_frac3d_kernel': ['ValueError', 'kernel_size must be greater than 0, but got (2, 0, 2)'],
  'module_frac3d_neither': ['ValueError',
                            'FractionalMaxPool3d requires specifying either an output size, or a '
@@ -679,6 +687,9 @@ ERRORS = {'dropout_int': ['RuntimeError', "result type Float can't be cast to th
  'unpool3d_index_shape': ['RuntimeError',
                           'Expected shape of indices to be same as that of the input tensor ([1, '
                           '1, 2, 2, 2]) but got indices tensor with shape: [1, 1, 2, 2, 1]'],
+ 'unpool3d_indices_list': ['TypeError',
+                           "max_unpool3d(): argument 'indices' (position 2) must be Tensor, not "
+                           'list'],
  'unpool3d_int': ['NotImplementedError', '"max_unpool3d" not implemented for \'Int\''],
  'unpool3d_out_of_range': ['RuntimeError',
                            'Found an invalid max index: 100 (output volumes are of size 2x4x4)'],
@@ -695,7 +706,11 @@ ERRORS = {'dropout_int': ['RuntimeError', "result type Float can't be cast to th
  'unpool_index_shape': ['RuntimeError',
                         'Expected shape of indices to be same as that of the input tensor ([1, 2, '
                         '2, 2]) but got indices tensor with shape: [1, 2, 2, 1]'],
+ 'unpool_indices_list': ['TypeError',
+                         "max_unpool2d(): argument 'indices' (position 2) must be Tensor, not "
+                         'list'],
  'unpool_int': ['NotImplementedError', '"max_unpool2d" not implemented for \'Long\''],
+ 'unpool_list': ['AttributeError', "'list' object has no attribute 'size'"],
  'unpool_negative_index': ['RuntimeError',
                            'Found an invalid max index: -7 (output volumes are of size 4x4)'],
  'unpool_negative_size': ['ValueError',

@@ -64,7 +64,7 @@ MAX_UNPOOL2D, MAX_UNPOOL3D = (register(Op(
         (2, _unpool2d, _backward2d, _tangent2d), (3, _unpool3d, _backward3d, _tangent3d)))
 
 
-# --- book/chapters/16z_more_pools.md:191
+# --- book/chapters/16z_more_pools.md:192
 _WORDS = {2: "two elements (height, width)", 3: "three elements (depth, height, width)"}
 
 
@@ -74,11 +74,23 @@ def _counted(n, what, values, colon=""):
                            f"{len(values)} elements.")
 
 
+def tensors_only(function, *named):
+    """torch's parser's refusal of a value that is not a tensor: (name, position, value)."""
+    from refgrad._tensor import Tensor
+    from refgrad._typename import c_type_name
+
+    for name, position, value in named:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
+                            f"Tensor, not {c_type_name(type(value))}")
+
+
 def unpool(n, input, indices, output_size, stride=(), padding=()):
     """torch's max_unpool2d and max_unpool3d: the checks, then the row."""
     from refgrad._ops.normalization import _listed
     from refgrad._typename import LEGACY, not_implemented_for
 
+    tensors_only(f"max_unpool{n}d", ("input", 1, input), ("indices", 2, indices))
     if indices.dtype.name != "int64":
         raise RuntimeError("elements in indices should be type int64" + (
             f" but got: {LEGACY[indices.dtype]}" if n == 2 else ""))
@@ -111,15 +123,15 @@ def unpool(n, input, indices, output_size, stride=(), padding=()):
     return call(MAX_UNPOOL2D if n == 2 else MAX_UNPOOL3D, (input,), params)
 
 
-# --- book/chapters/16z_more_pools.md:248
+# --- book/chapters/16z_more_pools.md:261
 def _as_tuple(value, n):
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
 
 
 def _output_size(input, kernel, stride, padding, output_size):
     n = len(kernel)
-    default = [(input.shape[d - n] - 1) * stride[d] + kernel[d] - 2 * padding[d]
-               for d in range(n)]
+    shape = input.size()  # as torch's Python reads it first
+    default = [(shape[d - n] - 1) * stride[d] + kernel[d] - 2 * padding[d] for d in range(n)]
     if output_size is None:
         sizes = default
     else:
