@@ -491,8 +491,12 @@ from refgrad._ops.signal_windows import (
 from refgrad._ops.numeric_gradient import gradient
 
 
-# --- book/chapters/16z_more_pools.md:774
+# --- book/chapters/16z_more_pools.md:773
 from refgrad._ops.native_dropout import native_dropout
+
+
+# --- book/chapters/16za_ctc_loss.md:368
+from refgrad._ops.ctc_loss import ctc_loss
 
 
 # --- book/chapters/19c_optimizers.md:743

@@ -142,9 +142,8 @@ def _check(n, input, kernel, output, samples):
 # --- book/chapters/16z_more_pools.md:504
 def fractional_max_pool(n, input, kernel_size, output_size, random_samples):
     """torch's fractional_max_pool2d and 3d: (values, indices)."""
-    from refgrad._ops.pool_checks import read
-
     from refgrad._ops.max_unpool import tensors_only
+    from refgrad._ops.pool_checks import read
 
     tensors_only(f"fractional_max_pool{n}d", ("input", 1, input),
                  ("random_samples", 4, random_samples))

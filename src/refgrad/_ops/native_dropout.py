@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16z_more_pools.md:584
+# --- book/chapters/16z_more_pools.md:583
 """torch.native_dropout: the output, and the mask of the elements kept."""
 
 import numpy as np
@@ -47,7 +47,7 @@ NATIVE_DROPOUT = register(Op(
     differentiable_outputs=1))
 
 
-# --- book/chapters/16z_more_pools.md:633
+# --- book/chapters/16z_more_pools.md:632
 # NOTE [The dropout's gradient scale]
 # torch's formula scales the gradient by 1 / (1 - p) only for train=True:
 # train=None drops and scales the output like training, but its gradient

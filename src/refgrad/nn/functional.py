@@ -173,7 +173,7 @@ from refgrad._ops.fold import fold, unfold  # noqa: E402
 __all__ += ["fold", "unfold"]
 
 
-# --- book/chapters/16z_more_pools.md:779
+# --- book/chapters/16z_more_pools.md:778
 from refgrad._ops.fractional_max_pool import (  # noqa: E402
     fractional_max_pool2d,
     fractional_max_pool2d_with_indices,
@@ -186,3 +186,9 @@ from refgrad._ops.max_unpool import max_unpool1d, max_unpool2d, max_unpool3d  # 
 __all__ += ["fractional_max_pool2d", "fractional_max_pool2d_with_indices",
             "fractional_max_pool3d", "fractional_max_pool3d_with_indices", "lp_pool1d",
             "lp_pool2d", "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
+
+
+# --- book/chapters/16za_ctc_loss.md:373
+from refgrad._ops.ctc_loss import functional_ctc_loss as ctc_loss  # noqa: E402
+
+__all__ += ["ctc_loss"]
