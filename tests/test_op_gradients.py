@@ -1746,6 +1746,17 @@ RECIPES.update({
     "native_dropout": Recipe(_seeded_dropout, params=_one_of_many(
         {"p": 0.4, "train": True}, {"p": 0.5, "train": False}, {"p": 1.0, "train": True})),
 })
+RECIPES.update({  # the CTC loss (chapter 16za), through log_softmax: torch's gradient assumes it
+    "_ctc_loss": Recipe(
+        lambda a, **p: F.ctc_loss(a.log_softmax(2), **p, reduction="none"),
+        shapes=st.just([(5, 3, 4)]), twice=False, params=_one_of_many(
+            {"targets": torch.tensor([[1, 2, 2], [3, 1, 0], [1, 1, 3]]),
+             "input_lengths": [5, 4, 5], "target_lengths": [3, 2, 2]},
+            {"targets": torch.tensor([1, 2, 3, 3, 1]), "input_lengths": [5, 2, 4],
+             "target_lengths": [2, 1, 2], "blank": 0},
+            {"targets": torch.tensor([[0, 1], [2, 2], [1, 0]]), "input_lengths": [4, 5, 3],
+             "target_lengths": [2, 2, 1], "blank": 3})),
+})
 
 
 def _condition(shapes, seed):
@@ -1848,6 +1859,8 @@ WITHOUT_FORWARD_FORMULA = {
     "_scaled_dot_product_flash_attention_for_cpu": ([(1, 1, 2, 2)] * 3, {}),
     "grid_sampler_2d": ([(1, 1, 2, 2), (1, 1, 1, 2)], {"align_corners": False}),
     "grid_sampler_3d": ([(1, 1, 2, 2, 2), (1, 1, 1, 1, 3)], {"align_corners": True}),
+    "_ctc_loss": ([(2, 1, 3)], {"targets": torch.tensor([[1]]), "input_lengths": [2],
+                                "target_lengths": [1]}),
 }
 
 # The rows of cdist's and pdist's gradients record nodes (CdistBackwardBackward0) that
@@ -1894,7 +1907,13 @@ _UNDERIVABLE_CALLS = {
     "detach_copy": (lambda a: torch.detach_copy(a), "detach_copy"),
     "native_channel_shuffle": (lambda a: torch.native_channel_shuffle(a.view(1, 2, 1), 2),
                                "native_channel_shuffle"),
+    "_ctc_loss_backward": (lambda a: _ctc_gradient(a.view(1, 1, 2)), "_ctc_loss_backward"),
 }
+
+
+def _ctc_gradient(log_probs):
+    loss = F.ctc_loss(log_probs, torch.tensor([[1]]), [1], [1])
+    return torch.autograd.grad(loss, log_probs, create_graph=True)[0]
 
 
 def _warned(run):

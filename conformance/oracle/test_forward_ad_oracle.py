@@ -490,6 +490,8 @@ TORCH_CALLS.update({  # the unpools, the fractional max pools and native_dropout
         g, a, [2, 2, 2], [2, 3, 2], indices),
     "native_dropout": lambda a, p, train: (torch.manual_seed(0), torch.native_dropout(
         a.contiguous(), p, train))[1],
+    "_ctc_loss": lambda a, targets, **p: F.ctc_loss(  # targets may be refgrad's
+        a.log_softmax(2), torch.tensor(targets.tolist()), **p, reduction="none"),
 })
 
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16za_ctc_loss.md:190
+# --- book/chapters/16za_ctc_loss.md:193
 """_ctc_loss and _ctc_loss_backward: rows; torch.ctc_loss and F.ctc_loss in front."""
 
 import numpy as np
@@ -10,7 +10,7 @@ import numpy as np
 from refgrad._ops import ctc_kernels
 from refgrad._ops.activations import host, on_device_of
 from refgrad._ops.dispatch import call
-from refgrad._ops.rounding import _no_derivative
+from refgrad._ops.rounding import UNSHOWN, _no_derivative
 from refgrad._ops.table import Op, no_forward_formula, register
 
 
@@ -42,8 +42,7 @@ CTC_LOSS_BACKWARD = register(Op(
     "_ctc_loss_backward", "NotImplemented", ("grad", "log_probs", "neg_log_likelihood",
                                              "log_alpha"),
     forward=_gradient, backward=_no_derivative, promote=False,
-    hides=("operation", "targets", "input_lengths", "target_lengths", "blank",
-           "zero_infinity"), tangent=no_forward_formula("_ctc_loss_backward")))
+    hides=UNSHOWN, tangent=no_forward_formula("_ctc_loss_backward")))
 
 
 def _backward(grads, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity,
@@ -61,7 +60,7 @@ CTC_LOSS = register(Op(
     tangent=no_forward_formula("_ctc_loss")))
 
 
-# --- book/chapters/16za_ctc_loss.md:257
+# --- book/chapters/16za_ctc_loss.md:259
 _WHILE = " (while checking arguments for ctc_loss_allocate_outputs)"
 
 
@@ -102,7 +101,7 @@ def _check(log_probs, targets, input_lengths, target_lengths, blank):
                                f"value {n}{_WHILE}")
 
 
-# --- book/chapters/16za_ctc_loss.md:307
+# --- book/chapters/16za_ctc_loss.md:309
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1,
              zero_infinity=False):
     """torch.ctc_loss: reduction is 0 (none), 1 (mean) or 2 (sum)."""
