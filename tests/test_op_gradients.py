@@ -1707,7 +1707,7 @@ _FRACTIONAL = {2: ((1, 2, 5, 4), {"kernel_size": 2, "output_size": (3, 2)}),
                3: ((1, 2, 4, 5, 4), {"kernel_size": 2, "output_size": (2, 3, 2)})}
 
 
-def _fractional(n, shape=None):
+def _fractional(n):
     """The fractional pool's parameters, with its drawn samples fixed."""
     return {**_FRACTIONAL[n][1], "_random_samples": _SAMPLES[n]}
 
