@@ -49,6 +49,10 @@ def _draws():
         "dropout_one": lambda: dropout(values(2, 3), 1.0, True),
         "dropout_eval": lambda: dropout(values(2, 3), 0.3, False) + [torch.rand(2).tolist()],
         "dropout_empty": lambda: dropout(values(0, 3), 0.3, True)[1:] + [torch.rand(2).tolist()],
+        # F.dropout and F.alpha_dropout draw their noise in the input's memory order too
+        "F_dropout_transposed": lambda: F.dropout(values(3, 4).t(), 0.4).tolist(),
+        "F_alpha_dropout_transposed": lambda: F.alpha_dropout(
+            values(2, 3, 4).transpose(0, 2), 0.4, True).flatten().tolist(),
     }
 
 
