@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import refgrad as torch
 from refgrad._ops import OPS
+from refgrad._ops.dispatch import call
 from refgrad._tensor import make_tensor
 from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 
@@ -243,3 +244,22 @@ def gradient_tests(recipes):
         assert gradgradcheck(fn, inputs, upstream, rtol=RTOL)
 
     return test_first_order, test_second_order
+
+
+# The max pools' and fractional pools' gradient rows take indices of fixed values.
+def _scrambled(shape):
+    """Fixed values of ``shape``, no two equal: the max pools' indices come from these."""
+    n = int(np.prod(shape))
+    return make_tensor(np.random.default_rng(n).permutation(n).reshape(shape).astype(float))
+
+
+def _indexed(pool, shape, **params):
+    """Indices for a max pool's gradient row: the pool of fixed values, not of its inputs."""
+    return {"indices": pool(_scrambled(shape), return_indices=True, **params)[1]}
+
+
+def _gradient_row(name, shapes, params=None):
+    """A gradient row of (grad_output, self), called directly: chapters 16q and 16u."""
+    return Recipe(lambda g, a, **p: call(OPS[name], (g, a), p), ("any", "any"),
+                  shapes=st.sampled_from([list(s) for s in shapes]),
+                  params=lambda chosen: st.just(params(chosen) if params else {}))

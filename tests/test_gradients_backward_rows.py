@@ -1,7 +1,6 @@
 """The gradients of the rows that are themselves gradients: of losses, activations,
 pads and pools."""
 
-import numpy as np
 from hypothesis import strategies as st
 
 import refgrad as torch
@@ -16,9 +15,15 @@ from refgrad._ops import (
     trilinear,
 )
 from refgrad._ops.dispatch import call
-from refgrad._tensor import make_tensor
 from refgrad.nn import functional as F  # registers the rows of chapter 16q
-from tests._gradient_support import Recipe, _one_of, _targeted, gradient_tests
+from tests._gradient_support import (
+    Recipe,
+    _gradient_row,
+    _indexed,
+    _one_of,
+    _targeted,
+    gradient_tests,
+)
 
 RECIPES: dict[str, Recipe] = {}
 
@@ -106,24 +111,6 @@ RECIPES.update({
             lambda r, w: {"reduction": r, "weighted": w}, st.sampled_from([0, 1, 2]),
             st.booleans())),
 })
-
-
-def _scrambled(shape):
-    """Fixed values of ``shape``, no two equal: the max pools' indices come from these."""
-    n = int(np.prod(shape))
-    return make_tensor(np.random.default_rng(n).permutation(n).reshape(shape).astype(float))
-
-
-def _indexed(pool, shape, **params):
-    """Indices for a max pool's gradient row: the pool of fixed values, not of its inputs."""
-    return {"indices": pool(_scrambled(shape), return_indices=True, **params)[1]}
-
-
-def _gradient_row(name, shapes, params=None):
-    """A gradient row of (grad_output, self), called directly: chapters 16q and 16u."""
-    return Recipe(lambda g, a, **p: call(OPS[name], (g, a), p), ("any", "any"),
-                  shapes=st.sampled_from([list(s) for s in shapes]),
-                  params=lambda chosen: st.just(params(chosen) if params else {}))
 
 
 def _nll_backward(g, a, target, reduction, two_d=False):

@@ -24,12 +24,13 @@ from tests.test_gradients_convolution import RECIPES as CONVOLUTION
 from tests.test_gradients_functional import RECIPES as FUNCTIONAL
 from tests.test_gradients_in_place import RECIPES as IN_PLACE
 from tests.test_gradients_linalg import RECIPES as LINALG
+from tests.test_gradients_pools import RECIPES as POOLS
 from tests.test_gradients_sampling import RECIPES as SAMPLING
 from tests.test_gradients_special import RECIPES as SPECIAL
 from tests.test_gradients_writes import RECIPES as WRITES
 
 FAMILIES = (BASICS, IN_PLACE, WRITES, LINALG, SPECIAL, FUNCTIONAL, CONVOLUTION, SAMPLING,
-            BACKWARD_ROWS)
+            BACKWARD_ROWS, POOLS)
 RECIPES = {name: recipe for family in FAMILIES for name, recipe in family.items()}
 
 # A NotImplemented row records a node whose backward fails, as torch's does:
@@ -51,6 +52,8 @@ WITHOUT_FORWARD_FORMULA = {
     "_scaled_dot_product_flash_attention_for_cpu": ([(1, 1, 2, 2)] * 3, {}),
     "grid_sampler_2d": ([(1, 1, 2, 2), (1, 1, 1, 2)], {"align_corners": False}),
     "grid_sampler_3d": ([(1, 1, 2, 2, 2), (1, 1, 1, 1, 3)], {"align_corners": True}),
+    "_ctc_loss": ([(2, 1, 3)], {"targets": torch.tensor([[1]]), "input_lengths": [2],
+                                "target_lengths": [1]}),
 }
 
 WITHOUT_DERIVATIVE = sorted(name for name, op in OPS.items() if op.node == "NotImplemented")
@@ -95,7 +98,13 @@ _UNDERIVABLE_CALLS = {
     "detach_copy": (lambda a: torch.detach_copy(a), "detach_copy"),
     "native_channel_shuffle": (lambda a: torch.native_channel_shuffle(a.view(1, 2, 1), 2),
                                "native_channel_shuffle"),
+    "_ctc_loss_backward": (lambda a: _ctc_gradient(a.view(1, 1, 2)), "_ctc_loss_backward"),
 }
+
+
+def _ctc_gradient(log_probs):
+    loss = F.ctc_loss(log_probs, torch.tensor([[1]]), [1], [1])
+    return torch.autograd.grad(loss, log_probs, create_graph=True)[0]
 
 
 def _warned(run):

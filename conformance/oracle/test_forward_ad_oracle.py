@@ -475,6 +475,20 @@ TORCH_CALLS.update({  # chapter "Copies of views, and other names of torch's nam
     "fill": lambda a: torch.fill(a, 2.0), "fill.Tensor": lambda a, v: torch.fill(a, v),
     "norm.Scalar": lambda a, p: torch.norm_except_dim(a, p, -1),
 })
+TORCH_CALLS.update({  # the unpools, the fractional max pools and native_dropout, chapter 16z
+    "max_unpool2d": lambda a, **p: F.max_unpool2d(a, **p),
+    "max_unpool3d": lambda a, **p: F.max_unpool3d(a, **p),
+    "fractional_max_pool2d": lambda a, **p: F.fractional_max_pool2d(a, return_indices=True, **p),
+    "fractional_max_pool3d": lambda a, **p: F.fractional_max_pool3d(a, return_indices=True, **p),
+    "fractional_max_pool2d_backward": lambda g, a, indices: aten.fractional_max_pool2d_backward(
+        g, a, [2, 2], [3, 2], indices),
+    "fractional_max_pool3d_backward": lambda g, a, indices: aten.fractional_max_pool3d_backward(
+        g, a, [2, 2, 2], [2, 3, 2], indices),
+    "native_dropout": lambda a, p, train: (torch.manual_seed(0), torch.native_dropout(
+        a.contiguous(), p, train))[1],
+    "_ctc_loss": lambda a, targets, **p: F.ctc_loss(  # targets may be refgrad's
+        a.log_softmax(2), torch.tensor(targets.tolist()), **p, reduction="none"),
+})
 
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.

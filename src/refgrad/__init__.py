@@ -182,11 +182,11 @@ from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:666
+# --- book/chapters/16e_rounding_and_bits.md:668
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:718
+# --- book/chapters/16e_rounding_and_bits.md:720
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -492,6 +492,14 @@ from refgrad._ops.signal_windows import (
     bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window,
 )
 from refgrad._ops.numeric_gradient import gradient
+
+
+# --- book/chapters/16z_more_pools.md:773
+from refgrad._ops.native_dropout import native_dropout
+
+
+# --- book/chapters/16za_ctc_loss.md:370
+from refgrad._ops.ctc_loss import ctc_loss
 
 
 # --- book/chapters/19c_optimizers.md:743

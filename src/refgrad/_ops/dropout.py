@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2443
+# --- book/chapters/16q_functional.md:2444
 """dropout, dropout1d to dropout3d and alpha_dropout: products with drawn noise."""
 
 import math
@@ -17,14 +17,17 @@ def _check(p):
 
 
 def _noise(input, shape, p):
-    from refgrad._creation import empty
+    from refgrad._creation import empty, empty_like
 
     if not input.dtype.is_floating_point:
         from refgrad._typename import LEGACY
 
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{LEGACY[input.dtype]}")
-    # on input's device, whatever the default device is; torch's draws, to the bit
+    # on input's device, whatever the default device is; torch's draws, to the bit: noise of
+    # the input's size laid out like it, so the draws follow its memory order
+    if shape == tuple(input.shape):
+        return empty_like(input).bernoulli_(1 - p)
     return empty(shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p)
 
 
@@ -47,7 +50,7 @@ def _dropped(input, p, training, inplace, shape, alpha=False):
     return input.mul_(noise) if inplace else input * noise
 
 
-# --- book/chapters/16q_functional.md:2489
+# --- book/chapters/16q_functional.md:2493
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
     return _dropped(input, p, training, inplace, tuple(input.shape))

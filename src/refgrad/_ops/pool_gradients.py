@@ -35,16 +35,20 @@ def _scatter_kernel(n, laid=suggested_format_result):
     return scattered
 
 
+def gathered_by(g, indices, n):
+    """``g``'s planes gathered by ``indices``: torch's max_pool_double_backward."""
+    from refgrad._memory_formats import suggest_memory_format
+
+    batch = tuple(indices.shape[:indices.ndim - n])  # NOTE [Empty batches reshape by size]
+    plane, windows = (int(np.prod(t.shape[t.ndim - n:])) for t in (g, indices))
+    laid = suggest_memory_format(tuple(indices.shape), indices.stride())
+    return g.contiguous(memory_format=laid).view(*batch, plane).gather(
+        -1, indices.view(*batch, windows)).view(indices.shape)
+
+
 def _gathered(n):
     def backward(g, indices, self_sym_sizes):
-        from refgrad._memory_formats import suggest_memory_format
-
-        batch = tuple(indices.shape[:indices.ndim - n])  # NOTE [Empty batches reshape by size]
-        plane, windows = (int(np.prod(t.shape[t.ndim - n:])) for t in (g, indices))
-        laid = suggest_memory_format(tuple(indices.shape), indices.stride())
-        first = g.contiguous(memory_format=laid).view(*batch, plane).gather(
-            -1, indices.view(*batch, windows)).view(indices.shape)
-        return first, input_zeros(self_sym_sizes, g)
+        return gathered_by(g, indices, n), input_zeros(self_sym_sizes, g)
 
     return backward
 
@@ -65,7 +69,7 @@ ADAPTIVE_MAX_POOL2D_BACKWARD, ADAPTIVE_MAX_POOL3D_BACKWARD = (_max_row(
     suggested_format_result if n == 2 else _row_major) for n in (2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1495
+# --- book/chapters/16u_convolution_and_pooling.md:1499
 def _average_kernel(n):
     def spread(g, self, **params):
         from refgrad._ops.pooled import pooled_gradient
@@ -96,7 +100,7 @@ AVG_POOL2D_BACKWARD, AVG_POOL3D_BACKWARD = (gradient_row(
     _average_twice(n)) for n in (2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1527
+# --- book/chapters/16u_convolution_and_pooling.md:1531
 def _adaptive_kernel(g, self, **sizes):
     from refgrad._ops.adaptive_pool import _bounds
 

@@ -127,9 +127,11 @@ FMOD_BY_NUMBER = register(Op(
 # reads what to hide from its first row, so UNSHOWN names every parameter of
 # every such row, those of scatter's reduce= (chapter 16h), bernoulli's (chapter 26),
 # histogram's (chapter 16k), the class margin losses' gradients (chapter 16t) and
-# native_channel_shuffle's (chapter 16y) included.
+# native_channel_shuffle's (chapter 16y) and the CTC loss's gradient's (chapter 16za)
+# included.
 UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p", "generator",
-           "edges", "density", "target", "margin", "weight", "reduction", "is_target", "groups")
+           "edges", "density", "target", "margin", "weight", "reduction", "is_target", "groups",
+           "targets", "input_lengths", "target_lengths", "blank", "zero_infinity")
 
 
 BARE = frozenset(("set_",))  # operations torch's message names without their namespace
@@ -171,7 +173,7 @@ def without_empty_edges(out):
     return out
 
 
-# --- book/chapters/16e_rounding_and_bits.md:277
+# --- book/chapters/16e_rounding_and_bits.md:279
 def is_number(value) -> bool:
     return isinstance(value, bool | int | float)
 
@@ -209,7 +211,7 @@ def _named(row, name) -> dict:
     return {"operation": name} if row.node == "NotImplemented" else {}
 
 
-# --- book/chapters/16e_rounding_and_bits.md:322
+# --- book/chapters/16e_rounding_and_bits.md:324
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -273,7 +275,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:688
+# --- book/chapters/16e_rounding_and_bits.md:690
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -294,6 +296,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:712
+# --- book/chapters/16e_rounding_and_bits.md:714
 def true_divide(input, other):
     return div(input, other)

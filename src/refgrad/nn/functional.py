@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2973
+# --- book/chapters/16q_functional.md:2977
 """refgrad.nn.functional: torch.nn.functional's activations, losses and layers."""
 
 from refgrad._after_failure import cosine_similarity, pairwise_distance, prelu  # as torch.*
@@ -171,3 +171,24 @@ __all__ += ["channel_shuffle", "pixel_shuffle", "pixel_unshuffle"]
 from refgrad._ops.fold import fold, unfold  # noqa: E402
 
 __all__ += ["fold", "unfold"]
+
+
+# --- book/chapters/16z_more_pools.md:778
+from refgrad._ops.fractional_max_pool import (  # noqa: E402
+    fractional_max_pool2d,
+    fractional_max_pool2d_with_indices,
+    fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
+)
+from refgrad._ops.lp_pools import lp_pool1d, lp_pool2d, lp_pool3d  # noqa: E402
+from refgrad._ops.max_unpool import max_unpool1d, max_unpool2d, max_unpool3d  # noqa: E402
+
+__all__ += ["fractional_max_pool2d", "fractional_max_pool2d_with_indices",
+            "fractional_max_pool3d", "fractional_max_pool3d_with_indices", "lp_pool1d",
+            "lp_pool2d", "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
+
+
+# --- book/chapters/16za_ctc_loss.md:375
+from refgrad._ops.ctc_loss import functional_ctc_loss as ctc_loss  # noqa: E402
+
+__all__ += ["ctc_loss"]
