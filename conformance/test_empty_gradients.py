@@ -32,6 +32,8 @@ GRADIENTS = [
     ("roll", lambda x: x.roll(1, 1), (0, 3), (3, 1), 1),
     ("roll_flat", lambda x: x.roll(1), (0, 3), (3, 1), 0),
     ("flip", lambda x: x.flip(0), (0,), (1,), 1),
+    ("logsigmoid", F.logsigmoid, (0, 3), (3, 1), 1),  # empty_like of its zero-strided gradient
+    ("logsigmoid_vector", F.logsigmoid, (0,), (1,), 1),
     ("cat_left_out", lambda x: torch.cat([x, x]), (0,), (1,), 2),
     ("cat_left_out_once", lambda x: torch.cat([x, torch.ones(2, dtype=torch.float64)]),
      (0,), (1,), 1),

@@ -9,7 +9,7 @@ import numpy as np
 from numpy import ndarray
 from numpy.lib.stride_tricks import as_strided
 
-from refgrad._backend import element_strides
+from refgrad._backend import element_strides, zero_strided
 from refgrad._iterated_layout import iterated_strides
 from refgrad._layouts import preserved_strides, row_major
 from refgrad._memory_formats import format_strides, suggest_memory_format
@@ -64,7 +64,7 @@ def moved_to(array, strides):
     steps = [step * size for step in wanted]
     if not array.size:  # NOTE [Empty results keep their strides]: NumPy's constructor
         # would make an empty array's strides 0
-        return as_strided(array, array.shape, steps)
+        return zero_strided(as_strided(array, array.shape, steps))  # zeros meant, if zeros
     # an array that owns its memory, not a view of one: the engine adds a second
     # gradient into such a buffer in place, as torch adds into a transposed one
     moved = np.ndarray(array.shape, array.dtype, strides=steps)
@@ -98,7 +98,7 @@ def row_major_result(out):
 # writing into it: the input's strides when it is dense, else dense ones in
 # its order (preserve_format). flip, sort, index_fill, put, hardtanh, prelu,
 # nan_to_num, deg2rad and rad2deg among them; isreal is ones_like. A vector
-# of one element counts as dense whatever its stride, so it keeps it.
+# of one element, or none, counts as dense whatever its stride, so it keeps it.
 def like_input_result(out, a):
     """``out``, or a copy of it laid out as preserve_format lays out one like ``a``."""
     if type(out) is not ndarray or out.ndim < 2:
@@ -107,7 +107,7 @@ def like_input_result(out, a):
 
 
 def _lone_element(out, a) -> bool:
-    return type(out) is ndarray and out.shape == (1,) and a.ndim == 1
+    return type(out) is ndarray and out.ndim == 1 and out.size < 2 and a.ndim == 1
 
 
 # NOTE [Results in the suggested memory format]
