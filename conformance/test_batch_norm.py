@@ -277,3 +277,16 @@ def test_instance_norm_refusals():
     x = torch.tensor([[[1.0, 3.0]]])
     assert torch.instance_norm(x, None, None, None, None, True, 0.1, 0.0, False).tolist() == [
         [[-1.0, 1.0]]]
+
+
+@pytest.mark.parametrize("make, strides", [
+    (lambda: torch.arange(6.0).reshape(3, 2).t(), (3, 1)),
+    (lambda: torch.arange(120.0).reshape(2, 3, 5, 4).permute(0, 1, 3, 2), (60, 20, 5, 1)),
+    (lambda: torch.arange(120.0).reshape(2, 4, 5, 3).permute(0, 3, 1, 2), (60, 1, 15, 3)),
+])
+@pytest.mark.parametrize("training", [True, False])
+def test_the_output_is_in_the_inputs_suggested_memory_format(make, strides, training):
+    x = make()
+    c = x.shape[1]
+    out = F.batch_norm(x, torch.zeros(c), torch.ones(c), training=training)
+    assert out.stride() == strides

@@ -11,6 +11,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.norm_gradients import batch_norm_backward
 from refgrad._ops.norm_tangents import batch_norm_tangent
 from refgrad._ops.normalization import statistics_dtype
+from refgrad._ops.result_layout import suggested_format_result
 from refgrad._ops.table import Op, register
 
 
@@ -48,10 +49,12 @@ def _batch_norm(a, weight, bias, running_mean, running_var, training, momentum, 
     out = (wide - mean.reshape(shape)) / np.sqrt(var.reshape(shape) + eps)
     out = out if weight is None else out * weight.reshape(shape)
     out = (out if bias is None else out + bias.reshape(shape)).astype(a.dtype)
-    return (out, *saved)  # NOTE [Statistics a normalization returns]
+    # laid out in the input's suggested memory format: NOTE [Results in the suggested memory
+    # format]; NOTE [Statistics a normalization returns]
+    return (suggested_format_result(out, a), *saved)
 
 
-# --- book/chapters/16s_normalization.md:122
+# --- book/chapters/16s_normalization.md:125
 def _batch_norm_backward(grads, input, running_mean, running_var, training, momentum, eps,
                          weight=None, result1=None, result2=None):
     # a row of its own: chapter "Gradients of the normalizations"
@@ -69,7 +72,7 @@ BATCH_NORM = register(Op(
     hides=("momentum",)))
 
 
-# --- book/chapters/16s_normalization.md:161
+# --- book/chapters/16s_normalization.md:164
 def _empty(input, weight, bias):
     out = input.clone()
     out = out if weight is None else out * weight[0]
@@ -110,7 +113,7 @@ def check_mixed(input, parameters):
                                f"{LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16s_normalization.md:206
+# --- book/chapters/16s_normalization.md:209
 def native(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.batch_norm's work: checks, then the row's output (or an empty input's copy)."""
     if input.numel() == 0:
@@ -138,7 +141,7 @@ def _row(input, weight, bias, running_mean, running_var, training, momentum, eps
         "momentum": momentum, "eps": eps})
 
 
-# --- book/chapters/16s_normalization.md:250
+# --- book/chapters/16s_normalization.md:253
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.native_batch_norm: the output and the statistics (empty in evaluation)."""
     if input.numel() == 0 and training:
@@ -147,7 +150,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     return _row(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-# --- book/chapters/16s_normalization.md:263
+# --- book/chapters/16s_normalization.md:266
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup
