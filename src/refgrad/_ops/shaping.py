@@ -46,15 +46,21 @@ ALIAS = register(Op(
     "alias", "AliasBackward0", ("self",), forward=lambda a: a.view(),
     backward=lambda g: (g,), view=True,
 ))
+def _unsafe_viewed(out, a):
+    """NumPy's reshape, with torch's strides where it is a view (it copies an input that
+    no view fits)."""
+    return with_torch_strides(out, a) if np.may_share_memory(out, a) else out
+
+
 UNSAFE_VIEW = register(Op(
     "_unsafe_view", "UnsafeViewBackward0", ("self",),
-    forward=lambda a, size: with_torch_strides(np.reshape(a, size), a),
+    forward=lambda a, size: _unsafe_viewed(np.reshape(a, size), a),
     backward=lambda g, size, self_sym_sizes: (g.reshape(self_sym_sizes),),
     keeps=("self_sym_sizes",), hides=("size",),
 ))
 
 
-# --- book/chapters/16d_indexing.md:114
+# --- book/chapters/16d_indexing.md:120
 def _cat(arrays, dim, tensors_args_sizes):
     from functools import reduce
 
@@ -126,7 +132,7 @@ CAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:189
+# --- book/chapters/16d_indexing.md:195
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -163,7 +169,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:236
+# --- book/chapters/16d_indexing.md:242
 def unsafe_view(input, size):
     return _call(UNSAFE_VIEW, input, size=tuple(size))
 
@@ -221,7 +227,7 @@ def _contiguous_in(input, memory_format):
     return clone(input, memory_format=memory_format)
 
 
-# --- book/chapters/16d_indexing.md:295
+# --- book/chapters/16d_indexing.md:301
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -245,7 +251,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:330
+# --- book/chapters/16d_indexing.md:336
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim
