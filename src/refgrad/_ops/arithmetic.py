@@ -213,10 +213,22 @@ def in_float32(fn):
         if a.dtype is _HALF:
             args = [x.astype(np.float32) if getattr(x, "dtype", None) is _HALF else x
                     for x in args]
-            return fn(a.astype(np.float32), *args, **kwargs).astype(np.float16)
+            return _to_half(fn(a.astype(np.float32), *args, **kwargs))
         return fn(a, *args, **kwargs)
 
     return forward
+
+
+def _to_half(out):
+    """``out`` rounded to float16, with its strides: astype redoes those of size-one
+    dimensions (NOTE [Strides of size-one dimensions])."""
+    half = out.astype(np.float16)
+    if type(out) is np.ndarray and 1 in out.shape:
+        from refgrad._backend import element_strides
+        from refgrad._ops.result_layout import moved_to
+
+        half = moved_to(half, element_strides(out))
+    return half
 
 
 EXP = register(Op(
@@ -244,7 +256,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1101
+# --- book/chapters/14_arithmetic.md:1113
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -262,7 +274,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1125
+# --- book/chapters/14_arithmetic.md:1137
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 

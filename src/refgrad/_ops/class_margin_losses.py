@@ -156,7 +156,7 @@ MULTILABEL_MARGIN_LOSS = register(Op(
 def _checked_input(input, kernel):
     from refgrad._typename import not_implemented_for
 
-    if not input.dtype.is_floating_point:
+    if not input.dtype.is_floating_point or input.dtype.itemsize == 2:  # float and double only
         raise not_implemented_for(kernel, input._data.dtype)
     if not (input.ndim == 0 or input.ndim <= 2 and input.shape[-1] != 0):
         raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch "

@@ -20,7 +20,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
     if A.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
-    check_floating(A, "linalg.matrix_norm")
+    if ord in ("nuc", 2, -2) or not A.dtype.is_floating_point:  # only the SVD's orders
+        check_floating(A, "linalg.matrix_norm")  # refuse the half types too
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     if len(dims) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
@@ -74,7 +75,7 @@ def _check_narrowing(A, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16l_more_linalg.md:880
+# --- book/chapters/16l_more_linalg.md:881
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)
