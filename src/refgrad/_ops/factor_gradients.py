@@ -30,7 +30,7 @@ def lstsq_backward(grads, self, b, solution, rcond, driver, wanted=BOTH_WANTED):
     from refgrad._ops.singular_values import absent
 
     gX, gL = grads
-    gL = None if gL.numel() == 0 or absent(gL) else gL  # residuals neither computed nor reached
+    gL = None if absent(gL) or gL.numel() == 0 else gL  # residuals neither reached nor computed
     vector = _vector(self.shape, b.shape)
     B = b.unsqueeze(-1) if vector else b
     gA = gB = None

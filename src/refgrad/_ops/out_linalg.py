@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3788
+# --- book/chapters/26_inplace.md:3789
 """torch.linalg's functions with out=."""
 
 from refgrad import linalg, return_types
@@ -15,5 +15,5 @@ WRAPPED = {name: with_out(getattr(linalg, name), "linalg_" + name) for name in (
 WRAPPED.update({name: with_out(getattr(linalg, name), "linalg_" + name,
                                getattr(return_types, f"linalg_{name}_out"))
                 for name in ("cholesky_ex", "eigh", "inv_ex", "lu", "lu_factor", "lu_factor_ex",
-                             "qr", "slogdet", "svd")})
+                             "qr", "slogdet", "svd", "solve_ex")})
 globals().update(WRAPPED)

@@ -310,7 +310,8 @@ _SEVERAL = {  # name: (its refusal of grad, how many results)
     "cholesky_ex": ("linalg_cholesky_ex", 2), "eigh": ("_linalg_eigh", 2),
     "inv_ex": ("linalg_inv_ex", 2), "lu": ("linalg_lu", 3), "qr": ("linalg_qr", 2),
     "lu_factor": ("linalg_lu_factor_ex", 2), "lu_factor_ex": ("linalg_lu_factor_ex", 3),
-    "slogdet": ("_linalg_slogdet", 2), "svd": ("_linalg_svd", 3)}
+    "slogdet": ("_linalg_slogdet", 2), "svd": ("_linalg_svd", 3),
+    "solve_ex": ("_linalg_solve_ex", 2)}
 GRAD_NAMES.update({"linalg_" + name: said for name, (said, _) in _SEVERAL.items()})
 TUPLE_CHECKS.update({"linalg_" + name: tuple((i, _C_NAMES) for i in range(count))
                      for name, (_, count) in _SEVERAL.items()})
