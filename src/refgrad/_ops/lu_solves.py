@@ -64,7 +64,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     return LU_UNPACK_RESULT(make_tensor(P), L, U)
 
 
-# --- book/chapters/16r_solvers.md:618
+# --- book/chapters/16r_solvers.md:620
 def _lu_solve(lu, b, pivots, left, adjoint):
     b = b if left else b.swapaxes(-1, -2)
     n, k = b.shape[-2:]
@@ -94,7 +94,7 @@ def _by_columns(x):
     return x
 
 
-# --- book/chapters/16r_solvers.md:648
+# --- book/chapters/16r_solvers.md:650
 def _lu_solve_backward(g, LU, pivots, left, adjoint, result, wanted=BOTH_WANTED):
     from refgrad._factories import eye
     from refgrad._tensor import make_tensor
@@ -120,7 +120,7 @@ LINALG_LU_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:675
+# --- book/chapters/16r_solvers.md:677
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
     check_square(LU, f"torch.{name}")  # torch names A's checks torch.linalg.lu_solve
@@ -141,7 +141,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:845
+# --- book/chapters/16r_solvers.md:847
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "

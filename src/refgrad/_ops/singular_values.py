@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:43
+# --- book/chapters/16p_decompositions.md:45
 """The singular value decomposition: linalg.svd, linalg.svdvals and torch.svd."""
 
 import numpy as np
@@ -18,6 +18,10 @@ SVD_RESULT = _structseq("svd", ("U", "S", "V"))
 LINALG_SVD_OUT_RESULT = _given_out(LINALG_SVD_RESULT)  # given out= (chapter "In-place ...")
 
 
+# NOTE [Empty factors laid out by columns]
+# LAPACK's results are laid out by columns, and so are torch's empty ones:
+# a (2, 3, 0) factor has strides (3, 1, 3). NumPy gives an empty array strides
+# of its own, so an empty one is given torch's by hand.
 def column_major(x):
     """Each matrix laid out by columns, as LAPACK leaves its factors and torch returns them."""
     if x.size == 0:  # NOTE [Empty factors laid out by columns]
@@ -48,7 +52,11 @@ def _svd(a, full_matrices, S_sym_argsize_minus_1):
     return column_major(U), S, column_major(Vh)
 
 
-# --- book/chapters/16p_decompositions.md:133
+# --- book/chapters/16p_decompositions.md:149
+# NOTE [An empty gradient is given]
+# An empty gradient that reached a node is a gradient, and the formula runs
+# on it as torch's does: only None, or a non-empty gradient of zeros that is
+# not differentiated, stands for an output no loss reached.
 # NOTE [Zeros for an absent gradient]
 # A node of several outputs gets zeros for those no loss reached. The terms
 # of the vectors' gradients divide by differences of values, so where the
@@ -70,7 +78,7 @@ LINALG_SVD = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:167
+# --- book/chapters/16p_decompositions.md:187
 def svd(A, full_matrices=True, *, driver=None):
     _check_svd(A, "linalg.svd: The input tensor A must have at least 2 dimensions.")
     if driver is not None:
