@@ -68,8 +68,9 @@ def cholesky_backward(grads, L, upper):
     return (solve_triangular(L, gA, upper=False, left=False),)
 
 
-# --- book/chapters/16x_linalg_gradients.md:437
+# --- book/chapters/16x_linalg_gradients.md:438
 def qr_backward(grads, Q, R, mode):
+    from refgrad._ops.inplace import inplace
     from refgrad._ops.linalg_spectral_gradients import _given
     from refgrad._ops.shaping import cat
     from refgrad._ops.triangular_solves import solve_triangular
@@ -86,7 +87,7 @@ def qr_backward(grads, Q, R, mode):
     if m >= n:
         gA = gA.triu()
         gA = gA + gA.mT
-        gA.diagonal(0, -2, -1).mul_(0.5)
+        inplace(gA.diagonal(0, -2, -1), mul_scalar, 0.5)  # a number's product: one edge
         gA = Q @ gA
         gA = gA if gQ is None else gA + gQ
         return (solve_triangular(R.mT, gA, upper=False, left=False),)
@@ -107,7 +108,7 @@ def _check_qr(mode, Q, R) -> None:
                            "and nrows > ncols.")
 
 
-# --- book/chapters/16x_linalg_gradients.md:487
+# --- book/chapters/16x_linalg_gradients.md:489
 def matrix_exp_backward(g, self):
     from refgrad._creation import zeros
     from refgrad._ops.matrix_exponential import matrix_exp
