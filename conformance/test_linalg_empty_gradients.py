@@ -773,3 +773,27 @@ def test_solve_ex_writes_into_out():
     with pytest.raises(RuntimeError, match=r"^_linalg_solve_ex\(\): functions with out="):
         L.solve_ex(A.requires_grad_(), torch.ones(2, 2, dtype=D),
                    out=(torch.empty(2, 2, dtype=D), torch.empty((), dtype=torch.int32)))
+
+
+CDIST = [  # x1's shape, x2's, transposed, then torch's strides and versions: the two
+    # create_graph gradients, the two .grad of a plain backward and their versions
+    ((3, 2), (0, 2), False, (2, 1), (2, 1), (2, 1), 0, (2, 1), 0),
+    ((3, 2), (0, 2), True, (1, 3), (1, 1), (1, 3), 0, (1, 1), 0),
+    ((2, 3, 2), (2, 0, 2), True, (6, 1, 3), (2, 1, 1), (6, 1, 3), 0, (2, 1, 1), 0),
+    ((3, 0), (4, 0), True, (1, 3), (1, 4), (1, 3), 0, (1, 4), 0),
+    ((2, 0), (2, 0), True, (1, 2), (1, 2), (1, 2), 0, (1, 2), 0),
+    ((0, 3), (2, 3), False, (3, 1), (3, 1), (3, 1), 0, (3, 1), 0),
+]
+
+
+@pytest.mark.parametrize("case", CDIST)
+def test_cdist_of_an_empty_operand_gives_zeros_laid_out_like_each(case):
+    a, b, transposed, g1, g2, grad1, v1, grad2, v2 = case
+    x1, x2 = leaf(a, transposed), leaf(b, transposed)
+    grads = torch.autograd.grad(torch.cdist(x1, x2).sum(), (x1, x2), create_graph=True)
+    assert [g.stride() for g in grads] == [g1, g2]
+    assert [g.grad_fn.name() for g in grads] == ["CdistBackwardBackward0"] * 2
+    x1, x2 = leaf(a, transposed), leaf(b, transposed)
+    torch.cdist(x1, x2).sum().backward()
+    assert (x1.grad.stride(), x1.grad._version, x2.grad.stride(), x2.grad._version) == (
+        grad1, v1, grad2, v2)
