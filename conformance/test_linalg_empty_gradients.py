@@ -797,3 +797,51 @@ def test_cdist_of_an_empty_operand_gives_zeros_laid_out_like_each(case):
     torch.cdist(x1, x2).sum().backward()
     assert (x1.grad.stride(), x1.grad._version, x2.grad.stride(), x2.grad._version) == (
         grad1, v1, grad2, v2)
+
+
+def _spd():
+    return torch.tensor([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]], dtype=D)
+
+
+def _empty(dtype=D):
+    return torch.empty(0, dtype=dtype)
+
+
+RESIZED_OUTS = {  # a call given out= to resize, and the strides torch gives each out
+    "solve_batch": (lambda o: L.solve(torch.stack([_spd()] * 2), torch.ones(3, 2, dtype=D),
+                                      out=o[0]), [D], [(6, 1, 3)]),
+    "solve_right": (lambda o: L.solve(_spd(), torch.ones(2, 3, dtype=D), left=False, out=o[0]),
+                    [D], [(3, 1)]),
+    "solve_vectors": (lambda o: L.solve(torch.stack([_spd()] * 2), torch.ones(2, 3, dtype=D),
+                                        out=o[0]), [D], [(1, 2)]),
+    "solve_ex": (lambda o: L.solve_ex(_spd(), torch.ones(3, 2, dtype=D), out=o),
+                 [D, torch.int32], [(1, 3), ()]),
+    "inv_ex": (lambda o: L.inv_ex(torch.stack([_spd()] * 2), out=o), [D, torch.int32],
+               [(9, 1, 3), (1,)]),
+    "inverse": (lambda o: torch.inverse(_spd(), out=o[0]), [D], [(1, 3)]),
+    "cholesky_upper": (lambda o: L.cholesky(_spd(), upper=True, out=o[0]), [D], [(1, 3)]),
+    "lu_factor_ex": (lambda o: L.lu_factor_ex(_spd(), out=o), [D, torch.int32, torch.int32],
+                     [(1, 3), (1,), ()]),
+    "qr_complete": (lambda o: L.qr(_spd()[:, :2], mode="complete", out=o), [D, D],
+                    [(1, 3), (1, 3)]),
+    "svd_reduced": (lambda o: L.svd(_spd()[:, :2], full_matrices=False, out=o), [D, D, D],
+                    [(1, 3), (1,), (1, 2)]),
+    "eigh": (lambda o: L.eigh(_spd(), out=o), [D, D], [(1,), (1, 3)]),
+    "solve_triangular_right": (lambda o: L.solve_triangular(
+        _spd(), torch.ones(2, 3, dtype=D), upper=True, left=False, out=o[0]), [D], [(1, 2)]),
+}
+
+
+@pytest.mark.parametrize("key", sorted(RESIZED_OUTS))
+def test_a_resized_out_is_laid_out_as_lapack_writes(key):
+    call, dtypes, strides = RESIZED_OUTS[key]
+    outs = tuple(_empty(dtype) for dtype in dtypes)
+    call(outs)
+    assert [o.stride() for o in outs] == strides
+
+
+def test_an_out_of_the_right_shape_keeps_its_strides():
+    out = torch.empty(3, 3, dtype=D)
+    L.inv(_spd(), out=out)
+    assert (out.stride(), out._version) == ((3, 1), 1)
+    assert torch.allclose(out, L.inv(_spd()), rtol=0, atol=1e-15)

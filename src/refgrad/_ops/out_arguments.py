@@ -12,6 +12,7 @@ from refgrad._backend import overlaps
 from refgrad._ops import simple_functions
 from refgrad._ops.inplace_methods import OUT_OF_PLACE
 from refgrad._ops.input_overlaps import check_out_inputs
+from refgrad._ops.out_layouts import LAID_OUT_AS_RESULT, lay_out_as
 from refgrad._ops.out_rules import (
     BUMPS,
     DTYPE_BEFORE_SHARED,
@@ -65,6 +66,8 @@ def with_out(function, name: str, returns=None):
         for o, r in zip(outs, results):
             if r._data.shape != o._data.shape:
                 resize_out(o, r._data.shape, resizes(rules, o._data.dtype != r._data.dtype))
+                if name in LAID_OUT_AS_RESULT:  # NOTE [Outs resized as LAPACK writes]
+                    lay_out_as(o, r)
             np.copyto(o._data, r._data, casting="unsafe")
             for _ in range(BUMPS.get(rules, 1)):
                 bump(o)

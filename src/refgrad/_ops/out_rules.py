@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3235
+# --- book/chapters/26_inplace.md:3238
 """What torch checks when a function writes into out=: small tables, probed on torch."""
 
 from refgrad._c_names import c_type_name
@@ -32,7 +32,7 @@ GRAD_NAMES = {
 }
 
 
-# --- book/chapters/26_inplace.md:3273
+# --- book/chapters/26_inplace.md:3276
 # Kernels without a derivative: only an out that requires grad is refused.
 OUT_ONLY = frozenset(("floor_divide", "heaviside", "softmax", "log_softmax", "slice_scatter",
                       "diag"))
@@ -65,7 +65,7 @@ def _requires_grad(a) -> bool:
     return isinstance(a, Tensor) and a._requires_grad
 
 
-# --- book/chapters/26_inplace.md:3312
+# --- book/chapters/26_inplace.md:3315
 _FOUND = "Found dtype {out} but expected {result}"
 _C_NAMES = "Expected out tensor to have dtype {result_c}, but got {out_c} instead"
 _SAME = "{name}(): self and result must have the same scalar type"
@@ -76,7 +76,7 @@ _SEARCHED = ("torch.searchsorted(): output tensor's dtype is wrong, it can only 
              "tensor's dtype {out} and out_int32 flag is {flag}")
 
 
-# --- book/chapters/26_inplace.md:3327
+# --- book/chapters/26_inplace.md:3330
 EXACT = {  # name: torch's refusal of an out of another dtype than the result's
     **dict.fromkeys(("abs", "absolute", "neg", "negative", "ceil", "floor", "trunc", "fix",
                      "frac", "round", "sign", "sgn", "clamp", "clamp_min", "clamp_max", "clip",
@@ -117,7 +117,7 @@ EXACT = {  # name: torch's refusal of an out of another dtype than the result's
 }
 
 
-# --- book/chapters/26_inplace.md:3374
+# --- book/chapters/26_inplace.md:3377
 _CAT = "torch.cat(): input types can't be cast to the desired output type {out}"
 _CASTABLE = ("{name}: Expected result to be safely castable from {result} dtype, but got "
              "result with dtype {out}")
@@ -141,7 +141,7 @@ CASTS = {  # name: (torch's exception, its message, which outs it refuses)
 }
 
 
-# --- book/chapters/26_inplace.md:3405
+# --- book/chapters/26_inplace.md:3408
 def refuse_dtype(name: str, out, result) -> None:
     """torch's refusal of an ``out`` whose dtype does not take ``result``, if it refuses."""
     have, want = out._data.dtype, result._data.dtype
@@ -167,7 +167,7 @@ def _words(name: str, out, result) -> dict:
             "result_type": f"torch.{LEGACY[result.dtype]}Tensor", "flag": want.name == "int32"}
 
 
-# --- book/chapters/26_inplace.md:3443
+# --- book/chapters/26_inplace.md:3446
 _PROVIDED = "nansum: provided dtype must match dtype of result. Got {out} and {result}."
 GIVEN_DTYPE = {  # name: (torch's refusal, whether the function's own checks come first)
     **dict.fromkeys(("sum", "mean", "prod", "cumsum", "cumprod"), (_C_NAMES, True)),
@@ -205,7 +205,7 @@ def refuse_given_dtype(name: str, args: tuple, kwargs: dict, outs: tuple, call) 
         result_c=C_TYPE_NAMES[str(dtype)[6:]]))
 
 
-# --- book/chapters/26_inplace.md:3495
+# --- book/chapters/26_inplace.md:3498
 ONE_RESIZE = frozenset((
     "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
     "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "cat", "concat",
@@ -236,7 +236,7 @@ def resizes(name: str, cast: bool) -> int:
     return 0 if name in SILENT else 2 if cast and name not in ONE_RESIZE else 1
 
 
-# --- book/chapters/26_inplace.md:3538
+# --- book/chapters/26_inplace.md:3541
 def outs_given(name: str, out, returns) -> tuple:
     """The tensors ``out`` names, or torch's TypeError for an out of the wrong kind."""
     if isinstance(out, Tensor):
@@ -279,7 +279,7 @@ def refuse_dtypes(name: str, outs: tuple, results: tuple) -> None:
             raise RuntimeError(message.format(**_words(name, outs[i], results[i])))
 
 
-# --- book/chapters/26_inplace.md:3748
+# --- book/chapters/26_inplace.md:3751
 KERNELS.update(linalg_inv="inverse", linalg_cross="cross", linalg_vector_norm="norm",
                linalg_matrix_power="matrix_power")
 GRAD_NAMES.update(linalg_cholesky="linalg_cholesky_ex", linalg_det="_linalg_det",
