@@ -90,11 +90,13 @@ def _by_columns(x):
 
     x = _by_columns(x)
     if type(x) is np.ndarray and x.base is not None and x.size:  # a view of the substitution's copy
-        x = x.copy(order="K")  # the same strides, in memory of its own
+        owned = np.ndarray(x.shape, x.dtype, strides=x.strides)  # the same strides, those of
+        owned[...] = x  # size-one dimensions too (a copy in order K makes up its own there),
+        x = owned  # in memory of its own
     return x
 
 
-# --- book/chapters/16r_solvers.md:650
+# --- book/chapters/16r_solvers.md:652
 def _lu_solve_backward(g, LU, pivots, left, adjoint, result, wanted=BOTH_WANTED):
     from refgrad._factories import eye
     from refgrad._tensor import make_tensor
@@ -120,7 +122,7 @@ LINALG_LU_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:677
+# --- book/chapters/16r_solvers.md:679
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
     check_square(LU, f"torch.{name}")  # torch names A's checks torch.linalg.lu_solve
@@ -141,7 +143,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:847
+# --- book/chapters/16r_solvers.md:849
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "
