@@ -47,5 +47,5 @@ from refgrad._ops.out_linalg import (
     matrix_rank, multi_dot, norm, pinv, solve, solve_triangular, svdvals,  # noqa: F401, F811
     tensorinv, tensorsolve, vecdot, vector_norm,  # noqa: F401, F811
     cholesky_ex, eigh, inv_ex, lu, lu_factor, lu_factor_ex, qr, slogdet, svd,  # noqa: F401, F811
-    solve_ex,  # noqa: F401, F811
+    solve_ex, lu_solve,  # noqa: F401, F811
 )

@@ -11,7 +11,7 @@ from refgrad._ops.out_arguments import with_out
 WRAPPED = {name: with_out(getattr(linalg, name), "linalg_" + name) for name in (
     "cholesky", "cond", "cross", "det", "eigvalsh", "inv", "matrix_norm", "matrix_power",
     "matrix_rank", "multi_dot", "norm", "pinv", "solve", "solve_triangular", "svdvals",
-    "tensorinv", "tensorsolve", "vecdot", "vector_norm")}
+    "tensorinv", "tensorsolve", "vecdot", "vector_norm", "lu_solve")}
 WRAPPED.update({name: with_out(getattr(linalg, name), "linalg_" + name,
                                getattr(return_types, f"linalg_{name}_out"))
                 for name in ("cholesky_ex", "eigh", "inv_ex", "lu", "lu_factor", "lu_factor_ex",

@@ -288,7 +288,7 @@ GRAD_NAMES.update(linalg_cholesky="linalg_cholesky_ex", linalg_det="_linalg_det"
                   linalg_matrix_rank="sum")
 EXACT.update({
     **dict.fromkeys(("linalg_cholesky", "linalg_det", "linalg_eigvalsh", "linalg_solve",
-                     "linalg_svdvals"), _C_NAMES),
+                     "linalg_svdvals", "linalg_lu_solve"), _C_NAMES),
     "linalg_multi_dot": "multi_dot(): expected out tensor to have dtype {result_c} but got "
                         "{out_c}",
     "linalg_matrix_norm": "linalg.matrix_norm expected out tensor dtype {result} but got: {out}",
