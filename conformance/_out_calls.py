@@ -172,10 +172,12 @@ LINALG = {  # torch.linalg's functions of one result that take out=
     "tensorsolve": lambda t: ((_m(t), _v(t)), {}),
     "tensorinv": lambda t: ((t.eye(4).reshape(4, 2, 2) * 2,), {"ind": 1}),
     "vecdot": lambda t: ((_v(t), _v(t) + 1), {}),
+    "lu_solve": lambda t: ((*t.linalg.lu_factor(_m(t)), _n(t)), {}),
 }
 
 LINALG_SEVERAL = {  # torch.linalg's factorizations of several results
     **{name: lambda t: ((_m(t),), {}) for name in (
         "inv_ex", "lu", "lu_factor", "lu_factor_ex", "qr", "slogdet", "svd")},
     **{name: lambda t: ((_lower(t) @ _lower(t).mT,), {}) for name in ("cholesky_ex", "eigh")},
+    "solve_ex": lambda t: ((_m(t), _n(t)), {}),
 }

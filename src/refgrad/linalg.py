@@ -14,15 +14,16 @@ __all__ = ["vector_norm"]
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
 
 
-# --- book/chapters/16l_more_linalg.md:933
+# --- book/chapters/16l_more_linalg.md:1011
 from refgrad._ops.factorizations import _LinAlgError as LinAlgError  # noqa: F401
 from refgrad._ops.inverses import cholesky, cholesky_ex, det, inv, inv_ex  # noqa: F401
 from refgrad._ops.inverses import linalg_slogdet as slogdet  # noqa: F401
 from refgrad._ops.inverses import matrix_power, solve  # noqa: F401
+from refgrad._ops.singular_solves import solve_ex  # noqa: F401
 from refgrad._ops.matrix_norms import matrix_norm, norm  # noqa: F401
 
 
-# --- book/chapters/16p_decompositions.md:741
+# --- book/chapters/16p_decompositions.md:774
 from refgrad._ops.singular_values import svd, svdvals  # noqa: F401
 from refgrad._ops.spectral import eigh, eigvalsh  # noqa: F401
 from refgrad._ops.triangular_factors import qr  # noqa: F401
@@ -31,7 +32,7 @@ from refgrad._ops.pseudo_inverses import matrix_rank, pinv  # noqa: F401
 from refgrad._ops.chained_products import multi_dot, vecdot  # noqa: F401
 
 
-# --- book/chapters/16r_solvers.md:1115
+# --- book/chapters/16r_solvers.md:1118
 from refgrad._ops.solver_methods import solve_triangular  # noqa: F401
 from refgrad._ops.solver_methods import lu, lu_factor, lu_factor_ex, lu_solve  # noqa: F401
 from refgrad._ops.solver_methods import cond, diagonal, vander  # noqa: F401
@@ -39,11 +40,12 @@ from refgrad._ops.solver_methods import tensorinv, tensorsolve  # noqa: F401
 from refgrad._ops.solver_methods import lstsq  # noqa: F401
 
 
-# --- book/chapters/26_inplace.md:3843
+# --- book/chapters/26_inplace.md:3847
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_linalg import (
     cholesky, cond, cross, det, eigvalsh, inv, matrix_norm, matrix_power,  # noqa: F401, F811
     matrix_rank, multi_dot, norm, pinv, solve, solve_triangular, svdvals,  # noqa: F401, F811
     tensorinv, tensorsolve, vecdot, vector_norm,  # noqa: F401, F811
     cholesky_ex, eigh, inv_ex, lu, lu_factor, lu_factor_ex, qr, slogdet, svd,  # noqa: F401, F811
+    solve_ex, lu_solve,  # noqa: F401, F811
 )

@@ -57,7 +57,7 @@ def _given_out(cls):
 from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
 
 
-# --- book/chapters/16l_more_linalg.md:919
+# --- book/chapters/16l_more_linalg.md:993
 from refgrad._ops.factorizations import CHOLESKY_EX_RESULT as linalg_cholesky_ex  # noqa: F401, E402
 from refgrad._ops.factorizations import (  # noqa: E402
     CHOLESKY_EX_OUT_RESULT as linalg_cholesky_ex_out,  # noqa: F401
@@ -68,6 +68,10 @@ from refgrad._ops.factorizations import INV_EX_RESULT as linalg_inv_ex  # noqa: 
 from refgrad._ops.factorizations import LINALG_SLOGDET_RESULT as linalg_slogdet  # noqa: F401, E402
 from refgrad._ops.factorizations import SLOGDET_RESULT as slogdet  # noqa: F401, E402
 from refgrad._ops.factorizations import SLOGDET_OUT_RESULT as slogdet_out  # noqa: F401, E402
+from refgrad._ops.singular_solves import SOLVE_EX_RESULT as linalg_solve_ex  # noqa: F401, E402
+from refgrad._ops.singular_solves import (  # noqa: E402
+    SOLVE_EX_OUT_RESULT as linalg_solve_ex_out,  # noqa: F401
+)
 
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:875
@@ -75,7 +79,7 @@ from refgrad._ops.pairs import FREXP_OUT_RESULT as frexp_out  # noqa: F401, E402
 from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
 
 
-# --- book/chapters/16p_decompositions.md:751
+# --- book/chapters/16p_decompositions.md:784
 from refgrad._ops.singular_values import LINALG_SVD_RESULT as linalg_svd  # noqa: F401, E402
 from refgrad._ops.singular_values import LINALG_SVD_OUT_RESULT as linalg_svd_out  # noqa: F401, E402
 from refgrad._ops.spectral import LINALG_EIGH_OUT_RESULT as linalg_eigh_out  # noqa: F401, E402
@@ -86,7 +90,7 @@ from refgrad._ops.triangular_factors import LINALG_QR_RESULT as linalg_qr  # noq
 from refgrad._ops.triangular_factors import QR_RESULT as qr  # noqa: F401, E402
 
 
-# --- book/chapters/16r_solvers.md:1124
+# --- book/chapters/16r_solvers.md:1127
 from refgrad._ops.triangular_solves import (  # noqa: E402
     TRIANGULAR_SOLVE_RESULT as triangular_solve,  # noqa: F401
 )

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_linalg_gradients.md:340
+# --- book/chapters/16x_linalg_gradients.md:347
 """Gradients of pinv, lstsq, cholesky, qr and matrix_exp, in torch's steps."""
 
 from refgrad._ops.arithmetic import BOTH_WANTED, mul_scalar
@@ -30,7 +30,7 @@ def lstsq_backward(grads, self, b, solution, rcond, driver, wanted=BOTH_WANTED):
     from refgrad._ops.singular_values import absent
 
     gX, gL = grads
-    gL = None if gL.numel() == 0 or absent(gL) else gL  # residuals neither computed nor reached
+    gL = None if absent(gL) or gL.numel() == 0 else gL  # residuals neither reached nor computed
     vector = _vector(self.shape, b.shape)
     B = b.unsqueeze(-1) if vector else b
     gA = gB = None
@@ -55,7 +55,7 @@ def lstsq_backward(grads, self, b, solution, rcond, driver, wanted=BOTH_WANTED):
             None if gB is None else gB.sum_to_size(b.shape))
 
 
-# --- book/chapters/16x_linalg_gradients.md:404
+# --- book/chapters/16x_linalg_gradients.md:411
 def cholesky_backward(grads, L, upper):
     from refgrad._ops.triangular_solves import solve_triangular
 
@@ -68,8 +68,9 @@ def cholesky_backward(grads, L, upper):
     return (solve_triangular(L, gA, upper=False, left=False),)
 
 
-# --- book/chapters/16x_linalg_gradients.md:430
+# --- book/chapters/16x_linalg_gradients.md:438
 def qr_backward(grads, Q, R, mode):
+    from refgrad._ops.inplace import inplace
     from refgrad._ops.linalg_spectral_gradients import _given
     from refgrad._ops.shaping import cat
     from refgrad._ops.triangular_solves import solve_triangular
@@ -86,7 +87,7 @@ def qr_backward(grads, Q, R, mode):
     if m >= n:
         gA = gA.triu()
         gA = gA + gA.mT
-        gA.diagonal(0, -2, -1).mul_(0.5)
+        inplace(gA.diagonal(0, -2, -1), mul_scalar, 0.5)  # a number's product: one edge
         gA = Q @ gA
         gA = gA if gQ is None else gA + gQ
         return (solve_triangular(R.mT, gA, upper=False, left=False),)
@@ -107,7 +108,7 @@ def _check_qr(mode, Q, R) -> None:
                            "and nrows > ncols.")
 
 
-# --- book/chapters/16x_linalg_gradients.md:480
+# --- book/chapters/16x_linalg_gradients.md:489
 def matrix_exp_backward(g, self):
     from refgrad._creation import zeros
     from refgrad._ops.matrix_exponential import matrix_exp

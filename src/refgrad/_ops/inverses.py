@@ -80,6 +80,7 @@ LINALG_SLOGDET = register(Op(
     "linalg_slogdet", "LinalgSlogdetBackward0", ("A",), forward=_slogdet,
     backward=slogdet_backward, promote=False, outputs=("sign", "logabsdet"),
     saves=(("A", ("A",)), ("LU", ("A",)), ("pivots", ("A",)), ("sign", ("A",))),
+    missing_grads=True,
 ))
 
 
@@ -89,7 +90,7 @@ def linalg_slogdet(A, name="linalg.slogdet", kind=None):
     return (kind or LINALG_SLOGDET_RESULT)(sign, logabsdet)
 
 
-# --- book/chapters/16l_more_linalg.md:338
+# --- book/chapters/16l_more_linalg.md:339
 def logdet(input):
     from refgrad._ops.functions import where
 
@@ -102,7 +103,7 @@ def slogdet(input):
     return linalg_slogdet(input, kind=SLOGDET_RESULT)
 
 
-# --- book/chapters/16l_more_linalg.md:364
+# --- book/chapters/16l_more_linalg.md:365
 def _inv_ex(a):
     try:
         inverse, info = np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -139,7 +140,7 @@ def _singular_inverse(info):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:413
+# --- book/chapters/16l_more_linalg.md:414
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -176,7 +177,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:471
+# --- book/chapters/16l_more_linalg.md:472
 def _cholesky_ex(a, upper):
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
@@ -195,7 +196,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:491
+# --- book/chapters/16l_more_linalg.md:492
 def cholesky_ex(A, *, upper=False, check_errors=False):
     check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
     L, info = call(LINALG_CHOLESKY_EX, (A,), {"upper": upper})
@@ -210,7 +211,7 @@ def cholesky(A, *, upper=False):
     return cholesky_ex(A, upper=upper, check_errors=True).L
 
 
-# --- book/chapters/16l_more_linalg.md:535
+# --- book/chapters/16l_more_linalg.md:536
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -223,11 +224,12 @@ def _solve_ex(a, b, LU, pivots, info, left):
     else:
         a_ = a
     batch = np.broadcast_shapes(a.shape[:-2], matrix.shape[:-2])
-    if info.any():
-        x = np.full(batch + matrix.shape[-2:], np.nan, dtype=a.dtype, like=a)
-    else:
-        x = np.linalg.solve(np.broadcast_to(a_, batch + a.shape[-2:]),
-                            np.broadcast_to(matrix, batch + matrix.shape[-2:]))
+    from refgrad._ops.singular_solves import lapack_solution
+
+    try:  # NOTE [A singular solve]
+        x = lapack_solution(a_, matrix, LU, pivots, info, left, batch)
+    except np.linalg.LinAlgError:  # NumPy's LU met a zero pivot where refgrad's did not
+        x = lapack_solution(a_, matrix, LU, pivots, info + 1, left, batch)
     x = x.swapaxes(-1, -2).copy() if not left else x
     x = x[..., 0] if vector else x
     return _by_columns(x) if left and x.ndim > 1 else x.copy()
@@ -249,7 +251,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:575
+# --- book/chapters/16l_more_linalg.md:577
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -276,7 +278,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:607
+# --- book/chapters/16l_more_linalg.md:609
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:1166
+# --- book/chapters/16r_solvers.md:1169
 """linalg.lstsq: least squares, through the SVD, with torch's fields per driver."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _rank(a, rcond):
     return counts.astype(np.int64)[..., 0], values  # an array even for one matrix
 
 
-# --- book/chapters/16r_solvers.md:1196
+# --- book/chapters/16r_solvers.md:1199
 def _vector(a_shape, b_shape) -> bool:
     """Whether B is one column per matrix: its shape is A's without the last."""
     return len(b_shape) == 1 or tuple(b_shape) == tuple(a_shape[:-1])
@@ -46,19 +46,38 @@ def _lstsq(a, b, rcond, driver):
             residuals = np.zeros_like(residuals)  # torch's gels skips an empty A
     else:
         residuals = np.empty((0,), dtype=a.dtype, like=a)
+    x = _as_lapack_leaves(x, max(m, n))
     return (x[..., 0] if vector else x), residuals
 
 
-# --- book/chapters/16r_solvers.md:1226
+# NOTE [A solution read from B's buffer]
+# LAPACK writes the solution over B, in a buffer of max(m, n) rows laid out
+# by columns, and torch returns the first n rows of it: a view whose column
+# stride, and whose batch stride, count max(m, n) rows even where n is less.
+def _as_lapack_leaves(x, rows):
+    from refgrad._layouts import row_major
+    from refgrad._ops.result_layout import moved_to
+
+    *batch, n, k = x.shape
+    *outer, column, _ = row_major((*batch, k, rows))
+    if x.size == 0:  # NOTE [Empty results keep their strides]
+        return moved_to(x, (*outer, 1, column))
+    buffer = np.empty((*batch, k, rows), dtype=x.dtype, like=x).swapaxes(-1, -2)
+    buffer = buffer[..., :n, :]
+    buffer[...] = x
+    return buffer
+
+
+# --- book/chapters/16r_solvers.md:1254
 LINALG_LSTSQ = register(Op(
     "linalg_lstsq", "LinalgLstsqBackward0", ("self", "b"), forward=_lstsq,
     backward=lstsq_backward, promote=False, outputs=("solution", "residuals"),
     saves=(("self", ("self", "b")), ("b", ("self", "b")), ("solution", ("self", "b"))),
-    hides=("rcond", "driver"),
+    hides=("rcond", "driver"), missing_grads=True,
 ))
 
 
-# --- book/chapters/16r_solvers.md:1239
+# --- book/chapters/16r_solvers.md:1267
 def lstsq(A, B, rcond=None, *, driver=None):
     from refgrad._tensor import make_tensor
 
@@ -73,7 +92,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return LSTSQ_RESULT(solution, residuals, make_tensor(rank), make_tensor(values))
 
 
-# --- book/chapters/16r_solvers.md:1261
+# --- book/chapters/16r_solvers.md:1289
 def _check(A, B, driver) -> None:
     from refgrad._ops.functions import check_broadcast
 

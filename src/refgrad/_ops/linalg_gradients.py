@@ -104,7 +104,7 @@ def _two_formulas(mask, f1, f2, t, *ts):
     return result
 
 
-# --- book/chapters/16x_linalg_gradients.md:190
+# --- book/chapters/16x_linalg_gradients.md:197
 def slogdet_backward(grads, A, LU, pivots, sign):
     from refgrad._ops.singular_values import absent
 
@@ -117,6 +117,6 @@ def slogdet_backward(grads, A, LU, pivots, sign):
     return (_solve_against(A, d),)
 
 
-# --- book/chapters/16x_linalg_gradients.md:210
+# --- book/chapters/16x_linalg_gradients.md:217
 def inv_backward(grads, inverse):
     return (-(inverse.mT @ (grads[0] @ inverse.mT)),)

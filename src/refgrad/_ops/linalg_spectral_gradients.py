@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_linalg_gradients.md:236
+# --- book/chapters/16x_linalg_gradients.md:243
 """Gradients of the singular value and the symmetric eigenvalue decompositions, in torch's steps."""
 
 
@@ -56,7 +56,7 @@ def _skew(X):
     return X - X.mT
 
 
-# --- book/chapters/16x_linalg_gradients.md:300
+# --- book/chapters/16x_linalg_gradients.md:307
 def eigh_backward(grads, eigenvalues, eigenvectors, UPLO):
     gL, gV = (_given(g) for g in grads)
     L, V = eigenvalues, eigenvectors

@@ -64,20 +64,21 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     return LU_UNPACK_RESULT(make_tensor(P), L, U)
 
 
-# --- book/chapters/16r_solvers.md:618
+# --- book/chapters/16r_solvers.md:620
 def _lu_solve(lu, b, pivots, left, adjoint):
     b = b if left else b.swapaxes(-1, -2)
     n, k = b.shape[-2:]
     batch = np.broadcast_shapes(lu.shape[:-2], b.shape[:-2])
-    perm = np.broadcast_to(row_order(pivots._data, n), batch + (n,)).reshape(-1, n)
+    count = int(np.prod(batch, dtype=np.int64))  # -1 cannot stand for it when n is 0
+    perm = np.broadcast_to(row_order(pivots._data, n), batch + (n,)).reshape(count, n)
     every = np.arange(len(perm), like=lu)[:, None]
     if adjoint == left:  # with Aᵀ = Uᵀ Lᵀ Pᵀ
         z = substitute(lu.swapaxes(-1, -2), b, False, False)
-        z = substitute(lu.swapaxes(-1, -2), z, True, True).reshape(-1, n, k)
+        z = substitute(lu.swapaxes(-1, -2), z, True, True).reshape(count, n, k)
         x = np.empty_like(z)
         x[every, perm] = z  # the rows put back
     else:
-        rows = np.broadcast_to(b, batch + (n, k)).reshape(-1, n, k)[every, perm]
+        rows = np.broadcast_to(b, batch + (n, k)).reshape(count, n, k)[every, perm]
         x = substitute(lu, rows.reshape(batch + (n, k)), False, True)
         x = substitute(lu, x, True, False)
     x = _by_columns(x.reshape(batch + (n, k)))  # NOTE [Solutions by columns]
@@ -88,14 +89,14 @@ def _by_columns(x):
     from refgrad._ops.inverses import _by_columns
 
     x = _by_columns(x)
-    if type(x) is np.ndarray and x.base is not None:  # still a view of the substitution's copy
-        own = np.ndarray(x.shape, x.dtype, strides=x.strides)  # the very strides, those of
-        own[...] = x  # size-one dimensions too (a copy in order "K" would redo those)
-        x = own
+    if type(x) is np.ndarray and x.base is not None and x.size:  # a view of the substitution's copy
+        owned = np.ndarray(x.shape, x.dtype, strides=x.strides)  # the same strides, those of
+        owned[...] = x  # size-one dimensions too (a copy in order K makes up its own there),
+        x = owned  # in memory of its own
     return x
 
 
-# --- book/chapters/16r_solvers.md:649
+# --- book/chapters/16r_solvers.md:652
 def _lu_solve_backward(g, LU, pivots, left, adjoint, result, wanted=BOTH_WANTED):
     from refgrad._factories import eye
     from refgrad._tensor import make_tensor
@@ -121,7 +122,7 @@ LINALG_LU_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:676
+# --- book/chapters/16r_solvers.md:679
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
     check_square(LU, f"torch.{name}")  # torch names A's checks torch.linalg.lu_solve
@@ -142,7 +143,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:846
+# --- book/chapters/16r_solvers.md:849
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:807
+# --- book/chapters/16l_more_linalg.md:881
 """Matrix norms made of vector norms and extremes, and linalg.norm's choice among them."""
 
 import math
@@ -53,7 +53,7 @@ def _spectral_norm(A, ord, dims, keepdim, dtype):  # noqa: A002
     S = svdvals(A.permute(*moved))
     if ord != "nuc" and ord > 0 and S.shape[-1] == 0:  # the largest of none: torch's zero
         shape = [1 if d in dims else n for d, n in enumerate(A.shape)]
-        return zeros(*(shape if keepdim else S.shape[:-1]), dtype=A.dtype, device=A.device)
+        return zeros(tuple(shape if keepdim else S.shape[:-1]), dtype=A.dtype, device=A.device)
     result = (S.sum(-1, keepdim=keepdim) if ord == "nuc" else
               S.amax(-1, keepdim=keepdim) if ord > 0 else S.amin(-1, keepdim=keepdim))
     if keepdim:
@@ -75,7 +75,7 @@ def _check_narrowing(A, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16l_more_linalg.md:881
+# --- book/chapters/16l_more_linalg.md:955
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)

@@ -19,6 +19,7 @@ from refgrad._ops.out_dtype_rules import (
     refuse_input,
 )
 from refgrad._ops.out_grad_rules import refuse_grad
+from refgrad._ops.out_layouts import LAID_OUT_AS_RESULT, lay_out_as
 from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given, resizes
 from refgrad._ops.write_checks import OVERLAP, bump, resize_out
 from refgrad._tensor import Tensor
@@ -61,6 +62,8 @@ def with_out(function, name: str, returns=None):
         for o, r in zip(outs, results):
             if r._data.shape != o._data.shape:
                 resize_out(o, r._data.shape, resizes(rules, o._data.dtype != r._data.dtype))
+                if name in LAID_OUT_AS_RESULT:  # NOTE [Outs resized as LAPACK writes]
+                    lay_out_as(o, r)
             np.copyto(o._data, r._data, casting="unsafe")
             for _ in range(BUMPS.get(rules, 1)):
                 bump(o)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3825
+# --- book/chapters/26_inplace.md:3829
 """torch.linalg's functions with out=."""
 
 from refgrad import linalg, return_types
@@ -11,9 +11,9 @@ from refgrad._ops.out_arguments import with_out
 WRAPPED = {name: with_out(getattr(linalg, name), "linalg_" + name) for name in (
     "cholesky", "cond", "cross", "det", "eigvalsh", "inv", "matrix_norm", "matrix_power",
     "matrix_rank", "multi_dot", "norm", "pinv", "solve", "solve_triangular", "svdvals",
-    "tensorinv", "tensorsolve", "vecdot", "vector_norm")}
+    "tensorinv", "tensorsolve", "vecdot", "vector_norm", "lu_solve")}
 WRAPPED.update({name: with_out(getattr(linalg, name), "linalg_" + name,
                                getattr(return_types, f"linalg_{name}_out"))
                 for name in ("cholesky_ex", "eigh", "inv_ex", "lu", "lu_factor", "lu_factor_ex",
-                             "qr", "slogdet", "svd")})
+                             "qr", "slogdet", "svd", "solve_ex")})
 globals().update(WRAPPED)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3514
+# --- book/chapters/26_inplace.md:3517
 """What an out= may be, how often torch warns resizing it, and whose checks a function
 takes: small tables, probed on torch."""
 
@@ -39,7 +39,7 @@ def resizes(name: str, cast: bool) -> int:
     return 0 if name in SILENT else 2 if cast and name not in ONE_RESIZE else 1
 
 
-# --- book/chapters/26_inplace.md:3563
+# --- book/chapters/26_inplace.md:3566
 def outs_given(name: str, out, returns) -> tuple:
     """The tensors ``out`` names, or torch's TypeError for an out of the wrong kind."""
     if isinstance(out, Tensor):
@@ -52,7 +52,7 @@ def outs_given(name: str, out, returns) -> tuple:
     return tuple(out)
 
 
-# --- book/chapters/26_inplace.md:3777
+# --- book/chapters/26_inplace.md:3780
 KERNELS.update(linalg_inv="inverse", linalg_cross="cross", linalg_vector_norm="norm",
                linalg_matrix_power="matrix_power")
 ONE_RESIZE = ONE_RESIZE | {"linalg_" + name for name in ("cond", "pinv", "tensorinv",
@@ -62,4 +62,5 @@ SEVERAL_RESULTS = {  # name: (its refusal of grad, how many results)
     "cholesky_ex": ("linalg_cholesky_ex", 2), "eigh": ("_linalg_eigh", 2),
     "inv_ex": ("linalg_inv_ex", 2), "lu": ("linalg_lu", 3), "qr": ("linalg_qr", 2),
     "lu_factor": ("linalg_lu_factor_ex", 2), "lu_factor_ex": ("linalg_lu_factor_ex", 3),
-    "slogdet": ("_linalg_slogdet", 2), "svd": ("_linalg_svd", 3)}
+    "slogdet": ("_linalg_slogdet", 2), "svd": ("_linalg_svd", 3),
+    "solve_ex": ("_linalg_solve_ex", 2)}

@@ -67,7 +67,7 @@ def _slopes(g, diff, dist, p):
     return np.where(zero, diff.dtype.type(0), out)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1425
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1427
 def _differences(x1, x2):
     return x1[..., :, None, :] - x2[..., None, :, :]
 
@@ -81,6 +81,10 @@ def _down_to(a, shape):
 
 
 def _cdist_grad(g, x1, x2, result, p):
+    from refgrad._ops.result_layout import like_input_result
+
+    if x1.size == 0 or x2.size == 0:  # nothing to compute: zeros laid out like x1
+        return like_input_result(np.zeros_like(x1, shape=x1.shape), x1)
     # torch's kernel writes a fresh row-major gradient, whatever the layout of x1
     return row_major_result(
         _down_to(_slopes(g, _differences(x1, x2), result, p).sum(-2), x1.shape))
@@ -93,7 +97,7 @@ def _refused(name):
     return backward
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1452
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1458
 CDIST_BACKWARD = register(Op(
     "_cdist_backward", "CdistBackwardBackward0", ("grad", "x1", "x2", "result"),
     forward=_on_host(_cdist_grad), backward=_refused("_cdist_backward"), promote=False,
@@ -114,7 +118,7 @@ CDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1478
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1484
 def _pdist(x, p):
     first, second = np.triu_indices(x.shape[0], 1)
     return _norms(x[first] - x[second], p)
@@ -143,7 +147,7 @@ PDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1530
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1536
 def _euclidean(x1, x2):
     n1, n2 = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
     left = np.concatenate([-2 * x1, n1, np.ones_like(n1)], -1)
@@ -167,7 +171,7 @@ EUCLIDEAN_DIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1555
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1561
 def _by_product(x1, x2, compute_mode):
     if compute_mode == "use_mm_for_euclid_dist":
         return True
@@ -186,7 +190,7 @@ def _euclidean_dist(x1, x2):
     return call(EUCLIDEAN_DIST, (x1, x2)).view(shape)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1577
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1583
 def _floating(name, x, which):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only supports floating-point dtypes"
@@ -208,7 +212,7 @@ def pdist(input, p=2):
     return call(PDIST, (input,), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1600
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1606
 MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
          "donot_use_mm_for_euclid_dist")
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:43
+# --- book/chapters/16p_decompositions.md:45
 """The singular value decomposition: linalg.svd, linalg.svdvals and torch.svd."""
 
 import numpy as np
@@ -18,8 +18,19 @@ SVD_RESULT = _structseq("svd", ("U", "S", "V"))
 LINALG_SVD_OUT_RESULT = _given_out(LINALG_SVD_RESULT)  # given out= (chapter "In-place ...")
 
 
+# NOTE [Empty factors laid out by columns]
+# LAPACK's results are laid out by columns, and so are torch's empty ones:
+# a (2, 3, 0) factor has strides (3, 1, 3). NumPy gives an empty array strides
+# of its own, so an empty one is given torch's by hand.
 def column_major(x):
     """Each matrix laid out by columns, as LAPACK leaves its factors and torch returns them."""
+    if x.size == 0:  # NOTE [Empty factors laid out by columns]
+        from refgrad._layouts import row_major
+        from refgrad._ops.result_layout import moved_to
+
+        *batch, m, n = x.shape
+        *outer, across, down = row_major((*batch, n, m))
+        return moved_to(x, (*outer, down, across))
     return x.swapaxes(-1, -2).copy().swapaxes(-1, -2)
 
 
@@ -41,24 +52,33 @@ def _svd(a, full_matrices, S_sym_argsize_minus_1):
     return column_major(U), S, column_major(Vh)
 
 
-# --- book/chapters/16p_decompositions.md:126
+# --- book/chapters/16p_decompositions.md:149
+# NOTE [An empty gradient is given]
+# An empty gradient that reached a node is a gradient, and the formula runs
+# on it as torch's does: only None, or a non-empty gradient of zeros that is
+# not differentiated, stands for an output no loss reached.
 # NOTE [Zeros for an absent gradient]
 # A node of several outputs gets zeros for those no loss reached. The terms
 # of the vectors' gradients divide by differences of values, so where the
 # gradient is such zeros they are left out: it is not differentiated (the
-# seeds of forward mode are zeros that are) and holds nothing.
+# seeds of forward mode are zeros that are) and holds nothing. The rows ask
+# for an unreached gradient as None (NOTE [Missing grads]), so an empty one
+# that came is a gradient like any other: NOTE [An empty gradient is given].
 def absent(g) -> bool:
-    return not g.requires_grad and not g._data.any()
+    if g is None:
+        return True
+    data = g._data
+    return data.size != 0 and not g.requires_grad and not data.any()
 
 
 LINALG_SVD = register(Op(
     "linalg_svd", "LinalgSvdBackward0", ("A",), forward=_svd, backward=svd_backward,
-    promote=False, outputs=("U", "S", "Vh"),
+    promote=False, outputs=("U", "S", "Vh"), missing_grads=True,
     saves=(("U", ("A",)), ("S", ("A",)), ("Vh", ("A",))),
 ))
 
 
-# --- book/chapters/16p_decompositions.md:155
+# --- book/chapters/16p_decompositions.md:187
 def svd(A, full_matrices=True, *, driver=None):
     _check_svd(A, "linalg.svd: The input tensor A must have at least 2 dimensions.")
     if driver is not None:
