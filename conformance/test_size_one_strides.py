@@ -71,3 +71,11 @@ def test_logsigmoid_of_one_element_copies_its_expanded_gradient(shape):
     x = torch.ones(*shape, dtype=torch.float64, requires_grad=True)
     F.logsigmoid(x).sum().backward()
     assert (x.grad.stride(), x.grad._version) == ((1,) * len(shape), 1)
+
+
+def test_a_leaf_used_three_times_has_its_gradients_added_in_place_twice():
+    # the first gradient is a transpose of a fresh result: memory nobody else holds
+    x = torch.zeros(2, 3, dtype=torch.float64).mT.requires_grad_()
+    a = x @ x.mT + torch.eye(3, dtype=torch.float64)
+    torch.linalg.solve_triangular(a, x, upper=True).sum().backward()
+    assert (x.grad.stride(), x.grad._version) == ((1, 3), 2)

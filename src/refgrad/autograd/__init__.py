@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1380
+# --- book/chapters/10_nodes.md:1390
 from refgrad.autograd import graph
 
 

@@ -211,9 +211,10 @@ def _summed(old, grad):
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
 # local, and by getrefcount's argument. One reference more means someone
-# else has it. Its array must be held by that tensor alone, own its memory,
-# and fill it without gaps or overlaps, however permuted: torch asks the
-# same of a buffer it adds into. The engine drops its other handles
+# else has it. Its array must be held by that tensor alone, own its memory
+# (or view memory that nothing else holds: torch counts a storage's holders,
+# not a tensor's), and fill it without gaps or overlaps, however permuted:
+# torch asks the same of a buffer it adds into. The engine drops its other handles
 # before it runs a node (see its main loop). Elsewhere than CPython 3.11 to
 # 3.13 the counts may differ, so there refgrad always copies.
 _COUNTS_KNOWN = sys.implementation.name == "cpython" and sys.version_info < (3, 14)
@@ -226,12 +227,21 @@ def sole_holder(holder: list, index: int, locals_holding: int) -> bool:
     return (
         _COUNTS_KNOWN
         and type(data) is ndarray
-        and data.base is None  # asked first: a view, such as a sum's gradient, is never taken
+        and (data.base is None or _sole_view(data))  # a sum's gradient, expanded, is none
         and sys.getrefcount(grad) <= 3 + locals_holding
         and sys.getrefcount(data) <= 3  # the tensor, the local `data`, the argument
         and (data.flags.c_contiguous or _dense(data))
         and data.flags.writeable
     )
+
+
+def _sole_view(data) -> bool:
+    """Whether ``data`` is a dense view of memory nothing else holds, such as the
+    transpose of a result whose other handle is gone."""
+    if not (data.flags.c_contiguous or _dense(data)):
+        return False
+    base = data.base  # held by data, by this local and by getrefcount's argument
+    return type(base) is ndarray and base.base is None and sys.getrefcount(base) <= 3
 
 
 def _stolen(grad):
@@ -240,7 +250,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1072
+# --- book/chapters/10_nodes.md:1082
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -266,7 +276,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1196
+# --- book/chapters/10_nodes.md:1206
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -308,7 +318,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1257
+# --- book/chapters/10_nodes.md:1267
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
