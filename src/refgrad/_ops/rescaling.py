@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1666
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1682
 """renorm, and the activations torch has at its top level: rows."""
 
 import numpy as np
@@ -36,7 +36,7 @@ def _renorm(a, p, dim, maxnorm):
     return row_major_result(a * factor.astype(a.dtype))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1700
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1716
 def _renorm_backward(g, self, p, dim, maxnorm):
     others = _others(self.ndim, dim)
     norm = measures.vector_norm(self, p, others, True)
@@ -71,7 +71,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1782
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1798
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -110,7 +110,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1830
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1846
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -131,7 +131,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1852
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1868
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 
