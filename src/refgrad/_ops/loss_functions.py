@@ -12,8 +12,8 @@ import numpy as np
 from refgrad._ops import losses
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_broadcast
-from refgrad._ops.losses import legacy_reduction, reduction_enum
 from refgrad._ops.loss_dtypes import computed_in, promoted, written_into
+from refgrad._ops.losses import legacy_reduction, reduction_enum
 from refgrad._ops.nll_loss import nll_loss_nd, not_differentiable
 
 

@@ -9,8 +9,8 @@ import warnings
 
 import numpy as np
 
-from refgrad._ops.loss_gradients import huber_pair, mse_pair, smooth_l1_pair
 from refgrad._ops.loss_dtypes import array_kind, into
+from refgrad._ops.loss_gradients import huber_pair, mse_pair, smooth_l1_pair
 from refgrad._ops.loss_kernel_gradients import binary_cross_entropy_backward
 from refgrad._ops.table import Op, register
 

@@ -101,9 +101,8 @@ DIST = register(Op(
 def dist(input, other, p=2):
     from refgrad._dtype import python_number
     from refgrad._ops.functions import check_broadcast
-    from refgrad._typename import LEGACY
-
     from refgrad._ops.loss_dtypes import promoted, subtracts
+    from refgrad._typename import LEGACY
 
     check_broadcast(tuple(input.shape), tuple(other.shape))
     subtracts(input, other)  # torch's dist is the norm of input - other, subtracted first
