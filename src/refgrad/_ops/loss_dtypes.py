@@ -7,8 +7,6 @@
 
 from typing import NamedTuple
 
-import numpy as np
-
 from refgrad import _dtype
 from refgrad._typename import LEGACY, not_implemented_for
 
@@ -52,7 +50,7 @@ def same_dtype(first, *others) -> None:
                                f"{LEGACY[_dtype.from_numpy(first.dtype)]}")
 
 
-# --- book/chapters/16z_loss_dtypes.md:104
+# --- book/chapters/16z_loss_dtypes.md:102
 class _Operand(NamedTuple):
     dtype: object
     ndim: int
@@ -65,7 +63,7 @@ def array_kind(*arrays):
 
 def into(kind, value):
     """``value`` rounded into the NumPy dtype ``kind``, as an in-place step writes it."""
-    return np.asarray(value).astype(kind, copy=False)
+    return value if value.dtype == kind else value.astype(kind)  # a device array's own
 
 
 def subtracts(a, b) -> None:
