@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_smooth_gradients.md:342
+# --- book/chapters/16x_smooth_gradients.md:347
 """The gradients of soft_margin_loss and binary_cross_entropy, as rows of their own."""
 
 import numpy as np
@@ -70,7 +70,7 @@ def soft_margin_loss_backward(grad_output, self, target, reduction):
                 {"target": target, "reduction": reduction})
 
 
-# --- book/chapters/16x_smooth_gradients.md:430
+# --- book/chapters/16x_smooth_gradients.md:435
 _EPSILON = 1e-12  # the formulas' guard, a double
 _KERNEL_EPSILON = float(np.float32(1e-12))  # the kernel's, a float32 constant
 

@@ -84,7 +84,7 @@ HUBER_LOSS = _pair_row("huber_loss", "HuberLossBackward0", _huber, huber_pair, p
 SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1, smooth_l1_pair)
 
 
-# --- book/chapters/16q_functional.md:964
+# --- book/chapters/16q_functional.md:972
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -118,7 +118,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:999
+# --- book/chapters/16q_functional.md:1007
 def _log_sigmoid(a):
     if a.dtype == np.float16:  # computed in float32, rounded once, as torch's kernel does
         return _log_sigmoid(a.astype(np.float32)).astype(np.float16)
@@ -147,7 +147,7 @@ def _with_logits(a, b, weight, pos_weight, reduction):
     return _reduced(losses, reduction)
 
 
-# --- book/chapters/16q_functional.md:1029
+# --- book/chapters/16q_functional.md:1037
 def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted=(True, True)):
     from refgrad.autograd._state import is_grad_enabled
 
@@ -172,7 +172,7 @@ def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted
     return grad, _target_gradient(g, self, weight, pos_weight, reduction) if wanted[1] else None
 
 
-# --- book/chapters/16q_functional.md:1057
+# --- book/chapters/16q_functional.md:1065
 def _logits_gradient(self, target, pos_weight, graph):
     """σ(x) - y, or (pos_weight y + 1 - y) σ(x) - pos_weight y, in place out of grad mode."""
     if pos_weight is None:
