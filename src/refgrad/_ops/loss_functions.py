@@ -12,7 +12,7 @@ import numpy as np
 from refgrad._ops import losses
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_broadcast
-from refgrad._ops.loss_dtypes import computed_in, promoted, written_into
+from refgrad._ops.loss_dtypes import computed_in, promoted, subtracts, written_into
 from refgrad._ops.losses import legacy_reduction, reduction_enum
 from refgrad._ops.nll_loss import nll_loss_nd, not_differentiable
 
@@ -149,21 +149,20 @@ def _weight_fits(shape: tuple, w, first: bool) -> None:
 
 # --- book/chapters/16q_functional.md:1682
 def _logits_checks(input, target, weight, pos_weight) -> None:
-    from refgrad._ops.alpha import check_subtraction
     from refgrad._ops.write_checks import check_cast
 
     shape = tuple(target.shape)
     computed_in("log_sigmoid_cpu", input)
     if pos_weight is not None:
-        check_subtraction(pos_weight, 1)
+        subtracts(pos_weight, 1)
         _weight_fits(shape, pos_weight, True)
-    check_subtraction(target, target)  # 1 - target is written into a copy of the target
+    subtracts(target, target)  # 1 - target is written into a copy of the target
     check_cast(target, promoted(target, input))
     if weight is not None:
         _weight_fits(shape, weight, False)
 
 
-# --- book/chapters/16q_functional.md:1699
+# --- book/chapters/16q_functional.md:1698
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
