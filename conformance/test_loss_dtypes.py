@@ -263,3 +263,19 @@ def test_cov_refuses_a_bool_input_before_its_weights():
                  lambda: torch.cov(b, fweights=torch.tensor([1.0, 2.0, 3.0]))):
         with raises(RuntimeError, "cov(): bool dtype is not supported for input"):
             call()
+
+
+def test_a_pair_loss_tangent_is_the_sum_of_two_unreduced_rows():
+    fw = torch.autograd.forward_ad
+    x = torch.tensor([[0.3, -1.7, 2.2], [0.1, 0.2, -0.4]])
+    y = torch.tensor([[1.0, 0.0, 0.5], [0.0, 1.0, 1.0]])
+    with fw.dual_level():
+        # the target's float16 term is added to the input's float32 zeros, then averaged
+        loss = F.mse_loss(x, fw.make_dual(y.half(), torch.full((2, 3), 0.5).half()))
+        tangent = fw.unpack_dual(loss).tangent
+        assert tangent.dtype == torch.float32 and tangent.item() == 0.46673583984375
+        # an integer operand's zeros cannot hold its float term
+        with raises(RuntimeError, _cast_refused(torch.float32, torch.int64)):
+            F.mse_loss(fw.make_dual(x, torch.ones(2, 3)), y.long())
+        with raises(RuntimeError, "Found dtype Float but expected Half"):  # the target's first
+            F.huber_loss(fw.make_dual(x, torch.ones(2, 3)), y.half())

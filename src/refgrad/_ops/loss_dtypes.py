@@ -61,6 +61,15 @@ def array_kind(*arrays):
     return promoted(*(_Operand(_dtype.from_numpy(a.dtype), a.ndim) for a in arrays)).numpy
 
 
+def written_as(kind, array) -> None:
+    """A kernel's refusal to write its promoted NumPy dtype ``kind`` into ``array``'s."""
+    from refgrad._ops.write_checks import _can_cast
+
+    if not _can_cast(kind, array.dtype):
+        raise RuntimeError(f"result type {LEGACY[_dtype.from_numpy(kind)]} can't be cast to "
+                           f"the desired output type {LEGACY[_dtype.from_numpy(array.dtype)]}")
+
+
 def into(kind, value):
     """``value`` rounded into the NumPy dtype ``kind``, as an in-place step writes it."""
     return value if value.dtype == kind else value.astype(kind)  # a device array's own

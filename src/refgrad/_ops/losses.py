@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from refgrad._ops.loss_dtypes import array_kind, into
-from refgrad._ops.loss_gradients import huber_pair, mse_pair, smooth_l1_pair
+from refgrad._ops.loss_gradients import huber_pair, mse_pair, pair_tangent, smooth_l1_pair
 from refgrad._ops.loss_kernel_gradients import binary_cross_entropy_backward
 from refgrad._ops.table import Op, register
 
@@ -43,7 +43,7 @@ def _reduced(losses, reduction):
 _PAIR = (("self", ("self", "target")), ("target", ("self", "target")))
 
 
-def _pair_row(name, node, forward, backward, promote=True):
+def _pair_row(name, node, forward, backward, promote=True, tangent=None):
     def laid_out(a, b, *args, **params):
         from refgrad._ops.arithmetic import EQ
         from refgrad._ops.result_layout import iterated_layout
@@ -55,7 +55,7 @@ def _pair_row(name, node, forward, backward, promote=True):
         return iterated_layout(EQ, (a, b), {}, out)
 
     return register(Op(name, node, ("self", "target"), forward=laid_out, backward=backward,
-                       saves=_PAIR, promote=promote))
+                       saves=_PAIR, promote=promote, tangent=tangent))
 
 
 def _huber(a, b, reduction, delta):
@@ -79,12 +79,14 @@ def _smooth_l1(a, b, reduction, beta):
 
 MSE_LOSS = _pair_row("mse_loss", "MseLossBackward0",
                      lambda a, b, reduction: _reduced((a - b) * (a - b), reduction),
-                     mse_pair)
-HUBER_LOSS = _pair_row("huber_loss", "HuberLossBackward0", _huber, huber_pair, promote=False)
-SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1, smooth_l1_pair)
+                     mse_pair, tangent=pair_tangent("mse"))
+HUBER_LOSS = _pair_row("huber_loss", "HuberLossBackward0", _huber, huber_pair, promote=False,
+                       tangent=pair_tangent("huber"))
+SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1, smooth_l1_pair,
+                           tangent=pair_tangent("smooth_l1"))
 
 
-# --- book/chapters/16q_functional.md:972
+# --- book/chapters/16q_functional.md:997
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -118,7 +120,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:1007
+# --- book/chapters/16q_functional.md:1032
 def _log_sigmoid(a):
     if a.dtype == np.float16:  # computed in float32, rounded once, as torch's kernel does
         return _log_sigmoid(a.astype(np.float32)).astype(np.float16)
@@ -147,7 +149,7 @@ def _with_logits(a, b, weight, pos_weight, reduction):
     return _reduced(losses, reduction)
 
 
-# --- book/chapters/16q_functional.md:1037
+# --- book/chapters/16q_functional.md:1062
 def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted=(True, True)):
     from refgrad.autograd._state import is_grad_enabled
 
@@ -172,7 +174,7 @@ def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted
     return grad, _target_gradient(g, self, weight, pos_weight, reduction) if wanted[1] else None
 
 
-# --- book/chapters/16q_functional.md:1065
+# --- book/chapters/16q_functional.md:1090
 def _logits_gradient(self, target, pos_weight, graph):
     """σ(x) - y, or (pos_weight y + 1 - y) σ(x) - pos_weight y, in place out of grad mode."""
     if pos_weight is None:
