@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:1214
+# --- book/chapters/16j_products_and_shapes.md:1218
 """block_diag, a row; vander, torch's composition of in-place writes and a cumprod."""
 
 from typing import NamedTuple
@@ -55,7 +55,7 @@ BLOCK_DIAG = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1272
+# --- book/chapters/16j_products_and_shapes.md:1276
 def block_diag(*tensors):
     from refgrad._creation import empty
     from refgrad._tensor import Tensor
@@ -74,7 +74,7 @@ def block_diag(*tensors):
     return call(BLOCK_DIAG, (list(tensors),), {"tensors_args_sizes": sizes})
 
 
-# --- book/chapters/16j_products_and_shapes.md:1314
+# --- book/chapters/16j_products_and_shapes.md:1318
 def vander(x, N=None, increasing=False):
     from refgrad._creation import empty
     from refgrad._dtype import int64, promote_types
@@ -95,7 +95,7 @@ def vander(x, N=None, increasing=False):
     return result if increasing else result.flip(1)
 
 
-# --- book/chapters/16j_products_and_shapes.md:1336
+# --- book/chapters/16j_products_and_shapes.md:1340
 from refgrad._argument_forms import function_form  # noqa: E402 - after the functions
 from refgrad._arguments import Arguments  # noqa: E402
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:469
+# --- book/chapters/16j_products_and_shapes.md:473
 """tensordot and inner: products over paired dimensions, made of permutes, reshapes and mm."""
 
 import math
@@ -29,7 +29,7 @@ def _pairs(a, b, dims):
     return first, second
 
 
-# --- book/chapters/16j_products_and_shapes.md:497
+# --- book/chapters/16j_products_and_shapes.md:501
 def tensordot(a, b, dims=2):
     if handed_whole((a, b)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("tensordot", tensordot, (a, b, dims), {})

@@ -3,9 +3,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1133
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1135
 """The trapezoid rule, with torch's products, quotients and sums with a number."""
 
+from refgrad import _dtype
 from refgrad._c_names import c_type_name
 from refgrad._ops.arithmetic import div_scalar as over
 from refgrad._ops.arithmetic import mul_scalar as times
@@ -14,7 +15,7 @@ from refgrad._tensor_values import wrap_dim
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1153
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1159
 def _cut(t, dim, start, end):
     from refgrad._ops.slicing import SLICE
 
@@ -33,6 +34,14 @@ def _widths(name, x, y, dim):
     return _cut(x, dim, 1, None) - _cut(x, dim, 0, -1)
 
 
+def _no_bools(name, y, x) -> None:
+    if x is None and y.dtype is _dtype.bool:
+        raise RuntimeError(f"{name}: received a bool input for `y`, but bool is not supported")
+    if x is not None and _dtype.bool in (x.dtype, y.dtype):
+        raise RuntimeError(f"{name}: received a bool input for `x` or `y`, but bool is not "
+                           "supported")
+
+
 def _nothing(y, dim):
     from refgrad._creation import zeros
 
@@ -40,7 +49,7 @@ def _nothing(y, dim):
     return zeros(tuple(y.shape[:d]) + tuple(y.shape[d + 1:]), dtype=y.dtype, device=y.device)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1180
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1194
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments - got "
@@ -51,6 +60,7 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     if y.shape[wrap_dim(dim, y.ndim)] == 0:
         return _nothing(y, dim)
+    _no_bools("trapezoid", y, x)
     if x is None:
         spacing = float(1 if dx is None else dx)
         ends = y.select(dim, 0) + y.select(dim, -1)
@@ -67,6 +77,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     if handed_whole((y,) if x is None else (y, x)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("cumulative_trapezoid", cumulative_trapezoid, (y, x),
                                   {"dx": dx, "dim": dim})
+    _no_bools("cumulative_trapezoid", y, x)
     if y.ndim == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     if x is None:

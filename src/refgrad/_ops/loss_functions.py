@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1449
+# --- book/chapters/16q_functional.md:1523
 """The losses of torch.nn.functional: reductions read, targets broadcast, rows called."""
 
 import warnings
@@ -12,9 +12,9 @@ import numpy as np
 from refgrad._ops import losses
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_broadcast
+from refgrad._ops.loss_dtypes import computed_in, promoted, subtracts, written_into
 from refgrad._ops.losses import legacy_reduction, reduction_enum
 from refgrad._ops.nll_loss import nll_loss_nd, not_differentiable
-from refgrad._ops.rescaling import _floating
 
 
 def _common(a, b):
@@ -45,7 +45,7 @@ def _weighted(losses_, weight, reduction, input, mean):
     return mean(weighted) if reduction == "mean" else weighted.sum()
 
 
-# --- book/chapters/16q_functional.md:1493
+# --- book/chapters/16q_functional.md:1567
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
@@ -53,7 +53,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     if weight is not None:
         return _weighted((input - target).pow(2), weight, reduction, input,
                          lambda w: w.sum() / weight.sum())
-    _floating(input, "mse_cpu")
+    computed_in("mse_cpu", input, target)  # chapter "The dtypes a loss accepts"
     return call(losses.MSE_LOSS, (input, target), {"reduction": reduction_enum(reduction)})
 
 
@@ -73,6 +73,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     input, target = _broadcast(input, target)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    written_into("huber_cpu", input, target)  # into the input's dtype
     if weight is None:
         return call(losses.HUBER_LOSS, (input, target), {
             "reduction": reduction_enum(reduction), "delta": delta})
@@ -88,11 +89,12 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         return l1_loss(input, target, reduction=reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    computed_in("smooth_l1_cpu", input, target)
     return call(losses.SMOOTH_L1_LOSS, (input, target), {
         "reduction": reduction_enum(reduction), "beta": beta})
 
 
-# --- book/chapters/16q_functional.md:1558
+# --- book/chapters/16q_functional.md:1635
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     if size_average is not None or reduce is not None:
@@ -107,6 +109,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 
         raise RuntimeError(f"Found dtype {LEGACY[target.dtype]} but expected "
                            f"{LEGACY[input.dtype]}")
+    computed_in("binary_cross_entropy", input)  # an integer or bool pair
     not_differentiable("binary_cross_entropy", "weight", weight)
     if weight is not None:  # torch's Python code infers the size: broadcast_shapes's words
         from refgrad._ops.broadcasting import broadcast_shapes
@@ -129,25 +132,37 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                          f"({input.shape})")
     for name, t in (("weight", weight), ("pos_weight", pos_weight)):
         not_differentiable("binary_cross_entropy_with_logits", name, t)
-    _weights_fit(tuple(target.shape), weight, pos_weight)
+    _logits_checks(input, target, weight, pos_weight)
     return call(losses.BINARY_CROSS_ENTROPY_WITH_LOGITS, (input, target), {
         "weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:1606
-def _weights_fit(shape: tuple, weight, pos_weight) -> None:
-    for w, first in ((pos_weight, True), (weight, False)):
-        if w is None:
-            continue
-        sizes = tuple(w.shape)
-        check_broadcast(*((sizes, shape) if first else (shape, sizes)))
-        full = tuple(np.broadcast_shapes(shape, sizes))
-        if full != shape:
-            raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast "
-                               f"shape {list(full)}")
+# --- book/chapters/16q_functional.md:1684
+def _weight_fits(shape: tuple, w, first: bool) -> None:
+    sizes = tuple(w.shape)
+    check_broadcast(*((sizes, shape) if first else (shape, sizes)))
+    full = tuple(np.broadcast_shapes(shape, sizes))
+    if full != shape:
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast "
+                           f"shape {list(full)}")
 
 
-# --- book/chapters/16q_functional.md:1620
+# --- book/chapters/16q_functional.md:1704
+def _logits_checks(input, target, weight, pos_weight) -> None:
+    from refgrad._ops.write_checks import check_cast
+
+    shape = tuple(target.shape)
+    computed_in("log_sigmoid_cpu", input)
+    if pos_weight is not None:
+        subtracts(pos_weight, 1)
+        _weight_fits(shape, pos_weight, True)
+    subtracts(target, target)  # 1 - target is written into a copy of the target
+    check_cast(target, promoted(target, input))
+    if weight is not None:
+        _weight_fits(shape, weight, False)
+
+
+# --- book/chapters/16q_functional.md:1720
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:755
+# --- book/chapters/16q_functional.md:771
 """The gradients of mse_loss, huber_loss and smooth_l1_loss, as rows of their own."""
 
 import numpy as np
 
 from refgrad._ops.arithmetic import in_float32
+from refgrad._ops.loss_dtypes import array_kind, into, same_dtype, written_as
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, no_forward_formula, register
 
@@ -49,7 +50,7 @@ def _smooth_l1(g, self, target, reduction, beta):
     return _norm(self, reduction, 1) * clipped * g
 
 
-# --- book/chapters/16q_functional.md:803
+# --- book/chapters/16q_functional.md:820
 # NOTE [A loss gradient's slope]
 # The second derivative of these losses in the input is a constant times a mask
 # of where the difference lies within the bound. torch multiplies by the mask
@@ -96,7 +97,7 @@ def _huber_grad_output(g, grad_output, self, target, reduction, delta):
                           delta=delta) * g).sum()
 
 
-# --- book/chapters/16q_functional.md:851
+# --- book/chapters/16q_functional.md:868
 # The backward formulas name their parameters, so that the nodes show them
 # (`_saved_reduction`, `_saved_delta`), as torch's do.
 # torch's kernels write these gradients into zeros made in the contiguous format,
@@ -104,12 +105,19 @@ def _huber_grad_output(g, grad_output, self, target, reduction, delta):
 def _row(name, node, forward, backward, **more):
     return register(Op(name, node, ("grad_output", "self", "target"),
                        forward=_written_row_major(forward), saves=_ALL, backward=backward,
-                       **more))
+                       promote=False, **more))
 
 
 def _written_row_major(forward):
-    def run(*arrays, **params):
-        return row_major_result(forward(*arrays, **params))
+    # computed in the promoted dtype, written into the dtype of the operand whose
+    # gradient it is (self): NOTE [Three ways a kernel meets two dtypes]
+    def run(g, self, target, **params):
+        if forward is _huber:  # the one that demands a single dtype
+            same_dtype(self, target, g)
+        kind = array_kind(g, self, target)
+        written_as(kind, self)  # an integer operand's, which only forward mode asks for
+        out = forward(*(a.astype(kind, copy=False) for a in (g, self, target)), **params)
+        return row_major_result(into(self.dtype, out))
 
     return run
 
@@ -135,19 +143,45 @@ def loss_backward(row, grad_output, self, target, **params):
     return call(row, (grad_output, self, target), params)
 
 
-def _both(row, g, self, target, **params):
-    """``row`` for the input, and for the target with the two swapped."""
-    return (loss_backward(row, g, self, target, **params),
-            loss_backward(row, g, target, self, **params))
+def _both(row, g, self, target, wanted, **params):
+    """``row`` for the input, and for the target with the two swapped, each only when
+    asked for (NOTE [Only the gradients asked for]): the Huber row refuses mixed dtypes,
+    and which of the two it is asked for decides torch's words."""
+    return (loss_backward(row, g, self, target, **params) if wanted[0] else None,
+            loss_backward(row, g, target, self, **params) if wanted[1] else None)
 
 
-def mse_pair(g, self, target, reduction):
-    return _both(MSE_LOSS_BACKWARD, g, self, target, reduction=reduction)
+def mse_pair(g, self, target, reduction, wanted=(True, True)):
+    return _both(MSE_LOSS_BACKWARD, g, self, target, wanted, reduction=reduction)
 
 
-def huber_pair(g, self, target, reduction, delta):
-    return _both(HUBER_LOSS_BACKWARD, g, self, target, reduction=reduction, delta=delta)
+def huber_pair(g, self, target, reduction, delta, wanted=(True, True)):
+    return _both(HUBER_LOSS_BACKWARD, g, self, target, wanted, reduction=reduction,
+                 delta=delta)
 
 
-def smooth_l1_pair(g, self, target, reduction, beta):
-    return _both(SMOOTH_L1_LOSS_BACKWARD, g, self, target, reduction=reduction, beta=beta)
+def smooth_l1_pair(g, self, target, reduction, beta, wanted=(True, True)):
+    return _both(SMOOTH_L1_LOSS_BACKWARD, g, self, target, wanted, reduction=reduction,
+                 beta=beta)
+
+
+def pair_tangent(name):
+    """torch's forward formula for a pair loss: NOTE [A pair loss's tangent]."""
+    # NOTE [A pair loss's tangent]
+    # torch's tangent of these losses is the gradient row taken at each operand's
+    # tangent (zeros of the operand's dtype where it has none), unreduced, the
+    # target's term made first, the two added, then reduced. So a float16 term
+    # added to a float32 one is reduced in float32, and an integer operand's zeros
+    # make a row that cannot write a float into an integer: torch's refusal.
+    def tangent(tangents, self, target, reduction, **more):
+        from refgrad._creation import zeros_like
+
+        row = {"mse": MSE_LOSS_BACKWARD, "huber": HUBER_LOSS_BACKWARD,
+               "smooth_l1": SMOOTH_L1_LOSS_BACKWARD}[name]
+        self_t, target_t = (zeros_like(p) if t is None else t
+                            for t, p in zip(tangents, (self, target)))
+        second = loss_backward(row, target_t, target, self, reduction=0, **more)
+        both = loss_backward(row, self_t, self, target, reduction=0, **more) + second
+        return both.mean() if reduction == 1 else both.sum() if reduction == 2 else both
+
+    return tangent

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_smooth_gradients.md:359
+# --- book/chapters/16x_smooth_gradients.md:364
 """The gradients of soft_margin_loss and binary_cross_entropy, as rows of their own."""
 
 import numpy as np
@@ -11,6 +11,7 @@ from refgrad._backend import move
 from refgrad._device import CPU
 from refgrad._ops.arithmetic import add_scalar, div_scalar, mul_scalar, one_minus
 from refgrad._ops.dispatch import call
+from refgrad._ops.loss_dtypes import array_kind, into, negates
 from refgrad._ops.result_layout import iterated_layout, like_input_result
 from refgrad._ops.smooth_gradients import _InOrder, _kept, on_host
 from refgrad._ops.table import Op, no_forward_formula, register
@@ -24,13 +25,18 @@ def _array(tensor, like):
 
 
 def _soft_margin_grad(g, self, target, reduction):
-    k, t = self.dtype.type, _array(target, self)
+    k, t = self.dtype.type, _array(target, target._data)  # the target keeps its dtype
     norm = 1.0 / self.size if reduction == 1 and self.size else 1.0
+    negates(t)  # -target comes first: NOTE [Three ways a kernel meets two dtypes]
     negated = iterated_layout(_InOrder, (t,), {}, -t)  # a target broadcast is made dense
+    kind = array_kind(negated, self)
     with np.errstate(over="ignore"):
-        z = iterated_layout(_InOrder, (negated, self), {}, np.exp(negated * self))
-    # written into the tensor the first step made, in place: its layout throughout
-    return iterated_layout(_InOrder, (t, z), {}, t * z * k(-norm) / (z + k(1)) * g)
+        z = iterated_layout(_InOrder, (negated, self), {},
+                            np.exp(negated.astype(kind, copy=False) * self.astype(kind)))
+    # written into a tensor of the input's dtype, in place: its layout throughout
+    grad = into(self.dtype, t.astype(z.dtype, copy=False) * z) * k(-norm)
+    grad = into(self.dtype, grad / (z + z.dtype.type(1))) * g
+    return iterated_layout(_InOrder, (t, z), {}, grad)
 
 
 def _soft_margin_self_share(gg, self, target, reduction):
@@ -64,7 +70,7 @@ def soft_margin_loss_backward(grad_output, self, target, reduction):
                 {"target": target, "reduction": reduction})
 
 
-# --- book/chapters/16x_smooth_gradients.md:441
+# --- book/chapters/16x_smooth_gradients.md:452
 _EPSILON = 1e-12  # the formulas' guard, a double
 _KERNEL_EPSILON = float(np.float32(1e-12))  # the kernel's, a float32 constant
 

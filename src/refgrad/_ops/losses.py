@@ -9,7 +9,8 @@ import warnings
 
 import numpy as np
 
-from refgrad._ops.loss_gradients import huber_pair, mse_pair, smooth_l1_pair
+from refgrad._ops.loss_dtypes import array_kind, into
+from refgrad._ops.loss_gradients import huber_pair, mse_pair, pair_tangent, smooth_l1_pair
 from refgrad._ops.loss_kernel_gradients import binary_cross_entropy_backward
 from refgrad._ops.table import Op, register
 
@@ -38,11 +39,11 @@ def _reduced(losses, reduction):
     return np.sum(losses) if reduction == 2 else losses
 
 
-# --- book/chapters/16q_functional.md:674
+# --- book/chapters/16q_functional.md:675
 _PAIR = (("self", ("self", "target")), ("target", ("self", "target")))
 
 
-def _pair_row(name, node, forward, backward):
+def _pair_row(name, node, forward, backward, promote=True, tangent=None):
     def laid_out(a, b, *args, **params):
         from refgrad._ops.arithmetic import EQ
         from refgrad._ops.result_layout import iterated_layout
@@ -54,14 +55,19 @@ def _pair_row(name, node, forward, backward):
         return iterated_layout(EQ, (a, b), {}, out)
 
     return register(Op(name, node, ("self", "target"), forward=laid_out, backward=backward,
-                       saves=_PAIR))
+                       saves=_PAIR, promote=promote, tangent=tangent))
 
 
 def _huber(a, b, reduction, delta):
-    z = np.abs(a - b)
+    # computed in the promoted dtype, written into the input's: NOTE [Three ways a kernel
+    # meets two dtypes]
+    common = array_kind(a, b)
+    if common == np.float16:  # torch's kernel computes float16 in float32, rounding once
+        common = np.dtype(np.float32)
+    z = np.abs(a.astype(common, copy=False) - b.astype(common, copy=False))
     kind = z.dtype.type
     losses = np.where(z < delta, kind(0.5) * z * z, kind(delta) * (z - kind(0.5 * delta)))
-    return _reduced(losses, reduction)
+    return _reduced(into(a.dtype, losses), reduction)
 
 
 def _smooth_l1(a, b, reduction, beta):
@@ -73,12 +79,14 @@ def _smooth_l1(a, b, reduction, beta):
 
 MSE_LOSS = _pair_row("mse_loss", "MseLossBackward0",
                      lambda a, b, reduction: _reduced((a - b) * (a - b), reduction),
-                     mse_pair)
-HUBER_LOSS = _pair_row("huber_loss", "HuberLossBackward0", _huber, huber_pair)
-SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1, smooth_l1_pair)
+                     mse_pair, tangent=pair_tangent("mse"))
+HUBER_LOSS = _pair_row("huber_loss", "HuberLossBackward0", _huber, huber_pair, promote=False,
+                       tangent=pair_tangent("huber"))
+SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1, smooth_l1_pair,
+                           tangent=pair_tangent("smooth_l1"))
 
 
-# --- book/chapters/16q_functional.md:944
+# --- book/chapters/16q_functional.md:994
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -112,21 +120,36 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:979
+# --- book/chapters/16q_functional.md:1029
 def _log_sigmoid(a):
+    if a.dtype == np.float16:  # computed in float32, rounded once, as torch's kernel does
+        return _log_sigmoid(a.astype(np.float32)).astype(np.float16)
     return np.minimum(a, a.dtype.type(0)) - np.log1p(np.exp(-np.abs(a)))
 
 
+def _step(op, a, b, written):
+    """``op(a, b)`` in the promoted dtype, written into the NumPy dtype ``written``."""
+    kind = array_kind(a, b)
+    return into(written, op(a.astype(kind, copy=False), b.astype(kind, copy=False)))
+
+
 def _with_logits(a, b, weight, pos_weight, reduction):
-    kind = a.dtype.type
-    if pos_weight is None:
-        losses = (kind(1) - b) * a - _log_sigmoid(a)
-    else:
-        losses = (kind(1) - b) * a - ((_as(pos_weight, a) - 1) * b + 1) * _log_sigmoid(a)
-    return _reduced(losses if weight is None else losses * _as(weight, a), reduction)
+    # torch's steps, each written into the tensor it writes: log σ(x) has the input's
+    # dtype, the loss the target's (NOTE [Three ways a kernel meets two dtypes])
+    log_sigmoid = _log_sigmoid(a)
+    if pos_weight is not None:
+        pw = pos_weight._data
+        log_weight = _step(np.multiply, pw - pw.dtype.type(1), b, array_kind(pw, b))
+        log_weight = log_weight + log_weight.dtype.type(1)
+        log_sigmoid = _step(np.multiply, log_sigmoid, log_weight, a.dtype)
+    losses = _step(np.multiply, b.dtype.type(1) - b, a, b.dtype)
+    losses = _step(np.subtract, losses, log_sigmoid, b.dtype)
+    if weight is not None:
+        losses = _step(np.multiply, losses, weight._data, b.dtype)
+    return _reduced(losses, reduction)
 
 
-# --- book/chapters/16q_functional.md:994
+# --- book/chapters/16q_functional.md:1059
 def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted=(True, True)):
     from refgrad.autograd._state import is_grad_enabled
 
@@ -151,7 +174,7 @@ def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted
     return grad, _target_gradient(g, self, weight, pos_weight, reduction) if wanted[1] else None
 
 
-# --- book/chapters/16q_functional.md:1022
+# --- book/chapters/16q_functional.md:1087
 def _logits_gradient(self, target, pos_weight, graph):
     """σ(x) - y, or (pos_weight y + 1 - y) σ(x) - pos_weight y, in place out of grad mode."""
     if pos_weight is None:
@@ -190,4 +213,4 @@ def _mean_in_place(grad, self, reduction):
 BINARY_CROSS_ENTROPY_WITH_LOGITS = register(Op(
     "binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
     ("self", "target"), forward=_with_logits, backward=_with_logits_backward,
-    saves=_WEIGHTED + (("pos_weight", ("self", "target")),)))
+    saves=_WEIGHTED + (("pos_weight", ("self", "target")),), promote=False))

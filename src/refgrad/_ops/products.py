@@ -170,13 +170,17 @@ def linalg_cross(input, other, *, dim=-1):
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
                            f"{input.shape[d]} and {other.shape[d]}")
     check_broadcast(tuple(input.shape), tuple(other.shape))
+    if input.dtype.numpy == np.bool_:  # no bool kernel,
+        from refgrad._typename import not_implemented_for  # and it says so first
+
+        raise not_implemented_for("cross", np.bool_)
     if input.dtype is not other.dtype:
         raise RuntimeError(f"expected scalar type {LEGACY[input.dtype]} but found "
                            f"{LEGACY[other.dtype]}")
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:405
+# --- book/chapters/16j_products_and_shapes.md:409
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -193,7 +197,7 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:431
+# --- book/chapters/16j_products_and_shapes.md:435
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})

@@ -72,7 +72,7 @@ def addr_(self, vec1, vec2, *, beta=1, alpha=1):
 Tensor.addr_ = addr_
 
 
-# --- book/chapters/16l_more_linalg.md:825
+# --- book/chapters/16l_more_linalg.md:828
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 
@@ -101,11 +101,13 @@ DIST = register(Op(
 def dist(input, other, p=2):
     from refgrad._dtype import python_number
     from refgrad._ops.functions import check_broadcast
+    from refgrad._ops.loss_dtypes import promoted, subtracts
     from refgrad._typename import LEGACY
 
     check_broadcast(tuple(input.shape), tuple(other.shape))
-    for t in (input, other):
-        if not t.dtype.is_floating_point:
-            raise RuntimeError("norm(): input dtype should be either floating point or "
-                               f"complex. Got {LEGACY[t.dtype]} instead.")
+    subtracts(input, other)  # torch's dist is the norm of input - other, subtracted first
+    kind = promoted(input, other)
+    if not kind.is_floating_point:
+        raise RuntimeError("norm(): input dtype should be either floating point or "
+                           f"complex. Got {LEGACY[kind]} instead.")
     return call(DIST, (input, other), {"p": python_number(p)})

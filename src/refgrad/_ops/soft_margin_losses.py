@@ -8,14 +8,18 @@
 import numpy as np
 
 from refgrad._ops.activations import host, on_host
+from refgrad._ops.loss_dtypes import array_kind, into, negated_into_input
 from refgrad._ops.loss_kernel_gradients import soft_margin_loss_backward
 from refgrad._ops.margin_losses import reduced, reduction_of
 from refgrad._ops.table import Op, register
 
 
 def _soft_margin(a, target, reduction):
+    t = host(target._data)
+    kind = array_kind(a, t)  # the product is written into the input's dtype
+    product = into(a.dtype, np.negative(a).astype(kind, copy=False) * t.astype(kind, copy=False))
     with np.errstate(over="ignore"):
-        losses = np.log1p(np.exp(-a * host(target._data)))
+        losses = np.log1p(np.exp(product))
     if reduction == 0:
         return losses
     if reduction == 2:
@@ -36,12 +40,11 @@ SOFT_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:655
+# --- book/chapters/16t_more_functional.md:664
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.dispatch import call
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.nll_loss import not_differentiable
-    from refgrad._typename import LEGACY
 
     code = reduction_of(size_average, reduce, reduction)
     not_differentiable("soft_margin_loss", "target", target)
@@ -50,14 +53,11 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     if shape != tuple(input.shape):
         raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the "
                            f"broadcast shape {list(shape)}")
-    if not input.dtype.is_floating_point:
-        raise RuntimeError("result type Float can't be cast to the desired output type "
-                           f"{LEGACY[input.dtype]}")
-    return call(SOFT_MARGIN_LOSS, (input,), {
-        "target": target.to(input.dtype).expand(shape), "reduction": code})
+    negated_into_input(input, target)  # chapter "The dtypes a loss accepts"
+    return call(SOFT_MARGIN_LOSS, (input,), {"target": target.expand(shape), "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:677
+# --- book/chapters/16t_more_functional.md:682
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     from refgrad._ops.activation_functions import logsigmoid

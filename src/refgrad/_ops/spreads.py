@@ -136,6 +136,8 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     if input.ndim > 2:
         raise RuntimeError("cov(): expected input to have two or fewer dimensions but got an "
                            f"input with {input.ndim} dimensions")
+    if input.dtype.numpy.kind == "b":  # before the weights are read
+        raise RuntimeError("cov(): bool dtype is not supported for input")
     x = input if input.ndim == 2 else input.view(1, -1)
     observations = x.shape[1]
     w = _weights(fweights, aweights, observations)
@@ -154,7 +156,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     return (product / norm).squeeze()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1090
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1092
 def corrcoef(input):
     if input.ndim > 2:
         raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but "
