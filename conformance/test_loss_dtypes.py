@@ -98,7 +98,7 @@ def test_a_gradient_is_written_in_its_operand_dtype(da, db, side, name, node, re
     loss = getattr(F, name)(a, b, reduction=reduction)
     (grad,) = torch.autograd.grad(loss.sum(), wants, create_graph=True)
     assert grad.dtype == wants.dtype
-    assert unique_preorder(grad.grad_fn) == [node, "AccumulateGrad"]  # no cast recorded after the row
+    assert unique_preorder(grad.grad_fn) == [node, "AccumulateGrad"]  # no cast after the row
     a64, b64 = a.detach().double(), b.detach().double()
     ref = (a64, b64)[side].requires_grad_()
     (expected,) = torch.autograd.grad(getattr(F, name)(a64, b64, reduction=reduction).sum(), ref)
