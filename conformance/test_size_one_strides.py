@@ -79,3 +79,10 @@ def test_a_leaf_used_three_times_has_its_gradients_added_in_place_twice():
     a = x @ x.mT + torch.eye(3, dtype=torch.float64)
     torch.linalg.solve_triangular(a, x, upper=True).sum().backward()
     assert (x.grad.stride(), x.grad._version) == ((1, 3), 2)
+
+
+def test_contiguous_lays_out_dimensions_of_size_one_row_major_too():
+    e = torch.empty_strided((1, 2, 2), (1, 2, 1)).expand(2, 1, 2, 2)
+    assert e.clone().stride() == (4, 1, 2, 1)  # preserve_format: the input's order
+    assert e.contiguous().stride() == (4, 4, 2, 1)
+    assert e.clone(memory_format=torch.contiguous_format).stride() == (4, 4, 2, 1)

@@ -205,8 +205,11 @@ def contiguous(input, *refused, memory_format=contiguous_format):
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("contiguous", contiguous, (input,), {})
     out = clone(input)  # CloneBackward0, as in torch
-    # a fresh copy, laid out row by row; like= keeps a GPU array on its device
-    out._data = np.ascontiguousarray(out._data, like=out._data)
+    # a fresh copy, laid out row by row, the strides of size-one dimensions too (NumPy
+    # counts any stride there as contiguous); like= keeps a GPU array on its device
+    data = out._data
+    out._data = (row_major_result(data) if type(data) is np.ndarray
+                 else np.ascontiguousarray(data, like=data))
     if dual_levels:  # its tangent moves with it: chapter "Forward-mode AD"
         from refgrad.autograd.forward_ad import follow_layout
 
@@ -227,7 +230,7 @@ def _contiguous_in(input, memory_format):
     return clone(input, memory_format=memory_format)
 
 
-# --- book/chapters/16d_indexing.md:301
+# --- book/chapters/16d_indexing.md:304
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -251,7 +254,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:336
+# --- book/chapters/16d_indexing.md:339
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim
