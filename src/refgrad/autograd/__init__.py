@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1390
+# --- book/chapters/10_nodes.md:1383
 from refgrad.autograd import graph
 
 

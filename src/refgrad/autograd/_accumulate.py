@@ -227,21 +227,14 @@ def sole_holder(holder: list, index: int, locals_holding: int) -> bool:
     return (
         _COUNTS_KNOWN
         and type(data) is ndarray
-        and (data.base is None or _sole_view(data))  # a sum's gradient, expanded, is none
+        # or a dense view of memory nothing else holds (data's base, the local, the argument)
+        and ((base := data.base) is None or type(base) is ndarray and base.base is None
+             and sys.getrefcount(base) <= 3 and (data.flags.c_contiguous or _dense(data)))
         and sys.getrefcount(grad) <= 3 + locals_holding
         and sys.getrefcount(data) <= 3  # the tensor, the local `data`, the argument
         and (data.flags.c_contiguous or _dense(data))
         and data.flags.writeable
     )
-
-
-def _sole_view(data) -> bool:
-    """Whether ``data`` is a dense view of memory nothing else holds, such as the
-    transpose of a result whose other handle is gone."""
-    if not (data.flags.c_contiguous or _dense(data)):
-        return False
-    base = data.base  # held by data, by this local and by getrefcount's argument
-    return type(base) is ndarray and base.base is None and sys.getrefcount(base) <= 3
 
 
 def _stolen(grad):
@@ -250,7 +243,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1082
+# --- book/chapters/10_nodes.md:1075
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -276,7 +269,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1206
+# --- book/chapters/10_nodes.md:1199
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -318,7 +311,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1267
+# --- book/chapters/10_nodes.md:1260
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 
