@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:1294
+# --- book/chapters/10_nodes.md:1298
 """refgrad.autograd.graph: the graph's public API."""
 
 from refgrad.autograd._accumulate import GradientEdge, get_gradient_edge
