@@ -216,3 +216,17 @@ def test_two_modes_each_see_every_step_innermost_first():
     names = ["exp.default", "detach.default", "sum.default", "ones_like.default",
              "expand.default", "detach.default", "mul.Tensor", "detach.default"]
     assert seen == [t + n for n in names for t in ("B:", "A:")]
+
+
+def test_allow_mutation_sees_the_second_gradient_written_into_grad():
+    from torch.autograd.graph import allow_mutation_on_saved_tensors
+
+    x = _leaf()
+    (x * 2).sum().backward()
+    with allow_mutation_on_saved_tensors():
+        x.grad.requires_grad_()
+        y = (x.grad * x.grad).sum()  # saves .grad, which the next backward adds into
+        (x * 3).sum().backward()
+        y.backward()
+    assert x.grad.tolist() == [5.0] * 3
+    assert x.grad.grad.tolist() == [4.0] * 3  # twice the gradient before the add_
