@@ -24,11 +24,11 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1383
+# --- book/chapters/10_nodes.md:1387
 from refgrad.autograd import graph
 
 
-# --- book/chapters/11_saved.md:531
+# --- book/chapters/11_saved.md:540
 from refgrad.autograd._saved import SavedTensor
 
 
@@ -69,7 +69,7 @@ __all__ += ["detect_anomaly", "set_detect_anomaly"]  # the module is not among t
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:1035
+# --- book/chapters/25_functions.md:1040
 from refgrad.autograd import function
 from refgrad.autograd.function import Function, NestedIOFunction
 

@@ -22,7 +22,7 @@ from refgrad.autograd._grad_layout import _dense, _laid_out_like, _obeys_layout,
 from refgrad.autograd._hooks import call_hooks
 from refgrad.autograd._node import FunctionNode, Node, input_metadata
 from refgrad.autograd._node_misuse import ReadOnly
-from refgrad.autograd._state import state
+from refgrad.autograd._state import state, switched_on
 
 ACCUMULATE_SEQUENCE_NR = 2**64 - 1
 _accumulate_lock = threading.Lock()
@@ -72,6 +72,10 @@ def accumulate_into(variable, grad, create_graph: bool) -> None:
 
 def add_to_grad(variable, grad, create_graph: bool, steal: bool = False,
                 shared: bool = False) -> None:
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Autograd's own
+        from refgrad.autograd._seen_by_modes import add_to_grad_seen  # work under a mode"
+
+        return add_to_grad_seen(variable, grad, create_graph, steal, shared)
     old = variable._grad
     if old is None:
         if create_graph and grad.requires_grad:
@@ -206,7 +210,7 @@ def _summed(old, grad):
     return old + grad
 
 
-# --- book/chapters/10_nodes.md:1004
+# --- book/chapters/10_nodes.md:1008
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -243,7 +247,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1075
+# --- book/chapters/10_nodes.md:1079
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -269,7 +273,7 @@ def _recorded_copy(grad, variable):
     return copy
 
 
-# --- book/chapters/10_nodes.md:1199
+# --- book/chapters/10_nodes.md:1203
 def grad_accumulator(leaf) -> AccumulateGrad | None:
     """The leaf's AccumulateGrad, made on first use and shared while alive."""
     ref = leaf._grad_accumulator
@@ -311,7 +315,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1260
+# --- book/chapters/10_nodes.md:1264
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

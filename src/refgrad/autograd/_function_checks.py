@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:558
+# --- book/chapters/25_functions.md:563
 """torch's checks on what a custom Function's forward and backward leave behind."""
 
 import warnings
@@ -72,7 +72,7 @@ def refuse_gradient(node, i: int, positions: tuple, g) -> None:
     raise RuntimeError(f"expected Variable or None (got {c_type_name(type(g))})")
 
 
-# --- book/chapters/25_functions.md:629
+# --- book/chapters/25_functions.md:634
 def written(node, out, i: int, differentiable: bool, is_input: bool, count: int):
     """An output marked dirty, its history now ``node``'s where autograd records it."""
     if not differentiable:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:952
+# --- book/chapters/25_functions.md:957
 """once_differentiable: a backward that runs once, and the Error node behind its results."""
 
 import functools
@@ -34,7 +34,7 @@ def once_differentiable(fn):
     return wrapper
 
 
-# --- book/chapters/25_functions.md:993
+# --- book/chapters/25_functions.md:998
 class Error(FunctionNode):
     """A node that fails when run: it marks a gradient that cannot be taken."""
 

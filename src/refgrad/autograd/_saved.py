@@ -115,7 +115,12 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
     if saved._original is not None:
         return saved._original
 
-    t = make_tensor(saved._data, True, node, saved._output_nr)
+    data = saved._data
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Autograd's own
+        from refgrad.autograd._seen_by_modes import unpacked_seen  # work under a mode"
+
+        data = unpacked_seen(saved)  # made anew from the data: a detach
+    t = make_tensor(data, True, node, saved._output_nr)
     t._version_counter = saved._counter
     if saved._tangent is not None:  # chapter "Forward-mode AD"
         from refgrad.autograd.forward_ad import restore_tangent
@@ -134,7 +139,7 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:305
+# --- book/chapters/11_saved.md:310
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 
 
@@ -179,7 +184,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:551
+# --- book/chapters/11_saved.md:560
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "

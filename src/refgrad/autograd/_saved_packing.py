@@ -2,12 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/11_saved.md:377
+# --- book/chapters/11_saved.md:382
 """Saved values packed and unpacked by hooks, and the checks of register_hooks."""
 
 from refgrad._tensor import make_tensor
 from refgrad._typename import c_type_name
-from refgrad.autograd._state import state
+from refgrad.autograd._state import state, switched_on
 
 PACK_MODIFIED = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
@@ -34,7 +34,7 @@ def pack_with_hooks(saved, tensor, pack_hook, unpack_hook, given=None) -> None:
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:421
+# --- book/chapters/11_saved.md:426
 def unpack_with_hooks(saved, node):
     from refgrad._tensor import ONLY_FLOAT, Tensor
 
@@ -49,6 +49,10 @@ def unpack_with_hooks(saved, node):
         return data
     if grad_fn is None and data._data.dtype.kind not in "fc":  # a leaf that requires grad
         raise RuntimeError(ONLY_FLOAT)
+    if switched_on.dispatch_modes and state.dispatch_modes:  # wrapped anew: a detach
+        from refgrad.autograd._seen_by_modes import hooked_seen
+
+        data = hooked_seen(data)
     t = make_tensor(data._data, True, grad_fn, saved._output_nr)
     t._version_counter = data._version_counter
     if grad_fn is None:
@@ -56,7 +60,7 @@ def unpack_with_hooks(saved, node):
     return t
 
 
-# --- book/chapters/11_saved.md:447
+# --- book/chapters/11_saved.md:456
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."

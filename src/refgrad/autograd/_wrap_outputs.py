@@ -11,9 +11,10 @@ from refgrad._tensor import Tensor
 from refgrad.autograd._function_checks import check_dirty_returned, check_marks, written
 from refgrad.autograd._node import input_metadata, set_edges
 from refgrad.autograd._saved import SavedTensor
+from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/25_functions.md:445
+# --- book/chapters/25_functions.md:446
 def wrap_outputs(node, inputs, outputs, edges) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -62,9 +63,13 @@ def _keep(node, wrapped, rebased) -> None:
         None if t is None else SavedTensor(t, t._grad_fn is node or id(t) in rebased)
         for t in node.to_save or ()
     )
+    if switched_on.dispatch_modes and state.dispatch_modes:  # a detach per saved output:
+        from refgrad.autograd._seen_by_modes import saved_outputs_seen  # chapter "Autograd's
+
+        saved_outputs_seen(tuple(wrapped), node)  # own work under a dispatch mode"
 
 
-# --- book/chapters/25_functions.md:506
+# --- book/chapters/25_functions.md:511
 AS_IS_SAVED = (
     "An input that has been returned as-is as output is being saved for backward. This is "
     "not supported if you override setup_context. You should return and save a view of the "
@@ -82,7 +87,7 @@ def _returned_as_is(node, out, differentiable: bool):
     return out.view_as(out)
 
 
-# --- book/chapters/25_functions.md:697
+# --- book/chapters/25_functions.md:702
 # NOTE [A custom Function's views]
 # A view among the outputs is marked as made in a custom Function, so that no
 # write through it or its base rewrites its history past the custom backward.

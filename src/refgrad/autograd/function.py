@@ -178,7 +178,7 @@ def _run(cls, args):
     return wrap_outputs(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:730
+# --- book/chapters/25_functions.md:735
 class FunctionMeta(type):
     """The type of Function and its subclasses: each class gets its node class."""
 
@@ -239,7 +239,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     boxed_grads_call = False
 
 
-# --- book/chapters/25_functions.md:808
+# --- book/chapters/25_functions.md:813
 class InplaceFunction(Function):
     """A Function that records whether it was made to work in place; kept for old code."""
 

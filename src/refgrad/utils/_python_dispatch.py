@@ -116,7 +116,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:194
+# --- book/chapters/29_dispatch_modes.md:198
 _ROW_FUNCS: dict = {}
 
 
@@ -131,7 +131,7 @@ def dispatch_row(op, args, params):
     if row is not op:
         func = OpFunc(op.name, op.writes, op.inputs, lambda *a, **k: call(op, a, k), args, params)
         _ROW_FUNCS[key] = (op, func)
-    return dispatch(func, args, params)
+    return saved_outputs_seen(dispatch(func, args, params))
 
 
 def _dispatch_bound(op, args, params):
@@ -147,7 +147,7 @@ def _dispatch_bound(op, args, params):
 
         func = OpFunc(op.name, op.writes, op.inputs, run, args, params)
         _ROW_FUNCS[key] = (op, func)
-    return dispatch(func, *bound(schema, op.inputs, args, params))
+    return saved_outputs_seen(dispatch(func, *bound(schema, op.inputs, args, params)))
 
 
 def dispatch_inplace(inplace, self, function, args, kwargs):
@@ -156,7 +156,16 @@ def dispatch_inplace(inplace, self, function, args, kwargs):
 
     args, kwargs = (self, *args), dict(kwargs)
     name = IN_PLACE_OF.get(function.__name__, function.__name__) + "_"
-    return dispatch(OpFunc(name, ("self",), ("self",), run, args, kwargs), args, kwargs)
+    func = OpFunc(name, ("self",), ("self",), run, args, kwargs)
+    return saved_outputs_seen(dispatch(func, args, kwargs))
+
+
+def saved_outputs_seen(results):
+    """The detach of each output the op's node saved: chapter "Autograd's own work
+    under a dispatch mode"."""
+    from refgrad.autograd._seen_by_modes import saved_outputs_seen as seen
+
+    return seen(results)
 
 
 def dispatch_write(name: str, function, tensor):
@@ -192,7 +201,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:368
+# --- book/chapters/29_dispatch_modes.md:381
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
