@@ -26,6 +26,13 @@ def leaf(*shape):
     return (torch.arange(n, dtype=D).reshape(shape).sin() * 0.5 + 0.1).requires_grad_()
 
 
+def transposed_leaf(*shape):
+    """A leaf of ``shape`` laid out by columns."""
+    n = shape[-1] * shape[-2]
+    t = torch.arange(n, dtype=D).reshape(shape[-1], shape[-2]).mT
+    return (t.sin() * 0.5 + 0.1).requires_grad_()
+
+
 def weights(t):
     return torch.arange(t.numel(), dtype=D).reshape(t.shape).cos() + 0.3
 
@@ -68,6 +75,8 @@ def solved_for_B(x):
 LU_AND = lambda r: (r.L, r.U)  # noqa: E731
 CASES = {
     "lu_factor": ((3, 3), lambda x: weighted(torch.linalg.lu_factor(spd(x)).LU)),
+    "lu_factor_by_columns": ("by columns", lambda x: squared(torch.linalg.lu_factor(spd(x)).LU)),
+    "lu_solve_by_columns": ("by columns", solved(2.0, adjoint=True)),
     "lu_factor_batched": ((2, 3, 3), lambda x: weighted(torch.linalg.lu_factor(spd(x)).LU)),
     "lu_factor_ex": ((3, 3), lambda x: weighted(torch.linalg.lu_factor_ex(spd(x)).LU)),
     "lu_factor_squared": ((3, 3), lambda x: squared(torch.linalg.lu_factor(spd(x)).LU)),
@@ -101,6 +110,12 @@ CASES = {
     "lu_solve_right": ((3, 3), solved(2.0, left=False)),
     "lu_solve_right_adjoint": ((3, 3), solved(2.0, left=False, adjoint=True)),
     "lu_solve_batched": ((2, 3, 3), solved(2.0)),
+    "lu_solve_broadcast_B": ((3, 3), lambda x: (lambda f: (torch.linalg.lu_solve(
+        f.LU, f.pivots, (x * 2).expand(2, 3, 3)) ** 2).sum())(torch.linalg.lu_factor(spd(x)))),
+    "lu_solve_broadcast_LU": ((2, 3, 3), lambda x: (lambda f: (torch.linalg.lu_solve(
+        f.LU, f.pivots, x[0] * 2) ** 2).sum())(torch.linalg.lu_factor(spd(x)))),
+    "lu_batched_wide": ((2, 3, 4), lu_of(squared, LU_AND, False)),
+    "lu_batched_tall_L": ((2, 4, 3), lu_of(squared, lambda r: (r.L,), False)),
     "cholesky_inverse": ((3, 3), lambda x: (torch.cholesky_inverse(
         torch.linalg.cholesky(spd(x))) ** 2).sum()),
     "cholesky_inverse_upper": ((3, 3), lambda x: (torch.cholesky_inverse(
@@ -118,7 +133,8 @@ def test_every_case_has_torch_numbers():
 def test_gradient_graph_packs_and_values(name):
     shape, f = CASES[name]
     graph, packed, strides, numbers, grad_strides, version = EXPECTED[name]
-    x = leaf(*shape)
+    make = (lambda: transposed_leaf(3, 3)) if shape == "by columns" else (lambda: leaf(*shape))
+    x = make()
     seen = []
     with torch.autograd.graph.saved_tensors_hooks(
             lambda t: (seen.append(str(t.dim())), t)[1], lambda t: t):
@@ -130,6 +146,6 @@ def test_gradient_graph_packs_and_values(name):
     (gg,) = torch.autograd.grad((g * weights(g)).sum(), x)
     got = (g.sum(), (g * weights(g)).sum(), gg.sum(), (gg * weights(gg)).sum())
     assert [float(v.detach()) for v in got] == pytest.approx(numbers, rel=1e-9, abs=1e-9)
-    x2 = leaf(*shape)
+    x2 = make()
     f(x2).backward()
     assert (x2.grad.stride(), x2.grad._version) == (grad_strides, version)
