@@ -80,7 +80,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     return LU_UNPACK_RESULT(make_tensor(P), L, U)
 
 
-# --- book/chapters/16r_solvers.md:714
+# --- book/chapters/16r_solvers.md:715
 def _lu_solve(lu, b, pivots, left, adjoint):
     b = b if left else b.swapaxes(-1, -2)
     n, k = b.shape[-2:]
@@ -112,7 +112,7 @@ def _by_columns(x):
     return x
 
 
-# --- book/chapters/16r_solvers.md:746
+# --- book/chapters/16r_solvers.md:747
 def _lu_solve_backward(g, LU, pivots, left, adjoint, result, wanted=BOTH_WANTED):
     gB = lu_solve(LU, pivots, g, left=left, adjoint=not adjoint) if wanted[1] else None
     gLU = _lu_solve_LU(g, LU, pivots, left, adjoint, result) if wanted[0] else None
@@ -138,7 +138,7 @@ LINALG_LU_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:773
+# --- book/chapters/16r_solvers.md:774
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
     check_square(LU, f"torch.{name}")  # torch names A's checks torch.linalg.lu_solve
@@ -159,7 +159,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:947
+# --- book/chapters/16r_solvers.md:948
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "
