@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:725
+# --- book/chapters/16r_solvers.md:822
 """Solving with a Cholesky factor: torch.cholesky_solve and torch.cholesky_inverse."""
 
 import numpy as np
@@ -47,14 +47,16 @@ CHOLESKY_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:771
+# --- book/chapters/16r_solvers.md:868
 def _cholesky_inverse(u, upper):
     eye = np.broadcast_to(np.eye(u.shape[-1], dtype=u.dtype, like=u), u.shape)
     return _cholesky_solve(eye, u, upper)
 
 
 def _cholesky_inverse_backward(g, self, result, upper):
-    return (_onto_factor(result @ (g + g.mT) @ result, self, upper),)
+    # torch's grouping: A⁻¹ ((g + gᵀ) A⁻¹), one node per product (NOTE [The LU gradient as
+    # torch groups it] says why the grouping shows)
+    return (_onto_factor(result @ ((g + g.mT) @ result), self, upper),)
 
 
 CHOLESKY_INVERSE = register(Op(
@@ -64,7 +66,7 @@ CHOLESKY_INVERSE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:789
+# --- book/chapters/16r_solvers.md:888
 def _check_kernel(u, kernel) -> None:
     if u.dtype.name not in ("float32", "float64"):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{LEGACY[u.dtype]}'")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:892
+# --- book/chapters/16r_solvers.md:991
 """torch.linalg's diagonal, vander, cond, tensorinv and tensorsolve, from other functions."""
 
 import math
@@ -31,7 +31,7 @@ def vander(x, *, N=None):
     return cat([powers.new_ones(*x.shape, 1), powers], -1)
 
 
-# --- book/chapters/16r_solvers.md:941
+# --- book/chapters/16r_solvers.md:1040
 _ORDERS = (2, -2, 1, -1, float("inf"), float("-inf"))
 
 
@@ -87,7 +87,7 @@ def _through_the_inverse(A, ord):
 # refuses it as a saved tensor modified in place. refgrad does the same.
 
 
-# --- book/chapters/16r_solvers.md:1009
+# --- book/chapters/16r_solvers.md:1108
 def _requirement(rows, columns, where: str) -> None:
     if rows != columns:
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[{where}:]) "

@@ -60,48 +60,88 @@ def unpacked(lu):
     return L, np.triu(lu[..., :k, :])
 
 
-# --- book/chapters/16r_solvers.md:397
+# --- book/chapters/16r_solvers.md:406
+# NOTE [The LU gradient as torch groups it]
+# Each product and solve of the LU gradients is one node of a create_graph
+# gradient, so refgrad groups them as torch does: Lᵀ gL and gU Uᵀ first, then
+# the solve with Uᵀ, then the one with Lᵀ; a missing gL or gU adds no term.
+# The formulas that unpack LU (lu_factor's, lu_solve's) call lu_unpack, so
+# LuUnpackBackward0 sits between them and the factorization, as in torch.
 def lu_backward(gL, gU, P, L, U):
-    """The gradient of A = P L U, from those of L and U."""
+    """The gradient of A = P L U from those of L and U (either may be None)."""
+    from refgrad._ops.triangular_solves import solve_triangular
+
+    if gL is None and gU is None:
+        return None
+    m, n = L.shape[-2], U.shape[-1]
+    if m < n:
+        gA = _wide(gL, gU, L, U)
+    elif m > n:
+        gA = _tall(gL, gU, L, U)
+    else:
+        gA = _either(None if gL is None else (L.mH @ gL).tril(-1),
+                     None if gU is None else (gU @ U.mH).triu(), False)
+        gA = solve_triangular(U.mH, gA, upper=False, left=False)
+        gA = solve_triangular(L.mH, gA, upper=True, unitriangular=True)
+    return P @ gA
+
+
+def _either(a, b, minus):
+    """a + b (a - b when minus), where either may be missing."""
+    if b is None:
+        return a
+    if a is None:
+        return -b if minus else b
+    return a - b if minus else a + b
+
+
+# --- book/chapters/16r_solvers.md:442
+def _wide(gL, gU, L, U):
+    from refgrad._creation import zeros_like
     from refgrad._ops.shaping import cat
     from refgrad._ops.triangular_solves import solve_triangular
 
-    m, n = L.shape[-2], U.shape[-1]
-    if m == n:
-        return P @ _square_backward(gL, gU, L, U)
-    if m < n:
-        gA2 = solve_triangular(L.mT, gU[..., m:], upper=True, unitriangular=True)
-        gA1 = _square_backward(gL - gA2 @ U[..., m:].mT, gU[..., :m], L, U[..., :m])
-        return P @ cat([gA1, gA2], -1)
-    gA2 = solve_triangular(U.mT, gL[..., n:, :], upper=False, left=False)
-    gA1 = _square_backward(gL[..., :n, :], gU - L[..., n:, :].mT @ gA2, L[..., :n, :], U)
-    return P @ cat([gA1, gA2], -2)
+    k, n = L.shape[-1], U.shape[-1]
+    gA = _either(None if gL is None else L.mH @ gL,
+                 None if gU is None else gU.triu() @ U.mH, True)
+    gA = solve_triangular(U.narrow(-1, 0, k).mH, gA.tril(-1), upper=False, left=False)
+    if gU is not None:
+        gA = cat([gA + gU.narrow(-1, 0, k).triu(), gU.narrow(-1, k, n - k)], -1)
+    gA = solve_triangular(L.mH, gA, upper=True, unitriangular=True)
+    if gU is None:
+        gA = cat([gA, zeros_like(U.narrow(-1, k, n - k))], -1)
+    return gA
 
 
-def _square_backward(gL, gU, L, U):
+def _tall(gL, gU, L, U):
+    from refgrad._creation import zeros_like
+    from refgrad._ops.shaping import cat
     from refgrad._ops.triangular_solves import solve_triangular
 
-    phi = (L.mT @ gL).tril(-1) + (gU @ U.mT).triu()
-    inner = solve_triangular(L.mT, phi, upper=True, unitriangular=True)
-    return solve_triangular(U.mT, inner, upper=False, left=False)
+    m, k = L.shape[-2], U.shape[-2]
+    gA = _either(None if gU is None else gU @ U.mH,
+                 None if gL is None else L.mH @ gL.tril(-1), True)
+    gA = solve_triangular(L.narrow(-2, 0, k).mH, gA.triu(), upper=True, unitriangular=True)
+    if gL is not None:
+        gA = cat([gA + gL.narrow(-2, 0, k).tril(-1), gL.narrow(-2, k, m - k)], -2)
+    gA = solve_triangular(U.mH, gA, upper=False, left=False)
+    if gL is None:
+        gA = cat([gA, zeros_like(L.narrow(-2, k, m - k))], -2)
+    return gA
 
 
-# --- book/chapters/16r_solvers.md:433
+# --- book/chapters/16r_solvers.md:491
 def _lu_factor_ex(a, pivot):
     return getrf(a)
 
 
 def _lu_factor_backward(grads, LU, pivots, pivot):
-    from refgrad._factories import eye
-    from refgrad._tensor import make_tensor
+    from refgrad._ops.lu_solves import lu_unpack  # NOTE [The LU gradient as torch groups it]
 
-    m, n = LU.shape[-2:]
-    k = min(m, n)
-    P = make_tensor(permutation(pivots._data, m, LU._data.dtype))
-    L = LU[..., :, :k].tril(-1) + eye(m, k, dtype=LU.dtype, device=LU.device)
+    P, L, U = lu_unpack(LU, pivots)
+    k = min(LU.shape[-2:])
     gLU = grads[0]
-    return (lu_backward(gLU[..., :, :k].tril(-1), gLU[..., :k, :].triu(), P, L,
-                        LU[..., :k, :].triu()),)
+    return (lu_backward(gLU.narrow(-1, 0, k), gLU.narrow(-2, 0, k), P, L, U),)
 
 
 LINALG_LU_FACTOR_EX = register(Op(
@@ -122,12 +162,12 @@ def _lu_grads(grads, P, L, U, pivot, LU):
 
 LINALG_LU = register(Op(
     "linalg_lu", "LinalgLuBackward0", ("A",), forward=_lu, backward=_lu_grads,
-    promote=False, outputs=("L", "U"), hides=("LU",),
+    promote=False, outputs=("L", "U"), hides=("LU",), missing_grads=True,
     saves=(("L", ("A",)), ("P", ("A",)), ("U", ("A",))),
 ))
 
 
-# --- book/chapters/16r_solvers.md:482
+# --- book/chapters/16r_solvers.md:551
 def _check(A, name: str, pivot) -> None:
     if A.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "

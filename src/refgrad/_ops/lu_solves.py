@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:542
+# --- book/chapters/16r_solvers.md:614
 """Unpacking LU factors and solving with them: torch.lu_unpack and linalg.lu_solve."""
 
 import numpy as np
@@ -28,25 +28,41 @@ def _lu_unpack(lu, unpack_data, LU_data_sym_argsize_minus_1, LU_data_sym_argsize
 
 def _lu_unpack_backward(grads, unpack_data, LU_data_sym_argsize_minus_1,
                         LU_data_sym_argsize_minus_2):
-    from refgrad._creation import zeros
     from refgrad._ops.shaping import cat
 
     (gL, gU), m, n = grads, LU_data_sym_argsize_minus_2, LU_data_sym_argsize_minus_1
-    gL, gU = gL.tril(-1), gU.triu()
-    if m < n:
-        gL = cat([gL, zeros(*gL.shape[:-1], n - m, dtype=gL.dtype, device=gL.device)], -1)
-    elif m > n:
-        gU = cat([gU, zeros(*gU.shape[:-2], m - n, n, dtype=gU.dtype, device=gU.device)], -2)
-    return (gL + gU,)
+    if gL is None and gU is None:  # NOTE [Missing grads]
+        return (None,)
+    k, both = min(m, n), gL is not None and gU is not None
+    if both and m < n:  # U's last columns are its own
+        return (cat([gL.tril(-1) + gU.narrow(-1, 0, k).triu(), gU.narrow(-1, k, n - k)], -1),)
+    if both and m > n:  # and L's last rows
+        return (cat([gL.narrow(-2, 0, k).tril(-1) + gU.triu(), gL.narrow(-2, k, m - k)], -2),)
+    if both:
+        return (gL.tril(-1) + gU.triu(),)
+    gA = gU.triu() if gL is None else gL.tril(-1)  # one factor: its own shape, or less
+    if (m < n and gU is None) or (m > n and gL is None):  # the part only the other fills
+        gA = _zeros_beside(gA, m, n)
+    return (gA,)
+
+
+def _zeros_beside(gA, m, n):
+    from refgrad._creation import zeros
+    from refgrad._ops.shaping import cat
+
+    batch, dim = gA.shape[:-2], -1 if m < n else -2
+    size = (m, n - m) if m < n else (m - n, n)
+    return cat([gA, zeros(*batch, *size, dtype=gA.dtype, device=gA.device)], dim)
 
 
 LU_UNPACK = register(Op(
     "lu_unpack", "LuUnpackBackward0", ("LU_data",), forward=_lu_unpack,
     backward=_lu_unpack_backward, promote=False, outputs=("L", "U"), hides=("unpack_data",),
+    missing_grads=True,
 ))
 
 
-# --- book/chapters/16r_solvers.md:587
+# --- book/chapters/16r_solvers.md:675
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     from refgrad._tensor import make_tensor
 
@@ -64,7 +80,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     return LU_UNPACK_RESULT(make_tensor(P), L, U)
 
 
-# --- book/chapters/16r_solvers.md:620
+# --- book/chapters/16r_solvers.md:715
 def _lu_solve(lu, b, pivots, left, adjoint):
     b = b if left else b.swapaxes(-1, -2)
     n, k = b.shape[-2:]
@@ -96,23 +112,23 @@ def _by_columns(x):
     return x
 
 
-# --- book/chapters/16r_solvers.md:652
+# --- book/chapters/16r_solvers.md:747
 def _lu_solve_backward(g, LU, pivots, left, adjoint, result, wanted=BOTH_WANTED):
-    from refgrad._factories import eye
-    from refgrad._tensor import make_tensor
+    gB = lu_solve(LU, pivots, g, left=left, adjoint=not adjoint) if wanted[1] else None
+    gLU = _lu_solve_LU(g, LU, pivots, left, adjoint, result) if wanted[0] else None
+    return gLU, gB  # NOTE [Only the gradients asked for]
 
-    gB = lu_solve(LU, pivots, g, left=left, adjoint=not adjoint)
-    if not wanted[0]:  # NOTE [Only the gradients asked for]
-        return None, gB
-    X = result
-    if left:
-        gA = -(X @ gB.mT) if adjoint else -(gB @ X.mT)
-    else:
-        gA = -(gB.mT @ X) if adjoint else -(X.mT @ gB)
-    n = LU.shape[-1]
-    P = make_tensor(permutation(pivots._data, n, LU._data.dtype))
-    L, U = LU.tril(-1) + eye(n, dtype=LU.dtype, device=LU.device), LU.triu()
-    return (P.mT @ gA @ U.mT).tril(-1) + (L.mT @ (P.mT @ gA)).triu(), gB
+
+def _lu_solve_LU(g, LU, pivots, left, adjoint, X):
+    from refgrad._ops.triangular_solves import solve_triangular
+
+    P, L, U = lu_unpack(LU, pivots, unpack_pivots=left == adjoint)
+    if left != adjoint:  # A X = B, or X Aᵀ = B
+        R = solve_triangular(U.mH, -(g @ X.mH if left else g.mH @ X), upper=False)
+        return solve_triangular(L.mH, R @ U.mH, upper=True, unitriangular=True).tril(-1) + R.triu()
+    R = -(P.mT @ (X if left else X.mH) @ (g.mH if left else g) @ P)
+    R = solve_triangular(L.mH, R, upper=True, left=False, unitriangular=True)
+    return R.tril(-1) + solve_triangular(U.mH, L.mH @ R, upper=False, left=False).triu()
 
 
 LINALG_LU_SOLVE = register(Op(
@@ -122,7 +138,7 @@ LINALG_LU_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:679
+# --- book/chapters/16r_solvers.md:774
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
     check_square(LU, f"torch.{name}")  # torch names A's checks torch.linalg.lu_solve
@@ -143,7 +159,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:849
+# --- book/chapters/16r_solvers.md:948
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "
