@@ -230,3 +230,14 @@ def test_allow_mutation_sees_the_second_gradient_written_into_grad():
         y.backward()
     assert x.grad.tolist() == [5.0] * 3
     assert x.grad.grad.tolist() == [4.0] * 3  # twice the gradient before the add_
+
+
+def test_detach_and_data_reach_a_mode_as_detach():
+    x = torch.ones(3, requires_grad=True)
+    with Names() as mode:
+        d = x.detach()
+        e = x.data
+    assert mode.seen == ["detach", "detach"]
+    with torch.no_grad():
+        x.add_(1)
+    assert (d._version, e._version, d.requires_grad, e.requires_grad) == (1, 0, False, False)

@@ -253,12 +253,21 @@ class _Versions:
 
 
 # --- book/chapters/03_tensor.md:517
+def _to_a_mode(function, t):
+    """``function(t)``, handed to the innermost dispatch mode as torch's aten.detach."""
+    from refgrad.utils._python_dispatch import dispatch_op
+
+    return dispatch_op("detach", function, (t,), {})
+
+
 class _Detach:
     __slots__ = ()
 
     def detach(self, *refused):  # NOTE [Methods that take no positional arguments]
         if refused:
             raise no_arguments("detach", refused, self)
+        if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+            return _to_a_mode(_Detach.detach, self)
         other = make_tensor(self._data)
         if self._version_counter is None and not state.inference_mode:  # NOTE [Inference
             count_writes(other, other._version_counter)  # tensors that count writes]
@@ -267,6 +276,8 @@ class _Detach:
 
     @property
     def data(self):
+        if switched_on.dispatch_modes and state.dispatch_modes:  # a mode sees a detach
+            return _to_a_mode(_Detach.data.fget, self)
         other = make_tensor(self._data)
         if self._version_counter is None:
             if not state.inference_mode:
@@ -302,7 +313,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:784
+# --- book/chapters/03_tensor.md:795
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -335,7 +346,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:825
+# --- book/chapters/03_tensor.md:836
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda")
 
@@ -361,12 +372,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:857
+# --- book/chapters/03_tensor.md:868
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:874
+# --- book/chapters/03_tensor.md:885
 _new = object.__new__  # looked up once, not on every tensor
 
 

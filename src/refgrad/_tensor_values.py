@@ -124,7 +124,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:636
+# --- book/chapters/03_tensor.md:647
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -191,7 +191,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:715
+# --- book/chapters/03_tensor.md:726
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
