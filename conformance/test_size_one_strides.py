@@ -86,3 +86,11 @@ def test_contiguous_lays_out_dimensions_of_size_one_row_major_too():
     assert e.clone().stride() == (4, 1, 2, 1)  # preserve_format: the input's order
     assert e.contiguous().stride() == (4, 4, 2, 1)
     assert e.clone(memory_format=torch.contiguous_format).stride() == (4, 4, 2, 1)
+
+
+@pytest.mark.parametrize("dim, keepdim, strides", [(1, False, (1, 1)), (1, True, (1, 1)),
+                                                   (0, False, (3, 1))])
+def test_amaxs_gradient_follows_its_mask_laid_out_as_the_input(dim, keepdim, strides):
+    x = torch.arange(3.0, dtype=torch.float64).reshape(3, 1).t().requires_grad_()
+    (g,) = torch.autograd.grad(x.amax(dim, keepdim=keepdim).sum(), x)
+    assert g.stride() == strides

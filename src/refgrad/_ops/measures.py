@@ -87,7 +87,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1043
+# --- book/chapters/16b_reductions.md:1044
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -108,9 +108,9 @@ def _tie_share(g, self, result, dim, keepdim):
     shape = _restored(tuple(g.shape), dim, keepdim)
     if not keepdim:
         g = g.reshape(shape)
-    hits = as_array(self._data == result._data.reshape(shape))  # bool, as torch's mask
-    count = as_array(hits.sum(axis=_axes(dim, hits.ndim), keepdims=True, dtype=np.int64))
-    return ((g / make_tensor(count)) * make_tensor(hits),)
+    hits = result.reshape(shape) == self  # bool, as torch's mask, and laid out as it
+    count = hits.sum(_axes(dim, hits.ndim), keepdim=True)  # int64
+    return ((g / count) * hits,)
 
 
 AMAX = register(Op(
@@ -123,7 +123,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1155
+# --- book/chapters/16b_reductions.md:1156
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -163,7 +163,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1201
+# --- book/chapters/16b_reductions.md:1202
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -207,7 +207,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1254
+# --- book/chapters/16b_reductions.md:1255
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

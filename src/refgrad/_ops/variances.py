@@ -78,7 +78,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1088
+# --- book/chapters/16b_reductions.md:1089
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -104,7 +104,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1115
+# --- book/chapters/16b_reductions.md:1116
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
