@@ -94,3 +94,15 @@ def test_amaxs_gradient_follows_its_mask_laid_out_as_the_input(dim, keepdim, str
     x = torch.arange(3.0, dtype=torch.float64).reshape(3, 1).t().requires_grad_()
     (g,) = torch.autograd.grad(x.amax(dim, keepdim=keepdim).sum(), x)
     assert g.stride() == strides
+
+
+@pytest.mark.parametrize("make, key, strides", [
+    (lambda a: a.permute(2, 0, 1), (slice(None), torch.tensor([0, 1])), (1, 4, 8)),
+    (lambda a: a.transpose(0, 2), (Ellipsis, torch.tensor([0])), (1, 4, 1)),
+    (lambda a: a[:, :, :1].expand(2, 3, 5), (slice(None), torch.tensor([0, 1])), (10, 5, 1)),
+    (lambda a: a.permute(1, 2, 0), (torch.tensor([0, 1]), slice(None), torch.tensor([1, 0])),
+     (4, 1)),
+])
+def test_index_lays_its_result_out_as_torchs_iterator_does(make, key, strides):
+    t = make(torch.arange(24.0).reshape(2, 3, 4))
+    assert t[key].stride() == strides

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:506
+# --- book/chapters/16d_indexing.md:560
 """Indexing by tensors: the rows of index and index_put, their functions, and the zeros
 gradients write into."""
 
@@ -12,6 +12,7 @@ from dataclasses import replace
 import numpy as np
 
 from refgrad._backend import add_at
+from refgrad._ops.index_layout import index_laid_out
 from refgrad._ops.index_tensors import index_tensor
 from refgrad._ops.table import Op, register
 from refgrad.autograd._state import state
@@ -37,9 +38,10 @@ def put_into(out, values, indices, accumulate) -> None:
 def _picked(a, indices):
     key = _key(indices)
     try:
-        return a[key]
+        out = a[key]
     except IndexError as error:
         raise (_shape_mismatch(a.shape, key, None) or _out_of_bounds(key, error) or error) from None
+    return index_laid_out(out, a, key)  # NOTE [What index writes into]
 
 
 def _index_put(a, values, indices, accumulate):
@@ -72,7 +74,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:590
+# --- book/chapters/16d_indexing.md:646
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -101,7 +103,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:620
+# --- book/chapters/16d_indexing.md:676
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -126,7 +128,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:646
+# --- book/chapters/16d_indexing.md:702
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
