@@ -70,6 +70,9 @@ def as_tensor(data, *, dtype=None, device=None) -> Tensor:
         t = from_numpy(data) if isinstance(data, np.ndarray) else data
         if dtype is None and device is None:
             return t
+        from refgrad.utils._mode_arguments import ask_options
+
+        ask_options("device")  # torch's names it: NOTE [The options a copy names]
         return t.to(device=device, dtype=dtype)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import lift_fresh

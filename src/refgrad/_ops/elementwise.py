@@ -164,6 +164,9 @@ def type_as(self, other):
 
         if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("type_as", type_as, (self, other), {})
+    from refgrad.utils._mode_arguments import ask_options
+
+    ask_options("layout", "device")  # torch's names them: NOTE [The options a copy names]
     return self.to(other.dtype)
 
 

@@ -7,6 +7,9 @@
 
 import ast
 
+from refgrad._tensor_values import strided
+from refgrad.autograd._state import state, switched_on
+
 SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before keywords;
     # after the *, "!" marks an option the row does not take, "?" one it takes only if given
     "add": "self, other, *, alpha=1", "sub": "self, other, *, alpha=1",
@@ -70,7 +73,7 @@ def schema_name(row: str, overload: str) -> str:
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:117
+# --- book/chapters/29d_mode_arguments.md:120
 REQUIRED = object()
 _READ: dict = {}
 
@@ -96,7 +99,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:156
+# --- book/chapters/29d_mode_arguments.md:159
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -104,11 +107,16 @@ def _schema(row: str) -> list:
 # tensors_args_sizes) are worked out again from the arguments (_DERIVED).
 def bound(row, inputs, args, params) -> tuple:
     values = dict(zip(inputs, args), **params)
-    if row == "_to_copy" and values.get("device") == values.get("self_device"):
-        values["device"] = None  # not moved: no device, as torch's .to(dtype) shows none
+    if row == "_to_copy":  # NOTE [The options a copy names]
+        options, _NAMED["named"] = _NAMED["named"], ()
+        if "layout" in options:
+            values["layout"] = strided
+        if "device" not in options and values.get("device") == values.get("self_device"):
+            values["device"] = None  # not named, and not moved: no device
     positional, named = [], {}
     for name, row_name, default, keyword in _schema(row):
-        value = default if row_name is None else values.get(row_name, default)
+        value = (values.get(name, default) if keyword else default) if row_name is None else (
+            values.get(row_name, default))
         value = list(value) if isinstance(value, tuple) else value
         if row_name is None and not keyword:  # a value of torch's own, always shown
             default = REQUIRED
@@ -192,3 +200,33 @@ def _is_default(value, default) -> bool:
     if isinstance(default, tuple):
         return isinstance(value, list) and value == list(default)
     return value is default or type(value) is type(default) and value == default
+
+
+# --- book/chapters/29d_mode_arguments.md:272
+# NOTE [The options a copy names]
+# Two slots, each read once: "asked", which ask_options() fills just before a
+# caller's to() and to() empties, and "named", which to() fills just before
+# its _to_copy and bound() empties. Both are filled only under a mode.
+_NAMED = {"asked": (), "named": ()}
+
+
+def ask_options(*names) -> None:
+    """Have the next ``to`` name ``names`` ("layout", "device") to a mode."""
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        _NAMED["asked"] = names
+
+
+def asked_options() -> tuple:
+    asked, _NAMED["asked"] = _NAMED["asked"], ()
+    return asked
+
+
+def copy_options(asked, device, dtype) -> tuple:
+    """What a ``to`` given ``device`` and ``dtype`` (None where not given) names."""
+    if asked:
+        return asked
+    return ("device",) if device is not None else ("layout", "device") if dtype is None else ()
+
+
+def name_options(names) -> None:
+    _NAMED["named"] = names
