@@ -28,8 +28,8 @@ from refgrad._ops.functions import check_broadcast
 from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
-from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, seen_by_a_mode
 from refgrad.utils._mode_arguments import asked_options, copy_options, name_options
+from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, seen_by_a_mode
 
 
 # --- book/chapters/16_functions.md:362
