@@ -245,13 +245,14 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
 
 
 # --- book/chapters/05_creation.md:1093
-def arange(start=None, end=None, step=1, *, dtype=None, layout=None, device=None,
+def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import arange_to_a_mode
 
         return arange_to_a_mode(arange, (start, end, step), requires_grad, dtype=dtype,
                                 layout=layout, device=device, pin_memory=pin_memory)
+    step = 1 if step is None else step  # None: not given, NOTE [arange's step]
     start, end, step = (_dtype.python_number(x) for x in (start, end, step))
     if end is None:  # arange(5)
         start, end = 0, start
