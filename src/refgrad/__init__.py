@@ -43,7 +43,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:752
+# --- book/chapters/05_creation.md:773
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,15 +53,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:870
+# --- book/chapters/05_creation.md:891
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1506
+# --- book/chapters/05_creation.md:1527
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1565
+# --- book/chapters/05_creation.md:1586
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -75,7 +75,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2142
+# --- book/chapters/05_creation.md:2163
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -100,11 +100,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2529
+# --- book/chapters/05_creation.md:2550
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:2690
+# --- book/chapters/05_creation.md:2712
 from refgrad._factory_arguments import asarray
 
 
@@ -431,7 +431,7 @@ from refgrad._ops.batch_norm import native_batch_norm
 from refgrad._ops.normalization import native_layer_norm
 
 
-# --- book/chapters/16t_more_functional.md:359
+# --- book/chapters/16t_more_functional.md:379
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
@@ -553,7 +553,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:2627
+# --- book/chapters/26_inplace.md:2633
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -578,7 +578,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:2781
+# --- book/chapters/26_inplace.md:2787
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -589,7 +589,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3107
+# --- book/chapters/26_inplace.md:3113
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -599,7 +599,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:3706
+# --- book/chapters/26_inplace.md:3712
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
