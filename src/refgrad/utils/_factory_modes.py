@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29c_factories_under_modes.md:81
+# --- book/chapters/29c_factories_under_modes.md:82
 """Factories handed to a dispatch mode whole, as torch's aten factories reach one."""
 
 from refgrad._tensor import Tensor, check_requires_grad
@@ -44,7 +44,7 @@ def options(generator=None, dtype=None, layout=None, device=None, pin_memory=Fal
     return named
 
 
-# --- book/chapters/29c_factories_under_modes.md:126
+# --- book/chapters/29c_factories_under_modes.md:127
 def lift_fresh(made: Tensor):
     """``aten.lift_fresh``: the tensor torch.tensor made, handed to the modes in turn."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):
@@ -52,7 +52,7 @@ def lift_fresh(made: Tensor):
     return dispatch(OpFunc("lift_fresh.default", (), ("self",), lift_fresh), (made,), {})
 
 
-# --- book/chapters/29c_factories_under_modes.md:176
+# --- book/chapters/29c_factories_under_modes.md:177
 def sized_to_a_mode(name, factory, size, requires_grad, *extra, **given):
     """A factory of a size: the size as torch's list, then ``extra``, then the options."""
     from refgrad._creation import parse_size
@@ -85,7 +85,7 @@ def arange_to_a_mode(factory, bounds, requires_grad, **given):
     return to_a_mode(name, factory, args, options(**given), requires_grad)
 
 
-# --- book/chapters/29c_factories_under_modes.md:224
+# --- book/chapters/29c_factories_under_modes.md:226
 # NOTE [out= to a mode]
 # The factory is called under _Asking, a mode that keeps the op it is handed
 # and answers None, so that it hands over torch's binding of the call and

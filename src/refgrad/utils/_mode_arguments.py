@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29d_mode_arguments.md:39
+# --- book/chapters/29d_mode_arguments.md:44
 """The arguments a mode is handed for a row, as torch's schema binds them."""
 
 import ast
@@ -73,7 +73,7 @@ def schema_name(row: str, overload: str) -> str:
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:120
+# --- book/chapters/29d_mode_arguments.md:125
 REQUIRED = object()
 _READ: dict = {}
 
@@ -99,7 +99,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:159
+# --- book/chapters/29d_mode_arguments.md:166
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -202,7 +202,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:272
+# --- book/chapters/29d_mode_arguments.md:279
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
