@@ -203,6 +203,8 @@ COPIES = [
     (lambda x: torch.randint(3, (2,), generator=None), [
         ("aten.randint.generator", (3, [2]), {"generator": None, "device": CPU,
                                               "pin_memory": False})]),
+    (lambda x: F.embedding(torch.tensor([1, 0]), x), [
+        ("aten.lift_fresh.default", ("T",), {}), ("aten.embedding.default", ("T", "T"), {})]),
     (lambda x: torch.rand(2), [("aten.rand.default", ([2],), {"device": CPU,
                                                              "pin_memory": False})]),
 ]
