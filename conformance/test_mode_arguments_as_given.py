@@ -285,3 +285,44 @@ def test_a_window_given_its_parameters_in_order_is_made():
     assert torch.equal(torch.kaiser_window(4, periodic=True, beta=5.0),
                        torch.kaiser_window(4, True, 5.0))
     assert torch.hamming_window(4, True, 0.5).shape == (4,)
+
+
+def test_resize_reaches_the_mode_with_its_sizes_as_a_list():
+    x = torch.zeros(2)
+    assert _seen(lambda: (x.resize_(4), x.resize_((2, 2)), x.resize_(2, 2))) == [
+        ("aten.resize_.default", ("T", [4]), {}), ("aten.resize_.default", ("T", [2, 2]), {}),
+        ("aten.resize_.default", ("T", [2, 2]), {})]
+    assert x.shape == (2, 2)
+
+
+@pytest.mark.parametrize(("call", "expected"), [
+    (lambda o, g: torch.empty(3, out=o), [("aten.resize_.default", ("T", [3]), {})]),
+    (lambda o, g: torch.randn(3, out=o), [("aten.resize_.default", ("T", [3]), {}),
+                                          ("aten.normal_.default", ("T",), {})]),
+    (lambda o, g: torch.randn(3, generator=g, out=o), [
+        ("aten.resize_.default", ("T", [3]), {}),
+        ("aten.normal_.default", ("T",), {"generator": "G"})]),
+    (lambda o, g: torch.rand(3, generator=g, out=o), [
+        ("aten.resize_.default", ("T", [3]), {}),
+        ("aten.uniform_.default", ("T",), {"generator": "G"})]),
+])
+def test_a_drawn_or_empty_out_is_resized_then_filled_under_a_mode(call, expected):
+    out, generator = torch.empty(0), torch.Generator()
+    seen = _seen(lambda: call(out, generator))
+    assert [(name, args, {k: "G" if isinstance(v, torch.Generator) else v
+                          for k, v in named.items()})
+            for name, args, named in seen] == expected
+    assert out.shape == (3,)
+
+
+@pytest.mark.parametrize("call", [
+    lambda o, g: torch.randn(3, 2, generator=g, out=o),
+    lambda o, g: torch.rand(3, 2, generator=g, out=o),
+])
+def test_an_out_drawn_under_a_mode_holds_the_same_numbers(call):
+    alone = torch.empty(2, 3).t()
+    call(alone, torch.Generator().manual_seed(1))
+    made = torch.empty(2, 3).t()
+    with Calls():
+        call(made, torch.Generator().manual_seed(1))
+    assert torch.equal(made, alone) and made.stride() == alone.stride() == (1, 3)

@@ -75,7 +75,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2163
+# --- book/chapters/05_creation.md:2187
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -100,11 +100,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2550
+# --- book/chapters/05_creation.md:2574
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:2712
+# --- book/chapters/05_creation.md:2736
 from refgrad._factory_arguments import asarray
 
 
@@ -636,7 +636,7 @@ from refgrad._ops.strided import as_strided
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
-# --- book/chapters/28a_resize.md:251
+# --- book/chapters/28a_resize.md:273
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 

@@ -85,7 +85,7 @@ def arange_to_a_mode(factory, bounds, requires_grad, **given):
     return to_a_mode(name, factory, args, options(**given), requires_grad)
 
 
-# --- book/chapters/29c_factories_under_modes.md:226
+# --- book/chapters/29c_factories_under_modes.md:229
 # NOTE [out= to a mode]
 # The factory is called under _Asking, a mode that keeps the op it is handed
 # and answers None, so that it hands over torch's binding of the call and
