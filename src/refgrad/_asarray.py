@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2557
+# --- book/chapters/05_creation.md:2618
 """torch.asarray: a tensor sharing ``obj``'s memory where it can, a copy where it must."""
 
 import numpy as np
@@ -38,7 +38,8 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> T
     if isinstance(obj, np.ndarray):
         check_layout(obj)
         if _copies(make_tensor(obj), dtype, device, copy):  # no warning of a read-only one
-            return _from_tensor(make_tensor(obj), dtype, device, copy, requires_grad)
+            # lifted as it is, and then copied, as torch's mode sees it
+            return _from_tensor(lift_fresh(make_tensor(obj)), dtype, device, copy, requires_grad)
         return _from_tensor(from_numpy(obj), dtype, device, copy, requires_grad)
     if isinstance(obj, np.generic):  # a buffer too, but read as the number it is
         if copy is False:
@@ -56,7 +57,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> T
     return _from_tensor(_from_buffer(view, dtype), None, device, copy, requires_grad)
 
 
-# --- book/chapters/05_creation.md:2615
+# --- book/chapters/05_creation.md:2677
 def _from_buffer(view: memoryview, dtype) -> Tensor:
     kind = get_default_dtype() if dtype is None else dtype
     if view.readonly:
@@ -84,6 +85,10 @@ def _from_tensor(t: Tensor, dtype, device, copy, requires_grad) -> Tensor:
         check_requires_grad(t, True)
     if _copies(t, dtype, device, copy):
         source = t.detach() if requires_grad is False else t
+        if dtype not in (None, t.dtype) or moves:
+            from refgrad.utils._mode_arguments import ask_options
+
+            ask_options("device")  # torch's names it: NOTE [The options a copy names]
         made = (source.clone() if dtype in (None, t.dtype) and not moves
                 else source.to(device=device, dtype=dtype, copy=True))
         return made.requires_grad_() if requires_grad and not made.requires_grad else made

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24_devices.md:227
+# --- book/chapters/24_devices.md:229
 """torch.set_default_device and ``with torch.device(...)``: where factories put a tensor
 when no device is named."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1932
+# --- book/chapters/05_creation.md:1966
 """out= for the factories: the values made in out's dtype, then written into it."""
 
 import warnings
@@ -32,6 +32,10 @@ def writing(factory):
 
             out_to_a_mode(function, factory, args, dict(kwargs, dtype=dtype), out)
             return _flagged(out, requires_grad)  # whatever the mode answered, as in torch
+        if mode and factory.__name__ == "rand":  # NOTE [randn's out= to a mode]
+            out.resize_(parse_size(args or (kwargs["size"],), "rand"))
+            drawn_into(out, "uniform_", factory, args, kwargs)
+            return _flagged(out, requires_grad)
         if factory.__name__ in _NO_SHARED_OUT and overlaps(out._data):
             raise RuntimeError(OVERLAP)  # before anything is made: nothing is drawn
         if factory.__name__ in _DRAWN:
@@ -87,7 +91,7 @@ def _flagged(out, requires_grad):
     return out
 
 
-# --- book/chapters/05_creation.md:2030
+# --- book/chapters/05_creation.md:2068
 def resizing(factory, fills: bool):
     """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
@@ -103,13 +107,33 @@ def resizing(factory, fills: bool):
         out.resize_(parse_size(sizes, factory.__name__))
         if fills and overlaps(out._data):
             raise RuntimeError(OVERLAP)
-        made = factory(*args, dtype=out.dtype, **kwargs, **({"laid_as": out._data} if fills
-                                                            else {}))
-        if fills:
-            np.copyto(out._data, made._data, casting="unsafe")
-            bump(out)
+        if fills:  # empty's out= is only resized
+            drawn_into(out, "normal_", factory, args, kwargs)
         return _flagged(out, requires_grad)
 
     function.__name__ = function.__qualname__ = factory.__name__
     function.__wrapped__ = factory
     return function
+
+# NOTE [randn's out= to a mode]
+# torch's randn given out= resizes out and fills it with normal_ (rand given a
+# generator, with uniform_), and a mode sees the two: resize_ (chapter
+# "Resizing") and the fill, given the generator where one was. The fill's
+# func draws as the factory draws into out.
+def drawn_into(out, fill: str, factory, args, kwargs) -> None:
+    """Draw ``factory(*args, **kwargs)`` into ``out``, handed to a mode as ``fill``."""
+    def run(target, generator=None):
+        made = factory(*args, dtype=target.dtype, **dict(kwargs, generator=generator),
+                       laid_as=target._data)
+        np.copyto(target._data, made._data, casting="unsafe")
+        bump(target)
+        return target
+
+    generator = kwargs.get("generator")
+    if not (switched_on.dispatch_modes and state.dispatch_modes):
+        run(out, generator)
+        return
+    from refgrad.utils._python_dispatch import OpFunc, dispatch
+
+    named = {} if generator is None else {"generator": generator}
+    dispatch(OpFunc(fill, ("self",), ("self",), run, (out,), named), (out,), named)

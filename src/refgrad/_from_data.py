@@ -207,11 +207,32 @@ def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memor
     from refgrad.utils._factory_modes import lift_fresh
 
     # NOTE [A factory handed to a mode]: the mode sees the new tensor, and may replace it
-    made = lift_fresh(_copied(data, dtype, device, False, pin_memory))
+    made = _copied(data, dtype, device, False, pin_memory)
+    made = _lifted_array(data, made) if _liftable(data, pin_memory) else lift_fresh(made)
     made.detach_()  # a mode sees it where autograd is off
     check_requires_grad(made, requires_grad)
     made._requires_grad = bool(requires_grad)
     return made
+
+
+# NOTE [A NumPy array to torch.tensor]
+# torch.tensor lifts a NumPy array as it is, its dtype and strides, and a
+# _to_copy to the dtype asked for (the array's own, if none) follows, naming
+# the device; a mode sees the two. refgrad hands over the array the same way,
+# where it can be a tensor as it is: of a dtype of torch's, with no negative
+# stride, and not to be pinned.
+def _liftable(data, pin_memory) -> bool:
+    return (type(data) is np.ndarray and not pin_memory and data.dtype.isnative
+            and data.dtype.kind in "biufc" and min(data.strides, default=0) >= 0)
+
+
+def _lifted_array(data, made):
+    from refgrad.utils._factory_modes import lift_fresh
+    from refgrad.utils._mode_arguments import ask_options
+
+    lifted = lift_fresh(make_tensor(data))
+    ask_options("device")  # NOTE [The options a copy names]
+    return lifted.to(device=made.device, dtype=made.dtype, copy=True)
 
 
 constructed.__name__ = constructed.__qualname__ = "tensor"  # NOTE [Named as torch names them]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2236
+# --- book/chapters/05_creation.md:2294
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
 import weakref
@@ -70,6 +70,9 @@ def as_tensor(data, *, dtype=None, device=None) -> Tensor:
         t = from_numpy(data) if isinstance(data, np.ndarray) else data
         if dtype is None and device is None:
             return t
+        from refgrad.utils._mode_arguments import ask_options
+
+        ask_options("device")  # torch's names it: NOTE [The options a copy names]
         return t.to(device=device, dtype=dtype)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import lift_fresh

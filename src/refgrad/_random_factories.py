@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1161
+# --- book/chapters/05_creation.md:1183
 """rand, randn and randint: tensors drawn from the default generator or a given one."""
 
 import warnings
@@ -55,19 +55,29 @@ def _draw_size(name, sizes, size, options: dict) -> tuple:
     raise DRAWS[name].error(sizes, given)  # torch's words for neither or both
 
 
+# NOTE [A generator given as None]
+# torch's rand(2, generator=None) is rand.generator to a mode, its generator
+# shown as None: a generator named, whatever it is, picks the overload. The
+# random factories' generator defaults to UNNAMED, read as None once the
+# overload is picked.
+UNNAMED = type("Unnamed", (), {"__repr__": lambda self: "None"})()
+
+
 def _drawing(name: str, kernel: str, draw):
     """``rand`` or ``randn``: a new tensor of ``draw``'s numbers, of the size given."""
-    def factory(*sizes, size=None, generator=None, dtype=None, device=None,
+    def factory(*sizes, size=None, generator=UNNAMED, dtype=None, device=None,
                 requires_grad=False, layout=None, pin_memory=False, laid_as=None):
+        named, generator = generator is not UNNAMED, None if generator is UNNAMED else generator
         size = _draw_size(name, sizes, size, {"generator": generator, "dtype": dtype,
                                               "device": device, "requires_grad": requires_grad})
         if laid_as is None and switched_on.dispatch_modes and state.dispatch_modes:
             from refgrad.utils._factory_modes import sized_to_a_mode
 
-            overload = "default" if generator is None else "generator"
+            overload = "generator" if named else "default"  # NOTE [A generator given as None]
             return sized_to_a_mode(f"{name}.{overload}", factory, size, requires_grad,
                                    generator=generator, dtype=dtype, layout=layout,
-                                   device=device, pin_memory=pin_memory)
+                                   device=device, pin_memory=pin_memory,
+                                   generator_named=named)
         return _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
                        pin_memory, laid_as)
 
@@ -85,8 +95,9 @@ randn = _drawing("randn", "normal_kernel_cpu", lambda generator, shape, kind, co
 _UNSET = object()
 
 
-def randint(low=_UNSET, high=None, size=None, *, generator=None, dtype=None, device=None,
+def randint(low=_UNSET, high=None, size=None, *, generator=UNNAMED, dtype=None, device=None,
             requires_grad=False, layout=None, pin_memory=False, laid_as=None):
+    named, generator = generator is not UNNAMED, None if generator is UNNAMED else generator
     size_named = size is not None
     if size is None:  # randint(high, size)
         low, high, size = _UNSET, low, high
@@ -114,11 +125,12 @@ def randint(low=_UNSET, high=None, size=None, *, generator=None, dtype=None, dev
 
         overloads = {(True, False): "default", (True, True): "generator",
                      (False, False): "low", (False, True): "low_generator"}
-        name = "randint." + overloads[lowest, generator is not None]
+        name = "randint." + overloads[lowest, named]  # NOTE [A generator given as None]
         bounds = (high,) if lowest else (given[0], high)  # as given
         shape = list(parse_size((size,), "randint"))
         return to_a_mode(name, randint, (*bounds, shape),
-                         options(generator, dtype, layout, device, pin_memory), requires_grad)
+                         options(generator, dtype, layout, device, pin_memory,
+                                 generator_named=named), requires_grad)
     dtype = dtype or _dtype.int64
     check_random_bounds(low, bound, dtype)
     return draw_integers(low, bound, size, generator, dtype, device, requires_grad, pin_memory,
@@ -152,7 +164,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad,
     return _finish(values.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1331
+# --- book/chapters/05_creation.md:1365
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):

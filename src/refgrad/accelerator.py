@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24_devices.md:345
+# --- book/chapters/24_devices.md:347
 """torch.accelerator: the accelerator refgrad can use, CUDA through CuPy, if any."""
 
 from refgrad import _backend

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:1289
+# --- book/chapters/16b_reductions.md:1292
 """torch.linalg: the linear-algebra functions refgrad differentiates."""
 
 from refgrad._ops.measures import vector_norm
@@ -40,7 +40,7 @@ from refgrad._ops.solver_methods import tensorinv, tensorsolve  # noqa: F401
 from refgrad._ops.solver_methods import lstsq  # noqa: F401
 
 
-# --- book/chapters/26_inplace.md:3847
+# --- book/chapters/26_inplace.md:3853
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_linalg import (
     cholesky, cond, cross, det, eigvalsh, inv, matrix_norm, matrix_power,  # noqa: F401, F811

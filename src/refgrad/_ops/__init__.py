@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1476
+# --- book/chapters/16_functions.md:1490
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -27,14 +27,14 @@ import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
-# --- book/chapters/26_inplace.md:2619
+# --- book/chapters/26_inplace.md:2625
 import refgrad._ops.assignment  # noqa: F401 - installs item assignment
 import refgrad._ops.inplace_methods  # noqa: F401 - installs the in-place methods
 import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/26_inplace.md:3191
+# --- book/chapters/26_inplace.md:3197
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 
@@ -46,11 +46,11 @@ import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 
-# --- book/chapters/28a_resize.md:315
+# --- book/chapters/28a_resize.md:337
 import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and resize_as
 
 
-# --- book/chapters/28a_resize.md:487
+# --- book/chapters/28a_resize.md:509
 import refgrad._ops.set_source  # noqa: F401 - installs Tensor.set_
 
 

@@ -13,12 +13,18 @@ from refgrad._ops.inplace import inplace
 from refgrad._ops.methods import torch_named
 from refgrad._ops.shared_writes import index_put_warnings, put_at, shared_write
 from refgrad._tensor import Tensor
+from refgrad.autograd._state import state, switched_on
 from refgrad.utils._python_dispatch import named
 
 
 def setitem(self, index, value) -> None:
     from refgrad._ops.subscripts import walk
 
+    if not isinstance(value, Tensor) and switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad.utils._factory_modes import lift_fresh
+
+        # torch makes a number a tensor first, and lifts it: a mode sees that first
+        value = lift_fresh(_assignable(value, self))
     if isinstance(index, Tensor) and index._data.dtype == np.uint8 and index._data.ndim and (
             not isinstance(value, Tensor)):  # filled by masked_fill_, which wants a bool mask
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
@@ -81,7 +87,7 @@ def _assignable(value, target):
 Tensor.__setitem__ = torch_named(setitem, "__setitem__")  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:2320
+# --- book/chapters/26_inplace.md:2326
 def expandable(value, target):
     """``value`` without leading 1s, expanded to ``target``'s sizes as torch's."""
     shape, sizes = value._data.shape, target._data.shape
@@ -92,7 +98,7 @@ def expandable(value, target):
     return value if value._data.shape == sizes else value.expand(sizes)
 
 
-# --- book/chapters/26_inplace.md:2343
+# --- book/chapters/26_inplace.md:2349
 def leading_ones_dropped(value):
     """``value`` viewed without its leading 1s, or ``value`` itself where it has none."""
     shape = value._data.shape

@@ -50,6 +50,8 @@ def tensor_type(input, dtype=None, non_blocking=False):
         where = input.device
     else:
         raise TypeError("dtype must be a type, str, or dtype object")
+    if where == input.device:  # not moved: named to no mode, NOTE [The options a copy names]
+        where = None
     return to(input, where, dtype, non_blocking=non_blocking)
 
 
@@ -72,7 +74,7 @@ def _from_type_name(name: str, here):
     raise ValueError(f"invalid type: '{name}'")
 
 
-# --- book/chapters/24_devices.md:121
+# --- book/chapters/24_devices.md:123
 def pin_memory(input, device=None):
     from refgrad._tensor import make_tensor
 

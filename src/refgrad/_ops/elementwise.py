@@ -103,21 +103,20 @@ def any(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
 # though both reduce the same dimension. The row's `dims` keeps that form,
 # an int for one dimension given alone and a tuple for a sequence, so that
 # the mode's name (chapter "The names a dispatch mode sees") can tell them
-# apart; NumPy's axis takes either.
+# apart; NumPy's axis takes either. The dimensions are kept as given, -1 as
+# -1, as torch's mode sees them; a 0-d tensor's forward reads none of them.
 def _reduce_truth(row, input, dim, keepdim):
     from refgrad._dtype import python_number
     from refgrad._ops.dispatch import call
     from refgrad._ops.functions import dim_tuple
 
     dims = None if dim is None else dim_tuple(dim, input.ndim)
-    if dims is not None:  # a 0-d tensor's only dimension, 0 or -1, is itself
-        dims = tuple(d % input.ndim for d in dims) if input.ndim else (0,) * len(dims)
-        if isinstance(python_number(dim), int):  # NOTE [One dimension or several]
-            dims = dims[0]
+    if dims is not None and isinstance(python_number(dim), int):
+        dims = dims[0]  # NOTE [One dimension or several]
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:442
+# --- book/chapters/16f_more_elementwise.md:441
 def square(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -165,6 +164,9 @@ def type_as(self, other):
 
         if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("type_as", type_as, (self, other), {})
+    from refgrad.utils._mode_arguments import ask_options
+
+    ask_options("layout", "device")  # torch's names them: NOTE [The options a copy names]
     return self.to(other.dtype)
 
 

@@ -170,7 +170,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
                            "following scalar types: Long, Int; but got "
                            f"{input.type()} instead (while checking arguments for embedding)")
-    _check_selected(weight, 0, input.reshape(-1))  # the rows are picked by index_select
+    # the rows are picked by index_select; the flat indices are read, not made by an op
+    _check_selected(weight, 0, make_tensor(input._data.reshape(-1)))
     count = weight.shape[0]
     if sparse:
         raise NotImplementedError("refgrad has no sparse gradients: embedding(sparse=True)")

@@ -54,16 +54,34 @@ TOPK = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:419
-def sort(input, dim=-1, descending=False, stable=False):
+# --- book/chapters/16g_moves_and_fused.md:423
+# NOTE [stable, given or not]
+# torch's sort has an overload for a call that names stable (sort.stable, even
+# for stable=False or None) and one for a call that does not (sort.default),
+# and a dispatch mode sees which. UNSTATED, falsy, stands for "not given": the
+# row is then called without stable, and its mode name is sort.default.
+class _Unstated:
+    def __bool__(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return "False"
+
+
+UNSTATED = _Unstated()
+
+
+def sort(input, dim=-1, descending=False, stable=UNSTATED):
     if type(descending) is not bool:  # torch's bool is Python's, nothing else
         raise TypeError("descending")  # reworded: NOTE [Read after a failure]
     wrap_dim(dim, input.ndim)
-    params = {"dim": dim, "descending": descending, "stable": stable}
+    params = {"dim": dim, "descending": descending}
+    if stable is not UNSTATED:  # NOTE [stable, given or not]
+        params["stable"] = stable
     return return_types.sort(*call(SORT, (input,), params))
 
 
-def argsort(input, dim=-1, descending=False, stable=False):
+def argsort(input, dim=-1, descending=False, stable=UNSTATED):
     if handed_whole((input,)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("argsort", argsort, (input, dim, descending, stable), {})
     return sort(input, dim, descending, stable).indices

@@ -14,6 +14,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.rescaling import _floating
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._typename import not_implemented_for
+from refgrad.autograd._state import state, switched_on
 from refgrad.utils._python_dispatch import named
 
 
@@ -73,7 +74,7 @@ RRELU_WITH_NOISE_ = register(Op(
     tangent=no_forward_formula("rrelu_with_noise_")))  # torch has none for the in-place form
 
 
-# --- book/chapters/16t_more_functional.md:287
+# --- book/chapters/16t_more_functional.md:288
 def _noise(input, lower, upper, generator):
     """The slopes torch draws: one word per element x <= 0, none for the others."""
     from refgrad._generator import default_generator
@@ -92,7 +93,7 @@ def _noise(input, lower, upper, generator):
     return make_tensor(activations.on_device_of(noise, input._data))
 
 
-# --- book/chapters/16t_more_functional.md:313
+# --- book/chapters/16t_more_functional.md:314
 def _step(row, input, lower, upper, training, generator):
     from refgrad._creation import empty
 
@@ -100,10 +101,29 @@ def _step(row, input, lower, upper, training, generator):
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if not training:
         _floating(input, "leaky_relu_cpu")
-    noise = _noise(input, lower, upper, generator) if training else empty(
-        tuple(input.shape), dtype=input.dtype, device=input.device)  # row-major, as torch's
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [rrelu's noise to a mode]
+        noise = _noise_shown(input, lower, upper, training, generator)
+    else:
+        noise = _noise(input, lower, upper, generator) if training else empty(
+            tuple(input.shape), dtype=input.dtype, device=input.device)  # row-major, as torch's
     return call(row, (input,), {"noise": noise, "lower": lower, "upper": upper,
                                 "training": training})
+
+
+# NOTE [rrelu's noise to a mode]
+# torch makes the noise with empty_like(input, memory_format=contiguous_format)
+# and its kernel fills it; a mode sees that empty_like. Under a mode refgrad
+# makes the noise the same way and writes the drawn slopes into it.
+def _noise_shown(input, lower, upper, training, generator):
+    from refgrad._creation import empty_like
+    from refgrad._memory_formats import contiguous_format
+    from refgrad.utils._factory_modes import to_a_mode
+
+    asked = {"memory_format": contiguous_format}  # no pin_memory: torch's C++ call names none
+    made = to_a_mode("empty_like.default", empty_like, (input,), asked)
+    if training:
+        made._data[...] = _noise(input, lower, upper, generator)._data
+    return made
 
 
 def _rrelu_fn(input, lower=0.125, upper=1 / 3, training=False, generator=None):
@@ -124,7 +144,7 @@ rrelu = function_form(_rrelu_fn, Arguments("rrelu" + _SIGNATURE))
 rrelu_ = function_form(_rrelu__fn, Arguments("rrelu_" + _SIGNATURE))
 
 
-# --- book/chapters/16t_more_functional.md:349
+# --- book/chapters/16t_more_functional.md:369
 def functional_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     return (rrelu_ if inplace else rrelu)(input, lower, upper, training)
 

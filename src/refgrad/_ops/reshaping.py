@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:575
+# --- book/chapters/16_functions.md:576
 """The shape functions: view, reshape, expand, unsqueeze and squeeze."""
 
 import math
@@ -19,8 +19,9 @@ from refgrad.autograd._state import state, switched_on
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
-# --- book/chapters/16_functions.md:647
-def infer_shape(shape, numel: int) -> tuple:
+# --- book/chapters/16_functions.md:651
+def infer_shape(shape, numel: int, as_given=False) -> tuple:
+    """The shape, each -1 worked out; or, ``as_given``, checked and kept as asked."""
     if len(shape) == 1 and isinstance(shape[0], _SEQUENCES):
         shape = shape[0]
     shape = tuple(shape)
@@ -28,7 +29,7 @@ def infer_shape(shape, numel: int) -> tuple:
         _refuse_sizes(shape)
     known = math.prod(n for n in shape if n != -1)
     if shape.count(-1) == 1 and known and numel % known == 0:
-        return tuple(numel // known if n == -1 else n for n in shape)
+        return shape if as_given else tuple(numel // known if n == -1 else n for n in shape)
     if -1 not in shape and known == numel:
         return shape
     if -1 in shape and known == numel == 0:
@@ -49,21 +50,21 @@ def _refuse_sizes(shape) -> None:
         inferred = inferred or n == -1
 
 
-# --- book/chapters/16_functions.md:683
+# --- book/chapters/16_functions.md:688
 def view(input, *shape, size=None, dtype=None):
     if size is not None or dtype is not None:  # by name: one of the two, and nothing else
         if shape or (size is not None and dtype is not None):
             raise TypeError("view() takes a size or a dtype")  # read again, in torch's words
         shape = (dtype,) if size is None else (size,)
     try:
-        shape = infer_shape(shape, input.numel())
+        asked = infer_shape(shape, input.numel(), as_given=True)
     except TypeError:  # not sizes: x.view(torch.int32) reads the same bytes as another dtype
         if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
             from refgrad._ops.dtype_views import view_as_dtype
 
             return view_as_dtype(input, shape[0])
         raise
-    return call(sh.VIEW, (input,), {"shape": shape})
+    return call(sh.VIEW, (input,), {"shape": asked})  # NOTE [A size as given]
 
 
 def reshape(input, *sizes, shape=None):
@@ -75,13 +76,15 @@ def reshape(input, *sizes, shape=None):
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("reshape", reshape, (input, *sizes),
                                       {} if shape is None else {"shape": shape})
-    shape = infer_shape((shape,) if shape is not None else sizes, input.numel())
+    asked = (shape,) if shape is not None else sizes
+    shape = infer_shape(asked, input.numel())
+    asked = infer_shape(asked, input.numel(), as_given=True)  # NOTE [A size as given]
     # A contiguous tensor is viewed; any other, when it can be, is aliased: the same view
     # under another name, torch's ReshapeAliasBackward0. Under a dispatch mode torch views.
     aliased = not input._data.flags.c_contiguous and not state.dispatch_modes
     row = RESHAPE_ALIAS if aliased else sh.VIEW
     try:
-        return call(row, (input,), {"shape": shape})
+        return call(row, (input,), {"shape": asked})
     except RuntimeError:
         return reshape_copy(input, shape)  # not viewable: copy first
 
@@ -89,11 +92,12 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:732
+# --- book/chapters/16_functions.md:739
 def expand(input, *sizes):
     try:
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES) else sizes
-        return call(sh.EXPAND, (input,), {"size": sh.expanded_size(input, shape)})
+        size = sh.expanded_size(input, shape)  # checked; -1 kept: NOTE [A size as given]
+        return call(sh.EXPAND, (input,), {"size": tuple(shape) if -1 in shape else size})
     except Exception:  # NOTE [Method copies of the arithmetic]
         given = (input, *sizes)
         args = refuse_arguments("expand", given, {})

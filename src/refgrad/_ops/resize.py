@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28a_resize.md:52
+# --- book/chapters/28a_resize.md:56
 """Tensor.resize_ and resize_as_: a new shape, and new memory only when the old is too small."""
 
 import math
@@ -19,7 +19,7 @@ from refgrad._ops.views import all_views
 from refgrad._ops.write_checks import INFERENCE_INPLACE, bump
 from refgrad._size import Size
 from refgrad._tensor import Tensor
-from refgrad.autograd._state import dual_levels, state
+from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.autograd._tangents import tangent_of
 
 REQUIRES_GRAD = "cannot resize variables that require grad"
@@ -33,6 +33,8 @@ def resize_(self, *sizes, size=None, memory_format=None):
     sizes = _read_sizes(sizes, size)
     if self._requires_grad and not state.inference_mode and self._version_counter is not None:
         raise RuntimeError(REQUIRES_GRAD)  # autograd's check: no inference tensor meets it
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [resize_ to a mode]
+        return _to_a_mode(self, sizes, memory_format)
     if any(n < 0 for n in sizes) or math.prod(sizes) > _LARGEST:
         raise RuntimeError(OVERFLOW)
     if dual_levels and not state.inference_mode and _has_tangent(self):
@@ -49,8 +51,24 @@ def resize_(self, *sizes, size=None, memory_format=None):
     bump(self)
     return self
 
+# NOTE [resize_ to a mode]
+# Past autograd's check, resize_ is an op a dispatch mode is handed, as
+# aten.resize_ with the sizes as a list (and a memory_format where given),
+# even when the sizes are the tensor's own; its func resizes, and the call
+# gives back the tensor, whatever the mode answered.
+def _to_a_mode(self, sizes, memory_format):
+    from refgrad.utils._python_dispatch import OpFunc, dispatch
 
-# --- book/chapters/28a_resize.md:113
+    def run(tensor, size, memory_format=None):
+        return resize_(tensor, size, memory_format=memory_format)
+
+    args, kwargs = (self, list(sizes)), {} if memory_format is None else {
+        "memory_format": memory_format}
+    dispatch(OpFunc("resize_", ("self",), ("self",), run, args, kwargs), args, kwargs)
+    return self
+
+
+# --- book/chapters/28a_resize.md:135
 def _read_sizes(sizes: tuple, size) -> tuple:
     if size is not None:
         if sizes:
@@ -73,7 +91,7 @@ def _format_strides(sizes: tuple, memory_format):
     return None if memory_format is None else format_strides(sizes, memory_format)
 
 
-# --- book/chapters/28a_resize.md:145
+# --- book/chapters/28a_resize.md:167
 def _bytes(root):
     """The memory of the array ``root``, which owns it, as flat bytes in memory order."""
     # The owner's elements fill its memory, but not always in C or F order (the result
@@ -109,7 +127,7 @@ def resize_for_out(t, sizes) -> None:
     t._data = _resized(t, tuple(sizes), None)
 
 
-# --- book/chapters/28a_resize.md:205
+# --- book/chapters/28a_resize.md:227
 def _grown(root, nbytes: int):
     """New memory of ``nbytes`` bytes beginning with a copy of ``root``'s."""
     memory = array_module(device_of(root)).empty(nbytes, dtype=np.uint8)
@@ -136,7 +154,7 @@ def _strided(first, shape, strides, writeable: bool):
     return array_module(device_of(first)).lib.stride_tricks.as_strided(first, shape, strides)
 
 
-# --- book/chapters/28a_resize.md:236
+# --- book/chapters/28a_resize.md:258
 def resize_as_(self, the_template, *, memory_format=None):
     return resize_(self, the_template.shape, memory_format=memory_format)
 

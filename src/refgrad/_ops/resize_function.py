@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28a_resize.md:271
+# --- book/chapters/28a_resize.md:293
 """Tensor.resize and resize_as, deprecated: a reshape as a custom Function."""
 
 import warnings

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28a_resize.md:389
+# --- book/chapters/28a_resize.md:411
 """Tensor.set_: another tensor's memory, shape and strides, or an empty storage."""
 
 import numpy as np
@@ -31,7 +31,7 @@ SET_EMPTY = register(Op("set_.empty", "NotImplemented", ("self",), promote=False
                         tangent=no_forward_formula("set_")))
 
 
-# --- book/chapters/28a_resize.md:419
+# --- book/chapters/28a_resize.md:441
 def _array(self, source, storage_offset, size, stride):
     if source is None:
         return np.empty_like(self._data, shape=(0,))

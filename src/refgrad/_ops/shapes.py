@@ -57,14 +57,25 @@ VIEW = register(Op(
     backward=lambda g, shape, self_sym_sizes: (g.reshape(self_sym_sizes),),
     keeps=("self_sym_sizes",), view=True, hides=("shape",),
 ))
+# NOTE [A size as given]
+# view's and expand's rows keep a -1 as the caller gave it, for a dispatch mode
+# sees the size as given (x.view(-1) is aten.view with [-1]). NumPy's reshape
+# reads the -1 itself; expand's forward puts back the input's own size there.
+def _expand_forward(a, size):
+    if -1 in size:
+        lead = len(size) - a.ndim
+        size = tuple(a.shape[d - lead] if n == -1 else n for d, n in enumerate(size))
+    return expanded(a, size)
+
+
 EXPAND = register(Op(
-    "expand", "ExpandBackward0", ("self",), forward=lambda a, size: expanded(a, size),
+    "expand", "ExpandBackward0", ("self",), forward=_expand_forward,
     backward=lambda g, size, self_sym_sizes: (sum_to(g, self_sym_sizes),),
     keeps=("self_sym_sizes",), view=True, hides=("size",),
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:281
+# --- book/chapters/15_sums_and_shapes.md:293
 OVERFLOW = "numel: integer multiplication overflow"
 
 
@@ -106,7 +117,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:342
+# --- book/chapters/15_sums_and_shapes.md:354
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:
@@ -137,7 +148,7 @@ def leading_strides(sizes, step) -> tuple:
     return tuple(strides[::-1])
 
 
-# --- book/chapters/15_sums_and_shapes.md:410
+# --- book/chapters/15_sums_and_shapes.md:422
 # NOTE [Unsqueeze keeps every stride]
 # torch's new stride is the size times the stride of the dimension it goes
 # before (1 at the end), and the old strides stay. NumPy counts an empty
@@ -251,7 +262,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:570
+# --- book/chapters/15_sums_and_shapes.md:582
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 

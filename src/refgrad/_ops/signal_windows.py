@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._ops.window_arguments import refuse_gaps
 from refgrad.autograd._state import state, switched_on
 
 _C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
@@ -32,7 +33,7 @@ def _checked(name, window_length, dtype):
     return dtype
 
 
-# --- book/chapters/16y_torch_namespace.md:865
+# --- book/chapters/16y_torch_namespace.md:866
 class _Steps:
     """Elementwise steps in a window's dtype, each computed as torch's CPU kernel does."""
 
@@ -96,7 +97,7 @@ def _to_a_mode(name, window, window_length, values, defaults, requires_grad, **g
     return to_a_mode(f"{name}.{overload}", window, args, options(**given), requires_grad)
 
 
-# --- book/chapters/16y_torch_namespace.md:936
+# --- book/chapters/16y_torch_namespace.md:937
 def _cosine(alpha, beta):
     def shape(s, n):
         angles = s.times(s.values, 2 * math.pi / (n - 1))
@@ -107,6 +108,9 @@ def _cosine(alpha, beta):
 
 def hamming_window(window_length, periodic=_UNSET, alpha=_UNSET, beta=_UNSET, *, dtype=None,
                    layout=None, device=None, pin_memory=False, requires_grad=False):
+    refuse_gaps("hamming_window", window_length, {"periodic": periodic, "alpha": alpha,
+                                                  "beta": beta}, _UNSET, dtype=dtype,
+                layout=layout, device=device, pin_memory=pin_memory, requires_grad=requires_grad)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A window's overload]
         return _to_a_mode("hamming_window", hamming_window, window_length,
                           (periodic, alpha, beta), (True, 0.54, 0.46), requires_grad,
@@ -127,7 +131,7 @@ def hann_window(window_length, periodic=_UNSET, *, dtype=None, layout=None, devi
                  _cosine(0.5, 0.5))
 
 
-# --- book/chapters/16y_torch_namespace.md:968
+# --- book/chapters/16y_torch_namespace.md:972
 def _triangle(s, n):
     values = s.times(s.values, 2.0 / (n - 1))
     half = ((n - 1) >> 1) + 1
@@ -164,9 +168,12 @@ def blackman_window(window_length, periodic=_UNSET, *, dtype=None, layout=None, 
                  _blackman)
 
 
-# --- book/chapters/16y_torch_namespace.md:1006
+# --- book/chapters/16y_torch_namespace.md:1010
 def kaiser_window(window_length, periodic=_UNSET, beta=_UNSET, *, dtype=None, layout=None,
                   device=None, pin_memory=False, requires_grad=False):
+    refuse_gaps("kaiser_window", window_length, {"periodic": periodic, "beta": beta}, _UNSET,
+                dtype=dtype, layout=layout, device=device, pin_memory=pin_memory,
+                requires_grad=requires_grad)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A window's overload]
         return _to_a_mode("kaiser_window", kaiser_window, window_length, (periodic, beta),
                           (True, 12.0), requires_grad, dtype=dtype, layout=layout,

@@ -28,10 +28,11 @@ from refgrad._ops.functions import check_broadcast
 from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
+from refgrad.utils._mode_arguments import asked_options, copy_options, name_options
 from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, seen_by_a_mode
 
 
-# --- book/chapters/16_functions.md:361
+# --- book/chapters/16_functions.md:362
 # NOTE [Named as torch names them]
 # Python words an argument error with the function's qualified name:
 # "sin() takes 1 positional argument but 2 were given". A function made in a
@@ -77,7 +78,7 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:447
+# --- book/chapters/16_functions.md:448
 def _binary(row):
     def function(input, other):
         try:
@@ -99,7 +100,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:799
+# --- book/chapters/16_functions.md:807
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
@@ -107,7 +108,9 @@ _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None,
 
 
 def to(input, *args, **kwargs):
+    named = None
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        named = asked_options()  # NOTE [The options a copy names]
         tensors = (input, *(a for a in args if isinstance(a, Tensor)))
         if composite_whole(tensors):  # NOTE [Composite ops below autograd]
             return dispatch_composite("to", to, (input, *args), kwargs)
@@ -117,6 +120,8 @@ def to(input, *args, **kwargs):
         copy, memory_format = False, None
     else:
         device, dtype, copy, memory_format = read_to(args, kwargs)
+    if named is not None:
+        named = copy_options(named, device, dtype)
     dtype = dtype or input.dtype
     device = Device(device) if device is not None else input.device
     if device.type == "cuda" and device.index is None:
@@ -130,6 +135,8 @@ def to(input, *args, **kwargs):
     strides = copy_strides(input, memory_format)
     params = {"dtype": dtype, "device": device, "self_dtype": input.dtype,
               "self_device": input.device}
+    if named:
+        name_options(named)
     if input._requires_grad and not differentiable(dtype):  # NOTE [Copies no gradient reaches]
         out = relaid(untracked(call, ar.TO_COPY, (input,), params), strides)
     else:
@@ -185,7 +192,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:944
+# --- book/chapters/16_functions.md:958
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

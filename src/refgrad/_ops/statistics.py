@@ -324,6 +324,9 @@ def _softmax_function(row, kernel):
             raise TypeError(f"{row.name}(): argument 'dim' (position 2) must be int, not "
                             f"{c_type_name(type(dim))}")
         if dtype is not None:
+            from refgrad.utils._mode_arguments import ask_options
+
+            ask_options("layout", "device")  # NOTE [The options a copy names]
             input = input.to(dtype)
         wrapped = wrap_dim(dim, input.ndim)  # a 0-d input takes 0 and -1, as torch's
         last = input.ndim == 0 or wrapped == input.ndim - 1

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29c_factories_under_modes.md:81
+# --- book/chapters/29c_factories_under_modes.md:82
 """Factories handed to a dispatch mode whole, as torch's aten factories reach one."""
 
 from refgrad._tensor import Tensor, check_requires_grad
@@ -26,12 +26,12 @@ def to_a_mode(name: str, factory, args: tuple, kwargs: dict, requires_grad=False
 
 
 def options(generator=None, dtype=None, layout=None, device=None, pin_memory=False,
-            memory_format=None, *, device_named=True) -> dict:
+            memory_format=None, *, device_named=True, generator_named=False) -> dict:
     """The keywords torch's mode sees, in its order: those given, the device, pin_memory."""
     from refgrad._default_device import DEFAULT
     from refgrad._device import device as as_device
 
-    named = {} if generator is None else {"generator": generator}
+    named = {} if generator is None and not generator_named else {"generator": generator}
     if dtype is not None:
         named["dtype"] = dtype
     if layout is not None:
@@ -44,7 +44,7 @@ def options(generator=None, dtype=None, layout=None, device=None, pin_memory=Fal
     return named
 
 
-# --- book/chapters/29c_factories_under_modes.md:126
+# --- book/chapters/29c_factories_under_modes.md:127
 def lift_fresh(made: Tensor):
     """``aten.lift_fresh``: the tensor torch.tensor made, handed to the modes in turn."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):
@@ -69,26 +69,30 @@ def like_to_a_mode(name, factory, tensor, extra, requires_grad, **given):
 
 
 # NOTE [arange's step]
-# A step of 1, given or not, makes arange.start here; torch's arange.start_step
-# for a step given as 1 is the one overload this leaves unmatched.
+# arange's step is None where the call gave none: arange(1, 5) is arange.start,
+# and a step given, even 1, makes arange.start_step, whose step of 1 goes
+# unshown as its default: arange(1, 5, 1) hands over (1, 5), as torch's does.
 def arange_to_a_mode(factory, bounds, requires_grad, **given):
     start, end, step = bounds
     if end is None or start is None:  # arange(5), arange(end=5)
         name, args = "arange.default", (end if start is None else start,)
-    elif type(step) is int and step == 1:  # the default, or 1 given: NOTE [arange's step]
+    elif step is None:  # no step given: NOTE [arange's step]
         name, args = "arange.start", (start, end)
+    elif type(step) is int and step == 1:
+        name, args = "arange.start_step", (start, end)
     else:
         name, args = "arange.start_step", (start, end, step)
     return to_a_mode(name, factory, args, options(**given), requires_grad)
 
 
-# --- book/chapters/29c_factories_under_modes.md:222
+# --- book/chapters/29c_factories_under_modes.md:229
 # NOTE [out= to a mode]
 # The factory is called under _Asking, a mode that keeps the op it is handed
 # and answers None, so that it hands over torch's binding of the call and
 # makes nothing; its overload becomes the out= one (ones.default: ones.out,
-# arange.start: arange.start_out). The func runs the out= call again, which
-# hands it to the next mode down or, with none left, writes into out.
+# arange.start and arange.start_step: arange.start_out). The func runs the
+# out= call again, which hands it to the next mode down or, with none left,
+# writes into out.
 class _Asking(TorchDispatchMode):
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         self.asked = (func, args, kwargs or {})
@@ -99,7 +103,8 @@ def out_to_a_mode(call, factory, args, kwargs, out):
     with _Asking() as asking:
         factory(*args, **kwargs)
     func, bound, named = asking.asked
-    overload = "out" if func._overloadname == "default" else func._overloadname + "_out"
+    given = func._overloadname  # arange's start and start_step share start_out
+    overload = {"default": "out", "start_step": "start_out"}.get(given, given + "_out")
     options = {"generator": named["generator"]} if "generator" in named else {}
     options["out"] = out
 

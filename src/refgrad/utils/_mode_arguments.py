@@ -2,10 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29d_mode_arguments.md:39
+# --- book/chapters/29d_mode_arguments.md:44
 """The arguments a mode is handed for a row, as torch's schema binds them."""
 
 import ast
+
+from refgrad._tensor_values import strided
+from refgrad.autograd._state import state, switched_on
 
 SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before keywords;
     # after the *, "!" marks an option the row does not take, "?" one it takes only if given
@@ -42,6 +45,19 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "topk": "self, k, dim=-1, largest=True, sorted=True",
     "gelu": "self, *, approximate='none'", "leaky_relu": "self, negative_slope=0.01",
     "addmm": "self, mat1, mat2, *, beta=1, alpha=1",
+    "index_add": "self, dim, index, source, *, alpha=1", "index_copy": "self, dim, index, source",
+    "index_fill": "self, dim, index, value", "index_fill_tensor": "self, dim, index, value",
+    "masked_scatter": "self, mask, source", "scatter_add": "self, dim, index, src",
+    "scatter_reduce": "self, dim, index, src, reduce, *, include_self=True",
+    "cumprod": "self, dim, *, dtype=None", "mse_loss": "self, target, reduction=1",
+    "nll_loss": "self, target, weight, reduction, ignore_index",
+    "native_layer_norm": "input, normalized_shape, weight, bias, eps",
+    "embedding": "weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False",
+    "convolution": "input, weight, bias, stride, padding, dilation, transposed, output_padding,"
+                   " groups",
+    "rrelu_with_noise": "self, noise, lower=0.125, upper=0.3333333333333333, training=False",
+    "sort.default": "self, dim=-1, descending=False",
+    "sort.stable": "self, *, stable, dim=-1, descending=False",
     # a row whose overloads name their arguments apart, by "row.overload"
     "any.default": "self", "any.dim": "self, dim:dims, keepdim=False",
     "any.dims": "self, dim:dims=None, keepdim=False",
@@ -57,7 +73,7 @@ def schema_name(row: str, overload: str) -> str:
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:104
+# --- book/chapters/29d_mode_arguments.md:125
 REQUIRED = object()
 _READ: dict = {}
 
@@ -83,7 +99,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:143
+# --- book/chapters/29d_mode_arguments.md:166
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -91,11 +107,16 @@ def _schema(row: str) -> list:
 # tensors_args_sizes) are worked out again from the arguments (_DERIVED).
 def bound(row, inputs, args, params) -> tuple:
     values = dict(zip(inputs, args), **params)
-    if row == "_to_copy" and values.get("device") == values.get("self_device"):
-        values["device"] = None  # not moved: no device, as torch's .to(dtype) shows none
+    if row == "_to_copy":  # NOTE [The options a copy names]
+        options, _NAMED["named"] = _NAMED["named"], ()
+        if "layout" in options:
+            values["layout"] = strided
+        if "device" not in options and values.get("device") == values.get("self_device"):
+            values["device"] = None  # not named, and not moved: no device
     positional, named = [], {}
     for name, row_name, default, keyword in _schema(row):
-        value = default if row_name is None else values.get(row_name, default)
+        value = (values.get(name, default) if keyword else default) if row_name is None else (
+            values.get(row_name, default))
         value = list(value) if isinstance(value, tuple) else value
         if row_name is None and not keyword:  # a value of torch's own, always shown
             default = REQUIRED
@@ -124,7 +145,8 @@ def unbound(row, inputs, given, named) -> tuple:
     return tuple(params.pop(name) for name in inputs), params
 
 
-_INTS = frozenset(("dim", "shape", "size", "dims", "repeats", "shifts"))  # rows take tuples
+_INTS = frozenset(("dim", "shape", "size", "dims", "repeats", "shifts", "normalized_shape",
+                   "stride", "padding", "dilation", "output_padding"))  # rows take tuples
 
 
 def _cat_sizes(params) -> dict:
@@ -142,6 +164,14 @@ def _cat_sizes(params) -> dict:
                                         for t, out in zip(tensors, left_out))}
 
 
+def _nll_total(params) -> dict:
+    """nll_loss_forward's second output, the counted targets' weight, which its node keeps."""
+    from refgrad._ops.nll_loss import _total_weight
+
+    return {"total_weight": _total_weight(params["self"], params["target"], params["weight"],
+                                          params["reduction"], params["ignore_index"])}
+
+
 _DERIVED = {  # the row's own keywords, worked out from the arguments torch's mode has
     "_to_copy": lambda p: {"self_dtype": p["self"].dtype, "self_device": p["self"].device,
                            "device": p.get("device") or p["self"].device,
@@ -152,6 +182,13 @@ _DERIVED = {  # the row's own keywords, worked out from the arguments torch's mo
     "sum": lambda p: {} if p.get("dtype") is None else {"self_dtype": p["self"].dtype},
     "mean": lambda p: {} if p.get("dtype") is None else {"self_dtype": p["self"].dtype},
     "cumsum": lambda p: {"self_dtype": p["self"].dtype},
+    "cumprod": lambda p: {"self_dtype": p["self"].dtype},
+    "index_add": lambda p: {"source_dim": p["source"].ndim},
+    "index_copy": lambda p: {"source_dim": p["source"].ndim},
+    "embedding": lambda p: {"weight_sym_argsize_0": p["weight"].shape[0]},
+    "convolution": lambda p: {"bias_sym_sizes_opt": (0,) if p["bias"] is None else tuple(
+        p["bias"].shape)},
+    "nll_loss": _nll_total,
     "any.default": lambda p: {"dims": None, "keepdim": False},
     "all.default": lambda p: {"dims": None, "keepdim": False},
 }
@@ -163,3 +200,33 @@ def _is_default(value, default) -> bool:
     if isinstance(default, tuple):
         return isinstance(value, list) and value == list(default)
     return value is default or type(value) is type(default) and value == default
+
+
+# --- book/chapters/29d_mode_arguments.md:279
+# NOTE [The options a copy names]
+# Two slots, each read once: "asked", which ask_options() fills just before a
+# caller's to() and to() empties, and "named", which to() fills just before
+# its _to_copy and bound() empties. Both are filled only under a mode.
+_NAMED = {"asked": (), "named": ()}
+
+
+def ask_options(*names) -> None:
+    """Have the next ``to`` name ``names`` ("layout", "device") to a mode."""
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        _NAMED["asked"] = names
+
+
+def asked_options() -> tuple:
+    asked, _NAMED["asked"] = _NAMED["asked"], ()
+    return asked
+
+
+def copy_options(asked, device, dtype) -> tuple:
+    """What a ``to`` given ``device`` and ``dtype`` (None where not given) names."""
+    if asked:
+        return asked
+    return ("device",) if device is not None else ("layout", "device") if dtype is None else ()
+
+
+def name_options(names) -> None:
+    _NAMED["named"] = names

@@ -95,7 +95,7 @@ def by_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
     return name, _chosen(name, args, kwargs)
 
 
-# --- book/chapters/29a_op_names.md:164
+# --- book/chapters/29a_op_names.md:166
 def _chosen(name, args, kwargs) -> str:
     if name in THIRD:
         value = _operand(args, kwargs, 3 if name == "index_fill_" else 2, THIRD[name])
@@ -111,6 +111,8 @@ def _chosen(name, args, kwargs) -> str:
         return "decimals" if kwargs.get("decimals") is not None or len(args) > 1 else "default"
     if name == "count_nonzero":
         return "dim_IntList" if len(args) > 1 and isinstance(args[1], list) else "default"
+    if name == "sort":  # stable given, or not: NOTE [stable, given or not]
+        return "stable" if "stable" in kwargs else "default"
     if name in ("all", "any"):
         dims = kwargs.get("dims")
         # an int for one dimension given alone: NOTE [One dimension or several]
