@@ -60,3 +60,20 @@ def test_a_flipped_one_element_leaf_copies_its_zero_strided_gradient():
     x = torch.ones(1, dtype=torch.float64, requires_grad=True)
     x.flip(0).sum().backward()
     assert (x.grad.stride(), x.grad._version) == ((1,), 1)
+
+
+@pytest.mark.parametrize("reduce, node", [
+    (lambda x: x.prod(dtype=torch.float64), "ProdBackward0"),
+    (lambda x: x.prod(1, dtype=torch.float64), "ProdBackward1"),
+    (lambda x: x.sum(dtype=torch.float64), "SumBackward0"),
+    (lambda x: x.sum(1, dtype=torch.float64), "SumBackward1"),
+])
+def test_a_reduction_in_another_dtype_is_one_node_and_its_gradient_a_fresh_cast(reduce, node):
+    x = (torch.arange(6.0).reshape(2, 3) * 0.3 + 0.5).requires_grad_()
+    y = reduce(x)
+    assert y.dtype == torch.float64
+    assert unique_preorder(y.grad_fn) == [node, "AccumulateGrad"]
+    (g,) = torch.autograd.grad(y.sum(), x, retain_graph=True)
+    assert g.dtype == torch.float32 and g.stride() == (3, 1)
+    y.sum().backward()
+    assert x.grad._version == 0  # taken over: the cast is a fresh tensor

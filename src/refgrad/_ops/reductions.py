@@ -31,15 +31,14 @@ def _sum_dim_forward(a, dim, keepdim, dtype=None, self_dtype=None):
     return row_major_result(out)  # NOTE [Results written row-major]
 
 
+# Summed in another dtype, the gradient goes back to the input's dtype in the engine,
+# which casts what a node hands on to the dtype its input had, after the expand, as
+# torch's does: a fresh row-major gradient, not a cast number expanded.
 def _sum_backward(g, self_sym_sizes, dtype=None, self_dtype=None):
-    if self_dtype is not None:  # summed in another dtype: the gradient goes back to the input's
-        g = g.to(self_dtype)
     return (expand_gradient(g, self_sym_sizes),)  # NOTE [A gradient's view made directly]
 
 
 def _sum_dim_backward(g, dim, keepdim, self_sym_sizes, dtype=None, self_dtype=None):
-    if self_dtype is not None:
-        g = g.to(self_dtype)
     if not keepdim and self_sym_sizes:
         dim = range(len(self_sym_sizes)) if dim is None else dim  # None: every dimension
         for d in sorted(d % len(self_sym_sizes) for d in dim):
@@ -57,7 +56,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:129
+# --- book/chapters/15_sums_and_shapes.md:128
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 

@@ -133,7 +133,9 @@ MIN_DIM = register(Op(
 
 
 # --- book/chapters/16b_reductions.md:216
-def _prod_grad(g, self, result, dim=None, keepdim=False):
+def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
+    if dtype is not None and self.dtype is not g.dtype:  # multiplied in the dtype asked for:
+        self = self.to(g.dtype)  # the factors too, as torch's formula converts them
     if self.ndim == 0:  # torch passes a 0-d input its gradient as it is, dim or not
         return (g,)
     axes = None if dim is None else dim % (self.ndim or 1)
@@ -163,8 +165,10 @@ def _others_product_grad(g, self, d):
 
 
 @in_float32  # torch multiplies float16 in float32
-def _prod_forward(a, dim=None, keepdim=False):
-    kind = np.int64 if a.dtype.kind in "biu" else a.dtype
+def _prod_forward(a, dim=None, keepdim=False, dtype=None):
+    if dtype is not None:  # converted first, then multiplied in that dtype
+        a = a.astype(dtype.numpy)
+    kind = np.int64 if a.dtype.kind in "biu" and dtype is None else a.dtype
     axes = None if dim is None else dim % (a.ndim or 1)
     out = np.prod(a, axis=axes if a.ndim else None, keepdims=keepdim, dtype=kind)
     return row_major_result(out)  # NOTE [Results written row-major]
@@ -172,15 +176,15 @@ def _prod_forward(a, dim=None, keepdim=False):
 
 PROD = register(Op(
     "prod", "ProdBackward0", ("self",), forward=_prod_forward, backward=_prod_grad,
-    saves=(("self", ("self",)), ("result", ("self",))),
+    saves=(("self", ("self",)), ("result", ("self",))), hides=("dtype",),
 ))
 PROD_DIM = register(Op(
     "prod_dim", "ProdBackward1", ("self",), forward=_prod_forward, backward=_prod_grad,
-    saves=(("self", ("self",)), ("result", ("self",))),
+    saves=(("self", ("self",)), ("result", ("self",))), hides=("dtype",),
 ))
 
 
-# --- book/chapters/16b_reductions.md:285
+# --- book/chapters/16b_reductions.md:289
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -203,7 +207,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:326
+# --- book/chapters/16b_reductions.md:330
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -223,7 +227,7 @@ def _softmax(a, dim):
     return row_major_result(e / total)
 
 
-# --- book/chapters/16b_reductions.md:348
+# --- book/chapters/16b_reductions.md:352
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -241,7 +245,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:550
+# --- book/chapters/16b_reductions.md:554
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -272,14 +276,14 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     if dim is not None:
         dim_tuple(dim, input.ndim)
     check_grad_dtype(input, dtype)
-    if dtype is not None:
-        input = input.to(dtype)
-    out = _call(PROD, input) if dim is None else _call(PROD_DIM, input, dim=dim, keepdim=keepdim)
-    # an integer product is counted in int64, but a dtype= asked for is the result's
-    return out if dtype is None or out.dtype == dtype else out.to(dtype)
+    # a dtype= asked for is the row's: one node, ProdBackward0 or 1, as torch records
+    params = {} if dtype is None else {"dtype": dtype}
+    if dim is None:
+        return _call(PROD, input, **params)
+    return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:594
+# --- book/chapters/16b_reductions.md:598
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -316,7 +320,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:632
+# --- book/chapters/16b_reductions.md:636
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
