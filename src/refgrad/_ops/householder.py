@@ -17,8 +17,8 @@ _SAID = "torch.linalg.householder_product: "
 
 def _householder_product(a, tau):
     m, n = a.shape[-2:]
-    q = np.zeros(a.shape, dtype=a.dtype, like=a)
-    q[..., np.arange(n), np.arange(n)] = 1
+    eye = np.eye(m, n, dtype=a.dtype, like=a)
+    q = np.copy(np.broadcast_to(eye, a.shape))  # NOTE [Arrays on the device too]
     for i in reversed(range(tau.shape[-1])):
         v = a[..., i:, i:i + 1].copy()  # NOTE [Arrays on the device too]
         v[..., 0, :] = 1
