@@ -162,3 +162,16 @@ def test_out_refusals():
     with pytest.raises(RuntimeError, match=r"^linalg_householder_product\(\): functions with "
                        "out=\\.\\.\\. arguments don't support automatic differentiation"):
         torch.orgqr(a.requires_grad_(), tau, out=torch.empty(0, dtype=torch.float64))
+
+
+def test_orgqr_keeps_its_own_argument_names():
+    a, tau = _case((4, 3), 3)
+    expected = _reference(a, tau)
+    for found in (torch.orgqr(input=a, input2=tau), a.orgqr(input2=tau),
+                  torch.linalg.householder_product(input=a, tau=tau)):
+        np.testing.assert_allclose(np.asarray(found.tolist()), expected, rtol=1e-12)
+    with pytest.raises(TypeError, match=r"^orgqr\(\): argument 'out' must be Tensor, not int$"):
+        torch.orgqr(a, tau, out=1)
+    with pytest.raises(TypeError, match=r"^linalg_householder_product\(\): argument 'out' must "
+                       "be Tensor, not int$"):
+        torch.linalg.householder_product(a, tau, out=1)

@@ -422,7 +422,7 @@ from refgrad._ops.solver_methods import torch_lu as lu
 from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 
 
-# --- book/chapters/16ra_householder.md:226
+# --- book/chapters/16ra_householder.md:236
 from refgrad._ops.householder_methods import orgqr  # noqa: F401
 
 

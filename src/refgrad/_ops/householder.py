@@ -102,3 +102,8 @@ def householder_product(input, tau):
     if input.dtype.name not in ("float32", "float64", "complex64", "complex128"):
         raise NotImplementedError(f"\"orgqr_cpu\" not implemented for '{LEGACY[input.dtype]}'")
     return call(HOUSEHOLDER_PRODUCT, (input, tau), {})
+
+
+def orgqr(input, input2):
+    """torch.orgqr, whose second argument keeps LAPACK's unnamed ``input2``."""
+    return householder_product(input, input2)

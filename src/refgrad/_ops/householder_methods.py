@@ -2,14 +2,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ra_householder.md:179
+# --- book/chapters/16ra_householder.md:185
 """The functions of chapter "Products of Householder reflectors", with out=, and the method."""
 
 from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
 from refgrad._ops.householder import householder_product as _product
+from refgrad._ops.householder import orgqr as _orgqr
 from refgrad._ops.out_arguments import with_out
 from refgrad._ops.out_dtype_rules import CASTS
+from refgrad._ops.out_rules import KERNELS
 from refgrad._ops.singular_values import column_major
 from refgrad._tensor import Tensor
 
@@ -18,13 +20,14 @@ _ORGQR = "orgqr(Tensor input, Tensor input2)"
 CASTS[_NAME] = (RuntimeError, "torch.linalg.householder_product: Expected result to be safely "
                               "castable from {result} dtype, but got result with dtype {out}",
                 "unsafe")
+KERNELS["orgqr"] = _NAME  # orgqr's out= takes householder_product's checks, in its words
 
 
 # NOTE [An empty out laid out by columns]
 # torch resizes an out that held no element to the result's layout, by
 # columns, but one that held some by rows, as a plain resize does.
 def _with_out(function, name):
-    wrapped = with_out(function, _NAME)
+    wrapped = with_out(function, name)
 
     def wrapper(*args, out=None, **kwargs):
         was_empty = isinstance(out, Tensor) and out._data.size == 0
@@ -38,6 +41,7 @@ def _with_out(function, name):
 
 
 householder_product = _with_out(function_form(_product, Arguments(
-    "linalg_householder_product(Tensor input, Tensor tau)")), "householder_product")
-orgqr = _with_out(function_form(_product, Arguments(_ORGQR)), "orgqr")
-Tensor.orgqr = method_form(_product, Arguments(_ORGQR, method=True))
+    "linalg_householder_product(Tensor input, Tensor tau)")), _NAME)
+householder_product.__name__ = "householder_product"
+orgqr = _with_out(function_form(_orgqr, Arguments(_ORGQR)), "orgqr")
+Tensor.orgqr = method_form(_orgqr, Arguments(_ORGQR, method=True))
