@@ -249,6 +249,12 @@ RECIPES.update({
                                ("small",), _one_of("upper", False, True), shapes=_SQUARE),
 })
 
+# Reflectors scaled so that no tau_i ||v_i||² comes near 1, where a reflector is singular.
+RECIPES["linalg_householder_product"] = Recipe(
+    lambda a, tau: torch.linalg.householder_product(a, tau * 0.25), ("small", "small"),
+    shapes=st.sampled_from([[(1, 1), (1,)], [(2, 2), (2,)], [(3, 2), (2,)], [(3, 2), (1,)],
+                            [(3, 3), (3,)], [(2, 3, 2), (2, 2)], [(2, 1, 3, 1), (2, 1, 1)]]))
+
 
 def _pick(*choices):
     return lambda shapes: st.sampled_from(choices)

@@ -489,6 +489,8 @@ TORCH_CALLS.update({  # the unpools, the fractional max pools and native_dropout
     "_ctc_loss": lambda a, targets, **p: F.ctc_loss(  # targets may be refgrad's
         a.log_softmax(2), torch.tensor(targets.tolist()), **p, reduction="none"),
 })
+TORCH_CALLS["linalg_householder_product"] = (  # chapter 16ra
+    lambda a, tau: torch.linalg.householder_product(a, tau * 0.25))
 
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
@@ -657,6 +659,9 @@ TANGENTS_THROUGH_A_CONSTANT_LU = {"linalg_det", "linalg_slogdet", "linalg_solve_
 TANGENTS_THROUGH_A_CONSTANT_LU |= {"native_batch_norm", "native_group_norm"}  # statistics
 # The gradient rows take the statistics as constants, as torch's do (chapter 16sa).
 TANGENTS_THROUGH_A_CONSTANT_LU |= {"native_layer_norm_backward", "native_batch_norm_backward"}
+# torch's tangent of householder_product is right, but differentiated it is not: for a 1x1
+# input the product is 1 - tau, whose tangent -dtau does not depend on tau (chapter 16ra).
+TANGENTS_THROUGH_A_CONSTANT_LU |= {"linalg_householder_product"}
 
 
 def _reverse_over_reverse(lib, call, primals, tangents, params, weights):
@@ -808,3 +813,12 @@ def test_both_refuse_the_wrongly_sized_tangent_of_the_norm_over_every_dimension(
             lone = fw.make_dual(lib.tensor(-2.0, dtype=lib.float64),
                                 lib.tensor(0.5, dtype=lib.float64))
             assert fw.unpack_dual(lib.norm_except_dim(lone, 3, -1)).tangent.item() == -0.5
+
+
+def test_torch_still_differentiates_householder_product_tangents_wrongly():
+    a, tau, t_a, t_tau = (torch.tensor(v, dtype=torch.float64)
+                          for v in ([[0.3]], [0.5], [[0.2]], [1.0]))
+    weight = torch.tensor([[1.0]], dtype=torch.float64)
+    args = (torch, torch.linalg.householder_product, [a, tau], [t_a, t_tau], {}, [weight])
+    assert _tangent_gradients(*args)[1][0] != 0
+    assert _reverse_over_reverse(*args)[1][0] == 0

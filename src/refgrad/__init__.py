@@ -422,6 +422,10 @@ from refgrad._ops.solver_methods import torch_lu as lu
 from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 
 
+# --- book/chapters/16ra_householder.md:236
+from refgrad._ops.householder_methods import orgqr  # noqa: F401
+
+
 # --- book/chapters/16s_normalization.md:884
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import torch_group_norm as group_norm

@@ -40,6 +40,10 @@ from refgrad._ops.solver_methods import tensorinv, tensorsolve  # noqa: F401
 from refgrad._ops.solver_methods import lstsq  # noqa: F401
 
 
+# --- book/chapters/16ra_householder.md:231
+from refgrad._ops.householder_methods import householder_product  # noqa: F401
+
+
 # --- book/chapters/26_inplace.md:3853
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_linalg import (
