@@ -135,7 +135,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1490
+# --- book/chapters/16_functions.md:1494
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -146,19 +146,19 @@ from refgrad._ops.sums_and_stacks import cumsum, stack, sum, unbind
 from refgrad._ops.reshaping import expand, reshape, squeeze, unsqueeze, view
 
 
-# --- book/chapters/16a_pointwise.md:587
+# --- book/chapters/16a_pointwise.md:595
 from refgrad._ops.clamps import clamp, clamp_max, clamp_min, clip
 from refgrad._ops.pointwise import (
     abs, maximum, minimum, relu, rsqrt, sigmoid, sign, sqrt, tan, tanh,
 )
 
 
-# --- book/chapters/16b_reductions.md:657
+# --- book/chapters/16b_reductions.md:656
 from refgrad import return_types
 from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
 
 
-# --- book/chapters/16b_reductions.md:1297
+# --- book/chapters/16b_reductions.md:1296
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -168,7 +168,7 @@ from refgrad._ops.variances import std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:1121
+# --- book/chapters/16d_indexing.md:1125
 from refgrad._ops.indexing import index_put
 from refgrad._ops.slicing import narrow, select
 from refgrad._ops.shaping import (
@@ -176,7 +176,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:1698
+# --- book/chapters/16d_indexing.md:1703
 from refgrad._ops.gathering import gather, index_select
 from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -203,11 +203,11 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:631
+# --- book/chapters/16g_moves_and_fused.md:632
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:929
+# --- book/chapters/16g_moves_and_fused.md:930
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero

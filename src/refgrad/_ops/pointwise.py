@@ -148,7 +148,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:413
+# --- book/chapters/16a_pointwise.md:421
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -174,7 +174,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:554
+# --- book/chapters/16a_pointwise.md:562
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone
