@@ -43,6 +43,37 @@ STEPS = [  # (function, what a mode sees in its backward, after the seed)
     (lambda x: x.topk(2).values, ["new_zeros", "scatter.src", "detach"]),
     (lambda x: x.gather(1, torch.tensor([[0], [2]])), ["new_zeros", "scatter_add", "detach"]),
     (lambda x: x[torch.tensor([0, 1, 1])], ["new_zeros", "index_put", "detach"]),
+    (lambda x: x.index_select(1, torch.tensor([0, 2])), ["new_zeros", "index_add", "detach"]),
+    (lambda x: x.cummax(1).values, ["zeros", "scatter_add", "detach"]),
+    # operands worked out right first, as C++ evaluates them
+    (torch.rsqrt, ["detach", "pow.Tensor_Scalar", "mul.Scalar", "mul.Tensor", "detach"]),
+    (lambda x: x.var(), ["mean", "sub.Tensor", "mul.Scalar", "mul.Tensor", "detach"]),
+    (lambda x: x.std(),
+     ["detach", "mul.Scalar", "div.Tensor", "eq.Scalar", "masked_fill_.Scalar", "mean",
+      "sub.Tensor", "mul.Scalar", "mul.Tensor", "detach"]),
+    (torch.reciprocal, ["detach", "mul.Tensor", "neg", "mul.Tensor", "detach"]),
+    (lambda x: x / (x + 1),
+     ["div.Tensor", "div.Tensor", "neg", "mul.Tensor", "div.Tensor", "add.Tensor", "detach"]),
+    (torch.sinc,
+     ["mul.Scalar", "mul.Tensor", "mul.Scalar", "sin", "cos", "mul.Tensor", "sub.Tensor",
+      "div.Tensor", "mul.Tensor", "scalar_tensor", "eq.Scalar", "where.self", "detach"]),
+    (lambda x: x.logcumsumexp(1),
+     ["detach", "scalar_tensor", "abs", "log", "gt.Scalar", "where.self", "lt.Scalar",
+      "where.self", "sub.Tensor", "flip", "logcumsumexp", "flip", "add.Tensor", "exp",
+      "sub.Tensor", "flip", "logcumsumexp", "flip", "add.Tensor", "exp", "sub.Tensor",
+      "detach"]),
+    (lambda x: torch.linalg.svd(x, full_matrices=False)[0],
+     ["detach", "detach", "detach", "transpose.int", "mm", "transpose.int", "sub.Tensor",
+      "mul.Tensor", "unsqueeze", "unsqueeze", "sub.Tensor", "diagonal", "fill_.Scalar",
+      "unsqueeze", "div.Tensor", "mul.Tensor", "mm", "mm", "detach"]),
+    (lambda x: torch.linalg.svd(x, full_matrices=False)[2],
+     ["detach", "detach", "detach", "transpose.int", "mm", "transpose.int", "sub.Tensor",
+      "mul.Tensor", "unsqueeze", "unsqueeze", "sub.Tensor", "diagonal", "fill_.Scalar",
+      "div.Tensor", "unsqueeze", "mul.Tensor", "mm", "unsqueeze", "div.Tensor", "transpose.int",
+      "mm", "mm", "add.Tensor", "sub.Tensor", "mm", "detach"]),
+    (lambda x: torch.linalg.eigvalsh(x[:, :2] @ x[:, :2].mT),
+     ["detach", "detach", "transpose.int", "unsqueeze", "mul.Tensor", "mm", "t", "mm", "t",
+      "mm", "transpose.int", "slice_backward", "slice_backward", "add.Tensor", "detach"]),
 ]
 
 
@@ -104,6 +135,10 @@ LAYOUTS = [  # gradients whose steps a mode changes, checked with and without on
     lambda x: x.clamp(min=0.6), lambda x: torch.where(x > 0.7, x, 0.0),
     lambda x: x.max(1).values, lambda x: x.sort(0).values, lambda x: x.topk(1, 0).values,
     lambda x: x.gather(0, torch.tensor([[1, 0, 1]])),
+    lambda x: x.index_select(0, torch.tensor([1, 1])), lambda x: x.cummax(1).values,
+    torch.rsqrt, lambda x: x.var(), torch.reciprocal, torch.sinc, lambda x: x.logcumsumexp(1),
+    lambda x: torch.linalg.svd(x, full_matrices=False)[2],
+    lambda x: torch.linalg.eigvalsh(x[:, :2] @ x[:, :2].mT),
 ]
 
 

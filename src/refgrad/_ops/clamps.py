@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16a_pointwise.md:254
+# --- book/chapters/16a_pointwise.md:258
 """clamp, clamp_min and clamp_max: their rows, with bounds that are numbers or tensors."""
 
 import numpy as np
@@ -57,7 +57,7 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:336
+# --- book/chapters/16a_pointwise.md:340
 def _clamp_grads(g, self, min=None, max=None):  # noqa: A002 - torch's names
     # Masks compared as tensors, in torch's order, so that each is laid out as
     # TensorIterator lays it out, and the gradient with it.
@@ -81,7 +81,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:370
+# --- book/chapters/16a_pointwise.md:374
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_kept(g, self, min, None),),
@@ -108,7 +108,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:461
+# --- book/chapters/16a_pointwise.md:465
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -142,7 +142,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:501
+# --- book/chapters/16a_pointwise.md:505
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 

@@ -106,10 +106,11 @@ def _check_index(input, index, dim) -> None:
 
 # --- book/chapters/16d_indexing.md:1631
 def _add_slices_back(g, index, dim, self_sym_sizes):
-    from refgrad._ops.indexing import written, zeros_as
+    from refgrad._ops.indexing import written
+    from refgrad.autograd._formula_steps import zeros_seen
 
     if self_sym_sizes:  # torch's zeros with the slices added back: an IndexAddBackward0
-        return (written(zeros_as(g, self_sym_sizes).index_add(dim, index, g)),)
+        return (written(zeros_seen(g, self_sym_sizes, True).index_add(dim, index, g)),)
     shape = list(g.shape) or [1]
     d = dim % len(shape)
     along = _positions(index).reshape([-1 if k == d else 1 for k in range(len(shape))])

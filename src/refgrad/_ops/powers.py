@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:738
+# --- book/chapters/14_arithmetic.md:748
 """pow's three rows, with torch's multiplied-out exponents and its integer answers."""
 
 import numpy as np
@@ -62,7 +62,7 @@ def _spread_power(a, b):
     return np.power(a, spread).reshape(shape)
 
 
-# --- book/chapters/14_arithmetic.md:799
+# --- book/chapters/14_arithmetic.md:809
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -93,7 +93,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:851
+# --- book/chapters/14_arithmetic.md:861
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
 

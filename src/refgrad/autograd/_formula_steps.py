@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29e_autograd_under_modes.md:275
+# --- book/chapters/29e_autograd_under_modes.md:283
 """Steps of gradient formulas that a dispatch mode sees as torch's formulas take them."""
 
 from refgrad.autograd._state import state, switched_on
@@ -66,9 +66,9 @@ def kept_inside(g, self, min, max):  # noqa: A002 - torch's names
 # gradient is at version 0. refgrad's _index_grad takes the same turn.
 
 
-def zeros_seen(g, sizes, options=False):
-    """Zeros of ``sizes`` like ``g``: under a mode, torch's ``g.new_zeros(sizes)``, with
-    ``g``'s dtype, layout and device named when ``options``."""
+def zeros_seen(g, sizes, options=False, name="new_zeros"):
+    """Zeros of ``sizes`` like ``g``: under a mode, torch's ``g.new_zeros(sizes)``
+    (or ``zeros(sizes)``), with ``g``'s dtype, layout and device named when ``options``."""
     from refgrad._ops.indexing import zeros_as
 
     if not modes_on():
@@ -77,5 +77,8 @@ def zeros_seen(g, sizes, options=False):
     from refgrad.utils._python_dispatch import dispatch_op
 
     named = {"dtype": g.dtype, "layout": strided, "device": g.device} if options else {}
+    if name == "zeros":
+        return dispatch_op("zeros", lambda size, **_: zeros_as(g, tuple(size)),
+                           (list(sizes),), named)
     return dispatch_op("new_zeros", lambda t, size, **_: zeros_as(t, tuple(size)),
                        (g, list(sizes)), named)
