@@ -71,6 +71,14 @@ STEPS = [  # (function, what a mode sees in its backward, after the seed)
       "mul.Tensor", "unsqueeze", "unsqueeze", "sub.Tensor", "diagonal", "fill_.Scalar",
       "div.Tensor", "unsqueeze", "mul.Tensor", "mm", "unsqueeze", "div.Tensor", "transpose.int",
       "mm", "mm", "add.Tensor", "sub.Tensor", "mm", "detach"]),
+    (lambda x: torch.linalg.inv(x[:, :2] + torch.eye(2, dtype=x.dtype)),
+     ["detach", "transpose.int", "mm", "transpose.int", "mm", "neg", "slice_backward",
+      "detach"]),
+    (lambda x: torch.linalg.cholesky(x[:, :2] @ x[:, :2].mT + torch.eye(2, dtype=x.dtype)),
+     ["detach", "transpose.int", "mm", "tril", "tril", "transpose.int", "add.Tensor",
+      "mul.Scalar", "transpose.int", "linalg_solve_triangular", "linalg_solve_triangular",
+      "t", "mm", "t", "mm", "transpose.int", "slice_backward", "slice_backward",
+      "add.Tensor", "detach"]),
     (lambda x: torch.linalg.eigvalsh(x[:, :2] @ x[:, :2].mT),
      ["detach", "detach", "transpose.int", "unsqueeze", "mul.Tensor", "mm", "t", "mm", "t",
       "mm", "transpose.int", "slice_backward", "slice_backward", "add.Tensor", "detach"]),
@@ -139,6 +147,8 @@ LAYOUTS = [  # gradients whose steps a mode changes, checked with and without on
     torch.rsqrt, lambda x: x.var(), torch.reciprocal, torch.sinc, lambda x: x.logcumsumexp(1),
     lambda x: torch.linalg.svd(x, full_matrices=False)[2],
     lambda x: torch.linalg.eigvalsh(x[:, :2] @ x[:, :2].mT),
+    lambda x: torch.linalg.inv(x[:, :2] + torch.eye(2, dtype=x.dtype)),
+    lambda x: torch.linalg.cholesky(x[:, :2] @ x[:, :2].mT + torch.eye(2, dtype=x.dtype)),
 ]
 
 
@@ -174,3 +184,30 @@ def test_indexing_puts_its_gradient_out_of_place_under_a_mode():
             (g,) = torch.autograd.grad(x[index].sum(), x, create_graph=True)
         versions.append(g._version)
     assert versions == [1, 0]
+
+
+CHECKED = [
+    (lambda a: torch.linalg.inv(a), "linalg.inv", "linalg_inv_ex"),
+    (lambda a: torch.linalg.cholesky(a), "linalg.cholesky", "linalg_cholesky_ex"),
+]
+
+
+@pytest.mark.parametrize(("call", "api", "op"), CHECKED)
+def test_a_factorization_checks_its_errors_in_the_open(call, api, op):
+    seen = []
+
+    class Arguments(torch.utils._python_dispatch.TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.append((str(func), [a for a in args if not isinstance(a, torch.Tensor)],
+                         kwargs))
+            return func(*args, **(kwargs or {}))
+
+    good, singular = torch.eye(2, dtype=torch.float64), torch.zeros(3, 2, 2, dtype=torch.float64)
+    with Arguments():
+        call(good)
+        with pytest.raises(torch.linalg.LinAlgError):
+            call(singular)
+    check = ("aten._linalg_check_errors.default", [api], {"is_matrix": True})
+    assert [s[0] for s in seen[:2]] == [f"aten.{op}.default", check[0]]
+    assert seen[1] == check
+    assert seen[-1] == (check[0], [api], {"is_matrix": False})

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_linalg_gradients.md:243
+# --- book/chapters/16x_linalg_gradients.md:244
 """Gradients of the singular value and the symmetric eigenvalue decompositions, in torch's steps."""
 
 
@@ -60,7 +60,7 @@ def _skew(X):
     return X - X.mT
 
 
-# --- book/chapters/16x_linalg_gradients.md:311
+# --- book/chapters/16x_linalg_gradients.md:312
 def eigh_backward(grads, eigenvalues, eigenvectors, UPLO):
     gL, gV = (_given(g) for g in grads)
     L, V = eigenvalues, eigenvectors

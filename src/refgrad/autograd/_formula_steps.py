@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29e_autograd_under_modes.md:283
+# --- book/chapters/29e_autograd_under_modes.md:287
 """Steps of gradient formulas that a dispatch mode sees as torch's formulas take them."""
 
 from refgrad.autograd._state import state, switched_on
@@ -64,6 +64,21 @@ def kept_inside(g, self, min, max):  # noqa: A002 - torch's names
 # subclass or a mode is about, when it puts the gradient in out of place:
 # index_put, whose node is IndexPutBackward0 and which writes nothing, so the
 # gradient is at version 0. refgrad's _index_grad takes the same turn.
+
+
+# NOTE [Errors checked in the open]
+# torch's linalg.inv and linalg.cholesky are composites: the _ex op, which
+# checks nothing, then aten._linalg_check_errors(info, api_name, is_matrix=),
+# which raises for a failed factorization. Under a mode refgrad makes the same
+# two calls; `fail` raises the error the op would have raised.
+def checked_errors(info, api_name, A, fail) -> None:
+    from refgrad.utils._python_dispatch import dispatch_op
+
+    def check(info, api_name, is_matrix):
+        if info._data.any():
+            raise fail()
+
+    dispatch_op("_linalg_check_errors", check, (info, api_name), {"is_matrix": A.ndim == 2})
 
 
 def zeros_seen(g, sizes, options=False, name="new_zeros"):
