@@ -45,6 +45,10 @@ STEPS = [  # (function, what a mode sees in its backward, after the seed)
     (lambda x: x[torch.tensor([0, 1, 1])], ["new_zeros", "index_put", "detach"]),
     (lambda x: x.index_select(1, torch.tensor([0, 2])), ["new_zeros", "index_add", "detach"]),
     (lambda x: x.cummax(1).values, ["zeros", "scatter_add", "detach"]),
+    (lambda x: x.unbind(1)[1], ["zeros", "expand", "zeros", "expand", "stack", "detach"]),
+    (lambda x: x.unbind(0)[0] * x.unbind(0)[1], [
+        "mul.Tensor", "mul.Tensor", "zeros", "expand", "stack", "zeros", "expand", "stack",
+        "add.Tensor", "detach"]),
     # operands worked out right first, as C++ evaluates them
     (torch.rsqrt, ["detach", "pow.Tensor_Scalar", "mul.Scalar", "mul.Tensor", "detach"]),
     (lambda x: x.var(), ["mean", "sub.Tensor", "mul.Scalar", "mul.Tensor", "detach"]),
@@ -147,6 +151,7 @@ LAYOUTS = [  # gradients whose steps a mode changes, checked with and without on
     torch.rsqrt, lambda x: x.var(), torch.reciprocal, torch.sinc, lambda x: x.logcumsumexp(1),
     lambda x: torch.linalg.svd(x, full_matrices=False)[2],
     lambda x: torch.linalg.eigvalsh(x[:, :2] @ x[:, :2].mT),
+    lambda x: x.unbind(1)[1], lambda x: x.unbind(0)[0] * x.unbind(0)[1],
     lambda x: torch.linalg.inv(x[:, :2] + torch.eye(2, dtype=x.dtype)),
     lambda x: torch.linalg.cholesky(x[:, :2] @ x[:, :2].mT + torch.eye(2, dtype=x.dtype)),
 ]
