@@ -37,6 +37,10 @@ STEPS = [  # (function, what a mode sees in its backward, after the seed)
     (lambda x: torch.where(x > 0.5, x, x * 2),
      ["scalar_tensor", "where.self", "scalar_tensor", "where.self", "mul.Tensor", "add.Tensor",
       "detach"]),
+    (lambda x: torch.where(x > 0.5, x, 0.0), ["scalar_tensor", "where.self", "detach"]),
+    (lambda x: (x[:, :2] + torch.eye(2, dtype=x.dtype)).logdet(),
+     ["scalar_tensor", "where.self", "detach", "unsqueeze", "expand", "diag_embed",
+      "transpose.int", "linalg_lu_solve", "slice_backward", "detach"]),
     (lambda x: x.max(1).values,
      ["unsqueeze", "unsqueeze", "new_zeros", "scatter.src", "detach"]),
     (lambda x: x.sort(1).values, ["new_zeros", "scatter.src", "detach"]),
@@ -152,6 +156,7 @@ LAYOUTS = [  # gradients whose steps a mode changes, checked with and without on
     lambda x: torch.linalg.svd(x, full_matrices=False)[2],
     lambda x: torch.linalg.eigvalsh(x[:, :2] @ x[:, :2].mT),
     lambda x: x.unbind(1)[1], lambda x: x.unbind(0)[0] * x.unbind(0)[1],
+    lambda x: (x[:, :2] + torch.eye(2, dtype=x.dtype)).logdet(),
     lambda x: torch.linalg.inv(x[:, :2] + torch.eye(2, dtype=x.dtype)),
     lambda x: torch.linalg.cholesky(x[:, :2] @ x[:, :2].mT + torch.eye(2, dtype=x.dtype)),
 ]

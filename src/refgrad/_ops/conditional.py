@@ -43,8 +43,9 @@ def select(condition, a, b):
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
-    backward=lambda g, condition: (
-        _where_grad(condition, g, True), _where_grad(condition, g, False),
+    backward=lambda g, condition, wanted=(True, True): (  # NOTE [Only the gradients asked for]
+        _where_grad(condition, g, True) if wanted[0] else None,
+        _where_grad(condition, g, False) if wanted[1] else None,
     ),
     saves=(("condition", ("self", "other")),),
     iterated=("condition", "self", "other"),
@@ -57,7 +58,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:992
+# --- book/chapters/14_arithmetic.md:993
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]
