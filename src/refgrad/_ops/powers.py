@@ -96,15 +96,19 @@ POW_SCALAR = register(Op(
 # --- book/chapters/14_arithmetic.md:861
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
+    from refgrad.autograd._formula_steps import modes_on, wrapped
 
-    return where(exponent == 0, 0.0, g * (exponent * self ** sub_scalar(exponent, 1)))
+    # torch's steps, last argument first: NOTE [The right operand first]
+    value = g * (exponent * self ** sub_scalar(exponent, 1))
+    zero = wrapped(0.0, value.dtype, value) if modes_on() else 0.0
+    return where(exponent == 0, zero, value)
 
 
 def _exponent_grad(g, self, exponent, result):
     from refgrad._ops.functions import where
     from refgrad._ops.simple_functions import log
 
-    return g * where((exponent >= 0) & (self == 0), 0.0, result * log(self))
+    return g * where((exponent >= 0).logical_and(self == 0), 0.0, result * log(self))
 
 
 def _zeros_like(t):
