@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:1337
+# --- book/chapters/16m_special_functions.md:1339
 """torch.special: the special functions, some under a second name."""
 
 from refgrad._argument_forms import function_form

@@ -67,6 +67,15 @@ BOTH_WANTED = (True, True)
 ALL_WANTED = (True, True, True)
 
 
+# NOTE [The right operand first]
+# A formula like torch's -grad * (self / other / other) is C++, whose
+# compiler works out an operator's right operand before its left: the
+# quotient, then the negation. `_negated_times` takes the quotient made, so
+# that a dispatch mode sees torch's order; the graph is the same either way.
+def _negated_times(g, made):
+    return -g * made
+
+
 def _mul_backward(g, self=None, other=None):
     # _last_first spelled out: every product's node runs this, so no thunks
     other_grad = g * self if self is not None else None
@@ -86,7 +95,7 @@ DIV = register(Op(
     forward=lambda a, b: _true_divide(a, b),
     backward=lambda g, self=None, other=None, wanted=BOTH_WANTED: _last_first(
         lambda: g / other if other is not None and wanted[0] else None,
-        lambda: -g * (self / other / other) if self is not None else None,
+        lambda: _negated_times(g, self / other / other) if self is not None else None,
     ),
     saves=(("other", ("self", "other")), ("self", ("other",))), into=np.true_divide,
     half_number=_half_with_number(np.true_divide),
@@ -94,7 +103,8 @@ DIV = register(Op(
 ))
 RECIPROCAL = register(Op(
     "reciprocal", "ReciprocalBackward0", ("self",), forward=lambda a: _true_divide(1, a),
-    backward=lambda g, result: (-g * (result * result),), saves=(("result", ("self",)),),
+    backward=lambda g, result: (_negated_times(g, result * result),),
+    saves=(("result", ("self",)),),
     iterated=True,
 ))
 NEG = register(Op(
@@ -104,7 +114,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:207
+# --- book/chapters/14_arithmetic.md:217
 def _by_number(ufunc):
     """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
     half = _half_with_number(ufunc)
@@ -166,7 +176,7 @@ def one_minus(t):
     return call(SUB, (t.new_ones(()), t), {"alpha": 1})
 
 
-# --- book/chapters/14_arithmetic.md:316
+# --- book/chapters/14_arithmetic.md:326
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -184,7 +194,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1034
+# --- book/chapters/14_arithmetic.md:1049
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -256,7 +266,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1113
+# --- book/chapters/14_arithmetic.md:1128
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -274,7 +284,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1137
+# --- book/chapters/14_arithmetic.md:1152
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16a_pointwise.md:254
+# --- book/chapters/16a_pointwise.md:258
 """clamp, clamp_min and clamp_max: their rows, with bounds that are numbers or tensors."""
 
 import numpy as np
@@ -41,15 +41,23 @@ def _clip(a, low, high):
     return a if high is None else at_most(a, high)
 
 
+def _kept(g, self, min, max):  # noqa: A002 - torch's names
+    """``g`` where ``self`` lies inside the bounds: under a mode, as torch's steps."""
+    from refgrad.autograd._formula_steps import kept_inside, modes_on
+
+    return kept_inside(g, self, min, max) if modes_on() else _keep_where(
+        _inside(self, min, max), g)
+
+
 CLAMP = register(Op(
     "clamp", "ClampBackward1", ("self",), forward=lambda a, min, max: _clip(a, min, max),
-    backward=lambda g, self, min, max: (_keep_where(_inside(self, min, max), g),),
+    backward=lambda g, self, min, max: (_kept(g, self, min, max),),
     saves=(("self", ("self",)),),
     iterated=True,
 ))
 
 
-# --- book/chapters/16a_pointwise.md:328
+# --- book/chapters/16a_pointwise.md:340
 def _clamp_grads(g, self, min=None, max=None):  # noqa: A002 - torch's names
     # Masks compared as tensors, in torch's order, so that each is laid out as
     # TensorIterator lays it out, and the gradient with it.
@@ -73,10 +81,10 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:362
+# --- book/chapters/16a_pointwise.md:374
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
-    backward=lambda g, self, min: (_keep_where(_inside(self, min, None), g),),
+    backward=lambda g, self, min: (_kept(g, self, min, None),),
     saves=(("self", ("self",)),), promote_with=("min",),
     iterated=True,
 ))
@@ -88,7 +96,7 @@ CLAMP_MIN_TENSOR = register(Op(
 ))
 CLAMP_MAX = register(Op(
     "clamp_max", "ClampMaxBackward0", ("self",), forward=lambda a, max: at_most(a, max),
-    backward=lambda g, self, max: (_keep_where(_inside(self, None, max), g),),
+    backward=lambda g, self, max: (_kept(g, self, None, max),),
     saves=(("self", ("self",)),), promote_with=("max",),
     iterated=True,
 ))
@@ -100,7 +108,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:453
+# --- book/chapters/16a_pointwise.md:465
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -134,7 +142,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:493
+# --- book/chapters/16a_pointwise.md:505
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:900
+# --- book/chapters/14_arithmetic.md:914
 """where and masked_fill: rows that take each element by a boolean condition."""
 
 import numpy as np
@@ -39,12 +39,13 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:938
+# --- book/chapters/14_arithmetic.md:952
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
-    backward=lambda g, condition: (
-        _where_grad(condition, g, True), _where_grad(condition, g, False),
+    backward=lambda g, condition, wanted=(True, True): (  # NOTE [Only the gradients asked for]
+        _where_grad(condition, g, True) if wanted[0] else None,
+        _where_grad(condition, g, False) if wanted[1] else None,
     ),
     saves=(("condition", ("self", "other")),),
     iterated=("condition", "self", "other"),
@@ -57,7 +58,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
 
 
-# --- book/chapters/14_arithmetic.md:982
+# --- book/chapters/14_arithmetic.md:997
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]

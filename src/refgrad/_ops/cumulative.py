@@ -123,11 +123,13 @@ def _running(accumulate):
 
 
 def _to_places(grads, self, indices, dim):
-    from refgrad._ops.indexing import written, zeros_as
+    from refgrad._ops.indexing import written
+    from refgrad.autograd._formula_steps import zeros_seen
 
     if self.numel() == 0:  # NOTE [An empty input is its own gradient]
         return (self,)
-    zeros = zeros_as(grads[0], tuple(self.shape))  # NOTE [Gradients torch writes in place]
+    # NOTE [Gradients torch writes in place]; under a mode, torch's zeros(sizes, options)
+    zeros = zeros_seen(grads[0], tuple(self.shape), options=True, name="zeros")
     return (written(zeros.scatter_add(dim, indices, grads[0]), 2),)
 
 
@@ -138,7 +140,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:333
+# --- book/chapters/16i_cumulative.md:335
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -150,16 +152,21 @@ def _logcumsumexp(a, dim):
 
 
 def _logcumsumexp_backward(g, self, result, dim):
+    from refgrad.autograd._formula_steps import modes_on, wrapped
+
     if self.ndim == 0 or self.numel() == 0:
         return (g,)
     d = dim % self.ndim
     # NOTE [Lowest, not -inf]: torch's log of a zero part is the dtype's lowest finite
     # number; less a log-sum of -inf it is +inf, and the gradient there is nan.
     lowest = float(np.finfo(g._data.dtype).min)
+    if modes_on():  # one 0-d tensor for both wheres, made first, as torch's
+        lowest = wrapped(lowest, g.dtype, g)  # NOTE [A number in where]
     logs = g.abs().log()
+    parts = [where(g > 0, logs, lowest), where(g < 0, logs, lowest)]  # positive, negative
     sums = []
-    for part in (g > 0, g < 0):  # the positive part, then the negative part
-        from_the_end = (where(part, logs, lowest) - result).flip(d).logcumsumexp(d).flip(d)
+    for part in parts:
+        from_the_end = (part - result).flip(d).logcumsumexp(d).flip(d)
         sums.append((from_the_end + self).exp())
     return (sums[0] - sums[1],)
 
@@ -179,7 +186,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:386
+# --- book/chapters/16i_cumulative.md:393
 def _as_dim(dim):
     """A 0-d integer tensor as the int it holds: NOTE [Tensors read as ints]."""
     if (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_linalg_gradients.md:347
+# --- book/chapters/16x_linalg_gradients.md:353
 """Gradients of pinv, lstsq, cholesky, qr and matrix_exp, in torch's steps."""
 
 from refgrad._ops.arithmetic import BOTH_WANTED, mul_scalar
@@ -55,7 +55,7 @@ def lstsq_backward(grads, self, b, solution, rcond, driver, wanted=BOTH_WANTED):
             None if gB is None else gB.sum_to_size(b.shape))
 
 
-# --- book/chapters/16x_linalg_gradients.md:411
+# --- book/chapters/16x_linalg_gradients.md:417
 def cholesky_backward(grads, L, upper):
     from refgrad._ops.triangular_solves import solve_triangular
 
@@ -68,7 +68,7 @@ def cholesky_backward(grads, L, upper):
     return (solve_triangular(L, gA, upper=False, left=False),)
 
 
-# --- book/chapters/16x_linalg_gradients.md:438
+# --- book/chapters/16x_linalg_gradients.md:444
 def qr_backward(grads, Q, R, mode):
     from refgrad._ops.inplace import inplace
     from refgrad._ops.linalg_spectral_gradients import _given
@@ -108,7 +108,7 @@ def _check_qr(mode, Q, R) -> None:
                            "and nrows > ncols.")
 
 
-# --- book/chapters/16x_linalg_gradients.md:489
+# --- book/chapters/16x_linalg_gradients.md:495
 def matrix_exp_backward(g, self):
     from refgrad._creation import zeros
     from refgrad._ops.matrix_exponential import matrix_exp

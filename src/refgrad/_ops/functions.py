@@ -25,7 +25,7 @@ from refgrad._ops.operands import (
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import LEGACY
-from refgrad.autograd._state import state
+from refgrad.autograd._state import state, switched_on
 
 # Most additions keep the default alpha. They share one parameter dict,
 # DEFAULT_ALPHA, which nothing changes (see "Running an operation"), where each
@@ -219,6 +219,10 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
     for number in (input, other):
         if isinstance(number, int | float) and not isinstance(number, bool):
             _check_where_number(number, _dtype.result_type(input, other))
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A number in where]
+        from refgrad.autograd._formula_steps import numbers_wrapped
+
+        input, other = numbers_wrapped(condition, input, other)
     on_host = type(condition._data) is np.ndarray
     for t in (input, other):
         if isinstance(t, Tensor) and type(t._data) is not np.ndarray:
@@ -260,7 +264,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:493
+# --- book/chapters/16_functions.md:497
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -274,7 +278,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:981
+# --- book/chapters/16_functions.md:985
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -284,7 +288,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:1022
+# --- book/chapters/16_functions.md:1026
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

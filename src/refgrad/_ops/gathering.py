@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1313
+# --- book/chapters/16d_indexing.md:1317
 """Picking along a dimension by index: gather's and index_select's rows and functions."""
 
 import numpy as np
@@ -33,7 +33,7 @@ def _gather(a, index, dim, sparse_grad):
     return out if out.flags.c_contiguous else out.copy()
 
 
-# --- book/chapters/16d_indexing.md:1345
+# --- book/chapters/16d_indexing.md:1349
 def added_at(g, positions, sizes, dim):
     """Zeros of ``sizes``, with each element of ``g`` added at its position along ``dim``.
 
@@ -50,9 +50,10 @@ def added_at(g, positions, sizes, dim):
 
 
 def _scatter_add(g, index, self, dim, sparse_grad):
-    from refgrad._ops.indexing import written, zeros_as
+    from refgrad._ops.indexing import written
+    from refgrad.autograd._formula_steps import zeros_seen  # torch's new_zeros, to a mode
 
-    return (written(zeros_as(g, self.shape).scatter_add(dim, index, g)),)
+    return (written(zeros_seen(g, self.shape).scatter_add(dim, index, g)),)
 
 
 GATHER = register(Op(
@@ -61,7 +62,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1623
+# --- book/chapters/16d_indexing.md:1628
 def gather(input, dim, index, *, sparse_grad=False):
     from refgrad._tensor_values import wrap_dim
 
@@ -103,12 +104,13 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1682
+# --- book/chapters/16d_indexing.md:1687
 def _add_slices_back(g, index, dim, self_sym_sizes):
-    from refgrad._ops.indexing import written, zeros_as
+    from refgrad._ops.indexing import written
+    from refgrad.autograd._formula_steps import zeros_seen
 
     if self_sym_sizes:  # torch's zeros with the slices added back: an IndexAddBackward0
-        return (written(zeros_as(g, self_sym_sizes).index_add(dim, index, g)),)
+        return (written(zeros_seen(g, self_sym_sizes, True).index_add(dim, index, g)),)
     shape = list(g.shape) or [1]
     d = dim % len(shape)
     along = _positions(index).reshape([-1 if k == d else 1 for k in range(len(shape))])

@@ -153,6 +153,10 @@ def zeros_as(t, sizes):
 
 
 def _index_grad(g, indices, sizes):
+    from refgrad.autograd._formula_steps import modes_on, zeros_seen
+
+    if modes_on():  # NOTE [Indexing's gradient under a mode]
+        return _put_by_row(PUBLIC_INDEX_PUT, zeros_seen(g, sizes, True), indices, g, True)
     return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
 
 

@@ -128,6 +128,12 @@ def inv_ex(A, *, check_errors=False):
 
 
 def inv(A):
+    from refgrad.autograd._formula_steps import checked_errors, modes_on
+
+    if modes_on():  # NOTE [Errors checked in the open]
+        inverse, info = inv_ex(A)
+        checked_errors(info, "linalg.inv", A, lambda: _singular_inverse(info._data))
+        return inverse
     return inv_ex(A, check_errors=True).inverse
 
 
@@ -140,7 +146,7 @@ def _singular_inverse(info):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:414
+# --- book/chapters/16l_more_linalg.md:420
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -177,7 +183,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:472
+# --- book/chapters/16l_more_linalg.md:478
 def _cholesky_ex(a, upper):
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
@@ -196,7 +202,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:492
+# --- book/chapters/16l_more_linalg.md:498
 def cholesky_ex(A, *, upper=False, check_errors=False):
     check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
     L, info = call(LINALG_CHOLESKY_EX, (A,), {"upper": upper})
@@ -208,10 +214,17 @@ def cholesky_ex(A, *, upper=False, check_errors=False):
 
 
 def cholesky(A, *, upper=False):
+    from refgrad.autograd._formula_steps import checked_errors, modes_on
+
+    if modes_on():  # NOTE [Errors checked in the open]
+        L, info = cholesky_ex(A, upper=upper)
+        checked_errors(info, "linalg.cholesky", A,
+                       lambda: cholesky_ex(A, upper=upper, check_errors=True))
+        return L
     return cholesky_ex(A, upper=upper, check_errors=True).L
 
 
-# --- book/chapters/16l_more_linalg.md:536
+# --- book/chapters/16l_more_linalg.md:549
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -251,7 +264,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:577
+# --- book/chapters/16l_more_linalg.md:590
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -278,7 +291,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:609
+# --- book/chapters/16l_more_linalg.md:622
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY

@@ -119,4 +119,5 @@ def slogdet_backward(grads, A, LU, pivots, sign):
 
 # --- book/chapters/16x_linalg_gradients.md:217
 def inv_backward(grads, inverse):
-    return (-(inverse.mT @ (grads[0] @ inverse.mT)),)
+    right = grads[0] @ inverse.mT  # made first: NOTE [The right operand first]
+    return (-(inverse.mT @ right),)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_linalg_gradients.md:243
+# --- book/chapters/16x_linalg_gradients.md:244
 """Gradients of the singular value and the symmetric eigenvalue decompositions, in torch's steps."""
 
 
@@ -31,11 +31,13 @@ def svd_backward(grads, U, S, Vh, full_matrices, S_sym_argsize_minus_1):
     if m > n and gU is not None:
         gA = U @ inner
         scaled = gU / S.unsqueeze(-2)
-        return ((gA + scaled - U @ (U.mT @ scaled)) @ Vh,)
+        projected = U @ (U.mT @ scaled)  # made first: NOTE [The right operand first]
+        return ((gA + scaled - projected) @ Vh,)
     if m < n and gVh is not None:
         gA = inner @ Vh
         scaled = gVh / S.unsqueeze(-1)
-        return (U @ (gA + scaled - (scaled @ Vh.mT) @ Vh),)
+        projected = (scaled @ Vh.mT) @ Vh
+        return (U @ (gA + scaled - projected),)
     return (U @ (inner @ Vh) if m >= n else (U @ inner) @ Vh,)
 
 
@@ -45,10 +47,12 @@ def _vectors_term(gU, gVh, U, S, Vh):
     squares = S * S
     E = squares.unsqueeze(-2) - squares.unsqueeze(-1)
     E.diagonal(0, -2, -1).fill_(1)  # any nonzero: it divides zeros
-    if skewV is None:
-        return (skewU / E) * S.unsqueeze(-2)
+    if skewV is None:  # right operands first: NOTE [The right operand first]
+        row = S.unsqueeze(-2)
+        return (skewU / E) * row
     if skewU is None:
-        return S.unsqueeze(-1) * (skewV / E)
+        quotient = skewV / E
+        return S.unsqueeze(-1) * quotient
     return (skewU * S.unsqueeze(-2) + S.unsqueeze(-1) * skewV) / E
 
 
@@ -56,14 +60,15 @@ def _skew(X):
     return X - X.mT
 
 
-# --- book/chapters/16x_linalg_gradients.md:307
+# --- book/chapters/16x_linalg_gradients.md:312
 def eigh_backward(grads, eigenvalues, eigenvectors, UPLO):
     gL, gV = (_given(g) for g in grads)
     L, V = eigenvalues, eigenvectors
     if gV is None:
         if gL is None:
             return (None,)
-        return ((V * gL.unsqueeze(-2)) @ V.mT,)
+        Vt = V.mT  # made first: NOTE [The right operand first]
+        return ((V * gL.unsqueeze(-2)) @ Vt,)
     from refgrad._ops.arithmetic import mul_scalar
 
     VtgV = V.mT @ gV

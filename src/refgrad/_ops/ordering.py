@@ -36,9 +36,10 @@ def _sorted(a, dim, descending, stable=True, k=None):
 
 
 def _put_back(grads, indices, dim, self_sym_sizes, **choices):
-    from refgrad._ops.indexing import written, zeros_as
+    from refgrad._ops.indexing import written
+    from refgrad.autograd._formula_steps import zeros_seen  # torch's new_zeros, to a mode
 
-    return (written(zeros_as(grads[0], self_sym_sizes).scatter(dim, indices, grads[0]), 2),)
+    return (written(zeros_seen(grads[0], self_sym_sizes).scatter(dim, indices, grads[0]), 2),)
 
 
 SORT = register(Op(
@@ -54,7 +55,7 @@ TOPK = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:423
+# --- book/chapters/16g_moves_and_fused.md:424
 # NOTE [stable, given or not]
 # torch's sort has an overload for a call that names stable (sort.stable, even
 # for stable=False or None) and one for a call that does not (sort.default),

@@ -33,10 +33,14 @@ SIGMOID = _keeps_result("sigmoid", "SigmoidBackward0", in_float32(_sigmoid), lam
 SQRT = _keeps_result("sqrt", "SqrtBackward0", np.sqrt, lambda g, result: (
     g / mul_scalar(result, 2),))
 RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", in_float32(lambda a: 1 / np.sqrt(a)),
-                      lambda g, result: (mul_scalar(g, -0.5) * result**3,))
+                      lambda g, result: _rsqrt_backward(g, result**3))
 
 
-# --- book/chapters/16a_pointwise.md:115
+def _rsqrt_backward(g, cubed):  # the cube made first: NOTE [The right operand first]
+    return (mul_scalar(g, -0.5) * cubed,)
+
+
+# --- book/chapters/16a_pointwise.md:119
 # NOTE [Ties keep the input]
 # torch's max(a, bound) keeps a when the two are equal (-0.0 against 0.0);
 # NumPy's float32 and float64 maximum return their second operand then, and
@@ -115,7 +119,7 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:209
+# --- book/chapters/16a_pointwise.md:213
 _GRAD_AND_OUTPUT = (("grad_output", ("grad_output", "output")),
                     ("output", ("grad_output", "output")))
 TANH_BACKWARD = register(Op(
@@ -148,7 +152,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:413
+# --- book/chapters/16a_pointwise.md:425
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -174,7 +178,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:554
+# --- book/chapters/16a_pointwise.md:566
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:738
+# --- book/chapters/14_arithmetic.md:748
 """pow's three rows, with torch's multiplied-out exponents and its integer answers."""
 
 import numpy as np
@@ -62,7 +62,7 @@ def _spread_power(a, b):
     return np.power(a, spread).reshape(shape)
 
 
-# --- book/chapters/14_arithmetic.md:799
+# --- book/chapters/14_arithmetic.md:809
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
@@ -93,18 +93,22 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:851
+# --- book/chapters/14_arithmetic.md:861
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
+    from refgrad.autograd._formula_steps import modes_on, wrapped
 
-    return where(exponent == 0, 0.0, g * (exponent * self ** sub_scalar(exponent, 1)))
+    # torch's steps, last argument first: NOTE [The right operand first]
+    value = g * (exponent * self ** sub_scalar(exponent, 1))
+    zero = wrapped(0.0, value.dtype, value) if modes_on() else 0.0
+    return where(exponent == 0, zero, value)
 
 
 def _exponent_grad(g, self, exponent, result):
     from refgrad._ops.functions import where
     from refgrad._ops.simple_functions import log
 
-    return g * where((exponent >= 0) & (self == 0), 0.0, result * log(self))
+    return g * where((exponent >= 0).logical_and(self == 0), 0.0, result * log(self))
 
 
 def _zeros_like(t):

@@ -211,6 +211,7 @@ UNBIND = register(Op(
     "unbind", "UnbindBackward0", ("self",),
     forward=_unbound,
     backward=lambda grads, dim: (_stack(grads, dim),), outputs=None, view=True,
+    missing_grads=True,  # torch's zeros for them: NOTE [Zeros for the pieces left out]
 ))
 
 
@@ -262,11 +263,31 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:581
+# --- book/chapters/15_sums_and_shapes.md:582
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 
+    if None in grads:  # NOTE [Zeros for the pieces left out]
+        given = next(g for g in grads if g is not None)
+        grads = [_left_out(given) if g is None else g for g in grads]
     return stack(list(grads), dim)
+
+
+# NOTE [Zeros for the pieces left out]
+# unbind's node gets None for a piece no gradient reached (NOTE [Missing
+# grads]), and fills it with zeros as torch's formula does: a 0-d zeros
+# expanded to the piece's shape, which a dispatch mode sees as aten.zeros and
+# aten.expand, piece by piece. Without a mode the zeros are made whole, as the
+# engine would have made them.
+def _left_out(given):
+    from numpy import zeros
+
+    from refgrad._creation import _filled
+    from refgrad.autograd._formula_steps import modes_on, zeros_seen
+
+    if modes_on():
+        return zeros_seen(given, (), options=True, name="zeros").expand(given.shape)
+    return _filled("zeros", zeros, (tuple(given.shape),), given.dtype, given.device, False)
 
 
 def sum_to(grad, shape):

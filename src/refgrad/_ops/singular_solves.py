@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:658
+# --- book/chapters/16l_more_linalg.md:671
 """linalg.solve_ex: a solve that reports a singular matrix rather than refusing it."""
 
 import numpy as np

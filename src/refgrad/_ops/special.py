@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:471
+# --- book/chapters/16i_cumulative.md:478
 """Elementwise functions of two numbers and more: logaddexp, hypot, xlogy, logit, sgn and
 heaviside."""
 
@@ -71,7 +71,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:560
+# --- book/chapters/16i_cumulative.md:567
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -97,7 +97,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:587
+# --- book/chapters/16i_cumulative.md:594
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -150,7 +150,7 @@ def floats_beside_numbers(input, other) -> tuple:
     return input, other
 
 
-# --- book/chapters/16i_cumulative.md:765
+# --- book/chapters/16i_cumulative.md:772
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -200,7 +200,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:816
+# --- book/chapters/16i_cumulative.md:823
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -250,7 +250,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:875
+# --- book/chapters/16i_cumulative.md:882
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

@@ -166,12 +166,14 @@ def _sinc(a):
 
 def _sinc_backward(g, self):
     from refgrad._ops.functions import where
+    from refgrad.autograd._formula_steps import modes_on, wrapped
 
     # NOTE [sinc's gradient, step by step]
     scaled, squared = mul_scalar(self, math.pi), mul_scalar(self * self, math.pi)
     sine = scaled.sin()
     out = g * ((scaled * scaled.cos() - sine) / squared)
-    return (where(squared == 0, 0.0, out),)
+    zero = wrapped(0.0, out.dtype, out) if modes_on() else 0.0  # NOTE [A number in where]
+    return (where(squared == 0, zero, out),)
 
 
 def _entr(x):
@@ -184,7 +186,7 @@ ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -add_scalar(self.log(), 1),))  # 1 + log(x): AddBackward1
 
 
-# --- book/chapters/16m_special_functions.md:958
+# --- book/chapters/16m_special_functions.md:960
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", ef.ndtri,
              lambda g, result: (mul_scalar(g, SQRT_TWO_PI)
@@ -196,7 +198,7 @@ LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr,
                 SELF_AND_RESULT, "log_ndtr_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:977
+# --- book/chapters/16m_special_functions.md:979
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -219,7 +221,7 @@ def _integer(name, argument, position, value):
         raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:1001
+# --- book/chapters/16m_special_functions.md:1003
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)

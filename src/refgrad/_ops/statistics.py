@@ -107,17 +107,16 @@ def _extreme_dim(pick):
 
 
 def _to_index(grads, indices, dim, keepdim, self_sym_sizes):
-    g, data = grads[0], indices._data
+    g = grads[0]
     if not self_sym_sizes:
         return (g,)
     dim = dim % len(self_sym_sizes)
-    if not keepdim:
-        g, data = g.unsqueeze(dim), np.expand_dims(data, dim)
-    shape = [1] * len(self_sym_sizes)
-    shape[dim] = self_sym_sizes[dim]
-    from refgrad._ops.indexing import written, zeros_as
+    if not keepdim:  # two unsqueezes, as torch's formula takes them
+        g, indices = g.unsqueeze(dim), indices.unsqueeze(dim)
+    from refgrad._ops.indexing import written
+    from refgrad.autograd._formula_steps import zeros_seen  # torch's new_zeros, to a mode
 
-    return (written(zeros_as(g, self_sym_sizes).scatter(dim, make_tensor(data), g), 2),)
+    return (written(zeros_seen(g, self_sym_sizes).scatter(dim, indices, g), 2),)
 
 
 MAX_DIM = register(Op(
@@ -132,7 +131,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:220
+# --- book/chapters/16b_reductions.md:219
 def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     if dtype is not None and self.dtype is not g.dtype:  # multiplied in the dtype asked for:
         self = self.to(g.dtype)  # the factors too, as torch's formula converts them
@@ -184,7 +183,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:293
+# --- book/chapters/16b_reductions.md:292
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -207,7 +206,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:334
+# --- book/chapters/16b_reductions.md:333
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -227,7 +226,7 @@ def _softmax(a, dim):
     return row_major_result(e / total)
 
 
-# --- book/chapters/16b_reductions.md:356
+# --- book/chapters/16b_reductions.md:355
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -245,7 +244,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:558
+# --- book/chapters/16b_reductions.md:557
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -283,7 +282,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:602
+# --- book/chapters/16b_reductions.md:601
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -320,7 +319,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:640
+# --- book/chapters/16b_reductions.md:639
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]

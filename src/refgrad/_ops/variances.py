@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:715
+# --- book/chapters/16b_reductions.md:714
 """Spreads along dimensions: the rows and functions of var and std."""
 
 import math
@@ -24,7 +24,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:826
+# --- book/chapters/16b_reductions.md:825
 def _var(a, dim, correction, keepdim):
     out = moments(a, _axes(dim, a.ndim), _correction(correction), keepdim)[0]
     return row_major_result(out)  # NOTE [Results written row-major]
@@ -35,7 +35,7 @@ def _std(a, dim, correction, keepdim):
     return row_major_result(out)
 
 
-# --- book/chapters/16b_reductions.md:853
+# --- book/chapters/16b_reductions.md:852
 def _count(self, dim) -> int:
     if dim is None or self.ndim == 0:  # a 0-d input's dim 0 (or -1) holds its one element
         return self.numel()
@@ -47,10 +47,12 @@ def _var_backward(g, self, dim, correction, keepdim):
     if dim is None or self.ndim == 0:
         if dof <= 0:
             return (g * _inf_or_nan(self),)
-        return (mul_scalar(g, 2.0 / dof) * (self - self.mean()),)
+        centered = self - self.mean()  # made first: NOTE [The right operand first]
+        return (mul_scalar(g, 2.0 / dof) * centered,)
     g = _unsqueezed(g, dim, self.ndim, keepdim)
     scale = 2.0 / dof if dof else math.inf
-    return (mul_scalar(g, scale) * (self - self.mean(dim, keepdim=True)),)
+    centered = self - self.mean(dim, keepdim=True)
+    return (mul_scalar(g, scale) * centered,)
 
 
 def _inf_or_nan(self):
@@ -63,11 +65,11 @@ def _inf_or_nan(self):
 
 
 def _std_backward(g, self, result, dim, correction, keepdim):
-    kept = (g / mul_scalar(result, 2)).masked_fill(result == 0, 0)
+    kept = (g / mul_scalar(result, 2)).masked_fill_(result == 0, 0)  # torch's, in place
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:886
+# --- book/chapters/16b_reductions.md:887
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -78,7 +80,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1100
+# --- book/chapters/16b_reductions.md:1101
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -104,7 +106,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1127
+# --- book/chapters/16b_reductions.md:1128
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:

@@ -2,14 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29a_op_names.md:46
+# --- book/chapters/29a_op_names.md:51
 """torch's operator and overload for what a dispatch mode is handed."""
 
 from refgrad._tensor import Tensor
 
 ROWS: dict = {  # row: (operator, overload)
-    "add_scalar": ("add", "Tensor"), "sub_scalar": ("sub", "Tensor"),
-    "mul_scalar": ("mul", "Tensor"), "div_scalar": ("div", "Tensor"),
+    "add_scalar": ("add", "Scalar"), "sub_scalar": ("sub", "Scalar"),
+    "mul_scalar": ("mul", "Scalar"), "div_scalar": ("div", "Scalar"),
     "div_mode": ("div", "Tensor_mode"), "pow": ("pow", "Tensor_Scalar"),
     "pow_tensor": ("pow", "Tensor_Tensor"), "pow_scalar": ("pow", "Scalar"),
     "sum_dim": ("sum", "dim_IntList"), "mean_dim": ("mean", "dim"),
@@ -51,7 +51,7 @@ ROWS: dict = {  # row: (operator, overload)
 }
 
 
-# --- book/chapters/29a_op_names.md:110
+# --- book/chapters/29a_op_names.md:115
 BY_SECOND = {  # operator: (overload for a tensor second operand, for a number)
     **{name: ("Tensor", "Scalar") for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
@@ -95,7 +95,7 @@ def by_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
     return name, _chosen(name, args, kwargs)
 
 
-# --- book/chapters/29a_op_names.md:166
+# --- book/chapters/29a_op_names.md:171
 def _chosen(name, args, kwargs) -> str:
     if name in THIRD:
         value = _operand(args, kwargs, 3 if name == "index_fill_" else 2, THIRD[name])
