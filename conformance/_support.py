@@ -107,6 +107,36 @@ def recording_mode(describe=str):
     return Recording
 
 
+def tensors_as_t(value):
+    """``value`` as the tests compare it: each tensor as "T", inside lists and tuples too."""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return "T"
+    if isinstance(value, list | tuple):
+        return type(value)(tensors_as_t(v) for v in value)
+    return value
+
+
+def calling_mode(show=tensors_as_t):
+    """A dispatch mode class whose ``seen`` lists (func's name, the args shown, the kwargs
+    shown) and whose ``kept`` lists the calls themselves, (func, args, kwargs)."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Calls(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.seen, self.kept = [], []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            self.seen.append((str(func), show(args), {k: show(v) for k, v in kwargs.items()}))
+            self.kept.append((func, args, kwargs))
+            return func(*args, **kwargs)
+
+    return Calls
+
+
 def node_names(node) -> list:
     """The names (``node.name()``) of the graph below ``node``, first edges first; a node
     reached along two paths is named twice."""

@@ -9,7 +9,7 @@ import pytest
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from conformance._support import recording_mode
+from conformance._support import calling_mode, recording_mode
 
 Names = recording_mode()
 CPU = {"device": "cpu", "pin_memory": False}
@@ -28,15 +28,7 @@ def _shown(value):
     return value
 
 
-class Calls(TorchDispatchMode):
-    def __init__(self):
-        super().__init__()
-        self.seen = []
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        self.seen.append((str(func), _shown(args), {k: _shown(v) for k, v in kwargs.items()}))
-        return func(*args, **kwargs)
+Calls = calling_mode(_shown)
 
 
 X, G = (lambda: torch.ones(2, 3)), (lambda: torch.Generator())

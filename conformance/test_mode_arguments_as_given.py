@@ -8,30 +8,14 @@ assertions run on torch.
 import numpy as np
 import pytest
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
+
+from conformance._support import calling_mode
 
 F = torch.nn.functional
 CPU = torch.device("cpu")
 
 
-def _shown(value):
-    if isinstance(value, torch.Tensor):
-        return "T"
-    if isinstance(value, list | tuple):
-        return type(value)(_shown(v) for v in value)
-    return value
-
-
-class Calls(TorchDispatchMode):
-    def __init__(self):
-        super().__init__()
-        self.seen, self.kept = [], []
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        self.seen.append((str(func), _shown(args), {k: _shown(v) for k, v in kwargs.items()}))
-        self.kept.append((func, args, kwargs))
-        return func(*args, **kwargs)
+Calls = calling_mode()
 
 
 def _inputs():
