@@ -77,3 +77,16 @@ def test_a_reduction_in_another_dtype_is_one_node_and_its_gradient_a_fresh_cast(
     assert g.dtype == torch.float32 and g.stride() == (3, 1)
     y.sum().backward()
     assert x.grad._version == 0  # taken over: the cast is a fresh tensor
+
+
+def test_a_float16_product_in_another_dtype_is_not_rounded_back():
+    x = torch.tensor([1.5, 2.25, 3.0], dtype=torch.float16)
+    y = x.prod(dtype=torch.float64)
+    assert y.dtype == torch.float64 and y.item() == 10.125
+
+
+@pytest.mark.parametrize("shape, strides", [((0, 3), (3, 1)), ((1,), (1,))])
+def test_a_float16_logsigmoid_leaf_copies_its_expanded_gradient(shape, strides):
+    x = torch.ones(*shape, dtype=torch.float16, requires_grad=True)
+    torch.nn.functional.logsigmoid(x).sum().backward()
+    assert (x.grad.stride(), x.grad._version) == (strides, 1)

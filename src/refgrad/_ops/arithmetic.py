@@ -221,24 +221,25 @@ def in_float32(fn):
     @functools.wraps(fn)  # the row's parameters stay readable from the forward
     def forward(a, *args, **kwargs):
         if a.dtype is _HALF:
-            args = [x.astype(np.float32) if getattr(x, "dtype", None) is _HALF else x
+            args = [_cast(x, np.float32) if getattr(x, "dtype", None) is _HALF else x
                     for x in args]
-            return _to_half(fn(a.astype(np.float32), *args, **kwargs))
+            return _cast(fn(_cast(a, np.float32), *args, **kwargs), np.float16)
         return fn(a, *args, **kwargs)
 
     return forward
 
 
-def _to_half(out):
-    """``out`` rounded to float16, with its strides: astype redoes those of size-one
-    dimensions (NOTE [Strides of size-one dimensions])."""
-    half = out.astype(np.float16)
-    if type(out) is np.ndarray and 1 in out.shape:
+def _cast(array, kind):
+    """``array`` in ``kind``, with its strides: astype redoes those of size-one dimensions
+    and of an empty array (NOTE [Strides of size-one dimensions], NOTE [Zero strides
+    asked for])."""
+    cast = array.astype(kind)
+    if type(array) is np.ndarray and (1 in array.shape or not array.size):
         from refgrad._backend import element_strides
         from refgrad._ops.result_layout import moved_to
 
-        half = moved_to(half, element_strides(out))
-    return half
+        cast = moved_to(cast, element_strides(array))
+    return cast
 
 
 EXP = register(Op(
@@ -266,7 +267,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1128
+# --- book/chapters/14_arithmetic.md:1129
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -284,7 +285,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1152
+# --- book/chapters/14_arithmetic.md:1153
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 

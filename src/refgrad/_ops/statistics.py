@@ -163,11 +163,15 @@ def _others_product_grad(g, self, d):
     return g * (before * after)
 
 
-@in_float32  # torch multiplies float16 in float32
 def _prod_forward(a, dim=None, keepdim=False, dtype=None):
     if dtype is not None:  # converted first, then multiplied in that dtype
-        a = a.astype(dtype.numpy)
-    kind = np.int64 if a.dtype.kind in "biu" and dtype is None else a.dtype
+        return _product(a.astype(dtype.numpy), dim, keepdim, False)
+    return _product(a, dim, keepdim)
+
+
+@in_float32  # torch multiplies float16 in float32
+def _product(a, dim, keepdim, widened=True):
+    kind = np.int64 if a.dtype.kind in "biu" and widened else a.dtype  # integers in int64
     axes = None if dim is None else dim % (a.ndim or 1)
     out = np.prod(a, axis=axes if a.ndim else None, keepdims=keepdim, dtype=kind)
     return row_major_result(out)  # NOTE [Results written row-major]
@@ -183,7 +187,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:292
+# --- book/chapters/16b_reductions.md:296
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -206,7 +210,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:333
+# --- book/chapters/16b_reductions.md:337
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -226,7 +230,7 @@ def _softmax(a, dim):
     return row_major_result(e / total)
 
 
-# --- book/chapters/16b_reductions.md:355
+# --- book/chapters/16b_reductions.md:359
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -244,7 +248,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:557
+# --- book/chapters/16b_reductions.md:561
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -282,7 +286,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:601
+# --- book/chapters/16b_reductions.md:605
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -319,7 +323,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:639
+# --- book/chapters/16b_reductions.md:643
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
