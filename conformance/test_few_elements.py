@@ -90,3 +90,18 @@ def test_a_float16_logsigmoid_leaf_copies_its_expanded_gradient(shape, strides):
     x = torch.ones(*shape, dtype=torch.float16, requires_grad=True)
     torch.nn.functional.logsigmoid(x).sum().backward()
     assert (x.grad.stride(), x.grad._version) == (strides, 1)
+
+
+def test_a_second_backward_through_a_zero_gradient_reaches_the_svd_input():
+    x = (torch.arange(6.0, dtype=torch.float64).reshape(3, 2).t() * 0.17 + 0.4).requires_grad_()
+    u = torch.linalg.svd(x, full_matrices=False)[0]  # square: (u * u).sum() is constant
+    (g,) = torch.autograd.grad((u * u).sum(), x, create_graph=True)
+    (gg,) = torch.autograd.grad(g.sum(), x)
+    assert gg.abs().max().item() < 1e-12
+
+
+def test_zeros_that_came_to_svd_are_a_gradient_nan_at_repeated_values():
+    x = torch.eye(3, dtype=torch.float64).requires_grad_()
+    u, s, _ = torch.linalg.svd(x)
+    (s.sum() + 0 * u.sum()).backward()
+    assert x.grad.isnan().any()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:516
+# --- book/chapters/16p_decompositions.md:512
 """The pseudo-inverse and the numerical rank, both cut off at torch's tolerance."""
 
 import numpy as np
@@ -39,7 +39,7 @@ def _pinv(a, atol, rtol, hermitian):
     return (right * inverted[..., None, :]) @ left.swapaxes(-1, -2)
 
 
-# --- book/chapters/16p_decompositions.md:573
+# --- book/chapters/16p_decompositions.md:569
 LINALG_PINV = register(Op(
     "linalg_pinv", "LinalgPinvBackward0", ("self",), forward=_pinv, backward=pinv_backward,
     promote=False, saves=(("self", ("self",)), ("result", ("self",))),
@@ -47,7 +47,7 @@ LINALG_PINV = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:588
+# --- book/chapters/16p_decompositions.md:584
 def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     if input.ndim < 2 or input.dtype.name not in ("float32", "float64"):
         raise RuntimeError(f"linalg.pinv({LEGACY[input.dtype]}{{{list(input.shape)}}}): "
@@ -78,7 +78,7 @@ def _number(tolerance):
     return tolerance._data if hasattr(tolerance, "_data") else float(tolerance)
 
 
-# --- book/chapters/16p_decompositions.md:620
+# --- book/chapters/16p_decompositions.md:616
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._tensor import make_tensor
 

@@ -52,23 +52,18 @@ def _svd(a, full_matrices, S_sym_argsize_minus_1):
     return column_major(U), S, column_major(Vh)
 
 
-# --- book/chapters/16p_decompositions.md:149
+# --- book/chapters/16p_decompositions.md:150
 # NOTE [An empty gradient is given]
 # An empty gradient that reached a node is a gradient, and the formula runs
-# on it as torch's does: only None, or a non-empty gradient of zeros that is
-# not differentiated, stands for an output no loss reached.
+# on it as torch's does; so is a gradient of zeros that came (a second
+# backward through a gradient that is zero everywhere hands such zeros on).
 # NOTE [Zeros for an absent gradient]
-# A node of several outputs gets zeros for those no loss reached. The terms
-# of the vectors' gradients divide by differences of values, so where the
-# gradient is such zeros they are left out: it is not differentiated (the
-# seeds of forward mode are zeros that are) and holds nothing. The rows ask
-# for an unreached gradient as None (NOTE [Missing grads]), so an empty one
-# that came is a gradient like any other: NOTE [An empty gradient is given].
+# Only an output no loss reached is absent: the rows ask for its gradient as
+# None (NOTE [Missing grads]), and leave out the terms it would feed, which
+# divide by differences of values, as torch's formulas leave out an
+# undefined gradient.
 def absent(g) -> bool:
-    if g is None:
-        return True
-    data = g._data
-    return data.size != 0 and not g.requires_grad and not data.any()
+    return g is None
 
 
 LINALG_SVD = register(Op(
@@ -78,7 +73,7 @@ LINALG_SVD = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:187
+# --- book/chapters/16p_decompositions.md:183
 def svd(A, full_matrices=True, *, driver=None):
     _check_svd(A, "linalg.svd: The input tensor A must have at least 2 dimensions.")
     if driver is not None:
