@@ -3,7 +3,8 @@
 import pytest
 
 import refgrad
-from refgrad.autograd._accumulate import AccumulateGrad, get_gradient_edge
+from refgrad.autograd._accumulate import AccumulateGrad
+from refgrad.autograd._edges import get_gradient_edge
 from refgrad.autograd._multi_grad import _get_grad_fn_or_grad_acc, register_multi_grad_hook
 
 

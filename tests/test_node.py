@@ -12,8 +12,10 @@ from refgrad.autograd._accumulate import (
     ACCUMULATE_SEQUENCE_NR,
     AccumulateGrad,
     CopyBackwards,
-    GradientEdge,
     accumulate_into,
+)
+from refgrad.autograd._edges import (
+    GradientEdge,
     get_gradient_edge,
     grad_accumulator,
     gradient_edge,

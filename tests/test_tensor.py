@@ -116,7 +116,7 @@ def test_a_grad_dtype_is_forgotten_with_its_tensor():
     import gc
 
     from refgrad import _dtype
-    from refgrad._tensor import GRAD_DTYPES
+    from refgrad._tensor_autograd import GRAD_DTYPES
 
     before = len(GRAD_DTYPES)
     t = make_tensor(np.zeros(3, np.float32))

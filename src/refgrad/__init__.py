@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:398
+# --- book/chapters/06_parameters.md:400
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -43,7 +43,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:773
+# --- book/chapters/05_creation.md:774
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,15 +53,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:891
+# --- book/chapters/05_creation.md:892
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1527
+# --- book/chapters/05_creation.md:1528
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1586
+# --- book/chapters/05_creation.md:1587
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -75,7 +75,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2187
+# --- book/chapters/05_creation.md:2188
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -100,11 +100,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2574
+# --- book/chapters/05_creation.md:2575
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:2736
+# --- book/chapters/05_creation.md:2738
 from refgrad._factory_arguments import asarray
 
 
@@ -112,7 +112,7 @@ from refgrad._factory_arguments import asarray
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
-# --- book/chapters/06_parameters.md:243
+# --- book/chapters/06_parameters.md:245
 from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 
@@ -506,7 +506,7 @@ from refgrad._ops.native_dropout import native_dropout
 from refgrad._ops.ctc_loss import ctc_loss
 
 
-# --- book/chapters/19c_optimizers.md:743
+# --- book/chapters/19c_optimizers.md:744
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 
@@ -527,7 +527,7 @@ from refgrad.random import get_rng_state, set_rng_state
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
 
 
-# --- book/chapters/23b_save_and_load.md:539
+# --- book/chapters/23b_save_and_load.md:540
 from refgrad import serialization
 from refgrad.serialization import load, save
 
@@ -603,7 +603,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:3712
+# --- book/chapters/26_inplace.md:3713
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -632,11 +632,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1677
+# --- book/chapters/27_views.md:1678
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1802
+# --- book/chapters/27_views.md:1803
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

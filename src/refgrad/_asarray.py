@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2618
+# --- book/chapters/05_creation.md:2619
 """torch.asarray: a tensor sharing ``obj``'s memory where it can, a copy where it must."""
 
 import numpy as np
@@ -13,7 +13,8 @@ from refgrad._dtype import get_default_dtype
 from refgrad._from_data import _finish, _to_array, tensor
 from refgrad._from_numpy import from_numpy
 from refgrad._numpy_arrays import check_layout
-from refgrad._tensor import Tensor, check_requires_grad, make_tensor
+from refgrad._tensor import Tensor, make_tensor
+from refgrad._tensor_autograd import check_requires_grad
 from refgrad._typename import LEGACY
 from refgrad._warn_once import warn_once
 from refgrad.utils._factory_modes import lift_fresh
@@ -57,7 +58,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> T
     return _from_tensor(_from_buffer(view, dtype), None, device, copy, requires_grad)
 
 
-# --- book/chapters/05_creation.md:2677
+# --- book/chapters/05_creation.md:2679
 def _from_buffer(view: memoryview, dtype) -> Tensor:
     kind = get_default_dtype() if dtype is None else dtype
     if view.readonly:

@@ -16,7 +16,8 @@ from refgrad._c_names import c_type_name
 from refgrad._default_device import DEFAULT
 from refgrad._device import device
 from refgrad._numpy_arrays import LIST_OF_ARRAYS, check_kind, check_layout
-from refgrad._tensor import Tensor, check_requires_grad, make_tensor
+from refgrad._tensor import Tensor, make_tensor
+from refgrad._tensor_autograd import check_requires_grad
 from refgrad._tensor_values import host_array
 from refgrad._warn_once import warn_once
 from refgrad.autograd._state import state, switched_on
@@ -55,7 +56,7 @@ def _leaves(data, stacklevel: int | None = None) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:95
+# --- book/chapters/05_creation.md:96
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -104,7 +105,7 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         )
 
 
-# --- book/chapters/05_creation.md:154
+# --- book/chapters/05_creation.md:155
 def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
     for x in leaves:
         if isinstance(x, Tensor | np.ndarray | bool | int | float):
@@ -119,7 +120,7 @@ def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
             raise TypeError(f"'{name}' object cannot be interpreted as an integer")
 
 
-# --- book/chapters/05_creation.md:182
+# --- book/chapters/05_creation.md:183
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -145,7 +146,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return t.item()
 
 
-# --- book/chapters/05_creation.md:209
+# --- book/chapters/05_creation.md:210
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -156,7 +157,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:235
+# --- book/chapters/05_creation.md:236
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev).type != "cpu"
 
@@ -199,7 +200,7 @@ def _copied(data, dtype, device, requires_grad, pin_memory) -> Tensor:
     return _finish(_to_array(data, dtype, stacklevel=5), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:287
+# --- book/chapters/05_creation.md:288
 def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """``tensor``, detached in place first as torch's constructor does: torch.tensor."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):  # chapter "Dispatch modes"

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:521
+# --- book/chapters/05_creation.md:522
 """The strides torch's preserve_format gives a new tensor like another, and the laying out."""
 
 import numpy as np

@@ -2,37 +2,18 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:34
+# --- book/chapters/03_tensor.md:72
 """The Tensor: a NumPy array plus autograd's bookkeeping."""
 
-import warnings
 from operator import attrgetter
 
 from refgrad._inference_counters import count_writes, inference_counter, stop_counting
 from refgrad._method_counts import no_arguments
+from refgrad._tensor_autograd import NO_VERSION, _Grad, _RequiresGrad
 from refgrad._tensor_values import _Numbers, _Python, _Shape, _Storage
 from refgrad.autograd._state import state, switched_on
 
-NOT_A_LEAF_GRAD = (
-    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
-    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
-    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
-    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
-    "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
-)
-ONLY_FLOAT = "Only Tensors of floating point and complex dtype can require gradients"
-INFERENCE_REQUIRES_GRAD = (
-    "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
-)
-NO_VERSION = "Inference tensors do not track version counter."
-NOT_LEAF_REQUIRES_GRAD = (
-    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
-    "variable in a subgraph that doesn't require differentiation use "
-    "var_no_grad = var.detach()."
-)
 
-
-# --- book/chapters/03_tensor.md:72
 class VersionCounter:
     """How many times a storage has been written in place.
 
@@ -45,191 +26,7 @@ class VersionCounter:
     __slots__ = ("value", "views", "waiting")
 
 
-# --- book/chapters/03_tensor.md:266
-def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
-    """The rules every way of setting ``requires_grad`` shares."""
-    if flag and t._data.dtype.kind != "f":
-        raise RuntimeError(message)
-    if flag and t._version_counter is None and not state.inference_mode:
-        raise RuntimeError(INFERENCE_REQUIRES_GRAD)
-
-
-def current_grad_fn(t):
-    """``t._grad_fn``, where a write left a view waiting for it too: regenerated."""
-    if t._grad_fn is None and t._view_info is not None:
-        from refgrad._ops.view_regeneration import grad_fn_now  # chapter "Views and their history"
-
-        return grad_fn_now(t)
-    return t._grad_fn
-
-
-def held_grad_fn(t):
-    """``t._grad_fn``, or the node a waiting or stale view still holds: what torch's C++
-    ``is_leaf`` looks at."""
-    fn = t._grad_fn
-    if fn is None and t._view_info is not None:
-        info = t._view_info
-        return info.pending[0] if info.pending is not None else info.held
-    return fn
-
-
-class _RequiresGrad:
-    __slots__ = ()
-
-    @property
-    def requires_grad(self) -> bool:
-        return self._requires_grad
-
-    @requires_grad.setter
-    def requires_grad(self, flag) -> None:
-        if not isinstance(flag, bool):
-            raise RuntimeError("requires_grad must be a bool")
-        if flag and held_grad_fn(self) is not None:  # the setter asks for a leaf, either way
-            raise RuntimeError(NOT_LEAF_REQUIRES_GRAD.split(" If")[0])
-        if self._grad_fn is None:  # the setter words its dtype error as a factory does
-            check_requires_grad(self, flag, ONLY_FLOAT[0].lower() + ONLY_FLOAT[1:])
-        self.requires_grad_(flag)
-
-    def requires_grad_(self, requires_grad: bool = True):
-        if type(requires_grad) is not bool:  # torch's parser: not even NumPy's bool
-            from refgrad._typename import c_type_name
-
-            raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be "
-                            f"bool, not {c_type_name(type(requires_grad))}")
-        if held_grad_fn(self) is not None:
-            if requires_grad:
-                if self._version_counter is None and not state.inference_mode:
-                    raise RuntimeError(INFERENCE_REQUIRES_GRAD)  # one written from a graph
-                return self
-            raise RuntimeError(NOT_LEAF_REQUIRES_GRAD)
-        check_requires_grad(self, requires_grad, "only Tensors of floating point dtype can "
-                            "require gradients")
-        counter = self._version_counter
-        if self._view_info is None and (counter is None or counter.views is None):
-            self._requires_grad = requires_grad
-        else:  # a view, or a base of views: chapter "Views and their history"
-            from refgrad._ops.views import set_requires_grad
-
-            set_requires_grad(self, requires_grad)
-        return self
-
-    @property
-    def is_leaf(self) -> bool:
-        return self.grad_fn is None
-
-    @property
-    def grad_fn(self):
-        fn = self._grad_fn
-        if fn is None and self._view_info is not None:
-            if self._view_info.pending is not None:  # NOTE [Regenerating lazily]
-                return current_grad_fn(self)
-            if self._view_info.refusal(self):  # NOTE [Refused when asked]
-                raise RuntimeError(self._view_info.stale)  # NOTE [Views past regenerating]
-        return fn
-
-
-    @property
-    def output_nr(self) -> int:
-        return self._output_nr
-
-
-# --- book/chapters/03_tensor.md:361
-GRAD_DTYPE_MISMATCH = (
-    "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
-    "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
-    "the tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. Set "
-    "grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may break "
-    "downstream systems that assume they match.")
-SAME_DTYPE = object()  # the value of a grad_dtype never set: the tensor's own dtype
-# id(tensor) -> its grad_dtype, for the few tensors that set one; kept beside the
-# tensors rather than in a slot, which every tensor would carry and every read of
-# an unset one would pay an exception for.
-GRAD_DTYPES: dict = {}
-
-
-def grad_dtype_set(t):
-    """The grad_dtype ``t`` was given, or SAME_DTYPE."""
-    return GRAD_DTYPES.get(id(t), SAME_DTYPE) if GRAD_DTYPES else SAME_DTYPE
-
-
-def check_grad_assignment(t, grad) -> None:
-    if grad is None:
-        return
-    if not isinstance(grad, Tensor):
-        from refgrad._typename import c_type_name  # which imports this module
-
-        raise TypeError("assigned grad expected to be a Tensor or None but got grad of type "
-                        + c_type_name(type(grad)))
-    if grad._data.shape != t._data.shape:
-        raise RuntimeError(
-            f"attempting to assign a gradient of size '{list(grad.shape)}' to a tensor of "
-            f"size '{list(t.shape)}'. Please ensure that the gradient and the tensor are the "
-            "same size"
-        )
-    expected = grad_dtype_set(t)
-    expected = t.dtype if expected is SAME_DTYPE else expected
-    if expected is not None and grad.dtype is not expected:
-        from refgrad._dtype import C_TYPE_NAMES
-        from refgrad._typename import LEGACY
-
-        raise RuntimeError(GRAD_DTYPE_MISMATCH.format(C_TYPE_NAMES[grad.dtype.name],
-                                                      LEGACY[expected]))
-    if grad is t:
-        raise RuntimeError("can't assign Variable as its own grad")
-
-
-class _Grad:
-    __slots__ = ()
-
-    @property
-    def grad(self):
-        if held_grad_fn(self) is not None and not self._retains_grad and self._grad is None:
-            warnings.warn(NOT_A_LEAF_GRAD, UserWarning, stacklevel=2)
-        return self._grad
-
-    @grad.setter
-    def grad(self, grad) -> None:
-        check_grad_assignment(self, grad)
-        self._grad = grad
-
-    @grad.deleter
-    def grad(self) -> None:
-        self._grad = None
-
-    @property
-    def grad_dtype(self):
-        from refgrad.autograd._grad_dtype import grad_dtype_of  # chapter "Nodes and edges"
-
-        return grad_dtype_of(self)
-
-    @grad_dtype.setter
-    def grad_dtype(self, kind) -> None:
-        from refgrad.autograd._grad_dtype import set_grad_dtype
-
-        set_grad_dtype(self, kind)
-
-    @property
-    def retains_grad(self) -> bool:
-        return self._retains_grad
-
-
-# --- book/chapters/03_tensor.md:449
-def clear_grad(t, set_to_none: bool = True) -> None:
-    """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
-    grad = t._grad
-    if grad is None:
-        return
-    if set_to_none:
-        t._grad = None
-        return
-    if grad._grad_fn is not None:
-        grad.detach_()
-    else:
-        grad.requires_grad_(False)
-    grad.zero_()
-
-
-# --- book/chapters/03_tensor.md:472
+# --- book/chapters/03_tensor.md:483
 class _Versions:
     __slots__ = ()
 
@@ -252,7 +49,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:517
+# --- book/chapters/03_tensor.md:528
 def _to_a_mode(function, t):
     """``function(t)``, handed to the innermost dispatch mode as torch's aten.detach."""
     from refgrad.utils._python_dispatch import dispatch_op
@@ -313,7 +110,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:795
+# --- book/chapters/03_tensor.md:806
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -346,7 +143,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:836
+# --- book/chapters/03_tensor.md:847
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda")
 
@@ -372,12 +169,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:868
+# --- book/chapters/03_tensor.md:879
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:885
+# --- book/chapters/03_tensor.md:896
 _new = object.__new__  # looked up once, not on every tensor
 
 

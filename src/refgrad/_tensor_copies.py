@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:116
+# --- book/chapters/06_parameters.md:117
 """copy.copy, copy.deepcopy and pickle of tensors and parameters, as torch makes them."""
 
 import copy
@@ -11,7 +11,8 @@ import warnings
 
 import numpy as np
 
-from refgrad._tensor import Tensor, check_requires_grad, current_grad_fn, make_tensor
+from refgrad._tensor import Tensor, make_tensor
+from refgrad._tensor_autograd import check_requires_grad, current_grad_fn
 from refgrad.nn.parameter import Parameter
 
 NOT_A_LEAF = (
@@ -46,7 +47,7 @@ def _layout(data):
     return data, data, 0, data.shape, data.strides  # CuPy, or a layout kept as it is
 
 
-# --- book/chapters/06_parameters.md:161
+# --- book/chapters/06_parameters.md:163
 def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=True):
     memory = storage.array
     if isinstance(memory, np.ndarray) and memory.dtype == np.uint8 and memory.ndim == 1:
@@ -85,7 +86,7 @@ def _reduce_ex(self, protocol):
                        self.requires_grad, _writeable(self._data)))
 
 
-# --- book/chapters/06_parameters.md:201
+# --- book/chapters/06_parameters.md:203
 def _deepcopy(self, memo):
     if current_grad_fn(self) is not None:
         raise RuntimeError(NOT_A_LEAF)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:104
+# --- book/chapters/03_tensor.md:115
 """What a tensor's array says: shape, dtype, device and Python values."""
 
 import numpy as np
@@ -17,7 +17,7 @@ from refgrad._warn_once import warn_once
 from refgrad.autograd._state import state
 
 
-# --- book/chapters/03_tensor.md:125
+# --- book/chapters/03_tensor.md:136
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, or torch's IndexError.
 
@@ -66,7 +66,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:175
+# --- book/chapters/03_tensor.md:186
 class layout:  # noqa: N801 - torch's name
     __slots__ = ()
     __module__ = "refgrad"  # NOTE [Public classes, public module]
@@ -124,7 +124,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:647
+# --- book/chapters/03_tensor.md:658
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
@@ -191,7 +191,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:726
+# --- book/chapters/03_tensor.md:737
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 

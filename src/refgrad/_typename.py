@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:269
+# --- book/chapters/06_parameters.md:271
 """Dotted names for objects, and torch's legacy names for tensor types."""
 
 from refgrad import _dtype
@@ -45,7 +45,7 @@ def numel(t: Tensor) -> int:
     return t.numel()
 
 
-# --- book/chapters/06_parameters.md:380
+# --- book/chapters/06_parameters.md:382
 def not_implemented_for(kernel: str, kind) -> NotImplementedError:
     """torch's error for a kernel with no version for the NumPy dtype ``kind``."""
     return NotImplementedError(

@@ -19,7 +19,8 @@ from refgrad._archive import (
 )
 from refgrad._backend import cuda_is_available, device_of, move
 from refgrad._device import _typename, device
-from refgrad._tensor import check_requires_grad, make_tensor
+from refgrad._tensor import make_tensor
+from refgrad._tensor_autograd import check_requires_grad
 from refgrad._tensor_copies import _rebuild, _Storage
 from refgrad._weights_only import WeightsUnpickler, add_safe_globals, get_safe_globals, safe_globals
 
@@ -27,7 +28,7 @@ __all__ = ["add_safe_globals", "get_safe_globals", "load", "safe_globals", "save
 DEFAULT_PROTOCOL = 2
 
 
-# --- book/chapters/23b_save_and_load.md:188
+# --- book/chapters/23b_save_and_load.md:189
 class _StoragePickler(pickle.Pickler):
     """A pickler that lifts each storage out of the pickle, one entry per memory."""
 
@@ -48,7 +49,7 @@ class _StoragePickler(pickle.Pickler):
         return ("storage", self.keys[key], str(where), memory.dtype.str, memory.shape)
 
 
-# --- book/chapters/23b_save_and_load.md:217
+# --- book/chapters/23b_save_and_load.md:218
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
     """Write ``obj`` to the path or binary file ``f`` (refgrad's format, not torch's)."""
@@ -69,7 +70,7 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
         write_archive(f, data.getvalue(), pickler.storages)
 
 
-# --- book/chapters/23b_save_and_load.md:268
+# --- book/chapters/23b_save_and_load.md:269
 NO_CUDA = (
     "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
     "False. If you are running on a CPU-only machine, please use torch.load with "
@@ -111,7 +112,7 @@ def _usable(target):
     return target
 
 
-# --- book/chapters/23b_save_and_load.md:321
+# --- book/chapters/23b_save_and_load.md:322
 class _Placed(_Storage):
     __slots__ = ("device",)
 
@@ -128,7 +129,7 @@ def _rebuild_placed(storage, offset, shape, strides, dtype, requires_grad, write
     return t
 
 
-# --- book/chapters/23b_save_and_load.md:343
+# --- book/chapters/23b_save_and_load.md:344
 class _StorageLoading:
     """What both unpicklers share: storages read from the archive, once each."""
 
@@ -157,7 +158,7 @@ class _SafeUnpickler(_StorageLoading, WeightsUnpickler):
     pass
 
 
-# --- book/chapters/23b_save_and_load.md:381
+# --- book/chapters/23b_save_and_load.md:382
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     """The object saved in the path or binary file ``f`` by refgrad.save."""

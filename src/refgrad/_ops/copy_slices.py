@@ -10,7 +10,7 @@ import numpy as np
 from refgrad._backend import data_ptr, device_of, element_strides, move, overlaps
 from refgrad._C import _functions
 from refgrad._ops.views import positions
-from refgrad.autograd._accumulate import gradient_edge
+from refgrad.autograd._edges import gradient_edge
 from refgrad.autograd._node import FunctionNode, input_metadata
 from refgrad.autograd._saved import FREED
 from refgrad.autograd._state import state

@@ -16,7 +16,8 @@ from refgrad._ops.table import register
 from refgrad._ops.view_regeneration import settle
 from refgrad._ops.views import check_view_write, follow_base
 from refgrad._ops.write_checks import LEAF, bump
-from refgrad._tensor import Tensor, held_grad_fn
+from refgrad._tensor import Tensor
+from refgrad._tensor_autograd import held_grad_fn
 from refgrad._tensor_values import wrap_dim
 from refgrad.autograd._state import dual_levels, state, switched_on
 
@@ -38,7 +39,7 @@ VIEW_ROW = {SQUEEZE_: shaping.SQUEEZE, SQUEEZE_DIM_: sh.SQUEEZE_DIM,
             TRANSPOSE_: shaping.TRANSPOSE}
 
 
-# --- book/chapters/27_views.md:1403
+# --- book/chapters/27_views.md:1404
 def check_reshape(self) -> bool:
     """Refuse what autograd could not follow; say whether the change is recorded."""
     if self._version_counter is None:  # an inference tensor: autograd is skipped, and
@@ -69,7 +70,7 @@ def reshape_in_place(self, recorded: bool, row, params: dict):
     return self
 
 
-# --- book/chapters/27_views.md:1448
+# --- book/chapters/27_views.md:1449
 def _tangent_follower(self, row, params):
     """What, after the change, gives ``self`` its tangent's view; None without one."""
     if not dual_levels:
@@ -88,7 +89,7 @@ def _tangent_follower(self, row, params):
     return follow
 
 
-# --- book/chapters/27_views.md:1471
+# --- book/chapters/27_views.md:1472
 def squeeze_(self, dim=None):
     recorded = check_reshape(self)
     row, params = squeeze_form(self, dim, (SQUEEZE_, SQUEEZE_DIM_, SQUEEZE_DIMS_))
@@ -123,7 +124,7 @@ def swapdims_(self, dim0, dim1):
     return transpose_(self, dim0, dim1)
 
 
-# --- book/chapters/27_views.md:1517
+# --- book/chapters/27_views.md:1518
 DETACH_VIEW = (
     "Can't detach views in-place. Use detach() instead. If you are using "
     "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
@@ -157,7 +158,7 @@ for _method in (squeeze_, unsqueeze_, t_, transpose_, swapaxes_, swapdims_, deta
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/27_views.md:1661
+# --- book/chapters/27_views.md:1662
 AS_STRIDED_ = _in_place(strided.AS_STRIDED, "as_strided_", "AsStridedBackward1")
 VIEW_ROW[AS_STRIDED_] = strided.AS_STRIDED
 

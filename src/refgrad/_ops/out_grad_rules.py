@@ -7,7 +7,8 @@
 
 from refgrad._ops.out_rules import SEVERAL_RESULTS
 from refgrad._ops.write_checks import LEAF, OUT_NEEDS_GRAD
-from refgrad._tensor import Tensor, held_grad_fn
+from refgrad._tensor import Tensor
+from refgrad._tensor_autograd import held_grad_fn
 
 # The name torch's refusal of grad uses, where it is not the function's own.
 GRAD_NAMES = {
@@ -30,7 +31,7 @@ GRAD_NAMES = {
 GRAD_NAMES.update(slogdet="_linalg_slogdet", argsort="sort")
 
 
-# --- book/chapters/26_inplace.md:3291
+# --- book/chapters/26_inplace.md:3292
 # Kernels without a derivative: only an out that requires grad is refused.
 OUT_ONLY = frozenset(("floor_divide", "heaviside", "softmax", "log_softmax", "slice_scatter",
                       "diag"))
@@ -63,7 +64,7 @@ def _requires_grad(a) -> bool:
     return isinstance(a, Tensor) and a._requires_grad
 
 
-# --- book/chapters/26_inplace.md:3801
+# --- book/chapters/26_inplace.md:3802
 GRAD_NAMES.update(linalg_cholesky="linalg_cholesky_ex", linalg_det="_linalg_det",
                   linalg_eigvalsh="_linalg_eigh", linalg_solve="_linalg_solve_ex",
                   linalg_svdvals="_linalg_svd", linalg_multi_dot="mm", linalg_vecdot="vdot",

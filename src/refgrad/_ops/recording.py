@@ -7,7 +7,7 @@
 
 from refgrad._backend import element_strides
 from refgrad._tensor import Tensor
-from refgrad.autograd._accumulate import grad_accumulator
+from refgrad.autograd._edges import grad_accumulator
 from refgrad.autograd._state import state, switched_on
 
 

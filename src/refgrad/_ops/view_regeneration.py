@@ -8,7 +8,7 @@
 import weakref
 
 from refgrad._ops.views import DEFAULT, INDIRECT, ViewInfo, _rebase_message
-from refgrad.autograd._accumulate import gradient_edge
+from refgrad.autograd._edges import gradient_edge
 from refgrad.autograd._node import input_metadata, new_node
 from refgrad.autograd._state import state
 

@@ -12,7 +12,7 @@ from refgrad._backend import overlaps, writeable
 from refgrad._inference_counters import inference_counter
 from refgrad._ops.view_regeneration import outdate_views
 from refgrad._ops.views import check_view_write
-from refgrad._tensor import held_grad_fn
+from refgrad._tensor_autograd import held_grad_fn
 from refgrad._warn_once import outside_refgrad
 from refgrad.autograd._state import state
 

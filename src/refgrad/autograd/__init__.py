@@ -24,20 +24,20 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1387
+# --- book/chapters/10_nodes.md:1400
 from refgrad.autograd import graph
 
 
-# --- book/chapters/11_saved.md:540
+# --- book/chapters/11_saved.md:542
 from refgrad.autograd._saved import SavedTensor
 
 
-# --- book/chapters/18_backward.md:544
+# --- book/chapters/18_backward.md:545
 from refgrad.autograd._backward import backward, grad
 from refgrad.autograd._run_backward import _engine_run_backward
 
 
-# --- book/chapters/18_backward.md:658
+# --- book/chapters/18_backward.md:660
 from refgrad.autograd.variable import Variable
 from refgrad.autograd.variable import variable  # noqa: F811 - the function hides the module
 
@@ -69,7 +69,7 @@ __all__ += ["detect_anomaly", "set_detect_anomaly"]  # the module is not among t
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:1040
+# --- book/chapters/25_functions.md:1041
 from refgrad.autograd import function
 from refgrad.autograd.function import Function, NestedIOFunction
 

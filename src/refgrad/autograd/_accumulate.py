@@ -3,12 +3,10 @@
 
 
 # --- book/chapters/10_nodes.md:598
-"""AccumulateGrad, where leaves receive their gradient, and the edge that reaches a tensor."""
+"""AccumulateGrad, where leaves receive their gradient."""
 
 import sys
 import threading
-import weakref
-from typing import NamedTuple
 
 from numpy import ndarray  # NOTE [Names looked up once]
 
@@ -16,11 +14,11 @@ from refgrad._backend import element_strides
 from refgrad._C import _functions
 from refgrad._memory_formats import contiguous_format
 from refgrad._parallel import add_into
-from refgrad._tensor import current_grad_fn, make_tensor
+from refgrad._tensor import make_tensor
 from refgrad.autograd._grad_dtype import accumulator_metadata
 from refgrad.autograd._grad_layout import _dense, _laid_out_like, _obeys_layout, warn_unless_obeyed
 from refgrad.autograd._hooks import call_hooks
-from refgrad.autograd._node import FunctionNode, Node, input_metadata
+from refgrad.autograd._node import FunctionNode, input_metadata
 from refgrad.autograd._node_misuse import ReadOnly
 from refgrad.autograd._state import state, switched_on
 
@@ -64,7 +62,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:686
+# --- book/chapters/10_nodes.md:684
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -210,7 +208,7 @@ def _summed(old, grad):
     return old + grad
 
 
-# --- book/chapters/10_nodes.md:1008
+# --- book/chapters/10_nodes.md:1006
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -247,7 +245,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1079
+# --- book/chapters/10_nodes.md:1077
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
@@ -266,77 +264,10 @@ _functions.register(CopyBackwards)
 def _recorded_copy(grad, variable):
     if not _dense(variable._data):  # torch clones instead: NOTE [A copied first gradient ...]
         return grad.clone(memory_format=contiguous_format)
+    from refgrad.autograd._edges import gradient_edge  # which imports this module
+
     node = CopyBackwards(((None, 0), gradient_edge(grad)))
     copy = make_tensor(_laid_out_like(grad._data, variable._data), True, node, 0)
     node._meta = (input_metadata(copy),)
     copy._version_counter.value = 1  # the copy_ into it counts, as in _copy
     return copy
-
-
-# --- book/chapters/10_nodes.md:1203
-def grad_accumulator(leaf) -> AccumulateGrad | None:
-    """The leaf's AccumulateGrad, made on first use and shared while alive."""
-    ref = leaf._grad_accumulator
-    node = ref() if ref is not None else None
-    if node is None:
-        info = leaf._view_info
-        if info is not None:
-            if info.pending is not None and current_grad_fn(leaf) is not None:
-                return leaf._grad_fn  # NOTE [Regenerating lazily]: output 0 of its node
-            if info.stale is not None:  # a view past regenerating: chapter "Views"
-                return _parked_accumulator(leaf, info)
-            if not info.requires_grad:  # NOTE [A view that requires grad through its base]
-                return None
-        node = AccumulateGrad(leaf)
-        leaf._grad_accumulator = weakref.ref(node)
-    return node
-
-
-def _parked_accumulator(view, info) -> AccumulateGrad | None:
-    """A stale view's AccumulateGrad, asked for anew at every use: NOTE [Refused when asked]."""
-    if info.refusal(view) is not None:
-        raise RuntimeError(info.stale)
-    if not info.requires_grad:
-        return None
-    ref = getattr(info, "parked", None)
-    node = ref() if ref is not None else None
-    if node is None:
-        node = AccumulateGrad(view)
-        info.parked = weakref.ref(node)
-    return node
-
-
-def gradient_edge(t) -> tuple:
-    """The edge along which a gradient for ``t`` travels."""
-    if t._grad_fn is not None:
-        return (t._grad_fn, t._output_nr)
-    if t._requires_grad:
-        return (grad_accumulator(t), 0)
-    return (None, 0)
-
-
-# --- book/chapters/10_nodes.md:1264
-class GradientEdge(NamedTuple):
-    """An edge of the graph, named: which node, and which of its inputs."""
-
-    node: Node
-    output_nr: int
-    ownership_token: object = None
-
-
-def get_gradient_edge(tensor) -> GradientEdge:
-    """The edge a gradient for ``tensor`` flows along, even for a leaf."""
-    if not tensor.requires_grad:
-        raise RuntimeError(
-            "It is not possible to get the gradient edge for a Tensor that does not "
-            "require gradients"
-        )
-    if tensor._grad_fn is None and (state.inference_mode or tensor._version_counter is None):
-        raise AttributeError("'NoneType' object has no attribute 'next_functions'")
-    node, output_nr = gradient_edge(tensor)
-    if node is None:  # a leaf without an accumulator (chapter "Views and their history")
-        raise AssertionError("Expected gradient function to be set")
-    return GradientEdge(node, output_nr)
-
-
-GradientEdge.__module__ = "refgrad.autograd.graph"  # where users import it from, as in torch

@@ -10,8 +10,9 @@ import warnings
 from collections.abc import Mapping
 
 from refgrad._method_counts import no_arguments
-from refgrad._tensor import Tensor, current_grad_fn, held_grad_fn
-from refgrad.autograd._accumulate import GradientEdge
+from refgrad._tensor import Tensor
+from refgrad._tensor_autograd import current_grad_fn, held_grad_fn
+from refgrad.autograd._edges import GradientEdge
 from refgrad.autograd._run_backward import _engine_run_backward
 
 
@@ -37,7 +38,7 @@ def _shape_of(output):
     return output
 
 
-# --- book/chapters/18_backward.md:83
+# --- book/chapters/18_backward.md:84
 def _seed(out, shape, meta, ones):
     """The implicit gradient of a scalar output. Under a dispatch mode it is made as torch
     makes it, ones_like(out, memory_format=preserve_format), which is what the mode sees."""
@@ -91,7 +92,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:290
+# --- book/chapters/18_backward.md:291
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
@@ -126,7 +127,7 @@ def _inputs_tuple(inputs, caller: str) -> tuple:
     return _as_tuple(inputs), None
 
 
-# --- book/chapters/18_backward.md:375
+# --- book/chapters/18_backward.md:376
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -169,7 +170,7 @@ def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
                  for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:449
+# --- book/chapters/18_backward.md:450
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -193,7 +194,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:500
+# --- book/chapters/18_backward.md:501
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

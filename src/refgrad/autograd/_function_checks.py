@@ -88,7 +88,7 @@ def written(node, out, i: int, differentiable: bool, is_input: bool, count: int)
 
 
 def _leaf(out) -> bool:
-    from refgrad._tensor import held_grad_fn  # a view a write left waiting is no leaf
+    from refgrad._tensor_autograd import held_grad_fn  # a view a write left waiting is no leaf
 
     return held_grad_fn(out) is None
 

@@ -11,7 +11,7 @@ import weakref
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._tensor import (
+from refgrad._tensor_autograd import (
     GRAD_DTYPES,
     NOT_A_LEAF_GRAD,
     SAME_DTYPE,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:847
+# --- book/chapters/10_nodes.md:845
 """The gradient layout contract: how a copied first gradient is laid out, and when
 torch warns that a .grad breaks it."""
 
@@ -50,7 +50,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:906
+# --- book/chapters/10_nodes.md:904
 LAYOUT_WARNING = ("grad and param do not obey the gradient layout contract. This is not an "
                   "error, but may impair performance.\ngrad.sizes() = {}, strides() = {}\n"
                   "param.sizes() = {}, strides() = {}")

@@ -7,7 +7,8 @@
 
 from collections import OrderedDict
 
-from refgrad._tensor import Tensor, current_grad_fn
+from refgrad._tensor import Tensor
+from refgrad._tensor_autograd import current_grad_fn
 from refgrad._typename import c_tensor_type_name, c_type_name
 from refgrad.utils.hooks import RemovableHandle
 
@@ -34,7 +35,7 @@ def check_single_result(value, result, hook) -> None:
         raise RuntimeError(f"hook '{hook_name(hook)}' has changed the size of value")
 
 
-# --- book/chapters/20_hooks.md:93
+# --- book/chapters/20_hooks.md:94
 def check_tuple_result(values: tuple, result, hook) -> None:
     if not isinstance(result, tuple):
         raise TypeError(f"expected tuple, but hook returned '{c_type_name(type(result))}'")
@@ -48,7 +49,7 @@ def check_tuple_result(values: tuple, result, hook) -> None:
             check_single_result(value, entry, hook)
 
 
-# --- book/chapters/20_hooks.md:116
+# --- book/chapters/20_hooks.md:117
 def call_hooks(hooks, value, *rest):
     """Call a snapshot of ``hooks`` on ``value``; the value as the last hook left it."""
     for hook in tuple(hooks.values()):
@@ -63,7 +64,7 @@ def call_hooks(hooks, value, *rest):
     return value
 
 
-# --- book/chapters/20_hooks.md:154
+# --- book/chapters/20_hooks.md:155
 NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
 
 
@@ -86,7 +87,7 @@ Tensor.register_hook = register_hook
 register_hook.__qualname__ = "Tensor.register_hook"  # as Python names a method, in its TypeErrors
 
 
-# --- book/chapters/20_hooks.md:182
+# --- book/chapters/20_hooks.md:183
 def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
     """Call ``hook(self)`` after this leaf's ``.grad`` was updated."""
     if not self.requires_grad:

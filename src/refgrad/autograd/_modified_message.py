@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/11_saved.md:232
+# --- book/chapters/11_saved.md:233
 """The message of a saved value written in place since it was saved."""
 
 import re

@@ -9,7 +9,7 @@ import functools
 import threading
 from collections import defaultdict
 
-from refgrad.autograd._accumulate import GradientEdge, grad_accumulator
+from refgrad.autograd._edges import GradientEdge, grad_accumulator
 from refgrad.autograd._introspection import _current_graph_task_id, _will_engine_execute_node
 from refgrad.autograd._state import state
 from refgrad.utils.hooks import RemovableHandle

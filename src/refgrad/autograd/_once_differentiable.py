@@ -9,7 +9,8 @@ import functools
 
 from refgrad._C import _functions
 from refgrad._tensor import Tensor, make_tensor
-from refgrad.autograd._accumulate import ACCUMULATE_SEQUENCE_NR, gradient_edge
+from refgrad.autograd._accumulate import ACCUMULATE_SEQUENCE_NR
+from refgrad.autograd._edges import gradient_edge
 from refgrad.autograd._node import FunctionNode, input_metadata
 from refgrad.autograd._state import state
 
@@ -34,7 +35,7 @@ def once_differentiable(fn):
     return wrapper
 
 
-# --- book/chapters/25_functions.md:998
+# --- book/chapters/25_functions.md:999
 class Error(FunctionNode):
     """A node that fails when run: it marks a gradient that cannot be taken."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18_backward.md:146
+# --- book/chapters/18_backward.md:147
 """From outputs and inputs to the engine's roots and targets, through one door."""
 
 import logging
@@ -13,8 +13,8 @@ from refgrad._tensor import Tensor
 from refgrad._typename import c_type_name
 from refgrad._warn_once import warn_once
 from refgrad.autograd import _engine
-from refgrad.autograd._accumulate import GradientEdge, gradient_edge
 from refgrad.autograd._backward_logging import _register_logging_hooks_on_whole_graph, log
+from refgrad.autograd._edges import GradientEdge, gradient_edge
 from refgrad.autograd._node import FunctionNode
 
 
@@ -50,7 +50,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:198
+# --- book/chapters/18_backward.md:199
 def _checked_edge(edge) -> tuple:
     node, output_nr = edge[0], edge[1]
     if not isinstance(node, FunctionNode):
@@ -62,7 +62,7 @@ def _checked_edge(edge) -> tuple:
     return node, output_nr
 
 
-# --- book/chapters/18_backward.md:230
+# --- book/chapters/18_backward.md:231
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     _check_given(t_outputs, args[0])
@@ -119,7 +119,7 @@ def _run_backward(t_outputs, *args):
     return tuple(captured)
 
 
-# --- book/chapters/18_backward.md:338
+# --- book/chapters/18_backward.md:339
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "

@@ -7,7 +7,8 @@
 
 import numpy as np
 
-from refgrad._tensor import current_grad_fn, make_tensor
+from refgrad._tensor import make_tensor
+from refgrad._tensor_autograd import current_grad_fn
 from refgrad.autograd._modified_message import _modified_message
 from refgrad.autograd._saved_packing import (
     _check_register,
@@ -32,7 +33,7 @@ CANNOT_SAVE_INFERENCE = (
 )
 
 
-# --- book/chapters/11_saved.md:66
+# --- book/chapters/11_saved.md:67
 class SavedTensor:
     """One tensor kept by a node, checked against in-place changes when used."""
 
@@ -76,7 +77,7 @@ class SavedTensor:
         pack_with_hooks(self, alias if source is None else source, pack_hook, unpack_hook, alias)
 
 
-# --- book/chapters/11_saved.md:117
+# --- book/chapters/11_saved.md:118
 def _nothing_saved() -> SavedTensor:
     """What ``_raw_saved_<name>`` shows for a value the node did not keep."""
     saved = object.__new__(SavedTensor)
@@ -89,7 +90,7 @@ def _nothing_saved() -> SavedTensor:
 NOTHING_SAVED = _nothing_saved()
 
 
-# --- book/chapters/11_saved.md:136
+# --- book/chapters/11_saved.md:137
 DETACHED_IN_PLACE = (
     "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
     "This is not supported, please use out-of-place `.detach()` instead"
@@ -139,7 +140,7 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:310
+# --- book/chapters/11_saved.md:311
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 
 
@@ -184,7 +185,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:560
+# --- book/chapters/11_saved.md:562
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "

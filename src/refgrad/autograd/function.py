@@ -7,7 +7,7 @@
 
 from refgrad._tensor import Tensor
 from refgrad._typename import typename
-from refgrad.autograd._accumulate import gradient_edge
+from refgrad.autograd._edges import gradient_edge
 from refgrad.autograd._function_arguments import bound, by_position
 from refgrad.autograd._function_checks import BOTH_BACKWARDS, INSTANTIATED, LEGACY, refuse_gradient
 from refgrad.autograd._function_ctx import FunctionCtx

@@ -2,14 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:1301
+# --- book/chapters/10_nodes.md:1314
 """refgrad.autograd.graph: the graph's public API."""
 
-from refgrad.autograd._accumulate import GradientEdge, get_gradient_edge
 from refgrad.autograd._backward_logging import (  # noqa: F401
     _register_logging_hooks_on_whole_graph,
     log,
 )
+from refgrad.autograd._edges import GradientEdge, get_gradient_edge
 from refgrad.autograd._multi_grad import _MultiHandle, register_multi_grad_hook  # noqa: F401
 from refgrad.autograd._node import Node
 from refgrad.autograd._run_backward import _engine_run_backward  # noqa: F401

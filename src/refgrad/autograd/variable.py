@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18_backward.md:563
+# --- book/chapters/18_backward.md:564
 """Variable: autograd's wrapper of old, now a way of making a leaf from a tensor."""
 
 import operator
@@ -50,7 +50,7 @@ def _arguments(args, kwargs) -> dict:
     return given
 
 
-# --- book/chapters/18_backward.md:612
+# --- book/chapters/18_backward.md:613
 class Variable(metaclass=VariableMeta):
     """``Variable(t, requires_grad)``: ``t.detach()``, requiring grad if asked."""
 
@@ -58,7 +58,8 @@ class Variable(metaclass=VariableMeta):
 
     def __new__(cls, *args, **kwargs):
         from refgrad._creation import empty
-        from refgrad._tensor import ONLY_FLOAT, Tensor
+        from refgrad._tensor import Tensor
+        from refgrad._tensor_autograd import ONLY_FLOAT
 
         given = _arguments(args, kwargs)
         requires_grad = _byte(given.get("requires_grad", False))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:68
+# --- book/chapters/06_parameters.md:69
 """refgrad.nn: what autograd's users need of torch.nn."""
 
 from refgrad.nn.parameter import Parameter
@@ -100,7 +100,7 @@ __all__ += ["CTCLoss"]
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 
-# --- book/chapters/21a_module_hooks.md:1126
+# --- book/chapters/21a_module_hooks.md:1127
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]

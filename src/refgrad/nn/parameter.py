@@ -9,7 +9,8 @@ import numpy as np
 
 from refgrad._c_names import c_type_name
 from refgrad._dtype import get_default_dtype
-from refgrad._tensor import Tensor, check_requires_grad, make_tensor
+from refgrad._tensor import Tensor, make_tensor
+from refgrad._tensor_autograd import check_requires_grad
 
 
 class Parameter(Tensor):

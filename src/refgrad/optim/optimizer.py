@@ -11,7 +11,8 @@ from collections import OrderedDict, defaultdict
 from itertools import chain
 
 from refgrad._ops.index_tensors import first_frame_outside
-from refgrad._tensor import Tensor, clear_grad
+from refgrad._tensor import Tensor
+from refgrad._tensor_autograd import clear_grad
 from refgrad._typename import typename
 from refgrad.autograd.grad_mode import enable_grad, set_grad_enabled
 from refgrad.optim._state_dict import load_state, pack_state
@@ -35,7 +36,7 @@ class _RequiredParameter:
 required = _RequiredParameter()
 
 
-# --- book/chapters/19c_optimizers.md:115
+# --- book/chapters/19c_optimizers.md:116
 def _unpack_names(group: dict) -> None:
     """Split (name, tensor) pairs into "params" and "param_names"."""
     names = [p[0] for p in group["params"] if isinstance(p, tuple)]
@@ -71,7 +72,7 @@ def _check_against(group: dict, groups: list) -> None:
         raise ValueError("some parameters appear in more than one parameter group")
 
 
-# --- book/chapters/19c_optimizers.md:157
+# --- book/chapters/19c_optimizers.md:158
 class Optimizer:
     """Holds parameter groups and their state; subclasses define step()."""
 
@@ -122,7 +123,7 @@ class Optimizer:
         return "\n".join(lines) + "\n)"
 
 
-# --- book/chapters/19c_optimizers.md:218
+# --- book/chapters/19c_optimizers.md:219
 def zero_grad(self, set_to_none: bool = True) -> None:
     """Drop every parameter's gradient, or fill it with zeros."""
     for group in self.param_groups:
@@ -133,7 +134,7 @@ def zero_grad(self, set_to_none: bool = True) -> None:
 Optimizer.zero_grad = zero_grad
 
 
-# --- book/chapters/19c_optimizers.md:243
+# --- book/chapters/19c_optimizers.md:244
 # NOTE [Step hooks]
 # Every optimizer class's own step() is wrapped once, when the class is made,
 # so that a user's subclass gets the hooks too without calling anything.
@@ -160,7 +161,7 @@ def _with_step_hooks(step):
     return hooked_step
 
 
-# --- book/chapters/19c_optimizers.md:273
+# --- book/chapters/19c_optimizers.md:274
 def _register(hooks: dict, hook) -> RemovableHandle:
     handle = RemovableHandle(hooks)
     hooks[handle.id] = hook
@@ -191,7 +192,7 @@ Optimizer.register_step_pre_hook = register_step_pre_hook
 Optimizer.register_step_post_hook = register_step_post_hook
 
 
-# --- book/chapters/19c_optimizers.md:312
+# --- book/chapters/19c_optimizers.md:313
 def grad_mode_of(step):
     """Run ``step`` with grad mode set by the optimizer's ``differentiable``."""
 
@@ -211,7 +212,7 @@ def loss_of(closure):
         return closure()
 
 
-# --- book/chapters/19c_optimizers.md:411
+# --- book/chapters/19c_optimizers.md:412
 def state_dict(self) -> dict:
     """The state and the groups' settings, with parameters given by position."""
     return pack_state(self)

@@ -6,7 +6,8 @@
 # --- book/chapters/29c_factories_under_modes.md:82
 """Factories handed to a dispatch mode whole, as torch's aten factories reach one."""
 
-from refgrad._tensor import Tensor, check_requires_grad
+from refgrad._tensor import Tensor
+from refgrad._tensor_autograd import check_requires_grad
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._python_dispatch import OpFunc, TorchDispatchMode, dispatch
 
@@ -44,7 +45,7 @@ def options(generator=None, dtype=None, layout=None, device=None, pin_memory=Fal
     return named
 
 
-# --- book/chapters/29c_factories_under_modes.md:127
+# --- book/chapters/29c_factories_under_modes.md:128
 def lift_fresh(made: Tensor):
     """``aten.lift_fresh``: the tensor torch.tensor made, handed to the modes in turn."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):
@@ -52,7 +53,7 @@ def lift_fresh(made: Tensor):
     return dispatch(OpFunc("lift_fresh.default", (), ("self",), lift_fresh), (made,), {})
 
 
-# --- book/chapters/29c_factories_under_modes.md:177
+# --- book/chapters/29c_factories_under_modes.md:178
 def sized_to_a_mode(name, factory, size, requires_grad, *extra, **given):
     """A factory of a size: the size as torch's list, then ``extra``, then the options."""
     from refgrad._creation import parse_size
@@ -85,7 +86,7 @@ def arange_to_a_mode(factory, bounds, requires_grad, **given):
     return to_a_mode(name, factory, args, options(**given), requires_grad)
 
 
-# --- book/chapters/29c_factories_under_modes.md:229
+# --- book/chapters/29c_factories_under_modes.md:230
 # NOTE [out= to a mode]
 # The factory is called under _Asking, a mode that keeps the op it is handed
 # and answers None, so that it hands over torch's binding of the call and

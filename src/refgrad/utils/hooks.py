@@ -53,9 +53,9 @@ def _weak_refs(extra_dict) -> tuple:
     return ()
 
 
-# --- book/chapters/06_parameters.md:111
+# --- book/chapters/06_parameters.md:112
 from refgrad.utils._unserializable import unserializable_hook  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/21a_module_hooks.md:879
+# --- book/chapters/21a_module_hooks.md:880
 from refgrad.utils._backward_hook import BackwardHook  # noqa: F401, E402

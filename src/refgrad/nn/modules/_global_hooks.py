@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:569
+# --- book/chapters/21a_module_hooks.md:570
 """Hooks that every Module's call runs, before the module's own."""
 
 from collections import OrderedDict

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1194
+# --- book/chapters/21a_module_hooks.md:1195
 """register_backward_hook's kind: a node hook on the grad_fn of a module's first output."""
 
 import functools
@@ -41,7 +41,7 @@ def hang_legacy_hooks(module, args, result, hooks) -> None:
     _warn_if_partial(args, result, node)
 
 
-# --- book/chapters/21a_module_hooks.md:1239
+# --- book/chapters/21a_module_hooks.md:1240
 _DEPRECATED = "is deprecated and will be removed in future versions."
 _FULL = "Please use register_full_backward_hook to get the documented behavior."
 _NOT_TENSORS = ("Using non-full backward hooks on a Module that does not {} a single Tensor or a "

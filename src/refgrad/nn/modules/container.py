@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1008
+# --- book/chapters/21a_module_hooks.md:1009
 """Sequential: modules called one after another."""
 
 import operator
@@ -57,7 +57,7 @@ def pop_child(container, key):
     return module
 
 
-# --- book/chapters/21a_module_hooks.md:1069
+# --- book/chapters/21a_module_hooks.md:1070
 class Sequential(_Positions):
     def __init__(self, *args) -> None:
         super().__init__()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:920
+# --- book/chapters/21a_module_hooks.md:921
 """Linear: y = x W^T + b."""
 
 import math
@@ -50,7 +50,7 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
-# --- book/chapters/21a_module_hooks.md:973
+# --- book/chapters/21a_module_hooks.md:974
 class Identity(Module):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__()

@@ -7,7 +7,8 @@
 
 from collections import OrderedDict
 
-from refgrad._tensor import Tensor, clear_grad
+from refgrad._tensor import Tensor
+from refgrad._tensor_autograd import clear_grad
 from refgrad._typename import typename
 from refgrad.nn.modules._call import HookedCall
 from refgrad.nn.modules._global_hooks import (  # noqa: F401 - where torch keeps them
@@ -85,7 +86,7 @@ class _Members(HookedCall):
     register_module = add_module
 
 
-# --- book/chapters/21a_module_hooks.md:236
+# --- book/chapters/21a_module_hooks.md:237
 class _Attributes(_Members):
     """Attribute access that reads and writes the member dictionaries."""
 
@@ -142,7 +143,7 @@ class _Attributes(_Members):
         super().__delattr__(name)
 
 
-# --- book/chapters/21a_module_hooks.md:296
+# --- book/chapters/21a_module_hooks.md:297
 class _Walks(_Attributes):
     """The iterators over a module tree."""
 
@@ -181,7 +182,7 @@ class _Walks(_Attributes):
             yield buf
 
 
-# --- book/chapters/21a_module_hooks.md:336
+# --- book/chapters/21a_module_hooks.md:337
 class Module(_Walks):
     """Base class of every module: parameters, buffers and children, by name."""
 
