@@ -68,7 +68,7 @@ _NOT_INTEGERS = {"keepdim", "sparse_grad", "include_self", "accumulate", "reduce
 
 
 def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():
-    from refgrad._ops.op_nodes import SCALAR_PARAMETERS, _formula_parameters
+    from refgrad._ops.saved_attributes import SCALAR_PARAMETERS, _formula_parameters
 
     unknown = {}
     for op in OPS.values():

@@ -9,10 +9,10 @@ import types
 from typing import NamedTuple
 
 from refgrad._C import _functions
+from refgrad._ops.saved_attributes import _formula_parameters, _read_back, _shown, saved_attributes
 from refgrad.autograd._engine import _call
 from refgrad.autograd._node import FunctionNode, InputMetadata, new_node
 from refgrad.autograd._node_dir import node_dir
-from refgrad.autograd._node_misuse import ReadOnly
 from refgrad.autograd._saved import (
     FREED,
     NOTHING_SAVED,
@@ -99,37 +99,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:158
-# NOTE [No __getattr__ on nodes]
-# A class that defines __getattr__ routes every attribute read of its
-# instances through a slow generic path: CPython's specializing interpreter
-# leaves such reads unspecialized, even for names that exist. The engine
-# reads a node's slots many times per node, so the _saved_* names are
-# properties instead, made per class from what the row declares.
-def saved_attributes(op) -> dict:
-    """The ``_saved_<name>`` and ``_raw_saved_<name>`` properties of a row's nodes."""
-    saved = [name for name, _ in op.saves]
-    shown = [*saved, *(n for n in (*op.keeps, *_formula_parameters(op)) if n not in op.hides)]
-    attributes = {f"_saved_{name}": _saved_property(name, raw=False) for name in shown}
-    attributes.update({f"_raw_saved_{name}": _saved_property(name, raw=True) for name in saved})
-    return attributes
-
-
-def _formula_parameters(op, every: bool = False) -> list:
-    """The names the backward formula takes after the gradient (bar ``wanted``)."""
-    import inspect
-
-    parameters = list(inspect.signature(op.backward).parameters.values())[1:]
-    names = [p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-    # `wanted` is told, not saved: NOTE [Only the gradients asked for]
-    return names if every else [n for n in names if n != "wanted"]
-
-
-def _saved_property(key: str, raw: bool) -> property:
-    return ReadOnly(lambda node: node._lookup(key, raw))  # NOTE [Misuse in C++ words]
-
-
-# --- book/chapters/13_dispatch.md:204
+# --- book/chapters/13_dispatch.md:210
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -173,50 +143,7 @@ class OpNode(FunctionNode):
             self._saved = released
 
 
-def _read_back(key: str, value):
-    """A kept parameter as torch's node converts it back to Python."""
-    if key in SCALAR_PARAMETERS:
-        if type(value) is int and value >= 2**63:
-            raise RuntimeError("value cannot be converted to type int64_t without overflow")
-        return value
-    # NOTE [Integers shown unsigned]
-    if type(value) is int:
-        return value % 2**64
-    if type(value) is tuple:
-        return tuple(v % 2**64 if type(v) is int else v for v in value)
-    return value
-
-
-# NOTE [Integers shown unsigned]
-# A node shows the integers it keeps (a dim, an index, a shift, an offset)
-# through a conversion from an unsigned 64-bit integer, so -1 reads back as
-# 2**64 - 1. The parameters torch keeps as Scalars are read back with their
-# sign. These are their names; every other integer is shown unsigned.
-SCALAR_PARAMETERS = frozenset({
-    "alpha", "beta", "correction", "delta", "eps", "exponent", "input_scale", "lambd", "max",
-    "max_val", "maxnorm", "min", "min_val", "negative_slope", "ord", "other", "p", "scale",
-    "self", "threshold", "value", "weight",
-    "lower", "upper", "margin",
-})
-
-
-def _shown(saved, node):
-    if isinstance(saved, tuple):  # a list of tensors, such as index's indices
-        return tuple(None if s is None else unpack(s, node) for s in saved)
-    plain = type(saved) in PLAIN_NUMBERS
-    if not plain and isinstance(saved, SavedNumber) and saved._unpack_hook is not None:
-        return unpack(saved, node)  # the tensor the user's unpack hook gives
-    if plain or isinstance(saved, SavedNumber):
-        from refgrad._dtype import float64
-        from refgrad._from_data import tensor
-
-        # torch wraps a Python float as a double, whatever the tensor's dtype.
-        value = saved if plain else saved.value
-        return tensor(value, dtype=float64 if isinstance(value, float) else None, device="cpu")
-    return unpack(saved, node)
-
-
-# --- book/chapters/13_dispatch.md:327
+# --- book/chapters/13_dispatch.md:338
 def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     for g in grads:
         if g is not None:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1187
+# --- book/chapters/13_dispatch.md:1198
 """Deciding to record: whether a row records, and where its gradients go."""
 
 from refgrad._backend import element_strides

@@ -10,9 +10,9 @@ from refgrad._zero_grads import ZERO_GRADS, sum_with_zeros
 from refgrad.autograd._accumulate import sole_holder
 from refgrad.autograd._anomaly import anomaly, check_nan, reporting
 from refgrad.autograd._edge_index import EdgeIndex
+from refgrad.autograd._engine_hooks import _tensor_pre_hooks, _through_hooks, _through_post_hooks
 from refgrad.autograd._final_callbacks import run_final_callbacks
 from refgrad.autograd._graph_task import GraphTask
-from refgrad.autograd._hooks import call_hooks
 from refgrad.autograd._node import FunctionNode, entry_dtype
 from refgrad.autograd._outputs import _check_count, _conformed, validate_outputs
 from refgrad.autograd._state import next_sequence_nr, restore_switches, save_switches, state
@@ -268,50 +268,3 @@ def _apply_ignoring_wanted(node, grads, create_graph, wanted):
 
 
 FunctionNode._apply_wanted = _apply_ignoring_wanted
-
-
-# --- book/chapters/17_engine.md:744
-def _through_hooks(node, hooks, grads) -> list:
-    """``grads`` after the node's pre-hooks, which see only the slots that carry gradients."""
-    slots = node._gradient_slots()
-    if slots is None:
-        return list(call_hooks(hooks, tuple(grads)))
-    seen = call_hooks(hooks, tuple(grads[i] for i in slots))
-    grads = list(grads)
-    for i, g in zip(slots, seen):
-        grads[i] = g
-    return grads
-
-
-def _through_post_hooks(node, outputs, grads) -> list:
-    # Kept out of _call: a generator there would make its `grads` a closure cell,
-    # which every node's call would pay for.
-    slots = node._gradient_slots()
-    seen = tuple(grads) if slots is None else tuple(grads[i] for i in slots)
-    return list(call_hooks(node._post_hooks, tuple(outputs), seen))
-
-
-# --- book/chapters/17_engine.md:780
-def _tensor_pre_hooks(node, grads):
-    if node._tensor_pre_hooks:
-        for slot, hooks in tuple(node._tensor_pre_hooks):
-            grads[slot] = call_hooks(hooks, grads[slot])
-    leaf = node._variable if node._accumulates else None
-    if leaf is not None and leaf._backward_hooks:
-        grads[0] = call_hooks(leaf._backward_hooks, grads[0])
-    if node._retains_grad:
-        for slot, ref in tuple(node._retains_grad.items()):
-            tensor = ref()
-            if tensor is not None and grads[slot] is not None:
-                retain(tensor, grads[slot])
-    return grads
-
-
-def retain(tensor, grad) -> None:
-    """What ``retain_grad()`` does with a gradient: keep a copy, or add to it."""
-    if tensor._grad is None:
-        from refgrad._memory_formats import contiguous_format
-
-        tensor._grad = grad.clone(memory_format=contiguous_format)
-    else:
-        tensor._grad = tensor._grad + grad

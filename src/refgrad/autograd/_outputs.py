@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17_engine.md:820
+# --- book/chapters/17_engine.md:827
 """What a node returns, checked: how many gradients, and their shapes and dtypes."""
 
 from refgrad.autograd._node import entry_dtype
