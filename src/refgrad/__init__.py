@@ -120,7 +120,7 @@ from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their cop
 from refgrad import compiler, jit
 
 
-# --- book/chapters/07_grad_modes.md:963
+# --- book/chapters/07_grad_modes.md:964
 from refgrad import _C, _jit_internal, utils
 from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled

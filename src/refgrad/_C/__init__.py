@@ -158,7 +158,7 @@ from refgrad.autograd._stream_warning import (
 )
 
 
-# --- book/chapters/17a_engine_introspection.md:99
+# --- book/chapters/17a_engine_introspection.md:100
 from refgrad.autograd._introspection import (
     _current_autograd_node, _current_graph_task_id, _will_engine_execute_node,
 )

@@ -10,6 +10,10 @@ from refgrad.autograd._versions import _unsafe_set_version_counter
 __all__ = ["_unsafe_set_version_counter"]
 
 
+# --- book/chapters/17a_engine_introspection.md:134
+from refgrad.autograd._introspection import _get_current_graph_task_keep_graph, _get_sequence_nr
+
+
 # --- book/chapters/23_saved_tensor_hooks.md:187
 from refgrad.autograd._saved_hooks import (
     saved_tensors_hooks_disabled_message as _saved_tensors_hooks_get_disabled_error_message,
@@ -19,3 +23,17 @@ from refgrad.autograd._saved_hooks import (
 )
 
 __all__ += ["_saved_tensors_hooks_is_enabled", "_saved_tensors_hooks_get_disabled_error_message"]
+
+
+# --- book/chapters/23_saved_tensor_hooks.md:333
+from refgrad.autograd._saved_hooks_calls import (
+    _pop_saved_tensors_default_hooks,
+    _push_saved_tensors_default_hooks,
+    _saved_tensors_hooks_disable,
+    _saved_tensors_hooks_enable,
+    _top_saved_tensors_default_hooks,
+)
+
+__all__ += ["_push_saved_tensors_default_hooks", "_pop_saved_tensors_default_hooks",
+            "_top_saved_tensors_default_hooks", "_saved_tensors_hooks_disable",
+            "_saved_tensors_hooks_enable"]

@@ -11,8 +11,9 @@ __all__: list[str] = []
 # --- book/chapters/07_grad_modes.md:946
 from refgrad.autograd import grad_mode
 from refgrad.autograd.grad_mode import (
-    _force_original_view_tracking, enable_grad, enforce_grad_layout_policy, inference_mode,
-    no_grad, set_grad_enabled, set_multithreading_enabled,
+    _force_original_view_tracking, _unsafe_preserve_version_counter, enable_grad,
+    enforce_grad_layout_policy, inference_mode, no_grad, set_grad_enabled,
+    set_multithreading_enabled,
 )
 
 from refgrad._C import _is_multithreading_enabled as is_multithreading_enabled
@@ -30,6 +31,10 @@ from refgrad.autograd import graph
 
 # --- book/chapters/11_saved.md:542
 from refgrad.autograd._saved import SavedTensor
+
+
+# --- book/chapters/17a_engine_introspection.md:139
+from refgrad.autograd._introspection import _get_sequence_nr  # noqa: F401
 
 
 # --- book/chapters/18_backward.md:545
@@ -63,6 +68,13 @@ from refgrad.autograd import anomaly_mode
 from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 
 __all__ += ["detect_anomaly", "set_detect_anomaly"]  # the module is not among torch's names
+
+
+# --- book/chapters/23_saved_tensor_hooks.md:348
+from refgrad.autograd._saved_hooks_calls import (  # noqa: F401
+    _pop_saved_tensors_default_hooks,
+    _push_saved_tensors_default_hooks,
+)
 
 
 # --- book/chapters/23a_checkpoint.md:262

@@ -5,6 +5,7 @@
 # --- book/chapters/17a_engine_introspection.md:31
 """What code running inside a backward pass can ask the engine."""
 
+from refgrad._pybind_arguments import refused
 from refgrad._typename import c_type_name
 from refgrad.autograd._node import FunctionNode
 from refgrad.autograd._state import state
@@ -22,7 +23,7 @@ def _current_autograd_node():
     return None if task is None else task.current_node
 
 
-# --- book/chapters/17a_engine_introspection.md:65
+# --- book/chapters/17a_engine_introspection.md:66
 LEAF_IN_GRAD = (
     "A leaf node was passed to _will_engine_execute_node but we are currently running "
     "autograd.grad(). This is currently not supported."
@@ -50,3 +51,19 @@ def _will_engine_execute_node(node) -> bool:
     if info.captures and not any(child is not None for child in node._next_nodes):
         raise RuntimeError(LEAF_IN_GRAD)
     return True
+
+
+# --- book/chapters/17a_engine_introspection.md:117
+def _get_sequence_nr(*args, **kwargs) -> int:
+    """The sequence number this thread's next node will have."""
+    if args or kwargs:
+        raise refused("_get_sequence_nr", "() -> int", args, kwargs)
+    return int(repr(state.sequence_numbers)[len("count("):-1])
+
+
+def _get_current_graph_task_keep_graph(*args, **kwargs) -> bool:
+    """Whether the running backward keeps its graph; True outside one."""
+    if args or kwargs:
+        raise refused("_get_current_graph_task_keep_graph", "() -> bool", args, kwargs)
+    task = state.graph_task
+    return True if task is None else task.keep_graph

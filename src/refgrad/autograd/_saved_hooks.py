@@ -85,7 +85,7 @@ def saved_tensors_hooks_disabled_message() -> str | None:
     return state.saved_tensors_hooks_disabled_message
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:222
+# --- book/chapters/23_saved_tensor_hooks.md:392
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
     """Keep tensors saved inside the block in CPU memory, pinned if asked."""
 
