@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1400
+# --- book/chapters/10_nodes.md:1471
 from refgrad.autograd import graph
 
 
