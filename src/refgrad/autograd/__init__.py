@@ -28,7 +28,7 @@ __all__ += [
 from refgrad.autograd import graph
 
 
-# --- book/chapters/11_saved.md:542
+# --- book/chapters/11_saved.md:561
 from refgrad.autograd._saved import SavedTensor
 
 
