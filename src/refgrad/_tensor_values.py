@@ -32,6 +32,7 @@ def wrap_dim(dim: int, ndim: int) -> int:
     return dim + rank if dim < 0 else dim
 
 
+# --- book/chapters/03_tensor.md:156
 class _Shape:
     __slots__ = ()
 
@@ -66,7 +67,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:186
+# --- book/chapters/03_tensor.md:192
 class layout:  # noqa: N801 - torch's name
     __slots__ = ()
     __module__ = "refgrad"  # NOTE [Public classes, public module]
@@ -81,6 +82,7 @@ class layout:  # noqa: N801 - torch's name
 strided = layout()
 
 
+# --- book/chapters/03_tensor.md:212
 class _Storage:
     __slots__ = ()
 
@@ -124,13 +126,14 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:658
+# --- book/chapters/03_tensor.md:699
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
     return data if isinstance(data, np.ndarray) else data.get()
 
 
+# --- book/chapters/03_tensor.md:711
 class _Python:
     __slots__ = ()
 
@@ -191,7 +194,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:737
+# --- book/chapters/03_tensor.md:784
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -202,6 +205,7 @@ def _scalar(t, kind):
     return kind(host_array(t).reshape(()).item())
 
 
+# --- book/chapters/03_tensor.md:800
 class _Numbers:
     __slots__ = ()
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:102
+# --- book/chapters/10_nodes.md:107
 """The registry of built-in node classes, by class name (torch._C._functions)."""
 
 

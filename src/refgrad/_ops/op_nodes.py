@@ -26,6 +26,7 @@ from refgrad.autograd._saved import (
 _NODE_CLASSES: dict = {}
 
 
+# --- book/chapters/13_dispatch.md:61
 def node_class(op) -> type:
     """The node class for an op-table row: one per node name."""
     cls = _NODE_CLASSES.get(op.node)
@@ -47,7 +48,7 @@ def node_class(op) -> type:
 # before it calls release_variables(), so such a node is spared the call.
 
 
-# --- book/chapters/13_dispatch.md:89
+# --- book/chapters/13_dispatch.md:96
 # NOTE [Code of its own per node class]
 # At each attribute read or write in a function's code, CPython 3.11 caches
 # what it found for the class of object it met there, and takes a slow path
@@ -70,7 +71,7 @@ def _own_copy(function):
                               function.__name__, function.__defaults__, function.__closure__)
 
 
-# --- book/chapters/13_dispatch.md:119
+# --- book/chapters/13_dispatch.md:126
 class RecordPlan(NamedTuple):
     """A row's saves and keeps, by position: worked out once per row."""
 
@@ -99,7 +100,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:210
+# --- book/chapters/13_dispatch.md:217
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -143,7 +144,7 @@ class OpNode(FunctionNode):
             self._saved = released
 
 
-# --- book/chapters/13_dispatch.md:338
+# --- book/chapters/13_dispatch.md:351
 def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     for g in grads:
         if g is not None:
@@ -176,6 +177,7 @@ def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     return op.backward(tuple(_materialize(grads, self._meta)), **kwargs)
 
 
+# --- book/chapters/13_dispatch.md:390
 def _withhold(node, kwargs, wanted) -> None:
     """Take out of ``kwargs`` what only unwanted gradients read; tell a formula that asks."""
     if len(wanted) != len(node.op.inputs):
@@ -206,6 +208,7 @@ def _unpacked(saved, node):
     return [None if s is None else unpack(s, node, True) for s in saved]
 
 
+# --- book/chapters/13_dispatch.md:427
 def _materialize(grads, entries):
     from numpy import zeros
 
@@ -236,6 +239,7 @@ def _apply_wanted(self, grads, create_graph, wanted) -> tuple:
 OpNode.apply, OpNode._gradient_slots, OpNode._apply_wanted = _apply, _gradient_slots, _apply_wanted
 
 
+# --- book/chapters/13_dispatch.md:462
 def _dir(self) -> list:
     """Ordinary attributes, plus the ``_saved_*`` names this node answers to."""
     names = {name for name, _ in self.op.saves} | (set(self._params) - set(self.op.hides))

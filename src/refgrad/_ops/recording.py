@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1198
+# --- book/chapters/13_dispatch.md:1285
 """Deciding to record: whether a row records, and where its gradients go."""
 
 from refgrad._backend import element_strides
@@ -18,6 +18,7 @@ def _records(op) -> bool:
             and not (switched_on.inference_mode and state.inference_mode))
 
 
+# --- book/chapters/13_dispatch.md:1306
 def _edges(tensors, params):
     """(nodes, slots): where each input's gradient goes; None if no input requires grad.
 
@@ -48,6 +49,7 @@ def _edges(tensors, params):
     return tuple(nodes), _known_slots(slots) or _share(slots)  # NOTE [Shared slots]
 
 
+# --- book/chapters/13_dispatch.md:1342
 # NOTE [Inference tensors outside inference mode]
 # torch's autograd skips an op whose tensor operands are all inference tensors,
 # even those that require grad: no node, and a result that requires nothing.
@@ -69,6 +71,7 @@ def _all_inference(tensors, params) -> bool:
     return True
 
 
+# --- book/chapters/13_dispatch.md:1368
 # NOTE [Shared slots]
 # Nearly every node's slots are (0,), (0, 0) or the like, so nodes share one
 # tuple per pattern. A graph kept alive then leaves one object fewer per
@@ -91,6 +94,7 @@ def _any_requires_grad(tensors) -> bool:
     return any(isinstance(t, Tensor) and t._requires_grad for t in tensors)
 
 
+# --- book/chapters/13_dispatch.md:1395
 # NOTE [What the cycle collector sees]
 # Each object the cycle collector watches is visited again by its passes for
 # as long as the graph lives: a node, its tuple of child nodes, its tuple of

@@ -70,6 +70,7 @@ class Op:
         object.__setattr__(self, "special", many or self.view or bool(writes))
 
 
+# --- book/chapters/12_op_table.md:128
 # NOTE [Writes into a fresh result]
 # Outside inference mode, torch skips its autograd layer for an op whose
 # operands are all inference tensors, and with it the guard that layer sets
@@ -97,6 +98,7 @@ def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kerne
     return 0 if mode == "r" else 1, 2 if wide_r else 1
 
 
+# --- book/chapters/12_op_table.md:161
 RESULT_WRITES: dict = {
     "nan_to_num": 1, "logical_not": 1, "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
     "prod": 1, "prod_dim": 1, "mean": 2, "mean_dim": 2, "max": 1, "min": 1, "amax": 1,
@@ -132,6 +134,7 @@ RESULT_WRITES: dict = {
 }
 
 
+# --- book/chapters/12_op_table.md:202
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -161,7 +164,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:218
+# --- book/chapters/12_op_table.md:237
 _FORWARD_AD_REQUEST = (
     "Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
     "template=feature-request.yml so that we can prioritize its implementation or submit a "

@@ -25,11 +25,11 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1400
+# --- book/chapters/10_nodes.md:1471
 from refgrad.autograd import graph
 
 
-# --- book/chapters/11_saved.md:542
+# --- book/chapters/11_saved.md:561
 from refgrad.autograd._saved import SavedTensor
 
 
@@ -37,12 +37,12 @@ from refgrad.autograd._saved import SavedTensor
 from refgrad.autograd._introspection import _get_sequence_nr  # noqa: F401
 
 
-# --- book/chapters/18_backward.md:545
+# --- book/chapters/18_backward.md:577
 from refgrad.autograd._backward import backward, grad
 from refgrad.autograd._run_backward import _engine_run_backward
 
 
-# --- book/chapters/18_backward.md:660
+# --- book/chapters/18_backward.md:699
 from refgrad.autograd.variable import Variable
 from refgrad.autograd.variable import variable  # noqa: F811 - the function hides the module
 

@@ -52,6 +52,7 @@ def _seed(out, shape, meta, ones):
     return ones(shape, dtype=meta.dtype, device=meta.device)
 
 
+# --- book/chapters/18_backward.md:104
 def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
@@ -92,7 +93,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:291
+# --- book/chapters/18_backward.md:311
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
@@ -127,7 +128,7 @@ def _inputs_tuple(inputs, caller: str) -> tuple:
     return _as_tuple(inputs), None
 
 
-# --- book/chapters/18_backward.md:376
+# --- book/chapters/18_backward.md:396
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -159,6 +160,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return result if keys is None else dict(zip(keys, result))
 
 
+# --- book/chapters/18_backward.md:432
 def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
     """Zeros for the unused inputs, which require grad when the gradients make a graph."""
     from refgrad._factory_arguments import zeros_like  # checks requires_grad: a 1 is refused
@@ -170,7 +172,7 @@ def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
                  for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:450
+# --- book/chapters/18_backward.md:475
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -194,7 +196,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:501
+# --- book/chapters/18_backward.md:526
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
@@ -218,6 +220,7 @@ def retain_grad(self, *refused) -> None:
     self._retains_grad = True
 
 
+# --- book/chapters/18_backward.md:556
 def follow_retained_grad(t, old, old_nr: int) -> None:
     """Move ``t``'s retain_grad request from its old grad_fn to its new one."""
     import weakref

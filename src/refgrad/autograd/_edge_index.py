@@ -10,6 +10,7 @@ from bisect import bisect_left
 SCAN_LIMIT = 8  # edges; beyond this, a delivery's questions are answered from tables
 
 
+# --- book/chapters/17_engine.md:542
 class EdgeIndex:
     """Where each edge and each gradient of one node's outputs sits: NOTE [Long deliveries]."""
 

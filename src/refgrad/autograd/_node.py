@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:113
+# --- book/chapters/10_nodes.md:118
 """Graph nodes: the abstract Node, the concrete node base, their edges and hooks."""
 
 import abc
@@ -26,6 +26,7 @@ from refgrad.utils.hooks import RemovableHandle
 REMEMBERING = False
 
 
+# --- book/chapters/10_nodes.md:148
 class Node(abc.ABC):
     """A step of the backward pass: gradients of outputs in, of inputs out."""
 
@@ -68,7 +69,7 @@ class Node(abc.ABC):
 Node.__module__ = "refgrad.autograd.graph"  # where users import it from, as in torch
 
 
-# --- book/chapters/10_nodes.md:194
+# --- book/chapters/10_nodes.md:206
 def input_metadata(tensor) -> tuple:
     """What a gradient for ``tensor`` must look like: (sizes, NumPy dtype, device or None)."""
     data = tensor._data
@@ -98,6 +99,7 @@ def lone_metadata(tensor) -> tuple:
     return meta
 
 
+# --- book/chapters/10_nodes.md:241
 def entry_dtype(entry: tuple):
     """The refgrad dtype of an input-metadata entry."""
     return _dtype.FROM_NUMPY[np.dtype(entry[1])]
@@ -137,7 +139,7 @@ InputMetadata.__name__ = InputMetadata.__qualname__ = "_InputMetadata"
 InputMetadata.__module__ = "refgrad._C._autograd"
 
 
-# --- book/chapters/10_nodes.md:273
+# --- book/chapters/10_nodes.md:291
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -217,14 +219,14 @@ class FunctionNode(Node):
     __dir__ = node_dir  # torch's names, not refgrad's machinery: see "What dir() lists"
 
 
-# --- book/chapters/10_nodes.md:362
+# --- book/chapters/10_nodes.md:380
 def set_edges(node, edges) -> None:
     """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
     node._next_nodes = tuple([child for child, _ in edges])
     node._next_slots = tuple([slot for _, slot in edges])
 
 
-# --- book/chapters/10_nodes.md:376
+# --- book/chapters/10_nodes.md:394
 # NOTE [Making a node]
 # new_node() and FunctionNode.__init__ fill the same slots with the same
 # defaults; a test holds them together. A slot added to one goes in the other.
@@ -244,7 +246,7 @@ def new_node(cls, next_nodes: tuple, next_slots: tuple):
 _new = object.__new__
 
 
-# --- book/chapters/10_nodes.md:404
+# --- book/chapters/10_nodes.md:422
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -280,7 +282,7 @@ check_arguments(FunctionNode)
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:563
+# --- book/chapters/10_nodes.md:587
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")

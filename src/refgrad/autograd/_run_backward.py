@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18_backward.md:147
+# --- book/chapters/18_backward.md:154
 """From outputs and inputs to the engine's roots and targets, through one door."""
 
 import logging
@@ -33,6 +33,7 @@ def _root_edges(outputs) -> list:
     return edges
 
 
+# --- book/chapters/18_backward.md:190
 def _target_edges(inputs, accumulate_grad: bool) -> list:
     edges = []
     for t in inputs:
@@ -50,7 +51,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:199
+# --- book/chapters/18_backward.md:212
 def _checked_edge(edge) -> tuple:
     node, output_nr = edge[0], edge[1]
     if not isinstance(node, FunctionNode):
@@ -62,7 +63,7 @@ def _checked_edge(edge) -> tuple:
     return node, output_nr
 
 
-# --- book/chapters/18_backward.md:231
+# --- book/chapters/18_backward.md:244
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     _check_given(t_outputs, args[0])
@@ -95,6 +96,7 @@ def _check_given(outputs, grads) -> None:
                                "corresponding Tensor requires grad")
 
 
+# --- book/chapters/18_backward.md:283
 def _run_backward(t_outputs, *args):
     grads, keep_graph, create_graph, inputs, allow_unreachable, accumulate_grad = args
     roots = _root_edges(t_outputs)
@@ -119,7 +121,7 @@ def _run_backward(t_outputs, *args):
     return tuple(captured)
 
 
-# --- book/chapters/18_backward.md:339
+# --- book/chapters/18_backward.md:359
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "

@@ -130,6 +130,7 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
     return t
 
 
+# --- book/chapters/11_saved.md:183
 def _lost_grad_fn(original, strict: bool) -> None:
     info = original._view_info
     if info is not None and info.pending is not None and current_grad_fn(original) is not None:
@@ -140,7 +141,7 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:311
+# --- book/chapters/11_saved.md:324
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 
 
@@ -169,6 +170,7 @@ class SavedNumber(SavedTensor):
         return unpack_with_hooks(self, None).item()  # the number the user's hook gives
 
 
+# --- book/chapters/11_saved.md:358
 # NOTE [A number read raw]
 # Raw, a kept number is a saved 0-d tensor, as in torch: register_hooks packs
 # that tensor, and unpacking it gives the number backward uses. Without hooks,
@@ -185,7 +187,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:562
+# --- book/chapters/11_saved.md:581
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "

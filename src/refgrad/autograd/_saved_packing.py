@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/11_saved.md:383
+# --- book/chapters/11_saved.md:402
 """Saved values packed and unpacked by hooks, and the checks of register_hooks."""
 
 from refgrad._tensor import make_tensor
@@ -34,7 +34,7 @@ def pack_with_hooks(saved, tensor, pack_hook, unpack_hook, given=None) -> None:
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:427
+# --- book/chapters/11_saved.md:446
 def unpack_with_hooks(saved, node):
     from refgrad._tensor import Tensor
     from refgrad._tensor_autograd import ONLY_FLOAT
@@ -61,7 +61,7 @@ def unpack_with_hooks(saved, node):
     return t
 
 
-# --- book/chapters/11_saved.md:458
+# --- book/chapters/11_saved.md:477
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."

@@ -45,6 +45,7 @@ class RemovableHandle:
         self.remove()
 
 
+# --- book/chapters/10_nodes.md:88
 def _weak_refs(extra_dict) -> tuple:
     if isinstance(extra_dict, dict):
         return (weakref.ref(extra_dict),)
