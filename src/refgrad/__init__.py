@@ -632,11 +632,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1678
+# --- book/chapters/27_views.md:1752
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1803
+# --- book/chapters/27_views.md:1884
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
