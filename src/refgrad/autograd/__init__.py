@@ -69,7 +69,7 @@ __all__ += ["detect_anomaly", "set_detect_anomaly"]  # the module is not among t
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:1041
+# --- book/chapters/25_functions.md:1089
 from refgrad.autograd import function
 from refgrad.autograd.function import Function, NestedIOFunction
 
