@@ -43,7 +43,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:774
+# --- book/chapters/05_creation.md:839
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,15 +53,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:892
+# --- book/chapters/05_creation.md:957
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1528
+# --- book/chapters/05_creation.md:1655
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1587
+# --- book/chapters/05_creation.md:1714
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -75,7 +75,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2188
+# --- book/chapters/05_creation.md:2372
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -100,11 +100,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2575
+# --- book/chapters/05_creation.md:2771
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:2738
+# --- book/chapters/05_creation.md:2947
 from refgrad._factory_arguments import asarray
 
 
@@ -632,11 +632,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1678
+# --- book/chapters/27_views.md:1752
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1803
+# --- book/chapters/27_views.md:1884
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

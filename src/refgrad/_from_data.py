@@ -29,6 +29,7 @@ _COPY_WARNING = (
 )
 
 
+# --- book/chapters/05_creation.md:67
 def _is_sequence(x) -> bool:
     return isinstance(x, Sequence | np.ndarray | Tensor) and not isinstance(x, str | bytes)
 
@@ -56,7 +57,7 @@ def _leaves(data, stacklevel: int | None = None) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:96
+# --- book/chapters/05_creation.md:104
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -76,6 +77,7 @@ def _infer_dtype(leaves) -> _dtype.dtype:
     return _dtype.DEFAULT_FLOAT if result is None else result
 
 
+# --- book/chapters/05_creation.md:130
 def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
     """A fresh NumPy array holding ``data``; a warning for a tensor names ``stacklevel``'s line."""
     if isinstance(data, Tensor):
@@ -105,7 +107,7 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         )
 
 
-# --- book/chapters/05_creation.md:155
+# --- book/chapters/05_creation.md:170
 def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
     for x in leaves:
         if isinstance(x, Tensor | np.ndarray | bool | int | float):
@@ -120,7 +122,7 @@ def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
             raise TypeError(f"'{name}' object cannot be interpreted as an integer")
 
 
-# --- book/chapters/05_creation.md:183
+# --- book/chapters/05_creation.md:198
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -146,7 +148,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return t.item()
 
 
-# --- book/chapters/05_creation.md:210
+# --- book/chapters/05_creation.md:225
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -157,7 +159,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:236
+# --- book/chapters/05_creation.md:251
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev).type != "cpu"
 
@@ -188,6 +190,7 @@ def check_pinnable(dev) -> None:
         raise RuntimeError("Only dense CPU tensors can be pinned")
 
 
+# --- book/chapters/05_creation.md:287
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data``."""
     return _copied(data, dtype, device, requires_grad, pin_memory)
@@ -200,7 +203,7 @@ def _copied(data, dtype, device, requires_grad, pin_memory) -> Tensor:
     return _finish(_to_array(data, dtype, stacklevel=5), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:288
+# --- book/chapters/05_creation.md:309
 def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """``tensor``, detached in place first as torch's constructor does: torch.tensor."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):  # chapter "Dispatch modes"

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:429
+# --- book/chapters/27_views.md:447
 """as_strided: a view of the storage by sizes, strides and offset, and its gradient."""
 
 import numpy as np
@@ -34,6 +34,7 @@ def strided_view(a, size, stride, storage_offset, self_geometry=None):
     return zero_strided(tricks.as_strided(start, tuple(size), strides))
 
 
+# --- book/chapters/27_views.md:484
 # NOTE [as_strided's backward]
 # torch's steps, with torch's ops, so that a double backward records torch's nodes:
 # squeeze the output's size-1 dims and sum its stride-0 ones, then scatter into a
@@ -73,6 +74,7 @@ def _as_strided_backward(g, size, stride, storage_offset, self_geometry):
     return (storage.as_strided(sizes, strides, held_at),)
 
 
+# --- book/chapters/27_views.md:530
 def _viewed(t, dims, offset):
     return t.as_strided([n for n, _ in dims], [s for _, s in dims], offset)
 
@@ -97,7 +99,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:1625
+# --- book/chapters/27_views.md:1699
 def as_strided(input, size, stride, storage_offset=None):
     from refgrad._ops.dispatch import call
 

@@ -40,6 +40,7 @@ class ViewInfo:
         return None
 
 
+# --- book/chapters/27_views.md:84
 def _creation(source, many: bool) -> int:
     if state.inference_mode:
         meta = INFERENCE_MODE
@@ -53,7 +54,7 @@ def _creation(source, many: bool) -> int:
     return meta
 
 
-# --- book/chapters/27_views.md:126
+# --- book/chapters/27_views.md:132
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     replay, info = None, source._view_info
@@ -86,6 +87,7 @@ def _as_strided_step(source, view) -> tuple:
     return AS_STRIDED, strided_params(source, *storage_geometry(view)), None
 
 
+# --- book/chapters/27_views.md:170
 def all_views(counter) -> list:
     """The weak references to every view of ``counter``'s memory, waiting or not."""
     if counter is None or counter.views is None:
@@ -110,7 +112,7 @@ def unwatch(view) -> None:
             counter.waiting.discard(ref)
 
 
-# --- book/chapters/27_views.md:297
+# --- book/chapters/27_views.md:315
 def set_requires_grad(t, flag: bool) -> None:
     """Set leaf ``t``'s own requires_grad flag, and let its views follow."""
     info = t._view_info
@@ -147,7 +149,7 @@ def _stop_waiting(view) -> None:
     watch(view)
 
 
-# --- book/chapters/27_views.md:366
+# --- book/chapters/27_views.md:384
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -172,7 +174,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:396
+# --- book/chapters/27_views.md:414
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -183,7 +185,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:1102
+# --- book/chapters/27_views.md:1168
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -206,7 +208,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:1126
+# --- book/chapters/27_views.md:1192
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

@@ -12,6 +12,7 @@ SHARED_STORAGE = ("`mark_shared_storage` is deprecated. Tensors with shared stor
                   "automatically tracked. Note that calls to `set_()` are not tracked")
 
 
+# --- book/chapters/25_functions.md:76
 class FunctionCtx:
     """What ``forward`` may ask of ``ctx``."""
 

@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/25_functions.md:172
+# --- book/chapters/25_functions.md:179
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -115,6 +115,7 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
                         CUSTOM_HIDDEN)
 
 
+# --- book/chapters/25_functions.md:271
 # NOTE [What dir() of a ctx lists]
 # Beside what every node shows, torch's custom node shows the names of its
 # class (apply, saved_tensors, mark_dirty...) and whatever forward stored on
@@ -139,7 +140,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype, device=meta.device)
 
 
-# --- book/chapters/25_functions.md:299
+# --- book/chapters/25_functions.md:312
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = bound(cls.forward, args, kwargs)
@@ -178,7 +179,7 @@ def _run(cls, args):
     return wrap_outputs(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:735
+# --- book/chapters/25_functions.md:769
 class FunctionMeta(type):
     """The type of Function and its subclasses: each class gets its node class."""
 
@@ -194,6 +195,7 @@ class FunctionMeta(type):
         super().__init__(name, bases, attrs, **kwargs)
 
 
+# --- book/chapters/25_functions.md:791
 class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class of custom differentiable operations."""
 
@@ -239,7 +241,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     boxed_grads_call = False
 
 
-# --- book/chapters/25_functions.md:813
+# --- book/chapters/25_functions.md:854
 class InplaceFunction(Function):
     """A Function that records whether it was made to work in place; kept for old code."""
 
@@ -268,6 +270,7 @@ class NestedIOFunction(Function):
         raise NotImplementedError
 
 
+# --- book/chapters/25_functions.md:889
 def _flat_tensors(nested) -> list:
     """The tensors of nested lists, tuples and dicts, in order; None is skipped."""
     found, stack = [], [nested]

@@ -21,6 +21,7 @@ def check_name(kind: str, name, module) -> None:
         raise KeyError(f'{kind} name can\'t be empty string ""')
 
 
+# --- book/chapters/21a_module_hooks.md:66
 def check_parameter(name: str, param) -> None:
     if not isinstance(param, Parameter):
         raise TypeError(

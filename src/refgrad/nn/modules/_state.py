@@ -183,6 +183,7 @@ def set_submodule(self, target: str, module, strict: bool = False) -> None:
     setattr(parent, name, module)
 
 
+# --- book/chapters/21b_layers_and_losses.md:293
 def _owner_and_name(self, target: str):
     path, _, name = target.rpartition(".")
     module = self.get_submodule(path)
@@ -206,7 +207,7 @@ def get_buffer(self, target: str):
     return getattr(module, name)
 
 
-# --- book/chapters/21b_layers_and_losses.md:314
+# --- book/chapters/21b_layers_and_losses.md:321
 def _install() -> None:
     Module.state_dict, Module.load_state_dict = state_dict, load_state_dict
     Module.apply, Module.to = apply, to

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:98
+# --- book/chapters/21a_module_hooks.md:105
 """Pre-order walks over a module tree, with an explicit stack."""
 
 

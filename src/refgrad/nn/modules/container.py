@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1009
+# --- book/chapters/21a_module_hooks.md:1047
 """Sequential: modules called one after another."""
 
 import operator
@@ -42,6 +42,7 @@ class _Positions(Module):
         return pop_child(self, key)
 
 
+# --- book/chapters/21a_module_hooks.md:1091
 def drop_children(container, names) -> None:
     """Remove the children ``names``; the rest are numbered again from 0, names or not."""
     for name in names:
@@ -57,7 +58,7 @@ def pop_child(container, key):
     return module
 
 
-# --- book/chapters/21a_module_hooks.md:1070
+# --- book/chapters/21a_module_hooks.md:1113
 class Sequential(_Positions):
     def __init__(self, *args) -> None:
         super().__init__()

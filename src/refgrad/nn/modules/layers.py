@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:841
+# --- book/chapters/21b_layers_and_losses.md:848
 """Modules with parameters or settings: PReLU, LayerNorm, Embedding, Flatten, Dropout."""
 
 import refgrad
@@ -31,7 +31,7 @@ class PReLU(Module):
         return f"num_parameters={self.num_parameters}"
 
 
-# --- book/chapters/21b_layers_and_losses.md:871
+# --- book/chapters/21b_layers_and_losses.md:878
 class LayerNorm(Module):
     def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True,
                  bias: bool = True, device=None, dtype=None) -> None:
@@ -65,7 +65,7 @@ class LayerNorm(Module):
                 f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}")
 
 
-# --- book/chapters/21b_layers_and_losses.md:906
+# --- book/chapters/21b_layers_and_losses.md:913
 class Embedding(Module):
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx=None,
                  max_norm=None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
@@ -96,7 +96,7 @@ class Embedding(Module):
                 self.weight[self.padding_idx].fill_(0)
 
 
-# --- book/chapters/21b_layers_and_losses.md:938
+# --- book/chapters/21b_layers_and_losses.md:945
 def _embedding_forward(self, input):
     return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
                        self.scale_grad_by_freq, self.sparse)
@@ -125,7 +125,7 @@ Embedding.forward, Embedding.extra_repr = _embedding_forward, _embedding_repr
 Embedding.from_pretrained = classmethod(from_pretrained)
 
 
-# --- book/chapters/21b_layers_and_losses.md:975
+# --- book/chapters/21b_layers_and_losses.md:982
 class Flatten(Module):
     def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         super().__init__()
@@ -150,6 +150,7 @@ class Unflatten(Module):
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
+# --- book/chapters/21b_layers_and_losses.md:1012
 class _DropoutNd(Module):
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()

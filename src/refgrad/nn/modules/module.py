@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:146
+# --- book/chapters/21a_module_hooks.md:153
 """Module: a container of leaves, and a function that uses them."""
 
 from collections import OrderedDict
@@ -34,6 +34,7 @@ def _forward_unimplemented(self, *args, **kwargs):
     )
 
 
+# --- book/chapters/21a_module_hooks.md:191
 class _Members(HookedCall):
     """Where a Module files its members, and the checks on each new one."""
 
@@ -86,7 +87,7 @@ class _Members(HookedCall):
     register_module = add_module
 
 
-# --- book/chapters/21a_module_hooks.md:237
+# --- book/chapters/21a_module_hooks.md:251
 class _Attributes(_Members):
     """Attribute access that reads and writes the member dictionaries."""
 
@@ -143,7 +144,7 @@ class _Attributes(_Members):
         super().__delattr__(name)
 
 
-# --- book/chapters/21a_module_hooks.md:297
+# --- book/chapters/21a_module_hooks.md:311
 class _Walks(_Attributes):
     """The iterators over a module tree."""
 
@@ -182,7 +183,7 @@ class _Walks(_Attributes):
             yield buf
 
 
-# --- book/chapters/21a_module_hooks.md:337
+# --- book/chapters/21a_module_hooks.md:351
 class Module(_Walks):
     """Base class of every module: parameters, buffers and children, by name."""
 
