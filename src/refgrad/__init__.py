@@ -153,18 +153,19 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:671
+# --- book/chapters/16b_reductions.md:699
 from refgrad import return_types
-from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
+from refgrad._ops.softmax import log_softmax, logsumexp, softmax
+from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1314
+# --- book/chapters/16b_reductions.md:1343
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
 
 
-# --- book/chapters/16c_linalg.md:424
+# --- book/chapters/16c_linalg.md:436
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
@@ -266,7 +267,7 @@ from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:1039
+# --- book/chapters/16l_more_linalg.md:1066
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
