@@ -183,11 +183,11 @@ from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:668
+# --- book/chapters/16e_rounding_and_bits.md:701
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:720
+# --- book/chapters/16e_rounding_and_bits.md:753
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -309,7 +309,7 @@ from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
-# --- book/chapters/16o_argument_checks.md:375
+# --- book/chapters/16o_argument_checks.md:385
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
@@ -387,7 +387,7 @@ from refgrad._ops.checked import (
 )
 
 
-# --- book/chapters/16o_argument_checks.md:543
+# --- book/chapters/16o_argument_checks.md:553
 from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that is not a tensor]
     absolute, argwhere, broadcast_to, celu, corrcoef, cov, cumulative_trapezoid, det,
     diagflat, fliplr, flipud, inverse, is_floating_point, ldexp_, logdet, msort,
@@ -396,7 +396,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1099
+# --- book/chapters/16o_argument_checks.md:1109
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
