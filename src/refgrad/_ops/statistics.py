@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:46
+# --- book/chapters/16b_reductions.md:47
 """Reductions beyond sum: mean, max, min and prod (the softmaxes are in softmax.py)."""
 
 import math
@@ -14,10 +14,11 @@ from refgrad._ops.arithmetic import div_scalar, in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import NO_DIM, check_grad_dtype, dim_tuple
 from refgrad._ops.pointwise import maximum, minimum
-from refgrad._ops.reduced_axes import _axes
+from refgrad._ops.reduced_axes import _axes, _unsqueezed
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
+from refgrad._typename import LEGACY
 
 
 def _mean_dim_backward(g, dim, keepdim, self_sym_sizes, self_sym_numel, dtype=None,
@@ -25,18 +26,11 @@ def _mean_dim_backward(g, dim, keepdim, self_sym_sizes, self_sym_numel, dtype=No
     g = g if self_dtype is None else g.to(self_dtype)
     axes = _axes(dim, len(self_sym_sizes))
     count = self_sym_numel if axes is None else math.prod(self_sym_sizes[d] for d in axes)
-    return (div_scalar(_spread(g, axes, keepdim, self_sym_sizes), count),)
+    spread = _unsqueezed(g, dim, len(self_sym_sizes), keepdim).expand(self_sym_sizes)
+    return (div_scalar(spread, count),)
 
 
-def _spread(g, axes, keepdim, sizes):
-    """A reduction's gradient expanded back over the reduced dimensions."""
-    if not keepdim:
-        for d in sorted(axes if axes is not None else range(len(sizes))):
-            g = g.unsqueeze(d)
-    return g.expand(sizes)
-
-
-# --- book/chapters/16b_reductions.md:81
+# --- book/chapters/16b_reductions.md:76
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if dtype is not None:  # converted inside the row, as sum's dtype= is
         a = a.astype(dtype.numpy)
@@ -64,7 +58,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:122
+# --- book/chapters/16b_reductions.md:117
 def _even_share(g, self, result):
     from refgrad._ops.indexing import written, zeros_as
 
@@ -84,7 +78,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:148
+# --- book/chapters/16b_reductions.md:143
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -123,7 +117,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:214
+# --- book/chapters/16b_reductions.md:209
 def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     if dtype is not None and self.dtype is not g.dtype:  # multiplied in the dtype asked for:
         self = self.to(g.dtype)  # the factors too, as torch's formula converts them
@@ -179,15 +173,11 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:577
-_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-          "bool": "Bool"}
-
-
+# --- book/chapters/16b_reductions.md:572
 def _floating_only(input, message) -> None:
     kind = getattr(input, "dtype", input)  # a tensor's dtype, or a dtype itself
     if not kind.is_floating_point:
-        raise message(_NAMES.get(str(kind)[6:], str(kind)))
+        raise message(LEGACY[kind])  # torch's legacy name: Long for int64
 
 
 def _call(row, input, **params):
@@ -217,7 +207,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:621
+# --- book/chapters/16b_reductions.md:612
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -244,5 +234,5 @@ max = _extreme("max", MAX, MAX_DIM, maximum)  # noqa: A001 - torch's names
 min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 
 
-# --- book/chapters/16b_reductions.md:694
+# --- book/chapters/16b_reductions.md:685
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax  # noqa: E402, F401, I001
