@@ -137,6 +137,31 @@ def calling_mode(show=tensors_as_t):
     return Calls
 
 
+def mode_inputs():
+    """The float32 x and y and the index i that the mode-argument cases are called with."""
+    import torch
+
+    x = torch.arange(6.0).reshape(2, 3) * 0.25 - 0.5
+    return x, x * 2 + 1, torch.tensor([1, 0])
+
+
+def seen_and_called_again(calls, call, expected):
+    """Run ``call`` on ``mode_inputs()`` alone and under a ``calling_mode`` class ``calls``:
+    the mode's last call must be ``expected`` (name, args shown, kwargs shown) and give
+    what the call alone gave. Returns that result, and what the last func gives when
+    called again outside the mode with the arguments it was handed."""
+    import torch
+
+    x, y, i = mode_inputs()
+    alone = call(x, y, i)
+    with calls() as mode:
+        made = call(x, y, i)
+    assert mode.seen[-1] == expected
+    assert torch.equal(made, alone) and made.dtype == alone.dtype
+    func, given, named = mode.kept[-1]
+    return alone, func(*given, **named)
+
+
 def node_names(node) -> list:
     """The names (``node.name()``) of the graph below ``node``, first edges first; a node
     reached along two paths is named twice."""

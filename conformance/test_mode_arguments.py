@@ -8,14 +8,9 @@ import pytest
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from conformance._support import calling_mode
+from conformance._support import calling_mode, mode_inputs, seen_and_called_again
 
 Calls = calling_mode()
-
-
-def _inputs():
-    x = torch.arange(6.0).reshape(2, 3) * 0.25 - 0.5
-    return x, x * 2 + 1, torch.tensor([1, 0])
 
 
 CASES = [
@@ -110,16 +105,9 @@ CASES = [
 
 @pytest.mark.parametrize(("call", "name", "args", "kwargs"), CASES)
 def test_the_mode_sees_torchs_arguments_and_func_gives_the_result(call, name, args, kwargs):
-    x, y, i = _inputs()
-    alone = call(x, y, i)
-    with Calls() as mode:
-        made = call(x, y, i)
-    assert mode.seen[-1] == (name, args, kwargs)
-    assert torch.equal(made, alone) and made.dtype == alone.dtype
-    func, given, named = mode.kept[-1]
-    again = func(*given, **named)  # outside the mode, later
+    alone, again = seen_and_called_again(Calls, call, (name, args, kwargs))
     if name == "aten.split.Tensor":  # the piece the call took
-        again = again[2] if len(given) > 2 else again[1]
+        again = again[2] if len(args) > 2 else again[1]
     elif name in ("aten.max.dim", "aten.topk.default"):  # (values, indices)
         again = again[0]
     elif name == "aten.unbind.int":
@@ -128,7 +116,7 @@ def test_the_mode_sees_torchs_arguments_and_func_gives_the_result(call, name, ar
 
 
 def test_func_is_one_object_per_overload():
-    x, y, _ = _inputs()
+    x, y, _ = mode_inputs()
     with Calls() as mode:
         x.sum(0), y.sum(1), x.sum()
     funcs = [func for func, _, _ in mode.kept]
@@ -145,7 +133,7 @@ class Other(TorchDispatchMode):
 
 
 def test_a_mode_may_call_func_with_other_arguments():
-    x, _, _ = _inputs()
+    x, _, _ = mode_inputs()
     with Other():
         made = x.sum(0, dtype=torch.float64)
     assert made.shape == (2, 1) and made.dtype == torch.float64
@@ -153,7 +141,7 @@ def test_a_mode_may_call_func_with_other_arguments():
 
 
 def test_the_graph_is_the_ops_own():
-    x, y, _ = _inputs()
+    x, y, _ = mode_inputs()
     x.requires_grad_()
     with Calls():
         out = torch.cat([x.sum(0, keepdim=True), y[:1]], 1).to(torch.float64)
@@ -165,7 +153,7 @@ def test_the_graph_is_the_ops_own():
 
 @pytest.mark.parametrize(("call", "name", "args", "kwargs"), CASES)
 def test_the_graph_made_through_func_is_the_ops(call, name, args, kwargs):
-    x, y, i = _inputs()
+    x, y, i = mode_inputs()
     x.requires_grad_()
     alone = call(x, y, i)
     if not alone.requires_grad:  # an op with no gradient: through func it has none either
@@ -183,7 +171,7 @@ def test_the_graph_made_through_func_is_the_ops(call, name, args, kwargs):
 
 
 def test_fill_hands_the_mode_its_value():
-    x, _, _ = _inputs()
+    x, _, _ = mode_inputs()
     with Calls() as mode:
         x.fill_(1.5)
         x.fill_(torch.tensor(2.0))

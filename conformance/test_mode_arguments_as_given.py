@@ -9,18 +9,13 @@ import numpy as np
 import pytest
 import torch
 
-from conformance._support import calling_mode
+from conformance._support import calling_mode, mode_inputs, seen_and_called_again
 
 F = torch.nn.functional
 CPU = torch.device("cpu")
 
 
 Calls = calling_mode()
-
-
-def _inputs():
-    x = torch.arange(6.0).reshape(2, 3) * 0.25 - 0.5
-    return x, x * 2 + 1, torch.tensor([1, 0])
 
 
 LAST = [
@@ -84,14 +79,7 @@ LAST = [
 
 @pytest.mark.parametrize(("call", "name", "args", "kwargs"), LAST)
 def test_the_mode_sees_the_arguments_as_torch_binds_them(call, name, args, kwargs):
-    x, y, i = _inputs()
-    alone = call(x, y, i)
-    with Calls() as mode:
-        made = call(x, y, i)
-    assert mode.seen[-1] == (name, args, kwargs)
-    assert torch.equal(made, alone) and made.dtype == alone.dtype
-    func, given, named = mode.kept[-1]
-    again = func(*given, **named)  # outside the mode, later
+    alone, again = seen_and_called_again(Calls, call, (name, args, kwargs))
     if isinstance(again, tuple | list):  # values and indices: argsort's are the indices
         again = again[1] if alone.dtype == torch.int64 else again[0]
     assert torch.equal(again, alone) and again.dtype == alone.dtype
@@ -99,7 +87,7 @@ def test_the_mode_sees_the_arguments_as_torch_binds_them(call, name, args, kwarg
 
 @pytest.mark.parametrize(("call", "name", "args", "kwargs"), LAST)
 def test_the_graph_made_under_the_mode_is_the_ops(call, name, args, kwargs):
-    x, y, i = _inputs()
+    x, y, i = mode_inputs()
     x.requires_grad_()
     alone = call(x, y, i)
     if not alone.requires_grad:  # an op with no gradient: under the mode it has none either
@@ -199,7 +187,7 @@ COPIES = [
 
 @pytest.mark.parametrize(("call", "expected"), COPIES)
 def test_the_mode_sees_torchs_ops_and_their_options(call, expected):
-    x, _, _ = _inputs()
+    x, _, _ = mode_inputs()
     assert _seen(lambda: call(x)) == expected
 
 
@@ -228,7 +216,7 @@ def test_rrelu_draws_the_same_slopes_under_a_mode():
 
 
 def test_a_number_assigned_under_a_mode_is_written():
-    x, _, _ = _inputs()
+    x, _, _ = mode_inputs()
     with Calls():
         x[0] = 5.0
         x[1, 1:] = 7

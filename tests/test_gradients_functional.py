@@ -140,7 +140,8 @@ def _layer_norm_grads(g, a, w, normalized_shape):  # the bias gets no gradient: 
 
 
 def _batch_norm_grads(g, a, w, train):
-    from refgrad._ops.norm_gradients import BATCH_NORM_BACKWARD, statistics
+    from refgrad._ops.batch_norm_gradient import BATCH_NORM_BACKWARD
+    from refgrad._ops.norm_gradients import statistics
 
     mean, invstd = statistics(a, (0, *range(2, a.ndim)), 1e-5, keepdims=False)
     if not train:

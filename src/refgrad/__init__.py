@@ -153,18 +153,19 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:671
+# --- book/chapters/16b_reductions.md:690
 from refgrad import return_types
-from refgrad._ops.statistics import log_softmax, logsumexp, max, mean, min, prod, softmax
+from refgrad._ops.softmax import log_softmax, logsumexp, softmax
+from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1314
+# --- book/chapters/16b_reductions.md:1334
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
 
 
-# --- book/chapters/16c_linalg.md:424
+# --- book/chapters/16c_linalg.md:436
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
@@ -182,11 +183,11 @@ from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:668
+# --- book/chapters/16e_rounding_and_bits.md:701
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:720
+# --- book/chapters/16e_rounding_and_bits.md:753
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -266,7 +267,7 @@ from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:1039
+# --- book/chapters/16l_more_linalg.md:1066
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
@@ -308,7 +309,7 @@ from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
-# --- book/chapters/16o_argument_checks.md:375
+# --- book/chapters/16o_argument_checks.md:385
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
@@ -386,7 +387,7 @@ from refgrad._ops.checked import (
 )
 
 
-# --- book/chapters/16o_argument_checks.md:543
+# --- book/chapters/16o_argument_checks.md:553
 from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that is not a tensor]
     absolute, argwhere, broadcast_to, celu, corrcoef, cov, cumulative_trapezoid, det,
     diagflat, fliplr, flipud, inverse, is_floating_point, ldexp_, logdet, msort,
@@ -395,7 +396,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1099
+# --- book/chapters/16o_argument_checks.md:1109
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:879
+# --- book/chapters/16o_argument_checks.md:889
 """torch's functions whose arguments are read only once they fail: NOTE [Read after a
 failure]."""
 
@@ -49,7 +49,7 @@ meshgrid = read_after_failure(tiling.meshgrid, ((
     (), False, _listed))
 
 
-# --- book/chapters/16o_argument_checks.md:931
+# --- book/chapters/16o_argument_checks.md:941
 def _einsum_read(args: tuple) -> tuple:
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
@@ -65,7 +65,7 @@ einsum = read_after_failure(plain_einsum, (
     _einsum_read))
 
 
-# --- book/chapters/16o_argument_checks.md:953
+# --- book/chapters/16o_argument_checks.md:963
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
         if isinstance(input, Tensor):

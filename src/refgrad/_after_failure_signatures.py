@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:696
+# --- book/chapters/16o_argument_checks.md:706
 """torch's signatures of the functions read after a failure, and where each lives."""
 
 from refgrad._ops import (
@@ -70,7 +70,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:767
+# --- book/chapters/16o_argument_checks.md:777
 _HISTOGRAM = (("Tensor bins", ""), ("int bins = 100", "tuple of floats range = None, "))
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
@@ -100,7 +100,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:805
+# --- book/chapters/16o_argument_checks.md:815
 HIDDEN = {  # name: the forms torch tries but never lists
     **{name: (f"(Number beta, Tensor input, Number alpha, {pair}, {_OUT})",
               f"(Number beta, Tensor input, {pair}, {_OUT})")
@@ -113,7 +113,7 @@ HIDDEN = {  # name: the forms torch tries but never lists
 }
 
 
-# --- book/chapters/16o_argument_checks.md:823
+# --- book/chapters/16o_argument_checks.md:833
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"

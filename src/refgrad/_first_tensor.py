@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:464
+# --- book/chapters/16o_argument_checks.md:474
 """torch's TypeError for a one-tensor function given something else first."""
 
 from refgrad import _factories, _type_info, _typename
@@ -53,7 +53,7 @@ def first_tensor(function, name: str, first: str = "input", alone: bool = True):
     return checked
 
 
-# --- book/chapters/16o_argument_checks.md:516
+# --- book/chapters/16o_argument_checks.md:526
 _WHERE = {  # module: the names it holds, as torch names them
     _factories: ("rand_like", "randn_like"), _type_info: ("is_floating_point",),
     _typename: ("numel",), counting: ("unique", "unique_consecutive"),

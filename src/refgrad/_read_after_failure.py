@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:611
+# --- book/chapters/16o_argument_checks.md:621
 """A function whose arguments are read against torch's signatures only once it fails."""
 
 from refgrad._arguments import Arguments

@@ -74,7 +74,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
 
 
 def addmv(input, mat, vec, *, beta=1, alpha=1):
-    from refgrad._ops.linalg import _no_bools
+    from refgrad._ops.product_checks import _no_bools
 
     _numbers("addmv", beta=beta, alpha=alpha)
     if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
@@ -95,7 +95,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
 # --- book/chapters/16j_products_and_shapes.md:258
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._dtype import C_TYPE_NAMES
-    from refgrad._ops.linalg import _batches
+    from refgrad._ops.product_checks import _batches
 
     _numbers("baddbmm", beta=beta, alpha=alpha)
     _batches(batch1, batch2, "baddbmm")

@@ -20,7 +20,7 @@ from refgrad._ops.table import Op, register
 # the result and the dim, and its gradient is softmax's: a zeroed row has a
 # zero result, so no gradient reaches it.
 def _safe_softmax(a, dim):
-    from refgrad._ops.statistics import _softmax
+    from refgrad._ops.softmax import _softmax
 
     out = _softmax(a, dim)
     if not a.ndim:

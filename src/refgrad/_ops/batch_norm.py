@@ -7,8 +7,8 @@
 
 import numpy as np
 
+from refgrad._ops.batch_norm_gradient import batch_norm_backward
 from refgrad._ops.dispatch import call
-from refgrad._ops.norm_gradients import batch_norm_backward
 from refgrad._ops.norm_tangents import batch_norm_tangent
 from refgrad._ops.normalization import statistics_dtype
 from refgrad._ops.result_layout import suggested_format_result

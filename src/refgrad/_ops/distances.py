@@ -34,12 +34,12 @@ def _common(x1, x2):
     from refgrad._dtype import result_type
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.simple_functions import to
-    from refgrad._ops.statistics import _NAMES
+    from refgrad._typename import LEGACY
 
     kind = result_type(x1, x2)
     if not kind.is_floating_point:
         raise RuntimeError("expected common dtype to be floating point, yet common dtype is "
-                           f"{_NAMES.get(kind.name, kind.name)}")
+                           f"{LEGACY[kind]}")
     x1 = x1 if x1.dtype.is_floating_point else to(x1, kind)
     x2 = x2 if x2.dtype.is_floating_point else to(x2, kind)
     if tuple(x1.shape) != tuple(x2.shape):

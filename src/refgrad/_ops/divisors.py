@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16e_rounding_and_bits.md:555
+# --- book/chapters/16e_rounding_and_bits.md:588
 """gcd and lcm: rows for integers only, with no derivative."""
 
 import numpy as np
@@ -45,7 +45,7 @@ LCM = register(Op("lcm", None, ("self", "other"), forward=_on_whole_numbers("lcm
                   iterated=True))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:608
+# --- book/chapters/16e_rounding_and_bits.md:641
 def _plain(row):
     from refgrad._ops.dispatch import call
 
@@ -74,7 +74,7 @@ def _with_out(plain):
     return function
 
 
-# --- book/chapters/16e_rounding_and_bits.md:638
+# --- book/chapters/16e_rounding_and_bits.md:671
 def _in_place(plain):
     from refgrad._ops.inplace_methods import _method
 

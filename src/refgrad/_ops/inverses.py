@@ -2,19 +2,18 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:223
-"""Determinants, inverses, the Cholesky factorization and linear solves."""
+# --- book/chapters/16l_more_linalg.md:349
+"""Inverses, matrix powers, the Cholesky factorization and linear solves."""
 
 import numpy as np
 
 from refgrad._c_names import c_type_name
+from refgrad._ops.determinants import by_lapack_columns
 from refgrad._ops.dispatch import call
 from refgrad._ops.factor_gradients import cholesky_backward
 from refgrad._ops.factorizations import (
     CHOLESKY_EX_RESULT,
     INV_EX_RESULT,
-    LINALG_SLOGDET_RESULT,
-    SLOGDET_RESULT,
     check_floating,
     check_matrices,
     check_square,
@@ -23,87 +22,12 @@ from refgrad._ops.factorizations import (
     failure,
     lu_factor,
     lu_solve,
-    swap_sign,
 )
-from refgrad._ops.linalg_gradients import det_backward, inv_backward, slogdet_backward
+from refgrad._ops.linalg_gradients import inv_backward
 from refgrad._ops.table import Op, register
 
 
-# NOTE [Factored before the row]
-# torch's det, slogdet and solve return LU and the pivots as outputs, not
-# differentiable, and save them. A row's float outputs are differentiable, so
-# refgrad factors A first and passes the factors in as parameters: the row's
-# forward reads them, and its node saves them as torch's does.
-def _factored(A) -> dict:
-    """A's LU and pivots, as tensors for a row to save."""
-    from refgrad._tensor import make_tensor
-
-    # A matrix laid out by rows is its transpose to LAPACK, which reads columns; torch
-    # factors that transpose, which costs no copy, and det(Aᵀ) = det(A).
-    data = A._data.swapaxes(-1, -2) if A.is_contiguous() else A._data
-    lu, pivots, _ = lu_factor(data)
-    return {"LU": make_tensor(by_lapack_columns(lu)), "pivots": make_tensor(pivots)}
-
-
-def by_lapack_columns(lu):
-    """``lu`` with each matrix laid out by columns, as LAPACK leaves its factors."""
-    from refgrad._ops.singular_values import column_major
-
-    return lu if lu.swapaxes(-1, -2).flags.c_contiguous else column_major(lu)
-
-
-def _det(a, LU, pivots):
-    diagonal = np.diagonal(LU._data, axis1=-2, axis2=-1)
-    return swap_sign(pivots._data, a.dtype) * diagonal.prod(-1)
-
-
-LINALG_DET = register(Op(
-    "linalg_det", "LinalgDetBackward0", ("A",), forward=_det, backward=det_backward,
-    promote=False, saves=(("A", ("A",)), ("LU", ("A",)), ("pivots", ("A",)), ("result", ("A",))),
-))
-
-
-# --- book/chapters/16l_more_linalg.md:288
-def det(A):
-    check_matrices(A, "linalg.det", low_precision="lu_cpu")
-    return call(LINALG_DET, (A,), _factored(A))
-
-
-# --- book/chapters/16l_more_linalg.md:312
-def _slogdet(a, LU, pivots):
-    diagonal = np.diagonal(LU._data, axis1=-2, axis2=-1)
-    sign = swap_sign(pivots._data, a.dtype) * np.sign(diagonal).prod(-1)
-    return sign, np.log(np.abs(diagonal)).sum(-1)
-
-
-LINALG_SLOGDET = register(Op(
-    "linalg_slogdet", "LinalgSlogdetBackward0", ("A",), forward=_slogdet,
-    backward=slogdet_backward, promote=False, outputs=("sign", "logabsdet"),
-    saves=(("A", ("A",)), ("LU", ("A",)), ("pivots", ("A",)), ("sign", ("A",))),
-    missing_grads=True,
-))
-
-
-def linalg_slogdet(A, name="linalg.slogdet", kind=None):
-    check_matrices(A, name)
-    sign, logabsdet = call(LINALG_SLOGDET, (A,), _factored(A))
-    return (kind or LINALG_SLOGDET_RESULT)(sign, logabsdet)
-
-
-# --- book/chapters/16l_more_linalg.md:339
-def logdet(input):
-    from refgrad._ops.functions import where
-
-    sign, logabsdet = linalg_slogdet(input, "logdet")
-    return where(sign == -1, float("nan"), logabsdet)
-
-
-def slogdet(input):
-    """torch.slogdet: linalg.slogdet under another name, with its own result type."""
-    return linalg_slogdet(input, kind=SLOGDET_RESULT)
-
-
-# --- book/chapters/16l_more_linalg.md:365
+# --- book/chapters/16l_more_linalg.md:392
 def _inv_ex(a):
     try:
         inverse, info = np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -146,7 +70,7 @@ def _singular_inverse(info):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:420
+# --- book/chapters/16l_more_linalg.md:447
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -183,7 +107,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:478
+# --- book/chapters/16l_more_linalg.md:505
 def _cholesky_ex(a, upper):
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
@@ -202,7 +126,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:498
+# --- book/chapters/16l_more_linalg.md:525
 def cholesky_ex(A, *, upper=False, check_errors=False):
     check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
     L, info = call(LINALG_CHOLESKY_EX, (A,), {"upper": upper})
@@ -224,7 +148,7 @@ def cholesky(A, *, upper=False):
     return cholesky_ex(A, upper=upper, check_errors=True).L
 
 
-# --- book/chapters/16l_more_linalg.md:549
+# --- book/chapters/16l_more_linalg.md:576
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -264,7 +188,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:590
+# --- book/chapters/16l_more_linalg.md:617
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -291,7 +215,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:622
+# --- book/chapters/16l_more_linalg.md:649
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -324,3 +248,7 @@ def solve(A, B, *, left=True):
         raise failure("torch.linalg.solve", info,
                       lambda k: "The solver failed because the input matrix is singular.")
     return result
+
+
+# --- book/chapters/16l_more_linalg.md:375
+from refgrad._ops.determinants import det, linalg_slogdet, logdet, slogdet  # noqa: E402, F401, I001

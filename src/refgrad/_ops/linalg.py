@@ -8,6 +8,7 @@
 import numpy as np
 
 from refgrad._ops.arithmetic import _last_first
+from refgrad._ops.product_checks import _batches, _matrices, _mv_operands, _vectors
 from refgrad._ops.table import Op, register
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, handed_whole
@@ -53,7 +54,7 @@ MV = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:90
+# --- book/chapters/16c_linalg.md:91
 def _mm_backward(g, self=None, mat2=None, **layout):
     sizes, strides = layout["self_sym_sizes"], layout["self_sym_strides"]
     mat2_sizes, mat2_strides = layout["mat2_sym_sizes"], layout["mat2_sym_strides"]
@@ -92,70 +93,7 @@ BMM = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:144
-def _same_dtype(a, b, message, c_names=True) -> None:
-    from refgrad._dtype import C_TYPE_NAMES
-    from refgrad._typename import LEGACY
-
-    if a.dtype is not b.dtype:
-        names = [C_TYPE_NAMES[t.dtype.name] if c_names else LEGACY[t.dtype] for t in (a, b)]
-        raise RuntimeError(message.format(*names))
-
-
-def _matrices(a, b) -> None:
-    if a.ndim != 2:
-        raise RuntimeError("self must be a matrix")
-    if b.ndim != 2:
-        raise RuntimeError("mat2 must be a matrix")
-    if a.shape[1] != b.shape[0]:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
-            f"{b.shape[0]}x{b.shape[1]})"
-        )
-    _same_dtype(a, b, "expected m1 and m2 to have the same dtype, but got: {} != {}")
-    _no_bools(b, "addmm_impl_cpu_")
-
-
-def _no_bools(t, kernel: str) -> None:
-    """torch's products have no kernel for bools; each names the kernel it would have used."""
-    from refgrad._typename import not_implemented_for
-
-    if t.dtype.name == "bool":
-        raise not_implemented_for(kernel, t._data.dtype)
-
-
-# --- book/chapters/16c_linalg.md:177
-def _vectors(a, b) -> None:
-    if a.ndim != 1 or b.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
-    if a.numel() != b.numel():
-        raise RuntimeError(
-            f"inconsistent tensor size, expected tensor [{a.numel()}] and src [{b.numel()}] to "
-            f"have the same number of elements, but got {a.numel()} and {b.numel()} elements "
-            "respectively"
-        )
-    _same_dtype(a, b, "dot : expected both vectors to have same dtype, but found {} and {}",
-                c_names=False)
-    _no_bools(b, "dot")
-
-
-def _batches(a, b, kernel: str = "bmm") -> None:
-    if a.ndim != 3:
-        raise RuntimeError("batch1 must be a 3D tensor")
-    if b.ndim != 3:
-        raise RuntimeError("batch2 must be a 3D tensor")
-    want = [a.shape[0], a.shape[2]]
-    if list(b.shape[:2]) != want:
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: {want} but got: "
-            f"{list(b.shape[:2])}."
-        )
-    _no_bools(a, kernel)  # a batch of bools is refused before a second dtype is compared
-    _same_dtype(a, b, "expected scalar type {} but found {}", c_names=False)
-    _no_bools(b, kernel)
-
-
-# --- book/chapters/16c_linalg.md:216
+# --- book/chapters/16c_linalg.md:242
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -189,22 +127,7 @@ def mv(input, vec):
     return _checked_call(_mv_operands, MV, input, vec)
 
 
-def _mv_operands(input, vec):
-    from refgrad._typename import LEGACY
-
-    if input.ndim != 2 or vec.ndim != 1:
-        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
-    if input.shape[1] != vec.shape[0]:
-        raise RuntimeError(
-            f"size mismatch, got input ({input.shape[0]}), mat ({input.shape[0]}x"
-            f"{input.shape[1]}), vec ({vec.shape[0]})"
-        )
-    _same_dtype(vec, input, "addmv input tensors must have the same dtype, but got {}, {}, and "
-                f"{LEGACY[vec.dtype]}", c_names=False)
-    _no_bools(vec, "addmv_impl_cpu")
-
-
-# --- book/chapters/16c_linalg.md:274
+# --- book/chapters/16c_linalg.md:286
 def matmul(input, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         if composite_whole((input, other)):  # NOTE [Composite ops below autograd]
@@ -230,7 +153,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:309
+# --- book/chapters/16c_linalg.md:321
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -249,7 +172,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:336
+# --- book/chapters/16c_linalg.md:348
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -260,7 +183,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:353
+# --- book/chapters/16c_linalg.md:365
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -275,7 +198,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:373
+# --- book/chapters/16c_linalg.md:385
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -297,7 +220,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:406
+# --- book/chapters/16c_linalg.md:418
 def outer(input, vec2):
     if handed_whole((input, vec2)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("outer", outer, (input, vec2), {})

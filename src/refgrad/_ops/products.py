@@ -143,7 +143,7 @@ CROSS = register(Op(
 # --- book/chapters/16j_products_and_shapes.md:368
 def vdot(input, other):
     from refgrad._ops.dispatch import call
-    from refgrad._ops.linalg import _vectors
+    from refgrad._ops.product_checks import _vectors
 
     _vectors(input, other)
     return call(VDOT, (input, other))

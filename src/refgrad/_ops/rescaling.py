@@ -70,7 +70,7 @@ RENORM = register(Op(
 
 
 def renorm(input, p, dim, maxnorm):
-    from refgrad._ops.statistics import _NAMES
+    from refgrad._typename import LEGACY
 
     if any(isinstance(n, Tensor) and n.ndim for n in (p, maxnorm)):
         raise TypeError("renorm takes numbers")  # read once it fails: NOTE [Read after a failure]
@@ -83,7 +83,7 @@ def renorm(input, p, dim, maxnorm):
                            "dimensions")
     if not input.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
-                           f"input. Got {_NAMES.get(input.dtype.name, input.dtype.name)}")
+                           f"input. Got {LEGACY[input.dtype]}")
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 

@@ -3,18 +3,30 @@
 
 
 # --- book/chapters/16e_rounding_and_bits.md:49
-"""Division that rounds, and remainders: rows, their function forms, NotImplemented nodes."""
+"""Division that rounds, and remainders: their rows and their function forms."""
 
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._c_names import c_type_name
 from refgrad._creation import zeros_like
 from refgrad._from_data import tensor
 from refgrad._ops import arithmetic as ar
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import div, floats_if_integers
+from refgrad._ops.not_implemented import (  # noqa: F401 - named from here too
+    BARE,
+    UNSHOWN,
+    _no_derivative,
+    underivable,
+    without_empty_edges,
+)
 from refgrad._ops.op_nodes import node_class
+from refgrad._ops.operand_forms import (  # noqa: F401 - named from here too
+    _pick,
+    invalid_combination,
+    is_number,
+    type_names,
+)
 from refgrad._ops.operands import number_beside
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
@@ -51,7 +63,7 @@ def quotient(a, b, rounding_mode: str | None):
     return floor + ((floor * b != a) & ((a < 0) != (b < 0)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:109
+# --- book/chapters/16e_rounding_and_bits.md:121
 def _remainder(a, b):
     """The remainder with the divisor's sign, as torch computes it."""
     if _integral(a, b, "remainder_cpu"):
@@ -66,7 +78,7 @@ def _fmod(a, b):
     return np.fmod(a, b)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:145
+# --- book/chapters/16e_rounding_and_bits.md:157
 def _division_gradients(g, rounding_mode, self=None, other=None, wanted=ar.BOTH_WANTED):
     # self is saved only for other's gradient: present, it says that one is wanted.
     if rounding_mode is None:  # true division, asked for by name: DivBackward0's formula
@@ -118,36 +130,7 @@ FMOD_BY_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:214
-# NOTE [Derivatives torch does not implement]
-# Such a row records a NotImplemented node like any other; its backward fails
-# with torch's message. All these rows share one node class (classes go by
-# node name), so each passes its operation's name as a hidden parameter; its
-# other parameters are hidden too, as torch's node shows nothing. The class
-# reads what to hide from its first row, so UNSHOWN names every parameter of
-# every such row, those of scatter's reduce= (chapter 16h), bernoulli's (chapter 26),
-# histogram's (chapter 16k), the class margin losses' gradients (chapter 16t) and
-# native_channel_shuffle's (chapter 16y) and the CTC loss's gradient's (chapter 16za)
-# included.
-UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p", "generator",
-           "edges", "density", "target", "margin", "weight", "reduction", "is_target", "groups",
-           "targets", "input_lengths", "target_lengths", "blank", "zero_infinity")
-
-
-BARE = frozenset(("set_",))  # operations torch's message names without their namespace
-
-
-def _no_derivative(g, operation, **numbers):
-    where = operation if operation in BARE else f"aten::{operation}"
-    raise RuntimeError(f"derivative for {where} is not implemented")
-
-
-def underivable(name, inputs, forward, promote_with=(), iterated=False):
-    return register(Op(name, "NotImplemented", inputs, forward=forward,
-                       backward=_no_derivative, promote_with=promote_with, hides=UNSHOWN,
-                       iterated=iterated))
-
-
+# --- book/chapters/16e_rounding_and_bits.md:275
 FLOOR_DIVIDE = underivable(
     "floor_divide", ("self", "other"), lambda a, b, operation: quotient(a, b, "floor"),
     iterated=True)
@@ -163,55 +146,7 @@ NUMBER_REMAINDER = underivable(
 node_class(FLOOR_DIVIDE).name = lambda node: "torch::autograd::NotImplemented"
 
 
-def without_empty_edges(out):
-    """``out``, its NotImplemented node left with edges only to inputs that require grad."""
-    node = out._grad_fn
-    if node is not None:
-        kept = [i for i, child in enumerate(node._next_nodes) if child is not None]
-        node._next_nodes = tuple([node._next_nodes[i] for i in kept])
-        node._next_slots = tuple([node._next_slots[i] for i in kept])
-    return out
-
-
-# --- book/chapters/16e_rounding_and_bits.md:279
-def is_number(value) -> bool:
-    return isinstance(value, bool | int | float)
-
-
-def invalid_combination(name: str, got, forms) -> TypeError:
-    listed = "".join(f" * ({form})\n" for form in forms)
-    return TypeError(f"{name}() received an invalid combination of arguments - got "
-                     f"({', '.join(got)}), but expected one of:\n{listed}")
-
-
-def type_names(*values) -> list:
-    return ["Tensor" if isinstance(v, Tensor) else c_type_name(type(v)) for v in values]
-
-
-def _pick(name, rows, forms, input, other, operation=None):
-    """Run whichever of ``rows`` (tensor and tensor, tensor and number, number first) fits."""
-    both, by_number, number_first = rows
-    operation = operation or name
-    input, other = _dtype.python_number(input), _dtype.python_number(other)
-    if isinstance(input, Tensor):
-        if isinstance(other, Tensor):
-            out = call(both, (input, other), _named(both, operation))
-            return without_empty_edges(out) if both.node == "NotImplemented" else out
-        if is_number(other):
-            params = {"other": number_beside(other, input), **_named(by_number, operation)}
-            return call(by_number, (input,), params)
-    elif isinstance(other, Tensor) and is_number(input) and number_first is not None:
-        params = {"self": number_beside(input, other), **_named(number_first, operation)}
-        return call(number_first, (other,), params)
-    raise invalid_combination(name, type_names(input, other), forms)
-
-
-def _named(row, name) -> dict:
-    """The parameter a NotImplemented row needs: NOTE [Derivatives torch does not implement]."""
-    return {"operation": name} if row.node == "NotImplemented" else {}
-
-
-# --- book/chapters/16e_rounding_and_bits.md:324
+# --- book/chapters/16e_rounding_and_bits.md:357
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -275,7 +210,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:690
+# --- book/chapters/16e_rounding_and_bits.md:723
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -296,6 +231,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:714
+# --- book/chapters/16e_rounding_and_bits.md:747
 def true_divide(input, other):
     return div(input, other)

@@ -8,7 +8,8 @@
 import numpy as np
 from numpy import ndarray  # NOTE [Names looked up once]
 
-from refgrad._backend import array_module, device_of, zero_strided
+from refgrad._backend import array_module, device_of
+from refgrad._ops.expanding import OVERFLOW, expanded, expanded_size  # noqa: F401 - named here too
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
@@ -75,80 +76,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:292
-OVERFLOW = "numel: integer multiplication overflow"
-
-
-def expanded_size(t, sizes) -> tuple:
-    """The size ``t.expand(*sizes)`` makes, each -1 replaced; torch's errors."""
-    shape = t._data.shape
-    lead = len(sizes) - len(shape)
-    # The commonest call, a gradient expanded back to its input's sizes, ends
-    # in the tensor's own sizes and puts sizes that are not negative before.
-    if lead >= 0 and shape == sizes[lead:] and min(sizes, default=0) >= 0:
-        return sizes
-    if lead < 0:
-        from refgrad._typename import c_tensor_type_name
-
-        raise RuntimeError(
-            f"expand({c_tensor_type_name(t)}{{{list(shape)}}}, size={list(sizes)}): the number "
-            f"of sizes provided ({len(sizes)}) must be greater or equal to the number of "
-            f"dimensions in the tensor ({len(shape)})"
-        )
-    size = list(sizes)
-    for dim in range(len(sizes) - 1, -1, -1):  # from the last dimension, as torch checks
-        n, k = sizes[dim], dim - lead
-        if k < 0:
-            if n == -1 and shape:
-                raise RuntimeError(
-                    f"The expanded size of the tensor (-1) isn't allowed in a leading, "
-                    f"non-existing dimension {dim}"
-                )
-        elif n == -1:
-            size[dim] = shape[k]
-        elif n != shape[k] and shape[k] != 1:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({n}) must match the existing size "
-                f"({shape[k]}) at non-singleton dimension {dim}.  Target sizes: {list(sizes)}."
-                f"  Tensor sizes: {list(shape)}"
-            )
-    if any(n < 0 for n in size):
-        raise RuntimeError(OVERFLOW)
-    return tuple(size)
-
-
-# --- book/chapters/15_sums_and_shapes.md:353
-def expanded(a, size):
-    """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
-    if type(a) is not ndarray:
-        return np.broadcast_to(a, size)
-    lead = len(size) - (ndim := a.ndim)
-    strides = (0,) * lead  # a 0-d array, the commonest, has no dimension of its own
-    if ndim:
-        kept = tuple([0 if m == 1 and n != 1 else s
-                      for n, m, s in zip(size[lead:], a.shape, a.strides)])
-        strides = (leading_strides(size[:lead + 1], kept[0]) if lead else ()) + kept
-    if a.flags.c_contiguous and a.size and 0 not in size:
-        return ndarray(size, a.dtype, a, 0, strides)
-    # zero strides of an empty expand are torch's: NOTE [Zero strides asked for]
-    return zero_strided(np.lib.stride_tricks.as_strided(a, size, strides))
-
-
-def leading_strides(sizes, step) -> tuple:
-    """torch's strides for the new leading dimensions of an expand.
-
-    ``sizes`` are the new dimensions' sizes, then the first old dimension's, whose
-    stride is ``step``. Read from the right, a new dimension of size one steps over
-    the one after it, as an unsqueezed one does; a stretched one has stride 0.
-    """
-    strides = []
-    for n, after in zip(sizes[-2::-1], sizes[:0:-1]):
-        step = step * after if n == 1 else 0
-        strides.append(step)
-    return tuple(strides[::-1])
-
-
-# --- book/chapters/15_sums_and_shapes.md:421
+# --- book/chapters/15_sums_and_shapes.md:434
 # NOTE [Unsqueeze keeps every stride]
 # torch's new stride is the size times the stride of the dimension it goes
 # before (1 at the end), and the old strides stay. NumPy counts an empty
@@ -263,7 +191,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:582
+# --- book/chapters/15_sums_and_shapes.md:595
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:671
+# --- book/chapters/16l_more_linalg.md:698
 """linalg.solve_ex: a solve that reports a singular matrix rather than refusing it."""
 
 import numpy as np

@@ -2,30 +2,23 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:43
-"""Reductions beyond sum: mean, max, min, prod, logsumexp, softmax and log_softmax."""
+# --- book/chapters/16b_reductions.md:47
+"""Reductions beyond sum: mean, max, min and prod (the softmaxes are in softmax.py)."""
 
 import math
 
 import numpy as np
 
 from refgrad import return_types
-from refgrad._c_names import c_type_name
-from refgrad._dtype import get_default_dtype, python_number
 from refgrad._ops.arithmetic import div_scalar, in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import NO_DIM, check_grad_dtype, dim_tuple
 from refgrad._ops.pointwise import maximum, minimum
+from refgrad._ops.reduced_axes import _axes, _unsqueezed
 from refgrad._ops.result_layout import row_major_result
-from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_backward_data
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
-from refgrad._tensor_values import wrap_dim
-
-
-def _axes(dim, ndim):
-    # no dims, or a 0-d tensor (whose dims 0 and -1 are itself): every value
-    return None if dim is None or dim == () or not ndim else tuple(d % ndim for d in dim)
+from refgrad._typename import LEGACY
 
 
 def _mean_dim_backward(g, dim, keepdim, self_sym_sizes, self_sym_numel, dtype=None,
@@ -33,18 +26,11 @@ def _mean_dim_backward(g, dim, keepdim, self_sym_sizes, self_sym_numel, dtype=No
     g = g if self_dtype is None else g.to(self_dtype)
     axes = _axes(dim, len(self_sym_sizes))
     count = self_sym_numel if axes is None else math.prod(self_sym_sizes[d] for d in axes)
-    return (div_scalar(_spread(g, axes, keepdim, self_sym_sizes), count),)
+    spread = _unsqueezed(g, dim, len(self_sym_sizes), keepdim).expand(self_sym_sizes)
+    return (div_scalar(spread, count),)
 
 
-def _spread(g, axes, keepdim, sizes):
-    """A reduction's gradient expanded back over the reduced dimensions."""
-    if not keepdim:
-        for d in sorted(axes if axes is not None else range(len(sizes))):
-            g = g.unsqueeze(d)
-    return g.expand(sizes)
-
-
-# --- book/chapters/16b_reductions.md:86
+# --- book/chapters/16b_reductions.md:76
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if dtype is not None:  # converted inside the row, as sum's dtype= is
         a = a.astype(dtype.numpy)
@@ -72,7 +58,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:127
+# --- book/chapters/16b_reductions.md:117
 def _even_share(g, self, result):
     from refgrad._ops.indexing import written, zeros_as
 
@@ -92,7 +78,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:153
+# --- book/chapters/16b_reductions.md:143
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -131,7 +117,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:219
+# --- book/chapters/16b_reductions.md:209
 def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     if dtype is not None and self.dtype is not g.dtype:  # multiplied in the dtype asked for:
         self = self.to(g.dtype)  # the factors too, as torch's formula converts them
@@ -187,76 +173,11 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:296
-def _shift(a, axes):
-    # an empty input has no largest value: shift by zero, in the reduced shape
-    top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
-        np.sum(a, axis=axes, keepdims=True))
-    return np.where(np.isfinite(top), top, 0)
-
-
-def _logsumexp(a, dim, keepdim):
-    axes = _axes(dim, a.ndim) if a.ndim else None
-    top = _shift(a, axes)
-    out = np.log(np.sum(np.exp(a - top), axis=axes, keepdims=True)) + top
-    out = out if keepdim or not a.ndim else np.squeeze(out, axes)
-    return row_major_result(out)  # NOTE [Results written row-major]
-
-
-def _logsumexp_grad(g, self, result, dim, keepdim):
-    if not keepdim and self.ndim:
-        for d in sorted(_axes(dim, self.ndim) or ()):  # dim=(): 0-d, broadcasts as it is
-            g, result = g.unsqueeze(d), result.unsqueeze(d)
-    return (g * (self - result).exp(),)
-
-
-# --- book/chapters/16b_reductions.md:337
-@in_float32
-def _log_softmax(a, dim):
-    axis = dim % a.ndim if a.ndim else None
-    shifted = a - _shift(a, axis)
-    out = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
-    return row_major_result(out)  # NOTE [Results written row-major]
-
-
-@in_float32
-def _softmax(a, dim):
-    axis = dim % a.ndim if a.ndim else None
-    e = np.exp(a - _shift(a, axis))
-    total = np.sum(e, axis=axis, keepdims=True)
-    if axis == a.ndim - 1:  # NOTE [Softmax's last digits]
-        # torch's kernel for the last dim scales by the reciprocal
-        return row_major_result(e * (1 / total))  # NOTE [Results written row-major]
-    return row_major_result(e / total)
-
-
-# --- book/chapters/16b_reductions.md:359
-LOGSUMEXP = register(Op(
-    "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
-    backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
-))
-# input_dtype: torch passes the input's; without a float16-to-float32 softmax it is the result's
-SOFTMAX = register(Op(
-    "softmax", "SoftmaxBackward0", ("self",), forward=_softmax,
-    backward=lambda g, result, dim: (softmax_backward_data(g, result, dim, result.dtype),),
-    saves=(("result", ("self",)),),
-))
-LOG_SOFTMAX = register(Op(
-    "log_softmax", "LogSoftmaxBackward0", ("self",), forward=_log_softmax,
-    backward=lambda g, result, dim: (log_softmax_backward_data(g, result, dim, result.dtype),),
-    saves=(("result", ("self",)),),
-))
-
-
-# --- book/chapters/16b_reductions.md:561
-_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-          "bool": "Bool"}
-
-
+# --- book/chapters/16b_reductions.md:572
 def _floating_only(input, message) -> None:
     kind = getattr(input, "dtype", input)  # a tensor's dtype, or a dtype itself
     if not kind.is_floating_point:
-        raise message(_NAMES.get(str(kind)[6:], str(kind)))
+        raise message(LEGACY[kind])  # torch's legacy name: Long for int64
 
 
 def _call(row, input, **params):
@@ -286,7 +207,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:605
+# --- book/chapters/16b_reductions.md:612
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -313,38 +234,5 @@ max = _extreme("max", MAX, MAX_DIM, maximum)  # noqa: A001 - torch's names
 min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 
 
-def logsumexp(input, dim, keepdim=False):
-    if not input.dtype.is_floating_point:
-        input = input.to(get_default_dtype())
-    dim = dim_tuple(dim, input.ndim)
-    if not dim and not keepdim and input.ndim and input.numel():
-        ones = ", ".join("1" * input.ndim)  # torch's kernel keeps every dim, then can't drop them
-        raise RuntimeError(f"output with shape [] doesn't match the broadcast shape [{ones}]")
-    return _call(LOGSUMEXP, input, dim=dim, keepdim=keepdim)
-
-
-# --- book/chapters/16b_reductions.md:643
-def _softmax_function(row, kernel):
-    def function(input, dim, dtype=None):
-        dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
-        if type(dim) is not int:  # bools and floats included, as torch's parser has it
-            raise TypeError(f"{row.name}(): argument 'dim' (position 2) must be int, not "
-                            f"{c_type_name(type(dim))}")
-        if dtype is not None:
-            from refgrad.utils._mode_arguments import ask_options
-
-            ask_options("layout", "device")  # NOTE [The options a copy names]
-            input = input.to(dtype)
-        wrapped = wrap_dim(dim, input.ndim)  # a 0-d input takes 0 and -1, as torch's
-        last = input.ndim == 0 or wrapped == input.ndim - 1
-        _floating_only(input, lambda name: NotImplementedError(
-            f'"{kernel}{"_lastdim" if last else ""}_kernel_impl" not implemented for '
-            f"'{name}'"))
-        return _call(row, input, dim=dim)
-
-    function.__name__ = function.__qualname__ = row.name
-    return function
-
-
-softmax = _softmax_function(SOFTMAX, "softmax")
-log_softmax = _softmax_function(LOG_SOFTMAX, "log_softmax")
+# --- book/chapters/16b_reductions.md:685
+from refgrad._ops.softmax import log_softmax, logsumexp, softmax  # noqa: E402, F401, I001
