@@ -11,7 +11,10 @@ __all__ = ["_unsafe_set_version_counter"]
 
 
 # --- book/chapters/17a_engine_introspection.md:134
-from refgrad.autograd._introspection import _get_current_graph_task_keep_graph, _get_sequence_nr
+from refgrad.autograd._introspection import (  # noqa: F401
+    _get_current_graph_task_keep_graph,
+    _get_sequence_nr,
+)
 
 
 # --- book/chapters/23_saved_tensor_hooks.md:187

@@ -33,7 +33,7 @@ from refgrad.autograd import graph
 from refgrad.autograd._saved import SavedTensor
 
 
-# --- book/chapters/17a_engine_introspection.md:139
+# --- book/chapters/17a_engine_introspection.md:142
 from refgrad.autograd._introspection import _get_sequence_nr  # noqa: F401
 
 
