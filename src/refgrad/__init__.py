@@ -272,7 +272,7 @@ from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
 
-# --- book/chapters/16m_special_functions.md:1394
+# --- book/chapters/16m_special_functions.md:1440
 from refgrad import special
 from refgrad._ops.incomplete_gamma import igamma, igammac
 from refgrad._ops.special_functions import (
@@ -416,7 +416,7 @@ from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
 
 
-# --- book/chapters/16r_solvers.md:1244
+# --- book/chapters/16r_solvers.md:1275
 from refgrad._ops.solver_methods import cholesky_inverse, cholesky_solve
 from refgrad._ops.solver_methods import lu_unpack, triangular_solve
 from refgrad._ops.solver_methods import torch_lu as lu
