@@ -99,6 +99,7 @@ def is_int(value) -> bool:
             and not value.requires_grad)
 
 
+# --- book/chapters/13a_arguments.md:209
 def is_index(value) -> bool:
     if isinstance(value, Tensor):
         return value.numel() == 1 and value._data.dtype.kind in "biu"
@@ -132,6 +133,7 @@ def dtype_argument(value, function: str):
                     f"{type_name(value)}")
 
 
+# --- book/chapters/13a_arguments.md:246
 _CHECKS = {
     "int": is_int,
     "bool": lambda v: isinstance(v, bool),
@@ -155,7 +157,7 @@ _CHECKS = {
 }
 
 
-# --- book/chapters/13a_arguments.md:276
+# --- book/chapters/13a_arguments.md:288
 def fits_parameter(p: Parameter, value, numbers_as_tensors: bool) -> bool:
     """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
     if value is None and p.takes_none:

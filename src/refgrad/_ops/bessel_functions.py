@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:593
+# --- book/chapters/16m_special_functions.md:607
 """The modified Bessel functions i0, i1 and their scaled forms, on float64 arrays."""
 
 import math
@@ -31,7 +31,7 @@ def _asymptotic(y, order):
     return total / np.sqrt(2 * math.pi * y)
 
 
-# --- book/chapters/16m_special_functions.md:623
+# --- book/chapters/16m_special_functions.md:637
 def _scaled(x, order):
     """I_order(|x|) e^{-|x|}."""
     y = np.abs(np.asarray(x, dtype=np.float64))

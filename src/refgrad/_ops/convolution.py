@@ -26,6 +26,7 @@ def _subscripts(n):
     return _OUT[:n], _KERNEL[:n]
 
 
+# --- book/chapters/16u_convolution_and_pooling.md:94
 def _convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                  groups, bias_sym_sizes_opt):
     if transposed:  # chapter "Transposed convolution and rearranging layers"
@@ -58,6 +59,7 @@ def convolve(input, weight, bias, stride, padding, dilation, groups):
     return result.astype(kind)
 
 
+# --- book/chapters/16u_convolution_and_pooling.md:132
 def laid_out(result, fmt):
     """``result`` moved to the memory format ``fmt``: NOTE [The convolution's memory format]."""
     if type(result) is not np.ndarray:
@@ -88,7 +90,7 @@ def in_format(t, fmt):
     return make_tensor(moved_to(t._data, format_strides(tuple(t.shape), fmt)))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:167
+# --- book/chapters/16u_convolution_and_pooling.md:179
 def _windows(t, kernel, stride, dilation):
     """``windowed`` (chapter "Normalization layers") for a tensor: unfold, one dimension at a
     time."""
@@ -98,7 +100,7 @@ def _windows(t, kernel, stride, dilation):
     return t[(..., *(slice(None, None, d) for d in dilation))]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:186
+# --- book/chapters/16u_convolution_and_pooling.md:198
 def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     """The gradient by the weight of ``convolution(input, weight)`` whose output's gradient is
     ``g``: a tensor of the weight's shape, ``(g.shape[1], channels / groups, *kernel)``."""
@@ -118,7 +120,7 @@ def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     return grad.reshape(g.shape[1], channels // groups, *kernel)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:212
+# --- book/chapters/16u_convolution_and_pooling.md:224
 def convolution_gradients(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt, mask=(True, True, True)):
     """The three gradients, each only where ``mask`` asks for it (None elsewhere)."""
@@ -161,6 +163,7 @@ def convolution_gradients(g, input, weight, stride, padding, dilation, transpose
     return in_format(grad_input.reshape(input.shape), fmt), grad_weight, grad_bias
 
 
+# --- book/chapters/16u_convolution_and_pooling.md:274
 def _convolution_backward(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt, wanted=None):
     """The node's backward: one call of the gradient's row (chapter "The convolution's

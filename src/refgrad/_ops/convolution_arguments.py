@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:302
+# --- book/chapters/16u_convolution_and_pooling.md:322
 """conv1d, conv2d and conv3d: torch's checks in torch's order, then the convolution row."""
 
 from refgrad._argument_forms import function_form
@@ -17,6 +17,7 @@ _UNEVEN = ("Using padding='same' with even kernel lengths and odd dilation may r
            "zero-padded copy of the input be created")
 
 
+# --- book/chapters/16u_convolution_and_pooling.md:341
 def _broadcast(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) not in (1, n):
@@ -46,7 +47,7 @@ def _same(input, weight, stride, dilation):
     return input, tuple(total // 2 for total in totals)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:358
+# --- book/chapters/16u_convolution_and_pooling.md:384
 def _expand(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) == 1:
@@ -73,6 +74,7 @@ def check_weight(input, weight, groups) -> None:
                            f"at dimension 0, but got weight of size [{size}] instead")
 
 
+# --- book/chapters/16u_convolution_and_pooling.md:416
 def _check_shapes(input, weight, bias, padding, dilation, groups):
     size, shape = _listed(weight.shape), input.shape
     check_weight(input, weight, groups)
@@ -96,11 +98,11 @@ def _by(sizes):
     return " x ".join(str(n) for n in sizes)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:412
+# --- book/chapters/16u_convolution_and_pooling.md:444
 
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:449
+# --- book/chapters/16u_convolution_and_pooling.md:481
 def _check_dtypes(input, weight, onednn):
     from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
 
@@ -116,6 +118,7 @@ def _check_dtypes(input, weight, onednn):
         raise not_implemented_for(f"slow_conv{n}d_cpu", input._data.dtype)
 
 
+# --- book/chapters/16u_convolution_and_pooling.md:503
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     if weight.ndim < 3:
@@ -157,7 +160,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:510
+# --- book/chapters/16u_convolution_and_pooling.md:549
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -196,7 +199,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:554
+# --- book/chapters/16u_convolution_and_pooling.md:593
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "

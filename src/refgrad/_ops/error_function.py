@@ -45,6 +45,7 @@ def _ratio(num, den, z):
     return top
 
 
+# --- book/chapters/16m_special_functions.md:126
 def _erf_small(x):
     """erf(x) for |x| <= 1, by the Taylor series."""
     z = x * x
@@ -80,7 +81,7 @@ def _erfc_positive(y):
     return split
 
 
-# --- book/chapters/16m_special_functions.md:160
+# --- book/chapters/16m_special_functions.md:167
 def _ranges(x, small_below=SMALL):
     x = np.asarray(x, dtype=np.float64)
     small = np.abs(x) <= small_below
@@ -106,7 +107,7 @@ def erfc(x):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:196
+# --- book/chapters/16m_special_functions.md:203
 def erfcx(x):
     x, small, big = _ranges(x)
     out = np.empty_like(x)
@@ -122,7 +123,7 @@ def erfcx(x):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:250
+# --- book/chapters/16m_special_functions.md:257
 def _first_guess(w):
     """Winitzki's approximation to |erfinv|, from w = log(1 - y^2)."""
     t = 2 / (math.pi * 0.147) + w / 2
@@ -147,7 +148,7 @@ def _inverse_outside(c):
     return x
 
 
-# --- book/chapters/16m_special_functions.md:276
+# --- book/chapters/16m_special_functions.md:283
 def _inverse(a, c):
     """x >= 0 with erf(x) = a, given c = 1 - a computed without rounding; nan outside [0, 1]."""
     out = np.full_like(a, np.nan)
@@ -173,7 +174,7 @@ def ndtri(p):
     return np.where(low, -x, x)
 
 
-# --- book/chapters/16m_special_functions.md:310
+# --- book/chapters/16m_special_functions.md:317
 def log_ndtr(x):
     x = np.asarray(x, dtype=np.float64)
     y = -x / math.sqrt(2)

@@ -41,6 +41,7 @@ NOT_GIVEN = object()
 NO_DIM = object()
 
 
+# --- book/chapters/16_functions.md:82
 def add(input, other, *, alpha=1):
     try:
         if type(alpha) is int and alpha == 1:
@@ -66,6 +67,7 @@ def sub(input, other, *, alpha=1):
         raise
 
 
+# --- book/chapters/16_functions.md:114
 def rsub(input, other, *, alpha=1):
     if not isinstance(input, Tensor):  # rsub(3, x): no form of torch's has a number first
         got = ", ".join("Tensor" if isinstance(v, Tensor) else c_type_name(type(v))
@@ -86,6 +88,7 @@ def rsub(input, other, *, alpha=1):
     return call(ar.RSUB, (input,), {"other": other, "alpha": params["alpha"]})
 
 
+# --- book/chapters/16_functions.md:141
 def mul(input, other):
     try:
         return call(ar.MUL, (input, other), None, dying_array(input, other))
@@ -122,6 +125,7 @@ def _given_alpha(alpha) -> dict:
     return {} if type(alpha) is int and alpha == 1 else {"alpha": alpha}
 
 
+# --- book/chapters/16_functions.md:183
 def floats_if_integers(input, other) -> tuple:
     """The operands of a true division, NumPy scalars read as numbers."""
     input, other = _dtype.python_number(input), _dtype.python_number(other)
@@ -145,7 +149,7 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:200
+# --- book/chapters/16_functions.md:226
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
@@ -172,6 +176,7 @@ def pow(input, exponent):  # noqa: A001 - torch's name
     return out
 
 
+# --- book/chapters/16_functions.md:258
 def _no_bool_power() -> NotImplementedError:
     # torch has no bool kernel for a power (a bool exponent number is another matter)
     return NotImplementedError("\"pow\" not implemented for 'Bool'")
@@ -191,6 +196,7 @@ def _check_exponent(input, exponent) -> None:
             _dtype.checked_number(exponent, kind)
 
 
+# --- book/chapters/16_functions.md:282
 _WHERE_FORMS = (
     "where() received an invalid combination of arguments - got ({}), but expected one of:\n"
     " * (Tensor condition)\n * (Tensor condition, Tensor input, Tensor other, *, Tensor out = "
@@ -198,6 +204,7 @@ _WHERE_FORMS = (
     "input, Number other)\n * (Tensor condition, Number self, Number other)\n")
 
 
+# --- book/chapters/16_functions.md:296
 def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
     if input is NOT_GIVEN and other is NOT_GIVEN:  # where(condition): its nonzero positions
         from refgrad._ops.selecting import nonzero
@@ -239,6 +246,7 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
     raise error
 
 
+# --- book/chapters/16_functions.md:343
 def _shape_error(caught) -> bool:
     """Whether ``call`` raised ``caught`` for shapes: its own error, or NumPy's."""
     return caught.__suppress_context__ or str(caught).startswith("operands could not be")
@@ -264,7 +272,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:497
+# --- book/chapters/16_functions.md:554
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -278,7 +286,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:985
+# --- book/chapters/16_functions.md:1067
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -288,7 +296,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:1026
+# --- book/chapters/16_functions.md:1108
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

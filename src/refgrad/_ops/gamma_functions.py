@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:367
+# --- book/chapters/16m_special_functions.md:374
 """log-gamma, digamma, Hurwitz's zeta and polygamma, on float64 arrays."""
 
 import math
@@ -27,7 +27,7 @@ EULER_GAMMA = 0.5772156649015329
 HALF_LOG_TWO_PI = 0.5 * math.log(2 * math.pi)
 
 
-# --- book/chapters/16m_special_functions.md:399
+# --- book/chapters/16m_special_functions.md:406
 def hurwitz_zeta(s, q):
     """zeta(s, q) for an integer s >= 2 and float64 q: inf at q = 0 and negative integers."""
     q = np.asarray(q, dtype=np.float64)
@@ -51,7 +51,7 @@ def hurwitz_zeta(s, q):
     return np.where(pole, np.inf, np.where(q != q, np.nan, total))
 
 
-# --- book/chapters/16m_special_functions.md:424
+# --- book/chapters/16m_special_functions.md:431
 _ZETA = [float("nan"), float("nan")] + [  # zeta(k) - 1 and zeta(k), k >= 2
     float(hurwitz_zeta(k, np.array(2.0))) for k in range(2, 56)]
 _AT_ONE = (-EULER_GAMMA,) + tuple((-1) ** k * (_ZETA[k] + 1) / k for k in range(2, 56))
@@ -74,7 +74,7 @@ def _sin_pi(x):
     return np.sin(np.pi * r)
 
 
-# --- book/chapters/16m_special_functions.md:448
+# --- book/chapters/16m_special_functions.md:455
 def _stirling(x):
     """log Gamma(x) for x >= 10."""
     z = 1 / (x * x)
@@ -104,7 +104,7 @@ def _lgamma_right(x):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:479
+# --- book/chapters/16m_special_functions.md:486
 def lgamma(x):
     x = np.asarray(x, dtype=np.float64)
     left = x < 0.5
@@ -118,7 +118,7 @@ def lgamma(x):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:499
+# --- book/chapters/16m_special_functions.md:506
 def _psi_right(x):
     """psi(x) for x >= 0.5."""
     climb, shift = x.copy(), np.zeros_like(x)
@@ -152,6 +152,7 @@ def digamma(x):
     return out
 
 
+# --- book/chapters/16m_special_functions.md:546
 def _c_int(n: int) -> int:
     """``n`` as a 32-bit C ``int`` holds it: NOTE [polygamma's order as a C int]."""
     return (n + 2**31) % 2**32 - 2**31
@@ -178,7 +179,7 @@ def polygamma(x, n, kind=np.float64):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:560
+# --- book/chapters/16m_special_functions.md:574
 # NOTE [polygamma's order as a C int]
 # torch takes n as a 64-bit integer, sends 0 and 1 to digamma and trigamma,
 # and hands any other n to a kernel that declares it a 32-bit C int: 2**62

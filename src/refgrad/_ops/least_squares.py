@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:1268
+# --- book/chapters/16r_solvers.md:1299
 """linalg.lstsq: least squares, through the SVD, with torch's fields per driver."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _rank(a, rcond):
     return counts.astype(np.int64)[..., 0], values  # an array even for one matrix
 
 
-# --- book/chapters/16r_solvers.md:1298
+# --- book/chapters/16r_solvers.md:1329
 def _vector(a_shape, b_shape) -> bool:
     """Whether B is one column per matrix: its shape is A's without the last."""
     return len(b_shape) == 1 or tuple(b_shape) == tuple(a_shape[:-1])
@@ -68,7 +68,7 @@ def _as_lapack_leaves(x, rows):
     return buffer
 
 
-# --- book/chapters/16r_solvers.md:1353
+# --- book/chapters/16r_solvers.md:1384
 LINALG_LSTSQ = register(Op(
     "linalg_lstsq", "LinalgLstsqBackward0", ("self", "b"), forward=_lstsq,
     backward=lstsq_backward, promote=False, outputs=("solution", "residuals"),
@@ -77,7 +77,7 @@ LINALG_LSTSQ = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:1366
+# --- book/chapters/16r_solvers.md:1397
 def lstsq(A, B, rcond=None, *, driver=None):
     from refgrad._tensor import make_tensor
 
@@ -92,7 +92,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return LSTSQ_RESULT(solution, residuals, make_tensor(rank), make_tensor(values))
 
 
-# --- book/chapters/16r_solvers.md:1388
+# --- book/chapters/16r_solvers.md:1419
 def _check(A, B, driver) -> None:
     from refgrad._ops.functions import check_broadcast
 

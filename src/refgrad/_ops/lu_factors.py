@@ -186,6 +186,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False):
     return LU_FACTOR_EX_RESULT(LU, pivots, info)
 
 
+# --- book/chapters/16r_solvers.md:575
 def lu_factor(A, *, pivot=True):
     LU, pivots, info = lu_factor_ex(A, pivot=pivot)
     if info._data.any():

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:335
+# --- book/chapters/16_functions.md:385
 """neg, exp, log, sin, cos, reciprocal, the comparisons, clone, to and masked_fill:
 function forms of one arithmetic row each."""
 
@@ -32,7 +32,7 @@ from refgrad.utils._mode_arguments import asked_options, copy_options, name_opti
 from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, seen_by_a_mode
 
 
-# --- book/chapters/16_functions.md:366
+# --- book/chapters/16_functions.md:416
 # NOTE [Named as torch names them]
 # Python words an argument error with the function's qualified name:
 # "sin() takes 1 positional argument but 2 were given". A function made in a
@@ -52,6 +52,7 @@ exp, log, sin, cos, reciprocal = (
 )
 
 
+# --- book/chapters/16_functions.md:442
 def neg(input):
     try:
         return call(ar.NEG, (input,), None, dying_alone(input))
@@ -78,7 +79,7 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:452
+# --- book/chapters/16_functions.md:509
 def _binary(row):
     def function(input, other):
         try:
@@ -100,13 +101,14 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:811
+# --- book/chapters/16_functions.md:875
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
                       f"to(torch.dtype dtype, {_TO}", f"to(Tensor tensor, {_TO}", method=True)
 
 
+# --- book/chapters/16_functions.md:887
 def to(input, *args, **kwargs):
     named = None
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
@@ -147,6 +149,7 @@ def to(input, *args, **kwargs):
     return out
 
 
+# --- book/chapters/16_functions.md:933
 def differentiable(dtype) -> bool:
     return dtype.is_floating_point or dtype.is_complex
 
@@ -167,6 +170,7 @@ def untracked(function, *args):
         state.grad_enabled = before
 
 
+# --- book/chapters/16_functions.md:959
 def _plain_to(args: tuple) -> bool:
     """Whether ``args`` are a dtype, a device, or a device then a dtype: no reading needed."""
     if len(args) == 1:
@@ -192,7 +196,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:962
+# --- book/chapters/16_functions.md:1044
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:675
+# --- book/chapters/16m_special_functions.md:689
 """Rows and functions of the error, gamma and Bessel families, and sinc and entr."""
 
 import math
@@ -32,6 +32,7 @@ from refgrad._ops.table import Op, register
 from refgrad._typename import c_type_name, not_implemented_for
 
 
+# --- book/chapters/16m_special_functions.md:725
 def _in_float64(fn, kernel=None):
     """``fn`` of a float64 NumPy array, for an array on any device, rounded once to its
     dtype, or to the default float dtype for integers and bools. With ``kernel``, float16 is
@@ -54,7 +55,7 @@ def _row(name, node, fn, backward, saves=(("self", ("self",)),), kernel=None):
                        backward=backward, saves=saves, iterated=True))
 
 
-# --- book/chapters/16m_special_functions.md:734
+# --- book/chapters/16m_special_functions.md:755
 SLOPE = ef.SLOPE
 # torch's formulas, with its number products (MulBackward1): chapter "Arithmetic"
 ERF = _row("erf", "ErfBackward0", ef.erf,
@@ -65,13 +66,13 @@ ERFINV = _row("erfinv", "ErfinvBackward0", ef.erfinv,
               lambda g, self: (mul_scalar(self.erfinv().pow(2).exp(), 1 / SLOPE) * g,))
 
 
-# --- book/chapters/16m_special_functions.md:755
+# --- book/chapters/16m_special_functions.md:776
 ERFCX = _row("special_erfcx", "SpecialErfcxBackward0", ef.erfcx,
              lambda g, self, result: (sub_scalar(mul_scalar(self, 2.0) * result, SLOPE) * g,),
              (("self", ("self",)), ("result", ("self",))), "erfcx_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:782
+# --- book/chapters/16m_special_functions.md:803
 def _mvlgamma(x, p):
     from refgrad._ops.result_layout import row_major_result
 
@@ -90,6 +91,7 @@ def _mvlgamma_backward(g, self, p):
     return (g * (shifts + self.unsqueeze(-1)).digamma_().sum(-1),)
 
 
+# --- book/chapters/16m_special_functions.md:828
 LGAMMA = _row("lgamma", "LgammaBackward0", gamma.lgamma, lambda g, self: (g * self.digamma(),))
 DIGAMMA = _row("digamma", "DigammaBackward0", gamma.digamma,
                lambda g, self: (g * polygamma(1, self),))
@@ -117,7 +119,7 @@ MVLGAMMA = register(Op(
 ))
 
 
-# --- book/chapters/16m_special_functions.md:845
+# --- book/chapters/16m_special_functions.md:873
 SELF_AND_RESULT = (("self", ("self",)), ("result", ("self",)))
 
 
@@ -155,7 +157,7 @@ I1 = _row("special_i1", "SpecialI1Backward0", bessel.i1, _i1_backward, SELF_AND_
 I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF_AND_RESULT)
 
 
-# --- book/chapters/16m_special_functions.md:909
+# --- book/chapters/16m_special_functions.md:937
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -186,7 +188,7 @@ ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -add_scalar(self.log(), 1),))  # 1 + log(x): AddBackward1
 
 
-# --- book/chapters/16m_special_functions.md:960
+# --- book/chapters/16m_special_functions.md:988
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", ef.ndtri,
              lambda g, result: (mul_scalar(g, SQRT_TWO_PI)
@@ -198,7 +200,7 @@ LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr,
                 SELF_AND_RESULT, "log_ndtr_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:979
+# --- book/chapters/16m_special_functions.md:1007
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -221,7 +223,7 @@ def _integer(name, argument, position, value):
         raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:1003
+# --- book/chapters/16m_special_functions.md:1031
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)
@@ -235,6 +237,7 @@ def polygamma_method(input, n):
     return polygamma(n, input)
 
 
+# --- book/chapters/16m_special_functions.md:1050
 # torch records its in-place form under a node of its own.
 POLYGAMMA_ = register(replace(POLYGAMMA, name="polygamma_", node="PolygammaBackward1",
                               writes=("self",)))
@@ -254,6 +257,7 @@ def polygamma_(input, n):
     return inplace(input, named("polygamma", lambda t: call(POLYGAMMA_, (t,), {"n": int(n)})))
 
 
+# --- book/chapters/16m_special_functions.md:1075
 def mvlgamma(input, p):
     tensor_argument("mvlgamma", "input", 1, input)
     _integer("mvlgamma", "p", 2, p)

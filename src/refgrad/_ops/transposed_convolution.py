@@ -35,6 +35,7 @@ def transposed_forward(input, weight, bias, stride, padding, dilation, output_pa
     return laid_out(convolve(padded, kernel, bias, (1,) * n, (0,) * n, dilation, groups), fmt)
 
 
+# --- book/chapters/16w_transposed_and_rearranging.md:125
 def as_convolution(input, weight, stride, padding, dilation, output_padding, groups):
     """The input and weight of the stride-one, unpadded convolution equal to the transposed
     convolution of ``input`` and ``weight`` (arrays)."""
@@ -56,7 +57,7 @@ def as_convolution(input, weight, stride, padding, dilation, output_padding, gro
     return padded, kernel[(slice(None), slice(None), *(slice(None, None, -1),) * n)]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:146
+# --- book/chapters/16w_transposed_and_rearranging.md:153
 def transposed_format(input, weight, stride, dilation, output_padding, groups):
     """The memory format of a transposed convolution's result and gradients (arrays)."""
     from refgrad._backend import element_strides
@@ -73,7 +74,7 @@ def transposed_format(input, weight, stride, dilation, output_padding, groups):
     return conv_memory_format(input, weight)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:187
+# --- book/chapters/16w_transposed_and_rearranging.md:194
 def _convolved(x, weight, stride, padding, dilation, groups):
     """The convolution of the tensors ``x`` and ``weight``, in refgrad's operations."""
     from refgrad._ops.convolution import _subscripts, _windows
@@ -91,6 +92,7 @@ def _convolved(x, weight, stride, padding, dilation, groups):
     return result.reshape(batch, weight.shape[0], *positions)
 
 
+# --- book/chapters/16w_transposed_and_rearranging.md:218
 def transposed_backward(g, input, weight, stride, padding, dilation, output_padding, groups,
                         bias_sizes, mask=(True, True, True)):
     from refgrad._ops.convolution import in_format, weight_gradient
