@@ -98,11 +98,7 @@ def _by(sizes):
     return " x ".join(str(n) for n in sizes)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:444
-
-
-
-# --- book/chapters/16u_convolution_and_pooling.md:481
+# --- book/chapters/16u_convolution_and_pooling.md:474
 def _check_dtypes(input, weight, onednn):
     from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
 
@@ -118,7 +114,7 @@ def _check_dtypes(input, weight, onednn):
         raise not_implemented_for(f"slow_conv{n}d_cpu", input._data.dtype)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:503
+# --- book/chapters/16u_convolution_and_pooling.md:497
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     if weight.ndim < 3:
@@ -160,7 +156,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:549
+# --- book/chapters/16u_convolution_and_pooling.md:543
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -199,7 +195,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:593
+# --- book/chapters/16u_convolution_and_pooling.md:587
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "
