@@ -259,11 +259,11 @@ from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanme
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:955
+# --- book/chapters/16k_order_statistics.md:961
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1224
+# --- book/chapters/16k_order_statistics.md:1237
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
