@@ -423,7 +423,7 @@ from refgrad._ops.solver_methods import torch_lu as lu
 from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 
 
-# --- book/chapters/16ra_householder.md:236
+# --- book/chapters/16ra_householder.md:249
 from refgrad._ops.householder_methods import orgqr  # noqa: F401
 
 
