@@ -96,7 +96,7 @@ from refgrad.nn.modules.ctc import CTCLoss  # noqa: E402
 __all__ += ["CTCLoss"]
 
 
-# --- book/chapters/19d_init_and_clipping.md:537
+# --- book/chapters/19d_init_and_clipping.md:551
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 
