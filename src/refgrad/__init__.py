@@ -511,7 +511,7 @@ from refgrad._ops.ctc_loss import ctc_loss
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 
-# --- book/chapters/22a_anomaly_mode.md:313
+# --- book/chapters/22a_anomaly_mode.md:321
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
