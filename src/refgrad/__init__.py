@@ -538,11 +538,11 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/24_devices.md:285
+# --- book/chapters/24_devices.md:298
 from refgrad._default_device import get_default_device, set_default_device
 
 
-# --- book/chapters/24_devices.md:412
+# --- book/chapters/24_devices.md:438
 from refgrad import accelerator
 
 
