@@ -641,7 +641,7 @@ from refgrad._ops.strided import as_strided
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
-# --- book/chapters/28a_resize.md:273
+# --- book/chapters/28a_resize.md:281
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
