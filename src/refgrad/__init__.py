@@ -645,5 +645,5 @@ from refgrad._ops.strided_scatter import as_strided_scatter
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/29b_aliases_under_modes.md:211
+# --- book/chapters/29b_aliases_under_modes.md:218
 from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
