@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:400
+# --- book/chapters/06_parameters.md:415
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -112,7 +112,7 @@ from refgrad._factory_arguments import asarray
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
-# --- book/chapters/06_parameters.md:245
+# --- book/chapters/06_parameters.md:253
 from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 
@@ -146,7 +146,7 @@ from refgrad._ops.sums_and_stacks import cumsum, stack, sum, unbind
 from refgrad._ops.reshaping import expand, reshape, squeeze, unsqueeze, view
 
 
-# --- book/chapters/16a_pointwise.md:599
+# --- book/chapters/16a_pointwise.md:627
 from refgrad._ops.clamps import clamp, clamp_max, clamp_min, clip
 from refgrad._ops.pointwise import (
     abs, maximum, minimum, relu, rsqrt, sigmoid, sign, sqrt, tan, tanh,
@@ -195,7 +195,7 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:506
+# --- book/chapters/16f_more_elementwise.md:544
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
     absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
@@ -218,13 +218,13 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1085
+# --- book/chapters/16h_scatter.md:1110
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1209
+# --- book/chapters/16h_scatter.md:1246
 from refgrad._ops.index_reductions import index_reduce
 
 
@@ -259,11 +259,11 @@ from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanme
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:955
+# --- book/chapters/16k_order_statistics.md:961
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1224
+# --- book/chapters/16k_order_statistics.md:1237
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -423,7 +423,7 @@ from refgrad._ops.solver_methods import torch_lu as lu
 from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 
 
-# --- book/chapters/16ra_householder.md:236
+# --- book/chapters/16ra_householder.md:249
 from refgrad._ops.householder_methods import orgqr  # noqa: F401
 
 
@@ -470,7 +470,7 @@ from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
-# --- book/chapters/16y_torch_namespace.md:1230
+# --- book/chapters/16y_torch_namespace.md:1254
 from refgrad._ops.view_copies import (
     alias_copy, as_strided_copy, detach, detach_copy, diagonal_copy, expand_copy, permute_copy,
     select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy, t_copy,
@@ -511,7 +511,7 @@ from refgrad._ops.ctc_loss import ctc_loss
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 
-# --- book/chapters/22a_anomaly_mode.md:313
+# --- book/chapters/22a_anomaly_mode.md:321
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
@@ -538,11 +538,11 @@ from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/24_devices.md:285
+# --- book/chapters/24_devices.md:298
 from refgrad._default_device import get_default_device, set_default_device
 
 
-# --- book/chapters/24_devices.md:412
+# --- book/chapters/24_devices.md:438
 from refgrad import accelerator
 
 
@@ -641,9 +641,9 @@ from refgrad._ops.strided import as_strided
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
-# --- book/chapters/28a_resize.md:273
+# --- book/chapters/28a_resize.md:281
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/29b_aliases_under_modes.md:211
+# --- book/chapters/29b_aliases_under_modes.md:218
 from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip

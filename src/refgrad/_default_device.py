@@ -22,6 +22,7 @@ class _Default(threading.local):
 DEFAULT = _Default()
 
 
+# --- book/chapters/24_devices.md:255
 def set_default_device(device) -> None:
     DEFAULT.chosen = None if device is None else Device(device)  # refused before it is set
     if not DEFAULT.blocks:
@@ -39,6 +40,7 @@ def get_default_device() -> Device:
     return empty(0).device  # the current GPU's index, or a factory's refusal
 
 
+# --- book/chapters/24_devices.md:278
 def enter(device: Device, *args) -> Device:
     """``device.__enter__``: the device is in force until the block is left."""
     if args:

@@ -22,6 +22,7 @@ NOT_A_LEAF = (
 )
 
 
+# --- book/chapters/06_parameters.md:144
 class _Storage:
     """The memory under a tensor: pickled, a copy of its own; in copy.copy, the same."""
 
@@ -47,7 +48,7 @@ def _layout(data):
     return data, data, 0, data.shape, data.strides  # CuPy, or a layout kept as it is
 
 
-# --- book/chapters/06_parameters.md:163
+# --- book/chapters/06_parameters.md:171
 def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=True):
     memory = storage.array
     if isinstance(memory, np.ndarray) and memory.dtype == np.uint8 and memory.ndim == 1:
@@ -86,7 +87,7 @@ def _reduce_ex(self, protocol):
                        self.requires_grad, _writeable(self._data)))
 
 
-# --- book/chapters/06_parameters.md:203
+# --- book/chapters/06_parameters.md:211
 def _deepcopy(self, memo):
     if current_grad_fn(self) is not None:
         raise RuntimeError(NOT_A_LEAF)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16f_more_elementwise.md:319
+# --- book/chapters/16f_more_elementwise.md:338
 """The function forms of the long tail's rows, and methods that rename or combine."""
 
 from refgrad._c_names import c_type_name
@@ -33,6 +33,7 @@ fix, arcsin, arccos, arctan, arcsinh, arccosh, arctanh = (
     trunc, asin, acos, atan, asinh, acosh, atanh)
 
 
+# --- book/chapters/16f_more_elementwise.md:374
 def round(input, *, decimals=None):  # noqa: A001 - torch's name
     from refgrad._ops.dispatch import call
 
@@ -60,7 +61,7 @@ def _atan2(name, input, other):
     return call(rows.ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:378
+# --- book/chapters/16f_more_elementwise.md:403
 def argmax(input, dim=None, keepdim=False):
     return _locate(value_tests.ARGMAX, input, dim, keepdim)
 
@@ -88,6 +89,7 @@ def _locate(row, input, dim, keepdim):
     return call(row, (input,), {"dim": dim, "keepdim": keepdim})
 
 
+# --- book/chapters/16f_more_elementwise.md:436
 def all(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
     return _reduce_truth(value_tests.ALL, input, dim, keepdim)
 
@@ -116,7 +118,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:441
+# --- book/chapters/16f_more_elementwise.md:472
 def square(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -149,6 +151,7 @@ def reshape_as(self, other):
     return self.reshape(other.shape)
 
 
+# --- book/chapters/16f_more_elementwise.md:511
 def expand_as(self, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

@@ -25,6 +25,7 @@ from refgrad._ops.table import Op, register
 from refgrad._typename import not_implemented_for
 
 
+# --- book/chapters/16f_more_elementwise.md:75
 def _on_floats(ufunc, kernel):
     """``ufunc`` for floats; an integer array comes back as a copy, a bool one is refused."""
     def forward(a):
@@ -67,6 +68,7 @@ ROUND_DECIMALS = register(Op(
 ))
 
 
+# --- book/chapters/16f_more_elementwise.md:122
 def _frac(a):
     if a.dtype.kind != "f":
         raise not_implemented_for("frac_cpu", a.dtype)
@@ -77,7 +79,7 @@ FRAC = register(Op("frac", "FracBackward0", ("self",), forward=_frac,
                    backward=lambda g: (g,), iterated=True))
 
 
-# --- book/chapters/16f_more_elementwise.md:129
+# --- book/chapters/16f_more_elementwise.md:142
 def _saves_input(name, node, ufunc, backward):
     return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
                        saves=(("self", ("self",)),), iterated=True))
@@ -100,7 +102,7 @@ EXP2 = _saves_result("exp2", "Exp2Backward0", np.exp2,
                      lambda g, result: (mul_scalar(g * result, LN2),))
 
 
-# --- book/chapters/16f_more_elementwise.md:160
+# --- book/chapters/16f_more_elementwise.md:173
 SINH = _saves_input("sinh", "SinhBackward0", np.sinh, lambda g, self: (g * self.cosh(),))
 COSH = _saves_input("cosh", "CoshBackward0", np.cosh, lambda g, self: (g * self.sinh(),))
 ASIN = _saves_input("asin", "AsinBackward0", np.arcsin,
@@ -127,7 +129,7 @@ RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
                       backward=lambda g: (mul_scalar(g, 1 / DEGREE),), iterated=True))
 
 
-# --- book/chapters/16f_more_elementwise.md:200
+# --- book/chapters/16f_more_elementwise.md:213
 def _atan2_gradients(g, self=None, other=None, wanted=BOTH_WANTED):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
     other_squared = other * other  # made first: NOTE [Operands right to left]

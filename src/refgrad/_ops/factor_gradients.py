@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_linalg_gradients.md:353
+# --- book/chapters/16x_linalg_gradients.md:367
 """Gradients of pinv, lstsq, cholesky, qr and matrix_exp, in torch's steps."""
 
 from refgrad._ops.arithmetic import BOTH_WANTED, mul_scalar
@@ -24,6 +24,7 @@ def pinv_gradient(G, P, A):
     return -(K @ P).mT + (Gt - A @ K) @ P @ Pt + PtK - PtK @ P @ A
 
 
+# --- book/chapters/16x_linalg_gradients.md:394
 def lstsq_backward(grads, self, b, solution, rcond, driver, wanted=BOTH_WANTED):
     from refgrad._ops.least_squares import _vector
     from refgrad._ops.pseudo_inverses import pinv
@@ -55,7 +56,7 @@ def lstsq_backward(grads, self, b, solution, rcond, driver, wanted=BOTH_WANTED):
             None if gB is None else gB.sum_to_size(b.shape))
 
 
-# --- book/chapters/16x_linalg_gradients.md:417
+# --- book/chapters/16x_linalg_gradients.md:437
 def cholesky_backward(grads, L, upper):
     from refgrad._ops.triangular_solves import solve_triangular
 
@@ -68,7 +69,7 @@ def cholesky_backward(grads, L, upper):
     return (solve_triangular(L, gA, upper=False, left=False),)
 
 
-# --- book/chapters/16x_linalg_gradients.md:444
+# --- book/chapters/16x_linalg_gradients.md:464
 def qr_backward(grads, Q, R, mode):
     from refgrad._ops.inplace import inplace
     from refgrad._ops.linalg_spectral_gradients import _given
@@ -108,7 +109,7 @@ def _check_qr(mode, Q, R) -> None:
                            "and nrows > ncols.")
 
 
-# --- book/chapters/16x_linalg_gradients.md:495
+# --- book/chapters/16x_linalg_gradients.md:515
 def matrix_exp_backward(g, self):
     from refgrad._creation import zeros
     from refgrad._ops.matrix_exponential import matrix_exp

@@ -46,6 +46,7 @@ def _step(i, v_full, t, K, m):
     return v_grad.unsqueeze(-1), tau_grad.squeeze(-1)
 
 
+# --- book/chapters/16ra_householder.md:109
 def _householder_product_backward(g, input, tau, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.arithmetic import sub_scalar
@@ -79,7 +80,7 @@ HOUSEHOLDER_PRODUCT = register(Op(
 ))
 
 
-# --- book/chapters/16ra_householder.md:144
+# --- book/chapters/16ra_householder.md:151
 def householder_product(input, tau):
     if input.ndim < 2:
         raise RuntimeError(_SAID + "input must have at least 2 dimensions.")

@@ -36,6 +36,7 @@ def _from_factors(A, LU, pivots, d, nudge: bool):
     return lu_solve(LU, pivots, d, left=True, adjoint=not A.is_contiguous())
 
 
+# --- book/chapters/16x_linalg_gradients.md:111
 def det_backward(g, A, LU, pivots, result):
     from refgrad._creation import zeros_like
 
@@ -63,7 +64,7 @@ def _cofactors(A, d, g):
     return (U * D.unsqueeze(-2)) @ Vh
 
 
-# --- book/chapters/16x_linalg_gradients.md:139
+# --- book/chapters/16x_linalg_gradients.md:147
 # NOTE [Products that skip one]
 # For each i the product of every entry but the i-th, with no division:
 # the running product before i times the running product after i.
@@ -104,7 +105,7 @@ def _two_formulas(mask, f1, f2, t, *ts):
     return result
 
 
-# --- book/chapters/16x_linalg_gradients.md:197
+# --- book/chapters/16x_linalg_gradients.md:205
 def slogdet_backward(grads, A, LU, pivots, sign):
     from refgrad._ops.singular_values import absent
 
@@ -117,7 +118,7 @@ def slogdet_backward(grads, A, LU, pivots, sign):
     return (_solve_against(A, d),)
 
 
-# --- book/chapters/16x_linalg_gradients.md:217
+# --- book/chapters/16x_linalg_gradients.md:225
 def inv_backward(grads, inverse):
     right = grads[0] @ inverse.mT  # made first: NOTE [The right operand first]
     return (-(inverse.mT @ right),)

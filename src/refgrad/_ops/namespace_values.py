@@ -30,6 +30,7 @@ def fill(input, value):
     return call(FILL, (input,), {"value": value})
 
 
+# --- book/chapters/16y_torch_namespace.md:328
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=None,
                   requires_grad=False):
     from refgrad._creation import full
@@ -47,7 +48,7 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=None,
                 requires_grad=requires_grad)
 
 
-# --- book/chapters/16y_torch_namespace.md:349
+# --- book/chapters/16y_torch_namespace.md:355
 def _unravel_shape(shape) -> tuple:
     if isinstance(shape, int):
         shape = (shape,)

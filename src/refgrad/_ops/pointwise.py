@@ -64,6 +64,7 @@ def _keep_where(mask, g):
     return where(mask, g, 0.0)
 
 
+# --- book/chapters/16a_pointwise.md:149
 def _relu(a):
     if a.dtype.kind == "b":  # NumPy would take the larger bool; torch refuses
         raise RuntimeError("Boolean inputs not supported for relu")
@@ -91,6 +92,7 @@ def threshold_backward(grad_output, self, threshold):
     return call(THRESHOLD_BACKWARD, (grad_output, self), {"threshold": threshold})
 
 
+# --- book/chapters/16a_pointwise.md:183
 def _zeros_like(t):
     from refgrad._creation import zeros_like
 
@@ -119,7 +121,7 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:213
+# --- book/chapters/16a_pointwise.md:227
 _GRAD_AND_OUTPUT = (("grad_output", ("grad_output", "output")),
                     ("output", ("grad_output", "output")))
 TANH_BACKWARD = register(Op(
@@ -152,7 +154,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:425
+# --- book/chapters/16a_pointwise.md:446
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -178,7 +180,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:566
+# --- book/chapters/16a_pointwise.md:594
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone

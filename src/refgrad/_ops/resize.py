@@ -28,6 +28,7 @@ OVERFLOW = "numel: integer multiplication overflow"
 _LARGEST = 2**63 - 1
 
 
+# --- book/chapters/28a_resize.md:89
 def resize_(self, *sizes, size=None, memory_format=None):
     """Give ``self`` new sizes: one block of its storage from its first element."""
     sizes = _read_sizes(sizes, size)
@@ -68,7 +69,7 @@ def _to_a_mode(self, sizes, memory_format):
     return self
 
 
-# --- book/chapters/28a_resize.md:135
+# --- book/chapters/28a_resize.md:143
 def _read_sizes(sizes: tuple, size) -> tuple:
     if size is not None:
         if sizes:
@@ -91,7 +92,7 @@ def _format_strides(sizes: tuple, memory_format):
     return None if memory_format is None else format_strides(sizes, memory_format)
 
 
-# --- book/chapters/28a_resize.md:167
+# --- book/chapters/28a_resize.md:175
 def _bytes(root):
     """The memory of the array ``root``, which owns it, as flat bytes in memory order."""
     # The owner's elements fill its memory, but not always in C or F order (the result
@@ -127,7 +128,7 @@ def resize_for_out(t, sizes) -> None:
     t._data = _resized(t, tuple(sizes), None)
 
 
-# --- book/chapters/28a_resize.md:227
+# --- book/chapters/28a_resize.md:235
 def _grown(root, nbytes: int):
     """New memory of ``nbytes`` bytes beginning with a copy of ``root``'s."""
     memory = array_module(device_of(root)).empty(nbytes, dtype=np.uint8)
@@ -154,7 +155,7 @@ def _strided(first, shape, strides, writeable: bool):
     return array_module(device_of(first)).lib.stride_tricks.as_strided(first, shape, strides)
 
 
-# --- book/chapters/28a_resize.md:258
+# --- book/chapters/28a_resize.md:266
 def resize_as_(self, the_template, *, memory_format=None):
     return resize_(self, the_template.shape, memory_format=memory_format)
 

@@ -67,6 +67,7 @@ def _nearest_exact(size, out, scale):
     return np.minimum(np.floor(centres).astype(np.int64), size - 1)
 
 
+# --- book/chapters/16v_upsampling.md:169
 # NOTE [Linear's shortcut]
 # torch's linear kernels copy a dimension whose size is unchanged, even
 # when a scale_factor other than 1 would move its sources; the
@@ -93,6 +94,7 @@ def _cubic(size, out, align_corners, scale, kind, kept):
             [kept(far(t + 1)), kept(near(t)), kept(near(rest)), kept(far(rest + 1))])
 
 
+# --- book/chapters/16v_upsampling.md:200
 def taps(mode, size, out, align_corners, scale, kind, shortcuts, stored=None):
     """(indices, weights) of one dimension: the input positions each output reads. Weights
     are computed in ``kind``; with ``stored``, each is rounded to that dtype on the way."""
@@ -106,7 +108,7 @@ def taps(mode, size, out, align_corners, scale, kind, shortcuts, stored=None):
     return _cubic(size, out, align_corners, scale, kind, kept)
 
 
-# --- book/chapters/16v_upsampling.md:233
+# --- book/chapters/16v_upsampling.md:245
 def _on(values, like):
     """A host array of indices or weights, moved where ``like`` is."""
     return values if type(like) is np.ndarray else array_module(device_of(like)).asarray(values)
@@ -123,6 +125,7 @@ def _computed_in(dtype):
 # float32 weights. Either way the sum is taken in float32 and rounded once.
 
 
+# --- book/chapters/16v_upsampling.md:266
 # NOTE [Fused multiply-adds]
 # torch's CPU kernels are compiled to fuse a product and a sum into one
 # instruction that rounds once: a source coordinate is (i + 0.5) * step - 0.5
@@ -141,6 +144,7 @@ def _summed(picked, weights):
     return out
 
 
+# --- book/chapters/16v_upsampling.md:290
 def _resample(a, mode, output_size, align_corners, scales):
     if mode.endswith("_aa"):  # section "Antialiasing"
         from refgrad._ops.antialias import resample_aa
@@ -165,7 +169,7 @@ def _resample(a, mode, output_size, align_corners, scales):
     return suggested_format_result(out.astype(a.dtype, copy=False), a)
 
 
-# --- book/chapters/16v_upsampling.md:297
+# --- book/chapters/16v_upsampling.md:320
 def _bilinear(a, every):
     (rows, row_weights), (columns, column_weights) = every
     picked, weights = [], []
@@ -176,7 +180,7 @@ def _bilinear(a, every):
     return _summed(picked, weights)
 
 
-# --- book/chapters/16v_upsampling.md:317
+# --- book/chapters/16v_upsampling.md:340
 def _spread_back(g, mode, output_size, input_size, align_corners, scales, suggested):
     if mode.endswith("_aa"):  # section "Antialiasing"
         from refgrad._ops.antialias import spread_back_aa
@@ -203,7 +207,7 @@ def _spread_back(g, mode, output_size, input_size, align_corners, scales, sugges
     return suggested_format_result(out, g) if suggested else out
 
 
-# --- book/chapters/16v_upsampling.md:352
+# --- book/chapters/16v_upsampling.md:375
 _SCALES = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_h", "scales_w")}
 _KW = inspect.Parameter.KEYWORD_ONLY
 
@@ -242,7 +246,7 @@ def _pair(name, node, mode, n, aligned, suggested):
     return rows
 
 
-# --- book/chapters/16v_upsampling.md:396
+# --- book/chapters/16v_upsampling.md:419
 ROWS = {}
 UPSAMPLE_NEAREST1D, UPSAMPLE_NEAREST1D_BACKWARD = ROWS["nearest", 1] = _pair(
     "upsample_nearest1d", "UpsampleNearest1DBackward0", "nearest", 1, False, False)

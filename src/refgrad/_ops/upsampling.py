@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_upsampling.md:440
+# --- book/chapters/16v_upsampling.md:463
 """F.interpolate and its older names: torch's checks, then the rows."""
 
 import warnings
@@ -27,7 +27,7 @@ def _spelled(shape):
     return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
-# --- book/chapters/16v_upsampling.md:468
+# --- book/chapters/16v_upsampling.md:491
 def _sizes(input, dim, size, scale_factor, recompute_scale_factor, mode):
     """(output_size, scale_factors): one of them None, as torch's checks leave them."""
     spatial = _spelled(input.shape[2:])
@@ -72,7 +72,7 @@ def _sizes(input, dim, size, scale_factor, recompute_scale_factor, mode):
     return output_size, scale_factors
 
 
-# --- book/chapters/16v_upsampling.md:522
+# --- book/chapters/16v_upsampling.md:545
 _KERNELS = {("nearest", 1): "compute_indices_weights_nearest",
             ("nearest", 2): "upsample_nearest2d_channels_last",
             ("nearest", 3): "compute_indices_weights_nearest",
@@ -108,7 +108,7 @@ def _checked(input, mode, n, output_size):
     raise not_implemented_for(kernel, input._data.dtype)
 
 
-# --- book/chapters/16v_upsampling.md:562
+# --- book/chapters/16v_upsampling.md:585
 def _upsample(input, mode, n, output_size, scale_factors, align_corners):
     from refgrad._ops.dispatch import call
     from refgrad._ops.upsample import _SCALES
@@ -125,12 +125,13 @@ def _upsample(input, mode, n, output_size, scale_factors, align_corners):
     return call(ROWS[mode, n][0], (input,), params)
 
 
-# --- book/chapters/16v_upsampling.md:585
+# --- book/chapters/16v_upsampling.md:608
 _DIMS = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "area": (1, 2, 3), "linear": (1,),
          "bilinear": (2,), "bicubic": (2,), "trilinear": (3,)}
 _WANTS = {"linear": 3, "bilinear": 4, "trilinear": 5}
 
 
+# --- book/chapters/16v_upsampling.md:621
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     if mode in ("nearest", "area", "nearest-exact"):
@@ -168,7 +169,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         f"nearest-exact (got {mode})")
 
 
-# --- book/chapters/16v_upsampling.md:634
+# --- book/chapters/16v_upsampling.md:665
 def _deprecated(name):
     warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
                   "instead.", stacklevel=3)

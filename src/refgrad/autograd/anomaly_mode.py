@@ -30,6 +30,7 @@ def is_anomaly_check_nan_enabled(*args, **kwargs) -> bool:
     return anomaly.check_nan
 
 
+# --- book/chapters/22a_anomaly_mode.md:241
 def _set_anomaly_enabled(enabled, check_nan=True, named=()) -> None:
     for position, (name, value) in enumerate((("enabled", enabled), ("check_nan", check_nan))):
         if type(value) is not bool:  # a position is named only for a value given by one
@@ -60,7 +61,7 @@ def set_anomaly_enabled(*args, **kwargs) -> None:
     _set_anomaly_enabled(given["enabled"], given.get("check_nan", True), tuple(kwargs))
 
 
-# --- book/chapters/22a_anomaly_mode.md:270
+# --- book/chapters/22a_anomaly_mode.md:278
 class detect_anomaly:  # noqa: N801 - torch's name
     """Anomaly detection for the block: forward stacks on failure, and NaN checks."""
 

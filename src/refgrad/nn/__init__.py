@@ -42,7 +42,7 @@ __all__ += [
     "AvgPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d"]
 
 
-# --- book/chapters/16v_upsampling.md:864
+# --- book/chapters/16v_upsampling.md:899
 from refgrad.nn.modules.upsampling import (  # noqa: E402
     Upsample,
     UpsamplingBilinear2d,
@@ -96,7 +96,7 @@ from refgrad.nn.modules.ctc import CTCLoss  # noqa: E402
 __all__ += ["CTCLoss"]
 
 
-# --- book/chapters/19d_init_and_clipping.md:537
+# --- book/chapters/19d_init_and_clipping.md:551
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 

@@ -41,6 +41,7 @@ def _redrawn_outside(tensor, mean, std, a, b, generator):
     return tensor
 
 
+# --- book/chapters/19d_init_and_clipping.md:351
 def _log_ratio(candidates, mean, std, log_peak):
     return candidates.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
 

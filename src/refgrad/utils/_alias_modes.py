@@ -19,6 +19,7 @@ from refgrad.utils._python_dispatch import (
 )
 
 
+# --- book/chapters/29b_aliases_under_modes.md:78
 def handed_over(name: str, function, in_place: bool = False):
     """``function`` under the alias ``name``: whole to a mode when autograd is out of the way."""
 
@@ -50,7 +51,7 @@ def _whole(name: str, args, kwargs) -> bool:
     return bool(tensors) and composite_whole(tensors)
 
 
-# --- book/chapters/29b_aliases_under_modes.md:118
+# --- book/chapters/29b_aliases_under_modes.md:125
 def _written_below(name: str, function, args, kwargs):
     from refgrad.autograd.grad_mode import inference_mode
 
@@ -60,7 +61,7 @@ def _written_below(name: str, function, args, kwargs):
     return target
 
 
-# --- book/chapters/29b_aliases_under_modes.md:136
+# --- book/chapters/29b_aliases_under_modes.md:143
 class _Normal:
     """What composite_whole reads of the normal tensor torch wraps a number in."""
 
@@ -78,7 +79,7 @@ def _wrapped_number(name: str, args, kwargs) -> bool:
     return other is not None and not isinstance(other, Tensor)
 
 
-# --- book/chapters/29b_aliases_under_modes.md:162
+# --- book/chapters/29b_aliases_under_modes.md:169
 ELEMENTWISE = (
     "clip", "fix", "negative", "absolute", "greater", "greater_equal", "less", "less_equal",
     "not_equal", "multiply", "divide", "true_divide", "subtract", "arccos", "arcsin", "arctan",
@@ -118,5 +119,5 @@ def install() -> None:
         _wrap(refgrad.linalg, name, "linalg_" + name)
 
 
-# --- book/chapters/29b_aliases_under_modes.md:206
+# --- book/chapters/29b_aliases_under_modes.md:213
 install()

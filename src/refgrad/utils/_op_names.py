@@ -69,6 +69,7 @@ WRAPPED = ("add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_", "multiply
 THIRD = {"lerp_": "weight", "masked_fill_": "value", "index_fill_": "value"}
 
 
+# --- book/chapters/29a_op_names.md:140
 def _operand(args, kwargs, index, key):
     return args[index] if len(args) > index else kwargs.get(key)
 
@@ -95,7 +96,7 @@ def by_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
     return name, _chosen(name, args, kwargs)
 
 
-# --- book/chapters/29a_op_names.md:171
+# --- book/chapters/29a_op_names.md:179
 def _chosen(name, args, kwargs) -> str:
     if name in THIRD:
         value = _operand(args, kwargs, 3 if name == "index_fill_" else 2, THIRD[name])
@@ -136,6 +137,7 @@ def _chosen(name, args, kwargs) -> str:
     return "default"
 
 
+# --- book/chapters/29a_op_names.md:224
 def _to_overload(args, kwargs) -> str:
     from refgrad._dtype import dtype
 
