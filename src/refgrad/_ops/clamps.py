@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16a_pointwise.md:272
+# --- book/chapters/16a_pointwise.md:276
 """clamp, clamp_min and clamp_max: their rows, with bounds that are numbers or tensors."""
 
 import numpy as np
@@ -34,7 +34,7 @@ def _inside(self, min, max):  # noqa: A002 - torch's names
     return make_tensor(inside)
 
 
-# --- book/chapters/16a_pointwise.md:310
+# --- book/chapters/16a_pointwise.md:314
 def _clip(a, low, high):
     """maximum, then minimum, each keeping the input on a tie: NOTE [Ties keep the input]."""
     if low is not None:
@@ -58,7 +58,7 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:361
+# --- book/chapters/16a_pointwise.md:365
 def _clamp_grads(g, self, min=None, max=None):  # noqa: A002 - torch's names
     # Masks compared as tensors, in torch's order, so that each is laid out as
     # TensorIterator lays it out, and the gradient with it.
@@ -82,7 +82,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:395
+# --- book/chapters/16a_pointwise.md:399
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_kept(g, self, min, None),),
@@ -109,7 +109,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:486
+# --- book/chapters/16a_pointwise.md:490
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -143,7 +143,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:526
+# --- book/chapters/16a_pointwise.md:530
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 
@@ -168,7 +168,7 @@ def _one_bound(name, number_row, tensor_row, input, key, bound):
     return call(number_row, (input,), {key: bound})
 
 
-# --- book/chapters/16a_pointwise.md:557
+# --- book/chapters/16a_pointwise.md:561
 def _bool():
     from refgrad._dtype import bool as bool_
 

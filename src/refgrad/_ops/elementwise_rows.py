@@ -49,6 +49,8 @@ FLOOR = _step("floor", "FloorBackward0", np.floor)
 CEIL = _step("ceil", "CeilBackward0", np.ceil)
 ROUND = _step("round", "RoundBackward0", np.round)  # half to even, as torch's nearbyint
 TRUNC = _step("trunc", "TruncBackward0", np.trunc)
+
+
 @in_float32  # float16 is scaled in float32, as torch's kernel does
 def _round_decimals(a, decimals):
     if a.dtype.kind != "f":  # decimals=0 goes to the kernel of plain round
@@ -68,7 +70,7 @@ ROUND_DECIMALS = register(Op(
 ))
 
 
-# --- book/chapters/16f_more_elementwise.md:122
+# --- book/chapters/16f_more_elementwise.md:124
 def _frac(a):
     if a.dtype.kind != "f":
         raise not_implemented_for("frac_cpu", a.dtype)
@@ -79,7 +81,7 @@ FRAC = register(Op("frac", "FracBackward0", ("self",), forward=_frac,
                    backward=lambda g: (g,), iterated=True))
 
 
-# --- book/chapters/16f_more_elementwise.md:142
+# --- book/chapters/16f_more_elementwise.md:144
 def _saves_input(name, node, ufunc, backward):
     return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
                        saves=(("self", ("self",)),), iterated=True))
@@ -102,7 +104,7 @@ EXP2 = _saves_result("exp2", "Exp2Backward0", np.exp2,
                      lambda g, result: (mul_scalar(g * result, LN2),))
 
 
-# --- book/chapters/16f_more_elementwise.md:173
+# --- book/chapters/16f_more_elementwise.md:175
 SINH = _saves_input("sinh", "SinhBackward0", np.sinh, lambda g, self: (g * self.cosh(),))
 COSH = _saves_input("cosh", "CoshBackward0", np.cosh, lambda g, self: (g * self.sinh(),))
 ASIN = _saves_input("asin", "AsinBackward0", np.arcsin,
@@ -129,7 +131,7 @@ RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
                       backward=lambda g: (mul_scalar(g, 1 / DEGREE),), iterated=True))
 
 
-# --- book/chapters/16f_more_elementwise.md:213
+# --- book/chapters/16f_more_elementwise.md:215
 def _atan2_gradients(g, self=None, other=None, wanted=BOTH_WANTED):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
     other_squared = other * other  # made first: NOTE [Operands right to left]

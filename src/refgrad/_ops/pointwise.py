@@ -97,6 +97,8 @@ def _zeros_like(t):
     from refgrad._creation import zeros_like
 
     return zeros_like(t)
+
+
 def _sign(a):
     if a.dtype.kind == "b":  # NumPy has no sign of bools; torch's is the bool itself
         return a.copy()
@@ -108,6 +110,8 @@ SIGN = register(Op(
     "sign", "SignBackward0", ("self",), forward=_sign, backward=lambda g: (_zeros_like(g),),
     iterated=True,
 ))
+
+
 def _abs(a):
     if a.dtype.kind == "b":
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
@@ -121,7 +125,7 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:227
+# --- book/chapters/16a_pointwise.md:231
 _GRAD_AND_OUTPUT = (("grad_output", ("grad_output", "output")),
                     ("output", ("grad_output", "output")))
 TANH_BACKWARD = register(Op(
@@ -154,7 +158,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:446
+# --- book/chapters/16a_pointwise.md:450
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
@@ -180,7 +184,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
 
 
-# --- book/chapters/16a_pointwise.md:594
+# --- book/chapters/16a_pointwise.md:598
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone
