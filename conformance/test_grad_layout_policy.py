@@ -7,6 +7,7 @@ import torch
 
 from conformance._support import raises
 
+
 def _first_grad(leaf, make_out=lambda p: p * 2, grad=None):
     out = make_out(leaf)
     out.backward(torch.ones_like(out) if grad is None else grad)
