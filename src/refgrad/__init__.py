@@ -454,11 +454,11 @@ from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
-# --- book/chapters/16v_attention_and_sampling.md:522
+# --- book/chapters/16v_attention_and_sampling.md:558
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1118
+# --- book/chapters/16v_attention_and_sampling.md:1174
 from refgrad._ops.grid_sampling import grid_sampler
 
 
