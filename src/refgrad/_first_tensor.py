@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:474
+# --- book/chapters/16o_argument_checks.md:492
 """torch's TypeError for a one-tensor function given something else first."""
 
 from refgrad import _factories, _type_info, _typename
@@ -28,6 +28,7 @@ from refgrad._signatures import type_name
 from refgrad._tensor import Tensor
 
 
+# --- book/chapters/16o_argument_checks.md:522
 # NOTE [A first argument that is not a tensor]
 # torch's parser refuses `f("a")` before the function runs, naming the first
 # parameter. Here the body runs first; when it fails and the only argument
@@ -53,7 +54,7 @@ def first_tensor(function, name: str, first: str = "input", alone: bool = True):
     return checked
 
 
-# --- book/chapters/16o_argument_checks.md:526
+# --- book/chapters/16o_argument_checks.md:549
 _WHERE = {  # module: the names it holds, as torch names them
     _factories: ("rand_like", "randn_like"), _type_info: ("is_floating_point",),
     _typename: ("numel",), counting: ("unique", "unique_consecutive"),

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:621
+# --- book/chapters/16o_argument_checks.md:644
 """A function whose arguments are read against torch's signatures only once it fails."""
 
 from refgrad._arguments import Arguments
@@ -54,6 +54,7 @@ def read_after_failure(function, spec: tuple):
     return checked
 
 
+# --- book/chapters/16o_argument_checks.md:701
 # NOTE [Where a wrapped function says it lives]
 # The functions read after a failure are found by name in refgrad._after_failure,
 # and pickle finds a function by its module and name: each wrapper says it comes

@@ -19,7 +19,7 @@ install()
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 
-# --- book/chapters/16o_argument_checks.md:380
+# --- book/chapters/16o_argument_checks.md:398
 import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 
 

@@ -41,6 +41,7 @@ from refgrad._ops import (
 )
 
 
+# --- book/chapters/16o_argument_checks.md:81
 def _both(*texts: str, **options) -> tuple:
     """The function form's and the method form's signatures, from the function's."""
     return Arguments(*texts, **options), Arguments(*texts, method=True, **options)
@@ -62,7 +63,7 @@ def _products(name: str) -> tuple:
             Arguments(f"{name}(Tensor input, Tensor mat2)", method=True))
 
 
-# --- book/chapters/16o_argument_checks.md:99
+# --- book/chapters/16o_argument_checks.md:105
 # name: (where the function lives, (function form's signatures, method form's)).
 # None for a form torch does not have.
 SIGNATURES = {
@@ -89,7 +90,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/16o_argument_checks.md:135
+# --- book/chapters/16o_argument_checks.md:141
 _KEEP = "bool keepdim = False"
 _DIMS = f"tuple of ints[1]? dim = None, {_KEEP}"
 _TRUTH = ("Tensor input, *, Tensor out = None",  # the dims of all and any: no single int
@@ -106,6 +107,7 @@ def _spread(name: str) -> tuple:
             f"{name}(Tensor input, bool unbiased = True)")
 
 
+# --- book/chapters/16o_argument_checks.md:163
 SIGNATURES.update({
     "prod": (statistics, _both(f"prod(Tensor input, {_DTYPE})", f"prod(Tensor input, int dim, "
                                f"{_KEEP}, {_DTYPE}, Tensor out = None)")),
@@ -157,7 +159,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:206
+# --- book/chapters/16o_argument_checks.md:218
 SIGNATURES.update({
     "select": (slicing, _both("select(Tensor input, int dim, int index)")),
     "narrow": (slicing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
@@ -183,7 +185,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:237
+# --- book/chapters/16o_argument_checks.md:249
 _CLOSE = "float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False"
 _OUT = "*, Tensor out = None"
 SIGNATURES.update({
@@ -215,7 +217,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:332
+# --- book/chapters/16o_argument_checks.md:350
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {

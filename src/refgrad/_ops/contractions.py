@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:473
+# --- book/chapters/16j_products_and_shapes.md:480
 """tensordot and inner: products over paired dimensions, made of permutes, reshapes and mm."""
 
 import math
@@ -29,7 +29,7 @@ def _pairs(a, b, dims):
     return first, second
 
 
-# --- book/chapters/16j_products_and_shapes.md:501
+# --- book/chapters/16j_products_and_shapes.md:508
 def tensordot(a, b, dims=2):
     if handed_whole((a, b)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("tensordot", tensordot, (a, b, dims), {})
@@ -61,6 +61,7 @@ def tensordot(a, b, dims=2):
     return left.reshape(rows, summed).mm(right.reshape(summed, cols)).reshape(sizes)
 
 
+# --- book/chapters/16j_products_and_shapes.md:545
 def inner(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("inner", inner, (input, other), {})

@@ -37,6 +37,7 @@ def vector_product(a, b):
     return np.dot(a, b) + 0
 
 
+# --- book/chapters/16c_linalg.md:78
 DOT = register(Op(
     "dot", "DotBackward0", ("self", "tensor"), forward=vector_product, promote=False,
     backward=lambda g, self=None, tensor=None: (
@@ -54,7 +55,7 @@ MV = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:91
+# --- book/chapters/16c_linalg.md:97
 def _mm_backward(g, self=None, mat2=None, **layout):
     sizes, strides = layout["self_sym_sizes"], layout["self_sym_strides"]
     mat2_sizes, mat2_strides = layout["mat2_sym_sizes"], layout["mat2_sym_strides"]
@@ -93,7 +94,7 @@ BMM = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:242
+# --- book/chapters/16c_linalg.md:248
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -127,7 +128,7 @@ def mv(input, vec):
     return _checked_call(_mv_operands, MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:286
+# --- book/chapters/16c_linalg.md:292
 def matmul(input, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         if composite_whole((input, other)):  # NOTE [Composite ops below autograd]
@@ -153,7 +154,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:321
+# --- book/chapters/16c_linalg.md:327
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -172,7 +173,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:348
+# --- book/chapters/16c_linalg.md:354
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -183,7 +184,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:365
+# --- book/chapters/16c_linalg.md:371
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -198,7 +199,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:385
+# --- book/chapters/16c_linalg.md:391
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -220,7 +221,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:418
+# --- book/chapters/16c_linalg.md:424
 def outer(input, vec2):
     if handed_whole((input, vec2)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("outer", outer, (input, vec2), {})

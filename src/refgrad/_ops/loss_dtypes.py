@@ -31,6 +31,7 @@ def computed_in(kernel: str, *tensors):
     return kind
 
 
+# --- book/chapters/16z_loss_dtypes.md:80
 def written_into(kernel: str, input, *others):
     """The promoted dtype, for a kernel that writes into a result of ``input``'s dtype."""
     from refgrad._ops.write_checks import check_cast
@@ -50,7 +51,7 @@ def same_dtype(first, *others) -> None:
                                f"{LEGACY[_dtype.from_numpy(first.dtype)]}")
 
 
-# --- book/chapters/16z_loss_dtypes.md:102
+# --- book/chapters/16z_loss_dtypes.md:107
 class _Operand(NamedTuple):
     dtype: object
     ndim: int
@@ -75,6 +76,7 @@ def into(kind, value):
     return value if value.dtype == kind else value.astype(kind)  # a device array's own
 
 
+# --- book/chapters/16z_loss_dtypes.md:137
 def subtracts(a, b) -> None:
     """torch's refusal to subtract booleans, for losses that subtract first."""
     from refgrad._ops.alpha import check_subtraction
