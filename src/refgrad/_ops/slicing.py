@@ -74,7 +74,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:794
+# --- book/chapters/16d_indexing.md:809
 def select_backward(g, input_sizes, dim, index):
     return _call(SELECT_BACKWARD, g, input_sizes=tuple(input_sizes), dim=dim, index=index)
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29d_mode_arguments.md:44
+# --- book/chapters/29d_mode_arguments.md:49
 """The arguments a mode is handed for a row, as torch's schema binds them."""
 
 import ast
@@ -63,6 +63,14 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "any.dims": "self, dim:dims=None, keepdim=False",
     "all.default": "self", "all.dim": "self, dim:dims, keepdim=False",
     "all.dims": "self, dim:dims=None, keepdim=False",
+    # NOTE [A formula's steps, bound as torch's]: rows a formula calls, whose arguments
+    # torch's formula passes by position, as a user's call would
+    "mul_scalar": "self, other", "div_scalar": "self, other",
+    "index_put": "self, indices, values, accumulate=False",
+    "threshold_backward": "grad_output, self, threshold",
+    "_softmax_backward_data": "grad_output, output, dim, input_dtype",
+    "_log_softmax_backward_data": "grad_output, output, dim, input_dtype",
+    "logit": "self, eps=None",
 }
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
@@ -73,7 +81,7 @@ def schema_name(row: str, overload: str) -> str:
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:125
+# --- book/chapters/29d_mode_arguments.md:138
 REQUIRED = object()
 _READ: dict = {}
 
@@ -99,7 +107,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:166
+# --- book/chapters/29d_mode_arguments.md:179
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -202,7 +210,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:279
+# --- book/chapters/29d_mode_arguments.md:292
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
