@@ -99,7 +99,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:2554
+# --- book/chapters/26_inplace.md:2579
 def _augmented(function, name: str, cast=None):
     def augmented(self, other):
         try:

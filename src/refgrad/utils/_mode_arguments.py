@@ -29,7 +29,7 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "cat": "tensors, dim=0", "stack": "tensors, dim=0",
     "_to_copy": "self, *, dtype=None, !layout=None, device=None, !pin_memory=None",
     "sum": "self, *, ?dtype=None", "mean": "self, *, ?dtype=None",
-    "cumsum": "self, dim, *, dtype=None", "prod_dim": "self, dim, keepdim=False",
+    "cumsum": "self, dim, *, dtype=None", "prod_dim": "self, dim, keepdim=False, *, ?dtype=None",
     "var": "self, dim=None, *, correction=None, keepdim=False",
     "std": "self, dim=None, *, correction=None, keepdim=False",
     "logsumexp": "self, dim, keepdim=False", "argmax": "self, dim=None, keepdim=False",
@@ -71,6 +71,12 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "_softmax_backward_data": "grad_output, output, dim, input_dtype",
     "_log_softmax_backward_data": "grad_output, output, dim, input_dtype",
     "logit": "self, eps=None",
+    "embedding_dense_backward": "grad_output, indices, num_weights, padding_idx,"
+                                " scale_grad_by_freq",
+    "rrelu_with_noise_backward": "grad_output, self, noise, lower, upper, training,"
+                                 " self_is_result:=False",
+    "native_batch_norm": "input, weight, bias, running_mean, running_var, training, momentum,"
+                         " eps",
 }
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
@@ -81,7 +87,7 @@ def schema_name(row: str, overload: str) -> str:
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:138
+# --- book/chapters/29d_mode_arguments.md:144
 REQUIRED = object()
 _READ: dict = {}
 
@@ -107,7 +113,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:179
+# --- book/chapters/29d_mode_arguments.md:185
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -210,7 +216,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:292
+# --- book/chapters/29d_mode_arguments.md:298
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before

@@ -153,11 +153,11 @@ def _dispatch_bound(op, args, params):
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._writes_under_modes import cloned_first, written_with
 
-    name = IN_PLACE_OF.get(function.__name__, function.__name__) + "_"
     shown = getattr(function, "shown_to_a_mode", None)  # chapter "In-place writes under
     if shown is not None:  # a dispatch mode": NOTE [A write shown with its own arguments]
-        args, run = shown
+        name, args, kwargs, run = shown
     else:  # NOTE [A clone before the write]
+        name = IN_PLACE_OF.get(function.__name__, function.__name__) + "_"
         run = written_with(inplace, function, cloned_first(self, function, args))
     args, kwargs = (self, *args), dict(kwargs)
     func = OpFunc(name, ("self",), ("self",), run, args, kwargs)

@@ -10,18 +10,34 @@ from refgrad.autograd._state import state, switched_on
 
 
 # NOTE [A write shown with its own arguments]
-# A function written in place may carry shown_to_a_mode: the arguments after
-# self that torch's mode sees, and the function that makes the call again from
-# them. dispatch_inplace hands those over instead of the function's own.
+# A function written in place may carry shown_to_a_mode: torch's op name, the
+# arguments after self and the keywords that torch's mode sees, and the
+# function that makes the call again from them. dispatch_inplace hands those
+# over instead of the function's own.
 def show_index_put(put, indices, values, accumulate) -> None:
     """Have ``put``, an index_put_ write, show torch's (indices, values, accumulate)."""
     from refgrad._ops.inplace_writes import index_put_
 
     shown = (list(indices), values, *((True,) if accumulate else ()))
-    put.shown_to_a_mode = (shown, index_put_)
+    put.shown_to_a_mode = ("index_put_", shown, {}, index_put_)
 
 
-# --- book/chapters/29f_writes_under_modes.md:72
+# --- book/chapters/29f_writes_under_modes.md:76
+def show_fill(fill, name, bounds, defaults, generator, again) -> None:
+    """Have ``fill``, a random fill, show torch's ``bounds`` and ``generator``."""
+    shown = [float(b) if type(d) is float and type(b) in (int, bool) else b
+             for b, d in zip(bounds, defaults)]
+    while shown and defaults[len(shown) - 1] is not NO_DEFAULT and (
+            shown[-1] == defaults[len(shown) - 1]):
+        shown.pop()
+    named = {} if generator is None else {"generator": generator}
+    fill.shown_to_a_mode = (name, tuple(shown), named, again)
+
+
+NO_DEFAULT = object()  # a bound always shown: geometric_'s p, random_'s from and to
+
+
+# --- book/chapters/29f_writes_under_modes.md:98
 # NOTE [A clone before the write]
 # torch's autograd layer clones self before an in-place op whose node saves
 # it, so its modes see the clone first. Under a mode refgrad clones where
@@ -62,7 +78,7 @@ def taken_clone(self):
     return None
 
 
-# --- book/chapters/29f_writes_under_modes.md:117
+# --- book/chapters/29f_writes_under_modes.md:143
 def written_with(inplace, function, original):
     """The runner of an in-place op's ``func``: ``inplace``, with ``original`` at hand."""
     def run(target, *rest, **options):
