@@ -27,6 +27,7 @@ from refgrad._ops.result_layout import (
 )
 from refgrad._ops.rounding import _no_derivative, without_empty_edges
 from refgrad._ops.table import Op, register
+from refgrad.utils._composite_steps import fused, fused_wanted
 
 _SELF = (("self", ("self",)),)
 _GRAD_AND_SELF = (("grad_output", ("grad_output", "self")), ("self", ("grad_output", "self")))
@@ -77,7 +78,7 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
         _hardtanh_backward(g, self, min_val, max_val),))))
 
 
-# --- book/chapters/16q_functional.md:150
+# --- book/chapters/16q_functional.md:151
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 
 
@@ -95,7 +96,7 @@ GELU = _row("gelu", "GeluBackward0", on_host(_gelu), lambda g, self, approximate
     smooth_gradients.gelu_backward(g, self, approximate),))  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:185
+# --- book/chapters/16q_functional.md:186
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -140,13 +141,25 @@ def _one_minus(t):
 
 
 def _mish_backward(g, self):
+    if fused_wanted():  # NOTE [A fused gradient under a mode]
+        return (fused("mish_backward", _mish_steps, (g, self)),)
+    return (_mish_steps(g, self),)
+
+
+def _mish_steps(g, self):
     t = self.exp().log1p().tanh()
-    return (g * (t + self * self.sigmoid() * _one_minus(t * t)),)
+    return g * (t + self * self.sigmoid() * _one_minus(t * t))
 
 
 def _silu_backward(g, self):
+    if fused_wanted():  # NOTE [A fused gradient under a mode]
+        return (fused("silu_backward", _silu_steps, (g, self)),)
+    return (_silu_steps(g, self),)
+
+
+def _silu_steps(g, self):
     s = self.sigmoid()  # once: its node keeps its result once
-    return (g * s * add_scalar(self * _one_minus(s), 1),)
+    return g * s * add_scalar(self * _one_minus(s), 1)
 
 
 SILU = _row("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)), _silu_backward)
@@ -155,7 +168,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:264
+# --- book/chapters/16q_functional.md:277
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -209,7 +222,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:340
+# --- book/chapters/16q_functional.md:353
 def _softshrink(a, lambd):
     kind = a.dtype.type
     shrunk = np.where(a < -lambd, a + kind(lambd), a * kind(0))  # -0.0 and NaN as torch's
@@ -241,7 +254,7 @@ GLU = _row("glu", "GluBackward0", _glu, lambda g, self, dim: (
     smooth_gradients.glu_backward(g, self, dim),), iterated=False)
 
 
-# --- book/chapters/16q_functional.md:379
+# --- book/chapters/16q_functional.md:392
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

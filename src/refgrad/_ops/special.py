@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:478
+# --- book/chapters/16i_cumulative.md:519
 """Elementwise functions of two numbers and more: logaddexp, hypot, xlogy, logit, sgn and
 heaviside."""
 
@@ -30,6 +30,7 @@ from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._typename import c_type_name, not_implemented_for
 from refgrad._zero_grads import adds_nothing
+from refgrad.utils._composite_steps import fused, fused_wanted
 
 
 def _floats_only(ufunc, kernel):
@@ -71,7 +72,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:567
+# --- book/chapters/16i_cumulative.md:609
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -97,7 +98,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:594
+# --- book/chapters/16i_cumulative.md:636
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -150,7 +151,7 @@ def floats_beside_numbers(input, other) -> tuple:
     return input, other
 
 
-# --- book/chapters/16i_cumulative.md:772
+# --- book/chapters/16i_cumulative.md:814
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -159,6 +160,14 @@ def _logit(a, eps):  # float16 in float16, as torch does
 
 
 def _logit_backward(g, self, eps):
+    if fused_wanted():  # NOTE [A fused gradient under a mode]
+        args = (g, self) if eps is None else (g, self, eps)
+        return (fused("logit_backward", lambda g, self, eps=None: _logit_steps(g, self, eps)[0],
+                      args),)
+    return _logit_steps(g, self, eps)
+
+
+def _logit_steps(g, self, eps):
     slope = g / (self * one_minus(self))
     if eps is None or eps < 0:
         return (where((self >= 0) & (self <= 1), slope, math.nan),)
@@ -200,7 +209,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:823
+# --- book/chapters/16i_cumulative.md:873
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -250,7 +259,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:882
+# --- book/chapters/16i_cumulative.md:932
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

@@ -21,6 +21,7 @@ from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_bac
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_values import wrap_dim
+from refgrad.autograd._formula_steps import modes_on
 
 
 def _axes(dim, ndim):
@@ -44,7 +45,7 @@ def _spread(g, axes, keepdim, sizes):
     return g.expand(sizes)
 
 
-# --- book/chapters/16b_reductions.md:86
+# --- book/chapters/16b_reductions.md:87
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if dtype is not None:  # converted inside the row, as sum's dtype= is
         a = a.astype(dtype.numpy)
@@ -72,9 +73,17 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:127
+# --- book/chapters/16b_reductions.md:135
+# NOTE [max's gradient under a mode]
+# torch's evenly_distribute_backward fills zeros in place for a plain tensor,
+# and under a mode multiplies a mask instead, as it does for a subclass.
 def _even_share(g, self, result):
     from refgrad._ops.indexing import written, zeros_as
+
+    if modes_on():  # NOTE [max's gradient under a mode]
+        both = self.isnan().logical_and(result.isnan())
+        hits = (self == result).logical_or_(both)
+        return (hits * (g / hits.sum()),)
 
     value, data = result._data, self._data
     hits = np.isnan(data) if np.isnan(value) else data == value
@@ -92,7 +101,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:153
+# --- book/chapters/16b_reductions.md:169
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -131,7 +140,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:219
+# --- book/chapters/16b_reductions.md:238
 def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     if dtype is not None and self.dtype is not g.dtype:  # multiplied in the dtype asked for:
         self = self.to(g.dtype)  # the factors too, as torch's formula converts them
@@ -140,12 +149,25 @@ def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     axes = None if dim is None else dim % (self.ndim or 1)
     if dim is not None and not keepdim and self.ndim:
         g, result = g.unsqueeze(axes), result.unsqueeze(axes)
-    if not (self._data == 0).any():
-        return (g * (result / self),)
+    if not (self._data == 0).any() and not modes_on():  # NOTE [prod's gradient under a
+        return (g * (result / self),)  # mode]
     if dim is None:
         flat = self.contiguous().view(-1)
         return (_others_product_grad(g, flat, 0).view(tuple(self.shape)),)
     return (_others_product_grad(g, self, axes),)
+
+
+# NOTE [prod's gradient under a mode]
+# torch's prod_backward divides only for a plain tensor with no zero: under a
+# mode (as for a subclass) it multiplies the other factors, whatever the input
+# holds, making its ones with aten.ones and g's dtype, layout and device.
+def ones_seen(g, shape):
+    from refgrad import strided
+    from refgrad._creation import ones
+    from refgrad.utils._factory_modes import to_a_mode
+
+    named = {"dtype": g.dtype, "layout": strided, "device": g.device}
+    return to_a_mode("ones.default", ones, (list(shape),), named)
 
 
 def _others_product_grad(g, self, d):
@@ -157,7 +179,7 @@ def _others_product_grad(g, self, d):
     if n == 1:  # a lone factor: the other factors' product is one, and torch passes g on
         return g
     shape[d] = 1
-    ones = zeros_as(g, tuple(shape)).fill_(1)
+    ones = ones_seen(g, shape) if modes_on() else zeros_as(g, tuple(shape)).fill_(1)
     before = cat([ones, self.narrow(d, 0, n - 1)], d).cumprod(d)
     after = cat([ones, self.narrow(d, 1, n - 1).flip(d)], d).cumprod(d).flip(d)
     return g * (before * after)
@@ -187,7 +209,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:296
+# --- book/chapters/16b_reductions.md:328
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -210,7 +232,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:337
+# --- book/chapters/16b_reductions.md:369
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -230,7 +252,7 @@ def _softmax(a, dim):
     return row_major_result(e / total)
 
 
-# --- book/chapters/16b_reductions.md:359
+# --- book/chapters/16b_reductions.md:391
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -248,7 +270,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:561
+# --- book/chapters/16b_reductions.md:593
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -286,7 +308,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:605
+# --- book/chapters/16b_reductions.md:637
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -323,7 +345,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:643
+# --- book/chapters/16b_reductions.md:675
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]

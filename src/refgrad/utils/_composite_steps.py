@@ -5,7 +5,7 @@
 
 # --- book/chapters/29g_composite_steps_under_modes.md:32
 """Steps that torch's composites take and a dispatch mode sees: batch_norm's reserve,
-cosine_similarity's floor."""
+cosine_similarity's floor; and the one op torch's silu, mish and logit gradients are."""
 
 from refgrad.autograd._state import state, switched_on
 
@@ -53,3 +53,25 @@ def floored_norms(x1, x2, dim, eps) -> tuple:
         for norm in norms:
             norm.clamp_min_(floor)
     return tuple(norms)
+
+
+# --- book/chapters/29g_composite_steps_under_modes.md:104
+# NOTE [A fused gradient under a mode]
+# fused() is asked by a formula that torch computes with one kernel when no
+# graph is made: it says whether to hand that kernel to the mode, and does so.
+def fused_wanted() -> bool:
+    return modes_on() and not state.grad_enabled
+
+
+def fused(name: str, steps, args: tuple):
+    """``steps(*args)``, handed to the innermost mode as the one op ``name``."""
+    from refgrad.utils._python_dispatch import dispatch_op
+
+    def run(*given):
+        held, state.dispatch_modes = state.dispatch_modes, []
+        try:
+            return steps(*given)
+        finally:
+            state.dispatch_modes = held
+
+    return dispatch_op(name, run, args, {})
