@@ -632,11 +632,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1677
+# --- book/chapters/27_views.md:1679
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1802
+# --- book/chapters/27_views.md:1804
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

@@ -38,11 +38,11 @@ import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 
-# --- book/chapters/27_views.md:1311
+# --- book/chapters/27_views.md:1313
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 
-# --- book/chapters/27_views.md:1552
+# --- book/chapters/27_views.md:1554
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 

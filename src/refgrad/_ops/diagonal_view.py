@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:1173
+# --- book/chapters/27_views.md:1175
 """diagonal: a view along two dimensions, and the row of its gradient."""
 
 import numpy as np

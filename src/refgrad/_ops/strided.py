@@ -97,7 +97,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:1624
+# --- book/chapters/27_views.md:1626
 def as_strided(input, size, stride, storage_offset=None):
     from refgrad._ops.dispatch import call
 

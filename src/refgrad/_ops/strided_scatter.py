@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:1714
+# --- book/chapters/27_views.md:1716
 """as_strided_scatter: a copy with an as_strided view of it written."""
 
 import math
@@ -34,7 +34,7 @@ def _written_places(g, size, stride, storage_offset, self_geometry):
     return make_tensor(strided_view(places, sizes, strides, offset).copy())
 
 
-# --- book/chapters/27_views.md:1747
+# --- book/chapters/27_views.md:1749
 def _backward(g, size, stride, storage_offset, self_geometry):
     into = _written_places(g, size, stride, storage_offset, self_geometry)
     return g.masked_fill(into, 0), _src_grad(g, size, stride, storage_offset, self_geometry)

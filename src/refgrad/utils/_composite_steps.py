@@ -5,7 +5,8 @@
 
 # --- book/chapters/29g_composite_steps_under_modes.md:32
 """Steps that torch's composites take and a dispatch mode sees: batch_norm's reserve,
-cosine_similarity's floor; and the one op torch's silu, mish and logit gradients are."""
+cosine_similarity's floor, new_empty_strided with its options; and the one op torch's
+silu, mish and logit gradients are."""
 
 from refgrad.autograd._state import state, switched_on
 
@@ -31,7 +32,7 @@ def batch_norm_whole(function, args):
     return dispatch_composite("batch_norm", function, args, {})
 
 
-# --- book/chapters/29g_composite_steps_under_modes.md:68
+# --- book/chapters/29g_composite_steps_under_modes.md:69
 # NOTE [cosine_similarity's floor under a mode]
 # Both norms, cloned, first; then one scalar_tensor of eps (no layout named:
 # torch's C++ call passes the norm's options) and the two in-place floors.
@@ -55,7 +56,21 @@ def floored_norms(x1, x2, dim, eps) -> tuple:
     return tuple(norms)
 
 
-# --- book/chapters/29g_composite_steps_under_modes.md:104
+# --- book/chapters/29g_composite_steps_under_modes.md:101
+def empty_strided_like(t, shape, strides):
+    """``t.new_empty_strided(shape, strides)`` as torch's C++ code asks for it."""
+    if not modes_on():
+        return t.new_empty_strided(tuple(shape), tuple(strides))
+    from refgrad import strided
+    from refgrad._empty_strided import new_empty_strided
+    from refgrad.utils._factory_modes import to_a_mode
+
+    named = {"dtype": t.dtype, "layout": strided, "device": t.device}
+    return to_a_mode("new_empty_strided.default", new_empty_strided,
+                     (t, list(shape), list(strides)), named)
+
+
+# --- book/chapters/29g_composite_steps_under_modes.md:127
 # NOTE [A fused gradient under a mode]
 # fused() is asked by a formula that torch computes with one kernel when no
 # graph is made: it says whether to hand that kernel to the mode, and does so.

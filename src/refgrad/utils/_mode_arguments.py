@@ -77,6 +77,45 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
                                  " self_is_result:=False",
     "native_batch_norm": "input, weight, bias, running_mean, running_var, training, momentum,"
                          " eps",
+    "slice_backward": "grad_output, input_sizes, dim, start, end, step",
+    "select_backward": "grad_output, input_sizes, dim, index",
+    "diagonal_backward": "grad_output, input_sizes, offset, dim1, dim2",
+    "unfold_backward": "grad_in, input_sizes, dim, size, step",
+    "masked_scatter_backward": "grad_output, mask, sizes",
+    "diag_embed": "self, offset=0, dim1=-2, dim2=-1", "_unsafe_view": "self, size",
+    "polygamma": "n, self", "logcumsumexp": "self, dim", "cummax": "self, dim",
+    "pow_scalar": "self, exponent", "lerp": "self, end, weight", "dist": "self, other, p=2",
+    "baddbmm": "self, batch1, batch2, *, beta=1, alpha=1",
+    "std_mean": "self, dim=None, *, correction=None, keepdim=False",
+    "var_mean": "self, dim=None, *, correction=None, keepdim=False",
+    "elu": "self, alpha=1, scale=1, input_scale=1", "celu": "self, alpha=1.0",
+    "elu_backward": "grad_output, alpha, scale, input_scale, is_result, self_or_result",
+    "softplus": "self, beta=1, threshold=20",
+    "softplus_backward": "grad_output, self, beta, threshold",
+    "log_sigmoid_backward": "grad_output, self, buffer",
+    "mse_loss_backward": "grad_output, self, target, reduction",
+    "smooth_l1_loss": "self, target, reduction=1, beta=1.0",
+    "smooth_l1_loss_backward": "grad_output, self, target, reduction, beta",
+    "huber_loss_backward": "grad_output, self, target, reduction, delta",
+    "soft_margin_loss": "self, target, reduction=1",
+    "soft_margin_loss_backward": "grad_output, self, target, reduction",
+    "scatter": "self, dim, index, src", "renorm": "self, p, dim, maxnorm",
+    "unfold": "self, dimension, size, step", "clamp_min": "self, min",
+    "nan_to_num": "self, nan=None, posinf=None, neginf=None", "take": "self, index",
+    "put": "self, index, source, accumulate=False", "remainder_by_number": "self, other",
+    "linalg_cross": "self, other, *, dim=-1", "glu_backward": "grad_output, self, dim",
+    "gelu_backward": "grad_output, self, *, approximate='none'",
+    "leaky_relu_backward": "grad_output, self, negative_slope, self_is_result:=False",
+    "_cdist_forward": "x1, x2, p, compute_mode:=None",
+    "_cdist_backward": "grad, x1, x2, p, cdist:result",
+    "binary_cross_entropy_backward": "grad_output, self, target, weight, reduction=1",
+    "binary_cross_entropy": "self, target, weight=None, reduction=1",
+    "binary_cross_entropy_with_logits": "self, target, weight=None, pos_weight=None,"
+                                        " reduction=1",
+    "huber_loss": "self, target, reduction=1, delta=1.0",
+    "nll_loss_backward": "grad_output, self, target, weight, reduction, ignore_index,"
+                         " total_weight",
+    "native_group_norm": "input, weight, bias, N, C, HxW, group, eps",
 }
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
@@ -87,7 +126,7 @@ def schema_name(row: str, overload: str) -> str:
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:144
+# --- book/chapters/29d_mode_arguments.md:183
 REQUIRED = object()
 _READ: dict = {}
 
@@ -113,7 +152,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:185
+# --- book/chapters/29d_mode_arguments.md:224
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -160,7 +199,8 @@ def unbound(row, inputs, given, named) -> tuple:
 
 
 _INTS = frozenset(("dim", "shape", "size", "dims", "repeats", "shifts", "normalized_shape",
-                   "stride", "padding", "dilation", "output_padding"))  # rows take tuples
+                   "stride", "padding", "dilation", "output_padding", "input_sizes",
+                   "sizes"))  # rows take tuples
 
 
 def _cat_sizes(params) -> dict:
@@ -216,7 +256,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:298
+# --- book/chapters/29d_mode_arguments.md:338
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
