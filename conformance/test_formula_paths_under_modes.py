@@ -138,3 +138,62 @@ def test_a_graph_made_by_backward_takes_the_steps():
     assert "aten.silu_backward.default" not in names
     assert "aten.sigmoid.default" in names
     assert g.grad_fn is not None
+
+
+ONE_MINUS = [("aten.empty_like.default", ("T",), {"memory_format": torch.preserve_format}),
+             ("aten.fill_.Scalar", ("T", 1.0), {}), ("aten.sub_.Tensor", ("T", "T"), {})]
+
+
+def test_silus_steps_come_in_torchs_order():
+    x = _leaf([[0.2, 0.5, 0.7], [0.05, 0.95, 0.3]])
+    y = F.silu(x).sum()
+    with Calls() as mode:
+        torch.autograd.grad(y, x, create_graph=True)
+    assert mode.seen[2:] == [
+        ("aten.sigmoid.default", ("T",), {}), ("aten.detach.default", ("T",), {}),
+        *ONE_MINUS, ("aten.mul.Tensor", ("T", "T"), {}),
+        ("aten.add.Scalar", ("T", 1.0), {}), ("aten.mul.Tensor", ("T", "T"), {}),
+        ("aten.mul.Tensor", ("T", "T"), {})]
+
+
+def test_mishs_steps_come_in_torchs_order():
+    x = _leaf([[0.2, 0.5, 0.7], [0.05, 0.95, 0.3]])
+    y = F.mish(x).sum()
+    with Calls() as mode:
+        torch.autograd.grad(y, x, create_graph=True)
+    names = [s[0] for s in mode.seen if s[0] != "aten.detach.default"][2:]
+    assert names == ["aten.sigmoid.default", "aten.exp.default", "aten.log1p.default",
+                     "aten.tanh.default", "aten.mul.Tensor", *[s[0] for s in ONE_MINUS],
+                     "aten.mul.Tensor", "aten.mul.Tensor", "aten.add.Tensor", "aten.mul.Tensor"]
+
+
+@pytest.mark.parametrize("eps, filler", [
+    (None, [("aten.empty.memory_format", ([],), OPTIONS),
+            ("aten.fill_.Scalar", ("T", math.nan), {})]),
+    (0.1, [("aten.zeros.default", ([],), OPTIONS)])])
+def test_logits_steps_come_in_torchs_order(eps, filler):
+    x = _leaf([[0.2, 0.5, 0.7], [0.05, 0.95, 0.3]])
+    y = torch.logit(x, eps).sum()
+    with Calls() as mode:
+        (g,) = torch.autograd.grad(y, x, create_graph=True)
+    low, high = (0.0, 1.0) if eps is None else (eps, 1 - eps)
+    expected = [*filler, *ONE_MINUS, ("aten.mul.Tensor", ("T", "T"), {}),
+                ("aten.div.Tensor", ("T", "T"), {}), ("aten.le.Scalar", ("T", high), {}),
+                ("aten.ge.Scalar", ("T", low), {}), ("aten.logical_and.default", ("T", "T"), {}),
+                ("aten.where.self", ("T", "T", "T"), {})]
+    seen = [s if s[0] != "aten.fill_.Scalar" or not math.isnan(s[1][1])
+            else (s[0], ("T", math.nan), {}) for s in mode.seen[2:]]
+    assert len(seen) == len(expected)
+    for got, want in zip(seen, expected):
+        assert got[0] == want[0] and got[2] == want[2]
+        assert all(a == b or a != a and b != b for a, b in zip(got[1], want[1]))
+    assert g.grad_fn is not None
+
+
+def test_atanhs_denominator_comes_first():
+    x = _leaf([[0.2, 0.5, 0.7], [0.05, 0.6, 0.3]])
+    seen, _ = _formula(lambda x: x.atanh().sum(), x)
+    assert [s[0] for s in seen[2:]] == [
+        "aten.pow.Tensor_Scalar", *[s[0] for s in ONE_MINUS[:1]], "aten.fill_.Scalar",
+        "aten.sub_.Tensor", "aten.mul.Scalar", "aten.div.Tensor"]
+    assert seen[3][2] == {"memory_format": torch.preserve_format}

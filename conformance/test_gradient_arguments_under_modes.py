@@ -71,6 +71,10 @@ CASES = [
      ("aten.nll_loss_backward.default", ("T", "T", "T", None, 1, -100, "T"), {})),
     (lambda x: F.group_norm(x[None], 1).sum(),
      ("aten.native_group_norm.default", ("T", None, None, 1, 2, 3, 1, 1e-05), {})),
+    (lambda x: F.glu(x, 0).sum(), ("aten.glu.default", ("T", 0), {})),
+    (lambda x: x.nansum(), ("aten.nansum.default", ("T",), {})),
+    (lambda x: x.nansum(1, dtype=torch.float32).sum(),
+     ("aten.nansum.default", ("T", [1]), {"dtype": torch.float32})),
     (lambda x: torch.var_mean(x, 1)[0].sum(),
      ("aten.var_mean.correction", ("T", [1]), {"correction": 1})),
 ]

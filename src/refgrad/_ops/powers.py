@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:748
+# --- book/chapters/14_arithmetic.md:765
 """pow's three rows, with torch's multiplied-out exponents and its integer answers."""
 
 import numpy as np
@@ -62,7 +62,7 @@ def _spread_power(a, b):
     return np.power(a, spread).reshape(shape)
 
 
-# --- book/chapters/14_arithmetic.md:809
+# --- book/chapters/14_arithmetic.md:826
 def _real(exponent):
     return exponent if isinstance(exponent, complex) else float(exponent)
 
@@ -98,7 +98,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:866
+# --- book/chapters/14_arithmetic.md:883
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
     from refgrad.autograd._formula_steps import modes_on, wrapped

@@ -116,6 +116,7 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "nll_loss_backward": "grad_output, self, target, weight, reduction, ignore_index,"
                          " total_weight",
     "native_group_norm": "input, weight, bias, N, C, HxW, group, eps",
+    "glu": "self, dim=-1", "nansum": "self, dim=None, keepdim=False, *, dtype=None",
 }
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
@@ -126,7 +127,7 @@ def schema_name(row: str, overload: str) -> str:
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:183
+# --- book/chapters/29d_mode_arguments.md:184
 REQUIRED = object()
 _READ: dict = {}
 
@@ -152,7 +153,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:224
+# --- book/chapters/29d_mode_arguments.md:225
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -237,6 +238,7 @@ _DERIVED = {  # the row's own keywords, worked out from the arguments torch's mo
     "mean": lambda p: {} if p.get("dtype") is None else {"self_dtype": p["self"].dtype},
     "cumsum": lambda p: {"self_dtype": p["self"].dtype},
     "cumprod": lambda p: {"self_dtype": p["self"].dtype},
+    "nansum": lambda p: {"self_dtype": p["self"].dtype},
     "index_add": lambda p: {"source_dim": p["source"].ndim},
     "index_copy": lambda p: {"source_dim": p["source"].ndim},
     "embedding": lambda p: {"weight_sym_argsize_0": p["weight"].shape[0]},
@@ -256,7 +258,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:338
+# --- book/chapters/29d_mode_arguments.md:340
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
