@@ -99,7 +99,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:2579
+# --- book/chapters/26_inplace.md:2582
 def _augmented(function, name: str, cast=None):
     def augmented(self, other):
         try:
