@@ -91,3 +91,17 @@ def test_rrelus_gradient_goes_by_position(training):
         F.rrelu(x, training=training).sum().backward()
     assert ("aten.rrelu_with_noise_backward.default",
             ("T", "T", "T", 0.125, 0.3333333333333333, training, False), {}) in mode.seen
+
+
+def test_a_clone_names_its_memory_format():
+    x = _leaf().t()
+    with Calls() as mode:
+        y = x.clone(memory_format=torch.contiguous_format)
+        z = x.contiguous()
+        w = x.clone()
+    assert mode.seen == [
+        ("aten.clone.default", ("T",), {"memory_format": torch.contiguous_format}),
+        ("aten.clone.default", ("T",), {"memory_format": torch.contiguous_format}),
+        ("aten.clone.default", ("T",), {})]
+    assert (y.stride(), z.stride(), w.stride()) == ((2, 1), (2, 1), (1, 3))
+    assert y.grad_fn.name() == z.grad_fn.name() == "CloneBackward0"

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:567
+# --- book/chapters/16d_indexing.md:569
 """Indexing by tensors: the rows of index and index_put, their functions, and the zeros
 gradients write into."""
 
@@ -74,7 +74,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:653
+# --- book/chapters/16d_indexing.md:655
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -103,7 +103,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:683
+# --- book/chapters/16d_indexing.md:685
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -128,7 +128,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:709
+# --- book/chapters/16d_indexing.md:711
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 

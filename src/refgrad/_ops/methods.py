@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1051
+# --- book/chapters/16_functions.md:1060
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 import types
@@ -118,7 +118,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1310
+# --- book/chapters/16_functions.md:1319
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -239,7 +239,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1437
+# --- book/chapters/16_functions.md:1446
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

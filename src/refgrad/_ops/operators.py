@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1226
+# --- book/chapters/16_functions.md:1235
 """The arithmetic operators: torch's functions, stepping aside for what they refuse."""
 
 from refgrad._ops import arithmetic as ar

@@ -71,6 +71,10 @@ def clone(input, *refused, memory_format=None):
         raise refused_by_copy("clone", 1, refused, sys._getframe().f_code)
     check_format("clone", memory_format)
     strides = copy_strides(input, memory_format)  # first: a rank that does not fit records nothing
+    if memory_format is not None and switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad.utils._composite_steps import clone_to_a_mode  # NOTE [A copy's format
+
+        return clone_to_a_mode(clone, input, memory_format)  # to a mode]
     out = relaid(call(ar.CLONE, (input,)), strides)  # NOTE [Copies laid out after the row]
     if input._version_counter is None and out._version_counter is not None and not (
             seen_by_a_mode()):  # NOTE [Copies of inference tensors under a mode]
@@ -78,7 +82,7 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:452
+# --- book/chapters/16_functions.md:461
 def _binary(row):
     def function(input, other):
         try:
@@ -100,7 +104,7 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:811
+# --- book/chapters/16_functions.md:820
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
@@ -192,7 +196,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:962
+# --- book/chapters/16_functions.md:971
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

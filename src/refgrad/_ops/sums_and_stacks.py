@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:518
+# --- book/chapters/16_functions.md:527
 """sum, cumsum, stack and unbind: function forms of the reduction and shape rows."""
 
 from refgrad import _dtype
@@ -60,7 +60,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:996
+# --- book/chapters/16_functions.md:1005
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool and input.ndim and input.numel():  # no running sum in bool, but

@@ -70,7 +70,19 @@ def empty_strided_like(t, shape, strides):
                      (t, list(shape), list(strides)), named)
 
 
-# --- book/chapters/29g_composite_steps_under_modes.md:127
+# --- book/chapters/29g_composite_steps_under_modes.md:122
+# NOTE [A copy's format to a mode]
+def clone_to_a_mode(clone, input, memory_format):
+    """``clone(input, memory_format=)``, handed to the innermost mode as torch's is."""
+    from refgrad.utils._python_dispatch import dispatch_op
+
+    def run(t, memory_format):
+        return clone(t, memory_format=memory_format)
+
+    return dispatch_op("clone", run, (input,), {"memory_format": memory_format})
+
+
+# --- book/chapters/29g_composite_steps_under_modes.md:146
 # NOTE [A fused gradient under a mode]
 # fused() is asked by a formula that torch computes with one kernel when no
 # graph is made: it says whether to hand that kernel to the mode, and does so.
