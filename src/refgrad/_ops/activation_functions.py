@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:412
+# --- book/chapters/16q_functional.md:436
 """The activations of torch.nn.functional: defaults, checks, and inplace=True."""
 
 import warnings
@@ -53,7 +53,7 @@ def threshold(input, threshold, value, inplace=False):
         input, threshold, value)
 
 
-# --- book/chapters/16q_functional.md:467
+# --- book/chapters/16q_functional.md:491
 def gelu(input, approximate="none"):
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
@@ -99,7 +99,7 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0, 6, inplace)  # integer bounds: the node shows 0 and 6
 
 
-# --- book/chapters/16q_functional.md:518
+# --- book/chapters/16q_functional.md:542
 def softsign(input):
     return input / (input.abs() + 1)
 
@@ -133,7 +133,7 @@ def glu(input, dim=-1):
     return call(rows.GLU, (input,), {"dim": dim})
 
 
-# --- book/chapters/16q_functional.md:561
+# --- book/chapters/16q_functional.md:585
 def _implicit_dim(name, input, stacklevel):
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
                   "to include dim=X as an argument.", UserWarning, stacklevel=stacklevel)

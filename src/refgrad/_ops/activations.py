@@ -15,7 +15,7 @@ from refgrad._device import CPU
 from refgrad._ops import smooth_gradients
 from refgrad._ops.activation_gradients import hardtanh_backward as _hardtanh_backward
 from refgrad._ops.activation_gradients import leaky_relu_backward, softshrink_backward
-from refgrad._ops.arithmetic import add_scalar, in_float32
+from refgrad._ops.arithmetic import add_scalar, in_float32, one_minus
 from refgrad._ops.dispatch import call
 from refgrad._ops.error_function import erf as _erf
 from refgrad._ops.functions import where
@@ -27,6 +27,8 @@ from refgrad._ops.result_layout import (
 )
 from refgrad._ops.rounding import _no_derivative, without_empty_edges
 from refgrad._ops.table import Op, register
+from refgrad.autograd._state import state, switched_on
+from refgrad.utils._composite_steps import fused, fused_wanted
 
 _SELF = (("self", ("self",)),)
 _GRAD_AND_SELF = (("grad_output", ("grad_output", "self")), ("self", ("grad_output", "self")))
@@ -77,7 +79,7 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
         _hardtanh_backward(g, self, min_val, max_val),))))
 
 
-# --- book/chapters/16q_functional.md:150
+# --- book/chapters/16q_functional.md:152
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 
 
@@ -95,7 +97,7 @@ GELU = _row("gelu", "GeluBackward0", on_host(_gelu), lambda g, self, approximate
     smooth_gradients.gelu_backward(g, self, approximate),))  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:185
+# --- book/chapters/16q_functional.md:192
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -136,17 +138,34 @@ def _mish(a):
 # so under create_graph=True they record SubBackward0 with no edge for the ones,
 # not RsubBackward1; and 1 + t adds a number, AddBackward1. The values are the same.
 def _one_minus(t):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [One minus a tensor,
+        return one_minus(t, 1.0)  # under a mode]: 1.0, as these formulas write it
     return t.new_full(t.shape, 1.0) - t
 
 
 def _mish_backward(g, self):
+    if fused_wanted():  # NOTE [A fused gradient under a mode]
+        return (fused("mish_backward", _mish_steps, (g, self)),)
+    return (_mish_steps(g, self),)
+
+
+def _mish_steps(g, self):  # in torch's order: C++ evaluates a product's right side first
+    s = self.sigmoid()
     t = self.exp().log1p().tanh()
-    return (g * (t + self * self.sigmoid() * _one_minus(t * t)),)
+    less = _one_minus(t * t)
+    return g * (t + self * s * less)
 
 
 def _silu_backward(g, self):
+    if fused_wanted():  # NOTE [A fused gradient under a mode]
+        return (fused("silu_backward", _silu_steps, (g, self)),)
+    return (_silu_steps(g, self),)
+
+
+def _silu_steps(g, self):
     s = self.sigmoid()  # once: its node keeps its result once
-    return (g * s * add_scalar(self * _one_minus(s), 1),)
+    right = add_scalar(self * _one_minus(s), 1.0)  # first, as torch's C++ evaluates it
+    return g * s * right
 
 
 SILU = _row("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)), _silu_backward)
@@ -155,7 +174,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:264
+# --- book/chapters/16q_functional.md:288
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -209,7 +228,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:340
+# --- book/chapters/16q_functional.md:364
 def _softshrink(a, lambd):
     kind = a.dtype.type
     shrunk = np.where(a < -lambd, a + kind(lambd), a * kind(0))  # -0.0 and NaN as torch's
@@ -241,7 +260,7 @@ GLU = _row("glu", "GluBackward0", _glu, lambda g, self, dim: (
     smooth_gradients.glu_backward(g, self, dim),), iterated=False)
 
 
-# --- book/chapters/16q_functional.md:379
+# --- book/chapters/16q_functional.md:403
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

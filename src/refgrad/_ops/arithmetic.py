@@ -169,14 +169,31 @@ def sub_scalar(t, number):
     return call(SUB_SCALAR, (t,), {"other": number})
 
 
-def one_minus(t):
+def one_minus(t, one=1):
     """``1 - t`` as torch's formulas write it: ``sub`` of a 0-d one, a ``SubBackward0``."""
     from refgrad._ops.dispatch import call
+    from refgrad.autograd._state import state, switched_on
 
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [One minus a tensor,
+        return _one_minus_seen(t, one)  # under a mode]
     return call(SUB, (t.new_ones(()), t), {"alpha": 1})
 
 
-# --- book/chapters/14_arithmetic.md:326
+# NOTE [One minus a tensor, under a mode]
+# torch's C++ `1 - t` is a tensor like t, filled with the number (1, or 1.0 where
+# the formula writes 1.0), then t taken away in place: empty_like, fill_ and
+# sub_, which a mode sees. Without a mode refgrad subtracts from a 0-d one, with
+# the same values and the same SubBackward0 with no edge for the ones.
+def _one_minus_seen(t, one):
+    from refgrad._creation import empty_like
+    from refgrad._memory_formats import preserve_format
+    from refgrad.utils._factory_modes import to_a_mode
+
+    ones = to_a_mode("empty_like.default", empty_like, (t,), {"memory_format": preserve_format})
+    return ones.fill_(one).sub_(t)
+
+
+# --- book/chapters/14_arithmetic.md:343
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -194,7 +211,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1049
+# --- book/chapters/14_arithmetic.md:1071
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -267,7 +284,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1129
+# --- book/chapters/14_arithmetic.md:1151
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -285,7 +302,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1153
+# --- book/chapters/14_arithmetic.md:1175
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2231
+# --- book/chapters/26_inplace.md:2278
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
@@ -15,6 +15,7 @@ from refgrad._ops.shared_writes import index_put_warnings, put_at, shared_write
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._python_dispatch import named
+from refgrad.utils._writes_under_modes import show_index_put
 
 
 def setitem(self, index, value) -> None:
@@ -48,6 +49,8 @@ def setitem(self, index, value) -> None:
         put = shared_write(put, put_at(list(indices), False),
                            *index_put_warnings(indices, values))
         put.indices = indices  # NOTE [Inputs that overlap the written tensor]
+        if switched_on.dispatch_modes:  # NOTE [A write shown with its own arguments]
+            show_index_put(put, indices, values, False)
         inplace(target, put, values)
     else:
         copy_to(target, values)
@@ -87,7 +90,7 @@ def _assignable(value, target):
 Tensor.__setitem__ = torch_named(setitem, "__setitem__")  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:2326
+# --- book/chapters/26_inplace.md:2376
 def expandable(value, target):
     """``value`` without leading 1s, expanded to ``target``'s sizes as torch's."""
     shape, sizes = value._data.shape, target._data.shape
@@ -98,7 +101,7 @@ def expandable(value, target):
     return value if value._data.shape == sizes else value.expand(sizes)
 
 
-# --- book/chapters/26_inplace.md:2349
+# --- book/chapters/26_inplace.md:2399
 def leading_ones_dropped(value):
     """``value`` viewed without its leading 1s, or ``value`` itself where it has none."""
     shape = value._data.shape

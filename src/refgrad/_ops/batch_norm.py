@@ -13,6 +13,8 @@ from refgrad._ops.norm_tangents import batch_norm_tangent
 from refgrad._ops.normalization import statistics_dtype
 from refgrad._ops.result_layout import suggested_format_result
 from refgrad._ops.table import Op, register
+from refgrad.autograd._state import state, switched_on
+from refgrad.utils._python_dispatch import handed_whole
 
 
 def reduced_axes(ndim):
@@ -54,7 +56,7 @@ def _batch_norm(a, weight, bias, running_mean, running_var, training, momentum, 
     return (suggested_format_result(out, a), *saved)
 
 
-# --- book/chapters/16s_normalization.md:125
+# --- book/chapters/16s_normalization.md:127
 def _batch_norm_backward(grads, input, running_mean, running_var, training, momentum, eps,
                          weight=None, result1=None, result2=None):
     # a row of its own: chapter "Gradients of the normalizations"
@@ -72,7 +74,7 @@ BATCH_NORM = register(Op(
     hides=("momentum",)))
 
 
-# --- book/chapters/16s_normalization.md:164
+# --- book/chapters/16s_normalization.md:166
 def _empty(input, weight, bias):
     out = input.clone()
     out = out if weight is None else out * weight[0]
@@ -113,11 +115,15 @@ def check_mixed(input, parameters):
                                f"{LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16s_normalization.md:209
+# --- book/chapters/16s_normalization.md:214
 def native(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.batch_norm's work: checks, then the row's output (or an empty input's copy)."""
     if input.numel() == 0:
         return _empty(input, weight, bias)
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Composites' own
+        from refgrad.utils._composite_steps import batch_norm_reserve  # steps under a
+
+        batch_norm_reserve(input)  # dispatch mode"
     return _row(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
 
 
@@ -141,7 +147,7 @@ def _row(input, weight, bias, running_mean, running_var, training, momentum, eps
         "momentum": momentum, "eps": eps})
 
 
-# --- book/chapters/16s_normalization.md:253
+# --- book/chapters/16s_normalization.md:262
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.native_batch_norm: the output and the statistics (empty in evaluation)."""
     if input.numel() == 0 and training:
@@ -150,7 +156,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     return _row(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-# --- book/chapters/16s_normalization.md:266
+# --- book/chapters/16s_normalization.md:275
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup
@@ -163,6 +169,11 @@ def verify_batch_size(size):
 
 def torch_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
                      cudnn_enabled):
+    if switched_on.dispatch_modes and handed_whole((input,)):  # in inference mode
+        from refgrad.utils._composite_steps import batch_norm_whole
+
+        return batch_norm_whole(torch_batch_norm, (input, weight, bias, running_mean,
+                                running_var, training, momentum, eps, cudnn_enabled))
     return native(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
@@ -175,4 +186,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         verify_batch_size(input.shape)
         if eps <= 0.0:
             raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if switched_on.dispatch_modes and handed_whole((input,)):  # cuDNN allowed, as torch's
+        return torch_batch_norm(input, weight, bias, running_mean, running_var, training,
+                                momentum, eps, True)
     return native(input, weight, bias, running_mean, running_var, training, momentum, eps)

@@ -96,7 +96,9 @@ _functions.register(CopySlices)
 # result is at version 2, as without a graph.
 def _recorded_steps(node, g) -> tuple:
     base_strides, sizes, strides, offset = node._geometry
-    result = g.new_empty_strided(g.shape, base_strides)
+    from refgrad.utils._composite_steps import empty_strided_like
+
+    result = empty_strided_like(g, g.shape, base_strides)  # its options named, as torch's
     result.copy_(g)
     window = result.as_strided(sizes, strides, offset)
     res = list(node._fn.apply([window.clone()], True))
@@ -117,7 +119,7 @@ def view_geometry(base, view) -> tuple:
     return element_strides(data), tuple(array.shape), element_strides(array), offset
 
 
-# --- book/chapters/27_views.md:1110
+# --- book/chapters/27_views.md:1112
 def base_wanted(node) -> bool:
     """Whether the pass computes the gradient ``node`` hands its base (edge 0)."""
     base = node._next_nodes[0]
@@ -130,7 +132,7 @@ def base_wanted(node) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/27_views.md:1129
+# --- book/chapters/27_views.md:1131
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))

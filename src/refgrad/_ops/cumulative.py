@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:82
+# --- book/chapters/16i_cumulative.md:85
 """Running rows along a dimension: cumprod, cummax, cummin and logcumsumexp."""
 
 import numpy as np
@@ -17,6 +17,7 @@ from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import not_implemented_for
+from refgrad.autograd._formula_steps import modes_on
 from refgrad.autograd._state import state
 
 _cumprod = running(np.cumprod)  # cumsum's forward, multiplying: integers to int64
@@ -27,18 +28,55 @@ def _from_the_end(t, dim):
     return t.flip(dim).cumsum(dim).flip(dim)
 
 
-# --- book/chapters/16i_cumulative.md:108
+# --- book/chapters/16i_cumulative.md:112
 def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     g = g.to(self_dtype)  # with dtype=, the gradient is worked out in the input's dtype
     if self.ndim == 0 or self.numel() <= 1 or self.shape[dim] == 1:  # torch's g, as it is
         return (g,)
     d = dim % self.ndim
     w = result * g  # torch's formula makes this first, whichever way it goes on
+    if modes_on():  # NOTE [cumprod's gradient under a mode]
+        is_zero = self == 0
+        if state.grad_enabled:
+            return (_products_leaving_out(g, self, d),)
+        return (_masked(g, self, result, d, w, is_zero),)
     if not (self._data == 0).any():
         return (_from_the_end(w, d) / self,)
     if state.grad_enabled and (g._requires_grad or self._requires_grad):
         return (_products_leaving_out(g, self, d),)  # to be differentiated again
     return (_in_three_parts(g, self, result, d),)
+
+
+# NOTE [cumprod's gradient under a mode]
+# Under a mode torch's cumprod_backward takes the way it takes for a tensor
+# subclass, whatever the input holds: the loop when backward makes a graph,
+# and otherwise the three parts, put together by masks and where() rather
+# than indexing, each step an op the mode sees.
+def _masked(g, self, result, d, w, is_zero):
+    from refgrad._ops.arithmetic import sub_scalar
+    from refgrad.autograd._formula_steps import zeros_seen
+
+    grad = zeros_seen(g, tuple(self.shape), True, "zeros")
+    zeros_so_far = is_zero.cumsum(d)
+    mask = zeros_so_far == 0  # before the first zero: the short formula
+    grad = where(mask, _from_the_end(w.masked_fill(~mask, 0.0), d).div(self), grad)
+    mask = zeros_so_far == 1
+    index = mask.max(d, keepdim=True)[1]
+    first = _zeros_like(mask).scatter_(d, index, 1).logical_and_(mask)  # at the first zero
+    mask &= ~first  # after it, to the next
+    after = self.masked_fill(~mask, 1.0).cumprod(d)
+    kept = g.masked_fill(zeros_so_far != 1, 0.0)
+    before = result.gather(d, sub_scalar(index, 1).relu_())
+    before.masked_fill_(index == 0, 1.0)
+    return where(first, (after * kept).sum(d, keepdim=True) * before, grad)
+
+
+def _zeros_like(t):
+    """``zeros_like(t)`` as torch's C++ formula asks for it: no options to a mode."""
+    from refgrad._creation import zeros_like
+    from refgrad.utils._factory_modes import to_a_mode
+
+    return to_a_mode("zeros_like.default", zeros_like, (t,), {})
 
 
 def _part(t, d, start, end=None):
@@ -100,7 +138,7 @@ CUMPROD = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:233
+# --- book/chapters/16i_cumulative.md:274
 # NOTE [An empty input is its own gradient]
 # For an empty input, cummax's and cummin's gradient is the saved input, as
 # in torch: a tensor someone else holds, which AccumulateGrad must copy.
@@ -140,7 +178,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:335
+# --- book/chapters/16i_cumulative.md:376
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -186,7 +224,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:393
+# --- book/chapters/16i_cumulative.md:434
 def _as_dim(dim):
     """A 0-d integer tensor as the int it holds: NOTE [Tensors read as ints]."""
     if (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"

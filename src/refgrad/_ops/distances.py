@@ -12,6 +12,7 @@ from refgrad._ops import measures
 from refgrad._ops.arithmetic import add_scalar, in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
+from refgrad.autograd._state import state, switched_on
 
 NORM_DIMS = register(Op(
     "norm_dims", "NormBackward1", ("self",),
@@ -29,7 +30,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return call(NORM_DIMS, (difference,), {"p": p, "dim": (last,), "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1296
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1299
 def _common(x1, x2):
     from refgrad._dtype import result_type
     from refgrad._ops.functions import check_broadcast
@@ -62,5 +63,10 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     x1, x2 = _common(x1, x2)
     # both norms first, then both quotients: the order torch records them, and so the
     # order a saved-tensor hook sees what they keep
-    norm1, norm2 = _floored_norm(x1, dim, eps), _floored_norm(x2, dim, eps)
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [cosine_similarity's
+        from refgrad.utils._composite_steps import floored_norms  # floor under a mode]
+
+        norm1, norm2 = floored_norms(x1, x2, dim, eps)
+    else:
+        norm1, norm2 = _floored_norm(x1, dim, eps), _floored_norm(x2, dim, eps)
     return ((x1 / norm1) * (x2 / norm2)).sum(dim)

@@ -104,7 +104,7 @@ EXP2 = _saves_result("exp2", "Exp2Backward0", np.exp2,
                      lambda g, result: (mul_scalar(g * result, LN2),))
 
 
-# --- book/chapters/16f_more_elementwise.md:175
+# --- book/chapters/16f_more_elementwise.md:177
 SINH = _saves_input("sinh", "SinhBackward0", np.sinh, lambda g, self: (g * self.cosh(),))
 COSH = _saves_input("cosh", "CoshBackward0", np.cosh, lambda g, self: (g * self.sinh(),))
 ASIN = _saves_input("asin", "AsinBackward0", np.arcsin,
@@ -117,8 +117,13 @@ ASINH = _saves_input("asinh", "AsinhBackward0", np.arcsinh,
                      lambda g, self: (g * add_scalar(self.pow(2), 1).rsqrt(),))
 ACOSH = _saves_input("acosh", "AcoshBackward0", np.arccosh,
                      lambda g, self: (g * sub_scalar(self * self, 1).rsqrt(),))
+def _over(scaled, g, denominator):
+    """``g * 1 / denominator`` with the denominator made first, as C++ evaluates it."""
+    return scaled(g, 1) / denominator
+
+
 ATANH = _saves_input("atanh", "AtanhBackward0", np.arctanh,
-                     lambda g, self: (mul_scalar(g, 1) / one_minus(self.pow(2)),))
+                     lambda g, self: (_over(mul_scalar, g, one_minus(self.pow(2))),))
 # torch multiplies by the constant, taken in the tensor's dtype (float16 through
 # float32, as any product with a number: NOTE [float16 and numbers]).
 DEGREE = math.pi / 180
@@ -131,7 +136,7 @@ RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
                       backward=lambda g: (mul_scalar(g, 1 / DEGREE),), iterated=True))
 
 
-# --- book/chapters/16f_more_elementwise.md:215
+# --- book/chapters/16f_more_elementwise.md:222
 def _atan2_gradients(g, self=None, other=None, wanted=BOTH_WANTED):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
     other_squared = other * other  # made first: NOTE [Operands right to left]

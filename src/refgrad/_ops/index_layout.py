@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:516
+# --- book/chapters/16d_indexing.md:525
 """The layout of index's result: torch's TensorIterator over the restrided source."""
 
 import numpy as np

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:987
+# --- book/chapters/16d_indexing.md:1004
 """Index tensors as torch takes them: int64 or int32 positions, bool (or uint8) masks."""
 
 import sys

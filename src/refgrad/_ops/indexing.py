@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:560
+# --- book/chapters/16d_indexing.md:569
 """Indexing by tensors: the rows of index and index_put, their functions, and the zeros
 gradients write into."""
 
@@ -63,9 +63,9 @@ INDEX = register(Op(
 ))
 INDEX_PUT = register(Op(
     "_index_put_impl_", "IndexPutImplBackward0", ("self", "values"), forward=_index_put,
-    backward=lambda g, indices, accumulate: (
-        g if accumulate else index_put(g, indices, zeros_as(g, ()), False),
-        _call(INDEX, g, indices=indices),
+    backward=lambda g, indices, accumulate, wanted=(True, True): (  # NOTE [Only the
+        (g if accumulate else index_put(g, indices, _zero(g), False)) if wanted[0] else None,
+        _call(INDEX, g, indices=indices) if wanted[1] else None,  # gradients asked for]
     ),
     saves=(("indices", ("self", "values")),),
 ))
@@ -74,7 +74,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:646
+# --- book/chapters/16d_indexing.md:655
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -103,7 +103,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:676
+# --- book/chapters/16d_indexing.md:685
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -128,7 +128,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:702
+# --- book/chapters/16d_indexing.md:711
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -143,6 +143,14 @@ def index_put(input, indices, values, accumulate=False):
 def _put_by_row(row, input, indices, values, accumulate):
     check_put(input, values)
     return _call(row, input, values, indices=list(indices), accumulate=accumulate)
+
+
+def _zero(g):
+    """The zero that index_put's gradient writes, as torch's formula makes it: a
+    ``zeros([])`` a mode sees, with g's dtype, layout and device."""
+    from refgrad.autograd._formula_steps import zeros_seen
+
+    return zeros_seen(g, (), True, "zeros")
 
 
 def zeros_as(t, sizes):

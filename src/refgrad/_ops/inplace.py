@@ -134,7 +134,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:819
+# --- book/chapters/26_inplace.md:822
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -162,6 +162,18 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
+def _original_of(self):
+    """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
+    the mode saw the write (NOTE [A clone before the write])."""
+    if switched_on.dispatch_modes:
+        from refgrad.utils._writes_under_modes import taken_clone
+
+        made = taken_clone(self)
+        if made is not None:
+            return made
+    return clone(self)
+
+
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 
@@ -181,7 +193,7 @@ def _keep_original(self, args, node) -> None:
         if entry is None or name in (op.outputs or ()) or not hasattr(entry, "_original"):
             continue  # results are saved after the write; numbers stay as they are
         if name in names:
-            original = clone(self) if original is None else original
+            original = _original_of(self) if original is None else original
             saved[i] = _save(original, node)
         else:
             saved[i] = _save(entry._original, node)  # packed now, in torch's order

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:891
+# --- book/chapters/26_inplace.md:906
 """zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
 and index_fill_, which may also write where elements share memory."""
 
@@ -25,10 +25,12 @@ from refgrad._ops.shared_writes import (
 from refgrad._ops.simple_functions import differentiable, masked_fill, untracked
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
+from refgrad.autograd._state import switched_on
 from refgrad.utils._python_dispatch import named
+from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:918
+# --- book/chapters/26_inplace.md:935
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -65,7 +67,7 @@ def _copied(a, src):
     return np.broadcast_to(src, shape).astype(a.dtype)
 
 
-# --- book/chapters/26_inplace.md:959
+# --- book/chapters/26_inplace.md:976
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -80,7 +82,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:979
+# --- book/chapters/26_inplace.md:996
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -98,7 +100,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2071
+# --- book/chapters/26_inplace.md:2116
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -171,6 +173,8 @@ def index_put_(self, indices, values, accumulate=False):
         "indices": indices, "accumulate": accumulate}))
     put = shared_write(put, put_at(indices, accumulate), *index_put_warnings(indices, values))
     put.indices = indices  # NOTE [Inputs that overlap the written tensor]
+    if switched_on.dispatch_modes:  # NOTE [A write shown with its own arguments]
+        show_index_put(put, indices, values, accumulate)
     return inplace(self, put, values)
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:771
+# --- book/chapters/16q_functional.md:795
 """The gradients of mse_loss, huber_loss and smooth_l1_loss, as rows of their own."""
 
 import numpy as np
@@ -50,7 +50,7 @@ def _smooth_l1(g, self, target, reduction, beta):
     return _norm(self, reduction, 1) * clipped * g
 
 
-# --- book/chapters/16q_functional.md:820
+# --- book/chapters/16q_functional.md:844
 # NOTE [A loss gradient's slope]
 # The second derivative of these losses in the input is a constant times a mask
 # of where the difference lies within the bound. torch multiplies by the mask
@@ -97,7 +97,7 @@ def _huber_grad_output(g, grad_output, self, target, reduction, delta):
                           delta=delta) * g).sum()
 
 
-# --- book/chapters/16q_functional.md:868
+# --- book/chapters/16q_functional.md:892
 # The backward formulas name their parameters, so that the nodes show them
 # (`_saved_reduction`, `_saved_delta`), as torch's do.
 # torch's kernels write these gradients into zeros made in the contiguous format,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:938
+# --- book/chapters/16b_reductions.md:970
 """Measures of size along dimensions: vector norms, amax and amin."""
 
 import math
@@ -44,7 +44,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:996
+# --- book/chapters/16b_reductions.md:1028
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -65,7 +65,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:1028
+# --- book/chapters/16b_reductions.md:1060
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     size = self.abs().pow_(p - 2 if p >= 2 else p - 1)
@@ -87,7 +87,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1080
+# --- book/chapters/16b_reductions.md:1114
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -106,10 +106,12 @@ def _restored(shape, dim, keepdim):
 
 def _tie_share(g, self, result, dim, keepdim):
     shape = _restored(tuple(g.shape), dim, keepdim)
+    if not keepdim:  # the result first, then the gradient, as torch's formula reshapes
+        result = result.reshape(shape)
+    hits = result == self  # bool, as torch's mask, and laid out as it
     if not keepdim:
         g = g.reshape(shape)
-    hits = result.reshape(shape) == self  # bool, as torch's mask, and laid out as it
-    count = hits.sum(_axes(dim, hits.ndim), keepdim=True)  # int64
+    count = hits.sum(tuple(dim or ()), keepdim=True)  # int64; the dims as given, () for all
     return ((g / count) * hits,)
 
 
@@ -123,7 +125,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1192
+# --- book/chapters/16b_reductions.md:1228
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -163,7 +165,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1238
+# --- book/chapters/16b_reductions.md:1274
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -207,7 +209,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1291
+# --- book/chapters/16b_reductions.md:1327
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2399
+# --- book/chapters/16q_functional.md:2423
 """layer_norm: native_layer_norm's row."""
 
 import math
@@ -73,7 +73,7 @@ def _layer_norm_backward(grads, input, normalized_shape, eps, weight=None, bias=
                                result1, result2)
 
 
-# --- book/chapters/16q_functional.md:2471
+# --- book/chapters/16q_functional.md:2495
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2271
+# --- book/chapters/16q_functional.md:2295
 """The gradients of the reflected and replicated pads, as rows of their own."""
 
 import numpy as np

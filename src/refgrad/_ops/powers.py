@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:748
+# --- book/chapters/14_arithmetic.md:765
 """pow's three rows, with torch's multiplied-out exponents and its integer answers."""
 
 import numpy as np
@@ -62,12 +62,17 @@ def _spread_power(a, b):
     return np.power(a, spread).reshape(shape)
 
 
-# --- book/chapters/14_arithmetic.md:809
+# --- book/chapters/14_arithmetic.md:826
+def _real(exponent):
+    return exponent if isinstance(exponent, complex) else float(exponent)
+
+
 POW = register(Op(
     "pow", "PowBackward0", ("self",), promote_with=("exponent",),
     forward=lambda a, exponent: _power(a, exponent),
-    backward=lambda g, self, exponent: (
-        _zeros_like(self) if exponent == 0 else g * mul_scalar(self ** (exponent - 1), exponent),
+    backward=lambda g, self, exponent: (  # a real exponent as a float, as torch's formula
+        _zeros_like(self) if exponent == 0 else g * mul_scalar(  # takes it (a mode sees 1.0)
+            self ** (_real(exponent) - 1), _real(exponent)),
     ),
     saves=(("self", ("self",)),),
     iterated=True,
@@ -93,7 +98,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:861
+# --- book/chapters/14_arithmetic.md:883
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
     from refgrad.autograd._formula_steps import modes_on, wrapped

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1537
+# --- book/chapters/26_inplace.md:1572
 """bernoulli and normal: random draws that make a new tensor."""
 
 from types import SimpleNamespace
@@ -29,15 +29,16 @@ from refgrad._sampling import normal as draw_normal
 from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
-from refgrad.autograd._state import state
+from refgrad.autograd._state import state, switched_on
 from refgrad.autograd.grad_mode import no_grad
 from refgrad.utils._python_dispatch import named
+from refgrad.utils._writes_under_modes import NO_DEFAULT, show_fill
 
 _P_RANGE = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
             "message be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/26_inplace.md:1577
+# --- book/chapters/26_inplace.md:1613
 def _on_host(array):
     """(the array on the CPU, where it came from): draws are made on the CPU."""
     if type(array) is np.ndarray or isinstance(array, int | float | np.generic):
@@ -81,7 +82,7 @@ def _zeros(g, sizes):
     return zeros(sizes, dtype=g.dtype, device=g.device)
 
 
-# --- book/chapters/26_inplace.md:1626
+# --- book/chapters/26_inplace.md:1662
 BERNOULLI = register(Op("bernoulli", "BernoulliBackward0", ("self",), forward=_bernoulli,
                         backward=lambda g, **_: (_constant(g),), promote=False,
                         hides=("generator",)))
@@ -109,7 +110,7 @@ NORMAL_TENSOR_TENSOR = register(Op(
         np.broadcast_shapes(tuple(mean_sym_sizes), tuple(std_sym_sizes)))))
 
 
-# --- book/chapters/26_inplace.md:1666
+# --- book/chapters/26_inplace.md:1702
 def bernoulli(input, *args, generator=None, out=None, **kwargs):
     if args or kwargs:  # a probability given as a number: a node without a derivative
         if out is not None:  # that form takes no out=: refused in torch's words when read
@@ -145,7 +146,7 @@ def _bernoulli_out(out, input, generator):
     return out
 
 
-# --- book/chapters/26_inplace.md:1713
+# --- book/chapters/26_inplace.md:1749
 _BROADCASTING = SimpleNamespace(promote=True, variadic=False)  # as an op whose inputs broadcast
 _NORMAL = Arguments(
     "normal(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
@@ -159,6 +160,10 @@ _NORMAL = Arguments(
 
 def normal(*args, generator=None, **kwargs):
     _NORMAL.check(args, kwargs)
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [normal to a mode]
+        from refgrad.utils._factory_modes import normal_to_a_mode
+
+        return normal_to_a_mode(normal, args, kwargs, generator)
     named = dict(zip(("mean", "std", "size"), args), **kwargs)
     if named.get("out") is not None and "size" in named:  # as the factories write theirs
         from refgrad._factory_out import writing
@@ -234,7 +239,7 @@ _bernoulli_method.__name__ = _bernoulli_method.__qualname__ = "bernoulli"
 Tensor.bernoulli = _bernoulli_method
 
 
-# --- book/chapters/26_inplace.md:1809
+# --- book/chapters/26_inplace.md:1849
 def _bernoulli_into(a, p, generator):
     (a, where), (p, _) = _on_host(a), _on_host(p)
     drawn = in_memory_order(a, lambda shape, order: draw_bernoulli(
@@ -253,6 +258,11 @@ BERNOULLI_TENSOR = register(Op(
 def bernoulli_(self, p=0.5, *, generator=None):
     if not isinstance(p, Tensor):
         return random_fills.bernoulli_(self, p, generator=generator)
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A write shown with its
+        fill = named("bernoulli", lambda t, q: t)  # own arguments]: the checks below are
+        show_fill(fill, "bernoulli_.Tensor", (p,), (NO_DEFAULT,), generator,  # made under
+                  Tensor.bernoulli_)  # the mode, when its func calls bernoulli_ again
+        return inplace(self, fill, p)
     if not p.dtype.is_floating_point:
         raise not_implemented_for("bernoulli_tensor_cpu_p_", p.dtype.numpy)
     with no_grad():

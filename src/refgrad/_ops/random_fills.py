@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1251
+# --- book/chapters/26_inplace.md:1268
 """uniform_ and normal_: in-place writes of random numbers."""
 
 import numpy as np
@@ -31,7 +31,9 @@ from refgrad._sampling import (
 )
 from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY, not_implemented_for
+from refgrad.autograd._state import switched_on
 from refgrad.utils._python_dispatch import named
+from refgrad.utils._writes_under_modes import NO_DEFAULT, show_fill
 
 
 def _drawn(draw, kernel):
@@ -45,7 +47,7 @@ def _drawn(draw, kernel):
     return forward
 
 
-# --- book/chapters/26_inplace.md:1299
+# --- book/chapters/26_inplace.md:1318
 def _random_fill(name, node, kernel, draw, numbers):
     return register(Op(name, node, ("self",), forward=_drawn(draw, kernel),
                        backward=lambda g, **drawn: (_constant(g),), promote=False,
@@ -62,7 +64,7 @@ NORMAL = _random_fill("normal_", "NormalBackward0", "normal_kernel_cpu",
                       ("mean", "std"))
 
 
-# --- book/chapters/26_inplace.md:1326
+# --- book/chapters/26_inplace.md:1348
 _BOUNDS = {name: Arguments(f"{name}({text}, *, torch.Generator generator = None)", method=True)
            for name, text in (("uniform_", "float from = 0, float to = 1"),
                               ("normal_", "float mean = 0, float std = 1"),
@@ -82,13 +84,26 @@ def _bounds(name: str, args: tuple, kwargs: dict, defaults: tuple) -> tuple:
     return tuple(given.get(n, d) for n, d in zip(names, defaults))
 
 
+# NOTE [A write shown with its own arguments] (chapter "In-place writes under a
+# dispatch mode"): under a mode, the fill shows its bounds and generator.
+def _filled(self, name, row, params, bounds, defaults):
+    fill = named(name, lambda t: _call(row, (t,), params))
+    if switched_on.dispatch_modes:
+        show_fill(fill, row.name, bounds, defaults, params["generator"], _again(name + "_"))
+    return inplace(self, fill)
+
+
+def _again(method):
+    return lambda t, *args, **kwargs: getattr(Tensor, method)(t, *args, **kwargs)
+
+
 def uniform_(self, *args, generator=None, **kwargs):
     from_, to = _bounds("uniform_", args, kwargs, (0.0, 1.0))
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={from_:g} > to={to:g}")
     params = {"generator": generator, "low": from_, "high": to}
-    return inplace(self, named("uniform", lambda t: _call(UNIFORM, (t,), params)))
+    return _filled(self, "uniform", UNIFORM, params, (from_, to), (0.0, 1.0))
 
 
 def normal_(self, *args, generator=None, **kwargs):
@@ -96,13 +111,13 @@ def normal_(self, *args, generator=None, **kwargs):
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     params = {"generator": generator, "mean": mean, "std": std}
-    return inplace(self, named("normal", lambda t: _call(NORMAL, (t,), params)))
+    return _filled(self, "normal", NORMAL, params, (mean, std), (0.0, 1.0))
 
 
 Tensor.uniform_, Tensor.normal_ = uniform_, normal_
 
 
-# --- book/chapters/26_inplace.md:1376
+# --- book/chapters/26_inplace.md:1411
 EXPONENTIAL = _random_fill("exponential_", "ExponentialBackward0", None,
                            lambda gen, shape, kind, _, lambd: exponential(gen, shape, kind,
                                                                           lambd),
@@ -128,17 +143,17 @@ def exponential_(self, *args, generator=None, **kwargs):
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
     params = {"generator": generator, "lambd": lambd}
-    return inplace(self, named("exponential", lambda t: _call(EXPONENTIAL, (t,), params)))
+    return _filled(self, "exponential", EXPONENTIAL, params, (lambd,), (1.0,))
 
 
 def bernoulli_(self, p=0.5, *, generator=None):
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
     params = {"generator": generator, "p": p}
-    return inplace(self, named("bernoulli", lambda t: _call(BERNOULLI, (t,), params)))
+    return _filled(self, "bernoulli", BERNOULLI, params, (p,), (0.5,))
 
 
-# --- book/chapters/26_inplace.md:1413
+# --- book/chapters/26_inplace.md:1448
 _RANDOM = Arguments("random_(*, torch.Generator generator = None)",
                     "random_(int from, int? to, *, torch.Generator generator = None)",
                     "random_(int to, *, torch.Generator generator = None)", method=True)
@@ -163,10 +178,10 @@ def random_(self, *args, generator=None, **kwargs):
     else:
         row, params = RANDOM, {}
     params = {"generator": generator, **params}
-    return inplace(self, named("random", lambda t: _call(row, (t,), params)))
+    return _filled(self, "random", row, params, bounds, (NO_DEFAULT,) * len(bounds))
 
 
-# --- book/chapters/26_inplace.md:1446
+# --- book/chapters/26_inplace.md:1481
 def _largest(low: int, dtype) -> int:
     """The largest value ``random_(low, None)`` may draw, after torch's checks on ``low``."""
     if not dtype.is_floating_point:
@@ -186,7 +201,7 @@ def _largest(low: int, dtype) -> int:
 Tensor.exponential_, Tensor.random_, Tensor.bernoulli_ = exponential_, random_, bernoulli_
 
 
-# --- book/chapters/26_inplace.md:1477
+# --- book/chapters/26_inplace.md:1512
 CAUCHY = _random_fill("cauchy_", "CauchyBackward0", None,
                       lambda gen, shape, kind, _, median, sigma: cauchy(gen, shape, kind,
                                                                         median, sigma),
@@ -208,7 +223,7 @@ def cauchy_(self, *args, generator=None, **kwargs):
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
     params = {"generator": generator, "median": median, "sigma": sigma}
-    return inplace(self, named("cauchy", lambda t: _call(CAUCHY, (t,), params)))
+    return _filled(self, "cauchy", CAUCHY, params, (median, sigma), (0.0, 1.0))
 
 
 def log_normal_(self, *args, generator=None, **kwargs):
@@ -216,7 +231,7 @@ def log_normal_(self, *args, generator=None, **kwargs):
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
     params = {"generator": generator, "mean": mean, "std": std}
-    return inplace(self, named("log_normal", lambda t: _call(LOG_NORMAL, (t,), params)))
+    return _filled(self, "log_normal", LOG_NORMAL, params, (mean, std), (1.0, 2.0))
 
 
 def geometric_(self, *args, generator=None, **kwargs):
@@ -227,7 +242,7 @@ def geometric_(self, *args, generator=None, **kwargs):
     if self.dtype == bool_:
         raise not_implemented_for("geometric_cpu", self.dtype.numpy)
     params = {"generator": generator, "p": p}
-    return inplace(self, named("geometric", lambda t: _call(GEOMETRIC, (t,), params)))
+    return _filled(self, "geometric", GEOMETRIC, params, (p,), (NO_DEFAULT,))
 
 
 Tensor.cauchy_, Tensor.log_normal_, Tensor.geometric_ = cauchy_, log_normal_, geometric_

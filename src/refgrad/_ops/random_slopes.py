@@ -101,6 +101,8 @@ def _step(row, input, lower, upper, training, generator):
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if not training:
         _floating(input, "leaky_relu_cpu")
+    if row is None:
+        return None
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [rrelu's noise to a mode]
         noise = _noise_shown(input, lower, upper, training, generator)
     else:
@@ -113,7 +115,9 @@ def _step(row, input, lower, upper, training, generator):
 # NOTE [rrelu's noise to a mode]
 # torch makes the noise with empty_like(input, memory_format=contiguous_format)
 # and its kernel fills it; a mode sees that empty_like. Under a mode refgrad
-# makes the noise the same way and writes the drawn slopes into it.
+# makes the noise the same way and writes the drawn slopes into it. rrelu_
+# makes it before the write, which a mode then sees as rrelu_with_noise_ with
+# the noise and the bounds (NOTE [A write shown with its own arguments]).
 def _noise_shown(input, lower, upper, training, generator):
     from refgrad._creation import empty_like
     from refgrad._memory_formats import contiguous_format
@@ -133,8 +137,24 @@ def _rrelu_fn(input, lower=0.125, upper=1 / 3, training=False, generator=None):
 def _rrelu__fn(input, lower=0.125, upper=1 / 3, training=False, generator=None):
     from refgrad._ops.inplace import inplace
 
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [rrelu's noise to a mode]
+        _step(None, input, lower, upper, training, generator)  # the checks only
+        noise = _noise_shown(input, lower, upper, training, generator)
+        return _written_with(input, noise, lower, upper, training)
     return inplace(input, named("rrelu_with_noise", lambda t: _step(
         RRELU_WITH_NOISE_, t, lower, upper, training, generator)))
+
+
+def _written_with(input, noise, lower=0.125, upper=1 / 3, training=False):
+    """rrelu_ with its noise made, handed to a mode as torch's rrelu_with_noise_."""
+    from refgrad._ops.inplace import inplace
+    from refgrad.utils._mode_arguments import bound
+
+    params = {"noise": noise, "lower": lower, "upper": upper, "training": training}
+    write = named("rrelu_with_noise", lambda t: call(RRELU_WITH_NOISE_, (t,), params))
+    shown, _ = bound("rrelu_with_noise", ("self",), (input,), params)
+    write.shown_to_a_mode = ("rrelu_with_noise_", shown[1:], {}, _written_with)
+    return inplace(input, write)
 
 
 _rrelu_fn.__name__, _rrelu__fn.__name__ = "rrelu", "rrelu_"
@@ -144,7 +164,7 @@ rrelu = function_form(_rrelu_fn, Arguments("rrelu" + _SIGNATURE))
 rrelu_ = function_form(_rrelu__fn, Arguments("rrelu_" + _SIGNATURE))
 
 
-# --- book/chapters/16t_more_functional.md:369
+# --- book/chapters/16t_more_functional.md:389
 def functional_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     return (rrelu_ if inplace else rrelu)(input, lower, upper, training)
 

@@ -204,7 +204,9 @@ def contiguous(input, *refused, memory_format=contiguous_format):
 
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("contiguous", contiguous, (input,), {})
-    out = clone(input)  # CloneBackward0, as in torch
+        out = clone(input, memory_format=contiguous_format)  # the format named, as torch's
+    else:
+        out = clone(input)  # CloneBackward0, as in torch
     # a fresh copy, laid out row by row, the strides of size-one dimensions too (NumPy
     # counts any stride there as contiguous); like= keeps a GPU array on its device
     data = out._data
@@ -230,7 +232,7 @@ def _contiguous_in(input, memory_format):
     return clone(input, memory_format=memory_format)
 
 
-# --- book/chapters/16d_indexing.md:304
+# --- book/chapters/16d_indexing.md:306
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -254,7 +256,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:339
+# --- book/chapters/16d_indexing.md:341
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

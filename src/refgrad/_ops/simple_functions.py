@@ -72,6 +72,10 @@ def clone(input, *refused, memory_format=None):
         raise refused_by_copy("clone", 1, refused, sys._getframe().f_code)
     check_format("clone", memory_format)
     strides = copy_strides(input, memory_format)  # first: a rank that does not fit records nothing
+    if memory_format is not None and switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad.utils._composite_steps import clone_to_a_mode  # NOTE [A copy's format
+
+        return clone_to_a_mode(clone, input, memory_format)  # to a mode]
     out = relaid(call(ar.CLONE, (input,)), strides)  # NOTE [Copies laid out after the row]
     if input._version_counter is None and out._version_counter is not None and not (
             seen_by_a_mode()):  # NOTE [Copies of inference tensors under a mode]
@@ -79,7 +83,7 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:509
+# --- book/chapters/16_functions.md:518
 def _binary(row):
     def function(input, other):
         try:
@@ -101,14 +105,14 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:875
+# --- book/chapters/16_functions.md:884
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
                       f"to(torch.dtype dtype, {_TO}", f"to(Tensor tensor, {_TO}", method=True)
 
 
-# --- book/chapters/16_functions.md:887
+# --- book/chapters/16_functions.md:896
 def to(input, *args, **kwargs):
     named = None
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
@@ -149,7 +153,7 @@ def to(input, *args, **kwargs):
     return out
 
 
-# --- book/chapters/16_functions.md:933
+# --- book/chapters/16_functions.md:942
 def differentiable(dtype) -> bool:
     return dtype.is_floating_point or dtype.is_complex
 
@@ -170,7 +174,7 @@ def untracked(function, *args):
         state.grad_enabled = before
 
 
-# --- book/chapters/16_functions.md:959
+# --- book/chapters/16_functions.md:968
 def _plain_to(args: tuple) -> bool:
     """Whether ``args`` are a dtype, a device, or a device then a dtype: no reading needed."""
     if len(args) == 1:
@@ -196,7 +200,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:1044
+# --- book/chapters/16_functions.md:1053
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

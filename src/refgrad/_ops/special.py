@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:478
+# --- book/chapters/16i_cumulative.md:519
 """Elementwise functions of two numbers and more: logaddexp, hypot, xlogy, logit, sgn and
 heaviside."""
 
@@ -30,6 +30,8 @@ from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._typename import c_type_name, not_implemented_for
 from refgrad._zero_grads import adds_nothing
+from refgrad.autograd._formula_steps import modes_on
+from refgrad.utils._composite_steps import fused, fused_wanted
 
 
 def _floats_only(ufunc, kernel):
@@ -71,7 +73,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:567
+# --- book/chapters/16i_cumulative.md:610
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -97,7 +99,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:594
+# --- book/chapters/16i_cumulative.md:637
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -150,7 +152,7 @@ def floats_beside_numbers(input, other) -> tuple:
     return input, other
 
 
-# --- book/chapters/16i_cumulative.md:772
+# --- book/chapters/16i_cumulative.md:819
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -159,10 +161,41 @@ def _logit(a, eps):  # float16 in float16, as torch does
 
 
 def _logit_backward(g, self, eps):
-    slope = g / (self * one_minus(self))
+    if fused_wanted():  # NOTE [A fused gradient under a mode]
+        args = (g, self) if eps is None else (g, self, eps)
+        return (fused("logit_backward", lambda g, self, eps=None: _logit_steps(g, self, eps)[0],
+                      args),)
+    return _logit_steps(g, self, eps)
+
+
+def _logit_steps(g, self, eps):
+    if modes_on():  # NOTE [logit's steps under a mode]
+        return _logit_steps_seen(g, self, None if eps is None or eps < 0 else eps)
+    slope = g / (self * one_minus(self, 1.0))  # torch's formula writes 1.0
     if eps is None or eps < 0:
         return (where((self >= 0) & (self <= 1), slope, math.nan),)
     return (where((self >= eps) & (self <= 1 - eps), slope, 0.0),)
+
+
+# NOTE [logit's steps under a mode]
+# The formula torch differentiates again makes where()'s three arguments last
+# to first: the filler (a 0-d nan, empty then filled, or a 0-d zero), the
+# slope, then the mask, its two comparisons also last to first.
+def _logit_steps_seen(g, self, eps):
+    from refgrad import strided
+    from refgrad._creation import empty
+    from refgrad.autograd._formula_steps import zeros_seen
+    from refgrad.utils._factory_modes import to_a_mode
+
+    if eps is None:
+        named = {"dtype": self.dtype, "layout": strided, "device": self.device}
+        filler = to_a_mode("empty.memory_format", empty, ([],), named).fill_(math.nan)
+    else:
+        filler = zeros_seen(self, (), True, "zeros")
+    slope = g / (self * one_minus(self, 1.0))
+    low, high = (0.0, 1.0) if eps is None else (eps, 1 - eps)
+    below = self <= high
+    return (where((self >= low).logical_and(below), slope, filler),)
 
 
 def _logit_tangent(tangents, self, eps):
@@ -200,7 +233,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:823
+# --- book/chapters/16i_cumulative.md:901
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -250,7 +283,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:882
+# --- book/chapters/16i_cumulative.md:960
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

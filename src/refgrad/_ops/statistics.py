@@ -19,6 +19,7 @@ from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._typename import LEGACY
+from refgrad.autograd._formula_steps import modes_on
 
 
 def _mean_dim_backward(g, dim, keepdim, self_sym_sizes, self_sym_numel, dtype=None,
@@ -30,7 +31,7 @@ def _mean_dim_backward(g, dim, keepdim, self_sym_sizes, self_sym_numel, dtype=No
     return (div_scalar(spread, count),)
 
 
-# --- book/chapters/16b_reductions.md:76
+# --- book/chapters/16b_reductions.md:77
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if dtype is not None:  # converted inside the row, as sum's dtype= is
         a = a.astype(dtype.numpy)
@@ -58,9 +59,17 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:117
+# --- book/chapters/16b_reductions.md:125
+# NOTE [max's gradient under a mode]
+# torch's evenly_distribute_backward fills zeros in place for a plain tensor,
+# and under a mode multiplies a mask instead, as it does for a subclass.
 def _even_share(g, self, result):
     from refgrad._ops.indexing import written, zeros_as
+
+    if modes_on():  # NOTE [max's gradient under a mode]
+        both = self.isnan().logical_and(result.isnan())
+        hits = (self == result).logical_or_(both)
+        return (hits * (g / hits.sum()),)
 
     value, data = result._data, self._data
     hits = np.isnan(data) if np.isnan(value) else data == value
@@ -78,7 +87,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:143
+# --- book/chapters/16b_reductions.md:159
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -117,7 +126,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:209
+# --- book/chapters/16b_reductions.md:228
 def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     if dtype is not None and self.dtype is not g.dtype:  # multiplied in the dtype asked for:
         self = self.to(g.dtype)  # the factors too, as torch's formula converts them
@@ -126,12 +135,25 @@ def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     axes = None if dim is None else dim % (self.ndim or 1)
     if dim is not None and not keepdim and self.ndim:
         g, result = g.unsqueeze(axes), result.unsqueeze(axes)
-    if not (self._data == 0).any():
-        return (g * (result / self),)
+    if not (self._data == 0).any() and not modes_on():  # NOTE [prod's gradient under a
+        return (g * (result / self),)  # mode]
     if dim is None:
         flat = self.contiguous().view(-1)
         return (_others_product_grad(g, flat, 0).view(tuple(self.shape)),)
     return (_others_product_grad(g, self, axes),)
+
+
+# NOTE [prod's gradient under a mode]
+# torch's prod_backward divides only for a plain tensor with no zero: under a
+# mode (as for a subclass) it multiplies the other factors, whatever the input
+# holds, making its ones with aten.ones and g's dtype, layout and device.
+def ones_seen(g, shape):
+    from refgrad import strided
+    from refgrad._creation import ones
+    from refgrad.utils._factory_modes import to_a_mode
+
+    named = {"dtype": g.dtype, "layout": strided, "device": g.device}
+    return to_a_mode("ones.default", ones, (list(shape),), named)
 
 
 def _others_product_grad(g, self, d):
@@ -143,7 +165,7 @@ def _others_product_grad(g, self, d):
     if n == 1:  # a lone factor: the other factors' product is one, and torch passes g on
         return g
     shape[d] = 1
-    ones = zeros_as(g, tuple(shape)).fill_(1)
+    ones = ones_seen(g, shape) if modes_on() else zeros_as(g, tuple(shape)).fill_(1)
     before = cat([ones, self.narrow(d, 0, n - 1)], d).cumprod(d)
     after = cat([ones, self.narrow(d, 1, n - 1).flip(d)], d).cumprod(d).flip(d)
     return g * (before * after)
@@ -173,7 +195,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:572
+# --- book/chapters/16b_reductions.md:604
 def _floating_only(input, message) -> None:
     kind = getattr(input, "dtype", input)  # a tensor's dtype, or a dtype itself
     if not kind.is_floating_point:
@@ -207,7 +229,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:612
+# --- book/chapters/16b_reductions.md:644
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -234,5 +256,5 @@ max = _extreme("max", MAX, MAX_DIM, maximum)  # noqa: A001 - torch's names
 min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 
 
-# --- book/chapters/16b_reductions.md:685
+# --- book/chapters/16b_reductions.md:717
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax  # noqa: E402, F401, I001

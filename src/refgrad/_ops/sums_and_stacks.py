@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:575
+# --- book/chapters/16_functions.md:584
 """sum, cumsum, stack and unbind: function forms of the reduction and shape rows."""
 
 from refgrad import _dtype
@@ -41,7 +41,7 @@ def sum(input, dim=NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None):  # noqa: A001 - 
     return call(red.SUM_DIM, (input,), {"dim": dim, "keepdim": keepdim, **params})
 
 
-# --- book/chapters/16_functions.md:620
+# --- book/chapters/16_functions.md:629
 def _plain_dims(dim) -> bool:
     # The dims of a gradient summed back to its input's shape, the commonest call.
     return type(dim) is int or type(dim) is tuple and all(type(d) is int for d in dim)
@@ -61,7 +61,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:1078
+# --- book/chapters/16_functions.md:1087
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool and input.ndim and input.numel():  # no running sum in bool, but

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29e_autograd_under_modes.md:294
+# --- book/chapters/29e_autograd_under_modes.md:295
 """Steps of gradient formulas that a dispatch mode sees as torch's formulas take them."""
 
 from refgrad.autograd._state import state, switched_on

@@ -76,6 +76,7 @@ def hooked_seen(value):
 def add_to_grad_seen(variable, grad, create_graph: bool, steal: bool, shared: bool):
     """``add_to_grad`` while a mode is on: NOTE [Into .grad under a mode]."""
     from refgrad.autograd import _accumulate as acc
+    from refgrad.utils._composite_steps import empty_strided_like
 
     old, leaf = variable._grad, variable._data
     if old is not None:
@@ -92,13 +93,13 @@ def add_to_grad_seen(variable, grad, create_graph: bool, steal: bool, shared: bo
     elif not acc._dense(leaf) and (copied or not obeys):
         variable._grad = grad.clone(memory_format=contiguous_format)
     elif acc._dense(leaf) and acc._written_by_torch(grad._data, leaf, copied):
-        empty = grad.new_empty_strided(tuple(leaf.shape), variable.stride())
+        empty = empty_strided_like(grad, leaf.shape, variable.stride())  # with its options
         variable._grad = empty.copy_(grad)
     else:  # torch takes it over; refgrad copies it, as _copy does
         variable._grad = handed("detach", lambda g: acc._copy(g, variable, copied), (grad,))
 
 
-# --- book/chapters/29e_autograd_under_modes.md:211
+# --- book/chapters/29e_autograd_under_modes.md:212
 def _added(variable, grad):
     """The in-place sum below the last mode: add_to_grad's own path, with no mode on."""
     from refgrad.autograd._accumulate import add_to_grad

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29_dispatch_modes.md:508
+# --- book/chapters/29_dispatch_modes.md:512
 """allow_mutation_on_saved_tensors: clone a saved tensor just before it is written."""
 
 import contextlib
@@ -46,7 +46,7 @@ class _AllowMutationOnSavedContext:
         self.sid_to_tid.clear()
 
 
-# --- book/chapters/29_dispatch_modes.md:553
+# --- book/chapters/29_dispatch_modes.md:557
 class _swap_with_cloned(saved_tensors_hooks):  # noqa: N801 - torch's name
     def __init__(self, ctx: _AllowMutationOnSavedContext) -> None:
         def pack_hook(tensor):
@@ -71,7 +71,7 @@ class _swap_with_cloned(saved_tensors_hooks):  # noqa: N801 - torch's name
         super().__init__(pack_hook, unpack_hook)
 
 
-# --- book/chapters/29_dispatch_modes.md:579
+# --- book/chapters/29_dispatch_modes.md:583
 class _CloneArgBeforeMutateMode(TorchDispatchMode):
     def __init__(self, ctx: _AllowMutationOnSavedContext) -> None:
         self.ctx = ctx
@@ -92,7 +92,7 @@ class _CloneArgBeforeMutateMode(TorchDispatchMode):
             del ctx.original[handle]
 
 
-# --- book/chapters/29_dispatch_modes.md:606
+# --- book/chapters/29_dispatch_modes.md:610
 @contextlib.contextmanager
 def allow_mutation_on_saved_tensors():
     """Let tensors saved for backward be written in place inside the block."""

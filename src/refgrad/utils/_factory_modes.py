@@ -86,7 +86,7 @@ def arange_to_a_mode(factory, bounds, requires_grad, **given):
     return to_a_mode(name, factory, args, options(**given), requires_grad)
 
 
-# --- book/chapters/29c_factories_under_modes.md:230
+# --- book/chapters/29c_factories_under_modes.md:228
 # NOTE [out= to a mode]
 # The factory is called under _Asking, a mode that keeps the op it is handed
 # and answers None, so that it hands over torch's binding of the call and
@@ -114,3 +114,35 @@ def out_to_a_mode(call, factory, args, kwargs, out):
 
     name = f"{func.overloadpacket.__name__}.{overload}"
     return dispatch(OpFunc(name, ("out",), (), run, bound, options), bound, options)
+
+
+# --- book/chapters/29c_factories_under_modes.md:271
+# NOTE [normal to a mode]
+# normal(), under a mode, hands its call over at once, bound as torch binds it
+# (its overload from which of mean and std are tensors), with normal itself as
+# the func's runner: the next mode down sees the same call, and with none left
+# normal checks its arguments and draws.
+def normal_to_a_mode(normal, args, kwargs, generator):
+    named = dict(zip(("mean", "std", "size"), args), **kwargs)
+    mean, std, out = named.get("mean"), named.get("std", 1.0), named.get("out")
+    floats = [v if isinstance(v, Tensor) else float(v) for v in (mean, std)]
+    overload = "_".join("Tensor" if isinstance(v, Tensor) else "float" for v in floats)
+    shown = tuple(floats) if overload != "Tensor_float" or floats[1] != 1.0 else (mean,)
+    if overload == "float_float":
+        shown += (list(named["size"]),)
+    given = {} if generator is None else {"generator": generator}
+
+    def run(*given, **options):
+        return normal(*given, **options)
+
+    if out is not None:
+        given["out"] = out
+        return dispatch(OpFunc(f"normal.{overload}_out", ("out",), (), run, shown, given),
+                        shown, given)
+    if overload == "float_float":
+        given = options(generator, named.get("dtype"), named.get("layout"),
+                        named.get("device"), named.get("pin_memory", False))
+        return to_a_mode("normal.float_float", run, shown, given,
+                         named.get("requires_grad", False))
+    return dispatch(OpFunc(f"normal.{overload}", (), ("self",), run, shown, given),
+                    shown, given)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29d_mode_arguments.md:44
+# --- book/chapters/29d_mode_arguments.md:49
 """The arguments a mode is handed for a row, as torch's schema binds them."""
 
 import ast
@@ -29,7 +29,7 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "cat": "tensors, dim=0", "stack": "tensors, dim=0",
     "_to_copy": "self, *, dtype=None, !layout=None, device=None, !pin_memory=None",
     "sum": "self, *, ?dtype=None", "mean": "self, *, ?dtype=None",
-    "cumsum": "self, dim, *, dtype=None", "prod_dim": "self, dim, keepdim=False",
+    "cumsum": "self, dim, *, dtype=None", "prod_dim": "self, dim, keepdim=False, *, ?dtype=None",
     "var": "self, dim=None, *, correction=None, keepdim=False",
     "std": "self, dim=None, *, correction=None, keepdim=False",
     "logsumexp": "self, dim, keepdim=False", "argmax": "self, dim=None, keepdim=False",
@@ -63,6 +63,60 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "any.dims": "self, dim:dims=None, keepdim=False",
     "all.default": "self", "all.dim": "self, dim:dims, keepdim=False",
     "all.dims": "self, dim:dims=None, keepdim=False",
+    # NOTE [A formula's steps, bound as torch's]: rows a formula calls, whose arguments
+    # torch's formula passes by position, as a user's call would
+    "mul_scalar": "self, other", "div_scalar": "self, other",
+    "index_put": "self, indices, values, accumulate=False",
+    "threshold_backward": "grad_output, self, threshold",
+    "_softmax_backward_data": "grad_output, output, dim, input_dtype",
+    "_log_softmax_backward_data": "grad_output, output, dim, input_dtype",
+    "logit": "self, eps=None",
+    "embedding_dense_backward": "grad_output, indices, num_weights, padding_idx,"
+                                " scale_grad_by_freq",
+    "rrelu_with_noise_backward": "grad_output, self, noise, lower, upper, training,"
+                                 " self_is_result:=False",
+    "native_batch_norm": "input, weight, bias, running_mean, running_var, training, momentum,"
+                         " eps",
+    "slice_backward": "grad_output, input_sizes, dim, start, end, step",
+    "select_backward": "grad_output, input_sizes, dim, index",
+    "diagonal_backward": "grad_output, input_sizes, offset, dim1, dim2",
+    "unfold_backward": "grad_in, input_sizes, dim, size, step",
+    "masked_scatter_backward": "grad_output, mask, sizes",
+    "diag_embed": "self, offset=0, dim1=-2, dim2=-1", "_unsafe_view": "self, size",
+    "polygamma": "n, self", "logcumsumexp": "self, dim", "cummax": "self, dim",
+    "pow_scalar": "self, exponent", "lerp": "self, end, weight", "dist": "self, other, p=2",
+    "baddbmm": "self, batch1, batch2, *, beta=1, alpha=1",
+    "std_mean": "self, dim=None, *, correction=None, keepdim=False",
+    "var_mean": "self, dim=None, *, correction=None, keepdim=False",
+    "elu": "self, alpha=1, scale=1, input_scale=1", "celu": "self, alpha=1.0",
+    "elu_backward": "grad_output, alpha, scale, input_scale, is_result, self_or_result",
+    "softplus": "self, beta=1, threshold=20",
+    "softplus_backward": "grad_output, self, beta, threshold",
+    "log_sigmoid_backward": "grad_output, self, buffer",
+    "mse_loss_backward": "grad_output, self, target, reduction",
+    "smooth_l1_loss": "self, target, reduction=1, beta=1.0",
+    "smooth_l1_loss_backward": "grad_output, self, target, reduction, beta",
+    "huber_loss_backward": "grad_output, self, target, reduction, delta",
+    "soft_margin_loss": "self, target, reduction=1",
+    "soft_margin_loss_backward": "grad_output, self, target, reduction",
+    "scatter": "self, dim, index, src", "renorm": "self, p, dim, maxnorm",
+    "unfold": "self, dimension, size, step", "clamp_min": "self, min",
+    "nan_to_num": "self, nan=None, posinf=None, neginf=None", "take": "self, index",
+    "put": "self, index, source, accumulate=False", "remainder_by_number": "self, other",
+    "linalg_cross": "self, other, *, dim=-1", "glu_backward": "grad_output, self, dim",
+    "gelu_backward": "grad_output, self, *, approximate='none'",
+    "leaky_relu_backward": "grad_output, self, negative_slope, self_is_result:=False",
+    "_cdist_forward": "x1, x2, p, compute_mode:=None",
+    "_cdist_backward": "grad, x1, x2, p, cdist:result",
+    "binary_cross_entropy_backward": "grad_output, self, target, weight, reduction=1",
+    "binary_cross_entropy": "self, target, weight=None, reduction=1",
+    "binary_cross_entropy_with_logits": "self, target, weight=None, pos_weight=None,"
+                                        " reduction=1",
+    "huber_loss": "self, target, reduction=1, delta=1.0",
+    "nll_loss_backward": "grad_output, self, target, weight, reduction, ignore_index,"
+                         " total_weight",
+    "native_group_norm": "input, weight, bias, N, C, HxW, group, eps",
+    "glu": "self, dim=-1", "nansum": "self, dim=None, keepdim=False, *, dtype=None",
 }
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
@@ -73,7 +127,7 @@ def schema_name(row: str, overload: str) -> str:
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:125
+# --- book/chapters/29d_mode_arguments.md:184
 REQUIRED = object()
 _READ: dict = {}
 
@@ -99,7 +153,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:166
+# --- book/chapters/29d_mode_arguments.md:225
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -146,7 +200,8 @@ def unbound(row, inputs, given, named) -> tuple:
 
 
 _INTS = frozenset(("dim", "shape", "size", "dims", "repeats", "shifts", "normalized_shape",
-                   "stride", "padding", "dilation", "output_padding"))  # rows take tuples
+                   "stride", "padding", "dilation", "output_padding", "input_sizes",
+                   "sizes"))  # rows take tuples
 
 
 def _cat_sizes(params) -> dict:
@@ -183,6 +238,7 @@ _DERIVED = {  # the row's own keywords, worked out from the arguments torch's mo
     "mean": lambda p: {} if p.get("dtype") is None else {"self_dtype": p["self"].dtype},
     "cumsum": lambda p: {"self_dtype": p["self"].dtype},
     "cumprod": lambda p: {"self_dtype": p["self"].dtype},
+    "nansum": lambda p: {"self_dtype": p["self"].dtype},
     "index_add": lambda p: {"source_dim": p["source"].ndim},
     "index_copy": lambda p: {"source_dim": p["source"].ndim},
     "embedding": lambda p: {"weight_sym_argsize_0": p["weight"].shape[0]},
@@ -202,7 +258,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:279
+# --- book/chapters/29d_mode_arguments.md:340
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before

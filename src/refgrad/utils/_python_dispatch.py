@@ -151,11 +151,15 @@ def _dispatch_bound(op, args, params):
 
 
 def dispatch_inplace(inplace, self, function, args, kwargs):
-    def run(target, *rest, **options):
-        return inplace(target, function, *rest, **options)
+    from refgrad.utils._writes_under_modes import cloned_first, written_with
 
+    shown = getattr(function, "shown_to_a_mode", None)  # chapter "In-place writes under
+    if shown is not None:  # a dispatch mode": NOTE [A write shown with its own arguments]
+        name, args, kwargs, run = shown
+    else:  # NOTE [A clone before the write]
+        name = IN_PLACE_OF.get(function.__name__, function.__name__) + "_"
+        run = written_with(inplace, function, cloned_first(self, function, args))
     args, kwargs = (self, *args), dict(kwargs)
-    name = IN_PLACE_OF.get(function.__name__, function.__name__) + "_"
     func = OpFunc(name, ("self",), ("self",), run, args, kwargs)
     return saved_outputs_seen(dispatch(func, args, kwargs))
 
@@ -201,7 +205,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:381
+# --- book/chapters/29_dispatch_modes.md:385
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
