@@ -45,7 +45,7 @@ REFUSED = [
 def test_a_stable_with_positions_is_refused(call, message):
     x = torch.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
     with pytest.raises(TypeError) as caught:
-        eval(call)
+        eval(call, {"torch": torch, "x": x})
     assert str(caught.value) == message
 
 
@@ -62,6 +62,6 @@ def test_argsort_refuses_a_stable_of_none_that_sort_takes():
     "x.argsort(0, True)", "torch.msort(input=x)", "x.msort()"])
 def test_the_forms_torch_takes_still_sort(call):
     x = torch.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
-    out = eval(call)
+    out = eval(call, {"torch": torch, "x": x})
     values = out if isinstance(out, torch.Tensor) else out.values
     assert values.shape == (2, 3)
