@@ -502,8 +502,8 @@ from refgrad._ops.numeric_gradient import gradient
 from refgrad._ops.native_dropout import native_dropout
 
 
-# --- book/chapters/16za_ctc_loss.md:370
-from refgrad._ops.ctc_loss import ctc_loss
+# --- book/chapters/16za_ctc_loss.md:412
+from refgrad._ops.ctc_loss import _ctc_loss, ctc_loss
 
 
 # --- book/chapters/19c_optimizers.md:743
@@ -603,7 +603,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:3712
+# --- book/chapters/26_inplace.md:3714
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

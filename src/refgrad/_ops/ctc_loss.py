@@ -137,3 +137,37 @@ def functional_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank
 
 
 functional_ctc_loss.__name__ = functional_ctc_loss.__qualname__ = "ctc_loss"
+
+
+# --- book/chapters/16za_ctc_loss.md:355
+def _row(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
+    import refgrad
+    from refgrad._typename import not_implemented_for
+
+    if log_probs.dtype.name not in ("float32", "float64"):
+        raise not_implemented_for("ctc_loss_cpu", log_probs._data.dtype)
+    if targets.dtype.name not in ("int64", "int32"):
+        raise RuntimeError("Expected tensor for argument #2 'targets' to have scalar type Int; "
+                           f"but got {targets.type()} instead{_WHILE}")
+    input_lengths, target_lengths = (
+        tuple(v.tolist()) if isinstance(v, refgrad.Tensor) else tuple(v)
+        for v in (input_lengths, target_lengths))
+    _check(log_probs, targets, input_lengths, target_lengths, blank)
+    return tuple(call(CTC_LOSS, (log_probs,), {
+        "targets": targets, "input_lengths": input_lengths, "target_lengths": target_lengths,
+        "blank": blank, "zero_infinity": zero_infinity}))
+
+
+def _forms():
+    from refgrad._argument_forms import function_form
+    from refgrad._arguments import Arguments
+
+    head = "_ctc_loss(Tensor log_probs, Tensor targets, "
+    tail = "int blank = 0, bool zero_infinity = False)"
+    return function_form(_row, Arguments(
+        f"{head}tuple of ints input_lengths, tuple of ints target_lengths, {tail}",
+        f"{head}Tensor input_lengths, Tensor target_lengths, {tail}"))
+
+
+_row.__name__ = "_ctc_loss"
+_ctc_loss = _forms()

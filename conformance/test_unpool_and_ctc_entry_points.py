@@ -1,0 +1,102 @@
+"""Black-box tests: torch._C._nn.max_unpool2d and max_unpool3d, and torch._ctc_loss, take
+torch's arguments, refuse what torch's parser refuses in its words, and return what torch's
+do. The same assertions run on torch."""
+
+import pytest
+import torch
+
+from conformance._support import raises
+
+_CTC_FORMS = (
+    " * (Tensor log_probs, Tensor targets, tuple of ints input_lengths, tuple of ints "
+    "target_lengths, int blank = 0, bool zero_infinity = False)\n * (Tensor log_probs, Tensor "
+    "targets, Tensor input_lengths, Tensor target_lengths, int blank = 0, bool zero_infinity = "
+    "False)\n")
+
+
+def _pooled():
+    values = torch.tensor([[[[5.0, 7.0], [13.0, 15.0]]]], requires_grad=True)
+    return values, torch.tensor([[[[5, 7], [13, 15]]]])
+
+
+@pytest.mark.parametrize("size", [(4, 4), [4, 4], 4])
+def test_max_unpool2d_takes_the_output_size(size):
+    v, i = _pooled()
+    out = torch._C._nn.max_unpool2d(v, i, size)
+    assert (out.shape, out.stride(), type(out.grad_fn).__name__) == (
+        (1, 1, 4, 4), (16, 16, 4, 1), "MaxUnpool2DBackward0")
+    flat = out.flatten().tolist()
+    assert [flat[k] for k in (5, 7, 13, 15)] == [5.0, 7.0, 13.0, 15.0] and sum(flat) == 40.0
+    out.sum().backward()
+    assert v.grad.tolist() == [[[[1.0, 1.0], [1.0, 1.0]]]]
+
+
+def test_max_unpool3d_takes_sizes_strides_and_padding():
+    v, i = _pooled()
+    out = torch._C._nn.max_unpool3d(v[None], i[None], 4, 1, 0)
+    assert (out.shape, type(out.grad_fn).__name__) == ((1, 1, 4, 4, 4), "MaxUnpool3DBackward0")
+    assert out.sum().item() == 40.0
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), [
+    ("nn.max_unpool2d(v, i)", TypeError,
+     'max_unpool2d() missing 1 required positional arguments: "output_size"'),
+    ("nn.max_unpool2d(v, i, (4, 4), (2, 2))", TypeError,
+     "max_unpool2d() takes 3 positional arguments but 4 were given"),
+    ("nn.max_unpool3d(v[None], i[None], (1, 4, 4))", TypeError,
+     'max_unpool3d() missing 2 required positional argument: "stride", "padding"'),
+    ("nn.max_unpool2d(v, i, (4,))", RuntimeError, "There should be exactly two elements "
+     "(height, width) in output_size, but got 1 elements."),
+])
+def test_the_unpools_refuse_in_torchs_words(call, kind, message):
+    v, i = _pooled()
+    with raises(kind, message):
+        eval(call, {"nn": torch._C._nn, "v": v, "i": i})
+
+
+def test_an_unpool_out_is_resized_without_a_warning():
+    v, i = _pooled()
+    out = torch.zeros(2)
+    assert torch._C._nn.max_unpool2d(v.detach(), i, (4, 4), out=out) is out
+    assert (out.shape, out.sum().item()) == ((1, 1, 4, 4), 40.0)
+
+
+def _ctc():
+    log_probs = (torch.arange(40, dtype=torch.float64).reshape(5, 2, 4).sin() * 2).log_softmax(2)
+    return log_probs.requires_grad_(), torch.tensor([[1, 2, 2], [3, 1, 0]])
+
+
+@pytest.mark.parametrize("lengths", [([5, 4], [3, 2]), ((5, 4), (3, 2))])
+def test_ctc_loss_row_returns_the_losses_and_log_alpha(lengths):
+    lp, targets = _ctc()
+    out = torch._ctc_loss(lp, targets, *lengths)
+    assert type(out) is tuple and len(out) == 2
+    losses, alpha = out
+    assert (losses.shape, alpha.shape, alpha.stride()) == ((2,), (2, 5, 7), (35, 7, 1))
+    assert type(losses.grad_fn).__name__ == "CtcLossBackward0" and not alpha.requires_grad
+    expected = torch.ctc_loss(lp, targets, [5, 4], [3, 2], reduction=0)
+    assert torch.allclose(losses, expected)
+    int32 = torch._ctc_loss(lp, targets.int(), [5, 4], [3, 2], 0, False)[0]
+    assert torch.equal(int32, losses)
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), [
+    ("torch._ctc_loss(lp, t, [5, 4])", TypeError, "_ctc_loss() received an invalid "
+     "combination of arguments - got (Tensor, Tensor, list), but expected one of:\n" + _CTC_FORMS),
+    ("torch._ctc_loss(lp, t, [5, 4], torch.tensor([3, 2]))", TypeError, "_ctc_loss() received "
+     "an invalid combination of arguments - got (Tensor, Tensor, list, Tensor), but expected one "
+     "of:\n" + _CTC_FORMS),
+    ("torch._ctc_loss(lp, t.float(), [5, 4], [3, 2])", RuntimeError, "Expected tensor for "
+     "argument #2 'targets' to have scalar type Int; but got torch.FloatTensor instead (while "
+     "checking arguments for ctc_loss_allocate_outputs)"),
+    ("torch._ctc_loss(lp[:, 0], t[0], [5], [3])", RuntimeError, "Expected 3-dimensional tensor, "
+     "but got 2-dimensional tensor for argument #1 'log_probs' (while checking arguments for "
+     "ctc_loss_allocate_outputs)"),
+    ("torch._ctc_loss(lp.half(), t.float(), [5, 4], [3, 2])", NotImplementedError,
+     "\"ctc_loss_cpu\" not implemented for 'Half'"),
+    ("torch._ctc_loss(lp, t, [5, 4], [3, 2], 9)", RuntimeError, "blank must be in label range"),
+])
+def test_ctc_loss_row_refuses_in_torchs_words(call, kind, message):
+    lp, t = _ctc()
+    with raises(kind, message):
+        eval(call, {"torch": torch, "lp": lp.detach(), "t": t})
