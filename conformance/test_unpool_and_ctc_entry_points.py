@@ -100,3 +100,26 @@ def test_ctc_loss_row_refuses_in_torchs_words(call, kind, message):
     lp, t = _ctc()
     with raises(kind, message):
         eval(call, {"torch": torch, "lp": lp.detach(), "t": t})
+
+
+INF = float("inf")
+USED_ALPHA = (  # torch's log_alpha where its kernel writes it: steps and places in use
+    [-2.6297753607, -0.9468333911, -INF, -INF, -INF, -INF, -INF, -2.9522235958, -2.25332117,
+     -1.2692816262, -4.3360403412, -INF, -INF, -INF, -4.3524978664, -4.59703342, -2.3519766779,
+     -3.2448064021, -5.7363146118, -INF, -INF, -8.6731137703, -6.5483249879, -6.5719136306,
+     -2.9206283856, -7.4858858663, -6.7206568907, -INF, -10.1881150603, -7.0535111044,
+     -7.3819038673, -4.4291160521, -4.4252762584, -7.8983357234, -8.2356581807],
+    [-3.0525868152, -0.2250086271, -INF, -INF, -INF, -6.7344800919, -1.475708075,
+     -3.9069019039, -1.9934219942, -INF, -7.4505561582, -5.7049272448, -2.1075056838,
+     -1.8233024898, -2.7094980605, -7.8521243445, -7.2955098146, -2.4820481123, -3.5211467135,
+     -1.879707006])
+
+
+def test_what_the_loss_reads_of_log_alpha_is_torchs():
+    # torch leaves the entries past an element's steps or places unwritten; only these count
+    lp, t = _ctc()
+    losses, alpha = torch._ctc_loss(lp.detach(), t, [5, 4], [3, 2])
+    used = (alpha[0, :5, :7].flatten().tolist(), alpha[1, :4, :5].flatten().tolist())
+    for got, expected in zip(used, USED_ALPHA):
+        assert [round(v, 10) for v in got] == expected
+    assert [round(v, 10) for v in losses.tolist()] == [7.3596933934, 1.7026484674]
