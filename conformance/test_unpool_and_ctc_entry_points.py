@@ -123,3 +123,22 @@ def test_what_the_loss_reads_of_log_alpha_is_torchs():
     for got, expected in zip(used, USED_ALPHA):
         assert [round(v, 10) for v in got] == expected
     assert [round(v, 10) for v in losses.tolist()] == [7.3596933934, 1.7026484674]
+
+
+def test_ctc_loss_refuses_lengths_of_two_kinds():
+    lp, t = _ctc()
+    forms = (
+        " * (Tensor log_probs, Tensor targets, tuple of ints input_lengths, tuple of ints "
+        "target_lengths, int blank = 0, int reduction = at::Reduction::Mean, bool zero_infinity "
+        "= False)\n      didn't match because some of the arguments have invalid types: "
+        "(Tensor, Tensor, !Tensor!, !list of [int, int]!, !int!, !int!, !bool!)\n * (Tensor "
+        "log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank = 0, "
+        "int reduction = at::Reduction::Mean, bool zero_infinity = False)\n      didn't match "
+        "because some of the arguments have invalid types: (Tensor, Tensor, Tensor, !list of "
+        "[int, int]!, !int!, !int!, !bool!)\n")
+    message = ("ctc_loss() received an invalid combination of arguments - got (Tensor, Tensor, "
+               "Tensor, list, int, int, bool), but expected one of:\n" + forms)
+    with raises(TypeError, message):
+        torch.nn.functional.ctc_loss(lp, t, torch.tensor([5, 4]), [3, 2])
+    both = torch.nn.functional.ctc_loss(lp, t, torch.tensor([5, 4]), torch.tensor([3, 2]))
+    assert type(both.grad_fn).__name__ == "MeanBackward0"

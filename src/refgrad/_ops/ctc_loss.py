@@ -139,7 +139,22 @@ def functional_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank
 functional_ctc_loss.__name__ = functional_ctc_loss.__qualname__ = "ctc_loss"
 
 
-# --- book/chapters/16za_ctc_loss.md:355
+# --- book/chapters/16za_ctc_loss.md:354
+def _read_as_torch(function):
+    from refgrad._argument_forms import function_form
+    from refgrad._arguments import Arguments
+
+    head = "ctc_loss(Tensor log_probs, Tensor targets, "
+    tail = ("int blank = 0, int reduction = at::Reduction::Mean, bool zero_infinity = False)")
+    return function_form(function, Arguments(
+        f"{head}tuple of ints input_lengths, tuple of ints target_lengths, {tail}",
+        f"{head}Tensor input_lengths, Tensor target_lengths, {tail}"))
+
+
+ctc_loss = _read_as_torch(ctc_loss)
+
+
+# --- book/chapters/16za_ctc_loss.md:377
 def _row(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
     import refgrad
     from refgrad._typename import not_implemented_for
