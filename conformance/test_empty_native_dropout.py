@@ -55,3 +55,13 @@ def test_dropouts_above_it_also_return_an_empty_input():
                  lambda t: torch.dropout(t, 0.5, True),
                  lambda t: torch.nn.functional.alpha_dropout(t, 0.5, True)):
         assert call(x) is x and x.is_leaf
+
+
+def test_an_empty_dual_input_fails_torchs_assertion():
+    import torch.autograd.forward_ad as fwAD
+
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(torch.zeros(2, 0), torch.zeros(2, 0))
+        with pytest.raises(RuntimeError, match="Only inplace operations can re-set the forward "
+                           "grad of a Tensor that already has one.$"):
+            torch.native_dropout(dual, 0.5, True)

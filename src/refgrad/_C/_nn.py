@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16z_more_pools.md:848
+# --- book/chapters/16z_more_pools.md:866
 """refgrad._C._nn: the unpooling kernels, as torch keeps them in its C++ extension."""
 
 _FORMS: dict = {}  # name: the function, made on the first call
