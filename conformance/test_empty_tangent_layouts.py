@@ -45,6 +45,9 @@ CASES = [  # (call, input shape, primal strides, tangent strides)
     (lambda a: torch.var_mean(a, -1)[1], (0, 1, 1), (1, 1), (1, 1)),
     (lambda a: torch.linalg.lu_factor(a)[0], (2, 0, 3), (3, 1, 1), (3, 3, 1)),
     (lambda a: torch.linalg.lu(a)[1], (2, 0, 0), (1, 1, 1), (1, 1, 1)),
+    (lambda a: torch.nn.functional.adaptive_avg_pool2d(a, 2), (2, 0, 2, 2), (4, 4, 2, 1),
+     (4, 4, 2, 1)),
+    (lambda a: torch.nn.functional.adaptive_avg_pool1d(a, 2), (2, 0, 2), (2, 2, 1), (2, 2, 1)),
 ]
 
 
