@@ -142,3 +142,25 @@ def test_ctc_loss_refuses_lengths_of_two_kinds():
         torch.nn.functional.ctc_loss(lp, t, torch.tensor([5, 4]), [3, 2])
     both = torch.nn.functional.ctc_loss(lp, t, torch.tensor([5, 4]), torch.tensor([3, 2]))
     assert type(both.grad_fn).__name__ == "MeanBackward0"
+
+
+def test_lengths_as_tensors_take_the_other_overload():
+    lp, t = _ctc()
+    losses, _ = torch._ctc_loss(lp, t, torch.tensor([5, 4]), torch.tensor([3, 2]))
+    node = losses.grad_fn
+    assert type(node).__name__ == "CtcLossBackward1"
+    assert node._saved_input_lengths.tolist() == [5, 4]
+    assert isinstance(node._saved_target_lengths, torch.Tensor)
+    seen = []
+
+    class Names(torch.utils._python_dispatch.TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    with Names():
+        losses, _ = torch._ctc_loss(lp, t, torch.tensor([5, 4]), torch.tensor([3, 2]))
+        (grad,) = torch.autograd.grad(losses.sum(), lp)
+    assert "aten._ctc_loss.Tensor" in seen and "aten._ctc_loss_backward.Tensor" in seen
+    (expected,) = torch.autograd.grad(torch._ctc_loss(lp, t, [5, 4], [3, 2])[0].sum(), lp)
+    assert torch.allclose(grad, expected)
