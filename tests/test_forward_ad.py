@@ -20,7 +20,13 @@ from refgrad._tensor import make_tensor
 from refgrad.autograd import _tangents
 from refgrad.autograd.gradcheck import gradcheck
 from tests._gradient_support import _laid_out
-from tests.test_op_gradients import COVERED, RECIPES, WITHOUT_FORWARD_FORMULA, drawn_case
+from tests.test_op_gradients import (
+    COVERED,
+    RECIPES,
+    TORCH_NAMES,
+    WITHOUT_FORWARD_FORMULA,
+    drawn_case,
+)
 
 EPS = 1e-6
 # torch sizes ATen's norm.Scalar tangent wrongly and refuses it, but for a 0-d
@@ -53,8 +59,9 @@ def test_rows_without_a_forward_formula_refuse_a_tangent(name):
     primals = [torch.rand(*shape, dtype=torch.float64) + 0.5 for shape in shapes]
     with fwAD.dual_level():
         duals = [fwAD.make_dual(p, torch.ones_like(p)) for p in primals]
-        with pytest.raises(NotImplementedError, match=f"^Trying to use forward AD with {name} "
-                           "that does not support it because it has not been implemented yet"):
+        with pytest.raises(NotImplementedError, match=f"^Trying to use forward AD with "
+                           f"{TORCH_NAMES.get(name, name)} that does not support it because it "
+                           "has not been implemented yet"):
             RECIPES[name].call(*duals, **params)
 
 

@@ -69,6 +69,14 @@ RECIPES: dict[str, Recipe] = {
              "target_lengths": [2, 1, 2], "blank": 0},
             {"targets": torch.tensor([[0, 1], [2, 2], [1, 0]]), "input_lengths": [4, 5, 3],
              "target_lengths": [2, 2, 1], "blank": 3})),
+    # the lengths as tensors: torch._ctc_loss's other overload, CtcLossBackward1
+    "_ctc_loss_tensor": Recipe(
+        lambda a, **p: torch._ctc_loss(a.log_softmax(2), **p)[0],
+        shapes=st.just([(5, 3, 4)]), twice=False, params=_one_of_many(
+            {"targets": torch.tensor([[1, 2, 2], [3, 1, 0], [1, 1, 3]]),
+             "input_lengths": torch.tensor([5, 4, 5]), "target_lengths": torch.tensor([3, 2, 2])},
+            {"targets": torch.tensor([1, 2, 3, 3, 1]), "input_lengths": torch.tensor([5, 2, 4]),
+             "target_lengths": torch.tensor([2, 1, 2]), "blank": 0})),
 }
 
 

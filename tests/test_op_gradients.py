@@ -54,7 +54,12 @@ WITHOUT_FORWARD_FORMULA = {
     "grid_sampler_3d": ([(1, 1, 2, 2, 2), (1, 1, 1, 1, 3)], {"align_corners": True}),
     "_ctc_loss": ([(2, 1, 3)], {"targets": torch.tensor([[1]]), "input_lengths": [2],
                                 "target_lengths": [1]}),
+    "_ctc_loss_tensor": ([(2, 1, 3)], {"targets": torch.tensor([[1]]),
+                                       "input_lengths": torch.tensor([2]),
+                                       "target_lengths": torch.tensor([1])}),
 }
+# the name torch's refusal gives a row of another overload
+TORCH_NAMES = {"_ctc_loss_tensor": "_ctc_loss"}
 
 WITHOUT_DERIVATIVE = sorted(name for name, op in OPS.items() if op.node == "NotImplemented")
 DIFFERENTIABLE = differentiable()
@@ -99,11 +104,16 @@ _UNDERIVABLE_CALLS = {
     "native_channel_shuffle": (lambda a: torch.native_channel_shuffle(a.view(1, 2, 1), 2),
                                "native_channel_shuffle"),
     "_ctc_loss_backward": (lambda a: _ctc_gradient(a.view(1, 1, 2)), "_ctc_loss_backward"),
+    "_ctc_loss_backward_tensor": (lambda a: _ctc_gradient(a.view(1, 1, 2), torch.tensor([1])),
+                                  "_ctc_loss_backward"),
 }
 
 
-def _ctc_gradient(log_probs):
-    loss = F.ctc_loss(log_probs, torch.tensor([[1]]), [1], [1])
+def _ctc_gradient(log_probs, lengths=None):
+    if lengths is None:
+        loss = F.ctc_loss(log_probs, torch.tensor([[1]]), [1], [1])
+    else:  # torch._ctc_loss's overload for lengths given as tensors
+        loss = torch._ctc_loss(log_probs, torch.tensor([[1]]), lengths, lengths)[0].sum()
     return torch.autograd.grad(loss, log_probs, create_graph=True)[0]
 
 

@@ -22,7 +22,13 @@ import refgrad
 from tests._gradient_support import _laid_out
 from tests.test_gradients_linalg import _eigh_invariants, _svd_invariants
 from tests.test_gradients_sampling import UPSAMPLINGS, interpolating
-from tests.test_op_gradients import DIFFERENTIABLE, RECIPES, WITHOUT_FORWARD_FORMULA, drawn_case
+from tests.test_op_gradients import (
+    DIFFERENTIABLE,
+    RECIPES,
+    TORCH_NAMES,
+    WITHOUT_FORWARD_FORMULA,
+    drawn_case,
+)
 
 aten = torch.ops.aten
 
@@ -488,6 +494,9 @@ TORCH_CALLS.update({  # the unpools, the fractional max pools and native_dropout
         a.contiguous(), p, train))[1],
     "_ctc_loss": lambda a, targets, **p: F.ctc_loss(  # targets may be refgrad's
         a.log_softmax(2), torch.tensor(targets.tolist()), **p, reduction="none"),
+    "_ctc_loss_tensor": lambda a, targets, input_lengths, target_lengths, **p: torch._ctc_loss(
+        a.log_softmax(2), torch.tensor(targets.tolist()), torch.tensor(input_lengths.tolist()),
+        torch.tensor(target_lengths.tolist()), **p)[0],
 })
 TORCH_CALLS["linalg_householder_product"] = (  # chapter 16ra
     lambda a, tau: torch.linalg.householder_product(a, tau * 0.25))
@@ -613,8 +622,8 @@ def test_both_refuse_a_tangent_where_torch_has_no_forward_formula(name):
         with lib.autograd.forward_ad.dual_level():
             duals = [lib.autograd.forward_ad.make_dual(p, lib.ones_like(p)) for p in primals]
             with pytest.raises(NotImplementedError, match=f"^Trying to use forward AD with "
-                               f"{name} that does not support it because it has not been "
-                               "implemented yet"):
+                               f"{TORCH_NAMES.get(name, name)} that does not support it because "
+                               "it has not been implemented yet"):
                 call(*duals, **params)
 
 

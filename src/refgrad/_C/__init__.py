@@ -158,6 +158,10 @@ from refgrad.autograd._stream_warning import (
 )
 
 
+# --- book/chapters/16z_more_pools.md:911
+from refgrad._C import _nn  # noqa: E402, F401
+
+
 # --- book/chapters/17a_engine_introspection.md:100
 from refgrad.autograd._introspection import (
     _current_autograd_node, _current_graph_task_id, _will_engine_execute_node,

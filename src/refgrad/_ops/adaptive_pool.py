@@ -69,10 +69,15 @@ def _rows(n):
     def max_backward(grads, self, result1, output_size):
         return max_pool_backward(grads, self, result1, f"adaptive_max_pool{n}d")
 
+    def avg_tangent(tangents, self, output_size):  # NOTE [The average pool of the tangent]
+        from refgrad._ops.dispatch import call
+
+        return call(average, (tangents[0],), {"output_size": output_size})
+
     average = register(Op(
         f"_adaptive_avg_pool{n}d", f"AdaptiveAvgPool{n}DBackward0", ("self",), promote=False,
         forward=_adaptive_avg, backward=avg_backward, saves=(("self", ("self",)),),
-        hides=("output_size",)))
+        hides=("output_size",), tangent=avg_tangent))
     maximum = register(Op(
         f"adaptive_max_pool{n}d", f"AdaptiveMaxPool{n}DBackward0", ("self",), promote=False,
         forward=_adaptive_max, backward=max_backward, outputs=("result0", "result1"),
@@ -80,11 +85,16 @@ def _rows(n):
     return average, maximum
 
 
+# NOTE [The average pool of the tangent]
+# The average pool is linear, and torch's forward formula is the pool of the
+# tangent. Derived from the backward instead, the tangent of an input with no
+# channels would fail, as the gradient kernel refuses an empty gradient; the
+# pool itself takes it.
 ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1289
+# --- book/chapters/16u_convolution_and_pooling.md:1304
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -126,7 +136,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1334
+# --- book/chapters/16u_convolution_and_pooling.md:1349
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -148,7 +158,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1365
+# --- book/chapters/16u_convolution_and_pooling.md:1380
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -187,7 +197,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1407
+# --- book/chapters/16u_convolution_and_pooling.md:1422
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

@@ -137,3 +137,95 @@ def functional_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank
 
 
 functional_ctc_loss.__name__ = functional_ctc_loss.__qualname__ = "ctc_loss"
+
+
+# --- book/chapters/16za_ctc_loss.md:354
+def _read_as_torch(function):
+    from refgrad._argument_forms import function_form
+    from refgrad._arguments import Arguments
+
+    head = "ctc_loss(Tensor log_probs, Tensor targets, "
+    tail = ("int blank = 0, int reduction = at::Reduction::Mean, bool zero_infinity = False)")
+    return function_form(function, Arguments(
+        f"{head}tuple of ints input_lengths, tuple of ints target_lengths, {tail}",
+        f"{head}Tensor input_lengths, Tensor target_lengths, {tail}"))
+
+
+ctc_loss = _read_as_torch(ctc_loss)
+
+
+# --- book/chapters/16za_ctc_loss.md:377
+def _row(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
+    import refgrad
+    from refgrad._typename import not_implemented_for
+
+    if log_probs.dtype.name not in ("float32", "float64"):
+        raise not_implemented_for("ctc_loss_cpu", log_probs._data.dtype)
+    if targets.dtype.name not in ("int64", "int32"):
+        raise RuntimeError("Expected tensor for argument #2 'targets' to have scalar type Int; "
+                           f"but got {targets.type()} instead{_WHILE}")
+    tensors = isinstance(input_lengths, refgrad.Tensor)  # the parser gave both, or neither
+    values = [tuple(v.tolist()) if tensors else tuple(v) for v in (input_lengths, target_lengths)]
+    _check(log_probs, targets, *values, blank)
+    lengths = (input_lengths, target_lengths) if tensors else values
+    return tuple(call(CTC_LOSS_TENSOR if tensors else CTC_LOSS, (log_probs,), {
+        "targets": targets, "input_lengths": lengths[0], "target_lengths": lengths[1],
+        "blank": blank, "zero_infinity": zero_infinity}))
+
+
+def _forms():
+    from refgrad._argument_forms import function_form
+    from refgrad._arguments import Arguments
+
+    head = "_ctc_loss(Tensor log_probs, Tensor targets, "
+    tail = "int blank = 0, bool zero_infinity = False)"
+    return function_form(_row, Arguments(
+        f"{head}tuple of ints input_lengths, tuple of ints target_lengths, {tail}",
+        f"{head}Tensor input_lengths, Tensor target_lengths, {tail}"))
+
+
+_row.__name__ = "_ctc_loss"
+_ctc_loss = _forms()
+
+
+# --- book/chapters/16za_ctc_loss.md:419
+# NOTE [Lengths given as tensors]
+# _ctc_loss and its gradient have an overload for lengths given as tensors: its
+# own node class, CtcLossBackward1, which keeps the tensors, and a mode name of
+# its own (aten._ctc_loss.Tensor). These rows take the tensors as parameters
+# and read their values where the kernels need the lengths.
+def _read(lengths):
+    return tuple(int(n) for n in host(lengths._data).tolist())
+
+
+def _forward_tensor(lp, targets, input_lengths, target_lengths, blank, zero_infinity):
+    return _forward(lp, targets, _read(input_lengths), _read(target_lengths), blank,
+                    zero_infinity)
+
+
+def _gradient_tensor(g, lp, nll, alpha, operation, targets, input_lengths, target_lengths,
+                     blank, zero_infinity):
+    return _gradient(g, lp, nll, alpha, operation, targets, _read(input_lengths),
+                     _read(target_lengths), blank, zero_infinity)
+
+
+CTC_LOSS_BACKWARD_TENSOR = register(Op(
+    "_ctc_loss_backward_tensor", "NotImplemented", CTC_LOSS_BACKWARD.inputs,
+    forward=_gradient_tensor, backward=_no_derivative, promote=False, hides=UNSHOWN,
+    tangent=no_forward_formula("_ctc_loss_backward")))
+
+
+def _backward_tensor(grads, log_probs, targets, input_lengths, target_lengths, blank,
+                     zero_infinity, result0, result1):
+    return (call(CTC_LOSS_BACKWARD_TENSOR, (grads[0], log_probs, result0, result1), {
+        "operation": "_ctc_loss_backward", "targets": targets, "input_lengths": input_lengths,
+        "target_lengths": target_lengths, "blank": blank, "zero_infinity": zero_infinity}),)
+
+
+CTC_LOSS_TENSOR = register(Op(
+    "_ctc_loss_tensor", "CtcLossBackward1", ("log_probs",), forward=_forward_tensor,
+    backward=_backward_tensor, promote=False, outputs=("result0", "result1"),
+    differentiable_outputs=1, saves=(
+        *CTC_LOSS.saves[:2], ("input_lengths", ("log_probs",)),
+        ("target_lengths", ("log_probs",)), *CTC_LOSS.saves[2:]),
+    tangent=no_forward_formula("_ctc_loss")))

@@ -36,9 +36,9 @@ def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's
     return suggested_format_result(out, a), mean.astype(a.dtype), inverse.astype(a.dtype)
 
 
-# --- book/chapters/16s_normalization.md:387
+# --- book/chapters/16s_normalization.md:393
 def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # noqa: N803
-                         result1=None, result2=None, wanted=(True, True, True)):
+                         result1=None, result2=None, wanted=None):
     from refgrad.autograd._state import state
 
     g = grads[0]
@@ -48,6 +48,9 @@ def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # no
 
         return group_norm_gradient(grads, input, result1, result2, weight, N, C, HxW, group,
                                    eps, wanted)  # NOTE [Only the gradients asked for]
+    if wanted is not None and wanted[2] and weight is None:
+        # NOTE [A bias without a weight has no gradient]
+        raise RuntimeError("tensor does not have a device")
     D = C // group  # noqa: N806
     x, dy = input.double().reshape(N, group, D, HxW), g.double().reshape(N, group, D, HxW)
     # NOTE [The gradient kernels read the statistics given]
@@ -64,6 +67,17 @@ def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # no
     return grad.reshape(input.shape).to(input.dtype), grad_weight, g.sum(reduced_axes(input.ndim))
 
 
+# NOTE [A bias without a weight has no gradient]
+# torch's group_norm gradient sizes the bias's gradient by the weight: with a
+# bias and no weight, a pass that wants the bias's gradient fails, the kernel
+# in words about a missing tensor's device, the formula of a pass that builds
+# a graph on reshaping to the missing weight's shape, [0]. The input's
+# gradient alone is computed as usual. refgrad fails at the same points. A
+# node without a weight always says which gradients it wants (the weight's
+# edge leads nowhere); forward mode's derivation says nothing (wanted None)
+# and gets every gradient, as torch's tangent formula needs no weight.
+
+
 _INPUTS = ("input", "weight", "bias")
 GROUP_NORM = register(Op(
     "native_group_norm", "NativeGroupNormBackward0", _INPUTS, promote=False,
@@ -72,7 +86,7 @@ GROUP_NORM = register(Op(
     saves=(("input", _INPUTS), ("weight", _INPUTS), ("result1", _INPUTS), ("result2", _INPUTS))))
 
 
-# --- book/chapters/16s_normalization.md:446
+# --- book/chapters/16s_normalization.md:466
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
     if isinstance(num_groups, float):
         raise TypeError("group_norm(): argument 'num_groups' (position 2) must be int, not float")

@@ -69,7 +69,8 @@ def _input_gradient(dY, dmean, drstd, x, mean, rstd, gamma, sums, eps):  # noqa:
 
 # --- book/chapters/16sa_normalization_gradients.md:600
 def group_norm_gradient(grads, input, mean, rstd, weight, N, C, HxW, group, eps,  # noqa: N803
-                        wanted=(True, True, True)):
+                        wanted=None):
+    told, wanted = wanted is not None, wanted or (True, True, True)
     dY, dmean, drstd = grads  # noqa: N806
     D = C // group  # noqa: N806
     x = input.reshape(N, group, D, HxW)
@@ -86,6 +87,6 @@ def group_norm_gradient(grads, input, mean, rstd, weight, N, C, HxW, group, eps,
         ds, db = sums
         if wanted[1] and weight is not None:
             dgamma = ((ds - db * mean) * rstd).sum(0).reshape_as(weight)
-        if wanted[2]:
-            dbeta = db.sum(0).reshape(C)
+        if wanted[2]:  # NOTE [A bias without a weight has no gradient]
+            dbeta = db.sum(0).reshape(C if weight is not None or not told else 0)
     return dX, dgamma, dbeta

@@ -46,7 +46,7 @@ def permutation(pivots, m, dtype):
     """P, with A = P L U, from getrf's pivots: a one at (perm[i], i)."""
     perm = row_order(pivots, m)
     batch = perm.shape[:-1]
-    perm = perm.reshape(-1, m)
+    perm = perm.reshape(int(np.prod(batch)), m)  # -1 cannot be read off no elements
     P = np.zeros((len(perm), m, m), dtype=dtype, like=pivots)
     P[np.arange(len(perm), like=pivots)[:, None], perm, np.arange(m, like=pivots)] = 1
     return P.reshape(batch + (m, m))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16z_more_pools.md:583
+# --- book/chapters/16z_more_pools.md:589
 """torch.native_dropout: the output, and the mask of the elements kept."""
 
 import numpy as np
@@ -47,7 +47,7 @@ NATIVE_DROPOUT = register(Op(
     differentiable_outputs=1))
 
 
-# --- book/chapters/16z_more_pools.md:632
+# --- book/chapters/16z_more_pools.md:638
 # NOTE [The dropout's gradient scale]
 # torch's formula scales the gradient by 1 / (1 - p) only for train=True:
 # train=None drops and scales the output like training, but its gradient
@@ -63,7 +63,42 @@ def _native_dropout(input, p, train):
         if not input.dtype.is_floating_point:
             raise RuntimeError("result type Float can't be cast to the desired output type "
                                f"{LEGACY[input.dtype]}")
-    return call(NATIVE_DROPOUT, (input,), {"p": p, "train": train, "noise": noise})
+    out, mask = call(NATIVE_DROPOUT, (input,), {"p": p, "train": train, "noise": noise})
+    return (out if input.numel() else _as_itself(input, out)), mask
+
+
+_RESET_TANGENT = (
+    "is_inplace_op INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/torch/csrc/autograd/"
+    "autograd_meta.cpp\":178, please report a bug to PyTorch. Only inplace operations can "
+    "re-set the forward grad of a Tensor that already has one.")
+
+
+# NOTE [An empty dropout is its input]
+# torch's kernel returns an empty input itself as the output, and autograd
+# then records the node on that tensor: the input takes the output's history
+# (a leaf requiring grad stops being a leaf, and a backward through it later
+# finds it "moved into the graph interior"), keeps its version and memory.
+# An empty input with a tangent fails an internal assertion of torch's, which
+# will not give a tangent anew to a tensor that has one: refgrad fails too.
+def _as_itself(input, out):
+    from refgrad.autograd._state import dual_levels
+
+    if dual_levels:
+        from refgrad.autograd._tangents import active_level, tangent_of
+
+        active = active_level()
+        if active is not None and tangent_of(input, active) is not None:
+            raise RuntimeError(_RESET_TANGENT)  # torch's own assertion, in its words
+    node = out._grad_fn
+    if node is not None:
+        old, old_nr = input._grad_fn, input._output_nr
+        input._grad_fn, input._output_nr, input._requires_grad = node, 0, True
+        input._backward_hooks = None  # hooks so far stay with the old history
+        if input._retains_grad:
+            from refgrad.autograd._backward import follow_retained_grad
+
+            follow_retained_grad(input, old, old_nr)
+    return input
 
 
 _native_dropout.__name__ = "native_dropout"

@@ -55,7 +55,7 @@ TOPK = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:424
+# --- book/chapters/16g_moves_and_fused.md:430
 # NOTE [stable, given or not]
 # torch's sort has an overload for a call that names stable (sort.stable, even
 # for stable=False or None) and one for a call that does not (sort.default),
@@ -72,7 +72,23 @@ class _Unstated:
 UNSTATED = _Unstated()
 
 
-def sort(input, dim=-1, descending=False, stable=UNSTATED):
+# NOTE [stable, by name only]
+# torch's forms that take stable take dim and descending by name only, and
+# sort's stable is a bool or None, argsort's a bool. A call that gives stable
+# with a position after the input, or a stable of another type, fails here,
+# and the reading after the failure (NOTE [Read after a failure]) words it.
+def _refuse_stable(order, stable, none_too) -> None:
+    if stable is not UNSTATED and (order or type(stable) is not bool and not (
+            none_too and stable is None)):
+        raise TypeError("stable")  # reworded: NOTE [Read after a failure]
+
+
+def sort(input, *order, stable=UNSTATED, **by_name):
+    _refuse_stable(order, stable, none_too=True)  # NOTE [stable, by name only]
+    return _sort(input, *order, stable=stable, **by_name)
+
+
+def _sort(input, dim=-1, descending=False, stable=UNSTATED):
     if type(descending) is not bool:  # torch's bool is Python's, nothing else
         raise TypeError("descending")  # reworded: NOTE [Read after a failure]
     wrap_dim(dim, input.ndim)
@@ -82,14 +98,19 @@ def sort(input, dim=-1, descending=False, stable=UNSTATED):
     return return_types.sort(*call(SORT, (input,), params))
 
 
-def argsort(input, dim=-1, descending=False, stable=UNSTATED):
+def argsort(input, *order, stable=UNSTATED, **by_name):
+    _refuse_stable(order, stable, none_too=False)  # NOTE [stable, by name only]
+    return _argsort(input, *order, stable=stable, **by_name)
+
+
+def _argsort(input, dim=-1, descending=False, stable=UNSTATED):
     if handed_whole((input,)):  # NOTE [Composite ops below autograd]
-        return dispatch_composite("argsort", argsort, (input, dim, descending, stable), {})
-    return sort(input, dim, descending, stable).indices
+        return dispatch_composite("argsort", _argsort, (input, dim, descending, stable), {})
+    return _sort(input, dim, descending, stable).indices
 
 
 def msort(input):
-    return sort(input, 0).values
+    return _sort(input, 0).values
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's names

@@ -152,7 +152,7 @@ def refuse_given_dtype(name: str, args: tuple, kwargs: dict, outs: tuple, call) 
         result_c=C_TYPE_NAMES[str(dtype)[6:]]))
 
 
-# --- book/chapters/26_inplace.md:3640
+# --- book/chapters/26_inplace.md:3642
 _PAIR = ((0, _C_NAMES), (1, _C_NAMES))
 _MEDIAN = ((1, "Expected tensor for argument #1 'indices' to have scalar type Long; but got "
                "{out_type} instead (while checking arguments for median)"),
@@ -182,7 +182,7 @@ def refuse_dtypes(name: str, outs: tuple, results: tuple) -> None:
             raise RuntimeError(message.format(**_words(name, outs[i], results[i])))
 
 
-# --- book/chapters/26_inplace.md:3864
+# --- book/chapters/26_inplace.md:3866
 EXACT.update({
     **dict.fromkeys(("linalg_cholesky", "linalg_det", "linalg_eigvalsh", "linalg_solve",
                      "linalg_svdvals", "linalg_lu_solve"), _C_NAMES),

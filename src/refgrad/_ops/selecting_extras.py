@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:608
+# --- book/chapters/16g_moves_and_fused.md:635
 """nonzero_static, _is_all_true and _is_any_true."""
 
 import numpy as np

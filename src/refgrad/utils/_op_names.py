@@ -48,10 +48,12 @@ ROWS: dict = {  # row: (operator, overload)
     "unflatten": ("unflatten", "int"), "cumulative_trapezoid": ("cumulative_trapezoid", "x"),
     "trapezoid": ("trapezoid", "x"), "unsafe_split_with_sizes": ("unsafe_split_with_sizes",
                                                                 "default"),
+    "_ctc_loss_tensor": ("_ctc_loss", "Tensor"),
+    "_ctc_loss_backward_tensor": ("_ctc_loss_backward", "Tensor"),
 }
 
 
-# --- book/chapters/29a_op_names.md:115
+# --- book/chapters/29a_op_names.md:117
 BY_SECOND = {  # operator: (overload for a tensor second operand, for a number)
     **{name: ("Tensor", "Scalar") for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
@@ -69,7 +71,7 @@ WRAPPED = ("add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_", "multiply
 THIRD = {"lerp_": "weight", "masked_fill_": "value", "index_fill_": "value"}
 
 
-# --- book/chapters/29a_op_names.md:140
+# --- book/chapters/29a_op_names.md:142
 def _operand(args, kwargs, index, key):
     return args[index] if len(args) > index else kwargs.get(key)
 
@@ -96,7 +98,7 @@ def by_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
     return name, _chosen(name, args, kwargs)
 
 
-# --- book/chapters/29a_op_names.md:179
+# --- book/chapters/29a_op_names.md:181
 def _chosen(name, args, kwargs) -> str:
     if name in THIRD:
         value = _operand(args, kwargs, 3 if name == "index_fill_" else 2, THIRD[name])
@@ -137,7 +139,7 @@ def _chosen(name, args, kwargs) -> str:
     return "default"
 
 
-# --- book/chapters/29a_op_names.md:224
+# --- book/chapters/29a_op_names.md:226
 def _to_overload(args, kwargs) -> str:
     from refgrad._dtype import dtype
 

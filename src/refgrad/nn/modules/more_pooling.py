@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16z_more_pools.md:675
+# --- book/chapters/16z_more_pools.md:716
 """The power-average pools, the unpools and the fractional max pools as modules."""
 
 from refgrad.nn.modules.module import Module
@@ -50,7 +50,7 @@ class _MaxUnpoolNd(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-# --- book/chapters/16z_more_pools.md:724
+# --- book/chapters/16z_more_pools.md:765
 class _FractionalMaxPoolNd(Module):
     n = 0
 
