@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2294
+# --- book/chapters/05_creation.md:2296
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
 import weakref

@@ -7,17 +7,19 @@
 
 import numpy as np
 
-from refgrad._backend import zero_strided
+from refgrad._backend import empty_with_steps
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import dual_levels
 
 
 def laid_out(out: Tensor, strides) -> Tensor:
     """``out``, a new row-major tensor, with its values in memory order under ``strides``."""
-    if strides is not None and type(out._data) is np.ndarray:
-        size = out._data.itemsize
-        out._data = zero_strided(np.lib.stride_tricks.as_strided(
-            out._data.reshape(-1), out._data.shape, [step * size for step in strides]))
+    data = out._data
+    if strides is not None and type(data) is np.ndarray:
+        steps = [step * data.itemsize for step in strides]
+        # NOTE [A new empty array of its own]: NumPy's constructor over the buffer itself
+        out._data = (np.ndarray(data.shape, data.dtype, buffer=data, strides=steps) if data.size
+                     else empty_with_steps(data, data.shape, steps))
     return out
 
 
@@ -30,7 +32,7 @@ def relaid(out: Tensor, strides) -> Tensor:
         if data.strides != wanted or not (data.size or any(wanted)):
             # NOTE [A copy that owns its memory]; an empty one's zero strides are meant
             moved = (np.ndarray(data.shape, data.dtype, strides=wanted) if data.size
-                     else zero_strided(np.lib.stride_tricks.as_strided(data, data.shape, wanted)))
+                     else empty_with_steps(data, data.shape, wanted))
             moved[...] = data
             out._data = moved
             if dual_levels:  # its tangent moves with it: chapter "Forward-mode AD"

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1730
+# --- book/chapters/13_dispatch.md:1733
 """NOTE [Dying operands]: writing a result into an operand nobody will read again."""
 
 import dis
@@ -78,7 +78,7 @@ def _inside_operator() -> bool:
     return frame.f_code.co_code[frame.f_lasti] == _BINARY_OP
 
 
-# --- book/chapters/13_dispatch.md:1821
+# --- book/chapters/13_dispatch.md:1824
 def spare_result(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

@@ -24,7 +24,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1387
+# --- book/chapters/10_nodes.md:1392
 from refgrad.autograd import graph
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:1335
+# --- book/chapters/10_nodes.md:1340
 """Two switches of torch's CUDA stream handling, which refgrad, with no streams, never acts on."""
 
 from refgrad._c_names import c_type_name

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:1301
+# --- book/chapters/10_nodes.md:1306
 """refgrad.autograd.graph: the graph's public API."""
 
 from refgrad.autograd._accumulate import GradientEdge, get_gradient_edge
