@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:642
+# --- book/chapters/18a_forward_ad.md:654
 """Output tangents of an op-table row, derived from its backward formula."""
 
 import contextlib
@@ -31,7 +31,7 @@ def _view_tangents(op, source, params, tangent, level) -> list:
     return list(out) if isinstance(out, tuple) else [out]
 
 
-# --- book/chapters/18a_forward_ad.md:685
+# --- book/chapters/18a_forward_ad.md:697
 def _pairing(grads, tangents):
     """The sum of <grad_i, tangent_i>: linear in the seed, its gradient is the tangent."""
     total = None
@@ -42,7 +42,7 @@ def _pairing(grads, tangents):
     return total
 
 
-# --- book/chapters/18a_forward_ad.md:709
+# --- book/chapters/18a_forward_ad.md:721
 def _formula_arguments(op, args, params, outputs, attach: bool) -> dict:
     from refgrad._ops.recording import _metadata
 
@@ -76,7 +76,7 @@ def _requires_grad(*groups) -> bool:
     return False
 
 
-# --- book/chapters/18a_forward_ad.md:755
+# --- book/chapters/18a_forward_ad.md:767
 def _tangent_dtype(op, args, params, outputs, tangents):
     if op.name == "_to_copy" or (op.name in ("cumsum", "cumprod") and params["dtype"] is not None):
         return params["dtype"]
@@ -97,7 +97,7 @@ def _seed(output, dtype):
     return zeros(tuple(output.shape), dtype=dtype, device=output.device, requires_grad=True)
 
 
-# --- book/chapters/18a_forward_ad.md:782
+# --- book/chapters/18a_forward_ad.md:794
 @contextlib.contextmanager
 def _inner_pass(grad_enabled=True):
     saved = state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes
@@ -109,7 +109,7 @@ def _inner_pass(grad_enabled=True):
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:810
+# --- book/chapters/18a_forward_ad.md:822
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd import _jvp_formulas
     from refgrad.autograd._backward import grad
