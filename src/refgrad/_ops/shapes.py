@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:203
+# --- book/chapters/15_sums_and_shapes.md:206
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
@@ -75,7 +75,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:292
+# --- book/chapters/15_sums_and_shapes.md:295
 OVERFLOW = "numel: integer multiplication overflow"
 
 
@@ -117,7 +117,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:353
+# --- book/chapters/15_sums_and_shapes.md:356
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:
@@ -148,7 +148,7 @@ def leading_strides(sizes, step) -> tuple:
     return tuple(strides[::-1])
 
 
-# --- book/chapters/15_sums_and_shapes.md:421
+# --- book/chapters/15_sums_and_shapes.md:424
 # NOTE [Unsqueeze keeps every stride]
 # torch's new stride is the size times the stride of the dimension it goes
 # before (1 at the end), and the old strides stay. NumPy counts an empty
@@ -263,7 +263,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:582
+# --- book/chapters/15_sums_and_shapes.md:585
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:43
+# --- book/chapters/16b_reductions.md:44
 """Reductions beyond sum: mean, max, min, prod, logsumexp, softmax and log_softmax."""
 
 import math
@@ -18,6 +18,7 @@ from refgrad._ops.functions import NO_DIM, check_grad_dtype, dim_tuple
 from refgrad._ops.pointwise import maximum, minimum
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_backward_data
+from refgrad._ops.sum_order import summed_in_torch_order
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_values import wrap_dim
@@ -44,7 +45,7 @@ def _spread(g, axes, keepdim, sizes):
     return g.expand(sizes)
 
 
-# --- book/chapters/16b_reductions.md:86
+# --- book/chapters/16b_reductions.md:88
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if dtype is not None:  # converted inside the row, as sum's dtype= is
         a = a.astype(dtype.numpy)
@@ -52,6 +53,8 @@ def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if a.size == 0:  # NumPy warns of an empty slice; torch quietly gives NaN
         nan = np.full_like(np.add.reduce(a, axis=axes, keepdims=keepdim), np.nan)
         return row_major_result(nan)  # NOTE [Results written row-major]
+    if (total := summed_in_torch_order(a, axes, keepdim)) is not None:  # the sum, divided
+        return row_major_result(total / (a.size // total.size))
     # NOTE [Results written row-major]
     return row_major_result(np.mean(a, axis=axes, keepdims=keepdim))
 
@@ -72,7 +75,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:127
+# --- book/chapters/16b_reductions.md:131
 def _even_share(g, self, result):
     from refgrad._ops.indexing import written, zeros_as
 
@@ -92,7 +95,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:153
+# --- book/chapters/16b_reductions.md:157
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -131,7 +134,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:219
+# --- book/chapters/16b_reductions.md:223
 def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     if dtype is not None and self.dtype is not g.dtype:  # multiplied in the dtype asked for:
         self = self.to(g.dtype)  # the factors too, as torch's formula converts them
@@ -187,7 +190,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:296
+# --- book/chapters/16b_reductions.md:300
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -210,7 +213,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:337
+# --- book/chapters/16b_reductions.md:341
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -230,7 +233,7 @@ def _softmax(a, dim):
     return row_major_result(e / total)
 
 
-# --- book/chapters/16b_reductions.md:359
+# --- book/chapters/16b_reductions.md:363
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -248,7 +251,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:561
+# --- book/chapters/16b_reductions.md:565
 _NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
           "bool": "Bool"}
 
@@ -286,7 +289,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:605
+# --- book/chapters/16b_reductions.md:609
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -323,7 +326,7 @@ def logsumexp(input, dim, keepdim=False):
     return _call(LOGSUMEXP, input, dim=dim, keepdim=keepdim)
 
 
-# --- book/chapters/16b_reductions.md:643
+# --- book/chapters/16b_reductions.md:647
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16f_more_elementwise.md:242
+# --- book/chapters/16f_more_elementwise.md:264
 """Rows that look at values: the tests (isnan and the rest), argmax, argmin, all, any."""
 
 import numpy as np
