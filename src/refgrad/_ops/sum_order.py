@@ -5,12 +5,14 @@
 # --- book/chapters/15a_sum_order.md:67
 """Sums over a tensor's innermost elements, added in the order of torch's CPU kernel."""
 
+from math import prod
+
 import numpy as np
 from numpy import ndarray
 
 _reduce = np.add.reduce  # NOTE [Names looked up once]
 _concat = np.concatenate
-_cumsum = np.cumsum
+_accumulate = np.add.accumulate  # np.cumsum is a Python layer over it
 _GRAIN = 32768  # past this many elements torch's threads may share a sum
 _LANES = {np.dtype(np.float64): 4, np.dtype(np.float32): 8}  # 32-byte vectors
 
@@ -35,7 +37,7 @@ def _levels(rows):
     return _reduce(np.stack(levels, axis=1), axis=1) if len(levels) > 1 else levels[0]
 
 
-# --- book/chapters/15a_sum_order.md:103
+# --- book/chapters/15a_sum_order.md:105
 def _partials(rows, R, V, L):
     """(R, V·L) -> (R, L): vectors into four partials in turn, then added together."""
     whole = V // 4
@@ -53,33 +55,45 @@ def rows_summed(rows, lanes: int):
     if not V:  # scalars: the same four partials
         if n < 4:
             return _reduce(rows, axis=1) + 0.0  # under eight: one after another
-        return _cumsum(rows[:, [0, *range(4, n), 1, 2, 3]], axis=1)[:, -1] + 0.0
-    if V < 4:
-        partial = _reduce(rows[:, :V * lanes].reshape(R, V, lanes), axis=1)
+        return _accumulate(rows[:, [0, *range(4, n), 1, 2, 3]], axis=1)[:, -1] + 0.0
+    if V == 1:
+        partial = rows[:, :lanes]
+    elif V < 4:  # plain vector adds: cheaper than a reduction for so few
+        partial = rows[:, :lanes] + rows[:, lanes:2 * lanes]
+        if V == 3:
+            partial += rows[:, 2 * lanes:3 * lanes]
     else:
         partial = _partials(rows[:, :V * lanes], R, V, lanes)
-    if n == V * lanes and lanes < 8:
+    if n > V * lanes:  # the tail first
+        partial = _concat((rows[:, V * lanes:], partial), axis=1)
+    elif lanes < 8:
         return _reduce(partial, axis=1) + 0.0
-    return _cumsum(_concat((rows[:, V * lanes:], partial), axis=1), axis=1)[:, -1] + 0.0
+    return _accumulate(partial, axis=1)[:, -1] + 0.0
 
 
-# --- book/chapters/15a_sum_order.md:138
+# --- book/chapters/15a_sum_order.md:146
 def summed_in_torch_order(a, dim, keepdim: bool):
     """``a``'s sum over ``dim`` (None: all) in torch's order, or None where not followed."""
     lanes = _LANES.get(a.dtype) if type(a) is ndarray else None
-    if lanes is None or not 0 < a.size <= _GRAIN or not a.ndim:
+    size = a.size if lanes else 0
+    if not 0 < size <= _GRAIN:
         return None
-    ndim = a.ndim
-    axes = range(ndim) if dim is None else sorted(
-        {d % ndim for d in ((dim,) if type(dim) is int else dim)})
-    inner = len(axes)
-    if list(axes) != list(range(ndim - inner, ndim)):
-        return None  # a leading dimension summed: another path in torch's kernel
-    if a.flags.c_contiguous:
-        rows = a.reshape(-1, int(np.prod(a.shape[ndim - inner:])))
-    elif inner == ndim and a.flags.f_contiguous:
-        rows = a.T.reshape(1, -1)
-    else:
-        return None
-    kept = a.shape[:ndim - inner]
-    return rows_summed(rows, lanes).reshape(kept + (1,) * inner if keepdim else kept)
+    shape = a.shape
+    ndim = len(shape)
+    if dim is None or len(dim) == ndim and sorted(d % ndim for d in dim) == [*range(ndim)]:
+        kept = ()  # everything: one row, in memory order
+        if a.flags.c_contiguous:
+            rows = a.reshape(1, size)
+        elif a.flags.f_contiguous:
+            rows = a.T.reshape(1, size)
+        else:
+            return None
+    else:  # the last dimensions of a row-major array, one row per output element
+        inner = len(dim)
+        if not a.flags.c_contiguous or sorted(d % ndim for d in dim) != [
+                *range(ndim - inner, ndim)]:
+            return None  # a leading dimension summed: another path in torch's kernel
+        kept = shape[:ndim - inner]
+        rows = a.reshape(prod(kept), size // prod(kept))
+    total = rows_summed(rows, lanes)
+    return total.reshape(kept + (1,) * (ndim - len(kept)) if keepdim else kept)
