@@ -43,7 +43,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:775
+# --- book/chapters/05_creation.md:778
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,15 +53,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:893
+# --- book/chapters/05_creation.md:896
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1529
+# --- book/chapters/05_creation.md:1532
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1588
+# --- book/chapters/05_creation.md:1591
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -75,7 +75,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2189
+# --- book/chapters/05_creation.md:2192
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -100,11 +100,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2576
+# --- book/chapters/05_creation.md:2579
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:2738
+# --- book/chapters/05_creation.md:2741
 from refgrad._factory_arguments import asarray
 
 

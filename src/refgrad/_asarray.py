@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2620
+# --- book/chapters/05_creation.md:2623
 """torch.asarray: a tensor sharing ``obj``'s memory where it can, a copy where it must."""
 
 import numpy as np
@@ -57,7 +57,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> T
     return _from_tensor(_from_buffer(view, dtype), None, device, copy, requires_grad)
 
 
-# --- book/chapters/05_creation.md:2679
+# --- book/chapters/05_creation.md:2682
 def _from_buffer(view: memoryview, dtype) -> Tensor:
     kind = get_default_dtype() if dtype is None else dtype
     if view.readonly:

@@ -156,7 +156,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:913
+# --- book/chapters/05_creation.md:916
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode
@@ -191,7 +191,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:956
+# --- book/chapters/05_creation.md:959
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -244,7 +244,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:1116
+# --- book/chapters/05_creation.md:1119
 def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1030
+# --- book/chapters/05_creation.md:1033
 """empty_strided and Tensor.new_empty_strided: a new storage laid out by the caller's strides."""
 
 import numpy as np

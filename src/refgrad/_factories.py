@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1633
+# --- book/chapters/05_creation.md:1636
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import numpy as np
@@ -117,7 +117,7 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:1749
+# --- book/chapters/05_creation.md:1752
 def rand_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
               requires_grad=False, layout=None, pin_memory=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -195,7 +195,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
     return _finish(order.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1834
+# --- book/chapters/05_creation.md:1837
 _DRAWN = ("torch.memory_format memory_format = None, torch.dtype dtype = None, torch.layout "
           "layout = None, torch.device device = None, bool pin_memory = False, bool "
           "requires_grad = False")
@@ -217,7 +217,7 @@ def _strides(name: str, input, bounds: tuple, given: dict):
     return copy_strides(input, fmt)
 
 
-# --- book/chapters/05_creation.md:1862
+# --- book/chapters/05_creation.md:1865
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
@@ -234,7 +234,7 @@ def _check_permutation_fits(n: int, dtype) -> None:
         _dtype.checked_number(n - 1, dtype)
 
 
-# --- book/chapters/05_creation.md:1885
+# --- book/chapters/05_creation.md:1888
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
                  requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]

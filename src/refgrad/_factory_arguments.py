@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2119
+# --- book/chapters/05_creation.md:2122
 """The factories as torch.* gives them: each reads its arguments as torch's parser does."""
 
 from refgrad import (
@@ -71,7 +71,7 @@ Tensor.new_empty_strided = method_form(_empty_strided.new_empty_strided,
                                        Arguments(f"new_{_STRIDED}", method=True))
 
 
-# --- book/chapters/05_creation.md:2731
+# --- book/chapters/05_creation.md:2734
 asarray = function_form(_asarray.asarray, Arguments(
     "asarray(object obj, *, torch.dtype? dtype = None, torch.device? device = None, "
     "bool? copy = None, bool? requires_grad = None)"))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1968
+# --- book/chapters/05_creation.md:1971
 """out= for the factories: the values made in out's dtype, then written into it."""
 
 import warnings
@@ -91,7 +91,7 @@ def _flagged(out, requires_grad):
     return out
 
 
-# --- book/chapters/05_creation.md:2070
+# --- book/chapters/05_creation.md:2073
 def resizing(factory, fills: bool):
     """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):

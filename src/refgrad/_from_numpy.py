@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2296
+# --- book/chapters/05_creation.md:2299
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
 import weakref

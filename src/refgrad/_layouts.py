@@ -18,8 +18,11 @@ def laid_out(out: Tensor, strides) -> Tensor:
     if strides is not None and type(data) is np.ndarray:
         steps = [step * data.itemsize for step in strides]
         # NOTE [A new empty array of its own]: NumPy's constructor over the buffer itself
-        out._data = (np.ndarray(data.shape, data.dtype, buffer=data, strides=steps) if data.size
-                     else empty_with_steps(data, data.shape, steps))
+        if not data.size:
+            out._data = empty_with_steps(data, data.shape, steps)
+        else:  # the values in row-major order are the memory's, in memory order
+            flat = data if data.flags.c_contiguous else data.reshape(-1)
+            out._data = np.ndarray(data.shape, data.dtype, buffer=flat, strides=steps)
     return out
 
 

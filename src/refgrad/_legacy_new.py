@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1425
+# --- book/chapters/05_creation.md:1428
 """torch.Tensor(...) and Tensor.new(...): the legacy constructor."""
 
 import numpy as np

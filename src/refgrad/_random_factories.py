@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1185
+# --- book/chapters/05_creation.md:1188
 """rand, randn and randint: tensors drawn from the default generator or a given one."""
 
 import warnings
@@ -164,7 +164,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad,
     return _finish(values.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1367
+# --- book/chapters/05_creation.md:1370
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):
