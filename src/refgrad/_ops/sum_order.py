@@ -49,29 +49,32 @@ def _partials(rows, R, V, L):
 
 
 def rows_summed(rows, lanes: int):
-    """The sum of each row of the row-major (R, n) ``rows``, as torch adds it."""
-    R, n = rows.shape
+    """The sum of each row of the row-major ``rows`` (one row, or (R, n) of them) along
+    the last axis, as torch adds it."""
+    n = rows.shape[-1]
     V = n // lanes
     if not V:  # scalars: the same four partials
         if n < 4:
-            return _reduce(rows, axis=1) + 0.0  # under eight: one after another
-        return _accumulate(rows[:, [0, *range(4, n), 1, 2, 3]], axis=1)[:, -1] + 0.0
+            return _reduce(rows, axis=-1) + 0.0  # under eight: one after another
+        return _accumulate(rows[..., [0, *range(4, n), 1, 2, 3]], axis=-1)[..., -1] + 0.0
     if V == 1:
-        partial = rows[:, :lanes]
+        partial = rows[..., :lanes]
     elif V < 4:  # plain vector adds: cheaper than a reduction for so few
-        partial = rows[:, :lanes] + rows[:, lanes:2 * lanes]
+        partial = rows[..., :lanes] + rows[..., lanes:2 * lanes]
         if V == 3:
-            partial += rows[:, 2 * lanes:3 * lanes]
+            partial += rows[..., 2 * lanes:3 * lanes]
     else:
-        partial = _partials(rows[:, :V * lanes], R, V, lanes)
+        table = rows.reshape(-1, n)
+        partial = _partials(table[:, :V * lanes], len(table), V, lanes)
+        partial = partial.reshape(rows.shape[:-1] + (lanes,))
     if n > V * lanes:  # the tail first
-        partial = _concat((rows[:, V * lanes:], partial), axis=1)
+        partial = _concat((rows[..., V * lanes:], partial), axis=-1)
     elif lanes < 8:
-        return _reduce(partial, axis=1) + 0.0
-    return _accumulate(partial, axis=1)[:, -1] + 0.0
+        return _reduce(partial, axis=-1) + 0.0
+    return _accumulate(partial, axis=-1)[..., -1] + 0.0
 
 
-# --- book/chapters/15a_sum_order.md:146
+# --- book/chapters/15a_sum_order.md:149
 def summed_in_torch_order(a, dim, keepdim: bool):
     """``a``'s sum over ``dim`` (None: all) in torch's order, or None where not followed."""
     lanes = _LANES.get(a.dtype) if type(a) is ndarray else None
@@ -81,19 +84,18 @@ def summed_in_torch_order(a, dim, keepdim: bool):
     shape = a.shape
     ndim = len(shape)
     if dim is None or len(dim) == ndim and sorted(d % ndim for d in dim) == [*range(ndim)]:
-        kept = ()  # everything: one row, in memory order
-        if a.flags.c_contiguous:
-            rows = a.reshape(1, size)
+        if a.flags.c_contiguous:  # everything: one row, in memory order
+            total = rows_summed(a.reshape(size), lanes)
         elif a.flags.f_contiguous:
-            rows = a.T.reshape(1, size)
+            total = rows_summed(a.T.reshape(size), lanes)
         else:
             return None
+        return total.reshape((1,) * ndim) if keepdim else total  # a NumPy number, as NumPy's
     else:  # the last dimensions of a row-major array, one row per output element
         inner = len(dim)
         if not a.flags.c_contiguous or sorted(d % ndim for d in dim) != [
                 *range(ndim - inner, ndim)]:
             return None  # a leading dimension summed: another path in torch's kernel
         kept = shape[:ndim - inner]
-        rows = a.reshape(prod(kept), size // prod(kept))
-    total = rows_summed(rows, lanes)
-    return total.reshape(kept + (1,) * (ndim - len(kept)) if keepdim else kept)
+        total = rows_summed(a.reshape(prod(kept), size // prod(kept)), lanes)
+    return total.reshape(kept + (1,) * inner if keepdim else kept)
