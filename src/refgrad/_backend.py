@@ -147,9 +147,28 @@ def torch_laid_out(array):
 def empty_copy(array):
     """A new empty array with the empty ``array``'s strides, as torch's clone keeps them."""
     steps = tuple(s * array.itemsize for s in element_strides(array))
-    xp = array_module(device_of(array))
-    fresh = xp.empty(0, array.dtype)
-    return zero_strided(xp.lib.stride_tricks.as_strided(fresh, array.shape, steps))
+    return empty_with_steps(array, array.shape, steps)
+
+
+def empty_with_steps(like, shape, steps):
+    """A new empty array of ``shape`` and ``like``'s dtype and device with strides ``steps``
+    (in bytes, zeros meant as asked): NOTE [A new empty array of its own]."""
+    if type(like) is np.ndarray:
+        fresh = np.ndarray(shape, like.dtype, buffer=np.empty(0, like.dtype), strides=steps)
+        return zero_strided(fresh)
+    xp = array_module(device_of(like))
+    fresh = xp.empty(0, like.dtype)
+    return zero_strided(xp.lib.stride_tricks.as_strided(fresh, shape, steps))
+
+
+# NOTE [A new empty array of its own]
+# NumPy's constructor keeps the strides it is given when it is handed a
+# buffer, an empty one included, and the array then hangs off that plain
+# buffer. as_strided's arrays hang off a helper object instead, and the
+# engine, which takes a gradient over only when nothing else can hold its
+# memory, cannot tell that helper apart from another holder: a fresh empty
+# gradient laid out that way was copied (or summed out of place), and its
+# .grad came out one version behind torch's.
 
 
 # NOTE [Zero strides asked for]: the arrays made with zero strides on purpose, by id

@@ -160,7 +160,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:977
+# --- book/chapters/05_creation.md:982
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode
@@ -195,7 +195,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:1020
+# --- book/chapters/05_creation.md:1025
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -218,7 +218,7 @@ def _new(factory):
     return method
 
 
-# --- book/chapters/05_creation.md:1048
+# --- book/chapters/05_creation.md:1053
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
              layout=None, pin_memory=False):
     if not isinstance(size, tuple | list):  # a Size is a tuple
@@ -249,7 +249,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:1192
+# --- book/chapters/05_creation.md:1197
 def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -285,7 +285,7 @@ def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=N
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:1233
+# --- book/chapters/05_creation.md:1238
 def _whole_range(start, end, step, dtype):
     first, last, whole_step = int(start), int(end), int(step)  # each cut toward zero
     if dtype is _dtype.int64:  # counted from the cut bounds

@@ -7,21 +7,26 @@
 
 import numpy as np
 
-from refgrad._backend import zero_strided
+from refgrad._backend import empty_with_steps
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import dual_levels
 
 
 def laid_out(out: Tensor, strides) -> Tensor:
     """``out``, a new row-major tensor, with its values in memory order under ``strides``."""
-    if strides is not None and type(out._data) is np.ndarray:
-        size = out._data.itemsize
-        out._data = zero_strided(np.lib.stride_tricks.as_strided(
-            out._data.reshape(-1), out._data.shape, [step * size for step in strides]))
+    data = out._data
+    if strides is not None and type(data) is np.ndarray:
+        steps = [step * data.itemsize for step in strides]
+        # NOTE [A new empty array of its own]: NumPy's constructor over the buffer itself
+        if not data.size:
+            out._data = empty_with_steps(data, data.shape, steps)
+        else:  # the values in row-major order are the memory's, in memory order
+            flat = data if data.flags.c_contiguous else data.reshape(-1)
+            out._data = np.ndarray(data.shape, data.dtype, buffer=flat, strides=steps)
     return out
 
 
-# --- book/chapters/05_creation.md:592
+# --- book/chapters/05_creation.md:597
 def relaid(out: Tensor, strides) -> Tensor:
     """``out``, a fresh copy, moved to ``strides`` (None: row-major) if it has others."""
     data = out._data
@@ -31,7 +36,7 @@ def relaid(out: Tensor, strides) -> Tensor:
         if data.strides != wanted or not (data.size or any(wanted)):
             # NOTE [A copy that owns its memory]; an empty one's zero strides are meant
             moved = (np.ndarray(data.shape, data.dtype, strides=wanted) if data.size
-                     else zero_strided(np.lib.stride_tricks.as_strided(data, data.shape, wanted)))
+                     else empty_with_steps(data, data.shape, wanted))
             moved[...] = data
             out._data = moved
             if dual_levels:  # its tangent moves with it: chapter "Forward-mode AD"
@@ -50,7 +55,7 @@ def relaid(out: Tensor, strides) -> Tensor:
 # gradients out of place (.grad at version 0, where torch's is at 1).
 
 
-# --- book/chapters/05_creation.md:626
+# --- book/chapters/05_creation.md:631
 def like_strides(t: Tensor):
     """The strides torch's preserve_format gives a tensor like ``t``; None for row-major."""
     return preserved_strides(tuple(t.shape), t.stride())
@@ -79,7 +84,7 @@ def is_dense(shape, strides) -> bool:
     return True
 
 
-# --- book/chapters/05_creation.md:661
+# --- book/chapters/05_creation.md:666
 def row_major(shape) -> tuple:
     strides, step = [], 1
     for n in reversed(shape):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:701
+# --- book/chapters/02_dtypes.md:720
 """finfo and iinfo: the numbers a float or an integer dtype can hold."""
 
 import numpy as np
@@ -86,7 +86,7 @@ class iinfo:  # noqa: N801 - torch's name
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
-# --- book/chapters/02_dtypes.md:797
+# --- book/chapters/02_dtypes.md:816
 def is_floating_point(input) -> bool:
     return input.dtype.is_floating_point
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16f_more_elementwise.md:347
+# --- book/chapters/16f_more_elementwise.md:369
 """The function forms of the long tail's rows, and methods that rename or combine."""
 
 from refgrad._c_names import c_type_name
@@ -33,7 +33,7 @@ fix, arcsin, arccos, arctan, arcsinh, arccosh, arctanh = (
     trunc, asin, acos, atan, asinh, acosh, atanh)
 
 
-# --- book/chapters/16f_more_elementwise.md:383
+# --- book/chapters/16f_more_elementwise.md:405
 def round(input, *, decimals=None):  # noqa: A001 - torch's name
     from refgrad._ops.dispatch import call
 
@@ -61,7 +61,7 @@ def _atan2(name, input, other):
     return call(rows.ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:412
+# --- book/chapters/16f_more_elementwise.md:434
 def argmax(input, dim=None, keepdim=False):
     return _locate(value_tests.ARGMAX, input, dim, keepdim)
 
@@ -89,7 +89,7 @@ def _locate(row, input, dim, keepdim):
     return call(row, (input,), {"dim": dim, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:445
+# --- book/chapters/16f_more_elementwise.md:467
 def all(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
     return _reduce_truth(value_tests.ALL, input, dim, keepdim)
 
@@ -118,7 +118,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:481
+# --- book/chapters/16f_more_elementwise.md:503
 def square(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -151,7 +151,7 @@ def reshape_as(self, other):
     return self.reshape(other.shape)
 
 
-# --- book/chapters/16f_more_elementwise.md:520
+# --- book/chapters/16f_more_elementwise.md:542
 def expand_as(self, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

@@ -20,7 +20,7 @@ from refgrad._ops.arithmetic import (
     one_minus,
     sub_scalar,
 )
-from refgrad._ops.result_layout import like_input_result
+from refgrad._ops.result_layout import iterated_layout, like_input_result
 from refgrad._ops.table import Op, register
 from refgrad._typename import not_implemented_for
 
@@ -127,16 +127,38 @@ ATANH = _saves_input("atanh", "AtanhBackward0", np.arctanh,
 # torch multiplies by the constant, taken in the tensor's dtype (float16 through
 # float32, as any product with a number: NOTE [float16 and numbers]).
 DEGREE = math.pi / 180
+
+
+class _Lone:
+    operand_order = None  # the input alone
+
+
+def _written_into_like(out, a):
+    """NOTE [Written into a tensor made like the input]"""
+    out = like_input_result(out, a)
+    if a.size and out.ndim > 1 and type(out) is np.ndarray:  # size-one strides as iterated
+        return iterated_layout(_Lone, (a,), {}, out)
+    return out
+
+
 DEG2RAD = register(Op("deg2rad", "Deg2RadBackward0", ("self",),
-                      forward=floating(in_float32(lambda a: like_input_result(a * DEGREE, a))),
-                      backward=lambda g: (mul_scalar(g, DEGREE),), iterated=True))
+                      forward=floating(in_float32(lambda a: _written_into_like(a * DEGREE, a))),
+                      backward=lambda g: (mul_scalar(g, DEGREE),)))
 RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
                       forward=floating(in_float32(
-                          lambda a: like_input_result(a * (1 / DEGREE), a))),
-                      backward=lambda g: (mul_scalar(g, 1 / DEGREE),), iterated=True))
+                          lambda a: _written_into_like(a * (1 / DEGREE), a))),
+                      backward=lambda g: (mul_scalar(g, 1 / DEGREE),)))
+# NOTE [Written into a tensor made like the input]
+# deg2rad and rad2deg make their result like the input, then TensorIterator
+# writes into it. refgrad lays the result out like the input, then, where
+# there are elements, as the iteration over the input alone would (which
+# keeps a dense input's strides, those of its size-one dimensions too); an
+# empty result keeps the input's strides, where TensorIterator, counting
+# every empty tensor contiguous, would pick row-major ones for a result of
+# its own.
 
 
-# --- book/chapters/16f_more_elementwise.md:222
+# --- book/chapters/16f_more_elementwise.md:244
 def _atan2_gradients(g, self=None, other=None, wanted=BOTH_WANTED):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
     other_squared = other * other  # made first: NOTE [Operands right to left]

@@ -10,6 +10,7 @@ from numpy import int64, ndarray  # NOTE [Names looked up once]
 
 from refgrad._ops.gradient_views import expand_gradient
 from refgrad._ops.result_layout import row_major_result
+from refgrad._ops.sum_order import summed_in_torch_order
 from refgrad._ops.table import Op, register
 
 _add_reduce = np.add.reduce
@@ -21,6 +22,8 @@ def _sum_forward(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
         a = a.astype(dtype.numpy)
         kind = a.dtype
     if type(a) is ndarray:  # the ufunc itself: ndarray.sum is a Python layer over it
+        if dtype is None and (ordered := summed_in_torch_order(a, dim, keepdim)) is not None:
+            return ordered  # NOTE [Order of a sum]
         return _add_reduce(a, axis=dim, dtype=kind, keepdims=keepdim)
     return a.sum(axis=dim, keepdims=keepdim, dtype=kind)  # CuPy's arrays have the method
 
@@ -56,7 +59,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:128
+# --- book/chapters/15_sums_and_shapes.md:131
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 

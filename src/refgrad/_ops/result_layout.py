@@ -7,15 +7,14 @@
 
 import numpy as np
 from numpy import ndarray
-from numpy.lib.stride_tricks import as_strided
 
-from refgrad._backend import element_strides, zero_strided
+from refgrad._backend import element_strides, empty_with_steps
 from refgrad._iterated_layout import iterated_strides
 from refgrad._layouts import preserved_strides, row_major
 from refgrad._memory_formats import format_strides, suggest_memory_format
 
 
-# --- book/chapters/13_dispatch.md:1485
+# --- book/chapters/13_dispatch.md:1484
 # NOTE [The layout TensorIterator picks]
 # TensorIterator orders the result's dimensions by its operands' strides, the
 # first operand that tells two dimensions apart deciding (a dimension an
@@ -29,8 +28,12 @@ from refgrad._memory_formats import format_strides, suggest_memory_format
 # size-one dimensions included, where NumPy makes up its own for those
 # (`tanh` of a (1, 3, 2) `a.t().unsqueeze(0)` has strides (3, 1, 3)). Operands
 # all row-major and of the result's shape give a row-major result in both
-# libraries, so that common case is answered by NumPy's flags alone. A result
-# on a device is left as CuPy lays it out.
+# libraries, so that common case is answered by NumPy's flags alone. NumPy's
+# flags call every empty array row-major, whatever its strides, and torch
+# counts every empty tensor contiguous, an expanded one too: operands of one
+# shape then give a row-major result in torch, and an empty result that
+# passes the flags is moved there still. A result on a device is left as
+# CuPy lays it out.
 def iterated_layout(op, arrays, params, out):
     """``out``, or a copy of it with the strides torch's TensorIterator gives it."""
     order = op.operand_order
@@ -41,8 +44,8 @@ def iterated_layout(op, arrays, params, out):
         for a in arrays:
             if type(a) is not ndarray or a.shape != shape or not a.flags.c_contiguous:
                 break
-        else:
-            return out
+        else:  # an empty one's flags say nothing of its strides
+            return out if out.size else moved_to(out, None)
     given = [a for a in arrays if a is not None]
     arrays = [a for a in given if type(a) is ndarray and a.ndim]
     broadcast = len(arrays) < len(given) or any(a.shape != shape for a in arrays)
@@ -56,7 +59,7 @@ def _operand(value):
     return getattr(value, "_data", value)
 
 
-# --- book/chapters/13_dispatch.md:1532
+# --- book/chapters/13_dispatch.md:1535
 def moved_to(array, strides):
     """``array``, or a copy of it with ``strides`` in elements (None: row-major)."""
     wanted = row_major(array.shape) if strides is None else strides
@@ -64,9 +67,9 @@ def moved_to(array, strides):
         return array
     size = array.itemsize
     steps = [step * size for step in wanted]
-    if not array.size:  # NOTE [Empty results keep their strides]: NumPy's constructor
-        # would make an empty array's strides 0
-        return zero_strided(as_strided(array, array.shape, steps))  # zeros meant, if zeros
+    if not array.size:  # NOTE [Empty results keep their strides]; one the engine may
+        # take over: NOTE [A new empty array of its own] (zeros meant, if zeros)
+        return empty_with_steps(array, array.shape, steps)
     # an array that owns its memory, not a view of one: the engine adds a second
     # gradient into such a buffer in place, as torch adds into a transposed one
     moved = np.ndarray(array.shape, array.dtype, strides=steps)
@@ -82,7 +85,7 @@ def _broadcast_strides(array, shape) -> tuple:
                                for n, m, step in zip(array.shape, shape[lead:], own))
 
 
-# --- book/chapters/13_dispatch.md:1618
+# --- book/chapters/13_dispatch.md:1621
 # NOTE [Results written row-major]
 # Some of torch's kernels write a fresh contiguous result whatever the input's
 # layout: cat, stack, softmax, log_softmax, the running ops, roll, masked_fill,
@@ -112,7 +115,7 @@ def _lone_element(out, a) -> bool:
     return type(out) is ndarray and out.ndim == 1 and out.size < 2 and a.ndim == 1
 
 
-# --- book/chapters/13_dispatch.md:1652
+# --- book/chapters/13_dispatch.md:1655
 # NOTE [Results in the suggested memory format]
 # pad (constant, reflected, replicated) and roll write a result contiguous in
 # the format torch suggests for the input: channels-last for a channels-last
@@ -128,7 +131,7 @@ def suggested_format_result(out, a, keep=False):
     return moved_to(out, format_strides(out.shape, suggest_memory_format(a.shape, steps)))
 
 
-# --- book/chapters/13_dispatch.md:1699
+# --- book/chapters/13_dispatch.md:1702
 # NOTE [Activation gradients laid out by TensorIterator]
 # The rows of F's activations compute their input's gradient with refgrad's
 # own ops, where torch runs one TensorIterator over (grad_output, self): a

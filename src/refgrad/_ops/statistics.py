@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:47
+# --- book/chapters/16b_reductions.md:48
 """Reductions beyond sum: mean, max, min and prod (the softmaxes are in softmax.py)."""
 
 import math
@@ -16,6 +16,7 @@ from refgrad._ops.functions import NO_DIM, check_grad_dtype, dim_tuple
 from refgrad._ops.pointwise import maximum, minimum
 from refgrad._ops.reduced_axes import _axes, _unsqueezed
 from refgrad._ops.result_layout import row_major_result
+from refgrad._ops.sum_order import summed_in_torch_order
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._typename import LEGACY
@@ -31,7 +32,7 @@ def _mean_dim_backward(g, dim, keepdim, self_sym_sizes, self_sym_numel, dtype=No
     return (div_scalar(spread, count),)
 
 
-# --- book/chapters/16b_reductions.md:77
+# --- book/chapters/16b_reductions.md:79
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if dtype is not None:  # converted inside the row, as sum's dtype= is
         a = a.astype(dtype.numpy)
@@ -39,6 +40,8 @@ def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if a.size == 0:  # NumPy warns of an empty slice; torch quietly gives NaN
         nan = np.full_like(np.add.reduce(a, axis=axes, keepdims=keepdim), np.nan)
         return row_major_result(nan)  # NOTE [Results written row-major]
+    if (total := summed_in_torch_order(a, axes, keepdim)) is not None:  # the sum, divided
+        return row_major_result(total / (a.size // total.size))
     # NOTE [Results written row-major]
     return row_major_result(np.mean(a, axis=axes, keepdims=keepdim))
 
@@ -59,7 +62,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:125
+# --- book/chapters/16b_reductions.md:129
 # NOTE [max's gradient under a mode]
 # torch's evenly_distribute_backward fills zeros in place for a plain tensor,
 # and under a mode multiplies a mask instead, as it does for a subclass.
@@ -87,7 +90,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:159
+# --- book/chapters/16b_reductions.md:163
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -126,7 +129,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:228
+# --- book/chapters/16b_reductions.md:232
 def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     if dtype is not None and self.dtype is not g.dtype:  # multiplied in the dtype asked for:
         self = self.to(g.dtype)  # the factors too, as torch's formula converts them
@@ -195,7 +198,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:604
+# --- book/chapters/16b_reductions.md:608
 def _floating_only(input, message) -> None:
     kind = getattr(input, "dtype", input)  # a tensor's dtype, or a dtype itself
     if not kind.is_floating_point:
@@ -229,7 +232,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:644
+# --- book/chapters/16b_reductions.md:648
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -256,5 +259,5 @@ max = _extreme("max", MAX, MAX_DIM, maximum)  # noqa: A001 - torch's names
 min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 
 
-# --- book/chapters/16b_reductions.md:717
+# --- book/chapters/16b_reductions.md:721
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax  # noqa: E402, F401, I001

@@ -25,7 +25,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1471
+# --- book/chapters/10_nodes.md:1476
 from refgrad.autograd import graph
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:899
+# --- book/chapters/10_nodes.md:904
 """The gradient layout contract: how a copied first gradient is laid out, and when
 torch warns that a .grad breaks it."""
 
@@ -29,14 +29,14 @@ def _obeys_layout(grad, variable) -> bool:
     if data.flags.c_contiguous and leaf.flags.c_contiguous:  # the common case, asked first
         if leaf.size or type(leaf) is not ndarray:  # a zero stride, only where a size is 1,
             return 0 not in data.strides  # is an expanded dimension: the contract is broken
-        return all(g == s for n, g, s in zip(
-            leaf.shape, element_strides(data), element_strides(leaf)) if n != 1)
+        return all(g == s if n != 1 else g != 0 for n, g, s in zip(  # NOTE [Size one,
+            leaf.shape, element_strides(data), element_strides(leaf)))  # stride zero]
     if not _dense(leaf):
         return data.flags.c_contiguous
     return all(g == s for n, g, s in zip(leaf.shape, data.strides, leaf.strides) if n != 1)
 
 
-# --- book/chapters/10_nodes.md:937
+# --- book/chapters/10_nodes.md:942
 def _dense(array) -> bool:
     """Whether ``array``'s elements fill their memory without gaps or overlaps."""
     if array.flags.c_contiguous:  # the common case, and a cheap question
@@ -51,7 +51,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:963
+# --- book/chapters/10_nodes.md:968
 LAYOUT_WARNING = ("grad and param do not obey the gradient layout contract. This is not an "
                   "error, but may impair performance.\ngrad.sizes() = {}, strides() = {}\n"
                   "param.sizes() = {}, strides() = {}")

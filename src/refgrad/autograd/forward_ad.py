@@ -168,7 +168,7 @@ def _primal(tensor):
     return primal
 
 
-# --- book/chapters/18a_forward_ad.md:578
+# --- book/chapters/18a_forward_ad.md:586
 def push_tangents(op, args, params, outputs) -> None:
     """After ``call`` ran ``op``: give its outputs their tangents."""
     level = active_level()
@@ -177,6 +177,10 @@ def push_tangents(op, args, params, outputs) -> None:
     inputs = args[0] if op.variadic else args
     tangents = [tangent_of(a, level) for a in inputs]
     if all(t is None for t in tangents):
+        return
+    from refgrad._ops.recording import _all_inference
+
+    if _all_inference(inputs, params):  # NOTE [Inference tensors skip forward AD]
         return
     if op.node == "NotImplemented":  # NOTE [Derivatives torch does not implement]
         raise NotImplementedError(f"Trying to use forward AD with aten::{params['operation']} "
@@ -189,7 +193,7 @@ def push_tangents(op, args, params, outputs) -> None:
             set_tangent(out, tangent, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1216
+# --- book/chapters/18a_forward_ad.md:1228
 def write_tangent(self, result) -> None:
     """After an in-place op wrote ``result`` into ``self``: the same for tangents."""
     level = active_level()
@@ -207,7 +211,7 @@ def write_tangent(self, result) -> None:
     set_tangent(self, old, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1235
+# --- book/chapters/18a_forward_ad.md:1247
 def _tangent_through_base(view, level):
     base = view._view_base
     if tangent_of(base, level) is None:
@@ -215,7 +219,7 @@ def _tangent_through_base(view, level):
     return tangent_of(view, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1260
+# --- book/chapters/18a_forward_ad.md:1272
 def follow_layout(out) -> None:
     """After a fresh copy ``out`` was moved to other strides: its tangent is moved too."""
     from refgrad._layouts import relaid
@@ -232,7 +236,7 @@ def follow_layout(out) -> None:
     set_tangent(out, moved, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1286
+# --- book/chapters/18a_forward_ad.md:1298
 def refuse_out(name: str, tensors) -> None:
     """torch's error for an ``out=`` function that met a dual tensor."""
     level = active_level()
@@ -241,7 +245,7 @@ def refuse_out(name: str, tensors) -> None:
                                   "support it because it is an out= function")
 
 
-# --- book/chapters/18a_forward_ad.md:1306
+# --- book/chapters/18a_forward_ad.md:1318
 def apply_with_tangents(cls, run, args):
     """``Function.apply`` while a level is open: ``run`` it, then its ``jvp``."""
     level = active_level()
@@ -252,7 +256,7 @@ def apply_with_tangents(cls, run, args):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/18a_forward_ad.md:1368
+# --- book/chapters/18a_forward_ad.md:1380
 def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
     from refgrad._creation import zeros_like
 
@@ -276,7 +280,7 @@ def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
             set_tangent(out, in_layout_of(out, tangent), level)
 
 
-# --- book/chapters/18a_forward_ad.md:1406
+# --- book/chapters/18a_forward_ad.md:1418
 def set_tangent(t, tangent, level) -> None:
     """Store ``t``'s tangent, also where ``t``'s node saved ``t`` as an output."""
     from refgrad.autograd._saved import SavedTensor
