@@ -71,10 +71,12 @@ def rows_summed(rows, lanes: int):
         partial = _concat((rows[..., V * lanes:], partial), axis=-1)
     elif lanes < 8:
         return _reduce(partial, axis=-1) + 0.0
+    if partial.ndim == 1:  # one row: NumPy's calls without an axis cost less
+        return _accumulate(partial)[-1] + 0.0
     return _accumulate(partial, axis=-1)[..., -1] + 0.0
 
 
-# --- book/chapters/15a_sum_order.md:152
+# --- book/chapters/15a_sum_order.md:154
 def summed_in_torch_order(a, dim, keepdim: bool):
     """``a``'s sum over ``dim`` (None: all) in torch's order, or None where not followed."""
     lanes = _LANES.get(a.dtype) if type(a) is ndarray else None
@@ -83,6 +85,9 @@ def summed_in_torch_order(a, dim, keepdim: bool):
         return None
     shape = a.shape
     ndim = len(shape)
+    if ndim == 1 and a.strides[0] == a.itemsize:  # the commonest case, said directly
+        total = rows_summed(a, lanes)
+        return total.reshape(1) if keepdim else total
     if dim is None or len(dim) == ndim and sorted(d % ndim for d in dim) == [*range(ndim)]:
         if a.flags.c_contiguous:  # everything: one row, in memory order
             total = rows_summed(a.reshape(size), lanes)
