@@ -352,6 +352,19 @@ def test_strides_and_storage_offsets_of_views(make, stride, offset, contiguous):
     assert t.detach().stride() == stride and t.detach().storage_offset() == offset
 
 
+@pytest.mark.parametrize("make", [
+    lambda: torch.ones(2, 0),
+    lambda: torch.empty(0),
+    lambda: torch.ones(3, 4)[:, 2:2],
+    lambda: torch.ones(3, 4)[3:],
+    lambda: torch.ones(2, 0).t().clone(),
+])
+def test_a_tensor_without_elements_has_no_data_pointer(make):
+    t = make()
+    assert t.data_ptr() == 0 and t.const_data_ptr() == 0
+    assert torch.ones(1).data_ptr() != 0
+
+
 def test_stride_of_a_dimension_that_is_not_there():
     with raises(IndexError, "Dimension specified as 0 but tensor has no dimensions"):
         torch.tensor(2.0).stride(0)

@@ -82,7 +82,7 @@ class layout:  # noqa: N801 - torch's name
 strided = layout()
 
 
-# --- book/chapters/03_tensor.md:212
+# --- book/chapters/03_tensor.md:214
 class _Storage:
     __slots__ = ()
 
@@ -108,7 +108,8 @@ class _Storage:
     is_sparse = False
 
     def data_ptr(self) -> int:
-        return data_ptr(self._data)
+        # torch hands out no address for no elements, even of a view into a full storage
+        return data_ptr(self._data) if self._data.size else 0
 
     def stride(self, dim: int | None = None):
         steps = element_strides(self._data)
@@ -126,14 +127,14 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:699
+# --- book/chapters/03_tensor.md:702
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
     return data if isinstance(data, np.ndarray) else data.get()
 
 
-# --- book/chapters/03_tensor.md:711
+# --- book/chapters/03_tensor.md:714
 class _Python:
     __slots__ = ()
 
@@ -194,7 +195,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:784
+# --- book/chapters/03_tensor.md:787
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -205,7 +206,7 @@ def _scalar(t, kind):
     return kind(host_array(t).reshape(()).item())
 
 
-# --- book/chapters/03_tensor.md:800
+# --- book/chapters/03_tensor.md:803
 class _Numbers:
     __slots__ = ()
 
