@@ -153,13 +153,13 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:726
+# --- book/chapters/16b_reductions.md:746
 from refgrad import return_types
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1374
+# --- book/chapters/16b_reductions.md:1401
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -204,11 +204,11 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:681
+# --- book/chapters/16g_moves_and_fused.md:743
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:979
+# --- book/chapters/16g_moves_and_fused.md:1058
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -427,7 +427,7 @@ from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 from refgrad._ops.householder_methods import orgqr  # noqa: F401
 
 
-# --- book/chapters/16s_normalization.md:921
+# --- book/chapters/16s_normalization.md:940
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
@@ -436,7 +436,7 @@ from refgrad._ops.batch_norm import native_batch_norm
 from refgrad._ops.normalization import native_layer_norm
 
 
-# --- book/chapters/16t_more_functional.md:399
+# --- book/chapters/16t_more_functional.md:421
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
@@ -499,11 +499,11 @@ from refgrad._ops.signal_windows import (
 from refgrad._ops.numeric_gradient import gradient
 
 
-# --- book/chapters/16z_more_pools.md:814
+# --- book/chapters/16z_more_pools.md:860
 from refgrad._ops.native_dropout import native_dropout
 
 
-# --- book/chapters/16za_ctc_loss.md:485
+# --- book/chapters/16za_ctc_loss.md:503
 from refgrad._ops.ctc_loss import _ctc_loss, ctc_loss
 
 

@@ -76,6 +76,7 @@ def _negated_times(g, made):
     return -g * made
 
 
+# --- book/chapters/14_arithmetic.md:157
 def _mul_backward(g, self=None, other=None):
     # _last_first spelled out: every product's node runs this, so no thunks
     other_grad = g * self if self is not None else None
@@ -114,7 +115,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:217
+# --- book/chapters/14_arithmetic.md:224
 def _by_number(ufunc):
     """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
     half = _half_with_number(ufunc)
@@ -144,6 +145,7 @@ SUB_SCALAR = register(Op(
 ))
 
 
+# --- book/chapters/14_arithmetic.md:258
 def mul_scalar(t, number):
     """``t * number`` as a backward formula writes it: a ``MulBackward1``."""
     from refgrad._ops.dispatch import call
@@ -169,6 +171,7 @@ def sub_scalar(t, number):
     return call(SUB_SCALAR, (t,), {"other": number})
 
 
+# --- book/chapters/14_arithmetic.md:288
 def one_minus(t, one=1):
     """``1 - t`` as torch's formulas write it: ``sub`` of a 0-d one, a ``SubBackward0``."""
     from refgrad._ops.dispatch import call
@@ -193,7 +196,7 @@ def _one_minus_seen(t, one):
     return ones.fill_(one).sub_(t)
 
 
-# --- book/chapters/14_arithmetic.md:343
+# --- book/chapters/14_arithmetic.md:360
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -211,7 +214,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1071
+# --- book/chapters/14_arithmetic.md:1100
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -225,6 +228,7 @@ def floating(fn):
     return forward
 
 
+# --- book/chapters/14_arithmetic.md:1119
 _HALF = np.dtype(np.float16)
 
 
@@ -259,6 +263,7 @@ def _cast(array, kind):
     return cast
 
 
+# --- book/chapters/14_arithmetic.md:1158
 EXP = register(Op(
     "exp", "ExpBackward0", ("self",), forward=floating(np.exp),
     backward=lambda g, result: (g * result,), saves=(("result", ("self",)),), into=np.exp,
@@ -284,7 +289,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1151
+# --- book/chapters/14_arithmetic.md:1191
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -302,7 +307,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1175
+# --- book/chapters/14_arithmetic.md:1215
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 

@@ -76,6 +76,7 @@ def _log_add_into(total, rows, step, classes, value, where):
     total[rows, step, classes] = np.where(now == -np.inf, value, added)
 
 
+# --- book/chapters/16za_ctc_loss.md:147
 def backward(g, lp, prime, input_lengths, target_lengths, nll, alpha, blank, zero_infinity):
     steps, batch, classes = lp.shape
     width, minus = prime.shape[1], lp.dtype.type(-np.inf)

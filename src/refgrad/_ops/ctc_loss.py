@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16za_ctc_loss.md:193
+# --- book/chapters/16za_ctc_loss.md:199
 """_ctc_loss and _ctc_loss_backward: rows; torch.ctc_loss and F.ctc_loss in front."""
 
 import numpy as np
@@ -38,6 +38,7 @@ def _gradient(g, lp, nll, alpha, operation, targets, input_lengths, target_lengt
     return on_device_of(out, lp)
 
 
+# --- book/chapters/16za_ctc_loss.md:240
 CTC_LOSS_BACKWARD = register(Op(
     "_ctc_loss_backward", "NotImplemented", ("grad", "log_probs", "neg_log_likelihood",
                                              "log_alpha"),
@@ -60,7 +61,7 @@ CTC_LOSS = register(Op(
     tangent=no_forward_formula("_ctc_loss")))
 
 
-# --- book/chapters/16za_ctc_loss.md:259
+# --- book/chapters/16za_ctc_loss.md:271
 _WHILE = " (while checking arguments for ctc_loss_allocate_outputs)"
 
 
@@ -101,7 +102,7 @@ def _check(log_probs, targets, input_lengths, target_lengths, blank):
                                f"value {n}{_WHILE}")
 
 
-# --- book/chapters/16za_ctc_loss.md:309
+# --- book/chapters/16za_ctc_loss.md:321
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1,
              zero_infinity=False):
     """torch.ctc_loss: reduction is 0 (none), 1 (mean) or 2 (sum)."""
@@ -139,7 +140,7 @@ def functional_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank
 functional_ctc_loss.__name__ = functional_ctc_loss.__qualname__ = "ctc_loss"
 
 
-# --- book/chapters/16za_ctc_loss.md:354
+# --- book/chapters/16za_ctc_loss.md:366
 def _read_as_torch(function):
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments
@@ -154,7 +155,7 @@ def _read_as_torch(function):
 ctc_loss = _read_as_torch(ctc_loss)
 
 
-# --- book/chapters/16za_ctc_loss.md:377
+# --- book/chapters/16za_ctc_loss.md:389
 def _row(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
     import refgrad
     from refgrad._typename import not_implemented_for
@@ -188,7 +189,7 @@ _row.__name__ = "_ctc_loss"
 _ctc_loss = _forms()
 
 
-# --- book/chapters/16za_ctc_loss.md:419
+# --- book/chapters/16za_ctc_loss.md:431
 # NOTE [Lengths given as tensors]
 # _ctc_loss and its gradient have an overload for lengths given as tensors: its
 # own node class, CtcLossBackward1, which keeps the tensors, and a mode name of
@@ -209,6 +210,7 @@ def _gradient_tensor(g, lp, nll, alpha, operation, targets, input_lengths, targe
                      _read(target_lengths), blank, zero_infinity)
 
 
+# --- book/chapters/16za_ctc_loss.md:457
 CTC_LOSS_BACKWARD_TENSOR = register(Op(
     "_ctc_loss_backward_tensor", "NotImplemented", CTC_LOSS_BACKWARD.inputs,
     forward=_gradient_tensor, backward=_no_derivative, promote=False, hides=UNSHOWN,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:763
+# --- book/chapters/16g_moves_and_fused.md:825
 """Fused rows: lerp, addcmul, addcdiv, and nan_to_num."""
 
 import numpy as np
@@ -31,6 +31,7 @@ def _end_first(for_self, for_end, for_weight) -> tuple:
     return for_self(), end_grad, for_weight()
 
 
+# --- book/chapters/16g_moves_and_fused.md:859
 LERP = register(Op(
     "lerp", "LerpBackward0", ("self", "end"), promote=False, broadcasts=True,
     forward=in_float32(lambda a, b, weight: _lerp(a, b, weight)),
@@ -49,7 +50,7 @@ LERP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:811
+# --- book/chapters/16g_moves_and_fused.md:879
 def lerp(input, end, weight):
     if type(weight) is int:  # the parser's overflow comes first
         _dtype.parsed_int(weight)
@@ -78,7 +79,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:859
+# --- book/chapters/16g_moves_and_fused.md:927
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -116,6 +117,7 @@ def _value_over(value, t):
     return empty_like(t).fill_(value).div_(t)  # three steps, as a mode sees them in torch
 
 
+# --- book/chapters/16g_moves_and_fused.md:970
 def _addcdiv_backward(g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED):
     first = (g * _value_over(value, tensor2) if tensor2 is not None and wanted[1]
              else None)
@@ -143,6 +145,7 @@ INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
+# --- book/chapters/16g_moves_and_fused.md:1002
 def addcmul(input, tensor1, tensor2, *, value=1):
     return call(ADDCMUL, (input, tensor1, tensor2), {"value": _value(value)})
 
@@ -167,7 +170,7 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:957
+# --- book/chapters/16g_moves_and_fused.md:1036
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)

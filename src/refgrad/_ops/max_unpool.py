@@ -85,6 +85,7 @@ def tensors_only(function, *named):
                             f"Tensor, not {c_type_name(type(value))}")
 
 
+# --- book/chapters/16z_more_pools.md:218
 def unpool(n, input, indices, output_size, stride=(), padding=()):
     """torch's max_unpool2d and max_unpool3d: the checks, then the row."""
     from refgrad._ops.normalization import _listed
@@ -123,7 +124,7 @@ def unpool(n, input, indices, output_size, stride=(), padding=()):
     return call(MAX_UNPOOL2D if n == 2 else MAX_UNPOOL3D, (input,), params)
 
 
-# --- book/chapters/16z_more_pools.md:261
+# --- book/chapters/16z_more_pools.md:267
 def _as_tuple(value, n):
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
 
@@ -153,6 +154,7 @@ def _output_size(input, kernel, stride, padding, output_size):
     return sizes
 
 
+# --- book/chapters/16z_more_pools.md:303
 def _functional(n):
     def unpooled(input, indices, kernel_size, stride=None, padding=0, output_size=None):
         k = _as_tuple(kernel_size, n)

@@ -27,6 +27,7 @@ def _rrelu(a, noise, lower, upper, training):
     return row_major_result(np.where(a <= 0, a * activations.host(noise._data), a))
 
 
+# --- book/chapters/16t_more_functional.md:238
 class _InOrder:
     operand_order = None  # the arrays given, in the order given
 
@@ -59,6 +60,7 @@ def _rrelu_backward(g, kept, noise, lower, upper, training):
     return (call(RRELU_WITH_NOISE_BACKWARD, (g, kept), params),)
 
 
+# --- book/chapters/16t_more_functional.md:275
 RRELU_WITH_NOISE = register(Op(
     "rrelu_with_noise", "RreluWithNoiseBackward0", ("self",), forward=activations.on_host(_rrelu),
     promote=False,
@@ -74,7 +76,7 @@ RRELU_WITH_NOISE_ = register(Op(
     tangent=no_forward_formula("rrelu_with_noise_")))  # torch has none for the in-place form
 
 
-# --- book/chapters/16t_more_functional.md:288
+# --- book/chapters/16t_more_functional.md:299
 def _noise(input, lower, upper, generator):
     """The slopes torch draws: one word per element x <= 0, none for the others."""
     from refgrad._generator import default_generator
@@ -93,7 +95,7 @@ def _noise(input, lower, upper, generator):
     return make_tensor(activations.on_device_of(noise, input._data))
 
 
-# --- book/chapters/16t_more_functional.md:314
+# --- book/chapters/16t_more_functional.md:325
 def _step(row, input, lower, upper, training, generator):
     from refgrad._creation import empty
 
@@ -112,6 +114,7 @@ def _step(row, input, lower, upper, training, generator):
                                 "training": training})
 
 
+# --- book/chapters/16t_more_functional.md:348
 # NOTE [rrelu's noise to a mode]
 # torch makes the noise with empty_like(input, memory_format=contiguous_format)
 # and its kernel fills it; a mode sees that empty_like. Under a mode refgrad
@@ -145,6 +148,7 @@ def _rrelu__fn(input, lower=0.125, upper=1 / 3, training=False, generator=None):
         RRELU_WITH_NOISE_, t, lower, upper, training, generator)))
 
 
+# --- book/chapters/16t_more_functional.md:387
 def _written_with(input, noise, lower=0.125, upper=1 / 3, training=False):
     """rrelu_ with its noise made, handed to a mode as torch's rrelu_with_noise_."""
     from refgrad._ops.inplace import inplace
@@ -164,7 +168,7 @@ rrelu = function_form(_rrelu_fn, Arguments("rrelu" + _SIGNATURE))
 rrelu_ = function_form(_rrelu__fn, Arguments("rrelu_" + _SIGNATURE))
 
 
-# --- book/chapters/16t_more_functional.md:389
+# --- book/chapters/16t_more_functional.md:411
 def functional_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     return (rrelu_ if inplace else rrelu)(input, lower, upper, training)
 

@@ -39,6 +39,7 @@ def _roll(a, shifts, dims):
     return suggested_format_result(np.roll(a, shifts, dims), a, keep=True)
 
 
+# --- book/chapters/16g_moves_and_fused.md:87
 FLIP = register(Op(
     "flip", "FlipBackward0", ("self",), forward=_flip,
     backward=lambda g, dims: (g.flip(dims),), promote=False,
@@ -60,7 +61,7 @@ TRIU = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:110
+# --- book/chapters/16g_moves_and_fused.md:116
 def flip(input, *dims):
     dims = dims[0] if len(dims) == 1 else dims  # flip(x, (0, 1)), or x.flip(0, 1)
     dims = dim_tuple(dims, input.ndim)
@@ -87,6 +88,7 @@ def roll(input, shifts, dims=None):
     return call(ROLL, (input,), {"shifts": shifts, "dims": dims})
 
 
+# --- book/chapters/16g_moves_and_fused.md:148
 def tril(input, diagonal=0):
     return _triangle(TRIL, input, diagonal)
 
@@ -103,7 +105,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:167
+# --- book/chapters/16g_moves_and_fused.md:179
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._ops.shaping import cat
     from refgrad._tensor_values import wrap_dim
@@ -133,7 +135,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:212
+# --- book/chapters/16g_moves_and_fused.md:224
 def broadcast_to(input, *size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -161,6 +163,7 @@ def swapdims(input, dim0, dim1):
     return input.transpose(dim0, dim1)
 
 
+# --- book/chapters/16g_moves_and_fused.md:256
 def _dims_of(dims) -> tuple:
     return (dims,) if isinstance(dims, int) else tuple(dims)
 
@@ -183,6 +186,7 @@ def moveaxis(input, source, destination):
     return _moved(input, source, destination)
 
 
+# --- book/chapters/16g_moves_and_fused.md:284
 def _moved(input, source, destination):
     from refgrad._tensor_values import wrap_dim
 
@@ -212,6 +216,7 @@ def _moved(input, source, destination):
     return input.permute(tuple(next(rest) if d is None else d for d in order))
 
 
+# --- book/chapters/16g_moves_and_fused.md:318
 def ravel(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -242,6 +247,7 @@ def _at_least(tensors, ndim, grow, whole):
     return grown if many else grown[0]
 
 
+# --- book/chapters/16g_moves_and_fused.md:354
 def hstack(tensors):
     from refgrad._ops.shaping import cat
 

@@ -34,6 +34,7 @@ def _sum_dim_forward(a, dim, keepdim, dtype=None, self_dtype=None):
     return row_major_result(out)  # NOTE [Results written row-major]
 
 
+# --- book/chapters/15_sums_and_shapes.md:91
 # Summed in another dtype, the gradient goes back to the input's dtype in the engine,
 # which casts what a node hands on to the dtype its input had, after the expand, as
 # torch's does: a fresh row-major gradient, not a cast number expanded.
@@ -59,7 +60,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:131
+# --- book/chapters/15_sums_and_shapes.md:137
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 
@@ -86,6 +87,7 @@ def _cumsum(a, dim, dtype=None, self_dtype=None):
     return out
 
 
+# --- book/chapters/15_sums_and_shapes.md:168
 def _reversed(t, dim):
     return t.flip(dim)  # the row of chapter "Flips, rolls, triangles, and arithmetic in one step"
 

@@ -146,6 +146,7 @@ def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     return (_others_product_grad(g, self, axes),)
 
 
+# --- book/chapters/16b_reductions.md:254
 # NOTE [prod's gradient under a mode]
 # torch's prod_backward divides only for a plain tensor with no zero: under a
 # mode (as for a subclass) it multiplies the other factors, whatever the input
@@ -174,6 +175,7 @@ def _others_product_grad(g, self, d):
     return g * (before * after)
 
 
+# --- book/chapters/16b_reductions.md:287
 def _prod_forward(a, dim=None, keepdim=False, dtype=None):
     if dtype is not None:  # converted first, then multiplied in that dtype
         return _product(a.astype(dtype.numpy), dim, keepdim, False)
@@ -198,7 +200,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:608
+# --- book/chapters/16b_reductions.md:628
 def _floating_only(input, message) -> None:
     kind = getattr(input, "dtype", input)  # a tensor's dtype, or a dtype itself
     if not kind.is_floating_point:
@@ -232,7 +234,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:648
+# --- book/chapters/16b_reductions.md:668
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -259,5 +261,5 @@ max = _extreme("max", MAX, MAX_DIM, maximum)  # noqa: A001 - torch's names
 min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 
 
-# --- book/chapters/16b_reductions.md:721
+# --- book/chapters/16b_reductions.md:741
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax  # noqa: E402, F401, I001

@@ -16,6 +16,7 @@ from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._state import dual_levels, state
 
 
+# --- book/chapters/18a_forward_ad.md:91
 class IdentityMap:
     """One value per live object, keyed by identity, forgotten when it is collected."""
 
@@ -46,7 +47,7 @@ class IdentityMap:
         return len(self._entries)
 
 
-# --- book/chapters/18a_forward_ad.md:129
+# --- book/chapters/18a_forward_ad.md:134
 class DualLevel:
     """One entered level: its number and the tangents made while it lasts."""
 
@@ -82,7 +83,7 @@ def paused():
         forward_grad.enabled = before
 
 
-# --- book/chapters/18a_forward_ad.md:181
+# --- book/chapters/18a_forward_ad.md:186
 NOT_FORWARD_VIEWS = IdentityMap()  # views whose tangent never follows their base
 
 
@@ -110,7 +111,7 @@ def shown_tangent(t):
     return None if level is None else tangent_of(t, level)
 
 
-# --- book/chapters/18a_forward_ad.md:217
+# --- book/chapters/18a_forward_ad.md:222
 def window(view, base_tangent):
     """The part of the base's tangent that ``view`` covers, sharing its memory."""
     arrays = view._data, view._view_base._data, base_tangent._data
@@ -129,7 +130,7 @@ def window(view, base_tangent):
     return found
 
 
-# --- book/chapters/18a_forward_ad.md:249
+# --- book/chapters/18a_forward_ad.md:254
 # NOTE [Strides that do not matter]
 # Two tensors of one shape reach the same elements in the same order when
 # their strides agree along every dimension of more than one element: a
@@ -138,7 +139,7 @@ def window(view, base_tangent):
 # same_layout.
 
 
-# --- book/chapters/18a_forward_ad.md:259
+# --- book/chapters/18a_forward_ad.md:264
 def _storage(array) -> tuple:
     """(offset, strides, size) in elements, against the array that owns the memory."""
     root = storage_root(array)
@@ -164,7 +165,7 @@ def same_layout(primal, tangent) -> bool:
     return all(n == 1 or a == b for n, a, b in zip(p.shape, p_strides, t_strides)) or not p.size
 
 
-# --- book/chapters/18a_forward_ad.md:291
+# --- book/chapters/18a_forward_ad.md:296
 def zeros_in_layout(primal, dtype):
     """Zeros of ``dtype`` laid out in memory like ``primal``."""
     p = primal._data
