@@ -99,7 +99,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:2532
+# --- book/chapters/26_inplace.md:2547
 def _augmented(function, name: str, cast=None):
     def augmented(self, other):
         try:

@@ -21,6 +21,13 @@ from refgrad._ops.out_dtype_rules import (
 from refgrad._ops.out_grad_rules import refuse_grad
 from refgrad._ops.out_layouts import LAID_OUT_AS_RESULT, lay_out_as
 from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given, resizes
+from refgrad._ops.untracked_writes import (
+    DTYPE_BEFORE_GRAD,
+    OUT_WARNINGS,
+    in_out_dtype,
+    refuse_resized,
+    warning_with_out,
+)
 from refgrad._ops.write_checks import OVERLAP, bump, resize_out
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import dual_levels, state, switched_on
@@ -48,22 +55,28 @@ def with_out(function, name: str, returns=None):
             return dispatch_out(wrapper, name, args, dict(kwargs, out=out))
         outs = outs_given(name, out, returns)
         refuse_input(rules, args, kwargs)
-        if state.grad_enabled:
-            refuse_grad(rules, args, kwargs, outs)
+        if rules in DTYPE_BEFORE_GRAD and state.grad_enabled:  # float_power's check is its own
+            refuse_dtypes(rules, outs, (function(*args, **kwargs),))
+        record = refuse_grad(rules, args, kwargs, outs) if state.grad_enabled else None
         refuse_given_dtype(rules, args, kwargs, outs, lambda: function(*args, **kwargs))
         if rules not in SHARED_OUT_TAKEN and any(overlaps(o._data) for o in outs):
             if rules in DTYPE_BEFORE_SHARED:
                 refuse_dtypes(rules, outs, (function(*args, **kwargs),))
             raise RuntimeError(OVERLAP)
         check_out_inputs(rules, outs, args, kwargs)  # NOTE [Inputs that overlap the written tensor]
-        result = function(*args, **kwargs)
+        result = function(*args, **in_out_dtype(rules, kwargs, outs))
         results = (result,) if isinstance(out, Tensor) else tuple(result)
         refuse_dtypes(rules, outs, results)  # before any resizing: a refused out stays as it was
         for o, r in zip(outs, results):
+            if record is not None:
+                refuse_resized(rules, o, r)
             if r._data.shape != o._data.shape:
                 resize_out(o, r._data.shape, resizes(rules, o._data.dtype != r._data.dtype))
                 if name in LAID_OUT_AS_RESULT:  # NOTE [Outs resized as LAPACK writes]
                     lay_out_as(o, r)
+            if record is not None:  # a write torch records: chapter "Writes autograd skips"
+                record(o, r)
+                continue
             np.copyto(o._data, r._data, casting="unsafe")
             for _ in range(BUMPS.get(rules, 1)):
                 bump(o)
@@ -74,6 +87,8 @@ def with_out(function, name: str, returns=None):
         return out if isinstance(out, Tensor) else returns(*outs)
 
     wrapper.__name__ = name
+    if name in OUT_WARNINGS:  # chapter "Writes autograd skips"
+        return warning_with_out(wrapper, OUT_WARNINGS[name])
     return wrapper
 
 
