@@ -316,3 +316,18 @@ def test_nonzero_lays_out_a_resized_out_as_its_result():
     kept = torch.zeros(3, 2, dtype=torch.long)
     torch.nonzero(x, out=kept)
     assert kept.stride() == (2, 1)
+
+
+def test_cross_refuses_an_out_that_is_one_of_its_inputs():
+    shared = ("unsupported operation: some elements of the input tensor and the written-to "
+              "tensor refer to a single memory location. Please clone() the tensor before "
+              "performing the operation.")
+    x, y = torch.tensor([[1.0, 2.0, 3.0]]), torch.tensor([[0.5, 1.0, 4.0]])
+    for call in (lambda: torch.cross(x, y, dim=1, out=x), lambda: torch.cross(x, y, dim=1, out=y),
+                 lambda: torch.linalg.cross(x, y, out=x)):
+        with raises(RuntimeError, shared):
+            call()
+    assert (x.tolist(), y.tolist()) == ([[1.0, 2.0, 3.0]], [[0.5, 1.0, 4.0]])
+    rows = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    torch.linalg.cross(rows[:1], y, out=rows[1:])  # apart: written
+    assert rows[1].tolist() == [5.0, -2.5, 0.0]

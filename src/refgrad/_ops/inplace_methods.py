@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1137
+# --- book/chapters/26_inplace.md:1141
 """The in-place methods made from out-of-place functions, and their installation."""
 
 from refgrad._dtype import python_number, result_type
@@ -62,7 +62,7 @@ def _method(function, cast=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:1201
+# --- book/chapters/26_inplace.md:1205
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -99,7 +99,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:2547
+# --- book/chapters/26_inplace.md:2551
 def _augmented(function, name: str, cast=None):
     def augmented(self, other):
         try:
