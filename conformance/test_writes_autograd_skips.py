@@ -331,3 +331,33 @@ def test_cross_refuses_an_out_that_is_one_of_its_inputs():
     rows = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     torch.linalg.cross(rows[:1], y, out=rows[1:])  # apart: written
     assert rows[1].tolist() == [5.0, -2.5, 0.0]
+
+
+def test_addr_in_place_refuses_for_autograd_before_its_shapes():
+    u = torch.ones(3)
+    with raises(RuntimeError, LEAF):
+        torch.zeros(3, requires_grad=True).addr_(u, u)
+    view = (torch.zeros(2, 3, requires_grad=True) * 1).unbind(0)[0]
+    with raises(RuntimeError, "Output 0 of Unbind is a view and is being modified "
+                              "inplace. This view is the output of a function that returns "
+                              "multiple views. Such functions do not allow the output views to "
+                              "be modified inplace. You should replace the inplace operation by "
+                              "an out-of-place one."):
+        view.addr_(u, u)
+    with raises(RuntimeError, "2D tensor expected, got 1D tensor for input"):
+        torch.zeros(3).addr_(u, u)
+
+
+@pytest.mark.parametrize("name", ["igamma_", "igammac_", "index_reduce_"])
+def test_forward_mode_refuses_an_in_place_op_under_its_own_name(name):
+    import torch.autograd.forward_ad as fwAD
+
+    args = {"igamma_": (torch.ones(3),), "igammac_": (torch.ones(3),),
+            "index_reduce_": (0, torch.tensor([0]), torch.ones(1), "prod")}[name]
+    with fwAD.dual_level():
+        y = fwAD.make_dual(torch.ones(3) + 1, torch.ones(3))
+        with pytest.raises(NotImplementedError, match=f"^Trying to use forward AD with {name} "
+                                                      "that does not support it"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # index_reduce_ is in beta
+                getattr(y, name)(*args)

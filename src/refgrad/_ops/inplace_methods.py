@@ -56,13 +56,17 @@ def _method(function, cast=None):
         except (NotImplementedError, RuntimeError) as error:  # nothing was written
             if cast is not None:
                 kernel_refused(self, args, kwargs, error, cast)
+            said = f"Trying to use forward AD with {function.__name__} that "
+            if type(error) is NotImplementedError and str(error).startswith(said):
+                message = str(error).replace(said, f"Trying to use forward AD with {name} that ")
+                raise NotImplementedError(message) from None  # the in-place op is what failed
             raise
 
     method.__name__ = name
     return method
 
 
-# --- book/chapters/26_inplace.md:1205
+# --- book/chapters/26_inplace.md:1213
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -99,7 +103,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:2551
+# --- book/chapters/26_inplace.md:2559
 def _augmented(function, name: str, cast=None):
     def augmented(self, other):
         try:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:899
+# --- book/chapters/16l_more_linalg.md:907
 """Matrix norms made of vector norms and extremes, and linalg.norm's choice among them."""
 
 import math
@@ -75,7 +75,7 @@ def _check_narrowing(A, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16l_more_linalg.md:973
+# --- book/chapters/16l_more_linalg.md:981
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2402
+# --- book/chapters/26_inplace.md:2410
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np

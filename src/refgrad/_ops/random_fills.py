@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1255
+# --- book/chapters/26_inplace.md:1263
 """uniform_ and normal_: in-place writes of random numbers."""
 
 import numpy as np
@@ -45,7 +45,7 @@ def _drawn(draw, kernel):
     return forward
 
 
-# --- book/chapters/26_inplace.md:1303
+# --- book/chapters/26_inplace.md:1311
 def _random_fill(name, node, kernel, draw, numbers):
     return register(Op(name, node, ("self",), forward=_drawn(draw, kernel),
                        backward=lambda g, **drawn: (_constant(g),), promote=False,
@@ -62,7 +62,7 @@ NORMAL = _random_fill("normal_", "NormalBackward0", "normal_kernel_cpu",
                       ("mean", "std"))
 
 
-# --- book/chapters/26_inplace.md:1330
+# --- book/chapters/26_inplace.md:1338
 _BOUNDS = {name: Arguments(f"{name}({text}, *, torch.Generator generator = None)", method=True)
            for name, text in (("uniform_", "float from = 0, float to = 1"),
                               ("normal_", "float mean = 0, float std = 1"),
@@ -102,7 +102,7 @@ def normal_(self, *args, generator=None, **kwargs):
 Tensor.uniform_, Tensor.normal_ = uniform_, normal_
 
 
-# --- book/chapters/26_inplace.md:1380
+# --- book/chapters/26_inplace.md:1388
 EXPONENTIAL = _random_fill("exponential_", "ExponentialBackward0", None,
                            lambda gen, shape, kind, _, lambd: exponential(gen, shape, kind,
                                                                           lambd),
@@ -138,7 +138,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
     return inplace(self, named("bernoulli", lambda t: _call(BERNOULLI, (t,), params)))
 
 
-# --- book/chapters/26_inplace.md:1417
+# --- book/chapters/26_inplace.md:1425
 _RANDOM = Arguments("random_(*, torch.Generator generator = None)",
                     "random_(int from, int? to, *, torch.Generator generator = None)",
                     "random_(int to, *, torch.Generator generator = None)", method=True)
@@ -166,7 +166,7 @@ def random_(self, *args, generator=None, **kwargs):
     return inplace(self, named("random", lambda t: _call(row, (t,), params)))
 
 
-# --- book/chapters/26_inplace.md:1450
+# --- book/chapters/26_inplace.md:1458
 def _largest(low: int, dtype) -> int:
     """The largest value ``random_(low, None)`` may draw, after torch's checks on ``low``."""
     if not dtype.is_floating_point:
@@ -186,7 +186,7 @@ def _largest(low: int, dtype) -> int:
 Tensor.exponential_, Tensor.random_, Tensor.bernoulli_ = exponential_, random_, bernoulli_
 
 
-# --- book/chapters/26_inplace.md:1481
+# --- book/chapters/26_inplace.md:1489
 CAUCHY = _random_fill("cauchy_", "CauchyBackward0", None,
                       lambda gen, shape, kind, _, median, sigma: cauchy(gen, shape, kind,
                                                                         median, sigma),

@@ -55,11 +55,16 @@ install()
 NOT_DIFFERENTIATED = frozenset(("floor_divide", "heaviside", "softmax", "log_softmax",
                                 "slice_scatter", "diag"))
 # A node for a write torch records without a derivative, by how many tensors it has.
-_WRITTEN = {n: register(Op(f"out_written.{n}", "NotImplemented", tuple("abcd"[:n]),
-                           forward=lambda *arrays, operation: arrays[-1], promote=False,
-                           backward=_no_derivative, hides=UNSHOWN,
-                           tangent=no_forward_formula("out=")))
-            for n in (1, 2, 3, 4)}
+def _written(n: int) -> Op:
+    return register(Op(f"out_written.{n}", "NotImplemented", tuple("abc"[:n]),
+                       forward=lambda *arrays, operation: arrays[-1], promote=False,
+                       backward=_no_derivative, hides=UNSHOWN,
+                       tangent=no_forward_formula("out=")))
+
+
+# two inputs at most, and out
+OUT_WRITTEN_1, OUT_WRITTEN_2, OUT_WRITTEN_3 = _written(1), _written(2), _written(3)
+_WRITTEN = {1: OUT_WRITTEN_1, 2: OUT_WRITTEN_2, 3: OUT_WRITTEN_3}
 
 
 def _leaf_or_leaf_view(t) -> bool:
@@ -94,7 +99,7 @@ def not_differentiated(said: str, args, kwargs, outs):
     return write
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:186
+# --- book/chapters/26a_writes_autograd_skips.md:191
 def copied(out, result) -> None:
     """A composite's write into ``out``: its result copied in, as an in-place op."""
     out.copy_(result)
@@ -112,7 +117,7 @@ def refuse_resized(name: str, out, result) -> None:
         raise RuntimeError(TENSORDOT_RESIZED)
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:242
+# --- book/chapters/26a_writes_autograd_skips.md:247
 DTYPE_BEFORE_GRAD = frozenset(("float_power",))
 OUT_WARNINGS = {"ger": "torch.ger is deprecated and will be removed in a future PyTorch "
                        "release. Use torch.outer instead."}
