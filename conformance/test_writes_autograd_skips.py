@@ -361,3 +361,68 @@ def test_forward_mode_refuses_an_in_place_op_under_its_own_name(name):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # index_reduce_ is in beta
                 getattr(y, name)(*args)
+
+
+# --- out= in forward mode -----------------------------------------------------------------
+
+def _dual_calls():
+    a = _x()
+    return {"add": lambda x, o: torch.add(x, a, out=o),
+            "softmax": lambda x, o: torch.softmax(x, 1, out=o),
+            "floor_divide": lambda x, o: torch.floor_divide(x, a + 0.3, out=o),
+            "quantile": lambda x, o: torch.quantile(x, 0.5, dim=1, out=o),
+            "inner": lambda x, o: torch.inner(x, a, out=o),
+            "igamma": lambda x, o: torch.igamma(x, a, out=o),
+            "absolute": lambda x, o: torch.absolute(x, out=o),
+            "matmul": lambda x, o: torch.matmul(x, a.t(), out=o)}
+
+
+FORWARD_REFUSALS = {  # name: (torch's message, out's version after it)
+    "add": ("Trying to use forward AD with add_out that does not support it because it is an "
+            "out= function", 1),
+    "igamma": ("Trying to use forward AD with igamma_out that does not support it because it "
+               "is an out= function", 1),
+    "absolute": ("Trying to use forward AD with abs_out that does not support it because it "
+                 "is an out= function", 1),
+    "matmul": ("Trying to use forward AD with mm_out that does not support it because it is an "
+               "out= function", 1),
+    "softmax": ("Trying to use forward AD with aten::softmax that does not support it.", 0),
+    "floor_divide": ("Trying to use forward AD with aten::floor_divide that does not support "
+                     "it.", 0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORWARD_REFUSALS))
+@pytest.mark.parametrize("dual", ["input", "out"])
+def test_forward_mode_refuses_out_in_torchs_words(name, dual):
+    import torch.autograd.forward_ad as fwAD
+
+    call = _dual_calls()[name]
+    shape = call(_x(), torch.empty(0)).shape
+    message, version = FORWARD_REFUSALS[name]
+    with fwAD.dual_level():
+        x = fwAD.make_dual(_x(), torch.ones(2, 3)) if dual == "input" else _x()
+        out = torch.zeros(shape)
+        if dual == "out":
+            out = fwAD.make_dual(out, torch.ones(shape))
+        with raises(NotImplementedError, message):
+            call(x, out)
+        assert out._version == version
+
+
+@pytest.mark.parametrize("name", ["quantile", "inner"])
+def test_a_composite_copies_tangents_into_out(name):
+    import torch.autograd.forward_ad as fwAD
+
+    call = _dual_calls()[name]
+    expected = {"quantile": ([1.0, 1.0], [0.0, 0.0]),
+                "inner": ([[1.5, 1.2000000476837158], [1.5, 1.2000000476837158]],
+                          [[0.0, 0.0], [0.0, 0.0]])}[name]
+    shape = call(_x(), torch.empty(0)).shape
+    with fwAD.dual_level():
+        out = torch.zeros(shape)
+        call(fwAD.make_dual(_x(), torch.ones(2, 3)), out)
+        assert (fwAD.unpack_dual(out).tangent.tolist(), out._version) == (expected[0], 1)
+        out = fwAD.make_dual(torch.zeros(shape), torch.ones(shape))
+        call(_x(), out)
+        assert fwAD.unpack_dual(out).tangent.tolist() == expected[1]

@@ -18,14 +18,16 @@ from refgrad._ops.out_dtype_rules import (
     refuse_given_dtype,
     refuse_input,
 )
-from refgrad._ops.out_grad_rules import refuse_grad
+from refgrad._ops.out_grad_rules import LEAF_OUT, refuse_grad
 from refgrad._ops.out_layouts import LAID_OUT_AS_RESULT, lay_out_as
 from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given, resizes
 from refgrad._ops.untracked_writes import (
     DTYPE_BEFORE_GRAD,
     OUT_WARNINGS,
-    in_out_dtype,
+    computed,
+    forward_name,
     refuse_resized,
+    tangent_write,
     warning_with_out,
 )
 from refgrad._ops.write_checks import OVERLAP, bump, resize_out
@@ -58,13 +60,15 @@ def with_out(function, name: str, returns=None):
         if rules in DTYPE_BEFORE_GRAD and state.grad_enabled:  # float_power's check is its own
             refuse_dtypes(rules, outs, (function(*args, **kwargs),))
         record = refuse_grad(rules, args, kwargs, outs) if state.grad_enabled else None
+        if dual_levels and not state.inference_mode:  # chapter "Writes autograd skips"
+            record = tangent_write(rules, args, kwargs, outs) or record
         refuse_given_dtype(rules, args, kwargs, outs, lambda: function(*args, **kwargs))
         if rules not in SHARED_OUT_TAKEN and any(overlaps(o._data) for o in outs):
             if rules in DTYPE_BEFORE_SHARED:
                 refuse_dtypes(rules, outs, (function(*args, **kwargs),))
             raise RuntimeError(OVERLAP)
         check_out_inputs(rules, outs, args, kwargs)  # NOTE [Inputs that overlap the written tensor]
-        result = function(*args, **in_out_dtype(rules, kwargs, outs))
+        result = computed(function, rules, args, kwargs, outs)
         results = (result,) if isinstance(out, Tensor) else tuple(result)
         refuse_dtypes(rules, outs, results)  # before any resizing: a refused out stays as it was
         for o, r in zip(outs, results):
@@ -80,10 +84,10 @@ def with_out(function, name: str, returns=None):
             np.copyto(o._data, r._data, casting="unsafe")
             for _ in range(BUMPS.get(rules, 1)):
                 bump(o)
-        if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD"
-            from refgrad.autograd.forward_ad import refuse_out
+        if dual_levels and not state.inference_mode and rules not in LEAF_OUT:
+            from refgrad.autograd.forward_ad import refuse_out  # chapter "Forward-mode AD"
 
-            refuse_out(name, (*args, *outs))
+            refuse_out(forward_name(rules, args), (*args, *outs))
         return out if isinstance(out, Tensor) else returns(*outs)
 
     wrapper.__name__ = name

@@ -99,7 +99,58 @@ def not_differentiated(said: str, args, kwargs, outs):
     return write
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:191
+# --- book/chapters/26a_writes_autograd_skips.md:193
+def tangent_write(name: str, args, kwargs, outs):
+    """How a write into ``outs`` meets forward mode: ``copied`` for a composite with a
+    dual tensor among its tensors, else None; a kernel without a derivative refuses."""
+    from refgrad._ops.out_grad_rules import GRAD_NAMES, LEAF_OUT
+    from refgrad.autograd._tangents import active_level, tangent_of
+
+    level = active_level()
+    tensors = [t for a in (*args, *kwargs.values()) for t in (a if type(a) in (list, tuple)
+                                                            else (a,))]
+    if level is None or not any(isinstance(t, Tensor) and tangent_of(t, level) is not None
+                                for t in (*tensors, *outs)):
+        return None
+    if name in NOT_DIFFERENTIATED:
+        raise NotImplementedError(f"Trying to use forward AD with {GRAD_NAMES[name]} that "
+                                  "does not support it.")
+    return copied if name in LEAF_OUT else None
+
+
+# --- book/chapters/26a_writes_autograd_skips.md:219
+def computed(function, name: str, args, kwargs, outs):
+    """``name``'s result for a write into ``outs``: in out's dtype where torch computes in
+    it, and without tangents unless a composite's copy carries them."""
+    from refgrad._ops.out_grad_rules import LEAF_OUT
+    from refgrad.autograd._state import dual_levels
+    from refgrad.autograd._tangents import paused
+
+    kwargs = in_out_dtype(name, kwargs, outs)
+    if not dual_levels or name in LEAF_OUT:
+        return function(*args, **kwargs)
+    with paused():
+        return function(*args, **kwargs)
+
+
+# --- book/chapters/26a_writes_autograd_skips.md:240
+def forward_name(name: str, args) -> str:
+    """The kernel torch's forward-mode refusal of ``name``'s out= names."""
+    from refgrad._ops.out_grad_rules import GRAD_NAMES
+
+    if name == "matrix_power" and len(args) > 1 and args[1] >= 2:
+        return "mm"
+    if name != "matmul" or len(args) < 2:
+        return GRAD_NAMES.get(name, name)
+    a, b = args[0].ndim, args[1].ndim
+    if b >= 3:
+        return "bmm"
+    if b == 1:
+        return "dot" if a == 1 else "mv"
+    return "mm"
+
+
+# --- book/chapters/26a_writes_autograd_skips.md:263
 def copied(out, result) -> None:
     """A composite's write into ``out``: its result copied in, as an in-place op."""
     out.copy_(result)
@@ -117,7 +168,7 @@ def refuse_resized(name: str, out, result) -> None:
         raise RuntimeError(TENSORDOT_RESIZED)
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:247
+# --- book/chapters/26a_writes_autograd_skips.md:319
 DTYPE_BEFORE_GRAD = frozenset(("float_power",))
 OUT_WARNINGS = {"ger": "torch.ger is deprecated and will be removed in a future PyTorch "
                        "release. Use torch.outer instead."}
