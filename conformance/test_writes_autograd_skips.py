@@ -426,3 +426,24 @@ def test_a_composite_copies_tangents_into_out(name):
         out = fwAD.make_dual(torch.zeros(shape), torch.ones(shape))
         call(_x(), out)
         assert fwAD.unpack_dual(out).tangent.tolist() == expected[1]
+
+
+def test_narrow_copy_writes_outs_memory_in_order():
+    x = torch.tensor([[0.1, 0.5, 0.9], [0.3, 0.7, 0.2]])
+    transposed = torch.zeros(2, 2).t()
+    torch.narrow_copy(x, 1, 1, 2, out=transposed)
+    assert transposed.tolist() == [[0.5, 0.699999988079071], [0.8999999761581421,
+                                                              0.20000000298023224]]
+    base = torch.zeros(2, 4)
+    window = base[:, ::2]
+    torch.narrow_copy(x, 1, 1, 2, out=window)
+    assert base.tolist() == [[0.5, 0.8999999761581421, 0.699999988079071, 0.20000000298023224],
+                             [0.0, 0.0, 0.0, 0.0]]
+    assert (window.tolist(), base._version) == ([[0.5, 0.699999988079071], [0.0, 0.0]], 1)
+    plain = torch.zeros(2, 2)
+    torch.narrow_copy(x, 1, 1, 2, out=plain)
+    assert plain.tolist() == [[0.5, 0.8999999761581421], [0.699999988079071,
+                                                          0.20000000298023224]]
+    shared = torch.zeros(1, 2).expand(2, 2)  # two elements of memory: the rest is lost
+    torch.narrow_copy(x, 1, 1, 2, out=shared)
+    assert shared.tolist() == [[0.5, 0.8999999761581421], [0.5, 0.8999999761581421]]

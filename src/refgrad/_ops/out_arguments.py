@@ -24,8 +24,10 @@ from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given,
 from refgrad._ops.untracked_writes import (
     DTYPE_BEFORE_GRAD,
     OUT_WARNINGS,
+    RAW_WRITES,
     computed,
     forward_name,
+    raw_write,
     refuse_resized,
     tangent_write,
     warning_with_out,
@@ -81,7 +83,10 @@ def with_out(function, name: str, returns=None):
             if record is not None:  # a write torch records: chapter "Writes autograd skips"
                 record(o, r)
                 continue
-            np.copyto(o._data, r._data, casting="unsafe")
+            if rules in RAW_WRITES:  # narrow_copy: chapter "Writes autograd skips"
+                raw_write(o, r)
+            else:
+                np.copyto(o._data, r._data, casting="unsafe")
             for _ in range(BUMPS.get(rules, 1)):
                 bump(o)
         if dual_levels and not state.inference_mode and rules not in LEAF_OUT:

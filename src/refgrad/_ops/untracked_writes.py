@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from refgrad._backend import data_ptr, storage_root
 from refgrad._ops.dispatch import call
 from refgrad._ops.inplace import _rebase
 from refgrad._ops.rounding import UNSHOWN, _no_derivative
@@ -51,7 +52,7 @@ def install(cls=Tensor) -> None:
 install()
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:125
+# --- book/chapters/26a_writes_autograd_skips.md:126
 NOT_DIFFERENTIATED = frozenset(("floor_divide", "heaviside", "softmax", "log_softmax",
                                 "slice_scatter", "diag"))
 # A node for a write torch records without a derivative, by how many tensors it has.
@@ -99,7 +100,7 @@ def not_differentiated(said: str, args, kwargs, outs):
     return write
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:193
+# --- book/chapters/26a_writes_autograd_skips.md:194
 def tangent_write(name: str, args, kwargs, outs):
     """How a write into ``outs`` meets forward mode: ``copied`` for a composite with a
     dual tensor among its tensors, else None; a kernel without a derivative refuses."""
@@ -118,7 +119,7 @@ def tangent_write(name: str, args, kwargs, outs):
     return copied if name in LEAF_OUT else None
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:219
+# --- book/chapters/26a_writes_autograd_skips.md:220
 def computed(function, name: str, args, kwargs, outs):
     """``name``'s result for a write into ``outs``: in out's dtype where torch computes in
     it, and without tangents unless a composite's copy carries them."""
@@ -133,7 +134,7 @@ def computed(function, name: str, args, kwargs, outs):
         return function(*args, **kwargs)
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:240
+# --- book/chapters/26a_writes_autograd_skips.md:241
 def forward_name(name: str, args) -> str:
     """The kernel torch's forward-mode refusal of ``name``'s out= names."""
     from refgrad._ops.out_grad_rules import GRAD_NAMES
@@ -150,7 +151,7 @@ def forward_name(name: str, args) -> str:
     return "mm"
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:263
+# --- book/chapters/26a_writes_autograd_skips.md:264
 def copied(out, result) -> None:
     """A composite's write into ``out``: its result copied in, as an in-place op."""
     out.copy_(result)
@@ -168,7 +169,7 @@ def refuse_resized(name: str, out, result) -> None:
         raise RuntimeError(TENSORDOT_RESIZED)
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:319
+# --- book/chapters/26a_writes_autograd_skips.md:320
 DTYPE_BEFORE_GRAD = frozenset(("float_power",))
 OUT_WARNINGS = {"ger": "torch.ger is deprecated and will be removed in a future PyTorch "
                        "release. Use torch.outer instead."}
@@ -235,3 +236,22 @@ def in_own_words(method, words: str):
 
 for _name, _words in _CAST_WORDS.items():
     setattr(Tensor, _name + "_", in_own_words(getattr(Tensor, _name + "_"), _words))
+
+
+# --- book/chapters/26a_writes_autograd_skips.md:401
+# NOTE [narrow_copy writes memory]
+# torch's narrow_copy kernel for out= copies bytes: the result's elements, in
+# order, into the memory that starts at out's first element, as if out were
+# contiguous. Writing through a flat out.as_strided from that element reaches
+# exactly that memory, out's own elements or not.
+RAW_WRITES = frozenset(("narrow_copy",))
+
+
+def raw_write(out, result) -> None:
+    """``result`` written into the memory from ``out``'s first element, in order, as far
+    as the storage reaches."""
+    root, data = storage_root(out._data), out._data
+    room = (data_ptr(root) + root.nbytes - data_ptr(data)) // data.itemsize
+    count = min(result._data.size, room)
+    window = out.detach().as_strided((count,), (1,))
+    np.copyto(window._data, result._data.reshape(-1)[:count], casting="unsafe")
