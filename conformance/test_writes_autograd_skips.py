@@ -447,3 +447,13 @@ def test_narrow_copy_writes_outs_memory_in_order():
     shared = torch.zeros(1, 2).expand(2, 2)  # two elements of memory: the rest is lost
     torch.narrow_copy(x, 1, 1, 2, out=shared)
     assert shared.tolist() == [[0.5, 0.8999999761581421], [0.5, 0.8999999761581421]]
+
+
+def test_matrix_rank_takes_a_dual_input_with_out():
+    import torch.autograd.forward_ad as fwAD
+
+    with fwAD.dual_level():
+        a = fwAD.make_dual(torch.tensor([[2.0, 0.5], [0.3, 1.5]]), torch.ones(2, 2))
+        out = torch.empty(0, dtype=torch.long)
+        torch.linalg.matrix_rank(a, out=out)
+        assert (out.tolist(), out._version, fwAD.unpack_dual(out).tangent) == (2, 1, None)

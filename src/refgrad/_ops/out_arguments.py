@@ -18,13 +18,14 @@ from refgrad._ops.out_dtype_rules import (
     refuse_given_dtype,
     refuse_input,
 )
-from refgrad._ops.out_grad_rules import LEAF_OUT, refuse_grad
+from refgrad._ops.out_grad_rules import refuse_grad
 from refgrad._ops.out_layouts import LAID_OUT_AS_RESULT, lay_out_as
 from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given, resizes
 from refgrad._ops.untracked_writes import (
     DTYPE_BEFORE_GRAD,
     OUT_WARNINGS,
     RAW_WRITES,
+    TANGENTS_KEPT,
     computed,
     forward_name,
     raw_write,
@@ -89,7 +90,7 @@ def with_out(function, name: str, returns=None):
                 np.copyto(o._data, r._data, casting="unsafe")
             for _ in range(BUMPS.get(rules, 1)):
                 bump(o)
-        if dual_levels and not state.inference_mode and rules not in LEAF_OUT:
+        if dual_levels and not state.inference_mode and rules not in TANGENTS_KEPT:
             from refgrad.autograd.forward_ad import refuse_out  # chapter "Forward-mode AD"
 
             refuse_out(forward_name(rules, args), (*args, *outs))

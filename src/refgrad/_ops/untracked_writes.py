@@ -13,6 +13,7 @@ import numpy as np
 from refgrad._backend import data_ptr, storage_root
 from refgrad._ops.dispatch import call
 from refgrad._ops.inplace import _rebase
+from refgrad._ops.out_grad_rules import LEAF_OUT
 from refgrad._ops.rounding import UNSHOWN, _no_derivative
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._ops.view_regeneration import grad_fn_now
@@ -52,7 +53,7 @@ def install(cls=Tensor) -> None:
 install()
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:126
+# --- book/chapters/26a_writes_autograd_skips.md:127
 NOT_DIFFERENTIATED = frozenset(("floor_divide", "heaviside", "softmax", "log_softmax",
                                 "slice_scatter", "diag"))
 # A node for a write torch records without a derivative, by how many tensors it has.
@@ -100,7 +101,7 @@ def not_differentiated(said: str, args, kwargs, outs):
     return write
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:194
+# --- book/chapters/26a_writes_autograd_skips.md:195
 def tangent_write(name: str, args, kwargs, outs):
     """How a write into ``outs`` meets forward mode: ``copied`` for a composite with a
     dual tensor among its tensors, else None; a kernel without a derivative refuses."""
@@ -119,11 +120,13 @@ def tangent_write(name: str, args, kwargs, outs):
     return copied if name in LEAF_OUT else None
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:220
+# --- book/chapters/26a_writes_autograd_skips.md:224
+TANGENTS_KEPT = LEAF_OUT | {"linalg_matrix_rank"}
+
+
 def computed(function, name: str, args, kwargs, outs):
     """``name``'s result for a write into ``outs``: in out's dtype where torch computes in
     it, and without tangents unless a composite's copy carries them."""
-    from refgrad._ops.out_grad_rules import LEAF_OUT
     from refgrad.autograd._state import dual_levels
     from refgrad.autograd._tangents import paused
 
@@ -134,7 +137,7 @@ def computed(function, name: str, args, kwargs, outs):
         return function(*args, **kwargs)
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:241
+# --- book/chapters/26a_writes_autograd_skips.md:247
 def forward_name(name: str, args) -> str:
     """The kernel torch's forward-mode refusal of ``name``'s out= names."""
     from refgrad._ops.out_grad_rules import GRAD_NAMES
@@ -151,7 +154,7 @@ def forward_name(name: str, args) -> str:
     return "mm"
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:264
+# --- book/chapters/26a_writes_autograd_skips.md:270
 def copied(out, result) -> None:
     """A composite's write into ``out``: its result copied in, as an in-place op."""
     out.copy_(result)
@@ -169,7 +172,7 @@ def refuse_resized(name: str, out, result) -> None:
         raise RuntimeError(TENSORDOT_RESIZED)
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:320
+# --- book/chapters/26a_writes_autograd_skips.md:326
 DTYPE_BEFORE_GRAD = frozenset(("float_power",))
 OUT_WARNINGS = {"ger": "torch.ger is deprecated and will be removed in a future PyTorch "
                        "release. Use torch.outer instead."}
@@ -238,7 +241,7 @@ for _name, _words in _CAST_WORDS.items():
     setattr(Tensor, _name + "_", in_own_words(getattr(Tensor, _name + "_"), _words))
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:401
+# --- book/chapters/26a_writes_autograd_skips.md:407
 # NOTE [narrow_copy writes memory]
 # torch's narrow_copy kernel for out= copies bytes: the result's elements, in
 # order, into the memory that starts at out's first element, as if out were
