@@ -457,3 +457,37 @@ def test_matrix_rank_takes_a_dual_input_with_out():
         out = torch.empty(0, dtype=torch.long)
         torch.linalg.matrix_rank(a, out=out)
         assert (out.tolist(), out._version, fwAD.unpack_dual(out).tangent) == (2, 1, None)
+
+
+def _resize_warnings(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [str(w.message).split(" This behavior")[0] for w in caught]
+
+
+RESIZED = ("An output with one or more elements was resized since it had shape {}, which does "
+           "not match the required output shape {}.")
+
+
+def test_several_outs_are_resized_in_the_kernels_order():
+    m = torch.tensor([[2.0, 1.0], [1.0, 4.0]])
+    assert _resize_warnings(lambda: torch.linalg.eigh(m, out=(torch.zeros(7), torch.zeros(7)))) == [
+        RESIZED.format([7], [2, 2]), RESIZED.format([7], [2])]
+    outs = (torch.zeros(7), torch.zeros(7), torch.zeros(7))
+    assert _resize_warnings(lambda: torch.linalg.svd(m, out=outs)) == [
+        RESIZED.format([7], [2, 2]), RESIZED.format([7], [2, 2]), RESIZED.format([7], [2])]
+    assert [list(o.shape) for o in outs] == [[2, 2], [2], [2, 2]]
+
+
+def test_mode_and_kthvalue_speak_of_the_reduced_dimension():
+    x = _x()
+    long7 = lambda: torch.zeros(7, dtype=torch.long)  # noqa: E731
+    assert _resize_warnings(lambda: torch.mode(x, 1, out=(torch.zeros(2, 2), long7()))) == [
+        RESIZED.format([2, 1, 2], [2, 1]), RESIZED.format([7, 1], [2, 1])]
+    assert _resize_warnings(lambda: torch.mode(x, 0, out=(torch.zeros(7), long7()))) == [
+        RESIZED.format([1, 7], [1, 3]), RESIZED.format([1, 7], [1, 3])]
+    outs = (torch.zeros(7), long7())
+    assert _resize_warnings(lambda: torch.kthvalue(x, 1, 0, keepdim=True, out=outs)) == [
+        RESIZED.format([7], [1, 3]), RESIZED.format([7], [1, 3])]
+    assert [list(o.shape) for o in outs] == [[1, 3], [1, 3]]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2410
+# --- book/chapters/26_inplace.md:2412
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
@@ -28,8 +28,10 @@ from refgrad._ops.untracked_writes import (
     TANGENTS_KEPT,
     computed,
     forward_name,
+    in_torchs_order,
     raw_write,
     refuse_resized,
+    said_shapes,
     tangent_write,
     warning_with_out,
 )
@@ -74,11 +76,12 @@ def with_out(function, name: str, returns=None):
         result = computed(function, rules, args, kwargs, outs)
         results = (result,) if isinstance(out, Tensor) else tuple(result)
         refuse_dtypes(rules, outs, results)  # before any resizing: a refused out stays as it was
-        for o, r in zip(outs, results):
+        for o, r in in_torchs_order(name, outs, results):  # chapter "Writes autograd skips"
             if record is not None:
                 refuse_resized(rules, o, r)
             if r._data.shape != o._data.shape:
-                resize_out(o, r._data.shape, resizes(rules, o._data.dtype != r._data.dtype))
+                resize_out(o, r._data.shape, resizes(rules, o._data.dtype != r._data.dtype),
+                           said_shapes(name, args, kwargs, o, r))
                 if name in LAID_OUT_AS_RESULT:  # NOTE [Outs resized as LAPACK writes]
                     lay_out_as(o, r)
             if record is not None:  # a write torch records: chapter "Writes autograd skips"

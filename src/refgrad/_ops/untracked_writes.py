@@ -258,3 +258,31 @@ def raw_write(out, result) -> None:
     count = min(result._data.size, room)
     window = out.detach().as_strided((count,), (1,))
     np.copyto(window._data, result._data.reshape(-1)[:count], casting="unsafe")
+
+
+# --- book/chapters/26a_writes_autograd_skips.md:450
+_RESIZE_ORDER = {"linalg_eigh": (1, 0), "linalg_svd": (0, 2, 1)}
+_KEPT_DIM = {"mode": (1, 2), "kthvalue": (2, 3)}  # positions of dim and keepdim
+
+
+def in_torchs_order(name: str, outs, results):
+    """(out, result) pairs in the order ``name``'s kernel resizes them."""
+    order = _RESIZE_ORDER.get(name)
+    if order is None or len(outs) != len(order):
+        return zip(outs, results)
+    return [(outs[i], results[i]) for i in order]
+
+
+def said_shapes(name: str, args, kwargs, out, result):
+    """The shapes torch's resize warning gives for ``out``, where they are not its own
+    and the result's; else None."""
+    if name not in _KEPT_DIM:
+        return None
+    at, kept = _KEPT_DIM[name]
+    keepdim = args[kept] if len(args) > kept else kwargs.get("keepdim", False)
+    dim = args[at] if len(args) > at else kwargs.get("dim", -1)
+    if keepdim or not isinstance(args[0], Tensor) or not args[0].ndim:
+        return None
+    dim %= args[0].ndim
+    had, wanted = list(out._data.shape), list(result._data.shape)
+    return had[:dim] + [1] + had[dim:], wanted[:dim] + [1] + wanted[dim:]
