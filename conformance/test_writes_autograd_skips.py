@@ -491,3 +491,19 @@ def test_mode_and_kthvalue_speak_of_the_reduced_dimension():
     assert _resize_warnings(lambda: torch.kthvalue(x, 1, 0, keepdim=True, out=outs)) == [
         RESIZED.format([7], [1, 3]), RESIZED.format([7], [1, 3])]
     assert [list(o.shape) for o in outs] == [[1, 3], [1, 3]]
+
+
+def test_index_fill_of_an_empty_tensor_views_it_first():
+    with raises(RuntimeError, "setStorage: sizes [2, 3], strides [0, 1], storage offset 0, and "
+                              "itemsize 4 requiring a storage size of 12 are out of bounds for "
+                              "storage of size 0"):
+        torch.zeros(0, 3).index_fill_(0, torch.tensor([0, 0]), 0.5)
+    with raises(RuntimeError, "setStorage: sizes [2, 1], strides [1, 0], storage offset 0, and "
+                              "itemsize 4 requiring a storage size of 8 are out of bounds for "
+                              "storage of size 0"):
+        torch.zeros(2, 0).index_fill(1, torch.tensor([0]), 0.5)
+    empty = torch.zeros(0, 3)
+    empty.index_fill_(1, torch.tensor([5]), 0.5)  # nothing is filled, nothing is checked
+    assert (empty.shape, empty._version) == ((0, 3), 1)
+    with raises(IndexError, "index 5 is out of bounds for dimension 0 with size 2"):
+        torch.zeros(2, 3).index_fill_(0, torch.tensor([5]), 0.5)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:742
+# --- book/chapters/16h_scatter.md:754
 """scatter_reduce: a scatter that combines what lands on one place; and scatter's reduce=."""
 
 import warnings
@@ -48,7 +48,7 @@ def _combine(out, key, values, ufunc) -> None:
         places, values = places[rest], values[rest]
 
 
-# --- book/chapters/16h_scatter.md:789
+# --- book/chapters/16h_scatter.md:801
 def _neutral(kind, reduce):
     """What a written place starts from when ``self`` is left out."""
     if reduce in ("sum", "mean", "prod"):
@@ -86,7 +86,7 @@ def _scatter_reduce(a, src, dim, index, reduce, include_self):
     return out
 
 
-# --- book/chapters/16h_scatter.md:863
+# --- book/chapters/16h_scatter.md:875
 class Places:
     """The places scatter_reduce's index names along ``dim``, as its gradients reach them."""
 
@@ -124,7 +124,7 @@ def _mean_grads(g, places, include_self, src):
     return g / count, places.pick(g) / places.pick(count)
 
 
-# --- book/chapters/16h_scatter.md:902
+# --- book/chapters/16h_scatter.md:914
 def _product_grads(g, places, include_self, self, src, result, twice):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -141,7 +141,7 @@ def _product_grads(g, places, include_self, self, src, result, twice):
     return self_grad, _once_only(src_grad, zeros_there, twice)
 
 
-# --- book/chapters/16h_scatter.md:928
+# --- book/chapters/16h_scatter.md:940
 TWICE = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
          "scattered to the same position in self")
 
@@ -187,7 +187,7 @@ def reduce_grads(g, places, reduce, include_self, self, src, result, twice):
     return (self_grad if include_self else places.clear(self_grad)), src_grad
 
 
-# --- book/chapters/16h_scatter.md:985
+# --- book/chapters/16h_scatter.md:997
 def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -205,7 +205,7 @@ def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, resul
     return total / count
 
 
-# --- book/chapters/16h_scatter.md:1004
+# --- book/chapters/16h_scatter.md:1016
 SCATTER_REDUCE = register(Op(
     "scatter_reduce", "ScatterReduceBackward0", ("self", "src"), promote=False,
     forward=_scatter_reduce, backward=_reduce_grads, tangent=_reduce_tangent,
@@ -226,7 +226,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     return call(SCATTER_REDUCE, (input, src), params)
 
 
-# --- book/chapters/16h_scatter.md:1033
+# --- book/chapters/16h_scatter.md:1045
 DEPRECATED = ("The reduce argument of torch.scatter with Tensor src is deprecated and will be "
               "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
               "reduction options.")
@@ -253,7 +253,7 @@ SCATTER_VALUE_BY = underivable(
         at_least_1d(index._data).shape, value, dtype=a.dtype, like=a), dim, index, reduce))
 
 
-# --- book/chapters/16h_scatter.md:1061
+# --- book/chapters/16h_scatter.md:1073
 def scatter_by(input, dim, index, given, reduce, operation="scatter"):
     """``scatter(input, dim, index, given, reduce=reduce)``: torch's older reductions."""
     from refgrad._dtype import checked_number

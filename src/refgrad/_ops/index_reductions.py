@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:1116
+# --- book/chapters/16h_scatter.md:1128
 """index_reduce: scatter_reduce over whole slices, chosen by a one-dimensional index."""
 
 import numpy as np
@@ -68,7 +68,7 @@ INDEX_REDUCE = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:1183
+# --- book/chapters/16h_scatter.md:1195
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     tensor_argument("index_reduce", "source", 3, source)
     if reduce not in ("prod", "mean", "amax", "amin"):

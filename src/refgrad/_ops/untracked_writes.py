@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:45
+# --- book/chapters/26a_writes_autograd_skips.md:51
 """In-place writes autograd does not see, and out= writes it records."""
 
 import warnings
@@ -53,7 +53,7 @@ def install(cls=Tensor) -> None:
 install()
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:127
+# --- book/chapters/26a_writes_autograd_skips.md:133
 NOT_DIFFERENTIATED = frozenset(("floor_divide", "heaviside", "softmax", "log_softmax",
                                 "slice_scatter", "diag"))
 # A node for a write torch records without a derivative, by how many tensors it has.
@@ -101,7 +101,7 @@ def not_differentiated(said: str, args, kwargs, outs):
     return write
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:195
+# --- book/chapters/26a_writes_autograd_skips.md:201
 def tangent_write(name: str, args, kwargs, outs):
     """How a write into ``outs`` meets forward mode: ``copied`` for a composite with a
     dual tensor among its tensors, else None; a kernel without a derivative refuses."""
@@ -120,7 +120,7 @@ def tangent_write(name: str, args, kwargs, outs):
     return copied if name in LEAF_OUT else None
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:224
+# --- book/chapters/26a_writes_autograd_skips.md:230
 TANGENTS_KEPT = LEAF_OUT | {"linalg_matrix_rank"}
 
 
@@ -137,7 +137,7 @@ def computed(function, name: str, args, kwargs, outs):
         return function(*args, **kwargs)
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:247
+# --- book/chapters/26a_writes_autograd_skips.md:253
 def forward_name(name: str, args) -> str:
     """The kernel torch's forward-mode refusal of ``name``'s out= names."""
     from refgrad._ops.out_grad_rules import GRAD_NAMES
@@ -154,7 +154,7 @@ def forward_name(name: str, args) -> str:
     return "mm"
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:270
+# --- book/chapters/26a_writes_autograd_skips.md:276
 def copied(out, result) -> None:
     """A composite's write into ``out``: its result copied in, as an in-place op."""
     out.copy_(result)
@@ -172,7 +172,7 @@ def refuse_resized(name: str, out, result) -> None:
         raise RuntimeError(TENSORDOT_RESIZED)
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:326
+# --- book/chapters/26a_writes_autograd_skips.md:332
 DTYPE_BEFORE_GRAD = frozenset(("float_power",))
 OUT_WARNINGS = {"ger": "torch.ger is deprecated and will be removed in a future PyTorch "
                        "release. Use torch.outer instead."}
@@ -241,7 +241,7 @@ for _name, _words in _CAST_WORDS.items():
     setattr(Tensor, _name + "_", in_own_words(getattr(Tensor, _name + "_"), _words))
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:407
+# --- book/chapters/26a_writes_autograd_skips.md:413
 # NOTE [narrow_copy writes memory]
 # torch's narrow_copy kernel for out= copies bytes: the result's elements, in
 # order, into the memory that starts at out's first element, as if out were
@@ -260,7 +260,7 @@ def raw_write(out, result) -> None:
     np.copyto(window._data, result._data.reshape(-1)[:count], casting="unsafe")
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:450
+# --- book/chapters/26a_writes_autograd_skips.md:456
 _RESIZE_ORDER = {"linalg_eigh": (1, 0), "linalg_svd": (0, 2, 1)}
 _KEPT_DIM = {"mode": (1, 2), "kthvalue": (2, 3)}  # positions of dim and keepdim
 
