@@ -507,3 +507,28 @@ def test_index_fill_of_an_empty_tensor_views_it_first():
     assert (empty.shape, empty._version) == ((0, 3), 1)
     with raises(IndexError, "index 5 is out of bounds for dimension 0 with size 2"):
         torch.zeros(2, 3).index_fill_(0, torch.tensor([5]), 0.5)
+
+
+def test_bmm_into_an_operand_reads_what_it_wrote():
+    m = torch.tensor([[[2.0, 0.5], [0.3, 1.5]]])
+    n = torch.tensor([[[1.0, 0.2], [0.4, 2.0]]])
+    a = m.clone()
+    torch.bmm(a, n, out=a)
+    assert a.tolist() == [[[2.200000047683716, 1.440000057220459],
+                           [0.9000000357627869, 3.180000066757202]]]
+    b = n.clone()
+    torch.bmm(m, b, out=b)
+    assert b.tolist() == [[[2.200000047683716, 1.399999976158142],
+                           [1.2599999904632568, 3.4200000762939453]]]
+    both = m.clone()
+    torch.matmul(both, both, out=both)
+    assert both.tolist() == [[[4.150000095367432, 2.825000047683716],
+                              [1.695000171661377, 7.038375377655029]]]
+    flat = m[0].clone()
+    torch.matmul(flat, n[0], out=flat)  # mm reads its operands first
+    assert flat.tolist() == [[2.200000047683716, 1.399999976158142],
+                             [0.9000000357627869, 3.059999942779541]]
+    big = torch.arange(128, dtype=torch.float32).reshape(2, 8, 8) / 100
+    c = big.clone()
+    torch.bmm(c, big, out=c)  # 512 multiplications a matrix: read first
+    assert torch.equal(c, torch.bmm(big, big))

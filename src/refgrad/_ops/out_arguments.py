@@ -29,7 +29,6 @@ from refgrad._ops.untracked_writes import (
     computed,
     forward_name,
     in_torchs_order,
-    raw_write,
     refuse_resized,
     said_shapes,
     tangent_write,
@@ -87,8 +86,8 @@ def with_out(function, name: str, returns=None):
             if record is not None:  # a write torch records: chapter "Writes autograd skips"
                 record(o, r)
                 continue
-            if rules in RAW_WRITES:  # narrow_copy: chapter "Writes autograd skips"
-                raw_write(o, r)
+            if rules in RAW_WRITES:  # narrow_copy, bmm: chapter "Writes autograd skips"
+                RAW_WRITES[rules](o, r, args)
             else:
                 np.copyto(o._data, r._data, casting="unsafe")
             for _ in range(BUMPS.get(rules, 1)):

@@ -247,10 +247,7 @@ for _name, _words in _CAST_WORDS.items():
 # order, into the memory that starts at out's first element, as if out were
 # contiguous. Writing through a flat out.as_strided from that element reaches
 # exactly that memory, out's own elements or not.
-RAW_WRITES = frozenset(("narrow_copy",))
-
-
-def raw_write(out, result) -> None:
+def raw_write(out, result, args=()) -> None:
     """``result`` written into the memory from ``out``'s first element, in order, as far
     as the storage reaches."""
     root, data = storage_root(out._data), out._data
@@ -260,7 +257,7 @@ def raw_write(out, result) -> None:
     np.copyto(window._data, result._data.reshape(-1)[:count], casting="unsafe")
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:456
+# --- book/chapters/26a_writes_autograd_skips.md:453
 _RESIZE_ORDER = {"linalg_eigh": (1, 0), "linalg_svd": (0, 2, 1)}
 _KEPT_DIM = {"mode": (1, 2), "kthvalue": (2, 3)}  # positions of dim and keepdim
 
@@ -286,3 +283,31 @@ def said_shapes(name: str, args, kwargs, out, result):
     dim %= args[0].ndim
     had, wanted = list(out._data.shape), list(result._data.shape)
     return had[:dim] + [1] + had[dim:], wanted[:dim] + [1] + wanted[dim:]
+
+
+# --- book/chapters/26a_writes_autograd_skips.md:494
+# NOTE [bmm reads what it wrote]
+# torch's bmm kernel for products of fewer than 400 multiplications a matrix
+# sums each element of the result in turn (batch, row, column) and stores it
+# at once, so an out that shares memory with an operand is read after some of
+# its elements were written. Repeating that loop on NumPy views of the same
+# memory gives the same values; the sums run in the out's dtype, as torch's.
+def bmm_write(out, result, args) -> None:
+    """``result`` into ``out``, as torch's bmm kernel writes an ``out`` that is read."""
+    a, b = args[0], args[1]
+    batches = isinstance(a, Tensor) and isinstance(b, Tensor) and a.ndim == b.ndim == 3 and (
+        out._data.shape == result._data.shape)  # matmul's batch of one is broadcast
+    shared = batches and any(np.shares_memory(t._data, out._data) for t in (a, b))
+    _, rows, inner = a.shape if shared else (0, 0, 0)
+    if not shared or inner * rows * b.shape[2] >= 400:
+        np.copyto(out._data, result._data, casting="unsafe")
+        return
+    o, x, y, zero = out._data, a._data, b._data, out._data.dtype.type(0)
+    for n, i, j in np.ndindex(*o.shape):
+        total, p, q = zero, min(n, len(x) - 1), min(n, len(y) - 1)
+        for k in range(inner):
+            total += x[p, i, k] * y[q, k, j]
+        o[n, i, j] = total
+
+
+RAW_WRITES = {"narrow_copy": raw_write, "bmm": bmm_write, "matmul": bmm_write}
