@@ -103,7 +103,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:2573
+# --- book/chapters/26_inplace.md:2575
 def _augmented(function, name: str, cast=None):
     def augmented(self, other):
         try:

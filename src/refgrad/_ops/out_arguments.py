@@ -19,20 +19,22 @@ from refgrad._ops.out_dtype_rules import (
     refuse_input,
 )
 from refgrad._ops.out_grad_rules import refuse_grad
-from refgrad._ops.out_layouts import LAID_OUT_AS_RESULT, lay_out_as
-from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given, resizes
-from refgrad._ops.untracked_writes import (
+from refgrad._ops.out_kernels import (
     DTYPE_BEFORE_GRAD,
     OUT_WARNINGS,
     RAW_WRITES,
+    in_torchs_order,
+    said_shapes,
+    warning_with_out,
+)
+from refgrad._ops.out_layouts import LAID_OUT_AS_RESULT, lay_out_as
+from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given, resizes
+from refgrad._ops.untracked_writes import (
     TANGENTS_KEPT,
     computed,
     forward_name,
-    in_torchs_order,
     refuse_resized,
-    said_shapes,
     tangent_write,
-    warning_with_out,
 )
 from refgrad._ops.write_checks import OVERLAP, bump, resize_out
 from refgrad._tensor import Tensor

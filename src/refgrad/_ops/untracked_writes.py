@@ -6,11 +6,8 @@
 # --- book/chapters/26a_writes_autograd_skips.md:51
 """In-place writes autograd does not see, and out= writes it records."""
 
-import warnings
-
 import numpy as np
 
-from refgrad._backend import data_ptr, storage_root
 from refgrad._ops.dispatch import call
 from refgrad._ops.inplace import _rebase
 from refgrad._ops.out_grad_rules import LEAF_OUT
@@ -19,7 +16,6 @@ from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._ops.view_regeneration import grad_fn_now
 from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump
 from refgrad._tensor import Tensor, held_grad_fn
-from refgrad._typename import LEGACY
 from refgrad.autograd._state import state
 
 # NOTE [Writes torch does not differentiate]
@@ -53,7 +49,7 @@ def install(cls=Tensor) -> None:
 install()
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:133
+# --- book/chapters/26a_writes_autograd_skips.md:129
 NOT_DIFFERENTIATED = frozenset(("floor_divide", "heaviside", "softmax", "log_softmax",
                                 "slice_scatter", "diag"))
 # A node for a write torch records without a derivative, by how many tensors it has.
@@ -101,7 +97,7 @@ def not_differentiated(said: str, args, kwargs, outs):
     return write
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:201
+# --- book/chapters/26a_writes_autograd_skips.md:197
 def tangent_write(name: str, args, kwargs, outs):
     """How a write into ``outs`` meets forward mode: ``copied`` for a composite with a
     dual tensor among its tensors, else None; a kernel without a derivative refuses."""
@@ -120,13 +116,14 @@ def tangent_write(name: str, args, kwargs, outs):
     return copied if name in LEAF_OUT else None
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:230
+# --- book/chapters/26a_writes_autograd_skips.md:226
 TANGENTS_KEPT = LEAF_OUT | {"linalg_matrix_rank"}
 
 
 def computed(function, name: str, args, kwargs, outs):
     """``name``'s result for a write into ``outs``: in out's dtype where torch computes in
     it, and without tangents unless a composite's copy carries them."""
+    from refgrad._ops.out_kernels import in_out_dtype
     from refgrad.autograd._state import dual_levels
     from refgrad.autograd._tangents import paused
 
@@ -137,7 +134,7 @@ def computed(function, name: str, args, kwargs, outs):
         return function(*args, **kwargs)
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:253
+# --- book/chapters/26a_writes_autograd_skips.md:250
 def forward_name(name: str, args) -> str:
     """The kernel torch's forward-mode refusal of ``name``'s out= names."""
     from refgrad._ops.out_grad_rules import GRAD_NAMES
@@ -154,7 +151,7 @@ def forward_name(name: str, args) -> str:
     return "mm"
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:276
+# --- book/chapters/26a_writes_autograd_skips.md:273
 def copied(out, result) -> None:
     """A composite's write into ``out``: its result copied in, as an in-place op."""
     out.copy_(result)
@@ -170,144 +167,3 @@ def refuse_resized(name: str, out, result) -> None:
     """Refuse a recorded write into ``out`` that would resize it, where torch does."""
     if name == "tensordot" and out._requires_grad and out._data.shape != result._data.shape:
         raise RuntimeError(TENSORDOT_RESIZED)
-
-
-# --- book/chapters/26a_writes_autograd_skips.md:332
-DTYPE_BEFORE_GRAD = frozenset(("float_power",))
-OUT_WARNINGS = {"ger": "torch.ger is deprecated and will be removed in a future PyTorch "
-                       "release. Use torch.outer instead."}
-# The reductions that compute in out's dtype, and the dtypes of out each computes in.
-_IN_OUT_DTYPE = {**dict.fromkeys(("sum", "prod"), "fcib"),
-                 **dict.fromkeys(("cumsum", "cumprod"), "fci"),
-                 **dict.fromkeys(("nansum", "mean"), "fc")}
-
-
-def warning_with_out(function, message: str):
-    """``function``, which takes out=, warning ``message`` first whenever out= is given,
-    as torch's C++ warns: see above."""
-
-    def warned(*args, out=None, **kwargs):
-        if out is None:
-            return function(*args, **kwargs)
-        try:
-            warnings.warn(message, UserWarning, stacklevel=2)
-        except Warning as error:  # an error by the filters: the call's own error comes first
-            function(*args, out=out, **kwargs)
-            raise error from None
-        return function(*args, out=out, **kwargs)
-
-    warned.__name__ = function.__name__
-    return warned
-
-
-def in_out_dtype(name: str, kwargs: dict, outs: tuple) -> dict:
-    """``kwargs`` for computing ``name``'s result into ``outs``: in out's dtype, where
-    torch computes in it."""
-    kinds = _IN_OUT_DTYPE.get(name)
-    if kinds is None or kwargs.get("dtype") is not None or len(outs) != 1:
-        return kwargs
-    kind = outs[0]._data.dtype.kind
-    if kind == "u" and outs[0]._data.dtype.itemsize == 1:
-        kind = "i"  # uint8 is an integer to these rules
-    return dict(kwargs, dtype=outs[0].dtype) if kind in kinds else kwargs
-
-
-# In-place forms with a cast refusal of their own: {out} is self's dtype, {result} the
-# dtype the op's result would have.
-_CAST_WORDS = {"ldexp": "ldexp can't be cast to the desired output type {out}",
-               "mvlgamma": "mvlgamma: result type {out} can't be cast to the desired output "
-                           "type {result}"}
-_CAST = " can't be cast to the desired output type "
-
-
-def in_own_words(method, words: str):
-    """``method``, an in-place method, with its cast refusal in ``words``."""
-
-    def write(self, *args, **kwargs):
-        try:
-            return method(self, *args, **kwargs)
-        except RuntimeError as error:
-            message = str(error)
-            if not (message.startswith("result type ") and _CAST in message):
-                raise
-            result = message[len("result type "):].partition(_CAST)[0]
-            raise RuntimeError(words.format(out=LEGACY[self.dtype], result=result)) from None
-
-    write.__name__ = method.__name__
-    return write
-
-
-for _name, _words in _CAST_WORDS.items():
-    setattr(Tensor, _name + "_", in_own_words(getattr(Tensor, _name + "_"), _words))
-
-
-# --- book/chapters/26a_writes_autograd_skips.md:413
-# NOTE [narrow_copy writes memory]
-# torch's narrow_copy kernel for out= copies bytes: the result's elements, in
-# order, into the memory that starts at out's first element, as if out were
-# contiguous. Writing through a flat out.as_strided from that element reaches
-# exactly that memory, out's own elements or not.
-def raw_write(out, result, args=()) -> None:
-    """``result`` written into the memory from ``out``'s first element, in order, as far
-    as the storage reaches."""
-    root, data = storage_root(out._data), out._data
-    room = (data_ptr(root) + root.nbytes - data_ptr(data)) // data.itemsize
-    count = min(result._data.size, room)
-    window = out.detach().as_strided((count,), (1,))
-    np.copyto(window._data, result._data.reshape(-1)[:count], casting="unsafe")
-
-
-# --- book/chapters/26a_writes_autograd_skips.md:453
-_RESIZE_ORDER = {"linalg_eigh": (1, 0), "linalg_svd": (0, 2, 1)}
-_KEPT_DIM = {"mode": (1, 2), "kthvalue": (2, 3)}  # positions of dim and keepdim
-
-
-def in_torchs_order(name: str, outs, results):
-    """(out, result) pairs in the order ``name``'s kernel resizes them."""
-    order = _RESIZE_ORDER.get(name)
-    if order is None or len(outs) != len(order):
-        return zip(outs, results)
-    return [(outs[i], results[i]) for i in order]
-
-
-def said_shapes(name: str, args, kwargs, out, result):
-    """The shapes torch's resize warning gives for ``out``, where they are not its own
-    and the result's; else None."""
-    if name not in _KEPT_DIM:
-        return None
-    at, kept = _KEPT_DIM[name]
-    keepdim = args[kept] if len(args) > kept else kwargs.get("keepdim", False)
-    dim = args[at] if len(args) > at else kwargs.get("dim", -1)
-    if keepdim or not isinstance(args[0], Tensor) or not args[0].ndim:
-        return None
-    dim %= args[0].ndim
-    had, wanted = list(out._data.shape), list(result._data.shape)
-    return had[:dim] + [1] + had[dim:], wanted[:dim] + [1] + wanted[dim:]
-
-
-# --- book/chapters/26a_writes_autograd_skips.md:494
-# NOTE [bmm reads what it wrote]
-# torch's bmm kernel for products of fewer than 400 multiplications a matrix
-# sums each element of the result in turn (batch, row, column) and stores it
-# at once, so an out that shares memory with an operand is read after some of
-# its elements were written. Repeating that loop on NumPy views of the same
-# memory gives the same values; the sums run in the out's dtype, as torch's.
-def bmm_write(out, result, args) -> None:
-    """``result`` into ``out``, as torch's bmm kernel writes an ``out`` that is read."""
-    a, b = args[0], args[1]
-    batches = isinstance(a, Tensor) and isinstance(b, Tensor) and a.ndim == b.ndim == 3 and (
-        out._data.shape == result._data.shape)  # matmul's batch of one is broadcast
-    shared = batches and any(np.shares_memory(t._data, out._data) for t in (a, b))
-    _, rows, inner = a.shape if shared else (0, 0, 0)
-    if not shared or inner * rows * b.shape[2] >= 400:
-        np.copyto(out._data, result._data, casting="unsafe")
-        return
-    o, x, y, zero = out._data, a._data, b._data, out._data.dtype.type(0)
-    for n, i, j in np.ndindex(*o.shape):
-        total, p, q = zero, min(n, len(x) - 1), min(n, len(y) - 1)
-        for k in range(inner):
-            total += x[p, i, k] * y[q, k, j]
-        o[n, i, j] = total
-
-
-RAW_WRITES = {"narrow_copy": raw_write, "bmm": bmm_write, "matmul": bmm_write}
