@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:331
+# --- book/chapters/26a_writes_autograd_skips.md:333
 """What out= changes besides where the result goes: each a detail of a torch kernel."""
 
 import warnings
@@ -82,7 +82,7 @@ for _name, _words in _CAST_WORDS.items():
     setattr(Tensor, _name + "_", in_own_words(getattr(Tensor, _name + "_"), _words))
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:422
+# --- book/chapters/26a_writes_autograd_skips.md:424
 # NOTE [narrow_copy writes memory]
 # torch's narrow_copy kernel for out= copies bytes: the result's elements, in
 # order, into the memory that starts at out's first element, as if out were
@@ -98,7 +98,7 @@ def raw_write(out, result, args=()) -> None:
     np.copyto(window._data, result._data.reshape(-1)[:count], casting="unsafe")
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:462
+# --- book/chapters/26a_writes_autograd_skips.md:464
 _RESIZE_ORDER = {"linalg_eigh": (1, 0), "linalg_svd": (0, 2, 1)}
 _KEPT_DIM = {"mode": (1, 2), "kthvalue": (2, 3)}  # positions of dim and keepdim
 
@@ -126,7 +126,7 @@ def said_shapes(name: str, args, kwargs, out, result):
     return had[:dim] + [1] + had[dim:], wanted[:dim] + [1] + wanted[dim:]
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:503
+# --- book/chapters/26a_writes_autograd_skips.md:505
 # NOTE [bmm reads what it wrote]
 # torch's bmm kernel for products of fewer than 400 multiplications a matrix
 # sums each element of the result in turn (batch, row, column) and stores it

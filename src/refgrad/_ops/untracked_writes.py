@@ -52,8 +52,10 @@ install()
 # --- book/chapters/26a_writes_autograd_skips.md:129
 NOT_DIFFERENTIATED = frozenset(("floor_divide", "heaviside", "softmax", "log_softmax",
                                 "slice_scatter", "diag"))
-# A node for a write torch records without a derivative, by how many tensors it has.
+
+
 def _written(n: int) -> Op:
+    """The row of a write torch records without a derivative, of ``n`` tensors."""
     return register(Op(f"out_written.{n}", "NotImplemented", tuple("abc"[:n]),
                        forward=lambda *arrays, operation: arrays[-1], promote=False,
                        backward=_no_derivative, hides=UNSHOWN,
@@ -97,11 +99,11 @@ def not_differentiated(said: str, args, kwargs, outs):
     return write
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:197
+# --- book/chapters/26a_writes_autograd_skips.md:199
 def tangent_write(name: str, args, kwargs, outs):
     """How a write into ``outs`` meets forward mode: ``copied`` for a composite with a
     dual tensor among its tensors, else None; a kernel without a derivative refuses."""
-    from refgrad._ops.out_grad_rules import GRAD_NAMES, LEAF_OUT
+    from refgrad._ops.out_grad_rules import GRAD_NAMES
     from refgrad.autograd._tangents import active_level, tangent_of
 
     level = active_level()
@@ -116,7 +118,7 @@ def tangent_write(name: str, args, kwargs, outs):
     return copied if name in LEAF_OUT else None
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:226
+# --- book/chapters/26a_writes_autograd_skips.md:228
 TANGENTS_KEPT = LEAF_OUT | {"linalg_matrix_rank"}
 
 
@@ -134,7 +136,7 @@ def computed(function, name: str, args, kwargs, outs):
         return function(*args, **kwargs)
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:250
+# --- book/chapters/26a_writes_autograd_skips.md:252
 def forward_name(name: str, args) -> str:
     """The kernel torch's forward-mode refusal of ``name``'s out= names."""
     from refgrad._ops.out_grad_rules import GRAD_NAMES
@@ -151,7 +153,7 @@ def forward_name(name: str, args) -> str:
     return "mm"
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:273
+# --- book/chapters/26a_writes_autograd_skips.md:275
 def copied(out, result) -> None:
     """A composite's write into ``out``: its result copied in, as an in-place op."""
     out.copy_(result)
