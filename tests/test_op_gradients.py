@@ -106,6 +106,9 @@ _UNDERIVABLE_CALLS = {
     "_ctc_loss_backward": (lambda a: _ctc_gradient(a.view(1, 1, 2)), "_ctc_loss_backward"),
     "_ctc_loss_backward_tensor": (lambda a: _ctc_gradient(a.view(1, 1, 2), torch.tensor([1])),
                                   "_ctc_loss_backward"),
+    "out_written.1": (lambda a: torch.softmax(a.detach(), 0, out=a * 1), "softmax"),
+    "out_written.2": (lambda a: torch.softmax(a, 0, out=a * 2), "softmax"),
+    "out_written.3": (lambda a: torch.floor_divide(a, a * 3, out=a * 2), "floor_divide"),
 }
 
 

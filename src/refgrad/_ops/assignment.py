@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2278
+# --- book/chapters/26_inplace.md:2290
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
@@ -90,7 +90,7 @@ def _assignable(value, target):
 Tensor.__setitem__ = torch_named(setitem, "__setitem__")  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:2376
+# --- book/chapters/26_inplace.md:2388
 def expandable(value, target):
     """``value`` without leading 1s, expanded to ``target``'s sizes as torch's."""
     shape, sizes = value._data.shape, target._data.shape
@@ -101,7 +101,7 @@ def expandable(value, target):
     return value if value._data.shape == sizes else value.expand(sizes)
 
 
-# --- book/chapters/26_inplace.md:2399
+# --- book/chapters/26_inplace.md:2411
 def leading_ones_dropped(value):
     """``value`` viewed without its leading 1s, or ``value`` itself where it has none."""
     shape = value._data.shape

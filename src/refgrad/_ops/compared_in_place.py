@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1028
+# --- book/chapters/26_inplace.md:1032
 """eq_, ne_, lt_, le_, gt_ and ge_: comparisons written into their first operand."""
 
 import numpy as np

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1154
+# --- book/chapters/26_inplace.md:1158
 """The in-place methods made from out-of-place functions, and their installation."""
 
 from refgrad._dtype import python_number, result_type
@@ -56,13 +56,17 @@ def _method(function, cast=None):
         except (NotImplementedError, RuntimeError) as error:  # nothing was written
             if cast is not None:
                 kernel_refused(self, args, kwargs, error, cast)
+            said = f"Trying to use forward AD with {function.__name__} that "
+            if type(error) is NotImplementedError and str(error).startswith(said):
+                message = str(error).replace(said, f"Trying to use forward AD with {name} that ")
+                raise NotImplementedError(message) from None  # the in-place op is what failed
             raise
 
     method.__name__ = name
     return method
 
 
-# --- book/chapters/26_inplace.md:1218
+# --- book/chapters/26_inplace.md:1230
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -99,7 +103,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:2582
+# --- book/chapters/26_inplace.md:2625
 def _augmented(function, name: str, cast=None):
     def augmented(self, other):
         try:

@@ -74,7 +74,7 @@ def check_inputs(t, function, args, kwargs) -> None:
             raise RuntimeError(SHARED_INPUT)
 
 
-# --- book/chapters/26_inplace.md:443
+# --- book/chapters/26_inplace.md:447
 OUT_COMPARED = frozenset((
     "abs", "absolute", "acos", "acosh", "add", "addcdiv", "addcmul", "angle", "arccos",
     "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin", "asinh", "atan",
@@ -93,7 +93,7 @@ OUT_COMPARED = frozenset((
 ))
 OUT_REFUSES_ANY = frozenset((
     "cat", "concat", "concatenate", "gather", "index_select", "masked_select", "take",
-    "take_along_dim"))
+    "take_along_dim", "cross"))
 OUT_FIRST = frozenset(("addbmm", "addmm", "addmv", "baddbmm"))  # the added term, not the factors
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1109
+# --- book/chapters/26_inplace.md:1113
 """asinh_, acosh_ and atanh_: the values of asinh, acosh and atanh, with no derivative."""
 
 from dataclasses import replace

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1975
+# --- book/chapters/26_inplace.md:1987
 """torch.multinomial: indices drawn by their weights, with torch's random numbers."""
 
 import numpy as np
@@ -83,7 +83,7 @@ def _largest_quotients(input, weights, n, generator):
     return topk(make_tensor(quotients), n).indices._data
 
 
-# --- book/chapters/26_inplace.md:2068
+# --- book/chapters/26_inplace.md:2080
 def _by_cumulative_weights(weights, n, generator):
     rows = weights if weights.ndim == 2 else weights[None]
     drawn = np.empty((len(rows), n), np.int64)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:539
+# --- book/chapters/26_inplace.md:543
 """Element-wise writes whose inputs read elements the write has already changed."""
 
 import numpy as np
@@ -37,7 +37,7 @@ def reads_written(t, function, tensors) -> bool:
     return shared
 
 
-# --- book/chapters/26_inplace.md:578
+# --- book/chapters/26_inplace.md:582
 def write_in_order(t, function, args, kwargs) -> None:
     """Write ``function(t, *args)`` into ``t`` in the order torch's kernel reads and writes."""
     from refgrad.autograd.grad_mode import no_grad

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2448
+# --- book/chapters/26_inplace.md:2462
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
@@ -19,8 +19,23 @@ from refgrad._ops.out_dtype_rules import (
     refuse_input,
 )
 from refgrad._ops.out_grad_rules import refuse_grad
+from refgrad._ops.out_kernels import (
+    DTYPE_BEFORE_GRAD,
+    OUT_WARNINGS,
+    RAW_WRITES,
+    in_torchs_order,
+    said_shapes,
+    warning_with_out,
+)
 from refgrad._ops.out_layouts import LAID_OUT_AS_RESULT, lay_out_as
 from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given, resizes
+from refgrad._ops.untracked_writes import (
+    TANGENTS_KEPT,
+    computed,
+    forward_name,
+    refuse_resized,
+    tangent_write,
+)
 from refgrad._ops.write_checks import OVERLAP, bump, resize_out
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import dual_levels, state, switched_on
@@ -48,32 +63,46 @@ def with_out(function, name: str, returns=None):
             return dispatch_out(wrapper, name, args, dict(kwargs, out=out))
         outs = outs_given(name, out, returns)
         refuse_input(rules, args, kwargs)
-        if state.grad_enabled:
-            refuse_grad(rules, args, kwargs, outs)
+        if rules in DTYPE_BEFORE_GRAD and state.grad_enabled:  # float_power's check is its own
+            refuse_dtypes(rules, outs, (function(*args, **kwargs),))
+        record = refuse_grad(rules, args, kwargs, outs) if state.grad_enabled else None
+        if dual_levels and not state.inference_mode:  # chapter "Writes autograd skips"
+            record = tangent_write(rules, args, kwargs, outs) or record
         refuse_given_dtype(rules, args, kwargs, outs, lambda: function(*args, **kwargs))
         if rules not in SHARED_OUT_TAKEN and any(overlaps(o._data) for o in outs):
             if rules in DTYPE_BEFORE_SHARED:
                 refuse_dtypes(rules, outs, (function(*args, **kwargs),))
             raise RuntimeError(OVERLAP)
         check_out_inputs(rules, outs, args, kwargs)  # NOTE [Inputs that overlap the written tensor]
-        result = function(*args, **kwargs)
+        result = computed(function, rules, args, kwargs, outs)
         results = (result,) if isinstance(out, Tensor) else tuple(result)
         refuse_dtypes(rules, outs, results)  # before any resizing: a refused out stays as it was
-        for o, r in zip(outs, results):
+        for o, r in in_torchs_order(name, outs, results):  # chapter "Writes autograd skips"
+            if record is not None:
+                refuse_resized(rules, o, r)
             if r._data.shape != o._data.shape:
-                resize_out(o, r._data.shape, resizes(rules, o._data.dtype != r._data.dtype))
+                resize_out(o, r._data.shape, resizes(rules, o._data.dtype != r._data.dtype),
+                           said_shapes(name, args, kwargs, o, r))
                 if name in LAID_OUT_AS_RESULT:  # NOTE [Outs resized as LAPACK writes]
                     lay_out_as(o, r)
-            np.copyto(o._data, r._data, casting="unsafe")
+            if record is not None:  # a write torch records: chapter "Writes autograd skips"
+                record(o, r)
+                continue
+            if rules in RAW_WRITES:  # narrow_copy, bmm: chapter "Writes autograd skips"
+                RAW_WRITES[rules](o, r, args)
+            else:
+                np.copyto(o._data, r._data, casting="unsafe")
             for _ in range(BUMPS.get(rules, 1)):
                 bump(o)
-        if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD"
-            from refgrad.autograd.forward_ad import refuse_out
+        if dual_levels and not state.inference_mode and rules not in TANGENTS_KEPT:
+            from refgrad.autograd.forward_ad import refuse_out  # chapter "Forward-mode AD"
 
-            refuse_out(name, (*args, *outs))
+            refuse_out(forward_name(rules, args), (*args, *outs))
         return out if isinstance(out, Tensor) else returns(*outs)
 
     wrapper.__name__ = name
+    if name in OUT_WARNINGS:  # chapter "Writes autograd skips"
+        return warning_with_out(wrapper, OUT_WARNINGS[name])
     return wrapper
 
 

@@ -2,13 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3305
+# --- book/chapters/26_inplace.md:3348
 """Whose requires_grad refuses a write into out=, and the name torch's refusal gives."""
 
 from refgrad._ops.out_rules import SEVERAL_RESULTS
-from refgrad._ops.write_checks import LEAF, OUT_NEEDS_GRAD
+from refgrad._ops.write_checks import OUT_NEEDS_GRAD
 from refgrad._tensor import Tensor
-from refgrad._tensor_autograd import held_grad_fn
 
 # The name torch's refusal of grad uses, where it is not the function's own.
 GRAD_NAMES = {
@@ -31,7 +30,7 @@ GRAD_NAMES = {
 GRAD_NAMES.update(slogdet="_linalg_slogdet", argsort="sort")
 
 
-# --- book/chapters/26_inplace.md:3342
+# --- book/chapters/26_inplace.md:3386
 # Kernels without a derivative: only an out that requires grad is refused.
 OUT_ONLY = frozenset(("floor_divide", "heaviside", "softmax", "log_softmax", "slice_scatter",
                       "diag"))
@@ -45,17 +44,22 @@ UNCHECKED = frozenset(("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_e
 LEAF_OUT = frozenset(("quantile", "nanquantile", "tensordot", "inner", "special_ndtr"))
 
 
-def refuse_grad(name: str, args: tuple, kwargs: dict, outs: tuple) -> None:
-    """torch's refusal of a write into ``outs`` with grad mode on."""
+def refuse_grad(name: str, args: tuple, kwargs: dict, outs: tuple):
+    """torch's refusal of a write into ``outs`` with grad mode on; what writes and records
+    it where torch records it (chapter "Writes autograd skips"), else None."""
+    from refgrad._ops import untracked_writes
+
     if name in UNCHECKED:
-        return
-    if name in LEAF_OUT:
-        if any(o._requires_grad and held_grad_fn(o) is None for o in outs):
-            raise RuntimeError(LEAF)
-        return
+        return None
+    if name in LEAF_OUT:  # copy_ refuses a leaf, or a view of one
+        given = (*outs, *args, *kwargs.values())
+        return untracked_writes.copied if any(_requires_grad(a) for a in given) else None
+    if name in untracked_writes.NOT_DIFFERENTIATED:
+        return untracked_writes.not_differentiated(GRAD_NAMES[name], args, kwargs, outs)
     given = outs if name in OUT_ONLY else (*outs, *args, *kwargs.values())
     if any(_requires_grad(a) for a in given):
         raise RuntimeError(OUT_NEEDS_GRAD.format(GRAD_NAMES.get(name, name)))
+    return None
 
 
 def _requires_grad(a) -> bool:
@@ -64,7 +68,7 @@ def _requires_grad(a) -> bool:
     return isinstance(a, Tensor) and a._requires_grad
 
 
-# --- book/chapters/26_inplace.md:3854
+# --- book/chapters/26_inplace.md:3907
 GRAD_NAMES.update(linalg_cholesky="linalg_cholesky_ex", linalg_det="_linalg_det",
                   linalg_eigvalsh="_linalg_eigh", linalg_solve="_linalg_solve_ex",
                   linalg_svdvals="_linalg_svd", linalg_multi_dot="mm", linalg_vecdot="vdot",

@@ -21,11 +21,12 @@ from refgrad._typename import not_implemented_for
 from refgrad.return_types import _structseq
 
 
-def _zero_where(mask, g):
-    """``g`` with zeros where ``mask`` holds."""
+def _kept_where(mask, g):
+    """``g`` where ``mask`` holds, zeros elsewhere: ``g`` is where's first operand, as in
+    torch's formula, so a graph of the gradient shows it first among where's edges."""
     from refgrad._ops.functions import where
 
-    return where(mask, 0.0, g)
+    return where(mask, g, 0.0)
 
 
 def _chosen(wins):
@@ -55,7 +56,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:555
+# --- book/chapters/16n_more_shapes_and_elementwise.md:559
 def _next_after(a, b):
     if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -65,13 +66,13 @@ def _next_after(a, b):
 NEXTAFTER = register(Op(
     "nextafter", "NextafterBackward0", ("self", "other"), forward=_next_after,
     backward=lambda g, self=None, other=None: (
-        _zero_where(self == other, g), None if other is None else _zeros_like(other)),
+        _kept_where(self != other, g), None if other is None else _zeros_like(other)),
     saves=(("other", ("self", "other")), ("self", ("self", "other"))),
     iterated=True,
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:586
+# --- book/chapters/16n_more_shapes_and_elementwise.md:590
 def _copysign_backward(g, self=None, result=None):
     ratio = result / self
     ratio.masked_fill_(self == 0, 0)  # in place: MaskedFillBackward0, laid out as the ratio
@@ -99,7 +100,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:632
+# --- book/chapters/16n_more_shapes_and_elementwise.md:636
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -124,7 +125,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:662
+# --- book/chapters/16n_more_shapes_and_elementwise.md:666
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -176,7 +177,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:740
+# --- book/chapters/16n_more_shapes_and_elementwise.md:744
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -190,7 +191,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:775
+# --- book/chapters/16n_more_shapes_and_elementwise.md:779
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
@@ -223,7 +224,7 @@ def _floating_only(input) -> None:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:819
+# --- book/chapters/16n_more_shapes_and_elementwise.md:823
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 
@@ -256,7 +257,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:853
+# --- book/chapters/16n_more_shapes_and_elementwise.md:857
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 

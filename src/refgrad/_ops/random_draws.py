@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1572
+# --- book/chapters/26_inplace.md:1584
 """bernoulli and normal: random draws that make a new tensor."""
 
 from types import SimpleNamespace
@@ -38,7 +38,7 @@ _P_RANGE = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could 
             "message be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/26_inplace.md:1613
+# --- book/chapters/26_inplace.md:1625
 def _on_host(array):
     """(the array on the CPU, where it came from): draws are made on the CPU."""
     if type(array) is np.ndarray or isinstance(array, int | float | np.generic):
@@ -82,7 +82,7 @@ def _zeros(g, sizes):
     return zeros(sizes, dtype=g.dtype, device=g.device)
 
 
-# --- book/chapters/26_inplace.md:1662
+# --- book/chapters/26_inplace.md:1674
 BERNOULLI = register(Op("bernoulli", "BernoulliBackward0", ("self",), forward=_bernoulli,
                         backward=lambda g, **_: (_constant(g),), promote=False,
                         hides=("generator",)))
@@ -110,7 +110,7 @@ NORMAL_TENSOR_TENSOR = register(Op(
         np.broadcast_shapes(tuple(mean_sym_sizes), tuple(std_sym_sizes)))))
 
 
-# --- book/chapters/26_inplace.md:1702
+# --- book/chapters/26_inplace.md:1714
 def bernoulli(input, *args, generator=None, out=None, **kwargs):
     if args or kwargs:  # a probability given as a number: a node without a derivative
         if out is not None:  # that form takes no out=: refused in torch's words when read
@@ -146,7 +146,7 @@ def _bernoulli_out(out, input, generator):
     return out
 
 
-# --- book/chapters/26_inplace.md:1749
+# --- book/chapters/26_inplace.md:1761
 _BROADCASTING = SimpleNamespace(promote=True, variadic=False)  # as an op whose inputs broadcast
 _NORMAL = Arguments(
     "normal(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
@@ -239,7 +239,7 @@ _bernoulli_method.__name__ = _bernoulli_method.__qualname__ = "bernoulli"
 Tensor.bernoulli = _bernoulli_method
 
 
-# --- book/chapters/26_inplace.md:1849
+# --- book/chapters/26_inplace.md:1861
 def _bernoulli_into(a, p, generator):
     (a, where), (p, _) = _on_host(a), _on_host(p)
     drawn = in_memory_order(a, lambda shape, order: draw_bernoulli(

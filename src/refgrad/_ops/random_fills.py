@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1268
+# --- book/chapters/26_inplace.md:1280
 """uniform_ and normal_: in-place writes of random numbers."""
 
 import numpy as np
@@ -47,7 +47,7 @@ def _drawn(draw, kernel):
     return forward
 
 
-# --- book/chapters/26_inplace.md:1318
+# --- book/chapters/26_inplace.md:1330
 def _random_fill(name, node, kernel, draw, numbers):
     return register(Op(name, node, ("self",), forward=_drawn(draw, kernel),
                        backward=lambda g, **drawn: (_constant(g),), promote=False,
@@ -64,7 +64,7 @@ NORMAL = _random_fill("normal_", "NormalBackward0", "normal_kernel_cpu",
                       ("mean", "std"))
 
 
-# --- book/chapters/26_inplace.md:1348
+# --- book/chapters/26_inplace.md:1360
 _BOUNDS = {name: Arguments(f"{name}({text}, *, torch.Generator generator = None)", method=True)
            for name, text in (("uniform_", "float from = 0, float to = 1"),
                               ("normal_", "float mean = 0, float std = 1"),
@@ -117,7 +117,7 @@ def normal_(self, *args, generator=None, **kwargs):
 Tensor.uniform_, Tensor.normal_ = uniform_, normal_
 
 
-# --- book/chapters/26_inplace.md:1411
+# --- book/chapters/26_inplace.md:1423
 EXPONENTIAL = _random_fill("exponential_", "ExponentialBackward0", None,
                            lambda gen, shape, kind, _, lambd: exponential(gen, shape, kind,
                                                                           lambd),
@@ -153,7 +153,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
     return _filled(self, "bernoulli", BERNOULLI, params, (p,), (0.5,))
 
 
-# --- book/chapters/26_inplace.md:1448
+# --- book/chapters/26_inplace.md:1460
 _RANDOM = Arguments("random_(*, torch.Generator generator = None)",
                     "random_(int from, int? to, *, torch.Generator generator = None)",
                     "random_(int to, *, torch.Generator generator = None)", method=True)
@@ -181,7 +181,7 @@ def random_(self, *args, generator=None, **kwargs):
     return _filled(self, "random", row, params, bounds, (NO_DEFAULT,) * len(bounds))
 
 
-# --- book/chapters/26_inplace.md:1481
+# --- book/chapters/26_inplace.md:1493
 def _largest(low: int, dtype) -> int:
     """The largest value ``random_(low, None)`` may draw, after torch's checks on ``low``."""
     if not dtype.is_floating_point:
@@ -201,7 +201,7 @@ def _largest(low: int, dtype) -> int:
 Tensor.exponential_, Tensor.random_, Tensor.bernoulli_ = exponential_, random_, bernoulli_
 
 
-# --- book/chapters/26_inplace.md:1512
+# --- book/chapters/26_inplace.md:1524
 CAUCHY = _random_fill("cauchy_", "CauchyBackward0", None,
                       lambda gen, shape, kind, _, median, sigma: cauchy(gen, shape, kind,
                                                                         median, sigma),

@@ -54,10 +54,15 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     return call(ADDR, (input, vec1, vec2), {"beta": beta, "alpha": alpha})
 
 
-# --- book/chapters/16l_more_linalg.md:847
+# --- book/chapters/16l_more_linalg.md:850
 def addr_(self, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._ops.inplace import inplace
+    from refgrad._ops.write_checks import check_inplace
+    from refgrad.autograd._state import state
 
+    if state.grad_enabled and not state.inference_mode and any(
+            isinstance(t, Tensor) and t.requires_grad for t in (self, vec1, vec2)):
+        check_inplace(self, True)  # autograd's refusals first
     for name, t in (("vec1", vec1), ("vec2", vec2)):
         if t.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t.ndim}-D")
@@ -72,7 +77,7 @@ def addr_(self, vec1, vec2, *, beta=1, alpha=1):
 Tensor.addr_ = addr_
 
 
-# --- book/chapters/16l_more_linalg.md:886
+# --- book/chapters/16l_more_linalg.md:894
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 

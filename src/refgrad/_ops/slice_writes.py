@@ -175,7 +175,7 @@ def index_copy(input, dim, index, source):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:463
+# --- book/chapters/16h_scatter.md:468
 def _check_copy_slices(input, source, d) -> None:
     if not source.ndim or not input.ndim:
         return
@@ -198,6 +198,13 @@ def index_fill(input, dim, index, value):
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     if index.ndim > 1:
         raise RuntimeError("Index has to be a vector/scalar")
+    if input.ndim and not input.numel():  # the kernel's view of the input, refused
+        from refgrad._ops.strided import strided_params
+
+        size, stride = list(input.shape), list(input.stride())
+        size[d], stride[d] = index.numel(), 0
+        strided_params(input, size, stride, None)
+        index = index[:0]  # nothing to fill: the index's values are never read
     length = _length(input, d)
     values = index._data
     outside = values[(values < -length) | (values >= length)]

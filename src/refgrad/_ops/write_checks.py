@@ -123,13 +123,15 @@ def check_broadcast(t, operands) -> None:
                            f"shape {list(shape)}")
 
 
-# --- book/chapters/26_inplace.md:2435
-def resize_out(t, shape, times: int = 1) -> None:
-    """Resize the out= tensor ``t`` to ``shape``, keeping its dtype."""
+# --- book/chapters/26_inplace.md:2447
+def resize_out(t, shape, times: int = 1, said=None) -> None:
+    """Resize the out= tensor ``t`` to ``shape``, keeping its dtype; ``said``: the two
+    shapes the warning gives, where torch's kernel sees others."""
     if t._data.size:
         _, level = outside_refgrad(sys._getframe())
         for _ in range(times):
-            warnings.warn(RESIZED.format(list(t._data.shape), list(shape)), stacklevel=level)
+            shapes = said or (list(t._data.shape), list(shape))
+            warnings.warn(RESIZED.format(*shapes), stacklevel=level)
     from refgrad._ops.resize import resize_for_out  # chapter "Resizing in place"
 
     resize_for_out(t, shape)
