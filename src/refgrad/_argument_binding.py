@@ -72,7 +72,7 @@ def _unpacked(sig: Signature, bound) -> str | None:
                     return (f"{sig.name}(): argument '{p.name}' failed to unpack the object at pos "
                             f"{i} with error \"type must be tuple of ints,but got "
                             f"{type_name(item)}\"")
-        elif p.kind == "tuple of Tensors":
+        elif p.kind == "tuple of Tensors" and value is not None:  # None: out=None, as absent
             for i, item in enumerate(value):
                 if not isinstance(item, Tensor):
                     return (f"expected Tensor as element {i} in argument {index}, but got "

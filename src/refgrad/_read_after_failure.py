@@ -51,10 +51,11 @@ def read_after_failure(function, spec: tuple):
     checked.__name__ = checked.__qualname__ = function.__name__
     checked.__doc__ = function.__doc__
     checked.__module__ = "refgrad._after_failure"  # NOTE [Where a wrapped function says it lives]
+    checked.forms = LazyForms(spec)  # for out=, which torch's parser counts: NOTE [out= counted]
     return checked
 
 
-# --- book/chapters/16o_argument_checks.md:701
+# --- book/chapters/16o_argument_checks.md:702
 # NOTE [Where a wrapped function says it lives]
 # The functions read after a failure are found by name in refgrad._after_failure,
 # and pickle finds a function by its module and name: each wrapper says it comes
@@ -83,3 +84,21 @@ def _parsed(spec: tuple) -> Arguments:
         texts, hidden, method, _ = spec
         arguments = _PARSED[spec] = Arguments(*texts, method=method, hidden=hidden)
     return arguments
+
+
+# --- book/chapters/16o_argument_checks.md:742
+class LazyForms:
+    """A wrapped function's signatures, parsed only when first read."""
+
+    __slots__ = ("spec",)
+
+    def __init__(self, spec: tuple) -> None:
+        self.spec = spec
+
+    def take_out(self) -> bool:
+        """Whether some of the signatures, as written, take out=."""
+        return any(" out = " in text for text in self.spec[0])
+
+    def read(self, args: tuple, kwargs: dict) -> tuple:
+        pack = self.spec[3]
+        return _parsed(self.spec).read(args if pack is None else pack(args), kwargs)

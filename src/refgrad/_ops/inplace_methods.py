@@ -103,7 +103,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:2625
+# --- book/chapters/26_inplace.md:2637
 def _augmented(function, name: str, cast=None):
     def augmented(self, other):
         try:

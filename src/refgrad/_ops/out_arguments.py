@@ -37,9 +37,19 @@ from refgrad._ops.untracked_writes import (
     tangent_write,
 )
 from refgrad._ops.write_checks import OVERLAP, bump, resize_out
+from refgrad._read_after_failure import LazyForms
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.utils._python_dispatch import dispatch_out
+
+# NOTE [out= counted]
+# torch's parser picks a form with out= among the arguments, even out=None:
+# torch.sum(x, out=o) fits only sum's form with a dim, and so does
+# torch.sum(x, out=None), which torch refuses as it refuses the first. A call
+# that gives out= is read against the forms first, wherever only some of them
+# take it; a function read after a failure gives its forms unparsed
+# (LazyForms, chapter "Checking the arguments"), parsed at this first read.
+NOT_GIVEN = object()  # out= left out, unlike out=None
 
 
 def with_out(function, name: str, returns=None):
@@ -48,15 +58,15 @@ def with_out(function, name: str, returns=None):
     rules = KERNELS.get(name, name)  # whose checks torch makes
     forms = _forms_taking_out(function)
 
-    def wrapper(*args, out=None, **kwargs):
-        if out is None:
+    def wrapper(*args, out=NOT_GIVEN, **kwargs):
+        if out is not NOT_GIVEN and forms is not None:  # NOTE [out= counted]
+            forms.read(args, dict(kwargs, out=out))
+        if out is None or out is NOT_GIVEN:
             try:
                 return function(*args, **kwargs)
             except TypeError as error:
                 refuse_in_torch_words(name, error, args, kwargs)
                 raise
-        if forms is not None:  # torch.sum(x, out=o): only sum's form with a dim takes out
-            forms.read(args, dict(kwargs, out=out))
         if name in TENSORS_WITH_OUT:
             _tensors_only(name, args, kwargs)
         if switched_on.dispatch_modes and state.dispatch_modes:  # out= counts as a write
@@ -109,6 +119,8 @@ def with_out(function, name: str, returns=None):
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)
+    if isinstance(forms, LazyForms):  # a function read after a failure, still unparsed
+        return forms if forms.take_out() else None
     if forms is None or not any(p.name == "out" for s in forms.signatures
                                 for p in s.parameters):
         return None

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2982
+# --- book/chapters/26_inplace.md:2994
 """Small methods torch's tensors have: positive, is_nonzero, sum_to_size, H, mH, put..."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -52,7 +52,7 @@ def is_signed(input):
     return input.dtype.is_signed
 
 
-# --- book/chapters/26_inplace.md:3036
+# --- book/chapters/26_inplace.md:3048
 def sum_to_size(input, size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -122,7 +122,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:3111
+# --- book/chapters/26_inplace.md:3123
 def _check_put(input, index, source):
     if index.dtype is not int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
@@ -156,7 +156,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:3149
+# --- book/chapters/26_inplace.md:3161
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -186,7 +186,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:3183
+# --- book/chapters/26_inplace.md:3195
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))
