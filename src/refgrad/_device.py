@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:158
+# --- book/chapters/02_dtypes.md:168
 """torch.device: where a tensor's storage lives."""
 
 import re
@@ -18,6 +18,7 @@ _NOT_A_DEVICE = (
 _UNSET = object()  # device("cpu:0", None) is refused: an index given as None is given
 
 
+# --- book/chapters/02_dtypes.md:189
 class device:  # noqa: N801 - torch's name
     __slots__ = ("type", "index")
     __module__ = "refgrad"  # NOTE [Public classes, public module]
@@ -63,6 +64,7 @@ class device:  # noqa: N801 - torch's name
         leave()
 
 
+# --- book/chapters/02_dtypes.md:239
 def _accelerator() -> str:
     from refgrad._backend import NO_ACCELERATOR, cuda_is_available
 
@@ -71,7 +73,7 @@ def _accelerator() -> str:
     return "cuda"
 
 
-# --- book/chapters/02_dtypes.md:237
+# --- book/chapters/02_dtypes.md:258
 _SYNTAX = re.compile(r"([A-Za-z_]+)(?::(0|[1-9][0-9]*))?", re.ASCII)
 
 
@@ -94,6 +96,7 @@ def _parse(spec: str) -> tuple[str, int | None]:
     return kind, None if number is None else int(number)
 
 
+# --- book/chapters/02_dtypes.md:285
 def _with_index(spec, index) -> tuple[str, int | None]:
     """``device(type, index)``: a type string without index, and an int index."""
     if not isinstance(spec, str):

@@ -15,6 +15,7 @@ from refgrad._c_names import c_type_name
 new_size = tuple.__new__  # new_size(Size, ints): a Size of what are known to be ints
 
 
+# --- book/chapters/02_dtypes.md:61
 class Size(tuple):
     """The shape of a tensor."""
 
@@ -75,8 +76,7 @@ _LEAST, _MOST = -2**63, 2**63 - 1  # the sizes torch's int64 holds
 Size.__name__ = "torch.Size"  # NOTE [Size's name in Python's messages]
 
 
-
-
+# --- book/chapters/02_dtypes.md:127
 def _read(i: int, n) -> int:
     if isinstance(n, np.integer):
         read = n  # kept as it is, as torch keeps it

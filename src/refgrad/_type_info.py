@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:720
+# --- book/chapters/02_dtypes.md:785
 """finfo and iinfo: the numbers a float or an integer dtype can hold."""
 
 import numpy as np
@@ -26,6 +26,7 @@ def _not_picklable(info) -> TypeError:
     return TypeError(f"cannot pickle 'torch.{type(info).__name__}' object")
 
 
+# --- book/chapters/02_dtypes.md:814
 class finfo:  # noqa: N801 - torch's name
     """The numbers of a floating-point dtype."""
 
@@ -57,6 +58,7 @@ class finfo:  # noqa: N801 - torch's name
                 + f", dtype={self.dtype})")
 
 
+# --- book/chapters/02_dtypes.md:850
 class iinfo:  # noqa: N801 - torch's name
     """The numbers of an integer dtype."""
 
@@ -86,7 +88,7 @@ class iinfo:  # noqa: N801 - torch's name
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
-# --- book/chapters/02_dtypes.md:816
+# --- book/chapters/02_dtypes.md:892
 def is_floating_point(input) -> bool:
     return input.dtype.is_floating_point
 

@@ -47,6 +47,7 @@ def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     return (_in_three_parts(g, self, result, d),)
 
 
+# --- book/chapters/16i_cumulative.md:137
 # NOTE [cumprod's gradient under a mode]
 # Under a mode torch's cumprod_backward takes the way it takes for a tensor
 # subclass, whatever the input holds: the loop when backward makes a graph,
@@ -71,6 +72,7 @@ def _masked(g, self, result, d, w, is_zero):
     return where(first, (after * kept).sum(d, keepdim=True) * before, grad)
 
 
+# --- book/chapters/16i_cumulative.md:168
 def _zeros_like(t):
     """``zeros_like(t)`` as torch's C++ formula asks for it: no options to a mode."""
     from refgrad._creation import zeros_like
@@ -108,6 +110,7 @@ def _products_leaving_out(g, self, d):
     return grad
 
 
+# --- book/chapters/16i_cumulative.md:211
 def _in_three_parts(g, self, result, d):
     """The short formula before each slice's first zero, the product with that zero
     taken as one at it, and zero after it: right, but only to the first order."""
@@ -138,7 +141,7 @@ CUMPROD = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:274
+# --- book/chapters/16i_cumulative.md:294
 # NOTE [An empty input is its own gradient]
 # For an empty input, cummax's and cummin's gradient is the saved input, as
 # in torch: a tensor someone else holds, which AccumulateGrad must copy.
@@ -178,7 +181,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:376
+# --- book/chapters/16i_cumulative.md:396
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -209,6 +212,7 @@ def _logcumsumexp_backward(g, self, result, dim):
     return (sums[0] - sums[1],)
 
 
+# --- book/chapters/16i_cumulative.md:431
 def _logcumsumexp_tangent(tangents, self, result, dim):
     """torch's forward formula: running sums of exp(x - max), 1e-13 in the denominator."""
     scaled = (self - self.max(dim, keepdim=True).values).exp()  # max's error when empty
@@ -224,7 +228,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:434
+# --- book/chapters/16i_cumulative.md:459
 def _as_dim(dim):
     """A 0-d integer tensor as the int it holds: NOTE [Tensors read as ints]."""
     if (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"
@@ -251,6 +255,7 @@ def cumprod_step(input, dim, *, dtype=None):
 cumprod_step.__name__ = "cumprod"  # the in-place method is named after it
 
 
+# --- book/chapters/16i_cumulative.md:490
 def _scalar_dim(name, input, dim):
     if input.ndim == 0 and dim not in (0, -1):
         raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")

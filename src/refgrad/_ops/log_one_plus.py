@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:708
+# --- book/chapters/16i_cumulative.md:749
 """xlog1py: x log(1 + y), zero wherever x is."""
 
 import math
@@ -36,7 +36,7 @@ def _for_x(g, self, other):
     return grad if flat is None else grad.masked_fill(flat, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:743
+# --- book/chapters/16i_cumulative.md:784
 def _for_y(g, self, other):
     return g * self / add_scalar(other, 1)
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2423
+# --- book/chapters/16q_functional.md:2551
 """layer_norm: native_layer_norm's row."""
 
 import math
@@ -19,6 +19,7 @@ def _axes(ndim, normalized_shape):
     return tuple(range(ndim - len(normalized_shape), ndim))
 
 
+# --- book/chapters/16q_functional.md:2573
 # NOTE [Statistics a normalization returns]
 # native_layer_norm and native_batch_norm return the statistics they normalized
 # with beside the output, for their backward: the mean and one over the
@@ -49,6 +50,7 @@ def moments(wide, axes):
     return mean, (centred * centred).sum(axes, keepdims=True) / count
 
 
+# --- book/chapters/16q_functional.md:2609
 def _layer_norm(a, weight, bias, normalized_shape, eps):
     # NOTE [Layer norm in float64]: narrower floats are normalized in float64, then rounded.
     wide = a.astype(np.float64)
@@ -73,7 +75,7 @@ def _layer_norm_backward(grads, input, normalized_shape, eps, weight=None, bias=
                                result1, result2)
 
 
-# --- book/chapters/16q_functional.md:2495
+# --- book/chapters/16q_functional.md:2635
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,
@@ -83,6 +85,7 @@ LAYER_NORM = register(Op(
            ("result2", _INPUTS)), hides=("eps",)))  # torch's order: the bias first
 
 
+# --- book/chapters/16q_functional.md:2650
 def _listed(shape):
     return f"[{', '.join(str(n) for n in shape)}]"
 

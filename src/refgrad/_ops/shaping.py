@@ -88,6 +88,7 @@ def _in_shared_format(joined, arrays):
     return row_major_result(joined)  # NOTE [Results written row-major]
 
 
+# --- book/chapters/16d_indexing.md:153
 def _legacy_empty(a) -> bool:
     """A 1-d tensor of no elements, which cat leaves out whatever the others' shape."""
     return a.ndim == 1 and a.shape[0] == 0
@@ -113,6 +114,7 @@ def _check_cat(arrays, dim) -> None:
                 )
 
 
+# --- book/chapters/16d_indexing.md:184
 def _cat_backward(g, dim, tensors_args_sizes):
     from refgrad._ops.indexing import written
 
@@ -132,7 +134,7 @@ CAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:195
+# --- book/chapters/16d_indexing.md:207
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -169,7 +171,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:242
+# --- book/chapters/16d_indexing.md:254
 def unsafe_view(input, size):
     return _call(UNSAFE_VIEW, input, size=tuple(size))
 
@@ -190,6 +192,7 @@ def is_contiguous(input, *refused, memory_format=contiguous_format) -> bool:
     return bool(input._data.flags.c_contiguous)
 
 
+# --- book/chapters/16d_indexing.md:280
 def contiguous(input, *refused, memory_format=contiguous_format):
     if refused:
         raise keywords_only("contiguous", refused)
@@ -219,6 +222,7 @@ def contiguous(input, *refused, memory_format=contiguous_format):
     return out
 
 
+# --- book/chapters/16d_indexing.md:315
 def _contiguous_in(input, memory_format):
     from refgrad._ops.simple_functions import clone
 
@@ -232,7 +236,7 @@ def _contiguous_in(input, memory_format):
     return clone(input, memory_format=memory_format)
 
 
-# --- book/chapters/16d_indexing.md:306
+# --- book/chapters/16d_indexing.md:330
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -256,7 +260,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:341
+# --- book/chapters/16d_indexing.md:365
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim
