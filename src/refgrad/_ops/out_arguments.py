@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2462
+# --- book/chapters/26_inplace.md:2625
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
@@ -52,6 +52,7 @@ from refgrad.utils._python_dispatch import dispatch_out
 NOT_GIVEN = object()  # out= left out, unlike out=None
 
 
+# --- book/chapters/26_inplace.md:2681
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -116,6 +117,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
+# --- book/chapters/26_inplace.md:2751
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

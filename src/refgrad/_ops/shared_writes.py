@@ -19,6 +19,7 @@ INDEX_FILL_WARNING = SHARED_WRITE.format("index_fill", "tensor[mask] = scalar")
 INDEX_PUT_WARNING = SHARED_WRITE.format("index_put", "tensor[indices] = tensor")
 
 
+# --- book/chapters/26_inplace.md:213
 def shared_write(function, write, *warnings: str):
     """Mark ``function`` with ``write(array, *args)``, its form for shared memory."""
     function.shared_write = write
