@@ -38,7 +38,7 @@ import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:99
+# --- book/chapters/26a_writes_autograd_skips.md:104
 import refgrad._ops.untracked_writes  # noqa: F401 - installs the logical ops' in-place forms
 
 
