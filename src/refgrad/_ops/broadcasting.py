@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:254
+# --- book/chapters/16n_more_shapes_and_elementwise.md:266
 """broadcast_shapes and broadcast_tensors."""
 
 from refgrad._c_names import c_type_name

@@ -34,6 +34,7 @@ def _split(whole, input, sections, dim, least):
     return tensor_split(input, list(sections), dim)
 
 
+# --- book/chapters/16n_more_shapes_and_elementwise.md:74
 def hsplit(input, indices_or_sections):
     return _split(hsplit, input, indices_or_sections, 0 if input.ndim == 1 else 1, 1)
 
@@ -46,7 +47,7 @@ def dsplit(input, indices_or_sections):
     return _split(dsplit, input, indices_or_sections, 2, 3)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:91
+# --- book/chapters/16n_more_shapes_and_elementwise.md:96
 def atleast_3d(*tensors):
     many = len(tensors) != 1 or isinstance(tensors[0], tuple | list)
     given = tensors[0] if len(tensors) == 1 and many else tensors
@@ -87,7 +88,7 @@ def row_stack(tensors):
     return vstack(tensors)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:140
+# --- book/chapters/16n_more_shapes_and_elementwise.md:145
 def diagflat(input, offset=0):
     if handed_whole((input,)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("diagflat", diagflat, (input, offset), {})

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:494
+# --- book/chapters/16n_more_shapes_and_elementwise.md:506
 """fmax, fmin, nextafter, copysign, ldexp, angle and frexp: rows and functions."""
 
 import numpy as np
@@ -29,6 +29,7 @@ def _kept_where(mask, g):
     return where(mask, g, 0.0)
 
 
+# --- book/chapters/16n_more_shapes_and_elementwise.md:538
 def _chosen(wins):
     def backward(g, self=None, other=None):  # masked_fill, as torch's: MaskedFillBackward0
         first = wins(self, other).logical_or(other.isnan())
@@ -56,7 +57,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:559
+# --- book/chapters/16n_more_shapes_and_elementwise.md:578
 def _next_after(a, b):
     if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -72,7 +73,7 @@ NEXTAFTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:590
+# --- book/chapters/16n_more_shapes_and_elementwise.md:609
 def _copysign_backward(g, self=None, result=None):
     ratio = result / self
     ratio.masked_fill_(self == 0, 0)  # in place: MaskedFillBackward0, laid out as the ratio
@@ -100,7 +101,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:636
+# --- book/chapters/16n_more_shapes_and_elementwise.md:655
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -125,7 +126,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:666
+# --- book/chapters/16n_more_shapes_and_elementwise.md:685
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -150,6 +151,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
+# --- book/chapters/16n_more_shapes_and_elementwise.md:716
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -177,7 +179,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:744
+# --- book/chapters/16n_more_shapes_and_elementwise.md:770
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -191,7 +193,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:779
+# --- book/chapters/16n_more_shapes_and_elementwise.md:805
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
@@ -224,7 +226,7 @@ def _floating_only(input) -> None:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:823
+# --- book/chapters/16n_more_shapes_and_elementwise.md:849
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 
@@ -257,7 +259,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:857
+# --- book/chapters/16n_more_shapes_and_elementwise.md:883
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 
