@@ -22,7 +22,7 @@ def _sum_forward(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
         a = a.astype(dtype.numpy)
         kind = a.dtype
     if type(a) is ndarray:  # the ufunc itself: ndarray.sum is a Python layer over it
-        if dtype is None and (ordered := summed_in_torch_order(a, dim, keepdim)) is not None:
+        if (ordered := summed_in_torch_order(a, dim, keepdim)) is not None:
             return ordered  # NOTE [Order of a sum]
         return _add_reduce(a, axis=dim, dtype=kind, keepdims=keepdim)
     return a.sum(axis=dim, keepdims=keepdim, dtype=kind)  # CuPy's arrays have the method
