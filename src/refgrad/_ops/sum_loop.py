@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15a_sum_order.md:260
+# --- book/chapters/15a_sum_order.md:268
 """Sums over any dimensions of any layout, in the order of torch's loop around its kernel."""
 
 import numpy as np
@@ -50,7 +50,7 @@ def _four_partials(t):
     return _in_turn(_concat((parts[:, :1], t[:, 4 * q:], parts[:, 1:]), axis=1))
 
 
-# --- book/chapters/15a_sum_order.md:312
+# --- book/chapters/15a_sum_order.md:320
 def _before(d0, d1, ins, outs, shape):
     """1: d1 goes inside d0; -1: it stays outside; 0: no say (an insertion sort's test)."""
     if (outs[d0] == 0) != (outs[d1] == 0):  # summed dimensions innermost
@@ -95,49 +95,54 @@ def _loop(a, dims):
     return loop + [(1, 0, 0)] * (2 - len(loop)), count
 
 
-# --- book/chapters/15a_sum_order.md:362
-def _call(t, cols, rows, lanes):
-    """What the kernel adds into the output for a table t (Q, rows, columns)."""
-    (s0, i0, o0), (s1, i1, _) = cols, rows
-    if o0:  # the columns are kept: each element into its own output
-        return t
-    if i0 == 1 and s0 >= lanes:  # rows of vectors: four partials of vectors, then
-        Q, V = len(t), s0 // lanes  # the tail and the lanes in turn
-        flat = np.ascontiguousarray(t).reshape(Q * s1, s0)
-        vectors = _four_partials(flat[:, :V * lanes].reshape(Q * s1, V, lanes))
-        row = _concat((flat[:, V * lanes:], vectors), axis=1)[:, :, None]
-        return _accumulate(row, axis=1)[:, -1, 0].reshape(Q, s1)
-    down = np.ascontiguousarray(t.transpose(0, 2, 1))  # (Q, columns, rows)
-    if i1 == 1 and s1 >= lanes:  # down contiguous rows: groups of four vectors
-        plain = s1 // (4 * lanes) * 4 * lanes
-    elif i0 < i1:  # along strided rows
-        plain = 0
-    else:  # down the columns, four at a time
-        plain = s1 // 4 * 4
-    if plain == s1:
+# --- book/chapters/15a_sum_order.md:372
+def side_by_side(down, plain: int):
+    """(Q, m, lines) -> (Q, lines): each line summed down m, the first ``plain`` lines
+    as plain cascades, the others with four interleaved partials."""
+    if plain == down.shape[2]:
         return _cascade(down)
     rest = _four_partials(down[:, :, plain:])
     return _concat((_cascade(down[:, :, :plain]), rest), axis=1) if plain else rest
 
 
+def _call(t, summed, other, lanes):
+    """What the kernel adds into the output for the lines t (Q, lines, length)."""
+    (length, step, out_step), (lines, other_step, _) = summed, other
+    if out_step:  # nothing summed here: each element into its own output
+        return t
+    if step == 1 and length >= lanes:  # each line in vectors: four partials of
+        Q, V = len(t), length // lanes  # vectors, then the tail and the lanes in turn
+        flat = np.ascontiguousarray(t).reshape(Q * lines, length)
+        vectors = _four_partials(flat[:, :V * lanes].reshape(Q * lines, V, lanes))
+        row = _concat((flat[:, V * lanes:], vectors), axis=1)[:, :, None]
+        return _accumulate(row, axis=1)[:, -1, 0].reshape(Q, lines)
+    down = np.ascontiguousarray(t.transpose(0, 2, 1))  # (Q, length, lines)
+    if other_step == 1 and lines >= lanes:  # in vector lanes, four vectors at a time
+        return side_by_side(down, lines // (4 * lanes) * 4 * lanes)
+    if step < other_step:  # each line alone
+        return side_by_side(down, 0)
+    return side_by_side(down, lines // 4 * 4)  # four lines at a time
+
+
+# --- book/chapters/15a_sum_order.md:406
 def summed_by_loop(a, dims, lanes: int):
     """``a``'s sum over the set ``dims``, flat in the output's row-major order."""
-    (cols, rows, *outer), count = _loop(a, dims)
-    if cols[2] and not rows[2]:  # the summed dimension goes inside
-        cols, rows = rows, cols
-    outer.reverse()  # the outermost first: the table's leading axes
+    (summed, other, *outer), count = _loop(a, dims)
+    if summed[2] and not other[2]:  # the summed dimension goes inside
+        summed, other = other, summed
+    outer.reverse()  # the outermost first: the leading axes of the lines
     item = a.itemsize
     sizes = [n for n, _, _ in outer]
-    t = as_strided(a, (*sizes, rows[0], cols[0]),
-                   [i * item for _, i, _ in outer] + [rows[1] * item, cols[1] * item])
-    t = t.reshape(-1, rows[0], cols[0])  # copied where the strides ask for it
+    t = as_strided(a, (*sizes, other[0], summed[0]),
+                   [i * item for _, i, _ in outer] + [other[1] * item, summed[1] * item])
+    t = t.reshape(-1, other[0], summed[0])  # copied where the strides ask for it
     where = np.zeros(1, dtype=np.intp)
     for n, _, o in outer:
         where = (where[:, None] + _arange(n) * o).reshape(-1)
-    where = where[:, None] + _arange(rows[0]) * rows[2]
-    if cols[2]:
-        where = where[:, :, None] + _arange(cols[0]) * cols[2]
-    values = _call(t, cols, rows, lanes)
+    where = where[:, None] + _arange(other[0]) * other[2]
+    if summed[2]:
+        where = where[:, :, None] + _arange(summed[0]) * summed[2]
+    values = _call(t, summed, other, lanes)
     out = np.zeros(count, dtype=a.dtype)
     if values.size == count:  # each output is given one value: added to zero
         out[where.reshape(-1)] = values.reshape(-1)

@@ -10,7 +10,7 @@ from math import prod
 import numpy as np
 from numpy import ndarray
 
-from refgrad._ops.sum_loop import summed_by_loop
+from refgrad._ops.sum_loop import side_by_side, summed_by_loop
 
 _reduce = np.add.reduce  # NOTE [Names looked up once]
 _concat = np.concatenate
@@ -99,6 +99,12 @@ def summed_in_torch_order(a, dim, keepdim: bool):
     elif not everything and a.flags.c_contiguous and dims == [*range(ndim - len(dims), ndim)]:
         kept = shape[:ndim - len(dims)]  # the last dimensions: one row per output
         total = rows_summed(a.reshape(prod(kept), size // prod(kept)), lanes)
+    elif a.flags.c_contiguous and dims == [*range(len(dims))] and 1 < (
+            summed := prod(shape[:len(dims)])) < size:  # the first: down the columns
+        down = a.reshape(1, summed, size // summed)
+        width = size // summed
+        total = side_by_side(down, width // (4 * lanes) * 4 * lanes if width >= lanes
+                             else width // 4 * 4)[0] + 0.0  # NOTE [A sum's loop]
     elif min(a.strides) < 0:
         return None
     else:  # NOTE [A sum's loop]
