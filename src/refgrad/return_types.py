@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:547
+# --- book/chapters/16b_reductions.md:550
 """Named tuples returned by operations with several results (torch.return_types)."""
 
 from collections import namedtuple

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:54
+# --- book/chapters/15_sums_and_shapes.md:56
 """Reduction rows: sum over everything or over dimensions, and the running sum."""
 
 import numpy as np
@@ -59,7 +59,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:131
+# --- book/chapters/15_sums_and_shapes.md:133
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 

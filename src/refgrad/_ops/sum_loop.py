@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15a_sum_order.md:268
+# --- book/chapters/15a_sum_order.md:271
 """Sums over any dimensions of any layout, in the order of torch's loop around its kernel."""
 
 import numpy as np
@@ -50,7 +50,7 @@ def _four_partials(t):
     return _in_turn(_concat((parts[:, :1], t[:, 4 * q:], parts[:, 1:]), axis=1))
 
 
-# --- book/chapters/15a_sum_order.md:320
+# --- book/chapters/15a_sum_order.md:323
 def _before(d0, d1, ins, outs, shape):
     """1: d1 goes inside d0; -1: it stays outside; 0: no say (an insertion sort's test)."""
     if (outs[d0] == 0) != (outs[d1] == 0):  # summed dimensions innermost
@@ -95,7 +95,7 @@ def _loop(a, dims):
     return loop + [(1, 0, 0)] * (2 - len(loop)), count
 
 
-# --- book/chapters/15a_sum_order.md:372
+# --- book/chapters/15a_sum_order.md:375
 def side_by_side(down, plain: int):
     """(Q, m, lines) -> (Q, lines): each line summed down m, the first ``plain`` lines
     as plain cascades, the others with four interleaved partials."""
@@ -124,7 +124,7 @@ def _call(t, summed, other, lanes):
     return side_by_side(down, lines // 4 * 4)  # four lines at a time
 
 
-# --- book/chapters/15a_sum_order.md:406
+# --- book/chapters/15a_sum_order.md:409
 def summed_by_loop(a, dims, lanes: int):
     """``a``'s sum over the set ``dims``, flat in the output's row-major order."""
     (summed, other, *outer), count = _loop(a, dims)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15a_sum_order.md:70
+# --- book/chapters/15a_sum_order.md:73
 """Sums over a tensor's innermost elements, added in the order of torch's CPU kernel."""
 
 from math import prod
@@ -39,7 +39,7 @@ def _levels(rows):
     return _reduce(np.stack(levels, axis=1), axis=1) if len(levels) > 1 else levels[0]
 
 
-# --- book/chapters/15a_sum_order.md:110
+# --- book/chapters/15a_sum_order.md:113
 def _partials(rows, R, V, L):
     """(R, V·L) -> (R, L): vectors into four partials in turn, then added together."""
     whole = V // 4
@@ -78,7 +78,7 @@ def rows_summed(rows, lanes: int):
     return _accumulate(partial, axis=-1)[..., -1] + 0.0
 
 
-# --- book/chapters/15a_sum_order.md:159
+# --- book/chapters/15a_sum_order.md:162
 def summed_in_torch_order(a, dim, keepdim: bool):
     """``a``'s sum over ``dim`` (None: all) in torch's order, or None where not followed."""
     lanes = _LANES.get(a.dtype) if type(a) is ndarray else None
