@@ -137,6 +137,10 @@ def test_a_sum_over_the_leading_dimension_goes_down_the_columns(dtype, scalar, r
     assert x.sum(0).tolist() == expected
     assert x.sum(0, keepdim=True).flatten().tolist() == expected
     assert x.t().sum(1).tolist() == expected  # the same table, by its strides
+    assert x.t().sum(0).tolist() == [float(torch_order(r, scalar)) for r in values]
+    zero = scalar(0.0)  # a line with gaps: four interleaved partials of scalars
+    strided = [float(zero + _partials([[scalar(v)] for v in r[::2]], zero)[0]) for r in values]
+    assert x[:, ::2].sum(1).tolist() == strided
     assert x.mean(0).tolist() == [float(scalar(e) / scalar(rows)) for e in expected]
     three = x.reshape(rows, 1, width).expand(rows, 2, width).contiguous()
     both = down_columns([r for r in values for _ in range(2)], scalar)
