@@ -100,3 +100,82 @@ def test_rows_and_transposed_tensors(dtype, scalar):
 def test_a_sum_of_negative_zeros_is_a_positive_zero():
     for n in (3, 5, 40):
         assert math.copysign(1.0, torch.full((n,), -0.0, dtype=torch.float64).sum().item()) == 1.0
+
+
+# Other dimensions and layouts: torch's loop hands its kernel a table of rows and
+# columns. Summing down the columns of a row-major table, it takes the columns in
+# groups of four vectors with a plain cascade of levels each, and the columns left
+# over (all of them under one vector) with four interleaved partials each.
+
+
+def down_columns(table, scalar):
+    zero = scalar(0.0)
+    lanes = 32 // np.dtype(scalar).itemsize
+    width = len(table[0])
+    plain = width // (4 * lanes) * 4 * lanes if width >= lanes else width // 4 * 4
+    sums = []
+    for j in range(width):
+        column = [[scalar(row[j])] for row in table]
+        part = _cascade(column, zero) if j < plain else _partials(column, zero)
+        sums.append(float(zero + part[0]))
+    return sums
+
+
+def _table(rows, width, seed, dtype):
+    values = [_values(width, seed + r) for r in range(rows)]
+    return values, torch.tensor(values, dtype=torch.float64).to(dtype)
+
+
+SHAPES = [(2, 3), (5, 7), (9, 16), (33, 40), (70, 9), (300, 37), (1100, 12)]
+
+
+@pytest.mark.parametrize("dtype,scalar", DTYPES)
+@pytest.mark.parametrize("rows,width", SHAPES)
+def test_a_sum_over_the_leading_dimension_goes_down_the_columns(dtype, scalar, rows, width):
+    values, x = _table(rows, width, 0.7, dtype)
+    expected = down_columns(values, scalar)
+    assert x.sum(0).tolist() == expected
+    assert x.sum(0, keepdim=True).flatten().tolist() == expected
+    assert x.t().sum(1).tolist() == expected  # the same table, by its strides
+    assert x.t().sum(0).tolist() == [float(torch_order(r, scalar)) for r in values]
+    zero = scalar(0.0)  # a line with gaps: four interleaved partials of scalars
+    strided = [float(zero + _partials([[scalar(v)] for v in r[::2]], zero)[0]) for r in values]
+    assert x[:, ::2].sum(1).tolist() == strided
+    assert x.mean(0).tolist() == [float(scalar(e) / scalar(rows)) for e in expected]
+    three = x.reshape(rows, 1, width).expand(rows, 2, width).contiguous()
+    both = down_columns([r for r in values for _ in range(2)], scalar)
+    assert three.sum((0, 1)).tolist() == both  # two leading dimensions: one longer one
+
+
+@pytest.mark.parametrize("dtype,scalar", DTYPES)
+@pytest.mark.parametrize("rows,width", SHAPES)
+def test_a_broadcast_gradient_is_summed_down_the_columns(dtype, scalar, rows, width):
+    values, g = _table(rows, width, 1.9, dtype)
+    a = torch.zeros(rows, width, dtype=dtype, requires_grad=True)
+    b = torch.zeros(width, dtype=dtype, requires_grad=True)
+    (a + b).backward(g)
+    assert b.grad.tolist() == down_columns(values, scalar)
+
+
+@pytest.mark.parametrize("dtype,scalar", DTYPES)
+@pytest.mark.parametrize("inner", [3, 11, 40])
+def test_middle_and_outer_dimensions(dtype, scalar, inner):
+    blocks = [_table(6, inner, 3.1 + k, dtype) for k in range(4)]
+    x = torch.stack([t for _, t in blocks])  # (4, 6, inner)
+    assert x.sum(1).tolist() == [down_columns(v, scalar) for v, _ in blocks]
+    zero = scalar(0.0)
+    # over the first and last: each row in torch's order, the rows added in turn
+    expected = [float(_in_turn([torch_order(v[r], scalar) for v, _ in blocks], zero))
+                for r in range(6)]
+    assert x.sum((0, 2)).tolist() == expected
+    assert x.permute(1, 0, 2).sum((1, 2)).tolist() == expected  # the same loop
+
+
+@pytest.mark.parametrize("n", [5, 13, 37, 300])
+def test_a_float32_sum_in_float64_adds_the_converted_values(n):
+    values = [float(np.float32(v)) for v in _values(n, 2.3)]
+    x = torch.tensor(values, dtype=torch.float32)
+    expected = float(torch_order(values, np.float64))
+    assert x.sum(dtype=torch.float64).item() == expected
+    assert x.mean(dtype=torch.float64).item() == expected / n
+    assert x.reshape(1, n).sum(-1, dtype=torch.float64).tolist() == [expected]

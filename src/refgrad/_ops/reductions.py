@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:54
+# --- book/chapters/15_sums_and_shapes.md:56
 """Reduction rows: sum over everything or over dimensions, and the running sum."""
 
 import numpy as np
@@ -22,7 +22,7 @@ def _sum_forward(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
         a = a.astype(dtype.numpy)
         kind = a.dtype
     if type(a) is ndarray:  # the ufunc itself: ndarray.sum is a Python layer over it
-        if dtype is None and (ordered := summed_in_torch_order(a, dim, keepdim)) is not None:
+        if (ordered := summed_in_torch_order(a, dim, keepdim)) is not None:
             return ordered  # NOTE [Order of a sum]
         return _add_reduce(a, axis=dim, dtype=kind, keepdims=keepdim)
     return a.sum(axis=dim, keepdims=keepdim, dtype=kind)  # CuPy's arrays have the method
@@ -34,7 +34,7 @@ def _sum_dim_forward(a, dim, keepdim, dtype=None, self_dtype=None):
     return row_major_result(out)  # NOTE [Results written row-major]
 
 
-# --- book/chapters/15_sums_and_shapes.md:91
+# --- book/chapters/15_sums_and_shapes.md:93
 # Summed in another dtype, the gradient goes back to the input's dtype in the engine,
 # which casts what a node hands on to the dtype its input had, after the expand, as
 # torch's does: a fresh row-major gradient, not a cast number expanded.
@@ -60,7 +60,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:137
+# --- book/chapters/15_sums_and_shapes.md:139
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 
@@ -87,7 +87,7 @@ def _cumsum(a, dim, dtype=None, self_dtype=None):
     return out
 
 
-# --- book/chapters/15_sums_and_shapes.md:168
+# --- book/chapters/15_sums_and_shapes.md:170
 def _reversed(t, dim):
     return t.flip(dim)  # the row of chapter "Flips, rolls, triangles, and arithmetic in one step"
 

@@ -2,13 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15a_sum_order.md:70
+# --- book/chapters/15a_sum_order.md:73
 """Sums over a tensor's innermost elements, added in the order of torch's CPU kernel."""
 
 from math import prod
 
 import numpy as np
 from numpy import ndarray
+
+from refgrad._ops.sum_loop import side_by_side, summed_by_loop
 
 _reduce = np.add.reduce  # NOTE [Names looked up once]
 _concat = np.concatenate
@@ -37,7 +39,7 @@ def _levels(rows):
     return _reduce(np.stack(levels, axis=1), axis=1) if len(levels) > 1 else levels[0]
 
 
-# --- book/chapters/15a_sum_order.md:108
+# --- book/chapters/15a_sum_order.md:113
 def _partials(rows, R, V, L):
     """(R, V·L) -> (R, L): vectors into four partials in turn, then added together."""
     whole = V // 4
@@ -76,7 +78,7 @@ def rows_summed(rows, lanes: int):
     return _accumulate(partial, axis=-1)[..., -1] + 0.0
 
 
-# --- book/chapters/15a_sum_order.md:154
+# --- book/chapters/15a_sum_order.md:162
 def summed_in_torch_order(a, dim, keepdim: bool):
     """``a``'s sum over ``dim`` (None: all) in torch's order, or None where not followed."""
     lanes = _LANES.get(a.dtype) if type(a) is ndarray else None
@@ -88,19 +90,26 @@ def summed_in_torch_order(a, dim, keepdim: bool):
     if ndim == 1 and a.strides[0] == a.itemsize:  # the commonest case, said directly
         total = rows_summed(a, lanes)
         return total.reshape(1) if keepdim else total
-    if dim is None or len(dim) == ndim and sorted(d % ndim for d in dim) == [*range(ndim)]:
-        if a.flags.c_contiguous:  # everything: one row, in memory order
-            total = rows_summed(a.reshape(size), lanes)
-        elif a.flags.f_contiguous:
-            total = rows_summed(a.T.reshape(size), lanes)
-        else:
-            return None
-        return total.reshape((1,) * ndim) if keepdim else total  # a NumPy number, as NumPy's
-    else:  # the last dimensions of a row-major array, one row per output element
-        inner = len(dim)
-        if not a.flags.c_contiguous or sorted(d % ndim for d in dim) != [
-                *range(ndim - inner, ndim)]:
-            return None  # a leading dimension summed: another path in torch's kernel
-        kept = shape[:ndim - inner]
+    dims = range(ndim) if dim is None else sorted(d % ndim for d in dim)
+    everything = len(dims) == ndim and [*dims] == [*range(ndim)]
+    if everything and a.flags.c_contiguous:  # everything: one row, in memory order
+        total = rows_summed(a.reshape(size), lanes)
+    elif everything and a.flags.f_contiguous:
+        total = rows_summed(a.T.reshape(size), lanes)
+    elif not everything and a.flags.c_contiguous and dims == [*range(ndim - len(dims), ndim)]:
+        kept = shape[:ndim - len(dims)]  # the last dimensions: one row per output
         total = rows_summed(a.reshape(prod(kept), size // prod(kept)), lanes)
-    return total.reshape(kept + (1,) * inner if keepdim else kept)
+    elif a.flags.c_contiguous and dims == [*range(len(dims))] and 1 < (
+            summed := prod(shape[:len(dims)])) < size:  # the first: down the columns
+        down = a.reshape(1, summed, size // summed)
+        width = size // summed
+        total = side_by_side(down, width // (4 * lanes) * 4 * lanes if width >= lanes
+                             else width // 4 * 4)[0] + 0.0  # NOTE [A sum's loop]
+    elif min(a.strides) < 0:
+        return None
+    else:  # NOTE [A sum's loop]
+        total = summed_by_loop(a, set(dims), lanes)
+    if keepdim:
+        return total.reshape(tuple(1 if d in dims else n for d, n in enumerate(shape)))
+    kept = tuple(n for d, n in enumerate(shape) if d not in dims)
+    return total.reshape(kept) if kept else total.reshape(())[()]  # a NumPy number, as NumPy's
