@@ -104,7 +104,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:2813
+# --- book/chapters/26_inplace.md:2838
 def _augmented(function, name: str, cast=None):
     def augmented(self, other):
         try:
@@ -119,7 +119,7 @@ def _augmented(function, name: str, cast=None):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:2833
+# --- book/chapters/26_inplace.md:2858
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -144,7 +144,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:2863
+# --- book/chapters/26_inplace.md:2888
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -167,7 +167,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:2891
+# --- book/chapters/26_inplace.md:2916
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function))

@@ -18,7 +18,7 @@ from refgrad._ops.out_dtype_rules import (
     refuse_given_dtype,
     refuse_input,
 )
-from refgrad._ops.out_grad_rules import refuse_grad
+from refgrad._ops.out_grad_rules import GRAD_NAMES, refuse_grad
 from refgrad._ops.out_kernels import (
     DTYPE_BEFORE_GRAD,
     OUT_WARNINGS,
@@ -71,6 +71,7 @@ def with_out(function, name: str, returns=None):
         if name in TENSORS_WITH_OUT:
             _tensors_only(name, args, kwargs)
         if switched_on.dispatch_modes and state.dispatch_modes:  # out= counts as a write
+            refuse_above_modes(name, rules, args, kwargs, outs_given(name, out, returns))
             return dispatch_out(wrapper, name, args, dict(kwargs, out=out))
         outs = outs_given(name, out, returns)
         refuse_input(rules, args, kwargs)
@@ -117,7 +118,22 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:2751
+# --- book/chapters/26_inplace.md:2756
+# NOTE [Refused above the modes]
+# torch checks an out= write against autograd at the autograd key, above the
+# key where dispatch modes are called, and parses out= itself before either.
+# Only ops that refuse in their own name are checked here: a composite's
+# message names the kernel it calls (GRAD_NAMES), after the mode has seen the
+# ops before that one; float_power checks dtypes first (DTYPE_BEFORE_GRAD).
+def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: tuple):
+    """torch's refusal of a write into ``outs`` that autograd makes before a mode sees it."""
+    if not state.grad_enabled or rules in DTYPE_BEFORE_GRAD:
+        return
+    if GRAD_NAMES.get(rules, rules) in (rules, name):  # linalg_vector_norm runs norm's rules
+        refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
+
+
+# --- book/chapters/26_inplace.md:2776
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)
