@@ -107,6 +107,18 @@ CASES = {
     "pdist": (lambda x, v, s: F.pdist(x), 1),
     "slice_scatter": (lambda x, v, s: x.slice_scatter(x[:1], 0, 0, 1), 2),
     "rad2deg": (lambda x, v, s: x.rad2deg(), 1),
+    "mse_loss of 0-d": (lambda x, v, s: F.mse_loss(s, s), 1),
+    "smooth_l1_loss of 0-d": (lambda x, v, s: F.smooth_l1_loss(s, s), 1),
+    "soft_margin_loss": (lambda x, v, s: F.soft_margin_loss(x, _ix(x, [1.0, -1.0, 1.0])), 1),
+    "soft_margin_loss none": (
+        lambda x, v, s: F.soft_margin_loss(v, _ix(v, [1.0, -1.0, 1.0]), reduction="none"), 1),
+    "bce with logits none": (
+        lambda x, v, s: F.binary_cross_entropy_with_logits(x, x, reduction="none"), 4),
+    "bce with logits, weight": (lambda x, v, s: F.binary_cross_entropy_with_logits(
+        x, x, _ix(x, [2.0, 1.0, 0.5]), reduction="none"), 5),
+    "bce with logits, pos_weight": (lambda x, v, s: F.binary_cross_entropy_with_logits(
+        x, x, pos_weight=_ix(x, [2.0, 1.0, 0.5]), reduction="none"), 4),
+    "bce with logits, mean": (lambda x, v, s: F.binary_cross_entropy_with_logits(s, s), 0),
 }
 
 

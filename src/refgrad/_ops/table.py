@@ -123,18 +123,35 @@ RESULT_WRITES: dict = {
         t is not None and t._data.dtype.kind == "b" for t in params["indices"]) else 2,
     "_pdist_forward": lambda operands, params, result: int(result.size > 0),
     "block_diag": lambda operands, params, result: 1 + len(operands),  # zeros, then blocks
-    "mse_loss": lambda operands, params, result: 2 if params["reduction"] else 0,
+    "mse_loss": lambda operands, params, result: _loss_reduced(operands, params["reduction"]),
     "smooth_l1_loss": lambda operands, params, result: (
-        2 if params["reduction"] and params["beta"] else 0),
+        _loss_reduced(operands, params["reduction"]) if params["beta"] else 0),
     "nonzero": 1,
     # a 0-d input's running sum, product or log-sum is the input itself, filled in
     "cumsum": lambda operands, params, result: int(result.ndim == 0),
     "cumprod": lambda operands, params, result: int(result.ndim == 0),
     "logcumsumexp": lambda operands, params, result: int(result.ndim == 0),
+    "soft_margin_loss": 1,  # NOTE [Losses that write their result]
+    "binary_cross_entropy_with_logits": lambda operands, params, result: 0 if params[
+        "reduction"] else 4 + (params["weight"] is not None),
 }
 
 
-# --- book/chapters/12_op_table.md:202
+# --- book/chapters/12_op_table.md:204
+# NOTE [Losses that write their result]
+# Measured on torch 2.13, for losses of inference tensors outside inference
+# mode: mse_loss and smooth_l1_loss (beta > 0) reduce a loss they computed
+# into their result, two writes, or one when the loss is 0-d; soft_margin_loss
+# writes its loss once, reduced or not; binary_cross_entropy_with_logits,
+# unreduced, returns the tensor it built in place, four writes and a fifth
+# for a weight (pos_weight scales another tensor), and a reduced one is new.
+def _loss_reduced(operands, reduction) -> int:
+    if not reduction:
+        return 0
+    return 1 if all(o.ndim == 0 for o in operands) else 2
+
+
+# --- book/chapters/12_op_table.md:223
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -164,7 +181,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:237
+# --- book/chapters/12_op_table.md:258
 _FORWARD_AD_REQUEST = (
     "Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
     "template=feature-request.yml so that we can prioritize its implementation or submit a "
