@@ -436,6 +436,16 @@ def test_an_empty_slice_starts_where_torch_would_start_it():
     assert _layout(x[3:].as_strided((0, 2), (1, 1), 5)) == ((0, 2), (1, 1), 5)
 
 
+def test_an_empty_piece_of_a_split_starts_where_its_run_starts():
+    x = torch.arange(6.0)
+    assert [p.storage_offset() for p in x.split([3, 0, 3])] == [0, 3, 3]
+    rows = torch.zeros(2, 3).split([1, 0, 1])
+    assert [_layout(p) for p in rows] == [((1, 3), (3, 1), 0), ((0, 3), (3, 1), 3),
+                                          ((1, 3), (3, 1), 3)]
+    assert torch.zeros(2, 3).t().split([1, 0, 1], 1)[1].storage_offset() == 3
+    assert x.split([6, 0])[1].storage_offset() == 6 and x.split([6, 0])[1].data_ptr() == 0
+
+
 def test_reading_a_gradient_given_to_a_non_leaf_does_not_warn():
     x = torch.ones(2, requires_grad=True) * 2
     with pytest.warns(UserWarning, match=r"^The \.grad attribute of a Tensor that is not a leaf"):
