@@ -179,3 +179,19 @@ def test_a_float32_sum_in_float64_adds_the_converted_values(n):
     assert x.sum(dtype=torch.float64).item() == expected
     assert x.mean(dtype=torch.float64).item() == expected / n
     assert x.reshape(1, n).sum(-1, dtype=torch.float64).tolist() == [expected]
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("shape, cut", [((140,), (slice(None, None, 2),)),
+                                        ((260, 3), (slice(None, None, 2),)),
+                                        ((37, 9), (slice(None), slice(None, None, 2)))])
+def test_nansum_adds_in_sums_order_over_the_inputs_own_strides(dtype, shape, cut):
+    values = torch.tensor(_values(math.prod(shape), 0.3), dtype=dtype).reshape(shape)
+    values[values.abs() < 0.02] = 0.0
+    with_nan = values.clone()
+    with_nan[values == 0] = math.nan
+    x, y = values[cut], with_nan[cut]
+    assert y.isnan().any()
+    for dims in [(), (0,), (-1,)]:
+        assert torch.equal(y.nansum(dims), x.sum(dims)) and torch.equal(x.nansum(dims), x.sum(dims))
+    assert torch.equal(x.sum(0, dtype=dtype), x.sum(0)) and torch.equal(x.sum(dtype=dtype), x.sum())

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:56
+# --- book/chapters/15_sums_and_shapes.md:58
 """Reduction rows: sum over everything or over dimensions, and the running sum."""
 
 import numpy as np
@@ -19,7 +19,7 @@ _add_reduce = np.add.reduce
 def _sum_forward(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     kind = int64 if a.dtype.kind in "biu" else a.dtype
     if dtype is not None:  # converted first, then summed in that dtype: bool sums are any()
-        a = a.astype(dtype.numpy)
+        a = a.astype(dtype.numpy, copy=False)  # its own dtype: no copy, its strides kept
         kind = a.dtype
     if type(a) is ndarray:  # the ufunc itself: ndarray.sum is a Python layer over it
         if (ordered := summed_in_torch_order(a, dim, keepdim)) is not None:
@@ -34,7 +34,7 @@ def _sum_dim_forward(a, dim, keepdim, dtype=None, self_dtype=None):
     return row_major_result(out)  # NOTE [Results written row-major]
 
 
-# --- book/chapters/15_sums_and_shapes.md:93
+# --- book/chapters/15_sums_and_shapes.md:95
 # Summed in another dtype, the gradient goes back to the input's dtype in the engine,
 # which casts what a node hands on to the dtype its input had, after the expand, as
 # torch's does: a fresh row-major gradient, not a cast number expanded.
@@ -60,7 +60,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:139
+# --- book/chapters/15_sums_and_shapes.md:141
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 
@@ -87,7 +87,7 @@ def _cumsum(a, dim, dtype=None, self_dtype=None):
     return out
 
 
-# --- book/chapters/15_sums_and_shapes.md:170
+# --- book/chapters/15_sums_and_shapes.md:172
 def _reversed(t, dim):
     return t.flip(dim)  # the row of chapter "Flips, rolls, triangles, and arithmetic in one step"
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:1056
+# --- book/chapters/16i_cumulative.md:1057
 """nansum, a row, and nanmean, made of it."""
 
 import numpy as np
@@ -20,13 +20,32 @@ def _nansum(a, dim, keepdim, dtype=None, self_dtype=None):
     kind = np.dtype(dtype.numpy if dtype is not None else
                     np.int64 if a.dtype.kind in "biu" else a.dtype)
     if a.dtype.kind in "fc":
-        a = np.where(a != a, a.dtype.type(0), a)
+        a = _nan_zeroed(a)  # NOTE [nansum in sum's order]
     axes = None if not dim or a.ndim == 0 else tuple(d % a.ndim for d in dim)
     from refgrad._ops.result_layout import row_major_result
 
-    out = _sum_forward(a.astype(kind), axes, keepdim and a.ndim > 0).astype(kind)
+    out = _sum_forward(a.astype(kind, copy=False), axes, keepdim and a.ndim > 0).astype(kind)
     out = row_major_result(out)  # NOTE [Results written row-major]
     return np.asarray(out) if isinstance(out, np.generic) else out  # a NumPy scalar: 0-d
+
+
+# NOTE [nansum in sum's order]
+# torch's nansum is its sum's loop with each nan read as 0, so it adds in the
+# order sum takes over the input's own strides (chapter "The order of a sum").
+# The zeroed copy keeps those strides: a compact copy of a strided or
+# transposed input would be added in another order, and part in the last bit.
+def _nan_zeroed(a):
+    """``a`` with each nan made 0: ``a`` itself when it has none, else a copy with its strides."""
+    nan = a != a
+    if not nan.any():
+        return a
+    zeroed = np.where(nan, a.dtype.type(0), a)
+    if type(a) is not np.ndarray or not a.size or min(a.strides, default=0) < 0:
+        return zeroed
+    span = sum((n - 1) * s for n, s in zip(a.shape, a.strides)) // a.itemsize + 1
+    kept = np.lib.stride_tricks.as_strided(np.empty(span, a.dtype), a.shape, a.strides)
+    np.copyto(kept, zeroed)
+    return kept
 
 
 def _nansum_backward(g, self, dim, keepdim, dtype, self_dtype):
@@ -39,7 +58,7 @@ def _nansum_backward(g, self, dim, keepdim, dtype, self_dtype):
     return (g.expand(tuple(self.shape)) * self.isnan().logical_not(),)
 
 
-# --- book/chapters/16i_cumulative.md:1094
+# --- book/chapters/16i_cumulative.md:1114
 NANSUM = register(Op(
     "nansum", "NansumBackward0", ("self",), forward=_nansum, backward=_nansum_backward,
     saves=(("self", ("self",)),), hides=("dtype", "self_dtype"),
@@ -53,7 +72,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     return call(NANSUM, (input,), params)
 
 
-# --- book/chapters/16i_cumulative.md:1113
+# --- book/chapters/16i_cumulative.md:1133
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     if not input.dtype.is_floating_point:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
