@@ -55,11 +55,20 @@ def refuse_grad(name: str, args: tuple, kwargs: dict, outs: tuple):
         given = (*outs, *args, *kwargs.values())
         return untracked_writes.copied if any(_requires_grad(a) for a in given) else None
     if name in untracked_writes.NOT_DIFFERENTIATED:
-        return untracked_writes.not_differentiated(GRAD_NAMES[name], args, kwargs, outs)
+        said = _kernel_said(name, args, kwargs)
+        return untracked_writes.not_differentiated(said, args, kwargs, outs)
     given = outs if name in OUT_ONLY else (*outs, *args, *kwargs.values())
     if any(_requires_grad(a) for a in given):
         raise RuntimeError(OUT_NEEDS_GRAD.format(GRAD_NAMES.get(name, name)))
     return None
+
+
+def _kernel_said(name: str, args: tuple, kwargs: dict) -> str:
+    """The kernel torch's messages name: diag makes a 1-d input's matrix with diag_embed."""
+    input = args[0] if args else kwargs.get("input")
+    if name == "diag" and isinstance(input, Tensor) and input.ndim == 1:
+        return "aten::diag_embed"
+    return GRAD_NAMES[name]
 
 
 def _requires_grad(a) -> bool:
@@ -68,7 +77,7 @@ def _requires_grad(a) -> bool:
     return isinstance(a, Tensor) and a._requires_grad
 
 
-# --- book/chapters/26_inplace.md:4161
+# --- book/chapters/26_inplace.md:4170
 GRAD_NAMES.update(linalg_cholesky="linalg_cholesky_ex", linalg_det="_linalg_det",
                   linalg_eigvalsh="_linalg_eigh", linalg_solve="_linalg_solve_ex",
                   linalg_svdvals="_linalg_svd", linalg_multi_dot="mm", linalg_vecdot="vdot",

@@ -51,7 +51,7 @@ def install(cls=Tensor) -> None:
 install()
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:135
+# --- book/chapters/26a_writes_autograd_skips.md:136
 NOT_DIFFERENTIATED = frozenset(("floor_divide", "heaviside", "softmax", "log_softmax",
                                 "slice_scatter", "diag"))
 
@@ -78,7 +78,7 @@ def _leaf_or_leaf_view(t) -> bool:
     return t._grad_fn is None and held_grad_fn(t) is None
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:168
+# --- book/chapters/26a_writes_autograd_skips.md:169
 def not_differentiated(said: str, args, kwargs, outs):
     """How a kernel without a derivative writes into ``outs``: None for a plain write,
     else a function of (out, result) that writes and records. ``said``: the name torch's
@@ -102,7 +102,7 @@ def not_differentiated(said: str, args, kwargs, outs):
     return write
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:212
+# --- book/chapters/26a_writes_autograd_skips.md:213
 def tangent_write(name: str, args, kwargs, outs):
     """How a write into ``outs`` meets forward mode: ``copied`` for a composite with a
     dual tensor among its tensors, else None; a kernel without a derivative refuses."""
@@ -121,7 +121,7 @@ def tangent_write(name: str, args, kwargs, outs):
     return copied if name in LEAF_OUT else None
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:241
+# --- book/chapters/26a_writes_autograd_skips.md:242
 TANGENTS_KEPT = LEAF_OUT | {"linalg_matrix_rank"}
 
 
@@ -139,7 +139,7 @@ def computed(function, name: str, args, kwargs, outs):
         return function(*args, **kwargs)
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:265
+# --- book/chapters/26a_writes_autograd_skips.md:266
 def forward_name(name: str, args) -> str:
     """The kernel torch's forward-mode refusal of ``name``'s out= names."""
     from refgrad._ops.out_grad_rules import GRAD_NAMES
@@ -156,7 +156,7 @@ def forward_name(name: str, args) -> str:
     return "mm"
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:288
+# --- book/chapters/26a_writes_autograd_skips.md:289
 def copied(out, result) -> None:
     """A composite's write into ``out``: its result copied in, as an in-place op."""
     out.copy_(result)
