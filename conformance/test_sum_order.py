@@ -195,3 +195,13 @@ def test_nansum_adds_in_sums_order_over_the_inputs_own_strides(dtype, shape, cut
     for dims in [(), (0,), (-1,)]:
         assert torch.equal(y.nansum(dims), x.sum(dims)) and torch.equal(x.nansum(dims), x.sum(dims))
     assert torch.equal(x.sum(0, dtype=dtype), x.sum(0)) and torch.equal(x.sum(dtype=dtype), x.sum())
+
+
+@pytest.mark.parametrize("rows", [17, 70, 300])
+def test_a_float16_sum_adds_in_float32_and_rounds_once(rows):
+    values = [math.sin(k * 1.37) * 0.9 + 1.1 for k in range(rows * 2)]
+    x = torch.tensor(values, dtype=torch.float64).reshape(rows, 2).to(torch.float16)
+    wide = x.to(torch.float32)
+    for dims in [(0,), (1,), ()]:
+        assert torch.equal(x.sum(dims), wide.sum(dims).to(torch.float16))
+        assert torch.equal(x.t().sum(dims), wide.t().sum(dims).to(torch.float16))
