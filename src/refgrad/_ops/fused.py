@@ -167,11 +167,12 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:957
+# --- book/chapters/16g_moves_and_fused.md:959
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)
     # torch writes into a tensor made like the input: NOTE [Results laid out like the input]
+    nan = 0.0 if nan is None else nan  # not given: 0
     return like_input_result(np.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf), a)
 
 
@@ -182,7 +183,5 @@ NAN_TO_NUM = register(Op(
 ))
 
 
-def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
-    if nan is None:  # torch's default, written out
-        nan = 0.0
+def nan_to_num(input, nan=None, posinf=None, neginf=None):
     return call(NAN_TO_NUM, (input,), {"nan": nan, "posinf": posinf, "neginf": neginf})

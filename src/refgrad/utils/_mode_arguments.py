@@ -118,7 +118,6 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "native_group_norm": "input, weight, bias, N, C, HxW, group, eps",
     "glu": "self, dim=-1", "nansum": "self, dim=None, keepdim=False, *, dtype=None",
 }
-BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
 def schema_name(row: str, overload: str) -> str:
@@ -127,7 +126,7 @@ def schema_name(row: str, overload: str) -> str:
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:184
+# --- book/chapters/29d_mode_arguments.md:183
 REQUIRED = object()
 _READ: dict = {}
 
@@ -153,7 +152,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:225
+# --- book/chapters/29d_mode_arguments.md:224
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -258,7 +257,47 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:340
+# --- book/chapters/29d_mode_arguments.md:343
+def _factors(name):
+    def factored(params) -> dict:
+        from refgrad._ops.determinants import _factored, by_lapack_columns
+        from refgrad._ops.factorizations import lu_factor
+        from refgrad._tensor import make_tensor
+
+        if name != "solve":  # NOTE [Factored before the row]
+            return _factored(params["A"])
+        lu, pivots, info = lu_factor(params["A"]._data)  # A's own, as solve factors it
+        return {"LU": make_tensor(by_lapack_columns(lu)), "pivots": make_tensor(pivots),
+                "info": info}
+    return factored
+
+
+SCHEMAS.update({
+    "linalg_det": "A", "linalg_slogdet": "A", "linalg_solve_ex": "A, B, *, left=True",
+    "linalg_lu_factor_ex": "A, *, pivot=True, !check_errors=False",
+    "linalg_lu_solve": "LU, pivots, B, *, left=True, adjoint=False",
+    "linalg_solve_triangular": "self, B, *, upper, left=True, unitriangular=False",
+    "linalg_cholesky_ex": "self, *, upper=False, !check_errors=False",
+    "linalg_pinv": "self, *, atol=None, rtol=None, hermitian=False",
+    "linalg_svd": "A, full_matrices=False", "linalg_qr": "A, mode='reduced'",
+    "linalg_eigh": "A, UPLO='L'", "aminmax": "self, *, dim=None, keepdim=False",
+    "diagonal_copy": "self, offset=0, dim1=0, dim2=1", "fmod_by_number": "self, other",
+    "hardsigmoid_backward": "grad_output, self",
+    "multi_margin_loss": "self, target, p=1, margin=1, weight=None, reduction=1",
+    "multi_margin_loss_backward": "grad_output, self, target, p, margin, weight,"
+                                  " reduction=1",
+})
+_DERIVED.update({
+    "linalg_det": _factors("det"), "linalg_slogdet": _factors("det"),
+    "linalg_solve_ex": _factors("solve"),
+    "linalg_svd": lambda p: {"S_sym_argsize_minus_1": min(p["A"].shape[-2:])},
+    "hardsigmoid_backward": lambda p: {"operation": "hardsigmoid_backward"},
+    "multi_margin_loss_backward": lambda p: {"operation": "multi_margin_loss_backward"},
+})
+BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
+
+
+# --- book/chapters/29d_mode_arguments.md:393
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
