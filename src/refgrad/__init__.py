@@ -284,11 +284,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1660
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1662
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2169
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2171
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -305,7 +305,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2352
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2354
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -427,7 +427,7 @@ from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 from refgrad._ops.householder_methods import orgqr  # noqa: F401
 
 
-# --- book/chapters/16s_normalization.md:921
+# --- book/chapters/16s_normalization.md:922
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm

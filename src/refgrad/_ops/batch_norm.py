@@ -58,10 +58,11 @@ def _batch_norm(a, weight, bias, running_mean, running_var, training, momentum, 
 
 # --- book/chapters/16s_normalization.md:127
 def _batch_norm_backward(grads, input, running_mean, running_var, training, momentum, eps,
-                         weight=None, result1=None, result2=None):
-    # a row of its own: chapter "Gradients of the normalizations"
+                         weight=None, result1=None, result2=None, wanted=(True, True, True)):
+    # a row of its own: chapter "Gradients of the normalizations"; told which of the
+    # three gradients are wanted: NOTE [The gradients a normalization is asked for]
     return batch_norm_backward(grads[0], input, weight, running_mean, running_var, training,
-                               eps, result1, result2)
+                               eps, result1, result2, wanted)
 
 
 _INPUTS = ("input", "weight", "bias")
@@ -74,7 +75,7 @@ BATCH_NORM = register(Op(
     hides=("momentum",)))
 
 
-# --- book/chapters/16s_normalization.md:166
+# --- book/chapters/16s_normalization.md:167
 def _empty(input, weight, bias):
     out = input.clone()
     out = out if weight is None else out * weight[0]
@@ -115,7 +116,7 @@ def check_mixed(input, parameters):
                                f"{LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16s_normalization.md:214
+# --- book/chapters/16s_normalization.md:215
 def native(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.batch_norm's work: checks, then the row's output (or an empty input's copy)."""
     if input.numel() == 0:
@@ -147,7 +148,7 @@ def _row(input, weight, bias, running_mean, running_var, training, momentum, eps
         "momentum": momentum, "eps": eps})
 
 
-# --- book/chapters/16s_normalization.md:262
+# --- book/chapters/16s_normalization.md:263
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.native_batch_norm: the output and the statistics (empty in evaluation)."""
     if input.numel() == 0 and training:
@@ -156,7 +157,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     return _row(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-# --- book/chapters/16s_normalization.md:275
+# --- book/chapters/16s_normalization.md:276
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup

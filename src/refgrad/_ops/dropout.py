@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2569
+# --- book/chapters/16q_functional.md:2570
 """dropout, dropout1d to dropout3d and alpha_dropout: products with drawn noise."""
 
 import math
@@ -50,7 +50,7 @@ def _dropped(input, p, training, inplace, shape, alpha=False):
     return input.mul_(noise) if inplace else input * noise
 
 
-# --- book/chapters/16q_functional.md:2618
+# --- book/chapters/16q_functional.md:2619
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
     return _dropped(input, p, training, inplace, tuple(input.shape))

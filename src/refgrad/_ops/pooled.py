@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:697
+# --- book/chapters/16s_normalization.md:698
 """avg_pool2d and avg_pool3d: rows for F's average pools, and for local_response_norm."""
 
 import itertools
@@ -47,7 +47,7 @@ def padded_windows(a, kernel, stride, padding, dilation, sizes, fill):
         slice(None)] * n)]
 
 
-# --- book/chapters/16s_normalization.md:745
+# --- book/chapters/16s_normalization.md:746
 def divisors(like, shape, kernel, stride, padding, sizes, count_include_pad, divisor_override):
     """What each window's sum is divided by: an array of the output's spatial shape, made
     where ``like`` is."""
@@ -85,7 +85,7 @@ def _pooled(a, n, kernel_size, stride, padding, ceil_mode, count_include_pad, di
     return np.sign(total) * (np.abs(total) // divisor)  # truncated towards zero, as torch's
 
 
-# --- book/chapters/16s_normalization.md:798
+# --- book/chapters/16s_normalization.md:799
 def spread(t, stride):
     """``t`` with ``stride - 1`` zeros between neighbours along each of its last dimensions."""
     from refgrad._ops.padding import pad
@@ -121,7 +121,7 @@ def _pooled_backward(g, self, n, **params):
     return (call(pool_gradients.ROWS[f"avg_pool{n}d"], (g, self), params),)
 
 
-# --- book/chapters/16s_normalization.md:840
+# --- book/chapters/16s_normalization.md:841
 def _row(name, node, n):
     def forward(a, **params):
         from refgrad._ops.result_layout import suggested_format_result

@@ -257,7 +257,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:343
+# --- book/chapters/29d_mode_arguments.md:345
 def _factors(name):
     def factored(params) -> dict:
         from refgrad._ops.determinants import _factored, by_lapack_columns
@@ -282,10 +282,14 @@ SCHEMAS.update({
     "linalg_svd": "A, full_matrices=False", "linalg_qr": "A, mode='reduced'",
     "linalg_eigh": "A, UPLO='L'", "aminmax": "self, *, dim=None, keepdim=False",
     "diagonal_copy": "self, offset=0, dim1=0, dim2=1", "fmod_by_number": "self, other",
-    "hardsigmoid_backward": "grad_output, self",
+    "hardsigmoid_backward": "grad_output, self", "norm_dims": "self, p, dim, keepdim=False",
     "multi_margin_loss": "self, target, p=1, margin=1, weight=None, reduction=1",
     "multi_margin_loss_backward": "grad_output, self, target, p, margin, weight,"
                                   " reduction=1",
+    "native_layer_norm_backward": "grad_out, input, normalized_shape, mean, rstd, weight,"
+                                  " bias, output_mask",
+    "native_batch_norm_backward": "grad_out, input, weight, running_mean, running_var,"
+                                  " save_mean, save_invstd, train, eps, output_mask",
 })
 _DERIVED.update({
     "linalg_det": _factors("det"), "linalg_slogdet": _factors("det"),
@@ -297,7 +301,7 @@ _DERIVED.update({
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
-# --- book/chapters/29d_mode_arguments.md:393
+# --- book/chapters/29d_mode_arguments.md:399
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before

@@ -50,7 +50,7 @@ ROWS: dict = {  # row: (operator, overload)
                                                                 "default"),
     "_ctc_loss_tensor": ("_ctc_loss", "Tensor"),
     "_ctc_loss_backward_tensor": ("_ctc_loss_backward", "Tensor"),
-    "linalg_solve_ex": ("_linalg_solve_ex", "default"),
+    "linalg_solve_ex": ("_linalg_solve_ex", "default"), "norm_dims": ("norm", "ScalarOpt_dim"),
 }
 
 
