@@ -59,8 +59,8 @@ LOGADDEXP2 = register(Op(
     "logaddexp2", "Logaddexp2Backward0", ("self", "other"), saves=BOTH,
     forward=_floats_only(np.logaddexp2, "logaddexp2_cpu"),
     backward=lambda g, self, other, wanted=BOTH_WANTED: _last_first(
-        lambda: g / add_scalar(2.0 ** (other - self), 1) if wanted[0] else None,
-        lambda: g / add_scalar(2.0 ** (self - other), 1) if wanted[1] else None),
+        lambda: g / add_scalar(2 ** (other - self), 1) if wanted[0] else None,
+        lambda: g / add_scalar(2 ** (self - other), 1) if wanted[1] else None),
     iterated=True,
 ))
 HYPOT = register(Op(
@@ -92,14 +92,18 @@ def _xlogy(x, y):
     return np.where((x == 0) & (y == y), product.dtype.type(0), product)
 
 
+# NOTE [xlogy's mask after its product]
+# torch's formula for x takes xlogy(grad, y) first, then y <= 0.0 and then
+# x == 0.0, with float zeros: a dispatch mode sees the steps in that order.
 def _for_x(g, self, other):
-    flat = (self == 0) & (other <= 0) if isinstance(other, Tensor) else (
-        self == 0) if other <= 0 else None
     grad = xlogy(g, other)
-    return grad if flat is None else grad.masked_fill(flat, 0.0)
+    if not isinstance(other, Tensor):
+        return grad.masked_fill(self == 0.0, 0.0) if other <= 0 else grad
+    below = other <= 0.0
+    return grad.masked_fill((self == 0.0) & below, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:637
+# --- book/chapters/16i_cumulative.md:641
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -152,7 +156,7 @@ def floats_beside_numbers(input, other) -> tuple:
     return input, other
 
 
-# --- book/chapters/16i_cumulative.md:819
+# --- book/chapters/16i_cumulative.md:825
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -233,7 +237,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:901
+# --- book/chapters/16i_cumulative.md:907
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -283,7 +287,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:960
+# --- book/chapters/16i_cumulative.md:966
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)
