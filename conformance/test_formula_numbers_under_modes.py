@@ -1,8 +1,9 @@
 """Black-box tests: the numbers gradient formulas write into their steps reach a dispatch
 mode with torch's types (a float zero for sinc's and pow's masks, an int zero for atan2's
-fill and where's gradient, a float for logdet's test of the sign, an int base for logaddexp2's power, float powers for a p-norm's gradient), xlogy's
-and xlog1py's masks come after their products, and the numbers of xlogy and xlog1py by a
-number go by position. The same assertions run on torch.
+fill and where's gradient, a float for logdet's test of the sign, an int base for
+logaddexp2's power, float powers for a p-norm's gradient), xlogy's and xlog1py's masks come
+after their products, and the numbers of xlogy and xlog1py by a number go by position. The
+same assertions run on torch.
 """
 
 import pytest

@@ -183,11 +183,11 @@ from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:749
+# --- book/chapters/16e_rounding_and_bits.md:751
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:801
+# --- book/chapters/16e_rounding_and_bits.md:803
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -208,7 +208,7 @@ from refgrad._ops.elementwise import (
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:980
+# --- book/chapters/16g_moves_and_fused.md:982
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero

@@ -111,9 +111,11 @@ ADDCMUL = register(Op(
 # Under create_graph=True the division is recorded, and its node keeps the
 # filled tensor: a saved-tensor hook sees one of tensor2's shape and strides.
 def _value_over(value, t):
-    from refgrad._creation import empty_like
+    from refgrad._memory_formats import preserve_format
+    from refgrad.utils._composite_steps import made_like  # named as torch's C++ names it
 
-    return empty_like(t).fill_(value).div_(t)  # three steps, as a mode sees them in torch
+    # three steps, as a mode sees them in torch
+    return made_like("empty_like", t, memory_format=preserve_format).fill_(value).div_(t)
 
 
 def _addcdiv_backward(g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED):
@@ -167,7 +169,7 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:959
+# --- book/chapters/16g_moves_and_fused.md:961
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)
