@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1701
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1717
 """renorm, and the activations torch has at its top level: rows."""
 
 import numpy as np
@@ -36,7 +36,7 @@ def _renorm(a, p, dim, maxnorm):
     return row_major_result(a * factor.astype(a.dtype))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1735
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1751
 def _renorm_backward(g, self, p, dim, maxnorm):
     others, wide = _others(self.ndim, dim), _accumulated(self)  # NOTE [renorm's wider sums]
     norm = measures.vector_norm(self, p, others, True, dtype=wide)
@@ -87,7 +87,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1833
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1849
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -126,7 +126,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1881
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1897
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -147,7 +147,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1903
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1919
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 

@@ -1,7 +1,8 @@
 """Black-box tests: trace's gradient under a dispatch mode makes its zeros and the places of
-the diagonal with zeros and arange, named as torch's formula names them, and mv's gradient
-views the incoming gradient as a column of its own length. The gradients are torch's. The
-same assertions run on torch.
+the diagonal with zeros and arange, named as torch's formula names them, copysign's zero
+gradient for the sign is made first and only when wanted, and mv's gradient views the
+incoming gradient as a column of its own length. The gradients are torch's. The same
+assertions run on torch.
 """
 
 import pytest
@@ -46,3 +47,20 @@ def test_mvs_gradient_views_a_column_of_its_length():
         (x @ torch.ones(3, dtype=F64)).sum().backward()
     assert ("aten.view.default", ("T", [2, 1]), {}) in mode.seen
     assert torch.equal(x.grad, torch.ones(2, 3, dtype=F64))
+
+
+@pytest.mark.parametrize("wanted", [(True, True), (True, False), (False, True)])
+def test_copysigns_zeros_come_first_and_only_when_wanted(wanted):
+    x = torch.tensor([1.0, -2.0, 0.0], dtype=F64, requires_grad=wanted[0])
+    other = torch.tensor([-1.0, 2.0, 3.0], dtype=F64, requires_grad=wanted[1])
+    y = torch.copysign(x, other)
+    with Calls() as mode:
+        grads = torch.autograd.grad(y.sum(), [t for t in (x, other) if t.requires_grad])
+    names = [s[0] for s in mode.seen if s[0] != "aten.detach.default"]
+    zeros = ("aten.zeros.default", ([3],), {"dtype": F64, "layout": torch.strided,
+                                            "device": CPU})
+    assert (zeros in mode.seen) == wanted[1]
+    if wanted == (True, True):
+        assert names.index("aten.zeros.default") < names.index("aten.div.Tensor")
+    assert torch.equal(grads[-1], torch.zeros(3, dtype=F64) if wanted[1] else torch.tensor(
+        [-1.0, -1.0, 0.0], dtype=F64))
