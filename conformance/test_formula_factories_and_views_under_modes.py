@@ -64,3 +64,31 @@ def test_copysigns_zeros_come_first_and_only_when_wanted(wanted):
         assert names.index("aten.zeros.default") < names.index("aten.div.Tensor")
     assert torch.equal(grads[-1], torch.zeros(3, dtype=F64) if wanted[1] else torch.tensor(
         [-1.0, -1.0, 0.0], dtype=F64))
+
+
+@pytest.mark.parametrize("make, sizes, seen", [
+    (lambda: torch.ones(2, 3, dtype=F64).t(), (-1, 2), [("aten.view.default", ("T", [3, 2]), {})]),
+    (lambda: torch.ones(4, 3, dtype=F64)[::2], (2, 1, -1),
+     [("aten.view.default", ("T", [2, 1, 3]), {})]),
+    (lambda: torch.ones(2, 3, dtype=F64), (-1,), [("aten.view.default", ("T", [-1]), {})]),
+    (lambda: torch.ones(2, 3, dtype=F64).t(), (-1,),
+     [("aten.clone.default", ("T",), {"memory_format": torch.contiguous_format}),
+      ("aten._unsafe_view.default", ("T", [6]), {})]),
+])
+def test_a_reshape_shows_a_view_with_its_sizes_or_the_copy(make, sizes, seen):
+    x = make()
+    with Calls() as mode:
+        y = x.reshape(*sizes)
+    assert mode.seen == seen
+    assert torch.equal(y, x.contiguous().view(y.shape))
+
+
+def test_bilinears_trilinear_goes_by_position():
+    x = (torch.arange(6, dtype=F64).reshape(3, 2).t() * 0.17 + 0.4).requires_grad_()
+    weight = torch.ones(1, 3, 3, dtype=F64)
+    with Calls() as mode:
+        torch.nn.functional.bilinear(x, x, weight).sum().backward()
+    assert mode.seen[:3] == [("aten.view.default", ("T", [2, 3]), {})] * 2 + [
+        ("aten._trilinear.default", ("T", "T", "T", [1, 3], [0], [1, 2], [2, 3]), {})]
+    func, given, named = mode.kept[2]
+    assert func(*given, **named).shape == (2, 1)

@@ -283,6 +283,7 @@ SCHEMAS.update({
     "linalg_eigh": "A, UPLO='L'", "aminmax": "self, *, dim=None, keepdim=False",
     "diagonal_copy": "self, offset=0, dim1=0, dim2=1", "fmod_by_number": "self, other",
     "xlogy_by_number": "self, other", "xlog1py_by_number": "self, other",
+    "_trilinear": "i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1",
     "hardsigmoid_backward": "grad_output, self", "norm_dims": "self, p, dim, keepdim=False",
     "multi_margin_loss": "self, target, p=1, margin=1, weight=None, reduction=1",
     "multi_margin_loss_backward": "grad_output, self, target, p, margin, weight,"
@@ -296,13 +297,15 @@ _DERIVED.update({
     "linalg_det": _factors("det"), "linalg_slogdet": _factors("det"),
     "linalg_solve_ex": _factors("solve"),
     "linalg_svd": lambda p: {"S_sym_argsize_minus_1": min(p["A"].shape[-2:])},
+    "_trilinear": lambda p: {name: tuple(p[name]) for name in ("expand1", "expand2", "expand3",
+                                                                "sumdim")},
     "hardsigmoid_backward": lambda p: {"operation": "hardsigmoid_backward"},
     "multi_margin_loss_backward": lambda p: {"operation": "multi_margin_loss_backward"},
 })
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
-# --- book/chapters/29d_mode_arguments.md:400
+# --- book/chapters/29d_mode_arguments.md:403
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
