@@ -42,6 +42,8 @@ CASES = [
     (lambda x: x.norm(3), ("aten.pow.Tensor_Scalar", ("T", 2.0), {})),
     (lambda x: torch.dist(x, _other(x), 3), ("aten.pow_.Scalar", ("T", 1.0), {})),
     (lambda x: torch.xlogy(x, 0.5), ("aten.xlogy.Scalar_Other", ("T", 0.5), {})),
+    (lambda x: x.renorm(1, 0, 0.5),
+     ("aten.linalg_vector_norm.default", ("T", 1, [1], True), {"dtype": F64})),
     (lambda x: torch.where(x > 0.5, x, 0.0), ("aten.scalar_tensor.default", (0,), OPTIONS)),
     (lambda x: torch.logdet(x[:, :2] + 2 * torch.eye(2, dtype=F64)),
      ("aten.eq.Scalar", ("T", -1.0), {})),

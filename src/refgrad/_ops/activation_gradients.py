@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1996
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1999
 """The gradients of the elementwise activations, as rows with nodes of their own."""
 
 import numpy as np
@@ -47,7 +47,7 @@ def _call(row, grad_output, self, **params):
     return call(row, (grad_output, self), params)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2053
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2056
 HARDTANH_BACKWARD = _masked(
     "hardtanh_backward", "HardtanhBackwardBackward0",
     lambda self, min_val, max_val: (self <= min_val) | (self >= max_val),
@@ -92,7 +92,7 @@ def leaky_relu_backward(grad_output, self, negative_slope):
     return _call(LEAKY_RELU_BACKWARD, grad_output, self, negative_slope=negative_slope)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2099
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2102
 def _elu_grad(g, x, alpha, scale, input_scale, is_result):
     kind = g.dtype.type
     if is_result:  # x is the result: its negative side is alpha * scale * (exp - 1)

@@ -39,12 +39,13 @@ def _renorm(a, p, dim, maxnorm):
 # --- book/chapters/16n_more_shapes_and_elementwise.md:1751
 def _renorm_backward(g, self, p, dim, maxnorm):
     others, wide = _others(self.ndim, dim), _accumulated(self)  # NOTE [renorm's wider sums]
-    norm = measures.vector_norm(self, p, others, True, dtype=wide)
+    # the accumulation dtype named even where it is the input's, as torch's formula does
+    norm = measures.vector_norm(self, p, others, True, dtype=wide or self.dtype)
     along = (self * g).sum(others, keepdim=True, dtype=wide or self.dtype)
     (moved,) = measures._norm_backward(along, self, norm, p, others, True, wide)
     inverse = add_scalar(norm, 1e-7).reciprocal()  # numbers, as torch's formula adds them:
-    factor = mul_scalar(inverse, maxnorm)  # AddBackward1 and MulBackward1
-    scaled = factor * (g - inverse * moved)
+    difference = g - inverse * moved  # AddBackward1 and MulBackward1, the difference first
+    scaled = mul_scalar(inverse, maxnorm) * difference
     return (where(norm > maxnorm, scaled if wide is None else scaled.to(g.dtype), g),)
 
 
@@ -53,6 +54,8 @@ def _renorm_backward(g, self, p, dim, maxnorm):
 # type of the input's dtype: double for float on the CPU, float for the half
 # types (float on a GPU too). The scaled gradient comes out in that type, and
 # is cast back to the gradient's dtype (ToCopyBackward0) before the where.
+# The norm is given its dtype even where that is the input's own, as torch's
+# formula gives it, and a dispatch mode sees it so.
 def _accumulated(t):
     """The wider dtype torch accumulates ``t``'s dtype in, or None where it is the same."""
     from refgrad import _dtype
@@ -87,7 +90,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1849
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1852
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -126,7 +129,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1897
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1900
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -147,7 +150,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1919
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1922
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 
