@@ -92,3 +92,23 @@ def test_bilinears_trilinear_goes_by_position():
         ("aten._trilinear.default", ("T", "T", "T", [1, 3], [0], [1, 2], [2, 3]), {})]
     func, given, named = mode.kept[2]
     assert func(*given, **named).shape == (2, 1)
+
+
+def test_nansums_gradient_takes_the_mask_first():
+    x = torch.tensor([[1.0, float("nan"), 2.0]], dtype=F64, requires_grad=True)
+    y = x.nansum()
+    with Calls() as mode:
+        y.backward()
+    names = [s[0] for s in mode.seen]
+    assert names[names.index("aten.isnan.default"):] == [
+        "aten.isnan.default", "aten.logical_not.default", "aten.expand.default",
+        "aten.mul.Tensor"]
+    assert torch.equal(x.grad, torch.tensor([[1.0, 0.0, 1.0]], dtype=F64))
+
+
+def test_soft_margin_loss_expands_no_target_of_the_inputs_shape():
+    x = torch.ones(2, 3, dtype=F64, requires_grad=True)
+    target = torch.ones(2, 3, dtype=F64)
+    with Calls() as mode:
+        torch.nn.functional.soft_margin_loss(x, target)
+    assert [s[0] for s in mode.seen] == ["aten.soft_margin_loss.default"]

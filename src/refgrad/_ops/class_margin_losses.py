@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:855
+# --- book/chapters/16t_more_functional.md:857
 """multi_margin_loss and multilabel_margin_loss: rows, and the checks torch makes first."""
 
 import numpy as np
@@ -46,7 +46,7 @@ def _multi_margin(a, target, p, margin, weight, reduction):
     return _reduced(losses, reduction, tuple(target.shape))
 
 
-# --- book/chapters/16t_more_functional.md:900
+# --- book/chapters/16t_more_functional.md:902
 def _scale(n, classes, reduction):
     """Each violated margin's share of the loss: 1/classes, over the batch too for a mean."""
     count = n * classes if reduction == 1 else classes
@@ -60,7 +60,7 @@ def _times_grad(grad, g, reduction):
     return grad * g.reshape(-1, 1)
 
 
-# --- book/chapters/16t_more_functional.md:919
+# --- book/chapters/16t_more_functional.md:921
 def _multi_margin_grad(g, self, target, p, margin, weight, reduction, operation):
     a, g = host(self), host(g)
     x = _matrix(a)
@@ -96,7 +96,7 @@ MULTI_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:960
+# --- book/chapters/16t_more_functional.md:962
 def _pairs(a, target):
     """For each sample: the listed classes, in order, and the mask of the others."""
     x = _matrix(a)
@@ -117,7 +117,7 @@ def _multilabel_margin(a, target, is_target, reduction):
     return _reduced(losses, reduction, () if a.ndim <= 1 else (x.shape[0],))
 
 
-# --- book/chapters/16t_more_functional.md:985
+# --- book/chapters/16t_more_functional.md:987
 def _multilabel_margin_grad(g, self, target, is_target, reduction, operation):
     x, listed = _pairs(host(self), target)
     g, kind = host(g), x.dtype.type
@@ -152,7 +152,7 @@ MULTILABEL_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("is_target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1025
+# --- book/chapters/16t_more_functional.md:1027
 def _checked_input(input, kernel):
     from refgrad._typename import not_implemented_for
 
@@ -172,7 +172,7 @@ def _same_dtype(t, dtype):
         raise RuntimeError(f"expected scalar type {LEGACY[dtype]} but found {LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16t_more_functional.md:1046
+# --- book/chapters/16t_more_functional.md:1048
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     from refgrad._dtype import int64
@@ -203,7 +203,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
                                               "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:1084
+# --- book/chapters/16t_more_functional.md:1086
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._dtype import int64
 

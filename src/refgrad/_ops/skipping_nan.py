@@ -36,10 +36,11 @@ def _nansum_backward(g, self, dim, keepdim, dtype, self_dtype):
             g = g.unsqueeze(d)
     # A product, not a choice: an infinite gradient (nanmean over nothing) meets a nan
     # place as inf * 0, which is nan, as in torch.
-    return (g.expand(tuple(self.shape)) * self.isnan().logical_not(),)
+    kept = self.isnan().logical_not()  # first, as torch's C++ takes the right operand
+    return (g.expand(tuple(self.shape)) * kept,)
 
 
-# --- book/chapters/16i_cumulative.md:1039
+# --- book/chapters/16i_cumulative.md:1040
 NANSUM = register(Op(
     "nansum", "NansumBackward0", ("self",), forward=_nansum, backward=_nansum_backward,
     saves=(("self", ("self",)),), hides=("dtype", "self_dtype"),
