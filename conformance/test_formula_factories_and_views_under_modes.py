@@ -112,3 +112,11 @@ def test_soft_margin_loss_expands_no_target_of_the_inputs_shape():
     with Calls() as mode:
         torch.nn.functional.soft_margin_loss(x, target)
     assert [s[0] for s in mode.seen] == ["aten.soft_margin_loss.default"]
+
+
+def test_a_formulas_product_by_a_number_in_place_is_mul_scalar():
+    x = (torch.arange(6, dtype=F64).reshape(3, 2).t() * 0.17 + 0.4).requires_grad_()
+    q, r = torch.linalg.qr(x.t())
+    with Calls() as mode:
+        r.sum().backward()
+    assert ("aten.mul_.Scalar", ("T", 0.5), {}) in mode.seen
