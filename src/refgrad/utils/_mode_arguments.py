@@ -284,6 +284,7 @@ SCHEMAS.update({
     "diagonal_copy": "self, offset=0, dim1=0, dim2=1", "fmod_by_number": "self, other",
     "xlogy_by_number": "self, other", "xlog1py_by_number": "self, other",
     "_trilinear": "i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1",
+    "linalg_lstsq": "self, b, rcond=None, *, driver=None",
     "hardsigmoid_backward": "grad_output, self", "norm_dims": "self, p, dim, keepdim=False",
     "multi_margin_loss": "self, target, p=1, margin=1, weight=None, reduction=1",
     "multi_margin_loss_backward": "grad_output, self, target, p, margin, weight,"
@@ -305,7 +306,7 @@ _DERIVED.update({
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
-# --- book/chapters/29d_mode_arguments.md:403
+# --- book/chapters/29d_mode_arguments.md:404
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
