@@ -120,3 +120,14 @@ def test_a_formulas_product_by_a_number_in_place_is_mul_scalar():
     with Calls() as mode:
         r.sum().backward()
     assert ("aten.mul_.Scalar", ("T", 0.5), {}) in mode.seen
+
+
+def test_nan_to_nums_gradient_takes_isfinites_steps():
+    x = torch.tensor([1.0, float("inf"), float("nan")], dtype=F64, requires_grad=True)
+    y = torch.nan_to_num(x)
+    with Calls() as mode:
+        y.sum().backward()
+    names = [s[0] for s in mode.seen]
+    assert names[names.index("aten.abs.default"):][:4] == [
+        "aten.abs.default", "aten.ne.Scalar", "aten.eq.Tensor", "aten.mul.Tensor"]
+    assert torch.equal(x.grad, torch.tensor([1.0, 0.0, 0.0], dtype=F64))

@@ -5,6 +5,8 @@
 # --- book/chapters/16g_moves_and_fused.md:763
 """Fused rows: lerp, addcmul, addcdiv, and nan_to_num."""
 
+import math
+
 import numpy as np
 
 from refgrad import _dtype
@@ -49,7 +51,7 @@ LERP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:811
+# --- book/chapters/16g_moves_and_fused.md:813
 def lerp(input, end, weight):
     if type(weight) is int:  # the parser's overflow comes first
         _dtype.parsed_int(weight)
@@ -78,7 +80,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:859
+# --- book/chapters/16g_moves_and_fused.md:861
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -169,7 +171,7 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:961
+# --- book/chapters/16g_moves_and_fused.md:965
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)
@@ -178,9 +180,22 @@ def _cleaned(a, nan, posinf, neginf):
     return like_input_result(np.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf), a)
 
 
+# NOTE [isfinite in nan_to_num's gradient]
+# torch's isfinite of a float tensor is composite: (x == x) * (x.abs() != inf),
+# the right operand first. Under a dispatch mode the gradient takes those steps,
+# which the mode sees; without one, the isfinite row gives the same mask.
+def _finite(self):
+    from refgrad.utils._composite_steps import modes_on
+
+    if not modes_on():
+        return self.isfinite()
+    bounded = self.abs() != math.inf
+    return (self == self) * bounded
+
+
 NAN_TO_NUM = register(Op(
     "nan_to_num", "NanToNumBackward0", ("self",), forward=_cleaned,
-    backward=lambda g, self, nan, posinf, neginf: (g * self.isfinite(),),
+    backward=lambda g, self, nan, posinf, neginf: (g * _finite(self),),
     saves=(("self", ("self",)),), hides=("nan", "posinf", "neginf"), promote=False,
 ))
 
