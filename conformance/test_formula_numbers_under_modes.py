@@ -3,7 +3,7 @@ mode with torch's types (a float zero for sinc's and pow's masks, an int zero fo
 fill and where's gradient, a float for logdet's test of the sign, an int base for
 logaddexp2's power, float powers for a p-norm's gradient), xlogy's and xlog1py's masks come
 after their products, and the numbers of xlogy and xlog1py by a number go by position. The
-same assertions run on torch.
+same assertions run on torch. One reduced dimension is put back as the caller named it.
 """
 
 import pytest
@@ -75,3 +75,18 @@ def test_the_mask_of_xlogy_comes_after_its_product(fn, product, bound):
     assert seen[start + 1][1] == ("T", bound) and seen[start + 2][1] == ("T", 0.0)
     assert torch.allclose(grad, torch.special.xlog1py(torch.ones(2, 3, dtype=F64), _other(
         grad)) if "1py" in product else torch.log(_other(grad)))
+
+
+@pytest.mark.parametrize("reduce, shape, unsqueezes", [
+    (lambda x: x.sum(-1), (2, 3), [-1]), (lambda x: x.mean(-1), (3,), [-1]),
+    (lambda x: x.sum((0, -1)), (2, 3), [0, 1]), (lambda x: x.sum((-1, 0)), (2, 3, 4), [0, 2]),
+    (lambda x: x.std(-1), (2, 3), [-1]), (lambda x: x.norm(3, -1), (2, 3), [-1]),
+])
+def test_one_reduced_dimension_is_put_back_as_given(reduce, shape, unsqueezes):
+    x = torch.arange(1.0, 1.0 + torch.Size(shape).numel(), dtype=F64).reshape(shape)
+    x.requires_grad_()
+    y = reduce(x).sum()
+    with Calls() as mode:
+        y.backward()
+    seen = [s[1][1] for s in mode.seen if s[0] == "aten.unsqueeze.default"]
+    assert seen[:len(unsqueezes)] == unsqueezes

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:301
+# --- book/chapters/15_sums_and_shapes.md:305
 """The size an expand asks for, checked as torch checks it, and the view it makes."""
 
 import numpy as np
@@ -51,7 +51,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:369
+# --- book/chapters/15_sums_and_shapes.md:373
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:

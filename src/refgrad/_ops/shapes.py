@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:206
+# --- book/chapters/15_sums_and_shapes.md:210
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
@@ -76,7 +76,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:437
+# --- book/chapters/15_sums_and_shapes.md:441
 # NOTE [Unsqueeze keeps every stride]
 # torch's new stride is the size times the stride of the dimension it goes
 # before (1 at the end), and the old strides stay. NumPy counts an empty
@@ -191,7 +191,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:598
+# --- book/chapters/15_sums_and_shapes.md:602
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 
