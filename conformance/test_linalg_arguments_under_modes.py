@@ -121,3 +121,18 @@ def test_a_gradient_is_handed_its_schemas_arguments(call, entry):
     func, given, named = mode.kept[mode.seen.index(entry)]
     again = func(*given, **named)
     assert again.shape == given[0].shape or again.shape == given[1].shape
+
+
+@pytest.mark.parametrize("call, api", [
+    (torch.linalg.solve, "torch.linalg.solve"),
+    (lambda A, B: torch.linalg.lu_factor(A), "torch.linalg.lu_factor"),
+])
+def test_a_mode_sees_torchs_check_of_the_factorization(call, api):
+    for A, is_matrix in ((_matrix(), True), (_matrix()[None], False)):
+        B = _ones()
+        with Calls() as mode:
+            call(A, B)
+        entry = ("aten._linalg_check_errors.default", ("T", api), {"is_matrix": is_matrix})
+        assert mode.seen[1:] == [entry]  # after the factorization, and last
+        func, given, named = mode.kept[1]
+        assert func(*given, **named) is None

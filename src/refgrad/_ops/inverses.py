@@ -239,12 +239,14 @@ def _check_solve(A, B, left) -> None:
 
 def solve(A, B, *, left=True):
     from refgrad._tensor import make_tensor
+    from refgrad.utils._composite_steps import errors_checked
 
     _check_solve(A, B, left)
     lu, pivots, info = lu_factor(A._data)  # A's own, whatever its layout
     lu = by_lapack_columns(lu)
     result = call(LINALG_SOLVE_EX, (A, B), {"LU": make_tensor(lu), "pivots": make_tensor(pivots),
                                             "info": info, "left": left})
+    errors_checked(info, "torch.linalg.solve", A)  # torch's check, seen by a mode
     if info.any():
         raise failure("torch.linalg.solve", info,
                       lambda k: "The solver failed because the input matrix is singular.")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:1299
+# --- book/chapters/16r_solvers.md:1302
 """linalg.lstsq: least squares, through the SVD, with torch's fields per driver."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _rank(a, rcond):
     return counts.astype(np.int64)[..., 0], values  # an array even for one matrix
 
 
-# --- book/chapters/16r_solvers.md:1329
+# --- book/chapters/16r_solvers.md:1332
 def _vector(a_shape, b_shape) -> bool:
     """Whether B is one column per matrix: its shape is A's without the last."""
     return len(b_shape) == 1 or tuple(b_shape) == tuple(a_shape[:-1])
@@ -70,7 +70,7 @@ def _as_lapack_leaves(x, rows):
     return buffer
 
 
-# --- book/chapters/16r_solvers.md:1386
+# --- book/chapters/16r_solvers.md:1389
 LINALG_LSTSQ = register(Op(
     "linalg_lstsq", "LinalgLstsqBackward0", ("self", "b"), forward=_lstsq,
     backward=lstsq_backward, promote=False, outputs=("solution", "residuals"),
@@ -79,7 +79,7 @@ LINALG_LSTSQ = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:1399
+# --- book/chapters/16r_solvers.md:1402
 def lstsq(A, B, rcond=None, *, driver=None):
     from refgrad._tensor import make_tensor
 
@@ -95,7 +95,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return LSTSQ_RESULT(solution, residuals, make_tensor(rank), make_tensor(values))
 
 
-# --- book/chapters/16r_solvers.md:1422
+# --- book/chapters/16r_solvers.md:1425
 def _check(A, B, driver) -> None:
     from refgrad._ops.functions import check_broadcast
 

@@ -98,7 +98,20 @@ def made_like(name: str, t, **named):
     return to_a_mode(f"{name}.default", factory, (t,), named)
 
 
-# --- book/chapters/29g_composite_steps_under_modes.md:171
+# --- book/chapters/29g_composite_steps_under_modes.md:166
+def errors_checked(info, api_name: str, A) -> None:
+    """Hand torch's ``_linalg_check_errors(info, api_name, is_matrix=)`` to a mode."""
+    if not modes_on():
+        return
+    from refgrad._tensor import make_tensor
+    from refgrad.utils._python_dispatch import dispatch_op
+
+    info = info if hasattr(info, "_data") else make_tensor(info)
+    dispatch_op("_linalg_check_errors", lambda *given, **named: None, (info, api_name),
+                {"is_matrix": A.ndim == 2})
+
+
+# --- book/chapters/29g_composite_steps_under_modes.md:191
 # NOTE [A fused gradient under a mode]
 # fused() is asked by a formula that torch computes with one kernel when no
 # graph is made: it says whether to hand that kernel to the mode, and does so.
