@@ -214,7 +214,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1100
+# --- book/chapters/14_arithmetic.md:1101
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -228,7 +228,7 @@ def floating(fn):
     return forward
 
 
-# --- book/chapters/14_arithmetic.md:1119
+# --- book/chapters/14_arithmetic.md:1120
 _HALF = np.dtype(np.float16)
 
 
@@ -263,7 +263,7 @@ def _cast(array, kind):
     return cast
 
 
-# --- book/chapters/14_arithmetic.md:1158
+# --- book/chapters/14_arithmetic.md:1159
 EXP = register(Op(
     "exp", "ExpBackward0", ("self",), forward=floating(np.exp),
     backward=lambda g, result: (g * result,), saves=(("result", ("self",)),), into=np.exp,
@@ -289,7 +289,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1191
+# --- book/chapters/14_arithmetic.md:1192
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -307,7 +307,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1215
+# --- book/chapters/14_arithmetic.md:1216
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 

@@ -59,10 +59,11 @@ def _batch_norm(a, weight, bias, running_mean, running_var, training, momentum, 
 
 # --- book/chapters/16s_normalization.md:134
 def _batch_norm_backward(grads, input, running_mean, running_var, training, momentum, eps,
-                         weight=None, result1=None, result2=None):
-    # a row of its own: chapter "Gradients of the normalizations"
+                         weight=None, result1=None, result2=None, wanted=(True, True, True)):
+    # a row of its own: chapter "Gradients of the normalizations"; told which of the
+    # three gradients are wanted: NOTE [The gradients a normalization is asked for]
     return batch_norm_backward(grads[0], input, weight, running_mean, running_var, training,
-                               eps, result1, result2)
+                               eps, result1, result2, wanted)
 
 
 _INPUTS = ("input", "weight", "bias")
@@ -75,7 +76,7 @@ BATCH_NORM = register(Op(
     hides=("momentum",)))
 
 
-# --- book/chapters/16s_normalization.md:173
+# --- book/chapters/16s_normalization.md:174
 def _empty(input, weight, bias):
     out = input.clone()
     out = out if weight is None else out * weight[0]
@@ -116,7 +117,7 @@ def check_mixed(input, parameters):
                                f"{LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16s_normalization.md:221
+# --- book/chapters/16s_normalization.md:222
 def native(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.batch_norm's work: checks, then the row's output (or an empty input's copy)."""
     if input.numel() == 0:
@@ -148,7 +149,7 @@ def _row(input, weight, bias, running_mean, running_var, training, momentum, eps
         "momentum": momentum, "eps": eps})
 
 
-# --- book/chapters/16s_normalization.md:269
+# --- book/chapters/16s_normalization.md:270
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.native_batch_norm: the output and the statistics (empty in evaluation)."""
     if input.numel() == 0 and training:
@@ -157,7 +158,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     return _row(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-# --- book/chapters/16s_normalization.md:282
+# --- book/chapters/16s_normalization.md:283
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:329
+# --- book/chapters/16sa_normalization_gradients.md:341
 """batch_norm's gradient: native_batch_norm_backward's row, differentiable again."""
 
 import math
@@ -23,9 +23,9 @@ from refgrad._ops.norm_gradients import (
 from refgrad._ops.table import Op, register
 
 
-# --- book/chapters/16sa_normalization_gradients.md:353
+# --- book/chapters/16sa_normalization_gradients.md:365
 def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, running_var,
-                      train, eps):
+                      train, eps, output_mask=None):
     from refgrad._ops.result_layout import suggested_format_result
 
     g, a = host(g), host(input)
@@ -47,9 +47,9 @@ def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, ru
             on_device_of(np.asarray(grad_weight), input), on_device_of(g.sum(axes), input))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:382
+# --- book/chapters/16sa_normalization_gradients.md:394
 def batch_norm_backward(g, input, weight, running_mean, running_var, training, eps,
-                        mean=None, invstd=None):
+                        mean=None, invstd=None, wanted=(True, True, True)):
     if mean is not None:
         pass  # the forward's, kept on its node
     elif training:
@@ -58,11 +58,12 @@ def batch_norm_backward(g, input, weight, running_mean, running_var, training, e
         mean, invstd = _empty_like_statistic(input), _empty_like_statistic(input)
     grads = call(BATCH_NORM_BACKWARD, (g, input, weight, mean, invstd), {
         "running_mean": running_mean, "running_var": running_var, "train": training,
-        "eps": eps})
+        "eps": eps, "output_mask": list(wanted)})  # NOTE [The gradients a normalization is
+    # asked for]
     return grads[0], None if weight is None else grads[1], grads[2]
 
 
-# --- book/chapters/16sa_normalization_gradients.md:404
+# --- book/chapters/16sa_normalization_gradients.md:417
 def _channel_sums(t, keepdim=True):
     r = t.sum(0, keepdim)
     for dim in range(r.ndim - 1, 1 if keepdim else 0, -1):
@@ -83,9 +84,10 @@ def _expanded(v, like):
     return v.expand_as(like)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:429
+# --- book/chapters/16sa_normalization_gradients.md:442
 def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, train, eps,
-                                running_mean=None, running_var=None, weight=None):
+                                output_mask=None, running_mean=None, running_var=None,
+                                weight=None):
     from refgrad._creation import ones
     from refgrad._ops.arithmetic import add_scalar
 
@@ -123,12 +125,12 @@ def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, 
     return ggO, gI, gG, None, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:475
+# --- book/chapters/16sa_normalization_gradients.md:489
 _BN_INPUTS = ("grad_out", "input", "weight", "save_mean", "save_invstd")
 BATCH_NORM_BACKWARD = register(Op(
     "native_batch_norm_backward", "NativeBatchNormBackwardBackward0", _BN_INPUTS,
     promote=False, forward=_batch_norm_grads, backward=_batch_norm_double_backward,
-    outputs=("result0", "result1", "result2"), missing_grads=True,
+    outputs=("result0", "result1", "result2"), missing_grads=True, hides=("output_mask",),
     saves=tuple((name, _BN_INPUTS) for name in (
         "grad_out", "input", "running_mean", "running_var", "save_invstd", "save_mean",
         "weight"))))

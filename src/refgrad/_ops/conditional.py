@@ -55,10 +55,11 @@ WHERE = register(Op(
 def _where_grad(condition, g, keep_true: bool):
     from refgrad._ops.functions import where
 
-    return where(condition, g, 0.0) if keep_true else where(condition, 0.0, g)
+    # torch's formula writes an int zero, which a dispatch mode sees as scalar_tensor(0)
+    return where(condition, g, 0) if keep_true else where(condition, 0, g)
 
 
-# --- book/chapters/14_arithmetic.md:1048
+# --- book/chapters/14_arithmetic.md:1049
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]

@@ -81,12 +81,12 @@ def linalg_slogdet(A, name="linalg.slogdet", kind=None):
     return (kind or LINALG_SLOGDET_RESULT)(sign, logabsdet)
 
 
-# --- book/chapters/16l_more_linalg.md:337
+# --- book/chapters/16l_more_linalg.md:338
 def logdet(input):
     from refgrad._ops.functions import where
 
     sign, logabsdet = linalg_slogdet(input, "logdet")
-    return where(sign == -1, float("nan"), logabsdet)
+    return where(sign == -1.0, float("nan"), logabsdet)
 
 
 def slogdet(input):

@@ -163,7 +163,7 @@ def _atan2_gradients(g, self=None, other=None, wanted=BOTH_WANTED):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
     other_squared = other * other  # made first: NOTE [Operands right to left]
     squared = self * self + other_squared
-    recip = squared.reciprocal().masked_fill(squared == 0, 0.0)
+    recip = squared.reciprocal().masked_fill(squared == 0, 0)  # torch's int zero
     return (g * other * recip if wanted[0] else None,  # NOTE [Only the gradients asked for]
             g * -self * recip if wanted[1] else None)
 

@@ -5,6 +5,8 @@
 # --- book/chapters/16g_moves_and_fused.md:825
 """Fused rows: lerp, addcmul, addcdiv, and nan_to_num."""
 
+import math
+
 import numpy as np
 
 from refgrad import _dtype
@@ -31,7 +33,7 @@ def _end_first(for_self, for_end, for_weight) -> tuple:
     return for_self(), end_grad, for_weight()
 
 
-# --- book/chapters/16g_moves_and_fused.md:859
+# --- book/chapters/16g_moves_and_fused.md:861
 LERP = register(Op(
     "lerp", "LerpBackward0", ("self", "end"), promote=False, broadcasts=True,
     forward=in_float32(lambda a, b, weight: _lerp(a, b, weight)),
@@ -50,7 +52,7 @@ LERP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:879
+# --- book/chapters/16g_moves_and_fused.md:881
 def lerp(input, end, weight):
     if type(weight) is int:  # the parser's overflow comes first
         _dtype.parsed_int(weight)
@@ -79,7 +81,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:927
+# --- book/chapters/16g_moves_and_fused.md:929
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -112,12 +114,14 @@ ADDCMUL = register(Op(
 # Under create_graph=True the division is recorded, and its node keeps the
 # filled tensor: a saved-tensor hook sees one of tensor2's shape and strides.
 def _value_over(value, t):
-    from refgrad._creation import empty_like
+    from refgrad._memory_formats import preserve_format
+    from refgrad.utils._composite_steps import made_like  # named as torch's C++ names it
 
-    return empty_like(t).fill_(value).div_(t)  # three steps, as a mode sees them in torch
+    # three steps, as a mode sees them in torch
+    return made_like("empty_like", t, memory_format=preserve_format).fill_(value).div_(t)
 
 
-# --- book/chapters/16g_moves_and_fused.md:970
+# --- book/chapters/16g_moves_and_fused.md:974
 def _addcdiv_backward(g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED):
     first = (g * _value_over(value, tensor2) if tensor2 is not None and wanted[1]
              else None)
@@ -145,7 +149,7 @@ INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
-# --- book/chapters/16g_moves_and_fused.md:1002
+# --- book/chapters/16g_moves_and_fused.md:1006
 def addcmul(input, tensor1, tensor2, *, value=1):
     return call(ADDCMUL, (input, tensor1, tensor2), {"value": _value(value)})
 
@@ -170,22 +174,34 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:1036
+# --- book/chapters/16g_moves_and_fused.md:1044
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)
     # torch writes into a tensor made like the input: NOTE [Results laid out like the input]
+    nan = 0.0 if nan is None else nan  # not given: 0
     return like_input_result(np.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf), a)
+
+
+# NOTE [isfinite in nan_to_num's gradient]
+# torch's isfinite of a float tensor is composite: (x == x) * (x.abs() != inf),
+# the right operand first. Under a dispatch mode the gradient takes those steps,
+# which the mode sees; without one, the isfinite row gives the same mask.
+def _finite(self):
+    from refgrad.utils._composite_steps import modes_on
+
+    if not modes_on():
+        return self.isfinite()
+    bounded = self.abs() != math.inf
+    return (self == self) * bounded
 
 
 NAN_TO_NUM = register(Op(
     "nan_to_num", "NanToNumBackward0", ("self",), forward=_cleaned,
-    backward=lambda g, self, nan, posinf, neginf: (g * self.isfinite(),),
+    backward=lambda g, self, nan, posinf, neginf: (g * _finite(self),),
     saves=(("self", ("self",)),), hides=("nan", "posinf", "neginf"), promote=False,
 ))
 
 
-def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
-    if nan is None:  # torch's default, written out
-        nan = 0.0
+def nan_to_num(input, nan=None, posinf=None, neginf=None):
     return call(NAN_TO_NUM, (input,), {"nan": nan, "posinf": posinf, "neginf": neginf})

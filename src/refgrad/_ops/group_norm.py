@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:356
+# --- book/chapters/16s_normalization.md:357
 """group_norm: native_group_norm's row and torch's checks."""
 
 import math
@@ -36,7 +36,7 @@ def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's
     return suggested_format_result(out, a), mean.astype(a.dtype), inverse.astype(a.dtype)
 
 
-# --- book/chapters/16s_normalization.md:400
+# --- book/chapters/16s_normalization.md:401
 def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # noqa: N803
                          result1=None, result2=None, wanted=None):
     from refgrad.autograd._state import state
@@ -67,7 +67,7 @@ def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # no
     return grad.reshape(input.shape).to(input.dtype), grad_weight, g.sum(reduced_axes(input.ndim))
 
 
-# --- book/chapters/16s_normalization.md:436
+# --- book/chapters/16s_normalization.md:437
 # NOTE [A bias without a weight has no gradient]
 # torch's group_norm gradient sizes the bias's gradient by the weight: with a
 # bias and no weight, a pass that wants the bias's gradient fails, the kernel
@@ -87,7 +87,7 @@ GROUP_NORM = register(Op(
     saves=(("input", _INPUTS), ("weight", _INPUTS), ("result1", _INPUTS), ("result2", _INPUTS))))
 
 
-# --- book/chapters/16s_normalization.md:479
+# --- book/chapters/16s_normalization.md:480
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
     if isinstance(num_groups, float):
         raise TypeError("group_norm(): argument 'num_groups' (position 2) must be int, not float")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:355
+# --- book/chapters/16l_more_linalg.md:356
 """Inverses, matrix powers, the Cholesky factorization and linear solves."""
 
 import numpy as np
@@ -27,7 +27,7 @@ from refgrad._ops.linalg_gradients import inv_backward
 from refgrad._ops.table import Op, register
 
 
-# --- book/chapters/16l_more_linalg.md:398
+# --- book/chapters/16l_more_linalg.md:399
 def _inv_ex(a):
     try:
         inverse, info = np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -43,7 +43,7 @@ LINALG_INV_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:419
+# --- book/chapters/16l_more_linalg.md:420
 def inv_ex(A, *, check_errors=False):
     check_matrices(A, "linalg.inv")
     inverse, info = call(LINALG_INV_EX, (A,))
@@ -71,7 +71,7 @@ def _singular_inverse(info):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:459
+# --- book/chapters/16l_more_linalg.md:460
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -108,7 +108,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:517
+# --- book/chapters/16l_more_linalg.md:518
 def _cholesky_ex(a, upper):
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
@@ -127,7 +127,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:537
+# --- book/chapters/16l_more_linalg.md:538
 def cholesky_ex(A, *, upper=False, check_errors=False):
     check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
     L, info = call(LINALG_CHOLESKY_EX, (A,), {"upper": upper})
@@ -149,7 +149,7 @@ def cholesky(A, *, upper=False):
     return cholesky_ex(A, upper=upper, check_errors=True).L
 
 
-# --- book/chapters/16l_more_linalg.md:588
+# --- book/chapters/16l_more_linalg.md:589
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -189,7 +189,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:629
+# --- book/chapters/16l_more_linalg.md:630
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -216,7 +216,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:661
+# --- book/chapters/16l_more_linalg.md:662
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -239,17 +239,19 @@ def _check_solve(A, B, left) -> None:
 
 def solve(A, B, *, left=True):
     from refgrad._tensor import make_tensor
+    from refgrad.utils._composite_steps import errors_checked
 
     _check_solve(A, B, left)
     lu, pivots, info = lu_factor(A._data)  # A's own, whatever its layout
     lu = by_lapack_columns(lu)
     result = call(LINALG_SOLVE_EX, (A, B), {"LU": make_tensor(lu), "pivots": make_tensor(pivots),
                                             "info": info, "left": left})
+    errors_checked(info, "torch.linalg.solve", A)  # torch's check, seen by a mode
     if info.any():
         raise failure("torch.linalg.solve", info,
                       lambda k: "The solver failed because the input matrix is singular.")
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:381
+# --- book/chapters/16l_more_linalg.md:382
 from refgrad._ops.determinants import det, linalg_slogdet, logdet, slogdet  # noqa: E402, F401, I001

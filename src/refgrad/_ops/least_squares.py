@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:1299
+# --- book/chapters/16r_solvers.md:1302
 """linalg.lstsq: least squares, through the SVD, with torch's fields per driver."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _rank(a, rcond):
     return counts.astype(np.int64)[..., 0], values  # an array even for one matrix
 
 
-# --- book/chapters/16r_solvers.md:1329
+# --- book/chapters/16r_solvers.md:1332
 def _vector(a_shape, b_shape) -> bool:
     """Whether B is one column per matrix: its shape is A's without the last."""
     return len(b_shape) == 1 or tuple(b_shape) == tuple(a_shape[:-1])
@@ -34,6 +34,8 @@ def _vector(a_shape, b_shape) -> bool:
 
 def _lstsq(a, b, rcond, driver):
     from refgrad._ops.pseudo_inverses import _pinv
+
+    driver = "gelsy" if driver is None else driver  # none asked for: the CPU's default
 
     vector = _vector(a.shape, b.shape)
     bb = b[..., None] if vector else b
@@ -68,7 +70,7 @@ def _as_lapack_leaves(x, rows):
     return buffer
 
 
-# --- book/chapters/16r_solvers.md:1384
+# --- book/chapters/16r_solvers.md:1389
 LINALG_LSTSQ = register(Op(
     "linalg_lstsq", "LinalgLstsqBackward0", ("self", "b"), forward=_lstsq,
     backward=lstsq_backward, promote=False, outputs=("solution", "residuals"),
@@ -77,13 +79,14 @@ LINALG_LSTSQ = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:1397
+# --- book/chapters/16r_solvers.md:1402
 def lstsq(A, B, rcond=None, *, driver=None):
     from refgrad._tensor import make_tensor
 
     _check(A, B, driver)
-    driver = "gelsy" if driver is None else driver
+    # the driver as asked for, None among them, as a dispatch mode sees torch's
     solution, residuals = call(LINALG_LSTSQ, (A, B), {"rcond": rcond, "driver": driver})
+    driver = "gelsy" if driver is None else driver
     a = A._data
     rank, values = _rank(a, rcond)  # A's batch alone, not B's
     empty = np.empty((0,), dtype=a.dtype, like=a)
@@ -92,7 +95,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return LSTSQ_RESULT(solution, residuals, make_tensor(rank), make_tensor(values))
 
 
-# --- book/chapters/16r_solvers.md:1419
+# --- book/chapters/16r_solvers.md:1425
 def _check(A, B, driver) -> None:
     from refgrad._ops.functions import check_broadcast
 

@@ -37,7 +37,7 @@ def vector_product(a, b):
     return np.dot(a, b) + 0
 
 
-# --- book/chapters/16c_linalg.md:78
+# --- book/chapters/16c_linalg.md:80
 DOT = register(Op(
     "dot", "DotBackward0", ("self", "tensor"), forward=vector_product, promote=False,
     backward=lambda g, self=None, tensor=None: (
@@ -48,14 +48,14 @@ DOT = register(Op(
 MV = register(Op(
     "mv", "MvBackward0", ("self", "vec"), forward=np.matmul, promote=False,
     backward=lambda g, self=None, vec=None: (
-        g.reshape(-1, 1) * vec if vec is not None else None,
+        g.reshape(g.shape[0], 1) * vec if vec is not None else None,
         self.t().mv(g) if self is not None else None,
     ),
     saves=(("self", ("vec",)), ("vec", ("self",))),
 ))
 
 
-# --- book/chapters/16c_linalg.md:97
+# --- book/chapters/16c_linalg.md:99
 def _mm_backward(g, self=None, mat2=None, **layout):
     sizes, strides = layout["self_sym_sizes"], layout["self_sym_strides"]
     mat2_sizes, mat2_strides = layout["mat2_sym_sizes"], layout["mat2_sym_strides"]
@@ -94,7 +94,7 @@ BMM = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:248
+# --- book/chapters/16c_linalg.md:250
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -128,7 +128,7 @@ def mv(input, vec):
     return _checked_call(_mv_operands, MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:292
+# --- book/chapters/16c_linalg.md:294
 def matmul(input, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         if composite_whole((input, other)):  # NOTE [Composite ops below autograd]
@@ -154,7 +154,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:327
+# --- book/chapters/16c_linalg.md:329
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -173,7 +173,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:354
+# --- book/chapters/16c_linalg.md:356
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -184,7 +184,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:371
+# --- book/chapters/16c_linalg.md:373
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -199,7 +199,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:391
+# --- book/chapters/16c_linalg.md:393
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -221,7 +221,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:424
+# --- book/chapters/16c_linalg.md:426
 def outer(input, vec2):
     if handed_whole((input, vec2)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("outer", outer, (input, vec2), {})

@@ -2,14 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:749
+# --- book/chapters/16i_cumulative.md:753
 """xlog1py: x log(1 + y), zero wherever x is."""
 
 import math
 
 import numpy as np
 
-from refgrad._ops.arithmetic import _last_first, add_scalar, mul_scalar
+from refgrad._ops.arithmetic import BOTH_WANTED, _last_first, add_scalar, mul_scalar
 from refgrad._ops.rounding import _pick
 from refgrad._ops.special import BOTH, XLOGY_FORMS, _float, floats_beside_numbers
 from refgrad._ops.table import Op, register
@@ -29,14 +29,15 @@ def _xlog1py(x, y):
     return np.where((x == 0) & (y == y), product.dtype.type(0), product)
 
 
-def _for_x(g, self, other):
-    flat = (self == 0) & (other <= -1) if isinstance(other, Tensor) else (
-        self == 0) if other <= -1 else None
+def _for_x(g, self, other):  # NOTE [xlogy's mask after its product]
     grad = xlog1py(g, other)
-    return grad if flat is None else grad.masked_fill(flat, 0.0)
+    if not isinstance(other, Tensor):
+        return grad.masked_fill(self == 0.0, 0.0) if other <= -1 else grad
+    below = other <= -1.0
+    return grad.masked_fill((self == 0.0) & below, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:784
+# --- book/chapters/16i_cumulative.md:789
 def _for_y(g, self, other):
     return g * self / add_scalar(other, 1)
 
@@ -52,8 +53,9 @@ def _tangent(tangents, self, other):
 XLOG1PY = register(Op(
     "special_xlog1py", "SpecialXlog1PyBackward0", ("self", "other"), forward=_xlog1py,
     saves=BOTH, tangent=_tangent,
-    backward=lambda g, self, other: _last_first(lambda: _for_x(g, self, other),
-                                                lambda: _for_y(g, self, other)),
+    backward=lambda g, self, other, wanted=BOTH_WANTED: _last_first(  # NOTE [Only the
+        lambda: _for_x(g, self, other) if wanted[0] else None,  # gradients asked for]
+        lambda: _for_y(g, self, other) if wanted[1] else None),
     iterated=True,
 ))
 NUMBER_XLOG1PY = register(Op(

@@ -188,7 +188,10 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False):
 
 # --- book/chapters/16r_solvers.md:575
 def lu_factor(A, *, pivot=True):
+    from refgrad.utils._composite_steps import errors_checked
+
     LU, pivots, info = lu_factor_ex(A, pivot=pivot)
+    errors_checked(info, "torch.linalg.lu_factor", A)  # torch's check, seen by a mode
     if info._data.any():
         raise _singular(info._data, "torch.linalg.lu_factor")
     return LU_FACTOR_RESULT(LU, pivots)

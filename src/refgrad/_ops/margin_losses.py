@@ -24,9 +24,10 @@ def reduced(output, code):
 
 def number_minus(number, t):
     """``number - t`` as torch's C++ writes it: ``t``'s dtype, a SubBackward0 with no first edge."""
-    from refgrad._creation import empty_like
+    from refgrad._memory_formats import preserve_format
+    from refgrad.utils._composite_steps import made_like  # named as torch's C++ names it
 
-    return empty_like(t).fill_(number).sub_(t)
+    return made_like("empty_like", t, memory_format=preserve_format).fill_(number).sub_(t)
 
 
 def sizes_of(t):
@@ -41,7 +42,7 @@ def masked(condition, chosen, zeros):
     return where(condition, chosen, zeros)
 
 
-# --- book/chapters/16t_more_functional.md:551
+# --- book/chapters/16t_more_functional.md:552
 def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                           reduction="mean"):
     from refgrad._creation import zeros_like
@@ -65,7 +66,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     return reduced(output, code)
 
 
-# --- book/chapters/16t_more_functional.md:576
+# --- book/chapters/16t_more_functional.md:577
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                         reduction="mean"):
     code = reduction_of(size_average, reduce, reduction)
@@ -79,10 +80,11 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
                          reduction="mean"):
-    from refgrad._creation import zeros_like
+    from refgrad._memory_formats import contiguous_format
+    from refgrad.utils._composite_steps import made_like  # named as torch's C++ names it
 
     code = reduction_of(size_average, reduce, reduction)
-    zeros = zeros_like(input)
+    zeros = made_like("zeros_like", input, memory_format=contiguous_format)
     clamped = number_minus(margin, input).clamp_min_(0)
     output = masked(target != 1, clamped, zeros) + masked(target != -1, input, zeros)
     return reduced(output, code)
@@ -101,7 +103,7 @@ def _positive_margin(margin):
         raise ValueError(f"margin must be greater than 0, got {margin}")
 
 
-# --- book/chapters/16t_more_functional.md:621
+# --- book/chapters/16t_more_functional.md:623
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.clamps import clamp_min

@@ -55,7 +55,7 @@ def _given(statistic, shape):
     return host(statistic).astype(np.float64).reshape(shape)
 
 
-def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape):
+def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape, output_mask=None):
     from refgrad._ops.result_layout import row_major_result
 
     device, g, input = input, host(g), host(input)
@@ -77,18 +77,23 @@ def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape):
         np.asarray(grad_bias, g.dtype)))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:158
-def layer_norm_backward(g, input, normalized_shape, eps, weight, bias, mean=None, rstd=None):
+# --- book/chapters/16sa_normalization_gradients.md:165
+# NOTE [The gradients a normalization is asked for]
+# native_layer_norm's and native_batch_norm's formulas take `wanted`, and pass
+# it on to their gradient rows as `output_mask`, a list of three, which the
+# kernels do not read and the rows' nodes do not show.
+def layer_norm_backward(g, input, normalized_shape, eps, weight, bias, mean=None, rstd=None,
+                        wanted=(True, True, True)):
     if mean is None:
         axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
         mean, rstd = statistics(input, axes, eps, keepdims=True)
     grads = call(LAYER_NORM_BACKWARD, (g, input, mean, rstd, weight, bias),
-                 {"normalized_shape": tuple(normalized_shape)})
+                 {"normalized_shape": tuple(normalized_shape), "output_mask": list(wanted)})
     return (grads[0], None if weight is None else grads[1],
             None if bias is None else grads[2])
 
 
-# --- book/chapters/16sa_normalization_gradients.md:181
+# --- book/chapters/16sa_normalization_gradients.md:193
 def _by(t, n):
     from refgrad._ops.arithmetic import div_scalar
 
@@ -108,7 +113,7 @@ def _first_backward(gO, gamma, centred, inverse, inverse2, n, sums):
     return h0 * h1
 
 
-# --- book/chapters/16sa_normalization_gradients.md:205
+# --- book/chapters/16sa_normalization_gradients.md:217
 def _input_terms(ggI, gO, centred, scaled3, inverse2, inverse3, n, sums):  # noqa: N803
     """The input's gradient through ggI; scaled3 is centred * inverse ** 3, gO times gamma."""
     gxhat_mu_sum, gxhat_sum = sums(gO * centred), sums(gO)
@@ -130,9 +135,9 @@ def _weight_term(gO, ggG, centred, scaled3, inverse, n, sums):  # noqa: N803
     return t0 + t1 + t2
 
 
-# --- book/chapters/16sa_normalization_gradients.md:230
+# --- book/chapters/16sa_normalization_gradients.md:242
 def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_shape,
-                                weight=None):
+                                output_mask=None, weight=None):
     from refgrad._creation import ones
 
     ggI, ggG, ggB = grads  # noqa: N806
@@ -170,7 +175,7 @@ def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_s
     return ggO, None if gI is None else gI.reshape_as(input), None, None, gG, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:276
+# --- book/chapters/16sa_normalization_gradients.md:288
 # NOTE [A normalization's gradient is a row of its own]
 # torch computes the gradients of layer_norm and batch_norm with one kernel
 # each, native_layer_norm_backward and native_batch_norm_backward, and under
@@ -185,5 +190,5 @@ _LN_INPUTS = ("grad_out", "input", "mean", "rstd", "weight", "bias")
 LAYER_NORM_BACKWARD = register(Op(
     "native_layer_norm_backward", "NativeLayerNormBackwardBackward0", _LN_INPUTS,
     promote=False, forward=_layer_norm_grads, backward=_layer_norm_double_backward,
-    outputs=("result0", "result1", "result2"), missing_grads=True,
+    outputs=("result0", "result1", "result2"), missing_grads=True, hides=("output_mask",),
     saves=tuple((name, _LN_INPUTS) for name in ("grad_out", "input", "mean", "rstd", "weight"))))

@@ -67,15 +67,16 @@ def _layer_norm(a, weight, bias, normalized_shape, eps):
 
 
 def _layer_norm_backward(grads, input, normalized_shape, eps, weight=None, bias=None,
-                         result1=None, result2=None):
-    # a row of its own: chapter "Gradients of the normalizations"
+                         result1=None, result2=None, wanted=(True, True, True)):
+    # a row of its own: chapter "Gradients of the normalizations"; told which of the
+    # three gradients are wanted: NOTE [The gradients a normalization is asked for]
     from refgrad._ops.norm_gradients import layer_norm_backward
 
     return layer_norm_backward(grads[0], input, normalized_shape, eps, weight, bias,
-                               result1, result2)
+                               result1, result2, wanted)
 
 
-# --- book/chapters/16q_functional.md:2635
+# --- book/chapters/16q_functional.md:2636
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,
@@ -85,7 +86,7 @@ LAYER_NORM = register(Op(
            ("result2", _INPUTS)), hides=("eps",)))  # torch's order: the bias first
 
 
-# --- book/chapters/16q_functional.md:2650
+# --- book/chapters/16q_functional.md:2651
 def _listed(shape):
     return f"[{', '.join(str(n) for n in shape)}]"
 

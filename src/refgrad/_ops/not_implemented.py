@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16e_rounding_and_bits.md:240
+# --- book/chapters/16e_rounding_and_bits.md:242
 """Rows whose node is NotImplemented: torch has no derivative for their operation."""
 
 from refgrad._ops.table import Op, register
@@ -22,7 +22,7 @@ UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p",
            "targets", "input_lengths", "target_lengths", "blank", "zero_infinity")
 
 
-# --- book/chapters/16e_rounding_and_bits.md:265
+# --- book/chapters/16e_rounding_and_bits.md:267
 BARE = frozenset(("set_",))  # operations torch's message names without their namespace
 
 

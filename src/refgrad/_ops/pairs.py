@@ -80,6 +80,21 @@ def _copysign_backward(g, self=None, result=None):
     return g * ratio
 
 
+# NOTE [copysign's zeros under a mode]
+# The sign's gradient is zero. torch's formula makes it first, and only when
+# it is wanted, with zeros() of the gradient's options, which a mode sees.
+def _sign_zeros(g):
+    from refgrad import strided
+    from refgrad._creation import zeros
+    from refgrad.utils._composite_steps import modes_on
+    from refgrad.utils._factory_modes import to_a_mode
+
+    if not modes_on():
+        return _zeros_like(g)
+    named = {"dtype": g.dtype, "layout": strided, "device": g.device}
+    return to_a_mode("zeros.default", zeros, (list(g.shape),), named)
+
+
 def _signed(a, other):
     return np.copysign(a, a.dtype.type(other))  # -0.0 keeps its sign
 
@@ -87,8 +102,9 @@ def _signed(a, other):
 COPYSIGN = register(Op(
     "copysign", "CopysignBackward0", ("self", "other"),
     forward=lambda a, b: np.copysign(*_as_floats(a, b)),
-    backward=lambda g, result, self=None: (
-        None if self is None else _copysign_backward(g, self, result), _zeros_like(g)),
+    backward=lambda g, result, self=None, wanted=BOTH_WANTED: _last_first(
+        lambda: None if self is None else _copysign_backward(g, self, result),
+        lambda: _sign_zeros(g) if wanted[1] else None),  # NOTE [Only the gradients asked for]
     saves=(("self", ("self",)), ("result", ("self", "other"))),
     iterated=True,
 ))
@@ -101,7 +117,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:655
+# --- book/chapters/16n_more_shapes_and_elementwise.md:671
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -126,7 +142,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:685
+# --- book/chapters/16n_more_shapes_and_elementwise.md:701
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -151,7 +167,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:716
+# --- book/chapters/16n_more_shapes_and_elementwise.md:732
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -179,7 +195,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:770
+# --- book/chapters/16n_more_shapes_and_elementwise.md:786
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -193,7 +209,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:805
+# --- book/chapters/16n_more_shapes_and_elementwise.md:821
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
@@ -226,7 +242,7 @@ def _floating_only(input) -> None:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:849
+# --- book/chapters/16n_more_shapes_and_elementwise.md:865
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 
@@ -259,7 +275,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:883
+# --- book/chapters/16n_more_shapes_and_elementwise.md:899
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 

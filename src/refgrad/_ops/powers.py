@@ -107,7 +107,7 @@ def _base_grad(g, self, exponent):
     # torch's steps, last argument first: NOTE [The right operand first]
     value = g * (exponent * self ** sub_scalar(exponent, 1))
     zero = wrapped(0.0, value.dtype, value) if modes_on() else 0.0
-    return where(exponent == 0, zero, value)
+    return where(exponent == 0.0, zero, value)
 
 
 def _exponent_grad(g, self, exponent, result):

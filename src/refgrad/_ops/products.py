@@ -98,7 +98,7 @@ ADDBMM = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:319
+# --- book/chapters/16j_products_and_shapes.md:322
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -107,13 +107,33 @@ def _trace(a):
     return np.trace(a, dtype=np.int64 if a.dtype.kind in "iu" else a.dtype)
 
 
+# NOTE [trace's gradient under a mode]
+# torch's formula makes the flat zeros and the diagonal's places with zeros()
+# and arange(), each with the options it names; under a mode refgrad hands
+# those two factories over, and fills what they make.
+def _trace_places(g, rows, cols):
+    from refgrad import int64, strided
+    from refgrad._creation import arange, zeros
+    from refgrad.utils._factory_modes import to_a_mode
+
+    named = {"layout": strided, "device": g.device}
+    flat = to_a_mode("zeros.default", zeros, ([rows * cols],), {"dtype": g.dtype, **named})
+    end = min(rows, cols) * (cols + 1)
+    return flat, to_a_mode("arange.start_step", arange, (0, end, cols + 1),
+                           {"dtype": int64, **named})
+
+
 def _trace_backward(g, self_sym_sizes):
     from refgrad._ops.indexing import written, zeros_as
     from refgrad._tensor import make_tensor
+    from refgrad.utils._composite_steps import modes_on
 
     rows, cols = self_sym_sizes
-    flat = zeros_as(g, (rows * cols,))
-    diagonal = make_tensor(np.arange(min(rows, cols), like=flat._data) * (cols + 1))
+    if modes_on():  # NOTE [trace's gradient under a mode]
+        flat, diagonal = _trace_places(g, rows, cols)
+    else:
+        flat = zeros_as(g, (rows * cols,))
+        diagonal = make_tensor(np.arange(min(rows, cols), like=flat._data) * (cols + 1))
     return (written(flat.index_fill(0, diagonal, g), 2).view(rows, cols),)
 
 
@@ -129,7 +149,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:363
+# --- book/chapters/16j_products_and_shapes.md:386
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
@@ -140,7 +160,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:375
+# --- book/chapters/16j_products_and_shapes.md:398
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.product_checks import _vectors
@@ -180,7 +200,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:416
+# --- book/chapters/16j_products_and_shapes.md:439
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -197,7 +217,7 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:442
+# --- book/chapters/16j_products_and_shapes.md:465
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})

@@ -11,10 +11,23 @@ def _axes(dim, ndim):
     return None if not dim or ndim == 0 else tuple(d % ndim for d in dim)
 
 
+# NOTE [One dimension put back as given]
+# torch's formulas put back one reduced dimension with an unsqueeze of the
+# dimension as the caller gave it (-1 stays -1), and several in order of their
+# places; a dispatch mode sees which.
+def one_dim(dim):
+    """The one dimension a row's ``dim`` names, as given; None where it names no one."""
+    if isinstance(dim, int):
+        return dim
+    return dim[0] if isinstance(dim, tuple | list) and len(dim) == 1 else None
+
+
 def _unsqueezed(t, dim, ndim: int, keepdim: bool):
     """``t`` with the dimensions a reduction removed put back, with size 1."""
     if keepdim or ndim == 0:
         return t
+    if one_dim(dim) is not None:  # NOTE [One dimension put back as given]
+        return t.unsqueeze(one_dim(dim))
     for d in sorted(_axes(dim, ndim) or range(ndim)):
         t = t.unsqueeze(d)
     return t

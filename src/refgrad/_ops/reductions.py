@@ -46,7 +46,11 @@ def _sum_backward(g, self_sym_sizes, dtype=None, self_dtype=None):
 
 
 def _sum_dim_backward(g, dim, keepdim, self_sym_sizes, dtype=None, self_dtype=None):
+    from refgrad._ops.reduced_axes import one_dim
+
     if not keepdim and self_sym_sizes:
+        if one_dim(dim) is not None:  # NOTE [One dimension put back as given]
+            return (expand_gradient(g.unsqueeze(one_dim(dim)), self_sym_sizes),)
         dim = range(len(self_sym_sizes)) if dim is None else dim  # None: every dimension
         for d in sorted(d % len(self_sym_sizes) for d in dim):
             g = g.unsqueeze(d)
@@ -63,7 +67,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:146
+# --- book/chapters/15_sums_and_shapes.md:150
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 
@@ -90,7 +94,7 @@ def _cumsum(a, dim, dtype=None, self_dtype=None):
     return out
 
 
-# --- book/chapters/15_sums_and_shapes.md:177
+# --- book/chapters/15_sums_and_shapes.md:181
 def _reversed(t, dim):
     return t.flip(dim)  # the row of chapter "Flips, rolls, triangles, and arithmetic in one step"
 

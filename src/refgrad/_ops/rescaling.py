@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1736
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1754
 """renorm, and the activations torch has at its top level: rows."""
 
 import numpy as np
@@ -36,15 +36,16 @@ def _renorm(a, p, dim, maxnorm):
     return row_major_result(a * factor.astype(a.dtype))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1770
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1788
 def _renorm_backward(g, self, p, dim, maxnorm):
     others, wide = _others(self.ndim, dim), _accumulated(self)  # NOTE [renorm's wider sums]
-    norm = measures.vector_norm(self, p, others, True, dtype=wide)
+    # the accumulation dtype named even where it is the input's, as torch's formula does
+    norm = measures.vector_norm(self, p, others, True, dtype=wide or self.dtype)
     along = (self * g).sum(others, keepdim=True, dtype=wide or self.dtype)
     (moved,) = measures._norm_backward(along, self, norm, p, others, True, wide)
     inverse = add_scalar(norm, 1e-7).reciprocal()  # numbers, as torch's formula adds them:
-    factor = mul_scalar(inverse, maxnorm)  # AddBackward1 and MulBackward1
-    scaled = factor * (g - inverse * moved)
+    difference = g - inverse * moved  # AddBackward1 and MulBackward1, the difference first
+    scaled = mul_scalar(inverse, maxnorm) * difference
     return (where(norm > maxnorm, scaled if wide is None else scaled.to(g.dtype), g),)
 
 
@@ -53,6 +54,8 @@ def _renorm_backward(g, self, p, dim, maxnorm):
 # type of the input's dtype: double for float on the CPU, float for the half
 # types (float on a GPU too). The scaled gradient comes out in that type, and
 # is cast back to the gradient's dtype (ToCopyBackward0) before the where.
+# The norm is given its dtype even where that is the input's own, as torch's
+# formula gives it, and a dispatch mode sees it so.
 def _accumulated(t):
     """The wider dtype torch accumulates ``t``'s dtype in, or None where it is the same."""
     from refgrad import _dtype
@@ -63,7 +66,7 @@ def _accumulated(t):
     return wider.get(t.dtype.name)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1801
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1822
 RENORM = register(Op(
     "renorm", "RenormBackward0", ("self",), forward=_renorm,
     backward=_renorm_backward, saves=(("self", ("self",)),), promote=False,
@@ -88,7 +91,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1873
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1894
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -127,7 +130,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1921
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1942
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -148,7 +151,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1943
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1964
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 

@@ -50,7 +50,7 @@ def _refuse_sizes(shape) -> None:
         inferred = inferred or n == -1
 
 
-# --- book/chapters/16_functions.md:765
+# --- book/chapters/16_functions.md:768
 def view(input, *shape, size=None, dtype=None):
     if size is not None or dtype is not None:  # by name: one of the two, and nothing else
         if shape or (size is not None and dtype is not None):
@@ -65,6 +65,18 @@ def view(input, *shape, size=None, dtype=None):
             return view_as_dtype(input, shape[0])
         raise
     return call(sh.VIEW, (input,), {"shape": asked})  # NOTE [A size as given]
+
+
+# NOTE [A reshape a mode sees]
+# torch's reshape of a tensor that is not contiguous works out whether a view
+# exists before it takes one, so a mode sees a view, with the sizes worked
+# out (no -1), or the copy, never a view that failed. refgrad finds out by
+# trying; under a mode it asks first, as NumPy's reshape answers it.
+def _viewable(a, shape) -> bool:
+    import numpy as np
+
+    out = a.reshape(shape)
+    return not out.size or np.may_share_memory(out, a)
 
 
 def reshape(input, *sizes, shape=None):
@@ -83,6 +95,10 @@ def reshape(input, *sizes, shape=None):
     # under another name, torch's ReshapeAliasBackward0. Under a dispatch mode torch views.
     aliased = not input._data.flags.c_contiguous and not state.dispatch_modes
     row = RESHAPE_ALIAS if aliased else sh.VIEW
+    if state.dispatch_modes and not input._data.flags.c_contiguous:
+        if not _viewable(input._data, shape):  # NOTE [A reshape a mode sees]
+            return reshape_copy(input, shape)
+        asked = shape
     try:
         return call(row, (input,), {"shape": asked})
     except RuntimeError:
@@ -92,7 +108,7 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:816
+# --- book/chapters/16_functions.md:835
 def expand(input, *sizes):
     try:
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES) else sizes

@@ -8,7 +8,6 @@
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._creation import zeros_like
 from refgrad._from_data import tensor
 from refgrad._ops import arithmetic as ar
 from refgrad._ops.dispatch import call
@@ -35,7 +34,7 @@ from refgrad._typename import LEGACY, not_implemented_for
 ROUNDING_MODES = ("trunc", "floor")
 
 
-# --- book/chapters/16e_rounding_and_bits.md:88
+# --- book/chapters/16e_rounding_and_bits.md:87
 def _integral(a, b, kernel: str) -> bool:
     """Whether ``a`` and ``b`` divide as integers; torch's errors where they cannot."""
     kind = np.result_type(a, b)
@@ -64,7 +63,7 @@ def quotient(a, b, rounding_mode: str | None):
     return floor + ((floor * b != a) & ((a < 0) != (b < 0)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:128
+# --- book/chapters/16e_rounding_and_bits.md:127
 def _remainder(a, b):
     """The remainder with the divisor's sign, as torch computes it."""
     if _integral(a, b, "remainder_cpu"):
@@ -79,12 +78,15 @@ def _fmod(a, b):
     return np.fmod(a, b)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:164
+# --- book/chapters/16e_rounding_and_bits.md:163
 def _division_gradients(g, rounding_mode, self=None, other=None, wanted=ar.BOTH_WANTED):
     # self is saved only for other's gradient: present, it says that one is wanted.
     if rounding_mode is None:  # true division, asked for by name: DivBackward0's formula
         return ar.DIV.backward(g, self, other, wanted)
-    return zeros_like(g), (None if self is None else zeros_like(g))
+    from refgrad.utils._composite_steps import made_like  # named as torch's C++ names it
+
+    return made_like("zeros_like", g, options=True), (
+        None if self is None else made_like("zeros_like", g, options=True))
 
 
 def _rounded_by(rounding_mode):
@@ -102,7 +104,7 @@ def _half_quotient(a, b, rounding_mode):
     return quotient(a, b, rounding_mode)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:192
+# --- book/chapters/16e_rounding_and_bits.md:194
 DIV_MODE = register(Op(
     "div_mode", "DivBackward2", ("self", "other"), forward=quotient,
     backward=_division_gradients, saves=(("other", ("self", "other")), ("self", ("other",))),
@@ -132,7 +134,7 @@ FMOD_BY_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:294
+# --- book/chapters/16e_rounding_and_bits.md:296
 FLOOR_DIVIDE = underivable(
     "floor_divide", ("self", "other"), lambda a, b, operation: quotient(a, b, "floor"),
     iterated=True)
@@ -148,7 +150,7 @@ NUMBER_REMAINDER = underivable(
 node_class(FLOOR_DIVIDE).name = lambda node: "torch::autograd::NotImplemented"
 
 
-# --- book/chapters/16e_rounding_and_bits.md:382
+# --- book/chapters/16e_rounding_and_bits.md:384
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -161,7 +163,7 @@ _FORMS = {
 }
 
 
-# --- book/chapters/16e_rounding_and_bits.md:400
+# --- book/chapters/16e_rounding_and_bits.md:402
 def _first_of_two_numbers(input, other):
     return tensor(input, device="cpu") if is_number(input) and is_number(other) else input
 
@@ -193,7 +195,7 @@ def fmod(input, other):
     return _pick("fmod", (FMOD, FMOD_BY_NUMBER, None), _FORMS["fmod"], input, other)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:437
+# --- book/chapters/16e_rounding_and_bits.md:439
 def rounded_division(input, other, rounding_mode):
     """``torch.div`` with a rounding mode other than None."""
     input, other = _dtype.python_number(input), _dtype.python_number(other)
@@ -214,7 +216,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:771
+# --- book/chapters/16e_rounding_and_bits.md:773
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -235,6 +237,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:795
+# --- book/chapters/16e_rounding_and_bits.md:797
 def true_divide(input, other):
     return div(input, other)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:1057
+# --- book/chapters/16i_cumulative.md:1063
 """nansum, a row, and nanmean, made of it."""
 
 import numpy as np
@@ -55,10 +55,11 @@ def _nansum_backward(g, self, dim, keepdim, dtype, self_dtype):
             g = g.unsqueeze(d)
     # A product, not a choice: an infinite gradient (nanmean over nothing) meets a nan
     # place as inf * 0, which is nan, as in torch.
-    return (g.expand(tuple(self.shape)) * self.isnan().logical_not(),)
+    kept = self.isnan().logical_not()  # first, as torch's C++ takes the right operand
+    return (g.expand(tuple(self.shape)) * kept,)
 
 
-# --- book/chapters/16i_cumulative.md:1114
+# --- book/chapters/16i_cumulative.md:1121
 NANSUM = register(Op(
     "nansum", "NansumBackward0", ("self",), forward=_nansum, backward=_nansum_backward,
     saves=(("self", ("self",)),), hides=("dtype", "self_dtype"),
@@ -72,7 +73,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     return call(NANSUM, (input,), params)
 
 
-# --- book/chapters/16i_cumulative.md:1133
+# --- book/chapters/16i_cumulative.md:1140
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     if not input.dtype.is_floating_point:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:676
+# --- book/chapters/16t_more_functional.md:678
 """soft_margin_loss (a row) and multilabel_soft_margin_loss (composed)."""
 
 import numpy as np
@@ -40,7 +40,7 @@ SOFT_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:726
+# --- book/chapters/16t_more_functional.md:728
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.dispatch import call
     from refgrad._ops.functions import check_broadcast
@@ -54,10 +54,12 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
         raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the "
                            f"broadcast shape {list(shape)}")
     negated_into_input(input, target)  # chapter "The dtypes a loss accepts"
-    return call(SOFT_MARGIN_LOSS, (input,), {"target": target.expand(shape), "reduction": code})
+    if tuple(target.shape) != shape:  # a target of the input's shape is not expanded
+        target = target.expand(shape)
+    return call(SOFT_MARGIN_LOSS, (input,), {"target": target, "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:744
+# --- book/chapters/16t_more_functional.md:748
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     from refgrad._ops.activation_functions import logsigmoid

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:1181
+# --- book/chapters/16r_solvers.md:1184
 """The functions of chapter "Solvers", with torch's argument errors, and their methods."""
 
 from refgrad._argument_forms import function_form, method_form

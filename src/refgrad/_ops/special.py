@@ -60,8 +60,8 @@ LOGADDEXP2 = register(Op(
     "logaddexp2", "Logaddexp2Backward0", ("self", "other"), saves=BOTH,
     forward=_floats_only(np.logaddexp2, "logaddexp2_cpu"),
     backward=lambda g, self, other, wanted=BOTH_WANTED: _last_first(
-        lambda: g / add_scalar(2.0 ** (other - self), 1) if wanted[0] else None,
-        lambda: g / add_scalar(2.0 ** (self - other), 1) if wanted[1] else None),
+        lambda: g / add_scalar(2 ** (other - self), 1) if wanted[0] else None,
+        lambda: g / add_scalar(2 ** (self - other), 1) if wanted[1] else None),
     iterated=True,
 ))
 HYPOT = register(Op(
@@ -93,14 +93,18 @@ def _xlogy(x, y):
     return np.where((x == 0) & (y == y), product.dtype.type(0), product)
 
 
+# NOTE [xlogy's mask after its product]
+# torch's formula for x takes xlogy(grad, y) first, then y <= 0.0 and then
+# x == 0.0, with float zeros: a dispatch mode sees the steps in that order.
 def _for_x(g, self, other):
-    flat = (self == 0) & (other <= 0) if isinstance(other, Tensor) else (
-        self == 0) if other <= 0 else None
     grad = xlogy(g, other)
-    return grad if flat is None else grad.masked_fill(flat, 0.0)
+    if not isinstance(other, Tensor):
+        return grad.masked_fill(self == 0.0, 0.0) if other <= 0 else grad
+    below = other <= 0.0
+    return grad.masked_fill((self == 0.0) & below, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:673
+# --- book/chapters/16i_cumulative.md:677
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -137,7 +141,7 @@ XLOGY_FORMS = (f"Tensor input, Tensor other, {_OUT}", f"Number self, Tensor othe
                f"Tensor input, Number other, {_OUT}")
 
 
-# --- book/chapters/16i_cumulative.md:714
+# --- book/chapters/16i_cumulative.md:718
 def xlogy(input, other):
     rows = (XLOGY, XLOGY_BY_NUMBER, NUMBER_XLOGY)
     return _pick("xlogy", rows, XLOGY_FORMS, *floats_beside_numbers(input, other))
@@ -154,7 +158,7 @@ def floats_beside_numbers(input, other) -> tuple:
     return input, other
 
 
-# --- book/chapters/16i_cumulative.md:860
+# --- book/chapters/16i_cumulative.md:866
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -179,7 +183,7 @@ def _logit_steps(g, self, eps):
     return (where((self >= eps) & (self <= 1 - eps), slope, 0.0),)
 
 
-# --- book/chapters/16i_cumulative.md:890
+# --- book/chapters/16i_cumulative.md:896
 # NOTE [logit's steps under a mode]
 # The formula torch differentiates again makes where()'s three arguments last
 # to first: the filler (a 0-d nan, empty then filled, or a 0-d zero), the
@@ -217,7 +221,7 @@ LOGIT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:933
+# --- book/chapters/16i_cumulative.md:939
 def _row_major_zeros(t):
     from refgrad._creation import zeros  # which builds on these rows
 
@@ -239,7 +243,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:956
+# --- book/chapters/16i_cumulative.md:962
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -259,7 +263,7 @@ def _two_tensors(row):
 logaddexp, logaddexp2, hypot = (_two_tensors(r) for r in (LOGADDEXP, LOGADDEXP2, HYPOT))
 
 
-# --- book/chapters/16i_cumulative.md:981
+# --- book/chapters/16i_cumulative.md:987
 def logit(input, eps=None):
     tensor_argument("logit", "input", 1, input)
     if isinstance(eps, Tensor) and eps.ndim == 0:  # a one-value tensor is a number here
@@ -290,7 +294,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:1021
+# --- book/chapters/16i_cumulative.md:1027
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

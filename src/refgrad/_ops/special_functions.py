@@ -175,7 +175,7 @@ def _sinc_backward(g, self):
     sine = scaled.sin()
     out = g * ((scaled * scaled.cos() - sine) / squared)
     zero = wrapped(0.0, out.dtype, out) if modes_on() else 0.0  # NOTE [A number in where]
-    return (where(squared == 0, zero, out),)
+    return (where(squared == 0.0, zero, out),)
 
 
 def _entr(x):

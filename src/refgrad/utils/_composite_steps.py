@@ -82,7 +82,36 @@ def clone_to_a_mode(clone, input, memory_format):
     return dispatch_op("clone", run, (input,), {"memory_format": memory_format})
 
 
-# --- book/chapters/29g_composite_steps_under_modes.md:146
+# --- book/chapters/29g_composite_steps_under_modes.md:143
+def made_like(name: str, t, **named):
+    """``zeros_like(t, **named)`` (or ``empty_like``), named to a mode as torch's C++ names
+    it; ``named`` of a tensor's options gives its dtype, layout and device."""
+    from refgrad import _creation, strided
+
+    factory = getattr(_creation, name)
+    if named.pop("options", False):
+        named = {"dtype": t.dtype, "layout": strided, "device": t.device, **named}
+    if not modes_on():
+        return factory(t, **named)
+    from refgrad.utils._factory_modes import to_a_mode
+
+    return to_a_mode(f"{name}.default", factory, (t,), named)
+
+
+# --- book/chapters/29g_composite_steps_under_modes.md:166
+def errors_checked(info, api_name: str, A) -> None:
+    """Hand torch's ``_linalg_check_errors(info, api_name, is_matrix=)`` to a mode."""
+    if not modes_on():
+        return
+    from refgrad._tensor import make_tensor
+    from refgrad.utils._python_dispatch import dispatch_op
+
+    info = info if hasattr(info, "_data") else make_tensor(info)
+    dispatch_op("_linalg_check_errors", lambda *given, **named: None, (info, api_name),
+                {"is_matrix": A.ndim == 2})
+
+
+# --- book/chapters/29g_composite_steps_under_modes.md:191
 # NOTE [A fused gradient under a mode]
 # fused() is asked by a formula that torch computes with one kernel when no
 # graph is made: it says whether to hand that kernel to the mode, and does so.

@@ -118,7 +118,6 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "native_group_norm": "input, weight, bias, N, C, HxW, group, eps",
     "glu": "self, dim=-1", "nansum": "self, dim=None, keepdim=False, *, dtype=None",
 }
-BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
 def schema_name(row: str, overload: str) -> str:
@@ -127,7 +126,7 @@ def schema_name(row: str, overload: str) -> str:
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:184
+# --- book/chapters/29d_mode_arguments.md:183
 REQUIRED = object()
 _READ: dict = {}
 
@@ -153,7 +152,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:225
+# --- book/chapters/29d_mode_arguments.md:224
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -184,7 +183,7 @@ def bound(row, inputs, args, params) -> tuple:
     return tuple(value for value, _ in positional), named
 
 
-# --- book/chapters/29d_mode_arguments.md:261
+# --- book/chapters/29d_mode_arguments.md:260
 def unbound(row, inputs, given, named) -> tuple:
     """The row's (args, params) for a mode's ``func(*given, **named)``."""
     params = {}
@@ -205,7 +204,7 @@ _INTS = frozenset(("dim", "shape", "size", "dims", "repeats", "shifts", "normali
                    "sizes"))  # rows take tuples
 
 
-# --- book/chapters/29d_mode_arguments.md:286
+# --- book/chapters/29d_mode_arguments.md:285
 def _cat_sizes(params) -> dict:
     """cat's sizes along its dim, as its entry point works them out (chapter "Indexing")."""
     from refgrad._ops.shaping import _legacy_empty
@@ -229,7 +228,7 @@ def _nll_total(params) -> dict:
                                           params["reduction"], params["ignore_index"])}
 
 
-# --- book/chapters/29d_mode_arguments.md:315
+# --- book/chapters/29d_mode_arguments.md:314
 _DERIVED = {  # the row's own keywords, worked out from the arguments torch's mode has
     "_to_copy": lambda p: {"self_dtype": p["self"].dtype, "self_device": p["self"].device,
                            "device": p.get("device") or p["self"].device,
@@ -261,7 +260,56 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:357
+# --- book/chapters/29d_mode_arguments.md:362
+def _factors(name):
+    def factored(params) -> dict:
+        from refgrad._ops.determinants import _factored, by_lapack_columns
+        from refgrad._ops.factorizations import lu_factor
+        from refgrad._tensor import make_tensor
+
+        if name != "solve":  # NOTE [Factored before the row]
+            return _factored(params["A"])
+        lu, pivots, info = lu_factor(params["A"]._data)  # A's own, as solve factors it
+        return {"LU": make_tensor(by_lapack_columns(lu)), "pivots": make_tensor(pivots),
+                "info": info}
+    return factored
+
+
+SCHEMAS.update({
+    "linalg_det": "A", "linalg_slogdet": "A", "linalg_solve_ex": "A, B, *, left=True",
+    "linalg_lu_factor_ex": "A, *, pivot=True, !check_errors=False",
+    "linalg_lu_solve": "LU, pivots, B, *, left=True, adjoint=False",
+    "linalg_solve_triangular": "self, B, *, upper, left=True, unitriangular=False",
+    "linalg_cholesky_ex": "self, *, upper=False, !check_errors=False",
+    "linalg_pinv": "self, *, atol=None, rtol=None, hermitian=False",
+    "linalg_svd": "A, full_matrices=False", "linalg_qr": "A, mode='reduced'",
+    "linalg_eigh": "A, UPLO='L'", "aminmax": "self, *, dim=None, keepdim=False",
+    "diagonal_copy": "self, offset=0, dim1=0, dim2=1", "fmod_by_number": "self, other",
+    "xlogy_by_number": "self, other", "xlog1py_by_number": "self, other",
+    "_trilinear": "i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1",
+    "linalg_lstsq": "self, b, rcond=None, *, driver=None",
+    "hardsigmoid_backward": "grad_output, self", "norm_dims": "self, p, dim, keepdim=False",
+    "multi_margin_loss": "self, target, p=1, margin=1, weight=None, reduction=1",
+    "multi_margin_loss_backward": "grad_output, self, target, p, margin, weight,"
+                                  " reduction=1",
+    "native_layer_norm_backward": "grad_out, input, normalized_shape, mean, rstd, weight,"
+                                  " bias, output_mask",
+    "native_batch_norm_backward": "grad_out, input, weight, running_mean, running_var,"
+                                  " save_mean, save_invstd, train, eps, output_mask",
+})
+_DERIVED.update({
+    "linalg_det": _factors("det"), "linalg_slogdet": _factors("det"),
+    "linalg_solve_ex": _factors("solve"),
+    "linalg_svd": lambda p: {"S_sym_argsize_minus_1": min(p["A"].shape[-2:])},
+    "_trilinear": lambda p: {name: tuple(p[name]) for name in ("expand1", "expand2", "expand3",
+                                                                "sumdim")},
+    "hardsigmoid_backward": lambda p: {"operation": "hardsigmoid_backward"},
+    "multi_margin_loss_backward": lambda p: {"operation": "multi_margin_loss_backward"},
+})
+BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
+
+
+# --- book/chapters/29d_mode_arguments.md:421
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
