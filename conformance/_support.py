@@ -145,6 +145,20 @@ def mode_inputs():
     return x, x * 2 + 1, torch.tensor([1, 0])
 
 
+def transposed_leaf():
+    """The float64 leaf the gradient sweeps take: a transposed (2, 3), strides (1, 2)."""
+    import torch
+
+    return (torch.arange(6, dtype=torch.float64).reshape(3, 2).t() * 0.17 + 0.4).requires_grad_()
+
+
+def other_operand(x):
+    """A second float64 operand of ``x``'s shape, with other values, requiring nothing."""
+    import torch
+
+    return torch.arange(6, dtype=torch.float64).reshape(x.shape) * 0.3 + 0.2
+
+
 def seen_and_called_again(calls, call, expected):
     """Run ``call`` on ``mode_inputs()`` alone and under a ``calling_mode`` class ``calls``:
     the mode's last call must be ``expected`` (name, args shown, kwargs shown) and give

@@ -7,19 +7,13 @@ import pytest
 import torch
 
 from conformance._support import calling_mode
+from conformance._support import other_operand as _other
+from conformance._support import transposed_leaf as _leaf
 
 F = torch.nn.functional
 F64 = torch.float64
 
 Calls = calling_mode()
-
-
-def _leaf():
-    return (torch.arange(6, dtype=F64).reshape(3, 2).t() * 0.17 + 0.4).requires_grad_()
-
-
-def _other(x):
-    return torch.arange(6, dtype=F64).reshape(x.shape) * 0.3 + 0.2
 
 
 CASES = [

@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from conformance._support import calling_mode
+from conformance._support import transposed_leaf as _leaf
 
 F = torch.nn.functional
 F64 = torch.float64
@@ -93,10 +94,6 @@ def test_func_called_again_gives_the_same_result(call, entry):
     func, given, named = mode.kept[mode.seen.index(entry)]
     again, alone = _first(func(*given, **named)), _first(call())
     assert torch.allclose(again, alone, rtol=0, atol=1e-12) and again.dtype == alone.dtype
-
-
-def _leaf():
-    return (torch.arange(6, dtype=F64).reshape(3, 2).t() * 0.17 + 0.4).requires_grad_()
 
 
 BACKWARD = [
