@@ -58,7 +58,8 @@ def _index_copy(a, source, dim, index, source_dim):
 
 def _index_fill(a, dim, index, value):
     out = a.copy()
-    at_least_1d(out)[slab_key(index, dim, a.ndim)] = value
+    if a.size:  # an empty input reads no index: its values may be anything
+        at_least_1d(out)[slab_key(index, dim, a.ndim)] = value
     return like_input_result(out, a)  # NOTE [Results laid out like the input]
 
 
@@ -68,7 +69,7 @@ def _filled_once(g, dim, index):
     return g.index_select(dim, make_tensor(np.unique(index._data))).sum()
 
 
-# --- book/chapters/16h_scatter.md:340
+# --- book/chapters/16h_scatter.md:341
 INDEX_COPY = register(Op(
     "index_copy", "IndexCopyBackward0", ("self", "source"), forward=_index_copy,
     promote=False,
@@ -90,7 +91,7 @@ INDEX_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:369
+# --- book/chapters/16h_scatter.md:370
 def _length(t, d) -> int:
     return t.shape[d] if t.ndim else 1
 
@@ -105,7 +106,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     return call(INDEX_ADD, (input, source), params)
 
 
-# --- book/chapters/16h_scatter.md:385
+# --- book/chapters/16h_scatter.md:386
 def check_slice_arguments(name: str, input, dim, index, source) -> int:
     """torch's checks of index_add's (and index_reduce's) arguments; ``dim`` made
     non-negative."""
@@ -144,7 +145,7 @@ def _check_slices(input, source, d) -> None:
                            f"source.shape = {list(source.shape)}")
 
 
-# --- book/chapters/16h_scatter.md:428
+# --- book/chapters/16h_scatter.md:429
 def index_copy(input, dim, index, source):
     from refgrad._tensor_values import wrap_dim
     from refgrad._typename import LEGACY
@@ -175,7 +176,7 @@ def index_copy(input, dim, index, source):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:468
+# --- book/chapters/16h_scatter.md:469
 def _check_copy_slices(input, source, d) -> None:
     if not source.ndim or not input.ndim:
         return
@@ -204,11 +205,10 @@ def index_fill(input, dim, index, value):
         size, stride = list(input.shape), list(input.stride())
         size[d], stride[d] = index.numel(), 0
         strided_params(input, size, stride, None)
-        index = index[:0]  # nothing to fill: the index's values are never read
     length = _length(input, d)
     values = index._data
     outside = values[(values < -length) | (values >= length)]
-    if outside.size:
+    if outside.size and input.numel():  # nothing to fill: the index's values are never read
         raise IndexError(f"index {int(outside.flat[0])} is out of bounds for dimension {d} with "
                          f"size {length}")
     if isinstance(value, Tensor):
