@@ -162,7 +162,7 @@ from refgrad.autograd._stream_warning import (
 from refgrad._C import _nn  # noqa: E402, F401
 
 
-# --- book/chapters/17a_engine_introspection.md:100
+# --- book/chapters/17a_engine_introspection.md:102
 from refgrad.autograd._introspection import (
     _current_autograd_node, _current_graph_task_id, _will_engine_execute_node,
 )

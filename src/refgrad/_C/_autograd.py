@@ -10,7 +10,7 @@ from refgrad.autograd._versions import _unsafe_set_version_counter
 __all__ = ["_unsafe_set_version_counter"]
 
 
-# --- book/chapters/17a_engine_introspection.md:134
+# --- book/chapters/17a_engine_introspection.md:155
 from refgrad.autograd._introspection import (  # noqa: F401
     _get_current_graph_task_keep_graph,
     _get_sequence_nr,

@@ -117,7 +117,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1075
+# --- book/chapters/13_dispatch.md:1082
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -136,6 +136,7 @@ def before_refusal(op, tensors, params) -> None:
 def _before_kernel(op, tensors, params) -> None:
     if not _records(op) or (edges := _edges(tensors, params)) is None:
         return
+    next(state.sequence_numbers)  # the node torch made before its kernel refused
     hooks = state.saved_tensors_hooks or state.held_saved_tensors_hooks  # an in-place op's
     if not (switched_on.saved_tensors_hooks and hooks):
         hooks = state.saved_tensors_hooks  # no pack hook: saving still refuses inference
@@ -153,14 +154,14 @@ def _before_kernel(op, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1199
+# --- book/chapters/13_dispatch.md:1207
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1207
+# --- book/chapters/13_dispatch.md:1215
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -191,7 +192,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1244
+# --- book/chapters/13_dispatch.md:1252
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -225,7 +226,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1431
+# --- book/chapters/13_dispatch.md:1490
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -233,7 +234,7 @@ def _output(result, node, i):
     return make_tensor(result)
 
 
-# --- book/chapters/13_dispatch.md:1747
+# --- book/chapters/13_dispatch.md:1806
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -263,7 +264,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1785
+# --- book/chapters/13_dispatch.md:1844
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
     if state.redispatching or not _all_inference(tensors, params):
         return  # NOTE [Fresh results below a mode]: a mode's func counts none

@@ -2,11 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1285
+# --- book/chapters/13_dispatch.md:1293
 """Deciding to record: whether a row records, and where its gradients go."""
+
+from itertools import chain, count
 
 from refgrad._backend import element_strides
 from refgrad._tensor import Tensor
+from refgrad._tensor_autograd import current_grad_fn
 from refgrad.autograd._edges import grad_accumulator
 from refgrad.autograd._state import state, switched_on
 
@@ -18,7 +21,7 @@ def _records(op) -> bool:
             and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:1306
+# --- book/chapters/13_dispatch.md:1317
 def _edges(tensors, params):
     """(nodes, slots): where each input's gradient goes; None if no input requires grad.
 
@@ -37,6 +40,8 @@ def _edges(tensors, params):
             if t._requires_grad:
                 if t._version_counter is None and _all_inference(tensors, params):
                     return None  # NOTE [Inference tensors outside inference mode]
+                if t._view_info is not None and t._view_info.pending is not None:
+                    return _edges_after_regenerating(tensors, params)
                 nodes.append(grad_accumulator(t))
                 slots.append(0)
                 wanted = True
@@ -49,7 +54,27 @@ def _edges(tensors, params):
     return tuple(nodes), _known_slots(slots) or _share(slots)  # NOTE [Shared slots]
 
 
-# --- book/chapters/13_dispatch.md:1342
+# --- book/chapters/13_dispatch.md:1361
+# NOTE [A node numbered before its edges]
+# torch numbers an op's node before it collects the node's edges, and
+# collecting an edge regenerates a view a write left waiting: that view's
+# new node is numbered after the op's. The thread's counter is made to give
+# the set-aside number first, then to go on past the regenerated nodes'. A
+# chain of one number and a counter is all it ever holds: the counter
+# inside is always a fresh one (NOTE [Reading the next sequence number]).
+def _edges_after_regenerating(tensors, params):
+    counter = state.sequence_numbers
+    first = next(counter)  # the op's node's, in torch's order
+    for t in tensors:
+        if isinstance(t, Tensor):
+            current_grad_fn(t)  # regenerates a waiting view, in operand order
+    edges = _edges(tensors, params)
+    after = next(state.sequence_numbers)
+    state.sequence_numbers = chain((first,), count(after))
+    return edges
+
+
+# --- book/chapters/13_dispatch.md:1401
 # NOTE [Inference tensors outside inference mode]
 # torch's autograd skips an op whose tensor operands are all inference tensors,
 # even those that require grad: no node, and a result that requires nothing.
@@ -71,7 +96,7 @@ def _all_inference(tensors, params) -> bool:
     return True
 
 
-# --- book/chapters/13_dispatch.md:1368
+# --- book/chapters/13_dispatch.md:1427
 # NOTE [Shared slots]
 # Nearly every node's slots are (0,), (0, 0) or the like, so nodes share one
 # tuple per pattern. A graph kept alive then leaves one object fewer per
@@ -94,7 +119,7 @@ def _any_requires_grad(tensors) -> bool:
     return any(isinstance(t, Tensor) and t._requires_grad for t in tensors)
 
 
-# --- book/chapters/13_dispatch.md:1395
+# --- book/chapters/13_dispatch.md:1454
 # NOTE [What the cycle collector sees]
 # Each object the cycle collector watches is visited again by its passes for
 # as long as the graph lives: a node, its tuple of child nodes, its tuple of

@@ -33,7 +33,7 @@ from refgrad.autograd import graph
 from refgrad.autograd._saved import SavedTensor
 
 
-# --- book/chapters/17a_engine_introspection.md:142
+# --- book/chapters/17a_engine_introspection.md:163
 from refgrad.autograd._introspection import _get_sequence_nr  # noqa: F401
 
 
@@ -81,7 +81,7 @@ from refgrad.autograd._saved_hooks_calls import (  # noqa: F401
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:1089
+# --- book/chapters/25_functions.md:1094
 from refgrad.autograd import function
 from refgrad.autograd.function import Function, NestedIOFunction
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17a_engine_introspection.md:255
+# --- book/chapters/17a_engine_introspection.md:276
 """The engine as torch's Python code reaches it: Variable._execution_engine."""
 
 from refgrad._typename import c_type_name

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17a_engine_introspection.md:214
+# --- book/chapters/17a_engine_introspection.md:235
 """Callbacks that code inside a backward queues, run once every node has run."""
 
 from refgrad.autograd._state import state

@@ -5,6 +5,8 @@
 # --- book/chapters/17a_engine_introspection.md:31
 """What code running inside a backward pass can ask the engine."""
 
+from itertools import chain, count
+
 from refgrad._pybind_arguments import refused
 from refgrad._typename import c_type_name
 from refgrad.autograd._node import FunctionNode
@@ -23,7 +25,7 @@ def _current_autograd_node():
     return None if task is None else task.current_node
 
 
-# --- book/chapters/17a_engine_introspection.md:66
+# --- book/chapters/17a_engine_introspection.md:68
 LEAF_IN_GRAD = (
     "A leaf node was passed to _will_engine_execute_node but we are currently running "
     "autograd.grad(). This is currently not supported."
@@ -53,12 +55,26 @@ def _will_engine_execute_node(node) -> bool:
     return True
 
 
-# --- book/chapters/17a_engine_introspection.md:117
+# --- book/chapters/17a_engine_introspection.md:124
 def _get_sequence_nr(*args, **kwargs) -> int:
     """The sequence number this thread's next node will have."""
     if args or kwargs:
         raise refused("_get_sequence_nr", "() -> int", args, kwargs)
-    return int(repr(state.sequence_numbers)[len("count("):-1])
+    return peek_sequence_nr()
+
+
+# NOTE [Reading the next sequence number]
+# A plain counter shows its next number in its repr. The chain that follows a
+# regenerated view shows nothing: take two numbers and put back what gives
+# them again, a counter if they follow on, else a chain of the first and a
+# counter from the second, so chains never nest.
+def peek_sequence_nr() -> int:
+    counter = state.sequence_numbers
+    if type(counter) is count:
+        return int(repr(counter)[len("count("):-1])
+    first, second = next(counter), next(counter)
+    state.sequence_numbers = count(first) if second == first + 1 else chain((first,), count(second))
+    return first
 
 
 def _get_current_graph_task_keep_graph(*args, **kwargs) -> bool:

@@ -140,7 +140,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype, device=meta.device)
 
 
-# --- book/chapters/25_functions.md:312
+# --- book/chapters/25_functions.md:316
 def _apply(cls, *args, **kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = bound(cls.forward, args, kwargs)
@@ -158,13 +158,14 @@ _apply.__name__, _apply.__qualname__ = "apply", "Function.apply"  # as a bound m
 
 
 def _run(cls, args):
+    positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+    inputs = [args[i] for i in positions]
+    record = state.grad_enabled and any(t.requires_grad for t in inputs)
+    edges = [gradient_edge(t) for t in inputs] if record else None  # before the node is made
     node = cls._backward_cls(())
     read_flags(cls, node)  # before forward runs: a bad flag leaves nothing behind
     node.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
-    node._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
-    inputs = [args[i] for i in node._tensor_positions]
-    record = state.grad_enabled and any(t.requires_grad for t in inputs)
-    edges = [gradient_edge(t) for t in inputs] if record else None  # before forward writes
+    node._tensor_positions = positions
     enabled, state.grad_enabled = state.grad_enabled, False
     forward_on, forward_grad.enabled = forward_grad.enabled, False  # no tangents inside
     try:
@@ -179,7 +180,7 @@ def _run(cls, args):
     return wrap_outputs(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:769
+# --- book/chapters/25_functions.md:774
 class FunctionMeta(type):
     """The type of Function and its subclasses: each class gets its node class."""
 
@@ -195,7 +196,7 @@ class FunctionMeta(type):
         super().__init__(name, bases, attrs, **kwargs)
 
 
-# --- book/chapters/25_functions.md:791
+# --- book/chapters/25_functions.md:796
 class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class of custom differentiable operations."""
 
@@ -241,7 +242,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     boxed_grads_call = False
 
 
-# --- book/chapters/25_functions.md:854
+# --- book/chapters/25_functions.md:859
 class InplaceFunction(Function):
     """A Function that records whether it was made to work in place; kept for old code."""
 
@@ -270,7 +271,7 @@ class NestedIOFunction(Function):
         raise NotImplementedError
 
 
-# --- book/chapters/25_functions.md:889
+# --- book/chapters/25_functions.md:894
 def _flat_tensors(nested) -> list:
     """The tensors of nested lists, tuples and dicts, in order; None is skipped."""
     found, stack = [], [nested]
