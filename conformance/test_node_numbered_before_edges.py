@@ -124,3 +124,17 @@ def test_a_refused_op_without_grad_takes_no_number():
     with pytest.raises(RuntimeError):
         torch.ones(2, 3) + torch.ones(3, 2)
     assert (a * 2).grad_fn._sequence_nr() == a.grad_fn._sequence_nr() + 1
+
+
+def test_a_leaf_view_written_without_grad_goes_on_waiting():
+    leaf = torch.rand(2, 3).t().requires_grad_(True)
+    with torch.no_grad():
+        leaf.add_(torch.ones(3, 2))
+    with pytest.raises(RuntimeError, match="cannot be multiplied"):
+        torch.ones(2, 1, requires_grad=True) @ leaf
+    before = torch.autograd._get_sequence_nr()
+    out = leaf * 2
+    assert out.grad_fn._sequence_nr() == before
+    assert type(out.grad_fn.next_functions[0][0]).__name__ == "AccumulateGrad"
+    assert leaf.grad_fn is None and leaf.is_leaf
+    assert torch.autograd._get_sequence_nr() == before + 1

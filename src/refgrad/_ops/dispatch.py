@@ -226,7 +226,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1490
+# --- book/chapters/13_dispatch.md:1494
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -234,7 +234,7 @@ def _output(result, node, i):
     return make_tensor(result)
 
 
-# --- book/chapters/13_dispatch.md:1806
+# --- book/chapters/13_dispatch.md:1810
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -264,7 +264,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1844
+# --- book/chapters/13_dispatch.md:1848
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
     if state.redispatching or not _all_inference(tensors, params):
         return  # NOTE [Fresh results below a mode]: a mode's func counts none

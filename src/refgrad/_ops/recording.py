@@ -22,10 +22,11 @@ def _records(op) -> bool:
 
 
 # --- book/chapters/13_dispatch.md:1317
-def _edges(tensors, params):
+def _edges(tensors, params, regenerated=False):
     """(nodes, slots): where each input's gradient goes; None if no input requires grad.
 
-    An input whose gradient is not wanted gets node None and slot 0.
+    An input whose gradient is not wanted gets node None and slot 0. ``regenerated``:
+    the views a write left waiting have been offered their new nodes already.
     """
     nodes, slots, wanted = [], [], False
     for t in tensors:
@@ -40,7 +41,8 @@ def _edges(tensors, params):
             if t._requires_grad:
                 if t._version_counter is None and _all_inference(tensors, params):
                     return None  # NOTE [Inference tensors outside inference mode]
-                if t._view_info is not None and t._view_info.pending is not None:
+                if t._view_info is not None and t._view_info.pending is not None and (
+                        not regenerated):
                     return _edges_after_regenerating(tensors, params)
                 nodes.append(grad_accumulator(t))
                 slots.append(0)
@@ -54,7 +56,7 @@ def _edges(tensors, params):
     return tuple(nodes), _known_slots(slots) or _share(slots)  # NOTE [Shared slots]
 
 
-# --- book/chapters/13_dispatch.md:1361
+# --- book/chapters/13_dispatch.md:1363
 # NOTE [A node numbered before its edges]
 # torch numbers an op's node before it collects the node's edges, and
 # collecting an edge regenerates a view a write left waiting: that view's
@@ -62,19 +64,21 @@ def _edges(tensors, params):
 # the set-aside number first, then to go on past the regenerated nodes'. A
 # chain of one number and a counter is all it ever holds: the counter
 # inside is always a fresh one (NOTE [Reading the next sequence number]).
+# A view whose base requires no grad goes on waiting, as torch's does: if
+# no node was made, the counter is simply put back.
 def _edges_after_regenerating(tensors, params):
     counter = state.sequence_numbers
     first = next(counter)  # the op's node's, in torch's order
     for t in tensors:
         if isinstance(t, Tensor):
             current_grad_fn(t)  # regenerates a waiting view, in operand order
-    edges = _edges(tensors, params)
+    edges = _edges(tensors, params, True)
     after = next(state.sequence_numbers)
-    state.sequence_numbers = chain((first,), count(after))
+    state.sequence_numbers = count(first) if after == first + 1 else chain((first,), count(after))
     return edges
 
 
-# --- book/chapters/13_dispatch.md:1401
+# --- book/chapters/13_dispatch.md:1405
 # NOTE [Inference tensors outside inference mode]
 # torch's autograd skips an op whose tensor operands are all inference tensors,
 # even those that require grad: no node, and a result that requires nothing.
@@ -96,7 +100,7 @@ def _all_inference(tensors, params) -> bool:
     return True
 
 
-# --- book/chapters/13_dispatch.md:1427
+# --- book/chapters/13_dispatch.md:1431
 # NOTE [Shared slots]
 # Nearly every node's slots are (0,), (0, 0) or the like, so nodes share one
 # tuple per pattern. A graph kept alive then leaves one object fewer per
@@ -119,7 +123,7 @@ def _any_requires_grad(tensors) -> bool:
     return any(isinstance(t, Tensor) and t._requires_grad for t in tensors)
 
 
-# --- book/chapters/13_dispatch.md:1454
+# --- book/chapters/13_dispatch.md:1458
 # NOTE [What the cycle collector sees]
 # Each object the cycle collector watches is visited again by its passes for
 # as long as the graph lives: a node, its tuple of child nodes, its tuple of
