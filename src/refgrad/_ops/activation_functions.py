@@ -15,30 +15,34 @@ from refgrad._ops.pointwise import relu as _relu
 from refgrad._ops.rescaling import _floating
 from refgrad._ops.statistics import log_softmax as _log_softmax
 from refgrad._ops.statistics import softmax as _softmax
-from refgrad.utils._python_dispatch import named
+from refgrad.utils._writes_under_modes import row_written
 
 
-def _apply(row, input, inplace, kernel, **params):
-    """``row`` on ``input``, out of place or written into it."""
+def _apply(row, input, inplace, kernel, shown=None, **params):
+    """``row`` on ``input``, out of place or written into it; ``shown``: the parameters
+    a mode sees of the write, with their defaults in torch's schema."""
     _floating(input, kernel)
     if not inplace:
         return call(row, (input,), params)
-    return _write(input, named(row.name, lambda t: call(row, (t,), params)))
+    name = row.name if row.name.endswith("_") else row.name + "_"  # silu's write: silu_
+    return _write(input, row_written(row, params, name, shown or {}))
 
 
-# --- book/chapters/16q_functional.md:497
+# --- book/chapters/16q_functional.md:499
 def relu(input, inplace=False):
     return input.relu_() if inplace else _relu(input)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     row = rows.LEAKY_RELU_ if inplace else rows.LEAKY_RELU
-    return _apply(row, input, inplace, "leaky_relu_cpu", negative_slope=negative_slope)
+    return _apply(row, input, inplace, "leaky_relu_cpu", {"negative_slope": 0.01},
+                  negative_slope=negative_slope)
 
 
 def elu(input, alpha=1.0, inplace=False):
     row = activations_in_place.ELU_ if inplace else rescaling.ELU
-    return _apply(row, input, inplace, "elu_cpu", alpha=alpha, scale=1, input_scale=1)
+    return _apply(row, input, inplace, "elu_cpu", activations_in_place.ELU_SHOWN, alpha=alpha,
+                  scale=1, input_scale=1)
 
 
 def selu(input, inplace=False):
@@ -54,7 +58,7 @@ def threshold(input, threshold, value, inplace=False):
         input, threshold, value)
 
 
-# --- book/chapters/16q_functional.md:529
+# --- book/chapters/16q_functional.md:533
 def gelu(input, approximate="none"):
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
@@ -85,7 +89,7 @@ def logsigmoid(input):  # the output, without the buffer: NOTE [The logsigmoid b
     return _apply(rows.LOG_SIGMOID, input, False, "log_sigmoid_cpu")[0]
 
 
-# --- book/chapters/16q_functional.md:565
+# --- book/chapters/16q_functional.md:569
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
@@ -94,14 +98,15 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     params = {"min_val": min_val, "max_val": max_val}
     if not inplace:
         return call(rows.HARDTANH, (input,), params)
-    return _write(input, named("hardtanh", lambda t: call(rows.HARDTANH, (t,), params)))
+    return _write(input, row_written(rows.HARDTANH, params, "hardtanh_",
+                                     {"min_val": -1, "max_val": 1}))
 
 
 def relu6(input, inplace=False):
     return hardtanh(input, 0, 6, inplace)  # integer bounds: the node shows 0 and 6
 
 
-# --- book/chapters/16q_functional.md:586
+# --- book/chapters/16q_functional.md:591
 def softsign(input):
     return input / (input.abs() + 1)
 
@@ -135,7 +140,7 @@ def glu(input, dim=-1):
     return call(rows.GLU, (input,), {"dim": dim})
 
 
-# --- book/chapters/16q_functional.md:629
+# --- book/chapters/16q_functional.md:634
 def _implicit_dim(name, input, stacklevel):
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
                   "to include dim=X as an argument.", UserWarning, stacklevel=stacklevel)

@@ -10,12 +10,11 @@ from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
 from refgrad._ops import rescaling
 from refgrad._ops.activation_gradients import elu_backward
-from refgrad._ops.dispatch import call
 from refgrad._ops.inplace import inplace
 from refgrad._ops.rescaling import SELU_ALPHA, SELU_SCALE, _floating
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
-from refgrad.utils._python_dispatch import named
+from refgrad.utils._writes_under_modes import NO_DEFAULT, row_written
 
 NEGATIVE_SLOPE = (
     "In-place elu backward calculation is triggered with a negative slope which is not "
@@ -29,7 +28,7 @@ def _from_result(g, result, alpha, scale, input_scale):
     return (elu_backward(g, result, alpha, scale, input_scale, is_result=True),)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2360
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2359
 ELU_ = register(Op(
     "elu_", "EluBackward1", ("self",), forward=rescaling.ELU.forward, promote=False,
     backward=lambda g, result, alpha, scale, input_scale: _from_result(
@@ -49,35 +48,31 @@ THRESHOLD_ = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2384
-def _selu_step(t):
-    _floating(t, "elu_cpu")
-    return call(ELU_, (t,), {"alpha": SELU_ALPHA, "scale": SELU_SCALE, "input_scale": 1})
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2383
+# What a dispatch mode sees of an elu_ write: its numbers, with the schema's defaults.
+ELU_SHOWN = {"alpha": 1, "scale": 1, "input_scale": 1}
 
 
 def selu_(input):
     tensor_argument("selu_", "input", 1, input)
-    return inplace(input, named("selu", _selu_step))
+    _floating(input, "elu_cpu")
+    params = {"alpha": SELU_ALPHA, "scale": SELU_SCALE, "input_scale": 1}
+    return inplace(input, row_written(ELU_, params, "elu_", ELU_SHOWN))
 
 
 def celu_(input, alpha=1.0):
     tensor_argument("celu_", "input", 1, input)
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
-
-    def step(t):
-        _floating(t, "elu_cpu")
-        return call(CELU_, (t,), {"alpha": alpha})
-
-    return inplace(input, named("celu", step))
+    _floating(input, "elu_cpu")
+    return inplace(input, row_written(CELU_, {"alpha": alpha}, "celu_", {"alpha": 1.0}))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2408
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2404
 def _threshold_(input, threshold, value):
-    def step(t):
-        return call(THRESHOLD_, (t,), {"threshold": threshold, "value": value})
-
-    return inplace(input, named("threshold", step))
+    params = {"threshold": threshold, "value": value}
+    shown = {"threshold": NO_DEFAULT, "value": NO_DEFAULT}
+    return inplace(input, row_written(THRESHOLD_, params, "threshold_", shown))
 
 
 def _xlogy_(input, other):

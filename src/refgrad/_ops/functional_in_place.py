@@ -9,24 +9,25 @@ from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
 from refgrad._ops import activations, activations_in_place
 from refgrad._ops.activation_functions import _apply
-from refgrad._ops.dispatch import call
 from refgrad._ops.inplace import inplace
-from refgrad.utils._python_dispatch import named
+from refgrad.utils._writes_under_modes import row_written
 
 
-def _elu_(input, alpha=1.0, scale=1.0, input_scale=1.0):
-    return _apply(activations_in_place.ELU_, input, True, "elu_cpu", alpha=alpha, scale=scale,
+def _elu_(input, alpha=1, scale=1, input_scale=1):  # the schema's: a mode sees their types
+    return _apply(activations_in_place.ELU_, input, True, "elu_cpu",
+                  activations_in_place.ELU_SHOWN, alpha=alpha, scale=scale,
                   input_scale=input_scale)
 
 
 def _leaky_relu_(input, negative_slope=0.01):
     return _apply(activations.LEAKY_RELU_, input, True, "leaky_relu_cpu",
-                  negative_slope=negative_slope)
+                  {"negative_slope": 0.01}, negative_slope=negative_slope)
 
 
-def _hardtanh_(input, min_val=-1.0, max_val=1.0):
+def _hardtanh_(input, min_val=-1, max_val=1):
     params = {"min_val": min_val, "max_val": max_val}  # no check of the bounds' order
-    return inplace(input, named("hardtanh", lambda t: call(activations.HARDTANH, (t,), params)))
+    shown = {"min_val": -1, "max_val": 1}
+    return inplace(input, row_written(activations.HARDTANH, params, "hardtanh_", shown))
 
 
 _elu_.__name__, _leaky_relu_.__name__, _hardtanh_.__name__ = "elu_", "leaky_relu_", "hardtanh_"

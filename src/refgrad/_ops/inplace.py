@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:684
+# --- book/chapters/26_inplace.md:690
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import warnings
@@ -16,7 +16,14 @@ from refgrad._ops.input_overlaps import SHARED_INPUT, check_inputs
 from refgrad._ops.ordered_writes import reads_written, write_in_order
 from refgrad._ops.simple_functions import clone
 from refgrad._ops.view_regeneration import grad_fn_now
-from refgrad._ops.write_checks import LEAF, OVERLAP, bump, check_fits, check_inplace
+from refgrad._ops.write_checks import (
+    LEAF,
+    OVERLAP,
+    bump,
+    check_autograd_write,
+    check_fits,
+    check_inplace,
+)
 from refgrad._tensor import Tensor
 from refgrad.autograd._backward import follow_retained_grad
 from refgrad.autograd._node import input_metadata
@@ -24,15 +31,17 @@ from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.utils._python_dispatch import dispatch_inplace
 
 
-# --- book/chapters/26_inplace.md:711
+# --- book/chapters/26_inplace.md:727
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
-    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        return dispatch_inplace(inplace, self, function, args, kwargs)
     tensors = [a for a in args if isinstance(a, Tensor)]
     recorded = state.grad_enabled and (  # in inference mode nothing records, grad mode or not
         self._requires_grad or any(a._requires_grad for a in tensors)) and not (
         switched_on.inference_mode and state.inference_mode)
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        if recorded and not (self._version_counter is None and not state.inference_mode):
+            check_autograd_write(self)  # NOTE [A write refused above the modes]
+        return dispatch_inplace(inplace, self, function, args, kwargs)
     shared_write = _shared_write(self, function)
     shared_ok = shared_write is not None or getattr(function, "one_value", False)
     skipped = recorded and self._version_counter is None and not state.inference_mode
@@ -77,7 +86,15 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:770
+# --- book/chapters/26_inplace.md:783
+# NOTE [A write refused above the modes]
+# torch's autograd layer sits above the dispatch modes and refuses a recorded
+# write into a leaf, or into a view it could not rebase, before the write is
+# handed on: no mode sees it. Memory checks (overlap, a read-only expanded
+# tensor) are the kernel's, below the modes, and wait for the write itself.
+
+
+# --- book/chapters/26_inplace.md:797
 def _shared_write(self, function):
     """``function``'s form for shared memory, if ``self`` needs it."""
     write = getattr(function, "shared_write", None)
@@ -104,7 +121,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:825
+# --- book/chapters/26_inplace.md:852
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -136,7 +153,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:866
+# --- book/chapters/26_inplace.md:893
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -164,7 +181,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:898
+# --- book/chapters/26_inplace.md:925
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -177,7 +194,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:917
+# --- book/chapters/26_inplace.md:944
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

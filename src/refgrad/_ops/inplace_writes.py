@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:962
+# --- book/chapters/26_inplace.md:989
 """zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
 and index_fill_, which may also write where elements share memory."""
 
@@ -30,7 +30,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:991
+# --- book/chapters/26_inplace.md:1018
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -67,7 +67,7 @@ def _copied(a, src):
     return np.broadcast_to(src, shape).astype(a.dtype)
 
 
-# --- book/chapters/26_inplace.md:1032
+# --- book/chapters/26_inplace.md:1059
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -82,7 +82,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1052
+# --- book/chapters/26_inplace.md:1079
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -100,7 +100,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2254
+# --- book/chapters/26_inplace.md:2281
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -130,7 +130,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2289
+# --- book/chapters/26_inplace.md:2316
 def _masked_fill(t, mask, value):
     return masked_fill(t, mask, value)
 
@@ -155,7 +155,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2319
+# --- book/chapters/26_inplace.md:2346
 def index_put_(self, indices, values, accumulate=False):
     from refgrad._ops.index_tensors import index_tensor
     from refgrad._ops.indexing import check_put
@@ -180,7 +180,7 @@ def index_put_(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2349
+# --- book/chapters/26_inplace.md:2376
 def copy_(self, src, non_blocking=False):
     if not isinstance(src, Tensor):
         src = _number_source(src)
@@ -205,7 +205,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2379
+# --- book/chapters/26_inplace.md:2406
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

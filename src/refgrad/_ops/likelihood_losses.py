@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:779
+# --- book/chapters/16t_more_functional.md:780
 """poisson_nll_loss and gaussian_nll_loss, composed as torch composes them."""
 
 import math
@@ -33,7 +33,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     return reduced(loss, code)
 
 
-# --- book/chapters/16t_more_functional.md:811
+# --- book/chapters/16t_more_functional.md:812
 def _shared_variance(input, var):
     """``var`` shaped to broadcast against ``input``, or torch's refusal."""
     if tuple(var.shape) == tuple(input.shape):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:696
+# --- book/chapters/16q_functional.md:701
 """The losses of torch.nn.functional that record nodes of their own: rows and reductions."""
 
 import warnings
@@ -39,7 +39,7 @@ def _reduced(losses, reduction):
     return np.sum(losses) if reduction == 2 else losses
 
 
-# --- book/chapters/16q_functional.md:743
+# --- book/chapters/16q_functional.md:748
 _PAIR = (("self", ("self", "target")), ("target", ("self", "target")))
 
 
@@ -58,7 +58,7 @@ def _pair_row(name, node, forward, backward, promote=True, tangent=None):
                        saves=_PAIR, promote=promote, tangent=tangent))
 
 
-# --- book/chapters/16q_functional.md:767
+# --- book/chapters/16q_functional.md:772
 def _huber(a, b, reduction, delta):
     # computed in the promoted dtype, written into the input's: NOTE [Three ways a kernel
     # meets two dtypes]
@@ -87,7 +87,7 @@ SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1
                            tangent=pair_tangent("smooth_l1"))
 
 
-# --- book/chapters/16q_functional.md:1090
+# --- book/chapters/16q_functional.md:1095
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -121,7 +121,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:1125
+# --- book/chapters/16q_functional.md:1130
 def _log_sigmoid(a):
     if a.dtype == np.float16:  # computed in float32, rounded once, as torch's kernel does
         return _log_sigmoid(a.astype(np.float32)).astype(np.float16)
@@ -150,7 +150,7 @@ def _with_logits(a, b, weight, pos_weight, reduction):
     return _reduced(losses, reduction)
 
 
-# --- book/chapters/16q_functional.md:1155
+# --- book/chapters/16q_functional.md:1160
 def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted=(True, True)):
     from refgrad.autograd._state import is_grad_enabled
 
@@ -175,7 +175,7 @@ def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted
     return grad, _target_gradient(g, self, weight, pos_weight, reduction) if wanted[1] else None
 
 
-# --- book/chapters/16q_functional.md:1183
+# --- book/chapters/16q_functional.md:1188
 def _logits_gradient(self, target, pos_weight, graph):
     """σ(x) - y, or (pos_weight y + 1 - y) σ(x) - pos_weight y, in place out of grad mode."""
     if pos_weight is None:

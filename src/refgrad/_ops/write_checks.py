@@ -57,6 +57,15 @@ def bump(t, operands=()) -> None:
         outdate_views(counter)
 
 
+def check_autograd_write(t) -> None:
+    """The part of check_inplace that is autograd's: a leaf, or a view autograd cannot
+    rebase, refuses a recorded write."""
+    if t._view_base is not None:
+        check_view_write(t)
+    if t._requires_grad and t._grad_fn is None and held_grad_fn(t) is None:
+        raise RuntimeError(LEAF)  # a view a write left waiting is no leaf
+
+
 def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
     """torch's check_inplace: refuse writes autograd could not follow.
 
@@ -66,16 +75,13 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
     [Writes where elements share memory].
     """
     if recorded:
-        if t._view_base is not None:
-            check_view_write(t)
-        if t._requires_grad and t._grad_fn is None and held_grad_fn(t) is None:
-            raise RuntimeError(LEAF)  # a view a write left waiting is no leaf
+        check_autograd_write(t)
     shared = overlaps(t._data) and not shared_ok
     if shared or not writeable(t._data):
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:254
+# --- book/chapters/26_inplace.md:260
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -99,7 +105,7 @@ def check_fits(t, result) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:283
+# --- book/chapters/26_inplace.md:289
 def check_cast(t, kind) -> None:
     """The dtype half of check_fits, for a result dtype ``kind`` not yet computed."""
     from refgrad._typename import LEGACY
@@ -124,7 +130,7 @@ def check_broadcast(t, operands) -> None:
                            f"shape {list(shape)}")
 
 
-# --- book/chapters/26_inplace.md:2610
+# --- book/chapters/26_inplace.md:2637
 def resize_out(t, shape, times: int = 1, said=None) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype; ``said``: the two
     shapes the warning gives, where torch's kernel sees others."""

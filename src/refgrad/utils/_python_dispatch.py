@@ -152,14 +152,19 @@ def _dispatch_bound(op, args, params):
 
 # --- book/chapters/29_dispatch_modes.md:237
 def dispatch_inplace(inplace, self, function, args, kwargs):
-    from refgrad.utils._writes_under_modes import cloned_first, written_with
+    from refgrad.utils._writes_under_modes import cloned_first, with_original
 
+    original = cloned_first(self, function, args)  # NOTE [A clone before the write]
     shown = getattr(function, "shown_to_a_mode", None)  # chapter "In-place writes under
     if shown is not None:  # a dispatch mode": NOTE [A write shown with its own arguments]
-        name, args, kwargs, run = shown
-    else:  # NOTE [A clone before the write]
-        name = IN_PLACE_OF.get(function.__name__, function.__name__) + "_"
-        run = written_with(inplace, function, cloned_first(self, function, args))
+        name, args, kwargs, again = shown
+    else:
+        name = IN_PLACE_OF.get(function.__name__, function.__name__)
+        name = name if name.endswith("_") else name + "_"  # a row of its own: elu_
+
+        def again(target, *rest, **options):
+            return inplace(target, function, *rest, **options)
+    run = with_original(again, original)
     args, kwargs = (self, *args), dict(kwargs)
     func = OpFunc(name, ("self",), ("self",), run, args, kwargs)
     return saved_outputs_seen(dispatch(func, args, kwargs))
@@ -187,7 +192,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:279
+# --- book/chapters/29_dispatch_modes.md:284
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -207,7 +212,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:397
+# --- book/chapters/29_dispatch_modes.md:402
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -230,7 +235,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:425
+# --- book/chapters/29_dispatch_modes.md:430
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     def run(*given, **options):

@@ -37,7 +37,35 @@ def show_fill(fill, name, bounds, defaults, generator, again) -> None:
 NO_DEFAULT = object()  # a bound always shown: geometric_'s p, random_'s from and to
 
 
-# --- book/chapters/29f_writes_under_modes.md:98
+# --- book/chapters/29f_writes_under_modes.md:103
+def row_written(row, params: dict, name: str, defaults: dict, step_name=None):
+    """The step that writes ``row`` with ``params`` in place, showing a mode ``name``
+    with the parameters ``defaults`` lists (in its order, up to the last not at its
+    default). ``step_name`` names the row whose saves decide the clone."""
+    from refgrad._ops.dispatch import call
+    from refgrad._ops.inplace import inplace
+
+    def step(t):
+        return call(row, (t,), params)
+
+    def again(t, *given):
+        changed = {**params, **dict(zip(defaults, given))}
+        return inplace(t, row_written(row, changed, name, defaults, step_name))
+
+    shown = [params[k] for k in defaults]
+    while shown and _at_default(shown[-1], list(defaults.values())[len(shown) - 1]):
+        shown.pop()
+    step.__name__ = step_name or row.name
+    step.shown_to_a_mode = (name, tuple(shown), {}, again)
+    return step
+
+
+def _at_default(value, default) -> bool:
+    # a Scalar is its default only as a number of the same type: 1.0 is shown where 1 is not
+    return default is not NO_DEFAULT and type(value) is type(default) and value == default
+
+
+# --- book/chapters/29f_writes_under_modes.md:145
 # NOTE [A clone before the write]
 # torch's autograd layer clones self before an in-place op whose node saves
 # it, so its modes see the clone first. Under a mode refgrad clones where
@@ -45,6 +73,11 @@ NO_DEFAULT = object()  # a bound always shown: geometric_'s p, random_'s from an
 # func runs; _keep_original (chapter "In-place operations") takes it from
 # there instead of cloning below the mode.
 _MADE: list = []
+
+# NOTE [One clone for all modes]
+# A write handed to a mode whose func hands it to the next mode down finds
+# its target at the top of _MADE: the clone made before the first mode saw
+# the write serves them all, so no mode sees a second clone.
 
 
 def cloned_first(self, function, args):
@@ -54,6 +87,8 @@ def cloned_first(self, function, args):
     from refgrad._tensor import Tensor
     from refgrad.utils._op_names import IN_PLACE_OF
 
+    if _MADE and _MADE[-1][0] is self:  # a mode above made it: NOTE [One clone for all modes]
+        return _MADE[-1][1]
     if not state.grad_enabled or switched_on.inference_mode and state.inference_mode:
         return None
     if self._grad_fn is None and self._requires_grad:  # a leaf: the write fails
@@ -78,13 +113,14 @@ def taken_clone(self):
     return None
 
 
-# --- book/chapters/29f_writes_under_modes.md:143
-def written_with(inplace, function, original):
-    """The runner of an in-place op's ``func``: ``inplace``, with ``original`` at hand."""
+# --- book/chapters/29f_writes_under_modes.md:197
+def with_original(again, original):
+    """The runner of an in-place op's ``func``: ``again``, which makes the write again,
+    with ``original``, the clone made before the mode saw it, at hand."""
     def run(target, *rest, **options):
         _MADE.append((target, original))
         try:
-            return inplace(target, function, *rest, **options)
+            return again(target, *rest, **options)
         finally:
             _MADE.pop()
 
