@@ -1,0 +1,268 @@
+"""Selective activation checkpointing: which ops a policy keeps, which rerun, the
+gradients, what a policy is asked, and the errors, as torch.utils.checkpoint gives them.
+
+What reruns is seen by a recording mode entered around the recomputation's own mode,
+so that it sees only the ops that mode passes on; detach, which the checkpoint's own
+hooks call, is left out of the counts.
+"""
+
+import contextlib
+import functools
+
+import pytest
+import torch
+from torch.utils.checkpoint import (
+    SAC_IGNORED_OPS,
+    CheckpointPolicy,
+    SelectiveCheckpointContext,
+    checkpoint,
+    create_selective_checkpoint_contexts,
+)
+
+from conformance._support import raises, recording_mode
+
+aten = torch.ops.aten
+Recording = recording_mode()
+MISMATCH = (
+    "This can happen if the operations in the checkpointed region are nondeterministic "
+    "or depend on global state that changed between forward and backward."
+)
+EXTRA_BACKWARD = (
+    "Trying to backward an extra time. You are only allowed to backward once on any "
+    "region computed under selective activation checkpoint."
+)
+
+
+def _leaves():
+    x = (torch.arange(9, dtype=torch.float64).reshape(3, 3) * 0.13 - 0.4).requires_grad_()
+    w = (torch.arange(9, dtype=torch.float64).reshape(3, 3).t() * 0.07 + 0.2).requires_grad_()
+    return x, w
+
+
+# NOTE: the last op saves its output. torch saves an op's inputs before the op reaches a
+# mode, refgrad after, so an early-stopped recomputation whose last saved tensor is an
+# input would end one op sooner in torch.
+def fn(x, w):
+    return (torch.sigmoid(torch.mm(torch.mm(x, w), w)).sin() * w).exp()
+
+
+def _rerun(policy, f=fn, args=None):
+    """(ops the recomputation ran, gradients) for ``f`` checkpointed under ``policy``."""
+    args = _leaves() if args is None else args
+    log = Recording()
+
+    @contextlib.contextmanager
+    def logged(inner):
+        with log, inner:
+            yield
+
+    def context_fn():
+        forward, recompute = create_selective_checkpoint_contexts(policy)
+        return forward, logged(recompute)
+
+    y = checkpoint(f, *args, use_reentrant=False, context_fn=context_fn)
+    grads = torch.autograd.grad(y.sum(), args)
+    return [name for name in log.seen if name != "aten.detach.default"], grads
+
+
+def _plain_grads(f=fn):
+    args = _leaves()
+    return torch.autograd.grad(f(*args).sum(), args)
+
+
+ALL = ["aten.mm.default", "aten.mm.default", "aten.sigmoid.default", "aten.sin.default",
+       "aten.mul.Tensor", "aten.exp.default"]
+
+
+@pytest.mark.parametrize(("policy", "ran"), [
+    ([], ALL),
+    ([aten.mm.default], ALL[2:]),
+    ([aten.sigmoid.default, aten.sin.default], ALL[:2] + ALL[4:]),
+    ([aten.mm.default, aten.sigmoid.default, aten.sin.default, aten.mul.Tensor,
+      aten.exp.default], []),
+])
+def test_a_list_keeps_its_ops_and_the_gradients_are_unchanged(policy, ran):
+    seen, grads = _rerun(policy)
+    assert seen == ran
+    assert all(torch.equal(a, b) for a, b in zip(grads, _plain_grads()))
+
+
+@pytest.mark.parametrize(("choice", "kept"), [
+    (CheckpointPolicy.MUST_SAVE, True),
+    (CheckpointPolicy.PREFER_SAVE, True),
+    (CheckpointPolicy.MUST_RECOMPUTE, False),
+    (CheckpointPolicy.PREFER_RECOMPUTE, False),
+    (CheckpointPolicy.MUST_CPU_OFFLOAD, False),
+    (True, True),
+    (False, False),
+    ("save", False),
+    (None, False),
+])
+def test_what_a_policy_returns_decides(choice, kept):
+    def policy(ctx, op, *args, **kwargs):
+        return choice if op == aten.mm.default else CheckpointPolicy.PREFER_RECOMPUTE
+
+    seen, grads = _rerun(policy)
+    assert seen == (ALL[2:] if kept else ALL)
+    assert all(torch.equal(a, b) for a, b in zip(grads, _plain_grads()))
+
+
+def test_a_policy_is_asked_in_the_forward_only_with_the_op_and_its_output():
+    asked = []
+
+    def policy(ctx, op, *args, **kwargs):
+        assert isinstance(ctx, SelectiveCheckpointContext)
+        asked.append((str(op), ctx.is_recompute, len(args), ctx.op_output.shape))
+        return op in {aten.mm.default}
+
+    x, w = _leaves()
+    y = checkpoint(fn, x, w, use_reentrant=False,
+                   context_fn=functools.partial(create_selective_checkpoint_contexts, policy))
+    assert [a[0] for a in asked] == ALL
+    assert all(a[1] is False for a in asked)
+    assert asked[0][2:] == (2, (3, 3))
+    del asked[:]
+    y.sum().backward()
+    assert asked == []
+
+
+def test_no_policy_is_asked_without_grad():
+    asked = []
+    x, w = _leaves()
+    with torch.no_grad():
+        checkpoint(fn, x, w, use_reentrant=False, context_fn=functools.partial(
+            create_selective_checkpoint_contexts, lambda *a, **k: asked.append(a) or True))
+    assert asked == []
+
+
+@pytest.mark.parametrize("kept", ["mm", "exp", "sigmoid", "tanh", "max.dim", "sort"])
+def test_kept_outputs_that_backward_reads_give_the_same_gradients(kept):
+    def f(x, w):
+        h = torch.mm(x, w).exp().sigmoid().tanh()
+        values, _ = h.max(dim=0)
+        ordered, _ = h.sort(dim=1)
+        return ordered * values + h.sum(dim=0)
+
+    packet, overload = (kept + ".default").split(".")[:2]
+    seen, grads = _rerun([getattr(getattr(aten, packet), overload)], f)
+    assert str(getattr(getattr(aten, packet), overload)) not in seen
+    assert all(torch.equal(a, b) for a, b in zip(grads, _plain_grads(f)))
+
+
+def test_the_ops_are_named_as_torch_names_them():
+    assert aten.detach.default in SAC_IGNORED_OPS
+    assert str(aten.mm.default) == "aten.mm.default"
+    assert aten.mm.default == aten.mm.default and aten.mm.default != aten.mm.out
+    assert [p.value for p in CheckpointPolicy] == [0, 1, 2, 3, 4, 5]
+    assert CheckpointPolicy(0) is CheckpointPolicy.MUST_SAVE
+    ctx = SelectiveCheckpointContext(is_recompute=True)
+    assert (ctx.is_recompute, ctx.op_output) == (True, None)
+
+
+def _keep(*ops, **options):
+    return functools.partial(create_selective_checkpoint_contexts, list(ops), **options)
+
+
+def _written(x, w):
+    a = torch.mm(x, w)
+    b = a.sin()
+    a.mul_(2)
+    return b * a
+
+
+def test_a_kept_output_written_in_place_is_refused():
+    x, w = _leaves()
+    y = checkpoint(_written, x, w, use_reentrant=False, context_fn=_keep(aten.mm.default))
+    with raises(RuntimeError,
+                "Tensor cached during selective activation checkpoint has been mutated"):
+        y.sum().backward()
+
+
+def test_allow_cache_entry_mutation_hands_back_the_written_output():
+    x, w = _leaves()
+    y = checkpoint(_written, x, w, use_reentrant=False,
+                   context_fn=_keep(aten.mm.default, allow_cache_entry_mutation=True))
+    gx, gw = torch.autograd.grad(y.sum(), (x, w))
+    # The recomputation gets the product a already doubled, and doubles it again in place
+    # after sin saved it: the nodes read sin(2a), then 4a for both sin's input and the
+    # product's operand.
+    a = torch.mm(x, w).detach()
+    g = 2 * (2 * a).sin() + 4 * a * (4 * a).cos()
+    assert torch.allclose(gx, g @ w.detach().t()) and torch.allclose(gw, x.detach().t() @ g)
+
+
+def _changing(second):
+    calls = {"n": 0}
+
+    def f(x, w):
+        calls["n"] += 1
+        return torch.mm(x, w).sin().sum() if calls["n"] == 1 else second(x, w)
+
+    return f
+
+
+@pytest.mark.parametrize(("second", "message"), [
+    (lambda x, w: (torch.mm(w, x) + 0).sin().sum(),
+     f"aten.add.Tensor encountered during backward but not found in storage. {MISMATCH}"),
+    (lambda x, w: torch.mm(torch.mm(x.detach(), w.detach()), w).mm(x).sin().sum(),
+     "aten.mm.default invocation index 1 encountered during backward but not found in "
+     f"storage. {MISMATCH}"),
+])
+def test_a_recomputation_that_runs_other_ops_is_refused(second, message):
+    x, w = _leaves()
+    y = checkpoint(_changing(second), x, w, use_reentrant=False,
+                   context_fn=_keep(aten.mm.default))
+    with raises(RuntimeError, message):
+        y.backward()
+
+
+def test_a_second_backward_through_a_kept_output_is_refused():
+    x, w = _leaves()
+    y = checkpoint(lambda a, b: torch.mm(a, b).exp().sum(), x, w, use_reentrant=False,
+                   context_fn=_keep(aten.exp.default))
+    y.backward(retain_graph=True)
+    with raises(RuntimeError, EXTRA_BACKWARD):
+        y.backward()
+
+
+def test_the_reentrant_form_takes_no_context_fn():
+    x, _ = _leaves()
+    with raises(ValueError,
+                "Passing `context_fn` or `debug` is only supported when use_reentrant=False."):
+        checkpoint(torch.sin, x, use_reentrant=True, context_fn=_keep(aten.sin.default))
+
+
+def test_a_list_holds_overloads_only():
+    with raises(ValueError, "Expected op in `op_list` to be an OpOverload but got: mm of type "
+                            "<class 'str'>. "):
+        create_selective_checkpoint_contexts([aten.mm.default, "mm"])
+    extra = ("Please update the OpOverloadPacket to a specific OpOverload.For example, if you "
+             "have `torch.ops.aten.mm`, change it to `torch.ops.aten.mm.default`.")
+    with raises(ValueError, f"Expected op in `op_list` to be an OpOverload but got: aten.mm "
+                            f"of type {type(aten.mm)}. {extra}"):
+        create_selective_checkpoint_contexts([aten.mm])
+    for other in ((aten.mm.default,), 3, None):
+        with raises(TypeError, "policy_fn_or_list must be either a function or a list of ops."):
+            create_selective_checkpoint_contexts(other)
+
+
+def _inner(a, w):
+    return torch.mm(a, w).sin()
+
+
+@pytest.mark.parametrize(("outer_policy", "inner_policy"), [
+    ([aten.mm.default], None), (None, [aten.mm.default]), ([aten.mm.default], [aten.mm.default]),
+])
+def test_selective_and_plain_checkpoints_nest(outer_policy, inner_policy):
+    def checkpointed(f, *args, policy):
+        if policy is None:
+            return checkpoint(f, *args, use_reentrant=False)
+        return checkpoint(f, *args, use_reentrant=False, context_fn=_keep(*policy))
+
+    def outer(a, w):
+        return checkpointed(_inner, torch.mm(a, w).cos(), w, policy=inner_policy).exp()
+
+    x, w = _leaves()
+    y = checkpointed(outer, x, w, policy=outer_policy)
+    grads = torch.autograd.grad(y.sum(), (x, w))
+    assert all(torch.equal(a, b) for a, b in zip(grads, _plain_grads(outer)))
