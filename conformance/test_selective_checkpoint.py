@@ -266,3 +266,61 @@ def test_selective_and_plain_checkpoints_nest(outer_policy, inner_policy):
     y = checkpointed(outer, x, w, policy=outer_policy)
     grads = torch.autograd.grad(y.sum(), (x, w))
     assert all(torch.equal(a, b) for a, b in zip(grads, _plain_grads(outer)))
+
+
+def test_without_early_stop_the_recomputation_runs_to_the_end():
+    def f(x, w):
+        return torch.mm(x, w).sin() * w
+
+    log = Recording()
+
+    @contextlib.contextmanager
+    def logged(inner):
+        with log, inner:
+            yield
+
+    def context_fn():
+        forward, recompute = create_selective_checkpoint_contexts([aten.mm.default])
+        return forward, logged(recompute)
+
+    x, w = _leaves()
+    y = checkpoint(f, x, w, use_reentrant=False, context_fn=context_fn, early_stop=False)
+    y.sum().backward()
+    assert [n for n in log.seen if n != "aten.detach.default"] == [
+        "aten.sin.default", "aten.mul.Tensor"]
+
+
+def _transposed():
+    return (torch.arange(6, dtype=torch.float64).reshape(3, 2).t() * 0.17 + 0.4).requires_grad_()
+
+
+SHAPED = {
+    "views": lambda x: (x.t().reshape(6).view(2, 3) * 2).exp().transpose(0, 1).sin(),
+    "factory": lambda x: (x + torch.ones(2, 3, dtype=torch.float64)).exp() * torch.arange(
+        3.0, dtype=torch.float64),
+    "pieces": lambda x: torch.cat(x.exp().split(1, dim=0)).sin().unbind(1)[0].cos(),
+    "softmax": lambda x: torch.softmax(x.exp(), dim=1).log(),
+}
+
+
+@pytest.mark.parametrize("keep", [True, False])
+@pytest.mark.parametrize("name", sorted(SHAPED))
+def test_keeping_everything_or_nothing_gives_the_plain_gradient_and_its_strides(name, keep):
+    f = SHAPED[name]
+    x = _transposed()
+    y = checkpoint(f, x, use_reentrant=False, context_fn=functools.partial(
+        create_selective_checkpoint_contexts, lambda ctx, op, *args, **kwargs: keep))
+    (g,) = torch.autograd.grad(y.sum(), x)
+    x2 = _transposed()
+    (plain,) = torch.autograd.grad(f(x2).sum(), x2)
+    assert torch.allclose(g, plain, rtol=0, atol=1e-12) and g.stride() == plain.stride()
+
+
+def test_a_kept_output_written_later_in_the_forward_is_refused():
+    x = _transposed()
+    y = checkpoint(lambda a: (a * 2).mul_(3).add_(1).exp(), x, use_reentrant=False,
+                   context_fn=functools.partial(create_selective_checkpoint_contexts,
+                                                lambda ctx, op, *args, **kwargs: True))
+    with raises(RuntimeError,
+                "Tensor cached during selective activation checkpoint has been mutated"):
+        y.sum().backward()
