@@ -533,7 +533,7 @@ from refgrad import serialization
 from refgrad.serialization import load, save
 
 
-# --- book/chapters/23c_selective_checkpoint.md:112
+# --- book/chapters/23c_selective_checkpoint.md:104
 from refgrad._op_overloads import ops
 
 

@@ -84,7 +84,11 @@ class _Overload:
         return (f"<OpOverload(op='aten.{self.overloadpacket.__name__}', "
                 f"overload='{self._overloadname}')>")
 
-    # NOTE [An overload is its name]: chapter "Selective checkpointing"
+    # NOTE [An overload is its name]
+    # Two overloads are equal when they are the same overload of the same operator
+    # (packets are one object per operator name), whatever their class: a mode's
+    # func, or one a user named as refgrad.ops.aten.mm.default (chapter "Selective
+    # checkpointing"). Their hash is that of the pair of names.
     def __eq__(self, other):
         if not isinstance(other, _Overload):
             return NotImplemented
@@ -95,7 +99,7 @@ class _Overload:
         return hash((self.overloadpacket.__name__, self._overloadname))
 
 
-# --- book/chapters/29_dispatch_modes.md:155
+# --- book/chapters/29_dispatch_modes.md:159
 class OpFunc(_Overload):
     """What a mode receives as ``func``: one overload of an operator, and its runner."""
 
@@ -133,7 +137,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:218
+# --- book/chapters/29_dispatch_modes.md:222
 _ROW_FUNCS: dict = {}
 
 
@@ -167,7 +171,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(dispatch(func, *bound(schema, op.inputs, args, params)))
 
 
-# --- book/chapters/29_dispatch_modes.md:257
+# --- book/chapters/29_dispatch_modes.md:261
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._writes_under_modes import cloned_first, written_with
 
@@ -204,7 +208,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:299
+# --- book/chapters/29_dispatch_modes.md:303
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -224,7 +228,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:417
+# --- book/chapters/29_dispatch_modes.md:421
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -247,7 +251,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:445
+# --- book/chapters/29_dispatch_modes.md:449
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     def run(*given, **options):

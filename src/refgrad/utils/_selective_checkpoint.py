@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23c_selective_checkpoint.md:153
+# --- book/chapters/23c_selective_checkpoint.md:145
 """Selective activation checkpointing: a policy picks the ops whose outputs are kept."""
 
 import enum
@@ -40,7 +40,7 @@ def _policy_from_bool(keep: bool) -> CheckpointPolicy:
     return CheckpointPolicy.MUST_SAVE if keep else CheckpointPolicy.PREFER_RECOMPUTE
 
 
-# --- book/chapters/23c_selective_checkpoint.md:206
+# --- book/chapters/23c_selective_checkpoint.md:198
 SAC_IGNORED_OPS = {ops.aten.detach.default}
 
 RECOMPUTE = object()  # the store's mark for an op that reruns
@@ -67,7 +67,7 @@ class _Kept:
         return self.value
 
 
-# --- book/chapters/23c_selective_checkpoint.md:234
+# --- book/chapters/23c_selective_checkpoint.md:226
 def _each(value, fn):
     """``fn`` applied to a result, or to each item of a tuple or list of results."""
     if isinstance(value, tuple | list):
@@ -97,7 +97,7 @@ class _CachingMode(TorchDispatchMode):
         return out
 
 
-# --- book/chapters/23c_selective_checkpoint.md:275
+# --- book/chapters/23c_selective_checkpoint.md:267
 MISMATCH = (
     "This can happen if the operations in the checkpointed region are nondeterministic "
     "or depend on global state that changed between forward and backward."
@@ -141,7 +141,7 @@ class _CachedMode(TorchDispatchMode):
         return replayed(func, args, kwargs, _each(entry, lambda e: e.get(self.allow_mutation)))
 
 
-# --- book/chapters/23c_selective_checkpoint.md:391
+# --- book/chapters/23c_selective_checkpoint.md:383
 def _list_policy(kept_ops: list):
     for op in kept_ops:
         if not isinstance(op, _Overload):
