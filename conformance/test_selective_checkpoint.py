@@ -19,7 +19,7 @@ from torch.utils.checkpoint import (
     create_selective_checkpoint_contexts,
 )
 
-from conformance._support import raises, recording_mode
+from conformance._support import preorder_names, raises, recording_mode
 
 aten = torch.ops.aten
 Recording = recording_mode()
@@ -324,3 +324,30 @@ def test_a_kept_output_written_later_in_the_forward_is_refused():
     with raises(RuntimeError,
                 "Tensor cached during selective activation checkpoint has been mutated"):
         y.sum().backward()
+
+
+def _double(policy):
+    x = _transposed()
+    w = (torch.arange(6, dtype=torch.float64).reshape(3, 2) * 0.1 - 0.2).requires_grad_()
+
+    def f(a, b):
+        return torch.mm(a, b).exp().sin()
+
+    y = f(x, w) if policy is None else checkpoint(
+        f, x, w, use_reentrant=False, context_fn=_keep(*policy))
+    (g,) = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    return g, lambda: torch.autograd.grad(g.sum(), x)[0]
+
+
+def test_a_gradient_with_a_graph_differentiates_again_when_nothing_is_kept():
+    g, again = _double([])
+    plain, plain_again = _double(None)
+    assert preorder_names(g.grad_fn, 12) == preorder_names(plain.grad_fn, 12)
+    assert g.stride() == plain.stride() and torch.equal(g, plain)
+    assert torch.equal(again(), plain_again())
+
+
+def test_a_gradient_with_a_graph_cannot_reach_a_kept_output_twice():
+    g, again = _double([aten.mm.default])
+    with raises(RuntimeError, EXTRA_BACKWARD):
+        again()
