@@ -351,3 +351,42 @@ def test_a_gradient_with_a_graph_cannot_reach_a_kept_output_twice():
     g, again = _double([aten.mm.default])
     with raises(RuntimeError, EXTRA_BACKWARD):
         again()
+
+
+def test_a_policy_gets_the_arguments_as_torch_binds_them():
+    asked = []
+
+    def policy(ctx, op, *args, **kwargs):
+        shown = [type(a).__name__ if isinstance(a, torch.Tensor) else a for a in args]
+        out = ctx.op_output
+        asked.append((str(op), shown, kwargs,
+                      tuple(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__))
+        return True
+
+    def f(a):
+        h = torch.softmax(a.sum(dim=0, keepdim=True).clamp(min=0.1) * a, dim=1)
+        return h.to(torch.float32).max(dim=1)[0]
+
+    x = _transposed()
+    y = checkpoint(f, x, use_reentrant=False,
+                   context_fn=functools.partial(create_selective_checkpoint_contexts, policy))
+    assert asked == [
+        ("aten.sum.dim_IntList", ["Tensor", [0], True], {}, (1, 3)),
+        ("aten.clamp.default", ["Tensor", 0.1], {}, (1, 3)),
+        ("aten.mul.Tensor", ["Tensor", "Tensor"], {}, (2, 3)),
+        ("aten._softmax.default", ["Tensor", 1, False], {}, (2, 3)),
+        ("aten._to_copy.default", ["Tensor"], {"dtype": torch.float32}, (2, 3)),
+        ("aten.max.dim", ["Tensor", 1], {}, "tuple"),
+    ]
+    (g,) = torch.autograd.grad(y.sum(), x)
+    x2 = _transposed()
+    assert torch.equal(g, torch.autograd.grad(f(x2).sum(), x2)[0])
+
+
+def test_what_a_policy_raises_comes_out_of_the_forward():
+    def policy(ctx, op, *args, **kwargs):
+        raise ZeroDivisionError("no policy")
+
+    with raises(ZeroDivisionError, "no policy"):
+        checkpoint(torch.sin, _transposed(), use_reentrant=False,
+                   context_fn=functools.partial(create_selective_checkpoint_contexts, policy))
