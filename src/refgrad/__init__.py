@@ -533,6 +533,10 @@ from refgrad import serialization
 from refgrad.serialization import load, save
 
 
+# --- book/chapters/23c_selective_checkpoint.md:104
+from refgrad._op_overloads import ops
+
+
 # --- book/chapters/24_devices.md:154
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29_dispatch_modes.md:47
+# --- book/chapters/29_dispatch_modes.md:50
 """TorchDispatchMode: a per-thread stack of objects that see every op first."""
 
 from refgrad.autograd._state import state, switched_on
@@ -34,7 +34,7 @@ def _get_current_dispatch_mode():
     return state.dispatch_modes[-1] if state.dispatch_modes else None
 
 
-# --- book/chapters/29_dispatch_modes.md:89
+# --- book/chapters/29_dispatch_modes.md:92
 class OpOverloadPacket:
     """An operator with all its overloads, as ``func.overloadpacket`` gives it."""
 
@@ -53,8 +53,15 @@ class OpOverloadPacket:
     def __str__(self) -> str:
         return f"aten.{self.__name__}"
 
+    def __getattr__(self, name: str):  # chapter "Selective checkpointing": ops.aten.mm.default
+        if name.startswith("__"):
+            raise AttributeError(name)
+        from refgrad._op_overloads import OpOverload
 
-# --- book/chapters/29_dispatch_modes.md:110
+        return OpOverload(self, name)
+
+
+# --- book/chapters/29_dispatch_modes.md:120
 class _Overload:
     """How an operator's overload names itself, as torch's ``OpOverload`` does."""
 
@@ -77,8 +84,22 @@ class _Overload:
         return (f"<OpOverload(op='aten.{self.overloadpacket.__name__}', "
                 f"overload='{self._overloadname}')>")
 
+    # NOTE [An overload is its name]
+    # Two overloads are equal when they are the same overload of the same operator
+    # (packets are one object per operator name), whatever their class: a mode's
+    # func, or one a user named as refgrad.ops.aten.mm.default (chapter "Selective
+    # checkpointing"). Their hash is that of the pair of names.
+    def __eq__(self, other):
+        if not isinstance(other, _Overload):
+            return NotImplemented
+        return (self.overloadpacket is other.overloadpacket
+                and self._overloadname == other._overloadname)
 
-# --- book/chapters/29_dispatch_modes.md:135
+    def __hash__(self) -> int:
+        return hash((self.overloadpacket.__name__, self._overloadname))
+
+
+# --- book/chapters/29_dispatch_modes.md:159
 class OpFunc(_Overload):
     """What a mode receives as ``func``: one overload of an operator, and its runner."""
 
@@ -116,7 +137,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:198
+# --- book/chapters/29_dispatch_modes.md:222
 _ROW_FUNCS: dict = {}
 
 
@@ -150,7 +171,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(dispatch(func, *bound(schema, op.inputs, args, params)))
 
 
-# --- book/chapters/29_dispatch_modes.md:237
+# --- book/chapters/29_dispatch_modes.md:261
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._writes_under_modes import cloned_first, with_original
 
@@ -192,7 +213,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:284
+# --- book/chapters/29_dispatch_modes.md:308
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -212,7 +233,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:402
+# --- book/chapters/29_dispatch_modes.md:426
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -235,7 +256,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:430
+# --- book/chapters/29_dispatch_modes.md:454
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     def run(*given, **options):

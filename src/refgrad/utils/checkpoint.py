@@ -149,3 +149,15 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwar
         input = checkpoint(_chain(functions, start, stop), input,
                            use_reentrant=use_reentrant, preserve_rng_state=preserve)
     return _chain(functions, stop, len(functions))(input)
+
+
+# --- book/chapters/23c_selective_checkpoint.md:423
+from refgrad.utils._selective_checkpoint import (  # noqa: E402
+    SAC_IGNORED_OPS,
+    CheckpointPolicy,
+    SelectiveCheckpointContext,
+    create_selective_checkpoint_contexts,
+)
+
+__all__ += ["CheckpointPolicy", "SelectiveCheckpointContext",
+            "create_selective_checkpoint_contexts", "SAC_IGNORED_OPS"]
