@@ -103,20 +103,34 @@ class _Overload:
 class OpFunc(_Overload):
     """What a mode receives as ``func``: one overload of an operator, and its runner."""
 
-    __slots__ = ("overloadpacket", "_overloadname", "writes", "inputs", "_run")
+    __slots__ = ("overloadpacket", "_overloadname", "writes", "inputs", "_run", "_hands_on")
 
-    def __init__(self, name: str, writes: tuple, inputs: tuple, run, args=(), kwargs=None):
+    def __init__(self, name: str, writes: tuple, inputs: tuple, run, args=(), kwargs=None,
+                 hands_on=True):
         # which operator and overload: chapter "The names a dispatch mode sees"
         packet, self._overloadname = overload(name, args, kwargs or {})
         self.overloadpacket = OpOverloadPacket(packet)
         self.writes, self.inputs, self._run = writes, inputs, run
+        self._hands_on = hands_on  # NOTE [A call handed on as given]
 
     def __call__(self, /, *args, **kwargs):  # a row may take an argument named self
         state.redispatching += 1  # NOTE [Fresh results below a mode]
         try:
+            if self._hands_on and state.dispatch_modes:
+                return dispatch(self, args, kwargs)
             return self._run(*args, **kwargs)
         finally:
             state.redispatching -= 1
+
+
+# NOTE [A call handed on as given]
+# A mode that calls func hands the call to the next mode down, which sees the
+# arguments as the mode passed them; the op runs once no mode is left. A row
+# does this by itself: its runner calls the row again, which binds its
+# arguments as torch does (an alpha of 1 left off) and finds the next mode.
+# Every other func (a factory, a formula's step, autograd's own work, a
+# write) hands itself on here, so that its runner, which may bind the call
+# its own way or ask no mode at all, runs only below the last mode.
 
     def written(self, args, kwargs) -> list:
         """The tensors this call writes (a list argument gives each of its tensors)."""
@@ -137,7 +151,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:222
+# --- book/chapters/29_dispatch_modes.md:242
 _ROW_FUNCS: dict = {}
 
 
@@ -150,7 +164,8 @@ def dispatch_row(op, args, params):
     key = (op.name, *overload(op.name, args, params))
     row, func = _ROW_FUNCS.get(key, (None, None))
     if row is not op:
-        func = OpFunc(op.name, op.writes, op.inputs, lambda *a, **k: call(op, a, k), args, params)
+        func = OpFunc(op.name, op.writes, op.inputs, lambda *a, **k: call(op, a, k), args, params,
+                      hands_on=False)
         _ROW_FUNCS[key] = (op, func)
     return saved_outputs_seen(dispatch(func, args, params))
 
@@ -166,12 +181,12 @@ def _dispatch_bound(op, args, params):
         def run(*given, **named):
             return call(op, *unbound(schema, op.inputs, given, named))
 
-        func = OpFunc(op.name, op.writes, op.inputs, run, args, params)
+        func = OpFunc(op.name, op.writes, op.inputs, run, args, params, hands_on=False)
         _ROW_FUNCS[key] = (op, func)
     return saved_outputs_seen(dispatch(func, *bound(schema, op.inputs, args, params)))
 
 
-# --- book/chapters/29_dispatch_modes.md:261
+# --- book/chapters/29_dispatch_modes.md:282
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._writes_under_modes import cloned_first, with_original
 
@@ -187,7 +202,7 @@ def dispatch_inplace(inplace, self, function, args, kwargs):
             return inplace(target, function, *rest, **options)
     run = with_original(again, original)
     args, kwargs = (self, *args), dict(kwargs)
-    func = OpFunc(name, ("self",), ("self",), run, args, kwargs)
+    func = OpFunc(name, ("self",), ("self",), run, args, kwargs, hands_on=False)
     return saved_outputs_seen(dispatch(func, args, kwargs))
 
 
@@ -213,7 +228,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:308
+# --- book/chapters/29_dispatch_modes.md:329
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -233,7 +248,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:426
+# --- book/chapters/29_dispatch_modes.md:447
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -256,7 +271,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:454
+# --- book/chapters/29_dispatch_modes.md:475
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     def run(*given, **options):
