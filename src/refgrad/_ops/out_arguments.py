@@ -101,7 +101,7 @@ def with_out(function, name: str, returns=None):
                 record(o, r)
                 continue
             if rules in RAW_WRITES:  # narrow_copy, bmm: chapter "Writes autograd skips"
-                RAW_WRITES[rules](o, r, args)
+                RAW_WRITES[rules](o, r, args, kwargs)
             else:
                 np.copyto(o._data, r._data, casting="unsafe")
             for _ in range(BUMPS.get(rules, 1)):
