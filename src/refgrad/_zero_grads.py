@@ -14,6 +14,8 @@ import weakref
 
 import numpy as np
 
+from refgrad._zero_arrays import mark_zero_array
+
 ZERO_GRADS: set = set()
 
 
@@ -27,5 +29,8 @@ def adds_nothing(zeros):
 def sum_with_zeros(old, new):
     """``old + new`` where one of them adds nothing: the sum, with the other's values."""
     total = old + new
+    if id(old) in ZERO_GRADS and id(new) in ZERO_GRADS:  # two zero tensors make a third
+        mark_zero_array(total._data)  # chapter "Zero tensors"
+        return adds_nothing(total)
     np.copyto(total._data, (old if id(new) in ZERO_GRADS else new)._data)
     return total
