@@ -151,3 +151,13 @@ def test_a_mode_sees_efficientzerotensor():
     assert mode.seen[-1] == ("aten._efficientzerotensor.default", [[2]],
                              {"dtype": torch.float32, "layout": torch.strided,
                               "device": torch.device("cpu")})
+
+
+def test_forward_mode_tangent_of_sgn_is_plain_zeros():
+    import torch.autograd.forward_ad as fwAD
+
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(torch.tensor([1.0, -2.0]), torch.tensor([1.0, 1.0]))
+        tangent = fwAD.unpack_dual(dual.sgn()).tangent
+        assert not tangent._is_zerotensor()
+        assert tangent.tolist() == [0.0, 0.0]
