@@ -90,3 +90,37 @@ def test_an_out_that_shares_nothing_is_written_as_before():
     out = torch.empty(2, 3, 3, dtype=torch.float64)
     torch.baddbmm(input, m1, m2, beta=0.5, alpha=2, out=out)
     assert out.tolist() == torch.baddbmm(input, m1, m2, beta=0.5, alpha=2).tolist()
+
+
+@pytest.mark.parametrize("upper, left, unit", [(u, s, t) for u in (True, False)
+                                               for s in (True, False) for t in (True, False)])
+@pytest.mark.parametrize("layout", ["rows", "columns"])
+def test_solve_triangular_into_its_factor_reads_b_there(upper, left, unit, layout):
+    # B is copied into out, which is A: the solver's factor is B's transpose where out
+    # is row-major (the transposed equation), B where it is column-major
+    B = _values(4, 4, shift=-0.4) + 3 * torch.eye(4, dtype=torch.float64)
+    A = _values(4, 4, scale=0.5) + 3 * torch.eye(4, dtype=torch.float64)
+    out = A if layout == "rows" else A.t().contiguous().t()
+    factor = B.mT if layout == "rows" else B
+    expected = torch.linalg.solve_triangular(factor, B, upper=upper, left=left,
+                                             unitriangular=unit)
+    plain = torch.linalg.solve_triangular(A, B, upper=upper, left=left, unitriangular=unit)
+    result = torch.linalg.solve_triangular(out, B, upper=upper, left=left,
+                                           unitriangular=unit, out=out)
+    assert result is out
+    assert torch.allclose(result, expected, rtol=1e-12, atol=1e-14)
+    assert not torch.allclose(result, plain)
+
+
+def test_solve_triangular_into_b_or_a_strided_a_solves_as_given():
+    B = _values(3, 3, shift=-0.4) + 3 * torch.eye(3, dtype=torch.float64)
+    A = _values(3, 3, scale=0.5) + 3 * torch.eye(3, dtype=torch.float64)
+    expected = torch.linalg.solve_triangular(A, B, upper=True)
+    into_b = B.clone()
+    torch.linalg.solve_triangular(A, into_b, upper=True, out=into_b)
+    assert torch.allclose(into_b, expected, rtol=1e-12, atol=1e-14)
+    wide = torch.zeros(3, 6, dtype=torch.float64)
+    strided = wide[:, ::2]  # neither row- nor column-major: solved through a buffer
+    strided.copy_(A)
+    torch.linalg.solve_triangular(strided, B, upper=True, out=strided)
+    assert torch.allclose(strided, expected, rtol=1e-12, atol=1e-14)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26b_aliased_out_writes.md:50
+# --- book/chapters/26b_aliased_out_writes.md:62
 # NOTE [An out that is an operand of a product]
 # addmm, baddbmm and addbmm copy input into out first (unless beta is zero), then
 # add the product of the operands as they are after that copy. baddbmm's small
@@ -33,7 +33,7 @@ def _now(t):
         return t.detach().clone()
 
 
-# --- book/chapters/26b_aliased_out_writes.md:85
+# --- book/chapters/26b_aliased_out_writes.md:97
 def baddbmm_write(out, result, args, kwargs) -> None:
     """``result`` into ``out``, as torch's baddbmm writes an ``out`` it reads."""
     if len(args) != 3 or not _aliased(out, args):
@@ -57,7 +57,7 @@ def baddbmm_write(out, result, args, kwargs) -> None:
         o[n, i, j] = o[n, i, j] * beta + alpha * total if beta != 0 else alpha * total
 
 
-# --- book/chapters/26b_aliased_out_writes.md:112
+# --- book/chapters/26b_aliased_out_writes.md:124
 def addmm_write(out, result, args, kwargs) -> None:
     """``result`` into ``out``, as torch's addmm writes an ``out`` it reads."""
     addbmm_write(out, result, args, kwargs, batched=False)
@@ -77,3 +77,36 @@ def addbmm_write(out, result, args, kwargs, batched=True) -> None:
     for index, (x, y) in enumerate(pairs):  # step 3; each batch reads what the last wrote
         added = addmm(_now(out), _now(x), _now(y), beta=1 if index else beta, alpha=alpha)
         np.copyto(out._data, added._data, casting="unsafe")
+
+
+# --- book/chapters/26b_aliased_out_writes.md:147
+# NOTE [A solve whose out is its factor]
+# solve_triangular(A, B, out=A): B is copied into out, and the solver reads its factor
+# from A's memory: B's transpose where out is row-major (torch solves the transposed
+# equation), B where it is column-major. Other layouts solve through a buffer.
+def _laid_out(data) -> str:
+    if data.ndim < 2 or 0 in data.shape:
+        return ""
+    if data.flags.c_contiguous:
+        return "rows"
+    return "columns" if data.swapaxes(-1, -2).flags.c_contiguous else ""
+
+
+def solve_triangular_write(out, result, args, kwargs) -> None:
+    """``result`` into ``out``, as torch's solve_triangular writes an ``out`` that is A."""
+    A, B = args if len(args) == 2 else (None, None)  # given by position, as they are
+    layout = _laid_out(out._data) if isinstance(A, Tensor) and isinstance(B, Tensor) else ""
+    if not layout or out._data.shape != B._data.shape or not np.shares_memory(
+            A._data, out._data) or np.shares_memory(B._data, out._data):
+        np.copyto(out._data, result._data, casting="unsafe")
+        return
+    from refgrad._ops.triangular_solves import solve_triangular
+
+    upper, left = kwargs.get("upper"), kwargs.get("left", True)
+    unit = kwargs.get("unitriangular", False)
+    if layout == "rows":  # the transposed equation, with B as its factor
+        solved = solve_triangular(_now(B), _now(B.mT), upper=not upper, left=not left,
+                                  unitriangular=unit).mT
+    else:
+        solved = solve_triangular(_now(B), _now(B), upper=upper, left=left, unitriangular=unit)
+    np.copyto(out._data, solved._data, casting="unsafe")

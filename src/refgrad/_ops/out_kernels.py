@@ -11,7 +11,12 @@ import warnings
 import numpy as np
 
 from refgrad._backend import data_ptr, storage_root
-from refgrad._ops.aliased_outs import addbmm_write, addmm_write, baddbmm_write
+from refgrad._ops.aliased_outs import (
+    addbmm_write,
+    addmm_write,
+    baddbmm_write,
+    solve_triangular_write,
+)
 from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY
 
@@ -24,7 +29,7 @@ _IN_OUT_DTYPE = {**dict.fromkeys(("sum", "prod"), "fcib"),
                  **dict.fromkeys(("nansum", "mean"), "fc")}
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:374
+# --- book/chapters/26a_writes_autograd_skips.md:379
 def warning_with_out(function, message: str):
     """``function``, which takes out=, warning ``message`` first whenever out= is given,
     as torch's C++ warns: see above."""
@@ -55,7 +60,7 @@ def in_out_dtype(name: str, kwargs: dict, outs: tuple) -> dict:
     return dict(kwargs, dtype=outs[0].dtype) if kind in kinds else kwargs
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:409
+# --- book/chapters/26a_writes_autograd_skips.md:414
 # In-place forms with a cast refusal of their own: {out} is self's dtype, {result} the
 # dtype the op's result would have.
 _CAST_WORDS = {"ldexp": "ldexp can't be cast to the desired output type {out}",
@@ -85,7 +90,7 @@ for _name, _words in _CAST_WORDS.items():
     setattr(Tensor, _name + "_", in_own_words(getattr(Tensor, _name + "_"), _words))
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:451
+# --- book/chapters/26a_writes_autograd_skips.md:456
 # NOTE [narrow_copy writes memory]
 # torch's narrow_copy kernel for out= copies bytes: the result's elements, in
 # order, into the memory that starts at out's first element, as if out were
@@ -101,7 +106,7 @@ def raw_write(out, result, args=(), kwargs=None) -> None:
     np.copyto(window._data, result._data.reshape(-1)[:count], casting="unsafe")
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:491
+# --- book/chapters/26a_writes_autograd_skips.md:496
 _RESIZE_ORDER = {"linalg_eigh": (1, 0), "linalg_svd": (0, 2, 1)}
 _KEPT_DIM = {"mode": (1, 2), "kthvalue": (2, 3)}  # positions of dim and keepdim
 
@@ -129,7 +134,7 @@ def said_shapes(name: str, args, kwargs, out, result):
     return had[:dim] + [1] + had[dim:], wanted[:dim] + [1] + wanted[dim:]
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:532
+# --- book/chapters/26a_writes_autograd_skips.md:537
 # NOTE [bmm reads what it wrote]
 # torch's bmm kernel for products of fewer than 400 multiplications a matrix
 # sums each element of the result in turn (batch, row, column) and stores it
@@ -156,4 +161,5 @@ def bmm_write(out, result, args, kwargs=None) -> None:
 
 RAW_WRITES = {"narrow_copy": raw_write, "bmm": bmm_write, "matmul": bmm_write,
               # chapter "out= into an operand of the addmm family"
-              "baddbmm": baddbmm_write, "addmm": addmm_write, "addbmm": addbmm_write}
+              "baddbmm": baddbmm_write, "addmm": addmm_write, "addbmm": addbmm_write,
+              "linalg_solve_triangular": solve_triangular_write}
