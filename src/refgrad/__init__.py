@@ -126,7 +126,7 @@ from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 
-# --- book/chapters/13b_threads.md:141
+# --- book/chapters/13b_threads.md:142
 from refgrad._parallel import (
     get_num_interop_threads,
     get_num_threads,
@@ -153,13 +153,13 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:749
+# --- book/chapters/16b_reductions.md:764
 from refgrad import return_types
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1422
+# --- book/chapters/16b_reductions.md:1437
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -228,7 +228,7 @@ from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 from refgrad._ops.index_reductions import index_reduce
 
 
-# --- book/chapters/16i_cumulative.md:1173
+# --- book/chapters/16i_cumulative.md:1167
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
@@ -507,6 +507,10 @@ from refgrad._ops.native_dropout import native_dropout
 from refgrad._ops.ctc_loss import _ctc_loss, ctc_loss
 
 
+# --- book/chapters/18c_zero_tensors.md:186
+from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
+
+
 # --- book/chapters/19c_optimizers.md:744
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
@@ -550,19 +554,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2042
+# --- book/chapters/26_inplace.md:2046
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2095
+# --- book/chapters/26_inplace.md:2099
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2264
+# --- book/chapters/26_inplace.md:2268
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:2984
+# --- book/chapters/26_inplace.md:2990
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -587,7 +591,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3144
+# --- book/chapters/26_inplace.md:3150
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -598,7 +602,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3487
+# --- book/chapters/26_inplace.md:3493
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -608,7 +612,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4108
+# --- book/chapters/26_inplace.md:4114
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

@@ -13,6 +13,7 @@ import numpy as np
 from numpy import ndarray
 
 from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp
+from refgrad._zero_arrays import ZERO_ARRAYS, refuse_zero_write
 
 
 def _usable_cpus() -> int:
@@ -36,7 +37,7 @@ class ThreadSettings:
 settings = ThreadSettings()
 
 
-# --- book/chapters/13b_threads.md:83
+# --- book/chapters/13b_threads.md:84
 def _thread_count(name: str, args: tuple, kwargs: dict) -> int:
     if kwargs:
         raise TypeError(f"torch.{name}() takes no keyword arguments")
@@ -57,7 +58,7 @@ def _thread_count(name: str, args: tuple, kwargs: dict) -> int:
     return n
 
 
-# --- book/chapters/13b_threads.md:108
+# --- book/chapters/13b_threads.md:109
 def _no_arguments(name: str, args: tuple, kwargs: dict) -> None:
     if args or kwargs:
         from refgrad.autograd._state import refuse_arguments  # see "What autograd remembers"
@@ -89,7 +90,7 @@ def set_num_interop_threads(*args, **kwargs) -> None:
     settings.interop_threads, settings.interop_set = count, True
 
 
-# --- book/chapters/13b_threads.md:170
+# --- book/chapters/13b_threads.md:171
 # NOTE [Threads inside an op]
 # A large elementwise op is cut into slices of whole 4,096-element blocks,
 # counted from the start of the flattened result, so that each element meets
@@ -117,7 +118,7 @@ def _slices(n: int, shares: int) -> list:
     return [slice(start, start + step) for start in range(0, n, step)]
 
 
-# --- book/chapters/13b_threads.md:210
+# --- book/chapters/13b_threads.md:211
 _jobs: queue.SimpleQueue = queue.SimpleQueue()
 _workers: list = []
 _workers_lock = threading.Lock()
@@ -151,7 +152,7 @@ def _start_workers(count: int) -> None:
             _workers.append(worker)
 
 
-# --- book/chapters/13b_threads.md:252
+# --- book/chapters/13b_threads.md:253
 def _forget_workers() -> None:
     global _jobs
     _jobs = queue.SimpleQueue()
@@ -162,7 +163,7 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_workers)
 
 
-# --- book/chapters/13b_threads.md:267
+# --- book/chapters/13b_threads.md:268
 def run_split(into, arrays, out):
     """``into(*arrays, out=out)``, its elements shared among the intra-op threads."""
     shares = min(settings.threads, out.size // (SPLIT_MIN // 2))
@@ -191,7 +192,7 @@ def _part(operand, piece):
     return operand[piece] if type(operand) is ndarray else operand
 
 
-# --- book/chapters/13b_threads.md:314
+# --- book/chapters/13b_threads.md:315
 def run_shared(fn, array):
     """``fn(array)``, shared among the threads if ``fn`` is a ufunc and it is worth it."""
     out = spare_for_threads(array) if isinstance(fn, np.ufunc) else None
@@ -206,9 +207,11 @@ def spare_for_threads(array):
     return np.empty(array.shape, array.dtype)
 
 
-# --- book/chapters/13b_threads.md:336
+# --- book/chapters/13b_threads.md:337
 def add_into(target, addend) -> None:
     """``target += addend``, quietly, and shared among the threads when it is large."""
+    if ZERO_ARRAYS:  # a .grad that is a zero tensor: chapter "Zero tensors"
+        refuse_zero_write(target)
     token = quiet_fp(QUIET)
     try:
         if type(target) is ndarray and target.size >= SPLIT_MIN:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17_engine.md:422
+# --- book/chapters/17_engine.md:423
 # NOTE [Zeros that add nothing]
 # A formula whose derivative is zero everywhere (sgn's) returns zeros that torch
 # marks as a zero tensor: a sum with one is made as any sum (and recorded), but
@@ -13,6 +13,8 @@
 import weakref
 
 import numpy as np
+
+from refgrad._zero_arrays import mark_zero_array
 
 ZERO_GRADS: set = set()
 
@@ -27,5 +29,8 @@ def adds_nothing(zeros):
 def sum_with_zeros(old, new):
     """``old + new`` where one of them adds nothing: the sum, with the other's values."""
     total = old + new
+    if id(old) in ZERO_GRADS and id(new) in ZERO_GRADS:  # two zero tensors make a third
+        mark_zero_array(total._data)  # chapter "Zero tensors"
+        return adds_nothing(total)
     np.copyto(total._data, (old if id(new) in ZERO_GRADS else new)._data)
     return total

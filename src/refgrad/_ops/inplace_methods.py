@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1250
+# --- book/chapters/26_inplace.md:1254
 """The in-place methods made from out-of-place functions, and their installation."""
 
 from refgrad._dtype import python_number, result_type
@@ -43,7 +43,7 @@ from refgrad._ops.write_checks import check_broadcast, check_cast
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/26_inplace.md:1296
+# --- book/chapters/26_inplace.md:1300
 def _method(function, cast=None):
     """``function``'s in-place method; ``cast`` (False or True) reorders its kernel's
     refusals after torch's shape (and cast) checks: see ``kernel_refused``."""
@@ -67,7 +67,7 @@ def _method(function, cast=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:1328
+# --- book/chapters/26_inplace.md:1332
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -104,7 +104,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:2865
+# --- book/chapters/26_inplace.md:2871
 def _augmented(function, name: str, cast=None):
     def augmented(self, other):
         try:
@@ -119,7 +119,7 @@ def _augmented(function, name: str, cast=None):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:2885
+# --- book/chapters/26_inplace.md:2891
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -144,7 +144,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:2915
+# --- book/chapters/26_inplace.md:2921
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -167,7 +167,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:2943
+# --- book/chapters/26_inplace.md:2949
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function))

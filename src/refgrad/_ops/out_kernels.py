@@ -11,6 +11,12 @@ import warnings
 import numpy as np
 
 from refgrad._backend import data_ptr, storage_root
+from refgrad._ops.aliased_outs import (
+    addbmm_write,
+    addmm_write,
+    baddbmm_write,
+    solve_triangular_write,
+)
 from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY
 
@@ -23,7 +29,7 @@ _IN_OUT_DTYPE = {**dict.fromkeys(("sum", "prod"), "fcib"),
                  **dict.fromkeys(("nansum", "mean"), "fc")}
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:373
+# --- book/chapters/26a_writes_autograd_skips.md:379
 def warning_with_out(function, message: str):
     """``function``, which takes out=, warning ``message`` first whenever out= is given,
     as torch's C++ warns: see above."""
@@ -54,7 +60,7 @@ def in_out_dtype(name: str, kwargs: dict, outs: tuple) -> dict:
     return dict(kwargs, dtype=outs[0].dtype) if kind in kinds else kwargs
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:408
+# --- book/chapters/26a_writes_autograd_skips.md:414
 # In-place forms with a cast refusal of their own: {out} is self's dtype, {result} the
 # dtype the op's result would have.
 _CAST_WORDS = {"ldexp": "ldexp can't be cast to the desired output type {out}",
@@ -84,13 +90,13 @@ for _name, _words in _CAST_WORDS.items():
     setattr(Tensor, _name + "_", in_own_words(getattr(Tensor, _name + "_"), _words))
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:450
+# --- book/chapters/26a_writes_autograd_skips.md:456
 # NOTE [narrow_copy writes memory]
 # torch's narrow_copy kernel for out= copies bytes: the result's elements, in
 # order, into the memory that starts at out's first element, as if out were
 # contiguous. Writing through a flat out.as_strided from that element reaches
 # exactly that memory, out's own elements or not.
-def raw_write(out, result, args=()) -> None:
+def raw_write(out, result, args=(), kwargs=None) -> None:
     """``result`` written into the memory from ``out``'s first element, in order, as far
     as the storage reaches."""
     root, data = storage_root(out._data), out._data
@@ -100,7 +106,7 @@ def raw_write(out, result, args=()) -> None:
     np.copyto(window._data, result._data.reshape(-1)[:count], casting="unsafe")
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:490
+# --- book/chapters/26a_writes_autograd_skips.md:496
 _RESIZE_ORDER = {"linalg_eigh": (1, 0), "linalg_svd": (0, 2, 1)}
 _KEPT_DIM = {"mode": (1, 2), "kthvalue": (2, 3)}  # positions of dim and keepdim
 
@@ -128,14 +134,14 @@ def said_shapes(name: str, args, kwargs, out, result):
     return had[:dim] + [1] + had[dim:], wanted[:dim] + [1] + wanted[dim:]
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:531
+# --- book/chapters/26a_writes_autograd_skips.md:537
 # NOTE [bmm reads what it wrote]
 # torch's bmm kernel for products of fewer than 400 multiplications a matrix
 # sums each element of the result in turn (batch, row, column) and stores it
 # at once, so an out that shares memory with an operand is read after some of
 # its elements were written. Repeating that loop on NumPy views of the same
 # memory gives the same values; the sums run in the out's dtype, as torch's.
-def bmm_write(out, result, args) -> None:
+def bmm_write(out, result, args, kwargs=None) -> None:
     """``result`` into ``out``, as torch's bmm kernel writes an ``out`` that is read."""
     a, b = args[0], args[1]
     batches = isinstance(a, Tensor) and isinstance(b, Tensor) and a.ndim == b.ndim == 3 and (
@@ -153,4 +159,7 @@ def bmm_write(out, result, args) -> None:
         o[n, i, j] = total
 
 
-RAW_WRITES = {"narrow_copy": raw_write, "bmm": bmm_write, "matmul": bmm_write}
+RAW_WRITES = {"narrow_copy": raw_write, "bmm": bmm_write, "matmul": bmm_write,
+              # chapter "out= into an operand of the addmm family"
+              "baddbmm": baddbmm_write, "addmm": addmm_write, "addbmm": addbmm_write,
+              "linalg_solve_triangular": solve_triangular_write}

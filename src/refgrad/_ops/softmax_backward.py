@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:451
+# --- book/chapters/16b_reductions.md:461
 """The softmaxes' gradients as operations: _softmax_backward_data, _log_softmax_backward_data."""
 
 import numpy as np
 
 from refgrad._ops.arithmetic import in_float32
 from refgrad._ops.dispatch import call
+from refgrad._ops.fma import fused_multiply_add
 from refgrad._ops.table import Op, register
 
 
@@ -21,12 +22,16 @@ def _softmax_backward(g, y, dim, input_dtype):
     return y * (g - np.sum(g * y, axis=_axis(dim, y.ndim), keepdims=True))
 
 
+# NOTE [The log-softmax gradient's one rounding]
+# torch's kernel computes g - exp(y) * sum(g) as one fused multiply-add: the product
+# is not rounded before the subtraction, which decides the sign where they cancel.
 @in_float32
 def _log_softmax_backward(g, y, dim, input_dtype):
-    return g - np.exp(y) * np.sum(g, axis=_axis(dim, y.ndim), keepdims=True)
+    total = np.sum(g, axis=_axis(dim, y.ndim), keepdims=True)
+    return fused_multiply_add(-np.exp(y), total, g)
 
 
-# --- book/chapters/16b_reductions.md:499
+# --- book/chapters/16b_reductions.md:514
 # NOTE [Operands right to left]
 # torch's formulas are C++, whose compiler evaluates an operator's operands from the
 # right. The terms are made in that order here, so that the nodes are recorded, and

@@ -29,7 +29,7 @@ from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._typename import c_type_name, not_implemented_for
-from refgrad._zero_grads import adds_nothing
+from refgrad._zero_tensors import efficient_zeros
 from refgrad.autograd._formula_steps import modes_on
 from refgrad.utils._composite_steps import fused, fused_wanted
 
@@ -222,16 +222,10 @@ LOGIT = register(Op(
 
 
 # --- book/chapters/16i_cumulative.md:939
-def _row_major_zeros(t):
-    from refgrad._creation import zeros  # which builds on these rows
-
-    return zeros(t.shape, dtype=t.dtype, device=t.device)
-
-
 SGN = register(Op(
     "sgn", "SgnBackward0", ("self",),  # its zeros: NOTE [Zeros that add nothing]
     # torch's zero tensor is row-major, whatever the incoming gradient's layout
-    backward=lambda g, self, result: (adds_nothing(_row_major_zeros(g)),),
+    backward=lambda g, self, result: (efficient_zeros(g),),  # chapter "Zero tensors"
     forward=lambda a: a.copy() if a.dtype.kind == "b" else _sign(a),
     saves=(("self", ("self",)), ("result", ("self",))), iterated=True,
 ))
@@ -243,7 +237,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:962
+# --- book/chapters/16i_cumulative.md:956
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -263,7 +257,7 @@ def _two_tensors(row):
 logaddexp, logaddexp2, hypot = (_two_tensors(r) for r in (LOGADDEXP, LOGADDEXP2, HYPOT))
 
 
-# --- book/chapters/16i_cumulative.md:987
+# --- book/chapters/16i_cumulative.md:981
 def logit(input, eps=None):
     tensor_argument("logit", "input", 1, input)
     if isinstance(eps, Tensor) and eps.ndim == 0:  # a one-value tensor is a number here
@@ -294,7 +288,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:1027
+# --- book/chapters/16i_cumulative.md:1021
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

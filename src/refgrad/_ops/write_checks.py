@@ -14,6 +14,7 @@ from refgrad._ops.view_regeneration import outdate_views
 from refgrad._ops.views import check_view_write
 from refgrad._tensor_autograd import held_grad_fn
 from refgrad._warn_once import outside_refgrad
+from refgrad._zero_arrays import ZERO_ARRAYS, refuse_zero_write
 from refgrad.autograd._state import state
 
 LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -39,7 +40,7 @@ RESIZED = (
 )
 
 
-# --- book/chapters/26_inplace.md:94
+# --- book/chapters/26_inplace.md:95
 def bump(t, operands=()) -> None:
     """Count one write to ``t``'s memory (``operands``: the write's other tensors)."""
     counter = t._version_counter
@@ -76,12 +77,14 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
     """
     if recorded:
         check_autograd_write(t)
+    if ZERO_ARRAYS:  # chapter "Zero tensors": NOTE [A zero tensor is its array]
+        refuse_zero_write(t._data)
     shared = overlaps(t._data) and not shared_ok
     if shared or not writeable(t._data):
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:260
+# --- book/chapters/26_inplace.md:263
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -105,7 +108,7 @@ def check_fits(t, result) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:289
+# --- book/chapters/26_inplace.md:292
 def check_cast(t, kind) -> None:
     """The dtype half of check_fits, for a result dtype ``kind`` not yet computed."""
     from refgrad._typename import LEGACY
@@ -130,7 +133,7 @@ def check_broadcast(t, operands) -> None:
                            f"shape {list(shape)}")
 
 
-# --- book/chapters/26_inplace.md:2637
+# --- book/chapters/26_inplace.md:2643
 def resize_out(t, shape, times: int = 1, said=None) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype; ``said``: the two
     shapes the warning gives, where torch's kernel sees others."""

@@ -138,7 +138,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:452
+# --- book/chapters/17_engine.md:458
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -193,7 +193,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:597
+# --- book/chapters/17_engine.md:603
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -208,7 +208,7 @@ def _evaluate(node, task, grads):
     return node._engine_step(task, grads)
 
 
-# --- book/chapters/17_engine.md:622
+# --- book/chapters/17_engine.md:628
 def _call(node, task, grads):
     if (node._tensor_pre_hooks or node._retains_grad
             or node._accumulates and node._variable._backward_hooks):  # a leaf's own hooks
@@ -243,7 +243,7 @@ def _call(node, task, grads):
     return outputs
 
 
-# --- book/chapters/17_engine.md:663
+# --- book/chapters/17_engine.md:669
 def _drop_unwanted(task, node, outputs) -> list:
     """None for every edge that leads to nothing asked for, as torch never computes it."""
     if getattr(node, "_keeps_every_gradient", False):  # NOTE [What backward returned, hooks see]
@@ -257,7 +257,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:694
+# --- book/chapters/17_engine.md:700
 def _wanted_edges(node, info) -> tuple:
     """For each edge of ``node``: does it lead to something this pass wants?"""
     return tuple(child is not None and _leads_to_target(info.get(child))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17_engine.md:840
+# --- book/chapters/17_engine.md:846
 """What a node returns, checked: how many gradients, and their shapes and dtypes."""
 
 from refgrad.autograd._node import entry_dtype
@@ -36,7 +36,7 @@ def _check_count(node, outputs) -> None:
         )
 
 
-# --- book/chapters/17_engine.md:879
+# --- book/chapters/17_engine.md:885
 def _conformed(node, i: int, grad, entry):
     if grad._data.shape != entry[0]:
         grad = _reshaped(node, i, grad, list(entry[0]))
