@@ -44,7 +44,15 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:1070
+# --- book/chapters/16b_reductions.md:1073
+# NOTE [The infinity norm's ties]
+# The gradient of max |x| goes to every element whose size is the norm (or is
+# nan), split evenly among them: a mask of those, counted (a bool sum, int64),
+# the gradient over the count times the mask, and the sign last. torch's C++
+# works out the product's right operand before the sign, and so does refgrad.
+
+
+# --- book/chapters/16b_reductions.md:1082
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -57,15 +65,16 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
         ratio = self / result
         ratio.masked_fill_(result == 0, 0)  # in place: torch's nodes, and the input's layout
         return (g * ratio,)
-    if math.isinf(ord):
-        size = np.abs(self._data)
-        hits = as_array((size == result._data) | np.isnan(size)).astype(size.dtype)
-        count = as_array(hits.sum(axis=_axes(dim, self.ndim), keepdims=True))
-        return (self.sgn() * ((g / make_tensor(count)) * make_tensor(hits)),)  # torch's order
+    if math.isinf(ord):  # NOTE [The infinity norm's ties]
+        size = self.abs()
+        hits = size.eq(result).logical_or(size.isnan())
+        dims = [] if dim is None else [dim] if type(dim) is int else list(dim)
+        share = (g / hits.sum(dims, True)) * hits  # the right operand first, as torch's
+        return (self.sgn() * share,)
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:1104
+# --- book/chapters/16b_reductions.md:1117
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     p = float(p)  # torch's formula reads p as a float
@@ -88,7 +97,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1159
+# --- book/chapters/16b_reductions.md:1172
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -126,7 +135,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1273
+# --- book/chapters/16b_reductions.md:1286
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -166,7 +175,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1319
+# --- book/chapters/16b_reductions.md:1332
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -186,7 +195,7 @@ def _no_identity(ord, where: str):  # noqa: A002
                        "operation does not have an identity")
 
 
-# --- book/chapters/16b_reductions.md:1345
+# --- book/chapters/16b_reductions.md:1358
 def _plain_norm(ord, dim, keepdim) -> bool:  # noqa: A002
     if type(ord) not in (int, float) or type(keepdim) is not bool:
         return False
@@ -211,7 +220,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1379
+# --- book/chapters/16b_reductions.md:1392
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

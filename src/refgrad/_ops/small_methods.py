@@ -125,7 +125,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:3365
+# --- book/chapters/26_inplace.md:3366
 def _check_put(input, index, source):
     if index.dtype is not int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
@@ -141,7 +141,7 @@ def _check_put(input, index, source):
     if input.numel() == 0 and index.numel():
         raise IndexError("put_(): Tried to put elements into an empty tensor")
     n = input.numel()
-    for i in index.reshape(-1).tolist():
+    for i in index._data.reshape(-1).tolist():  # the array's: no view a mode would see
         if not -n <= i < n:
             raise IndexError(f"out of range: tried to access index {i} on a tensor of {n} "
                              "elements.")
@@ -159,7 +159,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:3403
+# --- book/chapters/26_inplace.md:3404
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -189,7 +189,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:3437
+# --- book/chapters/26_inplace.md:3438
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))
