@@ -58,7 +58,7 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:365
+# --- book/chapters/16a_pointwise.md:370
 def _clamp_grads(g, self, min=None, max=None, wanted=(True, True, True)):  # noqa: A002
     # NOTE [clamp's gradients in torch's order]
     # torch's node builds the bounds' gradients first, from one zero made before
@@ -102,7 +102,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:419
+# --- book/chapters/16a_pointwise.md:424
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_kept(g, self, min, None),),
@@ -131,7 +131,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:523
+# --- book/chapters/16a_pointwise.md:529
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -165,7 +165,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:563
+# --- book/chapters/16a_pointwise.md:569
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 
@@ -190,7 +190,7 @@ def _one_bound(name, number_row, tensor_row, input, key, bound):
     return call(number_row, (input,), {key: bound})
 
 
-# --- book/chapters/16a_pointwise.md:594
+# --- book/chapters/16a_pointwise.md:600
 def _bool():
     from refgrad._dtype import bool as bool_
 
