@@ -15,11 +15,10 @@ from refgrad._dtype import python_number
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
 from refgrad._ops.moments import sequential_sum
-from refgrad._ops.operands import as_array
 from refgrad._ops.reduced_axes import _axes, _unsqueezed
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
-from refgrad._tensor import Tensor, make_tensor
+from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY
 
 
@@ -44,7 +43,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:1073
+# --- book/chapters/16b_reductions.md:1072
 # NOTE [The infinity norm's ties]
 # The gradient of max |x| goes to every element whose size is the norm (or is
 # nan), split evenly among them: a mask of those, counted (a bool sum, int64),
@@ -52,7 +51,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
 # works out the product's right operand before the sign, and so does refgrad.
 
 
-# --- book/chapters/16b_reductions.md:1082
+# --- book/chapters/16b_reductions.md:1081
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -74,7 +73,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:1117
+# --- book/chapters/16b_reductions.md:1116
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     p = float(p)  # torch's formula reads p as a float
@@ -97,7 +96,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1172
+# --- book/chapters/16b_reductions.md:1171
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -135,7 +134,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1286
+# --- book/chapters/16b_reductions.md:1285
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -175,7 +174,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1332
+# --- book/chapters/16b_reductions.md:1331
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -195,7 +194,7 @@ def _no_identity(ord, where: str):  # noqa: A002
                        "operation does not have an identity")
 
 
-# --- book/chapters/16b_reductions.md:1358
+# --- book/chapters/16b_reductions.md:1357
 def _plain_norm(ord, dim, keepdim) -> bool:  # noqa: A002
     if type(ord) not in (int, float) or type(keepdim) is not bool:
         return False
@@ -220,7 +219,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1392
+# --- book/chapters/16b_reductions.md:1391
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name
