@@ -22,7 +22,7 @@ ADD = register(Op(
 SUB = register(Op(
     "sub", "SubBackward0", ("self", "other"),
     forward=lambda a, b, alpha=1: a - b if alpha == 1 else add_scaled(a, b, negated(alpha)),
-    backward=lambda g, alpha: (g, -g if alpha == 1 else mul_scalar(-g, alpha)),
+    backward=lambda g, alpha, wanted=(True, True): _difference_grads(g, alpha, wanted),
     into=np.subtract,
     iterated=True,
 ))
@@ -37,7 +37,7 @@ RSUB = register(Op(
 RSUB_TENSOR = register(Op(
     "rsub_tensor", "RsubBackward0", ("self", "other"),
     forward=lambda a, b, alpha=1: b - a if alpha == 1 else add_scaled(b, a, negated(alpha)),
-    backward=lambda g, alpha: (-g if alpha == 1 else mul_scalar(-g, alpha), g),
+    backward=lambda g, alpha, wanted=(True, True): _difference_grads(g, alpha, wanted[::-1])[::-1],
     iterated=("other", "self"),
 ))
 
@@ -318,3 +318,11 @@ LT = _comparison("lt", np.less)
 LE = _comparison("le", np.less_equal)
 GT = _comparison("gt", np.greater)
 GE = _comparison("ge", np.greater_equal)
+
+
+# --- book/chapters/14_arithmetic.md:1245
+def _difference_grads(g, alpha, wanted=BOTH_WANTED) -> tuple:
+    """``sub``'s gradients, the second only when it is wanted."""
+    if not wanted[1]:
+        return g, None
+    return g, -g if alpha == 1 else mul_scalar(-g, alpha)

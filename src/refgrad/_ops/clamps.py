@@ -58,19 +58,39 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:365
-def _clamp_grads(g, self, min=None, max=None):  # noqa: A002 - torch's names
-    # Masks compared as tensors, in torch's order, so that each is laid out as
-    # TensorIterator lays it out, and the gradient with it.
-    if min is None:
-        return _keep_where(self <= max, g), None, _keep_where(self > max, g)
-    if max is None:
-        return _keep_where(self >= min, g), _keep_where(self < min, g), None
-    return (
-        _keep_where((self >= min).logical_and_(self <= max), g),
-        _keep_where((self < min).logical_and_(min < max), g),
-        _keep_where((self > max).logical_or_(max < min), g),
-    )
+# --- book/chapters/16a_pointwise.md:370
+def _clamp_grads(g, self, min=None, max=None, wanted=(True, True, True)):  # noqa: A002
+    # NOTE [clamp's gradients in torch's order]
+    # torch's node builds the bounds' gradients first, from one zero made before
+    # their masks, then self's, from a zero of its own; each only when wanted.
+    # Masks are and-ed in place, except under a mode, where torch goes out of
+    # place, as it does for a tensor subclass.
+    from refgrad._ops.functions import where
+    from refgrad.autograd._formula_steps import modes_on, wrapped
+
+    on = modes_on()
+    both, joined = min is not None and max is not None, _joined if on else _joined_
+    low = high = None
+    if wanted[1] or wanted[2]:
+        zero = wrapped(0.0, g.dtype, g) if on else 0.0
+        if wanted[1] and min is not None:
+            low = where(joined(self < min, min < max, "and") if both else self < min, g, zero)
+        if wanted[2] and max is not None:
+            high = where(joined(self > max, max < min, "or") if both else self > max, g, zero)
+    if not wanted[0]:
+        return None, low, high
+    zero = wrapped(0.0, g.dtype, g) if on else 0.0
+    inside = (joined(self >= min, self <= max, "and") if both
+              else self >= min if max is None else self <= max)
+    return where(inside, g, zero), low, high
+
+
+def _joined(a, b, how):
+    return a.logical_and(b) if how == "and" else a.logical_or(b)
+
+
+def _joined_(a, b, how):
+    return a.logical_and_(b) if how == "and" else a.logical_or_(b)
 
 
 _SELF_MIN_MAX = ("self", "min", "max")
@@ -82,7 +102,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:399
+# --- book/chapters/16a_pointwise.md:424
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_kept(g, self, min, None),),
@@ -91,7 +111,8 @@ CLAMP_MIN = register(Op(
 ))
 CLAMP_MIN_TENSOR = register(Op(
     "clamp_min_tensor", "ClampMinBackward1", ("self", "min"), forward=at_least,
-    backward=lambda g, self, min: _clamp_grads(g, self, min=min)[:2],
+    backward=lambda g, self, min, wanted=(True, True): _clamp_grads(
+        g, self, min, None, (*wanted, False))[:2],
     saves=(("min", ("self", "min")), ("self", ("self", "min"))),
     iterated=True,
 ))
@@ -103,13 +124,14 @@ CLAMP_MAX = register(Op(
 ))
 CLAMP_MAX_TENSOR = register(Op(
     "clamp_max_tensor", "ClampMaxBackward1", ("self", "max"), forward=at_most,
-    backward=lambda g, self, max: _clamp_grads(g, self, max=max)[::2],
+    backward=lambda g, self, max, wanted=(True, True): _clamp_grads(
+        g, self, None, max, (wanted[0], False, wanted[1]))[::2],
     saves=(("max", ("self", "max")), ("self", ("self", "max"))),
     iterated=True,
 ))
 
 
-# --- book/chapters/16a_pointwise.md:490
+# --- book/chapters/16a_pointwise.md:529
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -143,7 +165,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:530
+# --- book/chapters/16a_pointwise.md:569
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 
@@ -168,7 +190,7 @@ def _one_bound(name, number_row, tensor_row, input, key, bound):
     return call(number_row, (input,), {key: bound})
 
 
-# --- book/chapters/16a_pointwise.md:561
+# --- book/chapters/16a_pointwise.md:600
 def _bool():
     from refgrad._dtype import bool as bool_
 

@@ -33,7 +33,29 @@ fix, arcsin, arccos, arctan, arcsinh, arccosh, arctanh = (
     trunc, asin, acos, atan, asinh, acosh, atanh)
 
 
-# --- book/chapters/16f_more_elementwise.md:405
+# --- book/chapters/16f_more_elementwise.md:411
+# NOTE [isfinite, taken apart]
+# Under a mode, the steps of torch's composite isfinite: a float's mask is
+# (x == x) * (x.abs() != inf), abs first; an integer's or bool's, ones_like.
+_isfinite_row = isfinite
+
+
+def isfinite(input):
+    from refgrad.utils._python_dispatch import composite_whole
+
+    if not (switched_on.dispatch_modes and state.dispatch_modes) or composite_whole((input,)):
+        return _isfinite_row(input)
+    if not input.dtype.is_floating_point:
+        from refgrad._dtype import bool as bool_
+        from refgrad._memory_formats import preserve_format
+        from refgrad.utils._composite_steps import made_like  # named as torch's C++ names it
+
+        return made_like("ones_like", input, dtype=bool_, memory_format=preserve_format)
+    bounded = input.abs() != float("inf")
+    return (input == input) * bounded
+
+
+# --- book/chapters/16f_more_elementwise.md:438
 def round(input, *, decimals=None):  # noqa: A001 - torch's name
     from refgrad._ops.dispatch import call
 
@@ -61,7 +83,7 @@ def _atan2(name, input, other):
     return call(rows.ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:434
+# --- book/chapters/16f_more_elementwise.md:467
 def argmax(input, dim=None, keepdim=False):
     return _locate(value_tests.ARGMAX, input, dim, keepdim)
 
@@ -89,7 +111,7 @@ def _locate(row, input, dim, keepdim):
     return call(row, (input,), {"dim": dim, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:467
+# --- book/chapters/16f_more_elementwise.md:500
 def all(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
     return _reduce_truth(value_tests.ALL, input, dim, keepdim)
 
@@ -118,7 +140,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:503
+# --- book/chapters/16f_more_elementwise.md:536
 def square(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -151,7 +173,7 @@ def reshape_as(self, other):
     return self.reshape(other.shape)
 
 
-# --- book/chapters/16f_more_elementwise.md:542
+# --- book/chapters/16f_more_elementwise.md:575
 def expand_as(self, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

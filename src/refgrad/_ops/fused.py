@@ -33,11 +33,13 @@ def _end_first(for_self, for_end, for_weight) -> tuple:
     return for_self(), end_grad, for_weight()
 
 
-# --- book/chapters/16g_moves_and_fused.md:861
+# --- book/chapters/16g_moves_and_fused.md:865
 LERP = register(Op(
     "lerp", "LerpBackward0", ("self", "end"), promote=False, broadcasts=True,
     forward=in_float32(lambda a, b, weight: _lerp(a, b, weight)),
-    backward=lambda g, weight: (mul_scalar(g, 1 - weight), mul_scalar(g, weight)),
+    backward=lambda g, weight, wanted=(True, True): _end_first(  # NOTE [Told without saves]
+        lambda: mul_scalar(g, 1 - weight) if wanted[0] else None,
+        lambda: mul_scalar(g, weight) if wanted[1] else None, lambda: None)[:2],
     iterated=True,
 ))
 LERP_TENSOR = register(Op(
@@ -52,7 +54,7 @@ LERP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:881
+# --- book/chapters/16g_moves_and_fused.md:887
 def lerp(input, end, weight):
     if type(weight) is int:  # the parser's overflow comes first
         _dtype.parsed_int(weight)
@@ -81,7 +83,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:929
+# --- book/chapters/16g_moves_and_fused.md:935
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -121,7 +123,7 @@ def _value_over(value, t):
     return made_like("empty_like", t, memory_format=preserve_format).fill_(value).div_(t)
 
 
-# --- book/chapters/16g_moves_and_fused.md:974
+# --- book/chapters/16g_moves_and_fused.md:980
 def _addcdiv_backward(g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED):
     first = (g * _value_over(value, tensor2) if tensor2 is not None and wanted[1]
              else None)
@@ -149,7 +151,7 @@ INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
-# --- book/chapters/16g_moves_and_fused.md:1006
+# --- book/chapters/16g_moves_and_fused.md:1012
 def addcmul(input, tensor1, tensor2, *, value=1):
     return call(ADDCMUL, (input, tensor1, tensor2), {"value": _value(value)})
 
@@ -174,7 +176,7 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:1044
+# --- book/chapters/16g_moves_and_fused.md:1050
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)

@@ -131,6 +131,8 @@ def _bounded(function):
     method = _method(function)
 
     def bounded(self, *args, **kwargs):
+        if kwargs:  # NOTE [Bounds by position]
+            args, kwargs = _by_position(_BOUNDS[function.__name__], args, kwargs)
         try:
             return method(self, *args, **kwargs)
         except RuntimeError as error:  # raised before anything was written
@@ -144,7 +146,22 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:2921
+# --- book/chapters/26_inplace.md:2926
+# NOTE [Bounds by position]
+# clamp_'s bounds given by name, placed by position as torch's schema binds
+# them: the later ones only up to the last given, an earlier one left out as None.
+_BOUNDS = {"clamp": ("min", "max"), "clamp_min": ("min",), "clamp_max": ("max",)}
+
+
+def _by_position(names, args, kwargs):
+    rest = names[len(args):]
+    if not set(kwargs) <= set(rest):  # unknown, or given twice: the method's refusal
+        return args, kwargs
+    last = max(rest.index(name) for name in kwargs)
+    return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
+
+
+# --- book/chapters/26_inplace.md:2946
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -167,7 +184,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:2949
+# --- book/chapters/26_inplace.md:2974
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function))

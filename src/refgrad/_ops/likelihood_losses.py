@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:780
+# --- book/chapters/16t_more_functional.md:781
 """poisson_nll_loss and gaussian_nll_loss, composed as torch composes them."""
 
 import math
@@ -33,7 +33,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     return reduced(loss, code)
 
 
-# --- book/chapters/16t_more_functional.md:812
+# --- book/chapters/16t_more_functional.md:813
 def _shared_variance(input, var):
     """``var`` shaped to broadcast against ``input``, or torch's refusal."""
     if tuple(var.shape) == tuple(input.shape):
@@ -54,7 +54,7 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
         if var < 0:
             raise ValueError("var has negative entry/entries")
         var = var * ones_like(input)
-    elif any_(var < 0):
+    elif _truth(any_(var < 0)):
         raise ValueError("var has negative entry/entries")
     var = _shared_variance(input, var)
     if reduction not in ("none", "mean", "sum"):
@@ -66,3 +66,16 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     if full:
         loss += 0.5 * math.log(2 * math.pi)
     return reduced(loss, REDUCTIONS[reduction])
+
+
+# --- book/chapters/16t_more_functional.md:855
+# NOTE [A check read as a number]
+# `if torch.any(var < 0)` in torch's Python asks the tensor for its truth,
+# aten._local_scalar_dense under a mode. gaussian_nll_loss asks the same way.
+def _truth(flag) -> bool:
+    from refgrad.autograd._formula_steps import modes_on
+    from refgrad.utils._python_dispatch import dispatch_op
+
+    if not modes_on():
+        return bool(flag)
+    return bool(dispatch_op("_local_scalar_dense", lambda t: t.item(), (flag,), {}))

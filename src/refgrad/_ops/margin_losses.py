@@ -74,7 +74,8 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
                            f"target: {target.size()} ")
-    unclamped = add_scalar(-target * (input1 - input2), float(margin))
+    difference = input1 - input2  # before -target: torch's C++ makes the right operand first
+    unclamped = add_scalar(-target * difference, float(margin))
     return reduced(unclamped.clamp_min_(0), code)
 
 
@@ -103,7 +104,7 @@ def _positive_margin(margin):
         raise ValueError(f"margin must be greater than 0, got {margin}")
 
 
-# --- book/chapters/16t_more_functional.md:624
+# --- book/chapters/16t_more_functional.md:625
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.clamps import clamp_min

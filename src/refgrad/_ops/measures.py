@@ -15,11 +15,10 @@ from refgrad._dtype import python_number
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
 from refgrad._ops.moments import sequential_sum
-from refgrad._ops.operands import as_array
 from refgrad._ops.reduced_axes import _axes, _unsqueezed
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
-from refgrad._tensor import Tensor, make_tensor
+from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY
 
 
@@ -44,7 +43,15 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:1085
+# --- book/chapters/16b_reductions.md:1087
+# NOTE [The infinity norm's ties]
+# The gradient of max |x| goes to every element whose size is the norm (or is
+# nan), split evenly among them: a mask of those, counted (a bool sum, int64),
+# the gradient over the count times the mask, and the sign last. torch's C++
+# works out the product's right operand before the sign, and so does refgrad.
+
+
+# --- book/chapters/16b_reductions.md:1096
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -57,15 +64,16 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
         ratio = self / result
         ratio.masked_fill_(result == 0, 0)  # in place: torch's nodes, and the input's layout
         return (g * ratio,)
-    if math.isinf(ord):
-        size = np.abs(self._data)
-        hits = as_array((size == result._data) | np.isnan(size)).astype(size.dtype)
-        count = as_array(hits.sum(axis=_axes(dim, self.ndim), keepdims=True))
-        return (self.sgn() * ((g / make_tensor(count)) * make_tensor(hits)),)  # torch's order
+    if math.isinf(ord):  # NOTE [The infinity norm's ties]
+        size = self.abs()
+        hits = size.eq(result).logical_or(size.isnan())
+        dims = [] if dim is None else [dim] if type(dim) is int else list(dim)
+        share = (g / hits.sum(dims, True)) * hits  # the right operand first, as torch's
+        return (self.sgn() * share,)
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:1119
+# --- book/chapters/16b_reductions.md:1131
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     p = float(p)  # torch's formula reads p as a float
@@ -88,7 +96,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1174
+# --- book/chapters/16b_reductions.md:1186
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -126,7 +134,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1288
+# --- book/chapters/16b_reductions.md:1300
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -166,7 +174,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1334
+# --- book/chapters/16b_reductions.md:1346
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -186,7 +194,7 @@ def _no_identity(ord, where: str):  # noqa: A002
                        "operation does not have an identity")
 
 
-# --- book/chapters/16b_reductions.md:1360
+# --- book/chapters/16b_reductions.md:1372
 def _plain_norm(ord, dim, keepdim) -> bool:  # noqa: A002
     if type(ord) not in (int, float) or type(keepdim) is not bool:
         return False
@@ -211,7 +219,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1394
+# --- book/chapters/16b_reductions.md:1406
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

@@ -168,8 +168,8 @@ def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
             wanted = _with_edges(self)
         if wanted is not None:
             _withhold(self, kwargs, wanted)
-    else:
-        kwargs = self._params
+    else:  # NOTE [Told without saves]
+        kwargs = _told(self, wanted) if self._takes_wanted else self._params
     if not op.many:
         return op.backward(grads[0], **kwargs)
     if op.missing_grads:  # NOTE [Missing grads]
@@ -251,3 +251,18 @@ def _dir(self) -> list:
 
 
 OpNode.__dir__ = _dir
+
+
+# --- book/chapters/13_dispatch.md:2120
+# NOTE [Told without saves]
+# A row that saves nothing (sub) may still skip an input's gradient when no
+# edge wants it, as torch's node skips `sub`'s `neg`. Its formula takes
+# `wanted` and is told it as a formula that saves is told; other rows of
+# nothing saved pay a single test, and no call.
+def _told(node, wanted) -> dict:
+    """A saveless node's parameters, with ``wanted`` when not every edge wants one."""
+    if wanted is None:
+        wanted = _with_edges(node)
+    if wanted is None or len(wanted) != len(node.op.inputs):
+        return node._params
+    return {**node._params, "wanted": wanted}

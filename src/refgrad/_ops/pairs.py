@@ -29,11 +29,19 @@ def _kept_where(mask, g):
     return where(mask, g, 0.0)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:538
+# --- book/chapters/16n_more_shapes_and_elementwise.md:541
+# NOTE [fmax's masks]
+# torch's formula compares the operands once per gradient, other's first, and
+# combines each mask in place: self >= other, or-ed with other's nans (other's
+# zeros), then negated (self's zeros). Masks are no part of any graph.
 def _chosen(wins):
-    def backward(g, self=None, other=None):  # masked_fill, as torch's: MaskedFillBackward0
-        first = wins(self, other).logical_or(other.isnan())
-        return g.masked_fill(first.logical_not(), 0), g.masked_fill(first, 0)
+    def backward(g, self=None, other=None, wanted=BOTH_WANTED):  # NOTE [fmax's masks]
+        other_grad = g.masked_fill(wins(self, other).logical_or_(other.isnan()), 0) if (
+            wanted[1]) else None
+        if not wanted[0]:
+            return None, other_grad
+        return g.masked_fill(wins(self, other).logical_or_(other.isnan()).logical_not_(), 0), (
+            other_grad)
 
     return backward
 
@@ -57,7 +65,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:578
+# --- book/chapters/16n_more_shapes_and_elementwise.md:589
 def _next_after(a, b):
     if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -73,7 +81,7 @@ NEXTAFTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:609
+# --- book/chapters/16n_more_shapes_and_elementwise.md:620
 def _copysign_backward(g, self=None, result=None):
     ratio = result / self
     ratio.masked_fill_(self == 0, 0)  # in place: MaskedFillBackward0, laid out as the ratio
@@ -117,7 +125,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:671
+# --- book/chapters/16n_more_shapes_and_elementwise.md:682
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -142,7 +150,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:701
+# --- book/chapters/16n_more_shapes_and_elementwise.md:712
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -167,7 +175,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:732
+# --- book/chapters/16n_more_shapes_and_elementwise.md:743
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -195,7 +203,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:786
+# --- book/chapters/16n_more_shapes_and_elementwise.md:797
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -209,7 +217,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:821
+# --- book/chapters/16n_more_shapes_and_elementwise.md:832
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
@@ -242,7 +250,7 @@ def _floating_only(input) -> None:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:865
+# --- book/chapters/16n_more_shapes_and_elementwise.md:876
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 
@@ -275,7 +283,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:899
+# --- book/chapters/16n_more_shapes_and_elementwise.md:910
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 

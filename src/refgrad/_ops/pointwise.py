@@ -158,20 +158,28 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:450
+# --- book/chapters/16a_pointwise.md:481
+def _less(a, b):
+    return a < b
+
+
+def _greater(a, b):
+    return a > b
+
+
 def _winner_grad(g, self, other, lost):
     from refgrad._ops.functions import where
 
-    # in place, as torch: where's layout stays, where masked_fill would be row-major
-    return where(self == other, div_scalar(g, 2), g).masked_fill_(lost, 0)
+    # torch's order: the half, the tie mask, where, then the loser's mask.
+    # In place, as torch: where's layout stays, where masked_fill would be row-major
+    half = div_scalar(g, 2)
+    return where(self == other, half, g).masked_fill_(lost(self, other), 0)
 
 
-def _extremum(name, node, forward, self_lost):
-    def backward(g, self, other):
-        return (
-            _winner_grad(g, self, other, self_lost(self, other)),
-            _winner_grad(g, self, other, self_lost(other, self)),
-        )
+def _extremum(name, node, forward, self_lost, other_lost):
+    def backward(g, self, other, wanted=(True, True)):  # other's first, as torch's node
+        other_grad = _winner_grad(g, self, other, other_lost) if wanted[1] else None
+        return _winner_grad(g, self, other, self_lost) if wanted[0] else None, other_grad
 
     both = ("self", "other")
     return register(Op(
@@ -180,11 +188,11 @@ def _extremum(name, node, forward, self_lost):
     ))
 
 
-MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, lambda s, o: s < o)
-MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, lambda s, o: s > o)
+MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, _less, _greater)
+MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, _greater, _less)
 
 
-# --- book/chapters/16a_pointwise.md:598
+# --- book/chapters/16a_pointwise.md:637
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone

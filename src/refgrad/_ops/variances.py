@@ -80,7 +80,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1221
+# --- book/chapters/16b_reductions.md:1233
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -106,7 +106,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1248
+# --- book/chapters/16b_reductions.md:1260
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
