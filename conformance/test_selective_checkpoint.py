@@ -37,11 +37,8 @@ def fn(x, w):
     return (torch.sigmoid(torch.mm(torch.mm(x, w), w)).sin() * w).exp()
 
 
-def _rerun(policy, f=fn, args=None):
-    """(ops the recomputation ran, gradients) for ``f`` checkpointed under ``policy``."""
-    args = _leaves() if args is None else args
-    log = Recording()
-
+def _logged_contexts(policy, log):
+    """A context_fn for ``policy`` whose recomputation ``log`` records."""
     @contextlib.contextmanager
     def logged(inner):
         with log, inner:
@@ -51,6 +48,14 @@ def _rerun(policy, f=fn, args=None):
         forward, recompute = create_selective_checkpoint_contexts(policy)
         return forward, logged(recompute)
 
+    return context_fn
+
+
+def _rerun(policy, f=fn, args=None):
+    """(ops the recomputation ran, gradients) for ``f`` checkpointed under ``policy``."""
+    args = _leaves() if args is None else args
+    log = Recording()
+    context_fn = _logged_contexts(policy, log)
     y = checkpoint(f, *args, use_reentrant=False, context_fn=context_fn)
     grads = torch.autograd.grad(y.sum(), args)
     return [name for name in log.seen if name != "aten.detach.default"], grads
@@ -181,16 +186,7 @@ def test_without_early_stop_the_recomputation_runs_to_the_end():
         return torch.mm(x, w).sin() * w
 
     log = Recording()
-
-    @contextlib.contextmanager
-    def logged(inner):
-        with log, inner:
-            yield
-
-    def context_fn():
-        forward, recompute = create_selective_checkpoint_contexts([aten.mm.default])
-        return forward, logged(recompute)
-
+    context_fn = _logged_contexts([aten.mm.default], log)
     x, w = _leaves()
     y = checkpoint(f, x, w, use_reentrant=False, context_fn=context_fn, early_stop=False)
     y.sum().backward()
