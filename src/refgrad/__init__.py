@@ -647,3 +647,7 @@ from refgrad._ops.resize import resize_as_function as resize_as_
 
 # --- book/chapters/29b_aliases_under_modes.md:218
 from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/29h_special_names.md:103
+from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
