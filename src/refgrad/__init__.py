@@ -641,6 +641,10 @@ from refgrad._ops.strided import as_strided
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
+# --- book/chapters/27a_view_functions.md:150
+from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
+
+
 # --- book/chapters/28a_resize.md:281
 from refgrad._ops.resize import resize_as_function as resize_as_
 
