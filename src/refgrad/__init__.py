@@ -649,6 +649,11 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
+# --- book/chapters/28d_storages.md:269
+from refgrad import storage  # noqa: E402, F401  # isort: skip
+from refgrad.storage import TypedStorage, UntypedStorage  # noqa: E402, F401  # isort: skip
+
+
 # --- book/chapters/29b_aliases_under_modes.md:218
 from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 
