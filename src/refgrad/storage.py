@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28d_storages.md:45
+# --- book/chapters/28d_storages.md:46
 """torch.storage: the memory under a tensor, as a block of bytes."""
 
 import sys
@@ -37,7 +37,7 @@ def untyped_storage(self, *args, **kwargs):
     return storage
 
 
-# --- book/chapters/28d_storages.md:84
+# --- book/chapters/28d_storages.md:85
 # NOTE [One storage object per memory]
 # torch keeps one Python object per storage, so two views of one memory give
 # the same object while either holds it. Here the memory's owning array
@@ -77,7 +77,7 @@ class UntypedStorage:
         return device_of(self._array)
 
 
-# --- book/chapters/28d_storages.md:128
+# --- book/chapters/28d_storages.md:129
 def _element_size(self) -> int:
     return 1
 
@@ -108,7 +108,7 @@ def _show(self) -> str:
     return " " + "\n ".join(str(v) for v in self.tolist()) + "\n" + head
 
 
-# --- book/chapters/28d_storages.md:160
+# --- book/chapters/28d_storages.md:161
 def _clone(self):
     return UntypedStorage._of(_bytes(self._array).copy())
 
@@ -134,7 +134,7 @@ UntypedStorage.filename = None
 UntypedStorage._cdata = property(lambda self: id(self._array))  # one per memory, as torch's
 
 
-# --- book/chapters/28d_storages.md:195
+# --- book/chapters/28d_storages.md:196
 _TYPED_WARNING = (
     "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
     "the only storage class. This should only matter to you if you are using storages "
@@ -163,7 +163,7 @@ class TypedStorage:
         return _bytes(self._untyped_storage._array).view(self.dtype.numpy).tolist()
 
 
-# --- book/chapters/28d_storages.md:225
+# --- book/chapters/28d_storages.md:226
 def _typed_item(self, index):
     if not isinstance(index, int):
         raise RuntimeError("can't index a <class 'torch.storage.TypedStorage'> with "
@@ -197,7 +197,7 @@ def storage(self):
     return TypedStorage(self.dtype, untyped_storage(self))
 
 
-# --- book/chapters/28d_storages.md:262
+# --- book/chapters/28d_storages.md:263
 storage.__qualname__ = "Tensor.storage"  # Python's own refusal of arguments names it so
 Tensor.untyped_storage = untyped_storage
 Tensor.storage = storage
