@@ -146,3 +146,63 @@ def test_the_typed_storage_warns_once_per_process_at_the_callers_line():
                "storages directly.  To access UntypedStorage directly, use "
                "tensor.untyped_storage() instead of tensor.storage()")
     assert done.stdout == repr([(message, "UserWarning", 6)]) + "\n"
+
+
+def _geometry(t):
+    return tuple(t.shape), t.stride(), t.storage_offset(), t._version
+
+
+def test_set_to_a_storage():
+    x = torch.arange(6.0)
+    s = x.untyped_storage()
+    whole = torch.empty(0).set_(s)
+    assert _geometry(whole) == ((6,), (1,), 0, 1) and whole.untyped_storage() is s
+    part = torch.empty(0).set_(s, 1, (2,), (2,))
+    assert _geometry(part) == ((2,), (2,), 1, 1) and part.tolist() == [1.0, 3.0]
+    assert torch.empty(0).set_(s, 2, (2, 2)).tolist() == [[2.0, 3.0], [4.0, 5.0]]
+    named = torch.empty(0).set_(source=s, storage_offset=1, size=(2,), stride=(2,))
+    assert named.tolist() == [1.0, 3.0]
+    wide = torch.empty(0, dtype=torch.float64).set_(s)  # the bytes read as another dtype
+    assert wide.tolist() == [0.0078125, 32.00000762939453, 2048.0004920959473]
+    assert torch.empty(0, dtype=torch.int64).set_(s).tolist() == [
+        4575657221408423936, 4629700418010611712, 4656722015783223296]
+    whole.add_(1)
+    assert x.tolist() == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    assert torch.empty(0).set_(torch.UntypedStorage()).shape == (0,)
+    assert torch.empty(0).set_(s[0:6]).tolist() == [1.0]  # whole elements only
+
+
+def test_set_to_a_typed_storage():
+    x = torch.arange(6.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        typed = x.storage()
+    assert torch.empty(0).set_(typed).tolist() == x.tolist()
+    with raises(RuntimeError, "Expected a Storage of type long int or an UntypedStorage, but got "
+                              "type Float for argument 1 'storage'"):
+        torch.empty(0, dtype=torch.int64).set_(typed)
+
+
+def test_storages_in_refusals():
+    s = torch.ones(2).untyped_storage()
+    forms = (" * ()\n * (torch.Storage source)\n * (torch.Storage source, int storage_offset, "
+             "tuple of ints size, tuple of ints stride = None)\n * (Tensor source)\n * (Tensor "
+             "source, int storage_offset, tuple of ints size, tuple of ints stride = None)\n")
+    with raises(TypeError, "set_() received an invalid combination of arguments - got "
+                           "(torch.storage.UntypedStorage, str), but expected one of:\n" + forms):
+        torch.empty(0).set_(s, "a")
+    with raises(TypeError, "exp(): argument 'input' (position 1) must be Tensor, not "
+                           "torch.storage.UntypedStorage"):
+        torch.exp(s)
+    with raises(RuntimeError, "a leaf Variable that requires grad is being used in an in-place "
+                              "operation."):
+        torch.zeros(1, requires_grad=True).set_(s)
+
+
+def test_new_over_a_storage():
+    s = torch.arange(3.0).untyped_storage()
+    t = torch.ones(2).new(s)
+    assert _geometry(t) == ((3,), (1,), 0, 1) and t.untyped_storage() is s
+    assert t.tolist() == [0.0, 1.0, 2.0] and not t.requires_grad
+    assert torch.ones(2).new(storage=s).tolist() == [0.0, 1.0, 2.0]
+    assert torch.ones(1, dtype=torch.int32).new(s).tolist() == [0, 1065353216, 1073741824]

@@ -654,6 +654,10 @@ from refgrad import storage  # noqa: E402, F401  # isort: skip
 from refgrad.storage import TypedStorage, UntypedStorage  # noqa: E402, F401  # isort: skip
 
 
+# --- book/chapters/28d_storages.md:367
+from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
+
+
 # --- book/chapters/29b_aliases_under_modes.md:218
 from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 
