@@ -134,3 +134,61 @@ def test_the_way_back():
         with raises(TypeError, "TensorBase._rev_view_func_unsafe() takes exactly one argument "
                                "(0 given)"):
             t._rev_view_func_unsafe()
+
+
+REARRANGED = {  # views whose ops are undone by ops: the node of the last one undone
+    "transpose": (lambda x: x.transpose(0, 2), "TransposeBackward0"),
+    "permute": (lambda x: x.permute(2, 0, 1), "PermuteBackward0"),
+    "movedim": (lambda x: x.movedim(0, 2), "PermuteBackward0"),
+    "unsqueeze": (lambda x: x.unsqueeze(1), "SqueezeBackward1"),
+    "squeeze": (lambda x: x.squeeze(), "UnsqueezeBackward0"),
+    "squeeze_dim": (lambda x: x.squeeze(1), "UnsqueezeBackward0"),
+    "squeeze_dims": (lambda x: x.squeeze((1,)), "UnsqueezeBackward0"),
+    "view": (lambda x: x.view(12), "ViewBackward0"),
+    "reshape": (lambda x: x.reshape(4, 3), "ViewBackward0"),
+    "flatten": (lambda x: x.flatten(), "ViewBackward0"),
+    "mT": (lambda x: x.mT, "TransposeBackward0"),
+    "expand": (lambda x: x.expand(2, 3, 1, 4), "AsStridedBackward0"),
+    "unfold": (lambda x: x.unfold(2, 2, 1), "AsStridedBackward0"),
+    "select_T": (lambda x: x[:, 0].T, "AsStridedBackward0"),
+}
+
+
+def _replayed(make):
+    x = (torch.arange(12.0).reshape(3, 1, 4) + 1).requires_grad_()
+    with torch.autograd._force_original_view_tracking(True):
+        return make(x)
+
+
+@pytest.mark.parametrize("name", REARRANGED)
+def test_the_way_back_from_a_replayed_view(name):
+    make, node = REARRANGED[name]
+    v = _replayed(make)
+    for new in (v.detach(), v.detach().clone()):
+        back = v._rev_view_func_unsafe(new)
+        assert _layout(back) == ((3, 1, 4), (4, 4, 1), 0) and back._base is not None
+        assert not back.requires_grad
+    graded = v.detach().clone().requires_grad_()
+    assert type(v._rev_view_func_unsafe(graded).grad_fn).__name__ == node
+
+
+CUT = {  # views undone by an as_strided within the new view's storage
+    "select_t": (lambda x: x[0].t(), "[3, 1, 4], strides [4, 4, 1]", 16),
+    "diagonal": (lambda x: x.diagonal(0, 0, 2), "[3, 1, 4], strides [4, 4, 1]", 12),
+    "unbind": (lambda x: x.unbind(2)[1], "[3, 1, 4], strides [4, 4, 1]", 12),
+    "as_strided": (lambda x: x.as_strided((2, 2), (1, 2), 1), "[3, 1, 4], strides [4, 4, 1]",
+                   16),
+    "chain": (lambda x: x.squeeze(1).t()[1:], "[4, 3], strides [1, 4]", 36),
+}
+
+
+@pytest.mark.parametrize("name", CUT)
+def test_the_way_back_needs_room_for_the_base(name):
+    make, geometry, nbytes = CUT[name]
+    v = _replayed(make)
+    assert _layout(v._rev_view_func_unsafe(v.detach())) == ((3, 1, 4), (4, 4, 1), 0)
+    needed = 48
+    with raises(RuntimeError, f"setStorage: sizes {geometry}, storage offset 0, and itemsize 4 "
+                              f"requiring a storage size of {needed} are out of bounds for "
+                              f"storage of size {nbytes}"):
+        v._rev_view_func_unsafe(v.detach().clone())

@@ -63,16 +63,20 @@ def _view_func_unsafe(self, new_base, symint_visitor_fn=None, tensor_visitor_fn=
     return None if _tracked_base(self) is None else _made_again(self, new_base)
 
 
-# --- book/chapters/27a_view_functions.md:127
+# --- book/chapters/27a_view_functions.md:197
 def _rev_view_func_unsafe(self, *args):
     if len(args) != 1:
         raise TypeError("TensorBase._rev_view_func_unsafe() takes exactly one argument "
                         f"({len(args)} given)")
     if not isinstance(args[0], Tensor):
         raise RuntimeError("_rev_view_func expect a single argument that is a Tensor")
-    if _tracked_base(self) is not None:
+    if _tracked_base(self) is None:
+        return None
+    if not self._view_info.replay:
         raise RuntimeError("No _rev_view_func() found")
-    return None
+    from refgrad._view_inverses import undone
+
+    return undone(self, args[0])
 
 
 def install(cls=Tensor) -> None:
