@@ -172,9 +172,10 @@ def _sizes(t):
 def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     """torch.grid_sampler: the checks, then grid_sampler_2d or grid_sampler_3d."""
     from refgrad._ops.dispatch import call
+    from refgrad._ops.tangent_refusals import refuse_tangents
     from refgrad._typename import LEGACY, not_implemented_for
 
-    _refuse_tangents(input, grid)  # NOTE [Forward AD refused before the kernel's checks]
+    refuse_tangents("grid_sampler_2d" if input.ndim == 4 else "grid_sampler_3d", input, grid)
     both = f"input with sizes {_sizes(input)} and grid with sizes {_sizes(grid)}"
     n = input.ndim - 2
     if grid.shape[-1] != n:
@@ -204,27 +205,7 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
         "align_corners": align_corners})
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1018
-# NOTE [Forward AD refused before the kernel's checks]
-# torch.grid_sampler only picks grid_sampler_2d or grid_sampler_3d by the
-# input's number of dimensions; the sizes and dtypes are checked in their
-# kernels, which torch's autograd layer reaches only after it has refused a
-# tangent for the row that has no formula. The row's own refusal comes after
-# the forward computation here, so the same words are said before the checks.
-def _refuse_tangents(input, grid) -> None:
-    from refgrad.autograd._state import dual_levels
-
-    if not dual_levels:
-        return
-    from refgrad.autograd._tangents import active_level, tangent_of
-
-    level = active_level()
-    if level is not None and (tangent_of(input, level) is not None
-                              or tangent_of(grid, level) is not None):
-        no_forward_formula("grid_sampler_2d" if input.ndim == 4 else "grid_sampler_3d")({})
-
-
-# --- book/chapters/16v_attention_and_sampling.md:1043
+# --- book/chapters/16v_attention_and_sampling.md:1023
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments

@@ -39,11 +39,12 @@ from refgrad._ops.inplace_writes import (
     zero_,
 )
 from refgrad._ops.methods import torch_named
+from refgrad._ops.table import _FORWARD_AD_REQUEST, IN_PLACE_REQUEST
 from refgrad._ops.write_checks import check_broadcast, check_cast
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/26_inplace.md:1269
+# --- book/chapters/26_inplace.md:1270
 def _method(function, cast=None):
     """``function``'s in-place method; ``cast`` (False or True) reorders its kernel's
     refusals after torch's shape (and cast) checks: see ``kernel_refused``."""
@@ -60,6 +61,7 @@ def _method(function, cast=None):
             said = f"Trying to use forward AD with {function.__name__} that "
             if type(error) is NotImplementedError and str(error).startswith(said):
                 message = str(error).replace(said, f"Trying to use forward AD with {name} that ")
+                message = message.replace(_FORWARD_AD_REQUEST, IN_PLACE_REQUEST)  # NOTE [An ...]
                 raise NotImplementedError(message) from None  # the in-place op is what failed
             raise
 
@@ -67,7 +69,7 @@ def _method(function, cast=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:1301
+# --- book/chapters/26_inplace.md:1303
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -104,7 +106,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:2838
+# --- book/chapters/26_inplace.md:2840
 def _augmented(function, name: str, cast=None):
     def augmented(self, other):
         try:
@@ -119,7 +121,7 @@ def _augmented(function, name: str, cast=None):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:2858
+# --- book/chapters/26_inplace.md:2860
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -144,7 +146,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:2888
+# --- book/chapters/26_inplace.md:2890
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -167,7 +169,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:2916
+# --- book/chapters/26_inplace.md:2918
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function))

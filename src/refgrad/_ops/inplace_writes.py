@@ -100,7 +100,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2254
+# --- book/chapters/26_inplace.md:2256
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -130,7 +130,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2289
+# --- book/chapters/26_inplace.md:2291
 def _masked_fill(t, mask, value):
     return masked_fill(t, mask, value)
 
@@ -155,7 +155,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2319
+# --- book/chapters/26_inplace.md:2321
 def index_put_(self, indices, values, accumulate=False):
     from refgrad._ops.index_tensors import index_tensor
     from refgrad._ops.indexing import check_put
@@ -180,7 +180,7 @@ def index_put_(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2349
+# --- book/chapters/26_inplace.md:2351
 def copy_(self, src, non_blocking=False):
     if not isinstance(src, Tensor):
         src = _number_source(src)
@@ -205,7 +205,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2379
+# --- book/chapters/26_inplace.md:2381
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data
