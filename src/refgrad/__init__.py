@@ -224,7 +224,7 @@ from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, 
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1258
+# --- book/chapters/16h_scatter.md:1260
 from refgrad._ops.index_reductions import index_reduce
 
 
@@ -272,7 +272,7 @@ from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
 
-# --- book/chapters/16m_special_functions.md:1440
+# --- book/chapters/16m_special_functions.md:1447
 from refgrad import special
 from refgrad._ops.incomplete_gamma import igamma, igammac
 from refgrad._ops.special_functions import (
@@ -458,7 +458,7 @@ from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1174
+# --- book/chapters/16v_attention_and_sampling.md:1184
 from refgrad._ops.grid_sampling import grid_sampler
 
 
@@ -554,19 +554,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2046
+# --- book/chapters/26_inplace.md:2048
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2099
+# --- book/chapters/26_inplace.md:2101
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2268
+# --- book/chapters/26_inplace.md:2270
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3015
+# --- book/chapters/26_inplace.md:3017
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -591,7 +591,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3175
+# --- book/chapters/26_inplace.md:3177
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -602,7 +602,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3519
+# --- book/chapters/26_inplace.md:3521
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -612,7 +612,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4140
+# --- book/chapters/26_inplace.md:4142
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -649,9 +649,26 @@ from refgrad._ops.strided import as_strided
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
+# --- book/chapters/27a_view_functions.md:224
+from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
+
+
 # --- book/chapters/28a_resize.md:281
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
+# --- book/chapters/28d_storages.md:270
+from refgrad import storage  # noqa: E402, F401  # isort: skip
+from refgrad.storage import TypedStorage, UntypedStorage  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/28d_storages.md:367
+from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
+
+
 # --- book/chapters/29b_aliases_under_modes.md:218
 from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/29j_special_names.md:103
+from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip

@@ -12,6 +12,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.margin_losses import reduction_of, sizes_of
 from refgrad._ops.rounding import _no_derivative, without_empty_edges
 from refgrad._ops.table import Op, no_forward_formula, register
+from refgrad._ops.tangent_refusals import refuse_tangents
 from refgrad._tensor import make_tensor
 
 
@@ -27,7 +28,7 @@ def _reduced(losses, reduction, shape):
     return total / losses.dtype.type(losses.size) if reduction == 1 else total
 
 
-# --- book/chapters/16t_more_functional.md:931
+# --- book/chapters/16t_more_functional.md:932
 def _margins(a, target, p, margin, weight):
     """Each sample's violated margins, to the power p and weighted, as (samples, classes)."""
     x = _matrix(a)
@@ -47,7 +48,7 @@ def _multi_margin(a, target, p, margin, weight, reduction):
     return _reduced(losses, reduction, tuple(target.shape))
 
 
-# --- book/chapters/16t_more_functional.md:952
+# --- book/chapters/16t_more_functional.md:953
 def _scale(n, classes, reduction):
     """Each violated margin's share of the loss: 1/classes, over the batch too for a mean."""
     count = n * classes if reduction == 1 else classes
@@ -61,7 +62,7 @@ def _times_grad(grad, g, reduction):
     return grad * g.reshape(-1, 1)
 
 
-# --- book/chapters/16t_more_functional.md:971
+# --- book/chapters/16t_more_functional.md:972
 def _multi_margin_grad(g, self, target, p, margin, weight, reduction, operation):
     a, g = host(self), host(g)
     x = _matrix(a)
@@ -97,7 +98,7 @@ MULTI_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1012
+# --- book/chapters/16t_more_functional.md:1013
 def _pairs(a, target):
     """For each sample: the listed classes, in order, and the mask of the others."""
     x = _matrix(a)
@@ -118,7 +119,7 @@ def _multilabel_margin(a, target, is_target, reduction):
     return _reduced(losses, reduction, () if a.ndim <= 1 else (x.shape[0],))
 
 
-# --- book/chapters/16t_more_functional.md:1037
+# --- book/chapters/16t_more_functional.md:1038
 def _multilabel_margin_grad(g, self, target, is_target, reduction, operation):
     x, listed = _pairs(host(self), target)
     g, kind = host(g), x.dtype.type
@@ -153,7 +154,7 @@ MULTILABEL_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("is_target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1077
+# --- book/chapters/16t_more_functional.md:1078
 def _checked_input(input, kernel):
     from refgrad._typename import not_implemented_for
 
@@ -173,7 +174,7 @@ def _same_dtype(t, dtype):
         raise RuntimeError(f"expected scalar type {LEGACY[dtype]} but found {LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16t_more_functional.md:1098
+# --- book/chapters/16t_more_functional.md:1099
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     from refgrad._dtype import int64
@@ -184,6 +185,8 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
+    # NOTE [Forward AD refused before the kernel's checks]
+    refuse_tangents("multi_margin_loss", input, weight)
     samples, classes = _checked_input(input, "multi_margin_loss_cpu_kernel")
     if target.ndim > 1 or target.numel() != samples:
         raise RuntimeError(
@@ -204,11 +207,13 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
                                               "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:1136
+# --- book/chapters/16t_more_functional.md:1139
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._dtype import int64
 
     code = reduction_of(size_average, reduce, reduction)
+    # NOTE [Forward AD refused before the kernel's checks]
+    refuse_tangents("multilabel_margin_loss_forward", input)
     samples, classes = _checked_input(input, "multilabel_margin_loss_forward_out_frame")
     fits = (target.ndim <= 1 and target.numel() == classes if input.ndim <= 1 else
             tuple(target.shape) == (samples, classes))

@@ -172,8 +172,10 @@ def _sizes(t):
 def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     """torch.grid_sampler: the checks, then grid_sampler_2d or grid_sampler_3d."""
     from refgrad._ops.dispatch import call
+    from refgrad._ops.tangent_refusals import refuse_tangents
     from refgrad._typename import LEGACY, not_implemented_for
 
+    refuse_tangents("grid_sampler_2d" if input.ndim == 4 else "grid_sampler_3d", input, grid)
     both = f"input with sizes {_sizes(input)} and grid with sizes {_sizes(grid)}"
     n = input.ndim - 2
     if grid.shape[-1] != n:
@@ -203,7 +205,7 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
         "align_corners": align_corners})
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1013
+# --- book/chapters/16v_attention_and_sampling.md:1023
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments

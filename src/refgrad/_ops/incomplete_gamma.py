@@ -15,6 +15,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.gamma_functions import _STIRLING, HALF_LOG_TWO_PI, lgamma
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, no_forward_formula, register
+from refgrad._ops.tangent_refusals import refuse_tangents
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
 from refgrad.autograd._engine import _leads_to_target
@@ -38,7 +39,7 @@ def _log_factor(a, x):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:1183
+# --- book/chapters/16m_special_functions.md:1184
 def _steps(a):
     return int(50 + 12 * math.sqrt(a.max())) if a.size else 0
 
@@ -57,7 +58,7 @@ def _series(a, x):
     return total
 
 
-# --- book/chapters/16m_special_functions.md:1203
+# --- book/chapters/16m_special_functions.md:1204
 TINY = 1e-300  # stands in for a zero denominator, as Lentz's method prescribes
 
 
@@ -81,7 +82,7 @@ def _fraction(a, x):
     return h
 
 
-# --- book/chapters/16m_special_functions.md:1228
+# --- book/chapters/16m_special_functions.md:1229
 def _inside(a, x):
     """P(a, x) and Q(a, x) for finite a > 0 and x > 0."""
     log_factor = _log_factor(a, x)
@@ -107,7 +108,7 @@ def regularized(a, x, upper):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:1269
+# --- book/chapters/16m_special_functions.md:1270
 def _in_float64(upper, kernel):
     def forward(a, x):
         if a.dtype.kind != "f":
@@ -131,7 +132,7 @@ def _wants_input():
         task.exec_info is None or _leads_to_target(task.exec_info.get(child)))
 
 
-# --- book/chapters/16m_special_functions.md:1294
+# --- book/chapters/16m_special_functions.md:1295
 def _backward(name, sign):
     def backward(g, self=None, other=None):
         if _wants_input():
@@ -144,7 +145,7 @@ def _backward(name, sign):
     return backward
 
 
-# --- book/chapters/16m_special_functions.md:1309
+# --- book/chapters/16m_special_functions.md:1310
 def _rows(name, upper):
     return register(Op(
         name, name.capitalize() + "Backward0", ("self", "other"),
@@ -157,10 +158,12 @@ def _rows(name, upper):
 IGAMMA, IGAMMAC = _rows("igamma", False), _rows("igammac", True)
 
 
-def _function(row, name):
+def _function(row, name, refused_first=True):
     def function(input, other):
         tensor_argument(name, "input", 1, input)
         tensor_argument(name, "other", 2, other)
+        if refused_first:  # NOTE [Forward AD refused before the kernel's checks]
+            refuse_tangents(row.name, input, other)
         return call(row, (input, other))
 
     function.__name__ = function.__qualname__ = name  # NOTE [Named as torch names them]
@@ -172,9 +175,10 @@ gammainc = _function(IGAMMA, "special_gammainc")
 gammaincc = _function(IGAMMAC, "special_gammaincc")
 
 
-# --- book/chapters/16m_special_functions.md:1341
+# --- book/chapters/16m_special_functions.md:1347
 from refgrad._ops.inplace_methods import _method  # noqa: E402 - after the functions it wraps
 
-for _function in (igamma, igammac):
-    setattr(Tensor, _function.__name__, _function)
-    setattr(Tensor, _function.__name__ + "_", _method(_function))
+for _public, _row in ((igamma, IGAMMA), (igammac, IGAMMAC)):
+    setattr(Tensor, _public.__name__, _public)
+    setattr(Tensor, _public.__name__ + "_",
+            _method(_function(_row, _public.__name__, refused_first=False)))

@@ -14,6 +14,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.slice_writes import check_slice_arguments
 from refgrad._ops.table import Op, no_forward_formula, register
+from refgrad._ops.tangent_refusals import refuse_tangents
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._warn_once import warn_once
 
@@ -22,7 +23,7 @@ TWICE = ("index_reduce(): Double backward is unsupported for source when >1 zero
 BETA = "index_reduce() is in beta and the API may change at any time."
 
 
-# --- book/chapters/16h_scatter.md:1178
+# --- book/chapters/16h_scatter.md:1179
 def spread(index, dim, source):
     """``index`` over ``source``'s shape: each slice along ``dim`` holds its target."""
     shape = [1] * max(source.ndim, 1)
@@ -36,7 +37,7 @@ def _forward(a, source, dim, index, reduce, include_self):
     return combining._scatter_reduce(a, source, dim, at, reduce, include_self)
 
 
-# --- book/chapters/16h_scatter.md:1197
+# --- book/chapters/16h_scatter.md:1198
 class Slices(combining.Places):
     """Whole slices along ``dim``, chosen by a one-dimensional index."""
 
@@ -70,9 +71,10 @@ INDEX_REDUCE = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:1232
+# --- book/chapters/16h_scatter.md:1233
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     tensor_argument("index_reduce", "source", 3, source)
+    refuse_tangents("index_reduce", input, source)  # NOTE [Forward AD refused before the ...]
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError("index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")

@@ -101,7 +101,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2285
+# --- book/chapters/26_inplace.md:2287
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -131,7 +131,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2320
+# --- book/chapters/26_inplace.md:2322
 def _masked_fill(t, mask, value):
     return masked_fill(t, mask, value)
 
@@ -156,7 +156,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2350
+# --- book/chapters/26_inplace.md:2352
 def index_put_(self, indices, values, accumulate=False):
     from refgrad._ops.index_tensors import index_tensor
     from refgrad._ops.indexing import check_put
@@ -181,7 +181,7 @@ def index_put_(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2380
+# --- book/chapters/26_inplace.md:2382
 def copy_(self, src, non_blocking=False):
     if ZERO_ARRAYS:  # copy_ refuses a zero tensor in words of its own: chapter "Zero tensors"
         refuse_zero_write(self._data, copy=True)
@@ -208,7 +208,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2412
+# --- book/chapters/26_inplace.md:2414
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

@@ -181,19 +181,22 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:258
-_FORWARD_AD_REQUEST = (
-    "Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
-    "template=feature-request.yml so that we can prioritize its implementation or submit a "
-    "PR adding the implementation to derivatives.yaml")
+# --- book/chapters/12_op_table.md:260
+_REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
+            "template=feature-request.yml so that we can prioritize its implementation")
+_FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"
+# NOTE [An in-place op's shorter request]
+# torch words the refusal of an in-place op (igamma_, set_, rrelu_with_noise_)
+# by another template, whose request ends after "its implementation".
+IN_PLACE_REQUEST = _REQUEST + "."
 
 
 def no_forward_formula(name):
     """The tangent formula of a row torch gives none: it refuses, in torch's words."""
+    request = IN_PLACE_REQUEST if name.endswith("_") else _FORWARD_AD_REQUEST
 
     def tangent(tangents, **saved):
         raise NotImplementedError(f"Trying to use forward AD with {name} that does not support "
-                                  "it because it has not been implemented yet.\n"
-                                  + _FORWARD_AD_REQUEST)
+                                  "it because it has not been implemented yet.\n" + request)
 
     return tangent

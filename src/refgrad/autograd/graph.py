@@ -27,6 +27,21 @@ __all__ = [
 ]
 
 
+# --- book/chapters/17b_graph_module.md:106
+from refgrad.autograd._graph_helpers import (  # noqa: F401, I001 - a block across cells
+    _SID,
+    _TID,
+    _AllowMutationOnSavedContext,
+    _CloneArgBeforeMutateMode,
+    _get_grad_fn_or_grad_acc,
+    _get_sid,
+    _get_tid,
+    _Handle,
+    _swap_with_cloned,
+)
+from refgrad.autograd._graph_helpers import graph_dir as __dir__  # noqa: F401
+
+
 # --- book/chapters/23_saved_tensor_hooks.md:99
 from refgrad.autograd._saved_hooks import (
     disable_saved_tensors_hooks,

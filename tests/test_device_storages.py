@@ -1,0 +1,29 @@
+"""A device tensor's storage: its size and address on the device, its bytes copied to the host."""
+
+import refgrad as torch
+from tests.devices import use
+
+
+def test_a_device_tensors_storage(monkeypatch):
+    use("simulated", monkeypatch)
+    x = torch.arange(6, dtype=torch.float32).to("cuda").reshape(2, 3)
+    s = x.untyped_storage()
+    assert s is x.t()[1:].untyped_storage()
+    assert (s.nbytes(), s.device.type, s.is_cuda) == (24, "cuda", True)
+    v = x[1]
+    assert v.data_ptr() - s.data_ptr() == 12
+    assert s[4:8].tolist() == [0, 0, 128, 63] and s[7] == 63
+    assert s.tolist() == x.cpu().untyped_storage().tolist()
+    assert s.cpu().device.type == "cpu" and s.cpu().tolist() == s.tolist()
+
+
+def test_a_device_tensor_set_to_a_device_storage(monkeypatch):
+    counts = use("simulated", monkeypatch)
+    x = torch.arange(6, dtype=torch.float32).to("cuda")
+    s = x.untyped_storage()
+    before = dict(counts) if isinstance(counts, dict) else None
+    y = torch.empty(0, device="cuda").set_(s, 1, (2,), (2,))
+    assert y.device.type == "cuda" and y.stride() == (2,)
+    if before is not None:
+        assert counts["to_host"] == before["to_host"]  # no copy through the host
+    assert y.cpu().tolist() == [1.0, 3.0]
