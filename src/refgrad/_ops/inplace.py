@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:693
+# --- book/chapters/26_inplace.md:701
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import warnings
@@ -31,7 +31,7 @@ from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.utils._python_dispatch import dispatch_inplace
 
 
-# --- book/chapters/26_inplace.md:730
+# --- book/chapters/26_inplace.md:738
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     tensors = [a for a in args if isinstance(a, Tensor)]
@@ -86,7 +86,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:786
+# --- book/chapters/26_inplace.md:794
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -94,7 +94,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:800
+# --- book/chapters/26_inplace.md:808
 def _shared_write(self, function):
     """``function``'s form for shared memory, if ``self`` needs it."""
     write = getattr(function, "shared_write", None)
@@ -121,7 +121,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:855
+# --- book/chapters/26_inplace.md:863
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -153,7 +153,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:896
+# --- book/chapters/26_inplace.md:904
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -181,7 +181,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:928
+# --- book/chapters/26_inplace.md:936
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -194,7 +194,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:947
+# --- book/chapters/26_inplace.md:955
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:992
+# --- book/chapters/26_inplace.md:1000
 """zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
 and index_fill_, which may also write where elements share memory."""
 
@@ -31,7 +31,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:1022
+# --- book/chapters/26_inplace.md:1030
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -68,7 +68,7 @@ def _copied(a, src):
     return np.broadcast_to(src, shape).astype(a.dtype)
 
 
-# --- book/chapters/26_inplace.md:1063
+# --- book/chapters/26_inplace.md:1071
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -83,7 +83,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1083
+# --- book/chapters/26_inplace.md:1091
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -101,7 +101,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2287
+# --- book/chapters/26_inplace.md:2295
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -131,7 +131,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2322
+# --- book/chapters/26_inplace.md:2330
 def _masked_fill(t, mask, value):
     return masked_fill(t, mask, value)
 
@@ -156,7 +156,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2352
+# --- book/chapters/26_inplace.md:2360
 def index_put_(self, indices, values, accumulate=False):
     from refgrad._ops.index_tensors import index_tensor
     from refgrad._ops.indexing import check_put
@@ -181,7 +181,7 @@ def index_put_(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2382
+# --- book/chapters/26_inplace.md:2390
 def copy_(self, src, non_blocking=False):
     if ZERO_ARRAYS:  # copy_ refuses a zero tensor in words of its own: chapter "Zero tensors"
         refuse_zero_write(self._data, copy=True)
@@ -208,7 +208,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2414
+# --- book/chapters/26_inplace.md:2422
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

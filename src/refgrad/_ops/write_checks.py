@@ -58,6 +58,7 @@ def bump(t, operands=()) -> None:
         outdate_views(counter)
 
 
+# --- book/chapters/26_inplace.md:120
 def check_autograd_write(t) -> None:
     """The part of check_inplace that is autograd's: a leaf, or a view autograd cannot
     rebase, refuses a recorded write."""
@@ -84,7 +85,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:263
+# --- book/chapters/26_inplace.md:271
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -108,7 +109,7 @@ def check_fits(t, result) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:292
+# --- book/chapters/26_inplace.md:300
 def check_cast(t, kind) -> None:
     """The dtype half of check_fits, for a result dtype ``kind`` not yet computed."""
     from refgrad._typename import LEGACY
@@ -133,7 +134,7 @@ def check_broadcast(t, operands) -> None:
                            f"shape {list(shape)}")
 
 
-# --- book/chapters/26_inplace.md:2645
+# --- book/chapters/26_inplace.md:2653
 def resize_out(t, shape, times: int = 1, said=None) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype; ``said``: the two
     shapes the warning gives, where torch's kernel sees others."""

@@ -123,6 +123,7 @@ class OpFunc(_Overload):
             state.redispatching -= 1
 
 
+# --- book/chapters/29_dispatch_modes.md:186
 # NOTE [A call handed on as given]
 # A mode that calls func hands the call to the next mode down, which sees the
 # arguments as the mode passed them; the op runs once no mode is left. A row
@@ -151,7 +152,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:242
+# --- book/chapters/29_dispatch_modes.md:246
 _ROW_FUNCS: dict = {}
 
 
@@ -186,7 +187,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(dispatch(func, *bound(schema, op.inputs, args, params)))
 
 
-# --- book/chapters/29_dispatch_modes.md:282
+# --- book/chapters/29_dispatch_modes.md:286
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._writes_under_modes import cloned_first, with_original
 
@@ -228,7 +229,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:329
+# --- book/chapters/29_dispatch_modes.md:333
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -248,7 +249,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:447
+# --- book/chapters/29_dispatch_modes.md:451
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -271,7 +272,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:475
+# --- book/chapters/29_dispatch_modes.md:479
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     def run(*given, **options):

@@ -80,6 +80,7 @@ _MADE: list = []
 # the write serves them all, so no mode sees a second clone.
 
 
+# --- book/chapters/29f_writes_under_modes.md:166
 def cloned_first(self, function, args):
     """``self``'s clone, made now, if the write's node will keep ``self``; else None."""
     from refgrad._ops.simple_functions import clone
@@ -113,7 +114,7 @@ def taken_clone(self):
     return None
 
 
-# --- book/chapters/29f_writes_under_modes.md:197
+# --- book/chapters/29f_writes_under_modes.md:204
 def with_original(again, original):
     """The runner of an in-place op's ``func``: ``again``, which makes the write again,
     with ``original``, the clone made before the mode saw it, at hand."""
