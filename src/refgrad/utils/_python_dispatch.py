@@ -122,8 +122,16 @@ class OpFunc(_Overload):
         finally:
             state.redispatching -= 1
 
+    def written(self, args, kwargs) -> list:
+        """The tensors this call writes (a list argument gives each of its tensors)."""
+        found = []
+        for name in self.writes:
+            value = kwargs[name] if name in kwargs else args[self.inputs.index(name)]
+            found.extend(value if isinstance(value, list | tuple) else (value,))
+        return found
 
-# --- book/chapters/29_dispatch_modes.md:186
+
+# --- book/chapters/29_dispatch_modes.md:195
 # NOTE [A call handed on as given]
 # A mode that calls func hands the call to the next mode down, which sees the
 # arguments as the mode passed them; the op runs once no mode is left. A row
@@ -132,14 +140,6 @@ class OpFunc(_Overload):
 # Every other func (a factory, a formula's step, autograd's own work, a
 # write) hands itself on here, so that its runner, which may bind the call
 # its own way or ask no mode at all, runs only below the last mode.
-
-    def written(self, args, kwargs) -> list:
-        """The tensors this call writes (a list argument gives each of its tensors)."""
-        found = []
-        for name in self.writes:
-            value = kwargs[name] if name in kwargs else args[self.inputs.index(name)]
-            found.extend(value if isinstance(value, list | tuple) else (value,))
-        return found
 
 
 def dispatch(func: OpFunc, args: tuple, kwargs: dict):
@@ -152,7 +152,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:246
+# --- book/chapters/29_dispatch_modes.md:247
 _ROW_FUNCS: dict = {}
 
 
@@ -187,7 +187,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(dispatch(func, *bound(schema, op.inputs, args, params)))
 
 
-# --- book/chapters/29_dispatch_modes.md:286
+# --- book/chapters/29_dispatch_modes.md:287
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._writes_under_modes import cloned_first, with_original
 
@@ -229,7 +229,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:333
+# --- book/chapters/29_dispatch_modes.md:334
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -249,7 +249,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:451
+# --- book/chapters/29_dispatch_modes.md:452
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -272,7 +272,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:479
+# --- book/chapters/29_dispatch_modes.md:480
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     def run(*given, **options):
