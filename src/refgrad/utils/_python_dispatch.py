@@ -116,7 +116,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:198
+# --- book/chapters/29_dispatch_modes.md:199
 _ROW_FUNCS: dict = {}
 
 
@@ -150,7 +150,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(dispatch(func, *bound(schema, op.inputs, args, params)))
 
 
-# --- book/chapters/29_dispatch_modes.md:237
+# --- book/chapters/29_dispatch_modes.md:238
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._writes_under_modes import cloned_first, written_with
 
@@ -179,7 +179,11 @@ def dispatch_write(name: str, function, tensor):
 
 
 def dispatch_out(wrapper, name: str, args, kwargs):
-    return dispatch(OpFunc(name + ".out", ("out",), (), wrapper), tuple(args), kwargs)
+    """Hand ``wrapper(*args, **kwargs)``, a call with out=, to the innermost mode as torch's
+    out overload: chapter "out= overloads under a dispatch mode"."""
+    from refgrad.utils._out_overloads import out_to_a_mode
+
+    return out_to_a_mode(wrapper, name, tuple(args), kwargs)
 
 
 def dispatch_op(name: str, function, args: tuple, kwargs: dict):
@@ -187,7 +191,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:279
+# --- book/chapters/29_dispatch_modes.md:284
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -207,7 +211,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:397
+# --- book/chapters/29_dispatch_modes.md:402
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -230,7 +234,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:425
+# --- book/chapters/29_dispatch_modes.md:430
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     def run(*given, **options):
