@@ -217,6 +217,8 @@ def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     """Hand ``call(*args, **kwargs)``, a call with out=, to the innermost mode."""
     kwargs = dict(kwargs)
     out = kwargs.pop("out")
+    if name in ELSEWHERE:  # NOTE [torch.norm's out= is linalg's]
+        name, call, args, kwargs = ELSEWHERE[name](args, kwargs)
     tensors = _tensors_in((*args, *kwargs.values(), out))
     whole = composite_whole(tuple(t for t in tensors if isinstance(t, Tensor)))
     if name in IN_PIECES and not whole:  # NOTE [out= in pieces]
@@ -247,7 +249,28 @@ def _runner(call, overload: str, written: tuple, single: bool):
     return run
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:554
+# --- book/chapters/29h_out_overloads_under_modes.md:553
+# NOTE [torch.norm's out= is linalg's]
+# ELSEWHERE gives, for a function torch writes in Python over other functions,
+# the function that is called with out=, its arguments, and what runs it.
+def _norm(args, kwargs):
+    import refgrad
+
+    values = dict(zip(("input", "p", "dim", "keepdim"), args), **kwargs)
+    x, p, dim = values.pop("input"), values.pop("p", "fro"), values.pop("dim", None)
+    keepdim, dims = values.pop("keepdim", False), [dim] if isinstance(dim, int) else dim
+    if isinstance(p, str) and (p != "fro" or dims is not None and len(dims) > 2):
+        dims = list(range(x.ndim)) if dims is None else dims
+        return ("linalg_matrix_norm", refgrad.linalg.matrix_norm, (x, p, dims, keepdim),
+                values)
+    p = 2 if p == "fro" else 2.0 if p is None else p
+    return "linalg_vector_norm", refgrad.linalg.vector_norm, (x, p, dims, keepdim), values
+
+
+ELSEWHERE = {"norm": _norm}
+
+
+# --- book/chapters/29h_out_overloads_under_modes.md:588
 IN_PIECES = frozenset(("linalg_norm", "linalg_matrix_norm"))
 
 
