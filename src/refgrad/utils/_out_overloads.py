@@ -217,10 +217,12 @@ def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     """Hand ``call(*args, **kwargs)``, a call with out=, to the innermost mode."""
     kwargs = dict(kwargs)
     out = kwargs.pop("out")
-    if name in ELSEWHERE:  # NOTE [torch.norm's out= is linalg's]
-        name, call, args, kwargs = ELSEWHERE[name](args, kwargs)
     tensors = _tensors_in((*args, *kwargs.values(), out))
     whole = composite_whole(tuple(t for t in tensors if isinstance(t, Tensor)))
+    if name in ELSEWHERE and (name in ALWAYS_ELSEWHERE or not whole):
+        # NOTE [torch.norm's out= is linalg's], NOTE [Composites that call another out=]
+        name, call, args, kwargs = ELSEWHERE[name](call, args, kwargs) or (
+            name, call, args, kwargs)
     if name in IN_PIECES and not whole:  # NOTE [out= in pieces]
         return _in_pieces(call, args, kwargs, out)
     if name in TO_TORCH:
@@ -249,11 +251,11 @@ def _runner(call, overload: str, written: tuple, single: bool):
     return run
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:553
+# --- book/chapters/29h_out_overloads_under_modes.md:555
 # NOTE [torch.norm's out= is linalg's]
 # ELSEWHERE gives, for a function torch writes in Python over other functions,
 # the function that is called with out=, its arguments, and what runs it.
-def _norm(args, kwargs):
+def _norm(call, args, kwargs):
     import refgrad
 
     values = dict(zip(("input", "p", "dim", "keepdim"), args), **kwargs)
@@ -268,9 +270,93 @@ def _norm(args, kwargs):
 
 
 ELSEWHERE = {"norm": _norm}
+ALWAYS_ELSEWHERE = {"norm"}  # the others only where autograd is on
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:588
+# --- book/chapters/29h_out_overloads_under_modes.md:592
+# NOTE [Composites that call another out=]
+# Each gives (the function torch's composite calls with out=, what runs it, its
+# arguments), or None where its steps are more than that call, and the call then
+# goes to the mode whole. What runs it is the function itself where its
+# arguments mean the same to it (diag), or the function torch's calls.
+def _first(args, kwargs):
+    return args[0] if args else kwargs.get("input", kwargs.get("tensors"))
+
+
+def _square(call, args, kwargs):
+    import refgrad
+
+    return "pow", refgrad.pow, (_first(args, kwargs), 2), {}
+
+
+def _matmul(call, args, kwargs):
+    import refgrad
+
+    a, b = (*args, *kwargs.values())[:2]
+    name = {(2, 2): "mm", (2, 1): "mv", (1, 1): "dot"}.get((a.ndim, b.ndim))
+    return (name, getattr(refgrad, name), (a, b), {}) if name else None
+
+
+def _diag(call, args, kwargs):
+    name = {2: "diagonal_copy", 1: "diag_embed"}[_first(args, kwargs).ndim]
+    return name, call, args, kwargs
+
+
+def _stacked(dim, ndims):
+    def stacked(call, args, kwargs):
+        import refgrad
+
+        tensors = list(_first(args, kwargs))
+        if not all(t.ndim in ndims for t in tensors):
+            return None
+        return "cat", refgrad.cat, (tensors, dim) if dim else (tensors,), {}
+
+    return stacked
+
+
+# --- book/chapters/29h_out_overloads_under_modes.md:634
+def _outer(call, args, kwargs):
+    import refgrad
+
+    a, b = (*args, *kwargs.values())[:2]
+    return "mul", refgrad.mul, (a.view(a.shape[0], 1), b), {}
+
+
+def _cross(call, args, kwargs):
+    a, b, *dim = (*args, *kwargs.values())
+    if dim and dim[0] is not None:
+        return "linalg_cross", call, (a, b), {"dim": dim[0]}
+    sizes = [i for i, size in enumerate(a.shape) if size == 3]
+    return ("linalg_cross", call, (a, b), {"dim": sizes[0]}) if sizes else None
+
+
+def _vecdot(call, args, kwargs):
+    import refgrad
+
+    x, y = (*args, *kwargs.values())[:2]
+    dim = kwargs.get("dim", -1)
+    return "sum", refgrad.sum, (x * y, dim), {}
+
+
+def _float_power(call, args, kwargs):
+    import refgrad
+
+    a, b = (*args, *kwargs.values())[:2]
+    if any(isinstance(v, Tensor) and v.dtype != refgrad.float64 for v in (a, b)):
+        return None  # converted first: steps of their own
+    a, b = (v if isinstance(v, Tensor) else float(v) for v in (a, b))
+    return "pow", refgrad.pow, (a, b), {}
+
+
+ELSEWHERE.update({
+    "linalg_vecdot": _vecdot, "float_power": _float_power,
+    "square": _square, "matmul": _matmul, "diag": _diag, "outer": _outer, "cross": _cross,
+    "hstack": _stacked(1, range(2, 64)), "vstack": _stacked(0, range(2, 64)),
+    "row_stack": _stacked(0, range(2, 64)), "column_stack": _stacked(1, (2,)),
+})
+
+
+# --- book/chapters/29h_out_overloads_under_modes.md:690
 IN_PIECES = frozenset(("linalg_norm", "linalg_matrix_norm"))
 
 
