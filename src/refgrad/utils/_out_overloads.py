@@ -8,10 +8,9 @@
 
 import ast
 import re
-import sys
-import warnings
 
 from refgrad._tensor import Tensor
+from refgrad.utils._out_composites import ALWAYS_ELSEWHERE, ELSEWHERE, IN_PIECES, in_pieces
 from refgrad.utils._out_schemas import SCHEMA_OF
 from refgrad.utils._python_dispatch import OpFunc, _tensors_in, composite_whole, dispatch
 
@@ -37,6 +36,11 @@ CHOSEN = {  # function: its out overload, or (test, overload) pairs, then the re
     "divide": (("given rounding_mode", "out_mode"), "out"),
     "round": (("given decimals", "decimals_out"), "out"), "std": _SPREAD, "var": _SPREAD,
     "all": _REDUCED, "any": _REDUCED,
+}
+
+
+# --- book/chapters/29h_out_overloads_under_modes.md:279
+CHOSEN.update({
     **{name: _SECOND for name in ("eq", "ne", "lt", "le", "gt", "ge", "bitwise_and",
                                   "bitwise_or", "bitwise_xor", "fmod", "remainder")},
     "bitwise_left_shift": _SHIFT, "bitwise_right_shift": _SHIFT,
@@ -60,10 +64,10 @@ CHOSEN = {  # function: its out overload, or (test, overload) pairs, then the re
     "linalg_matrix_norm": (("number 1 ord", "out"), "str_ord_out"),
     "linalg_norm": (("string 1 ord", "ord_str_out"), "out"),
     "linalg_matrix_rank": _TOLERANCES, "linalg_pinv": _TOLERANCES,
-}
+})
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:305
+# --- book/chapters/29h_out_overloads_under_modes.md:313
 def out_overload(name: str, args: tuple, kwargs: dict) -> str:
     """torch's "operator.overload" for ``name`` called with these arguments and out=."""
     chosen = CHOSEN.get(name, "out")
@@ -97,7 +101,7 @@ def _holds(words: list, args: tuple, kwargs: dict) -> bool:
     return isinstance(value, str)  # "string"
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:352
+# --- book/chapters/29h_out_overloads_under_modes.md:360
 REQUIRED = object()
 _READ: dict = {}
 
@@ -137,7 +141,7 @@ def _values(overload: str, args: tuple, kwargs: dict) -> tuple:
     return values, named, rest
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:393
+# --- book/chapters/29h_out_overloads_under_modes.md:401
 def _laid_out(overload: str, values: list, named: dict, rest: dict) -> tuple:
     positional, keyword, _ = _read(overload)
     if overload not in SCHEMA_OF:
@@ -166,7 +170,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:440
+# --- book/chapters/29h_out_overloads_under_modes.md:448
 _SAME = ("digamma", "erf", "erfc", "erfinv", "exp2", "expm1", "i0", "log1p", "sinc", "logit",
          "logsumexp", "polygamma")
 RESOLVED = {  # an out overload: what torch's autograd layer makes of it
@@ -189,7 +193,7 @@ RESOLVED = {  # an out overload: what torch's autograd layer makes of it
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:470
+# --- book/chapters/29h_out_overloads_under_modes.md:478
 # NOTE [Arguments torch's schema names otherwise]
 # A few out overloads take what the Python function takes under other names:
 # TO_TORCH turns the function's values into the schema's, and TO_PYTHON turns
@@ -212,7 +216,7 @@ CONVERTED = {"std.out": _corrected, "var.out": _corrected}  # on the way to RESO
 TO_PYTHON = {"tensordot.out": lambda given, named: (given[:2], {"dims": given[2:], **named})}
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:505
+# --- book/chapters/29h_out_overloads_under_modes.md:513
 def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     """Hand ``call(*args, **kwargs)``, a call with out=, to the innermost mode."""
     kwargs = dict(kwargs)
@@ -224,7 +228,7 @@ def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
         name, call, args, kwargs = ELSEWHERE[name](call, args, kwargs) or (
             name, call, args, kwargs)
     if name in IN_PIECES and not whole:  # NOTE [out= in pieces]
-        return _in_pieces(call, args, kwargs, out)
+        return in_pieces(call, args, kwargs, out)
     if name in TO_TORCH:
         args, kwargs = TO_TORCH[name](args, kwargs)
     overload = out_overload(name, args, kwargs)
@@ -249,127 +253,3 @@ def _runner(call, overload: str, written: tuple, single: bool):
         return call(*given, **named, out=outs[0] if single else outs)
 
     return run
-
-
-# --- book/chapters/29h_out_overloads_under_modes.md:555
-# NOTE [torch.norm's out= is linalg's]
-# ELSEWHERE gives, for a function torch writes in Python over other functions,
-# the function that is called with out=, its arguments, and what runs it.
-def _norm(call, args, kwargs):
-    import refgrad
-
-    values = dict(zip(("input", "p", "dim", "keepdim"), args), **kwargs)
-    x, p, dim = values.pop("input"), values.pop("p", "fro"), values.pop("dim", None)
-    keepdim, dims = values.pop("keepdim", False), [dim] if isinstance(dim, int) else dim
-    if isinstance(p, str) and (p != "fro" or dims is not None and len(dims) > 2):
-        dims = list(range(x.ndim)) if dims is None else dims
-        return ("linalg_matrix_norm", refgrad.linalg.matrix_norm, (x, p, dims, keepdim),
-                values)
-    p = 2 if p == "fro" else 2.0 if p is None else p
-    return "linalg_vector_norm", refgrad.linalg.vector_norm, (x, p, dims, keepdim), values
-
-
-ELSEWHERE = {"norm": _norm}
-ALWAYS_ELSEWHERE = {"norm"}  # the others only where autograd is on
-
-
-# --- book/chapters/29h_out_overloads_under_modes.md:592
-# NOTE [Composites that call another out=]
-# Each gives (the function torch's composite calls with out=, what runs it, its
-# arguments), or None where its steps are more than that call, and the call then
-# goes to the mode whole. What runs it is the function itself where its
-# arguments mean the same to it (diag), or the function torch's calls.
-def _first(args, kwargs):
-    return args[0] if args else kwargs.get("input", kwargs.get("tensors"))
-
-
-def _square(call, args, kwargs):
-    import refgrad
-
-    return "pow", refgrad.pow, (_first(args, kwargs), 2), {}
-
-
-def _matmul(call, args, kwargs):
-    import refgrad
-
-    a, b = (*args, *kwargs.values())[:2]
-    name = {(2, 2): "mm", (2, 1): "mv", (1, 1): "dot"}.get((a.ndim, b.ndim))
-    return (name, getattr(refgrad, name), (a, b), {}) if name else None
-
-
-def _diag(call, args, kwargs):
-    name = {2: "diagonal_copy", 1: "diag_embed"}[_first(args, kwargs).ndim]
-    return name, call, args, kwargs
-
-
-def _stacked(dim, ndims):
-    def stacked(call, args, kwargs):
-        import refgrad
-
-        tensors = list(_first(args, kwargs))
-        if not all(t.ndim in ndims for t in tensors):
-            return None
-        return "cat", refgrad.cat, (tensors, dim) if dim else (tensors,), {}
-
-    return stacked
-
-
-# --- book/chapters/29h_out_overloads_under_modes.md:634
-def _outer(call, args, kwargs):
-    import refgrad
-
-    a, b = (*args, *kwargs.values())[:2]
-    return "mul", refgrad.mul, (a.view(a.shape[0], 1), b), {}
-
-
-def _cross(call, args, kwargs):
-    a, b, *dim = (*args, *kwargs.values())
-    if dim and dim[0] is not None:
-        return "linalg_cross", call, (a, b), {"dim": dim[0]}
-    sizes = [i for i, size in enumerate(a.shape) if size == 3]
-    return ("linalg_cross", call, (a, b), {"dim": sizes[0]}) if sizes else None
-
-
-def _vecdot(call, args, kwargs):
-    import refgrad
-
-    x, y = (*args, *kwargs.values())[:2]
-    dim = kwargs.get("dim", -1)
-    return "sum", refgrad.sum, (x * y, dim), {}
-
-
-def _float_power(call, args, kwargs):
-    import refgrad
-
-    a, b = (*args, *kwargs.values())[:2]
-    if any(isinstance(v, Tensor) and v.dtype != refgrad.float64 for v in (a, b)):
-        return None  # converted first: steps of their own
-    a, b = (v if isinstance(v, Tensor) else float(v) for v in (a, b))
-    return "pow", refgrad.pow, (a, b), {}
-
-
-ELSEWHERE.update({
-    "linalg_vecdot": _vecdot, "float_power": _float_power,
-    "square": _square, "matmul": _matmul, "diag": _diag, "outer": _outer, "cross": _cross,
-    "hstack": _stacked(1, range(2, 64)), "vstack": _stacked(0, range(2, 64)),
-    "row_stack": _stacked(0, range(2, 64)), "column_stack": _stacked(1, (2,)),
-})
-
-
-# --- book/chapters/29h_out_overloads_under_modes.md:690
-IN_PIECES = frozenset(("linalg_norm", "linalg_matrix_norm"))
-
-
-def _in_pieces(call, args, kwargs, out):
-    from refgrad._ops.write_checks import RESIZED
-    from refgrad._warn_once import outside_refgrad
-
-    result = call(*args, **kwargs)  # the functional form, whose steps the mode sees
-    if tuple(out.shape) != tuple(result.shape):
-        if out.numel():
-            _, level = outside_refgrad(sys._getframe())
-            warnings.warn(RESIZED.format(list(out.shape), list(result.shape)),
-                          stacklevel=level)
-        out.resize_(list(result.shape))
-    out.copy_(result)
-    return out
