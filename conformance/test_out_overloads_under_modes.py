@@ -374,3 +374,13 @@ def test_the_written_tensors_come_back():
     with Calls():
         values, indices = torch.max(t.x, 1, out=(t.o, t.oi))
     assert values is t.o and indices is t.oi
+
+
+@pytest.mark.parametrize("whole", [False, True])
+def test_out_none_is_the_functional_form(whole):
+    t, mode = _Inputs(), Calls()
+    with torch.inference_mode() if whole else contextlib.nullcontext(), mode:
+        torch.clip(t.x, 0.2, 0.5, out=None)
+        torch.sum(t.x, 0, out=None)
+    clip = "aten.clip.default" if whole else "aten.clamp.default"
+    assert mode.seen == [(clip, ("T", 0.2, 0.5), {}), ("aten.sum.dim_IntList", ("T", [0]), {})]

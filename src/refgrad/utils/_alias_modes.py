@@ -31,8 +31,8 @@ def handed_over(name: str, function, in_place: bool = False):
             if not state.dispatch_modes:  # run by a mode's func: NOTE [Aliases written below]
                 return _written_below(name, function, args, kwargs) if in_place else function(
                     *args, **kwargs)
-            if "out" in kwargs:  # chapter "out= overloads under a dispatch mode"
-                return dispatch_out(alias, name, args, kwargs)
+            if (out := kwargs.pop("out", None)) is not None:  # out=None: the functional form
+                return dispatch_out(alias, name, args, dict(kwargs, out=out))
             named = ".".join(by_arguments(name, args, kwargs))  # the alias's, not a row's
             if in_place:
                 func = OpFunc(named, ("self",), ("self",), alias, args, kwargs)
