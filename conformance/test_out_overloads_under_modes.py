@@ -384,3 +384,22 @@ def test_out_none_is_the_functional_form(whole):
         torch.sum(t.x, 0, out=None)
     clip = "aten.clip.default" if whole else "aten.clamp.default"
     assert mode.seen == [(clip, ("T", 0.2, 0.5), {}), ("aten.sum.dim_IntList", ("T", [0]), {})]
+
+
+NESTED = ["sum_dims_keep", "max_dim", "sort_stable", "std_unbiased", "special_round", "square",
+          "matmul_matrices", "cross", "linalg_norm", "linalg_norm_resized", "norm_p_dim",
+          "tensordot_whole", "svd_whole"]
+
+
+@pytest.mark.parametrize("call, whole, expected",
+                         [pytest.param(*case[1:], id=case[0]) for case in CASES
+                          if case[0] in NESTED])
+def test_a_second_mode_sees_the_same(call, whole, expected):
+    outer, inner = Calls(), Calls()
+    t = _Inputs()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with torch.inference_mode() if whole else contextlib.nullcontext(), outer, inner:
+            call(t)
+    assert inner.seen == expected
+    assert outer.seen == expected
