@@ -48,6 +48,12 @@ class _Inputs:
         return [self.o, self.o2, self.o3, self.oi, self.ob, self.oi32, self.oi32b]
 
 
+def _made(dtype: str):
+    """What a mode sees of an empty tensor a composite makes for a result it drops."""
+    return ("aten.empty.memory_format", ([0],),
+            {"dtype": f"torch.{dtype}", "layout": "torch.strided", "device": "cpu"})
+
+
 CASES = [  # (id, the call, whether inside inference_mode, what the mode sees)
     ("sum_dim", lambda t: torch.sum(t.x, 0, out=t.o), False,
      [("aten.sum.IntList_out", ("T", [0]), {"out": "T"})]),
@@ -338,6 +344,31 @@ CASES = [  # (id, the call, whether inside inference_mode, what the mode sees)
      [("aten.pow.Tensor_Scalar_out", ("T", 2.0), {"out": "T"})]),
     ("float_power_of_number", lambda t: torch.float_power(2, t.x, out=t.o), False,
      [("aten.pow.Scalar_out", (2.0, "T"), {"out": "T"})]),
+    ("linalg_inv", lambda t: torch.linalg.inv(t.m, out=t.o), False,
+     [_made("int32"),
+      ("aten.linalg_inv_ex.inverse", ("T",), {"inverse": "T", "info": "T"}),
+      ("aten._linalg_check_errors.default", ("T", "linalg.inv"), {"is_matrix": True})]),
+    ("linalg_inv_whole", lambda t: torch.linalg.inv(t.m, out=t.o), True,
+     [("aten.linalg_inv.out", ("T",), {"out": "T"})]),
+    ("inverse", lambda t: torch.inverse(t.m, out=t.o), False,
+     [_made("int32"),
+      ("aten.linalg_inv_ex.inverse", ("T",), {"inverse": "T", "info": "T"}),
+      ("aten._linalg_check_errors.default", ("T", "linalg.inv"), {"is_matrix": True})]),
+    ("cholesky_upper", lambda t: torch.linalg.cholesky(t.m, upper=True, out=t.o), False,
+     [_made("int32"),
+      ("aten.linalg_cholesky_ex.L", ("T",), {"upper": True, "L": "T", "info": "T"}),
+      ("aten._linalg_check_errors.default", ("T", "linalg.cholesky"), {"is_matrix": True})]),
+    ("lu_factor", lambda t: torch.linalg.lu_factor(t.m, out=(t.o, t.oi32)), False,
+     [_made("int32"),
+      ("aten.linalg_lu_factor_ex.out", ("T",), {"LU": "T", "pivots": "T", "info": "T"}),
+      ("aten._linalg_check_errors.default", ("T", "torch.linalg.lu_factor"), {"is_matrix": True})]),
+    ("msort", lambda t: torch.msort(t.x, out=t.o), False,
+     [_made("int64"),
+      ("aten.sort.values", ("T", 0), {"values": "T", "indices": "T"})]),
+    ("argsort_stable", lambda t: torch.argsort(t.x, stable=True, dim=0, out=t.oi), False,
+     [_made("float64"),
+      ("aten.sort.values_stable", ("T",),
+       {"stable": True, "dim": 0, "values": "T", "indices": "T"})]),
     ("unpool2d", lambda t: torch._C._nn.max_unpool2d(t.u, t.ui, [2, 2], out=t.o), False,
      [("aten.max_unpool2d.out", ("T", "T", [2, 2]), {"out": "T"})]),
 ]
@@ -403,3 +434,13 @@ def test_a_second_mode_sees_the_same(call, whole, expected):
             call(t)
     assert inner.seen == expected
     assert outer.seen == expected
+
+
+def test_a_singular_matrix_is_refused_after_the_check():
+    mode, m = Calls(), torch.tensor([[1.0, 2.0], [2.0, 4.0]], dtype=torch.float64)
+    o = torch.empty(0, dtype=torch.float64)
+    with pytest.raises(RuntimeError, match="linalg.inv: The diagonal element 2 is zero"), mode:
+        torch.linalg.inv(m, out=o)
+    assert [seen[0] for seen in mode.seen] == ["aten.empty.memory_format",
+                                               "aten.linalg_inv_ex.inverse",
+                                               "aten._linalg_check_errors.default"]

@@ -118,9 +118,6 @@ ELSEWHERE.update({
 
 
 # --- book/chapters/29h_out_overloads_under_modes.md:707
-IN_PIECES = frozenset(("linalg_norm", "linalg_matrix_norm"))
-
-
 def in_pieces(call, args, kwargs, out):
     from refgrad._ops.write_checks import RESIZED
     from refgrad._warn_once import outside_refgrad
@@ -134,3 +131,70 @@ def in_pieces(call, args, kwargs, out):
         out.resize_(list(result.shape))
     out.copy_(result)
     return out
+
+
+# --- book/chapters/29h_out_overloads_under_modes.md:739
+# NOTE [Results made and dropped]
+def _dropped(like, dtype=None):
+    """An empty tensor a composite makes for a result it drops, as a mode sees it made."""
+    from refgrad import _creation, strided
+    from refgrad.utils._factory_modes import to_a_mode
+
+    named = {"dtype": dtype or like.dtype, "layout": strided, "device": like.device}
+    return to_a_mode("empty.memory_format", _creation.empty, ([0],), named)
+
+
+def _checked(function, api: str, several=None):
+    """``function``'s out= with an int32 info made for it, then the check of info."""
+    def steps(call, args, kwargs, out):
+        import refgrad
+        from refgrad.autograd._state import state
+        from refgrad.utils._composite_steps import errors_checked
+
+        info = _dropped(args[0] if args else kwargs["A"], refgrad.int32)
+        outs = (out,) if isinstance(out, Tensor) else tuple(out)
+        function(refgrad)(*args, **kwargs, out=(*outs, info))
+        errors_checked(info, api, args[0] if args else kwargs["A"])
+        if info._data.any():  # the function's own error, as it raises it alone
+            held, state.dispatch_modes = state.dispatch_modes, []
+            try:
+                call(*args, **kwargs)
+            finally:
+                state.dispatch_modes = held
+        return out if several is None else several(*outs)
+
+    return steps
+
+
+# --- book/chapters/29h_out_overloads_under_modes.md:773
+def _msort(call, args, kwargs, out):
+    import refgrad
+
+    x = args[0] if args else kwargs["input"]
+    refgrad.sort(x, 0, out=(out, _dropped(x, refgrad.int64)))
+    return out
+
+
+def _argsort(call, args, kwargs, out):
+    import refgrad
+
+    x = args[0] if args else kwargs["input"]
+    refgrad.sort(*args, **kwargs, out=(_dropped(x), out))
+    return out
+
+
+def _lu_factor_out(*outs):
+    from refgrad.return_types import linalg_lu_factor_out
+
+    return linalg_lu_factor_out(*outs)
+
+
+IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
+    "linalg_norm": in_pieces, "linalg_matrix_norm": in_pieces, "msort": _msort,
+    "argsort": _argsort,
+    "linalg_inv": _checked(lambda refgrad: refgrad.linalg.inv_ex, "linalg.inv"),
+    "inverse": _checked(lambda refgrad: refgrad.linalg.inv_ex, "linalg.inv"),
+    "linalg_cholesky": _checked(lambda refgrad: refgrad.linalg.cholesky_ex, "linalg.cholesky"),
+    "linalg_lu_factor": _checked(lambda refgrad: refgrad.linalg.lu_factor_ex,
+                                 "torch.linalg.lu_factor", _lu_factor_out),
+}

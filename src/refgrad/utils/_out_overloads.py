@@ -10,7 +10,7 @@ import ast
 import re
 
 from refgrad._tensor import Tensor
-from refgrad.utils._out_composites import ALWAYS_ELSEWHERE, ELSEWHERE, IN_PIECES, in_pieces
+from refgrad.utils._out_composites import ALWAYS_ELSEWHERE, ELSEWHERE, IN_STEPS
 from refgrad.utils._out_schemas import SCHEMA_OF
 from refgrad.utils._python_dispatch import OpFunc, _tensors_in, composite_whole, dispatch
 
@@ -227,8 +227,8 @@ def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
         # NOTE [torch.norm's out= is linalg's], NOTE [Composites that call another out=]
         name, call, args, kwargs = ELSEWHERE[name](call, args, kwargs) or (
             name, call, args, kwargs)
-    if name in IN_PIECES and not whole:  # NOTE [out= in pieces]
-        return in_pieces(call, args, kwargs, out)
+    if name in IN_STEPS and not whole:  # NOTE [out= in pieces], NOTE [Results made and dropped]
+        return IN_STEPS[name](call, args, kwargs, out)
     if name in TO_TORCH:
         args, kwargs = TO_TORCH[name](args, kwargs)
     overload = out_overload(name, args, kwargs)
