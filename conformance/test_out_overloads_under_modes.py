@@ -369,6 +369,16 @@ CASES = [  # (id, the call, whether inside inference_mode, what the mode sees)
      [_made("float64"),
       ("aten.sort.values_stable", ("T",),
        {"stable": True, "dim": 0, "values": "T", "indices": "T"})]),
+    ("eigvalsh", lambda t: torch.linalg.eigvalsh(t.m, "U", out=t.o), False,
+     [_made("float64"),
+      ("aten._linalg_eigh.eigenvalues", ("T", "U", False),
+       {"eigenvalues": "T", "eigenvectors": "T"})]),
+    ("svdvals", lambda t: torch.linalg.svdvals(t.m, out=t.o), False,
+     [_made("float64"),
+      _made("float64"),
+      ("aten._linalg_svd.U", ("T", False, False), {"U": "T", "S": "T", "Vh": "T"})]),
+    ("svdvals_whole", lambda t: torch.linalg.svdvals(t.m, out=t.o), True,
+     [("aten.linalg_svdvals.out", ("T",), {"out": "T"})]),
     ("unpool2d", lambda t: torch._C._nn.max_unpool2d(t.u, t.ui, [2, 2], out=t.o), False,
      [("aten.max_unpool2d.out", ("T", "T", [2, 2]), {"out": "T"})]),
 ]
@@ -419,7 +429,7 @@ def test_out_none_is_the_functional_form(whole):
 
 NESTED = ["sum_dims_keep", "max_dim", "sort_stable", "std_unbiased", "special_round", "square",
           "matmul_matrices", "cross", "linalg_norm", "linalg_norm_resized", "norm_p_dim",
-          "tensordot_whole", "svd_whole"]
+          "tensordot_whole", "svd_whole", "eigvalsh", "svdvals", "msort", "linalg_inv"]
 
 
 @pytest.mark.parametrize("call, whole, expected",

@@ -135,13 +135,28 @@ def in_pieces(call, args, kwargs, out):
 
 # --- book/chapters/29h_out_overloads_under_modes.md:739
 # NOTE [Results made and dropped]
+# The empty tensors, and the check of info, reach each mode down the stack as
+# torch's composite asks for them (handed_down), not as a user's call would.
+def handed_down(overload: str, written: tuple, args: tuple, named: dict, compute):
+    """Hand ``overload`` to the innermost mode; its func hands the same op to the next
+    mode down, and once no mode is left runs ``compute``."""
+    from refgrad.autograd._state import state
+    from refgrad.utils._python_dispatch import OpFunc, dispatch
+
+    def run(*given, **named):
+        if state.dispatch_modes:
+            return dispatch(OpFunc(overload, written, (), run, given, named), given, named)
+        return compute(*given, **named)
+
+    return dispatch(OpFunc(overload, written, (), run, args, named), args, named)
+
+
 def _dropped(like, dtype=None):
     """An empty tensor a composite makes for a result it drops, as a mode sees it made."""
     from refgrad import _creation, strided
-    from refgrad.utils._factory_modes import to_a_mode
 
     named = {"dtype": dtype or like.dtype, "layout": strided, "device": like.device}
-    return to_a_mode("empty.memory_format", _creation.empty, ([0],), named)
+    return handed_down("empty.memory_format", (), ([0],), named, _creation.empty)
 
 
 def _checked(function, api: str, several=None):
@@ -149,12 +164,12 @@ def _checked(function, api: str, several=None):
     def steps(call, args, kwargs, out):
         import refgrad
         from refgrad.autograd._state import state
-        from refgrad.utils._composite_steps import errors_checked
 
-        info = _dropped(args[0] if args else kwargs["A"], refgrad.int32)
-        outs = (out,) if isinstance(out, Tensor) else tuple(out)
+        A = args[0] if args else kwargs["A"]
+        info, outs = _dropped(A, refgrad.int32), (out,) if isinstance(out, Tensor) else out
         function(refgrad)(*args, **kwargs, out=(*outs, info))
-        errors_checked(info, api, args[0] if args else kwargs["A"])
+        handed_down("_linalg_check_errors.default", (), (info, api), {"is_matrix": A.ndim == 2},
+                    lambda *given, **named: None)
         if info._data.any():  # the function's own error, as it raises it alone
             held, state.dispatch_modes = state.dispatch_modes, []
             try:
@@ -166,7 +181,7 @@ def _checked(function, api: str, several=None):
     return steps
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:773
+# --- book/chapters/29h_out_overloads_under_modes.md:788
 def _msort(call, args, kwargs, out):
     import refgrad
 
@@ -198,3 +213,43 @@ IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
     "linalg_lu_factor": _checked(lambda refgrad: refgrad.linalg.lu_factor_ex,
                                  "torch.linalg.lu_factor", _lu_factor_out),
 }
+
+
+# --- book/chapters/29h_out_overloads_under_modes.md:830
+def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
+    """Hand ``overload`` with these arguments and written tensors to the innermost mode."""
+    from refgrad.utils._out_overloads import laid_out, read
+
+    given, shown = laid_out(overload, values, named, {})
+    written = read(overload)[2]
+    shown.update(zip(written, outs))
+    return handed_down(overload, written, given, shown, compute)
+
+
+# --- book/chapters/29h_out_overloads_under_modes.md:842
+def _eigvalsh(call, args, kwargs, out):
+    A, uplo = (*args, kwargs.get("UPLO", "L"))[:2] if args else (kwargs["A"], "L")
+
+    def compute(A, UPLO="L", compute_v=True, *, eigenvalues, eigenvectors):
+        call(A, UPLO, out=eigenvalues)
+        return eigenvalues, eigenvectors
+
+    vectors = _dropped(A)
+    to_a_mode("_linalg_eigh.eigenvalues", [A, uplo, False], {}, (out, vectors), compute)
+    return out
+
+
+def _svdvals(call, args, kwargs, out):
+    A, driver = args[0] if args else kwargs["A"], kwargs.get("driver")
+
+    def compute(A, full_matrices=False, compute_uv=True, *, driver=None, U, S, Vh):
+        call(A, driver=driver, out=S)
+        return U, S, Vh
+
+    left, right = _dropped(A), _dropped(A)
+    to_a_mode("_linalg_svd.U", [A, False, False], {"driver": driver}, (left, out, right),
+              compute)
+    return out
+
+
+IN_STEPS.update({"linalg_eigvalsh": _eigvalsh, "linalg_svdvals": _svdvals})

@@ -106,7 +106,7 @@ REQUIRED = object()
 _READ: dict = {}
 
 
-def _read(overload: str):
+def read(overload: str):
     """(positional, keyword-only, written): each argument as (name, default, a list of ints)."""
     read = _READ.get(overload)
     if read is None:
@@ -128,7 +128,7 @@ _FIRST = ("input", "A")  # the names a call may give torch's self as
 
 def _values(overload: str, args: tuple, kwargs: dict) -> tuple:
     """(positional values, keyword values, keywords no schema names) of the call."""
-    positional, keyword, _ = _read(overload)
+    positional, keyword, _ = read(overload)
     rest = dict(kwargs)
     if overload not in SCHEMA_OF:  # a plain schema: as given
         return list(args), {}, rest
@@ -142,8 +142,8 @@ def _values(overload: str, args: tuple, kwargs: dict) -> tuple:
 
 
 # --- book/chapters/29h_out_overloads_under_modes.md:401
-def _laid_out(overload: str, values: list, named: dict, rest: dict) -> tuple:
-    positional, keyword, _ = _read(overload)
+def laid_out(overload: str, values: list, named: dict, rest: dict) -> tuple:
+    positional, keyword, _ = read(overload)
     if overload not in SCHEMA_OF:
         return tuple(_as_torch(v, False) for v in values), dict(rest)
     shown = []
@@ -237,8 +237,8 @@ def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
         if overload in CONVERTED:
             values, named = CONVERTED[overload](values, named)
         overload = RESOLVED[overload]
-    given, shown = _laid_out(overload, values, named, rest)
-    written = _read(overload)[2]
+    given, shown = laid_out(overload, values, named, rest)
+    written = read(overload)[2]
     outs = (out,) if isinstance(out, Tensor) else tuple(out)
     shown.update(zip(written, outs))
     run = _runner(call, overload, written, isinstance(out, Tensor))
