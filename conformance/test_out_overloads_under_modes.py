@@ -39,6 +39,8 @@ class _Inputs:
         self.b = torch.tensor([[True, False, True], [False, True, True]])
         self.ix2 = torch.tensor([[0, 1], [2, 0]])
         self.u, self.ui = torch.tensor([[[[0.5]]]], dtype=d), torch.tensor([[[[3]]]])
+        self.xg, self.mg = self.x.clone().requires_grad_(), self.m.clone().requires_grad_()
+        self.vg = self.v.clone().requires_grad_()
         self.o, self.o2 = torch.empty(0, dtype=d), torch.empty(0, dtype=d)
         self.o3 = torch.zeros(3, dtype=d)  # holds elements: resized with a warning
         self.oi, self.ob = torch.empty(0, dtype=torch.int64), torch.empty(0, dtype=torch.bool)
@@ -454,3 +456,36 @@ def test_a_singular_matrix_is_refused_after_the_check():
     assert [seen[0] for seen in mode.seen] == ["aten.empty.memory_format",
                                                "aten.linalg_inv_ex.inverse",
                                                "aten._linalg_check_errors.default"]
+
+
+GRAD_CASES = [  # (id, a call whose write autograd refuses, the kernel named, what the mode saw)
+    ("inv", lambda t: torch.linalg.inv(t.mg, out=t.o), "linalg_inv_ex",
+     ["aten.empty.memory_format"]),
+    ("msort", lambda t: torch.msort(t.xg, out=t.o), "sort", ["aten.empty.memory_format"]),
+    ("square", lambda t: torch.square(t.xg, out=t.o), "pow", []),
+    ("cross", lambda t: torch.cross(t.mg, t.mg, out=t.o), "linalg_cross", []),
+    ("eigvalsh", lambda t: torch.linalg.eigvalsh(t.mg, out=t.o), "_linalg_eigh",
+     ["aten.empty.memory_format"]),
+    ("svdvals", lambda t: torch.linalg.svdvals(t.mg, out=t.o), "_linalg_svd",
+     ["aten.empty.memory_format", "aten.empty.memory_format"]),
+    ("absolute", lambda t: torch.absolute(t.xg, out=t.o), "abs", []),
+    ("std", lambda t: torch.std(t.xg, 1, True, out=t.o), "std", []),
+    ("norm", lambda t: torch.norm(t.xg, out=t.o), "linalg_vector_norm", []),
+    ("outer", lambda t: torch.outer(t.vg, t.vg, out=t.o), "mul", ["aten.view.default"]),
+    ("hstack", lambda t: torch.hstack([t.xg, t.xg], out=t.o), "cat", []),
+    ("vecdot", lambda t: torch.linalg.vecdot(t.xg, t.xg, out=t.o), "sum", ["aten.mul.Tensor"]),
+    ("argsort", lambda t: torch.argsort(t.xg, stable=True, out=t.oi), "sort",
+     ["aten.empty.memory_format"]),
+    ("cholesky", lambda t: torch.linalg.cholesky(t.mg, out=t.o), "linalg_cholesky_ex",
+     ["aten.empty.memory_format"]),
+    ("float_power", lambda t: torch.float_power(t.xg, 2, out=t.o), "pow", []),
+]
+
+
+@pytest.mark.parametrize("call, kernel, seen",
+                         [pytest.param(*case[1:], id=case[0]) for case in GRAD_CASES])
+def test_a_write_autograd_refuses_is_refused_at_the_kernel(call, kernel, seen):
+    t, mode = _Inputs(), Calls()
+    with pytest.raises(RuntimeError, match=rf"^{kernel}\(\): functions with out="), mode:
+        call(t)
+    assert [s[0] for s in mode.seen] == seen

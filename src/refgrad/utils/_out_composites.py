@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:563
+# --- book/chapters/29h_out_overloads_under_modes.md:571
 """torch's composites with out= whose steps a dispatch mode sees: the function with out=
 they call, or the functional form, a resize and a copy."""
 
@@ -34,7 +34,7 @@ ELSEWHERE = {"norm": _norm}
 ALWAYS_ELSEWHERE = {"norm"}  # the others only where autograd is on
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:609
+# --- book/chapters/29h_out_overloads_under_modes.md:617
 # NOTE [Composites that call another out=]
 # Each gives (the function torch's composite calls with out=, what runs it, its
 # arguments), or None where its steps are more than that call, and the call then
@@ -75,7 +75,7 @@ def _stacked(dim, ndims):
     return stacked
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:651
+# --- book/chapters/29h_out_overloads_under_modes.md:659
 def _outer(call, args, kwargs):
     import refgrad
 
@@ -117,7 +117,7 @@ ELSEWHERE.update({
 })
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:707
+# --- book/chapters/29h_out_overloads_under_modes.md:715
 def in_pieces(call, args, kwargs, out):
     from refgrad._ops.write_checks import RESIZED
     from refgrad._warn_once import outside_refgrad
@@ -133,7 +133,7 @@ def in_pieces(call, args, kwargs, out):
     return out
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:739
+# --- book/chapters/29h_out_overloads_under_modes.md:756
 # NOTE [Results made and dropped]
 # The empty tensors, and the check of info, reach each mode down the stack as
 # torch's composite asks for them (handed_down), not as a user's call would.
@@ -149,6 +149,20 @@ def handed_down(overload: str, written: tuple, args: tuple, named: dict, compute
         return compute(*given, **named)
 
     return dispatch(OpFunc(overload, written, (), run, args, named), args, named)
+
+
+# NOTE [Refused at the kernel a composite calls]
+# torch refuses an out= write that needs grad at the autograd layer of the kernel
+# that writes, above the modes: where refgrad hands a mode that kernel in place of
+# the function called, it refuses first, under the rules of the function it calls
+# for it (whose message names that kernel); a mode has seen only the steps before.
+def refused_first(name: str, args: tuple, kwargs: dict, outs: tuple) -> None:
+    from refgrad._ops.out_grad_rules import refuse_grad
+    from refgrad._ops.out_rules import KERNELS
+    from refgrad.autograd._state import state
+
+    if state.grad_enabled:
+        refuse_grad(KERNELS.get(name, name), args, kwargs, outs)
 
 
 def _dropped(like, dtype=None):
@@ -181,7 +195,7 @@ def _checked(function, api: str, several=None):
     return steps
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:788
+# --- book/chapters/29h_out_overloads_under_modes.md:819
 def _msort(call, args, kwargs, out):
     import refgrad
 
@@ -215,7 +229,7 @@ IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:830
+# --- book/chapters/29h_out_overloads_under_modes.md:861
 def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
     """Hand ``overload`` with these arguments and written tensors to the innermost mode."""
     from refgrad.utils._out_overloads import laid_out, read
@@ -226,7 +240,7 @@ def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
     return handed_down(overload, written, given, shown, compute)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:842
+# --- book/chapters/29h_out_overloads_under_modes.md:873
 def _eigvalsh(call, args, kwargs, out):
     A, uplo = (*args, kwargs.get("UPLO", "L"))[:2] if args else (kwargs["A"], "L")
 
@@ -235,6 +249,7 @@ def _eigvalsh(call, args, kwargs, out):
         return eigenvalues, eigenvectors
 
     vectors = _dropped(A)
+    refused_first("linalg_eigvalsh", args, kwargs, (out,))
     to_a_mode("_linalg_eigh.eigenvalues", [A, uplo, False], {}, (out, vectors), compute)
     return out
 
@@ -247,6 +262,7 @@ def _svdvals(call, args, kwargs, out):
         return U, S, Vh
 
     left, right = _dropped(A), _dropped(A)
+    refused_first("linalg_svdvals", args, kwargs, (out,))
     to_a_mode("_linalg_svd.U", [A, False, False], {"driver": driver}, (left, out, right),
               compute)
     return out

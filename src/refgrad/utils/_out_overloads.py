@@ -10,7 +10,12 @@ import ast
 import re
 
 from refgrad._tensor import Tensor
-from refgrad.utils._out_composites import ALWAYS_ELSEWHERE, ELSEWHERE, IN_STEPS
+from refgrad.utils._out_composites import (
+    ALWAYS_ELSEWHERE,
+    ELSEWHERE,
+    IN_STEPS,
+    refused_first,
+)
 from refgrad.utils._out_schemas import SCHEMA_OF
 from refgrad.utils._python_dispatch import OpFunc, _tensors_in, composite_whole, dispatch
 
@@ -39,7 +44,7 @@ CHOSEN = {  # function: its out overload, or (test, overload) pairs, then the re
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:279
+# --- book/chapters/29h_out_overloads_under_modes.md:284
 CHOSEN.update({
     **{name: _SECOND for name in ("eq", "ne", "lt", "le", "gt", "ge", "bitwise_and",
                                   "bitwise_or", "bitwise_xor", "fmod", "remainder")},
@@ -67,7 +72,7 @@ CHOSEN.update({
 })
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:313
+# --- book/chapters/29h_out_overloads_under_modes.md:318
 def out_overload(name: str, args: tuple, kwargs: dict) -> str:
     """torch's "operator.overload" for ``name`` called with these arguments and out=."""
     chosen = CHOSEN.get(name, "out")
@@ -101,7 +106,7 @@ def _holds(words: list, args: tuple, kwargs: dict) -> bool:
     return isinstance(value, str)  # "string"
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:360
+# --- book/chapters/29h_out_overloads_under_modes.md:365
 REQUIRED = object()
 _READ: dict = {}
 
@@ -141,7 +146,7 @@ def _values(overload: str, args: tuple, kwargs: dict) -> tuple:
     return values, named, rest
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:401
+# --- book/chapters/29h_out_overloads_under_modes.md:406
 def laid_out(overload: str, values: list, named: dict, rest: dict) -> tuple:
     positional, keyword, _ = read(overload)
     if overload not in SCHEMA_OF:
@@ -170,7 +175,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:448
+# --- book/chapters/29h_out_overloads_under_modes.md:453
 _SAME = ("digamma", "erf", "erfc", "erfinv", "exp2", "expm1", "i0", "log1p", "sinc", "logit",
          "logsumexp", "polygamma")
 RESOLVED = {  # an out overload: what torch's autograd layer makes of it
@@ -193,7 +198,7 @@ RESOLVED = {  # an out overload: what torch's autograd layer makes of it
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:478
+# --- book/chapters/29h_out_overloads_under_modes.md:483
 # NOTE [Arguments torch's schema names otherwise]
 # A few out overloads take what the Python function takes under other names:
 # TO_TORCH turns the function's values into the schema's, and TO_PYTHON turns
@@ -216,17 +221,19 @@ CONVERTED = {"std.out": _corrected, "var.out": _corrected}  # on the way to RESO
 TO_PYTHON = {"tensordot.out": lambda given, named: (given[:2], {"dims": given[2:], **named})}
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:513
+# --- book/chapters/29h_out_overloads_under_modes.md:518
 def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     """Hand ``call(*args, **kwargs)``, a call with out=, to the innermost mode."""
     kwargs = dict(kwargs)
     out = kwargs.pop("out")
     tensors = _tensors_in((*args, *kwargs.values(), out))
     whole = composite_whole(tuple(t for t in tensors if isinstance(t, Tensor)))
+    called, outs = name, (out,) if isinstance(out, Tensor) else tuple(out)
     if name in ELSEWHERE and (name in ALWAYS_ELSEWHERE or not whole):
         # NOTE [torch.norm's out= is linalg's], NOTE [Composites that call another out=]
         name, call, args, kwargs = ELSEWHERE[name](call, args, kwargs) or (
             name, call, args, kwargs)
+    given_as = (name, args, kwargs)
     if name in IN_STEPS and not whole:  # NOTE [out= in pieces], NOTE [Results made and dropped]
         return IN_STEPS[name](call, args, kwargs, out)
     if name in TO_TORCH:
@@ -239,7 +246,8 @@ def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
         overload = RESOLVED[overload]
     given, shown = laid_out(overload, values, named, rest)
     written = read(overload)[2]
-    outs = (out,) if isinstance(out, Tensor) else tuple(out)
+    if overload.partition(".")[0] != called:  # another kernel's: NOTE [Refused at the
+        refused_first(*given_as, outs)  # kernel a composite calls]
     shown.update(zip(written, outs))
     run = _runner(call, overload, written, isinstance(out, Tensor))
     return dispatch(OpFunc(overload, written, (), run, given, shown), given, shown)
