@@ -34,7 +34,7 @@ ELSEWHERE = {"norm": _norm}
 ALWAYS_ELSEWHERE = {"norm"}  # the others only where autograd is on
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:617
+# --- book/chapters/29h_out_overloads_under_modes.md:623
 # NOTE [Composites that call another out=]
 # Each gives (the function torch's composite calls with out=, what runs it, its
 # arguments), or None where its steps are more than that call, and the call then
@@ -63,19 +63,29 @@ def _diag(call, args, kwargs):
     return name, call, args, kwargs
 
 
-def _stacked(dim, ndims):
+def _stacked(shaped, dim):
+    """The stack as torch writes it: each tensor given enough dimensions (``shaped``, whose
+    views and unsqueezes the mode sees), then a cat along ``dim`` of them."""
     def stacked(call, args, kwargs):
         import refgrad
 
-        tensors = list(_first(args, kwargs))
-        if not all(t.ndim in ndims for t in tensors):
-            return None
-        return "cat", refgrad.cat, (tensors, dim) if dim else (tensors,), {}
+        tensors = [shaped(t) for t in _first(args, kwargs)]
+        along = dim(tensors) if callable(dim) else dim
+        return "cat", refgrad.cat, (tensors, along) if along else (tensors,), {}
 
     return stacked
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:659
+_SHAPED = {  # torch's atleast_1d, atleast_2d and atleast_3d, and column_stack's own
+    "hstack": lambda t: t.reshape(1) if t.ndim == 0 else t,
+    "vstack": lambda t: t.reshape(1, 1) if t.ndim == 0 else t.unsqueeze(0) if t.ndim == 1 else t,
+    "dstack": lambda t: (t.reshape(1, 1, 1) if t.ndim == 0 else t.unsqueeze(0).unsqueeze(-1)
+                         if t.ndim == 1 else t.unsqueeze(-1) if t.ndim == 2 else t),
+    "column_stack": lambda t: t.reshape(t.numel(), 1) if t.ndim <= 1 else t,
+}
+
+
+# --- book/chapters/29h_out_overloads_under_modes.md:675
 def _outer(call, args, kwargs):
     import refgrad
 
@@ -109,15 +119,38 @@ def _float_power(call, args, kwargs):
     return "pow", refgrad.pow, (a, b), {}
 
 
+def _diff(call, args, kwargs):
+    """diff's steps: the ends put on, n - 1 differences of slices, the last into out."""
+    import refgrad
+
+    values = dict(zip(("input", "n", "dim", "prepend", "append"), args), **kwargs)
+    x, n, dim = values["input"], values.get("n", 1), values.get("dim", -1)
+    ends = [values.get("prepend"), values.get("append")]
+    if x.ndim == 0 or x.dtype == refgrad.bool or type(n) is not int or n < 1 or any(
+            e is not None and (not isinstance(e, Tensor) or e.ndim != x.ndim) for e in ends):
+        return None  # other steps, or a refusal: the call goes whole
+    if any(e is not None for e in ends):
+        x = refgrad.cat([e for e in (ends[0], x, ends[1]) if e is not None], dim)
+    size = x.shape[dim]
+    n = min(n, size)
+    for length in range(size - 1, size - n, -1):
+        before = x.narrow(dim, 0, length)  # torch's operands are made right to left
+        x = x.narrow(dim, 1, length) - before
+    before = x.narrow(dim, 0, size - n)
+    return "sub", refgrad.sub, (x.narrow(dim, 1, size - n), before), {}
+
+
 ELSEWHERE.update({
-    "linalg_vecdot": _vecdot, "float_power": _float_power,
+    "linalg_vecdot": _vecdot, "diff": _diff, "float_power": _float_power,
     "square": _square, "matmul": _matmul, "diag": _diag, "outer": _outer, "cross": _cross,
-    "hstack": _stacked(1, range(2, 64)), "vstack": _stacked(0, range(2, 64)),
-    "row_stack": _stacked(0, range(2, 64)), "column_stack": _stacked(1, (2,)),
+    "hstack": _stacked(_SHAPED["hstack"], lambda tensors: 0 if tensors[0].ndim == 1 else 1),
+    "vstack": _stacked(_SHAPED["vstack"], 0), "row_stack": _stacked(_SHAPED["vstack"], 0),
+    "dstack": _stacked(_SHAPED["dstack"], 2), "column_stack": _stacked(_SHAPED["column_stack"], 1),
+    "ger": _outer,
 })
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:715
+# --- book/chapters/29h_out_overloads_under_modes.md:754
 def in_pieces(call, args, kwargs, out):
     from refgrad._ops.write_checks import RESIZED
     from refgrad._warn_once import outside_refgrad
@@ -133,7 +166,7 @@ def in_pieces(call, args, kwargs, out):
     return out
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:756
+# --- book/chapters/29h_out_overloads_under_modes.md:795
 # NOTE [Results made and dropped]
 # The empty tensors, and the check of info, reach each mode down the stack as
 # torch's composite asks for them (handed_down), not as a user's call would.
@@ -195,7 +228,7 @@ def _checked(function, api: str, several=None):
     return steps
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:819
+# --- book/chapters/29h_out_overloads_under_modes.md:858
 def _msort(call, args, kwargs, out):
     import refgrad
 
@@ -229,7 +262,7 @@ IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:861
+# --- book/chapters/29h_out_overloads_under_modes.md:900
 def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
     """Hand ``overload`` with these arguments and written tensors to the innermost mode."""
     from refgrad.utils._out_overloads import laid_out, read
@@ -240,7 +273,7 @@ def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
     return handed_down(overload, written, given, shown, compute)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:873
+# --- book/chapters/29h_out_overloads_under_modes.md:912
 def _eigvalsh(call, args, kwargs, out):
     A, uplo = (*args, kwargs.get("UPLO", "L"))[:2] if args else (kwargs["A"], "L")
 
