@@ -417,6 +417,21 @@ CASES = [  # (id, the call, whether inside inference_mode, what the mode sees)
       ("aten.slice.Tensor", ("T", -1, 0, 5), {}),
       ("aten.slice.Tensor", ("T", -1, 1, 6), {}),
       ("aten.sub.out", ("T", "T"), {"out": "T"})]),
+    ("cond", lambda t: torch.linalg.cond(t.m, out=t.o), False,
+     [("aten._linalg_svd.default", ("T",), {}),
+      ("aten.slice.Tensor", ("T", -1, 0, 1), {}),
+      ("aten.slice.Tensor", ("T", -1, 2, 3), {}),
+      ("aten.div.Tensor", ("T", "T"), {}),
+      ("aten.squeeze.dim", ("T", -1), {}),
+      ("aten.resize_.default", ("T", []), {}),
+      ("aten.copy_.default", ("T", "T"), {})]),
+    ("tensorsolve", lambda t: torch.linalg.tensorsolve(t.m, t.v, out=t.o), False,
+     [("aten.view.default", ("T", [3, 3]), {}),
+      ("aten._linalg_solve_ex.default", ("T", "T"), {}),
+      ("aten._linalg_check_errors.default", ("T", "torch.linalg.solve"), {"is_matrix": True}),
+      ("aten.view.default", ("T", [3]), {}),
+      ("aten.resize_.default", ("T", [3]), {}),
+      ("aten.copy_.default", ("T", "T"), {})]),
     ("unpool2d", lambda t: torch._C._nn.max_unpool2d(t.u, t.ui, [2, 2], out=t.o), False,
      [("aten.max_unpool2d.out", ("T", "T", [2, 2]), {"out": "T"})]),
 ]
@@ -526,3 +541,12 @@ def test_a_write_autograd_refuses_is_refused_at_the_kernel(call, kernel, seen):
     with pytest.raises(RuntimeError, match=rf"^{kernel}\(\): functions with out="), mode:
         call(t)
     assert [s[0] for s in mode.seen] == seen
+
+
+def test_a_write_in_pieces_records_the_copy():
+    x = torch.tensor([[0.2, 0.5], [0.3, 0.9]], dtype=torch.float64, requires_grad=True)
+    o = torch.empty(0, dtype=torch.float64)
+    with Calls():
+        written = torch.linalg.norm(x, out=o)
+    assert written is o and o.shape == () and o._version == 2
+    assert type(o.grad_fn).__name__ == "CopyBackwards"

@@ -150,7 +150,7 @@ ELSEWHERE.update({
 })
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:754
+# --- book/chapters/29h_out_overloads_under_modes.md:755
 def in_pieces(call, args, kwargs, out):
     from refgrad._ops.write_checks import RESIZED
     from refgrad._warn_once import outside_refgrad
@@ -166,7 +166,7 @@ def in_pieces(call, args, kwargs, out):
     return out
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:795
+# --- book/chapters/29h_out_overloads_under_modes.md:796
 # NOTE [Results made and dropped]
 # The empty tensors, and the check of info, reach each mode down the stack as
 # torch's composite asks for them (handed_down), not as a user's call would.
@@ -228,7 +228,7 @@ def _checked(function, api: str, several=None):
     return steps
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:858
+# --- book/chapters/29h_out_overloads_under_modes.md:859
 def _msort(call, args, kwargs, out):
     import refgrad
 
@@ -252,7 +252,9 @@ def _lu_factor_out(*outs):
 
 
 IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
-    "linalg_norm": in_pieces, "linalg_matrix_norm": in_pieces, "msort": _msort,
+    **dict.fromkeys(("linalg_norm", "linalg_matrix_norm", "linalg_cond", "linalg_tensorsolve"),
+                    in_pieces),
+    "msort": _msort,
     "argsort": _argsort,
     "linalg_inv": _checked(lambda refgrad: refgrad.linalg.inv_ex, "linalg.inv"),
     "inverse": _checked(lambda refgrad: refgrad.linalg.inv_ex, "linalg.inv"),
@@ -262,7 +264,7 @@ IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:900
+# --- book/chapters/29h_out_overloads_under_modes.md:903
 def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
     """Hand ``overload`` with these arguments and written tensors to the innermost mode."""
     from refgrad.utils._out_overloads import laid_out, read
@@ -273,7 +275,7 @@ def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
     return handed_down(overload, written, given, shown, compute)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:912
+# --- book/chapters/29h_out_overloads_under_modes.md:915
 def _eigvalsh(call, args, kwargs, out):
     A, uplo = (*args, kwargs.get("UPLO", "L"))[:2] if args else (kwargs["A"], "L")
 
