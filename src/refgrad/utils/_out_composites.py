@@ -3,12 +3,9 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:571
-"""torch's composites with out= whose steps a dispatch mode sees: the function with out=
-they call, or the functional form, a resize and a copy."""
-
-import sys
-import warnings
+# --- book/chapters/29h_out_overloads_under_modes.md:567
+"""torch's composites with out= that call one other function with out=, after steps of
+their own a dispatch mode sees."""
 
 from refgrad._tensor import Tensor
 
@@ -34,7 +31,7 @@ ELSEWHERE = {"norm": _norm}
 ALWAYS_ELSEWHERE = {"norm"}  # the others only where autograd is on
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:623
+# --- book/chapters/29h_out_overloads_under_modes.md:616
 # NOTE [Composites that call another out=]
 # Each gives (the function torch's composite calls with out=, what runs it, its
 # arguments), or None where its steps are more than that call, and the call then
@@ -85,7 +82,7 @@ _SHAPED = {  # torch's atleast_1d, atleast_2d and atleast_3d, and column_stack's
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:675
+# --- book/chapters/29h_out_overloads_under_modes.md:668
 def _outer(call, args, kwargs):
     import refgrad
 
@@ -148,159 +145,3 @@ ELSEWHERE.update({
     "dstack": _stacked(_SHAPED["dstack"], 2), "column_stack": _stacked(_SHAPED["column_stack"], 1),
     "ger": _outer,
 })
-
-
-# --- book/chapters/29h_out_overloads_under_modes.md:755
-def in_pieces(call, args, kwargs, out):
-    from refgrad._ops.write_checks import RESIZED
-    from refgrad._warn_once import outside_refgrad
-
-    result = call(*args, **kwargs)  # the functional form, whose steps the mode sees
-    if tuple(out.shape) != tuple(result.shape):
-        if out.numel():
-            _, level = outside_refgrad(sys._getframe())
-            warnings.warn(RESIZED.format(list(out.shape), list(result.shape)),
-                          stacklevel=level)
-        out.resize_(list(result.shape))
-    out.copy_(result)
-    return out
-
-
-# --- book/chapters/29h_out_overloads_under_modes.md:796
-# NOTE [Results made and dropped]
-# The empty tensors, and the check of info, reach each mode down the stack as
-# torch's composite asks for them (handed_down), not as a user's call would.
-def handed_down(overload: str, written: tuple, args: tuple, named: dict, compute):
-    """Hand ``overload`` to the innermost mode; its func hands the same op to the next
-    mode down, and once no mode is left runs ``compute``."""
-    from refgrad.autograd._state import state
-    from refgrad.utils._python_dispatch import OpFunc, dispatch
-
-    def run(*given, **named):
-        if state.dispatch_modes:
-            return dispatch(OpFunc(overload, written, (), run, given, named), given, named)
-        return compute(*given, **named)
-
-    return dispatch(OpFunc(overload, written, (), run, args, named), args, named)
-
-
-# NOTE [Refused at the kernel a composite calls]
-# torch refuses an out= write that needs grad at the autograd layer of the kernel
-# that writes, above the modes: where refgrad hands a mode that kernel in place of
-# the function called, it refuses first, under the rules of the function it calls
-# for it (whose message names that kernel); a mode has seen only the steps before.
-def refused_first(name: str, args: tuple, kwargs: dict, outs: tuple) -> None:
-    from refgrad._ops.out_grad_rules import refuse_grad
-    from refgrad._ops.out_rules import KERNELS
-    from refgrad.autograd._state import state
-
-    if state.grad_enabled:
-        refuse_grad(KERNELS.get(name, name), args, kwargs, outs)
-
-
-def _dropped(like, dtype=None):
-    """An empty tensor a composite makes for a result it drops, as a mode sees it made."""
-    from refgrad import _creation, strided
-
-    named = {"dtype": dtype or like.dtype, "layout": strided, "device": like.device}
-    return handed_down("empty.memory_format", (), ([0],), named, _creation.empty)
-
-
-def _checked(function, api: str, several=None):
-    """``function``'s out= with an int32 info made for it, then the check of info."""
-    def steps(call, args, kwargs, out):
-        import refgrad
-        from refgrad.autograd._state import state
-
-        A = args[0] if args else kwargs["A"]
-        info, outs = _dropped(A, refgrad.int32), (out,) if isinstance(out, Tensor) else out
-        function(refgrad)(*args, **kwargs, out=(*outs, info))
-        handed_down("_linalg_check_errors.default", (), (info, api), {"is_matrix": A.ndim == 2},
-                    lambda *given, **named: None)
-        if info._data.any():  # the function's own error, as it raises it alone
-            held, state.dispatch_modes = state.dispatch_modes, []
-            try:
-                call(*args, **kwargs)
-            finally:
-                state.dispatch_modes = held
-        return out if several is None else several(*outs)
-
-    return steps
-
-
-# --- book/chapters/29h_out_overloads_under_modes.md:859
-def _msort(call, args, kwargs, out):
-    import refgrad
-
-    x = args[0] if args else kwargs["input"]
-    refgrad.sort(x, 0, out=(out, _dropped(x, refgrad.int64)))
-    return out
-
-
-def _argsort(call, args, kwargs, out):
-    import refgrad
-
-    x = args[0] if args else kwargs["input"]
-    refgrad.sort(*args, **kwargs, out=(_dropped(x), out))
-    return out
-
-
-def _lu_factor_out(*outs):
-    from refgrad.return_types import linalg_lu_factor_out
-
-    return linalg_lu_factor_out(*outs)
-
-
-IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
-    **dict.fromkeys(("linalg_norm", "linalg_matrix_norm", "linalg_cond", "linalg_tensorsolve"),
-                    in_pieces),
-    "msort": _msort,
-    "argsort": _argsort,
-    "linalg_inv": _checked(lambda refgrad: refgrad.linalg.inv_ex, "linalg.inv"),
-    "inverse": _checked(lambda refgrad: refgrad.linalg.inv_ex, "linalg.inv"),
-    "linalg_cholesky": _checked(lambda refgrad: refgrad.linalg.cholesky_ex, "linalg.cholesky"),
-    "linalg_lu_factor": _checked(lambda refgrad: refgrad.linalg.lu_factor_ex,
-                                 "torch.linalg.lu_factor", _lu_factor_out),
-}
-
-
-# --- book/chapters/29h_out_overloads_under_modes.md:903
-def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
-    """Hand ``overload`` with these arguments and written tensors to the innermost mode."""
-    from refgrad.utils._out_overloads import laid_out, read
-
-    given, shown = laid_out(overload, values, named, {})
-    written = read(overload)[2]
-    shown.update(zip(written, outs))
-    return handed_down(overload, written, given, shown, compute)
-
-
-# --- book/chapters/29h_out_overloads_under_modes.md:915
-def _eigvalsh(call, args, kwargs, out):
-    A, uplo = (*args, kwargs.get("UPLO", "L"))[:2] if args else (kwargs["A"], "L")
-
-    def compute(A, UPLO="L", compute_v=True, *, eigenvalues, eigenvectors):
-        call(A, UPLO, out=eigenvalues)
-        return eigenvalues, eigenvectors
-
-    vectors = _dropped(A)
-    refused_first("linalg_eigvalsh", args, kwargs, (out,))
-    to_a_mode("_linalg_eigh.eigenvalues", [A, uplo, False], {}, (out, vectors), compute)
-    return out
-
-
-def _svdvals(call, args, kwargs, out):
-    A, driver = args[0] if args else kwargs["A"], kwargs.get("driver")
-
-    def compute(A, full_matrices=False, compute_uv=True, *, driver=None, U, S, Vh):
-        call(A, driver=driver, out=S)
-        return U, S, Vh
-
-    left, right = _dropped(A), _dropped(A)
-    refused_first("linalg_svdvals", args, kwargs, (out,))
-    to_a_mode("_linalg_svd.U", [A, False, False], {"driver": driver}, (left, out, right),
-              compute)
-    return out
-
-
-IN_STEPS.update({"linalg_eigvalsh": _eigvalsh, "linalg_svdvals": _svdvals})
