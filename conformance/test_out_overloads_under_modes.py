@@ -101,7 +101,7 @@ def test_out_none_is_the_functional_form(whole):
 NESTED = ["sum_dims_keep", "max_dim", "sort_stable", "std_unbiased", "special_round", "square",
           "matmul_matrices", "cross", "linalg_norm", "linalg_norm_resized", "norm_p_dim",
           "tensordot_whole", "svd_whole", "eigvalsh", "svdvals", "msort", "linalg_inv",
-          "dstack", "diff_twice"]
+          "dstack", "diff_twice", "slogdet"]
 
 
 @pytest.mark.parametrize("call, whole, expected",
@@ -149,6 +149,10 @@ GRAD_CASES = [  # (id, a call whose write autograd refuses, the kernel named, wh
     ("cholesky", lambda t: torch.linalg.cholesky(t.mg, out=t.o), "linalg_cholesky_ex",
      ["aten.empty.memory_format"]),
     ("float_power", lambda t: torch.float_power(t.xg, 2, out=t.o), "pow", []),
+    ("det", lambda t: torch.linalg.det(t.mg, out=t.o), "_linalg_det",
+     ["aten.empty.memory_format", "aten.empty.memory_format"]),
+    ("slogdet", lambda t: torch.slogdet(t.mg, out=(t.o, t.o2)), "_linalg_slogdet",
+     ["aten.empty.memory_format", "aten.empty.memory_format"]),
 ]
 
 

@@ -166,3 +166,40 @@ def _svdvals(call, args, kwargs, out):
 
 
 IN_STEPS.update({"linalg_eigvalsh": _eigvalsh, "linalg_svdvals": _svdvals})
+
+
+# --- book/chapters/29h_out_overloads_under_modes.md:954
+def _factorized_into(A, LU, pivots) -> None:
+    import refgrad
+
+    info = refgrad.empty(0, dtype=refgrad.int32)  # no mode is left: made as any tensor
+    refgrad.linalg.lu_factor_ex(A, out=(LU, pivots, info))
+
+
+def _determinant(name: str, overload: str, returns=None):
+    def steps(call, args, kwargs, out):
+        import refgrad
+
+        A = args[0] if args else kwargs.get("A", kwargs.get("input"))
+        outs = (out,) if returns is None else tuple(out)
+
+        def compute(A, **written):
+            *results, LU, pivots = written.values()
+            call(A, out=results[0] if returns is None else tuple(results))
+            _factorized_into(A, LU, pivots)
+            return tuple(written.values())
+
+        LU, pivots = _dropped(A), _dropped(A, refgrad.int32)
+        refused_first(name, args, kwargs, outs)
+        to_a_mode(overload, [A], {}, (*outs, LU, pivots), compute)
+        return out if returns is None else getattr(refgrad.return_types, returns)(*outs)
+
+    return steps
+
+
+IN_STEPS.update({
+    "linalg_det": _determinant("linalg_det", "_linalg_det.result"),
+    "linalg_slogdet": _determinant("linalg_slogdet", "_linalg_slogdet.sign",
+                                   "linalg_slogdet_out"),
+    "slogdet": _determinant("slogdet", "_linalg_slogdet.sign", "slogdet_out"),
+})
