@@ -101,7 +101,7 @@ def test_out_none_is_the_functional_form(whole):
 NESTED = ["sum_dims_keep", "max_dim", "sort_stable", "std_unbiased", "special_round", "square",
           "matmul_matrices", "cross", "linalg_norm", "linalg_norm_resized", "norm_p_dim",
           "tensordot_whole", "svd_whole", "eigvalsh", "svdvals", "msort", "linalg_inv",
-          "dstack", "diff_twice", "slogdet"]
+          "dstack", "diff_twice", "slogdet", "matrix_power_5", "take_along_dim"]
 
 
 @pytest.mark.parametrize("call, whole, expected",
@@ -153,6 +153,10 @@ GRAD_CASES = [  # (id, a call whose write autograd refuses, the kernel named, wh
      ["aten.empty.memory_format", "aten.empty.memory_format"]),
     ("slogdet", lambda t: torch.slogdet(t.mg, out=(t.o, t.o2)), "_linalg_slogdet",
      ["aten.empty.memory_format", "aten.empty.memory_format"]),
+    ("nanmean", lambda t: torch.nanmean(t.xg, 1, out=t.o), "nansum",
+     ["aten.ne.Tensor", "aten.logical_not_.default", "aten.sum.dim_IntList"]),
+    ("matrix_power", lambda t: torch.matrix_power(t.mg, 5, out=t.o), "matmul",
+     ["aten.resize_.default", "aten.mm.default", "aten.mm.default"]),
 ]
 
 

@@ -231,7 +231,9 @@ def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
             name, call, args, kwargs)
     given_as = (name, args, kwargs)
     if name in IN_STEPS and not whole:  # NOTE [out= in pieces], NOTE [Results made and dropped]
-        return IN_STEPS[name](call, args, kwargs, out)
+        done = IN_STEPS[name](call, args, kwargs, out)
+        if done is not None:  # None: steps of a form not followed here, the call goes whole
+            return done
     if name in TO_TORCH:
         args, kwargs = TO_TORCH[name](args, kwargs)
     overload = out_overload(name, args, kwargs)

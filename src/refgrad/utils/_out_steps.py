@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:748
+# --- book/chapters/29h_out_overloads_under_modes.md:750
 """torch's composites with out= that write it in steps a dispatch mode sees: the functional
 form, a resize and a copy; or a function of more results, with the others made and dropped."""
 
@@ -13,7 +13,7 @@ import warnings
 from refgrad._tensor import Tensor
 
 
-def in_pieces(call, args, kwargs, out):
+def in_pieces(call, args, kwargs, out, copied=True):
     from refgrad._ops.write_checks import RESIZED
     from refgrad._warn_once import outside_refgrad
 
@@ -24,11 +24,10 @@ def in_pieces(call, args, kwargs, out):
             warnings.warn(RESIZED.format(list(out.shape), list(result.shape)),
                           stacklevel=level)
         out.resize_(list(result.shape))
-    out.copy_(result)
-    return out
+    return out.copy_(result) if copied else out
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:798
+# --- book/chapters/29h_out_overloads_under_modes.md:799
 # NOTE [Results made and dropped]
 # The empty tensors, and the check of info, reach each mode down the stack as
 # torch's composite asks for them (handed_down), not as a user's call would.
@@ -90,7 +89,7 @@ def _checked(function, api: str, several=None):
     return steps
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:861
+# --- book/chapters/29h_out_overloads_under_modes.md:862
 def _msort(call, args, kwargs, out):
     import refgrad
 
@@ -126,7 +125,7 @@ IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:905
+# --- book/chapters/29h_out_overloads_under_modes.md:906
 def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
     """Hand ``overload`` with these arguments and written tensors to the innermost mode."""
     from refgrad.utils._out_overloads import laid_out, read
@@ -137,7 +136,7 @@ def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
     return handed_down(overload, written, given, shown, compute)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:917
+# --- book/chapters/29h_out_overloads_under_modes.md:918
 def _eigvalsh(call, args, kwargs, out):
     A, uplo = (*args, kwargs.get("UPLO", "L"))[:2] if args else (kwargs["A"], "L")
 
@@ -168,7 +167,7 @@ def _svdvals(call, args, kwargs, out):
 IN_STEPS.update({"linalg_eigvalsh": _eigvalsh, "linalg_svdvals": _svdvals})
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:954
+# --- book/chapters/29h_out_overloads_under_modes.md:955
 def _factorized_into(A, LU, pivots) -> None:
     import refgrad
 
@@ -203,3 +202,67 @@ IN_STEPS.update({
                                    "linalg_slogdet_out"),
     "slogdet": _determinant("slogdet", "_linalg_slogdet.sign", "slogdet_out"),
 })
+
+
+# --- book/chapters/29h_out_overloads_under_modes.md:1006
+def _nanmean(call, args, kwargs, out):
+    values = dict(zip(("input", "dim", "keepdim"), args), **kwargs)
+    x, dim, keepdim = values["input"], values.get("dim"), values.get("keepdim", False)
+    if values.get("dtype") is not None or not x.dtype.is_floating_point:
+        return None
+    count = (x != x).logical_not_().sum(dim, keepdim)
+    dims = (dim,) if dim is None or isinstance(dim, int) else (list(dim),)
+    import refgrad
+
+    refgrad.nansum(x, *dims, *((True,) if keepdim else ()), out=out)
+    return out.div_(count)
+
+
+def _take_along_dim(call, args, kwargs, out):
+    import refgrad
+
+    values = dict(zip(("input", "indices", "dim"), args), **kwargs)
+    x, indices, dim = values["input"], values["indices"], values.get("dim")
+    if indices.dtype != refgrad.int64 or dim is not None and x.ndim != indices.ndim:
+        return None
+    if dim is None:
+        return refgrad.gather(x.view(-1), 0, indices.view(-1), out=out)
+    dim = dim % x.ndim
+    index_shape = [max(a, b) if i != dim else indices.shape[i]
+                   for i, (a, b) in enumerate(zip(x.shape, indices.shape))]
+    input_shape = [*index_shape[:dim], x.shape[dim], *index_shape[dim + 1:]]
+    indices, x_wide = indices.expand(*index_shape), x.expand(*input_shape)
+    return refgrad.gather(x_wide, dim, indices % x.shape[dim], out=out)
+
+
+# --- book/chapters/29h_out_overloads_under_modes.md:1038
+def _matrix_power(call, args, kwargs, out):
+    import refgrad
+
+    values = dict(zip(("input", "n"), args), **kwargs)
+    a, n = values.get("input", values.get("A")), values["n"]
+    if a.ndim != 2 or type(n) is not int or n < -1:
+        return None
+    in_pieces(lambda: a, (), {}, out, copied=False)  # out resized to the matrix
+    if n == -1:  # the inverse, written into out
+        return IN_STEPS["linalg_inv"](refgrad.linalg.inv, (a,), {}, out)
+    if n < 2:
+        made = handed_down("eye.default", (), (a.shape[0],), {
+            "dtype": a.dtype, "layout": refgrad.strided, "device": a.device},
+            refgrad.eye) if n == 0 else a
+        return out.copy_(made)
+    if n < 4:
+        return refgrad.matmul(a @ a if n == 3 else a, a, out=out)  # mm.out, as matmul's
+    z = result = None
+    while n > 0:  # torch's binary powers: squares, and the bits' products
+        bit, n = n % 2, n // 2
+        z = a if z is None else z @ z
+        if bit:
+            if n == 0:
+                return out.copy_(z) if result is None else refgrad.matmul(result, z, out=out)
+            result = z if result is None else result @ z
+    return out
+
+
+IN_STEPS.update({"nanmean": _nanmean, "take_along_dim": _take_along_dim,
+                 "matrix_power": _matrix_power, "linalg_matrix_power": _matrix_power})
