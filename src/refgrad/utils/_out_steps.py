@@ -13,21 +13,26 @@ import warnings
 from refgrad._tensor import Tensor
 
 
-def in_pieces(call, args, kwargs, out, copied=True):
+def in_pieces(call, args, kwargs, out):
+    result = call(*args, **kwargs)  # the functional form, whose steps the mode sees
+    return resized(out, result.shape).copy_(result)
+
+
+def resized(out, shape):
+    """``out`` resized to ``shape`` as torch's composites resize it: a warning where it held
+    elements, then a ``resize_`` the mode sees, where its shape is another."""
     from refgrad._ops.write_checks import RESIZED
     from refgrad._warn_once import outside_refgrad
 
-    result = call(*args, **kwargs)  # the functional form, whose steps the mode sees
-    if tuple(out.shape) != tuple(result.shape):
+    if tuple(out.shape) != tuple(shape):
         if out.numel():
             _, level = outside_refgrad(sys._getframe())
-            warnings.warn(RESIZED.format(list(out.shape), list(result.shape)),
-                          stacklevel=level)
-        out.resize_(list(result.shape))
-    return out.copy_(result) if copied else out
+            warnings.warn(RESIZED.format(list(out.shape), list(shape)), stacklevel=level)
+        out.resize_(list(shape))
+    return out
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:799
+# --- book/chapters/29h_out_overloads_under_modes.md:804
 # NOTE [Results made and dropped]
 # The empty tensors, and the check of info, reach each mode down the stack as
 # torch's composite asks for them (handed_down), not as a user's call would.
@@ -89,7 +94,7 @@ def _checked(function, api: str, several=None):
     return steps
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:862
+# --- book/chapters/29h_out_overloads_under_modes.md:867
 def _msort(call, args, kwargs, out):
     import refgrad
 
@@ -125,7 +130,7 @@ IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:906
+# --- book/chapters/29h_out_overloads_under_modes.md:911
 def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
     """Hand ``overload`` with these arguments and written tensors to the innermost mode."""
     from refgrad.utils._out_overloads import laid_out, read
@@ -136,7 +141,7 @@ def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
     return handed_down(overload, written, given, shown, compute)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:918
+# --- book/chapters/29h_out_overloads_under_modes.md:923
 def _eigvalsh(call, args, kwargs, out):
     A, uplo = (*args, kwargs.get("UPLO", "L"))[:2] if args else (kwargs["A"], "L")
 
@@ -167,7 +172,7 @@ def _svdvals(call, args, kwargs, out):
 IN_STEPS.update({"linalg_eigvalsh": _eigvalsh, "linalg_svdvals": _svdvals})
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:955
+# --- book/chapters/29h_out_overloads_under_modes.md:960
 def _factorized_into(A, LU, pivots) -> None:
     import refgrad
 
@@ -204,7 +209,7 @@ IN_STEPS.update({
 })
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1006
+# --- book/chapters/29h_out_overloads_under_modes.md:1014
 def _nanmean(call, args, kwargs, out):
     values = dict(zip(("input", "dim", "keepdim"), args), **kwargs)
     x, dim, keepdim = values["input"], values.get("dim"), values.get("keepdim", False)
@@ -235,7 +240,7 @@ def _take_along_dim(call, args, kwargs, out):
     return refgrad.gather(x_wide, dim, indices % x.shape[dim], out=out)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1038
+# --- book/chapters/29h_out_overloads_under_modes.md:1046
 def _matrix_power(call, args, kwargs, out):
     import refgrad
 
@@ -243,7 +248,7 @@ def _matrix_power(call, args, kwargs, out):
     a, n = values.get("input", values.get("A")), values["n"]
     if a.ndim != 2 or type(n) is not int or n < -1:
         return None
-    in_pieces(lambda: a, (), {}, out, copied=False)  # out resized to the matrix
+    resized(out, a.shape)
     if n == -1:  # the inverse, written into out
         return IN_STEPS["linalg_inv"](refgrad.linalg.inv, (a,), {}, out)
     if n < 2:
@@ -264,5 +269,26 @@ def _matrix_power(call, args, kwargs, out):
     return out
 
 
+def _multi_dot(call, args, kwargs, out):
+    import refgrad
+
+    matrices = list(args[0] if args else kwargs["tensors"])
+    if not 2 <= len(matrices) <= 3 or any(t.ndim != 2 for t in matrices):
+        return None
+    a, *rest = matrices
+    written = resized(out, (a.shape[0], rest[-1].shape[1]))
+    written = written.view(*written.shape)
+    if len(rest) == 2:  # torch's cheaper order of the two products
+        b, c = rest
+        n, m, k, p = a.shape[0], b.shape[0], c.shape[0], c.shape[1]
+        first, second = ((a, refgrad.mm(b, c)) if n * k * (m + p) > m * p * (n + k)
+                         else (refgrad.mm(a, b), c))
+    else:
+        first, second = a, rest[0]
+    refgrad.mm(first, second, out=written)
+    return out
+
+
 IN_STEPS.update({"nanmean": _nanmean, "take_along_dim": _take_along_dim,
-                 "matrix_power": _matrix_power, "linalg_matrix_power": _matrix_power})
+                 "matrix_power": _matrix_power, "linalg_matrix_power": _matrix_power,
+                 "linalg_multi_dot": _multi_dot})
