@@ -11,6 +11,10 @@ def made(dtype: str):
             {"dtype": f"torch.{dtype}", "layout": "torch.strided", "device": "cpu"})
 
 
+SOLVED = {"result": "T", "LU": "T", "pivots": "T", "info": "T"}  # _linalg_solve_ex's outs
+CHECKED = ("aten._linalg_check_errors.default", ("T", "torch.linalg.solve"), {"is_matrix": True})
+
+
 COMPOSITE_CASES = [
     ("absolute", lambda t: torch.absolute(t.x, out=t.o), False,
      [("aten.abs.out", ("T",), {"out": "T"})]),
@@ -240,6 +244,24 @@ COMPOSITE_CASES = [
       ("aten.view.default", ("T", [3, 1]), {}),
       ("aten.mm.default", ("T", "T"), {}),
       ("aten.mm.out", ("T", "T"), {"out": "T"})]),
+    ("solve", lambda t: torch.linalg.solve(t.m, t.y.t(), out=t.o), False,
+     [("aten.t.default", ("T",), {}),
+      ("aten.new_empty.default", ("T", [0]), {"dtype": "torch.int32"}),
+      ("aten.new_empty.default", ("T", [0]), {}),
+      ("aten.new_empty.default", ("T", [0]), {"dtype": "torch.int32"}),
+      ("aten._linalg_solve_ex.result", ("T", "T"), SOLVED),
+      CHECKED]),
+    ("solve_right", lambda t: torch.linalg.solve(t.m, t.y, left=False, out=t.o), False,
+     [("aten.new_empty.default", ("T", [0]), {"dtype": "torch.int32"}),
+      ("aten.new_empty.default", ("T", [0]), {}),
+      ("aten.new_empty.default", ("T", [0]), {"dtype": "torch.int32"}),
+      ("aten._linalg_solve_ex.result", ("T", "T"), {"left": False, **SOLVED}),
+      CHECKED]),
+    ("solve_ex", lambda t: torch.linalg.solve_ex(t.m, t.y.t(), out=(t.o, t.oi32)), False,
+     [("aten.t.default", ("T",), {}),
+      ("aten.new_empty.default", ("T", [0]), {}),
+      ("aten.new_empty.default", ("T", [0]), {"dtype": "torch.int32"}),
+      ("aten._linalg_solve_ex.result", ("T", "T"), SOLVED)]),
     ("unpool2d", lambda t: torch._C._nn.max_unpool2d(t.u, t.ui, [2, 2], out=t.o), False,
      [("aten.max_unpool2d.out", ("T", "T", [2, 2]), {"out": "T"})]),
 ]

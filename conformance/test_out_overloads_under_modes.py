@@ -157,6 +157,8 @@ GRAD_CASES = [  # (id, a call whose write autograd refuses, the kernel named, wh
      ["aten.ne.Tensor", "aten.logical_not_.default", "aten.sum.dim_IntList"]),
     ("matrix_power", lambda t: torch.matrix_power(t.mg, 5, out=t.o), "matmul",
      ["aten.resize_.default", "aten.mm.default", "aten.mm.default"]),
+    ("solve", lambda t: torch.linalg.solve(t.mg, t.y.t(), out=t.o), "_linalg_solve_ex",
+     ["aten.t.default", *["aten.new_empty.default"] * 3]),
 ]
 
 
@@ -176,3 +178,12 @@ def test_a_write_in_pieces_records_the_copy():
         written = torch.linalg.norm(x, out=o)
     assert written is o and o.shape == () and o._version == 2
     assert type(o.grad_fn).__name__ == "CopyBackwards"
+
+
+def test_a_singular_system_is_refused_after_the_check():
+    mode, a = Calls(), torch.tensor([[1.0, 2.0], [2.0, 4.0]], dtype=torch.float64)
+    b, o = torch.ones(2, 1, dtype=torch.float64), torch.empty(0, dtype=torch.float64)
+    with pytest.raises(RuntimeError, match="torch.linalg.solve: The solver failed"), mode:
+        torch.linalg.solve(a, b, out=o)
+    assert [seen[0] for seen in mode.seen][-2:] == ["aten._linalg_solve_ex.result",
+                                                     "aten._linalg_check_errors.default"]

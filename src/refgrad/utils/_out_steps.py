@@ -76,25 +76,31 @@ def _checked(function, api: str, several=None):
     """``function``'s out= with an int32 info made for it, then the check of info."""
     def steps(call, args, kwargs, out):
         import refgrad
-        from refgrad.autograd._state import state
 
         A = args[0] if args else kwargs["A"]
         info, outs = _dropped(A, refgrad.int32), (out,) if isinstance(out, Tensor) else out
         function(refgrad)(*args, **kwargs, out=(*outs, info))
         handed_down("_linalg_check_errors.default", (), (info, api), {"is_matrix": A.ndim == 2},
                     lambda *given, **named: None)
-        if info._data.any():  # the function's own error, as it raises it alone
-            held, state.dispatch_modes = state.dispatch_modes, []
-            try:
-                call(*args, **kwargs)
-            finally:
-                state.dispatch_modes = held
+        if info._data.any():
+            _raised_alone(call, args, kwargs)
         return out if several is None else several(*outs)
 
     return steps
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:867
+def _raised_alone(call, args, kwargs) -> None:
+    """The function's own error, raised as it raises it with no mode."""
+    from refgrad.autograd._state import state
+
+    held, state.dispatch_modes = state.dispatch_modes, []
+    try:
+        call(*args, **kwargs)
+    finally:
+        state.dispatch_modes = held
+
+
+# --- book/chapters/29h_out_overloads_under_modes.md:873
 def _msort(call, args, kwargs, out):
     import refgrad
 
@@ -130,7 +136,7 @@ IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:911
+# --- book/chapters/29h_out_overloads_under_modes.md:917
 def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
     """Hand ``overload`` with these arguments and written tensors to the innermost mode."""
     from refgrad.utils._out_overloads import laid_out, read
@@ -141,7 +147,7 @@ def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
     return handed_down(overload, written, given, shown, compute)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:923
+# --- book/chapters/29h_out_overloads_under_modes.md:929
 def _eigvalsh(call, args, kwargs, out):
     A, uplo = (*args, kwargs.get("UPLO", "L"))[:2] if args else (kwargs["A"], "L")
 
@@ -172,11 +178,12 @@ def _svdvals(call, args, kwargs, out):
 IN_STEPS.update({"linalg_eigvalsh": _eigvalsh, "linalg_svdvals": _svdvals})
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:960
-def _factorized_into(A, LU, pivots) -> None:
+# --- book/chapters/29h_out_overloads_under_modes.md:970
+def _factorized_into(A, LU, pivots, info=None) -> None:
     import refgrad
 
-    info = refgrad.empty(0, dtype=refgrad.int32)  # no mode is left: made as any tensor
+    if info is None:  # no mode is left: made as any tensor
+        info = refgrad.empty(0, dtype=refgrad.int32)
     refgrad.linalg.lu_factor_ex(A, out=(LU, pivots, info))
 
 
@@ -201,7 +208,46 @@ def _determinant(name: str, overload: str, returns=None):
     return steps
 
 
+def _solved(name: str, several: bool):
+    """linalg.solve and solve_ex: through _linalg_solve_ex, whose LU, pivots (and, for
+    solve, info) are made as empty tensors like B, then filled by the factorization."""
+    def steps(call, args, kwargs, out):
+        import refgrad
+
+        values = dict(zip(("A", "B"), args), **kwargs)
+        A, B, left = values["A"], values["B"], values.get("left", True)
+        outs = tuple(out) if several else (out,)
+
+        def made(dtype=None):
+            named = {} if dtype is None else {"dtype": dtype}
+            return handed_down("new_empty.default", (), (B, [0]), named,
+                               lambda t, size, **named: t.new_empty(size, **named))
+
+        info = outs[1] if several else made(refgrad.int32)
+        LU, pivots = made(), made(refgrad.int32)
+
+        def compute(A, B, *, left=True, check_errors=False, result, LU, pivots, info):
+            refgrad.linalg.solve_ex(A, B, left=left, out=(result, info))  # refuses nothing
+            _factorized_into(A, LU, pivots)
+            return result, LU, pivots, info
+
+        refused_first(name, args, kwargs, outs)
+        to_a_mode("_linalg_solve_ex.result", [A, B], {"left": left}, (outs[0], LU, pivots, info),
+                  compute)
+        if several:
+            return refgrad.return_types.linalg_solve_ex_out(*outs)
+        handed_down("_linalg_check_errors.default", (), (info, "torch.linalg.solve"),
+                    {"is_matrix": A.ndim == 2}, lambda *given, **named: None)
+        if info._data.any():
+            _raised_alone(call, args, kwargs)
+        return out
+
+    return steps
+
+
 IN_STEPS.update({
+    "linalg_solve": _solved("linalg_solve", False),
+    "linalg_solve_ex": _solved("linalg_solve_ex", True),
     "linalg_det": _determinant("linalg_det", "_linalg_det.result"),
     "linalg_slogdet": _determinant("linalg_slogdet", "_linalg_slogdet.sign",
                                    "linalg_slogdet_out"),
@@ -209,7 +255,7 @@ IN_STEPS.update({
 })
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1014
+# --- book/chapters/29h_out_overloads_under_modes.md:1064
 def _nanmean(call, args, kwargs, out):
     values = dict(zip(("input", "dim", "keepdim"), args), **kwargs)
     x, dim, keepdim = values["input"], values.get("dim"), values.get("keepdim", False)
@@ -240,7 +286,7 @@ def _take_along_dim(call, args, kwargs, out):
     return refgrad.gather(x_wide, dim, indices % x.shape[dim], out=out)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1046
+# --- book/chapters/29h_out_overloads_under_modes.md:1096
 def _matrix_power(call, args, kwargs, out):
     import refgrad
 
