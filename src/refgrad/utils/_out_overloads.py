@@ -11,8 +11,9 @@ import re
 
 from refgrad._tensor import Tensor
 from refgrad.utils._out_composites import ALWAYS_ELSEWHERE, ELSEWHERE
+from refgrad.utils._out_linalg_steps import IN_STEPS  # with linear algebra's steps
 from refgrad.utils._out_schemas import SCHEMA_OF
-from refgrad.utils._out_steps import IN_STEPS, refused_first
+from refgrad.utils._out_steps import refused_first
 from refgrad.utils._python_dispatch import OpFunc, _tensors_in, composite_whole, dispatch
 
 _SECOND = (("tensor 1 other", "Tensor_out"), "Scalar_out")
@@ -40,7 +41,7 @@ CHOSEN = {  # function: its out overload, or (test, overload) pairs, then the re
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:280
+# --- book/chapters/29h_out_overloads_under_modes.md:281
 CHOSEN.update({
     **{name: _SECOND for name in ("eq", "ne", "lt", "le", "gt", "ge", "bitwise_and",
                                   "bitwise_or", "bitwise_xor", "fmod", "remainder")},
@@ -68,7 +69,7 @@ CHOSEN.update({
 })
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:314
+# --- book/chapters/29h_out_overloads_under_modes.md:315
 def out_overload(name: str, args: tuple, kwargs: dict) -> str:
     """torch's "operator.overload" for ``name`` called with these arguments and out=."""
     chosen = CHOSEN.get(name, "out")
@@ -102,7 +103,7 @@ def _holds(words: list, args: tuple, kwargs: dict) -> bool:
     return isinstance(value, str)  # "string"
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:361
+# --- book/chapters/29h_out_overloads_under_modes.md:362
 REQUIRED = object()
 _READ: dict = {}
 
@@ -142,7 +143,7 @@ def _values(overload: str, args: tuple, kwargs: dict) -> tuple:
     return values, named, rest
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:402
+# --- book/chapters/29h_out_overloads_under_modes.md:403
 def laid_out(overload: str, values: list, named: dict, rest: dict) -> tuple:
     positional, keyword, _ = read(overload)
     if overload not in SCHEMA_OF:
@@ -171,7 +172,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:449
+# --- book/chapters/29h_out_overloads_under_modes.md:450
 _SAME = ("digamma", "erf", "erfc", "erfinv", "exp2", "expm1", "i0", "log1p", "sinc", "logit",
          "logsumexp", "polygamma")
 RESOLVED = {  # an out overload: what torch's autograd layer makes of it
@@ -194,7 +195,7 @@ RESOLVED = {  # an out overload: what torch's autograd layer makes of it
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:479
+# --- book/chapters/29h_out_overloads_under_modes.md:480
 # NOTE [Arguments torch's schema names otherwise]
 # A few out overloads take what the Python function takes under other names:
 # TO_TORCH turns the function's values into the schema's, and TO_PYTHON turns
@@ -217,7 +218,7 @@ CONVERTED = {"std.out": _corrected, "var.out": _corrected}  # on the way to RESO
 TO_PYTHON = {"tensordot.out": lambda given, named: (given[:2], {"dims": given[2:], **named})}
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:514
+# --- book/chapters/29h_out_overloads_under_modes.md:515
 def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     """Hand ``call(*args, **kwargs)``, a call with out=, to the innermost mode."""
     kwargs = dict(kwargs)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:750
+# --- book/chapters/29h_out_overloads_under_modes.md:751
 """torch's composites with out= that write it in steps a dispatch mode sees: the functional
 form, a resize and a copy; or a function of more results, with the others made and dropped."""
 
@@ -32,7 +32,7 @@ def resized(out, shape):
     return out
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:804
+# --- book/chapters/29h_out_overloads_under_modes.md:805
 # NOTE [Results made and dropped]
 # The empty tensors, and the check of info, reach each mode down the stack as
 # torch's composite asks for them (handed_down), not as a user's call would.
@@ -64,7 +64,7 @@ def refused_first(name: str, args: tuple, kwargs: dict, outs: tuple) -> None:
         refuse_grad(KERNELS.get(name, name), args, kwargs, outs)
 
 
-def _dropped(like, dtype=None):
+def dropped(like, dtype=None):
     """An empty tensor a composite makes for a result it drops, as a mode sees it made."""
     from refgrad import _creation, strided
 
@@ -78,18 +78,18 @@ def _checked(function, api: str, several=None):
         import refgrad
 
         A = args[0] if args else kwargs["A"]
-        info, outs = _dropped(A, refgrad.int32), (out,) if isinstance(out, Tensor) else out
+        info, outs = dropped(A, refgrad.int32), (out,) if isinstance(out, Tensor) else out
         function(refgrad)(*args, **kwargs, out=(*outs, info))
         handed_down("_linalg_check_errors.default", (), (info, api), {"is_matrix": A.ndim == 2},
                     lambda *given, **named: None)
         if info._data.any():
-            _raised_alone(call, args, kwargs)
+            raised_alone(call, args, kwargs)
         return out if several is None else several(*outs)
 
     return steps
 
 
-def _raised_alone(call, args, kwargs) -> None:
+def raised_alone(call, args, kwargs) -> None:
     """The function's own error, raised as it raises it with no mode."""
     from refgrad.autograd._state import state
 
@@ -100,12 +100,12 @@ def _raised_alone(call, args, kwargs) -> None:
         state.dispatch_modes = held
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:873
+# --- book/chapters/29h_out_overloads_under_modes.md:874
 def _msort(call, args, kwargs, out):
     import refgrad
 
     x = args[0] if args else kwargs["input"]
-    refgrad.sort(x, 0, out=(out, _dropped(x, refgrad.int64)))
+    refgrad.sort(x, 0, out=(out, dropped(x, refgrad.int64)))
     return out
 
 
@@ -113,7 +113,7 @@ def _argsort(call, args, kwargs, out):
     import refgrad
 
     x = args[0] if args else kwargs["input"]
-    refgrad.sort(*args, **kwargs, out=(_dropped(x), out))
+    refgrad.sort(*args, **kwargs, out=(dropped(x), out))
     return out
 
 
@@ -136,126 +136,7 @@ IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:917
-def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
-    """Hand ``overload`` with these arguments and written tensors to the innermost mode."""
-    from refgrad.utils._out_overloads import laid_out, read
-
-    given, shown = laid_out(overload, values, named, {})
-    written = read(overload)[2]
-    shown.update(zip(written, outs))
-    return handed_down(overload, written, given, shown, compute)
-
-
-# --- book/chapters/29h_out_overloads_under_modes.md:929
-def _eigvalsh(call, args, kwargs, out):
-    A, uplo = (*args, kwargs.get("UPLO", "L"))[:2] if args else (kwargs["A"], "L")
-
-    def compute(A, UPLO="L", compute_v=True, *, eigenvalues, eigenvectors):
-        call(A, UPLO, out=eigenvalues)
-        return eigenvalues, eigenvectors
-
-    vectors = _dropped(A)
-    refused_first("linalg_eigvalsh", args, kwargs, (out,))
-    to_a_mode("_linalg_eigh.eigenvalues", [A, uplo, False], {}, (out, vectors), compute)
-    return out
-
-
-def _svdvals(call, args, kwargs, out):
-    A, driver = args[0] if args else kwargs["A"], kwargs.get("driver")
-
-    def compute(A, full_matrices=False, compute_uv=True, *, driver=None, U, S, Vh):
-        call(A, driver=driver, out=S)
-        return U, S, Vh
-
-    left, right = _dropped(A), _dropped(A)
-    refused_first("linalg_svdvals", args, kwargs, (out,))
-    to_a_mode("_linalg_svd.U", [A, False, False], {"driver": driver}, (left, out, right),
-              compute)
-    return out
-
-
-IN_STEPS.update({"linalg_eigvalsh": _eigvalsh, "linalg_svdvals": _svdvals})
-
-
-# --- book/chapters/29h_out_overloads_under_modes.md:970
-def _factorized_into(A, LU, pivots, info=None) -> None:
-    import refgrad
-
-    if info is None:  # no mode is left: made as any tensor
-        info = refgrad.empty(0, dtype=refgrad.int32)
-    refgrad.linalg.lu_factor_ex(A, out=(LU, pivots, info))
-
-
-def _determinant(name: str, overload: str, returns=None):
-    def steps(call, args, kwargs, out):
-        import refgrad
-
-        A = args[0] if args else kwargs.get("A", kwargs.get("input"))
-        outs = (out,) if returns is None else tuple(out)
-
-        def compute(A, **written):
-            *results, LU, pivots = written.values()
-            call(A, out=results[0] if returns is None else tuple(results))
-            _factorized_into(A, LU, pivots)
-            return tuple(written.values())
-
-        LU, pivots = _dropped(A), _dropped(A, refgrad.int32)
-        refused_first(name, args, kwargs, outs)
-        to_a_mode(overload, [A], {}, (*outs, LU, pivots), compute)
-        return out if returns is None else getattr(refgrad.return_types, returns)(*outs)
-
-    return steps
-
-
-def _solved(name: str, several: bool):
-    """linalg.solve and solve_ex: through _linalg_solve_ex, whose LU, pivots (and, for
-    solve, info) are made as empty tensors like B, then filled by the factorization."""
-    def steps(call, args, kwargs, out):
-        import refgrad
-
-        values = dict(zip(("A", "B"), args), **kwargs)
-        A, B, left = values["A"], values["B"], values.get("left", True)
-        outs = tuple(out) if several else (out,)
-
-        def made(dtype=None):
-            named = {} if dtype is None else {"dtype": dtype}
-            return handed_down("new_empty.default", (), (B, [0]), named,
-                               lambda t, size, **named: t.new_empty(size, **named))
-
-        info = outs[1] if several else made(refgrad.int32)
-        LU, pivots = made(), made(refgrad.int32)
-
-        def compute(A, B, *, left=True, check_errors=False, result, LU, pivots, info):
-            refgrad.linalg.solve_ex(A, B, left=left, out=(result, info))  # refuses nothing
-            _factorized_into(A, LU, pivots)
-            return result, LU, pivots, info
-
-        refused_first(name, args, kwargs, outs)
-        to_a_mode("_linalg_solve_ex.result", [A, B], {"left": left}, (outs[0], LU, pivots, info),
-                  compute)
-        if several:
-            return refgrad.return_types.linalg_solve_ex_out(*outs)
-        handed_down("_linalg_check_errors.default", (), (info, "torch.linalg.solve"),
-                    {"is_matrix": A.ndim == 2}, lambda *given, **named: None)
-        if info._data.any():
-            _raised_alone(call, args, kwargs)
-        return out
-
-    return steps
-
-
-IN_STEPS.update({
-    "linalg_solve": _solved("linalg_solve", False),
-    "linalg_solve_ex": _solved("linalg_solve_ex", True),
-    "linalg_det": _determinant("linalg_det", "_linalg_det.result"),
-    "linalg_slogdet": _determinant("linalg_slogdet", "_linalg_slogdet.sign",
-                                   "linalg_slogdet_out"),
-    "slogdet": _determinant("slogdet", "_linalg_slogdet.sign", "slogdet_out"),
-})
-
-
-# --- book/chapters/29h_out_overloads_under_modes.md:1064
+# --- book/chapters/29h_out_overloads_under_modes.md:1071
 def _nanmean(call, args, kwargs, out):
     values = dict(zip(("input", "dim", "keepdim"), args), **kwargs)
     x, dim, keepdim = values["input"], values.get("dim"), values.get("keepdim", False)
@@ -286,7 +167,7 @@ def _take_along_dim(call, args, kwargs, out):
     return refgrad.gather(x_wide, dim, indices % x.shape[dim], out=out)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1096
+# --- book/chapters/29h_out_overloads_under_modes.md:1103
 def _matrix_power(call, args, kwargs, out):
     import refgrad
 
