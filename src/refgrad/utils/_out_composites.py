@@ -31,7 +31,7 @@ ELSEWHERE = {"norm": _norm}
 ALWAYS_ELSEWHERE = {"norm"}  # the others only where autograd is on
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:619
+# --- book/chapters/29h_out_overloads_under_modes.md:621
 # NOTE [Composites that call another out=]
 # Each gives (the function torch's composite calls with out=, what runs it, its
 # arguments), or None where its steps are more than that call, and the call then
@@ -82,7 +82,7 @@ _SHAPED = {  # torch's atleast_1d, atleast_2d and atleast_3d, and column_stack's
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:671
+# --- book/chapters/29h_out_overloads_under_modes.md:673
 def _outer(call, args, kwargs):
     import refgrad
 

@@ -245,8 +245,8 @@ def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
         overload = RESOLVED[overload]
     given, shown = laid_out(overload, values, named, rest)
     written = read(overload)[2]
-    if overload.partition(".")[0] != called:  # another kernel's: NOTE [Refused at the
-        refused_first(*given_as, outs)  # kernel a composite calls]
+    if overload.partition(".")[0] != called:  # another kernel than the function called:
+        refused_first(*given_as, outs)  # NOTE [Refused at the kernel a composite calls]
     shown.update(zip(written, outs))
     run = _runner(call, overload, written, isinstance(out, Tensor))
     return dispatch(OpFunc(overload, written, (), run, given, shown), given, shown)

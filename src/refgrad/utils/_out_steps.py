@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:751
+# --- book/chapters/29h_out_overloads_under_modes.md:753
 """torch's composites with out= that write it in steps a dispatch mode sees: the functional
 form, a resize and a copy; or a function of more results, with the others made and dropped."""
 
@@ -13,6 +13,10 @@ import warnings
 from refgrad._tensor import Tensor
 
 
+# NOTE [out= in pieces]
+# The functional form runs under the modes, then out is resized (with torch's
+# warning where it held elements) and copied into: resize_ and copy_ reach the
+# modes as a user's calls of them do, and copy_ records as it does anywhere.
 def in_pieces(call, args, kwargs, out):
     result = call(*args, **kwargs)  # the functional form, whose steps the mode sees
     return resized(out, result.shape).copy_(result)
@@ -32,7 +36,7 @@ def resized(out, shape):
     return out
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:805
+# --- book/chapters/29h_out_overloads_under_modes.md:811
 # NOTE [Results made and dropped]
 # The empty tensors, and the check of info, reach each mode down the stack as
 # torch's composite asks for them (handed_down), not as a user's call would.
@@ -100,7 +104,7 @@ def raised_alone(call, args, kwargs) -> None:
         state.dispatch_modes = held
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:874
+# --- book/chapters/29h_out_overloads_under_modes.md:880
 def _msort(call, args, kwargs, out):
     import refgrad
 
@@ -136,7 +140,7 @@ IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1071
+# --- book/chapters/29h_out_overloads_under_modes.md:1077
 def _nanmean(call, args, kwargs, out):
     values = dict(zip(("input", "dim", "keepdim"), args), **kwargs)
     x, dim, keepdim = values["input"], values.get("dim"), values.get("keepdim", False)
@@ -167,7 +171,7 @@ def _take_along_dim(call, args, kwargs, out):
     return refgrad.gather(x_wide, dim, indices % x.shape[dim], out=out)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1103
+# --- book/chapters/29h_out_overloads_under_modes.md:1109
 def _matrix_power(call, args, kwargs, out):
     import refgrad
 
