@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:570
+# --- book/chapters/29h_out_overloads_under_modes.md:575
 """torch's composites with out= that call one other function with out=, after steps of
 their own a dispatch mode sees."""
 
@@ -31,7 +31,7 @@ ELSEWHERE = {"norm": _norm}
 ALWAYS_ELSEWHERE = {"norm"}  # the others only where autograd is on
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:621
+# --- book/chapters/29h_out_overloads_under_modes.md:626
 # NOTE [Composites that call another out=]
 # Each gives (the function torch's composite calls with out=, what runs it, its
 # arguments), or None where its steps are more than that call, and the call then
@@ -82,7 +82,7 @@ _SHAPED = {  # torch's atleast_1d, atleast_2d and atleast_3d, and column_stack's
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:673
+# --- book/chapters/29h_out_overloads_under_modes.md:678
 def _outer(call, args, kwargs):
     import refgrad
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:924
+# --- book/chapters/29h_out_overloads_under_modes.md:929
 """torch's linear algebra with out= that writes it through an operator of more results, under
 a dispatch mode: the others made and dropped, the operator handed over, the check after."""
 
@@ -20,7 +20,7 @@ def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
     return handed_down(overload, written, given, shown, compute)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:942
+# --- book/chapters/29h_out_overloads_under_modes.md:947
 def _eigvalsh(call, args, kwargs, out):
     A, uplo = (*args, kwargs.get("UPLO", "L"))[:2] if args else (kwargs["A"], "L")
 
@@ -51,7 +51,7 @@ def _svdvals(call, args, kwargs, out):
 IN_STEPS.update({"linalg_eigvalsh": _eigvalsh, "linalg_svdvals": _svdvals})
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:983
+# --- book/chapters/29h_out_overloads_under_modes.md:988
 def _factorized_into(A, LU, pivots, info=None) -> None:
     import refgrad
 

@@ -132,8 +132,13 @@ def _values(overload: str, args: tuple, kwargs: dict) -> tuple:
     """(positional values, keyword values, keywords no schema names) of the call."""
     positional, keyword, _ = read(overload)
     rest = dict(kwargs)
-    if overload not in SCHEMA_OF:  # a plain schema: as given
-        return list(args), {}, rest
+    if overload not in SCHEMA_OF:  # a plain schema, self and other by position
+        values = list(args)
+        for index, names in enumerate((("input", "self"), ("other",))):
+            found = next((n for n in names if n in rest), None)
+            if found and len(values) == index:
+                values.append(rest.pop(found))
+        return values, {}, rest
     values = list(args[:len(positional)])
     for name, default, _ in positional[len(values):]:
         names = (name, *_FIRST) if name in ("self", "A") else (name,)
@@ -143,7 +148,7 @@ def _values(overload: str, args: tuple, kwargs: dict) -> tuple:
     return values, named, rest
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:403
+# --- book/chapters/29h_out_overloads_under_modes.md:408
 def laid_out(overload: str, values: list, named: dict, rest: dict) -> tuple:
     positional, keyword, _ = read(overload)
     if overload not in SCHEMA_OF:
@@ -172,7 +177,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:450
+# --- book/chapters/29h_out_overloads_under_modes.md:455
 _SAME = ("digamma", "erf", "erfc", "erfinv", "exp2", "expm1", "i0", "log1p", "sinc", "logit",
          "logsumexp", "polygamma")
 RESOLVED = {  # an out overload: what torch's autograd layer makes of it
@@ -195,7 +200,7 @@ RESOLVED = {  # an out overload: what torch's autograd layer makes of it
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:480
+# --- book/chapters/29h_out_overloads_under_modes.md:485
 # NOTE [Arguments torch's schema names otherwise]
 # A few out overloads take what the Python function takes under other names:
 # TO_TORCH turns the function's values into the schema's, and TO_PYTHON turns
@@ -218,7 +223,7 @@ CONVERTED = {"std.out": _corrected, "var.out": _corrected}  # on the way to RESO
 TO_PYTHON = {"tensordot.out": lambda given, named: (given[:2], {"dims": given[2:], **named})}
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:515
+# --- book/chapters/29h_out_overloads_under_modes.md:520
 def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     """Hand ``call(*args, **kwargs)``, a call with out=, to the innermost mode."""
     kwargs = dict(kwargs)

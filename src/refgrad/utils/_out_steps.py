@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:753
+# --- book/chapters/29h_out_overloads_under_modes.md:758
 """torch's composites with out= that write it in steps a dispatch mode sees: the functional
 form, a resize and a copy; or a function of more results, with the others made and dropped."""
 
@@ -36,7 +36,7 @@ def resized(out, shape):
     return out
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:811
+# --- book/chapters/29h_out_overloads_under_modes.md:816
 # NOTE [Results made and dropped]
 # The empty tensors, and the check of info, reach each mode down the stack as
 # torch's composite asks for them (handed_down), not as a user's call would.
@@ -104,7 +104,7 @@ def raised_alone(call, args, kwargs) -> None:
         state.dispatch_modes = held
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:880
+# --- book/chapters/29h_out_overloads_under_modes.md:885
 def _msort(call, args, kwargs, out):
     import refgrad
 
@@ -140,7 +140,7 @@ IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1077
+# --- book/chapters/29h_out_overloads_under_modes.md:1082
 def _nanmean(call, args, kwargs, out):
     values = dict(zip(("input", "dim", "keepdim"), args), **kwargs)
     x, dim, keepdim = values["input"], values.get("dim"), values.get("keepdim", False)
@@ -171,7 +171,7 @@ def _take_along_dim(call, args, kwargs, out):
     return refgrad.gather(x_wide, dim, indices % x.shape[dim], out=out)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1109
+# --- book/chapters/29h_out_overloads_under_modes.md:1114
 def _matrix_power(call, args, kwargs, out):
     import refgrad
 
