@@ -187,3 +187,11 @@ def test_a_singular_system_is_refused_after_the_check():
         torch.linalg.solve(a, b, out=o)
     assert [seen[0] for seen in mode.seen][-2:] == ["aten._linalg_solve_ex.result",
                                                      "aten._linalg_check_errors.default"]
+
+
+def test_an_out_the_result_does_not_cast_to_is_refused_after_the_mode_asks():
+    mode, x = Calls(), torch.tensor([0.2, 0.5], dtype=torch.float64)
+    with pytest.raises(RuntimeError, match="result type Double can't be cast to the desired "
+                                           "output type Long"), mode:
+        torch.special.ndtr(x, out=torch.empty(0, dtype=torch.int64))
+    assert mode.seen[-1] == ("aten.can_cast.default", ("torch.float64", "torch.int64"), {})

@@ -140,7 +140,7 @@ IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1082
+# --- book/chapters/29h_out_overloads_under_modes.md:1085
 def _nanmean(call, args, kwargs, out):
     values = dict(zip(("input", "dim", "keepdim"), args), **kwargs)
     x, dim, keepdim = values["input"], values.get("dim"), values.get("keepdim", False)
@@ -171,7 +171,7 @@ def _take_along_dim(call, args, kwargs, out):
     return refgrad.gather(x_wide, dim, indices % x.shape[dim], out=out)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1114
+# --- book/chapters/29h_out_overloads_under_modes.md:1117
 def _matrix_power(call, args, kwargs, out):
     import refgrad
 
@@ -220,6 +220,17 @@ def _multi_dot(call, args, kwargs, out):
     return out
 
 
-IN_STEPS.update({"nanmean": _nanmean, "take_along_dim": _take_along_dim,
+def _ndtr(call, args, kwargs, out):
+    """special.ndtr: its functional steps, torch's ask whether the result's dtype casts to
+    out's (refused, where not, as the function refuses it alone), the resize, the copy."""
+    import refgrad
+
+    result = call(*args, **kwargs)
+    if not handed_down("can_cast.default", (), (result.dtype, out.dtype), {}, refgrad.can_cast):
+        raised_alone(call, args, dict(kwargs, out=out))
+    return resized(out, result.shape).copy_(result)
+
+
+IN_STEPS.update({"special_ndtr": _ndtr, "nanmean": _nanmean, "take_along_dim": _take_along_dim,
                  "matrix_power": _matrix_power, "linalg_matrix_power": _matrix_power,
                  "linalg_multi_dot": _multi_dot})
