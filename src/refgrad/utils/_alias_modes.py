@@ -16,10 +16,11 @@ from refgrad.utils._python_dispatch import (
     composite_whole,
     dispatch,
     dispatch_composite,
+    dispatch_out,
 )
 
 
-# --- book/chapters/29b_aliases_under_modes.md:78
+# --- book/chapters/29b_aliases_under_modes.md:79
 def handed_over(name: str, function, in_place: bool = False):
     """``function`` under the alias ``name``: whole to a mode when autograd is out of the way."""
 
@@ -30,9 +31,8 @@ def handed_over(name: str, function, in_place: bool = False):
             if not state.dispatch_modes:  # run by a mode's func: NOTE [Aliases written below]
                 return _written_below(name, function, args, kwargs) if in_place else function(
                     *args, **kwargs)
-            if "out" in kwargs:
-                func = OpFunc(name + ".out", ("out",), (), alias, args, kwargs)
-                return dispatch(func, args, kwargs)
+            if (out := kwargs.pop("out", None)) is not None:  # out=None: the functional form
+                return dispatch_out(alias, name, args, dict(kwargs, out=out))
             named = ".".join(by_arguments(name, args, kwargs))  # the alias's, not a row's
             if in_place:
                 func = OpFunc(named, ("self",), ("self",), alias, args, kwargs)

@@ -152,7 +152,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:247
+# --- book/chapters/29_dispatch_modes.md:248
 _ROW_FUNCS: dict = {}
 
 
@@ -187,7 +187,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(dispatch(func, *bound(schema, op.inputs, args, params)))
 
 
-# --- book/chapters/29_dispatch_modes.md:287
+# --- book/chapters/29_dispatch_modes.md:288
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._writes_under_modes import cloned_first, with_original
 
@@ -221,7 +221,11 @@ def dispatch_write(name: str, function, tensor):
 
 
 def dispatch_out(wrapper, name: str, args, kwargs):
-    return dispatch(OpFunc(name + ".out", ("out",), (), wrapper), tuple(args), kwargs)
+    """Hand ``wrapper(*args, **kwargs)``, a call with out=, to the innermost mode as torch's
+    out overload: chapter "out= overloads under a dispatch mode"."""
+    from refgrad.utils._out_overloads import out_to_a_mode
+
+    return out_to_a_mode(wrapper, name, tuple(args), kwargs)
 
 
 def dispatch_op(name: str, function, args: tuple, kwargs: dict):
@@ -229,7 +233,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:334
+# --- book/chapters/29_dispatch_modes.md:339
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -249,7 +253,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:452
+# --- book/chapters/29_dispatch_modes.md:457
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -272,7 +276,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:480
+# --- book/chapters/29_dispatch_modes.md:485
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     def run(*given, **options):
