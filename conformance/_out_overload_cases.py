@@ -233,4 +233,8 @@ OVERLOAD_CASES = [
      [("aten.t.default", ("T",), {}), ("aten.tensordot.out", ("T", "T", [-1], [0]), {"out": "T"})]),
     ("tensorinv_whole", lambda t: torch.linalg.tensorinv(t.m, ind=1, out=t.o), True,
      [("aten.linalg_tensorinv.out", ("T", 1), {"out": "T"})]),
+    ("frexp", lambda t: torch.frexp(t.x, out=(t.o, t.oi32)), False,
+     [("aten.frexp.Tensor_out", ("T",), {"mantissa": "T", "exponent": "T"})]),
+    ("frexp_whole", lambda t: torch.frexp(t.x, out=(t.o, t.oi32)), True,
+     [("aten.frexp.Tensor_out", ("T",), {"mantissa": "T", "exponent": "T"})]),
 ]

@@ -256,7 +256,7 @@ FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 def _frexp_out(input, out):
     from refgrad._tensor import Tensor
-    from refgrad.autograd._state import state
+    from refgrad.autograd._state import state, switched_on
 
     if not isinstance(out, tuple | list):
         raise TypeError(f"frexp(): argument 'out' must be tuple of Tensors, not "
@@ -269,6 +269,10 @@ def _frexp_out(input, out):
                             f"{c_type_name(type(t))}")
     if state.grad_enabled and any(t.requires_grad for t in (input, *out)):
         raise RuntimeError(OUT_NEEDS_GRAD.format("frexp"))
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "out= overloads ..."
+        from refgrad.utils._python_dispatch import dispatch_out
+
+        return dispatch_out(_frexp_out, "frexp", (input,), {"out": tuple(out)})
     _floating_only(input)
     mantissa, exponent = out
     if mantissa.dtype is not input.dtype:
@@ -283,7 +287,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:910
+# --- book/chapters/16n_more_shapes_and_elementwise.md:914
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 
