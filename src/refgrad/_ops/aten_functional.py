@@ -20,7 +20,7 @@ def _aten_dropout(input, p, train, inplace, feature=False, alpha=False):
         if input.ndim < 2:
             raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
         shape = _dropout._channels(input)
-    return _dropout._dropped(input, p, train, inplace, shape, alpha)
+    return _dropout._dropped(input, p, train, inplace, shape, alpha, feature)
 
 
 def dropout(input, p, train):

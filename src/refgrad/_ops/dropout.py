@@ -48,10 +48,15 @@ def _new_empty(input, size):
 # Each step below is the op torch's C++ calls, with a number where it passes
 # one: a mode sees div_.Scalar, add.Scalar, mul_.Scalar and add_.Scalar, not
 # the .Tensor overloads of a wrapped number. The values are the same either way.
-def _dropped(input, p, training, inplace, shape=None, alpha=False):
+def _dropped(input, p, training, inplace, shape=None, alpha=False, feature=False):
     from refgrad._creation import zeros
     from refgrad._tensor_values import strided
 
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad.utils._python_dispatch import handed_whole
+
+        if handed_whole((input,)):  # NOTE [Composite ops below autograd]
+            return _whole(input, p, training, inplace, shape, alpha, feature)
     if p == 0 or not training or input.numel() == 0:
         return input
     if p == 1:
@@ -70,7 +75,16 @@ def _dropped(input, p, training, inplace, shape=None, alpha=False):
     return input.mul_(noise) if inplace else input * noise
 
 
-# --- book/chapters/16q_functional.md:2814
+# --- book/chapters/16q_functional.md:2826
+def _whole(input, p, training, inplace, shape, alpha, feature):
+    from refgrad.utils._python_dispatch import dispatch_composite
+
+    name = "feature_" * (feature or shape is not None) + "alpha_" * alpha + "dropout"
+    return dispatch_composite(name + "_" * inplace, lambda i, q, t: _dropped(
+        i, q, t, inplace, shape, alpha, feature), (input, p, training), {})
+
+
+# --- book/chapters/16q_functional.md:2836
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
     return _dropped(input, p, training, inplace)
@@ -104,7 +118,7 @@ def _one_sample(input, p, training, inplace):
     return out.squeeze_(0) if inplace else out.squeeze(0)
 
 
-# --- book/chapters/16q_functional.md:2852
+# --- book/chapters/16q_functional.md:2874
 def _warn_unless_spatial(input, spatial: int) -> None:
     """torch's warning for a dropout2d/3d input without its spatial dims and channel."""
     if input.ndim not in (spatial + 1, spatial + 2):

@@ -34,18 +34,23 @@ def _forward(a, p, train, noise):
 # --- book/chapters/16z_more_pools.md:653
 def _backward(grads, p, train, noise, result1):
     from refgrad._ops.arithmetic import mul_scalar
-    from refgrad.autograd._state import state, switched_on
-    from refgrad.utils._python_dispatch import dispatch_op
+    from refgrad.autograd._state import state
 
     g, scale = grads[0], _scale(p) if train else 1.0  # NOTE [The dropout's gradient scale]
     if state.grad_enabled:  # recorded: the product, step by step
         return (g * mul_scalar(result1.type_as(g), scale),)
+    return (_native_dropout_backward(g, result1, scale),)
+
+
+def _native_dropout_backward(g, mask, scale):
+    """One op to each mode in turn; computed once none is left."""
+    from refgrad.autograd._state import state, switched_on
+
     if switched_on.dispatch_modes and state.dispatch_modes:
-        return (dispatch_op("native_dropout_backward", _unrecorded, (g, result1, scale), {}),)
-    return (_unrecorded(g, result1, scale),)
+        from refgrad.utils._python_dispatch import dispatch_op
 
-
-def _unrecorded(g, mask, scale):
+        return dispatch_op("native_dropout_backward", _native_dropout_backward,
+                           (g, mask, scale), {})
     return g * (mask.to(g.dtype) * scale)
 
 
@@ -60,7 +65,7 @@ NATIVE_DROPOUT = register(Op(
     differentiable_outputs=1))
 
 
-# --- book/chapters/16z_more_pools.md:690
+# --- book/chapters/16z_more_pools.md:695
 # NOTE [The dropout's gradient scale]
 # torch's formula scales the gradient by 1 / (1 - p) only for train=True:
 # train=None drops and scales the output like training, but its gradient
@@ -90,7 +95,7 @@ def _native_dropout(input, p, train):
     return (out if input.numel() else _as_itself(input, out)), mask
 
 
-# --- book/chapters/16z_more_pools.md:724
+# --- book/chapters/16z_more_pools.md:729
 _RESET_TANGENT = (
     "is_inplace_op INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/torch/csrc/autograd/"
     "autograd_meta.cpp\":178, please report a bug to PyTorch. Only inplace operations can "
