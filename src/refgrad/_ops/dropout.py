@@ -84,7 +84,7 @@ def _whole(input, p, training, inplace, shape, alpha, feature):
         i, q, t, inplace, shape, alpha, feature), (input, p, training), {})
 
 
-# --- book/chapters/16q_functional.md:2836
+# --- book/chapters/16q_functional.md:2860
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
     return _dropped(input, p, training, inplace)
@@ -118,7 +118,7 @@ def _one_sample(input, p, training, inplace):
     return out.squeeze_(0) if inplace else out.squeeze(0)
 
 
-# --- book/chapters/16q_functional.md:2874
+# --- book/chapters/16q_functional.md:2898
 def _warn_unless_spatial(input, spatial: int) -> None:
     """torch's warning for a dropout2d/3d input without its spatial dims and channel."""
     if input.ndim not in (spatial + 1, spatial + 2):
