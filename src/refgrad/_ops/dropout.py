@@ -75,16 +75,16 @@ def _dropped(input, p, training, inplace, shape=None, alpha=False, feature=False
     return input.mul_(noise) if inplace else input * noise
 
 
-# --- book/chapters/16q_functional.md:2826
+# --- book/chapters/16q_functional.md:2827
 def _whole(input, p, training, inplace, shape, alpha, feature):
     from refgrad.utils._python_dispatch import dispatch_composite
 
     name = "feature_" * (feature or shape is not None) + "alpha_" * alpha + "dropout"
     return dispatch_composite(name + "_" * inplace, lambda i, q, t: _dropped(
-        i, q, t, inplace, shape, alpha, feature), (input, p, training), {})
+        i, q, t, inplace, shape, alpha, feature), (input, float(p), training), {})
 
 
-# --- book/chapters/16q_functional.md:2860
+# --- book/chapters/16q_functional.md:2861
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
     return _dropped(input, p, training, inplace)
@@ -118,7 +118,7 @@ def _one_sample(input, p, training, inplace):
     return out.squeeze_(0) if inplace else out.squeeze(0)
 
 
-# --- book/chapters/16q_functional.md:2898
+# --- book/chapters/16q_functional.md:2899
 def _warn_unless_spatial(input, spatial: int) -> None:
     """torch's warning for a dropout2d/3d input without its spatial dims and channel."""
     if input.ndim not in (spatial + 1, spatial + 2):

@@ -75,7 +75,8 @@ NATIVE_DROPOUT = register(Op(
 # NOTE [native_dropout, one op to a mode]
 # torch's native_dropout draws its mask inside its kernel, below the modes, so a
 # mode sees neither an empty_like nor a bernoulli_: the op comes whole, with its
-# arguments as given. refgrad's noise is drawn when the op runs, by its func.
+# arguments as given (p a float, as torch's parser reads it). refgrad's noise is
+# drawn when the op runs, by its func.
 def _native_dropout(input, p, train):
     from refgrad._creation import empty_like
     from refgrad._typename import LEGACY
@@ -84,7 +85,7 @@ def _native_dropout(input, p, train):
     if switched_on.dispatch_modes and state.dispatch_modes:
         from refgrad.utils._python_dispatch import dispatch_op
 
-        return dispatch_op("native_dropout", _native_dropout, (input, p, train), {})
+        return dispatch_op("native_dropout", _native_dropout, (input, float(p), train), {})
     noise = None
     if input.numel() and (train is None or train):
         noise = empty_like(input).bernoulli_(1 - p)  # drawn in the input's memory order
@@ -95,7 +96,7 @@ def _native_dropout(input, p, train):
     return (out if input.numel() else _as_itself(input, out)), mask
 
 
-# --- book/chapters/16z_more_pools.md:729
+# --- book/chapters/16z_more_pools.md:730
 _RESET_TANGENT = (
     "is_inplace_op INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/torch/csrc/autograd/"
     "autograd_meta.cpp\":178, please report a bug to PyTorch. Only inplace operations can "
