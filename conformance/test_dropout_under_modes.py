@@ -227,3 +227,13 @@ def test_a_transposed_leaf_keeps_torchs_graph_strides_and_values(name):
     x2 = transposed_leaf()
     f(x2).sum().backward()
     assert (x2.grad.stride(), x2.grad._version) == ((1, 2), version)
+
+
+def test_a_probability_given_as_an_int_reaches_the_mode_as_a_float():
+    with torch.inference_mode():
+        x = torch.arange(6.0).reshape(2, 3)
+        with Calls() as mode:
+            F.dropout(x, 1)
+            torch.native_dropout(x, 1, True)
+    assert [(s[0], type(s[1][1])) for s in mode.seen] == [
+        ("aten.dropout.default", float), ("aten.native_dropout.default", float)]
