@@ -15,12 +15,12 @@ REDUCTIONS = ("none", "mean", "sum")  # ATen's reduction numbers, as F's names
 def _aten_dropout(input, p, train, inplace, feature=False, alpha=False):
     if not 0 <= p <= 1:
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
-    shape = tuple(input.shape)
+    shape = None  # one draw per element
     if feature and train and 0 < p < 1 and input.numel():
         if input.ndim < 2:
             raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
         shape = _dropout._channels(input)
-    return _dropout._dropped(input, p, train, inplace, shape, alpha)
+    return _dropout._dropped(input, p, train, inplace, shape, alpha, feature)
 
 
 def dropout(input, p, train):

@@ -2,11 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2721
+# --- book/chapters/16q_functional.md:2739
 """dropout, dropout1d to dropout3d and alpha_dropout: products with drawn noise."""
 
 import math
 import warnings
+
+from refgrad._ops.arithmetic import add_scalar, div_scalar, mul_scalar
+from refgrad._ops.inplace import inplace as written
+from refgrad.autograd._state import state, switched_on
 
 _ALPHA = 1.7580993408473766  # selu's scale times its alpha: its limit at minus infinity, negated
 
@@ -16,50 +20,79 @@ def _check(p):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
+def _made(name, factory, args, kwargs):
+    """``factory(*args, **kwargs)``; a mode sees it as torch's C++ makes it, as ``name``."""
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad.utils._factory_modes import to_a_mode
+
+        return to_a_mode(name, factory, args, kwargs)
+    return factory(*args, **kwargs)
+
+
+# --- book/chapters/16q_functional.md:2772
 def _noise(input, shape, p):
-    from refgrad._creation import empty, empty_like
+    from refgrad._creation import empty_like
 
-    if not input.dtype.is_floating_point:
-        from refgrad._typename import LEGACY
-
-        raise RuntimeError(f"result type Float can't be cast to the desired output type "
-                           f"{LEGACY[input.dtype]}")
-    # on input's device, whatever the default device is; torch's draws, to the bit: noise of
-    # the input's size laid out like it, so the draws follow its memory order
-    if shape == tuple(input.shape):
-        return empty_like(input).bernoulli_(1 - p)
-    return empty(shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p)
+    if shape is None:  # laid out like the input, so the draws follow its memory order
+        noise = _made("empty_like.default", empty_like, (input,), {})
+    else:  # row-major, on the input's device, whatever the default device is
+        noise = _made("new_empty.default", _new_empty, (input, list(shape)), {})
+    return noise.bernoulli_(1 - p)
 
 
-# --- book/chapters/16q_functional.md:2755
-def _dropped(input, p, training, inplace, shape, alpha=False):
+def _new_empty(input, size):
+    return input.new_empty(size)
+
+
+# NOTE [Dropout's steps are torch's]
+# Each step below is the op torch's C++ calls, with a number where it passes
+# one: a mode sees div_.Scalar, add.Scalar, mul_.Scalar and add_.Scalar, not
+# the .Tensor overloads of a wrapped number. The values are the same either way.
+def _dropped(input, p, training, inplace, shape=None, alpha=False, feature=False):
     from refgrad._creation import zeros
+    from refgrad._tensor_values import strided
 
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad.utils._python_dispatch import handed_whole
+
+        if handed_whole((input,)):  # NOTE [Composite ops below autograd]
+            return _whole(input, p, training, inplace, shape, alpha, feature)
     if p == 0 or not training or input.numel() == 0:
         return input
     if p == 1:
-        zero = zeros((), dtype=input.dtype, device=input.device)
+        zero = _made("zeros.default", zeros, ([],), {
+            "dtype": input.dtype, "layout": strided, "device": input.device})
         return input.mul_(zero) if inplace else input * zero
     noise = _noise(input, shape, p)
     if alpha:
         a = 1.0 / math.sqrt((_ALPHA * _ALPHA * p + 1) * (1 - p))
-        shift = (noise - 1) * (_ALPHA * a) + _ALPHA * a * p
-        noise = noise * a
+        shift = add_scalar(noise, -1)
+        written(written(shift, mul_scalar, _ALPHA * a), add_scalar, _ALPHA * a * p)
+        written(noise, mul_scalar, a)
         # out of place too, the shift is added in place: the result's version is 1, as torch's
         return input.mul_(noise).add_(shift) if inplace else (input * noise).add_(shift)
-    noise = noise / (1 - p)
+    written(noise, div_scalar, 1 - p)
     return input.mul_(noise) if inplace else input * noise
 
 
-# --- book/chapters/16q_functional.md:2776
+# --- book/chapters/16q_functional.md:2827
+def _whole(input, p, training, inplace, shape, alpha, feature):
+    from refgrad.utils._python_dispatch import dispatch_composite
+
+    name = "feature_" * (feature or shape is not None) + "alpha_" * alpha + "dropout"
+    return dispatch_composite(name + "_" * inplace, lambda i, q, t: _dropped(
+        i, q, t, inplace, shape, alpha, feature), (input, float(p), training), {})
+
+
+# --- book/chapters/16q_functional.md:2861
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
-    return _dropped(input, p, training, inplace, tuple(input.shape))
+    return _dropped(input, p, training, inplace)
 
 
 def alpha_dropout(input, p=0.5, training=False, inplace=False):
     _check(p)
-    return _dropped(input, p, training, inplace, tuple(input.shape), alpha=True)
+    return _dropped(input, p, training, inplace, alpha=True)
 
 
 def _channels(input):
@@ -85,7 +118,7 @@ def _one_sample(input, p, training, inplace):
     return out.squeeze_(0) if inplace else out.squeeze(0)
 
 
-# --- book/chapters/16q_functional.md:2814
+# --- book/chapters/16q_functional.md:2899
 def _warn_unless_spatial(input, spatial: int) -> None:
     """torch's warning for a dropout2d/3d input without its spatial dims and channel."""
     if input.ndim not in (spatial + 1, spatial + 2):

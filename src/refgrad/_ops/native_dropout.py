@@ -31,10 +31,27 @@ def _forward(a, p, train, noise):
     return tuple(like_input_result(on_device_of(r, a), a) for r in (out, mask))
 
 
-# --- book/chapters/16z_more_pools.md:648
+# --- book/chapters/16z_more_pools.md:653
 def _backward(grads, p, train, noise, result1):
-    scale = _scale(p) if train else 1.0  # NOTE [The dropout's gradient scale]
-    return (grads[0] * (result1.to(grads[0].dtype) * scale),)
+    from refgrad._ops.arithmetic import mul_scalar
+    from refgrad.autograd._state import state
+
+    g, scale = grads[0], _scale(p) if train else 1.0  # NOTE [The dropout's gradient scale]
+    if state.grad_enabled:  # recorded: the product, step by step
+        return (g * mul_scalar(result1.type_as(g), scale),)
+    return (_native_dropout_backward(g, result1, scale),)
+
+
+def _native_dropout_backward(g, mask, scale):
+    """One op to each mode in turn; computed once none is left."""
+    from refgrad.autograd._state import state, switched_on
+
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad.utils._python_dispatch import dispatch_op
+
+        return dispatch_op("native_dropout_backward", _native_dropout_backward,
+                           (g, mask, scale), {})
+    return g * (mask.to(g.dtype) * scale)
 
 
 def _tangent(tangents, p, train, noise, result1):
@@ -48,16 +65,27 @@ NATIVE_DROPOUT = register(Op(
     differentiable_outputs=1))
 
 
-# --- book/chapters/16z_more_pools.md:669
+# --- book/chapters/16z_more_pools.md:695
 # NOTE [The dropout's gradient scale]
 # torch's formula scales the gradient by 1 / (1 - p) only for train=True:
 # train=None drops and scales the output like training, but its gradient
 # is the mask alone. refgrad keeps that, and its forward-mode tangent,
 # which scales for None as well, as torch's does.
+#
+# NOTE [native_dropout, one op to a mode]
+# torch's native_dropout draws its mask inside its kernel, below the modes, so a
+# mode sees neither an empty_like nor a bernoulli_: the op comes whole, with its
+# arguments as given (p a float, as torch's parser reads it). refgrad's noise is
+# drawn when the op runs, by its func.
 def _native_dropout(input, p, train):
     from refgrad._creation import empty_like
     from refgrad._typename import LEGACY
+    from refgrad.autograd._state import state, switched_on
 
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad.utils._python_dispatch import dispatch_op
+
+        return dispatch_op("native_dropout", _native_dropout, (input, float(p), train), {})
     noise = None
     if input.numel() and (train is None or train):
         noise = empty_like(input).bernoulli_(1 - p)  # drawn in the input's memory order
@@ -68,7 +96,7 @@ def _native_dropout(input, p, train):
     return (out if input.numel() else _as_itself(input, out)), mask
 
 
-# --- book/chapters/16z_more_pools.md:693
+# --- book/chapters/16z_more_pools.md:730
 _RESET_TANGENT = (
     "is_inplace_op INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/torch/csrc/autograd/"
     "autograd_meta.cpp\":178, please report a bug to PyTorch. Only inplace operations can "

@@ -74,7 +74,7 @@ from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
 __all__ += ["Fold", "Unfold"]
 
 
-# --- book/chapters/16z_more_pools.md:881
+# --- book/chapters/16z_more_pools.md:918
 from refgrad.nn.modules.more_pooling import (  # noqa: E402
     FractionalMaxPool2d,
     FractionalMaxPool3d,
@@ -106,7 +106,7 @@ from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noq
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:1272
+# --- book/chapters/21b_layers_and_losses.md:1288
 from refgrad.nn.modules.batchnorm import (  # noqa: E402
     BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d, InstanceNorm2d,
     InstanceNorm3d,
@@ -116,7 +116,7 @@ __all__ += ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceN
             "InstanceNorm2d", "InstanceNorm3d"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:1918
+# --- book/chapters/21b_layers_and_losses.md:1934
 from refgrad.nn.modules import (  # noqa: E402
     CELU, ELU, GELU, GLU, SELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
     Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, Hardshrink, Hardsigmoid, Hardswish,
@@ -135,3 +135,9 @@ __all__ += [
     "PReLU", "ReLU6", "SiLU",
     "Sigmoid", "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
     "Tanhshrink", "Threshold", "Unflatten"]
+
+
+# --- book/chapters/21b_layers_and_losses.md:1961
+from refgrad.nn.modules import AlphaDropout, FeatureAlphaDropout  # noqa: E402
+
+__all__ += ["AlphaDropout", "FeatureAlphaDropout"]

@@ -52,10 +52,11 @@ ROWS: dict = {  # row: (operator, overload)
     "_ctc_loss_backward_tensor": ("_ctc_loss_backward", "Tensor"),
     "linalg_solve_ex": ("_linalg_solve_ex", "default"), "norm_dims": ("norm", "ScalarOpt_dim"),
     "mul_scalar_": ("mul_", "Scalar"), "div_scalar_": ("div_", "Scalar"),  # a formula's, in place
+    "add_scalar_": ("add_", "Scalar"),  # dropout's, in place
 }
 
 
-# --- book/chapters/29a_op_names.md:119
+# --- book/chapters/29a_op_names.md:120
 BY_SECOND = {  # operator: (overload for a tensor second operand, for a number)
     **{name: ("Tensor", "Scalar") for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
@@ -73,7 +74,7 @@ WRAPPED = ("add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_", "multiply
 THIRD = {"lerp_": "weight", "masked_fill_": "value", "index_fill_": "value"}
 
 
-# --- book/chapters/29a_op_names.md:146
+# --- book/chapters/29a_op_names.md:149
 def _operand(args, kwargs, index, key):
     return args[index] if len(args) > index else kwargs.get(key)
 
@@ -100,7 +101,7 @@ def by_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
     return name, _chosen(name, args, kwargs)
 
 
-# --- book/chapters/29a_op_names.md:185
+# --- book/chapters/29a_op_names.md:188
 def _chosen(name, args, kwargs) -> str:
     if name in THIRD:
         value = _operand(args, kwargs, 3 if name == "index_fill_" else 2, THIRD[name])
@@ -141,7 +142,7 @@ def _chosen(name, args, kwargs) -> str:
     return "default"
 
 
-# --- book/chapters/29a_op_names.md:230
+# --- book/chapters/29a_op_names.md:233
 def _to_overload(args, kwargs) -> str:
     from refgrad._dtype import dtype
 
