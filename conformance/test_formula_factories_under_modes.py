@@ -50,3 +50,25 @@ def test_hinge_embedding_loss_lays_out_as_torch(reduction):
     assert y.stride() == ((3, 1) if reduction == "none" else ())
     assert x.grad.stride() == (1, 2)
     assert torch.equal(x.grad, torch.tensor([[1.0, -1.0, 1.0], [-1.0, 1.0, 1.0]], dtype=F64))
+
+
+CONVERSIONS = {
+    "double": lambda x: x.double(),
+    "half": lambda x: x.half(),
+    "to_dtype": lambda x: x.to(torch.float16),
+    "type": lambda x: x.type(torch.float64),
+    "to_copy": lambda x: x.to(dtype=torch.float64, copy=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONVERSIONS))
+def test_a_conversions_gradient_names_the_layout_and_the_device(name):
+    x = torch.ones(2, requires_grad=True)
+    y = CONVERSIONS[name](x)
+    with Calls() as mode:
+        y.sum().backward()
+    copies = [entry for entry in mode.seen if entry[0] == "aten._to_copy.default"]
+    assert copies == [("aten._to_copy.default", ("T",),
+                       {"dtype": torch.float32, "layout": torch.strided,
+                        "device": torch.device("cpu")})]
+    assert x.grad.tolist() == [1.0, 1.0]

@@ -289,7 +289,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1192
+# --- book/chapters/14_arithmetic.md:1193
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -298,16 +298,20 @@ def _to_copy(a, dtype, device, self_dtype, self_device):
     return a.astype(dtype.numpy)
 
 
+def _to_copy_backward(g, dtype, device, self_dtype, self_device):
+    from refgrad.utils._mode_arguments import ask_options
+
+    ask_options("layout", "device")  # torch's formula names them: NOTE [The options a copy names]
+    return (g.to(self_device, self_dtype),)
+
+
 TO_COPY = register(Op(
     "_to_copy", "ToCopyBackward0", ("self",), forward=_to_copy, promote=False,
-    backward=lambda g, dtype, device, self_dtype, self_device: (
-        g.to(self_device, self_dtype),
-    ),
-    hides=("dtype", "device", "self_dtype", "self_device"),
+    backward=_to_copy_backward, hides=("dtype", "device", "self_dtype", "self_device"),
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1216
+# --- book/chapters/14_arithmetic.md:1221
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 
@@ -320,7 +324,7 @@ GT = _comparison("gt", np.greater)
 GE = _comparison("ge", np.greater_equal)
 
 
-# --- book/chapters/14_arithmetic.md:1245
+# --- book/chapters/14_arithmetic.md:1250
 def _difference_grads(g, alpha, wanted=BOTH_WANTED) -> tuple:
     """``sub``'s gradients, the second only when it is wanted."""
     if not wanted[1]:
