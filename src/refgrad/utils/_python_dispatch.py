@@ -276,11 +276,15 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:485
+# --- book/chapters/29_dispatch_modes.md:486
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
+    from refgrad.utils._composite_arguments import composite_arguments
+
+    args, kwargs, again = composite_arguments(name, function, args, kwargs)
+
     def run(*given, **options):
-        out = function(*given, **options)
+        out = again(*given, **options)
         if views_kept:
             return out
         inputs = _tensors_in(given)
