@@ -15,7 +15,7 @@ from refgrad._tensor_values import wrap_dim
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1205
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1208
 def _cut(t, dim, start, end):
     from refgrad._ops.slicing import SLICE
 
@@ -49,7 +49,7 @@ def _nothing(y, dim):
     return zeros(tuple(y.shape[:d]) + tuple(y.shape[d + 1:]), dtype=y.dtype, device=y.device)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1240
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1243
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments - got "
@@ -63,8 +63,9 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     _no_bools("trapezoid", y, x)
     if x is None:
         spacing = float(1 if dx is None else dx)
-        ends = y.select(dim, 0) + y.select(dim, -1)
-        return times(y.sum(dim) - times(ends, 0.5), spacing)
+        last = y.select(dim, -1)  # torch's steps: the last sample, the first, the ends'
+        half_ends = times(y.select(dim, 0) + last, 0.5)  # half, and then the sum
+        return times(y.sum(dim) - half_ends, spacing)
     d = wrap_dim(dim, y.ndim)
     heights = _cut(y, d, 0, -1) + _cut(y, d, 1, None)
     return over((heights * _widths("trapezoid", x, y, d)).sum(d), 2.0)
