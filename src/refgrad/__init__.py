@@ -251,19 +251,19 @@ from refgrad._ops.tiling import (
 from refgrad import functional
 
 
-# --- book/chapters/16k_order_statistics.md:578
+# --- book/chapters/16k_order_statistics.md:594
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:750
+# --- book/chapters/16k_order_statistics.md:766
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:961
+# --- book/chapters/16k_order_statistics.md:977
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1237
+# --- book/chapters/16k_order_statistics.md:1253
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
