@@ -109,13 +109,27 @@ def _check_qr(mode, Q, R) -> None:
                            "and nrows > ncols.")
 
 
-# --- book/chapters/16x_linalg_gradients.md:515
+# --- book/chapters/16x_linalg_gradients.md:521
+# NOTE [The block matrix under a mode]
+# Under a dispatch mode, torch makes matrix_exp's block matrix out of place,
+# with cat and zeros_like, as for a tensor subclass; refgrad does the same.
+def _block_by_cat(A, g):
+    from refgrad._ops.shaping import cat
+    from refgrad.utils._composite_steps import made_like  # named as torch's C++ names it
+
+    top = cat([A, g], -1)
+    return cat([top, cat([made_like("zeros_like", A), A], -1)], -2)
+
+
 def matrix_exp_backward(g, self):
     from refgrad._creation import zeros
     from refgrad._ops.matrix_exponential import matrix_exp
+    from refgrad.autograd._formula_steps import modes_on
 
     A = self.transpose(-2, -1)
     n = A.shape[-1]
+    if modes_on():  # NOTE [The block matrix under a mode]
+        return (matrix_exp(_block_by_cat(A, g)).narrow(-2, 0, n).narrow(-1, n, n),)
     block = zeros(*A.shape[:-2], 2 * n, 2 * n, dtype=g.dtype, device=g.device)
     block.narrow(-2, 0, n).narrow(-1, 0, n).copy_(A)
     block.narrow(-2, n, n).narrow(-1, n, n).copy_(A)
