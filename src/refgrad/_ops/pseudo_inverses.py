@@ -47,7 +47,7 @@ LINALG_PINV = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:584
+# --- book/chapters/16p_decompositions.md:585
 def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     if input.ndim < 2 or input.dtype.name not in ("float32", "float64"):
         raise RuntimeError(f"linalg.pinv({LEGACY[input.dtype]}{{{list(input.shape)}}}): "
@@ -66,7 +66,8 @@ def pinverse(input, rcond=1e-15):
 def _factorable(A, hermitian) -> None:
     """svd's and eigh's own refusals, before any work."""
     if hermitian:
-        eigh(A[..., :0, :0] if A.shape[-1] == A.shape[-2] else A)
+        if A.shape[-1] != A.shape[-2]:  # a square one of float dtype meets no refusal:
+            eigh(A)  # no call a dispatch mode would see, where torch makes none
     elif A.ndim == 2 and A.numel() and not np.isfinite(A._data).all():
         svd(A)
 
@@ -78,7 +79,7 @@ def _number(tolerance):
     return tolerance._data if hasattr(tolerance, "_data") else float(tolerance)
 
 
-# --- book/chapters/16p_decompositions.md:616
+# --- book/chapters/16p_decompositions.md:618
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._tensor import make_tensor
 
