@@ -1,7 +1,8 @@
 """Black-box tests: the steps a dispatch mode sees of composite gradients of linear algebra,
 normalizations and losses (group_norm's one kernel, cdist's contiguous gradient, the logits'
 gradient out of place, matrix_exp's block matrix by cat, pinv's terms last first, cov's
-counts as tensors, aminmax's share over everything), the exact calls in torch's order, as
+counts as tensors, aminmax's share over everything; with a graph, cumprod's ones and stack
+and det's decomposition), the exact calls in torch's order, as
 conformance/_linalg_loss_steps_expected.py lists them. The same assertions run on torch.
 """
 
@@ -42,6 +43,8 @@ CASES = {
     "corrcoef": torch.corrcoef,
     "aminmax": lambda x: x.aminmax()[0],
     "aminmax_dim": lambda x: x.aminmax(dim=1).max,
+    "cumprod": lambda x: x.cumprod(1),
+    "det": lambda x: torch.linalg.det(x[:, :2] + torch.eye(2, dtype=F64)),
 }
 WHOLE = ("cov", "cov_weighted", "pinv_hermitian")  # their forward's steps are listed too
 
