@@ -60,6 +60,22 @@ STEPS = {
             " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
         "copy_.default('T', 'T')",
     ),
+    'cdist_both': (
+        "detach.default('T',)",
+        "clone.default('T',) {'memory_format': torch.contiguous_format}",
+        "_cdist_backward.default('T', 'T', 'T', 2.0, 'T')",
+        "transpose.int('T', -2, -1)",
+        "clone.default('T',) {'memory_format': torch.contiguous_format}",
+        "transpose.int('T', -2, -1)",
+        "clone.default('T',) {'memory_format': torch.contiguous_format}",
+        "_cdist_backward.default('T', 'T', 'T', 2.0, 'T')",
+        "new_empty_strided.default('T', [2, 3], [1, 2])"
+            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
+        "copy_.default('T', 'T')",
+        "new_empty_strided.default('T', [2, 3], [1, 2])"
+            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
+        "copy_.default('T', 'T')",
+    ),
     'tensordot': (
         "view.default('T', [2, 2])",
         "t.default('T',)",

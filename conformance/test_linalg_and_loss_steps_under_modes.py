@@ -27,6 +27,8 @@ CASES = {
         x, (other_operand(x) * 0.1).requires_grad_(),
         pos_weight=torch.tensor([1.5, 2.0, 0.5], dtype=F64)),
     "cdist": lambda x: torch.cdist(x, other_operand(x)),
+    "cdist_both": lambda x: torch.cdist(
+        x, other_operand(x).t().contiguous().t().requires_grad_()),
     "tensordot": lambda x: torch.tensordot(x, x, ([1], [1])),
     "ndtri": lambda x: torch.special.ndtri(x * 0.5 + 0.1),
     "log_ndtr": torch.special.log_ndtr,

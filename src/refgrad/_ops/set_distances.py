@@ -68,7 +68,7 @@ def _slopes(g, diff, dist, p):
     return np.where(zero, diff.dtype.type(0), out)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1574
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1576
 def _differences(x1, x2):
     return x1[..., :, None, :] - x2[..., None, :, :]
 
@@ -98,7 +98,7 @@ def _refused(name):
     return backward
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1605
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1607
 CDIST_BACKWARD = register(Op(
     "_cdist_backward", "CdistBackwardBackward0", ("grad", "x1", "x2", "result"),
     forward=_on_host(_cdist_grad), backward=_refused("_cdist_backward"), promote=False,
@@ -108,10 +108,12 @@ CDIST_BACKWARD = register(Op(
 
 def _cdist_backward(g, x1, x2, result, p, wanted=(True, True)):
     # NOTE [Only the gradients asked for]; the gradient made contiguous for each, as torch's
-    return (call(CDIST_BACKWARD, (g.contiguous(), x1, x2, result), {"p": p}) if wanted[0]
-            else None,
-            call(CDIST_BACKWARD, (g.mT.contiguous(), x2, x1, result.mT.contiguous()), {"p": p})
-            if wanted[1] else None)
+    first = call(CDIST_BACKWARD, (g.contiguous(), x1, x2, result), {"p": p}) if wanted[0] \
+        else None
+    if not wanted[1]:
+        return first, None
+    result_t = result.mT.contiguous()  # torch's C++ makes it before the gradient's
+    return first, call(CDIST_BACKWARD, (g.mT.contiguous(), x2, x1, result_t), {"p": p})
 
 
 CDIST = register(Op(
@@ -123,7 +125,7 @@ CDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1635
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1639
 def _pdist(x, p):
     first, second = np.triu_indices(x.shape[0], 1)
     return _norms(x[first] - x[second], p)
@@ -152,7 +154,7 @@ PDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1687
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1691
 def _euclidean(x1, x2):
     n1, n2 = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
     left = np.concatenate([-2 * x1, n1, np.ones_like(n1)], -1)
@@ -176,7 +178,7 @@ EUCLIDEAN_DIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1712
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1716
 def _by_product(x1, x2, compute_mode):
     if compute_mode == "use_mm_for_euclid_dist":
         return True
@@ -195,7 +197,7 @@ def _euclidean_dist(x1, x2):
     return call(EUCLIDEAN_DIST, (x1, x2)).view(shape)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1734
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1738
 def _floating(name, x, which):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only supports floating-point dtypes"
@@ -217,7 +219,7 @@ def pdist(input, p=2):
     return call(PDIST, (input,), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1757
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1761
 MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
          "donot_use_mm_for_euclid_dist")
 
