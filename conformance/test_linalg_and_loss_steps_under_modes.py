@@ -132,3 +132,22 @@ def test_cov_without_degrees_of_freedom_zeroes_its_count_in_place_under_a_mode()
         "'device': device(type='cpu')}",
         "equal.default('T', 'T')", "zero_.default('T',)"]
     assert out.isnan().all()
+
+
+@pytest.mark.parametrize("reduction, weighted, version", [
+    ("mean", False, 3), ("mean", True, 4), ("sum", False, 2), ("sum", True, 3)])
+def test_binary_cross_entropy_writes_the_targets_gradient_in_place(reduction, weighted,
+                                                                   version):
+    # -logit(p) negated in place, times the gradient and the weight in place, a mean divided
+    x = (torch.arange(6, dtype=F64).reshape(2, 3) * 0.13 + 0.1).requires_grad_()
+    t = (torch.arange(6, dtype=F64).reshape(2, 3) * 0.11 + 0.2).requires_grad_()
+    weight = torch.tensor([0.5, 1.5, 2.0], dtype=F64) if weighted else None
+    F.binary_cross_entropy(x, t, weight=weight, reduction=reduction).backward()
+    assert t.grad._version == version
+    expected = -torch.logit(x.detach()) * (1 if weight is None else weight)
+    assert torch.allclose(t.grad, expected / (6 if reduction == "mean" else 1))
+    (gt,) = torch.autograd.grad(F.binary_cross_entropy(x, t, weight=weight,
+                                                       reduction=reduction), t,
+                                create_graph=True)
+    assert gt._version == version and gt.grad_fn.name() == (
+        "DivBackward1" if reduction == "mean" else "MulBackward0")

@@ -87,7 +87,7 @@ SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1
                            tangent=pair_tangent("smooth_l1"))
 
 
-# --- book/chapters/16q_functional.md:1095
+# --- book/chapters/16q_functional.md:1097
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -104,8 +104,13 @@ def _bce(a, b, weight, reduction):
     return _reduced(losses if weight is None else losses * _as(weight, a), reduction)
 
 
+# NOTE [The target's gradient written in place]
+# torch negates the logit in place, multiplies by the incoming gradient and the
+# weight in place, and divides a mean in place, in any grad mode: x.grad's
+# version counts each write. As for a tensor subclass, under a mode the two
+# products are out of place; the negation and the division stay in place.
 def _bce_backward(g, self, target, weight, reduction, wanted=(True, True)):
-    from refgrad._ops.arithmetic import div_scalar
+    from refgrad.autograd._formula_steps import modes_on
 
     # the input's: a row of its own (chapter "Gradients of the smooth activations and losses")
     grad = binary_cross_entropy_backward(g, self, target, weight, reduction) if wanted[0] \
@@ -113,10 +118,14 @@ def _bce_backward(g, self, target, weight, reduction, wanted=(True, True)):
     if not wanted[1]:  # NOTE [Only the gradients asked for]
         return grad, None
     # the target's as torch writes it: -logit(p) times the incoming gradient, then
-    # the weight, the mean divided last (NOTE [The mean divided last])
-    target_grad = -self.logit() * g
-    target_grad = target_grad if weight is None else target_grad * weight
-    return grad, div_scalar(target_grad, self.numel()) if reduction == 1 else target_grad
+    # the weight, the mean divided last (NOTE [The mean divided last]); each step in
+    # place but, under a mode, the products (NOTE [The target's gradient written in place])
+    target_grad = self.logit().neg_()
+    if modes_on():
+        target_grad = target_grad * g if weight is None else target_grad * g * weight
+    else:
+        target_grad.mul_(g) if weight is None else target_grad.mul_(g).mul_(weight)
+    return grad, _mean_in_place(target_grad, self, reduction)
 
 
 BINARY_CROSS_ENTROPY = register(Op(
@@ -124,7 +133,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:1133
+# --- book/chapters/16q_functional.md:1144
 def _log_sigmoid(a):
     if a.dtype == np.float16:  # computed in float32, rounded once, as torch's kernel does
         return _log_sigmoid(a.astype(np.float32)).astype(np.float16)
@@ -153,7 +162,7 @@ def _with_logits(a, b, weight, pos_weight, reduction):
     return _reduced(losses, reduction)
 
 
-# --- book/chapters/16q_functional.md:1163
+# --- book/chapters/16q_functional.md:1174
 def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted=(True, True)):
     from refgrad.autograd._formula_steps import modes_on
     from refgrad.autograd._state import is_grad_enabled
@@ -183,7 +192,7 @@ def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted
     return grad, _target_gradient(g, self, weight, pos_weight, reduction) if wanted[1] else None
 
 
-# --- book/chapters/16q_functional.md:1196
+# --- book/chapters/16q_functional.md:1207
 def _logits_gradient(self, target, pos_weight, graph):
     """σ(x) - y, or (pos_weight y + 1 - y) σ(x) - pos_weight y, in place out of grad mode."""
     if pos_weight is None:
