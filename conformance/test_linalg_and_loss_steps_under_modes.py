@@ -45,10 +45,16 @@ CASES = {
     "corrcoef": torch.corrcoef,
     "aminmax": lambda x: x.aminmax()[0],
     "aminmax_dim": lambda x: x.aminmax(dim=1).max,
+    "trapezoid_x": lambda x: torch.trapezoid(x, torch.tensor([0.0, 1.0, 3.0], dtype=F64)),
+    "cumulative_trapezoid_x": lambda x: torch.cumulative_trapezoid(
+        x, torch.tensor([0.0, 1.0, 3.0], dtype=F64)),
+    "aminmax_keepdim": lambda x: x.aminmax(dim=0, keepdim=True).min,
+    "pinv_atol": lambda x: torch.linalg.pinv(x, atol=0.1),
     "cumprod": lambda x: x.cumprod(1),
     "det": lambda x: torch.linalg.det(x[:, :2] + torch.eye(2, dtype=F64)),
 }
-WHOLE = ("cov", "cov_weighted", "pinv_hermitian")  # their forward's steps are listed too
+WHOLE = ("cov", "cov_weighted", "pinv_hermitian", "trapezoid_x", "cumulative_trapezoid_x",
+         "pinv_atol")  # their forward's steps are listed too
 
 
 def _shown(seen):

@@ -251,19 +251,19 @@ from refgrad._ops.tiling import (
 from refgrad import functional
 
 
-# --- book/chapters/16k_order_statistics.md:594
+# --- book/chapters/16k_order_statistics.md:597
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:766
+# --- book/chapters/16k_order_statistics.md:769
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:977
+# --- book/chapters/16k_order_statistics.md:980
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1253
+# --- book/chapters/16k_order_statistics.md:1256
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -284,11 +284,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1791
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1795
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2321
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2325
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -305,7 +305,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2504
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2508
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -410,7 +410,7 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:810
+# --- book/chapters/16p_decompositions.md:847
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods

@@ -132,12 +132,15 @@ def _extremes(a, dim, keepdim):
 # NOTE [aminmax's share of a gradient]
 # Unlike amax's, aminmax's formula reshapes the gradient before the result,
 # and without a dim it names every dimension, as a list: a view to all ones,
-# and a count summed over [0, 1, ...], not over [].
+# and a count summed over [0, 1, ...], not over []. With keepdim, nothing is
+# reshaped, and the comparison has the input on its left.
 def _share(g, self, result, dims, keepdim):
-    if not keepdim:
+    if keepdim:  # the input first, then its extreme kept in place
+        hits = self == result  # bool, as torch's mask
+    else:
         shape = _restored(tuple(g.shape), dims, keepdim)
         g, result = g.reshape(shape), result.reshape(shape)
-    hits = result == self  # bool, as torch's mask
+        hits = result == self
     return (g / hits.sum(dims, keepdim=True)) * hits
 
 
@@ -155,7 +158,7 @@ AMINMAX = register(Op(
 ))
 
 
-# --- book/chapters/16k_order_statistics.md:502
+# --- book/chapters/16k_order_statistics.md:505
 _UNSET = object()  # median() and median(dim) are two functions in torch
 
 
@@ -184,7 +187,7 @@ def _non_empty(name: str, input, dim: int, colon: str = "()") -> int:
     return d
 
 
-# --- book/chapters/16k_order_statistics.md:532
+# --- book/chapters/16k_order_statistics.md:535
 def _median_function(name, whole, along):
     pair = getattr(return_types, name)
 
@@ -206,7 +209,7 @@ median = _median_function("median", MEDIAN, MEDIAN_DIM)
 nanmedian = _median_function("nanmedian", NANMEDIAN, NANMEDIAN_DIM)
 
 
-# --- book/chapters/16k_order_statistics.md:559
+# --- book/chapters/16k_order_statistics.md:562
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = _integer("kthvalue", "k", k)
     dim = _integer("kthvalue", "dim", dim, 2)
@@ -224,7 +227,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(*call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
-# --- book/chapters/16k_order_statistics.md:578
+# --- book/chapters/16k_order_statistics.md:581
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is not None:
         dim = _integer("aminmax", "dim", dim, None)
