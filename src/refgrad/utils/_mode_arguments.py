@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29d_mode_arguments.md:49
+# --- book/chapters/29d_mode_arguments.md:51
 """The arguments a mode is handed for a row, as torch's schema binds them."""
 
 import ast
@@ -129,7 +129,7 @@ def schema_name(row: str, overload: str) -> str:
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:186
+# --- book/chapters/29d_mode_arguments.md:188
 REQUIRED = object()
 _READ: dict = {}
 
@@ -155,7 +155,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:227
+# --- book/chapters/29d_mode_arguments.md:229
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -186,7 +186,7 @@ def bound(row, inputs, args, params) -> tuple:
     return tuple(value for value, _ in positional), named
 
 
-# --- book/chapters/29d_mode_arguments.md:263
+# --- book/chapters/29d_mode_arguments.md:265
 def unbound(row, inputs, given, named) -> tuple:
     """The row's (args, params) for a mode's ``func(*given, **named)``."""
     params = {}
@@ -207,7 +207,7 @@ _INTS = frozenset(("dim", "shape", "size", "dims", "repeats", "shifts", "normali
                    "sizes"))  # rows take tuples
 
 
-# --- book/chapters/29d_mode_arguments.md:288
+# --- book/chapters/29d_mode_arguments.md:290
 def _cat_sizes(params) -> dict:
     """cat's sizes along its dim, as its entry point works them out (chapter "Indexing")."""
     from refgrad._ops.shaping import _legacy_empty
@@ -231,7 +231,7 @@ def _nll_total(params) -> dict:
                                           params["reduction"], params["ignore_index"])}
 
 
-# --- book/chapters/29d_mode_arguments.md:317
+# --- book/chapters/29d_mode_arguments.md:319
 _DERIVED = {  # the row's own keywords, worked out from the arguments torch's mode has
     "_to_copy": lambda p: {"self_dtype": p["self"].dtype, "self_device": p["self"].device,
                            "device": p.get("device") or p["self"].device,
@@ -263,7 +263,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:365
+# --- book/chapters/29d_mode_arguments.md:367
 def _factors(name):
     def factored(params) -> dict:
         from refgrad._ops.determinants import _factored, by_lapack_columns
@@ -312,7 +312,7 @@ _DERIVED.update({
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
-# --- book/chapters/29d_mode_arguments.md:424
+# --- book/chapters/29d_mode_arguments.md:426
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
