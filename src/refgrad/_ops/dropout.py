@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2756
+# --- book/chapters/16q_functional.md:2754
 """dropout, dropout1d to dropout3d and alpha_dropout: products with drawn noise."""
 
 import math
@@ -31,7 +31,7 @@ def _noise(input, shape, p):
     return empty(shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p)
 
 
-# --- book/chapters/16q_functional.md:2790
+# --- book/chapters/16q_functional.md:2788
 def _dropped(input, p, training, inplace, shape, alpha=False):
     from refgrad._creation import zeros
 
@@ -51,7 +51,7 @@ def _dropped(input, p, training, inplace, shape, alpha=False):
     return input.mul_(noise) if inplace else input * noise
 
 
-# --- book/chapters/16q_functional.md:2811
+# --- book/chapters/16q_functional.md:2809
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
     return _dropped(input, p, training, inplace, tuple(input.shape))
@@ -85,7 +85,7 @@ def _one_sample(input, p, training, inplace):
     return out.squeeze_(0) if inplace else out.squeeze(0)
 
 
-# --- book/chapters/16q_functional.md:2849
+# --- book/chapters/16q_functional.md:2847
 def _warn_unless_spatial(input, spatial: int) -> None:
     """torch's warning for a dropout2d/3d input without its spatial dims and channel."""
     if input.ndim not in (spatial + 1, spatial + 2):

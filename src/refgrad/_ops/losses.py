@@ -121,10 +121,9 @@ def _bce_backward(g, self, target, weight, reduction, wanted=(True, True)):
     # the weight, the mean divided last (NOTE [The mean divided last]); each step in
     # place but, under a mode, the products (NOTE [The target's gradient written in place])
     target_grad = self.logit().neg_()
-    if modes_on():
-        target_grad = target_grad * g if weight is None else target_grad * g * weight
-    else:
-        target_grad.mul_(g) if weight is None else target_grad.mul_(g).mul_(weight)
+    target_grad = target_grad * g if modes_on() else target_grad.mul_(g)
+    if weight is not None:
+        target_grad = target_grad * weight if modes_on() else target_grad.mul_(weight)
     return grad, _mean_in_place(target_grad, self, reduction)
 
 
@@ -133,7 +132,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:1144
+# --- book/chapters/16q_functional.md:1143
 def _log_sigmoid(a):
     if a.dtype == np.float16:  # computed in float32, rounded once, as torch's kernel does
         return _log_sigmoid(a.astype(np.float32)).astype(np.float16)
@@ -162,7 +161,7 @@ def _with_logits(a, b, weight, pos_weight, reduction):
     return _reduced(losses, reduction)
 
 
-# --- book/chapters/16q_functional.md:1174
+# --- book/chapters/16q_functional.md:1173
 def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted=(True, True)):
     from refgrad.autograd._formula_steps import modes_on
     from refgrad.autograd._state import is_grad_enabled
@@ -181,7 +180,6 @@ def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted
     # NOTE [The logits' gradient under a mode]
     # Under a dispatch mode torch's formula goes as for a tensor subclass: every
     # step out of place, the logits' and the target's, but the mean's division.
-    # NOTE [The logits' gradient under a mode]
     graph, grad = is_grad_enabled() or modes_on(), None
     if wanted[0]:
         grad = _logits_gradient(self, target, pos_weight, graph)
@@ -192,7 +190,7 @@ def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted
     return grad, _target_gradient(g, self, weight, pos_weight, reduction) if wanted[1] else None
 
 
-# --- book/chapters/16q_functional.md:1207
+# --- book/chapters/16q_functional.md:1205
 def _logits_gradient(self, target, pos_weight, graph):
     """σ(x) - y, or (pos_weight y + 1 - y) σ(x) - pos_weight y, in place out of grad mode."""
     if pos_weight is None:

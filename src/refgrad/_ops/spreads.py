@@ -180,7 +180,7 @@ def _normalizer(x, w, w_sum, aweights, correction):
 
 
 def _positive(norm) -> bool:
-    return shown_true(norm <= 0) is False if modes_on() else not bool(norm <= 0)
+    return not (shown_true(norm <= 0) if modes_on() else bool(norm <= 0))
 
 
 def cov(input, *, correction=1, fweights=None, aweights=None):
