@@ -157,3 +157,25 @@ def test_binary_cross_entropy_writes_the_targets_gradient_in_place(reduction, we
                                 create_graph=True)
     assert gt._version == version and gt.grad_fn.name() == (
         "DivBackward1" if reduction == "mean" else "MulBackward0")
+
+
+@pytest.mark.parametrize("driver, shapes", [
+    (None, [[2, 3, 2], [0], [2], [0]]), ("gelsd", [[2, 3, 2], [2, 2], [2], [2, 3]]),
+    ("gels", [[2, 3, 2], [2, 2], [0], [0]])])
+def test_lstsq_hands_a_mode_its_four_results(driver, shapes):
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Results(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            if "lstsq" in str(func):
+                self.shapes = [list(t.shape) for t in out]
+            return out
+
+    a = (torch.arange(24, dtype=F64).reshape(2, 4, 3) * 0.37 % 1.3 + 0.2).requires_grad_()
+    b = torch.arange(16, dtype=F64).reshape(2, 4, 2) * 0.29 % 0.9
+    with Results() as mode:
+        result = torch.linalg.lstsq(a, b, driver=driver)
+    assert mode.shapes == shapes == [list(t.shape) for t in result]
+    assert result.rank.grad_fn is None and result.solution.grad_fn.name() == (
+        "LinalgLstsqBackward0")
