@@ -35,7 +35,7 @@ def lstsq_backward(grads, self, b, solution, rcond, driver, wanted=BOTH_WANTED):
     from refgrad._ops.pseudo_inverses import pinv
     from refgrad._ops.singular_values import absent
 
-    gX, gL = grads
+    gX, gL = grads[:2]  # the rank's and the singular values' are none: forward mode's zeros
     gL = None if absent(gL) or gL.numel() == 0 else gL  # residuals neither reached nor computed
     vector = _vector(self.shape, b.shape)
     B = b.unsqueeze(-1) if vector else b
