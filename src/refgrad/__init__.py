@@ -228,13 +228,13 @@ from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 from refgrad._ops.index_reductions import index_reduce
 
 
-# --- book/chapters/16i_cumulative.md:1167
+# --- book/chapters/16i_cumulative.md:1181
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
 
 
-# --- book/chapters/16j_products_and_shapes.md:1433
+# --- book/chapters/16j_products_and_shapes.md:1438
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -247,23 +247,23 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1481
+# --- book/chapters/16j_products_and_shapes.md:1486
 from refgrad import functional
 
 
-# --- book/chapters/16k_order_statistics.md:578
+# --- book/chapters/16k_order_statistics.md:597
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:750
+# --- book/chapters/16k_order_statistics.md:769
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:961
+# --- book/chapters/16k_order_statistics.md:980
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1237
+# --- book/chapters/16k_order_statistics.md:1256
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -272,7 +272,7 @@ from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
 
-# --- book/chapters/16m_special_functions.md:1447
+# --- book/chapters/16m_special_functions.md:1462
 from refgrad import special
 from refgrad._ops.incomplete_gamma import igamma, igammac
 from refgrad._ops.special_functions import (
@@ -284,11 +284,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1730
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1810
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2260
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2340
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -305,7 +305,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2438
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2518
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -410,7 +410,7 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:808
+# --- book/chapters/16p_decompositions.md:847
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
@@ -427,7 +427,7 @@ from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 from refgrad._ops.householder_methods import orgqr  # noqa: F401
 
 
-# --- book/chapters/16s_normalization.md:941
+# --- book/chapters/16s_normalization.md:927
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm

@@ -29,7 +29,7 @@ def _pairs(a, b, dims):
     return first, second
 
 
-# --- book/chapters/16j_products_and_shapes.md:531
+# --- book/chapters/16j_products_and_shapes.md:534
 def tensordot(a, b, dims=2):
     if handed_whole((a, b)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("tensordot", tensordot, (a, b, dims), {})
@@ -53,15 +53,17 @@ def tensordot(a, b, dims=2):
     free_a = [d for d in range(a.ndim) if d not in paired_a]
     free_b = [d for d in range(b.ndim) if d not in paired_b]
     sizes = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
-    left, right = a.permute((*free_a, *first)), b.permute((*second, *free_b))
     rows = math.prod(a.shape[d] for d in free_a)
     cols = math.prod(b.shape[d] for d in free_b)
+    # each operand permuted and reshaped before the next: torch's order of steps
     if rows == cols == 1:  # a 1 by 1 product: two vectors, with dot
-        return left.flatten().dot(right.flatten()).reshape(sizes)
-    return left.reshape(rows, summed).mm(right.reshape(summed, cols)).reshape(sizes)
+        left = a.permute((*free_a, *first)).flatten()
+        return left.dot(b.permute((*second, *free_b)).flatten()).reshape(sizes)
+    left = a.permute((*free_a, *first)).reshape(rows, summed)
+    return left.mm(b.permute((*second, *free_b)).reshape(summed, cols)).reshape(sizes)
 
 
-# --- book/chapters/16j_products_and_shapes.md:568
+# --- book/chapters/16j_products_and_shapes.md:573
 def inner(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("inner", inner, (input, other), {})

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:85
+# --- book/chapters/16i_cumulative.md:88
 """Running rows along a dimension: cumprod, cummax, cummin and logcumsumexp."""
 
 import numpy as np
@@ -28,7 +28,7 @@ def _from_the_end(t, dim):
     return t.flip(dim).cumsum(dim).flip(dim)
 
 
-# --- book/chapters/16i_cumulative.md:112
+# --- book/chapters/16i_cumulative.md:115
 def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     g = g.to(self_dtype)  # with dtype=, the gradient is worked out in the input's dtype
     if self.ndim == 0 or self.numel() <= 1 or self.shape[dim] == 1:  # torch's g, as it is
@@ -47,12 +47,16 @@ def _cumprod_backward(g, self, result, dim, dtype, self_dtype):
     return (_in_three_parts(g, self, result, d),)
 
 
-# --- book/chapters/16i_cumulative.md:137
+# --- book/chapters/16i_cumulative.md:140
 # NOTE [cumprod's gradient under a mode]
 # Under a mode torch's cumprod_backward takes the way it takes for a tensor
 # subclass, whatever the input holds: the loop when backward makes a graph,
 # and otherwise the three parts, put together by masks and where() rather
 # than indexing, each step an op the mode sees.
+# NOTE [cumprod's loop under a mode]
+# For a subclass the loop makes its one with aten.ones and gathers each
+# place's sum in a list that one stack puts together, where it otherwise
+# fills a one and copies each sum into a place of zeros.
 def _masked(g, self, result, d, w, is_zero):
     from refgrad._ops.arithmetic import sub_scalar
     from refgrad.autograd._formula_steps import zeros_seen
@@ -72,7 +76,7 @@ def _masked(g, self, result, d, w, is_zero):
     return where(first, (after * kept).sum(d, keepdim=True) * before, grad)
 
 
-# --- book/chapters/16i_cumulative.md:168
+# --- book/chapters/16i_cumulative.md:175
 def _zeros_like(t):
     """``zeros_like(t)`` as torch's C++ formula asks for it: no options to a mode."""
     from refgrad._creation import zeros_like
@@ -92,13 +96,16 @@ def _products_leaving_out(g, self, d):
     written into place k of zeros: torch's loop, node for node."""
     from refgrad._ops.indexing import zeros_as
     from refgrad._ops.shaping import cat
+    from refgrad._ops.statistics import ones_seen
+    from refgrad._ops.sums_and_stacks import stack
 
-    n, grad = self.shape[d], zeros_as(g, tuple(self.shape))
+    seen = modes_on()  # NOTE [cumprod's loop under a mode]
+    n, grad, parts = self.shape[d], None if seen else zeros_as(g, tuple(self.shape)), []
     ones_shape = list(self.shape)
     ones_shape[d] = 1
     for k in range(n):
         if k == 0:  # nothing before x_0: a one, then the products after it
-            one = zeros_as(g, (1,)).fill_(1).expand(ones_shape)
+            one = (ones_seen(g, [1]) if seen else zeros_as(g, (1,)).fill_(1)).expand(ones_shape)
             left_out = cat([one, _part(self, d, 1).cumprod(d)], d)
         elif k == n - 1:  # nothing after the last: the product of all before it
             left_out = _part(self, d, 0, k).prod(d, keepdim=True)
@@ -106,11 +113,15 @@ def _products_leaving_out(g, self, d):
             before, after = _part(self, d, 0, k).prod(d, keepdim=True), _part(self, d, k + 1)
             after = after.cumprod(d)
             left_out = cat([before, before.expand_as(after) * after], d)
-        grad.select(d, k).copy_((_part(g, d, k) * left_out).sum(d))
-    return grad
+        total = (_part(g, d, k) * left_out).sum(d)
+        if seen:
+            parts.append(total)
+        else:
+            grad.select(d, k).copy_(total)
+    return stack(parts, d) if seen else grad
 
 
-# --- book/chapters/16i_cumulative.md:211
+# --- book/chapters/16i_cumulative.md:225
 def _in_three_parts(g, self, result, d):
     """The short formula before each slice's first zero, the product with that zero
     taken as one at it, and zero after it: right, but only to the first order."""
@@ -141,7 +152,7 @@ CUMPROD = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:294
+# --- book/chapters/16i_cumulative.md:308
 # NOTE [An empty input is its own gradient]
 # For an empty input, cummax's and cummin's gradient is the saved input, as
 # in torch: a tensor someone else holds, which AccumulateGrad must copy.
@@ -181,7 +192,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:396
+# --- book/chapters/16i_cumulative.md:410
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -212,7 +223,7 @@ def _logcumsumexp_backward(g, self, result, dim):
     return (sums[0] - sums[1],)
 
 
-# --- book/chapters/16i_cumulative.md:431
+# --- book/chapters/16i_cumulative.md:445
 def _logcumsumexp_tangent(tangents, self, result, dim):
     """torch's forward formula: running sums of exp(x - max), 1e-13 in the denominator."""
     scaled = (self - self.max(dim, keepdim=True).values).exp()  # max's error when empty
@@ -228,7 +239,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:459
+# --- book/chapters/16i_cumulative.md:473
 def _as_dim(dim):
     """A 0-d integer tensor as the int it holds: NOTE [Tensors read as ints]."""
     if (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"
@@ -255,7 +266,7 @@ def cumprod_step(input, dim, *, dtype=None):
 cumprod_step.__name__ = "cumprod"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:490
+# --- book/chapters/16i_cumulative.md:504
 def _scalar_dim(name, input, dim):
     if input.ndim == 0 and dim not in (0, -1):
         raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")

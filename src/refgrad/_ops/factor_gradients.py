@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_linalg_gradients.md:367
+# --- book/chapters/16x_linalg_gradients.md:386
 """Gradients of pinv, lstsq, cholesky, qr and matrix_exp, in torch's steps."""
 
 from refgrad._ops.arithmetic import BOTH_WANTED, mul_scalar
@@ -15,22 +15,27 @@ def pinv_backward(g, self, result, atol, rtol, hermitian):
 def pinv_gradient(G, P, A):
     m, n = A.shape[-2:]
     Pt, Gt = P.mT, G.mT
+    # NOTE [The pseudo-inverse's terms, last first]
     if m <= n:
         K = Gt @ P
         KPt = K @ Pt
-        return -(P @ K).mT + KPt - (A @ P) @ KPt + (Pt @ P) @ (Gt - K @ A)
+        last = (Pt @ P) @ (Gt - K @ A)
+        middle = (A @ P) @ KPt
+        return -(P @ K).mT + KPt - middle + last
     K = P @ Gt
     PtK = Pt @ K
-    return -(K @ P).mT + (Gt - A @ K) @ P @ Pt + PtK - PtK @ P @ A
+    last = PtK @ P @ A
+    middle = (Gt - A @ K) @ P @ Pt
+    return -(K @ P).mT + middle + PtK - last
 
 
-# --- book/chapters/16x_linalg_gradients.md:394
+# --- book/chapters/16x_linalg_gradients.md:418
 def lstsq_backward(grads, self, b, solution, rcond, driver, wanted=BOTH_WANTED):
     from refgrad._ops.least_squares import _vector
     from refgrad._ops.pseudo_inverses import pinv
     from refgrad._ops.singular_values import absent
 
-    gX, gL = grads
+    gX, gL = grads[:2]  # the rank's and the singular values' are none: forward mode's zeros
     gL = None if absent(gL) or gL.numel() == 0 else gL  # residuals neither reached nor computed
     vector = _vector(self.shape, b.shape)
     B = b.unsqueeze(-1) if vector else b
@@ -56,7 +61,7 @@ def lstsq_backward(grads, self, b, solution, rcond, driver, wanted=BOTH_WANTED):
             None if gB is None else gB.sum_to_size(b.shape))
 
 
-# --- book/chapters/16x_linalg_gradients.md:437
+# --- book/chapters/16x_linalg_gradients.md:461
 def cholesky_backward(grads, L, upper):
     from refgrad._ops.triangular_solves import solve_triangular
 
@@ -69,7 +74,7 @@ def cholesky_backward(grads, L, upper):
     return (solve_triangular(L, gA, upper=False, left=False),)
 
 
-# --- book/chapters/16x_linalg_gradients.md:464
+# --- book/chapters/16x_linalg_gradients.md:488
 def qr_backward(grads, Q, R, mode):
     from refgrad._ops.inplace import inplace
     from refgrad._ops.linalg_spectral_gradients import _given
@@ -109,13 +114,27 @@ def _check_qr(mode, Q, R) -> None:
                            "and nrows > ncols.")
 
 
-# --- book/chapters/16x_linalg_gradients.md:515
+# --- book/chapters/16x_linalg_gradients.md:545
+# NOTE [The block matrix under a mode]
+# Under a dispatch mode, torch makes matrix_exp's block matrix out of place,
+# with cat and zeros_like, as for a tensor subclass; refgrad does the same.
+def _block_by_cat(A, g):
+    from refgrad._ops.shaping import cat
+    from refgrad.utils._composite_steps import made_like  # named as torch's C++ names it
+
+    top = cat([A, g], -1)
+    return cat([top, cat([made_like("zeros_like", A), A], -1)], -2)
+
+
 def matrix_exp_backward(g, self):
     from refgrad._creation import zeros
     from refgrad._ops.matrix_exponential import matrix_exp
+    from refgrad.autograd._formula_steps import modes_on
 
     A = self.transpose(-2, -1)
     n = A.shape[-1]
+    if modes_on():  # NOTE [The block matrix under a mode]
+        return (matrix_exp(_block_by_cat(A, g)).narrow(-2, 0, n).narrow(-1, n, n),)
     block = zeros(*A.shape[:-2], 2 * n, 2 * n, dtype=g.dtype, device=g.device)
     block.narrow(-2, 0, n).narrow(-1, 0, n).copy_(A)
     block.narrow(-2, n, n).narrow(-1, n, n).copy_(A)

@@ -5,15 +5,12 @@
 # --- book/chapters/16s_normalization.md:357
 """group_norm: native_group_norm's row and torch's checks."""
 
-import math
-
 import numpy as np
 
 from refgrad._ops.batch_norm import (
     check_floating,
     check_mixed,
     per_channel,
-    reduced_axes,
     verify_batch_size,
 )
 from refgrad._ops.dispatch import call
@@ -36,7 +33,7 @@ def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's
     return suggested_format_result(out, a), mean.astype(a.dtype), inverse.astype(a.dtype)
 
 
-# --- book/chapters/16s_normalization.md:401
+# --- book/chapters/16s_normalization.md:398
 def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # noqa: N803
                          result1=None, result2=None, wanted=None):
     from refgrad.autograd._state import state
@@ -48,26 +45,14 @@ def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # no
 
         return group_norm_gradient(grads, input, result1, result2, weight, N, C, HxW, group,
                                    eps, wanted)  # NOTE [Only the gradients asked for]
-    if wanted is not None and wanted[2] and weight is None:
-        # NOTE [A bias without a weight has no gradient]
-        raise RuntimeError("tensor does not have a device")
-    D = C // group  # noqa: N806
-    x, dy = input.double().reshape(N, group, D, HxW), g.double().reshape(N, group, D, HxW)
-    # NOTE [The gradient kernels read the statistics given]
-    mean, rstd = result1.double().view(N, group, 1, 1), result2.double().view(N, group, 1, 1)
-    ds, db = (dy * x).sum(3, keepdim=True), dy.sum(3, keepdim=True)
-    gamma = None if weight is None else weight.double().view(1, group, D, 1)
-    ds_g, db_g = ((t if gamma is None else t * gamma).sum(2, keepdim=True) for t in (ds, db))
-    s = 1.0 / (D * HxW) if D * HxW else math.inf  # as C++ divides: no elements, no error
-    b = (db_g * mean - ds_g) * rstd * rstd * rstd * s
-    a = rstd if gamma is None else rstd * gamma
-    grad = a * dy + b * x + (-b * mean - db_g * rstd * s)
-    grad_weight = None if weight is None else (  # torch's kernel: sums first, nan for none
-        ((ds - db * mean) * rstd).sum(0).reshape(C).to(weight.dtype))
-    return grad.reshape(input.shape).to(input.dtype), grad_weight, g.sum(reduced_axes(input.ndim))
+    # chapter "Gradients of the normalizations": one kernel, native_group_norm_backward
+    from refgrad._ops.group_norm_kernel import group_norm_kernel_backward
+
+    return group_norm_kernel_backward(g, input, result1, result2, weight, N, C, HxW, group,
+                                      wanted)
 
 
-# --- book/chapters/16s_normalization.md:437
+# --- book/chapters/16s_normalization.md:422
 # NOTE [A bias without a weight has no gradient]
 # torch's group_norm gradient sizes the bias's gradient by the weight: with a
 # bias and no weight, a pass that wants the bias's gradient fails, the kernel
@@ -87,7 +72,7 @@ GROUP_NORM = register(Op(
     saves=(("input", _INPUTS), ("weight", _INPUTS), ("result1", _INPUTS), ("result2", _INPUTS))))
 
 
-# --- book/chapters/16s_normalization.md:480
+# --- book/chapters/16s_normalization.md:466
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
     if isinstance(num_groups, float):
         raise TypeError("group_norm(): argument 'num_groups' (position 2) must be int, not float")

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1196
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1255
 """The trapezoid rule, with torch's products, quotients and sums with a number."""
 
 from refgrad import _dtype
@@ -15,7 +15,7 @@ from refgrad._tensor_values import wrap_dim
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1220
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1283
 def _cut(t, dim, start, end):
     from refgrad._ops.slicing import SLICE
 
@@ -31,7 +31,8 @@ def _widths(name, x, y, dim):
         shape = [1] * y.ndim
         shape[dim] = x.shape[0]
         x = x.view(shape)
-    return _cut(x, dim, 1, None) - _cut(x, dim, 0, -1)
+    lower = _cut(x, dim, 0, -1)  # torch's C++ cuts the lower ends first
+    return _cut(x, dim, 1, None) - lower
 
 
 def _no_bools(name, y, x) -> None:
@@ -49,7 +50,7 @@ def _nothing(y, dim):
     return zeros(tuple(y.shape[:d]) + tuple(y.shape[d + 1:]), dtype=y.dtype, device=y.device)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1255
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1319
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments - got "
@@ -63,11 +64,13 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     _no_bools("trapezoid", y, x)
     if x is None:
         spacing = float(1 if dx is None else dx)
-        ends = y.select(dim, 0) + y.select(dim, -1)
-        return times(y.sum(dim) - times(ends, 0.5), spacing)
+        last = y.select(dim, -1)  # torch's steps: the last sample, the first, the ends'
+        half_ends = times(y.select(dim, 0) + last, 0.5)  # half, and then the sum
+        return times(y.sum(dim) - half_ends, spacing)
     d = wrap_dim(dim, y.ndim)
+    widths = _widths("trapezoid", x, y, d)  # before the heights, as torch's steps go
     heights = _cut(y, d, 0, -1) + _cut(y, d, 1, None)
-    return over((heights * _widths("trapezoid", x, y, d)).sum(d), 2.0)
+    return over((heights * widths).sum(d), 2.0)
 
 
 trapz = trapezoid
@@ -84,5 +87,6 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
         spacing = float(1 if dx is None else dx)
         return times(_cut(y, dim, 0, -1) + _cut(y, dim, 1, None), spacing / 2.0).cumsum(dim)
     d = wrap_dim(dim, y.ndim)
+    widths = _widths("cumulative_trapezoid", x, y, d)
     heights = _cut(y, d, 0, -1) + _cut(y, d, 1, None)
-    return over((heights * _widths("cumulative_trapezoid", x, y, d)).cumsum(d), 2.0)
+    return over((heights * widths).cumsum(d), 2.0)

@@ -49,7 +49,15 @@ def _lstsq(a, b, rcond, driver):
     else:
         residuals = np.empty((0,), dtype=a.dtype, like=a)
     x = _as_lapack_leaves(x, max(m, n))
-    return (x[..., 0] if vector else x), residuals
+    return (x[..., 0] if vector else x), residuals, *_rank_and_values(a, rcond, driver)
+
+
+def _rank_and_values(a, rcond, driver):
+    """The rank and singular values the driver reports: empty where it reports none."""
+    rank, values = _rank(a, rcond)  # A's batch alone, not B's
+    empty = np.empty((0,), dtype=a.dtype, like=a)
+    rank = np.empty((0,), dtype=np.int64, like=a) if driver == "gels" else rank
+    return rank, values if driver in ("gelsd", "gelss") else empty
 
 
 # NOTE [A solution read from B's buffer]
@@ -70,32 +78,24 @@ def _as_lapack_leaves(x, rows):
     return buffer
 
 
-# --- book/chapters/16r_solvers.md:1389
+# --- book/chapters/16r_solvers.md:1397
 LINALG_LSTSQ = register(Op(
     "linalg_lstsq", "LinalgLstsqBackward0", ("self", "b"), forward=_lstsq,
-    backward=lstsq_backward, promote=False, outputs=("solution", "residuals"),
+    backward=lstsq_backward, promote=False,
+    outputs=("solution", "residuals", "rank", "singular_values"), differentiable_outputs=2,
     saves=(("self", ("self", "b")), ("b", ("self", "b")), ("solution", ("self", "b"))),
     hides=("rcond", "driver"), missing_grads=True,
 ))
 
 
-# --- book/chapters/16r_solvers.md:1402
+# --- book/chapters/16r_solvers.md:1410
 def lstsq(A, B, rcond=None, *, driver=None):
-    from refgrad._tensor import make_tensor
-
     _check(A, B, driver)
     # the driver as asked for, None among them, as a dispatch mode sees torch's
-    solution, residuals = call(LINALG_LSTSQ, (A, B), {"rcond": rcond, "driver": driver})
-    driver = "gelsy" if driver is None else driver
-    a = A._data
-    rank, values = _rank(a, rcond)  # A's batch alone, not B's
-    empty = np.empty((0,), dtype=a.dtype, like=a)
-    rank = np.empty((0,), dtype=np.int64, like=a) if driver == "gels" else rank
-    values = values if driver in ("gelsd", "gelss") else empty
-    return LSTSQ_RESULT(solution, residuals, make_tensor(rank), make_tensor(values))
+    return LSTSQ_RESULT(*call(LINALG_LSTSQ, (A, B), {"rcond": rcond, "driver": driver}))
 
 
-# --- book/chapters/16r_solvers.md:1425
+# --- book/chapters/16r_solvers.md:1424
 def _check(A, B, driver) -> None:
     from refgrad._ops.functions import check_broadcast
 

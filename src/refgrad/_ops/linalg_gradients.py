@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_linalg_gradients.md:70
+# --- book/chapters/16x_linalg_gradients.md:76
 """Gradients of the determinant, the inverse and the spectral decompositions, in torch's steps."""
 
 import numpy as np
 
+from refgrad.autograd._formula_steps import modes_on
 from refgrad.autograd._state import state
 
 
@@ -36,7 +37,7 @@ def _from_factors(A, LU, pivots, d, nudge: bool):
     return lu_solve(LU, pivots, d, left=True, adjoint=not A.is_contiguous())
 
 
-# --- book/chapters/16x_linalg_gradients.md:111
+# --- book/chapters/16x_linalg_gradients.md:118
 def det_backward(g, A, LU, pivots, result):
     from refgrad._creation import zeros_like
 
@@ -45,8 +46,16 @@ def det_backward(g, A, LU, pivots, result):
     d = _right_side(g * result, pivots)
     if not state.grad_enabled:
         return (_from_factors(A, LU, pivots, d, nudge=True),)
+    if modes_on():  # NOTE [det's second derivative under a mode]
+        return (_cofactors(A, d, g),)
     eps = float(np.finfo(A._data.dtype).eps)
     return (_two_formulas(result.abs() < 100.0 * eps, _cofactors, _invertible, A, d, g),)
+
+
+# NOTE [det's second derivative under a mode]
+# Under a mode torch's formula goes as for a tensor subclass, which cannot
+# choose a formula by the values: every matrix takes the cofactors through
+# the singular value decomposition, which holds singular or not.
 
 
 def _invertible(A, d, g):
@@ -64,13 +73,14 @@ def _cofactors(A, d, g):
     return (U * D.unsqueeze(-2)) @ Vh
 
 
-# --- book/chapters/16x_linalg_gradients.md:147
+# --- book/chapters/16x_linalg_gradients.md:162
 # NOTE [Products that skip one]
 # For each i the product of every entry but the i-th, with no division:
 # the running product before i times the running product after i.
 def _products_that_skip_one(g, values, dim):
     from refgrad._creation import ones
     from refgrad._ops.shaping import cat
+    from refgrad._ops.statistics import ones_seen
 
     n = values.shape[dim]
     if values.numel() == 0:
@@ -79,7 +89,7 @@ def _products_that_skip_one(g, values, dim):
         return g
     size = list(values.shape)
     size[dim] = 1
-    one = ones(*size, dtype=g.dtype, device=g.device)
+    one = ones_seen(g, size) if modes_on() else ones(*size, dtype=g.dtype, device=g.device)
     before = cat([one, values.narrow(dim, 0, n - 1)], dim).cumprod(dim)
     after = cat([one, values.narrow(dim, 1, n - 1).flip(dim)], dim).cumprod(dim).flip(dim)
     return g * (before * after)
@@ -105,7 +115,7 @@ def _two_formulas(mask, f1, f2, t, *ts):
     return result
 
 
-# --- book/chapters/16x_linalg_gradients.md:205
+# --- book/chapters/16x_linalg_gradients.md:221
 def slogdet_backward(grads, A, LU, pivots, sign):
     from refgrad._ops.singular_values import absent
 
@@ -118,7 +128,7 @@ def slogdet_backward(grads, A, LU, pivots, sign):
     return (_solve_against(A, d),)
 
 
-# --- book/chapters/16x_linalg_gradients.md:225
+# --- book/chapters/16x_linalg_gradients.md:241
 def inv_backward(grads, inverse):
     right = grads[0] @ inverse.mT  # made first: NOTE [The right operand first]
     return (-(inverse.mT @ right),)

@@ -87,7 +87,7 @@ SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1
                            tangent=pair_tangent("smooth_l1"))
 
 
-# --- book/chapters/16q_functional.md:1095
+# --- book/chapters/16q_functional.md:1102
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -104,16 +104,27 @@ def _bce(a, b, weight, reduction):
     return _reduced(losses if weight is None else losses * _as(weight, a), reduction)
 
 
-def _bce_backward(g, self, target, weight, reduction):
-    from refgrad._ops.arithmetic import div_scalar
+# NOTE [The target's gradient written in place]
+# torch negates the logit in place, multiplies by the incoming gradient and the
+# weight in place, and divides a mean in place, in any grad mode: x.grad's
+# version counts each write. As for a tensor subclass, under a mode the two
+# products are out of place; the negation and the division stay in place.
+def _bce_backward(g, self, target, weight, reduction, wanted=(True, True)):
+    from refgrad.autograd._formula_steps import modes_on
 
     # the input's: a row of its own (chapter "Gradients of the smooth activations and losses")
-    grad = binary_cross_entropy_backward(g, self, target, weight, reduction)
+    grad = binary_cross_entropy_backward(g, self, target, weight, reduction) if wanted[0] \
+        else None
+    if not wanted[1]:  # NOTE [Only the gradients asked for]
+        return grad, None
     # the target's as torch writes it: -logit(p) times the incoming gradient, then
-    # the weight, the mean divided last (NOTE [The mean divided last])
-    target_grad = -self.logit() * g
-    target_grad = target_grad if weight is None else target_grad * weight
-    return grad, div_scalar(target_grad, self.numel()) if reduction == 1 else target_grad
+    # the weight, the mean divided last (NOTE [The mean divided last]); each step in
+    # place but, under a mode, the products (NOTE [The target's gradient written in place])
+    target_grad = self.logit().neg_()
+    target_grad = target_grad * g if modes_on() else target_grad.mul_(g)
+    if weight is not None:
+        target_grad = target_grad * weight if modes_on() else target_grad.mul_(weight)
+    return grad, _mean_in_place(target_grad, self, reduction)
 
 
 BINARY_CROSS_ENTROPY = register(Op(
@@ -121,7 +132,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:1130
+# --- book/chapters/16q_functional.md:1148
 def _log_sigmoid(a):
     if a.dtype == np.float16:  # computed in float32, rounded once, as torch's kernel does
         return _log_sigmoid(a.astype(np.float32)).astype(np.float16)
@@ -150,8 +161,9 @@ def _with_logits(a, b, weight, pos_weight, reduction):
     return _reduced(losses, reduction)
 
 
-# --- book/chapters/16q_functional.md:1160
+# --- book/chapters/16q_functional.md:1178
 def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted=(True, True)):
+    from refgrad.autograd._formula_steps import modes_on
     from refgrad.autograd._state import is_grad_enabled
 
     # NOTE [The mean divided last]
@@ -165,7 +177,10 @@ def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted
     # any mode: each write counts on the gradient's version, so x.grad of a mean
     # without pos_weight is at version 3, as each step adds one.
     # Each gradient is worked out only when asked for (NOTE [Only the gradients asked for]).
-    graph, grad = is_grad_enabled(), None
+    # NOTE [The logits' gradient under a mode]
+    # Under a dispatch mode torch's formula goes as for a tensor subclass: every
+    # step out of place, the logits' and the target's, but the mean's division.
+    graph, grad = is_grad_enabled() or modes_on(), None
     if wanted[0]:
         grad = _logits_gradient(self, target, pos_weight, graph)
         grad = grad * g if graph else grad.mul_(g)
@@ -175,7 +190,7 @@ def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted
     return grad, _target_gradient(g, self, weight, pos_weight, reduction) if wanted[1] else None
 
 
-# --- book/chapters/16q_functional.md:1188
+# --- book/chapters/16q_functional.md:1210
 def _logits_gradient(self, target, pos_weight, graph):
     """σ(x) - y, or (pos_weight y + 1 - y) σ(x) - pos_weight y, in place out of grad mode."""
     if pos_weight is None:
@@ -189,10 +204,13 @@ def _logits_gradient(self, target, pos_weight, graph):
 
 
 def _target_gradient(g, self, weight, pos_weight, reduction):
-    """log σ(-x) - pos_weight log σ(x), or -x, times g: written in place in any mode."""
+    """log σ(-x) - pos_weight log σ(x), or -x, times g: in place in any grad mode."""
     from refgrad._ops.activations import LOG_SIGMOID
     from refgrad._ops.dispatch import call
+    from refgrad.autograd._formula_steps import modes_on
 
+    if modes_on():  # NOTE [The logits' gradient under a mode]
+        return _target_gradient_out_of_place(g, self, weight, pos_weight, reduction)
     if pos_weight is None:
         grad = -self * g
     else:
@@ -200,6 +218,19 @@ def _target_gradient(g, self, weight, pos_weight, reduction):
         grad = call(LOG_SIGMOID, (-self,))[0].sub_(positive).mul_(g)
     if weight is not None:
         grad.mul_(weight)
+    return _mean_in_place(grad, self, reduction)
+
+
+def _target_gradient_out_of_place(g, self, weight, pos_weight, reduction):
+    from refgrad._ops.activations import LOG_SIGMOID
+    from refgrad._ops.dispatch import call
+
+    if pos_weight is None:
+        grad = -self * g
+    else:
+        negative = call(LOG_SIGMOID, (-self,))[0]  # torch's order: log σ(-x) first
+        grad = (negative - call(LOG_SIGMOID, (self,))[0] * pos_weight) * g
+    grad = grad if weight is None else grad * weight
     return _mean_in_place(grad, self, reduction)
 
 

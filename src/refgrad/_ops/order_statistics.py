@@ -11,7 +11,7 @@ from refgrad import return_types
 from refgrad._c_names import c_type_name
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
-from refgrad._ops.measures import _tie_share
+from refgrad._ops.measures import _restored
 from refgrad._ops.selection import first_among_equals, kth_smallest, most_frequent
 from refgrad._ops.statistics import _even_share, _to_index
 from refgrad._ops.table import Op, register
@@ -113,7 +113,7 @@ KTHVALUE = _selecting("kthvalue", "KthvalueBackward0",
 MODE = _selecting("mode", "ModeBackward0", _slice_by_slice(most_frequent))
 
 
-# --- book/chapters/16k_order_statistics.md:444
+# --- book/chapters/16k_order_statistics.md:448
 def _extremes(a, dim, keepdim):
     axis = None if dim is None or a.ndim == 0 else dim % a.ndim
     keep = keepdim and a.ndim > 0
@@ -129,9 +129,24 @@ def _extremes(a, dim, keepdim):
 # gradient reached, where the others get zeros; its formula builds only the
 # terms whose gradient came, as torch's does, so a graph recorded from it has
 # no sum with zeros in it.
+# NOTE [aminmax's share of a gradient]
+# Unlike amax's, aminmax's formula reshapes the gradient before the result,
+# and without a dim it names every dimension, as a list: a view to all ones,
+# and a count summed over [0, 1, ...], not over []. With keepdim, nothing is
+# reshaped, and the comparison has the input on its left.
+def _share(g, self, result, dims, keepdim):
+    if keepdim:  # the input first, then its extreme kept in place
+        hits = self == result  # bool, as torch's mask
+    else:
+        shape = _restored(tuple(g.shape), dims, keepdim)
+        g, result = g.reshape(shape), result.reshape(shape)
+        hits = result == self
+    return (g / hits.sum(dims, keepdim=True)) * hits
+
+
 def _both_shares(grads, self, min, max, dim, keepdim):  # noqa: A002 - torch's names
-    dims = None if dim is None else (dim,)
-    shares = [_tie_share(g, self, result, dims, keepdim)[0]
+    dims = tuple(range(self.ndim)) if dim is None else (dim,)
+    shares = [_share(g, self, result, dims, keepdim)
               for g, result in zip(grads, (min, max)) if g is not None]
     return (shares[0] + shares[1] if len(shares) == 2 else shares[0],)
 
@@ -143,7 +158,7 @@ AMINMAX = register(Op(
 ))
 
 
-# --- book/chapters/16k_order_statistics.md:486
+# --- book/chapters/16k_order_statistics.md:505
 _UNSET = object()  # median() and median(dim) are two functions in torch
 
 
@@ -172,7 +187,7 @@ def _non_empty(name: str, input, dim: int, colon: str = "()") -> int:
     return d
 
 
-# --- book/chapters/16k_order_statistics.md:516
+# --- book/chapters/16k_order_statistics.md:535
 def _median_function(name, whole, along):
     pair = getattr(return_types, name)
 
@@ -194,7 +209,7 @@ median = _median_function("median", MEDIAN, MEDIAN_DIM)
 nanmedian = _median_function("nanmedian", NANMEDIAN, NANMEDIAN_DIM)
 
 
-# --- book/chapters/16k_order_statistics.md:543
+# --- book/chapters/16k_order_statistics.md:562
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = _integer("kthvalue", "k", k)
     dim = _integer("kthvalue", "dim", dim, 2)
@@ -212,7 +227,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(*call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
-# --- book/chapters/16k_order_statistics.md:562
+# --- book/chapters/16k_order_statistics.md:581
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is not None:
         dim = _integer("aminmax", "dim", dim, None)

@@ -13,6 +13,7 @@ from refgrad._ops.singular_values import svd
 from refgrad._ops.spectral import eigh
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
+from refgrad.autograd._formula_steps import modes_on
 
 
 def _cutoff(values, a, atol, rtol):
@@ -28,6 +29,8 @@ def _cutoff(values, a, atol, rtol):
 
 
 def _pinv(a, atol, rtol, hermitian):
+    # tolerances are numbers, arrays, or, handed over under a mode, 0-d tensors
+    atol, rtol = (t._data if hasattr(t, "_data") else t for t in (atol, rtol))
     if hermitian:
         L, V = np.linalg.eigh(a)
         values, left, right = np.abs(L), V * np.sign(L)[..., None, :], V
@@ -39,7 +42,7 @@ def _pinv(a, atol, rtol, hermitian):
     return (right * inverted[..., None, :]) @ left.swapaxes(-1, -2)
 
 
-# --- book/chapters/16p_decompositions.md:569
+# --- book/chapters/16p_decompositions.md:572
 LINALG_PINV = register(Op(
     "linalg_pinv", "LinalgPinvBackward0", ("self",), forward=_pinv, backward=pinv_backward,
     promote=False, saves=(("self", ("self",)), ("result", ("self",))),
@@ -47,7 +50,7 @@ LINALG_PINV = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:584
+# --- book/chapters/16p_decompositions.md:591
 def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     if input.ndim < 2 or input.dtype.name not in ("float32", "float64"):
         raise RuntimeError(f"linalg.pinv({LEGACY[input.dtype]}{{{list(input.shape)}}}): "
@@ -55,8 +58,39 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
                            "cfloat or cdouble types")
     _factorable(input, hermitian)
     rtol = rcond if rcond is not None else rtol
+    if modes_on():  # NOTE [pinv's tolerances under a mode]
+        atol, rtol = _tolerances_seen(input, atol, rtol)
+        return call(LINALG_PINV, (input,), {"atol": atol, "rtol": rtol,
+                                            "hermitian": bool(hermitian)})
     params = {"atol": _number(atol), "rtol": _number(rtol), "hermitian": bool(hermitian)}
     return call(LINALG_PINV, (input,), params)
+
+
+# NOTE [pinv's tolerances under a mode]
+# torch's pinv for tolerances given as numbers makes both 0-d float64 tensors
+# (aten.full, atol's first; the one not given 0, or rtol's default when atol is
+# not positive) and calls the overload for tensors, which is what a mode sees,
+# tensors given as they are. refgrad hands the mode the same tensors.
+def _tolerances_seen(input, atol, rtol):
+    from refgrad._tensor import Tensor
+
+    if isinstance(atol, Tensor) or isinstance(rtol, Tensor) or atol is rtol is None:
+        return atol, rtol
+    if rtol is None:
+        rtol = 0.0 if atol > 0 else float(np.finfo(input.dtype.numpy).eps) * max(
+            input.shape[-2:])
+    return _full_seen(0.0 if atol is None else float(atol), input), _full_seen(
+        float(rtol), input)
+
+
+def _full_seen(value, like):
+    from refgrad import float64, strided
+    from refgrad._creation import full
+    from refgrad.utils._python_dispatch import dispatch_op
+
+    return dispatch_op("full", lambda size, fill, **named: full((), fill, dtype=float64,
+                                                                  device=like.device),
+                       ([], value), {"dtype": float64, "layout": strided, "device": like.device})
 
 
 def pinverse(input, rcond=1e-15):
@@ -66,7 +100,8 @@ def pinverse(input, rcond=1e-15):
 def _factorable(A, hermitian) -> None:
     """svd's and eigh's own refusals, before any work."""
     if hermitian:
-        eigh(A[..., :0, :0] if A.shape[-1] == A.shape[-2] else A)
+        if A.shape[-1] != A.shape[-2]:  # a square one of float dtype meets no refusal:
+            eigh(A)  # no call a dispatch mode would see, where torch makes none
     elif A.ndim == 2 and A.numel() and not np.isfinite(A._data).all():
         svd(A)
 
@@ -78,7 +113,7 @@ def _number(tolerance):
     return tolerance._data if hasattr(tolerance, "_data") else float(tolerance)
 
 
-# --- book/chapters/16p_decompositions.md:616
+# --- book/chapters/16p_decompositions.md:655
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._tensor import make_tensor
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1438
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1505
 """cdist and pdist: every distance between two sets of points, or within one."""
 
 import math
@@ -20,7 +20,7 @@ from refgrad._typename import LEGACY, not_implemented_for
 INF = math.inf
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1461
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1528
 def _on_host(kernel):
     """``kernel`` run on host copies of its arrays, its result moved back to their device."""
     def run(*arrays, **params):
@@ -47,7 +47,7 @@ def _norms(diff, p):
     return (a**p).sum(-1) ** (1 / p)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1489
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1556
 def _slopes(g, diff, dist, p):
     """g times d dist / d diff, with torch's zeros where the distance is zero."""
     d, g = dist[..., None], g[..., None]
@@ -68,7 +68,7 @@ def _slopes(g, diff, dist, p):
     return np.where(zero, diff.dtype.type(0), out)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1521
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1595
 def _differences(x1, x2):
     return x1[..., :, None, :] - x2[..., None, :, :]
 
@@ -98,7 +98,7 @@ def _refused(name):
     return backward
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1552
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1626
 CDIST_BACKWARD = register(Op(
     "_cdist_backward", "CdistBackwardBackward0", ("grad", "x1", "x2", "result"),
     forward=_on_host(_cdist_grad), backward=_refused("_cdist_backward"), promote=False,
@@ -106,20 +106,26 @@ CDIST_BACKWARD = register(Op(
 ))
 
 
-def _cdist_backward(g, x1, x2, result, p):
-    return (call(CDIST_BACKWARD, (g, x1, x2, result), {"p": p}),
-            call(CDIST_BACKWARD, (g.mT.contiguous(), x2, x1, result.mT.contiguous()), {"p": p}))
+def _cdist_backward(g, x1, x2, result, p, wanted=(True, True)):
+    # NOTE [Only the gradients asked for]; the gradient made contiguous for each, as torch's
+    first = call(CDIST_BACKWARD, (g.contiguous(), x1, x2, result), {"p": p}) if wanted[0] \
+        else None
+    if not wanted[1]:
+        return first, None
+    result_t = result.mT.contiguous()  # torch's C++ makes it before the gradient's
+    return first, call(CDIST_BACKWARD, (g.mT.contiguous(), x2, x1, result_t), {"p": p})
 
 
 CDIST = register(Op(
     "_cdist_forward", "CdistBackward0", ("x1", "x2"), promote=False,
-    forward=_on_host(lambda x1, x2, p: _norms(_differences(x1, x2), p)), backward=_cdist_backward,
+    forward=_on_host(lambda x1, x2, p: row_major_result(_norms(_differences(x1, x2), p))),
+    backward=_cdist_backward,
     saves=(("x1", ("x1", "x2")), ("x2", ("x1", "x2")), ("result", ("x1", "x2"))),
     tangent=no_forward_formula("_cdist_forward"),
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1578
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1658
 def _pdist(x, p):
     first, second = np.triu_indices(x.shape[0], 1)
     return _norms(x[first] - x[second], p)
@@ -148,7 +154,7 @@ PDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1630
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1710
 def _euclidean(x1, x2):
     n1, n2 = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
     left = np.concatenate([-2 * x1, n1, np.ones_like(n1)], -1)
@@ -172,7 +178,7 @@ EUCLIDEAN_DIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1655
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1735
 def _by_product(x1, x2, compute_mode):
     if compute_mode == "use_mm_for_euclid_dist":
         return True
@@ -191,7 +197,7 @@ def _euclidean_dist(x1, x2):
     return call(EUCLIDEAN_DIST, (x1, x2)).view(shape)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1677
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1757
 def _floating(name, x, which):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only supports floating-point dtypes"
@@ -213,7 +219,7 @@ def pdist(input, p=2):
     return call(PDIST, (input,), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1700
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1780
 MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
          "donot_use_mm_for_euclid_dist")
 

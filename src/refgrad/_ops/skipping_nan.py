@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:1057
+# --- book/chapters/16i_cumulative.md:1071
 """nansum, a row, and nanmean, made of it."""
 
 import numpy as np
@@ -59,7 +59,7 @@ def _nansum_backward(g, self, dim, keepdim, dtype, self_dtype):
     return (g.expand(tuple(self.shape)) * kept,)
 
 
-# --- book/chapters/16i_cumulative.md:1115
+# --- book/chapters/16i_cumulative.md:1129
 NANSUM = register(Op(
     "nansum", "NansumBackward0", ("self",), forward=_nansum, backward=_nansum_backward,
     saves=(("self", ("self",)),), hides=("dtype", "self_dtype"),
@@ -73,7 +73,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     return call(NANSUM, (input,), params)
 
 
-# --- book/chapters/16i_cumulative.md:1134
+# --- book/chapters/16i_cumulative.md:1148
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     if not input.dtype.is_floating_point:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "

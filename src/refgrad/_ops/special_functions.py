@@ -151,13 +151,17 @@ def _i1e_backward(g, self, result):
 
 
 I0 = _row("i0", "I0Backward0", bessel.i0, lambda g, self: (g * i1(self),))
-I0E = _row("special_i0e", "SpecialI0EBackward0", bessel.i0e,
-           lambda g, self, result: (g * (i1e(self) - self.sgn() * result),), SELF_AND_RESULT)
+def _i0e_backward(g, self, result):
+    signed = self.sgn() * result  # made before i1e(self), as torch's formula makes it
+    return (g * (i1e(self) - signed),)
+
+
+I0E = _row("special_i0e", "SpecialI0EBackward0", bessel.i0e, _i0e_backward, SELF_AND_RESULT)
 I1 = _row("special_i1", "SpecialI1Backward0", bessel.i1, _i1_backward, SELF_AND_RESULT)
 I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF_AND_RESULT)
 
 
-# --- book/chapters/16m_special_functions.md:937
+# --- book/chapters/16m_special_functions.md:941
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -188,19 +192,26 @@ ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -add_scalar(self.log(), 1),))  # 1 + log(x): AddBackward1
 
 
-# --- book/chapters/16m_special_functions.md:988
+# --- book/chapters/16m_special_functions.md:996
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
-NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", ef.ndtri,
-             lambda g, result: (mul_scalar(g, SQRT_TWO_PI)
-                                * div_scalar(result.pow(2), 2).exp(),),
+# the exponential is made before the scaled gradient, in torch's order of steps
+def _ndtri_backward(g, result):
+    rising = div_scalar(result.pow(2), 2).exp()
+    return (mul_scalar(g, SQRT_TWO_PI) * rising,)
+
+
+def _log_ndtr_backward(g, self, result):
+    falling = (-(result + div_scalar(self.pow(2), 2))).exp()
+    return (div_scalar(g, SQRT_TWO_PI) * falling,)
+
+
+NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", ef.ndtri, _ndtri_backward,
              (("result", ("self",)),), "ndtri_cpu")
-LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr,
-                lambda g, self, result: (div_scalar(g, SQRT_TWO_PI)
-                                         * (-(result + div_scalar(self.pow(2), 2))).exp(),),
+LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr, _log_ndtr_backward,
                 SELF_AND_RESULT, "log_ndtr_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:1007
+# --- book/chapters/16m_special_functions.md:1022
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -223,7 +234,7 @@ def _integer(name, argument, position, value):
         raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:1031
+# --- book/chapters/16m_special_functions.md:1046
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)
@@ -237,7 +248,7 @@ def polygamma_method(input, n):
     return polygamma(n, input)
 
 
-# --- book/chapters/16m_special_functions.md:1050
+# --- book/chapters/16m_special_functions.md:1065
 # torch records its in-place form under a node of its own.
 POLYGAMMA_ = register(replace(POLYGAMMA, name="polygamma_", node="PolygammaBackward1",
                               writes=("self",)))
@@ -257,7 +268,7 @@ def polygamma_(input, n):
     return inplace(input, named("polygamma", lambda t: call(POLYGAMMA_, (t,), {"n": int(n)})))
 
 
-# --- book/chapters/16m_special_functions.md:1075
+# --- book/chapters/16m_special_functions.md:1090
 def mvlgamma(input, p):
     tensor_argument("mvlgamma", "input", 1, input)
     _integer("mvlgamma", "p", 2, p)

@@ -9,10 +9,12 @@
 import math
 import warnings
 
+from refgrad import _dtype
 from refgrad._ops import reduced_axes, variances
 from refgrad._ops.dispatch import call
 from refgrad._ops.moments import moments
 from refgrad._ops.table import Op, register
+from refgrad.autograd._formula_steps import modes_on, wrapped
 
 
 def _moments(a, dim, correction, keepdim, root):
@@ -31,7 +33,7 @@ def _mean_part(g, self, dim, keepdim):
     return spread / count
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1000
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1002
 def _with_mean_part(spread, g, self, dim, keepdim):
     """The spread's gradient plus the mean's, each only where its result got a gradient."""
     if g is None:  # NOTE [Missing grads]: no gradient reached the mean
@@ -65,7 +67,7 @@ STD_MEAN = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1035
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1037
 def var_mean(input, dim=variances._UNSET, unbiased=variances._UNSET, keepdim=False, *,
              correction=variances._UNSET):
     return _both(VAR_MEAN, input, dim, unbiased, keepdim, correction)
@@ -92,7 +94,7 @@ def _both(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1081
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1083
 def _weights(fweights, aweights, observations):
     w = None
     for name, given in (("fweights", fweights), ("aweights", aweights)):
@@ -111,10 +113,16 @@ def _weights(fweights, aweights, observations):
         if name == "aweights" and not given.dtype.is_floating_point:
             raise RuntimeError("cov(): expected aweights to have floating point dtype but "
                                f"got aweights with {_c_name(given)} dtype")
-        if bool((given._data < 0).any()):
+        if not _nonnegative(given):
             raise RuntimeError(f"cov(): {name} cannot be negative")
         w = given if w is None else w * given
     return w
+
+
+def _nonnegative(given) -> bool:
+    if modes_on():  # NOTE [cov's steps under a mode]
+        return shown_true(given.min() >= 0)
+    return not bool((given._data < 0).any())
 
 
 def _c_name(t) -> str:
@@ -123,13 +131,56 @@ def _c_name(t) -> str:
     return LEGACY[t.dtype]
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1113
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1132
+# NOTE [cov's steps under a mode]
+# torch's cov wraps the count of observations and the count less the
+# correction into 0-d int64 tensors, and tests 0-d comparisons against
+# new_ones(..., dtype=bool) with equal. Under a mode refgrad does the same;
+# otherwise Python numbers and a bool() of the array give the same results.
+def shown_true(t) -> bool:
+    """Whether the 0-d bool ``t`` holds, asked as torch's C++ asks it."""
+    from refgrad import _dtype, strided
+    from refgrad._creation import ones
+    from refgrad.utils._python_dispatch import dispatch_op
+
+    one = dispatch_op("new_ones", lambda t, size, **named: ones((), dtype=_dtype.bool),
+                      (t, []), {"dtype": _dtype.bool, "layout": strided, "device": t.device})
+    return dispatch_op("equal", lambda a, b: bool(a._data == b._data), (t, one), {})
+
+
+def _count(n, like):
+    return wrapped(n, _dtype.int64, like) if modes_on() else n
+
+
 def _weighted_norm(w, w_sum, aweights, correction):
+    from refgrad._ops.arithmetic import sub_scalar
     from refgrad._ops.integrals import times  # a product with a number: MulBackward1
 
     if aweights is None:
-        return w_sum - correction
+        return sub_scalar(w_sum, correction)
     return w_sum - times((w * aweights).sum(), correction) / w_sum
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1163
+def _total(x, w):
+    """The count of observations, or the weights' sum, which must not be zero."""
+    if w is None:
+        return _count(x.shape[1], x)
+    w_sum = w.sum()
+    if not (shown_true(w_sum != 0) if modes_on() else bool(w_sum._data != 0)):
+        raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+    return w_sum
+
+
+def _normalizer(x, w, w_sum, aweights, correction):
+    """What the product of the centred observations is divided by."""
+    if w is None:
+        return _count(x.shape[1] - correction, x)
+    return w_sum if correction == 0 else _weighted_norm(w, w_sum, aweights, correction)
+
+
+def _positive(norm) -> bool:
+    return not (shown_true(norm <= 0) if modes_on() else bool(norm <= 0))
 
 
 def cov(input, *, correction=1, fweights=None, aweights=None):
@@ -139,24 +190,20 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     if input.dtype.numpy.kind == "b":  # before the weights are read
         raise RuntimeError("cov(): bool dtype is not supported for input")
     x = input if input.ndim == 2 else input.view(1, -1)
-    observations = x.shape[1]
-    w = _weights(fweights, aweights, observations)
-    if w is None:
-        mean, norm = x.sum(1) / observations, observations - correction
-    else:
-        w_sum = w.sum()
-        mean = (x * w).sum(1) / w_sum
-        norm = w_sum if correction == 0 else _weighted_norm(w, w_sum, aweights, correction)
-    if bool(norm <= 0):
+    w = _weights(fweights, aweights, x.shape[1])
+    w_sum = _total(x, w)  # NOTE [cov's steps under a mode]
+    mean = (x if w is None else x * w).sum(1) / w_sum
+    norm = _normalizer(x, w, w_sum, aweights, correction)
+    if not _positive(norm):
         warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
                       "than the number of observations.", UserWarning, stacklevel=2)
-        norm = norm * 0 if w is not None else 0
+        norm = norm * 0 if w is not None else norm.zero_() if modes_on() else 0
     centred = x - mean.unsqueeze(1)
     product = centred.mm((centred * w if w is not None else centred).t())
     return (product / norm).squeeze()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1153
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1212
 def corrcoef(input):
     if input.ndim > 2:
         raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but "

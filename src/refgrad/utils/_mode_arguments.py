@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29d_mode_arguments.md:49
+# --- book/chapters/29d_mode_arguments.md:51
 """The arguments a mode is handed for a row, as torch's schema binds them."""
 
 import ast
@@ -120,6 +120,8 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "unsqueeze_": "self, dim", "squeeze_dim_": "self, dim",  # the channel dropouts' batch of one
     "split_with_sizes": "self, split_sizes, dim=0", "unsafe_split": "self, split_size, dim=0",
     "unsafe_split_with_sizes": "self, split_sizes, dim=0",
+    "native_group_norm_backward": "grad_out, input, mean, rstd, weight, N, C, HxW, group,"
+                                  " output_mask",
 }
 
 
@@ -129,7 +131,7 @@ def schema_name(row: str, overload: str) -> str:
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:186
+# --- book/chapters/29d_mode_arguments.md:190
 REQUIRED = object()
 _READ: dict = {}
 
@@ -155,7 +157,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:227
+# --- book/chapters/29d_mode_arguments.md:231
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -186,7 +188,7 @@ def bound(row, inputs, args, params) -> tuple:
     return tuple(value for value, _ in positional), named
 
 
-# --- book/chapters/29d_mode_arguments.md:263
+# --- book/chapters/29d_mode_arguments.md:267
 def unbound(row, inputs, given, named) -> tuple:
     """The row's (args, params) for a mode's ``func(*given, **named)``."""
     params = {}
@@ -207,7 +209,7 @@ _INTS = frozenset(("dim", "shape", "size", "dims", "repeats", "shifts", "normali
                    "sizes"))  # rows take tuples
 
 
-# --- book/chapters/29d_mode_arguments.md:288
+# --- book/chapters/29d_mode_arguments.md:292
 def _cat_sizes(params) -> dict:
     """cat's sizes along its dim, as its entry point works them out (chapter "Indexing")."""
     from refgrad._ops.shaping import _legacy_empty
@@ -231,7 +233,7 @@ def _nll_total(params) -> dict:
                                           params["reduction"], params["ignore_index"])}
 
 
-# --- book/chapters/29d_mode_arguments.md:317
+# --- book/chapters/29d_mode_arguments.md:321
 _DERIVED = {  # the row's own keywords, worked out from the arguments torch's mode has
     "_to_copy": lambda p: {"self_dtype": p["self"].dtype, "self_device": p["self"].device,
                            "device": p.get("device") or p["self"].device,
@@ -263,7 +265,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:365
+# --- book/chapters/29d_mode_arguments.md:369
 def _factors(name):
     def factored(params) -> dict:
         from refgrad._ops.determinants import _factored, by_lapack_columns
@@ -312,7 +314,7 @@ _DERIVED.update({
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
-# --- book/chapters/29d_mode_arguments.md:424
+# --- book/chapters/29d_mode_arguments.md:428
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
