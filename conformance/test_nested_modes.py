@@ -75,3 +75,25 @@ def test_a_row_a_mode_calls_is_bound_again_for_the_next_mode():
     with Calls() as outer, Explicit():
         x + x
     assert outer.seen == [("aten.add.Tensor", ("T", "T"), {})]
+
+
+NONE_FROM_A_FORMULA = {
+    "binary_cross_entropy": (
+        lambda x: F.binary_cross_entropy(x.sigmoid(), torch.full_like(x, 0.5)),
+        "aten.binary_cross_entropy_backward.default", 3),
+    "multi_margin_loss": (
+        lambda x: F.multi_margin_loss(x.t().contiguous(), torch.tensor([0, 1, 0])),
+        "aten.multi_margin_loss_backward.default", 5),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NONE_FROM_A_FORMULA))
+def test_a_none_a_formula_passed_is_left_off_when_passed_again(name):
+    loss, op, given = NONE_FROM_A_FORMULA[name]
+    x = _leaf()
+    with Calls() as outer, Calls() as inner:
+        loss(x).backward()
+    [(_, inner_args, _)] = [entry for entry in inner.seen if entry[0] == op]
+    [(_, outer_args, _)] = [entry for entry in outer.seen if entry[0] == op]
+    assert inner_args[given:] == (None,)
+    assert outer_args == inner_args[:given]

@@ -108,7 +108,7 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "leaky_relu_backward": "grad_output, self, negative_slope, self_is_result:=False",
     "_cdist_forward": "x1, x2, p, compute_mode:=None",
     "_cdist_backward": "grad, x1, x2, p, cdist:result",
-    "binary_cross_entropy_backward": "grad_output, self, target, weight, reduction=1",
+    "binary_cross_entropy_backward": "grad_output, self, target, ~weight, reduction=1",
     "binary_cross_entropy": "self, target, weight=None, reduction=1",
     "binary_cross_entropy_with_logits": "self, target, weight=None, pos_weight=None,"
                                         " reduction=1",
@@ -131,8 +131,9 @@ def schema_name(row: str, overload: str) -> str:
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:190
+# --- book/chapters/29d_mode_arguments.md:193
 REQUIRED = object()
+CPP_NONE = object()  # NOTE [A None from C++]
 _READ: dict = {}
 
 
@@ -144,10 +145,10 @@ def _schema(row: str) -> list:
             if part == "*":
                 keyword = True
                 continue
-            kind, part = (part[0], part[1:]) if part[0] in "!?" else ("", part)
+            kind, part = (part[0], part[1:]) if part[0] in "!?~" else ("", part)
             name, _, default = part.partition("=")
             name, fixed, row_name = name.partition(":")
-            value = ast.literal_eval(default) if default else REQUIRED
+            value = ast.literal_eval(default) if default else CPP_NONE if kind == "~" else REQUIRED
             if kind == "!" or fixed and not row_name:  # torch's alone: "!", or ":=" a value
                 row_name = None
             else:
@@ -157,7 +158,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:231
+# --- book/chapters/29d_mode_arguments.md:235
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -175,7 +176,7 @@ def bound(row, inputs, args, params) -> tuple:
     for name, row_name, default, keyword in _schema(row):
         value = (values.get(name, default) if keyword else default) if row_name is None else (
             values.get(row_name, default))
-        value = list(value) if isinstance(value, tuple) else value
+        value = list(value) if isinstance(value, tuple) else None if value is CPP_NONE else value
         if row_name is None and not keyword:  # a value of torch's own, always shown
             default = REQUIRED
         if keyword:
@@ -188,12 +189,13 @@ def bound(row, inputs, args, params) -> tuple:
     return tuple(value for value, _ in positional), named
 
 
-# --- book/chapters/29d_mode_arguments.md:267
+# --- book/chapters/29d_mode_arguments.md:271
 def unbound(row, inputs, given, named) -> tuple:
     """The row's (args, params) for a mode's ``func(*given, **named)``."""
     params = {}
     for index, (name, row_name, default, keyword) in enumerate(_schema(row)):
         value = given[index] if index < len(given) else named.get(name, default)
+        value = None if value is CPP_NONE else value
         if row_name is None or value is REQUIRED or keyword == "if given" and _is_default(
                 value, default):
             continue  # torch's alone, or an option the row takes only when given
@@ -209,7 +211,7 @@ _INTS = frozenset(("dim", "shape", "size", "dims", "repeats", "shifts", "normali
                    "sizes"))  # rows take tuples
 
 
-# --- book/chapters/29d_mode_arguments.md:292
+# --- book/chapters/29d_mode_arguments.md:297
 def _cat_sizes(params) -> dict:
     """cat's sizes along its dim, as its entry point works them out (chapter "Indexing")."""
     from refgrad._ops.shaping import _legacy_empty
@@ -233,7 +235,7 @@ def _nll_total(params) -> dict:
                                           params["reduction"], params["ignore_index"])}
 
 
-# --- book/chapters/29d_mode_arguments.md:321
+# --- book/chapters/29d_mode_arguments.md:326
 _DERIVED = {  # the row's own keywords, worked out from the arguments torch's mode has
     "_to_copy": lambda p: {"self_dtype": p["self"].dtype, "self_device": p["self"].device,
                            "device": p.get("device") or p["self"].device,
@@ -257,15 +259,21 @@ _DERIVED = {  # the row's own keywords, worked out from the arguments torch's mo
 }
 
 
+# NOTE [A None from C++]
+# torch's formulas pass an optional tensor they do not have as an empty
+# tensor, which a mode is shown as None and which does not count as the
+# default; a mode that calls func again passes a real None, which does.
 def _is_default(value, default) -> bool:
     if default is REQUIRED:
         return False
+    if default is CPP_NONE:
+        return value is None and state.redispatching > 0
     if isinstance(default, tuple):
         return isinstance(value, list) and value == list(default)
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:369
+# --- book/chapters/29d_mode_arguments.md:380
 def _factors(name):
     def factored(params) -> dict:
         from refgrad._ops.determinants import _factored, by_lapack_columns
@@ -295,7 +303,7 @@ SCHEMAS.update({
     "linalg_lstsq": "self, b, rcond=None, *, driver=None",
     "hardsigmoid_backward": "grad_output, self", "norm_dims": "self, p, dim, keepdim=False",
     "multi_margin_loss": "self, target, p=1, margin=1, weight=None, reduction=1",
-    "multi_margin_loss_backward": "grad_output, self, target, p, margin, weight,"
+    "multi_margin_loss_backward": "grad_output, self, target, p, margin, ~weight,"
                                   " reduction=1",
     "native_layer_norm_backward": "grad_out, input, normalized_shape, mean, rstd, weight,"
                                   " bias, output_mask",
@@ -314,7 +322,7 @@ _DERIVED.update({
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
-# --- book/chapters/29d_mode_arguments.md:428
+# --- book/chapters/29d_mode_arguments.md:439
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
