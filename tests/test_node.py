@@ -7,7 +7,7 @@ import pytest
 
 import refgrad
 from refgrad._C import _functions
-from refgrad.autograd import _node
+from refgrad.autograd import _input_metadata, _node
 from refgrad.autograd._accumulate import (
     ACCUMULATE_SEQUENCE_NR,
     AccumulateGrad,
@@ -20,7 +20,8 @@ from refgrad.autograd._edges import (
     grad_accumulator,
     gradient_edge,
 )
-from refgrad.autograd._node import FunctionNode, InputMetadata, Node
+from refgrad.autograd._input_metadata import InputMetadata
+from refgrad.autograd._node import FunctionNode, Node
 
 
 def leaf(*values, dtype=None):
@@ -233,12 +234,12 @@ def test_nodes_whose_one_output_looks_alike_share_their_metadata():
 
 
 def test_the_shared_metadata_stays_small(monkeypatch):
-    monkeypatch.setattr(_node, "_LONE_METADATA", {})
+    monkeypatch.setattr(_input_metadata, "_LONE_METADATA", {})
     x = refgrad.ones(1, requires_grad=True)
     for n in range(1, 1100):
         y = x.expand(n) * 2
         assert y.grad_fn._meta[0][0] == (n,)
-    assert len(_node._LONE_METADATA) <= 1024
+    assert len(_input_metadata._LONE_METADATA) <= 1024
 
 
 def test_edges_are_kept_as_nodes_and_slots_and_shown_as_pairs():

@@ -641,11 +641,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1754
+# --- book/chapters/27_views.md:1756
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1886
+# --- book/chapters/27_views.md:1888
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:940
+# --- book/chapters/27_views.md:941
 """CopySlices: a base's history after an in-place write through one of its views."""
 
 import numpy as np
@@ -11,12 +11,13 @@ from refgrad._backend import data_ptr, device_of, element_strides, move, overlap
 from refgrad._C import _functions
 from refgrad._ops.views import positions
 from refgrad.autograd._edges import gradient_edge
-from refgrad.autograd._node import FunctionNode, input_metadata
+from refgrad.autograd._input_metadata import input_metadata
+from refgrad.autograd._node import FunctionNode
 from refgrad.autograd._saved import FREED
 from refgrad.autograd._state import state
 
 
-# --- book/chapters/27_views.md:961
+# --- book/chapters/27_views.md:963
 class CopySlices(FunctionNode):
     """The base's grad_fn after an in-place write through one of its views."""
 
@@ -59,7 +60,7 @@ class CopySlices(FunctionNode):
         self._fn = None
 
 
-# --- book/chapters/27_views.md:1010
+# --- book/chapters/27_views.md:1012
 # NOTE [The gradient CopySlices hands on]
 # torch copies the gradient into a fresh tensor and then the window's
 # gradient over its slice: two writes, so the result is at version 2, and it
@@ -87,7 +88,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:1050
+# --- book/chapters/27_views.md:1052
 # NOTE [CopySlices recording a graph]
 # With create_graph, the ops torch's CopySlices runs are recorded: copy_ into
 # a tensor with the base's strides (CopyBackwards), as_strided to the view's
@@ -119,7 +120,7 @@ def view_geometry(base, view) -> tuple:
     return element_strides(data), tuple(array.shape), element_strides(array), offset
 
 
-# --- book/chapters/27_views.md:1112
+# --- book/chapters/27_views.md:1114
 def base_wanted(node) -> bool:
     """Whether the pass computes the gradient ``node`` hands its base (edge 0)."""
     base = node._next_nodes[0]
@@ -132,7 +133,7 @@ def base_wanted(node) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/27_views.md:1131
+# --- book/chapters/27_views.md:1133
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))

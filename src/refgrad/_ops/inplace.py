@@ -26,7 +26,7 @@ from refgrad._ops.write_checks import (
 )
 from refgrad._tensor import Tensor
 from refgrad.autograd._backward import follow_retained_grad
-from refgrad.autograd._node import input_metadata
+from refgrad.autograd._input_metadata import input_metadata
 from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.utils._python_dispatch import dispatch_inplace
 

@@ -11,7 +11,8 @@ from typing import NamedTuple
 from refgrad._C import _functions
 from refgrad._ops.saved_attributes import _formula_parameters, _read_back, _shown, saved_attributes
 from refgrad.autograd._engine import _call
-from refgrad.autograd._node import FunctionNode, InputMetadata, new_node
+from refgrad.autograd._input_metadata import InputMetadata
+from refgrad.autograd._node import FunctionNode, new_node
 from refgrad.autograd._node_dir import node_dir
 from refgrad.autograd._saved import (
     FREED,
@@ -26,7 +27,7 @@ from refgrad.autograd._saved import (
 _NODE_CLASSES: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:61
+# --- book/chapters/13_dispatch.md:62
 def node_class(op) -> type:
     """The node class for an op-table row: one per node name."""
     cls = _NODE_CLASSES.get(op.node)
@@ -48,7 +49,7 @@ def node_class(op) -> type:
 # before it calls release_variables(), so such a node is spared the call.
 
 
-# --- book/chapters/13_dispatch.md:96
+# --- book/chapters/13_dispatch.md:97
 # NOTE [Code of its own per node class]
 # At each attribute read or write in a function's code, CPython 3.11 caches
 # what it found for the class of object it met there, and takes a slow path
@@ -71,7 +72,7 @@ def _own_copy(function):
                               function.__name__, function.__defaults__, function.__closure__)
 
 
-# --- book/chapters/13_dispatch.md:126
+# --- book/chapters/13_dispatch.md:127
 class RecordPlan(NamedTuple):
     """A row's saves and keeps, by position: worked out once per row."""
 
@@ -100,7 +101,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:217
+# --- book/chapters/13_dispatch.md:218
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -144,7 +145,7 @@ class OpNode(FunctionNode):
             self._saved = released
 
 
-# --- book/chapters/13_dispatch.md:351
+# --- book/chapters/13_dispatch.md:352
 def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     for g in grads:
         if g is not None:
@@ -177,7 +178,7 @@ def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     return op.backward(tuple(_materialize(grads, self._meta)), **kwargs)
 
 
-# --- book/chapters/13_dispatch.md:390
+# --- book/chapters/13_dispatch.md:391
 def _withhold(node, kwargs, wanted) -> None:
     """Take out of ``kwargs`` what only unwanted gradients read; tell a formula that asks."""
     if len(wanted) != len(node.op.inputs):
@@ -208,7 +209,7 @@ def _unpacked(saved, node):
     return [None if s is None else unpack(s, node, True) for s in saved]
 
 
-# --- book/chapters/13_dispatch.md:427
+# --- book/chapters/13_dispatch.md:428
 def _materialize(grads, entries):
     from numpy import zeros
 
@@ -239,7 +240,7 @@ def _apply_wanted(self, grads, create_graph, wanted) -> tuple:
 OpNode.apply, OpNode._gradient_slots, OpNode._apply_wanted = _apply, _gradient_slots, _apply_wanted
 
 
-# --- book/chapters/13_dispatch.md:462
+# --- book/chapters/13_dispatch.md:463
 def _dir(self) -> list:
     """Ordinary attributes, plus the ``_saved_*`` names this node answers to."""
     names = {name for name, _ in self.op.saves} | (set(self._params) - set(self.op.hides))
@@ -253,7 +254,7 @@ def _dir(self) -> list:
 OpNode.__dir__ = _dir
 
 
-# --- book/chapters/13_dispatch.md:2120
+# --- book/chapters/13_dispatch.md:2121
 # NOTE [Told without saves]
 # A row that saves nothing (sub) may still skip an input's gradient when no
 # edge wants it, as torch's node skips `sub`'s `neg`. Its formula takes

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:488
+# --- book/chapters/13_dispatch.md:489
 """The NumPy operands of an op-table row: dtypes promoted, devices checked."""
 
 import collections
@@ -16,7 +16,7 @@ from refgrad._tensor import Tensor
 from refgrad._typename import c_type_name
 
 
-# --- book/chapters/13_dispatch.md:507
+# --- book/chapters/13_dispatch.md:508
 def _arrays(op, args, params):
     """The NumPy operands for a row, cast to the promoted dtype if it asks."""
     if op.variadic:
@@ -55,7 +55,7 @@ def _arrays(op, args, params):
     return arrays, args
 
 
-# --- book/chapters/13_dispatch.md:551
+# --- book/chapters/13_dispatch.md:552
 def _cast(tensor, kind):
     """``tensor``'s array as ``kind``: 1e39 as a float32 is inf, as silently as torch
     casts it, and laid out as torch's to() lays out its copy (an expanded tensor's copy
@@ -79,7 +79,7 @@ def as_array(value):
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:612
+# --- book/chapters/13_dispatch.md:613
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -91,7 +91,7 @@ if not _WEAK_NUMBERS:  # pragma: no cover - NumPy 1.x
 DEFAULT_ALPHA = {"alpha": 1}
 
 
-# --- book/chapters/13_dispatch.md:629
+# --- book/chapters/13_dispatch.md:630
 def _shared_operands(args, params):
     """The arrays of host tensors of one dtype that no number promotes; else None."""
     first = args[0]
@@ -132,7 +132,7 @@ def _shared_operands(args, params):
     return arrays
 
 
-# --- book/chapters/13_dispatch.md:675
+# --- book/chapters/13_dispatch.md:676
 # NOTE [Integers beside integer tensors]
 # torch's kernels take a Python int as a 64-bit integer and cast it to an
 # integer tensor's dtype, which wraps it around: uint8 + 300 adds 44. NumPy
@@ -164,7 +164,7 @@ def check_unsigned_promotion(value: int, args) -> None:
         raise RuntimeError(_UNSIGNED_PROMOTION)
 
 
-# --- book/chapters/13_dispatch.md:713
+# --- book/chapters/13_dispatch.md:714
 def _number_as(value, kind):
     with np.errstate(over="ignore"):  # 1e300 as a float32 is inf, as torch's cast makes it
         return kind.type(value)
@@ -189,7 +189,7 @@ def number_beside(number, t):
     return number
 
 
-# --- book/chapters/13_dispatch.md:742
+# --- book/chapters/13_dispatch.md:743
 _HALF = np.dtype(np.float16)
 
 # NOTE [Numbers as constants]
@@ -214,14 +214,14 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:793
+# --- book/chapters/13_dispatch.md:794
 # NOTE [Only Python's numbers are numbers]
 # A Fraction, a Decimal or bytes is a number to NumPy (float32(Fraction(1, 2))
 # is 0.5) but not to torch's parser, which takes int, float, bool, complex and
 # NumPy's scalars (read before this, by read_numbers) and refuses the rest.
 
 
-# --- book/chapters/13_dispatch.md:801
+# --- book/chapters/13_dispatch.md:802
 _NOT_OPERANDS = (ndarray, list, tuple, str)  # what torch's parser refuses for a tensor
 _READ_FIRST = (generic, *_NOT_OPERANDS)
 
@@ -249,7 +249,7 @@ def read_numbers(op, args, params):
     return args, params
 
 
-# --- book/chapters/13_dispatch.md:855
+# --- book/chapters/13_dispatch.md:856
 MIXED_DEVICES = (
     "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
 )
@@ -285,7 +285,7 @@ def _one_device(op, arrays):
             )
 
 
-# --- book/chapters/13_dispatch.md:1168
+# --- book/chapters/13_dispatch.md:1169
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not (op.promote or op.broadcasts) or op.variadic:

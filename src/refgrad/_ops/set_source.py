@@ -18,7 +18,7 @@ from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._ops.write_checks import INFERENCE_INPLACE, bump, check_inplace
 from refgrad._tensor import Tensor
 from refgrad.autograd._backward import follow_retained_grad
-from refgrad.autograd._node import input_metadata
+from refgrad.autograd._input_metadata import input_metadata
 from refgrad.autograd._state import dual_levels, state
 from refgrad.autograd._tangents import active_level, tangent_of
 

@@ -99,7 +99,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:1701
+# --- book/chapters/27_views.md:1703
 def as_strided(input, size, stride, storage_offset=None):
     from refgrad._ops.dispatch import call
 

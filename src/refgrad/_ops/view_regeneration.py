@@ -9,7 +9,8 @@ import weakref
 
 from refgrad._ops.views import DEFAULT, INDIRECT, ViewInfo, _rebase_message
 from refgrad.autograd._edges import gradient_edge
-from refgrad.autograd._node import input_metadata, new_node
+from refgrad.autograd._input_metadata import input_metadata
+from refgrad.autograd._node import new_node
 from refgrad.autograd._state import state
 
 
@@ -34,7 +35,7 @@ def regenerate(view) -> None:
         follow_retained_grad(view, old, old_nr)
 
 
-# --- book/chapters/27_views.md:673
+# --- book/chapters/27_views.md:674
 def settle(view) -> None:
     """``view``'s node is current again: the next write must put it out of date."""
     info = view._view_info
@@ -61,7 +62,7 @@ def remark(view, creation: int, current: bool = True) -> None:
     _go_stale(view, info)
 
 
-# --- book/chapters/27_views.md:705
+# --- book/chapters/27_views.md:706
 def _as_strided_node(base, view):
     from refgrad._ops.op_nodes import node_class
     from refgrad._ops.strided import AS_STRIDED, storage_geometry
@@ -76,7 +77,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:833
+# --- book/chapters/27_views.md:834
 def _go_stale(view, info) -> bool:
     """Make ``view`` stale, if it is not yet; whether it requires grad now."""
     if info.stale is None:  # else torch's words name the node the view had first
@@ -92,7 +93,7 @@ def _go_stale(view, info) -> bool:
     return view._requires_grad
 
 
-# --- book/chapters/27_views.md:850
+# --- book/chapters/27_views.md:851
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -124,7 +125,7 @@ def outdate_views(counter, spared=None) -> None:
                 waiting.add(moved)
 
 
-# --- book/chapters/27_views.md:889
+# --- book/chapters/27_views.md:890
 def _outdated(view) -> bool:
     """Mark ``view`` out of date, if the write did that; whether it goes to wait."""
     info = view._view_info

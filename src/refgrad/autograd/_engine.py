@@ -13,12 +13,13 @@ from refgrad.autograd._edge_index import EdgeIndex
 from refgrad.autograd._engine_hooks import _tensor_pre_hooks, _through_hooks, _through_post_hooks
 from refgrad.autograd._final_callbacks import run_final_callbacks
 from refgrad.autograd._graph_task import GraphTask
-from refgrad.autograd._node import FunctionNode, entry_dtype
+from refgrad.autograd._input_metadata import entry_dtype
+from refgrad.autograd._node import FunctionNode
 from refgrad.autograd._outputs import _check_count, _conformed, validate_outputs
 from refgrad.autograd._state import next_sequence_nr, restore_switches, save_switches, state
 
 
-# --- book/chapters/17_engine.md:217
+# --- book/chapters/17_engine.md:218
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
@@ -41,7 +42,7 @@ def count_dependencies(roots) -> dict:
     return dependencies
 
 
-# --- book/chapters/17_engine.md:250
+# --- book/chapters/17_engine.md:251
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -81,7 +82,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:329
+# --- book/chapters/17_engine.md:330
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -130,7 +131,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:383
+# --- book/chapters/17_engine.md:384
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
@@ -138,7 +139,7 @@ def _in_root_dtype(node, slot, grad):
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:458
+# --- book/chapters/17_engine.md:459
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -193,7 +194,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:603
+# --- book/chapters/17_engine.md:604
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -208,7 +209,7 @@ def _evaluate(node, task, grads):
     return node._engine_step(task, grads)
 
 
-# --- book/chapters/17_engine.md:628
+# --- book/chapters/17_engine.md:629
 def _call(node, task, grads):
     if (node._tensor_pre_hooks or node._retains_grad
             or node._accumulates and node._variable._backward_hooks):  # a leaf's own hooks
@@ -243,7 +244,7 @@ def _call(node, task, grads):
     return outputs
 
 
-# --- book/chapters/17_engine.md:669
+# --- book/chapters/17_engine.md:670
 def _drop_unwanted(task, node, outputs) -> list:
     """None for every edge that leads to nothing asked for, as torch never computes it."""
     if getattr(node, "_keeps_every_gradient", False):  # NOTE [What backward returned, hooks see]
@@ -257,7 +258,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:700
+# --- book/chapters/17_engine.md:701
 def _wanted_edges(node, info) -> tuple:
     """For each edge of ``node``: does it lead to something this pass wants?"""
     return tuple(child is not None and _leads_to_target(info.get(child))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:1184
+# --- book/chapters/10_nodes.md:1193
 """Tensor.grad_dtype: the dtype a leaf's .grad must have, by default the leaf's own."""
 
 import warnings
@@ -18,7 +18,7 @@ from refgrad._tensor_autograd import (
     grad_dtype_set,
     held_grad_fn,
 )
-from refgrad.autograd._node import lone_metadata
+from refgrad.autograd._input_metadata import lone_metadata
 
 ALREADY_A_GRADIENT = (
     "Cannot set grad_dtype to '{}' because there is already a gradient with dtype '{}'. "
@@ -43,7 +43,7 @@ def accumulator_metadata(t) -> tuple:
     return ((data.shape, np.dtype(kind.numpy), device),)
 
 
-# --- book/chapters/10_nodes.md:1226
+# --- book/chapters/10_nodes.md:1235
 def set_grad_dtype(t, kind) -> None:
     from refgrad._typename import LEGACY, c_type_name
 

@@ -8,14 +8,10 @@
 import abc
 from collections import OrderedDict
 
-import numpy as np
-from numpy import ndarray  # NOTE [Names looked up once]
-
-from refgrad import _dtype
 from refgrad._C import _functions
-from refgrad._device import CPU
 from refgrad._tensor import Tensor
 from refgrad.autograd._anomaly import remember_forward
+from refgrad.autograd._input_metadata import InputMetadata
 from refgrad.autograd._node_dir import node_dir
 from refgrad.autograd._node_misuse import ReadOnly, check_arguments
 from refgrad.autograd._state import state
@@ -26,7 +22,7 @@ from refgrad.utils.hooks import RemovableHandle
 REMEMBERING = False
 
 
-# --- book/chapters/10_nodes.md:148
+# --- book/chapters/10_nodes.md:144
 class Node(abc.ABC):
     """A step of the backward pass: gradients of outputs in, of inputs out."""
 
@@ -69,77 +65,7 @@ class Node(abc.ABC):
 Node.__module__ = "refgrad.autograd.graph"  # where users import it from, as in torch
 
 
-# --- book/chapters/10_nodes.md:206
-def input_metadata(tensor) -> tuple:
-    """What a gradient for ``tensor`` must look like: (sizes, NumPy dtype, device or None)."""
-    data = tensor._data
-    return (data.shape, data.dtype, None if isinstance(data, np.ndarray) else tensor.device)
-
-
-# NOTE [Shared metadata]
-# Python's cycle collector keeps every container that might hold a reference
-# on its lists, and a tuple that holds a dtype stays there for good: each one
-# is visited again by every full collection. Nodes whose one output has the
-# same shape and dtype share one metadata tuple instead, which leaves two
-# fewer objects per node for the collector, and no new tuple to make.
-_LONE_METADATA: dict = {}
-
-
-def lone_metadata(tensor) -> tuple:
-    """``(input_metadata(tensor),)``, shared by the nodes whose one output looks alike."""
-    data = tensor._data
-    if type(data) is not ndarray:
-        return (input_metadata(tensor),)
-    key = (shape := data.shape, data.dtype)
-    meta = _LONE_METADATA.get(key)
-    if meta is None:
-        if len(_LONE_METADATA) >= 1024:  # a program of ever-new shapes keeps no more
-            _LONE_METADATA.clear()
-        meta = _LONE_METADATA[key] = ((shape, data.dtype, None),)
-    return meta
-
-
-# --- book/chapters/10_nodes.md:241
-def entry_dtype(entry: tuple):
-    """The refgrad dtype of an input-metadata entry."""
-    return _dtype.FROM_NUMPY[np.dtype(entry[1])]
-
-
-class InputMetadata:
-    """One entry of a node's expected inputs, as torch's ``_input_metadata`` shows it."""
-
-    __slots__ = ("_sizes", "_array_dtype", "_device")
-    is_nested_tensor = False
-    is_cpp_nested_tensor = False
-
-    def __init__(self, tensor) -> None:
-        self._sizes, self._array_dtype, self._device = input_metadata(tensor)
-
-    @classmethod
-    def _of(cls, entry: tuple) -> "InputMetadata":
-        meta = object.__new__(cls)
-        meta._sizes, meta._array_dtype, meta._device = entry
-        return meta
-
-    @property
-    def shape(self) -> list:
-        return list(self._sizes)
-
-    @property
-    def dtype(self):
-        return entry_dtype((self._sizes, self._array_dtype))
-
-    @property
-    def device(self):
-        return CPU if self._device is None else self._device
-
-
-# torch's class is a C++ one, private to its _C._autograd module
-InputMetadata.__name__ = InputMetadata.__qualname__ = "_InputMetadata"
-InputMetadata.__module__ = "refgrad._C._autograd"
-
-
-# --- book/chapters/10_nodes.md:291
+# --- book/chapters/10_nodes.md:299
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -219,14 +145,14 @@ class FunctionNode(Node):
     __dir__ = node_dir  # torch's names, not refgrad's machinery: see "What dir() lists"
 
 
-# --- book/chapters/10_nodes.md:380
+# --- book/chapters/10_nodes.md:388
 def set_edges(node, edges) -> None:
     """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
     node._next_nodes = tuple([child for child, _ in edges])
     node._next_slots = tuple([slot for _, slot in edges])
 
 
-# --- book/chapters/10_nodes.md:394
+# --- book/chapters/10_nodes.md:402
 # NOTE [Making a node]
 # new_node() and FunctionNode.__init__ fill the same slots with the same
 # defaults; a test holds them together. A slot added to one goes in the other.
@@ -246,7 +172,7 @@ def new_node(cls, next_nodes: tuple, next_slots: tuple):
 _new = object.__new__
 
 
-# --- book/chapters/10_nodes.md:422
+# --- book/chapters/10_nodes.md:430
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -282,7 +208,7 @@ check_arguments(FunctionNode)
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:587
+# --- book/chapters/10_nodes.md:595
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:1010
+# --- book/chapters/25_functions.md:1011
 """once_differentiable: a backward that runs once, and the Error node behind its results."""
 
 import functools
@@ -11,7 +11,8 @@ from refgrad._C import _functions
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._accumulate import ACCUMULATE_SEQUENCE_NR
 from refgrad.autograd._edges import gradient_edge
-from refgrad.autograd._node import FunctionNode, input_metadata
+from refgrad.autograd._input_metadata import input_metadata
+from refgrad.autograd._node import FunctionNode
 from refgrad.autograd._state import state
 
 ONCE_DIFFERENTIABLE = (
@@ -35,7 +36,7 @@ def once_differentiable(fn):
     return wrapper
 
 
-# --- book/chapters/25_functions.md:1052
+# --- book/chapters/25_functions.md:1054
 class Error(FunctionNode):
     """A node that fails when run: it marks a gradient that cannot be taken."""
 

@@ -2,10 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17_engine.md:846
+# --- book/chapters/17_engine.md:847
 """What a node returns, checked: how many gradients, and their shapes and dtypes."""
 
-from refgrad.autograd._node import entry_dtype
+from refgrad.autograd._input_metadata import entry_dtype
 
 
 def validate_outputs(node, outputs) -> list:
@@ -36,7 +36,7 @@ def _check_count(node, outputs) -> None:
         )
 
 
-# --- book/chapters/17_engine.md:885
+# --- book/chapters/17_engine.md:886
 def _conformed(node, i: int, grad, entry):
     if grad._data.shape != entry[0]:
         grad = _reshaped(node, i, grad, list(entry[0]))

@@ -9,12 +9,13 @@ from refgrad._ops.view_regeneration import remark
 from refgrad._ops.views import IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE
 from refgrad._tensor import Tensor
 from refgrad.autograd._function_checks import check_dirty_returned, check_marks, written
-from refgrad.autograd._node import input_metadata, set_edges
+from refgrad.autograd._input_metadata import input_metadata
+from refgrad.autograd._node import set_edges
 from refgrad.autograd._saved import SavedTensor
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/25_functions.md:464
+# --- book/chapters/25_functions.md:465
 def wrap_outputs(node, inputs, outputs, edges) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -51,7 +52,7 @@ def wrap_outputs(node, inputs, outputs, edges) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:507
+# --- book/chapters/25_functions.md:508
 def _keep(node, wrapped, rebased) -> None:
     """What the node keeps once its outputs are known: their metadata, the saved tensors."""
     # one entry per output, tensor or not: NOTE [Every output counts]
@@ -70,7 +71,7 @@ def _keep(node, wrapped, rebased) -> None:
         saved_outputs_seen(tuple(wrapped), node)  # own work under a dispatch mode"
 
 
-# --- book/chapters/25_functions.md:536
+# --- book/chapters/25_functions.md:537
 AS_IS_SAVED = (
     "An input that has been returned as-is as output is being saved for backward. This is "
     "not supported if you override setup_context. You should return and save a view of the "
@@ -88,7 +89,7 @@ def _returned_as_is(node, out, differentiable: bool):
     return out.view_as(out)
 
 
-# --- book/chapters/25_functions.md:741
+# --- book/chapters/25_functions.md:742
 # NOTE [A custom Function's views]
 # A view among the outputs is marked as made in a custom Function, so that no
 # write through it or its base rewrites its history past the custom backward.

@@ -180,7 +180,7 @@ def _run(cls, args):
     return wrap_outputs(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:774
+# --- book/chapters/25_functions.md:775
 class FunctionMeta(type):
     """The type of Function and its subclasses: each class gets its node class."""
 
@@ -196,7 +196,7 @@ class FunctionMeta(type):
         super().__init__(name, bases, attrs, **kwargs)
 
 
-# --- book/chapters/25_functions.md:796
+# --- book/chapters/25_functions.md:797
 class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class of custom differentiable operations."""
 
@@ -242,7 +242,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     boxed_grads_call = False
 
 
-# --- book/chapters/25_functions.md:859
+# --- book/chapters/25_functions.md:860
 class InplaceFunction(Function):
     """A Function that records whether it was made to work in place; kept for old code."""
 
@@ -271,7 +271,7 @@ class NestedIOFunction(Function):
         raise NotImplementedError
 
 
-# --- book/chapters/25_functions.md:894
+# --- book/chapters/25_functions.md:895
 def _flat_tensors(nested) -> list:
     """The tensors of nested lists, tuples and dicts, in order; None is skipped."""
     found, stack = [], [nested]
