@@ -16,7 +16,6 @@ from refgrad._ops.elementwise_rows import _as_floats
 from refgrad._ops.pointwise import _zeros_like
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
-from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump, resize_out
 from refgrad._typename import not_implemented_for
 from refgrad.return_types import _structseq
 
@@ -29,7 +28,7 @@ def _kept_where(mask, g):
     return where(mask, g, 0.0)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:541
+# --- book/chapters/16n_more_shapes_and_elementwise.md:540
 # NOTE [fmax's masks]
 # torch's formula compares the operands once per gradient, other's first, and
 # combines each mask in place: self >= other, or-ed with other's nans (other's
@@ -65,7 +64,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:589
+# --- book/chapters/16n_more_shapes_and_elementwise.md:588
 def _next_after(a, b):
     if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -81,7 +80,7 @@ NEXTAFTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:620
+# --- book/chapters/16n_more_shapes_and_elementwise.md:619
 def _copysign_backward(g, self=None, result=None):
     ratio = result / self
     ratio.masked_fill_(self == 0, 0)  # in place: MaskedFillBackward0, laid out as the ratio
@@ -125,7 +124,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:682
+# --- book/chapters/16n_more_shapes_and_elementwise.md:681
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -150,7 +149,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:712
+# --- book/chapters/16n_more_shapes_and_elementwise.md:711
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -175,7 +174,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:743
+# --- book/chapters/16n_more_shapes_and_elementwise.md:742
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -203,7 +202,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:797
+# --- book/chapters/16n_more_shapes_and_elementwise.md:796
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -217,7 +216,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:832
+# --- book/chapters/16n_more_shapes_and_elementwise.md:831
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
@@ -240,6 +239,8 @@ FREXP_RESULT = _structseq("frexp", ("mantissa", "exponent"))
 def frexp(input, *, out=None):
     tensor_argument("frexp", "input", 1, input)
     if out is not None:
+        from refgrad._ops.frexp_out import _frexp_out  # a module of its own: it reads this one
+
         return _frexp_out(input, out)
     _floating_only(input)
     return FREXP_RESULT(*call(FREXP, (input,)))
@@ -248,61 +249,3 @@ def frexp(input, *, out=None):
 def _floating_only(input) -> None:
     if not input.dtype.is_floating_point:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
-
-
-# --- book/chapters/16n_more_shapes_and_elementwise.md:876
-FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
-
-
-def _frexp_out(input, out):
-    from refgrad._tensor import Tensor
-    from refgrad.autograd._state import state, switched_on
-
-    if not isinstance(out, tuple | list):
-        raise TypeError(f"frexp(): argument 'out' must be tuple of Tensors, not "
-                        f"{c_type_name(type(out))}")
-    if len(out) != 2:
-        raise TypeError(f"expected tuple of 2 elements but got {len(out)}")
-    for position, t in enumerate(out):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"expected Tensor as element {position} in argument 1, but got "
-                            f"{c_type_name(type(t))}")
-    if state.grad_enabled and any(t.requires_grad for t in (input, *out)):
-        raise RuntimeError(OUT_NEEDS_GRAD.format("frexp"))
-    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "out= overloads ..."
-        from refgrad.utils._python_dispatch import dispatch_out
-
-        return dispatch_out(_frexp_out, "frexp", (input,), {"out": tuple(out)})
-    _floating_only(input)
-    mantissa, exponent = out
-    if mantissa.dtype is not input.dtype:
-        raise RuntimeError(f"torch.frexp() expects mantissa to have dtype {_c_name(input)} but "
-                           f"got {_c_name(mantissa)}")
-    if exponent.dtype is not _dtype.int32:
-        raise RuntimeError("torch.frexp() expects exponent to have int dtype but got "
-                           f"{_c_name(exponent)}")
-    for t, value in zip(out, _frexp(input._data)):
-        _write(t, value)
-    _no_tangents(input, mantissa, exponent)
-    return FREXP_OUT_RESULT(mantissa, exponent)
-
-
-# --- book/chapters/16n_more_shapes_and_elementwise.md:914
-def _c_name(t) -> str:
-    return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
-
-
-def _write(t, value) -> None:
-    if t._data.shape != value.shape:
-        resize_out(t, value.shape)  # warning, as torch does, if it held elements
-    np.copyto(t._data, value)
-    bump(t)
-
-
-def _no_tangents(*tensors) -> None:
-    from refgrad.autograd._state import dual_levels, state
-
-    if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD"
-        from refgrad.autograd.forward_ad import refuse_out
-
-        refuse_out("frexp", tensors)
