@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:858
+# --- book/chapters/16b_reductions.md:864
 """The sums of squared distances var, std, var_mean and std_mean divide, as torch's."""
 
 import math
@@ -42,7 +42,7 @@ def _welford(b):
     return mean, m2
 
 
-# --- book/chapters/16b_reductions.md:899
+# --- book/chapters/16b_reductions.md:905
 def moments(a, axes, correction, keepdim, root=False, welford=False):
     """var (std with ``root``) and the mean of ``a`` over ``axes``, in its dtype."""
     n = a.size if axes is None else math.prod(a.shape[d] for d in axes)

@@ -175,11 +175,15 @@ def _others_product_grad(g, self, d):
     return g * (before * after)
 
 
-# --- book/chapters/16b_reductions.md:289
+# --- book/chapters/16b_reductions.md:291
 def _prod_forward(a, dim=None, keepdim=False, dtype=None):
+    from refgrad._ops.prod_order import product_in_torch_order  # "The order of a product"
+
     if dtype is not None:  # converted first, then multiplied in that dtype
-        return _product(a.astype(dtype.numpy), dim, keepdim, False)
-    return _product(a, dim, keepdim)
+        a = a.astype(dtype.numpy)
+    if (ordered := product_in_torch_order(a, dim, keepdim)) is not None:
+        return row_major_result(ordered)  # NOTE [Results written row-major]
+    return _product(a, dim, keepdim, dtype is None)
 
 
 @in_float32  # torch multiplies float16 in float32
@@ -200,7 +204,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:630
+# --- book/chapters/16b_reductions.md:636
 def _floating_only(input, message) -> None:
     kind = getattr(input, "dtype", input)  # a tensor's dtype, or a dtype itself
     if not kind.is_floating_point:
@@ -234,7 +238,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:670
+# --- book/chapters/16b_reductions.md:676
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -261,5 +265,5 @@ max = _extreme("max", MAX, MAX_DIM, maximum)  # noqa: A001 - torch's names
 min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 
 
-# --- book/chapters/16b_reductions.md:743
+# --- book/chapters/16b_reductions.md:749
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax  # noqa: E402, F401, I001
