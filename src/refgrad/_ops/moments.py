@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:864
+# --- book/chapters/16b_reductions.md:875
 """The sums of squared distances var, std, var_mean and std_mean divide, as torch's."""
 
 import math
@@ -45,7 +45,7 @@ def _welford(b):
     return mean, m2
 
 
-# --- book/chapters/16b_reductions.md:908
+# --- book/chapters/16b_reductions.md:919
 def moments(a, axes, correction, keepdim, root=False, welford=False, ordered=False):
     """var (std with ``root``) and the mean of ``a`` over ``axes``, in its dtype
     (``ordered``: adding and updating in torch's order, NOTE [A spread in torch's order])."""
@@ -71,7 +71,7 @@ def moments(a, axes, correction, keepdim, root=False, welford=False, ordered=Fal
                 np.reshape(mean, shape).astype(a.dtype))
 
 
-# --- book/chapters/16b_reductions.md:958
+# --- book/chapters/16b_reductions.md:969
 def ordered_distances(a):
     """The mean of all of ``a`` and its squared distances from it, added as torch's
     all-reduce adds them; None where not followed (a 0-d array, a negative stride)."""

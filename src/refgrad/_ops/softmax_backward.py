@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:456
+# --- book/chapters/16b_reductions.md:467
 """The softmaxes' gradients as operations: _softmax_backward_data, _log_softmax_backward_data."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _log_softmax_backward(g, y, dim, input_dtype):
     return g - np.exp(y) * np.sum(g, axis=_axis(dim, y.ndim), keepdims=True)
 
 
-# --- book/chapters/16b_reductions.md:504
+# --- book/chapters/16b_reductions.md:515
 # NOTE [Operands right to left]
 # torch's formulas are C++, whose compiler evaluates an operator's operands from the
 # right. The terms are made in that order here, so that the nodes are recorded, and
