@@ -39,12 +39,16 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
         return np.sum(size != 0, axis=axes, keepdims=keepdim).astype(a.dtype)
     if ord == 1:
         return sequential_sum(size, axes, keepdim)
-    if ord == 2:
+    if ord == 2:  # chapter "The order of a product and of a norm"
+        from refgrad._ops.norm_order import two_norm_in_torch_order
+
+        if (ordered := two_norm_in_torch_order(a, axes, keepdim)) is not None:
+            return ordered
         return np.sqrt(np.sum(size * size, axis=axes, keepdims=keepdim))
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:1141
+# --- book/chapters/16b_reductions.md:1145
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -65,7 +69,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:1175
+# --- book/chapters/16b_reductions.md:1179
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     p = float(p)  # torch's formula reads p as a float
@@ -88,7 +92,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1230
+# --- book/chapters/16b_reductions.md:1234
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -126,7 +130,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1344
+# --- book/chapters/16b_reductions.md:1348
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -166,7 +170,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1390
+# --- book/chapters/16b_reductions.md:1394
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -186,7 +190,7 @@ def _no_identity(ord, where: str):  # noqa: A002
                        "operation does not have an identity")
 
 
-# --- book/chapters/16b_reductions.md:1416
+# --- book/chapters/16b_reductions.md:1420
 def _plain_norm(ord, dim, keepdim) -> bool:  # noqa: A002
     if type(ord) not in (int, float) or type(keepdim) is not bool:
         return False
@@ -211,7 +215,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1450
+# --- book/chapters/16b_reductions.md:1454
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

@@ -81,7 +81,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1277
+# --- book/chapters/16b_reductions.md:1281
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -107,7 +107,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1304
+# --- book/chapters/16b_reductions.md:1308
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
