@@ -17,13 +17,14 @@ def threads():
     torch.set_num_threads(default)
 
 
-def welford(values, correction=1):
+def welford(values, correction=1, with_mean=False):
     mean = m2 = 0.0
     for i, x in enumerate(values):
         delta = x - mean
         mean = mean + delta / (i + 1)
         m2 = m2 + delta * (x - mean)
-    return m2 / max(len(values) - correction, 0)
+    spread = m2 / max(len(values) - correction, 0)
+    return (spread, mean) if with_mean else spread
 
 
 def in_turn(values, mean):
@@ -42,6 +43,18 @@ def test_welford_walks_a_permuted_slice_in_memory_order():
     assert y.std((1, 2)).tolist() == [float(np.sqrt(v)) for v in expected]
     assert y.var((2, 1), correction=0).tolist() == [
         welford([float(a[k, j, i]) for k in range(4) for j in range(6)], 0) for i in range(5)]
+
+
+def test_var_mean_walks_memory_order_even_over_everything():
+    a = np.random.default_rng(4).standard_normal((4, 6, 5))
+    y = torch.from_numpy(a).permute(2, 1, 0)
+    var, mean = torch.var_mean(y, (1, 2))
+    expected = [welford([float(a[k, j, i]) for k in range(4) for j in range(6)], 1, True)
+                for i in range(5)]
+    assert var.tolist() == [v for v, _ in expected]
+    assert mean.tolist() == [m for _, m in expected]
+    var, mean = torch.var_mean(y)  # everything: Welford's update in memory order
+    assert (var.item(), mean.item()) == welford([float(v) for v in a.reshape(-1)], 1, True)
 
 
 def test_over_everything_the_distances_are_added_in_memory_order():

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2333
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2336
 """selu_, celu_ and threshold_, with the nodes torch records for them, and xlogy_."""
 
 from refgrad._argument_forms import function_form
@@ -29,7 +29,7 @@ def _from_result(g, result, alpha, scale, input_scale):
     return (elu_backward(g, result, alpha, scale, input_scale, is_result=True),)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2360
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2363
 ELU_ = register(Op(
     "elu_", "EluBackward1", ("self",), forward=rescaling.ELU.forward, promote=False,
     backward=lambda g, result, alpha, scale, input_scale: _from_result(
@@ -49,7 +49,7 @@ THRESHOLD_ = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2384
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2387
 def _selu_step(t):
     _floating(t, "elu_cpu")
     return call(ELU_, (t,), {"alpha": SELU_ALPHA, "scale": SELU_SCALE, "input_scale": 1})
@@ -72,7 +72,7 @@ def celu_(input, alpha=1.0):
     return inplace(input, named("celu", step))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2408
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2411
 def _threshold_(input, threshold, value):
     def step(t):
         return call(THRESHOLD_, (t,), {"threshold": threshold, "value": value})

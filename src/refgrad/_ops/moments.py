@@ -71,7 +71,7 @@ def moments(a, axes, correction, keepdim, root=False, welford=False, ordered=Fal
                 np.reshape(mean, shape).astype(a.dtype))
 
 
-# --- book/chapters/16b_reductions.md:969
+# --- book/chapters/16b_reductions.md:973
 def ordered_distances(a):
     """The mean of all of ``a`` and its squared distances from it, added as torch's
     all-reduce adds them; None where not followed (a 0-d array, a negative stride)."""

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:950
+# --- book/chapters/16n_more_shapes_and_elementwise.md:953
 """var_mean and std_mean, rows; cov and corrcoef, composites."""
 
 import math
@@ -20,7 +20,7 @@ def _moments(a, dim, correction, keepdim, root):
     from refgrad._ops.result_layout import row_major_result
 
     both = moments(a, reduced_axes._axes(dim, a.ndim), variances._correction(correction),
-                   keepdim, root=root, welford=True)
+                   keepdim, root=root, welford=True, ordered=True)  # in memory order
     return tuple(row_major_result(r) for r in both)  # NOTE [Results written row-major]
 
 
@@ -31,7 +31,7 @@ def _mean_part(g, self, dim, keepdim):
     return spread / count
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:985
+# --- book/chapters/16n_more_shapes_and_elementwise.md:988
 def _with_mean_part(spread, g, self, dim, keepdim):
     """The spread's gradient plus the mean's, each only where its result got a gradient."""
     if g is None:  # NOTE [Missing grads]: no gradient reached the mean
@@ -65,7 +65,7 @@ STD_MEAN = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1020
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1023
 def var_mean(input, dim=variances._UNSET, unbiased=variances._UNSET, keepdim=False, *,
              correction=variances._UNSET):
     return _both(VAR_MEAN, input, dim, unbiased, keepdim, correction)
@@ -92,7 +92,7 @@ def _both(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1066
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1069
 def _weights(fweights, aweights, observations):
     w = None
     for name, given in (("fweights", fweights), ("aweights", aweights)):
@@ -123,7 +123,7 @@ def _c_name(t) -> str:
     return LEGACY[t.dtype]
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1098
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1101
 def _weighted_norm(w, w_sum, aweights, correction):
     from refgrad._ops.integrals import times  # a product with a number: MulBackward1
 
@@ -156,7 +156,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     return (product / norm).squeeze()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1138
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1141
 def corrcoef(input):
     if input.ndim > 2:
         raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but "
