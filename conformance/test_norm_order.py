@@ -24,6 +24,35 @@ def lanes(row):
     return math.sqrt(total)
 
 
+def rounded32(exact):
+    """A Fraction rounded to the nearest float32, ties to even."""
+    near = np.float32(float(exact))
+    candidates = [np.nextafter(near, np.float32(-np.inf)), near,
+                  np.nextafter(near, np.float32(np.inf))]
+    return min(candidates, key=lambda c: (abs(Fraction(float(c)) - exact),
+                                          int(np.float32(c).view(np.uint32)) & 1))
+
+
+def lanes32(row):
+    """float32: eight lanes; of the tail, the first four squared and added plainly,
+    the rest fused."""
+    row = [np.float32(v) for v in row]
+    count = len(row) // 8
+    acc = [np.float32(0.0)] * 8
+    for v in range(count):
+        acc = [a + x * x for a, x in zip(acc, row[8 * v:8 * v + 8])]
+    total = acc[0]
+    for a in acc[1:]:
+        total = total + a
+    tail = row[8 * count:]
+    plain = len(tail) // 4 * 4
+    for x in tail[:plain]:
+        total = total + x * x
+    for x in tail[plain:]:
+        total = rounded32(Fraction(float(x)) ** 2 + Fraction(float(total)))
+    return float(np.sqrt(np.float32(total)))
+
+
 def in_turn(values):
     total = 0.0
     for x in values:
@@ -41,6 +70,15 @@ def test_a_row_innermost_in_memory_takes_four_lanes_and_fused_adds(n):
     assert x.t().norm(dim=0).tolist() == expected  # the same rows, by their strides
     assert x[0].norm().item() == expected[0]
     assert x.norm().item() == lanes(a.reshape(-1))
+
+
+@pytest.mark.parametrize("n", [3, 4, 7, 8, 13, 30, 101])
+def test_a_float32_row_adds_the_first_four_of_its_tail_plainly(n):
+    a = (np.random.default_rng(n + 7).standard_normal((3, n)) * 3.0).astype(np.float32)
+    x = torch.from_numpy(a)
+    expected = [lanes32(r) for r in a]
+    assert x.norm(dim=1).tolist() == expected
+    assert x.norm().item() == lanes32(a.reshape(-1))
 
 
 @pytest.mark.parametrize("n", [5, 40])

@@ -2,8 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15c_product_order.md:195
+# --- book/chapters/15c_product_order.md:199
 """The 2-norm in the order of torch's CPU kernels."""
+
+from fractions import Fraction
 
 import numpy as np
 
@@ -32,22 +34,49 @@ def _fused(x, y, c):
     s = p + c
     back = s - p
     fused = s + (((p - (s - back)) + (c - back)) + error)
-    return np.where(np.isfinite(p) & np.isfinite(c), fused, p + c)
+    fused = np.where(np.isfinite(s) & np.isfinite(p) & np.isfinite(c), fused, s)
+    for i in np.flatnonzero((np.abs(p) < 2.0 ** -960) & (x != 0) & (y != 0) & np.isfinite(c)):
+        # near underflow the error is not exact: there, exact fractions
+        fused[i] = float(Fraction(float(x[i])) * Fraction(float(y[i])) + Fraction(float(c[i])))
+    return fused
+
+
+def _fused32(x, c):
+    """x·x + c rounded once to float32, for float32 arrays: the square is exact in
+    float64, and where the float64 sum falls on a float32 midpoint, what it rounded
+    away decides."""
+    p, c64 = x.astype(np.float64) ** 2, c.astype(np.float64)
+    s = p + c64
+    back = s - p
+    low = (p - (s - back)) + (c64 - back)  # s + low is p + c exactly
+    r = s.astype(np.float32)
+    other = np.nextafter(r, np.where(s > r, np.inf, -np.inf).astype(np.float32))
+    tie = (s == (r.astype(np.float64) + other.astype(np.float64)) / 2) & (low != 0) & (
+        np.isfinite(r))
+    return np.where(tie & ((low > 0) == (other > r)), other, r)
 
 
 def _lanes(rows):
-    """(R, n) float64 -> (R,): the vector kernel's sum of squares of each row."""
+    """(R, n) -> (R,): the vector kernel's sum of squares of each row."""
     R, n = rows.shape
-    V = n // 4
-    squares = rows[:, :4 * V] * rows[:, :4 * V]
-    acc = np.add.reduce(squares.reshape(R, V, 4), axis=1) if V else np.zeros((R, 4))
-    total = ((acc[:, 0] + acc[:, 1]) + acc[:, 2]) + acc[:, 3]
-    for k in range(4 * V, n):
-        total = _fused(rows[:, k], rows[:, k], total)
+    lanes = 4 if rows.dtype == np.float64 else 8
+    V = n // lanes
+    squares = rows[:, :lanes * V] * rows[:, :lanes * V]
+    acc = np.add.reduce(squares.reshape(R, V, lanes), axis=1) if V else np.zeros(
+        (R, lanes), dtype=rows.dtype)
+    total = acc[:, 0]
+    for j in range(1, lanes):
+        total = total + acc[:, j]
+    plain = lanes * V + (n - lanes * V) // 4 * 4  # the tail's fours: squared, then added
+    for k in range(lanes * V, plain):
+        total = total + rows[:, k] * rows[:, k]
+    for k in range(plain, n):  # the rest fused
+        x = rows[:, k]
+        total = _fused(x, x, total) if rows.dtype == np.float64 else _fused32(x, total)
     return total
 
 
-# --- book/chapters/15c_product_order.md:248
+# --- book/chapters/15c_product_order.md:282
 def _in_turn(a, axes, count):
     """The squares of each output's elements added one after another, shared."""
     squares = _slices(a, axes, ordered=True)
@@ -65,7 +94,7 @@ def _in_turn(a, axes, count):
 
 def two_norm_in_torch_order(a, axes, keepdim: bool):
     """``a``'s 2-norm over ``axes`` (None: all) as torch adds it, or None where not
-    followed (other dtypes, a negative stride, float32's own kernel)."""
+    followed (other dtypes, a negative stride)."""
     if type(a) is not np.ndarray or a.dtype not in (np.float32, np.float64) or (
             not a.ndim or not a.size or min(a.strides) < 0):
         return None
@@ -73,11 +102,10 @@ def two_norm_in_torch_order(a, axes, keepdim: bool):
     loop, count = loop_of(a, dims)
     reduced = [d for d in loop if not d[2] and d[0] > 1]
     if len(reduced) == 1 and loop[0] is reduced[0] and loop[0][1] == 1:
-        if a.dtype != np.float64:
-            return None
         t, _, _, where = lines_of(a, loop)
-        out = np.empty(count)
-        out[where.reshape(-1)] = _lanes(t.reshape(-1, t.shape[-1]))
+        out = np.empty(count, dtype=a.dtype)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out[where.reshape(-1)] = _lanes(t.reshape(-1, t.shape[-1]))
     else:
         out = _in_turn(a, None if axes is None else tuple(sorted(dims)), count)
     shape = tuple(1 if d in dims else n for d, n in enumerate(a.shape)) if keepdim else tuple(
