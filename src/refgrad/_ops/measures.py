@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:1027
+# --- book/chapters/16b_reductions.md:1102
 """Measures of size along dimensions: vector norms, amax and amin."""
 
 import math
@@ -38,12 +38,16 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
         return np.sum(size != 0, axis=axes, keepdims=keepdim).astype(a.dtype)
     if ord == 1:
         return sequential_sum(size, axes, keepdim)
-    if ord == 2:
+    if ord == 2:  # chapter "The order of a product and of a norm"
+        from refgrad._ops.norm_order import two_norm_in_torch_order
+
+        if (ordered := two_norm_in_torch_order(a, axes, keepdim)) is not None:
+            return ordered
         return np.sqrt(np.sum(size * size, axis=axes, keepdims=keepdim))
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:1087
+# --- book/chapters/16b_reductions.md:1166
 # NOTE [The infinity norm's ties]
 # The gradient of max |x| goes to every element whose size is the norm (or is
 # nan), split evenly among them: a mask of those, counted (a bool sum, int64),
@@ -51,7 +55,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
 # works out the product's right operand before the sign, and so does refgrad.
 
 
-# --- book/chapters/16b_reductions.md:1096
+# --- book/chapters/16b_reductions.md:1175
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -73,7 +77,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:1131
+# --- book/chapters/16b_reductions.md:1210
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     p = float(p)  # torch's formula reads p as a float
@@ -96,7 +100,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1186
+# --- book/chapters/16b_reductions.md:1265
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -134,7 +138,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1300
+# --- book/chapters/16b_reductions.md:1379
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -174,7 +178,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1346
+# --- book/chapters/16b_reductions.md:1425
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -194,7 +198,7 @@ def _no_identity(ord, where: str):  # noqa: A002
                        "operation does not have an identity")
 
 
-# --- book/chapters/16b_reductions.md:1372
+# --- book/chapters/16b_reductions.md:1451
 def _plain_norm(ord, dim, keepdim) -> bool:  # noqa: A002
     if type(ord) not in (int, float) or type(keepdim) is not bool:
         return False
@@ -219,7 +223,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1406
+# --- book/chapters/16b_reductions.md:1485
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

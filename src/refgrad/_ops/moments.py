@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:874
+# --- book/chapters/16b_reductions.md:890
 """The sums of squared distances var, std, var_mean and std_mean divide, as torch's."""
 
 import math
@@ -12,9 +12,12 @@ import numpy as np
 _WELFORD_LIMIT = 4096  # NOTE [Long slices in Welford's update]
 
 
-def _slices(a, axes):
-    """``a`` with its reduced dims last and flattened into one."""
+def _slices(a, axes, ordered=False):
+    """``a`` with its reduced dims last and flattened into one (``ordered``: in the order
+    torch's loop walks them, the largest stride outermost)."""
     axes = tuple(range(a.ndim)) if axes is None else tuple(sorted(axes))
+    if ordered:  # NOTE [A spread in torch's order]
+        axes = tuple(sorted(axes, key=lambda d: -a.strides[d]))
     kept = tuple(d for d in range(a.ndim) if d not in axes)
     moved = np.transpose(a, kept + axes)
     return moved.reshape(moved.shape[:len(kept)] + (-1,))
@@ -42,9 +45,10 @@ def _welford(b):
     return mean, m2
 
 
-# --- book/chapters/16b_reductions.md:915
-def moments(a, axes, correction, keepdim, root=False, welford=False):
-    """var (std with ``root``) and the mean of ``a`` over ``axes``, in its dtype."""
+# --- book/chapters/16b_reductions.md:934
+def moments(a, axes, correction, keepdim, root=False, welford=False, ordered=False):
+    """var (std with ``root``) and the mean of ``a`` over ``axes``, in its dtype
+    (``ordered``: adding and updating in torch's order, NOTE [A spread in torch's order])."""
     n = a.size if axes is None else math.prod(a.shape[d] for d in axes)
     shape = np.sum(a, axis=axes, keepdims=keepdim).shape
     if a.size == 0:  # nothing to reduce is nan whatever the correction
@@ -52,13 +56,39 @@ def moments(a, axes, correction, keepdim, root=False, welford=False):
         return nan, nan.copy()
     with np.errstate(all="ignore"):  # infinities and nan go through as torch's do
         if not welford and a.size == n and a.dtype != np.float16:
-            mean = np.mean(a)  # in the input's dtype, then the distances in float64
-            squares = np.square(a.astype(np.float64).ravel() - mean.astype(np.float64))
-            m2 = np.cumsum(squares)[-1]  # one after the other, not pairwise
+            if ordered and (m2 := ordered_distances(a)) is not None:
+                mean, m2 = m2
+            else:
+                mean = np.mean(a)  # in the input's dtype, then the distances in float64
+                squares = np.square(a.astype(np.float64).ravel() - mean.astype(np.float64))
+                m2 = np.cumsum(squares)[-1]  # one after the other, not pairwise
         else:
-            mean, m2 = _welford(_slices(a, axes).astype(np.float64))
+            mean, m2 = _welford(_slices(a, axes, ordered).astype(np.float64))
         spread = m2 / max(n - correction, 0)
         if root:
             spread = np.sqrt(spread)
         return (np.reshape(spread, shape).astype(a.dtype),
                 np.reshape(mean, shape).astype(a.dtype))
+
+
+# --- book/chapters/16b_reductions.md:988
+def ordered_distances(a):
+    """The mean of all of ``a`` and its squared distances from it, added as torch's
+    all-reduce adds them; None where not followed (a 0-d array, a negative stride)."""
+    from refgrad._ops.sum_loop import loop_of, shares_of
+    from refgrad._ops.sum_order import summed_in_torch_order
+    from refgrad._parallel import settings
+
+    if not a.ndim or min(a.strides) < 0 or (total := summed_in_torch_order(a, None, False)) is None:
+        return None
+    mean = total / a.size  # torch's mean: the sum, divided, in the input's dtype
+    centre = float(mean)
+    loop, _ = loop_of(a, set(range(a.ndim)))
+    m2 = 0.0  # Python floats: float64, one addition at a time
+    for calls in shares_of(a, loop, settings.threads if a.size > 32768 else 1):
+        share = 0.0
+        for t, _, _ in calls:
+            distances = t.astype(np.float64).reshape(-1) - centre
+            share += float(np.cumsum(distances * distances)[-1])
+        m2 += share
+    return mean, np.float64(m2)

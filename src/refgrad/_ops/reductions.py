@@ -25,7 +25,11 @@ def _sum_forward(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if type(a) is ndarray:  # the ufunc itself: ndarray.sum is a Python layer over it
         if (ordered := summed_in_torch_order(a, dim, keepdim)) is not None:
             return ordered  # NOTE [Order of a sum]
-        if kind == _HALF:  # added up in float32, rounded once: NOTE [Order of a sum]
+        if kind == _HALF:  # chapter "Sums in float16", else rounded once: NOTE [Order of a sum]
+            from refgrad._ops.sum_half import half_sum
+
+            if (ordered := half_sum(a, dim, keepdim, True)) is not None:
+                return ordered
             return _add_reduce(a, axis=dim, dtype=float32, keepdims=keepdim).astype(_HALF)
         return _add_reduce(a, axis=dim, dtype=kind, keepdims=keepdim)
     return a.sum(axis=dim, keepdims=keepdim, dtype=kind)  # CuPy's arrays have the method
@@ -37,7 +41,7 @@ def _sum_dim_forward(a, dim, keepdim, dtype=None, self_dtype=None):
     return row_major_result(out)  # NOTE [Results written row-major]
 
 
-# --- book/chapters/15_sums_and_shapes.md:100
+# --- book/chapters/15_sums_and_shapes.md:104
 # Summed in another dtype, the gradient goes back to the input's dtype in the engine,
 # which casts what a node hands on to the dtype its input had, after the expand, as
 # torch's does: a fresh row-major gradient, not a cast number expanded.
@@ -67,7 +71,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:150
+# --- book/chapters/15_sums_and_shapes.md:154
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 
@@ -94,7 +98,7 @@ def _cumsum(a, dim, dtype=None, self_dtype=None):
     return out
 
 
-# --- book/chapters/15_sums_and_shapes.md:181
+# --- book/chapters/15_sums_and_shapes.md:185
 def _reversed(t, dim):
     return t.flip(dim)  # the row of chapter "Flips, rolls, triangles, and arithmetic in one step"
 

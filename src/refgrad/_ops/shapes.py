@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:230
+# --- book/chapters/15_sums_and_shapes.md:234
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
@@ -33,7 +33,7 @@ def with_torch_strides(out, a):
     return out
 
 
-# --- book/chapters/15_sums_and_shapes.md:266
+# --- book/chapters/15_sums_and_shapes.md:270
 # NOTE [Strides of size-one dimensions]
 # The input's dimensions are taken from the last in chunks, each chunk a run
 # whose strides follow from one another; the new dimensions that make up a
@@ -54,7 +54,7 @@ def _torch_view_strides(old, old_strides, new) -> tuple:
     return tuple(strides)
 
 
-# --- book/chapters/15_sums_and_shapes.md:291
+# --- book/chapters/15_sums_and_shapes.md:295
 VIEW = register(Op(
     "view", "ViewBackward0", ("self",), forward=_view_forward,
     backward=lambda g, shape, self_sym_sizes: (g.reshape(self_sym_sizes),),
@@ -78,7 +78,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:478
+# --- book/chapters/15_sums_and_shapes.md:482
 # NOTE [Unsqueeze keeps every stride]
 # torch's new stride is the size times the stride of the dimension it goes
 # before (1 at the end), and the old strides stay. NumPy counts an empty
@@ -108,7 +108,7 @@ SQUEEZE_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:512
+# --- book/chapters/15_sums_and_shapes.md:516
 def unsqueeze_to(g, dims, sizes):
     """Put back, in order, each of ``dims`` that had size one: torch's ``unsqueeze_to``."""
     ndim = len(sizes)
@@ -146,7 +146,7 @@ UNBIND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:554
+# --- book/chapters/15_sums_and_shapes.md:558
 def _same_sizes(arrays):
     for entry, a in enumerate(arrays[1:], start=1):
         if a.shape != arrays[0].shape:
@@ -171,7 +171,7 @@ def _stack_forward(arrays, dim):
     return row_major_result(stacked)  # NOTE [Results written row-major]
 
 
-# --- book/chapters/15_sums_and_shapes.md:584
+# --- book/chapters/15_sums_and_shapes.md:588
 def _stacked_like_cat(stacked, arrays, dim):
     """``stacked`` laid out as torch's cat along ``dim``, then split in two by a view."""
     from refgrad._backend import element_strides
@@ -196,7 +196,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:655
+# --- book/chapters/15_sums_and_shapes.md:659
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 
@@ -223,7 +223,7 @@ def _left_out(given):
     return _filled("zeros", zeros, (tuple(given.shape),), given.dtype, given.device, False)
 
 
-# --- book/chapters/15_sums_and_shapes.md:686
+# --- book/chapters/15_sums_and_shapes.md:690
 def sum_to(grad, shape):
     """Sum ``grad`` down to ``shape``, undoing a broadcast."""
     shape = tuple(shape)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:1071
+# --- book/chapters/16i_cumulative.md:1074
 """nansum, a row, and nanmean, made of it."""
 
 import numpy as np
@@ -23,8 +23,12 @@ def _nansum(a, dim, keepdim, dtype=None, self_dtype=None):
         a = _nan_zeroed(a)  # NOTE [nansum in sum's order]
     axes = None if not dim or a.ndim == 0 else tuple(d % a.ndim for d in dim)
     from refgrad._ops.result_layout import row_major_result
+    from refgrad._ops.sum_half import half_sum  # chapter "Sums in float16"
 
-    out = _sum_forward(a.astype(kind, copy=False), axes, keepdim and a.ndim > 0).astype(kind)
+    a = a.astype(kind, copy=False)
+    out = half_sum(a, axes, keepdim, False) if kind == np.float16 else None
+    if out is None:
+        out = _sum_forward(a, axes, keepdim and a.ndim > 0).astype(kind)
     out = row_major_result(out)  # NOTE [Results written row-major]
     return np.asarray(out) if isinstance(out, np.generic) else out  # a NumPy scalar: 0-d
 
@@ -59,7 +63,7 @@ def _nansum_backward(g, self, dim, keepdim, dtype, self_dtype):
     return (g.expand(tuple(self.shape)) * kept,)
 
 
-# --- book/chapters/16i_cumulative.md:1129
+# --- book/chapters/16i_cumulative.md:1136
 NANSUM = register(Op(
     "nansum", "NansumBackward0", ("self",), forward=_nansum, backward=_nansum_backward,
     saves=(("self", ("self",)),), hides=("dtype", "self_dtype"),
@@ -73,7 +77,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     return call(NANSUM, (input,), params)
 
 
-# --- book/chapters/16i_cumulative.md:1148
+# --- book/chapters/16i_cumulative.md:1155
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     if not input.dtype.is_floating_point:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "

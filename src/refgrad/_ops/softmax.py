@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:328
+# --- book/chapters/16b_reductions.md:341
 """logsumexp, softmax and log_softmax: their kernels, rows and functions."""
 
 import numpy as np
@@ -15,12 +15,13 @@ from refgrad._ops.functions import dim_tuple
 from refgrad._ops.reduced_axes import _axes
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_backward_data
+from refgrad._ops.sum_order import summed_in_torch_order
 from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import LEGACY
 
 
-# --- book/chapters/16b_reductions.md:357
+# --- book/chapters/16b_reductions.md:371
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -31,7 +32,9 @@ def _shift(a, axes):
 def _logsumexp(a, dim, keepdim):
     axes = _axes(dim, a.ndim) if a.ndim else None
     top = _shift(a, axes)
-    out = np.log(np.sum(np.exp(a - top), axis=axes, keepdims=True)) + top
+    e = np.exp(a - top)  # laid out as the input, as torch's difference is
+    total = summed_in_torch_order(e, axes, True) if a.ndim else None  # "The order of a sum"
+    out = np.log(np.sum(e, axis=axes, keepdims=True) if total is None else total) + top
     out = out if keepdim or not a.ndim else np.squeeze(out, axes)
     return row_major_result(out)  # NOTE [Results written row-major]
 
@@ -43,7 +46,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:398
+# --- book/chapters/16b_reductions.md:414
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -63,7 +66,7 @@ def _softmax(a, dim):
     return row_major_result(e / total)
 
 
-# --- book/chapters/16b_reductions.md:420
+# --- book/chapters/16b_reductions.md:436
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -81,7 +84,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:718
+# --- book/chapters/16b_reductions.md:734
 def logsumexp(input, dim, keepdim=False):
     if not input.dtype.is_floating_point:
         input = input.to(get_default_dtype())

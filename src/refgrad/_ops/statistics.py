@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:51
+# --- book/chapters/16b_reductions.md:50
 """Reductions beyond sum: mean, max, min and prod (the softmaxes are in softmax.py)."""
 
 import math
@@ -32,7 +32,7 @@ def _mean_dim_backward(g, dim, keepdim, self_sym_sizes, self_sym_numel, dtype=No
     return (div_scalar(spread, count),)
 
 
-# --- book/chapters/16b_reductions.md:82
+# --- book/chapters/16b_reductions.md:81
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if dtype is not None:  # converted inside the row, as sum's dtype= is
         a = a.astype(dtype.numpy)
@@ -62,7 +62,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:132
+# --- book/chapters/16b_reductions.md:131
 # NOTE [max's gradient under a mode]
 # torch's evenly_distribute_backward fills zeros in place for a plain tensor,
 # and under a mode multiplies a mask instead, as it does for a subclass.
@@ -90,7 +90,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:166
+# --- book/chapters/16b_reductions.md:165
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -129,7 +129,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:235
+# --- book/chapters/16b_reductions.md:234
 def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     if dtype is not None and self.dtype is not g.dtype:  # multiplied in the dtype asked for:
         self = self.to(g.dtype)  # the factors too, as torch's formula converts them
@@ -146,7 +146,7 @@ def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     return (_others_product_grad(g, self, axes),)
 
 
-# --- book/chapters/16b_reductions.md:257
+# --- book/chapters/16b_reductions.md:256
 # NOTE [prod's gradient under a mode]
 # torch's prod_backward divides only for a plain tensor with no zero: under a
 # mode (as for a subclass) it multiplies the other factors, whatever the input
@@ -175,11 +175,15 @@ def _others_product_grad(g, self, d):
     return g * (before * after)
 
 
-# --- book/chapters/16b_reductions.md:290
+# --- book/chapters/16b_reductions.md:291
 def _prod_forward(a, dim=None, keepdim=False, dtype=None):
+    from refgrad._ops.prod_order import product_in_torch_order  # "The order of a product"
+
     if dtype is not None:  # converted first, then multiplied in that dtype
-        return _product(a.astype(dtype.numpy), dim, keepdim, False)
-    return _product(a, dim, keepdim)
+        a = a.astype(dtype.numpy)
+    if (ordered := product_in_torch_order(a, dim, keepdim)) is not None:
+        return row_major_result(ordered)  # NOTE [Results written row-major]
+    return _product(a, dim, keepdim, dtype is None)
 
 
 @in_float32  # torch multiplies float16 in float32
@@ -200,7 +204,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:646
+# --- book/chapters/16b_reductions.md:662
 def _floating_only(input, message) -> None:
     kind = getattr(input, "dtype", input)  # a tensor's dtype, or a dtype itself
     if not kind.is_floating_point:
@@ -234,7 +238,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:686
+# --- book/chapters/16b_reductions.md:702
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -261,5 +265,5 @@ max = _extreme("max", MAX, MAX_DIM, maximum)  # noqa: A001 - torch's names
 min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 
 
-# --- book/chapters/16b_reductions.md:759
+# --- book/chapters/16b_reductions.md:775
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax  # noqa: E402, F401, I001

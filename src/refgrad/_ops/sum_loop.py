@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15a_sum_order.md:271
+# --- book/chapters/15a_sum_order.md:279
 """Sums over any dimensions of any layout, in the order of torch's loop around its kernel."""
 
 import numpy as np
@@ -22,35 +22,37 @@ def _in_turn(t):
     return _accumulate(t[:, :, 0], axis=1)[:, -1:]  # a running sum is always in turn
 
 
-def _cascade(t):
-    """(P, m, K) -> (P, K): torch's levels of partial sums, sixteen rows a step."""
+def cascade(t):
+    """(P, m, K) -> (P, K): torch's levels of partial sums, sixteen rows a step (more
+    past 2**19 rows: NOTE [Levels of a long sum])."""
     P, m, K = t.shape
+    step = 1 << max(4, (m - 1).bit_length() // 4)
     levels = []  # the lowest first, as they are added at the end
     for _ in range(3):  # rows, then sums of 16, of 256 and of 4096 rows
-        whole = m // 16
-        if m > 16 * whole:
-            levels.append(_in_turn(t[:, 16 * whole:]))
+        whole = m // step
+        if m > step * whole:
+            levels.append(_in_turn(t[:, step * whole:]))
         if not whole:
             break
-        t = _in_turn(t[:, :16 * whole].reshape(P * whole, 16, K)).reshape(P, whole, K)
+        t = _in_turn(t[:, :step * whole].reshape(P * whole, step, K)).reshape(P, whole, K)
         m = whole
     else:
         levels.append(_in_turn(t))  # the top level keeps all it is given
     return levels[0] if len(levels) == 1 else _in_turn(np.stack(levels, axis=1))
 
 
-def _four_partials(t):
+def four_partials(t):
     """(P, m, K) -> (P, K): every fourth row to one of four partials, each a cascade;
     the rows left over go into the first, then the other three follow."""
     P, m, K = t.shape
     q = m // 4
     if not q:
         return _in_turn(t)
-    parts = _cascade(t[:, :4 * q].reshape(P, q, 4 * K)).reshape(P, 4, K)
+    parts = cascade(t[:, :4 * q].reshape(P, q, 4 * K)).reshape(P, 4, K)
     return _in_turn(_concat((parts[:, :1], t[:, 4 * q:], parts[:, 1:]), axis=1))
 
 
-# --- book/chapters/15a_sum_order.md:323
+# --- book/chapters/15a_sum_order.md:333
 def _before(d0, d1, ins, outs, shape):
     """1: d1 goes inside d0; -1: it stays outside; 0: no say (an insertion sort's test)."""
     if (outs[d0] == 0) != (outs[d1] == 0):  # summed dimensions innermost
@@ -66,7 +68,7 @@ def _before(d0, d1, ins, outs, shape):
     return 0
 
 
-def _loop(a, dims):
+def loop_of(a, dims):
     shape, item, ndim = a.shape, a.itemsize, a.ndim
     ins = [s // item for s in a.strides]
     outs, count = [0] * ndim, 1
@@ -95,14 +97,14 @@ def _loop(a, dims):
     return loop + [(1, 0, 0)] * (2 - len(loop)), count
 
 
-# --- book/chapters/15a_sum_order.md:375
+# --- book/chapters/15a_sum_order.md:385
 def side_by_side(down, plain: int):
     """(Q, m, lines) -> (Q, lines): each line summed down m, the first ``plain`` lines
     as plain cascades, the others with four interleaved partials."""
     if plain == down.shape[2]:
-        return _cascade(down)
-    rest = _four_partials(down[:, :, plain:])
-    return _concat((_cascade(down[:, :, :plain]), rest), axis=1) if plain else rest
+        return cascade(down)
+    rest = four_partials(down[:, :, plain:])
+    return _concat((cascade(down[:, :, :plain]), rest), axis=1) if plain else rest
 
 
 def _call(t, summed, other, lanes):
@@ -113,7 +115,7 @@ def _call(t, summed, other, lanes):
     if step == 1 and length >= lanes:  # each line in vectors: four partials of
         Q, V = len(t), length // lanes  # vectors, then the tail and the lanes in turn
         flat = np.ascontiguousarray(t).reshape(Q * lines, length)
-        vectors = _four_partials(flat[:, :V * lanes].reshape(Q * lines, V, lanes))
+        vectors = four_partials(flat[:, :V * lanes].reshape(Q * lines, V, lanes))
         row = _concat((flat[:, V * lanes:], vectors), axis=1)[:, :, None]
         return _accumulate(row, axis=1)[:, -1, 0].reshape(Q, lines)
     down = np.ascontiguousarray(t.transpose(0, 2, 1))  # (Q, length, lines)
@@ -124,10 +126,11 @@ def _call(t, summed, other, lanes):
     return side_by_side(down, lines // 4 * 4)  # four lines at a time
 
 
-# --- book/chapters/15a_sum_order.md:409
-def summed_by_loop(a, dims, lanes: int):
-    """``a``'s sum over the set ``dims``, flat in the output's row-major order."""
-    (summed, other, *outer), count = _loop(a, dims)
+# --- book/chapters/15a_sum_order.md:419
+def lines_of(a, loop):
+    """The loop's calls as lines t (Q, lines, length), the two dimensions of a call,
+    and where in the flat output each value the calls give goes."""
+    (summed, other, *outer) = loop
     if summed[2] and not other[2]:  # the summed dimension goes inside
         summed, other = other, summed
     outer.reverse()  # the outermost first: the leading axes of the lines
@@ -142,10 +145,118 @@ def summed_by_loop(a, dims, lanes: int):
     where = where[:, None] + _arange(other[0]) * other[2]
     if summed[2]:
         where = where[:, :, None] + _arange(summed[0]) * summed[2]
-    values = _call(t, summed, other, lanes)
+    return t, summed, other, where
+
+
+def summed_by_loop(a, dims, lanes: int, threads: int = 1):
+    """``a``'s sum over the set ``dims``, flat in the output's row-major order."""
+    loop, count = loop_of(a, dims)
+    if threads > 1 and count == 1:  # NOTE [A sum shared among threads]
+        return np.full(1, _shared_loop(a, loop, lanes, threads))
+    shared = threads > 1 and split_dim(loop, threads) == 1  # the lines are shared
+    t, summed, other, where = lines_of(a, loop)
+    values = _shares(t, summed, other, lanes, threads) if shared else _call(
+        t, summed, other, lanes)
     out = np.zeros(count, dtype=a.dtype)
     if values.size == count:  # each output is given one value: added to zero
         out[where.reshape(-1)] = values.reshape(-1)
         return out + 0.0
     _add_at(out, where.reshape(-1), values.reshape(-1))  # NOTE [A sum's loop]
     return out
+
+
+# --- book/chapters/15a_sum_order.md:518
+# NOTE [A sum shared among threads]
+# torch hands a sum of at least 32768 elements to its threads: with one output,
+# in shares of the loop's elements, each into its own slot of a zeroed buffer,
+# the buffer then summed as a row; with more, in slices of the outermost kept
+# dimension of the loop of at least `threads` elements, each through the same
+# loop. Only a slice of the kernel's lines changes an order: each slice's lines
+# are grouped afresh. Measured against torch on one and two threads.
+# NOTE [Levels of a long sum]
+# The cascade's step between levels is 2**max(4, ceil(log2(rows)) // 4) rows,
+# sixteen up to 2**19 rows, and it has four levels, the top one keeping all.
+_GRAIN = 32768
+
+
+def _line_sum(row, lanes: int):
+    """The kernel's sum of one 1-D ``row``, contiguous or not, as a row of its own."""
+    n = len(row)
+    return _call(row.reshape(1, 1, n), (n, row.strides[0] // row.itemsize, 0),
+                 (1, 0, 0), lanes)[0, 0]
+
+
+def shared_sum(row, lanes: int, threads: int):
+    """A sum with one output: a share for each thread, then the buffer of shares."""
+    n = len(row)
+    step = -(-n // min(threads, -(-n // _GRAIN)))
+    buffer = np.zeros(threads, dtype=row.dtype)
+    for k, begin in enumerate(range(0, n, step)):
+        buffer[k] = _line_sum(row[begin:begin + step], lanes)
+    return _line_sum(buffer, lanes) + 0.0
+
+
+# --- book/chapters/15a_sum_order.md:555
+def shares_of(a, loop, threads: int):
+    """For each thread's share of a sum with one output over the loop's dimensions
+    (innermost first), the kernel's calls: a list of (t, summed, other)."""
+    sizes = [n for n, _, _ in loop]
+    n, item = int(np.prod(sizes)), a.itemsize
+    step = -(-n // min(threads, -(-n // _GRAIN)))
+    for begin in range(0, n, step):
+        end, at, calls = min(n, begin + step), begin, []
+        while at < end:
+            index = np.unravel_index(at, sizes[::-1])[::-1]  # innermost first
+            first = int(sum(i * s for i, (_, s, _) in zip(index, loop)))
+            size0 = min(sizes[0] - index[0], end - at)
+            size1 = min(sizes[1] - index[1], (end - at) // sizes[0]) if size0 == sizes[0] else 1
+            (_, s0, _), (_, s1, _) = loop[:2]
+            start = as_strided(a, (first + 1,), (item,))[first:]  # a view from there
+            t = as_strided(start, (1, size1, size0), (0, s1 * item, s0 * item))
+            calls.append((t, (size0, s0, 0), (size1, s1, 0)))
+            at += size0 * size1
+        yield calls
+
+
+def _shared_loop(a, loop, lanes: int, threads: int):
+    buffer = np.zeros(threads, dtype=a.dtype)
+    for k, calls in enumerate(shares_of(a, loop, threads)):
+        sums = [np.zeros(1, dtype=a.dtype)] + [_call(*c, lanes).reshape(-1) for c in calls]
+        buffer[k] = _accumulate(_concat(sums))[-1]
+    return _line_sum(buffer, lanes) + 0.0
+
+
+# --- book/chapters/15a_sum_order.md:589
+def split_dim(loop, threads: int) -> int:
+    """The loop dimension torch cuts among its threads: the outermost kept one of at
+    least ``threads`` elements, else the largest."""
+    best = len(loop) - 1
+    for d in range(len(loop) - 1, -1, -1):
+        if not loop[d][2]:  # summed: the kept ones are all further out
+            break
+        if loop[d][0] >= threads:
+            return d
+        if loop[d][0] > loop[best][0]:
+            best = d
+    return best
+
+
+def line_shares(lines: int, step: int, threads: int, itemsize: int):
+    """torch's cuts of a call's lines among threads, as [(begin, end)]."""
+    each = -(-lines // min(threads, lines))
+    multiple = 128 // itemsize if step == 1 else 1  # side by side: whole 128 bytes
+    shares = []
+    for begin in range(0, lines, each):
+        end = min(lines, begin + each)
+        begin -= begin % multiple
+        end -= end % multiple if end != lines else 0
+        if begin < end:
+            shares.append((begin, end))
+    return shares
+
+
+def _shares(t, summed, other, lanes: int, threads: int):
+    """What the kernel adds for the lines t (Q, lines, length), cut among threads."""
+    lines, step, out = other
+    return _concat([_call(t[:, begin:end], summed, (end - begin, step, out), lanes)
+                    for begin, end in line_shares(lines, step, threads, t.itemsize)], axis=1)

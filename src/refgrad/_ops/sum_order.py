@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15a_sum_order.md:73
+# --- book/chapters/15a_sum_order.md:74
 """Sums over a tensor's innermost elements, added in the order of torch's CPU kernel."""
 
 from math import prod
@@ -10,12 +10,13 @@ from math import prod
 import numpy as np
 from numpy import ndarray
 
-from refgrad._ops.sum_loop import side_by_side, summed_by_loop
+from refgrad._ops.sum_loop import cascade, shared_sum, side_by_side, summed_by_loop
+from refgrad._parallel import settings
 
 _reduce = np.add.reduce  # NOTE [Names looked up once]
 _concat = np.concatenate
 _accumulate = np.add.accumulate  # np.cumsum is a Python layer over it
-_GRAIN = 32768  # past this many elements torch's threads may share a sum
+_GRAIN = 32768  # from this many elements on torch's threads share a sum
 _LANES = {np.dtype(np.float64): 4, np.dtype(np.float32): 8}  # 32-byte vectors
 
 
@@ -24,10 +25,12 @@ def _levels(rows):
     R, m, K = rows.shape
     if m < 16:
         return _reduce(rows, axis=1)  # m is not the inner axis: one row after another
+    if m >= 4096:  # a long sum: more levels, NOTE [Levels of a long sum]
+        return cascade(rows)
     blocks = m // 16
     firsts = _reduce(rows[:, :16 * blocks].reshape(R * blocks, 16, K), axis=1)
     firsts = firsts.reshape(R, blocks, K)
-    groups = blocks // 16  # below 32768 elements no group of 4096 rows is complete
+    groups = blocks // 16  # under 4096 rows no group of 4096 rows is complete
     levels = []  # the lowest first, as they are added at the end
     if m > 16 * blocks:
         levels.append(_reduce(rows[:, 16 * blocks:], axis=1))
@@ -39,7 +42,7 @@ def _levels(rows):
     return _reduce(np.stack(levels, axis=1), axis=1) if len(levels) > 1 else levels[0]
 
 
-# --- book/chapters/15a_sum_order.md:113
+# --- book/chapters/15a_sum_order.md:117
 def _partials(rows, R, V, L):
     """(R, V·L) -> (R, L): vectors into four partials in turn, then added together."""
     whole = V // 4
@@ -78,28 +81,31 @@ def rows_summed(rows, lanes: int):
     return _accumulate(partial, axis=-1)[..., -1] + 0.0
 
 
-# --- book/chapters/15a_sum_order.md:162
+# --- book/chapters/15a_sum_order.md:167
 def summed_in_torch_order(a, dim, keepdim: bool):
     """``a``'s sum over ``dim`` (None: all) in torch's order, or None where not followed."""
     lanes = _LANES.get(a.dtype) if type(a) is ndarray else None
     size = a.size if lanes else 0
-    if not 0 < size <= _GRAIN:
+    if not size:
         return None
     shape = a.shape
     ndim = len(shape)
     if ndim == 1 and a.strides[0] == a.itemsize:  # the commonest case, said directly
-        total = rows_summed(a, lanes)
+        total = rows_summed(a, lanes) if size < _GRAIN or (
+            threads := settings.threads) == 1 else shared_sum(a, lanes, threads)
         return total.reshape(1) if keepdim else total
+    threads = 1 if size < _GRAIN else settings.threads  # NOTE [A sum shared among threads]
     dims = range(ndim) if dim is None else sorted(d % ndim for d in dim)
     everything = len(dims) == ndim and [*dims] == [*range(ndim)]
-    if everything and a.flags.c_contiguous:  # everything: one row, in memory order
-        total = rows_summed(a.reshape(size), lanes)
-    elif everything and a.flags.f_contiguous:
-        total = rows_summed(a.T.reshape(size), lanes)
-    elif not everything and a.flags.c_contiguous and dims == [*range(ndim - len(dims), ndim)]:
+    last = dims == [*range(ndim - len(dims), ndim)]
+    if (everything or last and size == prod(shape[d] for d in dims)) and (
+            a.flags.c_contiguous or everything and a.flags.f_contiguous):
+        row = a.reshape(size) if a.flags.c_contiguous else a.T.reshape(size)  # memory order
+        total = rows_summed(row, lanes) if threads == 1 else shared_sum(row, lanes, threads)
+    elif not everything and a.flags.c_contiguous and last:
         kept = shape[:ndim - len(dims)]  # the last dimensions: one row per output
         total = rows_summed(a.reshape(prod(kept), size // prod(kept)), lanes)
-    elif a.flags.c_contiguous and dims == [*range(len(dims))] and 1 < (
+    elif threads == 1 and a.flags.c_contiguous and dims == [*range(len(dims))] and 1 < (
             summed := prod(shape[:len(dims)])) < size:  # the first: down the columns
         down = a.reshape(1, summed, size // summed)
         width = size // summed
@@ -108,7 +114,7 @@ def summed_in_torch_order(a, dim, keepdim: bool):
     elif min(a.strides) < 0:
         return None
     else:  # NOTE [A sum's loop]
-        total = summed_by_loop(a, set(dims), lanes)
+        total = summed_by_loop(a, set(dims), lanes, threads)
     if keepdim:
         return total.reshape(tuple(1 if d in dims else n for d, n in enumerate(shape)))
     kept = tuple(n for d, n in enumerate(shape) if d not in dims)

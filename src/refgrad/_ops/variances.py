@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:827
+# --- book/chapters/16b_reductions.md:843
 """Spreads along dimensions: the rows and functions of var and std."""
 
 import math
@@ -24,18 +24,19 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:938
+# --- book/chapters/16b_reductions.md:1012
 def _var(a, dim, correction, keepdim):
-    out = moments(a, _axes(dim, a.ndim), _correction(correction), keepdim)[0]
+    out = moments(a, _axes(dim, a.ndim), _correction(correction), keepdim, ordered=True)[0]
     return row_major_result(out)  # NOTE [Results written row-major]
 
 
 def _std(a, dim, correction, keepdim):
-    out = moments(a, _axes(dim, a.ndim), _correction(correction), keepdim, root=True)[0]
+    out = moments(a, _axes(dim, a.ndim), _correction(correction), keepdim, root=True,
+                  ordered=True)[0]
     return row_major_result(out)
 
 
-# --- book/chapters/16b_reductions.md:965
+# --- book/chapters/16b_reductions.md:1040
 def _count(self, dim) -> int:
     if dim is None or self.ndim == 0:  # a 0-d input's dim 0 (or -1) holds its one element
         return self.numel()
@@ -69,7 +70,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:1000
+# --- book/chapters/16b_reductions.md:1075
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -80,7 +81,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1233
+# --- book/chapters/16b_reductions.md:1312
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -106,7 +107,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1260
+# --- book/chapters/16b_reductions.md:1339
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
