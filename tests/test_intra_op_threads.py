@@ -159,3 +159,32 @@ def test_a_forked_child_starts_its_own_workers():
     env = {**os.environ, "PYTHONPATH": str(src)}
     done = subprocess.run([sys.executable, "-W", "ignore", "-c", script], env=env, timeout=120)
     assert done.returncode == 0
+
+
+def test_a_reductions_shares_run_on_the_workers_each_into_its_slot(threads):
+    threads(3)
+    seen, buffer = [], np.zeros(3)
+
+    def into(value, out):
+        seen.append(threading.current_thread().name)
+        out[0] = value
+
+    _parallel.run_pieces(into, [((float(k + 1),), buffer[k:k + 1]) for k in range(3)])
+    assert buffer.tolist() == [1.0, 2.0, 3.0]
+    assert seen.count(threading.current_thread().name) == 1  # the others ran elsewhere
+    assert len(seen) == 3
+
+
+def test_an_error_in_a_share_reaches_the_caller_after_every_share(threads):
+    threads(2)
+    buffer = np.zeros(2)
+
+    def into(value, out):
+        if value < 0:
+            raise ValueError("a share failed")
+        out[0] = value
+
+    with pytest.raises(ValueError, match="a share failed"):
+        _parallel.run_pieces(into, [((1.0,), buffer[:1]), ((-1.0,), buffer[1:])])
+    assert buffer.tolist() == [1.0, 0.0]
+

@@ -163,7 +163,7 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_workers)
 
 
-# --- book/chapters/13b_threads.md:268
+# --- book/chapters/13b_threads.md:271
 def run_split(into, arrays, out):
     """``into(*arrays, out=out)``, its elements shared among the intra-op threads."""
     shares = min(settings.threads, out.size // (SPLIT_MIN // 2))
@@ -192,7 +192,24 @@ def _part(operand, piece):
     return operand[piece] if type(operand) is ndarray else operand
 
 
-# --- book/chapters/13b_threads.md:315
+def run_pieces(into, pieces) -> None:
+    """``into(*operands, out=out)`` for each ``(operands, out)`` of ``pieces``, the first on
+    this thread and the others on the intra-op threads: a reduction's shares."""
+    (operands, out), *rest = pieces
+    _start_workers(len(rest))
+    replies: queue.SimpleQueue = queue.SimpleQueue()
+    for job in rest:
+        _jobs.put((into, *job, replies))
+    try:
+        into(*operands, out=out)
+    finally:
+        errors = [replies.get() for _ in rest]  # every share is in before the buffer is read
+    for error in errors:
+        if error is not None:
+            raise error
+
+
+# --- book/chapters/13b_threads.md:335
 def run_shared(fn, array):
     """``fn(array)``, shared among the threads if ``fn`` is a ufunc and it is worth it."""
     out = spare_for_threads(array) if isinstance(fn, np.ufunc) else None
@@ -207,7 +224,7 @@ def spare_for_threads(array):
     return np.empty(array.shape, array.dtype)
 
 
-# --- book/chapters/13b_threads.md:337
+# --- book/chapters/13b_threads.md:357
 def add_into(target, addend) -> None:
     """``target += addend``, quietly, and shared among the threads when it is large."""
     if ZERO_ARRAYS:  # a .grad that is a zero tensor: chapter "Zero tensors"

@@ -8,6 +8,8 @@
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from refgrad._parallel import run_pieces  # chapter "Threads inside an op"
+
 _reduce = np.add.reduce  # NOTE [Names looked up once]
 _accumulate = np.add.accumulate
 _concat = np.concatenate
@@ -52,7 +54,7 @@ def four_partials(t):
     return _in_turn(_concat((parts[:, :1], t[:, 4 * q:], parts[:, 1:]), axis=1))
 
 
-# --- book/chapters/15a_sum_order.md:333
+# --- book/chapters/15a_sum_order.md:335
 def _before(d0, d1, ins, outs, shape):
     """1: d1 goes inside d0; -1: it stays outside; 0: no say (an insertion sort's test)."""
     if (outs[d0] == 0) != (outs[d1] == 0):  # summed dimensions innermost
@@ -97,7 +99,7 @@ def loop_of(a, dims):
     return loop + [(1, 0, 0)] * (2 - len(loop)), count
 
 
-# --- book/chapters/15a_sum_order.md:385
+# --- book/chapters/15a_sum_order.md:387
 def side_by_side(down, plain: int):
     """(Q, m, lines) -> (Q, lines): each line summed down m, the first ``plain`` lines
     as plain cascades, the others with four interleaved partials."""
@@ -126,7 +128,7 @@ def _call(t, summed, other, lanes):
     return side_by_side(down, lines // 4 * 4)  # four lines at a time
 
 
-# --- book/chapters/15a_sum_order.md:419
+# --- book/chapters/15a_sum_order.md:421
 def lines_of(a, loop):
     """The loop's calls as lines t (Q, lines, length), the two dimensions of a call,
     and where in the flat output each value the calls give goes."""
@@ -165,7 +167,7 @@ def summed_by_loop(a, dims, lanes: int, threads: int = 1):
     return out
 
 
-# --- book/chapters/15a_sum_order.md:518
+# --- book/chapters/15a_sum_order.md:520
 # NOTE [A sum shared among threads]
 # torch hands a sum of at least 32768 elements to its threads: with one output,
 # in shares of the loop's elements, each into its own slot of a zeroed buffer,
@@ -191,12 +193,17 @@ def shared_sum(row, lanes: int, threads: int):
     n = len(row)
     step = -(-n // min(threads, -(-n // _GRAIN)))
     buffer = np.zeros(threads, dtype=row.dtype)
-    for k, begin in enumerate(range(0, n, step)):
-        buffer[k] = _line_sum(row[begin:begin + step], lanes)
+    pieces = [((row[begin:begin + step], lanes), buffer[k:k + 1])
+              for k, begin in enumerate(range(0, n, step))]
+    run_pieces(_share_into, pieces)  # each share on a thread of its own, as torch's
     return _line_sum(buffer, lanes) + 0.0
 
 
-# --- book/chapters/15a_sum_order.md:555
+def _share_into(row, lanes: int, out) -> None:
+    out[0] = _line_sum(row, lanes)
+
+
+# --- book/chapters/15a_sum_order.md:562
 def shares_of(a, loop, threads: int):
     """For each thread's share of a sum with one output over the loop's dimensions
     (innermost first), the kernel's calls: a list of (t, summed, other)."""
@@ -220,13 +227,18 @@ def shares_of(a, loop, threads: int):
 
 def _shared_loop(a, loop, lanes: int, threads: int):
     buffer = np.zeros(threads, dtype=a.dtype)
-    for k, calls in enumerate(shares_of(a, loop, threads)):
-        sums = [np.zeros(1, dtype=a.dtype)] + [_call(*c, lanes).reshape(-1) for c in calls]
-        buffer[k] = _accumulate(_concat(sums))[-1]
+    pieces = [((calls, lanes), buffer[k:k + 1])
+              for k, calls in enumerate(shares_of(a, loop, threads))]
+    run_pieces(_calls_into, pieces)
     return _line_sum(buffer, lanes) + 0.0
 
 
-# --- book/chapters/15a_sum_order.md:589
+def _calls_into(calls, lanes: int, out) -> None:
+    sums = [np.zeros(1, dtype=out.dtype)] + [_call(*c, lanes).reshape(-1) for c in calls]
+    out[0] = _accumulate(_concat(sums))[-1]
+
+
+# --- book/chapters/15a_sum_order.md:601
 def split_dim(loop, threads: int) -> int:
     """The loop dimension torch cuts among its threads: the outermost kept one of at
     least ``threads`` elements, else the largest."""
