@@ -7,7 +7,7 @@
 
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._mode_arguments import BOUND, bound, schema_name, unbound
-from refgrad.utils._op_names import IN_PLACE_OF, overload
+from refgrad.utils._op_names import overload
 
 
 class TorchDispatchMode:
@@ -188,18 +188,16 @@ def _dispatch_bound(op, args, params):
 
 # --- book/chapters/29_dispatch_modes.md:282
 def dispatch_inplace(inplace, self, function, args, kwargs):
+    from refgrad.utils._in_place_arguments import as_torch_binds
     from refgrad.utils._writes_under_modes import cloned_first, with_original
 
-    original = cloned_first(self, function, args)  # NOTE [A clone before the write]
     shown = getattr(function, "shown_to_a_mode", None)  # chapter "In-place writes under
     if shown is not None:  # a dispatch mode": NOTE [A write shown with its own arguments]
+        original = cloned_first(self, function, args)  # NOTE [A clone before the write]
         name, args, kwargs, again = shown
-    else:
-        name = IN_PLACE_OF.get(function.__name__, function.__name__)
-        name = name if name.endswith("_") else name + "_"  # a row of its own: elu_
-
-        def again(target, *rest, **options):
-            return inplace(target, function, *rest, **options)
+    else:  # bound as torch binds them: chapter "In-place arguments under a dispatch mode"
+        name, args, kwargs, again = as_torch_binds(inplace, function, args, kwargs)
+        original = cloned_first(self, function, args)
     run = with_original(again, original)
     args, kwargs = (self, *args), dict(kwargs)
     func = OpFunc(name, ("self",), ("self",), run, args, kwargs, hands_on=False)
@@ -228,7 +226,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:329
+# --- book/chapters/29_dispatch_modes.md:327
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -248,7 +246,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:447
+# --- book/chapters/29_dispatch_modes.md:445
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -271,7 +269,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:475
+# --- book/chapters/29_dispatch_modes.md:473
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     def run(*given, **options):
