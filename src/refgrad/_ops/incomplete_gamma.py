@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:1143
+# --- book/chapters/16m_special_functions.md:1148
 """The regularized incomplete gamma functions P(a, x) and Q(a, x), on float64 arrays."""
 
 import math
@@ -38,7 +38,7 @@ def _log_factor(a, x):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:1183
+# --- book/chapters/16m_special_functions.md:1188
 def _steps(a):
     return int(50 + 12 * math.sqrt(a.max())) if a.size else 0
 
@@ -57,7 +57,7 @@ def _series(a, x):
     return total
 
 
-# --- book/chapters/16m_special_functions.md:1203
+# --- book/chapters/16m_special_functions.md:1208
 TINY = 1e-300  # stands in for a zero denominator, as Lentz's method prescribes
 
 
@@ -81,7 +81,7 @@ def _fraction(a, x):
     return h
 
 
-# --- book/chapters/16m_special_functions.md:1228
+# --- book/chapters/16m_special_functions.md:1233
 def _inside(a, x):
     """P(a, x) and Q(a, x) for finite a > 0 and x > 0."""
     log_factor = _log_factor(a, x)
@@ -107,7 +107,7 @@ def regularized(a, x, upper):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:1269
+# --- book/chapters/16m_special_functions.md:1274
 def _in_float64(upper, kernel):
     def forward(a, x):
         if a.dtype.kind != "f":
@@ -131,7 +131,7 @@ def _wants_input():
         task.exec_info is None or _leads_to_target(task.exec_info.get(child)))
 
 
-# --- book/chapters/16m_special_functions.md:1294
+# --- book/chapters/16m_special_functions.md:1299
 def _backward(name, sign):
     def backward(g, self=None, other=None):
         if _wants_input():
@@ -144,7 +144,7 @@ def _backward(name, sign):
     return backward
 
 
-# --- book/chapters/16m_special_functions.md:1309
+# --- book/chapters/16m_special_functions.md:1314
 def _rows(name, upper):
     return register(Op(
         name, name.capitalize() + "Backward0", ("self", "other"),
@@ -172,7 +172,7 @@ gammainc = _function(IGAMMA, "special_gammainc")
 gammaincc = _function(IGAMMAC, "special_gammaincc")
 
 
-# --- book/chapters/16m_special_functions.md:1341
+# --- book/chapters/16m_special_functions.md:1346
 from refgrad._ops.inplace_methods import _method  # noqa: E402 - after the functions it wraps
 
 for _function in (igamma, igammac):

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29i_in_place_arguments_under_modes.md:45
+# --- book/chapters/29i_in_place_arguments_under_modes.md:48
 """An in-place method's arguments as torch's schema binds them for a dispatch mode."""
 
 from refgrad.utils._mode_arguments import REQUIRED, _is_default
@@ -37,7 +37,7 @@ SCHEMAS = {  # torch's in-place op: its arguments after self, named as its metho
 }
 
 
-# --- book/chapters/29i_in_place_arguments_under_modes.md:85
+# --- book/chapters/29i_in_place_arguments_under_modes.md:88
 _READ: dict = {}
 
 
@@ -58,7 +58,7 @@ def _read(text: str) -> tuple:
     return read
 
 
-# --- book/chapters/29i_in_place_arguments_under_modes.md:113
+# --- book/chapters/29i_in_place_arguments_under_modes.md:116
 def _bound(read: tuple, args: tuple, kwargs: dict):
     slots = [p for p in read if not p[2]]
     taken = {p[0] for p in read}
@@ -80,7 +80,7 @@ def _bound(read: tuple, args: tuple, kwargs: dict):
     return tuple(value for value, _ in positional), named
 
 
-# --- book/chapters/29i_in_place_arguments_under_modes.md:145
+# --- book/chapters/29i_in_place_arguments_under_modes.md:148
 def as_torch_binds(inplace, function, args: tuple, kwargs: dict) -> tuple:
     """(name, args, kwargs, again) for the in-place ``function`` called with ``args``
     and ``kwargs`` after self, as torch's binding hands them to a mode."""
@@ -106,10 +106,13 @@ def as_torch_binds(inplace, function, args: tuple, kwargs: dict) -> tuple:
 def _overload(name: str, named: dict) -> str:
     if name == "div_" and "rounding_mode" in named:
         return "div_.Tensor_mode"
-    return "scatter_reduce_.two" if name == "scatter_reduce_" else name
+    return _OVERLOADS.get(name, name)
 
 
-# --- book/chapters/29i_in_place_arguments_under_modes.md:175
+_OVERLOADS = {"scatter_reduce_": "scatter_reduce_.two", "floor_divide_": "floor_divide_.Tensor"}
+
+
+# --- book/chapters/29i_in_place_arguments_under_modes.md:181
 # NOTE [The call again, as it was written]
 # A mode's func(self, *given, **named) is read against the schema that bound
 # the caller's arguments, each one taken by its name, its default where the
@@ -134,3 +137,13 @@ def _written_as(inplace, function, read: tuple, args: tuple, kwargs: dict):
         return inplace(target, function, *rest, **options)
 
     return again
+
+
+# --- book/chapters/29i_in_place_arguments_under_modes.md:217
+def show_given(write, name: str, given: tuple, defaults: tuple, again) -> None:
+    """Have ``write`` show a mode the op ``name`` with ``given`` after self, by position
+    up to the last that is not its default (``defaults``, REQUIRED for none)."""
+    count = len(given)
+    while count and _is_default(given[count - 1], defaults[count - 1]):
+        count -= 1
+    write.shown_to_a_mode = (name, tuple(given[:count]), {}, again)
