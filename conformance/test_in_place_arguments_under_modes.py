@@ -73,7 +73,8 @@ CASES = [  # (name, the call, what the mode sees of the write)
      ('aten.scatter_.value_reduce', ('T', 0, 'T', 2.0), {'reduce': 'multiply'})),
     ('scatter_add_', 'x.scatter_add_(0, index=i, src=s)',
      ('aten.scatter_add_.default', ('T', 0, 'T', 'T'), {})),
-    ('scatter_reduce_', "x.scatter_reduce_(dim=0, index=i, src=s, reduce='amax', include_self=False)",
+    ('scatter_reduce_',
+     "x.scatter_reduce_(dim=0, index=i, src=s, reduce='amax', include_self=False)",
      ('aten.scatter_reduce_.two', ('T', 0, 'T', 'T', 'amax'), {'include_self': False})),
     ('clamp_min_', 'x.clamp_min_(min=0.5)',
      ('aten.clamp_min_.default', ('T', 0.5), {})),
@@ -163,3 +164,55 @@ def test_the_write_is_bound_as_torch_binds_it(name, code, expected):
     plain = _inputs()
     assert repr(out.tolist()) == repr(eval(code, {}, plain).tolist())  # as with no mode
     assert repr(given["x"].tolist()) == repr(plain["x"].tolist())
+
+
+def test_copy_takes_its_source_as_other_and_refuses_src():
+    x, y = torch.zeros(3), torch.tensor([1.0, 2.0, 3.0])
+    with pytest.raises(TypeError) as caught:
+        x.copy_(src=y)
+    assert str(caught.value) == 'copy_() missing 1 required positional arguments: "other"'
+    with pytest.raises(TypeError) as caught:
+        x.copy_(y, src=y)
+    assert str(caught.value) == "copy_() got an unexpected keyword argument 'src'"
+    assert x.copy_(other=y).tolist() == [1.0, 2.0, 3.0]
+
+
+class _Changed(torch.utils._python_dispatch.TorchDispatchMode):
+    """Calls func with other numbers: lerp_'s weight a quarter, add_'s alpha three."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        if str(func) == "aten.lerp_.Scalar":
+            args = (*args[:2], 0.25)
+        if str(func) == "aten.add_.Tensor":
+            kwargs = {"alpha": 3}
+        return func(*args, **(kwargs or {}))
+
+
+def test_a_mode_may_call_the_write_again_with_other_arguments():
+    x, y = torch.tensor([1.0, 2.0]), torch.tensor([3.0, 6.0])
+    with _Changed():
+        x.lerp_(end=y, weight=0.5)
+        x.add_(other=y)
+        x.nan_to_num_(posinf=1.0)
+    assert x.tolist() == [10.5, 21.0]
+
+
+def test_two_modes_see_the_same_bound_write():
+    x, y = torch.tensor([1.0, 2.0]), torch.tensor([3.0, 6.0])
+    with Calls() as outer, Calls() as inner:
+        x.addcmul_(tensor1=y, tensor2=y, value=2)
+    assert outer.seen == inner.seen == [("aten.addcmul_.default", ("T", "T", "T"), {"value": 2})]
+    assert x.tolist() == [19.0, 74.0]
+
+
+def test_a_keyword_operand_that_requires_grad_has_self_cloned_first():
+    leaf = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    other = torch.tensor([3.0, 4.0], dtype=torch.float64, requires_grad=True)
+    y = leaf * 1
+    with Calls() as mode:
+        y.mul_(other=other)
+        y.sum().backward()
+    assert [s[0] for s in mode.seen[:2]] == ["aten.clone.default", "aten.mul_.Tensor"]
+    assert mode.seen[1][1:] == (("T", "T"), {})
+    assert leaf.grad.tolist() == [3.0, 4.0] and other.grad.tolist() == [1.0, 2.0]
+    assert type(y.grad_fn).__name__ == "MulBackward0"
