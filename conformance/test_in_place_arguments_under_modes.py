@@ -216,3 +216,24 @@ def test_a_keyword_operand_that_requires_grad_has_self_cloned_first():
     assert mode.seen[1][1:] == (("T", "T"), {})
     assert leaf.grad.tolist() == [3.0, 4.0] and other.grad.tolist() == [1.0, 2.0]
     assert type(y.grad_fn).__name__ == "MulBackward0"
+
+
+def test_a_tensor_read_as_a_number_reaches_the_mode_as_local_scalar_dense():
+    x = torch.tensor([1.5, 2.5, 3.5])
+    s = x.sum()
+    with Calls() as mode:
+        read = (bool(s), s.item(), float(s), int(s), [10, 11][s.long() - 7])
+    assert read == (True, 7.5, 7.5, 7, 10)
+    read_ = ("aten._local_scalar_dense.default", ("T",), {})
+    assert [c[0] for c in mode.seen[4:6]] == ["aten._to_copy.default", "aten.sub.Tensor"]
+    assert mode.seen[:4] + mode.seen[6:] == [read_] * 5
+
+
+def test_a_tensor_of_many_values_is_refused_before_the_mode_sees_a_read():
+    x = torch.tensor([1.5, 2.5, 3.5])
+    with Calls() as mode:
+        with pytest.raises(RuntimeError, match="more than one value is ambiguous"):
+            bool(x)
+        with pytest.raises(ValueError, match="only one element tensors"):
+            float(x)
+    assert mode.seen == []

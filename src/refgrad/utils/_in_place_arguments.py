@@ -147,3 +147,14 @@ def show_given(write, name: str, given: tuple, defaults: tuple, again) -> None:
     while count and _is_default(given[count - 1], defaults[count - 1]):
         count -= 1
     write.shown_to_a_mode = (name, tuple(given[:count]), {}, again)
+
+
+# --- book/chapters/29i_in_place_arguments_under_modes.md:239
+# NOTE [A number read under a mode]
+# one_number (chapter "The tensor") hands the read to the innermost mode as
+# aten._local_scalar_dense(t), whose func reads the number: a mode that calls
+# it gets the number back, as torch's does.
+def local_scalar_dense(t, read):
+    from refgrad.utils._python_dispatch import dispatch_op
+
+    return dispatch_op("_local_scalar_dense", read, (t,), {})
