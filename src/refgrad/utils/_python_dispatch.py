@@ -186,7 +186,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(dispatch(func, *bound(schema, op.inputs, args, params)))
 
 
-# --- book/chapters/29_dispatch_modes.md:282
+# --- book/chapters/29_dispatch_modes.md:284
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._in_place_arguments import as_torch_binds
     from refgrad.utils._writes_under_modes import cloned_first, with_original
@@ -226,7 +226,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:327
+# --- book/chapters/29_dispatch_modes.md:329
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -246,7 +246,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:445
+# --- book/chapters/29_dispatch_modes.md:447
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -269,7 +269,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:473
+# --- book/chapters/29_dispatch_modes.md:475
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     def run(*given, **options):
