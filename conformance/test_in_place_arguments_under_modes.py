@@ -237,3 +237,11 @@ def test_a_tensor_of_many_values_is_refused_before_the_mode_sees_a_read():
         with pytest.raises(ValueError, match="only one element tensors"):
             float(x)
     assert mode.seen == []
+
+
+def test_a_number_formatted_is_read_from_a_detached_tensor():
+    s = torch.tensor([1.5, 2.5], requires_grad=True).sum()
+    with Calls() as mode:
+        text = f"{s:.2f}"
+    assert text == "4.00"
+    assert [c[0] for c in mode.seen] == ["aten.detach.default", "aten._local_scalar_dense.default"]

@@ -190,12 +190,12 @@ class _Python:
 
     def __format__(self, spec: str) -> str:
         # A 0-d tensor formats as its number (f"{loss:.3f}"); others as str(), no spec.
-        if self._data.ndim == 0:
-            return self.item().__format__(spec)
+        if self._data.ndim == 0:  # read from a detached tensor, as torch's (a mode sees it)
+            return self.detach().item().__format__(spec)
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:787
+# --- book/chapters/03_tensor.md:788
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -220,7 +220,7 @@ def _host_number(t):
     return host_array(t).reshape(()).item()
 
 
-# --- book/chapters/03_tensor.md:817
+# --- book/chapters/03_tensor.md:818
 class _Numbers:
     __slots__ = ()
 
