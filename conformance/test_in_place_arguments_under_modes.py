@@ -174,6 +174,14 @@ def test_copy_takes_its_source_as_other_and_refuses_src():
     with pytest.raises(TypeError) as caught:
         x.copy_(y, src=y)
     assert str(caught.value) == "copy_() got an unexpected keyword argument 'src'"
+    expected = ("copy_() received an invalid combination of arguments - got ({}), but "
+                "expected (Tensor other, bool non_blocking = False)")
+    with pytest.raises(TypeError) as caught:
+        x.copy_()
+    assert str(caught.value) == expected.format("")
+    with pytest.raises(TypeError) as caught:
+        x.copy_(y, True, True)
+    assert str(caught.value) == expected.format("Tensor, bool, bool")
     assert x.copy_(other=y).tolist() == [1.0, 2.0, 3.0]
 
 

@@ -184,9 +184,11 @@ def index_put_(self, indices, values, accumulate=False):
 
 
 # --- book/chapters/26_inplace.md:2385
-def copy_(self, other=REQUIRED, non_blocking=False, **refused):
-    if other is REQUIRED or refused:  # NOTE [copy_ reads its source as other]
-        raise _COPY.error(() if other is REQUIRED else (other,), refused)
+def copy_(self, other=REQUIRED, non_blocking=False, *extra, **refused):
+    if other is REQUIRED or extra or refused:  # NOTE [copy_ reads its source as other]
+        given = () if other is REQUIRED else (other, non_blocking, *extra) if extra else (
+            other,)
+        raise _COPY.error(given, refused)
     if ZERO_ARRAYS:  # copy_ refuses a zero tensor in words of its own: chapter "Zero tensors"
         refuse_zero_write(self._data, copy=True)
     src = other if isinstance(other, Tensor) else _number_source(other)
@@ -201,8 +203,11 @@ def copy_(self, other=REQUIRED, non_blocking=False, **refused):
 # NOTE [copy_ reads its source as other]
 # torch's method names copy_'s source `other`, not `src` as its schema does:
 # x.copy_(other=y) copies, and x.copy_(src=y) is refused as a call missing
-# `other`, in its parser's words (_COPY).
-_COPY = Arguments("copy_(Tensor other, bool non_blocking = False)", method=True)
+# `other`, in its parser's words (_COPY). Its parser has a second form it
+# never lists, so a call with no source, or with a third argument, gets the
+# words for a call that fits none of several.
+_COPY = Arguments("copy_(Tensor other, bool non_blocking = False)", method=True,
+                  hidden=("copy_(Tensor other, bool non_blocking = False)",))
 
 
 def _copy_step():
@@ -220,7 +225,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2427
+# --- book/chapters/26_inplace.md:2432
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data
